@@ -1,0 +1,65 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
+import { JSON_BODY_LIMIT_BYTES } from '../shared/limits.ts';
+import type { AppDeps, AppEnv } from './context.ts';
+import { ApiError, errorBody } from './errors.ts';
+import { sameOriginOnly } from './middleware/csrf.ts';
+import { requestLog } from './middleware/request-log.ts';
+import { securityHeaders } from './middleware/security-headers.ts';
+import { loadSession } from './middleware/session.ts';
+import { authRoutes } from './routes/auth.ts';
+import { healthRoutes } from './routes/health.ts';
+
+/** The API routes, chained so `AppType` types the browser's client end to end. */
+function apiRoutes() {
+  return new Hono<AppEnv>().route('/health', healthRoutes).route('/auth', authRoutes);
+}
+
+export type AppType = ReturnType<typeof apiRoutes>;
+
+/**
+ * The whole HTTP application. `pages` (optional) answers everything outside /api: the Node
+ * server passes the static-site handler; API tests leave it out.
+ */
+export function createApp(deps: AppDeps, pages?: Hono<AppEnv>) {
+  const app = new Hono<AppEnv>();
+
+  app.use('*', async (c, next) => {
+    c.set('deps', deps);
+    c.set('db', deps.database.db);
+    await next();
+  });
+  app.use('*', requestLog);
+  app.use('*', securityHeaders);
+
+  app.use(
+    '/api/*',
+    bodyLimit({
+      maxSize: JSON_BODY_LIMIT_BYTES,
+      onError: (c) => c.json(errorBody('payload_too_large', 'The request body is too large'), 413),
+    }),
+  );
+  app.use('/api/*', sameOriginOnly);
+  app.use('/api/*', loadSession);
+  app.route('/api', apiRoutes());
+  app.all('/api/*', (c) => c.json(errorBody('not_found', 'No such API endpoint'), 404));
+
+  if (pages) app.route('/', pages);
+
+  app.notFound((c) => c.json(errorBody('not_found', 'Not found'), 404));
+
+  app.onError((error, c) => {
+    if (error instanceof ApiError) {
+      for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
+      return c.json(errorBody(error.code, error.message, error.fields), error.status);
+    }
+    if (error instanceof HTTPException) {
+      return c.json(errorBody('http_error', error.message || 'Request failed'), error.status);
+    }
+    (c.var.logger ?? deps.logger).error({ err: error, path: c.req.path }, 'unhandled error');
+    return c.json(errorBody('internal_error', 'Internal Server Error'), 500);
+  });
+
+  return app;
+}

@@ -1,0 +1,70 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/** Every environment variable the server and the CLI read. README.md has the same table. */
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(4321),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+    .optional(),
+  PUBLIC_URL: z.url().optional(),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
+  MAIL_FROM: z.string().min(3).default('Fieldwork <no-reply@fieldwork.localhost>'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  MAINTENANCE: z.enum(['0', '1', 'true', 'false', '']).optional(),
+  TRUST_PROXY: z.enum(['0', '1', 'true', 'false', '']).optional(),
+  DIST_DIR: z.string().min(1).default('./dist'),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Absolute path of the data folder (embedded database, outbox, uploads). */
+  dataDir: string;
+  databaseUrl: string | undefined;
+  /** The origin users reach the app at; mail links start with it. */
+  publicUrl: string;
+  /** False when PUBLIC_URL was not given and publicUrl is derived from HOST and PORT. */
+  publicUrlExplicit: boolean;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  /** MAINTENANCE=1 at start switches the maintenance flag on. */
+  maintenanceAtStart: boolean;
+  /** Believe X-Forwarded-For / X-Forwarded-Proto (behind a reverse proxy). */
+  trustProxy: boolean;
+  distDir: string;
+}
+
+export class ConfigError extends Error {}
+
+const truthy = (value: string | undefined): boolean => value === '1' || value === 'true';
+
+/** Reads the configuration from an environment; throws ConfigError with every problem listed. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const blankless = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(blankless);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid environment:\n  ${problems.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  const shownHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : e.HOST;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    publicUrl: (e.PUBLIC_URL ?? `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${e.PORT}`).replace(/\/+$/, ''),
+    publicUrlExplicit: e.PUBLIC_URL !== undefined,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    logLevel: e.LOG_LEVEL,
+    maintenanceAtStart: truthy(e.MAINTENANCE),
+    trustProxy: truthy(e.TRUST_PROXY),
+    distDir: path.resolve(e.DIST_DIR),
+  };
+}

@@ -1,0 +1,30 @@
+import type { Config } from './config.ts';
+import type { Database, Db } from './db/index.ts';
+import type { User } from './db/schema/index.ts';
+import type { Logger } from './logger.ts';
+import type { Mailer } from './mail/mailer.ts';
+import type { Clock } from './services/clock.ts';
+
+/** What createApp needs; tests pass their own (in-memory database, fake clock, outbox mailer). */
+export interface AppDeps {
+  database: Database;
+  mailer: Mailer;
+  config: Config;
+  logger: Logger;
+  clock: Clock;
+}
+
+/** Hono context variables set by the middleware. */
+export interface AppVariables {
+  db: Db;
+  deps: AppDeps;
+  requestId: string;
+  logger: Logger;
+  /** The signed-in user, or null. */
+  user: User | null;
+  sessionId: string | null;
+}
+
+export interface AppEnv {
+  Variables: AppVariables;
+}

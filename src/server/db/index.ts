@@ -1,0 +1,93 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import * as schema from './schema/index.ts';
+
+export { schema };
+export type Schema = typeof schema;
+/** The Drizzle database, whichever driver is underneath. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.url));
+
+export interface Database {
+  readonly db: Db;
+  readonly kind: 'pglite' | 'postgres';
+  /** The embedded engine, when it is PGlite (the server shares it over a socket). */
+  readonly pglite?: PGlite;
+  /** Answers when the database does; throws otherwise. */
+  ping(timeoutMs?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type DatabaseTarget =
+  /** Embedded PGlite: a data folder, or in memory (tests). */
+  | { kind: 'pglite'; dataDir: string | null }
+  /** PostgreSQL (or the server's shared PGlite) through `pg`. */
+  | { kind: 'postgres'; connection: string | pg.PoolConfig; poolSize?: number };
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Opens the database and brings its schema up to date. */
+export async function openDatabase(target: DatabaseTarget, options: { migrate?: boolean } = {}): Promise<Database> {
+  const runMigrations = options.migrate ?? true;
+  if (target.kind === 'pglite') {
+    const client = target.dataDir ? await PGlite.create(path.join(target.dataDir, 'pgdata')) : await PGlite.create();
+    const db = drizzlePglite({ client, schema });
+    if (runMigrations) await migratePglite(db, { migrationsFolder: MIGRATIONS_DIR });
+    let closed = false;
+    return {
+      db: db as unknown as Db,
+      kind: 'pglite',
+      pglite: client,
+      ping: async (timeoutMs = 2000) => {
+        if (closed) throw new Error('database closed');
+        await withTimeout(client.query('select 1'), timeoutMs, 'PGlite');
+      },
+      close: async () => {
+        if (closed) return;
+        closed = true;
+        await client.close();
+      },
+    };
+  }
+
+  const config: pg.PoolConfig =
+    typeof target.connection === 'string' ? { connectionString: target.connection } : target.connection;
+  const pool = new pg.Pool({ max: target.poolSize ?? 10, connectionTimeoutMillis: 5000, ...config });
+  // An idle client losing its connection must not crash the process; the next query reconnects.
+  pool.on('error', () => {});
+  const db = drizzlePg({ client: pool, schema });
+  if (runMigrations) {
+    // Several API processes may start at once: one migrates, the others wait for it.
+    const client = await pool.connect();
+    try {
+      await client.query('select pg_advisory_lock(727274)');
+      await migratePg(drizzlePg({ client, schema }), { migrationsFolder: MIGRATIONS_DIR });
+    } finally {
+      await client.query('select pg_advisory_unlock(727274)').catch(() => {});
+      client.release();
+    }
+  }
+  return {
+    db: db as unknown as Db,
+    kind: 'postgres',
+    ping: async (timeoutMs = 2000) => {
+      await withTimeout(db.execute(sql`select 1`), timeoutMs, 'PostgreSQL');
+    },
+    close: () => pool.end(),
+  };
+}

@@ -1,0 +1,46 @@
+import { sql } from 'drizzle-orm';
+import { check, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { ROLES, USER_STATUSES } from '../../../shared/roles.ts';
+
+export interface Address {
+  line1: string;
+  line2?: string;
+  city: string;
+  region?: string;
+  postalCode: string;
+  country: string;
+}
+
+export interface Preferences {
+  emailNotifications?: boolean;
+  language?: string;
+}
+
+/** People: participants, moderators and admins. Emails are stored trimmed and lower-cased. */
+export const users = pgTable(
+  'users',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    email: text('email').notNull(),
+    /** argon2id (PHC string); null until the account is onboarded. */
+    passwordHash: text('password_hash'),
+    firstName: text('first_name').notNull().default(''),
+    lastName: text('last_name').notNull().default(''),
+    role: text('role', { enum: ROLES }).notNull().default('participant'),
+    status: text('status', { enum: USER_STATUSES }).notNull().default('invited'),
+    address: jsonb('address').$type<Address>(),
+    preferences: jsonb('preferences').$type<Preferences>().notNull().default({}),
+    termsAcceptedAt: timestamp('terms_accepted_at', { withTimezone: true }),
+    lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`),
+    check('users_role_check', sql`${t.role} in ('participant', 'moderator', 'admin')`),
+    check('users_status_check', sql`${t.status} in ('invited', 'active', 'disabled')`),
+  ],
+);
+
+export type User = typeof users.$inferSelect;
+export type NewUser = typeof users.$inferInsert;

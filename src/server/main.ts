@@ -1,0 +1,203 @@
+import fs from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { createAdaptorServer } from '@hono/node-server';
+import { KNOWN_FLAGS } from '../shared/flags.ts';
+import { createApp } from './app.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { openDatabase, type Database } from './db/index.ts';
+import { DataDirLockedError, acquireLock, type HeldLock } from './db/lock.ts';
+import { createLogger, type Logger } from './logger.ts';
+import { createMailer } from './mail/mailer.ts';
+import { systemClock } from './services/clock.ts';
+import { setFlag } from './services/flags.ts';
+import { pruneRateLimits } from './services/rate-limit.ts';
+import { deleteExpiredSessions } from './services/sessions.ts';
+import { createStaticSite } from './static.ts';
+
+/** How long in-flight requests may take to finish after SIGTERM. */
+export const SHUTDOWN_GRACE_MS = 10_000;
+/** The folder and port psql and the CLI use to reach the embedded database while the server runs. */
+export const SOCKET_PORT = 5432;
+/** Unix socket paths are limited to about 107 bytes; past that the socket listens on loopback TCP. */
+const MAX_SOCKET_PATH = 100;
+
+export interface RunningServer {
+  readonly url: string;
+  readonly port: number;
+  readonly database: Database;
+  /** Stops taking requests, lets in-flight ones finish (10 s at most), closes the database. */
+  close(): Promise<void>;
+}
+
+/** Takes the data folder's lock, waiting a little for a CLI command that holds it briefly. */
+async function lockDataDir(dataDir: string, logger: Logger): Promise<HeldLock> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    try {
+      return acquireLock(dataDir, 'server');
+    } catch (error) {
+      if (error instanceof DataDirLockedError && error.holder.kind === 'cli' && Date.now() < deadline) {
+        logger.info({ pid: error.holder.pid }, 'waiting for a CLI command to release the database');
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        continue;
+      }
+      throw error;
+    }
+  }
+}
+
+/** Serves the embedded database over the Postgres wire protocol for the CLI and psql. */
+async function shareDatabase(database: Database, dataDir: string, lock: HeldLock, logger: Logger): Promise<PGLiteSocketServer | null> {
+  if (!database.pglite) return null;
+  const socketPath = path.join(dataDir, `.s.PGSQL.${SOCKET_PORT}`);
+  const useUnixSocket = socketPath.length <= MAX_SOCKET_PATH;
+  if (useUnixSocket) fs.rmSync(socketPath, { force: true });
+  const socketServer = new PGLiteSocketServer(
+    useUnixSocket ? { db: database.pglite, path: socketPath, maxConnections: 16 } : { db: database.pglite, host: '127.0.0.1', port: 0, maxConnections: 16 },
+  );
+  await socketServer.start();
+  if (useUnixSocket) {
+    fs.chmodSync(socketPath, 0o600);
+    lock.update({ socket: { host: dataDir, port: SOCKET_PORT } });
+    logger.info({ socket: socketPath }, `embedded database shared: psql -h ${dataDir} -p ${SOCKET_PORT} -U postgres postgres`);
+  } else {
+    const port = Number(/:(\d+)$/.exec(socketServer.getServerConn())?.[1]);
+    lock.update({ socket: { host: '127.0.0.1', port } });
+    logger.info({ port }, `embedded database shared: psql -h 127.0.0.1 -p ${port} -U postgres postgres`);
+  }
+  return socketServer;
+}
+
+/** Starts Fieldwork: database (migrated), API, static site, on config.host:config.port. */
+export async function startServer(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
+  fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  const lock = config.databaseUrl ? null : await lockDataDir(config.dataDir, logger);
+  let database: Database | undefined;
+  let socketServer: PGLiteSocketServer | null = null;
+  try {
+    database = config.databaseUrl
+      ? await openDatabase({ kind: 'postgres', connection: config.databaseUrl })
+      : await openDatabase({ kind: 'pglite', dataDir: config.dataDir });
+    logger.info({ database: database.kind }, 'database ready (migrations applied)');
+    if (lock) socketServer = await shareDatabase(database, config.dataDir, lock, logger);
+    if (config.maintenanceAtStart) {
+      await setFlag(database.db, KNOWN_FLAGS.maintenance, true);
+      logger.warn('MAINTENANCE=1: maintenance mode is on');
+    }
+  } catch (error) {
+    await socketServer?.stop().catch(() => {});
+    await database?.close().catch(() => {});
+    lock?.release();
+    throw error;
+  }
+  const db = database;
+
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger });
+  const site = createStaticSite(config.distDir, logger);
+  const app = createApp({ database: db, mailer, config, logger, clock: systemClock }, site.pages);
+
+  const server = createAdaptorServer({ fetch: app.fetch, hostname: config.host, port: config.port }) as Server;
+  server.keepAliveTimeout = 5_000;
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  }).catch(async (error: unknown) => {
+    await socketServer?.stop().catch(() => {});
+    await db.close().catch(() => {});
+    lock?.release();
+    throw error;
+  });
+  const port = (server.address() as AddressInfo).port;
+  const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
+  // Without PUBLIC_URL, links point where this process really listens (PORT=0 picks a port).
+  if (!config.publicUrlExplicit) config.publicUrl = url;
+  lock?.update({ publicUrl: config.publicUrl });
+  logger.info({ url, database: db.kind, dataDir: config.dataDir, buildId: site.buildId }, `Fieldwork listening on ${url}`);
+
+  // Housekeeping: forget expired sessions and rate-limit windows.
+  const housekeeping = setInterval(() => {
+    Promise.all([deleteExpiredSessions(db.db, systemClock), pruneRateLimits(db.db, systemClock)]).catch((error: unknown) =>
+      logger.warn({ err: error }, 'housekeeping failed'),
+    );
+  }, 60 * 60 * 1000);
+  housekeeping.unref();
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      clearInterval(housekeeping);
+      logger.info('shutting down: finishing in-flight requests');
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const forced = setTimeout(() => {
+        logger.warn(`requests still running after ${SHUTDOWN_GRACE_MS / 1000} s; closing their connections`);
+        server.closeAllConnections();
+      }, SHUTDOWN_GRACE_MS);
+      await closed;
+      clearTimeout(forced);
+      await socketServer?.stop().catch((error: unknown) => logger.warn({ err: error }, 'socket server stop failed'));
+      mailer.close();
+      await db.close();
+      lock?.release();
+      logger.info('stopped');
+    })();
+    return closing;
+  };
+
+  return { url, port, database: db, close };
+}
+
+/** `node src/server/main.ts`: start, and stop cleanly on SIGTERM / SIGINT (exit code 0). */
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = createLogger(config.logLevel);
+  let running: RunningServer;
+  try {
+    running = await startServer(config, logger);
+  } catch (error) {
+    const message = error instanceof DataDirLockedError ? error.message : error instanceof Error ? error.message : String(error);
+    logger.fatal({ err: error }, 'could not start');
+    logger.flush();
+    process.stderr.write(`Fieldwork could not start: ${message}\n`);
+    process.exit(1);
+  }
+  const stop = (signal: string) => {
+    logger.info({ signal }, 'signal received');
+    running
+      .close()
+      .then(() => {
+        logger.flush();
+        process.exit(0);
+      })
+      .catch((error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        logger.flush();
+        process.exit(1);
+      });
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  await main();
+}

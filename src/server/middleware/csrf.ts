@@ -1,0 +1,21 @@
+import { createMiddleware } from 'hono/factory';
+import type { AppEnv } from '../context.ts';
+import { jsonError } from '../errors.ts';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Every state-changing API call must come from our own pages: a same-origin `Origin` header and
+ * a JSON (or multipart upload) body. Browsers cannot forge either cross-site without CORS.
+ */
+export const sameOriginOnly = createMiddleware<AppEnv>(async (c, next) => {
+  if (SAFE_METHODS.has(c.req.method)) return next();
+  const origin = c.req.header('origin');
+  const allowed = new Set([new URL(c.req.url).origin, c.var.deps.config.publicUrl]);
+  if (!origin || !allowed.has(origin)) return jsonError(c, 403, 'forbidden_origin', 'Cross-origin requests are not allowed');
+  const type = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (type !== 'application/json' && type !== 'multipart/form-data') {
+    return jsonError(c, 415, 'unsupported_media_type', 'Send JSON (Content-Type: application/json)');
+  }
+  return next();
+});

@@ -1,0 +1,64 @@
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import { TOKEN_PAGES, TOKEN_TTL_MS, type TokenType } from '../../shared/tokens.ts';
+import type { Db } from '../db/index.ts';
+import { tokens, type Token } from '../db/schema/index.ts';
+import type { Clock } from './clock.ts';
+import { randomToken, sha256Hex } from './crypto.ts';
+
+/**
+ * Issues a link token; earlier unused tokens of the same type for the user stop working, so the
+ * newest link is the only valid one.
+ */
+export async function issueLinkToken(
+  db: Db,
+  clock: Clock,
+  input: { type: TokenType; userId: number; data?: Record<string, string>; ttlMs?: number },
+): Promise<{ token: string; expiresAt: Date }> {
+  const token = randomToken();
+  const now = clock.now();
+  const expiresAt = new Date(now.getTime() + (input.ttlMs ?? TOKEN_TTL_MS[input.type]));
+  await db.transaction(async (tx) => {
+    await tx
+      .update(tokens)
+      .set({ usedAt: now })
+      .where(and(eq(tokens.userId, input.userId), eq(tokens.type, input.type), isNull(tokens.usedAt)));
+    await tx.insert(tokens).values({
+      tokenHash: sha256Hex(token),
+      type: input.type,
+      userId: input.userId,
+      data: input.data ?? {},
+      createdAt: now,
+      expiresAt,
+    });
+  });
+  return { token, expiresAt };
+}
+
+/** A usable token of that type (unused, unexpired), without using it. */
+export async function findUsableToken(db: Db, clock: Clock, token: string, type: TokenType): Promise<Token | null> {
+  if (!token || token.length > 256) return null;
+  const [row] = await db
+    .select()
+    .from(tokens)
+    .where(and(eq(tokens.tokenHash, sha256Hex(token)), eq(tokens.type, type), isNull(tokens.usedAt), gt(tokens.expiresAt, clock.now())))
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * Marks a token used; true only for the one caller that used it. Run it in the same transaction
+ * as the change the link makes.
+ */
+export async function consumeToken(db: Db, clock: Clock, tokenId: number): Promise<boolean> {
+  const used = await db
+    .update(tokens)
+    .set({ usedAt: clock.now() })
+    .where(and(eq(tokens.id, tokenId), isNull(tokens.usedAt)))
+    .returning({ id: tokens.id });
+  return used.length === 1;
+}
+
+/** The absolute URL of the page a link token opens. */
+export function linkUrl(publicUrl: string, type: TokenType, token: string): string {
+  return `${publicUrl}${TOKEN_PAGES[type]}/${token}`;
+}

@@ -1,0 +1,64 @@
+import { and, eq, gt, lt } from 'drizzle-orm';
+import type { Db } from '../db/index.ts';
+import { sessions, users, type User } from '../db/schema/index.ts';
+import type { Clock } from './clock.ts';
+import { randomToken, sha256Hex } from './crypto.ts';
+
+export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+/** A session used after this long since its last renewal gets a new expiry (sliding). */
+const RENEW_AFTER_MS = 24 * 60 * 60 * 1000;
+
+export interface SessionMeta {
+  userAgent?: string | null;
+  ip?: string | null;
+}
+
+/** Starts a session for a user; returns the token for the cookie (never stored as such). */
+export async function createSession(db: Db, clock: Clock, userId: number, meta: SessionMeta = {}) {
+  const token = randomToken();
+  const now = clock.now();
+  const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
+  await db.insert(sessions).values({
+    id: sha256Hex(token),
+    userId,
+    createdAt: now,
+    lastSeenAt: now,
+    expiresAt,
+    userAgent: meta.userAgent?.slice(0, 512) ?? null,
+    ip: meta.ip ?? null,
+  });
+  return { token, expiresAt };
+}
+
+/** The signed-in user for a session token, or null (unknown, expired, or user not active). */
+export async function validateSession(db: Db, clock: Clock, token: string): Promise<{ user: User; sessionId: string; expiresAt: Date } | null> {
+  if (!token || token.length > 128) return null;
+  const id = sha256Hex(token);
+  const now = clock.now();
+  const [row] = await db
+    .select({ user: users, lastSeenAt: sessions.lastSeenAt, expiresAt: sessions.expiresAt })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.id, id), gt(sessions.expiresAt, now)))
+    .limit(1);
+  if (!row || row.user.status !== 'active') return null;
+  let expiresAt = row.expiresAt;
+  if (now.getTime() - row.lastSeenAt.getTime() > RENEW_AFTER_MS) {
+    expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
+    await db.update(sessions).set({ lastSeenAt: now, expiresAt }).where(eq(sessions.id, id));
+  }
+  return { user: row.user, sessionId: id, expiresAt };
+}
+
+export async function deleteSession(db: Db, token: string): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.id, sha256Hex(token)));
+}
+
+/** Ends every session of a user (password reset, role change, disable, sign out everywhere). */
+export async function deleteUserSessions(db: Db, userId: number): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.userId, userId));
+}
+
+export async function deleteExpiredSessions(db: Db, clock: Clock): Promise<void> {
+  await db.delete(sessions).where(lt(sessions.expiresAt, clock.now()));
+}

@@ -1,0 +1,164 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Hono, type Context } from 'hono';
+import { pageCsp } from '../../builds/csp.ts';
+import type { RouteTable, RouteTableEntry } from '../../builds/manifest.ts';
+import { matchRoute, paramsAreValid } from '../shared/routes.ts';
+import type { AppEnv } from './context.ts';
+import type { Logger } from './logger.ts';
+
+/** A file of dist/, held in memory with its compressed copies. */
+interface StaticFile {
+  body: Uint8Array;
+  br?: Uint8Array;
+  gz?: Uint8Array;
+  type: string;
+  etag: string;
+  cacheControl: string;
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.gif': 'image/gif',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+  '.xml': 'application/xml; charset=utf-8',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.webmanifest': 'application/manifest+json',
+  '.map': 'application/json; charset=utf-8',
+};
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** Files only the server and static hosts read. */
+const HIDDEN = new Set(['_routes.json', '_redirects', '_headers', '.fingerprint']);
+const MAX_FILE_BYTES = 20 * 1024 * 1024;
+
+/** Hashed assets never change; HTML and the build pointer must always be revalidated. */
+export function cacheControlFor(file: string): string {
+  if (file.startsWith('_astro/') || file.startsWith('builds/meta/')) return IMMUTABLE;
+  if (file.endsWith('.html') || file === 'builds/latest.json' || file.endsWith('_payload.json')) return 'no-cache';
+  return 'public, max-age=3600';
+}
+
+function readDist(distDir: string, logger: Logger): Map<string, StaticFile> {
+  const files = new Map<string, StaticFile>();
+  const visit = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        visit(full);
+        continue;
+      }
+      const rel = path.relative(distDir, full).split(path.sep).join('/');
+      if (rel.endsWith('.br') || rel.endsWith('.gz') || HIDDEN.has(rel)) continue;
+      const stat = fs.statSync(full);
+      if (stat.size > MAX_FILE_BYTES) {
+        logger.warn({ file: rel, bytes: stat.size }, 'static file too large to serve from memory; skipped');
+        continue;
+      }
+      const body = fs.readFileSync(full);
+      const optional = (suffix: string) => (fs.existsSync(full + suffix) ? fs.readFileSync(full + suffix) : undefined);
+      const br = optional('.br');
+      const gz = optional('.gz');
+      files.set(rel, {
+        body,
+        ...(br ? { br } : {}),
+        ...(gz ? { gz } : {}),
+        type: CONTENT_TYPES[path.extname(rel).toLowerCase()] ?? 'application/octet-stream',
+        etag: `"${createHash('sha1').update(body).digest('base64url')}"`,
+        cacheControl: cacheControlFor(rel),
+      });
+    }
+  };
+  visit(distDir);
+  return files;
+}
+
+export interface StaticSite {
+  /** Hono routes answering every non-API GET/HEAD request. */
+  readonly pages: Hono<AppEnv>;
+  readonly buildId: string | null;
+}
+
+/**
+ * Serves dist/ from memory: exact files, then page routes through the build's route table (one
+ * prerendered shell per dynamic pattern), then the 404 page with status 404.
+ */
+export function createStaticSite(distDir: string, logger: Logger, options: { extraConnectSrc?: string[] } = {}): StaticSite {
+  const pages = new Hono<AppEnv>();
+  const tablePath = path.join(distDir, '_routes.json');
+  if (!fs.existsSync(tablePath)) {
+    logger.warn({ distDir }, 'no built site found (run `npm run build`); serving the API only');
+    pages.all('*', (c) => c.text('Fieldwork has not been built yet: run `npm run build` (or `npm start`, which builds).', 503));
+    return { pages, buildId: null };
+  }
+  const table = JSON.parse(fs.readFileSync(tablePath, 'utf8')) as RouteTable;
+  const files = readDist(distDir, logger);
+  const byPattern = new Map<string, RouteTableEntry>(table.routes.map((r) => [r.pattern, r]));
+  const csp = pageCsp(table.scriptHashes, options.extraConnectSrc);
+  const notFound = files.get(table.notFound);
+
+  const send = (c: Context<AppEnv>, file: StaticFile, status: 200 | 404 = 200, extraHeaders: Record<string, string> = {}) => {
+    const headers: Record<string, string> = {
+      'Content-Type': file.type,
+      'Cache-Control': status === 404 ? 'no-cache' : file.cacheControl,
+      ETag: file.etag,
+      Vary: 'Accept-Encoding',
+      ...extraHeaders,
+    };
+    if (file.type.startsWith('text/html')) headers['Content-Security-Policy'] = csp;
+    if (status === 200 && c.req.header('if-none-match') === file.etag) return c.body(null, 304, headers);
+    const accepts = c.req.header('accept-encoding') ?? '';
+    let body = file.body;
+    if (file.br && /\bbr\b/.test(accepts)) {
+      body = file.br;
+      headers['Content-Encoding'] = 'br';
+    } else if (file.gz && /\bgzip\b/.test(accepts)) {
+      body = file.gz;
+      headers['Content-Encoding'] = 'gzip';
+    }
+    headers['Content-Length'] = String(body.byteLength);
+    if (c.req.method === 'HEAD') return c.body(null, status, headers);
+    return c.body(body as Uint8Array<ArrayBuffer>, status, headers);
+  };
+
+  const sendNotFound = (c: Context<AppEnv>) =>
+    notFound ? send(c, notFound, 404) : c.text(`Page not found: ${c.req.path}`, 404);
+
+  pages.on(['GET', 'HEAD'], '*', (c) => {
+    const pathname = c.req.path;
+    let relative: string;
+    try {
+      relative = decodeURIComponent(pathname).slice(1);
+    } catch {
+      return sendNotFound(c);
+    }
+    if (!HIDDEN.has(relative)) {
+      const file = files.get(relative);
+      if (file) return send(c, file);
+    }
+    const match = matchRoute(pathname);
+    if (!match) return sendNotFound(c);
+    const entry = byPattern.get(match.route.pattern);
+    const page = entry ? files.get(entry.file) : undefined;
+    if (!page || !paramsAreValid(match)) return sendNotFound(c);
+    const holdsToken = Object.values(match.route.params ?? {}).includes('token');
+    return send(c, page, 200, holdsToken ? { 'Referrer-Policy': 'no-referrer' } : {});
+  });
+  pages.all('*', (c) => c.text('Method Not Allowed', 405, { Allow: 'GET, HEAD' }));
+
+  logger.info({ buildId: table.buildId, files: files.size, routes: table.routes.length }, 'static site loaded');
+  return { pages, buildId: table.buildId };
+}

@@ -1,0 +1,10 @@
+/** Validation messages, word for word as SPEC.md §5 and §8 give them. Browser and server use these. */
+export const MESSAGES = {
+  required: 'Required',
+  tooLong: 'Too long',
+  invalidEmail: 'Invalid email',
+  missingRequirements: 'Missing requirements',
+  passwordsDoNotMatch: 'Passwords do not match',
+  tooShort: 'Too short',
+  invalidEnumValue: 'Invalid enum value',
+} as const;
