@@ -7,6 +7,7 @@ import buildManifests from './builds/integration.ts';
 // Static output: every page is prerendered; dynamic routes are one shell each (see src/shared/routes.ts).
 export default defineConfig({
   output: 'static',
+  outDir: process.env.DIST_DIR ?? './dist',
   trailingSlash: 'ignore',
   build: { format: 'directory' },
   integrations: [react(), buildManifests()],

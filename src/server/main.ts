@@ -158,7 +158,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
 }
 
 /** `node src/server/main.ts`: start, and stop cleanly on SIGTERM / SIGINT (exit code 0). */
-async function main(): Promise<void> {
+export async function main(): Promise<void> {
   let config: Config;
   try {
     config = loadConfig();

@@ -41,28 +41,34 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
+/** A Database over a PGlite instance (opened here, or a clone of a migrated one in tests). */
+export function wrapPglite(client: PGlite): Database {
+  const db = drizzlePglite({ client, schema });
+  let closed = false;
+  return {
+    db: db as unknown as Db,
+    kind: 'pglite',
+    pglite: client,
+    ping: async (timeoutMs = 2000) => {
+      if (closed) throw new Error('database closed');
+      await withTimeout(client.query('select 1'), timeoutMs, 'PGlite');
+    },
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await client.close();
+    },
+  };
+}
+
 /** Opens the database and brings its schema up to date. */
 export async function openDatabase(target: DatabaseTarget, options: { migrate?: boolean } = {}): Promise<Database> {
   const runMigrations = options.migrate ?? true;
   if (target.kind === 'pglite') {
     const client = target.dataDir ? await PGlite.create(path.join(target.dataDir, 'pgdata')) : await PGlite.create();
-    const db = drizzlePglite({ client, schema });
-    if (runMigrations) await migratePglite(db, { migrationsFolder: MIGRATIONS_DIR });
-    let closed = false;
-    return {
-      db: db as unknown as Db,
-      kind: 'pglite',
-      pglite: client,
-      ping: async (timeoutMs = 2000) => {
-        if (closed) throw new Error('database closed');
-        await withTimeout(client.query('select 1'), timeoutMs, 'PGlite');
-      },
-      close: async () => {
-        if (closed) return;
-        closed = true;
-        await client.close();
-      },
-    };
+    const database = wrapPglite(client);
+    if (runMigrations) await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder: MIGRATIONS_DIR });
+    return database;
   }
 
   const config: pg.PoolConfig =
@@ -88,6 +94,8 @@ export async function openDatabase(target: DatabaseTarget, options: { migrate?: 
     ping: async (timeoutMs = 2000) => {
       await withTimeout(db.execute(sql`select 1`), timeoutMs, 'PostgreSQL');
     },
-    close: () => pool.end(),
+    close: async () => {
+      if (!pool.ended && !pool.ending) await pool.end();
+    },
   };
 }
