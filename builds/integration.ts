@@ -148,7 +148,7 @@ export default function buildManifests(options: { routeRules?: Record<string, Ro
         const all = await walk(distDir);
         await Promise.all(
           all
-            .filter((f) => COMPRESSIBLE.test(f))
+            .filter((f) => COMPRESSIBLE.test(f) && !f.startsWith('_routes'))
             .map(async (file) => {
               const full = path.join(distDir, file);
               const content = await fs.readFile(full);

@@ -84,8 +84,8 @@ export async function createTestContext(backend: Backend, options: { pages?: Hon
   const clock = new TestClock();
   const app = createApp({ database, mailer, config, logger, clock }, options.pages);
 
-  const request = (pathname: string, init: RequestInit = {}) => app.request(pathname, init);
-  const json = (method: string, pathname: string, body?: unknown, headers: Record<string, string> = {}) =>
+  const request = async (pathname: string, init: RequestInit = {}) => app.request(pathname, init);
+  const json = async (method: string, pathname: string, body?: unknown, headers: Record<string, string> = {}) =>
     app.request(pathname, {
       method,
       headers: { Origin: ORIGIN, 'Content-Type': 'application/json', ...headers },

@@ -1,0 +1,62 @@
+/**
+ * `npm test`: type checks, then unit, API and process tests (vitest), then end-to-end tests
+ * (Playwright on Debian's chromium against the built app started as `npm start` starts it).
+ * Every step runs even when an earlier one fails; the exit code is non-zero if any failed.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const bin = (name: string) => path.join(root, 'node_modules', '.bin', name);
+const results = path.join(root, 'test-results');
+fs.mkdirSync(results, { recursive: true });
+
+interface Step {
+  name: string;
+  command: string;
+  args: string[];
+}
+
+const steps: Step[] = [
+  { name: 'types', command: bin('tsc'), args: ['--noEmit'] },
+  {
+    name: 'unit, api, process',
+    command: bin('vitest'),
+    args: ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${path.join(results, 'vitest.json')}`],
+  },
+  { name: 'e2e', command: bin('playwright'), args: ['test'] },
+];
+
+const only = process.argv.slice(2);
+let failed = 0;
+for (const step of steps) {
+  if (only.length > 0 && !only.some((o) => step.name.includes(o))) continue;
+  console.log(`\n▶ ${step.name}: ${path.basename(step.command)} ${step.args.join(' ')}`);
+  const started = Date.now();
+  const run = spawnSync(step.command, step.args, { cwd: root, stdio: 'inherit', env: process.env });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  if (run.status === 0) console.log(`✔ ${step.name} (${seconds} s)`);
+  else {
+    failed++;
+    console.log(`✘ ${step.name} failed (exit ${run.status ?? run.signal}, ${seconds} s)`);
+  }
+}
+
+/** Totals from the runners' JSON reports. */
+function readJson<T>(file: string): T | null {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(results, file), 'utf8')) as T;
+  } catch {
+    return null;
+  }
+}
+const vitest = readJson<{ numPassedTests: number; numFailedTests: number; numPendingTests: number }>('vitest.json');
+const e2e = readJson<{ stats: { expected: number; unexpected: number; flaky: number; skipped: number } }>('e2e.json');
+const passed = (vitest?.numPassedTests ?? 0) + (e2e?.stats.expected ?? 0) + (e2e?.stats.flaky ?? 0);
+const failedTests = (vitest?.numFailedTests ?? 0) + (e2e?.stats.unexpected ?? 0);
+const skipped = (vitest?.numPendingTests ?? 0) + (e2e?.stats.skipped ?? 0);
+console.log(`\n${failed === 0 ? 'All steps passed.' : `${failed} step(s) failed.`}`);
+console.log(`tests: ${passed} passed, ${failedTests + (failed > 0 && failedTests === 0 ? failed : 0)} failed, ${skipped} skipped`);
+process.exit(failed === 0 ? 0 : 1);
