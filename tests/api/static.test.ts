@@ -1,0 +1,146 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RouteTable } from '../../builds/manifest.ts';
+import { createLogger } from '../../src/server/logger.ts';
+import { createStaticSite } from '../../src/server/static.ts';
+import { createTestContext, type TestContext } from './harness.ts';
+
+/** A miniature dist/ as the build writes it. */
+function writeFixtureDist(): string {
+  const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-dist-'));
+  const write = (file: string, content: string | Buffer) => {
+    fs.mkdirSync(path.dirname(path.join(dist, file)), { recursive: true });
+    fs.writeFileSync(path.join(dist, file), content);
+  };
+  const table: RouteTable = {
+    buildId: 'abc123',
+    notFound: '404.html',
+    scriptHashes: ['sha256-AAAA'],
+    routes: [
+      { pattern: '/', file: 'index.html', access: 'auth', params: {} },
+      { pattern: '/login', file: 'login/index.html', access: 'guest', params: {} },
+      { pattern: '/surveys/:id', file: 'surveys/_/index.html', access: 'auth', params: { id: 'id' } },
+      { pattern: '/reset-password/:token', file: 'reset-password/_/index.html', access: 'guest', params: { token: 'token' } },
+    ],
+  };
+  write('_routes.json', JSON.stringify(table));
+  write('_redirects', '/surveys/:id  /surveys/_/  200\n');
+  write('index.html', '<h1>Home</h1>');
+  write('login/index.html', '<h1>Sign in</h1>');
+  write('surveys/_/index.html', '<h1>Survey shell</h1>');
+  write('reset-password/_/index.html', '<h1>Reset</h1>');
+  write('404.html', '<h1>Page Not Found</h1>');
+  const script = 'console.log("hello");'.repeat(100);
+  write('_astro/app.3f9a1c.js', script);
+  write('_astro/app.3f9a1c.js.br', zlib.brotliCompressSync(script));
+  write('builds/latest.json', '{"id":"abc123","timestamp":1}');
+  write('builds/meta/abc123.json', '{"id":"abc123"}');
+  write('favicon-light.svg', '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  return dist;
+}
+
+describe('serving the built site', () => {
+  let dist: string;
+  let ctx: TestContext;
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    dist = writeFixtureDist();
+    const site = createStaticSite(dist, createLogger('silent'));
+    ({ context: ctx, close } = await createTestContext('pglite', { pages: site.pages }));
+  });
+  afterAll(async () => {
+    await close();
+    fs.rmSync(dist, { recursive: true, force: true });
+  });
+
+  it('serves a page at its route with no-cache and the page CSP', async () => {
+    const res = await ctx.request('/login');
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('<h1>Sign in</h1>');
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("script-src 'self' 'sha256-AAAA'");
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).toContain("base-uri 'none'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect((await ctx.request('/login/')).status).toBe(200);
+  });
+
+  it('serves the shell of a dynamic route for any valid id', async () => {
+    for (const url of ['/surveys/1', '/surveys/123456']) {
+      const res = await ctx.request(url);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toBe('<h1>Survey shell</h1>');
+    }
+  });
+
+  it('answers unknown pages and malformed parameters with the 404 page and status 404', async () => {
+    for (const url of ['/nope', '/surveys/abc', '/surveys/0', '/surveys/1/extra', '/%E0%A4%A']) {
+      const res = await ctx.request(url);
+      expect(res.status, url).toBe(404);
+      expect(await res.text()).toBe('<h1>Page Not Found</h1>');
+      expect(res.headers.get('cache-control')).toBe('no-cache');
+    }
+  });
+
+  it('caches hashed assets for a year and serves brotli when accepted', async () => {
+    const plain = await ctx.request('/_astro/app.3f9a1c.js');
+    expect(plain.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(plain.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    const br = await ctx.request('/_astro/app.3f9a1c.js', { headers: { 'Accept-Encoding': 'gzip, br' } });
+    expect(br.headers.get('content-encoding')).toBe('br');
+    expect(br.headers.get('vary')).toBe('Accept-Encoding');
+    expect(Number(br.headers.get('content-length'))).toBeLessThan(Number(plain.headers.get('content-length')));
+    expect((await ctx.request('/builds/meta/abc123.json')).headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect((await ctx.request('/builds/latest.json')).headers.get('cache-control')).toBe('no-cache');
+    expect((await ctx.request('/favicon-light.svg')).headers.get('cache-control')).toBe('public, max-age=3600');
+  });
+
+  it('answers a matching ETag with 304', async () => {
+    const first = await ctx.request('/login');
+    const etag = first.headers.get('etag') ?? '';
+    expect(etag).not.toBe('');
+    const again = await ctx.request('/login', { headers: { 'If-None-Match': etag } });
+    expect(again.status).toBe(304);
+  });
+
+  it('sends no referrer from pages that hold a link token', async () => {
+    const res = await ctx.request('/reset-password/abcdefghijklmnopqrstuvwxyz012345');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    expect((await ctx.request('/login')).headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+  });
+
+  it('keeps the server files private and refuses other methods', async () => {
+    expect((await ctx.request('/_routes.json')).status).toBe(404);
+    expect((await ctx.request('/_redirects')).status).toBe(404);
+    const post = await ctx.request('/login', { method: 'POST' });
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('GET, HEAD');
+  });
+
+  it('answers HEAD without a body', async () => {
+    const res = await ctx.request('/login', { method: 'HEAD' });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('');
+  });
+});
+
+describe('without a build', () => {
+  it('serves the API and says how to build', async () => {
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-nodist-'));
+    const site = createStaticSite(empty, createLogger('silent'));
+    const { context, close } = await createTestContext('pglite', { pages: site.pages });
+    const page = await context.request('/');
+    expect(page.status).toBe(503);
+    expect(await page.text()).toContain('npm run build');
+    expect((await context.request('/api/health')).status).toBe(200);
+    await close();
+    fs.rmSync(empty, { recursive: true, force: true });
+  });
+});
