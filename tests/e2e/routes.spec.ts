@@ -15,7 +15,7 @@ function sampleUrl(route: RouteDef): { url: string; values: Record<string, strin
 }
 
 test.describe('every route of SPEC.md §2 answers at its exact URL', () => {
-  for (const route of ROUTES) {
+  for (const route of ROUTES as readonly RouteDef[]) {
     const { url, values } = sampleUrl(route);
     test(`${url} (${route.layout} layout)`, async ({ page }) => {
       const response = await page.goto(url);
