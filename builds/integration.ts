@@ -31,8 +31,8 @@ export function inlineScriptHashes(html: string): string[] {
   const hashes: string[] = [];
   for (const match of html.matchAll(INLINE_SCRIPT)) {
     const attributes = match[1] ?? '';
-    if (/\bsrc\s*=/.test(attributes)) continue;
-    const type = /\btype\s*=\s*["']?([^"'\s>]+)/i.exec(attributes)?.[1]?.toLowerCase();
+    if (/(?:^|\s)src\s*=/i.test(attributes)) continue;
+    const type = /(?:^|\s)type\s*=\s*["']?([^"'\s>]+)/i.exec(attributes)?.[1]?.toLowerCase();
     if (type && type !== 'module' && type !== 'text/javascript' && type !== 'application/javascript') continue;
     hashes.push(`sha256-${createHash('sha256').update(match[2] ?? '').digest('base64')}`);
   }

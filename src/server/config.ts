@@ -3,7 +3,12 @@ import { z } from 'zod';
 
 /** Every environment variable the server and the CLI read. README.md has the same table. */
 const envSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(4321),
+  PORT: z
+    .string()
+    .regex(/^\d{1,5}$/, 'must be a port number (0 to 65535)')
+    .transform(Number)
+    .pipe(z.number().max(65535, 'must be a port number (0 to 65535)'))
+    .default(4321),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z
@@ -45,7 +50,10 @@ const truthy = (value: string | undefined): boolean => value === '1' || value ==
 
 /** Reads the configuration from an environment; throws ConfigError with every problem listed. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const blankless = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  // Blank values count as unset; surrounding spaces are typing accidents.
+  const blankless = Object.fromEntries(
+    Object.entries(env).flatMap(([k, v]) => (v === undefined || v.trim() === '' ? [] : [[k, v.trim()]])),
+  );
   const parsed = envSchema.safeParse(blankless);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);

@@ -55,8 +55,14 @@ export function readLock(dataDir: string): LockInfo | null {
     const info = JSON.parse(raw) as LockInfo;
     return typeof info.pid === 'number' && isRunning(info.pid) ? info : null;
   } catch {
-    // A lock being written this instant reads empty: treat it as held by an unknown process.
-    return { pid: -1, kind: 'server', startedAt: 'just now' };
+    // Empty or unreadable: a holder may be writing it this instant. Give it a few seconds;
+    // older than that, its writer died between creating and writing it.
+    try {
+      const age = Date.now() - fs.statSync(lockPath(dataDir)).mtimeMs;
+      return age < 5_000 ? { pid: -1, kind: 'server', startedAt: 'just now' } : null;
+    } catch {
+      return null;
+    }
   }
 }
 

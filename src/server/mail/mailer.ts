@@ -19,9 +19,9 @@ export interface Mailer {
 
 const URL_PATTERN = /https?:\/\/[^\s<>"')]+/g;
 
-/** Every link in a text, once each, in order. */
+/** Every link in a text, once each, in order (a sentence's closing punctuation is not part of it). */
 export function linksIn(text: string): string[] {
-  return [...new Set(text.match(URL_PATTERN) ?? [])];
+  return [...new Set((text.match(URL_PATTERN) ?? []).map((url) => url.replace(/[.,;:!?]+$/, '')))];
 }
 
 /**

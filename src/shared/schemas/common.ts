@@ -4,26 +4,26 @@ import { MESSAGES } from '../messages.ts';
 import { ROLES } from '../roles.ts';
 
 /** A required string: missing, not a string or empty all read "Required". */
-export const requiredString = () => z.string({ error: MESSAGES.required }).min(1, MESSAGES.required);
+export const requiredString = () => z.string({ error: MESSAGES.required }).min(1, { error: MESSAGES.required, abort: true });
 
 /** Email as SPEC.md §5: trimmed, lower-cased, required, at most 255 characters, valid. */
 export const emailSchema = z
   .string({ error: MESSAGES.required })
   .trim()
   .toLowerCase()
-  .min(1, MESSAGES.required)
+  .min(1, { error: MESSAGES.required, abort: true })
   .max(EMAIL_MAX_LENGTH, MESSAGES.tooLong)
   .pipe(z.email({ error: MESSAGES.invalidEmail }));
 
 /** True when the password has a digit, a lower-case letter, an upper-case letter and a special character. */
 export function hasAllCharacterClasses(password: string): boolean {
-  return /\d/.test(password) && /\p{Ll}/u.test(password) && /\p{Lu}/u.test(password) && /[^\p{L}\p{N}\s]/u.test(password);
+  return /\p{Nd}/u.test(password) && /\p{Ll}/u.test(password) && /\p{Lu}/u.test(password) && /[^\p{L}\p{N}\s]/u.test(password);
 }
 
 /** A new password: SPEC.md's four character classes and 8 to 128 characters, never truncated. */
 export const passwordSchema = z
   .string({ error: MESSAGES.required })
-  .min(1, MESSAGES.required)
+  .min(1, { error: MESSAGES.required, abort: true })
   .min(PASSWORD_MIN_LENGTH, MESSAGES.tooShort)
   .max(PASSWORD_MAX_LENGTH, MESSAGES.tooLong)
   .refine(hasAllCharacterClasses, MESSAGES.missingRequirements);
@@ -31,7 +31,7 @@ export const passwordSchema = z
 export const nameSchema = z
   .string({ error: MESSAGES.required })
   .trim()
-  .min(1, MESSAGES.required)
+  .min(1, { error: MESSAGES.required, abort: true })
   .max(NAME_MAX_LENGTH, MESSAGES.tooLong);
 
 export const roleSchema = z.enum(ROLES, { error: MESSAGES.invalidEnumValue });

@@ -1,0 +1,208 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/server/logger.ts';
+import { createMailer, linksIn } from '../../src/server/mail/mailer.ts';
+import type { Mailer } from '../../src/server/mail/mailer.ts';
+import { PRODUCT_NAME, invitationMail, linkMail } from '../../src/server/mail/templates.ts';
+
+describe('linksIn', () => {
+  it('finds every link once, in order', () => {
+    const text = 'First https://a.example/one then http://b.example/two and https://a.example/one again';
+    expect(linksIn(text)).toEqual(['https://a.example/one', 'http://b.example/two']);
+  });
+
+  it('is empty without links', () => {
+    expect(linksIn('No links here, not even ftp://x.example or www.example.org')).toEqual([]);
+  });
+
+  it.each([
+    ['double quotes', '<a href="https://a.example/x">', 'https://a.example/x'],
+    ['single quotes', "href='https://a.example/x'", 'https://a.example/x'],
+    ['angle brackets', '<https://a.example/x>', 'https://a.example/x'],
+    ['parentheses', '(see https://a.example/x)', 'https://a.example/x'],
+    ['whitespace', 'https://a.example/x\nnext line', 'https://a.example/x'],
+  ])('stops at %s', (_case, text, link) => {
+    expect(linksIn(text)).toEqual([link]);
+  });
+
+  it('leaves out the punctuation that ends a sentence', () => {
+    expect(linksIn('Open https://a.example/x. Or https://b.example/y, then https://c.example/z!')).toEqual([
+      'https://a.example/x',
+      'https://b.example/y',
+      'https://c.example/z',
+    ]);
+  });
+
+  it('keeps query strings and fragments', () => {
+    expect(linksIn('Go: https://a.example/reset?token=abc_DEF-1&type=reset#top')).toEqual([
+      'https://a.example/reset?token=abc_DEF-1&type=reset#top',
+    ]);
+  });
+
+  it('keeps an IPv6 origin whole (publicUrl can be http://[::1]:PORT)', () => {
+    expect(linksIn('Open http://[::1]:4321/onboarding/abc now')).toEqual(['http://[::1]:4321/onboarding/abc']);
+  });
+});
+
+/** Decodes quoted-printable soft line breaks and escapes, as a mail client would. */
+function decodeQuotedPrintable(text: string): string {
+  return text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+/** The body of the MIME part of a given content type in a raw message. */
+function partOf(raw: string, type: string): string {
+  const start = raw.indexOf(`Content-Type: ${type}`);
+  if (start < 0) throw new Error(`no ${type} part`);
+  const headersEnd = raw.indexOf('\n\n', start);
+  const boundary = raw.indexOf('\n--', headersEnd);
+  return decodeQuotedPrintable(raw.slice(headersEnd + 2, boundary < 0 ? undefined : boundary));
+}
+
+describe('createMailer without SMTP (outbox)', () => {
+  let dataDir: string;
+  let lines: string[];
+  let mailer: Mailer;
+
+  beforeEach(() => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fieldwork-mail-'));
+    lines = [];
+    const logger = createLogger('info', { write: (line: string) => void lines.push(line) });
+    mailer = createMailer({ from: 'Fieldwork <no-reply@fieldwork.localhost>', dataDir, logger });
+  });
+
+  afterEach(() => {
+    mailer.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const outbox = () => path.join(dataDir, 'outbox');
+  const emlFiles = () => fs.readdirSync(outbox()).filter((f) => f.endsWith('.eml')).sort();
+  const logged = () => lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+
+  const longLine = `${'A long paragraph that a mail encoder will wrap. '.repeat(4)}The end.`;
+  const message = {
+    to: 'dana@example.org',
+    subject: 'Finish setting up your account',
+    text: `Hello Dana,\n\n${longLine}\n\nSet up: https://fw.example/onboarding/tok_1\nAgain: https://fw.example/onboarding/tok_1\nHelp: https://fw.example/contact\n`,
+    html: '<p>Hello <b>Dana</b>, <a href="https://fw.example/onboarding/tok_1">set up</a></p>',
+  };
+
+  it('names its outbox folder', () => {
+    expect(mailer.outboxDir).toBe(outbox());
+  });
+
+  it('writes one .eml file per message into DATA_DIR/outbox', async () => {
+    await mailer.send(message);
+    expect(emlFiles()).toHaveLength(1);
+    await mailer.send({ ...message, to: 'eli@example.org', subject: 'Second' });
+    const files = emlFiles();
+    expect(files).toHaveLength(2);
+    const [first, second] = files.map((f) => fs.readFileSync(path.join(outbox(), f), 'utf8'));
+    expect(first).toMatch(/^To: dana@example\.org$/m);
+    expect(second).toMatch(/^To: eli@example\.org$/m);
+    expect(second).toMatch(/^Subject: Second$/m);
+  });
+
+  it('writes a complete message: From, To, Subject, the text and the HTML parts', async () => {
+    await mailer.send(message);
+    const [file] = emlFiles();
+    const raw = fs.readFileSync(path.join(outbox(), file ?? ''), 'utf8');
+    expect(raw).toMatch(/^From: Fieldwork <no-reply@fieldwork\.localhost>$/m);
+    expect(raw).toMatch(/^To: dana@example\.org$/m);
+    expect(raw).toMatch(/^Subject: Finish setting up your account$/m);
+    expect(raw).toMatch(/^Content-Type: multipart\/alternative/m);
+    const text = partOf(raw, 'text/plain');
+    expect(text).toContain('Hello Dana,');
+    expect(text).toContain(longLine);
+    expect(text).toContain('Set up: https://fw.example/onboarding/tok_1');
+    expect(partOf(raw, 'text/html')).toContain(message.html);
+  });
+
+  it('logs each link of the text once, on a line of its own', async () => {
+    await mailer.send(message);
+    const linkLines = logged().filter((entry) => 'url' in entry);
+    expect(linkLines.map((entry) => entry['url'])).toEqual(['https://fw.example/onboarding/tok_1', 'https://fw.example/contact']);
+    for (const entry of linkLines) {
+      expect(entry['msg']).toBe(`mail link: ${String(entry['url'])}`);
+      expect(entry['to']).toBe('dana@example.org');
+    }
+    expect(lines.every((line) => line.endsWith('\n') && line.trimEnd().split('\n').length === 1)).toBe(true);
+  });
+
+  it('logs where the message was written', async () => {
+    await mailer.send(message);
+    const written = logged().find((entry) => entry['msg'] === 'mail written to outbox');
+    expect(written?.['to']).toBe('dana@example.org');
+    expect(written?.['subject']).toBe(message.subject);
+    expect(written?.['file']).toBe(path.join(outbox(), emlFiles()[0] ?? ''));
+  });
+});
+
+describe('invitationMail', () => {
+  const now = new Date('2025-03-01T10:00:00.000Z');
+  const expiresAt = new Date(now.getTime() + 7 * 24 * 3_600_000);
+  const url = 'https://fw.example/onboarding/q3Zc9_x-VbN0aLk7Tt2mWpR8sYdEfGhJ1uIoPlKjHg4';
+
+  it('is addressed to the invitee with a subject naming Fieldwork', () => {
+    const mail = invitationMail({ to: 'ann@example.org', firstName: 'Ann', url, expiresAt, now });
+    expect(mail.to).toBe('ann@example.org');
+    expect(PRODUCT_NAME).toBe('Fieldwork');
+    expect(mail.subject).toContain('Fieldwork');
+  });
+
+  it('gives the link and its 7-day expiry in text and HTML', () => {
+    const mail = invitationMail({ to: 'ann@example.org', firstName: 'Ann', url, expiresAt, now });
+    expect(mail.text).toContain(url);
+    expect(mail.html).toContain(`href="${url}"`);
+    expect(mail.text).toContain('expires in 7 days');
+    expect(mail.html).toContain('expires in 7 days');
+    expect(mail.text).toContain('Hello Ann,');
+    expect(linksIn(mail.text)).toEqual([url]);
+  });
+
+  it('HTML-escapes the first name', () => {
+    const mail = invitationMail({ to: 'x@example.org', firstName: '<b>Ann</b> & "Co"', url, expiresAt, now });
+    expect(mail.html).not.toContain('<b>Ann');
+    expect(mail.html).toContain('Hello &lt;b&gt;Ann&lt;/b&gt; &amp; &quot;Co&quot;,');
+    expect(mail.text).toContain('Hello <b>Ann</b> & "Co",');
+  });
+
+  it('greets without a name when there is none', () => {
+    const mail = invitationMail({ to: 'x@example.org', firstName: '', url, expiresAt, now });
+    expect(mail.text.startsWith('Hello,\n')).toBe(true);
+  });
+
+  it('escapes the URL inside the HTML attribute', () => {
+    const tricky = 'https://fw.example/onboarding/abc?x=1&y="><script>alert(1)</script>';
+    const mail = invitationMail({ to: 'x@example.org', firstName: 'Ann', url: tricky, expiresAt, now });
+    expect(mail.html).not.toContain('<script>');
+    expect(mail.html).toContain('href="https://fw.example/onboarding/abc?x=1&amp;y=&quot;&gt;&lt;script&gt;');
+  });
+});
+
+describe('linkMail expiry wording', () => {
+  const now = new Date('2025-03-01T10:00:00.000Z');
+  const mailExpiringIn = (hours: number) =>
+    linkMail({
+      to: 'x@example.org',
+      subject: 'S',
+      greeting: 'Hi,',
+      paragraphs: ['P'],
+      action: 'Go',
+      url: 'https://fw.example/x',
+      expiresAt: new Date(now.getTime() + hours * 3_600_000),
+      now,
+    });
+
+  it.each([
+    [1, '1 hour'],
+    [2, '2 hours'],
+    [24, '24 hours'],
+    [48, '2 days'],
+    [168, '7 days'],
+  ])('%i hours reads "%s"', (hours, wording) => {
+    expect(mailExpiringIn(hours).text).toContain(`expires in ${wording}.`);
+  });
+});
