@@ -1,0 +1,442 @@
+/**
+ * `npm run bench`: load-tests the production server on loopback, once per database backend.
+ *
+ * For PGlite (a temporary DATA_DIR) and PostgreSQL (a fresh database, when 127.0.0.1:5432 or
+ * TEST_DATABASE_URL answers): seeds one active user and a session, starts `node
+ * src/server/main.ts` as a child process the way production runs it, drives it with autocannon,
+ * reads the child's peak RSS, stops it with SIGTERM and cleans up.
+ *
+ * Environment: BENCH_DURATION (seconds per case, default 5), BENCH_WRITE=1 (rewrite the table of
+ * docs/benchmarks.md between its markers). Exits non-zero when a case saw errors or unexpected
+ * statuses, or when a server did not start or stop cleanly.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import type { Options as CannonOptions, Result as CannonResult } from 'autocannon';
+import { openDatabase, type DatabaseTarget } from '../src/server/db/index.ts';
+import { systemClock } from '../src/server/services/clock.ts';
+import { createSession } from '../src/server/services/sessions.ts';
+import { createActiveUser } from '../src/server/services/users.ts';
+import { createFreshDatabase, postgresReachable, type FreshDatabase } from '../tests/support/postgres.ts';
+import { buildIfStale } from './start.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const DOC_FILE = path.join(root, 'docs', 'benchmarks.md');
+const START_MARKER = '<!-- bench:start -->';
+const END_MARKER = '<!-- bench:end -->';
+
+const GIB = 1024 ** 3;
+const MIB = 1024 ** 2;
+
+const CONNECTIONS = 10;
+const WARMUP_SECONDS = 1;
+const START_TIMEOUT_MS = 60_000;
+/** The server allows 10 s for in-flight requests after SIGTERM; give it a little more. */
+const STOP_TIMEOUT_MS = 15_000;
+
+function durationSeconds(): number {
+  const raw = process.env.BENCH_DURATION;
+  if (raw === undefined || raw === '') return 5;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`BENCH_DURATION must be a positive number of seconds, not ${JSON.stringify(raw)}`);
+  return value;
+}
+
+type BackendName = 'PGlite' | 'PostgreSQL';
+
+interface BenchCase {
+  name: string;
+  path: string;
+  expectedStatus: number;
+  headers: (token: string) => Record<string, string>;
+}
+
+const CASES: readonly BenchCase[] = [
+  { name: 'static page `GET /login` (br)', path: '/login', expectedStatus: 200, headers: () => ({ 'accept-encoding': 'br' }) },
+  { name: '`GET /api/health`', path: '/api/health', expectedStatus: 200, headers: () => ({}) },
+  { name: '`GET /api/auth`, no session (401)', path: '/api/auth', expectedStatus: 401, headers: () => ({}) },
+  { name: '`GET /api/auth`, with session', path: '/api/auth', expectedStatus: 200, headers: (token) => ({ cookie: `fw_session=${token}` }) },
+];
+
+interface CaseResult {
+  backend: BackendName;
+  name: string;
+  requests: number;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  errors: number;
+  timeouts: number;
+  /** Responses whose status was not the expected one, by status. */
+  unexpected: Record<string, number>;
+  unexpectedTotal: number;
+  /** The server's VmHWM, peak over the whole backend run (start-up included); null off Linux. */
+  peakRssBytes: number | null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The server child process
+
+interface ServerChild {
+  readonly child: ChildProcess;
+  readonly url: string;
+  /** Resolves with the exit code (or the signal's name) once the process has exited. */
+  readonly exited: Promise<number | string>;
+  /** The last lines it wrote, for failure reports. */
+  output(): string;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.unref();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      if (address === null || typeof address === 'string') {
+        probe.close();
+        reject(new Error('could not read the probe port'));
+        return;
+      }
+      const { port } = address;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** The server's settings (src/server/config.ts): none is inherited, so the shell cannot skew a run. */
+const SERVER_SETTINGS = ['PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'PUBLIC_URL', 'SMTP_URL', 'MAIL_FROM', 'LOG_LEVEL', 'MAINTENANCE', 'TRUST_PROXY', 'DIST_DIR'];
+
+function spawnServer(env: Record<string, string>, port: number): ServerChild {
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !SERVER_SETTINGS.includes(name)));
+  const child = spawn(process.execPath, [path.join(root, 'src', 'server', 'main.ts')], {
+    cwd: root,
+    env: { ...inherited, DIST_DIR: path.join(root, 'dist'), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  const keep = (chunk: Buffer) => {
+    lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+    if (lines.length > 40) lines.splice(0, lines.length - 40);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const exited = new Promise<number | string>((resolve) => {
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown'));
+  });
+  return { child, url: `http://127.0.0.1:${port}`, exited, output: () => lines.join('\n') };
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+async function waitForHealth(server: ServerChild): Promise<void> {
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  let exitedWith: number | string | undefined;
+  void server.exited.then((code) => {
+    exitedWith = code;
+  });
+  let last = 'no answer yet';
+  while (Date.now() < deadline) {
+    if (exitedWith !== undefined) throw new Error(`the server exited (${exitedWith}) before answering /api/health`);
+    try {
+      const response = await fetch(`${server.url}/api/health`, { signal: AbortSignal.timeout(2000) });
+      await response.arrayBuffer();
+      if (response.status === 200) return;
+      last = `status ${response.status}`;
+    } catch (error) {
+      last = error instanceof Error ? error.message : String(error);
+    }
+    await sleep(200);
+  }
+  throw new Error(`/api/health did not answer 200 within ${START_TIMEOUT_MS / 1000} s (last: ${last})`);
+}
+
+/** SIGTERM, then the exit code; SIGKILL and a failure when it does not stop in time. */
+async function stopServer(server: ServerChild): Promise<void> {
+  if (server.child.exitCode !== null || server.child.signalCode !== null) {
+    throw new Error(`the server had already exited (${server.child.exitCode ?? server.child.signalCode})`);
+  }
+  server.child.kill('SIGTERM');
+  const outcome = await Promise.race([server.exited, sleep(STOP_TIMEOUT_MS).then(() => 'timeout' as const)]);
+  if (outcome === 'timeout') {
+    server.child.kill('SIGKILL');
+    await server.exited;
+    throw new Error(`the server did not stop within ${STOP_TIMEOUT_MS / 1000} s of SIGTERM (killed)`);
+  }
+  if (outcome !== 0) throw new Error(`the server exited with ${outcome} after SIGTERM, not 0`);
+}
+
+/** Peak resident set size of a process (Linux: VmHWM in /proc/<pid>/status). */
+function peakRss(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const match = /^VmHWM:\s+(\d+)\s+kB$/m.exec(status);
+    return match?.[1] ? Number(match[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Load
+
+interface Run {
+  result: CannonResult;
+  /** Every response time in ms, unrounded (autocannon's histogram keeps whole milliseconds). */
+  latencies: number[];
+}
+
+function cannon(options: CannonOptions): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const latencies: number[] = [];
+    const instance = autocannon(options, (error: unknown, result: CannonResult) => {
+      if (error) reject(error instanceof Error ? error : new Error(String(error)));
+      else resolve({ result, latencies });
+    });
+    instance.on('response', (_client, _status, _bytes, responseTime) => {
+      latencies.push(responseTime);
+    });
+  });
+}
+
+/** Nearest-rank percentile of sorted values. */
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const rank = Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length)));
+  return sorted[rank - 1] ?? Number.NaN;
+}
+
+async function runCase(backend: BackendName, url: string, token: string, benchCase: BenchCase, seconds: number): Promise<Omit<CaseResult, 'peakRssBytes'>> {
+  const options: CannonOptions = {
+    url: `${url}${benchCase.path}`,
+    method: 'GET',
+    headers: benchCase.headers(token),
+    connections: CONNECTIONS,
+    duration: WARMUP_SECONDS,
+  };
+  await cannon(options);
+  const { result, latencies } = await cannon({ ...options, duration: seconds });
+  latencies.sort((a, b) => a - b);
+  const unexpected: Record<string, number> = {};
+  let unexpectedTotal = 0;
+  for (const [status, stats] of Object.entries(result.statusCodeStats ?? {})) {
+    const count = stats.count ?? 0;
+    if (Number(status) === benchCase.expectedStatus || count === 0) continue;
+    unexpected[status] = count;
+    unexpectedTotal += count;
+  }
+  return {
+    backend,
+    name: benchCase.name,
+    requests: latencies.length,
+    requestsPerSecond: result.requests.average,
+    p50Ms: percentile(latencies, 50),
+    p99Ms: percentile(latencies, 99),
+    errors: result.errors,
+    timeouts: result.timeouts,
+    unexpected,
+    unexpectedTotal,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// One backend
+
+async function seed(target: DatabaseTarget): Promise<string> {
+  const database = await openDatabase(target);
+  try {
+    const user = await createActiveUser(database.db, {
+      email: 'bench@fieldwork.localhost',
+      password: 'bench-password-not-secret',
+      role: 'participant',
+      firstName: 'Bench',
+      lastName: 'Mark',
+    });
+    const { token } = await createSession(database.db, systemClock, user.id, { userAgent: 'fieldwork-bench' });
+    return token;
+  } finally {
+    await database.close();
+  }
+}
+
+/** What one backend's run holds: released by its `finally`, or on Ctrl-C. */
+interface Held {
+  dataDir: string;
+  fresh?: FreshDatabase;
+  server?: ServerChild;
+  released?: boolean;
+}
+
+let held: Held | undefined;
+
+/** Kills a server still running, drops the fresh database, deletes the temporary folder. */
+async function release(resources: Held, failures: string[]): Promise<void> {
+  if (resources.released) return;
+  resources.released = true;
+  const { server, fresh, dataDir } = resources;
+  if (server && server.child.exitCode === null && server.child.signalCode === null) {
+    server.child.kill('SIGKILL');
+    await server.exited;
+  }
+  if (fresh) await fresh.drop().catch((error: unknown) => failures.push(`could not drop the benchmark database: ${String(error)}`));
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+/** Runs every case against one backend; pushes its rows, and failures as messages. */
+async function benchBackend(backend: BackendName, seconds: number, rows: CaseResult[], failures: string[]): Promise<void> {
+  const resources: Held = { dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'fw-bench-')) };
+  held = resources;
+  try {
+    const { dataDir } = resources;
+    const fresh = backend === 'PostgreSQL' ? await createFreshDatabase() : undefined;
+    resources.fresh = fresh;
+    const token = await seed(fresh ? { kind: 'postgres', connection: fresh.url, poolSize: 2 } : { kind: 'pglite', dataDir });
+
+    const port = await freePort();
+    const env: Record<string, string> = { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+    if (fresh) env.DATABASE_URL = fresh.url;
+    const startedAt = performance.now();
+    const server = spawnServer(env, port);
+    resources.server = server;
+    try {
+      await waitForHealth(server);
+    } catch (error) {
+      const output = server.output();
+      throw new Error(`${backend}: the server did not start: ${error instanceof Error ? error.message : String(error)}${output ? `\n${output}` : ''}`);
+    }
+    const startupRss = peakRss(server.child.pid);
+    console.log(
+      `${backend}: server pid ${server.child.pid} ready in ${Math.round(performance.now() - startedAt)} ms at ${server.url}` +
+        (startupRss === null ? '' : `, peak RSS after start-up ${(startupRss / MIB).toFixed(0)} MiB`),
+    );
+
+    const results: Omit<CaseResult, 'peakRssBytes'>[] = [];
+    for (const benchCase of CASES) {
+      const result = await runCase(backend, server.url, token, benchCase, seconds);
+      results.push(result);
+      const bad = result.errors + result.unexpectedTotal;
+      console.log(
+        `  ${benchCase.name}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms, ` +
+          `${result.requests} responses${bad ? `, ${result.errors} errors (${result.timeouts} timeouts), unexpected ${JSON.stringify(result.unexpected)}` : ''}`,
+      );
+      if (bad) failures.push(`${backend} / ${benchCase.name}: ${result.errors} errors, unexpected statuses ${JSON.stringify(result.unexpected)}`);
+    }
+    const rss = peakRss(server.child.pid);
+    for (const result of results) rows.push({ ...result, peakRssBytes: rss });
+
+    try {
+      await stopServer(server);
+    } catch (error) {
+      const output = server.output();
+      failures.push(`${backend}: ${error instanceof Error ? error.message : String(error)}${output ? `\n${output}` : ''}`);
+    }
+  } finally {
+    held = undefined;
+    await release(resources, failures);
+  }
+}
+
+// Ctrl-C or a kill: do not leave a server, a database or a folder behind.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    console.error(`\n${signal}: cleaning up`);
+    const resources = held;
+    held = undefined;
+    void (resources ? release(resources, []) : Promise.resolve()).finally(() => process.exit(130));
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report
+
+function machine(): string {
+  const cpus = os.cpus();
+  const model = cpus[0]?.model.trim() ?? 'unknown CPU';
+  return `${model} × ${cpus.length} cores, ${(os.totalmem() / GIB).toFixed(1)} GiB RAM, ${os.type()} ${os.release()} (${os.arch()}), Node ${process.version}`;
+}
+
+function formatMs(value: number): string {
+  return Number.isNaN(value) ? 'n/a' : value.toFixed(2);
+}
+
+function table(rows: readonly CaseResult[], seconds: number, skipped: readonly string[]): string {
+  const lines = [
+    `Taken ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine()}.`,
+    `${seconds} s per case after a ${WARMUP_SECONDS} s warm-up, ${CONNECTIONS} connections, loopback.`,
+    '',
+    '| backend | case | req/s | p50 ms | p99 ms | non-expected | peak RSS MiB |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: |',
+    ...rows.map((row) =>
+      [
+        '',
+        row.backend,
+        row.name,
+        Math.round(row.requestsPerSecond).toLocaleString('en-US'),
+        formatMs(row.p50Ms),
+        formatMs(row.p99Ms),
+        String(row.errors + row.unexpectedTotal),
+        row.peakRssBytes === null ? 'n/a' : (row.peakRssBytes / MIB).toFixed(0),
+        '',
+      ]
+        .join(' | ')
+        .trim(),
+    ),
+    '',
+    'Peak RSS is the server process\'s VmHWM read once after its last case: the peak over its whole run (start-up, migrations and every case), so it is the same on each row of a backend.',
+  ];
+  for (const note of skipped) lines.push('', note);
+  return lines.join('\n');
+}
+
+function writeDoc(section: string): void {
+  const text = fs.readFileSync(DOC_FILE, 'utf8');
+  const start = text.indexOf(START_MARKER);
+  const end = text.indexOf(END_MARKER);
+  if (start === -1 || end === -1 || end < start) throw new Error(`${path.relative(root, DOC_FILE)} has no ${START_MARKER} … ${END_MARKER} section`);
+  const updated = `${text.slice(0, start + START_MARKER.length)}\n${section}\n${text.slice(end)}`;
+  fs.writeFileSync(DOC_FILE, updated);
+  console.log(`Updated ${path.relative(root, DOC_FILE)}.`);
+}
+
+async function main(): Promise<void> {
+  const seconds = durationSeconds();
+  buildIfStale(path.join(root, 'dist'));
+
+  const rows: CaseResult[] = [];
+  const failures: string[] = [];
+  const skipped: string[] = [];
+  const backends: BackendName[] = ['PGlite'];
+  if (await postgresReachable()) backends.push('PostgreSQL');
+  else {
+    const note = 'PostgreSQL was not reachable (TEST_DATABASE_URL or 127.0.0.1:5432): its rows were skipped.';
+    console.log(note);
+    skipped.push(note);
+  }
+
+  for (const backend of backends) {
+    try {
+      await benchBackend(backend, seconds, rows, failures);
+    } catch (error) {
+      failures.push(error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  const section = table(rows, seconds, skipped);
+  console.log(`\n${section}\n`);
+  if (process.env.BENCH_WRITE === '1') {
+    if (failures.length > 0) console.log('Not updating docs/benchmarks.md: the run had failures.');
+    else writeDoc(section);
+  }
+  if (failures.length > 0) {
+    console.error(`Benchmark failed:\n- ${failures.join('\n- ')}`);
+    process.exitCode = 1;
+  }
+}
+
+await main();
