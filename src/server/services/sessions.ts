@@ -1,4 +1,4 @@
-import { and, eq, gt, lt } from 'drizzle-orm';
+import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
 import { sessions, users, type User } from '../db/schema/index.ts';
 import type { Clock } from './clock.ts';
@@ -30,17 +30,30 @@ export async function createSession(db: Db, clock: Clock, userId: number, meta: 
   return { token, expiresAt };
 }
 
+function prepareLookup(db: Db) {
+  return db
+    .select({ user: users, lastSeenAt: sessions.lastSeenAt, expiresAt: sessions.expiresAt })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.id, sql.placeholder('id')), gt(sessions.expiresAt, sql.placeholder('now'))))
+    .limit(1)
+    .prepare('session_lookup');
+}
+
+/** Every signed-in request runs this lookup: prepared once per database. */
+const lookups = new WeakMap<Db, ReturnType<typeof prepareLookup>>();
+
 /** The signed-in user for a session token, or null (unknown, expired, or user not active). */
 export async function validateSession(db: Db, clock: Clock, token: string): Promise<{ user: User; sessionId: string; expiresAt: Date } | null> {
   if (!token || token.length > 128) return null;
   const id = sha256Hex(token);
   const now = clock.now();
-  const [row] = await db
-    .select({ user: users, lastSeenAt: sessions.lastSeenAt, expiresAt: sessions.expiresAt })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.id, id), gt(sessions.expiresAt, now)))
-    .limit(1);
+  let lookup = lookups.get(db);
+  if (!lookup) {
+    lookup = prepareLookup(db);
+    lookups.set(db, lookup);
+  }
+  const [row] = await lookup.execute({ id, now: now.toISOString() });
   if (!row || row.user.status !== 'active') return null;
   let expiresAt = row.expiresAt;
   if (now.getTime() - row.lastSeenAt.getTime() > RENEW_AFTER_MS) {
