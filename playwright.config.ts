@@ -24,6 +24,8 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export default defineConfig({
   testDir: 'tests/e2e',
+  // Playwright empties its output folder at start: keep it apart from the other reports.
+  outputDir: 'test-results/e2e',
   fullyParallel: false,
   workers: 2,
   forbidOnly: Boolean(process.env.CI),

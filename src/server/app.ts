@@ -8,12 +8,18 @@ import { sameOriginOnly } from './middleware/csrf.ts';
 import { requestLog } from './middleware/request-log.ts';
 import { securityHeaders } from './middleware/security-headers.ts';
 import { loadSession } from './middleware/session.ts';
+import { accountRoutes } from './routes/account.ts';
 import { authRoutes } from './routes/auth.ts';
 import { healthRoutes } from './routes/health.ts';
+import { tokenRoutes } from './routes/tokens.ts';
 
 /** The API routes, chained so `AppType` types the browser's client end to end. */
 function apiRoutes() {
-  return new Hono<AppEnv>().route('/health', healthRoutes).route('/auth', authRoutes);
+  return new Hono<AppEnv>()
+    .route('/health', healthRoutes)
+    .route('/auth', authRoutes)
+    .route('/tokens', tokenRoutes)
+    .route('/account', accountRoutes);
 }
 
 export type AppType = ReturnType<typeof apiRoutes>;

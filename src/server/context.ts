@@ -4,6 +4,7 @@ import type { User } from './db/schema/index.ts';
 import type { Logger } from './logger.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { Clock } from './services/clock.ts';
+import type { BackgroundTasks } from './services/tasks.ts';
 
 /** What createApp needs; tests pass their own (in-memory database, fake clock, outbox mailer). */
 export interface AppDeps {
@@ -12,6 +13,7 @@ export interface AppDeps {
   config: Config;
   logger: Logger;
   clock: Clock;
+  tasks: BackgroundTasks;
 }
 
 /** Hono context variables set by the middleware. */

@@ -13,6 +13,7 @@ import { DataDirLockedError, acquireLock, type HeldLock } from './db/lock.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createMailer } from './mail/mailer.ts';
 import { systemClock } from './services/clock.ts';
+import { BackgroundTasks } from './services/tasks.ts';
 import { setFlag } from './services/flags.ts';
 import { pruneRateLimits } from './services/rate-limit.ts';
 import { deleteExpiredSessions } from './services/sessions.ts';
@@ -98,7 +99,8 @@ export async function startServer(config: Config, logger: Logger = createLogger(
 
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger });
   const site = createStaticSite(config.distDir, logger);
-  const app = createApp({ database: db, mailer, config, logger, clock: systemClock }, site.pages);
+  const tasks = new BackgroundTasks(logger);
+  const app = createApp({ database: db, mailer, config, logger, clock: systemClock, tasks }, site.pages);
 
   const server = createAdaptorServer({ fetch: app.fetch, hostname: config.host, port: config.port }) as Server;
   server.keepAliveTimeout = 5_000;
@@ -145,6 +147,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
       }, SHUTDOWN_GRACE_MS);
       await closed;
       clearTimeout(forced);
+      await tasks.idle();
       await socketServer?.stop().catch((error: unknown) => logger.warn({ err: error }, 'socket server stop failed'));
       mailer.close();
       await db.close();

@@ -12,6 +12,7 @@ import { openDatabase, wrapPglite, type Database } from '../../src/server/db/ind
 import { createLogger } from '../../src/server/logger.ts';
 import { createMailer, type Mailer } from '../../src/server/mail/mailer.ts';
 import type { Clock } from '../../src/server/services/clock.ts';
+import { BackgroundTasks } from '../../src/server/services/tasks.ts';
 import { createFreshDatabase, postgresReachable, type FreshDatabase } from '../support/postgres.ts';
 
 export const ORIGIN = 'http://127.0.0.1:4321';
@@ -37,6 +38,7 @@ export interface TestContext {
   clock: TestClock;
   config: Config;
   dataDir: string;
+  tasks: BackgroundTasks;
   /** Log lines the app wrote. */
   logs: string[];
   /** app.request with same-origin headers for calls that change state. */
@@ -82,7 +84,8 @@ export async function createTestContext(backend: Backend, options: { pages?: Hon
   const logger = createLogger('info', sink);
   const mailer = createMailer({ from: config.mailFrom, dataDir, logger });
   const clock = new TestClock();
-  const app = createApp({ database, mailer, config, logger, clock }, options.pages);
+  const tasks = new BackgroundTasks(logger);
+  const app = createApp({ database, mailer, config, logger, clock, tasks }, options.pages);
 
   const request = async (pathname: string, init: RequestInit = {}) => app.request(pathname, init);
   const json = async (method: string, pathname: string, body?: unknown, headers: Record<string, string> = {}) =>
@@ -92,8 +95,9 @@ export async function createTestContext(backend: Backend, options: { pages?: Hon
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
 
-  const context: TestContext = { app, database, mailer, clock, config, dataDir, logs, request, json };
+  const context: TestContext = { app, database, mailer, clock, config, dataDir, tasks, logs, request, json };
   const close = async () => {
+    await tasks.idle();
     mailer.close();
     await database.close();
     await fresh?.drop();

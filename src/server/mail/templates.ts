@@ -67,3 +67,112 @@ export function invitationMail(input: { to: string; firstName: string; url: stri
     now: input.now,
   });
 }
+
+/** Registration of a new address, or of an invited one: the link to finish setting up. */
+export function finishSetupMail(input: { to: string; firstName: string; url: string; expiresAt: Date; now: Date }): MailMessage {
+  return linkMail({
+    to: input.to,
+    subject: `Finish setting up your ${PRODUCT_NAME} account`,
+    greeting: input.firstName ? `Hello ${input.firstName},` : 'Hello,',
+    paragraphs: [
+      `Thank you for joining ${PRODUCT_NAME}. One step is left: choose your password.`,
+    ],
+    action: 'Choose your password',
+    url: input.url,
+    expiresAt: input.expiresAt,
+    now: input.now,
+    footer: 'If you did not ask to join, you can ignore this email: no account is opened without it.',
+  });
+}
+
+/** Someone registered with an address that already has an account: help its owner in. */
+export function alreadyRegisteredMail(input: { to: string; firstName: string; publicUrl: string }): MailMessage {
+  const signIn = `${input.publicUrl}/login`;
+  const reset = `${input.publicUrl}/forgot-password`;
+  const greeting = input.firstName ? `Hello ${input.firstName},` : 'Hello,';
+  const text = [
+    greeting,
+    '',
+    `Someone (probably you) tried to create a ${PRODUCT_NAME} account with this address, but you already have one.`,
+    '',
+    `Sign in: ${signIn}`,
+    `Forgot your password? Choose a new one: ${reset}`,
+    '',
+    'If this was not you, you can ignore this email: nothing has changed.',
+    '',
+    `— ${PRODUCT_NAME}`,
+  ].join('\n');
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>You already have an account</title></head>
+<body style="margin:0;padding:24px;background:#f4f5f7;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1f2933">
+  <div style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:12px;padding:32px">
+    <p style="margin:0 0 24px;font-weight:700;font-size:18px;color:#1d4ed8">${PRODUCT_NAME}</p>
+    <p>${escapeHtml(greeting)}</p>
+    <p style="line-height:1.5">Someone (probably you) tried to create a ${PRODUCT_NAME} account with this address, but you already have one.</p>
+    <p style="margin:24px 0"><a href="${escapeHtml(signIn)}" style="display:inline-block;background:#1d4ed8;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:8px;font-weight:600">Sign in</a></p>
+    <p style="line-height:1.5">Forgot your password? <a href="${escapeHtml(reset)}" style="color:#1d4ed8">Choose a new one</a>.</p>
+    <p style="font-size:14px;color:#52606d">If this was not you, you can ignore this email: nothing has changed.</p>
+  </div></body></html>`;
+  return { to: input.to, subject: `You already have a ${PRODUCT_NAME} account`, text, html };
+}
+
+export function resetPasswordMail(input: { to: string; firstName: string; url: string; expiresAt: Date; now: Date }): MailMessage {
+  return linkMail({
+    to: input.to,
+    subject: `Reset your ${PRODUCT_NAME} password`,
+    greeting: input.firstName ? `Hello ${input.firstName},` : 'Hello,',
+    paragraphs: ['We received a request to reset your password. Choose a new one with the link below; it also signs you out of every device.'],
+    action: 'Choose a new password',
+    url: input.url,
+    expiresAt: input.expiresAt,
+    now: input.now,
+    footer: 'If you did not ask for this, ignore this email: your password stays as it is.',
+  });
+}
+
+export function confirmEmailChangeMail(input: { to: string; firstName: string; url: string; expiresAt: Date; now: Date }): MailMessage {
+  return linkMail({
+    to: input.to,
+    subject: `Confirm your new ${PRODUCT_NAME} email address`,
+    greeting: input.firstName ? `Hello ${input.firstName},` : 'Hello,',
+    paragraphs: [`Confirm that you want to use this address for your ${PRODUCT_NAME} account. You will need to be signed in.`],
+    action: 'Confirm this address',
+    url: input.url,
+    expiresAt: input.expiresAt,
+    now: input.now,
+    footer: 'If you did not ask for this, ignore this email: nothing changes without it.',
+  });
+}
+
+/** A plain notice with no link to act on. */
+function noticeMail(to: string, subject: string, greeting: string, paragraphs: string[]): MailMessage {
+  const text = [greeting, '', ...paragraphs.flatMap((p) => [p, '']), `— ${PRODUCT_NAME}`].join('\n');
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
+<body style="margin:0;padding:24px;background:#f4f5f7;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1f2933">
+  <div style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:12px;padding:32px">
+    <p style="margin:0 0 24px;font-weight:700;font-size:18px;color:#1d4ed8">${PRODUCT_NAME}</p>
+    <p>${escapeHtml(greeting)}</p>
+    ${paragraphs.map((p) => `<p style="line-height:1.5">${escapeHtml(p)}</p>`).join('\n    ')}
+  </div></body></html>`;
+  return { to, subject, text, html };
+}
+
+export function emailChangedNotice(input: { to: string; firstName: string; newEmail: string; supportUrl: string }): MailMessage {
+  return noticeMail(input.to, `Your ${PRODUCT_NAME} email address was changed`, input.firstName ? `Hello ${input.firstName},` : 'Hello,', [
+    `The email address of your ${PRODUCT_NAME} account was changed to ${input.newEmail}. Mail about your account now goes there.`,
+    `If you did not make this change, contact us at once: ${input.supportUrl}`,
+  ]);
+}
+
+export function emailInUseNotice(input: { to: string; supportUrl: string }): MailMessage {
+  return noticeMail(input.to, `Someone tried to use this address on ${PRODUCT_NAME}`, 'Hello,', [
+    `Someone signed in to ${PRODUCT_NAME} asked to move their account to this address, but it already belongs to an account (perhaps yours). Nothing has changed.`,
+    `If you need help, contact us: ${input.supportUrl}`,
+  ]);
+}
+
+export function passwordChangedNotice(input: { to: string; firstName: string; supportUrl: string }): MailMessage {
+  return noticeMail(input.to, `Your ${PRODUCT_NAME} password was changed`, input.firstName ? `Hello ${input.firstName},` : 'Hello,', [
+    'The password of your account was just changed, and your other devices were signed out.',
+    `If you did not make this change, reset your password and contact us: ${input.supportUrl}`,
+  ]);
+}

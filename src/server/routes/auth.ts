@@ -1,12 +1,200 @@
+import { eq } from 'drizzle-orm';
 import { Hono } from 'hono';
+import { forgotPasswordSchema, loginSchema, onboardSchema, registerSchema, resetPasswordSchema, tokenQuerySchema } from '../../shared/schemas/auth.ts';
 import type { AppEnv } from '../context.ts';
-import { requireUser } from '../middleware/session.ts';
-import { publicUser } from '../services/users.ts';
+import { users, type User } from '../db/schema/index.ts';
+import { ApiError } from '../errors.ts';
+import { clientIp, enforceRateLimits, readJson, readQuery } from '../http.ts';
+import { alreadyRegisteredMail, finishSetupMail, invitationMail, resetPasswordMail } from '../mail/templates.ts';
+import { clearSessionCookie, requireUser, sessionToken, setSessionCookie } from '../middleware/session.ts';
+import { audit } from '../services/audit.ts';
+import { consumeToken, findUsableToken, issueLinkToken, linkUrl } from '../services/link-tokens.ts';
+import { hashPassword, verifyDummyPassword, verifyPassword } from '../services/passwords.ts';
+import { RATE_LIMITS } from '../services/rate-limit.ts';
+import { createSession, deleteSession, deleteUserSessions } from '../services/sessions.ts';
+import { findUserByEmail, findUserById, publicUser } from '../services/users.ts';
 
-/** SPEC.md §7 auth calls. Sign-in, registration and the rest arrive with the identity issue. */
-export const authRoutes = new Hono<AppEnv>().get('/', requireUser(), (c) => {
-  c.header('Cache-Control', 'no-store');
-  const user = c.var.user;
-  if (!user) throw new Error('requireUser let an anonymous request through');
-  return c.json(publicUser(user), 200);
-});
+export const INVALID_TOKEN_MESSAGE = 'This link is invalid or has expired';
+const invalidToken = () => new ApiError(404, 'invalid_token', INVALID_TOKEN_MESSAGE);
+
+/** SPEC.md §7 auth calls. */
+export const authRoutes = new Hono<AppEnv>()
+  /** The current user (SPEC.md §4: run at startup and after sign-in). */
+  .get('/', requireUser(), (c) => {
+    c.header('Cache-Control', 'no-store');
+    const user = c.var.user;
+    if (!user) throw new Error('requireUser let an anonymous request through');
+    return c.json(publicUser(user), 200);
+  })
+
+  /**
+   * Registration: the same answer whatever the address. New → an invited account and a link to
+   * finish; invited → a fresh link; active → a mail with sign-in and reset links. Mails go out
+   * after the answer, so its timing says nothing either.
+   */
+  .post('/register', async (c) => {
+    const input = await readJson(c, registerSchema);
+    await enforceRateLimits(c, [
+      [`register:email:${input.email}`, RATE_LIMITS.registerPerEmail],
+      [`register:ip:${clientIp(c)}`, RATE_LIMITS.registerPerIp],
+    ]);
+    const { db, deps } = c.var;
+    const ip = clientIp(c);
+    deps.tasks.run('register', async () => {
+      const now = deps.clock.now();
+      let user: User | undefined = (await findUserByEmail(db, input.email)) ?? undefined;
+      if (user?.status === 'active') {
+        await deps.mailer.send(alreadyRegisteredMail({ to: user.email, firstName: user.firstName, publicUrl: deps.config.publicUrl }));
+        return;
+      }
+      if (user?.status === 'disabled') return;
+      if (!user) {
+        [user] = await db
+          .insert(users)
+          .values({ email: input.email, firstName: input.firstName, lastName: input.lastName, role: 'participant', status: 'invited', termsAcceptedAt: now })
+          .returning();
+        if (!user) throw new Error('insert returned no row');
+        await audit(db, { via: 'api', action: 'user.register', targetType: 'user', targetId: user.id, after: { email: user.email }, ip });
+      } else {
+        // Invited earlier: fill what is missing, keep what an admin set.
+        [user] = await db
+          .update(users)
+          .set({
+            firstName: user.firstName || input.firstName,
+            lastName: user.lastName || input.lastName,
+            termsAcceptedAt: user.termsAcceptedAt ?? now,
+            updatedAt: now,
+          })
+          .where(eq(users.id, user.id))
+          .returning();
+        if (!user) throw new Error('update returned no row');
+      }
+      const { token, expiresAt } = await issueLinkToken(db, deps.clock, { type: 'onboarding', userId: user.id });
+      const url = linkUrl(deps.config.publicUrl, 'onboarding', token);
+      await deps.mailer.send(finishSetupMail({ to: user.email, firstName: user.firstName, url, expiresAt, now }));
+    });
+    return c.json({ ok: true } as const, 202);
+  })
+
+  /** Onboarding: sets the password (and what the account lacks), signs in, returns the user. */
+  .post('/onboard', async (c) => {
+    const { token } = readQuery(c, tokenQuerySchema);
+    await enforceRateLimits(c, [[`token:ip:${clientIp(c)}`, RATE_LIMITS.tokenChecksPerIp]]);
+    const input = await readJson(c, onboardSchema);
+    const { db, deps } = c.var;
+    const found = await findUsableToken(db, deps.clock, token, 'onboarding');
+    const user = found ? await findUserById(db, found.userId) : null;
+    if (!found || !user || user.status !== 'invited') throw invalidToken();
+
+    const missing: Record<string, string[]> = {};
+    if (!user.firstName && !input.firstName) missing.firstName = ['Required'];
+    if (!user.lastName && !input.lastName) missing.lastName = ['Required'];
+    if (!user.termsAcceptedAt && input.acceptTerms !== true) missing.acceptTerms = ['Accept the terms of use and the privacy policy to continue'];
+    if (Object.keys(missing).length > 0) throw new ApiError(400, 'validation_failed', 'Check the highlighted fields', { fields: missing });
+
+    const passwordHash = await hashPassword(input.password);
+    const now = deps.clock.now();
+    const updated = await db.transaction(async (tx) => {
+      if (!(await consumeToken(tx, deps.clock, found.id))) return null;
+      const [row] = await tx
+        .update(users)
+        .set({
+          passwordHash,
+          status: 'active',
+          firstName: user.firstName || (input.firstName ?? ''),
+          lastName: user.lastName || (input.lastName ?? ''),
+          termsAcceptedAt: user.termsAcceptedAt ?? now,
+          lastSignInAt: now,
+          updatedAt: now,
+        })
+        .where(eq(users.id, user.id))
+        .returning();
+      return row ?? null;
+    });
+    if (!updated) throw invalidToken();
+    await audit(db, { actorId: updated.id, via: 'api', action: 'user.onboard', targetType: 'user', targetId: updated.id, ip: clientIp(c) });
+    const session = await createSession(db, deps.clock, updated.id, { userAgent: c.req.header('user-agent'), ip: clientIp(c) });
+    setSessionCookie(c, session.token, session.expiresAt);
+    return c.json({ user: publicUser(updated) }, 200);
+  })
+
+  /**
+   * Sign-in. One generic answer for an unknown email or a wrong password, spending the same
+   * time on both. A new session every time; the previous one of this browser ends.
+   */
+  .post('/login', async (c) => {
+    const input = await readJson(c, loginSchema);
+    const email = input.email.trim().toLowerCase();
+    const ip = clientIp(c);
+    await enforceRateLimits(c, [
+      [`login:ip:${ip}`, RATE_LIMITS.signInPerIp],
+      [`login:email:${email}`, RATE_LIMITS.signInPerEmail],
+    ]);
+    const { db, deps } = c.var;
+    const user = await findUserByEmail(db, email);
+    const valid = user?.passwordHash ? await verifyPassword(user.passwordHash, input.password) : await verifyDummyPassword(input.password);
+    if (!user || !valid) throw new ApiError(401, 'invalid_credentials', 'Incorrect email or password');
+    if (user.status === 'disabled') throw new ApiError(403, 'account_disabled', 'This account is disabled. Contact us if you think this is a mistake.');
+    if (user.status !== 'active') throw new ApiError(401, 'invalid_credentials', 'Incorrect email or password');
+
+    const previous = sessionToken(c);
+    if (previous) await deleteSession(db, previous);
+    const session = await createSession(db, deps.clock, user.id, { userAgent: c.req.header('user-agent'), ip });
+    await db.update(users).set({ lastSignInAt: deps.clock.now() }).where(eq(users.id, user.id));
+    setSessionCookie(c, session.token, session.expiresAt);
+    return c.json({ ok: true } as const, 200);
+  })
+
+  /** Sign-out: the session ends on the server and the cookie is cleared. */
+  .post('/logout', async (c) => {
+    const token = sessionToken(c);
+    if (token) await deleteSession(c.var.db, token);
+    clearSessionCookie(c);
+    return c.json({ ok: true } as const, 200);
+  })
+
+  /** Forgot password: the same answer always; a reset link (or, if never onboarded, the setup link) goes out after it. */
+  .post('/password/forgot', async (c) => {
+    const { email } = await readJson(c, forgotPasswordSchema);
+    await enforceRateLimits(c, [
+      [`forgot:email:${email}`, RATE_LIMITS.forgotPerEmail],
+      [`forgot:ip:${clientIp(c)}`, RATE_LIMITS.forgotPerIp],
+    ]);
+    const { db, deps } = c.var;
+    deps.tasks.run('forgot-password', async () => {
+      const user = await findUserByEmail(db, email);
+      if (!user || user.status === 'disabled') return;
+      const now = deps.clock.now();
+      if (user.status === 'invited') {
+        const { token, expiresAt } = await issueLinkToken(db, deps.clock, { type: 'onboarding', userId: user.id });
+        const url = linkUrl(deps.config.publicUrl, 'onboarding', token);
+        await deps.mailer.send(invitationMail({ to: user.email, firstName: user.firstName, url, expiresAt, now }));
+        return;
+      }
+      const { token, expiresAt } = await issueLinkToken(db, deps.clock, { type: 'reset-password', userId: user.id });
+      const url = linkUrl(deps.config.publicUrl, 'reset-password', token);
+      await deps.mailer.send(resetPasswordMail({ to: user.email, firstName: user.firstName, url, expiresAt, now }));
+    });
+    return c.json({ ok: true } as const, 202);
+  })
+
+  /** Reset: a new password from a reset link; every session of the user ends. */
+  .post('/password/reset', async (c) => {
+    const { token } = readQuery(c, tokenQuerySchema);
+    await enforceRateLimits(c, [[`token:ip:${clientIp(c)}`, RATE_LIMITS.tokenChecksPerIp]]);
+    const input = await readJson(c, resetPasswordSchema);
+    const { db, deps } = c.var;
+    const found = await findUsableToken(db, deps.clock, token, 'reset-password');
+    if (!found) throw invalidToken();
+    const passwordHash = await hashPassword(input.password);
+    const done = await db.transaction(async (tx) => {
+      if (!(await consumeToken(tx, deps.clock, found.id))) return false;
+      await tx.update(users).set({ passwordHash, updatedAt: deps.clock.now() }).where(eq(users.id, found.userId));
+      await deleteUserSessions(tx, found.userId);
+      return true;
+    });
+    if (!done) throw invalidToken();
+    await audit(db, { actorId: found.userId, via: 'api', action: 'user.password_reset', targetType: 'user', targetId: found.userId, ip: clientIp(c) });
+    clearSessionCookie(c);
+    return c.json({ ok: true } as const, 200);
+  });

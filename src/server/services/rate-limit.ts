@@ -47,3 +47,22 @@ export async function hitRateLimit(db: Db, clock: Clock, key: string, rule: Rate
 export async function pruneRateLimits(db: Db, clock: Clock): Promise<void> {
   await db.delete(rateLimits).where(sql`${rateLimits.resetAt} <= ${clock.now().toISOString()}::timestamptz`);
 }
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+/** The limits of ARCHITECTURE.md's security rules, by what they protect. */
+export const RATE_LIMITS = {
+  signInPerIp: { limit: 10, windowMs: MINUTE },
+  signInPerEmail: { limit: 10, windowMs: MINUTE },
+  registerPerEmail: { limit: 5, windowMs: HOUR },
+  registerPerIp: { limit: 30, windowMs: HOUR },
+  forgotPerEmail: { limit: 5, windowMs: HOUR },
+  forgotPerIp: { limit: 30, windowMs: HOUR },
+  /** Token verification and every call that uses a link token. */
+  tokenChecksPerIp: { limit: 30, windowMs: MINUTE },
+  /** Calls that check the current password of a signed-in user. */
+  passwordChecksPerUser: { limit: 10, windowMs: 15 * MINUTE },
+  /** Mails a signed-in user can trigger (email change). */
+  accountMailsPerUser: { limit: 5, windowMs: HOUR },
+} as const satisfies Record<string, RateLimitRule>;

@@ -1,4 +1,4 @@
-import { and, eq, gt, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, lt, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
 import { sessions, users, type User } from '../db/schema/index.ts';
 import type { Clock } from './clock.ts';
@@ -44,7 +44,7 @@ function prepareLookup(db: Db) {
 const lookups = new WeakMap<Db, ReturnType<typeof prepareLookup>>();
 
 /** The signed-in user for a session token, or null (unknown, expired, or user not active). */
-export async function validateSession(db: Db, clock: Clock, token: string): Promise<{ user: User; sessionId: string; expiresAt: Date } | null> {
+export async function validateSession(db: Db, clock: Clock, token: string): Promise<{ user: User; sessionId: string; expiresAt: Date; renewed: boolean } | null> {
   if (!token || token.length > 128) return null;
   const id = sha256Hex(token);
   const now = clock.now();
@@ -55,21 +55,34 @@ export async function validateSession(db: Db, clock: Clock, token: string): Prom
   }
   const [row] = await lookup.execute({ id, now: now.toISOString() });
   if (!row || row.user.status !== 'active') return null;
-  let expiresAt = row.expiresAt;
-  if (now.getTime() - row.lastSeenAt.getTime() > RENEW_AFTER_MS) {
-    expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
-    await db.update(sessions).set({ lastSeenAt: now, expiresAt }).where(eq(sessions.id, id));
+  if (now.getTime() - row.lastSeenAt.getTime() <= RENEW_AFTER_MS) {
+    return { user: row.user, sessionId: id, expiresAt: row.expiresAt, renewed: false };
   }
-  return { user: row.user, sessionId: id, expiresAt };
+  const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
+  await db.update(sessions).set({ lastSeenAt: now, expiresAt }).where(eq(sessions.id, id));
+  return { user: row.user, sessionId: id, expiresAt, renewed: true };
 }
 
 export async function deleteSession(db: Db, token: string): Promise<void> {
   await db.delete(sessions).where(eq(sessions.id, sha256Hex(token)));
 }
 
-/** Ends every session of a user (password reset, role change, disable, sign out everywhere). */
-export async function deleteUserSessions(db: Db, userId: number): Promise<void> {
-  await db.delete(sessions).where(eq(sessions.userId, userId));
+/** Ends every session of a user (password reset, role change, disable), or all but one. */
+export async function deleteUserSessions(db: Db, userId: number, exceptSessionId?: string): Promise<number> {
+  const ended = await db
+    .delete(sessions)
+    .where(exceptSessionId ? and(eq(sessions.userId, userId), ne(sessions.id, exceptSessionId)) : eq(sessions.userId, userId))
+    .returning({ id: sessions.id });
+  return ended.length;
+}
+
+/** A user's sessions, newest use first. */
+export function listUserSessions(db: Db, userId: number) {
+  return db
+    .select({ id: sessions.id, userAgent: sessions.userAgent, ip: sessions.ip, createdAt: sessions.createdAt, lastSeenAt: sessions.lastSeenAt })
+    .from(sessions)
+    .where(eq(sessions.userId, userId))
+    .orderBy(desc(sessions.lastSeenAt));
 }
 
 export async function deleteExpiredSessions(db: Db, clock: Clock): Promise<void> {

@@ -14,6 +14,7 @@ export interface Address {
 export interface Preferences {
   emailNotifications?: boolean;
   language?: string;
+  colorMode?: 'system' | 'light' | 'dark';
 }
 
 /** People: participants, moderators and admins. Emails are stored trimmed and lower-cased. */

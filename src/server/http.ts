@@ -1,0 +1,74 @@
+import { getConnInfo } from '@hono/node-server/conninfo';
+import type { Context } from 'hono';
+import type { z } from 'zod';
+import type { AppEnv } from './context.ts';
+import { ApiError } from './errors.ts';
+import type { RateLimitRule } from './services/rate-limit.ts';
+import { hitRateLimit } from './services/rate-limit.ts';
+
+/** The caller's IP: X-Forwarded-For's first hop behind a trusted proxy, else the socket's peer. */
+export function clientIp(c: Context<AppEnv>): string {
+  if (c.var.deps.config.trustProxy) {
+    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
+    if (forwarded) return forwarded;
+  }
+  try {
+    return getConnInfo(c).remote.address ?? 'unknown';
+  } catch {
+    return 'unknown'; // app.request() in tests has no socket.
+  }
+}
+
+/** Field errors from a zod error, keyed by the first path segment. */
+export function fieldErrors(error: z.ZodError): Record<string, string[]> {
+  const fields: Record<string, string[]> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.length > 0 ? String(issue.path[0]) : '_';
+    const list = (fields[key] ??= []);
+    // Unknown keys (strict objects) name the extra field.
+    if (issue.code === 'unrecognized_keys') {
+      for (const extra of issue.keys) (fields[extra] ??= []).push('Unexpected field');
+      continue;
+    }
+    if (!list.includes(issue.message)) list.push(issue.message);
+  }
+  for (const [key, list] of Object.entries(fields)) if (list.length === 0) delete fields[key];
+  return fields;
+}
+
+export function validationError(error: z.ZodError): ApiError {
+  return new ApiError(400, 'validation_failed', 'Check the highlighted fields', { fields: fieldErrors(error) });
+}
+
+/** Parses the JSON body with a shared schema; 400 with field errors otherwise. */
+export async function readJson<T extends z.ZodType>(c: Context<AppEnv>, schema: T): Promise<z.infer<T>> {
+  let body: unknown;
+  try {
+    const text = await c.req.text();
+    body = text === '' ? {} : JSON.parse(text);
+  } catch {
+    throw new ApiError(400, 'invalid_json', 'The request body is not valid JSON');
+  }
+  const result = schema.safeParse(body);
+  if (!result.success) throw validationError(result.error);
+  return result.data;
+}
+
+/** Parses the query string with a schema; 400 with field errors otherwise. */
+export function readQuery<T extends z.ZodType>(c: Context<AppEnv>, schema: T): z.infer<T> {
+  const result = schema.safeParse(c.req.query());
+  if (!result.success) throw validationError(result.error);
+  return result.data;
+}
+
+/** Counts a hit on each key; throws 429 with Retry-After when any is over its limit. */
+export async function enforceRateLimits(c: Context<AppEnv>, limits: readonly (readonly [key: string, rule: RateLimitRule])[]): Promise<void> {
+  let retryAfter = 0;
+  for (const [key, rule] of limits) {
+    const result = await hitRateLimit(c.var.db, c.var.deps.clock, key, rule);
+    if (!result.allowed) retryAfter = Math.max(retryAfter, result.retryAfterSeconds);
+  }
+  if (retryAfter > 0) {
+    throw new ApiError(429, 'rate_limited', 'Too many attempts. Try again later.', { headers: { 'Retry-After': String(retryAfter) } });
+  }
+}

@@ -1,0 +1,42 @@
+import { Hono } from 'hono';
+import { tokenVerifySchema } from '../../shared/schemas/auth.ts';
+import { TOKEN_TYPES, type TokenType } from '../../shared/tokens.ts';
+import type { AppEnv } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import { clientIp, enforceRateLimits, readQuery } from '../http.ts';
+import { findUsableToken } from '../services/link-tokens.ts';
+import { RATE_LIMITS } from '../services/rate-limit.ts';
+import { findUserById } from '../services/users.ts';
+import { INVALID_TOKEN_MESSAGE } from './auth.ts';
+
+const isTokenType = (type: string): type is TokenType => (TOKEN_TYPES as readonly string[]).includes(type);
+
+/**
+ * GET /api/tokens/verify?token=&type=: tells a page whether its link works, without using it,
+ * and what the page needs to show (whose account, which fields are still missing).
+ */
+export const tokenRoutes = new Hono<AppEnv>().get('/verify', async (c) => {
+  const { token, type } = readQuery(c, tokenVerifySchema);
+  await enforceRateLimits(c, [[`token:ip:${clientIp(c)}`, RATE_LIMITS.tokenChecksPerIp]]);
+  c.header('Cache-Control', 'no-store');
+  const { db, deps } = c.var;
+  const found = isTokenType(type) ? await findUsableToken(db, deps.clock, token, type) : null;
+  const user = found ? await findUserById(db, found.userId) : null;
+  if (!found || !user || user.status === 'disabled' || (type === 'onboarding' && user.status !== 'invited')) {
+    throw new ApiError(404, 'invalid_token', INVALID_TOKEN_MESSAGE);
+  }
+  return c.json(
+    {
+      valid: true,
+      type: found.type,
+      expiresAt: found.expiresAt.toISOString(),
+      // For an email change, the address being confirmed.
+      email: found.type === 'update-email' ? (found.data.email ?? user.email) : user.email,
+      firstName: user.firstName,
+      lastName: user.lastName,
+      needsName: !user.firstName || !user.lastName,
+      needsTerms: !user.termsAcceptedAt,
+    },
+    200,
+  );
+});

@@ -1,0 +1,98 @@
+/**
+ * The redirect rules of SPEC.md §2 and §6 as one pure decision: given where a visitor is going,
+ * what we know about them, and where they come from, stay or go elsewhere. The browser's route
+ * guard runs it on first load and on every client-side navigation; the server runs it for page
+ * requests when it knows the session.
+ */
+import { isElevated, type Role } from './roles.ts';
+import { matchRoute } from './routes.ts';
+
+export type AuthState =
+  | { status: 'unknown' }
+  | { status: 'unauthenticated' }
+  | { status: 'authenticated'; role: Role };
+
+export type Decision =
+  | { action: 'stay' }
+  /** The answer depends on the auth state, which is not known yet. */
+  | { action: 'wait' }
+  | { action: 'redirect'; to: string };
+
+export interface NavigationInput {
+  /** The path being opened (no query). */
+  path: string;
+  /** Its query string, with or without the leading `?`. */
+  search?: string;
+  auth: AuthState;
+  /** True while the maintenance flag is on. */
+  maintenance?: boolean;
+  /** The path the visitor navigated from, when known (client-side navigation, same-site referrer). */
+  from?: string | null;
+}
+
+export const LOGIN_PATH = '/login';
+export const HOME_PATH = '/';
+export const MAINTENANCE_PATH = '/maintenance';
+
+const STAY: Decision = { action: 'stay' };
+const redirect = (to: string): Decision => ({ action: 'redirect', to });
+
+/** True for SPEC.md's public routes (/terms, /privacy, /contact, /data-deletion). */
+export function isPublicPath(path: string): boolean {
+  return matchRoute(path)?.route.access === 'public';
+}
+
+/**
+ * A redirect target we may follow: a path on this site, never another origin. Anything else
+ * (`//evil.example`, `https://…`, `/\\evil`, control characters) becomes null.
+ */
+export function safeRedirectPath(target: string | null | undefined): string | null {
+  if (!target || target.length > 2048) return null;
+  if (!target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) return null;
+  if (/[\u0000-\u001f\u007f\\]/.test(target)) return null;
+  try {
+    const url = new URL(target, 'http://fieldwork.invalid');
+    if (url.origin !== 'http://fieldwork.invalid') return null;
+    return `${url.pathname}${url.search}${url.hash}`;
+  } catch {
+    return null;
+  }
+}
+
+/** Where a visitor without a session goes: plain /login from / or a public page, else with `r`. */
+export function loginRedirect(path: string, search = '', from?: string | null): string {
+  if (path === HOME_PATH || (from && isPublicPath(from))) return LOGIN_PATH;
+  const query = search && search !== '?' ? (search.startsWith('?') ? search : `?${search}`) : '';
+  return `${LOGIN_PATH}?r=${encodeURIComponent(`${path}${query}`)}`;
+}
+
+/** Where sign-in leads: `r` when it is a same-site path (never back to a guest page), else /. */
+export function afterSignIn(r: string | null | undefined): string {
+  const target = safeRedirectPath(r);
+  if (!target) return HOME_PATH;
+  const access = matchRoute(target.split(/[?#]/)[0] ?? '/')?.route.access;
+  return access === 'guest' || access === 'maintenance' ? HOME_PATH : target;
+}
+
+export function decideNavigation(input: NavigationInput): Decision {
+  const { path, auth } = input;
+  const route = matchRoute(path)?.route;
+
+  // Maintenance first: everything goes to /maintenance while it is on; /maintenance goes home when off.
+  if (input.maintenance) return path === MAINTENANCE_PATH ? STAY : redirect(MAINTENANCE_PATH);
+  if (path === MAINTENANCE_PATH) return redirect(HOME_PATH);
+
+  // Unknown pages (404) and public pages are open to all.
+  if (!route || route.access === 'public') return STAY;
+
+  if (route.access === 'guest') {
+    if (auth.status === 'unknown') return { action: 'wait' };
+    return auth.status === 'authenticated' ? redirect(HOME_PATH) : STAY;
+  }
+
+  // Routes needing a session.
+  if (auth.status === 'unknown') return { action: 'wait' };
+  if (auth.status === 'unauthenticated') return redirect(loginRedirect(path, input.search, input.from));
+  if (path.includes('/admin') && !isElevated(auth.role)) return redirect(HOME_PATH);
+  return STAY;
+}

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { MESSAGES } from '../messages.ts';
+import { emailSchema, nameSchema, passwordSchema, requiredString } from './common.ts';
+
+export const profileSchema = z.strictObject({ firstName: nameSchema, lastName: nameSchema });
+export type ProfileInput = z.infer<typeof profileSchema>;
+
+const line = (max: number) => z.string({ error: MESSAGES.required }).trim().max(max, MESSAGES.tooLong);
+const requiredLine = (max: number) => line(max).min(1, { error: MESSAGES.required, abort: true });
+
+/** A postal address; line2 and region may be empty. Country is an ISO 3166-1 alpha-2 code. */
+export const addressSchema = z.strictObject({
+  line1: requiredLine(200),
+  line2: line(200).default(''),
+  city: requiredLine(100),
+  region: line(100).default(''),
+  postalCode: requiredLine(20),
+  country: z
+    .string({ error: MESSAGES.required })
+    .trim()
+    .toUpperCase()
+    .min(1, { error: MESSAGES.required, abort: true })
+    .regex(/^[A-Z]{2}$/, 'Choose a country'),
+});
+export type AddressInput = z.infer<typeof addressSchema>;
+
+export const LANGUAGES = ['en'] as const;
+export const COLOR_MODES = ['system', 'light', 'dark'] as const;
+
+export const preferencesSchema = z.strictObject({
+  emailNotifications: z.boolean({ error: MESSAGES.required }),
+  language: z.enum(LANGUAGES, { error: MESSAGES.invalidEnumValue }),
+  colorMode: z.enum(COLOR_MODES, { error: MESSAGES.invalidEnumValue }),
+});
+export type PreferencesInput = z.infer<typeof preferencesSchema>;
+
+/** Email change: the new address and the current password. */
+export const emailChangeSchema = z.strictObject({ newEmail: emailSchema, currentPassword: requiredString() });
+export type EmailChangeInput = z.infer<typeof emailChangeSchema>;
+
+/** Password change: the current password, the new one and its confirmation. */
+export const passwordChangeSchema = z
+  .strictObject({ currentPassword: requiredString(), password: passwordSchema, confirmPassword: requiredString() })
+  .superRefine((value, ctx) => {
+    if (value.password !== value.confirmPassword) {
+      ctx.addIssue({ code: 'custom', message: MESSAGES.passwordsDoNotMatch, path: ['confirmPassword'] });
+    }
+  });
+export type PasswordChangeInput = z.infer<typeof passwordChangeSchema>;
