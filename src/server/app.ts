@@ -9,6 +9,7 @@ import { requestLog } from './middleware/request-log.ts';
 import { securityHeaders } from './middleware/security-headers.ts';
 import { loadSession } from './middleware/session.ts';
 import { accountRoutes } from './routes/account.ts';
+import { adminUserRoutes } from './routes/admin-users.ts';
 import { authRoutes } from './routes/auth.ts';
 import { healthRoutes } from './routes/health.ts';
 import { tokenRoutes } from './routes/tokens.ts';
@@ -19,7 +20,8 @@ function apiRoutes() {
     .route('/health', healthRoutes)
     .route('/auth', authRoutes)
     .route('/tokens', tokenRoutes)
-    .route('/account', accountRoutes);
+    .route('/account', accountRoutes)
+    .route('/admin/users', adminUserRoutes);
 }
 
 export type AppType = ReturnType<typeof apiRoutes>;

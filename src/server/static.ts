@@ -4,7 +4,10 @@ import path from 'node:path';
 import { Hono, type Context } from 'hono';
 import { pageCsp } from '../../builds/csp.ts';
 import type { RouteTable, RouteTableEntry } from '../../builds/manifest.ts';
+import { decideNavigation, type AuthState } from '../shared/route-rules.ts';
 import { matchRoute, paramsAreValid } from '../shared/routes.ts';
+import { sessionToken } from './middleware/session.ts';
+import { validateSession } from './services/sessions.ts';
 import type { AppEnv } from './context.ts';
 import type { Logger } from './logger.ts';
 
@@ -134,10 +137,29 @@ export function createStaticSite(distDir: string, logger: Logger, options: { ext
     return c.body(body as Uint8Array<ArrayBuffer>, status, headers);
   };
 
+  /** What the server knows of the visitor: a valid session cookie or none. */
+  const authOf = async (c: Context<AppEnv>): Promise<AuthState> => {
+    const token = sessionToken(c);
+    const found = token ? await validateSession(c.var.db, c.var.deps.clock, token) : null;
+    return found ? { status: 'authenticated', role: found.user.role } : { status: 'unauthenticated' };
+  };
+
+  /** The same-site path the visitor came from (Referer), for the "from a public page" rule. */
+  const referrerPath = (c: Context<AppEnv>): string | null => {
+    const referer = c.req.header('referer');
+    if (!referer) return null;
+    try {
+      const url = new URL(referer);
+      return url.origin === new URL(c.req.url).origin ? url.pathname : null;
+    } catch {
+      return null;
+    }
+  };
+
   const sendNotFound = (c: Context<AppEnv>) =>
     notFound ? send(c, notFound, 404) : c.text(`Page not found: ${c.req.path}`, 404);
 
-  pages.on(['GET', 'HEAD'], '*', (c) => {
+  pages.on(['GET', 'HEAD'], '*', async (c) => {
     const pathname = c.req.path;
     let relative: string;
     try {
@@ -154,6 +176,11 @@ export function createStaticSite(distDir: string, logger: Logger, options: { ext
     const entry = byPattern.get(match.route.pattern);
     const page = entry ? files.get(entry.file) : undefined;
     if (!page || !paramsAreValid(match)) return sendNotFound(c);
+    // The redirect rules (SPEC.md §2), before any JavaScript runs; the browser's guard agrees.
+    if (match.route.access !== 'public') {
+      const decision = decideNavigation({ path: pathname, search: new URL(c.req.url).search, auth: await authOf(c), from: referrerPath(c) });
+      if (decision.action === 'redirect') return c.body(null, 302, { Location: decision.to, 'Cache-Control': 'no-store' });
+    }
     const holdsToken = Object.values(match.route.params ?? {}).includes('token');
     return send(c, page, 200, holdsToken ? { 'Referrer-Policy': 'no-referrer' } : {});
   });

@@ -116,7 +116,8 @@ export function describeEachBackend(name: string, suite: (ctx: () => TestContext
       let context: TestContext | undefined;
       let close: (() => Promise<void>) | undefined;
       beforeAll(async () => {
-        ({ context, close } = await createTestContext(backend));
+        // TRUST_PROXY lets a test choose its client IP (X-Forwarded-For) for the rate limits.
+        ({ context, close } = await createTestContext(backend, { env: { TRUST_PROXY: '1' } }));
       });
       afterAll(async () => {
         await close?.();

@@ -5,6 +5,9 @@ import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteTable } from '../../builds/manifest.ts';
 import { createLogger } from '../../src/server/logger.ts';
+import { createSession } from '../../src/server/services/sessions.ts';
+import { createActiveUser } from '../../src/server/services/users.ts';
+import type { Role } from '../../src/shared/roles.ts';
 import { createStaticSite } from '../../src/server/static.ts';
 import { createTestContext, type TestContext } from './harness.ts';
 
@@ -24,6 +27,9 @@ function writeFixtureDist(): string {
       { pattern: '/login', file: 'login/index.html', access: 'guest', params: {} },
       { pattern: '/surveys/:id', file: 'surveys/_/index.html', access: 'auth', params: { id: 'id' } },
       { pattern: '/reset-password/:token', file: 'reset-password/_/index.html', access: 'guest', params: { token: 'token' } },
+      { pattern: '/admin', file: 'admin/index.html', access: 'admin', params: {} },
+      { pattern: '/terms', file: 'terms/index.html', access: 'public', params: {} },
+      { pattern: '/maintenance', file: 'maintenance/index.html', access: 'maintenance', params: {} },
     ],
   };
   write('_routes.json', JSON.stringify(table));
@@ -33,6 +39,9 @@ function writeFixtureDist(): string {
   write('surveys/_/index.html', '<h1>Survey shell</h1>');
   write('reset-password/_/index.html', '<h1>Reset</h1>');
   write('404.html', '<h1>Page Not Found</h1>');
+  write('admin/index.html', '<h1>Dashboard</h1>');
+  write('terms/index.html', '<h1>Terms</h1>');
+  write('maintenance/index.html', '<h1>Maintenance</h1>');
   const script = 'console.log("hello");'.repeat(100);
   write('_astro/app.3f9a1c.js', script);
   write('_astro/app.3f9a1c.js.br', zlib.brotliCompressSync(script));
@@ -56,6 +65,63 @@ describe('serving the built site', () => {
     fs.rmSync(dist, { recursive: true, force: true });
   });
 
+  /** A signed-in visitor's cookie header. */
+  async function signedIn(role: Role): Promise<{ Cookie: string }> {
+    const user = await createActiveUser(ctx.database.db, {
+      email: `${role}-${Math.random().toString(36).slice(2)}@example.org`,
+      password: 'Str0ng-password',
+      role,
+      firstName: 'Sam',
+      lastName: 'Lee',
+    });
+    const { token } = await createSession(ctx.database.db, ctx.clock, user.id);
+    return { Cookie: `fw_session=${token}` };
+  }
+
+  describe('applies the redirect rules before any JavaScript runs', () => {
+    it('sends a visitor without a session to /login, with r unless they asked for /', async () => {
+      const res = await ctx.request('/surveys/12?tab=2');
+      expect(res.status).toBe(302);
+      expect(res.headers.get('location')).toBe(`/login?r=${encodeURIComponent('/surveys/12?tab=2')}`);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      expect((await ctx.request('/')).headers.get('location')).toBe('/login');
+    });
+
+    it('sends plain /login when the visitor came from a public page', async () => {
+      const res = await ctx.request('/surveys/12', { headers: { Referer: 'http://localhost/terms' } });
+      expect(res.headers.get('location')).toBe('/login');
+      const foreign = await ctx.request('/surveys/12', { headers: { Referer: 'https://elsewhere.example/terms' } });
+      expect(foreign.headers.get('location')).toBe(`/login?r=${encodeURIComponent('/surveys/12')}`);
+    });
+
+    it('sends a signed-in visitor away from guest pages', async () => {
+      const headers = await signedIn('participant');
+      const res = await ctx.request('/login', { headers });
+      expect(res.status).toBe(302);
+      expect(res.headers.get('location')).toBe('/');
+      expect((await ctx.request('/surveys/12', { headers })).status).toBe(200);
+    });
+
+    it('keeps the admin area for moderators and admins', async () => {
+      const participant = await ctx.request('/admin', { headers: await signedIn('participant') });
+      expect(participant.status).toBe(302);
+      expect(participant.headers.get('location')).toBe('/');
+      expect((await ctx.request('/admin', { headers: await signedIn('moderator') })).status).toBe(200);
+      expect((await ctx.request('/admin', { headers: await signedIn('admin') })).status).toBe(200);
+    });
+
+    it('leaves public pages and the 404 page alone', async () => {
+      expect((await ctx.request('/terms')).status).toBe(200);
+      expect((await ctx.request('/no/such/page')).status).toBe(404);
+    });
+
+    it('sends /maintenance home while maintenance is off', async () => {
+      const res = await ctx.request('/maintenance');
+      expect(res.status).toBe(302);
+      expect(res.headers.get('location')).toBe('/');
+    });
+  });
+
   it('serves a page at its route with no-cache and the page CSP', async () => {
     const res = await ctx.request('/login');
     expect(res.status).toBe(200);
@@ -71,16 +137,18 @@ describe('serving the built site', () => {
   });
 
   it('serves the shell of a dynamic route for any valid id', async () => {
+    const headers = await signedIn('participant');
     for (const url of ['/surveys/1', '/surveys/123456']) {
-      const res = await ctx.request(url);
+      const res = await ctx.request(url, { headers });
       expect(res.status).toBe(200);
       expect(await res.text()).toBe('<h1>Survey shell</h1>');
     }
   });
 
   it('answers unknown pages and malformed parameters with the 404 page and status 404', async () => {
+    const headers = await signedIn('participant');
     for (const url of ['/nope', '/surveys/abc', '/surveys/0', '/surveys/1/extra', '/%E0%A4%A']) {
-      const res = await ctx.request(url);
+      const res = await ctx.request(url, { headers });
       expect(res.status, url).toBe(404);
       expect(await res.text()).toBe('<h1>Page Not Found</h1>');
       expect(res.headers.get('cache-control')).toBe('no-cache');
