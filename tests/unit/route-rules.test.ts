@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { afterSignIn, decideNavigation, isPublicPath, loginRedirect, safeRedirectPath, type AuthState } from '../../src/shared/route-rules.ts';
+
+const unknown: AuthState = { status: 'unknown' };
+const anonymous: AuthState = { status: 'unauthenticated' };
+const participant: AuthState = { status: 'authenticated', role: 'participant' };
+const moderator: AuthState = { status: 'authenticated', role: 'moderator' };
+const admin: AuthState = { status: 'authenticated', role: 'admin' };
+
+const go = (path: string, auth: AuthState, extra: { search?: string; from?: string | null; maintenance?: boolean } = {}) =>
+  decideNavigation({ path, auth, ...extra });
+
+describe('guest-only routes (SPEC.md §2): an authenticated user goes to /', () => {
+  const guest = ['/login', '/register', '/forgot-password', '/onboarding/abcdefghijklmnopqrstuvwxyz012345', '/reset-password/abcdefghijklmnopqrstuvwxyz012345'];
+  it.each(guest)('%s sends a signed-in user home', (path) => {
+    expect(go(path, participant)).toEqual({ action: 'redirect', to: '/' });
+    expect(go(path, admin)).toEqual({ action: 'redirect', to: '/' });
+  });
+  it.each(guest)('%s lets a visitor without a session stay', (path) => {
+    expect(go(path, anonymous)).toEqual({ action: 'stay' });
+  });
+  it.each(guest)('%s waits while the auth state is unknown', (path) => {
+    expect(go(path, unknown)).toEqual({ action: 'wait' });
+  });
+});
+
+describe('public routes: open to all and exempt from redirects', () => {
+  it.each(['/terms', '/privacy', '/contact', '/data-deletion'])('%s', (path) => {
+    for (const auth of [unknown, anonymous, participant, admin]) expect(go(path, auth)).toEqual({ action: 'stay' });
+    expect(isPublicPath(path)).toBe(true);
+  });
+  it('no other route is public', () => {
+    expect(isPublicPath('/')).toBe(false);
+    expect(isPublicPath('/login')).toBe(false);
+    expect(isPublicPath('/no-such-page')).toBe(false);
+  });
+});
+
+describe('routes needing a session', () => {
+  it('send a visitor from / to plain /login', () => {
+    expect(go('/', anonymous)).toEqual({ action: 'redirect', to: '/login' });
+  });
+
+  it('send a visitor elsewhere to /login with r holding the requested path', () => {
+    expect(go('/account/edit', anonymous)).toEqual({ action: 'redirect', to: '/login?r=%2Faccount%2Fedit' });
+    expect(go('/surveys/12', anonymous, { search: '?tab=answers' })).toEqual({ action: 'redirect', to: `/login?r=${encodeURIComponent('/surveys/12?tab=answers')}` });
+    expect(go('/update-email/abcdefghijklmnopqrstuvwxyz012345', anonymous).action).toBe('redirect');
+  });
+
+  it('send a visitor who came from a public page to plain /login', () => {
+    expect(go('/account', anonymous, { from: '/privacy' })).toEqual({ action: 'redirect', to: '/login' });
+    expect(go('/account', anonymous, { from: '/login' })).toEqual({ action: 'redirect', to: '/login?r=%2Faccount' });
+  });
+
+  it('wait while the auth state is unknown, then let a signed-in user stay', () => {
+    expect(go('/account', unknown)).toEqual({ action: 'wait' });
+    expect(go('/account', participant)).toEqual({ action: 'stay' });
+    expect(go('/missions/3', participant)).toEqual({ action: 'stay' });
+  });
+});
+
+describe('any path containing /admin: moderator or admin only (SPEC.md §6)', () => {
+  const adminPaths = ['/admin', '/admin/users', '/admin/users/4', '/admin/projects/7/missions/9/edit', '/admin/forms/2'];
+  it.each(adminPaths)('%s sends a participant home', (path) => {
+    expect(go(path, participant)).toEqual({ action: 'redirect', to: '/' });
+  });
+  it.each(adminPaths)('%s lets moderators and admins in', (path) => {
+    expect(go(path, moderator)).toEqual({ action: 'stay' });
+    expect(go(path, admin)).toEqual({ action: 'stay' });
+  });
+  it.each(adminPaths)('%s sends a visitor without a session to sign in first', (path) => {
+    expect(go(path, anonymous)).toEqual({ action: 'redirect', to: `/login?r=${encodeURIComponent(path)}` });
+  });
+});
+
+describe('maintenance (SPEC.md §2)', () => {
+  it('sends every route to /maintenance while on', () => {
+    for (const path of ['/', '/login', '/terms', '/admin', '/no-such-page']) {
+      expect(go(path, admin, { maintenance: true })).toEqual({ action: 'redirect', to: '/maintenance' });
+    }
+    expect(go('/maintenance', anonymous, { maintenance: true })).toEqual({ action: 'stay' });
+  });
+  it('sends /maintenance home while off', () => {
+    expect(go('/maintenance', anonymous)).toEqual({ action: 'redirect', to: '/' });
+  });
+});
+
+describe('unknown pages', () => {
+  it('stay, to show the 404 page', () => {
+    expect(go('/no/such/page', anonymous)).toEqual({ action: 'stay' });
+  });
+});
+
+describe('redirect targets are same-site paths only', () => {
+  it.each([
+    ['/account/edit', '/account/edit'],
+    ['/surveys/1?tab=2#q3', '/surveys/1?tab=2#q3'],
+    ['/a/../account', '/account'],
+  ])('%s is kept as %s', (input, output) => {
+    expect(safeRedirectPath(input)).toBe(output);
+  });
+
+  it.each(['https://evil.example/', '//evil.example', '/\\evil.example', 'javascript:alert(1)', 'account', '', '/\nfoo', `/${'a'.repeat(3000)}`])(
+    '%j is refused',
+    (input) => {
+      expect(safeRedirectPath(input)).toBeNull();
+    },
+  );
+
+  it('after sign-in, r leads back unless it is unsafe or a guest page', () => {
+    expect(afterSignIn('/account/edit')).toBe('/account/edit');
+    expect(afterSignIn(null)).toBe('/');
+    expect(afterSignIn('https://evil.example/phish')).toBe('/');
+    expect(afterSignIn('/login')).toBe('/');
+    expect(afterSignIn('/maintenance')).toBe('/');
+  });
+
+  it('loginRedirect keeps the query of the requested page', () => {
+    expect(loginRedirect('/surveys/5', 'x=1')).toBe(`/login?r=${encodeURIComponent('/surveys/5?x=1')}`);
+    expect(loginRedirect('/', '?x=1')).toBe('/login');
+  });
+});
