@@ -63,7 +63,8 @@ export function safeRedirectPath(target: string | null | undefined): string | nu
 export function loginRedirect(path: string, search = '', from?: string | null): string {
   if (path === HOME_PATH || (from && isPublicPath(from))) return LOGIN_PATH;
   const query = search && search !== '?' ? (search.startsWith('?') ? search : `?${search}`) : '';
-  return `${LOGIN_PATH}?r=${encodeURIComponent(`${path}${query}`)}`;
+  // Slashes stay readable (`/login?r=/account/edit`), as they may in a query string.
+  return `${LOGIN_PATH}?r=${encodeURIComponent(`${path}${query}`).replace(/%2F/gi, '/')}`;
 }
 
 /** Where sign-in leads: `r` when it is a same-site path (never back to a guest page), else /. */
