@@ -134,7 +134,8 @@ export default function buildManifests(options: { routeRules?: Record<string, Ro
         const headers = [
           '/*',
           ...SECURITY_HEADERS.map((h) => `  ${h}`),
-          `  Content-Security-Policy: ${pageCsp([...scriptHashes])}`,
+          // Google Analytics hosts only when PUBLIC_GA_ID is set at build time (as the Node server does at run time).
+          `  Content-Security-Policy: ${pageCsp([...scriptHashes], [], { analyticsId: process.env.PUBLIC_GA_ID?.trim() || undefined })}`,
           '  Cache-Control: no-cache',
           '/_astro/*',
           '  Cache-Control: public, max-age=31536000, immutable',

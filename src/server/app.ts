@@ -9,9 +9,17 @@ import { requestLog } from './middleware/request-log.ts';
 import { securityHeaders } from './middleware/security-headers.ts';
 import { loadSession } from './middleware/session.ts';
 import { accountRoutes } from './routes/account.ts';
+import { adminContactMessageRoutes } from './routes/admin-contact-messages.ts';
+import { adminDataDeletionRoutes } from './routes/admin-data-deletion.ts';
+import { adminFlagRoutes } from './routes/admin-flags.ts';
+import { adminReportRoutes } from './routes/admin-reports.ts';
 import { adminUserRoutes } from './routes/admin-users.ts';
 import { authRoutes } from './routes/auth.ts';
+import { contactRoutes } from './routes/contact.ts';
+import { dataDeletionRoutes } from './routes/data-deletion.ts';
+import { featureFlagRoutes } from './routes/feature-flags.ts';
 import { healthRoutes } from './routes/health.ts';
+import { reportRoutes } from './routes/reports.ts';
 import { tokenRoutes } from './routes/tokens.ts';
 
 /** The API routes, chained so `AppType` types the browser's client end to end. */
@@ -21,7 +29,15 @@ function apiRoutes() {
     .route('/auth', authRoutes)
     .route('/tokens', tokenRoutes)
     .route('/account', accountRoutes)
-    .route('/admin/users', adminUserRoutes);
+    .route('/admin/users', adminUserRoutes)
+    .route('/feature-flags', featureFlagRoutes)
+    .route('/reports', reportRoutes)
+    .route('/contact', contactRoutes)
+    .route('/data-deletion', dataDeletionRoutes)
+    .route('/admin/flags', adminFlagRoutes)
+    .route('/admin/reports', adminReportRoutes)
+    .route('/admin/contact-messages', adminContactMessageRoutes)
+    .route('/admin/data-deletion-requests', adminDataDeletionRoutes);
 }
 
 export type AppType = ReturnType<typeof apiRoutes>;

@@ -22,6 +22,8 @@ const envSchema = z.object({
   MAINTENANCE: z.enum(['0', '1', 'true', 'false', '']).optional(),
   TRUST_PROXY: z.enum(['0', '1', 'true', 'false', '']).optional(),
   DIST_DIR: z.string().min(1).default('./dist'),
+  SUPPORT_EMAIL: z.email('must be an email address').default('support@fieldwork.localhost'),
+  PUBLIC_GA_ID: z.string().regex(/^G-[A-Z0-9]{4,20}$/, 'must be a Google Analytics 4 measurement id (G-XXXXXXXXXX)').optional(),
 });
 
 export interface Config {
@@ -42,6 +44,10 @@ export interface Config {
   /** Believe X-Forwarded-For / X-Forwarded-Proto (behind a reverse proxy). */
   trustProxy: boolean;
   distDir: string;
+  /** Where contact-form messages are mailed. */
+  supportEmail: string;
+  /** Google Analytics 4 measurement id; when set, the page CSP allows Google Analytics. */
+  gaId: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -74,5 +80,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maintenanceAtStart: truthy(e.MAINTENANCE),
     trustProxy: truthy(e.TRUST_PROXY),
     distDir: path.resolve(e.DIST_DIR),
+    supportEmail: e.SUPPORT_EMAIL,
+    gaId: e.PUBLIC_GA_ID,
   };
 }

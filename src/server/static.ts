@@ -7,6 +7,7 @@ import type { RouteTable, RouteTableEntry } from '../../builds/manifest.ts';
 import { decideNavigation, type AuthState } from '../shared/route-rules.ts';
 import { matchRoute, paramsAreValid } from '../shared/routes.ts';
 import { sessionToken } from './middleware/session.ts';
+import { maintenanceOn } from './services/public-flags.ts';
 import { validateSession } from './services/sessions.ts';
 import type { AppEnv } from './context.ts';
 import type { Logger } from './logger.ts';
@@ -110,7 +111,17 @@ export function createStaticSite(distDir: string, logger: Logger, options: { ext
   const table = JSON.parse(fs.readFileSync(tablePath, 'utf8')) as RouteTable;
   const files = readDist(distDir, logger);
   const byPattern = new Map<string, RouteTableEntry>(table.routes.map((r) => [r.pattern, r]));
-  const csp = pageCsp(table.scriptHashes, options.extraConnectSrc);
+  /** The page CSP; Google Analytics hosts only when PUBLIC_GA_ID is configured. */
+  const cspByAnalyticsId = new Map<string, string>();
+  const cspFor = (c: Context<AppEnv>): string => {
+    const analyticsId = c.var.deps.config.gaId ?? '';
+    let csp = cspByAnalyticsId.get(analyticsId);
+    if (csp === undefined) {
+      csp = pageCsp(table.scriptHashes, options.extraConnectSrc, { analyticsId: analyticsId || undefined });
+      cspByAnalyticsId.set(analyticsId, csp);
+    }
+    return csp;
+  };
   const notFound = files.get(table.notFound);
 
   const send = (c: Context<AppEnv>, file: StaticFile, status: 200 | 404 = 200, extraHeaders: Record<string, string> = {}) => {
@@ -121,7 +132,7 @@ export function createStaticSite(distDir: string, logger: Logger, options: { ext
       Vary: 'Accept-Encoding',
       ...extraHeaders,
     };
-    if (file.type.startsWith('text/html')) headers['Content-Security-Policy'] = csp;
+    if (file.type.startsWith('text/html')) headers['Content-Security-Policy'] = cspFor(c);
     if (status === 200 && c.req.header('if-none-match') === file.etag) return c.body(null, 304, headers);
     const accepts = c.req.header('accept-encoding') ?? '';
     let body = file.body;
@@ -156,32 +167,56 @@ export function createStaticSite(distDir: string, logger: Logger, options: { ext
     }
   };
 
+  /**
+   * Whether maintenance is on, through a cache of at most a second (services/public-flags.ts).
+   * Should the database not answer, pages are served as if it were off (the API reports the outage).
+   */
+  const maintenanceOf = async (c: Context<AppEnv>): Promise<boolean> => {
+    try {
+      return await maintenanceOn(c.var.db, c.var.deps.clock);
+    } catch (error) {
+      (c.var.logger ?? logger).warn({ err: error }, 'could not read the maintenance flag; serving pages as usual');
+      return false;
+    }
+  };
+
   const sendNotFound = (c: Context<AppEnv>) =>
     notFound ? send(c, notFound, 404) : c.text(`Page not found: ${c.req.path}`, 404);
 
   pages.on(['GET', 'HEAD'], '*', async (c) => {
     const pathname = c.req.path;
-    let relative: string;
+    let relative: string | null;
     try {
       relative = decodeURIComponent(pathname).slice(1);
     } catch {
-      return sendNotFound(c);
+      relative = null;
     }
-    if (!HIDDEN.has(relative)) {
+    if (relative !== null && !HIDDEN.has(relative)) {
       const file = files.get(relative);
       if (file) return send(c, file);
     }
-    const match = matchRoute(pathname);
-    if (!match) return sendNotFound(c);
-    const entry = byPattern.get(match.route.pattern);
-    const page = entry ? files.get(entry.file) : undefined;
-    if (!page || !paramsAreValid(match)) return sendNotFound(c);
-    // The redirect rules (SPEC.md §2), before any JavaScript runs; the browser's guard agrees.
-    if (match.route.access !== 'public') {
-      const decision = decideNavigation({ path: pathname, search: new URL(c.req.url).search, auth: await authOf(c), from: referrerPath(c) });
-      if (decision.action === 'redirect') return c.body(null, 302, { Location: decision.to, 'Cache-Control': 'no-store' });
-    }
-    const holdsToken = Object.values(match.route.params ?? {}).includes('token');
+    // A page request (a route or a 404): the redirect rules (SPEC.md §2) apply before any
+    // JavaScript runs, maintenance first; the browser's guard agrees.
+    const match = relative === null ? null : matchRoute(pathname);
+    const entry = match ? byPattern.get(match.route.pattern) : undefined;
+    const page = match && entry && paramsAreValid(match) ? files.get(entry.file) : undefined;
+    const access = page ? match?.route.access : undefined;
+    // The session only matters to guest, signed-in and admin pages; the others skip the lookup.
+    const needsSession = access === 'guest' || access === 'auth' || access === 'admin';
+    const search = new URL(c.req.url).search;
+    const maintenance = await maintenanceOf(c);
+    const decision = decideNavigation({
+      // `/maintenance/` is `/maintenance` to the rules, as it is to the route table.
+      path: pathname.replace(/\/+$/, '') || '/',
+      search,
+      auth: needsSession && !maintenance ? await authOf(c) : { status: 'unknown' },
+      from: referrerPath(c),
+      maintenance,
+    });
+    if (decision.action === 'redirect') return c.body(null, 302, { Location: decision.to, 'Cache-Control': 'no-store' });
+    if (!match || !page) return sendNotFound(c);
+    // Pages holding a link token (in the path, or as ?token= on /data-deletion) send no referrer.
+    const holdsToken = Object.values(match.route.params ?? {}).includes('token') || new URLSearchParams(search).has('token');
     return send(c, page, 200, holdsToken ? { 'Referrer-Policy': 'no-referrer' } : {});
   });
   pages.all('*', (c) => c.text('Method Not Allowed', 405, { Allow: 'GET, HEAD' }));

@@ -176,3 +176,67 @@ export function passwordChangedNotice(input: { to: string; firstName: string; su
     `If you did not make this change, reset your password and contact us: ${input.supportUrl}`,
   ]);
 }
+
+/** A message from the /contact form, to SUPPORT_EMAIL; replying answers the sender. */
+export function contactMail(input: {
+  to: string;
+  name: string;
+  email: string;
+  message: string;
+  userId: number | null;
+  messageId: number;
+  receivedAt: Date;
+}): MailMessage {
+  // One line of the name in the subject: no header tricks, nothing overlong.
+  const shortName = input.name.replace(/\s+/g, ' ').trim().slice(0, 80);
+  const subject = `Contact form: ${shortName}`;
+  const about = [
+    `From: ${input.name} <${input.email}>`,
+    `Account: ${input.userId === null ? 'not signed in' : `user #${input.userId}`}`,
+    `Received: ${input.receivedAt.toISOString()} (message #${input.messageId})`,
+  ];
+  const text = [...about, '', input.message, '', `— ${PRODUCT_NAME} contact form. Reply to this email to answer ${input.name}.`].join('\n');
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
+<body style="margin:0;padding:24px;background:#f4f5f7;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1f2933">
+  <div style="max-width:640px;margin:0 auto;background:#ffffff;border-radius:12px;padding:32px">
+    <p style="margin:0 0 24px;font-weight:700;font-size:18px;color:#1d4ed8">${PRODUCT_NAME} contact form</p>
+    ${about.map((line) => `<p style="margin:0 0 4px;font-size:14px;color:#52606d">${escapeHtml(line)}</p>`).join('\n    ')}
+    <div style="margin:24px 0 0;white-space:pre-wrap;line-height:1.5">${escapeHtml(input.message)}</div>
+    <p style="margin:24px 0 0;font-size:14px;color:#52606d">Reply to this email to answer ${escapeHtml(input.name)}.</p>
+  </div></body></html>`;
+  return { to: input.to, subject, text, html, replyTo: input.email };
+}
+
+/** The link that confirms a data-deletion request made without signing in. */
+export function confirmDataDeletionMail(input: { to: string; firstName: string; url: string; expiresAt: Date; now: Date }): MailMessage {
+  return linkMail({
+    to: input.to,
+    subject: `Confirm the deletion of your ${PRODUCT_NAME} data`,
+    greeting: input.firstName ? `Hello ${input.firstName},` : 'Hello,',
+    paragraphs: [
+      `We received a request to delete your ${PRODUCT_NAME} account and the data that belongs to it.`,
+      'Confirm it with the link below. Once confirmed, our team deletes your data within 30 days and tells you when it is done.',
+    ],
+    action: 'Confirm the deletion',
+    url: input.url,
+    expiresAt: input.expiresAt,
+    now: input.now,
+    footer: 'If you did not ask for this, ignore this email: nothing is deleted without your confirmation.',
+  });
+}
+
+/** Sent once a data-deletion request is confirmed. */
+export function dataDeletionConfirmedNotice(input: { to: string; firstName: string; supportUrl: string }): MailMessage {
+  return noticeMail(input.to, `Your ${PRODUCT_NAME} data-deletion request is confirmed`, input.firstName ? `Hello ${input.firstName},` : 'Hello,', [
+    `Your request to delete your ${PRODUCT_NAME} account and its data is confirmed. Our team deletes your data within 30 days and tells you when it is done.`,
+    `If you change your mind or did not ask for this, contact us at once: ${input.supportUrl}`,
+  ]);
+}
+
+/** Sent when an admin marks a data-deletion request completed. */
+export function dataDeletionCompletedNotice(input: { to: string; supportUrl: string }): MailMessage {
+  return noticeMail(input.to, `Your ${PRODUCT_NAME} data has been deleted`, 'Hello,', [
+    `As you asked, your ${PRODUCT_NAME} account and the data that belonged to it have been deleted. This is the last email you receive from us about it.`,
+    `Questions? Contact us: ${input.supportUrl}`,
+  ]);
+}

@@ -1,5 +1,5 @@
 import { and, eq, gt, isNull } from 'drizzle-orm';
-import { TOKEN_PAGES, TOKEN_TTL_MS, type TokenType } from '../../shared/tokens.ts';
+import { TOKEN_TTL_MS, tokenLinkPath, type TokenType } from '../../shared/tokens.ts';
 import type { Db } from '../db/index.ts';
 import { tokens, type Token } from '../db/schema/index.ts';
 import type { Clock } from './clock.ts';
@@ -60,5 +60,5 @@ export async function consumeToken(db: Db, clock: Clock, tokenId: number): Promi
 
 /** The absolute URL of the page a link token opens. */
 export function linkUrl(publicUrl: string, type: TokenType, token: string): string {
-  return `${publicUrl}${TOKEN_PAGES[type]}/${token}`;
+  return `${publicUrl}${tokenLinkPath(type, token)}`;
 }

@@ -65,4 +65,12 @@ export const RATE_LIMITS = {
   passwordChecksPerUser: { limit: 10, windowMs: 15 * MINUTE },
   /** Mails a signed-in user can trigger (email change). */
   accountMailsPerUser: { limit: 5, windowMs: HOUR },
+  /** Client error reports (POST /api/reports): one call a second, as the browser's queue flushes. */
+  reportsPerIp: { limit: 60, windowMs: MINUTE },
+  /** The /contact form. */
+  contactPerIp: { limit: 5, windowMs: HOUR },
+  contactPerEmail: { limit: 5, windowMs: HOUR },
+  /** Data-deletion requests by email (each may mail a confirmation link). */
+  dataDeletionPerEmail: { limit: 5, windowMs: HOUR },
+  dataDeletionPerIp: { limit: 30, windowMs: HOUR },
 } as const satisfies Record<string, RateLimitRule>;

@@ -5,3 +5,5 @@ export * from './feature-flags.ts';
 export * from './client-reports.ts';
 export * from './rate-limits.ts';
 export * from './audit-log.ts';
+export * from './contact-messages.ts';
+export * from './data-deletion-requests.ts';

@@ -21,7 +21,7 @@ export const tokens = pgTable(
   },
   (t) => [
     index('tokens_user_type_idx').on(t.userId, t.type),
-    check('tokens_type_check', sql`${t.type} in ('onboarding', 'reset-password', 'update-email', 'verify-email')`),
+    check('tokens_type_check', sql`${t.type} in ('onboarding', 'reset-password', 'update-email', 'verify-email', 'data-deletion')`),
   ],
 );
 

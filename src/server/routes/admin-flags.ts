@@ -1,0 +1,63 @@
+import { eq } from 'drizzle-orm';
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { flagKeySchema, flagUpdateSchema } from '../../shared/schemas/flags.ts';
+import type { AppEnv } from '../context.ts';
+import { featureFlags, type FeatureFlag } from '../db/schema/index.ts';
+import { clientIp, readJson } from '../http.ts';
+import { requireUser } from '../middleware/session.ts';
+import { audit } from '../services/audit.ts';
+import { getFlag, listFlags, setFlag, unsetFlag } from '../services/flags.ts';
+import { forgetCachedFlags, isPublicFlag } from '../services/public-flags.ts';
+import { readParams, signedInUser } from './params.ts';
+
+const keyParams = z.object({ key: flagKeySchema });
+
+const flagView = (flag: FeatureFlag) => ({
+  key: flag.key,
+  value: flag.value,
+  public: isPublicFlag(flag.key),
+  updatedAt: flag.updatedAt.toISOString(),
+  updatedBy: flag.updatedBy,
+});
+
+/**
+ * Feature flags for admins: list, set, remove. `maintenance` is one of them: PUT it to `true` to
+ * send every page to /maintenance, DELETE it to bring the site back. Every change is audited.
+ */
+export const adminFlagRoutes = new Hono<AppEnv>()
+  .use('*', requireUser(['admin']))
+  .use('*', async (c, next) => {
+    c.header('Cache-Control', 'no-store');
+    await next();
+  })
+
+  .get('/', async (c) => {
+    const flags = await listFlags(c.var.db);
+    return c.json({ flags: flags.map(flagView) }, 200);
+  })
+
+  .put('/:key', async (c) => {
+    const user = signedInUser(c.var.user);
+    const { key } = readParams(c, keyParams);
+    const { value } = await readJson(c, flagUpdateSchema);
+    const { db } = c.var;
+    const before = await getFlag(db, key);
+    await setFlag(db, key, value, user.id);
+    forgetCachedFlags(db);
+    await audit(db, { actorId: user.id, via: 'api', action: 'flag.set', targetType: 'flag', targetId: key, before: before ?? null, after: value, ip: clientIp(c) });
+    const [flag] = await db.select().from(featureFlags).where(eq(featureFlags.key, key)).limit(1);
+    if (!flag) throw new Error('flag not found after setting it');
+    return c.json({ flag: flagView(flag) }, 200);
+  })
+
+  .delete('/:key', async (c) => {
+    const user = signedInUser(c.var.user);
+    const { key } = readParams(c, keyParams);
+    const { db } = c.var;
+    const before = await getFlag(db, key);
+    const removed = await unsetFlag(db, key);
+    forgetCachedFlags(db);
+    if (removed) await audit(db, { actorId: user.id, via: 'api', action: 'flag.unset', targetType: 'flag', targetId: key, before: before ?? null, ip: clientIp(c) });
+    return c.json({ ok: true, removed } as const, 200);
+  });

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { MESSAGES } from '../messages.ts';
+import { emailSchema, requiredString } from './common.ts';
+
+export const DATA_DELETION_REASON_MAX_LENGTH = 2000;
+
+/** Where a data-deletion request stands; a later admin workflow does the deleting. */
+export const DATA_DELETION_STATUSES = ['pending', 'confirmed', 'completed', 'cancelled'] as const;
+export type DataDeletionStatus = (typeof DATA_DELETION_STATUSES)[number];
+
+/** Why the person leaves: optional, free text; blank counts as none. */
+const reasonSchema = z
+  .string({ error: MESSAGES.required })
+  .trim()
+  .max(DATA_DELETION_REASON_MAX_LENGTH, MESSAGES.tooLong)
+  .transform((reason) => (reason === '' ? undefined : reason))
+  .optional();
+
+/** Signed in: the current password confirms the request at once. */
+export const dataDeletionSignedInSchema = z.strictObject({ currentPassword: requiredString(), reason: reasonSchema });
+export type DataDeletionSignedInInput = z.infer<typeof dataDeletionSignedInSchema>;
+
+/** Not signed in: the account's email; a confirmation link goes there. */
+export const dataDeletionByEmailSchema = z.strictObject({ email: emailSchema, reason: reasonSchema });
+export type DataDeletionByEmailInput = z.infer<typeof dataDeletionByEmailSchema>;
+
+/** An admin closes a request: done (the data is gone) or cancelled. */
+export const dataDeletionUpdateSchema = z.strictObject({
+  status: z.enum(['completed', 'cancelled'], { error: MESSAGES.invalidEnumValue }),
+});
+export type DataDeletionUpdateInput = z.infer<typeof dataDeletionUpdateSchema>;
