@@ -187,6 +187,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo):
         const [key, raw] = positionals as [string, string];
         if (!FLAG_KEY_PATTERN.test(key)) throw new UsageError(`Invalid flag key "${key}": use lower-case letters, digits, ".", "_" or "-", starting with a letter.`);
         const value = parseFlagValue(raw);
+        if (value === null) throw new UsageError('A flag cannot be null: remove it with flag:unset instead.');
         const db = await open();
         const before = await getFlag(db, key);
         await setFlag(db, key, value);

@@ -25,9 +25,10 @@ export function fieldErrors(error: z.ZodError): Record<string, string[]> {
   for (const issue of error.issues) {
     const key = issue.path.length > 0 ? String(issue.path[0]) : '_';
     const list = (fields[key] ??= []);
-    // Unknown keys (strict objects) name the extra field.
+    // Unknown keys (strict objects) name the extra field; nested ones are reported on their parent.
     if (issue.code === 'unrecognized_keys') {
-      for (const extra of issue.keys) (fields[extra] ??= []).push('Unexpected field');
+      if (issue.path.length > 0) list.push(`Unexpected field: ${issue.path.slice(1).concat(issue.keys.join(', ')).join('.')}`);
+      else for (const extra of issue.keys) (fields[extra] ??= []).push('Unexpected field');
       continue;
     }
     if (!list.includes(issue.message)) list.push(issue.message);

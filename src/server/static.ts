@@ -191,7 +191,8 @@ export function createStaticSite(distDir: string, logger: Logger, options: { ext
     } catch {
       relative = null;
     }
-    if (relative !== null && !HIDDEN.has(relative)) {
+    // Pages are reached by their routes only, so the redirect rules always apply to them.
+    if (relative !== null && !HIDDEN.has(relative) && !relative.endsWith('.html')) {
       const file = files.get(relative);
       if (file) return send(c, file);
     }

@@ -187,6 +187,9 @@ describe('serving the built site', () => {
   it('keeps the server files private and refuses other methods', async () => {
     expect((await ctx.request('/_routes.json')).status).toBe(404);
     expect((await ctx.request('/_redirects')).status).toBe(404);
+    // HTML files are reached through their routes only, where the redirect rules apply.
+    expect((await ctx.request('/surveys/_/index.html')).status).toBe(404);
+    expect((await ctx.request('/login/index.html')).status).toBe(404);
     const post = await ctx.request('/login', { method: 'POST' });
     expect(post.status).toBe(405);
     expect(post.headers.get('allow')).toBe('GET, HEAD');
