@@ -110,7 +110,7 @@ function freePort(): Promise<number> {
 }
 
 /** The server's settings (src/server/config.ts): none is inherited, so the shell cannot skew a run. */
-const SERVER_SETTINGS = ['PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'PUBLIC_URL', 'SMTP_URL', 'MAIL_FROM', 'LOG_LEVEL', 'MAINTENANCE', 'TRUST_PROXY', 'DIST_DIR'];
+const SERVER_SETTINGS = ['PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'PUBLIC_URL', 'SMTP_URL', 'MAIL_FROM', 'LOG_LEVEL', 'MAINTENANCE', 'TRUST_PROXY', 'DIST_DIR', 'SUPPORT_EMAIL', 'PUBLIC_GA_ID'];
 
 function spawnServer(env: Record<string, string>, port: number): ServerChild {
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !SERVER_SETTINGS.includes(name)));
