@@ -42,7 +42,7 @@ export default function ErrorPage({ statusCode, statusMessage, description, path
       {notFound && shownPath !== null && (
         <p className="max-w-full text-sm">
           <span className="text-muted-foreground">Requested path: </span>
-          <code className="break-all rounded bg-muted px-1.5 py-0.5 font-mono text-foreground">{shownPath}</code>
+          <code className="wrap-anywhere rounded bg-muted px-1.5 py-0.5 font-mono text-foreground">{shownPath}</code>
         </p>
       )}
       <div className="mt-2 flex flex-wrap gap-3">

@@ -1,0 +1,205 @@
+import { useState, type ReactNode } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { z } from 'zod';
+import { emailChangeSchema, passwordChangeSchema } from '../../shared/schemas/account.ts';
+import { apiSend, type AccountUser, type OkResponse } from '../../lib/api.ts';
+import { applyApiError } from '../../lib/form-errors.ts';
+import { handleSessionLost } from '../../lib/session.ts';
+import { FormAlert } from '../../components/FormAlert.tsx';
+import { PasswordRequirements } from '../../components/PasswordRequirements.tsx';
+import { ChevronRightIcon, KeyIcon, MailIcon, MapPinIcon, SlidersIcon, UserIcon } from '../../components/icons.tsx';
+import { Alert } from '../../components/ui/alert.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
+import { FormField } from '../../components/ui/form-field.tsx';
+import { Input } from '../../components/ui/input.tsx';
+import { PasswordInput } from '../../components/ui/password-input.tsx';
+import { AccountPending, useAccount } from './use-account.tsx';
+
+const SECTIONS = [
+  { href: '/account/edit/profile', title: 'Profile', description: 'Your first and last name', icon: <UserIcon className="size-5" /> },
+  { href: '/account/edit/address', title: 'Address', description: 'Where we can send you things', icon: <MapPinIcon className="size-5" /> },
+  { href: '/account/edit/preferences', title: 'Preferences', description: 'Emails, language and colour mode', icon: <SlidersIcon className="size-5" /> },
+];
+
+/** /account/edit: links to the edit pages, and the email and password changes. */
+export default function AccountEditHub() {
+  const { load, reload, setUser } = useAccount();
+  return (
+    <div className="flex flex-col gap-8">
+      <nav aria-label="Account settings">
+        <ul className="grid gap-4 sm:grid-cols-3">
+          {SECTIONS.map((section) => (
+            <li key={section.href}>
+              <a
+                href={section.href}
+                className="group flex h-full items-center gap-3 rounded-xl border border-border bg-card p-4 text-foreground no-underline shadow-sm transition-colors hover:border-primary/50 hover:bg-accent"
+              >
+                <span className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-secondary text-secondary-foreground">{section.icon}</span>
+                <span className="flex min-w-0 flex-1 flex-col">
+                  <span className="font-semibold">{section.title}</span>
+                  <span className="text-sm text-muted-foreground">{section.description}</span>
+                </span>
+                <ChevronRightIcon className="size-5 shrink-0 text-muted-foreground transition-transform group-hover:translate-x-0.5" />
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      {load.status === 'ready' ? (
+        <div className="grid items-start gap-6 lg:grid-cols-2">
+          <EmailChangeCard user={load.data.user} onChange={setUser} />
+          <PasswordChangeCard email={load.data.user.email} />
+        </div>
+      ) : (
+        <AccountPending load={load} reload={reload} />
+      )}
+    </div>
+  );
+}
+
+function SettingCard({ icon, title, description, children }: { icon: ReactNode; title: string; description: ReactNode; children: ReactNode }) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2 text-lg">
+          <span className="text-primary">{icon}</span>
+          {title}
+        </CardTitle>
+        <CardDescription>{description}</CardDescription>
+      </CardHeader>
+      <CardContent>{children}</CardContent>
+    </Card>
+  );
+}
+
+type EmailChangeValues = z.input<typeof emailChangeSchema>;
+
+function EmailChangeCard({ user, onChange }: { user: AccountUser; onChange: (user: AccountUser) => void }) {
+  const [alert, setAlert] = useState<string | null>(null);
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    reset,
+    formState: { errors, isSubmitting },
+  } = useForm<EmailChangeValues>({ resolver: zodResolver(emailChangeSchema), defaultValues: { newEmail: '', currentPassword: '' } });
+
+  const onSubmit = handleSubmit(async (values) => {
+    setAlert(null);
+    setSentTo(null);
+    try {
+      const result = await apiSend<OkResponse & { pendingEmail: string }>('POST', '/api/account/email', values);
+      const pending = result.pendingEmail || values.newEmail;
+      setSentTo(pending);
+      onChange({ ...user, pendingEmail: pending });
+      reset({ newEmail: '', currentPassword: '' });
+    } catch (error) {
+      if (!handleSessionLost(error)) setAlert(applyApiError(error, setError, ['newEmail', 'currentPassword']));
+    }
+  });
+
+  const pending = sentTo ?? user.pendingEmail;
+  return (
+    <SettingCard
+      icon={<MailIcon className="size-5" />}
+      title="Email address"
+      description={
+        <>
+          You sign in with <strong className="font-semibold wrap-anywhere text-foreground">{user.email}</strong>.
+        </>
+      }
+    >
+      <form noValidate onSubmit={onSubmit} className="flex flex-col gap-5">
+        {sentTo ? (
+          <Alert variant="success" title="Check your new inbox">
+            We sent a confirmation link to <strong className="wrap-anywhere">{sentTo}</strong>. Open it within 24 hours to finish the change. Until then,
+            keep signing in with {user.email}.
+          </Alert>
+        ) : (
+          pending && (
+            <Alert>
+              A change to <strong className="wrap-anywhere">{pending}</strong> is waiting for you to open the confirmation link we sent there. Ask again
+              below to get a new link.
+            </Alert>
+          )
+        )}
+        <FormAlert message={alert} />
+        <input type="email" name="username" autoComplete="username" value={user.email} readOnly hidden />
+        <FormField id="email-new" label="New email address" error={errors.newEmail?.message}>
+          {(c) => <Input {...c} type="email" autoComplete="email" inputMode="email" autoCapitalize="none" spellCheck={false} {...register('newEmail')} />}
+        </FormField>
+        <FormField id="email-current-password" label="Current password" description="To keep your account safe, confirm it is you." error={errors.currentPassword?.message}>
+          {(c) => <PasswordInput {...c} autoComplete="current-password" {...register('currentPassword')} />}
+        </FormField>
+        <div>
+          <Button type="submit" loading={isSubmitting}>
+            Send confirmation link
+          </Button>
+        </div>
+      </form>
+    </SettingCard>
+  );
+}
+
+type PasswordChangeValues = z.input<typeof passwordChangeSchema>;
+
+function PasswordChangeCard({ email }: { email: string }) {
+  const [alert, setAlert] = useState<string | null>(null);
+  const [changed, setChanged] = useState(false);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    reset,
+    watch,
+    formState: { errors, isSubmitting },
+  } = useForm<PasswordChangeValues>({
+    resolver: zodResolver(passwordChangeSchema),
+    defaultValues: { currentPassword: '', password: '', confirmPassword: '' },
+  });
+  const password = watch('password');
+
+  const onSubmit = handleSubmit(async (values) => {
+    setAlert(null);
+    setChanged(false);
+    try {
+      await apiSend<OkResponse>('POST', '/api/account/password', values);
+      setChanged(true);
+      reset({ currentPassword: '', password: '', confirmPassword: '' });
+    } catch (error) {
+      if (!handleSessionLost(error)) setAlert(applyApiError(error, setError, ['currentPassword', 'password', 'confirmPassword']));
+    }
+  });
+
+  return (
+    <SettingCard icon={<KeyIcon className="size-5" />} title="Password" description="Changing your password signs you out on every other device.">
+      <form noValidate onSubmit={onSubmit} className="flex flex-col gap-5">
+        {changed && (
+          <Alert variant="success" title="Your password is changed">
+            Use it the next time you sign in. Your other devices have been signed out.
+          </Alert>
+        )}
+        <FormAlert message={alert} />
+        <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
+        <FormField id="password-current" label="Current password" error={errors.currentPassword?.message}>
+          {(c) => <PasswordInput {...c} autoComplete="current-password" {...register('currentPassword')} />}
+        </FormField>
+        <FormField id="password-new" label="New password" error={errors.password?.message} extraDescribedBy="password-new-rules">
+          {(c) => <PasswordInput {...c} autoComplete="new-password" {...register('password')} />}
+        </FormField>
+        <PasswordRequirements id="password-new-rules" password={password} />
+        <FormField id="password-confirm" label="Confirm new password" error={errors.confirmPassword?.message}>
+          {(c) => <PasswordInput {...c} autoComplete="new-password" {...register('confirmPassword')} />}
+        </FormField>
+        <div>
+          <Button type="submit" loading={isSubmitting}>
+            Change password
+          </Button>
+        </div>
+      </form>
+    </SettingCard>
+  );
+}

@@ -1,0 +1,208 @@
+import { useState, type ReactNode } from 'react';
+import { apiSend, type AccountSession, type AccountUser, type Address, type Preferences } from '../../lib/api.ts';
+import { countryName } from '../../lib/countries.ts';
+import { errorMessage } from '../../lib/form-errors.ts';
+import { describeDevice, formatDate, formatDateTime, formatRelative } from '../../lib/format.ts';
+import { handleSessionLost } from '../../lib/session.ts';
+import { fullNameOf, initialsOf, ROLE_LABELS } from '../../lib/user.ts';
+import { cn } from '../../lib/utils.ts';
+import { FormAlert } from '../../components/FormAlert.tsx';
+import { ChevronRightIcon, KeyIcon, MailIcon, MapPinIcon, MonitorIcon, SlidersIcon, SmartphoneIcon } from '../../components/icons.tsx';
+import { Alert } from '../../components/ui/alert.tsx';
+import { Avatar } from '../../components/ui/avatar.tsx';
+import { Badge } from '../../components/ui/badge.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
+import { AccountPending, useAccount } from './use-account.tsx';
+
+const COLOR_MODE_LABELS: Readonly<Record<Preferences['colorMode'], string>> = { system: 'Same as your device', light: 'Light', dark: 'Dark' };
+const LANGUAGE_LABELS: Readonly<Record<Preferences['language'], string>> = { en: 'English' };
+
+/** A card link in the corner of a section ("Edit address" →). */
+function EditLink({ href, children }: { href: string; children: ReactNode }) {
+  return (
+    <a href={href} className="inline-flex items-center gap-1 text-sm font-medium text-primary underline-offset-4 hover:underline">
+      {children}
+      <ChevronRightIcon className="size-4" />
+    </a>
+  );
+}
+
+function Section({ icon, title, action, children, className }: { icon: ReactNode; title: string; action?: ReactNode; children: ReactNode; className?: string }) {
+  return (
+    <Card className={cn('flex flex-col', className)}>
+      <CardHeader className="flex-row items-center justify-between gap-3 space-y-0 pb-4">
+        <CardTitle className="flex items-center gap-2 text-lg">
+          <span className="text-primary">{icon}</span>
+          {title}
+        </CardTitle>
+        {action}
+      </CardHeader>
+      <CardContent className="flex-1">{children}</CardContent>
+    </Card>
+  );
+}
+
+function Row({ term, children }: { term: string; children: ReactNode }) {
+  return (
+    <div className="flex flex-col gap-0.5 py-2 first:pt-0 last:pb-0 sm:flex-row sm:justify-between sm:gap-4">
+      <dt className="text-sm text-muted-foreground">{term}</dt>
+      <dd className="text-sm font-medium sm:text-right">{children}</dd>
+    </div>
+  );
+}
+
+function AddressLines({ address }: { address: Address }) {
+  const cityLine = [address.postalCode, address.city].filter(Boolean).join(' ');
+  const lines = [address.line1, address.line2, cityLine, address.region, countryName(address.country)].filter((line) => line.trim() !== '');
+  return (
+    <address className="text-sm not-italic leading-relaxed">
+      {lines.map((line, i) => (
+        <span key={i} className="block">
+          {line}
+        </span>
+      ))}
+    </address>
+  );
+}
+
+/** /account: who you are, your address and preferences, and where you are signed in. */
+export default function AccountOverview() {
+  const { load, reload, setSessions } = useAccount();
+  if (load.status !== 'ready') return <AccountPending load={load} reload={reload} />;
+  const { user, sessions } = load.data;
+
+  return (
+    <div className="flex flex-col gap-6">
+      <IdentityCard user={user} />
+      <div className="grid gap-6 md:grid-cols-2">
+        <Section icon={<MailIcon className="size-5" />} title="Sign-in details" action={<EditLink href="/account/edit">Change</EditLink>}>
+          <dl className="divide-y divide-border">
+            <Row term="Email">
+              <span className="wrap-anywhere">{user.email}</span>
+            </Row>
+            <Row term="Password">••••••••</Row>
+          </dl>
+          {user.pendingEmail && (
+            <p className="mt-4 rounded-md bg-muted px-3 py-2 text-sm text-muted-foreground">
+              Waiting for you to confirm <strong className="font-semibold wrap-anywhere text-foreground">{user.pendingEmail}</strong>: open the link we
+              sent there.
+            </p>
+          )}
+        </Section>
+        <Section
+          icon={<MapPinIcon className="size-5" />}
+          title="Address"
+          action={<EditLink href="/account/edit/address">{user.address ? 'Edit' : 'Add'}</EditLink>}
+        >
+          {user.address ? <AddressLines address={user.address} /> : <p className="text-sm text-muted-foreground">You have not added an address yet.</p>}
+        </Section>
+        <Section icon={<SlidersIcon className="size-5" />} title="Preferences" action={<EditLink href="/account/edit/preferences">Edit</EditLink>}>
+          <dl className="divide-y divide-border">
+            <Row term="Email notifications">{user.preferences.emailNotifications ? 'On' : 'Off'}</Row>
+            <Row term="Language">{LANGUAGE_LABELS[user.preferences.language] ?? user.preferences.language}</Row>
+            <Row term="Colour mode">{COLOR_MODE_LABELS[user.preferences.colorMode] ?? user.preferences.colorMode}</Row>
+          </dl>
+        </Section>
+        <Section icon={<KeyIcon className="size-5" />} title="Security" action={<EditLink href="/account/edit">Manage</EditLink>}>
+          <p className="text-sm text-muted-foreground">
+            Change your password or email address from your account settings. Changing your password signs out your other devices.
+          </p>
+        </Section>
+      </div>
+      <DevicesCard sessions={sessions} onSessionsChange={setSessions} />
+    </div>
+  );
+}
+
+function IdentityCard({ user }: { user: AccountUser }) {
+  return (
+    <Card className="flex flex-col gap-5 p-6 sm:flex-row sm:items-center">
+      <Avatar initials={initialsOf(user)} className="size-16 text-xl [&>span]:text-xl" />
+      <div className="flex min-w-0 flex-1 flex-col gap-1">
+        <div className="flex flex-wrap items-center gap-2">
+          <h2 className="text-xl font-semibold tracking-tight">{fullNameOf(user)}</h2>
+          <Badge variant={user.role === 'participant' ? 'secondary' : 'default'}>{ROLE_LABELS[user.role]}</Badge>
+        </div>
+        <p className="text-sm wrap-anywhere text-muted-foreground">{user.email}</p>
+        {user.createdAt && <p className="text-sm text-muted-foreground">Member since {formatDate(user.createdAt)}</p>}
+      </div>
+      <Button asChild variant="outline" className="self-start sm:self-center">
+        <a href="/account/edit/profile">Edit profile</a>
+      </Button>
+    </Card>
+  );
+}
+
+function DevicesCard({ sessions, onSessionsChange }: { sessions: AccountSession[]; onSessionsChange: (sessions: AccountSession[]) => void }) {
+  const [busy, setBusy] = useState(false);
+  const [alert, setAlert] = useState<string | null>(null);
+  const [ended, setEnded] = useState<number | null>(null);
+  const sorted = [...sessions].sort((a, b) => Number(b.current) - Number(a.current) || b.lastSeenAt.localeCompare(a.lastSeenAt));
+  const others = sessions.filter((session) => !session.current).length;
+
+  const revokeOthers = async () => {
+    setAlert(null);
+    setEnded(null);
+    setBusy(true);
+    try {
+      const result = await apiSend<{ ended: number }>('POST', '/api/account/sessions/revoke-others', {});
+      setEnded(result.ended);
+      onSessionsChange(sessions.filter((session) => session.current));
+    } catch (error) {
+      if (!handleSessionLost(error)) setAlert(errorMessage(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Card>
+      <CardHeader className="pb-4">
+        <CardTitle className="flex items-center gap-2 text-lg">
+          <span className="text-primary">
+            <MonitorIcon className="size-5" />
+          </span>
+          Signed-in devices
+        </CardTitle>
+        <CardDescription>The browsers and devices where your account is signed in right now.</CardDescription>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-4">
+        <FormAlert message={alert} />
+        {ended !== null && (
+          <Alert variant="success">{ended === 0 ? 'No other devices were signed in.' : `Signed out of ${ended} other ${ended === 1 ? 'device' : 'devices'}.`}</Alert>
+        )}
+        <ul className="divide-y divide-border rounded-lg border border-border">
+          {sorted.map((session) => {
+            const device = describeDevice(session.userAgent);
+            return (
+              <li key={String(session.id)} className="flex items-start gap-3 px-4 py-3">
+                <span className="mt-0.5 text-muted-foreground">{device.mobile ? <SmartphoneIcon className="size-5" /> : <MonitorIcon className="size-5" />}</span>
+                <div className="flex min-w-0 flex-1 flex-col gap-0.5">
+                  <p className="flex flex-wrap items-center gap-2 text-sm font-medium">
+                    {device.label}
+                    {session.current && <Badge variant="default">This device</Badge>}
+                  </p>
+                  <p className="text-sm text-muted-foreground">
+                    {session.current ? 'Active now' : `Last active ${formatRelative(session.lastSeenAt)}`}
+                    {session.ip ? ` · ${session.ip}` : ''}
+                  </p>
+                  <p className="text-xs text-muted-foreground">Signed in {formatDateTime(session.createdAt)}</p>
+                </div>
+              </li>
+            );
+          })}
+        </ul>
+        {others > 0 ? (
+          <div>
+            <Button variant="outline" loading={busy} onClick={() => void revokeOthers()}>
+              Sign out of all other devices
+            </Button>
+          </div>
+        ) : (
+          ended === null && <p className="text-sm text-muted-foreground">This is the only device signed in to your account.</p>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,119 @@
+import { useEffect, useMemo, useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { z } from 'zod';
+import { addressSchema } from '../../shared/schemas/account.ts';
+import { apiSend, type AccountUser } from '../../lib/api.ts';
+import { countries } from '../../lib/countries.ts';
+import { applyApiError } from '../../lib/form-errors.ts';
+import { handleSessionLost } from '../../lib/session.ts';
+import { FormField } from '../../components/ui/form-field.tsx';
+import { Input } from '../../components/ui/input.tsx';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../components/ui/select.tsx';
+import { EditCard } from './EditCard.tsx';
+import { AccountPending, useAccount } from './use-account.tsx';
+
+type AddressValues = z.input<typeof addressSchema>;
+const FIELDS = ['line1', 'line2', 'city', 'region', 'postalCode', 'country'] as const;
+
+/** /account/edit/address: a postal address; the country from a list (ISO 3166-1 alpha-2). */
+export default function AddressScreen() {
+  const { load, reload, setUser } = useAccount();
+  if (load.status !== 'ready') return <AccountPending load={load} reload={reload} />;
+  return <AddressForm user={load.data.user} onSaved={setUser} />;
+}
+
+function valuesOf(user: AccountUser): AddressValues {
+  const a = user.address;
+  return {
+    line1: a?.line1 ?? '',
+    line2: a?.line2 ?? '',
+    city: a?.city ?? '',
+    region: a?.region ?? '',
+    postalCode: a?.postalCode ?? '',
+    country: a?.country ?? '',
+  };
+}
+
+function AddressForm({ user, onSaved }: { user: AccountUser; onSaved: (user: AccountUser) => void }) {
+  const [alert, setAlert] = useState<string | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+  const list = useMemo(() => countries(), []);
+  const {
+    register,
+    control,
+    handleSubmit,
+    setError,
+    reset,
+    formState: { errors, isSubmitting, isDirty },
+  } = useForm<AddressValues>({ resolver: zodResolver(addressSchema), defaultValues: valuesOf(user) });
+
+  useEffect(() => {
+    if (isDirty) setSaved(null);
+  }, [isDirty]);
+
+  const onSubmit = handleSubmit(async (values) => {
+    setAlert(null);
+    setSaved(null);
+    try {
+      const result = await apiSend<{ user: AccountUser }>('PUT', '/api/account/address', values);
+      onSaved(result.user);
+      reset(valuesOf(result.user));
+      setSaved('Your address is saved.');
+    } catch (error) {
+      if (!handleSessionLost(error)) setAlert(applyApiError(error, setError, FIELDS));
+    }
+  });
+
+  return (
+    <EditCard
+      description="Where we can send you rewards and research materials. Only our team sees it."
+      onSubmit={onSubmit}
+      submitting={isSubmitting}
+      saved={saved}
+      alert={alert}
+    >
+      <FormField id="address-line1" label="Address line 1" description="Street and house number" error={errors.line1?.message}>
+        {(c) => <Input {...c} autoComplete="address-line1" {...register('line1')} />}
+      </FormField>
+      <FormField id="address-line2" label="Address line 2" hint="(optional)" error={errors.line2?.message}>
+        {(c) => <Input {...c} autoComplete="address-line2" {...register('line2')} />}
+      </FormField>
+      <div className="grid gap-5 sm:grid-cols-2">
+        <FormField id="address-city" label="Town or city" error={errors.city?.message}>
+          {(c) => <Input {...c} autoComplete="address-level2" {...register('city')} />}
+        </FormField>
+        <FormField id="address-region" label="State, province or region" hint="(optional)" error={errors.region?.message}>
+          {(c) => <Input {...c} autoComplete="address-level1" {...register('region')} />}
+        </FormField>
+      </div>
+      <div className="grid gap-5 sm:grid-cols-2">
+        <FormField id="address-postal-code" label="Postal code" error={errors.postalCode?.message}>
+          {(c) => <Input {...c} autoComplete="postal-code" autoCapitalize="characters" {...register('postalCode')} />}
+        </FormField>
+        <Controller
+          control={control}
+          name="country"
+          render={({ field }) => (
+            <FormField id="address-country" label="Country" error={errors.country?.message}>
+              {(c) => (
+                <Select name={field.name} value={field.value} onValueChange={field.onChange} autoComplete="country">
+                  <SelectTrigger {...c} ref={field.ref} onBlur={field.onBlur}>
+                    <SelectValue placeholder="Choose a country" />
+                  </SelectTrigger>
+                  <SelectContent>
+                    {list.map((country) => (
+                      <SelectItem key={country.code} value={country.code}>
+                        {country.name}
+                      </SelectItem>
+                    ))}
+                  </SelectContent>
+                </Select>
+              )}
+            </FormField>
+          )}
+        />
+      </div>
+    </EditCard>
+  );
+}

@@ -1,0 +1,87 @@
+import { useEffect, useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { z } from 'zod';
+import { forgotPasswordSchema } from '../../shared/schemas/auth.ts';
+import { apiSend, type OkResponse } from '../../lib/api.ts';
+import { applyApiError } from '../../lib/form-errors.ts';
+import { FormAlert } from '../../components/FormAlert.tsx';
+import { MailIcon } from '../../components/icons.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { FormField } from '../../components/ui/form-field.tsx';
+import { Input } from '../../components/ui/input.tsx';
+
+type ForgotValues = z.input<typeof forgotPasswordSchema>;
+
+const linkClass = 'font-medium text-primary underline underline-offset-4 hover:no-underline';
+
+/** /forgot-password: the same answer whether or not an account exists. */
+export default function ForgotPasswordForm() {
+  const [alert, setAlert] = useState<string | null>(null);
+  const [sent, setSent] = useState(false);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<ForgotValues>({ resolver: zodResolver(forgotPasswordSchema), defaultValues: { email: '' } });
+
+  const onSubmit = handleSubmit(async (values) => {
+    setAlert(null);
+    try {
+      await apiSend<OkResponse>('POST', '/api/auth/password/forgot', values);
+      setSent(true);
+    } catch (error) {
+      setAlert(applyApiError(error, setError, ['email']));
+    }
+  });
+
+  if (sent) return <LinkSent onRestart={() => setSent(false)} />;
+
+  return (
+    <form noValidate onSubmit={onSubmit} className="flex flex-col gap-5">
+      <p className="-mt-1 text-sm text-muted-foreground">Enter the email address of your account and we will send you a link to choose a new password.</p>
+      <FormAlert message={alert} />
+      <FormField id="forgot-email" label="Email" error={errors.email?.message}>
+        {(c) => <Input {...c} type="email" autoComplete="email" inputMode="email" autoCapitalize="none" spellCheck={false} {...register('email')} />}
+      </FormField>
+      <Button type="submit" size="lg" loading={isSubmitting} className="w-full">
+        Send reset link
+      </Button>
+      <p className="text-center text-sm text-muted-foreground">
+        Remembered it?{' '}
+        <a href="/login" className={linkClass}>
+          Back to sign in
+        </a>
+      </p>
+    </form>
+  );
+}
+
+function LinkSent({ onRestart }: { onRestart: () => void }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  return (
+    <div role="status" className="flex flex-col items-start gap-4">
+      <span className="flex size-12 items-center justify-center rounded-full bg-secondary text-secondary-foreground">
+        <MailIcon className="size-6" />
+      </span>
+      <h2 ref={heading} tabIndex={-1} className="text-xl font-semibold tracking-tight">
+        Check your inbox
+      </h2>
+      <p className="text-muted-foreground">
+        If an account exists for that address, we sent a link to reset the password. It works for 1 hour.
+      </p>
+      <p className="text-sm text-muted-foreground">
+        Nothing arrived? Look in your spam folder, or{' '}
+        <button type="button" onClick={onRestart} className={linkClass}>
+          send another link
+        </button>
+        .
+      </p>
+      <a href="/login" className={linkClass}>
+        Back to sign in
+      </a>
+    </div>
+  );
+}

@@ -1,0 +1,74 @@
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { navigate } from 'astro:transitions/client';
+import { loginSchema, type LoginInput } from '../../shared/schemas/auth.ts';
+import { afterSignIn } from '../../shared/route-rules.ts';
+import { ApiError, apiSend, type OkResponse } from '../../lib/api.ts';
+import { applyApiError } from '../../lib/form-errors.ts';
+import { loadCurrentUser } from '../../stores/auth.ts';
+import { FormAlert } from '../../components/FormAlert.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { FormField } from '../../components/ui/form-field.tsx';
+import { Input } from '../../components/ui/input.tsx';
+import { PasswordInput } from '../../components/ui/password-input.tsx';
+
+const INCORRECT = 'Incorrect email or password';
+
+/** /login: email and password; then the current user is fetched again (SPEC.md §4) and `r` followed. */
+export default function LoginForm() {
+  const [alert, setAlert] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<LoginInput>({ resolver: zodResolver(loginSchema), defaultValues: { email: '', password: '' } });
+
+  const onSubmit = handleSubmit(async (values) => {
+    setAlert(null);
+    try {
+      await apiSend<OkResponse>('POST', '/api/auth/login', values);
+    } catch (error) {
+      setAlert(error instanceof ApiError && error.code === 'invalid_credentials' ? INCORRECT : applyApiError(error, setError, ['email', 'password']));
+      return;
+    }
+    // Sign-in alone does not set the state: ask who we are now.
+    const state = await loadCurrentUser();
+    if (state.status !== 'authenticated') {
+      setAlert('You signed in, but this browser did not keep the session. Allow cookies for this site and try again.');
+      return;
+    }
+    const r = new URLSearchParams(location.search).get('r');
+    await navigate(afterSignIn(r), { history: 'replace' });
+  });
+
+  return (
+    <form noValidate onSubmit={onSubmit} className="flex flex-col gap-5" aria-describedby="login-intro">
+      <p id="login-intro" className="-mt-1 text-sm text-muted-foreground">
+        Welcome back. Sign in to take part in surveys and missions.
+      </p>
+      <FormAlert message={alert} />
+      <FormField id="login-email" label="Email" error={errors.email?.message}>
+        {(control) => <Input {...control} type="email" autoComplete="email" inputMode="email" autoCapitalize="none" spellCheck={false} {...register('email')} />}
+      </FormField>
+      <div className="flex flex-col gap-2">
+        <FormField id="login-password" label="Password" error={errors.password?.message}>
+          {(control) => <PasswordInput {...control} autoComplete="current-password" {...register('password')} />}
+        </FormField>
+        <a href="/forgot-password" className="self-end text-sm font-medium text-primary underline-offset-4 hover:underline">
+          Forgot password?
+        </a>
+      </div>
+      <Button type="submit" size="lg" loading={isSubmitting} className="w-full">
+        Sign in
+      </Button>
+      <p className="text-center text-sm text-muted-foreground">
+        New to Fieldwork?{' '}
+        <a href="/register" className="font-medium text-primary underline underline-offset-4 hover:no-underline">
+          Create an account
+        </a>
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,154 @@
+import { useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { navigate } from 'astro:transitions/client';
+import { z } from 'zod';
+import { acceptTermsSchema, onboardSchema } from '../../shared/schemas/auth.ts';
+import { apiSend, withQuery, type CurrentUser, type TokenInfo } from '../../lib/api.ts';
+import { applyApiError } from '../../lib/form-errors.ts';
+import { useTokenCheck } from '../../lib/token-page.ts';
+import { setAuthenticatedUser } from '../../stores/auth.ts';
+import { FormAlert } from '../../components/FormAlert.tsx';
+import { PasswordRequirements } from '../../components/PasswordRequirements.tsx';
+import { Button, buttonVariants } from '../../components/ui/button.tsx';
+import { CheckboxField } from '../../components/ui/checkbox.tsx';
+import { FormField } from '../../components/ui/form-field.tsx';
+import { Input } from '../../components/ui/input.tsx';
+import { PasswordInput } from '../../components/ui/password-input.tsx';
+import { TokenCheckFailed, TokenChecking, TokenInvalid } from './TokenStates.tsx';
+
+/** /onboarding/{token}: check the invitation link first, then the form. */
+export default function OnboardingScreen() {
+  const { check, retry } = useTokenCheck('onboarding');
+  switch (check.status) {
+    case 'checking':
+      return <TokenChecking label="Checking your invitation link…" />;
+    case 'invalid':
+      return (
+        <TokenInvalid
+          title="This invitation link is invalid or has expired"
+          action={
+            <a href="/register" className={buttonVariants()}>
+              Get a new link
+            </a>
+          }
+        >
+          <p>Invitation links work once and for 7 days. Enter your details again on the registration page and we will email you a fresh link.</p>
+        </TokenInvalid>
+      );
+    case 'error':
+      return <TokenCheckFailed message={check.message} onRetry={retry} />;
+    case 'valid':
+      return <OnboardingForm token={check.token} info={check.info} />;
+  }
+}
+
+/** The onboarding form; names and terms only when the account still lacks them. */
+function schemaFor(info: TokenInfo) {
+  return info.needsTerms ? onboardSchema.and(z.object({ acceptTerms: acceptTermsSchema })) : onboardSchema;
+}
+
+type OnboardValues = z.input<typeof onboardSchema>;
+
+function OnboardingForm({ token, info }: { token: string; info: TokenInfo }) {
+  const [alert, setAlert] = useState<string | null>(null);
+  const [schema] = useState(() => schemaFor(info));
+  const {
+    register,
+    control,
+    handleSubmit,
+    setError,
+    watch,
+    formState: { errors, isSubmitting },
+  } = useForm<OnboardValues>({
+    resolver: zodResolver(schema),
+    defaultValues: {
+      password: '',
+      confirmPassword: '',
+      ...(info.needsName ? { firstName: info.firstName, lastName: info.lastName } : {}),
+    },
+  });
+  const password = watch('password');
+  const greetingName = info.firstName.trim();
+
+  const onSubmit = handleSubmit(async (values) => {
+    setAlert(null);
+    const body: OnboardValues = { password: values.password, confirmPassword: values.confirmPassword };
+    if (info.needsName) {
+      body.firstName = values.firstName;
+      body.lastName = values.lastName;
+    }
+    if (info.needsTerms) body.acceptTerms = values.acceptTerms;
+    try {
+      const { user } = await apiSend<{ user: CurrentUser }>('POST', withQuery('/api/auth/onboard', { token }), body);
+      // SPEC.md §4: onboarding sets the state from the returned user; no refetch.
+      setAuthenticatedUser(user);
+      await navigate('/', { history: 'replace' });
+    } catch (error) {
+      setAlert(applyApiError(error, setError, ['password', 'confirmPassword', 'firstName', 'lastName', 'acceptTerms']));
+    }
+  });
+
+  return (
+    <form noValidate onSubmit={onSubmit} className="flex flex-col gap-5">
+      <div className="-mt-1 flex flex-col gap-1">
+        <p className="text-lg font-medium">{greetingName ? `Hello ${greetingName}!` : 'Hello!'}</p>
+        <p className="text-sm text-muted-foreground">
+          Choose a password to finish setting up your account for <strong className="font-semibold wrap-anywhere text-foreground">{info.email}</strong>.
+        </p>
+      </div>
+      <FormAlert message={alert} />
+      {info.needsName && (
+        <div className="grid gap-5 sm:grid-cols-2">
+          <FormField id="onboard-first-name" label="First name" error={errors.firstName?.message}>
+            {(c) => <Input {...c} autoComplete="given-name" {...register('firstName')} />}
+          </FormField>
+          <FormField id="onboard-last-name" label="Last name" error={errors.lastName?.message}>
+            {(c) => <Input {...c} autoComplete="family-name" {...register('lastName')} />}
+          </FormField>
+        </div>
+      )}
+      {/* For password managers: the account this password belongs to. */}
+      <input type="email" name="username" autoComplete="username" value={info.email} readOnly hidden />
+      <FormField id="onboard-password" label="Password" error={errors.password?.message} extraDescribedBy="onboard-password-rules">
+        {(c) => <PasswordInput {...c} autoComplete="new-password" {...register('password')} />}
+      </FormField>
+      <PasswordRequirements id="onboard-password-rules" password={password} />
+      <FormField id="onboard-confirm-password" label="Confirm password" error={errors.confirmPassword?.message}>
+        {(c) => <PasswordInput {...c} autoComplete="new-password" {...register('confirmPassword')} />}
+      </FormField>
+      {info.needsTerms && (
+        <Controller
+          control={control}
+          name="acceptTerms"
+          render={({ field }) => (
+            <CheckboxField
+              id="onboard-accept-terms"
+              name={field.name}
+              ref={field.ref}
+              checked={field.value === true}
+              onCheckedChange={(checked) => field.onChange(checked === true)}
+              onBlur={field.onBlur}
+              error={errors.acceptTerms?.message}
+              label={
+                <>
+                  I accept the{' '}
+                  <a href="/terms" target="_blank" rel="noopener" className="font-medium text-primary underline underline-offset-4 hover:no-underline">
+                    terms of use<span className="sr-only"> (opens in a new tab)</span>
+                  </a>{' '}
+                  and the{' '}
+                  <a href="/privacy" target="_blank" rel="noopener" className="font-medium text-primary underline underline-offset-4 hover:no-underline">
+                    privacy policy<span className="sr-only"> (opens in a new tab)</span>
+                  </a>
+                </>
+              }
+            />
+          )}
+        />
+      )}
+      <Button type="submit" size="lg" loading={isSubmitting} className="w-full">
+        Finish and sign in
+      </Button>
+    </form>
+  );
+}

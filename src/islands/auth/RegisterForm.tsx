@@ -1,0 +1,128 @@
+import { useEffect, useRef, useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { z } from 'zod';
+import { registerSchema } from '../../shared/schemas/auth.ts';
+import { apiSend, type OkResponse } from '../../lib/api.ts';
+import { applyApiError } from '../../lib/form-errors.ts';
+import { FormAlert } from '../../components/FormAlert.tsx';
+import { MailIcon } from '../../components/icons.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { CheckboxField } from '../../components/ui/checkbox.tsx';
+import { FormField } from '../../components/ui/form-field.tsx';
+import { Input } from '../../components/ui/input.tsx';
+
+type RegisterValues = z.input<typeof registerSchema>;
+
+const linkClass = 'font-medium text-primary underline underline-offset-4 hover:no-underline';
+
+/** /register: who you are and the terms; the answer never says whether the address was known. */
+export default function RegisterForm() {
+  const [alert, setAlert] = useState<string | null>(null);
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const {
+    register,
+    control,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<RegisterValues>({
+    resolver: zodResolver(registerSchema),
+    defaultValues: { firstName: '', lastName: '', email: '' },
+  });
+
+  const onSubmit = handleSubmit(async (values) => {
+    setAlert(null);
+    try {
+      await apiSend<OkResponse>('POST', '/api/auth/register', values);
+      setSentTo(values.email);
+    } catch (error) {
+      setAlert(applyApiError(error, setError, ['firstName', 'lastName', 'email', 'acceptTerms']));
+    }
+  });
+
+  if (sentTo) return <CheckInbox email={sentTo} onRestart={() => setSentTo(null)} />;
+
+  return (
+    <form noValidate onSubmit={onSubmit} className="flex flex-col gap-5">
+      <p className="-mt-1 text-sm text-muted-foreground">Join our research community. We will email you a link to choose your password.</p>
+      <FormAlert message={alert} />
+      <div className="grid gap-5 sm:grid-cols-2">
+        <FormField id="register-first-name" label="First name" error={errors.firstName?.message}>
+          {(c) => <Input {...c} autoComplete="given-name" {...register('firstName')} />}
+        </FormField>
+        <FormField id="register-last-name" label="Last name" error={errors.lastName?.message}>
+          {(c) => <Input {...c} autoComplete="family-name" {...register('lastName')} />}
+        </FormField>
+      </div>
+      <FormField id="register-email" label="Email" error={errors.email?.message}>
+        {(c) => <Input {...c} type="email" autoComplete="email" inputMode="email" autoCapitalize="none" spellCheck={false} {...register('email')} />}
+      </FormField>
+      <Controller
+        control={control}
+        name="acceptTerms"
+        render={({ field }) => (
+          <CheckboxField
+            id="register-accept-terms"
+            name={field.name}
+            ref={field.ref}
+            checked={field.value === true}
+            onCheckedChange={(checked) => field.onChange(checked === true)}
+            onBlur={field.onBlur}
+            error={errors.acceptTerms?.message}
+            label={
+              <>
+                I accept the{' '}
+                <a href="/terms" target="_blank" rel="noopener" className={linkClass}>
+                  terms of use<span className="sr-only"> (opens in a new tab)</span>
+                </a>{' '}
+                and the{' '}
+                <a href="/privacy" target="_blank" rel="noopener" className={linkClass}>
+                  privacy policy<span className="sr-only"> (opens in a new tab)</span>
+                </a>
+              </>
+            }
+          />
+        )}
+      />
+      <Button type="submit" size="lg" loading={isSubmitting} className="w-full">
+        Create account
+      </Button>
+      <p className="text-center text-sm text-muted-foreground">
+        Already have an account?{' '}
+        <a href="/login" className={linkClass}>
+          Sign in
+        </a>
+      </p>
+    </form>
+  );
+}
+
+function CheckInbox({ email, onRestart }: { email: string; onRestart: () => void }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  return (
+    <div role="status" className="flex flex-col items-start gap-4">
+      <span className="flex size-12 items-center justify-center rounded-full bg-secondary text-secondary-foreground">
+        <MailIcon className="size-6" />
+      </span>
+      <h2 ref={heading} tabIndex={-1} className="text-xl font-semibold tracking-tight">
+        Check your inbox
+      </h2>
+      <p className="text-muted-foreground">
+        We sent an email to <strong className="font-semibold wrap-anywhere text-foreground">{email}</strong> with a link to finish setting up your
+        account.
+      </p>
+      <p className="text-sm text-muted-foreground">
+        No email after a few minutes? Look in your spam folder, or{' '}
+        <button type="button" onClick={onRestart} className={linkClass}>
+          try again with another address
+        </button>
+        .
+      </p>
+      <a href="/login" className={linkClass}>
+        Back to sign in
+      </a>
+    </div>
+  );
+}

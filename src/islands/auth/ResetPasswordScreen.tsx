@@ -1,0 +1,116 @@
+import { useEffect, useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { z } from 'zod';
+import { resetPasswordSchema } from '../../shared/schemas/auth.ts';
+import { ApiError, apiSend, withQuery, type OkResponse, type TokenInfo } from '../../lib/api.ts';
+import { applyApiError } from '../../lib/form-errors.ts';
+import { useTokenCheck } from '../../lib/token-page.ts';
+import { FormAlert } from '../../components/FormAlert.tsx';
+import { PasswordRequirements } from '../../components/PasswordRequirements.tsx';
+import { CheckCircleIcon } from '../../components/icons.tsx';
+import { Button, buttonVariants } from '../../components/ui/button.tsx';
+import { FormField } from '../../components/ui/form-field.tsx';
+import { PasswordInput } from '../../components/ui/password-input.tsx';
+import { TokenCheckFailed, TokenChecking, TokenInvalid } from './TokenStates.tsx';
+
+function InvalidResetLink() {
+  return (
+    <TokenInvalid
+      title="This reset link is invalid or has expired"
+      action={
+        <a href="/forgot-password" className={buttonVariants()}>
+          Send a new link
+        </a>
+      }
+    >
+      <p>Reset links work once and for 1 hour, and only the newest one you asked for works. Ask for a new link and use it right away.</p>
+    </TokenInvalid>
+  );
+}
+
+/** /reset-password/{token}: check the link, choose a new password, then sign in everywhere again. */
+export default function ResetPasswordScreen() {
+  const { check, retry } = useTokenCheck('reset-password');
+  const [invalidated, setInvalidated] = useState(false);
+  const [done, setDone] = useState(false);
+  if (done) return <PasswordChanged />;
+  if (invalidated) return <InvalidResetLink />;
+  switch (check.status) {
+    case 'checking':
+      return <TokenChecking label="Checking your reset link…" />;
+    case 'invalid':
+      return <InvalidResetLink />;
+    case 'error':
+      return <TokenCheckFailed message={check.message} onRetry={retry} />;
+    case 'valid':
+      return <ResetForm token={check.token} info={check.info} onDone={() => setDone(true)} onInvalid={() => setInvalidated(true)} />;
+  }
+}
+
+type ResetValues = z.input<typeof resetPasswordSchema>;
+
+function ResetForm({ token, info, onDone, onInvalid }: { token: string; info: TokenInfo; onDone: () => void; onInvalid: () => void }) {
+  const [alert, setAlert] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    watch,
+    formState: { errors, isSubmitting },
+  } = useForm<ResetValues>({ resolver: zodResolver(resetPasswordSchema), defaultValues: { password: '', confirmPassword: '' } });
+  const password = watch('password');
+
+  const onSubmit = handleSubmit(async (values) => {
+    setAlert(null);
+    try {
+      await apiSend<OkResponse>('POST', withQuery('/api/auth/password/reset', { token }), values);
+      onDone();
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'invalid_token') {
+        onInvalid();
+        return;
+      }
+      setAlert(applyApiError(error, setError, ['password', 'confirmPassword']));
+    }
+  });
+
+  return (
+    <form noValidate onSubmit={onSubmit} className="flex flex-col gap-5">
+      <p className="-mt-1 text-sm text-muted-foreground">
+        Choose a new password for <strong className="font-semibold wrap-anywhere text-foreground">{info.email}</strong>.
+      </p>
+      <FormAlert message={alert} />
+      <input type="email" name="username" autoComplete="username" value={info.email} readOnly hidden />
+      <FormField id="reset-password" label="New password" error={errors.password?.message} extraDescribedBy="reset-password-rules">
+        {(c) => <PasswordInput {...c} autoComplete="new-password" {...register('password')} />}
+      </FormField>
+      <PasswordRequirements id="reset-password-rules" password={password} />
+      <FormField id="reset-confirm-password" label="Confirm new password" error={errors.confirmPassword?.message}>
+        {(c) => <PasswordInput {...c} autoComplete="new-password" {...register('confirmPassword')} />}
+      </FormField>
+      <Button type="submit" size="lg" loading={isSubmitting} className="w-full">
+        Change password
+      </Button>
+    </form>
+  );
+}
+
+function PasswordChanged() {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  return (
+    <div role="status" className="flex flex-col items-start gap-4">
+      <span className="flex size-12 items-center justify-center rounded-full bg-[color-mix(in_oklab,var(--success)_14%,var(--card))] text-success">
+        <CheckCircleIcon className="size-6" />
+      </span>
+      <h2 ref={heading} tabIndex={-1} className="text-xl font-semibold tracking-tight">
+        Your password is changed
+      </h2>
+      <p className="text-muted-foreground">For your security, every device that was signed in to your account has been signed out. Sign in with your new password.</p>
+      <Button asChild size="lg" className="w-full">
+        <a href="/login">Sign in</a>
+      </Button>
+    </div>
+  );
+}

@@ -1,0 +1,27 @@
+/**
+ * The admin layout's phone-size menu toggle. Bound after every page load and client-side
+ * navigation (the ClientRouter swaps in new elements); pages without the admin sidebar are left
+ * alone.
+ *
+ * It lives in BaseLayout's module script rather than in AdminLayout's own <script>: a script that
+ * small would be inlined, and the ClientRouter runs a newly met inline module script through a
+ * `data:` URL, which the page CSP (script-src 'self' + hashes) rightly blocks.
+ */
+function bindAdminNav(): void {
+  const toggle = document.querySelector<HTMLButtonElement>('[data-admin-nav-toggle]');
+  const nav = document.getElementById('admin-nav');
+  if (!toggle || !nav) return;
+  const setOpen = (open: boolean): void => {
+    toggle.setAttribute('aria-expanded', String(open));
+    nav.dataset.state = open ? 'open' : 'closed';
+  };
+  toggle.addEventListener('click', () => setOpen(toggle.getAttribute('aria-expanded') !== 'true'));
+  nav.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape' && toggle.getAttribute('aria-expanded') === 'true') {
+      setOpen(false);
+      toggle.focus();
+    }
+  });
+}
+
+document.addEventListener('astro:page-load', bindAdminNav);

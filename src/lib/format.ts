@@ -1,0 +1,72 @@
+/** Dates and devices as the account screens show them (English, the user's time zone). */
+
+const dateFormat = new Intl.DateTimeFormat('en', { dateStyle: 'medium' });
+const dateTimeFormat = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' });
+const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+
+function parse(value: string): Date | null {
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+export function formatDate(value: string): string {
+  const date = parse(value);
+  return date ? dateFormat.format(date) : '';
+}
+
+export function formatDateTime(value: string): string {
+  const date = parse(value);
+  return date ? dateTimeFormat.format(date) : '';
+}
+
+/** "just now", "5 minutes ago", "yesterday", … */
+export function formatRelative(value: string, now = Date.now()): string {
+  const date = parse(value);
+  if (!date) return '';
+  const seconds = Math.round((date.getTime() - now) / 1000);
+  const abs = Math.abs(seconds);
+  if (abs < 60) return 'just now';
+  if (abs < 3600) return relative.format(Math.round(seconds / 60), 'minute');
+  if (abs < 86400) return relative.format(Math.round(seconds / 3600), 'hour');
+  if (abs < 86400 * 30) return relative.format(Math.round(seconds / 86400), 'day');
+  return dateFormat.format(date);
+}
+
+export interface DeviceDescription {
+  label: string;
+  mobile: boolean;
+}
+
+/** A readable "Browser on System" from a user-agent string. */
+export function describeDevice(userAgent: string | null): DeviceDescription {
+  if (!userAgent) return { label: 'Unknown device', mobile: false };
+  const ua = userAgent;
+  const browser = /Edg\//.test(ua)
+    ? 'Edge'
+    : /OPR\/|Opera/.test(ua)
+      ? 'Opera'
+      : /Firefox\/|FxiOS/.test(ua)
+        ? 'Firefox'
+        : /Chrome\/|CriOS|Chromium/.test(ua)
+          ? 'Chrome'
+          : /Safari\//.test(ua)
+            ? 'Safari'
+            : null;
+  const system = /iPhone|iPad|iPod/.test(ua)
+    ? 'iOS'
+    : /Android/.test(ua)
+      ? 'Android'
+      : /Windows/.test(ua)
+        ? 'Windows'
+        : /Mac OS X|Macintosh/.test(ua)
+          ? 'macOS'
+          : /CrOS/.test(ua)
+            ? 'ChromeOS'
+            : /Linux/.test(ua)
+              ? 'Linux'
+              : null;
+  const mobile = /Mobile|Android|iPhone|iPad|iPod/.test(ua);
+  if (browser && system) return { label: `${browser} on ${system}`, mobile };
+  if (browser || system) return { label: browser ?? system ?? 'Unknown device', mobile };
+  return { label: ua.length > 60 ? `${ua.slice(0, 57)}…` : ua, mobile };
+}
