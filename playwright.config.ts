@@ -57,6 +57,8 @@ export default defineConfig({
       HOST: '127.0.0.1',
       DATA_DIR: process.env.E2E_DATA_DIR,
       LOG_LEVEL: 'warn',
+      // Tests that sign in through the API pick their own address (tests/e2e/accounts.ts).
+      TRUST_PROXY: '1',
       DATABASE_URL: '',
     },
   },

@@ -1,0 +1,69 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import type { APIRequestContext, Browser, Cookie, Page } from '@playwright/test';
+import type { Role } from '../../src/shared/roles.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+export const PASSWORD = 'Str0ng-password!';
+
+let counter = 0;
+/** A fresh address for each account a test makes (tests share one server). */
+export function uniqueEmail(name: string): string {
+  return `${name}-${process.pid}-${++counter}-${Date.now().toString(36)}@example.org`;
+}
+
+/** Runs the operator CLI against the e2e server's DATA_DIR, as an operator would. */
+export function cli(args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [path.join(ROOT, 'src/server/cli.ts'), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, DATABASE_URL: '', LOG_LEVEL: 'warn' },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  if (result.status !== 0) throw new Error(`cli ${args.join(' ')} failed (${result.status}): ${result.stderr}`);
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+export interface Account {
+  email: string;
+  password: string;
+  firstName: string;
+  lastName: string;
+  role: Role;
+}
+
+/** Creates an active account with the CLI. */
+export function createAccount(role: Role, firstName = 'Ada', lastName = 'Lovelace'): Account {
+  const email = uniqueEmail(role);
+  cli(['user:create', '--email', email, '--password', PASSWORD, '--role', role, '--first-name', firstName, '--last-name', lastName]);
+  return { email, password: PASSWORD, firstName, lastName, role };
+}
+
+let ipCounter = 0;
+
+/**
+ * Signs a browser context in through the API (for tests about something else than signing in).
+ * The e2e server trusts X-Forwarded-For, so each of these sign-ins counts against its own
+ * address and the per-IP sign-in limit stays out of tests that are not about it.
+ */
+export async function signInThroughApi(request: APIRequestContext, baseURL: string, account: Account): Promise<void> {
+  const res = await request.post('/api/auth/login', {
+    headers: { Origin: baseURL, 'Content-Type': 'application/json', 'X-Forwarded-For': `203.0.113.${(process.pid + ++ipCounter) % 250}` },
+    data: { email: account.email, password: account.password },
+  });
+  if (res.status() !== 200) throw new Error(`sign-in failed: ${res.status()} ${await res.text()}`);
+}
+
+/** Signs the page's browser context in. */
+export async function signIn(page: Page, baseURL: string, account: Account): Promise<void> {
+  await signInThroughApi(page.context().request, baseURL, account);
+}
+
+/** A signed-in session's cookies, made once and reused (the per-email limit is 10 a minute). */
+export async function sessionCookies(browser: Browser, baseURL: string, account: Account): Promise<Cookie[]> {
+  const context = await browser.newContext({ baseURL });
+  await signInThroughApi(context.request, baseURL, account);
+  const { cookies } = await context.storageState();
+  await context.close();
+  return cookies;
+}
