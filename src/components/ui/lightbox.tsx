@@ -1,0 +1,331 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { KeyboardEvent, PointerEvent, ReactNode } from 'react';
+import { Dialog as DialogPrimitive } from 'radix-ui';
+import { cn } from '../../lib/utils.ts';
+import {
+  DEFAULT_ZOOM,
+  canPan,
+  canZoomIn,
+  canZoomOut,
+  clampPan,
+  createWheelZoomThrottle,
+  distance,
+  pinchZoom,
+  zoomBy,
+  zoomIn,
+  zoomOut,
+  zoomPercent,
+} from '../../lib/ui-kit/lightbox-zoom.ts';
+import type { Point, Size } from '../../lib/ui-kit/lightbox-zoom.ts';
+import {
+  clampIndex,
+  hasNext,
+  hasPrevious,
+  lightboxCounter,
+  lightboxKeyAction,
+  lightboxPosition,
+  lightboxTitle,
+  stepIndex,
+  swipeAction,
+} from '../../lib/ui-kit/lightbox-nav.ts';
+import type { LightboxAction, LightboxItem } from '../../lib/ui-kit/lightbox-nav.ts';
+
+export type { LightboxItem } from '../../lib/ui-kit/lightbox-nav.ts';
+
+export interface LightboxProps {
+  items: readonly LightboxItem[];
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** Shown item (controlled). */
+  index?: number;
+  /** First shown item when uncontrolled. */
+  defaultIndex?: number;
+  onIndexChange?: (index: number) => void;
+  /** Going past the last item shows the first, and back. Default false. */
+  loop?: boolean;
+  className?: string;
+}
+
+interface View {
+  zoom: number;
+  offset: Point;
+}
+
+const ORIGIN: Point = { x: 0, y: 0 };
+const FITTED: View = { zoom: DEFAULT_ZOOM, offset: ORIGIN };
+
+interface Gesture {
+  start: Point;
+  last: Point;
+  startOffset: Point;
+  pinch: { startDistance: number; startZoom: number } | null;
+  /** A pinch happened during this gesture: its end is not a swipe. */
+  pinched: boolean;
+}
+
+function Icon({ children }: { children: ReactNode }) {
+  return (
+    <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false" className="size-5">
+      {children}
+    </svg>
+  );
+}
+
+const toolButton =
+  'inline-flex h-10 min-w-10 items-center justify-center gap-1 rounded-md px-2 text-sm font-medium text-white/90 hover:bg-white/15 hover:text-white focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white aria-disabled:cursor-not-allowed aria-disabled:opacity-40';
+
+const sideButton =
+  'absolute top-1/2 z-10 inline-flex size-12 -translate-y-1/2 items-center justify-center rounded-full bg-black/50 text-white hover:bg-black/70 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white aria-disabled:cursor-not-allowed aria-disabled:opacity-30';
+
+/**
+ * An image viewer in a modal dialog (SPEC.md §3, §9): one image at a time with its title and a
+ * counter; Previous/Next; zoom in and out in steps of 0.12 between 0.1 and 3 (buttons, + and -,
+ * the wheel at most one step per 80 ms, pinch); 0 resets; drag to pan while zoomed; a
+ * horizontal swipe of more than 50 px changes image; ← and → too; a double click toggles 2× zoom;
+ * Escape closes. Focus stays in the dialog and goes back where it was on close.
+ */
+export function Lightbox({ items, open, onOpenChange, index, defaultIndex = 0, onIndexChange, loop = false, className }: LightboxProps) {
+  const [innerIndex, setInnerIndex] = useState(defaultIndex);
+  const current = clampIndex(index ?? innerIndex, items.length);
+  const item = items[current];
+  const count = items.length;
+
+  const [view, setView] = useState<View>(FITTED);
+  const [failed, setFailed] = useState(false);
+  // Each image (and each opening) starts fitted: reset while rendering when either changes.
+  const [shown, setShown] = useState({ index: current, open, src: item?.src });
+  if (shown.index !== current || shown.open !== open || shown.src !== item?.src) {
+    setShown({ index: current, open, src: item?.src });
+    setView(FITTED);
+    setFailed(false);
+  }
+
+  const imageRef = useRef<HTMLImageElement | null>(null);
+  const closeRef = useRef<HTMLButtonElement | null>(null);
+  const returnFocus = useRef<HTMLElement | null>(null);
+  const pointers = useRef(new Map<number, Point>());
+  const gesture = useRef<Gesture | null>(null);
+
+  /** The image's fitted (untransformed) size: the pan limits derive from it. */
+  const imageSize = useCallback((): Size => {
+    const image = imageRef.current;
+    return image ? { width: image.offsetWidth, height: image.offsetHeight } : { width: 0, height: 0 };
+  }, []);
+
+  const zoomWith = useCallback(
+    (update: (zoom: number) => number) => {
+      setView((previous) => {
+        const zoom = update(previous.zoom);
+        return { zoom, offset: clampPan(previous.offset, zoom, imageSize()) };
+      });
+    },
+    [imageSize],
+  );
+
+  // The wheel listener must be non-passive to keep the page from scrolling, so it is attached by
+  // hand; a callback ref sees the stage when the dialog's portal mounts it.
+  const stageRef = useCallback(
+    (stage: HTMLDivElement | null) => {
+      if (!stage) return;
+      const step = createWheelZoomThrottle();
+      const onWheel = (event: WheelEvent) => {
+        event.preventDefault();
+        const direction = step(event.deltaY, event.timeStamp);
+        if (direction !== 0) zoomWith((zoom) => zoomBy(zoom, direction));
+      };
+      stage.addEventListener('wheel', onWheel, { passive: false });
+      return () => stage.removeEventListener('wheel', onWheel);
+    },
+    [zoomWith],
+  );
+
+  function go(delta: number) {
+    if (count === 0) return;
+    const next = stepIndex(current, delta, count, loop);
+    if (next === current) return;
+    if (index === undefined) setInnerIndex(next);
+    onIndexChange?.(next);
+  }
+
+  function run(action: LightboxAction) {
+    if (action === 'previous') go(-1);
+    else if (action === 'next') go(1);
+    else if (action === 'zoomIn') zoomWith((zoom) => zoomIn(zoom));
+    else if (action === 'zoomOut') zoomWith((zoom) => zoomOut(zoom));
+    else setView(FITTED);
+  }
+
+  function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
+    const action = lightboxKeyAction(event);
+    if (!action) return;
+    event.preventDefault();
+    run(action);
+  }
+
+  // Preload the neighbours so Previous/Next show at once.
+  useEffect(() => {
+    if (!open || count < 2) return;
+    for (const delta of [-1, 1]) {
+      const neighbour = items[stepIndex(current, delta, count, loop)];
+      if (neighbour && neighbour.src !== item?.src) new Image().src = neighbour.src;
+    }
+  }, [open, current, count, items, loop, item?.src]);
+
+  function point(event: PointerEvent): Point {
+    return { x: event.clientX, y: event.clientY };
+  }
+
+  function onPointerDown(event: PointerEvent<HTMLDivElement>) {
+    if (event.pointerType === 'mouse' && event.button !== 0) return;
+    event.currentTarget.setPointerCapture(event.pointerId);
+    pointers.current.set(event.pointerId, point(event));
+    const [first, second] = [...pointers.current.values()];
+    if (pointers.current.size === 1 && first) {
+      gesture.current = { start: first, last: first, startOffset: view.offset, pinch: null, pinched: false };
+    } else if (first && second && gesture.current) {
+      gesture.current.pinch = { startDistance: distance(first, second), startZoom: view.zoom };
+      gesture.current.pinched = true;
+    }
+  }
+
+  function onPointerMove(event: PointerEvent<HTMLDivElement>) {
+    const active = gesture.current;
+    if (!active || !pointers.current.has(event.pointerId)) return;
+    pointers.current.set(event.pointerId, point(event));
+    const [first, second] = [...pointers.current.values()];
+    if (active.pinch && first && second) {
+      const { startDistance, startZoom } = active.pinch;
+      zoomWith(() => pinchZoom(startZoom, startDistance, distance(first, second)));
+    } else if (first && pointers.current.size === 1) {
+      active.last = first;
+      if (canPan(view.zoom)) {
+        const offset = { x: active.startOffset.x + first.x - active.start.x, y: active.startOffset.y + first.y - active.start.y };
+        setView((previous) => ({ zoom: previous.zoom, offset: clampPan(offset, previous.zoom, imageSize()) }));
+      }
+    }
+  }
+
+  function onPointerEnd(event: PointerEvent<HTMLDivElement>) {
+    if (!pointers.current.delete(event.pointerId)) return;
+    const active = gesture.current;
+    if (!active) return;
+    if (active.pinch && pointers.current.size < 2) active.pinch = null;
+    if (pointers.current.size > 0) return;
+    gesture.current = null;
+    if (event.type !== 'pointerup' || active.pinched || canPan(view.zoom)) return;
+    const action = swipeAction(active.start, point(event));
+    if (action) run(action);
+  }
+
+  const title = lightboxTitle(item);
+  const position = lightboxPosition(current, count);
+
+  return (
+    <DialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
+      <DialogPrimitive.Portal>
+        <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-black/95" />
+        <DialogPrimitive.Content
+          className={cn('fixed inset-0 z-50 flex flex-col text-white outline-none', className)}
+          onKeyDown={onKeyDown}
+          onOpenAutoFocus={(event) => {
+            // Remember the opener (there may be no Dialog.Trigger) and start on Close.
+            returnFocus.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+            event.preventDefault();
+            closeRef.current?.focus();
+          }}
+          onCloseAutoFocus={(event) => {
+            event.preventDefault();
+            returnFocus.current?.focus();
+            returnFocus.current = null;
+          }}
+        >
+          <div className="flex items-center gap-2 bg-black/70 px-3 py-2">
+            <div className="min-w-0 flex-1">
+              <DialogPrimitive.Title className="truncate text-sm font-semibold sm:text-base">{title}</DialogPrimitive.Title>
+              <DialogPrimitive.Description className="sr-only">{position}. Use the arrow keys to change image, plus and minus to zoom, 0 to reset.</DialogPrimitive.Description>
+              {count > 1 && (
+                <p className="text-xs text-white/75 tabular-nums" aria-hidden="true">
+                  {lightboxCounter(current, count)}
+                </p>
+              )}
+            </div>
+            <button type="button" className={toolButton} aria-label="Zoom out" aria-disabled={!canZoomOut(view.zoom) || undefined} onClick={() => run('zoomOut')}>
+              <Icon>
+                <circle cx="11" cy="11" r="8" />
+                <path d="m21 21-4.3-4.3M8 11h6" />
+              </Icon>
+            </button>
+            <button type="button" className={cn(toolButton, 'w-16 tabular-nums')} aria-label={`Reset zoom, ${zoomPercent(view.zoom)}`} onClick={() => run('reset')}>
+              {zoomPercent(view.zoom)}
+            </button>
+            <button type="button" className={toolButton} aria-label="Zoom in" aria-disabled={!canZoomIn(view.zoom) || undefined} onClick={() => run('zoomIn')}>
+              <Icon>
+                <circle cx="11" cy="11" r="8" />
+                <path d="m21 21-4.3-4.3M11 8v6M8 11h6" />
+              </Icon>
+            </button>
+            <DialogPrimitive.Close ref={closeRef} className={toolButton} aria-label="Close">
+              <Icon>
+                <path d="M18 6 6 18M6 6l12 12" />
+              </Icon>
+            </DialogPrimitive.Close>
+          </div>
+
+          <div className="relative min-h-0 flex-1">
+            <div
+              ref={stageRef}
+              className={cn(
+                'flex h-full w-full touch-none items-center justify-center overflow-hidden select-none',
+                canPan(view.zoom) ? 'cursor-grab active:cursor-grabbing' : 'cursor-default',
+              )}
+              onPointerDown={onPointerDown}
+              onPointerMove={onPointerMove}
+              onPointerUp={onPointerEnd}
+              onPointerCancel={onPointerEnd}
+              onDoubleClick={() => zoomWith((zoom) => (canPan(zoom) ? DEFAULT_ZOOM : 2))}
+            >
+              {item && !failed && (
+                <img
+                  key={item.src}
+                  ref={imageRef}
+                  src={item.src}
+                  alt={item.alt}
+                  draggable={false}
+                  onError={() => setFailed(true)}
+                  className="max-h-full max-w-full object-contain transition-transform duration-75 ease-out motion-reduce:transition-none"
+                  style={{ transform: `translate(${view.offset.x}px, ${view.offset.y}px) scale(${view.zoom})` }}
+                />
+              )}
+              {item && failed && (
+                <p role="alert" className="px-6 text-center text-sm text-white/80">
+                  The image could not be loaded. {item.alt}
+                </p>
+              )}
+              {!item && <p className="text-sm text-white/80">No images.</p>}
+            </div>
+
+            {count > 1 && (
+              <>
+                {/* aria-disabled, not disabled: a focused button that became disabled would drop focus out of the dialog. */}
+                <button type="button" className={cn(sideButton, 'left-3')} aria-label="Previous image" aria-disabled={!hasPrevious(current, count, loop) || undefined} onClick={() => go(-1)}>
+                  <Icon>
+                    <path d="m15 18-6-6 6-6" />
+                  </Icon>
+                </button>
+                <button type="button" className={cn(sideButton, 'right-3')} aria-label="Next image" aria-disabled={!hasNext(current, count, loop) || undefined} onClick={() => go(1)}>
+                  <Icon>
+                    <path d="m9 18 6-6-6-6" />
+                  </Icon>
+                </button>
+              </>
+            )}
+          </div>
+
+          <p className="sr-only" aria-live="polite">
+            {open && count > 1 ? `${position}: ${title}` : ''}
+          </p>
+        </DialogPrimitive.Content>
+      </DialogPrimitive.Portal>
+    </DialogPrimitive.Root>
+  );
+}

@@ -1,0 +1,119 @@
+import type { ComponentProps, ReactNode } from 'react';
+import { cn } from '../../lib/utils.ts';
+import { paginationRange } from '../../lib/ui-kit/pagination-range.ts';
+import { buttonVariants } from './button.tsx';
+
+function Chevron({ direction }: { direction: 'left' | 'right' }) {
+  return (
+    <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false" className="size-4">
+      <path d={direction === 'left' ? 'm15 18-6-6 6-6' : 'm9 18 6-6-6-6'} />
+    </svg>
+  );
+}
+
+export interface PaginationProps extends Omit<ComponentProps<'nav'>, 'onChange'> {
+  /** 1-based current page (clamped into the available pages). */
+  page: number;
+  /** Number of records. */
+  total: number;
+  /** Default 10 (SPEC.md §9). */
+  perPage?: number;
+  /** Pages shown each side of the current one; default 2 (SPEC.md §9). */
+  siblings?: number;
+  /** Button mode: called with the chosen page. */
+  onPageChange?: (page: number) => void;
+  /** Link mode: each page is an <a href> (works without JavaScript, and with the ClientRouter). */
+  getHref?: (page: number) => string;
+  /** The landmark's name; default "Pagination". */
+  label?: string;
+}
+
+/**
+ * Page navigation: a <nav> landmark with Previous, the page numbers (the current one marked
+ * aria-current="page"), ellipses for skipped ranges, and Next. Links when `getHref` is given,
+ * buttons otherwise.
+ */
+export function Pagination({ page, total, perPage, siblings, onPageChange, getHref, label = 'Pagination', className, ...props }: PaginationProps) {
+  const range = paginationRange({ page, total, perPage, siblings });
+
+  function control(target: number | null, name: string, content: ReactNode, options: { current?: boolean; edge?: boolean } = {}) {
+    const classes = cn(
+      buttonVariants({ variant: options.current ? 'default' : options.edge ? 'ghost' : 'outline', size: options.edge ? 'default' : 'icon' }),
+      options.edge ? 'px-3' : 'size-10 tabular-nums',
+    );
+    const current = options.current ? ('page' as const) : undefined;
+    if (target === null) {
+      return getHref ? (
+        <a role="link" aria-disabled="true" aria-label={name} className={cn(classes, 'pointer-events-none opacity-60')}>
+          {content}
+        </a>
+      ) : (
+        <button type="button" disabled aria-label={name} className={classes}>
+          {content}
+        </button>
+      );
+    }
+    return getHref ? (
+      <a
+        href={getHref(target)}
+        aria-label={name}
+        aria-current={current}
+        className={classes}
+        onClick={onPageChange ? () => onPageChange(target) : undefined}
+      >
+        {content}
+      </a>
+    ) : (
+      <button
+        type="button"
+        aria-label={name}
+        aria-current={current}
+        className={classes}
+        onClick={() => {
+          if (target !== range.page) onPageChange?.(target);
+        }}
+      >
+        {content}
+      </button>
+    );
+  }
+
+  return (
+    <nav aria-label={label} className={cn('flex justify-center', className)} {...props}>
+      <ul className="flex flex-wrap items-center gap-1">
+        <li>
+          {control(
+            range.previous,
+            'Previous page',
+            <>
+              <Chevron direction="left" />
+              <span className="hidden sm:inline">Previous</span>
+            </>,
+            { edge: true },
+          )}
+        </li>
+        {range.items.map((item) =>
+          item.type === 'page' ? (
+            <li key={item.page}>{control(item.page, `Page ${item.page}`, item.page, { current: item.current })}</li>
+          ) : (
+            <li key={item.key} className="flex size-10 items-center justify-center text-muted-foreground">
+              <span aria-hidden="true">…</span>
+              <span className="sr-only">More pages</span>
+            </li>
+          ),
+        )}
+        <li>
+          {control(
+            range.next,
+            'Next page',
+            <>
+              <span className="hidden sm:inline">Next</span>
+              <Chevron direction="right" />
+            </>,
+            { edge: true },
+          )}
+        </li>
+      </ul>
+    </nav>
+  );
+}

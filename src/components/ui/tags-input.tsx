@@ -1,0 +1,221 @@
+import { useId, useRef, useState } from 'react';
+import type { ChangeEvent, ClipboardEvent, KeyboardEvent } from 'react';
+import { cn } from '../../lib/utils.ts';
+import { TAGS_DELIMITER, TAGS_MAX } from '../../shared/ui-constants.ts';
+import { addTags, describeRejection, isUnlimited, removeLastTag, removeTagAt, takeCompleted } from '../../lib/ui-kit/tags.ts';
+import type { TagRejection } from '../../lib/ui-kit/tags.ts';
+
+export interface TagsInputProps {
+  /** Controlled tags. */
+  value?: string[];
+  /** Initial tags when uncontrolled. */
+  defaultValue?: string[];
+  onChange?: (tags: string[]) => void;
+  /** Called with what was not added (duplicates, over the maximum, empty parts). */
+  onReject?: (rejected: TagRejection[]) => void;
+  /** Maximum number of tags; 0 (default) means unlimited. */
+  max?: number;
+  allowDuplicates?: boolean;
+  caseSensitive?: boolean;
+  /** Default ",": typing it (or Enter) adds the text before it. */
+  delimiter?: string;
+  /** Add what is typed when the input loses focus. Default true. */
+  addOnBlur?: boolean;
+  /** The text input's id, for an outside <label htmlFor>. */
+  id?: string;
+  /** Accessible name when there is no <label htmlFor={id}>. */
+  'aria-label'?: string;
+  'aria-describedby'?: string;
+  'aria-invalid'?: boolean;
+  placeholder?: string;
+  disabled?: boolean;
+  /** Form field name: a hidden input carries the tags joined by the delimiter. */
+  name?: string;
+  className?: string;
+}
+
+function XIcon() {
+  return (
+    <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false" className="size-3.5">
+      <path d="M18 6 6 18" />
+      <path d="m6 6 12 12" />
+    </svg>
+  );
+}
+
+/**
+ * A text input that collects tags (SPEC.md §5, §9): a comma or Enter adds what was typed
+ * (several at once when pasted with commas); duplicates are refused unless allowed; at most
+ * `max` tags (0 = unlimited); Backspace in the empty input removes the last tag; each tag has
+ * its own labelled remove button. Refusals are announced in a polite live region.
+ */
+export function TagsInput({
+  value,
+  defaultValue,
+  onChange,
+  onReject,
+  max = TAGS_MAX,
+  allowDuplicates = false,
+  caseSensitive = false,
+  delimiter = TAGS_DELIMITER,
+  addOnBlur = true,
+  id,
+  placeholder,
+  disabled = false,
+  name,
+  className,
+  ...aria
+}: TagsInputProps) {
+  const [inner, setInner] = useState<string[]>(defaultValue ?? []);
+  const tags = value ?? inner;
+  const [text, setText] = useState('');
+  /** Why the last input was refused: shown under the field and linked with aria-describedby. */
+  const [notice, setNotice] = useState('');
+  /** What screen readers hear (refusals and removals). */
+  const [announcement, setAnnouncement] = useState('');
+  const inputRef = useRef<HTMLInputElement>(null);
+  const generatedId = useId();
+  const inputId = id ?? `${generatedId}-input`;
+  const noticeId = `${generatedId}-notice`;
+  const hintId = `${generatedId}-hint`;
+
+  function commitTags(next: string[]) {
+    if (value === undefined) setInner(next);
+    onChange?.(next);
+  }
+
+  /** Adds `input` (one or several tags) and reports what was refused. */
+  function add(input: string) {
+    const result = addTags(tags, input, { max, allowDuplicates, caseSensitive, delimiter });
+    if (result.tags.length !== tags.length) commitTags(result.tags);
+    const meaningful = result.rejected.filter((r) => r.reason !== 'empty');
+    const messages = meaningful.map((r) => describeRejection(r, max)).filter((m): m is string => m !== null);
+    const summary = [...new Set(messages)].join(' ');
+    setNotice(summary);
+    setAnnouncement(summary);
+    if (result.rejected.length > 0) onReject?.(result.rejected);
+  }
+
+  function onInputChange(event: ChangeEvent<HTMLInputElement>) {
+    const completed = takeCompleted(event.target.value, delimiter);
+    if (completed) {
+      add(completed.completed);
+      setText(completed.rest);
+    } else {
+      setText(event.target.value);
+    }
+  }
+
+  function onKeyDown(event: KeyboardEvent<HTMLInputElement>) {
+    if (event.key === 'Enter' && !event.nativeEvent.isComposing) {
+      // An empty input lets Enter submit the form as usual.
+      if (text.trim() === '') return;
+      event.preventDefault();
+      add(text);
+      setText('');
+    } else if (event.key === 'Backspace' && text === '' && tags.length > 0) {
+      event.preventDefault();
+      const last = tags[tags.length - 1];
+      commitTags(removeLastTag(tags));
+      setNotice('');
+      setAnnouncement(last === undefined ? '' : `Removed "${last}".`);
+    }
+  }
+
+  function onPaste(event: ClipboardEvent<HTMLInputElement>) {
+    const pasted = event.clipboardData.getData('text');
+    if (delimiter === '' || !pasted.includes(delimiter)) return;
+    // "a, b, c" pasted: add them all at once, keeping the text around the caret.
+    event.preventDefault();
+    const input = event.currentTarget;
+    const before = text.slice(0, input.selectionStart ?? text.length);
+    const after = text.slice(input.selectionEnd ?? text.length);
+    add(`${before}${pasted}${after}`);
+    setText('');
+  }
+
+  function onBlur() {
+    if (addOnBlur && text.trim() !== '') {
+      add(text);
+      setText('');
+    }
+  }
+
+  function remove(index: number) {
+    const removed = tags[index];
+    commitTags(removeTagAt(tags, index));
+    setNotice('');
+    setAnnouncement(removed === undefined ? '' : `Removed "${removed}".`);
+    inputRef.current?.focus();
+  }
+
+  const hint = `Separate tags with ${delimiter === ',' ? 'commas' : `"${delimiter}"`} or press Enter.${isUnlimited(max) ? '' : ` Up to ${Math.floor(max)}.`}`;
+  const describedBy = [aria['aria-describedby'], hintId, notice ? noticeId : undefined].filter(Boolean).join(' ');
+
+  return (
+    <div className={cn('grid gap-1.5', className)}>
+      <div
+        className={cn(
+          'flex min-h-10 w-full flex-wrap items-center gap-1.5 rounded-md border border-input bg-card px-2 py-1.5 text-base shadow-xs transition-colors focus-within:outline-2 focus-within:outline-offset-1 focus-within:outline-ring has-[[aria-invalid=true]]:border-destructive sm:text-sm',
+          disabled && 'cursor-not-allowed opacity-60',
+        )}
+        onClick={(event) => {
+          if (event.target === event.currentTarget) inputRef.current?.focus();
+        }}
+      >
+        {tags.length > 0 && (
+          <ul className="contents" aria-label="Tags">
+            {tags.map((tag, index) => (
+              <li
+                // Duplicates may be allowed, so the index is part of the key.
+                key={`${index}-${tag}`}
+                className="inline-flex max-w-full items-center gap-1 rounded-sm bg-secondary py-0.5 pr-0.5 pl-2 text-sm text-secondary-foreground"
+              >
+                <span className="truncate">{tag}</span>
+                <button
+                  type="button"
+                  disabled={disabled}
+                  aria-label={`Remove ${tag}`}
+                  onClick={() => remove(index)}
+                  className="inline-flex size-6 shrink-0 items-center justify-center rounded-sm text-secondary-foreground/80 hover:bg-background/60 hover:text-foreground focus-visible:outline-2 focus-visible:outline-ring"
+                >
+                  <XIcon />
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+        <input
+          ref={inputRef}
+          id={inputId}
+          type="text"
+          value={text}
+          disabled={disabled}
+          placeholder={tags.length === 0 ? placeholder : undefined}
+          aria-label={aria['aria-label']}
+          aria-describedby={describedBy}
+          aria-invalid={aria['aria-invalid'] || undefined}
+          autoComplete="off"
+          enterKeyHint="enter"
+          onChange={onInputChange}
+          onKeyDown={onKeyDown}
+          onPaste={onPaste}
+          onBlur={onBlur}
+          className="h-7 min-w-[8ch] flex-1 bg-transparent px-1 text-foreground outline-none placeholder:text-muted-foreground disabled:cursor-not-allowed"
+        />
+        {name !== undefined && <input type="hidden" name={name} value={tags.join(delimiter)} />}
+      </div>
+      <span id={hintId} className="sr-only">
+        {hint}
+      </span>
+      {notice && (
+        <p id={noticeId} className="text-sm text-destructive">
+          {notice}
+        </p>
+      )}
+      <span role="status" className="sr-only">
+        {announcement}
+      </span>
+    </div>
+  );
+}
