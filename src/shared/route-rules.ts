@@ -5,7 +5,7 @@
  * requests when it knows the session.
  */
 import { isElevated, type Role } from './roles.ts';
-import { matchRoute } from './routes.ts';
+import { matchRoute, paramsAreValid } from './routes.ts';
 
 export type AuthState =
   | { status: 'unknown' }
@@ -77,13 +77,15 @@ export function afterSignIn(r: string | null | undefined): string {
 
 export function decideNavigation(input: NavigationInput): Decision {
   const { path, auth } = input;
-  const route = matchRoute(path)?.route;
+  // A URL whose parameters fail their check is not that route: it is the 404 page.
+  const match = matchRoute(path);
+  const route = match && paramsAreValid(match) ? match.route : undefined;
 
   // Maintenance first: everything goes to /maintenance while it is on; /maintenance goes home when off.
   if (input.maintenance) return path === MAINTENANCE_PATH ? STAY : redirect(MAINTENANCE_PATH);
   if (path === MAINTENANCE_PATH) return redirect(HOME_PATH);
 
-  // Unknown pages (404) and public pages are open to all.
+  // Unknown pages (404, malformed parameters included) and public pages are open to all.
   if (!route || route.access === 'public') return STAY;
 
   if (route.access === 'guest') {

@@ -18,6 +18,8 @@ async function linkFromMail(to: string, page: string): Promise<string> {
 }
 
 test('a new participant registers, onboards from the mail, signs out and back in, and resets the password', async ({ page }) => {
+  // A long journey: several pages, mails and argon2 hashes.
+  test.setTimeout(90_000);
   const email = uniqueEmail('newcomer');
 
   // Register.

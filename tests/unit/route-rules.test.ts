@@ -89,6 +89,12 @@ describe('unknown pages', () => {
   it('stay, to show the 404 page', () => {
     expect(go('/no/such/page', anonymous)).toEqual({ action: 'stay' });
   });
+
+  it('include routes whose parameters fail their check, whoever asks', () => {
+    expect(go('/admin/projects/seven/missions/9/edit', anonymous)).toEqual({ action: 'stay' });
+    expect(go('/surveys/abc', participant)).toEqual({ action: 'stay' });
+    expect(go('/login/../surveys/0', unknown)).toEqual({ action: 'stay' });
+  });
 });
 
 describe('redirect targets are same-site paths only', () => {
