@@ -1,0 +1,147 @@
+import { useState } from 'react';
+import type { ReportData } from '../../shared/schemas/reports.ts';
+import { withQuery } from '../../lib/api.ts';
+import { describeDevice, formatDateTime, formatRelative } from '../../lib/format.ts';
+import { fullNameOf } from '../../lib/user.ts';
+import { Badge } from '../../components/ui/badge.tsx';
+import { ListBody, ListFooter, PER_PAGE, SearchForm, Section, TableScroller, td, th, useApi } from './admin-kit.tsx';
+
+export interface ClientReport {
+  id: number;
+  hash: string;
+  url: string;
+  userAgent: string | null;
+  data: ReportData;
+  count: number;
+  firstSeenAt: string;
+  lastSeenAt: string;
+  user: { id: number; email: string; firstName: string; lastName: string } | null;
+}
+
+interface ReportsPage {
+  reports: ClientReport[];
+  total: number;
+  page: number;
+  perPage: number;
+}
+
+function firstLine(text: string): string {
+  return text.split('\n').find((line) => line.trim() !== '')?.trim() ?? '';
+}
+
+function shortJson(value: unknown): string {
+  const text = JSON.stringify(value) ?? 'null';
+  return text.length > 160 ? `${text.slice(0, 157)}…` : text;
+}
+
+/** The kind of report, as a short label: "Uncaught · HTTP", "Manual", "Action". */
+export function reportType(data: ReportData): string {
+  if (data.type === 'action') return 'Action';
+  const type = data.type === 'uncaught' ? 'Uncaught' : 'Manual';
+  return data.data.kind === 'http' ? `${type} · HTTP` : type;
+}
+
+/** What went wrong in one line: the HTTP status and cause, the first stack line, or the data. */
+export function reportMessage(data: ReportData): string {
+  if (data.type === 'action') return data.action.name === 'page_load' ? 'page_load' : `misc: ${shortJson(data.action.data)}`;
+  if (data.data.kind === 'http') {
+    const parts = [data.data.code === null ? 'HTTP error' : `HTTP ${data.data.code}`, data.data.cause, data.data.body ? firstLine(data.data.body) : null];
+    return parts.filter((part): part is string => Boolean(part)).join(' — ');
+  }
+  const stack = data.stacktrace ? firstLine(data.stacktrace) : '';
+  if (stack) return stack;
+  return shortJson(data.data.data);
+}
+
+/** "Client errors" (SPEC.md §3, §4, §8): the reports browsers sent, last seen first, with search and pages. */
+export function ClientErrorsSection() {
+  const [page, setPage] = useState(1);
+  const [search, setSearch] = useState('');
+  const query: Record<string, string> = { page: String(page), perPage: String(PER_PAGE) };
+  if (search) query.search = search;
+  const { load, reload } = useApi<ReportsPage>(withQuery('/api/admin/reports', query));
+
+  return (
+    <Section
+      id="client-errors"
+      title="Client errors"
+      description="Errors and reports sent by visitors' browsers, each counted once per distinct content. Search looks in the page, the browser and the error."
+      aside={
+        <button type="button" onClick={reload} className="text-sm font-medium text-primary underline-offset-4 hover:underline">
+          Refresh
+        </button>
+      }
+    >
+      <SearchForm
+        label="Search client errors"
+        value={search}
+        onSearch={(value) => {
+          setSearch(value);
+          setPage(1);
+        }}
+      />
+      <ListBody
+        load={load}
+        reload={reload}
+        loadingLabel="Loading client errors…"
+        isEmpty={(data) => data.reports.length === 0}
+        empty={search ? `No client errors match “${search}”.` : 'No client errors have been reported. That is good news.'}
+      >
+        {(data) => (
+          <>
+            <TableScroller label="Client errors table">
+              <table className="w-full min-w-[56rem] border-collapse">
+                <caption className="sr-only">Client errors, last seen first</caption>
+                <thead>
+                  <tr>
+                    <th scope="col" className={th}>Page</th>
+                    <th scope="col" className={th}>Type</th>
+                    <th scope="col" className={th}>Message</th>
+                    <th scope="col" className={`${th} text-right`}>Count</th>
+                    <th scope="col" className={th}>Last seen</th>
+                    <th scope="col" className={th}>User</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.reports.map((report) => (
+                    <tr key={report.id}>
+                      <td className={`${td} max-w-56 font-mono text-xs break-all`}>{report.url}</td>
+                      <td className={td}>
+                        <Badge variant="outline">{reportType(report.data)}</Badge>
+                      </td>
+                      <td className={`${td} max-w-md`}>
+                        <p className="font-mono text-xs break-words">{reportMessage(report.data)}</p>
+                        <p className="mt-1 text-xs text-muted-foreground">{describeDevice(report.userAgent).label}</p>
+                      </td>
+                      <td className={`${td} text-right tabular-nums`}>{report.count}</td>
+                      <td className={`${td} whitespace-nowrap`}>
+                        <time dateTime={report.lastSeenAt} title={formatDateTime(report.lastSeenAt)}>
+                          {formatRelative(report.lastSeenAt)}
+                        </time>
+                      </td>
+                      <td className={td}>
+                        {report.user ? (
+                          <a href={`/admin/users/${report.user.id}`} className="font-medium text-primary underline-offset-4 hover:underline">
+                            {fullNameOf(report.user) || report.user.email}
+                          </a>
+                        ) : (
+                          <span className="text-muted-foreground">Not signed in</span>
+                        )}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableScroller>
+            <ListFooter page={data.page} total={data.total} label="Client errors pages" onPageChange={setPage} />
+          </>
+        )}
+      </ListBody>
+    </Section>
+  );
+}
+
+/** /admin/tools/client-errors: the section on its own page. */
+export default function ClientErrors() {
+  return <ClientErrorsSection />;
+}

@@ -1,0 +1,108 @@
+import { useState } from 'react';
+import { apiSend, withQuery } from '../../lib/api.ts';
+import { errorMessage } from '../../lib/form-errors.ts';
+import { formatDateTime } from '../../lib/format.ts';
+import { FormAlert } from '../../components/FormAlert.tsx';
+import { Badge } from '../../components/ui/badge.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { ListBody, ListFooter, PER_PAGE, SearchForm, Section, useApi } from './admin-kit.tsx';
+
+export interface ContactMessage {
+  id: number;
+  name: string;
+  email: string;
+  message: string;
+  userId: number | null;
+  ip: string | null;
+  createdAt: string;
+  handledAt: string | null;
+}
+
+interface MessagesPage {
+  messages: ContactMessage[];
+  total: number;
+  page: number;
+  perPage: number;
+}
+
+/** "Contact messages": what people sent through /contact, newest first; mark handled or reopen. */
+export function ContactMessages() {
+  const [page, setPage] = useState(1);
+  const [search, setSearch] = useState('');
+  const [alert, setAlert] = useState<string | null>(null);
+  const [busy, setBusy] = useState<number | null>(null);
+  const query: Record<string, string> = { page: String(page), perPage: String(PER_PAGE) };
+  if (search) query.search = search;
+  const { load, reload, replace } = useApi<MessagesPage>(withQuery('/api/admin/contact-messages', query));
+
+  async function setHandled(message: ContactMessage, handled: boolean) {
+    setAlert(null);
+    setBusy(message.id);
+    try {
+      const { message: updated } = await apiSend<{ message: ContactMessage }>('PATCH', `/api/admin/contact-messages/${message.id}`, { handled });
+      replace((data) => ({ ...data, messages: data.messages.map((m) => (m.id === updated.id ? updated : m)) }));
+    } catch (error) {
+      setAlert(errorMessage(error));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  return (
+    <Section id="contact-messages" title="Contact messages" description="Messages from the contact form. Answer by email, then mark them handled.">
+      <SearchForm
+        label="Search messages"
+        value={search}
+        onSearch={(value) => {
+          setSearch(value);
+          setPage(1);
+        }}
+      />
+      <FormAlert message={alert} />
+      <ListBody
+        load={load}
+        reload={reload}
+        loadingLabel="Loading messages…"
+        isEmpty={(data) => data.messages.length === 0}
+        empty={search ? `No messages match “${search}”.` : 'No messages yet.'}
+      >
+        {(data) => (
+          <>
+            <ul className="flex flex-col divide-y divide-border rounded-lg border border-border" aria-label="Contact messages">
+              {data.messages.map((message) => (
+                <li key={message.id} className="flex flex-col gap-3 p-4">
+                  <div className="flex flex-col gap-2 sm:flex-row sm:items-start sm:justify-between">
+                    <div className="flex min-w-0 flex-col gap-0.5">
+                      <p className="flex flex-wrap items-center gap-2">
+                        <span className="font-medium">{message.name}</span>
+                        {message.handledAt ? <Badge variant="outline">Handled</Badge> : <Badge>New</Badge>}
+                      </p>
+                      <a href={`mailto:${message.email}`} className="text-sm text-primary underline-offset-4 wrap-anywhere hover:underline">
+                        {message.email}
+                      </a>
+                      <p className="text-xs text-muted-foreground">
+                        <time dateTime={message.createdAt}>{formatDateTime(message.createdAt)}</time>
+                        {message.handledAt && <> · handled {formatDateTime(message.handledAt)}</>}
+                      </p>
+                    </div>
+                    <Button
+                      size="sm"
+                      variant={message.handledAt ? 'ghost' : 'outline'}
+                      loading={busy === message.id}
+                      onClick={() => void setHandled(message, message.handledAt === null)}
+                      className="self-start"
+                    >
+                      {message.handledAt ? 'Reopen' : 'Mark handled'}
+                    </Button>
+                  </div>
+                  <p className="text-sm whitespace-pre-line wrap-anywhere">{message.message}</p>
+                </li>
+              ))}
+            </ul>
+            <ListFooter page={data.page} total={data.total} label="Contact message pages" onPageChange={setPage} />
+          </>
+        )}
+      </ListBody>
+    </Section>
+  );
+}

@@ -1,0 +1,162 @@
+import { useState } from 'react';
+import { DATA_DELETION_STATUSES, type DataDeletionStatus } from '../../shared/schemas/data-deletion.ts';
+import { apiSend, withQuery } from '../../lib/api.ts';
+import { errorMessage } from '../../lib/form-errors.ts';
+import { formatDateTime } from '../../lib/format.ts';
+import { fullNameOf } from '../../lib/user.ts';
+import { FormAlert } from '../../components/FormAlert.tsx';
+import { Badge } from '../../components/ui/badge.tsx';
+import { Label } from '../../components/ui/label.tsx';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../components/ui/select.tsx';
+import { ConfirmButton, ListBody, ListFooter, PER_PAGE, SearchForm, Section, useApi } from './admin-kit.tsx';
+
+export interface DataDeletionRequest {
+  id: number;
+  userId: number | null;
+  email: string;
+  reason: string | null;
+  status: DataDeletionStatus;
+  ip: string | null;
+  createdAt: string;
+  confirmedAt: string | null;
+  handledAt: string | null;
+  handledBy: number | null;
+  user: { id: number; email: string; firstName: string; lastName: string } | null;
+}
+
+interface RequestsPage {
+  requests: DataDeletionRequest[];
+  total: number;
+  page: number;
+  perPage: number;
+}
+
+const STATUS_LABELS: Readonly<Record<DataDeletionStatus, string>> = {
+  pending: 'Waiting for confirmation',
+  confirmed: 'Confirmed',
+  completed: 'Completed',
+  cancelled: 'Cancelled',
+};
+
+type StatusFilter = DataDeletionStatus | 'all';
+
+/** "Data-deletion requests" (admin only): filter by status, complete or cancel. */
+export function DataDeletionRequests() {
+  const [page, setPage] = useState(1);
+  const [search, setSearch] = useState('');
+  const [status, setStatus] = useState<StatusFilter>('all');
+  const [alert, setAlert] = useState<string | null>(null);
+  const query: Record<string, string> = { page: String(page), perPage: String(PER_PAGE) };
+  if (search) query.search = search;
+  if (status !== 'all') query.status = status;
+  const { load, reload, replace } = useApi<RequestsPage>(withQuery('/api/admin/data-deletion-requests', query));
+
+  async function close(request: DataDeletionRequest, next: 'completed' | 'cancelled') {
+    setAlert(null);
+    try {
+      const { request: updated } = await apiSend<{ request: DataDeletionRequest }>('PATCH', `/api/admin/data-deletion-requests/${request.id}`, { status: next });
+      replace((data) => ({ ...data, requests: data.requests.map((r) => (r.id === updated.id ? { ...updated, user: r.user } : r)) }));
+    } catch (error) {
+      setAlert(errorMessage(error));
+      reload();
+    }
+  }
+
+  return (
+    <Section
+      id="data-deletion-requests"
+      title="Data-deletion requests"
+      description="Requests from the data deletion page. Delete the person's data first, then mark the request completed: they get an email. Only admins see this."
+    >
+      <SearchForm
+        label="Search requests"
+        value={search}
+        onSearch={(value) => {
+          setSearch(value);
+          setPage(1);
+        }}
+      >
+        <div className="flex flex-col gap-2 sm:w-56">
+          <Label htmlFor="deletion-status-filter">Status</Label>
+          <Select
+            value={status}
+            onValueChange={(value) => {
+              setStatus(value as StatusFilter);
+              setPage(1);
+            }}
+          >
+            <SelectTrigger id="deletion-status-filter">
+              <SelectValue />
+            </SelectTrigger>
+            <SelectContent>
+              <SelectItem value="all">All statuses</SelectItem>
+              {DATA_DELETION_STATUSES.map((s) => (
+                <SelectItem key={s} value={s}>
+                  {STATUS_LABELS[s]}
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
+        </div>
+      </SearchForm>
+      <FormAlert message={alert} />
+      <ListBody
+        load={load}
+        reload={reload}
+        loadingLabel="Loading requests…"
+        isEmpty={(data) => data.requests.length === 0}
+        empty={search || status !== 'all' ? 'No requests match.' : 'No data-deletion requests yet.'}
+      >
+        {(data) => (
+          <>
+            <ul className="flex flex-col divide-y divide-border rounded-lg border border-border" aria-label="Data-deletion requests">
+              {data.requests.map((request) => (
+                <li key={request.id} className="flex flex-col gap-3 p-4 sm:flex-row sm:items-start sm:justify-between">
+                  <div className="flex min-w-0 flex-col gap-1">
+                    <p className="flex flex-wrap items-center gap-2">
+                      <span className="font-medium wrap-anywhere">{request.email}</span>
+                      <Badge variant={request.status === 'confirmed' ? 'default' : request.status === 'pending' ? 'secondary' : 'outline'}>
+                        {STATUS_LABELS[request.status]}
+                      </Badge>
+                    </p>
+                    {request.user && (
+                      <p className="text-sm">
+                        <a href={`/admin/users/${request.user.id}`} className="text-primary underline-offset-4 hover:underline">
+                          {fullNameOf(request.user)}
+                        </a>
+                      </p>
+                    )}
+                    <p className="text-xs text-muted-foreground">
+                      Asked {formatDateTime(request.createdAt)}
+                      {request.confirmedAt && <> · confirmed {formatDateTime(request.confirmedAt)}</>}
+                      {request.handledAt && <> · closed {formatDateTime(request.handledAt)}</>}
+                    </p>
+                    {request.reason && <p className="mt-1 text-sm whitespace-pre-line text-muted-foreground">“{request.reason}”</p>}
+                  </div>
+                  <div className="flex shrink-0 flex-wrap gap-2">
+                    {request.status === 'confirmed' && (
+                      <ConfirmButton
+                        confirmLabel="Mark completed"
+                        question="Is the data deleted? The person will be emailed."
+                        onConfirm={() => close(request, 'completed')}
+                        variant="default"
+                      >
+                        Mark completed
+                      </ConfirmButton>
+                    )}
+                    {(request.status === 'pending' || request.status === 'confirmed') && (
+                      <ConfirmButton confirmLabel="Cancel request" question="Cancel this request?" onConfirm={() => close(request, 'cancelled')} confirmVariant="destructive">
+                        Cancel request
+                      </ConfirmButton>
+                    )}
+                  </div>
+                </li>
+              ))}
+            </ul>
+            <ListFooter page={data.page} total={data.total} label="Data-deletion request pages" onPageChange={setPage} />
+          </>
+        )}
+      </ListBody>
+    </Section>
+  );
+}

@@ -1,0 +1,76 @@
+import { useAuth } from '../../lib/use-auth.ts';
+import { ChevronRightIcon } from '../../components/icons.tsx';
+import { Card } from '../../components/ui/card.tsx';
+import { LoadingBlock } from '../../components/ui/spinner.tsx';
+import { ClientErrorsSection } from './ClientErrors.tsx';
+import { ContactMessages } from './ContactMessages.tsx';
+import { DataDeletionRequests } from './DataDeletionRequests.tsx';
+import { SiteSwitches } from './SiteSwitches.tsx';
+
+const TOOLS = [
+  { href: '/admin/tools/points-bulk-update', title: 'Points bulk update', description: 'Credit or correct points for many participants at once from a file.' },
+  { href: '/admin/tools/alchemer-export-append', title: 'Alchemer export append', description: 'Add Fieldwork participant details to an export from Alchemer.' },
+  { href: '/admin/tools/export-reviews-unilever', title: 'Export reviews (Unilever)', description: 'Download the reviewed submissions of the Unilever projects.' },
+] as const;
+
+/**
+ * /admin/tools: the bulk tools as cards, then the working sections. Admin-only sections (site
+ * switches, data-deletion requests) are hidden from moderators; the API refuses them anyway.
+ */
+export default function ToolsHub() {
+  const auth = useAuth();
+  if (auth.status !== 'authenticated') return <LoadingBlock label="Loading tools…" />;
+  const isAdmin = auth.user.role === 'admin';
+  const sections = [
+    ...(isAdmin ? [{ id: 'site-switches', label: 'Site switches' }] : []),
+    { id: 'client-errors', label: 'Client errors' },
+    ...(isAdmin ? [{ id: 'data-deletion-requests', label: 'Data-deletion requests' }] : []),
+    { id: 'contact-messages', label: 'Contact messages' },
+  ];
+
+  return (
+    <div className="flex flex-col gap-8">
+      <section aria-labelledby="bulk-tools-heading" className="flex flex-col gap-3">
+        <h2 id="bulk-tools-heading" className="text-lg font-semibold tracking-tight">
+          Bulk tools
+        </h2>
+        <ul className="grid gap-4 md:grid-cols-3">
+          {TOOLS.map((tool) => (
+            <li key={tool.href}>
+              <Card className="h-full transition-colors hover:border-primary">
+                <a href={tool.href} className="flex h-full flex-col gap-2 rounded-xl p-5 no-underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring">
+                  <span className="flex items-center justify-between gap-2 font-semibold text-foreground">
+                    {tool.title}
+                    <ChevronRightIcon className="size-4 shrink-0 text-muted-foreground" />
+                  </span>
+                  <span className="text-sm text-muted-foreground">{tool.description}</span>
+                </a>
+              </Card>
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <nav aria-label="Tool sections" className="-mb-2">
+        <ul className="flex flex-wrap gap-2">
+          {sections.map((section) => (
+            <li key={section.id}>
+              <a
+                href={`#${section.id}`}
+                data-astro-reload
+                className="inline-flex h-9 items-center rounded-full border border-border bg-card px-4 text-sm font-medium text-foreground no-underline hover:bg-accent"
+              >
+                {section.label}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+
+      {isAdmin && <SiteSwitches />}
+      <ClientErrorsSection />
+      {isAdmin && <DataDeletionRequests />}
+      <ContactMessages />
+    </div>
+  );
+}

@@ -1,0 +1,195 @@
+/** Pieces the admin tool screens share: list loading, section cards, search, two-step buttons. */
+import { useCallback, useEffect, useId, useState, type ReactNode } from 'react';
+import { apiGet } from '../../lib/api.ts';
+import { errorMessage } from '../../lib/form-errors.ts';
+import { handleSessionLost } from '../../lib/session.ts';
+import { cn } from '../../lib/utils.ts';
+import { Alert } from '../../components/ui/alert.tsx';
+import { Button, type ButtonProps } from '../../components/ui/button.tsx';
+import { Card } from '../../components/ui/card.tsx';
+import { Input } from '../../components/ui/input.tsx';
+import { Label } from '../../components/ui/label.tsx';
+import { Pagination } from '../../components/ui/pagination.tsx';
+import { LoadingBlock } from '../../components/ui/spinner.tsx';
+
+/** SPEC.md §9: 10 per page. */
+export const PER_PAGE = 10;
+
+export type Load<T> = { status: 'loading' } | { status: 'ready'; data: T } | { status: 'error'; message: string };
+
+/** GET `url` (null: wait) with a reload; the last good data stays while a new page loads. */
+export function useApi<T>(url: string | null): { load: Load<T>; reload: () => void; replace: (update: (data: T) => T) => void } {
+  const [load, setLoad] = useState<Load<T>>({ status: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    if (url === null) return;
+    const controller = new AbortController();
+    setLoad((current) => (current.status === 'ready' ? current : { status: 'loading' }));
+    apiGet<T>(url, { signal: controller.signal })
+      .then((data) => setLoad({ status: 'ready', data }))
+      .catch((error: unknown) => {
+        if (controller.signal.aborted || handleSessionLost(error)) return;
+        setLoad({ status: 'error', message: errorMessage(error) });
+      });
+    return () => controller.abort();
+  }, [url, attempt]);
+  const reload = useCallback(() => setAttempt((n) => n + 1), []);
+  const replace = useCallback((update: (data: T) => T) => setLoad((current) => (current.status === 'ready' ? { status: 'ready', data: update(current.data) } : current)), []);
+  return { load, reload, replace };
+}
+
+/** A tool section: a card with its heading (h2), a line of description, and its content. */
+export function Section({ id, title, description, children, aside }: { id: string; title: string; description?: ReactNode; children: ReactNode; aside?: ReactNode }) {
+  return (
+    <section id={id} aria-labelledby={`${id}-heading`} className="scroll-mt-20">
+      <Card className="flex flex-col gap-5 p-5 sm:p-6">
+        <div className="flex flex-wrap items-start justify-between gap-3">
+          <div className="flex min-w-0 flex-col gap-1">
+            <h2 id={`${id}-heading`} className="text-xl font-semibold tracking-tight">
+              {title}
+            </h2>
+            {description && <p className="text-sm text-muted-foreground">{description}</p>}
+          </div>
+          {aside}
+        </div>
+        {children}
+      </Card>
+    </section>
+  );
+}
+
+/** Search box with its button; the search runs on submit, and "Clear" resets it. */
+export function SearchForm({ label, value, onSearch, children }: { label: string; value: string; onSearch: (value: string) => void; children?: ReactNode }) {
+  const id = useId();
+  const [text, setText] = useState(value);
+  useEffect(() => setText(value), [value]);
+  function submit(event: { preventDefault: () => void }) {
+    event.preventDefault();
+    onSearch(text.trim());
+  }
+  return (
+    <form role="search" aria-label={label} onSubmit={submit} className="flex flex-col gap-3 sm:flex-row sm:items-end">
+      <div className="flex min-w-0 flex-1 flex-col gap-2">
+        <Label htmlFor={id}>{label}</Label>
+        <Input id={id} type="search" value={text} onChange={(event) => setText(event.target.value)} />
+      </div>
+      {children}
+      <div className="flex gap-2">
+        <Button type="submit" variant="secondary">
+          Search
+        </Button>
+        {value !== '' && (
+          <Button
+            type="button"
+            variant="ghost"
+            onClick={() => {
+              setText('');
+              onSearch('');
+            }}
+          >
+            Clear
+          </Button>
+        )}
+      </div>
+    </form>
+  );
+}
+
+/** Loading, failure and empty states of a list, else the list itself. */
+export function ListBody<T>({ load, reload, isEmpty, empty, loadingLabel, children }: { load: Load<T>; reload: () => void; isEmpty: (data: T) => boolean; empty: ReactNode; loadingLabel: string; children: (data: T) => ReactNode }) {
+  if (load.status === 'loading') return <LoadingBlock label={loadingLabel} />;
+  if (load.status === 'error') {
+    return (
+      <div className="flex flex-col items-start gap-3">
+        <Alert variant="destructive" title="The list could not be loaded">
+          {load.message}
+        </Alert>
+        <Button variant="outline" onClick={reload}>
+          Try again
+        </Button>
+      </div>
+    );
+  }
+  if (isEmpty(load.data)) return <p className="rounded-lg border border-dashed border-border px-4 py-8 text-center text-sm text-muted-foreground">{empty}</p>;
+  return <>{children(load.data)}</>;
+}
+
+/** "Showing 1–10 of 23" and the page buttons. */
+export function ListFooter({ page, total, perPage = PER_PAGE, label, onPageChange }: { page: number; total: number; perPage?: number; label: string; onPageChange: (page: number) => void }) {
+  const from = total === 0 ? 0 : (page - 1) * perPage + 1;
+  const to = Math.min(total, page * perPage);
+  return (
+    <div className="flex flex-col items-center gap-3 sm:flex-row sm:justify-between">
+      <p className="text-sm text-muted-foreground tabular-nums">
+        Showing {from}–{to} of {total}
+      </p>
+      {total > perPage && <Pagination page={page} total={total} perPage={perPage} onPageChange={onPageChange} label={label} />}
+    </div>
+  );
+}
+
+/** A table that scrolls sideways on small screens (and can be scrolled with the keyboard). */
+export function TableScroller({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div role="region" aria-label={label} tabIndex={0} className="-mx-5 overflow-x-auto px-5 focus-visible:outline-2 focus-visible:outline-ring sm:mx-0 sm:px-0">
+      {children}
+    </div>
+  );
+}
+
+export const th = 'border-b border-border px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-muted-foreground whitespace-nowrap';
+export const td = 'border-b border-border px-3 py-3 align-top text-sm';
+
+/** A button that asks once more ("Confirm" / "Keep") before it acts. */
+export function ConfirmButton({
+  children,
+  confirmLabel,
+  question,
+  onConfirm,
+  variant = 'outline',
+  confirmVariant = 'default',
+  size = 'sm',
+  className,
+}: {
+  children: ReactNode;
+  confirmLabel: string;
+  question: ReactNode;
+  onConfirm: () => Promise<void>;
+  variant?: ButtonProps['variant'];
+  confirmVariant?: ButtonProps['variant'];
+  size?: ButtonProps['size'];
+  className?: string;
+}) {
+  const [asking, setAsking] = useState(false);
+  const [busy, setBusy] = useState(false);
+  if (!asking) {
+    return (
+      <Button variant={variant} size={size} className={className} onClick={() => setAsking(true)}>
+        {children}
+      </Button>
+    );
+  }
+  return (
+    <div role="group" aria-label="Confirm" className={cn('flex flex-wrap items-center gap-2', className)}>
+      <span className="text-sm">{question}</span>
+      <Button
+        variant={confirmVariant}
+        size={size}
+        loading={busy}
+        autoFocus
+        onClick={() => {
+          setBusy(true);
+          void onConfirm().finally(() => {
+            setBusy(false);
+            setAsking(false);
+          });
+        }}
+      >
+        {confirmLabel}
+      </Button>
+      <Button variant="ghost" size={size} disabled={busy} onClick={() => setAsking(false)}>
+        Cancel
+      </Button>
+    </div>
+  );
+}

@@ -1,0 +1,123 @@
+import { useEffect, useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { z } from 'zod';
+import { CONTACT_MESSAGE_MAX_LENGTH, contactSchema } from '../../shared/schemas/contact.ts';
+import { apiSend, type OkResponse } from '../../lib/api.ts';
+import { applyApiError } from '../../lib/form-errors.ts';
+import { fullNameOf } from '../../lib/user.ts';
+import { useAuth } from '../../lib/use-auth.ts';
+import { FormAlert } from '../../components/FormAlert.tsx';
+import { CheckCircleIcon } from '../../components/icons.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { FormField } from '../../components/ui/form-field.tsx';
+import { Input } from '../../components/ui/input.tsx';
+import { controlClasses } from '../../components/ui/input.tsx';
+import { cn } from '../../lib/utils.ts';
+
+type ContactValues = z.input<typeof contactSchema>;
+
+const EMPTY: ContactValues = { name: '', email: '', message: '' };
+
+/** /contact: name, email and message; stored and mailed to the support address (rate limited). */
+export default function ContactForm() {
+  const auth = useAuth();
+  const [alert, setAlert] = useState<string | null>(null);
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    reset,
+    watch,
+    getValues,
+    formState: { errors, isSubmitting },
+  } = useForm<ContactValues>({ resolver: zodResolver(contactSchema), defaultValues: EMPTY });
+
+  // Signed in: start from the account's name and address (still editable).
+  const user = auth.status === 'authenticated' ? auth.user : null;
+  useEffect(() => {
+    if (!user) return;
+    const current = getValues();
+    if (current.name === '' && current.email === '') reset({ ...current, name: fullNameOf(user), email: user.email });
+  }, [user, getValues, reset]);
+
+  const length = watch('message').length;
+
+  const onSubmit = handleSubmit(async (values) => {
+    setAlert(null);
+    try {
+      await apiSend<OkResponse>('POST', '/api/contact', values);
+      setSentTo(values.email);
+    } catch (error) {
+      setAlert(applyApiError(error, setError, ['name', 'email', 'message']));
+    }
+  });
+
+  if (sentTo !== null) {
+    return (
+      <MessageSent
+        email={sentTo}
+        onAnother={() => {
+          reset(user ? { name: fullNameOf(user), email: user.email, message: '' } : EMPTY);
+          setSentTo(null);
+        }}
+      />
+    );
+  }
+
+  return (
+    <form noValidate onSubmit={onSubmit} className="flex flex-col gap-5">
+      <FormAlert message={alert} />
+      <FormField id="contact-name" label="Your name" error={errors.name?.message}>
+        {(c) => <Input {...c} autoComplete="name" {...register('name')} />}
+      </FormField>
+      <FormField id="contact-email" label="Email" description="We answer to this address." error={errors.email?.message}>
+        {(c) => <Input {...c} type="email" autoComplete="email" inputMode="email" autoCapitalize="none" spellCheck={false} {...register('email')} />}
+      </FormField>
+      <FormField
+        id="contact-message"
+        label="Message"
+        error={errors.message?.message}
+        extraDescribedBy="contact-message-count"
+      >
+        {(c) => (
+          <textarea
+            {...c}
+            rows={7}
+            maxLength={CONTACT_MESSAGE_MAX_LENGTH}
+            className={cn(controlClasses, 'h-auto min-h-36 resize-y leading-6')}
+            {...register('message')}
+          />
+        )}
+      </FormField>
+      <p id="contact-message-count" className="-mt-3 text-right text-xs text-muted-foreground tabular-nums">
+        {length} / {CONTACT_MESSAGE_MAX_LENGTH} characters
+      </p>
+      <Button type="submit" size="lg" loading={isSubmitting} className="w-full sm:w-auto sm:self-start">
+        Send message
+      </Button>
+    </form>
+  );
+}
+
+function MessageSent({ email, onAnother }: { email: string; onAnother: () => void }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  return (
+    <div role="status" className="flex flex-col items-start gap-4">
+      <span className="flex size-12 items-center justify-center rounded-full bg-[color-mix(in_oklab,var(--success)_14%,var(--card))] text-success">
+        <CheckCircleIcon className="size-6" />
+      </span>
+      <h3 ref={heading} tabIndex={-1} className="text-xl font-semibold tracking-tight">
+        Thank you, your message is on its way
+      </h3>
+      <p className="text-muted-foreground">
+        We will answer at <strong className="font-semibold wrap-anywhere text-foreground">{email}</strong>, usually within two working days.
+      </p>
+      <Button variant="outline" onClick={onAnother}>
+        Send another message
+      </Button>
+    </div>
+  );
+}

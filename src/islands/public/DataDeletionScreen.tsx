@@ -1,0 +1,312 @@
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useForm, type UseFormRegisterReturn } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { z } from 'zod';
+import {
+  DATA_DELETION_REASON_MAX_LENGTH,
+  dataDeletionByEmailSchema,
+  dataDeletionSignedInSchema,
+} from '../../shared/schemas/data-deletion.ts';
+import { ApiError, apiGet, apiSend, withQuery, type OkResponse, type TokenInfo } from '../../lib/api.ts';
+import { applyApiError, errorMessage } from '../../lib/form-errors.ts';
+import { useAuth } from '../../lib/use-auth.ts';
+import { cn } from '../../lib/utils.ts';
+import { FormAlert } from '../../components/FormAlert.tsx';
+import { AlertCircleIcon, CheckCircleIcon, MailIcon } from '../../components/icons.tsx';
+import { Alert } from '../../components/ui/alert.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { FormField } from '../../components/ui/form-field.tsx';
+import { Input, controlClasses } from '../../components/ui/input.tsx';
+import { PasswordInput } from '../../components/ui/password-input.tsx';
+import { LoadingBlock } from '../../components/ui/spinner.tsx';
+
+const linkClass = 'font-medium text-primary underline underline-offset-4 hover:no-underline';
+
+/** The `?token=` of a mailed confirmation link, if any. */
+function tokenFromQuery(): string | null {
+  const token = new URLSearchParams(location.search).get('token');
+  return token && token.trim() !== '' ? token : null;
+}
+
+/** Drops `?token=` from the address bar (the link works once; a reload should not retry it). */
+function forgetTokenInUrl(): void {
+  const url = new URL(location.href);
+  url.searchParams.delete('token');
+  history.replaceState(history.state, '', `${url.pathname}${url.search}${url.hash}`);
+}
+
+type Mode = { kind: 'starting' } | { kind: 'link'; token: string } | { kind: 'form' };
+
+/**
+ * /data-deletion: with `?token=` the mailed link is checked and confirmed; otherwise a signed-in
+ * visitor confirms with their password, and anyone else asks by email (same answer whether or not
+ * an account exists).
+ */
+export default function DataDeletionScreen() {
+  const [mode, setMode] = useState<Mode>({ kind: 'starting' });
+  useEffect(() => {
+    const token = tokenFromQuery();
+    setMode(token ? { kind: 'link', token } : { kind: 'form' });
+  }, []);
+
+  if (mode.kind === 'starting') return <LoadingBlock label="Loading…" />;
+  if (mode.kind === 'link') {
+    return (
+      <ConfirmLink
+        token={mode.token}
+        onStartOver={() => {
+          forgetTokenInUrl();
+          setMode({ kind: 'form' });
+        }}
+      />
+    );
+  }
+  return <RequestForm />;
+}
+
+function RequestForm() {
+  const auth = useAuth();
+  const [done, setDone] = useState<'confirmed' | 'sent' | null>(null);
+  if (done === 'confirmed') return <Confirmed />;
+  if (done === 'sent') return <LinkSent onRestart={() => setDone(null)} />;
+  if (auth.status === 'unknown') return <LoadingBlock label="Loading…" />;
+  if (auth.status === 'authenticated') return <SignedInForm email={auth.user.email} onDone={() => setDone('confirmed')} />;
+  return <ByEmailForm onDone={() => setDone('sent')} />;
+}
+
+function ReasonField({ id, error, registration }: { id: string; error: string | undefined; registration: UseFormRegisterReturn<'reason'> }) {
+  return (
+    <FormField id={id} label="Reason" hint="(optional)" description="Anything you tell us helps us improve Fieldwork." error={error}>
+      {(c) => <textarea {...c} rows={4} maxLength={DATA_DELETION_REASON_MAX_LENGTH} className={cn(controlClasses, 'h-auto min-h-24 resize-y leading-6')} {...registration} />}
+    </FormField>
+  );
+}
+
+type SignedInValues = z.input<typeof dataDeletionSignedInSchema>;
+
+function SignedInForm({ email, onDone }: { email: string; onDone: () => void }) {
+  const [alert, setAlert] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<SignedInValues>({ resolver: zodResolver(dataDeletionSignedInSchema), defaultValues: { currentPassword: '', reason: '' } });
+
+  const onSubmit = handleSubmit(async (values) => {
+    setAlert(null);
+    try {
+      await apiSend<OkResponse>('POST', '/api/data-deletion', values);
+      onDone();
+    } catch (error) {
+      setAlert(applyApiError(error, setError, ['currentPassword', 'reason']));
+    }
+  });
+
+  return (
+    <form noValidate onSubmit={onSubmit} className="flex flex-col gap-5">
+      <p className="-mt-1 text-sm text-muted-foreground">
+        You are signed in as <strong className="font-semibold wrap-anywhere text-foreground">{email}</strong>. Enter your password to confirm that you
+        want this account and its data deleted.
+      </p>
+      <FormAlert message={alert} />
+      <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
+      <FormField id="deletion-password" label="Current password" error={errors.currentPassword?.message}>
+        {(c) => <PasswordInput {...c} autoComplete="current-password" {...register('currentPassword')} />}
+      </FormField>
+      <ReasonField id="deletion-reason" error={errors.reason?.message} registration={register('reason')} />
+      <Button type="submit" variant="destructive" size="lg" loading={isSubmitting} className="w-full">
+        Delete my account and data
+      </Button>
+    </form>
+  );
+}
+
+type ByEmailValues = z.input<typeof dataDeletionByEmailSchema>;
+
+function ByEmailForm({ onDone }: { onDone: () => void }) {
+  const [alert, setAlert] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<ByEmailValues>({ resolver: zodResolver(dataDeletionByEmailSchema), defaultValues: { email: '', reason: '' } });
+
+  const onSubmit = handleSubmit(async (values) => {
+    setAlert(null);
+    try {
+      await apiSend<OkResponse>('POST', '/api/data-deletion', values);
+      onDone();
+    } catch (error) {
+      setAlert(applyApiError(error, setError, ['email', 'reason']));
+    }
+  });
+
+  return (
+    <form noValidate onSubmit={onSubmit} className="flex flex-col gap-5">
+      <p className="-mt-1 text-sm text-muted-foreground">
+        Enter the email address of your account and we will send you a link to confirm the request. Have your password?{' '}
+        <a href="/login?r=/data-deletion" className={linkClass}>
+          Sign in
+        </a>{' '}
+        to confirm at once.
+      </p>
+      <FormAlert message={alert} />
+      <FormField id="deletion-email" label="Email" error={errors.email?.message}>
+        {(c) => <Input {...c} type="email" autoComplete="email" inputMode="email" autoCapitalize="none" spellCheck={false} {...register('email')} />}
+      </FormField>
+      <ReasonField id="deletion-reason" error={errors.reason?.message} registration={register('reason')} />
+      <Button type="submit" size="lg" loading={isSubmitting} className="w-full">
+        Send confirmation link
+      </Button>
+    </form>
+  );
+}
+
+type LinkCheck =
+  | { status: 'checking' }
+  | { status: 'valid'; email: string }
+  | { status: 'invalid' }
+  | { status: 'error'; message: string }
+  | { status: 'confirmed' };
+
+function ConfirmLink({ token, onStartOver }: { token: string; onStartOver: () => void }) {
+  const [check, setCheck] = useState<LinkCheck>({ status: 'checking' });
+  const [attempt, setAttempt] = useState(0);
+  const [confirming, setConfirming] = useState(false);
+  const [alert, setAlert] = useState<string | null>(null);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    setCheck({ status: 'checking' });
+    apiGet<TokenInfo>(withQuery('/api/tokens/verify', { token, type: 'data-deletion' }), { signal: controller.signal })
+      .then((info) => setCheck(info.valid === true && info.type === 'data-deletion' ? { status: 'valid', email: info.email } : { status: 'invalid' }))
+      .catch((error: unknown) => {
+        if (controller.signal.aborted) return;
+        if (error instanceof ApiError && (error.status === 404 || error.status === 400)) setCheck({ status: 'invalid' });
+        else setCheck({ status: 'error', message: errorMessage(error) });
+      });
+    return () => controller.abort();
+  }, [token, attempt]);
+
+  async function confirm() {
+    setAlert(null);
+    setConfirming(true);
+    try {
+      await apiSend<OkResponse>('POST', withQuery('/api/data-deletion/confirm', { token }), {});
+      forgetTokenInUrl();
+      setCheck({ status: 'confirmed' });
+    } catch (error) {
+      if (error instanceof ApiError && (error.status === 404 || error.code === 'invalid_token')) setCheck({ status: 'invalid' });
+      else setAlert(errorMessage(error));
+    } finally {
+      setConfirming(false);
+    }
+  }
+
+  switch (check.status) {
+    case 'checking':
+      return <LoadingBlock label="Checking your link…" />;
+    case 'confirmed':
+      return <Confirmed />;
+    case 'error':
+      return (
+        <div className="flex flex-col items-start gap-4">
+          <Alert variant="destructive" title="We could not check your link">
+            {check.message}
+          </Alert>
+          <Button variant="outline" onClick={() => setAttempt((n) => n + 1)}>
+            Try again
+          </Button>
+        </div>
+      );
+    case 'invalid':
+      return (
+        <Outcome
+          tone="error"
+          title="This link is invalid or has expired"
+          action={
+            <Button variant="outline" onClick={onStartOver}>
+              Ask for a new link
+            </Button>
+          }
+        >
+          Confirmation links work once and for 24 hours, and only the newest one you asked for works. If you already confirmed, there is nothing more to do: we
+          will email you when your data is deleted.
+        </Outcome>
+      );
+    case 'valid':
+      return (
+        <div className="flex flex-col gap-5">
+          <p className="text-muted-foreground">
+            Confirm that you want the Fieldwork account of <strong className="font-semibold wrap-anywhere text-foreground">{check.email}</strong> and its
+            data deleted. Our team completes the request within 30 days.
+          </p>
+          <FormAlert message={alert} />
+          <Button variant="destructive" size="lg" loading={confirming} onClick={() => void confirm()} className="w-full">
+            Confirm deletion request
+          </Button>
+        </div>
+      );
+  }
+}
+
+function Outcome({ tone, title, children, action }: { tone: 'success' | 'info' | 'error'; title: string; children: ReactNode; action?: ReactNode }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  const icon =
+    tone === 'success' ? (
+      <span className="flex size-12 items-center justify-center rounded-full bg-[color-mix(in_oklab,var(--success)_14%,var(--card))] text-success">
+        <CheckCircleIcon className="size-6" />
+      </span>
+    ) : tone === 'info' ? (
+      <span className="flex size-12 items-center justify-center rounded-full bg-secondary text-secondary-foreground">
+        <MailIcon className="size-6" />
+      </span>
+    ) : (
+      <span className="flex size-12 items-center justify-center rounded-full bg-[color-mix(in_oklab,var(--destructive)_12%,var(--card))] text-destructive">
+        <AlertCircleIcon className="size-6" />
+      </span>
+    );
+  return (
+    <div role={tone === 'error' ? 'alert' : 'status'} className="flex flex-col items-start gap-4">
+      {icon}
+      <h3 ref={heading} tabIndex={-1} className="text-xl font-semibold tracking-tight">
+        {title}
+      </h3>
+      <div className="text-muted-foreground">{children}</div>
+      {action}
+    </div>
+  );
+}
+
+function Confirmed() {
+  return (
+    <Outcome tone="success" title="Your request is confirmed">
+      <p>
+        We will delete your account and data within 30 days and email you when it is done. Changed your mind?{' '}
+        <a href="/contact" className={linkClass}>
+          Contact us
+        </a>{' '}
+        before then.
+      </p>
+    </Outcome>
+  );
+}
+
+function LinkSent({ onRestart }: { onRestart: () => void }) {
+  return (
+    <Outcome
+      tone="info"
+      title="Check your inbox"
+      action={
+        <button type="button" onClick={onRestart} className={cn(linkClass, 'text-sm')}>
+          Send another link
+        </button>
+      }
+    >
+      <p>If an account exists for that address, we sent a link to confirm the deletion request. It works for 24 hours.</p>
+    </Outcome>
+  );
+}

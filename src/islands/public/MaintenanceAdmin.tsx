@@ -1,0 +1,42 @@
+import { useState } from 'react';
+import { apiSend } from '../../lib/api.ts';
+import { errorMessage } from '../../lib/form-errors.ts';
+import { useAuth } from '../../lib/use-auth.ts';
+import { FormAlert } from '../../components/FormAlert.tsx';
+import { Button } from '../../components/ui/button.tsx';
+
+/**
+ * /maintenance for a signed-in admin: switch maintenance off (DELETE /api/admin/flags/maintenance)
+ * and go home. While maintenance is on every page comes here, so this is the way out without the CLI.
+ */
+export default function MaintenanceAdmin() {
+  const auth = useAuth();
+  const [busy, setBusy] = useState(false);
+  const [alert, setAlert] = useState<string | null>(null);
+  if (auth.status !== 'authenticated' || auth.user.role !== 'admin') return null;
+
+  async function turnOff() {
+    setAlert(null);
+    setBusy(true);
+    try {
+      await apiSend<{ ok: true; removed: boolean }>('DELETE', '/api/admin/flags/maintenance');
+      location.assign('/');
+    } catch (error) {
+      setAlert(errorMessage(error));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section aria-labelledby="maintenance-admin-heading" className="mt-6 flex flex-col gap-3 border-t border-border pt-6">
+      <h2 id="maintenance-admin-heading" className="text-base font-semibold">
+        You are an admin
+      </h2>
+      <p className="text-sm text-muted-foreground">Maintenance is on for everyone. Turn it off when the work is done.</p>
+      <FormAlert message={alert} />
+      <Button variant="outline" loading={busy} onClick={() => void turnOff()} className="self-start">
+        Turn maintenance off
+      </Button>
+    </section>
+  );
+}

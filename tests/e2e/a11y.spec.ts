@@ -1,0 +1,62 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { createAccount, signIn } from './accounts.ts';
+import { expect, test } from './fixtures.ts';
+
+/** axe-core with the WCAG 2.x A and AA rules; serious and critical findings fail the test. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} — ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+}
+
+const PAGES = [
+  { path: '/login', ready: 'Sign in' },
+  { path: '/register', ready: 'Create your account' },
+  { path: '/forgot-password', ready: 'Forgot password' },
+  { path: '/terms', ready: 'Terms of use' },
+  { path: '/privacy', ready: 'Privacy policy' },
+  { path: '/contact', ready: 'Contact us' },
+  { path: '/data-deletion', ready: 'Data deletion' },
+] as const;
+
+test.describe('no serious or critical axe violations', () => {
+  for (const { path, ready } of PAGES) {
+    test(path, async ({ page }) => {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1, name: ready })).toBeVisible();
+      // Islands hydrated: the page's form (if any) is interactive.
+      await page.waitForLoadState('networkidle');
+      expect(await seriousViolations(page)).toEqual([]);
+    });
+  }
+
+  test('/contact with its validation messages shown', async ({ page }) => {
+    await page.goto('/contact');
+    await page.getByRole('button', { name: 'Send message' }).click();
+    await expect(page.getByText('Required').first()).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  test('/data-deletion with an invalid link', async ({ page }) => {
+    await page.goto('/data-deletion?token=Tk3n-abcdefghijklmnopqrstuvwxyz0123456789AB');
+    await expect(page.getByRole('heading', { name: 'This link is invalid or has expired' })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  test('an onboarding page with an invalid token', async ({ page }) => {
+    await page.goto('/onboarding/Tk3n-abcdefghijklmnopqrstuvwxyz0123456789AB');
+    await expect(page.getByRole('heading', { level: 1, name: 'Welcome to Fieldwork' })).toBeVisible();
+    await expect(page.getByText(/invalid|expired/i).first()).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  test('/admin/tools for an admin', async ({ page, baseURL }) => {
+    await signIn(page, baseURL ?? '', createAccount('admin'));
+    await page.goto('/admin/tools');
+    await expect(page.getByRole('heading', { level: 2, name: 'Site switches' })).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+});
