@@ -42,7 +42,12 @@ export default defineConfig({
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
     },
   },
-  projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
+  projects: [
+    // Everything but the tests that flip site-wide switches (maintenance, banner) from the CLI:
+    // those run alone afterwards, since every test shares one server.
+    { name: 'chromium', use: { browserName: 'chromium' }, grepInvert: /flags switched from the CLI/ },
+    { name: 'global-switches', use: { browserName: 'chromium' }, grep: /flags switched from the CLI/, dependencies: ['chromium'] },
+  ],
   // The built app, started the way `npm start` starts it, on a free port with a temporary DATA_DIR.
   webServer: {
     command: 'node scripts/start.ts',

@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import { matchRoute } from '../shared/routes.ts';
 import { Button } from './ui/button.tsx';
 
 export interface ErrorPageProps {
@@ -11,6 +12,11 @@ export interface ErrorPageProps {
    * the address bar in the browser (the static 404 page is served for every unknown URL).
    */
   path?: string;
+  /**
+   * The static 404 page: tell an unmatched route (SPEC.md §2: "Page not found" followed by the
+   * path) from a page whose parameters failed their check ("Page Not Found" and the path).
+   */
+  detectRoute?: boolean;
 }
 
 const noSubscription = (): (() => void) => () => {};
@@ -19,27 +25,40 @@ const getServerPath = (): null => null;
 
 /**
  * The error page (SPEC.md §2): a not-found variant for status 404 and a generic variant for any
- * other status. Usable as an Astro island (`client:load`) or inside another React screen.
+ * other status. Usable as an Astro island (`client:load`), inside another React screen, or from
+ * scripts through src/lib/error-view.tsx.
  */
-export default function ErrorPage({ statusCode, statusMessage, description, path }: ErrorPageProps) {
+export default function ErrorPage({ statusCode, statusMessage, description, path, detectRoute = false }: ErrorPageProps) {
   const notFound = statusCode === 404;
-  const message = statusMessage ?? (notFound ? 'Page Not Found' : 'Internal Server Error');
+  const locationPath = useSyncExternalStore(noSubscription, getLocationPath, getServerPath);
+  const shownPath = path ?? locationPath;
+  // An unmatched route names its path in the message itself.
+  const unmatched = notFound && detectRoute && shownPath !== null && matchRoute(shownPath) === null;
+  const message = statusMessage ?? (unmatched ? 'Page not found' : notFound ? 'Page Not Found' : 'Internal Server Error');
   const text =
     description ??
     (notFound
       ? 'There is no page at this address. It may have moved, or the link may be mistyped.'
       : 'Something went wrong on our side. Please try again in a moment.');
-  const locationPath = useSyncExternalStore(noSubscription, getLocationPath, getServerPath);
-  const shownPath = path ?? locationPath;
 
   return (
-    <section className="mx-auto flex max-w-xl flex-col items-start gap-4 py-6 sm:py-12" aria-labelledby="error-title">
+    <section
+      className="mx-auto flex max-w-xl flex-col items-start gap-4 py-6 sm:py-12"
+      aria-labelledby="error-title"
+      data-error-page={statusCode}
+    >
       <p className="font-mono text-sm font-semibold tracking-wider text-primary">Error {statusCode}</p>
-      <h1 id="error-title" className="text-3xl font-semibold tracking-tight sm:text-4xl">
+      <h1 id="error-title" className="wrap-anywhere text-3xl font-semibold tracking-tight sm:text-4xl">
         {message}
+        {unmatched && (
+          <>
+            {': '}
+            <code className="font-mono text-[0.8em] font-medium">{shownPath}</code>
+          </>
+        )}
       </h1>
       <p className="text-muted-foreground">{text}</p>
-      {notFound && shownPath !== null && (
+      {notFound && !unmatched && shownPath !== null && (
         <p className="max-w-full text-sm">
           <span className="text-muted-foreground">Requested path: </span>
           <code className="wrap-anywhere rounded bg-muted px-1.5 py-0.5 font-mono text-foreground">{shownPath}</code>

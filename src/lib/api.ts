@@ -20,14 +20,17 @@ export class ApiError extends Error {
   readonly fields: FieldErrors;
   /** Seconds to wait before trying again (429 answers), when the API said. */
   readonly retryAfter: number | null;
+  /** The answer's body as text (for client error reports), when there was one. */
+  readonly body: string | null;
 
-  constructor(status: number, code: string, message: string, fields: FieldErrors = {}, retryAfter: number | null = null) {
+  constructor(status: number, code: string, message: string, fields: FieldErrors = {}, retryAfter: number | null = null, body: string | null = null) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
     this.fields = fields;
     this.retryAfter = retryAfter;
+    this.body = body;
   }
 }
 
@@ -62,13 +65,13 @@ function readRetryAfter(header: string | null, now = Date.now()): number | null 
   return Math.max(0, Math.ceil((date - now) / 1000));
 }
 
-async function readJson(response: Response): Promise<unknown> {
+async function readJson(response: Response): Promise<{ data: unknown; text: string }> {
   const text = await response.text();
-  if (text === '') return null;
+  if (text === '') return { data: null, text };
   try {
-    return JSON.parse(text) as unknown;
+    return { data: JSON.parse(text) as unknown, text };
   } catch {
-    return undefined;
+    return { data: undefined, text };
   }
 }
 
@@ -92,7 +95,7 @@ export async function api<T>(method: HttpMethod, path: string, body?: unknown, i
     throw new ApiError(0, 'network_error', NETWORK_MESSAGE);
   }
 
-  const data = await readJson(response);
+  const { data, text } = await readJson(response);
   if (response.ok) {
     if (data === undefined) throw new ApiError(response.status, 'bad_response', FALLBACK_MESSAGE);
     return data as T;
@@ -101,7 +104,7 @@ export async function api<T>(method: HttpMethod, path: string, body?: unknown, i
   const error = isRecord(data) && isRecord(data.error) ? data.error : {};
   const code = typeof error.code === 'string' ? error.code : `http_${response.status}`;
   const message = typeof error.message === 'string' && error.message !== '' ? error.message : FALLBACK_MESSAGE;
-  throw new ApiError(response.status, code, message, readFields(error.fields), readRetryAfter(response.headers.get('Retry-After')));
+  throw new ApiError(response.status, code, message, readFields(error.fields), readRetryAfter(response.headers.get('Retry-After')), text || null);
 }
 
 export const apiGet = <T>(path: string, init?: { signal?: AbortSignal }): Promise<T> => api<T>('GET', path, undefined, init);

@@ -5,6 +5,7 @@
  */
 import { atom } from 'nanostores';
 import { ApiError, apiGet, apiSend, toCurrentUser, type CurrentUser, type OkResponse } from '../lib/api.ts';
+import { $colorMode, isColorMode, setColorMode } from './color-mode.ts';
 
 export type AuthStoreState =
   | { status: 'unknown' }
@@ -54,6 +55,10 @@ export function loadCurrentUser(): Promise<AuthStoreState> {
 /** Onboarding (SPEC.md §4) and account updates: the API returned the user; store it. */
 export function setAuthenticatedUser(user: CurrentUser): void {
   $auth.set({ status: 'authenticated', user: toCurrentUser(user) });
+  // An account user (the preferences screen saved it): its colour mode applies at once.
+  const preferences: unknown = (user as CurrentUser & { preferences?: unknown }).preferences;
+  const mode = typeof preferences === 'object' && preferences !== null ? (preferences as { colorMode?: unknown }).colorMode : undefined;
+  if (isColorMode(mode) && mode !== $colorMode.get()) setColorMode(mode);
 }
 
 /** The session is gone (the API answered 401): mark the visitor unauthenticated. */

@@ -1,0 +1,99 @@
+/**
+ * Radix Toast in the shadcn/ui style (SPEC.md §3, §4, §9): the provider (label, duration, swipe),
+ * the viewport (F8, at most 420 px wide from medium screens) and the parts of one toast.
+ */
+import type { ComponentProps } from 'react';
+import { Toast as ToastPrimitive } from 'radix-ui';
+import { cn } from '../../lib/utils.ts';
+import {
+  TOAST_DURATION_MS,
+  TOAST_HOTKEY,
+  TOAST_LABEL,
+  TOAST_SWIPE_DIRECTION,
+  TOAST_SWIPE_THRESHOLD_PX,
+} from '../../shared/ui-constants.ts';
+
+/** SPEC.md §5: the provider's label must not be empty (screen readers announce it with the hotkey). */
+export function toastProviderLabel(label: string | undefined): string {
+  const value = (label ?? TOAST_LABEL).trim();
+  if (value === '') throw new Error('The toast provider label must not be empty');
+  return value;
+}
+
+export function ToastProvider({ label, duration = TOAST_DURATION_MS, ...props }: ComponentProps<typeof ToastPrimitive.Provider>) {
+  return (
+    <ToastPrimitive.Provider
+      label={toastProviderLabel(label)}
+      duration={duration}
+      swipeDirection={TOAST_SWIPE_DIRECTION}
+      swipeThreshold={TOAST_SWIPE_THRESHOLD_PX}
+      {...props}
+    />
+  );
+}
+
+export function ToastViewport({ className, ...props }: ComponentProps<typeof ToastPrimitive.Viewport>) {
+  return (
+    <ToastPrimitive.Viewport
+      hotkey={[...TOAST_HOTKEY]}
+      label={`${TOAST_LABEL} ({hotkey})`}
+      className={cn(
+        'fixed top-0 right-0 z-[100] flex max-h-screen w-full flex-col-reverse gap-2 p-4 outline-none sm:top-auto sm:bottom-0 sm:flex-col md:max-w-[420px]',
+        className,
+      )}
+      {...props}
+    />
+  );
+}
+
+export function Toast({ className, variant = 'default', ...props }: ComponentProps<typeof ToastPrimitive.Root> & { variant?: 'default' | 'destructive' }) {
+  return (
+    <ToastPrimitive.Root
+      className={cn(
+        'group pointer-events-auto relative flex w-full items-start justify-between gap-3 overflow-hidden rounded-lg border p-4 pr-10 shadow-lg',
+        'data-[swipe=move]:translate-x-[var(--radix-toast-swipe-move-x)] data-[swipe=cancel]:translate-x-0 data-[swipe=cancel]:transition-transform data-[swipe=end]:translate-x-[var(--radix-toast-swipe-end-x)]',
+        'motion-safe:data-[state=open]:animate-[toast-in_160ms_ease-out] motion-safe:data-[state=closed]:animate-[toast-out_120ms_ease-in]',
+        variant === 'destructive' ? 'border-destructive bg-destructive text-destructive-foreground' : 'border-border bg-card text-card-foreground',
+        className,
+      )}
+      {...props}
+    />
+  );
+}
+
+export function ToastTitle({ className, ...props }: ComponentProps<typeof ToastPrimitive.Title>) {
+  return <ToastPrimitive.Title className={cn('text-sm font-semibold', className)} {...props} />;
+}
+
+export function ToastDescription({ className, ...props }: ComponentProps<typeof ToastPrimitive.Description>) {
+  return <ToastPrimitive.Description className={cn('text-sm opacity-90', className)} {...props} />;
+}
+
+export function ToastAction({ className, ...props }: ComponentProps<typeof ToastPrimitive.Action>) {
+  return (
+    <ToastPrimitive.Action
+      className={cn(
+        'inline-flex h-8 shrink-0 items-center justify-center rounded-md border border-input bg-transparent px-3 text-sm font-medium hover:bg-accent focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring',
+        className,
+      )}
+      {...props}
+    />
+  );
+}
+
+export function ToastClose({ className, ...props }: ComponentProps<typeof ToastPrimitive.Close>) {
+  return (
+    <ToastPrimitive.Close
+      aria-label="Close"
+      className={cn(
+        'absolute top-2 right-2 inline-flex size-7 items-center justify-center rounded-md opacity-70 hover:opacity-100 focus-visible:opacity-100 focus-visible:outline-2 focus-visible:outline-ring',
+        className,
+      )}
+      {...props}
+    >
+      <svg viewBox="0 0 16 16" className="size-4" aria-hidden="true" focusable="false">
+        <path d="M4 4l8 8M12 4l-8 8" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" />
+      </svg>
+    </ToastPrimitive.Close>
+  );
+}

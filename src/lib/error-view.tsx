@@ -1,0 +1,24 @@
+/**
+ * Puts the error page in place of the page's content from plain scripts (the route guard for a
+ * failed parameter check, the shell for startup errors). Loaded on demand: React is only pulled
+ * in when an error page is needed.
+ */
+import { createRoot, type Root } from 'react-dom/client';
+import ErrorPage, { type ErrorPageProps } from '../components/ErrorPage.tsx';
+
+let root: Root | null = null;
+let host: Element | null = null;
+
+export function renderErrorView(props: ErrorPageProps): void {
+  const main = document.getElementById('main') ?? document.body;
+  if (host !== main || !root) {
+    root?.unmount();
+    main.replaceChildren();
+    root = createRoot(main);
+    host = main;
+  }
+  const notFound = props.statusCode === 404;
+  document.title = `${props.statusMessage ?? (notFound ? 'Page Not Found' : 'Internal Server Error')} · Fieldwork`;
+  root.render(<ErrorPage {...props} />);
+  delete document.documentElement.dataset.guard;
+}

@@ -1,0 +1,220 @@
+/**
+ * Client error reports (SPEC.md §3, §4, §8; schema in src/shared/schemas/reports.ts): uncaught
+ * errors, unhandled rejections, manual reports and `page_load` actions go into a queue,
+ * de-duplicated by the SHA-1 of their content (the same canonical JSON the server hashes), and
+ * flushed every REPORT_FLUSH_INTERVAL_MS to POST /api/reports, after which the queue is cleared.
+ * A failed report call is only logged (console.warn: reporting must never raise errors itself).
+ */
+import { REPORT_FLUSH_INTERVAL_MS } from '../shared/ui-constants.ts';
+import type { Report, ReportData } from '../shared/schemas/reports.ts';
+import { ApiError } from './api.ts';
+
+/** Reports in one call and characters of each field, as the server accepts them (REPORT_LIMITS). */
+const LIMITS = { perCall: 20, maxBytes: 64 * 1024, url: 2048, userAgent: 512, stacktrace: 16 * 1024, body: 16 * 1024, cause: 2048 } as const;
+/** Hashes remembered for this page, so a repeated error is sent once. */
+const MAX_SEEN = 500;
+
+export type ErrorLabel = 'exception' | 'promise';
+
+export interface ReportErrorOptions {
+  /** `uncaught` for the window handlers, `manual` for code that reports on purpose (default). */
+  type?: 'uncaught' | 'manual';
+  /** What kind of failure it was (kept with non-HTTP errors). */
+  label?: ErrorLabel | 'manual';
+}
+
+const clip = (text: string | null | undefined, max: number): string | null => (text == null ? null : text.length > max ? text.slice(0, max) : text);
+
+/** A JSON-safe copy of any value (functions, cycles and undefined dropped). */
+function jsonSafe(value: unknown): unknown {
+  try {
+    const seen = new WeakSet<object>();
+    const text = JSON.stringify(value, (_key, item: unknown) => {
+      if (typeof item === 'bigint') return item.toString();
+      if (typeof item === 'object' && item !== null) {
+        if (seen.has(item)) return undefined;
+        seen.add(item);
+      }
+      return item;
+    });
+    return text === undefined ? null : (JSON.parse(text) as unknown);
+  } catch {
+    return null;
+  }
+}
+
+/** The report data of an error: HTTP errors carry code, body and cause; others stack and a type label. */
+export function errorReportData(error: unknown, options: ReportErrorOptions = {}): ReportData {
+  const type = options.type ?? 'manual';
+  const label = options.label ?? (type === 'manual' ? 'manual' : 'exception');
+  if (error instanceof ApiError) {
+    return {
+      type,
+      stacktrace: clip(error.stack, LIMITS.stacktrace),
+      data: {
+        kind: 'http',
+        code: Number.isInteger(error.status) && error.status > 0 && error.status <= 999 ? error.status : null,
+        body: clip(error.body, LIMITS.body),
+        cause: clip(`${error.name}: ${error.message}`, LIMITS.cause),
+      },
+    };
+  }
+  if (error instanceof Error) {
+    return {
+      type,
+      stacktrace: clip(error.stack ?? null, LIMITS.stacktrace),
+      data: { kind: 'misc', data: { type: label, name: error.name, message: clip(error.message, LIMITS.cause) } },
+    };
+  }
+  return { type, stacktrace: null, data: { kind: 'misc', data: { type: label, value: jsonSafe(error) } } };
+}
+
+export interface ReportQueueDeps {
+  fetch?: typeof fetch;
+  /** SHA-1 hex of a text. */
+  sha1?: (text: string) => Promise<string>;
+  /** The page path and browser of each report. */
+  pagePath?: () => string;
+  userAgent?: () => string | null;
+  intervalMs?: number;
+  warn?: (...args: unknown[]) => void;
+}
+
+export async function sha1Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-1', new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+export interface ReportQueue {
+  /** Queues a report (unless one with the same content is queued or was sent from this page). */
+  add(data: ReportData): Promise<boolean>;
+  /** Sends what is queued now (what the timer does every second). */
+  flush(): Promise<void>;
+  /** Reports queued and not yet sent. */
+  readonly size: number;
+  start(): void;
+  stop(): void;
+}
+
+export function createReportQueue(deps: ReportQueueDeps = {}): ReportQueue {
+  const doFetch = deps.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
+  const sha1 = deps.sha1 ?? sha1Hex;
+  const pagePath = deps.pagePath ?? (() => location.pathname);
+  const userAgent = deps.userAgent ?? (() => (typeof navigator !== 'undefined' ? (navigator.userAgent ?? null) : null));
+  const warn = deps.warn ?? ((...args: unknown[]) => console.warn(...args));
+  const intervalMs = deps.intervalMs ?? REPORT_FLUSH_INTERVAL_MS;
+  const schemas = import('../shared/schemas/reports.ts');
+
+  let queue: { hash: string; report: Report }[] = [];
+  const seen = new Set<string>();
+  let timer: ReturnType<typeof setInterval> | null = null;
+
+  async function add(data: ReportData): Promise<boolean> {
+    const { reportContent, reportSchema } = await schemas;
+    const report: Report = { url: clip(pagePath(), LIMITS.url) ?? '/', userAgent: clip(userAgent(), LIMITS.userAgent), data };
+    const checked = reportSchema.safeParse(report);
+    if (!checked.success) {
+      warn('[reports] not queued: the report does not match the schema', checked.error.issues);
+      return false;
+    }
+    const hash = await sha1(reportContent(report));
+    if (seen.has(hash)) return false;
+    seen.add(hash);
+    if (seen.size > MAX_SEEN) seen.delete(seen.values().next().value as string);
+    queue.push({ hash, report });
+    return true;
+  }
+
+  async function send(reports: Report[]): Promise<void> {
+    const response = await doFetch('/api/reports', {
+      method: 'POST',
+      credentials: 'include',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify({ reports }),
+      keepalive: true,
+    });
+    if (!response.ok) throw new Error(`POST /api/reports answered ${response.status}`);
+  }
+
+  async function flush(): Promise<void> {
+    if (queue.length === 0) return;
+    const batch = queue.map((item) => item.report);
+    queue = [];
+    // Calls of at most 20 reports and 64 KiB each.
+    const calls: Report[][] = [];
+    let current: Report[] = [];
+    let bytes = 16;
+    for (const report of batch) {
+      const size = JSON.stringify(report).length + 1;
+      if (current.length > 0 && (current.length >= LIMITS.perCall || bytes + size > LIMITS.maxBytes)) {
+        calls.push(current);
+        current = [];
+        bytes = 16;
+      }
+      current.push(report);
+      bytes += size;
+    }
+    if (current.length > 0) calls.push(current);
+    for (const reports of calls) {
+      try {
+        await send(reports);
+      } catch (error) {
+        warn('[reports] could not send client reports', error);
+      }
+    }
+  }
+
+  return {
+    add,
+    flush,
+    get size() {
+      return queue.length;
+    },
+    start() {
+      timer ??= setInterval(() => void flush(), intervalMs);
+    },
+    stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+    },
+  };
+}
+
+let shared: ReportQueue | null = null;
+
+/** The page's queue (created and started on first use in the browser). */
+export function reportQueue(): ReportQueue {
+  if (!shared) {
+    shared = createReportQueue();
+    shared.start();
+  }
+  return shared;
+}
+
+/** Reports an error: `reportError(error)` is a manual report; the window handlers pass `type: 'uncaught'`. */
+export function reportError(error: unknown, options: ReportErrorOptions = { type: 'manual' }): void {
+  void reportQueue()
+    .add(errorReportData(error, options))
+    .catch((failure: unknown) => console.warn('[reports] could not queue a report', failure));
+}
+
+/** Reports an action: `page_load` (no data) or `misc` with any data. */
+export function reportAction(action: { name: 'page_load'; data: null } | { name: 'misc'; data: unknown }): void {
+  const data: ReportData =
+    action.name === 'page_load' ? { type: 'action', action: { name: 'page_load', data: null } } : { type: 'action', action: { name: 'misc', data: jsonSafe(action.data) as object | string | number | boolean | null } };
+  void reportQueue()
+    .add(data)
+    .catch((failure: unknown) => console.warn('[reports] could not queue a report', failure));
+}
+
+/** window 'error' → an uncaught exception report; 'unhandledrejection' → an uncaught promise report. */
+export function captureGlobalErrors(target: Pick<Window, 'addEventListener'> = window): void {
+  target.addEventListener('error', (event: ErrorEvent) => {
+    // Resource load errors (scripts, images) are not exceptions; the build watcher handles chunks.
+    if (!(event instanceof ErrorEvent)) return;
+    reportError(event.error ?? new Error(event.message || 'Script error'), { type: 'uncaught', label: 'exception' });
+  });
+  target.addEventListener('unhandledrejection', (event: PromiseRejectionEvent) => {
+    reportError(event.reason, { type: 'uncaught', label: 'promise' });
+  });
+}

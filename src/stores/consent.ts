@@ -1,0 +1,99 @@
+/**
+ * Cookie consent (SPEC.md §3, §4, §5): four categories. `necessary` is always true and cannot be
+ * turned off; the others are off until the visitor allows them. The choice is kept in local
+ * storage under CONSENT_STORAGE_KEY and merged with the defaults on load (unknown or broken
+ * values fall back to the defaults). The banner is open until a choice is saved.
+ */
+import { atom } from 'nanostores';
+import { local, readItem, writeItem, type StorageLike } from '../lib/storage.ts';
+
+export const CONSENT_STORAGE_KEY = 'fieldwork-cookie-consent';
+
+export const CONSENT_CATEGORIES = ['necessary', 'preferences', 'statistics', 'marketing'] as const;
+export type ConsentCategory = (typeof CONSENT_CATEGORIES)[number];
+
+export interface Consent {
+  necessary: true;
+  preferences: boolean;
+  statistics: boolean;
+  marketing: boolean;
+}
+
+export const DEFAULT_CONSENT: Readonly<Consent> = Object.freeze({ necessary: true, preferences: false, statistics: false, marketing: false });
+export const ALL_CONSENT: Readonly<Consent> = Object.freeze({ necessary: true, preferences: true, statistics: true, marketing: true });
+
+/** Defaults overlaid with the boolean fields of a stored value; `necessary` stays true. */
+export function mergeConsent(value: unknown): Consent {
+  const merged: Consent = { ...DEFAULT_CONSENT };
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return merged;
+  const record = value as Record<string, unknown>;
+  for (const key of ['preferences', 'statistics', 'marketing'] as const) {
+    if (typeof record[key] === 'boolean') merged[key] = record[key];
+  }
+  return merged;
+}
+
+/** The saved choice, or null when nothing (readable) is saved. Corrupt JSON counts as nothing saved. */
+export function readStoredConsent(storage: StorageLike | null = local()): Consent | null {
+  const raw = readItem(storage, CONSENT_STORAGE_KEY);
+  if (raw === null) return null;
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;
+    return mergeConsent(parsed);
+  } catch {
+    return null;
+  }
+}
+
+export interface ConsentState {
+  consent: Consent;
+  /** True once the visitor has saved a choice (now or on an earlier visit). */
+  saved: boolean;
+}
+
+export const $consent = atom<ConsentState>({ consent: { ...DEFAULT_CONSENT }, saved: false });
+
+/** Banner: open, and whether its settings panel is expanded; `requested` when the visitor asked for it. */
+export interface ConsentBannerState {
+  open: boolean;
+  settingsOpen: boolean;
+  requested: boolean;
+}
+
+export const $consentBanner = atom<ConsentBannerState>({ open: false, settingsOpen: true, requested: false });
+
+/** Reads the stored choice into the store; with nothing saved the banner opens on its settings. */
+export function loadConsent(storage: StorageLike | null = local()): ConsentState {
+  const stored = readStoredConsent(storage);
+  const state: ConsentState = stored ? { consent: stored, saved: true } : { consent: { ...DEFAULT_CONSENT }, saved: false };
+  $consent.set(state);
+  $consentBanner.set({ open: !state.saved, settingsOpen: !state.saved, requested: false });
+  return state;
+}
+
+/** Saves a choice (necessary forced on) and closes the banner. */
+export function saveConsent(choice: Partial<Record<ConsentCategory, boolean>>, storage: StorageLike | null = local()): Consent {
+  const consent = mergeConsent(choice);
+  writeItem(storage, CONSENT_STORAGE_KEY, JSON.stringify(consent));
+  $consent.set({ consent, saved: true });
+  $consentBanner.set({ ...$consentBanner.get(), open: false, requested: false });
+  return consent;
+}
+
+/** Deny: necessary only. */
+export const denyConsent = (storage?: StorageLike | null): Consent => saveConsent(DEFAULT_CONSENT, storage);
+/** Allow All: all four categories. */
+export const allowAllConsent = (storage?: StorageLike | null): Consent => saveConsent(ALL_CONSENT, storage);
+/** Allow Selection: the switches as they are. */
+export const allowSelectedConsent = (selection: Partial<Record<ConsentCategory, boolean>>, storage?: StorageLike | null): Consent =>
+  saveConsent(selection, storage);
+
+/** "Cookie settings": reopens the banner with its settings panel. */
+export function openConsentSettings(): void {
+  $consentBanner.set({ open: true, settingsOpen: true, requested: true });
+}
+
+export function setConsentSettingsOpen(settingsOpen: boolean): void {
+  $consentBanner.set({ ...$consentBanner.get(), settingsOpen });
+}
