@@ -248,16 +248,21 @@ test('a new build reloads the page at the next navigation, once per path within 
   expect(await marked(page)).toBe(true);
 
   await newBuildOut();
+  let beforeLoad = served;
   await footer(page).getByRole('link', { name: 'Privacy policy' }).click();
   await expect(page).toHaveURL(/\/privacy$/);
   await expect.poll(() => marked(page)).toBe(false); // a full page load
+  // The reloaded page learns its running build first; only then is a newer one news.
+  await expect.poll(() => served).toBeGreaterThan(beforeLoad);
 
   // Still outdated right away: /privacy was reloaded less than 10 s ago, so it is not reloaded again.
   await mark(page);
   await newBuildOut();
+  beforeLoad = served;
   await footer(page).getByRole('link', { name: 'Terms of use' }).click();
   await expect(page).toHaveURL(/\/terms$/);
   await expect.poll(() => marked(page)).toBe(false); // /terms had not been reloaded yet
+  await expect.poll(() => served).toBeGreaterThan(beforeLoad);
   await mark(page);
   await newBuildOut();
   await footer(page).getByRole('link', { name: 'Privacy policy' }).click();
