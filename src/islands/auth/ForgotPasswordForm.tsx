@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
@@ -6,10 +6,10 @@ import { forgotPasswordSchema } from '../../shared/schemas/auth.ts';
 import { apiSend, type OkResponse } from '../../lib/api.ts';
 import { applyApiError } from '../../lib/form-errors.ts';
 import { FormAlert } from '../../components/FormAlert.tsx';
-import { MailIcon } from '../../components/icons.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
+import { Outcome } from '../../components/Outcome.tsx';
 
 type ForgotValues = z.input<typeof forgotPasswordSchema>;
 
@@ -59,29 +59,24 @@ export default function ForgotPasswordForm() {
 }
 
 function LinkSent({ onRestart }: { onRestart: () => void }) {
-  const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), []);
   return (
-    <div role="status" className="flex flex-col items-start gap-4">
-      <span className="flex size-12 items-center justify-center rounded-full bg-secondary text-secondary-foreground">
-        <MailIcon className="size-6" />
-      </span>
-      <h2 ref={heading} tabIndex={-1} className="text-xl font-semibold tracking-tight">
-        Check your inbox
-      </h2>
-      <p className="text-muted-foreground">
-        If an account exists for that address, we sent a link to reset the password. It works for 1 hour.
-      </p>
-      <p className="text-sm text-muted-foreground">
+    <Outcome
+      tone="info"
+      title="Check your inbox"
+      action={
+        <a href="/login" className={linkClass}>
+          Back to sign in
+        </a>
+      }
+    >
+      <p>If an account exists for that address, we sent a link to reset the password. It works for 1 hour.</p>
+      <p className="text-sm">
         Nothing arrived? Look in your spam folder, or{' '}
         <button type="button" onClick={onRestart} className={linkClass}>
           send another link
         </button>
         .
       </p>
-      <a href="/login" className={linkClass}>
-        Back to sign in
-      </a>
-    </div>
+    </Outcome>
   );
 }

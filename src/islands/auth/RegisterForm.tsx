@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
@@ -6,11 +6,11 @@ import { registerSchema } from '../../shared/schemas/auth.ts';
 import { apiSend, type OkResponse } from '../../lib/api.ts';
 import { applyApiError } from '../../lib/form-errors.ts';
 import { FormAlert } from '../../components/FormAlert.tsx';
-import { MailIcon } from '../../components/icons.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { CheckboxField } from '../../components/ui/checkbox.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
+import { Outcome } from '../../components/Outcome.tsx';
 
 type RegisterValues = z.input<typeof registerSchema>;
 
@@ -99,30 +99,27 @@ export default function RegisterForm() {
 }
 
 function CheckInbox({ email, onRestart }: { email: string; onRestart: () => void }) {
-  const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), []);
   return (
-    <div role="status" className="flex flex-col items-start gap-4">
-      <span className="flex size-12 items-center justify-center rounded-full bg-secondary text-secondary-foreground">
-        <MailIcon className="size-6" />
-      </span>
-      <h2 ref={heading} tabIndex={-1} className="text-xl font-semibold tracking-tight">
-        Check your inbox
-      </h2>
-      <p className="text-muted-foreground">
+    <Outcome
+      tone="info"
+      title="Check your inbox"
+      action={
+        <a href="/login" className={linkClass}>
+          Back to sign in
+        </a>
+      }
+    >
+      <p>
         We sent an email to <strong className="font-semibold wrap-anywhere text-foreground">{email}</strong> with a link to finish setting up your
         account.
       </p>
-      <p className="text-sm text-muted-foreground">
+      <p className="text-sm">
         No email after a few minutes? Look in your spam folder, or{' '}
         <button type="button" onClick={onRestart} className={linkClass}>
           try again with another address
         </button>
         .
       </p>
-      <a href="/login" className={linkClass}>
-        Back to sign in
-      </a>
-    </div>
+    </Outcome>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
@@ -8,11 +8,11 @@ import { applyApiError } from '../../lib/form-errors.ts';
 import { useTokenCheck } from '../../lib/token-page.ts';
 import { FormAlert } from '../../components/FormAlert.tsx';
 import { PasswordRequirements } from '../../components/PasswordRequirements.tsx';
-import { CheckCircleIcon } from '../../components/icons.tsx';
 import { Button, buttonVariants } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { PasswordInput } from '../../components/ui/password-input.tsx';
 import { TokenCheckFailed, TokenChecking, TokenInvalid } from './TokenStates.tsx';
+import { Outcome } from '../../components/Outcome.tsx';
 
 function InvalidResetLink() {
   return (
@@ -97,20 +97,17 @@ function ResetForm({ token, info, onDone, onInvalid }: { token: string; info: To
 }
 
 function PasswordChanged() {
-  const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), []);
   return (
-    <div role="status" className="flex flex-col items-start gap-4">
-      <span className="flex size-12 items-center justify-center rounded-full bg-[color-mix(in_oklab,var(--success)_14%,var(--card))] text-success">
-        <CheckCircleIcon className="size-6" />
-      </span>
-      <h2 ref={heading} tabIndex={-1} className="text-xl font-semibold tracking-tight">
-        Your password is changed
-      </h2>
-      <p className="text-muted-foreground">For your security, every device that was signed in to your account has been signed out. Sign in with your new password.</p>
-      <Button asChild size="lg" className="w-full">
-        <a href="/login">Sign in</a>
-      </Button>
-    </div>
+    <Outcome
+      tone="success"
+      title="Your password is changed"
+      action={
+        <Button asChild size="lg" className="w-full">
+          <a href="/login">Sign in</a>
+        </Button>
+      }
+    >
+      <p>For your security, every device that was signed in to your account has been signed out. Sign in with your new password.</p>
+    </Outcome>
   );
 }

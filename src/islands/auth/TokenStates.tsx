@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { AlertCircleIcon } from '../../components/icons.tsx';
+import { Outcome } from '../../components/Outcome.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { LoadingBlock } from '../../components/ui/spinner.tsx';
@@ -12,14 +12,9 @@ export function TokenChecking({ label }: { label: string }) {
 /** The link is unknown, used or expired: say so and offer the way to a new one. */
 export function TokenInvalid({ title, children, action }: { title: string; children: ReactNode; action: ReactNode }) {
   return (
-    <div className="flex flex-col items-start gap-4" role="alert">
-      <span className="flex size-12 items-center justify-center rounded-full bg-[color-mix(in_oklab,var(--destructive)_12%,var(--card))] text-destructive">
-        <AlertCircleIcon className="size-6" />
-      </span>
-      <h2 className="text-xl font-semibold tracking-tight">{title}</h2>
-      <div className="text-muted-foreground">{children}</div>
-      {action}
-    </div>
+    <Outcome tone="error" title={title} action={action} focus={false}>
+      {children}
+    </Outcome>
   );
 }
 

@@ -1,13 +1,14 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { ApiError, apiSend, withQuery, type AccountUser } from '../../lib/api.ts';
 import { errorMessage } from '../../lib/form-errors.ts';
 import { handleSessionLost } from '../../lib/session.ts';
 import { useTokenCheck } from '../../lib/token-page.ts';
 import { setAuthenticatedUser } from '../../stores/auth.ts';
 import { FormAlert } from '../../components/FormAlert.tsx';
-import { CheckCircleIcon, MailIcon } from '../../components/icons.tsx';
+import { MailIcon } from '../../components/icons.tsx';
 import { Button, buttonVariants } from '../../components/ui/button.tsx';
 import { TokenCheckFailed, TokenChecking, TokenInvalid } from './TokenStates.tsx';
+import { Outcome } from '../../components/Outcome.tsx';
 
 type Outcome = { status: 'idle' } | { status: 'done'; email: string } | { status: 'invalid' } | { status: 'wrong-account' };
 
@@ -105,23 +106,20 @@ export default function UpdateEmailScreen() {
 }
 
 function EmailChanged({ email }: { email: string }) {
-  const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), []);
   return (
-    <div role="status" className="flex flex-col items-start gap-4">
-      <span className="flex size-12 items-center justify-center rounded-full bg-[color-mix(in_oklab,var(--success)_14%,var(--card))] text-success">
-        <CheckCircleIcon className="size-6" />
-      </span>
-      <h2 ref={heading} tabIndex={-1} className="text-xl font-semibold tracking-tight">
-        Your email address is changed
-      </h2>
-      <p className="text-muted-foreground">
+    <Outcome
+      tone="success"
+      title="Your email address is changed"
+      action={
+        <Button asChild size="lg" className="w-full">
+          <a href="/account">Go to your account</a>
+        </Button>
+      }
+    >
+      <p>
         From now on, sign in with <strong className="font-semibold wrap-anywhere text-foreground">{email}</strong>. Other devices signed in to your
         account have been signed out.
       </p>
-      <Button asChild size="lg" className="w-full">
-        <a href="/account">Go to your account</a>
-      </Button>
-    </div>
+    </Outcome>
   );
 }

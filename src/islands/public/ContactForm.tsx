@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
@@ -8,12 +8,12 @@ import { applyApiError } from '../../lib/form-errors.ts';
 import { fullNameOf } from '../../lib/user.ts';
 import { useAuth } from '../../lib/use-auth.ts';
 import { FormAlert } from '../../components/FormAlert.tsx';
-import { CheckCircleIcon } from '../../components/icons.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { controlClasses } from '../../components/ui/input.tsx';
 import { cn } from '../../lib/utils.ts';
+import { Outcome } from '../../components/Outcome.tsx';
 
 type ContactValues = z.input<typeof contactSchema>;
 
@@ -102,22 +102,20 @@ export default function ContactForm() {
 }
 
 function MessageSent({ email, onAnother }: { email: string; onAnother: () => void }) {
-  const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), []);
   return (
-    <div role="status" className="flex flex-col items-start gap-4">
-      <span className="flex size-12 items-center justify-center rounded-full bg-[color-mix(in_oklab,var(--success)_14%,var(--card))] text-success">
-        <CheckCircleIcon className="size-6" />
-      </span>
-      <h3 ref={heading} tabIndex={-1} className="text-xl font-semibold tracking-tight">
-        Thank you, your message is on its way
-      </h3>
-      <p className="text-muted-foreground">
+    <Outcome
+      tone="success"
+      level="h3"
+      title="Thank you, your message is on its way"
+      action={
+        <Button variant="outline" onClick={onAnother}>
+          Send another message
+        </Button>
+      }
+    >
+      <p>
         We will answer at <strong className="font-semibold wrap-anywhere text-foreground">{email}</strong>, usually within two working days.
       </p>
-      <Button variant="outline" onClick={onAnother}>
-        Send another message
-      </Button>
-    </div>
+    </Outcome>
   );
 }

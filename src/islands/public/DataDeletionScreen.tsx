@@ -1,24 +1,20 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useState } from 'react';
 import { useForm, type UseFormRegisterReturn } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
-import {
-  DATA_DELETION_REASON_MAX_LENGTH,
-  dataDeletionByEmailSchema,
-  dataDeletionSignedInSchema,
-} from '../../shared/schemas/data-deletion.ts';
+import { DATA_DELETION_REASON_MAX_LENGTH, dataDeletionByEmailSchema, dataDeletionSignedInSchema } from '../../shared/schemas/data-deletion.ts';
 import { ApiError, apiGet, apiSend, withQuery, type OkResponse, type TokenInfo } from '../../lib/api.ts';
 import { applyApiError, errorMessage } from '../../lib/form-errors.ts';
 import { useAuth } from '../../lib/use-auth.ts';
 import { cn } from '../../lib/utils.ts';
 import { FormAlert } from '../../components/FormAlert.tsx';
-import { AlertCircleIcon, CheckCircleIcon, MailIcon } from '../../components/icons.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Input, controlClasses } from '../../components/ui/input.tsx';
 import { PasswordInput } from '../../components/ui/password-input.tsx';
 import { LoadingBlock } from '../../components/ui/spinner.tsx';
+import { Outcome } from '../../components/Outcome.tsx';
 
 const linkClass = 'font-medium text-primary underline underline-offset-4 hover:no-underline';
 
@@ -252,38 +248,10 @@ function ConfirmLink({ token, onStartOver }: { token: string; onStartOver: () =>
   }
 }
 
-function Outcome({ tone, title, children, action }: { tone: 'success' | 'info' | 'error'; title: string; children: ReactNode; action?: ReactNode }) {
-  const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), []);
-  const icon =
-    tone === 'success' ? (
-      <span className="flex size-12 items-center justify-center rounded-full bg-[color-mix(in_oklab,var(--success)_14%,var(--card))] text-success">
-        <CheckCircleIcon className="size-6" />
-      </span>
-    ) : tone === 'info' ? (
-      <span className="flex size-12 items-center justify-center rounded-full bg-secondary text-secondary-foreground">
-        <MailIcon className="size-6" />
-      </span>
-    ) : (
-      <span className="flex size-12 items-center justify-center rounded-full bg-[color-mix(in_oklab,var(--destructive)_12%,var(--card))] text-destructive">
-        <AlertCircleIcon className="size-6" />
-      </span>
-    );
-  return (
-    <div role={tone === 'error' ? 'alert' : 'status'} className="flex flex-col items-start gap-4">
-      {icon}
-      <h3 ref={heading} tabIndex={-1} className="text-xl font-semibold tracking-tight">
-        {title}
-      </h3>
-      <div className="text-muted-foreground">{children}</div>
-      {action}
-    </div>
-  );
-}
 
 function Confirmed() {
   return (
-    <Outcome tone="success" title="Your request is confirmed">
+    <Outcome level="h3" tone="success" title="Your request is confirmed">
       <p>
         We will delete your account and data within 30 days and email you when it is done. Changed your mind?{' '}
         <a href="/contact" className={linkClass}>
