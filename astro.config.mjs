@@ -2,6 +2,7 @@
 import { defineConfig } from 'astro/config';
 import react from '@astrojs/react';
 import tailwindcss from '@tailwindcss/vite';
+import clientDirectives from './builds/directives.ts';
 import buildManifests from './builds/integration.ts';
 
 // Static output: every page is prerendered; dynamic routes are one shell each (see src/shared/routes.ts).
@@ -10,7 +11,17 @@ export default defineConfig({
   outDir: process.env.DIST_DIR ?? './dist',
   trailingSlash: 'ignore',
   build: { format: 'directory' },
-  integrations: [react(), buildManifests()],
+  integrations: [
+    react(),
+    clientDirectives(),
+    buildManifests({
+      // Route rules (SPEC.md §2: a server-provided redirect for a path), applied by the Node server and the browser's guard.
+      routeRules: {
+        // SPEC.md: no screen of its own; the participant's missions are listed on /account.
+        '/account/mission-history': { redirect: { to: '/account#mission-history', statusCode: 302 } },
+      },
+    }),
+  ],
   devToolbar: { enabled: false },
   prefetch: false,
   vite: {

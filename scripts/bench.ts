@@ -2,12 +2,17 @@
  * `npm run bench`: load-tests the production server on loopback, once per database backend.
  *
  * For PGlite (a temporary DATA_DIR) and PostgreSQL (a fresh database, when 127.0.0.1:5432 or
- * TEST_DATABASE_URL answers): seeds one active user and a session, starts `node
+ * TEST_DATABASE_URL answers): seeds a participant and an admin with sessions and a busy project
+ * (scripts/bench-seed.ts), starts `node
  * src/server/main.ts` as a child process the way production runs it, drives it with autocannon,
  * reads the child's peak RSS, stops it with SIGTERM and cleans up.
  *
+ * On the PGlite server it also runs Lighthouse (mobile, median of 3) on /login, /terms and a
+ * signed-in /account: performance, LCP, CLS and JavaScript bytes (scripts/bench-lighthouse.ts).
+ *
  * Environment: BENCH_DURATION (seconds per case, default 5), BENCH_WRITE=1 (rewrite the table of
- * docs/benchmarks.md between its markers). Exits non-zero when a case saw errors or unexpected
+ * docs/benchmarks.md between its markers), BENCH_LIGHTHOUSE=0 (skip Lighthouse), CHROMIUM_PATH
+ * (default /usr/bin/chromium). Exits non-zero when a case saw errors or unexpected
  * statuses, or when a server did not start or stop cleanly.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -23,6 +28,8 @@ import { systemClock } from '../src/server/services/clock.ts';
 import { createSession } from '../src/server/services/sessions.ts';
 import { createActiveUser } from '../src/server/services/users.ts';
 import { createFreshDatabase, postgresReachable, type FreshDatabase } from '../tests/support/postgres.ts';
+import { lighthousePages, lighthouseTable, type LighthouseRow } from './bench-lighthouse.ts';
+import { seedProgramme, type BenchProgramme } from './bench-seed.ts';
 import { buildIfStale } from './start.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -49,18 +56,33 @@ function durationSeconds(): number {
 
 type BackendName = 'PGlite' | 'PostgreSQL';
 
-interface BenchCase {
-  name: string;
-  path: string;
-  expectedStatus: number;
-  headers: (token: string) => Record<string, string>;
+/** What the seed made: a participant's and an admin's sessions, and the programme's ids. */
+interface Seeded extends BenchProgramme {
+  participantToken: string;
+  adminToken: string;
 }
 
+interface BenchCase {
+  name: string;
+  path: (seeded: Seeded) => string;
+  expectedStatus: number;
+  headers: (seeded: Seeded) => Record<string, string>;
+}
+
+const asParticipant = (seeded: Seeded) => ({ cookie: `fw_session=${seeded.participantToken}` });
+const asAdmin = (seeded: Seeded) => ({ cookie: `fw_session=${seeded.adminToken}` });
+
 const CASES: readonly BenchCase[] = [
-  { name: 'static page `GET /login` (br)', path: '/login', expectedStatus: 200, headers: () => ({ 'accept-encoding': 'br' }) },
-  { name: '`GET /api/health`', path: '/api/health', expectedStatus: 200, headers: () => ({}) },
-  { name: '`GET /api/auth`, no session (401)', path: '/api/auth', expectedStatus: 401, headers: () => ({}) },
-  { name: '`GET /api/auth`, with session', path: '/api/auth', expectedStatus: 200, headers: (token) => ({ cookie: `fw_session=${token}` }) },
+  { name: 'static page `GET /login` (br)', path: () => '/login', expectedStatus: 200, headers: () => ({ 'accept-encoding': 'br' }) },
+  { name: '`GET /api/health`', path: () => '/api/health', expectedStatus: 200, headers: () => ({}) },
+  { name: '`GET /api/auth`, no session (401)', path: () => '/api/auth', expectedStatus: 401, headers: () => ({}) },
+  { name: '`GET /api/auth`, with session', path: () => '/api/auth', expectedStatus: 200, headers: asParticipant },
+  // The programme (scripts/bench-seed.ts): a member's home over 10 surveys, 10 missions and a group …
+  { name: '`GET /api/home` (participant)', path: () => '/api/home', expectedStatus: 200, headers: asParticipant },
+  { name: '`GET /api/surveys/{id}` (participant)', path: (s) => `/api/surveys/${s.surveyId}`, expectedStatus: 200, headers: asParticipant },
+  // … and the moderators' heaviest reads: a review queue over 2,000 entries, results over 500 responses.
+  { name: 'review queue (2,000 entries, admin)', path: (s) => `/api/admin/missions/${s.missionId}/submissions?status=submitted`, expectedStatus: 200, headers: asAdmin },
+  { name: 'survey results (500 responses, admin)', path: (s) => `/api/admin/surveys/${s.surveyId}/results`, expectedStatus: 200, headers: asAdmin },
 ];
 
 interface CaseResult {
@@ -212,11 +234,11 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[rank - 1] ?? Number.NaN;
 }
 
-async function runCase(backend: BackendName, url: string, token: string, benchCase: BenchCase, seconds: number): Promise<Omit<CaseResult, 'peakRssBytes'>> {
+async function runCase(backend: BackendName, url: string, seeded: Seeded, benchCase: BenchCase, seconds: number): Promise<Omit<CaseResult, 'peakRssBytes'>> {
   const options: CannonOptions = {
-    url: `${url}${benchCase.path}`,
+    url: `${url}${benchCase.path(seeded)}`,
     method: 'GET',
-    headers: benchCase.headers(token),
+    headers: benchCase.headers(seeded),
     connections: CONNECTIONS,
     duration: WARMUP_SECONDS,
   };
@@ -248,7 +270,7 @@ async function runCase(backend: BackendName, url: string, token: string, benchCa
 // ---------------------------------------------------------------------------------------------
 // One backend
 
-async function seed(target: DatabaseTarget): Promise<string> {
+async function seed(target: DatabaseTarget): Promise<Seeded> {
   const database = await openDatabase(target);
   try {
     const user = await createActiveUser(database.db, {
@@ -258,8 +280,17 @@ async function seed(target: DatabaseTarget): Promise<string> {
       firstName: 'Bench',
       lastName: 'Mark',
     });
+    const admin = await createActiveUser(database.db, {
+      email: 'bench-admin@fieldwork.localhost',
+      password: 'bench-password-not-secret',
+      role: 'admin',
+      firstName: 'Bench',
+      lastName: 'Admin',
+    });
     const { token } = await createSession(database.db, systemClock, user.id, { userAgent: 'fieldwork-bench' });
-    return token;
+    const { token: adminToken } = await createSession(database.db, systemClock, admin.id, { userAgent: 'fieldwork-bench' });
+    const programme = await seedProgramme(database.db, user.id, admin.id);
+    return { participantToken: token, adminToken, ...programme };
   } finally {
     await database.close();
   }
@@ -289,14 +320,14 @@ async function release(resources: Held, failures: string[]): Promise<void> {
 }
 
 /** Runs every case against one backend; pushes its rows, and failures as messages. */
-async function benchBackend(backend: BackendName, seconds: number, rows: CaseResult[], failures: string[]): Promise<void> {
+async function benchBackend(backend: BackendName, seconds: number, rows: CaseResult[], failures: string[], lighthouse: LighthouseRow[] | null): Promise<void> {
   const resources: Held = { dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'fw-bench-')) };
   held = resources;
   try {
     const { dataDir } = resources;
     const fresh = backend === 'PostgreSQL' ? await createFreshDatabase() : undefined;
     resources.fresh = fresh;
-    const token = await seed(fresh ? { kind: 'postgres', connection: fresh.url, poolSize: 2 } : { kind: 'pglite', dataDir });
+    const seeded = await seed(fresh ? { kind: 'postgres', connection: fresh.url, poolSize: 2 } : { kind: 'pglite', dataDir });
 
     const port = await freePort();
     const env: Record<string, string> = { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
@@ -316,9 +347,30 @@ async function benchBackend(backend: BackendName, seconds: number, rows: CaseRes
         (startupRss === null ? '' : `, peak RSS after start-up ${(startupRss / MIB).toFixed(0)} MiB`),
     );
 
+    if (lighthouse) {
+      try {
+        const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+        const pages = [
+          { label: '`/login` (guest)', path: '/login' },
+          { label: '`/terms` (public)', path: '/terms' },
+          { label: '`/account` (signed in)', path: '/account', headers: { Cookie: `fw_session=${seeded.participantToken}` } },
+          { label: '`/surveys/{id}` (participant)', path: `/surveys/${seeded.surveyId}`, headers: { Cookie: `fw_session=${seeded.participantToken}` } },
+        ];
+        for (const row of await lighthousePages(server.url, pages, chromium)) {
+          lighthouse.push(row);
+          console.log(
+            `  Lighthouse ${row.path}: performance ${row.performance}, LCP ${Math.round(row.lcpMs)} ms, CLS ${row.cls.toFixed(3)}, JS ${(row.jsBytes / 1024).toFixed(1)} KiB ` +
+              `(runs: ${row.runs.map((r) => `${r.performance}/${Math.round(r.lcpMs)} ms/${r.cls.toFixed(3)}`).join(', ')})`,
+          );
+        }
+      } catch (error) {
+        failures.push(`${backend}: Lighthouse: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+
     const results: Omit<CaseResult, 'peakRssBytes'>[] = [];
     for (const benchCase of CASES) {
-      const result = await runCase(backend, server.url, token, benchCase, seconds);
+      const result = await runCase(backend, server.url, seeded, benchCase, seconds);
       results.push(result);
       const bad = result.errors + result.unexpectedTotal;
       console.log(
@@ -419,15 +471,19 @@ async function main(): Promise<void> {
     skipped.push(note);
   }
 
+  const lighthouse: LighthouseRow[] = [];
+  const withLighthouse = process.env.BENCH_LIGHTHOUSE !== '0';
   for (const backend of backends) {
     try {
-      await benchBackend(backend, seconds, rows, failures);
+      // Page loads do not depend on the backend: Lighthouse runs once, on the default install's.
+      await benchBackend(backend, seconds, rows, failures, withLighthouse && backend === 'PGlite' ? lighthouse : null);
     } catch (error) {
       failures.push(error instanceof Error ? error.message : String(error));
     }
   }
 
-  const section = table(rows, seconds, skipped);
+  let section = table(rows, seconds, skipped);
+  if (lighthouse.length > 0) section += `\n\n${lighthouseTable(lighthouse)}`;
   console.log(`\n${section}\n`);
   if (process.env.BENCH_WRITE === '1') {
     if (failures.length > 0) console.log('Not updating docs/benchmarks.md: the run had failures.');

@@ -1,23 +1,26 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { navigate } from 'astro:transitions/client';
-import { isElevated } from '../shared/roles.ts';
 import { LOGIN_PATH } from '../shared/route-rules.ts';
 import { errorMessage } from '../lib/form-errors.ts';
+import { lazyModule, useLazyModule } from '../lib/lazy-module.ts';
 import { useAuth } from '../lib/use-auth.ts';
 import { fullNameOf, initialsOf } from '../lib/user.ts';
-import { ChevronDownIcon, LogOutIcon, ShieldIcon, UserIcon } from '../components/icons.tsx';
+import { ChevronDownIcon } from '../components/icons.tsx';
 import { Avatar } from '../components/ui/avatar.tsx';
 import { buttonVariants } from '../components/ui/button.tsx';
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuLabel,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-} from '../components/ui/dropdown-menu.tsx';
 import { Spinner } from '../components/ui/spinner.tsx';
 import { signOut } from '../stores/auth.ts';
+
+/** The menu itself (Radix), loaded when someone shows an intent to open it. */
+const dropdown = lazyModule(() => import('./AccountMenuDropdown.tsx'));
+const preload = (): void => {
+  dropdown.load().catch(() => {
+    // Tried again at the next intent.
+  });
+};
+
+const TRIGGER_CLASSES =
+  'group flex h-10 items-center gap-2 rounded-full py-0.5 pr-0.5 pl-0.5 sm:pr-2 text-sm font-medium text-foreground hover:bg-accent focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring data-[state=open]:bg-accent';
 
 /**
  * The header's account corner (default, admin and formbuilder layouts): the signed-in user's
@@ -28,6 +31,13 @@ export default function AccountMenu() {
   const auth = useAuth();
   const [signingOut, setSigningOut] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
+  const Dropdown = useLazyModule(dropdown);
+  const [openOnLoad, setOpenOnLoad] = useState(false);
+  const standInFocused = useRef(false);
+  const openWhenLoaded = (): void => {
+    setOpenOnLoad(true);
+    preload();
+  };
 
   if (auth.status === 'unknown') {
     return (
@@ -62,6 +72,21 @@ export default function AccountMenu() {
     }
   };
 
+  const trigger = (
+    <>
+      <span className="relative">
+        <Avatar initials={initialsOf(user)} />
+        {signingOut && (
+          <span className="absolute inset-0 flex items-center justify-center rounded-full bg-card/80">
+            <Spinner />
+          </span>
+        )}
+      </span>
+      <span className="max-w-40 truncate max-sm:sr-only">{name}</span>
+      <ChevronDownIcon className="size-4 text-muted-foreground transition-transform group-data-[state=open]:rotate-180 max-sm:hidden" />
+    </>
+  );
+
   return (
     <div className="flex items-center gap-3">
       {failure && (
@@ -69,49 +94,46 @@ export default function AccountMenu() {
           {failure}
         </p>
       )}
-      <DropdownMenu modal={false}>
-        <DropdownMenuTrigger
-          className="group flex h-10 items-center gap-2 rounded-full py-0.5 pr-0.5 pl-0.5 sm:pr-2 text-sm font-medium text-foreground hover:bg-accent focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring data-[state=open]:bg-accent"
-          aria-busy={signingOut || undefined}
+      {Dropdown ? (
+        <Dropdown.default
+          user={user}
+          name={name}
+          trigger={trigger}
+          triggerClassName={TRIGGER_CLASSES}
+          signingOut={signingOut}
+          onSignOut={() => void onSignOut()}
+          defaultOpen={openOnLoad}
+          focusTrigger={standInFocused.current}
+        />
+      ) : (
+        // A stand-in of the same look until the menu is loaded: pointer over or focus loads it, a press opens it.
+        <button
+          type="button"
+          className={TRIGGER_CLASSES}
+          aria-haspopup="menu"
+          aria-expanded={false}
+          onPointerEnter={preload}
+          onFocus={() => {
+            standInFocused.current = true;
+            preload();
+          }}
+          onBlur={() => {
+            standInFocused.current = false;
+          }}
+          onPointerDown={(event) => {
+            if (event.button !== 0 || event.ctrlKey) return;
+            event.preventDefault();
+            openWhenLoaded();
+          }}
+          onKeyDown={(event) => {
+            if (event.key !== 'Enter' && event.key !== ' ' && event.key !== 'ArrowDown') return;
+            event.preventDefault();
+            openWhenLoaded();
+          }}
         >
-          <span className="relative">
-            <Avatar initials={initialsOf(user)} />
-            {signingOut && (
-              <span className="absolute inset-0 flex items-center justify-center rounded-full bg-card/80">
-                <Spinner />
-              </span>
-            )}
-          </span>
-          <span className="max-w-40 truncate max-sm:sr-only">{name}</span>
-          <ChevronDownIcon className="size-4 text-muted-foreground transition-transform group-data-[state=open]:rotate-180 max-sm:hidden" />
-        </DropdownMenuTrigger>
-        <DropdownMenuContent>
-          <DropdownMenuLabel className="flex flex-col gap-0.5">
-            <span className="truncate font-semibold">{name}</span>
-            <span className="truncate text-xs font-normal text-muted-foreground">{user.email}</span>
-          </DropdownMenuLabel>
-          <DropdownMenuSeparator />
-          <DropdownMenuItem asChild>
-            <a href="/account">
-              <UserIcon />
-              Account
-            </a>
-          </DropdownMenuItem>
-          {isElevated(user.role) && (
-            <DropdownMenuItem asChild>
-              <a href="/admin">
-                <ShieldIcon />
-                Admin
-              </a>
-            </DropdownMenuItem>
-          )}
-          <DropdownMenuSeparator />
-          <DropdownMenuItem disabled={signingOut} onSelect={() => void onSignOut()}>
-            <LogOutIcon />
-            Sign out
-          </DropdownMenuItem>
-        </DropdownMenuContent>
-      </DropdownMenu>
+          {trigger}
+        </button>
+      )}
     </div>
   );
 }

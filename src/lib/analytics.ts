@@ -1,7 +1,9 @@
 /**
  * Google Analytics 4, gated by statistics consent (SPEC.md §4). The measurement id comes from
  * PUBLIC_GA_ID at build time, written into each page as <meta name="fieldwork-ga-id"> (BaseLayout).
- * Without an id nothing happens at all. With one:
+ * Without an id nothing is loaded or sent, and without statistics consent the `_ga` / `_ga_*`
+ * cookies are still deleted (one may be left by an earlier deployment or a parent-domain site).
+ * With an id:
  * - statistics consent true → gtag.js is loaded (once), consent granted, the id configured and a
  *   page_view sent for each page (full loads and client-side navigations);
  * - false → GA is disabled (`window['ga-disable-<id>']`), consent denied and the `_ga` / `_ga_*`
@@ -103,7 +105,12 @@ export function createAnalytics({ id, win = window as unknown as AnalyticsWindow
       return enabled;
     },
     setEnabled(next: boolean) {
-      if (!id) return;
+      if (!id) {
+        // No GA here, but a `_ga` cookie may be left by an earlier deployment or a parent-domain
+        // site: without statistics consent it goes, whatever the configuration.
+        if (!next) deleteAnalyticsCookies(doc, loc.hostname);
+        return;
+      }
       if (next) {
         if (enabled) return;
         win[`ga-disable-${id}`] = false;

@@ -146,6 +146,15 @@ export interface Preferences {
   emailNotifications: boolean;
   language: 'en';
   colorMode: ColorMode;
+  /**
+   * Mail per notification kind, under `emailNotifications` (`MAIL_PREFERENCE_KEYS`). Optional in
+   * what is sent; `GET /api/account` always answers them (true when never set).
+   */
+  mailChangesRequested?: boolean;
+  mailRejected?: boolean;
+  mailProbes?: boolean;
+  mailApprovedDigest?: boolean;
+  mailReminders?: boolean;
 }
 
 /** The user of GET /api/account and of the account updates. */

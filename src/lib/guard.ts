@@ -2,8 +2,11 @@
  * The route guard: SPEC.md §2's redirect rules (`decideNavigation`, the same function the server
  * runs for page requests), applied on the first load and on every client-side navigation.
  *
- * - Pages that are not public are rendered with `<html data-guard="pending">` (BaseLayout), and
- *   CSS hides their <main> until the guard lets the visitor stay: no flash of protected content.
+ * - Pages that are not public are built with `<html data-guard="pending">` (BaseLayout), and
+ *   CSS hides their <main> until the guard lets the visitor stay: no flash of protected content
+ *   on a static host. The Node server applies the same rules to every page request before any
+ *   JavaScript runs, so it serves the pages it let through without the mark: they show at first
+ *   paint, and this guard only corrects a state that went stale (src/server/static.ts).
  * - First load: the current user is loaded (once per full page load), then the page is decided.
  * - Client-side navigation: decided before the next page is fetched (the target is rewritten, so
  *   history records where the visitor really went); back/forward is decided once it has arrived.
@@ -26,7 +29,7 @@ import { $build } from '../stores/build.ts';
 import { shouldReloadFor, startBuildWatcher } from './build-watcher.ts';
 import { fetchMaintenance } from './feature-flags.ts';
 import { navigateTo } from './navigation.ts';
-import { ruleRedirect } from './route-rules-client.ts';
+import { ruleRedirect } from '../shared/build-route-rules.ts';
 
 const root = document.documentElement;
 /** How long a decision waits for the build meta (route rules) before going on without it. */

@@ -6,6 +6,7 @@
  * A failed report call is only logged (console.warn: reporting must never raise errors itself).
  */
 import { REPORT_FLUSH_INTERVAL_MS } from '../shared/ui-constants.ts';
+import { reportContent } from '../shared/report-content.ts';
 import type { Report, ReportData } from '../shared/schemas/reports.ts';
 import { ApiError } from './api.ts';
 
@@ -96,6 +97,15 @@ export interface ReportQueue {
   stop(): void;
 }
 
+/**
+ * The one report every page load sends — `{ type: 'action', action: { name: 'page_load', data: null } }`
+ * from a same-site path (url and user agent are clipped to their limits): valid by construction.
+ */
+function isPlainPageLoad(report: Report): boolean {
+  const { data, url } = report;
+  return data.type === 'action' && data.action.name === 'page_load' && data.action.data === null && url.startsWith('/') && !url.startsWith('//');
+}
+
 export function createReportQueue(deps: ReportQueueDeps = {}): ReportQueue {
   const doFetch = deps.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
   const sha1 = deps.sha1 ?? sha1Hex;
@@ -103,19 +113,24 @@ export function createReportQueue(deps: ReportQueueDeps = {}): ReportQueue {
   const userAgent = deps.userAgent ?? (() => (typeof navigator !== 'undefined' ? (navigator.userAgent ?? null) : null));
   const warn = deps.warn ?? ((...args: unknown[]) => console.warn(...args));
   const intervalMs = deps.intervalMs ?? REPORT_FLUSH_INTERVAL_MS;
-  const schemas = import('../shared/schemas/reports.ts');
+  /** zod and the report schema: loaded only for a report the queue did not build itself. */
+  let schemas: Promise<typeof import('../shared/schemas/reports.ts')> | null = null;
 
   let queue: { hash: string; report: Report }[] = [];
   const seen = new Set<string>();
   let timer: ReturnType<typeof setInterval> | null = null;
 
   async function add(data: ReportData): Promise<boolean> {
-    const { reportContent, reportSchema } = await schemas;
     const report: Report = { url: clip(pagePath(), LIMITS.url) ?? '/', userAgent: clip(userAgent(), LIMITS.userAgent), data };
-    const checked = reportSchema.safeParse(report);
-    if (!checked.success) {
-      warn('[reports] not queued: the report does not match the schema', checked.error.issues);
-      return false;
+    // The page_load action is fixed by construction; anything else is checked against the shared
+    // schema, so one odd report cannot get a whole batch refused.
+    if (!isPlainPageLoad(report)) {
+      schemas ??= import('../shared/schemas/reports.ts');
+      const checked = (await schemas).reportSchema.safeParse(report);
+      if (!checked.success) {
+        warn('[reports] not queued: the report does not match the schema', checked.error.issues);
+        return false;
+      }
     }
     const hash = await sha1(reportContent(report));
     if (seen.has(hash)) return false;

@@ -4,11 +4,11 @@
  * the route guard. A failure while booting shows the error page and is logged (SPEC.md §8).
  */
 import type { TransitionBeforeSwapEvent } from 'astro:transitions/client';
+import { loadAccount } from '../stores/account.ts';
 import { $auth } from '../stores/auth.ts';
 import { $colorMode, applyColorMode, isColorMode, loadColorMode, setColorMode } from '../stores/color-mode.ts';
-import { $consent, loadConsent, openConsentSettings } from '../stores/consent.ts';
+import { $consent, EARLY_CONSENT_EVENT, loadConsent, openConsentSettings } from '../stores/consent.ts';
 import { $siteBanner, bannerText } from '../stores/site-banner.ts';
-import { apiGet, type AccountResponse } from './api.ts';
 import { createAnalytics, readAnalyticsId } from './analytics.ts';
 import { startBuildWatcher } from './build-watcher.ts';
 import { fetchFlag, throttled } from './feature-flags.ts';
@@ -35,6 +35,8 @@ export function showStartupError(error: unknown): void {
 
 function bootConsentAndAnalytics(): void {
   loadConsent();
+  // A choice made on the prerendered banner before its island loaded (stores/consent.ts).
+  document.addEventListener(EARLY_CONSENT_EVENT, () => loadConsent());
   const analytics = createAnalytics({ id: readAnalyticsId() });
   // Evaluated at start and on every change (nanostores calls subscribers at once).
   $consent.subscribe(({ consent }) => analytics.setEnabled(consent.statistics));
@@ -68,9 +70,9 @@ function bootColorMode(): void {
   $auth.subscribe((state) => {
     if (state.status !== 'authenticated' || synced) return;
     synced = true;
-    apiGet<AccountResponse>('/api/account')
-      .then(({ user }) => {
-        const mode = user.preferences?.colorMode;
+    loadAccount()
+      .then((account) => {
+        const mode = account?.user.preferences.colorMode;
         if (isColorMode(mode) && mode !== $colorMode.get()) setColorMode(mode);
       })
       .catch(() => {

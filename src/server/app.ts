@@ -12,14 +12,25 @@ import { accountRoutes } from './routes/account.ts';
 import { adminContactMessageRoutes } from './routes/admin-contact-messages.ts';
 import { adminDataDeletionRoutes } from './routes/admin-data-deletion.ts';
 import { adminFlagRoutes } from './routes/admin-flags.ts';
+import { adminFormRoutes } from './routes/admin-forms.ts';
+import { adminMissionGroupRoutes } from './routes/admin-mission-groups.ts';
+import { adminMissionRoutes, adminSubmissionRoutes } from './routes/admin-missions.ts';
+import { adminProjectRoutes } from './routes/admin-projects.ts';
 import { adminReportRoutes } from './routes/admin-reports.ts';
+import { adminSurveyRoutes } from './routes/admin-surveys.ts';
 import { adminUserRoutes } from './routes/admin-users.ts';
 import { authRoutes } from './routes/auth.ts';
 import { contactRoutes } from './routes/contact.ts';
 import { dataDeletionRoutes } from './routes/data-deletion.ts';
 import { featureFlagRoutes } from './routes/feature-flags.ts';
+import { formRoutes } from './routes/forms.ts';
 import { healthRoutes } from './routes/health.ts';
+import { homeRoutes } from './routes/home.ts';
+import { mediaRoutes } from './routes/media.ts';
+import { missionGroupRoutes } from './routes/mission-groups.ts';
+import { missionRoutes } from './routes/missions.ts';
 import { reportRoutes } from './routes/reports.ts';
+import { surveyRoutes } from './routes/surveys.ts';
 import { tokenRoutes } from './routes/tokens.ts';
 
 /** The API routes, chained so `AppType` types the browser's client end to end. */
@@ -37,7 +48,19 @@ function apiRoutes() {
     .route('/admin/flags', adminFlagRoutes)
     .route('/admin/reports', adminReportRoutes)
     .route('/admin/contact-messages', adminContactMessageRoutes)
-    .route('/admin/data-deletion-requests', adminDataDeletionRoutes);
+    .route('/admin/data-deletion-requests', adminDataDeletionRoutes)
+    .route('/admin/forms', adminFormRoutes)
+    .route('/forms', formRoutes)
+    .route('/admin/projects', adminProjectRoutes)
+    .route('/admin/surveys', adminSurveyRoutes)
+    .route('/admin/missions', adminMissionRoutes)
+    .route('/admin/submissions', adminSubmissionRoutes)
+    .route('/admin/mission-groups', adminMissionGroupRoutes)
+    .route('/home', homeRoutes)
+    .route('/surveys', surveyRoutes)
+    .route('/missions', missionRoutes)
+    .route('/mission-groups', missionGroupRoutes)
+    .route('/media', mediaRoutes);
 }
 
 export type AppType = ReturnType<typeof apiRoutes>;
@@ -57,13 +80,12 @@ export function createApp(deps: AppDeps, pages?: Hono<AppEnv>) {
   app.use('*', requestLog);
   app.use('*', securityHeaders);
 
-  app.use(
-    '/api/*',
-    bodyLimit({
-      maxSize: JSON_BODY_LIMIT_BYTES,
-      onError: (c) => c.json(errorBody('payload_too_large', 'The request body is too large'), 413),
-    }),
-  );
+  const jsonBodyLimit = bodyLimit({
+    maxSize: JSON_BODY_LIMIT_BYTES,
+    onError: (c) => c.json(errorBody('payload_too_large', 'The request body is too large'), 413),
+  });
+  // Uploads (POST /api/media) carry their own, larger limit (routes/media.ts); every other call this one.
+  app.use('/api/*', (c, next) => (c.req.method === 'POST' && c.req.path === '/api/media' ? next() : jsonBodyLimit(c, next)));
   app.use('/api/*', sameOriginOnly);
   app.use('/api/*', loadSession);
   app.route('/api', apiRoutes());

@@ -13,8 +13,8 @@ import { emailSchema, nameSchema, passwordSchema, roleSchema } from '../shared/s
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { openDatabase, type Database } from './db/index.ts';
 import { DataDirLockedError, acquireLock, readLock, type HeldLock } from './db/lock.ts';
+import { JobQueue, type JobConnection } from './jobs/queue.ts';
 import { createLogger } from './logger.ts';
-import { createMailer } from './mail/mailer.ts';
 import { audit } from './services/audit.ts';
 import { systemClock } from './services/clock.ts';
 import { getFlag, listFlags, setFlag, unsetFlag } from './services/flags.ts';
@@ -29,7 +29,8 @@ Commands:
   user:create --email E --password P --role participant|moderator|admin --first-name F --last-name L
                           Create an active account that can sign in at once.
   user:invite --email E [--role participant|moderator|admin]
-                          Mail an onboarding link (valid 7 days) and print it. Role defaults to participant.
+                          Queue a mail with an onboarding link (valid 7 days) and print the link.
+                          Role defaults to participant. The server sends the mail.
   flag:set KEY VALUE      Set a feature flag. VALUE is JSON when it parses (true, 3, {"a":1}), else text.
   flag:unset KEY          Remove a feature flag.
   flag:list               List every feature flag.
@@ -75,6 +76,8 @@ function validate<T extends z.ZodRawShape>(shape: T, values: Record<string, unkn
 
 interface Connection {
   database: Database;
+  /** Where the job queue connects (PostgreSQL and the server's socket; none for PGlite opened here). */
+  jobConnection?: JobConnection;
   /** The running server's public URL, when the CLI reached the database through it. */
   serverUrl?: string;
   close(): Promise<void>;
@@ -84,17 +87,15 @@ interface Connection {
 async function connect(config: Config): Promise<Connection> {
   if (config.databaseUrl) {
     const database = await openDatabase({ kind: 'postgres', connection: config.databaseUrl, poolSize: 1 });
-    return { database, close: () => database.close() };
+    return { database, jobConnection: config.databaseUrl, close: () => database.close() };
   }
   const deadline = Date.now() + 15_000;
   for (;;) {
     const holder = readLock(config.dataDir);
     if (holder?.socket) {
-      const database = await openDatabase(
-        { kind: 'postgres', connection: { host: holder.socket.host, port: holder.socket.port, user: 'postgres', database: 'postgres' }, poolSize: 1 },
-        { migrate: false },
-      );
-      return { database, ...(holder.publicUrl ? { serverUrl: holder.publicUrl } : {}), close: () => database.close() };
+      const socket = { host: holder.socket.host, port: holder.socket.port, user: 'postgres', database: 'postgres' };
+      const database = await openDatabase({ kind: 'postgres', connection: socket, poolSize: 1 }, { migrate: false });
+      return { database, jobConnection: socket, ...(holder.publicUrl ? { serverUrl: holder.publicUrl } : {}), close: () => database.close() };
     }
     if (!holder) {
       let lock: HeldLock;
@@ -166,19 +167,25 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo):
           { email: '--email', role: `--role (one of ${ROLES.join(', ')})` },
         );
         const db = await open();
-        const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger });
+        if (!connection) throw new Error('no database connection');
+        // The CLI only queues the mail (`mail.send`); the server's workers send it, at once while it
+        // runs, else when it next starts.
+        const jobs = new JobQueue({ database: connection.database, connection: connection.jobConnection, logger, mode: 'producer' });
+        await jobs.start();
         try {
+          const outboxDir = config.smtpUrl ? null : path.join(config.dataDir, 'outbox');
           const result = await inviteUser(
             // Links point where the running server answers unless PUBLIC_URL says otherwise.
-            { db, clock: systemClock, mailer, publicUrl: config.publicUrlExplicit ? config.publicUrl : (connection?.serverUrl ?? config.publicUrl) },
+            { db, clock: systemClock, mailer: jobs.queuedMailer(outboxDir), publicUrl: config.publicUrlExplicit ? config.publicUrl : (connection.serverUrl ?? config.publicUrl) },
             { email: input.email, role: input.role, invitedBy: null, via: 'cli' },
           );
           io.out(`Invited ${result.user.email} as ${result.user.role}${result.created ? '' : ' (again: earlier links no longer work)'}.`);
           io.out(`Onboarding link (valid until ${result.expiresAt.toISOString()}):`);
           io.out(result.url);
-          if (mailer.outboxDir) io.out(`No SMTP_URL set: the mail was written to ${mailer.outboxDir}`);
+          io.out(connection.serverUrl ? 'The invitation mail is queued; the running server sends it.' : 'The invitation mail is queued; a running server sends it (else the server sends it when it starts).');
+          if (outboxDir) io.out(`No SMTP_URL set: the mail will be written to ${outboxDir}`);
         } finally {
-          mailer.close();
+          await jobs.stop();
         }
         return 0;
       }

@@ -4,7 +4,8 @@ import type { User } from './db/schema/index.ts';
 import type { Logger } from './logger.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { Clock } from './services/clock.ts';
-import type { BackgroundTasks } from './services/tasks.ts';
+import type { JobQueue } from './jobs/queue.ts';
+import type { Storage } from './storage/storage.ts';
 
 /** What createApp needs; tests pass their own (in-memory database, fake clock, outbox mailer). */
 export interface AppDeps {
@@ -13,7 +14,10 @@ export interface AppDeps {
   config: Config;
   logger: Logger;
   clock: Clock;
-  tasks: BackgroundTasks;
+  /** The durable job queue: mail and other work that happens after the answer (`jobs/queue.ts`). */
+  jobs: JobQueue;
+  /** Uploaded files (`DATA_DIR/uploads` by default; see `storage/index.ts`). */
+  storage: Storage;
 }
 
 /** Hono context variables set by the middleware. */

@@ -62,8 +62,10 @@ export function readQuery<T extends z.ZodType>(c: Context<AppEnv>, schema: T): z
   return result.data;
 }
 
+export type RateLimitList = readonly (readonly [key: string, rule: RateLimitRule])[];
+
 /** Counts a hit on each key; throws 429 with Retry-After when any is over its limit. */
-export async function enforceRateLimits(c: Context<AppEnv>, limits: readonly (readonly [key: string, rule: RateLimitRule])[]): Promise<void> {
+export async function enforceRateLimits(c: Context<AppEnv>, limits: RateLimitList): Promise<void> {
   let retryAfter = 0;
   for (const [key, rule] of limits) {
     const result = await hitRateLimit(c.var.db, c.var.deps.clock, key, rule);

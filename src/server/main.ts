@@ -12,12 +12,14 @@ import { openDatabase, type Database } from './db/index.ts';
 import { DataDirLockedError, acquireLock, type HeldLock } from './db/lock.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createMailer } from './mail/mailer.ts';
+import { createJobHandlers } from './jobs/handlers.ts';
+import { JobQueue } from './jobs/queue.ts';
 import { systemClock } from './services/clock.ts';
-import { BackgroundTasks } from './services/tasks.ts';
 import { setFlag } from './services/flags.ts';
 import { pruneRateLimits } from './services/rate-limit.ts';
 import { deleteExpiredSessions } from './services/sessions.ts';
 import { createStaticSite } from './static.ts';
+import { createStorage } from './storage/index.ts';
 
 /** How long in-flight requests may take to finish after SIGTERM. */
 export const SHUTDOWN_GRACE_MS = 10_000;
@@ -30,7 +32,9 @@ export interface RunningServer {
   readonly url: string;
   readonly port: number;
   readonly database: Database;
-  /** Stops taking requests, lets in-flight ones finish (10 s at most), closes the database. */
+  /** The job queue; its workers run in this process. */
+  readonly jobs: JobQueue;
+  /** Stops taking requests and jobs, lets in-flight ones finish (10 s at most), closes the database. */
   close(): Promise<void>;
 }
 
@@ -79,6 +83,8 @@ export async function startServer(config: Config, logger: Logger = createLogger(
   const lock = config.databaseUrl ? null : await lockDataDir(config.dataDir, logger);
   let database: Database | undefined;
   let socketServer: PGLiteSocketServer | null = null;
+  let jobs: JobQueue | undefined;
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger });
   try {
     database = config.databaseUrl
       ? await openDatabase({ kind: 'postgres', connection: config.databaseUrl })
@@ -89,23 +95,30 @@ export async function startServer(config: Config, logger: Logger = createLogger(
       await setFlag(database.db, KNOWN_FLAGS.maintenance, true);
       logger.warn('MAINTENANCE=1: maintenance mode is on');
     }
+    // After the migrations: pg-boss installs its own schema and the schedules (workers start once listening).
+    jobs = new JobQueue({ database, connection: config.databaseUrl, logger, mode: 'worker' });
+    jobs.setHandlers(createJobHandlers({ db: database.db, mailer, clock: systemClock, config, logger, jobs }));
+    await jobs.start();
   } catch (error) {
+    await jobs?.stop().catch(() => {});
     await socketServer?.stop().catch(() => {});
     await database?.close().catch(() => {});
+    mailer.close();
     lock?.release();
     throw error;
   }
   const db = database;
+  const queue = jobs;
 
-  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger });
   const site = createStaticSite(config.distDir, logger);
-  const tasks = new BackgroundTasks(logger);
-  const app = createApp({ database: db, mailer, config, logger, clock: systemClock, tasks }, site.pages);
+  const storage = createStorage(config);
+  const app = createApp({ database: db, mailer, config, logger, clock: systemClock, jobs: queue, storage }, site.pages);
 
   const server = createAdaptorServer({ fetch: app.fetch, hostname: config.host, port: config.port }) as Server;
   server.keepAliveTimeout = 5_000;
   server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
+  // Long enough for a 20 MB photo from a phone on a slow uplink (about 0.6 Mbit/s); headers must still come within 10 s.
+  server.requestTimeout = 300_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => {
@@ -113,7 +126,9 @@ export async function startServer(config: Config, logger: Logger = createLogger(
       resolve();
     });
   }).catch(async (error: unknown) => {
+    await queue.stop().catch(() => {});
     await socketServer?.stop().catch(() => {});
+    mailer.close();
     await db.close().catch(() => {});
     lock?.release();
     throw error;
@@ -124,6 +139,16 @@ export async function startServer(config: Config, logger: Logger = createLogger(
   // Without PUBLIC_URL, links point where this process really listens (PORT=0 picks a port).
   if (!config.publicUrlExplicit) config.publicUrl = url;
   lock?.update({ publicUrl: config.publicUrl });
+  // Now that links can point here, jobs run (those queued before a restart first).
+  await queue.startWorkers().catch(async (error: unknown) => {
+    server.close();
+    await queue.stop().catch(() => {});
+    await socketServer?.stop().catch(() => {});
+    mailer.close();
+    await db.close().catch(() => {});
+    lock?.release();
+    throw error;
+  });
   logger.info({ url, database: db.kind, dataDir: config.dataDir, buildId: site.buildId }, `Fieldwork listening on ${url}`);
 
   // Housekeeping: forget expired sessions and rate-limit windows.
@@ -138,7 +163,8 @@ export async function startServer(config: Config, logger: Logger = createLogger(
   const close = () => {
     closing ??= (async () => {
       clearInterval(housekeeping);
-      logger.info('shutting down: finishing in-flight requests');
+      const deadline = Date.now() + SHUTDOWN_GRACE_MS;
+      logger.info('shutting down: finishing in-flight requests and running jobs');
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const forced = setTimeout(() => {
@@ -147,7 +173,9 @@ export async function startServer(config: Config, logger: Logger = createLogger(
       }, SHUTDOWN_GRACE_MS);
       await closed;
       clearTimeout(forced);
-      await tasks.idle();
+      // Running jobs get what is left of the grace period (at least a second); those still running
+      // then are released for a retry after the restart or by another process.
+      await queue.stop({ timeoutMs: Math.max(1000, deadline - Date.now()) });
       await socketServer?.stop().catch((error: unknown) => logger.warn({ err: error }, 'socket server stop failed'));
       mailer.close();
       await db.close();
@@ -157,7 +185,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     return closing;
   };
 
-  return { url, port, database: db, close };
+  return { url, port, database: db, jobs: queue, close };
 }
 
 /** `node src/server/main.ts`: start, and stop cleanly on SIGTERM / SIGINT (exit code 0). */

@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { Hono, type Context } from 'hono';
 import { pageCsp } from '../../builds/csp.ts';
-import type { RouteTable, RouteTableEntry } from '../../builds/manifest.ts';
+import type { BuildMeta, RouteTable, RouteTableEntry } from '../../builds/manifest.ts';
+import { findRouteRule, ruleRedirect } from '../shared/build-route-rules.ts';
 import { decideNavigation, type AuthState } from '../shared/route-rules.ts';
 import { matchRoute, paramsAreValid } from '../shared/routes.ts';
 import { sessionToken } from './middleware/session.ts';
@@ -43,6 +45,32 @@ const CONTENT_TYPES: Record<string, string> = {
   '.webmanifest': 'application/manifest+json',
   '.map': 'application/json; charset=utf-8',
 };
+
+/** What BaseLayout writes on pages that wait for the browser's route guard before showing <main>. */
+const PENDING_GUARD = ' data-guard="pending"';
+
+/**
+ * The page as served once the server has applied the redirect rules to it: without the guard's
+ * pending mark, so <main> shows at first paint instead of after the JavaScript and
+ * GET /api/auth (the browser's guard still runs and corrects a stale state). Made on first use and
+ * kept, compressed like the build's copies. A static host, which decides nothing, serves the page
+ * as built.
+ */
+function releasedVariant(file: StaticFile): StaticFile {
+  const html = Buffer.from(file.body).toString('utf8');
+  const at = html.indexOf(PENDING_GUARD);
+  const end = html.indexOf('>', html.indexOf('<html'));
+  if (at === -1 || at > end) return file;
+  const body = Buffer.from(html.slice(0, at) + html.slice(at + PENDING_GUARD.length));
+  return {
+    body,
+    ...(file.br ? { br: zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }) } : {}),
+    ...(file.gz ? { gz: zlib.gzipSync(body, { level: 9 }) } : {}),
+    type: file.type,
+    etag: `"${createHash('sha1').update(body).digest('base64url')}"`,
+    cacheControl: file.cacheControl,
+  };
+}
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** Files only the server and static hosts read. */
@@ -123,6 +151,18 @@ export function createStaticSite(distDir: string, logger: Logger, options: { ext
     return csp;
   };
   const notFound = files.get(table.notFound);
+  /** The build's route rules (builds/meta/{id}.json): redirects the server applies before the page. */
+  const metaFile = files.get(`builds/meta/${table.buildId}.json`);
+  const matcher = metaFile ? (JSON.parse(Buffer.from(metaFile.body).toString('utf8')) as BuildMeta).matcher : null;
+  const released = new Map<StaticFile, StaticFile>();
+  const releasedOf = (file: StaticFile): StaticFile => {
+    let variant = released.get(file);
+    if (!variant) {
+      variant = releasedVariant(file);
+      released.set(file, variant);
+    }
+    return variant;
+  };
 
   const send = (c: Context<AppEnv>, file: StaticFile, status: 200 | 404 = 200, extraHeaders: Record<string, string> = {}) => {
     const headers: Record<string, string> = {
@@ -206,6 +246,12 @@ export function createStaticSite(distDir: string, logger: Logger, options: { ext
     const needsSession = access === 'guest' || access === 'auth' || access === 'admin';
     const search = new URL(c.req.url).search;
     const maintenance = await maintenanceOf(c);
+    // A route rule's redirect comes first (SPEC.md §2: the server-provided redirect), as in the browser's guard.
+    const rule = maintenance || relative === null ? null : ruleRedirect(matcher, pathname, new URL(c.req.url).origin);
+    if (rule) {
+      const status = findRouteRule(matcher, pathname)?.redirect?.statusCode ?? 302;
+      return c.body(null, status, { Location: rule.to, 'Cache-Control': 'no-store' });
+    }
     const decision = decideNavigation({
       // `/maintenance/` is `/maintenance` to the rules, as it is to the route table.
       path: pathname.replace(/\/+$/, '') || '/',
@@ -218,7 +264,8 @@ export function createStaticSite(distDir: string, logger: Logger, options: { ext
     if (!match || !page) return sendNotFound(c);
     // Pages holding a link token (in the path, or as ?token= on /data-deletion) send no referrer.
     const holdsToken = Object.values(match.route.params ?? {}).includes('token') || new URLSearchParams(search).has('token');
-    return send(c, page, 200, holdsToken ? { 'Referrer-Policy': 'no-referrer' } : {});
+    // The rules let this visitor stay (the session was checked where it matters): the page shows at once.
+    return send(c, releasedOf(page), 200, holdsToken ? { 'Referrer-Policy': 'no-referrer' } : {});
   });
   pages.all('*', (c) => c.text('Method Not Allowed', 405, { Allow: 'GET, HEAD' }));
 

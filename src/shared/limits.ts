@@ -3,5 +3,13 @@ export const EMAIL_MAX_LENGTH = 255;
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 128;
 export const NAME_MAX_LENGTH = 100;
+/** The contact form's message length. */
+export const CONTACT_MESSAGE_MIN_LENGTH = 10;
+export const CONTACT_MESSAGE_MAX_LENGTH = 5000;
+/** The reason given with a data-deletion request. */
+export const DATA_DELETION_REASON_MAX_LENGTH = 2000;
+/** Account preferences: the languages and colour modes there are. */
+export const LANGUAGES = ['en'] as const;
+export const COLOR_MODES = ['system', 'light', 'dark'] as const;
 /** Largest request body the API accepts (bytes); uploads get their own limit. */
 export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;

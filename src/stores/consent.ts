@@ -5,9 +5,12 @@
  * values fall back to the defaults). The banner is open until a choice is saved.
  */
 import { atom } from 'nanostores';
+import { CONSENT_SETTINGS_EVENT, wake } from '../lib/directives/events.ts';
 import { local, readItem, writeItem, type StorageLike } from '../lib/storage.ts';
 
 export const CONSENT_STORAGE_KEY = 'fieldwork-cookie-consent';
+/** Room below the page beyond the banner's own height (px). */
+export const BANNER_ROOM_EXTRA_PX = 16;
 
 export const CONSENT_CATEGORIES = ['necessary', 'preferences', 'statistics', 'marketing'] as const;
 export type ConsentCategory = (typeof CONSENT_CATEGORIES)[number];
@@ -92,8 +95,35 @@ export const allowSelectedConsent = (selection: Partial<Record<ConsentCategory, 
 /** "Cookie settings": reopens the banner with its settings panel. */
 export function openConsentSettings(): void {
   $consentBanner.set({ open: true, settingsOpen: true, requested: true });
+  // The banner's island hydrates on this when the visitor had already chosen (client:consent).
+  wake(CONSENT_SETTINGS_EVENT);
 }
 
 export function setConsentSettingsOpen(settingsOpen: boolean): void {
   $consentBanner.set({ ...$consentBanner.get(), settingsOpen });
 }
+
+/**
+ * Runs in <head> before the first paint (BaseLayout): marks <html data-consent-saved> when a choice
+ * is stored, so the prerendered banner (shown to first visitors at first paint, before any
+ * JavaScript) stays hidden for everyone who already chose. Once hydrated, the store decides.
+ */
+export const CONSENT_INLINE_SCRIPT = `try{var c=JSON.parse(localStorage.getItem(${JSON.stringify(CONSENT_STORAGE_KEY)})||'null');if(c&&typeof c==='object'&&!Array.isArray(c))document.documentElement.setAttribute('data-consent-saved','')}catch(e){}`;
+
+/**
+ * Runs right after the prerendered banner (BaseLayout), before the page below it is parsed: gives
+ * <body> room for the banner at first paint, so nothing moves when the island later keeps the room
+ * up to date (CookieBanner's effect). A visitor who chose has a hidden banner: no room.
+ */
+export const BANNER_ROOM_INLINE_SCRIPT = `(function(){var b=document.querySelector('[data-cookie-banner]');if(b&&b.offsetHeight)document.body.style.paddingBottom=(b.offsetHeight+${BANNER_ROOM_EXTRA_PX})+'px'})()`;
+
+/** Sent on `document` when a choice was saved before the banner's island had loaded. */
+export const EARLY_CONSENT_EVENT = 'fieldwork:consent-saved';
+
+/**
+ * The prerendered banner answers before its JavaScript has loaded (a slow phone, a quick tap):
+ * Deny and Allow Selection save necessary only (the switches cannot have moved yet), Allow All all
+ * four; the banner hides and the shell, told by EARLY_CONSENT_EVENT, reads the choice. Once the
+ * island has hydrated (`data-hydrated`) it handles its buttons itself.
+ */
+export const EARLY_CONSENT_INLINE_SCRIPT = `document.addEventListener('click',function(e){var t=e.target&&e.target.closest?e.target.closest('[data-consent-choice]'):null;var b=t&&t.closest('[data-cookie-banner]');if(!b||b.hasAttribute('data-hydrated'))return;var a=t.getAttribute('data-consent-choice')==='all';try{localStorage.setItem(${JSON.stringify(CONSENT_STORAGE_KEY)},JSON.stringify({necessary:true,preferences:a,statistics:a,marketing:a}))}catch(x){}document.documentElement.setAttribute('data-consent-saved','');document.body.style.paddingBottom='';document.dispatchEvent(new Event(${JSON.stringify(EARLY_CONSENT_EVENT)}))})`;

@@ -3,6 +3,7 @@
  * then removed after TOAST_REMOVE_DELAY_MS) and remove (gone now). At most TOAST_LIMIT are kept:
  * a new toast replaces the one shown. The Toaster island renders the store.
  */
+import { TOAST_EVENT, wake } from '../lib/directives/events.ts';
 import { atom } from 'nanostores';
 import { TOAST_LIMIT, TOAST_REMOVE_DELAY_MS, TOAST_TYPES } from '../shared/ui-constants.ts';
 
@@ -64,6 +65,8 @@ export function addToast(input: ToastInput): string {
   const id = nextId();
   const toast: Toast = { ...input, id, type, open: true };
   $toasts.set([toast, ...$toasts.get()].slice(0, TOAST_LIMIT));
+  // The toaster's island hydrates at the first toast (client:toast).
+  wake(TOAST_EVENT);
   return id;
 }
 

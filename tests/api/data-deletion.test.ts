@@ -140,7 +140,7 @@ describeEachBackend('data deletion: by email', (ctx) => {
     const user = await signedInUser(ctx());
     await ask({ email: user.email });
     // The mail work runs after each answer: let the first finish so the links come in order.
-    await ctx().tasks.idle();
+    await ctx().jobs.drain();
     await ask({ email: user.email, reason: 'Added a reason' });
     const [first, second] = await mailsTo(ctx(), user.email);
     expect((await ctx().json('POST', `/api/data-deletion/confirm?token=${tokenFrom(first)}`, {})).status).toBe(404);
@@ -255,7 +255,7 @@ describeEachBackend('data-deletion requests for admins', (ctx) => {
     const admin = await signedInUser(ctx(), 'admin');
     const user = await signedInUser(ctx());
     await ctx().json('POST', '/api/data-deletion', { email: user.email }, { 'X-Forwarded-For': freshIp() });
-    await ctx().tasks.idle();
+    await ctx().jobs.drain();
     const [pending] = await requestsOf(ctx(), admin, user.email);
     expect(pending?.status).toBe('pending');
     const early = await errorOf(await ctx().json('PATCH', `/api/admin/data-deletion-requests/${pending?.id}`, { status: 'completed' }, admin.headers), 409);

@@ -9,10 +9,12 @@ import { loadConfig, type Config } from '../../src/server/config.ts';
 import type { AppEnv } from '../../src/server/context.ts';
 import { PGlite } from '@electric-sql/pglite';
 import { openDatabase, wrapPglite, type Database } from '../../src/server/db/index.ts';
+import { createJobHandlers } from '../../src/server/jobs/handlers.ts';
+import { JobQueue, installJobQueue } from '../../src/server/jobs/queue.ts';
 import { createLogger } from '../../src/server/logger.ts';
 import { createMailer, type Mailer } from '../../src/server/mail/mailer.ts';
 import type { Clock } from '../../src/server/services/clock.ts';
-import { BackgroundTasks } from '../../src/server/services/tasks.ts';
+import { LocalStorage, uploadsDir, type Storage } from '../../src/server/storage/index.ts';
 import { createFreshDatabase, postgresReachable, type FreshDatabase } from '../support/postgres.ts';
 
 export const ORIGIN = 'http://127.0.0.1:4321';
@@ -38,7 +40,13 @@ export interface TestContext {
   clock: TestClock;
   config: Config;
   dataDir: string;
-  tasks: BackgroundTasks;
+  /**
+   * The job queue, in `manual` mode: jobs run only when a test calls `jobs.drain()`, which runs
+   * every job due now (mails included) before returning.
+   */
+  jobs: JobQueue;
+  /** Uploads: a LocalStorage in the test's own DATA_DIR (`dataDir/uploads`). */
+  storage: Storage;
   /** Log lines the app wrote. */
   logs: string[];
   /** app.request with same-origin headers for calls that change state. */
@@ -53,23 +61,50 @@ export const BACKENDS: Backend[] = (await postgresReachable()) ? ['pglite', 'pos
 
 let template: Promise<PGlite> | undefined;
 
-/** One migrated in-memory PGlite per test file; each context gets a clone (much faster than migrating). */
+/**
+ * One migrated in-memory PGlite per test file, with the job queue's schema installed; each context
+ * gets a clone (much faster than migrating).
+ */
 function migratedTemplate(): Promise<PGlite> {
-  template ??= openDatabase({ kind: 'pglite', dataDir: null }).then((database) => {
+  template ??= openDatabase({ kind: 'pglite', dataDir: null }).then(async (database) => {
     if (!database.pglite) throw new Error('expected PGlite');
+    await installJobQueue(database, createLogger('silent'));
     return database.pglite;
   });
   return template;
 }
 
+/** An existing database to open instead of a fresh one (kept when the context closes): a restart. */
+export type ExistingDatabase = { kind: 'pglite'; dir: string } | { kind: 'postgres'; url: string };
+
+export interface TestContextOptions {
+  pages?: Hono<AppEnv>;
+  env?: NodeJS.ProcessEnv;
+  /** Open this database (migrations run as at a server start) and leave it in place on close. */
+  database?: ExistingDatabase;
+  /** Use this data folder (outbox, uploads) and leave it in place on close. */
+  dataDir?: string;
+  /** The job queue's first retry delay in seconds (30 by default). */
+  retryDelaySeconds?: number;
+  /** The mailer the jobs send with (default: the outbox in the data folder). */
+  mailer?: (dataDir: string) => Mailer;
+}
+
 /** Builds an app on a fresh database of the backend, as the server would (minus the network). */
-export async function createTestContext(backend: Backend, options: { pages?: Hono<AppEnv>; env?: NodeJS.ProcessEnv } = {}) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-api-'));
+export async function createTestContext(backend: Backend, options: TestContextOptions = {}) {
+  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'fw-api-'));
   let fresh: FreshDatabase | undefined;
   let database: Database;
-  if (backend === 'postgres') {
+  let connection: string | undefined;
+  if (options.database?.kind === 'postgres') {
+    connection = options.database.url;
+    database = await openDatabase({ kind: 'postgres', connection, poolSize: 4 });
+  } else if (options.database?.kind === 'pglite') {
+    database = await openDatabase({ kind: 'pglite', dataDir: options.database.dir });
+  } else if (backend === 'postgres') {
     fresh = await createFreshDatabase();
-    database = await openDatabase({ kind: 'postgres', connection: fresh.url, poolSize: 4 });
+    connection = fresh.url;
+    database = await openDatabase({ kind: 'postgres', connection, poolSize: 4 });
   } else {
     database = wrapPglite((await (await migratedTemplate()).clone()) as PGlite);
   }
@@ -82,10 +117,19 @@ export async function createTestContext(backend: Backend, options: { pages?: Hon
     },
   });
   const logger = createLogger('info', sink);
-  const mailer = createMailer({ from: config.mailFrom, dataDir, logger });
+  const mailer = options.mailer?.(dataDir) ?? createMailer({ from: config.mailFrom, dataDir, logger });
   const clock = new TestClock();
-  const tasks = new BackgroundTasks(logger);
-  const app = createApp({ database, mailer, config, logger, clock, tasks }, options.pages);
+  const jobs = new JobQueue({
+    database,
+    connection,
+    logger,
+    mode: 'manual',
+    ...(options.retryDelaySeconds === undefined ? {} : { retryDelaySeconds: options.retryDelaySeconds }),
+  });
+  jobs.setHandlers(createJobHandlers({ db: database.db, mailer, clock, config, logger, jobs }));
+  await jobs.start();
+  const storage = new LocalStorage(uploadsDir(dataDir));
+  const app = createApp({ database, mailer, config, logger, clock, jobs, storage }, options.pages);
 
   const request = async (pathname: string, init: RequestInit = {}) => app.request(pathname, init);
   const json = async (method: string, pathname: string, body?: unknown, headers: Record<string, string> = {}) =>
@@ -95,13 +139,13 @@ export async function createTestContext(backend: Backend, options: { pages?: Hon
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
 
-  const context: TestContext = { app, database, mailer, clock, config, dataDir, tasks, logs, request, json };
+  const context: TestContext = { app, database, mailer, clock, config, dataDir, jobs, storage, logs, request, json };
   const close = async () => {
-    await tasks.idle();
+    await jobs.stop();
     mailer.close();
     await database.close();
     await fresh?.drop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (!options.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   };
   return { context, close };
 }

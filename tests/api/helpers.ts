@@ -55,7 +55,7 @@ export async function fieldsOf(res: Response): Promise<Record<string, string[]>>
 
 /** The mails sent to an address once the background work is done, oldest first. */
 export async function mailsTo(ctx: TestContext, address: string): Promise<OutboxMail[]> {
-  await ctx.tasks.idle();
+  await ctx.jobs.drain();
   return (await readOutbox(ctx.dataDir)).filter((m) => m.to === address);
 }
 

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { sessions, users } from '../../src/server/db/schema/index.ts';
+import { rateLimits, sessions, users } from '../../src/server/db/schema/index.ts';
 import { issueLinkToken } from '../../src/server/services/link-tokens.ts';
 import { createActiveUser } from '../../src/server/services/users.ts';
 import type { Role } from '../../src/shared/roles.ts';
@@ -20,7 +20,7 @@ function sessionCookie(res: Response): string | null {
 const cookieHeader = (token: string) => ({ Cookie: `fw_session=${token}` });
 
 async function mailsTo(ctx: TestContext, address: string): Promise<OutboxMail[]> {
-  await ctx.tasks.idle();
+  await ctx.jobs.drain();
   return (await readOutbox(ctx.dataDir)).filter((m) => m.to === address);
 }
 
@@ -346,7 +346,17 @@ describeEachBackend('account', (ctx) => {
     expect(((await address.json()) as { user: { address: unknown } }).user.address).toEqual({ line1: '1 Park Row', line2: '', city: 'Leeds', region: '', postalCode: 'LS1 1AA', country: 'GB' });
 
     const prefs = await ctx().json('PATCH', '/api/account/preferences', { emailNotifications: false, language: 'en', colorMode: 'dark' }, session);
-    expect(((await prefs.json()) as { user: { preferences: unknown } }).user.preferences).toEqual({ emailNotifications: false, language: 'en', colorMode: 'dark' });
+    expect(((await prefs.json()) as { user: { preferences: unknown } }).user.preferences).toEqual({
+      emailNotifications: false,
+      language: 'en',
+      colorMode: 'dark',
+      // The notification mail switches never set read as on.
+      mailChangesRequested: true,
+      mailRejected: true,
+      mailProbes: true,
+      mailApprovedDigest: true,
+      mailReminders: true,
+    });
     const badPrefs = await ctx().json('PATCH', '/api/account/preferences', { emailNotifications: 'yes', language: 'xx', colorMode: 'dark' }, session);
     expect(badPrefs.status).toBe(400);
 
@@ -429,13 +439,67 @@ describeEachBackend('account', (ctx) => {
   });
 });
 
+describeEachBackend('sign-in from a shared address', (ctx) => {
+  const ROOM = { 'X-Forwarded-For': '203.0.113.50' };
+
+  it('15 failed sign-ins for one account lock that account only: others on the address sign in; its own right password waits for the window', async () => {
+    const a = await activeUser(ctx());
+    const statuses: number[] = [];
+    for (let i = 0; i < 15; i++) statuses.push((await ctx().json('POST', '/api/auth/login', { email: a.email, password: 'Wrong-passw0rd' }, ROOM)).status);
+    expect(statuses).toEqual([...Array(10).fill(401), ...Array(5).fill(429)]);
+
+    for (const role of ['participant', 'participant', 'moderator'] as const) {
+      const other = await activeUser(ctx(), role);
+      expect((await ctx().json('POST', '/api/auth/login', { email: other.email, password: PASSWORD }, ROOM)).status).toBe(200);
+    }
+
+    const refused = await ctx().json('POST', '/api/auth/login', { email: a.email, password: PASSWORD }, ROOM);
+    expect(refused.status).toBe(429);
+    const wait = Number(refused.headers.get('retry-after'));
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(15 * 60);
+    ctx().clock.advance(wait * 1000 - 5_000);
+    expect((await ctx().json('POST', '/api/auth/login', { email: a.email, password: PASSWORD }, ROOM)).status).toBe(429);
+    ctx().clock.advance(6_000);
+    expect((await ctx().json('POST', '/api/auth/login', { email: a.email, password: PASSWORD }, ROOM)).status).toBe(200);
+  });
+
+  it('30 different accounts sign in from one address within a minute', async () => {
+    const people = [];
+    for (let i = 0; i < 30; i++) people.push(await activeUser(ctx()));
+    const statuses: number[] = [];
+    for (const person of people) {
+      statuses.push((await ctx().json('POST', '/api/auth/login', { email: person.email, password: PASSWORD }, { 'X-Forwarded-For': '203.0.113.60' })).status);
+      ctx().clock.advance(1_000);
+    }
+    expect(statuses).toEqual(Array(30).fill(200));
+  });
+});
+
+describeEachBackend('registration and forgot-password from a shared address', (ctx) => {
+  it('a recruitment event on one address: every registration and reset request goes through; the per-address limit is in the hundreds', async () => {
+    const EVENT = { 'X-Forwarded-For': '203.0.113.70' };
+    for (let i = 0; i < 40; i++) {
+      const email = uniqueEmail(`event${i}`);
+      expect((await ctx().json('POST', '/api/auth/register', { firstName: 'F', lastName: 'L', email, acceptTerms: true }, EVENT)).status).toBe(202);
+      expect((await ctx().json('POST', '/api/auth/password/forgot', { email }, EVENT)).status).toBe(202);
+    }
+    // As if 200 people had each asked five times this hour.
+    await ctx().database.db.update(rateLimits).set({ count: 1000 }).where(eq(rateLimits.key, 'register:ip:203.0.113.70'));
+    const limited = await ctx().json('POST', '/api/auth/register', { firstName: 'F', lastName: 'L', email: uniqueEmail('late'), acceptTerms: true }, EVENT);
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    await ctx().jobs.drain();
+  });
+});
+
 describe('rate limits', () => {
-  it('allow 10 sign-in attempts a minute per email, then answer 429 with Retry-After', async () => {
+  it('allow 10 failed sign-ins per account in 15 minutes, then refuse even the right password until the window passes', async () => {
     const { context: ctx, close } = await createTestContext('pglite', { env: { TRUST_PROXY: '1' } });
     const { email } = await activeUser(ctx);
     const statuses: number[] = [];
     for (let i = 0; i < 11; i++) {
-      // A different IP each time: the per-email limit holds on its own.
+      // A different IP each time: the per-account limit holds on its own.
       const res = await ctx.json('POST', '/api/auth/login', { email, password: 'Wrong-passw0rd' }, { 'X-Forwarded-For': `10.0.0.${i}` });
       statuses.push(res.status);
       if (res.status === 429) expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -443,20 +507,25 @@ describe('rate limits', () => {
     expect(statuses).toEqual([...Array(10).fill(401), 429]);
     // Even the right password waits for the window.
     expect((await ctx.json('POST', '/api/auth/login', { email, password: PASSWORD }, { 'X-Forwarded-For': '10.0.1.1' })).status).toBe(429);
+    ctx.clock.advance(14 * 60_000);
+    expect((await ctx.json('POST', '/api/auth/login', { email, password: PASSWORD }, { 'X-Forwarded-For': '10.0.1.1' })).status).toBe(429);
     ctx.clock.advance(61_000);
     expect((await ctx.json('POST', '/api/auth/login', { email, password: PASSWORD }, { 'X-Forwarded-For': '10.0.1.1' })).status).toBe(200);
     await close();
   });
 
-  it('allow 10 sign-in attempts a minute per IP', async () => {
+  it('count failed sign-ins per address only by the hundreds: spraying many accounts from one address is stopped', async () => {
     const { context: ctx, close } = await createTestContext('pglite', { env: { TRUST_PROXY: '1' } });
+    // 298 failures already counted for the address this window (as many guesses would leave them).
+    await ctx.database.db.insert(rateLimits).values({ key: 'login-fail:ip:192.0.2.7', count: 298, resetAt: new Date(ctx.clock.now().getTime() + 10 * 60_000) });
     const statuses: number[] = [];
-    for (let i = 0; i < 11; i++) {
-      const res = await ctx.json('POST', '/api/auth/login', { email: uniqueEmail(`spray${i}`), password: 'x' }, { 'X-Forwarded-For': '192.0.2.7' });
+    for (let i = 0; i < 3; i++) {
+      const res = await ctx.json('POST', '/api/auth/login', { email: `spray${i}@example.org`, password: 'x' }, { 'X-Forwarded-For': '192.0.2.7' });
       statuses.push(res.status);
     }
-    expect(statuses.at(-1)).toBe(429);
-    expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
+    expect(statuses).toEqual([401, 401, 429]);
+    // Another address is not affected.
+    expect((await ctx.json('POST', '/api/auth/login', { email: 'spray9@example.org', password: 'x' }, { 'X-Forwarded-For': '192.0.2.8' })).status).toBe(401);
     await close();
   });
 
@@ -471,7 +540,7 @@ describe('rate limits', () => {
     }
     expect(register).toEqual([202, 202, 202, 202, 202, 429]);
     expect(forgot).toEqual([202, 202, 202, 202, 202, 429]);
-    await ctx.tasks.idle();
+    await ctx.jobs.drain();
     await close();
   });
 

@@ -34,8 +34,12 @@ function writeFixtureDist(): string {
   };
   write('_routes.json', JSON.stringify(table));
   write('_redirects', '/surveys/:id  /surveys/_/  200\n');
-  write('index.html', '<h1>Home</h1>');
-  write('login/index.html', '<h1>Sign in</h1>');
+  // Pages that are not public wait for the browser's guard unless the server decided them.
+  const guarded = (body: string) => `<!doctype html><html lang="en" data-guard="pending"><head></head><body><main>${body}${' '.repeat(2000)}</main></body></html>`;
+  write('index.html', guarded('<h1>Home</h1>'));
+  write('index.html.br', zlib.brotliCompressSync(guarded('<h1>Home</h1>')));
+  write('index.html.gz', zlib.gzipSync(guarded('<h1>Home</h1>')));
+  write('login/index.html', guarded('<h1>Sign in</h1>'));
   write('surveys/_/index.html', '<h1>Survey shell</h1>');
   write('reset-password/_/index.html', '<h1>Reset</h1>');
   write('404.html', '<h1>Page Not Found</h1>');
@@ -46,7 +50,7 @@ function writeFixtureDist(): string {
   write('_astro/app.3f9a1c.js', script);
   write('_astro/app.3f9a1c.js.br', zlib.brotliCompressSync(script));
   write('builds/latest.json', '{"id":"abc123","timestamp":1}');
-  write('builds/meta/abc123.json', '{"id":"abc123"}');
+  write('builds/meta/abc123.json', JSON.stringify({ id: 'abc123', matcher: { static: { '/old-terms': { redirect: { to: '/terms#old', statusCode: 301 } } }, wildcard: {}, dynamic: {} }, prerendered: [] }));
   write('favicon-light.svg', '<svg xmlns="http://www.w3.org/2000/svg"/>');
   return dist;
 }
@@ -125,7 +129,7 @@ describe('serving the built site', () => {
   it('serves a page at its route with no-cache and the page CSP', async () => {
     const res = await ctx.request('/login');
     expect(res.status).toBe(200);
-    expect(await res.text()).toBe('<h1>Sign in</h1>');
+    expect(await res.text()).toContain('<h1>Sign in</h1>');
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(res.headers.get('cache-control')).toBe('no-cache');
     const csp = res.headers.get('content-security-policy') ?? '';
@@ -134,6 +138,35 @@ describe('serving the built site', () => {
     expect(csp).toContain("base-uri 'none'");
     expect(csp).toContain("frame-ancestors 'none'");
     expect((await ctx.request('/login/')).status).toBe(200);
+  });
+
+  it('serves a page it has decided with <main> showing at once (no pending guard mark), compressed copies too', async () => {
+    const login = await ctx.request('/login');
+    expect(login.status).toBe(200);
+    const html = await login.text();
+    expect(html).toContain('<h1>Sign in</h1>');
+    expect(html).toContain('<html lang="en">');
+    expect(html).not.toContain('data-guard');
+
+    const cookie = await signedIn('participant');
+    const home = await ctx.request('/', { headers: { ...cookie, 'Accept-Encoding': 'br' } });
+    expect(home.headers.get('content-encoding')).toBe('br');
+    const decoded = zlib.brotliDecompressSync(Buffer.from(await home.arrayBuffer())).toString('utf8');
+    expect(decoded).toContain('<h1>Home</h1>');
+    expect(decoded).not.toContain('data-guard');
+    const gz = await ctx.request('/', { headers: { ...cookie, 'Accept-Encoding': 'gzip' } });
+    expect(zlib.gunzipSync(Buffer.from(await gz.arrayBuffer())).toString('utf8')).not.toContain('data-guard');
+    // The variant has its own ETag, and revalidates.
+    const etag = home.headers.get('etag') ?? '';
+    expect((await ctx.request('/', { headers: { ...cookie, 'If-None-Match': etag } })).status).toBe(304);
+  });
+
+  it('applies the route rules of the build before the page: a redirect with its status', async () => {
+    const res = await ctx.request('/old-terms', { redirect: 'manual' });
+    expect(res.status).toBe(301);
+    expect(res.headers.get('location')).toBe('/terms#old');
+    // Paths without a rule are untouched.
+    expect((await ctx.request('/terms')).status).toBe(200);
   });
 
   it('serves the shell of a dynamic route for any valid id', async () => {

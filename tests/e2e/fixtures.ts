@@ -6,7 +6,8 @@ const allowedErrors = new WeakMap<Page, RegExp[]>();
 
 /**
  * `page` fails its test on any console error or uncaught page error that the test did not
- * announce first with `allowConsoleError(pattern)`. CSP violations show up here too.
+ * announce first with `allowConsoleError(pattern)`, and on any CSP violation a document reports
+ * (`securitypolicyviolation`), caught or not.
  */
 export const test = base.extend<{ allowConsoleError: (pattern: RegExp) => void }>({
   page: async ({ page }, use) => {
@@ -22,6 +23,15 @@ export const test = base.extend<{ allowConsoleError: (pattern: RegExp) => void }
       errors.push(message.text());
     });
     page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+    // CSP violations that a page catches (zod's eval probe did) print nothing to the console:
+    // every document reports them here.
+    await page.exposeFunction('__fwCspViolation', (text: string) => errors.push(`CSP violation: ${text}`));
+    await page.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (event) => {
+        const report = (window as unknown as { __fwCspViolation?: (text: string) => void }).__fwCspViolation;
+        report?.(`${event.effectiveDirective} blocked ${event.blockedURI || '(inline)'} in ${event.sourceFile || location.pathname}:${event.lineNumber}`);
+      });
+    });
     await use(page);
     const allowed = allowedErrors.get(page) ?? [];
     const unexpected = errors.filter((text) => !allowed.some((pattern) => pattern.test(text)));

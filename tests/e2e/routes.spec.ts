@@ -16,6 +16,11 @@ function sampleUrl(route: RouteDef): { url: string; values: Record<string, strin
   return { url: buildPath(route.pattern as RoutePattern, values), values };
 }
 
+/** Routes a route rule sends elsewhere (astro.config.mjs; SPEC.md: no screen of their own) → where, and the title there. */
+const REDIRECTED: Readonly<Partial<Record<string, { to: string; title: string }>>> = {
+  '/account/mission-history': { to: '/account#mission-history', title: 'Your account' },
+};
+
 test.describe('every route of SPEC.md §2 answers at its exact URL', () => {
   let adminCookies: Cookie[] = [];
   test.beforeAll(async ({ browser, baseURL }) => {
@@ -29,10 +34,28 @@ test.describe('every route of SPEC.md §2 answers at its exact URL', () => {
       if (route.access === 'auth' || route.access === 'admin') await page.context().addCookies(adminCookies);
       const response = await page.goto(url);
       expect(response?.status()).toBe(200);
-      await expect(page).toHaveTitle(`${route.title} · Fieldwork`);
-      await expect(page.getByRole('heading', { level: 1, name: route.title })).toBeVisible();
+      const redirect = REDIRECTED[route.pattern];
+      if (redirect) {
+        // The server's 302 comes before any page; the browser lands on the target.
+        expect((await response?.request().redirectedFrom()?.response())?.status()).toBe(302);
+        await expect(page).toHaveURL((current) => `${current.pathname}${current.hash}` === redirect.to);
+        await expect(page).toHaveTitle(`${redirect.title} · Fieldwork`);
+        await expect(page.getByRole('heading', { level: 1, name: redirect.title })).toBeVisible();
+        return;
+      }
+      // The route's layout and title (a screen may put what it shows in front: "Undo things · Form builder").
+      const escaped = route.title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      await expect(page).toHaveTitle(new RegExp(`(^|· )${escaped} · Fieldwork$`));
+      // A built screen shows its heading: the route's title, the object's name, or the not-found page for an id that
+      // does not exist (the sample ids are made up; what each screen shows is tested in its own spec).
+      const placeholder = (await page.getByText('This screen is being built').count()) > 0;
+      if (placeholder || !route.params || Object.values(route.params).includes('token')) {
+        await expect(page.getByRole('heading', { level: 1, name: route.title })).toBeVisible();
+      } else {
+        await expect(page.getByRole('main').getByRole('heading', { level: 1 }).first()).toBeVisible();
+      }
       // Screens still to be built show their parameters (ids only: link tokens are never shown).
-      if (!Object.values(route.params ?? {}).includes('token')) {
+      if (placeholder && !Object.values(route.params ?? {}).includes('token')) {
         for (const [name, value] of Object.entries(values)) {
           await expect(page.getByRole('term').filter({ hasText: name })).toBeVisible();
           await expect(page.getByRole('definition').filter({ hasText: value })).toBeVisible();
@@ -78,9 +101,10 @@ test('client-side navigation moves between pages without a full load', async ({ 
 });
 
 test('route parameters come from the address, whatever the shell', async ({ page, baseURL }) => {
-  await signIn(page, baseURL ?? '', createAccount('participant'));
-  await page.goto('/surveys/12');
+  await signIn(page, baseURL ?? '', createAccount('admin'));
+  // A screen still to be built shows the parameters it read from the address.
+  await page.goto('/admin/users/12');
   await expect(page.getByRole('definition').filter({ hasText: '12' })).toBeVisible();
-  await page.goto('/surveys/34');
+  await page.goto('/admin/users/34');
   await expect(page.getByRole('definition').filter({ hasText: '34' })).toBeVisible();
 });

@@ -10,7 +10,7 @@ import { expect, test } from './fixtures.ts';
 const CONSENT_KEY = 'fieldwork-cookie-consent';
 const GA_ID = 'G-E2ETEST123';
 
-const banner = (page: Page) => page.getByRole('dialog', { name: 'Cookies on Fieldwork' });
+const banner = (page: Page) => page.getByRole('region', { name: 'Cookies on Fieldwork' });
 const footer = (page: Page) => page.getByRole('contentinfo');
 
 async function storedConsent(page: Page): Promise<unknown> {
@@ -59,7 +59,11 @@ test.describe('cookie banner (SPEC.md §3, §4)', () => {
   for (const { button, expected } of choices) {
     test(`${button} is saved and persists across a reload`, async ({ page }) => {
       await page.goto('/privacy');
-      if (button === 'Allow Selection') await banner(page).getByRole('switch', { name: 'Preferences' }).click();
+      if (button === 'Allow Selection') {
+        // The switches work once the banner's island has loaded.
+        await expect(banner(page)).toHaveAttribute('data-hydrated', '');
+        await banner(page).getByRole('switch', { name: 'Preferences' }).click();
+      }
       await banner(page).getByRole('button', { name: button, exact: true }).click();
       await expect(banner(page)).toBeHidden();
       expect(await storedConsent(page)).toEqual(expected);
@@ -79,6 +83,97 @@ test.describe('cookie banner (SPEC.md §3, §4)', () => {
       }
     });
   }
+
+  test('is a region that Tab enters and leaves in document order: every banner control and the sign-in form are reached, no stop is invisible', async ({ page }) => {
+    await page.goto('/login');
+    await expect(banner(page)).toBeVisible();
+    const stops: { name: string; inBanner: boolean; visible: boolean }[] = [];
+    for (let i = 0; i < 30; i++) {
+      await page.keyboard.press('Tab');
+      const stop = await page.evaluate(() => {
+        const el = document.activeElement as HTMLElement | null;
+        if (!el || el === document.body) return null;
+        const rect = el.getBoundingClientRect();
+        const labelled = el.id ? document.querySelector(`label[for="${el.id}"]`)?.textContent : null;
+        return {
+          name: (el.getAttribute('aria-label') ?? labelled ?? el.textContent ?? '').replace(/\s+/g, ' ').trim(),
+          inBanner: el.closest('[data-cookie-banner]') !== null,
+          visible: rect.width >= 1 && rect.height >= 1 && el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true }),
+        };
+      });
+      if (!stop) continue;
+      stops.push(stop);
+      if (stop.name === 'Email') break;
+    }
+    expect(stops.filter((stop) => !stop.visible)).toEqual([]);
+    const names = stops.map((stop) => stop.name);
+    for (const control of ['privacy policy (opens in a new tab)', 'Customise', 'Preferences', 'Statistics', 'Marketing', 'Deny', 'Allow Selection', 'Allow All']) {
+      expect(names).toContain(control);
+    }
+    // The banner's controls in one run, then the page: Tab left the banner and reached the form.
+    const inBanner = stops.map((stop) => stop.inBanner);
+    expect(inBanner.lastIndexOf(true) - inBanner.indexOf(true) + 1).toBe(inBanner.filter(Boolean).length);
+    expect(names.at(-1)).toBe('Email');
+    expect(stops.at(-1)?.inBanner).toBe(false);
+    await expect(page.getByLabel('Email')).toBeFocused();
+  });
+
+  test('on a phone it is compact: the switches wait behind Customise and the sign-in button stays clear', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/login');
+    await expect(banner(page)).toBeVisible();
+    const box = await banner(page).boundingBox();
+    expect(box?.height ?? 844).toBeLessThan(844 * 0.25);
+    await expect(banner(page).getByRole('switch')).toHaveCount(0);
+    const signIn = await page.getByRole('button', { name: 'Sign in' }).boundingBox();
+    expect((signIn?.y ?? 0) + (signIn?.height ?? 0)).toBeLessThanOrEqual(box?.y ?? 0);
+
+    await banner(page).getByRole('button', { name: 'Customise' }).click();
+    await expect(banner(page).getByRole('button', { name: 'Customise' })).toHaveAttribute('aria-expanded', 'true');
+    await expect(banner(page).getByRole('switch')).toHaveCount(4);
+    await banner(page).getByRole('switch', { name: 'Statistics' }).click();
+    await banner(page).getByRole('button', { name: 'Allow Selection' }).click();
+    await expect(banner(page)).toBeHidden();
+    expect(await storedConsent(page)).toEqual({ necessary: true, preferences: false, statistics: true, marketing: false });
+  });
+
+  test('Deny deletes a _ga cookie left by someone else, even with no analytics configured', async ({ page, baseURL }) => {
+    const host = new URL(baseURL ?? '').hostname;
+    await page.context().addCookies([
+      { name: '_ga', value: 'GA1.1.111.222', domain: host, path: '/' },
+      { name: '_ga_OLDSITE1', value: 'GS1.1.1', domain: host, path: '/' },
+    ]);
+    await page.goto('/terms');
+    await banner(page).getByRole('button', { name: 'Deny' }).click();
+    await expect(banner(page)).toBeHidden();
+    await page.reload();
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    expect((await page.context().cookies()).filter((c) => c.name.startsWith('_ga')).map((c) => c.name)).toEqual([]);
+  });
+
+  test('is shown and answered before its JavaScript has loaded', async ({ page }) => {
+    // Hold every script until the visitor has answered.
+    let releaseScripts = (): void => {};
+    const held = new Promise<void>((resolve) => {
+      releaseScripts = resolve;
+    });
+    await page.route('**/_astro/*.js', async (route) => {
+      await held;
+      await route.fallback();
+    });
+    await page.goto('/terms', { waitUntil: 'commit' });
+    await expect(banner(page)).toBeVisible();
+    await expect(banner(page)).not.toHaveAttribute('data-hydrated', '');
+    await banner(page).getByRole('button', { name: 'Allow All' }).click();
+    await expect(banner(page)).toBeHidden();
+    expect(await storedConsent(page)).toEqual({ necessary: true, preferences: true, statistics: true, marketing: true });
+    releaseScripts();
+    // Once loaded, the shell knows the choice: the banner stays closed, and stays closed after a reload.
+    await expect(page.locator('[data-cookie-banner]')).toHaveCount(0);
+    await page.reload();
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(banner(page)).toBeHidden();
+  });
 
   test('a corrupt saved value counts as no choice', async ({ page }) => {
     await page.addInitScript((key) => localStorage.setItem(key, '{broken'), CONSENT_KEY);

@@ -188,3 +188,17 @@ describe('requiredString', () => {
     expect(parsed(schema, 'x')).toBe('x');
   });
 });
+
+describe('programme payloads report every problem at once', () => {
+  it('a survey without a title and without its form names both', async () => {
+    const { surveyCreateSchema, missionCreateSchema } = await import('../../src/shared/schemas/programme.ts');
+    const survey = surveyCreateSchema.safeParse({ title: '', kind: 'native', opensAt: '2026-12-02T09:00:00Z', closesAt: '2026-12-01T09:00:00Z' });
+    expect(survey.success).toBe(false);
+    const paths = survey.error?.issues.map((issue) => [issue.path.join('.'), issue.message]);
+    expect(paths).toEqual(expect.arrayContaining([['title', 'Required'], ['formId', 'Choose a form'], ['closesAt', 'Must be after the opening time']]));
+    const external = surveyCreateSchema.safeParse({ title: 'x'.repeat(201), kind: 'external' });
+    expect(external.error?.issues.map((issue) => issue.path.join('.'))).toEqual(expect.arrayContaining(['title', 'externalUrl']));
+    const mission = missionCreateSchema.safeParse({ title: '', formId: 3, opensAt: '2026-12-02T09:00:00Z', closesAt: '2026-12-01T09:00:00Z' });
+    expect(mission.error?.issues.map((issue) => issue.path.join('.'))).toEqual(expect.arrayContaining(['title', 'closesAt']));
+  });
+});

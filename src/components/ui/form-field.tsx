@@ -53,7 +53,8 @@ export function FormField({ id, label, description, error, hint, labelAside, ext
       <div className="flex items-baseline justify-between gap-3">
         <Label htmlFor={id}>
           {label}
-          {hint && <span className="ml-1 font-normal text-muted-foreground">{hint}</span>}
+          {/* A real space, so the accessible name reads "Description (optional)", not "Description(optional)". */}
+          {hint && <span className="font-normal text-muted-foreground"> {hint}</span>}
         </Label>
         {labelAside}
       </div>

@@ -1,8 +1,8 @@
 import { useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
-import { emailChangeSchema, passwordChangeSchema } from '../../shared/schemas/account.ts';
+import type { emailChangeSchema, passwordChangeSchema } from '../../shared/schemas/account.ts';
+import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
 import { apiSend, type AccountUser, type OkResponse } from '../../lib/api.ts';
 import { applyApiError } from '../../lib/form-errors.ts';
 import { handleSessionLost } from '../../lib/session.ts';
@@ -15,7 +15,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { PasswordInput } from '../../components/ui/password-input.tsx';
-import { AccountPending, useAccount } from './use-account.tsx';
+import { AccountPending, InertForm, PLACEHOLDER_USER, useAccount } from './use-account.tsx';
 
 const SECTIONS = [
   { href: '/account/edit/profile', title: 'Profile', description: 'Your first and last name', icon: <UserIcon className="size-5" /> },
@@ -53,7 +53,20 @@ export default function AccountEditHub() {
           <PasswordChangeCard email={load.data.user.email} />
         </div>
       ) : (
-        <AccountPending load={load} reload={reload} />
+        <AccountPending
+          load={load}
+          reload={reload}
+          skeleton={
+            <InertForm>
+              {(onSaved) => (
+                <div className="grid items-start gap-6 lg:grid-cols-2">
+                  <EmailChangeCard user={PLACEHOLDER_USER} onChange={onSaved} />
+                  <PasswordChangeCard email="" />
+                </div>
+              )}
+            </InertForm>
+          }
+        />
       )}
     </div>
   );
@@ -85,7 +98,7 @@ function EmailChangeCard({ user, onChange }: { user: AccountUser; onChange: (use
     setError,
     reset,
     formState: { errors, isSubmitting },
-  } = useForm<EmailChangeValues>({ resolver: zodResolver(emailChangeSchema), defaultValues: { newEmail: '', currentPassword: '' } });
+  } = useForm<EmailChangeValues>({ resolver: lazyZodResolver(() => import('../../shared/schemas/account.ts').then((m) => m.emailChangeSchema)), defaultValues: { newEmail: '', currentPassword: '' } });
 
   const onSubmit = handleSubmit(async (values) => {
     setAlert(null);
@@ -157,7 +170,7 @@ function PasswordChangeCard({ email }: { email: string }) {
     watch,
     formState: { errors, isSubmitting },
   } = useForm<PasswordChangeValues>({
-    resolver: zodResolver(passwordChangeSchema),
+    resolver: lazyZodResolver(() => import('../../shared/schemas/account.ts').then((m) => m.passwordChangeSchema)),
     defaultValues: { currentPassword: '', password: '', confirmPassword: '' },
   });
   const password = watch('password');

@@ -13,7 +13,11 @@ import { Avatar } from '../../components/ui/avatar.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
-import { AccountPending, useAccount } from './use-account.tsx';
+import { AccountPending, Bone, LoadingNote, useAccount } from './use-account.tsx';
+import Balance from './Balance.tsx';
+import MissionsSection, { MISSION_HISTORY_ANCHOR } from './MissionsSection.tsx';
+import PointsSection from './PointsSection.tsx';
+import { mailSummary } from './standing.ts';
 
 const COLOR_MODE_LABELS: Readonly<Record<Preferences['colorMode'], string>> = { system: 'Same as your device', light: 'Light', dark: 'Dark' };
 const LANGUAGE_LABELS: Readonly<Record<Preferences['language'], string>> = { en: 'English' };
@@ -66,12 +70,28 @@ function AddressLines({ address }: { address: Address }) {
   );
 }
 
-/** /account: who you are, your address and preferences, and where you are signed in. */
+/**
+ * /account: who you are, your address and preferences, where you are signed in, then your points
+ * (`#points`) and your missions (`#mission-history`). The account part waits for the account store
+ * (one GET /api/account per page load) with a skeleton of its final size; points and missions load
+ * with their own calls and skeletons, below it, so nothing above them moves when they come.
+ */
 export default function AccountOverview() {
   const { load, reload, setSessions } = useAccount();
-  if (load.status !== 'ready') return <AccountPending load={load} reload={reload} />;
-  const { user, sessions } = load.data;
+  return (
+    <div className="flex flex-col gap-6">
+      {load.status === 'ready' ? (
+        <AccountDetails user={load.data.user} sessions={load.data.sessions} setSessions={setSessions} />
+      ) : (
+        <AccountPending load={load} reload={reload} skeleton={<OverviewSkeleton />} />
+      )}
+      <PointsSection />
+      <MissionsSection />
+    </div>
+  );
+}
 
+function AccountDetails({ user, sessions, setSessions }: { user: AccountUser; sessions: AccountSession[]; setSessions: (sessions: AccountSession[]) => void }) {
   return (
     <div className="flex flex-col gap-6">
       <IdentityCard user={user} />
@@ -99,7 +119,7 @@ export default function AccountOverview() {
         </Section>
         <Section icon={<SlidersIcon className="size-5" />} title="Preferences" action={<EditLink href="/account/edit/preferences">Edit</EditLink>}>
           <dl className="divide-y divide-border">
-            <Row term="Email notifications">{user.preferences.emailNotifications ? 'On' : 'Off'}</Row>
+            <Row term="Email notifications">{mailSummary(user.preferences)}</Row>
             <Row term="Language">{LANGUAGE_LABELS[user.preferences.language] ?? user.preferences.language}</Row>
             <Row term="Colour mode">{COLOR_MODE_LABELS[user.preferences.colorMode] ?? user.preferences.colorMode}</Row>
           </dl>
@@ -115,21 +135,37 @@ export default function AccountOverview() {
   );
 }
 
+/** The way to the points and missions below, at the top: the balance, and a link to the missions. */
+function StandingLinks({ balance }: { balance: ReactNode }) {
+  return (
+    <div className="flex flex-col items-start gap-3 border-t border-border pt-4 md:flex-row md:items-center md:gap-6">
+      {balance}
+      <a href={`#${MISSION_HISTORY_ANCHOR}`} className="inline-flex h-5 items-center gap-1 text-sm font-medium text-primary underline-offset-4 hover:underline">
+        Your missions
+        <ChevronRightIcon className="size-4" />
+      </a>
+    </div>
+  );
+}
+
 function IdentityCard({ user }: { user: AccountUser }) {
   return (
-    <Card className="flex flex-col gap-5 p-6 sm:flex-row sm:items-center">
-      <Avatar initials={initialsOf(user)} className="size-16 text-xl [&>span]:text-xl" />
-      <div className="flex min-w-0 flex-1 flex-col gap-1">
-        <div className="flex flex-wrap items-center gap-2">
-          <h2 className="text-xl font-semibold tracking-tight">{fullNameOf(user)}</h2>
-          <Badge variant={user.role === 'participant' ? 'secondary' : 'default'}>{ROLE_LABELS[user.role]}</Badge>
+    <Card className="flex flex-col gap-5 p-6">
+      <div className="flex flex-col gap-5 sm:flex-row sm:items-center">
+        <Avatar initials={initialsOf(user)} className="size-16 text-xl [&>span]:text-xl" />
+        <div className="flex min-w-0 flex-1 flex-col gap-1">
+          <div className="flex flex-wrap items-center gap-2">
+            <h2 className="text-xl font-semibold tracking-tight">{fullNameOf(user)}</h2>
+            <Badge variant={user.role === 'participant' ? 'secondary' : 'default'}>{ROLE_LABELS[user.role]}</Badge>
+          </div>
+          <p className="text-sm wrap-anywhere text-muted-foreground">{user.email}</p>
+          {user.createdAt && <p className="text-sm text-muted-foreground">Member since {formatDate(user.createdAt)}</p>}
         </div>
-        <p className="text-sm wrap-anywhere text-muted-foreground">{user.email}</p>
-        {user.createdAt && <p className="text-sm text-muted-foreground">Member since {formatDate(user.createdAt)}</p>}
+        <Button asChild variant="outline" className="self-start sm:self-center">
+          <a href="/account/edit/profile">Edit profile</a>
+        </Button>
       </div>
-      <Button asChild variant="outline" className="self-start sm:self-center">
-        <a href="/account/edit/profile">Edit profile</a>
-      </Button>
+      <StandingLinks balance={<Balance href="#points" />} />
     </Card>
   );
 }
@@ -204,5 +240,72 @@ function DevicesCard({ sessions, onSessionsChange }: { sessions: AccountSession[
         )}
       </CardContent>
     </Card>
+  );
+}
+
+/** The overview's frame at its final size while the account loads (no layout shift when it comes). */
+function OverviewSkeleton() {
+  const value = <Bone className="h-5 w-28" />;
+  return (
+    <div className="flex flex-col gap-6">
+      <LoadingNote />
+      <Card className="flex flex-col gap-5 p-6">
+        <div className="flex flex-col gap-5 sm:flex-row sm:items-center">
+          <Bone className="size-16 rounded-full" />
+          <div className="flex min-w-0 flex-1 flex-col gap-1">
+            <Bone className="h-7 w-48" />
+            <Bone className="h-5 w-56" />
+            <Bone className="h-5 w-40" />
+          </div>
+          <Bone className="h-10 w-28 self-start rounded-md sm:self-center" />
+        </div>
+        <StandingLinks balance={<Bone className="h-10 w-48 rounded-full" />} />
+      </Card>
+      <div className="grid gap-6 md:grid-cols-2">
+        <Section icon={<MailIcon className="size-5" />} title="Sign-in details">
+          <dl className="divide-y divide-border">
+            <Row term="Email">{value}</Row>
+            <Row term="Password">{value}</Row>
+          </dl>
+        </Section>
+        <Section icon={<MapPinIcon className="size-5" />} title="Address">
+          <Bone className="h-5 w-48" />
+        </Section>
+        <Section icon={<SlidersIcon className="size-5" />} title="Preferences">
+          <dl className="divide-y divide-border">
+            <Row term="Email notifications">{value}</Row>
+            <Row term="Language">{value}</Row>
+            <Row term="Colour mode">{value}</Row>
+          </dl>
+        </Section>
+        <Section icon={<KeyIcon className="size-5" />} title="Security">
+          <p className="text-sm text-muted-foreground">
+            Change your password or email address from your account settings. Changing your password signs out your other devices.
+          </p>
+        </Section>
+      </div>
+      <Card>
+        <CardHeader className="pb-4">
+          <CardTitle className="flex items-center gap-2 text-lg">
+            <span className="text-primary">
+              <MonitorIcon className="size-5" />
+            </span>
+            Signed-in devices
+          </CardTitle>
+          <CardDescription>The browsers and devices where your account is signed in right now.</CardDescription>
+        </CardHeader>
+        <CardContent className="flex flex-col gap-4">
+          <div className="flex items-start gap-3 rounded-lg border border-border px-4 py-3">
+            <Bone className="mt-0.5 size-5" />
+            <div className="flex flex-1 flex-col gap-0.5">
+              <Bone className="h-5 w-40" />
+              <Bone className="h-5 w-32" />
+              <Bone className="h-4 w-36" />
+            </div>
+          </div>
+          <Bone className="h-5 w-72 max-w-full" />
+        </CardContent>
+      </Card>
+    </div>
   );
 }

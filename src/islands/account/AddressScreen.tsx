@@ -1,17 +1,17 @@
-import { useEffect, useMemo, useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { addressSchema } from '../../shared/schemas/account.ts';
+import type { addressSchema } from '../../shared/schemas/account.ts';
+import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
 import { apiSend, type AccountUser } from '../../lib/api.ts';
-import { countries } from '../../lib/countries.ts';
+import { countries, type Country } from '../../lib/countries.ts';
 import { applyApiError } from '../../lib/form-errors.ts';
 import { handleSessionLost } from '../../lib/session.ts';
 import { FormField } from '../../components/ui/form-field.tsx';
-import { Input } from '../../components/ui/input.tsx';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../components/ui/select.tsx';
+import { controlClasses, Input } from '../../components/ui/input.tsx';
+import { cn } from '../../lib/utils.ts';
 import { EditCard } from './EditCard.tsx';
-import { AccountPending, useAccount } from './use-account.tsx';
+import { AccountPending, InertForm, PLACEHOLDER_USER, useAccount } from './use-account.tsx';
 
 type AddressValues = z.input<typeof addressSchema>;
 const FIELDS = ['line1', 'line2', 'city', 'region', 'postalCode', 'country'] as const;
@@ -19,8 +19,21 @@ const FIELDS = ['line1', 'line2', 'city', 'region', 'postalCode', 'country'] as 
 /** /account/edit/address: a postal address; the country from a list (ISO 3166-1 alpha-2). */
 export default function AddressScreen() {
   const { load, reload, setUser } = useAccount();
-  if (load.status !== 'ready') return <AccountPending load={load} reload={reload} />;
+  if (load.status !== 'ready') {
+    return <AccountPending load={load} reload={reload} skeleton={<InertForm>{(onSaved) => <AddressForm user={PLACEHOLDER_USER} onSaved={onSaved} />}</InertForm>} />;
+  }
   return <AddressForm user={load.data.user} onSaved={setUser} />;
+}
+
+const NO_COUNTRIES: readonly Country[] = [];
+const subscribeToNothing = () => () => {};
+
+/**
+ * The country list of this browser. The prerendered page has none (the build's names and the
+ * browser's may differ, and hydration must match); the browser fills it in at once.
+ */
+function useCountries(): readonly Country[] {
+  return useSyncExternalStore(subscribeToNothing, countries, () => NO_COUNTRIES);
 }
 
 function valuesOf(user: AccountUser): AddressValues {
@@ -38,15 +51,14 @@ function valuesOf(user: AccountUser): AddressValues {
 function AddressForm({ user, onSaved }: { user: AccountUser; onSaved: (user: AccountUser) => void }) {
   const [alert, setAlert] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
-  const list = useMemo(() => countries(), []);
+  const list = useCountries();
   const {
     register,
-    control,
     handleSubmit,
     setError,
     reset,
     formState: { errors, isSubmitting, isDirty },
-  } = useForm<AddressValues>({ resolver: zodResolver(addressSchema), defaultValues: valuesOf(user) });
+  } = useForm<AddressValues>({ resolver: lazyZodResolver(() => import('../../shared/schemas/account.ts').then((m) => m.addressSchema)), defaultValues: valuesOf(user) });
 
   useEffect(() => {
     if (isDirty) setSaved(null);
@@ -91,28 +103,19 @@ function AddressForm({ user, onSaved }: { user: AccountUser; onSaved: (user: Acc
         <FormField id="address-postal-code" label="Postal code" error={errors.postalCode?.message}>
           {(c) => <Input {...c} autoComplete="postal-code" autoCapitalize="characters" {...register('postalCode')} />}
         </FormField>
-        <Controller
-          control={control}
-          name="country"
-          render={({ field }) => (
-            <FormField id="address-country" label="Country" error={errors.country?.message}>
-              {(c) => (
-                <Select name={field.name} value={field.value} onValueChange={field.onChange} autoComplete="country">
-                  <SelectTrigger {...c} ref={field.ref} onBlur={field.onBlur}>
-                    <SelectValue placeholder="Choose a country" />
-                  </SelectTrigger>
-                  <SelectContent>
-                    {list.map((country) => (
-                      <SelectItem key={country.code} value={country.code}>
-                        {country.name}
-                      </SelectItem>
-                    ))}
-                  </SelectContent>
-                </Select>
-              )}
-            </FormField>
+        <FormField id="address-country" label="Country" error={errors.country?.message}>
+          {(c) => (
+            // A native select: the phone's own picker, type-to-find on desktop, and cheap with ~250 countries.
+            <select {...c} autoComplete="country" className={cn(controlClasses, 'appearance-auto pr-2')} {...register('country')}>
+              <option value="">Choose a country</option>
+              {list.map((country) => (
+                <option key={country.code} value={country.code}>
+                  {country.name}
+                </option>
+              ))}
+            </select>
           )}
-        />
+        </FormField>
       </div>
     </EditCard>
   );

@@ -1,7 +1,9 @@
 import { useEffect, useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { COLOR_MODES, preferencesSchema, type PreferencesInput } from '../../shared/schemas/account.ts';
+import { Controller, useForm, type Control } from 'react-hook-form';
+import type { PreferencesInput } from '../../shared/schemas/account.ts';
+import { COLOR_MODES } from '../../shared/limits.ts';
+import { MAIL_PREFERENCE_KEYS, type NotificationKind } from '../../shared/notifications.ts';
+import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
 import { apiSend, type AccountUser, type ColorMode } from '../../lib/api.ts';
 import { applyApiError } from '../../lib/form-errors.ts';
 import { handleSessionLost } from '../../lib/session.ts';
@@ -11,7 +13,7 @@ import { RadioGroup, RadioGroupItem } from '../../components/ui/radio-group.tsx'
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../components/ui/select.tsx';
 import { Switch } from '../../components/ui/switch.tsx';
 import { EditCard } from './EditCard.tsx';
-import { AccountPending, useAccount } from './use-account.tsx';
+import { AccountPending, InertForm, PLACEHOLDER_USER, useAccount } from './use-account.tsx';
 
 const COLOR_MODE_OPTIONS: Readonly<Record<ColorMode, { label: string; description: string }>> = {
   system: { label: 'System', description: 'Follow the light or dark setting of your device' },
@@ -19,10 +21,36 @@ const COLOR_MODE_OPTIONS: Readonly<Record<ColorMode, { label: string; descriptio
   dark: { label: 'Dark', description: 'Light text on a dark background' },
 };
 
-/** /account/edit/preferences: email notifications, language and colour mode. */
+/** A per-kind mail switch (`MAIL_PREFERENCE_KEYS`): its field and what it says. */
+type MailKey = (typeof MAIL_PREFERENCE_KEYS)[NotificationKind];
+
+/** The mail switches under "Email notifications", in the order of a participant's day. */
+export const MAIL_SWITCHES: readonly { key: MailKey; label: string }[] = [
+  { key: MAIL_PREFERENCE_KEYS.changes_requested, label: 'When changes are asked on an entry' },
+  { key: MAIL_PREFERENCE_KEYS.rejected, label: 'When an entry is rejected' },
+  { key: MAIL_PREFERENCE_KEYS.probe, label: 'When a moderator asks you a question' },
+  { key: MAIL_PREFERENCE_KEYS.approved, label: 'A daily summary of approved entries' },
+  { key: MAIL_PREFERENCE_KEYS.reminder, label: 'Reminders two days before a mission closes' },
+];
+
+const MAIL_KEYS = MAIL_SWITCHES.map((each) => each.key);
+
+/**
+ * The form's values from the stored preferences: every mail switch present (on when never set),
+ * so a save sends them all.
+ */
+export function preferencesFormValues(preferences: AccountUser['preferences']): PreferencesInput {
+  const values: PreferencesInput = { emailNotifications: preferences.emailNotifications, language: preferences.language, colorMode: preferences.colorMode };
+  for (const key of MAIL_KEYS) values[key] = preferences[key] ?? true;
+  return values;
+}
+
+/** /account/edit/preferences: email notifications (and which mails), language and colour mode. */
 export default function PreferencesScreen() {
   const { load, reload, setUser } = useAccount();
-  if (load.status !== 'ready') return <AccountPending load={load} reload={reload} />;
+  if (load.status !== 'ready') {
+    return <AccountPending load={load} reload={reload} skeleton={<InertForm>{(onSaved) => <PreferencesForm user={PLACEHOLDER_USER} onSaved={onSaved} />}</InertForm>} />;
+  }
   return <PreferencesForm user={load.data.user} onSaved={setUser} />;
 }
 
@@ -35,7 +63,12 @@ function PreferencesForm({ user, onSaved }: { user: AccountUser; onSaved: (user:
     setError,
     reset,
     formState: { errors, isSubmitting, isDirty },
-  } = useForm<PreferencesInput>({ resolver: zodResolver(preferencesSchema), defaultValues: user.preferences });
+    watch,
+  } = useForm<PreferencesInput>({
+    resolver: lazyZodResolver(() => import('../../shared/schemas/account.ts').then((m) => m.preferencesSchema)),
+    defaultValues: preferencesFormValues(user.preferences),
+  });
+  const mailOn = watch('emailNotifications');
 
   useEffect(() => {
     if (isDirty) setSaved(null);
@@ -47,41 +80,58 @@ function PreferencesForm({ user, onSaved }: { user: AccountUser; onSaved: (user:
     try {
       const result = await apiSend<{ user: AccountUser }>('PATCH', '/api/account/preferences', values);
       onSaved(result.user);
-      reset(result.user.preferences);
+      reset(preferencesFormValues(result.user.preferences));
       setSaved('Your preferences are saved.');
     } catch (error) {
-      if (!handleSessionLost(error)) setAlert(applyApiError(error, setError, ['emailNotifications', 'language', 'colorMode']));
+      if (!handleSessionLost(error)) setAlert(applyApiError(error, setError, ['emailNotifications', 'language', 'colorMode', ...MAIL_KEYS]));
     }
   });
 
   return (
     <EditCard description="How Fieldwork keeps in touch with you and how it looks." onSubmit={onSubmit} submitting={isSubmitting} saved={saved} alert={alert}>
-      <Controller
-        control={control}
-        name="emailNotifications"
-        render={({ field }) => (
-          <div className="flex flex-col gap-2">
-            <div className="flex items-start justify-between gap-4 rounded-lg border border-border p-4">
-              <div className="flex flex-col gap-1">
-                <Label htmlFor="prefs-email-notifications">Email notifications</Label>
-                <p id="prefs-email-notifications-description" className="text-sm text-muted-foreground">
-                  New surveys and missions, reviews of your submissions and points. Account and security emails are always sent.
-                </p>
+      <div className="flex flex-col gap-2">
+        <div className="flex flex-col rounded-lg border border-border">
+          <Controller
+            control={control}
+            name="emailNotifications"
+            render={({ field }) => (
+              <div className="flex items-start justify-between gap-4 p-4">
+                <div className="flex flex-col gap-1">
+                  <Label htmlFor="prefs-email-notifications">Email notifications</Label>
+                  <p id="prefs-email-notifications-description" className="text-sm text-muted-foreground">
+                    Emails about your entries and missions. Account and security emails are always sent.
+                  </p>
+                </div>
+                <Switch
+                  id="prefs-email-notifications"
+                  name={field.name}
+                  ref={field.ref}
+                  checked={field.value}
+                  onCheckedChange={field.onChange}
+                  onBlur={field.onBlur}
+                  aria-describedby="prefs-email-notifications-description"
+                />
               </div>
-              <Switch
-                id="prefs-email-notifications"
-                name={field.name}
-                ref={field.ref}
-                checked={field.value}
-                onCheckedChange={field.onChange}
-                onBlur={field.onBlur}
-                aria-describedby="prefs-email-notifications-description"
-              />
-            </div>
-            {errors.emailNotifications?.message && <FieldError id="prefs-email-notifications-error">{errors.emailNotifications.message}</FieldError>}
-          </div>
-        )}
-      />
+            )}
+          />
+          <fieldset disabled={!mailOn} aria-describedby={mailOn ? undefined : 'prefs-mail-off'} className="flex flex-col border-t border-border px-4 pt-3 pb-2">
+            <legend className="float-left w-full pb-1 text-sm font-medium">Email me</legend>
+            {!mailOn && (
+              <p id="prefs-mail-off" className="clear-both pb-1 text-sm text-muted-foreground">
+                Turn on email notifications to choose which emails you get.
+              </p>
+            )}
+            <ul className="clear-both flex flex-col divide-y divide-border">
+              {MAIL_SWITCHES.map(({ key, label }) => (
+                <li key={key}>
+                  <MailSwitch control={control} name={key} label={label} disabled={!mailOn} />
+                </li>
+              ))}
+            </ul>
+          </fieldset>
+        </div>
+        {errors.emailNotifications?.message && <FieldError id="prefs-email-notifications-error">{errors.emailNotifications.message}</FieldError>}
+      </div>
       <Controller
         control={control}
         name="language"
@@ -142,5 +192,37 @@ function PreferencesForm({ user, onSaved }: { user: AccountUser; onSaved: (user:
         )}
       />
     </EditCard>
+  );
+}
+
+/** One mail switch: its label beside it, greyed and inert while email notifications are off. */
+function MailSwitch({ control, name, label, disabled }: { control: Control<PreferencesInput>; name: MailKey; label: string; disabled: boolean }) {
+  const id = `prefs-${name}`;
+  return (
+    <Controller
+      control={control}
+      name={name}
+      render={({ field, fieldState }) => (
+        <div className="flex flex-col gap-1 py-2.5">
+          <div className="flex items-center justify-between gap-4">
+            <Label htmlFor={id} className={disabled ? 'leading-snug font-normal text-muted-foreground' : 'leading-snug font-normal'}>
+              {label}
+            </Label>
+            <Switch
+              id={id}
+              name={field.name}
+              ref={field.ref}
+              checked={field.value ?? true}
+              disabled={disabled}
+              onCheckedChange={field.onChange}
+              onBlur={field.onBlur}
+              aria-invalid={fieldState.error ? true : undefined}
+              aria-describedby={fieldState.error ? `${id}-error` : undefined}
+            />
+          </div>
+          {fieldState.error?.message && <FieldError id={`${id}-error`}>{fieldState.error.message}</FieldError>}
+        </div>
+      )}
+    />
   );
 }

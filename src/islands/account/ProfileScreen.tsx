@@ -1,19 +1,21 @@
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { profileSchema, type ProfileInput } from '../../shared/schemas/account.ts';
+import type { ProfileInput } from '../../shared/schemas/account.ts';
+import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
 import { apiSend, type AccountUser } from '../../lib/api.ts';
 import { applyApiError } from '../../lib/form-errors.ts';
 import { handleSessionLost } from '../../lib/session.ts';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { EditCard } from './EditCard.tsx';
-import { AccountPending, useAccount } from './use-account.tsx';
+import { AccountPending, InertForm, PLACEHOLDER_USER, useAccount } from './use-account.tsx';
 
 /** /account/edit/profile: first and last name (also shown in the header). */
 export default function ProfileScreen() {
   const { load, reload, setUser } = useAccount();
-  if (load.status !== 'ready') return <AccountPending load={load} reload={reload} />;
+  if (load.status !== 'ready') {
+    return <AccountPending load={load} reload={reload} skeleton={<InertForm>{(onSaved) => <ProfileForm user={PLACEHOLDER_USER} onSaved={onSaved} />}</InertForm>} />;
+  }
   return <ProfileForm user={load.data.user} onSaved={setUser} />;
 }
 
@@ -26,7 +28,7 @@ function ProfileForm({ user, onSaved }: { user: AccountUser; onSaved: (user: Acc
     setError,
     reset,
     formState: { errors, isSubmitting, isDirty },
-  } = useForm<ProfileInput>({ resolver: zodResolver(profileSchema), defaultValues: { firstName: user.firstName, lastName: user.lastName } });
+  } = useForm<ProfileInput>({ resolver: lazyZodResolver(() => import('../../shared/schemas/account.ts').then((m) => m.profileSchema)), defaultValues: { firstName: user.firstName, lastName: user.lastName } });
 
   // A new edit makes the last "saved" message stale.
   useEffect(() => {

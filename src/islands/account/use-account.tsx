@@ -1,13 +1,13 @@
-/** Loading GET /api/account for the account screens, and the states they share. */
-import { useCallback, useEffect, useState } from 'react';
-import { apiGet, type AccountResponse, type AccountSession, type AccountUser } from '../../lib/api.ts';
+/** The account screens' view of the shared account store (src/stores/account.ts), and the states they share. */
+import { useCallback, useEffect, type ReactNode } from 'react';
+import type { AccountResponse, AccountSession, AccountUser } from '../../lib/api.ts';
 import { errorMessage } from '../../lib/form-errors.ts';
 import { handleSessionLost } from '../../lib/session.ts';
-import { $auth, authReady, setAuthenticatedUser } from '../../stores/auth.ts';
+import { useClientStore } from '../../lib/use-client-store.ts';
+import { $account, loadAccount, reloadAccount, setAccountSessions, setAccountUser, type AccountState } from '../../stores/account.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
-import { Card } from '../../components/ui/card.tsx';
-import { LoadingBlock } from '../../components/ui/spinner.tsx';
+import { Bone, LoadingNote as SharedLoadingNote } from '../../components/ui/skeleton.tsx';
 
 export type AccountLoad = { status: 'loading' } | { status: 'ready'; data: AccountResponse } | { status: 'error'; message: string };
 
@@ -19,46 +19,38 @@ export interface UseAccount {
   setSessions: (sessions: AccountSession[]) => void;
 }
 
-/** The signed-in user's account; fetched once the visitor is known to be signed in. */
-export function useAccount(): UseAccount {
-  const [load, setLoad] = useState<AccountLoad>({ status: 'loading' });
-  const [attempt, setAttempt] = useState(0);
+const LOADING: AccountState = { status: 'loading' };
 
-  useEffect(() => {
-    const controller = new AbortController();
-    setLoad({ status: 'loading' });
-    authReady()
-      .then(() => ($auth.get().status === 'authenticated' ? apiGet<AccountResponse>('/api/account', { signal: controller.signal }) : null))
-      .then((data) => {
-        if (data) setLoad({ status: 'ready', data });
-      })
-      .catch((error: unknown) => {
-        if (controller.signal.aborted || handleSessionLost(error)) return;
-        setLoad({ status: 'error', message: errorMessage(error) });
-      });
-    return () => controller.abort();
-  }, [attempt]);
-
-  const reload = useCallback(() => setAttempt((n) => n + 1), []);
-  const setUser = useCallback((user: AccountUser) => {
-    setAuthenticatedUser(user);
-    setLoad((current) => (current.status === 'ready' ? { status: 'ready', data: { ...current.data, user } } : current));
-  }, []);
-  const setSessions = useCallback((sessions: AccountSession[]) => {
-    setLoad((current) => (current.status === 'ready' ? { status: 'ready', data: { ...current.data, sessions } } : current));
-  }, []);
-  return { load, reload, setUser, setSessions };
+function viewOf(state: AccountState): AccountLoad {
+  if (state.status === 'ready') return state;
+  if (state.status === 'error') return { status: 'error', message: errorMessage(state.error) };
+  return { status: 'loading' };
 }
 
-/** Loading and failure of the account call, in place of a screen's content. */
-export function AccountPending({ load, reload, label = 'Loading your account…' }: { load: AccountLoad; reload: () => void; label?: string }) {
-  if (load.status === 'loading') {
-    return (
-      <Card>
-        <LoadingBlock label={label} className="py-16" />
-      </Card>
-    );
-  }
+/** The signed-in user's account: loaded once per page load and shared with the header. */
+export function useAccount(): UseAccount {
+  const state = useClientStore($account, LOADING);
+
+  useEffect(() => {
+    loadAccount().catch((error: unknown) => {
+      handleSessionLost(error);
+    });
+  }, []);
+
+  const reload = useCallback(() => {
+    reloadAccount().catch((error: unknown) => {
+      handleSessionLost(error);
+    });
+  }, []);
+  return { load: viewOf(state), reload, setUser: setAccountUser, setSessions: setAccountSessions };
+}
+
+/**
+ * Loading and failure of the account call, in place of a screen's content. While loading it shows
+ * the screen's `skeleton`: the same frame at its final size, so nothing moves when the data comes.
+ */
+export function AccountPending({ load, reload, skeleton }: { load: AccountLoad; reload: () => void; skeleton: ReactNode }) {
+  if (load.status === 'loading') return <>{skeleton}</>;
   if (load.status === 'error') {
     return (
       <div className="flex max-w-xl flex-col items-start gap-4">
@@ -72,4 +64,39 @@ export function AccountPending({ load, reload, label = 'Loading your account…'
     );
   }
   return null;
+}
+
+/** Skeletons of the account screens (one shared kit): `LoadingNote` says what is loading. */
+export { Bone };
+export function LoadingNote({ label = 'Loading your account…' }: { label?: string }) {
+  return <SharedLoadingNote label={label} />;
+}
+
+/** An empty user for an edit form drawn, inert, as its own skeleton while the account loads. */
+export const PLACEHOLDER_USER: AccountUser = {
+  id: 0,
+  email: '',
+  firstName: '',
+  lastName: '',
+  role: 'participant',
+  status: 'active',
+  address: null,
+  preferences: { emailNotifications: true, language: 'en', colorMode: 'system' },
+  createdAt: '',
+  pendingEmail: null,
+};
+
+const ignore = (): void => {};
+
+/**
+ * An edit screen's own form, empty and inert, while the account loads: the final frame at its
+ * final size (nothing moves when the data comes), announced as loading.
+ */
+export function InertForm({ children }: { children: (onSaved: (user: AccountUser) => void) => ReactNode }) {
+  return (
+    <div aria-busy="true" className="opacity-60">
+      <LoadingNote />
+      <div inert>{children(ignore)}</div>
+    </div>
+  );
 }

@@ -4,6 +4,7 @@ import { useAuth } from '../../lib/use-auth.ts';
 import { ChevronRightIcon } from '../../components/icons.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { LoadingBlock } from '../../components/ui/spinner.tsx';
+import { ProjectsSection } from './projects/ProjectsSection.tsx';
 
 interface Counted {
   total: number;
@@ -54,7 +55,7 @@ function Tile({ href, title, count, countLabel, children }: { href: string; titl
   );
 }
 
-/** /admin: where to go, with the real counts the list calls give. */
+/** /admin: where to go, with the real counts the list calls give, and the projects. */
 export default function Dashboard() {
   const auth = useAuth();
   const ready = auth.status === 'authenticated';
@@ -90,6 +91,7 @@ export default function Dashboard() {
           Points bulk update, exports{isAdmin ? ', site switches' : ''}.
         </Tile>
       </ul>
+      <ProjectsSection />
     </div>
   );
 }

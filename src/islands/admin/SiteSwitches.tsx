@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { z } from 'zod';
+import { z } from '../../shared/zod.ts';
 import type { FlagValue } from '../../shared/flags.ts';
 import { isTruthyFlag, KNOWN_FLAGS } from '../../shared/flags.ts';
 import { MESSAGES } from '../../shared/messages.ts';

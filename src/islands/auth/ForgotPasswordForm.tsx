@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
-import { forgotPasswordSchema } from '../../shared/schemas/auth.ts';
+import type { forgotPasswordSchema } from '../../shared/schemas/auth.ts';
+import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
 import { apiSend, type OkResponse } from '../../lib/api.ts';
 import { applyApiError } from '../../lib/form-errors.ts';
 import { FormAlert } from '../../components/FormAlert.tsx';
@@ -24,7 +24,7 @@ export default function ForgotPasswordForm() {
     handleSubmit,
     setError,
     formState: { errors, isSubmitting },
-  } = useForm<ForgotValues>({ resolver: zodResolver(forgotPasswordSchema), defaultValues: { email: '' } });
+  } = useForm<ForgotValues>({ resolver: lazyZodResolver(() => import('../../shared/schemas/auth.ts').then((m) => m.forgotPasswordSchema)), defaultValues: { email: '' } });
 
   const onSubmit = handleSubmit(async (values) => {
     setAlert(null);

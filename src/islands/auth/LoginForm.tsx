@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { navigate } from 'astro:transitions/client';
-import { loginSchema, type LoginInput } from '../../shared/schemas/auth.ts';
+import type { LoginInput } from '../../shared/schemas/auth.ts';
+import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
 import { afterSignIn } from '../../shared/route-rules.ts';
 import { ApiError, apiSend, type OkResponse } from '../../lib/api.ts';
 import { applyApiError } from '../../lib/form-errors.ts';
@@ -23,7 +23,7 @@ export default function LoginForm() {
     handleSubmit,
     setError,
     formState: { errors, isSubmitting },
-  } = useForm<LoginInput>({ resolver: zodResolver(loginSchema), defaultValues: { email: '', password: '' } });
+  } = useForm<LoginInput>({ resolver: lazyZodResolver(() => import('../../shared/schemas/auth.ts').then((m) => m.loginSchema)), defaultValues: { email: '', password: '' } });
 
   const onSubmit = handleSubmit(async (values) => {
     setAlert(null);

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { navigate } from 'astro:transitions/client';
-import { z } from 'zod';
+import { z } from '../../shared/zod.ts';
 import { acceptTermsSchema, onboardSchema } from '../../shared/schemas/auth.ts';
 import { apiSend, withQuery, type CurrentUser, type TokenInfo } from '../../lib/api.ts';
 import { applyApiError } from '../../lib/form-errors.ts';

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
-import { registerSchema } from '../../shared/schemas/auth.ts';
+import type { registerSchema } from '../../shared/schemas/auth.ts';
+import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
 import { apiSend, type OkResponse } from '../../lib/api.ts';
 import { applyApiError } from '../../lib/form-errors.ts';
 import { FormAlert } from '../../components/FormAlert.tsx';
@@ -27,7 +27,7 @@ export default function RegisterForm() {
     setError,
     formState: { errors, isSubmitting },
   } = useForm<RegisterValues>({
-    resolver: zodResolver(registerSchema),
+    resolver: lazyZodResolver(() => import('../../shared/schemas/auth.ts').then((m) => m.registerSchema)),
     defaultValues: { firstName: '', lastName: '', email: '' },
   });
 

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
-import { resetPasswordSchema } from '../../shared/schemas/auth.ts';
+import type { resetPasswordSchema } from '../../shared/schemas/auth.ts';
+import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
 import { ApiError, apiSend, withQuery, type OkResponse, type TokenInfo } from '../../lib/api.ts';
 import { applyApiError } from '../../lib/form-errors.ts';
 import { useTokenCheck } from '../../lib/token-page.ts';
@@ -58,7 +58,7 @@ function ResetForm({ token, info, onDone, onInvalid }: { token: string; info: To
     setError,
     watch,
     formState: { errors, isSubmitting },
-  } = useForm<ResetValues>({ resolver: zodResolver(resetPasswordSchema), defaultValues: { password: '', confirmPassword: '' } });
+  } = useForm<ResetValues>({ resolver: lazyZodResolver(() => import('../../shared/schemas/auth.ts').then((m) => m.resetPasswordSchema)), defaultValues: { password: '', confirmPassword: '' } });
   const password = watch('password');
 
   const onSubmit = handleSubmit(async (values) => {

@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
-import { CONTACT_MESSAGE_MAX_LENGTH, contactSchema } from '../../shared/schemas/contact.ts';
+import type { contactSchema } from '../../shared/schemas/contact.ts';
+import { CONTACT_MESSAGE_MAX_LENGTH } from '../../shared/limits.ts';
+import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
 import { apiSend, type OkResponse } from '../../lib/api.ts';
 import { applyApiError } from '../../lib/form-errors.ts';
 import { fullNameOf } from '../../lib/user.ts';
@@ -32,7 +33,7 @@ export default function ContactForm() {
     watch,
     getValues,
     formState: { errors, isSubmitting },
-  } = useForm<ContactValues>({ resolver: zodResolver(contactSchema), defaultValues: EMPTY });
+  } = useForm<ContactValues>({ resolver: lazyZodResolver(() => import('../../shared/schemas/contact.ts').then((m) => m.contactSchema)), defaultValues: EMPTY });
 
   // Signed in: start from the account's name and address (still editable).
   const user = auth.status === 'authenticated' ? auth.user : null;

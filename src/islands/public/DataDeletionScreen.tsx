@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
 import { useForm, type UseFormRegisterReturn } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
-import { DATA_DELETION_REASON_MAX_LENGTH, dataDeletionByEmailSchema, dataDeletionSignedInSchema } from '../../shared/schemas/data-deletion.ts';
+import type { dataDeletionByEmailSchema, dataDeletionSignedInSchema } from '../../shared/schemas/data-deletion.ts';
+import { DATA_DELETION_REASON_MAX_LENGTH } from '../../shared/limits.ts';
+import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
 import { ApiError, apiGet, apiSend, withQuery, type OkResponse, type TokenInfo } from '../../lib/api.ts';
 import { applyApiError, errorMessage } from '../../lib/form-errors.ts';
 import { useAuth } from '../../lib/use-auth.ts';
@@ -87,7 +88,7 @@ function SignedInForm({ email, onDone }: { email: string; onDone: () => void }) 
     handleSubmit,
     setError,
     formState: { errors, isSubmitting },
-  } = useForm<SignedInValues>({ resolver: zodResolver(dataDeletionSignedInSchema), defaultValues: { currentPassword: '', reason: '' } });
+  } = useForm<SignedInValues>({ resolver: lazyZodResolver(() => import('../../shared/schemas/data-deletion.ts').then((m) => m.dataDeletionSignedInSchema)), defaultValues: { currentPassword: '', reason: '' } });
 
   const onSubmit = handleSubmit(async (values) => {
     setAlert(null);
@@ -127,7 +128,7 @@ function ByEmailForm({ onDone }: { onDone: () => void }) {
     handleSubmit,
     setError,
     formState: { errors, isSubmitting },
-  } = useForm<ByEmailValues>({ resolver: zodResolver(dataDeletionByEmailSchema), defaultValues: { email: '', reason: '' } });
+  } = useForm<ByEmailValues>({ resolver: lazyZodResolver(() => import('../../shared/schemas/data-deletion.ts').then((m) => m.dataDeletionByEmailSchema)), defaultValues: { email: '', reason: '' } });
 
   const onSubmit = handleSubmit(async (values) => {
     setAlert(null);

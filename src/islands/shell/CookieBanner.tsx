@@ -3,19 +3,23 @@
  * by an outside click or Escape. With nothing saved its settings panel (four switches, necessary
  * locked on) is open. Deny saves necessary only, Allow Selection the switches, Allow All all four.
  *
- * A non-modal Radix Dialog as a bar along the bottom of the screen: the page stays usable around it, and while
- * it is open the page gets room below its content so nothing stays hidden behind it. It does not
- * take focus when it opens by itself; opened from a "Cookie settings" link it does, and gives it
- * back when closed.
+ * A landmark region (not a dialog) fixed along the bottom of the screen: it sits early in the
+ * document, so Tab enters it, goes through its controls and leaves it for the page in document
+ * order — no focus trap, no invisible focus stops (WCAG 2.1.2). While it is open the page gets
+ * room below its content so nothing stays hidden behind it. It does not take focus when it opens
+ * by itself; opened from a "Cookie settings" link it does, and gives it back when closed.
+ *
+ * On phones it is compact: the four switches wait behind "Customise" until asked for
+ * (docs/decisions/009-cookie-banner-region.md).
  */
 import { useEffect, useRef, useState } from 'react';
 import { useClientStore } from '../../lib/use-client-store.ts';
-import { Dialog } from 'radix-ui';
 import {
   $consent,
   $consentBanner,
   allowAllConsent,
   allowSelectedConsent,
+  BANNER_ROOM_EXTRA_PX,
   denyConsent,
   setConsentSettingsOpen,
   type ConsentCategory,
@@ -31,8 +35,11 @@ const CATEGORIES: readonly { key: ConsentCategory; label: string; description: s
   { key: 'marketing', label: 'Marketing', description: 'Measures our invitations.' },
 ];
 
-const CLOSED = { open: false, settingsOpen: true, requested: false };
+/** What the prerendered page shows: open with its settings, as for a first visit (CSS hides it for visitors who chose). */
+const PRERENDERED = { open: true, settingsOpen: true, requested: false };
 const NOTHING_SAVED = { consent: { necessary: true as const, preferences: false, statistics: false, marketing: false }, saved: false };
+/** Below this width (Tailwind's `sm`) the banner is compact. */
+const COMPACT_QUERY = '(max-width: 639.98px)';
 
 type Selection = Record<Exclude<ConsentCategory, 'necessary'>, boolean>;
 
@@ -40,30 +47,56 @@ function confirmSaved(): void {
   toast({ title: 'Cookie choices saved', description: 'Change them any time with “Cookie settings” at the bottom of the page.' });
 }
 
+/** True on phone-sized screens, following changes (rotation, resizing). */
+function useCompactScreen(): boolean {
+  const [compact, setCompact] = useState(false);
+  useEffect(() => {
+    const query = window.matchMedia(COMPACT_QUERY);
+    const update = (): void => setCompact(query.matches);
+    update();
+    query.addEventListener('change', update);
+    return () => query.removeEventListener('change', update);
+  }, []);
+  return compact;
+}
+
 export default function CookieBanner() {
-  const banner = useClientStore($consentBanner, CLOSED);
+  const banner = useClientStore($consentBanner, PRERENDERED);
+  const [hydrated, setHydrated] = useState(false);
   const { consent } = useClientStore($consent, NOTHING_SAVED);
   const [selection, setSelection] = useState<Selection>({ preferences: consent.preferences, statistics: consent.statistics, marketing: consent.marketing });
+  const compact = useCompactScreen();
+  /** On phones the switches show once "Customise" is pressed (or the visitor asked for the settings). */
+  const [customising, setCustomising] = useState(false);
   const returnFocus = useRef<HTMLElement | null>(null);
-  const [element, setElement] = useState<HTMLDivElement | null>(null);
+  const heading = useRef<HTMLHeadingElement | null>(null);
+  const [element, setElement] = useState<HTMLElement | null>(null);
 
-  // Every opening starts from the saved choice.
+  useEffect(() => setHydrated(true), []);
+
+  // Every opening starts from the saved choice; opened on request, focus moves to the banner.
   useEffect(() => {
     if (!banner.open) return;
     const saved = $consent.get().consent;
     setSelection({ preferences: saved.preferences, statistics: saved.statistics, marketing: saved.marketing });
-    if (banner.requested && document.activeElement instanceof HTMLElement) returnFocus.current = document.activeElement;
+    setCustomising(banner.requested);
+    if (banner.requested) {
+      if (document.activeElement instanceof HTMLElement) returnFocus.current = document.activeElement;
+      heading.current?.focus();
+    }
   }, [banner.open, banner.requested]);
 
   // Room below the page for the banner, so no content stays behind it.
   useEffect(() => {
-    if (!banner.open || !element) {
+    if (!banner.open) {
       document.body.style.removeProperty('padding-bottom');
       return;
     }
+    // Not measured yet: the room the page was given at first paint stays (BaseLayout's inline script).
+    if (!element) return;
     // The page's <body> is replaced by each client-side navigation: set the room again then.
     const apply = (): void => {
-      document.body.style.setProperty('padding-bottom', `${element.offsetHeight + 24}px`);
+      document.body.style.setProperty('padding-bottom', `${element.offsetHeight + BANNER_ROOM_EXTRA_PX}px`);
     };
     const observer = new ResizeObserver(apply);
     observer.observe(element);
@@ -75,101 +108,106 @@ export default function CookieBanner() {
     };
   }, [banner.open, element]);
 
+  if (!banner.open) return null;
+
+  // On phones the switches wait behind "Customise" (CSS, so the prerendered page is compact too).
+  const showSwitches = banner.settingsOpen && (!compact || customising);
+
   const done = (save: () => void) => () => {
+    const target = returnFocus.current;
+    returnFocus.current = null;
     save();
     confirmSaved();
+    if (target?.isConnected) target.focus();
   };
 
   return (
-    <Dialog.Root open={banner.open} modal={false}>
-      <Dialog.Content
-        ref={setElement}
-        aria-describedby="cookie-banner-description"
-        onEscapeKeyDown={(event) => event.preventDefault()}
-        onInteractOutside={(event) => event.preventDefault()}
-        onPointerDownOutside={(event) => event.preventDefault()}
-        onOpenAutoFocus={(event) => {
-          if (!$consentBanner.get().requested) event.preventDefault();
-        }}
-        onCloseAutoFocus={(event) => {
-          event.preventDefault();
-          const target = returnFocus.current;
-          returnFocus.current = null;
-          if (target?.isConnected) target.focus();
-        }}
-        data-cookie-banner
-        className="fixed inset-x-0 bottom-0 z-[90] max-h-[85dvh] overflow-y-auto border-t border-border bg-card px-4 py-3 text-card-foreground shadow-[0_-8px_30px_rgb(0_0_0/0.12)] sm:px-6"
-      >
-        <div className="mx-auto flex max-w-6xl flex-col gap-3 lg:flex-row lg:items-start lg:gap-6">
-          <div className="min-w-0 lg:flex-1">
-            <Dialog.Title className="text-base font-semibold">Cookies on Fieldwork</Dialog.Title>
-            <Dialog.Description id="cookie-banner-description" className="mt-1 text-sm text-muted-foreground">
-              We use necessary cookies to run Fieldwork. With your consent we also use cookies for preferences, statistics and
-              marketing. Read our{' '}
-              <a href="/privacy" target="_blank" rel="noopener" className="font-medium text-primary underline underline-offset-4 hover:no-underline">
-                privacy policy
-                <span className="sr-only"> (opens in a new tab)</span>
-              </a>
-              .
-            </Dialog.Description>
+    <section
+      ref={setElement}
+      aria-labelledby="cookie-banner-title"
+      aria-describedby="cookie-banner-description"
+      data-cookie-banner
+      data-hydrated={hydrated ? '' : undefined}
+      className="fixed inset-x-0 bottom-0 z-[90] max-h-[85dvh] overflow-y-auto border-t border-border bg-card px-4 py-3 text-card-foreground shadow-[0_-8px_30px_rgb(0_0_0/0.12)] sm:px-6"
+    >
+      <div className="mx-auto flex max-w-6xl flex-col gap-2 sm:gap-3 lg:flex-row lg:items-start lg:gap-6">
+        <div className="min-w-0 lg:flex-1">
+          <h2 id="cookie-banner-title" ref={heading} tabIndex={-1} className="text-sm font-semibold outline-none sm:text-base">
+            Cookies on Fieldwork
+          </h2>
+          <p id="cookie-banner-description" className="mt-0.5 text-xs text-muted-foreground sm:mt-1 sm:text-sm">
+            <span className="max-sm:hidden">We use necessary cookies to run Fieldwork. With your consent we also use cookies for preferences, statistics and marketing. </span>
+            <span className="sm:hidden">Necessary cookies run Fieldwork; others only with your consent. </span>
+            Read our{' '}
+            <a href="/privacy" target="_blank" rel="noopener" className="font-medium text-primary underline underline-offset-4 hover:no-underline">
+              privacy policy
+              <span className="sr-only"> (opens in a new tab)</span>
+            </a>
+            .{' '}
             <button
               type="button"
-              aria-expanded={banner.settingsOpen}
+              aria-expanded={showSwitches}
               aria-controls="cookie-banner-categories"
-              onClick={() => setConsentSettingsOpen(!banner.settingsOpen)}
-              className="mt-1 text-sm font-medium text-primary underline underline-offset-4 hover:no-underline"
+              onClick={() => {
+                if (compact) {
+                  const next = !showSwitches;
+                  setCustomising(next);
+                  if (next && !banner.settingsOpen) setConsentSettingsOpen(true);
+                } else setConsentSettingsOpen(!banner.settingsOpen);
+              }}
+              className="inline-flex min-h-6 items-center font-medium text-primary underline underline-offset-4 hover:no-underline"
             >
               Customise
             </button>
-          </div>
-
-          <div
-            id="cookie-banner-categories"
-            role="group"
-            aria-label="Cookie categories"
-            hidden={!banner.settingsOpen}
-            className="grid gap-x-5 gap-y-2 sm:grid-cols-2 lg:w-[27rem] lg:shrink-0"
-          >
-            {CATEGORIES.map(({ key, label, description }) => {
-              const id = `cookie-consent-${key}`;
-              const checked = key === 'necessary' ? true : selection[key];
-              return (
-                <div key={key} className="flex items-center justify-between gap-3">
-                  <div className="flex min-w-0 flex-col">
-                    <label htmlFor={id} className="text-sm font-medium">
-                      {label}
-                    </label>
-                    <span id={`${id}-description`} className="text-xs leading-snug text-muted-foreground">
-                      {description}
-                    </span>
-                  </div>
-                  <Switch
-                    id={id}
-                    checked={checked}
-                    disabled={key === 'necessary'}
-                    aria-describedby={`${id}-description`}
-                    onCheckedChange={(value) => {
-                      if (key !== 'necessary') setSelection((current) => ({ ...current, [key]: value }));
-                    }}
-                  />
-                </div>
-              );
-            })}
-          </div>
-
-          <div className="flex flex-wrap gap-2 lg:w-36 lg:shrink-0 lg:flex-col">
-            <Button variant="outline" size="sm" onClick={done(() => denyConsent())}>
-              Deny
-            </Button>
-            <Button variant="secondary" size="sm" onClick={done(() => allowSelectedConsent(selection))}>
-              Allow Selection
-            </Button>
-            <Button size="sm" onClick={done(() => allowAllConsent())}>
-              Allow All
-            </Button>
-          </div>
+          </p>
         </div>
-      </Dialog.Content>
-    </Dialog.Root>
+
+        <div
+          id="cookie-banner-categories"
+          role="group"
+          aria-label="Cookie categories"
+          hidden={!banner.settingsOpen}
+          className={`grid gap-x-5 gap-y-2 sm:grid-cols-2 lg:w-[27rem] lg:shrink-0 ${customising ? '' : 'max-sm:hidden'}`}
+        >
+          {CATEGORIES.map(({ key, label, description }) => {
+            const id = `cookie-consent-${key}`;
+            const checked = key === 'necessary' ? true : selection[key];
+            return (
+              <div key={key} className="flex items-center justify-between gap-3">
+                <div className="flex min-w-0 flex-col">
+                  <label htmlFor={id} className="text-sm font-medium">
+                    {label}
+                  </label>
+                  <span id={`${id}-description`} className="text-xs leading-snug text-muted-foreground">
+                    {description}
+                  </span>
+                </div>
+                <Switch
+                  id={id}
+                  checked={checked}
+                  disabled={key === 'necessary'}
+                  aria-describedby={`${id}-description`}
+                  onCheckedChange={(value) => {
+                    if (key !== 'necessary') setSelection((current) => ({ ...current, [key]: value }));
+                  }}
+                />
+              </div>
+            );
+          })}
+        </div>
+
+        <div className="flex flex-wrap gap-2 lg:w-36 lg:shrink-0 lg:flex-col">
+          <Button variant="outline" size="sm" data-consent-choice="deny" onClick={done(() => denyConsent())}>
+            Deny
+          </Button>
+          <Button variant="secondary" size="sm" data-consent-choice="selection" onClick={done(() => allowSelectedConsent(selection))}>
+            Allow Selection
+          </Button>
+          <Button size="sm" data-consent-choice="all" onClick={done(() => allowAllConsent())}>
+            Allow All
+          </Button>
+        </div>
+      </div>
+    </section>
   );
 }

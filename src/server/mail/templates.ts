@@ -240,3 +240,147 @@ export function dataDeletionCompletedNotice(input: { to: string; supportUrl: str
     `Questions? Contact us: ${input.supportUrl}`,
   ]);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Notifications (changes asked, rejected, probe, approvals digest, mission reminder). Each links
+// to the screen it is about and says where to turn these mails off.
+
+/** Where a participant turns notification mails off. */
+export function preferencesUrl(publicUrl: string): string {
+  return `${publicUrl}/account/edit/preferences`;
+}
+
+/** A notification mail: greeting, paragraphs, a list (optional), one button, and the preferences footer. */
+function notificationMail(input: {
+  to: string;
+  subject: string;
+  firstName: string;
+  paragraphs: string[];
+  list?: { text: string; url: string }[];
+  action: string;
+  url: string;
+  preferencesUrl: string;
+  why: string;
+}): MailMessage {
+  const greeting = input.firstName ? `Hello ${input.firstName},` : 'Hello,';
+  const footer = `${input.why} You can turn these emails off in your preferences: ${input.preferencesUrl}`;
+  const list = input.list ?? [];
+  const text = [
+    greeting,
+    '',
+    ...input.paragraphs.flatMap((p) => [p, '']),
+    ...(list.length > 0 ? [...list.map((item) => `- ${item.text}\n  ${item.url}`), ''] : []),
+    `${input.action}: ${input.url}`,
+    '',
+    footer,
+    '',
+    `— ${PRODUCT_NAME}`,
+  ].join('\n');
+  const listHtml =
+    list.length > 0
+      ? `<ul style="margin:0 0 16px;padding-left:20px;line-height:1.5">${list
+          .map((item) => `<li style="margin:0 0 8px"><a href="${escapeHtml(item.url)}" style="color:#1d4ed8">${escapeHtml(item.text)}</a></li>`)
+          .join('')}</ul>`
+      : '';
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(input.subject)}</title></head>
+<body style="margin:0;padding:24px;background:#f4f5f7;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1f2933">
+  <div style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:12px;padding:32px">
+    <p style="margin:0 0 24px;font-weight:700;font-size:18px;color:#1d4ed8">${PRODUCT_NAME}</p>
+    <p style="margin:0 0 16px">${escapeHtml(greeting)}</p>
+    ${input.paragraphs.map((p) => `<p style="margin:0 0 16px;line-height:1.5">${escapeHtml(p)}</p>`).join('\n    ')}
+    ${listHtml}
+    <p style="margin:24px 0"><a href="${escapeHtml(input.url)}" style="display:inline-block;background:#1d4ed8;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:8px;font-weight:600">${escapeHtml(input.action)}</a></p>
+    <p style="margin:0 0 8px;font-size:14px;color:#52606d">Or paste this link into your browser: <br><a href="${escapeHtml(input.url)}" style="color:#1d4ed8;word-break:break-all">${escapeHtml(input.url)}</a></p>
+    <p style="margin:16px 0 0;font-size:14px;color:#52606d">${escapeHtml(input.why)} You can turn these emails off in <a href="${escapeHtml(input.preferencesUrl)}" style="color:#1d4ed8">your preferences</a>.</p>
+  </div>
+</body></html>`;
+  return { to: input.to, subject: input.subject, text, html };
+}
+
+/** What every notification mail needs: the person, the notification's sentence and its screen. */
+export interface NotificationMailInput {
+  to: string;
+  firstName: string;
+  /** The notification's sentence (as the header menu shows it). */
+  text: string;
+  /** The screen it is about (absolute). */
+  url: string;
+  preferencesUrl: string;
+}
+
+/** A reviewer asked for changes to an entry: edit and resubmit from the mission history. */
+export function changesRequestedMail(input: NotificationMailInput): MailMessage {
+  return notificationMail({
+    ...input,
+    subject: `Changes asked on your ${PRODUCT_NAME} entry`,
+    paragraphs: [input.text, "Your entry is back with you: edit it and send it again. The reviewer's reason is beside it."],
+    action: 'Edit your entry',
+    why: 'You receive this email when a reviewer asks for changes to one of your entries.',
+  });
+}
+
+/** An entry was rejected: the reason is on the mission history. */
+export function rejectedMail(input: NotificationMailInput): MailMessage {
+  return notificationMail({
+    ...input,
+    subject: `Your ${PRODUCT_NAME} entry was not accepted`,
+    paragraphs: [input.text, "The reviewer's reason is beside your entry."],
+    action: 'See why',
+    why: 'You receive this email when one of your entries is not accepted.',
+  });
+}
+
+/** A moderator asked a follow-up question on an entry: answer it from the mission history. */
+export function probeMail(input: NotificationMailInput): MailMessage {
+  return notificationMail({
+    ...input,
+    subject: `A question about your ${PRODUCT_NAME} entry`,
+    paragraphs: [input.text, 'Answer it from your mission history.'],
+    action: 'Answer the question',
+    why: 'You receive this email when a moderator asks you about one of your entries.',
+  });
+}
+
+/** Once a day at most: the entries approved since the last digest (the first ones listed, the rest counted). */
+export function approvalsDigestMail(input: {
+  to: string;
+  firstName: string;
+  items: { text: string; url: string }[];
+  /** Approvals not listed (beyond the list's length). */
+  more: number;
+  /** Where points and history are (`/account`). */
+  url: string;
+  preferencesUrl: string;
+}): MailMessage {
+  const count = input.items.length + input.more;
+  return notificationMail({
+    to: input.to,
+    firstName: input.firstName,
+    subject: count === 1 ? `1 entry approved on ${PRODUCT_NAME}` : `${count} entries approved on ${PRODUCT_NAME}`,
+    paragraphs: [
+      count === 1 ? 'Good news: one of your entries was approved.' : `Good news: ${count} of your entries were approved.`,
+      ...(input.more > 0 ? [`The latest ${input.items.length} are listed below; your account shows them all.`] : []),
+    ],
+    list: input.items,
+    action: 'See your points',
+    url: input.url,
+    preferencesUrl: input.preferencesUrl,
+    why: 'You receive this email at most once a day when entries of yours are approved.',
+  });
+}
+
+/** A mission the person has not finished closes within two days. */
+export function missionReminderMail(input: { to: string; firstName: string; missionTitle: string; closesAt: Date; url: string; preferencesUrl: string }): MailMessage {
+  const when = new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long', hour: '2-digit', minute: '2-digit', timeZone: 'UTC', timeZoneName: 'short' }).format(input.closesAt);
+  return notificationMail({
+    to: input.to,
+    firstName: input.firstName,
+    subject: `Reminder: ${input.missionTitle.replace(/\s+/g, ' ').trim().slice(0, 120)} closes in less than two days`,
+    paragraphs: [`The mission "${input.missionTitle}" closes on ${when}, and you have not finished it yet.`, 'There is still time to send your entries.'],
+    action: 'Go to the mission',
+    url: input.url,
+    preferencesUrl: input.preferencesUrl,
+    why: 'You receive one reminder for each mission you have not finished, two days before it closes.',
+  });
+}

@@ -1,24 +1,42 @@
 import { and, desc, eq, gt, isNull } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { tokenQuerySchema } from '../../shared/schemas/auth.ts';
+import { notificationsReadSchema } from '../../shared/schemas/notifications.ts';
 import { addressSchema, emailChangeSchema, passwordChangeSchema, preferencesSchema, profileSchema } from '../../shared/schemas/account.ts';
+import { pointsHistoryQuerySchema } from '../../shared/schemas/points.ts';
+import { probeAnswerSchema } from '../../shared/schemas/review.ts';
 import type { AppEnv } from '../context.ts';
 import type { Db } from '../db/index.ts';
 import { tokens, users, type User } from '../db/schema/index.ts';
 import { ApiError } from '../errors.ts';
 import { clientIp, enforceRateLimits, readJson, readQuery } from '../http.ts';
-import { confirmEmailChangeMail, emailChangedNotice, emailInUseNotice, passwordChangedNotice } from '../mail/templates.ts';
+import { emailChangedNotice, passwordChangedNotice } from '../mail/templates.ts';
 import { requireUser } from '../middleware/session.ts';
 import { audit } from '../services/audit.ts';
 import type { Clock } from '../services/clock.ts';
-import { consumeToken, findUsableToken, issueLinkToken, linkUrl } from '../services/link-tokens.ts';
+import { consumeToken, findUsableToken } from '../services/link-tokens.ts';
+import { missionHistory, missionHistoryList } from '../services/mission-history.ts';
+import { pathId as participationPathId } from '../services/participation.ts';
+import { listNotifications, markNotificationsRead, notificationsQuerySchema } from '../services/notifications.ts';
 import { hashPassword, verifyPassword } from '../services/passwords.ts';
+import { pointsSummary } from '../services/points.ts';
+import { answerProbe } from '../services/probes.ts';
 import { RATE_LIMITS } from '../services/rate-limit.ts';
 import { deleteUserSessions, listUserSessions } from '../services/sessions.ts';
 import { findUserByEmail, publicUser } from '../services/users.ts';
 import { INVALID_TOKEN_MESSAGE } from './auth.ts';
 
-const DEFAULT_PREFERENCES = { emailNotifications: true, language: 'en', colorMode: 'system' } as const;
+/** Preferences never set read as these (every notification mail on). */
+const DEFAULT_PREFERENCES = {
+  emailNotifications: true,
+  language: 'en',
+  colorMode: 'system',
+  mailChangesRequested: true,
+  mailRejected: true,
+  mailProbes: true,
+  mailApprovedDigest: true,
+  mailReminders: true,
+} as const;
 
 /** The address an email change waits to confirm, if any. */
 async function pendingEmail(db: Db, clock: Clock, userId: number): Promise<string | null> {
@@ -99,14 +117,34 @@ export const accountRoutes = new Hono<AppEnv>()
 
   .patch('/preferences', async (c) => {
     const user = signedIn(c.var.user);
-    const preferences = await readJson(c, preferencesSchema);
+    const input = await readJson(c, preferencesSchema);
     const { db, deps } = c.var;
+    // Switches the request leaves out keep their stored value.
+    const preferences = { ...user.preferences, ...input };
     const [updated] = await db.update(users).set({ preferences, updatedAt: deps.clock.now() }).where(eq(users.id, user.id)).returning();
     if (!updated) throw new Error('update returned no row');
     return c.json({ user: await accountView(db, deps.clock, updated) });
   })
 
-  /** Email change, step 1: with the current password, mail a confirmation link to the new address. */
+  /** The header's notifications: a page, newest first (`?page=&pageSize=`, 20 by default), and the unread count. */
+  .get('/notifications', async (c) => {
+    const user = signedIn(c.var.user);
+    const query = readQuery(c, notificationsQuerySchema);
+    return c.json(await listNotifications(c.var.db, user.id, query), 200);
+  })
+
+  /** Marks the given notifications read (`{ ids }`; another user's are ignored), or all of them (`{}`); answers the unread count. */
+  .post('/notifications/read', async (c) => {
+    const user = signedIn(c.var.user);
+    const { ids } = await readJson(c, notificationsReadSchema);
+    return c.json({ unread: await markNotificationsRead(c.var.db, c.var.deps.clock, user.id, ids) }, 200);
+  })
+
+  /**
+   * Email change, step 1: with the current password, a job (`account.email-change`) mails a
+   * confirmation link to the new address, or tells that address's owner when it has an account
+   * (the answer is the same either way).
+   */
   .post('/email', async (c) => {
     const user = signedIn(c.var.user);
     const input = await readJson(c, emailChangeSchema);
@@ -119,15 +157,7 @@ export const accountRoutes = new Hono<AppEnv>()
     if (input.newEmail === user.email) {
       throw new ApiError(400, 'validation_failed', 'Check the highlighted fields', { fields: { newEmail: ['This is already your email address'] } });
     }
-    const supportUrl = `${deps.config.publicUrl}/contact`;
-    if (await findUserByEmail(db, input.newEmail)) {
-      // Say nothing here about who has an account; tell the owner of that address instead.
-      await deps.mailer.send(emailInUseNotice({ to: input.newEmail, supportUrl }));
-      return c.json({ ok: true, pendingEmail: input.newEmail } as const, 202);
-    }
-    const { token, expiresAt } = await issueLinkToken(db, deps.clock, { type: 'update-email', userId: user.id, data: { email: input.newEmail } });
-    const url = linkUrl(deps.config.publicUrl, 'update-email', token);
-    await deps.mailer.send(confirmEmailChangeMail({ to: input.newEmail, firstName: user.firstName, url, expiresAt, now: deps.clock.now() }));
+    await deps.jobs.send('account.email-change', { userId: user.id, newEmail: input.newEmail });
     return c.json({ ok: true, pendingEmail: input.newEmail } as const, 202);
   })
 
@@ -147,11 +177,11 @@ export const accountRoutes = new Hono<AppEnv>()
       if (!(await consumeToken(tx, deps.clock, found.id))) return null;
       const [row] = await tx.update(users).set({ email: newEmail, updatedAt: deps.clock.now() }).where(eq(users.id, user.id)).returning();
       await deleteUserSessions(tx, user.id, c.var.sessionId ?? undefined);
+      await deps.jobs.mail(emailChangedNotice({ to: user.email, firstName: user.firstName, newEmail, supportUrl: `${deps.config.publicUrl}/contact` }), { tx });
       return row ?? null;
     });
     if (!updated) throw new ApiError(404, 'invalid_token', INVALID_TOKEN_MESSAGE);
     await audit(db, { actorId: user.id, via: 'api', action: 'user.email_change', targetType: 'user', targetId: user.id, before: { email: user.email }, after: { email: newEmail }, ip: clientIp(c) });
-    await deps.mailer.send(emailChangedNotice({ to: user.email, firstName: user.firstName, newEmail, supportUrl: `${deps.config.publicUrl}/contact` }));
     return c.json({ user: await accountView(db, deps.clock, updated) });
   })
 
@@ -166,9 +196,9 @@ export const accountRoutes = new Hono<AppEnv>()
     await db.transaction(async (tx) => {
       await tx.update(users).set({ passwordHash, updatedAt: deps.clock.now() }).where(eq(users.id, user.id));
       await deleteUserSessions(tx, user.id, c.var.sessionId ?? undefined);
+      await deps.jobs.mail(passwordChangedNotice({ to: user.email, firstName: user.firstName, supportUrl: `${deps.config.publicUrl}/contact` }), { tx });
     });
     await audit(db, { actorId: user.id, via: 'api', action: 'user.password_change', targetType: 'user', targetId: user.id, ip: clientIp(c) });
-    await deps.mailer.send(passwordChangedNotice({ to: user.email, firstName: user.firstName, supportUrl: `${deps.config.publicUrl}/contact` }));
     return c.json({ ok: true } as const);
   })
 
@@ -177,4 +207,34 @@ export const accountRoutes = new Hono<AppEnv>()
     const user = signedIn(c.var.user);
     const ended = await deleteUserSessions(c.var.db, user.id, c.var.sessionId ?? undefined);
     return c.json({ ended });
+  })
+
+  // Points, mission history and probes (review issue; `services/points.ts`, `mission-history.ts`, `probes.ts`)
+
+  /** Balance (available), pending, and a page of the ledger, newest first. */
+  .get('/points', async (c) => {
+    const user = signedIn(c.var.user);
+    const query = readQuery(c, pointsHistoryQuerySchema);
+    return c.json(await pointsSummary(c.var.db, user.id, query), 200);
+  })
+
+  /** The missions the user has entries in. */
+  .get('/mission-history', async (c) => {
+    const user = signedIn(c.var.user);
+    return c.json({ items: await missionHistoryList(c.var.db, user.id) }, 200);
+  })
+
+  /** The user's entries in one mission; 404 when they have none or cannot see it. */
+  .get('/mission-history/:missionId', async (c) => {
+    const user = signedIn(c.var.user);
+    const missionId = participationPathId(c.req.param('missionId'), 'mission');
+    return c.json(await missionHistory(c.var.db, user.id, missionId), 200);
+  })
+
+  /** Answers a probe on one of the user's entries, once (404 for anyone else's; 409 `already_answered`). */
+  .post('/probes/:id/answer', async (c) => {
+    const user = signedIn(c.var.user);
+    const probeId = participationPathId(c.req.param('id'), 'probe');
+    const input = await readJson(c, probeAnswerSchema);
+    return c.json(await answerProbe(c.var.db, c.var.deps.clock, probeId, user.id, input.answer), 200);
   });

@@ -64,9 +64,7 @@ export const adminDataDeletionRoutes = new Hono<AppEnv>()
       ip: clientIp(c),
     });
     if (status === 'completed') {
-      deps.tasks.run('data-deletion-completed', () =>
-        deps.mailer.send(dataDeletionCompletedNotice({ to: updated.email, supportUrl: `${deps.config.publicUrl}/contact` })),
-      );
+      await deps.jobs.mail(dataDeletionCompletedNotice({ to: updated.email, supportUrl: `${deps.config.publicUrl}/contact` }));
     }
     return c.json({ request: requestView(updated) }, 200);
   });

@@ -2,15 +2,14 @@ import { eq } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { forgotPasswordSchema, loginSchema, onboardSchema, registerSchema, resetPasswordSchema, tokenQuerySchema } from '../../shared/schemas/auth.ts';
 import type { AppEnv } from '../context.ts';
-import { users, type User } from '../db/schema/index.ts';
+import { users } from '../db/schema/index.ts';
 import { ApiError } from '../errors.ts';
 import { clientIp, enforceRateLimits, readJson, readQuery } from '../http.ts';
-import { alreadyRegisteredMail, finishSetupMail, invitationMail, resetPasswordMail } from '../mail/templates.ts';
 import { clearSessionCookie, requireUser, sessionToken, setSessionCookie } from '../middleware/session.ts';
 import { audit } from '../services/audit.ts';
-import { consumeToken, findUsableToken, issueLinkToken, linkUrl } from '../services/link-tokens.ts';
+import { consumeToken, findUsableToken } from '../services/link-tokens.ts';
 import { hashPassword, verifyDummyPassword, verifyPassword } from '../services/passwords.ts';
-import { RATE_LIMITS } from '../services/rate-limit.ts';
+import { RATE_LIMITS, refundRateLimit } from '../services/rate-limit.ts';
 import { createSession, deleteSession, deleteUserSessions } from '../services/sessions.ts';
 import { findUserByEmail, findUserById, publicUser } from '../services/users.ts';
 
@@ -29,8 +28,8 @@ export const authRoutes = new Hono<AppEnv>()
 
   /**
    * Registration: the same answer whatever the address. New → an invited account and a link to
-   * finish; invited → a fresh link; active → a mail with sign-in and reset links. Mails go out
-   * after the answer, so its timing says nothing either.
+   * finish; invited → a fresh link; active → a mail with sign-in and reset links. The lookup and
+   * the mail are a job (`auth.register`), so the answer's timing says nothing either.
    */
   .post('/register', async (c) => {
     const input = await readJson(c, registerSchema);
@@ -38,41 +37,8 @@ export const authRoutes = new Hono<AppEnv>()
       [`register:email:${input.email}`, RATE_LIMITS.registerPerEmail],
       [`register:ip:${clientIp(c)}`, RATE_LIMITS.registerPerIp],
     ]);
-    const { db, deps } = c.var;
-    const ip = clientIp(c);
-    deps.tasks.run('register', async () => {
-      const now = deps.clock.now();
-      let user: User | undefined = (await findUserByEmail(db, input.email)) ?? undefined;
-      if (user?.status === 'active') {
-        await deps.mailer.send(alreadyRegisteredMail({ to: user.email, firstName: user.firstName, publicUrl: deps.config.publicUrl }));
-        return;
-      }
-      if (user?.status === 'disabled') return;
-      if (!user) {
-        [user] = await db
-          .insert(users)
-          .values({ email: input.email, firstName: input.firstName, lastName: input.lastName, role: 'participant', status: 'invited', termsAcceptedAt: now })
-          .returning();
-        if (!user) throw new Error('insert returned no row');
-        await audit(db, { via: 'api', action: 'user.register', targetType: 'user', targetId: user.id, after: { email: user.email }, ip });
-      } else {
-        // Invited earlier: fill what is missing, keep what an admin set.
-        [user] = await db
-          .update(users)
-          .set({
-            firstName: user.firstName || input.firstName,
-            lastName: user.lastName || input.lastName,
-            termsAcceptedAt: user.termsAcceptedAt ?? now,
-            updatedAt: now,
-          })
-          .where(eq(users.id, user.id))
-          .returning();
-        if (!user) throw new Error('update returned no row');
-      }
-      const { token, expiresAt } = await issueLinkToken(db, deps.clock, { type: 'onboarding', userId: user.id });
-      const url = linkUrl(deps.config.publicUrl, 'onboarding', token);
-      await deps.mailer.send(finishSetupMail({ to: user.email, firstName: user.firstName, url, expiresAt, now }));
-    });
+    const { deps } = c.var;
+    await deps.jobs.send('auth.register', { email: input.email, firstName: input.firstName, lastName: input.lastName, ip: clientIp(c) });
     return c.json({ ok: true } as const, 202);
   })
 
@@ -126,14 +92,19 @@ export const authRoutes = new Hono<AppEnv>()
     const input = await readJson(c, loginSchema);
     const email = input.email.trim().toLowerCase();
     const ip = clientIp(c);
-    await enforceRateLimits(c, [
-      [`login:ip:${ip}`, RATE_LIMITS.signInPerIp],
-      [`login:email:${email}`, RATE_LIMITS.signInPerEmail],
-    ]);
     const { db, deps } = c.var;
+    // Failures count against the address and the account; each attempt is counted first (so
+    // parallel guesses cannot slip past) and a success takes its hit back. Once an account's
+    // limit is reached even its right password waits for the window: guessing gains nothing.
+    const failureLimits = [
+      [`login-fail:ip:${ip}`, RATE_LIMITS.signInFailuresPerIp],
+      [`login-fail:email:${email}`, RATE_LIMITS.signInFailuresPerEmail],
+    ] as const;
+    await enforceRateLimits(c, failureLimits);
     const user = await findUserByEmail(db, email);
     const valid = user?.passwordHash ? await verifyPassword(user.passwordHash, input.password) : await verifyDummyPassword(input.password);
     if (!user || !valid) throw new ApiError(401, 'invalid_credentials', 'Incorrect email or password');
+    for (const [key] of failureLimits) await refundRateLimit(db, deps.clock, key);
     if (user.status === 'disabled') throw new ApiError(403, 'account_disabled', 'This account is disabled. Contact us if you think this is a mistake.');
     if (user.status !== 'active') throw new ApiError(401, 'invalid_credentials', 'Incorrect email or password');
 
@@ -153,28 +124,14 @@ export const authRoutes = new Hono<AppEnv>()
     return c.json({ ok: true } as const, 200);
   })
 
-  /** Forgot password: the same answer always; a reset link (or, if never onboarded, the setup link) goes out after it. */
+  /** Forgot password: the same answer always; a job (`auth.forgot-password`) mails a reset link (or, if never onboarded, the setup link). */
   .post('/password/forgot', async (c) => {
     const { email } = await readJson(c, forgotPasswordSchema);
     await enforceRateLimits(c, [
       [`forgot:email:${email}`, RATE_LIMITS.forgotPerEmail],
       [`forgot:ip:${clientIp(c)}`, RATE_LIMITS.forgotPerIp],
     ]);
-    const { db, deps } = c.var;
-    deps.tasks.run('forgot-password', async () => {
-      const user = await findUserByEmail(db, email);
-      if (!user || user.status === 'disabled') return;
-      const now = deps.clock.now();
-      if (user.status === 'invited') {
-        const { token, expiresAt } = await issueLinkToken(db, deps.clock, { type: 'onboarding', userId: user.id });
-        const url = linkUrl(deps.config.publicUrl, 'onboarding', token);
-        await deps.mailer.send(invitationMail({ to: user.email, firstName: user.firstName, url, expiresAt, now }));
-        return;
-      }
-      const { token, expiresAt } = await issueLinkToken(db, deps.clock, { type: 'reset-password', userId: user.id });
-      const url = linkUrl(deps.config.publicUrl, 'reset-password', token);
-      await deps.mailer.send(resetPasswordMail({ to: user.email, firstName: user.firstName, url, expiresAt, now }));
-    });
+    await c.var.deps.jobs.send('auth.forgot-password', { email });
     return c.json({ ok: true } as const, 202);
   })
 

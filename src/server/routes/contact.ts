@@ -6,7 +6,7 @@ import { clientIp, enforceRateLimits, readJson } from '../http.ts';
 import { contactMail } from '../mail/templates.ts';
 import { RATE_LIMITS } from '../services/rate-limit.ts';
 
-/** `POST /api/contact`: the /contact form. Stored, then mailed to SUPPORT_EMAIL after the answer. */
+/** `POST /api/contact`: the /contact form. Stored, and mailed to SUPPORT_EMAIL by a job after the answer. */
 export const contactRoutes = new Hono<AppEnv>().post('/', async (c) => {
   const input = await readJson(c, contactSchema);
   const ip = clientIp(c);
@@ -16,13 +16,14 @@ export const contactRoutes = new Hono<AppEnv>().post('/', async (c) => {
   ]);
   const { db, deps } = c.var;
   const userId = c.var.user?.id ?? null;
-  const [row] = await db
-    .insert(contactMessages)
-    .values({ ...input, userId, ip, createdAt: deps.clock.now() })
-    .returning({ id: contactMessages.id, createdAt: contactMessages.createdAt });
-  if (!row) throw new Error('insert returned no row');
-  deps.tasks.run('contact-mail', () =>
-    deps.mailer.send(contactMail({ to: deps.config.supportEmail, ...input, userId, messageId: row.id, receivedAt: row.createdAt })),
-  );
+  // The message and its mail job are stored together: no message without its mail, nor the reverse.
+  await db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(contactMessages)
+      .values({ ...input, userId, ip, createdAt: deps.clock.now() })
+      .returning({ id: contactMessages.id, createdAt: contactMessages.createdAt });
+    if (!row) throw new Error('insert returned no row');
+    await deps.jobs.mail(contactMail({ to: deps.config.supportEmail, ...input, userId, messageId: row.id, receivedAt: row.createdAt }), { tx });
+  });
   return c.json({ ok: true } as const, 202);
 });

@@ -6,13 +6,13 @@ import type { AppEnv } from '../context.ts';
 import { dataDeletionRequests } from '../db/schema/index.ts';
 import { ApiError } from '../errors.ts';
 import { clientIp, enforceRateLimits, readJson, readQuery } from '../http.ts';
-import { confirmDataDeletionMail, dataDeletionConfirmedNotice } from '../mail/templates.ts';
+import { dataDeletionConfirmedNotice } from '../mail/templates.ts';
 import { audit } from '../services/audit.ts';
 import { findOpenRequest, findRequest, openRequest } from '../services/data-deletion.ts';
-import { consumeToken, findUsableToken, issueLinkToken, linkUrl } from '../services/link-tokens.ts';
+import { consumeToken, findUsableToken } from '../services/link-tokens.ts';
 import { verifyPassword } from '../services/passwords.ts';
 import { RATE_LIMITS } from '../services/rate-limit.ts';
-import { findUserByEmail, findUserById } from '../services/users.ts';
+import { findUserById } from '../services/users.ts';
 import { INVALID_TOKEN_MESSAGE } from './auth.ts';
 
 const invalidToken = () => new ApiError(404, 'invalid_token', INVALID_TOKEN_MESSAGE);
@@ -37,9 +37,7 @@ export const dataDeletionRoutes = new Hono<AppEnv>()
       }
       const request = await openRequest(db, deps.clock, { user, status: 'confirmed', reason: input.reason, ip });
       await audit(db, { actorId: user.id, via: 'api', action: 'data_deletion.confirm', targetType: 'data_deletion_request', targetId: request.id, ip });
-      deps.tasks.run('data-deletion-confirmed', () =>
-        deps.mailer.send(dataDeletionConfirmedNotice({ to: user.email, firstName: user.firstName, supportUrl })),
-      );
+      await deps.jobs.mail(dataDeletionConfirmedNotice({ to: user.email, firstName: user.firstName, supportUrl }));
       return c.json({ ok: true, status: 'confirmed' } as const, 201);
     }
 
@@ -48,16 +46,8 @@ export const dataDeletionRoutes = new Hono<AppEnv>()
       [`data-deletion:email:${input.email}`, RATE_LIMITS.dataDeletionPerEmail],
       [`data-deletion:ip:${ip}`, RATE_LIMITS.dataDeletionPerIp],
     ]);
-    // After the answer, so its timing says nothing about which addresses have an account.
-    deps.tasks.run('data-deletion-request', async () => {
-      const account = await findUserByEmail(db, input.email);
-      if (!account || account.status !== 'active') return;
-      const request = await openRequest(db, deps.clock, { user: account, status: 'pending', reason: input.reason, ip });
-      const { token, expiresAt } = await issueLinkToken(db, deps.clock, { type: 'data-deletion', userId: account.id, data: { requestId: String(request.id) } });
-      await audit(db, { via: 'api', action: 'data_deletion.request', targetType: 'data_deletion_request', targetId: request.id, ip });
-      const url = linkUrl(deps.config.publicUrl, 'data-deletion', token);
-      await deps.mailer.send(confirmDataDeletionMail({ to: account.email, firstName: account.firstName, url, expiresAt, now: deps.clock.now() }));
-    });
+    // A job looks the address up and mails, so the answer's timing says nothing about which addresses have an account.
+    await deps.jobs.send('data-deletion.request', { email: input.email, ...(input.reason === undefined ? {} : { reason: input.reason }), ip });
     return c.json({ ok: true } as const, 202);
   })
 
@@ -91,8 +81,6 @@ export const dataDeletionRoutes = new Hono<AppEnv>()
     });
     if (!confirmed) throw invalidToken();
     await audit(db, { actorId: user.id, via: 'api', action: 'data_deletion.confirm', targetType: 'data_deletion_request', targetId: request.id, ip: clientIp(c) });
-    deps.tasks.run('data-deletion-confirmed', () =>
-      deps.mailer.send(dataDeletionConfirmedNotice({ to: user.email, firstName: user.firstName, supportUrl: `${deps.config.publicUrl}/contact` })),
-    );
+    await deps.jobs.mail(dataDeletionConfirmedNotice({ to: user.email, firstName: user.firstName, supportUrl: `${deps.config.publicUrl}/contact` }));
     return c.json({ ok: true, status: 'confirmed' } as const, 200);
   });

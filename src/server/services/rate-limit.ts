@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { MEDIA_LIMITS } from '../../shared/programme.ts';
 import type { Db } from '../db/index.ts';
 import { rateLimits } from '../db/schema/index.ts';
 import type { Clock } from './clock.ts';
@@ -43,6 +44,17 @@ export async function hitRateLimit(db: Db, clock: Clock, key: string, rule: Rate
   };
 }
 
+/**
+ * Takes back one hit (a sign-in that succeeded after `hitRateLimit` counted it), so only
+ * failures stay counted. Never below zero; a window that has passed is left alone.
+ */
+export async function refundRateLimit(db: Db, clock: Clock, key: string): Promise<void> {
+  await db
+    .update(rateLimits)
+    .set({ count: sql`greatest(${rateLimits.count} - 1, 0)` })
+    .where(sql`${rateLimits.key} = ${key} and ${rateLimits.resetAt} > ${clock.now().toISOString()}::timestamptz`);
+}
+
 /** Forgets counters whose window has passed. */
 export async function pruneRateLimits(db: Db, clock: Clock): Promise<void> {
   await db.delete(rateLimits).where(sql`${rateLimits.resetAt} <= ${clock.now().toISOString()}::timestamptz`);
@@ -51,14 +63,22 @@ export async function pruneRateLimits(db: Db, clock: Clock): Promise<void> {
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
-/** The limits of ARCHITECTURE.md's security rules, by what they protect. */
+/**
+ * The limits of ARCHITECTURE.md's security rules, by what they protect.
+ *
+ * Per-address limits are sized for a room of people behind one address (a test room, a venue's
+ * Wi-Fi, a university or a mobile carrier's NAT): 200 people signing up within an hour must not
+ * lock each other out. Accounts and email addresses carry the tight limits.
+ */
 export const RATE_LIMITS = {
-  signInPerIp: { limit: 10, windowMs: MINUTE },
-  signInPerEmail: { limit: 10, windowMs: MINUTE },
+  /** Failed sign-ins from one address (successful ones are not counted). */
+  signInFailuresPerIp: { limit: 300, windowMs: 15 * MINUTE },
+  /** Failed sign-ins for one account: stops guessing its password; then even the right one waits. */
+  signInFailuresPerEmail: { limit: 10, windowMs: 15 * MINUTE },
   registerPerEmail: { limit: 5, windowMs: HOUR },
-  registerPerIp: { limit: 30, windowMs: HOUR },
+  registerPerIp: { limit: 1000, windowMs: HOUR },
   forgotPerEmail: { limit: 5, windowMs: HOUR },
-  forgotPerIp: { limit: 30, windowMs: HOUR },
+  forgotPerIp: { limit: 1000, windowMs: HOUR },
   /** Token verification and every call that uses a link token. */
   tokenChecksPerIp: { limit: 30, windowMs: MINUTE },
   /** Calls that check the current password of a signed-in user. */
@@ -67,10 +87,18 @@ export const RATE_LIMITS = {
   accountMailsPerUser: { limit: 5, windowMs: HOUR },
   /** Client error reports (POST /api/reports): one call a second, as the browser's queue flushes. */
   reportsPerIp: { limit: 60, windowMs: MINUTE },
-  /** The /contact form. */
-  contactPerIp: { limit: 5, windowMs: HOUR },
+  /** The /contact form: two messages each for 200 people on one address. */
+  contactPerIp: { limit: 400, windowMs: HOUR },
   contactPerEmail: { limit: 5, windowMs: HOUR },
   /** Data-deletion requests by email (each may mail a confirmation link). */
   dataDeletionPerEmail: { limit: 5, windowMs: HOUR },
   dataDeletionPerIp: { limit: 30, windowMs: HOUR },
+  /**
+   * External survey returns (GET /api/surveys/return) per address. A reference cannot be guessed
+   * (256 bits); this only bounds the work. Sized so a room finishing a survey together is not
+   * refused (a refused return would lose the participant's outcome).
+   */
+  externalReturnsPerIp: { limit: 300, windowMs: MINUTE },
+  /** Photo uploads (POST /api/media) per signed-in user; the bytes per day are summed from `media`. */
+  mediaUploadsPerUser: { limit: MEDIA_LIMITS.uploadsPerHour, windowMs: HOUR },
 } as const satisfies Record<string, RateLimitRule>;

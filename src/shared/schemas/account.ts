@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import { z } from '../zod.ts';
+import { COLOR_MODES, LANGUAGES } from '../limits.ts';
 import { MESSAGES } from '../messages.ts';
 import { emailSchema, nameSchema, passwordSchema, requiredString } from './common.ts';
 
@@ -24,13 +25,22 @@ export const addressSchema = z.strictObject({
 });
 export type AddressInput = z.infer<typeof addressSchema>;
 
-export const LANGUAGES = ['en'] as const;
-export const COLOR_MODES = ['system', 'light', 'dark'] as const;
+export { COLOR_MODES, LANGUAGES };
 
+/**
+ * `/account/edit/preferences`. The per-kind mail switches (`MAIL_PREFERENCE_KEYS` of
+ * shared/notifications.ts) are optional, on when never set, and apply under `emailNotifications`;
+ * a save without them keeps what was stored.
+ */
 export const preferencesSchema = z.strictObject({
   emailNotifications: z.boolean({ error: MESSAGES.required }),
   language: z.enum(LANGUAGES, { error: MESSAGES.invalidEnumValue }),
   colorMode: z.enum(COLOR_MODES, { error: MESSAGES.invalidEnumValue }),
+  mailChangesRequested: z.boolean({ error: MESSAGES.required }).optional(),
+  mailRejected: z.boolean({ error: MESSAGES.required }).optional(),
+  mailProbes: z.boolean({ error: MESSAGES.required }).optional(),
+  mailApprovedDigest: z.boolean({ error: MESSAGES.required }).optional(),
+  mailReminders: z.boolean({ error: MESSAGES.required }).optional(),
 });
 export type PreferencesInput = z.infer<typeof preferencesSchema>;
 

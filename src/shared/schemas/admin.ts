@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../zod.ts';
 
 /** The query of the admin area's paginated lists: `?search=&page=&perPage=` (10 per page by default, SPEC.md §9). */
 export const adminListQuerySchema = z.object({

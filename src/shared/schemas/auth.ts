@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../zod.ts';
 import { MESSAGES } from '../messages.ts';
 import { emailSchema, nameSchema, passwordSchema, requiredString } from './common.ts';
 

@@ -1,9 +1,10 @@
-import { z } from 'zod';
+import { z } from '../zod.ts';
 import { MESSAGES } from '../messages.ts';
 import { emailSchema, nameSchema } from './common.ts';
 
-export const CONTACT_MESSAGE_MIN_LENGTH = 10;
-export const CONTACT_MESSAGE_MAX_LENGTH = 5000;
+import { CONTACT_MESSAGE_MAX_LENGTH, CONTACT_MESSAGE_MIN_LENGTH } from '../limits.ts';
+
+export { CONTACT_MESSAGE_MAX_LENGTH, CONTACT_MESSAGE_MIN_LENGTH };
 
 /** The messages of the contact form beyond the generic ones. */
 export const CONTACT_MESSAGES = {

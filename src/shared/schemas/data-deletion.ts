@@ -1,8 +1,10 @@
-import { z } from 'zod';
+import { z } from '../zod.ts';
 import { MESSAGES } from '../messages.ts';
 import { emailSchema, requiredString } from './common.ts';
 
-export const DATA_DELETION_REASON_MAX_LENGTH = 2000;
+import { DATA_DELETION_REASON_MAX_LENGTH } from '../limits.ts';
+
+export { DATA_DELETION_REASON_MAX_LENGTH };
 
 /** Where a data-deletion request stands; a later admin workflow does the deleting. */
 export const DATA_DELETION_STATUSES = ['pending', 'confirmed', 'completed', 'cancelled'] as const;

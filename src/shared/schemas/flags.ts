@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../zod.ts';
 import { FLAG_KEY_PATTERN, type FlagValue } from '../flags.ts';
 import { MESSAGES } from '../messages.ts';
 

@@ -3,7 +3,7 @@
  * `POST /api/reports` and the server stores. Both sides validate with these schemas, so the
  * browser can drop (or trim) a report the server would refuse.
  */
-import { z } from 'zod';
+import { z } from '../zod.ts';
 import { MESSAGES } from '../messages.ts';
 
 /** Limits of one call and of each field. The server answers 413 past REPORTS_MAX_BYTES. */
@@ -77,20 +77,4 @@ export type ReportData = z.infer<typeof reportDataSchema>;
 export type Report = z.infer<typeof reportSchema>;
 export type ReportsBody = z.infer<typeof reportsBodySchema>;
 
-/**
- * JSON with object keys sorted at every level: equal content gives equal text, whatever the key
- * order. The SHA-1 of `canonicalJson({ url, userAgent, data })` identifies a report on both sides.
- */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map((item) => (item === undefined ? 'null' : canonicalJson(item))).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, item]) => item !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
-}
-
-/** The text whose SHA-1 de-duplicates a report. */
-export function reportContent(report: Report): string {
-  return canonicalJson({ url: report.url, userAgent: report.userAgent, data: report.data });
-}
+export { canonicalJson, reportContent } from '../report-content.ts';

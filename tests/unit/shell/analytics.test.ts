@@ -37,15 +37,18 @@ describe('analytics (SPEC.md §4)', () => {
     expect(readAnalyticsId(doc(null))).toBeNull();
   });
 
-  it('does nothing at all without an id', () => {
+  it('loads and sends nothing without an id, but still deletes analytics cookies left by others when consent is false', () => {
     const page = fakePage();
     page.cookies.cookie = '_ga=GA1.1.1';
+    page.cookies.cookie = '_ga_OLD123=GS1.1.1';
     const analytics = analyticsFor(page, null);
     analytics.setEnabled(true);
+    expect(page.cookies.jar.has('_ga')).toBe(true);
     analytics.setEnabled(false);
     expect(page.appended).toEqual([]);
     expect(page.win).toEqual({});
-    expect(page.cookies.jar.has('_ga')).toBe(true);
+    expect(page.cookies.jar.has('_ga')).toBe(false);
+    expect(page.cookies.jar.has('_ga_OLD123')).toBe(false);
   });
 
   it('loads gtag.js once when statistics consent is given, grants consent, configures the id and sends page views', () => {

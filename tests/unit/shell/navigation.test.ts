@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resolveNavigation } from '../../../src/lib/navigation-target.ts';
-import { findRouteRule, ruleRedirect } from '../../../src/lib/route-rules-client.ts';
+import { findRouteRule, ruleRedirect } from '../../../src/shared/build-route-rules.ts';
 import type { BuildMeta } from '../../../builds/manifest.ts';
 
 const base = 'https://fieldwork.example/terms';

@@ -12,9 +12,16 @@ export interface Address {
 }
 
 export interface Preferences {
+  /** Every notification mail (the per-kind switches below apply under it). */
   emailNotifications?: boolean;
   language?: string;
   colorMode?: 'system' | 'light' | 'dark';
+  /** Mail per notification kind (`MAIL_PREFERENCE_KEYS` in shared/notifications.ts); absent means on. */
+  mailChangesRequested?: boolean;
+  mailRejected?: boolean;
+  mailProbes?: boolean;
+  mailApprovedDigest?: boolean;
+  mailReminders?: boolean;
 }
 
 /** People: participants, moderators and admins. Emails are stored trimmed and lower-cased. */

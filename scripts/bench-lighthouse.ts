@@ -1,0 +1,105 @@
+/**
+ * The page-load part of `npm run bench`: Lighthouse 12 (its default, mobile: a mid-range phone on
+ * a slow 4G link, simulated) on Debian's Chromium, the browser the tests use. Each page is audited
+ * three times; each figure is the median of its three values.
+ *
+ * Pages: /login (a guest page), /terms (a public page) and /account signed in (a session cookie
+ * sent with every request). Figures: the performance score, Largest Contentful Paint, Cumulative
+ * Layout Shift and the JavaScript the page loads (bytes over the wire).
+ */
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+
+export const LIGHTHOUSE_RUNS = 3;
+
+export interface LighthousePage {
+  path: string;
+  /** Sent with every request of the page (e.g. the session cookie). */
+  headers?: Record<string, string>;
+  label: string;
+}
+
+export interface LighthouseRow {
+  label: string;
+  path: string;
+  /** 0–100. */
+  performance: number;
+  lcpMs: number;
+  cls: number;
+  jsBytes: number;
+  /** Every run's figures, for the log. */
+  runs: { performance: number; lcpMs: number; cls: number; jsBytes: number }[];
+}
+
+const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  if (sorted.length === 0) return Number.NaN;
+  return sorted.length % 2 === 1 ? (sorted[middle] ?? Number.NaN) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}
+
+interface ResourceItem {
+  resourceType?: string;
+  transferSize?: number;
+}
+
+/** Tries that a run may take: Chromium's trace now and then misses the navigation start (NO_NAVSTART). */
+const ATTEMPTS = 3;
+
+async function auditOnce(url: string, port: number, headers: Record<string, string> | undefined) {
+  let failure = '';
+  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'], ...(headers ? { extraHeaders: headers } : {}) });
+    const lhr = result?.lhr;
+    if (!lhr) throw new Error(`Lighthouse returned nothing for ${url}`);
+    if (!lhr.runtimeError) return lhr;
+    failure = `${lhr.runtimeError.code} ${lhr.runtimeError.message}`;
+  }
+  throw new Error(`Lighthouse failed on ${url} ${ATTEMPTS} times: ${failure}`);
+}
+
+/** Audits each page LIGHTHOUSE_RUNS times in one Chromium; a fresh profile state per run (Lighthouse clears storage). */
+export async function lighthousePages(baseUrl: string, pages: readonly LighthousePage[], chromePath: string): Promise<LighthouseRow[]> {
+  const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: CHROME_FLAGS, logLevel: 'silent' });
+  try {
+    const rows: LighthouseRow[] = [];
+    for (const page of pages) {
+      const runs: LighthouseRow['runs'] = [];
+      for (let i = 0; i < LIGHTHOUSE_RUNS; i++) {
+        const lhr = await auditOnce(`${baseUrl}${page.path}`, chrome.port, page.headers);
+        if (lhr.finalDisplayedUrl !== `${baseUrl}${page.path}`) throw new Error(`Lighthouse on ${page.path} ended at ${lhr.finalDisplayedUrl} (redirected?)`);
+        const items = ((lhr.audits['resource-summary']?.details as { items?: ResourceItem[] } | undefined)?.items ?? []) as ResourceItem[];
+        runs.push({
+          performance: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+          lcpMs: lhr.audits['largest-contentful-paint']?.numericValue ?? Number.NaN,
+          cls: lhr.audits['cumulative-layout-shift']?.numericValue ?? Number.NaN,
+          jsBytes: items.find((item) => item.resourceType === 'script')?.transferSize ?? 0,
+        });
+      }
+      rows.push({
+        label: page.label,
+        path: page.path,
+        performance: median(runs.map((r) => r.performance)),
+        lcpMs: median(runs.map((r) => r.lcpMs)),
+        cls: median(runs.map((r) => r.cls)),
+        jsBytes: median(runs.map((r) => r.jsBytes)),
+        runs,
+      });
+    }
+    return rows;
+  } finally {
+    chrome.kill();
+  }
+}
+
+export function lighthouseTable(rows: readonly LighthouseRow[]): string {
+  return [
+    `Lighthouse 12, mobile preset (simulated slow 4G, 4× CPU slowdown), median of ${LIGHTHOUSE_RUNS} runs per figure, on Debian's Chromium.`,
+    '',
+    '| page | performance | LCP ms | CLS | JS KiB (transferred) |',
+    '| --- | ---: | ---: | ---: | ---: |',
+    ...rows.map((row) => `| ${row.label} | ${row.performance} | ${Math.round(row.lcpMs).toLocaleString('en-US')} | ${row.cls.toFixed(3)} | ${(row.jsBytes / 1024).toFixed(1)} |`),
+  ].join('\n');
+}

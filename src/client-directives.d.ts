@@ -1,0 +1,11 @@
+/** Our client directives (builds/directives.ts), for `astro check` and editors. */
+import 'astro';
+
+declare module 'astro' {
+  interface AstroClientDirectives {
+    /** Hydrate the cookie banner at once for a first visit, else when "Cookie settings" asks for it. */
+    'client:consent'?: boolean;
+    /** Hydrate the toaster at the first toast or F8. */
+    'client:toast'?: boolean;
+  }
+}

@@ -1,0 +1,163 @@
+/**
+ * A response, read-only: each question the person saw, in order, with its answer in words
+ * (option labels, "Other: …", rankings as ordered lists, matrices as small tables, dates
+ * written out, photos as thumbnails). Questions left empty say "Not answered"; statements and
+ * questions hidden by conditions are left out. Used by moderators (review) and participants
+ * (their history).
+ */
+import type { ReactNode } from 'react';
+import type { AnswerValue, Answers, FormDefinition, FormElement, FormOption } from '../../shared/forms/definition.ts';
+import { isAnswered, isOtherAnswer, isPlainObject, resolveVisibility } from '../../shared/forms/logic.ts';
+import { cn } from '../../lib/utils.ts';
+import { localToday, own } from './form-utils.ts';
+import type { PhotoAdapter } from './types.ts';
+
+export interface AnswersViewProps {
+  definition: FormDefinition;
+  answers: Answers;
+  /** Where thumbnails of the photo answers are; without it photos are counted only. */
+  photos?: Pick<PhotoAdapter, 'thumbnailUrl'>;
+  /** Makes each thumbnail a button that opens the photo (e.g. in a lightbox). */
+  onOpenPhoto?(mediaId: string): void;
+  /** The day "today" stands for in conditions (default: the browser's local date). */
+  today?: string;
+  className?: string;
+}
+
+const dateFormat = new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'UTC' });
+const numberFormat = new Intl.NumberFormat('en', { maximumFractionDigits: 10 });
+
+/** `2026-03-05` → "March 5, 2026" (the calendar day as written, whatever the time zone). */
+export function formatAnswerDate(value: string): string {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return value;
+  const date = new Date(`${value}T00:00:00Z`);
+  return Number.isNaN(date.getTime()) ? value : dateFormat.format(date);
+}
+
+function labelOf(options: readonly FormOption[], id: string): string {
+  return options.find((option) => option.id === id)?.label ?? id;
+}
+
+function choiceText(options: readonly FormOption[], item: unknown): string {
+  if (isOtherAnswer(item)) return `Other: ${item.other}`;
+  return typeof item === 'string' ? labelOf(options, item) : String(item);
+}
+
+const Muted = ({ children }: { children: ReactNode }) => <span className="text-muted-foreground">{children}</span>;
+
+function Photos({ ids, photos, onOpenPhoto }: { ids: string[]; photos: AnswersViewProps['photos']; onOpenPhoto: AnswersViewProps['onOpenPhoto'] }) {
+  if (!photos) return <>{ids.length === 1 ? '1 photo' : `${ids.length} photos`}</>;
+  return (
+    <ul className="flex flex-wrap gap-2">
+      {ids.map((id, index) => {
+        const image = <img src={photos.thumbnailUrl(id)} alt={`Photo ${index + 1} of ${ids.length}`} className="size-20 rounded-md object-cover" loading="lazy" />;
+        return (
+          <li key={id}>
+            {onOpenPhoto ? (
+              <button
+                type="button"
+                className="block rounded-md focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
+                onClick={() => onOpenPhoto(id)}
+              >
+                {image}
+              </button>
+            ) : (
+              image
+            )}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+/** One answer in words (the element is answerable and the value answered). */
+function AnswerText({ element, value, photos, onOpenPhoto }: { element: FormElement; value: AnswerValue } & Pick<AnswersViewProps, 'photos' | 'onOpenPhoto'>): ReactNode {
+  switch (element.type) {
+    case 'short_text':
+    case 'long_text':
+      return <span className="whitespace-pre-wrap">{String(value)}</span>;
+    case 'single_choice':
+    case 'dropdown':
+      return choiceText(element.options, value);
+    case 'multiple_choice':
+      return Array.isArray(value) ? (
+        <ul className="list-disc pl-5">
+          {value.map((item, index) => (
+            <li key={index}>{choiceText(element.options, item)}</li>
+          ))}
+        </ul>
+      ) : (
+        String(value)
+      );
+    case 'rating':
+      return `${String(value)} of ${element.max}`;
+    case 'scale': {
+      const label = value === element.min ? element.minLabel : value === element.max ? element.maxLabel : undefined;
+      return `${String(value)} (${element.min} to ${element.max})${label ? ` – ${label}` : ''}`;
+    }
+    case 'number':
+      return typeof value === 'number' ? `${numberFormat.format(value)}${element.unit ? ` ${element.unit}` : ''}` : String(value);
+    case 'date':
+      return typeof value === 'string' ? <time dateTime={value}>{formatAnswerDate(value)}</time> : String(value);
+    case 'consent':
+      return value === true ? 'Agreed' : String(value);
+    case 'photo':
+      return Array.isArray(value) ? <Photos ids={value.filter((id): id is string => typeof id === 'string')} photos={photos} onOpenPhoto={onOpenPhoto} /> : String(value);
+    case 'ranking':
+      return Array.isArray(value) ? (
+        <ol className="list-decimal pl-5">
+          {value.map((item, index) => (
+            <li key={index}>{choiceText(element.options, item)}</li>
+          ))}
+        </ol>
+      ) : (
+        String(value)
+      );
+    case 'matrix': {
+      if (!isPlainObject(value)) return String(value);
+      const cells = value as Record<string, unknown>;
+      return (
+        <table className="w-full max-w-xl text-left text-sm">
+          <tbody>
+            {element.rows.map((row) => {
+              const cell = own(cells, row.id);
+              const text = Array.isArray(cell) ? cell.map((id) => labelOf(element.columns, String(id))).join(', ') : typeof cell === 'string' ? labelOf(element.columns, cell) : '';
+              return (
+                <tr key={row.id} className="border-b border-border last:border-0">
+                  <th scope="row" className="py-1.5 pr-4 font-normal text-muted-foreground">
+                    {row.label}
+                  </th>
+                  <td className="py-1.5">{text || <Muted>Not answered</Muted>}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      );
+    }
+    default:
+      return null;
+  }
+}
+
+/** A read-only description list of a response's answers. */
+export function AnswersView({ definition, answers, photos, onOpenPhoto, today, className }: AnswersViewProps) {
+  const { pages, elementIds } = resolveVisibility(definition, answers, { today: today ?? localToday() });
+  const shown = pages.flatMap((page) => page.elements).filter((element) => element.type !== 'statement' && elementIds.has(element.id));
+  return (
+    <dl className={cn('flex flex-col gap-4', className)}>
+      {shown.map((element) => {
+        const value = own(answers, element.id);
+        return (
+          <div key={element.id} className="flex flex-col gap-1">
+            <dt className="text-sm font-medium text-muted-foreground break-words">{element.title}</dt>
+            <dd className="text-sm break-words">
+              {value !== undefined && isAnswered(value) ? <AnswerText element={element} value={value} photos={photos} onOpenPhoto={onOpenPhoto} /> : <Muted>Not answered</Muted>}
+            </dd>
+          </div>
+        );
+      })}
+    </dl>
+  );
+}

@@ -1,0 +1,214 @@
+/**
+ * One element of a page: its label (single controls) or fieldset and legend (groups), the
+ * required mark, description, hint and errors, wired to the control with aria-describedby, and
+ * the control of its type.
+ */
+import { createElement, type FocusEvent, type ReactNode } from 'react';
+import type { AnswerValue, FormElement } from '../../shared/forms/definition.ts';
+import { SCALE_DEFAULT_STEP } from '../../shared/forms/constants.ts';
+import { describedBy, FieldError } from '../ui/form-field.tsx';
+import { ConsentControl, MultipleChoiceControl, RangeScaleControl, RatingControl, ScaleControl, SingleChoiceControl } from './choice-controls.tsx';
+import { choiceHint, fieldIds, photoHint, SCALE_MAX_RADIOS, scalePoints } from './form-utils.ts';
+import { Markdown } from './Markdown.tsx';
+import { PhotoControl } from './PhotoControl.tsx';
+import { MatrixControl, RankingControl } from './structured-controls.tsx';
+import { DateControl, DropdownControl, LongTextControl, NumberControl, ShortTextControl } from './text-controls.tsx';
+import type { ControlProps, FieldContext } from './types.ts';
+
+/** How an element is labelled: one control with a <label>, or a fieldset (a radio group when its answer is one radio). */
+export function layoutOf(element: FormElement): 'control' | 'group' | 'radiogroup' {
+  switch (element.type) {
+    case 'single_choice':
+    case 'rating':
+      return 'radiogroup';
+    case 'scale':
+      return scalePoints(element.min, element.max, element.step ?? SCALE_DEFAULT_STEP).length > SCALE_MAX_RADIOS ? 'control' : 'radiogroup';
+    case 'multiple_choice':
+    case 'matrix':
+    case 'ranking':
+    case 'photo':
+    case 'consent':
+      return 'group';
+    default:
+      return 'control';
+  }
+}
+
+/** The hint under the question: how many to choose, how many photos, how to rank. */
+export function hintOf(element: FormElement): string | null {
+  switch (element.type) {
+    case 'multiple_choice':
+      return choiceHint(element.minSelected, element.maxSelected);
+    case 'photo':
+      return photoHint(element.minFiles, element.maxFiles);
+    case 'ranking':
+      return 'Put the items in order with the Move up and Move down buttons.';
+    case 'matrix': {
+      const parts = [element.multiple ? 'Choose any number of columns in each row.' : null, element.allRowsRequired ? 'Answer every row.' : null];
+      return parts.filter(Boolean).join(' ') || null;
+    }
+    default:
+      return null;
+  }
+}
+
+function renderControl(props: ControlProps): ReactNode {
+  const { element } = props;
+  // Each branch narrows `element`; the control receives the same props with it.
+  switch (element.type) {
+    case 'short_text':
+      return <ShortTextControl {...props} element={element} />;
+    case 'long_text':
+      return <LongTextControl {...props} element={element} />;
+    case 'number':
+      return <NumberControl {...props} element={element} />;
+    case 'date':
+      return <DateControl {...props} element={element} />;
+    case 'dropdown':
+      return <DropdownControl {...props} element={element} />;
+    case 'single_choice':
+      return <SingleChoiceControl {...props} element={element} />;
+    case 'multiple_choice':
+      return <MultipleChoiceControl {...props} element={element} />;
+    case 'consent':
+      return <ConsentControl {...props} element={element} />;
+    case 'rating':
+      return <RatingControl {...props} element={element} />;
+    case 'scale':
+      return layoutOf(element) === 'control' ? <RangeScaleControl {...props} element={element} /> : <ScaleControl {...props} element={element} />;
+    case 'matrix':
+      return <MatrixControl {...props} element={element} />;
+    case 'ranking':
+      return <RankingControl {...props} element={element} />;
+    case 'photo':
+      return <PhotoControl {...props} element={element} />;
+    default:
+      return null;
+  }
+}
+
+/** The visible required mark; assistive technology hears "required" from the control or legend instead. */
+function RequiredMark() {
+  return (
+    <span aria-hidden="true" className="ml-1 text-destructive">
+      *
+    </span>
+  );
+}
+
+export interface ElementFieldProps {
+  element: FormElement;
+  value: AnswerValue | undefined;
+  /** The messages to show now ([] for none). */
+  errors: string[];
+  ctx: FieldContext;
+  onChange(elementId: string, value: AnswerValue | undefined): void;
+  onIssue(elementId: string, message: string | null): void;
+  /** Focus left the element (to show its errors once it was changed). */
+  onLeave(elementId: string): void;
+}
+
+/** A statement: its title as a heading one level under the page's, and its Markdown body. */
+function Statement({ element, ctx }: { element: Extract<FormElement, { type: 'statement' }>; ctx: FieldContext }) {
+  const ids = fieldIds(ctx.prefix, element.id);
+  return (
+    <div id={ids.field} className="flex flex-col gap-2">
+      {element.title.trim() !== '' && createElement(`h${ctx.headingLevel + 1}`, { className: 'text-base font-semibold' }, element.title)}
+      {element.description && <Markdown className="text-muted-foreground">{element.description}</Markdown>}
+      <Markdown headingLevel={ctx.headingLevel + 2}>{element.body}</Markdown>
+    </div>
+  );
+}
+
+export function ElementField({ element, value, errors, ctx, onChange, onIssue, onLeave }: ElementFieldProps) {
+  if (element.type === 'statement') return <Statement element={element} ctx={ctx} />;
+
+  const ids = fieldIds(ctx.prefix, element.id);
+  const layout = layoutOf(element);
+  const required = element.required === true;
+  const invalid = errors.length > 0;
+  const hint = hintOf(element);
+  const described = describedBy(element.description && ids.description, hint && ids.hint, invalid && ids.error);
+
+  const props: ControlProps = {
+    element,
+    value,
+    onChange: (next) => onChange(element.id, next),
+    onIssue: (message) => onIssue(element.id, message),
+    ids,
+    invalid,
+    describedBy: layout === 'control' || element.type === 'consent' ? described : undefined,
+    required,
+    ctx,
+  };
+
+  const details = (
+    <>
+      {element.description && (
+        <Markdown id={ids.description} className="text-muted-foreground">
+          {element.description}
+        </Markdown>
+      )}
+      {hint && (
+        <p id={ids.hint} className="text-sm text-muted-foreground">
+          {hint}
+        </p>
+      )}
+      {invalid && (
+        <div id={ids.error} className="flex flex-col gap-1">
+          {errors.map((message, index) => (
+            <FieldError key={index} id={`${ids.error}-${index}`}>
+              {message}
+            </FieldError>
+          ))}
+        </div>
+      )}
+    </>
+  );
+
+  const leave = (event: FocusEvent<HTMLElement>) => {
+    if (!event.currentTarget.contains(event.relatedTarget as Node | null)) onLeave(element.id);
+  };
+
+  const title = (
+    <>
+      {element.title}
+      {required && <RequiredMark />}
+    </>
+  );
+
+  if (layout === 'control') {
+    return (
+      <div id={ids.field} data-element={element.id} className="flex min-w-0 flex-col gap-2" onBlur={leave}>
+        <label id={ids.label} htmlFor={ids.control} className="text-base leading-snug font-medium break-words">
+          {title}
+        </label>
+        {details}
+        {renderControl(props)}
+      </div>
+    );
+  }
+
+  const radiogroup = layout === 'radiogroup';
+  return (
+    <fieldset
+      id={ids.control}
+      data-element={element.id}
+      role={radiogroup ? 'radiogroup' : undefined}
+      aria-labelledby={ids.label}
+      aria-required={radiogroup && required ? true : undefined}
+      aria-invalid={radiogroup && invalid ? true : undefined}
+      aria-describedby={element.type === 'consent' ? undefined : described}
+      className="flex min-w-0 flex-col gap-2"
+      onBlur={leave}
+    >
+      <legend id={ids.label} className="float-left w-full text-base leading-snug font-medium break-words">
+        {title}
+        {/* Groups other than radio groups cannot carry aria-required: the legend says it. */}
+        {required && !radiogroup && element.type !== 'consent' && <span className="sr-only"> (required)</span>}
+      </legend>
+      {details}
+      {renderControl(props)}
+    </fieldset>
+  );
+}

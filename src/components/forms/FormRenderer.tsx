@@ -1,0 +1,377 @@
+/**
+ * The one form renderer (format `fieldwork.form/1`): participant surveys, missions and the form
+ * builder's preview. One visible page at a time with its progress, Back and Next (Submit on the
+ * last page), validation beside each field and a summary of problems on Next, conditions that
+ * show and hide elements and pages as the person answers, photo uploads, server errors, and
+ * autosave hooks.
+ *
+ * Bundle: only the zod-free modules of `src/shared/forms/` are imported as values (`logic.ts`,
+ * `validate.ts`, `order.ts`, `constants.ts`); `definition.ts` for its types only.
+ */
+import { createElement, useEffect, useId, useMemo, useRef, useState, type FormEvent, type MouseEvent } from 'react';
+import type { AnswerValue, Answers, FormDefinition, FormElement, FormPage } from '../../shared/forms/definition.ts';
+import { answerOf, resolveVisibility, setOwn } from '../../shared/forms/logic.ts';
+import { validateAnswers, validateElement } from '../../shared/forms/validate.ts';
+import { FormAlert } from '../FormAlert.tsx';
+import { Alert } from '../ui/alert.tsx';
+import { Button } from '../ui/button.tsx';
+import { ElementField } from './ElementField.tsx';
+import { domSafeId, elementIdOfKey, elementName, fieldIds, isEmptyAnswer, localToday, own, PHOTOS_PENDING_MESSAGE } from './form-utils.ts';
+import { Markdown } from './Markdown.tsx';
+import { usePhotoUploads } from './photo-uploads.ts';
+import type { FieldContext, PhotoAdapter } from './types.ts';
+
+export type { PhotoAdapter } from './types.ts';
+
+/** What `onSubmit` may resolve with: the server's messages per element id (the server is the judge). */
+export interface SubmitErrors {
+  errors: Record<string, string[]>;
+}
+
+export interface FormRendererProps {
+  definition: FormDefinition;
+  /** Fixes the random option order for this respondent (e.g. the response id). */
+  seed: string;
+  /** Answers to start from (a saved draft). */
+  initialAnswers?: Answers;
+  /** The page to start on (where the person stopped); the first visible page when it is hidden now. */
+  initialPageId?: string | null;
+  /** Every change of an answer, with the current page (the caller debounces its autosave). Hidden elements' answers are kept here. */
+  onChange?(answers: Answers, pageId: string): void;
+  /** The page changed (Back, Next, or a jump to a page with errors). */
+  onPageChange?(pageId: string, answers: Answers): void;
+  /**
+   * Submit: receives the cleaned answers of visible elements only. Resolve with `{ errors }` to
+   * show the server's messages; throw to show a form-level alert (nothing typed is lost).
+   */
+  onSubmit(answers: Answers): Promise<void | SubmitErrors>;
+  /** The last page's button (default "Submit"). */
+  submitLabel?: string;
+  /** Uploads photos; without it (the builder's preview) photos stay local with `preview-N` ids. */
+  photos?: PhotoAdapter;
+  /** The respondent's day, `YYYY-MM-DD` (default: the browser's local date). */
+  today?: string;
+  /** Prefix of DOM ids, for two renderers on one page (default: from React's useId). */
+  idPrefix?: string;
+  /** Read-only: answers shown, nothing can change, Back and Next still browse, no Submit. */
+  disabled?: boolean;
+  /** Headings level of the page title (default 2). */
+  headingLevel?: 2 | 3;
+}
+
+type FocusTarget = 'heading' | 'summary' | null;
+
+function findPage(pages: FormPage[], definition: FormDefinition, pageId: string | null): FormPage | undefined {
+  const exact = pages.find((page) => page.id === pageId);
+  if (exact) return exact;
+  // The page is hidden now (or gone): the next visible one after its place, else the last one.
+  const order = definition.pages.map((page) => page.id);
+  const at = pageId === null ? -1 : order.indexOf(pageId);
+  return pages.find((page) => order.indexOf(page.id) >= at) ?? pages[pages.length - 1];
+}
+
+/** Renders a form definition page by page; see FormRendererProps. */
+export function FormRenderer(props: FormRendererProps) {
+  const { definition, seed, initialAnswers, initialPageId, submitLabel = 'Submit', today: todayProp, idPrefix, disabled = false, headingLevel = 2 } = props;
+  const reactId = useId();
+  const prefix = idPrefix ?? `form-${domSafeId(reactId)}`;
+  const today = todayProp ?? localToday();
+
+  const [answers, setAnswers] = useState<Answers>(() => ({ ...initialAnswers }));
+  const answersRef = useRef(answers);
+  const [pageId, setPageId] = useState<string | null>(() => {
+    const pages = resolveVisibility(definition, initialAnswers ?? {}, { today }).pages;
+    return initialPageId && pages.some((page) => page.id === initialPageId) ? initialPageId : (pages[0]?.id ?? null);
+  });
+  /** Pages where Next or Submit was tried: every field shows its errors. */
+  const [attempted, setAttempted] = useState<ReadonlySet<string>>(() => new Set());
+  /** Elements changed and then left: they show their errors. */
+  const [left, setLeft] = useState<ReadonlySet<string>>(() => new Set());
+  const changed = useRef(new Set<string>());
+  /** Problems the controls know of (a number field holding text). */
+  const [issues, setIssues] = useState<Record<string, string>>({});
+  /** The server's messages, per element, until the element changes. */
+  const [serverErrors, setServerErrors] = useState<Record<string, string[]>>({});
+  const [summary, setSummary] = useState<{ pageId: string; version: number } | null>(null);
+  const [formError, setFormError] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+
+  const heading = useRef<HTMLHeadingElement>(null);
+  const summaryBox = useRef<HTMLDivElement>(null);
+  const root = useRef<HTMLFormElement>(null);
+  const focusNext = useRef<FocusTarget>(null);
+  const mounted = useRef(true);
+
+  const visibility = useMemo(() => resolveVisibility(definition, answers, { today }), [definition, answers, today]);
+  const pages = visibility.pages;
+  const page = findPage(pages, definition, pageId);
+  const pageIndex = page ? pages.indexOf(page) : -1;
+  const isLast = pageIndex === pages.length - 1;
+
+  // The latest props and page for callbacks that run later (uploads finishing, submit answers).
+  const latest = useRef({ props, pageId: page?.id ?? '', today });
+  latest.current = { props, pageId: page?.id ?? '', today };
+
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
+
+  useEffect(() => {
+    const target = focusNext.current;
+    focusNext.current = null;
+    if (target === 'heading') heading.current?.focus();
+    if (target === 'summary') summaryBox.current?.focus();
+  });
+
+  const setAnswer = (elementId: string, value: AnswerValue | undefined) => {
+    const next: Answers = { ...answersRef.current };
+    if (value === undefined || isEmptyAnswer(value)) delete next[elementId];
+    else setOwn(next, elementId, value);
+    answersRef.current = next;
+    setAnswers(next);
+    changed.current.add(elementId);
+    setServerErrors((current) => {
+      if (!Object.hasOwn(current, elementId)) return current;
+      const { [elementId]: _, ...rest } = current;
+      return rest;
+    });
+    latest.current.props.onChange?.(next, latest.current.pageId);
+  };
+
+  const photos = usePhotoUploads(props.photos, (elementId) => answerOf(answersRef.current, elementId), setAnswer);
+
+  const ctx: FieldContext = { prefix, seed, today, disabled, headingLevel, photos };
+
+  /** What blocks an element now, checked or not: a control's issue or running uploads. */
+  const blockerOf = (elementId: string): string | undefined => own(issues, elementId) ?? (photos.pending(elementId) ? PHOTOS_PENDING_MESSAGE : undefined);
+
+  /** The messages an element shows now. */
+  const errorsOf = (element: FormElement, onPageId: string): string[] => {
+    const server = own(serverErrors, element.id);
+    if (server && server.length > 0) return server;
+    if (!attempted.has(onPageId) && !left.has(element.id)) return [];
+    const blocker = blockerOf(element.id);
+    return blocker ? [blocker] : validateElement(element, answerOf(answers, element.id), { today });
+  };
+
+  const visibleElements = (of: FormPage) => of.elements.filter((element) => visibility.elementIds.has(element.id));
+
+  const goTo = (nextPageId: string, focus: FocusTarget = 'heading') => {
+    setPageId(nextPageId);
+    setSummary(null);
+    setFormError(null);
+    focusNext.current = focus;
+    props.onPageChange?.(nextPageId, answersRef.current);
+  };
+
+  /** Shows the summary of a page's problems (going there first) and focuses it. */
+  const showProblems = (onPageId: string) => {
+    if (onPageId !== page?.id) goTo(onPageId, 'summary');
+    else focusNext.current = 'summary';
+    setAttempted((current) => new Set(current).add(onPageId));
+    setSummary((current) => ({ pageId: onPageId, version: (current?.version ?? 0) + 1 }));
+  };
+
+  /** Elements of visible pages (all, or one page) that block Next or Submit, in document order. */
+  const problemsOf = (onlyPageId?: string): string[] => {
+    const result = validateAnswers(definition, answersRef.current, onlyPageId === undefined ? { today } : { pageId: onlyPageId, today });
+    const ids: string[] = [];
+    for (const each of pages) {
+      if (onlyPageId !== undefined && each.id !== onlyPageId) continue;
+      for (const element of visibleElements(each)) if (own(result.errors, element.id) || blockerOf(element.id) || own(serverErrors, element.id)?.length) ids.push(element.id);
+    }
+    return ids;
+  };
+
+  const applyServerErrors = (errors: Record<string, string[]>) => {
+    const current = resolveVisibility(definition, answersRef.current, { today });
+    const known = new Set(definition.pages.flatMap((each) => each.elements.map((element) => element.id)));
+    const byElement: Record<string, string[]> = {};
+    const loose: string[] = [];
+    for (const [key, messages] of Object.entries(errors)) {
+      const list = Array.isArray(messages) ? messages.filter((message) => typeof message === 'string') : [];
+      const id = elementIdOfKey(key, known);
+      if (list.length === 0) continue;
+      if (id !== undefined && current.elementIds.has(id)) setOwn(byElement, id, [...(own(byElement, id) ?? []), ...list]);
+      else loose.push(...list);
+    }
+    setServerErrors(byElement);
+    const first = current.pages.find((each) => each.elements.some((element) => own(byElement, element.id)));
+    if (first) showProblems(first.id);
+    // After the jump (which clears the form-level alert).
+    if (loose.length > 0 || !first) setFormError(loose.length > 0 ? loose.join(' ') : 'Your answers were not accepted. Check them and try again.');
+  };
+
+  const next = () => {
+    if (!page) return;
+    if (!disabled && problemsOf(page.id).length > 0) {
+      showProblems(page.id);
+      return;
+    }
+    const following = pages[pageIndex + 1];
+    if (following) goTo(following.id);
+  };
+
+  const back = () => {
+    const previous = pages[pageIndex - 1];
+    if (previous) goTo(previous.id);
+  };
+
+  const submit = async () => {
+    if (disabled || submitting) return;
+    setFormError(null);
+    const problems = problemsOf();
+    if (problems.length > 0) {
+      const first = pages.find((each) => each.elements.some((element) => problems.includes(element.id)));
+      if (first) showProblems(first.id);
+      return;
+    }
+    const { answers: cleaned } = validateAnswers(definition, answersRef.current, { today });
+    setSubmitting(true);
+    try {
+      const outcome = await latest.current.props.onSubmit(cleaned);
+      if (!mounted.current) return;
+      if (outcome && outcome.errors && Object.keys(outcome.errors).length > 0) applyServerErrors(outcome.errors);
+    } catch (error) {
+      if (mounted.current) setFormError(error instanceof Error && error.message ? error.message : 'Your answers could not be sent. Try again.');
+    } finally {
+      if (mounted.current) setSubmitting(false);
+    }
+  };
+
+  const onFormSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (isLast && !disabled) void submit();
+    else next();
+  };
+
+  const focusElement = (event: MouseEvent, elementId: string) => {
+    event.preventDefault();
+    const field = root.current?.querySelector<HTMLElement>(`[data-element="${elementId}"]`);
+    if (!field) return;
+    const target =
+      field.querySelector<HTMLElement>('input:checked:not(:disabled)') ??
+      field.querySelector<HTMLElement>('input:not(:disabled), select:not(:disabled), textarea:not(:disabled), button:not(:disabled)');
+    field.scrollIntoView?.({ block: 'start' });
+    target?.focus({ preventScroll: true });
+  };
+
+  if (!page) {
+    return (
+      <Alert variant="info" title="Nothing to answer">
+        This form has no pages to show.
+      </Alert>
+    );
+  }
+
+  const elements = visibleElements(page);
+  const problems =
+    summary && summary.pageId === page.id
+      ? elements.flatMap((element) => {
+          const messages = errorsOf(element, page.id);
+          return messages.length > 0 ? [{ element, message: messages[0] as string }] : [];
+        })
+      : [];
+  const headingId = `${prefix}-page-heading`;
+  const progressId = `${prefix}-progress`;
+  const title = page.title?.trim() || definition.title;
+  const hasRequired = elements.some((element) => element.required === true && element.type !== 'statement');
+
+  return (
+    <form ref={root} noValidate aria-labelledby={headingId} className="flex flex-col gap-6" onSubmit={onFormSubmit}>
+      {pages.length > 1 && (
+        <div className="flex flex-col gap-1.5">
+          <p id={progressId} className="text-sm font-medium text-muted-foreground tabular-nums">
+            Page {pageIndex + 1} of {pages.length}
+          </p>
+          <div aria-hidden="true" className="h-1.5 overflow-hidden rounded-full bg-muted">
+            <div className="h-full rounded-full bg-primary transition-[width]" style={{ width: `${((pageIndex + 1) / pages.length) * 100}%` }} />
+          </div>
+        </div>
+      )}
+
+      <div className="flex flex-col gap-2">
+        {createElement(
+          `h${headingLevel}`,
+          // Focused on each page change: screen readers hear the title, then "Page 2 of 3".
+          {
+            ref: heading,
+            id: headingId,
+            tabIndex: -1,
+            'aria-describedby': pages.length > 1 ? progressId : undefined,
+            className: 'text-xl leading-tight font-semibold tracking-tight break-words',
+          },
+          title,
+        )}
+        {page.description && <Markdown headingLevel={headingLevel + 1}>{page.description}</Markdown>}
+        {hasRequired && !disabled && (
+          <p aria-hidden="true" className="text-sm text-muted-foreground">
+            <span className="text-destructive">*</span> marks a required question.
+          </p>
+        )}
+      </div>
+
+      {problems.length > 0 && (
+        // A new key per attempt: the alert is announced again, and it takes focus.
+        <Alert
+          key={summary?.version}
+          ref={summaryBox}
+          tabIndex={-1}
+          variant="destructive"
+          title={problems.length === 1 ? 'There is a problem on this page' : `There are ${problems.length} problems on this page`}
+        >
+          <ul className="mt-1 flex flex-col gap-1">
+            {problems.map(({ element, message }) => (
+              <li key={element.id}>
+                <a href={`#${fieldIds(prefix, element.id).control}`} onClick={(event) => focusElement(event, element.id)}>
+                  {elementName(element, page.elements.indexOf(element))}: {message}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </Alert>
+      )}
+
+      <FormAlert message={formError} title="Your answers were not sent" />
+
+      <div className="flex flex-col gap-8">
+        {elements.map((element) => (
+          <ElementField
+            key={element.id}
+            element={element}
+            value={answerOf(answers, element.id)}
+            errors={errorsOf(element, page.id)}
+            ctx={ctx}
+            onChange={setAnswer}
+            onIssue={(elementId, message) =>
+              setIssues((current) => {
+                if ((own(current, elementId) ?? null) === message) return current;
+                const { [elementId]: _, ...rest } = current;
+                return message === null ? rest : { ...rest, [elementId]: message };
+              })
+            }
+            onLeave={(elementId) => {
+              if (changed.current.has(elementId)) setLeft((current) => (current.has(elementId) ? current : new Set(current).add(elementId)));
+            }}
+          />
+        ))}
+      </div>
+
+      <div className="sticky bottom-0 z-10 flex gap-3 border-t border-border bg-background/95 py-3 pb-[max(0.75rem,env(safe-area-inset-bottom))] backdrop-blur-sm sm:static sm:border-0 sm:bg-transparent sm:pb-0 sm:backdrop-blur-none">
+        {pageIndex > 0 && (
+          <Button variant="outline" size="lg" className="flex-1 sm:flex-none" onClick={back}>
+            Back
+          </Button>
+        )}
+        {(!isLast || !disabled) && (
+          <Button type="submit" size="lg" className="flex-1 sm:ml-auto sm:flex-none" loading={submitting}>
+            {isLast ? submitLabel : 'Next'}
+          </Button>
+        )}
+      </div>
+    </form>
+  );
+}

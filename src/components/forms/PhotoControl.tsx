@@ -1,0 +1,177 @@
+/**
+ * The photo element: "Take a photo" (the camera on phones) and/or "Choose from library"
+ * (several at once), each file with its thumbnail, an upload progress bar, "Retry" with the
+ * error when it failed, and "Remove". The uploads themselves live in `photo-uploads.ts`.
+ */
+import { useEffect, useRef, type ChangeEvent, type ComponentProps } from 'react';
+import type { ElementOf } from '../../shared/forms/definition.ts';
+import { cn } from '../../lib/utils.ts';
+import { Button, buttonVariants } from '../ui/button.tsx';
+import type { PhotoItem } from './photo-uploads.ts';
+import type { ControlProps } from './types.ts';
+
+type IconProps = Omit<ComponentProps<'svg'>, 'children'>;
+
+const iconProps = { viewBox: '0 0 24 24', fill: 'none', stroke: 'currentColor', strokeWidth: 2, strokeLinecap: 'round', strokeLinejoin: 'round', 'aria-hidden': true, focusable: false } as const;
+
+function CameraIcon(props: IconProps) {
+  return (
+    <svg {...iconProps} {...props}>
+      <path d="M14.5 4h-5L7 7H4a2 2 0 0 0-2 2v9a2 2 0 0 0 2 2h16a2 2 0 0 0 2-2V9a2 2 0 0 0-2-2h-3z" />
+      <circle cx="12" cy="13" r="3" />
+    </svg>
+  );
+}
+
+function ImageIcon(props: IconProps) {
+  return (
+    <svg {...iconProps} {...props}>
+      <rect width="18" height="18" x="3" y="3" rx="2" />
+      <circle cx="9" cy="9" r="2" />
+      <path d="m21 15-3.1-3.1a2 2 0 0 0-2.8 0L6 21" />
+    </svg>
+  );
+}
+
+/** A file input dressed as a button: the input itself takes focus and opens the picker. */
+function PickButton({ id, label, camera, disabled, describedBy, onPick }: { id: string; label: string; camera: boolean; disabled: boolean; describedBy: string | undefined; onPick(files: File[]): void }) {
+  const change = (event: ChangeEvent<HTMLInputElement>) => {
+    const files = Array.from(event.target.files ?? []);
+    // Cleared so that picking the same file again is a change.
+    event.target.value = '';
+    if (files.length > 0) onPick(files);
+  };
+  return (
+    <label
+      htmlFor={id}
+      className={cn(
+        buttonVariants({ variant: 'outline' }),
+        'relative h-11 cursor-pointer has-[:disabled]:cursor-not-allowed has-[:disabled]:opacity-60 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-ring',
+      )}
+    >
+      <input
+        id={id}
+        type="file"
+        accept="image/*"
+        capture={camera ? 'environment' : undefined}
+        multiple={!camera}
+        disabled={disabled}
+        aria-describedby={describedBy}
+        className="sr-only"
+        onChange={change}
+      />
+      {camera ? <CameraIcon /> : <ImageIcon />}
+      {label}
+    </label>
+  );
+}
+
+function PhotoRow({ item, index, disabled, onRetry, onRemove }: { item: PhotoItem; index: number; disabled: boolean; onRetry(): void; onRemove(): void }) {
+  const name = item.name || `Photo ${index + 1}`;
+  const percent = Math.round(item.progress * 100);
+  return (
+    <li className="flex flex-wrap items-center gap-3 rounded-md border border-border bg-card p-2 text-sm" data-photo={item.key}>
+      <div className="flex size-16 shrink-0 items-center justify-center overflow-hidden rounded bg-muted text-muted-foreground">
+        {item.src ? <img src={item.src} alt="" className="size-full object-cover" /> : <ImageIcon className="size-6" />}
+      </div>
+      <div className="flex min-w-0 flex-1 basis-32 flex-col gap-1">
+        <p className="truncate font-medium">{name}</p>
+        {item.status === 'uploading' && (
+          <div
+            role="progressbar"
+            aria-label={`Uploading ${name}`}
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={percent}
+            className="h-2 overflow-hidden rounded-full bg-muted"
+          >
+            <div className="h-full rounded-full bg-primary transition-[width]" style={{ width: `${percent}%` }} />
+          </div>
+        )}
+        {item.status === 'done' && <p className="text-muted-foreground">{item.mediaId?.startsWith('preview-') ? 'Added (preview)' : 'Uploaded'}</p>}
+        {item.status === 'failed' && <p className="font-medium text-destructive">{item.error}</p>}
+      </div>
+      <div className="flex gap-1">
+        {item.status === 'failed' && (
+          <Button variant="outline" className="h-11" disabled={disabled} onClick={onRetry}>
+            Retry<span className="sr-only"> {name}</span>
+          </Button>
+        )}
+        <Button variant="ghost" className="h-11" disabled={disabled} data-remove="" onClick={onRemove}>
+          Remove<span className="sr-only"> {name}</span>
+        </Button>
+      </div>
+    </li>
+  );
+}
+
+export function PhotoControl(props: ControlProps<ElementOf<'photo'>>) {
+  const { element, ids, ctx, describedBy } = props;
+  const uploads = ctx.photos;
+  const items = uploads.items(element.id);
+  const capture = element.capture ?? 'both';
+  const kept = items.filter((item) => item.status !== 'failed').length;
+  const notice = uploads.notice(element.id);
+  const root = useRef<HTMLDivElement>(null);
+  // After "Remove" the button is gone: focus the next photo's Remove, else the first picker.
+  const focusAfterRemove = useRef<number | null>(null);
+
+  useEffect(() => {
+    const index = focusAfterRemove.current;
+    if (index === null) return;
+    focusAfterRemove.current = null;
+    const removes = root.current?.querySelectorAll<HTMLButtonElement>('button[data-remove]');
+    const next = removes && removes.length > 0 ? removes[Math.min(index, removes.length - 1)] : root.current?.querySelector<HTMLInputElement>('input[type=file]');
+    next?.focus();
+  });
+
+  return (
+    <div ref={root} className="flex flex-col gap-3">
+      {items.length > 0 && (
+        <ul className="flex flex-col gap-2">
+          {items.map((item, index) => (
+            <PhotoRow
+              key={item.key}
+              item={item}
+              index={index}
+              disabled={ctx.disabled}
+              onRetry={() => uploads.retry(element.id, item.key)}
+              onRemove={() => {
+                focusAfterRemove.current = index;
+                uploads.remove(element.id, item.key);
+              }}
+            />
+          ))}
+        </ul>
+      )}
+      <div className="flex flex-wrap gap-2">
+        {capture !== 'library' && (
+          <PickButton id={`${ids.control}-camera`} label="Take a photo" camera disabled={ctx.disabled} describedBy={describedBy} onPick={(files) => uploads.add(element, files)} />
+        )}
+        {capture !== 'camera' && (
+          <PickButton
+            id={`${ids.control}-library`}
+            label="Choose from library"
+            camera={false}
+            disabled={ctx.disabled}
+            describedBy={describedBy}
+            onPick={(files) => uploads.add(element, files)}
+          />
+        )}
+      </div>
+      {kept > 0 && (
+        <p className="text-xs text-muted-foreground tabular-nums">
+          {kept} of {element.maxFiles} {element.maxFiles === 1 ? 'photo' : 'photos'}
+        </p>
+      )}
+      {notice && (
+        <p role="alert" className="text-sm font-medium text-destructive">
+          {notice}
+        </p>
+      )}
+      <p role="status" className="sr-only">
+        {uploads.announcement(element.id)}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,122 @@
+/**
+ * Small pure helpers of the form renderer and the answers view. Nothing here imports zod:
+ * `definition.ts` is imported for its types only (its schemas would pull zod into the bundle);
+ * values come from the zod-free `constants.ts` and `logic.ts`.
+ */
+import type { AnswerValue, FormElement } from '../../shared/forms/definition.ts';
+import { isOtherAnswer } from '../../shared/forms/logic.ts';
+
+/** The radio/checkbox value of the "Other" choice (never a valid option id). */
+export const OTHER_VALUE = ':other';
+
+/** Scales with more points than this are a slider instead of a row of radio buttons. */
+export const SCALE_MAX_RADIOS = 11;
+
+/** The message of a photo element whose uploads are still running on Next or Submit. */
+export const PHOTOS_PENDING_MESSAGE = 'Wait for your photos to finish uploading';
+
+/** The message of a number field holding text that is not a number. */
+export const NOT_A_NUMBER_MESSAGE = 'Enter a number';
+
+/** Today as `YYYY-MM-DD` in the browser's time zone. */
+export function localToday(now: Date = new Date()): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+/** A date bound of the definition (`YYYY-MM-DD` or `today`) as a date. */
+export function resolveDateBound(bound: string | undefined, today: string): string | undefined {
+  if (bound === undefined) return undefined;
+  return bound === 'today' ? today : bound;
+}
+
+/** The hint of a multiple-choice question: "Choose up to 3", "Choose 2 to 4", … or null. */
+export function choiceHint(min: number | undefined, max: number | undefined): string | null {
+  const low = min !== undefined && min > 0 ? min : undefined;
+  if (low !== undefined && max !== undefined) return low === max ? `Choose ${max}` : `Choose ${low} to ${max}`;
+  if (max !== undefined) return `Choose up to ${max}`;
+  if (low !== undefined && low > 1) return `Choose at least ${low}`;
+  return null;
+}
+
+/** The hint of a photo element: "Add up to 3 photos", "Add 2 to 5 photos", … */
+export function photoHint(min: number | undefined, max: number): string {
+  const noun = (n: number) => (n === 1 ? 'photo' : 'photos');
+  const low = min !== undefined && min > 0 ? min : undefined;
+  if (low !== undefined) return low === max ? `Add ${max} ${noun(max)}` : `Add ${low} to ${max} photos`;
+  return `Add up to ${max} ${noun(max)}`;
+}
+
+function decimalsOf(n: number): number {
+  const text = String(n);
+  const dot = text.indexOf('.');
+  return dot === -1 ? 0 : text.length - dot - 1;
+}
+
+/** The points of a scale from min to max by step (rounded to the step's decimals). */
+export function scalePoints(min: number, max: number, step = 1): number[] {
+  if (!(step > 0) || max < min) return [];
+  const decimals = Math.max(decimalsOf(min), decimalsOf(step));
+  const count = Math.floor((max - min) / step + 1e-9) + 1;
+  const points: number[] = [];
+  for (let i = 0; i < count && i < 1000; i++) points.push(Number((min + i * step).toFixed(decimals)));
+  return points;
+}
+
+/**
+ * What a number field's text means: a number, `undefined` when it is empty, `null` when it is
+ * not a number. A decimal comma is read as a point ("3,5" is 3.5).
+ */
+export function parseNumberText(text: string): number | null | undefined {
+  const trimmed = text.trim();
+  if (trimmed === '') return undefined;
+  const normalised = !trimmed.includes('.') && (trimmed.match(/,/g) ?? []).length === 1 ? trimmed.replace(',', '.') : trimmed;
+  if (!/^[-+]?(\d+\.?\d*|\.\d+)$/.test(normalised)) return null;
+  const value = Number(normalised);
+  return Number.isFinite(value) ? value : null;
+}
+
+/** DOM ids for the parts of one element, from the renderer's prefix. */
+export function fieldIds(prefix: string, elementId: string) {
+  const id = `${prefix}-${elementId}`;
+  return {
+    /** The control (single controls) or the fieldset (groups): the summary links here. */
+    control: id,
+    field: `${id}-field`,
+    label: `${id}-label`,
+    description: `${id}-description`,
+    hint: `${id}-hint`,
+    error: `${id}-error`,
+  };
+}
+
+/** Which element an error key of the validator or the server is about (`id`, `id.row`, `id[0]`). */
+export function elementIdOfKey(key: string, elementIds: ReadonlySet<string>): string | undefined {
+  if (elementIds.has(key)) return key;
+  const match = /^([a-z][a-z0-9_]*)[.[/:]/.exec(key);
+  return match?.[1] !== undefined && elementIds.has(match[1]) ? match[1] : undefined;
+}
+
+/** A short name of an element for the error summary: its title, or "Question N". */
+export function elementName(element: FormElement, index: number): string {
+  const title = element.title.trim();
+  return title === '' ? `Question ${index + 1}` : title;
+}
+
+/** A record's own value for a key: element and row ids may be `constructor` or `toString`. */
+export function own<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
+/** True when an answer is "nothing" (the key should be removed). */
+export function isEmptyAnswer(value: AnswerValue | undefined): boolean {
+  if (value === undefined || value === '') return true;
+  if (Array.isArray(value)) return value.length === 0;
+  if (typeof value === 'object' && !isOtherAnswer(value)) return Object.keys(value).length === 0;
+  return false;
+}
+
+/** React's useId made safe for ids used in `#fragment` links (it holds `:` or `«`). */
+export function domSafeId(id: string): string {
+  return id.replace(/[^a-zA-Z0-9_-]/g, '') || 'form';
+}

@@ -1,0 +1,227 @@
+/**
+ * The photo uploads of one renderer. They live above the pages, so an upload keeps going (and
+ * lands in the answers) while the person moves to another page. The answer of a photo element is
+ * the list of uploaded media ids; files still uploading or failed are not in it.
+ *
+ * Without a PhotoAdapter (the form builder's preview) files are shown from local object URLs and
+ * stand in with ids `preview-1`, `preview-2`, … so conditions and limits can be tried.
+ */
+import { useEffect, useRef, useState } from 'react';
+import type { AnswerValue, ElementOf } from '../../shared/forms/definition.ts';
+import { own } from './form-utils.ts';
+import type { PhotoAdapter } from './types.ts';
+
+/** One file of a photo element. */
+export interface PhotoItem {
+  key: string;
+  /** The file name ('' for photos stored before this visit). */
+  name: string;
+  status: 'uploading' | 'done' | 'failed';
+  /** 0 to 1 while uploading. */
+  progress: number;
+  /** The stored media id once uploaded. */
+  mediaId: string | null;
+  /** What the thumbnail shows: the stored thumbnail, or a local preview. */
+  src: string | null;
+  /** Why the upload failed. */
+  error: string | null;
+  file: File | null;
+}
+
+/** What the photo fields read and do. */
+export interface PhotoUploads {
+  items(elementId: string): PhotoItem[];
+  /** A message about the last pick (limit reached, not a photo), or null. */
+  notice(elementId: string): string | null;
+  /** The last upload event, for a polite live region. */
+  announcement(elementId: string): string;
+  add(element: ElementOf<'photo'>, files: File[]): void;
+  retry(elementId: string, key: string): void;
+  remove(elementId: string, key: string): void;
+  /** True while a file of the element is uploading. */
+  pending(elementId: string): boolean;
+}
+
+const plural = (count: number) => (count === 1 ? 'photo' : 'photos');
+
+function messageOf(error: unknown): string {
+  return error instanceof Error && error.message ? error.message : 'The photo could not be uploaded.';
+}
+
+function createObjectUrl(file: File): string | null {
+  return typeof URL.createObjectURL === 'function' ? URL.createObjectURL(file) : null;
+}
+
+function sameList(a: readonly unknown[], b: readonly unknown[]): boolean {
+  return a.length === b.length && a.every((item, i) => item === b[i]);
+}
+
+interface Store {
+  items: Record<string, PhotoItem[]>;
+  notices: Record<string, string | null>;
+  announcements: Record<string, string>;
+}
+
+/**
+ * The uploads store of a renderer. `answerOf` and `setAnswer` read and write the renderer's
+ * answers; the latest ones are used even for uploads that finish later.
+ */
+export function usePhotoUploads(
+  adapter: PhotoAdapter | undefined,
+  answerOf: (elementId: string) => AnswerValue | undefined,
+  setAnswer: (elementId: string, value: AnswerValue | undefined) => void,
+): PhotoUploads {
+  const store = useRef<Store>({ items: {}, notices: {}, announcements: {} });
+  const controllers = useRef(new Map<string, AbortController>());
+  const localUrls = useRef(new Set<string>());
+  /** Preview ids (no adapter) → their local URL, so a remounted field still shows them. */
+  const previews = useRef(new Map<string, string>());
+  const counter = useRef(0);
+  const alive = useRef(true);
+  const latest = useRef({ adapter, answerOf, setAnswer });
+  latest.current = { adapter, answerOf, setAnswer };
+  const [, rerender] = useState(0);
+
+  useEffect(() => {
+    alive.current = true;
+    const running = controllers.current;
+    const urls = localUrls.current;
+    return () => {
+      alive.current = false;
+      for (const controller of running.values()) controller.abort();
+      running.clear();
+      for (const url of urls) URL.revokeObjectURL(url);
+      urls.clear();
+    };
+  }, []);
+
+  const items = (elementId: string): PhotoItem[] => {
+    const known = own(store.current.items, elementId);
+    if (known) return known;
+    const value = latest.current.answerOf(elementId);
+    const ids = Array.isArray(value) ? value.filter((id): id is string => typeof id === 'string') : [];
+    const { adapter: current } = latest.current;
+    return ids.map((id) => ({
+      key: `stored-${id}`,
+      name: '',
+      status: 'done',
+      progress: 1,
+      mediaId: id,
+      src: previews.current.get(id) ?? (current ? current.thumbnailUrl(id) : null),
+      error: null,
+      file: null,
+    }));
+  };
+
+  const update = (elementId: string, change: (items: PhotoItem[]) => PhotoItem[]) => {
+    const next = change(items(elementId));
+    store.current = { ...store.current, items: { ...store.current.items, [elementId]: next } };
+    rerender((n) => n + 1);
+    const ids = next.filter((item) => item.status === 'done' && item.mediaId !== null).map((item) => item.mediaId as string);
+    const value = latest.current.answerOf(elementId);
+    if (!sameList(ids, Array.isArray(value) ? value : [])) latest.current.setAnswer(elementId, ids.length > 0 ? ids : undefined);
+  };
+
+  const patch = (elementId: string, key: string, changes: Partial<PhotoItem>) =>
+    update(elementId, (list) => list.map((item) => (item.key === key ? { ...item, ...changes } : item)));
+
+  const say = (elementId: string, field: 'notices' | 'announcements', text: string | null) => {
+    store.current = { ...store.current, [field]: { ...store.current[field], [elementId]: text } };
+    rerender((n) => n + 1);
+  };
+
+  const forget = (src: string | null) => {
+    if (src && localUrls.current.has(src)) {
+      URL.revokeObjectURL(src);
+      localUrls.current.delete(src);
+    }
+  };
+
+  const start = (elementId: string, item: PhotoItem) => {
+    const { adapter: current } = latest.current;
+    if (!current || !item.file) return;
+    const controller = new AbortController();
+    controllers.current.set(item.key, controller);
+    const live = () => alive.current && !controller.signal.aborted;
+    current
+      .upload(item.file, {
+        signal: controller.signal,
+        onProgress: (fraction) => {
+          if (live()) patch(elementId, item.key, { progress: Math.min(1, Math.max(0, fraction)) });
+        },
+      })
+      .then(
+        (media) => {
+          if (!live()) return;
+          controllers.current.delete(item.key);
+          const local = items(elementId).find((entry) => entry.key === item.key)?.src ?? null;
+          patch(elementId, item.key, { status: 'done', progress: 1, mediaId: media.id, src: media.thumbnailUrl || local, file: null });
+          if (media.thumbnailUrl) forget(local);
+          say(elementId, 'announcements', `${item.name} uploaded`);
+        },
+        (error: unknown) => {
+          if (!live()) return;
+          controllers.current.delete(item.key);
+          const message = messageOf(error);
+          patch(elementId, item.key, { status: 'failed', error: message });
+          say(elementId, 'announcements', `${item.name} could not be uploaded: ${message}`);
+        },
+      );
+  };
+
+  return {
+    items,
+    notice: (elementId) => own(store.current.notices, elementId) ?? null,
+    announcement: (elementId) => own(store.current.announcements, elementId) ?? '',
+    pending: (elementId) => items(elementId).some((item) => item.status === 'uploading'),
+
+    add(element, files) {
+      const max = element.maxFiles;
+      const taken = items(element.id).filter((item) => item.status !== 'failed').length;
+      const room = Math.max(0, max - taken);
+      const images = files.filter((file) => file.type === '' || file.type.startsWith('image/'));
+      const accepted = images.slice(0, room);
+      let notice: string | null = null;
+      if (images.length > room) {
+        const refused = images.length - room;
+        notice = `You can add ${max} ${plural(max)} at most: ${refused} ${plural(refused)} not added.`;
+      } else if (images.length < files.length) {
+        notice = 'Only photos can be added.';
+      }
+      say(element.id, 'notices', notice);
+      if (accepted.length === 0) return;
+      const { adapter: current } = latest.current;
+      const added = accepted.map((file): PhotoItem => {
+        const n = ++counter.current;
+        const src = createObjectUrl(file);
+        if (src) localUrls.current.add(src);
+        const mediaId = current ? null : `preview-${n}`;
+        if (mediaId && src) previews.current.set(mediaId, src);
+        return { key: `photo-${n}`, name: file.name, status: current ? 'uploading' : 'done', progress: current ? 0 : 1, mediaId, src, error: null, file: current ? file : null };
+      });
+      update(element.id, (list) => [...list, ...added]);
+      say(element.id, 'announcements', current ? `Uploading ${added.length} ${plural(added.length)}` : `${added.length} ${plural(added.length)} added`);
+      for (const item of added) start(element.id, item);
+    },
+
+    retry(elementId, key) {
+      const item = items(elementId).find((entry) => entry.key === key);
+      if (!item || item.status !== 'failed') return;
+      patch(elementId, key, { status: 'uploading', progress: 0, error: null });
+      say(elementId, 'announcements', `Uploading ${item.name}`);
+      start(elementId, { ...item, status: 'uploading' });
+    },
+
+    remove(elementId, key) {
+      const item = items(elementId).find((entry) => entry.key === key);
+      if (!item) return;
+      controllers.current.get(key)?.abort();
+      controllers.current.delete(key);
+      if (item.mediaId) previews.current.delete(item.mediaId);
+      forget(item.src);
+      update(elementId, (list) => list.filter((entry) => entry.key !== key));
+      say(elementId, 'notices', null);
+      say(elementId, 'announcements', `${item.name || 'Photo'} removed`);
+    },
+  };
+}

@@ -1,0 +1,47 @@
+/**
+ * Types shared by the form renderer's parts and its callers.
+ */
+import type { AnswerValue, FormElement } from '../../shared/forms/definition.ts';
+import type { fieldIds } from './form-utils.ts';
+import type { PhotoUploads } from './photo-uploads.ts';
+
+/** Where photos go: the survey and mission screens upload to the API; the builder's preview has none. */
+export interface PhotoAdapter {
+  /** Uploads one file; resolves with the stored media. Reject with an Error whose message is shown. */
+  upload(file: File, options: { onProgress(fraction: number): void; signal: AbortSignal }): Promise<{ id: string; thumbnailUrl: string }>;
+  /** Where the thumbnail of an already stored media id is (answers hold ids only). */
+  thumbnailUrl(id: string): string;
+}
+
+/** What every field of one renderer shares. */
+export interface FieldContext {
+  /** Prefix of DOM ids (unique per renderer). */
+  prefix: string;
+  /** Fixes the random option order of this respondent. */
+  seed: string;
+  /** The respondent's day, `YYYY-MM-DD`. */
+  today: string;
+  disabled: boolean;
+  /** Level of the page heading: element headings (statements) are one deeper. */
+  headingLevel: 2 | 3;
+  photos: PhotoUploads;
+}
+
+/** The DOM ids of one element's parts. */
+export type FieldIds = ReturnType<typeof fieldIds>;
+
+/** Props of each element type's control. */
+export interface ControlProps<E extends FormElement = FormElement> {
+  element: E;
+  value: AnswerValue | undefined;
+  /** `undefined` removes the answer. */
+  onChange(value: AnswerValue | undefined): void;
+  ids: FieldIds;
+  invalid: boolean;
+  /** Ids that describe the control (description, hint, error), for single controls. */
+  describedBy: string | undefined;
+  required: boolean;
+  ctx: FieldContext;
+  /** A problem the control knows of before validation (text that is not a number), or null. */
+  onIssue(message: string | null): void;
+}

@@ -1,0 +1,380 @@
+/**
+ * `/account/mission-history/{missionId}`: one mission as the participant has taken part in it.
+ * The mission's title and instructions, then each of their entries, newest first: its state, the
+ * reviewer's reason beside it when changes were asked or it was not accepted ("Edit and resubmit"
+ * leads to the mission page, opened on that entry), its points and their state, the moderators'
+ * questions (a form for each one waiting for an answer; answered ones with the answer), and the
+ * answers with photos as thumbnails that open in the lightbox.
+ * Data: `GET /api/account/mission-history/{missionId}` (404: not theirs, not visible).
+ */
+import { useEffect, useMemo, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import type { HistoryEntry, MissionHistory, ProbeView } from '../../shared/review.ts';
+import { ApiError, apiSend } from '../../lib/api.ts';
+import { applyApiError } from '../../lib/form-errors.ts';
+import { formatDateTime } from '../../lib/format.ts';
+import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
+import { handleSessionLost } from '../../lib/session.ts';
+import { cn } from '../../lib/utils.ts';
+import { AnswersView } from '../../components/forms/AnswersView.tsx';
+import { Markdown } from '../../components/forms/Markdown.tsx';
+import { FormAlert } from '../../components/FormAlert.tsx';
+import { AlertCircleIcon, CheckCircleIcon, ChevronDownIcon } from '../../components/icons.tsx';
+import { Alert } from '../../components/ui/alert.tsx';
+import { Badge } from '../../components/ui/badge.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { FormField } from '../../components/ui/form-field.tsx';
+import { Lightbox, type LightboxItem } from '../../components/ui/lightbox.tsx';
+import { Textarea } from '../../components/ui/textarea.tsx';
+import { dateLabel, localDateLabel, pointsLabel } from '../participant/format.ts';
+import { thumbnailUrl } from '../participant/photos.ts';
+import { BackLink, Bone, LoadFailed, LoadingNote, NotFound, StarIcon, useResource, useRouteId } from '../participant/parts.tsx';
+import { QuestionIcon } from './MissionsSection.tsx';
+import { editEntryHref, entryPhotoIds, HISTORY_STATUS_LABELS, numberEntries, signedPoints, spokenPoints } from './standing.ts';
+
+/** A stored photo at display size (the lightbox). */
+const photoUrl = (id: string): string => `/api/media/${encodeURIComponent(id)}`;
+
+/** The island of `/account/mission-history/{missionId}`. */
+export default function MissionHistoryScreen() {
+  const id = useRouteId('/account/mission-history/:missionId', 'missionId');
+  const { load, retry } = useResource<MissionHistory>(id === undefined ? undefined : id === null ? null : `/api/account/mission-history/${id}`);
+  if (load.status === 'missing') return <NotFound />;
+  if (load.status === 'error') return <LoadFailed title="Mission history" message={load.message} onRetry={retry} />;
+  if (load.status === 'loading') return <HistorySkeleton />;
+  return <HistoryView key={load.data.missionId} history={load.data} />;
+}
+
+function HistorySkeleton() {
+  return (
+    <div aria-busy="true" className="mx-auto flex max-w-2xl flex-col gap-6">
+      <LoadingNote label="Loading your mission history…" />
+      <div className="flex flex-col gap-2">
+        <div className="-mt-5 flex h-11 items-center sm:-mt-6">
+          <Bone className="h-4 w-28" />
+        </div>
+        <Bone className="h-5 w-40" />
+        <Bone className="h-9 w-3/4 max-w-md" />
+        <Bone className="h-5 w-56" />
+      </div>
+      <Bone className="h-12 w-full rounded-xl" />
+      <div aria-hidden="true" className="flex flex-col gap-4 rounded-xl border border-border bg-card p-4 sm:p-6">
+        <div className="flex items-center justify-between">
+          <Bone className="h-6 w-32" />
+          <Bone className="h-6 w-28 rounded-full" />
+        </div>
+        <Bone className="h-5 w-40" />
+        <Bone className="h-20 w-full" />
+      </div>
+    </div>
+  );
+}
+
+function HistoryView({ history }: { history: MissionHistory }) {
+  const [entries, setEntries] = useState(history.entries);
+  useEffect(() => {
+    document.title = `${history.title} · Mission history · Fieldwork`;
+  }, [history.title]);
+  const numbered = numberEntries(entries);
+  const needChanges = numbered.filter(({ entry }) => entry.status === 'changes_requested');
+  const questions = numbered.filter(({ entry }) => entry.probes.some((probe) => probe.answer === null));
+
+  const updateProbe = (entryId: number, probe: ProbeView) =>
+    setEntries((current) => current.map((entry) => (entry.id === entryId ? { ...entry, probes: entry.probes.map((each) => (each.id === probe.id ? { ...each, ...probe } : each)) } : entry)));
+
+  return (
+    <div className="mx-auto flex max-w-2xl flex-col gap-6">
+      <header className="flex flex-col gap-2">
+        <BackLink href="/account#mission-history">Your missions</BackLink>
+        <p className="text-sm font-medium text-primary">{history.projectName}</p>
+        <h1 className="text-2xl leading-tight font-semibold tracking-tight break-words sm:text-3xl">{history.title}</h1>
+        <ul className="flex flex-wrap items-center gap-x-5 gap-y-1.5 text-sm text-muted-foreground">
+          <li className="inline-flex items-center gap-1.5 font-medium text-foreground">
+            <StarIcon className="size-4 text-primary" />
+            {pointsLabel(history.points)} an entry
+          </li>
+          <li>{history.review === 'manual' ? 'Reviewed by our team' : 'Approved when you submit'}</li>
+          <li>
+            <a href={`/missions/${history.missionId}`} className="font-medium text-primary underline-offset-4 hover:underline">
+              Go to the mission
+            </a>
+          </li>
+        </ul>
+      </header>
+
+      {(needChanges.length > 0 || questions.length > 0) && (
+        <Alert variant="info" title="Waiting for you">
+          <ul className="flex flex-col gap-1">
+            {needChanges.map(({ entry, number }) => (
+              <li key={`changes-${entry.id}`}>
+                <a href={`#entry-${entry.id}`}>Entry {number}</a>: changes were requested.
+              </li>
+            ))}
+            {questions.map(({ entry, number }) => (
+              <li key={`probe-${entry.id}`}>
+                <a href={`#entry-${entry.id}`}>Entry {number}</a>: a question from our team waits for your answer.
+              </li>
+            ))}
+          </ul>
+        </Alert>
+      )}
+
+      {history.instructions.trim() && (
+        <details className="group rounded-xl border border-border bg-card shadow-sm">
+          <summary className="flex min-h-11 cursor-pointer list-none items-center justify-between gap-3 rounded-xl px-4 py-3 font-semibold [&::-webkit-details-marker]:hidden">
+            Instructions
+            <ChevronDownIcon className="size-5 transition-transform group-open:rotate-180" />
+          </summary>
+          <div className="border-t border-border px-4 py-4">
+            <Markdown headingLevel={3}>{history.instructions}</Markdown>
+          </div>
+        </details>
+      )}
+
+      <section aria-labelledby="history-entries" className="flex flex-col gap-4">
+        <h2 id="history-entries" className="text-xl font-semibold tracking-tight">
+          Your entries
+        </h2>
+        {numbered.length === 0 ? (
+          <p className="text-sm text-muted-foreground">No entries in this mission.</p>
+        ) : (
+          <ol className="flex flex-col gap-4">
+            {numbered.map(({ entry, number }) => (
+              <EntryCard key={entry.id} missionId={history.missionId} entry={entry} number={number} onProbeAnswered={(probe) => updateProbe(entry.id, probe)} />
+            ))}
+          </ol>
+        )}
+      </section>
+    </div>
+  );
+}
+
+/** The status badge of an entry, in a colour that says whether it needs the participant. */
+export function StatusBadge({ status }: { status: HistoryEntry['status'] }) {
+  const tone =
+    status === 'approved'
+      ? 'border-transparent bg-[color-mix(in_oklab,var(--success)_16%,var(--card))] text-foreground'
+      : status === 'changes_requested'
+        ? 'border-transparent bg-[color-mix(in_oklab,var(--destructive)_14%,var(--card))] text-foreground'
+        : status === 'rejected'
+          ? 'border-border text-muted-foreground'
+          : status === 'draft'
+            ? 'border-dashed border-border text-muted-foreground'
+            : '';
+  return (
+    <Badge variant={status === 'submitted' ? 'secondary' : 'outline'} className={tone} data-status={status}>
+      {HISTORY_STATUS_LABELS[status]}
+    </Badge>
+  );
+}
+
+/** What an entry's points line says of their state. */
+const ENTRY_POINTS_STATE: Readonly<Record<NonNullable<HistoryEntry['points']>['state'], string>> = {
+  pending: 'pending until the entry is approved',
+  available: 'available in your balance',
+  voided: 'cancelled: the entry was not accepted',
+};
+
+function entryDate(entry: HistoryEntry): string {
+  if (entry.localDate) return localDateLabel(entry.localDate);
+  return dateLabel(entry.submittedAt ?? entry.createdAt);
+}
+
+function EntryCard({ missionId, entry, number, onProbeAnswered }: { missionId: number; entry: HistoryEntry; number: number; onProbeAnswered: (probe: ProbeView) => void }) {
+  const [photo, setPhoto] = useState<number | null>(null);
+  const photoIds = useMemo(() => entryPhotoIds(entry.definition, entry.answers), [entry.definition, entry.answers]);
+  const items: LightboxItem[] = photoIds.map((id, index) => ({
+    src: photoUrl(id),
+    alt: `Photo ${index + 1} of ${photoIds.length} of entry ${number}`,
+    title: `Entry ${number}: photo ${index + 1} of ${photoIds.length}`,
+  }));
+  const titleId = `entry-${entry.id}-title`;
+  const date = entryDate(entry);
+  const sentBack = entry.status === 'changes_requested' || entry.status === 'rejected';
+
+  return (
+    <li id={`entry-${entry.id}`} className="scroll-mt-6">
+      <article aria-labelledby={titleId} className="flex flex-col gap-5 rounded-xl border border-border bg-card p-4 shadow-sm sm:p-6">
+        <div className="flex flex-wrap items-start justify-between gap-2">
+          <div className="flex min-w-0 flex-col">
+            <h3 id={titleId} className="text-lg font-semibold">
+              Entry {number}
+            </h3>
+            {date && <p className="text-sm text-muted-foreground">{date}</p>}
+          </div>
+          <div className="flex flex-wrap items-center gap-1.5">
+            {entry.resubmission && <Badge variant="outline">Sent again</Badge>}
+            <StatusBadge status={entry.status} />
+          </div>
+        </div>
+
+        {entry.points && (
+          <p className="flex items-start gap-2 text-sm">
+            <StarIcon className="mt-0.5 size-4 shrink-0 text-primary" />
+            <span>
+              <span className={cn('font-semibold tabular-nums', entry.points.state === 'voided' && 'text-muted-foreground line-through')}>
+                <span aria-hidden="true">{signedPoints(entry.points.points)}</span>
+                <span className="sr-only">{spokenPoints(entry.points.points)}</span>
+              </span>{' '}
+              <span className="text-muted-foreground">{ENTRY_POINTS_STATE[entry.points.state]}</span>
+            </span>
+          </p>
+        )}
+
+        {sentBack && (
+          <div
+            className={cn(
+              'flex flex-col gap-3 rounded-lg border px-4 py-3',
+              entry.status === 'changes_requested'
+                ? 'border-[color-mix(in_oklab,var(--destructive)_45%,transparent)] bg-[color-mix(in_oklab,var(--destructive)_6%,var(--card))]'
+                : 'border-border bg-muted',
+            )}
+          >
+            <div className="flex items-start gap-3">
+              <AlertCircleIcon className={cn('mt-0.5 size-5 shrink-0', entry.status === 'changes_requested' ? 'text-destructive' : 'text-muted-foreground')} />
+              <div className="flex min-w-0 flex-col gap-1 text-sm">
+                <p className="font-semibold">{entry.status === 'changes_requested' ? 'What the reviewer asks you to change' : 'Why it was not accepted'}</p>
+                <p className="whitespace-pre-wrap break-words" data-review-reason>
+                  {entry.reviewReason || 'The reviewer gave no reason.'}
+                </p>
+                {entry.reviewedAt && (
+                  <p className="text-xs text-muted-foreground">
+                    <time dateTime={entry.reviewedAt}>{formatDateTime(entry.reviewedAt)}</time>
+                  </p>
+                )}
+              </div>
+            </div>
+            {entry.status === 'changes_requested' && (
+              <div>
+                <Button asChild size="lg" className="w-full sm:w-auto">
+                  <a href={editEntryHref(missionId, entry.id)} aria-describedby={titleId}>
+                    Edit and resubmit
+                  </a>
+                </Button>
+              </div>
+            )}
+          </div>
+        )}
+
+        {entry.status === 'draft' && (
+          <p className="text-sm text-muted-foreground">
+            This entry is a draft: it has not been sent yet.{' '}
+            <a href={editEntryHref(missionId, entry.id)} className="font-medium text-primary underline underline-offset-4">
+              Continue it on the mission page
+            </a>
+          </p>
+        )}
+
+        {entry.probes.length > 0 && (
+          <section aria-labelledby={`entry-${entry.id}-probes`} className="flex flex-col gap-3">
+            <h4 id={`entry-${entry.id}-probes`} className="text-base font-semibold">
+              Questions from our team
+            </h4>
+            <ul className="flex flex-col gap-3">
+              {entry.probes.map((probe) => (
+                <ProbeItem key={probe.id} probe={probe} onAnswered={onProbeAnswered} />
+              ))}
+            </ul>
+          </section>
+        )}
+
+        <section aria-labelledby={`entry-${entry.id}-answers`} className="flex flex-col gap-3">
+          <h4 id={`entry-${entry.id}-answers`} className="text-base font-semibold">
+            Your answers
+          </h4>
+          <AnswersView
+            definition={entry.definition}
+            answers={entry.answers}
+            photos={{ thumbnailUrl }}
+            onOpenPhoto={(mediaId) => {
+              const index = photoIds.indexOf(mediaId);
+              if (index >= 0) setPhoto(index);
+            }}
+          />
+        </section>
+        {items.length > 0 && <Lightbox items={items} open={photo !== null} onOpenChange={(open) => !open && setPhoto(null)} index={photo ?? 0} onIndexChange={setPhoto} />}
+      </article>
+    </li>
+  );
+}
+
+function ProbeItem({ probe, onAnswered }: { probe: ProbeView; onAnswered: (probe: ProbeView) => void }) {
+  const waiting = probe.answer === null;
+  return (
+    <li className={cn('flex flex-col gap-3 rounded-lg border p-4', waiting ? 'border-primary/50 bg-primary/5' : 'border-border')} data-probe={probe.id}>
+      <div className="flex items-start gap-2.5">
+        <QuestionIcon className="mt-0.5 size-5 shrink-0 text-primary" />
+        <div className="flex min-w-0 flex-col gap-0.5">
+          <p className="text-sm font-medium whitespace-pre-wrap break-words">{probe.question}</p>
+          <p className="text-xs text-muted-foreground">
+            Asked <time dateTime={probe.askedAt}>{formatDateTime(probe.askedAt)}</time>
+          </p>
+        </div>
+      </div>
+      {waiting ? (
+        <ProbeAnswerForm probe={probe} onAnswered={onAnswered} />
+      ) : (
+        <div className="flex items-start gap-2.5 border-t border-border pt-3">
+          <CheckCircleIcon className="mt-0.5 size-5 shrink-0 text-success" />
+          <div className="flex min-w-0 flex-col gap-0.5">
+            <p className="text-xs font-medium text-muted-foreground">Your answer</p>
+            <p className="text-sm whitespace-pre-wrap break-words">{probe.answer}</p>
+            {probe.answeredAt && (
+              <p className="text-xs text-muted-foreground">
+                Sent <time dateTime={probe.answeredAt}>{formatDateTime(probe.answeredAt)}</time>
+              </p>
+            )}
+          </div>
+        </div>
+      )}
+    </li>
+  );
+}
+
+interface ProbeAnswerValues {
+  answer: string;
+}
+
+/** The answer to a waiting question: `probeAnswerSchema`'s messages, 409 `already_answered` said plainly. */
+function ProbeAnswerForm({ probe, onAnswered }: { probe: ProbeView; onAnswered: (probe: ProbeView) => void }) {
+  const fieldId = `probe-${probe.id}-answer`;
+  const [alert, setAlert] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<ProbeAnswerValues>({
+    resolver: lazyZodResolver(() => import('../../shared/schemas/review.ts').then((m) => m.probeAnswerSchema)),
+    defaultValues: { answer: '' },
+  });
+
+  const onSubmit = handleSubmit(async (values) => {
+    setAlert(null);
+    try {
+      const answered = await apiSend<ProbeView>('POST', `/api/account/probes/${probe.id}/answer`, values);
+      onAnswered(answered);
+    } catch (error) {
+      if (handleSessionLost(error)) return;
+      if (error instanceof ApiError && error.code === 'already_answered') {
+        setAlert('This question was already answered, perhaps on another device. Reload the page to see the answer.');
+        return;
+      }
+      setAlert(applyApiError(error, setError, ['answer']));
+    }
+  });
+
+  return (
+    <form noValidate onSubmit={onSubmit} className="flex flex-col gap-3" aria-label="Answer the question">
+      <FormAlert message={alert} />
+      <FormField id={fieldId} label="Your answer" error={errors.answer?.message}>
+        {(control) => <Textarea {...control} {...register('answer')} rows={3} />}
+      </FormField>
+      <div>
+        <Button type="submit" loading={isSubmitting} className="w-full sm:w-auto">
+          Send answer
+        </Button>
+      </div>
+    </form>
+  );
+}

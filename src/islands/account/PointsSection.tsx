@@ -1,0 +1,193 @@
+/**
+ * `/account`, "Points" (`#points`): the balance (available points), what is pending and why, and
+ * the history of the ledger with the reason of each entry, newest first, a page at a time ("Show
+ * more"). Its own call (`GET /api/account/points`); a skeleton of its frame while it loads.
+ */
+import { useState, type ReactNode } from 'react';
+import type { PointsEntryView, PointsSummary } from '../../shared/points.ts';
+import { apiGet } from '../../lib/api.ts';
+import { errorMessage } from '../../lib/form-errors.ts';
+import { formatDate } from '../../lib/format.ts';
+import { handleSessionLost } from '../../lib/session.ts';
+import { cn } from '../../lib/utils.ts';
+import { Alert } from '../../components/ui/alert.tsx';
+import { Badge } from '../../components/ui/badge.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
+import { Bone, LoadingNote, StarIcon, useResource } from '../participant/parts.tsx';
+import { appendPage, hasMore, POINT_SOURCE_LABELS, POINT_STATE_LABELS, POINTS_PAGE_SIZE, signedPoints, spokenPoints } from './standing.ts';
+
+/** The sentence under the pending total (issue 10: "pending for how long?"). */
+export const PENDING_EXPLANATION = 'Pending points become available when your entry is approved.';
+
+const pointsPath = (page: number) => `/api/account/points?page=${page}&pageSize=${POINTS_PAGE_SIZE}`;
+
+function Frame({ children, busy = false }: { children: ReactNode; busy?: boolean }) {
+  return (
+    <Card id="points" aria-labelledby="points-title" aria-busy={busy || undefined} className="scroll-mt-6" role="region">
+      <CardHeader className="pb-4">
+        <CardTitle id="points-title" className="flex items-center gap-2 text-lg">
+          <span className="text-primary">
+            <StarIcon className="size-5" />
+          </span>
+          Points
+        </CardTitle>
+        <CardDescription>What you have earned for surveys and missions, and why.</CardDescription>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-5">{children}</CardContent>
+    </Card>
+  );
+}
+
+function Totals({ balance, pending }: { balance: ReactNode; pending: ReactNode }) {
+  return (
+    <div className="flex flex-col gap-2">
+      <dl className="grid grid-cols-2 gap-3">
+        <div className="flex flex-col gap-1 rounded-lg bg-muted px-4 py-3">
+          <dt className="text-sm text-muted-foreground">Balance</dt>
+          <dd className="text-2xl font-semibold tabular-nums">{balance}</dd>
+        </div>
+        <div className="flex flex-col gap-1 rounded-lg border border-dashed border-border px-4 py-3">
+          <dt className="text-sm text-muted-foreground">Pending</dt>
+          <dd className="text-2xl font-semibold text-muted-foreground tabular-nums">{pending}</dd>
+        </div>
+      </dl>
+      <p className="text-sm text-muted-foreground">{PENDING_EXPLANATION}</p>
+    </div>
+  );
+}
+
+/** The island part of `/account` that shows the points; the frame stays while its content loads. */
+export default function PointsSection() {
+  const { load, retry } = useResource<PointsSummary>(pointsPath(1));
+  return (
+    <Frame busy={load.status === 'loading'}>
+      {load.status === 'loading' ? (
+        <PointsSkeleton />
+      ) : load.status === 'ready' ? (
+        <PointsView first={load.data} />
+      ) : (
+        <>
+          <Alert variant="destructive" title="We could not load your points">
+            {load.status === 'error' ? load.message : 'Try again in a moment.'}
+          </Alert>
+          <div>
+            <Button variant="outline" onClick={retry}>
+              Try again
+            </Button>
+          </div>
+        </>
+      )}
+    </Frame>
+  );
+}
+
+function PointsView({ first }: { first: PointsSummary }) {
+  const [entries, setEntries] = useState<PointsEntryView[]>(first.entries);
+  const [pages, setPages] = useState(1);
+  const [total, setTotal] = useState(first.total);
+  const [loading, setLoading] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  const showMore = async () => {
+    setLoading(true);
+    setFailure(null);
+    try {
+      const next = await apiGet<PointsSummary>(pointsPath(pages + 1));
+      setEntries((shown) => appendPage(shown, next.entries));
+      setPages(pages + 1);
+      setTotal(next.total);
+    } catch (error) {
+      if (!handleSessionLost(error)) setFailure(errorMessage(error));
+    } finally {
+      setLoading(false);
+    }
+  };
+
+  const more = hasMore(pages, POINTS_PAGE_SIZE, total);
+  return (
+    <>
+      <Totals balance={`${first.balance.toLocaleString('en')} ${first.balance === 1 ? 'point' : 'points'}`} pending={`${first.pending.toLocaleString('en')} ${first.pending === 1 ? 'point' : 'points'}`} />
+      <section aria-labelledby="points-history" className="flex flex-col gap-3">
+        <h3 id="points-history" className="text-base font-semibold">
+          History
+        </h3>
+        {entries.length === 0 ? (
+          <p className="rounded-lg border border-border px-4 py-3 text-sm text-muted-foreground">
+            No points yet. Surveys and missions say how many points they are worth; what you earn shows here with the reason.
+          </p>
+        ) : (
+          <ul className="flex flex-col divide-y divide-border rounded-lg border border-border">
+            {entries.map((entry) => (
+              <PointsRow key={entry.id} entry={entry} />
+            ))}
+          </ul>
+        )}
+        {failure && (
+          <Alert variant="destructive" title="We could not load more of your history">
+            {failure}
+          </Alert>
+        )}
+        {more && (
+          <div>
+            <Button variant="outline" loading={loading} onClick={() => void showMore()}>
+              Show more
+            </Button>
+          </div>
+        )}
+      </section>
+    </>
+  );
+}
+
+function PointsRow({ entry }: { entry: PointsEntryView }) {
+  const voided = entry.state === 'voided';
+  return (
+    <li className="flex items-start justify-between gap-4 px-4 py-3" data-points-entry={entry.id}>
+      <div className="flex min-w-0 flex-col gap-1">
+        <p className="text-sm font-medium break-words">{entry.reason}</p>
+        <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-muted-foreground">
+          <time dateTime={entry.createdAt}>{formatDate(entry.createdAt)}</time>
+          <span aria-hidden="true">·</span>
+          <span>{POINT_SOURCE_LABELS[entry.source] ?? entry.source}</span>
+          {entry.state !== 'available' && <Badge variant="outline">{POINT_STATE_LABELS[entry.state] ?? entry.state}</Badge>}
+        </p>
+      </div>
+      <p
+        className={cn(
+          'shrink-0 text-right text-sm font-semibold tabular-nums',
+          voided ? 'text-muted-foreground line-through' : entry.state === 'pending' ? 'text-muted-foreground' : entry.points < 0 ? 'text-destructive' : 'text-success',
+        )}
+      >
+        <span aria-hidden="true">{signedPoints(entry.points)}</span>
+        <span className="sr-only">
+          {spokenPoints(entry.points)}
+          {entry.state !== 'available' ? `, ${POINT_STATE_LABELS[entry.state].toLowerCase()}` : ''}
+        </span>
+      </p>
+    </li>
+  );
+}
+
+function PointsSkeleton() {
+  return (
+    <>
+      <LoadingNote label="Loading your points…" />
+      <Totals balance={<Bone className="h-8 w-24" />} pending={<Bone className="h-8 w-20" />} />
+      <div aria-hidden="true" className="flex flex-col gap-3">
+        <Bone className="h-6 w-16" />
+        <div className="flex flex-col divide-y divide-border rounded-lg border border-border">
+          {[0, 1].map((n) => (
+            <div key={n} className="flex items-start justify-between gap-4 px-4 py-3">
+              <div className="flex flex-col gap-1">
+                <Bone className="h-5 w-56 max-w-full" />
+                <Bone className="h-4 w-32" />
+              </div>
+              <Bone className="h-5 w-10" />
+            </div>
+          ))}
+        </div>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,373 @@
+/**
+ * The builder's side panel: the selected element's settings (title, description, required, id,
+ * type, page, every setting of its type, options, condition), or the current page's settings when
+ * no element is selected. Every edit is a reducer action, so it can be undone.
+ */
+import { useEffect, useId, useState, type Dispatch, type ReactNode, type Ref } from 'react';
+import { ELEMENT_TYPES, PHOTO_CAPTURE, RATING_ICONS, SCALE_PRESETS, SHORT_TEXT_FORMATS, isElementType, type ElementType } from '../../../shared/forms/constants.ts';
+import { FORM_LIMITS } from '../../../shared/forms/constants.ts';
+import type { DraftElement } from '../../../shared/forms/definition.ts';
+import { Alert } from '../../../components/ui/alert.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { findElement, isLocked, unavailableIds, type BuilderAction, type BuilderState, type DraftPage } from './builder-state.ts';
+import { TYPE_LABELS, elementIdProblem, typeLabel, type Item } from './catalog.ts';
+import { ConditionEditor } from './ConditionEditor.tsx';
+import { CheckSetting, LongTextSetting, NumberSetting, SelectSetting, TextSetting } from './fields.tsx';
+import { OptionsEditor } from './OptionsEditor.tsx';
+
+export interface ElementPanelProps {
+  state: BuilderState;
+  dispatch: Dispatch<BuilderAction>;
+  problems: Readonly<Record<string, string[]>>;
+  /** YYYY-MM-DD for new date rules. */
+  today: string;
+  /** The panel's heading (focused when an element is opened for editing). */
+  headingRef?: Ref<HTMLHeadingElement>;
+  headingId: string;
+  /** Says something in the builder's live region. */
+  announce: (text: string) => void;
+}
+
+type Raw = Record<string, unknown>;
+const str = (raw: Raw, key: string): string => (typeof raw[key] === 'string' ? raw[key] : '');
+const num = (raw: Raw, key: string): number | undefined => (typeof raw[key] === 'number' ? raw[key] : undefined);
+const bool = (raw: Raw, key: string): boolean => raw[key] === true;
+const itemsOf = (raw: Raw, key: string): Item[] => (Array.isArray(raw[key]) ? (raw[key] as unknown[]).filter((item): item is Item => typeof item === 'object' && item !== null && typeof (item as Item).id === 'string' && typeof (item as Item).label === 'string') : []);
+
+const pageName = (page: DraftPage, index: number) => `Page ${index + 1}${page.title?.trim() ? `: ${page.title.trim()}` : ''}`;
+
+export function ElementPanel(props: ElementPanelProps) {
+  const { state } = props;
+  const place = state.elementId === null ? null : findElement(state.draft, state.elementId);
+  if (place) return <ElementSettings {...props} element={place.element} pageId={place.page.id} />;
+  const pageIndex = state.draft.pages.findIndex((page) => page.id === state.pageId);
+  const page = state.draft.pages[pageIndex];
+  if (!page) {
+    return (
+      <h2 ref={props.headingRef} id={props.headingId} tabIndex={-1} className="text-lg font-semibold">
+        Nothing selected
+      </h2>
+    );
+  }
+  return <PageSettings {...props} page={page} pageIndex={pageIndex} />;
+}
+
+function Problems({ messages }: { messages: readonly string[] | undefined }) {
+  if (!messages || messages.length === 0) return null;
+  return (
+    <Alert variant="destructive" role="note" title={messages.length === 1 ? 'To fix before publishing' : `${messages.length} things to fix before publishing`}>
+      <ul className="flex flex-col gap-1">
+        {messages.map((message) => (
+          <li key={message}>{message}</li>
+        ))}
+      </ul>
+    </Alert>
+  );
+}
+
+function PageSettings({ state, dispatch, problems, today, headingRef, headingId, page, pageIndex }: ElementPanelProps & { page: DraftPage; pageIndex: number }) {
+  const update = (patch: Record<string, unknown>, key: string) => dispatch({ type: 'update_page', id: page.id, patch, key: `page:${page.id}:${key}` });
+  return (
+    <div className="flex flex-col gap-5">
+      <div className="flex flex-col gap-1">
+        <h2 ref={headingRef} id={headingId} tabIndex={-1} className="text-lg font-semibold">
+          Page settings
+        </h2>
+        <p className="text-sm text-muted-foreground">
+          {pageName(page, pageIndex)} · id <span className="font-mono">{page.id}</span> · {page.elements.length === 1 ? '1 question' : `${page.elements.length} questions`}
+        </p>
+      </div>
+      <Problems messages={problems[page.id]} />
+      <TextSetting label="Page title" value={page.title ?? ''} onChange={(title) => update({ title }, 'title')} />
+      <LongTextSetting label="Page description" description="Shown under the page title. Markdown: **bold**, _italic_, lists, links." value={str(page, 'description')} onChange={(description) => update({ description: description === '' ? undefined : description }, 'description')} />
+      <ConditionEditor
+        draft={state.draft}
+        target={{ kind: 'page', id: page.id }}
+        condition={page.visibleIf}
+        today={today}
+        onChange={(condition, key) => dispatch({ type: 'set_condition', kind: 'page', id: page.id, condition, ...(key ? { key } : {}) })}
+      />
+    </div>
+  );
+}
+
+function ElementSettings({ state, dispatch, problems, today, headingRef, headingId, announce, element, pageId }: ElementPanelProps & { element: DraftElement; pageId: string }) {
+  const raw = element as Raw;
+  const id = element.id;
+  const locked = isLocked(state, id);
+  const update = (patch: Record<string, unknown>, key: string, label?: string) => dispatch({ type: 'update_element', id, patch, key: `${id}:${key}`, ...(label ? { label } : {}) });
+  const [pendingType, setPendingType] = useState<ElementType | null>(null);
+  useEffect(() => setPendingType(null), [id]);
+
+  return (
+    <div className="flex flex-col gap-5">
+      <div className="flex flex-col gap-1">
+        <h2 ref={headingRef} id={headingId} tabIndex={-1} className="text-lg font-semibold">
+          Question settings
+        </h2>
+        <p className="text-sm text-muted-foreground">
+          {typeLabel(element.type)} · id <span className="font-mono">{id}</span>
+        </p>
+      </div>
+      <Problems messages={problems[id]} />
+
+      <LongTextSetting label="Question title" rows={2} value={element.title} onChange={(title) => update({ title }, 'title')} />
+      <LongTextSetting
+        label="Description"
+        description="Help under the title. Markdown: **bold**, _italic_, lists, links."
+        value={str(raw, 'description')}
+        onChange={(description) => update({ description: description === '' ? undefined : description }, 'description')}
+      />
+      {element.type !== 'statement' && <CheckSetting label="Required" description="The person must answer before going on." checked={bool(raw, 'required')} onChange={(required) => update({ required: required || undefined }, 'required')} />}
+
+      <IdSetting state={state} id={id} locked={locked} onRename={(newId) => dispatch({ type: 'rename_element', id, newId })} />
+
+      <div className="flex flex-col gap-3">
+        <SelectSetting<ElementType>
+          label="Type"
+          value={isElementType(element.type) ? element.type : undefined}
+          description={locked ? 'A published version has this question: a new type makes it a new question with a new id.' : undefined}
+          choices={ELEMENT_TYPES.map((type) => ({ value: type, label: TYPE_LABELS[type] }))}
+          onChange={(type) => {
+            if (!type || type === element.type) return;
+            if (locked) setPendingType(type);
+            else {
+              dispatch({ type: 'change_type', id, elementType: type });
+              announce(`Changed to ${TYPE_LABELS[type]}`);
+            }
+          }}
+        />
+        {pendingType && (
+          <div role="group" aria-label="Replace with a new question" className="flex flex-col gap-2 rounded-md border border-border bg-muted/40 p-3">
+            <p className="text-sm">
+              Answers already given stay with “{element.title.trim() || id}” in the published versions. The new {TYPE_LABELS[pendingType]} question gets a new id.
+            </p>
+            <div className="flex flex-wrap gap-2">
+              <Button
+                size="sm"
+                onClick={() => {
+                  dispatch({ type: 'change_type', id, elementType: pendingType });
+                  announce(`Replaced with a new ${TYPE_LABELS[pendingType]} question`);
+                  setPendingType(null);
+                }}
+              >
+                Replace with a new question
+              </Button>
+              <Button size="sm" variant="ghost" onClick={() => setPendingType(null)}>
+                Keep it
+              </Button>
+            </div>
+          </div>
+        )}
+      </div>
+
+      {state.draft.pages.length > 1 && (
+        <SelectSetting
+          label="Move to page"
+          value={pageId}
+          choices={state.draft.pages.map((page, index) => ({ value: page.id, label: pageName(page, index) }))}
+          onChange={(toPageId) => {
+            if (!toPageId || toPageId === pageId) return;
+            const target = state.draft.pages.findIndex((page) => page.id === toPageId);
+            dispatch({ type: 'move_element', id, toPageId, toIndex: state.draft.pages[target]?.elements.length ?? 0 });
+            announce(`Moved to the end of page ${target + 1}`);
+          }}
+        />
+      )}
+
+      {isElementType(element.type) && <TypeSettings element={element} type={element.type} update={update} />}
+
+      <ConditionEditor
+        draft={state.draft}
+        target={{ kind: 'element', id }}
+        condition={raw.visibleIf}
+        today={today}
+        onChange={(condition, key) => dispatch({ type: 'set_condition', kind: 'element', id, condition, ...(key ? { key } : {}) })}
+      />
+    </div>
+  );
+}
+
+/** The id field: editable while no published version has the element; a bad or taken id is not applied. */
+function IdSetting({ state, id, locked, onRename }: { state: BuilderState; id: string; locked: boolean; onRename: (id: string) => void }) {
+  const [text, setText] = useState(id);
+  useEffect(() => setText(id), [id]);
+  const taken = unavailableIds(state);
+  taken.delete(id);
+  const problem = text === id ? null : elementIdProblem(text, taken);
+  return (
+    <TextSetting
+      label="Id"
+      description={locked ? 'Locked: a published version uses this id, and answers are stored under it.' : 'Answers are stored under this id. Lower-case letters, digits and _.'}
+      value={text}
+      disabled={locked}
+      error={problem ?? undefined}
+      onChange={(value) => {
+        setText(value);
+        if (elementIdProblem(value, taken) === null) onRename(value);
+      }}
+    />
+  );
+}
+
+function TypeSettings({ element, type, update }: { element: DraftElement; type: ElementType; update: (patch: Record<string, unknown>, key: string, label?: string) => void }) {
+  const raw = element as Raw;
+  const setText = (key: string) => (value: string) => update({ [key]: value === '' ? undefined : value }, key);
+  const setNumber = (key: string) => (value: number | undefined) => update({ [key]: value }, key);
+  const setBool = (key: string) => (value: boolean) => update({ [key]: value || undefined }, key);
+  const options = (key: 'options' | 'rows' | 'columns', noun: 'option' | 'row' | 'column') => (
+    <OptionsEditor noun={noun} elementId={element.id} items={itemsOf(raw, key)} onChange={(items, mergeKey) => update({ [key]: items }, mergeKey)} />
+  );
+  const optionOrder = (
+    <CheckSetting label="Shuffle the options" description="Each person sees them in their own random order." checked={raw.optionOrder === 'random'} onChange={(random) => update({ optionOrder: random ? 'random' : undefined }, 'optionOrder')} />
+  );
+  const allowOther = <CheckSetting label="Add an “Other” choice with a text box" checked={bool(raw, 'allowOther')} onChange={setBool('allowOther')} />;
+
+  switch (type) {
+    case 'short_text':
+      return (
+        <Settings>
+          <SelectSetting label="Format" none="Any text" value={str(raw, 'format') || undefined} choices={SHORT_TEXT_FORMATS.filter((format) => format !== 'text').map((format) => ({ value: format, label: { email: 'Email address', url: 'Web address', phone: 'Phone number' }[format] ?? format }))} onChange={(format) => update({ format }, 'format')} />
+          <NumberSetting label="Minimum length" min={0} step={1} value={num(raw, 'minLength')} onChange={setNumber('minLength')} />
+          <NumberSetting label="Maximum length" description={`${FORM_LIMITS.shortTextDefaultMax} when empty.`} min={1} max={FORM_LIMITS.shortTextHardMax} step={1} value={num(raw, 'maxLength')} onChange={setNumber('maxLength')} />
+          <TextSetting label="Placeholder" value={str(raw, 'placeholder')} onChange={setText('placeholder')} />
+        </Settings>
+      );
+    case 'long_text':
+      return (
+        <Settings>
+          <NumberSetting label="Minimum length" min={0} step={1} value={num(raw, 'minLength')} onChange={setNumber('minLength')} />
+          <NumberSetting label="Maximum length" description={`${FORM_LIMITS.longTextDefaultMax} when empty.`} min={1} max={FORM_LIMITS.longTextHardMax} step={1} value={num(raw, 'maxLength')} onChange={setNumber('maxLength')} />
+          <TextSetting label="Placeholder" value={str(raw, 'placeholder')} onChange={setText('placeholder')} />
+        </Settings>
+      );
+    case 'single_choice':
+      return (
+        <Settings>
+          {options('options', 'option')}
+          {optionOrder}
+          {allowOther}
+        </Settings>
+      );
+    case 'multiple_choice': {
+      const items = itemsOf(raw, 'options');
+      const exclusive = new Set(Array.isArray(raw.exclusive) ? (raw.exclusive as unknown[]).map(String) : []);
+      return (
+        <Settings>
+          {options('options', 'option')}
+          {optionOrder}
+          {allowOther}
+          <NumberSetting label="Choose at least" min={0} step={1} value={num(raw, 'minSelected')} onChange={setNumber('minSelected')} />
+          <NumberSetting label="Choose at most" min={1} step={1} value={num(raw, 'maxSelected')} onChange={setNumber('maxSelected')} />
+          {items.length > 0 && (
+            <fieldset className="flex flex-col gap-2">
+              <legend className="mb-1 text-sm font-medium">Options that clear the others (e.g. “None of these”)</legend>
+              {items.map((item) => (
+                <CheckSetting
+                  key={item.id}
+                  label={item.label || item.id}
+                  checked={exclusive.has(item.id)}
+                  onChange={(checked) => {
+                    const next = items.map((each) => each.id).filter((each) => (each === item.id ? checked : exclusive.has(each)));
+                    update({ exclusive: next.length > 0 ? next : undefined }, 'exclusive');
+                  }}
+                />
+              ))}
+            </fieldset>
+          )}
+        </Settings>
+      );
+    }
+    case 'dropdown':
+      return (
+        <Settings>
+          {options('options', 'option')}
+          <CheckSetting label="Searchable" description="A search box filters long lists." checked={bool(raw, 'searchable')} onChange={setBool('searchable')} />
+        </Settings>
+      );
+    case 'ranking':
+      return (
+        <Settings>
+          {options('options', 'option')}
+          <CheckSetting label="Rank every option" checked={bool(raw, 'rankAll')} onChange={setBool('rankAll')} />
+        </Settings>
+      );
+    case 'rating':
+      return (
+        <Settings>
+          <NumberSetting label="Highest rating" description={`From ${FORM_LIMITS.ratingMin} to ${FORM_LIMITS.ratingMax}.`} min={FORM_LIMITS.ratingMin} max={FORM_LIMITS.ratingMax} step={1} value={num(raw, 'max')} onChange={setNumber('max')} />
+          <SelectSetting label="Shown as" value={str(raw, 'icon') || undefined} none="Stars (default)" choices={RATING_ICONS.filter((icon) => icon !== 'star').map((icon) => ({ value: icon, label: 'Numbers' }))} onChange={(icon) => update({ icon }, 'icon')} />
+        </Settings>
+      );
+    case 'scale':
+      return (
+        <Settings>
+          <NumberSetting label="From" value={num(raw, 'min')} onChange={setNumber('min')} />
+          <NumberSetting label="To" value={num(raw, 'max')} onChange={setNumber('max')} />
+          <NumberSetting label="Step" description="1 when empty." min={0} value={num(raw, 'step')} onChange={setNumber('step')} />
+          <TextSetting label="Label of the low end" placeholder="Not at all likely" value={str(raw, 'minLabel')} onChange={setText('minLabel')} />
+          <TextSetting label="Label of the high end" placeholder="Extremely likely" value={str(raw, 'maxLabel')} onChange={setText('maxLabel')} />
+          <SelectSetting label="Preset" none="None" value={str(raw, 'preset') || undefined} choices={SCALE_PRESETS.map((preset) => ({ value: preset, label: preset === 'nps' ? 'Net Promoter Score (0–10)' : 'Likert' }))} onChange={(preset) => update({ preset }, 'preset')} />
+        </Settings>
+      );
+    case 'number':
+      return (
+        <Settings>
+          <NumberSetting label="Minimum" value={num(raw, 'min')} onChange={setNumber('min')} />
+          <NumberSetting label="Maximum" value={num(raw, 'max')} onChange={setNumber('max')} />
+          <CheckSetting label="Whole numbers only" checked={bool(raw, 'integer')} onChange={setBool('integer')} />
+          <TextSetting label="Unit" placeholder="km, €, minutes…" value={str(raw, 'unit')} onChange={setText('unit')} />
+        </Settings>
+      );
+    case 'date':
+      return (
+        <Settings>
+          <TextSetting label="Earliest date" description="YYYY-MM-DD, or “today”." placeholder="YYYY-MM-DD" value={str(raw, 'minDate')} onChange={setText('minDate')} />
+          <TextSetting label="Latest date" description="YYYY-MM-DD, or “today”." placeholder="YYYY-MM-DD" value={str(raw, 'maxDate')} onChange={setText('maxDate')} />
+        </Settings>
+      );
+    case 'photo':
+      return (
+        <Settings>
+          <NumberSetting label="At least" description="Photos needed when the question is answered." min={0} max={FORM_LIMITS.photoMaxFiles} step={1} value={num(raw, 'minFiles')} onChange={setNumber('minFiles')} />
+          <NumberSetting label="At most" description={`Up to ${FORM_LIMITS.photoMaxFiles}.`} min={1} max={FORM_LIMITS.photoMaxFiles} step={1} value={num(raw, 'maxFiles')} onChange={setNumber('maxFiles')} />
+          <SelectSetting label="Photos from" none="Camera or library (default)" value={str(raw, 'capture') || undefined} choices={PHOTO_CAPTURE.filter((capture) => capture !== 'both').map((capture) => ({ value: capture, label: capture === 'camera' ? 'The camera only' : 'The library only' }))} onChange={(capture) => update({ capture }, 'capture')} />
+        </Settings>
+      );
+    case 'consent':
+      return (
+        <Settings>
+          <LongTextSetting label="Statement to tick" value={str(raw, 'statement')} onChange={(statement) => update({ statement }, 'statement')} />
+        </Settings>
+      );
+    case 'matrix':
+      return (
+        <Settings>
+          {options('rows', 'row')}
+          {options('columns', 'column')}
+          <CheckSetting label="Several columns per row" checked={bool(raw, 'multiple')} onChange={setBool('multiple')} />
+          <CheckSetting label="Every row must be answered" checked={bool(raw, 'allRowsRequired')} onChange={setBool('allRowsRequired')} />
+        </Settings>
+      );
+    case 'statement':
+      return (
+        <Settings>
+          <LongTextSetting label="Text" description="Markdown: **bold**, _italic_, lists, links." rows={5} value={str(raw, 'body')} onChange={(body) => update({ body }, 'body')} />
+        </Settings>
+      );
+  }
+}
+
+/** The type's own settings, under a heading. */
+function Settings({ children }: { children: ReactNode }) {
+  const id = useId();
+  return (
+    <section aria-labelledby={id} className="flex flex-col gap-4 border-t border-border pt-4">
+      <h3 id={id} className="text-base font-semibold">
+        Answer settings
+      </h3>
+      {children}
+    </section>
+  );
+}
+

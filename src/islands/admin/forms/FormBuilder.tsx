@@ -1,0 +1,654 @@
+/**
+ * /admin/forms/{id}: the form builder. Loads the form, then: a toolbar (the form's title edited
+ * inline, save status, Undo/Redo with Ctrl/Cmd+Z, versions, import/export, publish), the palette,
+ * the pages with their element cards, and a side panel with the selected element's settings and a
+ * live preview (a sheet and a section below on phones). Every change goes through the reducer in
+ * builder-state.ts (undoable) and is autosaved (use-autosave.ts).
+ */
+import { useCallback, useDeferredValue, useEffect, useId, useMemo, useReducer, useRef, useState, useSyncExternalStore, type RefObject } from 'react';
+import type { ElementType } from '../../../shared/forms/constants.ts';
+import type { FormDraft } from '../../../shared/forms/definition.ts';
+import { checkForPublish, FORM_PROBLEMS_KEY } from '../../../shared/forms/publish.ts';
+import { matchRoute } from '../../../shared/routes.ts';
+import type { AdminForm, FormPublished, FormVersion } from '../../../shared/schemas/forms.ts';
+import { ApiError, apiGet, apiSend } from '../../../lib/api.ts';
+import { errorMessage } from '../../../lib/form-errors.ts';
+import { formatDateTime } from '../../../lib/format.ts';
+import { handleSessionLost } from '../../../lib/session.ts';
+import { fullNameOf } from '../../../lib/user.ts';
+import { cn } from '../../../lib/utils.ts';
+import { toast } from '../../../stores/toasts.ts';
+import { Alert } from '../../../components/ui/alert.tsx';
+import { Badge } from '../../../components/ui/badge.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog.tsx';
+import { Input } from '../../../components/ui/input.tsx';
+import { Label } from '../../../components/ui/label.tsx';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs.tsx';
+import { builderReducer, findElement, initBuilderState, sameDraft, type BuilderState } from './builder-state.ts';
+import { TYPE_LABELS, typeLabel } from './catalog.ts';
+import { ElementList } from './ElementList.tsx';
+import { ElementPanel } from './ElementPanel.tsx';
+import { ImportButton, exportDraft } from './ImportExport.tsx';
+import { Palette } from './Palette.tsx';
+import { PreviewPanel } from './PreviewPanel.tsx';
+import { PublishDialog } from './PublishDialog.tsx';
+import { SAVE_STATUS_TEXT, clearLocalDraft, readLocalDraft, useAutosave, type LocalDraft, type SaveStatus } from './use-autosave.ts';
+import { VersionHistory } from './VersionHistory.tsx';
+
+/** Large screens: three columns, the side panel beside the list. Below: the panel is a sheet. */
+const DESKTOP_QUERY = '(min-width: 64rem)';
+
+function useMediaQuery(query: string): boolean {
+  return useSyncExternalStore(
+    (onChange) => {
+      const list = window.matchMedia(query);
+      list.addEventListener('change', onChange);
+      return () => list.removeEventListener('change', onChange);
+    },
+    () => window.matchMedia(query).matches,
+    () => true,
+  );
+}
+
+/** The form id of the address bar (the page is one prerendered shell for every id). */
+function formIdFromLocation(): number | null {
+  const match = matchRoute(location.pathname);
+  const raw = match?.route.pattern === '/admin/forms/:id' ? match.params.id : undefined;
+  const id = Number(raw);
+  return raw && /^[1-9]\d{0,14}$/.test(raw) && Number.isSafeInteger(id) ? id : null;
+}
+
+type Load = { status: 'loading' } | { status: 'ready'; form: AdminForm } | { status: 'missing' } | { status: 'error'; message: string };
+
+/** The island of /admin/forms/{id}. */
+export default function FormBuilder() {
+  const [load, setLoad] = useState<Load>({ status: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    const id = formIdFromLocation();
+    if (id === null) {
+      setLoad({ status: 'missing' });
+      return;
+    }
+    const controller = new AbortController();
+    setLoad({ status: 'loading' });
+    apiGet<AdminForm>(`/api/admin/forms/${id}`, { signal: controller.signal })
+      .then((form) => setLoad({ status: 'ready', form }))
+      .catch((error: unknown) => {
+        if (controller.signal.aborted || handleSessionLost(error)) return;
+        if (error instanceof ApiError && error.status === 404) setLoad({ status: 'missing' });
+        else setLoad({ status: 'error', message: errorMessage(error) });
+      });
+    return () => controller.abort();
+  }, [attempt]);
+
+  if (load.status === 'loading') return <BuilderSkeleton />;
+  if (load.status === 'missing') {
+    return (
+      <div className="mx-auto flex max-w-xl flex-col items-start gap-3">
+        <h1 className="text-2xl font-semibold tracking-tight">No such form</h1>
+        <p className="text-muted-foreground">This form does not exist. It may have been mistyped in the address.</p>
+        <a href="/admin/forms" className="text-primary underline">
+          All forms
+        </a>
+      </div>
+    );
+  }
+  if (load.status === 'error') {
+    return (
+      <div className="mx-auto flex max-w-xl flex-col items-start gap-3">
+        <Alert variant="destructive" title="The form could not be loaded">
+          {load.message}
+        </Alert>
+        <Button variant="outline" onClick={() => setAttempt((n) => n + 1)}>
+          Try again
+        </Button>
+      </div>
+    );
+  }
+  return <Builder key={load.form.id} initial={load.form} />;
+}
+
+/** The builder's loading state, shaped like the builder. */
+function BuilderSkeleton() {
+  const block = 'animate-pulse rounded-xl bg-card border border-border';
+  return (
+    <div aria-busy="true" className="flex flex-col gap-4 lg:h-[calc(100dvh-6.5rem)] lg:min-h-[34rem]">
+      <p role="status" className="sr-only">
+        Loading the form…
+      </p>
+      <div aria-hidden="true" className={cn(block, 'h-[4.5rem]')} />
+      <div aria-hidden="true" className="grid gap-4 lg:min-h-0 lg:flex-1 lg:grid-cols-[13.5rem_minmax(0,1fr)_27.5rem]">
+        <div className={cn(block, 'h-64 lg:h-full')} />
+        <div className="flex flex-col gap-3">
+          <div className={cn(block, 'h-40')} />
+          <div className={cn(block, 'h-40')} />
+        </div>
+        <div className={cn(block, 'hidden lg:block lg:h-full')} />
+      </div>
+    </div>
+  );
+}
+
+const quote = (text: string) => `“${text}”`;
+
+function Builder({ initial }: { initial: AdminForm }) {
+  const formId = initial.id;
+  const [meta, setMeta] = useState(initial);
+  const [state, dispatch] = useReducer(builderReducer, initial.draft, (draft: FormDraft) => initBuilderState(draft));
+  const stateRef = useRef<BuilderState>(state);
+  stateRef.current = state;
+  const desktop = useMediaQuery(DESKTOP_QUERY);
+  const archived = meta.status === 'archived';
+
+  const autosave = useAutosave({
+    formId,
+    draft: state.draft,
+    initialDraft: initial.draft,
+    initialRevision: initial.revision,
+    enabled: !archived,
+    onSaved: (saved) => setMeta((current) => ({ ...current, title: saved.title, updatedAt: saved.updatedAt })),
+  });
+
+  // A draft this browser kept but the server does not have (a reload before it was saved).
+  const [recovered, setRecovered] = useState<LocalDraft | null>(() => {
+    const local = readLocalDraft(formId);
+    return local && !sameDraft(local.draft, initial.draft) ? local : null;
+  });
+
+  // Element ids of the published versions are locked (and never reused).
+  const versionCount = meta.versions.length;
+  useEffect(() => {
+    if (versionCount === 0) return;
+    let cancelled = false;
+    Promise.all(meta.versions.slice(0, 50).map((version) => apiGet<FormVersion>(`/api/admin/forms/${formId}/versions/${version.version}`)))
+      .then((versions) => {
+        if (cancelled) return;
+        const ids = versions.flatMap((version) => version.definition.pages.flatMap((page) => page.elements.map((element) => element.id)));
+        dispatch({ type: 'set_reserved', ids });
+      })
+      .catch((error: unknown) => {
+        if (!cancelled) handleSessionLost(error);
+      });
+    return () => {
+      cancelled = true;
+    };
+    // The list of versions only grows; its length says when to read it again.
+  }, [formId, versionCount]);
+
+  const deferredDraft = useDeferredValue(state.draft);
+  const problems = useMemo(() => checkForPublish(deferredDraft).problems, [deferredDraft]);
+
+  useEffect(() => {
+    document.title = `${state.draft.title.trim() || 'Untitled form'} · Form builder · Fieldwork`;
+  }, [state.draft.title]);
+
+  // The live region: everything the builder says after a change.
+  const [announcement, setAnnouncement] = useState('');
+  const announce = useCallback((text: string) => setAnnouncement((current) => (current === text ? `${text}\u00a0` : text)), []);
+
+  // Focus requests that must wait for the next render (a moved card, the panel's heading).
+  const focusNext = useRef<(() => HTMLElement | null | undefined) | null>(null);
+  useEffect(() => {
+    const find = focusNext.current;
+    if (!find) return;
+    focusNext.current = null;
+    const target = find();
+    if (!target) return;
+    const aside = asideRef.current;
+    if (aside?.contains(target)) {
+      // The side panel scrolls on its own: show the top of what opened, and leave the page where it is.
+      aside.scrollTop = 0;
+      target.focus({ preventScroll: true });
+      // A new question's title is selected: typing replaces "Short text question".
+      if (target instanceof HTMLTextAreaElement) target.select();
+    } else {
+      target.focus();
+      target.scrollIntoView?.({ block: 'nearest' });
+    }
+  });
+
+  const [tab, setTab] = useState<'settings' | 'preview'>('settings');
+  const [sheetOpen, setSheetOpen] = useState(false);
+  const [publishOpen, setPublishOpen] = useState(false);
+  const [versionsOpen, setVersionsOpen] = useState(false);
+  const panelRef = useRef<HTMLDivElement>(null);
+  const asideRef = useRef<HTMLElement>(null);
+  const panelHeading = useRef<HTMLHeadingElement>(null);
+  const paletteRef = useRef<HTMLElement>(null);
+  const titleInput = useRef<HTMLInputElement>(null);
+  const panelHeadingId = useId();
+  const previewHeadingId = useId();
+
+  /** Where focus goes when the phone sheet opens. */
+  const sheetFocus = useRef<'heading' | 'title'>('heading');
+  const openPanel = (focus: 'heading' | 'title') => {
+    if (desktop) {
+      setTab('settings');
+      focusNext.current = () => (focus === 'title' ? panelRef.current?.querySelector('textarea') : panelHeading.current);
+    } else {
+      sheetFocus.current = focus;
+      setSheetOpen(true);
+    }
+  };
+
+  const edit = (elementId: string) => {
+    dispatch({ type: 'select', elementId });
+    openPanel('heading');
+  };
+
+  const editPage = (pageId: string) => {
+    dispatch({ type: 'select', elementId: null, pageId });
+    openPanel('heading');
+  };
+
+  const add = (type: ElementType) => {
+    dispatch({ type: 'add_element', elementType: type });
+    const current = stateRef.current;
+    const pageIndex = Math.max(0, current.draft.pages.findIndex((page) => page.id === current.pageId));
+    announce(`Added a ${TYPE_LABELS[type]} question to page ${pageIndex + 1}.`);
+    openPanel('title');
+  };
+
+  /** Undoes the change `label` from a toast, if it is still the last one. */
+  const undoFromToast = (label: string, depth: number) => () => {
+    const current = stateRef.current;
+    if (current.past.length === depth && current.past[depth - 1]?.label === label) {
+      dispatch({ type: 'undo' });
+      announce(`Undid ${label}.`);
+    } else {
+      toast({ title: 'Other changes came after it', description: 'Use Undo in the toolbar to go back step by step.' });
+    }
+  };
+
+  const remove = (elementId: string) => {
+    const current = stateRef.current;
+    const place = findElement(current.draft, elementId);
+    if (!place) return;
+    const next = place.page.elements[place.index + 1] ?? place.page.elements[place.index - 1];
+    const label = `Delete ${quote(place.element.title.trim() || place.element.id)}`;
+    dispatch({ type: 'delete_element', id: elementId });
+    const depth = Math.min(current.past.length + 1, 200);
+    toast({ title: `Deleted ${quote(place.element.title.trim() || place.element.id)}`, action: { label: 'Undo', altText: `Undo: ${label}`, onClick: undoFromToast(label, depth) } });
+    announce(`Deleted ${quote(place.element.title.trim() || place.element.id)}.`);
+    focusNext.current = () =>
+      (next ? document.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(`${next.id}|edit`)}"]`) : null) ?? paletteRef.current?.querySelector<HTMLElement>('button');
+  };
+
+  const removePage = (pageId: string) => {
+    const current = stateRef.current;
+    const pageIndex = current.draft.pages.findIndex((page) => page.id === pageId);
+    const page = current.draft.pages[pageIndex];
+    if (!page || current.draft.pages.length <= 1) return;
+    dispatch({ type: 'delete_page', id: pageId });
+    const count = page.elements.length;
+    const label = `Delete page ${pageIndex + 1}${count === 0 ? '' : ` and its ${count === 1 ? 'question' : `${count} questions`}`}`;
+    const depth = Math.min(current.past.length + 1, 200);
+    toast({ title: `Deleted page ${pageIndex + 1}`, description: count > 0 ? `With ${count === 1 ? 'its question' : `its ${count} questions`}.` : undefined, action: { label: 'Undo', altText: `Undo: ${label}`, onClick: undoFromToast(label, depth) } });
+    announce(`Deleted page ${pageIndex + 1}.`);
+    focusNext.current = () => paletteRef.current?.querySelector<HTMLElement>('button');
+  };
+
+  const undo = useCallback(() => {
+    const entry = stateRef.current.past.at(-1);
+    if (!entry) return;
+    dispatch({ type: 'undo' });
+    announce(`Undid ${entry.label}.`);
+  }, [announce]);
+  const redo = useCallback(() => {
+    const entry = stateRef.current.future.at(-1);
+    if (!entry) return;
+    dispatch({ type: 'redo' });
+    announce(`Redid ${entry.label}.`);
+  }, [announce]);
+
+  // Ctrl/Cmd+Z undoes, Ctrl/Cmd+Shift+Z and Ctrl+Y redo (not while a dialog is open).
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (!(event.ctrlKey || event.metaKey) || event.altKey || archived) return;
+      if (document.querySelector('[role="dialog"], [role="alertdialog"]')) return;
+      const key = event.key.toLowerCase();
+      if (key === 'z' && !event.shiftKey) undo();
+      else if ((key === 'z' && event.shiftKey) || key === 'y') redo();
+      else return;
+      event.preventDefault();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [undo, redo, archived]);
+
+  const replaceDraft = (draft: FormDraft, label: string, title: string) => {
+    const depth = Math.min(stateRef.current.past.length + 1, 200);
+    dispatch({ type: 'replace_draft', draft, label });
+    toast({ title, action: { label: 'Undo', altText: `Undo: ${label}`, onClick: undoFromToast(label, depth) } });
+    announce(`${title}.`);
+  };
+
+  const describeKey = (key: string): string => {
+    if (key === FORM_PROBLEMS_KEY) return 'The form';
+    const place = findElement(state.draft, key);
+    if (place) return `${quote(place.element.title.trim() || place.element.id)} (${typeLabel(place.element.type)}, page ${place.pageIndex + 1})`;
+    const pageIndex = state.draft.pages.findIndex((page) => page.id === key);
+    return pageIndex === -1 ? key : `Page ${pageIndex + 1}`;
+  };
+
+  const selectProblem = (key: string) => {
+    if (findElement(stateRef.current.draft, key)) {
+      dispatch({ type: 'select', elementId: key });
+      openPanel('heading');
+      focusNext.current ??= () => document.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(`${key}|edit`)}"]`);
+    } else if (stateRef.current.draft.pages.some((page) => page.id === key)) editPage(key);
+    else focusNext.current = () => titleInput.current;
+  };
+
+  const onPublished = (published: FormPublished) => {
+    toast({ title: `Version ${published.version} published` });
+    announce(`Version ${published.version} published.`);
+    apiGet<AdminForm>(`/api/admin/forms/${formId}`)
+      .then((form) => setMeta(form))
+      .catch((error: unknown) => {
+        if (!handleSessionLost(error)) setMeta((current) => ({ ...current, status: 'published', latestVersion: published.version }));
+      });
+  };
+
+  const restoreForm = async () => {
+    try {
+      const form = await apiSend<AdminForm>('POST', `/api/admin/forms/${formId}/restore`);
+      setMeta(form);
+      toast({ title: 'The form is restored' });
+    } catch (error) {
+      if (!handleSessionLost(error)) toast({ title: 'The form was not restored', description: errorMessage(error), variant: 'destructive' });
+    }
+  };
+
+  const currentPageIndex = Math.max(0, state.draft.pages.findIndex((page) => page.id === state.pageId));
+  const currentPage = state.draft.pages[currentPageIndex];
+  const selected = state.elementId !== null && currentPage?.elements.some((element) => element.id === state.elementId) ? findElement(state.draft, state.elementId) : null;
+  const where = `page ${currentPageIndex + 1}${selected ? `, after ${quote(selected.element.title.trim() || selected.element.id)}` : ''}`;
+  const problemCount = Object.values(problems).reduce((sum, list) => sum + list.length, 0);
+
+  const panel = <ElementPanel state={state} dispatch={dispatch} problems={problems} today={new Date().toISOString().slice(0, 10)} headingRef={panelHeading} headingId={panelHeadingId} announce={announce} />;
+  const preview = <PreviewPanel draft={state.draft} headingId={previewHeadingId} />;
+
+  return (
+    // Large screens: the builder fills the window under the header; each column scrolls on its own.
+    <div className="flex flex-col gap-4 lg:h-[calc(100dvh-6.5rem)] lg:min-h-[34rem]">
+      <Toolbar
+        title={state.draft.title}
+        titleInput={titleInput}
+        onTitle={(title) => dispatch({ type: 'set_title', title })}
+        status={autosave.status}
+        saveMessage={autosave.message}
+        onRetrySave={() => void autosave.flush()}
+        formStatus={meta.status}
+        latestVersion={meta.latestVersion}
+        problemCount={problemCount}
+        undoLabel={state.past.at(-1)?.label ?? null}
+        redoLabel={state.future.at(-1)?.label ?? null}
+        onUndo={undo}
+        onRedo={redo}
+        onVersions={() => setVersionsOpen(true)}
+        onExport={() => exportDraft(state.draft)}
+        onImport={(draft) => replaceDraft(draft, 'Import a JSON file', 'The draft is replaced by the file')}
+        onPublish={() => setPublishOpen(true)}
+        disabled={archived}
+      />
+
+      {recovered && (
+        <Alert variant="info" title="Unsaved changes were found in this browser">
+          <p>
+            Changes from <time dateTime={recovered.savedAt}>{formatDateTime(recovered.savedAt)}</time> did not reach the server. Restore them to go on where you stopped (the current draft stays in Undo).
+          </p>
+          <div className="mt-2 flex flex-wrap gap-2">
+            <Button
+              size="sm"
+              onClick={() => {
+                replaceDraft(recovered.draft, 'Restore unsaved changes', 'Your unsaved changes are restored');
+                setRecovered(null);
+              }}
+            >
+              Restore my changes
+            </Button>
+            <Button
+              size="sm"
+              variant="outline"
+              onClick={() => {
+                clearLocalDraft(formId);
+                setRecovered(null);
+              }}
+            >
+              Discard them
+            </Button>
+          </div>
+        </Alert>
+      )}
+
+      {archived && (
+        <Alert variant="destructive" title="This form is archived">
+          <p>Its versions stay readable, but the draft cannot change. Restore it to edit and publish again.</p>
+          <Button size="sm" className="mt-2" onClick={() => void restoreForm()}>
+            Restore the form
+          </Button>
+        </Alert>
+      )}
+
+      <div inert={archived} className="grid items-start gap-4 lg:min-h-0 lg:flex-1 lg:grid-cols-[13.5rem_minmax(0,1fr)_27.5rem] lg:items-stretch">
+        <div className="lg:min-h-0 lg:overflow-y-auto">
+          <Palette ref={paletteRef} where={where} onAdd={add} />
+        </div>
+        <div className="lg:min-h-0 lg:overflow-y-auto lg:px-1 lg:pb-4">
+        <ElementList
+          state={state}
+          dispatch={dispatch}
+          problems={problems}
+          onEdit={edit}
+          onEditPage={editPage}
+          onDelete={remove}
+          onDeletePage={removePage}
+          onAddHere={(pageId) => {
+            dispatch({ type: 'select', elementId: null, pageId });
+            focusNext.current = () => paletteRef.current?.querySelector<HTMLElement>('button');
+          }}
+          announce={announce}
+        />
+        </div>
+        {desktop ? (
+          <aside ref={asideRef} aria-label="Side panel" className="rounded-xl border border-border bg-card shadow-sm lg:min-h-0 lg:overflow-y-auto">
+            <Tabs value={tab} onValueChange={(value) => setTab(value === 'preview' ? 'preview' : 'settings')} className="flex flex-col">
+              <div className="sticky top-0 z-10 border-b border-border bg-card p-3">
+                <TabsList aria-label="Side panel" className="w-full">
+                  <TabsTrigger value="settings">Settings</TabsTrigger>
+                  <TabsTrigger value="preview">Preview</TabsTrigger>
+                </TabsList>
+              </div>
+              <TabsContent forceMount value="settings" className="p-4 data-[state=inactive]:hidden" ref={panelRef}>
+                {panel}
+              </TabsContent>
+              <TabsContent forceMount value="preview" className="p-4 data-[state=inactive]:hidden">
+                {preview}
+              </TabsContent>
+            </Tabs>
+          </aside>
+        ) : (
+          <section aria-labelledby={previewHeadingId} className="rounded-xl border border-border bg-card p-3 shadow-sm sm:p-4">
+            {preview}
+          </section>
+        )}
+      </div>
+
+      {!desktop && (
+        <Dialog open={sheetOpen} onOpenChange={setSheetOpen}>
+          <DialogContent
+            variant="sheet"
+            aria-describedby={undefined}
+            onOpenAutoFocus={(event) => {
+              event.preventDefault();
+              const title = sheetFocus.current === 'title' ? panelRef.current?.querySelector('textarea') : null;
+              (title ?? panelHeading.current)?.focus();
+              title?.select();
+            }}
+          >
+            <DialogTitle className="sr-only">{state.elementId ? 'Question settings' : 'Page settings'}</DialogTitle>
+            <div ref={panelRef}>{panel}</div>
+            <Button variant="outline" onClick={() => setSheetOpen(false)}>
+              Done
+            </Button>
+          </DialogContent>
+        </Dialog>
+      )}
+
+      <PublishDialog
+        open={publishOpen}
+        onOpenChange={setPublishOpen}
+        formId={formId}
+        flush={autosave.flush}
+        revision={autosave.revision}
+        problems={problems}
+        describeKey={describeKey}
+        onSelectProblem={selectProblem}
+        onPublished={onPublished}
+      />
+      <VersionHistory
+        open={versionsOpen}
+        onOpenChange={setVersionsOpen}
+        formId={formId}
+        versions={meta.versions}
+        onCopy={(version) => replaceDraft(version.definition, `Copy version ${version.version} into the draft`, `Version ${version.version} is copied into the draft`)}
+      />
+      <ConflictDialog
+        conflict={autosave.conflict}
+        onKeepMine={() => {
+          autosave.keepMine();
+          announce('Saving your version.');
+        }}
+        onTakeTheirs={() => {
+          const theirs = autosave.takeTheirs();
+          if (theirs) replaceDraft(theirs, 'Load their version', 'Their version is loaded; Undo brings yours back');
+        }}
+      />
+
+      <div aria-live="polite" aria-atomic="true" className="sr-only">
+        {announcement}
+      </div>
+    </div>
+  );
+}
+
+interface ToolbarProps {
+  title: string;
+  titleInput: RefObject<HTMLInputElement | null>;
+  onTitle: (title: string) => void;
+  status: SaveStatus;
+  saveMessage: string | null;
+  onRetrySave: () => void;
+  formStatus: AdminForm['status'];
+  latestVersion: number | null;
+  problemCount: number;
+  undoLabel: string | null;
+  redoLabel: string | null;
+  onUndo: () => void;
+  onRedo: () => void;
+  onVersions: () => void;
+  onExport: () => void;
+  onImport: (draft: FormDraft) => void;
+  onPublish: () => void;
+  disabled: boolean;
+}
+
+const STATUS_DOT: Record<SaveStatus, string> = {
+  saved: 'bg-success',
+  saving: 'bg-primary animate-pulse',
+  retrying: 'bg-destructive',
+  offline: 'bg-muted-foreground',
+  conflict: 'bg-destructive',
+  error: 'bg-destructive',
+};
+
+function Toolbar(props: ToolbarProps) {
+  const titleId = useId();
+  const { status } = props;
+  return (
+    <section aria-label="Form actions" className="flex flex-col gap-3 rounded-xl border border-border bg-card p-3 shadow-sm lg:flex-row lg:items-end lg:gap-4">
+      {/* The title field is what the eye reads as the heading; a screen reader's heading list gets it too. */}
+      <h1 className="sr-only">{props.title.trim() || 'Untitled form'}</h1>
+      <div className="flex min-w-0 flex-1 flex-col gap-1.5">
+        <Label htmlFor={titleId} className="text-xs text-muted-foreground">
+          Form title
+        </Label>
+        <Input
+          ref={props.titleInput}
+          id={titleId}
+          value={props.title}
+          disabled={props.disabled}
+          placeholder="Untitled form"
+          autoComplete="off"
+          className="h-10 text-lg font-semibold sm:text-lg"
+          onChange={(event) => props.onTitle(event.target.value)}
+        />
+      </div>
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
+        <Badge variant={props.formStatus === 'published' ? 'default' : 'outline'}>
+          {props.formStatus === 'archived' ? 'Archived' : props.latestVersion === null ? 'Never published' : `Version ${props.latestVersion} published`}
+        </Badge>
+        <p role="status" className="flex items-center gap-1.5 text-sm whitespace-nowrap" title={props.saveMessage ?? undefined}>
+          <span aria-hidden="true" className={cn('size-2 rounded-full', STATUS_DOT[status])} />
+          {SAVE_STATUS_TEXT[status]}
+          {status === 'error' && props.saveMessage ? <span className="sr-only">: {props.saveMessage}</span> : null}
+        </p>
+        {(status === 'retrying' || status === 'offline') && (
+          <Button variant="link" size="sm" onClick={props.onRetrySave}>
+            Retry now
+          </Button>
+        )}
+      </div>
+      <div className="flex flex-wrap items-center gap-1.5">
+        <Button variant="outline" size="sm" disabled={props.disabled || props.undoLabel === null} title={props.undoLabel ? `Undo: ${props.undoLabel} (Ctrl+Z)` : 'Nothing to undo'} aria-keyshortcuts="Control+Z Meta+Z" onClick={props.onUndo}>
+          Undo
+        </Button>
+        <Button variant="outline" size="sm" disabled={props.disabled || props.redoLabel === null} title={props.redoLabel ? `Redo: ${props.redoLabel} (Ctrl+Shift+Z)` : 'Nothing to redo'} aria-keyshortcuts="Control+Shift+Z Meta+Shift+Z Control+Y" onClick={props.onRedo}>
+          Redo
+        </Button>
+        <Button variant="outline" size="sm" onClick={props.onVersions}>
+          Versions
+        </Button>
+        <ImportButton onImport={props.onImport} />
+        <Button variant="outline" size="sm" onClick={props.onExport}>
+          Export JSON
+        </Button>
+        <Button size="sm" disabled={props.disabled} onClick={props.onPublish} aria-describedby={props.problemCount > 0 ? `${titleId}-problems` : undefined}>
+          Publish
+        </Button>
+        {props.problemCount > 0 && (
+          <span id={`${titleId}-problems`} className="text-xs text-destructive">
+            {props.problemCount === 1 ? '1 problem to fix' : `${props.problemCount} problems to fix`}
+          </span>
+        )}
+      </div>
+    </section>
+  );
+}
+
+/** 409 `stale_revision`: someone else saved. Nothing typed is lost: either version can be kept. */
+function ConflictDialog({ conflict, onKeepMine, onTakeTheirs }: { conflict: ReturnType<typeof useAutosave>['conflict']; onKeepMine: () => void; onTakeTheirs: () => void }) {
+  return (
+    <Dialog open={conflict !== null}>
+      <DialogContent hideClose onEscapeKeyDown={(event) => event.preventDefault()} onPointerDownOutside={(event) => event.preventDefault()} onInteractOutside={(event) => event.preventDefault()}>
+        <DialogHeader>
+          <DialogTitle>Someone else saved this form</DialogTitle>
+          <DialogDescription>
+            {conflict?.updatedBy ? `${fullNameOf(conflict.updatedBy)} saved it` : 'It was saved elsewhere'}
+            {conflict ? ` on ${formatDateTime(conflict.updatedAt)}` : ''}, after you opened it. Your changes are not saved yet. Keep your version (it replaces theirs), or load theirs (yours stays in Undo).
+          </DialogDescription>
+        </DialogHeader>
+        <DialogFooter>
+          <Button variant="outline" onClick={onTakeTheirs}>
+            Load their version
+          </Button>
+          <Button onClick={onKeepMine}>Keep my version</Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}

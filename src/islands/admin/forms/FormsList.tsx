@@ -1,0 +1,477 @@
+/**
+ * /admin/forms: every form with its status, latest version, last change and where it is used;
+ * search, sort, pages of 10 (SPEC.md §9), create (title → the builder), duplicate, archive (with
+ * undo; refused while a live survey or mission uses the form) and the archived forms with restore.
+ * Rows are cards on phones and a table-like grid from medium screens.
+ *
+ * Kept light: no zod, no builder code (the builder's islands load on the builder page only).
+ */
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import type { AdminForm, AdminFormList, AdminFormListItem, FormInUseError, FormSort, FormUse } from '../../../shared/schemas/forms.ts';
+import { FORM_LIMITS } from '../../../shared/forms/constants.ts';
+import { MESSAGES } from '../../../shared/messages.ts';
+import { ApiError, apiGet, apiSend, withQuery } from '../../../lib/api.ts';
+import { errorMessage } from '../../../lib/form-errors.ts';
+import { formatDateTime, formatRelative } from '../../../lib/format.ts';
+import { navigateTo } from '../../../lib/navigation.ts';
+import { handleSessionLost } from '../../../lib/session.ts';
+import { cn } from '../../../lib/utils.ts';
+import { toast } from '../../../stores/toasts.ts';
+import { Alert } from '../../../components/ui/alert.tsx';
+import { Badge } from '../../../components/ui/badge.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { Card } from '../../../components/ui/card.tsx';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog.tsx';
+import { FormField } from '../../../components/ui/form-field.tsx';
+import { Input } from '../../../components/ui/input.tsx';
+import { Label } from '../../../components/ui/label.tsx';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select.tsx';
+import { Switch } from '../../../components/ui/switch.tsx';
+import { ConfirmButton, ListFooter, PER_PAGE, SearchForm } from '../admin-kit.tsx';
+
+/** The sort choices: the API's `sort` and `dir`. */
+const SORTS = {
+  updated: { label: 'Last changed', sort: 'updated', dir: 'desc' },
+  title: { label: 'Title (A to Z)', sort: 'title', dir: 'asc' },
+  created: { label: 'Newest first', sort: 'created', dir: 'desc' },
+  'created-asc': { label: 'Oldest first', sort: 'created', dir: 'asc' },
+} as const satisfies Record<string, { label: string; sort: FormSort; dir: 'asc' | 'desc' }>;
+type SortKey = keyof typeof SORTS;
+const isSortKey = (value: string | null): value is SortKey => value !== null && Object.hasOwn(SORTS, value);
+
+interface ListQuery {
+  q: string;
+  page: number;
+  sort: SortKey;
+  archived: boolean;
+}
+
+/** The list's query from the address bar (so Back and a reload keep it). */
+function readQuery(): ListQuery {
+  const params = new URLSearchParams(location.search);
+  const page = Number(params.get('page'));
+  const sort = params.get('sort');
+  return {
+    q: params.get('q') ?? '',
+    page: Number.isInteger(page) && page > 0 ? page : 1,
+    sort: isSortKey(sort) ? sort : 'updated',
+    archived: params.get('archived') === '1',
+  };
+}
+
+function writeQuery(query: ListQuery): void {
+  const params = new URLSearchParams();
+  if (query.q) params.set('q', query.q);
+  if (query.page > 1) params.set('page', String(query.page));
+  if (query.sort !== 'updated') params.set('sort', query.sort);
+  if (query.archived) params.set('archived', '1');
+  const search = params.toString();
+  history.replaceState(history.state, '', `${location.pathname}${search ? `?${search}` : ''}`);
+}
+
+type Load = { status: 'loading' } | { status: 'ready'; data: AdminFormList } | { status: 'error'; message: string };
+
+const STATUS_LABELS = { draft: 'Draft', published: 'Published', archived: 'Archived' } as const;
+
+/** "Survey “Spring walk” (project 3, version 2)". */
+export function usageLabel(use: FormUse): string {
+  return `${use.kind === 'survey' ? 'Survey' : 'Mission'} “${use.title}” (version ${use.version}${use.live ? ', live' : ''})`;
+}
+
+function usageHref(use: FormUse): string {
+  return `/admin/projects/${use.projectId}/${use.kind === 'survey' ? 'surveys' : 'missions'}/${use.id}`;
+}
+
+/** The 409 `in_use` error's details, when the API sent them. */
+function inUseOf(error: unknown): FormInUseError | null {
+  if (!(error instanceof ApiError) || error.code !== 'in_use' || !error.body) return null;
+  try {
+    const body = JSON.parse(error.body) as { error?: FormInUseError };
+    return body.error && Array.isArray(body.error.usedBy) ? body.error : null;
+  } catch {
+    return null;
+  }
+}
+
+/** /admin/forms. */
+export default function FormsList() {
+  const [query, setQuery] = useState<ListQuery | null>(null);
+  const [load, setLoad] = useState<Load>({ status: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+  const [creating, setCreating] = useState(false);
+  const [rowError, setRowError] = useState<{ id: number; message: string; usedBy: FormUse[] } | null>(null);
+  const sortId = useId();
+  const archivedId = useId();
+
+  useEffect(() => setQuery(readQuery()), []);
+
+  useEffect(() => {
+    if (query === null) return;
+    writeQuery(query);
+    const controller = new AbortController();
+    const { sort, dir } = SORTS[query.sort];
+    const params: Record<string, string> = { page: String(query.page), pageSize: String(PER_PAGE), sort, dir };
+    if (query.q) params.q = query.q;
+    if (query.archived) params.status = 'archived';
+    setLoad((current) => (current.status === 'ready' ? current : { status: 'loading' }));
+    apiGet<AdminFormList>(withQuery('/api/admin/forms', params), { signal: controller.signal })
+      .then((data) => {
+        // A page past the end (after an archive emptied it): go to the last page.
+        const last = Math.max(1, Math.ceil(data.total / PER_PAGE));
+        if (data.items.length === 0 && query.page > last) setQuery({ ...query, page: last });
+        else setLoad({ status: 'ready', data });
+      })
+      .catch((error: unknown) => {
+        if (controller.signal.aborted || handleSessionLost(error)) return;
+        setLoad({ status: 'error', message: errorMessage(error) });
+      });
+    return () => controller.abort();
+  }, [query, attempt]);
+
+  const reload = () => setAttempt((n) => n + 1);
+  const update = (patch: Partial<ListQuery>) => setQuery((current) => ({ ...(current ?? readQuery()), ...patch }));
+
+  async function duplicate(item: AdminFormListItem) {
+    try {
+      const copy = await apiSend<AdminForm>('POST', `/api/admin/forms/${item.id}/duplicate`);
+      toast({ title: `“${copy.title}” created`, action: { label: 'Open', altText: `Open “${copy.title}” in the builder`, onClick: () => void navigateTo(`/admin/forms/${copy.id}`) } });
+      reload();
+    } catch (error) {
+      if (!handleSessionLost(error)) toast({ title: 'The form was not duplicated', description: errorMessage(error), variant: 'destructive' });
+    }
+  }
+
+  async function restore(item: AdminFormListItem, { quiet = false } = {}) {
+    try {
+      await apiSend<AdminForm>('POST', `/api/admin/forms/${item.id}/restore`);
+      if (!quiet) toast({ title: `“${item.title}” restored` });
+      reload();
+    } catch (error) {
+      if (!handleSessionLost(error)) toast({ title: 'The form was not restored', description: errorMessage(error), variant: 'destructive' });
+    }
+  }
+
+  async function archive(item: AdminFormListItem) {
+    setRowError(null);
+    try {
+      await apiSend<unknown>('DELETE', `/api/admin/forms/${item.id}`);
+      toast({ title: `“${item.title}” archived`, description: 'Its versions stay readable.', action: { label: 'Undo', altText: `Restore “${item.title}”`, onClick: () => void restore(item, { quiet: true }) } });
+      reload();
+    } catch (error) {
+      if (handleSessionLost(error)) return;
+      const inUse = inUseOf(error);
+      setRowError({ id: item.id, message: inUse?.message ?? errorMessage(error), usedBy: inUse?.usedBy ?? [] });
+    }
+  }
+
+  const current = query ?? { q: '', page: 1, sort: 'updated' as const, archived: false };
+
+  return (
+    <div className="flex flex-col gap-6">
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+        <p className="max-w-prose text-muted-foreground">Questionnaires for surveys and missions. Each form has a working draft and numbered versions; surveys and missions use a published version.</p>
+        <Button onClick={() => setCreating(true)} className="self-start sm:self-auto">
+          <span aria-hidden="true">+</span> New form
+        </Button>
+      </div>
+
+      <Card className="flex flex-col gap-5 p-4 sm:p-6">
+        <SearchForm label="Search forms" value={current.q} onSearch={(q) => update({ q, page: 1 })}>
+          <div className="flex flex-col gap-2 sm:w-48">
+            <Label htmlFor={sortId}>Sort by</Label>
+            <Select value={current.sort} onValueChange={(value) => isSortKey(value) && update({ sort: value, page: 1 })}>
+              <SelectTrigger id={sortId}>
+                <SelectValue />
+              </SelectTrigger>
+              <SelectContent>
+                {(Object.keys(SORTS) as SortKey[]).map((key) => (
+                  <SelectItem key={key} value={key}>
+                    {SORTS[key].label}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+          </div>
+        </SearchForm>
+        <div className="flex items-center gap-3">
+          <Switch id={archivedId} checked={current.archived} onCheckedChange={(archived) => update({ archived, page: 1 })} />
+          <Label htmlFor={archivedId}>Show archived forms</Label>
+        </div>
+
+        <ListArea
+          load={load}
+          query={current}
+          onRetry={reload}
+          onCreate={() => setCreating(true)}
+          rowError={rowError}
+          onDismissError={() => setRowError(null)}
+          onDuplicate={(item) => void duplicate(item)}
+          onArchive={archive}
+          onRestore={(item) => void restore(item)}
+          onPage={(page) => update({ page })}
+        />
+      </Card>
+
+      <CreateFormDialog open={creating} onOpenChange={setCreating} />
+    </div>
+  );
+}
+
+const ROW_GRID = 'md:grid md:grid-cols-[minmax(0,2fr)_6.5rem_5rem_8rem_minmax(0,1.4fr)_13rem] md:items-center md:gap-4';
+
+function ListArea(props: {
+  load: Load;
+  query: ListQuery;
+  onRetry: () => void;
+  onCreate: () => void;
+  rowError: { id: number; message: string; usedBy: FormUse[] } | null;
+  onDismissError: () => void;
+  onDuplicate: (item: AdminFormListItem) => void;
+  onArchive: (item: AdminFormListItem) => Promise<void>;
+  onRestore: (item: AdminFormListItem) => void;
+  onPage: (page: number) => void;
+}) {
+  const { load, query } = props;
+  if (load.status === 'loading') return <ListSkeleton />;
+  if (load.status === 'error') {
+    return (
+      <div className="flex flex-col items-start gap-3">
+        <Alert variant="destructive" title="The forms could not be loaded">
+          {load.message}
+        </Alert>
+        <Button variant="outline" onClick={props.onRetry}>
+          Try again
+        </Button>
+      </div>
+    );
+  }
+  const { data } = load;
+  if (data.items.length === 0) {
+    return (
+      <div className="flex flex-col items-center gap-3 rounded-lg border border-dashed border-border px-4 py-10 text-center">
+        <p className="text-muted-foreground">
+          {query.q ? `No ${query.archived ? 'archived ' : ''}forms match “${query.q}”.` : query.archived ? 'No archived forms.' : 'No forms yet. Create the first one: give it a title, then add questions in the builder.'}
+        </p>
+        {!query.q && !query.archived && <Button onClick={props.onCreate}>New form</Button>}
+      </div>
+    );
+  }
+  return (
+    <div className="flex flex-col gap-4">
+      <div aria-hidden="true" className={cn('hidden border-b border-border px-4 pb-2 text-xs font-semibold tracking-wide text-muted-foreground uppercase', ROW_GRID)}>
+        <span>Form</span>
+        <span>Status</span>
+        <span>Version</span>
+        <span>Last change</span>
+        <span>Used by</span>
+        <span className="text-right">Actions</span>
+      </div>
+      <ul aria-label={query.archived ? 'Archived forms' : 'Forms'} className="flex flex-col gap-3 md:gap-0">
+        {data.items.map((item) => (
+          <FormRow
+            key={item.id}
+            item={item}
+            error={props.rowError?.id === item.id ? props.rowError : null}
+            onDismissError={props.onDismissError}
+            onDuplicate={props.onDuplicate}
+            onArchive={props.onArchive}
+            onRestore={props.onRestore}
+          />
+        ))}
+      </ul>
+      <ListFooter page={data.page} total={data.total} perPage={PER_PAGE} label="Form list pages" onPageChange={props.onPage} />
+    </div>
+  );
+}
+
+function FormRow({
+  item,
+  error,
+  onDismissError,
+  onDuplicate,
+  onArchive,
+  onRestore,
+}: {
+  item: AdminFormListItem;
+  error: { message: string; usedBy: FormUse[] } | null;
+  onDismissError: () => void;
+  onDuplicate: (item: AdminFormListItem) => void;
+  onArchive: (item: AdminFormListItem) => Promise<void>;
+  onRestore: (item: AdminFormListItem) => void;
+}) {
+  const title = item.title.trim() || 'Untitled form';
+  const fieldLabel = 'text-xs font-medium text-muted-foreground md:sr-only';
+  return (
+    <li className="rounded-lg border border-border p-4 md:rounded-none md:border-x-0 md:border-t-0 md:px-4 md:py-3 md:last:border-b-0">
+      <div className={cn('flex flex-col gap-3', ROW_GRID)}>
+        <div className="flex min-w-0 flex-col gap-0.5">
+          <a href={`/admin/forms/${item.id}`} className="font-semibold break-words text-primary underline-offset-4 hover:underline">
+            {title}
+          </a>
+          <span className="text-xs text-muted-foreground">
+            Created <time dateTime={item.createdAt}>{formatDateTime(item.createdAt)}</time>
+          </span>
+        </div>
+        <div className="grid grid-cols-3 gap-3 md:contents">
+          <div className="flex flex-col gap-1 md:block">
+            <span className={fieldLabel}>Status</span>
+            <Badge variant={item.status === 'published' ? 'default' : item.status === 'archived' ? 'outline' : 'secondary'}>{STATUS_LABELS[item.status]}</Badge>
+          </div>
+          <div className="flex flex-col gap-1 md:block">
+            <span className={fieldLabel}>Latest version</span>
+            <span className="text-sm tabular-nums">{item.latestVersion === null ? <span className="text-muted-foreground">None</span> : `v${item.latestVersion}`}</span>
+          </div>
+          <div className="flex flex-col gap-1 md:block">
+            <span className={fieldLabel}>Last change</span>
+            <time dateTime={item.updatedAt} title={formatDateTime(item.updatedAt)} className="text-sm">
+              {formatRelative(item.updatedAt)}
+            </time>
+          </div>
+        </div>
+        <div className="flex min-w-0 flex-col gap-1 md:block">
+          <span className={fieldLabel}>Used by</span>
+          {item.usedBy.length === 0 ? (
+            <span className="text-sm text-muted-foreground">Not used yet</span>
+          ) : (
+            <ul className="flex flex-col gap-0.5 text-sm">
+              {item.usedBy.map((use) => (
+                <li key={`${use.kind}-${use.id}`}>
+                  <a href={usageHref(use)} className="text-primary underline-offset-4 hover:underline">
+                    {usageLabel(use)}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+        <div className="flex flex-wrap gap-2 md:justify-end">
+          <Button variant="outline" size="sm" onClick={() => onDuplicate(item)}>
+            Duplicate<span className="sr-only"> “{title}”</span>
+          </Button>
+          {item.status === 'archived' ? (
+            <Button variant="outline" size="sm" onClick={() => onRestore(item)}>
+              Restore<span className="sr-only"> “{title}”</span>
+            </Button>
+          ) : (
+            <ConfirmButton question="Archive this form?" confirmLabel="Archive" confirmVariant="destructive" onConfirm={() => onArchive(item)}>
+              Archive<span className="sr-only"> “{title}”</span>
+            </ConfirmButton>
+          )}
+        </div>
+      </div>
+      {error && (
+        <div className="mt-3 flex flex-col items-start gap-2">
+          <Alert variant="destructive" title="This form was not archived">
+            <p>{error.message}</p>
+            {error.usedBy.length > 0 && (
+              <ul className="mt-1 list-disc pl-5">
+                {error.usedBy.map((use) => (
+                  <li key={`${use.kind}-${use.id}`}>
+                    <a href={usageHref(use)}>{usageLabel(use)}</a>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </Alert>
+          <Button variant="ghost" size="sm" onClick={onDismissError}>
+            Dismiss
+          </Button>
+        </div>
+      )}
+    </li>
+  );
+}
+
+/** The list's loading state: rows of the final size. */
+function ListSkeleton() {
+  return (
+    <div className="flex flex-col gap-4" aria-busy="true">
+      <p role="status" className="sr-only">
+        Loading forms…
+      </p>
+      <div aria-hidden="true" className="flex flex-col gap-3 md:gap-0 md:divide-y md:divide-border">
+        {Array.from({ length: PER_PAGE }, (_, index) => (
+          <div key={index} className="flex h-[10.5rem] flex-col justify-center gap-3 rounded-lg border border-border p-4 md:h-[4.25rem] md:flex-row md:items-center md:rounded-none md:border-0">
+            <div className="h-4 w-2/3 animate-pulse rounded bg-muted md:w-1/4" />
+            <div className="h-4 w-1/2 animate-pulse rounded bg-muted md:w-16" />
+            <div className="h-4 w-1/3 animate-pulse rounded bg-muted md:w-24" />
+            <div className="hidden h-8 w-40 animate-pulse rounded bg-muted md:ml-auto md:block" />
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+/** Checks a title as the API does: trimmed, required, at most 300 characters. */
+export function titleProblem(title: string): string | null {
+  const trimmed = title.trim();
+  if (trimmed === '') return MESSAGES.required;
+  if (trimmed.length > FORM_LIMITS.titleMax) return MESSAGES.tooLong;
+  return null;
+}
+
+/** "New form": asks for the title, creates the form and opens the builder. */
+function CreateFormDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+  const [title, setTitle] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [alert, setAlert] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  const id = useId();
+
+  useEffect(() => {
+    if (!open) {
+      setTitle('');
+      setError(null);
+      setAlert(null);
+    }
+  }, [open]);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const problem = titleProblem(title);
+    setError(problem);
+    setAlert(null);
+    if (problem) {
+      input.current?.focus();
+      return;
+    }
+    setBusy(true);
+    try {
+      const form = await apiSend<AdminForm>('POST', '/api/admin/forms', { title: title.trim() });
+      await navigateTo(`/admin/forms/${form.id}`);
+    } catch (failure) {
+      if (handleSessionLost(failure)) return;
+      const field = failure instanceof ApiError ? failure.fields.title?.[0] : undefined;
+      if (field) setError(field);
+      else setAlert(errorMessage(failure));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Dialog open={open} onOpenChange={(next) => !busy && onOpenChange(next)}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>New form</DialogTitle>
+          <DialogDescription>Give the form a title; you add the questions in the builder next.</DialogDescription>
+        </DialogHeader>
+        <form noValidate onSubmit={(event) => void submit(event)} className="flex flex-col gap-4">
+          {alert && <Alert variant="destructive">{alert}</Alert>}
+          <FormField id={id} label="Title" error={error ?? undefined}>
+            {(control) => <Input ref={input} {...control} value={title} maxLength={FORM_LIMITS.titleMax + 50} autoComplete="off" onChange={(event) => setTitle(event.target.value)} />}
+          </FormField>
+          <DialogFooter>
+            <Button variant="outline" onClick={() => onOpenChange(false)} disabled={busy}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={busy}>
+              Create form
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}

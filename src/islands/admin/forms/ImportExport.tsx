@@ -1,0 +1,146 @@
+/**
+ * Export the draft as a JSON file (pretty-printed, named after the form's title) and import one:
+ * a file that is not a well-formed draft (`formDraftSchema`) is refused with every problem listed
+ * and the draft untouched; a well-formed one may still have publish problems (listed), and
+ * replaces the draft once confirmed (undoable).
+ */
+import { useRef, useState } from 'react';
+import { formDraftSchema, type FormDraft } from '../../../shared/forms/definition.ts';
+import { checkForPublish } from '../../../shared/forms/publish.ts';
+import { Alert } from '../../../components/ui/alert.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog.tsx';
+
+/** A file name from a title: "Pet survey 2026!" → "pet-survey-2026.json". */
+export function exportFileName(title: string): string {
+  const slug = title
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 80);
+  return `${slug || 'form'}.json`;
+}
+
+/** Downloads the draft as pretty-printed JSON. */
+export function exportDraft(draft: FormDraft): void {
+  const blob = new Blob([`${JSON.stringify(draft, null, 2)}\n`], { type: 'application/json' });
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = exportFileName(draft.title);
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** The outcome of reading a file: a draft (with its publish problems) or why it is refused. */
+export type ImportResult = { ok: true; draft: FormDraft; problems: string[] } | { ok: false; problems: string[] };
+
+/** Reads a file's text as a draft; see the module comment. */
+export function readImport(text: string): ImportResult {
+  let value: unknown;
+  try {
+    value = JSON.parse(text) as unknown;
+  } catch (error) {
+    return { ok: false, problems: [`The file is not JSON: ${error instanceof Error ? error.message : 'it cannot be read'}`] };
+  }
+  const parsed = formDraftSchema.safeParse(value);
+  if (!parsed.success) {
+    return { ok: false, problems: parsed.error.issues.map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message)) };
+  }
+  const { problems } = checkForPublish(parsed.data);
+  return { ok: true, draft: parsed.data, problems: Object.values(problems).flat() };
+}
+
+type Pending = { name: string; result: ImportResult } | null;
+
+/** "Import JSON": a button, the file picker, and the dialogs that follow. */
+export function ImportButton({ onImport, className }: { onImport: (draft: FormDraft) => void; className?: string }) {
+  const input = useRef<HTMLInputElement>(null);
+  const [pending, setPending] = useState<Pending>(null);
+
+  async function read(file: File) {
+    const text = await file.text().catch(() => null);
+    setPending({ name: file.name, result: text === null ? { ok: false, problems: ['The file cannot be read.'] } : readImport(text) });
+  }
+
+  const result = pending?.result;
+  const draft = result?.ok ? result.draft : null;
+  const count = draft ? draft.pages.reduce((sum, page) => sum + page.elements.length, 0) : 0;
+
+  return (
+    <>
+      <Button variant="outline" size="sm" className={className} onClick={() => input.current?.click()}>
+        Import JSON
+      </Button>
+      <input
+        ref={input}
+        type="file"
+        accept="application/json,.json"
+        className="sr-only"
+        tabIndex={-1}
+        aria-hidden="true"
+        onChange={(event) => {
+          const file = event.target.files?.[0];
+          event.target.value = '';
+          if (file) void read(file);
+        }}
+      />
+      <Dialog open={pending !== null} onOpenChange={(open) => !open && setPending(null)}>
+        <DialogContent className="sm:max-w-xl">
+          {result && !result.ok && (
+            <>
+              <DialogHeader>
+                <DialogTitle>This file cannot be imported</DialogTitle>
+                <DialogDescription>“{pending?.name}” is not a form draft. The draft was not changed.</DialogDescription>
+              </DialogHeader>
+              <ul className="flex max-h-72 list-disc flex-col gap-1 overflow-y-auto pl-5 text-sm">
+                {result.problems.map((problem, index) => (
+                  <li key={index}>{problem}</li>
+                ))}
+              </ul>
+              <DialogFooter>
+                <Button onClick={() => setPending(null)}>Close</Button>
+              </DialogFooter>
+            </>
+          )}
+          {result?.ok && draft && (
+            <>
+              <DialogHeader>
+                <DialogTitle>Replace the draft with this file?</DialogTitle>
+                <DialogDescription>
+                  “{draft.title || pending?.name}”: {draft.pages.length === 1 ? '1 page' : `${draft.pages.length} pages`}, {count === 1 ? '1 question' : `${count} questions`}. You can undo it.
+                </DialogDescription>
+              </DialogHeader>
+              {result.problems.length > 0 && (
+                <Alert variant="info" title={`${result.problems.length === 1 ? '1 problem' : `${result.problems.length} problems`} to fix before publishing`}>
+                  <ul className="flex max-h-56 flex-col gap-1 overflow-y-auto">
+                    {result.problems.map((problem, index) => (
+                      <li key={index}>{problem}</li>
+                    ))}
+                  </ul>
+                </Alert>
+              )}
+              <DialogFooter>
+                <Button variant="outline" onClick={() => setPending(null)}>
+                  Cancel
+                </Button>
+                <Button
+                  onClick={() => {
+                    onImport(draft);
+                    setPending(null);
+                  }}
+                >
+                  Replace the draft
+                </Button>
+              </DialogFooter>
+            </>
+          )}
+        </DialogContent>
+      </Dialog>
+    </>
+  );
+}

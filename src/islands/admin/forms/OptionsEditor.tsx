@@ -1,0 +1,118 @@
+/**
+ * The list editor of a choice element's options (and a matrix's rows and columns): rename, add,
+ * remove, move up and down. Each item keeps its id when it is renamed or moved, so answers and
+ * conditions that use it stay right; new items get the next free `option_N` id.
+ */
+import { useEffect, useId, useRef } from 'react';
+import { Button } from '../../../components/ui/button.tsx';
+import { Input } from '../../../components/ui/input.tsx';
+import { nextItemId, type Item } from './catalog.ts';
+
+export interface OptionsEditorProps {
+  /** "option", "row" or "column": the words of the labels and the prefix of new ids. */
+  noun: 'option' | 'row' | 'column';
+  items: readonly Item[];
+  onChange: (items: Item[], key: string) => void;
+  /** The element's id, for unique merge keys. */
+  elementId: string;
+  disabled?: boolean;
+}
+
+const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+export function OptionsEditor({ noun, items, onChange, elementId, disabled = false }: OptionsEditorProps) {
+  const headingId = useId();
+  const list = useRef<HTMLOListElement>(null);
+  const focusIndex = useRef<number | null>(null);
+  const focusButton = useRef<string | null>(null);
+  const Noun = capital(noun);
+
+  useEffect(() => {
+    if (focusIndex.current !== null) {
+      list.current?.querySelectorAll<HTMLInputElement>('input')[focusIndex.current]?.focus();
+      focusIndex.current = null;
+    }
+    if (focusButton.current !== null) {
+      const button = list.current?.querySelector<HTMLButtonElement>(`[data-option-focus="${focusButton.current}"]`);
+      if (button && !button.disabled) button.focus();
+      else list.current?.querySelector<HTMLButtonElement>(`[data-option-focus^="${focusButton.current.split(':')[0]}:"]:not(:disabled)`)?.focus();
+      focusButton.current = null;
+    }
+  });
+
+  const move = (index: number, delta: -1 | 1) => {
+    const next = [...items];
+    const [item] = next.splice(index, 1);
+    if (!item) return;
+    next.splice(index + delta, 0, item);
+    focusButton.current = `${item.id}:${delta === -1 ? 'up' : 'down'}`;
+    onChange(next, `${elementId}:${noun}s:move`);
+  };
+
+  return (
+    <fieldset className="flex flex-col gap-3" aria-labelledby={headingId}>
+      <legend id={headingId} className="text-sm font-medium">
+        {Noun}s
+      </legend>
+      <ol ref={list} className="flex flex-col gap-2">
+        {items.map((item, index) => {
+          const label = item.label.trim() || `${Noun} ${index + 1}`;
+          return (
+            <li key={item.id} className="flex flex-col gap-1.5 rounded-md border border-border p-2">
+              <div className="flex items-center gap-2">
+                <Input
+                  aria-label={`${Noun} ${index + 1}`}
+                  aria-describedby={`${headingId}-${index}-id`}
+                  value={item.label}
+                  disabled={disabled}
+                  className="h-9"
+                  onChange={(event) => onChange(items.map((each) => (each.id === item.id ? { ...each, label: event.target.value } : each)), `${elementId}:${noun}:${item.id}:label`)}
+                />
+              </div>
+              <div className="flex flex-wrap items-center gap-1">
+                <span id={`${headingId}-${index}-id`} className="mr-auto font-mono text-xs text-muted-foreground">
+                  id {item.id}
+                </span>
+                <Button variant="ghost" size="sm" className="h-8 px-2" data-option-focus={`${item.id}:up`} disabled={disabled || index === 0} onClick={() => move(index, -1)}>
+                  Up<span className="sr-only">: move {noun} “{label}” up</span>
+                </Button>
+                <Button variant="ghost" size="sm" className="h-8 px-2" data-option-focus={`${item.id}:down`} disabled={disabled || index === items.length - 1} onClick={() => move(index, 1)}>
+                  Down<span className="sr-only">: move {noun} “{label}” down</span>
+                </Button>
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  className="h-8 px-2 text-destructive"
+                  disabled={disabled}
+                  onClick={() => {
+                    focusIndex.current = Math.max(0, Math.min(index, items.length - 2));
+                    onChange(
+                      items.filter((each) => each.id !== item.id),
+                      `${elementId}:${noun}s:remove:${item.id}`,
+                    );
+                  }}
+                >
+                  Remove<span className="sr-only"> {noun} “{label}”</span>
+                </Button>
+              </div>
+            </li>
+          );
+        })}
+      </ol>
+      {items.length === 0 && <p className="text-sm text-muted-foreground">No {noun}s yet.</p>}
+      <Button
+        variant="outline"
+        size="sm"
+        className="self-start"
+        disabled={disabled}
+        onClick={() => {
+          const id = nextItemId(items, noun);
+          focusIndex.current = items.length;
+          onChange([...items, { id, label: `${Noun} ${items.length + 1}` }], `${elementId}:${noun}s:add:${id}`);
+        }}
+      >
+        Add {noun}
+      </Button>
+    </fieldset>
+  );
+}

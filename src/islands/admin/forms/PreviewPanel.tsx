@@ -1,0 +1,124 @@
+/**
+ * The builder's live preview: the one FormRenderer on the current draft, at phone width (390 px)
+ * or desktop width (a wide window), to fill in and try the logic. Elements that are not valid yet
+ * are left out, with a note. Submitting sends nothing: it shows the answers it would send.
+ * The answers carry over between the two widths; "Restart preview" starts again.
+ */
+import { useDeferredValue, useMemo, useState } from 'react';
+import type { Answers, FormDraft } from '../../../shared/forms/definition.ts';
+import { FormRenderer } from '../../../components/forms/FormRenderer.tsx';
+import { Alert } from '../../../components/ui/alert.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../../components/ui/dialog.tsx';
+import { previewDefinition } from './preview.ts';
+
+export const PHONE_WIDTH_PX = 390;
+
+export function PreviewPanel({ draft, headingId }: { draft: FormDraft; headingId: string }) {
+  const deferred = useDeferredValue(draft);
+  const { definition, leftOut } = useMemo(() => previewDefinition(deferred), [deferred]);
+  const [wide, setWide] = useState(false);
+  const [run, setRun] = useState(0);
+  const [answers, setAnswers] = useState<Answers>({});
+  const [pageId, setPageId] = useState<string | null>(null);
+  const [sent, setSent] = useState<Answers | null>(null);
+
+  const restart = () => {
+    setRun((n) => n + 1);
+    setAnswers({});
+    setPageId(null);
+    setSent(null);
+  };
+
+  const renderer = (where: 'phone' | 'desktop') => (
+    <div className="flex flex-col gap-4">
+      {sent && (
+        <Alert variant="success" title="Preview only: nothing was sent">
+          <p>The answers it would send:</p>
+          <pre aria-label="The answers it would send" tabIndex={0} className="mt-2 max-h-48 overflow-auto rounded-md bg-muted p-2 font-mono text-xs whitespace-pre-wrap">
+            {JSON.stringify(sent, null, 2)}
+          </pre>
+        </Alert>
+      )}
+      <FormRenderer
+        key={`${run}-${where}`}
+        definition={definition}
+        seed="preview"
+        idPrefix={`preview-${where}`}
+        headingLevel={3}
+        initialAnswers={answers}
+        initialPageId={pageId}
+        onChange={(next, page) => {
+          setAnswers(next);
+          setPageId(page);
+        }}
+        onPageChange={(page) => setPageId(page)}
+        onSubmit={async (cleaned) => {
+          setSent(cleaned);
+        }}
+      />
+    </div>
+  );
+
+  const toolbar = (
+    <div className="flex flex-wrap items-center gap-2">
+      <div role="group" aria-label="Preview width" className="inline-flex rounded-md border border-input p-0.5">
+        <Button variant={wide ? 'ghost' : 'secondary'} size="sm" className="h-8" aria-pressed={!wide} onClick={() => setWide(false)}>
+          Phone width
+        </Button>
+        <Button variant={wide ? 'secondary' : 'ghost'} size="sm" className="h-8" aria-pressed={wide} onClick={() => setWide(true)}>
+          Desktop width
+        </Button>
+      </div>
+      <Button variant="outline" size="sm" className="h-9" onClick={restart}>
+        Restart preview
+      </Button>
+    </div>
+  );
+
+  const notes =
+    leftOut.length > 0 ? (
+      <Alert variant="info" title={leftOut.length === 1 ? '1 question is left out of the preview until it is fixed' : `${leftOut.length} questions are left out of the preview until they are fixed`}>
+        <ul className="flex flex-col gap-0.5">
+          {leftOut.map((item) => (
+            <li key={`${item.id}-${item.reason}`}>
+              “{item.title.trim() || item.id}” ({item.id}): {item.reason}
+            </li>
+          ))}
+        </ul>
+      </Alert>
+    ) : null;
+
+  return (
+    <div className="flex flex-col gap-4">
+      <div className="flex flex-col gap-1">
+        <h2 id={headingId} className="text-lg font-semibold">
+          Preview
+        </h2>
+        <p className="text-sm text-muted-foreground">Fill it in to try the conditions. Nothing is sent.</p>
+      </div>
+      {toolbar}
+      {notes}
+      {!wide && (
+        // On large screens a phone-sized frame; on a phone the screen is the frame.
+        <div role="region" aria-label="Preview at phone width" className="mx-auto w-full lg:rounded-[1.75rem] lg:border-[6px] lg:border-foreground/80 lg:bg-background lg:px-4 lg:py-5 lg:shadow-sm" style={{ maxWidth: PHONE_WIDTH_PX + 12 }}>
+          {renderer('phone')}
+        </div>
+      )}
+      {wide && <p className="text-sm text-muted-foreground">The preview is open in a wide window.</p>}
+      <Dialog open={wide} onOpenChange={setWide}>
+        <DialogContent variant="wide" className="gap-5">
+          <DialogHeader>
+            <DialogTitle>Preview at desktop width</DialogTitle>
+            <DialogDescription>Fill it in to try the conditions. Nothing is sent.</DialogDescription>
+          </DialogHeader>
+          {toolbar}
+          {notes}
+          <div role="region" aria-label="Preview at desktop width" className="mx-auto w-full max-w-3xl rounded-lg border border-border bg-background p-6">
+            {renderer('desktop')}
+          </div>
+        </DialogContent>
+      </Dialog>
+    </div>
+  );
+}

@@ -1,0 +1,148 @@
+/**
+ * Labelled controls for the builder's side panel: text, long text, number, checkbox and select
+ * settings. Each has a visible label tied to its control, an optional description and error.
+ */
+import { useEffect, useId, useState, type ReactNode } from 'react';
+import { Checkbox } from '../../../components/ui/checkbox.tsx';
+import { FormField } from '../../../components/ui/form-field.tsx';
+import { Input } from '../../../components/ui/input.tsx';
+import { Label } from '../../../components/ui/label.tsx';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select.tsx';
+import { Textarea } from '../../../components/ui/textarea.tsx';
+
+interface Common {
+  label: ReactNode;
+  description?: ReactNode;
+  error?: string | undefined;
+  disabled?: boolean;
+  className?: string;
+}
+
+export function TextSetting({ label, description, error, disabled, className, value, onChange, placeholder, inputId }: Common & { value: string; onChange: (value: string) => void; placeholder?: string; inputId?: string }) {
+  const generated = useId();
+  return (
+    <FormField id={inputId ?? generated} label={label} description={description} error={error} className={className}>
+      {(control) => <Input {...control} value={value} disabled={disabled} placeholder={placeholder} autoComplete="off" onChange={(event) => onChange(event.target.value)} />}
+    </FormField>
+  );
+}
+
+export function LongTextSetting({ label, description, error, disabled, className, value, onChange, rows = 3 }: Common & { value: string; onChange: (value: string) => void; rows?: number }) {
+  const id = useId();
+  return (
+    <FormField id={id} label={label} description={description} error={error} className={className}>
+      {(control) => <Textarea {...control} rows={rows} value={value} disabled={disabled} onChange={(event) => onChange(event.target.value)} />}
+    </FormField>
+  );
+}
+
+const parseNumber = (text: string): number | undefined => {
+  if (text.trim() === '') return undefined;
+  const value = Number(text);
+  return Number.isFinite(value) ? value : undefined;
+};
+
+/**
+ * A number setting: empty means "not set" (undefined). What is typed stays as typed while it is
+ * not a number yet ("-", "1."), and follows the value when it changes elsewhere (undo).
+ */
+export function NumberSetting({ label, description, error, disabled, className, value, onChange, min, max, step }: Common & { value: number | undefined; onChange: (value: number | undefined) => void; min?: number; max?: number; step?: number | 'any' }) {
+  const id = useId();
+  const [text, setText] = useState(value === undefined ? '' : String(value));
+  useEffect(() => {
+    if (parseNumber(text) !== value) setText(value === undefined ? '' : String(value));
+    // Only when the value changes from outside (undo, another control).
+  }, [value]);
+  return (
+    <FormField id={id} label={label} description={description} error={error} className={className}>
+      {(control) => (
+        <Input
+          {...control}
+          type="number"
+          inputMode="decimal"
+          value={text}
+          min={min}
+          max={max}
+          step={step ?? 'any'}
+          disabled={disabled}
+          onChange={(event) => {
+            setText(event.target.value);
+            onChange(parseNumber(event.target.value));
+          }}
+        />
+      )}
+    </FormField>
+  );
+}
+
+export function CheckSetting({ label, description, disabled, className, checked, onChange }: Omit<Common, 'error'> & { checked: boolean; onChange: (checked: boolean) => void }) {
+  const id = useId();
+  const descriptionId = description ? `${id}-description` : undefined;
+  return (
+    <div className={className}>
+      <div className="flex items-start gap-3">
+        <Checkbox id={id} checked={checked} disabled={disabled} aria-describedby={descriptionId} className="mt-0.5" onCheckedChange={(next) => onChange(next === true)} />
+        <div className="flex flex-col gap-1">
+          <Label htmlFor={id} className="leading-snug font-normal">
+            {label}
+          </Label>
+          {description && (
+            <p id={descriptionId} className="text-sm text-muted-foreground">
+              {description}
+            </p>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+export interface Choice<V extends string> {
+  value: V;
+  label: string;
+}
+
+/**
+ * A select. `none` adds a first choice that stands for "not set" (the select's items cannot have
+ * an empty value, SPEC.md §5): choosing it calls `onChange(undefined)`.
+ */
+export function SelectSetting<V extends string>({
+  label,
+  description,
+  error,
+  disabled,
+  className,
+  value,
+  onChange,
+  choices,
+  none,
+  triggerId,
+}: Common & { value: V | undefined; onChange: (value: V | undefined) => void; choices: readonly Choice<V>[]; none?: string; triggerId?: string }) {
+  const generated = useId();
+  const NONE = '__none__';
+  return (
+    <FormField id={triggerId ?? generated} label={label} description={description} error={error} className={className}>
+      {(control) => (
+        <Select
+          value={value === undefined || value === '' ? (none ? NONE : '') : value}
+          disabled={disabled}
+          onValueChange={(next) => onChange(next === NONE ? undefined : (next as V))}
+        >
+          <SelectTrigger {...control}>
+            <SelectValue placeholder="Choose…" />
+          </SelectTrigger>
+          <SelectContent>
+            {none && <SelectItem value={NONE}>{none}</SelectItem>}
+            {choices
+              .filter((choice) => choice.value !== '')
+              .map((choice) => (
+                <SelectItem key={choice.value} value={choice.value as string}>
+                  {choice.label}
+                </SelectItem>
+              ))}
+          </SelectContent>
+        </Select>
+      )}
+    </FormField>
+  );
+}

@@ -1,0 +1,191 @@
+/**
+ * A Markdown text area with "Write" and "Preview" tabs (the preview is the same `Markdown`
+ * component members see) and "Insert image": the chosen picture is uploaded through
+ * `POST /api/media` and `![description](/api/media/{id})` is inserted where the cursor was, with
+ * "description" selected so the author types what the image shows.
+ */
+import { useId, useRef, useState, type Ref } from 'react';
+import { MEDIA_ACCEPT, MEDIA_LIMITS, MEDIA_MESSAGES, type MediaUploaded } from '../../../shared/programme.ts';
+import { ApiError } from '../../../lib/api.ts';
+import { errorMessage } from '../../../lib/form-errors.ts';
+import { handleSessionLost } from '../../../lib/session.ts';
+import { Markdown } from '../../../components/forms/Markdown.tsx';
+import { Alert } from '../../../components/ui/alert.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { describedBy, FieldError } from '../../../components/ui/form-field.tsx';
+import { Label } from '../../../components/ui/label.tsx';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs.tsx';
+import { Textarea } from '../../../components/ui/textarea.tsx';
+import { insertAt } from './markdown-insert.ts';
+
+/** Uploads one file as multipart `file`; the API's error message when it refuses. */
+export async function uploadMedia(file: File): Promise<MediaUploaded> {
+  const body = new FormData();
+  body.append('file', file);
+  let response: Response;
+  try {
+    response = await fetch('/api/media', { method: 'POST', body, credentials: 'include', headers: { Accept: 'application/json' } });
+  } catch {
+    throw new ApiError(0, 'network_error', 'We could not reach Fieldwork. Check your connection and try again.');
+  }
+  const text = await response.text();
+  let data: unknown = null;
+  try {
+    data = text ? (JSON.parse(text) as unknown) : null;
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const error = (data as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+    const message = typeof error?.message === 'string' && error.message ? error.message : 'The picture could not be uploaded. Please try again.';
+    throw new ApiError(response.status, typeof error?.code === 'string' ? error.code : `http_${response.status}`, message, {}, null, text || null);
+  }
+  return data as MediaUploaded;
+}
+
+export function MarkdownEditor({
+  id,
+  label,
+  description,
+  value,
+  onChange,
+  onBlur,
+  error,
+  textareaRef,
+  rows = 10,
+}: {
+  id: string;
+  label: string;
+  description?: string;
+  value: string;
+  onChange: (value: string) => void;
+  onBlur?: () => void;
+  error?: string | undefined;
+  textareaRef?: Ref<HTMLTextAreaElement>;
+  rows?: number;
+}) {
+  const [tab, setTab] = useState('write');
+  const [uploading, setUploading] = useState(false);
+  const [uploadError, setUploadError] = useState<string | null>(null);
+  const [status, setStatus] = useState('');
+  const area = useRef<HTMLTextAreaElement | null>(null);
+  const selection = useRef<{ start: number; end: number } | null>(null);
+  const file = useRef<HTMLInputElement>(null);
+  const helpId = useId();
+  const descriptionId = description ? `${id}-description` : undefined;
+  const errorId = error ? `${id}-error` : undefined;
+
+  function setArea(node: HTMLTextAreaElement | null) {
+    area.current = node;
+    if (typeof textareaRef === 'function') textareaRef(node);
+    else if (textareaRef) (textareaRef as { current: HTMLTextAreaElement | null }).current = node;
+  }
+
+  function rememberSelection() {
+    const node = area.current;
+    if (node) selection.current = { start: node.selectionStart, end: node.selectionEnd };
+  }
+
+  async function onFile(picked: File | undefined) {
+    if (!picked) return;
+    setUploadError(null);
+    if (picked.size > MEDIA_LIMITS.maxBytes) {
+      setUploadError(MEDIA_MESSAGES.tooLarge);
+      return;
+    }
+    setUploading(true);
+    setStatus(`Uploading ${picked.name}…`);
+    try {
+      const media = await uploadMedia(picked);
+      const at = selection.current ?? { start: value.length, end: value.length };
+      const result = insertAt(value, at, `![description](/api/media/${media.id})`, 'description');
+      onChange(result.text);
+      setTab('write');
+      setStatus('Image inserted. Replace “description” with what the image shows.');
+      requestAnimationFrame(() => {
+        const node = area.current;
+        if (!node) return;
+        node.focus();
+        node.setSelectionRange(result.selectStart, result.selectEnd);
+      });
+    } catch (failure) {
+      if (handleSessionLost(failure)) return;
+      setUploadError(errorMessage(failure));
+      setStatus('');
+    } finally {
+      setUploading(false);
+    }
+  }
+
+  return (
+    <div className="flex flex-col gap-2">
+      <Label htmlFor={id}>{label}</Label>
+      {description && (
+        <p id={descriptionId} className="text-sm text-muted-foreground">
+          {description}
+        </p>
+      )}
+      <Tabs value={tab} onValueChange={setTab} className="flex flex-col gap-2">
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <TabsList aria-label={`${label}: write or preview`}>
+            <TabsTrigger value="write">Write</TabsTrigger>
+            <TabsTrigger value="preview">Preview</TabsTrigger>
+          </TabsList>
+          <Button
+            variant="outline"
+            size="sm"
+            loading={uploading}
+            onMouseDown={rememberSelection}
+            onClick={() => {
+              rememberSelection();
+              file.current?.click();
+            }}
+          >
+            Insert image
+          </Button>
+          <input
+            ref={file}
+            type="file"
+            accept={MEDIA_ACCEPT}
+            className="sr-only"
+            tabIndex={-1}
+            aria-hidden="true"
+            onChange={(event) => {
+              const picked = event.target.files?.[0];
+              event.target.value = '';
+              void onFile(picked);
+            }}
+          />
+        </div>
+        <TabsContent value="write" forceMount className="data-[state=inactive]:hidden">
+          <Textarea
+            ref={setArea}
+            id={id}
+            rows={rows}
+            value={value}
+            className="font-mono text-sm"
+            aria-invalid={error ? true : undefined}
+            aria-describedby={describedBy(descriptionId, helpId, errorId)}
+            onChange={(event) => onChange(event.target.value)}
+            onBlur={() => {
+              rememberSelection();
+              onBlur?.();
+            }}
+            onSelect={rememberSelection}
+          />
+        </TabsContent>
+        <TabsContent value="preview" className="min-h-40 rounded-md border border-border bg-card p-4">
+          {value.trim() ? <Markdown headingLevel={3}>{value}</Markdown> : <p className="text-sm text-muted-foreground">Nothing to preview yet.</p>}
+        </TabsContent>
+      </Tabs>
+      <p id={helpId} className="text-xs text-muted-foreground">
+        Markdown: **bold**, *italic*, - lists, [links](https://example.org), # headings.
+      </p>
+      <p role="status" className="sr-only">
+        {status}
+      </p>
+      {uploadError && <Alert variant="destructive">{uploadError}</Alert>}
+      {error && errorId && <FieldError id={errorId}>{error}</FieldError>}
+    </div>
+  );
+}

@@ -1,0 +1,390 @@
+/**
+ * The project page's "Mission groups" card (SPEC.md has no route of their own): each group with
+ * its unlock rule and its missions in order; create and edit in a dialog (title, description,
+ * the ordered missions with add, remove, Move up and Move down, the unlock rule and, in order,
+ * whether a mission counts once submitted or once approved); delete with a confirmation.
+ */
+import { useEffect, useId, useState } from 'react';
+import { useController, useForm, type Control } from 'react-hook-form';
+import type { AdminMission, AdminMissionGroup, GroupUnlock, GroupUnlockOn } from '../../../shared/programme.ts';
+import { apiSend } from '../../../lib/api.ts';
+import { applyApiError, errorMessage } from '../../../lib/form-errors.ts';
+import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
+import { handleSessionLost } from '../../../lib/session.ts';
+import { toast } from '../../../stores/toasts.ts';
+import { Alert } from '../../../components/ui/alert.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog.tsx';
+import { FieldError, FormField } from '../../../components/ui/form-field.tsx';
+import { Input } from '../../../components/ui/input.tsx';
+import { Label } from '../../../components/ui/label.tsx';
+import { RadioGroup, RadioGroupItem } from '../../../components/ui/radio-group.tsx';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select.tsx';
+import { Textarea } from '../../../components/ui/textarea.tsx';
+import { ConfirmButton, Section, type Load } from '../admin-kit.tsx';
+import { ActivityStatusBadge, Bone, LoadFailed } from './kit.tsx';
+import { moveItem } from './logic.ts';
+import type { MissionGroupList } from './types.ts';
+
+/** How a group's missions open, in words. */
+export function unlockText(group: Pick<AdminMissionGroup, 'unlock' | 'unlockOn'>): string {
+  if (group.unlock === 'all_open') return 'All missions open at once';
+  return group.unlockOn === 'approved' ? 'In order: each opens once the one before it is approved' : 'In order: each opens once the one before it is submitted';
+}
+
+export function MissionGroupsPanel({
+  projectId,
+  load,
+  reload,
+  missions,
+}: {
+  projectId: number;
+  load: Load<MissionGroupList>;
+  reload: () => void;
+  missions: AdminMission[] | null;
+}) {
+  const [editing, setEditing] = useState<AdminMissionGroup | 'new' | null>(null);
+  const titleOf = (id: number) => missions?.find((mission) => mission.id === id)?.title ?? `Mission ${id}`;
+
+  async function remove(group: AdminMissionGroup) {
+    try {
+      await apiSend<unknown>('DELETE', `/api/admin/mission-groups/${group.id}`);
+      toast({ title: `“${group.title}” deleted`, description: 'Its missions stay in the project.' });
+      reload();
+    } catch (error) {
+      if (!handleSessionLost(error)) toast({ title: 'The group was not deleted', description: errorMessage(error), variant: 'destructive' });
+    }
+  }
+
+  return (
+    <Section
+      id="mission-groups"
+      title="Mission groups"
+      description="Missions shown together, all at once or one after another."
+      aside={
+        <Button size="sm" onClick={() => setEditing('new')}>
+          <span aria-hidden="true">+</span> New mission group
+        </Button>
+      }
+    >
+      {load.status === 'loading' ? (
+        <div aria-busy="true" className="flex flex-col gap-2">
+          <p role="status" className="sr-only">
+            Loading the mission groups…
+          </p>
+          <Bone className="h-28 w-full" />
+        </div>
+      ) : load.status === 'error' ? (
+        <LoadFailed title="The mission groups could not be loaded" message={load.message} onRetry={reload} />
+      ) : load.data.items.length === 0 ? (
+        <div className="flex flex-col items-center gap-3 rounded-lg border border-dashed border-border px-4 py-8 text-center text-sm text-muted-foreground">
+          <p>No mission groups. Group missions to show them together, or to open them one after another.</p>
+          <Button variant="outline" size="sm" onClick={() => setEditing('new')}>
+            New mission group
+          </Button>
+        </div>
+      ) : (
+        <ul aria-label="Mission groups" className="flex flex-col divide-y divide-border rounded-lg border border-border">
+          {load.data.items.map((group) => (
+            <li key={group.id} className="flex flex-col gap-3 p-4">
+              <div className="flex flex-wrap items-start justify-between gap-3">
+                <div className="flex min-w-0 flex-col gap-1">
+                  <h3 className="font-semibold break-words">{group.title}</h3>
+                  <p className="text-sm text-muted-foreground">{unlockText(group)}</p>
+                  {group.description && <p className="text-sm whitespace-pre-line">{group.description}</p>}
+                </div>
+                <div className="flex flex-wrap gap-2">
+                  <Button variant="outline" size="sm" onClick={() => setEditing(group)}>
+                    Edit<span className="sr-only"> “{group.title}”</span>
+                  </Button>
+                  <ConfirmButton confirmVariant="destructive" confirmLabel="Delete" question={`Delete “${group.title}”? Its missions stay.`} onConfirm={() => remove(group)}>
+                    Delete<span className="sr-only"> “{group.title}”</span>
+                  </ConfirmButton>
+                </div>
+              </div>
+              {group.missionIds.length === 0 ? (
+                <p className="text-sm text-muted-foreground">No missions in this group yet.</p>
+              ) : (
+                <ol aria-label={`Missions of “${group.title}”`} className="flex list-decimal flex-col gap-1 pl-6 text-sm">
+                  {group.missionIds.map((id) => (
+                    <li key={id}>
+                      <a href={`/admin/projects/${projectId}/missions/${id}`} className="text-primary underline-offset-4 hover:underline">
+                        {titleOf(id)}
+                      </a>
+                    </li>
+                  ))}
+                </ol>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      <GroupDialog
+        projectId={projectId}
+        group={editing}
+        missions={missions}
+        onClose={() => setEditing(null)}
+        onSaved={(saved, created) => {
+          setEditing(null);
+          toast({ title: created ? `“${saved.title}” created` : `“${saved.title}” saved` });
+          reload();
+        }}
+      />
+    </Section>
+  );
+}
+
+interface GroupValues {
+  title: string;
+  description: string;
+  missionIds: number[];
+  unlock: GroupUnlock;
+  unlockOn: GroupUnlockOn;
+}
+
+const GROUP_FIELDS = ['title', 'description', 'missionIds', 'unlock', 'unlockOn'] as const;
+
+function GroupDialog({
+  projectId,
+  group,
+  missions,
+  onClose,
+  onSaved,
+}: {
+  projectId: number;
+  group: AdminMissionGroup | 'new' | null;
+  missions: AdminMission[] | null;
+  onClose: () => void;
+  onSaved: (group: AdminMissionGroup, created: boolean) => void;
+}) {
+  const creating = group === 'new';
+  return (
+    <Dialog open={group !== null} onOpenChange={(open) => !open && onClose()}>
+      <DialogContent className="sm:max-w-2xl">
+        <DialogHeader>
+          <DialogTitle>{creating ? 'New mission group' : 'Edit mission group'}</DialogTitle>
+          <DialogDescription>Choose the missions and the order they come in, and how they open.</DialogDescription>
+        </DialogHeader>
+        {group !== null && <GroupForm key={creating ? 'new' : group.id} projectId={projectId} group={creating ? null : group} missions={missions} onCancel={onClose} onSaved={onSaved} />}
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function GroupForm({
+  projectId,
+  group,
+  missions,
+  onCancel,
+  onSaved,
+}: {
+  projectId: number;
+  group: AdminMissionGroup | null;
+  missions: AdminMission[] | null;
+  onCancel: () => void;
+  onSaved: (group: AdminMissionGroup, created: boolean) => void;
+}) {
+  const [alert, setAlert] = useState<string | null>(null);
+  const id = useId();
+  const {
+    register,
+    handleSubmit,
+    setError,
+    control,
+    watch,
+    setValue,
+    formState: { errors, isSubmitting },
+  } = useForm<GroupValues>({
+    resolver: lazyZodResolver(() => import('../../../shared/schemas/programme.ts').then((m) => (group ? m.missionGroupPatchSchema : m.missionGroupCreateSchema))),
+    defaultValues: {
+      title: group?.title ?? '',
+      description: group?.description ?? '',
+      missionIds: group?.missionIds ?? [],
+      unlock: group?.unlock ?? 'all_open',
+      unlockOn: group?.unlockOn ?? 'submitted',
+    },
+  });
+  const unlock = watch('unlock');
+  const unlockOn = watch('unlockOn');
+
+  const onSubmit = handleSubmit(async (values) => {
+    setAlert(null);
+    try {
+      const saved = group
+        ? await apiSend<AdminMissionGroup>('PATCH', `/api/admin/mission-groups/${group.id}`, values)
+        : await apiSend<AdminMissionGroup>('POST', `/api/admin/projects/${projectId}/mission-groups`, values);
+      onSaved(saved, group === null);
+    } catch (error) {
+      if (!handleSessionLost(error)) setAlert(applyApiError(error, setError, GROUP_FIELDS));
+    }
+  });
+
+  return (
+    <form noValidate onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-5">
+      {alert && <Alert variant="destructive">{alert}</Alert>}
+      <FormField id={`${id}-title`} label="Title" error={errors.title?.message}>
+        {(c) => <Input {...c} autoComplete="off" {...register('title')} />}
+      </FormField>
+      <FormField id={`${id}-description`} label="Description" hint="(optional)" description="Members see it above the missions." error={errors.description?.message}>
+        {(c) => <Textarea {...c} rows={3} {...register('description')} />}
+      </FormField>
+      <MissionOrder control={control} missions={missions} idPrefix={id} />
+
+      <fieldset className="flex flex-col gap-3">
+        <legend className="mb-2 text-sm font-medium">How the missions open</legend>
+        <RadioGroup value={unlock} onValueChange={(value) => setValue('unlock', value === 'in_order' ? 'in_order' : 'all_open', { shouldDirty: true })} aria-label="How the missions open">
+          <RadioChoice id={`${id}-all-open`} value="all_open" label="All at once" description="Every mission of the group is open together." />
+          <RadioChoice id={`${id}-in-order`} value="in_order" label="In order" description="Each mission opens once the one before it is done." />
+        </RadioGroup>
+        {unlock === 'in_order' && (
+          <div className="ml-7 flex flex-col gap-2">
+            <span id={`${id}-done-label`} className="text-sm font-medium">
+              A mission is done when it is
+            </span>
+            <RadioGroup value={unlockOn} onValueChange={(value) => setValue('unlockOn', value === 'approved' ? 'approved' : 'submitted', { shouldDirty: true })} aria-labelledby={`${id}-done-label`}>
+              <RadioChoice id={`${id}-submitted`} value="submitted" label="Submitted" />
+              <RadioChoice id={`${id}-approved`} value="approved" label="Approved by a moderator" />
+            </RadioGroup>
+          </div>
+        )}
+        {(errors.unlock?.message || errors.unlockOn?.message) && <FieldError id={`${id}-unlock-error`}>{errors.unlock?.message ?? errors.unlockOn?.message}</FieldError>}
+      </fieldset>
+
+      <DialogFooter>
+        <Button variant="outline" onClick={onCancel} disabled={isSubmitting}>
+          Cancel
+        </Button>
+        <Button type="submit" loading={isSubmitting}>
+          {group ? 'Save group' : 'Create group'}
+        </Button>
+      </DialogFooter>
+    </form>
+  );
+}
+
+function RadioChoice({ id, value, label, description }: { id: string; value: string; label: string; description?: string }) {
+  return (
+    <div className="flex items-start gap-2">
+      <RadioGroupItem id={id} value={value} aria-describedby={description ? `${id}-description` : undefined} className="mt-0.5" />
+      <div className="flex flex-col gap-0.5">
+        <Label htmlFor={id}>{label}</Label>
+        {description && (
+          <span id={`${id}-description`} className="text-sm text-muted-foreground">
+            {description}
+          </span>
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** The group's missions in order, with Move up / Move down / Remove, and a picker to add one. */
+function MissionOrder({ control, missions, idPrefix }: { control: Control<GroupValues>; missions: AdminMission[] | null; idPrefix: string }) {
+  const { field, fieldState } = useController({ control, name: 'missionIds' });
+  const ids = field.value;
+  const [choice, setChoice] = useState<string>('');
+  const [announcement, setAnnouncement] = useState('');
+  const available = (missions ?? []).filter((mission) => !ids.includes(mission.id));
+  const titleOf = (missionId: number) => missions?.find((mission) => mission.id === missionId)?.title ?? `Mission ${missionId}`;
+  const errorId = `${idPrefix}-missions-error`;
+
+  useEffect(() => {
+    if (choice && !available.some((mission) => String(mission.id) === choice)) setChoice('');
+  }, [available, choice]);
+
+  function move(index: number, delta: number) {
+    const next = moveItem(ids, index, delta);
+    field.onChange(next);
+    const id = ids[index];
+    if (id !== undefined) setAnnouncement(`“${titleOf(id)}” is now number ${next.indexOf(id) + 1} of ${next.length}.`);
+    // Keep the focus on the same button of the moved row when it still exists.
+    requestAnimationFrame(() => {
+      const target = document.getElementById(`${idPrefix}-mission-${id}-${delta < 0 ? 'up' : 'down'}`) as HTMLButtonElement | null;
+      if (target && !target.disabled) target.focus();
+      else document.getElementById(`${idPrefix}-mission-${id}-${delta < 0 ? 'down' : 'up'}`)?.focus();
+    });
+  }
+
+  return (
+    <fieldset className="flex flex-col gap-3" aria-describedby={fieldState.error ? errorId : undefined}>
+      <legend className="mb-2 text-sm font-medium">Missions, in order</legend>
+      <p className="sr-only" role="status" aria-live="polite">
+        {announcement}
+      </p>
+      {missions === null ? (
+        <Bone className="h-20 w-full" />
+      ) : ids.length === 0 ? (
+        <p className="rounded-lg border border-dashed border-border px-3 py-4 text-center text-sm text-muted-foreground">No missions yet: add them below.</p>
+      ) : (
+        <ol className="flex flex-col divide-y divide-border rounded-lg border border-border">
+          {ids.map((missionId, index) => {
+            const mission = missions.find((candidate) => candidate.id === missionId);
+            const title = titleOf(missionId);
+            return (
+              <li key={missionId} className="flex flex-col gap-2 p-2.5 sm:flex-row sm:items-center sm:justify-between">
+                <span className="flex min-w-0 items-center gap-2 text-sm">
+                  <span className="w-6 shrink-0 text-right text-muted-foreground tabular-nums">{index + 1}.</span>
+                  <span className="break-words">{title}</span>
+                  {mission && <ActivityStatusBadge status={mission.status} />}
+                </span>
+                <span className="flex shrink-0 flex-wrap gap-1">
+                  <Button id={`${idPrefix}-mission-${missionId}-up`} variant="ghost" size="sm" disabled={index === 0} onClick={() => move(index, -1)} aria-label={`Move “${title}” up`}>
+                    Move up
+                  </Button>
+                  <Button id={`${idPrefix}-mission-${missionId}-down`} variant="ghost" size="sm" disabled={index === ids.length - 1} onClick={() => move(index, 1)} aria-label={`Move “${title}” down`}>
+                    Move down
+                  </Button>
+                  <Button
+                    variant="ghost"
+                    size="sm"
+                    aria-label={`Remove “${title}”`}
+                    onClick={() => {
+                      field.onChange(ids.filter((other) => other !== missionId));
+                      setAnnouncement(`“${title}” removed from the group.`);
+                    }}
+                  >
+                    Remove
+                  </Button>
+                </span>
+              </li>
+            );
+          })}
+        </ol>
+      )}
+      {missions !== null && (
+        <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
+          <div className="flex min-w-0 flex-1 flex-col gap-2">
+            <Label htmlFor={`${idPrefix}-add`}>Add a mission</Label>
+            <Select value={choice} onValueChange={setChoice} disabled={available.length === 0}>
+              <SelectTrigger id={`${idPrefix}-add`}>
+                <SelectValue placeholder={missions.length === 0 ? 'The project has no missions yet' : available.length === 0 ? 'Every mission is in the group' : 'Choose a mission'} />
+              </SelectTrigger>
+              <SelectContent>
+                {available.map((mission) => (
+                  <SelectItem key={mission.id} value={String(mission.id)}>
+                    {mission.title}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+          </div>
+          <Button
+            variant="secondary"
+            disabled={!choice}
+            onClick={() => {
+              const missionId = Number(choice);
+              if (!Number.isInteger(missionId) || ids.includes(missionId)) return;
+              field.onChange([...ids, missionId]);
+              setAnnouncement(`“${titleOf(missionId)}” added as number ${ids.length + 1}.`);
+              setChoice('');
+            }}
+          >
+            Add
+          </Button>
+        </div>
+      )}
+      {fieldState.error?.message && <FieldError id={errorId}>{fieldState.error.message}</FieldError>}
+      {missions !== null && missions.length > 0 && <p className="text-xs text-muted-foreground">{missions.length === 1 ? '1 mission in this project.' : `${missions.length} missions in this project.`}</p>}
+    </fieldset>
+  );
+}

@@ -1,0 +1,100 @@
+/**
+ * /admin/projects/{projectId}/missions/{missionId}: the mission's review workspace (the queue and
+ * one submission at a time, with keyboard shortcuts: `review/ReviewWorkspace.tsx`), then its
+ * details, instructions and counts.
+ */
+import type { AdminMission, AdminProject } from '../../../shared/programme.ts';
+import { Markdown } from '../../../components/forms/Markdown.tsx';
+import { buttonVariants } from '../../../components/ui/button.tsx';
+import { Section } from '../admin-kit.tsx';
+import { entriesRule } from './ActivityLists.tsx';
+import {
+  ActivityStatusBadge,
+  Breadcrumbs,
+  CompletionBar,
+  CountsRow,
+  Detail,
+  FormVersionLink,
+  LoadFailed,
+  Moment,
+  NotFound,
+  ScreenHeader,
+  ScreenSkeleton,
+  useResource,
+  useRouteIds,
+} from './kit.tsx';
+import { ReviewWorkspace } from './review/ReviewWorkspace.tsx';
+
+/** The island of the mission page. */
+export default function MissionScreen() {
+  const ids = useRouteIds('/admin/projects/:projectId/missions/:missionId');
+  const project = useResource<AdminProject>(ids ? `/api/admin/projects/${ids.projectId}` : null);
+  const mission = useResource<AdminMission>(ids ? `/api/admin/missions/${ids.missionId}` : null);
+
+  if (ids === undefined || (ids && (project.resource.status === 'loading' || mission.resource.status === 'loading'))) return <ScreenSkeleton label="Loading the mission…" cards={[14, 10, 24]} />;
+  const wrongProject = mission.resource.status === 'ready' && ids !== null && mission.resource.data.projectId !== ids.projectId;
+  if (ids === null || project.resource.status === 'missing' || mission.resource.status === 'missing' || wrongProject) {
+    return (
+      <NotFound title="No such mission" href={ids && project.resource.status === 'ready' ? `/admin/projects/${ids.projectId}#missions` : '/admin#projects'} linkLabel={ids && project.resource.status === 'ready' ? 'The project’s missions' : 'All projects'}>
+        This mission does not exist in this project. It may have been mistyped in the address.
+      </NotFound>
+    );
+  }
+  if (project.resource.status === 'error') return <LoadFailed title="The project could not be loaded" message={project.resource.message} onRetry={project.reload} />;
+  if (mission.resource.status === 'error') return <LoadFailed title="The mission could not be loaded" message={mission.resource.message} onRetry={mission.reload} />;
+  if (project.resource.status !== 'ready' || mission.resource.status !== 'ready') return null;
+  return <Mission project={project.resource.data} mission={mission.resource.data} />;
+}
+
+function Mission({ project, mission }: { project: AdminProject; mission: AdminMission }) {
+  const projectHref = `/admin/projects/${project.id}`;
+  return (
+    <div className="flex flex-col gap-6">
+      <div>
+        <Breadcrumbs items={[{ label: 'Dashboard', href: '/admin' }, { label: project.name, href: projectHref }, { label: mission.title }]} />
+        <ScreenHeader
+          title={mission.title}
+          badges={<ActivityStatusBadge status={mission.status} />}
+          actions={
+            <a href={`${projectHref}/missions/${mission.id}/edit`} className={buttonVariants({ variant: 'outline' })}>
+              Edit mission
+            </a>
+          }
+        />
+      </div>
+
+      <ReviewWorkspace project={project} mission={mission} />
+
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
+        <Section id="details" title="Details">
+          <dl className="grid gap-4 sm:grid-cols-2">
+            <Detail term="Form">
+              <FormVersionLink formId={mission.formId} version={mission.formVersion} latest={mission.latestFormVersion} />
+            </Detail>
+            <Detail term="Points">{mission.points}</Detail>
+            <Detail term="Entries">{entriesRule(mission.entries)}</Detail>
+            <Detail term="Review">{mission.review === 'manual' ? 'Manual: a moderator approves each one' : 'Automatic: approved on arrival'}</Detail>
+            <Detail term="Opens">
+              <Moment value={mission.opensAt} empty="When it goes live" />
+            </Detail>
+            <Detail term="Closes">
+              <Moment value={mission.closesAt} empty="When closed by hand" />
+            </Detail>
+          </dl>
+          {mission.instructions.trim() && (
+            <details className="group rounded-lg border border-border">
+              <summary className="cursor-pointer rounded-lg px-4 py-3 text-sm font-medium focus-visible:outline-2 focus-visible:outline-ring">Instructions</summary>
+              <div className="border-t border-border px-4 py-3">
+                <Markdown headingLevel={3}>{mission.instructions}</Markdown>
+              </div>
+            </details>
+          )}
+        </Section>
+        <Section id="counts" title="Counts">
+          <CountsRow counts={mission.counts} />
+          <CompletionBar counts={mission.counts} />
+        </Section>
+      </div>
+    </div>
+  );
+}

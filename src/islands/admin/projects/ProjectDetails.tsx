@@ -1,0 +1,146 @@
+/**
+ * The project page's "Details" card: the project's name, client, dates and description, edited
+ * in place ("Edit details" turns the list into a form), and its status with the moves it allows
+ * (draft → live → closed, reopen, archive, restore), each confirmed with what it means for members.
+ */
+import { useEffect, useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import type { AdminProject } from '../../../shared/programme.ts';
+import { apiSend } from '../../../lib/api.ts';
+import { applyApiError, errorMessage } from '../../../lib/form-errors.ts';
+import { formatDateTime } from '../../../lib/format.ts';
+import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
+import { handleSessionLost } from '../../../lib/session.ts';
+import { toast } from '../../../stores/toasts.ts';
+import { Alert } from '../../../components/ui/alert.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { ConfirmButton, Section } from '../admin-kit.tsx';
+import { Detail, formatDay, ProjectStatusBadge } from './kit.tsx';
+import { PROJECT_STATUS_HELP, PROJECT_STATUS_LABELS, projectMoves } from './logic.ts';
+import { PROJECT_FIELD_NAMES, ProjectFields, type ProjectValues } from './ProjectFields.tsx';
+
+export function ProjectDetails({ project, onSaved }: { project: AdminProject; onSaved: (project: AdminProject) => void }) {
+  const [editing, setEditing] = useState(false);
+  const [statusError, setStatusError] = useState<string | null>(null);
+  const editButton = useRef<HTMLButtonElement>(null);
+  const wasEditing = useRef(false);
+
+  // Back from the form: the focus returns to "Edit details".
+  useEffect(() => {
+    if (wasEditing.current && !editing) editButton.current?.focus();
+    wasEditing.current = editing;
+  }, [editing]);
+
+  async function move(to: AdminProject['status']) {
+    setStatusError(null);
+    try {
+      const saved = await apiSend<AdminProject>('PATCH', `/api/admin/projects/${project.id}`, { status: to });
+      onSaved(saved);
+      toast({ title: `The project is ${PROJECT_STATUS_LABELS[saved.status].toLowerCase()}`, description: PROJECT_STATUS_HELP[saved.status] });
+    } catch (error) {
+      if (!handleSessionLost(error)) setStatusError(errorMessage(error));
+    }
+  }
+
+  return (
+    <Section
+      id="details"
+      title="Details"
+      aside={
+        !editing && (
+          <Button ref={editButton} variant="outline" size="sm" onClick={() => setEditing(true)}>
+            Edit details
+          </Button>
+        )
+      }
+    >
+      {editing ? (
+        <DetailsForm
+          project={project}
+          onCancel={() => setEditing(false)}
+          onSaved={(saved) => {
+            onSaved(saved);
+            setEditing(false);
+            toast({ title: 'Details saved' });
+          }}
+        />
+      ) : (
+        <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+          <Detail term="Client">{project.client || <span className="text-muted-foreground">None</span>}</Detail>
+          <Detail term="Start date">{project.startsAt ? formatDay(project.startsAt) : <span className="text-muted-foreground">Not set</span>}</Detail>
+          <Detail term="End date">{project.endsAt ? formatDay(project.endsAt) : <span className="text-muted-foreground">Not set</span>}</Detail>
+          <Detail term="Last change">
+            <time dateTime={project.updatedAt}>{formatDateTime(project.updatedAt)}</time>
+          </Detail>
+          <Detail term="Description" className="sm:col-span-2 lg:col-span-4">
+            {project.description ? <p className="whitespace-pre-line">{project.description}</p> : <span className="text-muted-foreground">No description.</span>}
+          </Detail>
+        </dl>
+      )}
+
+      <div className="flex flex-col gap-3 border-t border-border pt-4">
+        <h3 className="text-base font-semibold">Status</h3>
+        <div className="flex flex-wrap items-center gap-2">
+          <ProjectStatusBadge status={project.status} />
+          <span className="text-sm text-muted-foreground">{PROJECT_STATUS_HELP[project.status]}</span>
+        </div>
+        {statusError && <Alert variant="destructive">{statusError}</Alert>}
+        <div className="flex flex-wrap gap-2">
+          {projectMoves(project.status).map((next) => (
+            <ConfirmButton
+              key={next.to}
+              variant={next.to === 'archived' ? 'outline' : 'default'}
+              confirmVariant={next.to === 'archived' ? 'destructive' : 'default'}
+              confirmLabel={next.label}
+              question={next.effect}
+              onConfirm={() => move(next.to)}
+            >
+              {next.label}
+            </ConfirmButton>
+          ))}
+        </div>
+      </div>
+    </Section>
+  );
+}
+
+function DetailsForm({ project, onCancel, onSaved }: { project: AdminProject; onCancel: () => void; onSaved: (project: AdminProject) => void }) {
+  const [alert, setAlert] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    setFocus,
+    formState: { errors, isSubmitting },
+  } = useForm<ProjectValues>({
+    resolver: lazyZodResolver(() => import('../../../shared/schemas/programme.ts').then((m) => m.projectPatchSchema)),
+    defaultValues: { name: project.name, client: project.client, description: project.description, startsAt: project.startsAt, endsAt: project.endsAt },
+  });
+
+  // The form replaces the details: the first field takes the focus.
+  useEffect(() => setFocus('name'), [setFocus]);
+
+  const onSubmit = handleSubmit(async (values) => {
+    setAlert(null);
+    try {
+      onSaved(await apiSend<AdminProject>('PATCH', `/api/admin/projects/${project.id}`, values));
+    } catch (error) {
+      if (!handleSessionLost(error)) setAlert(applyApiError(error, setError, PROJECT_FIELD_NAMES));
+    }
+  });
+
+  return (
+    <form noValidate aria-label="Project details" onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-5">
+      {alert && <Alert variant="destructive">{alert}</Alert>}
+      <ProjectFields register={register} errors={errors} idPrefix="project" />
+      <div className="flex flex-wrap gap-2">
+        <Button type="submit" loading={isSubmitting}>
+          Save details
+        </Button>
+        <Button variant="outline" onClick={onCancel} disabled={isSubmitting}>
+          Cancel
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,53 @@
+/**
+ * The fields of a project's details (name, client, start and end dates, description), used by the
+ * "New project" dialog and by the project page's edit-in-place form. Validation is the shared
+ * schema's (`projectCreateSchema` / `projectPatchSchema`), loaded on first validation.
+ */
+import type { FieldErrors, UseFormRegister } from 'react-hook-form';
+import { PROGRAMME_LIMITS } from '../../../shared/programme.ts';
+import { FormField } from '../../../components/ui/form-field.tsx';
+import { Input } from '../../../components/ui/input.tsx';
+import { Textarea } from '../../../components/ui/textarea.tsx';
+
+/** The form's values: the API's payload fields (dates `YYYY-MM-DD` or null). */
+export interface ProjectValues {
+  name: string;
+  client: string;
+  description: string;
+  startsAt: string | null;
+  endsAt: string | null;
+}
+
+export const PROJECT_FIELD_NAMES = ['name', 'client', 'description', 'startsAt', 'endsAt'] as const;
+
+const dateOrNull = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value : null);
+
+/** The labelled controls; `idPrefix` keeps ids unique when two forms are on a page. */
+export function ProjectFields({ register, errors, idPrefix }: { register: UseFormRegister<ProjectValues>; errors: FieldErrors<ProjectValues>; idPrefix: string }) {
+  return (
+    <div className="grid gap-5 sm:grid-cols-2">
+      <FormField id={`${idPrefix}-name`} label="Name" error={errors.name?.message} className="sm:col-span-2">
+        {(c) => <Input {...c} autoComplete="off" maxLength={PROGRAMME_LIMITS.nameMax + 20} {...register('name')} />}
+      </FormField>
+      <FormField id={`${idPrefix}-client`} label="Client" hint="(optional)" error={errors.client?.message} className="sm:col-span-2">
+        {(c) => <Input {...c} autoComplete="organization" maxLength={PROGRAMME_LIMITS.clientMax + 20} {...register('client')} />}
+      </FormField>
+      <FormField id={`${idPrefix}-starts`} label="Start date" hint="(optional)" error={errors.startsAt?.message}>
+        {(c) => <Input {...c} type="date" {...register('startsAt', { setValueAs: dateOrNull })} />}
+      </FormField>
+      <FormField id={`${idPrefix}-ends`} label="End date" hint="(optional)" error={errors.endsAt?.message}>
+        {(c) => <Input {...c} type="date" {...register('endsAt', { setValueAs: dateOrNull })} />}
+      </FormField>
+      <FormField
+        id={`${idPrefix}-description`}
+        label="Description"
+        hint="(optional)"
+        description="For moderators and admins: what the project is about, who takes part."
+        error={errors.description?.message}
+        className="sm:col-span-2"
+      >
+        {(c) => <Textarea {...c} rows={4} {...register('description')} />}
+      </FormField>
+    </div>
+  );
+}

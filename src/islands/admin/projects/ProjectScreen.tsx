@@ -1,0 +1,74 @@
+/**
+ * /admin/projects/{projectId}: the project's heading and status, then its cards: details (edited
+ * in place, status moves), members, surveys, missions and mission groups, with a short "On this
+ * page" list to jump between them.
+ */
+import type { AdminProject } from '../../../shared/programme.ts';
+import { useApi } from '../admin-kit.tsx';
+import { SurveysSection, MissionsSection } from './ActivityLists.tsx';
+import { Breadcrumbs, NotFound, ProjectStatusBadge, ScreenHeader, ScreenSkeleton, useResource, useRouteIds, LoadFailed } from './kit.tsx';
+import { MembersPanel } from './MembersPanel.tsx';
+import { MissionGroupsPanel } from './MissionGroupsPanel.tsx';
+import { ProjectDetails } from './ProjectDetails.tsx';
+import type { MissionGroupList, MissionList, SurveyList } from './types.ts';
+
+/** The island of /admin/projects/{projectId}. */
+export default function ProjectScreen() {
+  const ids = useRouteIds('/admin/projects/:projectId');
+  const projectId = ids?.projectId ?? null;
+  const { resource, reload, replace } = useResource<AdminProject>(projectId ? `/api/admin/projects/${projectId}` : null);
+
+  if (ids === undefined || (ids !== null && resource.status === 'loading')) return <ScreenSkeleton label="Loading the project…" cards={[14, 22, 12, 12]} />;
+  if (ids === null || resource.status === 'missing') {
+    return (
+      <NotFound title="No such project" href="/admin#projects" linkLabel="All projects">
+        This project does not exist. It may have been mistyped in the address.
+      </NotFound>
+    );
+  }
+  if (resource.status === 'error') return <LoadFailed title="The project could not be loaded" message={resource.message} onRetry={reload} />;
+  if (resource.status !== 'ready') return null;
+  return <Project project={resource.data} onSaved={replace} onCountsChanged={reload} />;
+}
+
+function Project({ project, onSaved, onCountsChanged }: { project: AdminProject; onSaved: (project: AdminProject) => void; onCountsChanged: () => void }) {
+  const base = `/api/admin/projects/${project.id}`;
+  const surveys = useApi<SurveyList>(`${base}/surveys`);
+  const missions = useApi<MissionList>(`${base}/missions`);
+  const groups = useApi<MissionGroupList>(`${base}/mission-groups`);
+
+  const count = (load: typeof surveys.load | typeof missions.load | typeof groups.load, fallback: number) => (load.status === 'ready' ? load.data.items.length : fallback);
+  const jumps: [string, string, number][] = [
+    ['details', 'Details', -1],
+    ['members', 'Members', project.counts.members],
+    ['surveys', 'Surveys', count(surveys.load, project.counts.surveys)],
+    ['missions', 'Missions', count(missions.load, project.counts.missions)],
+    ['mission-groups', 'Mission groups', count(groups.load, project.counts.missionGroups)],
+  ];
+
+  return (
+    <div className="flex flex-col gap-6">
+      <div>
+        <Breadcrumbs items={[{ label: 'Dashboard', href: '/admin' }, { label: 'Projects', href: '/admin#projects' }, { label: project.name }]} />
+        <ScreenHeader title={project.name} badges={<ProjectStatusBadge status={project.status} />} subtitle={project.client || undefined} />
+        <nav aria-label="On this page" className="mt-3">
+          <ul className="flex flex-wrap gap-2">
+            {jumps.map(([id, label, value]) => (
+              <li key={id}>
+                <a href={`#${id}`} className="inline-flex h-9 items-center gap-1.5 rounded-full border border-border bg-card px-3 text-sm no-underline hover:bg-accent">
+                  {label}
+                  {value >= 0 && <span className="text-muted-foreground tabular-nums">{value}</span>}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      </div>
+      <ProjectDetails project={project} onSaved={onSaved} />
+      <MembersPanel projectId={project.id} onChanged={onCountsChanged} />
+      <SurveysSection projectId={project.id} load={surveys.load} reload={surveys.reload} />
+      <MissionsSection projectId={project.id} load={missions.load} reload={missions.reload} />
+      <MissionGroupsPanel projectId={project.id} load={groups.load} reload={groups.reload} missions={missions.load.status === 'ready' ? missions.load.data.items : null} />
+    </div>
+  );
+}

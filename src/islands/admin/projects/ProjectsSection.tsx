@@ -1,0 +1,242 @@
+/**
+ * The dashboard's "Projects" section: every project with its client, status, dates and counts
+ * (members, surveys, missions), a search, a status filter, pages of 10 (SPEC.md §9) and "New
+ * project" (a dialog: name, client, dates, description → created as a draft → its page).
+ * Rows are cards on phones and a table-like grid from medium screens.
+ */
+import { useEffect, useId, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { PROJECT_STATUSES, type AdminProject, type AdminProjectListItem, type ProjectStatus } from '../../../shared/programme.ts';
+import { apiSend, withQuery } from '../../../lib/api.ts';
+import { applyApiError } from '../../../lib/form-errors.ts';
+import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
+import { navigateTo } from '../../../lib/navigation.ts';
+import { handleSessionLost } from '../../../lib/session.ts';
+import { cn } from '../../../lib/utils.ts';
+import { Alert } from '../../../components/ui/alert.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog.tsx';
+import { Label } from '../../../components/ui/label.tsx';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select.tsx';
+import { ListFooter, PER_PAGE, SearchForm, Section, useApi } from '../admin-kit.tsx';
+import { Bone, dayRange, LoadFailed, ProjectStatusBadge } from './kit.tsx';
+import { PROJECT_STATUS_LABELS } from './logic.ts';
+import { PROJECT_FIELD_NAMES, ProjectFields, type ProjectValues } from './ProjectFields.tsx';
+import type { ProjectList } from './types.ts';
+
+type StatusFilter = ProjectStatus | 'all';
+const isStatusFilter = (value: string): value is StatusFilter => value === 'all' || (PROJECT_STATUSES as readonly string[]).includes(value);
+
+/** The dashboard section. */
+export function ProjectsSection() {
+  const [q, setQ] = useState('');
+  const [status, setStatus] = useState<StatusFilter>('all');
+  const [page, setPage] = useState(1);
+  const [creating, setCreating] = useState(false);
+  const statusId = useId();
+
+  const params: Record<string, string> = { page: String(page), pageSize: String(PER_PAGE) };
+  if (q) params.q = q;
+  if (status !== 'all') params.status = status;
+  const { load, reload } = useApi<ProjectList>(withQuery('/api/admin/projects', params));
+
+  // A page past the end (the list shrank): the last page.
+  useEffect(() => {
+    if (load.status !== 'ready') return;
+    const last = Math.max(1, Math.ceil(load.data.total / PER_PAGE));
+    if (load.data.items.length === 0 && page > last) setPage(last);
+  }, [load, page]);
+
+  return (
+    <Section
+      id="projects"
+      title="Projects"
+      description="Each project holds its members, surveys, missions and mission groups."
+      aside={
+        <Button onClick={() => setCreating(true)}>
+          <span aria-hidden="true">+</span> New project
+        </Button>
+      }
+    >
+      <SearchForm
+        label="Search projects"
+        value={q}
+        onSearch={(value) => {
+          setQ(value);
+          setPage(1);
+        }}
+      >
+        <div className="flex flex-col gap-2 sm:w-44">
+          <Label htmlFor={statusId}>Status</Label>
+          <Select
+            value={status}
+            onValueChange={(value) => {
+              if (!isStatusFilter(value)) return;
+              setStatus(value);
+              setPage(1);
+            }}
+          >
+            <SelectTrigger id={statusId}>
+              <SelectValue />
+            </SelectTrigger>
+            <SelectContent>
+              <SelectItem value="all">All statuses</SelectItem>
+              {PROJECT_STATUSES.map((value) => (
+                <SelectItem key={value} value={value}>
+                  {PROJECT_STATUS_LABELS[value]}
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
+        </div>
+      </SearchForm>
+
+      {load.status === 'loading' ? (
+        <ProjectRowsSkeleton />
+      ) : load.status === 'error' ? (
+        <LoadFailed title="The projects could not be loaded" message={load.message} onRetry={reload} />
+      ) : load.data.items.length === 0 ? (
+        <div className="flex flex-col items-center gap-3 rounded-lg border border-dashed border-border px-4 py-10 text-center">
+          <p className="text-muted-foreground">
+            {q || status !== 'all'
+              ? `No ${status !== 'all' ? `${PROJECT_STATUS_LABELS[status].toLowerCase()} ` : ''}projects${q ? ` match “${q}”` : ''}.`
+              : 'No projects yet. Create the first one, then add its members, surveys and missions.'}
+          </p>
+          {!q && status === 'all' && <Button onClick={() => setCreating(true)}>New project</Button>}
+        </div>
+      ) : (
+        <div className="flex flex-col gap-4">
+          <div aria-hidden="true" className={cn('hidden border-b border-border px-4 pb-2 text-xs font-semibold tracking-wide text-muted-foreground uppercase', ROW_GRID)}>
+            <span>Project</span>
+            <span>Status</span>
+            <span>Dates</span>
+            <span className="text-right">Members</span>
+            <span className="text-right">Surveys</span>
+            <span className="text-right">Missions</span>
+          </div>
+          <ul aria-label="Projects" className="flex flex-col gap-3 md:gap-0">
+            {load.data.items.map((item) => (
+              <ProjectRow key={item.id} item={item} />
+            ))}
+          </ul>
+          <ListFooter page={page} total={load.data.total} label="Project list pages" onPageChange={setPage} />
+        </div>
+      )}
+
+      <NewProjectDialog open={creating} onOpenChange={setCreating} />
+    </Section>
+  );
+}
+
+const ROW_GRID = 'md:grid md:grid-cols-[minmax(0,2.2fr)_6rem_minmax(0,1.6fr)_5.5rem_5.5rem_5.5rem] md:items-center md:gap-4';
+
+function ProjectRow({ item }: { item: AdminProjectListItem }) {
+  const fieldLabel = 'text-xs font-medium text-muted-foreground md:sr-only';
+  const counts: [string, number][] = [
+    ['Members', item.counts.members],
+    ['Surveys', item.counts.surveys],
+    ['Missions', item.counts.missions],
+  ];
+  return (
+    <li className="rounded-lg border border-border p-4 md:rounded-none md:border-x-0 md:border-t-0 md:px-4 md:py-3 md:last:border-b-0">
+      <div className={cn('flex flex-col gap-3', ROW_GRID)}>
+        <div className="flex min-w-0 flex-col gap-0.5">
+          <a href={`/admin/projects/${item.id}`} className="font-semibold break-words text-primary underline-offset-4 hover:underline">
+            {item.name}
+          </a>
+          {item.client && <span className="text-sm break-words text-muted-foreground">{item.client}</span>}
+        </div>
+        <div className="flex flex-wrap items-center gap-x-4 gap-y-2 md:contents">
+          <div className="flex items-center gap-2 md:block">
+            <span className={fieldLabel}>Status</span>
+            <ProjectStatusBadge status={item.status} />
+          </div>
+          <div className="flex items-center gap-2 text-sm md:block">
+            <span className={fieldLabel}>Dates</span>
+            <span className={cn(!item.startsAt && !item.endsAt && 'text-muted-foreground')}>{dayRange(item.startsAt, item.endsAt)}</span>
+          </div>
+        </div>
+        <dl className="grid grid-cols-3 gap-3 md:contents">
+          {counts.map(([term, value]) => (
+            <div key={term} className="flex flex-col gap-0.5 md:block md:text-right">
+              <dt className={fieldLabel}>{term}</dt>
+              <dd className="text-sm tabular-nums">{value}</dd>
+            </div>
+          ))}
+        </dl>
+      </div>
+    </li>
+  );
+}
+
+function ProjectRowsSkeleton() {
+  return (
+    <div aria-busy="true" className="flex flex-col gap-3 md:gap-0">
+      <p role="status" className="sr-only">
+        Loading the projects…
+      </p>
+      {[0, 1, 2].map((row) => (
+        <div key={row} aria-hidden="true" className="flex h-[8.5rem] flex-col gap-3 rounded-lg border border-border p-4 md:h-[3.75rem] md:flex-row md:items-center md:rounded-none md:border-x-0 md:border-t-0">
+          <Bone className="h-5 w-48" />
+          <Bone className="h-5 w-16" />
+          <Bone className="h-4 w-40" />
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/** "New project": the details, then the project's page. Projects start as drafts. */
+export function NewProjectDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+  const [alert, setAlert] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    reset,
+    formState: { errors, isSubmitting },
+  } = useForm<ProjectValues>({
+    resolver: lazyZodResolver(() => import('../../../shared/schemas/programme.ts').then((m) => m.projectCreateSchema)),
+    defaultValues: { name: '', client: '', description: '', startsAt: null, endsAt: null },
+  });
+
+  useEffect(() => {
+    if (!open) {
+      reset();
+      setAlert(null);
+    }
+  }, [open, reset]);
+
+  const onSubmit = handleSubmit(async (values) => {
+    setAlert(null);
+    try {
+      const project = await apiSend<AdminProject>('POST', '/api/admin/projects', values);
+      await navigateTo(`/admin/projects/${project.id}`);
+    } catch (error) {
+      if (!handleSessionLost(error)) setAlert(applyApiError(error, setError, PROJECT_FIELD_NAMES));
+    }
+  });
+
+  return (
+    <Dialog open={open} onOpenChange={(next) => !isSubmitting && onOpenChange(next)}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>New project</DialogTitle>
+          <DialogDescription>It starts as a draft: members see it once you make it live.</DialogDescription>
+        </DialogHeader>
+        <form noValidate onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-5">
+          {alert && <Alert variant="destructive">{alert}</Alert>}
+          <ProjectFields register={register} errors={errors} idPrefix="new-project" />
+          <DialogFooter>
+            <Button variant="outline" onClick={() => onOpenChange(false)} disabled={isSubmitting}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={isSubmitting}>
+              Create project
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}

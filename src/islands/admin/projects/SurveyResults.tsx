@@ -1,0 +1,192 @@
+/**
+ * A native survey's results (`GET /api/admin/surveys/{id}/results`), one card per question: a
+ * bar chart of the counts per option with their percentages (recharts; the same numbers are in a
+ * table for screen readers, the chart itself is hidden from them), the average, lowest and
+ * highest for ratings, scales and numbers, a table for matrices, and the latest text answers.
+ * Loaded on its own (recharts is large) when the Results tab shows.
+ */
+import { useId } from 'react';
+import { Bar, BarChart, LabelList, XAxis, YAxis } from 'recharts';
+import { useApi } from '../admin-kit.tsx';
+import { LoadFailed, ResultsSkeleton } from './kit.tsx';
+import { formatAverage, percentOf, plural } from './logic.ts';
+import type { ResultElement, SurveyResults as Results } from './types.ts';
+
+const TYPE_LABELS: Record<string, string> = {
+  short_text: 'Short text',
+  long_text: 'Long text',
+  single_choice: 'Single choice',
+  multiple_choice: 'Multiple choice',
+  dropdown: 'Dropdown',
+  rating: 'Rating',
+  scale: 'Scale',
+  number: 'Number',
+  date: 'Date',
+  photo: 'Photos',
+  consent: 'Consent',
+  matrix: 'Matrix',
+  ranking: 'Ranking',
+};
+
+/** At most this many characters of an option's label beside its bar (the table has them whole). */
+const TICK_MAX = 26;
+const shorten = (text: string) => (text.length > TICK_MAX ? `${text.slice(0, TICK_MAX - 1)}…` : text);
+
+export default function SurveyResults({ surveyId }: { surveyId: number }) {
+  const { load, reload } = useApi<Results>(`/api/admin/surveys/${surveyId}/results`);
+  if (load.status === 'loading') return <ResultsSkeleton />;
+  if (load.status === 'error') return <LoadFailed title="The results could not be loaded" message={load.message} onRetry={reload} />;
+  const { submitted, elements } = load.data;
+  if (submitted === 0) {
+    return <p className="rounded-lg border border-dashed border-border px-4 py-8 text-center text-sm text-muted-foreground">No submitted responses yet. The results appear here as members submit the survey.</p>;
+  }
+  return (
+    <div className="flex flex-col gap-4">
+      <p className="text-sm text-muted-foreground">
+        From {plural(submitted, 'submitted response', 'submitted responses')}. Responses in progress are not counted.
+      </p>
+      <ol className="flex flex-col gap-4">
+        {elements.map((element, index) => (
+          <li key={element.id}>
+            <ElementResult element={element} index={index} submitted={submitted} />
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}
+
+function ElementResult({ element, index, submitted }: { element: ResultElement; index: number; submitted: number }) {
+  const headingId = useId();
+  const hasAverage = element.average !== undefined && element.average !== null;
+  return (
+    <section aria-labelledby={headingId} className="flex flex-col gap-3 rounded-lg border border-border p-4">
+      <div className="flex flex-col gap-0.5">
+        <h3 id={headingId} className="font-semibold break-words">
+          <span className="text-muted-foreground">{index + 1}. </span>
+          {element.title || 'Untitled question'}
+        </h3>
+        <p className="text-xs text-muted-foreground">
+          {TYPE_LABELS[element.type] ?? element.type} · {element.answered} of {submitted} answered ({percentOf(element.answered, submitted)}%)
+        </p>
+      </div>
+      {hasAverage && (
+        <dl className="flex flex-wrap gap-x-6 gap-y-2">
+          <Stat term="Average" value={formatAverage(element.average)} strong />
+          {element.min !== undefined && <Stat term="Lowest" value={formatAverage(element.min)} />}
+          {element.max !== undefined && <Stat term="Highest" value={formatAverage(element.max)} />}
+        </dl>
+      )}
+      {element.options && element.options.length > 0 && <OptionsChart element={element} options={element.options} />}
+      {element.rows && element.rows.length > 0 && <MatrixTable element={element} rows={element.rows} />}
+      {element.samples && element.samples.length > 0 && (
+        <div className="flex flex-col gap-2">
+          <h4 className="text-sm font-medium">Latest answers</h4>
+          <ul className="flex flex-col gap-1.5">
+            {element.samples.map((sample, sampleIndex) => (
+              <li key={sampleIndex} className="rounded-md bg-muted px-3 py-2 text-sm break-words whitespace-pre-line">
+                {sample}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {element.answered === 0 && <p className="text-sm text-muted-foreground">Nobody answered this question yet.</p>}
+    </section>
+  );
+}
+
+function Stat({ term, value, strong = false }: { term: string; value: string; strong?: boolean }) {
+  return (
+    <div className="flex items-baseline gap-1.5">
+      <dt className="text-sm text-muted-foreground">{term}</dt>
+      <dd className={strong ? 'text-2xl font-semibold tabular-nums' : 'text-sm font-medium tabular-nums'}>{value}</dd>
+    </div>
+  );
+}
+
+/** Counts per option: a horizontal bar chart for the eye, a table with the same numbers for everyone else. */
+function OptionsChart({ element, options }: { element: ResultElement; options: NonNullable<ResultElement['options']> }) {
+  const data = options.map((option) => {
+    const percent = percentOf(option.count, element.answered);
+    return { id: option.id, label: option.label, short: shorten(option.label), count: option.count, percent, display: `${option.count} (${percent}%)` };
+  });
+  const height = Math.max(80, data.length * 36 + 16);
+  // Room for the longest (shortened) label, about 7 px a character at 12 px.
+  const axisWidth = Math.min(170, Math.max(28, ...data.map((row) => row.short.length * 7 + 12)));
+  return (
+    <div className="flex flex-col gap-2">
+      <div aria-hidden="true" className="w-full text-foreground [&_.recharts-bar-rectangle_path]:fill-primary [&_.recharts-cartesian-axis-tick-value]:fill-foreground [&_.recharts-label]:fill-muted-foreground">
+        <BarChart layout="vertical" data={data} responsive accessibilityLayer={false} style={{ width: '100%', height }} margin={{ top: 4, right: 72, bottom: 4, left: 4 }}>
+          <XAxis type="number" hide allowDecimals={false} domain={[0, 'dataMax']} />
+          <YAxis type="category" dataKey="short" width={axisWidth} tickLine={false} axisLine={false} tick={{ fontSize: 12 }} interval={0} />
+          <Bar dataKey="count" radius={[0, 4, 4, 0]} barSize={20} isAnimationActive={false} minPointSize={2}>
+            <LabelList dataKey="display" position="right" style={{ fontSize: 12 }} />
+          </Bar>
+        </BarChart>
+      </div>
+      {/* A table lays out at its content width whatever its own box: the hidden box clips it. */}
+      <div className="sr-only">
+        <table>
+          <caption>{`${element.title || 'Untitled question'}: answers per option`}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Option</th>
+              <th scope="col">Count</th>
+              <th scope="col">Percent of those who answered</th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.map((row) => (
+              <tr key={row.id}>
+                <th scope="row">{row.label}</th>
+                <td>{row.count}</td>
+                <td>{row.percent}%</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}
+
+/** A matrix: rows × columns with the count in each cell (visible: a table reads well here). */
+function MatrixTable({ element, rows }: { element: ResultElement; rows: NonNullable<ResultElement['rows']> }) {
+  const columns = rows[0]?.columns ?? [];
+  return (
+    <div role="region" aria-label={`${element.title || 'Matrix'}: counts`} tabIndex={0} className="overflow-x-auto rounded-md focus-visible:outline-2 focus-visible:outline-ring">
+      <table className="relative w-full min-w-[24rem] border-collapse text-sm">
+        <caption className="sr-only">{`${element.title || 'Untitled question'}: answers per row and column`}</caption>
+        <thead>
+          <tr>
+            <td className="border-b border-border px-2 py-1.5" />
+            {columns.map((column) => (
+              <th key={column.id} scope="col" className="border-b border-border px-2 py-1.5 text-center text-xs font-semibold text-muted-foreground">
+                {column.label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => {
+            const total = row.columns.reduce((sum, column) => sum + column.count, 0);
+            return (
+              <tr key={row.id}>
+                <th scope="row" className="border-b border-border px-2 py-1.5 text-left font-medium">
+                  {row.label}
+                </th>
+                {row.columns.map((column) => (
+                  <td key={column.id} className="border-b border-border px-2 py-1.5 text-center tabular-nums">
+                    {column.count}
+                    <span className="block text-xs text-muted-foreground">{percentOf(column.count, total)}%</span>
+                  </td>
+                ))}
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

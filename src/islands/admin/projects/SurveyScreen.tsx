@@ -1,0 +1,433 @@
+/**
+ * /admin/projects/{projectId}/surveys/{surveyId}: the survey's details and counts; for an
+ * external survey the return URLs to paste into Alchemer and how; for a native one three tabs:
+ * the results (per-question summaries with charts, loaded on demand), the responses (a paged
+ * table, each response opened with `AnswersView`, CSV download) and a preview of the pinned
+ * version (the member's form; submitting sends nothing).
+ */
+import { lazy, Suspense, useEffect, useId, useState } from 'react';
+import type { FormDefinition } from '../../../shared/forms/definition.ts';
+import type { AdminProject, AdminSurvey, AdminSurveyResponse } from '../../../shared/programme.ts';
+import type { FormVersion } from '../../../shared/schemas/forms.ts';
+import { withQuery } from '../../../lib/api.ts';
+import { formatDateTime } from '../../../lib/format.ts';
+import { fullNameOf } from '../../../lib/user.ts';
+import { toast } from '../../../stores/toasts.ts';
+import { AnswersView } from '../../../components/forms/AnswersView.tsx';
+import { FormRenderer } from '../../../components/forms/FormRenderer.tsx';
+import { Badge } from '../../../components/ui/badge.tsx';
+import { Button, buttonVariants } from '../../../components/ui/button.tsx';
+import { Card } from '../../../components/ui/card.tsx';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../../components/ui/dialog.tsx';
+import { Label } from '../../../components/ui/label.tsx';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select.tsx';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs.tsx';
+import { ListFooter, PER_PAGE, Section, TableScroller, td, th, useApi } from '../admin-kit.tsx';
+import {
+  ActivityStatusBadge,
+  Bone,
+  Breadcrumbs,
+  CompletionBar,
+  CountsRow,
+  Detail,
+  FormVersionLink,
+  LoadFailed,
+  Moment,
+  NotFound,
+  ResultsSkeleton,
+  ScreenHeader,
+  ScreenSkeleton,
+  useResource,
+  useRouteIds,
+} from './kit.tsx';
+import { ALCHEMER_PID_MERGE_CODE, alchemerReturnUrl } from './logic.ts';
+import type { ResponseList } from './types.ts';
+
+const SurveyResults = lazy(() => import('./SurveyResults.tsx'));
+
+/** The island of the survey page. */
+export default function SurveyScreen() {
+  const ids = useRouteIds('/admin/projects/:projectId/surveys/:surveyId');
+  const project = useResource<AdminProject>(ids ? `/api/admin/projects/${ids.projectId}` : null);
+  const survey = useResource<AdminSurvey>(ids ? `/api/admin/surveys/${ids.surveyId}` : null);
+
+  if (ids === undefined || (ids && (project.resource.status === 'loading' || survey.resource.status === 'loading'))) return <ScreenSkeleton label="Loading the survey…" cards={[14, 10, 24]} />;
+  const wrongProject = survey.resource.status === 'ready' && ids !== null && survey.resource.data.projectId !== ids.projectId;
+  if (ids === null || project.resource.status === 'missing' || survey.resource.status === 'missing' || wrongProject) {
+    return (
+      <NotFound title="No such survey" href={ids && project.resource.status === 'ready' ? `/admin/projects/${ids.projectId}#surveys` : '/admin#projects'} linkLabel={ids && project.resource.status === 'ready' ? 'The project’s surveys' : 'All projects'}>
+        This survey does not exist in this project. It may have been mistyped in the address.
+      </NotFound>
+    );
+  }
+  if (project.resource.status === 'error') return <LoadFailed title="The project could not be loaded" message={project.resource.message} onRetry={project.reload} />;
+  if (survey.resource.status === 'error') return <LoadFailed title="The survey could not be loaded" message={survey.resource.message} onRetry={survey.reload} />;
+  if (project.resource.status !== 'ready' || survey.resource.status !== 'ready') return null;
+  return <Survey project={project.resource.data} survey={survey.resource.data} />;
+}
+
+function Survey({ project, survey }: { project: AdminProject; survey: AdminSurvey }) {
+  const projectHref = `/admin/projects/${project.id}`;
+  const editHref = `${projectHref}/surveys/${survey.id}/edit`;
+  const native = survey.kind === 'native';
+  return (
+    <div className="flex flex-col gap-6">
+      <div>
+        <Breadcrumbs items={[{ label: 'Dashboard', href: '/admin' }, { label: project.name, href: projectHref }, { label: survey.title }]} />
+        <ScreenHeader
+          title={survey.title}
+          badges={
+            <>
+              <ActivityStatusBadge status={survey.status} />
+              <Badge variant="outline">{native ? 'Form' : 'Alchemer'}</Badge>
+            </>
+          }
+          subtitle={survey.description || undefined}
+          actions={
+            <a href={editHref} className={buttonVariants({ variant: 'outline' })}>
+              Edit survey
+            </a>
+          }
+        />
+      </div>
+
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
+        <Section id="details" title="Details">
+          <dl className="grid gap-4 sm:grid-cols-2">
+            {native ? (
+              <Detail term="Form">
+                {survey.formId !== null && survey.formVersion !== null ? (
+                  <FormVersionLink formId={survey.formId} version={survey.formVersion} latest={survey.latestFormVersion} />
+                ) : (
+                  'None'
+                )}
+              </Detail>
+            ) : (
+              <Detail term="Alchemer link">
+                {survey.externalUrl ? (
+                  <a href={survey.externalUrl} target="_blank" rel="noopener noreferrer" className="break-all text-primary underline-offset-4 hover:underline">
+                    {survey.externalUrl}
+                    <span className="sr-only"> (opens in a new tab)</span>
+                  </a>
+                ) : (
+                  'None'
+                )}
+              </Detail>
+            )}
+            <Detail term="Points">{survey.points}</Detail>
+            <Detail term="Estimated time">{survey.estimatedMinutes ? `${survey.estimatedMinutes} min` : <span className="text-muted-foreground">Not set</span>}</Detail>
+            {!native && <Detail term="Returns">{survey.trustReturns ? 'Trusted: complete returns credit points at once' : 'Checked against the export before points'}</Detail>}
+            <Detail term="Opens">
+              <Moment value={survey.opensAt} empty="When it goes live" />
+            </Detail>
+            <Detail term="Closes">
+              <Moment value={survey.closesAt} empty="When closed by hand" />
+            </Detail>
+          </dl>
+        </Section>
+        <Section id="counts" title="Counts">
+          <CountsRow counts={survey.counts} />
+          <CompletionBar counts={survey.counts} />
+        </Section>
+      </div>
+
+      {native ? <NativeTabs survey={survey} /> : <AlchemerSetup survey={survey} />}
+    </div>
+  );
+}
+
+/** The return URLs with copy buttons, and where they go in Alchemer. */
+function AlchemerSetup({ survey }: { survey: AdminSurvey }) {
+  if (!survey.returnUrl) {
+    return (
+      <Section id="alchemer" title="Alchemer setup">
+        <p className="text-sm text-muted-foreground">The return URL is not available yet. Reload the page in a moment.</p>
+      </Section>
+    );
+  }
+  const urls = [
+    { status: 'complete', label: 'Finished (end of survey)', where: 'On the Thank You page: Action → URL Redirect.' },
+    { status: 'screened_out', label: 'Screened out', where: 'On the disqualification page (or a Disqualify action): URL Redirect.' },
+    { status: 'over_quota', label: 'Over quota', where: 'In the quota settings: when a quota is full, redirect to this URL.' },
+  ] as const;
+  return (
+    <Section id="alchemer" title="Alchemer setup" description="Members reach the survey with an anonymous reference (pid). Alchemer must keep it and send it back when they leave.">
+      <ol className="flex list-decimal flex-col gap-3 pl-5 text-sm">
+        <li>
+          On the survey's first page, add a <strong>Hidden Value</strong> action named <code>pid</code> with the value <CopyableCode text={ALCHEMER_PID_MERGE_CODE} label="the pid merge code" />.
+        </li>
+        <li>Add the redirects below (Alchemer fills in the member's pid). Keep “Pass URL variables” off: the pid is already in the URL.</li>
+        <li>Test it once with a member account: the survey page shows the member's outcome afterwards.</li>
+      </ol>
+      <ul className="flex flex-col gap-4">
+        {urls.map((entry) => (
+          <li key={entry.status} className="flex flex-col gap-2 rounded-lg border border-border p-3">
+            <div className="flex flex-col gap-0.5">
+              <span className="text-sm font-semibold">{entry.label}</span>
+              <span className="text-sm text-muted-foreground">{entry.where}</span>
+            </div>
+            <CopyField value={alchemerReturnUrl(survey.returnUrl ?? '', entry.status)} label={`Return URL: ${entry.label}`} />
+          </li>
+        ))}
+      </ul>
+    </Section>
+  );
+}
+
+async function copyText(text: string, what: string): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(text);
+    toast({ title: `${what} copied` });
+  } catch {
+    toast({ title: 'Copying did not work', description: 'Select the text and copy it with Ctrl+C (or ⌘C).', variant: 'destructive' });
+  }
+}
+
+function CopyField({ value, label }: { value: string; label: string }) {
+  const id = useId();
+  return (
+    <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
+      <label htmlFor={id} className="sr-only">
+        {label}
+      </label>
+      <input id={id} readOnly value={value} onFocus={(event) => event.target.select()} className="h-10 min-w-0 flex-1 rounded-md border border-input bg-muted px-3 font-mono text-xs text-foreground focus-visible:outline-2 focus-visible:outline-ring" />
+      <Button variant="secondary" size="sm" onClick={() => void copyText(value, label)} className="self-start sm:self-auto">
+        Copy<span className="sr-only"> {label}</span>
+      </Button>
+    </div>
+  );
+}
+
+function CopyableCode({ text, label }: { text: string; label: string }) {
+  return (
+    <span className="inline-flex flex-wrap items-center gap-1">
+      <code className="rounded bg-muted px-1.5 py-0.5">{text}</code>
+      <Button variant="link" className="text-sm" onClick={() => void copyText(text, label[0]?.toUpperCase() + label.slice(1))}>
+        Copy<span className="sr-only"> {label}</span>
+      </Button>
+    </span>
+  );
+}
+
+/** Results, responses and preview of a native survey. */
+function NativeTabs({ survey }: { survey: AdminSurvey }) {
+  const [tab, setTab] = useState('results');
+  useEffect(() => {
+    const hash = location.hash.slice(1);
+    if (hash === 'responses' || hash === 'preview' || hash === 'results') setTab(hash);
+  }, []);
+  return (
+    <Card className="flex flex-col gap-5 p-5 sm:p-6">
+      <Tabs
+        value={tab}
+        onValueChange={(next) => {
+          setTab(next);
+          history.replaceState(history.state, '', `${location.pathname}${location.search}#${next}`);
+        }}
+        className="flex flex-col gap-5"
+      >
+        <TabsList aria-label="Survey data" className="w-full sm:w-auto sm:self-start">
+          <TabsTrigger value="results">Results</TabsTrigger>
+          <TabsTrigger value="responses">Responses</TabsTrigger>
+          <TabsTrigger value="preview">Preview</TabsTrigger>
+        </TabsList>
+        <TabsContent value="results">
+          <Suspense fallback={<ResultsSkeleton />}>
+            <SurveyResults surveyId={survey.id} />
+          </Suspense>
+        </TabsContent>
+        <TabsContent value="responses">
+          <ResponsesTable survey={survey} />
+        </TabsContent>
+        <TabsContent value="preview">
+          <Preview survey={survey} />
+        </TabsContent>
+      </Tabs>
+    </Card>
+  );
+}
+
+/** Definitions of a form's versions, fetched once each. */
+function useVersion(formId: number | null, version: number | null) {
+  return useApi<FormVersion>(formId !== null && version !== null ? `/api/admin/forms/${formId}/versions/${version}` : null);
+}
+
+/** The member's form at the pinned version; submitting sends nothing. */
+function Preview({ survey }: { survey: AdminSurvey }) {
+  const { load, reload } = useVersion(survey.formId, survey.formVersion);
+  const [run, setRun] = useState(0);
+  if (survey.formId === null || survey.formVersion === null) return <p className="text-sm text-muted-foreground">This survey has no form.</p>;
+  if (load.status === 'loading') return <Bone className="h-96 w-full" />;
+  if (load.status === 'error') return <LoadFailed title="The form could not be loaded" message={load.message} onRetry={reload} />;
+  return (
+    <section aria-label="Preview" className="flex flex-col gap-4">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <p className="text-sm text-muted-foreground">Version {survey.formVersion}, as members see it. Nothing you answer here is saved.</p>
+        <Button variant="outline" size="sm" onClick={() => setRun((n) => n + 1)}>
+          Restart preview
+        </Button>
+      </div>
+      <div className="mx-auto w-full max-w-2xl rounded-xl border border-border bg-background p-4 sm:p-6">
+        <FormRenderer
+          key={run}
+          definition={load.data.definition}
+          seed={`preview-${survey.id}`}
+          idPrefix="survey-preview"
+          headingLevel={3}
+          submitLabel="Submit (preview)"
+          onSubmit={async () => {
+            toast({ title: 'This is a preview', description: 'Nothing was sent.' });
+          }}
+        />
+      </div>
+    </section>
+  );
+}
+
+type StatusFilter = 'all' | 'submitted' | 'draft';
+
+function ResponsesTable({ survey }: { survey: AdminSurvey }) {
+  const [status, setStatus] = useState<StatusFilter>('all');
+  const [page, setPage] = useState(1);
+  const [open, setOpen] = useState<AdminSurveyResponse | null>(null);
+  const statusId = useId();
+  const params: Record<string, string> = { page: String(page), pageSize: String(PER_PAGE) };
+  if (status !== 'all') params.status = status;
+  const { load, reload } = useApi<ResponseList>(withQuery(`/api/admin/surveys/${survey.id}/responses`, params));
+  // The CSV holds what the table shows (the export's default is submitted responses only).
+  const csvHref = withQuery(`/api/admin/surveys/${survey.id}/responses.csv`, { status });
+
+  return (
+    <div className="flex flex-col gap-4">
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
+        <div className="flex flex-col gap-2 sm:w-52">
+          <Label htmlFor={statusId}>Show</Label>
+          <Select
+            value={status}
+            onValueChange={(value) => {
+              if (value === 'all' || value === 'submitted' || value === 'draft') {
+                setStatus(value);
+                setPage(1);
+              }
+            }}
+          >
+            <SelectTrigger id={statusId}>
+              <SelectValue />
+            </SelectTrigger>
+            <SelectContent>
+              <SelectItem value="all">All responses</SelectItem>
+              <SelectItem value="submitted">Submitted</SelectItem>
+              <SelectItem value="draft">In progress</SelectItem>
+            </SelectContent>
+          </Select>
+        </div>
+        <a href={csvHref} download className={buttonVariants({ variant: 'outline' })}>
+          Download CSV
+        </a>
+      </div>
+      {load.status === 'loading' ? (
+        <div aria-busy="true" className="flex flex-col gap-2">
+          <p role="status" className="sr-only">
+            Loading the responses…
+          </p>
+          {[0, 1, 2, 3].map((row) => (
+            <Bone key={row} className="h-12 w-full" />
+          ))}
+        </div>
+      ) : load.status === 'error' ? (
+        <LoadFailed title="The responses could not be loaded" message={load.message} onRetry={reload} />
+      ) : load.data.items.length === 0 ? (
+        <p className="rounded-lg border border-dashed border-border px-4 py-8 text-center text-sm text-muted-foreground">
+          {status === 'all' ? 'No responses yet. They appear here as members start the survey.' : status === 'submitted' ? 'No submitted responses yet.' : 'No responses in progress.'}
+        </p>
+      ) : (
+        <>
+          <TableScroller label="Responses">
+            <table className="relative w-full min-w-[40rem] border-collapse">
+              <caption className="sr-only">Responses ({load.data.total})</caption>
+              <thead>
+                <tr>
+                  <th scope="col" className={th}>
+                    Participant
+                  </th>
+                  <th scope="col" className={th}>
+                    Status
+                  </th>
+                  <th scope="col" className={th}>
+                    Version
+                  </th>
+                  <th scope="col" className={th}>
+                    Started
+                  </th>
+                  <th scope="col" className={th}>
+                    Submitted
+                  </th>
+                  <th scope="col" className={th}>
+                    <span className="sr-only">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {load.data.items.map((response) => (
+                  <tr key={response.id}>
+                    <td className={td}>
+                      <span className="flex flex-col">
+                        <span className="font-medium">{fullNameOf(response.user) || response.user.email}</span>
+                        <span className="text-xs break-all text-muted-foreground">{response.user.email}</span>
+                      </span>
+                    </td>
+                    <td className={td}>
+                      <Badge variant={response.status === 'submitted' ? 'default' : 'secondary'}>{response.status === 'submitted' ? 'Submitted' : 'In progress'}</Badge>
+                    </td>
+                    <td className={`${td} tabular-nums`}>{response.formVersion}</td>
+                    <td className={td}>
+                      <time dateTime={response.startedAt}>{formatDateTime(response.startedAt)}</time>
+                    </td>
+                    <td className={td}>
+                      <Moment value={response.submittedAt} empty="Not yet" />
+                    </td>
+                    <td className={`${td} text-right`}>
+                      <Button variant="outline" size="sm" onClick={() => setOpen(response)}>
+                        View<span className="sr-only"> the response of {fullNameOf(response.user) || response.user.email}</span>
+                      </Button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroller>
+          <ListFooter page={page} total={load.data.total} label="Response pages" onPageChange={setPage} />
+        </>
+      )}
+      <ResponseDialog survey={survey} response={open} onClose={() => setOpen(null)} />
+    </div>
+  );
+}
+
+function ResponseDialog({ survey, response, onClose }: { survey: AdminSurvey; response: AdminSurveyResponse | null; onClose: () => void }) {
+  return (
+    <Dialog open={response !== null} onOpenChange={(next) => !next && onClose()}>
+      <DialogContent className="sm:max-w-2xl">
+        {response && (
+          <>
+            <DialogHeader>
+              <DialogTitle>{fullNameOf(response.user) || response.user.email}</DialogTitle>
+              <DialogDescription>
+                {response.status === 'submitted' && response.submittedAt ? `Submitted ${formatDateTime(response.submittedAt)}` : `In progress, last saved ${formatDateTime(response.updatedAt)}`} · version {response.formVersion}
+              </DialogDescription>
+            </DialogHeader>
+            <ResponseAnswers formId={survey.formId} version={response.formVersion} answers={response.answers} />
+          </>
+        )}
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function ResponseAnswers({ formId, version, answers }: { formId: number | null; version: number; answers: AdminSurveyResponse['answers'] }) {
+  const { load, reload } = useVersion(formId, version);
+  if (load.status === 'loading') return <Bone className="h-48 w-full" />;
+  if (load.status === 'error') return <LoadFailed title="The form could not be loaded" message={load.message} onRetry={reload} />;
+  const definition: FormDefinition = load.data.definition;
+  return <AnswersView definition={definition} answers={answers} photos={{ thumbnailUrl: (id) => `/api/media/${id}/thumbnail` }} />;
+}

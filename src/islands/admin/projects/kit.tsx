@@ -1,0 +1,304 @@
+/**
+ * Pieces the programme's admin screens share: ids from the address bar, breadcrumbs, status
+ * badges, the completion bar, loading skeletons shaped like the screens, error and not-found
+ * states, and how a calendar day or a moment is written.
+ */
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import type { ActivityCounts, ActivityStatus, EntryStatus, ProjectStatus } from '../../../shared/programme.ts';
+import type { RoutePattern } from '../../../shared/routes.ts';
+import { ApiError, apiGet } from '../../../lib/api.ts';
+import { errorMessage } from '../../../lib/form-errors.ts';
+import { formatDateTime } from '../../../lib/format.ts';
+import { handleSessionLost } from '../../../lib/session.ts';
+import { cn } from '../../../lib/utils.ts';
+import { Alert } from '../../../components/ui/alert.tsx';
+import { Badge } from '../../../components/ui/badge.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { ChevronRightIcon } from '../../../components/icons.tsx';
+import { ACTIVITY_STATUS_LABELS, completionPercent, ENTRY_STATUS_LABELS, idsFromPath, PROJECT_STATUS_LABELS } from './logic.ts';
+
+/**
+ * The ids of the current URL for `pattern`: `undefined` until the browser has read the address
+ * (the prerendered HTML and the first render know no URL), null when the URL has no valid ids.
+ */
+export function useRouteIds(pattern: RoutePattern): Record<string, number> | null | undefined {
+  const [ids, setIds] = useState<Record<string, number> | null | undefined>(undefined);
+  useEffect(() => setIds(idsFromPath(location.pathname, pattern)), [pattern]);
+  return ids;
+}
+
+const dayFormat = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' });
+
+/** A calendar day `YYYY-MM-DD` written out ("Mar 5, 2026"), the same in every time zone. */
+export function formatDay(value: string | null | undefined): string {
+  if (!value || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return value ?? '';
+  const date = new Date(`${value}T00:00:00Z`);
+  return Number.isNaN(date.getTime()) ? value : dayFormat.format(date);
+}
+
+/** "Mar 5, 2026 – Apr 1, 2026", "From Mar 5, 2026", "Until …", or "No dates". */
+export function dayRange(start: string | null, end: string | null): string {
+  if (start && end) return `${formatDay(start)} – ${formatDay(end)}`;
+  if (start) return `From ${formatDay(start)}`;
+  if (end) return `Until ${formatDay(end)}`;
+  return 'No dates';
+}
+
+/** A moment in the reader's time zone, with its `<time>` element; "Not set" when empty. */
+export function Moment({ value, empty = 'Not set' }: { value: string | null | undefined; empty?: string }) {
+  if (!value) return <span className="text-muted-foreground">{empty}</span>;
+  return <time dateTime={value}>{formatDateTime(value)}</time>;
+}
+
+/** "Opens … · Closes …" for an activity's list row. */
+export function WindowText({ opensAt, closesAt }: { opensAt: string | null; closesAt: string | null }) {
+  if (!opensAt && !closesAt) return <span className="text-muted-foreground">Always open while live</span>;
+  return (
+    <span>
+      {opensAt && (
+        <>
+          Opens <Moment value={opensAt} />
+        </>
+      )}
+      {opensAt && closesAt && <span aria-hidden="true"> · </span>}
+      {closesAt && (
+        <>
+          {opensAt ? <span className="sr-only">, </span> : null}
+          Closes <Moment value={closesAt} />
+        </>
+      )}
+    </span>
+  );
+}
+
+const STATUS_VARIANT = { draft: 'secondary', live: 'default', closed: 'outline', archived: 'outline' } as const;
+
+export function ProjectStatusBadge({ status }: { status: ProjectStatus }) {
+  return <Badge variant={STATUS_VARIANT[status]}>{PROJECT_STATUS_LABELS[status]}</Badge>;
+}
+
+export function ActivityStatusBadge({ status }: { status: ActivityStatus }) {
+  return <Badge variant={STATUS_VARIANT[status]}>{ACTIVITY_STATUS_LABELS[status]}</Badge>;
+}
+
+export function EntryStatusBadge({ status }: { status: EntryStatus }) {
+  return <Badge variant={status === 'submitted' ? 'default' : status === 'draft' ? 'secondary' : 'outline'}>{ENTRY_STATUS_LABELS[status]}</Badge>;
+}
+
+/**
+ * How many members submitted, as words and as a bar (submitted / members). The words carry the
+ * numbers; the bar is decoration for the eye.
+ */
+export function CompletionBar({ counts, className }: { counts: ActivityCounts; className?: string }) {
+  const percent = completionPercent(counts.submitted, counts.members);
+  return (
+    <div className={cn('flex flex-col gap-1.5', className)}>
+      <div className="flex flex-wrap items-baseline justify-between gap-x-3 text-sm">
+        <span>
+          <span className="font-semibold tabular-nums">{counts.submitted}</span> of <span className="tabular-nums">{counts.members}</span> {counts.members === 1 ? 'member' : 'members'} submitted
+        </span>
+        <span className="text-muted-foreground tabular-nums">{percent}%</span>
+      </div>
+      <div aria-hidden="true" className="h-2 w-full overflow-hidden rounded-full bg-muted">
+        <div className="h-full rounded-full bg-primary transition-[width]" style={{ width: `${percent}%` }} />
+      </div>
+      <span className="text-xs text-muted-foreground tabular-nums">
+        {counts.started} started{counts.members > 0 ? ` (${completionPercent(counts.started, counts.members)}%)` : ''}
+      </span>
+    </div>
+  );
+}
+
+export interface Crumb {
+  label: string;
+  href?: string;
+}
+
+/** Where this screen is: Dashboard › Project › Survey (the last one is the current page). */
+export function Breadcrumbs({ items }: { items: Crumb[] }) {
+  return (
+    <nav aria-label="Breadcrumb" className="mb-2 text-sm">
+      <ol className="flex flex-wrap items-center gap-1 text-muted-foreground">
+        {items.map((item, index) => (
+          <li key={`${index}-${item.label}`} className="flex min-w-0 items-center gap-1">
+            {index > 0 && <ChevronRightIcon className="size-3.5 shrink-0" />}
+            {item.href ? (
+              <a href={item.href} className="truncate rounded-sm text-primary underline-offset-4 hover:underline">
+                {item.label}
+              </a>
+            ) : (
+              <span aria-current="page" className="truncate text-foreground">
+                {item.label}
+              </span>
+            )}
+          </li>
+        ))}
+      </ol>
+    </nav>
+  );
+}
+
+/** A grey block of a fixed size while something loads. */
+export function Bone({ className }: { className?: string }) {
+  return <div aria-hidden="true" className={cn('animate-pulse rounded-md bg-muted motion-reduce:animate-none', className)} />;
+}
+
+/** The loading state of a whole screen: a heading line and cards of the final sizes, announced once. */
+export function ScreenSkeleton({ label, cards = [12, 16, 20] }: { label: string; cards?: number[] }) {
+  return (
+    <div aria-busy="true" className="flex flex-col gap-6">
+      <p role="status" className="sr-only">
+        {label}
+      </p>
+      <div className="flex flex-col gap-3">
+        <Bone className="h-4 w-48" />
+        <Bone className="h-9 w-72 max-w-full" />
+      </div>
+      {cards.map((height, index) => (
+        <div key={index} aria-hidden="true" className="rounded-xl border border-border bg-card p-6" style={{ height: `${height}rem` }}>
+          <Bone className="mb-4 h-6 w-40" />
+          <Bone className="mb-2 h-4 w-full" />
+          <Bone className="h-4 w-2/3" />
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/** A failure with the way to try again. */
+export function LoadFailed({ title, message, onRetry }: { title: string; message: string; onRetry: () => void }) {
+  return (
+    <div className="flex max-w-xl flex-col items-start gap-3">
+      <Alert variant="destructive" title={title}>
+        {message}
+      </Alert>
+      <Button variant="outline" onClick={onRetry}>
+        Try again
+      </Button>
+    </div>
+  );
+}
+
+/** An id that does not exist (or a URL that is not one): the screen's heading says so, and where to go. */
+export function NotFound({ title, children, href, linkLabel }: { title: string; children: ReactNode; href: string; linkLabel: string }) {
+  return (
+    <div className="flex max-w-xl flex-col items-start gap-3">
+      <h1 className="text-2xl font-semibold tracking-tight">{title}</h1>
+      <p className="text-muted-foreground">{children}</p>
+      <a href={href} className="text-primary underline underline-offset-4">
+        {linkLabel}
+      </a>
+    </div>
+  );
+}
+
+/** A heading row of a screen: the title (h1) with badges, a line under it, and the actions on the right. */
+export function ScreenHeader({ title, badges, subtitle, actions }: { title: string; badges?: ReactNode; subtitle?: ReactNode; actions?: ReactNode }) {
+  return (
+    <div className="mb-2 flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
+      <div className="flex min-w-0 flex-col gap-1.5">
+        <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+          <h1 className="text-2xl font-semibold tracking-tight break-words sm:text-3xl">{title}</h1>
+          {badges}
+        </div>
+        {subtitle && <p className="text-muted-foreground">{subtitle}</p>}
+      </div>
+      {actions && <div className="flex shrink-0 flex-wrap gap-2">{actions}</div>}
+    </div>
+  );
+}
+
+/** A term and its value in a details list. */
+export function Detail({ term, children, className }: { term: string; children: ReactNode; className?: string }) {
+  return (
+    <div className={cn('flex min-w-0 flex-col gap-1', className)}>
+      <dt className="text-xs font-medium tracking-wide text-muted-foreground uppercase">{term}</dt>
+      <dd className="min-w-0 text-sm break-words">{children}</dd>
+    </div>
+  );
+}
+
+/** Members / started / submitted as three numbers. */
+export function CountsRow({ counts }: { counts: ActivityCounts }) {
+  const items: [string, number][] = [
+    ['Members', counts.members],
+    ['Started', counts.started],
+    ['Submitted', counts.submitted],
+  ];
+  return (
+    <dl className="grid grid-cols-3 gap-3">
+      {items.map(([term, value]) => (
+        <div key={term} className="flex flex-col gap-0.5 rounded-lg border border-border p-3">
+          <dt className="text-xs font-medium text-muted-foreground">{term}</dt>
+          <dd className="text-2xl font-semibold tabular-nums">{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+export type Resource<T> = { status: 'loading' } | { status: 'ready'; data: T } | { status: 'missing' } | { status: 'error'; message: string };
+
+/**
+ * GET `url` (null: wait) as a screen's main record: `missing` for a 404 (an unknown id), the
+ * error's message otherwise; `reload` asks again, `replace` updates the record in place (after
+ * a PATCH answered with it).
+ */
+export function useResource<T>(url: string | null): { resource: Resource<T>; reload: () => void; replace: (data: T) => void } {
+  const [resource, setResource] = useState<Resource<T>>({ status: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    if (url === null) return;
+    const controller = new AbortController();
+    setResource((current) => (current.status === 'ready' ? current : { status: 'loading' }));
+    apiGet<T>(url, { signal: controller.signal })
+      .then((data) => setResource({ status: 'ready', data }))
+      .catch((error: unknown) => {
+        if (controller.signal.aborted || handleSessionLost(error)) return;
+        if (error instanceof ApiError && error.status === 404) setResource({ status: 'missing' });
+        else setResource({ status: 'error', message: errorMessage(error) });
+      });
+    return () => controller.abort();
+  }, [url, attempt]);
+  const reload = useCallback(() => setAttempt((n) => n + 1), []);
+  const replace = useCallback((data: T) => setResource({ status: 'ready', data }), []);
+  return { resource, reload, replace };
+}
+
+/** The results tab while its code or its numbers load: shaped like two question cards. */
+export function ResultsSkeleton() {
+  return (
+    <div aria-busy="true" className="flex flex-col gap-4">
+      <p role="status" className="sr-only">
+        Loading the results…
+      </p>
+      <Bone className="h-5 w-60" />
+      <Bone className="h-56 w-full" />
+      <Bone className="h-56 w-full" />
+    </div>
+  );
+}
+
+
+/**
+ * A link to the form a survey or mission uses, named by the form's title at that version
+ * ("Cooking habits, version 2"), with a note when a newer version is out.
+ */
+export function FormVersionLink({ formId, version, latest }: { formId: number; version: number; latest: number | null }) {
+  const [title, setTitle] = useState<string | null>(null);
+  useEffect(() => {
+    const controller = new AbortController();
+    apiGet<{ definition: { title: string } }>(`/api/admin/forms/${formId}/versions/${version}`, { signal: controller.signal })
+      .then((data) => setTitle(data.definition.title || 'Untitled form'))
+      .catch(() => undefined);
+    return () => controller.abort();
+  }, [formId, version]);
+  return (
+    <span className="flex flex-col gap-0.5">
+      <a href={`/admin/forms/${formId}`} className="text-primary underline-offset-4 hover:underline">
+        {title ?? `Form ${formId}`}, version {version}
+      </a>
+      {latest !== null && latest > version && <span className="text-xs text-muted-foreground">Version {latest} is out: edit to move to it.</span>}
+    </span>
+  );
+}

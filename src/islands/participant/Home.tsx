@@ -1,0 +1,197 @@
+/**
+ * `/` (home): what the participant has to do, what waits for review and what is done — open
+ * surveys, missions and mission groups as cards (project, title, points, estimated time, closing
+ * date, progress), each linking to its screen; an empty state that says what to expect; the
+ * points balance beside the heading. Data: `GET /api/home` (and `GET /api/account/points`).
+ */
+import type { HomeAnswer, HomeItem } from '../../shared/programme.ts';
+import { cn } from '../../lib/utils.ts';
+import { Badge } from '../../components/ui/badge.tsx';
+import { CheckCircleIcon } from '../../components/icons.tsx';
+import { closesLabel, closesSoon, minutesLabel, opensLabel, percent, pointsLabel, stateLabel } from './format.ts';
+import { Bone, CalendarIcon, ClockIcon, LoadFailed, LoadingNote, ProgressBar, StarIcon, useResource } from './parts.tsx';
+import Balance from '../account/Balance.tsx';
+
+const KIND_LABELS: Readonly<Record<HomeItem['kind'], string>> = { survey: 'Survey', mission: 'Mission', mission_group: 'Mission group' };
+
+/** The screen of an item. */
+export function itemHref(item: Pick<HomeItem, 'kind' | 'id'>): string {
+  const base = item.kind === 'survey' ? '/surveys' : item.kind === 'mission' ? '/missions' : '/mission-groups';
+  return `${base}/${item.id}`;
+}
+
+function Heading() {
+  return (
+    <div className="mb-6 flex flex-wrap items-end justify-between gap-x-6 gap-y-2">
+      <h1 className="text-3xl font-semibold tracking-tight">Home</h1>
+      {/* The points balance and what is pending, linking to the history on /account. */}
+      <Balance />
+    </div>
+  );
+}
+
+/** The island of `/`. */
+export default function Home() {
+  const { load, retry } = useResource<HomeAnswer>('/api/home');
+  if (load.status === 'error') return <LoadFailed title="Home" message={load.message} onRetry={retry} />;
+  if (load.status !== 'ready') {
+    return (
+      <div aria-busy="true">
+        <Heading />
+        <HomeSkeleton />
+      </div>
+    );
+  }
+  const { todo, submitted, done } = load.data;
+  const nothingYet = todo.length === 0 && submitted.length === 0 && done.length === 0;
+
+  return (
+    <div>
+      <Heading />
+      {nothingYet ? (
+        <EmptyState />
+      ) : (
+        <div className="flex flex-col gap-10">
+          <Section id="todo" title="To do" items={todo} empty="You are all caught up. New surveys and missions appear here as soon as they open." />
+          {submitted.length > 0 && <Section id="submitted" title="Submitted" note="Waiting for review" items={submitted} />}
+          {done.length > 0 && <Section id="done" title="Done" items={done} />}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function EmptyState() {
+  return (
+    <section aria-labelledby="home-empty" className="flex flex-col items-start gap-3 rounded-xl border border-dashed border-border bg-card px-6 py-10 sm:items-center sm:text-center">
+      <h2 id="home-empty" className="text-xl font-semibold tracking-tight">
+        Nothing to do yet
+      </h2>
+      <p className="max-w-prose text-muted-foreground">
+        When a project you take part in opens a survey or mission, it appears here, with the points it is worth, about how long it takes and when it
+        closes.
+      </p>
+      <p className="max-w-prose text-sm text-muted-foreground">What you finish moves to “Submitted” while it waits for review, then to “Done”.</p>
+    </section>
+  );
+}
+
+function Section({ id, title, note, items, empty }: { id: keyof HomeAnswer; title: string; note?: string; items: HomeItem[]; empty?: string }) {
+  const headingId = `home-${id}`;
+  return (
+    <section aria-labelledby={headingId} className="flex flex-col gap-4">
+      <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
+        <h2 id={headingId} aria-label={`${title}, ${items.length} ${items.length === 1 ? 'item' : 'items'}`} className="flex items-center gap-2 text-xl font-semibold tracking-tight">
+          {title}
+          <span className="rounded-full bg-muted px-2 py-0.5 text-sm font-medium text-muted-foreground tabular-nums">{items.length}</span>
+        </h2>
+        {note && <p className="text-sm text-muted-foreground">{note}</p>}
+      </div>
+      {items.length === 0 ? (
+        <p className="flex items-center gap-2 rounded-lg border border-border bg-card px-4 py-4 text-sm text-muted-foreground">
+          <CheckCircleIcon className="size-5 shrink-0 text-success" />
+          {empty}
+        </p>
+      ) : (
+        <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+          {items.map((item) => (
+            <li key={`${item.kind}-${item.id}`} className="flex">
+              <ItemCard item={item} list={id} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** The badge of a card: its state while to do; "In review", "Approved" or "Done" after. */
+export function cardBadge(item: Pick<HomeItem, 'state'>, list: keyof HomeAnswer): string | null {
+  if (list === 'submitted') return 'In review';
+  if (list === 'done') return item.state === 'approved' ? 'Approved' : 'Done';
+  return stateLabel(item.state);
+}
+
+/** One card: the whole card is the link (a stretched link on the title), keyboard focus on the title. */
+export function ItemCard({ item, list }: { item: HomeItem; list: keyof HomeAnswer }) {
+  const finished = list !== 'todo';
+  const upcoming = item.state === 'upcoming';
+  const minutes = minutesLabel(item.estimatedMinutes);
+  const when = finished ? null : upcoming ? opensLabel(item.opensAt) : closesLabel(item.closesAt);
+  const progress = percent(item.progress);
+  const showProgress = !finished && !upcoming && progress !== null && (progress > 0 || item.state === 'in_progress');
+  const state = cardBadge(item, list);
+  const titleId = `home-item-${item.kind}-${item.id}`;
+  return (
+    <article
+      aria-labelledby={titleId}
+      className="relative flex w-full flex-col gap-3 rounded-xl border border-border bg-card p-4 shadow-sm transition-colors has-[a:focus-visible]:outline-2 has-[a:focus-visible]:outline-offset-2 has-[a:focus-visible]:outline-ring hover:border-primary/60"
+    >
+      <div className="flex items-start justify-between gap-3">
+        <p className="min-w-0 text-xs font-medium tracking-wide text-muted-foreground uppercase">
+          {KIND_LABELS[item.kind]}
+          <span aria-hidden="true"> · </span>
+          <span className="normal-case">{item.projectName}</span>
+        </p>
+        {state && (
+          <Badge variant={finished ? 'outline' : 'secondary'} className="shrink-0">
+            {state}
+          </Badge>
+        )}
+      </div>
+      <h3 id={titleId} className="text-lg leading-snug font-semibold break-words">
+        <a href={itemHref(item)} className="text-foreground no-underline outline-none after:absolute after:inset-0 after:rounded-xl after:content-['']">
+          {item.title}
+        </a>
+      </h3>
+      <ul className="mt-auto flex flex-wrap gap-x-4 gap-y-1 text-sm text-muted-foreground">
+        <li className="inline-flex items-center gap-1.5 font-medium text-foreground">
+          <StarIcon className="size-4 text-primary" />
+          {pointsLabel(item.points)}
+        </li>
+        {minutes && !finished && (
+          <li className="inline-flex items-center gap-1.5">
+            <ClockIcon className="size-4" />
+            {minutes}
+          </li>
+        )}
+        {when && (
+          <li className={cn('inline-flex items-center gap-1.5', !upcoming && closesSoon(item.closesAt) && 'font-medium text-destructive')}>
+            <CalendarIcon className="size-4" />
+            {when}
+          </li>
+        )}
+      </ul>
+      {showProgress && progress !== null && (
+        <div className="flex items-center gap-3">
+          <ProgressBar value={progress} label={`Progress of ${item.title}`} className="flex-1" />
+          <span className="text-xs font-medium text-muted-foreground tabular-nums" aria-hidden="true">
+            {progress}%
+          </span>
+        </div>
+      )}
+    </article>
+  );
+}
+
+function HomeSkeleton() {
+  return (
+    <div className="flex flex-col gap-4">
+      <LoadingNote label="Loading your surveys and missions…" />
+      <Bone className="h-7 w-28" />
+      <ul aria-hidden="true" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+        {[0, 1, 2].map((n) => (
+          <li key={n} className="flex h-[9.5rem] flex-col gap-3 rounded-xl border border-border bg-card p-4 shadow-sm">
+            <Bone className="h-3.5 w-36" />
+            <Bone className="h-6 w-4/5" />
+            <div className="mt-auto flex gap-4">
+              <Bone className="h-4 w-20" />
+              <Bone className="h-4 w-28" />
+            </div>
+            <Bone className="h-2 w-full" />
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

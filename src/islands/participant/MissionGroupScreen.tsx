@@ -1,0 +1,146 @@
+/**
+ * `/mission-groups/{id}`: the missions of a group in order, each with its state (locked and why,
+ * open, in progress, submitted, approved), the overall progress, and a link to each mission the
+ * participant may open. Data: `GET /api/mission-groups/{id}` → ParticipantMissionGroup.
+ */
+import type { GroupMissionState, ParticipantMissionGroup } from '../../shared/programme.ts';
+import { cn } from '../../lib/utils.ts';
+import { CheckIcon } from '../../components/icons.tsx';
+import { Markdown } from '../../components/forms/Markdown.tsx';
+import { Badge } from '../../components/ui/badge.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { closesLabel, closesSoon, GROUP_MISSION_STATE_LABELS, pointsLabel } from './format.ts';
+import { ActivityHeader, Bone, CalendarIcon, HeaderSkeleton, LoadFailed, LoadingNote, LockIcon, NotFound, ProgressBar, StarIcon, useResource, useRouteId } from './parts.tsx';
+
+type GroupMission = ParticipantMissionGroup['missions'][number];
+
+/** How the group unlocks its missions, in words. */
+export function unlockText(group: Pick<ParticipantMissionGroup, 'unlock' | 'unlockOn'>): string {
+  if (group.unlock === 'all_open') return 'Do the missions in any order.';
+  return group.unlockOn === 'approved'
+    ? 'Each mission opens once the one before it is approved.'
+    : 'Each mission opens once you have submitted the one before it.';
+}
+
+/** The island of `/mission-groups/{id}`. */
+export default function MissionGroupScreen() {
+  const id = useRouteId('/mission-groups/:id');
+  const { load, retry } = useResource<ParticipantMissionGroup>(id === undefined ? undefined : id === null ? null : `/api/mission-groups/${id}`);
+  if (load.status === 'missing') return <NotFound />;
+  if (load.status === 'error') return <LoadFailed title="Mission group" message={load.message} onRetry={retry} />;
+  if (load.status === 'loading') return <GroupSkeleton />;
+  const group = load.data;
+  const { done, total } = group.progress;
+  return (
+    <div className="mx-auto flex max-w-2xl flex-col gap-6">
+      <ActivityHeader projectName={group.projectName} title={group.title}>
+        {group.description.trim() && <Markdown headingLevel={2}>{group.description}</Markdown>}
+      </ActivityHeader>
+      <section aria-labelledby="group-progress" className="flex flex-col gap-2 rounded-xl border border-border bg-card p-4 shadow-sm sm:p-6">
+        <h2 id="group-progress" className="text-sm font-medium text-muted-foreground">
+          Your progress
+        </h2>
+        <p className="text-2xl font-semibold tabular-nums">
+          {done} of {total} {total === 1 ? 'mission' : 'missions'} done
+        </p>
+        <ProgressBar value={total > 0 ? (done / total) * 100 : 0} label="Missions done" />
+        <p className="text-sm text-muted-foreground">{unlockText(group)}</p>
+      </section>
+      <section aria-labelledby="group-missions" className="flex flex-col gap-3">
+        <h2 id="group-missions" className="text-lg font-semibold">
+          Missions
+        </h2>
+        {group.missions.length === 0 ? (
+          <p className="text-sm text-muted-foreground">This group has no missions yet.</p>
+        ) : (
+          <ol className="flex flex-col gap-3">
+            {group.missions.map((mission, index) => (
+              <MissionRow key={mission.id} mission={mission} number={index + 1} />
+            ))}
+          </ol>
+        )}
+      </section>
+    </div>
+  );
+}
+
+const ACTION_LABELS: Partial<Record<GroupMissionState, string>> = { open: 'Start', in_progress: 'Continue', submitted: 'View', approved: 'View' };
+
+function MissionRow({ mission, number }: { mission: GroupMission; number: number }) {
+  const locked = mission.state === 'locked';
+  const finished = mission.state === 'submitted' || mission.state === 'approved';
+  const closes = finished || locked ? null : closesLabel(mission.closesAt);
+  const action = ACTION_LABELS[mission.state];
+  const titleId = `group-mission-${mission.id}`;
+  return (
+    <li
+      aria-labelledby={titleId}
+      className={cn('flex gap-4 rounded-xl border border-border bg-card p-4 shadow-sm', locked && 'bg-muted/60 shadow-none')}
+    >
+      <span
+        aria-hidden="true"
+        className={cn(
+          'flex size-9 shrink-0 items-center justify-center rounded-full text-sm font-semibold tabular-nums',
+          finished ? 'bg-success text-background' : locked ? 'bg-muted text-muted-foreground' : 'bg-primary text-primary-foreground',
+        )}
+      >
+        {finished ? <CheckIcon className="size-5" /> : locked ? <LockIcon className="size-4" /> : number}
+      </span>
+      <div className="flex min-w-0 flex-1 flex-col gap-2">
+        <div className="flex flex-wrap items-start justify-between gap-2">
+          <h3 id={titleId} className={cn('font-semibold break-words', locked && 'text-muted-foreground')}>
+            <span className="sr-only">{number}. </span>
+            {mission.title}
+          </h3>
+          <Badge variant={finished ? 'secondary' : 'outline'}>{GROUP_MISSION_STATE_LABELS[mission.state]}</Badge>
+        </div>
+        <ul className="flex flex-wrap gap-x-4 gap-y-1 text-sm text-muted-foreground">
+          <li className="inline-flex items-center gap-1.5">
+            <StarIcon className="size-4" />
+            {pointsLabel(mission.points)}
+          </li>
+          {closes && (
+            <li className={cn('inline-flex items-center gap-1.5', closesSoon(mission.closesAt) && 'font-medium text-destructive')}>
+              <CalendarIcon className="size-4" />
+              {closes}
+            </li>
+          )}
+        </ul>
+        {locked && <p className="text-sm text-muted-foreground">{mission.lockedReason || 'Opens when you finish the mission before it.'}</p>}
+        {action && (
+          <Button asChild size="lg" variant={finished ? 'outline' : 'default'} className="w-full sm:w-auto sm:self-start">
+            <a href={`/missions/${mission.id}`} aria-label={`${action}: ${mission.title}`}>
+              {action}
+            </a>
+          </Button>
+        )}
+      </div>
+    </li>
+  );
+}
+
+function GroupSkeleton() {
+  return (
+    <div aria-busy="true" className="mx-auto flex max-w-2xl flex-col gap-6">
+      <LoadingNote label="Loading the mission group…" />
+      <HeaderSkeleton />
+      <div aria-hidden="true" className="flex flex-col gap-2 rounded-xl border border-border bg-card p-4 sm:p-6">
+        <Bone className="h-4 w-28" />
+        <Bone className="h-8 w-48" />
+        <Bone className="h-2 w-full" />
+        <Bone className="h-4 w-64" />
+      </div>
+      <div aria-hidden="true" className="flex flex-col gap-3">
+        {[0, 1, 2].map((n) => (
+          <div key={n} className="flex h-[8.5rem] gap-4 rounded-xl border border-border bg-card p-4">
+            <Bone className="size-9 rounded-full" />
+            <div className="flex flex-1 flex-col gap-2">
+              <Bone className="h-5 w-2/3" />
+              <Bone className="h-4 w-32" />
+            </div>
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,685 @@
+/**
+ * `/missions/{id}`: a participant's mission. Instructions, points and closing date, then the
+ * entries: a one-entry mission shows its form at once (the draft entry is created when the person
+ * starts answering); multi-entry missions and diaries show entries done and needed, the list of
+ * entries (continue or delete a draft, read a submitted one) and "Add today's entry". Drafts
+ * autosave (kept on the device while offline); photos upload with progress through the media API.
+ * An entry sent back with changes requested is edited and submitted again here, with the
+ * reviewer's reason beside it; `?entry={id}` (the mission history's "Edit and resubmit") opens
+ * that entry at once.
+ * Data: `GET /api/missions/{id}` → ParticipantMission; the reviewers' reasons from
+ * `GET /api/account/mission-history/{id}` when an entry was sent back.
+ */
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { Answers, FormDefinition } from '../../shared/forms/definition.ts';
+import type { ParticipantEntry, ParticipantMission } from '../../shared/programme.ts';
+import type { MissionHistory } from '../../shared/review.ts';
+import { ApiError, apiGet, apiSend } from '../../lib/api.ts';
+import { errorMessage } from '../../lib/form-errors.ts';
+import { handleSessionLost } from '../../lib/session.ts';
+import { local } from '../../lib/storage.ts';
+import { toast } from '../../stores/toasts.ts';
+import { Outcome } from '../../components/Outcome.tsx';
+import { AnswersView } from '../../components/forms/AnswersView.tsx';
+import { FormRenderer, type SubmitErrors } from '../../components/forms/FormRenderer.tsx';
+import { Markdown } from '../../components/forms/Markdown.tsx';
+import { ChevronDownIcon } from '../../components/icons.tsx';
+import { Alert } from '../../components/ui/alert.tsx';
+import { Badge } from '../../components/ui/badge.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { clearLocalDraft, localDraftKey, mergeAnswers, OFFLINE_SUBMIT_MESSAGE, readLocalDraft, type AnswersPayload } from './autosave.ts';
+import { closedLabel, countsAsDone, dateLabel, ENTRY_STATUS_LABELS, entriesProgressLabel, localDateLabel, opensLabel, pointsLabel } from './format.ts';
+import { photoAdapter, thumbnailUrl } from './photos.ts';
+import { ActivityHeader, ActivityMeta, ArrowLeftIcon, Bone, HeaderSkeleton, LoadFailed, LoadingNote, NotFound, ProgressBar, SaveLine, useResource, useRouteId } from './parts.tsx';
+import { sendJson } from './send.ts';
+import { useAutosave } from './use-autosave.ts';
+import { entryParam } from '../account/standing.ts';
+
+/** The browser's IANA time zone: the diary's calendar day is the participant's. */
+function timeZone(): string | undefined {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Entries whose answers may still change: drafts, and entries sent back for changes. */
+export function isEditable(entry: Pick<ParticipantEntry, 'status'>): boolean {
+  return entry.status === 'draft' || entry.status === 'changes_requested';
+}
+
+/** The form an entry is answered on: its own pinned version when it is not the mission's current one. */
+function definitionOf(mission: ParticipantMission, entry: ParticipantEntry | null): FormDefinition {
+  return entry?.form?.definition ?? mission.form.definition;
+}
+
+/** Entries oldest first, numbered from 1 (the API lists them newest first). */
+export function numberEntries(entries: readonly ParticipantEntry[]): { entry: ParticipantEntry; number: number }[] {
+  return [...entries]
+    .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id - b.id)
+    .map((entry, index) => ({ entry, number: index + 1 }));
+}
+
+/** `POST /api/missions/{id}/entries`: a new draft entry. */
+function createEntry(missionId: number): Promise<{ id: number; status: string }> {
+  const zone = timeZone();
+  return apiSend<{ id: number; status: string }>('POST', `/api/missions/${missionId}/entries`, zone ? { timeZone: zone } : {});
+}
+
+/** Entries a reviewer sent back (changes requested) or did not accept: their reason is worth showing. */
+function sentBack(entry: Pick<ParticipantEntry, 'status'>): boolean {
+  return entry.status === 'changes_requested' || entry.status === 'rejected';
+}
+
+/** The reviewers' reasons of the entries sent back, by entry id (empty until loaded; a failure leaves it empty). */
+type Reasons = ReadonlyMap<number, string>;
+
+/**
+ * The reviewers' reasons for the mission's entries that were sent back, read from the participant's
+ * mission history (the mission page's answer does not carry them); nothing is asked when no entry
+ * was sent back.
+ */
+function useReviewReasons(mission: ParticipantMission): Reasons {
+  const [reasons, setReasons] = useState<Reasons>(new Map());
+  const wanted = mission.myEntries.some(sentBack);
+  useEffect(() => {
+    if (!wanted) return;
+    const controller = new AbortController();
+    apiGet<MissionHistory>(`/api/account/mission-history/${mission.id}`, { signal: controller.signal }).then(
+      (history) => {
+        const found = new Map<number, string>();
+        for (const entry of history.entries) if (entry.reviewReason) found.set(entry.id, entry.reviewReason);
+        setReasons(found);
+      },
+      () => {
+        // The entries still show as sent back, without the reason.
+      },
+    );
+    return () => controller.abort();
+  }, [mission.id, wanted]);
+  return reasons;
+}
+
+/** The reviewer's reason for an entry sent back, beside it. */
+function ReviewReason({ entry, reasons, title }: { entry: Pick<ParticipantEntry, 'id' | 'status'>; reasons: Reasons; title?: string }) {
+  const reason = reasons.get(entry.id);
+  const changes = entry.status === 'changes_requested';
+  return (
+    <Alert variant="info" role="note" title={title ?? (changes ? 'Changes were requested' : 'This entry was not accepted')}>
+      {reason && (
+        <p className="whitespace-pre-wrap break-words" data-review-reason>
+          <span className="font-medium">The reviewer wrote:</span> {reason}
+        </p>
+      )}
+      {changes && <p className={reason ? 'mt-1' : undefined}>Change what is needed in your answers below and submit once more.</p>}
+    </Alert>
+  );
+}
+
+/** The island of `/missions/{id}`. */
+export default function MissionScreen() {
+  const id = useRouteId('/missions/:id');
+  const { load, retry, refresh } = useResource<ParticipantMission>(id === undefined ? undefined : id === null ? null : `/api/missions/${id}`);
+  if (load.status === 'missing') return <NotFound />;
+  if (load.status === 'error') return <LoadFailed title="Mission" message={load.message} onRetry={retry} />;
+  if (load.status === 'loading') return <MissionSkeleton />;
+  return <MissionView key={load.data.id} mission={load.data} owner={load.owner} refresh={refresh} />;
+}
+
+function MissionSkeleton() {
+  return (
+    <div aria-busy="true" className="mx-auto flex max-w-2xl flex-col gap-6">
+      <LoadingNote label="Loading the mission…" />
+      <HeaderSkeleton />
+      <div aria-hidden="true" className="flex flex-col gap-3 rounded-xl border border-border bg-card p-4 sm:p-6">
+        <Bone className="h-6 w-40" />
+        <Bone className="h-4 w-full" />
+        <Bone className="h-4 w-11/12" />
+        <Bone className="h-4 w-2/3" />
+      </div>
+      <div aria-hidden="true" className="flex flex-col gap-6 rounded-xl border border-border bg-card p-4 sm:p-6">
+        <Bone className="h-7 w-2/3" />
+        <Bone className="h-24 w-full" />
+        <Bone className="h-11 w-full sm:w-32 sm:self-end" />
+      </div>
+    </div>
+  );
+}
+
+function MissionView({ mission, owner, refresh }: { mission: ParticipantMission; owner: string; refresh: () => Promise<void> }) {
+  const reload = () => {
+    refresh().catch((error: unknown) => toast({ title: 'We could not reload the mission', description: errorMessage(error), variant: 'destructive' }));
+  };
+  const single = mission.entries.max <= 1;
+  const finished = single && mission.myEntries.some((entry) => !isEditable(entry));
+  const reasons = useReviewReasons(mission);
+  return (
+    <div className="mx-auto flex max-w-2xl flex-col gap-6">
+      <ActivityHeader projectName={mission.projectName} title={mission.title}>
+        <ActivityMeta points={mission.points} closesAt={mission.availability === 'open' && !finished ? mission.closesAt : null} />
+        {mission.review === 'manual' && <p className="text-sm text-muted-foreground">Our team reviews what you submit.</p>}
+      </ActivityHeader>
+      {mission.availability === 'upcoming' ? (
+        <>
+          <Instructions text={mission.instructions} />
+          <Alert variant="info" title={opensLabel(mission.opensAt)}>
+            This mission is not open yet. It appears under “To do” on your home page when it opens.
+          </Alert>
+        </>
+      ) : single ? (
+        <SingleEntry mission={mission} owner={owner} reload={reload} reasons={reasons} />
+      ) : (
+        <Entries mission={mission} owner={owner} reload={reload} reasons={reasons} />
+      )}
+    </div>
+  );
+}
+
+/** The mission's instructions; `collapsible` (while an entry is open) folds them under a summary. */
+function Instructions({ text, collapsible = false }: { text: string; collapsible?: boolean }) {
+  if (!text.trim()) return null;
+  if (collapsible) {
+    return (
+      <details className="group rounded-xl border border-border bg-card shadow-sm">
+        <summary className="flex min-h-11 cursor-pointer list-none items-center justify-between gap-3 rounded-xl px-4 py-3 font-semibold [&::-webkit-details-marker]:hidden">
+          Instructions
+          <ChevronDownIcon className="size-5 transition-transform group-open:rotate-180" />
+        </summary>
+        <div className="border-t border-border px-4 py-4">
+          <Markdown headingLevel={3}>{text}</Markdown>
+        </div>
+      </details>
+    );
+  }
+  return (
+    <section aria-labelledby="mission-instructions" className="flex flex-col gap-3 rounded-xl border border-border bg-card p-4 shadow-sm sm:p-6">
+      <h2 id="mission-instructions" className="text-lg font-semibold">
+        Instructions
+      </h2>
+      <Markdown headingLevel={3}>{text}</Markdown>
+    </section>
+  );
+}
+
+function ClosedNote({ mission, hadDraft }: { mission: ParticipantMission; hadDraft: boolean }) {
+  return (
+    <Alert variant="info" title={`This mission is closed · ${closedLabel(mission.closesAt)}`}>
+      {hadDraft ? 'Your draft was not submitted before it closed, so it can no longer be sent.' : 'It is no longer taking entries.'}
+    </Alert>
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// One entry: the form at once
+
+function SingleEntry({ mission, owner, reload, reasons }: { mission: ParticipantMission; owner: string; reload: () => void; reasons: Reasons }) {
+  const [sent, setSent] = useState<Answers | null>(null);
+  const entry = mission.myEntries.find((each) => !isEditable(each)) ?? mission.myEntries[0] ?? null;
+  if (entry && !isEditable(entry)) return <SubmittedEntry mission={mission} entry={entry} focus={sent !== null} reasons={reasons} />;
+  if (sent) {
+    const shown: ParticipantEntry = { ...(entry ?? { id: 0, localDate: null, createdAt: '', seed: '' }), status: 'submitted', answers: sent, submittedAt: new Date().toISOString() };
+    return <SubmittedEntry mission={mission} entry={shown} focus reasons={reasons} />;
+  }
+  if (mission.availability === 'closed') {
+    return (
+      <>
+        <Instructions text={mission.instructions} />
+        <ClosedNote mission={mission} hadDraft={entry !== null} />
+      </>
+    );
+  }
+  if (!entry && !mission.canAddEntry) {
+    return (
+      <>
+        <Instructions text={mission.instructions} />
+        <Alert variant="info" title={mission.lockedReason ? 'This mission is locked' : 'You cannot start this mission now'}>
+          {mission.lockedReason || mission.addEntryBlockedReason || 'Try again later.'}
+        </Alert>
+      </>
+    );
+  }
+  return (
+    <>
+      <Instructions text={mission.instructions} />
+      {entry?.status === 'changes_requested' && <ReviewReason entry={entry} reasons={reasons} />}
+      <EntryForm mission={mission} entry={entry} owner={owner} reload={reload} onSubmitted={setSent} />
+    </>
+  );
+}
+
+function SubmittedEntry({ mission, entry, focus, reasons }: { mission: ParticipantMission; entry: ParticipantEntry; focus: boolean; reasons: Reasons }) {
+  const waiting = entry.status === 'submitted' && mission.review === 'manual';
+  const title =
+    entry.status === 'changes_requested' ? 'Changes were requested' : entry.status === 'rejected' ? 'This entry was not accepted' : 'Thank you — your mission is in';
+  return (
+    <div className="flex flex-col gap-8">
+      <Outcome
+        tone={entry.status === 'rejected' || entry.status === 'changes_requested' ? 'info' : 'success'}
+        title={title}
+        focus={focus}
+        action={
+          <Button asChild variant="outline" size="lg">
+            <a href="/">Back to home</a>
+          </Button>
+        }
+      >
+        <p>
+          You submitted it{entry.submittedAt ? ` on ${dateLabel(entry.submittedAt)}` : ''}. It is worth{' '}
+          <strong className="font-semibold text-foreground">{pointsLabel(mission.points)}</strong>
+          {waiting ? '; our team reviews it first.' : '.'}
+        </p>
+      </Outcome>
+      {entry.status === 'rejected' && reasons.has(entry.id) && <ReviewReason entry={entry} reasons={reasons} title="Why it was not accepted" />}
+      <section aria-labelledby="entry-answers" className="flex flex-col gap-4 rounded-xl border border-border bg-card p-4 shadow-sm sm:p-6">
+        <h2 id="entry-answers" className="text-lg font-semibold">
+          Your answers
+        </h2>
+        <AnswersView definition={definitionOf(mission, entry)} answers={entry.answers} photos={{ thumbnailUrl }} />
+      </section>
+    </div>
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Several entries and diaries
+
+/** The entry `?entry={id}` asks to open, when it is one of the participant's editable entries and the mission is open. */
+function requestedEntry(mission: ParticipantMission): number | null {
+  if (typeof location === 'undefined' || mission.availability !== 'open') return null;
+  const id = entryParam(location.search);
+  return id !== null && mission.myEntries.some((entry) => entry.id === id && isEditable(entry)) ? id : null;
+}
+
+/** Takes `?entry=` off the address (the list is shown again), keeping the rest. */
+function forgetRequestedEntry(): void {
+  const url = new URL(location.href);
+  if (!url.searchParams.has('entry')) return;
+  url.searchParams.delete('entry');
+  history.replaceState(history.state, '', `${url.pathname}${url.search}${url.hash}`);
+}
+
+function Entries({ mission, owner, reload, reasons }: { mission: ParticipantMission; owner: string; reload: () => void; reasons: Reasons }) {
+  const [openId, setOpenId] = useState<number | null>(() => requestedEntry(mission));
+  const [adding, setAdding] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+  const listHeading = useRef<HTMLHeadingElement>(null);
+  const focusList = useRef(false);
+
+  useEffect(() => {
+    if (openId === null && focusList.current) {
+      focusList.current = false;
+      listHeading.current?.focus();
+    }
+  }, [openId]);
+
+  const open = mission.availability === 'open';
+  const diary = mission.entries.perDay === 1;
+  const done = mission.myEntries.filter((entry) => countsAsDone(entry.status)).length;
+  const needed = Math.max(1, mission.entries.min);
+  const numbered = numberEntries(mission.myEntries);
+  const opened = openId === null ? null : (numbered.find(({ entry }) => entry.id === openId) ?? null);
+
+  const closeEditor = (message: string | null) => {
+    forgetRequestedEntry();
+    setNotice(message);
+    focusList.current = true;
+    setOpenId(null);
+    reload();
+  };
+
+  const add = async () => {
+    setAdding(true);
+    setNotice(null);
+    try {
+      const created = await createEntry(mission.id);
+      setOpenId(created.id);
+      reload();
+    } catch (error) {
+      if (handleSessionLost(error)) return;
+      toast({ title: 'The entry could not be added', description: errorMessage(error), variant: 'destructive' });
+      if (error instanceof ApiError && error.status === 409) reload();
+    } finally {
+      setAdding(false);
+    }
+  };
+
+  if (openId !== null) {
+    // Just created: the reload that lists it may still be on its way.
+    const entry: ParticipantEntry = opened?.entry ?? { id: openId, status: 'draft', answers: {}, localDate: null, createdAt: new Date().toISOString(), submittedAt: null, seed: `entry-${openId}` };
+    const number = opened?.number ?? mission.myEntries.length + 1;
+    return (
+      <EntryEditor
+        key={entry.id}
+        mission={mission}
+        entry={entry}
+        number={number}
+        owner={owner}
+        reload={reload}
+        reasons={reasons}
+        onBack={() => closeEditor(null)}
+        onSubmitted={() => closeEditor(`Entry ${number} is submitted — thank you!`)}
+      />
+    );
+  }
+
+  const addLabel = diary ? 'Add today’s entry' : 'Add an entry';
+  const blocked = !open || mission.canAddEntry ? null : blockedText(mission);
+  const rule = [
+    diary ? 'One entry a day.' : mission.entries.perDay ? `Up to ${mission.entries.perDay} entries a day.` : null,
+    mission.entries.max > needed ? `You can add up to ${mission.entries.max}.` : null,
+  ]
+    .filter(Boolean)
+    .join(' ');
+
+  return (
+    <>
+      <Instructions text={mission.instructions} />
+      {notice && (
+        <Alert variant="success" title={notice}>
+          {done >= needed ? 'You have all the entries this mission needs.' : `${needed - done} more to go.`}
+        </Alert>
+      )}
+      {!open && <ClosedNote mission={mission} hadDraft={mission.myEntries.some(isEditable)} />}
+      <section aria-labelledby="entries-heading" className="flex flex-col gap-5 rounded-xl border border-border bg-card p-4 shadow-sm sm:p-6">
+        <div className="flex flex-col gap-2">
+          <h2 ref={listHeading} id="entries-heading" tabIndex={-1} className="text-lg font-semibold">
+            Your entries
+          </h2>
+          <p className="text-2xl font-semibold tabular-nums">{entriesProgressLabel(done, needed)}</p>
+          <ProgressBar value={(Math.min(done, needed) / needed) * 100} label="Entries done" />
+          {rule && <p className="text-sm text-muted-foreground">{rule}</p>}
+        </div>
+        {open && (
+          <div className="flex flex-col gap-2">
+            <Button size="lg" className="w-full sm:w-auto sm:self-start" disabled={blocked !== null} loading={adding} aria-describedby={blocked ? 'add-entry-blocked' : undefined} onClick={() => void add()}>
+              {addLabel}
+            </Button>
+            {blocked && (
+              <p id="add-entry-blocked" className="text-sm text-muted-foreground">
+                {blocked}
+              </p>
+            )}
+          </div>
+        )}
+        {numbered.length === 0 ? (
+          <p className="text-sm text-muted-foreground">No entries yet.{open ? ` Start with “${addLabel}”.` : ''}</p>
+        ) : (
+          <ol className="flex flex-col divide-y divide-border border-t border-border">
+            {[...numbered].reverse().map(({ entry, number }) => (
+              <EntryRow key={entry.id} mission={mission} entry={entry} number={number} owner={owner} editable={open} onOpen={() => setOpenId(entry.id)} reload={reload} reasons={reasons} />
+            ))}
+          </ol>
+        )}
+      </section>
+    </>
+  );
+}
+
+/** Why no entry can be added now (the API's words: locked, limits, today's entry made). */
+function blockedText(mission: ParticipantMission): string {
+  return mission.lockedReason || mission.addEntryBlockedReason || 'You cannot add an entry now.';
+}
+
+function entryDate(entry: ParticipantEntry): string {
+  if (entry.localDate) return localDateLabel(entry.localDate);
+  return dateLabel(entry.submittedAt ?? entry.createdAt);
+}
+
+function EntryRow({
+  mission,
+  entry,
+  number,
+  owner,
+  editable,
+  onOpen,
+  reload,
+  reasons,
+}: {
+  mission: ParticipantMission;
+  entry: ParticipantEntry;
+  number: number;
+  owner: string;
+  editable: boolean;
+  onOpen: () => void;
+  reload: () => void;
+  reasons: Reasons;
+}) {
+  const [confirming, setConfirming] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const date = entryDate(entry);
+  const titleId = `entry-${entry.id}-title`;
+
+  const remove = async () => {
+    setDeleting(true);
+    try {
+      await apiSend('DELETE', `/api/missions/${mission.id}/entries/${entry.id}`);
+      clearLocalDraft(local(), localDraftKey(owner, 'entry', entry.id));
+      toast({ title: `Entry ${number} deleted` });
+      reload();
+    } catch (error) {
+      if (handleSessionLost(error)) return;
+      toast({ title: 'The draft could not be deleted', description: errorMessage(error), variant: 'destructive' });
+      setDeleting(false);
+      setConfirming(false);
+      if (error instanceof ApiError && (error.status === 404 || error.status === 409)) reload();
+    }
+  };
+
+  return (
+    <li aria-labelledby={titleId} className="flex flex-col gap-3 py-4">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <div className="flex min-w-0 flex-col">
+          <h3 id={titleId} className="font-semibold">
+            Entry {number}
+          </h3>
+          {date && <p className="text-sm text-muted-foreground">{date}</p>}
+        </div>
+        <Badge variant={entry.status === 'draft' ? 'outline' : 'secondary'}>{ENTRY_STATUS_LABELS[entry.status]}</Badge>
+      </div>
+      {sentBack(entry) && reasons.has(entry.id) && (
+        <p className="text-sm whitespace-pre-wrap break-words" data-review-reason>
+          <span className="font-medium">The reviewer wrote:</span> {reasons.get(entry.id)}
+        </p>
+      )}
+      {isEditable(entry) ? (
+        editable &&
+        (confirming ? (
+          <div role="group" aria-label={`Delete the draft of entry ${number}?`} className="flex flex-col gap-2 rounded-lg bg-muted p-3">
+            <p className="text-sm font-medium">Delete this draft? Its answers and photos are removed.</p>
+            <div className="flex flex-wrap gap-2">
+              <Button variant="destructive" size="lg" loading={deleting} onClick={() => void remove()}>
+                Delete draft
+              </Button>
+              <Button variant="outline" size="lg" disabled={deleting} onClick={() => setConfirming(false)}>
+                Keep it
+              </Button>
+            </div>
+          </div>
+        ) : (
+          <div className="flex flex-wrap gap-2">
+            {entry.status === 'changes_requested' ? (
+              <Button size="lg" onClick={onOpen} aria-label={`Edit and resubmit entry ${number}`}>
+                Edit and resubmit
+              </Button>
+            ) : (
+              <Button size="lg" onClick={onOpen} aria-label={`Continue entry ${number}`}>
+                Continue
+              </Button>
+            )}
+            {entry.status === 'draft' && (
+              <Button variant="outline" size="lg" onClick={() => setConfirming(true)} aria-label={`Delete the draft of entry ${number}`}>
+                Delete
+              </Button>
+            )}
+          </div>
+        ))
+      ) : (
+        <details className="group">
+          <summary className="inline-flex min-h-11 cursor-pointer list-none items-center gap-1.5 rounded-md text-sm font-medium text-primary [&::-webkit-details-marker]:hidden">
+            <ChevronDownIcon className="size-4 transition-transform group-open:rotate-180" />
+            <span className="group-open:hidden">Show answers</span>
+            <span className="hidden group-open:inline">Hide answers</span>
+          </summary>
+          <AnswersView className="pt-2" definition={definitionOf(mission, entry)} answers={entry.answers} photos={{ thumbnailUrl }} />
+        </details>
+      )}
+    </li>
+  );
+}
+
+function EntryEditor({
+  mission,
+  entry,
+  number,
+  owner,
+  reload,
+  reasons,
+  onBack,
+  onSubmitted,
+}: {
+  mission: ParticipantMission;
+  entry: ParticipantEntry;
+  number: number;
+  owner: string;
+  reload: () => void;
+  reasons: Reasons;
+  onBack: () => void;
+  onSubmitted: () => void;
+}) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  const date = entry.localDate ? localDateLabel(entry.localDate) : null;
+  return (
+    <>
+      <Button variant="outline" size="lg" className="self-start" onClick={onBack}>
+        <ArrowLeftIcon className="size-4" />
+        Your entries
+      </Button>
+      <Instructions text={mission.instructions} collapsible />
+      <h2 ref={heading} tabIndex={-1} className="text-xl font-semibold tracking-tight">
+        Entry {number}
+        {date && <span className="ml-2 text-base font-normal text-muted-foreground">{date}</span>}
+      </h2>
+      {entry.status === 'changes_requested' && <ReviewReason entry={entry} reasons={reasons} />}
+      <EntryForm mission={mission} entry={entry} owner={owner} reload={reload} onSubmitted={onSubmitted} headingLevel={3} />
+    </>
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The form of one entry
+
+function EntryForm({
+  mission,
+  entry,
+  owner,
+  reload,
+  onSubmitted,
+  headingLevel = 2,
+}: {
+  mission: ParticipantMission;
+  /** Null: no entry yet; it is created when the person starts answering. */
+  entry: ParticipantEntry | null;
+  owner: string;
+  reload: () => void;
+  onSubmitted: (answers: Answers) => void;
+  headingLevel?: 2 | 3;
+}) {
+  const entryId = useRef<number | null>(entry?.id ?? null);
+  const creating = useRef<Promise<number> | null>(null);
+  const storageKey = () => (entryId.current !== null ? localDraftKey(owner, 'entry', entryId.current) : localDraftKey(owner, 'new-entry', mission.id));
+  const serverAnswers: Answers = entry?.answers ?? {};
+  const start = useMemo(() => {
+    const kept = readLocalDraft<AnswersPayload>(local(), storageKey());
+    return kept ? { answers: mergeAnswers(kept.base, kept.payload.answers, serverAnswers), restored: true } : { answers: serverAnswers, restored: false };
+    // Read once, when the form opens.
+  }, []);
+  const [touched, setTouched] = useState(start.restored);
+  // The seed is fixed for this visit (an entry created now gets its own from the next visit on).
+  const [seed] = useState(() => entry?.seed ?? `entry-new-${mission.id}`);
+
+  const ensureEntry = (): Promise<number> => {
+    if (entryId.current !== null) return Promise.resolve(entryId.current);
+    creating.current ??= createEntry(mission.id).then(
+      (created) => {
+        entryId.current = created.id;
+        return created.id;
+      },
+      (error: unknown) => {
+        creating.current = null;
+        throw error;
+      },
+    );
+    return creating.current;
+  };
+
+  const { status, error, autosaver } = useAutosave<AnswersPayload>({
+    save: async (payload, { keepalive }) => {
+      const id = await ensureEntry();
+      await sendJson('PUT', `/api/missions/${mission.id}/entries/${id}`, { answers: payload.answers }, { keepalive });
+    },
+    storageKey,
+    serverAnswers,
+    onRejected: (failure) => {
+      if (handleSessionLost(failure)) return;
+      toast({ title: 'Your answers were not saved', description: errorMessage(failure), variant: 'destructive' });
+      reload();
+    },
+  });
+
+  useEffect(() => {
+    if (start.restored) autosaver.change({ answers: start.answers });
+  }, [autosaver, start]);
+
+  const onSubmit = async (answers: Answers): Promise<void | SubmitErrors> => {
+    // What is on its way lands first (a late autosave would find the entry submitted).
+    await autosaver.flush();
+    if (autosaver.status() === 'error') return;
+    try {
+      const id = await ensureEntry();
+      await apiSend('POST', `/api/missions/${mission.id}/entries/${id}/submit`, { answers });
+    } catch (failure) {
+      if (handleSessionLost(failure)) return;
+      if (failure instanceof ApiError) {
+        if (failure.status === 400 && Object.keys(failure.fields).length > 0) return { errors: failure.fields as Record<string, string[]> };
+        if (failure.status === 409) {
+          toast({ title: 'Your entry was not submitted', description: failure.message, variant: 'destructive' });
+          reload();
+          return;
+        }
+        if (failure.status === 0) throw new Error(OFFLINE_SUBMIT_MESSAGE);
+      }
+      throw failure instanceof Error ? failure : new Error(errorMessage(failure));
+    }
+    autosaver.discard();
+    autosaver.dispose();
+    onSubmitted(answers);
+  };
+
+  return (
+    <div className="flex flex-col gap-4">
+      <SaveLine status={status} error={error} idle={!touched} />
+      <div className="rounded-xl border border-border bg-card p-4 shadow-sm sm:p-6">
+        <FormRenderer
+          definition={definitionOf(mission, entry)}
+          seed={seed}
+          initialAnswers={start.answers}
+          photos={photoAdapter}
+          headingLevel={headingLevel}
+          onChange={(answers) => {
+            setTouched(true);
+            autosaver.change({ answers });
+          }}
+          onPageChange={(_pageId, answers) => {
+            setTouched(true);
+            autosaver.change({ answers });
+            void autosaver.flush();
+          }}
+          onSubmit={onSubmit}
+          submitLabel="Submit"
+        />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,216 @@
+/**
+ * `/surveys/{id}`: a participant's survey. Native: the form renderer, resumed where the person
+ * stopped (on any device), autosaved as they go (kept on the device while offline), submitted
+ * once; then a thank-you with their answers. External (Alchemer): what to expect and "Start the
+ * survey", then the outcome of the return. Upcoming, closed and not-found states.
+ * Data: `GET /api/surveys/{id}` → ParticipantSurvey.
+ */
+import { lazy, useEffect, useMemo, useState } from 'react';
+import type { Answers } from '../../shared/forms/definition.ts';
+import type { ParticipantSurvey } from '../../shared/programme.ts';
+import { ApiError, apiSend } from '../../lib/api.ts';
+import { errorMessage } from '../../lib/form-errors.ts';
+import { handleSessionLost } from '../../lib/session.ts';
+import { local } from '../../lib/storage.ts';
+import { toast } from '../../stores/toasts.ts';
+import { FormRenderer, type SubmitErrors } from '../../components/forms/FormRenderer.tsx';
+import { Markdown } from '../../components/forms/Markdown.tsx';
+import { localToday } from '../../components/forms/form-utils.ts';
+import { Alert } from '../../components/ui/alert.tsx';
+import { localDraftKey, mergeAnswers, OFFLINE_SUBMIT_MESSAGE, readLocalDraft, type AnswersPayload } from './autosave.ts';
+import { ActivityHeader, ActivityMeta, Bone, HeaderSkeleton, Later, LoadFailed, LoadingNote, NotFound, SaveLine, useResource, useRouteId } from './parts.tsx';
+import { photoAdapter } from './photos.ts';
+import { sendJson } from './send.ts';
+import { useAutosave } from './use-autosave.ts';
+
+/** The island of `/surveys/{id}`. */
+export default function SurveyScreen() {
+  const id = useRouteId('/surveys/:id');
+  const { load, retry, refresh } = useResource<ParticipantSurvey>(id === undefined ? undefined : id === null ? null : `/api/surveys/${id}`);
+  if (load.status === 'missing') return <NotFound />;
+  if (load.status === 'error') return <LoadFailed title="Survey" message={load.message} onRetry={retry} />;
+  if (load.status === 'loading') return <SurveySkeleton />;
+  return <SurveyView key={load.data.id} survey={load.data} owner={load.owner} refresh={refresh} />;
+}
+
+function SurveySkeleton() {
+  return (
+    <div aria-busy="true" className="mx-auto flex max-w-2xl flex-col gap-6">
+      <LoadingNote label="Loading the survey…" />
+      <HeaderSkeleton />
+      <div aria-hidden="true" className="flex flex-col gap-6 rounded-xl border border-border bg-card p-4 sm:p-6">
+        <Bone className="h-1.5 w-full" />
+        <Bone className="h-7 w-2/3" />
+        <Bone className="h-24 w-full" />
+        <Bone className="h-24 w-full" />
+        <Bone className="h-11 w-full sm:w-32 sm:self-end" />
+      </div>
+    </div>
+  );
+}
+
+function SurveyView({ survey, owner, refresh }: { survey: ParticipantSurvey; owner: string; refresh: () => Promise<void> }) {
+  const reload = () => {
+    refresh().catch((error: unknown) => toast({ title: 'We could not reload the survey', description: errorMessage(error), variant: 'destructive' }));
+  };
+  const done = survey.state === 'submitted' || survey.state === 'closed';
+  return (
+    <div className="mx-auto flex max-w-2xl flex-col gap-6">
+      <ActivityHeader projectName={survey.projectName} title={survey.title}>
+        <ActivityMeta points={survey.points} estimatedMinutes={done ? null : survey.estimatedMinutes} closesAt={done ? null : survey.closesAt} />
+      </ActivityHeader>
+      <Later fallback={<StateFallback />}>
+        {survey.kind === 'external' ? <ExternalSurvey survey={survey} /> : <NativeSurvey survey={survey} owner={owner} reload={reload} />}
+      </Later>
+    </div>
+  );
+}
+
+/** A survey's description (author-written Markdown). */
+export function Description({ text }: { text: string }) {
+  return text.trim() ? <Markdown headingLevel={2}>{text}</Markdown> : null;
+}
+
+// The states other than answering a native survey are loaded when needed: a participant filling a
+// survey in loads the renderer and the autosave only.
+const states = () => import('./survey-states.tsx');
+const NotOpen = lazy(() => states().then((module) => ({ default: module.NotOpen })));
+const ExternalSurvey = lazy(() => states().then((module) => ({ default: module.ExternalSurvey })));
+const SubmittedSurvey = lazy(() => states().then((module) => ({ default: module.SubmittedSurvey })));
+
+/** A block the size of a short message, while a state's code loads. */
+const StateFallback = () => <div aria-hidden="true" className="h-40" />;
+
+// ---------------------------------------------------------------------------------------------
+// Native (the form renderer)
+
+function NativeSurvey({ survey, owner, reload }: { survey: ParticipantSurvey; owner: string; reload: () => void }) {
+  // Answers just submitted: the thank-you shows at once, before the reload brings the server's view.
+  const [sent, setSent] = useState<{ answers: Answers; at: string } | null>(null);
+  // An upcoming survey comes without its form.
+  if (survey.state === 'upcoming' || (survey.state === 'closed' && !sent)) return <NotOpen survey={survey} />;
+  if (!survey.form) {
+    return (
+      <Alert variant="destructive" title="This survey cannot be shown">
+        Its questions are missing. Please try again later.
+      </Alert>
+    );
+  }
+  if (survey.state === 'submitted') {
+    return <SubmittedSurvey survey={survey} definition={survey.form.definition} focus={sent !== null} />;
+  }
+  if (sent) {
+    const response = { answers: sent.answers, pageId: null, status: 'submitted' as const, submittedAt: sent.at };
+    return <SubmittedSurvey survey={{ ...survey, state: 'submitted', response }} definition={survey.form.definition} focus />;
+  }
+  return (
+    <>
+      <Description text={survey.description} />
+      <SurveyForm
+        survey={survey}
+        definition={survey.form.definition}
+        owner={owner}
+        reload={reload}
+        onSubmitted={(answers) => {
+          setSent({ answers, at: new Date().toISOString() });
+          reload();
+        }}
+      />
+    </>
+  );
+}
+
+type SurveyPayload = AnswersPayload & { pageId: string | null };
+
+function SurveyForm({
+  survey,
+  definition,
+  owner,
+  reload,
+  onSubmitted,
+}: {
+  survey: ParticipantSurvey;
+  definition: NonNullable<ParticipantSurvey['form']>['definition'];
+  owner: string;
+  reload: () => void;
+  onSubmitted: (answers: Answers) => void;
+}) {
+  const key = localDraftKey(owner, 'survey', survey.id);
+  const serverAnswers: Answers = survey.response?.answers ?? {};
+  // Answers typed on this device and never sent win over the server's, element by element.
+  const start = useMemo(() => {
+    const kept = readLocalDraft<SurveyPayload>(local(), key);
+    if (!kept) return { answers: serverAnswers, pageId: survey.response?.pageId ?? null, restored: false };
+    return { answers: mergeAnswers(kept.base, kept.payload.answers, serverAnswers), pageId: kept.payload.pageId ?? survey.response?.pageId ?? null, restored: true };
+    // Read once, when the form opens.
+  }, []);
+  const [touched, setTouched] = useState(start.restored);
+
+  const { status, error, autosaver } = useAutosave<SurveyPayload>({
+    save: async (payload, { keepalive }) => {
+      await sendJson('PUT', `/api/surveys/${survey.id}/response`, { answers: payload.answers, pageId: payload.pageId }, { keepalive });
+    },
+    storageKey: () => key,
+    serverAnswers,
+    onRejected: (failure) => {
+      if (handleSessionLost(failure)) return;
+      toast({ title: 'Your answers were not saved', description: errorMessage(failure), variant: 'destructive' });
+      reload();
+    },
+  });
+
+  // Answers restored from this device go to the server at once.
+  useEffect(() => {
+    if (start.restored) autosaver.change({ answers: start.answers, pageId: start.pageId });
+  }, [autosaver, start]);
+
+  const onSubmit = async (answers: Answers): Promise<void | SubmitErrors> => {
+    // What is on its way lands first (a late autosave would find the response submitted).
+    await autosaver.flush();
+    if (autosaver.status() === 'error') return;
+    try {
+      await apiSend('POST', `/api/surveys/${survey.id}/response/submit`, { answers, today: localToday() });
+    } catch (failure) {
+      if (handleSessionLost(failure)) return;
+      if (failure instanceof ApiError) {
+        if (failure.status === 400 && Object.keys(failure.fields).length > 0) return { errors: failure.fields as Record<string, string[]> };
+        if (failure.status === 409) {
+          toast({ title: 'Your answers were not sent', description: failure.message, variant: 'destructive' });
+          reload();
+          return;
+        }
+        if (failure.status === 0) throw new Error(OFFLINE_SUBMIT_MESSAGE);
+      }
+      throw failure instanceof Error ? failure : new Error(errorMessage(failure));
+    }
+    autosaver.discard();
+    autosaver.dispose();
+    onSubmitted(answers);
+  };
+
+  return (
+    <div className="flex flex-col gap-4">
+      <SaveLine status={status} error={error} idle={!touched} />
+      <div className="rounded-xl border border-border bg-card p-4 shadow-sm sm:p-6">
+        <FormRenderer
+          definition={definition}
+          seed={survey.seed}
+          initialAnswers={start.answers}
+          initialPageId={start.pageId}
+          photos={photoAdapter}
+          onChange={(answers, pageId) => {
+            setTouched(true);
+            autosaver.change({ answers, pageId });
+          }}
+          onPageChange={(pageId, answers) => {
+            setTouched(true);
+            autosaver.change({ answers, pageId });
+            void autosaver.flush();
+          }}
+          onSubmit={onSubmit}
+          submitLabel="Submit"
+        />
+      </div>
+    </div>
+  );
+}

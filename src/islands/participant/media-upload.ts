@@ -1,0 +1,122 @@
+/**
+ * The renderer's PhotoAdapter for participants: `POST /api/media` (multipart, field `file`) with
+ * XMLHttpRequest, whose upload progress fetch() cannot report; aborted through the renderer's
+ * AbortSignal (Remove while uploading). Thumbnails of stored photos are `/api/media/{id}/thumbnail`.
+ */
+import { MEDIA_LIMITS, MEDIA_MESSAGES, type MediaUploaded } from '../../shared/programme.ts';
+import type { PhotoAdapter } from '../../components/forms/types.ts';
+import { thumbnailUrl } from './photos.ts';
+
+/** The part of XMLHttpRequest the uploader uses (tests give a fake). */
+export interface UploadRequest {
+  open(method: string, url: string): void;
+  setRequestHeader(name: string, value: string): void;
+  send(body: FormData): void;
+  abort(): void;
+  withCredentials: boolean;
+  readonly status: number;
+  readonly responseText: string;
+  getResponseHeader(name: string): string | null;
+  readonly upload: { onprogress: ((event: { lengthComputable: boolean; loaded: number; total: number }) => void) | null };
+  onload: (() => void) | null;
+  onerror: (() => void) | null;
+  onabort: (() => void) | null;
+  ontimeout: (() => void) | null;
+}
+
+export { thumbnailUrl };
+
+const NETWORK_MESSAGE = 'The upload was interrupted. Check your connection and try again.';
+
+/** The message shown under a photo whose upload the API refused (its own message when it sent one). */
+export function uploadErrorMessage(status: number, responseText: string, retryAfter: string | null = null): string {
+  let message: string | null = null;
+  try {
+    const data = JSON.parse(responseText) as { error?: { message?: unknown } };
+    if (typeof data.error?.message === 'string' && data.error.message.trim()) message = data.error.message;
+  } catch {
+    message = null;
+  }
+  if (message) return message;
+  if (status === 0) return NETWORK_MESSAGE;
+  if (status === 413) return MEDIA_MESSAGES.tooLarge;
+  if (status === 415) return MEDIA_MESSAGES.notAnImage;
+  if (status === 429) {
+    const seconds = Number(retryAfter);
+    const wait = Number.isFinite(seconds) && seconds > 0 ? (seconds < 60 ? `${Math.ceil(seconds)} seconds` : `${Math.ceil(seconds / 60)} minutes`) : 'a few minutes';
+    return `You have uploaded many photos in a short time. Try again in ${wait}.`;
+  }
+  if (status === 401) return 'You are signed out. Sign in again, then retry.';
+  if (status === 400) return MEDIA_MESSAGES.unreadable;
+  if (status === 503) return MEDIA_MESSAGES.busy;
+  return 'The photo could not be uploaded. Try again.';
+}
+
+function abortError(): DOMException {
+  return new DOMException('The upload was cancelled.', 'AbortError');
+}
+
+/** Reads the API's answer to a successful upload; null when it is not one. */
+function readUploaded(text: string): MediaUploaded | null {
+  try {
+    const data = JSON.parse(text) as Partial<MediaUploaded>;
+    return typeof data.id === 'string' && data.id !== '' ? (data as MediaUploaded) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A real XMLHttpRequest (its event handlers take richer events than UploadRequest names). */
+const browserRequest = (): UploadRequest => new XMLHttpRequest() as unknown as UploadRequest;
+
+/** Creates the adapter (`request` makes the XMLHttpRequest; tests pass a fake). */
+export function createMediaUploader(request: () => UploadRequest = browserRequest): PhotoAdapter {
+  return {
+    thumbnailUrl,
+    upload(file, { onProgress, signal }) {
+      return new Promise((resolve, reject) => {
+        if (signal.aborted) {
+          reject(abortError());
+          return;
+        }
+        // Refused by the server anyway: said at once, without sending megabytes.
+        if (file.size > MEDIA_LIMITS.maxBytes || file.size === 0) {
+          reject(new Error(file.size === 0 ? MEDIA_MESSAGES.empty : MEDIA_MESSAGES.tooLarge));
+          return;
+        }
+        const xhr = request();
+        const onAbortSignal = () => xhr.abort();
+        const done = () => signal.removeEventListener('abort', onAbortSignal);
+        xhr.open('POST', '/api/media');
+        xhr.withCredentials = true;
+        xhr.setRequestHeader('Accept', 'application/json');
+        xhr.upload.onprogress = (event) => {
+          if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total);
+        };
+        xhr.onload = () => {
+          done();
+          const uploaded = xhr.status >= 200 && xhr.status < 300 ? readUploaded(xhr.responseText) : null;
+          if (uploaded) {
+            onProgress(1);
+            resolve({ id: uploaded.id, thumbnailUrl: uploaded.thumbnailUrl || thumbnailUrl(uploaded.id) });
+          } else {
+            reject(new Error(uploadErrorMessage(xhr.status >= 200 && xhr.status < 300 ? 500 : xhr.status, xhr.responseText, xhr.getResponseHeader('Retry-After'))));
+          }
+        };
+        xhr.onerror = () => {
+          done();
+          reject(new Error(NETWORK_MESSAGE));
+        };
+        xhr.ontimeout = xhr.onerror;
+        xhr.onabort = () => {
+          done();
+          reject(abortError());
+        };
+        signal.addEventListener('abort', onAbortSignal, { once: true });
+        const body = new FormData();
+        body.append('file', file, file.name);
+        xhr.send(body);
+      });
+    },
+  };
+}

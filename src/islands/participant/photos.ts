@@ -1,0 +1,26 @@
+/**
+ * Photos for the participant screens without the upload code: stored photos' thumbnail URLs, and
+ * a PhotoAdapter that loads the uploader (media-upload.ts) on the first photo picked, so pages
+ * whose forms have no photo question never load it.
+ */
+import type { PhotoAdapter } from '../../components/forms/types.ts';
+
+/** Where a stored photo's thumbnail is. */
+export const thumbnailUrl = (id: string): string => `/api/media/${encodeURIComponent(id)}/thumbnail`;
+
+let uploader: Promise<PhotoAdapter> | null = null;
+
+/** The participant PhotoAdapter (`POST /api/media` with progress), loaded when first used. */
+export const photoAdapter: PhotoAdapter = {
+  thumbnailUrl,
+  upload(file, options) {
+    uploader ??= import('./media-upload.ts').then(
+      (module) => module.createMediaUploader(),
+      () => {
+        uploader = null;
+        throw new Error('The upload could not start. Check your connection and try again.');
+      },
+    );
+    return uploader.then((adapter) => adapter.upload(file, options));
+  },
+};

@@ -1,0 +1,45 @@
+import { index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { NOTIFICATION_KINDS } from '../../../shared/notifications.ts';
+import { missions } from './missions.ts';
+import { users } from './users.ts';
+
+/**
+ * What happened that a participant should know (changes asked, rejected, a probe waiting, an
+ * approval, a reminder), for the header's notifications menu. The table is also the mail outbox:
+ * a job mails the immediate kinds within a minute and approvals once a day as a digest
+ * (decision 011).
+ */
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: NOTIFICATION_KINDS }).notNull(),
+    text: text('text').notNull(),
+    /** A same-site path to the screen it is about. */
+    link: text('link').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    readAt: timestamp('read_at', { withTimezone: true }),
+    /** When the mail step handled it (mailed, or skipped by the preferences or an inactive account); null: not yet. */
+    mailedAt: timestamp('mailed_at', { withTimezone: true }),
+  },
+  (t) => [index('notifications_user_created_idx').on(t.userId, t.createdAt), index('notifications_digest_idx').on(t.kind, t.mailedAt)],
+);
+export type Notification = typeof notifications.$inferSelect;
+
+/** One reminder mail per member and mission (two days before it closes), recorded so none goes twice. */
+export const missionReminders = pgTable(
+  'mission_reminders',
+  {
+    missionId: integer('mission_id')
+      .notNull()
+      .references(() => missions.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ name: 'mission_reminders_pkey', columns: [t.missionId, t.userId] })],
+);

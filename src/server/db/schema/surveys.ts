@@ -1,0 +1,105 @@
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import type { Answers } from '../../../shared/forms/definition.ts';
+import { ACTIVITY_STATUSES, EXTERNAL_OUTCOMES, RESPONSE_STATUSES, SURVEY_KINDS } from '../../../shared/programme.ts';
+import { forms } from './forms.ts';
+import { projects } from './projects.ts';
+import { users } from './users.ts';
+
+/**
+ * Surveys of a project: `native` (a pinned published version of a form) or `external` (an
+ * Alchemer link that carries an opaque per-participant reference and returns to Fieldwork).
+ */
+export const surveys = pgTable(
+  'surveys',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    projectId: integer('project_id')
+      .notNull()
+      .references(() => projects.id),
+    title: text('title').notNull(),
+    description: text('description').notNull().default(''),
+    kind: text('kind', { enum: SURVEY_KINDS }).notNull(),
+    formId: integer('form_id').references(() => forms.id),
+    /** The published version new responses are given; a response keeps the version it started on. */
+    formVersion: integer('form_version'),
+    externalUrl: text('external_url'),
+    /** External surveys: a "complete" return credits points at once instead of waiting for the export. */
+    trustReturns: boolean('trust_returns').notNull().default(false),
+    points: integer('points').notNull().default(0),
+    estimatedMinutes: integer('estimated_minutes'),
+    opensAt: timestamp('opens_at', { withTimezone: true }),
+    closesAt: timestamp('closes_at', { withTimezone: true }),
+    status: text('status', { enum: ACTIVITY_STATUSES }).notNull().default('draft'),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('surveys_project_idx').on(t.projectId),
+    index('surveys_form_idx').on(t.formId),
+    check('surveys_kind_check', sql`${t.kind} in ('native', 'external')`),
+    check('surveys_status_check', sql`${t.status} in ('draft', 'live', 'closed')`),
+    check('surveys_native_form_check', sql`${t.kind} <> 'native' or (${t.formId} is not null and ${t.formVersion} is not null)`),
+    check('surveys_points_check', sql`${t.points} >= 0`),
+  ],
+);
+export type Survey = typeof surveys.$inferSelect;
+
+/** A participant's answers to a native survey: one per (survey, participant), autosaved, then submitted once. */
+export const surveyResponses = pgTable(
+  'survey_responses',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    surveyId: integer('survey_id')
+      .notNull()
+      .references(() => surveys.id),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The form version this response was shown (pinned when it started). */
+    formVersion: integer('form_version').notNull(),
+    answers: jsonb('answers').$type<Answers>().notNull().default({}),
+    /** The page the participant was on at the last autosave: they resume there, on any device. */
+    pageId: text('page_id'),
+    status: text('status', { enum: RESPONSE_STATUSES }).notNull().default('draft'),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    submittedAt: timestamp('submitted_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('survey_responses_survey_user_idx').on(t.surveyId, t.userId),
+    index('survey_responses_user_idx').on(t.userId),
+    index('survey_responses_survey_status_idx').on(t.surveyId, t.status, t.submittedAt),
+    check('survey_responses_status_check', sql`${t.status} in ('draft', 'submitted')`),
+  ],
+);
+export type SurveyResponse = typeof surveyResponses.$inferSelect;
+
+/**
+ * External survey references: each start hands the participant an opaque `pid` (≥128 random bits)
+ * that Alchemer carries back; only its SHA-256 is stored. The first outcome returned for a
+ * reference is kept, later ones change nothing.
+ */
+export const surveyExternalRefs = pgTable(
+  'survey_external_refs',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    surveyId: integer('survey_id')
+      .notNull()
+      .references(() => surveys.id),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    pidHash: text('pid_hash').notNull(),
+    outcome: text('outcome', { enum: EXTERNAL_OUTCOMES }),
+    returnedAt: timestamp('returned_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('survey_external_refs_pid_hash_idx').on(t.pidHash),
+    index('survey_external_refs_survey_user_idx').on(t.surveyId, t.userId),
+    check('survey_external_refs_outcome_check', sql`${t.outcome} is null or ${t.outcome} in ('complete', 'screened_out', 'over_quota')`),
+  ],
+);
+export type SurveyExternalRef = typeof surveyExternalRefs.$inferSelect;

@@ -1,0 +1,47 @@
+/** What runs each job of the queue (`types.ts` lists them). */
+import type { Config } from '../config.ts';
+import type { Db } from '../db/index.ts';
+import type { Logger } from '../logger.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import type { Clock } from '../services/clock.ts';
+import { mailApprovalDigests, mailPendingNotifications } from '../services/notifications.ts';
+import { dataDeletionRequestMail, emailChangeMail, forgotPasswordMail, invitationSendMail, registerMail } from './account-mail.ts';
+import type { JobSender } from './queue.ts';
+import { sendMissionReminders } from './reminders.ts';
+import type { JobHandlers } from './types.ts';
+
+/** What the handlers use: the real mailer (the only place mail leaves), the database, time, and the queue for follow-up jobs. */
+export interface JobDeps {
+  db: Db;
+  mailer: Mailer;
+  clock: Clock;
+  config: Config;
+  logger: Logger;
+  jobs: JobSender;
+}
+
+/** One handler per job name. */
+export function createJobHandlers(deps: JobDeps): JobHandlers {
+  return {
+    'mail.send': async ({ message }) => {
+      await deps.mailer.send(message);
+    },
+    'auth.register': (data) => registerMail(deps, data),
+    'auth.forgot-password': (data) => forgotPasswordMail(deps, data),
+    'account.email-change': (data) => emailChangeMail(deps, data),
+    'data-deletion.request': (data) => dataDeletionRequestMail(deps, data),
+    'invitation.send': (data) => invitationSendMail(deps, data),
+    'notifications.mail': async () => {
+      const queued = await mailPendingNotifications(deps);
+      if (queued > 0) deps.logger.info({ queued }, 'notification mails queued');
+    },
+    'digest.approvals': async () => {
+      const queued = await mailApprovalDigests(deps);
+      deps.logger.info({ queued }, 'approval digests queued');
+    },
+    'reminders.scan': async () => {
+      const reminded = await sendMissionReminders(deps);
+      if (reminded > 0) deps.logger.info({ reminded }, 'mission reminders sent');
+    },
+  };
+}

@@ -1,0 +1,59 @@
+/**
+ * The jobs of the durable queue (`queue.ts`): each name, the data it carries (JSON, stored in the
+ * database until the job is done) and what runs it (`handlers.ts`).
+ *
+ * Data carries references and what the work needs to start, never a secret it can make itself:
+ * jobs that mail a link token issue the token when they run (see docs/decisions/011-job-queue.md).
+ */
+import type { MailMessage } from '../mail/mailer.ts';
+
+export interface JobDataMap {
+  /** One rendered mail to send (notices, the contact form, notifications, the CLI's invitation). */
+  'mail.send': { message: MailMessage };
+  /** Registration: looks the address up, creates or completes the invited account, mails the link. */
+  'auth.register': { email: string; firstName: string; lastName: string; ip: string };
+  /** Forgot password: a reset link to a known active address (the setup link to an invited one). */
+  'auth.forgot-password': { email: string };
+  /** Email change: a confirmation link to the new address, or a notice when it has an account. */
+  'account.email-change': { userId: number; newEmail: string };
+  /** Data deletion asked by email: a confirmation link when the address has an active account. */
+  'data-deletion.request': { email: string; reason?: string; ip: string };
+  /** An invitation (members added by email): a fresh onboarding link mailed to the invited account. */
+  'invitation.send': { userId: number };
+  /** Every minute: mails the notifications of the immediate kinds not mailed yet. */
+  'notifications.mail': Record<string, never>;
+  /** Every day: one digest per user of their approvals not mailed yet. */
+  'digest.approvals': Record<string, never>;
+  /** Every hour: one reminder per member who has not finished a mission closing within 48 hours. */
+  'reminders.scan': Record<string, never>;
+}
+
+export type JobName = keyof JobDataMap;
+
+/** Every job name, in the order `drain()` visits the queues. */
+export const JOB_NAMES = [
+  'notifications.mail',
+  'digest.approvals',
+  'reminders.scan',
+  'auth.register',
+  'auth.forgot-password',
+  'account.email-change',
+  'data-deletion.request',
+  'invitation.send',
+  'mail.send',
+] as const satisfies readonly JobName[];
+
+/** What a handler knows about the attempt it runs. */
+export interface JobAttempt {
+  id: string;
+  /** 1 for the first run, 2 for the first retry, … */
+  attempt: number;
+  /** True when a failure now is final (no retry left). */
+  lastAttempt: boolean;
+}
+
+/** Runs one job; a throw fails the attempt (retried with backoff while retries are left). */
+export type JobHandler<N extends JobName> = (data: JobDataMap[N], job: JobAttempt) => Promise<void>;
+
+/** One handler per job name. */
+export type JobHandlers = { [N in JobName]: JobHandler<N> };

@@ -1,0 +1,205 @@
+import { Hono, type Context } from 'hono';
+import { ELEVATED_ROLES } from '../../shared/roles.ts';
+import { idParamSchema } from '../../shared/schemas/admin.ts';
+import {
+  formCreateSchema,
+  formDraftSaveSchema,
+  formListQuerySchema,
+  formPublishSchema,
+  type BreakingChangesError,
+  type FormDraftSaved,
+  type FormInUseError,
+  type FormPublished,
+} from '../../shared/schemas/forms.ts';
+import type { AppEnv } from '../context.ts';
+import type { Form } from '../db/schema/index.ts';
+import { ApiError } from '../errors.ts';
+import { clientIp, readJson, readQuery } from '../http.ts';
+import { requireUser } from '../middleware/session.ts';
+import { audit } from '../services/audit.ts';
+import {
+  archiveForm,
+  createForm,
+  draftChanges,
+  duplicateForm,
+  findForm,
+  findVersion,
+  formView,
+  listForms,
+  publishForm,
+  restoreForm,
+  saveDraft,
+} from '../services/forms.ts';
+import { signedInUser } from './params.ts';
+
+const ARCHIVED_MESSAGE = 'This form is archived; restore it to change it';
+
+/** A path number (form id, version): digits only, then `idParamSchema`'s range; anything else is 404 like an unknown id. */
+function pathNumber(c: Context<AppEnv>, name: 'id' | 'version', what: string): number {
+  const raw = c.req.param(name) ?? '';
+  const result = idParamSchema.safeParse({ id: raw });
+  if (!/^\d{1,10}$/.test(raw) || !result.success) throw new ApiError(404, 'not_found', `No such ${what}`);
+  return result.data.id;
+}
+
+const formIdOf = (c: Context<AppEnv>) => pathNumber(c, 'id', 'form');
+
+async function existingForm(c: Context<AppEnv>): Promise<Form> {
+  const form = await findForm(c.var.db, formIdOf(c));
+  if (!form) throw new ApiError(404, 'not_found', 'No such form');
+  return form;
+}
+
+const archivedError = () => new ApiError(409, 'archived', ARCHIVED_MESSAGE);
+
+/**
+ * The form builder's API (moderators and admins): list, create, load, save the draft (with
+ * revision checks), publish versions, compare the draft with the latest version, read a version,
+ * duplicate, archive and restore. Every change is audited (summaries, never whole drafts).
+ */
+export const adminFormRoutes = new Hono<AppEnv>()
+  .use('*', requireUser(ELEVATED_ROLES))
+  .use('*', async (c, next) => {
+    c.header('Cache-Control', 'no-store');
+    await next();
+  })
+
+  .get('/', async (c) => {
+    const query = readQuery(c, formListQuerySchema);
+    return c.json(await listForms(c.var.db, query), 200);
+  })
+
+  .post('/', async (c) => {
+    const user = signedInUser(c.var.user);
+    const input = await readJson(c, formCreateSchema);
+    const { db, deps } = c.var;
+    const form = await createForm(db, deps.clock, { title: input.title, ...(input.definition ? { definition: input.definition } : {}), actorId: user.id });
+    await audit(db, { actorId: user.id, via: 'api', action: 'form.create', targetType: 'form', targetId: form.id, after: { title: form.title, revision: form.revision }, ip: clientIp(c) });
+    return c.json(await formView(db, form), 201);
+  })
+
+  .get('/:id', async (c) => {
+    const form = await existingForm(c);
+    return c.json(await formView(c.var.db, form), 200);
+  })
+
+  .put('/:id/draft', async (c) => {
+    const user = signedInUser(c.var.user);
+    const id = formIdOf(c);
+    const input = await readJson(c, formDraftSaveSchema);
+    const { db, deps } = c.var;
+    const result = await saveDraft(db, deps.clock, { id, definition: input.definition, revision: input.revision, actorId: user.id });
+    switch (result.kind) {
+      case 'not_found':
+        throw new ApiError(404, 'not_found', 'No such form');
+      case 'archived':
+        throw archivedError();
+      case 'stale':
+        return c.json({ error: result.error }, 409);
+      case 'saved': {
+        await audit(db, { actorId: user.id, via: 'api', action: 'form.draft.save', targetType: 'form', targetId: id, after: { revision: result.revision, title: result.title }, ip: clientIp(c) });
+        const saved: FormDraftSaved = { revision: result.revision, title: result.title, updatedAt: result.updatedAt.toISOString() };
+        return c.json(saved, 200);
+      }
+    }
+  })
+
+  .post('/:id/publish', async (c) => {
+    const user = signedInUser(c.var.user);
+    const id = formIdOf(c);
+    const input = await readJson(c, formPublishSchema);
+    const { db, deps } = c.var;
+    const result = await publishForm(db, deps.clock, {
+      id,
+      confirmBreaking: input.confirmBreaking === true,
+      ...(input.revision === undefined ? {} : { revision: input.revision }),
+      actorId: user.id,
+    });
+    switch (result.kind) {
+      case 'not_found':
+        throw new ApiError(404, 'not_found', 'No such form');
+      case 'archived':
+        throw archivedError();
+      case 'stale':
+        return c.json({ error: result.error }, 409);
+      case 'problems':
+        throw new ApiError(400, 'validation_failed', 'Fix the problems before publishing', { fields: result.problems });
+      case 'breaking': {
+        const error: BreakingChangesError = {
+          code: 'breaking_changes',
+          message: 'Some changes affect answers already given. Publish again with confirmBreaking to go ahead.',
+          changes: result.changes,
+        };
+        return c.json({ error }, 409);
+      }
+      case 'conflict':
+        throw new ApiError(409, 'publish_conflict', 'Someone published this form at the same time; reload it and try again');
+      case 'published': {
+        await audit(db, {
+          actorId: user.id,
+          via: 'api',
+          action: 'form.publish',
+          targetType: 'form',
+          targetId: id,
+          after: { version: result.version, changes: result.changes.length, breaking: result.changes.filter((change) => change.breaking).length },
+          ip: clientIp(c),
+        });
+        const published: FormPublished = { version: result.version, changes: result.changes };
+        return c.json(published, 201);
+      }
+    }
+  })
+
+  .get('/:id/changes', async (c) => {
+    const form = await existingForm(c);
+    return c.json(await draftChanges(c.var.db, form), 200);
+  })
+
+  .get('/:id/versions/:version', async (c) => {
+    const id = formIdOf(c);
+    const version = pathNumber(c, 'version', 'version');
+    const found = await findVersion(c.var.db, id, version);
+    if (!found) throw new ApiError(404, 'not_found', 'No such version');
+    return c.json(found, 200);
+  })
+
+  .post('/:id/duplicate', async (c) => {
+    const user = signedInUser(c.var.user);
+    const source = await existingForm(c);
+    const { db, deps } = c.var;
+    const form = await duplicateForm(db, deps.clock, source, user.id);
+    await audit(db, { actorId: user.id, via: 'api', action: 'form.duplicate', targetType: 'form', targetId: form.id, after: { title: form.title, sourceId: source.id }, ip: clientIp(c) });
+    return c.json(await formView(db, form), 201);
+  })
+
+  .post('/:id/restore', async (c) => {
+    const user = signedInUser(c.var.user);
+    const id = formIdOf(c);
+    const { db, deps } = c.var;
+    const result = await restoreForm(db, deps.clock, id, user.id);
+    if (result.kind === 'not_found') throw new ApiError(404, 'not_found', 'No such form');
+    if (result.kind === 'restored') {
+      await audit(db, { actorId: user.id, via: 'api', action: 'form.restore', targetType: 'form', targetId: id, before: { status: 'archived' }, after: { status: result.form.status }, ip: clientIp(c) });
+    }
+    return c.json(await formView(db, result.form), 200);
+  })
+
+  .delete('/:id', async (c) => {
+    const user = signedInUser(c.var.user);
+    const id = formIdOf(c);
+    const { db, deps } = c.var;
+    const result = await archiveForm(db, deps.clock, id, user.id);
+    switch (result.kind) {
+      case 'not_found':
+        throw new ApiError(404, 'not_found', 'No such form');
+      case 'in_use': {
+        const error: FormInUseError = { code: 'in_use', message: 'A live survey or mission uses this form; close it before archiving the form', usedBy: result.usedBy };
+        return c.json({ error }, 409);
+      }
+      case 'archived':
+        await audit(db, { actorId: user.id, via: 'api', action: 'form.archive', targetType: 'form', targetId: id, before: { status: result.previousStatus }, after: { status: 'archived', title: result.form.title }, ip: clientIp(c) });
+        return c.body(null, 204);
+      case 'unchanged':
+        return c.body(null, 204);
+    }
+  });

@@ -1,0 +1,181 @@
+import { Hono, type Context } from 'hono';
+import { MEDIA_LIMITS, MEDIA_MESSAGES } from '../../shared/programme.ts';
+import type { AppEnv } from '../context.ts';
+import type { Media } from '../db/schema/index.ts';
+import { ApiError } from '../errors.ts';
+import { enforceRateLimits } from '../http.ts';
+import { requireUser } from '../middleware/session.ts';
+import { seesMediaInInstructions } from '../services/participation.ts';
+import { RATE_LIMITS } from '../services/rate-limit.ts';
+import {
+  canSeeMedia,
+  checkDailyBytes,
+  createMedia,
+  deleteMedia,
+  findMedia,
+  mediaUploadRateKey,
+  mediaView,
+  MediaRejected,
+  processImage,
+  withUploadPlace,
+} from '../services/media.ts';
+import { signedInUser } from './params.ts';
+
+/**
+ * Room for the multipart framing around the file (boundaries, part headers, a long file name):
+ * the request body may be this much larger than `MEDIA_LIMITS.maxBytes`; the file itself may not.
+ */
+export const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
+const BODY_LIMIT = MEDIA_LIMITS.maxBytes + MULTIPART_OVERHEAD_BYTES;
+
+/** The images are immutable for an id; only the people allowed ever get them. */
+const IMAGE_CACHE_CONTROL = 'private, max-age=31536000, immutable';
+/** An image opened on its own cannot run anything, even if a browser were to sniff it. */
+const IMAGE_CSP = "default-src 'none'; sandbox";
+
+const tooLarge = () => new MediaRejected(413, 'file_too_large', MEDIA_MESSAGES.tooLarge);
+const fileRequired = () => new MediaRejected(400, 'file_required', MEDIA_MESSAGES.fileRequired);
+
+/**
+ * Reads the request body, counting bytes as they arrive: past `limit` it stops reading (cancels
+ * the stream) and refuses with 413, so at most `limit` bytes are ever held. Runs whether or not
+ * `Content-Length` was sent (chunked uploads are counted the same way).
+ */
+async function readBodyCapped(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer>> {
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
+}
+
+/** The `file` part of a multipart body, checked for presence, emptiness and size. */
+async function uploadedFile(c: Context<AppEnv>): Promise<Buffer> {
+  const contentType = c.req.header('content-type') ?? '';
+  if (contentType.split(';')[0]?.trim().toLowerCase() !== 'multipart/form-data') throw fileRequired();
+  const declared = c.req.header('content-length');
+  if (declared !== undefined && /^\d+$/.test(declared.trim()) && Number(declared) > BODY_LIMIT) throw tooLarge();
+  let form: FormData;
+  try {
+    // The raw body is dropped once parsed: the file part is then the only copy held.
+    form = await new Response(await readBodyCapped(c.req.raw, BODY_LIMIT), { headers: { 'Content-Type': contentType } }).formData();
+  } catch (error) {
+    if (error instanceof MediaRejected) throw error;
+    throw new MediaRejected(400, 'invalid_upload', MEDIA_MESSAGES.invalidUpload);
+  }
+  const file = form.get('file');
+  if (file === null || typeof file === 'string') throw fileRequired();
+  if (file.size === 0) throw new MediaRejected(400, 'file_empty', MEDIA_MESSAGES.empty);
+  if (file.size > MEDIA_LIMITS.maxBytes) throw tooLarge();
+  return Buffer.from(await file.arrayBuffer());
+}
+
+/** A refusal from the media service as the API's error. */
+function asApiError(error: unknown): unknown {
+  if (!(error instanceof MediaRejected)) return error;
+  return new ApiError(error.status, error.code, error.message, error.retryAfterSeconds === undefined ? {} : { headers: { 'Retry-After': String(error.retryAfterSeconds) } });
+}
+
+/** The photo of the path's id if the caller may see it; 404 for everyone else (never 403). */
+async function visibleMedia(c: Context<AppEnv>): Promise<Media> {
+  const row = await findMedia(c.var.db, c.req.param('id') ?? '');
+  const user = c.var.user;
+  if (row && canSeeMedia(user, row)) return row;
+  // A picture in the instructions of a mission the caller takes part in.
+  if (row && user && (await seesMediaInInstructions(c.var.db, user.id, row.id))) return row;
+  throw new ApiError(404, 'not_found', MEDIA_MESSAGES.notFound);
+}
+
+/** Whether `If-None-Match` names the ETag (or `*`). */
+function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((tag) => {
+    const value = tag.trim();
+    return value === '*' || value.replace(/^W\//, '') === etag;
+  });
+}
+
+/** Serves the display image or the thumbnail with its stored type, an ETag and the image headers. */
+async function serveImage(c: Context<AppEnv>, which: 'display' | 'thumbnail') {
+  const row = await visibleMedia(c);
+  const key = which === 'display' ? row.displayKey : row.thumbnailKey;
+  const extension = key.slice(key.lastIndexOf('.') + 1);
+  const etag = `"${row.id}-${which}"`;
+  const headers: Record<string, string> = {
+    ETag: etag,
+    'Cache-Control': IMAGE_CACHE_CONTROL,
+    'Content-Disposition': `inline; filename="${row.id}${which === 'display' ? '' : '-thumbnail'}.${extension}"`,
+    'Content-Security-Policy': IMAGE_CSP,
+    'X-Content-Type-Options': 'nosniff',
+  };
+  if (matchesEtag(c.req.header('if-none-match'), etag)) return c.body(null, 304, headers);
+  const stored = await c.var.deps.storage.get(key);
+  if (!stored) {
+    c.var.logger.warn({ mediaId: row.id, key }, 'media file missing from storage');
+    throw new ApiError(404, 'not_found', MEDIA_MESSAGES.notFound);
+  }
+  return c.body(stored.body as Uint8Array<ArrayBuffer>, 200, { ...headers, 'Content-Type': stored.contentType });
+}
+
+/**
+ * Uploads (photos) and serving them to their owner and to moderators and admins. Anyone else,
+ * signed in or not, gets 404 for a photo that exists. Uploads are not admin actions: no audit
+ * rows, a debug log line each.
+ */
+export const mediaRoutes = new Hono<AppEnv>()
+  .post('/', requireUser(), async (c) => {
+    const user = signedInUser(c.var.user);
+    c.header('Cache-Control', 'no-store');
+    const { db, deps } = c.var;
+    await enforceRateLimits(c, [[mediaUploadRateKey(user.id), RATE_LIMITS.mediaUploadsPerUser]]);
+    try {
+      // Refuse before reading the body when even a 1-byte upload is over today's budget.
+      const before = await checkDailyBytes(db, deps.clock, user.id, 1);
+      if (!before.allowed) throw new MediaRejected(429, 'daily_upload_limit', MEDIA_MESSAGES.dailyBytes, before.retryAfterSeconds);
+      const started = performance.now();
+      const row = await withUploadPlace(async () => {
+        const file = await uploadedFile(c);
+        const budget = await checkDailyBytes(db, deps.clock, user.id, file.byteLength);
+        if (!budget.allowed) throw new MediaRejected(429, 'daily_upload_limit', MEDIA_MESSAGES.dailyBytes, budget.retryAfterSeconds);
+        const processed = await processImage(file);
+        return createMedia(db, deps.clock, deps.storage, { ownerId: user.id, uploadedBytes: file.byteLength, processed });
+      });
+      c.var.logger.debug(
+        { mediaId: row.id, ownerId: user.id, uploadedBytes: row.uploadedBytes, bytes: row.bytes, width: row.width, height: row.height, ms: Math.round(performance.now() - started) },
+        'media uploaded',
+      );
+      c.header('Location', `/api/media/${row.id}`);
+      return c.json(mediaView(row), 201);
+    } catch (error) {
+      throw asApiError(error);
+    }
+  })
+
+  .get('/:id', (c) => serveImage(c, 'display'))
+
+  .get('/:id/thumbnail', (c) => serveImage(c, 'thumbnail'))
+
+  .delete('/:id', requireUser(), async (c) => {
+    const user = signedInUser(c.var.user);
+    const result = await deleteMedia(c.var.db, c.var.deps.storage, { id: c.req.param('id'), ownerId: user.id });
+    if (result === 'not_found') throw new ApiError(404, 'not_found', MEDIA_MESSAGES.notFound);
+    if (result === 'in_use') throw new ApiError(409, 'in_use', MEDIA_MESSAGES.inUse);
+    c.var.logger.debug({ mediaId: c.req.param('id'), ownerId: user.id }, 'media deleted');
+    return c.body(null, 204);
+  });

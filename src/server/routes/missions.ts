@@ -1,0 +1,68 @@
+import { Hono, type Context } from 'hono';
+import { entryCreateSchema, entrySaveSchema, entrySubmitSchema } from '../../shared/schemas/programme.ts';
+import type { AppEnv } from '../context.ts';
+import type { Mission } from '../db/schema/index.ts';
+import { readJson } from '../http.ts';
+import { requireUser } from '../middleware/session.ts';
+import { createEntry, deleteEntry, participantMission, saveEntry, submitEntry } from '../services/mission-entries.ts';
+import { findVisibleMission, notFound, pathId, type Visible } from '../services/participation.ts';
+import { signedInUser } from './params.ts';
+
+/** The mission of the path, when the signed-in user may see it; 404 otherwise. */
+async function visibleMission(c: Context<AppEnv>): Promise<Visible<Mission>> {
+  const user = signedInUser(c.var.user);
+  const visible = await findVisibleMission(c.var.db, user.id, pathId(c.req.param('id'), 'mission'));
+  if (!visible) throw notFound('mission');
+  return visible;
+}
+
+const entryIdOf = (c: Context<AppEnv>) => pathId(c.req.param('entryId'), 'entry');
+
+/**
+ * Missions as participants take them: the mission with their entries, and entries made (draft),
+ * autosaved, deleted (drafts) and submitted. 404 unless the user is a member of the mission's
+ * live (or closed) project and the mission is not a draft; someone else's entry is 404 too.
+ * Rules: `services/mission-entries.ts`.
+ */
+export const missionRoutes = new Hono<AppEnv>()
+  .use('*', requireUser())
+  .use('*', async (c, next) => {
+    c.header('Cache-Control', 'no-store');
+    await next();
+  })
+
+  .get('/:id', async (c) => {
+    const visible = await visibleMission(c);
+    return c.json(await participantMission(c.var.db, c.var.deps.clock, visible, signedInUser(c.var.user).id), 200);
+  })
+
+  .post('/:id/entries', async (c) => {
+    const visible = await visibleMission(c);
+    const input = await readJson(c, entryCreateSchema);
+    const result = await createEntry(c.var.db, c.var.deps.clock, visible, signedInUser(c.var.user).id, input);
+    if (result.kind === 'refused') {
+      const { code, message, nextEntryAt } = result;
+      return c.json({ error: nextEntryAt ? { code, message, nextEntryAt } : { code, message } }, 409);
+    }
+    return c.json({ id: result.id, status: result.status }, 201);
+  })
+
+  .put('/:id/entries/:entryId', async (c) => {
+    const visible = await visibleMission(c);
+    const entryId = entryIdOf(c);
+    const input = await readJson(c, entrySaveSchema);
+    return c.json(await saveEntry(c.var.db, c.var.deps.clock, visible, signedInUser(c.var.user).id, entryId, input.answers), 200);
+  })
+
+  .delete('/:id/entries/:entryId', async (c) => {
+    const visible = await visibleMission(c);
+    await deleteEntry(c.var.db, visible, signedInUser(c.var.user).id, entryIdOf(c));
+    return c.body(null, 204);
+  })
+
+  .post('/:id/entries/:entryId/submit', async (c) => {
+    const visible = await visibleMission(c);
+    const entryId = entryIdOf(c);
+    const input = await readJson(c, entrySubmitSchema);
+    return c.json(await submitEntry(c.var.db, c.var.deps.clock, visible, signedInUser(c.var.user).id, entryId, input), 200);
+  });

@@ -1,0 +1,126 @@
+import { createHash } from 'node:crypto';
+import { Hono, type Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { loginRedirect } from '../../shared/route-rules.ts';
+import { responseSaveSchema, responseSubmitSchema } from '../../shared/schemas/programme.ts';
+import type { AppEnv } from '../context.ts';
+import type { Survey } from '../db/schema/index.ts';
+import { ApiError } from '../errors.ts';
+import { clientIp, enforceRateLimits, readJson } from '../http.ts';
+import { requireUser } from '../middleware/session.ts';
+import { isExternalOutcome, recordReturn, startExternal } from '../services/external-surveys.ts';
+import { findVisibleSurvey, notFound, pathId, type Visible } from '../services/participation.ts';
+import { RATE_LIMITS } from '../services/rate-limit.ts';
+import { participantSurvey, saveResponse, submitResponse } from '../services/survey-responses.ts';
+import { signedInUser } from './params.ts';
+
+// ---------------------------------------------------------------------------------------------
+// The small HTML pages of the browser-facing redirects (start, return)
+
+const PAGE_STYLE =
+  'body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1f2937;background:#f9fafb}' +
+  'main{max-width:32rem;margin:15vh auto 0;padding:0 1.5rem}h1{font-size:1.5rem;margin:0 0 .5rem}a{color:#1d4ed8}' +
+  '@media (prefers-color-scheme:dark){body{color:#e5e7eb;background:#111827}a{color:#93c5fd}}';
+const PAGE_STYLE_HASH = `'sha256-${createHash('sha256').update(PAGE_STYLE).digest('base64')}'`;
+/** No scripts, no forms, nothing from elsewhere: only the page's own style (by its hash). */
+const PAGE_CSP = `default-src 'none'; style-src ${PAGE_STYLE_HASH}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+
+/** A self-contained page (no scripts, not indexed) with a title, a sentence and a link home. */
+function messagePage(c: Context<AppEnv>, status: ContentfulStatusCode, title: string, text: string, headers: Record<string, string> = {}) {
+  const html =
+    '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
+    '<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">' +
+    `<title>${escapeHtml(title)} · Fieldwork</title><style>${PAGE_STYLE}</style></head>` +
+    `<body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p><p><a href="/">Go to your home page</a></p></main></body></html>`;
+  return c.body(html, status, {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Content-Security-Policy': PAGE_CSP,
+    'X-Robots-Tag': 'noindex',
+    'Cache-Control': 'no-store',
+    'Referrer-Policy': 'no-referrer',
+    ...headers,
+  });
+}
+
+const INVALID_LINK = ['This link is not valid', 'It may be incomplete or from another site. Your answers on the survey site are not affected.'] as const;
+
+/** The survey of the path, when the signed-in user may see it; 404 otherwise. */
+async function visibleSurvey(c: Context<AppEnv>): Promise<Visible<Survey>> {
+  const user = signedInUser(c.var.user);
+  const visible = await findVisibleSurvey(c.var.db, user.id, pathId(c.req.param('id'), 'survey'));
+  if (!visible) throw notFound('survey');
+  return visible;
+}
+
+/**
+ * Surveys as participants take them: native (read with the pinned form and their response,
+ * autosave, submit once) and external (start with an opaque reference, return from Alchemer).
+ * 404 unless the user is a member of the survey's live (or closed) project and the survey is not
+ * a draft. Rules: `services/survey-responses.ts`, `services/external-surveys.ts`.
+ *
+ * `GET /return` needs no session (Alchemer sends the participant's browser) and, like `/start`,
+ * answers a browser: redirects, or a small HTML page.
+ */
+export const surveyRoutes = new Hono<AppEnv>()
+  .get('/return', async (c) => {
+    try {
+      await enforceRateLimits(c, [[`external-return:ip:${clientIp(c)}`, RATE_LIMITS.externalReturnsPerIp]]);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 429) {
+        return messagePage(c, 429, 'Too many attempts', 'Wait a minute, then reload this page.', error.headers ?? {});
+      }
+      throw error;
+    }
+    const status = c.req.query('status') ?? '';
+    if (!isExternalOutcome(status)) return messagePage(c, 400, ...INVALID_LINK);
+    const pid = c.req.query('pid') ?? '';
+    if (pid === '' || pid.length > 200) return messagePage(c, 404, ...INVALID_LINK);
+    const result = await recordReturn(c.var.db, c.var.deps.clock, pid, status);
+    if (!result) return messagePage(c, 404, ...INVALID_LINK);
+    c.header('Cache-Control', 'no-store');
+    c.header('Referrer-Policy', 'no-referrer');
+    return c.redirect(`/surveys/${result.surveyId}?returned=1`, 302);
+  })
+
+  .get('/:id/start', async (c) => {
+    const notFoundPage = () => messagePage(c, 404, 'This survey could not be found', 'Check the link, or find the survey on your home page.');
+    let id: number;
+    try {
+      id = pathId(c.req.param('id'), 'survey');
+    } catch {
+      return notFoundPage();
+    }
+    c.header('Cache-Control', 'no-store');
+    const user = c.var.user;
+    if (!user) return c.redirect(loginRedirect(`/surveys/${id}`), 302);
+    const visible = await findVisibleSurvey(c.var.db, user.id, id);
+    if (!visible) return notFoundPage();
+    const result = await startExternal(c.var.db, c.var.deps.clock, visible, user.id);
+    c.header('Referrer-Policy', 'no-referrer');
+    return c.redirect(result.location, 302);
+  })
+
+  .use('*', requireUser())
+  .use('*', async (c, next) => {
+    c.header('Cache-Control', 'no-store');
+    await next();
+  })
+
+  .get('/:id', async (c) => {
+    const visible = await visibleSurvey(c);
+    return c.json(await participantSurvey(c.var.db, c.var.deps.clock, visible, signedInUser(c.var.user).id), 200);
+  })
+
+  .put('/:id/response', async (c) => {
+    const visible = await visibleSurvey(c);
+    const input = await readJson(c, responseSaveSchema);
+    return c.json(await saveResponse(c.var.db, c.var.deps.clock, visible, signedInUser(c.var.user).id, input), 200);
+  })
+
+  .post('/:id/response/submit', async (c) => {
+    const visible = await visibleSurvey(c);
+    const input = await readJson(c, responseSubmitSchema);
+    return c.json(await submitResponse(c.var.db, c.var.deps.clock, visible, signedInUser(c.var.user).id, input), 200);
+  });

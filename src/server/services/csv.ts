@@ -1,0 +1,90 @@
+/**
+ * CSV for exports: papaparse writes the rows (quoting, `\r\n`), every text cell that starts with
+ * `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'` (formula injection; numbers
+ * stay numbers), and answers are written as people read them (option labels, `Other: …`,
+ * `row: column`, `1. first; 2. second`).
+ */
+import Papa from 'papaparse';
+import type { AnswerValue, FormDefinition, FormElement, FormOption } from '../../shared/forms/definition.ts';
+import { isAnswerable, isOtherAnswer, isPlainObject } from '../../shared/forms/logic.ts';
+
+/** Cells that a spreadsheet could read as a formula. papaparse's own pattern misses multi-line cells, so ours has no `$`. */
+export const CSV_FORMULA_PATTERN = /^[=+\-@\t\r]/;
+
+/** A CSV cell: text, a number, or empty. */
+export type CsvCell = string | number | null;
+
+/** Rows as CSV text (no trailing newline), formula-safe; with `header`, that row first. */
+export function csvRows(rows: readonly (readonly CsvCell[])[], header?: readonly string[]): string {
+  // The header goes in as a row of data: made formula-safe like the rest (a title may start with `=`).
+  const data: CsvCell[][] = [...(header ? [[...header]] : []), ...rows.map((row) => [...row])];
+  return Papa.unparse(data, { escapeFormulae: CSV_FORMULA_PATTERN, newline: '\r\n', header: false });
+}
+
+/** The elements that take answers, in form order (statements left out). */
+export function answerableElements(definition: FormDefinition): FormElement[] {
+  return definition.pages.flatMap((page) => page.elements).filter((element) => isAnswerable(element));
+}
+
+/** A column header for an element: `Title [id]` (just `[id]` without a title). */
+export function elementHeader(element: Pick<FormElement, 'id' | 'title'>): string {
+  const title = element.title.trim();
+  return title ? `${title} [${element.id}]` : `[${element.id}]`;
+}
+
+function labelOf(options: readonly FormOption[], id: string): string {
+  return options.find((option) => option.id === id)?.label ?? id;
+}
+
+function choiceText(options: readonly FormOption[], item: unknown): string {
+  if (isOtherAnswer(item)) return `Other: ${item.other}`;
+  return typeof item === 'string' ? labelOf(options, item) : JSON.stringify(item);
+}
+
+const fallback = (value: AnswerValue): CsvCell => (typeof value === 'string' || typeof value === 'number' ? value : JSON.stringify(value));
+
+/**
+ * One answer as a CSV cell: texts as given, choices by label (`Other: text`, several joined with
+ * `; `), numbers as numbers, consent `Agreed`, photos as media ids, matrices `row: column; …`,
+ * rankings `1. a; 2. b`. An answer that does not fit the element (another form version) is
+ * written as JSON. Empty when not answered.
+ */
+export function answerCell(element: FormElement, value: AnswerValue | undefined): CsvCell {
+  if (value === undefined || value === null) return null;
+  switch (element.type) {
+    case 'short_text':
+    case 'long_text':
+    case 'date':
+      return typeof value === 'string' ? value : fallback(value);
+    case 'single_choice':
+    case 'dropdown':
+      return typeof value === 'string' || isOtherAnswer(value) ? choiceText(element.options, value) : fallback(value);
+    case 'multiple_choice':
+      return Array.isArray(value) ? value.map((item) => choiceText(element.options, item)).join('; ') : fallback(value);
+    case 'ranking':
+      return Array.isArray(value) ? value.map((item, index) => `${index + 1}. ${choiceText(element.options, item)}`).join('; ') : fallback(value);
+    case 'rating':
+    case 'scale':
+    case 'number':
+      return typeof value === 'number' ? value : fallback(value);
+    case 'consent':
+      return value === true ? 'Agreed' : fallback(value);
+    case 'photo':
+      return Array.isArray(value) ? value.map((item) => (typeof item === 'string' ? item : JSON.stringify(item))).join('; ') : fallback(value);
+    case 'matrix': {
+      if (!isPlainObject(value)) return fallback(value);
+      const cells = value as Record<string, unknown>;
+      const known = element.rows.filter((row) => Object.hasOwn(cells, row.id)).map((row) => row.id);
+      const extra = Object.keys(cells).filter((id) => !element.rows.some((row) => row.id === id));
+      return [...known, ...extra]
+        .map((rowId) => {
+          const cell = cells[rowId];
+          const columns = (Array.isArray(cell) ? cell : [cell]).map((column) => (typeof column === 'string' ? labelOf(element.columns, column) : JSON.stringify(column)));
+          return `${labelOf(element.rows, rowId)}: ${columns.join(', ')}`;
+        })
+        .join('; ');
+    }
+    case 'statement':
+      return null;
+  }
+}

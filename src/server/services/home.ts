@@ -1,0 +1,270 @@
+/**
+ * The participant's home (`GET /api/home`): what to do, what waits for review, what is done,
+ * across the live projects they belong to. A handful of queries for the whole page (surveys with
+ * the participant's response and first external outcome; the drafts' forms; missions; entry
+ * counts; groups), whatever the number of items.
+ *
+ * - Surveys: `todo` while `open`, `in_progress` or `upcoming`; `done` once submitted (or returned
+ *   from, any outcome); closed ones left out. `progress`: answered visible questions / visible
+ *   questions of the draft (0 before, 1 when done).
+ * - Missions that belong to no group: `todo` while not closed and the participant can still add
+ *   an entry they need (fewer finished entries than `entriesMin`) or has a draft or an entry sent
+ *   back for changes; else `submitted` while an entry waits for review; else `done` once finished
+ *   (`entriesMin` entries submitted or approved). `progress`: finished entries / `entriesMin`.
+ * - Missions in a group are shown through their group (one card): `todo` while one of its
+ *   missions is open or in progress, or one is upcoming; `done` when every mission is finished
+ *   (by the group's `unlockOn`); else `submitted` while one waits for review. `progress`:
+ *   finished missions / missions.
+ *
+ * `todo` is sorted by closing time (soonest first, none last), upcoming items after the rest;
+ * `submitted` and `done` by latest activity first.
+ */
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { Answers, FormDefinition } from '../../shared/forms/definition.ts';
+import { isAnswerable, resolveVisibility } from '../../shared/forms/logic.ts';
+import type { ExternalOutcome, HomeAnswer, HomeItem } from '../../shared/programme.ts';
+import type { Db } from '../db/index.ts';
+import { formVersions, missionGroupMissions, missionGroups, missions, projects, surveyExternalRefs, surveyResponses, surveys, type Mission } from '../db/schema/index.ts';
+import type { Clock } from './clock.ts';
+import {
+  NO_ENTRIES,
+  VISIBLE_ACTIVITY_STATUSES,
+  availabilityOf,
+  entryCountsByMission,
+  finishedEntries,
+  groupMissionInput,
+  groupMissionStates,
+  memberOfVisibleProject,
+  missionFinishedFor,
+  toDate,
+  type EntryCounts,
+} from './participation.ts';
+import { surveyState } from './survey-responses.ts';
+
+/** A home item with what orders it. */
+interface Ranked {
+  item: HomeItem;
+  list: keyof HomeAnswer;
+  /** Latest activity (submitted / done lists). */
+  activityAt: Date | null;
+}
+
+const iso = (date: Date | null) => date?.toISOString() ?? null;
+
+/** The share of the visible questions a draft answers (0…1). */
+function draftProgress(definition: FormDefinition, answers: Answers, today: string): number {
+  const visibility = resolveVisibility(definition, answers, { today });
+  let questions = 0;
+  for (const page of visibility.pages) for (const element of page.elements) if (visibility.elementIds.has(element.id) && isAnswerable(element)) questions++;
+  if (questions === 0) return 0;
+  return Math.min(1, Object.keys(visibility.answers).length / questions);
+}
+
+/** In live projects the user belongs to. */
+const liveMemberProjects = (userId: number) => memberOfVisibleProject(userId, ['live']);
+
+async function surveyItems(db: Db, userId: number, now: Date): Promise<Ranked[]> {
+  const refs = surveyExternalRefs;
+  const firstOutcome = sql<ExternalOutcome | null>`(select ${refs.outcome} from ${refs} where ${refs.surveyId} = ${surveys.id} and ${refs.userId} = ${userId} and ${refs.outcome} is not null order by ${refs.returnedAt}, ${refs.id} limit 1)`;
+  const firstReturnAt = sql<unknown>`(select min(${refs.returnedAt}) from ${refs} where ${refs.surveyId} = ${surveys.id} and ${refs.userId} = ${userId} and ${refs.outcome} is not null)`;
+  const rows = await db
+    .select({
+      id: surveys.id,
+      title: surveys.title,
+      kind: surveys.kind,
+      points: surveys.points,
+      estimatedMinutes: surveys.estimatedMinutes,
+      opensAt: surveys.opensAt,
+      closesAt: surveys.closesAt,
+      status: surveys.status,
+      projectName: projects.name,
+      projectStatus: projects.status,
+      responseStatus: surveyResponses.status,
+      submittedAt: surveyResponses.submittedAt,
+      outcome: firstOutcome,
+      returnedAt: firstReturnAt,
+    })
+    .from(surveys)
+    .innerJoin(projects, eq(projects.id, surveys.projectId))
+    .leftJoin(surveyResponses, and(eq(surveyResponses.surveyId, surveys.id), eq(surveyResponses.userId, userId)))
+    .where(and(inArray(surveys.status, [...VISIBLE_ACTIVITY_STATUSES]), liveMemberProjects(userId)));
+
+  // The drafts' answers and pinned forms, for their progress: one query.
+  const draftIds = rows.filter((row) => row.responseStatus === 'draft').map((row) => row.id);
+  const drafts = new Map<number, { answers: Answers; definition: FormDefinition }>();
+  if (draftIds.length > 0) {
+    const draftRows = await db
+      .select({ surveyId: surveyResponses.surveyId, answers: surveyResponses.answers, definition: formVersions.definition })
+      .from(surveyResponses)
+      .innerJoin(surveys, eq(surveys.id, surveyResponses.surveyId))
+      .innerJoin(formVersions, and(eq(formVersions.formId, surveys.formId), eq(formVersions.version, surveyResponses.formVersion)))
+      .where(and(eq(surveyResponses.userId, userId), eq(surveyResponses.status, 'draft'), inArray(surveyResponses.surveyId, draftIds)));
+    for (const row of draftRows) drafts.set(row.surveyId, { answers: row.answers, definition: row.definition });
+  }
+
+  const today = now.toISOString().slice(0, 10);
+  const out: Ranked[] = [];
+  for (const row of rows) {
+    const state = surveyState(availabilityOf(row, row.projectStatus, now), row.responseStatus, row.outcome ?? null);
+    if (state === 'closed') continue;
+    const draft = drafts.get(row.id);
+    const progress = state === 'submitted' ? 1 : draft ? draftProgress(draft.definition, draft.answers, today) : 0;
+    out.push({
+      list: state === 'submitted' ? 'done' : 'todo',
+      activityAt: row.submittedAt ?? toDate(row.returnedAt),
+      item: {
+        kind: 'survey',
+        id: row.id,
+        title: row.title,
+        projectName: row.projectName,
+        points: row.points,
+        closesAt: iso(row.closesAt),
+        opensAt: iso(row.opensAt),
+        estimatedMinutes: row.estimatedMinutes,
+        progress,
+        state,
+      },
+    });
+  }
+  return out;
+}
+
+/** A mission on its own: which list, and its state label. */
+function classifyMission(mission: Mission, counts: EntryCounts, now: Date): { list: keyof HomeAnswer; state: string } | null {
+  const availability = availabilityOf(mission, 'live', now);
+  const finished = finishedEntries(counts);
+  const needsEntry = finished < mission.entriesMin && counts.total < mission.entriesMax;
+  const hasWork = counts.draft > 0 || counts.changesRequested > 0;
+  if (availability !== 'closed' && (needsEntry || hasWork)) {
+    return { list: 'todo', state: availability === 'upcoming' ? 'upcoming' : counts.total > 0 ? 'in_progress' : 'open' };
+  }
+  if (counts.submitted > 0) return { list: 'submitted', state: 'submitted' };
+  if (finished >= mission.entriesMin) return { list: 'done', state: counts.approved >= mission.entriesMin ? 'approved' : 'submitted' };
+  return null;
+}
+
+async function missionAndGroupItems(db: Db, userId: number, now: Date): Promise<Ranked[]> {
+  const rows = await db
+    .select({ mission: missions, projectName: projects.name })
+    .from(missions)
+    .innerJoin(projects, eq(projects.id, missions.projectId))
+    .where(and(inArray(missions.status, [...VISIBLE_ACTIVITY_STATUSES]), liveMemberProjects(userId)));
+  const byId = new Map(rows.map((row) => [row.mission.id, row]));
+  const counts = await entryCountsByMission(
+    db,
+    userId,
+    rows.map((row) => row.mission.id),
+  );
+  const countsOf = (id: number) => counts.get(id) ?? NO_ENTRIES;
+
+  const groups = await db
+    .select({ group: missionGroups, projectName: projects.name })
+    .from(missionGroups)
+    .innerJoin(projects, eq(projects.id, missionGroups.projectId))
+    .where(liveMemberProjects(userId))
+    .orderBy(asc(missionGroups.id));
+  const links =
+    groups.length === 0
+      ? []
+      : await db
+          .select({ groupId: missionGroupMissions.groupId, missionId: missionGroupMissions.missionId })
+          .from(missionGroupMissions)
+          .where(
+            inArray(
+              missionGroupMissions.groupId,
+              groups.map((row) => row.group.id),
+            ),
+          )
+          .orderBy(asc(missionGroupMissions.groupId), asc(missionGroupMissions.position));
+
+  const out: Ranked[] = [];
+  const grouped = new Set<number>();
+  for (const { group, projectName } of groups) {
+    // Only the group's visible missions (drafts are left out of `byId`).
+    const members = links.filter((link) => link.groupId === group.id).flatMap((link) => byId.get(link.missionId) ?? []);
+    if (members.length === 0) continue;
+    for (const row of members) grouped.add(row.mission.id);
+    const inputs = members.map((row) => groupMissionInput(row.mission, 'live', countsOf(row.mission.id), now));
+    const states = groupMissionStates(group, inputs);
+    const done = inputs.filter((input) => missionFinishedFor(group.unlockOn, input.counts, input.entriesMin)).length;
+    const active = states.some((entry) => entry.state === 'open' || entry.state === 'in_progress');
+    const upcoming = inputs.some((input) => input.availability === 'upcoming');
+    const waiting = inputs.some((input) => input.counts.submitted > 0);
+    let list: keyof HomeAnswer;
+    let state: string;
+    if (done === inputs.length) [list, state] = ['done', 'done'];
+    else if (active) [list, state] = ['todo', done > 0 || inputs.some((input) => input.counts.total > 0) ? 'in_progress' : 'open'];
+    else if (upcoming) [list, state] = ['todo', 'upcoming'];
+    else if (waiting) [list, state] = ['submitted', 'submitted'];
+    else continue;
+    const pending = inputs.filter((input) => input.availability !== 'closed' && !missionFinishedFor(group.unlockOn, input.counts, input.entriesMin));
+    const earliest = (dates: (Date | null)[]) => dates.filter((date): date is Date => date !== null).sort((a, b) => a.getTime() - b.getTime())[0] ?? null;
+    const latest = (dates: (Date | null)[]) => dates.filter((date): date is Date => date !== null).sort((a, b) => b.getTime() - a.getTime())[0] ?? null;
+    out.push({
+      list,
+      activityAt: latest(inputs.map((input) => input.counts.lastSubmittedAt)),
+      item: {
+        kind: 'mission_group',
+        id: group.id,
+        title: group.title,
+        projectName,
+        points: members.reduce((sum, row) => sum + row.mission.points, 0),
+        closesAt: iso(earliest(pending.map((input) => input.closesAt))),
+        opensAt: iso(earliest(inputs.filter((input) => input.availability === 'upcoming').map((input) => input.opensAt))),
+        estimatedMinutes: null,
+        progress: done / inputs.length,
+        state,
+      },
+    });
+  }
+
+  for (const { mission, projectName } of rows) {
+    if (grouped.has(mission.id)) continue;
+    const missionCounts = countsOf(mission.id);
+    const placed = classifyMission(mission, missionCounts, now);
+    if (!placed) continue;
+    out.push({
+      list: placed.list,
+      activityAt: missionCounts.lastSubmittedAt,
+      item: {
+        kind: 'mission',
+        id: mission.id,
+        title: mission.title,
+        projectName,
+        points: mission.points,
+        closesAt: iso(mission.closesAt),
+        opensAt: iso(mission.opensAt),
+        estimatedMinutes: null,
+        progress: Math.min(1, finishedEntries(missionCounts) / mission.entriesMin),
+        state: placed.state,
+      },
+    });
+  }
+  return out;
+}
+
+const time = (value: string | null | undefined) => (value ? Date.parse(value) : Number.POSITIVE_INFINITY);
+
+/** `GET /api/home` for the user. */
+export async function homeFor(db: Db, clock: Clock, userId: number): Promise<HomeAnswer> {
+  const now = clock.now();
+  const items = [...(await surveyItems(db, userId, now)), ...(await missionAndGroupItems(db, userId, now))];
+  const of = (list: keyof HomeAnswer) => items.filter((ranked) => ranked.list === list);
+  const todo = of('todo').sort((a, b) => {
+    const upcoming = Number(a.item.state === 'upcoming') - Number(b.item.state === 'upcoming');
+    if (upcoming !== 0) return upcoming;
+    const [closesA, closesB] = [time(a.item.closesAt), time(b.item.closesAt)];
+    if (closesA !== closesB) return closesA < closesB ? -1 : 1;
+    return a.item.title.localeCompare(b.item.title) || a.item.id - b.item.id;
+  });
+  const byActivity = (a: Ranked, b: Ranked) => (b.activityAt?.getTime() ?? 0) - (a.activityAt?.getTime() ?? 0) || a.item.title.localeCompare(b.item.title);
+  return {
+    todo: todo.map((ranked) => ranked.item),
+    submitted: of('submitted')
+      .sort(byActivity)
+      .map((ranked) => ranked.item),
+    done: of('done')
+      .sort(byActivity)
+      .map((ranked) => ranked.item),
+  };
+}

@@ -1,0 +1,141 @@
+/**
+ * A project's members: the paginated list, adding by email (pasted or read from a CSV: unknown
+ * addresses are listed, or invited), and removing one.
+ */
+import { and, count, desc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
+import type { AddMembersResult, AdminPage, ProjectMember } from '../../shared/programme.ts';
+import { emailSchema } from '../../shared/schemas/common.ts';
+import type { Db } from '../db/index.ts';
+import { projectMembers, users } from '../db/schema/index.ts';
+import type { JobSender } from '../jobs/queue.ts';
+import type { Clock } from './clock.ts';
+import { inviteLater } from './invitations.ts';
+import { containsPattern } from './search.ts';
+
+/** Addresses looked up in one query (well under PostgreSQL's parameter limit). */
+const LOOKUP_CHUNK = 1000;
+
+/** A page of members, most recently added first; `q` searches email and names. */
+export async function listMembers(db: Db, projectId: number, query: { q?: string | undefined; page: number; pageSize: number }): Promise<AdminPage<ProjectMember>> {
+  const pattern = query.q ? containsPattern(query.q) : null;
+  const where = and(
+    eq(projectMembers.projectId, projectId),
+    pattern ? or(ilike(users.email, pattern), ilike(users.firstName, pattern), ilike(users.lastName, pattern), ilike(sql`${users.firstName} || ' ' || ${users.lastName}`, pattern)) : undefined,
+  );
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({
+        userId: users.id,
+        email: users.email,
+        firstName: users.firstName,
+        lastName: users.lastName,
+        status: users.status,
+        addedAt: projectMembers.addedAt,
+      })
+      .from(projectMembers)
+      .innerJoin(users, eq(users.id, projectMembers.userId))
+      .where(where)
+      .orderBy(desc(projectMembers.addedAt), desc(projectMembers.userId))
+      .limit(query.pageSize)
+      .offset((query.page - 1) * query.pageSize),
+    db.select({ value: count() }).from(projectMembers).innerJoin(users, eq(users.id, projectMembers.userId)).where(where),
+  ]);
+  return { items: rows.map((row) => ({ ...row, addedAt: row.addedAt.toISOString() })), total: total?.value ?? 0 };
+}
+
+/**
+ * The addresses as given, sorted into well-formed (trimmed, lower-cased, first occurrence kept)
+ * and invalid ones; blank entries (empty lines) are skipped.
+ */
+export function normaliseEmails(emails: readonly string[]): { valid: string[]; invalid: string[] } {
+  const valid = new Set<string>();
+  const invalid = new Set<string>();
+  for (const raw of emails) {
+    const trimmed = raw.trim();
+    if (trimmed === '') continue;
+    const parsed = emailSchema.safeParse(trimmed);
+    if (parsed.success) valid.add(parsed.data);
+    else invalid.add(trimmed.toLowerCase());
+  }
+  return { valid: [...valid], invalid: [...invalid] };
+}
+
+export interface AddMembersDeps {
+  db: Db;
+  clock: Clock;
+  /** The invitations' mails go through the job queue. */
+  jobs: JobSender;
+}
+
+/**
+ * Adds the accounts of these addresses to the project. Every address given ends up in exactly
+ * one list: `added`, `alreadyMembers`, `unknown` (no account), `invalid` (not an email address),
+ * or, with `invite`, `invited` (an invited participant account was made, its onboarding mail
+ * queued (`invitation.send`), and the account added). Disabled accounts are added like others:
+ * membership does not let anyone sign in.
+ */
+export async function addMembers(deps: AddMembersDeps, input: { projectId: number; emails: readonly string[]; invite: boolean; actorId: number }): Promise<AddMembersResult> {
+  const { db } = deps;
+  const { valid, invalid } = normaliseEmails(input.emails);
+  const found = new Map<string, number>();
+  for (let at = 0; at < valid.length; at += LOOKUP_CHUNK) {
+    const chunk = valid.slice(at, at + LOOKUP_CHUNK);
+    const rows = await db
+      .select({ id: users.id, email: sql<string>`lower(${users.email})` })
+      .from(users)
+      .where(inArray(sql`lower(${users.email})`, chunk));
+    for (const row of rows) found.set(row.email, row.id);
+  }
+
+  const unknown: string[] = [];
+  const invited: string[] = [];
+  if (input.invite) {
+    // The onboarding mails are jobs: they go out after the answer (thousands of addresses may be pasted).
+    for (const email of valid) {
+      if (found.has(email)) continue;
+      try {
+        const { user } = await inviteLater({ db, jobs: deps.jobs }, { email, role: 'participant', invitedBy: input.actorId, via: 'api' });
+        found.set(email, user.id);
+        invited.push(email);
+      } catch {
+        // Someone made or activated the account meanwhile: it is neither invited nor added here.
+        unknown.push(email);
+      }
+    }
+  } else {
+    for (const email of valid) if (!found.has(email)) unknown.push(email);
+  }
+
+  const invitedSet = new Set(invited);
+  const candidates = valid.filter((email) => found.has(email));
+  const inserted = new Set<number>();
+  const now = deps.clock.now();
+  for (let at = 0; at < candidates.length; at += LOOKUP_CHUNK) {
+    const chunk = candidates.slice(at, at + LOOKUP_CHUNK);
+    const rows = await db
+      .insert(projectMembers)
+      .values(chunk.map((email) => ({ projectId: input.projectId, userId: found.get(email) ?? 0, addedBy: input.actorId, addedAt: now })))
+      .onConflictDoNothing()
+      .returning({ userId: projectMembers.userId });
+    for (const row of rows) inserted.add(row.userId);
+  }
+  const added: string[] = [];
+  const alreadyMembers: string[] = [];
+  for (const email of candidates) {
+    if (invitedSet.has(email)) continue;
+    if (inserted.has(found.get(email) ?? 0)) added.push(email);
+    else alreadyMembers.push(email);
+  }
+  return { added, alreadyMembers, unknown, invalid, ...(input.invite ? { invited } : {}) };
+}
+
+/** Removes a member: their email, or null when the user was not one. */
+export async function removeMember(db: Db, projectId: number, userId: number): Promise<{ email: string } | null> {
+  const [row] = await db
+    .delete(projectMembers)
+    .where(and(eq(projectMembers.projectId, projectId), eq(projectMembers.userId, userId)))
+    .returning({ userId: projectMembers.userId });
+  if (!row) return null;
+  const [user] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId)).limit(1);
+  return { email: user?.email ?? '' };
+}

@@ -1,0 +1,271 @@
+/**
+ * Missions for moderators and admins: a project's list, create, one mission, update, its
+ * submissions (participants' entries) and one submission with its answers and photos. Forms are
+ * chosen with the surveys' rules (`resolveFormChoice`); an entry keeps the version it started on.
+ */
+import { and, asc, count, eq, inArray, ne, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { FormDefinition } from '../../shared/forms/definition.ts';
+import type { ActivityCounts, AdminMission, AdminSubmissionDetail, SubmissionMedia } from '../../shared/programme.ts';
+import type { missionCreateSchema, missionPatchSchema } from '../../shared/schemas/programme.ts';
+import type { Db } from '../db/index.ts';
+import { formVersions, media, missionEntries, missions, projectMembers, users, type Mission } from '../db/schema/index.ts';
+import { ApiError } from '../errors.ts';
+import type { Clock } from './clock.ts';
+import { fieldError, iso } from './projects.ts';
+import { checkMoments, FORM_CHOICE_MESSAGES, formVersionExists, latestFormVersions, memberCounts, resolveFormChoice } from './surveys-admin.ts';
+
+export type MissionCreate = z.output<typeof missionCreateSchema>;
+export type MissionPatch = z.output<typeof missionPatchSchema>;
+
+const toDate = (value: string | null): Date | null => (value === null ? null : new Date(value));
+
+/**
+ * Members, started and submitted for each mission, counting current members only: started = at
+ * least one entry (any status); submitted = at least `entriesMin` entries submitted or approved.
+ * Two grouped queries for any number of missions.
+ */
+export async function missionCounts(db: Db, rows: readonly Pick<Mission, 'id' | 'projectId'>[]): Promise<Map<number, ActivityCounts>> {
+  const out = new Map<number, ActivityCounts>();
+  if (rows.length === 0) return out;
+  const ids = rows.map((row) => row.id);
+  const perUser = db
+    .select({
+      missionId: missionEntries.missionId,
+      userId: missionEntries.userId,
+      done: sql<number>`(count(*) filter (where ${missionEntries.status} in ('submitted', 'approved')))::int`.as('done'),
+    })
+    .from(missionEntries)
+    .where(inArray(missionEntries.missionId, ids))
+    .groupBy(missionEntries.missionId, missionEntries.userId)
+    .as('per_user');
+  const [members, grouped] = await Promise.all([
+    memberCounts(
+      db,
+      rows.map((row) => row.projectId),
+    ),
+    db
+      .select({
+        id: perUser.missionId,
+        started: count(),
+        submitted: sql<number>`(count(*) filter (where ${perUser.done} >= ${missions.entriesMin}))::int`.mapWith(Number),
+      })
+      .from(perUser)
+      .innerJoin(missions, eq(missions.id, perUser.missionId))
+      .innerJoin(projectMembers, and(eq(projectMembers.projectId, missions.projectId), eq(projectMembers.userId, perUser.userId)))
+      .groupBy(perUser.missionId),
+  ]);
+  for (const row of rows) out.set(row.id, { members: members.get(row.projectId) ?? 0, started: 0, submitted: 0 });
+  for (const row of grouped) {
+    const counts = out.get(row.id);
+    if (counts) Object.assign(counts, { started: row.started, submitted: row.submitted });
+  }
+  return out;
+}
+
+/** The admin view of these missions (counts and latest form versions in grouped queries). */
+export async function missionViews(db: Db, rows: readonly Mission[]): Promise<AdminMission[]> {
+  const [counts, latest] = await Promise.all([
+    missionCounts(db, rows),
+    latestFormVersions(
+      db,
+      rows.map((row) => row.formId),
+    ),
+  ]);
+  return rows.map((row) => ({
+    id: row.id,
+    projectId: row.projectId,
+    title: row.title,
+    instructions: row.instructions,
+    formId: row.formId,
+    formVersion: row.formVersion,
+    latestFormVersion: latest.get(row.formId) ?? null,
+    points: row.points,
+    opensAt: iso(row.opensAt),
+    closesAt: iso(row.closesAt),
+    review: row.review,
+    entries: { min: row.entriesMin, max: row.entriesMax, perDay: row.perDay },
+    status: row.status,
+    counts: counts.get(row.id) ?? { members: 0, started: 0, submitted: 0 },
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  }));
+}
+
+export async function missionView(db: Db, row: Mission): Promise<AdminMission> {
+  const [view] = await missionViews(db, [row]);
+  if (!view) throw new Error('no view');
+  return view;
+}
+
+/** A project's missions, oldest first. */
+export async function listProjectMissions(db: Db, projectId: number): Promise<AdminMission[]> {
+  const rows = await db.select().from(missions).where(eq(missions.projectId, projectId)).orderBy(asc(missions.createdAt), asc(missions.id));
+  return missionViews(db, rows);
+}
+
+/** The mission, or 404 `not_found`. */
+export async function existingMission(db: Db, id: number): Promise<Mission> {
+  const [row] = await db.select().from(missions).where(eq(missions.id, id)).limit(1);
+  if (!row) throw new ApiError(404, 'not_found', 'No such mission');
+  return row;
+}
+
+/** What the audit log keeps of a mission. */
+export const missionSummary = (row: Mission) => ({
+  title: row.title,
+  instructions: row.instructions,
+  formId: row.formId,
+  formVersion: row.formVersion,
+  points: row.points,
+  opensAt: iso(row.opensAt),
+  closesAt: iso(row.closesAt),
+  review: row.review,
+  entries: { min: row.entriesMin, max: row.entriesMax, perDay: row.perDay },
+  status: row.status,
+});
+
+/** A new mission in the project (the form checks of `resolveFormChoice`). */
+export async function createMission(db: Db, clock: Clock, projectId: number, input: MissionCreate, actorId: number): Promise<Mission> {
+  const form = await resolveFormChoice(db, input.formId, input.formVersion);
+  const now = clock.now();
+  const [row] = await db
+    .insert(missions)
+    .values({
+      projectId,
+      title: input.title,
+      instructions: input.instructions,
+      formId: form.formId,
+      formVersion: form.version,
+      points: input.points,
+      opensAt: toDate(input.opensAt),
+      closesAt: toDate(input.closesAt),
+      review: input.review,
+      entriesMin: input.entries.min,
+      entriesMax: input.entries.max,
+      perDay: input.entries.perDay ?? null,
+      status: input.status,
+      createdBy: actorId,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
+  if (!row) throw new Error('insert returned no row');
+  return row;
+}
+
+export const HAS_ENTRIES_MESSAGE = 'This mission already has entries: its form can no longer change';
+
+/**
+ * Changes the given fields of a mission. `formVersion` moves new entries to another published
+ * version of the same form; another form once there are entries is 409 `has_entries`. `entries`
+ * is replaced as a whole (a missing `perDay` means no daily limit). Returns before and after.
+ */
+export async function updateMission(db: Db, clock: Clock, id: number, patch: MissionPatch): Promise<{ before: Mission; after: Mission }> {
+  const before = await existingMission(db, id);
+  const values: Partial<typeof missions.$inferInsert> = { updatedAt: clock.now() };
+  if (patch.formId !== undefined && patch.formId !== before.formId) {
+    const [entry] = await db.select({ id: missionEntries.id }).from(missionEntries).where(eq(missionEntries.missionId, id)).limit(1);
+    if (entry) throw new ApiError(409, 'has_entries', HAS_ENTRIES_MESSAGE);
+    const choice = await resolveFormChoice(db, patch.formId, patch.formVersion);
+    values.formId = choice.formId;
+    values.formVersion = choice.version;
+  } else if (patch.formVersion !== undefined && patch.formVersion !== before.formVersion) {
+    const version = patch.formVersion ?? (await latestFormVersions(db, [before.formId])).get(before.formId);
+    if (version === undefined) throw fieldError('formId', FORM_CHOICE_MESSAGES.formUnpublished);
+    if (!(await formVersionExists(db, before.formId, version))) throw fieldError('formVersion', FORM_CHOICE_MESSAGES.noSuchVersion);
+    values.formVersion = version;
+  }
+  const opensAt = patch.opensAt === undefined ? before.opensAt : toDate(patch.opensAt);
+  const closesAt = patch.closesAt === undefined ? before.closesAt : toDate(patch.closesAt);
+  checkMoments(opensAt, closesAt);
+  values.opensAt = opensAt;
+  values.closesAt = closesAt;
+  if (patch.entries !== undefined) {
+    values.entriesMin = patch.entries.min;
+    values.entriesMax = patch.entries.max;
+    values.perDay = patch.entries.perDay ?? null;
+  }
+  if (patch.title !== undefined) values.title = patch.title;
+  if (patch.instructions !== undefined) values.instructions = patch.instructions;
+  if (patch.points !== undefined) values.points = patch.points;
+  if (patch.review !== undefined) values.review = patch.review;
+  if (patch.status !== undefined) values.status = patch.status;
+  const [after] = await db.update(missions).set(values).where(eq(missions.id, id)).returning();
+  if (!after) throw new ApiError(404, 'not_found', 'No such mission');
+  return { before, after };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Submissions
+
+const userRefColumns = { id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email };
+
+/** The media ids of the photo answers, in the order of the form's elements, each once. */
+export function photoIds(definition: FormDefinition | null, answers: Record<string, unknown>): string[] {
+  const ids: string[] = [];
+  const seen = new Set<string>();
+  const photoElements = definition ? definition.pages.flatMap((page) => page.elements).filter((element) => element.type === 'photo') : [];
+  for (const element of photoElements) {
+    const value = Object.hasOwn(answers, element.id) ? answers[element.id] : undefined;
+    if (!Array.isArray(value)) continue;
+    for (const id of value) {
+      if (typeof id === 'string' && !seen.has(id)) {
+        seen.add(id);
+        ids.push(id);
+      }
+    }
+  }
+  return ids;
+}
+
+/** One entry with its form version's definition, its photos and the participant's other entries; 404 when unknown. */
+export async function submissionDetail(db: Db, id: number): Promise<AdminSubmissionDetail> {
+  const [row] = await db
+    .select({ entry: missionEntries, projectId: missions.projectId, formId: missions.formId, user: userRefColumns })
+    .from(missionEntries)
+    .innerJoin(missions, eq(missions.id, missionEntries.missionId))
+    .innerJoin(users, eq(users.id, missionEntries.userId))
+    .where(eq(missionEntries.id, id))
+    .limit(1);
+  if (!row) throw new ApiError(404, 'not_found', 'No such submission');
+  const { entry } = row;
+  const [[version], others] = await Promise.all([
+    db
+      .select({ definition: formVersions.definition })
+      .from(formVersions)
+      .where(and(eq(formVersions.formId, row.formId), eq(formVersions.version, entry.formVersion)))
+      .limit(1),
+    db
+      .select({ id: missionEntries.id, status: missionEntries.status, localDate: missionEntries.localDate, submittedAt: missionEntries.submittedAt })
+      .from(missionEntries)
+      .where(and(eq(missionEntries.missionId, entry.missionId), eq(missionEntries.userId, entry.userId), ne(missionEntries.id, entry.id)))
+      .orderBy(asc(missionEntries.createdAt), asc(missionEntries.id)),
+  ]);
+  const definition = version?.definition ?? null;
+  const ids = photoIds(definition, entry.answers);
+  const found =
+    ids.length === 0 ? [] : await db.select({ id: media.id, width: media.width, height: media.height }).from(media).where(inArray(media.id, ids));
+  const byId = new Map(found.map((item) => [item.id, item]));
+  const photos: SubmissionMedia[] = ids.flatMap((mediaId) => {
+    const item = byId.get(mediaId);
+    if (!item) return [];
+    const path = `/api/media/${encodeURIComponent(mediaId)}`;
+    return [{ id: mediaId, url: path, thumbnailUrl: `${path}/thumbnail`, width: item.width, height: item.height }];
+  });
+  return {
+    id: entry.id,
+    missionId: entry.missionId,
+    projectId: row.projectId,
+    user: row.user,
+    status: entry.status,
+    formVersion: entry.formVersion,
+    definition,
+    answers: entry.answers,
+    media: photos,
+    localDate: entry.localDate,
+    createdAt: entry.createdAt.toISOString(),
+    submittedAt: iso(entry.submittedAt),
+    otherEntries: others.map((other) => ({ id: other.id, status: other.status, localDate: other.localDate, submittedAt: iso(other.submittedAt) })),
+  };
+}

@@ -1,0 +1,423 @@
+/**
+ * Taking part: the one place that decides what a participant may see, and the states they see
+ * things in. Every participant call (home, surveys, missions, mission groups) goes through it.
+ *
+ * Visibility: a survey, mission or mission group is visible to a user when the user is a member
+ * of its project, the project is `live` or `closed` (a closed project's activities show as
+ * closed, read-only), and — surveys and missions — the activity itself is `live` or `closed`
+ * (drafts are invisible). Anything else is 404 `not_found`, never 403, whatever the user's role.
+ */
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { allElements, type Answers, type FormDefinition } from '../../shared/forms/definition.ts';
+import { validateAnswers } from '../../shared/forms/validate.ts';
+import type { ActivityStatus, GroupMissionState, GroupUnlock, GroupUnlockOn, ParticipantMissionGroup, ProjectStatus } from '../../shared/programme.ts';
+import type { Db } from '../db/index.ts';
+import {
+  formVersions,
+  media,
+  missionEntries,
+  missionGroupMissions,
+  missionGroups,
+  missions,
+  projectMembers,
+  projects,
+  surveys,
+  type Mission,
+  type MissionGroup,
+  type Survey,
+} from '../db/schema/index.ts';
+import { ApiError } from '../errors.ts';
+
+/** Project statuses whose activities members see (`closed`: read-only). */
+export const VISIBLE_PROJECT_STATUSES = ['live', 'closed'] as const satisfies readonly ProjectStatus[];
+/** Survey and mission statuses members see. */
+export const VISIBLE_ACTIVITY_STATUSES = ['live', 'closed'] as const satisfies readonly ActivityStatus[];
+
+/** When an activity can be taken part in: before its opening, between its dates, or after. */
+export type Availability = 'upcoming' | 'open' | 'closed';
+
+/** The message of a photo answer naming a media id the participant does not own (or that does not exist). */
+export const PHOTO_NOT_FOUND_MESSAGE = 'This photo could not be found; upload it again';
+
+/** The 404 every participant call answers for what the user may not see. */
+export function notFound(what: string): ApiError {
+  return new ApiError(404, 'not_found', `No such ${what}`);
+}
+
+/** A numeric id from a path segment: digits only, 1 … 2^31−1; anything else is 404 like an unknown id. */
+export function pathId(raw: string | undefined, what: string): number {
+  if (!raw || !/^\d{1,10}$/.test(raw)) throw notFound(what);
+  const id = Number(raw);
+  if (id < 1 || id > 2_147_483_647) throw notFound(what);
+  return id;
+}
+
+/**
+ * Availability by status and dates: `closed` when the activity or its project is closed or its
+ * closing time has passed; `upcoming` before its opening time; `open` otherwise.
+ */
+export function availabilityOf(activity: { status: ActivityStatus; opensAt: Date | null; closesAt: Date | null }, projectStatus: ProjectStatus, now: Date): Availability {
+  if (activity.status === 'closed' || projectStatus === 'closed') return 'closed';
+  if (activity.closesAt && activity.closesAt.getTime() <= now.getTime()) return 'closed';
+  if (activity.opensAt && activity.opensAt.getTime() > now.getTime()) return 'upcoming';
+  return 'open';
+}
+
+/** "3 Dec": a day in UTC, for the short reasons shown beside locked missions. */
+export function shortDay(date: Date): string {
+  return new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(date);
+}
+
+/**
+ * The SQL condition on `projects` "the user is a member and the project is visible" (by default
+ * `live` or `closed`; home narrows it to `live`). Every participant query filters with it.
+ */
+export function memberOfVisibleProject(userId: number, statuses: readonly ProjectStatus[] = VISIBLE_PROJECT_STATUSES) {
+  return and(
+    inArray(projects.status, [...statuses]),
+    sql`exists (select 1 from ${projectMembers} where ${projectMembers.projectId} = ${projects.id} and ${projectMembers.userId} = ${userId})`,
+  );
+}
+
+/** An activity with what the participant sees of its project. */
+export interface Visible<T> {
+  item: T;
+  projectName: string;
+  projectStatus: ProjectStatus;
+}
+
+/** The survey, when the user may see it; null otherwise (answer 404). */
+export async function findVisibleSurvey(db: Db, userId: number, surveyId: number): Promise<Visible<Survey> | null> {
+  const [row] = await db
+    .select({ item: surveys, projectName: projects.name, projectStatus: projects.status })
+    .from(surveys)
+    .innerJoin(projects, eq(projects.id, surveys.projectId))
+    .where(and(eq(surveys.id, surveyId), inArray(surveys.status, [...VISIBLE_ACTIVITY_STATUSES]), memberOfVisibleProject(userId)));
+  return row ?? null;
+}
+
+/** The mission, when the user may see it; null otherwise (answer 404). */
+export async function findVisibleMission(db: Db, userId: number, missionId: number): Promise<Visible<Mission> | null> {
+  const [row] = await db
+    .select({ item: missions, projectName: projects.name, projectStatus: projects.status })
+    .from(missions)
+    .innerJoin(projects, eq(projects.id, missions.projectId))
+    .where(and(eq(missions.id, missionId), inArray(missions.status, [...VISIBLE_ACTIVITY_STATUSES]), memberOfVisibleProject(userId)));
+  return row ?? null;
+}
+
+/**
+ * Whether a photo is shown in the instructions of a mission the user may see: moderators put
+ * pictures there (`/api/media/{id}`), and every member taking part must see them.
+ */
+export async function seesMediaInInstructions(db: Db, userId: number, mediaId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: missions.id })
+    .from(missions)
+    .innerJoin(projects, eq(projects.id, missions.projectId))
+    .where(and(inArray(missions.status, [...VISIBLE_ACTIVITY_STATUSES]), memberOfVisibleProject(userId), sql`position(${`/api/media/${mediaId}`} in ${missions.instructions}) > 0`))
+    .limit(1);
+  return row !== undefined;
+}
+
+/** The mission group, when the user may see it; null otherwise (answer 404). */
+export async function findVisibleGroup(db: Db, userId: number, groupId: number): Promise<Visible<MissionGroup> | null> {
+  const [row] = await db
+    .select({ item: missionGroups, projectName: projects.name, projectStatus: projects.status })
+    .from(missionGroups)
+    .innerJoin(projects, eq(projects.id, missionGroups.projectId))
+    .where(and(eq(missionGroups.id, groupId), memberOfVisibleProject(userId)));
+  return row ?? null;
+}
+
+/** The definition of a published form version (null when it is missing, which the data model prevents). */
+export async function formDefinition(db: Db, formId: number, version: number): Promise<FormDefinition | null> {
+  const [row] = await db
+    .select({ definition: formVersions.definition })
+    .from(formVersions)
+    .where(and(eq(formVersions.formId, formId), eq(formVersions.version, version)));
+  return row?.definition ?? null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Missions: one participant's entries, summed up
+
+/** How many entries a participant has in a mission, by status. */
+export interface EntryCounts {
+  total: number;
+  draft: number;
+  submitted: number;
+  approved: number;
+  changesRequested: number;
+  rejected: number;
+  /** The latest submission, for ordering what is done. */
+  lastSubmittedAt: Date | null;
+}
+
+export const NO_ENTRIES: EntryCounts = { total: 0, draft: 0, submitted: 0, approved: 0, changesRequested: 0, rejected: 0, lastSubmittedAt: null };
+
+/** A timestamp read through raw SQL (a Date or a string, by driver) as a Date. */
+export function toDate(value: unknown): Date | null {
+  if (value === null || value === undefined) return null;
+  const date = value instanceof Date ? value : new Date(String(value));
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/** The participant's entry counts in each of the missions, in one grouped query (missions without entries are left out). */
+export async function entryCountsByMission(db: Db, userId: number, missionIds: readonly number[]): Promise<Map<number, EntryCounts>> {
+  const out = new Map<number, EntryCounts>();
+  if (missionIds.length === 0) return out;
+  const status = missionEntries.status;
+  const rows = await db
+    .select({
+      missionId: missionEntries.missionId,
+      total: sql<number>`count(*)::int`,
+      draft: sql<number>`(count(*) filter (where ${status} = 'draft'))::int`,
+      submitted: sql<number>`(count(*) filter (where ${status} = 'submitted'))::int`,
+      approved: sql<number>`(count(*) filter (where ${status} = 'approved'))::int`,
+      changesRequested: sql<number>`(count(*) filter (where ${status} = 'changes_requested'))::int`,
+      rejected: sql<number>`(count(*) filter (where ${status} = 'rejected'))::int`,
+      lastSubmittedAt: sql<unknown>`max(${missionEntries.submittedAt})`,
+    })
+    .from(missionEntries)
+    .where(and(eq(missionEntries.userId, userId), inArray(missionEntries.missionId, [...missionIds])))
+    .groupBy(missionEntries.missionId);
+  for (const row of rows) {
+    out.set(row.missionId, {
+      total: Number(row.total),
+      draft: Number(row.draft),
+      submitted: Number(row.submitted),
+      approved: Number(row.approved),
+      changesRequested: Number(row.changesRequested),
+      rejected: Number(row.rejected),
+      lastSubmittedAt: toDate(row.lastSubmittedAt),
+    });
+  }
+  return out;
+}
+
+/** Finished entries: submitted or approved (what counts towards `entriesMin`). */
+export function finishedEntries(counts: EntryCounts): number {
+  return counts.submitted + counts.approved;
+}
+
+/**
+ * A mission's state for the participant, by their entries: `approved` (approved entries reach
+ * `entriesMin`), `submitted` (finished entries reach it), `in_progress` (any entry), `open` (none).
+ */
+export function missionProgressState(counts: EntryCounts, entriesMin: number): 'open' | 'in_progress' | 'submitted' | 'approved' {
+  if (counts.approved >= entriesMin) return 'approved';
+  if (finishedEntries(counts) >= entriesMin) return 'submitted';
+  if (counts.total > 0) return 'in_progress';
+  return 'open';
+}
+
+/** Whether the mission counts as finished for a group's `unlockOn` (its next mission opens; the group's progress counts it). */
+export function missionFinishedFor(unlockOn: GroupUnlockOn, counts: EntryCounts, entriesMin: number): boolean {
+  return unlockOn === 'approved' ? counts.approved >= entriesMin : finishedEntries(counts) >= entriesMin;
+}
+
+/** What the group rules need of each of its missions. */
+export interface GroupMissionInput {
+  id: number;
+  title: string;
+  opensAt: Date | null;
+  closesAt: Date | null;
+  availability: Availability;
+  entriesMin: number;
+  counts: EntryCounts;
+}
+
+/** A mission's state inside a group; `lockedByOrder` when an `in_order` group holds it back. */
+export interface GroupMissionStateOf {
+  id: number;
+  state: GroupMissionState;
+  lockedReason: string | null;
+  lockedByOrder: boolean;
+}
+
+/**
+ * The state of each mission of a group, in its order. Finished missions show `submitted` or
+ * `approved`. Otherwise, in an `in_order` group a mission whose previous one is not finished (by
+ * `unlockOn`) is `locked` ("Opens when you finish “Day 1”"); a mission not open yet is `locked`
+ * ("Opens on 3 Dec"), a closed one `locked` ("Closed on 9 Dec"); else `open` or `in_progress`.
+ */
+export function groupMissionStates(group: { unlock: GroupUnlock; unlockOn: GroupUnlockOn }, list: readonly GroupMissionInput[]): GroupMissionStateOf[] {
+  return list.map((mission, index) => {
+    const progress = missionProgressState(mission.counts, mission.entriesMin);
+    if (progress === 'submitted' || progress === 'approved') return { id: mission.id, state: progress, lockedReason: null, lockedByOrder: false };
+    const previous = index > 0 ? list[index - 1] : undefined;
+    if (group.unlock === 'in_order' && previous && !missionFinishedFor(group.unlockOn, previous.counts, previous.entriesMin)) {
+      const reason = group.unlockOn === 'approved' ? `Opens when “${previous.title}” is approved` : `Opens when you finish “${previous.title}”`;
+      return { id: mission.id, state: 'locked', lockedReason: reason, lockedByOrder: true };
+    }
+    if (mission.availability === 'upcoming') {
+      return { id: mission.id, state: 'locked', lockedReason: mission.opensAt ? `Opens on ${shortDay(mission.opensAt)}` : 'Not open yet', lockedByOrder: false };
+    }
+    if (mission.availability === 'closed') {
+      return { id: mission.id, state: 'locked', lockedReason: mission.closesAt ? `Closed on ${shortDay(mission.closesAt)}` : 'Closed', lockedByOrder: false };
+    }
+    return { id: mission.id, state: progress, lockedReason: null, lockedByOrder: false };
+  });
+}
+
+/** A visible mission of a group, in order, with the participant's counts. */
+export interface GroupMissionRow {
+  groupId: number;
+  mission: Mission;
+  projectStatus: ProjectStatus;
+}
+
+/**
+ * The visible (not draft) missions of these groups, in each group's order, in one query. Draft
+ * missions are left out: participants never see them, so they neither show nor lock anything.
+ */
+export async function groupMissionRows(db: Db, groupIds: readonly number[]): Promise<GroupMissionRow[]> {
+  if (groupIds.length === 0) return [];
+  return db
+    .select({ groupId: missionGroupMissions.groupId, mission: missions, projectStatus: projects.status })
+    .from(missionGroupMissions)
+    .innerJoin(missions, eq(missions.id, missionGroupMissions.missionId))
+    .innerJoin(projects, eq(projects.id, missions.projectId))
+    .where(and(inArray(missionGroupMissions.groupId, [...groupIds]), inArray(missions.status, [...VISIBLE_ACTIVITY_STATUSES])))
+    .orderBy(asc(missionGroupMissions.groupId), asc(missionGroupMissions.position));
+}
+
+/**
+ * For each of the missions that an `in_order` group holds back for this user, the reason (a
+ * mission may be in several groups: locked if locked in any). Three queries, whatever the number
+ * of missions.
+ */
+export async function orderLocks(db: Db, userId: number, missionIds: readonly number[], now: Date): Promise<Map<number, string>> {
+  const out = new Map<number, string>();
+  if (missionIds.length === 0) return out;
+  const groups = await db
+    .selectDistinct({ id: missionGroups.id, unlock: missionGroups.unlock, unlockOn: missionGroups.unlockOn })
+    .from(missionGroupMissions)
+    .innerJoin(missionGroups, eq(missionGroups.id, missionGroupMissions.groupId))
+    .where(and(inArray(missionGroupMissions.missionId, [...missionIds]), eq(missionGroups.unlock, 'in_order')));
+  if (groups.length === 0) return out;
+  const rows = await groupMissionRows(
+    db,
+    groups.map((group) => group.id),
+  );
+  const counts = await entryCountsByMission(db, userId, [...new Set(rows.map((row) => row.mission.id))]);
+  const wanted = new Set(missionIds);
+  for (const group of groups) {
+    const list = rows.filter((row) => row.groupId === group.id).map((row) => groupMissionInput(row.mission, row.projectStatus, counts.get(row.mission.id) ?? NO_ENTRIES, now));
+    for (const state of groupMissionStates(group, list)) {
+      if (state.lockedByOrder && state.lockedReason && wanted.has(state.id) && !out.has(state.id)) out.set(state.id, state.lockedReason);
+    }
+  }
+  return out;
+}
+
+/** Why an `in_order` group holds this mission back for the user (see `orderLocks`), or null. */
+export async function orderLockReason(db: Db, userId: number, missionId: number, now: Date): Promise<string | null> {
+  return (await orderLocks(db, userId, [missionId], now)).get(missionId) ?? null;
+}
+
+/** A mission row as the group rules need it. */
+export function groupMissionInput(mission: Mission, projectStatus: ProjectStatus, counts: EntryCounts, now: Date): GroupMissionInput {
+  return {
+    id: mission.id,
+    title: mission.title,
+    opensAt: mission.opensAt,
+    closesAt: mission.closesAt,
+    availability: availabilityOf(mission, projectStatus, now),
+    entriesMin: mission.entriesMin,
+    counts,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Submitting answers
+
+/** The answers of a submission, checked: the validator's messages per element id, plus photo ownership. */
+export interface CheckedSubmission {
+  errors: Record<string, string[]>;
+  /** The cleaned answers (hidden and unknown elements dropped, text trimmed): what is stored. */
+  answers: Answers;
+}
+
+/**
+ * Checks answers for a submit: `validateAnswers(definition, answers, { today })`, then every
+ * photo answer must name media this user owns (else `PHOTO_NOT_FOUND_MESSAGE` on that element).
+ * One query for all photos.
+ */
+export async function checkSubmission(db: Db, userId: number, definition: FormDefinition, answers: Answers, today: string): Promise<CheckedSubmission> {
+  const result = validateAnswers(definition, answers, { today });
+  const errors: Record<string, string[]> = { ...result.errors };
+  const photoElements = allElements(definition.pages)
+    .map(({ element }) => element)
+    .filter((element) => element.type === 'photo' && Object.hasOwn(result.answers, element.id));
+  const wanted = new Map<string, string[]>();
+  for (const element of photoElements) {
+    const value = result.answers[element.id];
+    if (Array.isArray(value)) wanted.set(element.id, value.filter((id): id is string => typeof id === 'string'));
+  }
+  const allIds = [...new Set([...wanted.values()].flat())];
+  if (allIds.length > 0) {
+    const owned = new Set(
+      (await db.select({ id: media.id }).from(media).where(and(inArray(media.id, allIds), eq(media.ownerId, userId)))).map((row) => row.id),
+    );
+    for (const [elementId, ids] of wanted) {
+      if (ids.some((id) => !owned.has(id))) {
+        const list = errors[elementId] ?? [];
+        if (!list.includes(PHOTO_NOT_FOUND_MESSAGE)) errors[elementId] = [...list, PHOTO_NOT_FOUND_MESSAGE];
+      }
+    }
+  }
+  return { errors, answers: result.answers };
+}
+
+/** The 400 of a submit whose answers have problems: `fields` holds the messages per element id. */
+export function answersError(errors: Record<string, string[]>): ApiError {
+  return new ApiError(400, 'validation_failed', 'Some answers need your attention', { fields: errors });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Mission groups
+
+/**
+ * `GET /api/mission-groups/{id}` for a visible group: its visible missions in order with their
+ * state for the participant (see `groupMissionStates`) and progress (missions finished by the
+ * group's `unlockOn`, out of all). A few queries (the group's missions, the participant's counts,
+ * and the other in_order groups its open missions are in).
+ */
+export async function participantGroup(db: Db, now: Date, visible: Visible<MissionGroup>, userId: number): Promise<ParticipantMissionGroup> {
+  const group = visible.item;
+  const rows = await groupMissionRows(db, [group.id]);
+  const counts = await entryCountsByMission(
+    db,
+    userId,
+    rows.map((row) => row.mission.id),
+  );
+  const inputs = rows.map((row) => groupMissionInput(row.mission, row.projectStatus, counts.get(row.mission.id) ?? NO_ENTRIES, now));
+  const states = groupMissionStates(group, inputs);
+  // A mission this group leaves open may be held back by another (in_order) group it is also in.
+  // (Missions already in progress keep their state: their drafts can still be finished.)
+  const open = states.filter((entry) => entry.state === 'open').map((entry) => entry.id);
+  const elsewhere = await orderLocks(db, userId, open, now);
+  return {
+    id: group.id,
+    title: group.title,
+    description: group.description,
+    projectName: visible.projectName,
+    unlock: group.unlock,
+    unlockOn: group.unlockOn,
+    missions: rows.map((row, index) => {
+      const state = states[index];
+      const lockedElsewhere = state?.state === 'open' ? elsewhere.get(row.mission.id) : undefined;
+      return {
+        id: row.mission.id,
+        title: row.mission.title,
+        points: row.mission.points,
+        closesAt: row.mission.closesAt?.toISOString() ?? null,
+        state: lockedElsewhere ? 'locked' : (state?.state ?? 'locked'),
+        lockedReason: lockedElsewhere ?? state?.lockedReason ?? null,
+      };
+    }),
+    progress: { done: inputs.filter((input) => missionFinishedFor(group.unlockOn, input.counts, input.entriesMin)).length, total: inputs.length },
+  };
+}

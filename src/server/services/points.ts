@@ -1,0 +1,238 @@
+/**
+ * The points ledger: append-only credits, one per (user, source, reference) by the database's
+ * unique key. A credit is written with `insert … on conflict do nothing` and then read back, so
+ * retries, double clicks and several processes meet on the same row; only its state moves
+ * afterwards (pending → available, → voided, and back when a decision changes). Every call here
+ * takes the transaction of the change the points follow.
+ */
+import { randomUUID } from 'node:crypto';
+import { and, count, desc, eq, ne, sql } from 'drizzle-orm';
+import type { EntryStatus } from '../../shared/programme.ts';
+import { pointReference, type PointSource, type PointState, type PointsEntryView, type PointsSummary } from '../../shared/points.ts';
+import type { Db } from '../db/index.ts';
+import { pointsLedger, users, type Mission, type MissionEntry, type PointsEntry, type Survey } from '../db/schema/index.ts';
+import { ApiError } from '../errors.ts';
+import type { Clock } from './clock.ts';
+import { shortDay } from './participation.ts';
+
+/** What a credit is: who, how much, why (shown to the participant), under which (source, reference). */
+export interface CreditInput {
+  userId: number;
+  points: number;
+  state: PointState;
+  reason: string;
+  source: PointSource;
+  reference: string;
+  /** Who made it (adjustments); null for credits the system makes. */
+  createdBy?: number | null;
+}
+
+/** A credit: the ledger row and whether this call wrote it (false: it was there already). */
+export interface CreditResult {
+  entry: PointsEntry;
+  created: boolean;
+}
+
+/** The ledger row of (user, source, reference), or null. */
+export async function findCredit(db: Db, userId: number, source: PointSource, reference: string): Promise<PointsEntry | null> {
+  const [row] = await db
+    .select()
+    .from(pointsLedger)
+    .where(and(eq(pointsLedger.userId, userId), eq(pointsLedger.source, source), eq(pointsLedger.reference, reference)))
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * Credits once: inserts the entry unless (user, source, reference) already has one, and answers
+ * the row that is there either way. Concurrent identical credits meet on the unique key: one
+ * inserts, the others wait for it and read its row.
+ */
+export async function credit(db: Db, clock: Clock, input: CreditInput): Promise<CreditResult> {
+  const now = clock.now();
+  const [inserted] = await db
+    .insert(pointsLedger)
+    .values({
+      userId: input.userId,
+      points: input.points,
+      state: input.state,
+      reason: input.reason,
+      source: input.source,
+      reference: input.reference,
+      createdBy: input.createdBy ?? null,
+      createdAt: now,
+      stateChangedAt: now,
+    })
+    .onConflictDoNothing({ target: [pointsLedger.userId, pointsLedger.source, pointsLedger.reference] })
+    .returning();
+  if (inserted) return { entry: inserted, created: true };
+  const existing = await findCredit(db, input.userId, input.source, input.reference);
+  if (!existing) throw new Error(`points ledger: no row for ${input.source} ${input.reference} after a conflict`);
+  return { entry: existing, created: false };
+}
+
+/** Moves the state of (user, source, reference) when it differs; the row after (null when there is none). */
+export async function setCreditState(db: Db, clock: Clock, key: { userId: number; source: PointSource; reference: string }, state: PointState): Promise<PointsEntry | null> {
+  const [moved] = await db
+    .update(pointsLedger)
+    .set({ state, stateChangedAt: clock.now() })
+    .where(and(eq(pointsLedger.userId, key.userId), eq(pointsLedger.source, key.source), eq(pointsLedger.reference, key.reference), ne(pointsLedger.state, state)))
+    .returning();
+  return moved ?? (await findCredit(db, key.userId, key.source, key.reference));
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the system credits
+
+/** The state of a mission entry's points for the entry's status (null: none is due, e.g. a draft). */
+export function entryPointState(status: EntryStatus): PointState | null {
+  switch (status) {
+    case 'submitted':
+    case 'changes_requested':
+      return 'pending';
+    case 'approved':
+      return 'available';
+    case 'rejected':
+      return 'voided';
+    default:
+      return null;
+  }
+}
+
+/** "Mission “Breakfast diary”: entry of 3 Dec" (the entry's own calendar day). */
+export function missionEntryReason(missionTitle: string, localDate: string): string {
+  const day = new Date(`${localDate}T00:00:00Z`);
+  return Number.isNaN(day.getTime()) ? `Mission “${missionTitle}”` : `Mission “${missionTitle}”: entry of ${shortDay(day)}`;
+}
+
+/** "Survey “Weekly check-in”" (native and external surveys alike). */
+export function surveyReason(surveyTitle: string): string {
+  return `Survey “${surveyTitle}”`;
+}
+
+/** "Adjustment: {reason}". */
+export function adjustmentReason(reason: string): string {
+  return `Adjustment: ${reason}`;
+}
+
+/**
+ * Brings an entry's points in line with its status: pending while submitted or sent back for
+ * changes, available once approved, voided when rejected. The first time it credits the mission's
+ * points as they are now (0 points: nothing); a rejected entry with no credit gets none. Call it
+ * in the transaction that changes the status.
+ */
+export async function syncEntryPoints(
+  db: Db,
+  clock: Clock,
+  entry: Pick<MissionEntry, 'id' | 'userId' | 'localDate'>,
+  mission: Pick<Mission, 'title' | 'points'>,
+  status: EntryStatus,
+): Promise<PointsEntry | null> {
+  const state = entryPointState(status);
+  if (state === null) return null;
+  const key = { userId: entry.userId, source: 'mission', reference: pointReference.missionEntry(entry.id) } as const;
+  const existing = await findCredit(db, key.userId, key.source, key.reference);
+  if (existing) return existing.state === state ? existing : setCreditState(db, clock, key, state);
+  if (state === 'voided' || mission.points <= 0) return null;
+  const { entry: row } = await credit(db, clock, { ...key, points: mission.points, state, reason: missionEntryReason(mission.title, entry.localDate) });
+  // Two credits at once may have met: the row that won is brought to this state too.
+  return row.state === state ? row : setCreditState(db, clock, key, state);
+}
+
+/** A submitted native survey: its points, available at once (0 points: nothing). */
+export async function creditSurvey(db: Db, clock: Clock, survey: Pick<Survey, 'id' | 'title' | 'points'>, userId: number): Promise<PointsEntry | null> {
+  if (survey.points <= 0) return null;
+  const { entry } = await credit(db, clock, {
+    userId,
+    points: survey.points,
+    state: 'available',
+    reason: surveyReason(survey.title),
+    source: 'survey',
+    reference: pointReference.survey(survey.id),
+  });
+  return entry;
+}
+
+/**
+ * An external survey returned `complete`: its points, `pending` until the tools issue confirms
+ * them from the export, or `available` at once when the survey trusts returns (0 points: nothing).
+ */
+export async function creditExternalSurvey(db: Db, clock: Clock, survey: Pick<Survey, 'id' | 'title' | 'points' | 'trustReturns'>, userId: number): Promise<PointsEntry | null> {
+  if (survey.points <= 0) return null;
+  const { entry } = await credit(db, clock, {
+    userId,
+    points: survey.points,
+    state: survey.trustReturns ? 'available' : 'pending',
+    reason: surveyReason(survey.title),
+    source: 'external_survey',
+    reference: pointReference.externalSurvey(survey.id),
+  });
+  return entry;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Adjustments and the participant's view
+
+/** An admin's adjustment: signed points, a reason, and optionally the caller's own reference (a retry key). */
+export interface AdjustmentInput {
+  userId: number;
+  points: number;
+  reason: string;
+  reference?: string | undefined;
+  actorId: number;
+}
+
+/**
+ * Adds an adjustment (available at once). With a `reference`, the same reference for the same
+ * user answers the first entry (`created: false`) and never credits twice; without one, every call
+ * is a new entry. 404 for an unknown user.
+ */
+export async function adjustPoints(db: Db, clock: Clock, input: AdjustmentInput): Promise<CreditResult> {
+  const [user] = await db.select({ id: users.id }).from(users).where(eq(users.id, input.userId)).limit(1);
+  if (!user) throw new ApiError(404, 'not_found', 'No such user');
+  return credit(db, clock, {
+    userId: input.userId,
+    points: input.points,
+    state: 'available',
+    reason: adjustmentReason(input.reason),
+    source: 'adjustment',
+    reference: input.reference ?? `adjustment:${randomUUID()}`,
+    createdBy: input.actorId,
+  });
+}
+
+/** A ledger row as its owner sees it. */
+export function pointsEntryView(row: PointsEntry): PointsEntryView {
+  return { id: row.id, points: row.points, state: row.state, reason: row.reason, source: row.source, createdAt: row.createdAt.toISOString() };
+}
+
+/** A ledger row as admins see it (with the reference and who made it). */
+export function adminPointsEntryView(row: PointsEntry) {
+  return { ...pointsEntryView(row), userId: row.userId, reference: row.reference, createdBy: row.createdBy, stateChangedAt: row.stateChangedAt.toISOString() };
+}
+
+/**
+ * `GET /api/account/points`: balance (available total), pending total, and a page of the
+ * ledger, newest first.
+ */
+export async function pointsSummary(db: Db, userId: number, query: { page: number; pageSize: number }): Promise<Required<PointsSummary>> {
+  const mine = eq(pointsLedger.userId, userId);
+  const [[totals], rows] = await Promise.all([
+    db
+      .select({
+        balance: sql<number>`coalesce(sum(${pointsLedger.points}) filter (where ${pointsLedger.state} = 'available'), 0)::bigint`.mapWith(Number),
+        pending: sql<number>`coalesce(sum(${pointsLedger.points}) filter (where ${pointsLedger.state} = 'pending'), 0)::bigint`.mapWith(Number),
+        total: count(),
+      })
+      .from(pointsLedger)
+      .where(mine),
+    db
+      .select()
+      .from(pointsLedger)
+      .where(mine)
+      .orderBy(desc(pointsLedger.createdAt), desc(pointsLedger.id))
+      .limit(query.pageSize)
+      .offset((query.page - 1) * query.pageSize),
+  ]);
+  return { balance: totals?.balance ?? 0, pending: totals?.pending ?? 0, entries: rows.map(pointsEntryView), total: totals?.total ?? 0 };
+}

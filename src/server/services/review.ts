@@ -1,0 +1,408 @@
+/**
+ * Reviewing mission entries (moderators and admins): the queue, one submission with its history,
+ * notes and probes, decisions (single and bulk approve), internal notes and a project's reason
+ * templates.
+ *
+ * A decision runs in one transaction that first locks the entry's row (`select … for update`),
+ * so decisions on one entry are serial: the status, the latest version's decision, the points,
+ * the participant's notification and the audit row stand or fall together. Deciding what the entry
+ * already is (same status, same reason) changes nothing, so twenty identical approvals make one.
+ */
+import { and, asc, count, desc, eq, ilike, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { AdminPage, EntryStatus, UserRef } from '../../shared/programme.ts';
+import { DECISION_STATUS, type ReasonTemplateView, type ReviewDecision, type ReviewNoteView, type ReviewQueueItem, type ReviewSubmission, type SubmissionVersion } from '../../shared/review.ts';
+import type { reasonTemplateSchema, reviewQueueQuerySchema } from '../../shared/schemas/review.ts';
+import type { Db } from '../db/index.ts';
+import { entrySubmissions, missionEntries, missions, probes, reasonTemplates, reviewNotes, users, type EntrySubmission, type Mission, type MissionEntry } from '../db/schema/index.ts';
+import { ApiError } from '../errors.ts';
+import { audit } from './audit.ts';
+import type { Clock } from './clock.ts';
+import { submissionDetail } from './missions-admin.ts';
+import { notify } from './notifications.ts';
+import { syncEntryPoints } from './points.ts';
+import { historyLink, notReviewable, probeViews } from './probes.ts';
+import { iso } from './projects.ts';
+import { containsPattern } from './search.ts';
+
+export type ReviewQueueQuery = z.output<typeof reviewQueueQuerySchema>;
+export type ReasonTemplateInput = z.output<typeof reasonTemplateSchema>;
+
+
+const noSuchSubmission = () => new ApiError(404, 'not_found', 'No such submission');
+
+/** Throws 404 `not_found` unless the entry exists (checked before a body is read, as every admin call does). */
+export async function requireSubmission(db: Db, id: number): Promise<void> {
+  const [row] = await db.select({ id: missionEntries.id }).from(missionEntries).where(eq(missionEntries.id, id)).limit(1);
+  if (!row) throw noSuchSubmission();
+}
+
+const userRefColumns = { id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email };
+/** When an entry counts for the date filters and the order: submitted, else created. */
+const entryMoment = sql`coalesce(${missionEntries.submittedAt}, ${missionEntries.createdAt})`;
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** An unanswered probe on the entry. */
+const probeWaiting = sql`exists (select 1 from ${probes} where ${probes.entryId} = ${missionEntries.id} and ${probes.answeredAt} is null)`;
+
+// ---------------------------------------------------------------------------------------------
+// The queue
+
+/**
+ * A page of the mission's entries for review, latest first: drafts only with `status=draft`
+ * (the screen asks `status=submitted` by default); `q` searches the participant's email and
+ * names; `from`/`to` (UTC days, inclusive) bound when it was submitted (created, for drafts);
+ * `probes=waiting` keeps entries with a probe waiting for the participant's answer.
+ */
+export async function reviewQueue(db: Db, missionId: number, query: ReviewQueueQuery): Promise<AdminPage<ReviewQueueItem>> {
+  const conditions: SQL[] = [eq(missionEntries.missionId, missionId), query.status ? eq(missionEntries.status, query.status) : ne(missionEntries.status, 'draft')];
+  if (query.q) {
+    const pattern = containsPattern(query.q);
+    const search = or(ilike(users.email, pattern), ilike(sql`${users.firstName} || ' ' || ${users.lastName}`, pattern));
+    if (search) conditions.push(search);
+  }
+  if (query.from) conditions.push(sql`${entryMoment} >= ${new Date(`${query.from}T00:00:00Z`).toISOString()}::timestamptz`);
+  if (query.to) conditions.push(sql`${entryMoment} < ${new Date(Date.parse(`${query.to}T00:00:00Z`) + DAY_MS).toISOString()}::timestamptz`);
+  if (query.probes === 'waiting') conditions.push(probeWaiting);
+  const where = and(...conditions);
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({
+        id: missionEntries.id,
+        user: userRefColumns,
+        status: missionEntries.status,
+        submittedAt: missionEntries.submittedAt,
+        submissionCount: missionEntries.submissionCount,
+        localDate: missionEntries.localDate,
+        createdAt: missionEntries.createdAt,
+      })
+      .from(missionEntries)
+      .innerJoin(users, eq(users.id, missionEntries.userId))
+      .where(where)
+      .orderBy(desc(entryMoment), desc(missionEntries.id))
+      .limit(query.pageSize)
+      .offset((query.page - 1) * query.pageSize),
+    db.select({ value: count() }).from(missionEntries).innerJoin(users, eq(users.id, missionEntries.userId)).where(where),
+  ]);
+  const userIds = [...new Set(rows.map((row) => row.user.id))];
+  const entryIds = rows.map((row) => row.id);
+  const [perUser, waiting] = await Promise.all([
+    userIds.length === 0
+      ? []
+      : db
+          .select({ userId: missionEntries.userId, n: count() })
+          .from(missionEntries)
+          .where(and(eq(missionEntries.missionId, missionId), inArray(missionEntries.userId, userIds)))
+          .groupBy(missionEntries.userId),
+    entryIds.length === 0
+      ? []
+      : db
+          .select({ entryId: probes.entryId, n: count() })
+          .from(probes)
+          .where(and(inArray(probes.entryId, entryIds), isNull(probes.answeredAt)))
+          .groupBy(probes.entryId),
+  ]);
+  const entriesOf = new Map(perUser.map((row) => [row.userId, row.n]));
+  const waitingOf = new Map(waiting.map((row) => [row.entryId, row.n]));
+  return {
+    items: rows.map((row) => ({
+      id: row.id,
+      user: row.user,
+      status: row.status,
+      submittedAt: iso(row.submittedAt),
+      resubmission: row.submissionCount >= 2,
+      localDate: row.localDate,
+      createdAt: row.createdAt.toISOString(),
+      entriesOfUser: entriesOf.get(row.user.id) ?? 0,
+      probesWaiting: waitingOf.get(row.id) ?? 0,
+    })),
+    total: total?.value ?? 0,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// One submission
+
+/** A left-joined person (null when there is none, e.g. an account since deleted). */
+const userRef = (row: UserRef | null): UserRef | null => (row ? { id: row.id, firstName: row.firstName, lastName: row.lastName, email: row.email } : null);
+
+const nullableUserRef = userRefColumns;
+
+/** Every submission of the entry, oldest first, with its decision and who took it. */
+async function versionsOf(db: Db, entry: MissionEntry): Promise<SubmissionVersion[]> {
+  const rows = await db
+    .select({ version: entrySubmissions, decidedBy: nullableUserRef })
+    .from(entrySubmissions)
+    .leftJoin(users, eq(users.id, entrySubmissions.decidedBy))
+    .where(eq(entrySubmissions.entryId, entry.id))
+    .orderBy(asc(entrySubmissions.version));
+  const versions = rows.map(({ version, decidedBy }) => ({
+    version: version.version,
+    formVersion: version.formVersion,
+    answers: version.answers,
+    submittedAt: version.submittedAt.toISOString(),
+    decision: version.decision,
+    reason: version.reason,
+    decidedBy: userRef(decidedBy),
+    decidedAt: iso(version.decidedAt),
+  }));
+  // An entry submitted before versions were kept: its one submission is the entry itself.
+  if (versions.length === 0 && entry.status !== 'draft') {
+    versions.push({
+      version: 1,
+      formVersion: entry.formVersion,
+      answers: entry.answers,
+      submittedAt: (entry.submittedAt ?? entry.createdAt).toISOString(),
+      decision: entry.status === 'submitted' ? null : entry.status,
+      reason: entry.reviewReason,
+      decidedBy: null,
+      decidedAt: iso(entry.reviewedAt),
+    });
+  }
+  return versions;
+}
+
+/** The internal notes of an entry, oldest first. */
+async function notesOf(db: Db, entryId: number): Promise<ReviewNoteView[]> {
+  const rows = await db
+    .select({ note: reviewNotes, author: nullableUserRef })
+    .from(reviewNotes)
+    .leftJoin(users, eq(users.id, reviewNotes.authorId))
+    .where(eq(reviewNotes.entryId, entryId))
+    .orderBy(asc(reviewNotes.createdAt), asc(reviewNotes.id));
+  return rows.map(({ note, author }) => ({ id: note.id, author: userRef(author), body: note.body, createdAt: note.createdAt.toISOString() }));
+}
+
+/**
+ * `GET /api/admin/submissions/{id}`: the programme's detail (answers, the entry's own form
+ * version, photos, the participant's other entries) with the review: whether it is a
+ * resubmission, the current decision's reason and reviewer, every version, notes and probes.
+ * 404 when unknown.
+ */
+export async function reviewSubmission(db: Db, id: number): Promise<ReviewSubmission> {
+  const detail = await submissionDetail(db, id);
+  const [row] = await db
+    .select({ entry: missionEntries, missionTitle: missions.title, reviewedBy: nullableUserRef })
+    .from(missionEntries)
+    .innerJoin(missions, eq(missions.id, missionEntries.missionId))
+    .leftJoin(users, eq(users.id, missionEntries.reviewedBy))
+    .where(eq(missionEntries.id, id))
+    .limit(1);
+  if (!row) throw noSuchSubmission();
+  if (!detail.definition) throw new Error(`entry ${id}: its form version ${detail.formVersion} is missing`);
+  const [history, notes, probeList] = await Promise.all([versionsOf(db, row.entry), notesOf(db, id), probeViews(db, [id], { withAsker: true })]);
+  return {
+    ...detail,
+    definition: detail.definition,
+    missionTitle: row.missionTitle,
+    resubmission: row.entry.submissionCount >= 2,
+    reviewReason: row.entry.reviewReason,
+    reviewedBy: userRef(row.reviewedBy),
+    reviewedAt: iso(row.entry.reviewedAt),
+    history,
+    notes,
+    probes: probeList.get(id) ?? [],
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Decisions
+
+/** What a decision did to an entry (for the audit log). */
+export interface DecisionOutcome {
+  changed: boolean;
+  before: { status: EntryStatus; reason: string | null };
+  after: { status: EntryStatus; reason: string | null };
+}
+
+/** The participant's notification for each decision. */
+function decisionNotice(status: 'approved' | 'changes_requested' | 'rejected', missionTitle: string, reason: string | null) {
+  const because = reason ? `: ${reason}` : '';
+  switch (status) {
+    case 'changes_requested':
+      return { kind: 'changes_requested', text: `Changes were asked for your entry to “${missionTitle}”${because}` } as const;
+    case 'rejected':
+      return { kind: 'rejected', text: `Your entry to “${missionTitle}” was rejected${because}` } as const;
+    case 'approved':
+      return { kind: 'approved', text: `Your entry to “${missionTitle}” was approved` } as const;
+  }
+}
+
+/**
+ * The latest submitted version of a locked entry; an entry submitted before versions were kept
+ * gets its version written now, from the entry as it is.
+ */
+async function latestVersion(tx: Db, clock: Clock, entry: MissionEntry): Promise<EntrySubmission> {
+  const [latest] = await tx.select().from(entrySubmissions).where(eq(entrySubmissions.entryId, entry.id)).orderBy(desc(entrySubmissions.version)).limit(1);
+  if (latest) return latest;
+  const version = Math.max(1, entry.submissionCount);
+  const [created] = await tx
+    .insert(entrySubmissions)
+    .values({ entryId: entry.id, version, formVersion: entry.formVersion, answers: entry.answers, submittedAt: entry.submittedAt ?? clock.now() })
+    .returning();
+  if (!created) throw new Error('insert returned no version');
+  if (entry.submissionCount < version) await tx.update(missionEntries).set({ submissionCount: version }).where(eq(missionEntries.id, entry.id));
+  return created;
+}
+
+/**
+ * Applies a decision to an entry whose row the caller has locked in `tx`: the entry's status and
+ * reason, the latest version's decision, the points (`syncEntryPoints`), and the participant's
+ * notification. Deciding what the entry already is changes nothing. 409 `not_reviewable` for a draft.
+ */
+export async function applyDecision(
+  tx: Db,
+  clock: Clock,
+  entry: MissionEntry,
+  mission: Pick<Mission, 'id' | 'title' | 'points'>,
+  input: { decision: ReviewDecision; reason?: string | undefined; actorId: number },
+): Promise<DecisionOutcome> {
+  if (entry.status === 'draft') throw notReviewable();
+  const status = DECISION_STATUS[input.decision];
+  const reason = input.reason?.trim() ? input.reason.trim() : null;
+  const before = { status: entry.status, reason: entry.reviewReason };
+  const after = { status, reason };
+  if (entry.status === status && entry.reviewReason === reason) return { changed: false, before, after };
+  const now = clock.now();
+  const version = await latestVersion(tx, clock, entry);
+  await tx.update(entrySubmissions).set({ decision: status, reason, decidedBy: input.actorId, decidedAt: now }).where(eq(entrySubmissions.id, version.id));
+  await tx.update(missionEntries).set({ status, reviewReason: reason, reviewedBy: input.actorId, reviewedAt: now }).where(eq(missionEntries.id, entry.id));
+  await syncEntryPoints(tx, clock, entry, mission, status);
+  await notify(tx, { userId: entry.userId, ...decisionNotice(status, mission.title, reason), link: historyLink(mission.id) });
+  return { changed: true, before, after };
+}
+
+/** Who decides, and from where (for the audit log). */
+export interface Reviewer {
+  actorId: number;
+  ip: string | null;
+}
+
+/**
+ * `POST /api/admin/submissions/{id}/review`: decides on one entry (any status but draft: a
+ * decision can be changed later), audited `submission.review` with the status and reason before
+ * and after. 404 when unknown; 409 `not_reviewable` for a draft.
+ */
+export async function reviewEntry(db: Db, clock: Clock, entryId: number, input: { decision: ReviewDecision; reason?: string | undefined }, reviewer: Reviewer): Promise<DecisionOutcome> {
+  return db.transaction(async (tx) => {
+    const [entry] = await tx.select().from(missionEntries).where(eq(missionEntries.id, entryId)).for('update');
+    if (!entry) throw noSuchSubmission();
+    const [mission] = await tx.select({ id: missions.id, title: missions.title, points: missions.points }).from(missions).where(eq(missions.id, entry.missionId));
+    if (!mission) throw noSuchSubmission();
+    const outcome = await applyDecision(tx, clock, entry, mission, { ...input, actorId: reviewer.actorId });
+    if (outcome.changed) {
+      await audit(tx, {
+        actorId: reviewer.actorId,
+        via: 'api',
+        action: 'submission.review',
+        targetType: 'mission_entry',
+        targetId: entryId,
+        before: outcome.before,
+        after: { ...outcome.after, decision: input.decision, missionId: mission.id },
+        ip: reviewer.ip,
+      });
+    }
+    return outcome;
+  });
+}
+
+/**
+ * `POST /api/admin/submissions/review`: approves the given entries in one transaction (rows
+ * locked in id order, so two bulk approvals cannot deadlock). Skipped: unknown ids, drafts and
+ * entries already approved (an id given twice counts once). Audited `submission.review.bulk`.
+ */
+export async function bulkApprove(db: Db, clock: Clock, ids: readonly number[], reviewer: Reviewer): Promise<{ approved: number; skipped: number }> {
+  const unique = [...new Set(ids)];
+  return db.transaction(async (tx) => {
+    const rows = await tx.select().from(missionEntries).where(inArray(missionEntries.id, unique)).orderBy(asc(missionEntries.id)).for('update');
+    const missionIds = [...new Set(rows.map((row) => row.missionId))];
+    const missionRows =
+      missionIds.length === 0 ? [] : await tx.select({ id: missions.id, title: missions.title, points: missions.points }).from(missions).where(inArray(missions.id, missionIds));
+    const missionOf = new Map(missionRows.map((row) => [row.id, row]));
+    const approvedIds: number[] = [];
+    for (const entry of rows) {
+      const mission = missionOf.get(entry.missionId);
+      if (!mission || entry.status === 'draft' || entry.status === 'approved') continue;
+      const outcome = await applyDecision(tx, clock, entry, mission, { decision: 'approve', actorId: reviewer.actorId });
+      if (outcome.changed) approvedIds.push(entry.id);
+    }
+    const result = { approved: approvedIds.length, skipped: unique.length - approvedIds.length };
+    await audit(tx, {
+      actorId: reviewer.actorId,
+      via: 'api',
+      action: 'submission.review.bulk',
+      targetType: 'mission_entry',
+      after: { decision: 'approve', requested: unique.length, ...result, ids: approvedIds },
+      ip: reviewer.ip,
+    });
+    return result;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Notes
+
+/** `POST /api/admin/submissions/{id}/notes`: an internal note (never shown to participants), audited `submission.note`. */
+export async function addNote(db: Db, clock: Clock, entryId: number, body: string, reviewer: Reviewer): Promise<ReviewNoteView> {
+  return db.transaction(async (tx) => {
+    const [entry] = await tx.select({ id: missionEntries.id }).from(missionEntries).where(eq(missionEntries.id, entryId));
+    if (!entry) throw noSuchSubmission();
+    const [note] = await tx.insert(reviewNotes).values({ entryId, authorId: reviewer.actorId, body, createdAt: clock.now() }).returning();
+    if (!note) throw new Error('insert returned no note');
+    const [author] = await tx.select(userRefColumns).from(users).where(eq(users.id, reviewer.actorId));
+    await audit(tx, { actorId: reviewer.actorId, via: 'api', action: 'submission.note', targetType: 'mission_entry', targetId: entryId, after: { noteId: note.id, length: body.length }, ip: reviewer.ip });
+    return { id: note.id, author: author ?? null, body: note.body, createdAt: note.createdAt.toISOString() };
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reason templates
+
+const templateView = (row: { id: number; kind: ReasonTemplateView['kind']; text: string }): ReasonTemplateView => ({ id: row.id, kind: row.kind, text: row.text });
+
+/** A project's reason templates: by kind (changes first), then oldest first. */
+export async function listReasonTemplates(db: Db, projectId: number): Promise<ReasonTemplateView[]> {
+  const rows = await db
+    .select()
+    .from(reasonTemplates)
+    .where(eq(reasonTemplates.projectId, projectId))
+    .orderBy(sql`case ${reasonTemplates.kind} when 'request_changes' then 0 else 1 end`, asc(reasonTemplates.createdAt), asc(reasonTemplates.id));
+  return rows.map(templateView);
+}
+
+/** Adds a reason template to the project, audited `reason_template.create`. */
+export async function createReasonTemplate(db: Db, clock: Clock, projectId: number, input: ReasonTemplateInput, reviewer: Reviewer): Promise<ReasonTemplateView> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx.insert(reasonTemplates).values({ projectId, kind: input.kind, text: input.text, createdBy: reviewer.actorId, createdAt: clock.now() }).returning();
+    if (!row) throw new Error('insert returned no template');
+    await audit(tx, {
+      actorId: reviewer.actorId,
+      via: 'api',
+      action: 'reason_template.create',
+      targetType: 'reason_template',
+      targetId: row.id,
+      after: { projectId, kind: row.kind, text: row.text.length > 200 ? `${row.text.slice(0, 200)}…` : row.text },
+      ip: reviewer.ip,
+    });
+    return templateView(row);
+  });
+}
+
+/** Removes one of the project's reason templates, audited `reason_template.delete`; 404 when the project has no such template. */
+export async function deleteReasonTemplate(db: Db, projectId: number, templateId: number, reviewer: Reviewer): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [row] = await tx
+      .delete(reasonTemplates)
+      .where(and(eq(reasonTemplates.id, templateId), eq(reasonTemplates.projectId, projectId)))
+      .returning();
+    if (!row) throw new ApiError(404, 'not_found', 'No such reason template');
+    await audit(tx, {
+      actorId: reviewer.actorId,
+      via: 'api',
+      action: 'reason_template.delete',
+      targetType: 'reason_template',
+      targetId: row.id,
+      before: { projectId, kind: row.kind, text: row.text.length > 200 ? `${row.text.slice(0, 200)}…` : row.text },
+      ip: reviewer.ip,
+    });
+  });
+}

@@ -1,0 +1,184 @@
+/**
+ * Native surveys as a participant takes them: the survey with its pinned form and their response,
+ * autosave (one draft per survey and participant, resumed on any device), and one submit.
+ */
+import { and, asc, eq, isNotNull } from 'drizzle-orm';
+import type { Answers } from '../../shared/forms/definition.ts';
+import type { ExternalOutcome, ParticipantSurvey, SurveyState } from '../../shared/programme.ts';
+import type { Db } from '../db/index.ts';
+import { surveyExternalRefs, surveyResponses, type Survey, type SurveyResponse } from '../db/schema/index.ts';
+import { ApiError } from '../errors.ts';
+import type { Clock } from './clock.ts';
+import { creditSurvey } from './points.ts';
+import { answersError, availabilityOf, checkSubmission, formDefinition, type Availability, type Visible } from './participation.ts';
+
+/** The seed of the renderer's random option order: stable for one participant of one survey. */
+export function surveySeed(surveyId: number, userId: number): string {
+  return `survey-${surveyId}-user-${userId}`;
+}
+
+/**
+ * A participant's survey state: `submitted` once their response is submitted or any external
+ * return came back; else `upcoming` / `closed` by the dates; else `in_progress` with a draft,
+ * `open` without.
+ */
+export function surveyState(availability: Availability, responseStatus: SurveyResponse['status'] | null, outcome: ExternalOutcome | null): SurveyState {
+  if (responseStatus === 'submitted' || outcome !== null) return 'submitted';
+  if (availability !== 'open') return availability;
+  return responseStatus === 'draft' ? 'in_progress' : 'open';
+}
+
+/** The 409s of taking part in a survey. */
+export const SURVEY_ERRORS = {
+  alreadySubmitted: () => new ApiError(409, 'already_submitted', 'You have already submitted this survey'),
+  closed: () => new ApiError(409, 'closed', 'This survey is closed'),
+  notOpen: () => new ApiError(409, 'not_open', 'This survey is not open yet'),
+  notNative: () => new ApiError(409, 'not_native', 'This survey is answered on another site: use its start link'),
+} as const;
+
+/** The participant's response to a survey, or null. */
+export async function findResponse(db: Db, surveyId: number, userId: number): Promise<SurveyResponse | null> {
+  const [row] = await db
+    .select()
+    .from(surveyResponses)
+    .where(and(eq(surveyResponses.surveyId, surveyId), eq(surveyResponses.userId, userId)));
+  return row ?? null;
+}
+
+/** The first outcome returned for any of the participant's references to an external survey (earliest return), or null. */
+export async function firstOutcome(db: Db, surveyId: number, userId: number): Promise<ExternalOutcome | null> {
+  const [row] = await db
+    .select({ outcome: surveyExternalRefs.outcome })
+    .from(surveyExternalRefs)
+    .where(and(eq(surveyExternalRefs.surveyId, surveyId), eq(surveyExternalRefs.userId, userId), isNotNull(surveyExternalRefs.outcome)))
+    .orderBy(asc(surveyExternalRefs.returnedAt), asc(surveyExternalRefs.id))
+    .limit(1);
+  return row?.outcome ?? null;
+}
+
+/**
+ * `GET /api/surveys/{id}` for a visible survey. Native surveys carry `form`: the version the
+ * response pinned, else the survey's current one (left out while the survey is upcoming), and
+ * `response` once one exists. External surveys carry `outcome`.
+ */
+export async function participantSurvey(db: Db, clock: Clock, visible: Visible<Survey>, userId: number): Promise<ParticipantSurvey> {
+  const survey = visible.item;
+  const availability = availabilityOf(survey, visible.projectStatus, clock.now());
+  const response = survey.kind === 'native' ? await findResponse(db, survey.id, userId) : null;
+  const outcome = survey.kind === 'external' ? await firstOutcome(db, survey.id, userId) : null;
+  const state = surveyState(availability, response?.status ?? null, outcome);
+  const answer: ParticipantSurvey = {
+    id: survey.id,
+    title: survey.title,
+    description: survey.description,
+    kind: survey.kind,
+    points: survey.points,
+    estimatedMinutes: survey.estimatedMinutes,
+    projectName: visible.projectName,
+    opensAt: survey.opensAt?.toISOString() ?? null,
+    closesAt: survey.closesAt?.toISOString() ?? null,
+    state,
+    outcome,
+    seed: surveySeed(survey.id, userId),
+  };
+  if (survey.kind === 'native' && survey.formId !== null && state !== 'upcoming') {
+    const version = response?.formVersion ?? survey.formVersion;
+    const definition = version === null ? null : await formDefinition(db, survey.formId, version);
+    if (version !== null && definition) answer.form = { version, definition };
+  }
+  if (response) {
+    answer.response = { answers: response.answers, pageId: response.pageId, status: response.status, submittedAt: response.submittedAt?.toISOString() ?? null };
+  }
+  return answer;
+}
+
+/** Refuses taking part unless the survey is open (409 `not_open` / `closed`). */
+function requireOpen(availability: Availability): void {
+  if (availability === 'upcoming') throw SURVEY_ERRORS.notOpen();
+  if (availability === 'closed') throw SURVEY_ERRORS.closed();
+}
+
+/** A native survey's pinned form: the one its survey row names (the data model requires both for native surveys). */
+function nativeForm(survey: Survey): { formId: number; formVersion: number } {
+  if (survey.kind !== 'native') throw SURVEY_ERRORS.notNative();
+  if (survey.formId === null || survey.formVersion === null) throw new Error(`native survey ${survey.id} has no form`);
+  return { formId: survey.formId, formVersion: survey.formVersion };
+}
+
+/**
+ * Autosave (`PUT /api/surveys/{id}/response`): the first save creates the draft and pins the
+ * survey's current form version; later saves replace the answers and the page. Answers are
+ * stored as sent (shape-checked by the route, never for completeness). Two first saves at once
+ * meet on the (survey, user) unique index and the second updates the first's row.
+ */
+export async function saveResponse(db: Db, clock: Clock, visible: Visible<Survey>, userId: number, input: { answers: Answers; pageId: string | null }): Promise<{ status: 'draft'; savedAt: string }> {
+  const survey = visible.item;
+  const form = nativeForm(survey);
+  const existing = await findResponse(db, survey.id, userId);
+  if (existing?.status === 'submitted') throw SURVEY_ERRORS.alreadySubmitted();
+  requireOpen(availabilityOf(survey, visible.projectStatus, clock.now()));
+  const now = clock.now();
+  const [saved] = await db
+    .insert(surveyResponses)
+    .values({ surveyId: survey.id, userId, formVersion: form.formVersion, answers: input.answers, pageId: input.pageId, status: 'draft', startedAt: now, updatedAt: now })
+    .onConflictDoUpdate({
+      target: [surveyResponses.surveyId, surveyResponses.userId],
+      set: { answers: input.answers, pageId: input.pageId, updatedAt: now },
+      setWhere: eq(surveyResponses.status, 'draft'),
+    })
+    .returning({ id: surveyResponses.id });
+  // Nothing updated: a submit won in between.
+  if (!saved) throw SURVEY_ERRORS.alreadySubmitted();
+  return { status: 'draft', savedAt: now.toISOString() };
+}
+
+/** The server's UTC date, or the participant's `today` when it is within one day of it (a device a day ahead or behind). */
+export function submitToday(now: Date, sent: string | undefined): string {
+  const server = now.toISOString().slice(0, 10);
+  if (!sent) return server;
+  const difference = Math.abs(Date.parse(`${sent}T00:00:00Z`) - Date.parse(`${server}T00:00:00Z`));
+  return Number.isFinite(difference) && difference <= 86_400_000 ? sent : server;
+}
+
+/**
+ * Submit (`POST /api/surveys/{id}/response/submit`): validates the answers against the pinned
+ * version (photos must be the participant's own media), stores the cleaned answers and marks the
+ * response submitted, creating it when there was no draft. One statement decides: an insert, or
+ * an update of a draft on the same version, so of two submits at once exactly one wins (the other
+ * gets 409 `already_submitted`). The survey's points are credited, available at once, in the same
+ * transaction (`creditSurvey`).
+ */
+export async function submitResponse(db: Db, clock: Clock, visible: Visible<Survey>, userId: number, input: { answers: Answers; today?: string | undefined }): Promise<{ status: 'submitted' }> {
+  const survey = visible.item;
+  const form = nativeForm(survey);
+  // A second pass only when the draft's version changed under us (created by a concurrent autosave on another version).
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const existing = await findResponse(db, survey.id, userId);
+    if (existing?.status === 'submitted') throw SURVEY_ERRORS.alreadySubmitted();
+    const now = clock.now();
+    requireOpen(availabilityOf(survey, visible.projectStatus, now));
+    const version = existing?.formVersion ?? form.formVersion;
+    const definition = await formDefinition(db, form.formId, version);
+    if (!definition) throw new Error(`form ${form.formId} has no version ${version}`);
+    const checked = await checkSubmission(db, userId, definition, input.answers, submitToday(now, input.today));
+    if (Object.keys(checked.errors).length > 0) throw answersError(checked.errors);
+    const submitted = await db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(surveyResponses)
+        .values({ surveyId: survey.id, userId, formVersion: version, answers: checked.answers, status: 'submitted', startedAt: now, updatedAt: now, submittedAt: now })
+        .onConflictDoUpdate({
+          target: [surveyResponses.surveyId, surveyResponses.userId],
+          set: { answers: checked.answers, status: 'submitted', updatedAt: now, submittedAt: now },
+          setWhere: and(eq(surveyResponses.status, 'draft'), eq(surveyResponses.formVersion, version)),
+        })
+        .returning({ id: surveyResponses.id });
+      if (!row) return false;
+      await creditSurvey(tx, clock, survey, userId);
+      return true;
+    });
+    if (submitted) return { status: 'submitted' };
+  }
+  const latest = await findResponse(db, survey.id, userId);
+  if (latest?.status === 'submitted') throw SURVEY_ERRORS.alreadySubmitted();
+  throw new ApiError(409, 'conflict', 'This survey changed while you were answering it; reload it and try again');
+}

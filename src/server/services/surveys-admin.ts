@@ -1,0 +1,302 @@
+/**
+ * Surveys for moderators and admins: a project's list, create, one survey, update. Native
+ * surveys pin a published form version (new responses are given it; a response keeps the
+ * version it started on); external ones carry an Alchemer link and show the return URL to paste
+ * into Alchemer. The counts (members, started, submitted) are computed for a whole list in a
+ * few grouped queries. The form checks (`resolveFormChoice`) are shared with missions.
+ */
+import { and, asc, count, countDistinct, eq, inArray, max, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { ActivityCounts, AdminSurvey } from '../../shared/programme.ts';
+import { EXTERNAL_PID_PARAM } from '../../shared/programme.ts';
+import type { surveyCreateSchema, surveyPatchSchema } from '../../shared/schemas/programme.ts';
+import type { Db } from '../db/index.ts';
+import { formVersions, forms, projectMembers, surveyExternalRefs, surveyResponses, surveys, type Survey } from '../db/schema/index.ts';
+import { ApiError } from '../errors.ts';
+import type { Clock } from './clock.ts';
+import { fieldError, iso } from './projects.ts';
+
+export type SurveyCreate = z.output<typeof surveyCreateSchema>;
+export type SurveyPatch = z.output<typeof surveyPatchSchema>;
+
+export const FORM_CHOICE_MESSAGES = {
+  chooseForm: 'Choose a form',
+  formArchived: 'This form is archived: restore it or choose another',
+  formUnpublished: 'This form has no published version yet: publish it first',
+  noSuchVersion: 'This form has no such published version',
+} as const;
+
+/** The highest published version of each form. */
+export async function latestFormVersions(db: Db, formIds: readonly (number | null)[]): Promise<Map<number, number>> {
+  const ids = [...new Set(formIds.filter((id): id is number => id !== null))];
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ formId: formVersions.formId, version: max(formVersions.version) })
+    .from(formVersions)
+    .where(inArray(formVersions.formId, ids))
+    .groupBy(formVersions.formId);
+  return new Map(rows.flatMap((row) => (row.version === null ? [] : [[row.formId, row.version] as const])));
+}
+
+/** True when the form has this published version. */
+export async function formVersionExists(db: Db, formId: number, version: number): Promise<boolean> {
+  const [row] = await db
+    .select({ version: formVersions.version })
+    .from(formVersions)
+    .where(and(eq(formVersions.formId, formId), eq(formVersions.version, version)))
+    .limit(1);
+  return row !== undefined;
+}
+
+/**
+ * The form and version a native survey or a mission is to use: the form must exist, not be
+ * archived and have a published version; `version` defaults to the latest published one and must
+ * exist. 400 on `formId` / `formVersion` otherwise.
+ */
+export async function resolveFormChoice(db: Db, formId: number | null | undefined, version: number | null | undefined): Promise<{ formId: number; version: number }> {
+  if (!formId) throw fieldError('formId', FORM_CHOICE_MESSAGES.chooseForm);
+  const [form] = await db.select({ id: forms.id, status: forms.status }).from(forms).where(eq(forms.id, formId)).limit(1);
+  if (!form) throw fieldError('formId', FORM_CHOICE_MESSAGES.chooseForm);
+  if (form.status === 'archived') throw fieldError('formId', FORM_CHOICE_MESSAGES.formArchived);
+  const latest = (await latestFormVersions(db, [formId])).get(formId);
+  if (latest === undefined) throw fieldError('formId', FORM_CHOICE_MESSAGES.formUnpublished);
+  if (version === null || version === undefined) return { formId, version: latest };
+  if (!(await formVersionExists(db, formId, version))) throw fieldError('formVersion', FORM_CHOICE_MESSAGES.noSuchVersion);
+  return { formId, version };
+}
+
+/** Checks `closesAt` after `opensAt` once the patch is applied. */
+export function checkMoments(opensAt: Date | null, closesAt: Date | null): void {
+  if (opensAt && closesAt && closesAt.getTime() <= opensAt.getTime()) throw fieldError('closesAt', 'Must be after the opening time');
+}
+
+const toDate = (value: string | null): Date | null => (value === null ? null : new Date(value));
+
+/** Members of each project. */
+export async function memberCounts(db: Db, projectIds: readonly number[]): Promise<Map<number, number>> {
+  const ids = [...new Set(projectIds)];
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ projectId: projectMembers.projectId, n: count() })
+    .from(projectMembers)
+    .where(inArray(projectMembers.projectId, ids))
+    .groupBy(projectMembers.projectId);
+  return new Map(rows.map((row) => [row.projectId, row.n]));
+}
+
+/**
+ * Members, started and submitted for each survey, counting current members only: started = a
+ * response (any status) or an external start; submitted = a submitted response or an external
+ * return with outcome `complete` (distinct participants). Three grouped queries for any number of surveys.
+ */
+export async function surveyCounts(db: Db, rows: readonly Pick<Survey, 'id' | 'projectId'>[]): Promise<Map<number, ActivityCounts>> {
+  const ids = rows.map((row) => row.id);
+  const out = new Map<number, ActivityCounts>();
+  if (ids.length === 0) return out;
+  const memberOf = (userId: typeof surveyResponses.userId | typeof surveyExternalRefs.userId) =>
+    and(eq(projectMembers.projectId, surveys.projectId), eq(projectMembers.userId, userId));
+  const [members, native, external] = await Promise.all([
+    memberCounts(
+      db,
+      rows.map((row) => row.projectId),
+    ),
+    db
+      .select({
+        id: surveyResponses.surveyId,
+        started: count(),
+        submitted: sql<number>`(count(*) filter (where ${surveyResponses.status} = 'submitted'))::int`.mapWith(Number),
+      })
+      .from(surveyResponses)
+      .innerJoin(surveys, eq(surveys.id, surveyResponses.surveyId))
+      .innerJoin(projectMembers, memberOf(surveyResponses.userId))
+      .where(inArray(surveyResponses.surveyId, ids))
+      .groupBy(surveyResponses.surveyId),
+    db
+      .select({
+        id: surveyExternalRefs.surveyId,
+        started: countDistinct(surveyExternalRefs.userId),
+        submitted: sql<number>`(count(distinct ${surveyExternalRefs.userId}) filter (where ${surveyExternalRefs.outcome} = 'complete'))::int`.mapWith(Number),
+      })
+      .from(surveyExternalRefs)
+      .innerJoin(surveys, eq(surveys.id, surveyExternalRefs.surveyId))
+      .innerJoin(projectMembers, memberOf(surveyExternalRefs.userId))
+      .where(inArray(surveyExternalRefs.surveyId, ids))
+      .groupBy(surveyExternalRefs.surveyId),
+  ]);
+  for (const row of rows) out.set(row.id, { members: members.get(row.projectId) ?? 0, started: 0, submitted: 0 });
+  for (const row of [...native, ...external]) {
+    const counts = out.get(row.id);
+    if (!counts) continue;
+    counts.started += row.started;
+    counts.submitted += row.submitted;
+  }
+  return out;
+}
+
+/** The URL to paste into Alchemer's end-of-survey redirect (`status=complete`; the screen-out and quota redirects use `screened_out` / `over_quota`). */
+export function externalReturnUrl(publicUrl: string): string {
+  return `${publicUrl}/api/surveys/return?${EXTERNAL_PID_PARAM}=[url("${EXTERNAL_PID_PARAM}")]&status=complete`;
+}
+
+/** The admin view of these surveys (counts and latest form versions in grouped queries). */
+export async function surveyViews(db: Db, publicUrl: string, rows: readonly Survey[]): Promise<AdminSurvey[]> {
+  const [counts, latest] = await Promise.all([
+    surveyCounts(db, rows),
+    latestFormVersions(
+      db,
+      rows.map((row) => row.formId),
+    ),
+  ]);
+  return rows.map((row) => ({
+    id: row.id,
+    projectId: row.projectId,
+    title: row.title,
+    description: row.description,
+    kind: row.kind,
+    formId: row.formId,
+    formVersion: row.formVersion,
+    latestFormVersion: row.formId === null ? null : (latest.get(row.formId) ?? null),
+    externalUrl: row.externalUrl,
+    trustReturns: row.trustReturns,
+    points: row.points,
+    estimatedMinutes: row.estimatedMinutes,
+    opensAt: iso(row.opensAt),
+    closesAt: iso(row.closesAt),
+    status: row.status,
+    counts: counts.get(row.id) ?? { members: 0, started: 0, submitted: 0 },
+    returnUrl: row.kind === 'external' ? externalReturnUrl(publicUrl) : null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  }));
+}
+
+export async function surveyView(db: Db, publicUrl: string, row: Survey): Promise<AdminSurvey> {
+  const [view] = await surveyViews(db, publicUrl, [row]);
+  if (!view) throw new Error('no view');
+  return view;
+}
+
+/** A project's surveys, oldest first. */
+export async function listProjectSurveys(db: Db, publicUrl: string, projectId: number): Promise<AdminSurvey[]> {
+  const rows = await db.select().from(surveys).where(eq(surveys.projectId, projectId)).orderBy(asc(surveys.createdAt), asc(surveys.id));
+  return surveyViews(db, publicUrl, rows);
+}
+
+export async function findSurvey(db: Db, id: number): Promise<Survey | null> {
+  const [row] = await db.select().from(surveys).where(eq(surveys.id, id)).limit(1);
+  return row ?? null;
+}
+
+/** The survey, or 404 `not_found`. */
+export async function existingSurvey(db: Db, id: number): Promise<Survey> {
+  const survey = await findSurvey(db, id);
+  if (!survey) throw new ApiError(404, 'not_found', 'No such survey');
+  return survey;
+}
+
+/** What the audit log keeps of a survey. */
+export const surveySummary = (row: Survey) => ({
+  title: row.title,
+  description: row.description,
+  kind: row.kind,
+  formId: row.formId,
+  formVersion: row.formVersion,
+  externalUrl: row.externalUrl,
+  trustReturns: row.trustReturns,
+  points: row.points,
+  estimatedMinutes: row.estimatedMinutes,
+  opensAt: iso(row.opensAt),
+  closesAt: iso(row.closesAt),
+  status: row.status,
+});
+
+/** A new survey in the project (native: the form checks of `resolveFormChoice`). */
+export async function createSurvey(db: Db, clock: Clock, projectId: number, input: SurveyCreate, actorId: number): Promise<Survey> {
+  const form = input.kind === 'native' ? await resolveFormChoice(db, input.formId, input.formVersion) : null;
+  const now = clock.now();
+  const [row] = await db
+    .insert(surveys)
+    .values({
+      projectId,
+      title: input.title,
+      description: input.description,
+      kind: input.kind,
+      formId: form?.formId ?? null,
+      formVersion: form?.version ?? null,
+      externalUrl: input.kind === 'external' ? (input.externalUrl ?? null) : null,
+      trustReturns: input.trustReturns,
+      points: input.points,
+      estimatedMinutes: input.estimatedMinutes,
+      opensAt: toDate(input.opensAt),
+      closesAt: toDate(input.closesAt),
+      status: input.status,
+      createdBy: actorId,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
+  if (!row) throw new Error('insert returned no row');
+  return row;
+}
+
+/** True when anyone has a response (any status) or an external start for the survey. */
+export async function surveyHasResponses(db: Db, surveyId: number): Promise<boolean> {
+  const [response] = await db.select({ id: surveyResponses.id }).from(surveyResponses).where(eq(surveyResponses.surveyId, surveyId)).limit(1);
+  if (response) return true;
+  const [ref] = await db.select({ id: surveyExternalRefs.id }).from(surveyExternalRefs).where(eq(surveyExternalRefs.surveyId, surveyId)).limit(1);
+  return ref !== undefined;
+}
+
+export const HAS_RESPONSES_MESSAGE = 'This survey already has responses: its kind and form can no longer change';
+
+/**
+ * Changes the given fields of a survey. `formVersion` moves new responses to another published
+ * version of the same form (any one; answers keep theirs). Changing the kind, or the form, once
+ * there are responses is 409 `has_responses`. Returns the survey before and after.
+ */
+export async function updateSurvey(db: Db, clock: Clock, id: number, patch: SurveyPatch): Promise<{ before: Survey; after: Survey }> {
+  const before = await existingSurvey(db, id);
+  const kind = patch.kind ?? before.kind;
+  const formId = kind === 'native' ? (patch.formId === undefined ? before.formId : patch.formId) : null;
+  const kindChanged = kind !== before.kind;
+  const formChanged = kind === 'native' && formId !== before.formId;
+  if ((kindChanged || formChanged) && (await surveyHasResponses(db, id))) throw new ApiError(409, 'has_responses', HAS_RESPONSES_MESSAGE);
+
+  const values: Partial<typeof surveys.$inferInsert> = { updatedAt: clock.now() };
+  if (kind === 'native') {
+    if (kindChanged || formChanged || !before.formVersion) {
+      const choice = await resolveFormChoice(db, formId, patch.formVersion);
+      values.formId = choice.formId;
+      values.formVersion = choice.version;
+    } else if (patch.formVersion !== undefined && patch.formVersion !== before.formVersion) {
+      if (!formId) throw fieldError('formId', FORM_CHOICE_MESSAGES.chooseForm);
+      const version = patch.formVersion ?? (await latestFormVersions(db, [formId])).get(formId);
+      if (version === undefined) throw fieldError('formId', FORM_CHOICE_MESSAGES.formUnpublished);
+      if (!(await formVersionExists(db, formId, version))) throw fieldError('formVersion', FORM_CHOICE_MESSAGES.noSuchVersion);
+      values.formVersion = version;
+    }
+    if (kindChanged) values.externalUrl = null;
+  } else {
+    const externalUrl = patch.externalUrl === undefined ? before.externalUrl : patch.externalUrl;
+    if (!externalUrl) throw fieldError('externalUrl', 'Enter the survey’s https:// link');
+    values.externalUrl = externalUrl;
+    values.formId = null;
+    values.formVersion = null;
+  }
+  const opensAt = patch.opensAt === undefined ? before.opensAt : toDate(patch.opensAt);
+  const closesAt = patch.closesAt === undefined ? before.closesAt : toDate(patch.closesAt);
+  checkMoments(opensAt, closesAt);
+
+  values.kind = kind;
+  values.opensAt = opensAt;
+  values.closesAt = closesAt;
+  if (patch.title !== undefined) values.title = patch.title;
+  if (patch.description !== undefined) values.description = patch.description;
+  if (patch.trustReturns !== undefined) values.trustReturns = patch.trustReturns;
+  if (patch.points !== undefined) values.points = patch.points;
+  if (patch.estimatedMinutes !== undefined) values.estimatedMinutes = patch.estimatedMinutes;
+  if (patch.status !== undefined) values.status = patch.status;
+  const [after] = await db.update(surveys).set(values).where(eq(surveys.id, id)).returning();
+  if (!after) throw new ApiError(404, 'not_found', 'No such survey');
+  return { before, after };
+}

@@ -1,0 +1,83 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { contentTypeOfKey, InvalidStorageKeyError, isValidStorageKey, type Storage, type StoredObject } from './storage.ts';
+
+const isErrorCode = (error: unknown, ...codes: string[]): boolean =>
+  error instanceof Error && 'code' in error && typeof error.code === 'string' && codes.includes(error.code);
+
+/**
+ * Files in a folder (`DATA_DIR/uploads`), one per key: `{dir}/{key}`. Writes go to a temporary
+ * file beside the target, are flushed to disk, then renamed over it, so a crash or a concurrent
+ * reader never sees half a file. A key's extension names its content type (`.jpg` →
+ * `image/jpeg`, see `CONTENT_TYPES_BY_EXTENSION`): `put` refuses a type the key does not name, so
+ * `get` always answers the type that was put without keeping a second file.
+ */
+export class LocalStorage implements Storage {
+  readonly dir: string;
+
+  constructor(dir: string) {
+    this.dir = path.resolve(dir);
+  }
+
+  /** The file of a key, after checking the key cannot leave the folder. */
+  private fileOf(key: string): string {
+    if (!isValidStorageKey(key)) throw new InvalidStorageKeyError(key);
+    const file = path.resolve(this.dir, key);
+    if (!file.startsWith(this.dir + path.sep)) throw new InvalidStorageKeyError(key);
+    return file;
+  }
+
+  async put(key: string, body: Uint8Array, contentType: string): Promise<void> {
+    const file = this.fileOf(key);
+    const expected = contentTypeOfKey(key);
+    if (expected === null || expected !== contentType) {
+      throw new Error(`LocalStorage: key ${JSON.stringify(key)} does not name the content type ${contentType}`);
+    }
+    await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+    // A dot-name is never a valid key, so a leftover temporary file can never be read as an object.
+    const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+    try {
+      const handle = await fs.open(temporary, 'wx', 0o600);
+      try {
+        await handle.writeFile(body);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await fs.rename(temporary, file);
+    } catch (error) {
+      await fs.rm(temporary, { force: true });
+      throw error;
+    }
+  }
+
+  async get(key: string): Promise<StoredObject | null> {
+    const file = this.fileOf(key);
+    const contentType = contentTypeOfKey(key);
+    if (contentType === null) return null;
+    try {
+      const body = await fs.readFile(file);
+      return { body, contentType, bytes: body.byteLength };
+    } catch (error) {
+      if (isErrorCode(error, 'ENOENT', 'EISDIR', 'ENOTDIR')) return null;
+      throw error;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    const file = this.fileOf(key);
+    await fs.rm(file, { force: true });
+    // Tidy the folders the key made (`{mediaId}/`), up to but never including the root.
+    let folder = path.dirname(file);
+    while (folder.startsWith(this.dir + path.sep)) {
+      try {
+        await fs.rmdir(folder);
+      } catch (error) {
+        if (isErrorCode(error, 'ENOTEMPTY', 'EEXIST', 'ENOENT')) break;
+        throw error;
+      }
+      folder = path.dirname(folder);
+    }
+  }
+}

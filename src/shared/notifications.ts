@@ -1,0 +1,27 @@
+/** Notifications (zod-free): the events participants are told about, in the header menu and by mail. */
+
+export const NOTIFICATION_KINDS = ['changes_requested', 'rejected', 'probe', 'approved', 'reminder'] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+
+/** The mail switches of `/account/edit/preferences`, one per kind (approvals come as a daily digest). */
+export const MAIL_PREFERENCE_KEYS = {
+  changes_requested: 'mailChangesRequested',
+  rejected: 'mailRejected',
+  probe: 'mailProbes',
+  approved: 'mailApprovedDigest',
+  reminder: 'mailReminders',
+} as const satisfies Record<NotificationKind, string>;
+
+export interface NotificationView {
+  id: number;
+  kind: NotificationKind;
+  text: string;
+  link: string;
+  createdAt: string;
+  read: boolean;
+}
+
+export interface NotificationsAnswer {
+  items: NotificationView[];
+  unread: number;
+}

@@ -1,0 +1,39 @@
+/** The points ledger (zod-free). Payload schemas: `schemas/points.ts`. */
+
+export const POINT_STATES = ['pending', 'available', 'voided'] as const;
+export type PointState = (typeof POINT_STATES)[number];
+
+export const POINT_SOURCES = ['survey', 'mission', 'adjustment', 'bulk', 'external_survey'] as const;
+export type PointSource = (typeof POINT_SOURCES)[number];
+
+export const POINTS_LIMITS = {
+  /** Largest single adjustment, either way. */
+  adjustmentMax: 1_000_000,
+  reasonMax: 500,
+  referenceMax: 200,
+} as const;
+
+/** The references the system credits under: one credit per (user, source, reference). */
+export const pointReference = {
+  missionEntry: (entryId: number) => `mission-entry:${entryId}`,
+  survey: (surveyId: number) => `survey:${surveyId}`,
+  externalSurvey: (surveyId: number) => `external-survey:${surveyId}`,
+} as const;
+
+export interface PointsEntryView {
+  id: number;
+  points: number;
+  state: PointState;
+  reason: string;
+  source: PointSource;
+  createdAt: string;
+}
+
+/** `GET /api/account/points`: balance = available total; pending beside it. */
+export interface PointsSummary {
+  balance: number;
+  pending: number;
+  entries: PointsEntryView[];
+  /** For the paginated history: how many entries in all. */
+  total?: number;
+}

@@ -1,0 +1,140 @@
+/**
+ * Reviewing mission entries (zod-free: participant and admin screens import it). A submission is a
+ * mission entry; its id is the entry's id. Payload schemas: `schemas/review.ts`.
+ */
+import type { Answers, FormDefinition } from './forms/definition.ts';
+import type { AdminSubmissionListItem, EntryStatus, UserRef } from './programme.ts';
+
+export const REVIEW_DECISIONS = ['approve', 'request_changes', 'reject'] as const;
+export type ReviewDecision = (typeof REVIEW_DECISIONS)[number];
+
+/** The entry status each decision leads to. */
+export const DECISION_STATUS = { approve: 'approved', request_changes: 'changes_requested', reject: 'rejected' } as const satisfies Record<ReviewDecision, EntryStatus>;
+export const REVIEW_DECISION_STATUSES = ['approved', 'changes_requested', 'rejected'] as const;
+export type ReviewDecisionStatus = (typeof REVIEW_DECISION_STATUSES)[number];
+
+/** Decisions that need a reason (shown to the participant). */
+export const DECISIONS_NEEDING_A_REASON: readonly ReviewDecision[] = ['request_changes', 'reject'];
+
+export const REASON_TEMPLATE_KINDS = ['request_changes', 'reject'] as const;
+export type ReasonTemplateKind = (typeof REASON_TEMPLATE_KINDS)[number];
+
+export const REVIEW_LIMITS = {
+  reasonMax: 2000,
+  noteMax: 5000,
+  questionMax: 2000,
+  answerMax: 5000,
+  templateMax: 2000,
+  bulkMax: 500,
+} as const;
+
+/** The review queue's filter on probes. */
+export const PROBE_FILTERS = ['waiting'] as const;
+
+export interface SubmissionVersion {
+  version: number;
+  formVersion: number;
+  answers: Answers;
+  submittedAt: string;
+  decision: ReviewDecisionStatus | null;
+  reason: string | null;
+  decidedBy: UserRef | null;
+  decidedAt: string | null;
+}
+
+export interface ReviewNoteView {
+  id: number;
+  author: UserRef | null;
+  body: string;
+  createdAt: string;
+}
+
+export interface ProbeView {
+  id: number;
+  question: string;
+  askedBy?: UserRef | null;
+  askedAt: string;
+  answer: string | null;
+  answeredAt: string | null;
+}
+
+export interface ReasonTemplateView {
+  id: number;
+  kind: ReasonTemplateKind;
+  text: string;
+}
+
+/**
+ * One row of the review queue (`GET /api/admin/missions/{id}/submissions`): the programme's list
+ * item with the probes still waiting for the participant's answer.
+ */
+export interface ReviewQueueItem extends AdminSubmissionListItem {
+  probesWaiting: number;
+}
+
+/** `GET /api/admin/submissions/{id}` (the programme's detail, extended by the review). */
+export interface ReviewSubmission {
+  id: number;
+  missionId: number;
+  projectId: number;
+  missionTitle?: string;
+  user: UserRef;
+  status: EntryStatus;
+  resubmission: boolean;
+  formVersion: number;
+  definition: FormDefinition;
+  answers: Answers;
+  media: { id: string; url: string; thumbnailUrl: string; width: number; height: number }[];
+  localDate: string | null;
+  createdAt: string;
+  submittedAt: string | null;
+  reviewReason: string | null;
+  reviewedBy: UserRef | null;
+  reviewedAt: string | null;
+  /** Every submission of this entry, oldest first (the earlier versions of a resubmission). */
+  history: SubmissionVersion[];
+  notes: ReviewNoteView[];
+  probes: ProbeView[];
+  otherEntries: { id: number; status: EntryStatus; localDate: string | null; submittedAt: string | null }[];
+}
+
+/** The participant's view of one of their entries in their mission history. */
+export interface HistoryEntry {
+  id: number;
+  status: EntryStatus;
+  answers: Answers;
+  formVersion: number;
+  definition: FormDefinition;
+  localDate: string | null;
+  createdAt: string;
+  submittedAt: string | null;
+  /** The reviewer's reason (changes requested, rejected). */
+  reviewReason: string | null;
+  reviewedAt: string | null;
+  resubmission: boolean;
+  probes: ProbeView[];
+  /** Points of this entry and their state, when any. */
+  points: { points: number; state: 'pending' | 'available' | 'voided' } | null;
+}
+
+/** `GET /api/account/mission-history`. */
+export interface MissionHistoryItem {
+  missionId: number;
+  title: string;
+  projectName: string;
+  points: number;
+  entries: { total: number; approved: number; waiting: number; changesRequested: number; rejected: number; drafts: number };
+  probesWaiting: number;
+  lastActivityAt: string;
+}
+
+/** `GET /api/account/mission-history/{missionId}`. */
+export interface MissionHistory {
+  missionId: number;
+  title: string;
+  instructions: string;
+  projectName: string;
+  points: number;
+  review: 'manual' | 'automatic';
+  entries: HistoryEntry[];
+}

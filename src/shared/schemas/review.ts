@@ -1,0 +1,56 @@
+/** Reviewing mission entries, probes, notes and reason templates: payload schemas (browser and server). */
+import { z } from '../zod.ts';
+import { MESSAGES } from '../messages.ts';
+import { ENTRY_STATUSES } from '../programme.ts';
+import { DECISIONS_NEEDING_A_REASON, PROBE_FILTERS, REASON_TEMPLATE_KINDS, REVIEW_DECISIONS, REVIEW_LIMITS, type ReviewDecision } from '../review.ts';
+
+const requiredText = (max: number) =>
+  z
+    .string({ error: MESSAGES.required })
+    .trim()
+    .min(1, { error: MESSAGES.required, abort: true })
+    .max(max, MESSAGES.tooLong);
+
+/** `POST /api/admin/submissions/{id}/review`: a reason is required to ask for changes or reject. */
+export const reviewDecisionSchema = z
+  .strictObject({
+    decision: z.enum(REVIEW_DECISIONS, { error: MESSAGES.invalidEnumValue }),
+    reason: z.string({ error: 'Must be text' }).trim().max(REVIEW_LIMITS.reasonMax, MESSAGES.tooLong).optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (DECISIONS_NEEDING_A_REASON.includes(value.decision as ReviewDecision) && !value.reason) ctx.addIssue({ code: 'custom', path: ['reason'], message: MESSAGES.required });
+  });
+export type ReviewDecisionInput = z.input<typeof reviewDecisionSchema>;
+
+/** `POST /api/admin/submissions/review`: bulk approve of the selected entries. */
+export const bulkReviewSchema = z.strictObject({
+  ids: z
+    .array(z.number().int().min(1).max(2_147_483_647), { error: MESSAGES.required })
+    .min(1, MESSAGES.required)
+    .max(REVIEW_LIMITS.bulkMax, `At most ${REVIEW_LIMITS.bulkMax} at a time`),
+  decision: z.literal('approve', { error: 'Only approve can be done in bulk' }),
+});
+
+/** `POST /api/admin/submissions/{id}/probes`. */
+export const probeCreateSchema = z.strictObject({ question: requiredText(REVIEW_LIMITS.questionMax) });
+/** `POST /api/account/probes/{id}/answer`. */
+export const probeAnswerSchema = z.strictObject({ answer: requiredText(REVIEW_LIMITS.answerMax) });
+/** `POST /api/admin/submissions/{id}/notes`. */
+export const reviewNoteSchema = z.strictObject({ body: requiredText(REVIEW_LIMITS.noteMax) });
+/** `POST /api/admin/projects/{id}/reason-templates`. */
+export const reasonTemplateSchema = z.strictObject({
+  kind: z.enum(REASON_TEMPLATE_KINDS, { error: MESSAGES.invalidEnumValue }),
+  text: requiredText(REVIEW_LIMITS.templateMax),
+});
+
+/** The review queue: `GET /api/admin/missions/{id}/submissions?status=&q=&from=&to=&probes=&page=&pageSize=`. */
+export const reviewQueueQuerySchema = z.object({
+  status: z.enum(ENTRY_STATUSES, { error: MESSAGES.invalidEnumValue }).optional(),
+  q: z.string().trim().max(200).optional(),
+  from: z.iso.date().optional(),
+  to: z.iso.date().optional(),
+  /** `waiting`: only entries with a probe waiting for the participant's answer. */
+  probes: z.enum(PROBE_FILTERS).optional(),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(10),
+});

@@ -1,0 +1,300 @@
+/** Missions as participants take them: visibility, dates, entries (limits per mission and per day in the participant's time zone), autosave, submit. */
+import { and, eq } from 'drizzle-orm';
+import { expect, it } from 'vitest';
+import { media, missionEntries, missions } from '../../src/server/db/schema/index.ts';
+import type { FormDefinition } from '../../src/shared/forms/definition.ts';
+import type { ParticipantMission } from '../../src/shared/programme.ts';
+import { describeEachBackend, type TestContext } from './harness.ts';
+import { errorOf, fieldsOf, type SignedIn } from './helpers.ts';
+import { createMission, createProject, insertEntry, member, participant, photoDefinition, publishVersion, publishedForm, staff, textDefinition, type MissionFixture } from './programme-fixtures.ts';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const DAILY = "You have made today's entry. Come back tomorrow.";
+
+interface ErrorWithNext {
+  error: { code: string; message: string; nextEntryAt?: string };
+}
+
+describeEachBackend('participation: missions', (ctx) => {
+  const get = (path: string, who: SignedIn | null) => ctx().request(path, { headers: who?.headers ?? {} });
+  const send = (method: string, path: string, body: unknown, who: SignedIn | null) => ctx().json(method, path, body, who?.headers ?? {});
+  async function ok<T>(res: Response, status = 200): Promise<T> {
+    const text = await res.text();
+    expect(res.status, text).toBe(status);
+    return text === '' ? (undefined as T) : (JSON.parse(text) as T);
+  }
+  const view = async (id: number, who: SignedIn) => ok<ParticipantMission>(await get(`/api/missions/${id}`, who));
+  const create = (id: number, who: SignedIn, timeZone?: string) => send('POST', `/api/missions/${id}/entries`, timeZone === undefined ? {} : { timeZone }, who);
+  const created = async (id: number, who: SignedIn, timeZone?: string) => ok<{ id: number; status: string }>(await create(id, who, timeZone), 201);
+  const saveEntry = (missionId: number, entryId: number, who: SignedIn, answers: unknown) => send('PUT', `/api/missions/${missionId}/entries/${entryId}`, { answers }, who);
+  const submitEntry = (missionId: number, entryId: number, who: SignedIn, body: unknown = {}) => send('POST', `/api/missions/${missionId}/entries/${entryId}/submit`, body, who);
+  const removeEntry = (missionId: number, entryId: number, who: SignedIn) => send('DELETE', `/api/missions/${missionId}/entries/${entryId}`, undefined, who);
+  const entryRow = async (id: number) => (await ctx().database.db.select().from(missionEntries).where(eq(missionEntries.id, id)))[0];
+  /** Moves the test clock forward to the next moment that is `hour`:00 UTC. */
+  function advanceToUtcHour(c: TestContext, hour: number): Date {
+    const now = c.clock.now();
+    let target = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), hour);
+    if (target <= now.getTime()) target += DAY;
+    c.clock.advance(target - now.getTime());
+    return c.clock.now();
+  }
+
+  async function setup(c: TestContext, input: MissionFixture = {}) {
+    const project = await createProject(c);
+    const user = await member(c, project.id);
+    const mission = await createMission(c, project.id, input);
+    return { project, user, mission };
+  }
+
+  it('is 404 for non-members, draft projects and draft missions, for every role; 401 without a session', async () => {
+    const c = ctx();
+    const { mission, project } = await setup(c);
+    expect((await errorOf(await get(`/api/missions/${mission.id}`, null), 401)).code).toBe('unauthenticated');
+    for (const who of [await participant(c), await staff(c, 'admin')]) {
+      expect((await errorOf(await get(`/api/missions/${mission.id}`, who), 404)).code).toBe('not_found');
+      expect((await errorOf(await create(mission.id, who), 404)).code).toBe('not_found');
+    }
+    const draft = await createMission(c, project.id, { status: 'draft' });
+    const user = await member(c, project.id);
+    expect((await errorOf(await get(`/api/missions/${draft.id}`, user), 404)).code).toBe('not_found');
+    expect((await errorOf(await create(draft.id, user), 404)).code).toBe('not_found');
+    const draftProject = await createProject(c, { status: 'draft' });
+    const hidden = await createMission(c, draftProject.id);
+    expect((await errorOf(await get(`/api/missions/${hidden.id}`, await member(c, draftProject.id)), 404)).code).toBe('not_found');
+    expect((await errorOf(await get('/api/missions/x1', user), 404)).code).toBe('not_found');
+  });
+
+  it('shows the mission with its form, entries settings and the participant’s entries (newest first)', async () => {
+    const c = ctx();
+    const { mission, user, project } = await setup(c, { instructions: '# Do this', entries: { min: 2, max: 3, perDay: null } });
+    const empty = await view(mission.id, user);
+    expect(empty).toMatchObject({
+      id: mission.id,
+      title: mission.title,
+      instructions: '# Do this',
+      points: 20,
+      projectName: project.name,
+      availability: 'open',
+      review: 'manual',
+      entries: { min: 2, max: 3, perDay: null },
+      form: { version: 1, definition: textDefinition() },
+      myEntries: [],
+      canAddEntry: true,
+      addEntryBlockedReason: null,
+    });
+
+    const first = await created(mission.id, user);
+    c.clock.advance(1000);
+    const second = await created(mission.id, user);
+    await ok(await saveEntry(mission.id, second.id, user, { name: 'Second' }));
+    // Someone else's entries are not shown.
+    const other = await member(c, project.id);
+    await created(mission.id, other);
+
+    const seen = await view(mission.id, user);
+    expect(seen.myEntries.map((entry) => entry.id)).toEqual([second.id, first.id]);
+    expect(seen.myEntries[0]).toMatchObject({ id: second.id, status: 'draft', answers: { name: 'Second' }, submittedAt: null, seed: `entry-${second.id}`, formVersion: 1 });
+    expect(seen.myEntries[0]?.form).toBeUndefined();
+  });
+
+  it('makes draft entries up to the maximum (drafts count until deleted): 409 entries_limit', async () => {
+    const c = ctx();
+    const { mission, user } = await setup(c, { entries: { min: 1, max: 2 } });
+    const first = await created(mission.id, user);
+    expect(first.status).toBe('draft');
+    await created(mission.id, user);
+    expect((await errorOf(await create(mission.id, user), 409)).code).toBe('entries_limit');
+    const seen = await view(mission.id, user);
+    expect(seen.canAddEntry).toBe(false);
+    expect(seen.addEntryBlockedReason).toBe('You have made all the entries this mission takes');
+
+    expect((await removeEntry(mission.id, first.id, user)).status).toBe(204);
+    expect(await entryRow(first.id)).toBeUndefined();
+    await created(mission.id, user);
+  });
+
+  it('allows one entry per calendar day of the participant’s time zone (a diary)', async () => {
+    const c = ctx();
+    const { mission, user } = await setup(c, { entries: { min: 3, max: 10, perDay: 1 } });
+    const noon = advanceToUtcHour(c, 12);
+    const day = noon.toISOString().slice(0, 10);
+    const nextDay = new Date(noon.getTime() + DAY).toISOString().slice(0, 10);
+
+    // 13:00 in Amsterdam (UTC+1 in November).
+    const first = await created(mission.id, user, 'Europe/Amsterdam');
+    expect(await entryRow(first.id)).toMatchObject({ localDate: day, timeZone: 'Europe/Amsterdam' });
+    const refused = (await (await create(mission.id, user, 'Europe/Amsterdam')).json()) as ErrorWithNext;
+    expect(refused.error).toEqual({ code: 'daily_limit', message: DAILY, nextEntryAt: `${day}T23:00:00.000Z` });
+    const seen = await view(mission.id, user);
+    expect(seen).toMatchObject({ canAddEntry: false, addEntryBlockedReason: DAILY, nextEntryAt: `${day}T23:00:00.000Z` });
+
+    // On Kiritimati (UTC+14) it is already 02:00 the next day: a new calendar day.
+    const tomorrow = await created(mission.id, user, 'Pacific/Kiritimati');
+    expect(await entryRow(tomorrow.id)).toMatchObject({ localDate: nextDay, timeZone: 'Pacific/Kiritimati' });
+    expect((await errorOf(await create(mission.id, user, 'Pacific/Kiritimati'), 409)).code).toBe('daily_limit');
+    // The day in Amsterdam still has its entry.
+    expect((await errorOf(await create(mission.id, user, 'Europe/Amsterdam'), 409)).code).toBe('daily_limit');
+
+    // 01:00 the next day in Amsterdam: that day already has the Kiritimati entry.
+    c.clock.advance(12 * HOUR);
+    expect((await errorOf(await create(mission.id, user, 'Europe/Amsterdam'), 409)).code).toBe('daily_limit');
+    // A day later it is allowed again.
+    c.clock.advance(DAY);
+    const third = await created(mission.id, user, 'Europe/Amsterdam');
+    expect((await entryRow(third.id))?.localDate).toBe(new Date(noon.getTime() + 2 * DAY).toISOString().slice(0, 10));
+  });
+
+  it('takes the calendar day in UTC when the time zone is absent or unknown', async () => {
+    const c = ctx();
+    const { mission, user } = await setup(c, { entries: { min: 1, max: 5, perDay: 1 } });
+    const late = advanceToUtcHour(c, 23);
+    const entry = await created(mission.id, user, 'Mars/Olympus_Mons');
+    expect(await entryRow(entry.id)).toMatchObject({ localDate: late.toISOString().slice(0, 10), timeZone: 'UTC' });
+    const refused = (await (await create(mission.id, user)).json()) as ErrorWithNext;
+    expect(refused.error).toMatchObject({ code: 'daily_limit', nextEntryAt: new Date(late.getTime() + HOUR).toISOString() });
+    // A name in the wrong case is the zone itself.
+    const other = await member(c, mission.projectId);
+    const tokyo = await created(mission.id, other, 'asia/tokyo');
+    expect((await entryRow(tokyo.id))?.timeZone).toBe('Asia/Tokyo');
+    expect((await fieldsOf(await create(mission.id, user, 'x'.repeat(65)))).timeZone).toBeDefined();
+  });
+
+  it('lets only one of several entries made at once through the daily and the mission limits', async () => {
+    const c = ctx();
+    const project = await createProject(c);
+    const user = await member(c, project.id);
+    const diary = await createMission(c, project.id, { entries: { min: 1, max: 10, perDay: 1 } });
+    // Six at once: without the lock on the participant's row, PostgreSQL lets several through.
+    const daily = await Promise.all(Array.from({ length: 6 }, () => create(diary.id, user, 'UTC')));
+    expect(daily.map((res) => res.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+    const capped = await createMission(c, project.id, { entries: { min: 1, max: 2 } });
+    const many = await Promise.all(Array.from({ length: 6 }, () => create(capped.id, user)));
+    expect(many.map((res) => res.status).sort()).toEqual([201, 201, 409, 409, 409, 409]);
+    const rows = await c.database.db.select().from(missionEntries).where(and(eq(missionEntries.missionId, capped.id), eq(missionEntries.userId, user.id)));
+    expect(rows).toHaveLength(2);
+  });
+
+  it('follows the mission’s dates and status: upcoming 409 not_open, closed 409 closed', async () => {
+    const c = ctx();
+    const project = await createProject(c);
+    const user = await member(c, project.id);
+    const now = c.clock.now().getTime();
+    const upcoming = await createMission(c, project.id, { opensAt: new Date(now + 2 * DAY) });
+    const seen = await view(upcoming.id, user);
+    expect(seen).toMatchObject({ availability: 'upcoming', canAddEntry: false });
+    expect(seen.addEntryBlockedReason).toMatch(/^This mission opens on \d{1,2} [A-Z][a-z]{2}$/);
+    expect((await errorOf(await create(upcoming.id, user), 409)).code).toBe('not_open');
+
+    const closing = await createMission(c, project.id, { closesAt: new Date(now + HOUR) });
+    const entry = await created(closing.id, user);
+    c.clock.advance(HOUR);
+    expect(await view(closing.id, user)).toMatchObject({ availability: 'closed', canAddEntry: false, addEntryBlockedReason: 'This mission is closed' });
+    expect((await errorOf(await create(closing.id, user), 409)).code).toBe('closed');
+    expect((await errorOf(await saveEntry(closing.id, entry.id, user, { name: 'Late' }), 409)).code).toBe('closed');
+    expect((await errorOf(await submitEntry(closing.id, entry.id, user, { answers: { name: 'Late' } }), 409)).code).toBe('closed');
+
+    const statusClosed = await createMission(c, project.id, { status: 'closed' });
+    expect((await view(statusClosed.id, user)).availability).toBe('closed');
+    expect((await errorOf(await create(statusClosed.id, user), 409)).code).toBe('closed');
+  });
+
+  it('autosaves drafts and entries sent back for changes; not submitted ones (409 not_editable)', async () => {
+    const c = ctx();
+    const { mission, user } = await setup(c, { entries: { min: 1, max: 3 } });
+    const entry = await created(mission.id, user);
+    const saved = await ok<{ status: string; savedAt: string }>(await saveEntry(mission.id, entry.id, user, { name: 'Half' }));
+    expect(saved).toEqual({ status: 'draft', savedAt: c.clock.now().toISOString() });
+    expect((await entryRow(entry.id))?.answers).toEqual({ name: 'Half' });
+
+    const submitted = await insertEntry(c, mission, user.id, { status: 'submitted', answers: { name: 'Done' } });
+    expect((await errorOf(await saveEntry(mission.id, submitted.id, user, { name: 'Changed' }), 409)).code).toBe('not_editable');
+    expect((await entryRow(submitted.id))?.answers).toEqual({ name: 'Done' });
+
+    const sentBack = await insertEntry(c, mission, user.id, { status: 'changes_requested', answers: { name: 'Blurry' } });
+    expect(await ok(await saveEntry(mission.id, sentBack.id, user, { name: 'Sharp' }))).toMatchObject({ status: 'changes_requested' });
+    expect(await ok(await submitEntry(mission.id, sentBack.id, user))).toEqual({ status: 'submitted' });
+    expect(await entryRow(sentBack.id)).toMatchObject({ status: 'submitted', answers: { name: 'Sharp' } });
+  });
+
+  it('submits an entry once, validating per element; answers sent with the submit are saved first', async () => {
+    const c = ctx();
+    const { mission, user } = await setup(c);
+    const entry = await created(mission.id, user);
+    expect(await fieldsOf(await submitEntry(mission.id, entry.id, user, { answers: { name: '   ' } }))).toEqual({ name: ['Required'] });
+    expect(await entryRow(entry.id)).toMatchObject({ status: 'draft', answers: { name: '   ' } });
+    expect(await fieldsOf(await submitEntry(mission.id, entry.id, user))).toEqual({ name: ['Required'] });
+
+    await ok(await saveEntry(mission.id, entry.id, user, { name: '  Kitchen  ', unknown: 'x' }));
+    expect(await ok(await submitEntry(mission.id, entry.id, user))).toEqual({ status: 'submitted' });
+    const row = await entryRow(entry.id);
+    expect(row).toMatchObject({ status: 'submitted', answers: { name: 'Kitchen' } });
+    expect(row?.submittedAt?.toISOString()).toBe(c.clock.now().toISOString());
+    expect((await errorOf(await submitEntry(mission.id, entry.id, user), 409)).code).toBe('already_submitted');
+    expect((await errorOf(await removeEntry(mission.id, entry.id, user), 409)).code).toBe('not_deletable');
+
+    // Two submits at once: one wins.
+    const project2 = await createMission(c, mission.projectId, { entries: { min: 1, max: 1 } });
+    const racer = await created(project2.id, user);
+    const results = await Promise.all([submitEntry(project2.id, racer.id, user, { answers: { name: 'A' } }), submitEntry(project2.id, racer.id, user, { answers: { name: 'B' } })]);
+    expect(results.map((res) => res.status).sort()).toEqual([200, 409]);
+  });
+
+  it('approves at once when the mission’s review is automatic', async () => {
+    const c = ctx();
+    const { mission, user } = await setup(c, { review: 'automatic' });
+    const entry = await created(mission.id, user);
+    expect(await ok(await submitEntry(mission.id, entry.id, user, { answers: { name: 'Auto' } }))).toEqual({ status: 'approved' });
+    expect((await entryRow(entry.id))?.status).toBe('approved');
+  });
+
+  it('is 404 for another participant’s entry and 400 for another participant’s photo', async () => {
+    const c = ctx();
+    const { mission, user, project } = await setup(c, { definition: photoDefinition(), entries: { min: 1, max: 2 } });
+    const other = await member(c, project.id);
+    const theirs = await created(mission.id, other);
+    for (const res of [
+      await saveEntry(mission.id, theirs.id, user, { caption: 'mine now' }),
+      await submitEntry(mission.id, theirs.id, user),
+      await removeEntry(mission.id, theirs.id, user),
+    ]) {
+      expect((await errorOf(res, 404)).code).toBe('not_found');
+    }
+    expect(await entryRow(theirs.id)).toMatchObject({ status: 'draft', answers: {} });
+    // An entry id under another mission's path is not found either.
+    const elsewhere = await createMission(c, project.id);
+    const mine = await created(mission.id, user);
+    expect((await errorOf(await saveEntry(elsewhere.id, mine.id, user, {}), 404)).code).toBe('not_found');
+    expect((await errorOf(await saveEntry(mission.id, 0, user, {}), 404)).code).toBe('not_found');
+
+    const photo = (id: string, ownerId: number) =>
+      c.database.db.insert(media).values({ id, ownerId, contentType: 'image/jpeg', width: 4, height: 3, bytes: 10, uploadedBytes: 10, displayKey: `${id}.jpg`, thumbnailKey: `${id}.t.jpg`, thumbnailWidth: 4, thumbnailHeight: 3 });
+    const stamp = `${mission.id}-${Date.now().toString(36)}`;
+    await photo(`own-${stamp}`, user.id);
+    await photo(`other-${stamp}`, other.id);
+    expect(await fieldsOf(await submitEntry(mission.id, mine.id, user, { answers: { photos: [`other-${stamp}`] } }))).toEqual({
+      photos: ['This photo could not be found; upload it again'],
+    });
+    expect(await ok(await submitEntry(mission.id, mine.id, user, { answers: { photos: [`own-${stamp}`] } }))).toEqual({ status: 'submitted' });
+  });
+
+  it('keeps an entry on the form version it was made on', async () => {
+    const c = ctx();
+    const project = await createProject(c);
+    const form = await publishedForm(c, textDefinition('Mission versions'));
+    const mission = await createMission(c, project.id, { form, entries: { min: 1, max: 2 } });
+    const user = await member(c, project.id);
+    const entry = await created(mission.id, user);
+    const v2: FormDefinition = { schema: 'fieldwork.form/1', title: 'Mission versions', pages: [{ id: 'page_1', title: '', elements: [{ id: 'count', type: 'number', title: 'How many?', required: true }] }] };
+    await publishVersion(c, form.id, v2);
+    await c.database.db.update(missions).set({ formVersion: 2 }).where(eq(missions.id, mission.id));
+
+    const seen = await view(mission.id, user);
+    expect(seen.form.version).toBe(2);
+    expect(seen.myEntries[0]).toMatchObject({ id: entry.id, formVersion: 1, form: { version: 1, definition: textDefinition('Mission versions') } });
+    expect(await fieldsOf(await submitEntry(mission.id, entry.id, user, { answers: { count: 3 } }))).toEqual({ name: ['Required'] });
+    await ok(await submitEntry(mission.id, entry.id, user, { answers: { name: 'v1 answer' } }));
+    const next = await created(mission.id, user);
+    expect((await entryRow(next.id))?.formVersion).toBe(2);
+  });
+});

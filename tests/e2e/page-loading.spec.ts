@@ -1,0 +1,93 @@
+/**
+ * How pages load (issue 7): a page the server has decided shows before the JavaScript and the
+ * current-user call; the account pages call GET /api/account once and do not move as they load.
+ * (Lighthouse's figures — LCP, performance — are in `npm run bench`, not here.)
+ */
+import type { Page } from '@playwright/test';
+import { createAccount, signIn, type Account } from './accounts.ts';
+import { expect, test } from './fixtures.ts';
+
+const ACCOUNT_PAGES = ['/account', '/account/edit', '/account/edit/profile', '/account/edit/address', '/account/edit/preferences'] as const;
+
+/** Sums the page's layout shifts (those not caused by input), as CLS counts them. */
+async function watchLayoutShifts(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const store = window as unknown as { __shifts: number };
+    store.__shifts = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
+        if (!entry.hadRecentInput) store.__shifts += entry.value;
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+}
+
+const layoutShift = (page: Page) => page.evaluate(() => (window as unknown as { __shifts: number }).__shifts);
+
+let account: Account;
+test.beforeAll(() => {
+  account = createAccount('participant', 'Lena', 'Moreau');
+});
+
+test('a signed-in page the server served shows its content before GET /api/auth answers', async ({ page, baseURL }) => {
+  await signIn(page, baseURL ?? '', account);
+  let answer = (): void => {};
+  const held = new Promise<void>((resolve) => {
+    answer = resolve;
+  });
+  await page.route('**/api/auth', async (route) => {
+    await held;
+    await route.fallback();
+  });
+  await page.goto('/account/edit', { waitUntil: 'commit' });
+  // The heading and the settings links are part of the page: visible while the call is held.
+  await expect(page.getByRole('heading', { level: 1, name: 'Edit your account' })).toBeVisible();
+  await expect(page.getByRole('link', { name: /Profile/ })).toBeVisible();
+  answer();
+  await expect(page.getByLabel('New email address')).toBeEditable();
+});
+
+test('a guest page shows at once; a signed-in visitor is still sent away from it by the server', async ({ page, baseURL }) => {
+  await page.route('**/api/auth', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    await route.fallback();
+  });
+  await page.goto('/login', { waitUntil: 'commit' });
+  await expect(page.getByLabel('Email')).toBeVisible({ timeout: 2000 });
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
+
+  await signIn(page, baseURL ?? '', account);
+  await page.goto('/login');
+  await expect(page).toHaveURL(/\/$/);
+});
+
+for (const viewport of [
+  { name: 'phone', width: 390, height: 844 },
+  { name: 'desktop', width: 1280, height: 800 },
+]) {
+  test(`account pages call GET /api/account once and keep still while loading (${viewport.name})`, async ({ page, baseURL }) => {
+    await page.setViewportSize({ width: viewport.width, height: viewport.height });
+    await signIn(page, baseURL ?? '', account);
+    await watchLayoutShifts(page);
+    for (const path of ACCOUNT_PAGES) {
+      const calls: string[] = [];
+      const onRequest = (request: { url(): string; method(): string }) => {
+        if (new URL(request.url()).pathname === '/api/account' && request.method() === 'GET') calls.push(request.url());
+      };
+      page.on('request', onRequest);
+      // Slow the account call, so the loading state is on screen for a while.
+      await page.route('**/api/account', async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 600));
+        await route.fallback();
+      });
+      await page.goto(path);
+      await expect(page.locator('main [aria-busy="true"], main [role="status"]').first()).toBeHidden({ timeout: 10_000 });
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await page.waitForLoadState('networkidle');
+      expect(calls, `GET /api/account calls on ${path}`).toHaveLength(1);
+      expect(await layoutShift(page), `layout shift on ${path}`).toBeLessThanOrEqual(0.02);
+      page.off('request', onRequest);
+      await page.unrouteAll({ behavior: 'wait' });
+    }
+  });
+}

@@ -1,0 +1,377 @@
+// @vitest-environment happy-dom
+/**
+ * The participant screens against a fake API (fetch stubbed): home, a native survey resumed,
+ * autosaved (also offline) and submitted, an external survey's outcomes, not-found, a one-entry
+ * mission that creates its entry when the person starts, and a diary's entry list.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createElement, type ComponentType } from 'react';
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { FormDefinition } from '../../../src/shared/forms/definition.ts';
+import type { HomeAnswer, ParticipantEntry, ParticipantMission, ParticipantSurvey } from '../../../src/shared/programme.ts';
+import { $auth } from '../../../src/stores/auth.ts';
+
+vi.mock('../../../src/lib/session.ts', () => ({ handleSessionLost: () => false }));
+const { default: Home } = await import('../../../src/islands/participant/Home.tsx');
+const { default: SurveyScreen } = await import('../../../src/islands/participant/SurveyScreen.tsx');
+const { default: MissionScreen } = await import('../../../src/islands/participant/MissionScreen.tsx');
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+interface Call {
+  method: string;
+  url: string;
+  body: unknown;
+}
+
+type Route = (call: Call) => Response | Promise<Response>;
+
+let calls: Call[] = [];
+let routes: [string, Route][] = [];
+
+const json = (status: number, body: unknown): Response => new Response(body === null ? null : JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+/** Answers `METHOD path` with `route` (the latest registration wins). */
+function on(method: string, url: string, route: Route | Response | (() => never)): void {
+  routes.unshift([`${method} ${url}`, typeof route === 'function' ? (route as Route) : () => (route as Response).clone()]);
+}
+
+beforeEach(() => {
+  localStorage.clear();
+  calls = [];
+  routes = [];
+  $auth.set({ status: 'authenticated', user: { id: 7, email: 'ada@example.org', firstName: 'Ada', lastName: 'Lovelace', role: 'participant', status: 'active' } });
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init: RequestInit = {}) => {
+      const call: Call = { method: String(init.method ?? 'GET'), url, body: typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined };
+      calls.push(call);
+      const found = routes.find(([key]) => key === `${call.method} ${url}`);
+      if (!found) throw new TypeError('Failed to fetch');
+      return found[1](call);
+    }),
+  );
+});
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+function open(path: string, screenComponent: ComponentType) {
+  history.replaceState(null, '', path);
+  const user = userEvent.setup();
+  render(createElement(screenComponent));
+  return { user };
+}
+
+const sent = (method: string, url: string) => calls.filter((call) => call.method === method && call.url === url);
+
+// ---------------------------------------------------------------------------------------------
+
+const twoPages: FormDefinition = {
+  schema: 'fieldwork.form/1',
+  title: 'Breakfast',
+  pages: [
+    { id: 'p1', title: 'Your morning', elements: [{ id: 'drink', type: 'short_text', title: 'What do you drink?', required: true }] },
+    { id: 'p2', title: 'Your food', elements: [{ id: 'food', type: 'short_text', title: 'What do you eat?', required: true }] },
+  ],
+};
+
+function survey(extra: Partial<ParticipantSurvey> = {}): ParticipantSurvey {
+  return {
+    id: 5,
+    title: 'Breakfast habits',
+    description: 'Tell us about your mornings.',
+    kind: 'native',
+    points: 50,
+    estimatedMinutes: 5,
+    projectName: 'Mornings',
+    opensAt: null,
+    closesAt: new Date(Date.now() + 3 * 86_400_000 + 60_000).toISOString(),
+    state: 'open',
+    outcome: null,
+    seed: 'survey-5-user-7',
+    form: { version: 1, definition: twoPages },
+    ...extra,
+  };
+}
+
+describe('home', () => {
+  it('lists what to do, what waits for review and what is done, each card linking to its screen', async () => {
+    const answer: HomeAnswer = {
+      todo: [
+        { kind: 'survey', id: 5, title: 'Breakfast habits', projectName: 'Mornings', points: 50, closesAt: new Date(Date.now() + 3 * 86_400_000 + 60_000).toISOString(), estimatedMinutes: 5, progress: 0.5, state: 'in_progress' },
+        { kind: 'mission_group', id: 3, title: 'Kitchen week', projectName: 'Mornings', points: 300, closesAt: null, progress: 0, state: 'open' },
+      ],
+      submitted: [{ kind: 'mission', id: 9, title: 'Fridge photo', projectName: 'Mornings', points: 80, closesAt: null, progress: 1, state: 'submitted' }],
+      done: [],
+    };
+    on('GET', '/api/home', json(200, answer));
+    open('/', Home);
+    const todo = await screen.findByRole('region', { name: 'To do, 2 items' });
+    const card = within(todo).getByRole('article', { name: 'Breakfast habits' });
+    expect(within(card).getByRole('link', { name: 'Breakfast habits' }).getAttribute('href')).toBe('/surveys/5');
+    expect(within(card).getByText('Closes in 3 days')).toBeTruthy();
+    expect(within(card).getByText('About 5 minutes')).toBeTruthy();
+    expect(within(card).getByText('50 points')).toBeTruthy();
+    expect(within(card).getByRole('progressbar').getAttribute('aria-valuenow')).toBe('50');
+    expect(within(card).getByText('In progress')).toBeTruthy();
+    expect(within(todo).getByRole('link', { name: 'Kitchen week' }).getAttribute('href')).toBe('/mission-groups/3');
+    expect(within(todo).getByRole('article', { name: 'Kitchen week' }).querySelector('[role="progressbar"]')).toBeNull();
+    const submitted = screen.getByRole('region', { name: 'Submitted, 1 item' });
+    expect(within(submitted).getByRole('link', { name: 'Fridge photo' }).getAttribute('href')).toBe('/missions/9');
+    expect(within(submitted).getByText('In review')).toBeTruthy();
+    expect(within(submitted).getByText('Waiting for review')).toBeTruthy();
+    expect(screen.queryByRole('region', { name: /^Done/ })).toBeNull();
+  });
+
+  it('says what to expect when there is nothing yet', async () => {
+    on('GET', '/api/home', json(200, { todo: [], submitted: [], done: [] }));
+    open('/', Home);
+    expect(await screen.findByRole('heading', { name: 'Nothing to do yet' })).toBeTruthy();
+    expect(screen.getByText(/When a project you take part in opens a survey or mission, it appears here/)).toBeTruthy();
+  });
+
+  it('offers Try again when the call fails', async () => {
+    on('GET', '/api/home', json(500, { error: { code: 'internal', message: 'Something broke' } }));
+    const { user } = open('/', Home);
+    expect(await screen.findByText('Something broke')).toBeTruthy();
+    on('GET', '/api/home', json(200, { todo: [], submitted: [], done: [] }));
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('heading', { name: 'Nothing to do yet' })).toBeTruthy();
+  });
+});
+
+describe('a native survey', () => {
+  it('resumes on the page where the person stopped, autosaves the answers with the page, and submits once', async () => {
+    on('GET', '/api/surveys/5', json(200, survey({ state: 'in_progress', response: { answers: { drink: 'Tea' }, pageId: 'p2', status: 'draft', submittedAt: null } })));
+    on('PUT', '/api/surveys/5/response', json(200, { status: 'draft', savedAt: new Date().toISOString() }));
+    const { user } = open('/surveys/5', SurveyScreen);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Breakfast habits' })).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 2, name: 'Your food' })).toBeTruthy();
+    expect(screen.getByText('Your answers are saved as you go')).toBeTruthy();
+    await user.type(screen.getByRole('textbox', { name: /What do you eat/ }), 'Toast');
+    await waitFor(() => expect(sent('PUT', '/api/surveys/5/response').at(-1)?.body).toEqual({ answers: { drink: 'Tea', food: 'Toast' }, pageId: 'p2' }), { timeout: 3_000 });
+    expect(await screen.findByText('Saved')).toBeTruthy();
+    expect(localStorage.length).toBe(0);
+
+    on('POST', '/api/surveys/5/response/submit', json(200, { status: 'submitted' }));
+    on(
+      'GET',
+      '/api/surveys/5',
+      json(200, survey({ state: 'submitted', response: { answers: { drink: 'Tea', food: 'Toast' }, pageId: 'p2', status: 'submitted', submittedAt: new Date().toISOString() } })),
+    );
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(await screen.findByRole('heading', { name: 'Thank you — your answers are in' })).toBeTruthy();
+    const submit = sent('POST', '/api/surveys/5/response/submit');
+    expect(submit).toHaveLength(1);
+    expect(submit[0]?.body).toMatchObject({ answers: { drink: 'Tea', food: 'Toast' } });
+    expect((submit[0]?.body as { today?: string }).today).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(screen.getByText(/^You submitted this survey on .+\. It is worth/).textContent).toMatch(/It is worth 50 points\.$/);
+    const answers = screen.getByRole('region', { name: 'Your answers' });
+    expect(within(answers).getByText('Toast')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Submit' })).toBeNull();
+  });
+
+  it('saves at once on a page change', async () => {
+    on('GET', '/api/surveys/5', json(200, survey()));
+    on('PUT', '/api/surveys/5/response', json(200, { status: 'draft', savedAt: new Date().toISOString() }));
+    const { user } = open('/surveys/5', SurveyScreen);
+    await user.type(await screen.findByRole('textbox', { name: /What do you drink/ }), 'Coffee');
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect(screen.getByRole('heading', { level: 2, name: 'Your food' })).toBeTruthy();
+    await waitFor(() => expect(sent('PUT', '/api/surveys/5/response').at(-1)?.body).toEqual({ answers: { drink: 'Coffee' }, pageId: 'p2' }));
+  });
+
+  it('offline: says so, keeps the answers on this device, and sends them when the browser is back online', async () => {
+    on('GET', '/api/surveys/5', json(200, survey()));
+    const { user } = open('/surveys/5', SurveyScreen);
+    await user.type(await screen.findByRole('textbox', { name: /What do you drink/ }), 'Cocoa');
+    expect(await screen.findByText('Offline — your answers are kept on this device and sent when you are back online', undefined, { timeout: 3_000 })).toBeTruthy();
+    expect(JSON.parse(localStorage.getItem('fieldwork-answers-7-survey-5') ?? '{}')).toMatchObject({ payload: { answers: { drink: 'Cocoa' }, pageId: 'p1' } });
+
+    on('PUT', '/api/surveys/5/response', json(200, { status: 'draft', savedAt: new Date().toISOString() }));
+    await act(async () => {
+      window.dispatchEvent(new Event('online'));
+    });
+    expect(await screen.findByText('Saved')).toBeTruthy();
+    expect(sent('PUT', '/api/surveys/5/response').at(-1)?.body).toEqual({ answers: { drink: 'Cocoa' }, pageId: 'p1' });
+    expect(localStorage.getItem('fieldwork-answers-7-survey-5')).toBeNull();
+  });
+
+  it('answers kept on this device from an earlier visit come back and are sent', async () => {
+    localStorage.setItem(
+      'fieldwork-answers-7-survey-5',
+      JSON.stringify({ payload: { answers: { drink: 'Juice' }, pageId: 'p1' }, base: {}, savedAt: new Date().toISOString() }),
+    );
+    on('GET', '/api/surveys/5', json(200, survey()));
+    on('PUT', '/api/surveys/5/response', json(200, { status: 'draft', savedAt: new Date().toISOString() }));
+    open('/surveys/5', SurveyScreen);
+    expect(((await screen.findByRole('textbox', { name: /What do you drink/ })) as HTMLInputElement).value).toBe('Juice');
+    await waitFor(() => expect(sent('PUT', '/api/surveys/5/response').at(-1)?.body).toEqual({ answers: { drink: 'Juice' }, pageId: 'p1' }), { timeout: 3_000 });
+  });
+
+  it('shows the server’s messages beside the questions when it refuses the answers', async () => {
+    on('GET', '/api/surveys/5', json(200, survey({ state: 'in_progress', response: { answers: { drink: 'Tea', food: 'x' }, pageId: 'p2', status: 'draft', submittedAt: null } })));
+    on('POST', '/api/surveys/5/response/submit', json(400, { error: { code: 'validation_failed', message: 'Check your answers', fields: { drink: ['Too long'] } } }));
+    const { user } = open('/surveys/5', SurveyScreen);
+    await user.click(await screen.findByRole('button', { name: 'Submit' }));
+    expect(await screen.findByRole('heading', { level: 2, name: 'Your morning' })).toBeTruthy();
+    expect(screen.getAllByText('Too long').length).toBeGreaterThan(0);
+  });
+
+  it('says when a survey opens, and when it closed', async () => {
+    on('GET', '/api/surveys/5', json(200, survey({ state: 'upcoming', opensAt: '2099-03-05T09:00:00Z', form: undefined })));
+    open('/surveys/5', SurveyScreen);
+    expect(await screen.findByText(/^Opens on Mar 5, 2099/)).toBeTruthy();
+    cleanup();
+    on('GET', '/api/surveys/5', json(200, survey({ state: 'closed', closesAt: '2020-03-05T09:00:00Z' })));
+    open('/surveys/5', SurveyScreen);
+    expect(await screen.findByText('This survey is closed · Closed on Mar 5, 2020')).toBeTruthy();
+    expect(screen.queryByRole('textbox')).toBeNull();
+  });
+
+  it('is the not-found page when the API answers 404 (not a member, unknown)', async () => {
+    on('GET', '/api/surveys/5', json(404, { error: { code: 'not_found', message: 'Not found' } }));
+    open('/surveys/5', SurveyScreen);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Page Not Found' })).toBeTruthy();
+    expect(document.title).toBe('Page Not Found · Fieldwork');
+  });
+});
+
+describe('an external survey', () => {
+  it('says what to expect and starts through the API link', async () => {
+    on('GET', '/api/surveys/6', json(200, survey({ id: 6, kind: 'external', form: undefined })));
+    open('/surveys/6', SurveyScreen);
+    const start = await screen.findByRole('link', { name: 'Start the survey' });
+    expect(start.getAttribute('href')).toBe('/api/surveys/6/start');
+    expect(start.hasAttribute('data-astro-reload')).toBe(true);
+    expect(screen.getByText('The survey opens in this tab, on our survey partner’s site.')).toBeTruthy();
+    expect(screen.getByText('It takes about 5 minutes.')).toBeTruthy();
+  });
+
+  it('after the return: thank-you, screened out or quota full', async () => {
+    on('GET', '/api/surveys/6', json(200, survey({ id: 6, kind: 'external', form: undefined, state: 'submitted', outcome: 'screened_out' })));
+    open('/surveys/6?returned=1', SurveyScreen);
+    expect(await screen.findByRole('heading', { name: 'Thanks — this survey was looking for different participants this time' })).toBeTruthy();
+    cleanup();
+    on('GET', '/api/surveys/6', json(200, survey({ id: 6, kind: 'external', form: undefined, state: 'submitted', outcome: 'over_quota' })));
+    open('/surveys/6?returned=1', SurveyScreen);
+    expect(await screen.findByRole('heading', { name: 'Thanks — this survey already has all the answers it needs' })).toBeTruthy();
+    cleanup();
+    on('GET', '/api/surveys/6', json(200, survey({ id: 6, kind: 'external', form: undefined, state: 'submitted', outcome: 'complete' })));
+    open('/surveys/6?returned=1', SurveyScreen);
+    expect(await screen.findByRole('heading', { name: 'Thank you — your answers are in' })).toBeTruthy();
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+
+const noteForm: FormDefinition = {
+  schema: 'fieldwork.form/1',
+  title: 'Fridge',
+  pages: [{ id: 'p1', title: 'Your fridge', elements: [{ id: 'note', type: 'short_text', title: 'What is inside?', required: true }] }],
+};
+
+function mission(extra: Partial<ParticipantMission> = {}): ParticipantMission {
+  return {
+    id: 9,
+    title: 'Fridge photo',
+    instructions: 'Open your fridge and **look**.',
+    points: 80,
+    projectName: 'Mornings',
+    opensAt: null,
+    closesAt: null,
+    availability: 'open',
+    review: 'manual',
+    entries: { min: 1, max: 1, perDay: null },
+    form: { version: 1, definition: noteForm },
+    myEntries: [],
+    canAddEntry: true,
+    addEntryBlockedReason: null,
+    ...extra,
+  };
+}
+
+const entry = (id: number, status: ParticipantEntry['status'], day: string): ParticipantEntry => ({
+  id,
+  status,
+  answers: { note: `Entry ${id} note` },
+  localDate: day,
+  createdAt: `${day}T10:00:00Z`,
+  submittedAt: status === 'draft' ? null : `${day}T10:05:00Z`,
+  seed: `entry-${id}`,
+});
+
+describe('a one-entry mission', () => {
+  it('shows the instructions and the form; the draft entry is made with the time zone when the person starts, then saved and submitted', async () => {
+    on('GET', '/api/missions/9', json(200, mission()));
+    on('POST', '/api/missions/9/entries', json(201, { id: 31, status: 'draft' }));
+    on('PUT', '/api/missions/9/entries/31', json(200, { status: 'draft', savedAt: new Date().toISOString() }));
+    const { user } = open('/missions/9', MissionScreen);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Fridge photo' })).toBeTruthy();
+    expect((await within(screen.getByRole('region', { name: 'Instructions' })).findByText('look')).tagName).toBe('STRONG');
+    expect(sent('POST', '/api/missions/9/entries')).toHaveLength(0);
+    await user.type(screen.getByRole('textbox', { name: /What is inside/ }), 'Milk');
+    await waitFor(() => expect(sent('PUT', '/api/missions/9/entries/31').at(-1)?.body).toEqual({ answers: { note: 'Milk' } }), { timeout: 3_000 });
+    const created = sent('POST', '/api/missions/9/entries');
+    expect(created).toHaveLength(1);
+    expect(created[0]?.body).toEqual({ timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone });
+
+    on('POST', '/api/missions/9/entries/31/submit', json(200, { status: 'submitted' }));
+    on('GET', '/api/missions/9', json(200, mission({ myEntries: [{ ...entry(31, 'submitted', '2026-05-10'), answers: { note: 'Milk' } }], canAddEntry: false })));
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(await screen.findByRole('heading', { name: 'Thank you — your mission is in' })).toBeTruthy();
+    expect(sent('POST', '/api/missions/9/entries/31/submit')[0]?.body).toEqual({ answers: { note: 'Milk' } });
+    expect(screen.getByText(/our team reviews it first/)).toBeTruthy();
+  });
+});
+
+describe('a diary', () => {
+  it('counts entries done and needed, lists them, and explains why no entry can be added today', async () => {
+    on(
+      'GET',
+      '/api/missions/9',
+      json(
+        200,
+        mission({
+          entries: { min: 5, max: 5, perDay: 1 },
+          // Newest first, as the API lists them.
+          myEntries: [entry(13, 'draft', '2026-05-10'), entry(12, 'approved', '2026-05-09'), entry(11, 'submitted', '2026-05-08')],
+          canAddEntry: false,
+          addEntryBlockedReason: "You have made today's entry. Come back tomorrow.",
+        }),
+      ),
+    );
+    const { user } = open('/missions/9', MissionScreen);
+    expect(await screen.findByText('2 of 5 entries')).toBeTruthy();
+    const add = screen.getByRole('button', { name: 'Add today’s entry' });
+    expect((add as HTMLButtonElement).disabled).toBe(true);
+    expect(document.getElementById(add.getAttribute('aria-describedby') ?? '')?.textContent).toBe("You have made today's entry. Come back tomorrow.");
+    const rows = screen.getAllByRole('listitem').filter((item) => /^Entry \d/.test(item.querySelector('h3')?.textContent ?? ''));
+    expect(rows.map((row) => row.querySelector('h3')?.textContent)).toEqual(['Entry 3', 'Entry 2', 'Entry 1']);
+    expect(within(rows[0] as HTMLElement).getByText('Draft')).toBeTruthy();
+    expect(within(rows[1] as HTMLElement).getByText('Approved')).toBeTruthy();
+    expect(within(rows[1] as HTMLElement).getByText('Entry 12 note')).toBeTruthy();
+
+    on('DELETE', '/api/missions/9/entries/13', new Response(null, { status: 204 }));
+    await user.click(screen.getByRole('button', { name: 'Delete the draft of entry 3' }));
+    await user.click(screen.getByRole('button', { name: 'Delete draft' }));
+    await waitFor(() => expect(sent('DELETE', '/api/missions/9/entries/13')).toHaveLength(1));
+  });
+
+  it('adds an entry and opens it', async () => {
+    on('GET', '/api/missions/9', json(200, mission({ entries: { min: 3, max: 3, perDay: 1 } })));
+    on('POST', '/api/missions/9/entries', json(201, { id: 40, status: 'draft' }));
+    const { user } = open('/missions/9', MissionScreen);
+    expect(await screen.findByText('0 of 3 entries')).toBeTruthy();
+    on('GET', '/api/missions/9', json(200, mission({ entries: { min: 3, max: 3, perDay: 1 }, myEntries: [{ ...entry(40, 'draft', '2026-05-10'), answers: {} }], canAddEntry: false })));
+    await user.click(screen.getByRole('button', { name: 'Add today’s entry' }));
+    expect(await screen.findByRole('heading', { level: 2, name: /^Entry 1/ })).toBeTruthy();
+    expect(screen.getByRole('textbox', { name: /What is inside/ })).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Your entries' }));
+    expect(await screen.findByRole('heading', { name: 'Your entries' })).toBeTruthy();
+  });
+});
