@@ -3,8 +3,8 @@
  * a slow 4G link, simulated) on Debian's Chromium, the browser the tests use. Each page is audited
  * three times; each figure is the median of its three values.
  *
- * Pages: /login (a guest page), /terms (a public page) and /account signed in (a session cookie
- * sent with every request). Figures: the performance score, Largest Contentful Paint, Cumulative
+ * Pages: /login (a guest page), /terms (a public page), and signed in (a session cookie sent with
+ * every request) a participant's home, /account and a survey (the pages come from scripts/bench.ts). Figures: the performance score, Largest Contentful Paint, Cumulative
  * Layout Shift and the JavaScript the page loads (bytes over the wire).
  */
 import * as chromeLauncher from 'chrome-launcher';

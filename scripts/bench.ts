@@ -3,12 +3,13 @@
  *
  * For PGlite (a temporary DATA_DIR) and PostgreSQL (a fresh database, when 127.0.0.1:5432 or
  * TEST_DATABASE_URL answers): seeds a participant and an admin with sessions and a busy project
- * (scripts/bench-seed.ts), starts `node
- * src/server/main.ts` as a child process the way production runs it, drives it with autocannon,
- * reads the child's peak RSS, stops it with SIGTERM and cleans up.
+ * (scripts/bench-seed.ts), starts `node src/server/main.ts` as a child process the way production
+ * runs it, drives it with autocannon, reads the child's peak RSS, stops it with SIGTERM and cleans
+ * up.
  *
- * On the PGlite server it also runs Lighthouse (mobile, median of 3) on /login, /terms and a
- * signed-in /account: performance, LCP, CLS and JavaScript bytes (scripts/bench-lighthouse.ts).
+ * On the PGlite server it also runs Lighthouse (mobile, median of 3) on /login, /terms, and signed
+ * in on home, /account and a survey: performance, LCP, CLS and JavaScript bytes
+ * (scripts/bench-lighthouse.ts).
  *
  * Environment: BENCH_DURATION (seconds per case, default 5), BENCH_WRITE=1 (rewrite the table of
  * docs/benchmarks.md between its markers), BENCH_LIGHTHOUSE=0 (skip Lighthouse), CHROMIUM_PATH
@@ -353,6 +354,7 @@ async function benchBackend(backend: BackendName, seconds: number, rows: CaseRes
         const pages = [
           { label: '`/login` (guest)', path: '/login' },
           { label: '`/terms` (public)', path: '/terms' },
+          { label: '`/` (home, signed in)', path: '/', headers: { Cookie: `fw_session=${seeded.participantToken}` } },
           { label: '`/account` (signed in)', path: '/account', headers: { Cookie: `fw_session=${seeded.participantToken}` } },
           { label: '`/surveys/{id}` (participant)', path: `/surveys/${seeded.surveyId}`, headers: { Cookie: `fw_session=${seeded.participantToken}` } },
         ];

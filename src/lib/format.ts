@@ -1,8 +1,17 @@
 /** Dates and devices as the account screens show them (English, the user's time zone). */
 
-const dateFormat = new Intl.DateTimeFormat('en', { dateStyle: 'medium' });
-const dateTimeFormat = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' });
-const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+/**
+ * A value made on first use: Intl formatters cost a few milliseconds each to build (their locale
+ * data), which a module should not spend at load, before the page has anything to show.
+ */
+export function onFirstUse<T>(make: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= make());
+}
+
+const dateFormat = onFirstUse(() => new Intl.DateTimeFormat('en', { dateStyle: 'medium' }));
+const dateTimeFormat = onFirstUse(() => new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' }));
+const relative = onFirstUse(() => new Intl.RelativeTimeFormat('en', { numeric: 'auto' }));
 
 function parse(value: string): Date | null {
   const date = new Date(value);
@@ -11,12 +20,12 @@ function parse(value: string): Date | null {
 
 export function formatDate(value: string): string {
   const date = parse(value);
-  return date ? dateFormat.format(date) : '';
+  return date ? dateFormat().format(date) : '';
 }
 
 export function formatDateTime(value: string): string {
   const date = parse(value);
-  return date ? dateTimeFormat.format(date) : '';
+  return date ? dateTimeFormat().format(date) : '';
 }
 
 /** "just now", "5 minutes ago", "yesterday", … */
@@ -26,10 +35,10 @@ export function formatRelative(value: string, now = Date.now()): string {
   const seconds = Math.round((date.getTime() - now) / 1000);
   const abs = Math.abs(seconds);
   if (abs < 60) return 'just now';
-  if (abs < 3600) return relative.format(Math.round(seconds / 60), 'minute');
-  if (abs < 86400) return relative.format(Math.round(seconds / 3600), 'hour');
-  if (abs < 86400 * 30) return relative.format(Math.round(seconds / 86400), 'day');
-  return dateFormat.format(date);
+  if (abs < 3600) return relative().format(Math.round(seconds / 60), 'minute');
+  if (abs < 86400) return relative().format(Math.round(seconds / 3600), 'hour');
+  if (abs < 86400 * 30) return relative().format(Math.round(seconds / 86400), 'day');
+  return dateFormat().format(date);
 }
 
 export interface DeviceDescription {

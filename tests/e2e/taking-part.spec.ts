@@ -332,6 +332,46 @@ test.describe('taking part', () => {
     await shot(page, 'diary-list', DESKTOP);
   });
 
+  test('home, a survey and a mission keep still while they load, on a phone and a desktop', async ({ page, baseURL, playwright }) => {
+    const origin = baseURL ?? '';
+    const admin = createAccount('admin', 'Ada', 'Admin');
+    const member = createAccount('participant', 'Sam', 'Still');
+    const adminRequest = await playwright.request.newContext({ baseURL: origin });
+    await signInThroughApi(adminRequest, origin, admin);
+    const setup = await setUp(adminRequest, origin, member);
+    await signIn(page, origin, member);
+    // CLS as Lighthouse counts it: the shifts not caused by input, summed from the page's start.
+    await page.addInitScript(() => {
+      const store = window as unknown as { __shifts: number };
+      store.__shifts = 0;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) if (!entry.hadRecentInput) store.__shifts += entry.value;
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    // Each screen's call held for a while, so its loading state is on screen first.
+    await page.route(/\/api\/(home|surveys\/\d+|missions\/\d+)$/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      await route.fallback();
+    });
+    const screens = [
+      { path: '/', loaded: () => region(page, /^To do, 2 items$/) },
+      { path: `/surveys/${setup.surveyId}`, loaded: () => page.getByRole('textbox', { name: /What do you drink first/ }) },
+      { path: `/missions/${setup.missionId}`, loaded: () => page.getByText('A photo of your fridge') },
+    ];
+    for (const size of [PHONE, DESKTOP]) {
+      await page.setViewportSize(size);
+      for (const screen of screens) {
+        await page.goto(screen.path);
+        await expect(screen.loaded()).toBeVisible();
+        await expect(page.locator('main [aria-busy="true"]')).toHaveCount(0);
+        await page.waitForTimeout(300);
+        const shift = await page.evaluate(() => (window as unknown as { __shifts: number }).__shifts);
+        expect(shift, `layout shift of ${screen.path} at ${size.width}`).toBeLessThanOrEqual(0.02);
+      }
+    }
+    await adminRequest.dispose();
+  });
+
   test('a survey the member cannot see is the not-found page; home without projects says what to expect', async ({ page, baseURL }) => {
     const member = createAccount('participant', 'Nia', 'Newcomer');
     await page.setViewportSize(PHONE);

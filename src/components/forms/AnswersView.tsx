@@ -11,6 +11,7 @@ import { isAnswered, isOtherAnswer, isPlainObject, resolveVisibility } from '../
 import { cn } from '../../lib/utils.ts';
 import { localToday, own } from './form-utils.ts';
 import type { PhotoAdapter } from './types.ts';
+import { onFirstUse } from '../../lib/format.ts';
 
 export interface AnswersViewProps {
   definition: FormDefinition;
@@ -24,14 +25,14 @@ export interface AnswersViewProps {
   className?: string;
 }
 
-const dateFormat = new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'UTC' });
-const numberFormat = new Intl.NumberFormat('en', { maximumFractionDigits: 10 });
+const dateFormat = onFirstUse(() => new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'UTC' }));
+const numberFormat = onFirstUse(() => new Intl.NumberFormat('en', { maximumFractionDigits: 10 }));
 
 /** `2026-03-05` → "March 5, 2026" (the calendar day as written, whatever the time zone). */
 export function formatAnswerDate(value: string): string {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return value;
   const date = new Date(`${value}T00:00:00Z`);
-  return Number.isNaN(date.getTime()) ? value : dateFormat.format(date);
+  return Number.isNaN(date.getTime()) ? value : dateFormat().format(date);
 }
 
 function labelOf(options: readonly FormOption[], id: string): string {
@@ -97,7 +98,7 @@ function AnswerText({ element, value, photos, onOpenPhoto }: { element: FormElem
       return `${String(value)} (${element.min} to ${element.max})${label ? ` – ${label}` : ''}`;
     }
     case 'number':
-      return typeof value === 'number' ? `${numberFormat.format(value)}${element.unit ? ` ${element.unit}` : ''}` : String(value);
+      return typeof value === 'number' ? `${numberFormat().format(value)}${element.unit ? ` ${element.unit}` : ''}` : String(value);
     case 'date':
       return typeof value === 'string' ? <time dateTime={value}>{formatAnswerDate(value)}</time> : String(value);
     case 'consent':

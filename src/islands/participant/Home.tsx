@@ -30,13 +30,16 @@ function Heading() {
   );
 }
 
+/** At least a screen tall, loading or loaded, so the footer does not jump when the lists arrive (CLS). */
+const HOME_COLUMN = 'min-h-dvh';
+
 /** The island of `/`. */
 export default function Home() {
   const { load, retry } = useResource<HomeAnswer>('/api/home');
   if (load.status === 'error') return <LoadFailed title="Home" message={load.message} onRetry={retry} />;
   if (load.status !== 'ready') {
     return (
-      <div aria-busy="true">
+      <div aria-busy="true" className={HOME_COLUMN}>
         <Heading />
         <HomeSkeleton />
       </div>
@@ -46,7 +49,7 @@ export default function Home() {
   const nothingYet = todo.length === 0 && submitted.length === 0 && done.length === 0;
 
   return (
-    <div>
+    <div className={HOME_COLUMN}>
       <Heading />
       {nothingYet ? (
         <EmptyState />

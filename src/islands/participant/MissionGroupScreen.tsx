@@ -10,7 +10,7 @@ import { Markdown } from '../../components/forms/Markdown.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { closesLabel, closesSoon, GROUP_MISSION_STATE_LABELS, pointsLabel } from './format.ts';
-import { ActivityHeader, Bone, CalendarIcon, HeaderSkeleton, LoadFailed, LoadingNote, LockIcon, NotFound, ProgressBar, StarIcon, useResource, useRouteId } from './parts.tsx';
+import { ACTIVITY_COLUMN, ActivityHeader, Bone, CalendarIcon, HeaderSkeleton, LoadFailed, LoadingNote, LockIcon, NotFound, ProgressBar, StarIcon, useResource, useRouteId } from './parts.tsx';
 
 type GroupMission = ParticipantMissionGroup['missions'][number];
 
@@ -32,7 +32,7 @@ export default function MissionGroupScreen() {
   const group = load.data;
   const { done, total } = group.progress;
   return (
-    <div className="mx-auto flex max-w-2xl flex-col gap-6">
+    <div className={ACTIVITY_COLUMN}>
       <ActivityHeader projectName={group.projectName} title={group.title}>
         {group.description.trim() && <Markdown headingLevel={2}>{group.description}</Markdown>}
       </ActivityHeader>
@@ -121,7 +121,7 @@ function MissionRow({ mission, number }: { mission: GroupMission; number: number
 
 function GroupSkeleton() {
   return (
-    <div aria-busy="true" className="mx-auto flex max-w-2xl flex-col gap-6">
+    <div aria-busy="true" className={ACTIVITY_COLUMN}>
       <LoadingNote label="Loading the mission group…" />
       <HeaderSkeleton />
       <div aria-hidden="true" className="flex flex-col gap-2 rounded-xl border border-border bg-card p-4 sm:p-6">

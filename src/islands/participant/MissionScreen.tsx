@@ -30,7 +30,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { clearLocalDraft, localDraftKey, mergeAnswers, OFFLINE_SUBMIT_MESSAGE, readLocalDraft, type AnswersPayload } from './autosave.ts';
 import { closedLabel, countsAsDone, dateLabel, ENTRY_STATUS_LABELS, entriesProgressLabel, localDateLabel, opensLabel, pointsLabel } from './format.ts';
 import { photoAdapter, thumbnailUrl } from './photos.ts';
-import { ActivityHeader, ActivityMeta, ArrowLeftIcon, Bone, HeaderSkeleton, LoadFailed, LoadingNote, NotFound, ProgressBar, SaveLine, useResource, useRouteId } from './parts.tsx';
+import { ACTIVITY_COLUMN, ActivityHeader, ActivityMeta, ArrowLeftIcon, Bone, HeaderSkeleton, LoadFailed, LoadingNote, NotFound, ProgressBar, SaveLine, useResource, useRouteId } from './parts.tsx';
 import { sendJson } from './send.ts';
 import { useAutosave } from './use-autosave.ts';
 import { entryParam } from '../account/standing.ts';
@@ -129,7 +129,7 @@ export default function MissionScreen() {
 
 function MissionSkeleton() {
   return (
-    <div aria-busy="true" className="mx-auto flex max-w-2xl flex-col gap-6">
+    <div aria-busy="true" className={ACTIVITY_COLUMN}>
       <LoadingNote label="Loading the mission…" />
       <HeaderSkeleton />
       <div aria-hidden="true" className="flex flex-col gap-3 rounded-xl border border-border bg-card p-4 sm:p-6">
@@ -155,7 +155,7 @@ function MissionView({ mission, owner, refresh }: { mission: ParticipantMission;
   const finished = single && mission.myEntries.some((entry) => !isEditable(entry));
   const reasons = useReviewReasons(mission);
   return (
-    <div className="mx-auto flex max-w-2xl flex-col gap-6">
+    <div className={ACTIVITY_COLUMN}>
       <ActivityHeader projectName={mission.projectName} title={mission.title}>
         <ActivityMeta points={mission.points} closesAt={mission.availability === 'open' && !finished ? mission.closesAt : null} />
         {mission.review === 'manual' && <p className="text-sm text-muted-foreground">Our team reviews what you submit.</p>}

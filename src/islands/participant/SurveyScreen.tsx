@@ -18,7 +18,7 @@ import { Markdown } from '../../components/forms/Markdown.tsx';
 import { localToday } from '../../components/forms/form-utils.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { localDraftKey, mergeAnswers, OFFLINE_SUBMIT_MESSAGE, readLocalDraft, type AnswersPayload } from './autosave.ts';
-import { ActivityHeader, ActivityMeta, Bone, HeaderSkeleton, Later, LoadFailed, LoadingNote, NotFound, SaveLine, useResource, useRouteId } from './parts.tsx';
+import { ACTIVITY_COLUMN, ActivityHeader, ActivityMeta, Bone, HeaderSkeleton, Later, LoadFailed, LoadingNote, NotFound, SaveLine, useResource, useRouteId } from './parts.tsx';
 import { photoAdapter } from './photos.ts';
 import { sendJson } from './send.ts';
 import { useAutosave } from './use-autosave.ts';
@@ -35,7 +35,7 @@ export default function SurveyScreen() {
 
 function SurveySkeleton() {
   return (
-    <div aria-busy="true" className="mx-auto flex max-w-2xl flex-col gap-6">
+    <div aria-busy="true" className={ACTIVITY_COLUMN}>
       <LoadingNote label="Loading the survey…" />
       <HeaderSkeleton />
       <div aria-hidden="true" className="flex flex-col gap-6 rounded-xl border border-border bg-card p-4 sm:p-6">
@@ -55,7 +55,7 @@ function SurveyView({ survey, owner, refresh }: { survey: ParticipantSurvey; own
   };
   const done = survey.state === 'submitted' || survey.state === 'closed';
   return (
-    <div className="mx-auto flex max-w-2xl flex-col gap-6">
+    <div className={ACTIVITY_COLUMN}>
       <ActivityHeader projectName={survey.projectName} title={survey.title}>
         <ActivityMeta points={survey.points} estimatedMinutes={done ? null : survey.estimatedMinutes} closesAt={done ? null : survey.closesAt} />
       </ActivityHeader>

@@ -3,15 +3,16 @@
  * estimated time, entry counts and states. Pure functions (a `now` can be given), unit-tested.
  */
 import type { EntryStatus, GroupMissionState, SurveyState } from '../../shared/programme.ts';
+import { onFirstUse } from '../../lib/format.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
-const dayFormat = new Intl.DateTimeFormat('en', { weekday: 'short', month: 'short', day: 'numeric' });
-const dateFormat = new Intl.DateTimeFormat('en', { dateStyle: 'medium' });
-const dateTimeFormat = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' });
-const timeFormat = new Intl.DateTimeFormat('en', { timeStyle: 'short' });
+const dayFormat = onFirstUse(() => new Intl.DateTimeFormat('en', { weekday: 'short', month: 'short', day: 'numeric' }));
+const dateFormat = onFirstUse(() => new Intl.DateTimeFormat('en', { dateStyle: 'medium' }));
+const dateTimeFormat = onFirstUse(() => new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' }));
+const timeFormat = onFirstUse(() => new Intl.DateTimeFormat('en', { timeStyle: 'short' }));
 
 function parse(value: string | null | undefined): Date | null {
   if (!value) return null;
@@ -43,7 +44,7 @@ export function closesLabel(closesAt: string | null | undefined, now: Date = new
   const days = Math.round(left / DAY);
   if (days <= 1) return 'Closes tomorrow';
   if (days <= 14) return `Closes in ${days} days`;
-  return `Closes on ${dayFormat.format(date)}`;
+  return `Closes on ${dayFormat().format(date)}`;
 }
 
 /** True when it closes within two days: the card shows the date in a warning colour. */
@@ -58,20 +59,20 @@ export function closesSoon(closesAt: string | null | undefined, now: Date = new 
 export function opensLabel(opensAt: string | null | undefined, now: Date = new Date()): string {
   const date = parse(opensAt);
   if (!date) return 'Opens soon';
-  if (sameDay(date, now)) return `Opens today at ${timeFormat.format(date)}`;
-  return `Opens on ${dateTimeFormat.format(date)}`;
+  if (sameDay(date, now)) return `Opens today at ${timeFormat().format(date)}`;
+  return `Opens on ${dateTimeFormat().format(date)}`;
 }
 
 /** "Closed on Mar 5, 2026" (or plain "Closed" without a date). */
 export function closedLabel(closesAt: string | null | undefined): string {
   const date = parse(closesAt);
-  return date ? `Closed on ${dateFormat.format(date)}` : 'Closed';
+  return date ? `Closed on ${dateFormat().format(date)}` : 'Closed';
 }
 
 /** A moment as a medium date ("Mar 5, 2026"). */
 export function dateLabel(value: string | null | undefined): string {
   const date = parse(value);
-  return date ? dateFormat.format(date) : '';
+  return date ? dateFormat().format(date) : '';
 }
 
 /** A `YYYY-MM-DD` calendar day as written, whatever the time zone ("Mar 5, 2026"). */

@@ -167,6 +167,13 @@ export function LoadFailed({ title, message, onRetry }: { title: string; message
   );
 }
 
+/**
+ * The column of an activity screen (survey, mission, group), loading or loaded. At least a screen
+ * tall, so the footer starts below the fold whatever the form's length: it does not jump when the
+ * questions replace the skeleton (a layout shift Lighthouse measured at 0.085 on a phone).
+ */
+export const ACTIVITY_COLUMN = 'mx-auto flex min-h-dvh max-w-2xl flex-col gap-6';
+
 /** The header of an activity while it loads, at its final size. */
 export function HeaderSkeleton() {
   return (

@@ -16,6 +16,7 @@ import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { ChevronRightIcon } from '../../../components/icons.tsx';
 import { ACTIVITY_STATUS_LABELS, completionPercent, ENTRY_STATUS_LABELS, idsFromPath, PROJECT_STATUS_LABELS } from './logic.ts';
+import { onFirstUse } from '../../../lib/format.ts';
 
 /**
  * The ids of the current URL for `pattern`: `undefined` until the browser has read the address
@@ -27,13 +28,13 @@ export function useRouteIds(pattern: RoutePattern): Record<string, number> | nul
   return ids;
 }
 
-const dayFormat = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' });
+const dayFormat = onFirstUse(() => new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' }));
 
 /** A calendar day `YYYY-MM-DD` written out ("Mar 5, 2026"), the same in every time zone. */
 export function formatDay(value: string | null | undefined): string {
   if (!value || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return value ?? '';
   const date = new Date(`${value}T00:00:00Z`);
-  return Number.isNaN(date.getTime()) ? value : dayFormat.format(date);
+  return Number.isNaN(date.getTime()) ? value : dayFormat().format(date);
 }
 
 /** "Mar 5, 2026 – Apr 1, 2026", "From Mar 5, 2026", "Until …", or "No dates". */
