@@ -161,6 +161,11 @@ describeEachBackend('participation: home', (ctx) => {
     const answer = await home(user);
     expect(answer.todo).toEqual([expect.objectContaining({ title: 'Photos', state: 'in_progress', progress: 1 })]);
     expect(answer.done).toEqual([]);
+
+    // An entry sent back with changes asked: to do, and its card says so (not "in progress").
+    const fridge = await createMission(c, project.id, { title: 'Fridge', entries: { min: 1, max: 1 } });
+    await insertEntry(c, fridge, user.id, { status: 'changes_requested' });
+    expect((await home(user)).todo).toEqual(expect.arrayContaining([expect.objectContaining({ title: 'Fridge', state: 'changes_requested' })]));
   });
 
   it('answers in the same few queries whatever the number of items', async ({ skip }) => {

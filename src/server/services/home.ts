@@ -11,6 +11,7 @@
  *   an entry they need (fewer finished entries than `entriesMin`) or has a draft or an entry sent
  *   back for changes; else `submitted` while an entry waits for review; else `done` once finished
  *   (`entriesMin` entries submitted or approved). `progress`: finished entries / `entriesMin`.
+ *   The state of one to do is `changes_requested` while an entry is sent back, so its card says so.
  * - Missions in a group are shown through their group (one card): `todo` while one of its
  *   missions is open or in progress, or one is upcoming; `done` when every mission is finished
  *   (by the group's `unlockOn`); else `submitted` while one waits for review. `progress`:
@@ -136,7 +137,8 @@ function classifyMission(mission: Mission, counts: EntryCounts, now: Date): { li
   const needsEntry = finished < mission.entriesMin && counts.total < mission.entriesMax;
   const hasWork = counts.draft > 0 || counts.changesRequested > 0;
   if (availability !== 'closed' && (needsEntry || hasWork)) {
-    return { list: 'todo', state: availability === 'upcoming' ? 'upcoming' : counts.total > 0 ? 'in_progress' : 'open' };
+    const state = availability === 'upcoming' ? 'upcoming' : counts.changesRequested > 0 ? 'changes_requested' : counts.total > 0 ? 'in_progress' : 'open';
+    return { list: 'todo', state };
   }
   if (counts.submitted > 0) return { list: 'submitted', state: 'submitted' };
   if (finished >= mission.entriesMin) return { list: 'done', state: counts.approved >= mission.entriesMin ? 'approved' : 'submitted' };
