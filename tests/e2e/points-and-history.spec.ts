@@ -255,8 +255,8 @@ test('a participant follows a review from the bell to the history, resubmits, an
   await shot(page, 'ph-history-approved');
   await shot(page, 'ph-history-approved', DESKTOP);
 
-  // With points, missions and notifications to load, /account still asks GET /api/account once
-  // and keeps still while loading (the account call slowed; points and missions sit below it).
+  // With points, missions and notifications to load, /account still asks GET /api/account (and the
+  // points) once and keeps still while loading (the account call slowed; points and missions sit below it).
   await page.addInitScript(() => {
     const store = window as unknown as { __shifts: number };
     store.__shifts = 0;
@@ -267,8 +267,12 @@ test('a participant follows a review from the bell to the history, resubmits, an
   for (const size of [PHONE, DESKTOP]) {
     await page.setViewportSize(size);
     const calls: string[] = [];
+    const pointsCalls: string[] = [];
     const onRequest = (request: { url(): string; method(): string }) => {
-      if (new URL(request.url()).pathname === '/api/account' && request.method() === 'GET') calls.push(request.url());
+      if (request.method() !== 'GET') return;
+      const { pathname } = new URL(request.url());
+      if (pathname === '/api/account') calls.push(request.url());
+      if (pathname === '/api/account/points') pointsCalls.push(request.url());
     };
     page.on('request', onRequest);
     await page.route('**/api/account', async (route) => {
@@ -280,6 +284,8 @@ test('a participant follows a review from the bell to the history, resubmits, an
     await expect(page.getByRole('region', { name: 'Points' }).locator('[data-points-entry]')).toHaveCount(1);
     await page.waitForLoadState('networkidle');
     expect(calls, `GET /api/account calls at ${size.width}`).toHaveLength(1);
+    // The balance pill and the points section share the first page.
+    expect(pointsCalls, `GET /api/account/points calls at ${size.width}`).toHaveLength(1);
     expect(await page.evaluate(() => (window as unknown as { __shifts: number }).__shifts), `layout shift at ${size.width}`).toBeLessThanOrEqual(0.02);
     page.off('request', onRequest);
     await page.unrouteAll({ behavior: 'wait' });

@@ -13,11 +13,13 @@ import { Avatar } from '../../components/ui/avatar.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
+import type { PointsSummary } from '../../shared/points.ts';
+import { useResource, type Load } from '../participant/parts.tsx';
 import { AccountPending, Bone, LoadingNote, useAccount } from './use-account.tsx';
-import Balance from './Balance.tsx';
+import { BalancePill } from './Balance.tsx';
 import MissionsSection, { MISSION_HISTORY_ANCHOR } from './MissionsSection.tsx';
 import PointsSection from './PointsSection.tsx';
-import { mailSummary } from './standing.ts';
+import { mailSummary, pointsPath } from './standing.ts';
 
 const COLOR_MODE_LABELS: Readonly<Record<Preferences['colorMode'], string>> = { system: 'Same as your device', light: 'Light', dark: 'Dark' };
 const LANGUAGE_LABELS: Readonly<Record<Preferences['language'], string>> = { en: 'English' };
@@ -78,23 +80,35 @@ function AddressLines({ address }: { address: Address }) {
  */
 export default function AccountOverview() {
   const { load, reload, setSessions } = useAccount();
+  // One call for the points: the balance pill at the top and the points section share its first page.
+  const points = useResource<PointsSummary>(pointsPath(1));
   return (
     <div className="flex flex-col gap-6">
       {load.status === 'ready' ? (
-        <AccountDetails user={load.data.user} sessions={load.data.sessions} setSessions={setSessions} />
+        <AccountDetails user={load.data.user} sessions={load.data.sessions} setSessions={setSessions} points={points.load} />
       ) : (
         <AccountPending load={load} reload={reload} skeleton={<OverviewSkeleton />} />
       )}
-      <PointsSection />
+      <PointsSection load={points.load} retry={points.retry} />
       <MissionsSection />
     </div>
   );
 }
 
-function AccountDetails({ user, sessions, setSessions }: { user: AccountUser; sessions: AccountSession[]; setSessions: (sessions: AccountSession[]) => void }) {
+function AccountDetails({
+  user,
+  sessions,
+  setSessions,
+  points,
+}: {
+  user: AccountUser;
+  sessions: AccountSession[];
+  setSessions: (sessions: AccountSession[]) => void;
+  points: Load<PointsSummary>;
+}) {
   return (
     <div className="flex flex-col gap-6">
-      <IdentityCard user={user} />
+      <IdentityCard user={user} points={points} />
       <div className="grid gap-6 md:grid-cols-2">
         <Section icon={<MailIcon className="size-5" />} title="Sign-in details" action={<EditLink href="/account/edit">Change</EditLink>}>
           <dl className="divide-y divide-border">
@@ -148,7 +162,7 @@ function StandingLinks({ balance }: { balance: ReactNode }) {
   );
 }
 
-function IdentityCard({ user }: { user: AccountUser }) {
+function IdentityCard({ user, points }: { user: AccountUser; points: Load<PointsSummary> }) {
   return (
     <Card className="flex flex-col gap-5 p-6">
       <div className="flex flex-col gap-5 sm:flex-row sm:items-center">
@@ -165,7 +179,7 @@ function IdentityCard({ user }: { user: AccountUser }) {
           <a href="/account/edit/profile">Edit profile</a>
         </Button>
       </div>
-      <StandingLinks balance={<Balance href="#points" />} />
+      <StandingLinks balance={<BalancePill load={points} href="#points" />} />
     </Card>
   );
 }

@@ -1,11 +1,11 @@
 /**
  * The participant's points as a pill: the balance (available points) and what is pending, linking
  * to the points history (`/account#points`; on `/account` itself, `#points`). Beside the home
- * heading and at the top of `/account`. Its own call (`GET /api/account/points`, one entry); a
- * bone of the same size while it loads.
+ * heading and at the top of `/account`. Its own call (`GET /api/account/points`, one entry), or on
+ * `/account` the points section's (`BalancePill`); a bone of the same size while it loads.
  */
 import type { PointsSummary } from '../../shared/points.ts';
-import { Bone, StarIcon, useResource } from '../participant/parts.tsx';
+import { Bone, StarIcon, useResource, type Load } from '../participant/parts.tsx';
 
 /** Where the balance links to: the history on the account page. */
 export const POINTS_HISTORY_HREF = '/account#points';
@@ -15,6 +15,11 @@ const PILL =
 
 export default function Balance({ href = POINTS_HISTORY_HREF }: { href?: string }) {
   const { load } = useResource<PointsSummary>('/api/account/points?page=1&pageSize=1');
+  return <BalancePill load={load} href={href} />;
+}
+
+/** The pill from a load of the points made elsewhere (the account page's, shared with its points section). */
+export function BalancePill({ load, href = POINTS_HISTORY_HREF }: { load: Load<PointsSummary>; href?: string }) {
   if (load.status === 'loading') return <Bone className="h-10 w-48 rounded-full" />;
   if (load.status !== 'ready') {
     // The count could not be read: still a way to the history.

@@ -1,7 +1,7 @@
 /**
  * `/account`, "Points" (`#points`): the balance (available points), what is pending and why, and
  * the history of the ledger with the reason of each entry, newest first, a page at a time ("Show
- * more"). Its own call (`GET /api/account/points`); a skeleton of its frame while it loads.
+ * more"). `GET /api/account/points`, its first page loaded by the page; a skeleton of its frame while it loads.
  */
 import { useState, type ReactNode } from 'react';
 import type { PointsEntryView, PointsSummary } from '../../shared/points.ts';
@@ -14,13 +14,11 @@ import { Alert } from '../../components/ui/alert.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
-import { Bone, LoadingNote, StarIcon, useResource } from '../participant/parts.tsx';
-import { appendPage, hasMore, POINT_SOURCE_LABELS, POINT_STATE_LABELS, POINTS_PAGE_SIZE, signedPoints, spokenPoints } from './standing.ts';
+import { Bone, LoadingNote, StarIcon, type Resource } from '../participant/parts.tsx';
+import { appendPage, hasMore, POINT_SOURCE_LABELS, POINT_STATE_LABELS, POINTS_PAGE_SIZE, pointsPath, signedPoints, spokenPoints } from './standing.ts';
 
 /** The sentence under the pending total (issue 10: "pending for how long?"). */
 export const PENDING_EXPLANATION = 'Pending points become available when your entry is approved.';
-
-const pointsPath = (page: number) => `/api/account/points?page=${page}&pageSize=${POINTS_PAGE_SIZE}`;
 
 function Frame({ children, busy = false }: { children: ReactNode; busy?: boolean }) {
   return (
@@ -57,9 +55,11 @@ function Totals({ balance, pending }: { balance: ReactNode; pending: ReactNode }
   );
 }
 
-/** The island part of `/account` that shows the points; the frame stays while its content loads. */
-export default function PointsSection() {
-  const { load, retry } = useResource<PointsSummary>(pointsPath(1));
+/**
+ * The part of `/account` that shows the points; the frame stays while its content loads. The page
+ * loads the first page (`pointsPath(1)`) and shares it with the balance pill at its top.
+ */
+export default function PointsSection({ load, retry }: Pick<Resource<PointsSummary>, 'load' | 'retry'>) {
   return (
     <Frame busy={load.status === 'loading'}>
       {load.status === 'loading' ? (

@@ -12,7 +12,7 @@ import { cleanup, render, screen, waitFor, within } from '@testing-library/react
 import userEvent from '@testing-library/user-event';
 import type { FormDefinition } from '../../../src/shared/forms/definition.ts';
 import type { NotificationView } from '../../../src/shared/notifications.ts';
-import type { PointsEntryView } from '../../../src/shared/points.ts';
+import type { PointsEntryView, PointsSummary } from '../../../src/shared/points.ts';
 import type { ParticipantMission } from '../../../src/shared/programme.ts';
 import type { HistoryEntry, MissionHistory, MissionHistoryItem } from '../../../src/shared/review.ts';
 import { $auth } from '../../../src/stores/auth.ts';
@@ -23,6 +23,8 @@ const navigateTo = vi.fn(async (_target: string) => {});
 vi.mock('../../../src/lib/navigation.ts', () => ({ navigateTo }));
 const { default: NotificationsMenu } = await import('../../../src/islands/NotificationsMenu.tsx');
 const { default: PointsSection } = await import('../../../src/islands/account/PointsSection.tsx');
+const { pointsPath } = await import('../../../src/islands/account/standing.ts');
+const { useResource } = await import('../../../src/islands/participant/parts.tsx');
 const { default: MissionsSection } = await import('../../../src/islands/account/MissionsSection.tsx');
 const { default: MissionHistoryScreen } = await import('../../../src/islands/account/MissionHistoryScreen.tsx');
 const { default: PreferencesScreen } = await import('../../../src/islands/account/PreferencesScreen.tsx');
@@ -154,6 +156,12 @@ function ledger(id: number, extra: Partial<PointsEntryView> = {}): PointsEntryVi
   return { id, points: 80, state: 'available', reason: `Mission “Fridge photo”: entry of ${id} Mar`, source: 'mission', createdAt: '2026-03-05T10:00:00.000Z', ...extra };
 }
 
+/** The points section as `/account` feeds it: the first page loaded once by the page. */
+function AccountPoints() {
+  const points = useResource<PointsSummary>(pointsPath(1));
+  return createElement(PointsSection, { load: points.load, retry: points.retry });
+}
+
 describe('points', () => {
   it('shows balance, pending with why, the history with reasons, and more on demand', async () => {
     const page1 = Array.from({ length: 10 }, (_, index) => ledger(20 - index));
@@ -162,7 +170,7 @@ describe('points', () => {
     page1[2] = ledger(18, { points: -30, source: 'adjustment', reason: 'Adjustment: duplicate entry' });
     on('GET', '/api/account/points?page=1&pageSize=10', json(200, { balance: 1250, pending: 80, entries: page1, total: 12 }));
     on('GET', '/api/account/points?page=2&pageSize=10', json(200, { balance: 1250, pending: 80, entries: [ledger(11), ledger(10), ledger(9)], total: 13 }));
-    const { user } = open('/account', PointsSection);
+    const { user } = open('/account', AccountPoints);
 
     const region = await screen.findByRole('region', { name: 'Points' });
     await within(region).findByText('1,250 points');
@@ -184,7 +192,7 @@ describe('points', () => {
 
   it('says there are no points yet', async () => {
     on('GET', '/api/account/points?page=1&pageSize=10', json(200, { balance: 0, pending: 0, entries: [], total: 0 }));
-    open('/account', PointsSection);
+    open('/account', AccountPoints);
     expect(await screen.findByText(/No points yet/)).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Show more' })).toBeNull();
   });
