@@ -16,7 +16,7 @@ import { MAIL_PREFERENCE_KEYS } from '../../shared/notifications.ts';
 /** How many ledger entries the points history shows per page ("Show more" loads the next). */
 export const POINTS_PAGE_SIZE = 10;
 
-/** A page of `GET /api/account/points`; on `/account` the balance pill asks for page 1 too (one request). */
+/** A page of `GET /api/account/points`. `/account` loads page 1 once, for its balance pill and its points section. */
 export const pointsPath = (page: number) => `/api/account/points?page=${page}&pageSize=${POINTS_PAGE_SIZE}`;
 
 /** What the points history says of an entry's state. */
