@@ -27,11 +27,11 @@ import { ChevronDownIcon } from '../../components/icons.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
-import { clearLocalDraft, localDraftKey, mergeAnswers, OFFLINE_SUBMIT_MESSAGE, readLocalDraft, type AnswersPayload } from './autosave.ts';
+import { clearLocalDraft, localDraftKey, mergeAnswers, readLocalDraft, type AnswersPayload } from './autosave.ts';
 import { closedLabel, countsAsDone, dateLabel, ENTRY_STATUS_LABELS, entriesProgressLabel, localDateLabel, opensLabel, pointsLabel } from './format.ts';
 import { photoAdapter, thumbnailUrl } from './photos.ts';
 import { ACTIVITY_COLUMN, ActivityHeader, ActivityMeta, ArrowLeftIcon, Bone, HeaderSkeleton, LoadFailed, LoadingNote, NotFound, ProgressBar, SaveLine, useResource, useRouteId } from './parts.tsx';
-import { sendJson } from './send.ts';
+import { sendJson, submitFailure } from './send.ts';
 import { useAutosave } from './use-autosave.ts';
 import { entryParam } from '../account/standing.ts';
 
@@ -640,17 +640,7 @@ function EntryForm({
       const id = await ensureEntry();
       await apiSend('POST', `/api/missions/${mission.id}/entries/${id}/submit`, { answers });
     } catch (failure) {
-      if (handleSessionLost(failure)) return;
-      if (failure instanceof ApiError) {
-        if (failure.status === 400 && Object.keys(failure.fields).length > 0) return { errors: failure.fields as Record<string, string[]> };
-        if (failure.status === 409) {
-          toast({ title: 'Your entry was not submitted', description: failure.message, variant: 'destructive' });
-          reload();
-          return;
-        }
-        if (failure.status === 0) throw new Error(OFFLINE_SUBMIT_MESSAGE);
-      }
-      throw failure instanceof Error ? failure : new Error(errorMessage(failure));
+      return submitFailure(failure, 'Your entry was not submitted', reload);
     }
     autosaver.discard();
     autosaver.dispose();

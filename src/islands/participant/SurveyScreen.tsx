@@ -8,7 +8,7 @@
 import { lazy, useEffect, useMemo, useState } from 'react';
 import type { Answers } from '../../shared/forms/definition.ts';
 import type { ParticipantSurvey } from '../../shared/programme.ts';
-import { ApiError, apiSend } from '../../lib/api.ts';
+import { apiSend } from '../../lib/api.ts';
 import { errorMessage } from '../../lib/form-errors.ts';
 import { handleSessionLost } from '../../lib/session.ts';
 import { local } from '../../lib/storage.ts';
@@ -17,10 +17,10 @@ import { FormRenderer, type SubmitErrors } from '../../components/forms/FormRend
 import { Markdown } from '../../components/forms/Markdown.tsx';
 import { localToday } from '../../components/forms/form-utils.ts';
 import { Alert } from '../../components/ui/alert.tsx';
-import { localDraftKey, mergeAnswers, OFFLINE_SUBMIT_MESSAGE, readLocalDraft, type AnswersPayload } from './autosave.ts';
+import { localDraftKey, mergeAnswers, readLocalDraft, type AnswersPayload } from './autosave.ts';
 import { ACTIVITY_COLUMN, ActivityHeader, ActivityMeta, Bone, HeaderSkeleton, Later, LoadFailed, LoadingNote, NotFound, SaveLine, useResource, useRouteId } from './parts.tsx';
 import { photoAdapter } from './photos.ts';
-import { sendJson } from './send.ts';
+import { sendJson, submitFailure } from './send.ts';
 import { useAutosave } from './use-autosave.ts';
 
 /** The island of `/surveys/{id}`. */
@@ -171,17 +171,7 @@ function SurveyForm({
     try {
       await apiSend('POST', `/api/surveys/${survey.id}/response/submit`, { answers, today: localToday() });
     } catch (failure) {
-      if (handleSessionLost(failure)) return;
-      if (failure instanceof ApiError) {
-        if (failure.status === 400 && Object.keys(failure.fields).length > 0) return { errors: failure.fields as Record<string, string[]> };
-        if (failure.status === 409) {
-          toast({ title: 'Your answers were not sent', description: failure.message, variant: 'destructive' });
-          reload();
-          return;
-        }
-        if (failure.status === 0) throw new Error(OFFLINE_SUBMIT_MESSAGE);
-      }
-      throw failure instanceof Error ? failure : new Error(errorMessage(failure));
+      return submitFailure(failure, 'Your answers were not sent', reload);
     }
     autosaver.discard();
     autosaver.dispose();

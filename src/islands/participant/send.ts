@@ -3,6 +3,11 @@
  * is hidden, so closing it loses nothing). Without keepalive it is the app's `apiSend`.
  */
 import { ApiError, apiSend } from '../../lib/api.ts';
+import { errorMessage } from '../../lib/form-errors.ts';
+import { handleSessionLost } from '../../lib/session.ts';
+import { toast } from '../../stores/toasts.ts';
+import type { SubmitErrors } from '../../components/forms/FormRenderer.tsx';
+import { OFFLINE_SUBMIT_MESSAGE } from './autosave.ts';
 
 /** Browsers refuse keepalive bodies above 64 KiB (for all pending keepalive requests together). */
 const KEEPALIVE_MAX_BYTES = 60 * 1024;
@@ -41,4 +46,24 @@ export async function sendJson<T>(method: 'POST' | 'PUT', path: string, body: un
     null,
     answer || null,
   );
+}
+
+/**
+ * What a refused submit (of a survey response or a mission entry) means to the form renderer:
+ * the server's messages per element id (400); nothing more when the session ended or on a 409
+ * (closed, already submitted: said in a toast titled `notSent`, and the screen reloaded); else an
+ * error the renderer shows (offline: that nothing typed is lost).
+ */
+export function submitFailure(failure: unknown, notSent: string, reload: () => void): SubmitErrors | undefined {
+  if (handleSessionLost(failure)) return undefined;
+  if (failure instanceof ApiError) {
+    if (failure.status === 400 && Object.keys(failure.fields).length > 0) return { errors: failure.fields as Record<string, string[]> };
+    if (failure.status === 409) {
+      toast({ title: notSent, description: failure.message, variant: 'destructive' });
+      reload();
+      return undefined;
+    }
+    if (failure.status === 0) throw new Error(OFFLINE_SUBMIT_MESSAGE);
+  }
+  throw failure instanceof Error ? failure : new Error(errorMessage(failure));
 }
