@@ -8,7 +8,11 @@
  *   page_view sent for each page (full loads and client-side navigations);
  * - false → GA is disabled (`window['ga-disable-<id>']`), consent denied and the `_ga` / `_ga_*`
  *   cookies deleted. Without consent the browser sends not one request to the analytics host.
+ * Google never gets a live link token: the page's location, path and referrer are sent through
+ * src/shared/redact.ts (`/reset-password/[token]`; docs/permissions.md, "Secrets").
  */
+import { redactSecrets, reportPagePath } from '../shared/redact.ts';
+
 export const GA_SCRIPT_ORIGIN = 'https://www.googletagmanager.com';
 export const GA_COOKIE = '_ga';
 
@@ -65,7 +69,7 @@ export interface Analytics {
 export interface AnalyticsDeps {
   id: string | null;
   win?: AnalyticsWindow;
-  doc?: Pick<Document, 'cookie' | 'title' | 'createElement' | 'head'>;
+  doc?: Pick<Document, 'cookie' | 'title' | 'createElement' | 'head'> & Partial<Pick<Document, 'referrer'>>;
   loc?: Pick<Location, 'href' | 'pathname' | 'hostname'>;
 }
 
@@ -95,9 +99,17 @@ export function createAnalytics({ id, win = window as unknown as AnalyticsWindow
     doc.head.appendChild(script);
   }
 
+  /** Where the visitor is, without secrets: set for every later event (gtag would read location itself). */
+  function setPage(): { page_location: string; page_path: string; page_referrer: string } {
+    const page = { page_location: redactSecrets(loc.href), page_path: reportPagePath(loc.pathname), page_referrer: redactSecrets(doc.referrer ?? '') };
+    gtag('set', page);
+    return page;
+  }
+
   function pageView(): void {
     if (!id || !enabled) return;
-    gtag('event', 'page_view', { page_location: loc.href, page_path: loc.pathname, page_title: doc.title, send_to: id });
+    const { page_location, page_path } = setPage();
+    gtag('event', 'page_view', { page_location, page_path, page_title: doc.title, send_to: id });
   }
 
   return {
@@ -116,6 +128,7 @@ export function createAnalytics({ id, win = window as unknown as AnalyticsWindow
         win[`ga-disable-${id}`] = false;
         install();
         gtag('consent', 'update', { analytics_storage: 'granted' });
+        setPage();
         gtag('config', id, { send_page_view: false, anonymize_ip: true });
         enabled = true;
         pageView();

@@ -1,8 +1,9 @@
 /**
  * The browser's one HTTP client for the Fieldwork API. Every call sends cookies; every non-GET
  * call sends a JSON body (the browser adds `Origin`, which the API checks). Failures become an
- * `ApiError` carrying the API's `{ error: { code, message, fields? } }` and, for 429 answers,
- * the `Retry-After` seconds.
+ * `ApiError` carrying the API's `{ error: { code, message, fields?, …details } }` and, when the
+ * answer says, the `Retry-After` seconds. `keepalive` sends a call that must outlive the page
+ * (autosave on `pagehide`): the browser finishes it after the tab is gone.
  */
 import type { Role, UserStatus } from '../shared/roles.ts';
 import type { TokenType } from '../shared/tokens.ts';
@@ -22,8 +23,18 @@ export class ApiError extends Error {
   readonly retryAfter: number | null;
   /** The answer's body as text (for client error reports), when there was one. */
   readonly body: string | null;
+  /** The error object's other keys (e.g. a 409 `conflict`'s `current`); empty when none. */
+  readonly details: Readonly<Record<string, unknown>>;
 
-  constructor(status: number, code: string, message: string, fields: FieldErrors = {}, retryAfter: number | null = null, body: string | null = null) {
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    fields: FieldErrors = {},
+    retryAfter: number | null = null,
+    body: string | null = null,
+    details: Readonly<Record<string, unknown>> = {},
+  ) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
@@ -31,7 +42,20 @@ export class ApiError extends Error {
     this.fields = fields;
     this.retryAfter = retryAfter;
     this.body = body;
+    this.details = details;
   }
+}
+
+/**
+ * Browsers refuse a keepalive request whose body (with every other keepalive request still on its
+ * way) passes 64 KiB; larger bodies go as normal requests, which may not outlive the page.
+ */
+export const KEEPALIVE_MAX_BYTES = 60 * 1024;
+
+export interface ApiInit {
+  signal?: AbortSignal;
+  /** The call must outlive the page (sent on `pagehide`); falls back to a normal request above `KEEPALIVE_MAX_BYTES`. */
+  keepalive?: boolean;
 }
 
 const NETWORK_MESSAGE = 'We could not reach Fieldwork. Check your connection and try again.';
@@ -75,21 +99,27 @@ async function readJson(response: Response): Promise<{ data: unknown; text: stri
   }
 }
 
+/** The UTF-8 size of a text, in bytes. */
+function byteLength(text: string): number {
+  return new TextEncoder().encode(text).length;
+}
+
 /**
  * Calls the API and returns its JSON answer typed as `T` (the API is ours; its contract is the
  * type). Throws `ApiError` for every non-2xx answer and for network failures.
  */
-export async function api<T>(method: HttpMethod, path: string, body?: unknown, init: { signal?: AbortSignal } = {}): Promise<T> {
+export async function api<T>(method: HttpMethod, path: string, body?: unknown, init: ApiInit = {}): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   let payload: string | undefined;
   if (method !== 'GET') {
     headers['Content-Type'] = 'application/json';
     payload = JSON.stringify(body ?? {});
   }
+  const keepalive = init.keepalive === true && (payload === undefined || byteLength(payload) <= KEEPALIVE_MAX_BYTES);
 
   let response: Response;
   try {
-    response = await fetch(path, { method, headers, body: payload, credentials: 'include', cache: 'no-store', signal: init.signal });
+    response = await fetch(path, { method, headers, body: payload, credentials: 'include', cache: 'no-store', signal: init.signal, ...(keepalive ? { keepalive: true } : {}) });
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
     throw new ApiError(0, 'network_error', NETWORK_MESSAGE);
@@ -104,13 +134,14 @@ export async function api<T>(method: HttpMethod, path: string, body?: unknown, i
   const error = isRecord(data) && isRecord(data.error) ? data.error : {};
   const code = typeof error.code === 'string' ? error.code : `http_${response.status}`;
   const message = typeof error.message === 'string' && error.message !== '' ? error.message : FALLBACK_MESSAGE;
-  throw new ApiError(response.status, code, message, readFields(error.fields), readRetryAfter(response.headers.get('Retry-After')), text || null);
+  const { code: _code, message: _message, fields, ...details } = error;
+  throw new ApiError(response.status, code, message, readFields(fields), readRetryAfter(response.headers.get('Retry-After')), text || null, details);
 }
 
 export const apiGet = <T>(path: string, init?: { signal?: AbortSignal }): Promise<T> => api<T>('GET', path, undefined, init);
 
-export const apiSend = <T>(method: Exclude<HttpMethod, 'GET'>, path: string, body: unknown = {}): Promise<T> =>
-  api<T>(method, path, body);
+export const apiSend = <T>(method: Exclude<HttpMethod, 'GET'>, path: string, body: unknown = {}, init: { keepalive?: boolean } = {}): Promise<T> =>
+  api<T>(method, path, body, init);
 
 /** `path?name=value…`, each value encoded. */
 export function withQuery(path: string, query: Readonly<Record<string, string>>): string {
@@ -155,6 +186,8 @@ export interface Preferences {
   mailProbes?: boolean;
   mailApprovedDigest?: boolean;
   mailReminders?: boolean;
+  /** The participant's time zone (IANA); absent until the browser or the participant sets it. */
+  timeZone?: string;
 }
 
 /** The user of GET /api/account and of the account updates. */

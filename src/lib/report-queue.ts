@@ -4,9 +4,14 @@
  * de-duplicated by the SHA-1 of their content (the same canonical JSON the server hashes), and
  * flushed every REPORT_FLUSH_INTERVAL_MS to POST /api/reports, after which the queue is cleared.
  * A failed report call is only logged (console.warn: reporting must never raise errors itself).
+ *
+ * No live link token leaves the page in a report (docs/permissions.md, "Secrets"): a token route
+ * is named by its pattern (`/reset-password/[token]`), and every text of a report (url, stack,
+ * HTTP body and cause, any data) passes through src/shared/redact.ts before it is queued and hashed.
  */
 import { REPORT_FLUSH_INTERVAL_MS } from '../shared/ui-constants.ts';
-import { reportContent } from '../shared/report-content.ts';
+import { redactReport, reportContent } from '../shared/report-content.ts';
+import { redactJson, redactSecrets, reportPagePath } from '../shared/redact.ts';
 import type { Report, ReportData } from '../shared/schemas/reports.ts';
 import { ApiError } from './api.ts';
 
@@ -25,6 +30,8 @@ export interface ReportErrorOptions {
 }
 
 const clip = (text: string | null | undefined, max: number): string | null => (text == null ? null : text.length > max ? text.slice(0, max) : text);
+/** A text without its secrets, then clipped (a redacted text may be longer than the original). */
+const cleanText = (text: string | null | undefined, max: number): string | null => clip(text == null ? null : redactSecrets(text), max);
 
 /** A JSON-safe copy of any value (functions, cycles and undefined dropped). */
 function jsonSafe(value: unknown): unknown {
@@ -51,30 +58,30 @@ export function errorReportData(error: unknown, options: ReportErrorOptions = {}
   if (error instanceof ApiError) {
     return {
       type,
-      stacktrace: clip(error.stack, LIMITS.stacktrace),
+      stacktrace: cleanText(error.stack, LIMITS.stacktrace),
       data: {
         kind: 'http',
         code: Number.isInteger(error.status) && error.status > 0 && error.status <= 999 ? error.status : null,
-        body: clip(error.body, LIMITS.body),
-        cause: clip(`${error.name}: ${error.message}`, LIMITS.cause),
+        body: cleanText(error.body, LIMITS.body),
+        cause: cleanText(`${error.name}: ${error.message}`, LIMITS.cause),
       },
     };
   }
   if (error instanceof Error) {
     return {
       type,
-      stacktrace: clip(error.stack ?? null, LIMITS.stacktrace),
-      data: { kind: 'misc', data: { type: label, name: error.name, message: clip(error.message, LIMITS.cause) } },
+      stacktrace: cleanText(error.stack ?? null, LIMITS.stacktrace),
+      data: { kind: 'misc', data: { type: label, name: redactSecrets(error.name), message: cleanText(error.message, LIMITS.cause) } },
     };
   }
-  return { type, stacktrace: null, data: { kind: 'misc', data: { type: label, value: jsonSafe(error) } } };
+  return { type, stacktrace: null, data: { kind: 'misc', data: { type: label, value: redactJson(jsonSafe(error)) } } };
 }
 
 export interface ReportQueueDeps {
   fetch?: typeof fetch;
   /** SHA-1 hex of a text. */
   sha1?: (text: string) => Promise<string>;
-  /** The page path and browser of each report. */
+  /** The page path and browser of each report (a token route's pattern for a token page). */
   pagePath?: () => string;
   userAgent?: () => string | null;
   intervalMs?: number;
@@ -109,7 +116,7 @@ function isPlainPageLoad(report: Report): boolean {
 export function createReportQueue(deps: ReportQueueDeps = {}): ReportQueue {
   const doFetch = deps.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
   const sha1 = deps.sha1 ?? sha1Hex;
-  const pagePath = deps.pagePath ?? (() => location.pathname);
+  const pagePath = deps.pagePath ?? (() => reportPagePath(location.pathname));
   const userAgent = deps.userAgent ?? (() => (typeof navigator !== 'undefined' ? (navigator.userAgent ?? null) : null));
   const warn = deps.warn ?? ((...args: unknown[]) => console.warn(...args));
   const intervalMs = deps.intervalMs ?? REPORT_FLUSH_INTERVAL_MS;
@@ -121,7 +128,8 @@ export function createReportQueue(deps: ReportQueueDeps = {}): ReportQueue {
   let timer: ReturnType<typeof setInterval> | null = null;
 
   async function add(data: ReportData): Promise<boolean> {
-    const report: Report = { url: clip(pagePath(), LIMITS.url) ?? '/', userAgent: clip(userAgent(), LIMITS.userAgent), data };
+    // Secrets out before anything else: what is checked, hashed and sent is what the server stores.
+    const report: Report = redactReport({ url: cleanText(pagePath(), LIMITS.url) ?? '/', userAgent: clip(userAgent(), LIMITS.userAgent), data });
     // The page_load action is fixed by construction; anything else is checked against the shared
     // schema, so one odd report cannot get a whole batch refused.
     if (!isPlainPageLoad(report)) {

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { JSON_BODY_LIMIT_BYTES } from '../shared/limits.ts';
+import { redactSecrets } from '../shared/redact.ts';
 import type { AppDeps, AppEnv } from './context.ts';
 import { ApiError, errorBody } from './errors.ts';
 import { sameOriginOnly } from './middleware/csrf.ts';
@@ -98,12 +99,12 @@ export function createApp(deps: AppDeps, pages?: Hono<AppEnv>) {
   app.onError((error, c) => {
     if (error instanceof ApiError) {
       for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
-      return c.json(errorBody(error.code, error.message, error.fields), error.status);
+      return c.json(errorBody(error.code, error.message, error.fields, error.details), error.status);
     }
     if (error instanceof HTTPException) {
       return c.json(errorBody('http_error', error.message || 'Request failed'), error.status);
     }
-    (c.var.logger ?? deps.logger).error({ err: error, path: c.req.path }, 'unhandled error');
+    (c.var.logger ?? deps.logger).error({ err: error, path: redactSecrets(c.req.path) }, 'unhandled error');
     return c.json(errorBody('internal_error', 'Internal Server Error'), 500);
   });
 

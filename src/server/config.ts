@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { MEDIA_LIMITS } from '../shared/programme.ts';
 
-/** Every environment variable the server and the CLI read. README.md has the same table. */
+/** Every environment variable the server and the CLI read. README.md has the same table (but for the test-only knob). */
 const envSchema = z.object({
   PORT: z
     .string()
@@ -24,6 +25,17 @@ const envSchema = z.object({
   DIST_DIR: z.string().min(1).default('./dist'),
   SUPPORT_EMAIL: z.email('must be an email address').default('support@fieldwork.localhost'),
   PUBLIC_GA_ID: z.string().regex(/^G-[A-Z0-9]{4,20}$/, 'must be a Google Analytics 4 measurement id (G-XXXXXXXXXX)').optional(),
+  /**
+   * Tests only (not an operator setting, so not in README.md): how many milliseconds an upload's
+   * body may send nothing before it is cut off with 408, instead of `MEDIA_LIMITS.stallSeconds`.
+   * The process tests shorten it so as not to wait 15 real seconds.
+   */
+  FIELDWORK_TEST_UPLOAD_STALL_MS: z
+    .string()
+    .regex(/^\d{1,7}$/, 'must be a number of milliseconds')
+    .transform(Number)
+    .pipe(z.number().min(1, 'must be a number of milliseconds'))
+    .optional(),
 });
 
 export interface Config {
@@ -48,6 +60,8 @@ export interface Config {
   supportEmail: string;
   /** Google Analytics 4 measurement id; when set, the page CSP allows Google Analytics. */
   gaId: string | undefined;
+  /** An upload's body sending nothing for this long is cut off with 408 (`MEDIA_LIMITS.stallSeconds`; tests shorten it). */
+  uploadStallMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -82,5 +96,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     distDir: path.resolve(e.DIST_DIR),
     supportEmail: e.SUPPORT_EMAIL,
     gaId: e.PUBLIC_GA_ID,
+    uploadStallMs: e.FIELDWORK_TEST_UPLOAD_STALL_MS ?? MEDIA_LIMITS.stallSeconds * 1000,
   };
 }

@@ -115,7 +115,10 @@ export async function startServer(config: Config, logger: Logger = createLogger(
   const app = createApp({ database: db, mailer, config, logger, clock: systemClock, jobs: queue, storage }, site.pages);
 
   const server = createAdaptorServer({ fetch: app.fetch, hostname: config.host, port: config.port }) as Server;
-  server.keepAliveTimeout = 5_000;
+  // Idle keep-alive connections stay open longer than the clients and proxies in front of us keep
+  // theirs (load balancers: 60 s): a server that closes first races a client reusing the socket,
+  // and a POST sent into a closing socket fails with ECONNRESET (not retried by the client).
+  server.keepAliveTimeout = 65_000;
   server.headersTimeout = 10_000;
   // Long enough for a 20 MB photo from a phone on a slow uplink (about 0.6 Mbit/s); headers must still come within 10 s.
   server.requestTimeout = 300_000;

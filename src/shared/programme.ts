@@ -68,6 +68,12 @@ export const MEDIA_LIMITS = {
   /** Per user: uploads per hour, and bytes per day. */
   uploadsPerHour: 300,
   bytesPerDay: 2 * 1024 * 1024 * 1024,
+  /** Per user: uploads being sent or processed at once (the next is refused before its body is read). */
+  uploadsAtOnce: 2,
+  /** An upload whose body sends no byte for this long is cut off (408). */
+  stallSeconds: 15,
+  /** Uploads no answer, kept version or mission's instructions holds are removed after this many days. */
+  unattachedDays: 7,
 } as const;
 
 /** What `POST /api/media` accepts, for a file input's `accept` (the server checks the content, not this). */
@@ -86,12 +92,16 @@ export const MEDIA_MESSAGES = {
   tooManyPixels: 'This photo is larger than 50 megapixels',
   dailyBytes: 'You have uploaded as much as you can today. Try again later.',
   busy: 'The server is busy with other photos. Try again in a moment.',
+  tooManyUploads: `You are already uploading ${MEDIA_LIMITS.uploadsAtOnce} photos: wait until one has finished, then try again.`,
+  stalled: 'The upload stopped arriving: check your connection and try again.',
   inUse: 'This photo is part of a submitted answer and cannot be removed',
   notFound: 'No such photo',
 } as const;
 
 /** The query parameter Alchemer carries back and forth (`[url("pid")]`). */
 export const EXTERNAL_PID_PARAM = 'pid';
+/** Alchemer's merge code for the `pid` it captured as a Hidden Value (left unencoded in links, so Alchemer recognises it). */
+export const ALCHEMER_PID_MERGE_CODE = `[url("${EXTERNAL_PID_PARAM}")]`;
 
 // ---------------------------------------------------------------------------------------------
 // Shapes of the answers (the API's JSON)
@@ -155,6 +165,28 @@ export interface AddMembersResult {
   invited?: string[];
 }
 
+/** One return link per outcome Alchemer may send back (`docs/alchemer.md`). */
+export type ExternalReturnLinks = Record<ExternalOutcome, string>;
+
+/** An external survey's server-to-server confirmation (`POST /api/surveys/{id}/webhook`). */
+export interface SurveyWebhook {
+  configured: boolean;
+  url: string;
+}
+
+/** `POST /api/admin/surveys/{id}/webhook-secret`: the new secret, shown this once. */
+export interface SurveyWebhookSecret {
+  secret: string;
+  webhook: SurveyWebhook;
+}
+
+/** `POST /api/surveys/{id}/webhook`: the participant's outcome after the call, whether it is confirmed, and whether this call changed it. */
+export interface SurveyWebhookResult {
+  outcome: ExternalOutcome;
+  confirmed: boolean;
+  recorded: boolean;
+}
+
 export interface AdminSurvey {
   id: number;
   projectId: number;
@@ -173,8 +205,10 @@ export interface AdminSurvey {
   closesAt: string | null;
   status: ActivityStatus;
   counts: ActivityCounts;
-  /** External surveys: the URL to paste into Alchemer's end-of-survey redirect. */
-  returnUrl: string | null;
+  /** External surveys: the return link of each outcome (its own key `k`, `pid=[url("pid")]` last), ready to paste into Alchemer; null for native ones. */
+  returnLinks: ExternalReturnLinks | null;
+  /** External surveys: whether a webhook secret exists and the URL Alchemer's Webhook action posts to; null for native ones. */
+  webhook: SurveyWebhook | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -275,7 +309,26 @@ export interface ParticipantSurvey {
   /** Seeds the renderer's random option order: stable for this participant. */
   seed: string;
   form?: { version: number; definition: FormDefinition };
-  response?: { answers: Answers; pageId: string | null; status: ResponseStatus; submittedAt: string | null };
+  /** `revision`: bumped by every save and submit; a save names the one it is based on. */
+  response?: { answers: Answers; pageId: string | null; status: ResponseStatus; submittedAt: string | null; revision: number };
+}
+
+/** The answer of `PUT /api/surveys/{id}/response` and `PUT /api/missions/{id}/entries/{entryId}`. */
+export interface AnswersSaved {
+  status: ResponseStatus | EntryStatus;
+  savedAt: string;
+  /** The new revision: the next save is based on it. */
+  revision: number;
+}
+
+/**
+ * `current` of a 409 `conflict` (a save or submit based on a stale revision): what the server
+ * holds now. `pageId` for survey responses only.
+ */
+export interface AnswersConflict {
+  answers: Answers;
+  pageId?: string | null;
+  revision: number;
 }
 
 /** `GET /api/missions/{id}`. */
@@ -312,6 +365,8 @@ export interface ParticipantEntry {
   submittedAt: string | null;
   /** The renderer's seed for this entry. */
   seed: string;
+  /** Bumped by every save and submit (0 before the first save); a save names the one it is based on. */
+  revision: number;
   /** The form version the entry was made on (pinned). */
   formVersion?: number;
   /** That version's form, only when it is not the mission's current one (`form` of the mission). */

@@ -3,6 +3,7 @@
  * computed the same way by the browser's queue and the server. No zod here: the browser's queue
  * hashes every report, and only validates (with zod, loaded then) what it did not build itself.
  */
+import { redactJson, redactSecrets } from './redact.ts';
 import type { Report } from './schemas/reports.ts';
 
 /**
@@ -21,4 +22,18 @@ export function canonicalJson(value: unknown): string {
 /** The text whose SHA-1 de-duplicates a report. */
 export function reportContent(report: Report): string {
   return canonicalJson({ url: report.url, userAgent: report.userAgent, data: report.data });
+}
+
+/**
+ * The report as it may be stored and shown to staff: link tokens and secrets taken out of its url,
+ * browser and every string of its data (stack trace, HTTP body and cause, any `misc` data), as
+ * src/shared/redact.ts does. The browser's queue and the server both apply it before hashing, so
+ * a report's hash is the hash of what is stored (docs/permissions.md, "Secrets").
+ */
+export function redactReport(report: Report): Report {
+  return {
+    url: redactSecrets(report.url),
+    userAgent: report.userAgent === null ? null : redactSecrets(report.userAgent),
+    data: redactJson(report.data),
+  };
 }

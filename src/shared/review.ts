@@ -31,6 +31,15 @@ export const REVIEW_LIMITS = {
 /** The review queue's filter on probes. */
 export const PROBE_FILTERS = ['waiting'] as const;
 
+/** One decision taken on a version, as it was taken (a later decision is a new one). `decidedBy` is null for an automatic review. */
+export interface DecisionView {
+  decision: ReviewDecisionStatus;
+  reason: string | null;
+  decidedBy: UserRef | null;
+  decidedAt: string;
+}
+
+/** One submitted version of an entry. `decision`…`decidedAt` repeat its latest decision (null while none). */
 export interface SubmissionVersion {
   version: number;
   formVersion: number;
@@ -40,6 +49,8 @@ export interface SubmissionVersion {
   reason: string | null;
   decidedBy: UserRef | null;
   decidedAt: string | null;
+  /** Every decision taken on this version, oldest first. */
+  decisions: DecisionView[];
 }
 
 export interface ReviewNoteView {

@@ -3,14 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { Hono } from 'hono';
-import { afterAll, beforeAll, describe } from 'vitest';
+import { afterAll, beforeAll, describe, inject } from 'vitest';
 import { createApp } from '../../src/server/app.ts';
 import { loadConfig, type Config } from '../../src/server/config.ts';
 import type { AppEnv } from '../../src/server/context.ts';
 import { PGlite } from '@electric-sql/pglite';
 import { openDatabase, wrapPglite, type Database } from '../../src/server/db/index.ts';
 import { createJobHandlers } from '../../src/server/jobs/handlers.ts';
-import { JobQueue, installJobQueue } from '../../src/server/jobs/queue.ts';
+import { JobQueue } from '../../src/server/jobs/queue.ts';
 import { createLogger } from '../../src/server/logger.ts';
 import { createMailer, type Mailer } from '../../src/server/mail/mailer.ts';
 import type { Clock } from '../../src/server/services/clock.ts';
@@ -59,19 +59,17 @@ export type Backend = 'pglite' | 'postgres';
 /** The backends this run tests: PGlite always, PostgreSQL when one answers. */
 export const BACKENDS: Backend[] = (await postgresReachable()) ? ['pglite', 'postgres'] : ['pglite'];
 
-let template: Promise<PGlite> | undefined;
+let template: Blob | undefined;
 
 /**
- * One migrated in-memory PGlite per test file, with the job queue's schema installed; each context
- * gets a clone (much faster than migrating).
+ * A migrated in-memory PGlite with the job queue's schema installed, loaded from the dump the
+ * suite's global setup made once for the whole run (`tests/support/pglite-template.ts`).
  */
-function migratedTemplate(): Promise<PGlite> {
-  template ??= openDatabase({ kind: 'pglite', dataDir: null }).then(async (database) => {
-    if (!database.pglite) throw new Error('expected PGlite');
-    await installJobQueue(database, createLogger('silent'));
-    return database.pglite;
-  });
-  return template;
+async function migratedPglite(): Promise<PGlite> {
+  template ??= new Blob([fs.readFileSync(inject('pgliteTemplate'))]);
+  const pglite = new PGlite({ loadDataDir: template });
+  await pglite.waitReady;
+  return pglite;
 }
 
 /** An existing database to open instead of a fresh one (kept when the context closes): a restart. */
@@ -106,7 +104,7 @@ export async function createTestContext(backend: Backend, options: TestContextOp
     connection = fresh.url;
     database = await openDatabase({ kind: 'postgres', connection, poolSize: 4 });
   } else {
-    database = wrapPglite((await (await migratedTemplate()).clone()) as PGlite);
+    database = wrapPglite(await migratedPglite());
   }
   const config = loadConfig({ DATA_DIR: dataDir, PUBLIC_URL: ORIGIN, LOG_LEVEL: 'info', ...options.env });
   const logs: string[] = [];

@@ -4,12 +4,14 @@ import path from 'node:path';
 import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { forms, media, missionEntries, missions, projects, rateLimits, surveyResponses, surveys } from '../../src/server/db/schema/index.ts';
-import { heicSupported, mediaUploadRateKey, UPLOADS_IN_FLIGHT } from '../../src/server/services/media.ts';
+import { eq } from 'drizzle-orm';
+import { forms, media, mediaUploadReservations, missionEntries, missions, projects, rateLimits, surveyResponses, surveys } from '../../src/server/db/schema/index.ts';
+import { heicSupported, mediaUploadRateKey, newMediaId, UPLOADS_IN_FLIGHT } from '../../src/server/services/media.ts';
 import { InvalidStorageKeyError, LocalStorage } from '../../src/server/storage/index.ts';
-import { MEDIA_LIMITS, MEDIA_MESSAGES, type MediaUploaded } from '../../src/shared/programme.ts';
+import { MEDIA_LIMITS, MEDIA_MESSAGES, type AdminMission, type MediaUploaded } from '../../src/shared/programme.ts';
+import type { ReviewSubmission } from '../../src/shared/review.ts';
 import { describeEachBackend, ORIGIN, type TestContext } from './harness.ts';
-import { createMission, createProject, member } from './programme-fixtures.ts';
+import { callAs, createMission, createProject, member, okJson, photoDefinition, publishedForm } from './programme-fixtures.ts';
 import { errorOf, signedInUser, type SignedIn } from './helpers.ts';
 
 const MB = 1024 * 1024;
@@ -73,12 +75,24 @@ const mp4Header = () => Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('
 // ---------------------------------------------------------------------------------------------
 // Calls
 
-const upload = (ctx: TestContext, who: SignedIn | null, file: Blob | string | null, name = 'photo.jpg') => {
+/** A multipart body with the field `file` (or a text field, or none), whole, as a browser sends it. */
+async function multipart(file: Blob | string | null, name = 'photo.jpg'): Promise<{ body: Uint8Array<ArrayBuffer>; contentType: string }> {
   const form = new FormData();
   if (typeof file === 'string') form.append('file', file);
   else if (file) form.append('file', file, name);
   else form.append('caption', 'no file here');
-  return ctx.request('/api/media', { method: 'POST', headers: { Origin: ORIGIN, ...(who ? who.headers : {}) }, body: form });
+  const encoded = new Response(form);
+  return { body: new Uint8Array(await encoded.arrayBuffer()), contentType: encoded.headers.get('content-type') ?? '' };
+}
+
+/** `POST /api/media` as a browser sends it: the multipart body with its `Content-Length`. */
+const upload = async (ctx: TestContext, who: SignedIn | null, file: Blob | string | null, name = 'photo.jpg') => {
+  const { body, contentType } = await multipart(file, name);
+  return ctx.request('/api/media', {
+    method: 'POST',
+    headers: { Origin: ORIGIN, ...(who ? who.headers : {}), 'Content-Type': contentType, 'Content-Length': String(body.byteLength) },
+    body,
+  });
 };
 const blob = (bytes: Uint8Array, type = 'image/jpeg') => new Blob([new Uint8Array(bytes)], { type });
 
@@ -114,6 +128,56 @@ const storedFiles = (ctx: TestContext, id: string) => {
   return fs.existsSync(folder) ? fs.readdirSync(folder).sort() : [];
 };
 
+/**
+ * An upload whose body waits for `release()`; `started` resolves once the server reads the body
+ * (no read-ahead: high-water mark 0). The body is `payload` (a whole multipart body), or an empty
+ * multipart body (answered 400 `file_required`). `Content-Length` is sent.
+ */
+function heldUpload(ctx: TestContext, who: SignedIn, payload?: { body: Uint8Array<ArrayBuffer>; contentType: string }) {
+  let release = () => {};
+  let markStarted = () => {};
+  const started = new Promise<void>((resolve) => (markStarted = resolve));
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const body = payload?.body ?? new TextEncoder().encode('--xyz--\r\n');
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        markStarted();
+        await gate;
+        controller.enqueue(body);
+        controller.close();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  const response = ctx.request('/api/media', {
+    method: 'POST',
+    headers: { Origin: ORIGIN, ...who.headers, 'Content-Type': payload?.contentType ?? 'multipart/form-data; boundary=xyz', 'Content-Length': String(body.byteLength) },
+    body: stream,
+    duplex: 'half',
+  } as RequestInit);
+  return { started, release, response };
+}
+
+/** A media row of `bytes` uploaded `agoMs` before the clock's now (no files): it counts against the daily budget. */
+async function insertUploaded(ctx: TestContext, ownerId: number, bytes: number, agoMs: number): Promise<void> {
+  const id = newMediaId();
+  await ctx.database.db.insert(media).values({
+    id,
+    ownerId,
+    contentType: 'image/jpeg',
+    width: 1,
+    height: 1,
+    bytes: 1,
+    uploadedBytes: bytes,
+    displayKey: `${id}/display.jpg`,
+    thumbnailKey: `${id}/thumb.webp`,
+    thumbnailWidth: 1,
+    thumbnailHeight: 1,
+    createdAt: new Date(ctx.clock.now().getTime() - agoMs),
+  });
+}
+
 describeEachBackend('media API', (ctx) => {
   let owner: SignedIn;
   let other: SignedIn;
@@ -140,6 +204,53 @@ describeEachBackend('media API', (ctx) => {
     const draftProject = await createProject(ctx(), { status: 'draft' });
     await createMission(ctx(), draftProject.id, { status: 'live', instructions: `![A shelf](/api/media/${picture.id})` });
     expect((await get(ctx(), picture.url, await member(ctx(), draftProject.id))).status).toBe(404);
+  });
+
+  it('copies a participant’s photo a moderator puts in instructions into a staff-owned one: members see the copy, never the original', async () => {
+    const as = (who: SignedIn) => callAs(ctx(), who);
+    const project = await createProject(ctx(), { status: 'live' });
+    const taking = await member(ctx(), project.id);
+    const form = await publishedForm(ctx());
+    const theirs = await uploaded(await upload(ctx(), owner, blob(await pngWithAlpha(), 'image/png'), 'mine.png'));
+    const staffOwned = await uploaded(await upload(ctx(), moderator, blob(await pngWithAlpha(), 'image/png'), 'staff.png'));
+    const linked = (id: string) => `Like this:\n\n![A shelf](/api/media/${id})\n\n[small](/api/media/${id}/thumbnail) ![ours](/api/media/${staffOwned.id})`;
+
+    const made = await okJson<AdminMission>(
+      await as(moderator)('POST', `/api/admin/projects/${project.id}/missions`, { title: 'Shelf', instructions: linked(theirs.id), formId: form.id, status: 'live' }),
+      201,
+    );
+    const copyId = /!\[A shelf\]\(\/api\/media\/([A-Za-z0-9_-]{22})\)/.exec(made.instructions)?.[1] ?? '';
+    expect(copyId).not.toBe(theirs.id);
+    // Every link to the participant's photo points at the copy; the staff photo's link is left as it was.
+    expect(made.instructions).toBe(linked(copyId));
+    const [copy] = await ctx().database.db.select().from(media).where(eq(media.id, copyId));
+    expect(copy).toMatchObject({ ownerId: moderator.id, uploadedBytes: 0, attachedAt: expect.any(Date) });
+
+    // A member of the project sees the copy and the staff photo, not the participant's own photo.
+    expect((await get(ctx(), theirs.url, taking)).status).toBe(404);
+    expect((await get(ctx(), theirs.thumbnailUrl, taking)).status).toBe(404);
+    const shown = await get(ctx(), `/api/media/${copyId}`, taking);
+    expect(shown.status).toBe(200);
+    expect((await get(ctx(), `/api/media/${copyId}/thumbnail`, taking)).status).toBe(200);
+    expect((await get(ctx(), staffOwned.url, taking)).status).toBe(200);
+    expect(Buffer.from(await shown.arrayBuffer()).equals(Buffer.from(await (await get(ctx(), theirs.url, owner)).arrayBuffer()))).toBe(true);
+    // The participant keeps their photo and may remove it: the copy stays.
+    expect((await remove(ctx(), theirs.id, owner)).status).toBe(204);
+    expect((await get(ctx(), `/api/media/${copyId}`, taking)).status).toBe(200);
+
+    // Saving the instructions copies the same way.
+    const again = await uploaded(await upload(ctx(), other, blob(await pngWithAlpha(), 'image/png'), 'again.png'));
+    const edited = await okJson<AdminMission>(await as(moderator)('PATCH', `/api/admin/missions/${made.id}`, { instructions: `![again](/api/media/${again.id})` }));
+    const secondCopy = /\/api\/media\/([A-Za-z0-9_-]{22})/.exec(edited.instructions)?.[1] ?? '';
+    expect(secondCopy).not.toBe(again.id);
+    expect((await get(ctx(), again.url, taking)).status).toBe(404);
+    expect((await get(ctx(), `/api/media/${secondCopy}`, taking)).status).toBe(200);
+
+    // Instructions that hold a participant's photo without going through a save (older data) show it to no other member.
+    const legacy = await uploaded(await upload(ctx(), other, blob(await pngWithAlpha(), 'image/png'), 'legacy.png'));
+    await createMission(ctx(), project.id, { status: 'live', instructions: `![old](/api/media/${legacy.id})` });
+    expect((await get(ctx(), legacy.url, taking)).status).toBe(404);
+    expect((await get(ctx(), legacy.url, other)).status).toBe(200);
   });
 
   describe('POST /api/media', () => {
@@ -396,9 +507,36 @@ describeEachBackend('media API', (ctx) => {
       const { missionId } = await programme();
       const made = await freshPhoto(moderator);
       const db = ctx().database.db;
-      const { eq } = await import('drizzle-orm');
       await db.update(missions).set({ instructions: `Like this: ![example](${made.url})` }).where(eq(missions.id, missionId));
       expect((await errorOf(await remove(ctx(), made.id, moderator), 409)).code).toBe('in_use');
+    });
+
+    it('refuses (409) while a kept version holds it: changes requested, the photo taken out of the draft, the review history still shows it', async () => {
+      const as = (who: SignedIn) => callAs(ctx(), who);
+      const project = await createProject(ctx(), { status: 'live' });
+      const mission = await createMission(ctx(), project.id, { definition: photoDefinition(), status: 'live' });
+      const taking = await member(ctx(), project.id);
+      const shot = await freshPhoto(taking);
+      const entry = await okJson<{ id: number }>(await as(taking)('POST', `/api/missions/${mission.id}/entries`, {}), 201);
+      const entryPath = `/api/missions/${mission.id}/entries/${entry.id}`;
+      await okJson(await as(taking)('POST', `${entryPath}/submit`, { answers: { photos: [shot.id], caption: 'My shelf' } }));
+      await okJson(await as(moderator)('POST', `/api/admin/submissions/${entry.id}/review`, { decision: 'request_changes', reason: 'Show the whole shelf' }));
+
+      // The participant takes the photo out of the draft (a save names the entry's revision once it has one)…
+      const draft = { caption: 'My shelf, again' };
+      let saved = await as(taking)('PUT', entryPath, { answers: draft });
+      if (saved.status === 400) {
+        const [row] = await ctx().database.db.select({ revision: missionEntries.revision }).from(missionEntries).where(eq(missionEntries.id, entry.id));
+        saved = await as(taking)('PUT', entryPath, { answers: draft, revision: row?.revision });
+      }
+      await okJson(saved);
+      // …and tries to delete it: the version the moderator reviewed holds it.
+      expect(await errorOf(await remove(ctx(), shot.id, taking), 409)).toEqual({ code: 'in_use', message: MEDIA_MESSAGES.inUse });
+      const history = await okJson<ReviewSubmission>(await as(moderator)('GET', `/api/admin/submissions/${entry.id}`));
+      expect(history.history[0]?.answers).toMatchObject({ photos: [shot.id] });
+      expect((await get(ctx(), shot.url, moderator)).status).toBe(200);
+      expect((await get(ctx(), shot.thumbnailUrl, moderator)).status).toBe(200);
+      expect(storedFiles(ctx(), shot.id)).toEqual(['display.jpg', 'thumb.webp']);
     });
   });
 
@@ -460,44 +598,103 @@ describeEachBackend('media API', (ctx) => {
       await uploaded(await upload(ctx(), heavy, blob(big, 'image/png'), 'big.png'));
     });
 
-    it(`takes at most ${UPLOADS_IN_FLIGHT} uploads at once per process; the next gets 503 with Retry-After`, async () => {
-      const releases: (() => void)[] = [];
-      const started: Promise<void>[] = [];
-      const pending: Promise<Response>[] = [];
-      for (let i = 0; i < UPLOADS_IN_FLIGHT; i++) {
-        let release = () => {};
-        let markStarted = () => {};
-        started.push(new Promise<void>((resolve) => (markStarted = resolve)));
-        const gate = new Promise<void>((resolve) => (release = resolve));
-        releases.push(release);
-        // No read-ahead (high-water mark 0): pull runs once the server reads the body.
-        const stream = new ReadableStream<Uint8Array>(
-          {
-            async pull(controller) {
-              markStarted();
-              await gate;
-              controller.enqueue(new TextEncoder().encode('--xyz--\r\n'));
-              controller.close();
-            },
-          },
-          { highWaterMark: 0 },
-        );
-        pending.push(
-          ctx().request('/api/media', {
-            method: 'POST',
-            headers: { Origin: ORIGIN, ...owner.headers, 'Content-Type': 'multipart/form-data; boundary=xyz' },
-            body: stream,
-            duplex: 'half',
-          } as RequestInit),
-        );
-      }
-      await Promise.all(started);
+    it(`takes at most ${UPLOADS_IN_FLIGHT} uploads at once per process (${MEDIA_LIMITS.uploadsAtOnce} per account); the next gets 503 with Retry-After`, async () => {
+      const accounts = await Promise.all(Array.from({ length: UPLOADS_IN_FLIGHT / MEDIA_LIMITS.uploadsAtOnce }, () => signedInUser(ctx(), 'participant')));
+      const held = accounts.flatMap((who) => Array.from({ length: MEDIA_LIMITS.uploadsAtOnce }, () => heldUpload(ctx(), who)));
+      expect(held).toHaveLength(UPLOADS_IN_FLIGHT);
+      await Promise.all(held.map((upload) => upload.started));
       const refused = await upload(ctx(), owner, blob(await pngWithAlpha(), 'image/png'));
       expect(await errorOf(refused, 503)).toEqual({ code: 'busy', message: MEDIA_MESSAGES.busy });
       expect(refused.headers.get('retry-after')).toBe('5');
-      for (const release of releases) release();
-      for (const res of await Promise.all(pending)) expect(res.status).toBe(400);
+      for (const upload of held) upload.release();
+      for (const res of await Promise.all(held.map((upload) => upload.response))) expect(res.status).toBe(400);
       await uploaded(await upload(ctx(), owner, blob(await pngWithAlpha(), 'image/png')));
+    });
+
+    it(`refuses an account's upload past ${MEDIA_LIMITS.uploadsAtOnce} at once with 429 too_many_uploads before reading its body; others upload meanwhile`, async () => {
+      const busy = await signedInUser(ctx(), 'participant');
+      const held = [heldUpload(ctx(), busy), heldUpload(ctx(), busy)];
+      await Promise.all(held.map((upload) => upload.started));
+      let pulled = false;
+      const third = new ReadableStream<Uint8Array>(
+        {
+          pull(controller) {
+            pulled = true;
+            controller.enqueue(new Uint8Array(1024));
+          },
+        },
+        { highWaterMark: 0 },
+      );
+      const refused = await ctx().request('/api/media', {
+        method: 'POST',
+        headers: { Origin: ORIGIN, ...busy.headers, 'Content-Type': 'multipart/form-data; boundary=xyz', 'Content-Length': String(MB) },
+        body: third,
+        duplex: 'half',
+      } as RequestInit);
+      expect(await errorOf(refused, 429)).toEqual({ code: 'too_many_uploads', message: MEDIA_MESSAGES.tooManyUploads });
+      expect(pulled).toBe(false);
+      // Another participant is not held up by them.
+      await uploaded(await upload(ctx(), other, blob(await pngWithAlpha(), 'image/png')));
+      for (const upload of held) upload.release();
+      for (const res of await Promise.all(held.map((upload) => upload.response))) expect(res.status).toBe(400);
+      // Both places are back.
+      const [a, b] = await Promise.all([upload(ctx(), busy, blob(await pngWithAlpha(), 'image/png')), upload(ctx(), busy, blob(await pngWithAlpha(), 'image/png'))]);
+      await uploaded(a);
+      await uploaded(b);
+    });
+
+    it('reserves the bytes of the daily budget before reading: of two uploads at once that each fit but not together, one is refused', async () => {
+      const racer = await signedInUser(ctx(), 'participant');
+      const body = await multipart(blob(await pngWithAlpha(), 'image/png'), 'p.png');
+      // Uploaded in the last 24 h: all the budget but one and a half of these bodies.
+      await insertUploaded(ctx(), racer.id, MEDIA_LIMITS.bytesPerDay - Math.floor(1.5 * body.body.byteLength), 3_600_000);
+      const first = heldUpload(ctx(), racer, body);
+      await first.started;
+      const second = heldUpload(ctx(), racer, body);
+      await Promise.race([second.started, second.response]);
+      first.release();
+      second.release();
+      const answers = await Promise.all([first.response, second.response]);
+      expect(answers.map((res) => res.status).sort()).toEqual([201, 429]);
+      const refused = answers.find((res) => res.status === 429);
+      expect((await errorOf(refused ?? new Response(), 429)).code).toBe('daily_upload_limit');
+    });
+
+    it('gives the place and the reserved bytes back when an upload fails', async () => {
+      const unlucky = await signedInUser(ctx(), 'participant');
+      const png = await pngWithAlpha();
+      const size = (await multipart(blob(png, 'image/png'), 'p.png')).body.byteLength;
+      // Room for one more body of this size today, not two.
+      await insertUploaded(ctx(), unlucky.id, MEDIA_LIMITS.bytesPerDay - size - 100, 3_600_000);
+      // Refused after its body was read, as large as the photo: its reservation held a place and the bytes.
+      const text = blob(new TextEncoder().encode('x'.repeat(png.length)), 'image/png');
+      for (let i = 0; i < MEDIA_LIMITS.uploadsAtOnce + 1; i++) expect((await errorOf(await upload(ctx(), unlucky, text, 'p.png'), 415)).code).toBe('unsupported_type');
+      await uploaded(await upload(ctx(), unlucky, blob(png, 'image/png'), 'p.png'));
+      const left = await ctx().database.db.select().from(mediaUploadReservations).where(eq(mediaUploadReservations.ownerId, unlucky.id));
+      expect(left).toEqual([]);
+    });
+
+    it('cuts off a body that sends nothing for the stall time with 408 upload_stalled, and gives the places back at once', async () => {
+      const config = ctx().config;
+      const stallMs = config.uploadStallMs;
+      expect(stallMs).toBe(MEDIA_LIMITS.stallSeconds * 1000);
+      const slow = await signedInUser(ctx(), 'participant');
+      // Never released: the bodies stop after their first byte would have come.
+      const held = [heldUpload(ctx(), slow), heldUpload(ctx(), slow)];
+      config.uploadStallMs = 300;
+      try {
+        const started = Date.now();
+        for (const res of await Promise.all(held.map((upload) => upload.response))) {
+          expect(await errorOf(res, 408)).toEqual({ code: 'upload_stalled', message: MEDIA_MESSAGES.stalled });
+          expect(res.headers.get('connection')).toBe('close');
+        }
+        expect(Date.now() - started).toBeLessThan(10_000);
+        // Both places are free again.
+        await uploaded(await upload(ctx(), slow, blob(await pngWithAlpha(), 'image/png')));
+      } finally {
+        config.uploadStallMs = stallMs;
+        for (const upload of held) upload.release();
+      }
     });
   });
 });

@@ -267,7 +267,7 @@ describeEachBackend('admin missions API', (ctx) => {
       reviewedBy: null,
       reviewedAt: null,
       // An entry written straight into the table (no version kept): its one submission is the entry itself.
-      history: [{ version: 1, formVersion: 1, answers: { photos: [p2, p1, 'missing-photo'], caption: 'Lunch' }, submittedAt: entry.submittedAt?.toISOString(), decision: null, reason: null, decidedBy: null, decidedAt: null }],
+      history: [{ version: 1, formVersion: 1, answers: { photos: [p2, p1, 'missing-photo'], caption: 'Lunch' }, submittedAt: entry.submittedAt?.toISOString(), decision: null, reason: null, decidedBy: null, decidedAt: null, decisions: [] }],
       notes: [],
       probes: [],
       user: { id: someone.id, firstName: 'Robin', lastName: 'Hale', email: someone.email },

@@ -11,7 +11,7 @@ import { MAIL_PREFERENCE_KEYS, NOTIFICATION_KINDS, type NotificationsAnswer } fr
 import { preferencesSchema } from '../../src/shared/schemas/account.ts';
 import { describeEachBackend, ORIGIN, type TestContext } from './harness.ts';
 import { errorOf, fieldsOf, mailsTo, signedInUser, type SignedIn } from './helpers.ts';
-import { addMember, createMission, createProject, insertEntry, setUserStatus } from './programme-fixtures.ts';
+import { addMember, createMission, createMissionGroup, createProject, insertEntry, setUserStatus } from './programme-fixtures.ts';
 
 const HOUR = 3_600_000;
 
@@ -220,6 +220,30 @@ describeEachBackend('notifications', (ctx) => {
       .from(notifications)
       .where(and(eq(notifications.userId, nothingYet.id), eq(notifications.kind, 'reminder')));
     expect(rows).toHaveLength(2);
+  });
+
+  it('no reminder for a mission an in_order group still holds back; one once it opens, if it still closes soon', async () => {
+    const now = ctx().clock.now();
+    const project = await createProject(ctx());
+    const first = await createMission(ctx(), project.id, { title: 'Week 1', closesAt: new Date(now.getTime() + 200 * HOUR) });
+    const second = await createMission(ctx(), project.id, { title: 'Week 2', closesAt: new Date(now.getTime() + 40 * HOUR) });
+    await createMissionGroup(ctx(), project.id, [first.id, second.id], { title: 'Two weeks', unlock: 'in_order' });
+    const waiting = await signedInUser(ctx());
+    const ahead = await signedInUser(ctx());
+    for (const user of [waiting, ahead]) await addMember(ctx(), project.id, user);
+    await insertEntry(ctx(), first, ahead.id, { status: 'submitted' });
+
+    await ctx().jobs.send('reminders.scan', {});
+    // Week 2 is locked for `waiting` (week 1 not finished): nothing; open for `ahead`: reminded.
+    expect(await mailsTo(ctx(), waiting.email)).toEqual([]);
+    expect((await mailsTo(ctx(), ahead.email)).map((m) => m.subject)).toEqual(['Reminder: Week 2 closes in less than two days']);
+    expect((await notificationsOf(ctx(), waiting)).items).toEqual([]);
+
+    // `waiting` finishes week 1: the next scan reminds them of week 2.
+    await insertEntry(ctx(), first, waiting.id, { status: 'submitted' });
+    await ctx().jobs.send('reminders.scan', {});
+    expect((await mailsTo(ctx(), waiting.email)).map((m) => m.subject)).toEqual(['Reminder: Week 2 closes in less than two days']);
+    expect(await mailsTo(ctx(), ahead.email)).toHaveLength(1);
   });
 
   it('the menu: pages newest first, unread counts, marking some or all read, only one’s own', async () => {

@@ -1,7 +1,7 @@
 /** Mission groups as participants see them: missions in order with their state, in_order locking, progress. */
 import { eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
-import { missionEntries } from '../../src/server/db/schema/index.ts';
+import { missionEntries, missions } from '../../src/server/db/schema/index.ts';
 import type { ParticipantMission, ParticipantMissionGroup } from '../../src/shared/programme.ts';
 import { describeEachBackend, type TestContext } from './harness.ts';
 import { errorOf, type SignedIn } from './helpers.ts';
@@ -49,6 +49,24 @@ describeEachBackend('participation: mission groups', (ctx) => {
     const user = await member(c, project.id);
     expect((await errorOf(await get('/api/mission-groups/nope', user), 404)).code).toBe('not_found');
     expect((await errorOf(await get('/api/mission-groups/2147483647', user), 404)).code).toBe('not_found');
+  });
+
+  it('is 404 while every mission of the group is a draft (home hides it too); visible once one goes live', async () => {
+    const c = ctx();
+    const project = await createProject(c);
+    const user = await member(c, project.id);
+    const drafts = [await createMission(c, project.id, { title: 'Soon 1', status: 'draft' }), await createMission(c, project.id, { title: 'Soon 2', status: 'draft' })];
+    const g = await createMissionGroup(
+      c,
+      project.id,
+      drafts.map((d) => d.id),
+      { title: 'Coming up' },
+    );
+    const empty = await createMissionGroup(c, project.id, [], { title: 'Nothing yet' });
+    expect((await errorOf(await get(`/api/mission-groups/${g.id}`, user), 404)).code).toBe('not_found');
+    expect((await errorOf(await get(`/api/mission-groups/${empty.id}`, user), 404)).code).toBe('not_found');
+    await c.database.db.update(missions).set({ status: 'live' }).where(eq(missions.id, drafts[1]!.id));
+    expect((await group(g.id, user)).missions.map((m) => m.title)).toEqual(['Soon 2']);
   });
 
   it('in_order: each mission opens once the one before it is submitted; locked ones refuse entries (409 locked)', async () => {

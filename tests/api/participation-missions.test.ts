@@ -1,9 +1,10 @@
-/** Missions as participants take them: visibility, dates, entries (limits per mission and per day in the participant's time zone), autosave, submit. */
+/** Missions as participants take them: visibility, dates, entries (limits per mission and per day in the participant's time zone), autosave, revisions (two devices), submit. */
 import { and, eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { media, missionEntries, missions } from '../../src/server/db/schema/index.ts';
 import type { FormDefinition } from '../../src/shared/forms/definition.ts';
-import type { ParticipantMission } from '../../src/shared/programme.ts';
+import type { AnswersConflict, ParticipantMission } from '../../src/shared/programme.ts';
+import { REVISION_REQUIRED_MESSAGE } from '../../src/shared/schemas/programme.ts';
 import { describeEachBackend, type TestContext } from './harness.ts';
 import { errorOf, fieldsOf, type SignedIn } from './helpers.ts';
 import { createMission, createProject, insertEntry, member, participant, photoDefinition, publishVersion, publishedForm, staff, textDefinition, type MissionFixture } from './programme-fixtures.ts';
@@ -14,6 +15,24 @@ const DAILY = "You have made today's entry. Come back tomorrow.";
 
 interface ErrorWithNext {
   error: { code: string; message: string; nextEntryAt?: string };
+}
+
+/** A required name and an optional note, on one page. */
+function twoQuestions(): FormDefinition {
+  return {
+    schema: 'fieldwork.form/1',
+    title: 'Two questions',
+    pages: [
+      {
+        id: 'page_1',
+        title: '',
+        elements: [
+          { id: 'name', type: 'short_text', title: 'Name', required: true },
+          { id: 'note', type: 'short_text', title: 'Note' },
+        ],
+      },
+    ],
+  };
 }
 
 describeEachBackend('participation: missions', (ctx) => {
@@ -27,7 +46,16 @@ describeEachBackend('participation: missions', (ctx) => {
   const view = async (id: number, who: SignedIn) => ok<ParticipantMission>(await get(`/api/missions/${id}`, who));
   const create = (id: number, who: SignedIn, timeZone?: string) => send('POST', `/api/missions/${id}/entries`, timeZone === undefined ? {} : { timeZone }, who);
   const created = async (id: number, who: SignedIn, timeZone?: string) => ok<{ id: number; status: string }>(await create(id, who, timeZone), 201);
-  const saveEntry = (missionId: number, entryId: number, who: SignedIn, answers: unknown) => send('PUT', `/api/missions/${missionId}/entries/${entryId}`, { answers }, who);
+  const saveEntry = (missionId: number, entryId: number, who: SignedIn, answers: unknown, revision?: number) =>
+    send('PUT', `/api/missions/${missionId}/entries/${entryId}`, { answers, ...(revision === undefined ? {} : { revision }) }, who);
+  /** The 409 `conflict` of a stale save or submit, with the current answers. */
+  async function conflictOf(res: Response): Promise<AnswersConflict> {
+    const body = (await errorOf(res, 409)) as { code: string; message: string; current?: AnswersConflict };
+    expect(body.code).toBe('conflict');
+    expect(body.message).toBe('This entry was changed on another device since this page loaded it');
+    if (!body.current) throw new Error('no current');
+    return body.current;
+  }
   const submitEntry = (missionId: number, entryId: number, who: SignedIn, body: unknown = {}) => send('POST', `/api/missions/${missionId}/entries/${entryId}/submit`, body, who);
   const removeEntry = (missionId: number, entryId: number, who: SignedIn) => send('DELETE', `/api/missions/${missionId}/entries/${entryId}`, undefined, who);
   const entryRow = async (id: number) => (await ctx().database.db.select().from(missionEntries).where(eq(missionEntries.id, id)))[0];
@@ -94,7 +122,8 @@ describeEachBackend('participation: missions', (ctx) => {
 
     const seen = await view(mission.id, user);
     expect(seen.myEntries.map((entry) => entry.id)).toEqual([second.id, first.id]);
-    expect(seen.myEntries[0]).toMatchObject({ id: second.id, status: 'draft', answers: { name: 'Second' }, submittedAt: null, seed: `entry-${second.id}`, formVersion: 1 });
+    expect(seen.myEntries[0]).toMatchObject({ id: second.id, status: 'draft', answers: { name: 'Second' }, submittedAt: null, seed: `entry-${second.id}`, formVersion: 1, revision: 1 });
+    expect(seen.myEntries[1]).toMatchObject({ id: first.id, revision: 0 });
     expect(seen.myEntries[0]?.form).toBeUndefined();
   });
 
@@ -114,14 +143,13 @@ describeEachBackend('participation: missions', (ctx) => {
     await created(mission.id, user);
   });
 
-  it('allows one entry per calendar day of the participant’s time zone (a diary)', async () => {
+  it('allows one entry per calendar day of the participant’s own time zone (a diary); naming other zones makes no more days', async () => {
     const c = ctx();
     const { mission, user } = await setup(c, { entries: { min: 3, max: 10, perDay: 1 } });
     const noon = advanceToUtcHour(c, 12);
     const day = noon.toISOString().slice(0, 10);
-    const nextDay = new Date(noon.getTime() + DAY).toISOString().slice(0, 10);
 
-    // 13:00 in Amsterdam (UTC+1 in November).
+    // 13:00 in Amsterdam (UTC+1 in November). The participant had no zone yet: the browser's becomes theirs.
     const first = await created(mission.id, user, 'Europe/Amsterdam');
     expect(await entryRow(first.id)).toMatchObject({ localDate: day, timeZone: 'Europe/Amsterdam' });
     const refused = (await (await create(mission.id, user, 'Europe/Amsterdam')).json()) as ErrorWithNext;
@@ -129,20 +157,18 @@ describeEachBackend('participation: missions', (ctx) => {
     const seen = await view(mission.id, user);
     expect(seen).toMatchObject({ canAddEntry: false, addEntryBlockedReason: DAILY, nextEntryAt: `${day}T23:00:00.000Z` });
 
-    // On Kiritimati (UTC+14) it is already 02:00 the next day: a new calendar day.
-    const tomorrow = await created(mission.id, user, 'Pacific/Kiritimati');
-    expect(await entryRow(tomorrow.id)).toMatchObject({ localDate: nextDay, timeZone: 'Pacific/Kiritimati' });
-    expect((await errorOf(await create(mission.id, user, 'Pacific/Kiritimati'), 409)).code).toBe('daily_limit');
-    // The day in Amsterdam still has its entry.
-    expect((await errorOf(await create(mission.id, user, 'Europe/Amsterdam'), 409)).code).toBe('daily_limit');
+    // On Kiritimati (UTC+14) it is already the next day, but naming that zone changes nothing:
+    // the day is the participant's own (three zones used to make three entries in one day).
+    for (const zone of ['Pacific/Kiritimati', 'Pacific/Pago_Pago', 'Asia/Tokyo']) {
+      expect((await errorOf(await create(mission.id, user, zone), 409)).code).toBe('daily_limit');
+    }
+    expect((await view(mission.id, user)).myEntries).toHaveLength(1);
 
-    // 01:00 the next day in Amsterdam: that day already has the Kiritimati entry.
+    // 01:00 the next day in Amsterdam: a new day.
     c.clock.advance(12 * HOUR);
-    expect((await errorOf(await create(mission.id, user, 'Europe/Amsterdam'), 409)).code).toBe('daily_limit');
-    // A day later it is allowed again.
-    c.clock.advance(DAY);
-    const third = await created(mission.id, user, 'Europe/Amsterdam');
-    expect((await entryRow(third.id))?.localDate).toBe(new Date(noon.getTime() + 2 * DAY).toISOString().slice(0, 10));
+    const second = await created(mission.id, user, 'Pacific/Kiritimati');
+    expect(await entryRow(second.id)).toMatchObject({ localDate: new Date(noon.getTime() + DAY).toISOString().slice(0, 10), timeZone: 'Europe/Amsterdam' });
+    expect((await errorOf(await create(mission.id, user), 409)).code).toBe('daily_limit');
   });
 
   it('takes the calendar day in UTC when the time zone is absent or unknown', async () => {
@@ -204,7 +230,7 @@ describeEachBackend('participation: missions', (ctx) => {
     const { mission, user } = await setup(c, { entries: { min: 1, max: 3 } });
     const entry = await created(mission.id, user);
     const saved = await ok<{ status: string; savedAt: string }>(await saveEntry(mission.id, entry.id, user, { name: 'Half' }));
-    expect(saved).toEqual({ status: 'draft', savedAt: c.clock.now().toISOString() });
+    expect(saved).toEqual({ status: 'draft', savedAt: c.clock.now().toISOString(), revision: 1 });
     expect((await entryRow(entry.id))?.answers).toEqual({ name: 'Half' });
 
     const submitted = await insertEntry(c, mission, user.id, { status: 'submitted', answers: { name: 'Done' } });
@@ -225,7 +251,7 @@ describeEachBackend('participation: missions', (ctx) => {
     expect(await entryRow(entry.id)).toMatchObject({ status: 'draft', answers: { name: '   ' } });
     expect(await fieldsOf(await submitEntry(mission.id, entry.id, user))).toEqual({ name: ['Required'] });
 
-    await ok(await saveEntry(mission.id, entry.id, user, { name: '  Kitchen  ', unknown: 'x' }));
+    await ok(await saveEntry(mission.id, entry.id, user, { name: '  Kitchen  ', unknown: 'x' }, 1));
     expect(await ok(await submitEntry(mission.id, entry.id, user))).toEqual({ status: 'submitted' });
     const row = await entryRow(entry.id);
     expect(row).toMatchObject({ status: 'submitted', answers: { name: 'Kitchen' } });
@@ -238,6 +264,65 @@ describeEachBackend('participation: missions', (ctx) => {
     const racer = await created(project2.id, user);
     const results = await Promise.all([submitEntry(project2.id, racer.id, user, { answers: { name: 'A' } }), submitEntry(project2.id, racer.id, user, { answers: { name: 'B' } })]);
     expect(results.map((res) => res.status).sort()).toEqual([200, 409]);
+  });
+
+  it('carries a revision: each save bumps it; a stale one is 409 conflict with the current answers and changes nothing', async () => {
+    const c = ctx();
+    const { mission, user } = await setup(c, { definition: twoQuestions(), entries: { min: 1, max: 2 } });
+    const entry = await created(mission.id, user);
+    // Both devices open the entry at revision 0.
+    expect((await view(mission.id, user)).myEntries[0]).toMatchObject({ id: entry.id, revision: 0, answers: {} });
+    expect(await ok(await saveEntry(mission.id, entry.id, user, { name: 'Phone' }, 0))).toMatchObject({ status: 'draft', revision: 1 });
+    // The laptop's copy from revision 0: refused with what the server holds; nothing changes.
+    expect(await conflictOf(await saveEntry(mission.id, entry.id, user, { note: 'Laptop' }, 0))).toEqual({ answers: { name: 'Phone' }, revision: 1 });
+    expect(await entryRow(entry.id)).toMatchObject({ answers: { name: 'Phone' }, revision: 1 });
+    // Merged and sent again with the current revision.
+    expect(await ok(await saveEntry(mission.id, entry.id, user, { name: 'Phone', note: 'Laptop' }, 1))).toMatchObject({ revision: 2 });
+    expect((await view(mission.id, user)).myEntries[0]).toMatchObject({ answers: { name: 'Phone', note: 'Laptop' }, revision: 2 });
+
+    // Left out once the entry was saved: 400 on `revision`. A never-saved entry may leave it out.
+    expect(await fieldsOf(await saveEntry(mission.id, entry.id, user, { name: 'Blind' }))).toEqual({ revision: [REVISION_REQUIRED_MESSAGE] });
+    expect((await entryRow(entry.id))?.answers).toEqual({ name: 'Phone', note: 'Laptop' });
+    const other = await created(mission.id, user);
+    expect(await ok(await saveEntry(mission.id, other.id, user, { name: 'No revision yet' }))).toMatchObject({ revision: 1 });
+  });
+
+  it('of two saves at once from one revision, exactly one lands; the other is 409 conflict with the winner’s answers', async () => {
+    const c = ctx();
+    const { mission, user } = await setup(c);
+    const entry = await created(mission.id, user);
+    for (let revision = 0; revision < 3; revision++) {
+      const results = await Promise.all([saveEntry(mission.id, entry.id, user, { name: `A${revision}` }, revision), saveEntry(mission.id, entry.id, user, { name: `B${revision}` }, revision)]);
+      expect(results.map((res) => res.status).sort()).toEqual([200, 409]);
+      const winner = results.find((res) => res.status === 200);
+      const loser = results.find((res) => res.status === 409);
+      if (!winner || !loser) throw new Error('expected one of each');
+      expect(await ok(winner)).toMatchObject({ revision: revision + 1 });
+      const row = await entryRow(entry.id);
+      expect(row?.revision).toBe(revision + 1);
+      expect(await conflictOf(loser)).toEqual({ answers: row?.answers, revision: revision + 1 });
+    }
+  });
+
+  it('checks the revision on submit when one is sent: a stale one is 409 conflict and submits nothing', async () => {
+    const c = ctx();
+    const { mission, user } = await setup(c, { definition: twoQuestions() });
+    const entry = await created(mission.id, user);
+    await ok(await saveEntry(mission.id, entry.id, user, { name: 'Phone' }, 0));
+    for (const body of [{ answers: { name: 'Laptop' }, revision: 0 }, { revision: 0 }]) {
+      expect(await conflictOf(await submitEntry(mission.id, entry.id, user, body))).toEqual({ answers: { name: 'Phone' }, revision: 1 });
+    }
+    expect(await entryRow(entry.id)).toMatchObject({ status: 'draft', answers: { name: 'Phone' }, revision: 1, submissionCount: 0 });
+
+    // Refused answers are saved first: the 400 carries the new revision.
+    const refused = await send('POST', `/api/missions/${mission.id}/entries/${entry.id}/submit`, { answers: { name: '' }, revision: 1 }, user);
+    const body = (await errorOf(refused, 400)) as { fields?: Record<string, string[]>; revision?: number };
+    expect(body).toMatchObject({ code: 'validation_failed', fields: { name: ['Required'] }, revision: 2 });
+    expect(await entryRow(entry.id)).toMatchObject({ status: 'draft', answers: { name: '' }, revision: 2 });
+
+    expect(await ok(await submitEntry(mission.id, entry.id, user, { answers: { name: 'Both' }, revision: 2 }))).toEqual({ status: 'submitted' });
+    expect(await entryRow(entry.id)).toMatchObject({ status: 'submitted', answers: { name: 'Both' }, revision: 4 });
+    expect((await view(mission.id, user)).myEntries[0]).toMatchObject({ status: 'submitted', revision: 4 });
   });
 
   it('approves at once when the mission’s review is automatic', async () => {

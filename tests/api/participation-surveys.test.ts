@@ -1,10 +1,11 @@
-/** Native surveys as participants take them: visibility, dates, autosave and resume, submit, validation, pinned versions, photos. */
+/** Native surveys as participants take them: visibility, dates, autosave and resume, revisions (two devices), submit, validation, pinned versions, photos. */
 import { and, eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { media, projects, surveyResponses, surveys } from '../../src/server/db/schema/index.ts';
 import { createSession } from '../../src/server/services/sessions.ts';
 import type { FormDefinition } from '../../src/shared/forms/definition.ts';
-import type { ParticipantSurvey } from '../../src/shared/programme.ts';
+import type { AnswersConflict, ParticipantSurvey } from '../../src/shared/programme.ts';
+import { REVISION_REQUIRED_MESSAGE } from '../../src/shared/schemas/programme.ts';
 import { describeEachBackend, type TestContext } from './harness.ts';
 import { errorOf, fieldsOf, type SignedIn } from './helpers.ts';
 import { addMember, createProject, createSurvey, insertResponse, member, participant, photoDefinition, publishVersion, publishedForm, staff, textDefinition } from './programme-fixtures.ts';
@@ -49,7 +50,16 @@ describeEachBackend('participation: native surveys', (ctx) => {
     return JSON.parse(text) as T;
   }
   const view = async (id: number, who: SignedIn) => ok<ParticipantSurvey>(await get(`/api/surveys/${id}`, who));
-  const save = (id: number, who: SignedIn, answers: unknown, pageId: string | null = 'page_1') => send('PUT', `/api/surveys/${id}/response`, { answers, pageId }, who);
+  const save = (id: number, who: SignedIn, answers: unknown, pageId: string | null = 'page_1', revision?: number) =>
+    send('PUT', `/api/surveys/${id}/response`, { answers, pageId, ...(revision === undefined ? {} : { revision }) }, who);
+  /** The 409 `conflict` of a stale save or submit, with the current answers. */
+  async function conflictOf(res: Response): Promise<AnswersConflict> {
+    const body = (await errorOf(res, 409)) as { code: string; message: string; current?: AnswersConflict };
+    expect(body.code).toBe('conflict');
+    expect(body.message).toBe('Your answers were changed on another device since this page loaded them');
+    if (!body.current) throw new Error('no current');
+    return body.current;
+  }
   const submit = (id: number, who: SignedIn, answers: unknown, extra: Record<string, unknown> = {}) => send('POST', `/api/surveys/${id}/response/submit`, { answers, ...extra }, who);
   const responseRow = async (surveyId: number, userId: number) =>
     (await ctx().database.db.select().from(surveyResponses).where(and(eq(surveyResponses.surveyId, surveyId), eq(surveyResponses.userId, userId))))[0];
@@ -161,11 +171,11 @@ describeEachBackend('participation: native surveys', (ctx) => {
     const c = ctx();
     const { survey, user } = await setup(c, branchingDefinition());
     const saved = await ok<{ status: string; savedAt: string }>(await save(survey.id, user, { name: 'Ro' }, 'page_1'));
-    expect(saved).toEqual({ status: 'draft', savedAt: c.clock.now().toISOString() });
+    expect(saved).toEqual({ status: 'draft', savedAt: c.clock.now().toISOString(), revision: 1 });
 
     c.clock.advance(60_000);
     // Incomplete answers are fine in a draft; only their shape is checked.
-    await ok(await save(survey.id, user, { name: 'Robin', likes_tea: 'yes', drink: 'Earl Grey' }, 'page_2'));
+    await ok(await save(survey.id, user, { name: 'Robin', likes_tea: 'yes', drink: 'Earl Grey' }, 'page_2', 1));
     expect((await fieldsOf(await save(survey.id, user, { name: { nested: { deep: 1 } } }))).answers).toBeDefined();
     expect((await fieldsOf(await send('PUT', `/api/surveys/${survey.id}/response`, { answers: {} }, user))).pageId).toBeDefined();
 
@@ -174,17 +184,95 @@ describeEachBackend('participation: native surveys', (ctx) => {
     const phone: SignedIn = { ...user, headers: { Cookie: `fw_session=${token}` } };
     const resumed = await view(survey.id, phone);
     expect(resumed.state).toBe('in_progress');
-    expect(resumed.response).toEqual({ answers: { name: 'Robin', likes_tea: 'yes', drink: 'Earl Grey' }, pageId: 'page_2', status: 'draft', submittedAt: null });
+    expect(resumed.response).toEqual({ answers: { name: 'Robin', likes_tea: 'yes', drink: 'Earl Grey' }, pageId: 'page_2', status: 'draft', submittedAt: null, revision: 2 });
   });
 
-  it('takes two first saves at once as one draft', async () => {
+  it('carries a revision: each save bumps it; a stale one is 409 conflict with the current answers and changes nothing', async () => {
+    const c = ctx();
+    const { survey, user } = await setup(c, branchingDefinition());
+    // The laptop loaded the survey before anything was saved: revision 0.
+    expect((await view(survey.id, user)).response).toBeUndefined();
+    // The phone saves first (from revision 0, or with no revision: both mean "no response yet").
+    expect(await ok(await save(survey.id, user, { name: 'Phone' }, 'page_1', 0))).toMatchObject({ revision: 1 });
+    expect(await ok(await save(survey.id, user, { name: 'Phone', likes_tea: 'yes' }, 'page_2', 1))).toMatchObject({ status: 'draft', revision: 2 });
+    expect((await view(survey.id, user)).response).toMatchObject({ answers: { name: 'Phone', likes_tea: 'yes' }, pageId: 'page_2', revision: 2 });
+
+    // The laptop's older copy, from revision 0 and from revision 1: refused, with what the server holds.
+    for (const stale of [0, 1]) {
+      expect(await conflictOf(await save(survey.id, user, { drink: 'Laptop' }, 'page_1', stale))).toEqual({ answers: { name: 'Phone', likes_tea: 'yes' }, pageId: 'page_2', revision: 2 });
+    }
+    expect(await responseRow(survey.id, user.id)).toMatchObject({ answers: { name: 'Phone', likes_tea: 'yes' }, pageId: 'page_2', revision: 2, status: 'draft' });
+
+    // Merged on the laptop and sent again with the current revision: both answers kept.
+    expect(await ok(await save(survey.id, user, { name: 'Phone', likes_tea: 'yes', drink: 'Laptop' }, 'page_1', 2))).toMatchObject({ revision: 3 });
+    expect((await view(survey.id, user)).response).toMatchObject({ answers: { name: 'Phone', likes_tea: 'yes', drink: 'Laptop' }, revision: 3 });
+  });
+
+  it('requires the revision once a response exists: 400 on `revision` saying what to send', async () => {
     const c = ctx();
     const { survey, user } = await setup(c);
-    const results = await Promise.all([save(survey.id, user, { name: 'one' }), save(survey.id, user, { name: 'two' })]);
-    expect(results.map((res) => res.status)).toEqual([200, 200]);
-    const rows = await c.database.db.select().from(surveyResponses).where(eq(surveyResponses.surveyId, survey.id));
-    expect(rows).toHaveLength(1);
-    expect(['one', 'two']).toContain(rows[0]?.answers.name);
+    await ok(await save(survey.id, user, { name: 'First' }));
+    expect(await fieldsOf(await save(survey.id, user, { name: 'Blind overwrite' }))).toEqual({ revision: [REVISION_REQUIRED_MESSAGE] });
+    expect(Object.keys(await fieldsOf(await save(survey.id, user, { name: 'x' }, 'page_1', -1)))).toEqual(['revision']);
+    expect(Object.keys(await fieldsOf(await send('PUT', `/api/surveys/${survey.id}/response`, { answers: {}, pageId: null, revision: '1' }, user)))).toEqual(['revision']);
+    expect((await responseRow(survey.id, user.id))?.answers).toEqual({ name: 'First' });
+  });
+
+  it('of two saves at once from one revision, exactly one lands; the other is 409 conflict with the winner’s answers', async () => {
+    const c = ctx();
+    const { survey, user } = await setup(c);
+    await ok(await save(survey.id, user, { name: 'Start' }));
+    for (let round = 0; round < 3; round++) {
+      const revision = round + 1;
+      const results = await Promise.all([save(survey.id, user, { name: `A${round}` }, 'page_1', revision), save(survey.id, user, { name: `B${round}` }, 'page_1', revision)]);
+      expect(results.map((res) => res.status).sort()).toEqual([200, 409]);
+      const winner = results.find((res) => res.status === 200);
+      const loser = results.find((res) => res.status === 409);
+      if (!winner || !loser) throw new Error('expected one of each');
+      expect(await ok(winner)).toMatchObject({ revision: revision + 1 });
+      const row = await responseRow(survey.id, user.id);
+      expect(row?.revision).toBe(revision + 1);
+      expect(await conflictOf(loser)).toEqual({ answers: row?.answers, pageId: 'page_1', revision: revision + 1 });
+    }
+  });
+
+  it('takes two first saves at once as one draft: the other is 409 conflict, never an overwrite', async () => {
+    const c = ctx();
+    const { survey, user } = await setup(c);
+    for (const revision of [undefined, 0]) {
+      const who = await member(c, survey.projectId);
+      const results = await Promise.all([save(survey.id, who, { name: 'one' }, 'page_1', revision), save(survey.id, who, { name: 'two' }, 'page_1', revision)]);
+      expect(results.map((res) => res.status).sort(), `revision ${revision}`).toEqual([200, 409]);
+      const rows = await c.database.db.select().from(surveyResponses).where(and(eq(surveyResponses.surveyId, survey.id), eq(surveyResponses.userId, who.id)));
+      expect(rows).toHaveLength(1);
+      expect(rows[0]?.revision).toBe(1);
+      const loser = results.find((res) => res.status === 409);
+      if (!loser) throw new Error('no 409');
+      expect(await conflictOf(loser)).toEqual({ answers: rows[0]?.answers, pageId: 'page_1', revision: 1 });
+    }
+  });
+
+  it('checks the revision on submit when one is sent: a stale one is 409 conflict and submits nothing', async () => {
+    const c = ctx();
+    const { survey, user } = await setup(c);
+    await ok(await save(survey.id, user, { name: 'Phone' }));
+    await ok(await save(survey.id, user, { name: 'Phone, later' }, 'page_1', 1));
+    expect(await conflictOf(await submit(survey.id, user, { name: 'Laptop' }, { revision: 1 }))).toEqual({ answers: { name: 'Phone, later' }, pageId: 'page_1', revision: 2 });
+    expect(await responseRow(survey.id, user.id)).toMatchObject({ status: 'draft', answers: { name: 'Phone, later' }, revision: 2 });
+    expect((await view(survey.id, user)).state).toBe('in_progress');
+
+    await ok(await submit(survey.id, user, { name: 'Phone, later' }, { revision: 2 }));
+    expect(await responseRow(survey.id, user.id)).toMatchObject({ status: 'submitted', answers: { name: 'Phone, later' }, revision: 3 });
+    expect((await view(survey.id, user)).response).toMatchObject({ status: 'submitted', revision: 3 });
+
+    // Without a draft: revision 0 submits; a revision sent while none exists starts the response.
+    const fresh = await member(c, survey.projectId);
+    await ok(await submit(survey.id, fresh, { name: 'At once' }, { revision: 0 }));
+    expect(await responseRow(survey.id, fresh.id)).toMatchObject({ status: 'submitted', revision: 1 });
+    // A draft made meanwhile on another device makes revision 0 stale.
+    const late = await member(c, survey.projectId);
+    await ok(await save(survey.id, late, { name: 'Other device' }));
+    expect(await conflictOf(await submit(survey.id, late, { name: 'Stale' }, { revision: 0 }))).toMatchObject({ answers: { name: 'Other device' }, revision: 1 });
   });
 
   it('validates on submit: Required on the missing question, per element id; nothing is submitted', async () => {

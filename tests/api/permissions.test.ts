@@ -194,6 +194,8 @@ const ROWS: Row[] = [
   { call: 'POST /api/admin/projects/{id}/surveys', request: (w) => send('POST', `${P(w)}/surveys`), expect: staffOnly(400) },
   { call: 'GET /api/admin/surveys/{id}', request: (w) => get(`/api/admin/surveys/${w.survey.id}`), expect: staffOnly(200) },
   { call: 'PATCH /api/admin/surveys/{id}', request: (w) => send('PATCH', `/api/admin/surveys/${w.survey.id}`, { title: '' }), expect: staffOnly(400) },
+  // A native survey has no webhook: 409 proves the role was let in, and nothing changes.
+  { call: 'POST /api/admin/surveys/{id}/webhook-secret', request: (w) => send('POST', `/api/admin/surveys/${w.survey.id}/webhook-secret`), expect: staffOnly(409) },
   { call: 'GET /api/admin/surveys/{id}/responses', request: (w) => get(`/api/admin/surveys/${w.survey.id}/responses`), expect: staffOnly(200) },
   { call: 'GET /api/admin/surveys/{id}/responses.csv', request: (w) => get(`/api/admin/surveys/${w.survey.id}/responses.csv`), expect: staffOnly(200) },
   { call: 'GET /api/admin/surveys/{id}/results', request: (w) => get(`/api/admin/surveys/${w.survey.id}/results`), expect: staffOnly(200) },
@@ -238,6 +240,12 @@ const ROWS: Row[] = [
   { call: 'POST /api/surveys/{id}/response/submit', request: (w) => send('POST', `/api/surveys/${w.survey.id}/response/submit`), expect: signedIn(400) },
   { call: 'GET /api/surveys/{id}/start', request: (w) => get(`/api/surveys/${w.survey.id}/start`), expect: all(302) },
   { call: 'GET /api/surveys/return', request: () => get('/api/surveys/return?pid=not-a-reference&status=complete'), expect: all(404) },
+  {
+    call: 'POST /api/surveys/{id}/webhook',
+    // An external survey without a webhook secret: no session lets anyone in.
+    request: async (w) => send('POST', `/api/surveys/${(await createSurvey(w.c, w.project.id, { kind: 'external' })).id}/webhook`, { pid: 'not-a-reference', status: 'complete' }),
+    expect: all(401),
+  },
   { call: 'GET /api/missions/{id}', request: (w) => get(`/api/missions/${w.mission.id}`), expect: signedIn(200) },
   { call: 'POST /api/missions/{id}/entries', request: (w) => send('POST', `/api/missions/${w.mission.id}/entries`, { timeZone: 5 }), expect: signedIn(400) },
   {

@@ -6,7 +6,8 @@
  */
 import { and, asc, eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
-import { auditLog, missions, pointsLedger } from '../../src/server/db/schema/index.ts';
+import { auditLog, missions, pointsLedger, surveys } from '../../src/server/db/schema/index.ts';
+import { isExternalOutcome, outcomeKey } from '../../src/server/services/external-surveys.ts';
 import { pointReference, type PointsSummary } from '../../src/shared/points.ts';
 import { describeEachBackend, type TestContext } from './harness.ts';
 import { errorOf, fieldsOf, freshIp, type SignedIn } from './helpers.ts';
@@ -36,8 +37,14 @@ describeEachBackend('points API', (ctx) => {
     expect(start.status).toBe(302);
     const pid = new URL(start.headers.get('location') ?? '').searchParams.get('pid') ?? '';
     expect(pid).not.toBe('');
-    const back = await c.request(`/api/surveys/return?pid=${encodeURIComponent(pid)}&status=${status}`, { headers: { 'X-Forwarded-For': freshIp() } });
+    const back = await c.request(await returnPath(c, surveyId, pid, status), { headers: { 'X-Forwarded-For': freshIp() } });
     return back.status;
+  }
+  /** The survey's return link for `status` with the pid filled in (its key as the admin screen shows it, docs/alchemer.md). */
+  async function returnPath(c: TestContext, surveyId: number, pid: string, status: string): Promise<string> {
+    const [row] = await c.database.db.select({ returnKey: surveys.returnKey }).from(surveys).where(eq(surveys.id, surveyId));
+    const k = isExternalOutcome(status) && row?.returnKey ? outcomeKey(row.returnKey, status) : '';
+    return `/api/surveys/return?status=${status}&k=${k}&pid=${encodeURIComponent(pid)}`;
   }
 
   it('a native survey credits its points, available at once, when submitted (once); 0 points credit nothing', async () => {
@@ -79,7 +86,7 @@ describeEachBackend('points API', (ctx) => {
       return new URL(res.headers.get('location') ?? '').searchParams.get('pid') ?? '';
     };
     const [pidA, pidB] = [await startOnce(), await startOnce()];
-    for (const pid of [pidA, pidB, pidA]) await c.request(`/api/surveys/return?pid=${encodeURIComponent(pid)}&status=complete`, { headers: { 'X-Forwarded-For': freshIp() } });
+    for (const pid of [pidA, pidB, pidA]) await c.request(await returnPath(c, twice.id, pid, 'complete'), { headers: { 'X-Forwarded-For': freshIp() } });
     expect((await ledgerOf(user.id)).filter((row) => row.reference === pointReference.externalSurvey(twice.id))).toHaveLength(1);
   });
 

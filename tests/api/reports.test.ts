@@ -1,8 +1,22 @@
 import { createHash } from 'node:crypto';
-import { expect, it } from 'vitest';
-import { canonicalJson, type Report } from '../../src/shared/schemas/reports.ts';
-import { describeEachBackend, type TestContext } from './harness.ts';
-import { errorOf, fieldsOf, freshIp, signedInUser, type SignedIn } from './helpers.ts';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { asc, eq, like, sql } from 'drizzle-orm';
+import { Hono } from 'hono';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RouteTable } from '../../builds/manifest.ts';
+import type { AppEnv } from '../../src/server/context.ts';
+import { auditLog, clientReports } from '../../src/server/db/schema/index.ts';
+import { createLogger } from '../../src/server/logger.ts';
+import { audit } from '../../src/server/services/audit.ts';
+import { issueLinkToken } from '../../src/server/services/link-tokens.ts';
+import { findOrCreateInvitedUser } from '../../src/server/services/users.ts';
+import { createStaticSite } from '../../src/server/static.ts';
+import { canonicalJson, redactReport, type Report } from '../../src/shared/schemas/reports.ts';
+import type { TokenType } from '../../src/shared/tokens.ts';
+import { BACKENDS, createTestContext, describeEachBackend, type TestContext } from './harness.ts';
+import { errorOf, fieldsOf, freshIp, mailsTo, signedInUser, uniqueEmail, writeFixtureDist, type SignedIn } from './helpers.ts';
 
 const UA = 'Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0';
 
@@ -207,3 +221,269 @@ describeEachBackend('client error reports: the admin list', (ctx: () => TestCont
     expect(Object.keys(bad).sort()).toEqual(['page', 'perPage']);
   });
 });
+
+// ---------------------------------------------------------------------------------------------
+// Issue 13 §1: no live token in anything staff can read (docs/permissions.md, "Secrets").
+
+/** Someone invited who has not set up their account yet (the owner of an onboarding link). */
+async function invitedUserId(ctx: TestContext): Promise<number> {
+  const { user } = await findOrCreateInvitedUser(ctx.database.db, { email: uniqueEmail('invitee'), role: 'participant' });
+  return user.id;
+}
+
+/** A live link token of the user, as a mail would carry it (checked live through the API). */
+async function liveToken(ctx: TestContext, userId: number, type: TokenType): Promise<string> {
+  const { token } = await issueLinkToken(ctx.database.db, ctx.clock, { type, userId });
+  const verify = await ctx.request(`/api/tokens/verify?token=${token}&type=${type}`, { headers: { 'X-Forwarded-For': freshIp() } });
+  expect(verify.status, await verify.clone().text()).toBe(200);
+  return token;
+}
+
+/** The statements 0005_integrity.sql appends to clean stored reports (issue 13 §1), as written there. */
+function reportCleanupStatements(): string[] {
+  const file = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../src/server/db/migrations/0005_integrity.sql');
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('--> statement-breakpoint')
+    .filter((statement) => statement.includes('Issue 13 §1') && statement.includes('"client_reports"'));
+}
+
+describeEachBackend('client error reports: no live token reaches staff', (ctx) => {
+  let moderator: SignedIn;
+  let admin: SignedIn;
+  const secrets: string[] = [];
+  const send = (reports: unknown[]) => ctx().json('POST', '/api/reports', { reports }, { 'X-Forwarded-For': freshIp() });
+  /** Every report a moderator can list, as the JSON text they read. */
+  const everything = async (search = ''): Promise<{ text: string; list: ReportList }> => {
+    const res = await ctx().request(`/api/admin/reports?perPage=100${search ? `&search=${encodeURIComponent(search)}` : ''}`, { headers: moderator.headers });
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    return { text, list: JSON.parse(text) as ReportList };
+  };
+  const expectNoSecretIn = (text: string) => {
+    for (const secret of secrets) expect(text).not.toContain(secret);
+  };
+
+  beforeAll(async () => {
+    moderator = await signedInUser(ctx(), 'moderator');
+    admin = await signedInUser(ctx(), 'admin');
+  });
+
+  it("a page_load of /reset-password/<an admin's live token> is stored and listed as /reset-password/[token]", async () => {
+    const token = await liveToken(ctx(), admin.id, 'reset-password');
+    secrets.push(token);
+    // What an old browser (or any client) may still send: the page's real path.
+    expect((await send([pageLoad(`/reset-password/${token}`), pageLoad(`/reset-password/${token}/`)])).status).toBe(204);
+
+    const { text, list } = await everything();
+    expectNoSecretIn(text);
+    const stored = list.reports.find((r) => r.url === '/reset-password/[token]');
+    expect(stored).toMatchObject({ userAgent: UA, data: { type: 'action', action: { name: 'page_load', data: null } } });
+    // The hash is that of what is stored.
+    expect(stored?.hash).toBe(createHash('sha1').update(canonicalJson({ url: stored?.url, userAgent: stored?.userAgent, data: stored?.data })).digest('hex'));
+    // A moderator who searches for the token (or a piece of it) finds nothing.
+    for (const search of [token, token.slice(0, 12), token.slice(-12)]) expect((await everything(search)).list.total).toBe(0);
+    // The token is still live: nothing but the admin's mail holds it.
+    expect((await ctx().request(`/api/tokens/verify?token=${token}&type=reset-password`, { headers: { 'X-Forwarded-For': freshIp() } })).status).toBe(200);
+  });
+
+  it('an uncaught error whose stack holds http://host/onboarding/<token>?token=…&pid=… is stored without the secrets', async () => {
+    const onboarding = await liveToken(ctx(), await invitedUserId(ctx()), 'onboarding');
+    const email = await liveToken(ctx(), (await signedInUser(ctx())).id, 'update-email');
+    const pid = 'pid-Abc123_xyz-987654';
+    const k = 'Kk9_returnKeyOfTheOutcome';
+    secrets.push(onboarding, email, pid, k);
+    const stack = `TypeError: cannot read "x"\n    at render (http://host/onboarding/${onboarding}?token=${onboarding}&pid=${pid}:12:5)\n    at http://host/_astro/app.js:1:2`;
+    const reports: Report[] = [
+      {
+        url: `/onboarding/${onboarding}`,
+        userAgent: UA,
+        data: { type: 'uncaught', stacktrace: stack, data: { kind: 'misc', data: { type: 'exception', message: `no page /update-email/${email}`, token: onboarding, nested: [{ next: `/x?k=${k}&pid=${pid}` }] } } },
+      },
+      {
+        url: `/login?r=/update-email/${email}`,
+        userAgent: null,
+        data: { type: 'manual', stacktrace: null, data: { kind: 'http', code: 404, body: `{"error":{"message":"/reset-password/${onboarding}"}}`, cause: `ApiError: GET /api/surveys/return?status=complete&k=${k}&pid=${pid}` } },
+      },
+      { url: `/data-deletion?token=${email}`, userAgent: UA, data: { type: 'action', action: { name: 'misc', data: { pid, link: `http://host/update-email/${email}` } } } },
+    ];
+    expect((await send(reports)).status).toBe(204);
+
+    const { text, list } = await everything();
+    expectNoSecretIn(text);
+    const byUrl = new Map(list.reports.map((r) => [r.url, r]));
+    expect(byUrl.get('/onboarding/[token]')?.data).toEqual({
+      type: 'uncaught',
+      // A query value may hold colons: `:12:5` goes with the pid.
+      stacktrace: 'TypeError: cannot read "x"\n    at render (http://host/onboarding/[token]?token=[redacted]&pid=[redacted])\n    at http://host/_astro/app.js:1:2',
+      data: { kind: 'misc', data: { type: 'exception', message: 'no page /update-email/[token]', token: '[redacted]', nested: [{ next: '/x?k=[redacted]&pid=[redacted]' }] } },
+    });
+    expect(byUrl.get('/login?r=/update-email/[token]')?.data).toEqual({
+      type: 'manual',
+      stacktrace: null,
+      data: { kind: 'http', code: 404, body: '{"error":{"message":"/reset-password/[token]"}}', cause: 'ApiError: GET /api/surveys/return?status=complete&k=[redacted]&pid=[redacted]' },
+    });
+    expect(byUrl.get('/data-deletion?token=[redacted]')?.data).toEqual({ type: 'action', action: { name: 'misc', data: { pid: '[redacted]', link: 'http://host/update-email/[token]' } } });
+    for (const search of [onboarding, email, pid, k]) expect((await everything(search)).list.total).toBe(0);
+  });
+
+  it('the same report with another token is the same (cleaned) report: one row, counted', async () => {
+    const first = await liveToken(ctx(), await invitedUserId(ctx()), 'onboarding');
+    const second = await liveToken(ctx(), await invitedUserId(ctx()), 'onboarding');
+    secrets.push(first, second);
+    const report = (token: string): Report => ({ url: '/onboarding/[token]', userAgent: 'DedupAgent/2', data: { type: 'uncaught', stacktrace: `at http://h/onboarding/${token}:1:1`, data: { kind: 'misc', data: null } } });
+    await send([report(first)]);
+    await send([report(second)]);
+    const rows = (await everything('DedupAgent/2')).list.reports;
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.count).toBe(2);
+  });
+
+  it('the data migration cleans reports stored before (its statements, read from 0005_integrity.sql)', async () => {
+    const statements = reportCleanupStatements();
+    expect(statements).toHaveLength(1);
+    const token = 'Mg7_Rt2-stored-before-the-fix-0123456789ab';
+    const pid = 'stored-pid-4242';
+    secrets.push(token, pid);
+    const dirty: Report[] = [
+      pageLoad(`/reset-password/${token}`),
+      { url: `/update-email/${token}?pid=${pid}`, userAgent: `Agent/onboarding/${token}`, data: { type: 'uncaught', stacktrace: `Error: "q"\n    at http://h/onboarding/${token}:1:2\n\tnext`, data: { kind: 'misc', data: { password: 'hunter2', PID: 12345, code: 500, key: 'kept', 'a\\"b': `/x?k=${token}`, list: [`/onboarding/${token}`, 1.5, true, null, { apiKey: 'abc' }] } } } },
+      { url: '/login', userAgent: null, data: { type: 'manual', stacktrace: null, data: { kind: 'http', code: 500, body: `{"error":{"message":"see /reset-password/${token}?token=${token}"}}`, cause: `ApiError: /RESET-PASSWORD/${token}` } } },
+      { url: `/p?Token=${token}&kind=photo#sig=${pid}`, userAgent: UA, data: { type: 'action', action: { name: 'misc', data: `pasted %2Fupdate-email%2F${token}&x=1 and "/onboarding/${token}"` } } },
+      // Clean already: left as it is.
+      pageLoad('/surveys/77/clean'),
+    ];
+    const db = ctx().database.db;
+    const inserted = await db
+      .insert(clientReports)
+      .values(dirty.map((report, i) => ({ hash: `migration-dirty-${i}`, url: report.url, userAgent: report.userAgent, data: report.data })))
+      .returning({ id: clientReports.id, hash: clientReports.hash });
+    // Dirty, a moderator would find the token.
+    expect((await everything(token)).list.total).toBeGreaterThan(0);
+
+    for (const statement of statements) await db.execute(sql.raw(statement));
+
+    const rows = await db.select().from(clientReports).where(like(clientReports.hash, 'migration-dirty-%')).orderBy(asc(clientReports.id));
+    expect(rows.map((row) => row.id)).toEqual(inserted.map((row) => row.id));
+    rows.forEach((row, i) => {
+      // The same as the server now stores: redactReport of what the client sent.
+      expect({ url: row.url, userAgent: row.userAgent, data: row.data }, JSON.stringify(dirty[i])).toEqual(redactReport(dirty[i] as Report));
+    });
+    expect(rows[4]?.url).toBe('/surveys/77/clean');
+    const { text } = await everything();
+    expectNoSecretIn(text);
+    expect((await everything(token)).list.total).toBe(0);
+    // Running it again changes nothing.
+    for (const statement of statements) await db.execute(sql.raw(statement));
+    expect(await db.select().from(clientReports).where(like(clientReports.hash, 'migration-dirty-%')).orderBy(asc(clientReports.id))).toEqual(rows);
+  });
+
+  it('a contact message with a pasted link keeps no live token, in the admin list or the mail to support', async () => {
+    const user = await signedInUser(ctx());
+    const token = await liveToken(ctx(), user.id, 'reset-password');
+    secrets.push(token);
+    const message = `Hello, my link ${ctx().config.publicUrl}/reset-password/${token} says it expired. Can you help?`;
+    const res = await ctx().json('POST', '/api/contact', { name: 'Pasting Person', email: user.email, message }, { 'X-Forwarded-For': freshIp() });
+    expect(res.status).toBe(202);
+    const list = await ctx().request(`/api/admin/contact-messages?search=${encodeURIComponent('Pasting Person')}`, { headers: moderator.headers });
+    const listed = await list.text();
+    expectNoSecretIn(listed);
+    expect(listed).toContain('/reset-password/[token] says it expired');
+    const mails = await mailsTo(ctx(), ctx().config.supportEmail);
+    const mail = mails.find((m) => m.raw.includes('Pasting Person'));
+    expect(mail?.raw).toContain('/reset-password/[token]');
+    for (const m of mails) expectNoSecretIn(m.raw);
+  });
+
+  it('audit rows keep no token link, password hash or secret-named value', async () => {
+    const token = 'Audit_tok-0123456789abcdefghij';
+    secrets.push(token);
+    await audit(ctx().database.db, {
+      actorId: admin.id,
+      via: 'api',
+      action: 'test.secrets',
+      targetType: 'user',
+      targetId: admin.id,
+      before: { passwordHash: '$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA', email: 'a@example.org' },
+      after: { link: `https://h/reset-password/${token}`, webhookSecret: token, note: 'kept' },
+    });
+    const [row] = await ctx().database.db.select().from(auditLog).where(eq(auditLog.action, 'test.secrets'));
+    expect(row?.before).toEqual({ passwordHash: '[redacted]', email: 'a@example.org' });
+    expect(row?.after).toEqual({ link: 'https://h/reset-password/[token]', webhookSecret: '[redacted]', note: 'kept' });
+  });
+
+  it('and none of these tokens is in the log', () => {
+    expect(secrets.length).toBeGreaterThan(5);
+    // The development outbox logs a link only in a mail to its owner; none of these was mailed.
+    expectNoSecretIn(ctx().logs.join('\n'));
+  });
+});
+
+/** The fixture site of helpers.ts, plus the three token pages. */
+function distWithTokenPages(): string {
+  const dist = writeFixtureDist();
+  const tableFile = path.join(dist, '_routes.json');
+  const table = JSON.parse(fs.readFileSync(tableFile, 'utf8')) as RouteTable;
+  const pages: RouteTable['routes'] = [
+    { pattern: '/onboarding/:token', file: 'onboarding/_/index.html', access: 'guest', params: { token: 'token' } },
+    { pattern: '/reset-password/:token', file: 'reset-password/_/index.html', access: 'guest', params: { token: 'token' } },
+    { pattern: '/update-email/:token', file: 'update-email/_/index.html', access: 'auth', params: { token: 'token' } },
+  ];
+  for (const page of pages) {
+    fs.mkdirSync(path.dirname(path.join(dist, page.file)), { recursive: true });
+    fs.writeFileSync(path.join(dist, page.file), `<h1>${page.pattern}</h1>`);
+  }
+  fs.writeFileSync(tableFile, JSON.stringify({ ...table, routes: [...table.routes, ...pages] }));
+  return dist;
+}
+
+for (const backend of BACKENDS) {
+  describe(`page requests with a link token leave no token in the log [${backend}]`, () => {
+    let dist: string;
+    let context: TestContext;
+    let close: () => Promise<void>;
+    beforeAll(async () => {
+      dist = distWithTokenPages();
+      const site = createStaticSite(dist, createLogger('silent'));
+      // A page handler that fails, quoting its URL, as an unexpected error might.
+      const pages = new Hono<AppEnv>()
+        .get('/onboarding/:token/boom', (c) => {
+          throw new Error(`could not render ${c.req.url}`);
+        })
+        .route('/', site.pages);
+      ({ context, close } = await createTestContext(backend, { pages }));
+    });
+    afterAll(async () => {
+      await close();
+      fs.rmSync(dist, { recursive: true, force: true });
+    });
+
+    it('/reset-password/<token>, /onboarding/<token> and /update-email/<token> are logged with [token]', async () => {
+      const user = await signedInUser(context, 'admin');
+      const reset = await liveToken(context, user.id, 'reset-password');
+      const onboarding = await liveToken(context, await invitedUserId(context), 'onboarding');
+      const email = await liveToken(context, user.id, 'update-email');
+
+      const page = await context.request(`/reset-password/${reset}`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<h1>/reset-password/:token</h1>');
+      expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+      expect((await context.request(`/onboarding/${onboarding}/`)).status).toBe(200);
+      // Signed out, the email link goes to sign-in first (its Location is not logged).
+      expect((await context.request(`/update-email/${email}`)).status).toBe(302);
+      expect((await context.request(`/update-email/${email}`, { headers: user.headers })).status).toBe(200);
+      const failed = await context.request(`/onboarding/${onboarding}/boom?token=${reset}`);
+      expect(failed.status).toBe(500);
+      expect(await failed.text()).not.toContain(onboarding);
+
+      const lines = context.logs.map((line) => JSON.parse(line) as Record<string, unknown>);
+      const paths = lines.filter((line) => line.msg === 'request').map((line) => line.path);
+      expect(paths).toEqual(expect.arrayContaining(['/reset-password/[token]', '/onboarding/[token]/', '/update-email/[token]', '/onboarding/[token]/boom']));
+      const unhandled = lines.find((line) => line.msg === 'unhandled error');
+      expect(unhandled).toMatchObject({ path: '/onboarding/[token]/boom' });
+      expect(JSON.stringify(unhandled)).toContain('/onboarding/[token]/boom?token=[redacted]');
+      const text = context.logs.join('\n');
+      for (const token of [reset, onboarding, email]) expect(text).not.toContain(token);
+    });
+  });
+}

@@ -5,7 +5,7 @@
  */
 import { and, asc, eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
-import { auditLog, entrySubmissions, missionEntries, notifications, pointsLedger, reviewNotes } from '../../src/server/db/schema/index.ts';
+import { auditLog, entryDecisions, entrySubmissions, missionEntries, notifications, pointsLedger, probes, reviewNotes } from '../../src/server/db/schema/index.ts';
 import { pointReference } from '../../src/shared/points.ts';
 import type { AdminPage } from '../../src/shared/programme.ts';
 import type { MissionHistory, ProbeView, ReasonTemplateView, ReviewNoteView, ReviewSubmission } from '../../src/shared/review.ts';
@@ -21,6 +21,14 @@ describeEachBackend('review API', (ctx) => {
   const queue = async (who: SignedIn, missionId: number, query = '') => okJson<AdminPage<ReviewQueueItem>>(await as(who)('GET', `/api/admin/missions/${missionId}/submissions${query}`));
   const entryRow = async (id: number) => (await ctx().database.db.select().from(missionEntries).where(eq(missionEntries.id, id)))[0];
   const versionsOf = (id: number) => ctx().database.db.select().from(entrySubmissions).where(eq(entrySubmissions.entryId, id)).orderBy(asc(entrySubmissions.version));
+  /** Every decision row of an entry, oldest first, with the version it decided. */
+  const decisionsOf = (id: number) =>
+    ctx()
+      .database.db.select({ version: entrySubmissions.version, decision: entryDecisions.decision, reason: entryDecisions.reason, decidedBy: entryDecisions.decidedBy, id: entryDecisions.id })
+      .from(entryDecisions)
+      .innerJoin(entrySubmissions, eq(entrySubmissions.id, entryDecisions.submissionId))
+      .where(eq(entryDecisions.entryId, id))
+      .orderBy(asc(entryDecisions.id));
   const creditsOf = (userId: number) => ctx().database.db.select().from(pointsLedger).where(eq(pointsLedger.userId, userId));
   const noticesOf = (userId: number) => ctx().database.db.select().from(notifications).where(eq(notifications.userId, userId)).orderBy(asc(notifications.id));
   const auditOf = (action: string, targetId?: number) =>
@@ -52,7 +60,8 @@ describeEachBackend('review API', (ctx) => {
 
     // Submitted: one version, the points pending.
     expect(await entryRow(id)).toMatchObject({ status: 'submitted', submissionCount: 1 });
-    expect(await versionsOf(id)).toMatchObject([{ version: 1, answers: { name: 'Blurry toast' }, decision: null }]);
+    expect(await versionsOf(id)).toMatchObject([{ version: 1, answers: { name: 'Blurry toast' } }]);
+    expect(await decisionsOf(id)).toEqual([]);
     expect(await creditsOf(user.id)).toMatchObject([{ points: 20, state: 'pending', source: 'mission', reference: pointReference.missionEntry(id), reason: 'Mission “Breakfast diary”: entry of 1 Nov' }]);
     expect((await queue(moderator, mission.id, '?status=submitted')).items).toMatchObject([{ id, status: 'submitted', resubmission: false, probesWaiting: 0 }]);
 
@@ -69,7 +78,7 @@ describeEachBackend('review API', (ctx) => {
     expect((await noticesOf(user.id))[0]?.text).toContain('The photo is blurry');
 
     // The participant edits and resubmits: a new version, the earlier one kept with its decision.
-    await okJson(await as(user)('PUT', `/api/missions/${mission.id}/entries/${id}`, { answers: { name: 'Sharp toast' } }));
+    await saveAnswers(user, mission.id, id, { name: 'Sharp toast' });
     expect(await okJson(await as(user)('POST', `/api/missions/${mission.id}/entries/${id}/submit`, {}))).toEqual({ status: 'submitted' });
     expect(await entryRow(id)).toMatchObject({ status: 'submitted', submissionCount: 2, reviewReason: null });
     expect((await queue(moderator, mission.id, '?status=submitted')).items).toMatchObject([{ id, resubmission: true }]);
@@ -118,7 +127,8 @@ describeEachBackend('review API', (ctx) => {
     // An entry from before versions were kept (no version row, no credit): rejected, it gets a version and no points.
     const legacy = await insertEntry(c, mission, user.id, { answers: { name: 'Old' } });
     await okJson(await review(moderator, legacy.id, { decision: 'reject', reason: 'Off topic' }));
-    expect(await versionsOf(legacy.id)).toMatchObject([{ version: 1, answers: { name: 'Old' }, decision: 'rejected', reason: 'Off topic' }]);
+    expect(await versionsOf(legacy.id)).toMatchObject([{ version: 1, answers: { name: 'Old' } }]);
+    expect(await decisionsOf(legacy.id)).toMatchObject([{ version: 1, decision: 'rejected', reason: 'Off topic' }]);
     expect((await creditsOf(user.id)).filter((row) => row.reference === pointReference.missionEntry(legacy.id))).toEqual([]);
     // Approved later: credited then, available.
     await okJson(await review(moderator, legacy.id, { decision: 'approve' }));
@@ -171,7 +181,8 @@ describeEachBackend('review API', (ctx) => {
     const { user, moderator, mission } = await setup(c, { review: 'automatic', points: 15 });
     const created = await okJson<{ id: number }>(await as(user)('POST', `/api/missions/${mission.id}/entries`, {}), 201);
     expect(await okJson(await as(user)('POST', `/api/missions/${mission.id}/entries/${created.id}/submit`, { answers: { name: 'Auto' } }))).toEqual({ status: 'approved' });
-    expect(await versionsOf(created.id)).toMatchObject([{ version: 1, decision: 'approved' }]);
+    expect(await versionsOf(created.id)).toMatchObject([{ version: 1 }]);
+    expect(await decisionsOf(created.id)).toMatchObject([{ version: 1, decision: 'approved', decidedBy: null }]);
     expect(await creditsOf(user.id)).toMatchObject([{ points: 15, state: 'available', source: 'mission' }]);
     // A moderator may still change the decision: rejected voids the points.
     await okJson(await review(moderator, created.id, { decision: 'reject', reason: 'Duplicate' }));
@@ -193,7 +204,119 @@ describeEachBackend('review API', (ctx) => {
     expect(await versionsOf(entry.id)).toHaveLength(1);
   });
 
-  it('bulk approve: counts approved and skipped (unknown, drafts, already approved); audited with the counts', async () => {
+  /** The participant's autosave of an entry, with the revision their screen last saw (when the API gives one). */
+  async function saveAnswers(who: SignedIn, missionId: number, entryId: number, answers: Record<string, unknown>) {
+    const mission = await okJson<{ myEntries: { id: number; revision?: number }[] }>(await as(who)('GET', `/api/missions/${missionId}`));
+    const revision = mission.myEntries.find((entry) => entry.id === entryId)?.revision;
+    return okJson(await as(who)('PUT', `/api/missions/${missionId}/entries/${entryId}`, revision === undefined ? { answers } : { answers, revision }));
+  }
+
+  it('a stale bulk approve skips an entry sent back and being edited: the first decision stays, the half-edited answers are not approved, the points stay pending', async () => {
+    const c = ctx();
+    const { user, moderator, mission } = await setup(c);
+    const second = await staff(c, 'moderator');
+    const id = await submitted(user, mission.id, 'Blurry toast');
+    // The second moderator's queue still shows the entry as submitted.
+    expect((await queue(second, mission.id, '?status=submitted')).items.map((item) => item.id)).toEqual([id]);
+    await okJson(await review(moderator, id, { decision: 'request_changes', reason: 'The photo is blurry', expectedStatus: 'submitted' }));
+    await saveAnswers(user, mission.id, id, {});
+
+    expect(await okJson(await as(second)('POST', '/api/admin/submissions/review', { ids: [id], decision: 'approve' }))).toEqual({ approved: 0, skipped: 1 });
+    expect(await entryRow(id)).toMatchObject({ status: 'changes_requested', answers: {}, reviewReason: 'The photo is blurry' });
+    expect(await decisionsOf(id)).toMatchObject([{ version: 1, decision: 'changes_requested', reason: 'The photo is blurry', decidedBy: moderator.id }]);
+    expect(await creditsOf(user.id)).toMatchObject([{ state: 'pending' }]);
+
+    // Deciding it alone with the status the screen showed: 409 `changed`, with what it is now.
+    const refused = await as(second)('POST', `/api/admin/submissions/${id}/review`, { decision: 'approve', expectedStatus: 'submitted' });
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toEqual({ error: { code: 'changed', message: 'This entry changed while you were looking at it', current: { status: 'changes_requested' } } });
+    expect(await decisionsOf(id)).toHaveLength(1);
+    expect(await creditsOf(user.id)).toMatchObject([{ state: 'pending' }]);
+  });
+
+  it('a decision applies to the latest submitted version: approving an entry being edited restores the answers reviewed, keeps the earlier decision, and sets the edits aside in the audit', async () => {
+    const c = ctx();
+    const { user, moderator, mission } = await setup(c);
+    const id = await submitted(user, mission.id, 'Blurry toast');
+    await okJson(await review(moderator, id, { decision: 'request_changes', reason: 'The photo is blurry' }));
+    await saveAnswers(user, mission.id, id, { name: 'Half done' });
+    const revisionBefore = (await entryRow(id))?.revision ?? 0;
+
+    // The moderator changes their mind, knowing the entry is out for changes.
+    const approved = await okJson<ReviewSubmission>(await review(moderator, id, { decision: 'approve', expectedStatus: 'changes_requested' }));
+    expect(approved).toMatchObject({ status: 'approved', answers: { name: 'Blurry toast' } });
+    expect(approved.history).toHaveLength(1);
+    expect(approved.history[0]).toMatchObject({
+      version: 1,
+      answers: { name: 'Blurry toast' },
+      decision: 'approved',
+      decisions: [
+        { decision: 'changes_requested', reason: 'The photo is blurry', decidedBy: { id: moderator.id } },
+        { decision: 'approved', reason: null, decidedBy: { id: moderator.id } },
+      ],
+    });
+    expect(await entryRow(id)).toMatchObject({ status: 'approved', answers: { name: 'Blurry toast' } });
+    // The participant's devices learn that the entry moved on.
+    expect((await entryRow(id))?.revision).toBeGreaterThan(revisionBefore);
+    const audits = await auditOf('submission.review', id);
+    expect(audits.at(-1)?.before).toEqual({ status: 'changes_requested', reason: 'The photo is blurry', unsubmittedAnswers: { name: 'Half done' } });
+    expect(await creditsOf(user.id)).toMatchObject([{ state: 'available' }]);
+    // The participant cannot save over it any more.
+    const refused = await as(user)('PUT', `/api/missions/${mission.id}/entries/${id}`, { answers: { name: 'Later' }, revision: (await entryRow(id))?.revision });
+    expect(refused.status).toBe(409);
+    expect((await entryRow(id))?.answers).toEqual({ name: 'Blurry toast' });
+  });
+
+  it('two moderators deciding one entry at once: exactly one 200, the other 409 changed; one decision, one credit, one notice', async () => {
+    const c = ctx();
+    const { user, moderator, mission } = await setup(c, { entries: { min: 1, max: 5 } });
+    const second = await staff(c, 'moderator');
+    for (const [first, other] of [
+      ['approve', 'reject'],
+      ['approve', 'approve'],
+    ] as const) {
+      const id = await submitted(user, mission.id, `Race ${first} ${other}`);
+      const noticesBefore = (await noticesOf(user.id)).length;
+      const body = (decision: 'approve' | 'reject') => (decision === 'reject' ? { decision, reason: 'Off topic', expectedStatus: 'submitted' } : { decision, expectedStatus: 'submitted' });
+      const results = await Promise.all([review(moderator, id, body(first)), review(second, id, body(other))]);
+      expect(results.map((res) => res.status).sort()).toEqual([200, 409]);
+      const loser = results.find((res) => res.status === 409);
+      expect((await loser?.json()) as unknown).toMatchObject({ error: { code: 'changed' } });
+      expect(await decisionsOf(id)).toHaveLength(1);
+      expect((await creditsOf(user.id)).filter((row) => row.reference === pointReference.missionEntry(id))).toHaveLength(1);
+      expect(await auditOf('submission.review', id)).toHaveLength(1);
+      expect((await noticesOf(user.id)).length - noticesBefore).toBe(1);
+    }
+    // The same moderator's retry after a dropped connection is not a conflict.
+    const id = await submitted(user, mission.id, 'Retry');
+    await okJson(await review(moderator, id, { decision: 'approve', expectedStatus: 'submitted' }));
+    expect(await okJson<ReviewSubmission>(await review(moderator, id, { decision: 'approve', expectedStatus: 'submitted' }))).toMatchObject({ status: 'approved' });
+    expect(await decisionsOf(id)).toHaveLength(1);
+    // expectedStatus is checked like every field.
+    expect(await fieldsOf(await review(moderator, id, { decision: 'approve', expectedStatus: 'maybe' }))).toHaveProperty('expectedStatus');
+  });
+
+  it('notes on a draft are refused (409) as probes are; a draft holding staff notes is never deleted with them', async () => {
+    const c = ctx();
+    const { user, moderator, mission } = await setup(c, { entries: { min: 1, max: 3 } });
+    const created = await okJson<{ id: number }>(await as(user)('POST', `/api/missions/${mission.id}/entries`, {}), 201);
+    const refused = await errorOf(await as(moderator)('POST', `/api/admin/submissions/${created.id}/notes`, { body: 'Looks odd' }), 409);
+    expect(refused.code).toBe('not_reviewable');
+    expect(await c.database.db.select().from(reviewNotes).where(eq(reviewNotes.entryId, created.id))).toEqual([]);
+    // The owner deletes their draft as before.
+    expect((await as(user)('DELETE', `/api/missions/${mission.id}/entries/${created.id}`)).status).toBe(204);
+
+    // A draft from before the rule with a note (and one with a probe) on it: not deleted, the note kept.
+    for (const table of ['note', 'probe'] as const) {
+      const legacy = await insertEntry(c, mission, user.id, { status: 'draft' });
+      if (table === 'note') await c.database.db.insert(reviewNotes).values({ entryId: legacy.id, authorId: moderator.id, body: 'Keep me' });
+      else await c.database.db.insert(probes).values({ entryId: legacy.id, askedBy: moderator.id, question: 'Why?' });
+      expect((await errorOf(await as(user)('DELETE', `/api/missions/${mission.id}/entries/${legacy.id}`), 409)).code).toBe('not_deletable');
+      expect(await entryRow(legacy.id)).toMatchObject({ status: 'draft' });
+    }
+  });
+
+  it('bulk approve: approves submitted entries only; counts skipped (unknown, drafts, rejected, already approved); audited with the counts', async () => {
     const c = ctx();
     const { user, moderator, mission } = await setup(c, { entries: { min: 1, max: 10 } });
     const a = await submitted(user, mission.id, 'A');
@@ -203,13 +326,14 @@ describeEachBackend('review API', (ctx) => {
     const draft = await insertEntry(c, mission, user.id, { status: 'draft' });
     const done = await insertEntry(c, mission, user.id, { status: 'approved' });
     const bulk = (body: unknown) => as(moderator)('POST', '/api/admin/submissions/review', body);
-    expect(await okJson(await bulk({ ids: [a, b, rejected, draft.id, done.id, 999999, a], decision: 'approve' }))).toEqual({ approved: 3, skipped: 3 });
-    for (const id of [a, b, rejected]) expect((await entryRow(id))?.status).toBe('approved');
+    expect(await okJson(await bulk({ ids: [a, b, rejected, draft.id, done.id, 999999, a], decision: 'approve' }))).toEqual({ approved: 2, skipped: 4 });
+    for (const id of [a, b]) expect((await entryRow(id))?.status).toBe('approved');
+    expect((await entryRow(rejected))?.status).toBe('rejected');
     expect((await entryRow(draft.id))?.status).toBe('draft');
-    expect((await creditsOf(user.id)).filter((row) => row.state === 'available')).toHaveLength(3);
-    expect((await noticesOf(user.id)).filter((n) => n.kind === 'approved')).toHaveLength(3);
-    const [row] = await auditOf('submission.review.bulk');
-    expect(row).toMatchObject({ actorId: moderator.id, after: { decision: 'approve', approved: 3, skipped: 3, requested: 6 } });
+    expect((await creditsOf(user.id)).filter((row) => row.state === 'available')).toHaveLength(2);
+    expect((await noticesOf(user.id)).filter((n) => n.kind === 'approved')).toHaveLength(2);
+    const row = (await auditOf('submission.review.bulk')).find((audit) => audit.actorId === moderator.id);
+    expect(row).toMatchObject({ actorId: moderator.id, after: { decision: 'approve', approved: 2, skipped: 4, requested: 6 } });
     // Again: nothing left to approve.
     expect(await okJson(await bulk({ ids: [a, b], decision: 'approve' }))).toEqual({ approved: 0, skipped: 2 });
 

@@ -2,7 +2,8 @@ import { and, asc, eq } from 'drizzle-orm';
 import Papa from 'papaparse';
 import { beforeAll, expect, it } from 'vitest';
 import { auditLog, forms, surveyResponses, surveys, users } from '../../src/server/db/schema/index.ts';
-import type { AdminPage, AdminSurvey, AdminSurveyResponse, SurveyResults } from '../../src/shared/programme.ts';
+import { sha256Hex } from '../../src/server/services/crypto.ts';
+import type { AdminPage, AdminSurvey, AdminSurveyResponse, SurveyResults, SurveyWebhookSecret } from '../../src/shared/programme.ts';
 import { describeEachBackend } from './harness.ts';
 import { errorOf, fieldsOf, signedInUser, type SignedIn } from './helpers.ts';
 import {
@@ -71,7 +72,8 @@ describeEachBackend('admin surveys API', (ctx) => {
       closesAt: '2026-11-30T18:00:00.000Z',
       status: 'live',
       counts: { members: 0, started: 0, submitted: 0 },
-      returnUrl: null,
+      returnLinks: null,
+      webhook: null,
       createdAt: ctx().clock.now().toISOString(),
       updatedAt: ctx().clock.now().toISOString(),
     });
@@ -82,11 +84,65 @@ describeEachBackend('admin surveys API', (ctx) => {
     expect(listed.items.map((s) => s.id)).toEqual([survey.id, pinned.id]);
   });
 
-  it('create an external survey: its link, and the return URL to paste into Alchemer', async () => {
+  it('create an external survey: its link, one return link per outcome (each with its own key) and the webhook to paste into Alchemer', async () => {
     const project = await createProject(ctx());
     const survey = await createVia(project.id, { title: 'Panel', kind: 'external', externalUrl: 'https://survey.alchemer.com/s3/123/panel', trustReturns: true, formId: null });
     expect(survey).toMatchObject({ kind: 'external', formId: null, formVersion: null, latestFormVersion: null, externalUrl: 'https://survey.alchemer.com/s3/123/panel', trustReturns: true });
-    expect(survey.returnUrl).toBe(`${ctx().config.publicUrl}/api/surveys/return?pid=[url("pid")]&status=complete`);
+    const base = `${ctx().config.publicUrl}/api/surveys/return`;
+    const links = survey.returnLinks;
+    if (!links) throw new Error('no return links');
+    expect(Object.keys(links).sort()).toEqual(['complete', 'over_quota', 'screened_out']);
+    const keys = new Set<string>();
+    for (const [status, link] of Object.entries(links)) {
+      // Ready to paste: Alchemer's merge code where the reference goes, last and unencoded.
+      expect(link).toMatch(new RegExp(`^${base.replace(/[.?]/g, '\\$&')}\\?status=${status}&k=[A-Za-z0-9_-]{22}&pid=\\[url\\("pid"\\)\\]$`));
+      keys.add(new URL(link).searchParams.get('k') ?? '');
+    }
+    expect(keys.size).toBe(3);
+    expect(survey.webhook).toEqual({ configured: false, url: `${ctx().config.publicUrl}/api/surveys/${survey.id}/webhook` });
+    // The links stay the same; another survey has other keys.
+    expect((await get(survey.id)).returnLinks).toEqual(links);
+    const other = await createVia(project.id, { title: 'Other', kind: 'external', externalUrl: 'https://survey.alchemer.com/s3/124/other' });
+    expect(other.returnLinks?.complete).not.toBe(links.complete);
+    // The key is never in the audit log.
+    const [row] = await ctx().database.db.select().from(surveys).where(eq(surveys.id, survey.id));
+    const audits = await ctx().database.db.select().from(auditLog).where(eq(auditLog.targetId, String(survey.id)));
+    expect(JSON.stringify(audits)).not.toContain(row?.returnKey ?? 'no key');
+  });
+
+  it('webhook secret: made for an external survey, answered once, replaced after; only its hash kept; audited; 409 for a native survey', async () => {
+    const project = await createProject(ctx());
+    const survey = await createVia(project.id, { title: 'Hooked', kind: 'external', externalUrl: 'https://survey.alchemer.com/s3/125/hooked' });
+    const made = await okJson<SurveyWebhookSecret>(await call('POST', `${surveyPath(survey.id)}/webhook-secret`, {}));
+    expect(made.secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(made.webhook).toEqual({ configured: true, url: `${ctx().config.publicUrl}/api/surveys/${survey.id}/webhook` });
+    const seen = await get(survey.id);
+    expect(seen.webhook).toEqual(made.webhook);
+    expect(JSON.stringify(seen)).not.toContain(made.secret);
+    const stored = async () => (await ctx().database.db.select().from(surveys).where(eq(surveys.id, survey.id)))[0]?.webhookSecretHash;
+    expect(await stored()).toBe(sha256Hex(made.secret));
+
+    const replaced = await okJson<SurveyWebhookSecret>(await call('POST', `${surveyPath(survey.id)}/webhook-secret`, {}));
+    expect(replaced.secret).not.toBe(made.secret);
+    expect(await stored()).toBe(sha256Hex(replaced.secret));
+
+    const rows = await ctx()
+      .database.db.select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'survey.webhook_secret'), eq(auditLog.targetId, String(survey.id))))
+      .orderBy(asc(auditLog.id));
+    expect(rows.map((row) => [row.actorId, row.after])).toEqual([
+      [moderator.id, { replaced: false }],
+      [moderator.id, { replaced: true }],
+    ]);
+    expect(JSON.stringify(rows)).not.toContain(made.secret);
+    expect(JSON.stringify(rows)).not.toContain(sha256Hex(made.secret));
+
+    const form = await publishedForm(ctx());
+    const native = await createVia(project.id, { title: 'Native', kind: 'native', formId: form.id });
+    expect(await errorOf(await call('POST', `${surveyPath(native.id)}/webhook-secret`, {}), 409)).toMatchObject({ code: 'not_external', message: 'Only an Alchemer survey has a webhook' });
+    expect((await errorOf(await call('POST', `${surveyPath(999999)}/webhook-secret`, {}), 404)).code).toBe('not_found');
+    expect((await errorOf(await call('POST', `${surveyPath(survey.id)}/webhook-secret`, {}, await participant(ctx())), 403)).code).toBe('forbidden');
   });
 
   it('check the survey payload and the form rules', async () => {
@@ -157,10 +213,10 @@ describeEachBackend('admin surveys API', (ctx) => {
 
     // No responses yet: it may become external and back.
     const external = await okJson<AdminSurvey>(await patch(survey.id, { kind: 'external', externalUrl: 'https://example.org/s/1' }));
-    expect(external).toMatchObject({ kind: 'external', formId: null, formVersion: null, externalUrl: 'https://example.org/s/1', returnUrl: expect.stringContaining('/api/surveys/return?pid=') });
+    expect(external).toMatchObject({ kind: 'external', formId: null, formVersion: null, externalUrl: 'https://example.org/s/1', returnLinks: { complete: expect.stringContaining('/api/surveys/return?status=complete&k=') } });
     expect(await fieldsOf(await patch(survey.id, { kind: 'native' }))).toEqual({ formId: ['Choose a form'] });
     const native = await okJson<AdminSurvey>(await patch(survey.id, { kind: 'native', formId: other.id }));
-    expect(native).toMatchObject({ kind: 'native', formId: other.id, formVersion: 1, externalUrl: null, returnUrl: null });
+    expect(native).toMatchObject({ kind: 'native', formId: other.id, formVersion: 1, externalUrl: null, returnLinks: null, webhook: null });
 
     const someone = await member(ctx(), project.id);
     await insertResponse(ctx(), await surveyRow(survey.id), someone.id, { status: 'draft' });

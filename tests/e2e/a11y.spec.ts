@@ -53,7 +53,7 @@ test.describe('no serious or critical axe violations', () => {
   });
 
   test('/admin/tools for an admin', async ({ page, baseURL }) => {
-    await signIn(page, baseURL ?? '', createAccount('admin'));
+    await signIn(page, baseURL ?? '', await createAccount('admin'));
     await page.goto('/admin/tools');
     await expect(page.getByRole('heading', { level: 2, name: 'Site switches' })).toBeVisible();
     await page.waitForLoadState('networkidle');

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import type { APIRequestContext, Browser, Cookie, Page } from '@playwright/test';
+import { runCli } from '../../src/server/cli.ts';
 import type { Role } from '../../src/shared/roles.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -32,10 +33,22 @@ export interface Account {
   role: Role;
 }
 
-/** Creates an active account with the CLI. */
-export function createAccount(role: Role, firstName = 'Ada', lastName = 'Lovelace'): Account {
+/**
+ * Runs an operator CLI command in this process: the same code as `npm run cli` (it reaches the
+ * running server's database through its socket), without starting a Node process for each of the
+ * many accounts the tests make.
+ */
+async function cliInProcess(args: string[]): Promise<void> {
+  const err: string[] = [];
+  const env = { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, DATABASE_URL: '', LOG_LEVEL: 'warn' };
+  const code = await runCli(args, env, { out: () => {}, err: (line) => err.push(line) });
+  if (code !== 0) throw new Error(`cli ${args[0]} failed (${code}): ${err.join('\n')}`);
+}
+
+/** Creates an active account with the CLI's `user:create`. */
+export async function createAccount(role: Role, firstName = 'Ada', lastName = 'Lovelace'): Promise<Account> {
   const email = uniqueEmail(role);
-  cli(['user:create', '--email', email, '--password', PASSWORD, '--role', role, '--first-name', firstName, '--last-name', lastName]);
+  await cliInProcess(['user:create', '--email', email, '--password', PASSWORD, '--role', role, '--first-name', firstName, '--last-name', lastName]);
   return { email, password: PASSWORD, firstName, lastName, role };
 }
 

@@ -91,8 +91,8 @@ test.describe('projects, surveys and missions for admins', () => {
     const origin = baseURL ?? '';
     const tag = Date.now().toString(36);
     const year = new Date().getUTCFullYear() + 1;
-    await signIn(page, origin, createAccount('admin', 'Ada', 'Admin'));
-    const member = createAccount('participant', 'Grace', 'Member');
+    await signIn(page, origin, await createAccount('admin', 'Ada', 'Admin'));
+    const member = await createAccount('participant', 'Grace', 'Member');
     const stranger = uniqueEmail('stranger');
     const surveyForm = `Cooking habits ${tag}`;
     const photoForm = `Fridge photo ${tag}`;
@@ -206,8 +206,8 @@ test.describe('projects, surveys and missions for admins', () => {
     await page.getByRole('button', { name: 'Create survey' }).click();
     await expect(page.getByRole('heading', { level: 1, name: `Alchemer follow-up ${tag}` })).toBeVisible();
     const alchemer = page.getByRole('region', { name: 'Alchemer setup' });
-    await expect(alchemer.getByRole('textbox', { name: 'Return URL: Screened out' })).toHaveValue(/\/api\/surveys\/return\?pid=\[url\("pid"\)\]&status=screened_out$/);
-    await expect(alchemer.getByRole('textbox', { name: 'Return URL: Finished (end of survey)' })).toHaveValue(/status=complete$/);
+    await expect(alchemer.getByRole('textbox', { name: 'Return URL: Screened out' })).toHaveValue(/\/api\/surveys\/return\?status=screened_out&k=[A-Za-z0-9_-]{22}&pid=\[url\("pid"\)\]$/);
+    await expect(alchemer.getByRole('textbox', { name: 'Return URL: Finished (end of survey)' })).toHaveValue(/status=complete&k=/);
     await page.waitForLoadState('networkidle');
     expect(await seriousViolations(page)).toEqual([]);
     await page.screenshot({ path: `${SHOTS}/admin-survey-external-1280.png`, fullPage: true });

@@ -17,7 +17,7 @@ async function bannerFlag(request: APIRequestContext): Promise<unknown> {
 }
 
 test('an admin sets the banner text and clears it; the public flag follows', async ({ page, baseURL }) => {
-  await signIn(page, baseURL ?? '', createAccount('admin', 'Ada', 'Admin'));
+  await signIn(page, baseURL ?? '', await createAccount('admin', 'Ada', 'Admin'));
   await page.goto('/admin/tools');
   const switches = page.getByRole('region', { name: 'Site switches' });
   await expect(switches).toBeVisible({ timeout: 15_000 });
@@ -40,7 +40,7 @@ test('an admin sets the banner text and clears it; the public flag follows', asy
 });
 
 test('turning maintenance on asks first; cancelling leaves it off', async ({ page, baseURL }) => {
-  await signIn(page, baseURL ?? '', createAccount('admin'));
+  await signIn(page, baseURL ?? '', await createAccount('admin'));
   await page.goto('/admin/tools');
   const switches = page.getByRole('region', { name: 'Site switches' });
   await switches.getByRole('button', { name: 'Turn maintenance on' }).click();
@@ -67,7 +67,7 @@ test('an admin finds a reported client error in the list, with search', async ({
   });
   expect(res.status()).toBe(204);
 
-  await signIn(page, baseURL ?? '', createAccount('admin'));
+  await signIn(page, baseURL ?? '', await createAccount('admin'));
   await page.goto('/admin/tools');
   const section = page.getByRole('region', { name: 'Client errors', exact: true });
   await section.getByRole('searchbox', { name: 'Search client errors' }).fill(marker);
@@ -88,7 +88,7 @@ test('an admin finds a reported client error in the list, with search', async ({
 });
 
 test('a data-deletion request appears for admins and can be marked completed', async ({ page, playwright, baseURL }) => {
-  const participant = createAccount('participant', 'Dora', 'Leaving');
+  const participant = await createAccount('participant', 'Dora', 'Leaving');
   const api = await playwright.request.newContext({ baseURL });
   const login = await api.post('/api/auth/login', { headers: jsonHeaders(baseURL ?? ''), data: { email: participant.email, password: PASSWORD } });
   expect(login.status()).toBe(200);
@@ -96,7 +96,7 @@ test('a data-deletion request appears for admins and can be marked completed', a
   expect(asked.status()).toBe(201);
   await api.dispose();
 
-  await signIn(page, baseURL ?? '', createAccount('admin'));
+  await signIn(page, baseURL ?? '', await createAccount('admin'));
   await page.goto('/admin/tools');
   const section = page.getByRole('region', { name: 'Data-deletion requests' });
   await section.getByRole('searchbox', { name: 'Search requests' }).fill(participant.email);
@@ -126,7 +126,7 @@ test('a contact message can be marked handled', async ({ page, baseURL }) => {
   });
   expect(sent.status()).toBe(202);
 
-  await signIn(page, baseURL ?? '', createAccount('moderator'));
+  await signIn(page, baseURL ?? '', await createAccount('moderator'));
   await page.goto('/admin/tools');
   const section = page.getByRole('region', { name: 'Contact messages' });
   await section.getByRole('searchbox', { name: 'Search messages' }).fill(marker);
@@ -139,7 +139,7 @@ test('a contact message can be marked handled', async ({ page, baseURL }) => {
 });
 
 test('a moderator sees Client errors but not the admin-only switches and requests', async ({ page, baseURL }) => {
-  await signIn(page, baseURL ?? '', createAccount('moderator', 'Mo', 'Derato'));
+  await signIn(page, baseURL ?? '', await createAccount('moderator', 'Mo', 'Derato'));
   await page.goto('/admin/tools');
   await expect(page.getByRole('heading', { level: 2, name: 'Client errors' })).toBeVisible({ timeout: 15_000 });
   await expect(page.getByRole('heading', { level: 2, name: 'Contact messages' })).toBeVisible();
@@ -149,7 +149,7 @@ test('a moderator sees Client errors but not the admin-only switches and request
 });
 
 test('the dashboard links to the tools with real counts', async ({ page, baseURL }) => {
-  await signIn(page, baseURL ?? '', createAccount('admin'));
+  await signIn(page, baseURL ?? '', await createAccount('admin'));
   await page.goto('/admin');
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
   const users = page.getByRole('main').getByRole('link', { name: /Users/ });

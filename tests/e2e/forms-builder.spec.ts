@@ -42,7 +42,7 @@ async function typeInto(page: Page, text: string): Promise<void> {
 }
 
 async function signedIn(page: Page, baseURL: string | undefined, role: Account['role'] = 'admin'): Promise<Account> {
-  const account = createAccount(role, 'Ada', 'Builder');
+  const account = await createAccount(role, 'Ada', 'Builder');
   await signIn(page, baseURL ?? '', account);
   return account;
 }
@@ -473,7 +473,7 @@ test.describe('the forms list', () => {
     const moderator = await browser.newContext({ baseURL });
     const page = await moderator.newPage();
     await page.addInitScript(() => localStorage.setItem('fieldwork-cookie-consent', JSON.stringify({ necessary: true, preferences: false, statistics: false, marketing: false })));
-    await signIn(page, baseURL ?? '', createAccount('moderator', 'Mo', 'Derator'));
+    await signIn(page, baseURL ?? '', await createAccount('moderator', 'Mo', 'Derator'));
     const id = await createForm(page, baseURL, 'Moderated');
     await page.goto('/admin/forms');
     await expect(page.getByRole('heading', { level: 1, name: 'Forms' })).toBeVisible();
@@ -484,7 +484,7 @@ test.describe('the forms list', () => {
   });
 
   test('a participant is sent away from /admin/forms', async ({ page, baseURL }) => {
-    await signIn(page, baseURL ?? '', createAccount('participant'));
+    await signIn(page, baseURL ?? '', await createAccount('participant'));
     await page.goto('/admin/forms');
     await expect(page).toHaveURL(`${baseURL}/`);
     const res = await page.request.get('/api/admin/forms');

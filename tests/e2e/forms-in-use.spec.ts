@@ -40,7 +40,7 @@ async function publishedFormWithAnswer(page: Page, baseURL: string): Promise<{ f
   const form = await call<{ id: number }>(api, baseURL, 'POST', '/api/admin/forms', { title: formTitle, definition }, 201);
   await call(api, baseURL, 'POST', `/api/admin/forms/${form.id}/publish`, {}, 201);
   const project = await call<{ id: number }>(api, baseURL, 'POST', '/api/admin/projects', { name: 'Snacks study', status: 'live' }, 201);
-  const participant = createAccount('participant', 'Sam', 'Snacker');
+  const participant = await createAccount('participant', 'Sam', 'Snacker');
   await call(api, baseURL, 'POST', `/api/admin/projects/${project.id}/members`, { emails: [participant.email] }, 200);
   const surveyTitle = `Snack survey ${Date.now().toString(36)}`;
   const survey = await call<{ id: number }>(api, baseURL, 'POST', `/api/admin/projects/${project.id}/surveys`, { title: surveyTitle, kind: 'native', formId: form.id, status: 'live' }, 201);
@@ -58,7 +58,7 @@ async function publishedFormWithAnswer(page: Page, baseURL: string): Promise<{ f
 test('removing a question that has answers needs an explicit confirmation; a form in use cannot be archived', async ({ page, baseURL }) => {
   test.setTimeout(120_000);
   const base = baseURL ?? '';
-  await signIn(page, base, createAccount('admin', 'Ada', 'Builder'));
+  await signIn(page, base, await createAccount('admin', 'Ada', 'Builder'));
   const { formId, formTitle, surveyTitle } = await publishedFormWithAnswer(page, base);
 
   await page.goto(`/admin/forms/${formId}`);

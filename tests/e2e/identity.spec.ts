@@ -90,19 +90,19 @@ test('the sign-in form shows the shared validation messages', async ({ page }) =
 });
 
 test('a signed-in user opening /login lands on /', async ({ page, baseURL }) => {
-  await signIn(page, baseURL ?? '', createAccount('participant'));
+  await signIn(page, baseURL ?? '', await createAccount('participant'));
   await page.goto('/login');
   await expect(page).toHaveURL(/\/$/);
 });
 
 test('a participant opening /admin/users lands on /', async ({ page, baseURL }) => {
-  await signIn(page, baseURL ?? '', createAccount('participant'));
+  await signIn(page, baseURL ?? '', await createAccount('participant'));
   await page.goto('/admin/users');
   await expect(page).toHaveURL(/\/$/);
 });
 
 test('a moderator reaches /admin and sees the admin entry in the menu', async ({ page, baseURL }) => {
-  await signIn(page, baseURL ?? '', createAccount('moderator', 'Mo', 'Derato'));
+  await signIn(page, baseURL ?? '', await createAccount('moderator', 'Mo', 'Derato'));
   await page.goto('/');
   await page.getByRole('button', { name: /account menu|Mo Derato/i }).click();
   await page.getByRole('menuitem', { name: 'Admin' }).click();

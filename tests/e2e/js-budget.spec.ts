@@ -55,8 +55,8 @@ async function scriptBytes(page: Page, url: string): Promise<{ total: number; fi
 
 test('a participant’s survey screen loads at most 150 KB of JavaScript (gzip), first visit or not', async ({ page, browser, baseURL }) => {
   const base = baseURL ?? '';
-  const member = createAccount('participant', 'Bea', 'Budget');
-  await signIn(page, base, createAccount('admin'));
+  const member = await createAccount('participant', 'Bea', 'Budget');
+  await signIn(page, base, await createAccount('admin'));
   const surveyId = await surveyFor(page, base, member);
 
   for (const firstVisit of [false, true]) {

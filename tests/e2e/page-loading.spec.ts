@@ -25,8 +25,8 @@ async function watchLayoutShifts(page: Page): Promise<void> {
 const layoutShift = (page: Page) => page.evaluate(() => (window as unknown as { __shifts: number }).__shifts);
 
 let account: Account;
-test.beforeAll(() => {
-  account = createAccount('participant', 'Lena', 'Moreau');
+test.beforeAll(async () => {
+  account = await createAccount('participant', 'Lena', 'Moreau');
 });
 
 test('a signed-in page the server served shows its content before GET /api/auth answers', async ({ page, baseURL }) => {

@@ -116,12 +116,12 @@ test.beforeEach(async ({ page }) => {
 test('a participant follows a review from the bell to the history, resubmits, and the balance rises once with the reason', async ({ page, baseURL, playwright }) => {
   test.setTimeout(270_000);
   const origin = baseURL ?? '';
-  const member = createAccount('participant', 'Pat', 'Member');
+  const member = await createAccount('participant', 'Pat', 'Member');
   const contexts = await Promise.all([0, 1, 2].map(() => playwright.request.newContext({ baseURL: origin })));
   const [adminRequest, memberRequest, moderatorRequest] = contexts as [APIRequestContext, APIRequestContext, APIRequestContext];
-  await signInThroughApi(adminRequest, origin, createAccount('admin', 'Ada', 'Admin'));
+  await signInThroughApi(adminRequest, origin, await createAccount('admin', 'Ada', 'Admin'));
   await signInThroughApi(memberRequest, origin, member);
-  await signInThroughApi(moderatorRequest, origin, createAccount('moderator', 'Mo', 'Moderator'));
+  await signInThroughApi(moderatorRequest, origin, await createAccount('moderator', 'Mo', 'Moderator'));
   const setup = await setUp(origin, adminRequest, member, memberRequest, moderatorRequest);
   const historyPath = `/account/mission-history/${setup.missionId}`;
 
@@ -296,7 +296,7 @@ test('a participant follows a review from the bell to the history, resubmits, an
 
 test('the bell sits in the default and admin headers on a phone, within the screen', async ({ page, baseURL }) => {
   await page.setViewportSize(PHONE);
-  await signIn(page, baseURL ?? '', createAccount('moderator', 'Mo', 'Moderator'));
+  await signIn(page, baseURL ?? '', await createAccount('moderator', 'Mo', 'Moderator'));
   for (const path of ['/account', '/admin']) {
     await page.goto(path);
     const bell = page.getByRole('button', { name: 'Notifications', exact: true });
@@ -315,7 +315,7 @@ test('the bell sits in the default and admin headers on a phone, within the scre
 });
 
 test('mail preferences: five switches under the master switch, off with it', async ({ page, baseURL }) => {
-  const member = createAccount('participant', 'Mai', 'Ling');
+  const member = await createAccount('participant', 'Mai', 'Ling');
   await page.setViewportSize(PHONE);
   await signIn(page, baseURL ?? '', member);
   await page.goto('/account/edit/preferences');

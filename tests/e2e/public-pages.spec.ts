@@ -36,7 +36,7 @@ test.describe('public pages open to everyone, without a redirect', () => {
       await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
       await expect(page.getByText(text).first()).toBeVisible();
 
-      await signIn(page, baseURL ?? '', createAccount('participant'));
+      await signIn(page, baseURL ?? '', await createAccount('participant'));
       await page.goto(path);
       await expect(page).toHaveURL(new RegExp(`${path}$`));
       await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
@@ -101,7 +101,7 @@ test('the contact form says when to try again after too many messages', async ({
 });
 
 test('signed out: a deletion request by email, confirmed from the mailed link', async ({ page }) => {
-  const account = createAccount('participant', 'Marie', 'Curie');
+  const account = await createAccount('participant', 'Marie', 'Curie');
   await page.goto('/data-deletion');
   await page.getByRole('button', { name: 'Send confirmation link' }).click();
   await expect(page.getByText('Required')).toBeVisible();
@@ -136,7 +136,7 @@ test('an unknown address gets the same answer, and a made-up link is refused cle
 });
 
 test('signed in: the request is confirmed with the current password', async ({ page, baseURL }) => {
-  const account = createAccount('participant', 'Alan', 'Turing');
+  const account = await createAccount('participant', 'Alan', 'Turing');
   await signIn(page, baseURL ?? '', account);
   await page.goto('/data-deletion');
   await expect(page.getByText(`You are signed in as ${account.email}`)).toBeVisible();

@@ -144,9 +144,11 @@ async function participant(baseURL: string, account: Account) {
       expect(done.status).toBe('submitted');
       return id;
     },
-    /** Edits an entry sent back with changes asked, and sends it again. */
+    /** Edits an entry sent back with changes asked (based on the revision the mission gives), and sends it again. */
     async resubmit(missionId: number, entryId: number, answers: Record<string, unknown>): Promise<void> {
-      await call('PUT', `/api/missions/${missionId}/entries/${entryId}`, { answers });
+      const mission = await call<{ myEntries: { id: number; revision?: number }[] }>('GET', `/api/missions/${missionId}`);
+      const revision = mission.myEntries.find((entry) => entry.id === entryId)?.revision;
+      await call('PUT', `/api/missions/${missionId}/entries/${entryId}`, revision === undefined ? { answers } : { answers, revision });
       const done = await call<{ status: string }>('POST', `/api/missions/${missionId}/entries/${entryId}/submit`, {});
       expect(done.status).toBe('submitted');
     },
@@ -162,8 +164,8 @@ test.describe('reviewing mission entries', () => {
 
   test('ask for changes with a saved template, see the resubmission beside the earlier version, approve it with j and a; the points rise once', async ({ page, baseURL }) => {
     const origin = baseURL ?? '';
-    const moderator = createAccount('moderator', 'Mona', 'Reviewer');
-    const grace = createAccount('participant', 'Grace', 'Member');
+    const moderator = await createAccount('moderator', 'Mona', 'Reviewer');
+    const grace = await createAccount('participant', 'Grace', 'Member');
     await signIn(page, origin, moderator);
     const setup = await setUp(page, origin, [grace]);
     const member = await participant(origin, grace);
@@ -304,13 +306,56 @@ test.describe('reviewing mission entries', () => {
     }
   });
 
+  test('a decision on an entry that changed meanwhile is refused: the screen says so, shows the entry as it is now and keeps the reason typed', async ({ page, baseURL }) => {
+    const origin = baseURL ?? '';
+    const moderator = await createAccount('moderator', 'Mona', 'Reviewer');
+    const colleague = await createAccount('moderator', 'Max', 'Colleague');
+    const grace = await createAccount('participant', 'Grace', 'Member');
+    await signIn(page, origin, moderator);
+    const setup = await setUp(page, origin, [grace]);
+    const member = await participant(origin, grace);
+    const other = await playwrightRequest.newContext({ baseURL: origin });
+    await signInThroughApi(other, origin, colleague);
+    try {
+      const photo = await member.photo({ r: 200, g: 60, b: 60 });
+      const entryId = await member.submit(setup.missionId, { shelf: [photo], note: 'Cheese', clean: 'no' });
+      await page.goto(`${setup.url}?submission=${entryId}`);
+      const detail = page.getByRole('region', { name: 'Submission' });
+      // The first load of the mission and its queue can take a while on a busy machine.
+      await expect(detail.getByRole('heading', { name: 'Grace Member', exact: true })).toBeVisible({ timeout: 20_000 });
+      await expect(detail).toContainText('Submitted');
+
+      // Mona starts asking for changes; meanwhile Max approves the entry from his own screen.
+      await page.keyboard.press('c');
+      const reason = detail.getByRole('textbox', { name: 'Reason', exact: true });
+      const text = 'The photo is too dark to see the shelves.';
+      await reason.fill(text);
+      await jsonApi(other, origin)('POST', `/api/admin/submissions/${entryId}/review`, { decision: 'approve', expectedStatus: 'submitted' });
+
+      await detail.getByRole('button', { name: 'Send the request for changes' }).click();
+      await expect(toastWith(page, 'This entry changed while you were looking at it')).toBeVisible();
+      // The entry as it is now: approved by Max; what Mona typed is still there to send or drop.
+      await expect(detail.getByText('Approved', { exact: true }).first()).toBeVisible();
+      await expect(detail).toContainText('Max Colleague');
+      await expect(reason).toHaveValue(text);
+      expect(await member.points()).toMatchObject({ balance: POINTS, pending: 0 });
+      const entry = await jsonApi(page.request, origin)<{ status: string; history: { decisions: unknown[] }[] }>('GET', `/api/admin/submissions/${entryId}`);
+      expect(entry.status).toBe('approved');
+      expect(entry.history[0]?.decisions).toHaveLength(1);
+      await page.screenshot({ path: `${SHOTS}/review-changed-1280.png`, fullPage: true });
+    } finally {
+      await member.dispose();
+      await other.dispose();
+    }
+  });
+
   test('bulk approve the selected ones, filter on probes waiting, k then a moves on to the next one, and the phone layout', async ({ page, baseURL }) => {
     const origin = baseURL ?? '';
-    const moderator = createAccount('moderator', 'Mona', 'Reviewer');
-    const alan = createAccount('participant', 'Alan', 'Turing');
-    const ada = createAccount('participant', 'Ada', 'Byron');
-    const kate = createAccount('participant', 'Kate', 'Sheppard');
-    const lin = createAccount('participant', 'Lin', 'Wong');
+    const moderator = await createAccount('moderator', 'Mona', 'Reviewer');
+    const alan = await createAccount('participant', 'Alan', 'Turing');
+    const ada = await createAccount('participant', 'Ada', 'Byron');
+    const kate = await createAccount('participant', 'Kate', 'Sheppard');
+    const lin = await createAccount('participant', 'Lin', 'Wong');
     await signIn(page, origin, moderator);
     const setup = await setUp(page, origin, [alan, ada, kate, lin]);
     // Submitted in this order; the queue lists the latest first: Lin, Kate, Ada, Alan.

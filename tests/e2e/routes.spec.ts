@@ -24,7 +24,7 @@ const REDIRECTED: Readonly<Partial<Record<string, { to: string; title: string }>
 test.describe('every route of SPEC.md §2 answers at its exact URL', () => {
   let adminCookies: Cookie[] = [];
   test.beforeAll(async ({ browser, baseURL }) => {
-    adminCookies = await sessionCookies(browser, baseURL ?? '', createAccount('admin'));
+    adminCookies = await sessionCookies(browser, baseURL ?? '', await createAccount('admin'));
   });
 
   for (const route of (ROUTES as readonly RouteDef[]).filter((r) => r.access !== 'maintenance')) {
@@ -101,7 +101,7 @@ test('client-side navigation moves between pages without a full load', async ({ 
 });
 
 test('route parameters come from the address, whatever the shell', async ({ page, baseURL }) => {
-  await signIn(page, baseURL ?? '', createAccount('admin'));
+  await signIn(page, baseURL ?? '', await createAccount('admin'));
   // A screen still to be built shows the parameters it read from the address.
   await page.goto('/admin/users/12');
   await expect(page.getByRole('definition').filter({ hasText: '12' })).toBeVisible();

@@ -140,8 +140,8 @@ test.describe('taking part', () => {
 
   test('a member finds a survey and a photo mission on home, finishes the survey on a second device where they stopped, submits a photo', async ({ page, baseURL, browser, playwright }) => {
     const origin = baseURL ?? '';
-    const admin = createAccount('admin', 'Ada', 'Admin');
-    const member = createAccount('participant', 'Pat', 'Member');
+    const admin = await createAccount('admin', 'Ada', 'Admin');
+    const member = await createAccount('participant', 'Pat', 'Member');
     const adminRequest = await playwright.request.newContext({ baseURL: origin });
     await signInThroughApi(adminRequest, origin, admin);
     const setup = await setUp(adminRequest, origin, member);
@@ -253,8 +253,8 @@ test.describe('taking part', () => {
 
   test('a diary in an ordered mission group: the group shows what is locked and why, the diary counts entries and allows one a day', async ({ page, baseURL, playwright }) => {
     const origin = baseURL ?? '';
-    const admin = createAccount('admin', 'Ada', 'Admin');
-    const member = createAccount('participant', 'Dee', 'Diarist');
+    const admin = await createAccount('admin', 'Ada', 'Admin');
+    const member = await createAccount('participant', 'Dee', 'Diarist');
     const adminRequest = await playwright.request.newContext({ baseURL: origin });
     await signInThroughApi(adminRequest, origin, admin);
     const call = adminApi(adminRequest, origin);
@@ -334,8 +334,8 @@ test.describe('taking part', () => {
 
   test('home, a survey and a mission keep still while they load, on a phone and a desktop', async ({ page, baseURL, playwright }) => {
     const origin = baseURL ?? '';
-    const admin = createAccount('admin', 'Ada', 'Admin');
-    const member = createAccount('participant', 'Sam', 'Still');
+    const admin = await createAccount('admin', 'Ada', 'Admin');
+    const member = await createAccount('participant', 'Sam', 'Still');
     const adminRequest = await playwright.request.newContext({ baseURL: origin });
     await signInThroughApi(adminRequest, origin, admin);
     const setup = await setUp(adminRequest, origin, member);
@@ -373,7 +373,7 @@ test.describe('taking part', () => {
   });
 
   test('a survey the member cannot see is the not-found page; home without projects says what to expect', async ({ page, baseURL }) => {
-    const member = createAccount('participant', 'Nia', 'Newcomer');
+    const member = await createAccount('participant', 'Nia', 'Newcomer');
     await page.setViewportSize(PHONE);
     await signIn(page, baseURL ?? '', member);
     await page.goto('/');

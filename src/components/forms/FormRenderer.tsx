@@ -8,7 +8,7 @@
  * Bundle: only the zod-free modules of `src/shared/forms/` are imported as values (`logic.ts`,
  * `validate.ts`, `order.ts`, `constants.ts`); `definition.ts` for its types only.
  */
-import { createElement, useEffect, useId, useMemo, useRef, useState, type FormEvent, type MouseEvent } from 'react';
+import { createElement, useEffect, useId, useImperativeHandle, useMemo, useRef, useState, type FormEvent, type MouseEvent, type Ref } from 'react';
 import type { AnswerValue, Answers, FormDefinition, FormElement, FormPage } from '../../shared/forms/definition.ts';
 import { answerOf, resolveVisibility, setOwn } from '../../shared/forms/logic.ts';
 import { validateAnswers, validateElement } from '../../shared/forms/validate.ts';
@@ -28,7 +28,14 @@ export interface SubmitErrors {
   errors: Record<string, string[]>;
 }
 
+/** What a caller may do to a mounted renderer (`ref`). */
+export interface FormRendererHandle {
+  /** Shows these answers instead (merged with another device's by the autosave); `onChange` is not called. */
+  replaceAnswers(answers: Answers): void;
+}
+
 export interface FormRendererProps {
+  ref?: Ref<FormRendererHandle>;
   definition: FormDefinition;
   /** Fixes the random option order for this respondent (e.g. the response id). */
   seed: string;
@@ -142,6 +149,14 @@ export function FormRenderer(props: FormRendererProps) {
   };
 
   const photos = usePhotoUploads(props.photos, (elementId) => answerOf(answersRef.current, elementId), setAnswer);
+
+  // At once (not after a render), so a keystroke right after builds on the replaced answers.
+  useImperativeHandle(props.ref, () => ({
+    replaceAnswers(next: Answers) {
+      answersRef.current = { ...next };
+      setAnswers(answersRef.current);
+    },
+  }), []);
 
   const ctx: FieldContext = { prefix, seed, today, disabled, headingLevel, photos };
 

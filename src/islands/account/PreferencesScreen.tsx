@@ -1,13 +1,16 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Controller, useForm, type Control } from 'react-hook-form';
 import type { PreferencesInput } from '../../shared/schemas/account.ts';
 import { COLOR_MODES } from '../../shared/limits.ts';
+import { deviceTimeZone, timeZoneNames, utcOffsetLabel } from '../../shared/time-zones.ts';
 import { MAIL_PREFERENCE_KEYS, type NotificationKind } from '../../shared/notifications.ts';
 import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
 import { apiSend, type AccountUser, type ColorMode } from '../../lib/api.ts';
 import { applyApiError } from '../../lib/form-errors.ts';
 import { handleSessionLost } from '../../lib/session.ts';
 import { FieldError, FormField } from '../../components/ui/form-field.tsx';
+import { controlClasses } from '../../components/ui/input.tsx';
+import { cn } from '../../lib/utils.ts';
 import { Label } from '../../components/ui/label.tsx';
 import { RadioGroup, RadioGroupItem } from '../../components/ui/radio-group.tsx';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../components/ui/select.tsx';
@@ -40,12 +43,19 @@ const MAIL_KEYS = MAIL_SWITCHES.map((each) => each.key);
  * so a save sends them all.
  */
 export function preferencesFormValues(preferences: AccountUser['preferences']): PreferencesInput {
-  const values: PreferencesInput = { emailNotifications: preferences.emailNotifications, language: preferences.language, colorMode: preferences.colorMode };
+  const values: PreferencesInput = {
+    emailNotifications: preferences.emailNotifications,
+    language: preferences.language,
+    colorMode: preferences.colorMode,
+    // Never set (an account from before): empty here, this device's zone once mounted (the page
+    // is prerendered: the build's zone is not the visitor's), saved with the form.
+    timeZone: preferences.timeZone ?? '',
+  };
   for (const key of MAIL_KEYS) values[key] = preferences[key] ?? true;
   return values;
 }
 
-/** /account/edit/preferences: email notifications (and which mails), language and colour mode. */
+/** /account/edit/preferences: email notifications (and which mails), language, time zone and colour mode. */
 export default function PreferencesScreen() {
   const { load, reload, setUser } = useAccount();
   if (load.status !== 'ready') {
@@ -63,12 +73,29 @@ function PreferencesForm({ user, onSaved }: { user: AccountUser; onSaved: (user:
     setError,
     reset,
     formState: { errors, isSubmitting, isDirty },
+    getValues,
+    setValue,
     watch,
   } = useForm<PreferencesInput>({
     resolver: lazyZodResolver(() => import('../../shared/schemas/account.ts').then((m) => m.preferencesSchema)),
     defaultValues: preferencesFormValues(user.preferences),
   });
   const mailOn = watch('emailNotifications');
+  // The full list only once mounted: the page is prerendered, and the zones and their offsets the
+  // build's Node knows may differ from the browser's (a mismatch would break hydration).
+  const [mounted, setMounted] = useState(false);
+  useEffect(() => {
+    setMounted(true);
+    if (!getValues('timeZone')) setValue('timeZone', deviceTimeZone());
+  }, [getValues, setValue]);
+  const current = watch('timeZone');
+  const zones = useMemo(
+    () =>
+      mounted
+        ? timeZoneNames(user.preferences.timeZone, current).map((zone) => ({ zone, label: `${zone.replaceAll('_', ' ')} (${utcOffsetLabel(zone)})` }))
+        : [{ zone: current ?? '', label: (current ?? '').replaceAll('_', ' ') }],
+    [mounted, current, user.preferences.timeZone],
+  );
 
   useEffect(() => {
     if (isDirty) setSaved(null);
@@ -83,7 +110,7 @@ function PreferencesForm({ user, onSaved }: { user: AccountUser; onSaved: (user:
       reset(preferencesFormValues(result.user.preferences));
       setSaved('Your preferences are saved.');
     } catch (error) {
-      if (!handleSessionLost(error)) setAlert(applyApiError(error, setError, ['emailNotifications', 'language', 'colorMode', ...MAIL_KEYS]));
+      if (!handleSessionLost(error)) setAlert(applyApiError(error, setError, ['emailNotifications', 'language', 'timeZone', 'colorMode', ...MAIL_KEYS]));
     }
   });
 
@@ -146,6 +173,38 @@ function PreferencesForm({ user, onSaved }: { user: AccountUser; onSaved: (user:
                   <SelectItem value="en">English</SelectItem>
                 </SelectContent>
               </Select>
+            )}
+          </FormField>
+        )}
+      />
+      <Controller
+        control={control}
+        name="timeZone"
+        render={({ field }) => (
+          <FormField
+            id="prefs-time-zone"
+            label="Time zone"
+            description="Your calendar day: diary missions that take one entry a day count your days in this zone."
+            className="sm:max-w-md"
+            error={errors.timeZone?.message}
+          >
+            {(c) => (
+              // A native select, as for countries: the phone's own picker, type-to-find, cheap with ~400 zones.
+              <select
+                {...c}
+                ref={field.ref}
+                name={field.name}
+                value={field.value ?? ''}
+                onChange={(event) => field.onChange(event.target.value)}
+                onBlur={field.onBlur}
+                className={cn(controlClasses, 'appearance-auto pr-2')}
+              >
+                {zones.map(({ zone, label }) => (
+                  <option key={zone} value={zone}>
+                    {label}
+                  </option>
+                ))}
+              </select>
             )}
           </FormField>
         )}

@@ -5,6 +5,7 @@ import { navigate } from 'astro:transitions/client';
 import { z } from '../../shared/zod.ts';
 import { acceptTermsSchema, onboardSchema } from '../../shared/schemas/auth.ts';
 import { apiSend, withQuery, type CurrentUser, type TokenInfo } from '../../lib/api.ts';
+import { deviceTimeZone } from '../../shared/time-zones.ts';
 import { applyApiError } from '../../lib/form-errors.ts';
 import { useTokenCheck } from '../../lib/token-page.ts';
 import { setAuthenticatedUser } from '../../stores/auth.ts';
@@ -73,7 +74,8 @@ function OnboardingForm({ token, info }: { token: string; info: TokenInfo }) {
 
   const onSubmit = handleSubmit(async (values) => {
     setAlert(null);
-    const body: OnboardValues = { password: values.password, confirmPassword: values.confirmPassword };
+    // The device's time zone: the calendar day the participant's diary entries count on.
+    const body: OnboardValues = { password: values.password, confirmPassword: values.confirmPassword, timeZone: deviceTimeZone() };
     if (info.needsName) {
       body.firstName = values.firstName;
       body.lastName = values.lastName;

@@ -12,7 +12,7 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Answers, FormDefinition } from '../../shared/forms/definition.ts';
-import type { ParticipantEntry, ParticipantMission } from '../../shared/programme.ts';
+import type { AnswersSaved, ParticipantEntry, ParticipantMission } from '../../shared/programme.ts';
 import type { MissionHistory } from '../../shared/review.ts';
 import { ApiError, apiGet, apiSend } from '../../lib/api.ts';
 import { errorMessage } from '../../lib/form-errors.ts';
@@ -21,18 +21,18 @@ import { local } from '../../lib/storage.ts';
 import { toast } from '../../stores/toasts.ts';
 import { Outcome } from '../../components/Outcome.tsx';
 import { AnswersView } from '../../components/forms/AnswersView.tsx';
-import { FormRenderer, type SubmitErrors } from '../../components/forms/FormRenderer.tsx';
+import { FormRenderer, type FormRendererHandle, type SubmitErrors } from '../../components/forms/FormRenderer.tsx';
 import { Markdown } from '../../components/forms/Markdown.tsx';
 import { ChevronDownIcon } from '../../components/icons.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
-import { clearLocalDraft, localDraftKey, mergeAnswers, readLocalDraft, type AnswersPayload } from './autosave.ts';
+import { CHECK_AND_SUBMIT_AGAIN, changedOnPage, clearLocalDraft, localDraftKey, MERGED_NOTE, readLocalDraft, resumeFrom, type AnswersPayload } from './autosave.ts';
 import { closedLabel, countsAsDone, dateLabel, ENTRY_STATUS_LABELS, entriesProgressLabel, localDateLabel, opensLabel, pointsLabel } from './format.ts';
 import { photoAdapter, thumbnailUrl } from './photos.ts';
-import { ACTIVITY_COLUMN, ActivityHeader, ActivityMeta, ArrowLeftIcon, Bone, HeaderSkeleton, LoadFailed, LoadingNote, NotFound, ProgressBar, SaveLine, useResource, useRouteId } from './parts.tsx';
-import { sendJson, submitFailure } from './send.ts';
-import { useAutosave } from './use-autosave.ts';
+import { ACTIVITY_COLUMN, ActivityHeader, ActivityMeta, ArrowLeftIcon, Bone, HeaderSkeleton, LoadFailed, LoadingNote, NotFound, ProgressBar, SaveLine, useResource, useRouteId, useTransientNote } from './parts.tsx';
+import { submitFailure } from './send.ts';
+import { useAnswersAutosave } from './use-autosave.ts';
 import { entryParam } from '../account/standing.ts';
 
 /** The browser's IANA time zone: the diary's calendar day is the participant's. */
@@ -218,7 +218,7 @@ function SingleEntry({ mission, owner, reload, reasons }: { mission: Participant
   const entry = mission.myEntries.find((each) => !isEditable(each)) ?? mission.myEntries[0] ?? null;
   if (entry && !isEditable(entry)) return <SubmittedEntry mission={mission} entry={entry} focus={sent !== null} reasons={reasons} />;
   if (sent) {
-    const shown: ParticipantEntry = { ...(entry ?? { id: 0, localDate: null, createdAt: '', seed: '' }), status: 'submitted', answers: sent, submittedAt: new Date().toISOString() };
+    const shown: ParticipantEntry = { ...(entry ?? { id: 0, localDate: null, createdAt: '', seed: '', revision: 0 }), status: 'submitted', answers: sent, submittedAt: new Date().toISOString() };
     return <SubmittedEntry mission={mission} entry={shown} focus reasons={reasons} />;
   }
   if (mission.availability === 'closed') {
@@ -243,7 +243,8 @@ function SingleEntry({ mission, owner, reload, reasons }: { mission: Participant
     <>
       <Instructions text={mission.instructions} />
       {entry?.status === 'changes_requested' && <ReviewReason entry={entry} reasons={reasons} />}
-      <EntryForm mission={mission} entry={entry} owner={owner} reload={reload} onSubmitted={setSent} />
+      {/* A new key once the entry exists elsewhere (made on another device): the form opens it. */}
+      <EntryForm key={entry?.id ?? 'new'} mission={mission} entry={entry} owner={owner} reload={reload} onSubmitted={setSent} single />
     </>
   );
 }
@@ -346,7 +347,7 @@ function Entries({ mission, owner, reload, reasons }: { mission: ParticipantMiss
 
   if (openId !== null) {
     // Just created: the reload that lists it may still be on its way.
-    const entry: ParticipantEntry = opened?.entry ?? { id: openId, status: 'draft', answers: {}, localDate: null, createdAt: new Date().toISOString(), submittedAt: null, seed: `entry-${openId}` };
+    const entry: ParticipantEntry = opened?.entry ?? { id: openId, status: 'draft', answers: {}, localDate: null, createdAt: new Date().toISOString(), submittedAt: null, seed: `entry-${openId}`, revision: 0 };
     const number = opened?.number ?? mission.myEntries.length + 1;
     return (
       <EntryEditor
@@ -577,6 +578,7 @@ function EntryForm({
   reload,
   onSubmitted,
   headingLevel = 2,
+  single = false,
 }: {
   mission: ParticipantMission;
   /** Null: no entry yet; it is created when the person starts answering. */
@@ -585,19 +587,36 @@ function EntryForm({
   reload: () => void;
   onSubmitted: (answers: Answers) => void;
   headingLevel?: 2 | 3;
+  /** A one-entry mission: answers typed before the entry existed (kept as `new-entry`) belong to it. */
+  single?: boolean;
 }) {
   const entryId = useRef<number | null>(entry?.id ?? null);
   const creating = useRef<Promise<number> | null>(null);
-  const storageKey = () => (entryId.current !== null ? localDraftKey(owner, 'entry', entryId.current) : localDraftKey(owner, 'new-entry', mission.id));
-  const serverAnswers: Answers = entry?.answers ?? {};
+  /** Making the entry was refused (another device made it first, in a one-entry mission). */
+  const createRefused = useRef(false);
+  const newKey = localDraftKey(owner, 'new-entry', mission.id);
+  const storageKey = () => (entryId.current !== null ? localDraftKey(owner, 'entry', entryId.current) : newKey);
+  const server: AnswersPayload = { answers: entry?.answers ?? {} };
   const start = useMemo(() => {
-    const kept = readLocalDraft<AnswersPayload>(local(), storageKey());
-    return kept ? { answers: mergeAnswers(kept.base, kept.payload.answers, serverAnswers), restored: true } : { answers: serverAnswers, restored: false };
+    const own = readLocalDraft<AnswersPayload>(local(), storageKey());
+    // A one-entry mission's entry made on another device while this one typed: those answers are this entry's.
+    const adopted = !own && single && entry !== null && isEditable(entry) ? readLocalDraft<AnswersPayload>(local(), newKey) : null;
+    const kept = own ?? adopted;
+    const resumed = resumeFrom(kept, server);
+    if (kept && !resumed.restored) clearLocalDraft(local(), storageKey());
+    return { ...resumed, adopted: adopted !== null };
     // Read once, when the form opens.
   }, []);
   const [touched, setTouched] = useState(start.restored);
   // The seed is fixed for this visit (an entry created now gets its own from the next visit on).
   const [seed] = useState(() => entry?.seed ?? `entry-new-${mission.id}`);
+  const definition = definitionOf(mission, entry);
+  const form = useRef<FormRendererHandle>(null);
+  /** The page on screen (for the merge note). */
+  const page = useRef<string | null>(null);
+  /** Set when a merge changed the answers: a submit under way stops and asks to check them. */
+  const merged = useRef(false);
+  const [note, showNote] = useTransientNote();
 
   const ensureEntry = (): Promise<number> => {
     if (entryId.current !== null) return Promise.resolve(entryId.current);
@@ -608,63 +627,84 @@ function EntryForm({
       },
       (error: unknown) => {
         creating.current = null;
+        createRefused.current = error instanceof ApiError && error.status === 409;
         throw error;
       },
     );
     return creating.current;
   };
 
-  const { status, error, autosaver } = useAutosave<AnswersPayload>({
-    save: async (payload, { keepalive }) => {
+  const { status, error, autosave } = useAnswersAutosave<AnswersPayload>({
+    save: async (payload, { revision, keepalive }) => {
       const id = await ensureEntry();
-      await sendJson('PUT', `/api/missions/${mission.id}/entries/${id}`, { answers: payload.answers }, { keepalive });
+      return apiSend<AnswersSaved>('PUT', `/api/missions/${mission.id}/entries/${id}`, { answers: payload.answers, revision }, { keepalive });
     },
     storageKey,
-    serverAnswers,
+    server,
+    revision: entry?.revision ?? 0,
+    onMerged: (next, mine) => {
+      merged.current = true;
+      form.current?.replaceAnswers(next.answers);
+      if (changedOnPage(definition, page.current, mine.answers, next.answers)) showNote(MERGED_NOTE);
+    },
     onRejected: (failure) => {
       if (handleSessionLost(failure)) return;
-      toast({ title: 'Your answers were not saved', description: errorMessage(failure), variant: 'destructive' });
+      // The other device made this one-entry mission's entry first: the reload opens it, with these answers.
+      if (!(single && createRefused.current)) toast({ title: 'Your answers were not saved', description: errorMessage(failure), variant: 'destructive' });
       reload();
     },
   });
 
   useEffect(() => {
-    if (start.restored) autosaver.change({ answers: start.answers });
-  }, [autosaver, start]);
+    // Answers restored from this device go to the server at once; a note when the other device changed some on screen meanwhile.
+    if (start.restored) autosave.change(start.payload);
+    if (start.adopted) clearLocalDraft(local(), newKey);
+    if (start.seen && changedOnPage(definition, page.current, start.seen, start.payload.answers)) showNote(MERGED_NOTE);
+  }, [autosave, start]);
 
   const onSubmit = async (answers: Answers): Promise<void | SubmitErrors> => {
     // What is on its way lands first (a late autosave would find the entry submitted).
-    await autosaver.flush();
-    if (autosaver.status() === 'error') return;
+    merged.current = false;
+    await autosave.flush();
+    if (autosave.status() === 'error') return;
+    // Answers from the other device arrived meanwhile: the person checks them first.
+    if (merged.current) throw new Error(CHECK_AND_SUBMIT_AGAIN);
     try {
       const id = await ensureEntry();
-      await apiSend('POST', `/api/missions/${mission.id}/entries/${id}/submit`, { answers });
+      await apiSend('POST', `/api/missions/${mission.id}/entries/${id}/submit`, { answers, revision: autosave.revision() });
     } catch (failure) {
+      // Changed on the other device since: merged like a save, never submitted unseen.
+      if (autosave.handleConflict(failure)) throw new Error(CHECK_AND_SUBMIT_AGAIN);
+      // Refused answers are saved first: the server holds them at the revision it gives.
+      if (failure instanceof ApiError && failure.status === 400 && typeof failure.details.revision === 'number') autosave.acknowledge({ answers }, failure.details.revision);
       return submitFailure(failure, 'Your entry was not submitted', reload);
     }
-    autosaver.discard();
-    autosaver.dispose();
+    autosave.discard();
+    autosave.dispose();
     onSubmitted(answers);
   };
 
   return (
     <div className="flex flex-col gap-4">
-      <SaveLine status={status} error={error} idle={!touched} />
+      <SaveLine status={status} error={error} idle={!touched} note={note} />
       <div className="rounded-xl border border-border bg-card p-4 shadow-sm sm:p-6">
         <FormRenderer
-          definition={definitionOf(mission, entry)}
+          ref={form}
+          definition={definition}
           seed={seed}
-          initialAnswers={start.answers}
+          initialAnswers={start.payload.answers}
           photos={photoAdapter}
           headingLevel={headingLevel}
-          onChange={(answers) => {
+          onChange={(answers, pageId) => {
             setTouched(true);
-            autosaver.change({ answers });
+            page.current = pageId;
+            autosave.change({ answers });
           }}
-          onPageChange={(_pageId, answers) => {
+          onPageChange={(pageId, answers) => {
             setTouched(true);
-            autosaver.change({ answers });
-            void autosaver.flush();
+            page.current = pageId;
+            autosave.change({ answers });
+            void autosave.flush();
           }}
           onSubmit={onSubmit}
           submitLabel="Submit"

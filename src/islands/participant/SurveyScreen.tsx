@@ -5,23 +5,23 @@
  * survey", then the outcome of the return. Upcoming, closed and not-found states.
  * Data: `GET /api/surveys/{id}` → ParticipantSurvey.
  */
-import { lazy, useEffect, useMemo, useState } from 'react';
+import { lazy, useEffect, useMemo, useRef, useState } from 'react';
 import type { Answers } from '../../shared/forms/definition.ts';
-import type { ParticipantSurvey } from '../../shared/programme.ts';
+import type { AnswersSaved, ParticipantSurvey } from '../../shared/programme.ts';
 import { apiSend } from '../../lib/api.ts';
 import { errorMessage } from '../../lib/form-errors.ts';
 import { handleSessionLost } from '../../lib/session.ts';
 import { local } from '../../lib/storage.ts';
 import { toast } from '../../stores/toasts.ts';
-import { FormRenderer, type SubmitErrors } from '../../components/forms/FormRenderer.tsx';
+import { FormRenderer, type FormRendererHandle, type SubmitErrors } from '../../components/forms/FormRenderer.tsx';
 import { Markdown } from '../../components/forms/Markdown.tsx';
 import { localToday } from '../../components/forms/form-utils.ts';
 import { Alert } from '../../components/ui/alert.tsx';
-import { localDraftKey, mergeAnswers, readLocalDraft, type AnswersPayload } from './autosave.ts';
-import { ACTIVITY_COLUMN, ActivityHeader, ActivityMeta, Bone, HeaderSkeleton, Later, LoadFailed, LoadingNote, NotFound, SaveLine, useResource, useRouteId } from './parts.tsx';
+import { CHECK_AND_SUBMIT_AGAIN, changedOnPage, clearLocalDraft, localDraftKey, MERGED_NOTE, readLocalDraft, resumeFrom, type AnswersPayload } from './autosave.ts';
+import { ACTIVITY_COLUMN, ActivityHeader, ActivityMeta, Bone, HeaderSkeleton, Later, LoadFailed, LoadingNote, NotFound, SaveLine, useResource, useRouteId, useTransientNote } from './parts.tsx';
 import { photoAdapter } from './photos.ts';
-import { sendJson, submitFailure } from './send.ts';
-import { useAutosave } from './use-autosave.ts';
+import { submitFailure } from './send.ts';
+import { useAnswersAutosave } from './use-autosave.ts';
 
 /** The island of `/surveys/{id}`. */
 export default function SurveyScreen() {
@@ -100,7 +100,7 @@ function NativeSurvey({ survey, owner, reload }: { survey: ParticipantSurvey; ow
     return <SubmittedSurvey survey={survey} definition={survey.form.definition} focus={sent !== null} />;
   }
   if (sent) {
-    const response = { answers: sent.answers, pageId: null, status: 'submitted' as const, submittedAt: sent.at };
+    const response = { answers: sent.answers, pageId: null, status: 'submitted' as const, submittedAt: sent.at, revision: survey.response?.revision ?? 0 };
     return <SubmittedSurvey survey={{ ...survey, state: 'submitted', response }} definition={survey.form.definition} focus />;
   }
   return (
@@ -136,22 +136,34 @@ function SurveyForm({
   onSubmitted: (answers: Answers) => void;
 }) {
   const key = localDraftKey(owner, 'survey', survey.id);
-  const serverAnswers: Answers = survey.response?.answers ?? {};
+  const server: SurveyPayload = { answers: survey.response?.answers ?? {}, pageId: survey.response?.pageId ?? null };
   // Answers typed on this device and never sent win over the server's, element by element.
   const start = useMemo(() => {
     const kept = readLocalDraft<SurveyPayload>(local(), key);
-    if (!kept) return { answers: serverAnswers, pageId: survey.response?.pageId ?? null, restored: false };
-    return { answers: mergeAnswers(kept.base, kept.payload.answers, serverAnswers), pageId: kept.payload.pageId ?? survey.response?.pageId ?? null, restored: true };
+    const resumed = resumeFrom(kept, server);
+    if (kept && !resumed.restored) clearLocalDraft(local(), key);
+    return resumed;
     // Read once, when the form opens.
   }, []);
   const [touched, setTouched] = useState(start.restored);
+  const form = useRef<FormRendererHandle>(null);
+  /** The page on screen (for the merge note). */
+  const page = useRef(start.payload.pageId ?? null);
+  /** Set when a merge changed the answers: a submit under way stops and asks to check them. */
+  const merged = useRef(false);
+  const [note, showNote] = useTransientNote();
 
-  const { status, error, autosaver } = useAutosave<SurveyPayload>({
-    save: async (payload, { keepalive }) => {
-      await sendJson('PUT', `/api/surveys/${survey.id}/response`, { answers: payload.answers, pageId: payload.pageId }, { keepalive });
-    },
+  const { status, error, autosave } = useAnswersAutosave<SurveyPayload>({
+    save: (payload, { revision, keepalive }) =>
+      apiSend<AnswersSaved>('PUT', `/api/surveys/${survey.id}/response`, { answers: payload.answers, pageId: payload.pageId, revision }, { keepalive }),
     storageKey: () => key,
-    serverAnswers,
+    server,
+    revision: survey.response?.revision ?? 0,
+    onMerged: (next, mine) => {
+      merged.current = true;
+      form.current?.replaceAnswers(next.answers);
+      if (changedOnPage(definition, page.current, mine.answers, next.answers)) showNote(MERGED_NOTE);
+    },
     onRejected: (failure) => {
       if (handleSessionLost(failure)) return;
       toast({ title: 'Your answers were not saved', description: errorMessage(failure), variant: 'destructive' });
@@ -159,43 +171,52 @@ function SurveyForm({
     },
   });
 
-  // Answers restored from this device go to the server at once.
   useEffect(() => {
-    if (start.restored) autosaver.change({ answers: start.answers, pageId: start.pageId });
-  }, [autosaver, start]);
+    // Answers restored from this device go to the server at once; a note when the other device changed some on screen meanwhile.
+    if (start.restored) autosave.change(start.payload);
+    if (start.seen && changedOnPage(definition, page.current, start.seen, start.payload.answers)) showNote(MERGED_NOTE);
+  }, [autosave, start]);
 
   const onSubmit = async (answers: Answers): Promise<void | SubmitErrors> => {
     // What is on its way lands first (a late autosave would find the response submitted).
-    await autosaver.flush();
-    if (autosaver.status() === 'error') return;
+    merged.current = false;
+    await autosave.flush();
+    if (autosave.status() === 'error') return;
+    // Answers from the other device arrived meanwhile: the person checks them first.
+    if (merged.current) throw new Error(CHECK_AND_SUBMIT_AGAIN);
     try {
-      await apiSend('POST', `/api/surveys/${survey.id}/response/submit`, { answers, today: localToday() });
+      await apiSend('POST', `/api/surveys/${survey.id}/response/submit`, { answers, today: localToday(), revision: autosave.revision() });
     } catch (failure) {
+      // Changed on the other device since: merged like a save, never submitted unseen.
+      if (autosave.handleConflict(failure)) throw new Error(CHECK_AND_SUBMIT_AGAIN);
       return submitFailure(failure, 'Your answers were not sent', reload);
     }
-    autosaver.discard();
-    autosaver.dispose();
+    autosave.discard();
+    autosave.dispose();
     onSubmitted(answers);
   };
 
   return (
     <div className="flex flex-col gap-4">
-      <SaveLine status={status} error={error} idle={!touched} />
+      <SaveLine status={status} error={error} idle={!touched} note={note} />
       <div className="rounded-xl border border-border bg-card p-4 shadow-sm sm:p-6">
         <FormRenderer
+          ref={form}
           definition={definition}
           seed={survey.seed}
-          initialAnswers={start.answers}
-          initialPageId={start.pageId}
+          initialAnswers={start.payload.answers}
+          initialPageId={start.payload.pageId ?? null}
           photos={photoAdapter}
           onChange={(answers, pageId) => {
             setTouched(true);
-            autosaver.change({ answers, pageId });
+            page.current = pageId;
+            autosave.change({ answers, pageId });
           }}
           onPageChange={(pageId, answers) => {
             setTouched(true);
-            autosaver.change({ answers, pageId });
-            void autosaver.flush();
+            page.current = pageId;
+            autosave.change({ answers, pageId });
+            void autosave.flush();
           }}
           onSubmit={onSubmit}
           submitLabel="Submit"

@@ -1,24 +1,20 @@
 /**
- * Autosave of a participant's answers (a survey response or a mission entry), without React:
- * every change is written to localStorage at once (so nothing typed is lost when the network
- * drops or the tab closes) and sent ~1 s after the last change; `flush()` sends at once (a page
- * change, the page being hidden). What the server has acknowledged is removed from the device.
- *
- * States: `saved` (the server has everything), `saving` (changes on their way), `offline` (the
- * network failed: kept on this device, sent again when the browser is back online and on a slow
- * back-off), `retrying` (the server failed: sent again with back-off), `error` (refused for good:
- * closed, already submitted, not found; `onRejected` tells the screen, which reloads).
+ * What the participant screens add to the app's autosave engine (`src/lib/autosave.ts`) for a
+ * survey response or a mission entry: the payload (the answers, and for surveys the page
+ * reached), how it is kept on the device (per user, per survey or entry, with the `base` the
+ * changes started from), the three-way merge of answers per element, the 409 `conflict` of the
+ * API (`docs/api.md`, "Taking part") and the words the screens show.
  */
-import type { Answers, AnswerValue } from '../../shared/forms/definition.ts';
+import type { Answers, AnswerValue, FormDefinition } from '../../shared/forms/definition.ts';
+import type { AnswersConflict } from '../../shared/programme.ts';
 import { ApiError } from '../../lib/api.ts';
-import { readItem, removeItem, writeItem, type StorageLike } from '../../lib/storage.ts';
+import { clearKept, readKept, sameValue, type Kept, type KeptCodec, type Resolution, type SaveStatus } from '../../lib/autosave.ts';
+import type { StorageLike } from '../../lib/storage.ts';
+
+export { sameValue, type SaveStatus };
 
 /** Wait after the last change before sending. */
 export const AUTOSAVE_DELAY_MS = 1_000;
-const RETRY_FIRST_MS = 2_000;
-const RETRY_MAX_MS = 30_000;
-
-export type SaveStatus = 'saved' | 'saving' | 'offline' | 'retrying' | 'error';
 
 /** What the save-state line says. */
 export const SAVE_STATUS_TEXT: Readonly<Record<SaveStatus, string>> = {
@@ -26,11 +22,19 @@ export const SAVE_STATUS_TEXT: Readonly<Record<SaveStatus, string>> = {
   saving: 'Saving…',
   offline: 'Offline — your answers are kept on this device and sent when you are back online',
   retrying: 'Not saved yet — trying again. Your answers are kept on this device.',
+  // Never shown: the participant screens resolve conflicts at once (merged, sent again).
+  conflict: 'Saving…',
   error: 'Not saved',
 };
 
 /** What a submit says when it cannot reach the server. */
 export const OFFLINE_SUBMIT_MESSAGE = 'You seem to be offline. Your answers are kept on this device: submit again when you are back online.';
+
+/** The note beside the save line when answers on screen changed through a merge. */
+export const MERGED_NOTE = 'Updated from your other device';
+
+/** What a submit says when the answers changed on another device meanwhile: nothing was submitted. */
+export const CHECK_AND_SUBMIT_AGAIN = 'Your answers changed on your other device, so nothing was submitted. Check them, then submit again.';
 
 /** What is saved: the answers, and for surveys the page reached. */
 export interface AnswersPayload {
@@ -38,16 +42,7 @@ export interface AnswersPayload {
   pageId?: string | null;
 }
 
-/** A payload kept on the device until the server has it. */
-export interface LocalDraft<T extends AnswersPayload = AnswersPayload> {
-  payload: T;
-  /** The answers the server held when these changes began (for merging with changes made elsewhere). */
-  base: Answers;
-  /** When it was written (ISO). */
-  savedAt: string;
-}
-
-/** The localStorage key of unsent answers: per user, per survey or entry. */
+/** The localStorage key of unsent answers: per user, per survey or entry (`new-entry`: a one-entry mission's entry not made yet). */
 export function localDraftKey(owner: string | number, what: 'survey' | 'entry' | 'new-entry', id: number): string {
   return `fieldwork-answers-${owner}-${what}-${id}`;
 }
@@ -56,40 +51,35 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Reads the unsent answers kept under a key; null when none (or unreadable). */
-export function readLocalDraft<T extends AnswersPayload>(storage: StorageLike | null, key: string): LocalDraft<T> | null {
-  const text = readItem(storage, key);
-  if (!text) return null;
-  try {
-    const value: unknown = JSON.parse(text);
-    if (!isRecord(value) || !isRecord(value.payload) || !isRecord(value.payload.answers)) return null;
-    return {
-      payload: value.payload as unknown as T,
-      base: isRecord(value.base) ? (value.base as Answers) : {},
-      savedAt: typeof value.savedAt === 'string' ? value.savedAt : new Date(0).toISOString(),
-    };
-  } catch {
-    return null;
-  }
+/**
+ * How answers are kept on the device: `{ payload, base, revision, savedAt }`, `base` being the
+ * server's answers when the changes began (copies written before revisions existed read as
+ * revision 0).
+ */
+export function answersCodec<T extends AnswersPayload>(): KeptCodec<T> {
+  return {
+    encode: (kept) => ({ payload: kept.payload, base: kept.base?.answers ?? {}, revision: kept.revision, savedAt: kept.savedAt }),
+    decode(value) {
+      if (!isRecord(value) || !isRecord(value.payload) || !isRecord(value.payload.answers)) return null;
+      const payload = value.payload as unknown as T;
+      const base = { ...payload, answers: isRecord(value.base) ? (value.base as Answers) : {} };
+      return {
+        payload,
+        base,
+        revision: typeof value.revision === 'number' ? value.revision : 0,
+        savedAt: typeof value.savedAt === 'string' ? value.savedAt : new Date(0).toISOString(),
+      };
+    },
+  };
 }
 
-export function writeLocalDraft<T extends AnswersPayload>(storage: StorageLike | null, key: string, draft: LocalDraft<T>): void {
-  writeItem(storage, key, JSON.stringify(draft));
+/** Reads the unsent answers kept under a key; null when none (or unreadable). */
+export function readLocalDraft<T extends AnswersPayload>(storage: StorageLike | null, key: string): Kept<T> | null {
+  return readKept(storage, key, answersCodec<T>());
 }
 
 export function clearLocalDraft(storage: StorageLike | null, key: string): void {
-  removeItem(storage, key);
-}
-
-/** Deep equality of JSON values (object keys in any order: the database may reorder them). */
-export function sameValue(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, i) => sameValue(item, b[i]));
-  }
-  if (!isRecord(a) || !isRecord(b)) return false;
-  const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && sameValue(a[key], b[key]));
+  clearKept(storage, key);
 }
 
 /**
@@ -110,184 +100,55 @@ export function mergeAnswers(base: Answers, mine: Answers, server: Answers): Ans
   return result;
 }
 
-/** True for failures worth sending again: no answer, a timeout, too many requests, the server failing. */
-export function isRetriable(error: unknown): boolean {
-  if (!(error instanceof ApiError)) return !(error instanceof DOMException && error.name === 'AbortError');
-  return error.status === 0 || error.status === 408 || error.status === 429 || error.status >= 500;
+/** Two payloads with the same answers and page. */
+export function samePayload(a: AnswersPayload, b: AnswersPayload): boolean {
+  return (a.pageId ?? null) === (b.pageId ?? null) && sameValue(a.answers, b.answers);
 }
 
-export interface AutosaverOptions<T extends AnswersPayload> {
-  /** Sends a payload (`keepalive`: the page is going away; the request must outlive it). */
-  save(payload: T, options: { keepalive: boolean }): Promise<void>;
-  /** Where unsent payloads are kept; read each time (a new entry's key changes once it has an id). Null: not kept. */
-  storageKey(): string | null;
-  storage: StorageLike | null;
-  /** The answers the server holds now (the base of the first local draft). */
-  serverAnswers: Answers;
-  /** Every change of state. */
-  onStatus(status: SaveStatus, error: unknown): void;
-  /** A save was refused for good (4xx other than 408/429): nothing more is sent. */
-  onRejected?(error: unknown): void;
-  /** Whether the browser believes it is online (default: navigator.onLine). */
-  isOnline?(): boolean;
-  delayMs?: number;
+/** The element ids whose answer differs between two sets of answers. */
+export function changedElements(a: Answers, b: Answers): string[] {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return [...keys].filter((key) => !sameValue(Object.hasOwn(a, key) ? a[key] : undefined, Object.hasOwn(b, key) ? b[key] : undefined));
 }
 
-export interface Autosaver<T extends AnswersPayload> {
-  /** A change: kept on the device now, sent after the delay. */
-  change(payload: T): void;
-  /** Sends what is unsent now; resolves true when the server has everything. */
-  flush(options?: { keepalive?: boolean }): Promise<boolean>;
-  /** Something unsent (or being sent)? */
-  pending(): boolean;
-  status(): SaveStatus;
-  /** Forgets what is unsent, on the device too (the answers were submitted). */
-  discard(): void;
-  /** Stops: timers cleared, no more sends or status changes (the device copy stays). */
-  dispose(): void;
+/** Whether an answer of the page `pageId` (the first page when null) differs between two sets of answers. */
+export function changedOnPage(definition: FormDefinition, pageId: string | null, before: Answers, after: Answers): boolean {
+  const page = definition.pages.find((each) => each.id === pageId) ?? definition.pages[0];
+  if (!page) return false;
+  const changed = new Set(changedElements(before, after));
+  return page.elements.some((element) => changed.has(element.id));
 }
 
-/** Creates the autosave of one response or entry; see the module comment. */
-export function createAutosaver<T extends AnswersPayload>(options: AutosaverOptions<T>): Autosaver<T> {
-  const delay = options.delayMs ?? AUTOSAVE_DELAY_MS;
-  const online = options.isOnline ?? (() => typeof navigator === 'undefined' || navigator.onLine !== false);
-  let status: SaveStatus = 'saved';
-  /** The newest payload the server does not have yet. */
-  let latest: T | null = null;
-  /** Bumped on every change: a save acknowledges only the version it sent. */
-  let version = 0;
-  /** What the server holds (as far as this page knows). */
-  let acknowledged: Answers = options.serverAnswers;
-  let inFlight: Promise<boolean> | null = null;
-  let timer: ReturnType<typeof setTimeout> | null = null;
-  let retryTimer: ReturnType<typeof setTimeout> | null = null;
-  let retryDelay = RETRY_FIRST_MS;
-  let lastKey: string | null = null;
-  let stopped = false;
-  let rejected = false;
+/** The `current` of the API's 409 `conflict`, or null for any other failure. */
+export function answersConflictOf(error: unknown): AnswersConflict | null {
+  if (!(error instanceof ApiError) || error.status !== 409 || error.code !== 'conflict') return null;
+  const current = error.details.current;
+  if (!isRecord(current) || !isRecord(current.answers) || typeof current.revision !== 'number') return null;
+  const conflict: AnswersConflict = { answers: current.answers as Answers, revision: current.revision };
+  if (typeof current.pageId === 'string' || current.pageId === null) conflict.pageId = current.pageId;
+  return conflict;
+}
 
-  const setStatus = (next: SaveStatus, error: unknown = null) => {
-    if (stopped) return;
-    status = next;
-    options.onStatus(next, error);
-  };
+/**
+ * A conflict resolved for the participant: the server's answers become the base, the answers this
+ * device changed since its base are kept over them (the page stays this device's), and the
+ * merged payload is what is sent next.
+ */
+export function resolveAnswersConflict<T extends AnswersPayload>(conflict: AnswersConflict, local: { mine: T; base: T }): Resolution<T> {
+  const server: T = { ...local.mine, answers: conflict.answers };
+  if ('pageId' in local.mine) server.pageId = conflict.pageId ?? null;
+  const payload: T = { ...local.mine, answers: mergeAnswers(local.base.answers, local.mine.answers, conflict.answers) };
+  return { base: server, revision: conflict.revision, payload };
+}
 
-  const clearTimers = () => {
-    if (timer !== null) clearTimeout(timer);
-    if (retryTimer !== null) clearTimeout(retryTimer);
-    timer = null;
-    retryTimer = null;
-  };
-
-  const keep = (payload: T) => {
-    const key = options.storageKey();
-    if (lastKey !== null && lastKey !== key) clearLocalDraft(options.storage, lastKey);
-    lastKey = key;
-    if (key !== null) writeLocalDraft(options.storage, key, { payload, base: acknowledged, savedAt: new Date().toISOString() });
-  };
-
-  const forget = () => {
-    const key = options.storageKey();
-    if (lastKey !== null && lastKey !== key) clearLocalDraft(options.storage, lastKey);
-    if (key !== null) clearLocalDraft(options.storage, key);
-    lastKey = null;
-  };
-
-  const scheduleRetry = () => {
-    if (retryTimer !== null || stopped) return;
-    retryTimer = setTimeout(() => {
-      retryTimer = null;
-      void flush();
-    }, retryDelay);
-    retryDelay = Math.min(RETRY_MAX_MS, retryDelay * 2);
-  };
-
-  const send = (payload: T, sentVersion: number, keepalive: boolean): Promise<boolean> => {
-    setStatus('saving');
-    const attempt = options.save(payload, { keepalive }).then(
-      () => {
-        if (inFlight === attempt) inFlight = null;
-        if (stopped) return false;
-        acknowledged = payload.answers;
-        retryDelay = RETRY_FIRST_MS;
-        if (sentVersion !== version) {
-          // Newer changes came while this one travelled: their own timer (or flush) sends them; the
-          // device copy now merges against what the server has.
-          if (latest) keep(latest);
-          return false;
-        }
-        latest = null;
-        forget();
-        setStatus('saved');
-        return true;
-      },
-      (error: unknown) => {
-        if (inFlight === attempt) inFlight = null;
-        if (stopped) return false;
-        if (isRetriable(error)) {
-          const offline = !online() || (error instanceof ApiError && error.status === 0);
-          setStatus(offline ? 'offline' : 'retrying', error);
-          scheduleRetry();
-          return false;
-        }
-        rejected = true;
-        clearTimers();
-        setStatus('error', error);
-        options.onRejected?.(error);
-        return false;
-      },
-    );
-    inFlight = attempt;
-    return attempt;
-  };
-
-  function flush({ keepalive = false }: { keepalive?: boolean } = {}): Promise<boolean> {
-    if (timer !== null) clearTimeout(timer);
-    timer = null;
-    if (stopped || rejected) return Promise.resolve(false);
-    if (!latest) return inFlight ?? Promise.resolve(true);
-    const payload = latest;
-    const sentVersion = version;
-    // The page is going away: send now, whatever is on its way (it cannot wait for it).
-    if (keepalive) return send(payload, sentVersion, true);
-    if (inFlight) return inFlight.then(() => flush());
-    if (retryTimer !== null) {
-      clearTimeout(retryTimer);
-      retryTimer = null;
-    }
-    if (!online()) {
-      setStatus('offline');
-      return Promise.resolve(false);
-    }
-    return send(payload, sentVersion, false);
-  }
-
-  return {
-    change(payload) {
-      if (stopped) return;
-      latest = payload;
-      version += 1;
-      keep(payload);
-      if (rejected) return;
-      if (status !== 'offline' && status !== 'retrying') setStatus('saving');
-      if (timer !== null) clearTimeout(timer);
-      timer = setTimeout(() => {
-        timer = null;
-        void flush();
-      }, delay);
-    },
-    flush,
-    pending: () => latest !== null || inFlight !== null,
-    status: () => status,
-    discard() {
-      latest = null;
-      version += 1;
-      clearTimers();
-      forget();
-    },
-    dispose() {
-      clearTimers();
-      stopped = true;
-    },
-  };
+/**
+ * Where a screen starts: the server's payload, with the answers kept on this device from an
+ * earlier visit merged in (their changes win, element by element). `restored`: something differs
+ * from the server's and must be sent; `seen`: the answers the person last saw here, if any.
+ */
+export function resumeFrom<T extends AnswersPayload>(kept: Kept<T> | null, server: T): { payload: T; restored: boolean; seen: Answers | null } {
+  if (!kept) return { payload: server, restored: false, seen: null };
+  const payload: T = { ...server, answers: mergeAnswers(kept.base?.answers ?? {}, kept.payload.answers, server.answers) };
+  if ('pageId' in server) payload.pageId = kept.payload.pageId ?? server.pageId ?? null;
+  return { payload, restored: !samePayload(payload, server), seen: kept.payload.answers };
 }

@@ -69,8 +69,19 @@ function readUploaded(text: string): MediaUploaded | null {
 /** A real XMLHttpRequest (its event handlers take richer events than UploadRequest names). */
 const browserRequest = (): UploadRequest => new XMLHttpRequest() as unknown as UploadRequest;
 
-/** Creates the adapter (`request` makes the XMLHttpRequest; tests pass a fake). */
+/**
+ * Creates the adapter (`request` makes the XMLHttpRequest; tests pass a fake). It sends at most
+ * `MEDIA_LIMITS.uploadsAtOnce` photos at once (the server refuses more from one account with 429
+ * `too_many_uploads`); the others wait their turn in the order they were picked.
+ */
 export function createMediaUploader(request: () => UploadRequest = browserRequest): PhotoAdapter {
+  let sending = 0;
+  const waiting: (() => void)[] = [];
+  const nextTurn = () => {
+    sending -= 1;
+    const next = waiting.shift();
+    if (next) next();
+  };
   return {
     thumbnailUrl,
     upload(file, { onProgress, signal }) {
@@ -84,9 +95,34 @@ export function createMediaUploader(request: () => UploadRequest = browserReques
           reject(new Error(file.size === 0 ? MEDIA_MESSAGES.empty : MEDIA_MESSAGES.tooLarge));
           return;
         }
+        const send = () => {
+          sending += 1;
+          signal.removeEventListener('abort', onAbortWhileWaiting);
+          sendNow(resolve, reject);
+        };
+        const onAbortWhileWaiting = () => {
+          const at = waiting.indexOf(send);
+          if (at >= 0) waiting.splice(at, 1);
+          reject(abortError());
+        };
+        if (sending < MEDIA_LIMITS.uploadsAtOnce) {
+          send();
+        } else {
+          waiting.push(send);
+          signal.addEventListener('abort', onAbortWhileWaiting, { once: true });
+        }
+      });
+
+      function sendNow(resolve: (media: { id: string; thumbnailUrl: string }) => void, reject: (error: Error | DOMException) => void) {
         const xhr = request();
         const onAbortSignal = () => xhr.abort();
-        const done = () => signal.removeEventListener('abort', onAbortSignal);
+        let settled = false;
+        const done = () => {
+          signal.removeEventListener('abort', onAbortSignal);
+          if (settled) return;
+          settled = true;
+          nextTurn();
+        };
         xhr.open('POST', '/api/media');
         xhr.withCredentials = true;
         xhr.setRequestHeader('Accept', 'application/json');
@@ -116,7 +152,7 @@ export function createMediaUploader(request: () => UploadRequest = browserReques
         const body = new FormData();
         body.append('file', file, file.name);
         xhr.send(body);
-      });
+      }
     },
   };
 }

@@ -11,7 +11,7 @@ import { errorMessage } from '../../lib/form-errors.ts';
 import { handleSessionLost } from '../../lib/session.ts';
 import { cn } from '../../lib/utils.ts';
 import { $auth, authReady } from '../../stores/auth.ts';
-import { AlertCircleIcon, CheckCircleIcon } from '../../components/icons.tsx';
+import { AlertCircleIcon, CheckCircleIcon, InfoIcon } from '../../components/icons.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Bone, LoadingNote } from '../../components/ui/skeleton.tsx';
@@ -270,11 +270,12 @@ export function ProgressBar({ value, label, className }: { value: number; label:
 // Saving
 
 /**
- * The save line: "Saved", "Saving…", "Offline — …" or why saving stopped. A polite live region
+ * The autosave state, announced politely (a status region), in words and not only by colour,
  * in a small chip that stays at the top while the person scrolls a long page. `idle`: nothing
- * changed yet on this visit.
+ * changed yet on this visit. `note`: "Updated from your other device" when a merge changed an
+ * answer on screen (its own polite region, present before it speaks so it is announced).
  */
-export function SaveLine({ status, error, idle = false }: { status: SaveStatus; error: unknown; idle?: boolean }) {
+export function SaveLine({ status, error, idle = false, note = null }: { status: SaveStatus; error: unknown; idle?: boolean; note?: string | null }) {
   const text =
     status === 'error' && error instanceof ApiError
       ? `${SAVE_STATUS_TEXT.error}: ${error.message}`
@@ -282,22 +283,41 @@ export function SaveLine({ status, error, idle = false }: { status: SaveStatus; 
         ? 'Your answers are saved as you go'
         : SAVE_STATUS_TEXT[status];
   const warn = status === 'offline' || status === 'retrying' || status === 'error';
+  const chip = 'flex min-h-8 items-start gap-2 rounded-lg border bg-card/95 px-3 py-1.5 text-sm shadow-sm backdrop-blur-sm';
   return (
-    <div className="sticky top-2 z-20 flex">
-      <p
-        role="status"
-        aria-live="polite"
-        className={cn(
-          'flex min-h-8 items-start gap-2 rounded-lg border bg-card/95 px-3 py-1.5 text-sm shadow-sm backdrop-blur-sm',
-          warn ? 'border-destructive/50 font-medium text-foreground' : 'border-border text-muted-foreground',
-        )}
-      >
+    <div className="sticky top-2 z-20 flex flex-wrap items-start gap-1.5">
+      <p role="status" aria-live="polite" className={cn(chip, warn ? 'border-destructive/50 font-medium text-foreground' : 'border-border text-muted-foreground')}>
         {status === 'saving' && <Spinner className="mt-0.5" />}
         {status === 'saved' && !idle && <CheckCircleIcon className="mt-0.5 size-4 shrink-0 text-success" />}
         {(status === 'offline' || status === 'retrying') && <CloudOffIcon className="mt-0.5 size-4 shrink-0 text-destructive" />}
         {status === 'error' && <AlertCircleIcon className="mt-0.5 size-4 shrink-0 text-destructive" />}
         <span>{text}</span>
       </p>
+      <p role="status" aria-live="polite" data-merge-note className={note ? cn(chip, 'border-primary/40 font-medium text-foreground') : 'sr-only'}>
+        {note && <InfoIcon className="mt-0.5 size-4 shrink-0 text-primary" />}
+        {note && <span>{note}</span>}
+      </p>
     </div>
   );
+}
+
+/** A note shown for `ms` after `show()` (again from the start on each call). */
+export function useTransientNote(ms = 10_000): [string | null, (text: string) => void] {
+  const [note, setNote] = useState<string | null>(null);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(
+    () => () => {
+      if (timer.current !== null) clearTimeout(timer.current);
+    },
+    [],
+  );
+  const show = useCallback(
+    (text: string) => {
+      setNote(text);
+      if (timer.current !== null) clearTimeout(timer.current);
+      timer.current = setTimeout(() => setNote(null), ms);
+    },
+    [ms],
+  );
+  return [note, show];
 }

@@ -1,64 +1,44 @@
 /**
- * The React side of the participant autosave (autosave.ts): one autosaver per response or entry,
- * its state for the save line, and the moments it sends at once: the browser coming back
- * online, the page being hidden or left (`keepalive`), the screen unmounting.
+ * The participant screens' autosave: the app's engine (`src/lib/autosave-react.ts`) saving a
+ * survey response or a mission entry with its revision, its conflicts resolved at once by
+ * merging the answers per element (`autosave.ts` here): `onMerged` tells the screen, which puts
+ * the merged answers in the form (and says so when an answer on screen changed).
  */
-import { useEffect, useRef, useState } from 'react';
-import type { Answers } from '../../shared/forms/definition.ts';
-import { local } from '../../lib/storage.ts';
-import { createAutosaver, type AnswersPayload, type Autosaver, type SaveStatus } from './autosave.ts';
+import type { AnswersConflict, AnswersSaved } from '../../shared/programme.ts';
+import { useAutosave, type UseAutosave } from '../../lib/autosave-react.ts';
+import { answersCodec, answersConflictOf, AUTOSAVE_DELAY_MS, resolveAnswersConflict, sameValue, samePayload, type AnswersPayload } from './autosave.ts';
 
-export interface UseAutosaveOptions<T extends AnswersPayload> {
-  save(payload: T, options: { keepalive: boolean }): Promise<void>;
+export interface UseAnswersAutosaveOptions<T extends AnswersPayload> {
+  /** Sends a payload based on `revision` (`keepalive`: the page is going away). */
+  save(payload: T, how: { revision: number; keepalive: boolean }): Promise<AnswersSaved>;
+  /** Where unsent answers are kept; read each time (a new entry's key changes once it exists). */
   storageKey(): string | null;
-  /** The answers the server holds when the screen opens. */
-  serverAnswers: Answers;
+  /** What the server holds when the screen opens, and its revision (0 before the first save). */
+  server: T;
+  revision: number;
+  /** Answers merged with another device's: the form must show `merged` (it showed `mine`). */
+  onMerged(merged: T, mine: T): void;
+  /** A save was refused for good. */
   onRejected?(error: unknown): void;
 }
 
-export interface UseAutosave<T extends AnswersPayload> {
-  status: SaveStatus;
-  /** The failure behind `offline`, `retrying` or `error`. */
-  error: unknown;
-  autosaver: Autosaver<T>;
-}
-
 /** Autosaves one response or entry; see the module comment. */
-export function useAutosave<T extends AnswersPayload>(options: UseAutosaveOptions<T>): UseAutosave<T> {
-  const [state, setState] = useState<{ status: SaveStatus; error: unknown }>({ status: 'saved', error: null });
-  const latest = useRef(options);
-  latest.current = options;
-  const ref = useRef<Autosaver<T> | null>(null);
-  ref.current ??= createAutosaver<T>({
-    save: (payload, how) => latest.current.save(payload, how),
-    storageKey: () => latest.current.storageKey(),
-    storage: local(),
-    serverAnswers: options.serverAnswers,
-    onStatus: (status, error) => setState({ status, error }),
-    onRejected: (error) => latest.current.onRejected?.(error),
+export function useAnswersAutosave<T extends AnswersPayload>(options: UseAnswersAutosaveOptions<T>): UseAutosave<T, AnswersConflict> {
+  return useAutosave<T, AnswersSaved, AnswersConflict>({
+    save: options.save,
+    base: options.server,
+    revision: options.revision,
+    same: samePayload,
+    conflictOf: answersConflictOf,
+    conflictRevision: (conflict) => conflict.revision,
+    onConflict(conflict, local) {
+      const resolution = resolveAnswersConflict(conflict, local);
+      if (!sameValue(resolution.payload.answers, local.mine.answers)) options.onMerged(resolution.payload, local.mine);
+      return resolution;
+    },
+    storageKey: options.storageKey,
+    codec: answersCodec<T>(),
+    ...(options.onRejected ? { onRejected: options.onRejected } : {}),
+    delayMs: AUTOSAVE_DELAY_MS,
   });
-  const autosaver = ref.current;
-
-  useEffect(() => {
-    const flushNow = () => void autosaver.flush();
-    const flushLeaving = () => {
-      if (autosaver.pending()) void autosaver.flush({ keepalive: true });
-    };
-    const onVisibility = () => {
-      if (document.visibilityState === 'hidden') flushLeaving();
-    };
-    window.addEventListener('online', flushNow);
-    window.addEventListener('pagehide', flushLeaving);
-    document.addEventListener('visibilitychange', onVisibility);
-    return () => {
-      window.removeEventListener('online', flushNow);
-      window.removeEventListener('pagehide', flushLeaving);
-      document.removeEventListener('visibilitychange', onVisibility);
-      // Leaving the screen inside the app (client-side navigation): send what is unsent.
-      flushLeaving();
-      autosaver.dispose();
-    };
-  }, [autosaver]);
-
-  return { status: state.status, error: state.error, autosaver };
 }

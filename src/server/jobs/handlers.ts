@@ -4,7 +4,9 @@ import type { Db } from '../db/index.ts';
 import type { Logger } from '../logger.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { Clock } from '../services/clock.ts';
+import { housekeepMedia } from '../services/media-housekeeping.ts';
 import { mailApprovalDigests, mailPendingNotifications } from '../services/notifications.ts';
+import { createStorage, type Storage } from '../storage/index.ts';
 import { dataDeletionRequestMail, emailChangeMail, forgotPasswordMail, invitationSendMail, registerMail } from './account-mail.ts';
 import type { JobSender } from './queue.ts';
 import { sendMissionReminders } from './reminders.ts';
@@ -18,10 +20,13 @@ export interface JobDeps {
   config: Config;
   logger: Logger;
   jobs: JobSender;
+  /** Uploaded files (media housekeeping); default the storage the configuration names, as the app's. */
+  storage?: Storage;
 }
 
 /** One handler per job name. */
 export function createJobHandlers(deps: JobDeps): JobHandlers {
+  const storage = deps.storage ?? createStorage(deps.config);
   return {
     'mail.send': async ({ message }) => {
       await deps.mailer.send(message);
@@ -42,6 +47,10 @@ export function createJobHandlers(deps: JobDeps): JobHandlers {
     'reminders.scan': async () => {
       const reminded = await sendMissionReminders(deps);
       if (reminded > 0) deps.logger.info({ reminded }, 'mission reminders sent');
+    },
+    'media.housekeeping': async () => {
+      const done = await housekeepMedia({ db: deps.db, clock: deps.clock, storage, logger: deps.logger });
+      deps.logger.info(done, 'media housekeeping done');
     },
   };
 }

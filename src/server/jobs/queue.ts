@@ -45,6 +45,7 @@ export const QUEUES: Readonly<Record<JobName, QueueSpec>> = {
   'notifications.mail': { options: PERIODIC, batchSize: 1, cron: '* * * * *' },
   'digest.approvals': { options: PERIODIC, batchSize: 1, cron: '0 8 * * *' },
   'reminders.scan': { options: PERIODIC, batchSize: 1, cron: '5 * * * *' },
+  'media.housekeeping': { options: PERIODIC, batchSize: 1, cron: '40 3 * * *' },
 };
 
 /** How a process uses the queue. */

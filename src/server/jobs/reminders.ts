@@ -11,7 +11,7 @@ import { missionEntries, missionReminders, missions, notifications, projectMembe
 import { missionReminderMail, preferencesUrl } from '../mail/templates.ts';
 import type { Clock } from '../services/clock.ts';
 import { mailAllowed } from '../services/notifications.ts';
-import { shortDay } from '../services/participation.ts';
+import { orderLocks, shortDay } from '../services/participation.ts';
 import type { JobSender } from './queue.ts';
 
 /** How long before a mission closes its reminders go out. */
@@ -36,14 +36,17 @@ function entriesOf(statuses: readonly string[]) {
 /**
  * Sends the reminders due now: live missions of live projects, open, closing within 48 hours;
  * their active members with fewer finished entries (submitted or approved) than the mission asks
- * and something left to do (room for an entry, a draft, or an entry sent back); not reminded
- * before. Returns how many members were reminded.
+ * and something left to do (room for an entry, a draft, or an entry sent back); not held back by
+ * an `in_order` group (they cannot start it yet); not reminded before. Returns how many members
+ * were reminded.
  */
 export async function sendMissionReminders(deps: ReminderDeps): Promise<number> {
   const { db, clock, config, jobs } = deps;
   const now = clock.now();
   const horizon = new Date(now.getTime() + REMINDER_WINDOW_MS);
   let reminded = 0;
+  // Keyset paging: rows passed over (a mission the member cannot start yet) are not fetched again.
+  let after: { missionId: number; userId: number } | null = null;
   for (;;) {
     const due = await db
       .select({
@@ -73,12 +76,25 @@ export async function sendMissionReminders(deps: ReminderDeps): Promise<number> 
           ),
           sql`${entriesOf(['submitted', 'approved'])} < ${missions.entriesMin}`,
           sql`(${entriesOf(['draft', 'submitted', 'approved', 'changes_requested', 'rejected'])} < ${missions.entriesMax} or ${entriesOf(['draft', 'changes_requested'])} > 0)`,
+          after ? sql`(${missions.id}, ${users.id}) > (${after.missionId}, ${after.userId})` : undefined,
         ),
       )
       .orderBy(asc(missions.id), asc(users.id))
       .limit(BATCH);
 
+    const last = due.at(-1);
+    if (last) after = { missionId: last.missionId, userId: last.userId };
+    // Missions an `in_order` group still holds back for the member: nothing to remind of yet (a
+    // later run reminds them once it opens, if it still closes within the window).
+    const locked = new Set<string>();
+    const missionsOfUser = new Map<number, number[]>();
+    for (const row of due) missionsOfUser.set(row.userId, [...(missionsOfUser.get(row.userId) ?? []), row.missionId]);
+    for (const [userId, missionIds] of missionsOfUser) {
+      for (const missionId of (await orderLocks(db, userId, missionIds, now)).keys()) locked.add(`${missionId}:${userId}`);
+    }
+
     for (const row of due) {
+      if (locked.has(`${row.missionId}:${row.userId}`)) continue;
       const closesAt = row.closesAt ?? horizon;
       const done = await db.transaction(async (tx) => {
         const recorded = await tx.insert(missionReminders).values({ missionId: row.missionId, userId: row.userId, sentAt: now }).onConflictDoNothing().returning({ missionId: missionReminders.missionId });

@@ -26,6 +26,8 @@ export interface JobDataMap {
   'digest.approvals': Record<string, never>;
   /** Every hour: one reminder per member who has not finished a mission closing within 48 hours. */
   'reminders.scan': Record<string, never>;
+  /** Every day: uploads never attached to anything for 7 days are deleted (rows and files); expired upload reservations too. */
+  'media.housekeeping': Record<string, never>;
 }
 
 export type JobName = keyof JobDataMap;
@@ -35,6 +37,7 @@ export const JOB_NAMES = [
   'notifications.mail',
   'digest.approvals',
   'reminders.scan',
+  'media.housekeeping',
   'auth.register',
   'auth.forgot-password',
   'account.email-change',

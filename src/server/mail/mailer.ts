@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
+import { redactSecrets } from '../../shared/redact.ts';
 import type { Logger } from '../logger.ts';
 
 export interface MailMessage {
@@ -10,6 +11,12 @@ export interface MailMessage {
   html: string;
   /** Where replies go, when not to the sender (the contact form: the person who wrote). */
   replyTo?: string;
+  /**
+   * True when the message's link is the recipient's own (a link token issued to them: invitation,
+   * setup, reset, email and deletion confirmations). Only such a message has its links logged in
+   * full by the development outbox; any other's are logged without tokens or secrets.
+   */
+  recipientOwnsLinks?: boolean;
 }
 
 export interface Mailer {
@@ -17,6 +24,12 @@ export interface Mailer {
   /** Where unsent mail goes when there is no SMTP server (null with SMTP). */
   readonly outboxDir: string | null;
   close(): void;
+}
+
+/** What nodemailer is given: the message without our own flags. */
+function mailOf(message: MailMessage): Omit<MailMessage, 'recipientOwnsLinks'> {
+  const { recipientOwnsLinks: _own, ...mail } = message;
+  return mail;
 }
 
 const URL_PATTERN = /https?:\/\/[^\s<>"')]+/g;
@@ -30,6 +43,11 @@ export function linksIn(text: string): string[] {
  * nodemailer over SMTP when SMTP_URL is set; otherwise each message is written to
  * DATA_DIR/outbox as an .eml file and each of its links is logged on one line, so a local
  * install works without a mail server and tests read mail as a person reads their inbox.
+ *
+ * The link lines are the operator's own development log (no SMTP), never shown to staff: a link
+ * token is logged in full only in a message to its owner (`recipientOwnsLinks`); the links of any
+ * other message (the contact form to support, notices) pass through redactSecrets
+ * (docs/permissions.md, "Secrets: where they could be written down").
  */
 export function createMailer(options: { smtpUrl?: string | undefined; from: string; dataDir: string; logger: Logger }): Mailer {
   const { logger, from } = options;
@@ -38,7 +56,7 @@ export function createMailer(options: { smtpUrl?: string | undefined; from: stri
     return {
       outboxDir: null,
       async send(message) {
-        await transport.sendMail({ from, ...message });
+        await transport.sendMail({ from, ...mailOf(message) });
         logger.info({ to: message.to, subject: message.subject }, 'mail sent');
       },
       close: () => transport.close(),
@@ -51,13 +69,16 @@ export function createMailer(options: { smtpUrl?: string | undefined; from: stri
   return {
     outboxDir,
     async send(message) {
-      const info = await transport.sendMail({ from, ...message });
+      const info = await transport.sendMail({ from, ...mailOf(message) });
       await fs.mkdir(outboxDir, { recursive: true, mode: 0o700 });
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       const file = path.join(outboxDir, `${stamp}-${process.pid}-${(sequence++).toString().padStart(4, '0')}.eml`);
       await fs.writeFile(file, info.message as Buffer, { mode: 0o600 });
       logger.info({ to: message.to, subject: message.subject, file }, 'mail written to outbox');
-      for (const url of linksIn(message.text)) logger.info({ to: message.to, url }, `mail link: ${url}`);
+      for (const link of linksIn(message.text)) {
+        const url = message.recipientOwnsLinks === true ? link : redactSecrets(link);
+        logger.info({ to: message.to, url }, `mail link: ${url}`);
+      }
     },
     close: () => transport.close(),
   };

@@ -12,7 +12,10 @@ function describeExpiry(expiresAt: Date, now: Date): string {
   return '1 hour';
 }
 
-/** One mail layout: a heading, paragraphs, one button link and its expiry, in HTML and text. */
+/**
+ * One mail layout: a heading, paragraphs, one button link and its expiry, in HTML and text. The
+ * link is always the recipient's own link token (`recipientOwnsLinks`, see mailer.ts).
+ */
 export function linkMail(input: {
   to: string;
   subject: string;
@@ -49,7 +52,8 @@ export function linkMail(input: {
     <p style="margin:16px 0 0;font-size:14px;color:#52606d">${escapeHtml(expiry)} ${escapeHtml(footer)}</p>
   </div>
 </body></html>`;
-  return { to: input.to, subject: input.subject, text, html };
+  // The link is the recipient's own (a token issued to them): the development outbox may log it.
+  return { to: input.to, subject: input.subject, text, html, recipientOwnsLinks: true };
 }
 
 export function invitationMail(input: { to: string; firstName: string; url: string; expiresAt: Date; now: Date }): MailMessage {

@@ -5,11 +5,19 @@ import { jsonError } from '../errors.ts';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
+ * Server-to-server calls that carry their own credential instead of a session, and so need no
+ * same-origin check: Alchemer's webhook (`POST /api/surveys/{id}/webhook`, authenticated by the
+ * survey's webhook secret, JSON or form-encoded; `docs/alchemer.md`).
+ */
+const SERVER_TO_SERVER = [/^\/api\/surveys\/[^/]+\/webhook\/?$/];
+
+/**
  * Every state-changing API call must come from our own pages: a same-origin `Origin` header and
  * a JSON (or multipart upload) body. Browsers cannot forge either cross-site without CORS.
  */
 export const sameOriginOnly = createMiddleware<AppEnv>(async (c, next) => {
   if (SAFE_METHODS.has(c.req.method)) return next();
+  if (c.req.method === 'POST' && SERVER_TO_SERVER.some((pattern) => pattern.test(c.req.path))) return next();
   const origin = c.req.header('origin');
   const allowed = new Set([new URL(c.req.url).origin, c.var.deps.config.publicUrl]);
   if (!origin || !allowed.has(origin)) return jsonError(c, 403, 'forbidden_origin', 'Cross-origin requests are not allowed');

@@ -28,8 +28,11 @@ export const adminMissionGroupRoutes = new Hono<AppEnv>()
     const { db, deps } = c.var;
     await existingMissionGroup(db, id);
     const patch = await readJson(c, missionGroupPatchSchema);
-    const { before, after } = await updateMissionGroup(db, deps.clock, id, patch);
-    await audit(db, { actorId: user.id, via: 'api', action: 'mission_group.update', targetType: 'mission_group', targetId: id, ...auditChanges(groupSummary(before), groupSummary(after)), ip: clientIp(c) });
+    const after = await db.transaction(async (tx) => {
+      const changed = await updateMissionGroup(tx, deps.clock, id, patch);
+      await audit(tx, { actorId: user.id, via: 'api', action: 'mission_group.update', targetType: 'mission_group', targetId: id, ...auditChanges(groupSummary(changed.before), groupSummary(changed.after)), ip: clientIp(c) });
+      return changed.after;
+    });
     return c.json(after, 200);
   })
 
@@ -37,8 +40,10 @@ export const adminMissionGroupRoutes = new Hono<AppEnv>()
     const user = signedInUser(c.var.user);
     const id = pathId(c, 'id', 'mission group');
     const { db } = c.var;
-    const deleted = await deleteMissionGroup(db, id);
-    if (!deleted) throw new ApiError(404, 'not_found', 'No such mission group');
-    await audit(db, { actorId: user.id, via: 'api', action: 'mission_group.delete', targetType: 'mission_group', targetId: id, before: { projectId: deleted.projectId, ...auditSummary(groupSummary(deleted)) }, ip: clientIp(c) });
+    await db.transaction(async (tx) => {
+      const deleted = await deleteMissionGroup(tx, id);
+      if (!deleted) throw new ApiError(404, 'not_found', 'No such mission group');
+      await audit(tx, { actorId: user.id, via: 'api', action: 'mission_group.delete', targetType: 'mission_group', targetId: id, before: { projectId: deleted.projectId, ...auditSummary(groupSummary(deleted)) }, ip: clientIp(c) });
+    });
     return c.body(null, 204);
   });

@@ -28,8 +28,11 @@ export const adminMissionRoutes = new Hono<AppEnv>()
     const { db, deps } = c.var;
     await existingMission(db, id);
     const patch = await readJson(c, missionPatchSchema);
-    const { before, after } = await updateMission(db, deps.clock, id, patch);
-    await audit(db, { actorId: user.id, via: 'api', action: 'mission.update', targetType: 'mission', targetId: id, ...auditChanges(missionSummary(before), missionSummary(after)), ip: clientIp(c) });
+    const after = await db.transaction(async (tx) => {
+      const changed = await updateMission(tx, deps.clock, id, patch, { id: user.id, storage: deps.storage });
+      await audit(tx, { actorId: user.id, via: 'api', action: 'mission.update', targetType: 'mission', targetId: id, ...auditChanges(missionSummary(changed.before), missionSummary(changed.after)), ip: clientIp(c) });
+      return changed.after;
+    });
     return c.json(await missionView(db, after), 200);
   })
 

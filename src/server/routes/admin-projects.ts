@@ -62,8 +62,11 @@ export const adminProjectRoutes = new Hono<AppEnv>()
     const user = signedInUser(c.var.user);
     const input = await readJson(c, projectCreateSchema);
     const { db, deps } = c.var;
-    const project = await createProject(db, deps.clock, input, user.id);
-    await audit(db, { actorId: user.id, via: 'api', action: 'project.create', targetType: 'project', targetId: project.id, after: auditSummary(projectSummary(project)), ip: clientIp(c) });
+    const project = await db.transaction(async (tx) => {
+      const row = await createProject(tx, deps.clock, input, user.id);
+      await audit(tx, { actorId: user.id, via: 'api', action: 'project.create', targetType: 'project', targetId: row.id, after: auditSummary(projectSummary(row)), ip: clientIp(c) });
+      return row;
+    });
     return c.json(await projectView(db, project), 201);
   })
 
@@ -78,8 +81,11 @@ export const adminProjectRoutes = new Hono<AppEnv>()
     const { db, deps } = c.var;
     await existingProject(db, id);
     const patch = await readJson(c, projectPatchSchema);
-    const { before, after } = await updateProject(db, deps.clock, id, patch);
-    await audit(db, { actorId: user.id, via: 'api', action: 'project.update', targetType: 'project', targetId: id, ...auditChanges(projectSummary(before), projectSummary(after)), ip: clientIp(c) });
+    const after = await db.transaction(async (tx) => {
+      const changed = await updateProject(tx, deps.clock, id, patch);
+      await audit(tx, { actorId: user.id, via: 'api', action: 'project.update', targetType: 'project', targetId: id, ...auditChanges(projectSummary(changed.before), projectSummary(changed.after)), ip: clientIp(c) });
+      return changed.after;
+    });
     return c.json(await projectView(db, after), 200);
   })
 
@@ -96,26 +102,29 @@ export const adminProjectRoutes = new Hono<AppEnv>()
     const project = await projectOf(c);
     const input = await readJson(c, addMembersSchema);
     const { db, deps } = c.var;
-    const result = await addMembers(
-      { db, clock: deps.clock, jobs: deps.jobs },
-      { projectId: project.id, emails: input.emails, invite: input.invite === true, actorId: user.id },
-    );
     const AUDIT_EMAILS = 50;
-    await audit(db, {
-      actorId: user.id,
-      via: 'api',
-      action: 'project.members.add',
-      targetType: 'project',
-      targetId: project.id,
-      after: {
-        added: result.added.length,
-        alreadyMembers: result.alreadyMembers.length,
-        unknown: result.unknown.length,
-        invalid: result.invalid.length,
-        ...(result.invited ? { invited: result.invited.length } : {}),
-        emails: [...result.added, ...(result.invited ?? [])].slice(0, AUDIT_EMAILS),
-      },
-      ip: clientIp(c),
+    const result = await db.transaction(async (tx) => {
+      const added = await addMembers(
+        { db: tx, clock: deps.clock, jobs: deps.jobs },
+        { projectId: project.id, emails: input.emails, invite: input.invite === true, actorId: user.id },
+      );
+      await audit(tx, {
+        actorId: user.id,
+        via: 'api',
+        action: 'project.members.add',
+        targetType: 'project',
+        targetId: project.id,
+        after: {
+          added: added.added.length,
+          alreadyMembers: added.alreadyMembers.length,
+          unknown: added.unknown.length,
+          invalid: added.invalid.length,
+          ...(added.invited ? { invited: added.invited.length } : {}),
+          emails: [...added.added, ...(added.invited ?? [])].slice(0, AUDIT_EMAILS),
+        },
+        ip: clientIp(c),
+      });
+      return added;
     });
     return c.json(result, 200);
   })
@@ -125,9 +134,11 @@ export const adminProjectRoutes = new Hono<AppEnv>()
     const project = await projectOf(c);
     const userId = pathId(c, 'userId', 'member');
     const { db } = c.var;
-    const removed = await removeMember(db, project.id, userId);
-    if (!removed) throw new ApiError(404, 'not_found', 'No such member');
-    await audit(db, { actorId: user.id, via: 'api', action: 'project.members.remove', targetType: 'project', targetId: project.id, before: { userId, email: removed.email }, ip: clientIp(c) });
+    await db.transaction(async (tx) => {
+      const removed = await removeMember(tx, project.id, userId);
+      if (!removed) throw new ApiError(404, 'not_found', 'No such member');
+      await audit(tx, { actorId: user.id, via: 'api', action: 'project.members.remove', targetType: 'project', targetId: project.id, before: { userId, email: removed.email }, ip: clientIp(c) });
+    });
     return c.body(null, 204);
   })
 
@@ -143,8 +154,11 @@ export const adminProjectRoutes = new Hono<AppEnv>()
     const project = await projectOf(c);
     const input = await readJson(c, surveyCreateSchema);
     const { db, deps } = c.var;
-    const survey = await createSurvey(db, deps.clock, project.id, input, user.id);
-    await audit(db, { actorId: user.id, via: 'api', action: 'survey.create', targetType: 'survey', targetId: survey.id, after: { projectId: project.id, ...auditSummary(surveySummary(survey)) }, ip: clientIp(c) });
+    const survey = await db.transaction(async (tx) => {
+      const row = await createSurvey(tx, deps.clock, project.id, input, user.id);
+      await audit(tx, { actorId: user.id, via: 'api', action: 'survey.create', targetType: 'survey', targetId: row.id, after: { projectId: project.id, ...auditSummary(surveySummary(row)) }, ip: clientIp(c) });
+      return row;
+    });
     return c.json(await surveyView(db, deps.config.publicUrl, survey), 201);
   })
 
@@ -158,8 +172,11 @@ export const adminProjectRoutes = new Hono<AppEnv>()
     const project = await projectOf(c);
     const input = await readJson(c, missionCreateSchema);
     const { db, deps } = c.var;
-    const mission = await createMission(db, deps.clock, project.id, input, user.id);
-    await audit(db, { actorId: user.id, via: 'api', action: 'mission.create', targetType: 'mission', targetId: mission.id, after: { projectId: project.id, ...auditSummary(missionSummary(mission)) }, ip: clientIp(c) });
+    const mission = await db.transaction(async (tx) => {
+      const row = await createMission(tx, deps.clock, project.id, input, { id: user.id, storage: deps.storage });
+      await audit(tx, { actorId: user.id, via: 'api', action: 'mission.create', targetType: 'mission', targetId: row.id, after: { projectId: project.id, ...auditSummary(missionSummary(row)) }, ip: clientIp(c) });
+      return row;
+    });
     return c.json(await missionView(db, mission), 201);
   })
 
@@ -173,15 +190,18 @@ export const adminProjectRoutes = new Hono<AppEnv>()
     const project = await projectOf(c);
     const input = await readJson(c, missionGroupCreateSchema);
     const { db, deps } = c.var;
-    const group = await createMissionGroup(db, deps.clock, project.id, input);
-    await audit(db, {
-      actorId: user.id,
-      via: 'api',
-      action: 'mission_group.create',
-      targetType: 'mission_group',
-      targetId: group.id,
-      after: { projectId: project.id, title: group.title, missionIds: group.missionIds, unlock: group.unlock, unlockOn: group.unlockOn },
-      ip: clientIp(c),
+    const group = await db.transaction(async (tx) => {
+      const made = await createMissionGroup(tx, deps.clock, project.id, input);
+      await audit(tx, {
+        actorId: user.id,
+        via: 'api',
+        action: 'mission_group.create',
+        targetType: 'mission_group',
+        targetId: made.id,
+        after: { projectId: project.id, title: made.title, missionIds: made.missionIds, unlock: made.unlock, unlockOn: made.unlockOn },
+        ip: clientIp(c),
+      });
+      return made;
     });
     return c.json(group, 201);
   })

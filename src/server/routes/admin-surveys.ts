@@ -1,17 +1,19 @@
 import { Hono, type Context } from 'hono';
+import type { SurveyWebhookSecret } from '../../shared/programme.ts';
 import { responseExportQuerySchema, responseListQuerySchema, surveyPatchSchema } from '../../shared/schemas/programme.ts';
 import type { AppEnv } from '../context.ts';
 import { clientIp, readJson, readQuery } from '../http.ts';
 import { audit } from '../services/audit.ts';
 import { auditChanges } from '../services/projects.ts';
 import { currentDefinition, listResponses, responsesCsv, surveyResults } from '../services/survey-results.ts';
-import { existingSurvey, surveySummary, surveyView, updateSurvey } from '../services/surveys-admin.ts';
+import { webhookOf } from '../services/external-surveys.ts';
+import { existingSurvey, makeWebhookSecret, surveySummary, surveyView, updateSurvey } from '../services/surveys-admin.ts';
 import { pathId, programmeAdminOnly } from './admin-projects.ts';
 import { signedInUser } from './params.ts';
 
 const surveyIdOf = (c: Context<AppEnv>) => pathId(c, 'id', 'survey');
 
-/** One survey: details, edit, responses (a page, or all as CSV) and per-question results (moderators and admins). */
+/** One survey: details, edit, webhook secret, responses (a page, or all as CSV) and per-question results (moderators and admins). */
 export const adminSurveyRoutes = new Hono<AppEnv>()
   .use('*', ...programmeAdminOnly)
 
@@ -26,9 +28,27 @@ export const adminSurveyRoutes = new Hono<AppEnv>()
     const { db, deps } = c.var;
     await existingSurvey(db, id);
     const patch = await readJson(c, surveyPatchSchema);
-    const { before, after } = await updateSurvey(db, deps.clock, id, patch);
-    await audit(db, { actorId: user.id, via: 'api', action: 'survey.update', targetType: 'survey', targetId: id, ...auditChanges(surveySummary(before), surveySummary(after)), ip: clientIp(c) });
+    const after = await db.transaction(async (tx) => {
+      const changed = await updateSurvey(tx, deps.clock, id, patch);
+      await audit(tx, { actorId: user.id, via: 'api', action: 'survey.update', targetType: 'survey', targetId: id, ...auditChanges(surveySummary(changed.before), surveySummary(changed.after)), ip: clientIp(c) });
+      return changed.after;
+    });
     return c.json(await surveyView(db, deps.config.publicUrl, after), 200);
+  })
+
+  // Makes or replaces the webhook secret of an external survey: answered this once (docs/alchemer.md).
+  .post('/:id/webhook-secret', async (c) => {
+    const user = signedInUser(c.var.user);
+    const id = surveyIdOf(c);
+    const { db, deps } = c.var;
+    const made = await db.transaction(async (tx) => {
+      const result = await makeWebhookSecret(tx, deps.clock, id);
+      // Never the secret nor its hash in the log.
+      await audit(tx, { actorId: user.id, via: 'api', action: 'survey.webhook_secret', targetType: 'survey', targetId: id, after: { replaced: result.replaced }, ip: clientIp(c) });
+      return result;
+    });
+    const answer: SurveyWebhookSecret = { secret: made.secret, webhook: webhookOf(deps.config.publicUrl, made.survey) };
+    return c.json(answer, 200);
   })
 
   .get('/:id/responses', async (c) => {

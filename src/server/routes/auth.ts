@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { Hono } from 'hono';
+import { canonicalTimeZone } from '../../shared/time-zones.ts';
 import { forgotPasswordSchema, loginSchema, onboardSchema, registerSchema, resetPasswordSchema, tokenQuerySchema } from '../../shared/schemas/auth.ts';
 import type { AppEnv } from '../context.ts';
 import { users } from '../db/schema/index.ts';
@@ -60,6 +61,9 @@ export const authRoutes = new Hono<AppEnv>()
 
     const passwordHash = await hashPassword(input.password);
     const now = deps.clock.now();
+    // The browser's zone becomes the participant's (the day diary entries count on), unless set.
+    const timeZone = canonicalTimeZone(input.timeZone);
+    const preferences = timeZone && !user.preferences.timeZone ? { ...user.preferences, timeZone } : user.preferences;
     const updated = await db.transaction(async (tx) => {
       if (!(await consumeToken(tx, deps.clock, found.id))) return null;
       const [row] = await tx
@@ -70,6 +74,7 @@ export const authRoutes = new Hono<AppEnv>()
           firstName: user.firstName || (input.firstName ?? ''),
           lastName: user.lastName || (input.lastName ?? ''),
           termsAcceptedAt: user.termsAcceptedAt ?? now,
+          preferences,
           lastSignInAt: now,
           updatedAt: now,
         })

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { redactSecrets } from '../../shared/redact.ts';
 import { contactSchema } from '../../shared/schemas/contact.ts';
 import type { AppEnv } from '../context.ts';
 import { contactMessages } from '../db/schema/index.ts';
@@ -8,7 +9,10 @@ import { RATE_LIMITS } from '../services/rate-limit.ts';
 
 /** `POST /api/contact`: the /contact form. Stored, and mailed to SUPPORT_EMAIL by a job after the answer. */
 export const contactRoutes = new Hono<AppEnv>().post('/', async (c) => {
-  const input = await readJson(c, contactSchema);
+  const parsed = await readJson(c, contactSchema);
+  // Staff read the message (the admin list, the mail to support): a pasted link keeps no live
+  // token (docs/permissions.md, "Secrets").
+  const input = { ...parsed, message: redactSecrets(parsed.message) };
   const ip = clientIp(c);
   await enforceRateLimits(c, [
     [`contact:ip:${ip}`, RATE_LIMITS.contactPerIp],

@@ -9,7 +9,6 @@ import { seesMediaInInstructions } from '../services/participation.ts';
 import { RATE_LIMITS } from '../services/rate-limit.ts';
 import {
   canSeeMedia,
-  checkDailyBytes,
   createMedia,
   deleteMedia,
   findMedia,
@@ -17,6 +16,8 @@ import {
   mediaView,
   MediaRejected,
   processImage,
+  releaseUpload,
+  reserveUpload,
   withUploadPlace,
 } from '../services/media.ts';
 import { signedInUser } from './params.ts';
@@ -35,19 +36,43 @@ const IMAGE_CSP = "default-src 'none'; sandbox";
 
 const tooLarge = () => new MediaRejected(413, 'file_too_large', MEDIA_MESSAGES.tooLarge);
 const fileRequired = () => new MediaRejected(400, 'file_required', MEDIA_MESSAGES.fileRequired);
+const stalled = () => new MediaRejected(408, 'upload_stalled', MEDIA_MESSAGES.stalled);
+
+/** The next chunk of the body, or 408 `upload_stalled` (the stream cancelled) when none comes within `stallMs`. */
+function nextChunk(reader: ReadableStreamDefaultReader<Uint8Array>, stallMs: number): Promise<ReadableStreamReadResult<Uint8Array>> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      reader.cancel().catch(() => {});
+      reject(stalled());
+    }, stallMs);
+    reader.read().then(
+      (result) => {
+        clearTimeout(timer);
+        resolve(result);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
 
 /**
  * Reads the request body, counting bytes as they arrive: past `limit` it stops reading (cancels
  * the stream) and refuses with 413, so at most `limit` bytes are ever held. Runs whether or not
- * `Content-Length` was sent (chunked uploads are counted the same way).
+ * `Content-Length` was sent (chunked uploads are counted the same way). A body that sends nothing
+ * for `stallMs` is cut off with 408 (`MEDIA_LIMITS.stallSeconds`), so a client trickling or
+ * stopped mid-body gives its place back at once instead of holding it until the server's
+ * request timeout.
  */
-async function readBodyCapped(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer>> {
+async function readBodyCapped(request: Request, limit: number, stallMs: number): Promise<Uint8Array<ArrayBuffer>> {
   if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await nextChunk(reader, stallMs);
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
@@ -65,16 +90,27 @@ async function readBodyCapped(request: Request, limit: number): Promise<Uint8Arr
   return body;
 }
 
-/** The `file` part of a multipart body, checked for presence, emptiness and size. */
-async function uploadedFile(c: Context<AppEnv>): Promise<Buffer> {
+/**
+ * What can be refused from the headers alone, before anything else: not multipart (400), a
+ * declared `Content-Length` over the limit (413). Returns the declared length, or null when none
+ * was sent (chunked).
+ */
+function checkUploadHeaders(c: Context<AppEnv>): number | null {
   const contentType = c.req.header('content-type') ?? '';
   if (contentType.split(';')[0]?.trim().toLowerCase() !== 'multipart/form-data') throw fileRequired();
-  const declared = c.req.header('content-length');
-  if (declared !== undefined && /^\d+$/.test(declared.trim()) && Number(declared) > BODY_LIMIT) throw tooLarge();
+  const declared = c.req.header('content-length')?.trim();
+  if (declared === undefined || !/^\d+$/.test(declared)) return null;
+  if (Number(declared) > BODY_LIMIT) throw tooLarge();
+  return Number(declared);
+}
+
+/** The `file` part of a multipart body, checked for presence, emptiness and size. */
+async function uploadedFile(c: Context<AppEnv>, stallMs: number): Promise<Buffer> {
+  const contentType = c.req.header('content-type') ?? '';
   let form: FormData;
   try {
     // The raw body is dropped once parsed: the file part is then the only copy held.
-    form = await new Response(await readBodyCapped(c.req.raw, BODY_LIMIT), { headers: { 'Content-Type': contentType } }).formData();
+    form = await new Response(await readBodyCapped(c.req.raw, BODY_LIMIT, stallMs), { headers: { 'Content-Type': contentType } }).formData();
   } catch (error) {
     if (error instanceof MediaRejected) throw error;
     throw new MediaRejected(400, 'invalid_upload', MEDIA_MESSAGES.invalidUpload);
@@ -86,10 +122,16 @@ async function uploadedFile(c: Context<AppEnv>): Promise<Buffer> {
   return Buffer.from(await file.arrayBuffer());
 }
 
-/** A refusal from the media service as the API's error. */
+/**
+ * A refusal from the media service as the API's error. 408 and 413 close the connection: the
+ * rest of that body is not wanted, and the client may still be sending it.
+ */
 function asApiError(error: unknown): unknown {
   if (!(error instanceof MediaRejected)) return error;
-  return new ApiError(error.status, error.code, error.message, error.retryAfterSeconds === undefined ? {} : { headers: { 'Retry-After': String(error.retryAfterSeconds) } });
+  const headers: Record<string, string> = {};
+  if (error.retryAfterSeconds !== undefined) headers['Retry-After'] = String(error.retryAfterSeconds);
+  if (error.status === 408 || error.status === 413) headers.Connection = 'close';
+  return new ApiError(error.status, error.code, error.message, { headers });
 }
 
 /** The photo of the path's id if the caller may see it; 404 for everyone else (never 403). */
@@ -145,17 +187,28 @@ export const mediaRoutes = new Hono<AppEnv>()
     const { db, deps } = c.var;
     await enforceRateLimits(c, [[mediaUploadRateKey(user.id), RATE_LIMITS.mediaUploadsPerUser]]);
     try {
-      // Refuse before reading the body when even a 1-byte upload is over today's budget.
-      const before = await checkDailyBytes(db, deps.clock, user.id, 1);
-      if (!before.allowed) throw new MediaRejected(429, 'daily_upload_limit', MEDIA_MESSAGES.dailyBytes, before.retryAfterSeconds);
+      const declared = checkUploadHeaders(c);
+      // Before a byte of the body is read: one of the account's 2 places and the bytes it may
+      // take of today's budget (the declared length, else the most a body may be).
+      const reservation = await reserveUpload(db, deps.clock, user.id, declared ?? BODY_LIMIT);
+      let stored = false;
       const started = performance.now();
-      const row = await withUploadPlace(async () => {
-        const file = await uploadedFile(c);
-        const budget = await checkDailyBytes(db, deps.clock, user.id, file.byteLength);
-        if (!budget.allowed) throw new MediaRejected(429, 'daily_upload_limit', MEDIA_MESSAGES.dailyBytes, budget.retryAfterSeconds);
-        const processed = await processImage(file);
-        return createMedia(db, deps.clock, deps.storage, { ownerId: user.id, uploadedBytes: file.byteLength, processed });
-      });
+      let row: Media;
+      try {
+        row = await withUploadPlace(async () => {
+          const file = await uploadedFile(c, deps.config.uploadStallMs);
+          const processed = await processImage(file);
+          const made = await createMedia(db, deps.clock, deps.storage, { ownerId: user.id, uploadedBytes: file.byteLength, processed, reservationId: reservation });
+          stored = true;
+          return made;
+        });
+      } finally {
+        if (!stored) {
+          await releaseUpload(db, reservation).catch((error: unknown) =>
+            c.var.logger.warn({ err: error, reservation }, 'upload reservation not released; it stops counting when it expires'),
+          );
+        }
+      }
       c.var.logger.debug(
         { mediaId: row.id, ownerId: user.id, uploadedBytes: row.uploadedBytes, bytes: row.bytes, width: row.width, height: row.height, ms: Math.round(performance.now() - started) },
         'media uploaded',

@@ -33,7 +33,8 @@ export const missionRoutes = new Hono<AppEnv>()
 
   .get('/:id', async (c) => {
     const visible = await visibleMission(c);
-    return c.json(await participantMission(c.var.db, c.var.deps.clock, visible, signedInUser(c.var.user).id), 200);
+    const user = signedInUser(c.var.user);
+    return c.json(await participantMission(c.var.db, c.var.deps.clock, visible, user.id, user.preferences.timeZone), 200);
   })
 
   .post('/:id/entries', async (c) => {
@@ -51,7 +52,7 @@ export const missionRoutes = new Hono<AppEnv>()
     const visible = await visibleMission(c);
     const entryId = entryIdOf(c);
     const input = await readJson(c, entrySaveSchema);
-    return c.json(await saveEntry(c.var.db, c.var.deps.clock, visible, signedInUser(c.var.user).id, entryId, input.answers), 200);
+    return c.json(await saveEntry(c.var.db, c.var.deps.clock, visible, signedInUser(c.var.user).id, entryId, input), 200);
   })
 
   .delete('/:id/entries/:entryId', async (c) => {

@@ -8,11 +8,12 @@ import type { Survey } from '../db/schema/index.ts';
 import { ApiError } from '../errors.ts';
 import { clientIp, enforceRateLimits, readJson } from '../http.ts';
 import { requireUser } from '../middleware/session.ts';
-import { isExternalOutcome, recordReturn, startExternal } from '../services/external-surveys.ts';
+import { checkOutcomeKey, findReference, isExternalOutcome, RETURN_KEY_PARAM, recordOutcome, startExternal } from '../services/external-surveys.ts';
 import { findVisibleSurvey, notFound, pathId, type Visible } from '../services/participation.ts';
 import { RATE_LIMITS } from '../services/rate-limit.ts';
 import { participantSurvey, saveResponse, submitResponse } from '../services/survey-responses.ts';
 import { signedInUser } from './params.ts';
+import { surveyWebhookRoutes } from './survey-webhook.ts';
 
 // ---------------------------------------------------------------------------------------------
 // The small HTML pages of the browser-facing redirects (start, return)
@@ -61,7 +62,9 @@ async function visibleSurvey(c: Context<AppEnv>): Promise<Visible<Survey>> {
  * a draft. Rules: `services/survey-responses.ts`, `services/external-surveys.ts`.
  *
  * `GET /return` needs no session (Alchemer sends the participant's browser) and, like `/start`,
- * answers a browser: redirects, or a small HTML page.
+ * answers a browser: redirects, or a small HTML page. Its key `k` must be its outcome's
+ * (`docs/alchemer.md`). `POST /:id/webhook` (`survey-webhook.ts`) is Alchemer's server-to-server
+ * confirmation: no session, the survey's webhook secret.
  */
 export const surveyRoutes = new Hono<AppEnv>()
   .get('/return', async (c) => {
@@ -77,8 +80,15 @@ export const surveyRoutes = new Hono<AppEnv>()
     if (!isExternalOutcome(status)) return messagePage(c, 400, ...INVALID_LINK);
     const pid = c.req.query('pid') ?? '';
     if (pid === '' || pid.length > 200) return messagePage(c, 404, ...INVALID_LINK);
-    const result = await recordReturn(c.var.db, c.var.deps.clock, pid, status);
-    if (!result) return messagePage(c, 404, ...INVALID_LINK);
+    const found = await findReference(c.var.db, pid);
+    if (!found) return messagePage(c, 404, ...INVALID_LINK);
+    const key = c.req.query(RETURN_KEY_PARAM);
+    if (!checkOutcomeKey(found.returnKey, status, key)) {
+      // Never the pid or the key in the log: either would help someone forge a return.
+      c.var.logger.warn({ surveyId: found.surveyId, status, reason: key ? 'wrong_key' : 'missing_key' }, 'external return refused: its key is not the key of its status');
+      return messagePage(c, 400, ...INVALID_LINK);
+    }
+    const result = await recordOutcome(c.var.db, c.var.deps.clock, found.refId, status, 'browser');
     c.header('Cache-Control', 'no-store');
     c.header('Referrer-Policy', 'no-referrer');
     return c.redirect(`/surveys/${result.surveyId}?returned=1`, 302);
@@ -101,6 +111,8 @@ export const surveyRoutes = new Hono<AppEnv>()
     c.header('Referrer-Policy', 'no-referrer');
     return c.redirect(result.location, 302);
   })
+
+  .route('/', surveyWebhookRoutes)
 
   .use('*', requireUser())
   .use('*', async (c, next) => {

@@ -1,3 +1,4 @@
+import { redactJson } from '../../shared/redact.ts';
 import type { Db } from '../db/index.ts';
 import { auditLog } from '../db/schema/index.ts';
 
@@ -12,7 +13,13 @@ export interface AuditInput {
   ip?: string | null;
 }
 
-/** Appends one entry to the audit log. Secrets (password hashes) never go in. */
+/**
+ * Appends one entry to the audit log. Secrets never go in: callers pass summaries (never a user
+ * row, a password or its hash, a token, a session id, a return key or webhook secret), and as a
+ * last guard `before` and `after` pass through redactJson — link tokens and secret query values in
+ * any text, and the value of any secret-named key (`password`, `passwordHash`, `token`, `pid`, …),
+ * become `[token]` / `[redacted]` (docs/permissions.md, "Secrets").
+ */
 export async function audit(db: Db, input: AuditInput): Promise<void> {
   await db.insert(auditLog).values({
     actorId: input.actorId ?? null,
@@ -20,8 +27,8 @@ export async function audit(db: Db, input: AuditInput): Promise<void> {
     action: input.action,
     targetType: input.targetType ?? null,
     targetId: input.targetId === undefined ? null : String(input.targetId),
-    before: input.before ?? null,
-    after: input.after ?? null,
+    before: input.before === undefined ? null : redactJson(input.before),
+    after: input.after === undefined ? null : redactJson(input.after),
     ip: input.ip ?? null,
   });
 }

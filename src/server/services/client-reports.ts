@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { count, desc, eq, ilike, or, sql } from 'drizzle-orm';
-import { reportContent, type Report } from '../../shared/schemas/reports.ts';
+import { redactReport, reportContent, type Report } from '../../shared/schemas/reports.ts';
 import type { Db } from '../db/index.ts';
 import { clientReports, users } from '../db/schema/index.ts';
 import type { Clock } from './clock.ts';
@@ -14,10 +14,14 @@ export function reportHash(report: Report): string {
 /**
  * Stores reports, one row per content hash: a new hash is inserted, a known one counts up and
  * moves its last-seen time. The signed-in user (if any) is attached. One statement for the batch.
+ *
+ * Whatever a client sends, link tokens and secrets are taken out first (url, browser, stack
+ * trace, HTTP body and cause, every string of the data: `redactReport`), and the hash is that of
+ * the redacted report: moderators read this list (docs/permissions.md, "Secrets").
  */
 export async function storeReports(db: Db, clock: Clock, reports: readonly Report[], userId: number | null): Promise<void> {
   const byHash = new Map<string, { report: Report; times: number }>();
-  for (const report of reports) {
+  for (const report of reports.map(redactReport)) {
     const hash = reportHash(report);
     const seen = byHash.get(hash);
     if (seen) seen.times += 1;

@@ -1,4 +1,5 @@
 import { and, count, desc, eq, ilike, inArray, or } from 'drizzle-orm';
+import { redactSecrets } from '../../shared/redact.ts';
 import type { DataDeletionStatus } from '../../shared/schemas/data-deletion.ts';
 import type { Db } from '../db/index.ts';
 import { dataDeletionRequests, users, type DataDeletionRequest, type User } from '../db/schema/index.ts';
@@ -29,13 +30,15 @@ export async function openRequest(
   input: { user: User; status: 'pending' | 'confirmed'; reason: string | undefined; ip: string },
 ): Promise<DataDeletionRequest> {
   const now = clock.now();
+  // Admins read the reason: a pasted link keeps no live token (docs/permissions.md, "Secrets").
+  const reason = input.reason === undefined ? undefined : redactSecrets(input.reason);
   const existing = await findOpenRequest(db, input.user.id);
   if (existing) {
     const confirm = input.status === 'confirmed' && existing.status === 'pending';
     const [row] = await db
       .update(dataDeletionRequests)
       .set({
-        ...(input.reason !== undefined ? { reason: input.reason } : {}),
+        ...(reason !== undefined ? { reason } : {}),
         ...(confirm ? { status: 'confirmed' as const, confirmedAt: now } : {}),
         email: input.user.email,
         ip: input.ip,
@@ -50,7 +53,7 @@ export async function openRequest(
     .values({
       userId: input.user.id,
       email: input.user.email,
-      reason: input.reason ?? null,
+      reason: reason ?? null,
       status: input.status,
       ip: input.ip,
       createdAt: now,

@@ -2,16 +2,17 @@
  * Photo uploads: checking what a file really is (magic bytes, then sharp's reading of its
  * header), re-encoding it with sharp (orientation applied, EXIF, GPS, XMP and ICC dropped, sRGB)
  * into a display size and a thumbnail, storing both through the storage interface under
- * server-made keys, the per-user daily byte budget, who may see a photo, and removing one that
- * no submitted answer holds. `docs/decisions/010-uploads.md` explains the choices.
+ * server-made keys, the per-account upload reservations (2 at once, the daily byte budget), who
+ * may see a photo, and removing one that no submitted answer or kept version holds.
+ * `docs/decisions/010-uploads.md` explains the choices.
  */
 import { randomBytes } from 'node:crypto';
-import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, lte, sql } from 'drizzle-orm';
 import sharp, { type Metadata, type OutputInfo } from 'sharp';
 import { MEDIA_LIMITS, MEDIA_MESSAGES, type MediaUploaded } from '../../shared/programme.ts';
 import { isElevated } from '../../shared/roles.ts';
 import type { Db } from '../db/index.ts';
-import { media, type Media, type User } from '../db/schema/index.ts';
+import { media, mediaUploadReservations, type Media, type User } from '../db/schema/index.ts';
 import type { Storage } from '../storage/storage.ts';
 import type { Clock } from './clock.ts';
 
@@ -31,7 +32,8 @@ export const THUMBNAIL_WEBP_QUALITY = 75;
  * image (`sharp.concurrency(1)`) and one image is processed at a time per process
  * (`PROCESSING_SLOTS`), so uploads never take both cores from the API. More uploads wait their
  * turn (they are already read); at most `UPLOADS_IN_FLIGHT` are read or waiting at once, each
- * holding at most 20 MB, past which the API answers 503 with Retry-After.
+ * holding at most 20 MB, past which the API answers 503 with Retry-After. One account holds at
+ * most `MEDIA_LIMITS.uploadsAtOnce` of them (`reserveUpload`), so it can never take them all.
  */
 export const PROCESSING_SLOTS = 1;
 export const UPLOADS_IN_FLIGHT = 8;
@@ -41,10 +43,10 @@ sharp.cache(false);
 
 /** Why an upload was refused: the HTTP status, a code and the message for the person. */
 export class MediaRejected extends Error {
-  readonly status: 400 | 413 | 415 | 429 | 503;
+  readonly status: 400 | 408 | 413 | 415 | 429 | 503;
   readonly code: string;
   readonly retryAfterSeconds: number | undefined;
-  constructor(status: 400 | 413 | 415 | 429 | 503, code: string, message: string, retryAfterSeconds?: number) {
+  constructor(status: 400 | 408 | 413 | 415 | 429 | 503, code: string, message: string, retryAfterSeconds?: number) {
     super(message);
     this.name = 'MediaRejected';
     this.status = status;
@@ -252,13 +254,15 @@ export function mediaView(row: Media): MediaUploaded {
 /**
  * Stores a processed upload (display, thumbnail, then the row; files are removed again when the
  * row cannot be written) and returns its row. `createdAt` is the clock's, so the daily budget
- * follows the same time as the rate limits.
+ * follows the same time as the rate limits. The upload's reservation (`reserveUpload`), when
+ * given, is removed in the same transaction as the row is written: its bytes move from reserved
+ * to uploaded at once, never counted twice or not at all.
  */
 export async function createMedia(
   db: Db,
   clock: Clock,
   storage: Storage,
-  input: { ownerId: number; uploadedBytes: number; processed: ProcessedImage },
+  input: { ownerId: number; uploadedBytes: number; processed: ProcessedImage; reservationId?: number },
 ): Promise<Media> {
   const id = newMediaId();
   const { display, thumbnail } = input.processed;
@@ -266,25 +270,28 @@ export async function createMedia(
   try {
     await storage.put(keys.display, display.body, display.contentType);
     await storage.put(keys.thumbnail, thumbnail.body, thumbnail.contentType);
-    const [row] = await db
-      .insert(media)
-      .values({
-        id,
-        ownerId: input.ownerId,
-        contentType: display.contentType,
-        width: display.width,
-        height: display.height,
-        bytes: display.body.byteLength,
-        uploadedBytes: input.uploadedBytes,
-        displayKey: keys.display,
-        thumbnailKey: keys.thumbnail,
-        thumbnailWidth: thumbnail.width,
-        thumbnailHeight: thumbnail.height,
-        createdAt: clock.now(),
-      })
-      .returning();
-    if (!row) throw new Error('media insert returned no row');
-    return row;
+    return await db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(media)
+        .values({
+          id,
+          ownerId: input.ownerId,
+          contentType: display.contentType,
+          width: display.width,
+          height: display.height,
+          bytes: display.body.byteLength,
+          uploadedBytes: input.uploadedBytes,
+          displayKey: keys.display,
+          thumbnailKey: keys.thumbnail,
+          thumbnailWidth: thumbnail.width,
+          thumbnailHeight: thumbnail.height,
+          createdAt: clock.now(),
+        })
+        .returning();
+      if (!row) throw new Error('media insert returned no row');
+      if (input.reservationId !== undefined) await tx.delete(mediaUploadReservations).where(eq(mediaUploadReservations.id, input.reservationId));
+      return row;
+    });
   } catch (error) {
     await Promise.allSettled([storage.delete(keys.display), storage.delete(keys.thumbnail)]);
     throw error;
@@ -302,6 +309,34 @@ export function canSeeMedia(user: Pick<User, 'id' | 'role'> | null, row: Pick<Me
   return user !== null && (user.id === row.ownerId || isElevated(user.role));
 }
 
+/**
+ * A copy of a photo owned by someone else (`ownerId`): both files copied through storage under a
+ * new id, and a new row, attached at once (it is made for a mission's instructions). The copy is
+ * not an upload: `uploaded_bytes` is 0, so it costs its owner nothing of the daily budget. Null
+ * when the original's display image is missing from storage.
+ */
+export async function copyMedia(db: Db, clock: Clock, storage: Storage, original: Media, ownerId: number): Promise<Media | null> {
+  const id = newMediaId();
+  const rekey = (key: string) => `${id}/${key.slice(key.indexOf('/') + 1)}`;
+  const keys = { display: rekey(original.displayKey), thumbnail: rekey(original.thumbnailKey) };
+  try {
+    if (!(await storage.copy(original.displayKey, keys.display))) return null;
+    if (!(await storage.copy(original.thumbnailKey, keys.thumbnail))) {
+      await storage.delete(keys.display);
+      return null;
+    }
+    const now = clock.now();
+    const [row] = await db
+      .insert(media)
+      .values({ ...original, id, ownerId, uploadedBytes: 0, displayKey: keys.display, thumbnailKey: keys.thumbnail, createdAt: now, attachedAt: now })
+      .returning();
+    if (!row) throw new Error('media insert returned no row');
+    return row;
+  } catch (error) {
+    await Promise.allSettled([storage.delete(keys.display), storage.delete(keys.thumbnail)]);
+    throw error;
+  }
+}
 
 /**
  * The per-user daily budget (`MEDIA_LIMITS.bytesPerDay`, bytes as uploaded over the last 24 h):
@@ -328,11 +363,68 @@ export async function checkDailyBytes(db: Db, clock: Clock, ownerId: number, inc
   return { allowed: false, retryAfterSeconds: Math.ceil(DAY_MS / 1000) };
 }
 
+// ---------------------------------------------------------------------------------------------
+// Upload reservations
+
 /**
- * Removes the owner's photo unless a submitted survey response or mission entry of theirs holds
- * its id in its answers, or a mission's instructions show it (one statement, so a concurrent
- * submit either sees the photo or its removal). Files go after the row; a file left behind by a
- * failure is unreachable and only takes space.
+ * How long a reservation counts: longer than any upload can take (the server's request timeout is
+ * 300 s, then the image waits its turn to be processed). A row left by a killed process stops
+ * counting after this; the daily housekeeping deletes it.
+ */
+export const UPLOAD_RESERVATION_TTL_MS = 10 * 60_000;
+/** The first key of the per-account advisory lock taken while reserving (the second is the user id). */
+const UPLOAD_LOCK_KEY = 727_301;
+
+/**
+ * Takes one of the account's upload places before the body is read (`media_upload_reservations`,
+ * in one transaction under a per-account advisory lock, so two uploads at once, from one process
+ * or several, are decided one after the other): 429 `too_many_uploads` when the account already
+ * holds `MEDIA_LIMITS.uploadsAtOnce` unexpired reservations; 429 `daily_upload_limit` (with
+ * Retry-After) when the bytes uploaded in the last 24 h, plus those reserved, plus `bytes` are
+ * over the daily budget. Returns the reservation's id: `createMedia` removes it with the new row,
+ * `releaseUpload` on any failure.
+ */
+export async function reserveUpload(db: Db, clock: Clock, ownerId: number, bytes: number): Promise<number> {
+  const now = clock.now();
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${UPLOAD_LOCK_KEY}::int, ${ownerId}::int)`);
+    const [held] = await tx
+      .select({ count: sql<number>`count(*)::int`, bytes: sql<string | number>`coalesce(sum(${mediaUploadReservations.bytes}), 0)` })
+      .from(mediaUploadReservations)
+      .where(and(eq(mediaUploadReservations.ownerId, ownerId), gt(mediaUploadReservations.expiresAt, now)));
+    if (Number(held?.count ?? 0) >= MEDIA_LIMITS.uploadsAtOnce) throw new MediaRejected(429, 'too_many_uploads', MEDIA_MESSAGES.tooManyUploads, 5);
+    const budget = await checkDailyBytes(tx, clock, ownerId, Number(held?.bytes ?? 0) + bytes);
+    if (!budget.allowed) throw new MediaRejected(429, 'daily_upload_limit', MEDIA_MESSAGES.dailyBytes, budget.retryAfterSeconds);
+    const [row] = await tx
+      .insert(mediaUploadReservations)
+      .values({ ownerId, bytes, createdAt: now, expiresAt: new Date(now.getTime() + UPLOAD_RESERVATION_TTL_MS) })
+      .returning({ id: mediaUploadReservations.id });
+    if (!row) throw new Error('reservation insert returned no row');
+    return row.id;
+  });
+}
+
+/** Gives a reservation back (the upload failed or was refused); nothing happens when it is gone already. */
+export async function releaseUpload(db: Db, reservationId: number): Promise<void> {
+  await db.delete(mediaUploadReservations).where(eq(mediaUploadReservations.id, reservationId));
+}
+
+/** Deletes the reservations that stopped counting (left by a killed process); returns how many. */
+export async function deleteExpiredReservations(db: Db, clock: Clock): Promise<number> {
+  const gone = await db.delete(mediaUploadReservations).where(lte(mediaUploadReservations.expiresAt, clock.now())).returning({ id: mediaUploadReservations.id });
+  return gone.length;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Removing
+
+/**
+ * Removes the owner's photo unless something a moderator may look at holds it: a submitted (not
+ * draft) survey response or mission entry of theirs, a kept version of one of their entries
+ * (`entry_submissions`: the review history, even when the current draft no longer has the
+ * photo), or a mission's instructions. One statement, so a concurrent submit either sees the
+ * photo or its removal. Files go after the row; a file left behind by a failure is unreachable
+ * and only takes space.
  */
 export async function deleteMedia(
   db: Db,
@@ -350,6 +442,7 @@ export async function deleteMedia(
         eq(media.ownerId, input.ownerId),
         sql`not exists (select 1 from survey_responses r where r.user_id = ${input.ownerId} and r.status <> 'draft' and strpos(r.answers::text, ${quoted}) > 0)`,
         sql`not exists (select 1 from mission_entries e where e.user_id = ${input.ownerId} and e.status <> 'draft' and strpos(e.answers::text, ${quoted}) > 0)`,
+        sql`not exists (select 1 from entry_submissions s join mission_entries e on e.id = s.entry_id where e.user_id = ${input.ownerId} and strpos(s.answers::text, ${quoted}) > 0)`,
         sql`not exists (select 1 from missions m where strpos(m.instructions, ${link}) > 0)`,
       ),
     )

@@ -1,14 +1,16 @@
 /**
  * Missions as a participant takes them: the mission with their entries, and entries made,
  * autosaved, deleted (drafts) and submitted. The per-day limit counts entries by the calendar day
- * of the participant's time zone (the one the browser sends, UTC when absent or unknown); a draft
- * counts against the limits until it is deleted.
+ * of the participant's own time zone (their preferences; the browser's at onboarding, UTC when
+ * never known); a draft counts against the limits until it is deleted.
  */
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Answers, FormDefinition } from '../../shared/forms/definition.ts';
-import type { EntryStatus, ParticipantEntry, ParticipantMission } from '../../shared/programme.ts';
+import type { AnswersConflict, AnswersSaved, EntryStatus, ParticipantEntry, ParticipantMission } from '../../shared/programme.ts';
+import { REVISION_REQUIRED_MESSAGE } from '../../shared/schemas/programme.ts';
 import type { Db } from '../db/index.ts';
-import { entrySubmissions, missionEntries, users, type Mission, type MissionEntry } from '../db/schema/index.ts';
+import { entryDecisions, entrySubmissions, missionEntries, probes, reviewNotes, users, type Mission, type MissionEntry } from '../db/schema/index.ts';
+import { canonicalTimeZone } from '../../shared/time-zones.ts';
 import { ApiError } from '../errors.ts';
 import type { Clock } from './clock.ts';
 import { syncEntryPoints } from './points.ts';
@@ -30,6 +32,7 @@ export const MISSION_MESSAGES = {
   notEditable: 'This entry has been submitted and can no longer be changed',
   notDeletable: 'Only a draft entry can be deleted',
   alreadySubmitted: 'This entry has already been submitted',
+  conflict: 'This entry was changed on another device since this page loaded it',
 } as const;
 
 /** Statuses whose answers the participant may still change. */
@@ -60,12 +63,7 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
 
 /** An IANA time zone name as the platform knows it (`asia/tokyo` → `Asia/Tokyo`); `UTC` for anything invalid or absent. */
 export function safeTimeZone(name: string | null | undefined): string {
-  if (!name) return 'UTC';
-  try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
-  } catch {
-    return 'UTC';
-  }
+  return canonicalTimeZone(name) ?? 'UTC';
 }
 
 /** The wall-clock time of `instant` in the zone, read as if it were UTC (ms). */
@@ -141,6 +139,7 @@ function entryView(entry: MissionEntry, forms: Map<number, FormDefinition>, curr
     createdAt: entry.createdAt.toISOString(),
     submittedAt: entry.submittedAt?.toISOString() ?? null,
     seed: entrySeed(entry.id),
+    revision: entry.revision,
     formVersion: entry.formVersion,
   };
   const definition = forms.get(entry.formVersion);
@@ -154,7 +153,7 @@ function entryView(entry: MissionEntry, forms: Map<number, FormDefinition>, curr
  * one more may be added now (`today` is the calendar day in the time zone of their latest entry
  * of this mission, UTC before the first).
  */
-export async function participantMission(db: Db, clock: Clock, visible: Visible<Mission>, userId: number): Promise<ParticipantMission> {
+export async function participantMission(db: Db, clock: Clock, visible: Visible<Mission>, userId: number, preferredTimeZone?: string | null): Promise<ParticipantMission> {
   const mission = visible.item;
   const now = clock.now();
   const entries = await entriesOf(db, mission.id, userId);
@@ -168,7 +167,7 @@ export async function participantMission(db: Db, clock: Clock, visible: Visible<
   if (!definition) throw new Error(`form ${mission.formId} has no version ${mission.formVersion}`);
   const availability = availabilityOf(mission, visible.projectStatus, now);
   const lockReason = availability === 'open' ? await orderLockReason(db, userId, mission.id, now) : null;
-  const timeZone = safeTimeZone(entries[0]?.timeZone);
+  const timeZone = canonicalTimeZone(preferredTimeZone) ?? safeTimeZone(entries[0]?.timeZone);
   const today = localDateIn(now, timeZone);
   const blocked = addEntryCheck(mission, availability, lockReason, { total: entries.length, today: entries.filter((entry) => entry.localDate === today).length }, now, timeZone);
   return {
@@ -199,20 +198,27 @@ export type CreateEntryResult = { kind: 'created'; id: number; status: 'draft' }
 
 /**
  * Makes a draft entry (`POST /api/missions/{id}/entries`) on the participant's calendar day in
- * `timeZone`. The counting and the insert run in one transaction that first locks the
- * participant's row, so two entries made at once cannot pass the limits together.
+ * their own time zone: the one in their preferences (set from the browser at onboarding,
+ * changeable on the preferences screen). The zone a request names is only used — and stored as
+ * theirs — while they have none, so naming other zones cannot make more days. The counting and
+ * the insert run in one transaction that first locks the participant's row, so two entries made
+ * at once cannot pass the limits together.
  */
 export async function createEntry(db: Db, clock: Clock, visible: Visible<Mission>, userId: number, input: { timeZone?: string | undefined }): Promise<CreateEntryResult> {
   const mission = visible.item;
   const now = clock.now();
-  const timeZone = safeTimeZone(input.timeZone);
   const availability = availabilityOf(mission, visible.projectStatus, now);
   const lockReason = availability === 'open' ? await orderLockReason(db, userId, mission.id, now) : null;
-  const early = addEntryCheck(mission, availability, lockReason, { total: 0, today: 0 }, now, timeZone);
+  const early = addEntryCheck(mission, availability, lockReason, { total: 0, today: 0 }, now, 'UTC');
   if (early) return { kind: 'refused', ...early };
-  const today = localDateIn(now, timeZone);
   return db.transaction(async (tx): Promise<CreateEntryResult> => {
-    await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+    const [user] = await tx.select({ id: users.id, preferences: users.preferences }).from(users).where(eq(users.id, userId)).for('update');
+    if (!user) throw notFound('mission');
+    const stored = canonicalTimeZone(user.preferences.timeZone);
+    const named = canonicalTimeZone(input.timeZone);
+    const timeZone = stored ?? named ?? 'UTC';
+    if (!stored && named) await tx.update(users).set({ preferences: { ...user.preferences, timeZone: named } }).where(eq(users.id, userId));
+    const today = localDateIn(now, timeZone);
     const [counts] = await tx
       .select({
         total: sql<number>`count(*)::int`,
@@ -249,32 +255,77 @@ function requireOpenMission(visible: Visible<Mission>, now: Date): void {
 
 const notEditable = () => new ApiError(409, 'not_editable', MISSION_MESSAGES.notEditable);
 
+/** A save or submit based on a stale revision: nothing changed; `current` is what the server holds. */
+const entryConflict = (entry: Pick<MissionEntry, 'answers' | 'revision'>) => {
+  const current: AnswersConflict = { answers: entry.answers, revision: entry.revision };
+  return new ApiError(409, 'conflict', MISSION_MESSAGES.conflict, { details: { current } });
+};
+
+/** Why a statement guarded by status and revision changed nothing: no longer editable (`orElse`), or a stale revision (409 `conflict`). */
+async function entryRefusal(db: Db, entryId: number, orElse: () => ApiError): Promise<ApiError> {
+  const [current] = await db.select().from(missionEntries).where(eq(missionEntries.id, entryId));
+  if (!current || !(EDITABLE_STATUSES as readonly EntryStatus[]).includes(current.status)) return orElse();
+  return entryConflict(current);
+}
+
+/** Writes an editable entry's answers when its revision is still `expected`, bumping it; the new status and revision. */
+async function writeAnswers(db: Db, entryId: number, answers: Answers, expected: number, now: Date, orElse: () => ApiError): Promise<{ status: EntryStatus; revision: number }> {
+  const [saved] = await db
+    .update(missionEntries)
+    .set({ answers, updatedAt: now, revision: sql`${missionEntries.revision} + 1` })
+    .where(and(eq(missionEntries.id, entryId), inArray(missionEntries.status, [...EDITABLE_STATUSES]), eq(missionEntries.revision, expected)))
+    .returning({ status: missionEntries.status, revision: missionEntries.revision });
+  if (!saved) throw await entryRefusal(db, entryId, orElse);
+  return saved;
+}
+
 /**
  * Autosave of an entry (`PUT …/entries/{entryId}`): drafts and entries sent back with
- * `changes_requested` only (409 `not_editable` otherwise), while the mission is open.
+ * `changes_requested` only (409 `not_editable` otherwise), while the mission is open. Optimistic
+ * like survey saves (`docs/api.md`, "Taking part"): one statement checks the revision sent and
+ * bumps it, so of two saves based on one revision one lands and the other is 409 `conflict` with
+ * the current answers. The revision may be left out only while the entry was never saved
+ * (revision 0; 400 on `revision` otherwise).
  */
-export async function saveEntry(db: Db, clock: Clock, visible: Visible<Mission>, userId: number, entryId: number, answers: Answers): Promise<{ status: EntryStatus; savedAt: string }> {
+export async function saveEntry(
+  db: Db,
+  clock: Clock,
+  visible: Visible<Mission>,
+  userId: number,
+  entryId: number,
+  input: { answers: Answers; revision?: number | undefined },
+): Promise<AnswersSaved & { status: EntryStatus }> {
   const entry = await ownEntry(db, visible.item.id, userId, entryId);
   if (!(EDITABLE_STATUSES as readonly EntryStatus[]).includes(entry.status)) throw notEditable();
   const now = clock.now();
   requireOpenMission(visible, now);
-  const [saved] = await db
-    .update(missionEntries)
-    .set({ answers, updatedAt: now })
-    .where(and(eq(missionEntries.id, entry.id), inArray(missionEntries.status, [...EDITABLE_STATUSES])))
-    .returning({ status: missionEntries.status });
-  if (!saved) throw notEditable();
-  return { status: saved.status, savedAt: now.toISOString() };
+  if (input.revision === undefined && entry.revision > 0) {
+    throw new ApiError(400, 'validation_failed', 'Check the highlighted fields', { fields: { revision: [REVISION_REQUIRED_MESSAGE] } });
+  }
+  const saved = await writeAnswers(db, entry.id, input.answers, input.revision ?? entry.revision, now, notEditable);
+  return { status: saved.status, savedAt: now.toISOString(), revision: saved.revision };
 }
 
-/** Deletes a draft entry (`DELETE …/entries/{entryId}`): it stops counting against the limits. 409 `not_deletable` for anything but a draft. */
+/**
+ * Deletes a draft entry (`DELETE …/entries/{entryId}`): it stops counting against the limits.
+ * 409 `not_deletable` for anything but a draft, and for a draft that staff wrote notes or probes
+ * on (only possible for entries from before notes on drafts were refused): nothing staff wrote is
+ * lost with it.
+ */
 export async function deleteEntry(db: Db, visible: Visible<Mission>, userId: number, entryId: number): Promise<void> {
   const entry = await ownEntry(db, visible.item.id, userId, entryId);
   const notDeletable = () => new ApiError(409, 'not_deletable', MISSION_MESSAGES.notDeletable);
   if (entry.status !== 'draft') throw notDeletable();
   const deleted = await db
     .delete(missionEntries)
-    .where(and(eq(missionEntries.id, entry.id), eq(missionEntries.status, 'draft')))
+    .where(
+      and(
+        eq(missionEntries.id, entry.id),
+        eq(missionEntries.status, 'draft'),
+        sql`not exists (select 1 from ${reviewNotes} where ${reviewNotes.entryId} = ${missionEntries.id})`,
+        sql`not exists (select 1 from ${probes} where ${probes.entryId} = ${missionEntries.id})`,
+      ),
+    )
     .returning({ id: missionEntries.id });
   if (deleted.length === 0) throw notDeletable();
 }
@@ -289,6 +340,11 @@ export async function deleteEntry(db: Db, visible: Visible<Mission>, userId: num
  * submission (first or after changes were asked) is kept as a new version in `entry_submissions`
  * (`submission_count` counts them: 2 or more is a resubmission) and the entry's points follow
  * (`syncEntryPoints`: pending, or available for automatic review).
+ *
+ * `revision` (optional; the browser always sends it): when given, the save and the submit are
+ * based on it, so a submit from a stale page is 409 `conflict` with the current answers and
+ * changes nothing; every write bumps it. A 400 after the answers were saved carries the new
+ * `revision`.
  */
 export async function submitEntry(
   db: Db,
@@ -296,7 +352,7 @@ export async function submitEntry(
   visible: Visible<Mission>,
   userId: number,
   entryId: number,
-  input: { answers?: Answers | undefined },
+  input: { answers?: Answers | undefined; revision?: number | undefined },
 ): Promise<{ status: 'submitted' | 'approved' }> {
   const mission = visible.item;
   const entry = await ownEntry(db, mission.id, userId, entryId);
@@ -304,15 +360,20 @@ export async function submitEntry(
   if (!(EDITABLE_STATUSES as readonly EntryStatus[]).includes(entry.status)) throw alreadySubmitted();
   const now = clock.now();
   requireOpenMission(visible, now);
+  if (input.revision !== undefined && input.revision !== entry.revision) throw entryConflict(entry);
+  let revision = input.revision ?? entry.revision;
   let answers = entry.answers;
   if (input.answers !== undefined) {
-    await saveEntry(db, clock, visible, userId, entryId, input.answers);
+    revision = (await writeAnswers(db, entry.id, input.answers, revision, now, alreadySubmitted)).revision;
     answers = input.answers;
   }
   const definition = await formDefinition(db, mission.formId, entry.formVersion);
   if (!definition) throw new Error(`form ${mission.formId} has no version ${entry.formVersion}`);
   const checked = await checkSubmission(db, userId, definition, answers, localDateIn(now, safeTimeZone(entry.timeZone)));
-  if (Object.keys(checked.errors).length > 0) throw answersError(checked.errors);
+  if (Object.keys(checked.errors).length > 0) {
+    const refused = answersError(checked.errors);
+    throw new ApiError(refused.status, refused.code, refused.message, { fields: refused.fields ?? {}, details: { revision } });
+  }
   const automatic = mission.review === 'automatic';
   const status = automatic ? 'approved' : 'submitted';
   await db.transaction(async (tx) => {
@@ -324,24 +385,22 @@ export async function submitEntry(
         submittedAt: now,
         updatedAt: now,
         submissionCount: sql`${missionEntries.submissionCount} + 1`,
+        revision: sql`${missionEntries.revision} + 1`,
         // A new submission waits for a new decision (the earlier one stays with its version).
         reviewReason: null,
         reviewedBy: null,
         reviewedAt: automatic ? now : null,
       })
-      .where(and(eq(missionEntries.id, entry.id), inArray(missionEntries.status, [...EDITABLE_STATUSES])))
+      .where(and(eq(missionEntries.id, entry.id), inArray(missionEntries.status, [...EDITABLE_STATUSES]), eq(missionEntries.revision, revision)))
       .returning({ id: missionEntries.id, submissionCount: missionEntries.submissionCount });
-    if (!done) throw alreadySubmitted();
+    if (!done) throw await entryRefusal(tx, entry.id, alreadySubmitted);
     // Every submission is kept as a version; an automatic review decides it at once.
-    await tx.insert(entrySubmissions).values({
-      entryId: entry.id,
-      version: done.submissionCount,
-      formVersion: entry.formVersion,
-      answers: checked.answers,
-      submittedAt: now,
-      decision: automatic ? 'approved' : null,
-      decidedAt: automatic ? now : null,
-    });
+    const [version] = await tx
+      .insert(entrySubmissions)
+      .values({ entryId: entry.id, version: done.submissionCount, formVersion: entry.formVersion, answers: checked.answers, submittedAt: now })
+      .returning({ id: entrySubmissions.id });
+    if (!version) throw new Error('insert returned no version');
+    if (automatic) await tx.insert(entryDecisions).values({ entryId: entry.id, submissionId: version.id, decision: 'approved', decidedBy: null, decidedAt: now });
     await syncEntryPoints(tx, clock, entry, mission, status);
   });
   return { status };

@@ -3,15 +3,18 @@
  * submissions (participants' entries) and one submission with its answers and photos. Forms are
  * chosen with the surveys' rules (`resolveFormChoice`); an entry keeps the version it started on.
  */
-import { and, asc, count, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { FormDefinition } from '../../shared/forms/definition.ts';
 import type { ActivityCounts, AdminMission, AdminSubmissionDetail, SubmissionMedia } from '../../shared/programme.ts';
 import type { missionCreateSchema, missionPatchSchema } from '../../shared/schemas/programme.ts';
+import { isElevated } from '../../shared/roles.ts';
 import type { Db } from '../db/index.ts';
 import { formVersions, media, missionEntries, missions, projectMembers, users, type Mission } from '../db/schema/index.ts';
 import { ApiError } from '../errors.ts';
+import type { Storage } from '../storage/storage.ts';
 import type { Clock } from './clock.ts';
+import { copyMedia } from './media.ts';
 import { fieldError, iso } from './projects.ts';
 import { checkMoments, FORM_CHOICE_MESSAGES, formVersionExists, latestFormVersions, memberCounts, resolveFormChoice } from './surveys-admin.ts';
 
@@ -125,16 +128,61 @@ export const missionSummary = (row: Mission) => ({
   status: row.status,
 });
 
-/** A new mission in the project (the form checks of `resolveFormChoice`). */
-export async function createMission(db: Db, clock: Clock, projectId: number, input: MissionCreate, actorId: number): Promise<Mission> {
+/** A photo link in instructions' Markdown (`/api/media/{id}`, also `…/{id}/thumbnail`). */
+const MEDIA_LINK = /\/api\/media\/([A-Za-z0-9_-]{22})(?![A-Za-z0-9_-])/g;
+
+/**
+ * Instructions as they are stored: every photo they link (`/api/media/{id}`) that is not owned by
+ * a moderator or admin is copied into a new photo owned by `actorId` (files through storage, the
+ * row attached at once) and the link rewritten to the copy, so that a participant's own photo
+ * never becomes visible to every member (members see only staff-owned photos of instructions:
+ * `seesMediaInInstructions`, docs/permissions.md "Photos"). Staff-owned photos stay as they are and
+ * are marked attached. Links to photos that do not exist are left alone (they show nothing).
+ * Run it in the transaction that writes the instructions: the copies' rows go with it (their files
+ * stay behind if it fails, unreachable).
+ */
+export async function ownInstructionPhotos(db: Db, clock: Clock, storage: Storage, actorId: number, instructions: string): Promise<string> {
+  const ids = [...new Set(Array.from(instructions.matchAll(MEDIA_LINK), (match) => match[1] ?? ''))].filter(Boolean);
+  if (ids.length === 0) return instructions;
+  const rows = await db.select({ photo: media, role: users.role }).from(media).innerJoin(users, eq(users.id, media.ownerId)).where(inArray(media.id, ids));
+  const copies = new Map<string, string>();
+  const staffOwned: string[] = [];
+  for (const { photo, role } of rows) {
+    if (isElevated(role)) {
+      staffOwned.push(photo.id);
+      continue;
+    }
+    const copy = await copyMedia(db, clock, storage, photo, actorId);
+    if (copy) copies.set(photo.id, copy.id);
+  }
+  if (staffOwned.length > 0) await db.update(media).set({ attachedAt: clock.now() }).where(and(inArray(media.id, staffOwned), isNull(media.attachedAt)));
+  if (copies.size === 0) return instructions;
+  return instructions.replace(MEDIA_LINK, (link: string, id: string) => {
+    const copy = copies.get(id);
+    return copy === undefined ? link : `/api/media/${copy}`;
+  });
+}
+
+/** Who saves a mission: their id, and the storage the photos of its instructions are copied through. */
+export interface MissionActor {
+  id: number;
+  storage: Storage;
+}
+
+/**
+ * A new mission in the project (the form checks of `resolveFormChoice`; the instructions' photos
+ * by `ownInstructionPhotos`). Run it in a transaction with its audit row.
+ */
+export async function createMission(db: Db, clock: Clock, projectId: number, input: MissionCreate, actor: MissionActor): Promise<Mission> {
   const form = await resolveFormChoice(db, input.formId, input.formVersion);
+  const instructions = await ownInstructionPhotos(db, clock, actor.storage, actor.id, input.instructions);
   const now = clock.now();
   const [row] = await db
     .insert(missions)
     .values({
       projectId,
       title: input.title,
-      instructions: input.instructions,
+      instructions,
       formId: form.formId,
       formVersion: form.version,
       points: input.points,
@@ -145,7 +193,7 @@ export async function createMission(db: Db, clock: Clock, projectId: number, inp
       entriesMax: input.entries.max,
       perDay: input.entries.perDay ?? null,
       status: input.status,
-      createdBy: actorId,
+      createdBy: actor.id,
       createdAt: now,
       updatedAt: now,
     })
@@ -159,9 +207,11 @@ export const HAS_ENTRIES_MESSAGE = 'This mission already has entries: its form c
 /**
  * Changes the given fields of a mission. `formVersion` moves new entries to another published
  * version of the same form; another form once there are entries is 409 `has_entries`. `entries`
- * is replaced as a whole (a missing `perDay` means no daily limit). Returns before and after.
+ * is replaced as a whole (a missing `perDay` means no daily limit); `instructions` are stored
+ * through `ownInstructionPhotos`. Returns before and after. Run it in a transaction with its
+ * audit row.
  */
-export async function updateMission(db: Db, clock: Clock, id: number, patch: MissionPatch): Promise<{ before: Mission; after: Mission }> {
+export async function updateMission(db: Db, clock: Clock, id: number, patch: MissionPatch, actor: MissionActor): Promise<{ before: Mission; after: Mission }> {
   const before = await existingMission(db, id);
   const values: Partial<typeof missions.$inferInsert> = { updatedAt: clock.now() };
   if (patch.formId !== undefined && patch.formId !== before.formId) {
@@ -187,7 +237,7 @@ export async function updateMission(db: Db, clock: Clock, id: number, patch: Mis
     values.perDay = patch.entries.perDay ?? null;
   }
   if (patch.title !== undefined) values.title = patch.title;
-  if (patch.instructions !== undefined) values.instructions = patch.instructions;
+  if (patch.instructions !== undefined) values.instructions = await ownInstructionPhotos(db, clock, actor.storage, actor.id, patch.instructions);
   if (patch.points !== undefined) values.points = patch.points;
   if (patch.review !== undefined) values.review = patch.review;
   if (patch.status !== undefined) values.status = patch.status;

@@ -7,10 +7,11 @@
  * closed, read-only), and — surveys and missions — the activity itself is `live` or `closed`
  * (drafts are invisible). Anything else is 404 `not_found`, never 403, whatever the user's role.
  */
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, exists, inArray, sql } from 'drizzle-orm';
 import { allElements, type Answers, type FormDefinition } from '../../shared/forms/definition.ts';
 import { validateAnswers } from '../../shared/forms/validate.ts';
 import type { ActivityStatus, GroupMissionState, GroupUnlock, GroupUnlockOn, ParticipantMissionGroup, ProjectStatus } from '../../shared/programme.ts';
+import { ELEVATED_ROLES } from '../../shared/roles.ts';
 import type { Db } from '../db/index.ts';
 import {
   formVersions,
@@ -108,25 +109,53 @@ export async function findVisibleMission(db: Db, userId: number, missionId: numb
 
 /**
  * Whether a photo is shown in the instructions of a mission the user may see: moderators put
- * pictures there (`/api/media/{id}`), and every member taking part must see them.
+ * pictures there (`/api/media/{id}`), and every member taking part must see them. Only photos
+ * owned by staff (moderators and admins) are granted this way: saving instructions replaces any
+ * other photo with a staff-owned copy (`missions-admin.ts`), so a participant's own photo never
+ * becomes visible to other members (docs/permissions.md, "Photos").
  */
 export async function seesMediaInInstructions(db: Db, userId: number, mediaId: string): Promise<boolean> {
   const [row] = await db
     .select({ id: missions.id })
     .from(missions)
     .innerJoin(projects, eq(projects.id, missions.projectId))
-    .where(and(inArray(missions.status, [...VISIBLE_ACTIVITY_STATUSES]), memberOfVisibleProject(userId), sql`position(${`/api/media/${mediaId}`} in ${missions.instructions}) > 0`))
+    .where(
+      and(
+        inArray(missions.status, [...VISIBLE_ACTIVITY_STATUSES]),
+        memberOfVisibleProject(userId),
+        sql`position(${`/api/media/${mediaId}`} in ${missions.instructions}) > 0`,
+        sql`exists (select 1 from media m join users u on u.id = m.owner_id where m.id = ${mediaId} and u.role in (${sql.join(
+          ELEVATED_ROLES.map((role) => sql`${role}`),
+          sql`, `,
+        )}))`,
+      ),
+    )
     .limit(1);
   return row !== undefined;
 }
 
-/** The mission group, when the user may see it; null otherwise (answer 404). */
+/**
+ * The mission group, when the user may see it: a member of its live (or closed) project, and at
+ * least one of its missions is visible (not a draft), as home shows it; null otherwise (404).
+ */
 export async function findVisibleGroup(db: Db, userId: number, groupId: number): Promise<Visible<MissionGroup> | null> {
   const [row] = await db
     .select({ item: missionGroups, projectName: projects.name, projectStatus: projects.status })
     .from(missionGroups)
     .innerJoin(projects, eq(projects.id, missionGroups.projectId))
-    .where(and(eq(missionGroups.id, groupId), memberOfVisibleProject(userId)));
+    .where(
+      and(
+        eq(missionGroups.id, groupId),
+        memberOfVisibleProject(userId),
+        exists(
+          db
+            .select({ one: sql`1` })
+            .from(missionGroupMissions)
+            .innerJoin(missions, eq(missions.id, missionGroupMissions.missionId))
+            .where(and(eq(missionGroupMissions.groupId, missionGroups.id), inArray(missions.status, [...VISIBLE_ACTIVITY_STATUSES]))),
+        ),
+      ),
+    );
   return row ?? null;
 }
 

@@ -99,6 +99,12 @@ export const RATE_LIMITS = {
    * refused (a refused return would lose the participant's outcome).
    */
   externalReturnsPerIp: { limit: 300, windowMs: MINUTE },
+  /**
+   * External survey webhooks (POST /api/surveys/{id}/webhook) per address. Alchemer posts from a
+   * few servers for every participant, so this is roomier than the browser returns; the secret
+   * (256 bits) cannot be guessed, this only bounds the work.
+   */
+  externalWebhooksPerIp: { limit: 1200, windowMs: MINUTE },
   /** Photo uploads (POST /api/media) per signed-in user; the bytes per day are summed from `media`. */
   mediaUploadsPerUser: { limit: MEDIA_LIMITS.uploadsPerHour, windowMs: HOUR },
 } as const satisfies Record<string, RateLimitRule>;

@@ -10,11 +10,13 @@
  */
 import { and, asc, count, desc, eq, ilike, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
+import type { Answers } from '../../shared/forms/definition.ts';
 import type { AdminPage, EntryStatus, UserRef } from '../../shared/programme.ts';
-import { DECISION_STATUS, type ReasonTemplateView, type ReviewDecision, type ReviewNoteView, type ReviewQueueItem, type ReviewSubmission, type SubmissionVersion } from '../../shared/review.ts';
+import { canonicalJson } from '../../shared/report-content.ts';
+import { DECISION_STATUS, type DecisionView, type ReasonTemplateView, type ReviewDecisionStatus, type ReviewDecision, type ReviewNoteView, type ReviewQueueItem, type ReviewSubmission, type SubmissionVersion } from '../../shared/review.ts';
 import type { reasonTemplateSchema, reviewQueueQuerySchema } from '../../shared/schemas/review.ts';
 import type { Db } from '../db/index.ts';
-import { entrySubmissions, missionEntries, missions, probes, reasonTemplates, reviewNotes, users, type EntrySubmission, type Mission, type MissionEntry } from '../db/schema/index.ts';
+import { entryDecisions, entrySubmissions, missionEntries, missions, probes, reasonTemplates, reviewNotes, users, type EntrySubmission, type Mission, type MissionEntry } from '../db/schema/index.ts';
 import { ApiError } from '../errors.ts';
 import { audit } from './audit.ts';
 import type { Clock } from './clock.ts';
@@ -127,35 +129,52 @@ const userRef = (row: UserRef | null): UserRef | null => (row ? { id: row.id, fi
 
 const nullableUserRef = userRefColumns;
 
-/** Every submission of the entry, oldest first, with its decision and who took it. */
+/** Every submission of the entry, oldest first, each with every decision taken on it (oldest first) and the latest repeated. */
 async function versionsOf(db: Db, entry: MissionEntry): Promise<SubmissionVersion[]> {
-  const rows = await db
-    .select({ version: entrySubmissions, decidedBy: nullableUserRef })
-    .from(entrySubmissions)
-    .leftJoin(users, eq(users.id, entrySubmissions.decidedBy))
-    .where(eq(entrySubmissions.entryId, entry.id))
-    .orderBy(asc(entrySubmissions.version));
-  const versions = rows.map(({ version, decidedBy }) => ({
-    version: version.version,
-    formVersion: version.formVersion,
-    answers: version.answers,
-    submittedAt: version.submittedAt.toISOString(),
-    decision: version.decision,
-    reason: version.reason,
-    decidedBy: userRef(decidedBy),
-    decidedAt: iso(version.decidedAt),
-  }));
+  const [rows, decisionRows] = await Promise.all([
+    db.select().from(entrySubmissions).where(eq(entrySubmissions.entryId, entry.id)).orderBy(asc(entrySubmissions.version)),
+    db
+      .select({ decision: entryDecisions, decidedBy: nullableUserRef })
+      .from(entryDecisions)
+      .leftJoin(users, eq(users.id, entryDecisions.decidedBy))
+      .where(eq(entryDecisions.entryId, entry.id))
+      .orderBy(asc(entryDecisions.id)),
+  ]);
+  const decisionsOf = new Map<number, DecisionView[]>();
+  for (const { decision, decidedBy } of decisionRows) {
+    const list = decisionsOf.get(decision.submissionId) ?? [];
+    list.push({ decision: decision.decision, reason: decision.reason, decidedBy: userRef(decidedBy), decidedAt: decision.decidedAt.toISOString() });
+    decisionsOf.set(decision.submissionId, list);
+  }
+  const versions: SubmissionVersion[] = rows.map((version) => {
+    const decisions = decisionsOf.get(version.id) ?? [];
+    const latest = decisions.at(-1);
+    return {
+      version: version.version,
+      formVersion: version.formVersion,
+      answers: version.answers,
+      submittedAt: version.submittedAt.toISOString(),
+      decision: latest?.decision ?? null,
+      reason: latest?.reason ?? null,
+      decidedBy: latest?.decidedBy ?? null,
+      decidedAt: latest?.decidedAt ?? null,
+      decisions,
+    };
+  });
   // An entry submitted before versions were kept: its one submission is the entry itself.
   if (versions.length === 0 && entry.status !== 'draft') {
+    const decided = entry.status === 'submitted' ? null : entry.status;
+    const decidedAt = iso(entry.reviewedAt);
     versions.push({
       version: 1,
       formVersion: entry.formVersion,
       answers: entry.answers,
       submittedAt: (entry.submittedAt ?? entry.createdAt).toISOString(),
-      decision: entry.status === 'submitted' ? null : entry.status,
+      decision: decided,
       reason: entry.reviewReason,
       decidedBy: null,
-      decidedAt: iso(entry.reviewedAt),
+      decidedAt,
+      decisions: decided ? [{ decision: decided, reason: entry.reviewReason, decidedBy: null, decidedAt: decidedAt ?? (entry.submittedAt ?? entry.createdAt).toISOString() }] : [],
     });
   }
   return versions;
@@ -212,6 +231,8 @@ export interface DecisionOutcome {
   changed: boolean;
   before: { status: EntryStatus; reason: string | null };
   after: { status: EntryStatus; reason: string | null };
+  /** The participant's unsubmitted edits the decision set aside (the entry went back to the version decided), kept for the audit log. */
+  setAside?: Answers;
 }
 
 /** The participant's notification for each decision. */
@@ -226,6 +247,12 @@ function decisionNotice(status: 'approved' | 'changes_requested' | 'rejected', m
       return { kind: 'approved', text: `Your entry to “${missionTitle}” was approved` } as const;
   }
 }
+
+/** What the review screen says when the entry changed after it was loaded. */
+export const CHANGED_MESSAGE = 'This entry changed while you were looking at it';
+
+/** 409 `changed`: the entry is no longer in the status the moderator's screen showed; `current` says what it is now. */
+export const entryChanged = (status: EntryStatus) => new ApiError(409, 'changed', CHANGED_MESSAGE, { details: { current: { status } } });
 
 /**
  * The latest submitted version of a locked entry; an entry submitted before versions were kept
@@ -244,31 +271,74 @@ async function latestVersion(tx: Db, clock: Clock, entry: MissionEntry): Promise
   return created;
 }
 
+/** The latest decision on the entry (who took it), or null. */
+async function latestDecision(tx: Db, entryId: number): Promise<{ decision: ReviewDecisionStatus; reason: string | null; decidedBy: number | null } | null> {
+  const [row] = await tx
+    .select({ decision: entryDecisions.decision, reason: entryDecisions.reason, decidedBy: entryDecisions.decidedBy })
+    .from(entryDecisions)
+    .where(eq(entryDecisions.entryId, entryId))
+    .orderBy(desc(entryDecisions.id))
+    .limit(1);
+  return row ?? null;
+}
+
 /**
- * Applies a decision to an entry whose row the caller has locked in `tx`: the entry's status and
- * reason, the latest version's decision, the points (`syncEntryPoints`), and the participant's
- * notification. Deciding what the entry already is changes nothing. 409 `not_reviewable` for a draft.
+ * Applies a decision to an entry whose row the caller has locked in `tx`. The decision is taken on
+ * the latest submitted version and written as a new row of `entry_decisions` (earlier decisions
+ * stay as they were). The entry takes the decision's status and reason; when the decision ends
+ * the participant's editing (approved, rejected), the entry's answers become the decided version's
+ * again (edits the participant had started after changes were asked are set aside, into the audit
+ * row, and the revision moves on so their devices learn of it). Then the points
+ * (`syncEntryPoints`) and the participant's notification.
+ *
+ * 409 `not_reviewable` for a draft. With `expectedStatus` (what the moderator's screen showed):
+ * 409 `changed` when the entry is in another status now — unless it is already exactly what this
+ * moderator decided (a retry after a dropped connection), which changes nothing. Without it,
+ * deciding what the entry already is (same status, same reason) changes nothing.
  */
 export async function applyDecision(
   tx: Db,
   clock: Clock,
   entry: MissionEntry,
   mission: Pick<Mission, 'id' | 'title' | 'points'>,
-  input: { decision: ReviewDecision; reason?: string | undefined; actorId: number },
+  input: { decision: ReviewDecision; reason?: string | undefined; expectedStatus?: EntryStatus | undefined; actorId: number },
 ): Promise<DecisionOutcome> {
   if (entry.status === 'draft') throw notReviewable();
   const status = DECISION_STATUS[input.decision];
   const reason = input.reason?.trim() ? input.reason.trim() : null;
   const before = { status: entry.status, reason: entry.reviewReason };
   const after = { status, reason };
-  if (entry.status === status && entry.reviewReason === reason) return { changed: false, before, after };
+  const same = entry.status === status && entry.reviewReason === reason;
+  if (input.expectedStatus !== undefined && input.expectedStatus !== entry.status) {
+    const latest = same ? await latestDecision(tx, entry.id) : null;
+    if (latest && latest.decidedBy === input.actorId) return { changed: false, before, after };
+    throw entryChanged(entry.status);
+  }
+  if (same) return { changed: false, before, after };
   const now = clock.now();
   const version = await latestVersion(tx, clock, entry);
-  await tx.update(entrySubmissions).set({ decision: status, reason, decidedBy: input.actorId, decidedAt: now }).where(eq(entrySubmissions.id, version.id));
-  await tx.update(missionEntries).set({ status, reviewReason: reason, reviewedBy: input.actorId, reviewedAt: now }).where(eq(missionEntries.id, entry.id));
+  await tx.insert(entryDecisions).values({ entryId: entry.id, submissionId: version.id, decision: status, reason, decidedBy: input.actorId, decidedAt: now });
+  const ends = status !== 'changes_requested';
+  const setAside = ends && entry.status === 'changes_requested' && !sameJson(entry.answers, version.answers) ? entry.answers : undefined;
+  await tx
+    .update(missionEntries)
+    .set({
+      status,
+      reviewReason: reason,
+      reviewedBy: input.actorId,
+      reviewedAt: now,
+      ...(ends ? { answers: version.answers, formVersion: version.formVersion } : {}),
+      ...(setAside ? { revision: sql`${missionEntries.revision} + 1`, updatedAt: now } : {}),
+    })
+    .where(eq(missionEntries.id, entry.id));
   await syncEntryPoints(tx, clock, entry, mission, status);
   await notify(tx, { userId: entry.userId, ...decisionNotice(status, mission.title, reason), link: historyLink(mission.id) });
-  return { changed: true, before, after };
+  return setAside ? { changed: true, before, after, setAside } : { changed: true, before, after };
+}
+
+/** Equality of two JSON values whatever the order of their keys (jsonb reorders them). */
+function sameJson(a: unknown, b: unknown): boolean {
+  return canonicalJson(a) === canonicalJson(b);
 }
 
 /** Who decides, and from where (for the audit log). */
@@ -280,9 +350,16 @@ export interface Reviewer {
 /**
  * `POST /api/admin/submissions/{id}/review`: decides on one entry (any status but draft: a
  * decision can be changed later), audited `submission.review` with the status and reason before
- * and after. 404 when unknown; 409 `not_reviewable` for a draft.
+ * and after. 404 when unknown; 409 `not_reviewable` for a draft; 409 `changed` when
+ * `expectedStatus` is not the entry's status any more.
  */
-export async function reviewEntry(db: Db, clock: Clock, entryId: number, input: { decision: ReviewDecision; reason?: string | undefined }, reviewer: Reviewer): Promise<DecisionOutcome> {
+export async function reviewEntry(
+  db: Db,
+  clock: Clock,
+  entryId: number,
+  input: { decision: ReviewDecision; reason?: string | undefined; expectedStatus?: EntryStatus | undefined },
+  reviewer: Reviewer,
+): Promise<DecisionOutcome> {
   return db.transaction(async (tx) => {
     const [entry] = await tx.select().from(missionEntries).where(eq(missionEntries.id, entryId)).for('update');
     if (!entry) throw noSuchSubmission();
@@ -296,7 +373,7 @@ export async function reviewEntry(db: Db, clock: Clock, entryId: number, input: 
         action: 'submission.review',
         targetType: 'mission_entry',
         targetId: entryId,
-        before: outcome.before,
+        before: outcome.setAside ? { ...outcome.before, unsubmittedAnswers: outcome.setAside } : outcome.before,
         after: { ...outcome.after, decision: input.decision, missionId: mission.id },
         ip: reviewer.ip,
       });
@@ -307,8 +384,10 @@ export async function reviewEntry(db: Db, clock: Clock, entryId: number, input: 
 
 /**
  * `POST /api/admin/submissions/review`: approves the given entries in one transaction (rows
- * locked in id order, so two bulk approvals cannot deadlock). Skipped: unknown ids, drafts and
- * entries already approved (an id given twice counts once). Audited `submission.review.bulk`.
+ * locked in id order, so two bulk approvals cannot deadlock). Only entries waiting for review
+ * (`submitted`) are approved; everything else (unknown ids, drafts, entries already decided —
+ * changes requested and being edited, rejected, approved) is counted in `skipped` (an id given
+ * twice counts once). Audited `submission.review.bulk`.
  */
 export async function bulkApprove(db: Db, clock: Clock, ids: readonly number[], reviewer: Reviewer): Promise<{ approved: number; skipped: number }> {
   const unique = [...new Set(ids)];
@@ -321,8 +400,8 @@ export async function bulkApprove(db: Db, clock: Clock, ids: readonly number[], 
     const approvedIds: number[] = [];
     for (const entry of rows) {
       const mission = missionOf.get(entry.missionId);
-      if (!mission || entry.status === 'draft' || entry.status === 'approved') continue;
-      const outcome = await applyDecision(tx, clock, entry, mission, { decision: 'approve', actorId: reviewer.actorId });
+      if (!mission || entry.status !== 'submitted') continue;
+      const outcome = await applyDecision(tx, clock, entry, mission, { decision: 'approve', expectedStatus: 'submitted', actorId: reviewer.actorId });
       if (outcome.changed) approvedIds.push(entry.id);
     }
     const result = { approved: approvedIds.length, skipped: unique.length - approvedIds.length };
@@ -341,11 +420,13 @@ export async function bulkApprove(db: Db, clock: Clock, ids: readonly number[], 
 // ---------------------------------------------------------------------------------------------
 // Notes
 
-/** `POST /api/admin/submissions/{id}/notes`: an internal note (never shown to participants), audited `submission.note`. */
+/** `POST /api/admin/submissions/{id}/notes`: an internal note (never shown to participants), audited `submission.note`; 409 `not_reviewable` on a draft, as probes. */
 export async function addNote(db: Db, clock: Clock, entryId: number, body: string, reviewer: Reviewer): Promise<ReviewNoteView> {
   return db.transaction(async (tx) => {
-    const [entry] = await tx.select({ id: missionEntries.id }).from(missionEntries).where(eq(missionEntries.id, entryId));
+    // Locked: a draft may be deleted by its owner, so a note is only ever added to a submitted entry.
+    const [entry] = await tx.select({ id: missionEntries.id, status: missionEntries.status }).from(missionEntries).where(eq(missionEntries.id, entryId)).for('update');
     if (!entry) throw noSuchSubmission();
+    if (entry.status === 'draft') throw notReviewable();
     const [note] = await tx.insert(reviewNotes).values({ entryId, authorId: reviewer.actorId, body, createdAt: clock.now() }).returning();
     if (!note) throw new Error('insert returned no note');
     const [author] = await tx.select(userRefColumns).from(users).where(eq(users.id, reviewer.actorId));

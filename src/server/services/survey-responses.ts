@@ -2,9 +2,10 @@
  * Native surveys as a participant takes them: the survey with its pinned form and their response,
  * autosave (one draft per survey and participant, resumed on any device), and one submit.
  */
-import { and, asc, eq, isNotNull } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Answers } from '../../shared/forms/definition.ts';
-import type { ExternalOutcome, ParticipantSurvey, SurveyState } from '../../shared/programme.ts';
+import type { AnswersConflict, AnswersSaved, ExternalOutcome, ParticipantSurvey, SurveyState } from '../../shared/programme.ts';
+import { REVISION_REQUIRED_MESSAGE } from '../../shared/schemas/programme.ts';
 import type { Db } from '../db/index.ts';
 import { surveyExternalRefs, surveyResponses, type Survey, type SurveyResponse } from '../db/schema/index.ts';
 import { ApiError } from '../errors.ts';
@@ -34,7 +35,23 @@ export const SURVEY_ERRORS = {
   closed: () => new ApiError(409, 'closed', 'This survey is closed'),
   notOpen: () => new ApiError(409, 'not_open', 'This survey is not open yet'),
   notNative: () => new ApiError(409, 'not_native', 'This survey is answered on another site: use its start link'),
+  /** A save or submit based on a stale revision: nothing changed; `current` is what the server holds. */
+  conflict: (response: SurveyResponse | null) =>
+    new ApiError(409, 'conflict', 'Your answers were changed on another device since this page loaded them', { details: { current: conflictView(response) } }),
+  revisionRequired: () => new ApiError(400, 'validation_failed', 'Check the highlighted fields', { fields: { revision: [REVISION_REQUIRED_MESSAGE] } }),
 } as const;
+
+/** `current` of a 409 `conflict`: the response's answers, page and revision (revision 0: no response, e.g. removed meanwhile). */
+function conflictView(response: SurveyResponse | null): AnswersConflict {
+  return response ? { answers: response.answers, pageId: response.pageId, revision: response.revision } : { answers: {}, pageId: null, revision: 0 };
+}
+
+/** Why a save or submit statement changed no row: submitted meanwhile (409 `already_submitted`), else a stale revision (409 `conflict`). */
+async function refusal(db: Db, surveyId: number, userId: number): Promise<ApiError> {
+  const current = await findResponse(db, surveyId, userId);
+  if (current?.status === 'submitted') return SURVEY_ERRORS.alreadySubmitted();
+  return SURVEY_ERRORS.conflict(current);
+}
 
 /** The participant's response to a survey, or null. */
 export async function findResponse(db: Db, surveyId: number, userId: number): Promise<SurveyResponse | null> {
@@ -87,7 +104,13 @@ export async function participantSurvey(db: Db, clock: Clock, visible: Visible<S
     if (version !== null && definition) answer.form = { version, definition };
   }
   if (response) {
-    answer.response = { answers: response.answers, pageId: response.pageId, status: response.status, submittedAt: response.submittedAt?.toISOString() ?? null };
+    answer.response = {
+      answers: response.answers,
+      pageId: response.pageId,
+      status: response.status,
+      submittedAt: response.submittedAt?.toISOString() ?? null,
+      revision: response.revision,
+    };
   }
   return answer;
 }
@@ -106,30 +129,47 @@ function nativeForm(survey: Survey): { formId: number; formVersion: number } {
 }
 
 /**
- * Autosave (`PUT /api/surveys/{id}/response`): the first save creates the draft and pins the
- * survey's current form version; later saves replace the answers and the page. Answers are
- * stored as sent (shape-checked by the route, never for completeness). Two first saves at once
- * meet on the (survey, user) unique index and the second updates the first's row.
+ * Autosave (`PUT /api/surveys/{id}/response`): the first save creates the draft (revision 1) and
+ * pins the survey's current form version; later saves replace the answers and the page. Answers
+ * are stored as sent (shape-checked by the route, never for completeness).
+ *
+ * Saves are optimistic (`docs/api.md`, "Taking part"): one statement checks the revision the
+ * client sent and bumps it (`ON CONFLICT … DO UPDATE … WHERE revision = $sent`), so of two saves
+ * based on one revision exactly one lands; the other is 409 `conflict` with the current answers
+ * and changes nothing. Without a revision (allowed only while no response exists: 400 on
+ * `revision` otherwise) a first save meeting a row made meanwhile is a 409 `conflict` too, never
+ * an overwrite; revision 0 says "no response yet" and conflicts with any row.
  */
-export async function saveResponse(db: Db, clock: Clock, visible: Visible<Survey>, userId: number, input: { answers: Answers; pageId: string | null }): Promise<{ status: 'draft'; savedAt: string }> {
+export async function saveResponse(
+  db: Db,
+  clock: Clock,
+  visible: Visible<Survey>,
+  userId: number,
+  input: { answers: Answers; pageId: string | null; revision?: number | undefined },
+): Promise<AnswersSaved & { status: 'draft' }> {
   const survey = visible.item;
   const form = nativeForm(survey);
   const existing = await findResponse(db, survey.id, userId);
   if (existing?.status === 'submitted') throw SURVEY_ERRORS.alreadySubmitted();
   requireOpen(availabilityOf(survey, visible.projectStatus, clock.now()));
+  if (existing && input.revision === undefined) throw SURVEY_ERRORS.revisionRequired();
   const now = clock.now();
-  const [saved] = await db
+  const insert = db
     .insert(surveyResponses)
-    .values({ surveyId: survey.id, userId, formVersion: form.formVersion, answers: input.answers, pageId: input.pageId, status: 'draft', startedAt: now, updatedAt: now })
-    .onConflictDoUpdate({
-      target: [surveyResponses.surveyId, surveyResponses.userId],
-      set: { answers: input.answers, pageId: input.pageId, updatedAt: now },
-      setWhere: eq(surveyResponses.status, 'draft'),
-    })
-    .returning({ id: surveyResponses.id });
-  // Nothing updated: a submit won in between.
-  if (!saved) throw SURVEY_ERRORS.alreadySubmitted();
-  return { status: 'draft', savedAt: now.toISOString() };
+    .values({ surveyId: survey.id, userId, formVersion: form.formVersion, answers: input.answers, pageId: input.pageId, revision: 1, status: 'draft', startedAt: now, updatedAt: now });
+  const [saved] =
+    input.revision === undefined
+      ? await insert.onConflictDoNothing({ target: [surveyResponses.surveyId, surveyResponses.userId] }).returning({ revision: surveyResponses.revision })
+      : await insert
+          .onConflictDoUpdate({
+            target: [surveyResponses.surveyId, surveyResponses.userId],
+            set: { answers: input.answers, pageId: input.pageId, updatedAt: now, revision: sql`${surveyResponses.revision} + 1` },
+            setWhere: and(eq(surveyResponses.status, 'draft'), eq(surveyResponses.revision, input.revision)),
+          })
+          .returning({ revision: surveyResponses.revision });
+  // Nothing written: a submit won in between, or the revision is stale.
+  if (!saved) throw await refusal(db, survey.id, userId);
+  return { status: 'draft', savedAt: now.toISOString(), revision: saved.revision };
 }
 
 /** The server's UTC date, or the participant's `today` when it is within one day of it (a device a day ahead or behind). */
@@ -144,11 +184,19 @@ export function submitToday(now: Date, sent: string | undefined): string {
  * Submit (`POST /api/surveys/{id}/response/submit`): validates the answers against the pinned
  * version (photos must be the participant's own media), stores the cleaned answers and marks the
  * response submitted, creating it when there was no draft. One statement decides: an insert, or
- * an update of a draft on the same version, so of two submits at once exactly one wins (the other
- * gets 409 `already_submitted`). The survey's points are credited, available at once, in the same
- * transaction (`creditSurvey`).
+ * an update of a draft on the same version (and, when the client sent a revision, on that
+ * revision), so of two submits at once exactly one wins (the other gets 409 `already_submitted`)
+ * and a submit based on a stale revision is 409 `conflict` with the current answers. The
+ * revision is optional here: a submit sends the whole answers the participant saw. The survey's
+ * points are credited, available at once, in the same transaction (`creditSurvey`).
  */
-export async function submitResponse(db: Db, clock: Clock, visible: Visible<Survey>, userId: number, input: { answers: Answers; today?: string | undefined }): Promise<{ status: 'submitted' }> {
+export async function submitResponse(
+  db: Db,
+  clock: Clock,
+  visible: Visible<Survey>,
+  userId: number,
+  input: { answers: Answers; today?: string | undefined; revision?: number | undefined },
+): Promise<{ status: 'submitted' }> {
   const survey = visible.item;
   const form = nativeForm(survey);
   // A second pass only when the draft's version changed under us (created by a concurrent autosave on another version).
@@ -157,6 +205,7 @@ export async function submitResponse(db: Db, clock: Clock, visible: Visible<Surv
     if (existing?.status === 'submitted') throw SURVEY_ERRORS.alreadySubmitted();
     const now = clock.now();
     requireOpen(availabilityOf(survey, visible.projectStatus, now));
+    if (existing && input.revision !== undefined && existing.revision !== input.revision) throw SURVEY_ERRORS.conflict(existing);
     const version = existing?.formVersion ?? form.formVersion;
     const definition = await formDefinition(db, form.formId, version);
     if (!definition) throw new Error(`form ${form.formId} has no version ${version}`);
@@ -165,11 +214,15 @@ export async function submitResponse(db: Db, clock: Clock, visible: Visible<Surv
     const submitted = await db.transaction(async (tx) => {
       const [row] = await tx
         .insert(surveyResponses)
-        .values({ surveyId: survey.id, userId, formVersion: version, answers: checked.answers, status: 'submitted', startedAt: now, updatedAt: now, submittedAt: now })
+        .values({ surveyId: survey.id, userId, formVersion: version, answers: checked.answers, revision: 1, status: 'submitted', startedAt: now, updatedAt: now, submittedAt: now })
         .onConflictDoUpdate({
           target: [surveyResponses.surveyId, surveyResponses.userId],
-          set: { answers: checked.answers, status: 'submitted', updatedAt: now, submittedAt: now },
-          setWhere: and(eq(surveyResponses.status, 'draft'), eq(surveyResponses.formVersion, version)),
+          set: { answers: checked.answers, status: 'submitted', updatedAt: now, submittedAt: now, revision: sql`${surveyResponses.revision} + 1` },
+          setWhere: and(
+            eq(surveyResponses.status, 'draft'),
+            eq(surveyResponses.formVersion, version),
+            input.revision === undefined ? undefined : eq(surveyResponses.revision, input.revision),
+          ),
         })
         .returning({ id: surveyResponses.id });
       if (!row) return false;
@@ -180,5 +233,6 @@ export async function submitResponse(db: Db, clock: Clock, visible: Visible<Surv
   }
   const latest = await findResponse(db, survey.id, userId);
   if (latest?.status === 'submitted') throw SURVEY_ERRORS.alreadySubmitted();
-  throw new ApiError(409, 'conflict', 'This survey changed while you were answering it; reload it and try again');
+  if (input.revision !== undefined && latest?.revision !== input.revision) throw SURVEY_ERRORS.conflict(latest);
+  throw new ApiError(409, 'conflict', 'This survey changed while you were answering it; reload it and try again', { details: { current: conflictView(latest) } });
 }

@@ -1,19 +1,20 @@
 /**
  * Surveys for moderators and admins: a project's list, create, one survey, update. Native
  * surveys pin a published form version (new responses are given it; a response keeps the
- * version it started on); external ones carry an Alchemer link and show the return URL to paste
- * into Alchemer. The counts (members, started, submitted) are computed for a whole list in a
+ * version it started on); external ones carry an Alchemer link, a `return_key` the return
+ * links' keys derive from, and show those links and the webhook to set up in Alchemer
+ * (`docs/alchemer.md`). The counts (members, started, submitted) are computed for a whole list in a
  * few grouped queries. The form checks (`resolveFormChoice`) are shared with missions.
  */
 import { and, asc, count, countDistinct, eq, inArray, max, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { ActivityCounts, AdminSurvey } from '../../shared/programme.ts';
-import { EXTERNAL_PID_PARAM } from '../../shared/programme.ts';
 import type { surveyCreateSchema, surveyPatchSchema } from '../../shared/schemas/programme.ts';
 import type { Db } from '../db/index.ts';
 import { formVersions, forms, projectMembers, surveyExternalRefs, surveyResponses, surveys, type Survey } from '../db/schema/index.ts';
 import { ApiError } from '../errors.ts';
 import type { Clock } from './clock.ts';
+import { ensureReturnKey, newReturnKey, replaceWebhookSecret, returnLinks, webhookOf } from './external-surveys.ts';
 import { fieldError, iso } from './projects.ts';
 
 export type SurveyCreate = z.output<typeof surveyCreateSchema>;
@@ -133,13 +134,12 @@ export async function surveyCounts(db: Db, rows: readonly Pick<Survey, 'id' | 'p
   return out;
 }
 
-/** The URL to paste into Alchemer's end-of-survey redirect (`status=complete`; the screen-out and quota redirects use `screened_out` / `over_quota`). */
-export function externalReturnUrl(publicUrl: string): string {
-  return `${publicUrl}/api/surveys/return?${EXTERNAL_PID_PARAM}=[url("${EXTERNAL_PID_PARAM}")]&status=complete`;
-}
-
 /** The admin view of these surveys (counts and latest form versions in grouped queries). */
 export async function surveyViews(db: Db, publicUrl: string, rows: readonly Survey[]): Promise<AdminSurvey[]> {
+  // Every external survey has its return key (made with it, or by the migration); one made some
+  // other way gets it here, so its links never change once shown.
+  const keys = new Map<number, string>();
+  for (const row of rows) if (row.kind === 'external') keys.set(row.id, await ensureReturnKey(db, row));
   const [counts, latest] = await Promise.all([
     surveyCounts(db, rows),
     latestFormVersions(
@@ -164,7 +164,8 @@ export async function surveyViews(db: Db, publicUrl: string, rows: readonly Surv
     closesAt: iso(row.closesAt),
     status: row.status,
     counts: counts.get(row.id) ?? { members: 0, started: 0, submitted: 0 },
-    returnUrl: row.kind === 'external' ? externalReturnUrl(publicUrl) : null,
+    returnLinks: row.kind === 'external' ? returnLinks(publicUrl, keys.get(row.id) ?? '') : null,
+    webhook: row.kind === 'external' ? webhookOf(publicUrl, row) : null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   }));
@@ -225,6 +226,7 @@ export async function createSurvey(db: Db, clock: Clock, projectId: number, inpu
       formVersion: form?.version ?? null,
       externalUrl: input.kind === 'external' ? (input.externalUrl ?? null) : null,
       trustReturns: input.trustReturns,
+      returnKey: input.kind === 'external' ? newReturnKey() : null,
       points: input.points,
       estimatedMinutes: input.estimatedMinutes,
       opensAt: toDate(input.opensAt),
@@ -282,6 +284,8 @@ export async function updateSurvey(db: Db, clock: Clock, id: number, patch: Surv
     values.externalUrl = externalUrl;
     values.formId = null;
     values.formVersion = null;
+    // Its return links are fixed from now on (a survey turned native and back keeps its key).
+    if (!before.returnKey) values.returnKey = newReturnKey();
   }
   const opensAt = patch.opensAt === undefined ? before.opensAt : toDate(patch.opensAt);
   const closesAt = patch.closesAt === undefined ? before.closesAt : toDate(patch.closesAt);
@@ -299,4 +303,19 @@ export async function updateSurvey(db: Db, clock: Clock, id: number, patch: Surv
   const [after] = await db.update(surveys).set(values).where(eq(surveys.id, id)).returning();
   if (!after) throw new ApiError(404, 'not_found', 'No such survey');
   return { before, after };
+}
+
+export const NOT_EXTERNAL_MESSAGE = 'Only an Alchemer survey has a webhook';
+
+/**
+ * Makes or replaces an external survey's webhook secret (409 `not_external` for a native one):
+ * the secret is answered once, only its SHA-256 is kept. Call it in the transaction of its audit row.
+ */
+export async function makeWebhookSecret(db: Db, clock: Clock, id: number): Promise<{ secret: string; replaced: boolean; survey: Survey }> {
+  // The row is locked: two replacements at once answer two secrets, and the one kept is the last one answered.
+  const [before] = await db.select().from(surveys).where(eq(surveys.id, id)).for('update');
+  if (!before) throw new ApiError(404, 'not_found', 'No such survey');
+  if (before.kind !== 'external') throw new ApiError(409, 'not_external', NOT_EXTERNAL_MESSAGE);
+  const { secret, survey } = await replaceWebhookSecret(db, clock, id);
+  return { secret, replaced: before.webhookSecretHash !== null, survey };
 }

@@ -65,6 +65,15 @@ export class LocalStorage implements Storage {
     }
   }
 
+  async copy(from: string, to: string): Promise<boolean> {
+    this.fileOf(to);
+    const object = await this.get(from);
+    if (!object) return false;
+    // Through `put`: the same content-type check, temporary file, fsync and rename.
+    await this.put(to, object.body, object.contentType);
+    return true;
+  }
+
   async delete(key: string): Promise<void> {
     const file = this.fileOf(key);
     await fs.rm(file, { force: true });

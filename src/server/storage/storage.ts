@@ -1,7 +1,7 @@
 /**
  * Where uploaded files live. The server makes every key (`{mediaId}/display.jpg`); keys are never
  * taken from a client. `LocalStorage` keeps files under `DATA_DIR/uploads`; an S3-compatible
- * implementation can follow with the same three calls.
+ * implementation can follow with the same four calls.
  */
 export interface StoredObject {
   body: Uint8Array;
@@ -18,6 +18,11 @@ export interface Storage {
   get(key: string): Promise<StoredObject | null>;
   /** Removes an object; removing one that does not exist is not an error. */
   delete(key: string): Promise<void>;
+  /**
+   * Copies an object to another key (same content type; written whole like `put`). False when
+   * there is no object at `from` (nothing is written then).
+   */
+  copy(from: string, to: string): Promise<boolean>;
 }
 
 /** A key that breaks the rules (`isValidStorageKey`): a programming error, never user input. */

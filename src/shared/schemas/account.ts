@@ -1,6 +1,7 @@
 import { z } from '../zod.ts';
 import { COLOR_MODES, LANGUAGES } from '../limits.ts';
 import { MESSAGES } from '../messages.ts';
+import { canonicalTimeZone, TIME_ZONE_MAX } from '../time-zones.ts';
 import { emailSchema, nameSchema, passwordSchema, requiredString } from './common.ts';
 
 export const profileSchema = z.strictObject({ firstName: nameSchema, lastName: nameSchema });
@@ -27,6 +28,23 @@ export type AddressInput = z.infer<typeof addressSchema>;
 
 export { COLOR_MODES, LANGUAGES };
 
+/** An IANA time zone name the platform knows, stored in its canonical spelling. */
+export function timeZoneSchema() {
+  return z
+    .string({ error: MESSAGES.required })
+    .trim()
+    .min(1, { error: MESSAGES.required, abort: true })
+    .max(TIME_ZONE_MAX, { error: MESSAGES.tooLong, abort: true })
+    .transform((name, ctx) => {
+      const canonical = canonicalTimeZone(name);
+      if (!canonical) {
+        ctx.addIssue({ code: 'custom', message: 'Choose a time zone from the list' });
+        return z.NEVER;
+      }
+      return canonical;
+    });
+}
+
 /**
  * `/account/edit/preferences`. The per-kind mail switches (`MAIL_PREFERENCE_KEYS` of
  * shared/notifications.ts) are optional, on when never set, and apply under `emailNotifications`;
@@ -41,6 +59,8 @@ export const preferencesSchema = z.strictObject({
   mailProbes: z.boolean({ error: MESSAGES.required }).optional(),
   mailApprovedDigest: z.boolean({ error: MESSAGES.required }).optional(),
   mailReminders: z.boolean({ error: MESSAGES.required }).optional(),
+  /** The participant's time zone (IANA name): the calendar day their diary entries count on. */
+  timeZone: timeZoneSchema().optional(),
 });
 export type PreferencesInput = z.infer<typeof preferencesSchema>;
 

@@ -1,4 +1,5 @@
 import { z } from '../zod.ts';
+import { TIME_ZONE_MAX } from '../time-zones.ts';
 import { MESSAGES } from '../messages.ts';
 import { emailSchema, nameSchema, passwordSchema, requiredString } from './common.ts';
 
@@ -57,6 +58,11 @@ export const onboardSchema = z
     firstName: nameSchema.optional(),
     lastName: nameSchema.optional(),
     acceptTerms: acceptTermsSchema.optional(),
+    /**
+     * The browser's time zone, stored in the preferences (the day diary entries count on). Never
+     * refused: a name the server does not know is ignored (the preferences screen can set it).
+     */
+    timeZone: z.string().max(TIME_ZONE_MAX).optional().catch(undefined),
   })
   .superRefine(passwordsMatch);
 export type OnboardInput = z.infer<typeof onboardSchema>;

@@ -267,21 +267,33 @@ export const submissionListQuerySchema = z.object({
 
 const pageIdSchema = z.string().max(64).nullable();
 
-/** `PUT /api/surveys/{id}/response`: autosave of a native survey's answers and the page reached. */
-export const responseSaveSchema = z.strictObject({ answers: answersSchema, pageId: pageIdSchema });
+/** The 400 on `revision` when a save leaves it out although the answers were saved before. */
+export const REVISION_REQUIRED_MESSAGE = 'Required: send the revision your answers are based on (0 before the first save); reload to get it';
+
+/**
+ * The revision a save or submit is based on: the one the client last saw (`GET`, or the answer of
+ * its last save; 0 before the first save). A stale one is 409 `conflict` with the current answers.
+ */
+const revisionSchema = z.number({ error: 'Send the revision as a whole number' }).int('Send the revision as a whole number').min(0, 'Send 0 or more').max(2_147_483_647, 'Too large');
+
+/**
+ * `PUT /api/surveys/{id}/response`: autosave of a native survey's answers and the page reached.
+ * `revision` may be left out only while no response exists (`docs/api.md`, "Taking part").
+ */
+export const responseSaveSchema = z.strictObject({ answers: answersSchema, pageId: pageIdSchema, revision: revisionSchema.optional() });
 /**
  * `POST /api/surveys/{id}/response/submit`. `today` (optional): the participant's calendar day,
  * for date questions bounded by "today"; the server uses it only when it is within one day of its
- * own UTC date, else its own.
+ * own UTC date, else its own. `revision` (optional): when given, a stale one is 409 `conflict`.
  */
-export const responseSubmitSchema = z.strictObject({ answers: answersSchema, today: z.iso.date().optional() });
+export const responseSubmitSchema = z.strictObject({ answers: answersSchema, today: z.iso.date().optional(), revision: revisionSchema.optional() });
 
 /** `POST /api/missions/{id}/entries`: the browser's IANA time zone (the diary's calendar day); UTC when absent. */
 export const entryCreateSchema = z.strictObject({ timeZone: z.string().max(L.timeZoneMax).optional() });
-/** `PUT /api/missions/{id}/entries/{entryId}`. */
-export const entrySaveSchema = z.strictObject({ answers: answersSchema });
-/** `POST /api/missions/{id}/entries/{entryId}/submit`: `{}`, or the answers to save first. */
-export const entrySubmitSchema = z.strictObject({ answers: answersSchema.optional() });
+/** `PUT /api/missions/{id}/entries/{entryId}`: `revision` may be left out only while the entry was never saved. */
+export const entrySaveSchema = z.strictObject({ answers: answersSchema, revision: revisionSchema.optional() });
+/** `POST /api/missions/{id}/entries/{entryId}/submit`: `{}`, or the answers to save first; `revision` (optional): when given, a stale one is 409 `conflict`. */
+export const entrySubmitSchema = z.strictObject({ answers: answersSchema.optional(), revision: revisionSchema.optional() });
 
 /** `GET /api/surveys/return?pid=&status=`. */
 export const externalReturnQuerySchema = z.object({

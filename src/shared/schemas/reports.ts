@@ -77,4 +77,4 @@ export type ReportData = z.infer<typeof reportDataSchema>;
 export type Report = z.infer<typeof reportSchema>;
 export type ReportsBody = z.infer<typeof reportsBodySchema>;
 
-export { canonicalJson, reportContent } from '../report-content.ts';
+export { canonicalJson, redactReport, reportContent } from '../report-content.ts';

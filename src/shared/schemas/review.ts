@@ -11,11 +11,16 @@ const requiredText = (max: number) =>
     .min(1, { error: MESSAGES.required, abort: true })
     .max(max, MESSAGES.tooLong);
 
-/** `POST /api/admin/submissions/{id}/review`: a reason is required to ask for changes or reject. */
+/**
+ * `POST /api/admin/submissions/{id}/review`: a reason is required to ask for changes or reject;
+ * `expectedStatus` (what the screen showed) makes a decision on a changed entry a 409.
+ */
 export const reviewDecisionSchema = z
   .strictObject({
     decision: z.enum(REVIEW_DECISIONS, { error: MESSAGES.invalidEnumValue }),
     reason: z.string({ error: 'Must be text' }).trim().max(REVIEW_LIMITS.reasonMax, MESSAGES.tooLong).optional(),
+    /** The status the moderator's screen showed: a decision on an entry that has changed since is 409 `changed`. */
+    expectedStatus: z.enum(ENTRY_STATUSES, { error: MESSAGES.invalidEnumValue }).optional(),
   })
   .superRefine((value, ctx) => {
     if (DECISIONS_NEEDING_A_REASON.includes(value.decision as ReviewDecision) && !value.reason) ctx.addIssue({ code: 'custom', path: ['reason'], message: MESSAGES.required });

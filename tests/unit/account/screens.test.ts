@@ -28,6 +28,7 @@ const { useResource } = await import('../../../src/islands/participant/parts.tsx
 const { default: MissionsSection } = await import('../../../src/islands/account/MissionsSection.tsx');
 const { default: MissionHistoryScreen } = await import('../../../src/islands/account/MissionHistoryScreen.tsx');
 const { default: PreferencesScreen } = await import('../../../src/islands/account/PreferencesScreen.tsx');
+const { deviceTimeZone } = await import('../../../src/shared/time-zones.ts');
 const { default: MissionScreen } = await import('../../../src/islands/participant/MissionScreen.tsx');
 const { default: Balance } = await import('../../../src/islands/account/Balance.tsx');
 
@@ -347,7 +348,7 @@ describe('a mission’s history', () => {
 
 describe('mail preferences', () => {
   it('shows the five switches under the master switch, disabled while it is off, and saves them all', async () => {
-    const preferences = { emailNotifications: true, language: 'en', colorMode: 'system', mailChangesRequested: true, mailRejected: true, mailProbes: true, mailApprovedDigest: false, mailReminders: true } as const;
+    const preferences = { emailNotifications: true, language: 'en', colorMode: 'system', mailChangesRequested: true, mailRejected: true, mailProbes: true, mailApprovedDigest: false, mailReminders: true, timeZone: 'Europe/Paris' } as const;
     const accountUser = { ...USER, address: null, preferences, createdAt: '2026-01-01T00:00:00.000Z', pendingEmail: null };
     $account.set({ status: 'ready', data: { user: accountUser, sessions: [] } });
     on('PATCH', '/api/account/preferences', (call) => json(200, { user: { ...accountUser, preferences: call.body } }));
@@ -370,6 +371,22 @@ describe('mail preferences', () => {
     cleanup();
     $account.set({ status: 'idle' });
   });
+
+  it('shows the time zone diary days count in; one never set is this device’s, saved with the form', async () => {
+    const preferences = { emailNotifications: true, language: 'en', colorMode: 'system' } as const;
+    const accountUser = { ...USER, address: null, preferences, createdAt: '2026-01-01T00:00:00.000Z', pendingEmail: null };
+    $account.set({ status: 'ready', data: { user: accountUser, sessions: [] } });
+    on('PATCH', '/api/account/preferences', (call) => json(200, { user: { ...accountUser, preferences: call.body } }));
+    const { user } = open('/account/edit/preferences', PreferencesScreen);
+    const zone = screen.getByRole('combobox', { name: 'Time zone' });
+    expect(zone.textContent).toContain(deviceTimeZone().replaceAll('_', ' '));
+    expect(screen.getByText('Your calendar day: diary missions that take one entry a day count your days in this zone.')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    expect(await screen.findByText('Your preferences are saved.')).toBeTruthy();
+    expect(sent('PATCH', '/api/account/preferences').map((call) => (call.body as { timeZone?: string }).timeZone)).toEqual([deviceTimeZone()]);
+    cleanup();
+    $account.set({ status: 'idle' });
+  });
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -389,8 +406,8 @@ describe('the mission page after changes were asked', () => {
       entries: { min: 1, max: 3, perDay: null },
       form: { version: 1, definition: photoForm },
       myEntries: [
-        { id: 12, status: 'changes_requested', answers: { shelf: ['m1'], note: 'Milk' }, localDate: '2026-03-05', createdAt: '2026-03-05T10:00:00.000Z', submittedAt: '2026-03-05T10:05:00.000Z', seed: 'entry-12' },
-        { id: 11, status: 'approved', answers: { shelf: ['m0'] }, localDate: '2026-03-04', createdAt: '2026-03-04T10:00:00.000Z', submittedAt: '2026-03-04T10:05:00.000Z', seed: 'entry-11' },
+        { id: 12, status: 'changes_requested', answers: { shelf: ['m1'], note: 'Milk' }, localDate: '2026-03-05', createdAt: '2026-03-05T10:00:00.000Z', submittedAt: '2026-03-05T10:05:00.000Z', seed: 'entry-12', revision: 2 },
+        { id: 11, status: 'approved', answers: { shelf: ['m0'] }, localDate: '2026-03-04', createdAt: '2026-03-04T10:00:00.000Z', submittedAt: '2026-03-04T10:05:00.000Z', seed: 'entry-11', revision: 2 },
       ],
       canAddEntry: true,
       ...extra,

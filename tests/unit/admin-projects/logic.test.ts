@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  alchemerReturnUrl,
   completionPercent,
   formatAverage,
   idsFromPath,
@@ -87,19 +86,6 @@ describe('moveItem', () => {
     const list = [1, 2, 3];
     moveItem(list, 0, 1);
     expect(list).toEqual([1, 2, 3]);
-  });
-});
-
-describe('alchemerReturnUrl', () => {
-  it('adds the pid merge code unencoded and the outcome', () => {
-    expect(alchemerReturnUrl('https://fw.example.org/api/surveys/return', 'complete')).toBe('https://fw.example.org/api/surveys/return?pid=[url("pid")]&status=complete');
-  });
-
-  it('replaces a pid and status the URL already has and keeps the rest', () => {
-    expect(alchemerReturnUrl('https://fw.example.org/api/surveys/return?pid=[url("pid")]&status=complete&s=4', 'over_quota')).toBe(
-      'https://fw.example.org/api/surveys/return?s=4&pid=[url("pid")]&status=over_quota',
-    );
-    expect(alchemerReturnUrl('https://fw.example.org/api/surveys/return?status=complete#x', 'screened_out')).toBe('https://fw.example.org/api/surveys/return?pid=[url("pid")]&status=screened_out');
   });
 });
 

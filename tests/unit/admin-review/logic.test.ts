@@ -136,7 +136,7 @@ describe('bulk selection', () => {
 
   it('says what the bulk approval did', () => {
     expect(bulkResultText({ approved: 2, skipped: 0 })).toBe('2 approved');
-    expect(bulkResultText({ approved: 1, skipped: 2 })).toBe('1 approved, 2 skipped (already approved, still drafts or gone)');
+    expect(bulkResultText({ approved: 1, skipped: 2 })).toBe('1 approved, 2 skipped (no longer waiting for review: already decided, still drafts or gone)');
   });
 });
 

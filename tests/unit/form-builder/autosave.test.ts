@@ -15,6 +15,7 @@ interface Call {
   method: string;
   url: string;
   body: { definition: FormDraft; revision: number };
+  keepalive: boolean;
 }
 
 let calls: Call[] = [];
@@ -30,7 +31,7 @@ beforeEach(() => {
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string, init: RequestInit) => {
-      calls.push({ method: String(init.method), url, body: JSON.parse(String(init.body)) as Call['body'] });
+      calls.push({ method: String(init.method), url, body: JSON.parse(String(init.body)) as Call['body'], keepalive: init.keepalive === true });
       const answer = answers.shift();
       if (!answer) throw new TypeError('Failed to fetch');
       return answer();
@@ -110,16 +111,44 @@ describe('autosave', () => {
     expect(hook.result.current.revision()).toBe(5);
   });
 
-  it('retries after a network failure, then saves', async () => {
+  it('retries after a network failure (offline), then saves', async () => {
     const hook = setup();
     hook.rerender({ current: draft('Two') });
     await advance(AUTOSAVE_DELAY_MS + 10);
     expect(calls).toHaveLength(1);
-    expect(hook.result.current.status).toBe('retrying');
+    expect(hook.result.current.status).toBe('offline');
     answers.push(json(200, { revision: 4, title: 'Two', updatedAt: '2026-05-01T10:00:00.000Z' }));
     await advance(2_100);
     expect(calls).toHaveLength(2);
     expect(hook.result.current.status).toBe('saved');
+  });
+
+  it('a server failure says it is retrying and waits for Retry-After', async () => {
+    const hook = setup();
+    answers.push(() => new Response(JSON.stringify({ error: { code: 'unavailable', message: 'Busy' } }), { status: 503, headers: { 'Content-Type': 'application/json', 'Retry-After': '7' } }));
+    hook.rerender({ current: draft('Two') });
+    await advance(AUTOSAVE_DELAY_MS + 10);
+    expect(hook.result.current.status).toBe('retrying');
+    answers.push(json(200, { revision: 4, title: 'Two', updatedAt: '2026-05-01T10:00:00.000Z' }));
+    await advance(6_900);
+    expect(calls).toHaveLength(1);
+    await advance(200);
+    expect(calls).toHaveLength(2);
+    expect(hook.result.current.status).toBe('saved');
+  });
+
+  it('sends what is unsaved at once, as a keepalive request, when the page is hidden', async () => {
+    const hook = setup();
+    answers.push(json(200, { revision: 4, title: 'Two', updatedAt: '2026-05-01T10:00:00.000Z' }));
+    hook.rerender({ current: draft('Two') });
+    await act(async () => {
+      window.dispatchEvent(new Event('pagehide'));
+    });
+    expect(calls).toMatchObject([{ method: 'PUT', keepalive: true, body: { revision: 3, definition: { title: 'Two' } } }]);
+    await advance(10);
+    expect(hook.result.current.status).toBe('saved');
+    await advance(AUTOSAVE_DELAY_MS * 2);
+    expect(calls).toHaveLength(1);
   });
 
   it('stops for good when the form is archived (409 archived), keeping the local copy', async () => {

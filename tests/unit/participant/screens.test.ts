@@ -1,8 +1,10 @@
 // @vitest-environment happy-dom
 /**
  * The participant screens against a fake API (fetch stubbed): home, a native survey resumed,
- * autosaved (also offline) and submitted, an external survey's outcomes, not-found, a one-entry
- * mission that creates its entry when the person starts, and a diary's entry list.
+ * autosaved (also offline) and submitted, answers changed on another device merged in (saves and
+ * submits refused with 409 `conflict`), an external survey's outcomes, not-found, a one-entry
+ * mission that creates its entry when the person starts (or finds it made on another device),
+ * and a diary's entry list.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createElement, type ComponentType } from 'react';
@@ -11,6 +13,7 @@ import userEvent from '@testing-library/user-event';
 import type { FormDefinition } from '../../../src/shared/forms/definition.ts';
 import type { HomeAnswer, ParticipantEntry, ParticipantMission, ParticipantSurvey } from '../../../src/shared/programme.ts';
 import { $auth } from '../../../src/stores/auth.ts';
+import { $toasts } from '../../../src/stores/toasts.ts';
 
 vi.mock('../../../src/lib/session.ts', () => ({ handleSessionLost: () => false }));
 const { default: Home } = await import('../../../src/islands/participant/Home.tsx');
@@ -39,6 +42,7 @@ function on(method: string, url: string, route: Route | Response | (() => never)
 
 beforeEach(() => {
   localStorage.clear();
+  $toasts.set([]);
   calls = [];
   routes = [];
   $auth.set({ status: 'authenticated', user: { id: 7, email: 'ada@example.org', firstName: 'Ada', lastName: 'Lovelace', role: 'participant', status: 'active' } });
@@ -146,14 +150,14 @@ describe('home', () => {
 
 describe('a native survey', () => {
   it('resumes on the page where the person stopped, autosaves the answers with the page, and submits once', async () => {
-    on('GET', '/api/surveys/5', json(200, survey({ state: 'in_progress', response: { answers: { drink: 'Tea' }, pageId: 'p2', status: 'draft', submittedAt: null } })));
-    on('PUT', '/api/surveys/5/response', json(200, { status: 'draft', savedAt: new Date().toISOString() }));
+    on('GET', '/api/surveys/5', json(200, survey({ state: 'in_progress', response: { answers: { drink: 'Tea' }, pageId: 'p2', status: 'draft', submittedAt: null, revision: 2 } })));
+    on('PUT', '/api/surveys/5/response', json(200, { status: 'draft', savedAt: new Date().toISOString(), revision: 3 }));
     const { user } = open('/surveys/5', SurveyScreen);
     expect(await screen.findByRole('heading', { level: 1, name: 'Breakfast habits' })).toBeTruthy();
     expect(screen.getByRole('heading', { level: 2, name: 'Your food' })).toBeTruthy();
     expect(screen.getByText('Your answers are saved as you go')).toBeTruthy();
     await user.type(screen.getByRole('textbox', { name: /What do you eat/ }), 'Toast');
-    await waitFor(() => expect(sent('PUT', '/api/surveys/5/response').at(-1)?.body).toEqual({ answers: { drink: 'Tea', food: 'Toast' }, pageId: 'p2' }), { timeout: 3_000 });
+    await waitFor(() => expect(sent('PUT', '/api/surveys/5/response').at(-1)?.body).toEqual({ answers: { drink: 'Tea', food: 'Toast' }, pageId: 'p2', revision: 2 }), { timeout: 3_000 });
     expect(await screen.findByText('Saved')).toBeTruthy();
     expect(localStorage.length).toBe(0);
 
@@ -161,13 +165,13 @@ describe('a native survey', () => {
     on(
       'GET',
       '/api/surveys/5',
-      json(200, survey({ state: 'submitted', response: { answers: { drink: 'Tea', food: 'Toast' }, pageId: 'p2', status: 'submitted', submittedAt: new Date().toISOString() } })),
+      json(200, survey({ state: 'submitted', response: { answers: { drink: 'Tea', food: 'Toast' }, pageId: 'p2', status: 'submitted', submittedAt: new Date().toISOString(), revision: 4 } })),
     );
     await user.click(screen.getByRole('button', { name: 'Submit' }));
     expect(await screen.findByRole('heading', { name: 'Thank you — your answers are in' })).toBeTruthy();
     const submit = sent('POST', '/api/surveys/5/response/submit');
     expect(submit).toHaveLength(1);
-    expect(submit[0]?.body).toMatchObject({ answers: { drink: 'Tea', food: 'Toast' } });
+    expect(submit[0]?.body).toMatchObject({ answers: { drink: 'Tea', food: 'Toast' }, revision: 3 });
     expect((submit[0]?.body as { today?: string }).today).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(screen.getByText(/^You submitted this survey on .+\. It is worth/).textContent).toMatch(/It is worth 50 points\.$/);
     const answers = screen.getByRole('region', { name: 'Your answers' });
@@ -177,12 +181,12 @@ describe('a native survey', () => {
 
   it('saves at once on a page change', async () => {
     on('GET', '/api/surveys/5', json(200, survey()));
-    on('PUT', '/api/surveys/5/response', json(200, { status: 'draft', savedAt: new Date().toISOString() }));
+    on('PUT', '/api/surveys/5/response', json(200, { status: 'draft', savedAt: new Date().toISOString(), revision: 1 }));
     const { user } = open('/surveys/5', SurveyScreen);
     await user.type(await screen.findByRole('textbox', { name: /What do you drink/ }), 'Coffee');
     await user.click(screen.getByRole('button', { name: 'Next' }));
     expect(screen.getByRole('heading', { level: 2, name: 'Your food' })).toBeTruthy();
-    await waitFor(() => expect(sent('PUT', '/api/surveys/5/response').at(-1)?.body).toEqual({ answers: { drink: 'Coffee' }, pageId: 'p2' }));
+    await waitFor(() => expect(sent('PUT', '/api/surveys/5/response').at(-1)?.body).toEqual({ answers: { drink: 'Coffee' }, pageId: 'p2', revision: 0 }));
   });
 
   it('offline: says so, keeps the answers on this device, and sends them when the browser is back online', async () => {
@@ -192,12 +196,12 @@ describe('a native survey', () => {
     expect(await screen.findByText('Offline — your answers are kept on this device and sent when you are back online', undefined, { timeout: 3_000 })).toBeTruthy();
     expect(JSON.parse(localStorage.getItem('fieldwork-answers-7-survey-5') ?? '{}')).toMatchObject({ payload: { answers: { drink: 'Cocoa' }, pageId: 'p1' } });
 
-    on('PUT', '/api/surveys/5/response', json(200, { status: 'draft', savedAt: new Date().toISOString() }));
+    on('PUT', '/api/surveys/5/response', json(200, { status: 'draft', savedAt: new Date().toISOString(), revision: 1 }));
     await act(async () => {
       window.dispatchEvent(new Event('online'));
     });
     expect(await screen.findByText('Saved')).toBeTruthy();
-    expect(sent('PUT', '/api/surveys/5/response').at(-1)?.body).toEqual({ answers: { drink: 'Cocoa' }, pageId: 'p1' });
+    expect(sent('PUT', '/api/surveys/5/response').at(-1)?.body).toEqual({ answers: { drink: 'Cocoa' }, pageId: 'p1', revision: 0 });
     expect(localStorage.getItem('fieldwork-answers-7-survey-5')).toBeNull();
   });
 
@@ -207,14 +211,14 @@ describe('a native survey', () => {
       JSON.stringify({ payload: { answers: { drink: 'Juice' }, pageId: 'p1' }, base: {}, savedAt: new Date().toISOString() }),
     );
     on('GET', '/api/surveys/5', json(200, survey()));
-    on('PUT', '/api/surveys/5/response', json(200, { status: 'draft', savedAt: new Date().toISOString() }));
+    on('PUT', '/api/surveys/5/response', json(200, { status: 'draft', savedAt: new Date().toISOString(), revision: 1 }));
     open('/surveys/5', SurveyScreen);
     expect(((await screen.findByRole('textbox', { name: /What do you drink/ })) as HTMLInputElement).value).toBe('Juice');
-    await waitFor(() => expect(sent('PUT', '/api/surveys/5/response').at(-1)?.body).toEqual({ answers: { drink: 'Juice' }, pageId: 'p1' }), { timeout: 3_000 });
+    await waitFor(() => expect(sent('PUT', '/api/surveys/5/response').at(-1)?.body).toEqual({ answers: { drink: 'Juice' }, pageId: 'p1', revision: 0 }), { timeout: 3_000 });
   });
 
   it('shows the server’s messages beside the questions when it refuses the answers', async () => {
-    on('GET', '/api/surveys/5', json(200, survey({ state: 'in_progress', response: { answers: { drink: 'Tea', food: 'x' }, pageId: 'p2', status: 'draft', submittedAt: null } })));
+    on('GET', '/api/surveys/5', json(200, survey({ state: 'in_progress', response: { answers: { drink: 'Tea', food: 'x' }, pageId: 'p2', status: 'draft', submittedAt: null, revision: 2 } })));
     on('POST', '/api/surveys/5/response/submit', json(400, { error: { code: 'validation_failed', message: 'Check your answers', fields: { drink: ['Too long'] } } }));
     const { user } = open('/surveys/5', SurveyScreen);
     await user.click(await screen.findByRole('button', { name: 'Submit' }));
@@ -238,6 +242,139 @@ describe('a native survey', () => {
     open('/surveys/5', SurveyScreen);
     expect(await screen.findByRole('heading', { level: 1, name: 'Page Not Found' })).toBeTruthy();
     expect(document.title).toBe('Page Not Found · Fieldwork');
+  });
+});
+
+/** One page, two questions: a merge changes what is on screen. */
+const onePage: FormDefinition = {
+  schema: 'fieldwork.form/1',
+  title: 'Breakfast',
+  pages: [
+    {
+      id: 'p1',
+      title: 'Your morning',
+      elements: [
+        { id: 'drink', type: 'short_text', title: 'What do you drink?', required: true },
+        { id: 'food', type: 'short_text', title: 'What do you eat?', required: true },
+      ],
+    },
+  ],
+};
+
+/** The API's 409 `conflict` with what the server holds. */
+const conflictAnswer = (current: { answers: Record<string, unknown>; pageId?: string | null; revision: number }) =>
+  json(409, { error: { code: 'conflict', message: 'Your answers were changed on another device since this page loaded them', current } });
+
+const textbox = (name: RegExp) => screen.getByRole('textbox', { name }) as HTMLInputElement;
+
+/** Answers each call with the next of `answers` (the last one from then on). */
+const inTurn = (...answers: Response[]): Route => {
+  let next = 0;
+  return () => (answers[Math.min(next++, answers.length - 1)] as Response).clone();
+};
+
+describe('answers changed on another device', () => {
+  it('a save refused as stale is merged into the form (with a note) and sent again with the server’s revision', async () => {
+    on('GET', '/api/surveys/5', json(200, survey({ form: { version: 1, definition: onePage }, state: 'in_progress', response: { answers: { drink: 'Tea' }, pageId: 'p1', status: 'draft', submittedAt: null, revision: 2 } })));
+    // The other device changed the drink meanwhile (revision 3).
+    on(
+      'PUT',
+      '/api/surveys/5/response',
+      inTurn(conflictAnswer({ answers: { drink: 'Coffee' }, pageId: 'p1', revision: 3 }), json(200, { status: 'draft', savedAt: new Date().toISOString(), revision: 4 })),
+    );
+    const { user } = open('/surveys/5', SurveyScreen);
+    await user.type(await screen.findByRole('textbox', { name: /What do you eat/ }), 'Toast');
+    await waitFor(() => expect(sent('PUT', '/api/surveys/5/response')).toHaveLength(2), { timeout: 3_000 });
+    expect(sent('PUT', '/api/surveys/5/response').map((call) => call.body)).toEqual([
+      { answers: { drink: 'Tea', food: 'Toast' }, pageId: 'p1', revision: 2 },
+      { answers: { drink: 'Coffee', food: 'Toast' }, pageId: 'p1', revision: 3 },
+    ]);
+    // The form shows the merge; the note says why, politely.
+    expect(textbox(/What do you drink/).value).toBe('Coffee');
+    expect(textbox(/What do you eat/).value).toBe('Toast');
+    const note = await screen.findByText('Updated from your other device');
+    expect(note.closest('[role="status"]')?.getAttribute('aria-live')).toBe('polite');
+    expect(await screen.findByText('Saved')).toBeTruthy();
+    expect(localStorage.length).toBe(0);
+    // Typing goes on from the merged answers.
+    await user.type(textbox(/What do you eat/), ' and jam');
+    await waitFor(() => expect(sent('PUT', '/api/surveys/5/response').at(-1)?.body).toEqual({ answers: { drink: 'Coffee', food: 'Toast and jam' }, pageId: 'p1', revision: 4 }), { timeout: 3_000 });
+  });
+
+  it('says nothing when the merge changed no answer on screen (another page), but the form has it', async () => {
+    on('GET', '/api/surveys/5', json(200, survey()));
+    on('PUT', '/api/surveys/5/response', inTurn(conflictAnswer({ answers: { food: 'Eggs' }, pageId: 'p2', revision: 1 }), json(200, { status: 'draft', savedAt: new Date().toISOString(), revision: 2 })));
+    const { user } = open('/surveys/5', SurveyScreen);
+    await user.type(await screen.findByRole('textbox', { name: /What do you drink/ }), 'Tea');
+    await waitFor(() => expect(sent('PUT', '/api/surveys/5/response').at(-1)?.body).toEqual({ answers: { drink: 'Tea', food: 'Eggs' }, pageId: 'p1', revision: 1 }), { timeout: 3_000 });
+    expect(await screen.findByText('Saved')).toBeTruthy();
+    expect(screen.queryByText('Updated from your other device')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect(textbox(/What do you eat/).value).toBe('Eggs');
+  });
+
+  it('a submit refused as stale merges the answers and asks to check and submit again; nothing unseen is submitted', async () => {
+    on('GET', '/api/surveys/5', json(200, survey({ form: { version: 1, definition: onePage }, state: 'in_progress', response: { answers: { drink: 'Tea', food: 'Toast' }, pageId: 'p1', status: 'draft', submittedAt: null, revision: 2 } })));
+    on('POST', '/api/surveys/5/response/submit', conflictAnswer({ answers: { drink: 'Tea', food: 'Porridge' }, pageId: 'p1', revision: 3 }));
+    const { user } = open('/surveys/5', SurveyScreen);
+    await user.click(await screen.findByRole('button', { name: 'Submit' }));
+    expect(await screen.findByText('Your answers changed on your other device, so nothing was submitted. Check them, then submit again.')).toBeTruthy();
+    expect(textbox(/What do you eat/).value).toBe('Porridge');
+    expect(screen.getByText('Updated from your other device')).toBeTruthy();
+    expect(sent('POST', '/api/surveys/5/response/submit')).toHaveLength(1);
+    expect(sent('POST', '/api/surveys/5/response/submit')[0]?.body).toMatchObject({ answers: { drink: 'Tea', food: 'Toast' }, revision: 2 });
+    // Nothing of this device's to send: the server already has the merge.
+    expect(sent('PUT', '/api/surveys/5/response')).toHaveLength(0);
+
+    // Checked, submitted again: on the server's revision.
+    on('POST', '/api/surveys/5/response/submit', json(200, { status: 'submitted' }));
+    on('GET', '/api/surveys/5', json(200, survey({ form: { version: 1, definition: onePage }, state: 'submitted', response: { answers: { drink: 'Tea', food: 'Porridge' }, pageId: 'p1', status: 'submitted', submittedAt: new Date().toISOString(), revision: 4 } })));
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(await screen.findByRole('heading', { name: 'Thank you — your answers are in' })).toBeTruthy();
+    expect(sent('POST', '/api/surveys/5/response/submit')[1]?.body).toMatchObject({ answers: { drink: 'Tea', food: 'Porridge' }, revision: 3 });
+  });
+
+  it('answers kept on this device from before the other device saved come back merged, with the note', async () => {
+    localStorage.setItem(
+      'fieldwork-answers-7-survey-5',
+      JSON.stringify({ payload: { answers: { drink: 'Juice' }, pageId: 'p1' }, base: {}, revision: 0, savedAt: new Date().toISOString() }),
+    );
+    on('GET', '/api/surveys/5', json(200, survey({ form: { version: 1, definition: onePage }, state: 'in_progress', response: { answers: { food: 'Eggs' }, pageId: 'p1', status: 'draft', submittedAt: null, revision: 1 } })));
+    on('PUT', '/api/surveys/5/response', json(200, { status: 'draft', savedAt: new Date().toISOString(), revision: 2 }));
+    open('/surveys/5', SurveyScreen);
+    expect(((await screen.findByRole('textbox', { name: /What do you drink/ })) as HTMLInputElement).value).toBe('Juice');
+    expect(textbox(/What do you eat/).value).toBe('Eggs');
+    expect(await screen.findByText('Updated from your other device')).toBeTruthy();
+    await waitFor(() => expect(sent('PUT', '/api/surveys/5/response').at(-1)?.body).toEqual({ answers: { drink: 'Juice', food: 'Eggs' }, pageId: 'p1', revision: 1 }), { timeout: 3_000 });
+  });
+
+  it('a one-entry mission whose entry was made on another device meanwhile: the answers typed here go into it', async () => {
+    const twoNotes: FormDefinition = {
+      schema: 'fieldwork.form/1',
+      title: 'Fridge',
+      pages: [
+        {
+          id: 'p1',
+          title: 'Your fridge',
+          elements: [
+            { id: 'door', type: 'short_text', title: 'Is the door open?' },
+            { id: 'note', type: 'short_text', title: 'What is inside?' },
+          ],
+        },
+      ],
+    };
+    on('GET', '/api/missions/9', json(200, mission({ form: { version: 1, definition: twoNotes } })));
+    on('POST', '/api/missions/9/entries', json(409, { error: { code: 'entries_limit', message: 'You have made all the entries this mission takes' } }));
+    const { user } = open('/missions/9', MissionScreen);
+    on('GET', '/api/missions/9', json(200, mission({ form: { version: 1, definition: twoNotes }, myEntries: [{ ...entry(31, 'draft', '2026-05-10'), answers: { door: 'Open' }, revision: 1 }], canAddEntry: false })));
+    on('PUT', '/api/missions/9/entries/31', json(200, { status: 'draft', savedAt: new Date().toISOString(), revision: 2 }));
+    await user.type(await screen.findByRole('textbox', { name: /What is inside/ }), 'Milk');
+    await waitFor(() => expect(sent('PUT', '/api/missions/9/entries/31').at(-1)?.body).toEqual({ answers: { door: 'Open', note: 'Milk' }, revision: 1 }), { timeout: 5_000 });
+    expect(textbox(/What is inside/).value).toBe('Milk');
+    expect(textbox(/Is the door open/).value).toBe('Open');
+    expect(screen.getByText('Updated from your other device')).toBeTruthy();
+    expect($toasts.get()).toEqual([]);
+    await waitFor(() => expect(localStorage.length).toBe(0));
   });
 });
 
@@ -303,19 +440,20 @@ const entry = (id: number, status: ParticipantEntry['status'], day: string): Par
   createdAt: `${day}T10:00:00Z`,
   submittedAt: status === 'draft' ? null : `${day}T10:05:00Z`,
   seed: `entry-${id}`,
+  revision: status === 'draft' ? 1 : 2,
 });
 
 describe('a one-entry mission', () => {
   it('shows the instructions and the form; the draft entry is made with the time zone when the person starts, then saved and submitted', async () => {
     on('GET', '/api/missions/9', json(200, mission()));
     on('POST', '/api/missions/9/entries', json(201, { id: 31, status: 'draft' }));
-    on('PUT', '/api/missions/9/entries/31', json(200, { status: 'draft', savedAt: new Date().toISOString() }));
+    on('PUT', '/api/missions/9/entries/31', json(200, { status: 'draft', savedAt: new Date().toISOString(), revision: 1 }));
     const { user } = open('/missions/9', MissionScreen);
     expect(await screen.findByRole('heading', { level: 1, name: 'Fridge photo' })).toBeTruthy();
     expect((await within(screen.getByRole('region', { name: 'Instructions' })).findByText('look')).tagName).toBe('STRONG');
     expect(sent('POST', '/api/missions/9/entries')).toHaveLength(0);
     await user.type(screen.getByRole('textbox', { name: /What is inside/ }), 'Milk');
-    await waitFor(() => expect(sent('PUT', '/api/missions/9/entries/31').at(-1)?.body).toEqual({ answers: { note: 'Milk' } }), { timeout: 3_000 });
+    await waitFor(() => expect(sent('PUT', '/api/missions/9/entries/31').at(-1)?.body).toEqual({ answers: { note: 'Milk' }, revision: 0 }), { timeout: 3_000 });
     const created = sent('POST', '/api/missions/9/entries');
     expect(created).toHaveLength(1);
     expect(created[0]?.body).toEqual({ timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone });
@@ -324,7 +462,7 @@ describe('a one-entry mission', () => {
     on('GET', '/api/missions/9', json(200, mission({ myEntries: [{ ...entry(31, 'submitted', '2026-05-10'), answers: { note: 'Milk' } }], canAddEntry: false })));
     await user.click(screen.getByRole('button', { name: 'Submit' }));
     expect(await screen.findByRole('heading', { name: 'Thank you — your mission is in' })).toBeTruthy();
-    expect(sent('POST', '/api/missions/9/entries/31/submit')[0]?.body).toEqual({ answers: { note: 'Milk' } });
+    expect(sent('POST', '/api/missions/9/entries/31/submit')[0]?.body).toEqual({ answers: { note: 'Milk' }, revision: 1 });
     expect(screen.getByText(/our team reviews it first/)).toBeTruthy();
   });
 });

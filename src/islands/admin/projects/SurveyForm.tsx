@@ -222,8 +222,8 @@ function SurveyEditor({ project, survey }: { project: AdminProject; survey: Admi
                     <div className="flex flex-col gap-1">
                       <Label htmlFor={`${id}-trust`}>Trust returns</Label>
                       <p id={`${id}-trust-description`} className="text-sm text-muted-foreground">
-                        On: a member who comes back with <code>status=complete</code> gets the points at once. Off: the points wait until the completes are checked against Alchemer's export. Anyone who copies the return link could fake a
-                        return, so turn it on only when that risk is acceptable.
+                        On: a member who comes back on the Finished link gets the points at once. Off: the points wait until Alchemer's webhook confirms the outcome (or the completes are checked against Alchemer's export). A member who
+                        passes the Finished link to another could let them claim it without finishing, so turn it on only when that risk is acceptable.
                       </p>
                     </div>
                   </div>

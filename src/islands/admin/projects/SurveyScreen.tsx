@@ -1,6 +1,7 @@
 /**
  * /admin/projects/{projectId}/surveys/{surveyId}: the survey's details and counts; for an
- * external survey the return URLs to paste into Alchemer and how; for a native one three tabs:
+ * external survey what to set up in Alchemer (`AlchemerSetup.tsx`: the return links, the webhook
+ * and its secret); for a native one three tabs:
  * the results (per-question summaries with charts, loaded on demand), the responses (a paged
  * table, each response opened with `AnswersView`, CSV download) and a preview of the pinned
  * version (the member's form; submitting sends nothing).
@@ -40,7 +41,7 @@ import {
   useResource,
   useRouteIds,
 } from './kit.tsx';
-import { ALCHEMER_PID_MERGE_CODE, alchemerReturnUrl } from './logic.ts';
+import { AlchemerSetup } from './AlchemerSetup.tsx';
 import type { ResponseList } from './types.ts';
 
 const SurveyResults = lazy(() => import('./SurveyResults.tsx'));
@@ -116,7 +117,7 @@ function Survey({ project, survey }: { project: AdminProject; survey: AdminSurve
             )}
             <Detail term="Points">{survey.points}</Detail>
             <Detail term="Estimated time">{survey.estimatedMinutes ? `${survey.estimatedMinutes} min` : <span className="text-muted-foreground">Not set</span>}</Detail>
-            {!native && <Detail term="Returns">{survey.trustReturns ? 'Trusted: complete returns credit points at once' : 'Checked against the export before points'}</Detail>}
+            {!native && <Detail term="Returns">{survey.trustReturns ? 'Trusted: complete returns credit points at once' : 'Points once Alchemer’s webhook (or the export) confirms'}</Detail>}
             <Detail term="Opens">
               <Moment value={survey.opensAt} empty="When it goes live" />
             </Detail>
@@ -133,79 +134,6 @@ function Survey({ project, survey }: { project: AdminProject; survey: AdminSurve
 
       {native ? <NativeTabs survey={survey} /> : <AlchemerSetup survey={survey} />}
     </div>
-  );
-}
-
-/** The return URLs with copy buttons, and where they go in Alchemer. */
-function AlchemerSetup({ survey }: { survey: AdminSurvey }) {
-  if (!survey.returnUrl) {
-    return (
-      <Section id="alchemer" title="Alchemer setup">
-        <p className="text-sm text-muted-foreground">The return URL is not available yet. Reload the page in a moment.</p>
-      </Section>
-    );
-  }
-  const urls = [
-    { status: 'complete', label: 'Finished (end of survey)', where: 'On the Thank You page: Action → URL Redirect.' },
-    { status: 'screened_out', label: 'Screened out', where: 'On the disqualification page (or a Disqualify action): URL Redirect.' },
-    { status: 'over_quota', label: 'Over quota', where: 'In the quota settings: when a quota is full, redirect to this URL.' },
-  ] as const;
-  return (
-    <Section id="alchemer" title="Alchemer setup" description="Members reach the survey with an anonymous reference (pid). Alchemer must keep it and send it back when they leave.">
-      <ol className="flex list-decimal flex-col gap-3 pl-5 text-sm">
-        <li>
-          On the survey's first page, add a <strong>Hidden Value</strong> action named <code>pid</code> with the value <CopyableCode text={ALCHEMER_PID_MERGE_CODE} label="the pid merge code" />.
-        </li>
-        <li>Add the redirects below (Alchemer fills in the member's pid). Keep “Pass URL variables” off: the pid is already in the URL.</li>
-        <li>Test it once with a member account: the survey page shows the member's outcome afterwards.</li>
-      </ol>
-      <ul className="flex flex-col gap-4">
-        {urls.map((entry) => (
-          <li key={entry.status} className="flex flex-col gap-2 rounded-lg border border-border p-3">
-            <div className="flex flex-col gap-0.5">
-              <span className="text-sm font-semibold">{entry.label}</span>
-              <span className="text-sm text-muted-foreground">{entry.where}</span>
-            </div>
-            <CopyField value={alchemerReturnUrl(survey.returnUrl ?? '', entry.status)} label={`Return URL: ${entry.label}`} />
-          </li>
-        ))}
-      </ul>
-    </Section>
-  );
-}
-
-async function copyText(text: string, what: string): Promise<void> {
-  try {
-    await navigator.clipboard.writeText(text);
-    toast({ title: `${what} copied` });
-  } catch {
-    toast({ title: 'Copying did not work', description: 'Select the text and copy it with Ctrl+C (or ⌘C).', variant: 'destructive' });
-  }
-}
-
-function CopyField({ value, label }: { value: string; label: string }) {
-  const id = useId();
-  return (
-    <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
-      <label htmlFor={id} className="sr-only">
-        {label}
-      </label>
-      <input id={id} readOnly value={value} onFocus={(event) => event.target.select()} className="h-10 min-w-0 flex-1 rounded-md border border-input bg-muted px-3 font-mono text-xs text-foreground focus-visible:outline-2 focus-visible:outline-ring" />
-      <Button variant="secondary" size="sm" onClick={() => void copyText(value, label)} className="self-start sm:self-auto">
-        Copy<span className="sr-only"> {label}</span>
-      </Button>
-    </div>
-  );
-}
-
-function CopyableCode({ text, label }: { text: string; label: string }) {
-  return (
-    <span className="inline-flex flex-wrap items-center gap-1">
-      <code className="rounded bg-muted px-1.5 py-0.5">{text}</code>
-      <Button variant="link" className="text-sm" onClick={() => void copyText(text, label[0]?.toUpperCase() + label.slice(1))}>
-        Copy<span className="sr-only"> {label}</span>
-      </Button>
-    </span>
   );
 }
 

@@ -114,21 +114,3 @@ export function numberOrNaN(value: unknown): number {
   return parsed === null ? Number.NaN : parsed;
 }
 
-/** Alchemer's merge code for the `pid` it captured as a Hidden Value. */
-export const ALCHEMER_PID_MERGE_CODE = '[url("pid")]';
-
-/**
- * The return URL to paste into one of Alchemer's redirects: the survey's return URL with
- * `pid=[url("pid")]` (Alchemer fills it in; left unencoded so Alchemer recognises it) and
- * `status=<outcome>`, replacing any `pid` or `status` it already had.
- */
-export function alchemerReturnUrl(returnUrl: string, status: 'complete' | 'screened_out' | 'over_quota'): string {
-  const hashAt = returnUrl.indexOf('#');
-  const withoutHash = hashAt >= 0 ? returnUrl.slice(0, hashAt) : returnUrl;
-  const queryAt = withoutHash.indexOf('?');
-  const base = queryAt >= 0 ? withoutHash.slice(0, queryAt) : withoutHash;
-  const kept = (queryAt >= 0 ? withoutHash.slice(queryAt + 1) : '')
-    .split('&')
-    .filter((pair) => pair !== '' && !/^(pid|status)(=|$)/i.test(pair));
-  return `${base}?${[...kept, `pid=${ALCHEMER_PID_MERGE_CODE}`, `status=${status}`].join('&')}`;
-}

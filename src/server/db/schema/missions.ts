@@ -65,6 +65,8 @@ export const missionEntries = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     formVersion: integer('form_version').notNull(),
     answers: jsonb('answers').$type<Answers>().notNull().default({}),
+    /** Bumped by every save and submit: a save names the revision it was based on (two devices never overwrite each other). */
+    revision: integer('revision').notNull().default(0),
     status: text('status', { enum: ENTRY_STATUSES }).notNull().default('draft'),
     /** The participant's calendar day when the entry was made (their time zone), for the per-day limit. */
     localDate: date('local_date', { mode: 'string' }).notNull(),

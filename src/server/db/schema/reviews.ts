@@ -8,8 +8,8 @@ import { users } from './users.ts';
 
 /**
  * Every submission of an entry, kept: a resubmission after changes were asked is a new version,
- * and the reviewer compares it with the earlier ones. The decision taken on a version (and its
- * reason) stays with it; a later change of decision is a new decision on the same version.
+ * and the reviewer compares it with the earlier ones. Versions are never changed once written;
+ * the decisions taken on them are rows of `entry_decisions`.
  */
 export const entrySubmissions = pgTable(
   'entry_submissions',
@@ -23,18 +23,39 @@ export const entrySubmissions = pgTable(
     formVersion: integer('form_version').notNull(),
     answers: jsonb('answers').$type<Answers>().notNull(),
     submittedAt: timestamp('submitted_at', { withTimezone: true }).notNull().defaultNow(),
-    /** The latest decision on this version: approved, changes_requested or rejected; null while waiting. */
-    decision: text('decision', { enum: REVIEW_DECISION_STATUSES }),
-    reason: text('reason'),
-    decidedBy: integer('decided_by').references(() => users.id, { onDelete: 'set null' }),
-    decidedAt: timestamp('decided_at', { withTimezone: true }),
   },
-  (t) => [
-    uniqueIndex('entry_submissions_entry_version_idx').on(t.entryId, t.version),
-    check('entry_submissions_decision_check', sql`${t.decision} is null or ${t.decision} in ('approved', 'changes_requested', 'rejected')`),
-  ],
+  (t) => [uniqueIndex('entry_submissions_entry_version_idx').on(t.entryId, t.version)],
 );
 export type EntrySubmission = typeof entrySubmissions.$inferSelect;
+
+/**
+ * Every decision taken on an entry, in order: each is a new row on the version it decided (the
+ * latest submitted one at the time), never an update of an earlier row, so the history shows
+ * every decision as it was taken. The entry's current status is its latest decision's.
+ */
+export const entryDecisions = pgTable(
+  'entry_decisions',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    entryId: integer('entry_id')
+      .notNull()
+      .references(() => missionEntries.id, { onDelete: 'cascade' }),
+    submissionId: integer('submission_id')
+      .notNull()
+      .references(() => entrySubmissions.id, { onDelete: 'cascade' }),
+    decision: text('decision', { enum: REVIEW_DECISION_STATUSES }).notNull(),
+    reason: text('reason'),
+    /** Null for an automatic review (and when the account has since been deleted). */
+    decidedBy: integer('decided_by').references(() => users.id, { onDelete: 'set null' }),
+    decidedAt: timestamp('decided_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('entry_decisions_entry_idx').on(t.entryId, t.id),
+    index('entry_decisions_submission_idx').on(t.submissionId, t.id),
+    check('entry_decisions_decision_check', sql`${t.decision} in ('approved', 'changes_requested', 'rejected')`),
+  ],
+);
+export type EntryDecision = typeof entryDecisions.$inferSelect;
 
 /** Internal notes on an entry: moderators and admins only, never shown to participants. */
 export const reviewNotes = pgTable(

@@ -26,6 +26,10 @@ export const surveys = pgTable(
     externalUrl: text('external_url'),
     /** External surveys: a "complete" return credits points at once instead of waiting for the export. */
     trustReturns: boolean('trust_returns').notNull().default(false),
+    /** External surveys: the secret each outcome's return key (`k`) is derived from; made with the survey. */
+    returnKey: text('return_key'),
+    /** External surveys: SHA-256 (hex) of the webhook secret Alchemer sends; null until one is made. */
+    webhookSecretHash: text('webhook_secret_hash'),
     points: integer('points').notNull().default(0),
     estimatedMinutes: integer('estimated_minutes'),
     opensAt: timestamp('opens_at', { withTimezone: true }),
@@ -60,6 +64,8 @@ export const surveyResponses = pgTable(
     /** The form version this response was shown (pinned when it started). */
     formVersion: integer('form_version').notNull(),
     answers: jsonb('answers').$type<Answers>().notNull().default({}),
+    /** Bumped by every save and submit (1 after the first): a save names the revision it was based on. */
+    revision: integer('revision').notNull().default(1),
     /** The page the participant was on at the last autosave: they resume there, on any device. */
     pageId: text('page_id'),
     status: text('status', { enum: RESPONSE_STATUSES }).notNull().default('draft'),
@@ -94,6 +100,8 @@ export const surveyExternalRefs = pgTable(
     pidHash: text('pid_hash').notNull(),
     outcome: text('outcome', { enum: EXTERNAL_OUTCOMES }),
     returnedAt: timestamp('returned_at', { withTimezone: true }),
+    /** When Alchemer's webhook confirmed this reference's outcome server to server. */
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

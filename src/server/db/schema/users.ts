@@ -22,6 +22,8 @@ export interface Preferences {
   mailProbes?: boolean;
   mailApprovedDigest?: boolean;
   mailReminders?: boolean;
+  /** IANA time zone (canonical spelling): the calendar day the participant's diary entries count on. */
+  timeZone?: string;
 }
 
 /** People: participants, moderators and admins. Emails are stored trimmed and lower-cased. */

@@ -8,7 +8,7 @@
 import { useCallback, useId, useImperativeHandle, useRef, useState, type ReactNode, type Ref } from 'react';
 import type { AdminMission } from '../../../../shared/programme.ts';
 import type { ProbeView, ReviewDecision, ReviewNoteView, ReviewSubmission } from '../../../../shared/review.ts';
-import { apiSend } from '../../../../lib/api.ts';
+import { ApiError, apiGet, apiSend } from '../../../../lib/api.ts';
 import { errorMessage } from '../../../../lib/form-errors.ts';
 import { formatDateTime } from '../../../../lib/format.ts';
 import { handleSessionLost } from '../../../../lib/session.ts';
@@ -68,6 +68,9 @@ function Part({ title, count, children, id }: { title: string; count?: ReactNode
   );
 }
 
+/** What the screen says when a decision meets an entry that changed after it was loaded (409 `changed`). */
+export const CHANGED_TITLE = 'This entry changed while you were looking at it';
+
 export function ReviewDetail(props: ReviewDetailProps) {
   const { resource, reload, replace } = useResource<ReviewSubmission>(`/api/admin/submissions/${props.submissionId}`);
 
@@ -114,7 +117,7 @@ export function ReviewDetail(props: ReviewDetailProps) {
       </div>
     );
   }
-  return <Loaded {...props} submission={resource.data} replace={replace} />;
+  return <Loaded {...props} submission={resource.data} replace={replace} reload={reload} />;
 }
 
 function BackButton({ onBack }: { onBack: () => void }) {
@@ -139,7 +142,8 @@ function Loaded({
   onDecided,
   onChanged,
   actionsRef,
-}: ReviewDetailProps & { submission: ReviewSubmission; replace: (data: ReviewSubmission) => void }) {
+  reload,
+}: ReviewDetailProps & { submission: ReviewSubmission; replace: (data: ReviewSubmission) => void; reload: () => void }) {
   const who = fullNameOf(submission.user) || submission.user.email;
   const [mode, setMode] = useState<ReasonKind | null>(null);
   const [reasonFocus, setReasonFocus] = useState(0);
@@ -160,11 +164,26 @@ function Loaded({
       busyRef.current = true;
       setBusy(decision);
       try {
-        const updated = await apiSend<ReviewSubmission>('POST', `/api/admin/submissions/${submission.id}/review`, reason === undefined ? { decision } : { decision, reason });
+        // The status this screen shows: if the entry changed since (another moderator, the
+        // participant resubmitting), the server refuses with 409 `changed` instead of deciding blind.
+        const body = { decision, expectedStatus: submission.status, ...(reason === undefined ? {} : { reason }) };
+        const updated = await apiSend<ReviewSubmission>('POST', `/api/admin/submissions/${submission.id}/review`, body);
         replace(updated);
         setMode(null);
         onDecided(updated, decision);
       } catch (error) {
+        if (error instanceof ApiError && error.status === 409 && error.code === 'changed') {
+          // Show the entry as it is now; a reason being typed stays in its form, to send again or not.
+          toast({ title: CHANGED_TITLE, description: 'It is shown again as it is now: look again before you decide.', variant: 'destructive' });
+          try {
+            const fresh = await apiGet<ReviewSubmission>(`/api/admin/submissions/${submission.id}`);
+            replace(fresh);
+            onChanged(fresh);
+          } catch {
+            reload();
+          }
+          throw error;
+        }
         // The reason form shows its own errors; an approval's failure is a toast.
         if (decision === 'approve' && !handleSessionLost(error)) toast({ title: 'The entry could not be approved', description: errorMessage(error), variant: 'destructive' });
         throw error;
@@ -173,7 +192,7 @@ function Loaded({
         setBusy(null);
       }
     },
-    [submission.id, replace, onDecided],
+    [submission.id, submission.status, replace, reload, onDecided, onChanged],
   );
 
   const openReason = useCallback((kind: ReasonKind) => {

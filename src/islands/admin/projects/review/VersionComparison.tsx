@@ -140,7 +140,7 @@ export function VersionComparison({
 
 const DECISION_WORDS = { approved: 'Approved', changes_requested: 'Changes asked', rejected: 'Rejected' } as const;
 
-/** Every submission of the entry, oldest first, with the decision taken on it. */
+/** Every submission of the entry, oldest first, with every decision taken on it (a changed decision shows both). */
 export function VersionHistory({ versions, status }: { versions: readonly SubmissionVersion[]; status: string }) {
   if (versions.length === 0) return <p className="text-sm text-muted-foreground">Not submitted yet.</p>;
   return (
@@ -154,24 +154,25 @@ export function VersionHistory({ versions, status }: { versions: readonly Submis
               Version {version.version}
               {current ? ' (current)' : ''} · submitted <Moment value={version.submittedAt} />
             </p>
-            {version.decision ? (
-              <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-muted-foreground">
-                <EntryStatusBadge status={version.decision} />
-                <span>
-                  {DECISION_WORDS[version.decision]}
-                  {version.decidedBy ? ` by ${fullNameOf(version.decidedBy) || version.decidedBy.email}` : ''}
-                  {version.decidedAt && (
-                    <>
-                      {' '}
-                      on <Moment value={version.decidedAt} />
-                    </>
-                  )}
-                </span>
-              </p>
+            {version.decisions.length > 0 ? (
+              <ol className="flex flex-col gap-1.5" aria-label={`Decisions on version ${version.version}`}>
+                {version.decisions.map((decision, at) => (
+                  <li key={`${decision.decidedAt}-${at}`} className="flex flex-col gap-1">
+                    <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-muted-foreground">
+                      <EntryStatusBadge status={decision.decision} />
+                      <span>
+                        {DECISION_WORDS[decision.decision]}
+                        {decision.decidedBy ? ` by ${fullNameOf(decision.decidedBy) || decision.decidedBy.email}` : ' automatically'} on <Moment value={decision.decidedAt} />
+                        {at < version.decisions.length - 1 ? ' (later changed)' : ''}
+                      </span>
+                    </p>
+                    {decision.reason && <p className="rounded-md bg-muted px-2.5 py-1.5 whitespace-pre-wrap">{decision.reason}</p>}
+                  </li>
+                ))}
+              </ol>
             ) : (
               <p className="text-muted-foreground">{current && status === 'submitted' ? 'Waiting for review' : 'No decision on this version'}</p>
             )}
-            {version.reason && <p className="rounded-md bg-muted px-2.5 py-1.5 whitespace-pre-wrap">{version.reason}</p>}
           </li>
         );
       })}

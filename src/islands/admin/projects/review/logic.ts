@@ -187,11 +187,11 @@ export function toggleAll(pageIds: readonly number[], selected: ReadonlySet<numb
   return selectAllState(pageIds, selected) === true ? new Set() : new Set(pageIds);
 }
 
-/** The bulk answer in words: "2 approved", "2 approved, 1 skipped (already approved or drafts)". */
+/** The bulk answer in words: "2 approved", "2 approved, 1 skipped (no longer waiting for review: …)". */
 export function bulkResultText(result: { approved: number; skipped: number }): string {
   const approved = `${result.approved} approved`;
   if (result.skipped === 0) return approved;
-  return `${approved}, ${result.skipped} skipped (already approved, still drafts or gone)`;
+  return `${approved}, ${result.skipped} skipped (no longer waiting for review: already decided, still drafts or gone)`;
 }
 
 // ---------------------------------------------------------------------------------------------
