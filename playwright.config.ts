@@ -22,6 +22,10 @@ const baseURL = `http://127.0.0.1:${process.env.E2E_PORT}`;
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
+/** Tests that change what every page shows (maintenance, the site banner): from the CLI, and from the admin screen. */
+const SITE_WIDE_CLI = /flags switched from the CLI/;
+const SITE_WIDE_UI = /@site-wide/;
+
 export default defineConfig({
   testDir: 'tests/e2e',
   // Playwright empties its output folder at start: keep it apart from the other reports.
@@ -31,6 +35,8 @@ export default defineConfig({
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
   timeout: 30_000,
+  // First loads of the heavier screens can take more than Playwright's 5 s on a busy 2-core machine.
+  expect: { timeout: 10_000 },
   reporter: [['list'], ['json', { outputFile: 'test-results/e2e.json' }]],
   use: {
     baseURL,
@@ -43,10 +49,13 @@ export default defineConfig({
     },
   },
   projects: [
-    // Everything but the tests that flip site-wide switches (maintenance, banner) from the CLI:
-    // those run alone afterwards, since every test shares one server.
-    { name: 'chromium', use: { browserName: 'chromium' }, grepInvert: /flags switched from the CLI/ },
-    { name: 'global-switches', use: { browserName: 'chromium' }, grep: /flags switched from the CLI/, dependencies: ['chromium'] },
+    // Everything but the tests that flip site-wide switches (maintenance, banner; from the CLI or
+    // tagged @site-wide): those run alone afterwards, since every test shares one server (a
+    // banner appearing meanwhile shifts other tests' pages).
+    // (The two groups one after the other: a banner test beside a maintenance test would be sent to /maintenance.)
+    { name: 'chromium', use: { browserName: 'chromium' }, grepInvert: [SITE_WIDE_CLI, SITE_WIDE_UI] },
+    { name: 'global-switches', use: { browserName: 'chromium' }, grep: SITE_WIDE_CLI, dependencies: ['chromium'] },
+    { name: 'site-wide-ui', use: { browserName: 'chromium' }, grep: SITE_WIDE_UI, dependencies: ['global-switches'] },
   ],
   // The built app, started the way `npm start` starts it, on a free port with a temporary DATA_DIR.
   webServer: {

@@ -16,7 +16,9 @@ async function bannerFlag(request: APIRequestContext): Promise<unknown> {
   return res.json();
 }
 
-test('an admin sets the banner text and clears it; the public flag follows', async ({ page, baseURL }) => {
+// The banner shows on every page of every test while it is set: run with the other site-wide
+// switches, after the rest (playwright.config.ts, project `global-switches`).
+test('an admin sets the banner text and clears it; the public flag follows', { tag: '@site-wide' }, async ({ page, baseURL }) => {
   await signIn(page, baseURL ?? '', await createAccount('admin', 'Ada', 'Admin'));
   await page.goto('/admin/tools');
   const switches = page.getByRole('region', { name: 'Site switches' });

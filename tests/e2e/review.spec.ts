@@ -338,6 +338,8 @@ test.describe('reviewing mission entries', () => {
       await expect(detail.getByText('Approved', { exact: true }).first()).toBeVisible();
       await expect(detail).toContainText('Max Colleague');
       await expect(reason).toHaveValue(text);
+      // The queue's row says it too.
+      await expect(page.getByRole('region', { name: 'Queue' }).getByRole('button', { name: /^Open the entry of Grace Member/ })).toContainText('Approved');
       expect(await member.points()).toMatchObject({ balance: POINTS, pending: 0 });
       const entry = await jsonApi(page.request, origin)<{ status: string; history: { decisions: unknown[] }[] }>('GET', `/api/admin/submissions/${entryId}`);
       expect(entry.status).toBe('approved');

@@ -92,7 +92,7 @@ function PreferencesForm({ user, onSaved }: { user: AccountUser; onSaved: (user:
   const zones = useMemo(
     () =>
       mounted
-        ? timeZoneNames(user.preferences.timeZone, current).map((zone) => ({ zone, label: `${zone.replaceAll('_', ' ')} (${utcOffsetLabel(zone)})` }))
+        ? timeZoneNames(user.preferences.timeZone, current).map((zone) => ({ zone, label: zone === 'UTC' ? 'UTC' : `${zone.replaceAll('_', ' ')} (${utcOffsetLabel(zone)})` }))
         : [{ zone: current ?? '', label: (current ?? '').replaceAll('_', ' ') }],
     [mounted, current, user.preferences.timeZone],
   );

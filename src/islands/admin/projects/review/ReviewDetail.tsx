@@ -49,7 +49,7 @@ export interface ReviewDetailProps {
   onOpen: (id: number) => void;
   /** A decision was taken: the entry as it is now. */
   onDecided: (submission: ReviewSubmission, decision: ReviewDecision) => void;
-  /** The entry changed in a way the queue shows (probes waiting). */
+  /** The entry changed in a way the queue shows (its status, probes waiting). */
   onChanged: (submission: ReviewSubmission) => void;
   actionsRef: Ref<DetailActions | null>;
 }

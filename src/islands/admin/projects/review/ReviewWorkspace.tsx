@@ -294,7 +294,9 @@ export function ReviewWorkspace({ project, mission }: { project: AdminProject; m
                         data: {
                           ...current.data,
                           items: current.data.items.map((item) =>
-                            item.id === submission.id ? { ...item, probesWaiting: submission.probes.filter((probe) => probe.answer === null).length } : item,
+                            item.id === submission.id
+                              ? { ...item, status: submission.status, probesWaiting: submission.probes.filter((probe) => probe.answer === null).length }
+                              : item,
                           ),
                         },
                       }
