@@ -111,11 +111,14 @@ export function setConsentSettingsOpen(settingsOpen: boolean): void {
 export const CONSENT_INLINE_SCRIPT = `try{var c=JSON.parse(localStorage.getItem(${JSON.stringify(CONSENT_STORAGE_KEY)})||'null');if(c&&typeof c==='object'&&!Array.isArray(c))document.documentElement.setAttribute('data-consent-saved','')}catch(e){}`;
 
 /**
- * Runs right after the prerendered banner (BaseLayout), before the page below it is parsed: gives
- * <body> room for the banner at first paint, so nothing moves when the island later keeps the room
- * up to date (CookieBanner's effect). A visitor who chose has a hidden banner: no room.
+ * Runs right after the prerendered banner (BaseLayout), before the page below it is parsed. It
+ * shows the banner (hidden by global.css until then: a slow device paints a half-parsed document,
+ * and a bottom-fixed banner growing line by line moves its top — a layout shift) by marking its
+ * island element, which survives client-side navigations (transition:persist) and re-renders.
+ * Then it gives <body> room for the banner at first paint, so nothing moves when the island later
+ * keeps the room up to date (CookieBanner's effect). A visitor who chose has a hidden banner: no room.
  */
-export const BANNER_ROOM_INLINE_SCRIPT = `(function(){var b=document.querySelector('[data-cookie-banner]');if(b&&b.offsetHeight)document.body.style.paddingBottom=(b.offsetHeight+${BANNER_ROOM_EXTRA_PX})+'px'})()`;
+export const BANNER_ROOM_INLINE_SCRIPT = `(function(){var b=document.querySelector('[data-cookie-banner]');if(b&&b.parentElement)b.parentElement.setAttribute('data-banner-parsed','');if(b&&b.offsetHeight)document.body.style.paddingBottom=(b.offsetHeight+${BANNER_ROOM_EXTRA_PX})+'px'})()`;
 
 /** Sent on `document` when a choice was saved before the banner's island had loaded. */
 export const EARLY_CONSENT_EVENT = 'fieldwork:consent-saved';
