@@ -34,7 +34,11 @@ export function inlineScriptHashes(html: string): string[] {
     if (/(?:^|\s)src\s*=/i.test(attributes)) continue;
     const type = /(?:^|\s)type\s*=\s*["']?([^"'\s>]+)/i.exec(attributes)?.[1]?.toLowerCase();
     if (type && type !== 'module' && type !== 'text/javascript' && type !== 'application/javascript') continue;
-    hashes.push(`sha256-${createHash('sha256').update(match[2] ?? '').digest('base64')}`);
+    hashes.push(
+      `sha256-${createHash('sha256')
+        .update(match[2] ?? '')
+        .digest('base64')}`,
+    );
   }
   return hashes;
 }
@@ -123,9 +127,7 @@ export default function buildManifests(options: { routeRules?: Record<string, Ro
           ...Object.entries(options.routeRules ?? {}).flatMap(([from, rule]) =>
             rule.redirect ? [`${from.replace(/\/\*\*$/, '/*')}  ${rule.redirect.to}  ${rule.redirect.statusCode}`] : [],
           ),
-          ...routes
-            .filter((r) => Object.keys(r.params).length > 0)
-            .map((r) => `${r.pattern}  /${path.posix.dirname(r.file)}/  200`),
+          ...routes.filter((r) => Object.keys(r.params).length > 0).map((r) => `${r.pattern}  /${path.posix.dirname(r.file)}/  200`),
           // With API_ORIGIN set at build time, the static host proxies /api to the API processes.
           ...(process.env.API_ORIGIN ? [`/api/*  ${process.env.API_ORIGIN.replace(/\/+$/, '')}/api/:splat  200`] : []),
           `/*  /${notFound}  404`,
@@ -154,10 +156,7 @@ export default function buildManifests(options: { routeRules?: Record<string, Ro
               const full = path.join(distDir, file);
               const content = await fs.readFile(full);
               if (content.length < 1024) return;
-              const [br, gz] = await Promise.all([
-                brotli(content, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }),
-                gzip(content, { level: 9 }),
-              ]);
+              const [br, gz] = await Promise.all([brotli(content, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }), gzip(content, { level: 9 })]);
               if (br.length < content.length) await fs.writeFile(`${full}.br`, br);
               if (gz.length < content.length) await fs.writeFile(`${full}.gz`, gz);
             }),

@@ -31,7 +31,15 @@ export interface LighthouseRow {
   runs: { performance: number; lcpMs: number; cls: number; jsBytes: number }[];
 }
 
-const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const CHROME_FLAGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -51,7 +59,13 @@ const ATTEMPTS = 3;
 async function auditOnce(url: string, port: number, headers: Record<string, string> | undefined) {
   let failure = '';
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-    const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'], ...(headers ? { extraHeaders: headers } : {}) });
+    const result = await lighthouse(url, {
+      port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['performance'],
+      ...(headers ? { extraHeaders: headers } : {}),
+    });
     const lhr = result?.lhr;
     if (!lhr) throw new Error(`Lighthouse returned nothing for ${url}`);
     if (!lhr.runtimeError) return lhr;
@@ -100,6 +114,9 @@ export function lighthouseTable(rows: readonly LighthouseRow[]): string {
     '',
     '| page | performance | LCP ms | CLS | JS KiB (transferred) |',
     '| --- | ---: | ---: | ---: | ---: |',
-    ...rows.map((row) => `| ${row.label} | ${row.performance} | ${Math.round(row.lcpMs).toLocaleString('en-US')} | ${row.cls.toFixed(3)} | ${(row.jsBytes / 1024).toFixed(1)} |`),
+    ...rows.map(
+      (row) =>
+        `| ${row.label} | ${row.performance} | ${Math.round(row.lcpMs).toLocaleString('en-US')} | ${row.cls.toFixed(3)} | ${(row.jsBytes / 1024).toFixed(1)} |`,
+    ),
   ].join('\n');
 }

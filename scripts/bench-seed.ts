@@ -7,7 +7,19 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Db } from '../src/server/db/index.ts';
-import { formVersions, forms, missionEntries, missionGroupMissions, missionGroups, missions, projectMembers, projects, surveyResponses, surveys, users } from '../src/server/db/schema/index.ts';
+import {
+  formVersions,
+  forms,
+  missionEntries,
+  missionGroupMissions,
+  missionGroups,
+  missions,
+  projectMembers,
+  projects,
+  surveyResponses,
+  surveys,
+  users,
+} from '../src/server/db/schema/index.ts';
 import type { Answers, FormDefinition } from '../src/shared/forms/definition.ts';
 
 export const BENCH_MEMBERS = 500;
@@ -21,9 +33,28 @@ const definition: FormDefinition = {
       id: 'page_1',
       title: 'About you',
       elements: [
-        { id: 'often', type: 'single_choice', title: 'How often?', required: true, options: [{ id: 'daily', label: 'Daily' }, { id: 'weekly', label: 'Weekly' }, { id: 'never', label: 'Never' }] },
+        {
+          id: 'often',
+          type: 'single_choice',
+          title: 'How often?',
+          required: true,
+          options: [
+            { id: 'daily', label: 'Daily' },
+            { id: 'weekly', label: 'Weekly' },
+            { id: 'never', label: 'Never' },
+          ],
+        },
         { id: 'like', type: 'rating', title: 'How much do you like it?', max: 5 },
-        { id: 'which', type: 'multiple_choice', title: 'Which ones?', options: [{ id: 'a', label: 'A' }, { id: 'b', label: 'B' }, { id: 'c', label: 'C' }] },
+        {
+          id: 'which',
+          type: 'multiple_choice',
+          title: 'Which ones?',
+          options: [
+            { id: 'a', label: 'A' },
+            { id: 'b', label: 'B' },
+            { id: 'c', label: 'C' },
+          ],
+        },
         { id: 'why', type: 'long_text', title: 'Why?' },
       ],
     },
@@ -53,7 +84,15 @@ export async function seedProgramme(db: Db, participantId: number, adminId: numb
 
   const others = await db
     .insert(users)
-    .values(Array.from({ length: BENCH_MEMBERS }, (_, i) => ({ email: `member-${i}@bench.localhost`, firstName: 'Member', lastName: String(i), role: 'participant' as const, status: 'active' as const })))
+    .values(
+      Array.from({ length: BENCH_MEMBERS }, (_, i) => ({
+        email: `member-${i}@bench.localhost`,
+        firstName: 'Member',
+        lastName: String(i),
+        role: 'participant' as const,
+        status: 'active' as const,
+      })),
+    )
     .returning({ id: users.id });
   const memberIds = [participantId, ...others.map((row) => row.id)];
   await inBatches(memberIds, 500, (batch) => db.insert(projectMembers).values(batch.map((userId) => ({ projectId: project.id, userId }))));
@@ -61,11 +100,35 @@ export async function seedProgramme(db: Db, participantId: number, adminId: numb
   const closesAt = new Date(Date.now() + 30 * 86_400_000);
   const surveyRows = await db
     .insert(surveys)
-    .values(Array.from({ length: 10 }, (_, i) => ({ projectId: project.id, title: `Survey ${i + 1}`, kind: 'native' as const, formId: form.id, formVersion: 1, points: 20, estimatedMinutes: 5, closesAt, status: 'live' as const })))
+    .values(
+      Array.from({ length: 10 }, (_, i) => ({
+        projectId: project.id,
+        title: `Survey ${i + 1}`,
+        kind: 'native' as const,
+        formId: form.id,
+        formVersion: 1,
+        points: 20,
+        estimatedMinutes: 5,
+        closesAt,
+        status: 'live' as const,
+      })),
+    )
     .returning({ id: surveys.id });
   const missionRows = await db
     .insert(missions)
-    .values(Array.from({ length: 10 }, (_, i) => ({ projectId: project.id, title: `Mission ${i + 1}`, formId: form.id, formVersion: 1, points: 50, closesAt, entriesMin: 1, entriesMax: 5, status: 'live' as const })))
+    .values(
+      Array.from({ length: 10 }, (_, i) => ({
+        projectId: project.id,
+        title: `Mission ${i + 1}`,
+        formId: form.id,
+        formVersion: 1,
+        points: 50,
+        closesAt,
+        entriesMin: 1,
+        entriesMax: 5,
+        status: 'live' as const,
+      })),
+    )
     .returning({ id: missions.id });
   const [group] = await db.insert(missionGroups).values({ projectId: project.id, title: 'Bench group', unlock: 'in_order' }).returning();
   if (!group) throw new Error('no group');

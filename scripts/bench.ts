@@ -82,7 +82,12 @@ const CASES: readonly BenchCase[] = [
   { name: '`GET /api/home` (participant)', path: () => '/api/home', expectedStatus: 200, headers: asParticipant },
   { name: '`GET /api/surveys/{id}` (participant)', path: (s) => `/api/surveys/${s.surveyId}`, expectedStatus: 200, headers: asParticipant },
   // … and the moderators' heaviest reads: a review queue over 2,000 entries, results over 500 responses.
-  { name: 'review queue (2,000 entries, admin)', path: (s) => `/api/admin/missions/${s.missionId}/submissions?status=submitted`, expectedStatus: 200, headers: asAdmin },
+  {
+    name: 'review queue (2,000 entries, admin)',
+    path: (s) => `/api/admin/missions/${s.missionId}/submissions?status=submitted`,
+    expectedStatus: 200,
+    headers: asAdmin,
+  },
   { name: 'survey results (500 responses, admin)', path: (s) => `/api/admin/surveys/${s.surveyId}/results`, expectedStatus: 200, headers: asAdmin },
 ];
 
@@ -133,7 +138,21 @@ function freePort(): Promise<number> {
 }
 
 /** The server's settings (src/server/config.ts): none is inherited, so the shell cannot skew a run. */
-const SERVER_SETTINGS = ['PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'PUBLIC_URL', 'SMTP_URL', 'MAIL_FROM', 'LOG_LEVEL', 'MAINTENANCE', 'TRUST_PROXY', 'DIST_DIR', 'SUPPORT_EMAIL', 'PUBLIC_GA_ID'];
+const SERVER_SETTINGS = [
+  'PORT',
+  'HOST',
+  'DATA_DIR',
+  'DATABASE_URL',
+  'PUBLIC_URL',
+  'SMTP_URL',
+  'MAIL_FROM',
+  'LOG_LEVEL',
+  'MAINTENANCE',
+  'TRUST_PROXY',
+  'DIST_DIR',
+  'SUPPORT_EMAIL',
+  'PUBLIC_GA_ID',
+];
 
 function spawnServer(env: Record<string, string>, port: number): ServerChild {
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !SERVER_SETTINGS.includes(name)));
@@ -442,7 +461,7 @@ function table(rows: readonly CaseResult[], seconds: number, skipped: readonly s
         .trim(),
     ),
     '',
-    'Peak RSS is the server process\'s VmHWM read once after its last case: the peak over its whole run (start-up, migrations and every case), so it is the same on each row of a backend.',
+    "Peak RSS is the server process's VmHWM read once after its last case: the peak over its whole run (start-up, migrations and every case), so it is the same on each row of a backend.",
   ];
   for (const note of skipped) lines.push('', note);
   return lines.join('\n');

@@ -60,6 +60,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   for (const page of args.filter((a) => !a.startsWith('-'))) {
     const result = pageJs(dist, page, { firstVisit });
     if (verbose) for (const f of result.files) console.log(String(f.gzip).padStart(8), f.url);
-    console.log(`${page}${firstVisit ? ' (first visit)' : ''}: ${result.files.length} scripts at start, ${(result.gzipBytes / 1024).toFixed(1)} KiB gzip (${result.gzipBytes} bytes); ${result.lazy.length} chunks load on demand`);
+    console.log(
+      `${page}${firstVisit ? ' (first visit)' : ''}: ${result.files.length} scripts at start, ${(result.gzipBytes / 1024).toFixed(1)} KiB gzip (${result.gzipBytes} bytes); ${result.lazy.length} chunks load on demand`,
+    );
   }
 }

@@ -1,5 +1,5 @@
 /**
- * `npm test`: type checks, then unit, API and process tests (vitest), then end-to-end tests
+ * `npm test`: type checks, the format check (Prettier), then unit, API and process tests (vitest), then end-to-end tests
  * (Playwright on Debian's chromium against the built app started as `npm start` starts it).
  * Every step runs even when an earlier one fails; the exit code is non-zero if any failed.
  */
@@ -21,6 +21,7 @@ interface Step {
 
 const steps: Step[] = [
   { name: 'types', command: bin('tsc'), args: ['--noEmit'] },
+  { name: 'format', command: bin('prettier'), args: ['--check', '--log-level=warn', '.'] },
   {
     name: 'unit, api, process',
     command: bin('vitest'),

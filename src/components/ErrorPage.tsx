@@ -13,7 +13,7 @@ export interface ErrorPageProps {
    */
   path?: string;
   /**
-   * The static 404 page: tell an unmatched route (SPEC.md §2: "Page not found" followed by the
+   * The static 404 page: tell an unmatched route (docs/product.md §2: "Page not found" followed by the
    * path) from a page whose parameters failed their check ("Page Not Found" and the path).
    */
   detectRoute?: boolean;
@@ -24,7 +24,7 @@ const getLocationPath = (): string => location.pathname;
 const getServerPath = (): null => null;
 
 /**
- * The error page (SPEC.md §2): a not-found variant for status 404 and a generic variant for any
+ * The error page (docs/product.md §2): a not-found variant for status 404 and a generic variant for any
  * other status. Usable as an Astro island (`client:load`), inside another React screen, or from
  * scripts through src/lib/error-view.tsx.
  */
@@ -42,11 +42,7 @@ export default function ErrorPage({ statusCode, statusMessage, description, path
       : 'Something went wrong on our side. Please try again in a moment.');
 
   return (
-    <section
-      className="mx-auto flex max-w-xl flex-col items-start gap-4 py-6 sm:py-12"
-      aria-labelledby="error-title"
-      data-error-page={statusCode}
-    >
+    <section className="mx-auto flex max-w-xl flex-col items-start gap-4 py-6 sm:py-12" aria-labelledby="error-title" data-error-page={statusCode}>
       <p className="font-mono text-sm font-semibold tracking-wider text-primary">Error {statusCode}</p>
       <h1 id="error-title" className="wrap-anywhere text-3xl font-semibold tracking-tight sm:text-4xl">
         {message}

@@ -18,11 +18,7 @@ export function PasswordRequirements({ id, password }: Props) {
           const met = rule.test(password);
           return (
             <li key={rule.id} className={cn('flex items-start gap-2', met ? 'text-foreground' : 'text-muted-foreground')}>
-              {met ? (
-                <CheckCircleIcon className="mt-0.5 size-4 shrink-0 text-success" />
-              ) : (
-                <CircleIcon className="mt-0.5 size-4 shrink-0" />
-              )}
+              {met ? <CheckCircleIcon className="mt-0.5 size-4 shrink-0 text-success" /> : <CircleIcon className="mt-0.5 size-4 shrink-0" />}
               <span>
                 {rule.label}
                 <span className="sr-only">{met ? ' (done)' : ' (not yet)'}</span>

@@ -28,7 +28,16 @@ export interface AccountMenuDropdownProps {
   focusTrigger: boolean;
 }
 
-export default function AccountMenuDropdown({ user, name, triggerClassName, trigger, signingOut, onSignOut, defaultOpen, focusTrigger }: AccountMenuDropdownProps) {
+export default function AccountMenuDropdown({
+  user,
+  name,
+  triggerClassName,
+  trigger,
+  signingOut,
+  onSignOut,
+  defaultOpen,
+  focusTrigger,
+}: AccountMenuDropdownProps) {
   const triggerRef = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     // Once, as it replaces the stand-in.

@@ -12,7 +12,14 @@ import { formatDateTime, formatRelative } from '../lib/format.ts';
 import { navigateTo } from '../lib/navigation.ts';
 import { cn } from '../lib/utils.ts';
 import { CheckIcon, ChevronRightIcon } from '../components/icons.tsx';
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from '../components/ui/dropdown-menu.tsx';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from '../components/ui/dropdown-menu.tsx';
 import { Spinner } from '../components/ui/spinner.tsx';
 import { safeLink } from './account/notification-words.ts';
 import { BellFace } from './NotificationsMenu.tsx';
@@ -68,7 +75,9 @@ export default function NotificationsDropdown({ label, unread, onUnreadChange, t
     const answer = await apiSend<{ unread: number }>('POST', '/api/account/notifications/read', ids ? { ids } : {});
     onUnreadChange(answer.unread);
     setList((current) =>
-      current.status === 'ready' ? { status: 'ready', items: current.items.map((item) => (!ids || ids.includes(item.id) ? { ...item, read: true } : item)) } : current,
+      current.status === 'ready'
+        ? { status: 'ready', items: current.items.map((item) => (!ids || ids.includes(item.id) ? { ...item, read: true } : item)) }
+        : current,
     );
   };
 

@@ -42,9 +42,7 @@ export default function RouteParams({ pattern, kinds }: Props) {
       {entries.map(([name, value]) => (
         <div key={name} className="inline-flex items-baseline gap-1.5 rounded-md border border-border bg-card px-2.5 py-1">
           <dt className="text-muted-foreground">{name}</dt>
-          <dd className={cn('max-w-[60vw] truncate text-foreground', kinds[name] !== 'token' && 'font-mono')}>
-            {describe(kinds[name], value)}
-          </dd>
+          <dd className={cn('max-w-[60vw] truncate text-foreground', kinds[name] !== 'token' && 'font-mono')}>{describe(kinds[name], value)}</dd>
         </div>
       ))}
     </dl>

@@ -1,5 +1,5 @@
 /**
- * The account side of the colour mode (SPEC.md §3): signed in, the header switch saves the choice
+ * The account side of the colour mode (docs/product.md §3): signed in, the header switch saves the choice
  * into the account's preferences (PATCH /api/account/preferences needs all three fields; the
  * current ones come from the shared account store, loaded once per page). Failures keep the local
  * choice and are only logged.

@@ -1,5 +1,5 @@
 /**
- * Google Analytics 4, gated by statistics consent (SPEC.md §4). The measurement id comes from
+ * Google Analytics 4, gated by statistics consent (docs/product.md §4). The measurement id comes from
  * PUBLIC_GA_ID at build time, written into each page as <meta name="fieldwork-ga-id"> (BaseLayout).
  * Without an id nothing is loaded or sent, and without statistics consent the `_ga` / `_ga_*`
  * cookies are still deleted (one may be left by an earlier deployment or a parent-domain site).

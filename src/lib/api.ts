@@ -119,7 +119,15 @@ export async function api<T>(method: HttpMethod, path: string, body?: unknown, i
 
   let response: Response;
   try {
-    response = await fetch(path, { method, headers, body: payload, credentials: 'include', cache: 'no-store', signal: init.signal, ...(keepalive ? { keepalive: true } : {}) });
+    response = await fetch(path, {
+      method,
+      headers,
+      body: payload,
+      credentials: 'include',
+      cache: 'no-store',
+      signal: init.signal,
+      ...(keepalive ? { keepalive: true } : {}),
+    });
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
     throw new ApiError(0, 'network_error', NETWORK_MESSAGE);

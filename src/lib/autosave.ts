@@ -200,7 +200,8 @@ export function createAutosave<P, R extends SaveResult, C>(options: AutosaveOpti
     const key = options.storageKey();
     if (lastKey !== null && lastKey !== key) clearKept(options.storage, lastKey);
     lastKey = key;
-    if (key !== null) writeItem(options.storage, key, JSON.stringify(options.codec.encode({ payload: latest, base, revision, savedAt: new Date().toISOString() })));
+    if (key !== null)
+      writeItem(options.storage, key, JSON.stringify(options.codec.encode({ payload: latest, base, revision, savedAt: new Date().toISOString() })));
   };
 
   const forget = () => {

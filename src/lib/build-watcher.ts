@@ -1,5 +1,5 @@
 /**
- * The build watcher (SPEC.md §4, §9; ARCHITECTURE.md "Build manifests"). The id of
+ * The build watcher (docs/product.md §4, §9; docs/architecture.md "Build manifests"). The id of
  * builds/latest.json at first load is the running build; the file is checked again (with a
  * cache-busting timestamp) every hour and whenever a chunk fails to load (a `chunk-error` event).
  * A newer id makes the next navigation a full page load — at most once per path within
@@ -80,7 +80,8 @@ export function shouldReloadFor(path: string, storage?: StorageLike | null, now?
 /** A chunk of ours (`/_astro/…`) that failed to load. */
 export function isChunkFailure(target: EventTarget | null): boolean {
   if (typeof HTMLScriptElement !== 'undefined' && target instanceof HTMLScriptElement) return target.src.includes('/_astro/');
-  if (typeof HTMLLinkElement !== 'undefined' && target instanceof HTMLLinkElement) return target.href.includes('/_astro/') && /preload|stylesheet/.test(target.rel);
+  if (typeof HTMLLinkElement !== 'undefined' && target instanceof HTMLLinkElement)
+    return target.href.includes('/_astro/') && /preload|stylesheet/.test(target.rel);
   return false;
 }
 

@@ -10,11 +10,37 @@ export interface Country {
 
 const NOT_COUNTRIES = new Set([
   // Groupings and the unknown region.
-  'EU', 'EZ', 'UN', 'QO', 'ZZ',
+  'EU',
+  'EZ',
+  'UN',
+  'QO',
+  'ZZ',
   // Exceptionally reserved (not assigned as countries).
-  'AC', 'CP', 'CQ', 'DG', 'EA', 'IC', 'TA',
+  'AC',
+  'CP',
+  'CQ',
+  'DG',
+  'EA',
+  'IC',
+  'TA',
   // Withdrawn codes that some name tables still know.
-  'AN', 'BU', 'CS', 'DD', 'DY', 'FX', 'HV', 'NH', 'NT', 'RH', 'SU', 'TP', 'UK', 'VD', 'YD', 'YU', 'ZR',
+  'AN',
+  'BU',
+  'CS',
+  'DD',
+  'DY',
+  'FX',
+  'HV',
+  'NH',
+  'NT',
+  'RH',
+  'SU',
+  'TP',
+  'UK',
+  'VD',
+  'YD',
+  'YU',
+  'ZR',
 ]);
 
 /** User-assigned ranges (AA, QM–QZ, XA–XZ, ZZ); XK (Kosovo) is in common use and kept. */

@@ -30,11 +30,7 @@ export function errorMessage(error: unknown): string {
  * Puts the API's field messages on the form's fields (the first one gets focus) and returns the
  * message for the form's alert: null when every problem is shown beside a field.
  */
-export function applyApiError<T extends FieldValues>(
-  error: unknown,
-  setError: UseFormSetError<T>,
-  fieldNames: readonly Path<T>[],
-): string | null {
+export function applyApiError<T extends FieldValues>(error: unknown, setError: UseFormSetError<T>, fieldNames: readonly Path<T>[]): string | null {
   if (!(error instanceof ApiError)) return errorMessage(error);
   let placed = 0;
   let unplaced = 0;

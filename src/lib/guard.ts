@@ -1,5 +1,5 @@
 /**
- * The route guard: SPEC.md §2's redirect rules (`decideNavigation`, the same function the server
+ * The route guard: docs/product.md §2's redirect rules (`decideNavigation`, the same function the server
  * runs for page requests), applied on the first load and on every client-side navigation.
  *
  * - Pages that are not public are built with `<html data-guard="pending">` (BaseLayout), and
@@ -66,7 +66,7 @@ function release(): void {
   delete root.dataset.guard;
 }
 
-/** A page whose parameters fail their check is a 404 (SPEC.md §2). */
+/** A page whose parameters fail their check is a 404 (docs/product.md §2). */
 function failsParamCheck(path: string): boolean {
   const match = matchRoute(path);
   return match !== null && !paramsAreValid(match);
@@ -185,7 +185,7 @@ export function startGuard(): void {
     void guardCurrentPage(navigationFrom, navigationDecided ? navigationMaintenance : null);
   });
 
-  // SPEC.md §4: the current-user call runs at startup.
+  // docs/product.md §4: the current-user call runs at startup.
   void loadCurrentUser();
   void guardCurrentPage(referrerPath());
 }

@@ -16,7 +16,9 @@ export function lazyZodResolver<T extends FieldValues>(load: () => Promise<ZodSc
   return async (values, context, options) => {
     ready ??= Promise.all([load(), import('@hookform/resolvers/zod')]).then(([schema, resolvers]) => resolvers.zodResolver(schema) as unknown as Resolver<T>);
     try {
-      return await (await ready)(values, context, options);
+      return await (
+        await ready
+      )(values, context, options);
     } catch (error) {
       ready = null; // A chunk that failed to load (offline) is tried again at the next validation.
       throw error;

@@ -1,4 +1,4 @@
-/** The checks of SPEC.md §8 on a navigation target (pure; src/lib/navigation.ts navigates). */
+/** The checks of docs/product.md §8 on a navigation target (pure; src/lib/navigation.ts navigates). */
 export const DISALLOWED_PROTOCOLS = new Set(['javascript:', 'data:', 'vbscript:']);
 
 export interface NavigateOptions {
@@ -10,7 +10,7 @@ export interface NavigateOptions {
 
 export type NavigationTarget = { kind: 'internal'; url: URL } | { kind: 'external'; url: URL };
 
-/** Classifies a target or throws the SPEC.md §8 navigation error. */
+/** Classifies a target or throws the docs/product.md §8 navigation error. */
 export function resolveNavigation(target: string, options: NavigateOptions = {}, base: string = location.href): NavigationTarget {
   const trimmed = target.trim();
   let url: URL;
@@ -26,4 +26,3 @@ export function resolveNavigation(target: string, options: NavigateOptions = {},
   if (!options.external) throw new Error(`Navigating to an external URL is not allowed without { external: true }: ${url.origin}`);
   return { kind: 'external', url };
 }
-

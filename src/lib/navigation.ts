@@ -1,5 +1,5 @@
 /**
- * Navigation with the checks of SPEC.md §8: an external URL needs explicit permission
+ * Navigation with the checks of docs/product.md §8: an external URL needs explicit permission
  * (`{ external: true }`), and `javascript:`, `data:` and `vbscript:` URLs are never followed.
  * Internal targets go through the client-side router; external ones are a full page load.
  */

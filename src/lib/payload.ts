@@ -1,5 +1,5 @@
 /**
- * Prerendered page payloads (ARCHITECTURE.md "Build manifests"): `<page>/_payload.json` for the
+ * Prerendered page payloads (docs/architecture.md "Build manifests"): `<page>/_payload.json` for the
  * pages listed in the build meta's `prerendered`, fetched once and kept PAYLOAD_CACHE_MS (1 h).
  */
 import type { PagePayload } from '../../builds/manifest.ts';

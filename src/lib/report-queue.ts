@@ -1,5 +1,5 @@
 /**
- * Client error reports (SPEC.md §3, §4, §8; schema in src/shared/schemas/reports.ts): uncaught
+ * Client error reports (docs/product.md §3, §4, §8; schema in src/shared/schemas/reports.ts): uncaught
  * errors, unhandled rejections, manual reports and `page_load` actions go into a queue,
  * de-duplicated by the SHA-1 of their content (the same canonical JSON the server hashes), and
  * flushed every REPORT_FLUSH_INTERVAL_MS to POST /api/reports, after which the queue is cleared.
@@ -224,7 +224,9 @@ export function reportError(error: unknown, options: ReportErrorOptions = { type
 /** Reports an action: `page_load` (no data) or `misc` with any data. */
 export function reportAction(action: { name: 'page_load'; data: null } | { name: 'misc'; data: unknown }): void {
   const data: ReportData =
-    action.name === 'page_load' ? { type: 'action', action: { name: 'page_load', data: null } } : { type: 'action', action: { name: 'misc', data: jsonSafe(action.data) as object | string | number | boolean | null } };
+    action.name === 'page_load'
+      ? { type: 'action', action: { name: 'page_load', data: null } }
+      : { type: 'action', action: { name: 'misc', data: jsonSafe(action.data) as object | string | number | boolean | null } };
   void reportQueue()
     .add(data)
     .catch((failure: unknown) => console.warn('[reports] could not queue a report', failure));

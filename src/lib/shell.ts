@@ -1,7 +1,7 @@
 /**
  * The application shell, booted once per full page load by BaseLayout's module script: consent
  * and analytics, colour mode, client error reports, the build watcher, the feature-flag banner and
- * the route guard. A failure while booting shows the error page and is logged (SPEC.md §8).
+ * the route guard. A failure while booting shows the error page and is logged (docs/product.md §8).
  */
 import type { TransitionBeforeSwapEvent } from 'astro:transitions/client';
 import { loadAccount } from '../stores/account.ts';
@@ -28,7 +28,10 @@ export function showStartupError(error: unknown): void {
   }
   void import('./error-view.tsx')
     .then(({ renderErrorView }) =>
-      renderErrorView({ statusCode: 500, description: 'Fieldwork could not start in this browser. Please reload the page; if it keeps happening, contact us.' }),
+      renderErrorView({
+        statusCode: 500,
+        description: 'Fieldwork could not start in this browser. Please reload the page; if it keeps happening, contact us.',
+      }),
     )
     .catch((failure: unknown) => console.error('The error page could not be shown:', failure));
 }

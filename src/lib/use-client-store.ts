@@ -9,5 +9,9 @@ import type { ReadableAtom } from 'nanostores';
 
 export function useClientStore<T>(store: ReadableAtom<T>, serverValue: T): T {
   const subscribe = useCallback((onChange: () => void) => store.listen(onChange), [store]);
-  return useSyncExternalStore(subscribe, () => store.get(), () => serverValue);
+  return useSyncExternalStore(
+    subscribe,
+    () => store.get(),
+    () => serverValue,
+  );
 }

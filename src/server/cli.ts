@@ -145,7 +145,13 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo):
       case 'user:create': {
         const { values } = parse(
           rest,
-          { email: { type: 'string' }, password: { type: 'string' }, role: { type: 'string' }, 'first-name': { type: 'string' }, 'last-name': { type: 'string' } },
+          {
+            email: { type: 'string' },
+            password: { type: 'string' },
+            role: { type: 'string' },
+            'first-name': { type: 'string' },
+            'last-name': { type: 'string' },
+          },
           0,
         );
         const input = validate(
@@ -176,13 +182,22 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo):
           const outboxDir = config.smtpUrl ? null : path.join(config.dataDir, 'outbox');
           const result = await inviteUser(
             // Links point where the running server answers unless PUBLIC_URL says otherwise.
-            { db, clock: systemClock, mailer: jobs.queuedMailer(outboxDir), publicUrl: config.publicUrlExplicit ? config.publicUrl : (connection.serverUrl ?? config.publicUrl) },
+            {
+              db,
+              clock: systemClock,
+              mailer: jobs.queuedMailer(outboxDir),
+              publicUrl: config.publicUrlExplicit ? config.publicUrl : (connection.serverUrl ?? config.publicUrl),
+            },
             { email: input.email, role: input.role, invitedBy: null, via: 'cli' },
           );
           io.out(`Invited ${result.user.email} as ${result.user.role}${result.created ? '' : ' (again: earlier links no longer work)'}.`);
           io.out(`Onboarding link (valid until ${result.expiresAt.toISOString()}):`);
           io.out(result.url);
-          io.out(connection.serverUrl ? 'The invitation mail is queued; the running server sends it.' : 'The invitation mail is queued; a running server sends it (else the server sends it when it starts).');
+          io.out(
+            connection.serverUrl
+              ? 'The invitation mail is queued; the running server sends it.'
+              : 'The invitation mail is queued; a running server sends it (else the server sends it when it starts).',
+          );
           if (outboxDir) io.out(`No SMTP_URL set: the mail will be written to ${outboxDir}`);
         } finally {
           await jobs.stop();
@@ -192,7 +207,8 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo):
       case 'flag:set': {
         const { positionals } = parse(rest, {}, 2);
         const [key, raw] = positionals as [string, string];
-        if (!FLAG_KEY_PATTERN.test(key)) throw new UsageError(`Invalid flag key "${key}": use lower-case letters, digits, ".", "_" or "-", starting with a letter.`);
+        if (!FLAG_KEY_PATTERN.test(key))
+          throw new UsageError(`Invalid flag key "${key}": use lower-case letters, digits, ".", "_" or "-", starting with a letter.`);
         const value = parseFlagValue(raw);
         if (value === null) throw new UsageError('A flag cannot be null: remove it with flag:unset instead.');
         const db = await open();
@@ -230,7 +246,14 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo):
         const before = await getFlag(db, KNOWN_FLAGS.maintenance);
         if (mode === 'on') await setFlag(db, KNOWN_FLAGS.maintenance, true);
         else await unsetFlag(db, KNOWN_FLAGS.maintenance);
-        await audit(db, { via: 'cli', action: `maintenance.${mode}`, targetType: 'flag', targetId: KNOWN_FLAGS.maintenance, before: before ?? null, after: mode === 'on' });
+        await audit(db, {
+          via: 'cli',
+          action: `maintenance.${mode}`,
+          targetType: 'flag',
+          targetId: KNOWN_FLAGS.maintenance,
+          before: before ?? null,
+          after: mode === 'on',
+        });
         const was = isTruthyFlag(before) ? 'on' : 'off';
         io.out(`Maintenance mode is ${mode}${was === mode ? ' (it already was)' : ''}.`);
         return 0;

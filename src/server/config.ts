@@ -17,14 +17,20 @@ const envSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
     .optional(),
   PUBLIC_URL: z.url().optional(),
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+    .optional(),
   MAIL_FROM: z.string().min(3).default('Fieldwork <no-reply@fieldwork.localhost>'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   MAINTENANCE: z.enum(['0', '1', 'true', 'false', '']).optional(),
   TRUST_PROXY: z.enum(['0', '1', 'true', 'false', '']).optional(),
   DIST_DIR: z.string().min(1).default('./dist'),
   SUPPORT_EMAIL: z.email('must be an email address').default('support@fieldwork.localhost'),
-  PUBLIC_GA_ID: z.string().regex(/^G-[A-Z0-9]{4,20}$/, 'must be a Google Analytics 4 measurement id (G-XXXXXXXXXX)').optional(),
+  PUBLIC_GA_ID: z
+    .string()
+    .regex(/^G-[A-Z0-9]{4,20}$/, 'must be a Google Analytics 4 measurement id (G-XXXXXXXXXX)')
+    .optional(),
   /**
    * Tests only (not an operator setting, so not in README.md): how many milliseconds an upload's
    * body may send nothing before it is cut off with 408, instead of `MEDIA_LIMITS.stallSeconds`.
@@ -71,9 +77,7 @@ const truthy = (value: string | undefined): boolean => value === '1' || value ==
 /** Reads the configuration from an environment; throws ConfigError with every problem listed. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // Blank values count as unset; surrounding spaces are typing accidents.
-  const blankless = Object.fromEntries(
-    Object.entries(env).flatMap(([k, v]) => (v === undefined || v.trim() === '' ? [] : [[k, v.trim()]])),
-  );
+  const blankless = Object.fromEntries(Object.entries(env).flatMap(([k, v]) => (v === undefined || v.trim() === '' ? [] : [[k, v.trim()]])));
   const parsed = envSchema.safeParse(blankless);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);

@@ -155,11 +155,14 @@ export async function startServer(config: Config, logger: Logger = createLogger(
   logger.info({ url, database: db.kind, dataDir: config.dataDir, buildId: site.buildId }, `Fieldwork listening on ${url}`);
 
   // Housekeeping: forget expired sessions and rate-limit windows.
-  const housekeeping = setInterval(() => {
-    Promise.all([deleteExpiredSessions(db.db, systemClock), pruneRateLimits(db.db, systemClock)]).catch((error: unknown) =>
-      logger.warn({ err: error }, 'housekeeping failed'),
-    );
-  }, 60 * 60 * 1000);
+  const housekeeping = setInterval(
+    () => {
+      Promise.all([deleteExpiredSessions(db.db, systemClock), pruneRateLimits(db.db, systemClock)]).catch((error: unknown) =>
+        logger.warn({ err: error }, 'housekeeping failed'),
+      );
+    },
+    60 * 60 * 1000,
+  );
   housekeeping.unref();
 
   let closing: Promise<void> | undefined;

@@ -220,8 +220,7 @@ export function createStaticSite(distDir: string, logger: Logger, options: { ext
     }
   };
 
-  const sendNotFound = (c: Context<AppEnv>) =>
-    notFound ? send(c, notFound, 404) : c.text(`Page not found: ${c.req.path}`, 404);
+  const sendNotFound = (c: Context<AppEnv>) => (notFound ? send(c, notFound, 404) : c.text(`Page not found: ${c.req.path}`, 404));
 
   pages.on(['GET', 'HEAD'], '*', async (c) => {
     const pathname = c.req.path;
@@ -236,7 +235,7 @@ export function createStaticSite(distDir: string, logger: Logger, options: { ext
       const file = files.get(relative);
       if (file) return send(c, file);
     }
-    // A page request (a route or a 404): the redirect rules (SPEC.md §2) apply before any
+    // A page request (a route or a 404): the redirect rules (docs/product.md §2) apply before any
     // JavaScript runs, maintenance first; the browser's guard agrees.
     const match = relative === null ? null : matchRoute(pathname);
     const entry = match ? byPattern.get(match.route.pattern) : undefined;
@@ -246,7 +245,7 @@ export function createStaticSite(distDir: string, logger: Logger, options: { ext
     const needsSession = access === 'guest' || access === 'auth' || access === 'admin';
     const search = new URL(c.req.url).search;
     const maintenance = await maintenanceOf(c);
-    // A route rule's redirect comes first (SPEC.md §2: the server-provided redirect), as in the browser's guard.
+    // A route rule's redirect comes first (docs/product.md §2: the server-provided redirect), as in the browser's guard.
     const rule = maintenance || relative === null ? null : ruleRedirect(matcher, pathname, new URL(c.req.url).origin);
     if (rule) {
       const status = findRouteRule(matcher, pathname)?.redirect?.statusCode ?? 302;

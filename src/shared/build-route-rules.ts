@@ -1,5 +1,5 @@
 /**
- * The route rules of builds/meta/{id}.json (ARCHITECTURE.md "Build manifests"): the rule for a
+ * The route rules of builds/meta/{id}.json (docs/architecture.md "Build manifests"): the rule for a
  * path — exact paths first, then `:param` / `*` patterns, then the longest wildcard prefix. The
  * browser's guard applies them on every navigation and the Node server to every page request.
  */

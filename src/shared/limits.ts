@@ -1,4 +1,4 @@
-/** Business constants and limits (SPEC.md §9) that both sides need. */
+/** Business constants and limits (docs/product.md §9) that both sides need. */
 export const EMAIL_MAX_LENGTH = 255;
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 128;

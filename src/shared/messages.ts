@@ -1,4 +1,4 @@
-/** Validation messages, word for word as SPEC.md §5 and §8 give them. Browser and server use these. */
+/** Validation messages, word for word as docs/product.md §5 and §8 give them. Browser and server use these. */
 export const MESSAGES = {
   required: 'Required',
   tooLong: 'Too long',

@@ -86,8 +86,7 @@ export const MEDIA_MESSAGES = {
   invalidUpload: 'The upload could not be read: send the photo as multipart/form-data in the field "file"',
   tooLarge: 'This photo is larger than 20 MB',
   notAnImage: 'Upload a JPEG, PNG, WebP or HEIC photo',
-  heicUnsupported:
-    'HEIC photos cannot be read on this server yet: choose JPEG or PNG (on iPhone: Settings → Camera → Formats → Most Compatible)',
+  heicUnsupported: 'HEIC photos cannot be read on this server yet: choose JPEG or PNG (on iPhone: Settings → Camera → Formats → Most Compatible)',
   unreadable: 'This photo could not be read: it may be damaged. Choose another one',
   tooManyPixels: 'This photo is larger than 50 megapixels',
   dailyBytes: 'You have uploaded as much as you can today. Try again later.',

@@ -1,5 +1,5 @@
 /**
- * The identity of a client error report (SPEC.md §4: de-duplicated by a SHA-1 of its content),
+ * The identity of a client error report (docs/product.md §4: de-duplicated by a SHA-1 of its content),
  * computed the same way by the browser's queue and the server. No zod here: the browser's queue
  * hashes every report, and only validates (with zod, loaded then) what it did not build itself.
  */

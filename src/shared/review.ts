@@ -9,7 +9,10 @@ export const REVIEW_DECISIONS = ['approve', 'request_changes', 'reject'] as cons
 export type ReviewDecision = (typeof REVIEW_DECISIONS)[number];
 
 /** The entry status each decision leads to. */
-export const DECISION_STATUS = { approve: 'approved', request_changes: 'changes_requested', reject: 'rejected' } as const satisfies Record<ReviewDecision, EntryStatus>;
+export const DECISION_STATUS = { approve: 'approved', request_changes: 'changes_requested', reject: 'rejected' } as const satisfies Record<
+  ReviewDecision,
+  EntryStatus
+>;
 export const REVIEW_DECISION_STATUSES = ['approved', 'changes_requested', 'rejected'] as const;
 export type ReviewDecisionStatus = (typeof REVIEW_DECISION_STATUSES)[number];
 

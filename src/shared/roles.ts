@@ -1,4 +1,4 @@
-/** The roles of SPEC.md §6. moderator and admin are "elevated": they reach the admin area. */
+/** The roles of docs/product.md §6. moderator and admin are "elevated": they reach the admin area. */
 export const ROLES = ['participant', 'moderator', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
 

@@ -1,5 +1,5 @@
 /**
- * The redirect rules of SPEC.md §2 and §6 as one pure decision: given where a visitor is going,
+ * The redirect rules of docs/product.md §2 and §6 as one pure decision: given where a visitor is going,
  * what we know about them, and where they come from, stay or go elsewhere. The browser's route
  * guard runs it on first load and on every client-side navigation; the server runs it for page
  * requests when it knows the session.
@@ -7,10 +7,7 @@
 import { isElevated, type Role } from './roles.ts';
 import { matchRoute, paramsAreValid } from './routes.ts';
 
-export type AuthState =
-  | { status: 'unknown' }
-  | { status: 'unauthenticated' }
-  | { status: 'authenticated'; role: Role };
+export type AuthState = { status: 'unknown' } | { status: 'unauthenticated' } | { status: 'authenticated'; role: Role };
 
 export type Decision =
   | { action: 'stay' }
@@ -37,7 +34,7 @@ export const MAINTENANCE_PATH = '/maintenance';
 const STAY: Decision = { action: 'stay' };
 const redirect = (to: string): Decision => ({ action: 'redirect', to });
 
-/** True for SPEC.md's public routes (/terms, /privacy, /contact, /data-deletion). */
+/** True for docs/product.md's public routes (/terms, /privacy, /contact, /data-deletion). */
 export function isPublicPath(path: string): boolean {
   return matchRoute(path)?.route.access === 'public';
 }

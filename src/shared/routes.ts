@@ -1,5 +1,5 @@
 /**
- * Every page route of SPEC.md §2, in one table shared by the browser, the build and the server.
+ * Every page route of docs/product.md §2, in one table shared by the browser, the build and the server.
  *
  * - `access` says who may see the page (the redirect rules are applied from it).
  * - `layout` is the layout the page renders in.
@@ -77,15 +77,33 @@ export const ROUTES = [
   { pattern: '/admin/tools/points-bulk-update', access: 'admin', layout: 'admin', title: 'Points bulk update' },
   { pattern: '/admin/tools/alchemer-export-append', access: 'admin', layout: 'admin', title: 'Alchemer export append' },
   { pattern: '/admin/tools/export-reviews-unilever', access: 'admin', layout: 'admin', title: 'Export reviews (Unilever)' },
-  // Not in SPEC.md: the admin tools screen for client error reports (issue 4).
+  // Not in docs/product.md: the admin tools screen for client error reports (issue 4).
   { pattern: '/admin/tools/client-errors', access: 'admin', layout: 'admin', title: 'Client errors' },
   { pattern: '/admin/projects/:projectId', access: 'admin', layout: 'admin', title: 'Project', params: { projectId: 'id' } },
   { pattern: '/admin/projects/:projectId/surveys/new', access: 'admin', layout: 'admin', title: 'New survey', params: { projectId: 'id' } },
   { pattern: '/admin/projects/:projectId/surveys/:surveyId', access: 'admin', layout: 'admin', title: 'Survey', params: { projectId: 'id', surveyId: 'id' } },
-  { pattern: '/admin/projects/:projectId/surveys/:surveyId/edit', access: 'admin', layout: 'formbuilder', title: 'Edit survey', params: { projectId: 'id', surveyId: 'id' } },
+  {
+    pattern: '/admin/projects/:projectId/surveys/:surveyId/edit',
+    access: 'admin',
+    layout: 'formbuilder',
+    title: 'Edit survey',
+    params: { projectId: 'id', surveyId: 'id' },
+  },
   { pattern: '/admin/projects/:projectId/missions/new', access: 'admin', layout: 'admin', title: 'New mission', params: { projectId: 'id' } },
-  { pattern: '/admin/projects/:projectId/missions/:missionId', access: 'admin', layout: 'admin', title: 'Mission', params: { projectId: 'id', missionId: 'id' } },
-  { pattern: '/admin/projects/:projectId/missions/:missionId/edit', access: 'admin', layout: 'formbuilder', title: 'Edit mission', params: { projectId: 'id', missionId: 'id' } },
+  {
+    pattern: '/admin/projects/:projectId/missions/:missionId',
+    access: 'admin',
+    layout: 'admin',
+    title: 'Mission',
+    params: { projectId: 'id', missionId: 'id' },
+  },
+  {
+    pattern: '/admin/projects/:projectId/missions/:missionId/edit',
+    access: 'admin',
+    layout: 'formbuilder',
+    title: 'Edit mission',
+    params: { projectId: 'id', missionId: 'id' },
+  },
 ] as const satisfies readonly RouteDef[];
 
 export type RoutePattern = (typeof ROUTES)[number]['pattern'];

@@ -1,4 +1,4 @@
-/** Kinds of single-use link tokens and how long each lives (ARCHITECTURE.md, security rules). */
+/** Kinds of single-use link tokens and how long each lives (docs/architecture.md, security rules). */
 export const TOKEN_TYPES = ['onboarding', 'reset-password', 'update-email', 'verify-email', 'data-deletion'] as const;
 export type TokenType = (typeof TOKEN_TYPES)[number];
 

@@ -8,11 +8,7 @@ import { atom } from 'nanostores';
 import { apiGet, type AccountResponse, type AccountSession, type AccountUser } from '../lib/api.ts';
 import { $auth, authReady, setAuthenticatedUser } from './auth.ts';
 
-export type AccountState =
-  | { status: 'idle' }
-  | { status: 'loading' }
-  | { status: 'ready'; data: AccountResponse }
-  | { status: 'error'; error: unknown };
+export type AccountState = { status: 'idle' } | { status: 'loading' } | { status: 'ready'; data: AccountResponse } | { status: 'error'; error: unknown };
 
 export const $account = atom<AccountState>({ status: 'idle' });
 

@@ -1,5 +1,5 @@
 /**
- * The authentication state of SPEC.md §4: unknown at start, authenticated when GET /api/auth
+ * The authentication state of docs/product.md §4: unknown at start, authenticated when GET /api/auth
  * succeeds, unauthenticated when it fails or after sign-out. Onboarding sets it from the user the
  * API returns; sign-in does not set it (the caller fetches the current user again).
  */
@@ -7,10 +7,7 @@ import { atom } from 'nanostores';
 import { ApiError, apiGet, apiSend, toCurrentUser, type CurrentUser, type OkResponse } from '../lib/api.ts';
 import { $colorMode, isColorMode, setColorMode } from './color-mode.ts';
 
-export type AuthStoreState =
-  | { status: 'unknown' }
-  | { status: 'authenticated'; user: CurrentUser }
-  | { status: 'unauthenticated' };
+export type AuthStoreState = { status: 'unknown' } | { status: 'authenticated'; user: CurrentUser } | { status: 'unauthenticated' };
 
 const UNKNOWN: AuthStoreState = { status: 'unknown' };
 const UNAUTHENTICATED: AuthStoreState = { status: 'unauthenticated' };
@@ -52,7 +49,7 @@ export function loadCurrentUser(): Promise<AuthStoreState> {
   return inFlight;
 }
 
-/** Onboarding (SPEC.md §4) and account updates: the API returned the user; store it. */
+/** Onboarding (docs/product.md §4) and account updates: the API returned the user; store it. */
 export function setAuthenticatedUser(user: CurrentUser): void {
   $auth.set({ status: 'authenticated', user: toCurrentUser(user) });
   // An account user (the preferences screen saved it): its colour mode applies at once.

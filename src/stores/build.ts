@@ -1,5 +1,5 @@
 /**
- * The build watcher's state (SPEC.md §4, ARCHITECTURE.md "Build manifests"): the build this page
+ * The build watcher's state (docs/product.md §4, docs/architecture.md "Build manifests"): the build this page
  * runs (the id of builds/latest.json at first load), the newest id seen since, and that build's
  * meta (route rules, prerendered pages).
  */

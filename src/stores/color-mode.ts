@@ -1,5 +1,5 @@
 /**
- * Colour mode (SPEC.md §3): `system` (follow the device), `light` or `dark`, kept in local storage.
+ * Colour mode (docs/product.md §3): `system` (follow the device), `light` or `dark`, kept in local storage.
  * An inline script in BaseLayout's <head> applies the stored value before the first paint
  * (COLOR_MODE_INLINE_SCRIPT); the store applies every change and keeps it across client-side
  * navigations, which replace <html>'s attributes.
@@ -11,8 +11,7 @@ export const COLOR_MODE_STORAGE_KEY = 'fieldwork-color-mode';
 export const COLOR_MODES = ['system', 'light', 'dark'] as const;
 export type ColorModeValue = (typeof COLOR_MODES)[number];
 
-export const isColorMode = (value: unknown): value is ColorModeValue =>
-  typeof value === 'string' && (COLOR_MODES as readonly string[]).includes(value);
+export const isColorMode = (value: unknown): value is ColorModeValue => typeof value === 'string' && (COLOR_MODES as readonly string[]).includes(value);
 
 export const $colorMode = atom<ColorModeValue>('system');
 
@@ -22,7 +21,10 @@ export function readColorMode(storage: StorageLike | null = local()): ColorModeV
 }
 
 /** `.light` / `.dark` on <html> for an explicit choice; none for `system` (the media query decides). */
-export function applyColorMode(mode: ColorModeValue, root: { classList: Pick<DOMTokenList, 'add' | 'remove' | 'toggle'> } | null = globalThis.document?.documentElement ?? null): void {
+export function applyColorMode(
+  mode: ColorModeValue,
+  root: { classList: Pick<DOMTokenList, 'add' | 'remove' | 'toggle'> } | null = globalThis.document?.documentElement ?? null,
+): void {
   if (!root) return;
   root.classList.toggle('light', mode === 'light');
   root.classList.toggle('dark', mode === 'dark');

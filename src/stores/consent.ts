@@ -1,5 +1,5 @@
 /**
- * Cookie consent (SPEC.md §3, §4, §5): four categories. `necessary` is always true and cannot be
+ * Cookie consent (docs/product.md §3, §4, §5): four categories. `necessary` is always true and cannot be
  * turned off; the others are off until the visitor allows them. The choice is kept in local
  * storage under CONSENT_STORAGE_KEY and merged with the defaults on load (unknown or broken
  * values fall back to the defaults). The banner is open until a choice is saved.

@@ -1,5 +1,5 @@
 /**
- * The site-wide banner of the `banner` feature flag (SPEC.md §4, §7): shown while the flag's
+ * The site-wide banner of the `banner` feature flag (docs/product.md §4, §7): shown while the flag's
  * value is truthy; a string value is its text.
  */
 import { atom } from 'nanostores';

@@ -1,5 +1,5 @@
 /**
- * Toasts (SPEC.md §3, §4, §9) in the shadcn/ui model on Radix Toast: add, update, dismiss (closes,
+ * Toasts (docs/product.md §3, §4, §9) in the shadcn/ui model on Radix Toast: add, update, dismiss (closes,
  * then removed after TOAST_REMOVE_DELAY_MS) and remove (gone now). At most TOAST_LIMIT are kept:
  * a new toast replaces the one shown. The Toaster island renders the store.
  */
@@ -33,7 +33,7 @@ export type ToastInput = Omit<Toast, 'id' | 'open' | 'type'> & { type?: string }
 
 export const $toasts = atom<Toast[]>([]);
 
-/** SPEC.md §5: a toast's type is foreground or background; anything else is refused. */
+/** docs/product.md §5: a toast's type is foreground or background; anything else is refused. */
 export function validateToastType(type: string | undefined): ToastType {
   const value = type ?? 'foreground';
   if (!(TOAST_TYPES as readonly string[]).includes(value)) throw new Error(`Toast type must be foreground or background, not "${value}"`);

@@ -24,12 +24,15 @@ describeEachBackend('admin changes and their audit rows in one transaction', (ct
 
   beforeEach(async () => {
     const { db } = ctx().database;
-    await db.execute(sql.raw(`create or replace function fw_test_audit_down() returns trigger language plpgsql as $$ begin raise exception 'audit log unavailable'; end $$`));
+    await db.execute(
+      sql.raw(`create or replace function fw_test_audit_down() returns trigger language plpgsql as $$ begin raise exception 'audit log unavailable'; end $$`),
+    );
   });
   afterEach(async () => {
     await ctx().database.db.execute(sql.raw('drop trigger if exists fw_test_audit_down on audit_log'));
   });
-  const auditDown = () => ctx().database.db.execute(sql.raw('create trigger fw_test_audit_down before insert on audit_log for each row execute function fw_test_audit_down()'));
+  const auditDown = () =>
+    ctx().database.db.execute(sql.raw('create trigger fw_test_audit_down before insert on audit_log for each row execute function fw_test_audit_down()'));
 
   it('refuses each change when its audit row cannot be written, and changes nothing', async () => {
     const c = ctx();

@@ -32,7 +32,11 @@ describeEachBackend('the contact form', (ctx) => {
 
   it('stores the message, answers 202, and mails support with Reply-To the sender', async () => {
     const email = uniqueEmail('writer');
-    const res = await post({ name: '  Ada Lovelace ', email: ` ${email.toUpperCase()} `, message: 'Where do I find my points for the March mission? <b>Thanks</b>' });
+    const res = await post({
+      name: '  Ada Lovelace ',
+      email: ` ${email.toUpperCase()} `,
+      message: 'Where do I find my points for the March mission? <b>Thanks</b>',
+    });
     expect(res.status).toBe(202);
     expect(await res.json()).toEqual({ ok: true });
 
@@ -75,10 +79,15 @@ describeEachBackend('the contact form', (ctx) => {
 
   it('allows 400 messages an hour per address (a room of people) and 5 per email', async () => {
     const ip = freshIp();
-    for (let i = 0; i < 20; i++) expect((await post({ name: 'Sam', email: uniqueEmail('room'), message: 'Hello there, a question.' }, { 'X-Forwarded-For': ip })).status).toBe(202);
+    for (let i = 0; i < 20; i++)
+      expect((await post({ name: 'Sam', email: uniqueEmail('room'), message: 'Hello there, a question.' }, { 'X-Forwarded-For': ip })).status).toBe(202);
     // As if 378 more people had written from that address this hour.
-    await ctx().database.db.update(rateLimits).set({ count: 398 }).where(eq(rateLimits.key, `contact:ip:${ip}`));
-    for (let i = 0; i < 2; i++) expect((await post({ name: 'Sam', email: uniqueEmail('room'), message: 'Hello there, a question.' }, { 'X-Forwarded-For': ip })).status).toBe(202);
+    await ctx()
+      .database.db.update(rateLimits)
+      .set({ count: 398 })
+      .where(eq(rateLimits.key, `contact:ip:${ip}`));
+    for (let i = 0; i < 2; i++)
+      expect((await post({ name: 'Sam', email: uniqueEmail('room'), message: 'Hello there, a question.' }, { 'X-Forwarded-For': ip })).status).toBe(202);
     const limited = await post({ name: 'Sam', email: uniqueEmail('room'), message: 'Hello there, a question.' }, { 'X-Forwarded-For': ip });
     expect((await errorOf(limited, 429)).code).toBe('rate_limited');
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(3000);
@@ -108,7 +117,8 @@ describeEachBackend('contact messages for the admin area', (ctx) => {
 
   it('list newest first, page and search', async () => {
     const moderator = await signedInUser(ctx(), 'moderator');
-    const get = async (query: string) => (await (await ctx().request(`/api/admin/contact-messages${query}`, { headers: moderator.headers })).json()) as MessageList;
+    const get = async (query: string) =>
+      (await (await ctx().request(`/api/admin/contact-messages${query}`, { headers: moderator.headers })).json()) as MessageList;
     for (let i = 1; i <= 12; i++) {
       expect((await post(`Sender ${String(i).padStart(2, '0')}`, uniqueEmail('paged'))).status).toBe(202);
       ctx().clock.advance(1000);
@@ -126,7 +136,8 @@ describeEachBackend('contact messages for the admin area', (ctx) => {
     const email = uniqueEmail('handled');
     await post('Handled Person', email);
     const get = async () =>
-      ((await (await ctx().request(`/api/admin/contact-messages?search=${encodeURIComponent(email)}`, { headers: moderator.headers })).json()) as MessageList).messages[0];
+      ((await (await ctx().request(`/api/admin/contact-messages?search=${encodeURIComponent(email)}`, { headers: moderator.headers })).json()) as MessageList)
+        .messages[0];
     const id = (await get())?.id ?? 0;
     const done = await ctx().json('PATCH', `/api/admin/contact-messages/${id}`, { handled: true }, moderator.headers);
     expect(done.status).toBe(200);
@@ -134,7 +145,10 @@ describeEachBackend('contact messages for the admin area', (ctx) => {
     expect((await get())?.handledAt).not.toBeNull();
     const reopened = await ctx().json('PATCH', `/api/admin/contact-messages/${id}`, { handled: false }, moderator.headers);
     expect(((await reopened.json()) as { message: ListedMessage }).message.handledAt).toBeNull();
-    const entries = await ctx().database.db.select().from(auditLog).where(and(eq(auditLog.targetType, 'contact_message'), eq(auditLog.targetId, String(id))));
+    const entries = await ctx()
+      .database.db.select()
+      .from(auditLog)
+      .where(and(eq(auditLog.targetType, 'contact_message'), eq(auditLog.targetId, String(id))));
     expect(entries.map((e) => [e.action, e.actorId, e.via])).toEqual([
       ['contact_message.handled', moderator.id, 'api'],
       ['contact_message.reopened', moderator.id, 'api'],

@@ -217,7 +217,9 @@ describeEachBackend('data-deletion requests for admins', (ctx) => {
     expect(first.requests[0]?.email).toBe(people[11]?.email);
     expect((await get('?status=confirmed&page=2')).requests.map((r) => r.email)).toEqual([people[1]?.email, people[0]?.email]);
     expect((await get('?status=completed')).total).toBe(0);
-    expect(Object.keys(await fieldsOf(await ctx().request('/api/admin/data-deletion-requests?status=deleted', { headers: admin.headers })))).toEqual(['status']);
+    expect(Object.keys(await fieldsOf(await ctx().request('/api/admin/data-deletion-requests?status=deleted', { headers: admin.headers })))).toEqual([
+      'status',
+    ]);
   });
 
   it('complete a confirmed request: recorded, audited, the person told; nothing is deleted', async () => {
@@ -247,7 +249,9 @@ describeEachBackend('data-deletion requests for admins', (ctx) => {
     expect((await ctx().request('/api/auth', { headers: user.headers })).status).toBe(200);
     // Closed is closed.
     for (const status of ['completed', 'cancelled']) {
-      expect((await errorOf(await ctx().json('PATCH', `/api/admin/data-deletion-requests/${request?.id}`, { status }, admin.headers), 409)).code).toBe('invalid_status');
+      expect((await errorOf(await ctx().json('PATCH', `/api/admin/data-deletion-requests/${request?.id}`, { status }, admin.headers), 409)).code).toBe(
+        'invalid_status',
+      );
     }
   });
 
@@ -272,7 +276,11 @@ describeEachBackend('data-deletion requests for admins', (ctx) => {
     expect(await fieldsOf(await ctx().json('PATCH', '/api/admin/data-deletion-requests/1', { status: 'deleted' }, admin.headers))).toEqual({
       status: ['Invalid enum value'],
     });
-    expect(Object.keys(await fieldsOf(await ctx().json('PATCH', '/api/admin/data-deletion-requests/0', { status: 'completed' }, admin.headers)))).toEqual(['id']);
-    expect((await errorOf(await ctx().json('PATCH', '/api/admin/data-deletion-requests/999999', { status: 'completed' }, admin.headers), 404)).code).toBe('not_found');
+    expect(Object.keys(await fieldsOf(await ctx().json('PATCH', '/api/admin/data-deletion-requests/0', { status: 'completed' }, admin.headers)))).toEqual([
+      'id',
+    ]);
+    expect((await errorOf(await ctx().json('PATCH', '/api/admin/data-deletion-requests/999999', { status: 'completed' }, admin.headers), 404)).code).toBe(
+      'not_found',
+    );
   });
 });

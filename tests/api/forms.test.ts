@@ -3,7 +3,15 @@ import { beforeAll, expect, it } from 'vitest';
 import { auditLog } from '../../src/server/db/schema/index.ts';
 import type { FormUse } from '../../src/server/services/form-usage.ts';
 import { emptyDefinition } from '../../src/shared/forms/definition.ts';
-import type { AdminForm, AdminFormList, FormDraftChanges, FormDraftSaved, FormPublished, FormVersion, StaleRevisionError } from '../../src/shared/schemas/forms.ts';
+import type {
+  AdminForm,
+  AdminFormList,
+  FormDraftChanges,
+  FormDraftSaved,
+  FormPublished,
+  FormVersion,
+  StaleRevisionError,
+} from '../../src/shared/schemas/forms.ts';
 import { describeEachBackend, type TestContext } from './harness.ts';
 import { errorOf, fieldsOf, signedInUser, type SignedIn } from './helpers.ts';
 import { createMission, createProject, createSurvey, insertResponse } from './programme-fixtures.ts';
@@ -124,15 +132,26 @@ describeEachBackend('forms API', (ctx) => {
     expect((await create({ title: 'x'.repeat(300) })).title).toHaveLength(300);
     expect(await fieldsOf(await call('POST', '', { title: 'Extra', owner: 1 }))).toEqual({ owner: ['Unexpected field'] });
 
-    const malformed = await fieldsOf(await call('POST', '', { title: 'Bad', definition: { schema: SCHEMA, title: 'Bad', pages: [{ id: 'p', elements: [{ id: 3, type: 'short_text', title: 'Q' }] }] } }));
+    const malformed = await fieldsOf(
+      await call('POST', '', {
+        title: 'Bad',
+        definition: { schema: SCHEMA, title: 'Bad', pages: [{ id: 'p', elements: [{ id: 3, type: 'short_text', title: 'Q' }] }] },
+      }),
+    );
     expect(Object.keys(malformed)).toEqual(['definition']);
     expect(malformed.definition?.[0]).toMatch(/^pages\.0\.elements\.0\.id: /);
-    expect(Object.keys(await fieldsOf(await call('POST', '', { title: 'Bad', definition: { schema: 'other/1', title: 'Bad', pages: [] } })))).toEqual(['definition']);
+    expect(Object.keys(await fieldsOf(await call('POST', '', { title: 'Bad', definition: { schema: 'other/1', title: 'Bad', pages: [] } })))).toEqual([
+      'definition',
+    ]);
     expect(Object.keys(await fieldsOf(await call('POST', '', { title: 'Bad', definition: null })))).toEqual(['definition']);
 
     // Valid JSON that is not an object, and invalid JSON.
     expect((await errorOf(await call('POST', '', ['title']), 400)).code).toBe('validation_failed');
-    const broken = await ctx().request(BASE, { method: 'POST', headers: { ...moderator.headers, Origin: 'http://127.0.0.1:4321', 'Content-Type': 'application/json' }, body: '{"title":' });
+    const broken = await ctx().request(BASE, {
+      method: 'POST',
+      headers: { ...moderator.headers, Origin: 'http://127.0.0.1:4321', 'Content-Type': 'application/json' },
+      body: '{"title":',
+    });
     expect((await errorOf(broken, 400)).code).toBe('invalid_json');
   });
 
@@ -243,7 +262,9 @@ describeEachBackend('forms API', (ctx) => {
 
   it('a malformed draft is 400; a well-formed one that cannot be published yet is saved', async () => {
     const form = await create({ title: 'Work in progress' });
-    const fields = await fieldsOf(await save(form.id, { schema: SCHEMA, title: 'x', pages: [{ id: 'page_1', elements: [{ id: 'a', type: 'short_text' }] }] }, 1));
+    const fields = await fieldsOf(
+      await save(form.id, { schema: SCHEMA, title: 'x', pages: [{ id: 'page_1', elements: [{ id: 'a', type: 'short_text' }] }] }, 1),
+    );
     expect(fields).toEqual({ definition: ['pages.0.elements.0.title: Invalid input: expected string, received undefined'] });
     expect(await fieldsOf(await call('PUT', `/${form.id}/draft`, { revision: 1 }))).toEqual({ definition: ['Required'] });
     expect(await fieldsOf(await call('PUT', `/${form.id}/draft`, { definition: emptyDefinition('x') }))).toEqual({ revision: ['Required'] });
@@ -263,7 +284,11 @@ describeEachBackend('forms API', (ctx) => {
 
   it('publish: problems are 400 by element id; then version 1, 2, … each frozen', async () => {
     const form = await create({ title: 'Visit report' });
-    await saved(form.id, definitionWith('Visit report', [nameQuestion, { ...nameQuestion, title: 'Again' }, { id: 'mystery', type: 'hologram', title: '?' }]), 1);
+    await saved(
+      form.id,
+      definitionWith('Visit report', [nameQuestion, { ...nameQuestion, title: 'Again' }, { id: 'mystery', type: 'hologram', title: '?' }]),
+      1,
+    );
     const problems = await errorOf(await publish(form.id), 400);
     expect(problems).toMatchObject({ code: 'validation_failed', message: 'Fix the problems before publishing' });
     expect(Object.keys(problems.fields ?? {})).toEqual(expect.arrayContaining(['name', 'mystery']));
@@ -275,7 +300,9 @@ describeEachBackend('forms API', (ctx) => {
     expect(await published(form.id)).toEqual({ version: 1, changes: [] });
     const afterFirst = await get(form.id);
     expect(afterFirst).toMatchObject({ status: 'published', latestVersion: 1, revision: 3 });
-    expect(afterFirst.versions).toEqual([{ version: 1, publishedAt: ctx().clock.now().toISOString(), publishedBy: { id: moderator.id, firstName: 'Robin', lastName: 'Hale' } }]);
+    expect(afterFirst.versions).toEqual([
+      { version: 1, publishedAt: ctx().clock.now().toISOString(), publishedBy: { id: moderator.id, firstName: 'Robin', lastName: 'Hale' } },
+    ]);
 
     // Editing the draft later does not touch version 1.
     const v2 = definitionWith('Visit report', [nameQuestion, colourQuestion, { id: 'notes', type: 'long_text', title: 'Notes' }]);
@@ -305,7 +332,10 @@ describeEachBackend('forms API', (ctx) => {
     const stale = await publish(form.id, { revision: 3 });
     expect(stale.status).toBe(409);
     expect(((await stale.json()) as { error: StaleRevisionError }).error).toMatchObject({ code: 'stale_revision', revision: 4, draft: v2 });
-    expect(await fieldsOf(await publish(form.id, { confirmBreaking: 'yes', force: true }))).toEqual({ confirmBreaking: ['Must be true or false'], force: ['Unexpected field'] });
+    expect(await fieldsOf(await publish(form.id, { confirmBreaking: 'yes', force: true }))).toEqual({
+      confirmBreaking: ['Must be true or false'],
+      force: ['Unexpected field'],
+    });
   });
 
   it('concurrent publishes take different version numbers', async () => {
@@ -440,7 +470,9 @@ describeEachBackend('forms API', (ctx) => {
     expect((await list(`q=${tag}&status=draft`)).items.map((f) => f.id)).toEqual([unpublished.id]);
     // Restoring a form that is not archived changes nothing.
     expect((await ok<AdminForm>(await call('POST', `/${unpublished.id}/restore`))).status).toBe('draft');
-    expect(await saved(publishedForm.id, definitionWith(`${tag} published`, [nameQuestion]), restored.revision)).toMatchObject({ revision: restored.revision + 1 });
+    expect(await saved(publishedForm.id, definitionWith(`${tag} published`, [nameQuestion]), restored.revision)).toMatchObject({
+      revision: restored.revision + 1,
+    });
   });
 
   it('a form a live survey or mission uses cannot be archived', async () => {
@@ -468,7 +500,9 @@ describeEachBackend('forms API', (ctx) => {
 
     // Closing the survey (through the admin API) frees the form.
     expect((await ctx().json('PATCH', `/api/admin/surveys/${survey.id}`, { status: 'closed' }, moderator.headers)).status).toBe(200);
-    expect((await get(form.id)).usedBy).toEqual([{ kind: 'survey', id: survey.id, title: 'Spring survey', projectId: project.id, status: 'closed', version: 1, live: false }]);
+    expect((await get(form.id)).usedBy).toEqual([
+      { kind: 'survey', id: survey.id, title: 'Spring survey', projectId: project.id, status: 'closed', version: 1, live: false },
+    ]);
     expect((await call('DELETE', `/${form.id}`)).status).toBe(204);
   });
 

@@ -59,7 +59,7 @@ export async function mailsTo(ctx: TestContext, address: string): Promise<Outbox
   return (await readOutbox(ctx.dataDir)).filter((m) => m.to === address);
 }
 
-/** A miniature dist/ as the build writes it, with every kind of route of SPEC.md §2. */
+/** A miniature dist/ as the build writes it, with every kind of route of docs/product.md §2. */
 export function writeFixtureDist(): string {
   const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-dist-'));
   const write = (file: string, content: string) => {

@@ -151,7 +151,10 @@ describeEachBackend('registration and onboarding', (ctx) => {
   });
 
   it('refuses an expired onboarding link', async () => {
-    const [row] = await ctx().database.db.insert(users).values({ email: uniqueEmail('late'), status: 'invited', firstName: 'L', lastName: 'Ate' }).returning();
+    const [row] = await ctx()
+      .database.db.insert(users)
+      .values({ email: uniqueEmail('late'), status: 'invited', firstName: 'L', lastName: 'Ate' })
+      .returning();
     const { token } = await issueLinkToken(ctx().database.db, ctx().clock, { type: 'onboarding', userId: row?.id ?? 0 });
     ctx().clock.advance(7 * 24 * HOUR + 1000);
     expect((await ctx().request(`/api/tokens/verify?token=${token}&type=onboarding`)).status).toBe(404);
@@ -180,7 +183,7 @@ describeEachBackend('token verification', (ctx) => {
 });
 
 describeEachBackend('sign-in and sign-out', (ctx) => {
-  it('validates the form exactly as SPEC.md §5: Required, and no extra fields', async () => {
+  it('validates the form exactly as docs/product.md §5: Required, and no extra fields', async () => {
     const empty = await ctx().json('POST', '/api/auth/login', {});
     expect(empty.status).toBe(400);
     expect(((await empty.json()) as { error: { fields: Record<string, string[]> } }).error.fields).toEqual({ email: ['Required'], password: ['Required'] });
@@ -235,7 +238,7 @@ describeEachBackend('sign-in and sign-out', (ctx) => {
 });
 
 describeEachBackend('password reset', (ctx) => {
-  it('validates the forgot-password email as SPEC.md §5', async () => {
+  it('validates the forgot-password email as docs/product.md §5', async () => {
     const cases: [unknown, string][] = [
       ['', 'Required'],
       ['   ', 'Required'],
@@ -273,7 +276,10 @@ describeEachBackend('password reset', (ctx) => {
     const mismatch = await ctx().json('POST', `/api/auth/password/reset?token=${token}`, { password: 'N3w-password!', confirmPassword: 'N3w-password?' });
     expect(((await mismatch.json()) as { error: { fields: Record<string, string[]> } }).error.fields).toEqual({ confirmPassword: ['Passwords do not match'] });
     const missing = await ctx().json('POST', `/api/auth/password/reset?token=${token}`, {});
-    expect(((await missing.json()) as { error: { fields: Record<string, string[]> } }).error.fields).toEqual({ password: ['Required'], confirmPassword: ['Required'] });
+    expect(((await missing.json()) as { error: { fields: Record<string, string[]> } }).error.fields).toEqual({
+      password: ['Required'],
+      confirmPassword: ['Required'],
+    });
 
     const res = await ctx().json('POST', `/api/auth/password/reset?token=${token}`, { password: 'N3w-password!', confirmPassword: 'N3w-password!' });
     expect(res.status).toBe(200);
@@ -332,7 +338,12 @@ describeEachBackend('account', (ctx) => {
     const account = await ctx().request('/api/account', { headers: session });
     expect(account.status).toBe(200);
     const body = (await account.json()) as { user: Record<string, unknown>; sessions: { current: boolean }[] };
-    expect(body.user).toMatchObject({ email, address: null, preferences: { emailNotifications: true, language: 'en', colorMode: 'system' }, pendingEmail: null });
+    expect(body.user).toMatchObject({
+      email,
+      address: null,
+      preferences: { emailNotifications: true, language: 'en', colorMode: 'system' },
+      pendingEmail: null,
+    });
     expect(body.sessions.filter((s) => s.current)).toHaveLength(1);
 
     const profile = await ctx().json('PATCH', '/api/account/profile', { firstName: ' Robyn ', lastName: 'Hale-Smith' }, session);
@@ -341,9 +352,24 @@ describeEachBackend('account', (ctx) => {
 
     const badAddress = await ctx().json('PUT', '/api/account/address', { line1: '', city: 'Leeds', postalCode: 'LS1 1AA', country: 'Narnia' }, session);
     expect(badAddress.status).toBe(400);
-    expect(((await badAddress.json()) as { error: { fields: Record<string, string[]> } }).error.fields).toEqual({ line1: ['Required'], country: ['Choose a country'] });
-    const address = await ctx().json('PUT', '/api/account/address', { line1: '1 Park Row', line2: '', city: 'Leeds', region: '', postalCode: 'LS1 1AA', country: 'gb' }, session);
-    expect(((await address.json()) as { user: { address: unknown } }).user.address).toEqual({ line1: '1 Park Row', line2: '', city: 'Leeds', region: '', postalCode: 'LS1 1AA', country: 'GB' });
+    expect(((await badAddress.json()) as { error: { fields: Record<string, string[]> } }).error.fields).toEqual({
+      line1: ['Required'],
+      country: ['Choose a country'],
+    });
+    const address = await ctx().json(
+      'PUT',
+      '/api/account/address',
+      { line1: '1 Park Row', line2: '', city: 'Leeds', region: '', postalCode: 'LS1 1AA', country: 'gb' },
+      session,
+    );
+    expect(((await address.json()) as { user: { address: unknown } }).user.address).toEqual({
+      line1: '1 Park Row',
+      line2: '',
+      city: 'Leeds',
+      region: '',
+      postalCode: 'LS1 1AA',
+      country: 'GB',
+    });
 
     const prefs = await ctx().json('PATCH', '/api/account/preferences', { emailNotifications: false, language: 'en', colorMode: 'dark' }, session);
     expect(((await prefs.json()) as { user: { preferences: unknown } }).user.preferences).toEqual({
@@ -418,9 +444,19 @@ describeEachBackend('account', (ctx) => {
     const { email } = await activeUser(ctx());
     const current = cookieHeader(await signIn(ctx(), email));
     const other = cookieHeader(await signIn(ctx(), email));
-    const wrong = await ctx().json('POST', '/api/account/password', { currentPassword: 'Wrong-passw0rd', password: 'N3w-password!', confirmPassword: 'N3w-password!' }, current);
+    const wrong = await ctx().json(
+      'POST',
+      '/api/account/password',
+      { currentPassword: 'Wrong-passw0rd', password: 'N3w-password!', confirmPassword: 'N3w-password!' },
+      current,
+    );
     expect(wrong.status).toBe(400);
-    const res = await ctx().json('POST', '/api/account/password', { currentPassword: PASSWORD, password: 'N3w-password!', confirmPassword: 'N3w-password!' }, current);
+    const res = await ctx().json(
+      'POST',
+      '/api/account/password',
+      { currentPassword: PASSWORD, password: 'N3w-password!', confirmPassword: 'N3w-password!' },
+      current,
+    );
     expect(res.status).toBe(200);
     expect((await ctx().request('/api/auth', { headers: current })).status).toBe(200);
     expect((await ctx().request('/api/auth', { headers: other })).status).toBe(401);

@@ -40,7 +40,9 @@ async function lastingDatabase(backend: Backend): Promise<{ kind: 'pglite'; dir:
   return { kind: 'postgres', url: fresh.url };
 }
 
-async function openLasting(target: { kind: 'pglite'; dir: string } | { kind: 'postgres'; url: string }): Promise<{ database: Database; connection?: JobConnection }> {
+async function openLasting(
+  target: { kind: 'pglite'; dir: string } | { kind: 'postgres'; url: string },
+): Promise<{ database: Database; connection?: JobConnection }> {
   if (target.kind === 'pglite') return { database: await openDatabase({ kind: 'pglite', dataDir: target.dir }) };
   return { database: await openDatabase({ kind: 'postgres', connection: target.url, poolSize: 4 }), connection: target.url };
 }
@@ -109,7 +111,10 @@ for (const backend of BACKENDS) {
         expect(await second.context.jobs.drain()).toMatchObject({ failed: 0 });
         const mails = (await readOutbox(dataDir)).filter((m) => m.to === email);
         expect(mails.map((m) => m.subject)).toEqual(['Reset your Fieldwork password']);
-        const token = mails[0]?.links.find((link) => link.includes('/reset-password/'))?.split('/').at(-1);
+        const token = mails[0]?.links
+          .find((link) => link.includes('/reset-password/'))
+          ?.split('/')
+          .at(-1);
         const verify = await second.context.request(`/api/tokens/verify?token=${token}&type=reset-password`);
         expect(verify.status).toBe(200);
         // Sent once: nothing is left to run.
@@ -240,7 +245,10 @@ for (const backend of BACKENDS) {
 describe('the outbox mailer behind the queue', () => {
   it('writes what mail.send jobs carry', async () => {
     const dataDir = tempDir('fw-jobs-outbox-');
-    const { context: ctx, close } = await createTestContext('pglite', { dataDir, mailer: (dir) => createMailer({ from: 'Fieldwork <no-reply@fieldwork.localhost>', dataDir: dir, logger: createLogger('silent') }) });
+    const { context: ctx, close } = await createTestContext('pglite', {
+      dataDir,
+      mailer: (dir) => createMailer({ from: 'Fieldwork <no-reply@fieldwork.localhost>', dataDir: dir, logger: createLogger('silent') }),
+    });
     try {
       await ctx.jobs.mail(message('reader@example.org', 'Queued hello'));
       expect(await readOutbox(dataDir)).toEqual([]);

@@ -52,7 +52,13 @@ describe('mail over SMTP (SMTP_URL set)', () => {
     expect(mailer.outboxDir).toBeNull();
     const now = new Date();
     await mailer.send(
-      invitationMail({ to: 'someone@example.org', firstName: 'Sam', url: 'https://fieldwork.test/onboarding/abc', expiresAt: new Date(now.getTime() + 7 * 86_400_000), now }),
+      invitationMail({
+        to: 'someone@example.org',
+        firstName: 'Sam',
+        url: 'https://fieldwork.test/onboarding/abc',
+        expiresAt: new Date(now.getTime() + 7 * 86_400_000),
+        now,
+      }),
     );
     mailer.close();
     expect(received).toHaveLength(1);

@@ -19,7 +19,10 @@ import { createMission, createProject, createSurvey, insertEntry, insertResponse
 
 const DAY = 24 * 3_600_000;
 
-const png = () => sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 10, g: 160, b: 60 } } }).png().toBuffer();
+const png = () =>
+  sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 10, g: 160, b: 60 } } })
+    .png()
+    .toBuffer();
 
 async function upload(ctx: TestContext, who: SignedIn): Promise<MediaUploaded> {
   const form = new FormData();
@@ -88,7 +91,15 @@ describeEachBackend('media housekeeping', (ctx) => {
 
     const gone = [lonely, namedByOthers];
     const kept = [inDraftEntry, inDraftResponse, inSubmitted, inKeptVersion, inInstructions];
-    const rows = await db.select().from(media).where(inArray(media.id, [...gone, ...kept, young].map((photo) => photo.id)));
+    const rows = await db
+      .select()
+      .from(media)
+      .where(
+        inArray(
+          media.id,
+          [...gone, ...kept, young].map((photo) => photo.id),
+        ),
+      );
     const byId = new Map(rows.map((row) => [row.id, row]));
     for (const photo of gone) {
       expect(byId.has(photo.id), photo.id).toBe(false);
@@ -111,7 +122,19 @@ describeEachBackend('media housekeeping', (ctx) => {
     await housekeeping(c);
     expect(await db.select({ id: media.id }).from(media).where(eq(media.id, young.id))).toEqual([]);
     expect(storedFiles(c, young.id)).toEqual([]);
-    expect((await db.select({ id: media.id }).from(media).where(inArray(media.id, kept.map((photo) => photo.id)))).length).toBe(kept.length);
+    expect(
+      (
+        await db
+          .select({ id: media.id })
+          .from(media)
+          .where(
+            inArray(
+              media.id,
+              kept.map((photo) => photo.id),
+            ),
+          )
+      ).length,
+    ).toBe(kept.length);
   });
 
   it(`works through any number of old uploads in rounds of ${HOUSEKEEPING_BATCH}`, async () => {

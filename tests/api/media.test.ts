@@ -5,7 +5,17 @@ import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { forms, media, mediaUploadReservations, missionEntries, missions, projects, rateLimits, surveyResponses, surveys } from '../../src/server/db/schema/index.ts';
+import {
+  forms,
+  media,
+  mediaUploadReservations,
+  missionEntries,
+  missions,
+  projects,
+  rateLimits,
+  surveyResponses,
+  surveys,
+} from '../../src/server/db/schema/index.ts';
 import { heicSupported, mediaUploadRateKey, newMediaId, UPLOADS_IN_FLIGHT } from '../../src/server/services/media.ts';
 import { InvalidStorageKeyError, LocalStorage } from '../../src/server/storage/index.ts';
 import { MEDIA_LIMITS, MEDIA_MESSAGES, type AdminMission, type MediaUploaded } from '../../src/shared/programme.ts';
@@ -39,10 +49,21 @@ async function sidewaysJpegWithGps(): Promise<Buffer> {
 const hasGpsTag = (exif: Buffer | undefined) => exif !== undefined && (exif.includes(Buffer.from([0x88, 0x25])) || exif.includes(Buffer.from([0x25, 0x88])));
 
 const pngWithAlpha = () =>
-  sharp({ create: { width: 300, height: 200, channels: 4, background: { r: 10, g: 160, b: 60, alpha: 0.5 } } }).png().toBuffer();
-const webp = () => sharp({ create: { width: 3000, height: 1000, channels: 3, background: { r: 20, g: 20, b: 200 } } }).webp().toBuffer();
-const avif = () => sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 90, g: 90, b: 20 } } }).avif({ quality: 50, effort: 0 }).toBuffer();
-const gif = () => sharp({ create: { width: 20, height: 20, channels: 3, background: { r: 0, g: 0, b: 0 } } }).gif().toBuffer();
+  sharp({ create: { width: 300, height: 200, channels: 4, background: { r: 10, g: 160, b: 60, alpha: 0.5 } } })
+    .png()
+    .toBuffer();
+const webp = () =>
+  sharp({ create: { width: 3000, height: 1000, channels: 3, background: { r: 20, g: 20, b: 200 } } })
+    .webp()
+    .toBuffer();
+const avif = () =>
+  sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 90, g: 90, b: 20 } } })
+    .avif({ quality: 50, effort: 0 })
+    .toBuffer();
+const gif = () =>
+  sharp({ create: { width: 20, height: 20, channels: 3, background: { r: 0, g: 0, b: 0 } } })
+    .gif()
+    .toBuffer();
 
 /** A PNG chunk: length, type, data, CRC. */
 function pngChunk(type: string, data: Buffer): Buffer {
@@ -60,7 +81,12 @@ function hugePngHeader(): Buffer {
   ihdr.writeUInt32BE(8000, 0);
   ihdr.writeUInt32BE(7000, 4);
   ihdr.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
-  return Buffer.concat([Buffer.from('\x89PNG\r\n\x1a\n', 'latin1'), pngChunk('IHDR', ihdr), pngChunk('IDAT', Buffer.from([0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])), pngChunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from('\x89PNG\r\n\x1a\n', 'latin1'),
+    pngChunk('IHDR', ihdr),
+    pngChunk('IDAT', Buffer.from([0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** The start of an iPhone HEIC file (`ftyp` box, brand `heic`), then junk. */
@@ -152,7 +178,12 @@ function heldUpload(ctx: TestContext, who: SignedIn, payload?: { body: Uint8Arra
   );
   const response = ctx.request('/api/media', {
     method: 'POST',
-    headers: { Origin: ORIGIN, ...who.headers, 'Content-Type': payload?.contentType ?? 'multipart/form-data; boundary=xyz', 'Content-Length': String(body.byteLength) },
+    headers: {
+      Origin: ORIGIN,
+      ...who.headers,
+      'Content-Type': payload?.contentType ?? 'multipart/form-data; boundary=xyz',
+      'Content-Length': String(body.byteLength),
+    },
     body: stream,
     duplex: 'half',
   } as RequestInit);
@@ -216,7 +247,12 @@ describeEachBackend('media API', (ctx) => {
     const linked = (id: string) => `Like this:\n\n![A shelf](/api/media/${id})\n\n[small](/api/media/${id}/thumbnail) ![ours](/api/media/${staffOwned.id})`;
 
     const made = await okJson<AdminMission>(
-      await as(moderator)('POST', `/api/admin/projects/${project.id}/missions`, { title: 'Shelf', instructions: linked(theirs.id), formId: form.id, status: 'live' }),
+      await as(moderator)('POST', `/api/admin/projects/${project.id}/missions`, {
+        title: 'Shelf',
+        instructions: linked(theirs.id),
+        formId: form.id,
+        status: 'live',
+      }),
       201,
     );
     const copyId = /!\[A shelf\]\(\/api\/media\/([A-Za-z0-9_-]{22})\)/.exec(made.instructions)?.[1] ?? '';
@@ -240,7 +276,9 @@ describeEachBackend('media API', (ctx) => {
 
     // Saving the instructions copies the same way.
     const again = await uploaded(await upload(ctx(), other, blob(await pngWithAlpha(), 'image/png'), 'again.png'));
-    const edited = await okJson<AdminMission>(await as(moderator)('PATCH', `/api/admin/missions/${made.id}`, { instructions: `![again](/api/media/${again.id})` }));
+    const edited = await okJson<AdminMission>(
+      await as(moderator)('PATCH', `/api/admin/missions/${made.id}`, { instructions: `![again](/api/media/${again.id})` }),
+    );
     const secondCopy = /\/api\/media\/([A-Za-z0-9_-]{22})/.exec(edited.instructions)?.[1] ?? '';
     expect(secondCopy).not.toBe(again.id);
     expect((await get(ctx(), again.url, taking)).status).toBe(404);
@@ -261,7 +299,14 @@ describeEachBackend('media API', (ctx) => {
       expect(hasGpsTag(before.exif)).toBe(true);
       expect(before.exif?.includes('TestCam')).toBe(true);
 
-      expect(photo).toEqual({ id: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/), url: `/api/media/${photo.id}`, thumbnailUrl: `/api/media/${photo.id}/thumbnail`, width: 400, height: 600, bytes: expect.any(Number) });
+      expect(photo).toEqual({
+        id: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/),
+        url: `/api/media/${photo.id}`,
+        thumbnailUrl: `/api/media/${photo.id}/thumbnail`,
+        width: 400,
+        height: 600,
+        bytes: expect.any(Number),
+      });
 
       const res = await get(ctx(), photo.url, owner);
       expect(res.status).toBe(200);
@@ -301,12 +346,16 @@ describeEachBackend('media API', (ctx) => {
       expect([png.width, png.height]).toEqual([300, 200]);
       const res = await get(ctx(), png.url, owner);
       expect(res.headers.get('content-type')).toBe('image/jpeg');
-      const { data } = await sharp(Buffer.from(await res.arrayBuffer())).raw().toBuffer({ resolveWithObject: true });
+      const { data } = await sharp(Buffer.from(await res.arrayBuffer()))
+        .raw()
+        .toBuffer({ resolveWithObject: true });
       // 50 % green over white, not over black.
       expect(data[0]).toBeGreaterThan(100);
       expect(data[1]).toBeGreaterThan(180);
 
-      const small = await sharp({ create: { width: 120, height: 90, channels: 3, background: '#336699' } }).webp().toBuffer();
+      const small = await sharp({ create: { width: 120, height: 90, channels: 3, background: '#336699' } })
+        .webp()
+        .toBuffer();
       const fromWebp = await uploaded(await upload(ctx(), owner, blob(small, 'image/png'), 'photo.png'));
       expect([fromWebp.width, fromWebp.height]).toEqual([120, 90]);
     });
@@ -464,7 +513,10 @@ describeEachBackend('media API', (ctx) => {
         .insert(forms)
         .values({ title: 'Photo form', draft: { schema: 'fieldwork.form/1', title: 'Photo form', pages: [] } as never })
         .returning();
-      const [survey] = await db.insert(surveys).values({ projectId: project!.id, title: 'S', kind: 'external', externalUrl: 'https://example.org/s', status: 'live' }).returning();
+      const [survey] = await db
+        .insert(surveys)
+        .values({ projectId: project!.id, title: 'S', kind: 'external', externalUrl: 'https://example.org/s', status: 'live' })
+        .returning();
       const [mission] = await db.insert(missions).values({ projectId: project!.id, title: 'M', formId: form!.id, formVersion: 1, status: 'live' }).returning();
       return { surveyId: survey!.id, missionId: mission!.id };
     }
@@ -492,9 +544,21 @@ describeEachBackend('media API', (ctx) => {
       const inSurvey = await freshPhoto(owner);
       const inEntry = await freshPhoto(owner);
       const inDraft = await freshPhoto(owner);
-      await db.insert(surveyResponses).values({ surveyId, userId: owner.id, formVersion: 1, answers: { photos: [inSurvey.id], note: 'x' }, status: 'submitted', submittedAt: new Date() });
-      await db.insert(missionEntries).values({ missionId, userId: owner.id, formVersion: 1, answers: { photos: [inDraft.id] }, status: 'draft', localDate: '2026-11-01' });
-      await db.insert(missionEntries).values({ missionId, userId: owner.id, formVersion: 1, answers: { photos: [inEntry.id] }, status: 'approved', localDate: '2026-11-01', submittedAt: new Date() });
+      await db
+        .insert(surveyResponses)
+        .values({ surveyId, userId: owner.id, formVersion: 1, answers: { photos: [inSurvey.id], note: 'x' }, status: 'submitted', submittedAt: new Date() });
+      await db
+        .insert(missionEntries)
+        .values({ missionId, userId: owner.id, formVersion: 1, answers: { photos: [inDraft.id] }, status: 'draft', localDate: '2026-11-01' });
+      await db.insert(missionEntries).values({
+        missionId,
+        userId: owner.id,
+        formVersion: 1,
+        answers: { photos: [inEntry.id] },
+        status: 'approved',
+        localDate: '2026-11-01',
+        submittedAt: new Date(),
+      });
 
       for (const made of [inSurvey, inEntry]) {
         expect(await errorOf(await remove(ctx(), made.id, owner), 409)).toEqual({ code: 'in_use', message: MEDIA_MESSAGES.inUse });
@@ -507,7 +571,10 @@ describeEachBackend('media API', (ctx) => {
       const { missionId } = await programme();
       const made = await freshPhoto(moderator);
       const db = ctx().database.db;
-      await db.update(missions).set({ instructions: `Like this: ![example](${made.url})` }).where(eq(missions.id, missionId));
+      await db
+        .update(missions)
+        .set({ instructions: `Like this: ![example](${made.url})` })
+        .where(eq(missions.id, missionId));
       expect((await errorOf(await remove(ctx(), made.id, moderator), 409)).code).toBe('in_use');
     });
 
@@ -638,7 +705,10 @@ describeEachBackend('media API', (ctx) => {
       for (const upload of held) upload.release();
       for (const res of await Promise.all(held.map((upload) => upload.response))) expect(res.status).toBe(400);
       // Both places are back.
-      const [a, b] = await Promise.all([upload(ctx(), busy, blob(await pngWithAlpha(), 'image/png')), upload(ctx(), busy, blob(await pngWithAlpha(), 'image/png'))]);
+      const [a, b] = await Promise.all([
+        upload(ctx(), busy, blob(await pngWithAlpha(), 'image/png')),
+        upload(ctx(), busy, blob(await pngWithAlpha(), 'image/png')),
+      ]);
       await uploaded(a);
       await uploaded(b);
     });
@@ -668,7 +738,8 @@ describeEachBackend('media API', (ctx) => {
       await insertUploaded(ctx(), unlucky.id, MEDIA_LIMITS.bytesPerDay - size - 100, 3_600_000);
       // Refused after its body was read, as large as the photo: its reservation held a place and the bytes.
       const text = blob(new TextEncoder().encode('x'.repeat(png.length)), 'image/png');
-      for (let i = 0; i < MEDIA_LIMITS.uploadsAtOnce + 1; i++) expect((await errorOf(await upload(ctx(), unlucky, text, 'p.png'), 415)).code).toBe('unsupported_type');
+      for (let i = 0; i < MEDIA_LIMITS.uploadsAtOnce + 1; i++)
+        expect((await errorOf(await upload(ctx(), unlucky, text, 'p.png'), 415)).code).toBe('unsupported_type');
       await uploaded(await upload(ctx(), unlucky, blob(png, 'image/png'), 'p.png'));
       const left = await ctx().database.db.select().from(mediaUploadReservations).where(eq(mediaUploadReservations.ownerId, unlucky.id));
       expect(left).toEqual([]);

@@ -8,7 +8,18 @@ import { projectMembers } from '../../src/server/db/schema/index.ts';
 import type { MissionHistory, MissionHistoryItem, ProbeView } from '../../src/shared/review.ts';
 import { describeEachBackend } from './harness.ts';
 import { errorOf, type SignedIn } from './helpers.ts';
-import { callAs, createMission, createProject, insertEntry, member, okJson, publishedForm, publishVersion, staff, textDefinition } from './programme-fixtures.ts';
+import {
+  callAs,
+  createMission,
+  createProject,
+  insertEntry,
+  member,
+  okJson,
+  publishedForm,
+  publishVersion,
+  staff,
+  textDefinition,
+} from './programme-fixtures.ts';
 
 describeEachBackend('mission history API', (ctx) => {
   const as = (who: SignedIn | null) => callAs(ctx(), who);
@@ -65,10 +76,19 @@ describeEachBackend('mission history API', (ctx) => {
     const user = await member(c, project.id);
     const moderator = await staff(c);
     const form = await publishedForm(c, textDefinition('Diary v1'));
-    const mission = await createMission(c, project.id, { title: 'Breakfast diary', instructions: 'Photograph it', form, points: 20, entries: { min: 1, max: 3 } });
+    const mission = await createMission(c, project.id, {
+      title: 'Breakfast diary',
+      instructions: 'Photograph it',
+      form,
+      points: 20,
+      entries: { min: 1, max: 3 },
+    });
     const first = await submit(user, mission.id, { name: 'Toast' });
     // The mission moves to version 2: the first entry keeps showing version 1.
-    const v2 = { ...textDefinition('Diary v2'), pages: [{ id: 'page_1', title: '', elements: [{ id: 'name', type: 'short_text' as const, title: 'What did you eat?', required: true }] }] };
+    const v2 = {
+      ...textDefinition('Diary v2'),
+      pages: [{ id: 'page_1', title: '', elements: [{ id: 'name', type: 'short_text' as const, title: 'What did you eat?', required: true }] }],
+    };
     await publishVersion(c, form.id, v2);
     await okJson(await as(moderator)('PATCH', `/api/admin/missions/${mission.id}`, { formVersion: 2 }));
     c.clock.advance(60_000);
@@ -77,7 +97,14 @@ describeEachBackend('mission history API', (ctx) => {
     const probe = await okJson<ProbeView>(await as(moderator)('POST', `/api/admin/submissions/${second}/probes`, { question: 'Fried or boiled?' }), 201);
 
     const seen = await history(user, mission.id);
-    expect(seen).toMatchObject({ missionId: mission.id, title: 'Breakfast diary', instructions: 'Photograph it', projectName: 'Kitchen study', points: 20, review: 'manual' });
+    expect(seen).toMatchObject({
+      missionId: mission.id,
+      title: 'Breakfast diary',
+      instructions: 'Photograph it',
+      projectName: 'Kitchen study',
+      points: 20,
+      review: 'manual',
+    });
     expect(seen.entries.map((entry) => entry.id)).toEqual([second, first]);
     expect(seen.entries[1]).toMatchObject({
       id: first,
@@ -91,7 +118,14 @@ describeEachBackend('mission history API', (ctx) => {
       points: { points: 20, state: 'pending' },
     });
     expect(seen.entries[1]?.reviewedAt).toBe(c.clock.now().toISOString());
-    expect(seen.entries[0]).toMatchObject({ id: second, status: 'submitted', formVersion: 2, definition: { title: 'Diary v2' }, reviewReason: null, probes: [{ id: probe.id, question: 'Fried or boiled?', answer: null }] });
+    expect(seen.entries[0]).toMatchObject({
+      id: second,
+      status: 'submitted',
+      formVersion: 2,
+      definition: { title: 'Diary v2' },
+      reviewReason: null,
+      probes: [{ id: probe.id, question: 'Fried or boiled?', answer: null }],
+    });
     expect(seen.entries[0]?.probes[0]).not.toHaveProperty('askedBy');
     expect(JSON.stringify(seen)).not.toContain(moderator.email);
 

@@ -34,7 +34,15 @@ const missionPath = (id: number) => `/api/admin/missions/${id}`;
  */
 function submissionsApp(ctx: TestContext): { request(path: string, headers: Record<string, string>): Promise<Response> } {
   const fallback = new Hono<AppEnv>();
-  const deps = { database: ctx.database, mailer: ctx.mailer, config: ctx.config, logger: createLogger('silent'), clock: ctx.clock, jobs: ctx.jobs, storage: ctx.storage };
+  const deps = {
+    database: ctx.database,
+    mailer: ctx.mailer,
+    config: ctx.config,
+    logger: createLogger('silent'),
+    clock: ctx.clock,
+    jobs: ctx.jobs,
+    storage: ctx.storage,
+  };
   fallback.use('*', async (c, next) => {
     c.set('deps', deps);
     c.set('db', ctx.database.db);
@@ -42,7 +50,11 @@ function submissionsApp(ctx: TestContext): { request(path: string, headers: Reco
   });
   fallback.use('*', loadSession);
   fallback.route('/api/admin/submissions', adminSubmissionRoutes);
-  fallback.onError((error, c) => (error instanceof ApiError ? c.json(errorBody(error.code, error.message, error.fields), error.status) : c.json(errorBody('internal_error', String(error)), 500)));
+  fallback.onError((error, c) =>
+    error instanceof ApiError
+      ? c.json(errorBody(error.code, error.message, error.fields), error.status)
+      : c.json(errorBody('internal_error', String(error)), 500),
+  );
   return {
     async request(path, headers) {
       const res = await ctx.request(path, { headers });
@@ -62,7 +74,8 @@ describeEachBackend('admin missions API', (ctx) => {
   const createVia = async (projectId: number, body: unknown) => okJson<AdminMission>(await call('POST', projectPath(projectId), body), 201);
   const get = async (id: number) => okJson<AdminMission>(await call('GET', missionPath(id)));
   const patch = (id: number, body: unknown) => call('PATCH', missionPath(id), body);
-  const submission = (id: number | string, who: SignedIn | null = moderator) => submissionsApp(ctx()).request(`/api/admin/submissions/${id}`, who?.headers ?? {});
+  const submission = (id: number | string, who: SignedIn | null = moderator) =>
+    submissionsApp(ctx()).request(`/api/admin/submissions/${id}`, who?.headers ?? {});
   const missionRow = async (id: number) => {
     const [row] = await ctx().database.db.select().from(missions).where(eq(missions.id, id));
     if (!row) throw new Error(`no mission ${id}`);
@@ -121,7 +134,9 @@ describeEachBackend('admin missions API', (ctx) => {
     expect((await fieldsOf(await post({ title: 'M', formId: form.id, entries: { min: 0, max: 2 } }))).entries).toEqual(['At least 1']);
     expect((await fieldsOf(await post({ title: 'M', formId: form.id, review: 'peer' }))).review).toEqual(['Invalid enum value']);
     expect((await fieldsOf(await post({ title: 'M', formId: form.id, points: 1.5 }))).points).toEqual(['Enter a whole number']);
-    expect((await fieldsOf(await post({ title: 'M', formId: form.id, opensAt: '2026-11-10T00:00:00Z', closesAt: '2026-11-10T00:00:00Z' }))).closesAt).toEqual(['Must be after the opening time']);
+    expect((await fieldsOf(await post({ title: 'M', formId: form.id, opensAt: '2026-11-10T00:00:00Z', closesAt: '2026-11-10T00:00:00Z' }))).closesAt).toEqual([
+      'Must be after the opening time',
+    ]);
     expect(await fieldsOf(await post({ title: 'M', formId: 999999 }))).toEqual({ formId: ['Choose a form'] });
     expect(await fieldsOf(await post({ title: 'M', formId: form.id, formVersion: 4 }))).toEqual({ formVersion: ['This form has no such published version'] });
     const archived = await publishedForm(ctx());
@@ -137,7 +152,9 @@ describeEachBackend('admin missions API', (ctx) => {
     await publishVersion(ctx(), form.id, textDefinition('Diary v2'));
     expect(await get(mission.id)).toMatchObject({ formVersion: 1, latestFormVersion: 2 });
     ctx().clock.advance(60_000);
-    const edited = await okJson<AdminMission>(await patch(mission.id, { title: 'Diary week', formVersion: 2, entries: { min: 1, max: 3 }, review: 'automatic', status: 'live' }));
+    const edited = await okJson<AdminMission>(
+      await patch(mission.id, { title: 'Diary week', formVersion: 2, entries: { min: 1, max: 3 }, review: 'automatic', status: 'live' }),
+    );
     expect(edited).toMatchObject({ title: 'Diary week', formVersion: 2, entries: { min: 1, max: 3, perDay: null }, review: 'automatic', status: 'live' });
     expect(edited.updatedAt).toBe(ctx().clock.now().toISOString());
     expect(await fieldsOf(await patch(mission.id, { formVersion: 9 }))).toEqual({ formVersion: ['This form has no such published version'] });
@@ -267,7 +284,19 @@ describeEachBackend('admin missions API', (ctx) => {
       reviewedBy: null,
       reviewedAt: null,
       // An entry written straight into the table (no version kept): its one submission is the entry itself.
-      history: [{ version: 1, formVersion: 1, answers: { photos: [p2, p1, 'missing-photo'], caption: 'Lunch' }, submittedAt: entry.submittedAt?.toISOString(), decision: null, reason: null, decidedBy: null, decidedAt: null, decisions: [] }],
+      history: [
+        {
+          version: 1,
+          formVersion: 1,
+          answers: { photos: [p2, p1, 'missing-photo'], caption: 'Lunch' },
+          submittedAt: entry.submittedAt?.toISOString(),
+          decision: null,
+          reason: null,
+          decidedBy: null,
+          decidedAt: null,
+          decisions: [],
+        },
+      ],
       notes: [],
       probes: [],
       user: { id: someone.id, firstName: 'Robin', lastName: 'Hale', email: someone.email },
@@ -302,7 +331,10 @@ describeEachBackend('admin missions API', (ctx) => {
     const refused = await ctx().json('DELETE', `/api/admin/forms/${form.id}`, undefined, moderator.headers);
     expect(refused.status).toBe(409);
     const { error } = (await refused.json()) as { error: { code: string; usedBy: unknown[] } };
-    expect(error).toMatchObject({ code: 'in_use', usedBy: [{ kind: 'mission', id: mission.id, projectId: project.id, status: 'live', version: 1, live: true }] });
+    expect(error).toMatchObject({
+      code: 'in_use',
+      usedBy: [{ kind: 'mission', id: mission.id, projectId: project.id, status: 'live', version: 1, live: true }],
+    });
     expect((await okJson<AdminMission>(await patch(mission.id, { status: 'closed' }))).status).toBe('closed');
     expect((await ctx().json('DELETE', `/api/admin/forms/${form.id}`, undefined, moderator.headers)).status).toBe(204);
   });
@@ -322,7 +354,7 @@ describeEachBackend('admin missions API', (ctx) => {
       ['mission.update', moderator.id, 'api'],
     ]);
     expect(rows[0]?.after).toMatchObject({ projectId: project.id, title: 'Audited', formId: form.id, formVersion: 1, status: 'draft' });
-    expect(((rows[0]?.after as { instructions: string }).instructions).length).toBeLessThan(300);
+    expect((rows[0]?.after as { instructions: string }).instructions.length).toBeLessThan(300);
     expect(rows[1]?.before).toEqual({ entries: { min: 1, max: 1, perDay: null }, status: 'draft' });
     expect(rows[1]?.after).toEqual({ entries: { min: 1, max: 2, perDay: 1 }, status: 'live' });
   });

@@ -53,7 +53,11 @@ describeEachBackend('notifications', (ctx) => {
     await notify(db, event(user, 'probe', 13));
 
     const mails = await mailsTo(ctx(), user.email);
-    expect(mails.map((m) => m.subject).sort()).toEqual(['A question about your Fieldwork entry', 'Changes asked on your Fieldwork entry', 'Your Fieldwork entry was not accepted']);
+    expect(mails.map((m) => m.subject).sort()).toEqual([
+      'A question about your Fieldwork entry',
+      'Changes asked on your Fieldwork entry',
+      'Your Fieldwork entry was not accepted',
+    ]);
     const bySubject = (subject: string) => mails.find((m) => m.subject === subject);
     expect(bySubject('Changes asked on your Fieldwork entry')?.links).toContain(`${ORIGIN}/account/mission-history/11`);
     expect(bySubject('Your Fieldwork entry was not accepted')?.links).toContain(`${ORIGIN}/account/mission-history/12`);
@@ -95,7 +99,10 @@ describeEachBackend('notifications', (ctx) => {
   it('a switch turned off stops that kind of mail, not the notification; the master switch stops them all', async () => {
     const user = await signedInUser(ctx());
     const saved = await setPreferences(ctx(), user, { mailRejected: false });
-    expect(((await saved.json()) as { user: { preferences: Record<string, unknown> } }).user.preferences).toMatchObject({ mailRejected: false, mailProbes: true });
+    expect(((await saved.json()) as { user: { preferences: Record<string, unknown> } }).user.preferences).toMatchObject({
+      mailRejected: false,
+      mailProbes: true,
+    });
     // A save without the switches keeps them.
     await setPreferences(ctx(), user, {});
     const account = (await (await ctx().request('/api/account', { headers: user.headers })).json()) as { user: { preferences: Record<string, unknown> } };
@@ -143,7 +150,14 @@ describeEachBackend('notifications', (ctx) => {
     expect(digest?.subject).toBe('2 entries approved on Fieldwork');
     expect(digest?.raw).toContain('was approved: 20 points.');
     expect(digest?.raw).toContain('was approved: 10 points.');
-    expect(digest?.links).toEqual(expect.arrayContaining([`${ORIGIN}/account/mission-history/21`, `${ORIGIN}/account/mission-history/22`, `${ORIGIN}/account`, `${ORIGIN}/account/edit/preferences`]));
+    expect(digest?.links).toEqual(
+      expect.arrayContaining([
+        `${ORIGIN}/account/mission-history/21`,
+        `${ORIGIN}/account/mission-history/22`,
+        `${ORIGIN}/account`,
+        `${ORIGIN}/account/edit/preferences`,
+      ]),
+    );
     expect(await mailsTo(ctx(), quiet.email)).toEqual([]);
 
     // Another approval the same day waits for tomorrow's digest.
@@ -251,15 +265,28 @@ describeEachBackend('notifications', (ctx) => {
     const other = await signedInUser(ctx());
     const db = ctx().database.db;
     const ids: number[] = [];
-    for (let i = 1; i <= 25; i++) ids.push((await notify(db, { userId: user.id, kind: 'approved', text: `Approval ${i}`, link: `/account/mission-history/${i}` })).id);
+    for (let i = 1; i <= 25; i++)
+      ids.push((await notify(db, { userId: user.id, kind: 'approved', text: `Approval ${i}`, link: `/account/mission-history/${i}` })).id);
     const theirs = await notify(db, { userId: other.id, kind: 'probe', text: 'Not yours', link: '/account/mission-history/99' });
 
     const first = await notificationsOf(ctx(), user);
     expect(first.unread).toBe(25);
     expect(first.items).toHaveLength(20);
     expect(first.items[0]?.text).toBe('Approval 25');
-    expect((await notificationsOf(ctx(), user, '?page=2')).items.map((item) => item.text)).toEqual(['Approval 5', 'Approval 4', 'Approval 3', 'Approval 2', 'Approval 1']);
-    expect((await notificationsOf(ctx(), user, '?page=3&pageSize=5')).items.map((item) => item.text)).toEqual(['Approval 15', 'Approval 14', 'Approval 13', 'Approval 12', 'Approval 11']);
+    expect((await notificationsOf(ctx(), user, '?page=2')).items.map((item) => item.text)).toEqual([
+      'Approval 5',
+      'Approval 4',
+      'Approval 3',
+      'Approval 2',
+      'Approval 1',
+    ]);
+    expect((await notificationsOf(ctx(), user, '?page=3&pageSize=5')).items.map((item) => item.text)).toEqual([
+      'Approval 15',
+      'Approval 14',
+      'Approval 13',
+      'Approval 12',
+      'Approval 11',
+    ]);
     expect(Object.keys(await fieldsOf(await ctx().request('/api/account/notifications?pageSize=0', { headers: user.headers })))).toEqual(['pageSize']);
 
     const read = await ctx().json('POST', '/api/account/notifications/read', { ids: [ids[24], ids[23], theirs.id] }, user.headers);

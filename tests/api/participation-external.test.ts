@@ -18,7 +18,8 @@ import { callAs, createProject, createSurvey, insertExternalRef, member, okJson,
 const HOUR = 3_600_000;
 
 describeEachBackend('participation: external surveys', (ctx) => {
-  const get = (path: string, who: SignedIn | null, headers: Record<string, string> = {}) => ctx().request(path, { headers: { ...(who?.headers ?? {}), 'X-Forwarded-For': freshIp(), ...headers } });
+  const get = (path: string, who: SignedIn | null, headers: Record<string, string> = {}) =>
+    ctx().request(path, { headers: { ...(who?.headers ?? {}), 'X-Forwarded-For': freshIp(), ...headers } });
   const view = async (id: number, who: SignedIn) => {
     const res = await get(`/api/surveys/${id}`, who);
     expect(res.status).toBe(200);
@@ -41,7 +42,8 @@ describeEachBackend('participation: external surveys', (ctx) => {
   const back = async (surveyId: number, pid: string, status: ExternalOutcome) => rawBack(pid, status, await keyOf(surveyId, status));
   const rawBack = (pid: string, status: string, k?: string, headers: Record<string, string> = {}) =>
     get(`/api/surveys/return?status=${status}${k === undefined ? '' : `&k=${encodeURIComponent(k)}`}&pid=${encodeURIComponent(pid)}`, null, headers);
-  const refsOf = (c: TestContext, surveyId: number) => c.database.db.select().from(surveyExternalRefs).where(eq(surveyExternalRefs.surveyId, surveyId)).orderBy(surveyExternalRefs.id);
+  const refsOf = (c: TestContext, surveyId: number) =>
+    c.database.db.select().from(surveyExternalRefs).where(eq(surveyExternalRefs.surveyId, surveyId)).orderBy(surveyExternalRefs.id);
   const creditsOf = (c: TestContext, userId: number, surveyId: number) =>
     c.database.db
       .select({ points: pointsLedger.points, state: pointsLedger.state })
@@ -54,16 +56,30 @@ describeEachBackend('participation: external surveys', (ctx) => {
   }
   /** Alchemer's webhook: JSON (the secret in the header unless `inBody`) or form-encoded (the secret a field). No session, no Origin. */
   function hook(surveyId: number, fields: Record<string, string>, options: { form?: boolean; secretHeader?: string; headers?: Record<string, string> } = {}) {
-    const headers: Record<string, string> = { 'X-Forwarded-For': freshIp(), ...(options.secretHeader === undefined ? {} : { 'X-Fieldwork-Secret': options.secretHeader }), ...options.headers };
+    const headers: Record<string, string> = {
+      'X-Forwarded-For': freshIp(),
+      ...(options.secretHeader === undefined ? {} : { 'X-Fieldwork-Secret': options.secretHeader }),
+      ...options.headers,
+    };
     const body = options.form ? new URLSearchParams(fields).toString() : JSON.stringify(fields);
     headers['Content-Type'] ??= options.form ? 'application/x-www-form-urlencoded' : 'application/json';
     return ctx().request(`/api/surveys/${surveyId}/webhook`, { method: 'POST', headers, body });
   }
 
-  async function setup(c: TestContext, externalUrl = 'https://acme.alchemer.com/s3/123?lang=en&pid=old&x=a%20b#top', options: { trustReturns?: boolean; points?: number; closesAt?: Date } = {}) {
+  async function setup(
+    c: TestContext,
+    externalUrl = 'https://acme.alchemer.com/s3/123?lang=en&pid=old&x=a%20b#top',
+    options: { trustReturns?: boolean; points?: number; closesAt?: Date } = {},
+  ) {
     const project = await createProject(c);
     const user = await member(c, project.id);
-    const survey = await createSurvey(c, project.id, { kind: 'external', externalUrl, points: options.points ?? 10, trustReturns: options.trustReturns ?? false, ...(options.closesAt ? { closesAt: options.closesAt } : {}) });
+    const survey = await createSurvey(c, project.id, {
+      kind: 'external',
+      externalUrl,
+      points: options.points ?? 10,
+      trustReturns: options.trustReturns ?? false,
+      ...(options.closesAt ? { closesAt: options.closesAt } : {}),
+    });
     return { project, user, survey };
   }
 
@@ -210,7 +226,13 @@ describeEachBackend('participation: external surveys', (ctx) => {
     const { user, survey } = await setup(c);
     const { pid } = await start(survey.id, user);
     const k = await keyOf(survey.id, 'complete');
-    for (const query of [`pid=forged&status=complete&k=${k}`, `pid=${'A'.repeat(43)}&status=complete&k=${k}`, `status=complete&k=${k}`, `pid=&status=complete`, `pid=${'x'.repeat(500)}&status=complete`]) {
+    for (const query of [
+      `pid=forged&status=complete&k=${k}`,
+      `pid=${'A'.repeat(43)}&status=complete&k=${k}`,
+      `status=complete&k=${k}`,
+      `pid=&status=complete`,
+      `pid=${'x'.repeat(500)}&status=complete`,
+    ]) {
       const res = await get(`/api/surveys/return?${query}`, null);
       expect(res.status, query).toBe(404);
       expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
@@ -302,7 +324,11 @@ describeEachBackend('participation: external surveys', (ctx) => {
     expect(confirmedAt).toBe(c.clock.now().toISOString());
 
     c.clock.advance(60_000);
-    for (const again of [hook(survey.id, { pid, status: 'complete', secret }, { form: true }), hook(survey.id, { pid, status: 'complete', secret }), hook(survey.id, { pid, status: 'screened_out' }, { secretHeader: secret })]) {
+    for (const again of [
+      hook(survey.id, { pid, status: 'complete', secret }, { form: true }),
+      hook(survey.id, { pid, status: 'complete', secret }),
+      hook(survey.id, { pid, status: 'screened_out' }, { secretHeader: secret }),
+    ]) {
       const res = await again;
       expect(res.status).toBe(200);
       expect(await res.json()).toEqual({ outcome: 'complete', confirmed: true, recorded: false });
@@ -313,7 +339,11 @@ describeEachBackend('participation: external surveys', (ctx) => {
     // Form-encoded with the secret as a field, as Alchemer's Webhook action posts it (charset too).
     const other = await member(c, project.id);
     const { pid: otherPid } = await start(survey.id, other);
-    const form = await hook(survey.id, { pid: otherPid, status: 'complete', secret, extra: 'ignored' }, { form: true, headers: { 'Content-Type': 'application/x-www-form-urlencoded; charset=UTF-8' } });
+    const form = await hook(
+      survey.id,
+      { pid: otherPid, status: 'complete', secret, extra: 'ignored' },
+      { form: true, headers: { 'Content-Type': 'application/x-www-form-urlencoded; charset=UTF-8' } },
+    );
     expect(form.status).toBe(200);
     expect(await form.json()).toEqual({ outcome: 'complete', confirmed: true, recorded: true });
     expect(await creditsOf(c, other.id, survey.id)).toEqual([{ points: 25, state: 'available' }]);
@@ -342,14 +372,25 @@ describeEachBackend('participation: external surveys', (ctx) => {
       expect(line).not.toContain('not-the-secret');
     }
 
-    expect(await errorOf(await hook(survey.id, { pid: 'no-such-reference', status: 'complete' }, { secretHeader: secret }), 404)).toMatchObject({ code: 'not_found' });
+    expect(await errorOf(await hook(survey.id, { pid: 'no-such-reference', status: 'complete' }, { secretHeader: secret }), 404)).toMatchObject({
+      code: 'not_found',
+    });
     // A pid of another survey is unknown here.
     const { pid: otherPid } = await start(other.id, user);
     expect((await errorOf(await hook(survey.id, { pid: otherPid, status: 'complete' }, { secretHeader: secret }), 404)).code).toBe('not_found');
-    expect(await errorOf(await hook(survey.id, { pid, status: 'done' }, { secretHeader: secret }), 400)).toMatchObject({ code: 'validation_failed', fields: { status: ['Must be complete, screened_out or over_quota'] } });
+    expect(await errorOf(await hook(survey.id, { pid, status: 'done' }, { secretHeader: secret }), 400)).toMatchObject({
+      code: 'validation_failed',
+      fields: { status: ['Must be complete, screened_out or over_quota'] },
+    });
     expect(await errorOf(await hook(survey.id, { status: 'complete' }, { secretHeader: secret }), 400)).toMatchObject({ fields: { pid: ['Required'] } });
-    expect((await errorOf(await hook(survey.id, { pid, status: 'complete' }, { secretHeader: secret, headers: { 'Content-Type': 'text/plain' } }), 415)).code).toBe('unsupported_media_type');
-    const broken = await ctx().request(`/api/surveys/${survey.id}/webhook`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Fieldwork-Secret': secret, 'X-Forwarded-For': freshIp() }, body: '{"pid":' });
+    expect(
+      (await errorOf(await hook(survey.id, { pid, status: 'complete' }, { secretHeader: secret, headers: { 'Content-Type': 'text/plain' } }), 415)).code,
+    ).toBe('unsupported_media_type');
+    const broken = await ctx().request(`/api/surveys/${survey.id}/webhook`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Fieldwork-Secret': secret, 'X-Forwarded-For': freshIp() },
+      body: '{"pid":',
+    });
     expect((await errorOf(broken, 400)).code).toBe('invalid_json');
     expect((await errorOf(await hook(999999, { pid, status: 'complete' }, { secretHeader: secret }), 404)).code).toBe('not_found');
     expect((await errorOf(await hook(0, { pid, status: 'complete' }, { secretHeader: secret }), 404)).code).toBe('not_found');
@@ -360,7 +401,11 @@ describeEachBackend('participation: external surveys', (ctx) => {
     // Nothing refused above recorded anything.
     expect((await refsOf(c, other.id))[0]?.outcome).toBeNull();
     // Only the webhook goes without an Origin: the participant's own calls still need theirs.
-    const noOrigin = await c.request(`/api/surveys/${survey.id}/response/submit`, { method: 'POST', headers: { ...user.headers, 'Content-Type': 'application/json', 'X-Forwarded-For': freshIp() }, body: '{}' });
+    const noOrigin = await c.request(`/api/surveys/${survey.id}/response/submit`, {
+      method: 'POST',
+      headers: { ...user.headers, 'Content-Type': 'application/json', 'X-Forwarded-For': freshIp() },
+      body: '{}',
+    });
     expect((await errorOf(noOrigin, 403)).code).toBe('forbidden_origin');
   });
 
@@ -369,7 +414,11 @@ describeEachBackend('participation: external surveys', (ctx) => {
     const { user, survey } = await setup(c, undefined, { points: 12 });
     const secret = await webhookSecret(c, survey.id);
     const { pid } = await start(survey.id, user);
-    expect(await okJson(await hook(survey.id, { pid, status: 'complete' }, { secretHeader: secret }))).toEqual({ outcome: 'complete', confirmed: true, recorded: true });
+    expect(await okJson(await hook(survey.id, { pid, status: 'complete' }, { secretHeader: secret }))).toEqual({
+      outcome: 'complete',
+      confirmed: true,
+      recorded: true,
+    });
     expect(await creditsOf(c, user.id, survey.id)).toEqual([{ points: 12, state: 'available' }]);
     expect((await refsOf(c, survey.id))[0]).toMatchObject({ outcome: 'complete', returnedAt: c.clock.now(), confirmedAt: c.clock.now() });
     c.clock.advance(5000);
@@ -394,10 +443,18 @@ describeEachBackend('participation: external surveys', (ctx) => {
     const { pid } = await start(survey.id, user);
     expect((await back(survey.id, pid, 'complete')).status).toBe(302);
     expect(await creditsOf(c, user.id, survey.id)).toEqual([{ points: 9, state: 'available' }]);
-    expect(await okJson(await hook(survey.id, { pid, status: 'screened_out' }, { secretHeader: secret }))).toEqual({ outcome: 'screened_out', confirmed: true, recorded: true });
+    expect(await okJson(await hook(survey.id, { pid, status: 'screened_out' }, { secretHeader: secret }))).toEqual({
+      outcome: 'screened_out',
+      confirmed: true,
+      recorded: true,
+    });
     expect(await creditsOf(c, user.id, survey.id)).toEqual([{ points: 9, state: 'voided' }]);
     expect(await view(survey.id, user)).toMatchObject({ outcome: 'screened_out' });
-    expect(await okJson(await hook(survey.id, { pid, status: 'complete' }, { secretHeader: secret }))).toEqual({ outcome: 'screened_out', confirmed: true, recorded: false });
+    expect(await okJson(await hook(survey.id, { pid, status: 'complete' }, { secretHeader: secret }))).toEqual({
+      outcome: 'screened_out',
+      confirmed: true,
+      recorded: false,
+    });
     expect(await creditsOf(c, user.id, survey.id)).toEqual([{ points: 9, state: 'voided' }]);
   });
 
@@ -419,7 +476,13 @@ describeEachBackend('participation: external surveys', (ctx) => {
     const user = await member(c, project.id);
     // The admin makes the survey and reads what to paste into Alchemer.
     const survey = await okJson<AdminSurvey>(
-      await asAdmin('POST', `/api/admin/projects/${project.id}/surveys`, { title: 'Brand tracker', kind: 'external', externalUrl: 'https://survey.alchemer.com/s3/7654321/Brand-tracker', points: 40, status: 'live' }),
+      await asAdmin('POST', `/api/admin/projects/${project.id}/surveys`, {
+        title: 'Brand tracker',
+        kind: 'external',
+        externalUrl: 'https://survey.alchemer.com/s3/7654321/Brand-tracker',
+        points: 40,
+        status: 'live',
+      }),
       201,
     );
     const completeLink = survey.returnLinks?.complete ?? '';

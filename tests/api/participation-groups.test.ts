@@ -28,7 +28,11 @@ describeEachBackend('participation: mission groups', (ctx) => {
   async function threeDays(c: TestContext, unlockOn: 'submitted' | 'approved' = 'submitted') {
     const project = await createProject(c);
     const user = await member(c, project.id);
-    const days = [await createMission(c, project.id, { title: 'Day 1' }), await createMission(c, project.id, { title: 'Day 2' }), await createMission(c, project.id, { title: 'Day 3' })];
+    const days = [
+      await createMission(c, project.id, { title: 'Day 1' }),
+      await createMission(c, project.id, { title: 'Day 2' }),
+      await createMission(c, project.id, { title: 'Day 3' }),
+    ];
     const g = await createMissionGroup(
       c,
       project.id,
@@ -42,7 +46,8 @@ describeEachBackend('participation: mission groups', (ctx) => {
     const c = ctx();
     const { group: g, project } = await threeDays(c);
     expect((await errorOf(await get(`/api/mission-groups/${g.id}`, null), 401)).code).toBe('unauthenticated');
-    for (const who of [await participant(c), await staff(c)]) expect((await errorOf(await get(`/api/mission-groups/${g.id}`, who), 404)).code).toBe('not_found');
+    for (const who of [await participant(c), await staff(c)])
+      expect((await errorOf(await get(`/api/mission-groups/${g.id}`, who), 404)).code).toBe('not_found');
     const draftProject = await createProject(c, { status: 'draft' });
     const hidden = await createMissionGroup(c, draftProject.id, [(await createMission(c, draftProject.id)).id]);
     expect((await errorOf(await get(`/api/mission-groups/${hidden.id}`, await member(c, draftProject.id)), 404)).code).toBe('not_found');
@@ -55,7 +60,10 @@ describeEachBackend('participation: mission groups', (ctx) => {
     const c = ctx();
     const project = await createProject(c);
     const user = await member(c, project.id);
-    const drafts = [await createMission(c, project.id, { title: 'Soon 1', status: 'draft' }), await createMission(c, project.id, { title: 'Soon 2', status: 'draft' })];
+    const drafts = [
+      await createMission(c, project.id, { title: 'Soon 1', status: 'draft' }),
+      await createMission(c, project.id, { title: 'Soon 2', status: 'draft' }),
+    ];
     const g = await createMissionGroup(
       c,
       project.id,
@@ -73,7 +81,15 @@ describeEachBackend('participation: mission groups', (ctx) => {
     const c = ctx();
     const { user, days, group: g, project } = await threeDays(c);
     const first = await group(g.id, user);
-    expect(first).toMatchObject({ id: g.id, title: 'Kitchen week', description: 'Three days', projectName: project.name, unlock: 'in_order', unlockOn: 'submitted', progress: { done: 0, total: 3 } });
+    expect(first).toMatchObject({
+      id: g.id,
+      title: 'Kitchen week',
+      description: 'Three days',
+      projectName: project.name,
+      unlock: 'in_order',
+      unlockOn: 'submitted',
+      progress: { done: 0, total: 3 },
+    });
     expect(first.missions[0]).toMatchObject({ id: days[0]?.id, title: 'Day 1', points: 20, closesAt: null, state: 'open' });
     expect(await states(g.id, user)).toEqual([
       ['Day 1', 'open', null],
@@ -83,7 +99,12 @@ describeEachBackend('participation: mission groups', (ctx) => {
     const locked = await errorOf(await create(days[1]!.id, user), 409);
     expect(locked).toEqual({ code: 'locked', message: 'Opens when you finish “Day 1”' });
     const mission = await ok<ParticipantMission>(await get(`/api/missions/${days[1]!.id}`, user));
-    expect(mission).toMatchObject({ availability: 'open', canAddEntry: false, addEntryBlockedReason: 'Opens when you finish “Day 1”', lockedReason: 'Opens when you finish “Day 1”' });
+    expect(mission).toMatchObject({
+      availability: 'open',
+      canAddEntry: false,
+      addEntryBlockedReason: 'Opens when you finish “Day 1”',
+      lockedReason: 'Opens when you finish “Day 1”',
+    });
 
     // A draft is in progress and does not open the next one.
     const draft = await ok<{ id: number }>(await create(days[0]!.id, user), 201);

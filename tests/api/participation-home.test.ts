@@ -6,7 +6,17 @@ import type { FormDefinition } from '../../src/shared/forms/definition.ts';
 import type { HomeAnswer, HomeItem } from '../../src/shared/programme.ts';
 import { describeEachBackend, type TestContext } from './harness.ts';
 import { errorOf, type SignedIn } from './helpers.ts';
-import { addMember, createMission, createMissionGroup, createProject, createSurvey, insertEntry, insertExternalRef, insertResponse, member } from './programme-fixtures.ts';
+import {
+  addMember,
+  createMission,
+  createMissionGroup,
+  createProject,
+  createSurvey,
+  insertEntry,
+  insertExternalRef,
+  insertResponse,
+  member,
+} from './programme-fixtures.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -119,7 +129,14 @@ describeEachBackend('participation: home', (ctx) => {
     expect(byTitle('Mission open')).toMatchObject({ kind: 'mission', id: mission.id, points: 20, state: 'open', progress: 0, closesAt: at(DAY).toISOString() });
     expect(byTitle('Diary')).toMatchObject({ kind: 'mission', state: 'in_progress' });
     expect(byTitle('Diary')?.progress).toBeCloseTo(1 / 3);
-    expect(byTitle('Group')).toMatchObject({ kind: 'mission_group', id: group.id, points: 40, progress: 0, state: 'open', closesAt: at(3 * DAY).toISOString() });
+    expect(byTitle('Group')).toMatchObject({
+      kind: 'mission_group',
+      id: group.id,
+      points: 40,
+      progress: 0,
+      state: 'open',
+      closesAt: at(3 * DAY).toISOString(),
+    });
     expect(byTitle('Mission waiting')).toMatchObject({ kind: 'mission', state: 'submitted', progress: 1 });
     expect(byTitle('External')).toMatchObject({ kind: 'survey', state: 'submitted', progress: 1 });
     expect(byTitle('Auto')).toMatchObject({ kind: 'mission', state: 'approved', progress: 1 });

@@ -7,7 +7,19 @@ import type { AnswersConflict, ParticipantMission } from '../../src/shared/progr
 import { REVISION_REQUIRED_MESSAGE } from '../../src/shared/schemas/programme.ts';
 import { describeEachBackend, type TestContext } from './harness.ts';
 import { errorOf, fieldsOf, type SignedIn } from './helpers.ts';
-import { createMission, createProject, insertEntry, member, participant, photoDefinition, publishVersion, publishedForm, staff, textDefinition, type MissionFixture } from './programme-fixtures.ts';
+import {
+  createMission,
+  createProject,
+  insertEntry,
+  member,
+  participant,
+  photoDefinition,
+  publishVersion,
+  publishedForm,
+  staff,
+  textDefinition,
+  type MissionFixture,
+} from './programme-fixtures.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -56,7 +68,8 @@ describeEachBackend('participation: missions', (ctx) => {
     if (!body.current) throw new Error('no current');
     return body.current;
   }
-  const submitEntry = (missionId: number, entryId: number, who: SignedIn, body: unknown = {}) => send('POST', `/api/missions/${missionId}/entries/${entryId}/submit`, body, who);
+  const submitEntry = (missionId: number, entryId: number, who: SignedIn, body: unknown = {}) =>
+    send('POST', `/api/missions/${missionId}/entries/${entryId}/submit`, body, who);
   const removeEntry = (missionId: number, entryId: number, who: SignedIn) => send('DELETE', `/api/missions/${missionId}/entries/${entryId}`, undefined, who);
   const entryRow = async (id: number) => (await ctx().database.db.select().from(missionEntries).where(eq(missionEntries.id, id)))[0];
   /** Moves the test clock forward to the next moment that is `hour`:00 UTC. */
@@ -122,7 +135,15 @@ describeEachBackend('participation: missions', (ctx) => {
 
     const seen = await view(mission.id, user);
     expect(seen.myEntries.map((entry) => entry.id)).toEqual([second.id, first.id]);
-    expect(seen.myEntries[0]).toMatchObject({ id: second.id, status: 'draft', answers: { name: 'Second' }, submittedAt: null, seed: `entry-${second.id}`, formVersion: 1, revision: 1 });
+    expect(seen.myEntries[0]).toMatchObject({
+      id: second.id,
+      status: 'draft',
+      answers: { name: 'Second' },
+      submittedAt: null,
+      seed: `entry-${second.id}`,
+      formVersion: 1,
+      revision: 1,
+    });
     expect(seen.myEntries[1]).toMatchObject({ id: first.id, revision: 0 });
     expect(seen.myEntries[0]?.form).toBeUndefined();
   });
@@ -197,7 +218,10 @@ describeEachBackend('participation: missions', (ctx) => {
     const capped = await createMission(c, project.id, { entries: { min: 1, max: 2 } });
     const many = await Promise.all(Array.from({ length: 6 }, () => create(capped.id, user)));
     expect(many.map((res) => res.status).sort()).toEqual([201, 201, 409, 409, 409, 409]);
-    const rows = await c.database.db.select().from(missionEntries).where(and(eq(missionEntries.missionId, capped.id), eq(missionEntries.userId, user.id)));
+    const rows = await c.database.db
+      .select()
+      .from(missionEntries)
+      .where(and(eq(missionEntries.missionId, capped.id), eq(missionEntries.userId, user.id)));
     expect(rows).toHaveLength(2);
   });
 
@@ -262,7 +286,10 @@ describeEachBackend('participation: missions', (ctx) => {
     // Two submits at once: one wins.
     const project2 = await createMission(c, mission.projectId, { entries: { min: 1, max: 1 } });
     const racer = await created(project2.id, user);
-    const results = await Promise.all([submitEntry(project2.id, racer.id, user, { answers: { name: 'A' } }), submitEntry(project2.id, racer.id, user, { answers: { name: 'B' } })]);
+    const results = await Promise.all([
+      submitEntry(project2.id, racer.id, user, { answers: { name: 'A' } }),
+      submitEntry(project2.id, racer.id, user, { answers: { name: 'B' } }),
+    ]);
     expect(results.map((res) => res.status).sort()).toEqual([200, 409]);
   });
 
@@ -292,7 +319,10 @@ describeEachBackend('participation: missions', (ctx) => {
     const { mission, user } = await setup(c);
     const entry = await created(mission.id, user);
     for (let revision = 0; revision < 3; revision++) {
-      const results = await Promise.all([saveEntry(mission.id, entry.id, user, { name: `A${revision}` }, revision), saveEntry(mission.id, entry.id, user, { name: `B${revision}` }, revision)]);
+      const results = await Promise.all([
+        saveEntry(mission.id, entry.id, user, { name: `A${revision}` }, revision),
+        saveEntry(mission.id, entry.id, user, { name: `B${revision}` }, revision),
+      ]);
       expect(results.map((res) => res.status).sort()).toEqual([200, 409]);
       const winner = results.find((res) => res.status === 200);
       const loser = results.find((res) => res.status === 409);
@@ -353,7 +383,19 @@ describeEachBackend('participation: missions', (ctx) => {
     expect((await errorOf(await saveEntry(mission.id, 0, user, {}), 404)).code).toBe('not_found');
 
     const photo = (id: string, ownerId: number) =>
-      c.database.db.insert(media).values({ id, ownerId, contentType: 'image/jpeg', width: 4, height: 3, bytes: 10, uploadedBytes: 10, displayKey: `${id}.jpg`, thumbnailKey: `${id}.t.jpg`, thumbnailWidth: 4, thumbnailHeight: 3 });
+      c.database.db.insert(media).values({
+        id,
+        ownerId,
+        contentType: 'image/jpeg',
+        width: 4,
+        height: 3,
+        bytes: 10,
+        uploadedBytes: 10,
+        displayKey: `${id}.jpg`,
+        thumbnailKey: `${id}.t.jpg`,
+        thumbnailWidth: 4,
+        thumbnailHeight: 3,
+      });
     const stamp = `${mission.id}-${Date.now().toString(36)}`;
     await photo(`own-${stamp}`, user.id);
     await photo(`other-${stamp}`, other.id);
@@ -370,7 +412,11 @@ describeEachBackend('participation: missions', (ctx) => {
     const mission = await createMission(c, project.id, { form, entries: { min: 1, max: 2 } });
     const user = await member(c, project.id);
     const entry = await created(mission.id, user);
-    const v2: FormDefinition = { schema: 'fieldwork.form/1', title: 'Mission versions', pages: [{ id: 'page_1', title: '', elements: [{ id: 'count', type: 'number', title: 'How many?', required: true }] }] };
+    const v2: FormDefinition = {
+      schema: 'fieldwork.form/1',
+      title: 'Mission versions',
+      pages: [{ id: 'page_1', title: '', elements: [{ id: 'count', type: 'number', title: 'How many?', required: true }] }],
+    };
     await publishVersion(c, form.id, v2);
     await c.database.db.update(missions).set({ formVersion: 2 }).where(eq(missions.id, mission.id));
 

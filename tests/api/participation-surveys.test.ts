@@ -8,7 +8,19 @@ import type { AnswersConflict, ParticipantSurvey } from '../../src/shared/progra
 import { REVISION_REQUIRED_MESSAGE } from '../../src/shared/schemas/programme.ts';
 import { describeEachBackend, type TestContext } from './harness.ts';
 import { errorOf, fieldsOf, type SignedIn } from './helpers.ts';
-import { addMember, createProject, createSurvey, insertResponse, member, participant, photoDefinition, publishVersion, publishedForm, staff, textDefinition } from './programme-fixtures.ts';
+import {
+  addMember,
+  createProject,
+  createSurvey,
+  insertResponse,
+  member,
+  participant,
+  photoDefinition,
+  publishVersion,
+  publishedForm,
+  staff,
+  textDefinition,
+} from './programme-fixtures.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -60,9 +72,15 @@ describeEachBackend('participation: native surveys', (ctx) => {
     if (!body.current) throw new Error('no current');
     return body.current;
   }
-  const submit = (id: number, who: SignedIn, answers: unknown, extra: Record<string, unknown> = {}) => send('POST', `/api/surveys/${id}/response/submit`, { answers, ...extra }, who);
+  const submit = (id: number, who: SignedIn, answers: unknown, extra: Record<string, unknown> = {}) =>
+    send('POST', `/api/surveys/${id}/response/submit`, { answers, ...extra }, who);
   const responseRow = async (surveyId: number, userId: number) =>
-    (await ctx().database.db.select().from(surveyResponses).where(and(eq(surveyResponses.surveyId, surveyId), eq(surveyResponses.userId, userId))))[0];
+    (
+      await ctx()
+        .database.db.select()
+        .from(surveyResponses)
+        .where(and(eq(surveyResponses.surveyId, surveyId), eq(surveyResponses.userId, userId)))
+    )[0];
 
   /** A live project with a member and a live native survey (text form unless given). */
   async function setup(c: TestContext, definition?: FormDefinition) {
@@ -184,7 +202,13 @@ describeEachBackend('participation: native surveys', (ctx) => {
     const phone: SignedIn = { ...user, headers: { Cookie: `fw_session=${token}` } };
     const resumed = await view(survey.id, phone);
     expect(resumed.state).toBe('in_progress');
-    expect(resumed.response).toEqual({ answers: { name: 'Robin', likes_tea: 'yes', drink: 'Earl Grey' }, pageId: 'page_2', status: 'draft', submittedAt: null, revision: 2 });
+    expect(resumed.response).toEqual({
+      answers: { name: 'Robin', likes_tea: 'yes', drink: 'Earl Grey' },
+      pageId: 'page_2',
+      status: 'draft',
+      submittedAt: null,
+      revision: 2,
+    });
   });
 
   it('carries a revision: each save bumps it; a stale one is 409 conflict with the current answers and changes nothing', async () => {
@@ -199,9 +223,18 @@ describeEachBackend('participation: native surveys', (ctx) => {
 
     // The laptop's older copy, from revision 0 and from revision 1: refused, with what the server holds.
     for (const stale of [0, 1]) {
-      expect(await conflictOf(await save(survey.id, user, { drink: 'Laptop' }, 'page_1', stale))).toEqual({ answers: { name: 'Phone', likes_tea: 'yes' }, pageId: 'page_2', revision: 2 });
+      expect(await conflictOf(await save(survey.id, user, { drink: 'Laptop' }, 'page_1', stale))).toEqual({
+        answers: { name: 'Phone', likes_tea: 'yes' },
+        pageId: 'page_2',
+        revision: 2,
+      });
     }
-    expect(await responseRow(survey.id, user.id)).toMatchObject({ answers: { name: 'Phone', likes_tea: 'yes' }, pageId: 'page_2', revision: 2, status: 'draft' });
+    expect(await responseRow(survey.id, user.id)).toMatchObject({
+      answers: { name: 'Phone', likes_tea: 'yes' },
+      pageId: 'page_2',
+      revision: 2,
+      status: 'draft',
+    });
 
     // Merged on the laptop and sent again with the current revision: both answers kept.
     expect(await ok(await save(survey.id, user, { name: 'Phone', likes_tea: 'yes', drink: 'Laptop' }, 'page_1', 2))).toMatchObject({ revision: 3 });
@@ -214,7 +247,9 @@ describeEachBackend('participation: native surveys', (ctx) => {
     await ok(await save(survey.id, user, { name: 'First' }));
     expect(await fieldsOf(await save(survey.id, user, { name: 'Blind overwrite' }))).toEqual({ revision: [REVISION_REQUIRED_MESSAGE] });
     expect(Object.keys(await fieldsOf(await save(survey.id, user, { name: 'x' }, 'page_1', -1)))).toEqual(['revision']);
-    expect(Object.keys(await fieldsOf(await send('PUT', `/api/surveys/${survey.id}/response`, { answers: {}, pageId: null, revision: '1' }, user)))).toEqual(['revision']);
+    expect(Object.keys(await fieldsOf(await send('PUT', `/api/surveys/${survey.id}/response`, { answers: {}, pageId: null, revision: '1' }, user)))).toEqual([
+      'revision',
+    ]);
     expect((await responseRow(survey.id, user.id))?.answers).toEqual({ name: 'First' });
   });
 
@@ -224,7 +259,10 @@ describeEachBackend('participation: native surveys', (ctx) => {
     await ok(await save(survey.id, user, { name: 'Start' }));
     for (let round = 0; round < 3; round++) {
       const revision = round + 1;
-      const results = await Promise.all([save(survey.id, user, { name: `A${round}` }, 'page_1', revision), save(survey.id, user, { name: `B${round}` }, 'page_1', revision)]);
+      const results = await Promise.all([
+        save(survey.id, user, { name: `A${round}` }, 'page_1', revision),
+        save(survey.id, user, { name: `B${round}` }, 'page_1', revision),
+      ]);
       expect(results.map((res) => res.status).sort()).toEqual([200, 409]);
       const winner = results.find((res) => res.status === 200);
       const loser = results.find((res) => res.status === 409);
@@ -243,7 +281,10 @@ describeEachBackend('participation: native surveys', (ctx) => {
       const who = await member(c, survey.projectId);
       const results = await Promise.all([save(survey.id, who, { name: 'one' }, 'page_1', revision), save(survey.id, who, { name: 'two' }, 'page_1', revision)]);
       expect(results.map((res) => res.status).sort(), `revision ${revision}`).toEqual([200, 409]);
-      const rows = await c.database.db.select().from(surveyResponses).where(and(eq(surveyResponses.surveyId, survey.id), eq(surveyResponses.userId, who.id)));
+      const rows = await c.database.db
+        .select()
+        .from(surveyResponses)
+        .where(and(eq(surveyResponses.surveyId, survey.id), eq(surveyResponses.userId, who.id)));
       expect(rows).toHaveLength(1);
       expect(rows[0]?.revision).toBe(1);
       const loser = results.find((res) => res.status === 409);
@@ -257,7 +298,11 @@ describeEachBackend('participation: native surveys', (ctx) => {
     const { survey, user } = await setup(c);
     await ok(await save(survey.id, user, { name: 'Phone' }));
     await ok(await save(survey.id, user, { name: 'Phone, later' }, 'page_1', 1));
-    expect(await conflictOf(await submit(survey.id, user, { name: 'Laptop' }, { revision: 1 }))).toEqual({ answers: { name: 'Phone, later' }, pageId: 'page_1', revision: 2 });
+    expect(await conflictOf(await submit(survey.id, user, { name: 'Laptop' }, { revision: 1 }))).toEqual({
+      answers: { name: 'Phone, later' },
+      pageId: 'page_1',
+      revision: 2,
+    });
     expect(await responseRow(survey.id, user.id)).toMatchObject({ status: 'draft', answers: { name: 'Phone, later' }, revision: 2 });
     expect((await view(survey.id, user)).state).toBe('in_progress');
 
@@ -272,7 +317,10 @@ describeEachBackend('participation: native surveys', (ctx) => {
     // A draft made meanwhile on another device makes revision 0 stale.
     const late = await member(c, survey.projectId);
     await ok(await save(survey.id, late, { name: 'Other device' }));
-    expect(await conflictOf(await submit(survey.id, late, { name: 'Stale' }, { revision: 0 }))).toMatchObject({ answers: { name: 'Other device' }, revision: 1 });
+    expect(await conflictOf(await submit(survey.id, late, { name: 'Stale' }, { revision: 0 }))).toMatchObject({
+      answers: { name: 'Other device' },
+      revision: 1,
+    });
   });
 
   it('validates on submit: Required on the missing question, per element id; nothing is submitted', async () => {
@@ -312,11 +360,18 @@ describeEachBackend('participation: native surveys', (ctx) => {
     for (const withDraft of [false, true]) {
       const other = await member(c, survey.projectId);
       if (withDraft) await ok(await save(survey.id, other, { name: 'draft' }));
-      const results = await Promise.all([submit(survey.id, other, { name: 'A' }), submit(survey.id, other, { name: 'B' }), submit(survey.id, other, { name: 'C' })]);
+      const results = await Promise.all([
+        submit(survey.id, other, { name: 'A' }),
+        submit(survey.id, other, { name: 'B' }),
+        submit(survey.id, other, { name: 'C' }),
+      ]);
       const statuses = results.map((res) => res.status).sort();
       expect(statuses, `withDraft=${withDraft}`).toEqual([200, 409, 409]);
       for (const res of results.filter((r) => r.status === 409)) expect((await errorOf(res, 409)).code).toBe('already_submitted');
-      const rows = await c.database.db.select().from(surveyResponses).where(and(eq(surveyResponses.surveyId, survey.id), eq(surveyResponses.userId, other.id)));
+      const rows = await c.database.db
+        .select()
+        .from(surveyResponses)
+        .where(and(eq(surveyResponses.surveyId, survey.id), eq(surveyResponses.userId, other.id)));
       expect(rows).toHaveLength(1);
       expect(rows[0]?.status).toBe('submitted');
     }
@@ -331,7 +386,11 @@ describeEachBackend('participation: native surveys', (ctx) => {
     await ok(await save(survey.id, early, { name: 'Early' }));
 
     // Version 2 asks for a required email instead of the name.
-    const v2: FormDefinition = { schema: 'fieldwork.form/1', title: 'Versions', pages: [{ id: 'page_1', title: '', elements: [{ id: 'email', type: 'short_text', format: 'email', title: 'Email', required: true }] }] };
+    const v2: FormDefinition = {
+      schema: 'fieldwork.form/1',
+      title: 'Versions',
+      pages: [{ id: 'page_1', title: '', elements: [{ id: 'email', type: 'short_text', format: 'email', title: 'Email', required: true }] }],
+    };
     await publishVersion(c, form.id, v2);
     await c.database.db.update(surveys).set({ formVersion: 2 }).where(eq(surveys.id, survey.id));
 
@@ -359,14 +418,28 @@ describeEachBackend('participation: native surveys', (ctx) => {
     const { survey, user } = await setup(c, photoDefinition());
     const other = await participant(c);
     const insertMedia = async (id: string, ownerId: number) =>
-      c.database.db.insert(media).values({ id, ownerId, contentType: 'image/jpeg', width: 10, height: 10, bytes: 100, uploadedBytes: 100, displayKey: `${id}.jpg`, thumbnailKey: `${id}-t.jpg`, thumbnailWidth: 5, thumbnailHeight: 5 });
+      c.database.db.insert(media).values({
+        id,
+        ownerId,
+        contentType: 'image/jpeg',
+        width: 10,
+        height: 10,
+        bytes: 100,
+        uploadedBytes: 100,
+        displayKey: `${id}.jpg`,
+        thumbnailKey: `${id}-t.jpg`,
+        thumbnailWidth: 5,
+        thumbnailHeight: 5,
+      });
     const mine = `mine${survey.id}x${Date.now().toString(36)}`;
     const theirs = `theirs${survey.id}x${Date.now().toString(36)}`;
     await insertMedia(mine, user.id);
     await insertMedia(theirs, other.id);
 
     expect(await fieldsOf(await submit(survey.id, user, { photos: [mine, theirs] }))).toEqual({ photos: ['This photo could not be found; upload it again'] });
-    expect(await fieldsOf(await submit(survey.id, user, { photos: ['no-such-photo'] }))).toEqual({ photos: ['This photo could not be found; upload it again'] });
+    expect(await fieldsOf(await submit(survey.id, user, { photos: ['no-such-photo'] }))).toEqual({
+      photos: ['This photo could not be found; upload it again'],
+    });
     await ok(await submit(survey.id, user, { photos: [mine], caption: 'My kitchen' }));
     expect((await responseRow(survey.id, user.id))?.answers).toEqual({ photos: [mine], caption: 'My kitchen' });
   });
@@ -377,7 +450,9 @@ describeEachBackend('participation: native surveys', (ctx) => {
     const serverToday = c.clock.now().toISOString().slice(0, 10);
     const tomorrow = new Date(c.clock.now().getTime() + DAY).toISOString().slice(0, 10);
     // The participant's day is already tomorrow: a date of (server) today is before it.
-    expect(await fieldsOf(await submit(survey.id, user, { name: 'A', when: serverToday }, { today: tomorrow }))).toEqual({ when: ['Choose a date on or after today'] });
+    expect(await fieldsOf(await submit(survey.id, user, { name: 'A', when: serverToday }, { today: tomorrow }))).toEqual({
+      when: ['Choose a date on or after today'],
+    });
     // A `today` far from the server's is not believed.
     await ok(await submit(survey.id, user, { name: 'A', when: serverToday }, { today: '2020-01-01' }));
   });

@@ -88,7 +88,9 @@ const send = (method: Req['method'], path: string, body: unknown = {}): Req => (
 const isStaff = (role: Role) => role === 'moderator' || role === 'admin';
 
 async function tinyPng(): Promise<Blob> {
-  const bytes = await sharp({ create: { width: 16, height: 12, channels: 3, background: { r: 20, g: 120, b: 200 } } }).png().toBuffer();
+  const bytes = await sharp({ create: { width: 16, height: 12, channels: 3, background: { r: 20, g: 120, b: 200 } } })
+    .png()
+    .toBuffer();
   return new Blob([new Uint8Array(bytes)], { type: 'image/png' });
 }
 
@@ -145,7 +147,11 @@ const ROWS: Row[] = [
   { call: 'DELETE /api/admin/flags/{key}', request: () => send('DELETE', '/api/admin/flags/permissions-check'), expect: adminOnly(200) },
   { call: 'GET /api/admin/reports', request: () => get('/api/admin/reports'), expect: staffOnly(200) },
   { call: 'GET /api/admin/contact-messages', request: () => get('/api/admin/contact-messages'), expect: staffOnly(200) },
-  { call: 'PATCH /api/admin/contact-messages/{id}', request: (w) => send('PATCH', `/api/admin/contact-messages/${w.contactMessageId}`, { handled: true }), expect: staffOnly(200) },
+  {
+    call: 'PATCH /api/admin/contact-messages/{id}',
+    request: (w) => send('PATCH', `/api/admin/contact-messages/${w.contactMessageId}`, { handled: true }),
+    expect: staffOnly(200),
+  },
   { call: 'GET /api/admin/data-deletion-requests', request: () => get('/api/admin/data-deletion-requests'), expect: adminOnly(200) },
   {
     call: 'PATCH /api/admin/data-deletion-requests/{id}',
@@ -158,7 +164,11 @@ const ROWS: Row[] = [
   { call: 'POST /api/admin/forms', request: () => send('POST', '/api/admin/forms'), expect: staffOnly(400) },
   { call: 'GET /api/admin/forms/{id}', request: (w) => get(`/api/admin/forms/${w.form.id}`), expect: staffOnly(200) },
   { call: 'PUT /api/admin/forms/{id}/draft', request: (w) => send('PUT', `/api/admin/forms/${w.form.id}/draft`), expect: staffOnly(400) },
-  { call: 'POST /api/admin/forms/{id}/publish', request: (w) => send('POST', `/api/admin/forms/${w.form.id}/publish`, { confirmBreaking: 'yes' }), expect: staffOnly(400) },
+  {
+    call: 'POST /api/admin/forms/{id}/publish',
+    request: (w) => send('POST', `/api/admin/forms/${w.form.id}/publish`, { confirmBreaking: 'yes' }),
+    expect: staffOnly(400),
+  },
   { call: 'GET /api/admin/forms/{id}/changes', request: (w) => get(`/api/admin/forms/${w.form.id}/changes`), expect: staffOnly(200) },
   { call: 'GET /api/admin/forms/{id}/versions/{version}', request: (w) => get(`/api/admin/forms/${w.form.id}/versions/1`), expect: staffOnly(200) },
   { call: 'POST /api/admin/forms/{id}/duplicate', request: (w) => send('POST', `/api/admin/forms/${w.form.id}/duplicate`), expect: staffOnly(201) },
@@ -195,7 +205,11 @@ const ROWS: Row[] = [
   { call: 'GET /api/admin/surveys/{id}', request: (w) => get(`/api/admin/surveys/${w.survey.id}`), expect: staffOnly(200) },
   { call: 'PATCH /api/admin/surveys/{id}', request: (w) => send('PATCH', `/api/admin/surveys/${w.survey.id}`, { title: '' }), expect: staffOnly(400) },
   // A native survey has no webhook: 409 proves the role was let in, and nothing changes.
-  { call: 'POST /api/admin/surveys/{id}/webhook-secret', request: (w) => send('POST', `/api/admin/surveys/${w.survey.id}/webhook-secret`), expect: staffOnly(409) },
+  {
+    call: 'POST /api/admin/surveys/{id}/webhook-secret',
+    request: (w) => send('POST', `/api/admin/surveys/${w.survey.id}/webhook-secret`),
+    expect: staffOnly(409),
+  },
   { call: 'GET /api/admin/surveys/{id}/responses', request: (w) => get(`/api/admin/surveys/${w.survey.id}/responses`), expect: staffOnly(200) },
   { call: 'GET /api/admin/surveys/{id}/responses.csv', request: (w) => get(`/api/admin/surveys/${w.survey.id}/responses.csv`), expect: staffOnly(200) },
   { call: 'GET /api/admin/surveys/{id}/results', request: (w) => get(`/api/admin/surveys/${w.survey.id}/results`), expect: staffOnly(200) },
@@ -203,14 +217,23 @@ const ROWS: Row[] = [
   { call: 'POST /api/admin/projects/{id}/missions', request: (w) => send('POST', `${P(w)}/missions`), expect: staffOnly(400) },
   { call: 'GET /api/admin/missions/{id}', request: (w) => get(`/api/admin/missions/${w.mission.id}`), expect: staffOnly(200) },
   { call: 'PATCH /api/admin/missions/{id}', request: (w) => send('PATCH', `/api/admin/missions/${w.mission.id}`, { title: '' }), expect: staffOnly(400) },
-  { call: 'GET /api/admin/missions/{id}/submissions', request: (w) => get(`/api/admin/missions/${w.mission.id}/submissions?status=submitted`), expect: staffOnly(200) },
+  {
+    call: 'GET /api/admin/missions/{id}/submissions',
+    request: (w) => get(`/api/admin/missions/${w.mission.id}/submissions?status=submitted`),
+    expect: staffOnly(200),
+  },
   { call: 'GET /api/admin/submissions/{id}', request: (w) => get(`/api/admin/submissions/${w.entry.id}`), expect: staffOnly(200) },
   { call: 'GET /api/admin/projects/{id}/mission-groups', request: (w) => get(`${P(w)}/mission-groups`), expect: staffOnly(200) },
   { call: 'POST /api/admin/projects/{id}/mission-groups', request: (w) => send('POST', `${P(w)}/mission-groups`), expect: staffOnly(400) },
-  { call: 'PATCH /api/admin/mission-groups/{id}', request: (w) => send('PATCH', `/api/admin/mission-groups/${w.group.id}`, { title: '' }), expect: staffOnly(400) },
+  {
+    call: 'PATCH /api/admin/mission-groups/{id}',
+    request: (w) => send('PATCH', `/api/admin/mission-groups/${w.group.id}`, { title: '' }),
+    expect: staffOnly(400),
+  },
   {
     call: 'DELETE /api/admin/mission-groups/{id}',
-    request: async (w, role) => send('DELETE', `/api/admin/mission-groups/${isStaff(role) ? (await createMissionGroup(w.c, w.project.id, [w.mission.id])).id : w.group.id}`),
+    request: async (w, role) =>
+      send('DELETE', `/api/admin/mission-groups/${isStaff(role) ? (await createMissionGroup(w.c, w.project.id, [w.mission.id])).id : w.group.id}`),
     expect: staffOnly(204),
   },
 
@@ -243,7 +266,8 @@ const ROWS: Row[] = [
   {
     call: 'POST /api/surveys/{id}/webhook',
     // An external survey without a webhook secret: no session lets anyone in.
-    request: async (w) => send('POST', `/api/surveys/${(await createSurvey(w.c, w.project.id, { kind: 'external' })).id}/webhook`, { pid: 'not-a-reference', status: 'complete' }),
+    request: async (w) =>
+      send('POST', `/api/surveys/${(await createSurvey(w.c, w.project.id, { kind: 'external' })).id}/webhook`, { pid: 'not-a-reference', status: 'complete' }),
     expect: all(401),
   },
   { call: 'GET /api/missions/{id}', request: (w) => get(`/api/missions/${w.mission.id}`), expect: signedIn(200) },
@@ -283,11 +307,27 @@ const ROWS: Row[] = [
     },
     expect: staffOnly(200),
   },
-  { call: 'POST /api/admin/submissions/review', request: (w) => send('POST', '/api/admin/submissions/review', { ids: [w.entry.id], decision: 'approve' }), expect: staffOnly(200) },
-  { call: 'POST /api/admin/submissions/{id}/probes', request: (w) => send('POST', `/api/admin/submissions/${w.entry.id}/probes`, { question: 'Which café?' }), expect: staffOnly(201) },
-  { call: 'POST /api/admin/submissions/{id}/notes', request: (w) => send('POST', `/api/admin/submissions/${w.entry.id}/notes`, { body: 'Checked' }), expect: staffOnly(201) },
+  {
+    call: 'POST /api/admin/submissions/review',
+    request: (w) => send('POST', '/api/admin/submissions/review', { ids: [w.entry.id], decision: 'approve' }),
+    expect: staffOnly(200),
+  },
+  {
+    call: 'POST /api/admin/submissions/{id}/probes',
+    request: (w) => send('POST', `/api/admin/submissions/${w.entry.id}/probes`, { question: 'Which café?' }),
+    expect: staffOnly(201),
+  },
+  {
+    call: 'POST /api/admin/submissions/{id}/notes',
+    request: (w) => send('POST', `/api/admin/submissions/${w.entry.id}/notes`, { body: 'Checked' }),
+    expect: staffOnly(201),
+  },
   { call: 'GET /api/admin/projects/{id}/reason-templates', request: (w) => get(`${P(w)}/reason-templates`), expect: staffOnly(200) },
-  { call: 'POST /api/admin/projects/{id}/reason-templates', request: (w) => send('POST', `${P(w)}/reason-templates`, { kind: 'reject', text: 'Off topic' }), expect: staffOnly(201) },
+  {
+    call: 'POST /api/admin/projects/{id}/reason-templates',
+    request: (w) => send('POST', `${P(w)}/reason-templates`, { kind: 'reject', text: 'Off topic' }),
+    expect: staffOnly(201),
+  },
   {
     call: 'DELETE /api/admin/projects/{id}/reason-templates/{templateId}',
     request: async (w) => {
@@ -312,7 +352,11 @@ const ROWS: Row[] = [
   { call: 'GET /api/account/points', request: () => get('/api/account/points'), expect: signedIn(200) },
   { call: 'GET /api/account/mission-history', request: () => get('/api/account/mission-history'), expect: signedIn(200) },
   { call: 'GET /api/account/mission-history/{missionId}', request: (w) => get(`/api/account/mission-history/${w.mission.id}`), expect: [401, 200, 404, 404] },
-  { call: 'POST /api/admin/users/{id}/points', request: (w) => send('POST', `/api/admin/users/${w.users.participant.id}/points`, { points: 5, reason: 'Thanks' }), expect: adminOnly(201) },
+  {
+    call: 'POST /api/admin/users/{id}/points',
+    request: (w) => send('POST', `/api/admin/users/${w.users.participant.id}/points`, { points: 5, reason: 'Thanks' }),
+    expect: adminOnly(201),
+  },
 
   // Notifications (the notifications work adds these calls)
   { call: 'GET /api/account/notifications', request: () => get('/api/account/notifications'), expect: signedIn(200) },
@@ -351,7 +395,10 @@ function permissionsTable(): Map<string, string[]> {
   const table = new Map<string, string[]>();
   for (const line of markdown.split('\n')) {
     if (!line.startsWith('| `')) continue;
-    const cells = line.split('|').slice(1, -1).map((cell) => cell.trim());
+    const cells = line
+      .split('|')
+      .slice(1, -1)
+      .map((cell) => cell.trim());
     const call = cells[0]?.replace(/`/g, '') ?? '';
     if (CALL.test(call) && cells.length >= 5) table.set(call, cells.slice(1, 5));
   }
@@ -405,7 +452,21 @@ describeEachBackend('permissions matrix', (ctx) => {
     const [deletion] = await db.insert(dataDeletionRequests).values({ email: 'gone@example.org', status: 'pending' }).returning();
     if (!probe || !message || !deletion) throw new Error('fixtures missing');
     const photoId = await upload(c, users.participant);
-    return { c, users, project, form, survey, mission, group, entry, draft, probeId: probe.id, photoId, contactMessageId: message.id, deletionRequestId: deletion.id };
+    return {
+      c,
+      users,
+      project,
+      form,
+      survey,
+      mission,
+      group,
+      entry,
+      draft,
+      probeId: probe.id,
+      photoId,
+      contactMessageId: message.id,
+      deletionRequestId: deletion.id,
+    };
   }
 
   async function call(w: World, role: Role, req: Req): Promise<Response> {

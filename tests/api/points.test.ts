@@ -57,8 +57,15 @@ describeEachBackend('points API', (ctx) => {
     expect(await okJson(await submit(survey.id))).toEqual({ status: 'submitted' });
     expect((await errorOf(await submit(survey.id), 409)).code).toBe('already_submitted');
     expect(await okJson(await submit(free.id))).toEqual({ status: 'submitted' });
-    expect(await ledgerOf(user.id)).toMatchObject([{ points: 12, state: 'available', source: 'survey', reference: pointReference.survey(survey.id), reason: 'Survey “Weekly check-in”', createdBy: null }]);
-    expect(await summary(user)).toMatchObject({ balance: 12, pending: 0, total: 1, entries: [{ points: 12, state: 'available', reason: 'Survey “Weekly check-in”', source: 'survey' }] });
+    expect(await ledgerOf(user.id)).toMatchObject([
+      { points: 12, state: 'available', source: 'survey', reference: pointReference.survey(survey.id), reason: 'Survey “Weekly check-in”', createdBy: null },
+    ]);
+    expect(await summary(user)).toMatchObject({
+      balance: 12,
+      pending: 0,
+      total: 1,
+      entries: [{ points: 12, state: 'available', reason: 'Survey “Weekly check-in”', source: 'survey' }],
+    });
   });
 
   it('an external complete return: pending, or available when the survey trusts returns; screen-outs and over-quota credit nothing; one credit however many returns', async () => {
@@ -163,7 +170,15 @@ describeEachBackend('points API', (ctx) => {
 
     const body = { points: -15, reason: 'Duplicate payout', reference: 'ticket-4711' };
     const first = await okJson<AdminEntry>(await adjust(admin, user.id, body), 201);
-    expect(first).toMatchObject({ points: -15, state: 'available', reason: 'Adjustment: Duplicate payout', source: 'adjustment', reference: 'ticket-4711', userId: user.id, createdBy: admin.id });
+    expect(first).toMatchObject({
+      points: -15,
+      state: 'available',
+      reason: 'Adjustment: Duplicate payout',
+      source: 'adjustment',
+      reference: 'ticket-4711',
+      userId: user.id,
+      createdBy: admin.id,
+    });
     const again = await okJson<AdminEntry>(await adjust(admin, user.id, { ...body, points: -30 }), 200);
     expect(again).toEqual(first);
     expect(await ledgerOf(user.id)).toHaveLength(1);
@@ -175,14 +190,20 @@ describeEachBackend('points API', (ctx) => {
       .from(auditLog)
       .where(and(eq(auditLog.action, 'points.adjust'), eq(auditLog.targetId, String(user.id))));
     expect(audits).toHaveLength(1);
-    expect(audits[0]).toMatchObject({ actorId: admin.id, targetType: 'user', after: { entryId: first.id, points: -15, reason: 'Duplicate payout', reference: 'ticket-4711' } });
+    expect(audits[0]).toMatchObject({
+      actorId: admin.id,
+      targetType: 'user',
+      after: { entryId: first.id, points: -15, reason: 'Duplicate payout', reference: 'ticket-4711' },
+    });
   });
 
   it('twenty identical credits at once make exactly one ledger entry', async () => {
     const c = ctx();
     const admin = await staff(c, 'admin');
     const user = await participant(c);
-    const results = await Promise.all(Array.from({ length: 20 }, () => adjust(admin, user.id, { points: 50, reason: 'Launch bonus', reference: 'launch-bonus' })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => adjust(admin, user.id, { points: 50, reason: 'Launch bonus', reference: 'launch-bonus' })),
+    );
     const statuses = results.map((res) => res.status).sort();
     expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);
     const bodies = await Promise.all(results.map((res) => res.json() as Promise<AdminEntry>));

@@ -375,7 +375,14 @@ export async function insertExternalRef(
   const now = ctx.clock.now();
   const [row] = await ctx.database.db
     .insert(surveyExternalRefs)
-    .values({ surveyId, userId, pidHash: input.pidHash ?? `fixture-${next()}-${Date.now().toString(36)}`, outcome, returnedAt: outcome ? now : null, createdAt: now })
+    .values({
+      surveyId,
+      userId,
+      pidHash: input.pidHash ?? `fixture-${next()}-${Date.now().toString(36)}`,
+      outcome,
+      returnedAt: outcome ? now : null,
+      createdAt: now,
+    })
     .returning();
   if (!row) throw new Error('insert returned no row');
   return row;
@@ -479,7 +486,12 @@ export interface MissionGroupFixture {
 }
 
 /** A mission group of the project with these missions, in this order. */
-export async function createMissionGroup(ctx: TestContext, projectId: number, missionIds: readonly number[], input: MissionGroupFixture = {}): Promise<MissionGroup> {
+export async function createMissionGroup(
+  ctx: TestContext,
+  projectId: number,
+  missionIds: readonly number[],
+  input: MissionGroupFixture = {},
+): Promise<MissionGroup> {
   const now = ctx.clock.now();
   const [row] = await ctx.database.db
     .insert(missionGroups)
@@ -494,7 +506,8 @@ export async function createMissionGroup(ctx: TestContext, projectId: number, mi
     })
     .returning();
   if (!row) throw new Error('insert returned no row');
-  if (missionIds.length > 0) await ctx.database.db.insert(missionGroupMissions).values(missionIds.map((missionId, position) => ({ groupId: row.id, missionId, position })));
+  if (missionIds.length > 0)
+    await ctx.database.db.insert(missionGroupMissions).values(missionIds.map((missionId, position) => ({ groupId: row.id, missionId, position })));
   return row;
 }
 

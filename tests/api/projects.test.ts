@@ -81,7 +81,9 @@ describeEachBackend('admin projects API', (ctx) => {
     // Nothing changed through the refused calls.
     const after = await okJson<AdminProject>(await call('GET', `${BASE}/${project.id}`));
     expect(after).toMatchObject({ name: project.name, counts: { members: 1, surveys: 1, missions: 1, missionGroups: 1 } });
-    expect((await okJson<{ items: AdminMissionGroup[] }>(await call('GET', `${BASE}/${project.id}/mission-groups`))).items).toMatchObject([{ id: group.id, title: group.title }]);
+    expect((await okJson<{ items: AdminMissionGroup[] }>(await call('GET', `${BASE}/${project.id}/mission-groups`))).items).toMatchObject([
+      { id: group.id, title: group.title },
+    ]);
     expect(entry.id).toBeGreaterThan(0);
 
     for (const who of [moderator, admin]) {
@@ -111,12 +113,25 @@ describeEachBackend('admin projects API', (ctx) => {
   it('check the project payload', async () => {
     expect(await fieldsOf(await call('POST', BASE, {}))).toEqual({ name: ['Required'] });
     expect(await fieldsOf(await call('POST', BASE, { name: '   ' }))).toEqual({ name: ['Required'] });
-    expect((await fieldsOf(await call('POST', BASE, { name: 'x'.repeat(201), client: 'y'.repeat(201) })))).toEqual({ name: ['Too long'], client: ['Too long'] });
+    expect(await fieldsOf(await call('POST', BASE, { name: 'x'.repeat(201), client: 'y'.repeat(201) }))).toEqual({ name: ['Too long'], client: ['Too long'] });
     expect((await fieldsOf(await call('POST', BASE, { name: 'A', status: 'open' }))).status).toEqual(['Invalid enum value']);
-    expect((await fieldsOf(await call('POST', BASE, { name: 'A', startsAt: '2026-12-01', endsAt: '2026-11-01' }))).endsAt).toEqual(['Must be on or after the start date']);
+    expect((await fieldsOf(await call('POST', BASE, { name: 'A', startsAt: '2026-12-01', endsAt: '2026-11-01' }))).endsAt).toEqual([
+      'Must be on or after the start date',
+    ]);
     expect((await fieldsOf(await call('POST', BASE, { name: 'A', startsAt: '1 Dec' }))).startsAt).toEqual(['Enter a date (YYYY-MM-DD)']);
     expect((await fieldsOf(await call('POST', BASE, { name: 'A', owner: 1 }))).owner).toEqual(['Unexpected field']);
-    expect((await errorOf(await ctx().request(BASE, { method: 'POST', headers: { ...moderator.headers, Origin: 'http://127.0.0.1:4321', 'Content-Type': 'application/json' }, body: '{' }), 400)).code).toBe('invalid_json');
+    expect(
+      (
+        await errorOf(
+          await ctx().request(BASE, {
+            method: 'POST',
+            headers: { ...moderator.headers, Origin: 'http://127.0.0.1:4321', 'Content-Type': 'application/json' },
+            body: '{',
+          }),
+          400,
+        )
+      ).code,
+    ).toBe('invalid_json');
   });
 
   it('get and update a project; unknown or malformed ids are 404', async () => {
@@ -139,7 +154,9 @@ describeEachBackend('admin projects API', (ctx) => {
       expect((await errorOf(await call('GET', `${BASE}/999999/${sub}`), 404)).code, sub).toBe('not_found');
     }
     expect((await errorOf(await call('POST', `${BASE}/999999/members`, { emails: ['a@example.org'] }), 404)).code).toBe('not_found');
-    expect((await errorOf(await call('POST', `${BASE}/999999/surveys`, { title: 'S', kind: 'external', externalUrl: 'https://example.org/s' }), 404)).code).toBe('not_found');
+    expect(
+      (await errorOf(await call('POST', `${BASE}/999999/surveys`, { title: 'S', kind: 'external', externalUrl: 'https://example.org/s' }), 404)).code,
+    ).toBe('not_found');
     expect((await errorOf(await call('POST', `${BASE}/999999/missions`, { title: 'M', formId: 1 }), 404)).code).toBe('not_found');
     expect((await errorOf(await call('POST', `${BASE}/999999/mission-groups`, { title: 'G', missionIds: [] }), 404)).code).toBe('not_found');
   });
@@ -158,11 +175,25 @@ describeEachBackend('admin projects API', (ctx) => {
     expect(first.total).toBe(13);
     expect(first.items).toHaveLength(10);
     expect(first.items[0]?.id).toBe(byClient.id);
-    expect(first.items.map((p) => p.id).slice(1)).toEqual(made.slice(3).reverse().map((p) => p.id));
+    expect(first.items.map((p) => p.id).slice(1)).toEqual(
+      made
+        .slice(3)
+        .reverse()
+        .map((p) => p.id),
+    );
     const second = await list(`q=${tag}&page=2`);
-    expect(second.items.map((p) => p.id)).toEqual(made.slice(0, 3).reverse().map((p) => p.id));
+    expect(second.items.map((p) => p.id)).toEqual(
+      made
+        .slice(0, 3)
+        .reverse()
+        .map((p) => p.id),
+    );
     expect((await list(`q=${tag}&pageSize=5&page=3`)).items).toHaveLength(3);
-    expect((await list(`q=${tag.toUpperCase()}%20PROJECT%201`)).items.map((p) => p.name).sort()).toEqual([`${tag} project 1`, `${tag} project 10`, `${tag} project 11`]);
+    expect((await list(`q=${tag.toUpperCase()}%20PROJECT%201`)).items.map((p) => p.name).sort()).toEqual([
+      `${tag} project 1`,
+      `${tag} project 10`,
+      `${tag} project 11`,
+    ]);
     expect((await list(`q=${tag}&status=archived`)).items.map((p) => p.id)).toEqual([archived.id]);
     expect((await list(`q=${tag}&status=draft`)).total).toBe(13);
     expect((await list(`q=${tag}&status=live`)).total).toBe(0);
@@ -197,7 +228,18 @@ describeEachBackend('admin projects API', (ctx) => {
     const unknown = uniqueEmail('nobody');
     const result = await okJson<AddMembersResult>(
       await call('POST', `${BASE}/${project.id}/members`, {
-        emails: [`  ${ann.email.toUpperCase()} `, ann.email, bob.email, unknown, `${unknown.toUpperCase()}`, 'not-an-email', '', '   ', disabled.email, 'Also Wrong@'],
+        emails: [
+          `  ${ann.email.toUpperCase()} `,
+          ann.email,
+          bob.email,
+          unknown,
+          `${unknown.toUpperCase()}`,
+          'not-an-email',
+          '',
+          '   ',
+          disabled.email,
+          'Also Wrong@',
+        ],
       }),
     );
     expect(result).toEqual({ added: [ann.email, disabled.email], alreadyMembers: [bob.email], unknown: [unknown], invalid: ['not-an-email', 'also wrong@'] });
@@ -209,7 +251,12 @@ describeEachBackend('admin projects API', (ctx) => {
     const signIn = await ctx().json('POST', '/api/auth/login', { email: disabled.email, password: 'Str0ng-password' });
     expect(signIn.status).not.toBe(200);
     // Adding again changes nothing.
-    expect(await okJson<AddMembersResult>(await call('POST', `${BASE}/${project.id}/members`, { emails: [ann.email] }))).toEqual({ added: [], alreadyMembers: [ann.email], unknown: [], invalid: [] });
+    expect(await okJson<AddMembersResult>(await call('POST', `${BASE}/${project.id}/members`, { emails: [ann.email] }))).toEqual({
+      added: [],
+      alreadyMembers: [ann.email],
+      unknown: [],
+      invalid: [],
+    });
     // Nothing was made for the unknown address.
     expect(await ctx().database.db.select().from(users).where(eq(users.email, unknown))).toEqual([]);
 
@@ -223,7 +270,9 @@ describeEachBackend('admin projects API', (ctx) => {
     const project = await createProject(ctx());
     const known = await participant(ctx());
     const newcomer = uniqueEmail('newcomer');
-    const result = await okJson<AddMembersResult>(await call('POST', `${BASE}/${project.id}/members`, { emails: [known.email, newcomer.toUpperCase(), 'bad@'], invite: true }));
+    const result = await okJson<AddMembersResult>(
+      await call('POST', `${BASE}/${project.id}/members`, { emails: [known.email, newcomer.toUpperCase(), 'bad@'], invite: true }),
+    );
     expect(result).toEqual({ added: [known.email], alreadyMembers: [], unknown: [], invalid: ['bad@'], invited: [newcomer] });
     const [account] = await ctx().database.db.select().from(users).where(eq(users.email, newcomer));
     expect(account).toMatchObject({ status: 'invited', role: 'participant' });
@@ -236,11 +285,16 @@ describeEachBackend('admin projects API', (ctx) => {
     expect(mails).toHaveLength(1);
     expect(mails[0]?.links.some((link) => link.startsWith(`${ctx().config.publicUrl}/onboarding/`))).toBe(true);
     // The invitation is audited as `user:invite` does.
-    const invites = await ctx().database.db.select().from(auditLog).where(and(eq(auditLog.action, 'user.invite'), eq(auditLog.targetId, String(account?.id))));
+    const invites = await ctx()
+      .database.db.select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'user.invite'), eq(auditLog.targetId, String(account?.id))));
     expect(invites).toHaveLength(1);
     expect(invites[0]).toMatchObject({ actorId: moderator.id, via: 'api', after: { email: newcomer, role: 'participant', created: true } });
     // The invited account is now known: adding it again lists it as a member already.
-    expect((await okJson<AddMembersResult>(await call('POST', `${BASE}/${project.id}/members`, { emails: [newcomer], invite: true }))).alreadyMembers).toEqual([newcomer]);
+    expect((await okJson<AddMembersResult>(await call('POST', `${BASE}/${project.id}/members`, { emails: [newcomer], invite: true }))).alreadyMembers).toEqual([
+      newcomer,
+    ]);
     expect(await mailsTo(ctx(), newcomer)).toHaveLength(1);
   });
 
@@ -255,8 +309,20 @@ describeEachBackend('admin projects API', (ctx) => {
     }
     const page1 = await okJson<AdminPage<ProjectMember>>(await call('GET', `${BASE}/${project.id}/members`));
     expect(page1.total).toBe(12);
-    expect(page1.items.map((m) => m.userId)).toEqual(people.slice(2).reverse().map((p) => p.id));
-    expect(page1.items[0]).toEqual({ userId: people[11]?.id, email: people[11]?.email, firstName: 'Robin', lastName: 'Hale', status: 'active', addedAt: expect.any(String) });
+    expect(page1.items.map((m) => m.userId)).toEqual(
+      people
+        .slice(2)
+        .reverse()
+        .map((p) => p.id),
+    );
+    expect(page1.items[0]).toEqual({
+      userId: people[11]?.id,
+      email: people[11]?.email,
+      firstName: 'Robin',
+      lastName: 'Hale',
+      status: 'active',
+      addedAt: expect.any(String),
+    });
     const page2 = await okJson<AdminPage<ProjectMember>>(await call('GET', `${BASE}/${project.id}/members?page=2`));
     expect(page2.items.map((m) => m.userId)).toEqual([people[1]?.id, people[0]?.id]);
     const found = await okJson<AdminPage<ProjectMember>>(await call('GET', `${BASE}/${project.id}/members?q=${encodeURIComponent(people[4]?.email ?? '')}`));
@@ -280,16 +346,37 @@ describeEachBackend('admin projects API', (ctx) => {
     const [m1, m2, m3] = [await createMission(ctx(), project.id), await createMission(ctx(), project.id), await createMission(ctx(), project.id)];
     const foreign = await createMission(ctx(), other.id);
     if (!m1 || !m2 || !m3) throw new Error('missions');
-    const group = await okJson<AdminMissionGroup>(await call('POST', `${BASE}/${project.id}/mission-groups`, { title: ' Diary week ', missionIds: [m3.id, m1.id], unlock: 'in_order' }), 201);
-    expect(group).toMatchObject({ projectId: project.id, title: 'Diary week', description: '', missionIds: [m3.id, m1.id], unlock: 'in_order', unlockOn: 'submitted' });
+    const group = await okJson<AdminMissionGroup>(
+      await call('POST', `${BASE}/${project.id}/mission-groups`, { title: ' Diary week ', missionIds: [m3.id, m1.id], unlock: 'in_order' }),
+      201,
+    );
+    expect(group).toMatchObject({
+      projectId: project.id,
+      title: 'Diary week',
+      description: '',
+      missionIds: [m3.id, m1.id],
+      unlock: 'in_order',
+      unlockOn: 'submitted',
+    });
 
-    expect(await fieldsOf(await call('POST', `${BASE}/${project.id}/mission-groups`, { title: 'G', missionIds: [m1.id, foreign.id] }))).toEqual({ missionIds: ['Choose missions of this project'] });
-    expect(await fieldsOf(await call('POST', `${BASE}/${project.id}/mission-groups`, { title: 'G', missionIds: [999999] }))).toEqual({ missionIds: ['Choose missions of this project'] });
-    expect(await fieldsOf(await call('POST', `${BASE}/${project.id}/mission-groups`, { title: 'G', missionIds: [m1.id, m1.id] }))).toEqual({ missionIds: ['A mission can be in the list once'] });
+    expect(await fieldsOf(await call('POST', `${BASE}/${project.id}/mission-groups`, { title: 'G', missionIds: [m1.id, foreign.id] }))).toEqual({
+      missionIds: ['Choose missions of this project'],
+    });
+    expect(await fieldsOf(await call('POST', `${BASE}/${project.id}/mission-groups`, { title: 'G', missionIds: [999999] }))).toEqual({
+      missionIds: ['Choose missions of this project'],
+    });
+    expect(await fieldsOf(await call('POST', `${BASE}/${project.id}/mission-groups`, { title: 'G', missionIds: [m1.id, m1.id] }))).toEqual({
+      missionIds: ['A mission can be in the list once'],
+    });
     expect(await fieldsOf(await call('POST', `${BASE}/${project.id}/mission-groups`, { missionIds: [] }))).toEqual({ title: ['Required'] });
-    expect((await fieldsOf(await call('POST', `${BASE}/${project.id}/mission-groups`, { title: 'G', missionIds: [], unlock: 'random' }))).unlock).toEqual(['Invalid enum value']);
+    expect((await fieldsOf(await call('POST', `${BASE}/${project.id}/mission-groups`, { title: 'G', missionIds: [], unlock: 'random' }))).unlock).toEqual([
+      'Invalid enum value',
+    ]);
 
-    const second = await okJson<AdminMissionGroup>(await call('POST', `${BASE}/${project.id}/mission-groups`, { title: 'Second', description: 'All at once', missionIds: [] }), 201);
+    const second = await okJson<AdminMissionGroup>(
+      await call('POST', `${BASE}/${project.id}/mission-groups`, { title: 'Second', description: 'All at once', missionIds: [] }),
+      201,
+    );
     const listed = await okJson<{ items: AdminMissionGroup[] }>(await call('GET', `${BASE}/${project.id}/mission-groups`));
     expect(listed.items.map((g) => [g.id, g.missionIds])).toEqual([
       [group.id, [m3.id, m1.id]],
@@ -297,10 +384,16 @@ describeEachBackend('admin projects API', (ctx) => {
     ]);
     expect((await okJson<{ items: AdminMissionGroup[] }>(await call('GET', `${BASE}/${other.id}/mission-groups`))).items).toEqual([]);
 
-    const patched = await okJson<AdminMissionGroup>(await call('PATCH', `/api/admin/mission-groups/${group.id}`, { missionIds: [m1.id, m2.id, m3.id], unlockOn: 'approved' }));
+    const patched = await okJson<AdminMissionGroup>(
+      await call('PATCH', `/api/admin/mission-groups/${group.id}`, { missionIds: [m1.id, m2.id, m3.id], unlockOn: 'approved' }),
+    );
     expect(patched).toMatchObject({ title: 'Diary week', missionIds: [m1.id, m2.id, m3.id], unlock: 'in_order', unlockOn: 'approved' });
-    expect((await okJson<AdminMissionGroup>(await call('PATCH', `/api/admin/mission-groups/${group.id}`, { missionIds: [m2.id] }))).missionIds).toEqual([m2.id]);
-    expect(await fieldsOf(await call('PATCH', `/api/admin/mission-groups/${group.id}`, { missionIds: [foreign.id] }))).toEqual({ missionIds: ['Choose missions of this project'] });
+    expect((await okJson<AdminMissionGroup>(await call('PATCH', `/api/admin/mission-groups/${group.id}`, { missionIds: [m2.id] }))).missionIds).toEqual([
+      m2.id,
+    ]);
+    expect(await fieldsOf(await call('PATCH', `/api/admin/mission-groups/${group.id}`, { missionIds: [foreign.id] }))).toEqual({
+      missionIds: ['Choose missions of this project'],
+    });
     expect(await fieldsOf(await call('PATCH', `/api/admin/mission-groups/${group.id}`, { title: '' }))).toEqual({ title: ['Required'] });
     expect((await okJson<{ items: AdminMissionGroup[] }>(await call('GET', `${BASE}/${project.id}/mission-groups`))).items[0]?.missionIds).toEqual([m2.id]);
     expect((await errorOf(await call('PATCH', '/api/admin/mission-groups/999999', { title: 'X' }), 404)).code).toBe('not_found');
@@ -309,7 +402,9 @@ describeEachBackend('admin projects API', (ctx) => {
     expect(res.status).toBe(204);
     expect((await errorOf(await call('DELETE', `/api/admin/mission-groups/${group.id}`), 404)).code).toBe('not_found');
     expect((await errorOf(await call('DELETE', '/api/admin/mission-groups/x'), 404)).code).toBe('not_found');
-    expect((await okJson<{ items: AdminMissionGroup[] }>(await call('GET', `${BASE}/${project.id}/mission-groups`))).items.map((g) => g.id)).toEqual([second.id]);
+    expect((await okJson<{ items: AdminMissionGroup[] }>(await call('GET', `${BASE}/${project.id}/mission-groups`))).items.map((g) => g.id)).toEqual([
+      second.id,
+    ]);
     // The missions stay.
     expect((await call('GET', `/api/admin/missions/${m3.id}`)).status).toBe(200);
   });
@@ -329,14 +424,17 @@ describeEachBackend('admin projects API', (ctx) => {
     ]);
     const [created, updated, added, removed] = rows;
     expect(created?.after).toMatchObject({ name: 'Audited', status: 'draft' });
-    expect(((created?.after as { description: string }).description).length).toBeLessThan(300);
+    expect((created?.after as { description: string }).description.length).toBeLessThan(300);
     expect(updated?.before).toEqual({ client: '', status: 'draft' });
     expect(updated?.after).toEqual({ client: 'Acme', status: 'live' });
     expect(added?.after).toMatchObject({ added: 1, alreadyMembers: 0, unknown: 1, invalid: 0, emails: [someone.email] });
     expect(removed?.before).toEqual({ userId: someone.id, email: someone.email });
 
     const mission = await createMission(ctx(), project.id);
-    const group = await okJson<AdminMissionGroup>(await call('POST', `${BASE}/${project.id}/mission-groups`, { title: 'Audited group', missionIds: [mission.id] }), 201);
+    const group = await okJson<AdminMissionGroup>(
+      await call('POST', `${BASE}/${project.id}/mission-groups`, { title: 'Audited group', missionIds: [mission.id] }),
+      201,
+    );
     await call('PATCH', `/api/admin/mission-groups/${group.id}`, { title: 'Renamed' });
     await call('DELETE', `/api/admin/mission-groups/${group.id}`);
     const groupRows = await auditOf(ctx(), 'mission_group', group.id);

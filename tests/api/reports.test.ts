@@ -24,12 +24,20 @@ const pageLoad = (url = '/surveys/3'): Report => ({ url, userAgent: UA, data: { 
 const uncaught = (message: string, url = '/account'): Report => ({
   url,
   userAgent: UA,
-  data: { type: 'uncaught', stacktrace: `TypeError: ${message}\n    at render (/_astro/app.js:1:200)`, data: { kind: 'misc', data: { type: 'exception', message } } },
+  data: {
+    type: 'uncaught',
+    stacktrace: `TypeError: ${message}\n    at render (/_astro/app.js:1:200)`,
+    data: { kind: 'misc', data: { type: 'exception', message } },
+  },
 });
 const httpError = (code: number | null): Report => ({
   url: '/admin/users',
   userAgent: null,
-  data: { type: 'manual', stacktrace: null, data: { kind: 'http', code, body: '{"error":{"code":"internal_error"}}', cause: 'FetchError: Internal Server Error' } },
+  data: {
+    type: 'manual',
+    stacktrace: null,
+    data: { kind: 'http', code, body: '{"error":{"code":"internal_error"}}', cause: 'FetchError: Internal Server Error' },
+  },
 });
 
 interface ListedReport {
@@ -74,7 +82,15 @@ describeEachBackend('client error reports', (ctx) => {
   it('de-duplicates by the SHA-1 of the content (canonical JSON) and counts repeats', async () => {
     const report = uncaught('dup-202');
     // The same content with its keys in another order is the same report.
-    const reordered = { data: { data: { data: { message: 'dup-202', type: 'exception' }, kind: 'misc' }, stacktrace: report.data.type === 'action' ? null : report.data.stacktrace, type: 'uncaught' }, userAgent: UA, url: '/account' };
+    const reordered = {
+      data: {
+        data: { data: { message: 'dup-202', type: 'exception' }, kind: 'misc' },
+        stacktrace: report.data.type === 'action' ? null : report.data.stacktrace,
+        type: 'uncaught',
+      },
+      userAgent: UA,
+      url: '/account',
+    };
     expect((await send([report, reordered])).status).toBe(204);
     ctx().clock.advance(5_000);
     expect((await send([report])).status).toBe(204);
@@ -83,10 +99,15 @@ describeEachBackend('client error reports', (ctx) => {
     const [row] = rows;
     expect(row?.count).toBe(3);
     expect(Date.parse(row?.lastSeenAt ?? '') - Date.parse(row?.firstSeenAt ?? '')).toBe(5_000);
-    const expected = createHash('sha1').update(canonicalJson({ url: report.url, userAgent: report.userAgent, data: report.data })).digest('hex');
+    const expected = createHash('sha1')
+      .update(canonicalJson({ url: report.url, userAgent: report.userAgent, data: report.data }))
+      .digest('hex');
     expect(row?.hash).toBe(expected);
     // Another page or browser is another report.
-    await send([{ ...report, url: '/account/edit' }, { ...report, userAgent: null }]);
+    await send([
+      { ...report, url: '/account/edit' },
+      { ...report, userAgent: null },
+    ]);
     expect(await find('dup-202')).toHaveLength(3);
   });
 
@@ -96,7 +117,7 @@ describeEachBackend('client error reports', (ctx) => {
     expect((await find('mine-303'))[0]?.user).toMatchObject({ id: user.id, email: user.email });
   });
 
-  it('accepts every shape of SPEC.md §3', async () => {
+  it('accepts every shape of docs/product.md §3', async () => {
     const valid: Report[] = [
       pageLoad(),
       { url: '/', userAgent: null, data: { type: 'action', action: { name: 'misc', data: { clicked: 'banner', n: [1, 2] } } } },
@@ -169,7 +190,11 @@ describeEachBackend('client error reports', (ctx) => {
   });
 
   it('needs a same-origin JSON call', async () => {
-    const res = await ctx().app.request('/api/reports', { method: 'POST', headers: { 'Content-Type': 'text/plain', Origin: 'http://127.0.0.1:4321' }, body: '{}' });
+    const res = await ctx().app.request('/api/reports', {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/plain', Origin: 'http://127.0.0.1:4321' },
+      body: '{}',
+    });
     expect(res.status).toBe(415);
   });
 });
@@ -280,7 +305,11 @@ describeEachBackend('client error reports: no live token reaches staff', (ctx) =
     const stored = list.reports.find((r) => r.url === '/reset-password/[token]');
     expect(stored).toMatchObject({ userAgent: UA, data: { type: 'action', action: { name: 'page_load', data: null } } });
     // The hash is that of what is stored.
-    expect(stored?.hash).toBe(createHash('sha1').update(canonicalJson({ url: stored?.url, userAgent: stored?.userAgent, data: stored?.data })).digest('hex'));
+    expect(stored?.hash).toBe(
+      createHash('sha1')
+        .update(canonicalJson({ url: stored?.url, userAgent: stored?.userAgent, data: stored?.data }))
+        .digest('hex'),
+    );
     // A moderator who searches for the token (or a piece of it) finds nothing.
     for (const search of [token, token.slice(0, 12), token.slice(-12)]) expect((await everything(search)).list.total).toBe(0);
     // The token is still live: nothing but the admin's mail holds it.
@@ -298,14 +327,34 @@ describeEachBackend('client error reports: no live token reaches staff', (ctx) =
       {
         url: `/onboarding/${onboarding}`,
         userAgent: UA,
-        data: { type: 'uncaught', stacktrace: stack, data: { kind: 'misc', data: { type: 'exception', message: `no page /update-email/${email}`, token: onboarding, nested: [{ next: `/x?k=${k}&pid=${pid}` }] } } },
+        data: {
+          type: 'uncaught',
+          stacktrace: stack,
+          data: {
+            kind: 'misc',
+            data: { type: 'exception', message: `no page /update-email/${email}`, token: onboarding, nested: [{ next: `/x?k=${k}&pid=${pid}` }] },
+          },
+        },
       },
       {
         url: `/login?r=/update-email/${email}`,
         userAgent: null,
-        data: { type: 'manual', stacktrace: null, data: { kind: 'http', code: 404, body: `{"error":{"message":"/reset-password/${onboarding}"}}`, cause: `ApiError: GET /api/surveys/return?status=complete&k=${k}&pid=${pid}` } },
+        data: {
+          type: 'manual',
+          stacktrace: null,
+          data: {
+            kind: 'http',
+            code: 404,
+            body: `{"error":{"message":"/reset-password/${onboarding}"}}`,
+            cause: `ApiError: GET /api/surveys/return?status=complete&k=${k}&pid=${pid}`,
+          },
+        },
       },
-      { url: `/data-deletion?token=${email}`, userAgent: UA, data: { type: 'action', action: { name: 'misc', data: { pid, link: `http://host/update-email/${email}` } } } },
+      {
+        url: `/data-deletion?token=${email}`,
+        userAgent: UA,
+        data: { type: 'action', action: { name: 'misc', data: { pid, link: `http://host/update-email/${email}` } } },
+      },
     ];
     expect((await send(reports)).status).toBe(204);
 
@@ -315,15 +364,27 @@ describeEachBackend('client error reports: no live token reaches staff', (ctx) =
     expect(byUrl.get('/onboarding/[token]')?.data).toEqual({
       type: 'uncaught',
       // A query value may hold colons: `:12:5` goes with the pid.
-      stacktrace: 'TypeError: cannot read "x"\n    at render (http://host/onboarding/[token]?token=[redacted]&pid=[redacted])\n    at http://host/_astro/app.js:1:2',
-      data: { kind: 'misc', data: { type: 'exception', message: 'no page /update-email/[token]', token: '[redacted]', nested: [{ next: '/x?k=[redacted]&pid=[redacted]' }] } },
+      stacktrace:
+        'TypeError: cannot read "x"\n    at render (http://host/onboarding/[token]?token=[redacted]&pid=[redacted])\n    at http://host/_astro/app.js:1:2',
+      data: {
+        kind: 'misc',
+        data: { type: 'exception', message: 'no page /update-email/[token]', token: '[redacted]', nested: [{ next: '/x?k=[redacted]&pid=[redacted]' }] },
+      },
     });
     expect(byUrl.get('/login?r=/update-email/[token]')?.data).toEqual({
       type: 'manual',
       stacktrace: null,
-      data: { kind: 'http', code: 404, body: '{"error":{"message":"/reset-password/[token]"}}', cause: 'ApiError: GET /api/surveys/return?status=complete&k=[redacted]&pid=[redacted]' },
+      data: {
+        kind: 'http',
+        code: 404,
+        body: '{"error":{"message":"/reset-password/[token]"}}',
+        cause: 'ApiError: GET /api/surveys/return?status=complete&k=[redacted]&pid=[redacted]',
+      },
     });
-    expect(byUrl.get('/data-deletion?token=[redacted]')?.data).toEqual({ type: 'action', action: { name: 'misc', data: { pid: '[redacted]', link: 'http://host/update-email/[token]' } } });
+    expect(byUrl.get('/data-deletion?token=[redacted]')?.data).toEqual({
+      type: 'action',
+      action: { name: 'misc', data: { pid: '[redacted]', link: 'http://host/update-email/[token]' } },
+    });
     for (const search of [onboarding, email, pid, k]) expect((await everything(search)).list.total).toBe(0);
   });
 
@@ -331,7 +392,11 @@ describeEachBackend('client error reports: no live token reaches staff', (ctx) =
     const first = await liveToken(ctx(), await invitedUserId(ctx()), 'onboarding');
     const second = await liveToken(ctx(), await invitedUserId(ctx()), 'onboarding');
     secrets.push(first, second);
-    const report = (token: string): Report => ({ url: '/onboarding/[token]', userAgent: 'DedupAgent/2', data: { type: 'uncaught', stacktrace: `at http://h/onboarding/${token}:1:1`, data: { kind: 'misc', data: null } } });
+    const report = (token: string): Report => ({
+      url: '/onboarding/[token]',
+      userAgent: 'DedupAgent/2',
+      data: { type: 'uncaught', stacktrace: `at http://h/onboarding/${token}:1:1`, data: { kind: 'misc', data: null } },
+    });
     await send([report(first)]);
     await send([report(second)]);
     const rows = (await everything('DedupAgent/2')).list.reports;
@@ -347,9 +412,44 @@ describeEachBackend('client error reports: no live token reaches staff', (ctx) =
     secrets.push(token, pid);
     const dirty: Report[] = [
       pageLoad(`/reset-password/${token}`),
-      { url: `/update-email/${token}?pid=${pid}`, userAgent: `Agent/onboarding/${token}`, data: { type: 'uncaught', stacktrace: `Error: "q"\n    at http://h/onboarding/${token}:1:2\n\tnext`, data: { kind: 'misc', data: { password: 'hunter2', PID: 12345, code: 500, key: 'kept', 'a\\"b': `/x?k=${token}`, list: [`/onboarding/${token}`, 1.5, true, null, { apiKey: 'abc' }] } } } },
-      { url: '/login', userAgent: null, data: { type: 'manual', stacktrace: null, data: { kind: 'http', code: 500, body: `{"error":{"message":"see /reset-password/${token}?token=${token}"}}`, cause: `ApiError: /RESET-PASSWORD/${token}` } } },
-      { url: `/p?Token=${token}&kind=photo#sig=${pid}`, userAgent: UA, data: { type: 'action', action: { name: 'misc', data: `pasted %2Fupdate-email%2F${token}&x=1 and "/onboarding/${token}"` } } },
+      {
+        url: `/update-email/${token}?pid=${pid}`,
+        userAgent: `Agent/onboarding/${token}`,
+        data: {
+          type: 'uncaught',
+          stacktrace: `Error: "q"\n    at http://h/onboarding/${token}:1:2\n\tnext`,
+          data: {
+            kind: 'misc',
+            data: {
+              password: 'hunter2',
+              PID: 12345,
+              code: 500,
+              key: 'kept',
+              'a\\"b': `/x?k=${token}`,
+              list: [`/onboarding/${token}`, 1.5, true, null, { apiKey: 'abc' }],
+            },
+          },
+        },
+      },
+      {
+        url: '/login',
+        userAgent: null,
+        data: {
+          type: 'manual',
+          stacktrace: null,
+          data: {
+            kind: 'http',
+            code: 500,
+            body: `{"error":{"message":"see /reset-password/${token}?token=${token}"}}`,
+            cause: `ApiError: /RESET-PASSWORD/${token}`,
+          },
+        },
+      },
+      {
+        url: `/p?Token=${token}&kind=photo#sig=${pid}`,
+        userAgent: UA,
+        data: { type: 'action', action: { name: 'misc', data: `pasted %2Fupdate-email%2F${token}&x=1 and "/onboarding/${token}"` } },
+      },
       // Clean already: left as it is.
       pageLoad('/surveys/77/clean'),
     ];

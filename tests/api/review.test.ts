@@ -5,7 +5,16 @@
  */
 import { and, asc, eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
-import { auditLog, entryDecisions, entrySubmissions, missionEntries, notifications, pointsLedger, probes, reviewNotes } from '../../src/server/db/schema/index.ts';
+import {
+  auditLog,
+  entryDecisions,
+  entrySubmissions,
+  missionEntries,
+  notifications,
+  pointsLedger,
+  probes,
+  reviewNotes,
+} from '../../src/server/db/schema/index.ts';
 import { pointReference } from '../../src/shared/points.ts';
 import type { AdminPage } from '../../src/shared/programme.ts';
 import type { MissionHistory, ProbeView, ReasonTemplateView, ReviewNoteView, ReviewSubmission } from '../../src/shared/review.ts';
@@ -18,13 +27,21 @@ describeEachBackend('review API', (ctx) => {
   const as = (who: SignedIn | null) => callAs(ctx(), who);
   const review = (who: SignedIn, id: number, body: unknown) => as(who)('POST', `/api/admin/submissions/${id}/review`, body);
   const detail = async (who: SignedIn, id: number) => okJson<ReviewSubmission>(await as(who)('GET', `/api/admin/submissions/${id}`));
-  const queue = async (who: SignedIn, missionId: number, query = '') => okJson<AdminPage<ReviewQueueItem>>(await as(who)('GET', `/api/admin/missions/${missionId}/submissions${query}`));
+  const queue = async (who: SignedIn, missionId: number, query = '') =>
+    okJson<AdminPage<ReviewQueueItem>>(await as(who)('GET', `/api/admin/missions/${missionId}/submissions${query}`));
   const entryRow = async (id: number) => (await ctx().database.db.select().from(missionEntries).where(eq(missionEntries.id, id)))[0];
-  const versionsOf = (id: number) => ctx().database.db.select().from(entrySubmissions).where(eq(entrySubmissions.entryId, id)).orderBy(asc(entrySubmissions.version));
+  const versionsOf = (id: number) =>
+    ctx().database.db.select().from(entrySubmissions).where(eq(entrySubmissions.entryId, id)).orderBy(asc(entrySubmissions.version));
   /** Every decision row of an entry, oldest first, with the version it decided. */
   const decisionsOf = (id: number) =>
     ctx()
-      .database.db.select({ version: entrySubmissions.version, decision: entryDecisions.decision, reason: entryDecisions.reason, decidedBy: entryDecisions.decidedBy, id: entryDecisions.id })
+      .database.db.select({
+        version: entrySubmissions.version,
+        decision: entryDecisions.decision,
+        reason: entryDecisions.reason,
+        decidedBy: entryDecisions.decidedBy,
+        id: entryDecisions.id,
+      })
       .from(entryDecisions)
       .innerJoin(entrySubmissions, eq(entrySubmissions.id, entryDecisions.submissionId))
       .where(eq(entryDecisions.entryId, id))
@@ -62,7 +79,9 @@ describeEachBackend('review API', (ctx) => {
     expect(await entryRow(id)).toMatchObject({ status: 'submitted', submissionCount: 1 });
     expect(await versionsOf(id)).toMatchObject([{ version: 1, answers: { name: 'Blurry toast' } }]);
     expect(await decisionsOf(id)).toEqual([]);
-    expect(await creditsOf(user.id)).toMatchObject([{ points: 20, state: 'pending', source: 'mission', reference: pointReference.missionEntry(id), reason: 'Mission “Breakfast diary”: entry of 1 Nov' }]);
+    expect(await creditsOf(user.id)).toMatchObject([
+      { points: 20, state: 'pending', source: 'mission', reference: pointReference.missionEntry(id), reason: 'Mission “Breakfast diary”: entry of 1 Nov' },
+    ]);
     expect((await queue(moderator, mission.id, '?status=submitted')).items).toMatchObject([{ id, status: 'submitted', resubmission: false, probesWaiting: 0 }]);
 
     // A reason is required to ask for changes or reject.
@@ -71,7 +90,14 @@ describeEachBackend('review API', (ctx) => {
     expect(await fieldsOf(await review(moderator, id, { decision: 'maybe' }))).toHaveProperty('decision');
 
     const asked = await okJson<ReviewSubmission>(await review(moderator, id, { decision: 'request_changes', reason: 'The photo is blurry' }));
-    expect(asked).toMatchObject({ id, status: 'changes_requested', reviewReason: 'The photo is blurry', reviewedBy: { id: moderator.id }, resubmission: false, missionTitle: 'Breakfast diary' });
+    expect(asked).toMatchObject({
+      id,
+      status: 'changes_requested',
+      reviewReason: 'The photo is blurry',
+      reviewedBy: { id: moderator.id },
+      resubmission: false,
+      missionTitle: 'Breakfast diary',
+    });
     expect(asked.history).toMatchObject([{ version: 1, decision: 'changes_requested', reason: 'The photo is blurry', decidedBy: { id: moderator.id } }]);
     expect((await creditsOf(user.id)).map((row) => row.state)).toEqual(['pending']);
     expect(await noticesOf(user.id)).toMatchObject([{ kind: 'changes_requested', link: `/account/mission-history/${mission.id}` }]);
@@ -98,7 +124,11 @@ describeEachBackend('review API', (ctx) => {
 
     // Changed later: rejected (voided), then approved again (available) — still one ledger entry.
     const other = await staff(c, 'admin');
-    expect(await okJson<ReviewSubmission>(await review(other, id, { decision: 'reject', reason: 'Not a breakfast' }))).toMatchObject({ status: 'rejected', reviewReason: 'Not a breakfast', reviewedBy: { id: other.id } });
+    expect(await okJson<ReviewSubmission>(await review(other, id, { decision: 'reject', reason: 'Not a breakfast' }))).toMatchObject({
+      status: 'rejected',
+      reviewReason: 'Not a breakfast',
+      reviewedBy: { id: other.id },
+    });
     expect(await creditsOf(user.id)).toMatchObject([{ state: 'voided' }]);
     expect(await okJson<ReviewSubmission>(await review(moderator, id, { decision: 'approve' }))).toMatchObject({ status: 'approved', reviewReason: null });
     expect(await creditsOf(user.id)).toMatchObject([{ points: 20, state: 'available' }]);
@@ -132,7 +162,9 @@ describeEachBackend('review API', (ctx) => {
     expect((await creditsOf(user.id)).filter((row) => row.reference === pointReference.missionEntry(legacy.id))).toEqual([]);
     // Approved later: credited then, available.
     await okJson(await review(moderator, legacy.id, { decision: 'approve' }));
-    expect((await creditsOf(user.id)).filter((row) => row.reference === pointReference.missionEntry(legacy.id))).toMatchObject([{ points: 20, state: 'available' }]);
+    expect((await creditsOf(user.id)).filter((row) => row.reference === pointReference.missionEntry(legacy.id))).toMatchObject([
+      { points: 20, state: 'available' },
+    ]);
   });
 
   it('drafts are not reviewable (409); unknown or malformed ids are 404; the same decision twice changes nothing', async () => {
@@ -180,7 +212,9 @@ describeEachBackend('review API', (ctx) => {
     const c = ctx();
     const { user, moderator, mission } = await setup(c, { review: 'automatic', points: 15 });
     const created = await okJson<{ id: number }>(await as(user)('POST', `/api/missions/${mission.id}/entries`, {}), 201);
-    expect(await okJson(await as(user)('POST', `/api/missions/${mission.id}/entries/${created.id}/submit`, { answers: { name: 'Auto' } }))).toEqual({ status: 'approved' });
+    expect(await okJson(await as(user)('POST', `/api/missions/${mission.id}/entries/${created.id}/submit`, { answers: { name: 'Auto' } }))).toEqual({
+      status: 'approved',
+    });
     expect(await versionsOf(created.id)).toMatchObject([{ version: 1 }]);
     expect(await decisionsOf(created.id)).toMatchObject([{ version: 1, decision: 'approved', decidedBy: null }]);
     expect(await creditsOf(user.id)).toMatchObject([{ points: 15, state: 'available', source: 'mission' }]);
@@ -229,7 +263,9 @@ describeEachBackend('review API', (ctx) => {
     // Deciding it alone with the status the screen showed: 409 `changed`, with what it is now.
     const refused = await as(second)('POST', `/api/admin/submissions/${id}/review`, { decision: 'approve', expectedStatus: 'submitted' });
     expect(refused.status).toBe(409);
-    expect(await refused.json()).toEqual({ error: { code: 'changed', message: 'This entry changed while you were looking at it', current: { status: 'changes_requested' } } });
+    expect(await refused.json()).toEqual({
+      error: { code: 'changed', message: 'This entry changed while you were looking at it', current: { status: 'changes_requested' } },
+    });
     expect(await decisionsOf(id)).toHaveLength(1);
     expect(await creditsOf(user.id)).toMatchObject([{ state: 'pending' }]);
   });
@@ -262,7 +298,10 @@ describeEachBackend('review API', (ctx) => {
     expect(audits.at(-1)?.before).toEqual({ status: 'changes_requested', reason: 'The photo is blurry', unsubmittedAnswers: { name: 'Half done' } });
     expect(await creditsOf(user.id)).toMatchObject([{ state: 'available' }]);
     // The participant cannot save over it any more.
-    const refused = await as(user)('PUT', `/api/missions/${mission.id}/entries/${id}`, { answers: { name: 'Later' }, revision: (await entryRow(id))?.revision });
+    const refused = await as(user)('PUT', `/api/missions/${mission.id}/entries/${id}`, {
+      answers: { name: 'Later' },
+      revision: (await entryRow(id))?.revision,
+    });
     expect(refused.status).toBe(409);
     expect((await entryRow(id))?.answers).toEqual({ name: 'Blurry toast' });
   });
@@ -277,7 +316,8 @@ describeEachBackend('review API', (ctx) => {
     ] as const) {
       const id = await submitted(user, mission.id, `Race ${first} ${other}`);
       const noticesBefore = (await noticesOf(user.id)).length;
-      const body = (decision: 'approve' | 'reject') => (decision === 'reject' ? { decision, reason: 'Off topic', expectedStatus: 'submitted' } : { decision, expectedStatus: 'submitted' });
+      const body = (decision: 'approve' | 'reject') =>
+        decision === 'reject' ? { decision, reason: 'Off topic', expectedStatus: 'submitted' } : { decision, expectedStatus: 'submitted' };
       const results = await Promise.all([review(moderator, id, body(first)), review(second, id, body(other))]);
       expect(results.map((res) => res.status).sort()).toEqual([200, 409]);
       const loser = results.find((res) => res.status === 409);
@@ -290,7 +330,9 @@ describeEachBackend('review API', (ctx) => {
     // The same moderator's retry after a dropped connection is not a conflict.
     const id = await submitted(user, mission.id, 'Retry');
     await okJson(await review(moderator, id, { decision: 'approve', expectedStatus: 'submitted' }));
-    expect(await okJson<ReviewSubmission>(await review(moderator, id, { decision: 'approve', expectedStatus: 'submitted' }))).toMatchObject({ status: 'approved' });
+    expect(await okJson<ReviewSubmission>(await review(moderator, id, { decision: 'approve', expectedStatus: 'submitted' }))).toMatchObject({
+      status: 'approved',
+    });
     expect(await decisionsOf(id)).toHaveLength(1);
     // expectedStatus is checked like every field.
     expect(await fieldsOf(await review(moderator, id, { decision: 'approve', expectedStatus: 'maybe' }))).toHaveProperty('expectedStatus');
@@ -438,7 +480,9 @@ describeEachBackend('review API', (ctx) => {
     expect((await errorOf(await as(moderator)('DELETE', `${path(project.id)}/${reject.id}`), 404)).code).toBe('not_found');
     expect((await errorOf(await as(moderator)('DELETE', `${path(project.id)}/abc`), 404)).code).toBe('not_found');
     expect(await okJson(await as(moderator)('GET', path(project.id)))).toEqual({ items: [changes] });
-    expect((await auditOf('reason_template.create', reject.id)).map((row) => row.after)).toEqual([{ projectId: project.id, kind: 'reject', text: 'Not on topic' }]);
+    expect((await auditOf('reason_template.create', reject.id)).map((row) => row.after)).toEqual([
+      { projectId: project.id, kind: 'reject', text: 'Not on topic' },
+    ]);
     expect((await auditOf('reason_template.delete', reject.id)).map((row) => row.actorId)).toEqual([moderator.id]);
   });
 });

@@ -15,7 +15,13 @@ const HOUR = 3_600_000;
 describeEachBackend('users', (ctx) => {
   it('stores emails lower-cased, hashes passwords with argon2id, refuses duplicates in any case', async () => {
     const { database } = ctx();
-    const user = await createActiveUser(database.db, { email: ' Mixed@Case.ORG ', password: 'Str0ng-password', role: 'participant', firstName: 'Mia', lastName: 'Case' });
+    const user = await createActiveUser(database.db, {
+      email: ' Mixed@Case.ORG ',
+      password: 'Str0ng-password',
+      role: 'participant',
+      firstName: 'Mia',
+      lastName: 'Case',
+    });
     expect(user.email).toBe('mixed@case.org');
     expect(user.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
     expect(await verifyPassword(user.passwordHash ?? '', 'Str0ng-password')).toBe(true);
@@ -30,7 +36,13 @@ describeEachBackend('users', (ctx) => {
 describeEachBackend('link tokens', (ctx) => {
   it('are stored hashed, work once, and expire', async () => {
     const { database, clock } = ctx();
-    const user = await createActiveUser(database.db, { email: 'tok@example.org', password: 'Str0ng-password', role: 'participant', firstName: 'T', lastName: 'K' });
+    const user = await createActiveUser(database.db, {
+      email: 'tok@example.org',
+      password: 'Str0ng-password',
+      role: 'participant',
+      firstName: 'T',
+      lastName: 'K',
+    });
     const { token, expiresAt } = await issueLinkToken(database.db, clock, { type: 'reset-password', userId: user.id });
     expect(expiresAt.getTime() - clock.now().getTime()).toBe(HOUR);
     const stored = await database.db.select().from(tokens).where(eq(tokens.userId, user.id));
@@ -52,7 +64,13 @@ describeEachBackend('link tokens', (ctx) => {
 
   it('a new link replaces the previous one', async () => {
     const { database, clock } = ctx();
-    const user = await createActiveUser(database.db, { email: 'again@example.org', password: 'Str0ng-password', role: 'participant', firstName: 'A', lastName: 'G' });
+    const user = await createActiveUser(database.db, {
+      email: 'again@example.org',
+      password: 'Str0ng-password',
+      role: 'participant',
+      firstName: 'A',
+      lastName: 'G',
+    });
     const first = await issueLinkToken(database.db, clock, { type: 'reset-password', userId: user.id });
     const second = await issueLinkToken(database.db, clock, { type: 'reset-password', userId: user.id });
     expect(await findUsableToken(database.db, clock, first.token, 'reset-password')).toBeNull();
@@ -81,7 +99,10 @@ describeEachBackend('invitations', (ctx) => {
     expect(entries.at(-1)).toMatchObject({ via: 'cli', targetType: 'user', targetId: String(result.user.id) });
 
     // Inviting again issues a fresh link; the old one stops working.
-    const again = await inviteUser({ db: database.db, clock, mailer, publicUrl: 'https://fieldwork.example' }, { email: 'invitee@example.org', role: 'participant', invitedBy: null, via: 'cli' });
+    const again = await inviteUser(
+      { db: database.db, clock, mailer, publicUrl: 'https://fieldwork.example' },
+      { email: 'invitee@example.org', role: 'participant', invitedBy: null, via: 'cli' },
+    );
     expect(again.created).toBe(false);
     expect(again.user.role).toBe('moderator');
     const oldToken = result.url.split('/').at(-1) ?? '';
@@ -90,9 +111,17 @@ describeEachBackend('invitations', (ctx) => {
 
   it('refuse active and disabled accounts', async () => {
     const { database, clock, mailer } = ctx();
-    const user = await createActiveUser(database.db, { email: 'active@example.org', password: 'Str0ng-password', role: 'participant', firstName: 'A', lastName: 'C' });
+    const user = await createActiveUser(database.db, {
+      email: 'active@example.org',
+      password: 'Str0ng-password',
+      role: 'participant',
+      firstName: 'A',
+      lastName: 'C',
+    });
     const deps = { db: database.db, clock, mailer, publicUrl: 'http://x' };
-    await expect(inviteUser(deps, { email: 'active@example.org', role: 'participant', invitedBy: null, via: 'cli' })).rejects.toThrow(/already has an active account/);
+    await expect(inviteUser(deps, { email: 'active@example.org', role: 'participant', invitedBy: null, via: 'cli' })).rejects.toThrow(
+      /already has an active account/,
+    );
     await database.db.update(users).set({ status: 'disabled' }).where(eq(users.id, user.id));
     await expect(inviteUser(deps, { email: 'active@example.org', role: 'participant', invitedBy: null, via: 'cli' })).rejects.toBeInstanceOf(InvitationError);
   });

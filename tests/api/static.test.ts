@@ -35,7 +35,8 @@ function writeFixtureDist(): string {
   write('_routes.json', JSON.stringify(table));
   write('_redirects', '/surveys/:id  /surveys/_/  200\n');
   // Pages that are not public wait for the browser's guard unless the server decided them.
-  const guarded = (body: string) => `<!doctype html><html lang="en" data-guard="pending"><head></head><body><main>${body}${' '.repeat(2000)}</main></body></html>`;
+  const guarded = (body: string) =>
+    `<!doctype html><html lang="en" data-guard="pending"><head></head><body><main>${body}${' '.repeat(2000)}</main></body></html>`;
   write('index.html', guarded('<h1>Home</h1>'));
   write('index.html.br', zlib.brotliCompressSync(guarded('<h1>Home</h1>')));
   write('index.html.gz', zlib.gzipSync(guarded('<h1>Home</h1>')));
@@ -50,7 +51,14 @@ function writeFixtureDist(): string {
   write('_astro/app.3f9a1c.js', script);
   write('_astro/app.3f9a1c.js.br', zlib.brotliCompressSync(script));
   write('builds/latest.json', '{"id":"abc123","timestamp":1}');
-  write('builds/meta/abc123.json', JSON.stringify({ id: 'abc123', matcher: { static: { '/old-terms': { redirect: { to: '/terms#old', statusCode: 301 } } }, wildcard: {}, dynamic: {} }, prerendered: [] }));
+  write(
+    'builds/meta/abc123.json',
+    JSON.stringify({
+      id: 'abc123',
+      matcher: { static: { '/old-terms': { redirect: { to: '/terms#old', statusCode: 301 } } }, wildcard: {}, dynamic: {} },
+      prerendered: [],
+    }),
+  );
   write('favicon-light.svg', '<svg xmlns="http://www.w3.org/2000/svg"/>');
   return dist;
 }

@@ -54,7 +54,16 @@ describeEachBackend('admin surveys API', (ctx) => {
     const project = await createProject(ctx(), { status: 'draft' });
     const form = await publishedForm(ctx());
     await publishVersion(ctx(), form.id, textDefinition('Second'));
-    const survey = await createVia(project.id, { title: '  Onboarding  ', kind: 'native', formId: form.id, points: 15, estimatedMinutes: 5, opensAt: '2026-11-02T09:00:00+01:00', closesAt: '2026-11-30T18:00:00Z', status: 'live' });
+    const survey = await createVia(project.id, {
+      title: '  Onboarding  ',
+      kind: 'native',
+      formId: form.id,
+      points: 15,
+      estimatedMinutes: 5,
+      opensAt: '2026-11-02T09:00:00+01:00',
+      closesAt: '2026-11-30T18:00:00Z',
+      status: 'live',
+    });
     expect(survey).toEqual({
       id: expect.any(Number),
       projectId: project.id,
@@ -86,8 +95,21 @@ describeEachBackend('admin surveys API', (ctx) => {
 
   it('create an external survey: its link, one return link per outcome (each with its own key) and the webhook to paste into Alchemer', async () => {
     const project = await createProject(ctx());
-    const survey = await createVia(project.id, { title: 'Panel', kind: 'external', externalUrl: 'https://survey.alchemer.com/s3/123/panel', trustReturns: true, formId: null });
-    expect(survey).toMatchObject({ kind: 'external', formId: null, formVersion: null, latestFormVersion: null, externalUrl: 'https://survey.alchemer.com/s3/123/panel', trustReturns: true });
+    const survey = await createVia(project.id, {
+      title: 'Panel',
+      kind: 'external',
+      externalUrl: 'https://survey.alchemer.com/s3/123/panel',
+      trustReturns: true,
+      formId: null,
+    });
+    expect(survey).toMatchObject({
+      kind: 'external',
+      formId: null,
+      formVersion: null,
+      latestFormVersion: null,
+      externalUrl: 'https://survey.alchemer.com/s3/123/panel',
+      trustReturns: true,
+    });
     const base = `${ctx().config.publicUrl}/api/surveys/return`;
     const links = survey.returnLinks;
     if (!links) throw new Error('no return links');
@@ -106,7 +128,10 @@ describeEachBackend('admin surveys API', (ctx) => {
     expect(other.returnLinks?.complete).not.toBe(links.complete);
     // The key is never in the audit log.
     const [row] = await ctx().database.db.select().from(surveys).where(eq(surveys.id, survey.id));
-    const audits = await ctx().database.db.select().from(auditLog).where(eq(auditLog.targetId, String(survey.id)));
+    const audits = await ctx()
+      .database.db.select()
+      .from(auditLog)
+      .where(eq(auditLog.targetId, String(survey.id)));
     expect(JSON.stringify(audits)).not.toContain(row?.returnKey ?? 'no key');
   });
 
@@ -140,7 +165,10 @@ describeEachBackend('admin surveys API', (ctx) => {
 
     const form = await publishedForm(ctx());
     const native = await createVia(project.id, { title: 'Native', kind: 'native', formId: form.id });
-    expect(await errorOf(await call('POST', `${surveyPath(native.id)}/webhook-secret`, {}), 409)).toMatchObject({ code: 'not_external', message: 'Only an Alchemer survey has a webhook' });
+    expect(await errorOf(await call('POST', `${surveyPath(native.id)}/webhook-secret`, {}), 409)).toMatchObject({
+      code: 'not_external',
+      message: 'Only an Alchemer survey has a webhook',
+    });
     expect((await errorOf(await call('POST', `${surveyPath(999999)}/webhook-secret`, {}), 404)).code).toBe('not_found');
     expect((await errorOf(await call('POST', `${surveyPath(survey.id)}/webhook-secret`, {}, await participant(ctx())), 403)).code).toBe('forbidden');
   });
@@ -154,20 +182,33 @@ describeEachBackend('admin surveys API', (ctx) => {
     expect(await fieldsOf(await post({ title: 'S', kind: 'native' }))).toEqual({ formId: ['Choose a form'] });
     expect((await fieldsOf(await post({ title: 'S' }))).kind).toEqual(['Invalid enum value']);
     expect(await fieldsOf(await post({ title: 'S', kind: 'external' }))).toEqual({ externalUrl: ['Enter the survey’s https:// link'] });
-    expect((await fieldsOf(await post({ title: 'S', kind: 'external', externalUrl: 'http://example.org/s' }))).externalUrl).toEqual(['Enter the survey’s https:// link']);
+    expect((await fieldsOf(await post({ title: 'S', kind: 'external', externalUrl: 'http://example.org/s' }))).externalUrl).toEqual([
+      'Enter the survey’s https:// link',
+    ]);
     expect((await fieldsOf(await post({ title: 'S', kind: 'native', formId: form.id, points: -1 }))).points).toEqual(['Enter 0 or more']);
-    expect((await fieldsOf(await post({ title: 'S', kind: 'native', formId: form.id, opensAt: '2026-11-10T00:00:00Z', closesAt: '2026-11-09T00:00:00Z' }))).closesAt).toEqual(['Must be after the opening time']);
+    expect(
+      (await fieldsOf(await post({ title: 'S', kind: 'native', formId: form.id, opensAt: '2026-11-10T00:00:00Z', closesAt: '2026-11-09T00:00:00Z' }))).closesAt,
+    ).toEqual(['Must be after the opening time']);
     expect((await fieldsOf(await post({ title: 'S', kind: 'native', formId: form.id, opensAt: 'tomorrow' }))).opensAt).toEqual(['Enter a date and time']);
     expect((await fieldsOf(await post({ title: 'S', kind: 'native', formId: form.id, extra: true }))).extra).toEqual(['Unexpected field']);
 
     // The form must exist, have a published version, not be archived; the version must exist.
     expect(await fieldsOf(await post({ title: 'S', kind: 'native', formId: 999999 }))).toEqual({ formId: ['Choose a form'] });
-    const [draftOnly] = await ctx().database.db.insert(forms).values({ title: 'Draft only', draft: textDefinition('Draft only') }).returning();
-    expect(await fieldsOf(await post({ title: 'S', kind: 'native', formId: draftOnly?.id }))).toEqual({ formId: ['This form has no published version yet: publish it first'] });
-    expect(await fieldsOf(await post({ title: 'S', kind: 'native', formId: form.id, formVersion: 2 }))).toEqual({ formVersion: ['This form has no such published version'] });
+    const [draftOnly] = await ctx()
+      .database.db.insert(forms)
+      .values({ title: 'Draft only', draft: textDefinition('Draft only') })
+      .returning();
+    expect(await fieldsOf(await post({ title: 'S', kind: 'native', formId: draftOnly?.id }))).toEqual({
+      formId: ['This form has no published version yet: publish it first'],
+    });
+    expect(await fieldsOf(await post({ title: 'S', kind: 'native', formId: form.id, formVersion: 2 }))).toEqual({
+      formVersion: ['This form has no such published version'],
+    });
     const archived = await publishedForm(ctx());
     expect((await call('DELETE', `/api/admin/forms/${archived.id}`)).status).toBe(204);
-    expect(await fieldsOf(await post({ title: 'S', kind: 'native', formId: archived.id }))).toEqual({ formId: ['This form is archived: restore it or choose another'] });
+    expect(await fieldsOf(await post({ title: 'S', kind: 'native', formId: archived.id }))).toEqual({
+      formId: ['This form is archived: restore it or choose another'],
+    });
   });
 
   it('a survey keeps its pinned version after the form publishes a newer one, until it is moved', async () => {
@@ -205,7 +246,9 @@ describeEachBackend('admin surveys API', (ctx) => {
     const other = await publishedForm(ctx());
     const survey = await createVia(project.id, { title: 'Changing', kind: 'native', formId: form.id, opensAt: '2026-11-10T00:00:00Z' });
     ctx().clock.advance(60_000);
-    const edited = await okJson<AdminSurvey>(await patch(survey.id, { title: 'Changed', description: 'Now with text', points: 50, status: 'live', estimatedMinutes: 12 }));
+    const edited = await okJson<AdminSurvey>(
+      await patch(survey.id, { title: 'Changed', description: 'Now with text', points: 50, status: 'live', estimatedMinutes: 12 }),
+    );
     expect(edited).toMatchObject({ title: 'Changed', description: 'Now with text', points: 50, status: 'live', estimatedMinutes: 12, formVersion: 1 });
     expect(edited.updatedAt).toBe(ctx().clock.now().toISOString());
     expect((await fieldsOf(await patch(survey.id, { closesAt: '2026-11-09T00:00:00Z' }))).closesAt).toEqual(['Must be after the opening time']);
@@ -213,7 +256,13 @@ describeEachBackend('admin surveys API', (ctx) => {
 
     // No responses yet: it may become external and back.
     const external = await okJson<AdminSurvey>(await patch(survey.id, { kind: 'external', externalUrl: 'https://example.org/s/1' }));
-    expect(external).toMatchObject({ kind: 'external', formId: null, formVersion: null, externalUrl: 'https://example.org/s/1', returnLinks: { complete: expect.stringContaining('/api/surveys/return?status=complete&k=') } });
+    expect(external).toMatchObject({
+      kind: 'external',
+      formId: null,
+      formVersion: null,
+      externalUrl: 'https://example.org/s/1',
+      returnLinks: { complete: expect.stringContaining('/api/surveys/return?status=complete&k=') },
+    });
     expect(await fieldsOf(await patch(survey.id, { kind: 'native' }))).toEqual({ formId: ['Choose a form'] });
     const native = await okJson<AdminSurvey>(await patch(survey.id, { kind: 'native', formId: other.id }));
     expect(native).toMatchObject({ kind: 'native', formId: other.id, formVersion: 1, externalUrl: null, returnLinks: null, webhook: null });
@@ -236,7 +285,8 @@ describeEachBackend('admin surveys API', (ctx) => {
     for (const path of ['/999999', '/abc', '/-1']) {
       expect((await errorOf(await call('GET', `/api/admin/surveys${path}`), 404)).code, path).toBe('not_found');
       expect((await errorOf(await call('PATCH', `/api/admin/surveys${path}`, { title: 'X' }), 404)).code, path).toBe('not_found');
-      for (const sub of ['responses', 'responses.csv', 'results']) expect((await errorOf(await call('GET', `/api/admin/surveys${path}/${sub}`), 404)).code, sub).toBe('not_found');
+      for (const sub of ['responses', 'responses.csv', 'results'])
+        expect((await errorOf(await call('GET', `/api/admin/surveys${path}/${sub}`), 404)).code, sub).toBe('not_found');
     }
   });
 
@@ -327,7 +377,18 @@ describeEachBackend('admin surveys API', (ctx) => {
     });
     await insertResponse(ctx(), survey, b.id, {
       submittedAt: at(2),
-      answers: { name: 'Bea', colour: { other: 'Teal' }, snacks: ['fruit', 'chips'], city: 'ber', stars: 2, nps: 10, age: 40, grid: { speed: 'good' }, rank: ['a', 'b', 'c'], story: '' },
+      answers: {
+        name: 'Bea',
+        colour: { other: 'Teal' },
+        snacks: ['fruit', 'chips'],
+        city: 'ber',
+        stars: 2,
+        nps: 10,
+        age: 40,
+        grid: { speed: 'good' },
+        rank: ['a', 'b', 'c'],
+        story: '',
+      },
     });
     // An answer given on version 2 (which added "yellow") counts by element id.
     const v2 = richDefinition('Rich v2');
@@ -341,7 +402,21 @@ describeEachBackend('admin surveys API', (ctx) => {
     const results = await okJson<SurveyResults>(await call('GET', `${surveyPath(survey.id)}/results`));
     expect(results.submitted).toBe(3);
     const byId = new Map(results.elements.map((e) => [e.id, e]));
-    expect(results.elements.map((e) => e.id)).toEqual(['name', 'story', 'colour', 'snacks', 'city', 'stars', 'nps', 'age', 'visit', 'pics', 'agree', 'grid', 'rank']);
+    expect(results.elements.map((e) => e.id)).toEqual([
+      'name',
+      'story',
+      'colour',
+      'snacks',
+      'city',
+      'stars',
+      'nps',
+      'age',
+      'visit',
+      'pics',
+      'agree',
+      'grid',
+      'rank',
+    ]);
     expect(byId.get('name')).toEqual({ id: 'name', type: 'short_text', title: 'Your name', answered: 3, samples: ['Cy', 'Bea', '=1+1'] });
     expect(byId.get('story')).toEqual({ id: 'story', type: 'long_text', title: 'Your story', answered: 1, samples: ['Long story'] });
     expect(byId.get('colour')).toEqual({
@@ -395,8 +470,22 @@ describeEachBackend('admin surveys API', (ctx) => {
       title: 'Grid',
       answered: 2,
       rows: [
-        { id: 'speed', label: 'Speed', columns: [{ id: 'good', label: 'Good', count: 2 }, { id: 'bad', label: 'Bad', count: 0 }] },
-        { id: 'price', label: 'Price', columns: [{ id: 'good', label: 'Good', count: 0 }, { id: 'bad', label: 'Bad', count: 1 }] },
+        {
+          id: 'speed',
+          label: 'Speed',
+          columns: [
+            { id: 'good', label: 'Good', count: 2 },
+            { id: 'bad', label: 'Bad', count: 0 },
+          ],
+        },
+        {
+          id: 'price',
+          label: 'Price',
+          columns: [
+            { id: 'good', label: 'Good', count: 0 },
+            { id: 'bad', label: 'Bad', count: 1 },
+          ],
+        },
       ],
     });
     // Rankings: how often each option was ranked first.
@@ -408,7 +497,8 @@ describeEachBackend('admin surveys API', (ctx) => {
 
     // More than 5 texts: the 5 latest.
     const more = await createSurvey(ctx(), project.id, { form });
-    for (let i = 0; i < 7; i++) await insertResponse(ctx(), more, (await member(ctx(), project.id)).id, { submittedAt: at(10 + i), answers: { name: `Text ${i}` } });
+    for (let i = 0; i < 7; i++)
+      await insertResponse(ctx(), more, (await member(ctx(), project.id)).id, { submittedAt: at(10 + i), answers: { name: `Text ${i}` } });
     const moreResults = await okJson<SurveyResults>(await call('GET', `${surveyPath(more.id)}/results`));
     expect(moreResults.elements.find((e) => e.id === 'name')?.samples).toEqual(['Text 6', 'Text 5', 'Text 4', 'Text 3', 'Text 2']);
     expect(moreResults.elements.find((e) => e.id === 'stars')).toMatchObject({ answered: 0, average: null, min: null, max: null });
@@ -508,7 +598,9 @@ describeEachBackend('admin surveys API', (ctx) => {
 
     // An external survey: the header of the fixed columns only.
     const external = await createSurvey(ctx(), project.id, { kind: 'external' });
-    expect(parseCsv(await csvText(await call('GET', `${surveyPath(external.id)}/responses.csv`)))).toEqual([['Response ID', 'Email', 'First name', 'Last name', 'Status', 'Submitted at', 'Form version']]);
+    expect(parseCsv(await csvText(await call('GET', `${surveyPath(external.id)}/responses.csv`)))).toEqual([
+      ['Response ID', 'Email', 'First name', 'Last name', 'Status', 'Submitted at', 'Form version'],
+    ]);
   });
 
   it('CSV: thousands of responses come out whole, read a page at a time', async () => {
@@ -519,10 +611,19 @@ describeEachBackend('admin surveys API', (ctx) => {
     const stamp = Date.now().toString(36);
     const people = await db
       .insert(users)
-      .values(Array.from({ length: total }, (_, i) => ({ email: `bulk-${stamp}-${i}@example.org`, status: 'active' as const, firstName: `P${i}`, lastName: 'Bulk' })))
+      .values(
+        Array.from({ length: total }, (_, i) => ({ email: `bulk-${stamp}-${i}@example.org`, status: 'active' as const, firstName: `P${i}`, lastName: 'Bulk' })),
+      )
       .returning({ id: users.id });
     await db.insert(surveyResponses).values(
-      people.map((person, i) => ({ surveyId: survey.id, userId: person.id, formVersion: 1, answers: { name: `Answer ${i}` }, status: 'submitted' as const, submittedAt: new Date() })),
+      people.map((person, i) => ({
+        surveyId: survey.id,
+        userId: person.id,
+        formVersion: 1,
+        answers: { name: `Answer ${i}` },
+        status: 'submitted' as const,
+        submittedAt: new Date(),
+      })),
     );
     const rows = parseCsv(await csvText(await call('GET', `${surveyPath(survey.id)}/responses.csv`)));
     expect(rows).toHaveLength(total + 1);

@@ -13,7 +13,8 @@ import { callAs, createMission, createProject, member, okJson } from './programm
 const HOUR = 3_600_000;
 
 describeEachBackend('time zones', (ctx) => {
-  const preferencesOf = async (userId: number) => (await ctx().database.db.select({ preferences: users.preferences }).from(users).where(eq(users.id, userId)))[0]?.preferences;
+  const preferencesOf = async (userId: number) =>
+    (await ctx().database.db.select({ preferences: users.preferences }).from(users).where(eq(users.id, userId)))[0]?.preferences;
 
   it('onboarding stores the browser’s zone (canonical spelling); an unknown one is ignored, never refused', async () => {
     const c = ctx();
@@ -22,7 +23,10 @@ describeEachBackend('time zones', (ctx) => {
       ['Mars/Olympus_Mons', undefined],
       [undefined, undefined],
     ] as const) {
-      const [row] = await c.database.db.insert(users).values({ email: uniqueEmail('invited'), firstName: 'Ina', lastName: 'Vite', status: 'invited', termsAcceptedAt: c.clock.now() }).returning();
+      const [row] = await c.database.db
+        .insert(users)
+        .values({ email: uniqueEmail('invited'), firstName: 'Ina', lastName: 'Vite', status: 'invited', termsAcceptedAt: c.clock.now() })
+        .returning();
       const { token } = await issueLinkToken(c.database.db, c.clock, { type: 'onboarding', userId: row?.id ?? 0 });
       const body = { password: PASSWORD, confirmPassword: PASSWORD, ...(sent === undefined ? {} : { timeZone: sent }) };
       const res = await c.json('POST', `/api/auth/onboard?token=${token}`, body);
@@ -37,10 +41,14 @@ describeEachBackend('time zones', (ctx) => {
     const user = await member(c, project.id);
     const as = callAs(c, user);
     const base = { emailNotifications: true, language: 'en', colorMode: 'system' };
-    const saved = await okJson<{ user: { preferences: { timeZone?: string } } }>(await as('PATCH', '/api/account/preferences', { ...base, timeZone: 'europe/paris' }));
+    const saved = await okJson<{ user: { preferences: { timeZone?: string } } }>(
+      await as('PATCH', '/api/account/preferences', { ...base, timeZone: 'europe/paris' }),
+    );
     expect(saved.user.preferences.timeZone).toBe('Europe/Paris');
     expect((await okJson<{ user: { preferences: { timeZone?: string } } }>(await as('GET', '/api/account'))).user.preferences.timeZone).toBe('Europe/Paris');
-    expect(await fieldsOf(await as('PATCH', '/api/account/preferences', { ...base, timeZone: 'Mars/Olympus_Mons' }))).toEqual({ timeZone: ['Choose a time zone from the list'] });
+    expect(await fieldsOf(await as('PATCH', '/api/account/preferences', { ...base, timeZone: 'Mars/Olympus_Mons' }))).toEqual({
+      timeZone: ['Choose a time zone from the list'],
+    });
     expect(await fieldsOf(await as('PATCH', '/api/account/preferences', { ...base, timeZone: '' }))).toEqual({ timeZone: ['Required'] });
     // A save without it keeps it.
     await okJson(await as('PATCH', '/api/account/preferences', base));
@@ -57,13 +65,15 @@ describeEachBackend('time zones', (ctx) => {
     await okJson(await as('PATCH', '/api/account/preferences', { ...base, timeZone: 'America/New_York' }));
     // 22:00 UTC: 17:00 in New York, already the next day in Tokyo and on Kiritimati.
     const now = c.clock.now();
-    c.clock.advance((((22 - now.getUTCHours()) % 24) + 24) % 24 * HOUR - now.getUTCMinutes() * 60_000);
+    c.clock.advance(((((22 - now.getUTCHours()) % 24) + 24) % 24) * HOUR - now.getUTCMinutes() * 60_000);
     const entry = await okJson<{ id: number }>(await as('POST', `/api/missions/${mission.id}/entries`, { timeZone: 'Asia/Tokyo' }), 201);
     for (const zone of ['Asia/Tokyo', 'Pacific/Kiritimati', 'Pacific/Pago_Pago', undefined]) {
       const refused = await errorOf(await as('POST', `/api/missions/${mission.id}/entries`, zone === undefined ? {} : { timeZone: zone }), 409);
       expect(refused.code).toBe('daily_limit');
     }
-    const view = await okJson<{ myEntries: { id: number; localDate: string }[]; canAddEntry: boolean; nextEntryAt: string }>(await as('GET', `/api/missions/${mission.id}`));
+    const view = await okJson<{ myEntries: { id: number; localDate: string }[]; canAddEntry: boolean; nextEntryAt: string }>(
+      await as('GET', `/api/missions/${mission.id}`),
+    );
     expect(view.myEntries.map((each) => each.id)).toEqual([entry.id]);
     expect(view.myEntries[0]?.localDate).toBe(new Date(c.clock.now().getTime() - 5 * HOUR).toISOString().slice(0, 10));
     expect(view.canAddEntry).toBe(false);

@@ -19,7 +19,9 @@ const SHOTS = '/tmp/shots';
 
 test.beforeEach(async ({ page }) => {
   // A saved cookie choice: the banner stays out of the way (it is tested in shell.spec.ts).
-  await page.addInitScript(() => localStorage.setItem('fieldwork-cookie-consent', JSON.stringify({ necessary: true, preferences: false, statistics: false, marketing: false })));
+  await page.addInitScript(() =>
+    localStorage.setItem('fieldwork-cookie-consent', JSON.stringify({ necessary: true, preferences: false, statistics: false, marketing: false })),
+  );
 });
 
 /** axe-core with the WCAG 2.x A and AA rules; serious and critical findings. */
@@ -50,8 +52,13 @@ async function memberTakesPart(baseURL: string, member: Account, surveyId: numbe
     const json = { Origin: baseURL, 'Content-Type': 'application/json' };
     const submitted = await api.post(`/api/surveys/${surveyId}/response/submit`, { headers: json, data: { answers: { cook: 'yes', enjoy: 4 } } });
     expect(submitted.status(), await submitted.text()).toBe(200);
-    const jpeg = await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 30, g: 120, b: 200 } } }).jpeg().toBuffer();
-    const uploaded = await api.post('/api/media', { headers: { Origin: baseURL }, multipart: { file: { name: 'fridge.jpg', mimeType: 'image/jpeg', buffer: jpeg } } });
+    const jpeg = await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 30, g: 120, b: 200 } } })
+      .jpeg()
+      .toBuffer();
+    const uploaded = await api.post('/api/media', {
+      headers: { Origin: baseURL },
+      multipart: { file: { name: 'fridge.jpg', mimeType: 'image/jpeg', buffer: jpeg } },
+    });
     expect(uploaded.status(), await uploaded.text()).toBe(201);
     const media = (await uploaded.json()) as { id: string };
     const entry = await api.post(`/api/missions/${missionId}/entries`, { headers: json, data: { timeZone: 'UTC' } });
@@ -77,7 +84,10 @@ async function sideways(page: Page): Promise<{ overflow: number; past: string[] 
     const past = [...document.querySelectorAll('body *')]
       .filter((element) => element.getBoundingClientRect().right > width)
       .slice(-8)
-      .map((element) => `${element.tagName.toLowerCase()}.${String(element.getAttribute('class') ?? '').slice(0, 50)} → ${element.getBoundingClientRect().right.toFixed(1)}`);
+      .map(
+        (element) =>
+          `${element.tagName.toLowerCase()}.${String(element.getAttribute('class') ?? '').slice(0, 50)} → ${element.getBoundingClientRect().right.toFixed(1)}`,
+      );
     return { overflow, past };
   });
 }
@@ -87,7 +97,10 @@ const idOf = (url: string) => Number(/\/(\d+)$/.exec(new URL(url).pathname)?.[1]
 test.describe('projects, surveys and missions for admins', () => {
   test.describe.configure({ timeout: 180_000 });
 
-  test('an admin creates a project, adds and invites members, creates a native survey and a photo mission, and sees them counted', async ({ page, baseURL }) => {
+  test('an admin creates a project, adds and invites members, creates a native survey and a photo mission, and sees them counted', async ({
+    page,
+    baseURL,
+  }) => {
     const origin = baseURL ?? '';
     const tag = Date.now().toString(36);
     const year = new Date().getUTCFullYear() + 1;
@@ -97,7 +110,16 @@ test.describe('projects, surveys and missions for admins', () => {
     const surveyForm = `Cooking habits ${tag}`;
     const photoForm = `Fridge photo ${tag}`;
     await publishedForm(page, origin, surveyForm, [
-      { id: 'cook', type: 'single_choice', title: 'Do you cook at home?', required: true, options: [{ id: 'yes', label: 'Yes' }, { id: 'no', label: 'No' }] },
+      {
+        id: 'cook',
+        type: 'single_choice',
+        title: 'Do you cook at home?',
+        required: true,
+        options: [
+          { id: 'yes', label: 'Yes' },
+          { id: 'no', label: 'No' },
+        ],
+      },
       { id: 'enjoy', type: 'rating', title: 'How much do you enjoy it?', max: 5 },
     ]);
     await publishedForm(page, origin, photoForm, [{ id: 'fridge', type: 'photo', title: 'A photo of your fridge', required: true, maxFiles: 3 }]);
@@ -144,7 +166,11 @@ test.describe('projects, surveys and missions for admins', () => {
     await expect(list).toContainText(stranger);
 
     // A CSV file fills the box with the addresses of its email column, for a check before adding.
-    await members.locator('input[type="file"]').setInputFiles({ name: 'people.csv', mimeType: 'text/csv', buffer: Buffer.from('Name;E-mail address\nAlan;Alan@Example.org\nKatherine;katherine@example.org\n') });
+    await members.locator('input[type="file"]').setInputFiles({
+      name: 'people.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('Name;E-mail address\nAlan;Alan@Example.org\nKatherine;katherine@example.org\n'),
+    });
     await expect(members.getByText('2 addresses read from “people.csv” (column “E-mail address”)')).toBeVisible();
     await expect(members.getByLabel('Add members by email')).toHaveValue('alan@example.org\nkatherine@example.org');
     await members.getByLabel('Add members by email').fill('');
@@ -206,7 +232,9 @@ test.describe('projects, surveys and missions for admins', () => {
     await page.getByRole('button', { name: 'Create survey' }).click();
     await expect(page.getByRole('heading', { level: 1, name: `Alchemer follow-up ${tag}` })).toBeVisible();
     const alchemer = page.getByRole('region', { name: 'Alchemer setup' });
-    await expect(alchemer.getByRole('textbox', { name: 'Return URL: Screened out' })).toHaveValue(/\/api\/surveys\/return\?status=screened_out&k=[A-Za-z0-9_-]{22}&pid=\[url\("pid"\)\]$/);
+    await expect(alchemer.getByRole('textbox', { name: 'Return URL: Screened out' })).toHaveValue(
+      /\/api\/surveys\/return\?status=screened_out&k=[A-Za-z0-9_-]{22}&pid=\[url\("pid"\)\]$/,
+    );
     await expect(alchemer.getByRole('textbox', { name: 'Return URL: Finished (end of survey)' })).toHaveValue(/status=complete&k=/);
     await page.waitForLoadState('networkidle');
     expect(await seriousViolations(page)).toEqual([]);

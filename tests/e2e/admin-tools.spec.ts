@@ -62,7 +62,11 @@ test('an admin finds a reported client error in the list, with search', async ({
         {
           url: '/surveys/12',
           userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36',
-          data: { type: 'uncaught', stacktrace: `TypeError: ${marker} is not a function\n    at render (/_astro/survey.js:1:2)`, data: { kind: 'misc', data: { label: 'exception' } } },
+          data: {
+            type: 'uncaught',
+            stacktrace: `TypeError: ${marker} is not a function\n    at render (/_astro/survey.js:1:2)`,
+            data: { kind: 'misc', data: { label: 'exception' } },
+          },
         },
       ],
     },
@@ -156,7 +160,10 @@ test('the dashboard links to the tools with real counts', async ({ page, baseURL
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
   const users = page.getByRole('main').getByRole('link', { name: /Users/ });
   await expect(users).toContainText(/\d+ accounts?/);
-  await page.getByRole('main').getByRole('link', { name: /Client errors/ }).click();
+  await page
+    .getByRole('main')
+    .getByRole('link', { name: /Client errors/ })
+    .click();
   await expect(page).toHaveURL(/\/admin\/tools#client-errors$/);
   await expect(page.getByRole('heading', { level: 2, name: 'Client errors' })).toBeVisible();
 });

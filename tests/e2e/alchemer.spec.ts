@@ -14,7 +14,9 @@ const SHOTS = '/tmp/shots';
 
 test.beforeEach(async ({ page }) => {
   // A saved cookie choice: the banner stays out of the way (it is tested in shell.spec.ts).
-  await page.addInitScript(() => localStorage.setItem('fieldwork-cookie-consent', JSON.stringify({ necessary: true, preferences: false, statistics: false, marketing: false })));
+  await page.addInitScript(() =>
+    localStorage.setItem('fieldwork-cookie-consent', JSON.stringify({ necessary: true, preferences: false, statistics: false, marketing: false })),
+  );
 });
 
 async function seriousViolations(page: Page): Promise<string[]> {
@@ -38,7 +40,13 @@ test.describe('Alchemer setup', () => {
     const { id: projectId } = (await project.json()) as { id: number };
     const created = await page.request.post(`/api/admin/projects/${projectId}/surveys`, {
       headers: json,
-      data: { title: `Brand tracker ${tag}`, kind: 'external', externalUrl: 'https://survey.alchemer.com/s3/7654321/Brand-tracker', points: 40, status: 'live' },
+      data: {
+        title: `Brand tracker ${tag}`,
+        kind: 'external',
+        externalUrl: 'https://survey.alchemer.com/s3/7654321/Brand-tracker',
+        points: 40,
+        status: 'live',
+      },
     });
     expect(created.status(), await created.text()).toBe(201);
     const survey = (await created.json()) as AdminSurvey;
@@ -80,7 +88,10 @@ test.describe('Alchemer setup', () => {
 
     // Alchemer's webhook with it is let in (an unknown pid: 404, not 401), with no Origin.
     const hook = (withSecret: string) =>
-      page.request.post(`/api/surveys/${survey.id}/webhook`, { headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, data: new URLSearchParams({ pid: 'not-a-reference', status: 'complete', secret: withSecret }).toString() });
+      page.request.post(`/api/surveys/${survey.id}/webhook`, {
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        data: new URLSearchParams({ pid: 'not-a-reference', status: 'complete', secret: withSecret }).toString(),
+      });
     expect((await hook(secret)).status()).toBe(404);
 
     // After a reload the secret is not shown again.

@@ -14,7 +14,9 @@ const SHOTS = '/tmp/shots';
 
 test.beforeEach(async ({ page }) => {
   // A saved cookie choice: the banner stays out of the way (it is tested in shell.spec.ts).
-  await page.addInitScript(() => localStorage.setItem('fieldwork-cookie-consent', JSON.stringify({ necessary: true, preferences: false, statistics: false, marketing: false })));
+  await page.addInitScript(() =>
+    localStorage.setItem('fieldwork-cookie-consent', JSON.stringify({ necessary: true, preferences: false, statistics: false, marketing: false })),
+  );
 });
 
 /** axe-core with the WCAG 2.x A and AA rules; serious and critical findings. */
@@ -288,7 +290,10 @@ test.describe('the form builder', () => {
     await expect(page.getByText('Version 1 published').first()).toBeVisible();
   });
 
-  test('deleting an element can be undone from the toast and from the toolbar; a problem in the publish dialog leads to its question', async ({ page, baseURL }) => {
+  test('deleting an element can be undone from the toast and from the toolbar; a problem in the publish dialog leads to its question', async ({
+    page,
+    baseURL,
+  }) => {
     await signedIn(page, baseURL);
     await page.setViewportSize({ width: 1280, height: 800 });
     const id = await createForm(page, baseURL, 'Undo things');
@@ -357,7 +362,11 @@ test.describe('the form builder', () => {
     // A draft this browser kept but never saved (the tab closed offline) is offered back after a reload.
     await page.evaluate((formId) => {
       const key = `fieldwork-form-draft-${formId}`;
-      const draft = { schema: 'fieldwork.form/1', title: 'Shared form', pages: [{ id: 'page_1', title: '', elements: [{ id: 'kept', type: 'short_text', title: 'Typed offline' }] }] };
+      const draft = {
+        schema: 'fieldwork.form/1',
+        title: 'Shared form',
+        pages: [{ id: 'page_1', title: '', elements: [{ id: 'kept', type: 'short_text', title: 'Typed offline' }] }],
+      };
       localStorage.setItem(key, JSON.stringify({ draft, revision: 1, savedAt: new Date().toISOString() }));
     }, id);
     await page.reload();
@@ -383,7 +392,13 @@ test.describe('the form builder', () => {
 
     const chooser = page.waitForEvent('filechooser');
     await page.getByRole('button', { name: 'Import JSON' }).click();
-    await (await chooser).setFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify({ schema: 'fieldwork.form/1', pages: [{ elements: [] }] })) });
+    await (
+      await chooser
+    ).setFiles({
+      name: 'bad.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify({ schema: 'fieldwork.form/1', pages: [{ elements: [] }] })),
+    });
     const refused = page.getByRole('dialog', { name: 'This file cannot be imported' });
     await expect(refused.getByRole('listitem')).toHaveCount(2);
     await refused.getByRole('button', { name: 'Close' }).first().click();
@@ -472,7 +487,9 @@ test.describe('the forms list', () => {
   test('a moderator can open the list and the builder', async ({ browser, baseURL }) => {
     const moderator = await browser.newContext({ baseURL });
     const page = await moderator.newPage();
-    await page.addInitScript(() => localStorage.setItem('fieldwork-cookie-consent', JSON.stringify({ necessary: true, preferences: false, statistics: false, marketing: false })));
+    await page.addInitScript(() =>
+      localStorage.setItem('fieldwork-cookie-consent', JSON.stringify({ necessary: true, preferences: false, statistics: false, marketing: false })),
+    );
     await signIn(page, baseURL ?? '', await createAccount('moderator', 'Mo', 'Derator'));
     const id = await createForm(page, baseURL, 'Moderated');
     await page.goto('/admin/forms');

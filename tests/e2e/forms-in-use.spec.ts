@@ -10,7 +10,9 @@ import { createAccount, signIn, signInThroughApi } from './accounts.ts';
 import { expect, test } from './fixtures.ts';
 
 test.beforeEach(async ({ page }) => {
-  await page.addInitScript(() => localStorage.setItem('fieldwork-cookie-consent', JSON.stringify({ necessary: true, preferences: false, statistics: false, marketing: false })));
+  await page.addInitScript(() =>
+    localStorage.setItem('fieldwork-cookie-consent', JSON.stringify({ necessary: true, preferences: false, statistics: false, marketing: false })),
+  );
 });
 
 async function call<T>(api: APIRequestContext, baseURL: string, method: 'POST' | 'PUT' | 'PATCH', path: string, data: unknown, status: number): Promise<T> {
@@ -27,7 +29,16 @@ const definition = {
       id: 'page_1',
       title: '',
       elements: [
-        { id: 'snack', type: 'single_choice', title: 'Did you snack today?', required: true, options: [{ id: 'yes', label: 'Yes' }, { id: 'no', label: 'No' }] },
+        {
+          id: 'snack',
+          type: 'single_choice',
+          title: 'Did you snack today?',
+          required: true,
+          options: [
+            { id: 'yes', label: 'Yes' },
+            { id: 'no', label: 'No' },
+          ],
+        },
         { id: 'what', type: 'short_text', title: 'What did you eat?' },
       ],
     },
@@ -43,7 +54,14 @@ async function publishedFormWithAnswer(page: Page, baseURL: string): Promise<{ f
   const participant = await createAccount('participant', 'Sam', 'Snacker');
   await call(api, baseURL, 'POST', `/api/admin/projects/${project.id}/members`, { emails: [participant.email] }, 200);
   const surveyTitle = `Snack survey ${Date.now().toString(36)}`;
-  const survey = await call<{ id: number }>(api, baseURL, 'POST', `/api/admin/projects/${project.id}/surveys`, { title: surveyTitle, kind: 'native', formId: form.id, status: 'live' }, 201);
+  const survey = await call<{ id: number }>(
+    api,
+    baseURL,
+    'POST',
+    `/api/admin/projects/${project.id}/surveys`,
+    { title: surveyTitle, kind: 'native', formId: form.id, status: 'live' },
+    201,
+  );
   // The participant answers version 1.
   const theirs = await playwrightRequest.newContext({ baseURL });
   try {

@@ -8,11 +8,14 @@ const dataDir = () => process.env.E2E_DATA_DIR ?? '';
 async function linkFromMail(to: string, page: string): Promise<string> {
   let link: string | undefined;
   await expect
-    .poll(async () => {
-      const mails = (await readOutbox(dataDir())).filter((m) => m.to === to);
-      link = mails.at(-1)?.links.find((l) => l.includes(`/${page}/`));
-      return link;
-    }, { timeout: 10_000 })
+    .poll(
+      async () => {
+        const mails = (await readOutbox(dataDir())).filter((m) => m.to === to);
+        link = mails.at(-1)?.links.find((l) => l.includes(`/${page}/`));
+        return link;
+      },
+      { timeout: 10_000 },
+    )
     .toBeTruthy();
   return new URL(link ?? '').pathname;
 }
@@ -112,7 +115,11 @@ test('a moderator reaches /admin and sees the admin entry in the menu', async ({
 
 test('following a link to a protected page without a session goes to plain /login', async ({ page }) => {
   await page.goto('/terms');
-  await page.getByRole('banner').getByRole('link', { name: /fieldwork/i }).first().click();
+  await page
+    .getByRole('banner')
+    .getByRole('link', { name: /fieldwork/i })
+    .first()
+    .click();
   await expect(page).toHaveURL(/\/login$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Sign in' })).toBeVisible();
 });

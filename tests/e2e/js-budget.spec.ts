@@ -30,7 +30,13 @@ async function surveyFor(page: Page, baseURL: string, member: Account): Promise<
   await call(page, baseURL, `/api/admin/forms/${form.id}/publish`, {}, 201);
   const project = await call<{ id: number }>(page, baseURL, '/api/admin/projects', { name: 'Budget study', status: 'live' }, 201);
   await call(page, baseURL, `/api/admin/projects/${project.id}/members`, { emails: [member.email] }, 200);
-  const survey = await call<{ id: number }>(page, baseURL, `/api/admin/projects/${project.id}/surveys`, { title: 'Budget survey', kind: 'native', formId: form.id, status: 'live' }, 201);
+  const survey = await call<{ id: number }>(
+    page,
+    baseURL,
+    `/api/admin/projects/${project.id}/surveys`,
+    { title: 'Budget survey', kind: 'native', formId: form.id, status: 'live' },
+    201,
+  );
   return survey.id;
 }
 
@@ -63,10 +69,16 @@ test('a participant’s survey screen loads at most 150 KB of JavaScript (gzip),
     const context = await browser.newContext({ baseURL: base });
     try {
       const theirs = await context.newPage();
-      if (!firstVisit) await theirs.addInitScript(() => localStorage.setItem('fieldwork-cookie-consent', JSON.stringify({ necessary: true, preferences: false, statistics: false, marketing: false })));
+      if (!firstVisit)
+        await theirs.addInitScript(() =>
+          localStorage.setItem('fieldwork-cookie-consent', JSON.stringify({ necessary: true, preferences: false, statistics: false, marketing: false })),
+        );
       await signInThroughApi(context.request, base, member);
       const { total, files } = await scriptBytes(theirs, `/surveys/${surveyId}`);
-      test.info().annotations.push({ type: 'survey screen JavaScript (gzip)', description: `${firstVisit ? 'first visit' : 'returning'}: ${total} bytes in ${files.length} scripts` });
+      test.info().annotations.push({
+        type: 'survey screen JavaScript (gzip)',
+        description: `${firstVisit ? 'first visit' : 'returning'}: ${total} bytes in ${files.length} scripts`,
+      });
       expect(total, `${firstVisit ? 'first visit' : 'returning'}: ${total} bytes\n${files.join('\n')}`).toBeLessThanOrEqual(BUDGET_BYTES);
     } finally {
       await context.close();

@@ -93,14 +93,22 @@ async function setUp(origin: string, admin: APIRequestContext, member: Account, 
   const jpeg = await sharp({ create: { width: 320, height: 240, channels: 3, background: { r: 30, g: 40, b: 60 } } })
     .jpeg({ quality: 80 })
     .toBuffer();
-  const upload = await participant.post('/api/media', { headers: { Origin: origin }, multipart: { file: { name: 'fridge.jpg', mimeType: 'image/jpeg', buffer: jpeg } } });
+  const upload = await participant.post('/api/media', {
+    headers: { Origin: origin },
+    multipart: { file: { name: 'fridge.jpg', mimeType: 'image/jpeg', buffer: jpeg } },
+  });
   expect(upload.status(), await upload.text()).toBe(201);
   const media = (await upload.json()) as { id: string };
-  const submitted = await asMember<{ status: string }>('POST', `/api/missions/${mission.id}/entries/${entry.id}/submit`, { answers: { shelf: [media.id], note: 'Milk' } });
+  const submitted = await asMember<{ status: string }>('POST', `/api/missions/${mission.id}/entries/${entry.id}/submit`, {
+    answers: { shelf: [media.id], note: 'Milk' },
+  });
   expect(submitted.status).toBe('submitted');
 
   // The moderator asks for changes.
-  const review = await apiAs(moderator, origin)<{ status: string }>('POST', `/api/admin/submissions/${entry.id}/review`, { decision: 'request_changes', reason: REASON });
+  const review = await apiAs(moderator, origin)<{ status: string }>('POST', `/api/admin/submissions/${entry.id}/review`, {
+    decision: 'request_changes',
+    reason: REASON,
+  });
   expect(review.status).toBe('changes_requested');
   return { missionId: mission.id, entryId: entry.id, title };
 }
@@ -113,7 +121,11 @@ test.beforeEach(async ({ page }) => {
   await page.addInitScript((consent) => localStorage.setItem('fieldwork-cookie-consent', consent), CONSENT);
 });
 
-test('a participant follows a review from the bell to the history, resubmits, and the balance rises once with the reason', async ({ page, baseURL, playwright }) => {
+test('a participant follows a review from the bell to the history, resubmits, and the balance rises once with the reason', async ({
+  page,
+  baseURL,
+  playwright,
+}) => {
   test.setTimeout(270_000);
   const origin = baseURL ?? '';
   const member = await createAccount('participant', 'Pat', 'Member');
@@ -208,7 +220,8 @@ test('a participant follows a review from the bell to the history, resubmits, an
 
   // The moderator approves — twice: the second changes nothing.
   const asModerator = apiAs(moderatorRequest, origin);
-  for (let i = 0; i < 2; i++) expect((await asModerator<{ status: string }>('POST', `/api/admin/submissions/${setup.entryId}/review`, { decision: 'approve' })).status).toBe('approved');
+  for (let i = 0; i < 2; i++)
+    expect((await asModerator<{ status: string }>('POST', `/api/admin/submissions/${setup.entryId}/review`, { decision: 'approve' })).status).toBe('approved');
 
   // Home: the balance rose once, nothing pending.
   await page.goto('/');
@@ -261,7 +274,8 @@ test('a participant follows a review from the bell to the history, resubmits, an
     const store = window as unknown as { __shifts: number };
     store.__shifts = 0;
     new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) if (!entry.hadRecentInput) store.__shifts += entry.value;
+      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[])
+        if (!entry.hadRecentInput) store.__shifts += entry.value;
     }).observe({ type: 'layout-shift', buffered: true });
   });
   for (const size of [PHONE, DESKTOP]) {
@@ -319,7 +333,13 @@ test('mail preferences: five switches under the master switch, off with it', asy
   await page.setViewportSize(PHONE);
   await signIn(page, baseURL ?? '', member);
   await page.goto('/account/edit/preferences');
-  const labels = ['When changes are asked on an entry', 'When an entry is rejected', 'When a moderator asks you a question', 'A daily summary of approved entries', 'Reminders two days before a mission closes'];
+  const labels = [
+    'When changes are asked on an entry',
+    'When an entry is rejected',
+    'When a moderator asks you a question',
+    'A daily summary of approved entries',
+    'Reminders two days before a mission closes',
+  ];
   for (const label of labels) await expect(page.getByRole('switch', { name: label })).toBeChecked();
   await page.getByRole('switch', { name: 'A daily summary of approved entries' }).click();
   await page.getByRole('button', { name: 'Save changes' }).click();

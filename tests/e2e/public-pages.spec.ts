@@ -17,11 +17,14 @@ const PUBLIC_PAGES = [
 async function linkFromMail(to: string, part: string): Promise<string> {
   let link: string | undefined;
   await expect
-    .poll(async () => {
-      const mails = (await readOutbox(dataDir())).filter((m) => m.to === to);
-      link = mails.at(-1)?.links.find((l) => l.includes(part));
-      return link;
-    }, { timeout: 10_000 })
+    .poll(
+      async () => {
+        const mails = (await readOutbox(dataDir())).filter((m) => m.to === to);
+        link = mails.at(-1)?.links.find((l) => l.includes(part));
+        return link;
+      },
+      { timeout: 10_000 },
+    )
     .toBeTruthy();
   const url = new URL(link ?? '');
   return `${url.pathname}${url.search}`;
@@ -75,9 +78,7 @@ test('the contact form checks its fields, sends the message and mails it to supp
   await expect(page.getByRole('heading', { name: /your message is on its way/i })).toBeVisible();
   await expect(page.getByText(email)).toBeVisible();
 
-  await expect
-    .poll(async () => (await readOutbox(dataDir())).some((m) => m.to === SUPPORT_EMAIL && m.raw.includes(marker)), { timeout: 10_000 })
-    .toBe(true);
+  await expect.poll(async () => (await readOutbox(dataDir())).some((m) => m.to === SUPPORT_EMAIL && m.raw.includes(marker)), { timeout: 10_000 }).toBe(true);
 
   // Another message starts from an empty message field.
   await page.getByRole('button', { name: 'Send another message' }).click();

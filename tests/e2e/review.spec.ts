@@ -36,7 +36,9 @@ test.beforeAll(() => {
 
 test.beforeEach(async ({ page }) => {
   // A saved cookie choice: the banner stays out of the way (it is tested in shell.spec.ts).
-  await page.addInitScript(() => localStorage.setItem('fieldwork-cookie-consent', JSON.stringify({ necessary: true, preferences: false, statistics: false, marketing: false })));
+  await page.addInitScript(() =>
+    localStorage.setItem('fieldwork-cookie-consent', JSON.stringify({ necessary: true, preferences: false, statistics: false, marketing: false })),
+  );
 });
 
 /** axe-core with the WCAG 2.x A and AA rules; serious and critical findings. */
@@ -61,7 +63,10 @@ async function sideways(page: Page): Promise<{ overflow: number; past: string[] 
     const past = [...document.querySelectorAll('main *')]
       .filter((element) => element.getBoundingClientRect().right > width + 0.5)
       .slice(-8)
-      .map((element) => `${element.tagName.toLowerCase()}.${String(element.getAttribute('class') ?? '').slice(0, 50)} → ${element.getBoundingClientRect().right.toFixed(1)}`);
+      .map(
+        (element) =>
+          `${element.tagName.toLowerCase()}.${String(element.getAttribute('class') ?? '').slice(0, 50)} → ${element.getBoundingClientRect().right.toFixed(1)}`,
+      );
     if (header instanceof HTMLElement) header.style.display = display;
     return { overflow, past };
   });
@@ -69,8 +74,17 @@ async function sideways(page: Page): Promise<{ overflow: number; past: string[] 
 
 /** JSON calls (same-origin Origin), failing loudly on an unexpected status. */
 function jsonApi(request: APIRequestContext, baseURL: string) {
-  return async <T>(method: 'GET' | 'POST' | 'PUT' | 'PATCH', path: string, data?: unknown, expected: number[] = method === 'POST' ? [200, 201] : [200]): Promise<T> => {
-    const res = await request.fetch(path, { method, headers: { Origin: baseURL, 'Content-Type': 'application/json' }, data: method === 'GET' ? undefined : (data ?? {}) });
+  return async <T>(
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH',
+    path: string,
+    data?: unknown,
+    expected: number[] = method === 'POST' ? [200, 201] : [200],
+  ): Promise<T> => {
+    const res = await request.fetch(path, {
+      method,
+      headers: { Origin: baseURL, 'Content-Type': 'application/json' },
+      data: method === 'GET' ? undefined : (data ?? {}),
+    });
     if (!expected.includes(res.status())) throw new Error(`${method} ${path}: ${res.status()} ${await res.text()}`);
     return (await res.json()) as T;
   };
@@ -102,7 +116,15 @@ async function setUp(page: Page, baseURL: string, members: Account[]): Promise<S
           elements: [
             { id: 'shelf', type: 'photo', title: 'A photo of your fridge', required: true, maxFiles: 3 },
             { id: 'note', type: 'short_text', title: 'What is on the top shelf?' },
-            { id: 'clean', type: 'single_choice', title: 'Is it tidy?', options: [{ id: 'yes', label: 'Yes' }, { id: 'no', label: 'No' }] },
+            {
+              id: 'clean',
+              type: 'single_choice',
+              title: 'Is it tidy?',
+              options: [
+                { id: 'yes', label: 'Yes' },
+                { id: 'no', label: 'No' },
+              ],
+            },
           ],
         },
       ],
@@ -128,8 +150,13 @@ async function participant(baseURL: string, account: Account) {
   await signInThroughApi(request, baseURL, account);
   const call = jsonApi(request, baseURL);
   async function photo(colour: { r: number; g: number; b: number }): Promise<string> {
-    const jpeg = await sharp({ create: { width: 640, height: 480, channels: 3, background: colour } }).jpeg().toBuffer();
-    const res = await request.post('/api/media', { headers: { Origin: baseURL }, multipart: { file: { name: 'fridge.jpg', mimeType: 'image/jpeg', buffer: jpeg } } });
+    const jpeg = await sharp({ create: { width: 640, height: 480, channels: 3, background: colour } })
+      .jpeg()
+      .toBuffer();
+    const res = await request.post('/api/media', {
+      headers: { Origin: baseURL },
+      multipart: { file: { name: 'fridge.jpg', mimeType: 'image/jpeg', buffer: jpeg } },
+    });
     expect(res.status(), await res.text()).toBe(201);
     return ((await res.json()) as { id: string }).id;
   }
@@ -152,17 +179,25 @@ async function participant(baseURL: string, account: Account) {
       const done = await call<{ status: string }>('POST', `/api/missions/${missionId}/entries/${entryId}/submit`, {});
       expect(done.status).toBe('submitted');
     },
-    points: () => call<{ balance: number; pending: number; entries: { points: number; state: string; reason: string; source: string }[] }>('GET', '/api/account/points'),
+    points: () =>
+      call<{ balance: number; pending: number; entries: { points: number; state: string; reason: string; source: string }[] }>('GET', '/api/account/points'),
     dispose: () => request.dispose(),
   };
 }
 
-const toastWith = (page: Page, text: string) => page.getByRole('region', { name: /Notification/ }).getByText(text, { exact: true }).first();
+const toastWith = (page: Page, text: string) =>
+  page
+    .getByRole('region', { name: /Notification/ })
+    .getByText(text, { exact: true })
+    .first();
 
 test.describe('reviewing mission entries', () => {
   test.describe.configure({ timeout: 180_000 });
 
-  test('ask for changes with a saved template, see the resubmission beside the earlier version, approve it with j and a; the points rise once', async ({ page, baseURL }) => {
+  test('ask for changes with a saved template, see the resubmission beside the earlier version, approve it with j and a; the points rise once', async ({
+    page,
+    baseURL,
+  }) => {
     const origin = baseURL ?? '';
     const moderator = await createAccount('moderator', 'Mona', 'Reviewer');
     const grace = await createAccount('participant', 'Grace', 'Member');
@@ -212,7 +247,10 @@ test.describe('reviewing mission entries', () => {
       await expect(detail.getByRole('region', { name: 'Decision' })).toContainText('Changes requested');
       await expect(detail.getByRole('region', { name: 'Decision' })).toContainText(text);
       // The template is the project's: listed by the API.
-      const templates = await jsonApi(page.request, origin)<{ items: { kind: string; text: string }[] }>('GET', `/api/admin/projects/${setup.projectId}/reason-templates`);
+      const templates = await jsonApi(page.request, origin)<{ items: { kind: string; text: string }[] }>(
+        'GET',
+        `/api/admin/projects/${setup.projectId}/reason-templates`,
+      );
       expect(templates.items).toEqual([expect.objectContaining({ kind: 'request_changes', text })]);
 
       // The participant edits and sends it again; the points wait.
@@ -306,7 +344,10 @@ test.describe('reviewing mission entries', () => {
     }
   });
 
-  test('a decision on an entry that changed meanwhile is refused: the screen says so, shows the entry as it is now and keeps the reason typed', async ({ page, baseURL }) => {
+  test('a decision on an entry that changed meanwhile is refused: the screen says so, shows the entry as it is now and keeps the reason typed', async ({
+    page,
+    baseURL,
+  }) => {
     const origin = baseURL ?? '';
     const moderator = await createAccount('moderator', 'Mona', 'Reviewer');
     const colleague = await createAccount('moderator', 'Max', 'Colleague');

@@ -16,12 +16,12 @@ function sampleUrl(route: RouteDef): { url: string; values: Record<string, strin
   return { url: buildPath(route.pattern as RoutePattern, values), values };
 }
 
-/** Routes a route rule sends elsewhere (astro.config.mjs; SPEC.md: no screen of their own) → where, and the title there. */
+/** Routes a route rule sends elsewhere (astro.config.mjs; docs/product.md: no screen of their own) → where, and the title there. */
 const REDIRECTED: Readonly<Partial<Record<string, { to: string; title: string }>>> = {
   '/account/mission-history': { to: '/account#mission-history', title: 'Your account' },
 };
 
-test.describe('every route of SPEC.md §2 answers at its exact URL', () => {
+test.describe('every route of docs/product.md §2 answers at its exact URL', () => {
   let adminCookies: Cookie[] = [];
   test.beforeAll(async ({ browser, baseURL }) => {
     adminCookies = await sessionCookies(browser, baseURL ?? '', await createAccount('admin'));

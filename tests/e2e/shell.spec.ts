@@ -25,7 +25,7 @@ async function mark(page: Page): Promise<void> {
 }
 const marked = (page: Page) => page.evaluate(() => (window as unknown as { shellMarker?: string }).shellMarker === 'kept');
 
-test.describe('cookie banner (SPEC.md §3, §4)', () => {
+test.describe('cookie banner (docs/product.md §3, §4)', () => {
   test('stays open until a choice is saved: Escape and outside clicks do not close it', async ({ page }) => {
     await page.goto('/terms');
     await expect(banner(page)).toBeVisible();
@@ -84,7 +84,9 @@ test.describe('cookie banner (SPEC.md §3, §4)', () => {
     });
   }
 
-  test('is a region that Tab enters and leaves in document order: every banner control and the sign-in form are reached, no stop is invisible', async ({ page }) => {
+  test('is a region that Tab enters and leaves in document order: every banner control and the sign-in form are reached, no stop is invisible', async ({
+    page,
+  }) => {
     await page.goto('/login');
     await expect(banner(page)).toBeVisible();
     const stops: { name: string; inBanner: boolean; visible: boolean }[] = [];
@@ -107,7 +109,16 @@ test.describe('cookie banner (SPEC.md §3, §4)', () => {
     }
     expect(stops.filter((stop) => !stop.visible)).toEqual([]);
     const names = stops.map((stop) => stop.name);
-    for (const control of ['privacy policy (opens in a new tab)', 'Customise', 'Preferences', 'Statistics', 'Marketing', 'Deny', 'Allow Selection', 'Allow All']) {
+    for (const control of [
+      'privacy policy (opens in a new tab)',
+      'Customise',
+      'Preferences',
+      'Statistics',
+      'Marketing',
+      'Deny',
+      'Allow Selection',
+      'Allow All',
+    ]) {
       expect(names).toContain(control);
     }
     // The banner's controls in one run, then the page: Tab left the banner and reached the form.
@@ -182,7 +193,7 @@ test.describe('cookie banner (SPEC.md §3, §4)', () => {
   });
 });
 
-test.describe('analytics (SPEC.md §4)', () => {
+test.describe('analytics (docs/product.md §4)', () => {
   // The e2e build has no PUBLIC_GA_ID: these tests serve the pages as a build with an id would
   // (the measurement id meta written into the page) and stand in for Google's host.
   test.use({ bypassCSP: true });
@@ -222,8 +233,8 @@ test.describe('analytics (SPEC.md §4)', () => {
     await expect(page).toHaveURL(/\/privacy$/);
     await expect
       .poll(() =>
-        page.evaluate(() =>
-          ((window as unknown as { dataLayer?: IArguments[] }).dataLayer ?? []).filter((args) => args[0] === 'event' && args[1] === 'page_view').length,
+        page.evaluate(
+          () => ((window as unknown as { dataLayer?: IArguments[] }).dataLayer ?? []).filter((args) => args[0] === 'event' && args[1] === 'page_view').length,
         ),
       )
       .toBe(2);
@@ -322,10 +333,15 @@ test('an error thrown twice in a page reaches /api/reports once', async ({ page,
 test('a new build reloads the page at the next navigation, once per path within 10 s', async ({ page }) => {
   test.setTimeout(60_000);
   let served = 0;
-  await page.route('**/builds/latest.json*', (route) => route.fulfill({ contentType: 'application/json', body: JSON.stringify({ id: `e2e-${++served}`, timestamp: Date.now() }) }));
+  await page.route('**/builds/latest.json*', (route) =>
+    route.fulfill({ contentType: 'application/json', body: JSON.stringify({ id: `e2e-${++served}`, timestamp: Date.now() }) }),
+  );
   await page.route('**/builds/meta/*.json', (route) => {
     const id = new URL(route.request().url()).pathname.split('/').pop()?.replace('.json', '') ?? '';
-    return route.fulfill({ contentType: 'application/json', body: JSON.stringify({ id, timestamp: 1, matcher: { static: {}, wildcard: {}, dynamic: {} }, prerendered: [] }) });
+    return route.fulfill({
+      contentType: 'application/json',
+      body: JSON.stringify({ id, timestamp: 1, matcher: { static: {}, wildcard: {}, dynamic: {} }, prerendered: [] }),
+    });
   });
   const newBuildOut = async () => {
     const before = served;

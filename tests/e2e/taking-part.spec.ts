@@ -138,7 +138,12 @@ test.beforeEach(async ({ page }) => {
 test.describe('taking part', () => {
   test.describe.configure({ timeout: 180_000 });
 
-  test('a member finds a survey and a photo mission on home, finishes the survey on a second device where they stopped, submits a photo', async ({ page, baseURL, browser, playwright }) => {
+  test('a member finds a survey and a photo mission on home, finishes the survey on a second device where they stopped, submits a photo', async ({
+    page,
+    baseURL,
+    browser,
+    playwright,
+  }) => {
     const origin = baseURL ?? '';
     const admin = await createAccount('admin', 'Ada', 'Admin');
     const member = await createAccount('participant', 'Pat', 'Member');
@@ -251,7 +256,11 @@ test.describe('taking part', () => {
     await adminRequest.dispose();
   });
 
-  test('a diary in an ordered mission group: the group shows what is locked and why, the diary counts entries and allows one a day', async ({ page, baseURL, playwright }) => {
+  test('a diary in an ordered mission group: the group shows what is locked and why, the diary counts entries and allows one a day', async ({
+    page,
+    baseURL,
+    playwright,
+  }) => {
     const origin = baseURL ?? '';
     const admin = await createAccount('admin', 'Ada', 'Admin');
     const member = await createAccount('participant', 'Dee', 'Diarist');
@@ -300,7 +309,9 @@ test.describe('taking part', () => {
     await page.setViewportSize(PHONE);
     await signIn(page, origin, member);
     await page.goto('/');
-    await region(page, /^To do/).getByRole('link', { name: `Kitchen week ${tag}` }).click();
+    await region(page, /^To do/)
+      .getByRole('link', { name: `Kitchen week ${tag}` })
+      .click();
     await expect(page).toHaveURL(new RegExp(`/mission-groups/${group.id}$`));
     await expect(page.getByText('0 of 2 missions done')).toBeVisible();
     const missions = page.getByRole('region', { name: 'Missions' }).locator('ol > li');
@@ -345,7 +356,8 @@ test.describe('taking part', () => {
       const store = window as unknown as { __shifts: number };
       store.__shifts = 0;
       new PerformanceObserver((list) => {
-        for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) if (!entry.hadRecentInput) store.__shifts += entry.value;
+        for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[])
+          if (!entry.hadRecentInput) store.__shifts += entry.value;
       }).observe({ type: 'layout-shift', buffered: true });
     });
     // Each screen's call held for a while, so its loading state is on screen first.

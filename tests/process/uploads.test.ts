@@ -148,7 +148,9 @@ describe('uploads on the real server', () => {
   }
 
   beforeAll(async () => {
-    photo = await sharp({ create: { width: 320, height: 240, channels: 3, background: { r: 30, g: 120, b: 200 } } }).png().toBuffer();
+    photo = await sharp({ create: { width: 320, height: 240, channels: 3, background: { r: 30, g: 120, b: 200 } } })
+      .png()
+      .toBuffer();
     server = await startServerProcess(env);
     port = Number(new URL(server.url).port);
     for (const name of ['slowpoke', 'other', 'staller']) {

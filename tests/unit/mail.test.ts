@@ -36,9 +36,7 @@ describe('linksIn', () => {
   });
 
   it('keeps query strings and fragments', () => {
-    expect(linksIn('Go: https://a.example/reset?token=abc_DEF-1&type=reset#top')).toEqual([
-      'https://a.example/reset?token=abc_DEF-1&type=reset#top',
-    ]);
+    expect(linksIn('Go: https://a.example/reset?token=abc_DEF-1&type=reset#top')).toEqual(['https://a.example/reset?token=abc_DEF-1&type=reset#top']);
   });
 
   it('keeps an IPv6 origin whole (publicUrl can be http://[::1]:PORT)', () => {
@@ -78,7 +76,11 @@ describe('createMailer without SMTP (outbox)', () => {
   });
 
   const outbox = () => path.join(dataDir, 'outbox');
-  const emlFiles = () => fs.readdirSync(outbox()).filter((f) => f.endsWith('.eml')).sort();
+  const emlFiles = () =>
+    fs
+      .readdirSync(outbox())
+      .filter((f) => f.endsWith('.eml'))
+      .sort();
   const logged = () => lines.map((line) => JSON.parse(line) as Record<string, unknown>);
 
   const longLine = `${'A long paragraph that a mail encoder will wrap. '.repeat(4)}The end.`;

@@ -39,9 +39,7 @@ describe('paramNames', () => {
 describe('shellStaticPaths', () => {
   it('gives one shell with every parameter set to the shell value', () => {
     expect(shellStaticPaths('/surveys/:id')).toEqual([{ params: { id: SHELL_PARAM } }]);
-    expect(shellStaticPaths('/admin/projects/:projectId/surveys/:surveyId/edit')).toEqual([
-      { params: { projectId: '_', surveyId: '_' } },
-    ]);
+    expect(shellStaticPaths('/admin/projects/:projectId/surveys/:surveyId/edit')).toEqual([{ params: { projectId: '_', surveyId: '_' } }]);
   });
 
   it('gives one path without parameters for a static route', () => {

@@ -22,7 +22,10 @@ const TOKEN_ROUTES = ALL.filter((route) => Object.values(route.params ?? {}).inc
 
 /** A route's URL with every parameter filled: the token ones with TOKEN, the others with 42. */
 const urlOf = (route: RouteDef) =>
-  buildPath(route.pattern as RoutePattern, Object.fromEntries(Object.entries(route.params ?? {}).map(([name, kind]) => [name, kind === 'token' ? TOKEN : '42'])));
+  buildPath(
+    route.pattern as RoutePattern,
+    Object.fromEntries(Object.entries(route.params ?? {}).map(([name, kind]) => [name, kind === 'token' ? TOKEN : '42'])),
+  );
 
 describe('redactSecrets: link tokens of the route table', () => {
   it('knows the token routes from the route table', () => {
@@ -66,15 +69,49 @@ describe('redactSecrets: link tokens of the route table', () => {
   });
 
   it('keeps texts without a token as they are', () => {
-    for (const text of ['', '/reset-password', '/reset-password/', '/forgot-password', 'Reset your password at /reset-password/ soon', '/surveys/42?page=2', 'plain text']) {
+    for (const text of [
+      '',
+      '/reset-password',
+      '/reset-password/',
+      '/forgot-password',
+      'Reset your password at /reset-password/ soon',
+      '/surveys/42?page=2',
+      'plain text',
+    ]) {
       expect(redactSecrets(text)).toBe(text);
     }
   });
 });
 
 describe('redactSecrets: secret query parameters', () => {
-  const secretNames = ['token', 'pid', 'k', 'key', 'secret', 'code', 'password', 'passwd', 'pwd', 'pass', 'auth', 'authorization', 'sig', 'signature', 'otp', 'sid', 'jwt',
-    'access_token', 'refreshToken', 'api_key', 'apiKey', 'client_secret', 'webhookSecret', 'newPassword', 'fw_session', 'session_id'];
+  const secretNames = [
+    'token',
+    'pid',
+    'k',
+    'key',
+    'secret',
+    'code',
+    'password',
+    'passwd',
+    'pwd',
+    'pass',
+    'auth',
+    'authorization',
+    'sig',
+    'signature',
+    'otp',
+    'sid',
+    'jwt',
+    'access_token',
+    'refreshToken',
+    'api_key',
+    'apiKey',
+    'client_secret',
+    'webhookSecret',
+    'newPassword',
+    'fw_session',
+    'session_id',
+  ];
 
   it('replaces the value of each secret-like name, in any case, after ? & # or ;', () => {
     for (const name of secretNames) {
@@ -111,7 +148,13 @@ describe('redactSecrets: secret query parameters', () => {
   });
 
   it('is idempotent', () => {
-    const texts = [`/reset-password/${TOKEN}?token=${OTHER}`, `/reset-password/[token]`, `?token=[redacted]`, `/login?r=%2Fupdate-email%2F${TOKEN}`, `/x?password=pa[ss]word`];
+    const texts = [
+      `/reset-password/${TOKEN}?token=${OTHER}`,
+      `/reset-password/[token]`,
+      `?token=[redacted]`,
+      `/login?r=%2Fupdate-email%2F${TOKEN}`,
+      `/x?password=pa[ss]word`,
+    ];
     for (const text of texts) {
       const once = redactSecrets(text);
       expect(redactSecrets(once), text).toBe(once);
@@ -165,7 +208,20 @@ describe('redactJson', () => {
   });
 
   it('knows secret-like keys', () => {
-    for (const key of ['password', 'currentPassword', 'token', 'resetToken', 'secret', 'webhookSecret', 'pid', 'k', 'cookie', 'authorization', 'api_key', 'session'])
+    for (const key of [
+      'password',
+      'currentPassword',
+      'token',
+      'resetToken',
+      'secret',
+      'webhookSecret',
+      'pid',
+      'k',
+      'cookie',
+      'authorization',
+      'api_key',
+      'session',
+    ])
       expect(isSecretKey(key), key).toBe(true);
     for (const key of ['code', 'key', 'kind', 'name', 'message', 'url', 'type', 'data']) expect(isSecretKey(key), key).toBe(false);
   });
@@ -223,7 +279,9 @@ describe('the browser report queue sends no live token', () => {
     const { queue, sent } = queueOn(`/reset-password/${TOKEN}`);
     await queue.add({ type: 'action', action: { name: 'page_load', data: null } });
     await queue.flush();
-    expect(JSON.parse(sent())).toEqual({ reports: [{ url: '/reset-password/[token]', userAgent: 'TestAgent/1.0', data: { type: 'action', action: { name: 'page_load', data: null } } }] });
+    expect(JSON.parse(sent())).toEqual({
+      reports: [{ url: '/reset-password/[token]', userAgent: 'TestAgent/1.0', data: { type: 'action', action: { name: 'page_load', data: null } } }],
+    });
   });
 
   it('error texts and data are cleaned before they are queued and hashed', async () => {
@@ -256,7 +314,13 @@ describe('the browser report queue sends no live token', () => {
 describe('analytics sends no live token', () => {
   it('page location, path and referrer are cleaned', () => {
     const win: Record<string, unknown> = {};
-    const doc = { cookie: '', title: 'Choose a new password', referrer: `https://app.example.org/login?r=/update-email/${OTHER}`, createElement: () => ({}), head: { appendChild: () => undefined } };
+    const doc = {
+      cookie: '',
+      title: 'Choose a new password',
+      referrer: `https://app.example.org/login?r=/update-email/${OTHER}`,
+      createElement: () => ({}),
+      head: { appendChild: () => undefined },
+    };
     const loc = { href: `https://app.example.org/reset-password/${TOKEN}`, pathname: `/reset-password/${TOKEN}`, hostname: 'app.example.org' };
     type Deps = Parameters<typeof createAnalytics>[0];
     const analytics = createAnalytics({ id: 'G-TEST1234', win: win as Deps['win'], doc: doc as unknown as Deps['doc'], loc });
@@ -266,7 +330,11 @@ describe('analytics sends no live token', () => {
     const text = JSON.stringify(calls);
     expect(text).not.toContain(TOKEN);
     expect(text).not.toContain(OTHER);
-    expect(calls).toContainEqual(['event', 'page_view', expect.objectContaining({ page_location: 'https://app.example.org/reset-password/[token]', page_path: '/reset-password/[token]' })]);
+    expect(calls).toContainEqual([
+      'event',
+      'page_view',
+      expect.objectContaining({ page_location: 'https://app.example.org/reset-password/[token]', page_path: '/reset-password/[token]' }),
+    ]);
     // Set before the configuration, so gtag never reads the location itself.
     const firstSet = calls.findIndex((c) => c[0] === 'set');
     expect(firstSet).toBeGreaterThanOrEqual(0);
@@ -288,7 +356,10 @@ describe('logs keep no secrets', () => {
     logger.info({ headers: { 'set-cookie': `fw_session=${TOKEN}` }, password: 'hunter2', token: TOKEN, secret: OTHER }, 'x');
     logger.info({ user: { password: 'hunter2', passwordHash: '$argon2id$v=19$abc', webhookSecret: OTHER, returnKey: OTHER } }, 'y');
     // pg-boss's "slow query" warning carries the query's parameters (job data, mails included).
-    logger.warn({ warning: 'slow query', data: { elapsed: 2, sql: 'insert …', values: [`{"message":{"text":"https://h/onboarding/${TOKEN}"}}`] } }, 'job queue warning');
+    logger.warn(
+      { warning: 'slow query', data: { elapsed: 2, sql: 'insert …', values: [`{"message":{"text":"https://h/onboarding/${TOKEN}"}}`] } },
+      'job queue warning',
+    );
     logger.info({ message: { to: 'a@example.org', text: `https://h/onboarding/${TOKEN}`, html: `<a href="https://h/onboarding/${TOKEN}">` } }, 'z');
     const out = text();
     for (const secret of [TOKEN, OTHER, 'hunter2', '$argon2id$']) expect(out).not.toContain(secret);
@@ -296,10 +367,13 @@ describe('logs keep no secrets', () => {
   });
 
   it('errors lose link tokens, secret query values, failed-query parameters and password hashes', () => {
-    const failed = Object.assign(new Error('Failed query: update "users" set "password_hash" = $1 where "id" = $2\nparams: $argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA,7'), {
-      query: 'update "users" set "password_hash" = $1 where "id" = $2',
-      params: ['$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA', 7],
-    });
+    const failed = Object.assign(
+      new Error('Failed query: update "users" set "password_hash" = $1 where "id" = $2\nparams: $argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA,7'),
+      {
+        query: 'update "users" set "password_hash" = $1 where "id" = $2',
+        params: ['$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA', 7],
+      },
+    );
     const serialized = JSON.stringify(serializeError(failed));
     expect(serialized).not.toContain('$argon2id$');
     expect(serialized).toContain('params: [redacted]');
@@ -335,14 +409,25 @@ describe('the development outbox logs a link token only for its owner', () => {
       lines.length = 0;
       // Someone pastes their link into the contact form (the route cleans the message first; this
       // checks the outbox's own guard).
-      const support = contactMail({ to: 'support@example.org', name: 'Sam', email: 'sam@example.org', message: `My link https://fw.example/reset-password/${OTHER} fails`, userId: null, messageId: 1, receivedAt: now });
+      const support = contactMail({
+        to: 'support@example.org',
+        name: 'Sam',
+        email: 'sam@example.org',
+        message: `My link https://fw.example/reset-password/${OTHER} fails`,
+        userId: null,
+        messageId: 1,
+        receivedAt: now,
+      });
       expect(support.recipientOwnsLinks).toBeUndefined();
       await mailer.send(support);
       const out = lines.join('');
       expect(out).toContain('mail link: https://fw.example/reset-password/[token]');
       expect(out).not.toContain(OTHER);
       // nodemailer is not given our flag: it is not in the written message.
-      const [file] = fs.readdirSync(path.join(dataDir, 'outbox')).filter((f) => f.endsWith('.eml')).sort();
+      const [file] = fs
+        .readdirSync(path.join(dataDir, 'outbox'))
+        .filter((f) => f.endsWith('.eml'))
+        .sort();
       expect(fs.readFileSync(path.join(dataDir, 'outbox', file ?? ''), 'utf8')).not.toContain('recipientOwnsLinks');
     } finally {
       mailer.close();

@@ -10,7 +10,7 @@ const admin: AuthState = { status: 'authenticated', role: 'admin' };
 const go = (path: string, auth: AuthState, extra: { search?: string; from?: string | null; maintenance?: boolean } = {}) =>
   decideNavigation({ path, auth, ...extra });
 
-describe('guest-only routes (SPEC.md §2): an authenticated user goes to /', () => {
+describe('guest-only routes (docs/product.md §2): an authenticated user goes to /', () => {
   const guest = ['/login', '/register', '/forgot-password', '/onboarding/abcdefghijklmnopqrstuvwxyz012345', '/reset-password/abcdefghijklmnopqrstuvwxyz012345'];
   it.each(guest)('%s sends a signed-in user home', (path) => {
     expect(go(path, participant)).toEqual({ action: 'redirect', to: '/' });
@@ -59,7 +59,7 @@ describe('routes needing a session', () => {
   });
 });
 
-describe('any path containing /admin: moderator or admin only (SPEC.md §6)', () => {
+describe('any path containing /admin: moderator or admin only (docs/product.md §6)', () => {
   const adminPaths = ['/admin', '/admin/users', '/admin/users/4', '/admin/projects/7/missions/9/edit', '/admin/forms/2'];
   it.each(adminPaths)('%s sends a participant home', (path) => {
     expect(go(path, participant)).toEqual({ action: 'redirect', to: '/' });
@@ -73,7 +73,7 @@ describe('any path containing /admin: moderator or admin only (SPEC.md §6)', ()
   });
 });
 
-describe('maintenance (SPEC.md §2)', () => {
+describe('maintenance (docs/product.md §2)', () => {
   it('sends every route to /maintenance while on', () => {
     for (const path of ['/', '/login', '/terms', '/admin', '/no-such-page']) {
       expect(go(path, admin, { maintenance: true })).toEqual({ action: 'redirect', to: '/maintenance' });

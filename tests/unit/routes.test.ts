@@ -53,16 +53,13 @@ describe('matchRoute on every route of the table', () => {
     expect(match && paramsAreValid(match)).toBe(true);
   });
 
-  it.each(ALL.filter((route) => route.pattern !== '/').map((route) => [route.pattern, route] as const))(
-    '%s tolerates a trailing slash',
-    (_pattern, route) => {
-      const { url, params } = concrete(route);
-      const match = matchRoute(`${url}/`);
-      expect(match?.route.pattern).toBe(route.pattern);
-      expect(match?.params).toEqual(params);
-      expect(match && paramsAreValid(match)).toBe(true);
-    },
-  );
+  it.each(ALL.filter((route) => route.pattern !== '/').map((route) => [route.pattern, route] as const))('%s tolerates a trailing slash', (_pattern, route) => {
+    const { url, params } = concrete(route);
+    const match = matchRoute(`${url}/`);
+    expect(match?.route.pattern).toBe(route.pattern);
+    expect(match?.params).toEqual(params);
+    expect(match && paramsAreValid(match)).toBe(true);
+  });
 
   it('matches the root with no parameters', () => {
     const match = matchRoute('/');
@@ -158,12 +155,20 @@ describe('malformed parameters are a 404', () => {
 });
 
 describe('unknown paths', () => {
-  it.each(['/nope', '/Login', '/login/extra', '/surveys', '/surveys/', '/surveys/42/extra', '/admin/nope', '/admin/projects', '/account/edit/nope', '/admin/projects/7/surveys'])(
-    '%s matches nothing',
-    (pathname) => {
-      expect(matchRoute(pathname)).toBeNull();
-    },
-  );
+  it.each([
+    '/nope',
+    '/Login',
+    '/login/extra',
+    '/surveys',
+    '/surveys/',
+    '/surveys/42/extra',
+    '/admin/nope',
+    '/admin/projects',
+    '/account/edit/nope',
+    '/admin/projects/7/surveys',
+  ])('%s matches nothing', (pathname) => {
+    expect(matchRoute(pathname)).toBeNull();
+  });
 });
 
 describe('shellPath', () => {
@@ -188,9 +193,7 @@ describe('shellPath', () => {
 describe('buildPath', () => {
   it('fills parameters', () => {
     expect(buildPath('/surveys/:id', { id: 42 })).toBe('/surveys/42');
-    expect(buildPath('/admin/projects/:projectId/surveys/:surveyId/edit', { projectId: 7, surveyId: '8' })).toBe(
-      '/admin/projects/7/surveys/8/edit',
-    );
+    expect(buildPath('/admin/projects/:projectId/surveys/:surveyId/edit', { projectId: 7, surveyId: '8' })).toBe('/admin/projects/7/surveys/8/edit');
   });
 
   it('returns a static pattern unchanged', () => {

@@ -3,14 +3,7 @@ import type { z } from 'zod';
 import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../src/shared/limits.ts';
 import { MESSAGES } from '../../src/shared/messages.ts';
 import { ROLES } from '../../src/shared/roles.ts';
-import {
-  emailSchema,
-  hasAllCharacterClasses,
-  nameSchema,
-  passwordSchema,
-  requiredString,
-  roleSchema,
-} from '../../src/shared/schemas/common.ts';
+import { emailSchema, hasAllCharacterClasses, nameSchema, passwordSchema, requiredString, roleSchema } from '../../src/shared/schemas/common.ts';
 
 /** The messages a value gets, in order; [] when it is valid. */
 function messagesOf(schema: z.ZodType, value: unknown): string[] {
@@ -31,7 +24,7 @@ function emailOfLength(length: number): string {
   return `${'a'.repeat(length - domain.length)}${domain}`;
 }
 
-describe('messages (SPEC.md §5 wording)', () => {
+describe('messages (docs/product.md §5 wording)', () => {
   it('are word for word', () => {
     expect(MESSAGES.required).toBe('Required');
     expect(MESSAGES.tooLong).toBe('Too long');
@@ -41,7 +34,7 @@ describe('messages (SPEC.md §5 wording)', () => {
     expect(MESSAGES.invalidEnumValue).toBe('Invalid enum value');
   });
 
-  it('limits are SPEC.md §9 ones', () => {
+  it('limits are docs/product.md §9 ones', () => {
     expect(EMAIL_MAX_LENGTH).toBe(255);
     expect(PASSWORD_MIN_LENGTH).toBe(8);
     expect(PASSWORD_MAX_LENGTH).toBe(128);
@@ -195,7 +188,13 @@ describe('programme payloads report every problem at once', () => {
     const survey = surveyCreateSchema.safeParse({ title: '', kind: 'native', opensAt: '2026-12-02T09:00:00Z', closesAt: '2026-12-01T09:00:00Z' });
     expect(survey.success).toBe(false);
     const paths = survey.error?.issues.map((issue) => [issue.path.join('.'), issue.message]);
-    expect(paths).toEqual(expect.arrayContaining([['title', 'Required'], ['formId', 'Choose a form'], ['closesAt', 'Must be after the opening time']]));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        ['title', 'Required'],
+        ['formId', 'Choose a form'],
+        ['closesAt', 'Must be after the opening time'],
+      ]),
+    );
     const external = surveyCreateSchema.safeParse({ title: 'x'.repeat(201), kind: 'external' });
     expect(external.error?.issues.map((issue) => issue.path.join('.'))).toEqual(expect.arrayContaining(['title', 'externalUrl']));
     const mission = missionCreateSchema.safeParse({ title: '', formId: 3, opensAt: '2026-12-02T09:00:00Z', closesAt: '2026-12-01T09:00:00Z' });

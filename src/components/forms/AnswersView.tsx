@@ -51,7 +51,9 @@ function Photos({ ids, photos, onOpenPhoto }: { ids: string[]; photos: AnswersVi
   return (
     <ul className="flex flex-wrap gap-2">
       {ids.map((id, index) => {
-        const image = <img src={photos.thumbnailUrl(id)} alt={`Photo ${index + 1} of ${ids.length}`} className="size-20 rounded-md object-cover" loading="lazy" />;
+        const image = (
+          <img src={photos.thumbnailUrl(id)} alt={`Photo ${index + 1} of ${ids.length}`} className="size-20 rounded-md object-cover" loading="lazy" />
+        );
         return (
           <li key={id}>
             {onOpenPhoto ? (
@@ -73,7 +75,12 @@ function Photos({ ids, photos, onOpenPhoto }: { ids: string[]; photos: AnswersVi
 }
 
 /** One answer in words (the element is answerable and the value answered). */
-function AnswerText({ element, value, photos, onOpenPhoto }: { element: FormElement; value: AnswerValue } & Pick<AnswersViewProps, 'photos' | 'onOpenPhoto'>): ReactNode {
+function AnswerText({
+  element,
+  value,
+  photos,
+  onOpenPhoto,
+}: { element: FormElement; value: AnswerValue } & Pick<AnswersViewProps, 'photos' | 'onOpenPhoto'>): ReactNode {
   switch (element.type) {
     case 'short_text':
     case 'long_text':
@@ -104,7 +111,11 @@ function AnswerText({ element, value, photos, onOpenPhoto }: { element: FormElem
     case 'consent':
       return value === true ? 'Agreed' : String(value);
     case 'photo':
-      return Array.isArray(value) ? <Photos ids={value.filter((id): id is string => typeof id === 'string')} photos={photos} onOpenPhoto={onOpenPhoto} /> : String(value);
+      return Array.isArray(value) ? (
+        <Photos ids={value.filter((id): id is string => typeof id === 'string')} photos={photos} onOpenPhoto={onOpenPhoto} />
+      ) : (
+        String(value)
+      );
     case 'ranking':
       return Array.isArray(value) ? (
         <ol className="list-decimal pl-5">
@@ -123,7 +134,11 @@ function AnswerText({ element, value, photos, onOpenPhoto }: { element: FormElem
           <tbody>
             {element.rows.map((row) => {
               const cell = own(cells, row.id);
-              const text = Array.isArray(cell) ? cell.map((id) => labelOf(element.columns, String(id))).join(', ') : typeof cell === 'string' ? labelOf(element.columns, cell) : '';
+              const text = Array.isArray(cell)
+                ? cell.map((id) => labelOf(element.columns, String(id))).join(', ')
+                : typeof cell === 'string'
+                  ? labelOf(element.columns, cell)
+                  : '';
               return (
                 <tr key={row.id} className="border-b border-border last:border-0">
                   <th scope="row" className="py-1.5 pr-4 font-normal text-muted-foreground">
@@ -154,7 +169,11 @@ export function AnswersView({ definition, answers, photos, onOpenPhoto, today, c
           <div key={element.id} className="flex flex-col gap-1">
             <dt className="text-sm font-medium text-muted-foreground break-words">{element.title}</dt>
             <dd className="text-sm break-words">
-              {value !== undefined && isAnswered(value) ? <AnswerText element={element} value={value} photos={photos} onOpenPhoto={onOpenPhoto} /> : <Muted>Not answered</Muted>}
+              {value !== undefined && isAnswered(value) ? (
+                <AnswerText element={element} value={value} photos={photos} onOpenPhoto={onOpenPhoto} />
+              ) : (
+                <Muted>Not answered</Muted>
+              )}
             </dd>
           </div>
         );

@@ -151,12 +151,16 @@ export function FormRenderer(props: FormRendererProps) {
   const photos = usePhotoUploads(props.photos, (elementId) => answerOf(answersRef.current, elementId), setAnswer);
 
   // At once (not after a render), so a keystroke right after builds on the replaced answers.
-  useImperativeHandle(props.ref, () => ({
-    replaceAnswers(next: Answers) {
-      answersRef.current = { ...next };
-      setAnswers(answersRef.current);
-    },
-  }), []);
+  useImperativeHandle(
+    props.ref,
+    () => ({
+      replaceAnswers(next: Answers) {
+        answersRef.current = { ...next };
+        setAnswers(answersRef.current);
+      },
+    }),
+    [],
+  );
 
   const ctx: FieldContext = { prefix, seed, today, disabled, headingLevel, photos };
 
@@ -196,7 +200,8 @@ export function FormRenderer(props: FormRendererProps) {
     const ids: string[] = [];
     for (const each of pages) {
       if (onlyPageId !== undefined && each.id !== onlyPageId) continue;
-      for (const element of visibleElements(each)) if (own(result.errors, element.id) || blockerOf(element.id) || own(serverErrors, element.id)?.length) ids.push(element.id);
+      for (const element of visibleElements(each))
+        if (own(result.errors, element.id) || blockerOf(element.id) || own(serverErrors, element.id)?.length) ids.push(element.id);
     }
     return ids;
   };

@@ -44,7 +44,16 @@ export function uploadedPhotoSrc(value: string | null | undefined): string | nul
 export function SafeImage({ src, alt, title }: { src?: string; alt?: string; title?: string }) {
   const url = uploadedPhotoSrc(src);
   if (!url) return alt ? <span>{alt}</span> : null;
-  return <img src={url} alt={alt ?? ''} title={title} loading="lazy" decoding="async" className="my-2 h-auto max-h-[32rem] max-w-full rounded-md border border-border" />;
+  return (
+    <img
+      src={url}
+      alt={alt ?? ''}
+      title={title}
+      loading="lazy"
+      decoding="async"
+      className="my-2 h-auto max-h-[32rem] max-w-full rounded-md border border-border"
+    />
+  );
 }
 
 /** Block-level markdown styled without a typography plugin (paragraphs, lists, links, code). */

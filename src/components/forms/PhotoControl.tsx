@@ -12,7 +12,16 @@ import type { ControlProps } from './types.ts';
 
 type IconProps = Omit<ComponentProps<'svg'>, 'children'>;
 
-const iconProps = { viewBox: '0 0 24 24', fill: 'none', stroke: 'currentColor', strokeWidth: 2, strokeLinecap: 'round', strokeLinejoin: 'round', 'aria-hidden': true, focusable: false } as const;
+const iconProps = {
+  viewBox: '0 0 24 24',
+  fill: 'none',
+  stroke: 'currentColor',
+  strokeWidth: 2,
+  strokeLinecap: 'round',
+  strokeLinejoin: 'round',
+  'aria-hidden': true,
+  focusable: false,
+} as const;
 
 function CameraIcon(props: IconProps) {
   return (
@@ -34,7 +43,21 @@ function ImageIcon(props: IconProps) {
 }
 
 /** A file input dressed as a button: the input itself takes focus and opens the picker. */
-function PickButton({ id, label, camera, disabled, describedBy, onPick }: { id: string; label: string; camera: boolean; disabled: boolean; describedBy: string | undefined; onPick(files: File[]): void }) {
+function PickButton({
+  id,
+  label,
+  camera,
+  disabled,
+  describedBy,
+  onPick,
+}: {
+  id: string;
+  label: string;
+  camera: boolean;
+  disabled: boolean;
+  describedBy: string | undefined;
+  onPick(files: File[]): void;
+}) {
   const change = (event: ChangeEvent<HTMLInputElement>) => {
     const files = Array.from(event.target.files ?? []);
     // Cleared so that picking the same file again is a change.
@@ -121,7 +144,8 @@ export function PhotoControl(props: ControlProps<ElementOf<'photo'>>) {
     if (index === null) return;
     focusAfterRemove.current = null;
     const removes = root.current?.querySelectorAll<HTMLButtonElement>('button[data-remove]');
-    const next = removes && removes.length > 0 ? removes[Math.min(index, removes.length - 1)] : root.current?.querySelector<HTMLInputElement>('input[type=file]');
+    const next =
+      removes && removes.length > 0 ? removes[Math.min(index, removes.length - 1)] : root.current?.querySelector<HTMLInputElement>('input[type=file]');
     next?.focus();
   });
 
@@ -146,7 +170,14 @@ export function PhotoControl(props: ControlProps<ElementOf<'photo'>>) {
       )}
       <div className="flex flex-wrap gap-2">
         {capture !== 'library' && (
-          <PickButton id={`${ids.control}-camera`} label="Take a photo" camera disabled={ctx.disabled} describedBy={describedBy} onPick={(files) => uploads.add(element, files)} />
+          <PickButton
+            id={`${ids.control}-camera`}
+            label="Take a photo"
+            camera
+            disabled={ctx.disabled}
+            describedBy={describedBy}
+            onPick={(files) => uploads.add(element, files)}
+          />
         )}
         {capture !== 'camera' && (
           <PickButton

@@ -81,7 +81,11 @@ function OtherText({ id, text, invalid, disabled, onChange }: { id: string; text
 function ClearAnswer({ show, onClear }: { show: boolean; onClear(): void }) {
   if (!show) return null;
   return (
-    <button type="button" className="mt-1 min-h-11 self-start text-sm font-medium text-primary underline underline-offset-4 hover:no-underline" onClick={onClear}>
+    <button
+      type="button"
+      className="mt-1 min-h-11 self-start text-sm font-medium text-primary underline underline-offset-4 hover:no-underline"
+      onClick={onClear}
+    >
       Clear answer
     </button>
   );
@@ -240,7 +244,16 @@ export function ConsentControl(props: ControlProps<ElementOf<'consent'>>) {
 
 function StarIcon({ filled, className }: { filled: boolean; className?: string }) {
   return (
-    <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false" className={className} fill={filled ? 'currentColor' : 'none'} stroke="currentColor" strokeWidth={1.75} strokeLinejoin="round">
+    <svg
+      viewBox="0 0 24 24"
+      aria-hidden="true"
+      focusable="false"
+      className={className}
+      fill={filled ? 'currentColor' : 'none'}
+      stroke="currentColor"
+      strokeWidth={1.75}
+      strokeLinejoin="round"
+    >
       <path d="M12 2.75l2.86 5.8 6.4.93-4.63 4.51 1.09 6.37L12 17.35l-5.72 3.01 1.09-6.37L2.74 9.48l6.4-.93z" />
     </svg>
   );

@@ -197,7 +197,16 @@ export function usePhotoUploads(
         if (src) localUrls.current.add(src);
         const mediaId = current ? null : `preview-${n}`;
         if (mediaId && src) previews.current.set(mediaId, src);
-        return { key: `photo-${n}`, name: file.name, status: current ? 'uploading' : 'done', progress: current ? 0 : 1, mediaId, src, error: null, file: current ? file : null };
+        return {
+          key: `photo-${n}`,
+          name: file.name,
+          status: current ? 'uploading' : 'done',
+          progress: current ? 0 : 1,
+          mediaId,
+          src,
+          error: null,
+          file: current ? file : null,
+        };
       });
       update(element.id, (list) => [...list, ...added]);
       say(element.id, 'announcements', current ? `Uploading ${added.length} ${plural(added.length)}` : `${added.length} ${plural(added.length)} added`);

@@ -155,7 +155,11 @@ export function DateControl(props: ControlProps<ElementOf<'date'>>) {
 
 /** Lower case without accents, for matching a search against option labels. */
 function searchable(text: string): string {
-  return text.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase().trim();
+  return text
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase()
+    .trim();
 }
 
 /**

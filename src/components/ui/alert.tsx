@@ -8,8 +8,7 @@ const alertVariants = cva('flex items-start gap-3 rounded-lg border px-4 py-3 te
     variant: {
       info: 'border-border bg-muted text-foreground',
       success: 'border-[color-mix(in_oklab,var(--success)_45%,transparent)] bg-[color-mix(in_oklab,var(--success)_10%,var(--card))] text-foreground',
-      destructive:
-        'border-[color-mix(in_oklab,var(--destructive)_50%,transparent)] bg-[color-mix(in_oklab,var(--destructive)_8%,var(--card))] text-foreground',
+      destructive: 'border-[color-mix(in_oklab,var(--destructive)_50%,transparent)] bg-[color-mix(in_oklab,var(--destructive)_8%,var(--card))] text-foreground',
     },
   },
   defaultVariants: { variant: 'info' },

@@ -40,7 +40,7 @@ export interface CalendarProps {
   onMonthChange?: (month: CalendarMonth) => void;
   /** 0 = Sunday … 6 = Saturday; default 1 (Monday). */
   weekStartsOn?: Weekday;
-  /** Always six weeks, 42 cells (SPEC.md §9); default true. */
+  /** Always six weeks, 42 cells (docs/product.md §9); default true. */
   fixedWeeks?: boolean;
   /** Show the days of the neighbouring months in the first and last week; default true. */
   showOutsideDays?: boolean;
@@ -58,7 +58,17 @@ export interface CalendarProps {
 
 function Chevron({ direction }: { direction: 'left' | 'right' }) {
   return (
-    <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false" className="size-4">
+    <svg
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={2}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      focusable="false"
+      className="size-4"
+    >
       <path d={direction === 'left' ? 'm15 18-6-6 6-6' : 'm9 18 6-6-6-6'} />
     </svg>
   );
@@ -110,7 +120,10 @@ export function Calendar({
   const gridRef = useRef<HTMLTableElement>(null);
   const headingId = useId();
 
-  const cells = useMemo(() => calendarGrid({ year: view.year, month: view.month, weekStartsOn, fixedWeeks }), [view.year, view.month, weekStartsOn, fixedWeeks]);
+  const cells = useMemo(
+    () => calendarGrid({ year: view.year, month: view.month, weekStartsOn, fixedWeeks }),
+    [view.year, view.month, weekStartsOn, fixedWeeks],
+  );
   const weekdays = useMemo(() => weekdayNames(locale, weekStartsOn), [locale, weekStartsOn]);
 
   const isDisabled = (date: CalendarDate) => isOutOfRange(date, min, max) || (isDateDisabled?.(date) ?? false);

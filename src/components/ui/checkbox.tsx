@@ -35,13 +35,7 @@ export function CheckboxField({ id, label, description, error, className, ...pro
   return (
     <div className={cn('flex flex-col gap-2', className)}>
       <div className="flex items-start gap-3">
-        <Checkbox
-          id={id}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy(descriptionId, errorId)}
-          className="mt-0.5"
-          {...props}
-        />
+        <Checkbox id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy(descriptionId, errorId)} className="mt-0.5" {...props} />
         <div className="flex flex-col gap-1">
           <Label htmlFor={id} className="leading-snug font-normal">
             {label}

@@ -33,7 +33,11 @@ export function DialogContent({ className, children, variant = 'center', hideClo
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-black/50" />
       <DialogPrimitive.Content
-        className={cn('fixed z-50 flex flex-col gap-4 overflow-y-auto border border-border bg-card p-6 text-card-foreground shadow-xl outline-none', variants[variant], className)}
+        className={cn(
+          'fixed z-50 flex flex-col gap-4 overflow-y-auto border border-border bg-card p-6 text-card-foreground shadow-xl outline-none',
+          variants[variant],
+          className,
+        )}
         onOpenAutoFocus={(event) => {
           opener.current = document.activeElement;
           onOpenAutoFocus?.(event);

@@ -65,7 +65,17 @@ interface Gesture {
 
 function Icon({ children }: { children: ReactNode }) {
   return (
-    <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false" className="size-5">
+    <svg
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={2}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      focusable="false"
+      className="size-5"
+    >
       {children}
     </svg>
   );
@@ -78,7 +88,7 @@ const sideButton =
   'absolute top-1/2 z-10 inline-flex size-12 -translate-y-1/2 items-center justify-center rounded-full bg-black/50 text-white hover:bg-black/70 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white aria-disabled:cursor-not-allowed aria-disabled:opacity-30';
 
 /**
- * An image viewer in a modal dialog (SPEC.md §3, §9): one image at a time with its title and a
+ * An image viewer in a modal dialog (docs/product.md §3, §9): one image at a time with its title and a
  * counter; Previous/Next; zoom in and out in steps of 0.12 between 0.1 and 3 (buttons, + and -,
  * the wheel at most one step per 80 ms, pinch); 0 resets; drag to pan while zoomed; a
  * horizontal swipe of more than 50 px changes image; ← and → too; a double click toggles 2× zoom;
@@ -242,20 +252,33 @@ export function Lightbox({ items, open, onOpenChange, index, defaultIndex = 0, o
           <div className="flex items-center gap-2 bg-black/70 px-3 py-2">
             <div className="min-w-0 flex-1">
               <DialogPrimitive.Title className="truncate text-sm font-semibold sm:text-base">{title}</DialogPrimitive.Title>
-              <DialogPrimitive.Description className="sr-only">{position}. Use the arrow keys to change image, plus and minus to zoom, 0 to reset.</DialogPrimitive.Description>
+              <DialogPrimitive.Description className="sr-only">
+                {position}. Use the arrow keys to change image, plus and minus to zoom, 0 to reset.
+              </DialogPrimitive.Description>
               {count > 1 && (
                 <p className="text-xs text-white/75 tabular-nums" aria-hidden="true">
                   {lightboxCounter(current, count)}
                 </p>
               )}
             </div>
-            <button type="button" className={toolButton} aria-label="Zoom out" aria-disabled={!canZoomOut(view.zoom) || undefined} onClick={() => run('zoomOut')}>
+            <button
+              type="button"
+              className={toolButton}
+              aria-label="Zoom out"
+              aria-disabled={!canZoomOut(view.zoom) || undefined}
+              onClick={() => run('zoomOut')}
+            >
               <Icon>
                 <circle cx="11" cy="11" r="8" />
                 <path d="m21 21-4.3-4.3M8 11h6" />
               </Icon>
             </button>
-            <button type="button" className={cn(toolButton, 'w-16 tabular-nums')} aria-label={`Reset zoom, ${zoomPercent(view.zoom)}`} onClick={() => run('reset')}>
+            <button
+              type="button"
+              className={cn(toolButton, 'w-16 tabular-nums')}
+              aria-label={`Reset zoom, ${zoomPercent(view.zoom)}`}
+              onClick={() => run('reset')}
+            >
               {zoomPercent(view.zoom)}
             </button>
             <button type="button" className={toolButton} aria-label="Zoom in" aria-disabled={!canZoomIn(view.zoom) || undefined} onClick={() => run('zoomIn')}>
@@ -307,12 +330,24 @@ export function Lightbox({ items, open, onOpenChange, index, defaultIndex = 0, o
             {count > 1 && (
               <>
                 {/* aria-disabled, not disabled: a focused button that became disabled would drop focus out of the dialog. */}
-                <button type="button" className={cn(sideButton, 'left-3')} aria-label="Previous image" aria-disabled={!hasPrevious(current, count, loop) || undefined} onClick={() => go(-1)}>
+                <button
+                  type="button"
+                  className={cn(sideButton, 'left-3')}
+                  aria-label="Previous image"
+                  aria-disabled={!hasPrevious(current, count, loop) || undefined}
+                  onClick={() => go(-1)}
+                >
                   <Icon>
                     <path d="m15 18-6-6 6-6" />
                   </Icon>
                 </button>
-                <button type="button" className={cn(sideButton, 'right-3')} aria-label="Next image" aria-disabled={!hasNext(current, count, loop) || undefined} onClick={() => go(1)}>
+                <button
+                  type="button"
+                  className={cn(sideButton, 'right-3')}
+                  aria-label="Next image"
+                  aria-disabled={!hasNext(current, count, loop) || undefined}
+                  onClick={() => go(1)}
+                >
                   <Icon>
                     <path d="m9 18 6-6-6-6" />
                   </Icon>

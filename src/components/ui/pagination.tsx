@@ -5,7 +5,17 @@ import { buttonVariants } from './button.tsx';
 
 function Chevron({ direction }: { direction: 'left' | 'right' }) {
   return (
-    <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false" className="size-4">
+    <svg
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={2}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      focusable="false"
+      className="size-4"
+    >
       <path d={direction === 'left' ? 'm15 18-6-6 6-6' : 'm9 18 6-6-6-6'} />
     </svg>
   );
@@ -16,9 +26,9 @@ export interface PaginationProps extends Omit<ComponentProps<'nav'>, 'onChange'>
   page: number;
   /** Number of records. */
   total: number;
-  /** Default 10 (SPEC.md §9). */
+  /** Default 10 (docs/product.md §9). */
   perPage?: number;
-  /** Pages shown each side of the current one; default 2 (SPEC.md §9). */
+  /** Pages shown each side of the current one; default 2 (docs/product.md §9). */
   siblings?: number;
   /** Button mode: called with the chosen page. */
   onPageChange?: (page: number) => void;
@@ -54,13 +64,7 @@ export function Pagination({ page, total, perPage, siblings, onPageChange, getHr
       );
     }
     return getHref ? (
-      <a
-        href={getHref(target)}
-        aria-label={name}
-        aria-current={current}
-        className={classes}
-        onClick={onPageChange ? () => onPageChange(target) : undefined}
-      >
+      <a href={getHref(target)} aria-label={name} aria-current={current} className={classes} onClick={onPageChange ? () => onPageChange(target) : undefined}>
         {content}
       </a>
     ) : (

@@ -4,7 +4,7 @@ import { cn } from '../../lib/utils.ts';
 import { CheckIcon, ChevronDownIcon } from '../icons.tsx';
 import { controlClasses } from './input.tsx';
 
-/** SPEC.md §9: the select keeps 10 px from the viewport edges. */
+/** docs/product.md §9: the select keeps 10 px from the viewport edges. */
 export const SELECT_EDGE_MARGIN = 10;
 
 export const Select = SelectPrimitive.Root;
@@ -50,7 +50,7 @@ type NonEmpty<V extends string> = V extends '' ? never : V;
 type SelectItemProps<V extends string> = Omit<ComponentProps<typeof SelectPrimitive.Item>, 'value'> & { value: NonEmpty<V> };
 
 /**
- * One option. SPEC.md §5: an item must not have an empty-string value (the empty value means
+ * One option. docs/product.md §5: an item must not have an empty-string value (the empty value means
  * "nothing chosen", which the placeholder shows); such an item throws at once.
  */
 export function SelectItem<V extends string>({ className, children, value, ...props }: SelectItemProps<V>) {

@@ -36,7 +36,17 @@ export interface TagsInputProps {
 
 function XIcon() {
   return (
-    <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false" className="size-3.5">
+    <svg
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={2}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      focusable="false"
+      className="size-3.5"
+    >
       <path d="M18 6 6 18" />
       <path d="m6 6 12 12" />
     </svg>
@@ -44,7 +54,7 @@ function XIcon() {
 }
 
 /**
- * A text input that collects tags (SPEC.md §5, §9): a comma or Enter adds what was typed
+ * A text input that collects tags (docs/product.md §5, §9): a comma or Enter adds what was typed
  * (several at once when pasted with commas); duplicates are refused unless allowed; at most
  * `max` tags (0 = unlimited); Backspace in the empty input removes the last tag; each tag has
  * its own labelled remove button. Refusals are announced in a polite live region.

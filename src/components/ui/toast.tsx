@@ -1,19 +1,13 @@
 /**
- * Radix Toast in the shadcn/ui style (SPEC.md §3, §4, §9): the provider (label, duration, swipe),
+ * Radix Toast in the shadcn/ui style (docs/product.md §3, §4, §9): the provider (label, duration, swipe),
  * the viewport (F8, at most 420 px wide from medium screens) and the parts of one toast.
  */
 import type { ComponentProps } from 'react';
 import { Toast as ToastPrimitive } from 'radix-ui';
 import { cn } from '../../lib/utils.ts';
-import {
-  TOAST_DURATION_MS,
-  TOAST_HOTKEY,
-  TOAST_LABEL,
-  TOAST_SWIPE_DIRECTION,
-  TOAST_SWIPE_THRESHOLD_PX,
-} from '../../shared/ui-constants.ts';
+import { TOAST_DURATION_MS, TOAST_HOTKEY, TOAST_LABEL, TOAST_SWIPE_DIRECTION, TOAST_SWIPE_THRESHOLD_PX } from '../../shared/ui-constants.ts';
 
-/** SPEC.md §5: the provider's label must not be empty (screen readers announce it with the hotkey). */
+/** docs/product.md §5: the provider's label must not be empty (screen readers announce it with the hotkey). */
 export function toastProviderLabel(label: string | undefined): string {
   const value = (label ?? TOAST_LABEL).trim();
   if (value === '') throw new Error('The toast provider label must not be empty');

@@ -8,7 +8,7 @@ import { tooltipProviderDefaults } from '../../lib/ui-kit/tooltip-defaults.ts';
 const ProviderPresent = createContext(false);
 
 /**
- * Shares tooltip timing among the tooltips inside it (SPEC.md §9): open after 700 ms, and within
+ * Shares tooltip timing among the tooltips inside it (docs/product.md §9): open after 700 ms, and within
  * 300 ms of one closing the next opens at once. Put one at the root of an island that has
  * several tooltips; a Tooltip outside any provider brings its own with the same defaults.
  */
@@ -43,10 +43,7 @@ export function TooltipContent({ className, sideOffset = 6, collisionPadding = 8
       <TooltipPrimitive.Content
         sideOffset={sideOffset}
         collisionPadding={collisionPadding}
-        className={cn(
-          'z-50 max-w-xs rounded-md bg-foreground px-2.5 py-1.5 text-xs text-background shadow-md',
-          className,
-        )}
+        className={cn('z-50 max-w-xs rounded-md bg-foreground px-2.5 py-1.5 text-xs text-background shadow-md', className)}
         {...props}
       >
         {children}

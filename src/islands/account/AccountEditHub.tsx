@@ -98,7 +98,10 @@ function EmailChangeCard({ user, onChange }: { user: AccountUser; onChange: (use
     setError,
     reset,
     formState: { errors, isSubmitting },
-  } = useForm<EmailChangeValues>({ resolver: lazyZodResolver(() => import('../../shared/schemas/account.ts').then((m) => m.emailChangeSchema)), defaultValues: { newEmail: '', currentPassword: '' } });
+  } = useForm<EmailChangeValues>({
+    resolver: lazyZodResolver(() => import('../../shared/schemas/account.ts').then((m) => m.emailChangeSchema)),
+    defaultValues: { newEmail: '', currentPassword: '' },
+  });
 
   const onSubmit = handleSubmit(async (values) => {
     setAlert(null);
@@ -128,14 +131,14 @@ function EmailChangeCard({ user, onChange }: { user: AccountUser; onChange: (use
       <form noValidate onSubmit={onSubmit} className="flex flex-col gap-5">
         {sentTo ? (
           <Alert variant="success" title="Check your new inbox">
-            We sent a confirmation link to <strong className="wrap-anywhere">{sentTo}</strong>. Open it within 24 hours to finish the change. Until then,
-            keep signing in with {user.email}.
+            We sent a confirmation link to <strong className="wrap-anywhere">{sentTo}</strong>. Open it within 24 hours to finish the change. Until then, keep
+            signing in with {user.email}.
           </Alert>
         ) : (
           pending && (
             <Alert>
-              A change to <strong className="wrap-anywhere">{pending}</strong> is waiting for you to open the confirmation link we sent there. Ask again
-              below to get a new link.
+              A change to <strong className="wrap-anywhere">{pending}</strong> is waiting for you to open the confirmation link we sent there. Ask again below
+              to get a new link.
             </Alert>
           )
         )}
@@ -144,7 +147,12 @@ function EmailChangeCard({ user, onChange }: { user: AccountUser; onChange: (use
         <FormField id="email-new" label="New email address" error={errors.newEmail?.message}>
           {(c) => <Input {...c} type="email" autoComplete="email" inputMode="email" autoCapitalize="none" spellCheck={false} {...register('newEmail')} />}
         </FormField>
-        <FormField id="email-current-password" label="Current password" description="To keep your account safe, confirm it is you." error={errors.currentPassword?.message}>
+        <FormField
+          id="email-current-password"
+          label="Current password"
+          description="To keep your account safe, confirm it is you."
+          error={errors.currentPassword?.message}
+        >
           {(c) => <PasswordInput {...c} autoComplete="current-password" {...register('currentPassword')} />}
         </FormField>
         <div>

@@ -34,7 +34,19 @@ function EditLink({ href, children }: { href: string; children: ReactNode }) {
   );
 }
 
-function Section({ icon, title, action, children, className }: { icon: ReactNode; title: string; action?: ReactNode; children: ReactNode; className?: string }) {
+function Section({
+  icon,
+  title,
+  action,
+  children,
+  className,
+}: {
+  icon: ReactNode;
+  title: string;
+  action?: ReactNode;
+  children: ReactNode;
+  className?: string;
+}) {
   return (
     <Card className={cn('flex flex-col', className)}>
       <CardHeader className="flex-row items-center justify-between gap-3 space-y-0 pb-4">
@@ -119,8 +131,8 @@ function AccountDetails({
           </dl>
           {user.pendingEmail && (
             <p className="mt-4 rounded-md bg-muted px-3 py-2 text-sm text-muted-foreground">
-              Waiting for you to confirm <strong className="font-semibold wrap-anywhere text-foreground">{user.pendingEmail}</strong>: open the link we
-              sent there.
+              Waiting for you to confirm <strong className="font-semibold wrap-anywhere text-foreground">{user.pendingEmail}</strong>: open the link we sent
+              there.
             </p>
           )}
         </Section>
@@ -220,14 +232,18 @@ function DevicesCard({ sessions, onSessionsChange }: { sessions: AccountSession[
       <CardContent className="flex flex-col gap-4">
         <FormAlert message={alert} />
         {ended !== null && (
-          <Alert variant="success">{ended === 0 ? 'No other devices were signed in.' : `Signed out of ${ended} other ${ended === 1 ? 'device' : 'devices'}.`}</Alert>
+          <Alert variant="success">
+            {ended === 0 ? 'No other devices were signed in.' : `Signed out of ${ended} other ${ended === 1 ? 'device' : 'devices'}.`}
+          </Alert>
         )}
         <ul className="divide-y divide-border rounded-lg border border-border">
           {sorted.map((session) => {
             const device = describeDevice(session.userAgent);
             return (
               <li key={String(session.id)} className="flex items-start gap-3 px-4 py-3">
-                <span className="mt-0.5 text-muted-foreground">{device.mobile ? <SmartphoneIcon className="size-5" /> : <MonitorIcon className="size-5" />}</span>
+                <span className="mt-0.5 text-muted-foreground">
+                  {device.mobile ? <SmartphoneIcon className="size-5" /> : <MonitorIcon className="size-5" />}
+                </span>
                 <div className="flex min-w-0 flex-1 flex-col gap-0.5">
                   <p className="flex flex-wrap items-center gap-2 text-sm font-medium">
                     {device.label}

@@ -20,7 +20,9 @@ const FIELDS = ['line1', 'line2', 'city', 'region', 'postalCode', 'country'] as 
 export default function AddressScreen() {
   const { load, reload, setUser } = useAccount();
   if (load.status !== 'ready') {
-    return <AccountPending load={load} reload={reload} skeleton={<InertForm>{(onSaved) => <AddressForm user={PLACEHOLDER_USER} onSaved={onSaved} />}</InertForm>} />;
+    return (
+      <AccountPending load={load} reload={reload} skeleton={<InertForm>{(onSaved) => <AddressForm user={PLACEHOLDER_USER} onSaved={onSaved} />}</InertForm>} />
+    );
   }
   return <AddressForm user={load.data.user} onSaved={setUser} />;
 }
@@ -58,7 +60,10 @@ function AddressForm({ user, onSaved }: { user: AccountUser; onSaved: (user: Acc
     setError,
     reset,
     formState: { errors, isSubmitting, isDirty },
-  } = useForm<AddressValues>({ resolver: lazyZodResolver(() => import('../../shared/schemas/account.ts').then((m) => m.addressSchema)), defaultValues: valuesOf(user) });
+  } = useForm<AddressValues>({
+    resolver: lazyZodResolver(() => import('../../shared/schemas/account.ts').then((m) => m.addressSchema)),
+    defaultValues: valuesOf(user),
+  });
 
   useEffect(() => {
     if (isDirty) setSaved(null);

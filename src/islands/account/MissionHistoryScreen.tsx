@@ -80,7 +80,11 @@ function HistoryView({ history }: { history: MissionHistory }) {
   const questions = numbered.filter(({ entry }) => entry.probes.some((probe) => probe.answer === null));
 
   const updateProbe = (entryId: number, probe: ProbeView) =>
-    setEntries((current) => current.map((entry) => (entry.id === entryId ? { ...entry, probes: entry.probes.map((each) => (each.id === probe.id ? { ...each, ...probe } : each)) } : entry)));
+    setEntries((current) =>
+      current.map((entry) =>
+        entry.id === entryId ? { ...entry, probes: entry.probes.map((each) => (each.id === probe.id ? { ...each, ...probe } : each)) } : entry,
+      ),
+    );
 
   return (
     <div className="mx-auto flex max-w-2xl flex-col gap-6">
@@ -180,7 +184,17 @@ function entryDate(entry: HistoryEntry): string {
   return dateLabel(entry.submittedAt ?? entry.createdAt);
 }
 
-function EntryCard({ missionId, entry, number, onProbeAnswered }: { missionId: number; entry: HistoryEntry; number: number; onProbeAnswered: (probe: ProbeView) => void }) {
+function EntryCard({
+  missionId,
+  entry,
+  number,
+  onProbeAnswered,
+}: {
+  missionId: number;
+  entry: HistoryEntry;
+  number: number;
+  onProbeAnswered: (probe: ProbeView) => void;
+}) {
   const [photo, setPhoto] = useState<number | null>(null);
   const photoIds = useMemo(() => entryPhotoIds(entry.definition, entry.answers), [entry.definition, entry.answers]);
   const items: LightboxItem[] = photoIds.map((id, index) => ({
@@ -292,7 +306,9 @@ function EntryCard({ missionId, entry, number, onProbeAnswered }: { missionId: n
             }}
           />
         </section>
-        {items.length > 0 && <Lightbox items={items} open={photo !== null} onOpenChange={(open) => !open && setPhoto(null)} index={photo ?? 0} onIndexChange={setPhoto} />}
+        {items.length > 0 && (
+          <Lightbox items={items} open={photo !== null} onOpenChange={(open) => !open && setPhoto(null)} index={photo ?? 0} onIndexChange={setPhoto} />
+        )}
       </article>
     </li>
   );

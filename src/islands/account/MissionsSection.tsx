@@ -29,13 +29,33 @@ const COUNT_TONES: Readonly<Record<EntryCount['key'], string>> = {
 };
 
 const FlagIcon = ({ className }: { className?: string }) => (
-  <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false" className={className ?? 'size-5'}>
+  <svg
+    viewBox="0 0 24 24"
+    fill="none"
+    stroke="currentColor"
+    strokeWidth={2}
+    strokeLinecap="round"
+    strokeLinejoin="round"
+    aria-hidden="true"
+    focusable="false"
+    className={className ?? 'size-5'}
+  >
     <path d="M4 22V4a1 1 0 0 1 1-1h11l-2 4 2 4H5" />
   </svg>
 );
 
 export const QuestionIcon = ({ className }: { className?: string }) => (
-  <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false" className={className ?? 'size-4'}>
+  <svg
+    viewBox="0 0 24 24"
+    fill="none"
+    stroke="currentColor"
+    strokeWidth={2}
+    strokeLinecap="round"
+    strokeLinejoin="round"
+    aria-hidden="true"
+    focusable="false"
+    className={className ?? 'size-4'}
+  >
     <circle cx="12" cy="12" r="9" />
     <path d="M9.5 9a2.5 2.5 0 1 1 3.5 2.3c-.6.3-1 .9-1 1.6v.6M12 17h.01" />
   </svg>
@@ -133,7 +153,8 @@ function MissionRow({ item }: { item: MissionHistoryItem }) {
         ))}
       </ul>
       <p className="text-xs text-muted-foreground">
-        {entriesLabel(item.entries.total)} · {pointsLabel(item.points)} each · last activity <time dateTime={item.lastActivityAt}>{formatRelative(item.lastActivityAt)}</time>
+        {entriesLabel(item.entries.total)} · {pointsLabel(item.points)} each · last activity{' '}
+        <time dateTime={item.lastActivityAt}>{formatRelative(item.lastActivityAt)}</time>
       </p>
     </li>
   );

@@ -107,7 +107,10 @@ function PointsView({ first }: { first: PointsSummary }) {
   const more = hasMore(pages, POINTS_PAGE_SIZE, total);
   return (
     <>
-      <Totals balance={`${first.balance.toLocaleString('en')} ${first.balance === 1 ? 'point' : 'points'}`} pending={`${first.pending.toLocaleString('en')} ${first.pending === 1 ? 'point' : 'points'}`} />
+      <Totals
+        balance={`${first.balance.toLocaleString('en')} ${first.balance === 1 ? 'point' : 'points'}`}
+        pending={`${first.pending.toLocaleString('en')} ${first.pending === 1 ? 'point' : 'points'}`}
+      />
       <section aria-labelledby="points-history" className="flex flex-col gap-3">
         <h3 id="points-history" className="text-base font-semibold">
           History
@@ -156,7 +159,13 @@ function PointsRow({ entry }: { entry: PointsEntryView }) {
       <p
         className={cn(
           'shrink-0 text-right text-sm font-semibold tabular-nums',
-          voided ? 'text-muted-foreground line-through' : entry.state === 'pending' ? 'text-muted-foreground' : entry.points < 0 ? 'text-destructive' : 'text-success',
+          voided
+            ? 'text-muted-foreground line-through'
+            : entry.state === 'pending'
+              ? 'text-muted-foreground'
+              : entry.points < 0
+                ? 'text-destructive'
+                : 'text-success',
         )}
       >
         <span aria-hidden="true">{signedPoints(entry.points)}</span>

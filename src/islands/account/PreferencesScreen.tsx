@@ -59,7 +59,13 @@ export function preferencesFormValues(preferences: AccountUser['preferences']): 
 export default function PreferencesScreen() {
   const { load, reload, setUser } = useAccount();
   if (load.status !== 'ready') {
-    return <AccountPending load={load} reload={reload} skeleton={<InertForm>{(onSaved) => <PreferencesForm user={PLACEHOLDER_USER} onSaved={onSaved} />}</InertForm>} />;
+    return (
+      <AccountPending
+        load={load}
+        reload={reload}
+        skeleton={<InertForm>{(onSaved) => <PreferencesForm user={PLACEHOLDER_USER} onSaved={onSaved} />}</InertForm>}
+      />
+    );
   }
   return <PreferencesForm user={load.data.user} onSaved={setUser} />;
 }
@@ -92,7 +98,10 @@ function PreferencesForm({ user, onSaved }: { user: AccountUser; onSaved: (user:
   const zones = useMemo(
     () =>
       mounted
-        ? timeZoneNames(user.preferences.timeZone, current).map((zone) => ({ zone, label: zone === 'UTC' ? 'UTC' : `${zone.replaceAll('_', ' ')} (${utcOffsetLabel(zone)})` }))
+        ? timeZoneNames(user.preferences.timeZone, current).map((zone) => ({
+            zone,
+            label: zone === 'UTC' ? 'UTC' : `${zone.replaceAll('_', ' ')} (${utcOffsetLabel(zone)})`,
+          }))
         : [{ zone: current ?? '', label: (current ?? '').replaceAll('_', ' ') }],
     [mounted, current, user.preferences.timeZone],
   );
@@ -238,7 +247,9 @@ function PreferencesForm({ user, onSaved }: { user: AccountUser; onSaved: (user:
                     aria-describedby={`prefs-color-mode-${mode}-description`}
                   />
                   <span className="flex flex-col gap-0.5">
-                    <span id={`prefs-color-mode-${mode}-label`} className="text-sm font-medium">{COLOR_MODE_OPTIONS[mode].label}</span>
+                    <span id={`prefs-color-mode-${mode}-label`} className="text-sm font-medium">
+                      {COLOR_MODE_OPTIONS[mode].label}
+                    </span>
                     <span id={`prefs-color-mode-${mode}-description`} className="text-sm text-muted-foreground">
                       {COLOR_MODE_OPTIONS[mode].description}
                     </span>

@@ -14,7 +14,9 @@ import { AccountPending, InertForm, PLACEHOLDER_USER, useAccount } from './use-a
 export default function ProfileScreen() {
   const { load, reload, setUser } = useAccount();
   if (load.status !== 'ready') {
-    return <AccountPending load={load} reload={reload} skeleton={<InertForm>{(onSaved) => <ProfileForm user={PLACEHOLDER_USER} onSaved={onSaved} />}</InertForm>} />;
+    return (
+      <AccountPending load={load} reload={reload} skeleton={<InertForm>{(onSaved) => <ProfileForm user={PLACEHOLDER_USER} onSaved={onSaved} />}</InertForm>} />
+    );
   }
   return <ProfileForm user={load.data.user} onSaved={setUser} />;
 }
@@ -28,7 +30,10 @@ function ProfileForm({ user, onSaved }: { user: AccountUser; onSaved: (user: Acc
     setError,
     reset,
     formState: { errors, isSubmitting, isDirty },
-  } = useForm<ProfileInput>({ resolver: lazyZodResolver(() => import('../../shared/schemas/account.ts').then((m) => m.profileSchema)), defaultValues: { firstName: user.firstName, lastName: user.lastName } });
+  } = useForm<ProfileInput>({
+    resolver: lazyZodResolver(() => import('../../shared/schemas/account.ts').then((m) => m.profileSchema)),
+    defaultValues: { firstName: user.firstName, lastName: user.lastName },
+  });
 
   // A new edit makes the last "saved" message stale.
   useEffect(() => {

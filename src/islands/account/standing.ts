@@ -165,7 +165,9 @@ export function entryParam(search: string): number | null {
  * What the account overview says of email notifications: "Off" (the master switch), "On" (every
  * kind on; never set counts as on), "On for 3 of 5 kinds", or "On, every kind off".
  */
-export function mailSummary(preferences: { emailNotifications: boolean } & Partial<Record<(typeof MAIL_PREFERENCE_KEYS)[keyof typeof MAIL_PREFERENCE_KEYS], boolean>>): string {
+export function mailSummary(
+  preferences: { emailNotifications: boolean } & Partial<Record<(typeof MAIL_PREFERENCE_KEYS)[keyof typeof MAIL_PREFERENCE_KEYS], boolean>>,
+): string {
   if (!preferences.emailNotifications) return 'Off';
   const kinds = Object.values(MAIL_PREFERENCE_KEYS);
   const on = kinds.filter((key) => preferences[key] !== false).length;

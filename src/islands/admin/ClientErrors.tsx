@@ -26,7 +26,12 @@ interface ReportsPage {
 }
 
 function firstLine(text: string): string {
-  return text.split('\n').find((line) => line.trim() !== '')?.trim() ?? '';
+  return (
+    text
+      .split('\n')
+      .find((line) => line.trim() !== '')
+      ?.trim() ?? ''
+  );
 }
 
 function shortJson(value: unknown): string {
@@ -53,7 +58,7 @@ export function reportMessage(data: ReportData): string {
   return shortJson(data.data.data);
 }
 
-/** "Client errors" (SPEC.md §3, §4, §8): the reports browsers sent, last seen first, with search and pages. */
+/** "Client errors" (docs/product.md §3, §4, §8): the reports browsers sent, last seen first, with search and pages. */
 export function ClientErrorsSection() {
   const [page, setPage] = useState(1);
   const [search, setSearch] = useState('');
@@ -94,12 +99,24 @@ export function ClientErrorsSection() {
                 <caption className="sr-only">Client errors, last seen first</caption>
                 <thead>
                   <tr>
-                    <th scope="col" className={th}>Page</th>
-                    <th scope="col" className={th}>Type</th>
-                    <th scope="col" className={th}>Message</th>
-                    <th scope="col" className={`${th} text-right`}>Count</th>
-                    <th scope="col" className={th}>Last seen</th>
-                    <th scope="col" className={th}>User</th>
+                    <th scope="col" className={th}>
+                      Page
+                    </th>
+                    <th scope="col" className={th}>
+                      Type
+                    </th>
+                    <th scope="col" className={th}>
+                      Message
+                    </th>
+                    <th scope="col" className={`${th} text-right`}>
+                      Count
+                    </th>
+                    <th scope="col" className={th}>
+                      Last seen
+                    </th>
+                    <th scope="col" className={th}>
+                      User
+                    </th>
                   </tr>
                 </thead>
                 <tbody>

@@ -26,11 +26,26 @@ function useTotal(url: string | null): number | null | 'loading' {
   return url === null ? null : total;
 }
 
-function Tile({ href, title, count, countLabel, children }: { href: string; title: string; count?: number | null | 'loading'; countLabel?: readonly [one: string, many: string]; children: ReactNode }) {
+function Tile({
+  href,
+  title,
+  count,
+  countLabel,
+  children,
+}: {
+  href: string;
+  title: string;
+  count?: number | null | 'loading';
+  countLabel?: readonly [one: string, many: string];
+  children: ReactNode;
+}) {
   return (
     <li>
       <Card className="h-full transition-colors hover:border-primary">
-        <a href={href} className="flex h-full flex-col gap-2 rounded-xl p-5 no-underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring">
+        <a
+          href={href}
+          className="flex h-full flex-col gap-2 rounded-xl p-5 no-underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
+        >
           <span className="flex items-center justify-between gap-2 font-semibold text-foreground">
             {title}
             <ChevronRightIcon className="size-4 shrink-0 text-muted-foreground" />
@@ -43,7 +58,8 @@ function Tile({ href, title, count, countLabel, children }: { href: string; titl
                 <span className="text-muted-foreground">Count not available</span>
               ) : (
                 <>
-                  <span className="text-2xl font-semibold tabular-nums">{count}</span> <span className="text-muted-foreground">{countLabel ? countLabel[count === 1 ? 0 : 1] : null}</span>
+                  <span className="text-2xl font-semibold tabular-nums">{count}</span>{' '}
+                  <span className="text-muted-foreground">{countLabel ? countLabel[count === 1 ? 0 : 1] : null}</span>
                 </>
               )}
             </span>
@@ -80,7 +96,12 @@ export default function Dashboard() {
           What people sent through the contact form.
         </Tile>
         {isAdmin && (
-          <Tile href="/admin/tools#data-deletion-requests" title="Data-deletion requests" count={deletions} countLabel={['waiting to be completed', 'waiting to be completed']}>
+          <Tile
+            href="/admin/tools#data-deletion-requests"
+            title="Data-deletion requests"
+            count={deletions}
+            countLabel={['waiting to be completed', 'waiting to be completed']}
+          >
             Confirmed requests to delete an account.
           </Tile>
         )}

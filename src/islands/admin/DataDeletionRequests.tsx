@@ -54,7 +54,9 @@ export function DataDeletionRequests() {
   async function close(request: DataDeletionRequest, next: 'completed' | 'cancelled') {
     setAlert(null);
     try {
-      const { request: updated } = await apiSend<{ request: DataDeletionRequest }>('PATCH', `/api/admin/data-deletion-requests/${request.id}`, { status: next });
+      const { request: updated } = await apiSend<{ request: DataDeletionRequest }>('PATCH', `/api/admin/data-deletion-requests/${request.id}`, {
+        status: next,
+      });
       replace((data) => ({ ...data, requests: data.requests.map((r) => (r.id === updated.id ? { ...updated, user: r.user } : r)) }));
     } catch (error) {
       setAlert(errorMessage(error));
@@ -145,7 +147,12 @@ export function DataDeletionRequests() {
                       </ConfirmButton>
                     )}
                     {(request.status === 'pending' || request.status === 'confirmed') && (
-                      <ConfirmButton confirmLabel="Cancel request" question="Cancel this request?" onConfirm={() => close(request, 'cancelled')} confirmVariant="destructive">
+                      <ConfirmButton
+                        confirmLabel="Cancel request"
+                        question="Cancel this request?"
+                        onConfirm={() => close(request, 'cancelled')}
+                        confirmVariant="destructive"
+                      >
                         Cancel request
                       </ConfirmButton>
                     )}

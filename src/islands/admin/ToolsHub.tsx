@@ -9,8 +9,16 @@ import { SiteSwitches } from './SiteSwitches.tsx';
 
 const TOOLS = [
   { href: '/admin/tools/points-bulk-update', title: 'Points bulk update', description: 'Credit or correct points for many participants at once from a file.' },
-  { href: '/admin/tools/alchemer-export-append', title: 'Alchemer export append', description: 'Add Fieldwork participant details to an export from Alchemer.' },
-  { href: '/admin/tools/export-reviews-unilever', title: 'Export reviews (Unilever)', description: 'Download the reviewed submissions of the Unilever projects.' },
+  {
+    href: '/admin/tools/alchemer-export-append',
+    title: 'Alchemer export append',
+    description: 'Add Fieldwork participant details to an export from Alchemer.',
+  },
+  {
+    href: '/admin/tools/export-reviews-unilever',
+    title: 'Export reviews (Unilever)',
+    description: 'Download the reviewed submissions of the Unilever projects.',
+  },
 ] as const;
 
 /**
@@ -38,7 +46,10 @@ export default function ToolsHub() {
           {TOOLS.map((tool) => (
             <li key={tool.href}>
               <Card className="h-full transition-colors hover:border-primary">
-                <a href={tool.href} className="flex h-full flex-col gap-2 rounded-xl p-5 no-underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring">
+                <a
+                  href={tool.href}
+                  className="flex h-full flex-col gap-2 rounded-xl p-5 no-underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
+                >
                   <span className="flex items-center justify-between gap-2 font-semibold text-foreground">
                     {tool.title}
                     <ChevronRightIcon className="size-4 shrink-0 text-muted-foreground" />

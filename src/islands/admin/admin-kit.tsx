@@ -12,7 +12,7 @@ import { Label } from '../../components/ui/label.tsx';
 import { Pagination } from '../../components/ui/pagination.tsx';
 import { LoadingBlock } from '../../components/ui/spinner.tsx';
 
-/** SPEC.md §9: 10 per page. */
+/** docs/product.md §9: 10 per page. */
 export const PER_PAGE = 10;
 
 export type Load<T> = { status: 'loading' } | { status: 'ready'; data: T } | { status: 'error'; message: string };
@@ -34,12 +34,27 @@ export function useApi<T>(url: string | null): { load: Load<T>; reload: () => vo
     return () => controller.abort();
   }, [url, attempt]);
   const reload = useCallback(() => setAttempt((n) => n + 1), []);
-  const replace = useCallback((update: (data: T) => T) => setLoad((current) => (current.status === 'ready' ? { status: 'ready', data: update(current.data) } : current)), []);
+  const replace = useCallback(
+    (update: (data: T) => T) => setLoad((current) => (current.status === 'ready' ? { status: 'ready', data: update(current.data) } : current)),
+    [],
+  );
   return { load, reload, replace };
 }
 
 /** A tool section: a card with its heading (h2), a line of description, and its content. */
-export function Section({ id, title, description, children, aside }: { id: string; title: string; description?: ReactNode; children: ReactNode; aside?: ReactNode }) {
+export function Section({
+  id,
+  title,
+  description,
+  children,
+  aside,
+}: {
+  id: string;
+  title: string;
+  description?: ReactNode;
+  children: ReactNode;
+  aside?: ReactNode;
+}) {
   return (
     <section id={id} aria-labelledby={`${id}-heading`} className="scroll-mt-20">
       <Card className="flex flex-col gap-5 p-5 sm:p-6">
@@ -96,7 +111,21 @@ export function SearchForm({ label, value, onSearch, children }: { label: string
 }
 
 /** Loading, failure and empty states of a list, else the list itself. */
-export function ListBody<T>({ load, reload, isEmpty, empty, loadingLabel, children }: { load: Load<T>; reload: () => void; isEmpty: (data: T) => boolean; empty: ReactNode; loadingLabel: string; children: (data: T) => ReactNode }) {
+export function ListBody<T>({
+  load,
+  reload,
+  isEmpty,
+  empty,
+  loadingLabel,
+  children,
+}: {
+  load: Load<T>;
+  reload: () => void;
+  isEmpty: (data: T) => boolean;
+  empty: ReactNode;
+  loadingLabel: string;
+  children: (data: T) => ReactNode;
+}) {
   if (load.status === 'loading') return <LoadingBlock label={loadingLabel} />;
   if (load.status === 'error') {
     return (
@@ -115,7 +144,19 @@ export function ListBody<T>({ load, reload, isEmpty, empty, loadingLabel, childr
 }
 
 /** "Showing 1–10 of 23" and the page buttons. */
-export function ListFooter({ page, total, perPage = PER_PAGE, label, onPageChange }: { page: number; total: number; perPage?: number; label: string; onPageChange: (page: number) => void }) {
+export function ListFooter({
+  page,
+  total,
+  perPage = PER_PAGE,
+  label,
+  onPageChange,
+}: {
+  page: number;
+  total: number;
+  perPage?: number;
+  label: string;
+  onPageChange: (page: number) => void;
+}) {
   const from = total === 0 ? 0 : (page - 1) * perPage + 1;
   const to = Math.min(total, page * perPage);
   return (
@@ -131,7 +172,12 @@ export function ListFooter({ page, total, perPage = PER_PAGE, label, onPageChang
 /** A table that scrolls sideways on small screens (and can be scrolled with the keyboard). */
 export function TableScroller({ label, children }: { label: string; children: ReactNode }) {
   return (
-    <div role="region" aria-label={label} tabIndex={0} className="-mx-5 overflow-x-auto px-5 focus-visible:outline-2 focus-visible:outline-ring sm:mx-0 sm:px-0">
+    <div
+      role="region"
+      aria-label={label}
+      tabIndex={0}
+      className="-mx-5 overflow-x-auto px-5 focus-visible:outline-2 focus-visible:outline-ring sm:mx-0 sm:px-0"
+    >
       {children}
     </div>
   );

@@ -24,7 +24,10 @@ export default function ForgotPasswordForm() {
     handleSubmit,
     setError,
     formState: { errors, isSubmitting },
-  } = useForm<ForgotValues>({ resolver: lazyZodResolver(() => import('../../shared/schemas/auth.ts').then((m) => m.forgotPasswordSchema)), defaultValues: { email: '' } });
+  } = useForm<ForgotValues>({
+    resolver: lazyZodResolver(() => import('../../shared/schemas/auth.ts').then((m) => m.forgotPasswordSchema)),
+    defaultValues: { email: '' },
+  });
 
   const onSubmit = handleSubmit(async (values) => {
     setAlert(null);

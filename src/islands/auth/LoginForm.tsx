@@ -15,7 +15,7 @@ import { PasswordInput } from '../../components/ui/password-input.tsx';
 
 const INCORRECT = 'Incorrect email or password';
 
-/** /login: email and password; then the current user is fetched again (SPEC.md §4) and `r` followed. */
+/** /login: email and password; then the current user is fetched again (docs/product.md §4) and `r` followed. */
 export default function LoginForm() {
   const [alert, setAlert] = useState<string | null>(null);
   const {
@@ -23,7 +23,10 @@ export default function LoginForm() {
     handleSubmit,
     setError,
     formState: { errors, isSubmitting },
-  } = useForm<LoginInput>({ resolver: lazyZodResolver(() => import('../../shared/schemas/auth.ts').then((m) => m.loginSchema)), defaultValues: { email: '', password: '' } });
+  } = useForm<LoginInput>({
+    resolver: lazyZodResolver(() => import('../../shared/schemas/auth.ts').then((m) => m.loginSchema)),
+    defaultValues: { email: '', password: '' },
+  });
 
   const onSubmit = handleSubmit(async (values) => {
     setAlert(null);
@@ -50,7 +53,9 @@ export default function LoginForm() {
       </p>
       <FormAlert message={alert} />
       <FormField id="login-email" label="Email" error={errors.email?.message}>
-        {(control) => <Input {...control} type="email" autoComplete="email" inputMode="email" autoCapitalize="none" spellCheck={false} {...register('email')} />}
+        {(control) => (
+          <Input {...control} type="email" autoComplete="email" inputMode="email" autoCapitalize="none" spellCheck={false} {...register('email')} />
+        )}
       </FormField>
       <div className="flex flex-col gap-2">
         <FormField id="login-password" label="Password" error={errors.password?.message}>

@@ -83,7 +83,7 @@ function OnboardingForm({ token, info }: { token: string; info: TokenInfo }) {
     if (info.needsTerms) body.acceptTerms = values.acceptTerms;
     try {
       const { user } = await apiSend<{ user: CurrentUser }>('POST', withQuery('/api/auth/onboard', { token }), body);
-      // SPEC.md §4: onboarding sets the state from the returned user; no refetch.
+      // docs/product.md §4: onboarding sets the state from the returned user; no refetch.
       setAuthenticatedUser(user);
       await navigate('/', { history: 'replace' });
     } catch (error) {

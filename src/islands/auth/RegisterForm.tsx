@@ -110,8 +110,7 @@ function CheckInbox({ email, onRestart }: { email: string; onRestart: () => void
       }
     >
       <p>
-        We sent an email to <strong className="font-semibold wrap-anywhere text-foreground">{email}</strong> with a link to finish setting up your
-        account.
+        We sent an email to <strong className="font-semibold wrap-anywhere text-foreground">{email}</strong> with a link to finish setting up your account.
       </p>
       <p className="text-sm">
         No email after a few minutes? Look in your spam folder, or{' '}

@@ -58,7 +58,10 @@ function ResetForm({ token, info, onDone, onInvalid }: { token: string; info: To
     setError,
     watch,
     formState: { errors, isSubmitting },
-  } = useForm<ResetValues>({ resolver: lazyZodResolver(() => import('../../shared/schemas/auth.ts').then((m) => m.resetPasswordSchema)), defaultValues: { password: '', confirmPassword: '' } });
+  } = useForm<ResetValues>({
+    resolver: lazyZodResolver(() => import('../../shared/schemas/auth.ts').then((m) => m.resetPasswordSchema)),
+    defaultValues: { password: '', confirmPassword: '' },
+  });
   const password = watch('password');
 
   const onSubmit = handleSubmit(async (values) => {

@@ -46,7 +46,9 @@ export default function UpdateEmailScreen() {
           </a>
         }
       >
-        <p>You are signed in with a different account than the one that asked for this change. Sign out, sign in with that account, then open the link again.</p>
+        <p>
+          You are signed in with a different account than the one that asked for this change. Sign out, sign in with that account, then open the link again.
+        </p>
       </TokenInvalid>
     );
   }
@@ -117,8 +119,8 @@ function EmailChanged({ email }: { email: string }) {
       }
     >
       <p>
-        From now on, sign in with <strong className="font-semibold wrap-anywhere text-foreground">{email}</strong>. Other devices signed in to your
-        account have been signed out.
+        From now on, sign in with <strong className="font-semibold wrap-anywhere text-foreground">{email}</strong>. Other devices signed in to your account have
+        been signed out.
       </p>
     </Outcome>
   );

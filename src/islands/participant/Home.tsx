@@ -66,13 +66,15 @@ export default function Home() {
 
 function EmptyState() {
   return (
-    <section aria-labelledby="home-empty" className="flex flex-col items-start gap-3 rounded-xl border border-dashed border-border bg-card px-6 py-10 sm:items-center sm:text-center">
+    <section
+      aria-labelledby="home-empty"
+      className="flex flex-col items-start gap-3 rounded-xl border border-dashed border-border bg-card px-6 py-10 sm:items-center sm:text-center"
+    >
       <h2 id="home-empty" className="text-xl font-semibold tracking-tight">
         Nothing to do yet
       </h2>
       <p className="max-w-prose text-muted-foreground">
-        When a project you take part in opens a survey or mission, it appears here, with the points it is worth, about how long it takes and when it
-        closes.
+        When a project you take part in opens a survey or mission, it appears here, with the points it is worth, about how long it takes and when it closes.
       </p>
       <p className="max-w-prose text-sm text-muted-foreground">What you finish moves to “Submitted” while it waits for review, then to “Done”.</p>
     </section>
@@ -84,7 +86,11 @@ function Section({ id, title, note, items, empty }: { id: keyof HomeAnswer; titl
   return (
     <section aria-labelledby={headingId} className="flex flex-col gap-4">
       <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
-        <h2 id={headingId} aria-label={`${title}, ${items.length} ${items.length === 1 ? 'item' : 'items'}`} className="flex items-center gap-2 text-xl font-semibold tracking-tight">
+        <h2
+          id={headingId}
+          aria-label={`${title}, ${items.length} ${items.length === 1 ? 'item' : 'items'}`}
+          className="flex items-center gap-2 text-xl font-semibold tracking-tight"
+        >
           {title}
           <span className="rounded-full bg-muted px-2 py-0.5 text-sm font-medium text-muted-foreground tabular-nums">{items.length}</span>
         </h2>

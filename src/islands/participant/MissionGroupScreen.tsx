@@ -10,7 +10,21 @@ import { Markdown } from '../../components/forms/Markdown.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { closesLabel, closesSoon, GROUP_MISSION_STATE_LABELS, pointsLabel } from './format.ts';
-import { ACTIVITY_COLUMN, ActivityHeader, Bone, CalendarIcon, HeaderSkeleton, LoadFailed, LoadingNote, LockIcon, NotFound, ProgressBar, StarIcon, useResource, useRouteId } from './parts.tsx';
+import {
+  ACTIVITY_COLUMN,
+  ActivityHeader,
+  Bone,
+  CalendarIcon,
+  HeaderSkeleton,
+  LoadFailed,
+  LoadingNote,
+  LockIcon,
+  NotFound,
+  ProgressBar,
+  StarIcon,
+  useResource,
+  useRouteId,
+} from './parts.tsx';
 
 type GroupMission = ParticipantMissionGroup['missions'][number];
 
@@ -73,10 +87,7 @@ function MissionRow({ mission, number }: { mission: GroupMission; number: number
   const action = ACTION_LABELS[mission.state];
   const titleId = `group-mission-${mission.id}`;
   return (
-    <li
-      aria-labelledby={titleId}
-      className={cn('flex gap-4 rounded-xl border border-border bg-card p-4 shadow-sm', locked && 'bg-muted/60 shadow-none')}
-    >
+    <li aria-labelledby={titleId} className={cn('flex gap-4 rounded-xl border border-border bg-card p-4 shadow-sm', locked && 'bg-muted/60 shadow-none')}>
       <span
         aria-hidden="true"
         className={cn(

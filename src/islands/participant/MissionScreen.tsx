@@ -27,10 +27,34 @@ import { ChevronDownIcon } from '../../components/icons.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
-import { CHECK_AND_SUBMIT_AGAIN, changedOnPage, clearLocalDraft, localDraftKey, MERGED_NOTE, readLocalDraft, resumeFrom, type AnswersPayload } from './autosave.ts';
+import {
+  CHECK_AND_SUBMIT_AGAIN,
+  changedOnPage,
+  clearLocalDraft,
+  localDraftKey,
+  MERGED_NOTE,
+  readLocalDraft,
+  resumeFrom,
+  type AnswersPayload,
+} from './autosave.ts';
 import { closedLabel, countsAsDone, dateLabel, ENTRY_STATUS_LABELS, entriesProgressLabel, localDateLabel, opensLabel, pointsLabel } from './format.ts';
 import { photoAdapter, thumbnailUrl } from './photos.ts';
-import { ACTIVITY_COLUMN, ActivityHeader, ActivityMeta, ArrowLeftIcon, Bone, HeaderSkeleton, LoadFailed, LoadingNote, NotFound, ProgressBar, SaveLine, useResource, useRouteId, useTransientNote } from './parts.tsx';
+import {
+  ACTIVITY_COLUMN,
+  ActivityHeader,
+  ActivityMeta,
+  ArrowLeftIcon,
+  Bone,
+  HeaderSkeleton,
+  LoadFailed,
+  LoadingNote,
+  NotFound,
+  ProgressBar,
+  SaveLine,
+  useResource,
+  useRouteId,
+  useTransientNote,
+} from './parts.tsx';
 import { submitFailure } from './send.ts';
 import { useAnswersAutosave } from './use-autosave.ts';
 import { entryParam } from '../account/standing.ts';
@@ -56,9 +80,7 @@ function definitionOf(mission: ParticipantMission, entry: ParticipantEntry | nul
 
 /** Entries oldest first, numbered from 1 (the API lists them newest first). */
 export function numberEntries(entries: readonly ParticipantEntry[]): { entry: ParticipantEntry; number: number }[] {
-  return [...entries]
-    .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id - b.id)
-    .map((entry, index) => ({ entry, number: index + 1 }));
+  return [...entries].sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id - b.id).map((entry, index) => ({ entry, number: index + 1 }));
 }
 
 /** `POST /api/missions/{id}/entries`: a new draft entry. */
@@ -218,7 +240,12 @@ function SingleEntry({ mission, owner, reload, reasons }: { mission: Participant
   const entry = mission.myEntries.find((each) => !isEditable(each)) ?? mission.myEntries[0] ?? null;
   if (entry && !isEditable(entry)) return <SubmittedEntry mission={mission} entry={entry} focus={sent !== null} reasons={reasons} />;
   if (sent) {
-    const shown: ParticipantEntry = { ...(entry ?? { id: 0, localDate: null, createdAt: '', seed: '', revision: 0 }), status: 'submitted', answers: sent, submittedAt: new Date().toISOString() };
+    const shown: ParticipantEntry = {
+      ...(entry ?? { id: 0, localDate: null, createdAt: '', seed: '', revision: 0 }),
+      status: 'submitted',
+      answers: sent,
+      submittedAt: new Date().toISOString(),
+    };
     return <SubmittedEntry mission={mission} entry={shown} focus reasons={reasons} />;
   }
   if (mission.availability === 'closed') {
@@ -252,7 +279,11 @@ function SingleEntry({ mission, owner, reload, reasons }: { mission: Participant
 function SubmittedEntry({ mission, entry, focus, reasons }: { mission: ParticipantMission; entry: ParticipantEntry; focus: boolean; reasons: Reasons }) {
   const waiting = entry.status === 'submitted' && mission.review === 'manual';
   const title =
-    entry.status === 'changes_requested' ? 'Changes were requested' : entry.status === 'rejected' ? 'This entry was not accepted' : 'Thank you — your mission is in';
+    entry.status === 'changes_requested'
+      ? 'Changes were requested'
+      : entry.status === 'rejected'
+        ? 'This entry was not accepted'
+        : 'Thank you — your mission is in';
   return (
     <div className="flex flex-col gap-8">
       <Outcome
@@ -347,7 +378,16 @@ function Entries({ mission, owner, reload, reasons }: { mission: ParticipantMiss
 
   if (openId !== null) {
     // Just created: the reload that lists it may still be on its way.
-    const entry: ParticipantEntry = opened?.entry ?? { id: openId, status: 'draft', answers: {}, localDate: null, createdAt: new Date().toISOString(), submittedAt: null, seed: `entry-${openId}`, revision: 0 };
+    const entry: ParticipantEntry = opened?.entry ?? {
+      id: openId,
+      status: 'draft',
+      answers: {},
+      localDate: null,
+      createdAt: new Date().toISOString(),
+      submittedAt: null,
+      seed: `entry-${openId}`,
+      revision: 0,
+    };
     const number = opened?.number ?? mission.myEntries.length + 1;
     return (
       <EntryEditor
@@ -393,7 +433,14 @@ function Entries({ mission, owner, reload, reasons }: { mission: ParticipantMiss
         </div>
         {open && (
           <div className="flex flex-col gap-2">
-            <Button size="lg" className="w-full sm:w-auto sm:self-start" disabled={blocked !== null} loading={adding} aria-describedby={blocked ? 'add-entry-blocked' : undefined} onClick={() => void add()}>
+            <Button
+              size="lg"
+              className="w-full sm:w-auto sm:self-start"
+              disabled={blocked !== null}
+              loading={adding}
+              aria-describedby={blocked ? 'add-entry-blocked' : undefined}
+              onClick={() => void add()}
+            >
               {addLabel}
             </Button>
             {blocked && (
@@ -408,7 +455,17 @@ function Entries({ mission, owner, reload, reasons }: { mission: ParticipantMiss
         ) : (
           <ol className="flex flex-col divide-y divide-border border-t border-border">
             {[...numbered].reverse().map(({ entry, number }) => (
-              <EntryRow key={entry.id} mission={mission} entry={entry} number={number} owner={owner} editable={open} onOpen={() => setOpenId(entry.id)} reload={reload} reasons={reasons} />
+              <EntryRow
+                key={entry.id}
+                mission={mission}
+                entry={entry}
+                number={number}
+                owner={owner}
+                editable={open}
+                onOpen={() => setOpenId(entry.id)}
+                reload={reload}
+                reasons={reasons}
+              />
             ))}
           </ol>
         )}
@@ -676,7 +733,8 @@ function EntryForm({
       // Changed on the other device since: merged like a save, never submitted unseen.
       if (autosave.handleConflict(failure)) throw new Error(CHECK_AND_SUBMIT_AGAIN);
       // Refused answers are saved first: the server holds them at the revision it gives.
-      if (failure instanceof ApiError && failure.status === 400 && typeof failure.details.revision === 'number') autosave.acknowledge({ answers }, failure.details.revision);
+      if (failure instanceof ApiError && failure.status === 400 && typeof failure.details.revision === 'number')
+        autosave.acknowledge({ answers }, failure.details.revision);
       return submitFailure(failure, 'Your entry was not submitted', reload);
     }
     autosave.discard();

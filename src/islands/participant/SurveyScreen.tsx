@@ -17,8 +17,31 @@ import { FormRenderer, type FormRendererHandle, type SubmitErrors } from '../../
 import { Markdown } from '../../components/forms/Markdown.tsx';
 import { localToday } from '../../components/forms/form-utils.ts';
 import { Alert } from '../../components/ui/alert.tsx';
-import { CHECK_AND_SUBMIT_AGAIN, changedOnPage, clearLocalDraft, localDraftKey, MERGED_NOTE, readLocalDraft, resumeFrom, type AnswersPayload } from './autosave.ts';
-import { ACTIVITY_COLUMN, ActivityHeader, ActivityMeta, Bone, HeaderSkeleton, Later, LoadFailed, LoadingNote, NotFound, SaveLine, useResource, useRouteId, useTransientNote } from './parts.tsx';
+import {
+  CHECK_AND_SUBMIT_AGAIN,
+  changedOnPage,
+  clearLocalDraft,
+  localDraftKey,
+  MERGED_NOTE,
+  readLocalDraft,
+  resumeFrom,
+  type AnswersPayload,
+} from './autosave.ts';
+import {
+  ACTIVITY_COLUMN,
+  ActivityHeader,
+  ActivityMeta,
+  Bone,
+  HeaderSkeleton,
+  Later,
+  LoadFailed,
+  LoadingNote,
+  NotFound,
+  SaveLine,
+  useResource,
+  useRouteId,
+  useTransientNote,
+} from './parts.tsx';
 import { photoAdapter } from './photos.ts';
 import { submitFailure } from './send.ts';
 import { useAnswersAutosave } from './use-autosave.ts';

@@ -43,7 +43,8 @@ export function uploadErrorMessage(status: number, responseText: string, retryAf
   if (status === 415) return MEDIA_MESSAGES.notAnImage;
   if (status === 429) {
     const seconds = Number(retryAfter);
-    const wait = Number.isFinite(seconds) && seconds > 0 ? (seconds < 60 ? `${Math.ceil(seconds)} seconds` : `${Math.ceil(seconds / 60)} minutes`) : 'a few minutes';
+    const wait =
+      Number.isFinite(seconds) && seconds > 0 ? (seconds < 60 ? `${Math.ceil(seconds)} seconds` : `${Math.ceil(seconds / 60)} minutes`) : 'a few minutes';
     return `You have uploaded many photos in a short time. Try again in ${wait}.`;
   }
   if (status === 401) return 'You are signed out. Sign in again, then retry.';
@@ -136,7 +137,9 @@ export function createMediaUploader(request: () => UploadRequest = browserReques
             onProgress(1);
             resolve({ id: uploaded.id, thumbnailUrl: uploaded.thumbnailUrl || thumbnailUrl(uploaded.id) });
           } else {
-            reject(new Error(uploadErrorMessage(xhr.status >= 200 && xhr.status < 300 ? 500 : xhr.status, xhr.responseText, xhr.getResponseHeader('Retry-After'))));
+            reject(
+              new Error(uploadErrorMessage(xhr.status >= 200 && xhr.status < 300 ? 500 : xhr.status, xhr.responseText, xhr.getResponseHeader('Retry-After'))),
+            );
           }
         };
         xhr.onerror = () => {

@@ -69,20 +69,17 @@ export function useResource<T>(path: string | null | undefined): Resource<T> {
   const [attempt, setAttempt] = useState(0);
   const current = useRef<AbortController | null>(null);
 
-  const fetchInto = useCallback(
-    async (target: string, signal: AbortSignal, quiet: boolean) => {
-      try {
-        const [data] = await Promise.all([apiGet<T>(target, { signal }), authReady()]);
-        if (!signal.aborted) setLoad({ status: 'ready', data, owner: ownerKey() });
-      } catch (error) {
-        if (signal.aborted || handleSessionLost(error)) return;
-        if (error instanceof ApiError && error.status === 404) setLoad({ status: 'missing' });
-        else if (!quiet) setLoad({ status: 'error', message: errorMessage(error) });
-        else throw error;
-      }
-    },
-    [],
-  );
+  const fetchInto = useCallback(async (target: string, signal: AbortSignal, quiet: boolean) => {
+    try {
+      const [data] = await Promise.all([apiGet<T>(target, { signal }), authReady()]);
+      if (!signal.aborted) setLoad({ status: 'ready', data, owner: ownerKey() });
+    } catch (error) {
+      if (signal.aborted || handleSessionLost(error)) return;
+      if (error instanceof ApiError && error.status === 404) setLoad({ status: 'missing' });
+      else if (!quiet) setLoad({ status: 'error', message: errorMessage(error) });
+      else throw error;
+    }
+  }, []);
 
   useEffect(() => {
     if (path === undefined) return;
@@ -209,7 +206,17 @@ export function BackLink({ href = '/', children = 'Home' }: { href?: string; chi
 }
 
 /** Points, estimated time and closing date, each with its icon. */
-export function ActivityMeta({ points, estimatedMinutes, closesAt, className }: { points: number; estimatedMinutes?: number | null; closesAt: string | null; className?: string }) {
+export function ActivityMeta({
+  points,
+  estimatedMinutes,
+  closesAt,
+  className,
+}: {
+  points: number;
+  estimatedMinutes?: number | null;
+  closesAt: string | null;
+  className?: string;
+}) {
   const minutes = minutesLabel(estimatedMinutes);
   const closes = closesLabel(closesAt);
   return (
@@ -286,7 +293,11 @@ export function SaveLine({ status, error, idle = false, note = null }: { status:
   const chip = 'flex min-h-8 items-start gap-2 rounded-lg border bg-card/95 px-3 py-1.5 text-sm shadow-sm backdrop-blur-sm';
   return (
     <div className="sticky top-2 z-20 flex flex-wrap items-start gap-1.5">
-      <p role="status" aria-live="polite" className={cn(chip, warn ? 'border-destructive/50 font-medium text-foreground' : 'border-border text-muted-foreground')}>
+      <p
+        role="status"
+        aria-live="polite"
+        className={cn(chip, warn ? 'border-destructive/50 font-medium text-foreground' : 'border-border text-muted-foreground')}
+      >
         {status === 'saving' && <Spinner className="mt-0.5" />}
         {status === 'saved' && !idle && <CheckCircleIcon className="mt-0.5 size-4 shrink-0 text-success" />}
         {(status === 'offline' || status === 'retrying') && <CloudOffIcon className="mt-0.5 size-4 shrink-0 text-destructive" />}

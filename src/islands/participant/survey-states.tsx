@@ -84,7 +84,9 @@ function ExternalOutcomeView({ outcome, points, focus }: { outcome: ExternalOutc
   if (outcome === 'screened_out') {
     return (
       <Outcome tone="info" title="Thanks — this survey was looking for different participants this time" focus={focus} action={<HomeButton />}>
-        <p>Your answers told us this survey is not the right fit for you, so it ended early. That is nothing you did wrong; new surveys appear on your home page.</p>
+        <p>
+          Your answers told us this survey is not the right fit for you, so it ended early. That is nothing you did wrong; new surveys appear on your home page.
+        </p>
       </Outcome>
     );
   }
@@ -113,7 +115,15 @@ function HomeButton() {
 }
 
 /** A submitted native survey: the thank-you with the points, then the answers read-only. */
-export function SubmittedSurvey({ survey, definition, focus }: { survey: ParticipantSurvey; definition: NonNullable<ParticipantSurvey['form']>['definition']; focus: boolean }) {
+export function SubmittedSurvey({
+  survey,
+  definition,
+  focus,
+}: {
+  survey: ParticipantSurvey;
+  definition: NonNullable<ParticipantSurvey['form']>['definition'];
+  focus: boolean;
+}) {
   const submittedAt = survey.response?.submittedAt;
   return (
     <div className="flex flex-col gap-8">
@@ -134,4 +144,3 @@ export function SubmittedSurvey({ survey, definition, focus }: { survey: Partici
     </div>
   );
 }
-

@@ -76,12 +76,7 @@ export default function ContactForm() {
       <FormField id="contact-email" label="Email" description="We answer to this address." error={errors.email?.message}>
         {(c) => <Input {...c} type="email" autoComplete="email" inputMode="email" autoCapitalize="none" spellCheck={false} {...register('email')} />}
       </FormField>
-      <FormField
-        id="contact-message"
-        label="Message"
-        error={errors.message?.message}
-        extraDescribedBy="contact-message-count"
-      >
+      <FormField id="contact-message" label="Message" error={errors.message?.message} extraDescribedBy="contact-message-count">
         {(c) => (
           <textarea
             {...c}

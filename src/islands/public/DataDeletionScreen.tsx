@@ -74,7 +74,15 @@ function RequestForm() {
 function ReasonField({ id, error, registration }: { id: string; error: string | undefined; registration: UseFormRegisterReturn<'reason'> }) {
   return (
     <FormField id={id} label="Reason" hint="(optional)" description="Anything you tell us helps us improve Fieldwork." error={error}>
-      {(c) => <textarea {...c} rows={4} maxLength={DATA_DELETION_REASON_MAX_LENGTH} className={cn(controlClasses, 'h-auto min-h-24 resize-y leading-6')} {...registration} />}
+      {(c) => (
+        <textarea
+          {...c}
+          rows={4}
+          maxLength={DATA_DELETION_REASON_MAX_LENGTH}
+          className={cn(controlClasses, 'h-auto min-h-24 resize-y leading-6')}
+          {...registration}
+        />
+      )}
     </FormField>
   );
 }
@@ -88,7 +96,10 @@ function SignedInForm({ email, onDone }: { email: string; onDone: () => void }) 
     handleSubmit,
     setError,
     formState: { errors, isSubmitting },
-  } = useForm<SignedInValues>({ resolver: lazyZodResolver(() => import('../../shared/schemas/data-deletion.ts').then((m) => m.dataDeletionSignedInSchema)), defaultValues: { currentPassword: '', reason: '' } });
+  } = useForm<SignedInValues>({
+    resolver: lazyZodResolver(() => import('../../shared/schemas/data-deletion.ts').then((m) => m.dataDeletionSignedInSchema)),
+    defaultValues: { currentPassword: '', reason: '' },
+  });
 
   const onSubmit = handleSubmit(async (values) => {
     setAlert(null);
@@ -103,8 +114,8 @@ function SignedInForm({ email, onDone }: { email: string; onDone: () => void }) 
   return (
     <form noValidate onSubmit={onSubmit} className="flex flex-col gap-5">
       <p className="-mt-1 text-sm text-muted-foreground">
-        You are signed in as <strong className="font-semibold wrap-anywhere text-foreground">{email}</strong>. Enter your password to confirm that you
-        want this account and its data deleted.
+        You are signed in as <strong className="font-semibold wrap-anywhere text-foreground">{email}</strong>. Enter your password to confirm that you want this
+        account and its data deleted.
       </p>
       <FormAlert message={alert} />
       <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
@@ -128,7 +139,10 @@ function ByEmailForm({ onDone }: { onDone: () => void }) {
     handleSubmit,
     setError,
     formState: { errors, isSubmitting },
-  } = useForm<ByEmailValues>({ resolver: lazyZodResolver(() => import('../../shared/schemas/data-deletion.ts').then((m) => m.dataDeletionByEmailSchema)), defaultValues: { email: '', reason: '' } });
+  } = useForm<ByEmailValues>({
+    resolver: lazyZodResolver(() => import('../../shared/schemas/data-deletion.ts').then((m) => m.dataDeletionByEmailSchema)),
+    defaultValues: { email: '', reason: '' },
+  });
 
   const onSubmit = handleSubmit(async (values) => {
     setAlert(null);
@@ -162,11 +176,7 @@ function ByEmailForm({ onDone }: { onDone: () => void }) {
 }
 
 type LinkCheck =
-  | { status: 'checking' }
-  | { status: 'valid'; email: string }
-  | { status: 'invalid' }
-  | { status: 'error'; message: string }
-  | { status: 'confirmed' };
+  { status: 'checking' } | { status: 'valid'; email: string } | { status: 'invalid' } | { status: 'error'; message: string } | { status: 'confirmed' };
 
 function ConfirmLink({ token, onStartOver }: { token: string; onStartOver: () => void }) {
   const [check, setCheck] = useState<LinkCheck>({ status: 'checking' });
@@ -237,8 +247,8 @@ function ConfirmLink({ token, onStartOver }: { token: string; onStartOver: () =>
       return (
         <div className="flex flex-col gap-5">
           <p className="text-muted-foreground">
-            Confirm that you want the Fieldwork account of <strong className="font-semibold wrap-anywhere text-foreground">{check.email}</strong> and its
-            data deleted. Our team completes the request within 30 days.
+            Confirm that you want the Fieldwork account of <strong className="font-semibold wrap-anywhere text-foreground">{check.email}</strong> and its data
+            deleted. Our team completes the request within 30 days.
           </p>
           <FormAlert message={alert} />
           <Button variant="destructive" size="lg" loading={confirming} onClick={() => void confirm()} className="w-full">
@@ -248,7 +258,6 @@ function ConfirmLink({ token, onStartOver }: { token: string; onStartOver: () =>
       );
   }
 }
-
 
 function Confirmed() {
   return (

@@ -1,5 +1,5 @@
 /**
- * The colour-mode switch in the header (SPEC.md §3): System, Light or Dark, kept in local storage
+ * The colour-mode switch in the header (docs/product.md §3): System, Light or Dark, kept in local storage
  * and applied at once. Signed in, the choice is saved to the account's preferences too, so the
  * next sign-in on another device looks the same.
  *
@@ -13,7 +13,17 @@ import { $colorMode, type ColorModeValue } from '../../stores/color-mode.ts';
 import { MonitorIcon } from '../../components/icons.tsx';
 
 const svg = (children: ReactNode) => (
-  <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false" className="size-4">
+  <svg
+    viewBox="0 0 24 24"
+    fill="none"
+    stroke="currentColor"
+    strokeWidth={2}
+    strokeLinecap="round"
+    strokeLinejoin="round"
+    aria-hidden="true"
+    focusable="false"
+    className="size-4"
+  >
     {children}
   </svg>
 );

@@ -1,5 +1,5 @@
 /**
- * The cookie banner (SPEC.md §3, §4): open until the visitor saves a choice, and not dismissable
+ * The cookie banner (docs/product.md §3, §4): open until the visitor saves a choice, and not dismissable
  * by an outside click or Escape. With nothing saved its settings panel (four switches, necessary
  * locked on) is open. Deny saves necessary only, Allow Selection the switches, Allow All all four.
  *
@@ -136,7 +136,9 @@ export default function CookieBanner() {
             Cookies on Fieldwork
           </h2>
           <p id="cookie-banner-description" className="mt-0.5 text-xs text-muted-foreground sm:mt-1 sm:text-sm">
-            <span className="max-sm:hidden">We use necessary cookies to run Fieldwork. With your consent we also use cookies for preferences, statistics and marketing. </span>
+            <span className="max-sm:hidden">
+              We use necessary cookies to run Fieldwork. With your consent we also use cookies for preferences, statistics and marketing.{' '}
+            </span>
             <span className="sm:hidden">Necessary cookies run Fieldwork; others only with your consent. </span>
             Read our{' '}
             <a href="/privacy" target="_blank" rel="noopener" className="font-medium text-primary underline underline-offset-4 hover:no-underline">

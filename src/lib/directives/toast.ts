@@ -1,6 +1,6 @@
 /**
  * `client:toast`: hydrates the toaster when the first toast is added, or when the visitor presses
- * F8 (the toast region's hotkey, SPEC.md §9: the press is replayed once the toaster listens), so
+ * F8 (the toast region's hotkey, docs/product.md §9: the press is replayed once the toaster listens), so
  * pages that never show a toast do not load its code.
  */
 import type { ClientDirective } from 'astro';

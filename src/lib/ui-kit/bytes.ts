@@ -1,4 +1,4 @@
-/** Byte sizes for people (SPEC.md §9): B, KB, MB, GB, TB in steps of 1024. */
+/** Byte sizes for people (docs/product.md §9): B, KB, MB, GB, TB in steps of 1024. */
 import { BYTE_STEP, BYTE_UNITS } from '../../shared/ui-constants.ts';
 
 export type ByteUnit = (typeof BYTE_UNITS)[number];

@@ -1,5 +1,5 @@
 /**
- * Calendar month grid (SPEC.md §9: 42 cells in fixed-week mode), plain calendar dates, the
+ * Calendar month grid (docs/product.md §9: 42 cells in fixed-week mode), plain calendar dates, the
  * WAI-ARIA date-grid keyboard map and Intl labels. Pure and time-zone free: a date is a
  * { year, month, day } triple, computed on UTC day numbers, so no DST shift can move a day.
  */

@@ -1,5 +1,5 @@
 /**
- * File to base64 (SPEC.md §8): reads a file or blob as a `data:<type>;base64,<data>` URL with
+ * File to base64 (docs/product.md §8): reads a file or blob as a `data:<type>;base64,<data>` URL with
  * FileReader. Every failure — no FileReader, a read error or abort, a result that is not a
  * string — rejects with exactly "Failed to convert file to base64 string" (the underlying
  * problem, when there is one, is the error's `cause`).

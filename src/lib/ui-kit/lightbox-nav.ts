@@ -1,11 +1,11 @@
 /**
- * Lightbox navigation (SPEC.md §3, §9): the item shape, moving between items, the keyboard map
+ * Lightbox navigation (docs/product.md §3, §9): the item shape, moving between items, the keyboard map
  * and touch swipes beyond the 50 px tolerance. Pure.
  */
 import { LIGHTBOX_SWIPE_TOLERANCE_PX } from '../../shared/ui-constants.ts';
 import type { Point } from './lightbox-zoom.ts';
 
-/** SPEC.md §3: an image lightbox item. `alt` is required: every image needs a text alternative. */
+/** docs/product.md §3: an image lightbox item. `alt` is required: every image needs a text alternative. */
 export interface LightboxItem {
   src: string;
   title?: string;

@@ -1,14 +1,9 @@
 /**
- * Lightbox zoom and pan (SPEC.md §9): additive steps of 0.12 within [0.1, 3], wheel zoom
+ * Lightbox zoom and pan (docs/product.md §9): additive steps of 0.12 within [0.1, 3], wheel zoom
  * throttled to one step per 80 ms, pinch zoom, and panning kept inside the zoomed image.
  * Pure: the component feeds it numbers and times.
  */
-import {
-  LIGHTBOX_MAX_ZOOM,
-  LIGHTBOX_MIN_ZOOM,
-  LIGHTBOX_WHEEL_THROTTLE_MS,
-  LIGHTBOX_ZOOM_STEP,
-} from '../../shared/ui-constants.ts';
+import { LIGHTBOX_MAX_ZOOM, LIGHTBOX_MIN_ZOOM, LIGHTBOX_WHEEL_THROTTLE_MS, LIGHTBOX_ZOOM_STEP } from '../../shared/ui-constants.ts';
 
 /** The scale at which the image fits the stage. */
 export const DEFAULT_ZOOM = 1;

@@ -1,14 +1,12 @@
 /**
- * Pagination (SPEC.md §9): 10 per page, 2 siblings on each side of the current page, at least
+ * Pagination (docs/product.md §9): 10 per page, 2 siblings on each side of the current page, at least
  * one page. The first and last pages are always shown; a gap of one page shows that page, a
  * longer gap an ellipsis, so the number of items stays the same as the current page moves
  * (2 × siblings + 5 = 9 once there are more than 9 pages).
  */
 import { PAGINATION_MIN_PAGES, PAGINATION_PER_PAGE, PAGINATION_SIBLINGS } from '../../shared/ui-constants.ts';
 
-export type PaginationItem =
-  | { type: 'page'; page: number; current: boolean }
-  | { type: 'ellipsis'; key: 'start-ellipsis' | 'end-ellipsis' };
+export type PaginationItem = { type: 'page'; page: number; current: boolean } | { type: 'ellipsis'; key: 'start-ellipsis' | 'end-ellipsis' };
 
 export interface PaginationOptions {
   /** 1-based; clamped into [1, totalPages]. */

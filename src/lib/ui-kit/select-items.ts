@@ -1,5 +1,5 @@
 /**
- * Select rules (SPEC.md §5, §9): an item must not have an empty-string value (the empty value
+ * Select rules (docs/product.md §5, §9): an item must not have an empty-string value (the empty value
  * means "nothing chosen": it clears the selection and shows the placeholder), and the list keeps
  * 10 px from the viewport edges. Pure checks for src/components/ui/select.tsx and for code that
  * builds item lists from data.
@@ -8,8 +8,7 @@ import { SELECT_EDGE_MARGIN } from '../../shared/ui-constants.ts';
 
 export { SELECT_EDGE_MARGIN };
 
-export const SELECT_EMPTY_VALUE_MESSAGE =
-  'A <SelectItem /> must not have an empty-string value: "" clears the selection and shows the placeholder.';
+export const SELECT_EMPTY_VALUE_MESSAGE = 'A <SelectItem /> must not have an empty-string value: "" clears the selection and shows the placeholder.';
 
 export function isValidSelectItemValue(value: string): boolean {
   return value !== '';

@@ -1,5 +1,5 @@
 /**
- * Tags input rules (SPEC.md §5, §9): values split on a comma, trimmed, empties ignored; a
+ * Tags input rules (docs/product.md §5, §9): values split on a comma, trimmed, empties ignored; a
  * maximum count where 0 means unlimited; duplicates rejected unless allowed. Pure.
  */
 import { TAGS_DELIMITER, TAGS_MAX } from '../../shared/ui-constants.ts';

@@ -77,8 +77,7 @@ export async function openDatabase(target: DatabaseTarget, options: { migrate?: 
     return database;
   }
 
-  const config: pg.PoolConfig =
-    typeof target.connection === 'string' ? { connectionString: target.connection } : target.connection;
+  const config: pg.PoolConfig = typeof target.connection === 'string' ? { connectionString: target.connection } : target.connection;
   const pool = new pg.Pool({ max: target.poolSize ?? 10, connectionTimeoutMillis: 5000, ...config });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => {});

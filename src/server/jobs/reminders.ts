@@ -97,7 +97,11 @@ export async function sendMissionReminders(deps: ReminderDeps): Promise<number> 
       if (locked.has(`${row.missionId}:${row.userId}`)) continue;
       const closesAt = row.closesAt ?? horizon;
       const done = await db.transaction(async (tx) => {
-        const recorded = await tx.insert(missionReminders).values({ missionId: row.missionId, userId: row.userId, sentAt: now }).onConflictDoNothing().returning({ missionId: missionReminders.missionId });
+        const recorded = await tx
+          .insert(missionReminders)
+          .values({ missionId: row.missionId, userId: row.userId, sentAt: now })
+          .onConflictDoNothing()
+          .returning({ missionId: missionReminders.missionId });
         if (recorded.length === 0) return false; // Another run got there first.
         const link = `/missions/${row.missionId}`;
         await tx.insert(notifications).values({

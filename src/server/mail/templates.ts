@@ -78,9 +78,7 @@ export function finishSetupMail(input: { to: string; firstName: string; url: str
     to: input.to,
     subject: `Finish setting up your ${PRODUCT_NAME} account`,
     greeting: input.firstName ? `Hello ${input.firstName},` : 'Hello,',
-    paragraphs: [
-      `Thank you for joining ${PRODUCT_NAME}. One step is left: choose your password.`,
-    ],
+    paragraphs: [`Thank you for joining ${PRODUCT_NAME}. One step is left: choose your password.`],
     action: 'Choose your password',
     url: input.url,
     expiresAt: input.expiresAt,
@@ -375,8 +373,23 @@ export function approvalsDigestMail(input: {
 }
 
 /** A mission the person has not finished closes within two days. */
-export function missionReminderMail(input: { to: string; firstName: string; missionTitle: string; closesAt: Date; url: string; preferencesUrl: string }): MailMessage {
-  const when = new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long', hour: '2-digit', minute: '2-digit', timeZone: 'UTC', timeZoneName: 'short' }).format(input.closesAt);
+export function missionReminderMail(input: {
+  to: string;
+  firstName: string;
+  missionTitle: string;
+  closesAt: Date;
+  url: string;
+  preferencesUrl: string;
+}): MailMessage {
+  const when = new Intl.DateTimeFormat('en-GB', {
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZone: 'UTC',
+    timeZoneName: 'short',
+  }).format(input.closesAt);
   return notificationMail({
     to: input.to,
     firstName: input.firstName,

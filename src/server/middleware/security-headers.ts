@@ -4,7 +4,7 @@ import type { AppEnv } from '../context.ts';
 /** The API's own CSP: JSON needs nothing. Pages get theirs from the static handler. */
 export const API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'";
 
-/** Headers every response carries (ARCHITECTURE.md, security rules). */
+/** Headers every response carries (docs/architecture.md, security rules). */
 export const securityHeaders = createMiddleware<AppEnv>(async (c, next) => {
   await next();
   const h = c.res.headers;

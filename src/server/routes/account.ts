@@ -100,9 +100,22 @@ export const accountRoutes = new Hono<AppEnv>()
     const user = signedIn(c.var.user);
     const input = await readJson(c, profileSchema);
     const { db, deps } = c.var;
-    const [updated] = await db.update(users).set({ ...input, updatedAt: deps.clock.now() }).where(eq(users.id, user.id)).returning();
+    const [updated] = await db
+      .update(users)
+      .set({ ...input, updatedAt: deps.clock.now() })
+      .where(eq(users.id, user.id))
+      .returning();
     if (!updated) throw new Error('update returned no row');
-    await audit(db, { actorId: user.id, via: 'api', action: 'user.profile', targetType: 'user', targetId: user.id, before: { firstName: user.firstName, lastName: user.lastName }, after: input, ip: clientIp(c) });
+    await audit(db, {
+      actorId: user.id,
+      via: 'api',
+      action: 'user.profile',
+      targetType: 'user',
+      targetId: user.id,
+      before: { firstName: user.firstName, lastName: user.lastName },
+      after: input,
+      ip: clientIp(c),
+    });
     return c.json({ user: await accountView(db, deps.clock, updated) });
   })
 
@@ -181,7 +194,16 @@ export const accountRoutes = new Hono<AppEnv>()
       return row ?? null;
     });
     if (!updated) throw new ApiError(404, 'invalid_token', INVALID_TOKEN_MESSAGE);
-    await audit(db, { actorId: user.id, via: 'api', action: 'user.email_change', targetType: 'user', targetId: user.id, before: { email: user.email }, after: { email: newEmail }, ip: clientIp(c) });
+    await audit(db, {
+      actorId: user.id,
+      via: 'api',
+      action: 'user.email_change',
+      targetType: 'user',
+      targetId: user.id,
+      before: { email: user.email },
+      after: { email: newEmail },
+      ip: clientIp(c),
+    });
     return c.json({ user: await accountView(db, deps.clock, updated) });
   })
 

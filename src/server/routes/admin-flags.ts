@@ -45,7 +45,16 @@ export const adminFlagRoutes = new Hono<AppEnv>()
     const before = await getFlag(db, key);
     await setFlag(db, key, value, user.id);
     forgetCachedFlags(db);
-    await audit(db, { actorId: user.id, via: 'api', action: 'flag.set', targetType: 'flag', targetId: key, before: before ?? null, after: value, ip: clientIp(c) });
+    await audit(db, {
+      actorId: user.id,
+      via: 'api',
+      action: 'flag.set',
+      targetType: 'flag',
+      targetId: key,
+      before: before ?? null,
+      after: value,
+      ip: clientIp(c),
+    });
     const [flag] = await db.select().from(featureFlags).where(eq(featureFlags.key, key)).limit(1);
     if (!flag) throw new Error('flag not found after setting it');
     return c.json({ flag: flagView(flag) }, 200);
@@ -58,6 +67,7 @@ export const adminFlagRoutes = new Hono<AppEnv>()
     const before = await getFlag(db, key);
     const removed = await unsetFlag(db, key);
     forgetCachedFlags(db);
-    if (removed) await audit(db, { actorId: user.id, via: 'api', action: 'flag.unset', targetType: 'flag', targetId: key, before: before ?? null, ip: clientIp(c) });
+    if (removed)
+      await audit(db, { actorId: user.id, via: 'api', action: 'flag.unset', targetType: 'flag', targetId: key, before: before ?? null, ip: clientIp(c) });
     return c.json({ ok: true, removed } as const, 200);
   });

@@ -74,7 +74,15 @@ export const adminFormRoutes = new Hono<AppEnv>()
     const input = await readJson(c, formCreateSchema);
     const { db, deps } = c.var;
     const form = await createForm(db, deps.clock, { title: input.title, ...(input.definition ? { definition: input.definition } : {}), actorId: user.id });
-    await audit(db, { actorId: user.id, via: 'api', action: 'form.create', targetType: 'form', targetId: form.id, after: { title: form.title, revision: form.revision }, ip: clientIp(c) });
+    await audit(db, {
+      actorId: user.id,
+      via: 'api',
+      action: 'form.create',
+      targetType: 'form',
+      targetId: form.id,
+      after: { title: form.title, revision: form.revision },
+      ip: clientIp(c),
+    });
     return c.json(await formView(db, form), 201);
   })
 
@@ -97,7 +105,15 @@ export const adminFormRoutes = new Hono<AppEnv>()
       case 'stale':
         return c.json({ error: result.error }, 409);
       case 'saved': {
-        await audit(db, { actorId: user.id, via: 'api', action: 'form.draft.save', targetType: 'form', targetId: id, after: { revision: result.revision, title: result.title }, ip: clientIp(c) });
+        await audit(db, {
+          actorId: user.id,
+          via: 'api',
+          action: 'form.draft.save',
+          targetType: 'form',
+          targetId: id,
+          after: { revision: result.revision, title: result.title },
+          ip: clientIp(c),
+        });
         const saved: FormDraftSaved = { revision: result.revision, title: result.title, updatedAt: result.updatedAt.toISOString() };
         return c.json(saved, 200);
       }
@@ -168,7 +184,15 @@ export const adminFormRoutes = new Hono<AppEnv>()
     const source = await existingForm(c);
     const { db, deps } = c.var;
     const form = await duplicateForm(db, deps.clock, source, user.id);
-    await audit(db, { actorId: user.id, via: 'api', action: 'form.duplicate', targetType: 'form', targetId: form.id, after: { title: form.title, sourceId: source.id }, ip: clientIp(c) });
+    await audit(db, {
+      actorId: user.id,
+      via: 'api',
+      action: 'form.duplicate',
+      targetType: 'form',
+      targetId: form.id,
+      after: { title: form.title, sourceId: source.id },
+      ip: clientIp(c),
+    });
     return c.json(await formView(db, form), 201);
   })
 
@@ -179,7 +203,16 @@ export const adminFormRoutes = new Hono<AppEnv>()
     const result = await restoreForm(db, deps.clock, id, user.id);
     if (result.kind === 'not_found') throw new ApiError(404, 'not_found', 'No such form');
     if (result.kind === 'restored') {
-      await audit(db, { actorId: user.id, via: 'api', action: 'form.restore', targetType: 'form', targetId: id, before: { status: 'archived' }, after: { status: result.form.status }, ip: clientIp(c) });
+      await audit(db, {
+        actorId: user.id,
+        via: 'api',
+        action: 'form.restore',
+        targetType: 'form',
+        targetId: id,
+        before: { status: 'archived' },
+        after: { status: result.form.status },
+        ip: clientIp(c),
+      });
     }
     return c.json(await formView(db, result.form), 200);
   })
@@ -193,11 +226,24 @@ export const adminFormRoutes = new Hono<AppEnv>()
       case 'not_found':
         throw new ApiError(404, 'not_found', 'No such form');
       case 'in_use': {
-        const error: FormInUseError = { code: 'in_use', message: 'A live survey or mission uses this form; close it before archiving the form', usedBy: result.usedBy };
+        const error: FormInUseError = {
+          code: 'in_use',
+          message: 'A live survey or mission uses this form; close it before archiving the form',
+          usedBy: result.usedBy,
+        };
         return c.json({ error }, 409);
       }
       case 'archived':
-        await audit(db, { actorId: user.id, via: 'api', action: 'form.archive', targetType: 'form', targetId: id, before: { status: result.previousStatus }, after: { status: 'archived', title: result.form.title }, ip: clientIp(c) });
+        await audit(db, {
+          actorId: user.id,
+          via: 'api',
+          action: 'form.archive',
+          targetType: 'form',
+          targetId: id,
+          before: { status: result.previousStatus },
+          after: { status: 'archived', title: result.form.title },
+          ip: clientIp(c),
+        });
         return c.body(null, 204);
       case 'unchanged':
         return c.body(null, 204);

@@ -30,7 +30,15 @@ export const adminMissionGroupRoutes = new Hono<AppEnv>()
     const patch = await readJson(c, missionGroupPatchSchema);
     const after = await db.transaction(async (tx) => {
       const changed = await updateMissionGroup(tx, deps.clock, id, patch);
-      await audit(tx, { actorId: user.id, via: 'api', action: 'mission_group.update', targetType: 'mission_group', targetId: id, ...auditChanges(groupSummary(changed.before), groupSummary(changed.after)), ip: clientIp(c) });
+      await audit(tx, {
+        actorId: user.id,
+        via: 'api',
+        action: 'mission_group.update',
+        targetType: 'mission_group',
+        targetId: id,
+        ...auditChanges(groupSummary(changed.before), groupSummary(changed.after)),
+        ip: clientIp(c),
+      });
       return changed.after;
     });
     return c.json(after, 200);
@@ -43,7 +51,15 @@ export const adminMissionGroupRoutes = new Hono<AppEnv>()
     await db.transaction(async (tx) => {
       const deleted = await deleteMissionGroup(tx, id);
       if (!deleted) throw new ApiError(404, 'not_found', 'No such mission group');
-      await audit(tx, { actorId: user.id, via: 'api', action: 'mission_group.delete', targetType: 'mission_group', targetId: id, before: { projectId: deleted.projectId, ...auditSummary(groupSummary(deleted)) }, ip: clientIp(c) });
+      await audit(tx, {
+        actorId: user.id,
+        via: 'api',
+        action: 'mission_group.delete',
+        targetType: 'mission_group',
+        targetId: id,
+        before: { projectId: deleted.projectId, ...auditSummary(groupSummary(deleted)) },
+        ip: clientIp(c),
+      });
     });
     return c.body(null, 204);
   });

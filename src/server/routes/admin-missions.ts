@@ -30,7 +30,15 @@ export const adminMissionRoutes = new Hono<AppEnv>()
     const patch = await readJson(c, missionPatchSchema);
     const after = await db.transaction(async (tx) => {
       const changed = await updateMission(tx, deps.clock, id, patch, { id: user.id, storage: deps.storage });
-      await audit(tx, { actorId: user.id, via: 'api', action: 'mission.update', targetType: 'mission', targetId: id, ...auditChanges(missionSummary(changed.before), missionSummary(changed.after)), ip: clientIp(c) });
+      await audit(tx, {
+        actorId: user.id,
+        via: 'api',
+        action: 'mission.update',
+        targetType: 'mission',
+        targetId: id,
+        ...auditChanges(missionSummary(changed.before), missionSummary(changed.after)),
+        ip: clientIp(c),
+      });
       return changed.after;
     });
     return c.json(await missionView(db, after), 200);

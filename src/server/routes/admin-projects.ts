@@ -64,7 +64,15 @@ export const adminProjectRoutes = new Hono<AppEnv>()
     const { db, deps } = c.var;
     const project = await db.transaction(async (tx) => {
       const row = await createProject(tx, deps.clock, input, user.id);
-      await audit(tx, { actorId: user.id, via: 'api', action: 'project.create', targetType: 'project', targetId: row.id, after: auditSummary(projectSummary(row)), ip: clientIp(c) });
+      await audit(tx, {
+        actorId: user.id,
+        via: 'api',
+        action: 'project.create',
+        targetType: 'project',
+        targetId: row.id,
+        after: auditSummary(projectSummary(row)),
+        ip: clientIp(c),
+      });
       return row;
     });
     return c.json(await projectView(db, project), 201);
@@ -83,7 +91,15 @@ export const adminProjectRoutes = new Hono<AppEnv>()
     const patch = await readJson(c, projectPatchSchema);
     const after = await db.transaction(async (tx) => {
       const changed = await updateProject(tx, deps.clock, id, patch);
-      await audit(tx, { actorId: user.id, via: 'api', action: 'project.update', targetType: 'project', targetId: id, ...auditChanges(projectSummary(changed.before), projectSummary(changed.after)), ip: clientIp(c) });
+      await audit(tx, {
+        actorId: user.id,
+        via: 'api',
+        action: 'project.update',
+        targetType: 'project',
+        targetId: id,
+        ...auditChanges(projectSummary(changed.before), projectSummary(changed.after)),
+        ip: clientIp(c),
+      });
       return changed.after;
     });
     return c.json(await projectView(db, after), 200);
@@ -137,7 +153,15 @@ export const adminProjectRoutes = new Hono<AppEnv>()
     await db.transaction(async (tx) => {
       const removed = await removeMember(tx, project.id, userId);
       if (!removed) throw new ApiError(404, 'not_found', 'No such member');
-      await audit(tx, { actorId: user.id, via: 'api', action: 'project.members.remove', targetType: 'project', targetId: project.id, before: { userId, email: removed.email }, ip: clientIp(c) });
+      await audit(tx, {
+        actorId: user.id,
+        via: 'api',
+        action: 'project.members.remove',
+        targetType: 'project',
+        targetId: project.id,
+        before: { userId, email: removed.email },
+        ip: clientIp(c),
+      });
     });
     return c.body(null, 204);
   })
@@ -156,7 +180,15 @@ export const adminProjectRoutes = new Hono<AppEnv>()
     const { db, deps } = c.var;
     const survey = await db.transaction(async (tx) => {
       const row = await createSurvey(tx, deps.clock, project.id, input, user.id);
-      await audit(tx, { actorId: user.id, via: 'api', action: 'survey.create', targetType: 'survey', targetId: row.id, after: { projectId: project.id, ...auditSummary(surveySummary(row)) }, ip: clientIp(c) });
+      await audit(tx, {
+        actorId: user.id,
+        via: 'api',
+        action: 'survey.create',
+        targetType: 'survey',
+        targetId: row.id,
+        after: { projectId: project.id, ...auditSummary(surveySummary(row)) },
+        ip: clientIp(c),
+      });
       return row;
     });
     return c.json(await surveyView(db, deps.config.publicUrl, survey), 201);
@@ -174,7 +206,15 @@ export const adminProjectRoutes = new Hono<AppEnv>()
     const { db, deps } = c.var;
     const mission = await db.transaction(async (tx) => {
       const row = await createMission(tx, deps.clock, project.id, input, { id: user.id, storage: deps.storage });
-      await audit(tx, { actorId: user.id, via: 'api', action: 'mission.create', targetType: 'mission', targetId: row.id, after: { projectId: project.id, ...auditSummary(missionSummary(row)) }, ip: clientIp(c) });
+      await audit(tx, {
+        actorId: user.id,
+        via: 'api',
+        action: 'mission.create',
+        targetType: 'mission',
+        targetId: row.id,
+        after: { projectId: project.id, ...auditSummary(missionSummary(row)) },
+        ip: clientIp(c),
+      });
       return row;
     });
     return c.json(await missionView(db, mission), 201);

@@ -30,7 +30,15 @@ export const adminSurveyRoutes = new Hono<AppEnv>()
     const patch = await readJson(c, surveyPatchSchema);
     const after = await db.transaction(async (tx) => {
       const changed = await updateSurvey(tx, deps.clock, id, patch);
-      await audit(tx, { actorId: user.id, via: 'api', action: 'survey.update', targetType: 'survey', targetId: id, ...auditChanges(surveySummary(changed.before), surveySummary(changed.after)), ip: clientIp(c) });
+      await audit(tx, {
+        actorId: user.id,
+        via: 'api',
+        action: 'survey.update',
+        targetType: 'survey',
+        targetId: id,
+        ...auditChanges(surveySummary(changed.before), surveySummary(changed.after)),
+        ip: clientIp(c),
+      });
       return changed.after;
     });
     return c.json(await surveyView(db, deps.config.publicUrl, after), 200);
@@ -44,7 +52,15 @@ export const adminSurveyRoutes = new Hono<AppEnv>()
     const made = await db.transaction(async (tx) => {
       const result = await makeWebhookSecret(tx, deps.clock, id);
       // Never the secret nor its hash in the log.
-      await audit(tx, { actorId: user.id, via: 'api', action: 'survey.webhook_secret', targetType: 'survey', targetId: id, after: { replaced: result.replaced }, ip: clientIp(c) });
+      await audit(tx, {
+        actorId: user.id,
+        via: 'api',
+        action: 'survey.webhook_secret',
+        targetType: 'survey',
+        targetId: id,
+        after: { replaced: result.replaced },
+        ip: clientIp(c),
+      });
       return result;
     });
     const answer: SurveyWebhookSecret = { secret: made.secret, webhook: webhookOf(deps.config.publicUrl, made.survey) };

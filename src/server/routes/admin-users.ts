@@ -34,7 +34,13 @@ export const adminUserRoutes = new Hono<AppEnv>()
     const pattern = search ? `%${likeLiteral(search)}%` : null;
     const where = pattern ? or(ilike(users.email, pattern), ilike(users.firstName, pattern), ilike(users.lastName, pattern)) : undefined;
     const [rows, [total]] = await Promise.all([
-      c.var.db.select().from(users).where(where).orderBy(asc(users.id)).limit(perPage).offset((page - 1) * perPage),
+      c.var.db
+        .select()
+        .from(users)
+        .where(where)
+        .orderBy(asc(users.id))
+        .limit(perPage)
+        .offset((page - 1) * perPage),
       c.var.db.select({ value: count() }).from(users).where(where),
     ]);
     c.header('Cache-Control', 'no-store');

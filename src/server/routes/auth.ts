@@ -17,9 +17,9 @@ import { findUserByEmail, findUserById, publicUser } from '../services/users.ts'
 export const INVALID_TOKEN_MESSAGE = 'This link is invalid or has expired';
 const invalidToken = () => new ApiError(404, 'invalid_token', INVALID_TOKEN_MESSAGE);
 
-/** SPEC.md §7 auth calls. */
+/** docs/product.md §7 auth calls. */
 export const authRoutes = new Hono<AppEnv>()
-  /** The current user (SPEC.md §4: run at startup and after sign-in). */
+  /** The current user (docs/product.md §4: run at startup and after sign-in). */
   .get('/', requireUser(), (c) => {
     c.header('Cache-Control', 'no-store');
     const user = c.var.user;

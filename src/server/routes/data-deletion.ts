@@ -80,7 +80,14 @@ export const dataDeletionRoutes = new Hono<AppEnv>()
       return true;
     });
     if (!confirmed) throw invalidToken();
-    await audit(db, { actorId: user.id, via: 'api', action: 'data_deletion.confirm', targetType: 'data_deletion_request', targetId: request.id, ip: clientIp(c) });
+    await audit(db, {
+      actorId: user.id,
+      via: 'api',
+      action: 'data_deletion.confirm',
+      targetType: 'data_deletion_request',
+      targetId: request.id,
+      ip: clientIp(c),
+    });
     await deps.jobs.mail(dataDeletionConfirmedNotice({ to: user.email, firstName: user.firstName, supportUrl: `${deps.config.publicUrl}/contact` }));
     return c.json({ ok: true, status: 'confirmed' } as const, 200);
   });

@@ -6,7 +6,7 @@ import { readQuery } from '../http.ts';
 import { isPublicFlag, readFlagCached } from '../services/public-flags.ts';
 
 /**
- * `GET /api/feature-flags?feature=banner` (SPEC.md §4, §7): the flag's JSON value as the body,
+ * `GET /api/feature-flags?feature=banner` (docs/product.md §4, §7): the flag's JSON value as the body,
  * `null` when unset. Only the public flags (banner, maintenance) are readable here; others are 404.
  */
 export const featureFlagRoutes = new Hono<AppEnv>().get('/', async (c) => {

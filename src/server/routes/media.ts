@@ -198,7 +198,12 @@ export const mediaRoutes = new Hono<AppEnv>()
         row = await withUploadPlace(async () => {
           const file = await uploadedFile(c, deps.config.uploadStallMs);
           const processed = await processImage(file);
-          const made = await createMedia(db, deps.clock, deps.storage, { ownerId: user.id, uploadedBytes: file.byteLength, processed, reservationId: reservation });
+          const made = await createMedia(db, deps.clock, deps.storage, {
+            ownerId: user.id,
+            uploadedBytes: file.byteLength,
+            processed,
+            reservationId: reservation,
+          });
           stored = true;
           return made;
         });
@@ -210,7 +215,15 @@ export const mediaRoutes = new Hono<AppEnv>()
         }
       }
       c.var.logger.debug(
-        { mediaId: row.id, ownerId: user.id, uploadedBytes: row.uploadedBytes, bytes: row.bytes, width: row.width, height: row.height, ms: Math.round(performance.now() - started) },
+        {
+          mediaId: row.id,
+          ownerId: user.id,
+          uploadedBytes: row.uploadedBytes,
+          bytes: row.bytes,
+          width: row.width,
+          height: row.height,
+          ms: Math.round(performance.now() - started),
+        },
         'media uploaded',
       );
       c.header('Location', `/api/media/${row.id}`);

@@ -8,7 +8,7 @@ import { storeReports } from '../services/client-reports.ts';
 import { RATE_LIMITS } from '../services/rate-limit.ts';
 
 /**
- * `POST /api/reports` (SPEC.md §3, §4, §7, §8): the browser's queued error reports and actions.
+ * `POST /api/reports` (docs/product.md §3, §4, §7, §8): the browser's queued error reports and actions.
  * Validated exactly, at most 20 per call and 64 KiB, rate limited per IP, stored with a count
  * per content hash and the signed-in user if any. 204: the browser does not read the answer.
  */

@@ -25,7 +25,8 @@ async function readFields(c: Context<AppEnv>): Promise<Map<string, string>> {
   } catch {
     throw new ApiError(400, 'invalid_json', 'The request body is not valid JSON');
   }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ApiError(400, 'invalid_json', 'Send a JSON object: { "pid": …, "status": … }');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new ApiError(400, 'invalid_json', 'Send a JSON object: { "pid": …, "status": … }');
   return new Map(Object.entries(body).flatMap(([name, value]) => (typeof value === 'string' ? [[name, value] as const] : [])));
 }
 
@@ -43,7 +44,10 @@ export const surveyWebhookRoutes = new Hono<AppEnv>().post('/:id/webhook', async
   const fields = await readFields(c);
   const secret = c.req.header(WEBHOOK_SECRET_HEADER) ?? fields.get('secret');
   if (!checkWebhookSecret(survey.webhookSecretHash, secret)) {
-    c.var.logger.warn({ surveyId: survey.id, reason: survey.webhookSecretHash === null ? 'no_secret_made' : secret ? 'wrong_secret' : 'missing_secret' }, 'external webhook refused');
+    c.var.logger.warn(
+      { surveyId: survey.id, reason: survey.webhookSecretHash === null ? 'no_secret_made' : secret ? 'wrong_secret' : 'missing_secret' },
+      'external webhook refused',
+    );
     throw new ApiError(401, 'invalid_secret', 'Wrong or missing webhook secret');
   }
   const status = fields.get('status') ?? '';
@@ -52,7 +56,8 @@ export const surveyWebhookRoutes = new Hono<AppEnv>().post('/:id/webhook', async
   if (!isExternalOutcome(status)) problems.status = [STATUS_MESSAGE];
   if (pid === '') problems.pid = ['Required'];
   else if (pid.length > 200) problems.pid = ['Too long'];
-  if (Object.keys(problems).length > 0 || !isExternalOutcome(status)) throw new ApiError(400, 'validation_failed', 'Check the highlighted fields', { fields: problems });
+  if (Object.keys(problems).length > 0 || !isExternalOutcome(status))
+    throw new ApiError(400, 'validation_failed', 'Check the highlighted fields', { fields: problems });
   const found = await findReference(c.var.db, pid);
   if (!found || found.surveyId !== survey.id) throw new ApiError(404, 'not_found', 'No such reference (pid) in this survey');
   const result = await recordOutcome(c.var.db, c.var.deps.clock, found.refId, status, 'webhook');

@@ -85,7 +85,10 @@ export const surveyRoutes = new Hono<AppEnv>()
     const key = c.req.query(RETURN_KEY_PARAM);
     if (!checkOutcomeKey(found.returnKey, status, key)) {
       // Never the pid or the key in the log: either would help someone forge a return.
-      c.var.logger.warn({ surveyId: found.surveyId, status, reason: key ? 'wrong_key' : 'missing_key' }, 'external return refused: its key is not the key of its status');
+      c.var.logger.warn(
+        { surveyId: found.surveyId, status, reason: key ? 'wrong_key' : 'missing_key' },
+        'external return refused: its key is not the key of its status',
+      );
       return messagePage(c, 400, ...INVALID_LINK);
     }
     const result = await recordOutcome(c.var.db, c.var.deps.clock, found.refId, status, 'browser');

@@ -79,7 +79,9 @@ export function answerCell(element: FormElement, value: AnswerValue | undefined)
       return [...known, ...extra]
         .map((rowId) => {
           const cell = cells[rowId];
-          const columns = (Array.isArray(cell) ? cell : [cell]).map((column) => (typeof column === 'string' ? labelOf(element.columns, column) : JSON.stringify(column)));
+          const columns = (Array.isArray(cell) ? cell : [cell]).map((column) =>
+            typeof column === 'string' ? labelOf(element.columns, column) : JSON.stringify(column),
+          );
           return `${labelOf(element.rows, rowId)}: ${columns.join(', ')}`;
         })
         .join('; ');

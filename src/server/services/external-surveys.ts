@@ -15,7 +15,15 @@
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { and, asc, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
-import { ALCHEMER_PID_MERGE_CODE, EXTERNAL_OUTCOMES, EXTERNAL_PID_PARAM, type ExternalOutcome, type ExternalReturnLinks, type ProjectStatus, type SurveyWebhook } from '../../shared/programme.ts';
+import {
+  ALCHEMER_PID_MERGE_CODE,
+  EXTERNAL_OUTCOMES,
+  EXTERNAL_PID_PARAM,
+  type ExternalOutcome,
+  type ExternalReturnLinks,
+  type ProjectStatus,
+  type SurveyWebhook,
+} from '../../shared/programme.ts';
 import { pointReference } from '../../shared/points.ts';
 import type { Db } from '../db/index.ts';
 import { projectMembers, projects, surveyExternalRefs, surveys, type Survey, type SurveyExternalRef } from '../db/schema/index.ts';
@@ -112,7 +120,11 @@ export async function ensureReturnKey(db: Db, survey: Pick<Survey, 'id' | 'retur
  */
 export async function replaceWebhookSecret(db: Db, clock: Clock, surveyId: number): Promise<{ secret: string; survey: Survey }> {
   const secret = randomToken(SECRET_BYTES);
-  const [survey] = await db.update(surveys).set({ webhookSecretHash: sha256Hex(secret), updatedAt: clock.now() }).where(eq(surveys.id, surveyId)).returning();
+  const [survey] = await db
+    .update(surveys)
+    .set({ webhookSecretHash: sha256Hex(secret), updatedAt: clock.now() })
+    .where(eq(surveys.id, surveyId))
+    .returning();
   if (!survey) throw new Error(`survey ${surveyId}: gone`);
   return { secret, survey };
 }
@@ -189,7 +201,10 @@ export async function startExternal(db: Db, clock: Clock, visible: Visible<Surve
       .returning({ id: surveyExternalRefs.id });
     if (!created) throw new Error('insert returned no row');
     const fresh = pidFor(returnKey, created.id);
-    await tx.update(surveyExternalRefs).set({ pidHash: sha256Hex(fresh) }).where(eq(surveyExternalRefs.id, created.id));
+    await tx
+      .update(surveyExternalRefs)
+      .set({ pidHash: sha256Hex(fresh) })
+      .where(eq(surveyExternalRefs.id, created.id));
     return fresh;
   });
   if (pid === null) return surveyPage;
@@ -262,7 +277,10 @@ export interface OutcomeResult {
  */
 export async function recordOutcome(db: Db, clock: Clock, refId: number, outcome: ExternalOutcome, source: OutcomeSource): Promise<OutcomeResult> {
   return db.transaction(async (tx) => {
-    const [head] = await tx.select({ surveyId: surveyExternalRefs.surveyId, userId: surveyExternalRefs.userId }).from(surveyExternalRefs).where(eq(surveyExternalRefs.id, refId));
+    const [head] = await tx
+      .select({ surveyId: surveyExternalRefs.surveyId, userId: surveyExternalRefs.userId })
+      .from(surveyExternalRefs)
+      .where(eq(surveyExternalRefs.id, refId));
     if (!head) throw new Error(`reference ${refId}: gone`);
     await lockParticipant(tx, head.surveyId, head.userId);
     const [row] = await tx
@@ -286,7 +304,13 @@ export async function recordOutcome(db: Db, clock: Clock, refId: number, outcome
       .where(and(eq(projectMembers.projectId, survey.projectId), eq(projectMembers.userId, ref.userId)))
       .limit(1);
     const counted = membership !== undefined && acceptsReturns(survey, row.projectStatus, ref.createdAt, now);
-    const unchanged = (current: SurveyExternalRef): OutcomeResult => ({ surveyId: survey.id, recorded: false, outcome: current.outcome, confirmed: current.confirmedAt !== null, counted });
+    const unchanged = (current: SurveyExternalRef): OutcomeResult => ({
+      surveyId: survey.id,
+      recorded: false,
+      outcome: current.outcome,
+      confirmed: current.confirmedAt !== null,
+      counted,
+    });
 
     if (source === 'browser') {
       if (holder) return unchanged(holder);

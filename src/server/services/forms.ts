@@ -283,7 +283,8 @@ export async function duplicateForm(db: Db, clock: Clock, source: Form, actorId:
   return row;
 }
 
-export type ArchiveResult = { kind: 'archived'; form: Form; previousStatus: FormStatus } | { kind: 'unchanged' } | { kind: 'not_found' } | { kind: 'in_use'; usedBy: FormUse[] };
+export type ArchiveResult =
+  { kind: 'archived'; form: Form; previousStatus: FormStatus } | { kind: 'unchanged' } | { kind: 'not_found' } | { kind: 'in_use'; usedBy: FormUse[] };
 
 /** Archives the form unless a live survey or mission uses it; archiving an archived form changes nothing. */
 export async function archiveForm(db: Db, clock: Clock, id: number, actorId: number): Promise<ArchiveResult> {

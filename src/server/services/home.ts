@@ -25,7 +25,17 @@ import type { Answers, FormDefinition } from '../../shared/forms/definition.ts';
 import { isAnswerable, resolveVisibility } from '../../shared/forms/logic.ts';
 import type { ExternalOutcome, HomeAnswer, HomeItem } from '../../shared/programme.ts';
 import type { Db } from '../db/index.ts';
-import { formVersions, missionGroupMissions, missionGroups, missions, projects, surveyExternalRefs, surveyResponses, surveys, type Mission } from '../db/schema/index.ts';
+import {
+  formVersions,
+  missionGroupMissions,
+  missionGroups,
+  missions,
+  projects,
+  surveyExternalRefs,
+  surveyResponses,
+  surveys,
+  type Mission,
+} from '../db/schema/index.ts';
 import type { Clock } from './clock.ts';
 import {
   NO_ENTRIES,

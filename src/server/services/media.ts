@@ -343,11 +343,19 @@ export async function copyMedia(db: Db, clock: Clock, storage: Storage, original
  * whether `incoming` more bytes fit, and if not, in how many seconds enough of the earlier uploads
  * leave the window for them to fit.
  */
-export async function checkDailyBytes(db: Db, clock: Clock, ownerId: number, incoming: number): Promise<{ allowed: true } | { allowed: false; retryAfterSeconds: number }> {
+export async function checkDailyBytes(
+  db: Db,
+  clock: Clock,
+  ownerId: number,
+  incoming: number,
+): Promise<{ allowed: true } | { allowed: false; retryAfterSeconds: number }> {
   const now = clock.now();
   const since = new Date(now.getTime() - DAY_MS);
   const inWindow = and(eq(media.ownerId, ownerId), gt(media.createdAt, since));
-  const [total] = await db.select({ used: sql<string | number>`coalesce(sum(${media.uploadedBytes}), 0)` }).from(media).where(inWindow);
+  const [total] = await db
+    .select({ used: sql<string | number>`coalesce(sum(${media.uploadedBytes}), 0)` })
+    .from(media)
+    .where(inWindow);
   const used = Number(total?.used ?? 0);
   const limit = MEDIA_LIMITS.bytesPerDay;
   if (used + incoming <= limit) return { allowed: true };
@@ -411,7 +419,10 @@ export async function releaseUpload(db: Db, reservationId: number): Promise<void
 
 /** Deletes the reservations that stopped counting (left by a killed process); returns how many. */
 export async function deleteExpiredReservations(db: Db, clock: Clock): Promise<number> {
-  const gone = await db.delete(mediaUploadReservations).where(lte(mediaUploadReservations.expiresAt, clock.now())).returning({ id: mediaUploadReservations.id });
+  const gone = await db
+    .delete(mediaUploadReservations)
+    .where(lte(mediaUploadReservations.expiresAt, clock.now()))
+    .returning({ id: mediaUploadReservations.id });
   return gone.length;
 }
 
@@ -426,11 +437,7 @@ export async function deleteExpiredReservations(db: Db, clock: Clock): Promise<n
  * photo or its removal. Files go after the row; a file left behind by a failure is unreachable
  * and only takes space.
  */
-export async function deleteMedia(
-  db: Db,
-  storage: Storage,
-  input: { id: string; ownerId: number },
-): Promise<'deleted' | 'not_found' | 'in_use'> {
+export async function deleteMedia(db: Db, storage: Storage, input: { id: string; ownerId: number }): Promise<'deleted' | 'not_found' | 'in_use'> {
   if (!isMediaId(input.id)) return 'not_found';
   const quoted = JSON.stringify(input.id);
   const link = `/api/media/${input.id}`;
@@ -449,7 +456,11 @@ export async function deleteMedia(
     .returning({ displayKey: media.displayKey, thumbnailKey: media.thumbnailKey });
   const row = deleted[0];
   if (!row) {
-    const [existing] = await db.select({ id: media.id }).from(media).where(and(eq(media.id, input.id), eq(media.ownerId, input.ownerId))).limit(1);
+    const [existing] = await db
+      .select({ id: media.id })
+      .from(media)
+      .where(and(eq(media.id, input.id), eq(media.ownerId, input.ownerId)))
+      .limit(1);
     return existing ? 'in_use' : 'not_found';
   }
   await Promise.all([storage.delete(row.displayKey), storage.delete(row.thumbnailKey)]);

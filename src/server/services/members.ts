@@ -16,11 +16,22 @@ import { containsPattern } from './search.ts';
 const LOOKUP_CHUNK = 1000;
 
 /** A page of members, most recently added first; `q` searches email and names. */
-export async function listMembers(db: Db, projectId: number, query: { q?: string | undefined; page: number; pageSize: number }): Promise<AdminPage<ProjectMember>> {
+export async function listMembers(
+  db: Db,
+  projectId: number,
+  query: { q?: string | undefined; page: number; pageSize: number },
+): Promise<AdminPage<ProjectMember>> {
   const pattern = query.q ? containsPattern(query.q) : null;
   const where = and(
     eq(projectMembers.projectId, projectId),
-    pattern ? or(ilike(users.email, pattern), ilike(users.firstName, pattern), ilike(users.lastName, pattern), ilike(sql`${users.firstName} || ' ' || ${users.lastName}`, pattern)) : undefined,
+    pattern
+      ? or(
+          ilike(users.email, pattern),
+          ilike(users.firstName, pattern),
+          ilike(users.lastName, pattern),
+          ilike(sql`${users.firstName} || ' ' || ${users.lastName}`, pattern),
+        )
+      : undefined,
   );
   const [rows, [total]] = await Promise.all([
     db
@@ -74,7 +85,10 @@ export interface AddMembersDeps {
  * queued (`invitation.send`), and the account added). Disabled accounts are added like others:
  * membership does not let anyone sign in.
  */
-export async function addMembers(deps: AddMembersDeps, input: { projectId: number; emails: readonly string[]; invite: boolean; actorId: number }): Promise<AddMembersResult> {
+export async function addMembers(
+  deps: AddMembersDeps,
+  input: { projectId: number; emails: readonly string[]; invite: boolean; actorId: number },
+): Promise<AddMembersResult> {
   const { db } = deps;
   const { valid, invalid } = normaliseEmails(input.emails);
   const found = new Map<string, number>();

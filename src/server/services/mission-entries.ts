@@ -14,7 +14,17 @@ import { canonicalTimeZone } from '../../shared/time-zones.ts';
 import { ApiError } from '../errors.ts';
 import type { Clock } from './clock.ts';
 import { syncEntryPoints } from './points.ts';
-import { answersError, availabilityOf, checkSubmission, formDefinition, notFound, orderLockReason, shortDay, type Availability, type Visible } from './participation.ts';
+import {
+  answersError,
+  availabilityOf,
+  checkSubmission,
+  formDefinition,
+  notFound,
+  orderLockReason,
+  shortDay,
+  type Availability,
+  type Visible,
+} from './participation.ts';
 
 /** The renderer's seed for an entry's random option order. */
 export function entrySeed(entryId: number): string {
@@ -153,7 +163,13 @@ function entryView(entry: MissionEntry, forms: Map<number, FormDefinition>, curr
  * one more may be added now (`today` is the calendar day in the time zone of their latest entry
  * of this mission, UTC before the first).
  */
-export async function participantMission(db: Db, clock: Clock, visible: Visible<Mission>, userId: number, preferredTimeZone?: string | null): Promise<ParticipantMission> {
+export async function participantMission(
+  db: Db,
+  clock: Clock,
+  visible: Visible<Mission>,
+  userId: number,
+  preferredTimeZone?: string | null,
+): Promise<ParticipantMission> {
   const mission = visible.item;
   const now = clock.now();
   const entries = await entriesOf(db, mission.id, userId);
@@ -169,7 +185,14 @@ export async function participantMission(db: Db, clock: Clock, visible: Visible<
   const lockReason = availability === 'open' ? await orderLockReason(db, userId, mission.id, now) : null;
   const timeZone = canonicalTimeZone(preferredTimeZone) ?? safeTimeZone(entries[0]?.timeZone);
   const today = localDateIn(now, timeZone);
-  const blocked = addEntryCheck(mission, availability, lockReason, { total: entries.length, today: entries.filter((entry) => entry.localDate === today).length }, now, timeZone);
+  const blocked = addEntryCheck(
+    mission,
+    availability,
+    lockReason,
+    { total: entries.length, today: entries.filter((entry) => entry.localDate === today).length },
+    now,
+    timeZone,
+  );
   return {
     id: mission.id,
     title: mission.title,
@@ -194,7 +217,8 @@ export async function participantMission(db: Db, clock: Clock, visible: Visible<
 // Entries
 
 /** The result of making an entry: created, or refused (409 with `code`; `nextEntryAt` for the daily limit). */
-export type CreateEntryResult = { kind: 'created'; id: number; status: 'draft' } | { kind: 'refused'; code: AddEntryCheck['code']; message: string; nextEntryAt?: string };
+export type CreateEntryResult =
+  { kind: 'created'; id: number; status: 'draft' } | { kind: 'refused'; code: AddEntryCheck['code']; message: string; nextEntryAt?: string };
 
 /**
  * Makes a draft entry (`POST /api/missions/{id}/entries`) on the participant's calendar day in
@@ -204,7 +228,13 @@ export type CreateEntryResult = { kind: 'created'; id: number; status: 'draft' }
  * the insert run in one transaction that first locks the participant's row, so two entries made
  * at once cannot pass the limits together.
  */
-export async function createEntry(db: Db, clock: Clock, visible: Visible<Mission>, userId: number, input: { timeZone?: string | undefined }): Promise<CreateEntryResult> {
+export async function createEntry(
+  db: Db,
+  clock: Clock,
+  visible: Visible<Mission>,
+  userId: number,
+  input: { timeZone?: string | undefined },
+): Promise<CreateEntryResult> {
   const mission = visible.item;
   const now = clock.now();
   const availability = availabilityOf(mission, visible.projectStatus, now);
@@ -217,7 +247,11 @@ export async function createEntry(db: Db, clock: Clock, visible: Visible<Mission
     const stored = canonicalTimeZone(user.preferences.timeZone);
     const named = canonicalTimeZone(input.timeZone);
     const timeZone = stored ?? named ?? 'UTC';
-    if (!stored && named) await tx.update(users).set({ preferences: { ...user.preferences, timeZone: named } }).where(eq(users.id, userId));
+    if (!stored && named)
+      await tx
+        .update(users)
+        .set({ preferences: { ...user.preferences, timeZone: named } })
+        .where(eq(users.id, userId));
     const today = localDateIn(now, timeZone);
     const [counts] = await tx
       .select({
@@ -230,7 +264,17 @@ export async function createEntry(db: Db, clock: Clock, visible: Visible<Mission
     if (refused) return { kind: 'refused', ...refused };
     const [entry] = await tx
       .insert(missionEntries)
-      .values({ missionId: mission.id, userId, formVersion: mission.formVersion, answers: {}, status: 'draft', localDate: today, timeZone, createdAt: now, updatedAt: now })
+      .values({
+        missionId: mission.id,
+        userId,
+        formVersion: mission.formVersion,
+        answers: {},
+        status: 'draft',
+        localDate: today,
+        timeZone,
+        createdAt: now,
+        updatedAt: now,
+      })
       .returning({ id: missionEntries.id });
     if (!entry) throw new Error('insert returned no entry');
     return { kind: 'created', id: entry.id, status: 'draft' };
@@ -269,7 +313,14 @@ async function entryRefusal(db: Db, entryId: number, orElse: () => ApiError): Pr
 }
 
 /** Writes an editable entry's answers when its revision is still `expected`, bumping it; the new status and revision. */
-async function writeAnswers(db: Db, entryId: number, answers: Answers, expected: number, now: Date, orElse: () => ApiError): Promise<{ status: EntryStatus; revision: number }> {
+async function writeAnswers(
+  db: Db,
+  entryId: number,
+  answers: Answers,
+  expected: number,
+  now: Date,
+  orElse: () => ApiError,
+): Promise<{ status: EntryStatus; revision: number }> {
   const [saved] = await db
     .update(missionEntries)
     .set({ answers, updatedAt: now, revision: sql`${missionEntries.revision} + 1` })
@@ -400,7 +451,8 @@ export async function submitEntry(
       .values({ entryId: entry.id, version: done.submissionCount, formVersion: entry.formVersion, answers: checked.answers, submittedAt: now })
       .returning({ id: entrySubmissions.id });
     if (!version) throw new Error('insert returned no version');
-    if (automatic) await tx.insert(entryDecisions).values({ entryId: entry.id, submissionId: version.id, decision: 'approved', decidedBy: null, decidedAt: now });
+    if (automatic)
+      await tx.insert(entryDecisions).values({ entryId: entry.id, submissionId: version.id, decision: 'approved', decidedBy: null, decidedAt: now });
     await syncEntryPoints(tx, clock, entry, mission, status);
   });
   return { status };

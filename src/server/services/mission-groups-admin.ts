@@ -96,7 +96,12 @@ export async function createMissionGroup(db: Db, clock: Clock, projectId: number
 }
 
 /** Changes the given fields; `missionIds` replaces the list, in order. Returns the group before and after. */
-export async function updateMissionGroup(db: Db, clock: Clock, id: number, patch: MissionGroupPatch): Promise<{ before: AdminMissionGroup; after: AdminMissionGroup }> {
+export async function updateMissionGroup(
+  db: Db,
+  clock: Clock,
+  id: number,
+  patch: MissionGroupPatch,
+): Promise<{ before: AdminMissionGroup; after: AdminMissionGroup }> {
   const row = await existingMissionGroup(db, id);
   const before = await missionGroupView(db, row);
   if (patch.missionIds) await checkMissionsOfProject(db, row.projectId, patch.missionIds);

@@ -57,7 +57,14 @@ export async function missionHistoryList(db: Db, userId: number): Promise<Missio
       title: row.title,
       projectName: row.projectName,
       points: row.points,
-      entries: { total: row.total, approved: row.approved, waiting: row.waiting, changesRequested: row.changesRequested, rejected: row.rejected, drafts: row.drafts },
+      entries: {
+        total: row.total,
+        approved: row.approved,
+        waiting: row.waiting,
+        changesRequested: row.changesRequested,
+        rejected: row.rejected,
+        drafts: row.drafts,
+      },
       probesWaiting: waitingOf.get(row.missionId) ?? 0,
       lastActivityAt: (toDate(row.lastActivityAt) ?? new Date(0)).toISOString(),
     }))

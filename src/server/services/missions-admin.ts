@@ -155,7 +155,11 @@ export async function ownInstructionPhotos(db: Db, clock: Clock, storage: Storag
     const copy = await copyMedia(db, clock, storage, photo, actorId);
     if (copy) copies.set(photo.id, copy.id);
   }
-  if (staffOwned.length > 0) await db.update(media).set({ attachedAt: clock.now() }).where(and(inArray(media.id, staffOwned), isNull(media.attachedAt)));
+  if (staffOwned.length > 0)
+    await db
+      .update(media)
+      .set({ attachedAt: clock.now() })
+      .where(and(inArray(media.id, staffOwned), isNull(media.attachedAt)));
   if (copies.size === 0) return instructions;
   return instructions.replace(MEDIA_LINK, (link: string, id: string) => {
     const copy = copies.get(id);
@@ -294,8 +298,7 @@ export async function submissionDetail(db: Db, id: number): Promise<AdminSubmiss
   ]);
   const definition = version?.definition ?? null;
   const ids = photoIds(definition, entry.answers);
-  const found =
-    ids.length === 0 ? [] : await db.select({ id: media.id, width: media.width, height: media.height }).from(media).where(inArray(media.id, ids));
+  const found = ids.length === 0 ? [] : await db.select({ id: media.id, width: media.width, height: media.height }).from(media).where(inArray(media.id, ids));
   const byId = new Map(found.map((item) => [item.id, item]));
   const photos: SubmissionMedia[] = ids.flatMap((mediaId) => {
     const item = byId.get(mediaId);

@@ -57,7 +57,11 @@ export function pathId(raw: string | undefined, what: string): number {
  * Availability by status and dates: `closed` when the activity or its project is closed or its
  * closing time has passed; `upcoming` before its opening time; `open` otherwise.
  */
-export function availabilityOf(activity: { status: ActivityStatus; opensAt: Date | null; closesAt: Date | null }, projectStatus: ProjectStatus, now: Date): Availability {
+export function availabilityOf(
+  activity: { status: ActivityStatus; opensAt: Date | null; closesAt: Date | null },
+  projectStatus: ProjectStatus,
+  now: Date,
+): Availability {
   if (activity.status === 'closed' || projectStatus === 'closed') return 'closed';
   if (activity.closesAt && activity.closesAt.getTime() <= now.getTime()) return 'closed';
   if (activity.opensAt && activity.opensAt.getTime() > now.getTime()) return 'upcoming';
@@ -281,7 +285,12 @@ export function groupMissionStates(group: { unlock: GroupUnlock; unlockOn: Group
       return { id: mission.id, state: 'locked', lockedReason: reason, lockedByOrder: true };
     }
     if (mission.availability === 'upcoming') {
-      return { id: mission.id, state: 'locked', lockedReason: mission.opensAt ? `Opens on ${shortDay(mission.opensAt)}` : 'Not open yet', lockedByOrder: false };
+      return {
+        id: mission.id,
+        state: 'locked',
+        lockedReason: mission.opensAt ? `Opens on ${shortDay(mission.opensAt)}` : 'Not open yet',
+        lockedByOrder: false,
+      };
     }
     if (mission.availability === 'closed') {
       return { id: mission.id, state: 'locked', lockedReason: mission.closesAt ? `Closed on ${shortDay(mission.closesAt)}` : 'Closed', lockedByOrder: false };
@@ -333,7 +342,9 @@ export async function orderLocks(db: Db, userId: number, missionIds: readonly nu
   const counts = await entryCountsByMission(db, userId, [...new Set(rows.map((row) => row.mission.id))]);
   const wanted = new Set(missionIds);
   for (const group of groups) {
-    const list = rows.filter((row) => row.groupId === group.id).map((row) => groupMissionInput(row.mission, row.projectStatus, counts.get(row.mission.id) ?? NO_ENTRIES, now));
+    const list = rows
+      .filter((row) => row.groupId === group.id)
+      .map((row) => groupMissionInput(row.mission, row.projectStatus, counts.get(row.mission.id) ?? NO_ENTRIES, now));
     for (const state of groupMissionStates(group, list)) {
       if (state.lockedByOrder && state.lockedReason && wanted.has(state.id) && !out.has(state.id)) out.set(state.id, state.lockedReason);
     }
@@ -383,12 +394,21 @@ export async function checkSubmission(db: Db, userId: number, definition: FormDe
   const wanted = new Map<string, string[]>();
   for (const element of photoElements) {
     const value = result.answers[element.id];
-    if (Array.isArray(value)) wanted.set(element.id, value.filter((id): id is string => typeof id === 'string'));
+    if (Array.isArray(value))
+      wanted.set(
+        element.id,
+        value.filter((id): id is string => typeof id === 'string'),
+      );
   }
   const allIds = [...new Set([...wanted.values()].flat())];
   if (allIds.length > 0) {
     const owned = new Set(
-      (await db.select({ id: media.id }).from(media).where(and(inArray(media.id, allIds), eq(media.ownerId, userId)))).map((row) => row.id),
+      (
+        await db
+          .select({ id: media.id })
+          .from(media)
+          .where(and(inArray(media.id, allIds), eq(media.ownerId, userId)))
+      ).map((row) => row.id),
     );
     for (const [elementId, ids] of wanted) {
       if (ids.some((id) => !owned.has(id))) {

@@ -72,11 +72,18 @@ export async function credit(db: Db, clock: Clock, input: CreditInput): Promise<
 }
 
 /** Moves the state of (user, source, reference) when it differs; the row after (null when there is none). */
-export async function setCreditState(db: Db, clock: Clock, key: { userId: number; source: PointSource; reference: string }, state: PointState): Promise<PointsEntry | null> {
+export async function setCreditState(
+  db: Db,
+  clock: Clock,
+  key: { userId: number; source: PointSource; reference: string },
+  state: PointState,
+): Promise<PointsEntry | null> {
   const [moved] = await db
     .update(pointsLedger)
     .set({ state, stateChangedAt: clock.now() })
-    .where(and(eq(pointsLedger.userId, key.userId), eq(pointsLedger.source, key.source), eq(pointsLedger.reference, key.reference), ne(pointsLedger.state, state)))
+    .where(
+      and(eq(pointsLedger.userId, key.userId), eq(pointsLedger.source, key.source), eq(pointsLedger.reference, key.reference), ne(pointsLedger.state, state)),
+    )
     .returning();
   return moved ?? (await findCredit(db, key.userId, key.source, key.reference));
 }
@@ -157,7 +164,12 @@ export async function creditSurvey(db: Db, clock: Clock, survey: Pick<Survey, 'i
  * An external survey returned `complete`: its points, `pending` until the tools issue confirms
  * them from the export, or `available` at once when the survey trusts returns (0 points: nothing).
  */
-export async function creditExternalSurvey(db: Db, clock: Clock, survey: Pick<Survey, 'id' | 'title' | 'points' | 'trustReturns'>, userId: number): Promise<PointsEntry | null> {
+export async function creditExternalSurvey(
+  db: Db,
+  clock: Clock,
+  survey: Pick<Survey, 'id' | 'title' | 'points' | 'trustReturns'>,
+  userId: number,
+): Promise<PointsEntry | null> {
   if (survey.points <= 0) return null;
   const { entry } = await credit(db, clock, {
     userId,

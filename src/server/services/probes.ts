@@ -19,7 +19,13 @@ export const notReviewable = () => new ApiError(409, 'not_reviewable', 'This ent
 export const historyLink = (missionId: number) => `/account/mission-history/${missionId}`;
 
 function probeView(row: Probe, askedBy?: ProbeView['askedBy']): ProbeView {
-  const view: ProbeView = { id: row.id, question: row.question, askedAt: row.askedAt.toISOString(), answer: row.answer, answeredAt: row.answeredAt?.toISOString() ?? null };
+  const view: ProbeView = {
+    id: row.id,
+    question: row.question,
+    askedAt: row.askedAt.toISOString(),
+    answer: row.answer,
+    answeredAt: row.answeredAt?.toISOString() ?? null,
+  };
   if (askedBy !== undefined) view.askedBy = askedBy;
   return view;
 }
@@ -62,7 +68,12 @@ export async function askProbe(db: Db, clock: Clock, entryId: number, question: 
     if (entry.status === 'draft') throw notReviewable();
     const [row] = await tx.insert(probes).values({ entryId, askedBy: asker.actorId, question, askedAt: clock.now() }).returning();
     if (!row) throw new Error('insert returned no probe');
-    await notify(tx, { userId: entry.userId, kind: 'probe', text: `A question about your entry to “${entry.missionTitle}”: ${question}`, link: historyLink(entry.missionId) });
+    await notify(tx, {
+      userId: entry.userId,
+      kind: 'probe',
+      text: `A question about your entry to “${entry.missionTitle}”: ${question}`,
+      link: historyLink(entry.missionId),
+    });
     await audit(tx, {
       actorId: asker.actorId,
       via: 'api',
@@ -72,7 +83,10 @@ export async function askProbe(db: Db, clock: Clock, entryId: number, question: 
       after: { probeId: row.id, question: question.length > 200 ? `${question.slice(0, 200)}…` : question },
       ip: asker.ip,
     });
-    const [who] = await tx.select({ id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email }).from(users).where(eq(users.id, asker.actorId));
+    const [who] = await tx
+      .select({ id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email })
+      .from(users)
+      .where(eq(users.id, asker.actorId));
     return probeView(row, who ?? null);
   });
 }
@@ -89,7 +103,9 @@ export async function answerProbe(db: Db, clock: Clock, probeId: number, userId:
     .innerJoin(missionEntries, eq(missionEntries.id, probes.entryId))
     .innerJoin(missions, eq(missions.id, missionEntries.missionId))
     .innerJoin(projects, eq(projects.id, missions.projectId))
-    .where(and(eq(probes.id, probeId), eq(missionEntries.userId, userId), inArray(missions.status, [...VISIBLE_ACTIVITY_STATUSES]), memberOfVisibleProject(userId)));
+    .where(
+      and(eq(probes.id, probeId), eq(missionEntries.userId, userId), inArray(missions.status, [...VISIBLE_ACTIVITY_STATUSES]), memberOfVisibleProject(userId)),
+    );
   if (!found) throw new ApiError(404, 'not_found', 'No such probe');
   const [row] = await db
     .update(probes)

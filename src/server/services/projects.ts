@@ -35,7 +35,10 @@ export function auditSummary(record: Record<string, unknown>): Record<string, un
 }
 
 /** The fields that changed between two plain records, as `{ before, after }` for the audit log (long texts cut). */
-export function auditChanges(before: Record<string, unknown>, after: Record<string, unknown>): { before: Record<string, unknown>; after: Record<string, unknown> } {
+export function auditChanges(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+): { before: Record<string, unknown>; after: Record<string, unknown> } {
   const out = { before: {} as Record<string, unknown>, after: {} as Record<string, unknown> };
   for (const key of Object.keys(after)) {
     if (JSON.stringify(before[key] ?? null) === JSON.stringify(after[key] ?? null)) continue;
@@ -65,7 +68,11 @@ async function projectCounts(db: Db, ids: readonly number[]): Promise<Map<number
   if (ids.length === 0) return out;
   const list = [...ids];
   const [members, surveyRows, missionRows, groupRows] = await Promise.all([
-    db.select({ id: projectMembers.projectId, n: count() }).from(projectMembers).where(inArray(projectMembers.projectId, list)).groupBy(projectMembers.projectId),
+    db
+      .select({ id: projectMembers.projectId, n: count() })
+      .from(projectMembers)
+      .where(inArray(projectMembers.projectId, list))
+      .groupBy(projectMembers.projectId),
     db.select({ id: surveys.projectId, n: count() }).from(surveys).where(inArray(surveys.projectId, list)).groupBy(surveys.projectId),
     db.select({ id: missions.projectId, n: count() }).from(missions).where(inArray(missions.projectId, list)).groupBy(missions.projectId),
     db.select({ id: missionGroups.projectId, n: count() }).from(missionGroups).where(inArray(missionGroups.projectId, list)).groupBy(missionGroups.projectId),

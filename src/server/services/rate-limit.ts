@@ -64,7 +64,7 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
 /**
- * The limits of ARCHITECTURE.md's security rules, by what they protect.
+ * The limits of docs/architecture.md's security rules, by what they protect.
  *
  * Per-address limits are sized for a room of people behind one address (a test room, a venue's
  * Wi-Fi, a university or a mobile carrier's NAT): 200 people signing up within an hour must not

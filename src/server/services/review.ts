@@ -13,10 +13,32 @@ import type { z } from 'zod';
 import type { Answers } from '../../shared/forms/definition.ts';
 import type { AdminPage, EntryStatus, UserRef } from '../../shared/programme.ts';
 import { canonicalJson } from '../../shared/report-content.ts';
-import { DECISION_STATUS, type DecisionView, type ReasonTemplateView, type ReviewDecisionStatus, type ReviewDecision, type ReviewNoteView, type ReviewQueueItem, type ReviewSubmission, type SubmissionVersion } from '../../shared/review.ts';
+import {
+  DECISION_STATUS,
+  type DecisionView,
+  type ReasonTemplateView,
+  type ReviewDecisionStatus,
+  type ReviewDecision,
+  type ReviewNoteView,
+  type ReviewQueueItem,
+  type ReviewSubmission,
+  type SubmissionVersion,
+} from '../../shared/review.ts';
 import type { reasonTemplateSchema, reviewQueueQuerySchema } from '../../shared/schemas/review.ts';
 import type { Db } from '../db/index.ts';
-import { entryDecisions, entrySubmissions, missionEntries, missions, probes, reasonTemplates, reviewNotes, users, type EntrySubmission, type Mission, type MissionEntry } from '../db/schema/index.ts';
+import {
+  entryDecisions,
+  entrySubmissions,
+  missionEntries,
+  missions,
+  probes,
+  reasonTemplates,
+  reviewNotes,
+  users,
+  type EntrySubmission,
+  type Mission,
+  type MissionEntry,
+} from '../db/schema/index.ts';
 import { ApiError } from '../errors.ts';
 import { audit } from './audit.ts';
 import type { Clock } from './clock.ts';
@@ -29,7 +51,6 @@ import { containsPattern } from './search.ts';
 
 export type ReviewQueueQuery = z.output<typeof reviewQueueQuerySchema>;
 export type ReasonTemplateInput = z.output<typeof reasonTemplateSchema>;
-
 
 const noSuchSubmission = () => new ApiError(404, 'not_found', 'No such submission');
 
@@ -56,7 +77,10 @@ const probeWaiting = sql`exists (select 1 from ${probes} where ${probes.entryId}
  * `probes=waiting` keeps entries with a probe waiting for the participant's answer.
  */
 export async function reviewQueue(db: Db, missionId: number, query: ReviewQueueQuery): Promise<AdminPage<ReviewQueueItem>> {
-  const conditions: SQL[] = [eq(missionEntries.missionId, missionId), query.status ? eq(missionEntries.status, query.status) : ne(missionEntries.status, 'draft')];
+  const conditions: SQL[] = [
+    eq(missionEntries.missionId, missionId),
+    query.status ? eq(missionEntries.status, query.status) : ne(missionEntries.status, 'draft'),
+  ];
   if (query.q) {
     const pattern = containsPattern(query.q);
     const search = or(ilike(users.email, pattern), ilike(sql`${users.firstName} || ' ' || ${users.lastName}`, pattern));
@@ -174,7 +198,9 @@ async function versionsOf(db: Db, entry: MissionEntry): Promise<SubmissionVersio
       reason: entry.reviewReason,
       decidedBy: null,
       decidedAt,
-      decisions: decided ? [{ decision: decided, reason: entry.reviewReason, decidedBy: null, decidedAt: decidedAt ?? (entry.submittedAt ?? entry.createdAt).toISOString() }] : [],
+      decisions: decided
+        ? [{ decision: decided, reason: entry.reviewReason, decidedBy: null, decidedAt: decidedAt ?? (entry.submittedAt ?? entry.createdAt).toISOString() }]
+        : [],
     });
   }
   return versions;
@@ -363,7 +389,10 @@ export async function reviewEntry(
   return db.transaction(async (tx) => {
     const [entry] = await tx.select().from(missionEntries).where(eq(missionEntries.id, entryId)).for('update');
     if (!entry) throw noSuchSubmission();
-    const [mission] = await tx.select({ id: missions.id, title: missions.title, points: missions.points }).from(missions).where(eq(missions.id, entry.missionId));
+    const [mission] = await tx
+      .select({ id: missions.id, title: missions.title, points: missions.points })
+      .from(missions)
+      .where(eq(missions.id, entry.missionId));
     if (!mission) throw noSuchSubmission();
     const outcome = await applyDecision(tx, clock, entry, mission, { ...input, actorId: reviewer.actorId });
     if (outcome.changed) {
@@ -395,7 +424,9 @@ export async function bulkApprove(db: Db, clock: Clock, ids: readonly number[], 
     const rows = await tx.select().from(missionEntries).where(inArray(missionEntries.id, unique)).orderBy(asc(missionEntries.id)).for('update');
     const missionIds = [...new Set(rows.map((row) => row.missionId))];
     const missionRows =
-      missionIds.length === 0 ? [] : await tx.select({ id: missions.id, title: missions.title, points: missions.points }).from(missions).where(inArray(missions.id, missionIds));
+      missionIds.length === 0
+        ? []
+        : await tx.select({ id: missions.id, title: missions.title, points: missions.points }).from(missions).where(inArray(missions.id, missionIds));
     const missionOf = new Map(missionRows.map((row) => [row.id, row]));
     const approvedIds: number[] = [];
     for (const entry of rows) {
@@ -424,13 +455,25 @@ export async function bulkApprove(db: Db, clock: Clock, ids: readonly number[], 
 export async function addNote(db: Db, clock: Clock, entryId: number, body: string, reviewer: Reviewer): Promise<ReviewNoteView> {
   return db.transaction(async (tx) => {
     // Locked: a draft may be deleted by its owner, so a note is only ever added to a submitted entry.
-    const [entry] = await tx.select({ id: missionEntries.id, status: missionEntries.status }).from(missionEntries).where(eq(missionEntries.id, entryId)).for('update');
+    const [entry] = await tx
+      .select({ id: missionEntries.id, status: missionEntries.status })
+      .from(missionEntries)
+      .where(eq(missionEntries.id, entryId))
+      .for('update');
     if (!entry) throw noSuchSubmission();
     if (entry.status === 'draft') throw notReviewable();
     const [note] = await tx.insert(reviewNotes).values({ entryId, authorId: reviewer.actorId, body, createdAt: clock.now() }).returning();
     if (!note) throw new Error('insert returned no note');
     const [author] = await tx.select(userRefColumns).from(users).where(eq(users.id, reviewer.actorId));
-    await audit(tx, { actorId: reviewer.actorId, via: 'api', action: 'submission.note', targetType: 'mission_entry', targetId: entryId, after: { noteId: note.id, length: body.length }, ip: reviewer.ip });
+    await audit(tx, {
+      actorId: reviewer.actorId,
+      via: 'api',
+      action: 'submission.note',
+      targetType: 'mission_entry',
+      targetId: entryId,
+      after: { noteId: note.id, length: body.length },
+      ip: reviewer.ip,
+    });
     return { id: note.id, author: author ?? null, body: note.body, createdAt: note.createdAt.toISOString() };
   });
 }
@@ -438,7 +481,11 @@ export async function addNote(db: Db, clock: Clock, entryId: number, body: strin
 // ---------------------------------------------------------------------------------------------
 // Reason templates
 
-const templateView = (row: { id: number; kind: ReasonTemplateView['kind']; text: string }): ReasonTemplateView => ({ id: row.id, kind: row.kind, text: row.text });
+const templateView = (row: { id: number; kind: ReasonTemplateView['kind']; text: string }): ReasonTemplateView => ({
+  id: row.id,
+  kind: row.kind,
+  text: row.text,
+});
 
 /** A project's reason templates: by kind (changes first), then oldest first. */
 export async function listReasonTemplates(db: Db, projectId: number): Promise<ReasonTemplateView[]> {
@@ -451,9 +498,18 @@ export async function listReasonTemplates(db: Db, projectId: number): Promise<Re
 }
 
 /** Adds a reason template to the project, audited `reason_template.create`. */
-export async function createReasonTemplate(db: Db, clock: Clock, projectId: number, input: ReasonTemplateInput, reviewer: Reviewer): Promise<ReasonTemplateView> {
+export async function createReasonTemplate(
+  db: Db,
+  clock: Clock,
+  projectId: number,
+  input: ReasonTemplateInput,
+  reviewer: Reviewer,
+): Promise<ReasonTemplateView> {
   return db.transaction(async (tx) => {
-    const [row] = await tx.insert(reasonTemplates).values({ projectId, kind: input.kind, text: input.text, createdBy: reviewer.actorId, createdAt: clock.now() }).returning();
+    const [row] = await tx
+      .insert(reasonTemplates)
+      .values({ projectId, kind: input.kind, text: input.text, createdBy: reviewer.actorId, createdAt: clock.now() })
+      .returning();
     if (!row) throw new Error('insert returned no template');
     await audit(tx, {
       actorId: reviewer.actorId,

@@ -44,7 +44,11 @@ function prepareLookup(db: Db) {
 const lookups = new WeakMap<Db, ReturnType<typeof prepareLookup>>();
 
 /** The signed-in user for a session token, or null (unknown, expired, or user not active). */
-export async function validateSession(db: Db, clock: Clock, token: string): Promise<{ user: User; sessionId: string; expiresAt: Date; renewed: boolean } | null> {
+export async function validateSession(
+  db: Db,
+  clock: Clock,
+  token: string,
+): Promise<{ user: User; sessionId: string; expiresAt: Date; renewed: boolean } | null> {
   if (!token || token.length > 128) return null;
   const id = sha256Hex(token);
   const now = clock.now();

@@ -154,9 +154,17 @@ export async function saveResponse(
   requireOpen(availabilityOf(survey, visible.projectStatus, clock.now()));
   if (existing && input.revision === undefined) throw SURVEY_ERRORS.revisionRequired();
   const now = clock.now();
-  const insert = db
-    .insert(surveyResponses)
-    .values({ surveyId: survey.id, userId, formVersion: form.formVersion, answers: input.answers, pageId: input.pageId, revision: 1, status: 'draft', startedAt: now, updatedAt: now });
+  const insert = db.insert(surveyResponses).values({
+    surveyId: survey.id,
+    userId,
+    formVersion: form.formVersion,
+    answers: input.answers,
+    pageId: input.pageId,
+    revision: 1,
+    status: 'draft',
+    startedAt: now,
+    updatedAt: now,
+  });
   const [saved] =
     input.revision === undefined
       ? await insert.onConflictDoNothing({ target: [surveyResponses.surveyId, surveyResponses.userId] }).returning({ revision: surveyResponses.revision })
@@ -214,7 +222,17 @@ export async function submitResponse(
     const submitted = await db.transaction(async (tx) => {
       const [row] = await tx
         .insert(surveyResponses)
-        .values({ surveyId: survey.id, userId, formVersion: version, answers: checked.answers, revision: 1, status: 'submitted', startedAt: now, updatedAt: now, submittedAt: now })
+        .values({
+          surveyId: survey.id,
+          userId,
+          formVersion: version,
+          answers: checked.answers,
+          revision: 1,
+          status: 'submitted',
+          startedAt: now,
+          updatedAt: now,
+          submittedAt: now,
+        })
         .onConflictDoUpdate({
           target: [surveyResponses.surveyId, surveyResponses.userId],
           set: { answers: checked.answers, status: 'submitted', updatedAt: now, submittedAt: now, revision: sql`${surveyResponses.revision} + 1` },
@@ -234,5 +252,7 @@ export async function submitResponse(
   const latest = await findResponse(db, survey.id, userId);
   if (latest?.status === 'submitted') throw SURVEY_ERRORS.alreadySubmitted();
   if (input.revision !== undefined && latest?.revision !== input.revision) throw SURVEY_ERRORS.conflict(latest);
-  throw new ApiError(409, 'conflict', 'This survey changed while you were answering it; reload it and try again', { details: { current: conflictView(latest) } });
+  throw new ApiError(409, 'conflict', 'This survey changed while you were answering it; reload it and try again', {
+    details: { current: conflictView(latest) },
+  });
 }

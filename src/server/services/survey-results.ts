@@ -9,7 +9,16 @@ import { and, asc, count, desc, eq, gt, sql, type SQL } from 'drizzle-orm';
 import { SCALE_DEFAULT_STEP } from '../../shared/forms/constants.ts';
 import type { FormDefinition, FormElement, FormOption } from '../../shared/forms/definition.ts';
 import { answerOf } from '../../shared/forms/logic.ts';
-import { OTHER_OPTION_ID, type AdminPage, type AdminSurveyResponse, type ElementSummary, type OptionCount, type ResponseExportStatus, type ResponseStatus, type SurveyResults } from '../../shared/programme.ts';
+import {
+  OTHER_OPTION_ID,
+  type AdminPage,
+  type AdminSurveyResponse,
+  type ElementSummary,
+  type OptionCount,
+  type ResponseExportStatus,
+  type ResponseStatus,
+  type SurveyResults,
+} from '../../shared/programme.ts';
 import { queryRows, type Db } from '../db/index.ts';
 import { formVersions, surveyExternalRefs, surveyResponses, users, type Survey } from '../db/schema/index.ts';
 import { answerCell, answerableElements, csvRows, elementHeader, type CsvCell } from './csv.ts';
@@ -30,7 +39,11 @@ export async function currentDefinition(db: Db, survey: Survey): Promise<FormDef
 }
 
 /** A page of the survey's responses: submitted ones first (latest first), then drafts (latest change first); or one status. */
-export async function listResponses(db: Db, surveyId: number, query: { status?: ResponseStatus | undefined; page: number; pageSize: number }): Promise<AdminPage<AdminSurveyResponse>> {
+export async function listResponses(
+  db: Db,
+  surveyId: number,
+  query: { status?: ResponseStatus | undefined; page: number; pageSize: number },
+): Promise<AdminPage<AdminSurveyResponse>> {
   const where = and(eq(surveyResponses.surveyId, surveyId), query.status ? eq(surveyResponses.status, query.status) : undefined);
   const [rows, [total]] = await Promise.all([
     db
@@ -133,7 +146,6 @@ export function responsesCsv(db: Db, survey: Survey, definition: FormDefinition 
 
 // ---------------------------------------------------------------------------------------------
 // Per-question summaries
-
 
 const keyList = (keys: readonly string[]) =>
   sql.join(
@@ -322,7 +334,10 @@ export async function surveyResults(db: Db, survey: Survey, definition: FormDefi
       const rowIds = [...element.rows.map((row) => row.id), ...[...counted.keys()].filter((id) => !element.rows.some((row) => row.id === id))];
       summary.rows = rowIds.map((rowId) => {
         const columns = counted.get(rowId) ?? new Map<string, number>();
-        const columnIds = [...element.columns.map((column) => column.id), ...[...columns.keys()].filter((id) => !element.columns.some((column) => column.id === id))];
+        const columnIds = [
+          ...element.columns.map((column) => column.id),
+          ...[...columns.keys()].filter((id) => !element.columns.some((column) => column.id === id)),
+        ];
         return {
           id: rowId,
           label: labelOf(element.rows, rowId),
@@ -335,4 +350,3 @@ export async function surveyResults(db: Db, survey: Survey, definition: FormDefi
   });
   return { submitted: submitted?.n ?? 0, elements: summaries };
 }
-

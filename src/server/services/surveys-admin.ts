@@ -54,7 +54,11 @@ export async function formVersionExists(db: Db, formId: number, version: number)
  * archived and have a published version; `version` defaults to the latest published one and must
  * exist. 400 on `formId` / `formVersion` otherwise.
  */
-export async function resolveFormChoice(db: Db, formId: number | null | undefined, version: number | null | undefined): Promise<{ formId: number; version: number }> {
+export async function resolveFormChoice(
+  db: Db,
+  formId: number | null | undefined,
+  version: number | null | undefined,
+): Promise<{ formId: number; version: number }> {
   if (!formId) throw fieldError('formId', FORM_CHOICE_MESSAGES.chooseForm);
   const [form] = await db.select({ id: forms.id, status: forms.status }).from(forms).where(eq(forms.id, formId)).limit(1);
   if (!form) throw fieldError('formId', FORM_CHOICE_MESSAGES.chooseForm);

@@ -26,10 +26,7 @@ export async function findUserById(db: Db, id: number): Promise<User | null> {
 }
 
 /** Creates an active account with a password (operator CLI, admin tools). */
-export async function createActiveUser(
-  db: Db,
-  input: { email: string; password: string; role: Role; firstName: string; lastName: string },
-): Promise<User> {
+export async function createActiveUser(db: Db, input: { email: string; password: string; role: Role; firstName: string; lastName: string }): Promise<User> {
   if (await findUserByEmail(db, input.email)) throw new UserExistsError(input.email);
   const now = new Date();
   const [user] = await db

@@ -108,14 +108,7 @@ function keptInOrder(previous: readonly string[], next: readonly string[]): Set<
 
 type ItemNoun = 'option' | 'row' | 'column';
 
-function diffItems(
-  noun: ItemNoun,
-  before: readonly FormOption[],
-  after: readonly FormOption[],
-  element: FormElement,
-  pageId: string,
-  out: FormChange[],
-): void {
+function diffItems(noun: ItemNoun, before: readonly FormOption[], after: readonly FormOption[], element: FormElement, pageId: string, out: FormChange[]): void {
   const label = elementLabel(element);
   const previous = new Map(before.map((item) => [item.id, item]));
   const next = new Map(after.map((item) => [item.id, item]));
@@ -175,7 +168,12 @@ function diffElement(before: FormElement, after: FormElement, pageId: string, ou
     out.push({ kind: 'type_changed', ...base, breaking: true, message: `Changed ${label} from ${typeName(before.type)} to ${typeName(after.type)}` });
   }
   if (before.title !== after.title) {
-    out.push({ kind: 'title_changed', ...base, breaking: false, message: `Renamed ${quote(after.id)}: ${quote(shortTitle(before.title))} → ${quote(shortTitle(after.title))}` });
+    out.push({
+      kind: 'title_changed',
+      ...base,
+      breaking: false,
+      message: `Renamed ${quote(after.id)}: ${quote(shortTitle(before.title))} → ${quote(shortTitle(after.title))}`,
+    });
   }
   if (Boolean(before.required) !== Boolean(after.required)) {
     out.push({ kind: 'required_changed', ...base, breaking: false, message: after.required ? `${label} is now required` : `${label} is no longer required` });
@@ -184,14 +182,22 @@ function diffElement(before: FormElement, after: FormElement, pageId: string, ou
   const afterCondition: Condition | null = after.visibleIf ?? null;
   if (!same(beforeCondition, afterCondition)) {
     const message =
-      afterCondition === null ? `${label} is now always shown` : beforeCondition === null ? `${label} is now shown only under a condition` : `Changed when ${label} is shown`;
+      afterCondition === null
+        ? `${label} is now always shown`
+        : beforeCondition === null
+          ? `${label} is now shown only under a condition`
+          : `Changed when ${label} is shown`;
     out.push({ kind: 'condition_changed', ...base, breaking: false, message });
   }
   const list = (element: FormElement, key: 'options' | 'rows' | 'columns'): FormOption[] | undefined => {
     const value = settingOf(element, key);
     return Array.isArray(value) ? (value as FormOption[]) : undefined;
   };
-  for (const [key, noun] of [['options', 'option'], ['rows', 'row'], ['columns', 'column']] as const) {
+  for (const [key, noun] of [
+    ['options', 'option'],
+    ['rows', 'row'],
+    ['columns', 'column'],
+  ] as const) {
     const a = list(before, key);
     const b = list(after, key);
     if (a !== undefined && b !== undefined) diffItems(noun, a, b, after, pageId, out);
@@ -223,7 +229,8 @@ function diffElement(before: FormElement, after: FormElement, pageId: string, ou
   }
   if (after.type === 'rating' && before.type === 'rating') {
     handled.add('max');
-    if (before.max !== after.max) out.push({ kind: 'range_changed', ...base, breaking: true, message: `Changed the maximum rating of ${label} from ${before.max} to ${after.max}` });
+    if (before.max !== after.max)
+      out.push({ kind: 'range_changed', ...base, breaking: true, message: `Changed the maximum rating of ${label} from ${before.max} to ${after.max}` });
   }
   if (after.type === 'matrix' && before.type === 'matrix') {
     handled.add('multiple');
@@ -246,12 +253,16 @@ function diffElement(before: FormElement, after: FormElement, pageId: string, ou
 function diffPage(before: FormPage, after: FormPage, out: FormChange[]): void {
   const base = { pageId: after.id, breaking: false, kind: 'page_changed' as const };
   const label = pageLabel(after);
-  if ((before.title ?? '') !== (after.title ?? '')) out.push({ ...base, message: `Renamed page ${quote(after.id)}: ${quote(shortTitle(before.title))} → ${quote(shortTitle(after.title))}` });
+  if ((before.title ?? '') !== (after.title ?? ''))
+    out.push({ ...base, message: `Renamed page ${quote(after.id)}: ${quote(shortTitle(before.title))} → ${quote(shortTitle(after.title))}` });
   if ((before.description ?? '') !== (after.description ?? '')) out.push({ ...base, message: `Changed the description of ${label}` });
   const a = before.visibleIf ?? null;
   const b = after.visibleIf ?? null;
   if (!same(a, b)) {
-    out.push({ ...base, message: b === null ? `${label} is now always shown` : a === null ? `${label} is now shown only under a condition` : `Changed when ${label} is shown` });
+    out.push({
+      ...base,
+      message: b === null ? `${label} is now always shown` : a === null ? `${label} is now shown only under a condition` : `Changed when ${label} is shown`,
+    });
   }
 }
 
@@ -295,7 +306,8 @@ export function diffDefinitions(previous: FormDefinition, next: FormDefinition):
   const byIdBefore = new Map(before.map((entry) => [entry.element.id, entry]));
   const byIdAfter = new Map(after.map((entry) => [entry.element.id, entry]));
   for (const { element, pageId } of before) {
-    if (!byIdAfter.has(element.id)) out.push({ kind: 'element_removed', elementId: element.id, pageId, breaking: true, message: `Removed ${elementLabel(element)}` });
+    if (!byIdAfter.has(element.id))
+      out.push({ kind: 'element_removed', elementId: element.id, pageId, breaking: true, message: `Removed ${elementLabel(element)}` });
   }
   const order = keptInOrder(
     before.filter((entry) => byIdAfter.has(entry.element.id)).map((entry) => entry.element.id),
@@ -309,7 +321,13 @@ export function diffDefinitions(previous: FormDefinition, next: FormDefinition):
     }
     if (old.pageId !== pageId) {
       const page = pagesAfter.get(pageId);
-      out.push({ kind: 'element_moved', elementId: element.id, pageId, breaking: false, message: `Moved ${elementLabel(element)} to ${page ? pageLabel(page) : quote(pageId)}` });
+      out.push({
+        kind: 'element_moved',
+        elementId: element.id,
+        pageId,
+        breaking: false,
+        message: `Moved ${elementLabel(element)} to ${page ? pageLabel(page) : quote(pageId)}`,
+      });
     } else if (!order.has(element.id)) {
       out.push({ kind: 'element_moved', elementId: element.id, pageId, breaking: false, message: `Moved ${elementLabel(element)}` });
     }

@@ -110,7 +110,9 @@ export function isElementType(value: string): value is ElementType {
 }
 
 /** Every element of a definition in order, with the page it is on. */
-export function allElements<T extends { id: string }>(pages: readonly { id: string; elements: readonly T[] }[]): { element: T; pageId: string; index: number }[] {
+export function allElements<T extends { id: string }>(
+  pages: readonly { id: string; elements: readonly T[] }[],
+): { element: T; pageId: string; index: number }[] {
   const out: { element: T; pageId: string; index: number }[] = [];
   let index = 0;
   for (const page of pages) for (const element of page.elements) out.push({ element, pageId: page.id, index: index++ });

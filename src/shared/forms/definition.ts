@@ -39,13 +39,14 @@ export * from './constants.ts';
 
 export type ConditionValue = string | number | boolean | (string | number)[];
 
-export type Condition =
-  | { all: Condition[] }
-  | { any: Condition[] }
-  | { not: Condition }
-  | { ref: string; op: ConditionOp; value?: ConditionValue };
+export type Condition = { all: Condition[] } | { any: Condition[] } | { not: Condition } | { ref: string; op: ConditionOp; value?: ConditionValue };
 
-const conditionValueSchema = z.union([z.string().max(1000), z.number(), z.boolean(), z.array(z.union([z.string().max(1000), z.number()])).max(FORM_LIMITS.maxOptions)]);
+const conditionValueSchema = z.union([
+  z.string().max(1000),
+  z.number(),
+  z.boolean(),
+  z.array(z.union([z.string().max(1000), z.number()])).max(FORM_LIMITS.maxOptions),
+]);
 
 export const conditionSchema: z.ZodType<Condition> = z.lazy(() =>
   z.union([
@@ -244,7 +245,10 @@ export type DraftElement = z.infer<typeof draftElementSchema>;
 
 export const draftPageSchema = z.looseObject({
   id: z.string().max(200),
-  title: z.string().max(FORM_LIMITS.titleMax * 4).optional(),
+  title: z
+    .string()
+    .max(FORM_LIMITS.titleMax * 4)
+    .optional(),
   elements: z.array(draftElementSchema).max(FORM_LIMITS.maxElements),
 });
 

@@ -41,7 +41,8 @@ function registry(): z.core.$ZodRegistry<Meta> {
   const named = z.registry<Meta>();
   named.add(conditionSchema, {
     id: 'Condition',
-    description: 'Shows the element or page only when it holds: {"all": [...]}, {"any": [...]}, {"not": c} or {"ref": elementId, "op": ..., "value"?: ...}. Refers to earlier elements only.',
+    description:
+      'Shows the element or page only when it holds: {"all": [...]}, {"any": [...]}, {"not": c} or {"ref": elementId, "op": ..., "value"?: ...}. Refers to earlier elements only.',
   });
   named.add(optionSchema, { id: 'Option', description: 'A choice, matrix row or column; answers hold its id, never its label.' });
   named.add(formPageSchema, { id: 'Page' });

@@ -251,7 +251,8 @@ function checkSettings(item: DraftItem, problems: Problems): void {
       const available = (list(raw, 'options')?.length ?? 0) + (raw.allowOther === true ? 1 : 0);
       if (max === 0) say('maxSelected must be at least 1');
       if (max !== undefined && max > available) say(`maxSelected (${max}) is more than the number of options (${available})`);
-      if (min !== undefined && min > available && (max === undefined || min <= max)) say(`minSelected (${min}) is more than the number of options (${available})`);
+      if (min !== undefined && min > available && (max === undefined || min <= max))
+        say(`minSelected (${min}) is more than the number of options (${available})`);
       for (const id of list(raw, 'exclusive') ?? []) {
         if (typeof id === 'string' && !options.includes(id)) say(`exclusive option ${quote(id)} is not one of its options`);
       }
@@ -283,8 +284,12 @@ function checkSettings(item: DraftItem, problems: Problems): void {
     case 'date': {
       const min = str(raw, 'minDate');
       const max = str(raw, 'maxDate');
-      for (const [name, bound] of [['minDate', min], ['maxDate', max]] as const) {
-        if (bound !== undefined && bound !== 'today' && /^\d{4}-\d{2}-\d{2}$/.test(bound) && !isCalendarDate(bound)) say(`${name} ${quote(bound)} is not a real date`);
+      for (const [name, bound] of [
+        ['minDate', min],
+        ['maxDate', max],
+      ] as const) {
+        if (bound !== undefined && bound !== 'today' && /^\d{4}-\d{2}-\d{2}$/.test(bound) && !isCalendarDate(bound))
+          say(`${name} ${quote(bound)} is not a real date`);
       }
       if (min !== undefined && max !== undefined && isCalendarDate(min) && isCalendarDate(max) && min > max) say(`minDate (${min}) is after maxDate (${max})`);
       break;
@@ -347,7 +352,8 @@ function valueProblem(target: DraftItem, op: ConditionOp, value: unknown): strin
         if (typeof item !== 'number') return `the condition compares ${ref} with ${quote(item)}, which is not a number`;
         break;
       case 'date':
-        if (typeof item !== 'string' || (item !== 'today' && !isCalendarDate(item))) return `the condition compares ${ref} with ${quote(item)}, which is not a date (YYYY-MM-DD or "today")`;
+        if (typeof item !== 'string' || (item !== 'today' && !isCalendarDate(item)))
+          return `the condition compares ${ref} with ${quote(item)}, which is not a date (YYYY-MM-DD or "today")`;
         break;
       case 'consent':
         if (typeof item !== 'boolean') return `the condition compares ${ref} with ${quote(item)}; use true or false`;
@@ -364,7 +370,9 @@ const VALUE_OK = (value: unknown): boolean =>
   (typeof value === 'string' && value.length <= 1000) ||
   (typeof value === 'number' && Number.isFinite(value)) ||
   typeof value === 'boolean' ||
-  (Array.isArray(value) && value.length <= FORM_LIMITS.maxOptions && value.every((item) => (typeof item === 'string' && item.length <= 1000) || (typeof item === 'number' && Number.isFinite(item))));
+  (Array.isArray(value) &&
+    value.length <= FORM_LIMITS.maxOptions &&
+    value.every((item) => (typeof item === 'string' && item.length <= 1000) || (typeof item === 'number' && Number.isFinite(item))));
 
 /** Walks a condition: its shape, its depth, and what each `ref` points at. */
 function checkCondition(condition: unknown, owner: ConditionOwner, byId: Map<string, DraftItem>, pageIds: Set<string>, problems: Problems): void {
@@ -416,7 +424,11 @@ function checkCondition(condition: unknown, owner: ConditionOwner, byId: Map<str
     }
     const target = byId.get(ref);
     if (target === undefined) {
-      say(pageIds.has(ref) ? `the condition refers to ${quote(ref)}, which is a page, not an element` : `the condition refers to ${quote(ref)}, which does not exist`);
+      say(
+        pageIds.has(ref)
+          ? `the condition refers to ${quote(ref)}, which is a page, not an element`
+          : `the condition refers to ${quote(ref)}, which does not exist`,
+      );
       return;
     }
     if (owner.kind === 'element') {
@@ -472,7 +484,8 @@ export function checkForPublish(draft: unknown): PublishCheck {
   const parsed = formDefinitionSchema.safeParse(draft, { error: () => DEFAULT_MESSAGE });
   const badConditions = parsed.success ? new Set<string>() : reportSchemaIssues(draft, parsed.error.issues, problems);
   const { pages, elements } = readDraft(draft);
-  if (elements.length > FORM_LIMITS.maxElements) problems.add(FORM_PROBLEMS_KEY, `the form has ${elements.length} elements; ${FORM_LIMITS.maxElements} at most`);
+  if (elements.length > FORM_LIMITS.maxElements)
+    problems.add(FORM_PROBLEMS_KEY, `the form has ${elements.length} elements; ${FORM_LIMITS.maxElements} at most`);
   checkIds(pages, elements, problems);
   for (const item of elements) checkSettings(item, problems);
   checkConditions(pages, elements, badConditions, problems);

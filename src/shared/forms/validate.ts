@@ -11,7 +11,7 @@ import { FORM_LIMITS, SCALE_DEFAULT_STEP, isCalendarDate } from './constants.ts'
 import type { AnswerValue, Answers, ElementOf, FormDefinition, FormElement } from './definition.ts';
 import { answerOf, isAnswerable, isAnswered, isOtherAnswer, isPlainObject, resolveVisibility, setOwn, utcToday } from './logic.ts';
 
-/** The messages of answer validation: SPEC.md's where they fit, plain sentences elsewhere. */
+/** The messages of answer validation: docs/product.md's where they fit, plain sentences elsewhere. */
 export const FORM_MESSAGES = {
   required: MESSAGES.required,
   tooLong: MESSAGES.tooLong,
@@ -88,7 +88,9 @@ export function isWebAddress(value: string): boolean {
   if (!/^https?:\/\/\S+$/i.test(value)) return false;
   try {
     const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.includes('.') && !url.hostname.startsWith('.') && !url.hostname.endsWith('.');
+    return (
+      (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.includes('.') && !url.hostname.startsWith('.') && !url.hostname.endsWith('.')
+    );
   } catch {
     return false;
   }
@@ -171,7 +173,8 @@ function checkMultiple(element: ElementOf<'multiple_choice'>, value: AnswerValue
   // Counts only matter once every choice is a real one.
   if (errors.size > 0) return { errors: [...errors], value: cleaned };
   const onlyExclusive = exclusive.length > 0 && chosen === 1;
-  if (chosen > 0 && !onlyExclusive && element.minSelected !== undefined && chosen < element.minSelected) errors.add(FORM_MESSAGES.chooseAtLeast(element.minSelected));
+  if (chosen > 0 && !onlyExclusive && element.minSelected !== undefined && chosen < element.minSelected)
+    errors.add(FORM_MESSAGES.chooseAtLeast(element.minSelected));
   if (element.maxSelected !== undefined && chosen > element.maxSelected) errors.add(FORM_MESSAGES.chooseAtMost(element.maxSelected));
   return { errors: [...errors], value: cleaned };
 }

@@ -3,14 +3,14 @@ import { TIME_ZONE_MAX } from '../time-zones.ts';
 import { MESSAGES } from '../messages.ts';
 import { emailSchema, nameSchema, passwordSchema, requiredString } from './common.ts';
 
-/** Sign-in (SPEC.md §5): email and password each Required; no extra fields. */
+/** Sign-in (docs/product.md §5): email and password each Required; no extra fields. */
 export const loginSchema = z.strictObject({
   email: requiredString(),
   password: requiredString(),
 });
 export type LoginInput = z.infer<typeof loginSchema>;
 
-/** Forgot-password (SPEC.md §5): email trimmed, lower-cased, Required, Too long, Invalid email. */
+/** Forgot-password (docs/product.md §5): email trimmed, lower-cased, Required, Too long, Invalid email. */
 export const forgotPasswordSchema = z.strictObject({ email: emailSchema });
 export type ForgotPasswordInput = z.infer<typeof forgotPasswordSchema>;
 
@@ -26,14 +26,14 @@ function passwordsMatch(value: { password: string; confirmPassword: string }, ct
   }
 }
 
-/** Reset-password body (SPEC.md §5); the token travels in the query. */
+/** Reset-password body (docs/product.md §5); the token travels in the query. */
 export const resetPasswordSchema = z.strictObject(newPasswordFields).superRefine(passwordsMatch);
 export type ResetPasswordInput = z.infer<typeof resetPasswordSchema>;
 
 /** The `?token=` of the onboarding and reset calls. */
 export const tokenQuerySchema = z.object({ token: requiredString() });
 
-/** Token verification (SPEC.md §5): token and type are strings; nothing else. */
+/** Token verification (docs/product.md §5): token and type are strings; nothing else. */
 export const tokenVerifySchema = z.strictObject({ token: z.string({ error: MESSAGES.required }), type: z.string({ error: MESSAGES.required }) });
 
 /** Acceptance of /terms and /privacy. */

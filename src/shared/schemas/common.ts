@@ -6,7 +6,7 @@ import { ROLES } from '../roles.ts';
 /** A required string: missing, not a string or empty all read "Required". */
 export const requiredString = () => z.string({ error: MESSAGES.required }).min(1, { error: MESSAGES.required, abort: true });
 
-/** Email as SPEC.md §5: trimmed, lower-cased, required, at most 255 characters, valid. */
+/** Email as docs/product.md §5: trimmed, lower-cased, required, at most 255 characters, valid. */
 export const emailSchema = z
   .string({ error: MESSAGES.required })
   .trim()
@@ -20,7 +20,7 @@ export function hasAllCharacterClasses(password: string): boolean {
   return /\p{Nd}/u.test(password) && /\p{Ll}/u.test(password) && /\p{Lu}/u.test(password) && /[^\p{L}\p{N}\s]/u.test(password);
 }
 
-/** A new password: SPEC.md's four character classes and 8 to 128 characters, never truncated. */
+/** A new password: docs/product.md's four character classes and 8 to 128 characters, never truncated. */
 export const passwordSchema = z
   .string({ error: MESSAGES.required })
   .min(1, { error: MESSAGES.required, abort: true })

@@ -72,7 +72,7 @@ export const formPublishSchema = z.strictObject({
 });
 export type FormPublishInput = z.infer<typeof formPublishSchema>;
 
-/** `GET /api/admin/forms?q=&page=&pageSize=&sort=&dir=&status=` (10 per page by default, SPEC.md §9). */
+/** `GET /api/admin/forms?q=&page=&pageSize=&sort=&dir=&status=` (10 per page by default, docs/product.md §9). */
 export const formListQuerySchema = z.object({
   q: z.string().trim().max(200, MESSAGES.tooLong).optional(),
   page: z.coerce.number().int().min(1).max(100_000).default(1),

@@ -10,11 +10,7 @@ export const pointsAdjustSchema = z.strictObject({
     .int('Enter a whole number')
     .refine((value) => value !== 0, 'Enter a number other than 0')
     .refine((value) => Math.abs(value) <= POINTS_LIMITS.adjustmentMax, `At most ${POINTS_LIMITS.adjustmentMax} either way`),
-  reason: z
-    .string({ error: MESSAGES.required })
-    .trim()
-    .min(1, { error: MESSAGES.required, abort: true })
-    .max(POINTS_LIMITS.reasonMax, MESSAGES.tooLong),
+  reason: z.string({ error: MESSAGES.required }).trim().min(1, { error: MESSAGES.required, abort: true }).max(POINTS_LIMITS.reasonMax, MESSAGES.tooLong),
   reference: z.string().trim().min(1, MESSAGES.required).max(POINTS_LIMITS.referenceMax, MESSAGES.tooLong).optional(),
 });
 export type PointsAdjustInput = z.input<typeof pointsAdjustSchema>;

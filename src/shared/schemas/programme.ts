@@ -23,12 +23,7 @@ import {
 const L = PROGRAMME_LIMITS;
 
 /** Required text; not aborting, so the cross-field checks below still run (an empty text cannot be too long anyway). */
-const requiredText = (max: number) =>
-  z
-    .string({ error: MESSAGES.required })
-    .trim()
-    .min(1, { error: MESSAGES.required })
-    .max(max, MESSAGES.tooLong);
+const requiredText = (max: number) => z.string({ error: MESSAGES.required }).trim().min(1, { error: MESSAGES.required }).max(max, MESSAGES.tooLong);
 const optionalText = (max: number) => z.string({ error: 'Must be text' }).trim().max(max, MESSAGES.tooLong);
 const enumOf = <T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { error: MESSAGES.invalidEnumValue });
 
@@ -66,7 +61,8 @@ const projectFields = {
 };
 
 function projectDatesInOrder(value: { startsAt?: string | null; endsAt?: string | null }, ctx: z.RefinementCtx): void {
-  if (value.startsAt && value.endsAt && value.endsAt < value.startsAt) ctx.addIssue({ code: 'custom', path: ['endsAt'], message: 'Must be on or after the start date' });
+  if (value.startsAt && value.endsAt && value.endsAt < value.startsAt)
+    ctx.addIssue({ code: 'custom', path: ['endsAt'], message: 'Must be on or after the start date' });
 }
 
 /** `POST /api/admin/projects`. */
@@ -274,7 +270,11 @@ export const REVISION_REQUIRED_MESSAGE = 'Required: send the revision your answe
  * The revision a save or submit is based on: the one the client last saw (`GET`, or the answer of
  * its last save; 0 before the first save). A stale one is 409 `conflict` with the current answers.
  */
-const revisionSchema = z.number({ error: 'Send the revision as a whole number' }).int('Send the revision as a whole number').min(0, 'Send 0 or more').max(2_147_483_647, 'Too large');
+const revisionSchema = z
+  .number({ error: 'Send the revision as a whole number' })
+  .int('Send the revision as a whole number')
+  .min(0, 'Send 0 or more')
+  .max(2_147_483_647, 'Too large');
 
 /**
  * `PUT /api/surveys/{id}/response`: autosave of a native survey's answers and the page reached.

@@ -1,5 +1,5 @@
 /**
- * Client error reports (SPEC.md §3, §4, §8): what the browser's report queue sends to
+ * Client error reports (docs/product.md §3, §4, §8): what the browser's report queue sends to
  * `POST /api/reports` and the server stores. Both sides validate with these schemas, so the
  * browser can drop (or trim) a report the server would refuse.
  */

@@ -5,11 +5,7 @@ import { ENTRY_STATUSES } from '../programme.ts';
 import { DECISIONS_NEEDING_A_REASON, PROBE_FILTERS, REASON_TEMPLATE_KINDS, REVIEW_DECISIONS, REVIEW_LIMITS, type ReviewDecision } from '../review.ts';
 
 const requiredText = (max: number) =>
-  z
-    .string({ error: MESSAGES.required })
-    .trim()
-    .min(1, { error: MESSAGES.required, abort: true })
-    .max(max, MESSAGES.tooLong);
+  z.string({ error: MESSAGES.required }).trim().min(1, { error: MESSAGES.required, abort: true }).max(max, MESSAGES.tooLong);
 
 /**
  * `POST /api/admin/submissions/{id}/review`: a reason is required to ask for changes or reject;
@@ -23,7 +19,8 @@ export const reviewDecisionSchema = z
     expectedStatus: z.enum(ENTRY_STATUSES, { error: MESSAGES.invalidEnumValue }).optional(),
   })
   .superRefine((value, ctx) => {
-    if (DECISIONS_NEEDING_A_REASON.includes(value.decision as ReviewDecision) && !value.reason) ctx.addIssue({ code: 'custom', path: ['reason'], message: MESSAGES.required });
+    if (DECISIONS_NEEDING_A_REASON.includes(value.decision as ReviewDecision) && !value.reason)
+      ctx.addIssue({ code: 'custom', path: ['reason'], message: MESSAGES.required });
   });
 export type ReviewDecisionInput = z.input<typeof reviewDecisionSchema>;
 

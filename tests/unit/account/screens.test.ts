@@ -45,7 +45,8 @@ type Route = (call: Call) => Response | Promise<Response>;
 let calls: Call[] = [];
 let routes: [string, Route][] = [];
 
-const json = (status: number, body: unknown): Response => new Response(body === null ? null : JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+const json = (status: number, body: unknown): Response =>
+  new Response(body === null ? null : JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 /** Answers `METHOD url` with `route` (the latest registration wins). */
 function on(method: string, url: string, route: Route | Response): void {
@@ -104,13 +105,28 @@ const photoForm: FormDefinition = {
 };
 
 function notification(id: number, extra: Partial<NotificationView> = {}): NotificationView {
-  return { id, kind: 'changes_requested', text: `Changes were asked for your entry to “Fridge photo”: notification ${id}`, link: '/account/mission-history/4', createdAt: new Date(Date.now() - 5 * 60_000).toISOString(), read: false, ...extra };
+  return {
+    id,
+    kind: 'changes_requested',
+    text: `Changes were asked for your entry to “Fridge photo”: notification ${id}`,
+    link: '/account/mission-history/4',
+    createdAt: new Date(Date.now() - 5 * 60_000).toISOString(),
+    read: false,
+    ...extra,
+  };
 }
 
 describe('the header bell', () => {
   it('shows the unread count from one call, opens the menu, opens a notification (marked read) and marks all read', async () => {
     on('GET', '/api/account/notifications?pageSize=1', json(200, { items: [notification(3)], unread: 2 }));
-    on('GET', '/api/account/notifications?pageSize=10', json(200, { items: [notification(3), notification(2), notification(1, { read: true, kind: 'approved', text: 'Your entry to “Fridge photo” was approved' })], unread: 2 }));
+    on(
+      'GET',
+      '/api/account/notifications?pageSize=10',
+      json(200, {
+        items: [notification(3), notification(2), notification(1, { read: true, kind: 'approved', text: 'Your entry to “Fridge photo” was approved' })],
+        unread: 2,
+      }),
+    );
     on('POST', '/api/account/notifications/read', (call) => json(200, { unread: (call.body as { ids?: number[] }).ids ? 1 : 0 }));
     const { user } = open('/', NotificationsMenu);
 
@@ -154,7 +170,15 @@ describe('the header bell', () => {
 // ---------------------------------------------------------------------------------------------
 
 function ledger(id: number, extra: Partial<PointsEntryView> = {}): PointsEntryView {
-  return { id, points: 80, state: 'available', reason: `Mission “Fridge photo”: entry of ${id} Mar`, source: 'mission', createdAt: '2026-03-05T10:00:00.000Z', ...extra };
+  return {
+    id,
+    points: 80,
+    state: 'available',
+    reason: `Mission “Fridge photo”: entry of ${id} Mar`,
+    source: 'mission',
+    createdAt: '2026-03-05T10:00:00.000Z',
+    ...extra,
+  };
 }
 
 /** The points section as `/account` feeds it: the first page loaded once by the page. */
@@ -212,8 +236,24 @@ describe('points', () => {
 describe('missions list', () => {
   it('lists each mission with its counts, highlights questions waiting, and links to its history', async () => {
     const items: MissionHistoryItem[] = [
-      { missionId: 4, title: 'Fridge photo', projectName: 'Mornings', points: 80, entries: { total: 2, approved: 1, waiting: 0, changesRequested: 1, rejected: 0, drafts: 0 }, probesWaiting: 1, lastActivityAt: new Date().toISOString() },
-      { missionId: 5, title: 'Cooking diary', projectName: 'Kitchen', points: 30, entries: { total: 1, approved: 0, waiting: 1, changesRequested: 0, rejected: 0, drafts: 0 }, probesWaiting: 0, lastActivityAt: new Date().toISOString() },
+      {
+        missionId: 4,
+        title: 'Fridge photo',
+        projectName: 'Mornings',
+        points: 80,
+        entries: { total: 2, approved: 1, waiting: 0, changesRequested: 1, rejected: 0, drafts: 0 },
+        probesWaiting: 1,
+        lastActivityAt: new Date().toISOString(),
+      },
+      {
+        missionId: 5,
+        title: 'Cooking diary',
+        projectName: 'Kitchen',
+        points: 30,
+        entries: { total: 1, approved: 0, waiting: 1, changesRequested: 0, rejected: 0, drafts: 0 },
+        probesWaiting: 0,
+        lastActivityAt: new Date().toISOString(),
+      },
     ];
     on('GET', '/api/account/mission-history', json(200, { items }));
     open('/account', MissionsSection);
@@ -263,7 +303,12 @@ describe('a mission’s history', () => {
       json(
         200,
         missionHistory([
-          historyEntry(3, { status: 'changes_requested', reviewReason: 'The photo is blurry. Please take it again in daylight.', reviewedAt: '2026-03-06T09:00:00.000Z', points: { points: 80, state: 'pending' } }),
+          historyEntry(3, {
+            status: 'changes_requested',
+            reviewReason: 'The photo is blurry. Please take it again in daylight.',
+            reviewedAt: '2026-03-06T09:00:00.000Z',
+            points: { points: 80, state: 'pending' },
+          }),
           historyEntry(2, { status: 'rejected', reviewReason: 'This is not a fridge.', points: { points: 80, state: 'voided' } }),
           historyEntry(1, { resubmission: true }),
         ]),
@@ -306,10 +351,24 @@ describe('a mission’s history', () => {
     on(
       'GET',
       '/api/account/mission-history/4',
-      json(200, missionHistory([historyEntry(1, { status: 'submitted', probes: [{ id: 9, question: 'Is that oat milk?', askedAt: '2026-03-06T09:00:00.000Z', answer: null, answeredAt: null }] })])),
+      json(
+        200,
+        missionHistory([
+          historyEntry(1, {
+            status: 'submitted',
+            probes: [{ id: 9, question: 'Is that oat milk?', askedAt: '2026-03-06T09:00:00.000Z', answer: null, answeredAt: null }],
+          }),
+        ]),
+      ),
     );
     on('POST', '/api/account/probes/9/answer', (call) =>
-      json(200, { id: 9, question: 'Is that oat milk?', askedAt: '2026-03-06T09:00:00.000Z', answer: (call.body as { answer: string }).answer, answeredAt: '2026-03-06T10:00:00.000Z' }),
+      json(200, {
+        id: 9,
+        question: 'Is that oat milk?',
+        askedAt: '2026-03-06T09:00:00.000Z',
+        answer: (call.body as { answer: string }).answer,
+        answeredAt: '2026-03-06T10:00:00.000Z',
+      }),
     );
     const { user } = open('/account/mission-history/4', MissionHistoryScreen);
     const entry = await screen.findByRole('article', { name: 'Entry 1' });
@@ -328,7 +387,16 @@ describe('a mission’s history', () => {
   });
 
   it('says so when the question was already answered elsewhere', async () => {
-    on('GET', '/api/account/mission-history/4', json(200, missionHistory([historyEntry(1, { probes: [{ id: 9, question: 'Is that oat milk?', askedAt: '2026-03-06T09:00:00.000Z', answer: null, answeredAt: null }] })])));
+    on(
+      'GET',
+      '/api/account/mission-history/4',
+      json(
+        200,
+        missionHistory([
+          historyEntry(1, { probes: [{ id: 9, question: 'Is that oat milk?', askedAt: '2026-03-06T09:00:00.000Z', answer: null, answeredAt: null }] }),
+        ]),
+      ),
+    );
     on('POST', '/api/account/probes/9/answer', json(409, { error: { code: 'already_answered', message: 'This question is already answered' } }));
     const { user } = open('/account/mission-history/4', MissionHistoryScreen);
     const entry = await screen.findByRole('article', { name: 'Entry 1' });
@@ -348,13 +416,29 @@ describe('a mission’s history', () => {
 
 describe('mail preferences', () => {
   it('shows the five switches under the master switch, disabled while it is off, and saves them all', async () => {
-    const preferences = { emailNotifications: true, language: 'en', colorMode: 'system', mailChangesRequested: true, mailRejected: true, mailProbes: true, mailApprovedDigest: false, mailReminders: true, timeZone: 'Europe/Paris' } as const;
+    const preferences = {
+      emailNotifications: true,
+      language: 'en',
+      colorMode: 'system',
+      mailChangesRequested: true,
+      mailRejected: true,
+      mailProbes: true,
+      mailApprovedDigest: false,
+      mailReminders: true,
+      timeZone: 'Europe/Paris',
+    } as const;
     const accountUser = { ...USER, address: null, preferences, createdAt: '2026-01-01T00:00:00.000Z', pendingEmail: null };
     $account.set({ status: 'ready', data: { user: accountUser, sessions: [] } });
     on('PATCH', '/api/account/preferences', (call) => json(200, { user: { ...accountUser, preferences: call.body } }));
     const { user } = open('/account/edit/preferences', PreferencesScreen);
 
-    const labels = ['When changes are asked on an entry', 'When an entry is rejected', 'When a moderator asks you a question', 'A daily summary of approved entries', 'Reminders two days before a mission closes'];
+    const labels = [
+      'When changes are asked on an entry',
+      'When an entry is rejected',
+      'When a moderator asks you a question',
+      'A daily summary of approved entries',
+      'Reminders two days before a mission closes',
+    ];
     const switches = labels.map((label) => screen.getByRole('switch', { name: label }));
     expect(switches.map((each) => each.getAttribute('aria-checked'))).toEqual(['true', 'true', 'true', 'false', 'true']);
 
@@ -406,8 +490,26 @@ describe('the mission page after changes were asked', () => {
       entries: { min: 1, max: 3, perDay: null },
       form: { version: 1, definition: photoForm },
       myEntries: [
-        { id: 12, status: 'changes_requested', answers: { shelf: ['m1'], note: 'Milk' }, localDate: '2026-03-05', createdAt: '2026-03-05T10:00:00.000Z', submittedAt: '2026-03-05T10:05:00.000Z', seed: 'entry-12', revision: 2 },
-        { id: 11, status: 'approved', answers: { shelf: ['m0'] }, localDate: '2026-03-04', createdAt: '2026-03-04T10:00:00.000Z', submittedAt: '2026-03-04T10:05:00.000Z', seed: 'entry-11', revision: 2 },
+        {
+          id: 12,
+          status: 'changes_requested',
+          answers: { shelf: ['m1'], note: 'Milk' },
+          localDate: '2026-03-05',
+          createdAt: '2026-03-05T10:00:00.000Z',
+          submittedAt: '2026-03-05T10:05:00.000Z',
+          seed: 'entry-12',
+          revision: 2,
+        },
+        {
+          id: 11,
+          status: 'approved',
+          answers: { shelf: ['m0'] },
+          localDate: '2026-03-04',
+          createdAt: '2026-03-04T10:00:00.000Z',
+          submittedAt: '2026-03-04T10:05:00.000Z',
+          seed: 'entry-11',
+          revision: 2,
+        },
       ],
       canAddEntry: true,
       ...extra,
@@ -416,7 +518,11 @@ describe('the mission page after changes were asked', () => {
 
   it('opens the entry named in the address, with the reviewer’s reason, and resubmits it', async () => {
     on('GET', '/api/missions/4', json(200, mission()));
-    on('GET', '/api/account/mission-history/4', json(200, missionHistory([historyEntry(12, { id: 12, status: 'changes_requested', reviewReason: 'The photo is blurry.' })])));
+    on(
+      'GET',
+      '/api/account/mission-history/4',
+      json(200, missionHistory([historyEntry(12, { id: 12, status: 'changes_requested', reviewReason: 'The photo is blurry.' })])),
+    );
     on('PUT', '/api/missions/4/entries/12', json(200, { status: 'changes_requested', savedAt: new Date().toISOString() }));
     on('POST', '/api/missions/4/entries/12/submit', json(200, { status: 'submitted' }));
     const { user } = open('/missions/4?entry=12', MissionScreen);
@@ -436,7 +542,11 @@ describe('the mission page after changes were asked', () => {
 
   it('lists the entry sent back with the reason and "Edit and resubmit" when no entry is named', async () => {
     on('GET', '/api/missions/4', json(200, mission()));
-    on('GET', '/api/account/mission-history/4', json(200, missionHistory([historyEntry(12, { id: 12, status: 'changes_requested', reviewReason: 'The photo is blurry.' })])));
+    on(
+      'GET',
+      '/api/account/mission-history/4',
+      json(200, missionHistory([historyEntry(12, { id: 12, status: 'changes_requested', reviewReason: 'The photo is blurry.' })])),
+    );
     open('/missions/4', MissionScreen);
     expect(await screen.findByRole('button', { name: 'Edit and resubmit entry 2' })).toBeTruthy();
     expect(await screen.findByText('The photo is blurry.')).toBeTruthy();

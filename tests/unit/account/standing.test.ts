@@ -52,7 +52,9 @@ describe('missions', () => {
     const counts = entryCounts({ total: 6, approved: 2, waiting: 1, changesRequested: 1, rejected: 0, drafts: 2 });
     expect(counts.map((count) => count.text)).toEqual(['1 changes asked', '1 waiting for review', '2 approved', '2 drafts']);
     expect(counts.map((count) => count.status)).toEqual(['changes_requested', 'submitted', 'approved', 'draft']);
-    expect(entryCounts({ total: 1, approved: 0, waiting: 0, changesRequested: 0, rejected: 1, drafts: 0 }).map((count) => count.text)).toEqual(['1 not accepted']);
+    expect(entryCounts({ total: 1, approved: 0, waiting: 0, changesRequested: 0, rejected: 1, drafts: 0 }).map((count) => count.text)).toEqual([
+      '1 not accepted',
+    ]);
     expect(entryCounts({ total: 1, approved: 0, waiting: 0, changesRequested: 0, rejected: 0, drafts: 1 })[0]?.text).toBe('1 draft');
   });
 
@@ -86,11 +88,26 @@ describe('missions', () => {
           id: 'one',
           title: 'One',
           elements: [
-            { id: 'has', type: 'single_choice', title: 'Do you have a fridge?', options: [{ id: 'yes', label: 'Yes' }, { id: 'no', label: 'No' }] },
+            {
+              id: 'has',
+              type: 'single_choice',
+              title: 'Do you have a fridge?',
+              options: [
+                { id: 'yes', label: 'Yes' },
+                { id: 'no', label: 'No' },
+              ],
+            },
             { id: 'inside', type: 'photo', title: 'Inside', maxFiles: 3, visibleIf: { ref: 'has', op: 'eq', value: 'yes' } },
           ],
         },
-        { id: 'two', title: 'Two', elements: [{ id: 'outside', type: 'photo', title: 'Outside', maxFiles: 3 }, { id: 'note', type: 'short_text', title: 'Note' }] },
+        {
+          id: 'two',
+          title: 'Two',
+          elements: [
+            { id: 'outside', type: 'photo', title: 'Outside', maxFiles: 3 },
+            { id: 'note', type: 'short_text', title: 'Note' },
+          ],
+        },
       ],
     };
     // The answer object's key order is not the form's.
@@ -127,7 +144,8 @@ describe('notifications', () => {
   it('follows only paths on this site', () => {
     expect(safeLink('/account/mission-history/4')).toBe('/account/mission-history/4');
     expect(safeLink('/missions/3?entry=2')).toBe('/missions/3?entry=2');
-    for (const bad of ['https://evil.example/x', '//evil.example/x', '/\\evil.example', 'javascript:alert(1)', '', null, undefined]) expect(safeLink(bad)).toBeNull();
+    for (const bad of ['https://evil.example/x', '//evil.example/x', '/\\evil.example', 'javascript:alert(1)', '', null, undefined])
+      expect(safeLink(bad)).toBeNull();
   });
 });
 
@@ -137,7 +155,14 @@ describe('mail preferences', () => {
     expect(mailSummary({ emailNotifications: true })).toBe('On');
     expect(mailSummary({ emailNotifications: true, mailReminders: false, mailApprovedDigest: false })).toBe('On for 3 of 5 kinds');
     expect(
-      mailSummary({ emailNotifications: true, mailChangesRequested: false, mailRejected: false, mailProbes: false, mailApprovedDigest: false, mailReminders: false }),
+      mailSummary({
+        emailNotifications: true,
+        mailChangesRequested: false,
+        mailRejected: false,
+        mailProbes: false,
+        mailApprovedDigest: false,
+        mailReminders: false,
+      }),
     ).toBe('On, every kind off');
   });
 });

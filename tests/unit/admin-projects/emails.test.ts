@@ -13,11 +13,19 @@ describe('parseEmailText', () => {
   });
 
   it('takes the address of "Name <address>" and drops names beside addresses', () => {
-    expect(parseEmailText('Ada Lovelace <ada@example.org>, "Hopper, Grace" <grace@example.org>\nAlan Turing alan@example.org')).toEqual(['ada@example.org', 'grace@example.org', 'alan@example.org']);
+    expect(parseEmailText('Ada Lovelace <ada@example.org>, "Hopper, Grace" <grace@example.org>\nAlan Turing alan@example.org')).toEqual([
+      'ada@example.org',
+      'grace@example.org',
+      'alan@example.org',
+    ]);
   });
 
   it('strips mailto:, quotes and trailing punctuation', () => {
-    expect(parseEmailText('mailto:ada@example.org. "grace@example.org" (alan@example.org):')).toEqual(['ada@example.org', 'grace@example.org', 'alan@example.org']);
+    expect(parseEmailText('mailto:ada@example.org. "grace@example.org" (alan@example.org):')).toEqual([
+      'ada@example.org',
+      'grace@example.org',
+      'alan@example.org',
+    ]);
   });
 
   it('keeps a piece without any @ so that the API can list it as invalid', () => {
@@ -41,8 +49,19 @@ describe('emailsFromRows', () => {
   });
 
   it('finds the column by content when no header names it, with or without a header row', () => {
-    expect(emailsFromRows([['Ada', 'ada@example.org'], ['Grace', 'grace@example.org']])).toEqual({ emails: ['ada@example.org', 'grace@example.org'], column: 1, header: null });
-    expect(emailsFromRows([['who', 'contact'], ['Ada', 'ada@example.org'], ['Grace', 'a typo']])).toEqual({ emails: ['ada@example.org', 'a typo'], column: 1, header: 'contact' });
+    expect(
+      emailsFromRows([
+        ['Ada', 'ada@example.org'],
+        ['Grace', 'grace@example.org'],
+      ]),
+    ).toEqual({ emails: ['ada@example.org', 'grace@example.org'], column: 1, header: null });
+    expect(
+      emailsFromRows([
+        ['who', 'contact'],
+        ['Ada', 'ada@example.org'],
+        ['Grace', 'a typo'],
+      ]),
+    ).toEqual({ emails: ['ada@example.org', 'a typo'], column: 1, header: 'contact' });
   });
 
   it('prefers the column with the most addresses', () => {

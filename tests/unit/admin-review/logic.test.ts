@@ -162,7 +162,15 @@ const definition: FormDefinition = {
           ],
         },
         { id: 'why', type: 'long_text', title: 'Why no milk?', visibleIf: { not: { ref: 'foods', op: 'includes_any', value: ['milk'] } } },
-        { id: 'rank', type: 'ranking', title: 'Rank them', options: [{ id: 'a', label: 'A' }, { id: 'b', label: 'B' }] },
+        {
+          id: 'rank',
+          type: 'ranking',
+          title: 'Rank them',
+          options: [
+            { id: 'a', label: 'A' },
+            { id: 'b', label: 'B' },
+          ],
+        },
       ],
     },
   ],

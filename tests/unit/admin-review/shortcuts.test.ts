@@ -73,7 +73,8 @@ describe('shortcutFor', () => {
 
 describe('isTypingTarget', () => {
   it('is false for non-text inputs and plain elements', () => {
-    for (const type of ['checkbox', 'radio', 'button', 'submit', 'reset', 'range', 'color', 'file']) expect(isTypingTarget({ tagName: 'INPUT', type })).toBe(false);
+    for (const type of ['checkbox', 'radio', 'button', 'submit', 'reset', 'range', 'color', 'file'])
+      expect(isTypingTarget({ tagName: 'INPUT', type })).toBe(false);
     expect(isTypingTarget({ tagName: 'BUTTON' })).toBe(false);
     expect(isTypingTarget(null)).toBe(false);
   });

@@ -47,7 +47,9 @@ afterEach(() => {
 
 function setup() {
   const initial = draft('One');
-  return renderHook(({ current }: { current: FormDraft }) => useAutosave({ formId: 7, draft: current, initialDraft: initial, initialRevision: 3 }), { initialProps: { current: initial } });
+  return renderHook(({ current }: { current: FormDraft }) => useAutosave({ formId: 7, draft: current, initialDraft: initial, initialRevision: 3 }), {
+    initialProps: { current: initial },
+  });
 }
 
 async function advance(ms: number) {
@@ -77,7 +79,19 @@ describe('autosave', () => {
 
   it('on 409 stale_revision stops and asks; "keep mine" saves again with their revision', async () => {
     const hook = setup();
-    answers.push(json(409, { error: { code: 'stale_revision', message: 'Someone else saved this form since you opened it', revision: 9, draft: draft('Theirs'), title: 'Theirs', updatedAt: '2026-05-01T10:00:00.000Z', updatedBy: null } }));
+    answers.push(
+      json(409, {
+        error: {
+          code: 'stale_revision',
+          message: 'Someone else saved this form since you opened it',
+          revision: 9,
+          draft: draft('Theirs'),
+          title: 'Theirs',
+          updatedAt: '2026-05-01T10:00:00.000Z',
+          updatedBy: null,
+        },
+      }),
+    );
     hook.rerender({ current: draft('Mine') });
     await advance(AUTOSAVE_DELAY_MS + 10);
     expect(hook.result.current.status).toBe('conflict');
@@ -96,7 +110,19 @@ describe('autosave', () => {
 
   it('"load theirs" makes their draft the saved one', async () => {
     const hook = setup();
-    answers.push(json(409, { error: { code: 'stale_revision', message: 'x', revision: 5, draft: draft('Theirs'), title: 'Theirs', updatedAt: '2026-05-01T10:00:00.000Z', updatedBy: null } }));
+    answers.push(
+      json(409, {
+        error: {
+          code: 'stale_revision',
+          message: 'x',
+          revision: 5,
+          draft: draft('Theirs'),
+          title: 'Theirs',
+          updatedAt: '2026-05-01T10:00:00.000Z',
+          updatedBy: null,
+        },
+      }),
+    );
     hook.rerender({ current: draft('Mine') });
     await advance(AUTOSAVE_DELAY_MS + 10);
     let theirs: FormDraft | null = null;
@@ -125,7 +151,13 @@ describe('autosave', () => {
 
   it('a server failure says it is retrying and waits for Retry-After', async () => {
     const hook = setup();
-    answers.push(() => new Response(JSON.stringify({ error: { code: 'unavailable', message: 'Busy' } }), { status: 503, headers: { 'Content-Type': 'application/json', 'Retry-After': '7' } }));
+    answers.push(
+      () =>
+        new Response(JSON.stringify({ error: { code: 'unavailable', message: 'Busy' } }), {
+          status: 503,
+          headers: { 'Content-Type': 'application/json', 'Retry-After': '7' },
+        }),
+    );
     hook.rerender({ current: draft('Two') });
     await advance(AUTOSAVE_DELAY_MS + 10);
     expect(hook.result.current.status).toBe('retrying');

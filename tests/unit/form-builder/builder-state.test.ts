@@ -27,7 +27,12 @@ const ids = (state: BuilderState) => state.draft.pages.map((page) => page.elemen
 
 describe('adding elements', () => {
   it('gives each new element a unique id from its type and selects it', () => {
-    const state = run(initBuilderState(emptyDraft()), { type: 'add_element', elementType: 'short_text' }, { type: 'add_element', elementType: 'short_text' }, { type: 'add_element', elementType: 'rating' });
+    const state = run(
+      initBuilderState(emptyDraft()),
+      { type: 'add_element', elementType: 'short_text' },
+      { type: 'add_element', elementType: 'short_text' },
+      { type: 'add_element', elementType: 'rating' },
+    );
     expect(ids(state)).toEqual([['short_text_1', 'short_text_2', 'rating_1']]);
     expect(state.elementId).toBe('rating_1');
   });
@@ -39,7 +44,11 @@ describe('adding elements', () => {
   });
 
   it('never reuses an id of a published version, nor a page id', () => {
-    const state = run(initBuilderState(draft({ id: 'short_text_1', title: '', elements: [] })), { type: 'set_reserved', ids: ['short_text_2'] }, { type: 'add_element', elementType: 'short_text' });
+    const state = run(
+      initBuilderState(draft({ id: 'short_text_1', title: '', elements: [] })),
+      { type: 'set_reserved', ids: ['short_text_2'] },
+      { type: 'add_element', elementType: 'short_text' },
+    );
     expect(ids(state)).toEqual([['short_text_3']]);
   });
 
@@ -73,7 +82,12 @@ describe('undo and redo', () => {
   });
 
   it('brings a deleted element back where it was, selected', () => {
-    let state = run(initBuilderState(emptyDraft()), { type: 'add_element', elementType: 'short_text' }, { type: 'add_element', elementType: 'number' }, { type: 'add_element', elementType: 'date' });
+    let state = run(
+      initBuilderState(emptyDraft()),
+      { type: 'add_element', elementType: 'short_text' },
+      { type: 'add_element', elementType: 'number' },
+      { type: 'add_element', elementType: 'date' },
+    );
     state = run(state, { type: 'delete_element', id: 'number_1' });
     expect(ids(state)).toEqual([['short_text_1', 'date_1']]);
     expect(state.past.at(-1)?.label).toBe('Delete “Number question”');
@@ -83,7 +97,8 @@ describe('undo and redo', () => {
 
   it('makes typing in one field one step', () => {
     let state = run(initBuilderState(emptyDraft()), { type: 'add_element', elementType: 'short_text' });
-    for (const title of ['N', 'Na', 'Nam', 'Name']) state = run(state, { type: 'update_element', id: 'short_text_1', patch: { title }, key: 'short_text_1:title' });
+    for (const title of ['N', 'Na', 'Nam', 'Name'])
+      state = run(state, { type: 'update_element', id: 'short_text_1', patch: { title }, key: 'short_text_1:title' });
     state = run(state, { type: 'update_element', id: 'short_text_1', patch: { description: 'Yours' }, key: 'short_text_1:description' });
     state = run(state, { type: 'undo' });
     expect(findElement(state.draft, 'short_text_1')?.element.title).toBe('Name');
@@ -92,7 +107,11 @@ describe('undo and redo', () => {
   });
 
   it('removes a setting patched to undefined', () => {
-    let state = run(initBuilderState(emptyDraft()), { type: 'add_element', elementType: 'number' }, { type: 'update_element', id: 'number_1', patch: { min: 3 } });
+    let state = run(
+      initBuilderState(emptyDraft()),
+      { type: 'add_element', elementType: 'number' },
+      { type: 'update_element', id: 'number_1', patch: { min: 3 } },
+    );
     state = run(state, { type: 'update_element', id: 'number_1', patch: { min: undefined } });
     expect('min' in (findElement(state.draft, 'number_1')?.element ?? {})).toBe(false);
   });
@@ -108,7 +127,13 @@ describe('undo and redo', () => {
 });
 
 describe('moving', () => {
-  const three = () => run(initBuilderState(emptyDraft()), { type: 'add_element', elementType: 'short_text' }, { type: 'add_element', elementType: 'number' }, { type: 'add_element', elementType: 'date' });
+  const three = () =>
+    run(
+      initBuilderState(emptyDraft()),
+      { type: 'add_element', elementType: 'short_text' },
+      { type: 'add_element', elementType: 'number' },
+      { type: 'add_element', elementType: 'date' },
+    );
 
   it('moves up and down within a page, and across page edges', () => {
     let state = run(three(), { type: 'move_element_by', id: 'date_1', delta: -1 });
@@ -151,7 +176,12 @@ describe('moving', () => {
 
 describe('ids, duplicates and types', () => {
   it('duplicates with a new id right after the original', () => {
-    const state = run(initBuilderState(emptyDraft()), { type: 'add_element', elementType: 'single_choice' }, { type: 'add_element', elementType: 'number' }, { type: 'duplicate_element', id: 'single_choice_1' });
+    const state = run(
+      initBuilderState(emptyDraft()),
+      { type: 'add_element', elementType: 'single_choice' },
+      { type: 'add_element', elementType: 'number' },
+      { type: 'duplicate_element', id: 'single_choice_1' },
+    );
     expect(ids(state)).toEqual([['single_choice_1', 'single_choice_2', 'number_1']]);
     expect(findElement(state.draft, 'single_choice_2')?.element.options).toEqual(findElement(state.draft, 'single_choice_1')?.element.options);
     expect(state.elementId).toBe('single_choice_2');
@@ -169,9 +199,18 @@ describe('ids, duplicates and types', () => {
   });
 
   it('changes the type in place while never published, keeping title and options', () => {
-    let state = run(initBuilderState(emptyDraft()), { type: 'add_element', elementType: 'single_choice' }, { type: 'update_element', id: 'single_choice_1', patch: { title: 'Pet', required: true } });
+    let state = run(
+      initBuilderState(emptyDraft()),
+      { type: 'add_element', elementType: 'single_choice' },
+      { type: 'update_element', id: 'single_choice_1', patch: { title: 'Pet', required: true } },
+    );
     state = run(state, { type: 'change_type', id: 'single_choice_1', elementType: 'dropdown' });
-    expect(findElement(state.draft, 'single_choice_1')?.element).toMatchObject({ type: 'dropdown', title: 'Pet', required: true, options: [{ id: 'option_1' }, { id: 'option_2' }] });
+    expect(findElement(state.draft, 'single_choice_1')?.element).toMatchObject({
+      type: 'dropdown',
+      title: 'Pet',
+      required: true,
+      options: [{ id: 'option_1' }, { id: 'option_2' }],
+    });
   });
 
   it('replaces a published element with a new question (new id) when its type changes', () => {
@@ -185,11 +224,31 @@ describe('ids, duplicates and types', () => {
 
 describe('conditions and the form', () => {
   it('sets, replaces and removes an element condition and a page condition', () => {
-    let state = run(initBuilderState(emptyDraft()), { type: 'add_element', elementType: 'single_choice' }, { type: 'add_element', elementType: 'short_text' }, { type: 'add_page' });
+    let state = run(
+      initBuilderState(emptyDraft()),
+      { type: 'add_element', elementType: 'single_choice' },
+      { type: 'add_element', elementType: 'short_text' },
+      { type: 'add_page' },
+    );
     state = run(state, { type: 'set_condition', kind: 'element', id: 'short_text_1', condition: { ref: 'single_choice_1', op: 'eq', value: 'option_1' } });
-    state = run(state, { type: 'set_condition', kind: 'page', id: 'page_2', condition: { any: [{ ref: 'short_text_1', op: 'answered' }, { ref: 'single_choice_1', op: 'eq', value: 'option_2' }] } });
+    state = run(state, {
+      type: 'set_condition',
+      kind: 'page',
+      id: 'page_2',
+      condition: {
+        any: [
+          { ref: 'short_text_1', op: 'answered' },
+          { ref: 'single_choice_1', op: 'eq', value: 'option_2' },
+        ],
+      },
+    });
     expect(checkForPublish(state.draft).problems).toEqual({});
-    expect(state.draft.pages[1]?.visibleIf).toEqual({ any: [{ ref: 'short_text_1', op: 'answered' }, { ref: 'single_choice_1', op: 'eq', value: 'option_2' }] });
+    expect(state.draft.pages[1]?.visibleIf).toEqual({
+      any: [
+        { ref: 'short_text_1', op: 'answered' },
+        { ref: 'single_choice_1', op: 'eq', value: 'option_2' },
+      ],
+    });
     state = run(state, { type: 'set_condition', kind: 'element', id: 'short_text_1', condition: null });
     expect('visibleIf' in (findElement(state.draft, 'short_text_1')?.element ?? {})).toBe(false);
     state = run(state, { type: 'undo' });

@@ -20,7 +20,15 @@ const draft: FormDraft = {
       title: 'About',
       elements: [
         { id: 'intro', type: 'statement', title: 'Hello', body: 'Hi' },
-        { id: 'dog', type: 'single_choice', title: 'Do you have a dog?', options: [{ id: 'yes', label: 'Yes' }, { id: 'no', label: 'No' }] },
+        {
+          id: 'dog',
+          type: 'single_choice',
+          title: 'Do you have a dog?',
+          options: [
+            { id: 'yes', label: 'Yes' },
+            { id: 'no', label: 'No' },
+          ],
+        },
         { id: 'age', type: 'number', title: 'Age', min: 0, max: 30 },
         { id: 'name', type: 'short_text', title: "Dog's name" },
       ],
@@ -42,7 +50,14 @@ describe('simple rules', () => {
   it('reads single rows and all/any groups, and calls anything else complex', () => {
     expect(toSimpleRule(undefined)).toBeNull();
     expect(toSimpleRule({ ref: 'dog', op: 'eq', value: 'yes' })).toEqual({ mode: 'all', rows: [{ ref: 'dog', op: 'eq', value: 'yes' }] });
-    expect(toSimpleRule({ any: [{ ref: 'dog', op: 'eq', value: 'yes' }, { ref: 'age', op: 'gt', value: 3 }] })).toMatchObject({ mode: 'any' });
+    expect(
+      toSimpleRule({
+        any: [
+          { ref: 'dog', op: 'eq', value: 'yes' },
+          { ref: 'age', op: 'gt', value: 3 },
+        ],
+      }),
+    ).toMatchObject({ mode: 'any' });
     expect(toSimpleRule({ not: { ref: 'dog', op: 'eq', value: 'yes' } })).toBe('complex');
     expect(toSimpleRule({ all: [{ any: [{ ref: 'dog', op: 'answered' }] }] })).toBe('complex');
     expect(toSimpleRule({ ref: 'dog', op: 'bogus' })).toBe('complex');
@@ -51,8 +66,19 @@ describe('simple rules', () => {
   it('writes one row alone and several in a group; none is no condition', () => {
     expect(fromSimpleRule({ mode: 'any', rows: [] })).toBeNull();
     expect(fromSimpleRule({ mode: 'any', rows: [{ ref: 'dog', op: 'answered', value: 'x' }] })).toEqual({ ref: 'dog', op: 'answered' });
-    expect(fromSimpleRule({ mode: 'any', rows: [{ ref: 'dog', op: 'eq', value: 'yes' }, { ref: 'age', op: 'lt', value: 2 }] })).toEqual({
-      any: [{ ref: 'dog', op: 'eq', value: 'yes' }, { ref: 'age', op: 'lt', value: 2 }],
+    expect(
+      fromSimpleRule({
+        mode: 'any',
+        rows: [
+          { ref: 'dog', op: 'eq', value: 'yes' },
+          { ref: 'age', op: 'lt', value: 2 },
+        ],
+      }),
+    ).toEqual({
+      any: [
+        { ref: 'dog', op: 'eq', value: 'yes' },
+        { ref: 'age', op: 'lt', value: 2 },
+      ],
     });
   });
 
@@ -70,7 +96,17 @@ describe('simple rules', () => {
   it('summarises a condition in words with option labels', () => {
     const index = elementIndex(draft);
     expect(conditionSummary({ ref: 'dog', op: 'eq', value: 'yes' }, index)).toBe('Shown when “Do you have a dog?” is “Yes”');
-    expect(conditionSummary({ any: [{ ref: 'age', op: 'gte', value: 3 }, { ref: 'name', op: 'answered' }] }, index)).toBe("Shown when “Age” is at least 3 or “Dog's name” is answered");
+    expect(
+      conditionSummary(
+        {
+          any: [
+            { ref: 'age', op: 'gte', value: 3 },
+            { ref: 'name', op: 'answered' },
+          ],
+        },
+        index,
+      ),
+    ).toBe("Shown when “Age” is at least 3 or “Dog's name” is answered");
     expect(conditionSummary({ not: { ref: 'dog', op: 'answered' } }, index)).toBe('Shown under a custom condition');
     expect(conditionSummary(null, index)).toBeNull();
   });

@@ -11,7 +11,9 @@ describe('import', () => {
     expect(notJson.problems[0]).toMatch(/^The file is not JSON/);
     const bad = readImport(JSON.stringify({ schema: FORM_SCHEMA_ID, pages: [{ elements: [{ id: 'a' }] }] }));
     expect(bad.ok).toBe(false);
-    expect(bad.problems.map((problem) => problem.split(':')[0])).toEqual(expect.arrayContaining(['title', 'pages.0.id', 'pages.0.elements.0.type', 'pages.0.elements.0.title']));
+    expect(bad.problems.map((problem) => problem.split(':')[0])).toEqual(
+      expect.arrayContaining(['title', 'pages.0.id', 'pages.0.elements.0.type', 'pages.0.elements.0.title']),
+    );
   });
 
   it('takes a well-formed draft with its publish problems listed', () => {

@@ -57,7 +57,15 @@ const removed = { kind: 'element_removed' as const, elementId: 'pet', breaking: 
 
 describe('the publish dialog', () => {
   it('lists the changes and publishes with the revision', async () => {
-    serve({ changes: [{ kind: 'element_added', elementId: 'age', breaking: false, message: 'Added "age" (Age)' }], breaking: false, hasAnswers: false, latestVersion: 1 }, [{ status: 201, body: { version: 2, changes: [] } }]);
+    serve(
+      {
+        changes: [{ kind: 'element_added', elementId: 'age', breaking: false, message: 'Added "age" (Age)' }],
+        breaking: false,
+        hasAnswers: false,
+        latestVersion: 1,
+      },
+      [{ status: 201, body: { version: 2, changes: [] } }],
+    );
     const { onPublished, user } = open();
     expect(await screen.findByText('Added "age" (Age)')).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Publish version 2' }));

@@ -12,7 +12,16 @@ const definition = form(
     { id: 'intro', type: 'statement', title: 'Welcome', body: 'Hi' },
     { id: 'name', type: 'short_text', title: 'Name' },
     { id: 'fruit', type: 'single_choice', title: 'Fruit', allowOther: true, options: [{ id: 'apple', label: 'Apple' }] },
-    { id: 'drinks', type: 'multiple_choice', title: 'Drinks', allowOther: true, options: [{ id: 'tea', label: 'Tea' }, { id: 'milk', label: 'Milk' }] },
+    {
+      id: 'drinks',
+      type: 'multiple_choice',
+      title: 'Drinks',
+      allowOther: true,
+      options: [
+        { id: 'tea', label: 'Tea' },
+        { id: 'milk', label: 'Milk' },
+      ],
+    },
     { id: 'stars', type: 'rating', title: 'Stars', max: 5 },
     { id: 'weight', type: 'number', title: 'Weight', unit: 'kg' },
     { id: 'day', type: 'date', title: 'Day' },
@@ -20,8 +29,28 @@ const definition = form(
     { id: 'secret', type: 'short_text', title: 'Only for tea drinkers', visibleIf: { ref: 'drinks', op: 'includes_any', value: ['tea'] } },
   ]),
   page('p2', 'Two', [
-    { id: 'rank', type: 'ranking', title: 'Rank', options: [{ id: 'a', label: 'Alpha' }, { id: 'b', label: 'Beta' }] },
-    { id: 'grid', type: 'matrix', title: 'Grid', rows: [{ id: 'r1', label: 'Taste' }, { id: 'r2', label: 'Price' }], columns: [{ id: 'good', label: 'Good' }, { id: 'bad', label: 'Bad' }] },
+    {
+      id: 'rank',
+      type: 'ranking',
+      title: 'Rank',
+      options: [
+        { id: 'a', label: 'Alpha' },
+        { id: 'b', label: 'Beta' },
+      ],
+    },
+    {
+      id: 'grid',
+      type: 'matrix',
+      title: 'Grid',
+      rows: [
+        { id: 'r1', label: 'Taste' },
+        { id: 'r2', label: 'Price' },
+      ],
+      columns: [
+        { id: 'good', label: 'Good' },
+        { id: 'bad', label: 'Bad' },
+      ],
+    },
     { id: 'shots', type: 'photo', title: 'Photos', maxFiles: 3 },
     { id: 'empty', type: 'long_text', title: 'Anything else' },
   ]),
@@ -64,9 +93,17 @@ describe('AnswersView', () => {
       'Anything else': 'Not answered',
     });
     const dd = (term: string) => rows.find(([name]) => name === term)?.[1] as HTMLElement;
-    expect(within(dd('Rank')).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['Beta', 'Alpha']);
+    expect(
+      within(dd('Rank'))
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Beta', 'Alpha']);
     expect(dd('Rank').querySelector('ol')).not.toBeNull();
-    expect(within(dd('Grid')).getAllByRole('row').map((row) => row.textContent)).toEqual(['TasteGood', 'PriceNot answered']);
+    expect(
+      within(dd('Grid'))
+        .getAllByRole('row')
+        .map((row) => row.textContent),
+    ).toEqual(['TasteGood', 'PriceNot answered']);
   });
 
   it('shows photo thumbnails that open the photo', async () => {

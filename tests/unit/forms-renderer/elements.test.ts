@@ -22,9 +22,25 @@ describe('every element type renders with its label and role', () => {
       { id: 'site', type: 'short_text', title: 'Website', format: 'url' },
       { id: 'phone', type: 'short_text', title: 'Phone', format: 'phone' },
       { id: 'story', type: 'long_text', title: 'Your story' },
-      { id: 'fruit', type: 'single_choice', title: 'Fruit', options: [{ id: 'apple', label: 'Apple' }, { id: 'pear', label: 'Pear' }] },
+      {
+        id: 'fruit',
+        type: 'single_choice',
+        title: 'Fruit',
+        options: [
+          { id: 'apple', label: 'Apple' },
+          { id: 'pear', label: 'Pear' },
+        ],
+      },
       { id: 'drinks', type: 'multiple_choice', title: 'Drinks', options: [{ id: 'tea', label: 'Tea' }], maxSelected: 3 },
-      { id: 'country', type: 'dropdown', title: 'Country', options: [{ id: 'fr', label: 'France' }, { id: 'de', label: 'Germany' }] },
+      {
+        id: 'country',
+        type: 'dropdown',
+        title: 'Country',
+        options: [
+          { id: 'fr', label: 'France' },
+          { id: 'de', label: 'Germany' },
+        ],
+      },
       { id: 'stars', type: 'rating', title: 'Stars', max: 5 },
       { id: 'nps', type: 'scale', title: 'Recommend', min: 0, max: 10, minLabel: 'Not likely', maxLabel: 'Very likely', preset: 'nps' },
       { id: 'temp', type: 'scale', title: 'Temperature', min: 0, max: 100, step: 5 },
@@ -32,8 +48,25 @@ describe('every element type renders with its label and role', () => {
       { id: 'day', type: 'date', title: 'Visit day', minDate: '2026-01-01', maxDate: 'today' },
       { id: 'shots', type: 'photo', title: 'Shelf photos', maxFiles: 3 },
       { id: 'ok', type: 'consent', title: 'Consent', statement: 'I agree to the **terms**', required: true },
-      { id: 'grid', type: 'matrix', title: 'Grid', rows: [{ id: 'r1', label: 'Taste' }], columns: [{ id: 'good', label: 'Good' }, { id: 'bad', label: 'Bad' }] },
-      { id: 'rank', type: 'ranking', title: 'Rank', options: [{ id: 'a', label: 'Alpha' }, { id: 'b', label: 'Beta' }] },
+      {
+        id: 'grid',
+        type: 'matrix',
+        title: 'Grid',
+        rows: [{ id: 'r1', label: 'Taste' }],
+        columns: [
+          { id: 'good', label: 'Good' },
+          { id: 'bad', label: 'Bad' },
+        ],
+      },
+      {
+        id: 'rank',
+        type: 'ranking',
+        title: 'Rank',
+        options: [
+          { id: 'a', label: 'Alpha' },
+          { id: 'b', label: 'Beta' },
+        ],
+      },
       { id: 'info', type: 'statement', title: 'Before you start', body: 'Read *this* first.' },
     ]);
 
@@ -48,7 +81,11 @@ describe('every element type renders with its label and role', () => {
     expect(within(drinks).getByRole('checkbox', { name: 'Tea' })).toBeTruthy();
     expect(within(drinks).getByText('Choose up to 3')).toBeTruthy();
     const country = screen.getByRole('combobox', { name: 'Country' });
-    expect(within(country).getAllByRole('option').map((option) => option.textContent)).toEqual(['Choose…', 'France', 'Germany']);
+    expect(
+      within(country)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['Choose…', 'France', 'Germany']);
     expect(within(screen.getByRole('radiogroup', { name: 'Stars' })).getAllByRole('radio')).toHaveLength(5);
     const nps = within(screen.getByRole('radiogroup', { name: 'Recommend' })).getAllByRole('radio');
     expect(nps).toHaveLength(11);
@@ -67,9 +104,17 @@ describe('every element type renders with its label and role', () => {
     // Texts with Markdown are rendered once the parser (loaded on demand) is there.
     const consent = await screen.findByRole('checkbox', { name: 'I agree to the terms' });
     expect(consent.getAttribute('aria-required')).toBe('true');
-    expect(within(screen.getByRole('group', { name: 'Taste' })).getAllByRole('radio').map((radio) => radio.getAttribute('value'))).toEqual(['good', 'bad']);
+    expect(
+      within(screen.getByRole('group', { name: 'Taste' }))
+        .getAllByRole('radio')
+        .map((radio) => radio.getAttribute('value')),
+    ).toEqual(['good', 'bad']);
     const rank = screen.getByRole('group', { name: 'Rank' });
-    expect(within(rank).getAllByRole('listitem').map((item) => item.textContent)).toEqual([expect.stringContaining('Alpha'), expect.stringContaining('Beta')]);
+    expect(
+      within(rank)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([expect.stringContaining('Alpha'), expect.stringContaining('Beta')]);
     expect(screen.getByRole('heading', { level: 3, name: 'Before you start' })).toBeTruthy();
     expect((await screen.findByText('this')).tagName).toBe('EM');
   });
@@ -133,7 +178,17 @@ describe('text, number and date answers', () => {
   });
 
   it('keeps the chosen dropdown option id', async () => {
-    const { user, answers } = renderElements([{ id: 'country', type: 'dropdown', title: 'Country', options: [{ id: 'fr', label: 'France' }, { id: 'de', label: 'Germany' }] }]);
+    const { user, answers } = renderElements([
+      {
+        id: 'country',
+        type: 'dropdown',
+        title: 'Country',
+        options: [
+          { id: 'fr', label: 'France' },
+          { id: 'de', label: 'Germany' },
+        ],
+      },
+    ]);
     await user.selectOptions(screen.getByRole('combobox', { name: 'Country' }), 'Germany');
     expect(answers()).toEqual({ country: 'de' });
     await user.selectOptions(screen.getByRole('combobox', { name: 'Country' }), 'Choose…');
@@ -146,7 +201,11 @@ describe('text, number and date answers', () => {
     const select = screen.getByRole('combobox', { name: 'Country' });
     const search = screen.getByRole('searchbox', { name: 'Search the list of Country' });
     await user.type(search, 'co');
-    expect(within(select).getAllByRole('option').map((option) => option.textContent)).toEqual(['Choose…', 'Côte d’Ivoire']);
+    expect(
+      within(select)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['Choose…', 'Côte d’Ivoire']);
     expect(screen.getByText('1 of 5 options match')).toBeTruthy();
     await user.type(search, '{Enter}');
     expect(answers()).toEqual({ country: 'c2' });
@@ -154,7 +213,11 @@ describe('text, number and date answers', () => {
     await user.clear(search);
     await user.type(search, 'cr');
     // The chosen option stays in the list.
-    expect(within(select).getAllByRole('option').map((option) => option.textContent)).toEqual(['Choose…', 'Côte d’Ivoire', 'Croatia']);
+    expect(
+      within(select)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['Choose…', 'Côte d’Ivoire', 'Croatia']);
   });
 });
 
@@ -238,7 +301,11 @@ describe('rating and scale', () => {
   it('is a radio group the arrow keys move through', async () => {
     const { user, answers } = renderElements([{ id: 'stars', type: 'rating', title: 'How was it?', max: 5 }]);
     const group = screen.getByRole('radiogroup', { name: 'How was it?' });
-    expect(within(group).getAllByRole('radio').map((radio) => radio.getAttribute('name'))).toEqual(Array(5).fill(within(group).getAllByRole('radio')[0]?.getAttribute('name')));
+    expect(
+      within(group)
+        .getAllByRole('radio')
+        .map((radio) => radio.getAttribute('name')),
+    ).toEqual(Array(5).fill(within(group).getAllByRole('radio')[0]?.getAttribute('name')));
     await user.click(screen.getByRole('radio', { name: '2 stars' }));
     expect(answers()).toEqual({ stars: 2 });
     expect(screen.getByRole('radio', { name: '2 stars' })).toBe(document.activeElement);
@@ -258,7 +325,11 @@ describe('rating and scale', () => {
 
   it('answers a scale with the chosen point, by step', async () => {
     const { user, answers } = renderElements([{ id: 'half', type: 'scale', title: 'Half steps', min: 1, max: 3, step: 0.5 }]);
-    expect(within(screen.getByRole('radiogroup', { name: 'Half steps' })).getAllByRole('radio').map((radio) => radio.getAttribute('value'))).toEqual(['1', '1.5', '2', '2.5', '3']);
+    expect(
+      within(screen.getByRole('radiogroup', { name: 'Half steps' }))
+        .getAllByRole('radio')
+        .map((radio) => radio.getAttribute('value')),
+    ).toEqual(['1', '1.5', '2', '2.5', '3']);
     await user.click(screen.getByRole('radio', { name: '2.5' }));
     expect(answers()).toEqual({ half: 2.5 });
   });
@@ -316,7 +387,10 @@ describe('ranking', () => {
       { id: 'c', label: 'Cherry' },
     ],
   };
-  const items = () => within(screen.getByRole('group', { name: 'Order these' })).getAllByRole('listitem').map((item) => item.querySelector('span.flex-1')?.textContent);
+  const items = () =>
+    within(screen.getByRole('group', { name: 'Order these' }))
+      .getAllByRole('listitem')
+      .map((item) => item.querySelector('span.flex-1')?.textContent);
 
   it('moves items with the keyboard, keeps focus on the moved item and announces its place', async () => {
     const { user, answers, onChange } = renderElements([ranking]);

@@ -18,7 +18,11 @@ describe('Markdown of form authors', () => {
     expect(screen.getByText('you').tagName).toBe('STRONG');
     expect(container.querySelectorAll('li')).toHaveLength(2);
     const link = screen.getByRole('link', { name: 'Our site (opens in a new tab)' });
-    expect([link.getAttribute('href'), link.getAttribute('target'), link.getAttribute('rel')]).toEqual(['https://example.org/a', '_blank', 'noopener noreferrer']);
+    expect([link.getAttribute('href'), link.getAttribute('target'), link.getAttribute('rel')]).toEqual([
+      'https://example.org/a',
+      '_blank',
+      'noopener noreferrer',
+    ]);
     expect(screen.getByRole('link', { name: /mail us/ }).getAttribute('href')).toBe('mailto:team@example.org');
   });
 
@@ -86,7 +90,17 @@ describe('Markdown of form authors', () => {
     expect(safeHref('https://example.org')).toBe('https://example.org');
     expect(safeHref(' HTTP://example.org ')).toBe('HTTP://example.org');
     expect(safeHref('mailto:a@example.org')).toBe('mailto:a@example.org');
-    for (const bad of ['javascript:alert(1)', 'java\tscript:alert(1)', 'https://ex\u0000ample.org', '/relative', '#top', '//example.org', 'data:text/html,x', '', null]) {
+    for (const bad of [
+      'javascript:alert(1)',
+      'java\tscript:alert(1)',
+      'https://ex\u0000ample.org',
+      '/relative',
+      '#top',
+      '//example.org',
+      'data:text/html,x',
+      '',
+      null,
+    ]) {
       expect(safeHref(bad)).toBeNull();
     }
   });

@@ -87,7 +87,11 @@ describe('Next, Back and validation', () => {
     // Fixing a field updates its message at once; the summary lists what is left.
     await user.type(name, 'Ada');
     expect(name.getAttribute('aria-invalid')).toBeNull();
-    expect(within(screen.getByRole('alert')).getAllByRole('link').map((link) => link.textContent)).toEqual(['Your pet: Required']);
+    expect(
+      within(screen.getByRole('alert'))
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual(['Your pet: Required']);
   });
 
   it('shows a field’s message once it was changed and left, not before', async () => {

@@ -89,7 +89,14 @@ describe('diffDefinitions', () => {
 
   it('options: removed is breaking; added, relabelled and reordered are not', () => {
     const before: FormElement = { id: 'colour', type: 'single_choice', title: 'Colour', options: options('red', 'blue', 'green') };
-    const after: FormElement = { ...before, options: [{ id: 'blue', label: 'Navy' }, { id: 'red', label: 'Red' }, { id: 'pink', label: 'Pink' }] };
+    const after: FormElement = {
+      ...before,
+      options: [
+        { id: 'blue', label: 'Navy' },
+        { id: 'red', label: 'Red' },
+        { id: 'pink', label: 'Pink' },
+      ],
+    };
     expect(diffOne(before, after)).toEqual([
       ['option_removed', 'colour', true, 'Removed option "green" (Green) from "colour" (Colour)'],
       ['option_relabelled', 'colour', false, 'Relabelled option "blue" of "colour" (Colour): "Blue" → "Navy"'],
@@ -100,7 +107,9 @@ describe('diffDefinitions', () => {
 
   it('turning "Other" off removes a choice (breaking); turning it on adds one', () => {
     const before: FormElement = { id: 'colour', type: 'single_choice', title: 'Colour', options: options('red'), allowOther: true };
-    expect(diffOne(before, { ...before, allowOther: false })).toEqual([['option_removed', 'colour', true, 'Removed the "Other" choice from "colour" (Colour)']]);
+    expect(diffOne(before, { ...before, allowOther: false })).toEqual([
+      ['option_removed', 'colour', true, 'Removed the "Other" choice from "colour" (Colour)'],
+    ]);
     expect(diffOne({ ...before, allowOther: false }, before)).toEqual([['option_added', 'colour', false, 'Added an "Other" choice to "colour" (Colour)']]);
   });
 
@@ -110,9 +119,15 @@ describe('diffDefinitions', () => {
       ['option_removed', 'grid', true, 'Removed row "price" (Price) from "grid" (Grid)'],
       ['option_added', 'grid', false, 'Added column "great" (Great) to "grid" (Grid)'],
     ]);
-    expect(diffOne(before, { ...before, columns: [{ id: 'bad', label: 'Poor' }, { id: 'good', label: 'Good' }] })).toEqual([
-      ['option_relabelled', 'grid', false, 'Relabelled column "bad" of "grid" (Grid): "Bad" → "Poor"'],
-    ]);
+    expect(
+      diffOne(before, {
+        ...before,
+        columns: [
+          { id: 'bad', label: 'Poor' },
+          { id: 'good', label: 'Good' },
+        ],
+      }),
+    ).toEqual([['option_relabelled', 'grid', false, 'Relabelled column "bad" of "grid" (Grid): "Bad" → "Poor"']]);
     expect(diffOne(before, { ...before, multiple: true })).toEqual([['settings_changed', 'grid', true, '"grid" (Grid) now takes several columns per row']]);
   });
 
@@ -135,9 +150,12 @@ describe('diffDefinitions', () => {
   });
 
   it('settings_changed lists the other settings, not breaking', () => {
-    expect(diffOne({ id: 'email', type: 'short_text', title: 'Email' }, { id: 'email', type: 'short_text', title: 'Email', format: 'email', description: 'Work address' })).toEqual([
-      ['settings_changed', 'email', false, 'Changed the settings of "email" (Email): format, description'],
-    ]);
+    expect(
+      diffOne(
+        { id: 'email', type: 'short_text', title: 'Email' },
+        { id: 'email', type: 'short_text', title: 'Email', format: 'email', description: 'Work address' },
+      ),
+    ).toEqual([['settings_changed', 'email', false, 'Changed the settings of "email" (Email): format, description']]);
   });
 
   it('pages: added, removed, renamed, moved, condition changed; none breaking', () => {
@@ -165,7 +183,9 @@ describe('diffDefinitions', () => {
   });
 
   it("reports the form's title", () => {
-    expect(rows(diffDefinitions(base, { ...copy(base), title: 'New title' }))).toEqual([['title_changed', null, false, 'Renamed the form: "Test form" → "New title"']]);
+    expect(rows(diffDefinitions(base, { ...copy(base), title: 'New title' }))).toEqual([
+      ['title_changed', null, false, 'Renamed the form: "Test form" → "New title"'],
+    ]);
   });
 
   it('breakingChanges keeps only the breaking ones', () => {

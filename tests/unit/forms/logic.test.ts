@@ -185,7 +185,12 @@ describe('visibility', () => {
   it('pruneHidden keeps only answered, visible, answerable elements of the form', () => {
     const pruned = pruneHidden(definition, { pet: 'no', pet_name: 'Rex', food: 'Meat', comment: '', name_note: 'x', stray: 'y' } as Answers);
     expect(pruned).toEqual({ pet: 'no' });
-    expect(pruneHidden(definition, { pet: 'yes', pet_name: 'Rex', food: 'Meat', comment: 'Bye' })).toEqual({ pet: 'yes', pet_name: 'Rex', food: 'Meat', comment: 'Bye' });
+    expect(pruneHidden(definition, { pet: 'yes', pet_name: 'Rex', food: 'Meat', comment: 'Bye' })).toEqual({
+      pet: 'yes',
+      pet_name: 'Rex',
+      food: 'Meat',
+      comment: 'Bye',
+    });
   });
 
   it('passes "today" on to date conditions', () => {

@@ -72,7 +72,14 @@ describe('displayOptions', () => {
   });
 
   it('keeps exclusive options in their place', () => {
-    const element: FormElement = { id: 'food', type: 'multiple_choice', title: 'Food', options: options(...ten, 'none'), optionOrder: 'random', exclusive: ['none'] };
+    const element: FormElement = {
+      id: 'food',
+      type: 'multiple_choice',
+      title: 'Food',
+      options: options(...ten, 'none'),
+      optionOrder: 'random',
+      exclusive: ['none'],
+    };
     for (const seed of ['r1', 'r2', 'r3']) {
       const ids = displayOptions(element, seed).map((option) => option.id);
       expect(ids.at(-1)).toBe('none');

@@ -71,7 +71,11 @@ describe('checkForPublish', () => {
   });
 
   describe('draft vs publish', () => {
-    const draft = { schema: 'fieldwork.form/1', title: 'Work in progress', pages: [{ id: 'p1', elements: [{ id: 'w', type: 'widget', title: 'Widget', colour: 'red' }] }] };
+    const draft = {
+      schema: 'fieldwork.form/1',
+      title: 'Work in progress',
+      pages: [{ id: 'p1', elements: [{ id: 'w', type: 'widget', title: 'Widget', colour: 'red' }] }],
+    };
 
     it('an unknown type passes formDraftSchema but fails checkForPublish, naming the element', () => {
       expect(formDraftSchema.safeParse(draft).success).toBe(true);
@@ -89,13 +93,21 @@ describe('checkForPublish', () => {
 
   describe('zod issues become messages naming the element', () => {
     it.each<[string, unknown, string]>([
-      ['a bad element id', { id: 'What', type: 'short_text', title: 'T' }, '"What": id: Use a lower-case letter, then lower-case letters, digits or _ (64 at most)'],
+      [
+        'a bad element id',
+        { id: 'What', type: 'short_text', title: 'T' },
+        '"What": id: Use a lower-case letter, then lower-case letters, digits or _ (64 at most)',
+      ],
       ['an unknown setting', { id: 'q', type: 'short_text', title: 'T', colour: 'red' }, '"q": unknown setting "colour"'],
       ['a wrong enum', { id: 'q', type: 'short_text', title: 'T', format: 'postcode' }, '"q": format must be one of "text", "email", "url", "phone"'],
       ['a rating max out of bounds', { id: 'q', type: 'rating', title: 'T', max: 11 }, '"q": max must be at most 10'],
       ['a missing setting', { id: 'q', type: 'photo', title: 'T' }, '"q": maxFiles is missing'],
       ['a whole number needed', { id: 'q', type: 'rating', title: 'T', max: 4.5 }, '"q": max must be a whole number'],
-      ['a bad option id', { id: 'q', type: 'dropdown', title: 'T', options: [{ id: 'Yes!', label: 'Yes' }] }, '"q": options[0].id: Use lower-case letters, digits or _ (64 at most)'],
+      [
+        'a bad option id',
+        { id: 'q', type: 'dropdown', title: 'T', options: [{ id: 'Yes!', label: 'Yes' }] },
+        '"q": options[0].id: Use lower-case letters, digits or _ (64 at most)',
+      ],
       ['a title too long', { id: 'q', type: 'short_text', title: 'x'.repeat(301) }, '"q": title: Too long'],
       ['no type', { id: 'q', title: 'T' }, '"q": the element has no type'],
     ])('%s', (_name, element, message) => {
@@ -120,7 +132,11 @@ describe('checkForPublish', () => {
     });
 
     it('page ids are unique, and differ from element ids', () => {
-      const pages = formWithPages({ id: 'p1', elements: [{ id: 'p2', type: 'short_text', title: 'A' }] }, { id: 'p1', elements: [] }, { id: 'p2', elements: [] });
+      const pages = formWithPages(
+        { id: 'p1', elements: [{ id: 'p2', type: 'short_text', title: 'A' }] },
+        { id: 'p1', elements: [] },
+        { id: 'p2', elements: [] },
+      );
       expect(checkForPublish(pages).problems).toEqual({
         p1: ['"p1": 2 pages have this id; each needs its own'],
         p2: ['"p2": a page and an element have this id; each needs its own'],
@@ -131,7 +147,9 @@ describe('checkForPublish', () => {
       expect(problemsOf({ id: 'q', type: 'single_choice', title: 'A', options: [...options('a', 'b'), { id: 'a', label: 'Again' }] })).toEqual({
         q: ['"q": option id "a" is used more than once'],
       });
-      expect(problemsOf({ id: 'm', type: 'matrix', title: 'M', rows: [...options('r'), ...options('r')], columns: [...options('c'), ...options('c')] })).toEqual({
+      expect(
+        problemsOf({ id: 'm', type: 'matrix', title: 'M', rows: [...options('r'), ...options('r')], columns: [...options('c'), ...options('c')] }),
+      ).toEqual({
         m: ['"m": row id "r" is used more than once', '"m": column id "c" is used more than once'],
       });
     });
@@ -143,29 +161,59 @@ describe('checkForPublish', () => {
     });
 
     it('a matrix needs rows and columns', () => {
-      expect(problemsOf({ id: 'm', type: 'matrix', title: 'M', rows: [], columns: [] })).toEqual({ m: ['"m": add at least one row', '"m": add at least one column'] });
+      expect(problemsOf({ id: 'm', type: 'matrix', title: 'M', rows: [], columns: [] })).toEqual({
+        m: ['"m": add at least one row', '"m": add at least one column'],
+      });
     });
   });
 
   describe('min ≤ max', () => {
     it.each<[string, unknown, string[]]>([
       ['minLength/maxLength', { id: 'q', type: 'short_text', title: 'Q', minLength: 10, maxLength: 5 }, ['"q": minLength (10) is greater than maxLength (5)']],
-      ['minLength over the default maxLength', { id: 'q', type: 'short_text', title: 'Q', minLength: 300 }, ['"q": minLength (300) is greater than the default maxLength (255)']],
-      ['long text minLength/maxLength', { id: 'q', type: 'long_text', title: 'Q', minLength: 10, maxLength: 5 }, ['"q": minLength (10) is greater than maxLength (5)']],
+      [
+        'minLength over the default maxLength',
+        { id: 'q', type: 'short_text', title: 'Q', minLength: 300 },
+        ['"q": minLength (300) is greater than the default maxLength (255)'],
+      ],
+      [
+        'long text minLength/maxLength',
+        { id: 'q', type: 'long_text', title: 'Q', minLength: 10, maxLength: 5 },
+        ['"q": minLength (10) is greater than maxLength (5)'],
+      ],
       [
         'minSelected/maxSelected',
         { id: 'q', type: 'multiple_choice', title: 'Q', options: options('a', 'b', 'c'), minSelected: 3, maxSelected: 2 },
         ['"q": minSelected (3) is greater than maxSelected (2)'],
       ],
-      ['maxSelected ≤ options', { id: 'q', type: 'multiple_choice', title: 'Q', options: options('a', 'b'), maxSelected: 3 }, ['"q": maxSelected (3) is more than the number of options (2)']],
+      [
+        'maxSelected ≤ options',
+        { id: 'q', type: 'multiple_choice', title: 'Q', options: options('a', 'b'), maxSelected: 3 },
+        ['"q": maxSelected (3) is more than the number of options (2)'],
+      ],
       ['"Other" counts as an option', { id: 'q', type: 'multiple_choice', title: 'Q', options: options('a', 'b'), maxSelected: 3, allowOther: true }, []],
-      ['minSelected ≤ options', { id: 'q', type: 'multiple_choice', title: 'Q', options: options('a', 'b'), minSelected: 3 }, ['"q": minSelected (3) is more than the number of options (2)']],
+      [
+        'minSelected ≤ options',
+        { id: 'q', type: 'multiple_choice', title: 'Q', options: options('a', 'b'), minSelected: 3 },
+        ['"q": minSelected (3) is more than the number of options (2)'],
+      ],
       ['scale min < max', { id: 'q', type: 'scale', title: 'Q', min: 5, max: 5 }, ['"q": min (5) must be less than max (5)']],
-      ['scale step divides the range', { id: 'q', type: 'scale', title: 'Q', min: 0, max: 1, step: 0.3 }, ['"q": the step (0.3) does not divide the range 0 to 1']],
-      ['scale default step (1) divides the range', { id: 'q', type: 'scale', title: 'Q', min: 0, max: 2.5 }, ['"q": the step (1) does not divide the range 0 to 2.5']],
+      [
+        'scale step divides the range',
+        { id: 'q', type: 'scale', title: 'Q', min: 0, max: 1, step: 0.3 },
+        ['"q": the step (0.3) does not divide the range 0 to 1'],
+      ],
+      [
+        'scale default step (1) divides the range',
+        { id: 'q', type: 'scale', title: 'Q', min: 0, max: 2.5 },
+        ['"q": the step (1) does not divide the range 0 to 2.5'],
+      ],
       ['scale decimal step', { id: 'q', type: 'scale', title: 'Q', min: 0, max: 0.3, step: 0.1 }, []],
       ['number min/max', { id: 'q', type: 'number', title: 'Q', min: 10, max: 1 }, ['"q": min (10) is greater than max (1)']],
-      ['minDate/maxDate', { id: 'q', type: 'date', title: 'Q', minDate: '2026-02-01', maxDate: '2026-01-01' }, ['"q": minDate (2026-02-01) is after maxDate (2026-01-01)']],
+      [
+        'minDate/maxDate',
+        { id: 'q', type: 'date', title: 'Q', minDate: '2026-02-01', maxDate: '2026-01-01' },
+        ['"q": minDate (2026-02-01) is after maxDate (2026-01-01)'],
+      ],
       ['dates with "today" are not compared', { id: 'q', type: 'date', title: 'Q', minDate: '2999-01-01', maxDate: 'today' }, []],
       ['a date that does not exist', { id: 'q', type: 'date', title: 'Q', maxDate: '2026-02-30' }, ['"q": maxDate "2026-02-30" is not a real date']],
       ['minFiles/maxFiles', { id: 'q', type: 'photo', title: 'Q', minFiles: 3, maxFiles: 2 }, ['"q": minFiles (3) is greater than maxFiles (2)']],
@@ -197,14 +245,26 @@ describe('checkForPublish', () => {
       ['itself', { ref: 'what', op: 'answered' }, '"what": the condition refers to the element itself'],
       ['a page', { ref: 'page_1', op: 'answered' }, '"what": the condition refers to "page_1", which is a page, not an element'],
       ['a statement', { ref: 'intro', op: 'answered' }, '"what": the condition refers to "intro", a statement, which takes no answer'],
-      ['an op that does not apply', { ref: 'name', op: 'gt', value: 'a' }, '"what": the condition\'s "gt" does not apply to "name" (short_text); use "eq", "neq", "in", "answered", "not_answered"'],
-      ['an unknown option', { ref: 'colour', op: 'eq', value: 'green' }, '"what": the condition compares "colour" with "green", which is not one of its options'],
+      [
+        'an op that does not apply',
+        { ref: 'name', op: 'gt', value: 'a' },
+        '"what": the condition\'s "gt" does not apply to "name" (short_text); use "eq", "neq", "in", "answered", "not_answered"',
+      ],
+      [
+        'an unknown option',
+        { ref: 'colour', op: 'eq', value: 'green' },
+        '"what": the condition compares "colour" with "green", which is not one of its options',
+      ],
       ['a number compared with text', { ref: 'age', op: 'gt', value: 'ten' }, '"what": the condition compares "age" with "ten", which is not a number'],
       ['a value where none is taken', { ref: 'age', op: 'answered', value: 1 }, '"what": the condition\'s "answered" on "age" takes no value'],
       ['no value where one is needed', { ref: 'age', op: 'eq' }, '"what": the condition\'s "eq" on "age" needs a value'],
       ['in without a list', { ref: 'colour', op: 'in', value: 'red' }, '"what": the condition\'s "in" on "colour" needs a list of values'],
       ['an unknown op', { ref: 'age', op: 'between', value: 1 }, '"what": the condition has an unknown op "between"'],
-      ['a nested problem', { all: [{ ref: 'age', op: 'gt', value: 1 }, { not: { ref: 'food', op: 'includes_all', value: ['cake'] } }] }, '"what": the condition compares "food" with "cake", which is not one of its options'],
+      [
+        'a nested problem',
+        { all: [{ ref: 'age', op: 'gt', value: 1 }, { not: { ref: 'food', op: 'includes_all', value: ['cake'] } }] },
+        '"what": the condition compares "food" with "cake", which is not one of its options',
+      ],
       ['an empty any', { any: [] }, '"what": the condition has an empty "any"'],
       ['mixed keys', { all: [], ref: 'age' }, '"what": the condition mixes "all" with "ref"'],
       ['no kind', { foo: 1 }, '"what": the condition needs "all", "any", "not" or "ref"'],

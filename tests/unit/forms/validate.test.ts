@@ -14,7 +14,7 @@ function table(element: FormElement, cases: Case[], today?: string) {
 }
 
 describe('messages', () => {
-  it("uses SPEC.md's wording where it fits", () => {
+  it("uses docs/product.md's wording where it fits", () => {
     expect(FORM_MESSAGES.required).toBe('Required');
     expect(FORM_MESSAGES.tooLong).toBe('Too long');
     expect(FORM_MESSAGES.tooShort).toBe('Too short');

@@ -309,10 +309,19 @@ describe('conflicts: another device saved meanwhile', () => {
     const storage = memoryStorage();
     storage.setItem(
       'k',
-      JSON.stringify({ payload: { answers: { q1: 'one', q2: 'typed offline' }, pageId: 'p2' }, base: { q1: 'one' }, revision: 2, savedAt: new Date().toISOString() }),
+      JSON.stringify({
+        payload: { answers: { q1: 'one', q2: 'typed offline' }, pageId: 'p2' },
+        base: { q1: 'one' },
+        revision: 2,
+        savedAt: new Date().toISOString(),
+      }),
     );
     const resumed = resumeFrom(readLocalDraft<AnswersPayload>(storage, 'k'), { answers: { q1: 'ONE', q3: 'from the phone' }, pageId: 'p1' });
-    expect(resumed).toEqual({ payload: { answers: { q1: 'ONE', q2: 'typed offline', q3: 'from the phone' }, pageId: 'p2' }, restored: true, seen: { q1: 'one', q2: 'typed offline' } });
+    expect(resumed).toEqual({
+      payload: { answers: { q1: 'ONE', q2: 'typed offline', q3: 'from the phone' }, pageId: 'p2' },
+      restored: true,
+      seen: { q1: 'one', q2: 'typed offline' },
+    });
     expect(resumeFrom(null, { answers: { q1: 'x' } })).toEqual({ payload: { answers: { q1: 'x' } }, restored: false, seen: null });
     // A copy from before revisions (no revision, base only) still reads.
     storage.setItem('old', JSON.stringify({ payload: { answers: { q1: 'a' } }, base: {}, savedAt: new Date().toISOString() }));

@@ -111,6 +111,8 @@ describe('the participant photo adapter', () => {
     expect(uploadErrorMessage(413, '')).toBe(MEDIA_MESSAGES.tooLarge);
     expect(uploadErrorMessage(429, '', '120')).toBe('You have uploaded many photos in a short time. Try again in 2 minutes.');
     expect(uploadErrorMessage(503, '')).toBe(MEDIA_MESSAGES.busy);
-    expect(uploadErrorMessage(400, JSON.stringify({ error: { message: 'This photo is larger than 50 megapixels' } }))).toBe('This photo is larger than 50 megapixels');
+    expect(uploadErrorMessage(400, JSON.stringify({ error: { message: 'This photo is larger than 50 megapixels' } }))).toBe(
+      'This photo is larger than 50 megapixels',
+    );
   });
 });

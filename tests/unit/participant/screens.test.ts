@@ -33,7 +33,8 @@ type Route = (call: Call) => Response | Promise<Response>;
 let calls: Call[] = [];
 let routes: [string, Route][] = [];
 
-const json = (status: number, body: unknown): Response => new Response(body === null ? null : JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+const json = (status: number, body: unknown): Response =>
+  new Response(body === null ? null : JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 /** Answers `METHOD path` with `route` (the latest registration wins). */
 function on(method: string, url: string, route: Route | Response | (() => never)): void {
@@ -45,7 +46,10 @@ beforeEach(() => {
   $toasts.set([]);
   calls = [];
   routes = [];
-  $auth.set({ status: 'authenticated', user: { id: 7, email: 'ada@example.org', firstName: 'Ada', lastName: 'Lovelace', role: 'participant', status: 'active' } });
+  $auth.set({
+    status: 'authenticated',
+    user: { id: 7, email: 'ada@example.org', firstName: 'Ada', lastName: 'Lovelace', role: 'participant', status: 'active' },
+  });
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string, init: RequestInit = {}) => {
@@ -106,7 +110,17 @@ describe('home', () => {
   it('lists what to do, what waits for review and what is done, each card linking to its screen', async () => {
     const answer: HomeAnswer = {
       todo: [
-        { kind: 'survey', id: 5, title: 'Breakfast habits', projectName: 'Mornings', points: 50, closesAt: new Date(Date.now() + 3 * 86_400_000 + 60_000).toISOString(), estimatedMinutes: 5, progress: 0.5, state: 'in_progress' },
+        {
+          kind: 'survey',
+          id: 5,
+          title: 'Breakfast habits',
+          projectName: 'Mornings',
+          points: 50,
+          closesAt: new Date(Date.now() + 3 * 86_400_000 + 60_000).toISOString(),
+          estimatedMinutes: 5,
+          progress: 0.5,
+          state: 'in_progress',
+        },
         { kind: 'mission_group', id: 3, title: 'Kitchen week', projectName: 'Mornings', points: 300, closesAt: null, progress: 0, state: 'open' },
       ],
       submitted: [{ kind: 'mission', id: 9, title: 'Fridge photo', projectName: 'Mornings', points: 80, closesAt: null, progress: 1, state: 'submitted' }],
@@ -150,14 +164,21 @@ describe('home', () => {
 
 describe('a native survey', () => {
   it('resumes on the page where the person stopped, autosaves the answers with the page, and submits once', async () => {
-    on('GET', '/api/surveys/5', json(200, survey({ state: 'in_progress', response: { answers: { drink: 'Tea' }, pageId: 'p2', status: 'draft', submittedAt: null, revision: 2 } })));
+    on(
+      'GET',
+      '/api/surveys/5',
+      json(200, survey({ state: 'in_progress', response: { answers: { drink: 'Tea' }, pageId: 'p2', status: 'draft', submittedAt: null, revision: 2 } })),
+    );
     on('PUT', '/api/surveys/5/response', json(200, { status: 'draft', savedAt: new Date().toISOString(), revision: 3 }));
     const { user } = open('/surveys/5', SurveyScreen);
     expect(await screen.findByRole('heading', { level: 1, name: 'Breakfast habits' })).toBeTruthy();
     expect(screen.getByRole('heading', { level: 2, name: 'Your food' })).toBeTruthy();
     expect(screen.getByText('Your answers are saved as you go')).toBeTruthy();
     await user.type(screen.getByRole('textbox', { name: /What do you eat/ }), 'Toast');
-    await waitFor(() => expect(sent('PUT', '/api/surveys/5/response').at(-1)?.body).toEqual({ answers: { drink: 'Tea', food: 'Toast' }, pageId: 'p2', revision: 2 }), { timeout: 3_000 });
+    await waitFor(
+      () => expect(sent('PUT', '/api/surveys/5/response').at(-1)?.body).toEqual({ answers: { drink: 'Tea', food: 'Toast' }, pageId: 'p2', revision: 2 }),
+      { timeout: 3_000 },
+    );
     expect(await screen.findByText('Saved')).toBeTruthy();
     expect(localStorage.length).toBe(0);
 
@@ -165,7 +186,13 @@ describe('a native survey', () => {
     on(
       'GET',
       '/api/surveys/5',
-      json(200, survey({ state: 'submitted', response: { answers: { drink: 'Tea', food: 'Toast' }, pageId: 'p2', status: 'submitted', submittedAt: new Date().toISOString(), revision: 4 } })),
+      json(
+        200,
+        survey({
+          state: 'submitted',
+          response: { answers: { drink: 'Tea', food: 'Toast' }, pageId: 'p2', status: 'submitted', submittedAt: new Date().toISOString(), revision: 4 },
+        }),
+      ),
     );
     await user.click(screen.getByRole('button', { name: 'Submit' }));
     expect(await screen.findByRole('heading', { name: 'Thank you — your answers are in' })).toBeTruthy();
@@ -193,7 +220,9 @@ describe('a native survey', () => {
     on('GET', '/api/surveys/5', json(200, survey()));
     const { user } = open('/surveys/5', SurveyScreen);
     await user.type(await screen.findByRole('textbox', { name: /What do you drink/ }), 'Cocoa');
-    expect(await screen.findByText('Offline — your answers are kept on this device and sent when you are back online', undefined, { timeout: 3_000 })).toBeTruthy();
+    expect(
+      await screen.findByText('Offline — your answers are kept on this device and sent when you are back online', undefined, { timeout: 3_000 }),
+    ).toBeTruthy();
     expect(JSON.parse(localStorage.getItem('fieldwork-answers-7-survey-5') ?? '{}')).toMatchObject({ payload: { answers: { drink: 'Cocoa' }, pageId: 'p1' } });
 
     on('PUT', '/api/surveys/5/response', json(200, { status: 'draft', savedAt: new Date().toISOString(), revision: 1 }));
@@ -214,12 +243,25 @@ describe('a native survey', () => {
     on('PUT', '/api/surveys/5/response', json(200, { status: 'draft', savedAt: new Date().toISOString(), revision: 1 }));
     open('/surveys/5', SurveyScreen);
     expect(((await screen.findByRole('textbox', { name: /What do you drink/ })) as HTMLInputElement).value).toBe('Juice');
-    await waitFor(() => expect(sent('PUT', '/api/surveys/5/response').at(-1)?.body).toEqual({ answers: { drink: 'Juice' }, pageId: 'p1', revision: 0 }), { timeout: 3_000 });
+    await waitFor(() => expect(sent('PUT', '/api/surveys/5/response').at(-1)?.body).toEqual({ answers: { drink: 'Juice' }, pageId: 'p1', revision: 0 }), {
+      timeout: 3_000,
+    });
   });
 
   it('shows the server’s messages beside the questions when it refuses the answers', async () => {
-    on('GET', '/api/surveys/5', json(200, survey({ state: 'in_progress', response: { answers: { drink: 'Tea', food: 'x' }, pageId: 'p2', status: 'draft', submittedAt: null, revision: 2 } })));
-    on('POST', '/api/surveys/5/response/submit', json(400, { error: { code: 'validation_failed', message: 'Check your answers', fields: { drink: ['Too long'] } } }));
+    on(
+      'GET',
+      '/api/surveys/5',
+      json(
+        200,
+        survey({ state: 'in_progress', response: { answers: { drink: 'Tea', food: 'x' }, pageId: 'p2', status: 'draft', submittedAt: null, revision: 2 } }),
+      ),
+    );
+    on(
+      'POST',
+      '/api/surveys/5/response/submit',
+      json(400, { error: { code: 'validation_failed', message: 'Check your answers', fields: { drink: ['Too long'] } } }),
+    );
     const { user } = open('/surveys/5', SurveyScreen);
     await user.click(await screen.findByRole('button', { name: 'Submit' }));
     expect(await screen.findByRole('heading', { level: 2, name: 'Your morning' })).toBeTruthy();
@@ -275,12 +317,26 @@ const inTurn = (...answers: Response[]): Route => {
 
 describe('answers changed on another device', () => {
   it('a save refused as stale is merged into the form (with a note) and sent again with the server’s revision', async () => {
-    on('GET', '/api/surveys/5', json(200, survey({ form: { version: 1, definition: onePage }, state: 'in_progress', response: { answers: { drink: 'Tea' }, pageId: 'p1', status: 'draft', submittedAt: null, revision: 2 } })));
+    on(
+      'GET',
+      '/api/surveys/5',
+      json(
+        200,
+        survey({
+          form: { version: 1, definition: onePage },
+          state: 'in_progress',
+          response: { answers: { drink: 'Tea' }, pageId: 'p1', status: 'draft', submittedAt: null, revision: 2 },
+        }),
+      ),
+    );
     // The other device changed the drink meanwhile (revision 3).
     on(
       'PUT',
       '/api/surveys/5/response',
-      inTurn(conflictAnswer({ answers: { drink: 'Coffee' }, pageId: 'p1', revision: 3 }), json(200, { status: 'draft', savedAt: new Date().toISOString(), revision: 4 })),
+      inTurn(
+        conflictAnswer({ answers: { drink: 'Coffee' }, pageId: 'p1', revision: 3 }),
+        json(200, { status: 'draft', savedAt: new Date().toISOString(), revision: 4 }),
+      ),
     );
     const { user } = open('/surveys/5', SurveyScreen);
     await user.type(await screen.findByRole('textbox', { name: /What do you eat/ }), 'Toast');
@@ -298,15 +354,29 @@ describe('answers changed on another device', () => {
     expect(localStorage.length).toBe(0);
     // Typing goes on from the merged answers.
     await user.type(textbox(/What do you eat/), ' and jam');
-    await waitFor(() => expect(sent('PUT', '/api/surveys/5/response').at(-1)?.body).toEqual({ answers: { drink: 'Coffee', food: 'Toast and jam' }, pageId: 'p1', revision: 4 }), { timeout: 3_000 });
+    await waitFor(
+      () =>
+        expect(sent('PUT', '/api/surveys/5/response').at(-1)?.body).toEqual({ answers: { drink: 'Coffee', food: 'Toast and jam' }, pageId: 'p1', revision: 4 }),
+      { timeout: 3_000 },
+    );
   });
 
   it('says nothing when the merge changed no answer on screen (another page), but the form has it', async () => {
     on('GET', '/api/surveys/5', json(200, survey()));
-    on('PUT', '/api/surveys/5/response', inTurn(conflictAnswer({ answers: { food: 'Eggs' }, pageId: 'p2', revision: 1 }), json(200, { status: 'draft', savedAt: new Date().toISOString(), revision: 2 })));
+    on(
+      'PUT',
+      '/api/surveys/5/response',
+      inTurn(
+        conflictAnswer({ answers: { food: 'Eggs' }, pageId: 'p2', revision: 1 }),
+        json(200, { status: 'draft', savedAt: new Date().toISOString(), revision: 2 }),
+      ),
+    );
     const { user } = open('/surveys/5', SurveyScreen);
     await user.type(await screen.findByRole('textbox', { name: /What do you drink/ }), 'Tea');
-    await waitFor(() => expect(sent('PUT', '/api/surveys/5/response').at(-1)?.body).toEqual({ answers: { drink: 'Tea', food: 'Eggs' }, pageId: 'p1', revision: 1 }), { timeout: 3_000 });
+    await waitFor(
+      () => expect(sent('PUT', '/api/surveys/5/response').at(-1)?.body).toEqual({ answers: { drink: 'Tea', food: 'Eggs' }, pageId: 'p1', revision: 1 }),
+      { timeout: 3_000 },
+    );
     expect(await screen.findByText('Saved')).toBeTruthy();
     expect(screen.queryByText('Updated from your other device')).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Next' }));
@@ -314,7 +384,18 @@ describe('answers changed on another device', () => {
   });
 
   it('a submit refused as stale merges the answers and asks to check and submit again; nothing unseen is submitted', async () => {
-    on('GET', '/api/surveys/5', json(200, survey({ form: { version: 1, definition: onePage }, state: 'in_progress', response: { answers: { drink: 'Tea', food: 'Toast' }, pageId: 'p1', status: 'draft', submittedAt: null, revision: 2 } })));
+    on(
+      'GET',
+      '/api/surveys/5',
+      json(
+        200,
+        survey({
+          form: { version: 1, definition: onePage },
+          state: 'in_progress',
+          response: { answers: { drink: 'Tea', food: 'Toast' }, pageId: 'p1', status: 'draft', submittedAt: null, revision: 2 },
+        }),
+      ),
+    );
     on('POST', '/api/surveys/5/response/submit', conflictAnswer({ answers: { drink: 'Tea', food: 'Porridge' }, pageId: 'p1', revision: 3 }));
     const { user } = open('/surveys/5', SurveyScreen);
     await user.click(await screen.findByRole('button', { name: 'Submit' }));
@@ -328,7 +409,18 @@ describe('answers changed on another device', () => {
 
     // Checked, submitted again: on the server's revision.
     on('POST', '/api/surveys/5/response/submit', json(200, { status: 'submitted' }));
-    on('GET', '/api/surveys/5', json(200, survey({ form: { version: 1, definition: onePage }, state: 'submitted', response: { answers: { drink: 'Tea', food: 'Porridge' }, pageId: 'p1', status: 'submitted', submittedAt: new Date().toISOString(), revision: 4 } })));
+    on(
+      'GET',
+      '/api/surveys/5',
+      json(
+        200,
+        survey({
+          form: { version: 1, definition: onePage },
+          state: 'submitted',
+          response: { answers: { drink: 'Tea', food: 'Porridge' }, pageId: 'p1', status: 'submitted', submittedAt: new Date().toISOString(), revision: 4 },
+        }),
+      ),
+    );
     await user.click(screen.getByRole('button', { name: 'Submit' }));
     expect(await screen.findByRole('heading', { name: 'Thank you — your answers are in' })).toBeTruthy();
     expect(sent('POST', '/api/surveys/5/response/submit')[1]?.body).toMatchObject({ answers: { drink: 'Tea', food: 'Porridge' }, revision: 3 });
@@ -339,13 +431,27 @@ describe('answers changed on another device', () => {
       'fieldwork-answers-7-survey-5',
       JSON.stringify({ payload: { answers: { drink: 'Juice' }, pageId: 'p1' }, base: {}, revision: 0, savedAt: new Date().toISOString() }),
     );
-    on('GET', '/api/surveys/5', json(200, survey({ form: { version: 1, definition: onePage }, state: 'in_progress', response: { answers: { food: 'Eggs' }, pageId: 'p1', status: 'draft', submittedAt: null, revision: 1 } })));
+    on(
+      'GET',
+      '/api/surveys/5',
+      json(
+        200,
+        survey({
+          form: { version: 1, definition: onePage },
+          state: 'in_progress',
+          response: { answers: { food: 'Eggs' }, pageId: 'p1', status: 'draft', submittedAt: null, revision: 1 },
+        }),
+      ),
+    );
     on('PUT', '/api/surveys/5/response', json(200, { status: 'draft', savedAt: new Date().toISOString(), revision: 2 }));
     open('/surveys/5', SurveyScreen);
     expect(((await screen.findByRole('textbox', { name: /What do you drink/ })) as HTMLInputElement).value).toBe('Juice');
     expect(textbox(/What do you eat/).value).toBe('Eggs');
     expect(await screen.findByText('Updated from your other device')).toBeTruthy();
-    await waitFor(() => expect(sent('PUT', '/api/surveys/5/response').at(-1)?.body).toEqual({ answers: { drink: 'Juice', food: 'Eggs' }, pageId: 'p1', revision: 1 }), { timeout: 3_000 });
+    await waitFor(
+      () => expect(sent('PUT', '/api/surveys/5/response').at(-1)?.body).toEqual({ answers: { drink: 'Juice', food: 'Eggs' }, pageId: 'p1', revision: 1 }),
+      { timeout: 3_000 },
+    );
   });
 
   it('a one-entry mission whose entry was made on another device meanwhile: the answers typed here go into it', async () => {
@@ -366,10 +472,23 @@ describe('answers changed on another device', () => {
     on('GET', '/api/missions/9', json(200, mission({ form: { version: 1, definition: twoNotes } })));
     on('POST', '/api/missions/9/entries', json(409, { error: { code: 'entries_limit', message: 'You have made all the entries this mission takes' } }));
     const { user } = open('/missions/9', MissionScreen);
-    on('GET', '/api/missions/9', json(200, mission({ form: { version: 1, definition: twoNotes }, myEntries: [{ ...entry(31, 'draft', '2026-05-10'), answers: { door: 'Open' }, revision: 1 }], canAddEntry: false })));
+    on(
+      'GET',
+      '/api/missions/9',
+      json(
+        200,
+        mission({
+          form: { version: 1, definition: twoNotes },
+          myEntries: [{ ...entry(31, 'draft', '2026-05-10'), answers: { door: 'Open' }, revision: 1 }],
+          canAddEntry: false,
+        }),
+      ),
+    );
     on('PUT', '/api/missions/9/entries/31', json(200, { status: 'draft', savedAt: new Date().toISOString(), revision: 2 }));
     await user.type(await screen.findByRole('textbox', { name: /What is inside/ }), 'Milk');
-    await waitFor(() => expect(sent('PUT', '/api/missions/9/entries/31').at(-1)?.body).toEqual({ answers: { door: 'Open', note: 'Milk' }, revision: 1 }), { timeout: 5_000 });
+    await waitFor(() => expect(sent('PUT', '/api/missions/9/entries/31').at(-1)?.body).toEqual({ answers: { door: 'Open', note: 'Milk' }, revision: 1 }), {
+      timeout: 5_000,
+    });
     expect(textbox(/What is inside/).value).toBe('Milk');
     expect(textbox(/Is the door open/).value).toBe('Open');
     expect(screen.getByText('Updated from your other device')).toBeTruthy();
@@ -459,7 +578,11 @@ describe('a one-entry mission', () => {
     expect(created[0]?.body).toEqual({ timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone });
 
     on('POST', '/api/missions/9/entries/31/submit', json(200, { status: 'submitted' }));
-    on('GET', '/api/missions/9', json(200, mission({ myEntries: [{ ...entry(31, 'submitted', '2026-05-10'), answers: { note: 'Milk' } }], canAddEntry: false })));
+    on(
+      'GET',
+      '/api/missions/9',
+      json(200, mission({ myEntries: [{ ...entry(31, 'submitted', '2026-05-10'), answers: { note: 'Milk' } }], canAddEntry: false })),
+    );
     await user.click(screen.getByRole('button', { name: 'Submit' }));
     expect(await screen.findByRole('heading', { name: 'Thank you — your mission is in' })).toBeTruthy();
     expect(sent('POST', '/api/missions/9/entries/31/submit')[0]?.body).toEqual({ answers: { note: 'Milk' }, revision: 1 });
@@ -505,7 +628,11 @@ describe('a diary', () => {
     on('POST', '/api/missions/9/entries', json(201, { id: 40, status: 'draft' }));
     const { user } = open('/missions/9', MissionScreen);
     expect(await screen.findByText('0 of 3 entries')).toBeTruthy();
-    on('GET', '/api/missions/9', json(200, mission({ entries: { min: 3, max: 3, perDay: 1 }, myEntries: [{ ...entry(40, 'draft', '2026-05-10'), answers: {} }], canAddEntry: false })));
+    on(
+      'GET',
+      '/api/missions/9',
+      json(200, mission({ entries: { min: 3, max: 3, perDay: 1 }, myEntries: [{ ...entry(40, 'draft', '2026-05-10'), answers: {} }], canAddEntry: false })),
+    );
     await user.click(screen.getByRole('button', { name: 'Add today’s entry' }));
     expect(await screen.findByRole('heading', { level: 2, name: /^Entry 1/ })).toBeTruthy();
     expect(screen.getByRole('textbox', { name: /What is inside/ })).toBeTruthy();

@@ -28,7 +28,7 @@ function analyticsFor(page: ReturnType<typeof fakePage>, id: string | null) {
 
 const calls = (win: Record<string, unknown>) => ((win.dataLayer as IArguments[] | undefined) ?? []).map((args) => [...args]);
 
-describe('analytics (SPEC.md §4)', () => {
+describe('analytics (docs/product.md §4)', () => {
   it('reads the measurement id from the page and ignores anything else', () => {
     const doc = (content: string | null) => ({ querySelector: () => (content === null ? null : { content }) }) as unknown as Document;
     expect(readAnalyticsId(doc('G-ABC123XYZ'))).toBe('G-ABC123XYZ');

@@ -10,13 +10,17 @@ beforeEach(() => {
   $build.set({ running: null, latest: null, meta: null });
 });
 
-describe('build watcher (SPEC.md §4, §9)', () => {
+describe('build watcher (docs/product.md §4, §9)', () => {
   it('fetches latest.json with a cache-busting timestamp', async () => {
     const fetch = vi.fn(async (_url: string) => jsonResponse({ id: 'a1', timestamp: 5 }));
     expect(await fetchLatestBuild(fetch, () => 1234)).toEqual({ id: 'a1', timestamp: 5 });
     expect(fetch).toHaveBeenCalledWith('/builds/latest.json?1234', expect.anything());
     expect(await fetchLatestBuild(async () => jsonResponse({}, 200))).toBeNull();
-    expect(await fetchLatestBuild(async () => { throw new Error('offline'); })).toBeNull();
+    expect(
+      await fetchLatestBuild(async () => {
+        throw new Error('offline');
+      }),
+    ).toBeNull();
   });
 
   it('takes the first id as the running build, loads its meta, and notices a newer one', async () => {

@@ -26,7 +26,7 @@ function fakeRoot() {
   };
 }
 
-describe('colour mode (SPEC.md §3)', () => {
+describe('colour mode (docs/product.md §3)', () => {
   it('reads system when nothing or something unknown is stored', () => {
     const storage = new MemoryStorage();
     expect(readColorMode(storage)).toBe('system');

@@ -21,7 +21,7 @@ beforeEach(() => {
   storage = new MemoryStorage();
 });
 
-describe('cookie consent (SPEC.md §3, §4)', () => {
+describe('cookie consent (docs/product.md §3, §4)', () => {
   it('has four categories; necessary is on and the others off by default', () => {
     expect(CONSENT_CATEGORIES).toEqual(['necessary', 'preferences', 'statistics', 'marketing']);
     expect(DEFAULT_CONSENT).toEqual({ necessary: true, preferences: false, statistics: false, marketing: false });
@@ -76,7 +76,15 @@ describe('cookie consent (SPEC.md §3, §4)', () => {
   });
 
   it('survives a storage that throws', () => {
-    const broken = { getItem: () => { throw new Error('denied'); }, setItem: () => { throw new Error('quota'); }, removeItem: () => {} };
+    const broken = {
+      getItem: () => {
+        throw new Error('denied');
+      },
+      setItem: () => {
+        throw new Error('quota');
+      },
+      removeItem: () => {},
+    };
     expect(loadConsent(broken).saved).toBe(false);
     expect(allowAllConsent(broken)).toEqual(ALL_CONSENT);
   });

@@ -5,7 +5,7 @@ import type { BuildMeta } from '../../../builds/manifest.ts';
 
 const base = 'https://fieldwork.example/terms';
 
-describe('navigation checks (SPEC.md §8)', () => {
+describe('navigation checks (docs/product.md §8)', () => {
   it('allows same-site targets', () => {
     expect(resolveNavigation('/privacy', {}, base)).toMatchObject({ kind: 'internal' });
     expect(resolveNavigation('https://fieldwork.example/x?y=1', {}, base).url.pathname).toBe('/x');

@@ -6,7 +6,7 @@ import { DEFAULT_BANNER_TEXT, bannerText } from '../../../src/stores/site-banner
 import { PAYLOAD_CACHE_MS } from '../../../src/shared/ui-constants.ts';
 import { jsonResponse } from './fakes.ts';
 
-describe('page payloads (ARCHITECTURE.md, SPEC.md §9)', () => {
+describe('page payloads (docs/architecture.md, docs/product.md §9)', () => {
   it('maps pages to their payload files (dynamic routes share the shell)', () => {
     expect(payloadPagePath('/terms/')).toBe('/terms');
     expect(payloadPagePath('/surveys/42')).toBe('/surveys/_');
@@ -39,7 +39,7 @@ describe('page payloads (ARCHITECTURE.md, SPEC.md §9)', () => {
   });
 });
 
-describe('banner flag (SPEC.md §4)', () => {
+describe('banner flag (docs/product.md §4)', () => {
   it('shows a truthy value: its text when a string, a default otherwise', () => {
     expect(bannerText(null)).toBeNull();
     expect(bannerText(false)).toBeNull();
@@ -63,7 +63,7 @@ describe('banner flag (SPEC.md §4)', () => {
   });
 });
 
-describe('shell boot (SPEC.md §8)', () => {
+describe('shell boot (docs/product.md §8)', () => {
   it('sends the first startup error to the error handler and still runs the other steps', () => {
     const onError = vi.fn();
     const ran: string[] = [];

@@ -12,7 +12,7 @@ function setup(response: () => Promise<Response> = async () => new Response(null
   return { fetch, warn, queue, bodies };
 }
 
-describe('client error reports (SPEC.md §3, §4, §8)', () => {
+describe('client error reports (docs/product.md §3, §4, §8)', () => {
   it('hashes with SHA-1 (hex) through crypto.subtle', async () => {
     expect(await sha1Hex('abc')).toBe(createHash('sha1').update('abc').digest('hex'));
   });
@@ -86,7 +86,11 @@ describe('client error reports (SPEC.md §3, §4, §8)', () => {
 
   it('other errors carry the stack and a type label (exception or promise)', () => {
     const data = errorReportData(new TypeError('bad'), { type: 'uncaught', label: 'promise' });
-    expect(data).toMatchObject({ type: 'uncaught', stacktrace: expect.stringContaining('TypeError: bad'), data: { kind: 'misc', data: { type: 'promise', name: 'TypeError', message: 'bad' } } });
+    expect(data).toMatchObject({
+      type: 'uncaught',
+      stacktrace: expect.stringContaining('TypeError: bad'),
+      data: { kind: 'misc', data: { type: 'promise', name: 'TypeError', message: 'bad' } },
+    });
     expect(errorReportData('just a string', { type: 'uncaught', label: 'promise' })).toEqual({
       type: 'uncaught',
       stacktrace: null,

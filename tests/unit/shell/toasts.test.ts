@@ -12,7 +12,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('toasts (SPEC.md §3, §4, §9)', () => {
+describe('toasts (docs/product.md §3, §4, §9)', () => {
   it('uses the specified constants', () => {
     expect([TOAST_LIMIT, TOAST_REMOVE_DELAY_MS, TOAST_DURATION_MS, TOAST_LABEL, TOAST_HOTKEY]).toEqual([1, 1_000_000, 5000, 'Notification', ['F8']]);
   });

@@ -73,7 +73,7 @@ describe('fileToBase64', () => {
     await expect(fileToBase64(new Blob(['x']))).rejects.toThrow(MESSAGE);
   });
 
-  it('the message is exactly SPEC.md §8', async () => {
+  it('the message is exactly docs/product.md §8', async () => {
     vi.stubGlobal('FileReader', fakeFileReader({ kind: 'error' }));
     const error = await fileToBase64(new Blob(['x'])).catch((e: unknown) => e);
     expect(String(error)).toBe('Error: Failed to convert file to base64 string');

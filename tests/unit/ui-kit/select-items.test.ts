@@ -9,7 +9,7 @@ import {
 } from '../../../src/lib/ui-kit/select-items.ts';
 import { TOOLTIP_STATES, tooltipProviderDefaults } from '../../../src/lib/ui-kit/tooltip-defaults.ts';
 
-describe('select items (SPEC.md §5: no empty-string value)', () => {
+describe('select items (docs/product.md §5: no empty-string value)', () => {
   it('rejects the empty string only', () => {
     expect(isValidSelectItemValue('')).toBe(false);
     expect(isValidSelectItemValue(' ')).toBe(true);
@@ -32,19 +32,19 @@ describe('select items (SPEC.md §5: no empty-string value)', () => {
   });
 });
 
-describe('select edge margin (SPEC.md §9: 10 px)', () => {
+describe('select edge margin (docs/product.md §9: 10 px)', () => {
   it('is 10 px, applied as the collision padding', () => {
     expect(SELECT_EDGE_MARGIN).toBe(10);
     expect(selectContentPositioning).toEqual({ position: 'popper', collisionPadding: 10 });
   });
 });
 
-describe('tooltip (SPEC.md §4, §9)', () => {
+describe('tooltip (docs/product.md §4, §9)', () => {
   it('opens after 700 ms with a 300 ms skip delay', () => {
     expect(tooltipProviderDefaults).toEqual({ delayDuration: 700, skipDelayDuration: 300 });
   });
 
-  it('has the three states of SPEC.md §4', () => {
+  it('has the three states of docs/product.md §4', () => {
     expect(TOOLTIP_STATES).toEqual(['closed', 'delayed-open', 'instant-open']);
   });
 });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import * as ui from '../../../src/shared/ui-constants.ts';
 
-// SPEC.md §9, value by value.
-describe('SPEC.md §9 UI constants', () => {
+// docs/product.md §9, value by value.
+describe('docs/product.md §9 UI constants', () => {
   it.each([
     ['TOAST_LIMIT', 1],
     ['TOAST_REMOVE_DELAY_MS', 1_000_000],
@@ -39,7 +39,7 @@ describe('SPEC.md §9 UI constants', () => {
     expect(ui.TOAST_HOTKEY).toEqual(['F8']);
   });
 
-  it('toast types are foreground and background (SPEC.md §5)', () => {
+  it('toast types are foreground and background (docs/product.md §5)', () => {
     expect(ui.TOAST_TYPES).toEqual(['foreground', 'background']);
   });
 

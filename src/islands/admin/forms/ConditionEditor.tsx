@@ -89,7 +89,9 @@ export function ConditionEditor({ draft, target, condition, onChange, today }: C
             </Button>
           ) : (
             <p className="text-sm text-muted-foreground">
-              {target.kind === 'page' ? 'A page condition uses questions of earlier pages; there are none yet.' : 'A condition uses questions that come before this one; there are none yet.'}
+              {target.kind === 'page'
+                ? 'A page condition uses questions of earlier pages; there are none yet.'
+                : 'A condition uses questions that come before this one; there are none yet.'}
             </p>
           )}
         </>
@@ -97,8 +99,14 @@ export function ConditionEditor({ draft, target, condition, onChange, today }: C
 
       {rule === 'complex' && (
         <>
-          <p className="text-sm text-muted-foreground">This condition is too complex for the editor (nested groups or “not”). It is shown as it is in the file; it can still be published when it is valid.</p>
-          <pre tabIndex={0} aria-label="The condition as JSON" className="max-h-60 overflow-auto rounded-md border border-border bg-muted p-3 font-mono text-xs">
+          <p className="text-sm text-muted-foreground">
+            This condition is too complex for the editor (nested groups or “not”). It is shown as it is in the file; it can still be published when it is valid.
+          </p>
+          <pre
+            tabIndex={0}
+            aria-label="The condition as JSON"
+            className="max-h-60 overflow-auto rounded-md border border-border bg-muted p-3 font-mono text-xs"
+          >
             {JSON.stringify(condition, null, 2)}
           </pre>
           <div className="flex flex-wrap gap-2">
@@ -142,7 +150,9 @@ export function ConditionEditor({ draft, target, condition, onChange, today }: C
                   row={row}
                   candidates={candidates}
                   today={today}
-                  onChange={(next, key) => write({ ...rule, rows: rule.rows.map((each, at) => (at === index ? next : each)) }, key && `${keyBase}:${index}:${key}`)}
+                  onChange={(next, key) =>
+                    write({ ...rule, rows: rule.rows.map((each, at) => (at === index ? next : each)) }, key && `${keyBase}:${index}:${key}`)
+                  }
                   onRemove={() => {
                     if (rule.rows.length === 1) focusNext.current = 'start';
                     else focusNext.current = { rule: Math.max(0, index - 1) };
@@ -249,7 +259,9 @@ function ValueEditor({ row, candidate, onChange }: { row: RuleRow; candidate: Ca
                 <Checkbox
                   id={`${groupId}-${option.id}`}
                   checked={chosen.has(option.id)}
-                  onCheckedChange={(checked) => set(candidate.options.map((each) => each.id).filter((id) => (id === option.id ? checked === true : chosen.has(id))))}
+                  onCheckedChange={(checked) =>
+                    set(candidate.options.map((each) => each.id).filter((id) => (id === option.id ? checked === true : chosen.has(id))))
+                  }
                 />
                 <Label htmlFor={`${groupId}-${option.id}`} className="font-normal">
                   {option.label || option.id}
@@ -270,9 +282,25 @@ function ValueEditor({ row, candidate, onChange }: { row: RuleRow; candidate: Ca
     case 'rating':
     case 'scale':
     case 'number':
-      return <NumberSetting label="Value" value={typeof row.value === 'number' ? row.value : undefined} min={candidate.min} max={candidate.max} onChange={(value) => set(value, 'value')} />;
+      return (
+        <NumberSetting
+          label="Value"
+          value={typeof row.value === 'number' ? row.value : undefined}
+          min={candidate.min}
+          max={candidate.max}
+          onChange={(value) => set(value, 'value')}
+        />
+      );
     case 'date':
-      return <TextSetting label="Value" description="A date as YYYY-MM-DD, or “today”." value={typeof row.value === 'string' ? row.value : ''} placeholder="YYYY-MM-DD" onChange={(value) => set(value.trim(), 'value')} />;
+      return (
+        <TextSetting
+          label="Value"
+          description="A date as YYYY-MM-DD, or “today”."
+          value={typeof row.value === 'string' ? row.value : ''}
+          placeholder="YYYY-MM-DD"
+          onChange={(value) => set(value.trim(), 'value')}
+        />
+      );
     case 'consent':
       return (
         <SelectSetting

@@ -71,7 +71,10 @@ export function ElementList({ state, dispatch, problems, onEdit, onEditPage, onD
     requestAnimationFrame(place);
   });
 
-  const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 6 } }), useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }));
+  const sensors = useSensors(
+    useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
+    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
+  );
 
   const nameOfId = (id: UniqueIdentifier) => {
     const text = String(id);
@@ -86,7 +89,8 @@ export function ElementList({ state, dispatch, problems, onEdit, onEditPage, onD
   const announcements: Announcements = {
     onDragStart: ({ active }) => `Picked up ${nameOfId(active.id)}. Use the arrow keys to move it, Space to drop it, Escape to cancel.`,
     onDragOver: ({ active, over }) => (over && over.id !== active.id ? `Over ${nameOfId(over.id)}.` : undefined),
-    onDragEnd: ({ active, over }) => (over ? `Dropped ${quote(titleOf(findElement(draft, String(active.id))?.element ?? { id: String(active.id), title: '' }))}.` : 'Dropped where it was.'),
+    onDragEnd: ({ active, over }) =>
+      over ? `Dropped ${quote(titleOf(findElement(draft, String(active.id))?.element ?? { id: String(active.id), title: '' }))}.` : 'Dropped where it was.',
     onDragCancel: ({ active }) => `Moving ${nameOfId(active.id)} was cancelled.`,
   };
 
@@ -148,7 +152,12 @@ export function ElementList({ state, dispatch, problems, onEdit, onEditPage, onD
         sensors={sensors}
         collisionDetection={closestCenter}
         onDragEnd={onDragEnd}
-        accessibility={{ announcements, screenReaderInstructions: { draggable: 'To move this question, press Space, then the arrow keys; press Space again to drop it, or Escape to cancel.' } }}
+        accessibility={{
+          announcements,
+          screenReaderInstructions: {
+            draggable: 'To move this question, press Space, then the arrow keys; press Space again to drop it, or Escape to cancel.',
+          },
+        }}
       >
         {draft.pages.map((page, pageIndex) => (
           <PageSection
@@ -229,7 +238,10 @@ function PageSection(props: PageSectionProps) {
     <section
       aria-labelledby={headingId}
       data-current={current || undefined}
-      className={cn('flex flex-col gap-3 rounded-xl border bg-card p-3 shadow-sm sm:p-4', current ? 'border-primary/60 ring-1 ring-primary/30' : 'border-border')}
+      className={cn(
+        'flex flex-col gap-3 rounded-xl border bg-card p-3 shadow-sm sm:p-4',
+        current ? 'border-primary/60 ring-1 ring-primary/30' : 'border-border',
+      )}
     >
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div className="flex min-w-0 flex-col gap-0.5">
@@ -244,10 +256,24 @@ function PageSection(props: PageSectionProps) {
           <Button variant="ghost" size="sm" aria-describedby={headingId} onClick={() => props.onEditPage(page.id)}>
             Page settings
           </Button>
-          <Button variant="ghost" size="sm" aria-describedby={headingId} data-focus-key={`${page.id}|page-up`} disabled={pageIndex === 0} onClick={() => props.onMovePage(-1)}>
+          <Button
+            variant="ghost"
+            size="sm"
+            aria-describedby={headingId}
+            data-focus-key={`${page.id}|page-up`}
+            disabled={pageIndex === 0}
+            onClick={() => props.onMovePage(-1)}
+          >
             Move page up
           </Button>
-          <Button variant="ghost" size="sm" aria-describedby={headingId} data-focus-key={`${page.id}|page-down`} disabled={pageIndex === pageCount - 1} onClick={() => props.onMovePage(1)}>
+          <Button
+            variant="ghost"
+            size="sm"
+            aria-describedby={headingId}
+            data-focus-key={`${page.id}|page-down`}
+            disabled={pageIndex === pageCount - 1}
+            onClick={() => props.onMovePage(1)}
+          >
             Move page down
           </Button>
           <Button variant="ghost" size="sm" aria-describedby={headingId} className="text-destructive" disabled={pageCount === 1} onClick={props.onDeletePage}>
@@ -263,11 +289,17 @@ function PageSection(props: PageSectionProps) {
         </ul>
       )}
       <SortableContext items={page.elements.map((element) => element.id)} strategy={verticalListSortingStrategy}>
-        <ol ref={setNodeRef} aria-label={`Questions on page ${pageIndex + 1}`} className={cn('flex min-h-16 flex-col gap-2 rounded-lg', isOver && 'bg-accent/60')}>
+        <ol
+          ref={setNodeRef}
+          aria-label={`Questions on page ${pageIndex + 1}`}
+          className={cn('flex min-h-16 flex-col gap-2 rounded-lg', isOver && 'bg-accent/60')}
+        >
           {page.elements.map((element) => (
             <ElementCard key={element.id} {...props} element={element} selected={element.id === props.selectedId} />
           ))}
-          {page.elements.length === 0 && <li className="rounded-lg border border-dashed border-border px-3 py-5 text-sm text-muted-foreground">No questions on this page yet.</li>}
+          {page.elements.length === 0 && (
+            <li className="rounded-lg border border-dashed border-border px-3 py-5 text-sm text-muted-foreground">No questions on this page yet.</li>
+          )}
         </ol>
       </SortableContext>
       {!current && (
@@ -279,7 +311,19 @@ function PageSection(props: PageSectionProps) {
   );
 }
 
-function ElementCard({ element, selected, problems, index, isFirst, isLast, onEdit, onSelect, onMove, onDuplicate, onDelete }: PageSectionProps & { element: DraftElement; selected: boolean }) {
+function ElementCard({
+  element,
+  selected,
+  problems,
+  index,
+  isFirst,
+  isLast,
+  onEdit,
+  onSelect,
+  onMove,
+  onDuplicate,
+  onDelete,
+}: PageSectionProps & { element: DraftElement; selected: boolean }) {
   const titleId = useId();
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id: element.id });
   const raw = element as Record<string, unknown>;
@@ -290,12 +334,21 @@ function ElementCard({ element, selected, problems, index, isFirst, isLast, onEd
     <li
       ref={setNodeRef}
       style={{ transform: DndCss.Translate.toString(transform), transition }}
-      className={cn('relative rounded-lg border bg-card', selected ? 'border-primary ring-2 ring-primary/40' : 'border-border', isDragging && 'z-10 shadow-lg', messages.length > 0 && !selected && 'border-destructive/60')}
+      className={cn(
+        'relative rounded-lg border bg-card',
+        selected ? 'border-primary ring-2 ring-primary/40' : 'border-border',
+        isDragging && 'z-10 shadow-lg',
+        messages.length > 0 && !selected && 'border-destructive/60',
+      )}
     >
-      <article aria-labelledby={titleId} className="flex gap-2 p-3" onClick={(event) => {
+      <article
+        aria-labelledby={titleId}
+        className="flex gap-2 p-3"
+        onClick={(event) => {
           // A click on the card selects it; its buttons do their own thing.
           if (!(event.target as HTMLElement).closest('button')) onSelect(element.id);
-        }}>
+        }}
+      >
         <button
           ref={setActivatorNodeRef}
           type="button"
@@ -334,13 +387,36 @@ function ElementCard({ element, selected, problems, index, isFirst, isLast, onEd
             )}
           </div>
           <div className="flex flex-wrap gap-1">
-            <Button variant={selected ? 'secondary' : 'outline'} size="sm" className="h-8" aria-describedby={titleId} data-focus-key={`${element.id}|edit`} onClick={() => onEdit(element.id)}>
+            <Button
+              variant={selected ? 'secondary' : 'outline'}
+              size="sm"
+              className="h-8"
+              aria-describedby={titleId}
+              data-focus-key={`${element.id}|edit`}
+              onClick={() => onEdit(element.id)}
+            >
               Edit
             </Button>
-            <Button variant="ghost" size="sm" className="h-8" aria-describedby={titleId} data-focus-key={`${element.id}|up`} disabled={isFirst(element.id)} onClick={() => onMove(element, -1)}>
+            <Button
+              variant="ghost"
+              size="sm"
+              className="h-8"
+              aria-describedby={titleId}
+              data-focus-key={`${element.id}|up`}
+              disabled={isFirst(element.id)}
+              onClick={() => onMove(element, -1)}
+            >
               Move up
             </Button>
-            <Button variant="ghost" size="sm" className="h-8" aria-describedby={titleId} data-focus-key={`${element.id}|down`} disabled={isLast(element.id)} onClick={() => onMove(element, 1)}>
+            <Button
+              variant="ghost"
+              size="sm"
+              className="h-8"
+              aria-describedby={titleId}
+              data-focus-key={`${element.id}|down`}
+              disabled={isLast(element.id)}
+              onClick={() => onMove(element, 1)}
+            >
               Move down
             </Button>
             <Button variant="ghost" size="sm" className="h-8" aria-describedby={titleId} onClick={() => onDuplicate(element)}>

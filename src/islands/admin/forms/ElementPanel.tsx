@@ -4,7 +4,15 @@
  * no element is selected. Every edit is a reducer action, so it can be undone.
  */
 import { useEffect, useId, useState, type Dispatch, type ReactNode, type Ref } from 'react';
-import { ELEMENT_TYPES, PHOTO_CAPTURE, RATING_ICONS, SCALE_PRESETS, SHORT_TEXT_FORMATS, isElementType, type ElementType } from '../../../shared/forms/constants.ts';
+import {
+  ELEMENT_TYPES,
+  PHOTO_CAPTURE,
+  RATING_ICONS,
+  SCALE_PRESETS,
+  SHORT_TEXT_FORMATS,
+  isElementType,
+  type ElementType,
+} from '../../../shared/forms/constants.ts';
 import { FORM_LIMITS } from '../../../shared/forms/constants.ts';
 import type { DraftElement } from '../../../shared/forms/definition.ts';
 import { Alert } from '../../../components/ui/alert.tsx';
@@ -32,7 +40,12 @@ type Raw = Record<string, unknown>;
 const str = (raw: Raw, key: string): string => (typeof raw[key] === 'string' ? raw[key] : '');
 const num = (raw: Raw, key: string): number | undefined => (typeof raw[key] === 'number' ? raw[key] : undefined);
 const bool = (raw: Raw, key: string): boolean => raw[key] === true;
-const itemsOf = (raw: Raw, key: string): Item[] => (Array.isArray(raw[key]) ? (raw[key] as unknown[]).filter((item): item is Item => typeof item === 'object' && item !== null && typeof (item as Item).id === 'string' && typeof (item as Item).label === 'string') : []);
+const itemsOf = (raw: Raw, key: string): Item[] =>
+  Array.isArray(raw[key])
+    ? (raw[key] as unknown[]).filter(
+        (item): item is Item => typeof item === 'object' && item !== null && typeof (item as Item).id === 'string' && typeof (item as Item).label === 'string',
+      )
+    : [];
 
 const pageName = (page: DraftPage, index: number) => `Page ${index + 1}${page.title?.trim() ? `: ${page.title.trim()}` : ''}`;
 
@@ -65,7 +78,16 @@ function Problems({ messages }: { messages: readonly string[] | undefined }) {
   );
 }
 
-function PageSettings({ state, dispatch, problems, today, headingRef, headingId, page, pageIndex }: ElementPanelProps & { page: DraftPage; pageIndex: number }) {
+function PageSettings({
+  state,
+  dispatch,
+  problems,
+  today,
+  headingRef,
+  headingId,
+  page,
+  pageIndex,
+}: ElementPanelProps & { page: DraftPage; pageIndex: number }) {
   const update = (patch: Record<string, unknown>, key: string) => dispatch({ type: 'update_page', id: page.id, patch, key: `page:${page.id}:${key}` });
   return (
     <div className="flex flex-col gap-5">
@@ -74,12 +96,18 @@ function PageSettings({ state, dispatch, problems, today, headingRef, headingId,
           Page settings
         </h2>
         <p className="text-sm text-muted-foreground">
-          {pageName(page, pageIndex)} · id <span className="font-mono">{page.id}</span> · {page.elements.length === 1 ? '1 question' : `${page.elements.length} questions`}
+          {pageName(page, pageIndex)} · id <span className="font-mono">{page.id}</span> ·{' '}
+          {page.elements.length === 1 ? '1 question' : `${page.elements.length} questions`}
         </p>
       </div>
       <Problems messages={problems[page.id]} />
       <TextSetting label="Page title" value={page.title ?? ''} onChange={(title) => update({ title }, 'title')} />
-      <LongTextSetting label="Page description" description="Shown under the page title. Markdown: **bold**, _italic_, lists, links." value={str(page, 'description')} onChange={(description) => update({ description: description === '' ? undefined : description }, 'description')} />
+      <LongTextSetting
+        label="Page description"
+        description="Shown under the page title. Markdown: **bold**, _italic_, lists, links."
+        value={str(page, 'description')}
+        onChange={(description) => update({ description: description === '' ? undefined : description }, 'description')}
+      />
       <ConditionEditor
         draft={state.draft}
         target={{ kind: 'page', id: page.id }}
@@ -91,11 +119,22 @@ function PageSettings({ state, dispatch, problems, today, headingRef, headingId,
   );
 }
 
-function ElementSettings({ state, dispatch, problems, today, headingRef, headingId, announce, element, pageId }: ElementPanelProps & { element: DraftElement; pageId: string }) {
+function ElementSettings({
+  state,
+  dispatch,
+  problems,
+  today,
+  headingRef,
+  headingId,
+  announce,
+  element,
+  pageId,
+}: ElementPanelProps & { element: DraftElement; pageId: string }) {
   const raw = element as Raw;
   const id = element.id;
   const locked = isLocked(state, id);
-  const update = (patch: Record<string, unknown>, key: string, label?: string) => dispatch({ type: 'update_element', id, patch, key: `${id}:${key}`, ...(label ? { label } : {}) });
+  const update = (patch: Record<string, unknown>, key: string, label?: string) =>
+    dispatch({ type: 'update_element', id, patch, key: `${id}:${key}`, ...(label ? { label } : {}) });
   const [pendingType, setPendingType] = useState<ElementType | null>(null);
   useEffect(() => setPendingType(null), [id]);
 
@@ -118,7 +157,14 @@ function ElementSettings({ state, dispatch, problems, today, headingRef, heading
         value={str(raw, 'description')}
         onChange={(description) => update({ description: description === '' ? undefined : description }, 'description')}
       />
-      {element.type !== 'statement' && <CheckSetting label="Required" description="The person must answer before going on." checked={bool(raw, 'required')} onChange={(required) => update({ required: required || undefined }, 'required')} />}
+      {element.type !== 'statement' && (
+        <CheckSetting
+          label="Required"
+          description="The person must answer before going on."
+          checked={bool(raw, 'required')}
+          onChange={(required) => update({ required: required || undefined }, 'required')}
+        />
+      )}
 
       <IdSetting state={state} id={id} locked={locked} onRename={(newId) => dispatch({ type: 'rename_element', id, newId })} />
 
@@ -140,7 +186,8 @@ function ElementSettings({ state, dispatch, problems, today, headingRef, heading
         {pendingType && (
           <div role="group" aria-label="Replace with a new question" className="flex flex-col gap-2 rounded-md border border-border bg-muted/40 p-3">
             <p className="text-sm">
-              Answers already given stay with “{element.title.trim() || id}” in the published versions. The new {TYPE_LABELS[pendingType]} question gets a new id.
+              Answers already given stay with “{element.title.trim() || id}” in the published versions. The new {TYPE_LABELS[pendingType]} question gets a new
+              id.
             </p>
             <div className="flex flex-wrap gap-2">
               <Button
@@ -198,7 +245,11 @@ function IdSetting({ state, id, locked, onRename }: { state: BuilderState; id: s
   return (
     <TextSetting
       label="Id"
-      description={locked ? 'Locked: a published version uses this id, and answers are stored under it.' : 'Answers are stored under this id. Lower-case letters, digits and _.'}
+      description={
+        locked
+          ? 'Locked: a published version uses this id, and answers are stored under it.'
+          : 'Answers are stored under this id. Lower-case letters, digits and _.'
+      }
       value={text}
       disabled={locked}
       error={problem ?? undefined}
@@ -210,7 +261,15 @@ function IdSetting({ state, id, locked, onRename }: { state: BuilderState; id: s
   );
 }
 
-function TypeSettings({ element, type, update }: { element: DraftElement; type: ElementType; update: (patch: Record<string, unknown>, key: string, label?: string) => void }) {
+function TypeSettings({
+  element,
+  type,
+  update,
+}: {
+  element: DraftElement;
+  type: ElementType;
+  update: (patch: Record<string, unknown>, key: string, label?: string) => void;
+}) {
   const raw = element as Raw;
   const setText = (key: string) => (value: string) => update({ [key]: value === '' ? undefined : value }, key);
   const setNumber = (key: string) => (value: number | undefined) => update({ [key]: value }, key);
@@ -219,7 +278,12 @@ function TypeSettings({ element, type, update }: { element: DraftElement; type: 
     <OptionsEditor noun={noun} elementId={element.id} items={itemsOf(raw, key)} onChange={(items, mergeKey) => update({ [key]: items }, mergeKey)} />
   );
   const optionOrder = (
-    <CheckSetting label="Shuffle the options" description="Each person sees them in their own random order." checked={raw.optionOrder === 'random'} onChange={(random) => update({ optionOrder: random ? 'random' : undefined }, 'optionOrder')} />
+    <CheckSetting
+      label="Shuffle the options"
+      description="Each person sees them in their own random order."
+      checked={raw.optionOrder === 'random'}
+      onChange={(random) => update({ optionOrder: random ? 'random' : undefined }, 'optionOrder')}
+    />
   );
   const allowOther = <CheckSetting label="Add an “Other” choice with a text box" checked={bool(raw, 'allowOther')} onChange={setBool('allowOther')} />;
 
@@ -227,9 +291,26 @@ function TypeSettings({ element, type, update }: { element: DraftElement; type: 
     case 'short_text':
       return (
         <Settings>
-          <SelectSetting label="Format" none="Any text" value={str(raw, 'format') || undefined} choices={SHORT_TEXT_FORMATS.filter((format) => format !== 'text').map((format) => ({ value: format, label: { email: 'Email address', url: 'Web address', phone: 'Phone number' }[format] ?? format }))} onChange={(format) => update({ format }, 'format')} />
+          <SelectSetting
+            label="Format"
+            none="Any text"
+            value={str(raw, 'format') || undefined}
+            choices={SHORT_TEXT_FORMATS.filter((format) => format !== 'text').map((format) => ({
+              value: format,
+              label: { email: 'Email address', url: 'Web address', phone: 'Phone number' }[format] ?? format,
+            }))}
+            onChange={(format) => update({ format }, 'format')}
+          />
           <NumberSetting label="Minimum length" min={0} step={1} value={num(raw, 'minLength')} onChange={setNumber('minLength')} />
-          <NumberSetting label="Maximum length" description={`${FORM_LIMITS.shortTextDefaultMax} when empty.`} min={1} max={FORM_LIMITS.shortTextHardMax} step={1} value={num(raw, 'maxLength')} onChange={setNumber('maxLength')} />
+          <NumberSetting
+            label="Maximum length"
+            description={`${FORM_LIMITS.shortTextDefaultMax} when empty.`}
+            min={1}
+            max={FORM_LIMITS.shortTextHardMax}
+            step={1}
+            value={num(raw, 'maxLength')}
+            onChange={setNumber('maxLength')}
+          />
           <TextSetting label="Placeholder" value={str(raw, 'placeholder')} onChange={setText('placeholder')} />
         </Settings>
       );
@@ -237,7 +318,15 @@ function TypeSettings({ element, type, update }: { element: DraftElement; type: 
       return (
         <Settings>
           <NumberSetting label="Minimum length" min={0} step={1} value={num(raw, 'minLength')} onChange={setNumber('minLength')} />
-          <NumberSetting label="Maximum length" description={`${FORM_LIMITS.longTextDefaultMax} when empty.`} min={1} max={FORM_LIMITS.longTextHardMax} step={1} value={num(raw, 'maxLength')} onChange={setNumber('maxLength')} />
+          <NumberSetting
+            label="Maximum length"
+            description={`${FORM_LIMITS.longTextDefaultMax} when empty.`}
+            min={1}
+            max={FORM_LIMITS.longTextHardMax}
+            step={1}
+            value={num(raw, 'maxLength')}
+            onChange={setNumber('maxLength')}
+          />
           <TextSetting label="Placeholder" value={str(raw, 'placeholder')} onChange={setText('placeholder')} />
         </Settings>
       );
@@ -295,8 +384,22 @@ function TypeSettings({ element, type, update }: { element: DraftElement; type: 
     case 'rating':
       return (
         <Settings>
-          <NumberSetting label="Highest rating" description={`From ${FORM_LIMITS.ratingMin} to ${FORM_LIMITS.ratingMax}.`} min={FORM_LIMITS.ratingMin} max={FORM_LIMITS.ratingMax} step={1} value={num(raw, 'max')} onChange={setNumber('max')} />
-          <SelectSetting label="Shown as" value={str(raw, 'icon') || undefined} none="Stars (default)" choices={RATING_ICONS.filter((icon) => icon !== 'star').map((icon) => ({ value: icon, label: 'Numbers' }))} onChange={(icon) => update({ icon }, 'icon')} />
+          <NumberSetting
+            label="Highest rating"
+            description={`From ${FORM_LIMITS.ratingMin} to ${FORM_LIMITS.ratingMax}.`}
+            min={FORM_LIMITS.ratingMin}
+            max={FORM_LIMITS.ratingMax}
+            step={1}
+            value={num(raw, 'max')}
+            onChange={setNumber('max')}
+          />
+          <SelectSetting
+            label="Shown as"
+            value={str(raw, 'icon') || undefined}
+            none="Stars (default)"
+            choices={RATING_ICONS.filter((icon) => icon !== 'star').map((icon) => ({ value: icon, label: 'Numbers' }))}
+            onChange={(icon) => update({ icon }, 'icon')}
+          />
         </Settings>
       );
     case 'scale':
@@ -307,7 +410,13 @@ function TypeSettings({ element, type, update }: { element: DraftElement; type: 
           <NumberSetting label="Step" description="1 when empty." min={0} value={num(raw, 'step')} onChange={setNumber('step')} />
           <TextSetting label="Label of the low end" placeholder="Not at all likely" value={str(raw, 'minLabel')} onChange={setText('minLabel')} />
           <TextSetting label="Label of the high end" placeholder="Extremely likely" value={str(raw, 'maxLabel')} onChange={setText('maxLabel')} />
-          <SelectSetting label="Preset" none="None" value={str(raw, 'preset') || undefined} choices={SCALE_PRESETS.map((preset) => ({ value: preset, label: preset === 'nps' ? 'Net Promoter Score (0–10)' : 'Likert' }))} onChange={(preset) => update({ preset }, 'preset')} />
+          <SelectSetting
+            label="Preset"
+            none="None"
+            value={str(raw, 'preset') || undefined}
+            choices={SCALE_PRESETS.map((preset) => ({ value: preset, label: preset === 'nps' ? 'Net Promoter Score (0–10)' : 'Likert' }))}
+            onChange={(preset) => update({ preset }, 'preset')}
+          />
         </Settings>
       );
     case 'number':
@@ -322,16 +431,53 @@ function TypeSettings({ element, type, update }: { element: DraftElement; type: 
     case 'date':
       return (
         <Settings>
-          <TextSetting label="Earliest date" description="YYYY-MM-DD, or “today”." placeholder="YYYY-MM-DD" value={str(raw, 'minDate')} onChange={setText('minDate')} />
-          <TextSetting label="Latest date" description="YYYY-MM-DD, or “today”." placeholder="YYYY-MM-DD" value={str(raw, 'maxDate')} onChange={setText('maxDate')} />
+          <TextSetting
+            label="Earliest date"
+            description="YYYY-MM-DD, or “today”."
+            placeholder="YYYY-MM-DD"
+            value={str(raw, 'minDate')}
+            onChange={setText('minDate')}
+          />
+          <TextSetting
+            label="Latest date"
+            description="YYYY-MM-DD, or “today”."
+            placeholder="YYYY-MM-DD"
+            value={str(raw, 'maxDate')}
+            onChange={setText('maxDate')}
+          />
         </Settings>
       );
     case 'photo':
       return (
         <Settings>
-          <NumberSetting label="At least" description="Photos needed when the question is answered." min={0} max={FORM_LIMITS.photoMaxFiles} step={1} value={num(raw, 'minFiles')} onChange={setNumber('minFiles')} />
-          <NumberSetting label="At most" description={`Up to ${FORM_LIMITS.photoMaxFiles}.`} min={1} max={FORM_LIMITS.photoMaxFiles} step={1} value={num(raw, 'maxFiles')} onChange={setNumber('maxFiles')} />
-          <SelectSetting label="Photos from" none="Camera or library (default)" value={str(raw, 'capture') || undefined} choices={PHOTO_CAPTURE.filter((capture) => capture !== 'both').map((capture) => ({ value: capture, label: capture === 'camera' ? 'The camera only' : 'The library only' }))} onChange={(capture) => update({ capture }, 'capture')} />
+          <NumberSetting
+            label="At least"
+            description="Photos needed when the question is answered."
+            min={0}
+            max={FORM_LIMITS.photoMaxFiles}
+            step={1}
+            value={num(raw, 'minFiles')}
+            onChange={setNumber('minFiles')}
+          />
+          <NumberSetting
+            label="At most"
+            description={`Up to ${FORM_LIMITS.photoMaxFiles}.`}
+            min={1}
+            max={FORM_LIMITS.photoMaxFiles}
+            step={1}
+            value={num(raw, 'maxFiles')}
+            onChange={setNumber('maxFiles')}
+          />
+          <SelectSetting
+            label="Photos from"
+            none="Camera or library (default)"
+            value={str(raw, 'capture') || undefined}
+            choices={PHOTO_CAPTURE.filter((capture) => capture !== 'both').map((capture) => ({
+              value: capture,
+              label: capture === 'camera' ? 'The camera only' : 'The library only',
+            }))}
+            onChange={(capture) => update({ capture }, 'capture')}
+          />
         </Settings>
       );
     case 'consent':
@@ -352,7 +498,13 @@ function TypeSettings({ element, type, update }: { element: DraftElement; type: 
     case 'statement':
       return (
         <Settings>
-          <LongTextSetting label="Text" description="Markdown: **bold**, _italic_, lists, links." rows={5} value={str(raw, 'body')} onChange={(body) => update({ body }, 'body')} />
+          <LongTextSetting
+            label="Text"
+            description="Markdown: **bold**, _italic_, lists, links."
+            rows={5}
+            value={str(raw, 'body')}
+            onChange={(body) => update({ body }, 'body')}
+          />
         </Settings>
       );
   }
@@ -370,4 +522,3 @@ function Settings({ children }: { children: ReactNode }) {
     </section>
   );
 }
-

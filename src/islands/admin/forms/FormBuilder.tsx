@@ -247,7 +247,10 @@ function Builder({ initial }: { initial: AdminForm }) {
   const add = (type: ElementType) => {
     dispatch({ type: 'add_element', elementType: type });
     const current = stateRef.current;
-    const pageIndex = Math.max(0, current.draft.pages.findIndex((page) => page.id === current.pageId));
+    const pageIndex = Math.max(
+      0,
+      current.draft.pages.findIndex((page) => page.id === current.pageId),
+    );
     announce(`Added a ${TYPE_LABELS[type]} question to page ${pageIndex + 1}.`);
     openPanel('title');
   };
@@ -271,10 +274,14 @@ function Builder({ initial }: { initial: AdminForm }) {
     const label = `Delete ${quote(place.element.title.trim() || place.element.id)}`;
     dispatch({ type: 'delete_element', id: elementId });
     const depth = Math.min(current.past.length + 1, 200);
-    toast({ title: `Deleted ${quote(place.element.title.trim() || place.element.id)}`, action: { label: 'Undo', altText: `Undo: ${label}`, onClick: undoFromToast(label, depth) } });
+    toast({
+      title: `Deleted ${quote(place.element.title.trim() || place.element.id)}`,
+      action: { label: 'Undo', altText: `Undo: ${label}`, onClick: undoFromToast(label, depth) },
+    });
     announce(`Deleted ${quote(place.element.title.trim() || place.element.id)}.`);
     focusNext.current = () =>
-      (next ? document.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(`${next.id}|edit`)}"]`) : null) ?? paletteRef.current?.querySelector<HTMLElement>('button');
+      (next ? document.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(`${next.id}|edit`)}"]`) : null) ??
+      paletteRef.current?.querySelector<HTMLElement>('button');
   };
 
   const removePage = (pageId: string) => {
@@ -286,7 +293,11 @@ function Builder({ initial }: { initial: AdminForm }) {
     const count = page.elements.length;
     const label = `Delete page ${pageIndex + 1}${count === 0 ? '' : ` and its ${count === 1 ? 'question' : `${count} questions`}`}`;
     const depth = Math.min(current.past.length + 1, 200);
-    toast({ title: `Deleted page ${pageIndex + 1}`, description: count > 0 ? `With ${count === 1 ? 'its question' : `its ${count} questions`}.` : undefined, action: { label: 'Undo', altText: `Undo: ${label}`, onClick: undoFromToast(label, depth) } });
+    toast({
+      title: `Deleted page ${pageIndex + 1}`,
+      description: count > 0 ? `With ${count === 1 ? 'its question' : `its ${count} questions`}.` : undefined,
+      action: { label: 'Undo', altText: `Undo: ${label}`, onClick: undoFromToast(label, depth) },
+    });
     announce(`Deleted page ${pageIndex + 1}.`);
     focusNext.current = () => paletteRef.current?.querySelector<HTMLElement>('button');
   };
@@ -363,13 +374,27 @@ function Builder({ initial }: { initial: AdminForm }) {
     }
   };
 
-  const currentPageIndex = Math.max(0, state.draft.pages.findIndex((page) => page.id === state.pageId));
+  const currentPageIndex = Math.max(
+    0,
+    state.draft.pages.findIndex((page) => page.id === state.pageId),
+  );
   const currentPage = state.draft.pages[currentPageIndex];
-  const selected = state.elementId !== null && currentPage?.elements.some((element) => element.id === state.elementId) ? findElement(state.draft, state.elementId) : null;
+  const selected =
+    state.elementId !== null && currentPage?.elements.some((element) => element.id === state.elementId) ? findElement(state.draft, state.elementId) : null;
   const where = `page ${currentPageIndex + 1}${selected ? `, after ${quote(selected.element.title.trim() || selected.element.id)}` : ''}`;
   const problemCount = Object.values(problems).reduce((sum, list) => sum + list.length, 0);
 
-  const panel = <ElementPanel state={state} dispatch={dispatch} problems={problems} today={new Date().toISOString().slice(0, 10)} headingRef={panelHeading} headingId={panelHeadingId} announce={announce} />;
+  const panel = (
+    <ElementPanel
+      state={state}
+      dispatch={dispatch}
+      problems={problems}
+      today={new Date().toISOString().slice(0, 10)}
+      headingRef={panelHeading}
+      headingId={panelHeadingId}
+      announce={announce}
+    />
+  );
   const preview = <PreviewPanel draft={state.draft} headingId={previewHeadingId} />;
 
   return (
@@ -399,7 +424,8 @@ function Builder({ initial }: { initial: AdminForm }) {
       {recovered && (
         <Alert variant="info" title="Unsaved changes were found in this browser">
           <p>
-            Changes from <time dateTime={recovered.savedAt}>{formatDateTime(recovered.savedAt)}</time> did not reach the server. Restore them to go on where you stopped (the current draft stays in Undo).
+            Changes from <time dateTime={recovered.savedAt}>{formatDateTime(recovered.savedAt)}</time> did not reach the server. Restore them to go on where you
+            stopped (the current draft stays in Undo).
           </p>
           <div className="mt-2 flex flex-wrap gap-2">
             <Button
@@ -439,20 +465,20 @@ function Builder({ initial }: { initial: AdminForm }) {
           <Palette ref={paletteRef} where={where} onAdd={add} />
         </div>
         <div className="lg:min-h-0 lg:overflow-y-auto lg:px-1 lg:pb-4">
-        <ElementList
-          state={state}
-          dispatch={dispatch}
-          problems={problems}
-          onEdit={edit}
-          onEditPage={editPage}
-          onDelete={remove}
-          onDeletePage={removePage}
-          onAddHere={(pageId) => {
-            dispatch({ type: 'select', elementId: null, pageId });
-            focusNext.current = () => paletteRef.current?.querySelector<HTMLElement>('button');
-          }}
-          announce={announce}
-        />
+          <ElementList
+            state={state}
+            dispatch={dispatch}
+            problems={problems}
+            onEdit={edit}
+            onEditPage={editPage}
+            onDelete={remove}
+            onDeletePage={removePage}
+            onAddHere={(pageId) => {
+              dispatch({ type: 'select', elementId: null, pageId });
+              focusNext.current = () => paletteRef.current?.querySelector<HTMLElement>('button');
+            }}
+            announce={announce}
+          />
         </div>
         {desktop ? (
           <aside ref={asideRef} aria-label="Side panel" className="rounded-xl border border-border bg-card shadow-sm lg:min-h-0 lg:overflow-y-auto">
@@ -515,7 +541,9 @@ function Builder({ initial }: { initial: AdminForm }) {
         onOpenChange={setVersionsOpen}
         formId={formId}
         versions={meta.versions}
-        onCopy={(version) => replaceDraft(version.definition, `Copy version ${version.version} into the draft`, `Version ${version.version} is copied into the draft`)}
+        onCopy={(version) =>
+          replaceDraft(version.definition, `Copy version ${version.version} into the draft`, `Version ${version.version} is copied into the draft`)
+        }
       />
       <ConflictDialog
         conflict={autosave.conflict}
@@ -604,10 +632,24 @@ function Toolbar(props: ToolbarProps) {
         )}
       </div>
       <div className="flex flex-wrap items-center gap-1.5">
-        <Button variant="outline" size="sm" disabled={props.disabled || props.undoLabel === null} title={props.undoLabel ? `Undo: ${props.undoLabel} (Ctrl+Z)` : 'Nothing to undo'} aria-keyshortcuts="Control+Z Meta+Z" onClick={props.onUndo}>
+        <Button
+          variant="outline"
+          size="sm"
+          disabled={props.disabled || props.undoLabel === null}
+          title={props.undoLabel ? `Undo: ${props.undoLabel} (Ctrl+Z)` : 'Nothing to undo'}
+          aria-keyshortcuts="Control+Z Meta+Z"
+          onClick={props.onUndo}
+        >
           Undo
         </Button>
-        <Button variant="outline" size="sm" disabled={props.disabled || props.redoLabel === null} title={props.redoLabel ? `Redo: ${props.redoLabel} (Ctrl+Shift+Z)` : 'Nothing to redo'} aria-keyshortcuts="Control+Shift+Z Meta+Shift+Z Control+Y" onClick={props.onRedo}>
+        <Button
+          variant="outline"
+          size="sm"
+          disabled={props.disabled || props.redoLabel === null}
+          title={props.redoLabel ? `Redo: ${props.redoLabel} (Ctrl+Shift+Z)` : 'Nothing to redo'}
+          aria-keyshortcuts="Control+Shift+Z Meta+Shift+Z Control+Y"
+          onClick={props.onRedo}
+        >
           Redo
         </Button>
         <Button variant="outline" size="sm" onClick={props.onVersions}>
@@ -631,15 +673,29 @@ function Toolbar(props: ToolbarProps) {
 }
 
 /** 409 `stale_revision`: someone else saved. Nothing typed is lost: either version can be kept. */
-function ConflictDialog({ conflict, onKeepMine, onTakeTheirs }: { conflict: ReturnType<typeof useAutosave>['conflict']; onKeepMine: () => void; onTakeTheirs: () => void }) {
+function ConflictDialog({
+  conflict,
+  onKeepMine,
+  onTakeTheirs,
+}: {
+  conflict: ReturnType<typeof useAutosave>['conflict'];
+  onKeepMine: () => void;
+  onTakeTheirs: () => void;
+}) {
   return (
     <Dialog open={conflict !== null}>
-      <DialogContent hideClose onEscapeKeyDown={(event) => event.preventDefault()} onPointerDownOutside={(event) => event.preventDefault()} onInteractOutside={(event) => event.preventDefault()}>
+      <DialogContent
+        hideClose
+        onEscapeKeyDown={(event) => event.preventDefault()}
+        onPointerDownOutside={(event) => event.preventDefault()}
+        onInteractOutside={(event) => event.preventDefault()}
+      >
         <DialogHeader>
           <DialogTitle>Someone else saved this form</DialogTitle>
           <DialogDescription>
             {conflict?.updatedBy ? `${fullNameOf(conflict.updatedBy)} saved it` : 'It was saved elsewhere'}
-            {conflict ? ` on ${formatDateTime(conflict.updatedAt)}` : ''}, after you opened it. Your changes are not saved yet. Keep your version (it replaces theirs), or load theirs (yours stays in Undo).
+            {conflict ? ` on ${formatDateTime(conflict.updatedAt)}` : ''}, after you opened it. Your changes are not saved yet. Keep your version (it replaces
+            theirs), or load theirs (yours stays in Undo).
           </DialogDescription>
         </DialogHeader>
         <DialogFooter>

@@ -1,6 +1,6 @@
 /**
  * /admin/forms: every form with its status, latest version, last change and where it is used;
- * search, sort, pages of 10 (SPEC.md §9), create (title → the builder), duplicate, archive (with
+ * search, sort, pages of 10 (docs/product.md §9), create (title → the builder), duplicate, archive (with
  * undo; refused while a live survey or mission uses the form) and the archived forms with restore.
  * Rows are cards on phones and a table-like grid from medium screens.
  *
@@ -134,7 +134,10 @@ export default function FormsList() {
   async function duplicate(item: AdminFormListItem) {
     try {
       const copy = await apiSend<AdminForm>('POST', `/api/admin/forms/${item.id}/duplicate`);
-      toast({ title: `“${copy.title}” created`, action: { label: 'Open', altText: `Open “${copy.title}” in the builder`, onClick: () => void navigateTo(`/admin/forms/${copy.id}`) } });
+      toast({
+        title: `“${copy.title}” created`,
+        action: { label: 'Open', altText: `Open “${copy.title}” in the builder`, onClick: () => void navigateTo(`/admin/forms/${copy.id}`) },
+      });
       reload();
     } catch (error) {
       if (!handleSessionLost(error)) toast({ title: 'The form was not duplicated', description: errorMessage(error), variant: 'destructive' });
@@ -155,7 +158,11 @@ export default function FormsList() {
     setRowError(null);
     try {
       await apiSend<unknown>('DELETE', `/api/admin/forms/${item.id}`);
-      toast({ title: `“${item.title}” archived`, description: 'Its versions stay readable.', action: { label: 'Undo', altText: `Restore “${item.title}”`, onClick: () => void restore(item, { quiet: true }) } });
+      toast({
+        title: `“${item.title}” archived`,
+        description: 'Its versions stay readable.',
+        action: { label: 'Undo', altText: `Restore “${item.title}”`, onClick: () => void restore(item, { quiet: true }) },
+      });
       reload();
     } catch (error) {
       if (handleSessionLost(error)) return;
@@ -169,7 +176,9 @@ export default function FormsList() {
   return (
     <div className="flex flex-col gap-6">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
-        <p className="max-w-prose text-muted-foreground">Questionnaires for surveys and missions. Each form has a working draft and numbered versions; surveys and missions use a published version.</p>
+        <p className="max-w-prose text-muted-foreground">
+          Questionnaires for surveys and missions. Each form has a working draft and numbered versions; surveys and missions use a published version.
+        </p>
         <Button onClick={() => setCreating(true)} className="self-start sm:self-auto">
           <span aria-hidden="true">+</span> New form
         </Button>
@@ -250,7 +259,11 @@ function ListArea(props: {
     return (
       <div className="flex flex-col items-center gap-3 rounded-lg border border-dashed border-border px-4 py-10 text-center">
         <p className="text-muted-foreground">
-          {query.q ? `No ${query.archived ? 'archived ' : ''}forms match “${query.q}”.` : query.archived ? 'No archived forms.' : 'No forms yet. Create the first one: give it a title, then add questions in the builder.'}
+          {query.q
+            ? `No ${query.archived ? 'archived ' : ''}forms match “${query.q}”.`
+            : query.archived
+              ? 'No archived forms.'
+              : 'No forms yet. Create the first one: give it a title, then add questions in the builder.'}
         </p>
         {!query.q && !query.archived && <Button onClick={props.onCreate}>New form</Button>}
       </div>
@@ -258,7 +271,10 @@ function ListArea(props: {
   }
   return (
     <div className="flex flex-col gap-4">
-      <div aria-hidden="true" className={cn('hidden border-b border-border px-4 pb-2 text-xs font-semibold tracking-wide text-muted-foreground uppercase', ROW_GRID)}>
+      <div
+        aria-hidden="true"
+        className={cn('hidden border-b border-border px-4 pb-2 text-xs font-semibold tracking-wide text-muted-foreground uppercase', ROW_GRID)}
+      >
         <span>Form</span>
         <span>Status</span>
         <span>Version</span>
@@ -319,7 +335,9 @@ function FormRow({
           </div>
           <div className="flex flex-col gap-1 md:block">
             <span className={fieldLabel}>Latest version</span>
-            <span className="text-sm tabular-nums">{item.latestVersion === null ? <span className="text-muted-foreground">None</span> : `v${item.latestVersion}`}</span>
+            <span className="text-sm tabular-nums">
+              {item.latestVersion === null ? <span className="text-muted-foreground">None</span> : `v${item.latestVersion}`}
+            </span>
           </div>
           <div className="flex flex-col gap-1 md:block">
             <span className={fieldLabel}>Last change</span>
@@ -391,7 +409,10 @@ function ListSkeleton() {
       </p>
       <div aria-hidden="true" className="flex flex-col gap-3 md:gap-0 md:divide-y md:divide-border">
         {Array.from({ length: PER_PAGE }, (_, index) => (
-          <div key={index} className="flex h-[10.5rem] flex-col justify-center gap-3 rounded-lg border border-border p-4 md:h-[4.25rem] md:flex-row md:items-center md:rounded-none md:border-0">
+          <div
+            key={index}
+            className="flex h-[10.5rem] flex-col justify-center gap-3 rounded-lg border border-border p-4 md:h-[4.25rem] md:flex-row md:items-center md:rounded-none md:border-0"
+          >
             <div className="h-4 w-2/3 animate-pulse rounded bg-muted md:w-1/4" />
             <div className="h-4 w-1/2 animate-pulse rounded bg-muted md:w-16" />
             <div className="h-4 w-1/3 animate-pulse rounded bg-muted md:w-24" />
@@ -460,7 +481,16 @@ function CreateFormDialog({ open, onOpenChange }: { open: boolean; onOpenChange:
         <form noValidate onSubmit={(event) => void submit(event)} className="flex flex-col gap-4">
           {alert && <Alert variant="destructive">{alert}</Alert>}
           <FormField id={id} label="Title" error={error ?? undefined}>
-            {(control) => <Input ref={input} {...control} value={title} maxLength={FORM_LIMITS.titleMax + 50} autoComplete="off" onChange={(event) => setTitle(event.target.value)} />}
+            {(control) => (
+              <Input
+                ref={input}
+                {...control}
+                value={title}
+                maxLength={FORM_LIMITS.titleMax + 50}
+                autoComplete="off"
+                onChange={(event) => setTitle(event.target.value)}
+              />
+            )}
           </FormField>
           <DialogFooter>
             <Button variant="outline" onClick={() => onOpenChange(false)} disabled={busy}>

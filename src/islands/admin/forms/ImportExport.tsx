@@ -112,7 +112,8 @@ export function ImportButton({ onImport, className }: { onImport: (draft: FormDr
               <DialogHeader>
                 <DialogTitle>Replace the draft with this file?</DialogTitle>
                 <DialogDescription>
-                  “{draft.title || pending?.name}”: {draft.pages.length === 1 ? '1 page' : `${draft.pages.length} pages`}, {count === 1 ? '1 question' : `${count} questions`}. You can undo it.
+                  “{draft.title || pending?.name}”: {draft.pages.length === 1 ? '1 page' : `${draft.pages.length} pages`},{' '}
+                  {count === 1 ? '1 question' : `${count} questions`}. You can undo it.
                 </DialogDescription>
               </DialogHeader>
               {result.problems.length > 0 && (

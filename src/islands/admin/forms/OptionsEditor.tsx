@@ -66,18 +66,43 @@ export function OptionsEditor({ noun, items, onChange, elementId, disabled = fal
                   value={item.label}
                   disabled={disabled}
                   className="h-9"
-                  onChange={(event) => onChange(items.map((each) => (each.id === item.id ? { ...each, label: event.target.value } : each)), `${elementId}:${noun}:${item.id}:label`)}
+                  onChange={(event) =>
+                    onChange(
+                      items.map((each) => (each.id === item.id ? { ...each, label: event.target.value } : each)),
+                      `${elementId}:${noun}:${item.id}:label`,
+                    )
+                  }
                 />
               </div>
               <div className="flex flex-wrap items-center gap-1">
                 <span id={`${headingId}-${index}-id`} className="mr-auto font-mono text-xs text-muted-foreground">
                   id {item.id}
                 </span>
-                <Button variant="ghost" size="sm" className="h-8 px-2" data-option-focus={`${item.id}:up`} disabled={disabled || index === 0} onClick={() => move(index, -1)}>
-                  Up<span className="sr-only">: move {noun} “{label}” up</span>
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  className="h-8 px-2"
+                  data-option-focus={`${item.id}:up`}
+                  disabled={disabled || index === 0}
+                  onClick={() => move(index, -1)}
+                >
+                  Up
+                  <span className="sr-only">
+                    : move {noun} “{label}” up
+                  </span>
                 </Button>
-                <Button variant="ghost" size="sm" className="h-8 px-2" data-option-focus={`${item.id}:down`} disabled={disabled || index === items.length - 1} onClick={() => move(index, 1)}>
-                  Down<span className="sr-only">: move {noun} “{label}” down</span>
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  className="h-8 px-2"
+                  data-option-focus={`${item.id}:down`}
+                  disabled={disabled || index === items.length - 1}
+                  onClick={() => move(index, 1)}
+                >
+                  Down
+                  <span className="sr-only">
+                    : move {noun} “{label}” down
+                  </span>
                 </Button>
                 <Button
                   variant="ghost"
@@ -92,7 +117,11 @@ export function OptionsEditor({ noun, items, onChange, elementId, disabled = fal
                     );
                   }}
                 >
-                  Remove<span className="sr-only"> {noun} “{label}”</span>
+                  Remove
+                  <span className="sr-only">
+                    {' '}
+                    {noun} “{label}”
+                  </span>
                 </Button>
               </div>
             </li>

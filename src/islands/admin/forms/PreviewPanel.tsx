@@ -35,7 +35,11 @@ export function PreviewPanel({ draft, headingId }: { draft: FormDraft; headingId
       {sent && (
         <Alert variant="success" title="Preview only: nothing was sent">
           <p>The answers it would send:</p>
-          <pre aria-label="The answers it would send" tabIndex={0} className="mt-2 max-h-48 overflow-auto rounded-md bg-muted p-2 font-mono text-xs whitespace-pre-wrap">
+          <pre
+            aria-label="The answers it would send"
+            tabIndex={0}
+            className="mt-2 max-h-48 overflow-auto rounded-md bg-muted p-2 font-mono text-xs whitespace-pre-wrap"
+          >
             {JSON.stringify(sent, null, 2)}
           </pre>
         </Alert>
@@ -78,7 +82,14 @@ export function PreviewPanel({ draft, headingId }: { draft: FormDraft; headingId
 
   const notes =
     leftOut.length > 0 ? (
-      <Alert variant="info" title={leftOut.length === 1 ? '1 question is left out of the preview until it is fixed' : `${leftOut.length} questions are left out of the preview until they are fixed`}>
+      <Alert
+        variant="info"
+        title={
+          leftOut.length === 1
+            ? '1 question is left out of the preview until it is fixed'
+            : `${leftOut.length} questions are left out of the preview until they are fixed`
+        }
+      >
         <ul className="flex flex-col gap-0.5">
           {leftOut.map((item) => (
             <li key={`${item.id}-${item.reason}`}>
@@ -101,7 +112,12 @@ export function PreviewPanel({ draft, headingId }: { draft: FormDraft; headingId
       {notes}
       {!wide && (
         // On large screens a phone-sized frame; on a phone the screen is the frame.
-        <div role="region" aria-label="Preview at phone width" className="mx-auto w-full lg:rounded-[1.75rem] lg:border-[6px] lg:border-foreground/80 lg:bg-background lg:px-4 lg:py-5 lg:shadow-sm" style={{ maxWidth: PHONE_WIDTH_PX + 12 }}>
+        <div
+          role="region"
+          aria-label="Preview at phone width"
+          className="mx-auto w-full lg:rounded-[1.75rem] lg:border-[6px] lg:border-foreground/80 lg:bg-background lg:px-4 lg:py-5 lg:shadow-sm"
+          style={{ maxWidth: PHONE_WIDTH_PX + 12 }}
+        >
           {renderer('phone')}
         </div>
       )}

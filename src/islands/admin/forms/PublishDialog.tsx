@@ -89,7 +89,10 @@ export function PublishDialog({ open, onOpenChange, formId, flush, revision, pro
     setBusy(true);
     setAlert(null);
     try {
-      const published = await apiSend<FormPublished>('POST', `/api/admin/forms/${formId}/publish`, { revision: revision(), ...(confirmBreaking ? { confirmBreaking: true } : {}) });
+      const published = await apiSend<FormPublished>('POST', `/api/admin/forms/${formId}/publish`, {
+        revision: revision(),
+        ...(confirmBreaking ? { confirmBreaking: true } : {}),
+      });
       onPublished(published);
       onOpenChange(false);
     } catch (error) {
@@ -173,14 +176,21 @@ export function PublishDialog({ open, onOpenChange, formId, flush, revision, pro
                     {step.data.changes.map((change, index) => (
                       <li key={index} className="flex flex-wrap items-start gap-2 rounded-md border border-border px-3 py-2">
                         <span className="min-w-0 flex-1 break-words">{change.message}</span>
-                        {change.breaking && <Badge variant="outline" className="border-destructive text-destructive">Affects answers</Badge>}
+                        {change.breaking && (
+                          <Badge variant="outline" className="border-destructive text-destructive">
+                            Affects answers
+                          </Badge>
+                        )}
                       </li>
                     ))}
                   </ul>
                 )}
                 {needsConfirm && (
                   <Alert variant="destructive" title="Some changes affect answers already given">
-                    <p>Earlier versions have answers that these changes no longer fit (removed questions or options, a new type, a new range). Those answers stay with their version.</p>
+                    <p>
+                      Earlier versions have answers that these changes no longer fit (removed questions or options, a new type, a new range). Those answers stay
+                      with their version.
+                    </p>
                     {forcedBreaking && forcedBreaking.length > 0 && (
                       <ul className="mt-1 list-disc pl-5">
                         {forcedBreaking.map((change, index) => (

@@ -144,7 +144,11 @@ function withPages(draft: FormDraft, pages: DraftPage[]): FormDraft {
 function mapElement(draft: FormDraft, id: string, update: (element: DraftElement) => DraftElement): FormDraft {
   return withPages(
     draft,
-    draft.pages.map((page) => (page.elements.some((element) => element.id === id) ? { ...page, elements: page.elements.map((element) => (element.id === id ? update(element) : element)) } : page)),
+    draft.pages.map((page) =>
+      page.elements.some((element) => element.id === id)
+        ? { ...page, elements: page.elements.map((element) => (element.id === id ? update(element) : element)) }
+        : page,
+    ),
   );
 }
 
@@ -168,7 +172,8 @@ function renameRefs(condition: unknown, from: string, to: string): unknown {
 }
 
 function renameEverywhere(draft: FormDraft, from: string, to: string): FormDraft {
-  const fix = <T extends Record<string, unknown>>(owner: T): T => (owner.visibleIf === undefined || owner.visibleIf === null ? owner : { ...owner, visibleIf: renameRefs(owner.visibleIf, from, to) });
+  const fix = <T extends Record<string, unknown>>(owner: T): T =>
+    owner.visibleIf === undefined || owner.visibleIf === null ? owner : { ...owner, visibleIf: renameRefs(owner.visibleIf, from, to) };
   return withPages(
     draft,
     draft.pages.map((page) => fix({ ...page, elements: page.elements.map((element) => fix(element.id === from ? { ...element, id: to } : element)) })),
@@ -206,12 +211,16 @@ function addElement(state: BuilderState, elementType: ElementType, pageId: strin
     }
   }
   const page = pages[pageIndex] as DraftPage;
-  const after = afterId === undefined ? (state.elementId !== null && page.elements.some((element) => element.id === state.elementId) ? state.elementId : null) : afterId;
+  const after =
+    afterId === undefined ? (state.elementId !== null && page.elements.some((element) => element.id === state.elementId) ? state.elementId : null) : afterId;
   const position = after === null ? page.elements.length : page.elements.findIndex((element) => element.id === after) + 1 || page.elements.length;
   const id = uniqueId(elementType, unavailableIds({ draft: { ...draft, pages }, reserved: state.reserved }));
   const element = newElement(elementType, id);
   const elements = [...page.elements.slice(0, position), element, ...page.elements.slice(position)];
-  const next = withPages(draft, pages.map((each, index) => (index === pageIndex ? { ...page, elements } : each)));
+  const next = withPages(
+    draft,
+    pages.map((each, index) => (index === pageIndex ? { ...page, elements } : each)),
+  );
   return commit(state, next, `Add ${typeLabel(elementType)}`, { pageId: page.id, elementId: id });
 }
 
@@ -224,7 +233,9 @@ function moveElement(state: BuilderState, id: string, toPageId: string, toIndex:
   const targetPage = without[targetIndex] as DraftPage;
   const index = Math.max(0, Math.min(toIndex, targetPage.elements.length));
   if (targetPage.id === place.page.id && index === place.index) return state;
-  const pages = without.map((page, pageIndex) => (pageIndex === targetIndex ? { ...page, elements: [...page.elements.slice(0, index), place.element, ...page.elements.slice(index)] } : page));
+  const pages = without.map((page, pageIndex) =>
+    pageIndex === targetIndex ? { ...page, elements: [...page.elements.slice(0, index), place.element, ...page.elements.slice(index)] } : page,
+  );
   const label = targetPage.id === place.page.id ? `Move ${nameOf(place.element)}` : `Move ${nameOf(place.element)} to page ${targetIndex + 1}`;
   return commit(state, withPages(state.draft, pages), label, { pageId: targetPage.id, elementId: id });
 }
@@ -247,7 +258,9 @@ function duplicateElement(state: BuilderState, id: string): BuilderState {
   const type = isElementType(place.element.type) ? place.element.type : 'element';
   const copyId = uniqueId(type, unavailableIds(state));
   const copy: DraftElement = { ...structuredClone(place.element), id: copyId };
-  const pages = state.draft.pages.map((page) => (page === place.page ? { ...page, elements: [...page.elements.slice(0, place.index + 1), copy, ...page.elements.slice(place.index + 1)] } : page));
+  const pages = state.draft.pages.map((page) =>
+    page === place.page ? { ...page, elements: [...page.elements.slice(0, place.index + 1), copy, ...page.elements.slice(place.index + 1)] } : page,
+  );
   return commit(state, withPages(state.draft, pages), `Duplicate ${nameOf(place.element)}`, { pageId: place.page.id, elementId: copyId });
 }
 
@@ -276,7 +289,9 @@ function changeType(state: BuilderState, id: string, elementType: ElementType): 
   if (Array.isArray(old.options) && Array.isArray(next.options)) next.options = structuredClone(old.options);
   if (elementType === 'statement') delete next.required;
   const draft = mapElement(state.draft, id, () => next as DraftElement);
-  const label = locked ? `Replace ${nameOf(place.element)} with a new ${typeLabel(elementType)} question` : `Change ${nameOf(place.element)} to ${typeLabel(elementType)}`;
+  const label = locked
+    ? `Replace ${nameOf(place.element)} with a new ${typeLabel(elementType)} question`
+    : `Change ${nameOf(place.element)} to ${typeLabel(elementType)}`;
   return commit(state, draft, label, { pageId: place.page.id, elementId: newId });
 }
 
@@ -294,7 +309,8 @@ function renameElement(state: BuilderState, id: string, newId: string): BuilderS
 
 function addPage(state: BuilderState, afterPageId: string | undefined): BuilderState {
   const id = uniqueId('page', unavailableIds(state));
-  const at = afterPageId === undefined ? state.draft.pages.length : state.draft.pages.findIndex((page) => page.id === afterPageId) + 1 || state.draft.pages.length;
+  const at =
+    afterPageId === undefined ? state.draft.pages.length : state.draft.pages.findIndex((page) => page.id === afterPageId) + 1 || state.draft.pages.length;
   const pages = [...state.draft.pages.slice(0, at), { id, title: '', elements: [] }, ...state.draft.pages.slice(at)];
   return commit(state, withPages(state.draft, pages), `Add page ${at + 1}`, { pageId: id, elementId: null });
 }
@@ -328,7 +344,16 @@ function setCondition(state: BuilderState, kind: 'element' | 'page', id: string,
     return commit(state, mapElement(state.draft, id, set), label, {}, key ?? null);
   }
   if (!state.draft.pages.some((page) => page.id === id)) return state;
-  return commit(state, withPages(state.draft, state.draft.pages.map((page) => (page.id === id ? set(page) : page))), label, {}, key ?? null);
+  return commit(
+    state,
+    withPages(
+      state.draft,
+      state.draft.pages.map((page) => (page.id === id ? set(page) : page)),
+    ),
+    label,
+    {},
+    key ?? null,
+  );
 }
 
 /** The form builder's reducer; see BuilderAction. */

@@ -91,7 +91,11 @@ export function newElement(type: ElementType, id: string): DraftElement {
 
 /** The first `${base}_${n}` (n = 1, 2, …) that is not taken. */
 export function uniqueId(base: string, taken: ReadonlySet<string>): string {
-  const stem = base.replace(/[^a-z0-9_]/g, '_').replace(/^[^a-z]+/, '').slice(0, 56) || 'element';
+  const stem =
+    base
+      .replace(/[^a-z0-9_]/g, '_')
+      .replace(/^[^a-z]+/, '')
+      .slice(0, 56) || 'element';
   for (let n = 1; ; n++) {
     const id = `${stem}_${n}`;
     if (!taken.has(id)) return id;

@@ -71,7 +71,9 @@ export function toSimpleRule(condition: unknown): SimpleRule | null | 'complex' 
 
 /** The condition a simple rule writes: one row alone, several in `all`/`any`, none → null. */
 export function fromSimpleRule(rule: SimpleRule): Condition | null {
-  const rows: Condition[] = rule.rows.map((row) => (row.value === undefined || VALUELESS_OPS.includes(row.op) ? { ref: row.ref, op: row.op } : { ref: row.ref, op: row.op, value: row.value }));
+  const rows: Condition[] = rule.rows.map((row) =>
+    row.value === undefined || VALUELESS_OPS.includes(row.op) ? { ref: row.ref, op: row.op } : { ref: row.ref, op: row.op, value: row.value },
+  );
   if (rows.length === 0) return null;
   if (rows.length === 1) return rows[0] as Condition;
   return rule.mode === 'all' ? { all: rows } : { any: rows };

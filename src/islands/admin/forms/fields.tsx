@@ -18,16 +18,37 @@ interface Common {
   className?: string;
 }
 
-export function TextSetting({ label, description, error, disabled, className, value, onChange, placeholder, inputId }: Common & { value: string; onChange: (value: string) => void; placeholder?: string; inputId?: string }) {
+export function TextSetting({
+  label,
+  description,
+  error,
+  disabled,
+  className,
+  value,
+  onChange,
+  placeholder,
+  inputId,
+}: Common & { value: string; onChange: (value: string) => void; placeholder?: string; inputId?: string }) {
   const generated = useId();
   return (
     <FormField id={inputId ?? generated} label={label} description={description} error={error} className={className}>
-      {(control) => <Input {...control} value={value} disabled={disabled} placeholder={placeholder} autoComplete="off" onChange={(event) => onChange(event.target.value)} />}
+      {(control) => (
+        <Input {...control} value={value} disabled={disabled} placeholder={placeholder} autoComplete="off" onChange={(event) => onChange(event.target.value)} />
+      )}
     </FormField>
   );
 }
 
-export function LongTextSetting({ label, description, error, disabled, className, value, onChange, rows = 3 }: Common & { value: string; onChange: (value: string) => void; rows?: number }) {
+export function LongTextSetting({
+  label,
+  description,
+  error,
+  disabled,
+  className,
+  value,
+  onChange,
+  rows = 3,
+}: Common & { value: string; onChange: (value: string) => void; rows?: number }) {
   const id = useId();
   return (
     <FormField id={id} label={label} description={description} error={error} className={className}>
@@ -46,7 +67,18 @@ const parseNumber = (text: string): number | undefined => {
  * A number setting: empty means "not set" (undefined). What is typed stays as typed while it is
  * not a number yet ("-", "1."), and follows the value when it changes elsewhere (undo).
  */
-export function NumberSetting({ label, description, error, disabled, className, value, onChange, min, max, step }: Common & { value: number | undefined; onChange: (value: number | undefined) => void; min?: number; max?: number; step?: number | 'any' }) {
+export function NumberSetting({
+  label,
+  description,
+  error,
+  disabled,
+  className,
+  value,
+  onChange,
+  min,
+  max,
+  step,
+}: Common & { value: number | undefined; onChange: (value: number | undefined) => void; min?: number; max?: number; step?: number | 'any' }) {
   const id = useId();
   const [text, setText] = useState(value === undefined ? '' : String(value));
   useEffect(() => {
@@ -75,13 +107,27 @@ export function NumberSetting({ label, description, error, disabled, className, 
   );
 }
 
-export function CheckSetting({ label, description, disabled, className, checked, onChange }: Omit<Common, 'error'> & { checked: boolean; onChange: (checked: boolean) => void }) {
+export function CheckSetting({
+  label,
+  description,
+  disabled,
+  className,
+  checked,
+  onChange,
+}: Omit<Common, 'error'> & { checked: boolean; onChange: (checked: boolean) => void }) {
   const id = useId();
   const descriptionId = description ? `${id}-description` : undefined;
   return (
     <div className={className}>
       <div className="flex items-start gap-3">
-        <Checkbox id={id} checked={checked} disabled={disabled} aria-describedby={descriptionId} className="mt-0.5" onCheckedChange={(next) => onChange(next === true)} />
+        <Checkbox
+          id={id}
+          checked={checked}
+          disabled={disabled}
+          aria-describedby={descriptionId}
+          className="mt-0.5"
+          onCheckedChange={(next) => onChange(next === true)}
+        />
         <div className="flex flex-col gap-1">
           <Label htmlFor={id} className="leading-snug font-normal">
             {label}
@@ -104,7 +150,7 @@ export interface Choice<V extends string> {
 
 /**
  * A select. `none` adds a first choice that stands for "not set" (the select's items cannot have
- * an empty value, SPEC.md §5): choosing it calls `onChange(undefined)`.
+ * an empty value, docs/product.md §5): choosing it calls `onChange(undefined)`.
  */
 export function SelectSetting<V extends string>({
   label,

@@ -127,7 +127,8 @@ export function useAutosave({ formId, draft, initialDraft, initialRevision, enab
   const initial = useMemo(() => payloadOf(initialDraft), []);
 
   const { status, error, conflict, autosave } = useAutosaveEngine<DraftPayload, FormDraftSaved, StaleRevisionError>({
-    save: (payload, { revision, keepalive }) => apiSend<FormDraftSaved>('PUT', `/api/admin/forms/${formId}/draft`, { definition: payload.definition, revision }, { keepalive }),
+    save: (payload, { revision, keepalive }) =>
+      apiSend<FormDraftSaved>('PUT', `/api/admin/forms/${formId}/draft`, { definition: payload.definition, revision }, { keepalive }),
     base: initial,
     revision: initialRevision,
     same: (a, b) => a.json === b.json,

@@ -80,13 +80,29 @@ export function MomentField({
           <Label htmlFor={`${id}-date`} className="text-xs text-muted-foreground">
             Date
           </Label>
-          <Input id={`${id}-date`} type="date" className="w-44" value={parts.date} onChange={(event) => update({ ...parts, date: event.target.value })} onBlur={onBlur} {...aria} />
+          <Input
+            id={`${id}-date`}
+            type="date"
+            className="w-44"
+            value={parts.date}
+            onChange={(event) => update({ ...parts, date: event.target.value })}
+            onBlur={onBlur}
+            {...aria}
+          />
         </div>
         <div className="flex flex-col gap-1.5">
           <Label htmlFor={`${id}-time`} className="text-xs text-muted-foreground">
             Time
           </Label>
-          <Input id={`${id}-time`} type="time" className="w-32" value={parts.time} onChange={(event) => update({ ...parts, time: event.target.value })} onBlur={onBlur} {...aria} />
+          <Input
+            id={`${id}-time`}
+            type="time"
+            className="w-32"
+            value={parts.time}
+            onChange={(event) => update({ ...parts, time: event.target.value })}
+            onBlur={onBlur}
+            {...aria}
+          />
         </div>
         {(parts.date || parts.time) && (
           <Button
@@ -112,7 +128,17 @@ const STATUS_CHOICES: { value: ActivityStatus; label: string; description: strin
 ];
 
 /** Draft / live / closed as three described radio choices. */
-export function StatusField({ id, value, onChange, error }: { id: string; value: ActivityStatus; onChange: (value: ActivityStatus) => void; error?: string | undefined }) {
+export function StatusField({
+  id,
+  value,
+  onChange,
+  error,
+}: {
+  id: string;
+  value: ActivityStatus;
+  onChange: (value: ActivityStatus) => void;
+  error?: string | undefined;
+}) {
   return (
     <fieldset className="flex flex-col gap-2">
       <legend className="mb-2 text-sm font-medium">Status</legend>
@@ -126,8 +152,18 @@ export function StatusField({ id, value, onChange, error }: { id: string; value:
         className="gap-3 sm:grid-cols-3"
       >
         {STATUS_CHOICES.map((choice) => (
-          <label key={choice.value} htmlFor={`${id}-${choice.value}`} className={cn('flex cursor-pointer items-start gap-2 rounded-lg border p-3', value === choice.value ? 'border-primary' : 'border-border')}>
-            <RadioGroupItem id={`${id}-${choice.value}`} value={choice.value} className="mt-0.5" aria-labelledby={`${id}-${choice.value}-label`} aria-describedby={`${id}-${choice.value}-description`} />
+          <label
+            key={choice.value}
+            htmlFor={`${id}-${choice.value}`}
+            className={cn('flex cursor-pointer items-start gap-2 rounded-lg border p-3', value === choice.value ? 'border-primary' : 'border-border')}
+          >
+            <RadioGroupItem
+              id={`${id}-${choice.value}`}
+              value={choice.value}
+              className="mt-0.5"
+              aria-labelledby={`${id}-${choice.value}-label`}
+              aria-describedby={`${id}-${choice.value}-description`}
+            />
             <span className="flex flex-col gap-0.5">
               <span id={`${id}-${choice.value}-label`} className="text-sm font-medium">
                 {choice.label}
@@ -281,7 +317,19 @@ function ChosenForm({
 }
 
 /** The version of an existing survey or mission, and the move to the latest one. */
-function PinnedVersion({ id, pinned, latest, value, onChange }: { id: string; pinned: number; latest: number | null; value: number | null; onChange: (version: number) => void }) {
+function PinnedVersion({
+  id,
+  pinned,
+  latest,
+  value,
+  onChange,
+}: {
+  id: string;
+  pinned: number;
+  latest: number | null;
+  value: number | null;
+  onChange: (version: number) => void;
+}) {
   const newer = latest !== null && latest > pinned;
   return (
     <div className="flex flex-col gap-2">
@@ -291,7 +339,13 @@ function PinnedVersion({ id, pinned, latest, value, onChange }: { id: string; pi
       </p>
       {newer && (
         <div className="flex items-start gap-2 rounded-md bg-muted p-3">
-          <Checkbox id={`${id}-move`} checked={value === latest} onCheckedChange={(checked) => onChange(checked === true ? latest : pinned)} aria-describedby={`${id}-move-description`} className="mt-0.5" />
+          <Checkbox
+            id={`${id}-move`}
+            checked={value === latest}
+            onCheckedChange={(checked) => onChange(checked === true ? latest : pinned)}
+            aria-describedby={`${id}-move-description`}
+            className="mt-0.5"
+          />
           <div className="flex flex-col gap-1">
             <Label htmlFor={`${id}-move`}>Move to version {latest}</Label>
             <p id={`${id}-move-description`} className="text-sm text-muted-foreground">
@@ -349,7 +403,15 @@ function SearchField({ label, value, onSearch }: { label: string; value: string;
 }
 
 /** A searchable list of published forms, pages of 6. */
-function PublishedForms({ selected, onChoose, onCancel }: { selected: number | null; onChoose: (form: AdminFormListItem & { latestVersion: number }) => void; onCancel: (() => void) | null }) {
+function PublishedForms({
+  selected,
+  onChoose,
+  onCancel,
+}: {
+  selected: number | null;
+  onChoose: (form: AdminFormListItem & { latestVersion: number }) => void;
+  onCancel: (() => void) | null;
+}) {
   const [q, setQ] = useState('');
   const [page, setPage] = useState(1);
   const pageSize = 6;

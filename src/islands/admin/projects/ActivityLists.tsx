@@ -74,7 +74,12 @@ function RowsSkeleton({ label }: { label: string }) {
 function ActivityBody({ load, reload, what, rows, empty }: { load: Load<unknown>; reload: () => void; what: string; rows: Row[]; empty: ReactNode }) {
   if (load.status === 'loading') return <RowsSkeleton label={`Loading the ${what}…`} />;
   if (load.status === 'error') return <LoadFailed title={`The ${what} could not be loaded`} message={load.message} onRetry={reload} />;
-  if (rows.length === 0) return <div className="flex flex-col items-center gap-3 rounded-lg border border-dashed border-border px-4 py-8 text-center text-sm text-muted-foreground">{empty}</div>;
+  if (rows.length === 0)
+    return (
+      <div className="flex flex-col items-center gap-3 rounded-lg border border-dashed border-border px-4 py-8 text-center text-sm text-muted-foreground">
+        {empty}
+      </div>
+    );
   return (
     <ul aria-label={what[0]?.toUpperCase() + what.slice(1)} className="flex flex-col divide-y divide-border rounded-lg border border-border">
       {rows.map((row) => (

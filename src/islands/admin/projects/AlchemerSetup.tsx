@@ -33,13 +33,19 @@ export function AlchemerSetup({ survey }: { survey: AdminSurvey }) {
   }
   const links = survey.returnLinks;
   return (
-    <Section id="alchemer" title="Alchemer setup" description="Members reach the survey with an anonymous reference (pid). Alchemer must keep it and send it back when they leave.">
+    <Section
+      id="alchemer"
+      title="Alchemer setup"
+      description="Members reach the survey with an anonymous reference (pid). Alchemer must keep it and send it back when they leave."
+    >
       <ol className="flex list-decimal flex-col gap-3 pl-5 text-sm">
         <li>
-          On the survey's first page, add a <strong>Hidden Value</strong> action named <code>pid</code> with the value <CopyableCode text={ALCHEMER_PID_MERGE_CODE} label="the pid merge code" />.
+          On the survey's first page, add a <strong>Hidden Value</strong> action named <code>pid</code> with the value{' '}
+          <CopyableCode text={ALCHEMER_PID_MERGE_CODE} label="the pid merge code" />.
         </li>
         <li>
-          Add the redirects below, each with its own link: a link only works for its outcome. Alchemer fills in the member's pid. Keep “Pass URL variables” off: the pid is already in the link.
+          Add the redirects below, each with its own link: a link only works for its outcome. Alchemer fills in the member's pid. Keep “Pass URL variables” off:
+          the pid is already in the link.
         </li>
         <li>Add the webhook below, so Alchemer confirms each outcome itself.</li>
         <li>Test it once with a member account: the survey page shows the member's outcome afterwards.</li>
@@ -101,7 +107,8 @@ function WebhookSetup({ surveyId, initial, trustReturns }: { surveyId: number; i
           <CopyField value={webhook.url} label="Webhook URL" />
         </li>
         <li>
-          Under “Fields to pass”, choose <strong>Post custom fields</strong>: <code>pid</code> = <CopyableCode text={ALCHEMER_PID_MERGE_CODE} label="the pid merge code for the webhook" />, <code>status</code> = <code>complete</code> and{' '}
+          Under “Fields to pass”, choose <strong>Post custom fields</strong>: <code>pid</code> ={' '}
+          <CopyableCode text={ALCHEMER_PID_MERGE_CODE} label="the pid merge code for the webhook" />, <code>status</code> = <code>complete</code> and{' '}
           <code>secret</code> = the webhook secret.
         </li>
         <li>
@@ -152,7 +159,13 @@ function CopyField({ value, label }: { value: string; label: string }) {
       <label htmlFor={id} className="sr-only">
         {label}
       </label>
-      <input id={id} readOnly value={value} onFocus={(event) => event.target.select()} className="h-10 min-w-0 flex-1 rounded-md border border-input bg-muted px-3 font-mono text-xs text-foreground focus-visible:outline-2 focus-visible:outline-ring" />
+      <input
+        id={id}
+        readOnly
+        value={value}
+        onFocus={(event) => event.target.select()}
+        className="h-10 min-w-0 flex-1 rounded-md border border-input bg-muted px-3 font-mono text-xs text-foreground focus-visible:outline-2 focus-visible:outline-ring"
+      />
       <Button variant="secondary" size="sm" onClick={() => void copyText(value, label)} className="self-start sm:self-auto">
         Copy<span className="sr-only"> {label}</span>
       </Button>

@@ -31,7 +31,9 @@ const STATUS_LABELS: Record<ProjectMember['status'], string> = { active: 'Active
 async function addMembers(projectId: number, emails: string[], invite: boolean): Promise<AddMembersResult> {
   const results: AddMembersResult[] = [];
   for (const slice of chunk(emails, PROGRAMME_LIMITS.membersPerCall)) {
-    results.push(await apiSend<AddMembersResult>('POST', `/api/admin/projects/${projectId}/members`, invite ? { emails: slice, invite: true } : { emails: slice }));
+    results.push(
+      await apiSend<AddMembersResult>('POST', `/api/admin/projects/${projectId}/members`, invite ? { emails: slice, invite: true } : { emails: slice }),
+    );
   }
   return mergeAddResults(results);
 }
@@ -110,7 +112,12 @@ export function MembersPanel({ projectId, onChanged }: { projectId: number; onCh
                     <span className="text-xs text-muted-foreground">
                       Added <time dateTime={member.addedAt}>{formatDate(member.addedAt)}</time>
                     </span>
-                    <ConfirmButton confirmVariant="destructive" confirmLabel="Remove" question={`Remove ${fullNameOf(member) || member.email}?`} onConfirm={() => remove(member)}>
+                    <ConfirmButton
+                      confirmVariant="destructive"
+                      confirmLabel="Remove"
+                      question={`Remove ${fullNameOf(member) || member.email}?`}
+                      onConfirm={() => remove(member)}
+                    >
                       Remove<span className="sr-only"> {fullNameOf(member) || member.email}</span>
                     </ConfirmButton>
                   </div>
@@ -211,7 +218,9 @@ function AddMembers({ projectId, onAdded }: { projectId: number; onAdded: () => 
       }
       setText((current) => [current.trim(), found.emails.join('\n')].filter(Boolean).join('\n'));
       setError(null);
-      setNote(`${plural(found.emails.length, 'address', 'addresses')} read from “${file.name}”${found.header ? ` (column “${found.header}”)` : ''}. Check them, then add them.`);
+      setNote(
+        `${plural(found.emails.length, 'address', 'addresses')} read from “${file.name}”${found.header ? ` (column “${found.header}”)` : ''}. Check them, then add them.`,
+      );
       textarea.current?.focus();
     } catch {
       setAlert(`“${file.name}” could not be read as a CSV file.`);
@@ -252,7 +261,16 @@ function AddMembers({ projectId, onAdded }: { projectId: number; onAdded: () => 
           <Button type="submit" loading={busy}>
             {count > 1 ? `Add ${count} members` : 'Add members'}
           </Button>
-          <input ref={fileInput} id={fileId} type="file" accept=".csv,text/csv,text/plain" className="sr-only" tabIndex={-1} aria-hidden="true" onChange={(event) => void onFile(event)} />
+          <input
+            ref={fileInput}
+            id={fileId}
+            type="file"
+            accept=".csv,text/csv,text/plain"
+            className="sr-only"
+            tabIndex={-1}
+            aria-hidden="true"
+            onChange={(event) => void onFile(event)}
+          />
           <Button variant="outline" onClick={() => fileInput.current?.click()}>
             Upload a CSV file
           </Button>
@@ -267,7 +285,10 @@ function AddressList({ title, emails, tone = 'default', children }: { title: str
   const headingId = useId();
   if (emails.length === 0) return null;
   return (
-    <section aria-labelledby={headingId} className={cn('flex flex-col gap-2 rounded-lg border p-3', tone === 'warning' ? 'border-destructive/50' : 'border-border')}>
+    <section
+      aria-labelledby={headingId}
+      className={cn('flex flex-col gap-2 rounded-lg border p-3', tone === 'warning' ? 'border-destructive/50' : 'border-border')}
+    >
       <h4 id={headingId} className="text-sm font-semibold">
         {title} <span className="font-normal text-muted-foreground">({emails.length})</span>
       </h4>
@@ -290,7 +311,8 @@ function AddResult({ result, onInvite, onDismiss }: { result: AddMembersResult; 
   const summary = [
     result.added.length > 0 && `${plural(result.added.length, 'member', 'members')} added`,
     invited.length > 0 && `${plural(invited.length, 'person', 'people')} invited`,
-    result.alreadyMembers.length > 0 && `${plural(result.alreadyMembers.length, 'was', 'were')} already ${result.alreadyMembers.length === 1 ? 'a member' : 'members'}`,
+    result.alreadyMembers.length > 0 &&
+      `${plural(result.alreadyMembers.length, 'was', 'were')} already ${result.alreadyMembers.length === 1 ? 'a member' : 'members'}`,
     result.unknown.length > 0 && `${plural(result.unknown.length, 'address has', 'addresses have')} no account yet`,
     result.invalid.length > 0 && `${plural(result.invalid.length, 'entry is', 'entries are')} not an email address`,
   ].filter(Boolean);
@@ -308,7 +330,9 @@ function AddResult({ result, onInvite, onDismiss }: { result: AddMembersResult; 
       <AddressList title="Invited and added" emails={invited} />
       <AddressList title="Already members" emails={result.alreadyMembers} />
       <AddressList title="No account yet" emails={result.unknown} tone="warning">
-        <p className="text-sm text-muted-foreground">These people are not registered. Invite them: each gets an email to create their account, and joins the project.</p>
+        <p className="text-sm text-muted-foreground">
+          These people are not registered. Invite them: each gets an email to create their account, and joins the project.
+        </p>
         <Button
           className="self-start"
           loading={inviting}

@@ -44,7 +44,21 @@ export interface MissionValues {
   status: ActivityStatus;
 }
 
-const MISSION_FIELDS = ['title', 'instructions', 'formId', 'formVersion', 'points', 'opensAt', 'closesAt', 'review', 'entries', 'entries.min', 'entries.max', 'entries.perDay', 'status'] as const;
+const MISSION_FIELDS = [
+  'title',
+  'instructions',
+  'formId',
+  'formVersion',
+  'points',
+  'opensAt',
+  'closesAt',
+  'review',
+  'entries',
+  'entries.min',
+  'entries.max',
+  'entries.perDay',
+  'status',
+] as const;
 
 function missionValues(mission: AdminMission | null): MissionValues {
   return {
@@ -73,13 +87,19 @@ export default function MissionForm({ mode }: { mode: 'new' | 'edit' }) {
   const wrongProject = mode === 'edit' && mission.resource.status === 'ready' && ids !== null && mission.resource.data.projectId !== ids.projectId;
   if (ids === null || project.resource.status === 'missing' || mission.resource.status === 'missing' || wrongProject) {
     return (
-      <NotFound title={mode === 'new' || project.resource.status === 'missing' ? 'No such project' : 'No such mission'} href="/admin#projects" linkLabel="All projects">
+      <NotFound
+        title={mode === 'new' || project.resource.status === 'missing' ? 'No such project' : 'No such mission'}
+        href="/admin#projects"
+        linkLabel="All projects"
+      >
         It does not exist. It may have been mistyped in the address.
       </NotFound>
     );
   }
-  if (project.resource.status === 'error') return <LoadFailed title="The project could not be loaded" message={project.resource.message} onRetry={project.reload} />;
-  if (mission.resource.status === 'error') return <LoadFailed title="The mission could not be loaded" message={mission.resource.message} onRetry={mission.reload} />;
+  if (project.resource.status === 'error')
+    return <LoadFailed title="The project could not be loaded" message={project.resource.message} onRetry={project.reload} />;
+  if (mission.resource.status === 'error')
+    return <LoadFailed title="The mission could not be loaded" message={mission.resource.message} onRetry={mission.reload} />;
   if (project.resource.status !== 'ready' || (mode === 'edit' && mission.resource.status !== 'ready')) return null;
   return <MissionEditor project={project.resource.data} mission={mission.resource.status === 'ready' ? mission.resource.data : null} />;
 }
@@ -142,7 +162,10 @@ function MissionEditor({ project, mission }: { project: AdminProject; mission: A
       ) : (
         <div>
           <Breadcrumbs items={[{ label: 'Dashboard', href: '/admin' }, { label: project.name, href: projectHref }, { label: 'New mission' }]} />
-          <ScreenHeader title="New mission" subtitle={`In ${project.name}. A task members do with a form: photos, texts, ratings; once, several times, or one entry a day.`} />
+          <ScreenHeader
+            title="New mission"
+            subtitle={`In ${project.name}. A task members do with a form: photos, texts, ratings; once, several times, or one entry a day.`}
+          />
         </div>
       )}
       <Card className="p-5 sm:p-6">
@@ -195,19 +218,52 @@ function MissionEditor({ project, mission }: { project: AdminProject; mission: A
           />
 
           <FormField id={`${id}-points`} label="Points" description="Earned for the mission." error={errors.points?.message}>
-            {(c) => <Input {...c} type="number" inputMode="numeric" min={0} max={PROGRAMME_LIMITS.pointsMax} step={1} className="sm:w-40" {...register('points', { setValueAs: numberOrNaN })} />}
+            {(c) => (
+              <Input
+                {...c}
+                type="number"
+                inputMode="numeric"
+                min={0}
+                max={PROGRAMME_LIMITS.pointsMax}
+                step={1}
+                className="sm:w-40"
+                {...register('points', { setValueAs: numberOrNaN })}
+              />
+            )}
           </FormField>
 
           <div className="grid gap-5 md:grid-cols-2">
             <Controller
               control={control}
               name="opensAt"
-              render={({ field, fieldState }) => <MomentField id={`${id}-opens`} label="Opens at" description="Empty: open as soon as it is live." value={field.value} onChange={field.onChange} onBlur={field.onBlur} error={fieldState.error?.message} defaultTime="09:00" />}
+              render={({ field, fieldState }) => (
+                <MomentField
+                  id={`${id}-opens`}
+                  label="Opens at"
+                  description="Empty: open as soon as it is live."
+                  value={field.value}
+                  onChange={field.onChange}
+                  onBlur={field.onBlur}
+                  error={fieldState.error?.message}
+                  defaultTime="09:00"
+                />
+              )}
             />
             <Controller
               control={control}
               name="closesAt"
-              render={({ field, fieldState }) => <MomentField id={`${id}-closes`} label="Closes at" description="Empty: open until closed by hand." value={field.value} onChange={field.onChange} onBlur={field.onBlur} error={fieldState.error?.message} defaultTime="23:59" />}
+              render={({ field, fieldState }) => (
+                <MomentField
+                  id={`${id}-closes`}
+                  label="Closes at"
+                  description="Empty: open until closed by hand."
+                  value={field.value}
+                  onChange={field.onChange}
+                  onBlur={field.onBlur}
+                  error={fieldState.error?.message}
+                  defaultTime="23:59"
+                />
+              )}
             />
           </div>
 
@@ -217,9 +273,26 @@ function MissionEditor({ project, mission }: { project: AdminProject; mission: A
             render={({ field, fieldState }) => (
               <fieldset className="flex flex-col gap-2">
                 <legend className="mb-2 text-sm font-medium">Review</legend>
-                <RadioGroup value={field.value} onValueChange={(value) => field.onChange(value === 'automatic' ? 'automatic' : 'manual')} aria-label="Review" className="gap-3 sm:grid-cols-2">
-                  <Choice id={`${id}-manual`} value="manual" current={field.value} label="Manual" description="A moderator approves each submission, or asks for changes." />
-                  <Choice id={`${id}-automatic`} value="automatic" current={field.value} label="Automatic" description="Submissions are approved as they arrive." />
+                <RadioGroup
+                  value={field.value}
+                  onValueChange={(value) => field.onChange(value === 'automatic' ? 'automatic' : 'manual')}
+                  aria-label="Review"
+                  className="gap-3 sm:grid-cols-2"
+                >
+                  <Choice
+                    id={`${id}-manual`}
+                    value="manual"
+                    current={field.value}
+                    label="Manual"
+                    description="A moderator approves each submission, or asks for changes."
+                  />
+                  <Choice
+                    id={`${id}-automatic`}
+                    value="automatic"
+                    current={field.value}
+                    label="Automatic"
+                    description="Submissions are approved as they arrive."
+                  />
                 </RadioGroup>
                 {fieldState.error?.message && <FieldError id={`${id}-review-error`}>{fieldState.error.message}</FieldError>}
               </fieldset>
@@ -231,10 +304,32 @@ function MissionEditor({ project, mission }: { project: AdminProject; mission: A
             <p className="-mt-2 text-sm text-muted-foreground">How many times each member does the mission. A draft entry counts until it is deleted.</p>
             <div className="flex flex-wrap gap-5">
               <FormField id={`${id}-min`} label="At least" error={errors.entries?.min?.message}>
-                {(c) => <Input {...c} type="number" inputMode="numeric" min={1} max={PROGRAMME_LIMITS.entriesMax} step={1} className="w-32" {...register('entries.min', { setValueAs: numberOrNaN })} />}
+                {(c) => (
+                  <Input
+                    {...c}
+                    type="number"
+                    inputMode="numeric"
+                    min={1}
+                    max={PROGRAMME_LIMITS.entriesMax}
+                    step={1}
+                    className="w-32"
+                    {...register('entries.min', { setValueAs: numberOrNaN })}
+                  />
+                )}
               </FormField>
               <FormField id={`${id}-max`} label="At most" error={errors.entries?.max?.message}>
-                {(c) => <Input {...c} type="number" inputMode="numeric" min={1} max={PROGRAMME_LIMITS.entriesMax} step={1} className="w-32" {...register('entries.max', { setValueAs: numberOrNaN })} />}
+                {(c) => (
+                  <Input
+                    {...c}
+                    type="number"
+                    inputMode="numeric"
+                    min={1}
+                    max={PROGRAMME_LIMITS.entriesMax}
+                    step={1}
+                    className="w-32"
+                    {...register('entries.max', { setValueAs: numberOrNaN })}
+                  />
+                )}
               </FormField>
             </div>
             <div className="flex flex-col gap-3 rounded-lg border border-border p-4">
@@ -255,14 +350,31 @@ function MissionEditor({ project, mission }: { project: AdminProject; mission: A
               </div>
               {perDay !== null && (
                 <FormField id={`${id}-per-day-count`} label="At most this many a day" error={errors.entries?.perDay?.message} className="sm:w-56">
-                  {(c) => <Input {...c} type="number" inputMode="numeric" min={1} max={PROGRAMME_LIMITS.perDayMax} step={1} className="w-32" {...register('entries.perDay', { setValueAs: numberOrNaN })} />}
+                  {(c) => (
+                    <Input
+                      {...c}
+                      type="number"
+                      inputMode="numeric"
+                      min={1}
+                      max={PROGRAMME_LIMITS.perDayMax}
+                      step={1}
+                      className="w-32"
+                      {...register('entries.perDay', { setValueAs: numberOrNaN })}
+                    />
+                  )}
                 </FormField>
               )}
             </div>
             {entriesError && <FieldError id={`${id}-entries-error`}>{entriesError}</FieldError>}
           </fieldset>
 
-          <Controller control={control} name="status" render={({ field, fieldState }) => <StatusField id={`${id}-status`} value={field.value} onChange={field.onChange} error={fieldState.error?.message} />} />
+          <Controller
+            control={control}
+            name="status"
+            render={({ field, fieldState }) => (
+              <StatusField id={`${id}-status`} value={field.value} onChange={field.onChange} error={fieldState.error?.message} />
+            )}
+          />
 
           <SaveBar submitting={isSubmitting} label={mission ? 'Save changes' : 'Create mission'} cancelHref={missionHref ?? projectHref} dirty={isDirty} />
         </form>

@@ -1,5 +1,5 @@
 /**
- * The project page's "Mission groups" card (SPEC.md has no route of their own): each group with
+ * The project page's "Mission groups" card (docs/product.md has no route of their own): each group with
  * its unlock rule and its missions in order; create and edit in a dialog (title, description,
  * the ordered missions with add, remove, Move up and Move down, the unlock rule and, in order,
  * whether a mission counts once submitted or once approved); delete with a confirmation.
@@ -97,7 +97,12 @@ export function MissionGroupsPanel({
                   <Button variant="outline" size="sm" onClick={() => setEditing(group)}>
                     Edit<span className="sr-only"> “{group.title}”</span>
                   </Button>
-                  <ConfirmButton confirmVariant="destructive" confirmLabel="Delete" question={`Delete “${group.title}”? Its missions stay.`} onConfirm={() => remove(group)}>
+                  <ConfirmButton
+                    confirmVariant="destructive"
+                    confirmLabel="Delete"
+                    question={`Delete “${group.title}”? Its missions stay.`}
+                    onConfirm={() => remove(group)}
+                  >
                     Delete<span className="sr-only"> “{group.title}”</span>
                   </ConfirmButton>
                 </div>
@@ -165,7 +170,16 @@ function GroupDialog({
           <DialogTitle>{creating ? 'New mission group' : 'Edit mission group'}</DialogTitle>
           <DialogDescription>Choose the missions and the order they come in, and how they open.</DialogDescription>
         </DialogHeader>
-        {group !== null && <GroupForm key={creating ? 'new' : group.id} projectId={projectId} group={creating ? null : group} missions={missions} onCancel={onClose} onSaved={onSaved} />}
+        {group !== null && (
+          <GroupForm
+            key={creating ? 'new' : group.id}
+            projectId={projectId}
+            group={creating ? null : group}
+            missions={missions}
+            onCancel={onClose}
+            onSaved={onSaved}
+          />
+        )}
       </DialogContent>
     </Dialog>
   );
@@ -195,7 +209,9 @@ function GroupForm({
     setValue,
     formState: { errors, isSubmitting },
   } = useForm<GroupValues>({
-    resolver: lazyZodResolver(() => import('../../../shared/schemas/programme.ts').then((m) => (group ? m.missionGroupPatchSchema : m.missionGroupCreateSchema))),
+    resolver: lazyZodResolver(() =>
+      import('../../../shared/schemas/programme.ts').then((m) => (group ? m.missionGroupPatchSchema : m.missionGroupCreateSchema)),
+    ),
     defaultValues: {
       title: group?.title ?? '',
       description: group?.description ?? '',
@@ -225,14 +241,24 @@ function GroupForm({
       <FormField id={`${id}-title`} label="Title" error={errors.title?.message}>
         {(c) => <Input {...c} autoComplete="off" {...register('title')} />}
       </FormField>
-      <FormField id={`${id}-description`} label="Description" hint="(optional)" description="Members see it above the missions." error={errors.description?.message}>
+      <FormField
+        id={`${id}-description`}
+        label="Description"
+        hint="(optional)"
+        description="Members see it above the missions."
+        error={errors.description?.message}
+      >
         {(c) => <Textarea {...c} rows={3} {...register('description')} />}
       </FormField>
       <MissionOrder control={control} missions={missions} idPrefix={id} />
 
       <fieldset className="flex flex-col gap-3">
         <legend className="mb-2 text-sm font-medium">How the missions open</legend>
-        <RadioGroup value={unlock} onValueChange={(value) => setValue('unlock', value === 'in_order' ? 'in_order' : 'all_open', { shouldDirty: true })} aria-label="How the missions open">
+        <RadioGroup
+          value={unlock}
+          onValueChange={(value) => setValue('unlock', value === 'in_order' ? 'in_order' : 'all_open', { shouldDirty: true })}
+          aria-label="How the missions open"
+        >
           <RadioChoice id={`${id}-all-open`} value="all_open" label="All at once" description="Every mission of the group is open together." />
           <RadioChoice id={`${id}-in-order`} value="in_order" label="In order" description="Each mission opens once the one before it is done." />
         </RadioGroup>
@@ -241,13 +267,19 @@ function GroupForm({
             <span id={`${id}-done-label`} className="text-sm font-medium">
               A mission is done when it is
             </span>
-            <RadioGroup value={unlockOn} onValueChange={(value) => setValue('unlockOn', value === 'approved' ? 'approved' : 'submitted', { shouldDirty: true })} aria-labelledby={`${id}-done-label`}>
+            <RadioGroup
+              value={unlockOn}
+              onValueChange={(value) => setValue('unlockOn', value === 'approved' ? 'approved' : 'submitted', { shouldDirty: true })}
+              aria-labelledby={`${id}-done-label`}
+            >
               <RadioChoice id={`${id}-submitted`} value="submitted" label="Submitted" />
               <RadioChoice id={`${id}-approved`} value="approved" label="Approved by a moderator" />
             </RadioGroup>
           </div>
         )}
-        {(errors.unlock?.message || errors.unlockOn?.message) && <FieldError id={`${id}-unlock-error`}>{errors.unlock?.message ?? errors.unlockOn?.message}</FieldError>}
+        {(errors.unlock?.message || errors.unlockOn?.message) && (
+          <FieldError id={`${id}-unlock-error`}>{errors.unlock?.message ?? errors.unlockOn?.message}</FieldError>
+        )}
       </fieldset>
 
       <DialogFooter>
@@ -328,10 +360,24 @@ function MissionOrder({ control, missions, idPrefix }: { control: Control<GroupV
                   {mission && <ActivityStatusBadge status={mission.status} />}
                 </span>
                 <span className="flex shrink-0 flex-wrap gap-1">
-                  <Button id={`${idPrefix}-mission-${missionId}-up`} variant="ghost" size="sm" disabled={index === 0} onClick={() => move(index, -1)} aria-label={`Move “${title}” up`}>
+                  <Button
+                    id={`${idPrefix}-mission-${missionId}-up`}
+                    variant="ghost"
+                    size="sm"
+                    disabled={index === 0}
+                    onClick={() => move(index, -1)}
+                    aria-label={`Move “${title}” up`}
+                  >
                     Move up
                   </Button>
-                  <Button id={`${idPrefix}-mission-${missionId}-down`} variant="ghost" size="sm" disabled={index === ids.length - 1} onClick={() => move(index, 1)} aria-label={`Move “${title}” down`}>
+                  <Button
+                    id={`${idPrefix}-mission-${missionId}-down`}
+                    variant="ghost"
+                    size="sm"
+                    disabled={index === ids.length - 1}
+                    onClick={() => move(index, 1)}
+                    aria-label={`Move “${title}” down`}
+                  >
                     Move down
                   </Button>
                   <Button
@@ -357,7 +403,11 @@ function MissionOrder({ control, missions, idPrefix }: { control: Control<GroupV
             <Label htmlFor={`${idPrefix}-add`}>Add a mission</Label>
             <Select value={choice} onValueChange={setChoice} disabled={available.length === 0}>
               <SelectTrigger id={`${idPrefix}-add`}>
-                <SelectValue placeholder={missions.length === 0 ? 'The project has no missions yet' : available.length === 0 ? 'Every mission is in the group' : 'Choose a mission'} />
+                <SelectValue
+                  placeholder={
+                    missions.length === 0 ? 'The project has no missions yet' : available.length === 0 ? 'Every mission is in the group' : 'Choose a mission'
+                  }
+                />
               </SelectTrigger>
               <SelectContent>
                 {available.map((mission) => (
@@ -384,7 +434,9 @@ function MissionOrder({ control, missions, idPrefix }: { control: Control<GroupV
         </div>
       )}
       {fieldState.error?.message && <FieldError id={errorId}>{fieldState.error.message}</FieldError>}
-      {missions !== null && missions.length > 0 && <p className="text-xs text-muted-foreground">{missions.length === 1 ? '1 mission in this project.' : `${missions.length} missions in this project.`}</p>}
+      {missions !== null && missions.length > 0 && (
+        <p className="text-xs text-muted-foreground">{missions.length === 1 ? '1 mission in this project.' : `${missions.length} missions in this project.`}</p>
+      )}
     </fieldset>
   );
 }

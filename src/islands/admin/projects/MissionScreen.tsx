@@ -31,17 +31,24 @@ export default function MissionScreen() {
   const project = useResource<AdminProject>(ids ? `/api/admin/projects/${ids.projectId}` : null);
   const mission = useResource<AdminMission>(ids ? `/api/admin/missions/${ids.missionId}` : null);
 
-  if (ids === undefined || (ids && (project.resource.status === 'loading' || mission.resource.status === 'loading'))) return <ScreenSkeleton label="Loading the mission…" cards={[14, 10, 24]} />;
+  if (ids === undefined || (ids && (project.resource.status === 'loading' || mission.resource.status === 'loading')))
+    return <ScreenSkeleton label="Loading the mission…" cards={[14, 10, 24]} />;
   const wrongProject = mission.resource.status === 'ready' && ids !== null && mission.resource.data.projectId !== ids.projectId;
   if (ids === null || project.resource.status === 'missing' || mission.resource.status === 'missing' || wrongProject) {
     return (
-      <NotFound title="No such mission" href={ids && project.resource.status === 'ready' ? `/admin/projects/${ids.projectId}#missions` : '/admin#projects'} linkLabel={ids && project.resource.status === 'ready' ? 'The project’s missions' : 'All projects'}>
+      <NotFound
+        title="No such mission"
+        href={ids && project.resource.status === 'ready' ? `/admin/projects/${ids.projectId}#missions` : '/admin#projects'}
+        linkLabel={ids && project.resource.status === 'ready' ? 'The project’s missions' : 'All projects'}
+      >
         This mission does not exist in this project. It may have been mistyped in the address.
       </NotFound>
     );
   }
-  if (project.resource.status === 'error') return <LoadFailed title="The project could not be loaded" message={project.resource.message} onRetry={project.reload} />;
-  if (mission.resource.status === 'error') return <LoadFailed title="The mission could not be loaded" message={mission.resource.message} onRetry={mission.reload} />;
+  if (project.resource.status === 'error')
+    return <LoadFailed title="The project could not be loaded" message={project.resource.message} onRetry={project.reload} />;
+  if (mission.resource.status === 'error')
+    return <LoadFailed title="The mission could not be loaded" message={mission.resource.message} onRetry={mission.reload} />;
   if (project.resource.status !== 'ready' || mission.resource.status !== 'ready') return null;
   return <Mission project={project.resource.data} mission={mission.resource.data} />;
 }
@@ -83,7 +90,9 @@ function Mission({ project, mission }: { project: AdminProject; mission: AdminMi
           </dl>
           {mission.instructions.trim() && (
             <details className="group rounded-lg border border-border">
-              <summary className="cursor-pointer rounded-lg px-4 py-3 text-sm font-medium focus-visible:outline-2 focus-visible:outline-ring">Instructions</summary>
+              <summary className="cursor-pointer rounded-lg px-4 py-3 text-sm font-medium focus-visible:outline-2 focus-visible:outline-ring">
+                Instructions
+              </summary>
               <div className="border-t border-border px-4 py-3">
                 <Markdown headingLevel={3}>{mission.instructions}</Markdown>
               </div>

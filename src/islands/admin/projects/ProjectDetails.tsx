@@ -73,7 +73,11 @@ export function ProjectDetails({ project, onSaved }: { project: AdminProject; on
             <time dateTime={project.updatedAt}>{formatDateTime(project.updatedAt)}</time>
           </Detail>
           <Detail term="Description" className="sm:col-span-2 lg:col-span-4">
-            {project.description ? <p className="whitespace-pre-line">{project.description}</p> : <span className="text-muted-foreground">No description.</span>}
+            {project.description ? (
+              <p className="whitespace-pre-line">{project.description}</p>
+            ) : (
+              <span className="text-muted-foreground">No description.</span>
+            )}
           </Detail>
         </dl>
       )}

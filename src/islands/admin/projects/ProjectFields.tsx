@@ -23,7 +23,15 @@ export const PROJECT_FIELD_NAMES = ['name', 'client', 'description', 'startsAt',
 const dateOrNull = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value : null);
 
 /** The labelled controls; `idPrefix` keeps ids unique when two forms are on a page. */
-export function ProjectFields({ register, errors, idPrefix }: { register: UseFormRegister<ProjectValues>; errors: FieldErrors<ProjectValues>; idPrefix: string }) {
+export function ProjectFields({
+  register,
+  errors,
+  idPrefix,
+}: {
+  register: UseFormRegister<ProjectValues>;
+  errors: FieldErrors<ProjectValues>;
+  idPrefix: string;
+}) {
   return (
     <div className="grid gap-5 sm:grid-cols-2">
       <FormField id={`${idPrefix}-name`} label="Name" error={errors.name?.message} className="sm:col-span-2">

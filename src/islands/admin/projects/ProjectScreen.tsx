@@ -37,7 +37,8 @@ function Project({ project, onSaved, onCountsChanged }: { project: AdminProject;
   const missions = useApi<MissionList>(`${base}/missions`);
   const groups = useApi<MissionGroupList>(`${base}/mission-groups`);
 
-  const count = (load: typeof surveys.load | typeof missions.load | typeof groups.load, fallback: number) => (load.status === 'ready' ? load.data.items.length : fallback);
+  const count = (load: typeof surveys.load | typeof missions.load | typeof groups.load, fallback: number) =>
+    load.status === 'ready' ? load.data.items.length : fallback;
   const jumps: [string, string, number][] = [
     ['details', 'Details', -1],
     ['members', 'Members', project.counts.members],
@@ -55,7 +56,10 @@ function Project({ project, onSaved, onCountsChanged }: { project: AdminProject;
           <ul className="flex flex-wrap gap-2">
             {jumps.map(([id, label, value]) => (
               <li key={id}>
-                <a href={`#${id}`} className="inline-flex h-9 items-center gap-1.5 rounded-full border border-border bg-card px-3 text-sm no-underline hover:bg-accent">
+                <a
+                  href={`#${id}`}
+                  className="inline-flex h-9 items-center gap-1.5 rounded-full border border-border bg-card px-3 text-sm no-underline hover:bg-accent"
+                >
                   {label}
                   {value >= 0 && <span className="text-muted-foreground tabular-nums">{value}</span>}
                 </a>
@@ -68,7 +72,12 @@ function Project({ project, onSaved, onCountsChanged }: { project: AdminProject;
       <MembersPanel projectId={project.id} onChanged={onCountsChanged} />
       <SurveysSection projectId={project.id} load={surveys.load} reload={surveys.reload} />
       <MissionsSection projectId={project.id} load={missions.load} reload={missions.reload} />
-      <MissionGroupsPanel projectId={project.id} load={groups.load} reload={groups.reload} missions={missions.load.status === 'ready' ? missions.load.data.items : null} />
+      <MissionGroupsPanel
+        projectId={project.id}
+        load={groups.load}
+        reload={groups.reload}
+        missions={missions.load.status === 'ready' ? missions.load.data.items : null}
+      />
     </div>
   );
 }

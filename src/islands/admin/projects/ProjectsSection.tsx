@@ -1,6 +1,6 @@
 /**
  * The dashboard's "Projects" section: every project with its client, status, dates and counts
- * (members, surveys, missions), a search, a status filter, pages of 10 (SPEC.md §9) and "New
+ * (members, surveys, missions), a search, a status filter, pages of 10 (docs/product.md §9) and "New
  * project" (a dialog: name, client, dates, description → created as a draft → its page).
  * Rows are cards on phones and a table-like grid from medium screens.
  */
@@ -106,7 +106,10 @@ export function ProjectsSection() {
         </div>
       ) : (
         <div className="flex flex-col gap-4">
-          <div aria-hidden="true" className={cn('hidden border-b border-border px-4 pb-2 text-xs font-semibold tracking-wide text-muted-foreground uppercase', ROW_GRID)}>
+          <div
+            aria-hidden="true"
+            className={cn('hidden border-b border-border px-4 pb-2 text-xs font-semibold tracking-wide text-muted-foreground uppercase', ROW_GRID)}
+          >
             <span>Project</span>
             <span>Status</span>
             <span>Dates</span>
@@ -176,7 +179,11 @@ function ProjectRowsSkeleton() {
         Loading the projects…
       </p>
       {[0, 1, 2].map((row) => (
-        <div key={row} aria-hidden="true" className="flex h-[8.5rem] flex-col gap-3 rounded-lg border border-border p-4 md:h-[3.75rem] md:flex-row md:items-center md:rounded-none md:border-x-0 md:border-t-0">
+        <div
+          key={row}
+          aria-hidden="true"
+          className="flex h-[8.5rem] flex-col gap-3 rounded-lg border border-border p-4 md:h-[3.75rem] md:flex-row md:items-center md:rounded-none md:border-x-0 md:border-t-0"
+        >
           <Bone className="h-5 w-48" />
           <Bone className="h-5 w-16" />
           <Bone className="h-4 w-40" />

@@ -29,7 +29,11 @@ export function usePhotoLightbox(who: string): { open: OpenPhotos; lightbox: Rea
   const [state, setState] = useState<{ items: LightboxItem[]; index: number } | null>(null);
   const open = useCallback<OpenPhotos>(
     (ids, start) => {
-      const items = ids.map((id, index) => ({ src: photoUrl(id), alt: `Photo ${index + 1} of ${ids.length} by ${who}`, title: `Photo ${index + 1} of ${ids.length}` }));
+      const items = ids.map((id, index) => ({
+        src: photoUrl(id),
+        alt: `Photo ${index + 1} of ${ids.length} by ${who}`,
+        title: `Photo ${index + 1} of ${ids.length}`,
+      }));
       const index = Math.max(0, ids.indexOf(start));
       if (items.length > 0) setState({ items, index });
     },
@@ -95,7 +99,11 @@ export function OtherEntries({ entries, who, onOpen }: { entries: ReviewSubmissi
             )}
           </span>
           <Button variant="outline" size="sm" onClick={() => onOpen(entry.id)}>
-            Open<span className="sr-only"> the {ENTRY_STATUS_LABELS[entry.status].toLowerCase()} entry{entry.localDate ? ` of ${formatDay(entry.localDate)}` : ''}</span>
+            Open
+            <span className="sr-only">
+              {' '}
+              the {ENTRY_STATUS_LABELS[entry.status].toLowerCase()} entry{entry.localDate ? ` of ${formatDay(entry.localDate)}` : ''}
+            </span>
           </Button>
         </li>
       ))}

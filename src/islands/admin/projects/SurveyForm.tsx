@@ -46,7 +46,20 @@ export interface SurveyValues {
   status: ActivityStatus;
 }
 
-const SURVEY_FIELDS = ['title', 'description', 'kind', 'formId', 'formVersion', 'externalUrl', 'trustReturns', 'points', 'estimatedMinutes', 'opensAt', 'closesAt', 'status'] as const;
+const SURVEY_FIELDS = [
+  'title',
+  'description',
+  'kind',
+  'formId',
+  'formVersion',
+  'externalUrl',
+  'trustReturns',
+  'points',
+  'estimatedMinutes',
+  'opensAt',
+  'closesAt',
+  'status',
+] as const;
 
 function surveyValues(survey: AdminSurvey | null): SurveyValues {
   return {
@@ -78,13 +91,19 @@ export default function SurveyForm({ mode }: { mode: 'new' | 'edit' }) {
   const wrongProject = mode === 'edit' && survey.resource.status === 'ready' && ids !== null && survey.resource.data.projectId !== ids.projectId;
   if (ids === null || project.resource.status === 'missing' || survey.resource.status === 'missing' || wrongProject) {
     return (
-      <NotFound title={mode === 'new' || project.resource.status === 'missing' ? 'No such project' : 'No such survey'} href="/admin#projects" linkLabel="All projects">
+      <NotFound
+        title={mode === 'new' || project.resource.status === 'missing' ? 'No such project' : 'No such survey'}
+        href="/admin#projects"
+        linkLabel="All projects"
+      >
         It does not exist. It may have been mistyped in the address.
       </NotFound>
     );
   }
-  if (project.resource.status === 'error') return <LoadFailed title="The project could not be loaded" message={project.resource.message} onRetry={project.reload} />;
-  if (survey.resource.status === 'error') return <LoadFailed title="The survey could not be loaded" message={survey.resource.message} onRetry={survey.reload} />;
+  if (project.resource.status === 'error')
+    return <LoadFailed title="The project could not be loaded" message={project.resource.message} onRetry={project.reload} />;
+  if (survey.resource.status === 'error')
+    return <LoadFailed title="The survey could not be loaded" message={survey.resource.message} onRetry={survey.reload} />;
   if (project.resource.status !== 'ready' || !surveyReady) return null;
   const existing = survey.resource.status === 'ready' ? survey.resource.data : null;
   return <SurveyEditor project={project.resource.data} survey={existing} />;
@@ -100,7 +119,9 @@ function SurveyEditor({ project, survey }: { project: AdminProject; survey: Admi
 
   // The other kind's fields are cleared before validation (a link typed, then "A Fieldwork form" chosen).
   const [resolver] = useState(() => {
-    const base = lazyZodResolver<SurveyValues>(() => import('../../../shared/schemas/programme.ts').then((m) => (survey ? m.surveyPatchSchema : m.surveyCreateSchema)));
+    const base = lazyZodResolver<SurveyValues>(() =>
+      import('../../../shared/schemas/programme.ts').then((m) => (survey ? m.surveyPatchSchema : m.surveyCreateSchema)),
+    );
     const normalized: Resolver<SurveyValues> = (values, context, options) => base(normalizeSurvey(values), context, options);
     return normalized;
   });
@@ -159,7 +180,13 @@ function SurveyEditor({ project, survey }: { project: AdminProject; survey: Admi
             <FormField id={`${id}-title`} label="Title" description="Members see it on their home page." error={errors.title?.message}>
               {(c) => <Input {...c} autoComplete="off" maxLength={PROGRAMME_LIMITS.titleMax + 20} {...register('title')} />}
             </FormField>
-            <FormField id={`${id}-description`} label="Description" hint="(optional)" description="A line or two on what it is about." error={errors.description?.message}>
+            <FormField
+              id={`${id}-description`}
+              label="Description"
+              hint="(optional)"
+              description="A line or two on what it is about."
+              error={errors.description?.message}
+            >
               {(c) => <Textarea {...c} rows={3} {...register('description')} />}
             </FormField>
           </div>
@@ -171,9 +198,27 @@ function SurveyEditor({ project, survey }: { project: AdminProject; survey: Admi
               <fieldset className="flex flex-col gap-2">
                 <legend className="mb-2 text-sm font-medium">Kind</legend>
                 {answered && <p className="text-sm text-muted-foreground">Members have started it: the kind can no longer change.</p>}
-                <RadioGroup value={field.value} onValueChange={(value) => field.onChange(value === 'external' ? 'external' : 'native')} disabled={answered} aria-label="Kind" className="gap-3 sm:grid-cols-2">
-                  <KindChoice id={`${id}-native`} value="native" current={field.value} label="A Fieldwork form" description="Members answer a published form here; the results and responses are shown on the survey page." />
-                  <KindChoice id={`${id}-external`} value="external" current={field.value} label="An Alchemer survey" description="Members go to Alchemer with an anonymous reference and come back when they finish." />
+                <RadioGroup
+                  value={field.value}
+                  onValueChange={(value) => field.onChange(value === 'external' ? 'external' : 'native')}
+                  disabled={answered}
+                  aria-label="Kind"
+                  className="gap-3 sm:grid-cols-2"
+                >
+                  <KindChoice
+                    id={`${id}-native`}
+                    value="native"
+                    current={field.value}
+                    label="A Fieldwork form"
+                    description="Members answer a published form here; the results and responses are shown on the survey page."
+                  />
+                  <KindChoice
+                    id={`${id}-external`}
+                    value="external"
+                    current={field.value}
+                    label="An Alchemer survey"
+                    description="Members go to Alchemer with an anonymous reference and come back when they finish."
+                  />
                 </RadioGroup>
               </fieldset>
             )}
@@ -196,7 +241,11 @@ function SurveyEditor({ project, survey }: { project: AdminProject; survey: Admi
                         versionField.onChange(next.formVersion);
                       }}
                       error={fieldState.error?.message ?? versionState.error?.message}
-                      pinned={survey && survey.kind === 'native' && survey.formId !== null && survey.formVersion !== null ? { formId: survey.formId, formVersion: survey.formVersion } : null}
+                      pinned={
+                        survey && survey.kind === 'native' && survey.formId !== null && survey.formVersion !== null
+                          ? { formId: survey.formId, formVersion: survey.formVersion }
+                          : null
+                      }
                       locked={answered ? 'Members have started this survey: it keeps its form (a newer version can still be chosen).' : null}
                     />
                   )}
@@ -211,19 +260,35 @@ function SurveyEditor({ project, survey }: { project: AdminProject; survey: Admi
                 description="The survey's share link, starting with https://. Fieldwork adds the member's anonymous reference (pid) to it."
                 error={errors.externalUrl?.message}
               >
-                {(c) => <Input {...c} type="url" inputMode="url" autoComplete="off" placeholder="https://survey.alchemer.com/s3/1234567/My-survey" {...register('externalUrl', { setValueAs: (value: unknown) => (typeof value === 'string' ? value : null) })} />}
+                {(c) => (
+                  <Input
+                    {...c}
+                    type="url"
+                    inputMode="url"
+                    autoComplete="off"
+                    placeholder="https://survey.alchemer.com/s3/1234567/My-survey"
+                    {...register('externalUrl', { setValueAs: (value: unknown) => (typeof value === 'string' ? value : null) })}
+                  />
+                )}
               </FormField>
               <Controller
                 control={control}
                 name="trustReturns"
                 render={({ field }) => (
                   <div className="flex items-start gap-3">
-                    <Switch id={`${id}-trust`} checked={field.value} onCheckedChange={field.onChange} aria-describedby={`${id}-trust-description`} className="mt-0.5" />
+                    <Switch
+                      id={`${id}-trust`}
+                      checked={field.value}
+                      onCheckedChange={field.onChange}
+                      aria-describedby={`${id}-trust-description`}
+                      className="mt-0.5"
+                    />
                     <div className="flex flex-col gap-1">
                       <Label htmlFor={`${id}-trust`}>Trust returns</Label>
                       <p id={`${id}-trust-description`} className="text-sm text-muted-foreground">
-                        On: a member who comes back on the Finished link gets the points at once. Off: the points wait until Alchemer's webhook confirms the outcome (or the completes are checked against Alchemer's export). A member who
-                        passes the Finished link to another could let them claim it without finishing, so turn it on only when that risk is acceptable.
+                        On: a member who comes back on the Finished link gets the points at once. Off: the points wait until Alchemer's webhook confirms the
+                        outcome (or the completes are checked against Alchemer's export). A member who passes the Finished link to another could let them claim
+                        it without finishing, so turn it on only when that risk is acceptable.
                       </p>
                     </div>
                   </div>
@@ -234,11 +299,37 @@ function SurveyEditor({ project, survey }: { project: AdminProject; survey: Admi
 
           <div className="grid gap-5 sm:grid-cols-2">
             <FormField id={`${id}-points`} label="Points" description="Earned on submitting." error={errors.points?.message}>
-              {(c) => <Input {...c} type="number" inputMode="numeric" min={0} max={PROGRAMME_LIMITS.pointsMax} step={1} className="sm:w-40" {...register('points', { setValueAs: numberOrNaN })} />}
-            </FormField>
-            <FormField id={`${id}-minutes`} label="Estimated minutes" hint="(optional)" description="How long it takes, shown to members." error={errors.estimatedMinutes?.message}>
               {(c) => (
-                <Input {...c} type="number" inputMode="numeric" min={1} max={PROGRAMME_LIMITS.estimatedMinutesMax} step={1} className="sm:w-40" {...register('estimatedMinutes', { setValueAs: numberOrNull })} />
+                <Input
+                  {...c}
+                  type="number"
+                  inputMode="numeric"
+                  min={0}
+                  max={PROGRAMME_LIMITS.pointsMax}
+                  step={1}
+                  className="sm:w-40"
+                  {...register('points', { setValueAs: numberOrNaN })}
+                />
+              )}
+            </FormField>
+            <FormField
+              id={`${id}-minutes`}
+              label="Estimated minutes"
+              hint="(optional)"
+              description="How long it takes, shown to members."
+              error={errors.estimatedMinutes?.message}
+            >
+              {(c) => (
+                <Input
+                  {...c}
+                  type="number"
+                  inputMode="numeric"
+                  min={1}
+                  max={PROGRAMME_LIMITS.estimatedMinutesMax}
+                  step={1}
+                  className="sm:w-40"
+                  {...register('estimatedMinutes', { setValueAs: numberOrNull })}
+                />
               )}
             </FormField>
           </div>
@@ -247,16 +338,44 @@ function SurveyEditor({ project, survey }: { project: AdminProject; survey: Admi
             <Controller
               control={control}
               name="opensAt"
-              render={({ field, fieldState }) => <MomentField id={`${id}-opens`} label="Opens at" description="Empty: open as soon as it is live." value={field.value} onChange={field.onChange} onBlur={field.onBlur} error={fieldState.error?.message} defaultTime="09:00" />}
+              render={({ field, fieldState }) => (
+                <MomentField
+                  id={`${id}-opens`}
+                  label="Opens at"
+                  description="Empty: open as soon as it is live."
+                  value={field.value}
+                  onChange={field.onChange}
+                  onBlur={field.onBlur}
+                  error={fieldState.error?.message}
+                  defaultTime="09:00"
+                />
+              )}
             />
             <Controller
               control={control}
               name="closesAt"
-              render={({ field, fieldState }) => <MomentField id={`${id}-closes`} label="Closes at" description="Empty: open until closed by hand." value={field.value} onChange={field.onChange} onBlur={field.onBlur} error={fieldState.error?.message} defaultTime="23:59" />}
+              render={({ field, fieldState }) => (
+                <MomentField
+                  id={`${id}-closes`}
+                  label="Closes at"
+                  description="Empty: open until closed by hand."
+                  value={field.value}
+                  onChange={field.onChange}
+                  onBlur={field.onBlur}
+                  error={fieldState.error?.message}
+                  defaultTime="23:59"
+                />
+              )}
             />
           </div>
 
-          <Controller control={control} name="status" render={({ field, fieldState }) => <StatusField id={`${id}-status`} value={field.value} onChange={field.onChange} error={fieldState.error?.message} />} />
+          <Controller
+            control={control}
+            name="status"
+            render={({ field, fieldState }) => (
+              <StatusField id={`${id}-status`} value={field.value} onChange={field.onChange} error={fieldState.error?.message} />
+            )}
+          />
           {errors.kind?.message && <FieldError id={`${id}-kind-error`}>{errors.kind.message}</FieldError>}
           {errors.trustReturns?.message && <FieldError id={`${id}-trust-error`}>{errors.trustReturns.message}</FieldError>}
 

@@ -38,7 +38,11 @@ export default function SurveyResults({ surveyId }: { surveyId: number }) {
   if (load.status === 'error') return <LoadFailed title="The results could not be loaded" message={load.message} onRetry={reload} />;
   const { submitted, elements } = load.data;
   if (submitted === 0) {
-    return <p className="rounded-lg border border-dashed border-border px-4 py-8 text-center text-sm text-muted-foreground">No submitted responses yet. The results appear here as members submit the survey.</p>;
+    return (
+      <p className="rounded-lg border border-dashed border-border px-4 py-8 text-center text-sm text-muted-foreground">
+        No submitted responses yet. The results appear here as members submit the survey.
+      </p>
+    );
   }
   return (
     <div className="flex flex-col gap-4">
@@ -116,8 +120,18 @@ function OptionsChart({ element, options }: { element: ResultElement; options: N
   const axisWidth = Math.min(170, Math.max(28, ...data.map((row) => row.short.length * 7 + 12)));
   return (
     <div className="flex flex-col gap-2">
-      <div aria-hidden="true" className="w-full text-foreground [&_.recharts-bar-rectangle_path]:fill-primary [&_.recharts-cartesian-axis-tick-value]:fill-foreground [&_.recharts-label]:fill-muted-foreground">
-        <BarChart layout="vertical" data={data} responsive accessibilityLayer={false} style={{ width: '100%', height }} margin={{ top: 4, right: 72, bottom: 4, left: 4 }}>
+      <div
+        aria-hidden="true"
+        className="w-full text-foreground [&_.recharts-bar-rectangle_path]:fill-primary [&_.recharts-cartesian-axis-tick-value]:fill-foreground [&_.recharts-label]:fill-muted-foreground"
+      >
+        <BarChart
+          layout="vertical"
+          data={data}
+          responsive
+          accessibilityLayer={false}
+          style={{ width: '100%', height }}
+          margin={{ top: 4, right: 72, bottom: 4, left: 4 }}
+        >
           <XAxis type="number" hide allowDecimals={false} domain={[0, 'dataMax']} />
           <YAxis type="category" dataKey="short" width={axisWidth} tickLine={false} axisLine={false} tick={{ fontSize: 12 }} interval={0} />
           <Bar dataKey="count" radius={[0, 4, 4, 0]} barSize={20} isAnimationActive={false} minPointSize={2}>
@@ -155,7 +169,12 @@ function OptionsChart({ element, options }: { element: ResultElement; options: N
 function MatrixTable({ element, rows }: { element: ResultElement; rows: NonNullable<ResultElement['rows']> }) {
   const columns = rows[0]?.columns ?? [];
   return (
-    <div role="region" aria-label={`${element.title || 'Matrix'}: counts`} tabIndex={0} className="overflow-x-auto rounded-md focus-visible:outline-2 focus-visible:outline-ring">
+    <div
+      role="region"
+      aria-label={`${element.title || 'Matrix'}: counts`}
+      tabIndex={0}
+      className="overflow-x-auto rounded-md focus-visible:outline-2 focus-visible:outline-ring"
+    >
       <table className="relative w-full min-w-[24rem] border-collapse text-sm">
         <caption className="sr-only">{`${element.title || 'Untitled question'}: answers per row and column`}</caption>
         <thead>

@@ -52,17 +52,24 @@ export default function SurveyScreen() {
   const project = useResource<AdminProject>(ids ? `/api/admin/projects/${ids.projectId}` : null);
   const survey = useResource<AdminSurvey>(ids ? `/api/admin/surveys/${ids.surveyId}` : null);
 
-  if (ids === undefined || (ids && (project.resource.status === 'loading' || survey.resource.status === 'loading'))) return <ScreenSkeleton label="Loading the survey…" cards={[14, 10, 24]} />;
+  if (ids === undefined || (ids && (project.resource.status === 'loading' || survey.resource.status === 'loading')))
+    return <ScreenSkeleton label="Loading the survey…" cards={[14, 10, 24]} />;
   const wrongProject = survey.resource.status === 'ready' && ids !== null && survey.resource.data.projectId !== ids.projectId;
   if (ids === null || project.resource.status === 'missing' || survey.resource.status === 'missing' || wrongProject) {
     return (
-      <NotFound title="No such survey" href={ids && project.resource.status === 'ready' ? `/admin/projects/${ids.projectId}#surveys` : '/admin#projects'} linkLabel={ids && project.resource.status === 'ready' ? 'The project’s surveys' : 'All projects'}>
+      <NotFound
+        title="No such survey"
+        href={ids && project.resource.status === 'ready' ? `/admin/projects/${ids.projectId}#surveys` : '/admin#projects'}
+        linkLabel={ids && project.resource.status === 'ready' ? 'The project’s surveys' : 'All projects'}
+      >
         This survey does not exist in this project. It may have been mistyped in the address.
       </NotFound>
     );
   }
-  if (project.resource.status === 'error') return <LoadFailed title="The project could not be loaded" message={project.resource.message} onRetry={project.reload} />;
-  if (survey.resource.status === 'error') return <LoadFailed title="The survey could not be loaded" message={survey.resource.message} onRetry={survey.reload} />;
+  if (project.resource.status === 'error')
+    return <LoadFailed title="The project could not be loaded" message={project.resource.message} onRetry={project.reload} />;
+  if (survey.resource.status === 'error')
+    return <LoadFailed title="The survey could not be loaded" message={survey.resource.message} onRetry={survey.reload} />;
   if (project.resource.status !== 'ready' || survey.resource.status !== 'ready') return null;
   return <Survey project={project.resource.data} survey={survey.resource.data} />;
 }
@@ -116,8 +123,14 @@ function Survey({ project, survey }: { project: AdminProject; survey: AdminSurve
               </Detail>
             )}
             <Detail term="Points">{survey.points}</Detail>
-            <Detail term="Estimated time">{survey.estimatedMinutes ? `${survey.estimatedMinutes} min` : <span className="text-muted-foreground">Not set</span>}</Detail>
-            {!native && <Detail term="Returns">{survey.trustReturns ? 'Trusted: complete returns credit points at once' : 'Points once Alchemer’s webhook (or the export) confirms'}</Detail>}
+            <Detail term="Estimated time">
+              {survey.estimatedMinutes ? `${survey.estimatedMinutes} min` : <span className="text-muted-foreground">Not set</span>}
+            </Detail>
+            {!native && (
+              <Detail term="Returns">
+                {survey.trustReturns ? 'Trusted: complete returns credit points at once' : 'Points once Alchemer’s webhook (or the export) confirms'}
+              </Detail>
+            )}
             <Detail term="Opens">
               <Moment value={survey.opensAt} empty="When it goes live" />
             </Detail>
@@ -266,7 +279,11 @@ function ResponsesTable({ survey }: { survey: AdminSurvey }) {
         <LoadFailed title="The responses could not be loaded" message={load.message} onRetry={reload} />
       ) : load.data.items.length === 0 ? (
         <p className="rounded-lg border border-dashed border-border px-4 py-8 text-center text-sm text-muted-foreground">
-          {status === 'all' ? 'No responses yet. They appear here as members start the survey.' : status === 'submitted' ? 'No submitted responses yet.' : 'No responses in progress.'}
+          {status === 'all'
+            ? 'No responses yet. They appear here as members start the survey.'
+            : status === 'submitted'
+              ? 'No submitted responses yet.'
+              : 'No responses in progress.'}
         </p>
       ) : (
         <>
@@ -305,7 +322,9 @@ function ResponsesTable({ survey }: { survey: AdminSurvey }) {
                       </span>
                     </td>
                     <td className={td}>
-                      <Badge variant={response.status === 'submitted' ? 'default' : 'secondary'}>{response.status === 'submitted' ? 'Submitted' : 'In progress'}</Badge>
+                      <Badge variant={response.status === 'submitted' ? 'default' : 'secondary'}>
+                        {response.status === 'submitted' ? 'Submitted' : 'In progress'}
+                      </Badge>
                     </td>
                     <td className={`${td} tabular-nums`}>{response.formVersion}</td>
                     <td className={td}>
@@ -341,7 +360,10 @@ function ResponseDialog({ survey, response, onClose }: { survey: AdminSurvey; re
             <DialogHeader>
               <DialogTitle>{fullNameOf(response.user) || response.user.email}</DialogTitle>
               <DialogDescription>
-                {response.status === 'submitted' && response.submittedAt ? `Submitted ${formatDateTime(response.submittedAt)}` : `In progress, last saved ${formatDateTime(response.updatedAt)}`} · version {response.formVersion}
+                {response.status === 'submitted' && response.submittedAt
+                  ? `Submitted ${formatDateTime(response.submittedAt)}`
+                  : `In progress, last saved ${formatDateTime(response.updatedAt)}`}{' '}
+                · version {response.formVersion}
               </DialogDescription>
             </DialogHeader>
             <ResponseAnswers formId={survey.formId} version={response.formVersion} answers={response.answers} />

@@ -11,7 +11,11 @@ import type { AddMembersResult } from '../../../shared/programme.ts';
 const WRAPPERS = /^[\s"'“”‘’<>()[\]{}]+|[\s"'“”‘’<>()[\]{}.,;:]+$/g;
 
 function clean(candidate: string): string {
-  return candidate.replace(WRAPPERS, '').replace(/^mailto:/i, '').trim().toLowerCase();
+  return candidate
+    .replace(WRAPPERS, '')
+    .replace(/^mailto:/i, '')
+    .trim()
+    .toLowerCase();
 }
 
 /**
@@ -90,7 +94,10 @@ export function emailsFromRows(rows: Rows): CsvEmails {
   if (column < 0) return { emails: [], column: null, header: null };
   const headerCell = cellText(first[column]).trim();
   const hasHeader = rows.length > 0 && !headerCell.includes('@');
-  const values = rows.slice(hasHeader ? 1 : 0).map((row) => cellText(row[column]).trim()).filter((value) => value !== '');
+  const values = rows
+    .slice(hasHeader ? 1 : 0)
+    .map((row) => cellText(row[column]).trim())
+    .filter((value) => value !== '');
   return { emails: parseEmailText(values.join('\n')), column, header: hasHeader ? headerCell : null };
 }
 

@@ -96,7 +96,8 @@ export function CompletionBar({ counts, className }: { counts: ActivityCounts; c
     <div className={cn('flex flex-col gap-1.5', className)}>
       <div className="flex flex-wrap items-baseline justify-between gap-x-3 text-sm">
         <span>
-          <span className="font-semibold tabular-nums">{counts.submitted}</span> of <span className="tabular-nums">{counts.members}</span> {counts.members === 1 ? 'member' : 'members'} submitted
+          <span className="font-semibold tabular-nums">{counts.submitted}</span> of <span className="tabular-nums">{counts.members}</span>{' '}
+          {counts.members === 1 ? 'member' : 'members'} submitted
         </span>
         <span className="text-muted-foreground tabular-nums">{percent}%</span>
       </div>
@@ -279,7 +280,6 @@ export function ResultsSkeleton() {
     </div>
   );
 }
-
 
 /**
  * A link to the form a survey or mission uses, named by the form's title at that version

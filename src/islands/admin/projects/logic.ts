@@ -113,4 +113,3 @@ export function numberOrNaN(value: unknown): number {
   const parsed = numberOrNull(value);
   return parsed === null ? Number.NaN : parsed;
 }
-

@@ -1,7 +1,7 @@
 import { index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { users } from './users.ts';
 
-/** Error reports and actions sent by browsers (SPEC.md §3), one row per content hash. */
+/** Error reports and actions sent by browsers (docs/product.md §3), one row per content hash. */
 export const clientReports = pgTable(
   'client_reports',
   {

@@ -34,7 +34,9 @@ export const media = pgTable(
   },
   (t) => [
     index('media_owner_created_idx').on(t.ownerId, t.createdAt),
-    index('media_unattached_idx').on(t.createdAt).where(sql`${t.attachedAt} is null`),
+    index('media_unattached_idx')
+      .on(t.createdAt)
+      .where(sql`${t.attachedAt} is null`),
   ],
 );
 export type Media = typeof media.$inferSelect;

@@ -87,7 +87,12 @@ export const probes = pgTable(
     answer: text('answer'),
     answeredAt: timestamp('answered_at', { withTimezone: true }),
   },
-  (t) => [index('probes_entry_idx').on(t.entryId, t.askedAt), index('probes_waiting_idx').on(t.entryId).where(sql`${t.answeredAt} is null`)],
+  (t) => [
+    index('probes_entry_idx').on(t.entryId, t.askedAt),
+    index('probes_waiting_idx')
+      .on(t.entryId)
+      .where(sql`${t.answeredAt} is null`),
+  ],
 );
 export type Probe = typeof probes.$inferSelect;
 

@@ -110,8 +110,8 @@ export function DecisionPanel({ submission, points, mode, onModeChange, focusReq
         )}
         {decided && (
           <p className="text-muted-foreground">
-            You can change this decision. The participant is told, and their points follow: approving makes the mission’s {pointsText} available to them, rejecting voids them,
-            asking for changes makes them pending again.
+            You can change this decision. The participant is told, and their points follow: approving makes the mission’s {pointsText} available to them,
+            rejecting voids them, asking for changes makes them pending again.
           </p>
         )}
       </div>

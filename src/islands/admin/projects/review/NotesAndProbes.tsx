@@ -21,10 +21,21 @@ import { Moment } from '../kit.tsx';
 import { Kbd } from './ShortcutsHelp.tsx';
 import { keyOf } from './shortcuts.ts';
 
-const nameOf = (user: { firstName: string; lastName: string; email: string } | null | undefined): string => (user ? fullNameOf(user) || user.email : 'Someone no longer here');
+const nameOf = (user: { firstName: string; lastName: string; email: string } | null | undefined): string =>
+  user ? fullNameOf(user) || user.email : 'Someone no longer here';
 
 /** The internal notes of an entry, oldest first, and the form to add one (`n` puts the cursor in it). */
-export function NotesPanel({ entryId, notes, focusRequest, onAdded }: { entryId: number; notes: readonly ReviewNoteView[]; focusRequest: number; onAdded: (note: ReviewNoteView) => void }) {
+export function NotesPanel({
+  entryId,
+  notes,
+  focusRequest,
+  onAdded,
+}: {
+  entryId: number;
+  notes: readonly ReviewNoteView[];
+  focusRequest: number;
+  onAdded: (note: ReviewNoteView) => void;
+}) {
   const id = useId();
   const [alert, setAlert] = useState<string | null>(null);
   const {
@@ -91,7 +102,17 @@ export function NotesPanel({ entryId, notes, focusRequest, onAdded }: { entryId:
 }
 
 /** The probes on an entry, oldest first, with their answers, and the form to ask one. */
-export function ProbesPanel({ entryId, probes, canAsk, onAsked }: { entryId: number; probes: readonly ProbeView[]; canAsk: boolean; onAsked: (probe: ProbeView) => void }) {
+export function ProbesPanel({
+  entryId,
+  probes,
+  canAsk,
+  onAsked,
+}: {
+  entryId: number;
+  probes: readonly ProbeView[];
+  canAsk: boolean;
+  onAsked: (probe: ProbeView) => void;
+}) {
   const id = useId();
   const [alert, setAlert] = useState<string | null>(null);
   const {
@@ -133,7 +154,8 @@ export function ProbesPanel({ entryId, probes, canAsk, onAsked }: { entryId: num
               {probe.answer !== null ? (
                 <div className="rounded-md bg-muted px-2.5 py-1.5">
                   <p className="text-xs text-muted-foreground">
-                    Answer{probe.answeredAt ? (
+                    Answer
+                    {probe.answeredAt ? (
                       <>
                         {' '}
                         · <Moment value={probe.answeredAt} />

@@ -111,7 +111,10 @@ export function ReviewDetail(props: ReviewDetailProps) {
       <div className="flex flex-col items-start gap-3">
         <BackButton onBack={props.onBack} />
         <h3 className="text-lg font-semibold">This entry belongs to another mission</h3>
-        <a href={`/admin/projects/${projectId}/missions/${missionId}?submission=${resource.data.id}`} className="text-sm text-primary underline underline-offset-4">
+        <a
+          href={`/admin/projects/${projectId}/missions/${missionId}?submission=${resource.data.id}`}
+          className="text-sm text-primary underline underline-offset-4"
+        >
           Open it in {missionTitle ? `“${missionTitle}”` : 'its mission'}
         </a>
       </div>
@@ -185,7 +188,8 @@ function Loaded({
           throw error;
         }
         // The reason form shows its own errors; an approval's failure is a toast.
-        if (decision === 'approve' && !handleSessionLost(error)) toast({ title: 'The entry could not be approved', description: errorMessage(error), variant: 'destructive' });
+        if (decision === 'approve' && !handleSessionLost(error))
+          toast({ title: 'The entry could not be approved', description: errorMessage(error), variant: 'destructive' });
         throw error;
       } finally {
         busyRef.current = false;
@@ -281,9 +285,14 @@ function Loaded({
         templates={templates}
       />
 
-      <Part title={compare ? 'Answers and what changed' : 'Answers'} count={<span className="text-sm font-normal text-muted-foreground">form version {submission.formVersion}</span>}>
+      <Part
+        title={compare ? 'Answers and what changed' : 'Answers'}
+        count={<span className="text-sm font-normal text-muted-foreground">form version {submission.formVersion}</span>}
+      >
         {submission.status === 'changes_requested' && (
-          <p className="rounded-md bg-muted px-3 py-2 text-sm">The participant may be editing this entry: the answers below are as they are now; what they sent is kept in the history.</p>
+          <p className="rounded-md bg-muted px-3 py-2 text-sm">
+            The participant may be editing this entry: the answers below are as they are now; what they sent is kept in the history.
+          </p>
         )}
         {compare ? (
           <Tabs defaultValue="compare" className="flex flex-col gap-3">
@@ -301,7 +310,10 @@ function Loaded({
         )}
       </Part>
 
-      <Part title="History of this entry" count={<span className="text-sm font-normal text-muted-foreground">{versions.length === 1 ? '1 version' : `${versions.length} versions`}</span>}>
+      <Part
+        title="History of this entry"
+        count={<span className="text-sm font-normal text-muted-foreground">{versions.length === 1 ? '1 version' : `${versions.length} versions`}</span>}
+      >
         <VersionHistory versions={versions} status={submission.status} />
       </Part>
 

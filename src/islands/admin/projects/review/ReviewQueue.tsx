@@ -63,11 +63,23 @@ export function QueueFilterBar({ filters, onApply }: { filters: QueueFilters; on
         </div>
         <div className="flex flex-col gap-2">
           <Label htmlFor={`${id}-from`}>From</Label>
-          <Input id={`${id}-from`} type="date" value={draft.from} max={draft.to || undefined} onChange={(event) => setDraft({ ...draft, from: event.target.value })} />
+          <Input
+            id={`${id}-from`}
+            type="date"
+            value={draft.from}
+            max={draft.to || undefined}
+            onChange={(event) => setDraft({ ...draft, from: event.target.value })}
+          />
         </div>
         <div className="flex flex-col gap-2">
           <Label htmlFor={`${id}-to`}>To</Label>
-          <Input id={`${id}-to`} type="date" value={draft.to} min={draft.from || undefined} onChange={(event) => setDraft({ ...draft, to: event.target.value })} />
+          <Input
+            id={`${id}-to`}
+            type="date"
+            value={draft.to}
+            min={draft.from || undefined}
+            onChange={(event) => setDraft({ ...draft, to: event.target.value })}
+          />
         </div>
       </div>
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -110,7 +122,21 @@ export interface ReviewQueueProps {
 }
 
 /** The rows of the queue and what acts on them. */
-export function ReviewQueue({ load, onRetry, filters, page, pageSize, onPageChange, openId, onOpen, selected, onSelectedChange, onBulkApprove, bulkResult, missionLive }: ReviewQueueProps) {
+export function ReviewQueue({
+  load,
+  onRetry,
+  filters,
+  page,
+  pageSize,
+  onPageChange,
+  openId,
+  onOpen,
+  selected,
+  onSelectedChange,
+  onBulkApprove,
+  bulkResult,
+  missionLive,
+}: ReviewQueueProps) {
   const id = useId();
   if (load.status === 'loading') {
     return (
@@ -174,7 +200,10 @@ export function ReviewQueue({ load, onRetry, filters, page, pageSize, onPageChan
               </ConfirmButton>
             )}
           </div>
-          <ul aria-label={`Submissions ${from}–${to} of ${total}`} className="flex flex-col divide-y divide-border overflow-hidden rounded-lg border border-border bg-card">
+          <ul
+            aria-label={`Submissions ${from}–${to} of ${total}`}
+            className="flex flex-col divide-y divide-border overflow-hidden rounded-lg border border-border bg-card"
+          >
             {items.map((item) => {
               const who = fullNameOf(item.user) || item.user.email;
               const open = item.id === openId;

@@ -20,7 +20,18 @@ import { toast } from '../../../../stores/toasts.ts';
 import { Button } from '../../../../components/ui/button.tsx';
 import { PER_PAGE, type Load } from '../../admin-kit.tsx';
 import { plural } from '../logic.ts';
-import { bulkResultText, pickOnPage, queueQuery, readLocation, stepAfterDecision, stepInQueue, writeLocation, type QueueFilters, type QueuePage, type QueueStep } from './logic.ts';
+import {
+  bulkResultText,
+  pickOnPage,
+  queueQuery,
+  readLocation,
+  stepAfterDecision,
+  stepInQueue,
+  writeLocation,
+  type QueueFilters,
+  type QueuePage,
+  type QueueStep,
+} from './logic.ts';
 import { ReviewDetail, type DetailActions } from './ReviewDetail.tsx';
 import { QueueFilterBar, ReviewQueue } from './ReviewQueue.tsx';
 import { Kbd, ShortcutsHelp, useShortcuts } from './ShortcutsHelp.tsx';
@@ -53,7 +64,10 @@ export function ReviewWorkspace({ project, mission }: { project: AdminProject; m
   const templates = useReasonTemplates(project.id);
 
   const url = withQuery(`/api/admin/missions/${mission.id}/submissions`, queueQuery(filters, page, PER_PAGE));
-  const pageOf = useCallback((data: QueueData, at: number): QueuePage => ({ ids: data.items.map((item) => item.id), page: at, pageSize: PER_PAGE, total: data.total }), []);
+  const pageOf = useCallback(
+    (data: QueueData, at: number): QueuePage => ({ ids: data.items.map((item) => item.id), page: at, pageSize: PER_PAGE, total: data.total }),
+    [],
+  );
 
   const open = useCallback(
     (id: number | null, how: { focus?: boolean } = {}) => {
@@ -62,7 +76,9 @@ export function ReviewWorkspace({ project, mission }: { project: AdminProject; m
       const data = loadRef.current.status === 'ready' ? loadRef.current.data : null;
       const index = data ? data.items.findIndex((item) => item.id === id) : -1;
       const item = data?.items[index];
-      setAnnouncement(item && data ? `${fullNameOf(item.user) || item.user.email}: ${(page - 1) * PER_PAGE + index + 1} of ${data.total}` : 'Submission opened');
+      setAnnouncement(
+        item && data ? `${fullNameOf(item.user) || item.user.email}: ${(page - 1) * PER_PAGE + index + 1} of ${data.total}` : 'Submission opened',
+      );
       requestAnimationFrame(() => {
         document.querySelector(`[data-row-id="${id}"]`)?.scrollIntoView({ block: 'nearest' });
         const detail = detailRef.current;
@@ -86,7 +102,10 @@ export function ReviewWorkspace({ project, mission }: { project: AdminProject; m
         const pick = pickRef.current;
         pickRef.current = null;
         if (pick) {
-          const id = pickOnPage(data.items.map((item) => item.id), pick);
+          const id = pickOnPage(
+            data.items.map((item) => item.id),
+            pick,
+          );
           if (id !== null) open(id);
         }
       })
@@ -157,7 +176,12 @@ export function ReviewWorkspace({ project, mission }: { project: AdminProject; m
       } catch {
         setAttempt((n) => n + 1);
       }
-      const last = step.kind === 'none' ? ' That was the last one in this queue.' : 'wrapped' in step && step.wrapped ? ' Back to the top of the queue for the ones skipped.' : '';
+      const last =
+        step.kind === 'none'
+          ? ' That was the last one in this queue.'
+          : 'wrapped' in step && step.wrapped
+            ? ' Back to the top of the queue for the ones skipped.'
+            : '';
       const title = decision === 'approve' ? 'Entry approved' : decision === 'reject' ? 'Entry rejected' : 'Changes asked';
       const description =
         decision === 'approve'
@@ -222,7 +246,9 @@ export function ReviewWorkspace({ project, mission }: { project: AdminProject; m
             Review
           </h2>
           <p className="text-sm text-muted-foreground">
-            {mission.review === 'manual' ? 'Each entry waits here for a moderator’s decision.' : 'This mission approves entries on arrival; you can still change a decision here.'}
+            {mission.review === 'manual'
+              ? 'Each entry waits here for a moderator’s decision.'
+              : 'This mission approves entries on arrival; you can still change a decision here.'}
           </p>
         </div>
         <Button variant="outline" size="sm" className="hidden sm:inline-flex" onClick={() => setHelp(true)} aria-keyshortcuts="?">
@@ -271,7 +297,8 @@ export function ReviewWorkspace({ project, mission }: { project: AdminProject; m
             <div className="flex flex-col items-center gap-2 py-16 text-center text-sm text-muted-foreground">
               <p className="text-base font-medium text-foreground">No submission open</p>
               <p>
-                Choose one in the queue, or press <kbd className="rounded border border-border bg-muted px-1.5 font-mono">{keyOf('next')}</kbd> to open the first.
+                Choose one in the queue, or press <kbd className="rounded border border-border bg-muted px-1.5 font-mono">{keyOf('next')}</kbd> to open the
+                first.
               </p>
             </div>
           ) : (

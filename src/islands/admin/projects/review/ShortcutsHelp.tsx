@@ -11,7 +11,10 @@ import { SHORTCUTS, shortcutFor, type KeyTarget, type ShortcutAction } from './s
 /** A key as a small key cap; decoration (the control names its shortcut with `aria-keyshortcuts`). */
 export function Kbd({ children, className }: { children: string; className?: string }) {
   return (
-    <kbd aria-hidden="true" className={cn('hidden rounded border border-current/30 px-1.5 font-mono text-[0.7rem] leading-4 opacity-80 sm:inline-block', className)}>
+    <kbd
+      aria-hidden="true"
+      className={cn('hidden rounded border border-current/30 px-1.5 font-mono text-[0.7rem] leading-4 opacity-80 sm:inline-block', className)}
+    >
       {children}
     </kbd>
   );

@@ -20,7 +20,17 @@ import { compareVersions, photoIds, type ChangeKind } from './logic.ts';
 const CHANGE_LABELS: Record<ChangeKind, string> = { same: 'Unchanged', changed: 'Changed', added: 'Added', removed: 'Removed' };
 
 /** One answer on its own (the question's title is the row's). */
-function AnswerCell({ definition, element, value, onOpenPhotos }: { definition: FormDefinition; element: FormElement; value: AnswerValue | undefined; onOpenPhotos: OpenPhotos }) {
+function AnswerCell({
+  definition,
+  element,
+  value,
+  onOpenPhotos,
+}: {
+  definition: FormDefinition;
+  element: FormElement;
+  value: AnswerValue | undefined;
+  onOpenPhotos: OpenPhotos;
+}) {
   if (value === undefined) return <p className="text-sm text-muted-foreground">Not answered</p>;
   // A one-question form shows this answer in words with the renderer every screen uses; its
   // condition was already applied by the comparison.
@@ -109,7 +119,9 @@ export function VersionComparison({
               data-change={row.change}
               className={cn(
                 'flex flex-col gap-2 rounded-lg border p-3',
-                differs ? 'border-l-4 border-[color-mix(in_oklab,var(--primary)_60%,transparent)] border-l-primary bg-[color-mix(in_oklab,var(--primary)_7%,var(--card))]' : 'border-border',
+                differs
+                  ? 'border-l-4 border-[color-mix(in_oklab,var(--primary)_60%,transparent)] border-l-primary bg-[color-mix(in_oklab,var(--primary)_7%,var(--card))]'
+                  : 'border-border',
               )}
             >
               <div className="flex flex-wrap items-start justify-between gap-2">
@@ -149,7 +161,10 @@ export function VersionHistory({ versions, status }: { versions: readonly Submis
         const current = index === versions.length - 1;
         return (
           <li key={version.version} className="relative flex flex-col gap-1 pb-4 text-sm last:pb-0">
-            <span aria-hidden="true" className={cn('absolute top-1.5 -left-[1.4rem] size-2.5 rounded-full border-2 border-card', current ? 'bg-primary' : 'bg-muted-foreground')} />
+            <span
+              aria-hidden="true"
+              className={cn('absolute top-1.5 -left-[1.4rem] size-2.5 rounded-full border-2 border-card', current ? 'bg-primary' : 'bg-muted-foreground')}
+            />
             <p className="font-medium">
               Version {version.version}
               {current ? ' (current)' : ''} · submitted <Moment value={version.submittedAt} />
@@ -162,7 +177,8 @@ export function VersionHistory({ versions, status }: { versions: readonly Submis
                       <EntryStatusBadge status={decision.decision} />
                       <span>
                         {DECISION_WORDS[decision.decision]}
-                        {decision.decidedBy ? ` by ${fullNameOf(decision.decidedBy) || decision.decidedBy.email}` : ' automatically'} on <Moment value={decision.decidedAt} />
+                        {decision.decidedBy ? ` by ${fullNameOf(decision.decidedBy) || decision.decidedBy.email}` : ' automatically'} on{' '}
+                        <Moment value={decision.decidedAt} />
                         {at < version.decisions.length - 1 ? ' (later changed)' : ''}
                       </span>
                     </p>

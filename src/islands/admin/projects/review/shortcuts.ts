@@ -58,7 +58,22 @@ export interface KeyPress {
 /** Input types where a letter is not typed (a letter there can be a shortcut). */
 const NON_TEXT_INPUTS = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'range', 'color', 'file']);
 /** Roles of widgets that take letters themselves (typing, type-ahead). */
-const TYPING_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton', 'listbox', 'option', 'menu', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'slider', 'grid', 'tree', 'treeitem']);
+const TYPING_ROLES = new Set([
+  'textbox',
+  'searchbox',
+  'combobox',
+  'spinbutton',
+  'listbox',
+  'option',
+  'menu',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'slider',
+  'grid',
+  'tree',
+  'treeitem',
+]);
 
 /** True when a key pressed in `target` is meant for the field itself (text, a list's type-ahead…). */
 export function isTypingTarget(target: KeyTarget | null): boolean {
