@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 
 /**
- * Our client directives: islands hydrated on demand (src/lib/directives/): `client:consent` (the
+ * Our client directives: islands hydrated on demand (src/app/directives/): `client:consent` (the
  * cookie banner: at once for a first visit, else when asked for) and `client:toast` (the toaster:
  * at the first toast or F8).
  */
@@ -11,8 +11,8 @@ export default function clientDirectives(): AstroIntegration {
     name: 'fieldwork-client-directives',
     hooks: {
       'astro:config:setup': ({ addClientDirective }) => {
-        addClientDirective({ name: 'consent', entrypoint: fileURLToPath(new URL('../src/lib/directives/consent.ts', import.meta.url)) });
-        addClientDirective({ name: 'toast', entrypoint: fileURLToPath(new URL('../src/lib/directives/toast.ts', import.meta.url)) });
+        addClientDirective({ name: 'consent', entrypoint: fileURLToPath(new URL('../src/app/directives/consent.ts', import.meta.url)) });
+        addClientDirective({ name: 'toast', entrypoint: fileURLToPath(new URL('../src/app/directives/toast.ts', import.meta.url)) });
       },
     },
   };

@@ -6,8 +6,8 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { AstroIntegration } from 'astro';
 import { ROUTES, shellPath } from '../src/shared/routes.ts';
-import { pageCsp } from './csp.ts';
-import type { BuildMeta, LatestBuild, PagePayload, RouteRule, RouteTable, RouteTableEntry } from './manifest.ts';
+import type { BuildMeta, LatestBuild, PagePayload, RouteRule, RouteTable, RouteTableEntry } from '../src/shared/build-manifest.ts';
+import { pageCsp } from '../src/shared/csp.ts';
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);

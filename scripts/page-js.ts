@@ -3,7 +3,7 @@
  * file by file (what the browser fetches before anyone interacts): its module scripts, the islands
  * that hydrate at once (`client:load`; `client:consent` too on a first visit, when the cookie
  * banner shows) and their static imports. Dynamic `import()`s are listed apart: they load later,
- * on demand. Used to check the JS budget of a page (issue 8: a survey screen ≤ 150 KB gzip).
+ * on demand. Used to check the JS budget of a page (a survey screen: ≤ 150 KB gzip).
  *
  *   npm run page-js -- surveys/_/index.html
  */

@@ -1,5 +1,5 @@
 /**
- * `npm test`: type checks, the format check (Prettier), then unit, API and process tests (vitest), then end-to-end tests
+ * `npm test`: the type check (tsc), the format check (Prettier), then unit, API and process tests (vitest), then end-to-end tests
  * (Playwright on Debian's chromium against the built app started as `npm start` starts it).
  * Every step runs even when an earlier one fails; the exit code is non-zero if any failed.
  */
@@ -22,6 +22,7 @@ interface Step {
 const steps: Step[] = [
   { name: 'types', command: bin('tsc'), args: ['--noEmit'] },
   { name: 'format', command: bin('prettier'), args: ['--check', '--log-level=warn', '.'] },
+  { name: 'lint', command: bin('eslint'), args: ['--max-warnings=0', '.'] },
   {
     name: 'unit, api, process',
     command: bin('vitest'),

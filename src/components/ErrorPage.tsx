@@ -26,7 +26,7 @@ const getServerPath = (): null => null;
 /**
  * The error page (docs/product.md §2): a not-found variant for status 404 and a generic variant for any
  * other status. Usable as an Astro island (`client:load`), inside another React screen, or from
- * scripts through src/lib/error-view.tsx.
+ * scripts through src/app/error-view.tsx.
  */
 export default function ErrorPage({ statusCode, statusMessage, description, path, detectRoute = false }: ErrorPageProps) {
   const notFound = statusCode === 404;

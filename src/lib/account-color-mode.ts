@@ -7,7 +7,7 @@
 import { loadAccount, setAccountUser } from '../stores/account.ts';
 import { $auth } from '../stores/auth.ts';
 import type { ColorModeValue } from '../stores/color-mode.ts';
-import { apiSend, type AccountUser } from './api.ts';
+import { apiSend, type AccountUser } from '../platform/api.ts';
 
 export async function saveAccountColorMode(mode: ColorModeValue): Promise<boolean> {
   if ($auth.get().status !== 'authenticated') return false;

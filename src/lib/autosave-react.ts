@@ -6,7 +6,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { createAutosave, type Autosave, type AutosaveOptions, type SaveResult, type SaveStatus } from './autosave.ts';
-import { local } from './storage.ts';
+import { local } from '../platform/storage.ts';
 
 export type UseAutosaveOptions<P, R extends SaveResult, C> = Omit<AutosaveOptions<P, R, C>, 'onStatus' | 'storage'> & {
   /** Default: localStorage. */

@@ -20,8 +20,8 @@
  *
  * `docs/architecture.md` ("Programme", "Forms") says who uses it; `docs/api.md` the revisions.
  */
-import { ApiError } from './api.ts';
-import { readItem, removeItem, writeItem, type StorageLike } from './storage.ts';
+import { ApiError } from '../platform/api.ts';
+import { readItem, removeItem, writeItem, type StorageLike } from '../platform/storage.ts';
 
 export type SaveStatus = 'saved' | 'saving' | 'offline' | 'retrying' | 'conflict' | 'error';
 

@@ -3,7 +3,7 @@
  * (react-hook-form `setError`) and one message for the alert at the top of the form.
  */
 import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
-import { ApiError } from './api.ts';
+import { ApiError } from '../platform/api.ts';
 
 function plural(count: number, unit: string): string {
   return `${count} ${unit}${count === 1 ? '' : 's'}`;

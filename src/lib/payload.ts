@@ -2,7 +2,7 @@
  * Prerendered page payloads (docs/architecture.md "Build manifests"): `<page>/_payload.json` for the
  * pages listed in the build meta's `prerendered`, fetched once and kept PAYLOAD_CACHE_MS (1 h).
  */
-import type { PagePayload } from '../../builds/manifest.ts';
+import type { PagePayload } from '../shared/build-manifest.ts';
 import { PAYLOAD_CACHE_MS } from '../shared/ui-constants.ts';
 import { matchRoute, shellPath } from '../shared/routes.ts';
 import { $build } from '../stores/build.ts';

@@ -1,5 +1,5 @@
 /**
- * Client error reports (docs/product.md §3, §4, §8; schema in src/shared/schemas/reports.ts): uncaught
+ * Client error reports (docs/product.md §3, §4, §8; schema in src/shared/schemas/client-reports.ts): uncaught
  * errors, unhandled rejections, manual reports and `page_load` actions go into a queue,
  * de-duplicated by the SHA-1 of their content (the same canonical JSON the server hashes), and
  * flushed every REPORT_FLUSH_INTERVAL_MS to POST /api/reports, after which the queue is cleared.
@@ -10,13 +10,10 @@
  * HTTP body and cause, any data) passes through src/shared/redact.ts before it is queued and hashed.
  */
 import { REPORT_FLUSH_INTERVAL_MS } from '../shared/ui-constants.ts';
-import { redactReport, reportContent } from '../shared/report-content.ts';
+import { redactReport, REPORT_LIMITS, reportContent, type Report, type ReportData } from '../shared/client-reports.ts';
 import { redactJson, redactSecrets, reportPagePath } from '../shared/redact.ts';
-import type { Report, ReportData } from '../shared/schemas/reports.ts';
-import { ApiError } from './api.ts';
+import { ApiError } from '../platform/api.ts';
 
-/** Reports in one call and characters of each field, as the server accepts them (REPORT_LIMITS). */
-const LIMITS = { perCall: 20, maxBytes: 64 * 1024, url: 2048, userAgent: 512, stacktrace: 16 * 1024, body: 16 * 1024, cause: 2048 } as const;
 /** Hashes remembered for this page, so a repeated error is sent once. */
 const MAX_SEEN = 500;
 
@@ -58,20 +55,20 @@ export function errorReportData(error: unknown, options: ReportErrorOptions = {}
   if (error instanceof ApiError) {
     return {
       type,
-      stacktrace: cleanText(error.stack, LIMITS.stacktrace),
+      stacktrace: cleanText(error.stack, REPORT_LIMITS.stacktrace),
       data: {
         kind: 'http',
         code: Number.isInteger(error.status) && error.status > 0 && error.status <= 999 ? error.status : null,
-        body: cleanText(error.body, LIMITS.body),
-        cause: cleanText(`${error.name}: ${error.message}`, LIMITS.cause),
+        body: cleanText(error.body, REPORT_LIMITS.body),
+        cause: cleanText(`${error.name}: ${error.message}`, REPORT_LIMITS.cause),
       },
     };
   }
   if (error instanceof Error) {
     return {
       type,
-      stacktrace: cleanText(error.stack ?? null, LIMITS.stacktrace),
-      data: { kind: 'misc', data: { type: label, name: redactSecrets(error.name), message: cleanText(error.message, LIMITS.cause) } },
+      stacktrace: cleanText(error.stack ?? null, REPORT_LIMITS.stacktrace),
+      data: { kind: 'misc', data: { type: label, name: redactSecrets(error.name), message: cleanText(error.message, REPORT_LIMITS.cause) } },
     };
   }
   return { type, stacktrace: null, data: { kind: 'misc', data: { type: label, value: redactJson(jsonSafe(error)) } } };
@@ -121,7 +118,7 @@ export function createReportQueue(deps: ReportQueueDeps = {}): ReportQueue {
   const warn = deps.warn ?? ((...args: unknown[]) => console.warn(...args));
   const intervalMs = deps.intervalMs ?? REPORT_FLUSH_INTERVAL_MS;
   /** zod and the report schema: loaded only for a report the queue did not build itself. */
-  let schemas: Promise<typeof import('../shared/schemas/reports.ts')> | null = null;
+  let schemas: Promise<typeof import('../shared/schemas/client-reports.ts')> | null = null;
 
   let queue: { hash: string; report: Report }[] = [];
   const seen = new Set<string>();
@@ -129,11 +126,11 @@ export function createReportQueue(deps: ReportQueueDeps = {}): ReportQueue {
 
   async function add(data: ReportData): Promise<boolean> {
     // Secrets out before anything else: what is checked, hashed and sent is what the server stores.
-    const report: Report = redactReport({ url: cleanText(pagePath(), LIMITS.url) ?? '/', userAgent: clip(userAgent(), LIMITS.userAgent), data });
+    const report: Report = redactReport({ url: cleanText(pagePath(), REPORT_LIMITS.url) ?? '/', userAgent: clip(userAgent(), REPORT_LIMITS.userAgent), data });
     // The page_load action is fixed by construction; anything else is checked against the shared
     // schema, so one odd report cannot get a whole batch refused.
     if (!isPlainPageLoad(report)) {
-      schemas ??= import('../shared/schemas/reports.ts');
+      schemas ??= import('../shared/schemas/client-reports.ts');
       const checked = (await schemas).reportSchema.safeParse(report);
       if (!checked.success) {
         warn('[reports] not queued: the report does not match the schema', checked.error.issues);
@@ -169,7 +166,7 @@ export function createReportQueue(deps: ReportQueueDeps = {}): ReportQueue {
     let bytes = 16;
     for (const report of batch) {
       const size = JSON.stringify(report).length + 1;
-      if (current.length > 0 && (current.length >= LIMITS.perCall || bytes + size > LIMITS.maxBytes)) {
+      if (current.length > 0 && (current.length >= REPORT_LIMITS.perCall || bytes + size > REPORT_LIMITS.maxBytes)) {
         calls.push(current);
         current = [];
         bytes = 16;

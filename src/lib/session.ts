@@ -2,7 +2,7 @@
 import { navigate } from 'astro:transitions/client';
 import { loginRedirect } from '../shared/route-rules.ts';
 import { markSignedOut } from '../stores/auth.ts';
-import { ApiError } from './api.ts';
+import { ApiError } from '../platform/api.ts';
 
 /**
  * A 401 from an account call means the session ended (expired, or signed out elsewhere): mark

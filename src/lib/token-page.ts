@@ -1,7 +1,7 @@
 /** Reading and checking the link token of /onboarding/{token}, /reset-password/{token}, /update-email/{token}. */
 import { useCallback, useEffect, useState } from 'react';
 import type { TokenType } from '../shared/tokens.ts';
-import { ApiError, apiGet, withQuery, type TokenInfo } from './api.ts';
+import { ApiError, apiGet, withQuery, type TokenInfo } from '../platform/api.ts';
 import { errorMessage } from './form-errors.ts';
 import { $auth, authReady } from '../stores/auth.ts';
 

@@ -15,12 +15,12 @@ import { adminDataDeletionRoutes } from './routes/admin-data-deletion.ts';
 import { adminFlagRoutes } from './routes/admin-flags.ts';
 import { adminFormRoutes } from './routes/admin-forms.ts';
 import { adminMissionGroupRoutes } from './routes/admin-mission-groups.ts';
-import { adminMissionRoutes, adminSubmissionRoutes } from './routes/admin-missions.ts';
+import { adminMissionRoutes } from './routes/admin-missions.ts';
 import { adminProjectRoutes } from './routes/admin-projects.ts';
-import { adminReportRoutes } from './routes/admin-reports.ts';
 import { adminSurveyRoutes } from './routes/admin-surveys.ts';
 import { adminUserRoutes } from './routes/admin-users.ts';
 import { authRoutes } from './routes/auth.ts';
+import { clientReportRoutes } from './routes/client-reports.ts';
 import { contactRoutes } from './routes/contact.ts';
 import { dataDeletionRoutes } from './routes/data-deletion.ts';
 import { featureFlagRoutes } from './routes/feature-flags.ts';
@@ -29,39 +29,54 @@ import { healthRoutes } from './routes/health.ts';
 import { homeRoutes } from './routes/home.ts';
 import { mediaRoutes } from './routes/media.ts';
 import { missionGroupRoutes } from './routes/mission-groups.ts';
+import { missionHistoryRoutes } from './routes/mission-history.ts';
 import { missionRoutes } from './routes/missions.ts';
-import { reportRoutes } from './routes/reports.ts';
+import { notificationRoutes } from './routes/notifications.ts';
+import { pointsRoutes } from './routes/points.ts';
+import { reviewRoutes } from './routes/review.ts';
+import { surveyWebhookRoutes } from './routes/survey-webhook.ts';
 import { surveyRoutes } from './routes/surveys.ts';
 import { tokenRoutes } from './routes/tokens.ts';
 
-/** The API routes, chained so `AppType` types the browser's client end to end. */
+/**
+ * The API routes: one file per feature in `routes/`. Most are mounted at their prefix; the
+ * features whose calls live under several prefixes (review, points, client reports) are mounted
+ * at `/` and name each call's whole path, guarding each call on its own. Chained so `AppType`
+ * holds every call's type.
+ */
 function apiRoutes() {
-  return new Hono<AppEnv>()
-    .route('/health', healthRoutes)
-    .route('/auth', authRoutes)
-    .route('/tokens', tokenRoutes)
-    .route('/account', accountRoutes)
-    .route('/admin/users', adminUserRoutes)
-    .route('/feature-flags', featureFlagRoutes)
-    .route('/reports', reportRoutes)
-    .route('/contact', contactRoutes)
-    .route('/data-deletion', dataDeletionRoutes)
-    .route('/admin/flags', adminFlagRoutes)
-    .route('/admin/reports', adminReportRoutes)
-    .route('/admin/contact-messages', adminContactMessageRoutes)
-    .route('/admin/data-deletion-requests', adminDataDeletionRoutes)
-    .route('/admin/forms', adminFormRoutes)
-    .route('/forms', formRoutes)
-    .route('/admin/projects', adminProjectRoutes)
-    .route('/admin/surveys', adminSurveyRoutes)
-    .route('/admin/missions', adminMissionRoutes)
-    .route('/admin/submissions', adminSubmissionRoutes)
-    .route('/admin/mission-groups', adminMissionGroupRoutes)
-    .route('/home', homeRoutes)
-    .route('/surveys', surveyRoutes)
-    .route('/missions', missionRoutes)
-    .route('/mission-groups', missionGroupRoutes)
-    .route('/media', mediaRoutes);
+  return (
+    new Hono<AppEnv>()
+      .route('/health', healthRoutes)
+      .route('/auth', authRoutes)
+      .route('/tokens', tokenRoutes)
+      .route('/account', accountRoutes)
+      .route('/account/notifications', notificationRoutes)
+      .route('/account/mission-history', missionHistoryRoutes)
+      .route('/admin/users', adminUserRoutes)
+      .route('/feature-flags', featureFlagRoutes)
+      .route('/', clientReportRoutes)
+      .route('/contact', contactRoutes)
+      .route('/data-deletion', dataDeletionRoutes)
+      .route('/admin/flags', adminFlagRoutes)
+      .route('/admin/contact-messages', adminContactMessageRoutes)
+      .route('/admin/data-deletion-requests', adminDataDeletionRoutes)
+      .route('/admin/forms', adminFormRoutes)
+      .route('/forms', formRoutes)
+      .route('/admin/projects', adminProjectRoutes)
+      .route('/admin/surveys', adminSurveyRoutes)
+      .route('/admin/missions', adminMissionRoutes)
+      .route('/admin/mission-groups', adminMissionGroupRoutes)
+      .route('/', reviewRoutes)
+      .route('/', pointsRoutes)
+      .route('/home', homeRoutes)
+      // The webhook first: Alchemer calls it without a session, and surveyRoutes asks for one.
+      .route('/surveys', surveyWebhookRoutes)
+      .route('/surveys', surveyRoutes)
+      .route('/missions', missionRoutes)
+      .route('/mission-groups', missionGroupRoutes)
+      .route('/media', mediaRoutes)
+  );
 }
 
 export type AppType = ReturnType<typeof apiRoutes>;

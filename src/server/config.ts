@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { MEDIA_LIMITS } from '../shared/programme.ts';
+import { MEDIA_LIMITS } from '../shared/media.ts';
 
 /** Every environment variable the server and the CLI read. README.md has the same table (but for the test-only knob). */
 const envSchema = z.object({

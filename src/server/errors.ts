@@ -34,6 +34,11 @@ export class ApiError extends Error {
   }
 }
 
+/** The 404 of what does not exist, or what the caller may not see (never 403): `No such {what}`. */
+export function notFound(what: string): ApiError {
+  return new ApiError(404, 'not_found', `No such ${what}`);
+}
+
 export function errorBody(code: string, message: string, fields?: Record<string, string[]>, details?: ErrorDetails): ApiErrorBody {
   return { error: { ...details, code, message, ...(fields ? { fields } : {}) } };
 }

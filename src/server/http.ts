@@ -1,22 +1,61 @@
+/**
+ * The route helpers: everything a file in `routes/` needs besides its services, in one module
+ * (routes never import each other). Who may call (`signedIn`, `staffOnly`, `adminOnly`), what
+ * the path, body and query hold (`pathId`, `readJson`, `readQuery`, `readParams`), the caller's
+ * address and rate limits, and the 404 of what does not exist (`notFound`).
+ */
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
+import { createMiddleware } from 'hono/factory';
 import type { z } from 'zod';
+import { ELEVATED_ROLES, type Role } from '../shared/roles.ts';
 import type { AppEnv } from './context.ts';
-import { ApiError } from './errors.ts';
+import type { User } from './db/schema/index.ts';
+import { ApiError, notFound } from './errors.ts';
+import { requireUser } from './middleware/session.ts';
 import type { RateLimitRule } from './services/rate-limit.ts';
 import { hitRateLimit } from './services/rate-limit.ts';
 
-/** The caller's IP: X-Forwarded-For's first hop behind a trusted proxy, else the socket's peer. */
-export function clientIp(c: Context<AppEnv>): string {
-  if (c.var.deps.config.trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
-    if (forwarded) return forwarded;
-  }
-  try {
-    return getConnInfo(c).remote.address ?? 'unknown';
-  } catch {
-    return 'unknown'; // app.request() in tests has no socket.
-  }
+export { notFound };
+
+// ---------------------------------------------------------------------------------------------
+// Who may call. Each guard answers 401 without a session and 403 for a role it does not allow,
+// and marks the answer `Cache-Control: no-store` (what a signed-in caller gets is theirs alone).
+
+function allow(roles?: readonly Role[]) {
+  const check = requireUser(roles);
+  return createMiddleware<AppEnv>(async (c, next) => {
+    c.header('Cache-Control', 'no-store');
+    return check(c, next);
+  });
+}
+
+/** Any signed-in user. */
+export const signedIn = allow();
+/** Moderators and admins (the admin area). */
+export const staffOnly = allow(ELEVATED_ROLES);
+/** Admins only (moderators get 403). */
+export const adminOnly = allow(['admin']);
+
+/** The user behind a guard; a programming error when missing (a route without a guard). */
+export function signedInUser(user: User | null): User {
+  if (!user) throw new Error('a guard let an anonymous request through');
+  return user;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The request
+
+/**
+ * A numeric id in the path (`:name`): digits only, 1 … 2^31−1; anything else is 404
+ * `No such {what}`, like an unknown id.
+ */
+export function pathId(c: Context<AppEnv>, name: string, what: string): number {
+  const raw = c.req.param(name);
+  if (!raw || !/^\d{1,10}$/.test(raw)) throw notFound(what);
+  const id = Number(raw);
+  if (id < 1 || id > 2_147_483_647) throw notFound(what);
+  return id;
 }
 
 /** Field errors from a zod error, keyed by the first path segment. */
@@ -60,6 +99,29 @@ export function readQuery<T extends z.ZodType>(c: Context<AppEnv>, schema: T): z
   const result = schema.safeParse(c.req.query());
   if (!result.success) throw validationError(result.error);
   return result.data;
+}
+
+/** Parses the path parameters with a schema; 400 with field errors otherwise. */
+export function readParams<T extends z.ZodType>(c: Context<AppEnv>, schema: T): z.infer<T> {
+  const result = schema.safeParse(c.req.param());
+  if (!result.success) throw validationError(result.error);
+  return result.data;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The caller's address and rate limits
+
+/** The caller's IP: X-Forwarded-For's first hop behind a trusted proxy, else the socket's peer. */
+export function clientIp(c: Context<AppEnv>): string {
+  if (c.var.deps.config.trustProxy) {
+    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
+    if (forwarded) return forwarded;
+  }
+  try {
+    return getConnInfo(c).remote.address ?? 'unknown';
+  } catch {
+    return 'unknown'; // app.request() in tests has no socket.
+  }
 }
 
 export type RateLimitList = readonly (readonly [key: string, rule: RateLimitRule])[];

@@ -3,7 +3,7 @@
  * path — exact paths first, then `:param` / `*` patterns, then the longest wildcard prefix. The
  * browser's guard applies them on every navigation and the Node server to every page request.
  */
-import type { BuildMeta, RouteRule } from '../../builds/manifest.ts';
+import type { BuildMeta, RouteRule } from './build-manifest.ts';
 
 function normalise(path: string): string {
   return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;

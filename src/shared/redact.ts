@@ -1,6 +1,5 @@
 /**
- * Secret-free text (issue 13 §1; docs/permissions.md, "Secrets: where they could be written
- * down"). Whatever Fieldwork writes down where someone else can read it — client error reports,
+ * Secret-free text (docs/permissions.md, "Secrets: where they could be written down"). Whatever Fieldwork writes down where someone else can read it — client error reports,
  * log lines, audit rows, mails to someone other than a link's owner — passes through
  * `redactSecrets` first:
  *

@@ -3,7 +3,8 @@
  * mission entry; its id is the entry's id. Payload schemas: `schemas/review.ts`.
  */
 import type { Answers, FormDefinition } from './forms/definition.ts';
-import type { AdminSubmissionListItem, EntryStatus, UserRef } from './programme.ts';
+import type { AdminSubmissionListItem, EntryStatus } from './mission-entries.ts';
+import type { UserRef } from './projects.ts';
 
 export const REVIEW_DECISIONS = ['approve', 'request_changes', 'reject'] as const;
 export type ReviewDecision = (typeof REVIEW_DECISIONS)[number];

@@ -46,6 +46,8 @@ export function isPublicPath(path: string): boolean {
 export function safeRedirectPath(target: string | null | undefined): string | null {
   if (!target || target.length > 2048) return null;
   if (!target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) return null;
+  // Control characters and backslashes are refused on purpose.
+  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f\\]/.test(target)) return null;
   try {
     const url = new URL(target, 'http://fieldwork.invalid');

@@ -77,7 +77,7 @@ export const ROUTES = [
   { pattern: '/admin/tools/points-bulk-update', access: 'admin', layout: 'admin', title: 'Points bulk update' },
   { pattern: '/admin/tools/alchemer-export-append', access: 'admin', layout: 'admin', title: 'Alchemer export append' },
   { pattern: '/admin/tools/export-reviews-unilever', access: 'admin', layout: 'admin', title: 'Export reviews (Unilever)' },
-  // Not in docs/product.md: the admin tools screen for client error reports (issue 4).
+  // Not in docs/product.md: the admin tools screen for client error reports (docs/architecture.md, "Domain").
   { pattern: '/admin/tools/client-errors', access: 'admin', layout: 'admin', title: 'Client errors' },
   { pattern: '/admin/projects/:projectId', access: 'admin', layout: 'admin', title: 'Project', params: { projectId: 'id' } },
   { pattern: '/admin/projects/:projectId/surveys/new', access: 'admin', layout: 'admin', title: 'New survey', params: { projectId: 'id' } },

@@ -5,7 +5,7 @@
  * store stays current without another call. Signing out (or another user signing in) forgets it.
  */
 import { atom } from 'nanostores';
-import { apiGet, type AccountResponse, type AccountSession, type AccountUser } from '../lib/api.ts';
+import { apiGet, type AccountResponse, type AccountSession, type AccountUser } from '../platform/api.ts';
 import { $auth, authReady, setAuthenticatedUser } from './auth.ts';
 
 export type AccountState = { status: 'idle' } | { status: 'loading' } | { status: 'ready'; data: AccountResponse } | { status: 'error'; error: unknown };

@@ -4,7 +4,7 @@
  * API returns; sign-in does not set it (the caller fetches the current user again).
  */
 import { atom } from 'nanostores';
-import { ApiError, apiGet, apiSend, toCurrentUser, type CurrentUser, type OkResponse } from '../lib/api.ts';
+import { ApiError, apiGet, apiSend, toCurrentUser, type CurrentUser, type OkResponse } from '../platform/api.ts';
 import { $colorMode, isColorMode, setColorMode } from './color-mode.ts';
 
 export type AuthStoreState = { status: 'unknown' } | { status: 'authenticated'; user: CurrentUser } | { status: 'unauthenticated' };

@@ -4,7 +4,7 @@
  * meta (route rules, prerendered pages).
  */
 import { atom } from 'nanostores';
-import type { BuildMeta } from '../../builds/manifest.ts';
+import type { BuildMeta } from '../shared/build-manifest.ts';
 
 export interface BuildState {
   running: string | null;

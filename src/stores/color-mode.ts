@@ -5,7 +5,7 @@
  * navigations, which replace <html>'s attributes.
  */
 import { atom } from 'nanostores';
-import { local, readItem, writeItem, type StorageLike } from '../lib/storage.ts';
+import { local, readItem, writeItem, type StorageLike } from '../platform/storage.ts';
 
 export const COLOR_MODE_STORAGE_KEY = 'fieldwork-color-mode';
 export const COLOR_MODES = ['system', 'light', 'dark'] as const;

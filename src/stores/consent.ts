@@ -5,8 +5,8 @@
  * values fall back to the defaults). The banner is open until a choice is saved.
  */
 import { atom } from 'nanostores';
-import { CONSENT_SETTINGS_EVENT, wake } from '../lib/directives/events.ts';
-import { local, readItem, writeItem, type StorageLike } from '../lib/storage.ts';
+import { CONSENT_SETTINGS_EVENT, wake } from '../platform/events.ts';
+import { local, readItem, writeItem, type StorageLike } from '../platform/storage.ts';
 
 export const CONSENT_STORAGE_KEY = 'fieldwork-cookie-consent';
 /** Room below the page beyond the banner's own height (px). */

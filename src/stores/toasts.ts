@@ -3,7 +3,7 @@
  * then removed after TOAST_REMOVE_DELAY_MS) and remove (gone now). At most TOAST_LIMIT are kept:
  * a new toast replaces the one shown. The Toaster island renders the store.
  */
-import { TOAST_EVENT, wake } from '../lib/directives/events.ts';
+import { TOAST_EVENT, wake } from '../platform/events.ts';
 import { atom } from 'nanostores';
 import { TOAST_LIMIT, TOAST_REMOVE_DELAY_MS, TOAST_TYPES } from '../shared/ui-constants.ts';
 

@@ -17,10 +17,10 @@ interface ListedMessage {
   handledAt: string | null;
 }
 interface MessageList {
-  messages: ListedMessage[];
+  items: ListedMessage[];
   total: number;
   page: number;
-  perPage: number;
+  pageSize: number;
 }
 
 describeEachBackend('the contact form', (ctx) => {
@@ -40,7 +40,7 @@ describeEachBackend('the contact form', (ctx) => {
     expect(res.status).toBe(202);
     expect(await res.json()).toEqual({ ok: true });
 
-    const [stored] = (await list(`?search=${encodeURIComponent(email)}`)).messages;
+    const [stored] = (await list(`?q=${encodeURIComponent(email)}`)).items;
     expect(stored).toMatchObject({ name: 'Ada Lovelace', email, userId: null, handledAt: null });
     expect(stored?.message).toContain('March mission');
 
@@ -56,7 +56,7 @@ describeEachBackend('the contact form', (ctx) => {
   it('attaches the signed-in sender', async () => {
     const user = await signedInUser(ctx());
     expect((await post({ name: 'Robin Hale', email: user.email, message: 'A question about my account.' }, user.headers)).status).toBe(202);
-    const [stored] = (await list(`?search=${encodeURIComponent(user.email)}`)).messages;
+    const [stored] = (await list(`?q=${encodeURIComponent(user.email)}`)).items;
     expect(stored?.userId).toBe(user.id);
     const mail = (await mailsTo(ctx(), SUPPORT)).find((m) => m.raw.includes(user.email));
     expect(mail?.raw).toContain(`Account: user #${user.id}`);
@@ -123,12 +123,12 @@ describeEachBackend('contact messages for the admin area', (ctx) => {
       expect((await post(`Sender ${String(i).padStart(2, '0')}`, uniqueEmail('paged'))).status).toBe(202);
       ctx().clock.advance(1000);
     }
-    const first = await get('?search=Sender');
-    expect(first).toMatchObject({ total: 12, page: 1, perPage: 10 });
-    expect(first.messages[0]?.name).toBe('Sender 12');
-    expect((await get('?search=Sender&page=2')).messages.map((m) => m.name)).toEqual(['Sender 02', 'Sender 01']);
-    expect((await get('?search=sender%2007')).messages.map((m) => m.name)).toEqual(['Sender 07']);
-    expect((await get('?search=from%20Sender%2003')).total).toBe(1);
+    const first = await get('?q=Sender');
+    expect(first).toMatchObject({ total: 12, page: 1, pageSize: 10 });
+    expect(first.items[0]?.name).toBe('Sender 12');
+    expect((await get('?q=Sender&page=2')).items.map((m) => m.name)).toEqual(['Sender 02', 'Sender 01']);
+    expect((await get('?q=sender%2007')).items.map((m) => m.name)).toEqual(['Sender 07']);
+    expect((await get('?q=from%20Sender%2003')).total).toBe(1);
   });
 
   it('mark one handled (audited), or open again', async () => {
@@ -136,8 +136,8 @@ describeEachBackend('contact messages for the admin area', (ctx) => {
     const email = uniqueEmail('handled');
     await post('Handled Person', email);
     const get = async () =>
-      ((await (await ctx().request(`/api/admin/contact-messages?search=${encodeURIComponent(email)}`, { headers: moderator.headers })).json()) as MessageList)
-        .messages[0];
+      ((await (await ctx().request(`/api/admin/contact-messages?q=${encodeURIComponent(email)}`, { headers: moderator.headers })).json()) as MessageList)
+        .items[0];
     const id = (await get())?.id ?? 0;
     const done = await ctx().json('PATCH', `/api/admin/contact-messages/${id}`, { handled: true }, moderator.headers);
     expect(done.status).toBe(200);

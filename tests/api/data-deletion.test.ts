@@ -18,10 +18,10 @@ interface ListedRequest {
   user: { id: number; email: string } | null;
 }
 interface RequestList {
-  requests: ListedRequest[];
+  items: ListedRequest[];
   total: number;
   page: number;
-  perPage: number;
+  pageSize: number;
 }
 
 /** The token of the /data-deletion?token=… link in a mail. */
@@ -33,9 +33,9 @@ function tokenFrom(mail: OutboxMail | undefined): string {
 }
 
 async function requestsOf(ctx: TestContext, admin: SignedIn, email: string): Promise<ListedRequest[]> {
-  const res = await ctx.request(`/api/admin/data-deletion-requests?search=${encodeURIComponent(email)}`, { headers: admin.headers });
+  const res = await ctx.request(`/api/admin/data-deletion-requests?q=${encodeURIComponent(email)}`, { headers: admin.headers });
   expect(res.status).toBe(200);
-  return ((await res.json()) as RequestList).requests;
+  return ((await res.json()) as RequestList).items;
 }
 
 describeEachBackend('data deletion: signed in', (ctx) => {
@@ -213,9 +213,9 @@ describeEachBackend('data-deletion requests for admins', (ctx) => {
       return (await res.json()) as RequestList;
     };
     const first = await get('?status=confirmed');
-    expect(first).toMatchObject({ total: 12, page: 1, perPage: 10 });
-    expect(first.requests[0]?.email).toBe(people[11]?.email);
-    expect((await get('?status=confirmed&page=2')).requests.map((r) => r.email)).toEqual([people[1]?.email, people[0]?.email]);
+    expect(first).toMatchObject({ total: 12, page: 1, pageSize: 10 });
+    expect(first.items[0]?.email).toBe(people[11]?.email);
+    expect((await get('?status=confirmed&page=2')).items.map((r) => r.email)).toEqual([people[1]?.email, people[0]?.email]);
     expect((await get('?status=completed')).total).toBe(0);
     expect(Object.keys(await fieldsOf(await ctx().request('/api/admin/data-deletion-requests?status=deleted', { headers: admin.headers })))).toEqual([
       'status',

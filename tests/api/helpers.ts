@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'vitest';
-import type { RouteTable } from '../../builds/manifest.ts';
+import type { RouteTable } from '../../src/shared/build-manifest.ts';
 import { createSession } from '../../src/server/services/sessions.ts';
 import { createActiveUser } from '../../src/server/services/users.ts';
 import type { Role } from '../../src/shared/roles.ts';

@@ -322,11 +322,11 @@ describeEachBackend('roles', (ctx) => {
     expect(await denied.json()).toEqual({ error: { code: 'forbidden', message: 'You do not have access to this' } });
     for (const role of ['moderator', 'admin'] as const) {
       const token = await signIn(ctx(), (await activeUser(ctx(), role)).email);
-      const res = await ctx().request('/api/admin/users?search=robin&perPage=5', { headers: cookieHeader(token) });
+      const res = await ctx().request('/api/admin/users?q=robin&pageSize=5', { headers: cookieHeader(token) });
       expect(res.status).toBe(200);
-      const body = (await res.json()) as { users: { email: string; passwordHash?: string }[]; total: number };
-      expect(body.users.length).toBeGreaterThan(0);
-      expect(body.users[0]).not.toHaveProperty('passwordHash');
+      const body = (await res.json()) as { items: { email: string; passwordHash?: string }[]; total: number };
+      expect(body.items.length).toBeGreaterThan(0);
+      expect(body.items[0]).not.toHaveProperty('passwordHash');
     }
   });
 });

@@ -12,7 +12,7 @@ import { expect, it } from 'vitest';
 import { entrySubmissions, media, mediaUploadReservations } from '../../src/server/db/schema/index.ts';
 import { HOUSEKEEPING_BATCH } from '../../src/server/services/media-housekeeping.ts';
 import { newMediaId } from '../../src/server/services/media.ts';
-import { MEDIA_LIMITS, type MediaUploaded } from '../../src/shared/programme.ts';
+import { MEDIA_LIMITS, type MediaUploaded } from '../../src/shared/media.ts';
 import { describeEachBackend, ORIGIN, type TestContext } from './harness.ts';
 import { signedInUser, type SignedIn } from './helpers.ts';
 import { createMission, createProject, createSurvey, insertEntry, insertResponse } from './programme-fixtures.ts';

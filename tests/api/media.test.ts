@@ -18,7 +18,8 @@ import {
 } from '../../src/server/db/schema/index.ts';
 import { heicSupported, mediaUploadRateKey, newMediaId, UPLOADS_IN_FLIGHT } from '../../src/server/services/media.ts';
 import { InvalidStorageKeyError, LocalStorage } from '../../src/server/storage/index.ts';
-import { MEDIA_LIMITS, MEDIA_MESSAGES, type AdminMission, type MediaUploaded } from '../../src/shared/programme.ts';
+import { MEDIA_LIMITS, MEDIA_MESSAGES, type MediaUploaded } from '../../src/shared/media.ts';
+import type { AdminMission } from '../../src/shared/missions.ts';
 import type { ReviewSubmission } from '../../src/shared/review.ts';
 import { describeEachBackend, ORIGIN, type TestContext } from './harness.ts';
 import { callAs, createMission, createProject, member, okJson, photoDefinition, publishedForm } from './programme-fixtures.ts';

@@ -1,14 +1,10 @@
 import { and, asc, eq } from 'drizzle-orm';
-import { Hono } from 'hono';
 import { beforeAll, expect, it } from 'vitest';
-import type { AppEnv } from '../../src/server/context.ts';
 import { auditLog, media, missions, users } from '../../src/server/db/schema/index.ts';
-import { ApiError, errorBody } from '../../src/server/errors.ts';
-import { createLogger } from '../../src/server/logger.ts';
-import { loadSession } from '../../src/server/middleware/session.ts';
-import { adminSubmissionRoutes } from '../../src/server/routes/admin-missions.ts';
-import type { AdminMission, AdminPage, AdminSubmissionDetail, AdminSubmissionListItem } from '../../src/shared/programme.ts';
-import { describeEachBackend, type TestContext } from './harness.ts';
+import type { AdminSubmissionDetail, AdminSubmissionListItem } from '../../src/shared/mission-entries.ts';
+import type { AdminMission } from '../../src/shared/missions.ts';
+import type { AdminPage } from '../../src/shared/projects.ts';
+import { describeEachBackend } from './harness.ts';
 import { errorOf, fieldsOf, signedInUser, type SignedIn } from './helpers.ts';
 import {
   addMember,
@@ -28,43 +24,6 @@ import {
 const projectPath = (id: number) => `/api/admin/projects/${id}/missions`;
 const missionPath = (id: number) => `/api/admin/missions/${id}`;
 
-/**
- * `/api/admin/submissions` as the app serves it; while app.ts does not mount it yet, the same
- * router behind the session middleware (the rest of the app is not involved in this call).
- */
-function submissionsApp(ctx: TestContext): { request(path: string, headers: Record<string, string>): Promise<Response> } {
-  const fallback = new Hono<AppEnv>();
-  const deps = {
-    database: ctx.database,
-    mailer: ctx.mailer,
-    config: ctx.config,
-    logger: createLogger('silent'),
-    clock: ctx.clock,
-    jobs: ctx.jobs,
-    storage: ctx.storage,
-  };
-  fallback.use('*', async (c, next) => {
-    c.set('deps', deps);
-    c.set('db', ctx.database.db);
-    await next();
-  });
-  fallback.use('*', loadSession);
-  fallback.route('/api/admin/submissions', adminSubmissionRoutes);
-  fallback.onError((error, c) =>
-    error instanceof ApiError
-      ? c.json(errorBody(error.code, error.message, error.fields), error.status)
-      : c.json(errorBody('internal_error', String(error)), 500),
-  );
-  return {
-    async request(path, headers) {
-      const res = await ctx.request(path, { headers });
-      if (res.status !== 404) return res;
-      const body = (await res.clone().json()) as { error: { message: string } };
-      return body.error.message === 'No such API endpoint' ? fallback.request(path, { headers }) : res;
-    },
-  };
-}
-
 describeEachBackend('admin missions API', (ctx) => {
   let moderator: SignedIn;
   beforeAll(async () => {
@@ -74,8 +33,7 @@ describeEachBackend('admin missions API', (ctx) => {
   const createVia = async (projectId: number, body: unknown) => okJson<AdminMission>(await call('POST', projectPath(projectId), body), 201);
   const get = async (id: number) => okJson<AdminMission>(await call('GET', missionPath(id)));
   const patch = (id: number, body: unknown) => call('PATCH', missionPath(id), body);
-  const submission = (id: number | string, who: SignedIn | null = moderator) =>
-    submissionsApp(ctx()).request(`/api/admin/submissions/${id}`, who?.headers ?? {});
+  const submission = (id: number | string, who: SignedIn | null = moderator) => ctx().request(`/api/admin/submissions/${id}`, { headers: who?.headers ?? {} });
   const missionRow = async (id: number) => {
     const [row] = await ctx().database.db.select().from(missions).where(eq(missions.id, id));
     if (!row) throw new Error(`no mission ${id}`);

@@ -10,7 +10,7 @@ import { pointsLedger, projectMembers, rateLimits, surveyExternalRefs, surveys }
 import { sha256Hex } from '../../src/server/services/crypto.ts';
 import { outcomeKey, RETURN_GRACE_MS } from '../../src/server/services/external-surveys.ts';
 import { pointReference } from '../../src/shared/points.ts';
-import type { AdminSurvey, ExternalOutcome, ParticipantSurvey, SurveyWebhookResult, SurveyWebhookSecret } from '../../src/shared/programme.ts';
+import type { AdminSurvey, ExternalOutcome, ParticipantSurvey, SurveyWebhookResult, SurveyWebhookSecret } from '../../src/shared/surveys.ts';
 import { describeEachBackend, ORIGIN, type TestContext } from './harness.ts';
 import { errorOf, freshIp, type SignedIn } from './helpers.ts';
 import { callAs, createProject, createSurvey, insertExternalRef, member, okJson, participant, staff } from './programme-fixtures.ts';

@@ -2,7 +2,8 @@
 import { eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { missionEntries, missions } from '../../src/server/db/schema/index.ts';
-import type { ParticipantMission, ParticipantMissionGroup } from '../../src/shared/programme.ts';
+import type { ParticipantMissionGroup } from '../../src/shared/mission-groups.ts';
+import type { ParticipantMission } from '../../src/shared/missions.ts';
 import { describeEachBackend, type TestContext } from './harness.ts';
 import { errorOf, type SignedIn } from './helpers.ts';
 import { createMission, createMissionGroup, createProject, insertEntry, member, participant, staff } from './programme-fixtures.ts';

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { expect, it, vi } from 'vitest';
 import { missionEntries } from '../../src/server/db/schema/index.ts';
 import type { FormDefinition } from '../../src/shared/forms/definition.ts';
-import type { HomeAnswer, HomeItem } from '../../src/shared/programme.ts';
+import type { HomeAnswer, HomeItem } from '../../src/shared/projects.ts';
 import { describeEachBackend, type TestContext } from './harness.ts';
 import { errorOf, type SignedIn } from './helpers.ts';
 import {

@@ -3,8 +3,9 @@ import { and, eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { media, missionEntries, missions } from '../../src/server/db/schema/index.ts';
 import type { FormDefinition } from '../../src/shared/forms/definition.ts';
-import type { AnswersConflict, ParticipantMission } from '../../src/shared/programme.ts';
-import { REVISION_REQUIRED_MESSAGE } from '../../src/shared/schemas/programme.ts';
+import type { AnswersConflict } from '../../src/shared/answers.ts';
+import type { ParticipantMission } from '../../src/shared/missions.ts';
+import { REVISION_REQUIRED_MESSAGE } from '../../src/shared/schemas/answers.ts';
 import { describeEachBackend, type TestContext } from './harness.ts';
 import { errorOf, fieldsOf, type SignedIn } from './helpers.ts';
 import {

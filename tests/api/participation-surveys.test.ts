@@ -4,8 +4,9 @@ import { expect, it } from 'vitest';
 import { media, projects, surveyResponses, surveys } from '../../src/server/db/schema/index.ts';
 import { createSession } from '../../src/server/services/sessions.ts';
 import type { FormDefinition } from '../../src/shared/forms/definition.ts';
-import type { AnswersConflict, ParticipantSurvey } from '../../src/shared/programme.ts';
-import { REVISION_REQUIRED_MESSAGE } from '../../src/shared/schemas/programme.ts';
+import type { AnswersConflict } from '../../src/shared/answers.ts';
+import type { ParticipantSurvey } from '../../src/shared/surveys.ts';
+import { REVISION_REQUIRED_MESSAGE } from '../../src/shared/schemas/answers.ts';
 import { describeEachBackend, type TestContext } from './harness.ts';
 import { errorOf, fieldsOf, type SignedIn } from './helpers.ts';
 import {

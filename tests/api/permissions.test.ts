@@ -366,7 +366,7 @@ const ROWS: Row[] = [
 // ---------------------------------------------------------------------------------------------
 // The docs
 
-const DOCS = new URL('../../docs/', import.meta.url);
+const DOCS = new URL('../../docs', import.meta.url);
 const CALL = /^(GET|POST|PUT|PATCH|DELETE) \/api\/\S+/;
 
 /** `GET /api/x/:id?q=` and `GET /api/x/{id}` name the same call: query dropped, `:name` → `{name}`. */

@@ -30,16 +30,11 @@ import {
   type SurveyResponse,
 } from '../../src/server/db/schema/index.ts';
 import type { Answers, FormDefinition } from '../../src/shared/forms/definition.ts';
-import type {
-  ActivityStatus,
-  EntryStatus,
-  ExternalOutcome,
-  GroupUnlock,
-  GroupUnlockOn,
-  ProjectStatus,
-  ResponseStatus,
-  ReviewMode,
-} from '../../src/shared/programme.ts';
+import type { EntryStatus } from '../../src/shared/mission-entries.ts';
+import type { GroupUnlock, GroupUnlockOn } from '../../src/shared/mission-groups.ts';
+import type { ReviewMode } from '../../src/shared/missions.ts';
+import type { ActivityStatus, ProjectStatus } from '../../src/shared/projects.ts';
+import type { ExternalOutcome, ResponseStatus } from '../../src/shared/surveys.ts';
 import type { Role } from '../../src/shared/roles.ts';
 import type { TestContext } from './harness.ts';
 import { signedInUser, type SignedIn } from './helpers.ts';

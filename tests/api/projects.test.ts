@@ -1,7 +1,8 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
 import { auditLog, projectMembers, users } from '../../src/server/db/schema/index.ts';
-import type { AddMembersResult, AdminMissionGroup, AdminPage, AdminProject, AdminProjectListItem, ProjectMember } from '../../src/shared/programme.ts';
+import type { AdminMissionGroup } from '../../src/shared/mission-groups.ts';
+import type { AddMembersResult, AdminPage, AdminProject, AdminProjectListItem, ProjectMember } from '../../src/shared/projects.ts';
 import { describeEachBackend, type TestContext } from './harness.ts';
 import { errorOf, fieldsOf, mailsTo, signedInUser, uniqueEmail, type SignedIn } from './helpers.ts';
 import {

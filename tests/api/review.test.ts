@@ -16,7 +16,7 @@ import {
   reviewNotes,
 } from '../../src/server/db/schema/index.ts';
 import { pointReference } from '../../src/shared/points.ts';
-import type { AdminPage } from '../../src/shared/programme.ts';
+import type { AdminPage } from '../../src/shared/projects.ts';
 import type { MissionHistory, ProbeView, ReasonTemplateView, ReviewNoteView, ReviewSubmission } from '../../src/shared/review.ts';
 import type { ReviewQueueItem } from '../../src/shared/review.ts';
 import { describeEachBackend, type TestContext } from './harness.ts';

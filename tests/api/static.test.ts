@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RouteTable } from '../../builds/manifest.ts';
+import type { RouteTable } from '../../src/shared/build-manifest.ts';
 import { createLogger } from '../../src/server/logger.ts';
 import { createSession } from '../../src/server/services/sessions.ts';
 import { createActiveUser } from '../../src/server/services/users.ts';

@@ -3,7 +3,8 @@ import Papa from 'papaparse';
 import { beforeAll, expect, it } from 'vitest';
 import { auditLog, forms, surveyResponses, surveys, users } from '../../src/server/db/schema/index.ts';
 import { sha256Hex } from '../../src/server/services/crypto.ts';
-import type { AdminPage, AdminSurvey, AdminSurveyResponse, SurveyResults, SurveyWebhookSecret } from '../../src/shared/programme.ts';
+import type { AdminPage } from '../../src/shared/projects.ts';
+import type { AdminSurvey, AdminSurveyResponse, SurveyResults, SurveyWebhookSecret } from '../../src/shared/surveys.ts';
 import { describeEachBackend } from './harness.ts';
 import { errorOf, fieldsOf, signedInUser, type SignedIn } from './helpers.ts';
 import {

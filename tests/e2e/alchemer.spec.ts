@@ -6,7 +6,7 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import type { AdminSurvey } from '../../src/shared/programme.ts';
+import type { AdminSurvey } from '../../src/shared/surveys.ts';
 import { createAccount, signIn } from './accounts.ts';
 import { expect, test } from './fixtures.ts';
 

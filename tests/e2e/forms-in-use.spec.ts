@@ -1,5 +1,5 @@
 /**
- * Forms that answer something (issue 8, §3–4): once a version has answers, publishing a version
+ * Forms that answer something: once a version has answers, publishing a version
  * that removes a question asks for an explicit confirmation listing the change, and a form a live
  * survey uses cannot be archived (the list says where it is used). The survey, its project and
  * the answer are set up through the API; the admin works in the screens.

@@ -1,5 +1,5 @@
 /**
- * The JavaScript budget of a participant's survey screen (issue 8): at most 150 KB gzip in total,
+ * The JavaScript budget of a participant's survey screen: at most 150 KB gzip in total,
  * counted as the browser loads it — every script the page fetches until the form is on screen and
  * the network is quiet, each body gzipped (level 9) the way a gzip-only server would send it.
  */

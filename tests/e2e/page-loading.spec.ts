@@ -1,5 +1,5 @@
 /**
- * How pages load (issue 7): a page the server has decided shows before the JavaScript and the
+ * How pages load: a page the server has decided shows before the JavaScript and the
  * current-user call; the account pages call GET /api/account once and do not move as they load.
  * (Lighthouse's figures — LCP, performance — are in `npm run bench`, not here.)
  */

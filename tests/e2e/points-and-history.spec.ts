@@ -1,5 +1,5 @@
 /**
- * Where a participant stands (issue 10 §3, §4 header): set up through the API — an admin makes a
+ * Where a participant stands (points, mission history, the header's bell): set up through the API — an admin makes a
  * live project with a live manual-review photo mission, the participant (a member) submits an
  * entry with a photo, a moderator asks for changes. In the browser the participant sees the unread
  * count on the header's bell, opens the notification, lands on the mission's history with the

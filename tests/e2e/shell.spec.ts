@@ -1,5 +1,5 @@
 /**
- * The application shell as a visitor meets it (issue 4): the cookie banner, analytics gated by
+ * The application shell as a visitor meets it: the cookie banner, analytics gated by
  * consent, maintenance, the banner flag, client error reports, the build watcher, toasts and the
  * colour mode.
  */

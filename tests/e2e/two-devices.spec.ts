@@ -1,5 +1,5 @@
 /**
- * Two devices, one participant (issue 13 §3): two browser contexts signed in as the same member
+ * Two devices, one participant: two browser contexts signed in as the same member
  * answer different questions of one survey and of one mission entry, taking turns, one of them
  * offline for a while. Every save is based on a revision; a stale one is refused (409 `conflict`)
  * and the screen merges (the questions it changed keep its answers, the others take the

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MEDIA_LIMITS, MEDIA_MESSAGES } from '../../src/shared/programme.ts';
+import { MEDIA_LIMITS, MEDIA_MESSAGES } from '../../src/shared/media.ts';
 import { runCliAsync, startServerProcess, type ServerProcess } from '../support/processes.ts';
 
 const STALL_MS = 5_000;

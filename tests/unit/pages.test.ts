@@ -6,7 +6,7 @@ import { paramNames, parentRoute, routeFor, shellStaticPaths, staticAncestor } f
 import { ROUTES, SHELL_PARAM, matchRoute, shellPath } from '../../src/shared/routes.ts';
 import type { RouteDef, RoutePattern } from '../../src/shared/routes.ts';
 
-const PAGES_DIR = fileURLToPath(new URL('../../src/pages/', import.meta.url));
+const PAGES_DIR = fileURLToPath(new URL('../../src/pages', import.meta.url));
 const ALL: readonly RouteDef[] = ROUTES;
 const PATTERNS = ROUTES.map((route) => route.pattern);
 

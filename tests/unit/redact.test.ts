@@ -2,16 +2,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createAnalytics } from '../../src/lib/analytics.ts';
-import { ApiError } from '../../src/lib/api.ts';
+import { createAnalytics } from '../../src/app/analytics.ts';
+import { ApiError } from '../../src/platform/api.ts';
 import { createReportQueue, errorReportData } from '../../src/lib/report-queue.ts';
 import { createLogger, redactLogText, serializeError } from '../../src/server/logger.ts';
 import { createMailer } from '../../src/server/mail/mailer.ts';
 import { confirmEmailChangeMail, contactMail, invitationMail, resetPasswordMail } from '../../src/server/mail/templates.ts';
 import { REDACTED, TOKEN_PLACEHOLDER, isSecretKey, redactJson, redactSecrets, reportPagePath, tokenRoutePrefixes } from '../../src/shared/redact.ts';
-import { redactReport } from '../../src/shared/report-content.ts';
+import { redactReport, type Report } from '../../src/shared/client-reports.ts';
 import { ROUTES, buildPath, type RouteDef, type RoutePattern } from '../../src/shared/routes.ts';
-import type { Report } from '../../src/shared/schemas/reports.ts';
 
 /** Link tokens as the server issues them: 32 random bytes in base64url. */
 const TOKEN = 'q3Zc9_x-VbN0aLk7Tt2mWpR8sYdEfGhJ1uIoPlKjHg4';

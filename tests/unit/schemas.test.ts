@@ -184,7 +184,8 @@ describe('requiredString', () => {
 
 describe('programme payloads report every problem at once', () => {
   it('a survey without a title and without its form names both', async () => {
-    const { surveyCreateSchema, missionCreateSchema } = await import('../../src/shared/schemas/programme.ts');
+    const { surveyCreateSchema } = await import('../../src/shared/schemas/surveys.ts');
+    const { missionCreateSchema } = await import('../../src/shared/schemas/missions.ts');
     const survey = surveyCreateSchema.safeParse({ title: '', kind: 'native', opensAt: '2026-12-02T09:00:00Z', closesAt: '2026-12-01T09:00:00Z' });
     expect(survey.success).toBe(false);
     const paths = survey.error?.issues.map((issue) => [issue.path.join('.'), issue.message]);

@@ -8,8 +8,9 @@
 import type { ReactNode } from 'react';
 import type { AnswerValue, Answers, FormDefinition, FormElement, FormOption } from '../../shared/forms/definition.ts';
 import { isAnswered, isOtherAnswer, isPlainObject, resolveVisibility } from '../../shared/forms/logic.ts';
+import { deviceDate } from '../../shared/time-zone.ts';
 import { cn } from '../../lib/utils.ts';
-import { localToday, own } from './form-utils.ts';
+import { own } from './form-utils.ts';
 import type { PhotoAdapter } from './types.ts';
 import { onFirstUse } from '../../lib/format.ts';
 
@@ -159,7 +160,7 @@ function AnswerText({
 
 /** A read-only description list of a response's answers. */
 export function AnswersView({ definition, answers, photos, onOpenPhoto, today, className }: AnswersViewProps) {
-  const { pages, elementIds } = resolveVisibility(definition, answers, { today: today ?? localToday() });
+  const { pages, elementIds } = resolveVisibility(definition, answers, { today: today ?? deviceDate() });
   const shown = pages.flatMap((page) => page.elements).filter((element) => element.type !== 'statement' && elementIds.has(element.id));
   return (
     <dl className={cn('flex flex-col gap-4', className)}>

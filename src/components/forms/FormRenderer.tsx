@@ -12,11 +12,12 @@ import { createElement, useEffect, useId, useImperativeHandle, useMemo, useRef, 
 import type { AnswerValue, Answers, FormDefinition, FormElement, FormPage } from '../../shared/forms/definition.ts';
 import { answerOf, resolveVisibility, setOwn } from '../../shared/forms/logic.ts';
 import { validateAnswers, validateElement } from '../../shared/forms/validate.ts';
+import { deviceDate } from '../../shared/time-zone.ts';
 import { FormAlert } from '../FormAlert.tsx';
 import { Alert } from '../ui/alert.tsx';
 import { Button } from '../ui/button.tsx';
 import { ElementField } from './ElementField.tsx';
-import { domSafeId, elementIdOfKey, elementName, fieldIds, isEmptyAnswer, localToday, own, PHOTOS_PENDING_MESSAGE } from './form-utils.ts';
+import { domSafeId, elementIdOfKey, elementName, fieldIds, isEmptyAnswer, own, PHOTOS_PENDING_MESSAGE } from './form-utils.ts';
 import { Markdown } from './Markdown.tsx';
 import { usePhotoUploads } from './photo-uploads.ts';
 import type { FieldContext, PhotoAdapter } from './types.ts';
@@ -82,7 +83,7 @@ export function FormRenderer(props: FormRendererProps) {
   const { definition, seed, initialAnswers, initialPageId, submitLabel = 'Submit', today: todayProp, idPrefix, disabled = false, headingLevel = 2 } = props;
   const reactId = useId();
   const prefix = idPrefix ?? `form-${domSafeId(reactId)}`;
-  const today = todayProp ?? localToday();
+  const today = todayProp ?? deviceDate();
 
   const [answers, setAnswers] = useState<Answers>(() => ({ ...initialAnswers }));
   const answersRef = useRef(answers);

@@ -18,12 +18,6 @@ export const PHOTOS_PENDING_MESSAGE = 'Wait for your photos to finish uploading'
 /** The message of a number field holding text that is not a number. */
 export const NOT_A_NUMBER_MESSAGE = 'Enter a number';
 
-/** Today as `YYYY-MM-DD` in the browser's time zone. */
-export function localToday(now: Date = new Date()): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-}
-
 /** A date bound of the definition (`YYYY-MM-DD` or `today`) as a date. */
 export function resolveDateBound(bound: string | undefined, today: string): string | undefined {
   if (bound === undefined) return undefined;

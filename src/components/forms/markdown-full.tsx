@@ -5,7 +5,7 @@
 import { createElement, Fragment, useMemo, type ComponentProps } from 'react';
 import { compiler, type MarkdownToJSX } from 'markdown-to-jsx';
 import { cn } from '../../lib/utils.ts';
-import { markdownClasses, SafeImage, SafeLink, type MarkdownProps } from './Markdown.tsx';
+import { markdownClasses, SafeImage, SafeLink, type MarkdownProps } from './markdown-safe.tsx';
 
 type HeadingTag = 'h2' | 'h3' | 'h4' | 'h5' | 'h6';
 

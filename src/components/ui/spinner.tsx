@@ -29,13 +29,3 @@ export function Spinner({ label, className, ...props }: SpinnerProps) {
     </span>
   );
 }
-
-/** A centred loading state for a screen or card: spinner and a visible line of text. */
-export function LoadingBlock({ label, className }: { label: string; className?: string }) {
-  return (
-    <div role="status" className={cn('flex flex-col items-center justify-center gap-3 py-10 text-sm text-muted-foreground', className)}>
-      <Spinner className="size-6 text-primary" />
-      <span>{label}</span>
-    </div>
-  );
-}

@@ -3,7 +3,7 @@ import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import type { emailChangeSchema, passwordChangeSchema } from '../../shared/schemas/account.ts';
 import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
-import { apiSend, type AccountUser, type OkResponse } from '../../lib/api.ts';
+import { apiSend, type AccountUser, type OkResponse } from '../../platform/api.ts';
 import { applyApiError } from '../../lib/form-errors.ts';
 import { handleSessionLost } from '../../lib/session.ts';
 import { FormAlert } from '../../components/FormAlert.tsx';
@@ -32,17 +32,19 @@ export default function AccountEditHub() {
         <ul className="grid gap-4 sm:grid-cols-3">
           {SECTIONS.map((section) => (
             <li key={section.href}>
-              <a
-                href={section.href}
-                className="group flex h-full items-center gap-3 rounded-xl border border-border bg-card p-4 text-foreground no-underline shadow-sm transition-colors hover:border-primary/50 hover:bg-accent"
+              <Card
+                asChild
+                className="group flex h-full items-center gap-3 p-4 text-foreground no-underline transition-colors hover:border-primary/50 hover:bg-accent"
               >
-                <span className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-secondary text-secondary-foreground">{section.icon}</span>
-                <span className="flex min-w-0 flex-1 flex-col">
-                  <span className="font-semibold">{section.title}</span>
-                  <span className="text-sm text-muted-foreground">{section.description}</span>
-                </span>
-                <ChevronRightIcon className="size-5 shrink-0 text-muted-foreground transition-transform group-hover:translate-x-0.5" />
-              </a>
+                <a href={section.href}>
+                  <span className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-secondary text-secondary-foreground">{section.icon}</span>
+                  <span className="flex min-w-0 flex-1 flex-col">
+                    <span className="font-semibold">{section.title}</span>
+                    <span className="text-sm text-muted-foreground">{section.description}</span>
+                  </span>
+                  <ChevronRightIcon className="size-5 shrink-0 text-muted-foreground transition-transform group-hover:translate-x-0.5" />
+                </a>
+              </Card>
             </li>
           ))}
         </ul>

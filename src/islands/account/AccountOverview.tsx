@@ -1,12 +1,14 @@
 import { useState, type ReactNode } from 'react';
-import { apiSend, type AccountSession, type AccountUser, type Address, type Preferences } from '../../lib/api.ts';
+import { apiSend, type AccountSession, type AccountUser, type Address, type Preferences } from '../../platform/api.ts';
 import { countryName } from '../../lib/countries.ts';
 import { errorMessage } from '../../lib/form-errors.ts';
 import { describeDevice, formatDate, formatDateTime, formatRelative } from '../../lib/format.ts';
+import { useResource, type Load } from '../../lib/resource.ts';
 import { handleSessionLost } from '../../lib/session.ts';
 import { fullNameOf, initialsOf, ROLE_LABELS } from '../../lib/user.ts';
 import { cn } from '../../lib/utils.ts';
 import { FormAlert } from '../../components/FormAlert.tsx';
+import { LoadingNote } from '../../components/states/Loading.tsx';
 import { ChevronRightIcon, KeyIcon, MailIcon, MapPinIcon, MonitorIcon, SlidersIcon, SmartphoneIcon } from '../../components/icons.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Avatar } from '../../components/ui/avatar.tsx';
@@ -14,12 +16,13 @@ import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import type { PointsSummary } from '../../shared/points.ts';
-import { useResource, type Load } from '../participant/parts.tsx';
-import { AccountPending, Bone, LoadingNote, useAccount } from './use-account.tsx';
-import { BalancePill } from './Balance.tsx';
+import { Bone } from '../participant/parts.tsx';
+import { AccountPending, LOADING_ACCOUNT, useAccount } from './use-account.tsx';
+import { PointsSummaryPill } from './PointsPill.tsx';
 import MissionsSection, { MISSION_HISTORY_ANCHOR } from './MissionsSection.tsx';
 import PointsSection from './PointsSection.tsx';
-import { mailSummary, pointsPath } from './standing.ts';
+import { mailSummary } from './mail-preferences.ts';
+import { pointsPath } from './points.ts';
 
 const COLOR_MODE_LABELS: Readonly<Record<Preferences['colorMode'], string>> = { system: 'Same as your device', light: 'Light', dark: 'Dark' };
 const LANGUAGE_LABELS: Readonly<Record<Preferences['language'], string>> = { en: 'English' };
@@ -101,7 +104,7 @@ export default function AccountOverview() {
       ) : (
         <AccountPending load={load} reload={reload} skeleton={<OverviewSkeleton />} />
       )}
-      <PointsSection load={points.load} retry={points.retry} />
+      <PointsSection load={points.load} reload={points.reload} />
       <MissionsSection />
     </div>
   );
@@ -162,7 +165,7 @@ function AccountDetails({
 }
 
 /** The way to the points and missions below, at the top: the balance, and a link to the missions. */
-function StandingLinks({ balance }: { balance: ReactNode }) {
+function PointsAndMissionsLinks({ balance }: { balance: ReactNode }) {
   return (
     <div className="flex flex-col items-start gap-3 border-t border-border pt-4 md:flex-row md:items-center md:gap-6">
       {balance}
@@ -191,7 +194,7 @@ function IdentityCard({ user, points }: { user: AccountUser; points: Load<Points
           <a href="/account/edit/profile">Edit profile</a>
         </Button>
       </div>
-      <StandingLinks balance={<BalancePill load={points} href="#points" />} />
+      <PointsAndMissionsLinks balance={<PointsSummaryPill load={points} href="#points" />} />
     </Card>
   );
 }
@@ -278,7 +281,7 @@ function OverviewSkeleton() {
   const value = <Bone className="h-5 w-28" />;
   return (
     <div className="flex flex-col gap-6">
-      <LoadingNote />
+      <LoadingNote label={LOADING_ACCOUNT} />
       <Card className="flex flex-col gap-5 p-6">
         <div className="flex flex-col gap-5 sm:flex-row sm:items-center">
           <Bone className="size-16 rounded-full" />
@@ -289,7 +292,7 @@ function OverviewSkeleton() {
           </div>
           <Bone className="h-10 w-28 self-start rounded-md sm:self-center" />
         </div>
-        <StandingLinks balance={<Bone className="h-10 w-48 rounded-full" />} />
+        <PointsAndMissionsLinks balance={<Bone className="h-10 w-48 rounded-full" />} />
       </Card>
       <div className="grid gap-6 md:grid-cols-2">
         <Section icon={<MailIcon className="size-5" />} title="Sign-in details">

@@ -3,7 +3,7 @@ import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import type { addressSchema } from '../../shared/schemas/account.ts';
 import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
-import { apiSend, type AccountUser } from '../../lib/api.ts';
+import { apiSend, type AccountUser } from '../../platform/api.ts';
 import { countries, type Country } from '../../lib/countries.ts';
 import { applyApiError } from '../../lib/form-errors.ts';
 import { handleSessionLost } from '../../lib/session.ts';

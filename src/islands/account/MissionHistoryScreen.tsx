@@ -10,15 +10,19 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { HistoryEntry, MissionHistory, ProbeView } from '../../shared/review.ts';
-import { ApiError, apiSend } from '../../lib/api.ts';
+import { ApiError, apiSend } from '../../platform/api.ts';
 import { applyApiError } from '../../lib/form-errors.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
+import { useResource, useRouteIds } from '../../lib/resource.ts';
 import { handleSessionLost } from '../../lib/session.ts';
 import { cn } from '../../lib/utils.ts';
 import { AnswersView } from '../../components/forms/AnswersView.tsx';
 import { Markdown } from '../../components/forms/Markdown.tsx';
 import { FormAlert } from '../../components/FormAlert.tsx';
+import { Failed } from '../../components/states/Failed.tsx';
+import { Loading } from '../../components/states/Loading.tsx';
+import { NotFound } from '../../components/states/NotFound.tsx';
 import { AlertCircleIcon, CheckCircleIcon, ChevronDownIcon } from '../../components/icons.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
@@ -26,29 +30,30 @@ import { Button } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Lightbox, type LightboxItem } from '../../components/ui/lightbox.tsx';
 import { Textarea } from '../../components/ui/textarea.tsx';
+import { Card } from '../../components/ui/card.tsx';
 import { dateLabel, localDateLabel, pointsLabel } from '../participant/format.ts';
 import { thumbnailUrl } from '../participant/photos.ts';
-import { BackLink, Bone, LoadFailed, LoadingNote, NotFound, StarIcon, useResource, useRouteId } from '../participant/parts.tsx';
+import { BackLink, Bone, StarIcon } from '../participant/parts.tsx';
 import { QuestionIcon } from './MissionsSection.tsx';
-import { editEntryHref, entryPhotoIds, HISTORY_STATUS_LABELS, numberEntries, signedPoints, spokenPoints } from './standing.ts';
+import { editEntryHref, entryPhotoIds, HISTORY_STATUS_LABELS, numberEntries } from './mission-history.ts';
+import { signedPoints, spokenPoints } from './points.ts';
 
 /** A stored photo at display size (the lightbox). */
 const photoUrl = (id: string): string => `/api/media/${encodeURIComponent(id)}`;
 
 /** The island of `/account/mission-history/{missionId}`. */
 export default function MissionHistoryScreen() {
-  const id = useRouteId('/account/mission-history/:missionId', 'missionId');
-  const { load, retry } = useResource<MissionHistory>(id === undefined ? undefined : id === null ? null : `/api/account/mission-history/${id}`);
-  if (load.status === 'missing') return <NotFound />;
-  if (load.status === 'error') return <LoadFailed title="Mission history" message={load.message} onRetry={retry} />;
+  const ids = useRouteIds('/account/mission-history/:missionId');
+  const { load, reload } = useResource<MissionHistory>(ids ? `/api/account/mission-history/${ids.missionId}` : null);
+  if (ids === null || load.status === 'missing') return <NotFound />;
+  if (load.status === 'error') return <Failed heading="Mission history" title="We could not load this page" message={load.message} onRetry={reload} />;
   if (load.status === 'loading') return <HistorySkeleton />;
   return <HistoryView key={load.data.missionId} history={load.data} />;
 }
 
 function HistorySkeleton() {
   return (
-    <div aria-busy="true" className="mx-auto flex max-w-2xl flex-col gap-6">
-      <LoadingNote label="Loading your mission history…" />
+    <Loading label="Loading your mission history…" className="mx-auto flex max-w-2xl flex-col gap-6">
       <div className="flex flex-col gap-2">
         <div className="-mt-5 flex h-11 items-center sm:-mt-6">
           <Bone className="h-4 w-28" />
@@ -58,15 +63,15 @@ function HistorySkeleton() {
         <Bone className="h-5 w-56" />
       </div>
       <Bone className="h-12 w-full rounded-xl" />
-      <div aria-hidden="true" className="flex flex-col gap-4 rounded-xl border border-border bg-card p-4 sm:p-6">
+      <Card variant="flat" aria-hidden="true" className="flex flex-col gap-4 p-4 sm:p-6">
         <div className="flex items-center justify-between">
           <Bone className="h-6 w-32" />
           <Bone className="h-6 w-28 rounded-full" />
         </div>
         <Bone className="h-5 w-40" />
         <Bone className="h-20 w-full" />
-      </div>
-    </div>
+      </Card>
+    </Loading>
   );
 }
 
@@ -124,15 +129,17 @@ function HistoryView({ history }: { history: MissionHistory }) {
       )}
 
       {history.instructions.trim() && (
-        <details className="group rounded-xl border border-border bg-card shadow-sm">
-          <summary className="flex min-h-11 cursor-pointer list-none items-center justify-between gap-3 rounded-xl px-4 py-3 font-semibold [&::-webkit-details-marker]:hidden">
-            Instructions
-            <ChevronDownIcon className="size-5 transition-transform group-open:rotate-180" />
-          </summary>
-          <div className="border-t border-border px-4 py-4">
-            <Markdown headingLevel={3}>{history.instructions}</Markdown>
-          </div>
-        </details>
+        <Card asChild className="group">
+          <details>
+            <summary className="flex min-h-11 cursor-pointer list-none items-center justify-between gap-3 rounded-xl px-4 py-3 font-semibold [&::-webkit-details-marker]:hidden">
+              Instructions
+              <ChevronDownIcon className="size-5 transition-transform group-open:rotate-180" />
+            </summary>
+            <div className="border-t border-border px-4 py-4">
+              <Markdown headingLevel={3}>{history.instructions}</Markdown>
+            </div>
+          </details>
+        </Card>
       )}
 
       <section aria-labelledby="history-entries" className="flex flex-col gap-4">
@@ -208,108 +215,112 @@ function EntryCard({
 
   return (
     <li id={`entry-${entry.id}`} className="scroll-mt-6">
-      <article aria-labelledby={titleId} className="flex flex-col gap-5 rounded-xl border border-border bg-card p-4 shadow-sm sm:p-6">
-        <div className="flex flex-wrap items-start justify-between gap-2">
-          <div className="flex min-w-0 flex-col">
-            <h3 id={titleId} className="text-lg font-semibold">
-              Entry {number}
-            </h3>
-            {date && <p className="text-sm text-muted-foreground">{date}</p>}
-          </div>
-          <div className="flex flex-wrap items-center gap-1.5">
-            {entry.resubmission && <Badge variant="outline">Sent again</Badge>}
-            <StatusBadge status={entry.status} />
-          </div>
-        </div>
-
-        {entry.points && (
-          <p className="flex items-start gap-2 text-sm">
-            <StarIcon className="mt-0.5 size-4 shrink-0 text-primary" />
-            <span>
-              <span className={cn('font-semibold tabular-nums', entry.points.state === 'voided' && 'text-muted-foreground line-through')}>
-                <span aria-hidden="true">{signedPoints(entry.points.points)}</span>
-                <span className="sr-only">{spokenPoints(entry.points.points)}</span>
-              </span>{' '}
-              <span className="text-muted-foreground">{ENTRY_POINTS_STATE[entry.points.state]}</span>
-            </span>
-          </p>
-        )}
-
-        {sentBack && (
-          <div
-            className={cn(
-              'flex flex-col gap-3 rounded-lg border px-4 py-3',
-              entry.status === 'changes_requested'
-                ? 'border-[color-mix(in_oklab,var(--destructive)_45%,transparent)] bg-[color-mix(in_oklab,var(--destructive)_6%,var(--card))]'
-                : 'border-border bg-muted',
-            )}
-          >
-            <div className="flex items-start gap-3">
-              <AlertCircleIcon className={cn('mt-0.5 size-5 shrink-0', entry.status === 'changes_requested' ? 'text-destructive' : 'text-muted-foreground')} />
-              <div className="flex min-w-0 flex-col gap-1 text-sm">
-                <p className="font-semibold">{entry.status === 'changes_requested' ? 'What the reviewer asks you to change' : 'Why it was not accepted'}</p>
-                <p className="whitespace-pre-wrap break-words" data-review-reason>
-                  {entry.reviewReason || 'The reviewer gave no reason.'}
-                </p>
-                {entry.reviewedAt && (
-                  <p className="text-xs text-muted-foreground">
-                    <time dateTime={entry.reviewedAt}>{formatDateTime(entry.reviewedAt)}</time>
-                  </p>
-                )}
-              </div>
+      <Card asChild className="flex flex-col gap-5 p-4 sm:p-6">
+        <article aria-labelledby={titleId}>
+          <div className="flex flex-wrap items-start justify-between gap-2">
+            <div className="flex min-w-0 flex-col">
+              <h3 id={titleId} className="text-lg font-semibold">
+                Entry {number}
+              </h3>
+              {date && <p className="text-sm text-muted-foreground">{date}</p>}
             </div>
-            {entry.status === 'changes_requested' && (
-              <div>
-                <Button asChild size="lg" className="w-full sm:w-auto">
-                  <a href={editEntryHref(missionId, entry.id)} aria-describedby={titleId}>
-                    Edit and resubmit
-                  </a>
-                </Button>
-              </div>
-            )}
+            <div className="flex flex-wrap items-center gap-1.5">
+              {entry.resubmission && <Badge variant="outline">Sent again</Badge>}
+              <StatusBadge status={entry.status} />
+            </div>
           </div>
-        )}
 
-        {entry.status === 'draft' && (
-          <p className="text-sm text-muted-foreground">
-            This entry is a draft: it has not been sent yet.{' '}
-            <a href={editEntryHref(missionId, entry.id)} className="font-medium text-primary underline underline-offset-4">
-              Continue it on the mission page
-            </a>
-          </p>
-        )}
+          {entry.points && (
+            <p className="flex items-start gap-2 text-sm">
+              <StarIcon className="mt-0.5 size-4 shrink-0 text-primary" />
+              <span>
+                <span className={cn('font-semibold tabular-nums', entry.points.state === 'voided' && 'text-muted-foreground line-through')}>
+                  <span aria-hidden="true">{signedPoints(entry.points.points)}</span>
+                  <span className="sr-only">{spokenPoints(entry.points.points)}</span>
+                </span>{' '}
+                <span className="text-muted-foreground">{ENTRY_POINTS_STATE[entry.points.state]}</span>
+              </span>
+            </p>
+          )}
 
-        {entry.probes.length > 0 && (
-          <section aria-labelledby={`entry-${entry.id}-probes`} className="flex flex-col gap-3">
-            <h4 id={`entry-${entry.id}-probes`} className="text-base font-semibold">
-              Questions from our team
+          {sentBack && (
+            <div
+              className={cn(
+                'flex flex-col gap-3 rounded-lg border px-4 py-3',
+                entry.status === 'changes_requested'
+                  ? 'border-[color-mix(in_oklab,var(--destructive)_45%,transparent)] bg-[color-mix(in_oklab,var(--destructive)_6%,var(--card))]'
+                  : 'border-border bg-muted',
+              )}
+            >
+              <div className="flex items-start gap-3">
+                <AlertCircleIcon
+                  className={cn('mt-0.5 size-5 shrink-0', entry.status === 'changes_requested' ? 'text-destructive' : 'text-muted-foreground')}
+                />
+                <div className="flex min-w-0 flex-col gap-1 text-sm">
+                  <p className="font-semibold">{entry.status === 'changes_requested' ? 'What the reviewer asks you to change' : 'Why it was not accepted'}</p>
+                  <p className="whitespace-pre-wrap break-words" data-review-reason>
+                    {entry.reviewReason || 'The reviewer gave no reason.'}
+                  </p>
+                  {entry.reviewedAt && (
+                    <p className="text-xs text-muted-foreground">
+                      <time dateTime={entry.reviewedAt}>{formatDateTime(entry.reviewedAt)}</time>
+                    </p>
+                  )}
+                </div>
+              </div>
+              {entry.status === 'changes_requested' && (
+                <div>
+                  <Button asChild size="lg" className="w-full sm:w-auto">
+                    <a href={editEntryHref(missionId, entry.id)} aria-describedby={titleId}>
+                      Edit and resubmit
+                    </a>
+                  </Button>
+                </div>
+              )}
+            </div>
+          )}
+
+          {entry.status === 'draft' && (
+            <p className="text-sm text-muted-foreground">
+              This entry is a draft: it has not been sent yet.{' '}
+              <a href={editEntryHref(missionId, entry.id)} className="font-medium text-primary underline underline-offset-4">
+                Continue it on the mission page
+              </a>
+            </p>
+          )}
+
+          {entry.probes.length > 0 && (
+            <section aria-labelledby={`entry-${entry.id}-probes`} className="flex flex-col gap-3">
+              <h4 id={`entry-${entry.id}-probes`} className="text-base font-semibold">
+                Questions from our team
+              </h4>
+              <ul className="flex flex-col gap-3">
+                {entry.probes.map((probe) => (
+                  <ProbeItem key={probe.id} probe={probe} onAnswered={onProbeAnswered} />
+                ))}
+              </ul>
+            </section>
+          )}
+
+          <section aria-labelledby={`entry-${entry.id}-answers`} className="flex flex-col gap-3">
+            <h4 id={`entry-${entry.id}-answers`} className="text-base font-semibold">
+              Your answers
             </h4>
-            <ul className="flex flex-col gap-3">
-              {entry.probes.map((probe) => (
-                <ProbeItem key={probe.id} probe={probe} onAnswered={onProbeAnswered} />
-              ))}
-            </ul>
+            <AnswersView
+              definition={entry.definition}
+              answers={entry.answers}
+              photos={{ thumbnailUrl }}
+              onOpenPhoto={(mediaId) => {
+                const index = photoIds.indexOf(mediaId);
+                if (index >= 0) setPhoto(index);
+              }}
+            />
           </section>
-        )}
-
-        <section aria-labelledby={`entry-${entry.id}-answers`} className="flex flex-col gap-3">
-          <h4 id={`entry-${entry.id}-answers`} className="text-base font-semibold">
-            Your answers
-          </h4>
-          <AnswersView
-            definition={entry.definition}
-            answers={entry.answers}
-            photos={{ thumbnailUrl }}
-            onOpenPhoto={(mediaId) => {
-              const index = photoIds.indexOf(mediaId);
-              if (index >= 0) setPhoto(index);
-            }}
-          />
-        </section>
-        {items.length > 0 && (
-          <Lightbox items={items} open={photo !== null} onOpenChange={(open) => !open && setPhoto(null)} index={photo ?? 0} onIndexChange={setPhoto} />
-        )}
-      </article>
+          {items.length > 0 && (
+            <Lightbox items={items} open={photo !== null} onOpenChange={(open) => !open && setPhoto(null)} index={photo ?? 0} onIndexChange={setPhoto} />
+          )}
+        </article>
+      </Card>
     </li>
   );
 }

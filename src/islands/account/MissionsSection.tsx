@@ -7,14 +7,15 @@
 import type { ReactNode } from 'react';
 import type { MissionHistoryItem } from '../../shared/review.ts';
 import { formatRelative } from '../../lib/format.ts';
+import { useResource } from '../../lib/resource.ts';
 import { cn } from '../../lib/utils.ts';
 import { ChevronRightIcon } from '../../components/icons.tsx';
-import { Alert } from '../../components/ui/alert.tsx';
-import { Button } from '../../components/ui/button.tsx';
+import { Failed } from '../../components/states/Failed.tsx';
+import { LoadingNote } from '../../components/states/Loading.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { pointsLabel } from '../participant/format.ts';
-import { Bone, LoadingNote, useResource } from '../participant/parts.tsx';
-import { entriesLabel, entryCounts, probesWaitingLabel, type EntryCount } from './standing.ts';
+import { Bone } from '../participant/parts.tsx';
+import { entriesLabel, entryCounts, probesWaitingLabel, type EntryCount } from './mission-history.ts';
 
 /** The id the list is reached at (`/account#mission-history`). */
 export const MISSION_HISTORY_ANCHOR = 'mission-history';
@@ -80,7 +81,7 @@ function Frame({ children, busy = false }: { children: ReactNode; busy?: boolean
 
 /** The island part of `/account` that lists the participant's missions; the frame stays while its content loads. */
 export default function MissionsSection() {
-  const { load, retry } = useResource<{ items: MissionHistoryItem[] }>('/api/account/mission-history');
+  const { load, reload } = useResource<{ items: MissionHistoryItem[] }>('/api/account/mission-history');
   return (
     <Frame busy={load.status === 'loading'}>
       {load.status === 'loading' ? (
@@ -98,16 +99,7 @@ export default function MissionsSection() {
           </ul>
         )
       ) : (
-        <>
-          <Alert variant="destructive" title="We could not load your missions">
-            {load.status === 'error' ? load.message : 'Try again in a moment.'}
-          </Alert>
-          <div>
-            <Button variant="outline" onClick={retry}>
-              Try again
-            </Button>
-          </div>
-        </>
+        <Failed title="We could not load your missions" message={load.message} onRetry={reload} />
       )}
     </Frame>
   );

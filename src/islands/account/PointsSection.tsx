@@ -5,19 +5,22 @@
  */
 import { useState, type ReactNode } from 'react';
 import type { PointsEntryView, PointsSummary } from '../../shared/points.ts';
-import { apiGet } from '../../lib/api.ts';
+import { apiGet } from '../../platform/api.ts';
 import { errorMessage } from '../../lib/form-errors.ts';
 import { formatDate } from '../../lib/format.ts';
+import type { Resource } from '../../lib/resource.ts';
 import { handleSessionLost } from '../../lib/session.ts';
 import { cn } from '../../lib/utils.ts';
+import { Failed } from '../../components/states/Failed.tsx';
+import { LoadingNote } from '../../components/states/Loading.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
-import { Bone, LoadingNote, StarIcon, type Resource } from '../participant/parts.tsx';
-import { appendPage, hasMore, POINT_SOURCE_LABELS, POINT_STATE_LABELS, POINTS_PAGE_SIZE, pointsPath, signedPoints, spokenPoints } from './standing.ts';
+import { Bone, StarIcon } from '../participant/parts.tsx';
+import { appendPage, hasMore, POINT_SOURCE_LABELS, POINT_STATE_LABELS, POINTS_PAGE_SIZE, pointsPath, signedPoints, spokenPoints } from './points.ts';
 
-/** The sentence under the pending total (issue 10: "pending for how long?"). */
+/** The sentence under the pending total: it answers "pending for how long?". */
 export const PENDING_EXPLANATION = 'Pending points become available when your entry is approved.';
 
 function Frame({ children, busy = false }: { children: ReactNode; busy?: boolean }) {
@@ -59,7 +62,7 @@ function Totals({ balance, pending }: { balance: ReactNode; pending: ReactNode }
  * The part of `/account` that shows the points; the frame stays while its content loads. The page
  * loads the first page (`pointsPath(1)`) and shares it with the balance pill at its top.
  */
-export default function PointsSection({ load, retry }: Pick<Resource<PointsSummary>, 'load' | 'retry'>) {
+export default function PointsSection({ load, reload }: Pick<Resource<PointsSummary>, 'load' | 'reload'>) {
   return (
     <Frame busy={load.status === 'loading'}>
       {load.status === 'loading' ? (
@@ -67,16 +70,7 @@ export default function PointsSection({ load, retry }: Pick<Resource<PointsSumma
       ) : load.status === 'ready' ? (
         <PointsView first={load.data} />
       ) : (
-        <>
-          <Alert variant="destructive" title="We could not load your points">
-            {load.status === 'error' ? load.message : 'Try again in a moment.'}
-          </Alert>
-          <div>
-            <Button variant="outline" onClick={retry}>
-              Try again
-            </Button>
-          </div>
-        </>
+        <Failed title="We could not load your points" message={load.message} onRetry={reload} />
       )}
     </Frame>
   );

@@ -2,17 +2,17 @@ import { useEffect, useMemo, useState } from 'react';
 import { Controller, useForm, type Control } from 'react-hook-form';
 import type { PreferencesInput } from '../../shared/schemas/account.ts';
 import { COLOR_MODES } from '../../shared/limits.ts';
-import { deviceTimeZone, timeZoneNames, utcOffsetLabel } from '../../shared/time-zones.ts';
+import { deviceTimeZone, timeZoneNames, utcOffsetLabel } from '../../shared/time-zone.ts';
 import { MAIL_PREFERENCE_KEYS, type NotificationKind } from '../../shared/notifications.ts';
 import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
-import { apiSend, type AccountUser, type ColorMode } from '../../lib/api.ts';
+import { apiSend, type AccountUser, type ColorMode } from '../../platform/api.ts';
 import { applyApiError } from '../../lib/form-errors.ts';
 import { handleSessionLost } from '../../lib/session.ts';
 import { FieldError, FormField } from '../../components/ui/form-field.tsx';
 import { controlClasses } from '../../components/ui/input.tsx';
 import { cn } from '../../lib/utils.ts';
 import { Label } from '../../components/ui/label.tsx';
-import { RadioGroup, RadioGroupItem } from '../../components/ui/radio-group.tsx';
+import { RadioCard, RadioCardGroup } from '../../components/ui/radio-card.tsx';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../components/ui/select.tsx';
 import { Switch } from '../../components/ui/switch.tsx';
 import { EditCard } from './EditCard.tsx';
@@ -226,37 +226,24 @@ function PreferencesForm({ user, onSaved }: { user: AccountUser; onSaved: (user:
             <legend id="prefs-color-mode-legend" className="mb-3 text-sm font-medium">
               Colour mode
             </legend>
-            <RadioGroup
+            <RadioCardGroup
               name={field.name}
               value={field.value}
               onValueChange={field.onChange}
               aria-labelledby="prefs-color-mode-legend"
-              className="gap-3 sm:grid-cols-3"
+              className="sm:grid-cols-3"
             >
               {COLOR_MODES.map((mode) => (
-                <label
+                <RadioCard
                   key={mode}
-                  htmlFor={`prefs-color-mode-${mode}`}
-                  className="flex cursor-pointer items-start gap-3 rounded-lg border border-border p-3 has-[[data-state=checked]]:border-primary has-[[data-state=checked]]:bg-accent"
-                >
-                  <RadioGroupItem
-                    id={`prefs-color-mode-${mode}`}
-                    value={mode}
-                    className="mt-0.5"
-                    aria-labelledby={`prefs-color-mode-${mode}-label`}
-                    aria-describedby={`prefs-color-mode-${mode}-description`}
-                  />
-                  <span className="flex flex-col gap-0.5">
-                    <span id={`prefs-color-mode-${mode}-label`} className="text-sm font-medium">
-                      {COLOR_MODE_OPTIONS[mode].label}
-                    </span>
-                    <span id={`prefs-color-mode-${mode}-description`} className="text-sm text-muted-foreground">
-                      {COLOR_MODE_OPTIONS[mode].description}
-                    </span>
-                  </span>
-                </label>
+                  id={`prefs-color-mode-${mode}`}
+                  value={mode}
+                  label={COLOR_MODE_OPTIONS[mode].label}
+                  description={COLOR_MODE_OPTIONS[mode].description}
+                  className="has-[[data-state=checked]]:bg-accent"
+                />
               ))}
-            </RadioGroup>
+            </RadioCardGroup>
             {errors.colorMode?.message && <FieldError id="prefs-color-mode-error">{errors.colorMode.message}</FieldError>}
           </fieldset>
         )}

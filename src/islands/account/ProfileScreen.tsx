@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { ProfileInput } from '../../shared/schemas/account.ts';
 import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
-import { apiSend, type AccountUser } from '../../lib/api.ts';
+import { apiSend, type AccountUser } from '../../platform/api.ts';
 import { applyApiError } from '../../lib/form-errors.ts';
 import { handleSessionLost } from '../../lib/session.ts';
 import { FormField } from '../../components/ui/form-field.tsx';

@@ -1,18 +1,20 @@
-/** The account screens' view of the shared account store (src/stores/account.ts), and the states they share. */
+/**
+ * The account screens' view of the shared account store (src/stores/account.ts), as the app's one
+ * load state (`Load`, src/lib/resource.ts), and the states they share. The store, not
+ * `useResource`, holds the account: one GET per page load, shared with the shell's colour mode.
+ */
 import { useCallback, useEffect, type ReactNode } from 'react';
-import type { AccountResponse, AccountSession, AccountUser } from '../../lib/api.ts';
+import type { AccountResponse, AccountSession, AccountUser } from '../../platform/api.ts';
 import { errorMessage } from '../../lib/form-errors.ts';
+import type { Load } from '../../lib/resource.ts';
 import { handleSessionLost } from '../../lib/session.ts';
 import { useClientStore } from '../../lib/use-client-store.ts';
 import { $account, loadAccount, reloadAccount, setAccountSessions, setAccountUser, type AccountState } from '../../stores/account.ts';
-import { Alert } from '../../components/ui/alert.tsx';
-import { Button } from '../../components/ui/button.tsx';
-import { Bone, LoadingNote as SharedLoadingNote } from '../../components/ui/skeleton.tsx';
-
-export type AccountLoad = { status: 'loading' } | { status: 'ready'; data: AccountResponse } | { status: 'error'; message: string };
+import { Failed } from '../../components/states/Failed.tsx';
+import { LoadingNote } from '../../components/states/Loading.tsx';
 
 export interface UseAccount {
-  load: AccountLoad;
+  load: Load<AccountResponse>;
   reload: () => void;
   /** Puts a user the API returned in place (and in the auth store: header name, initials). */
   setUser: (user: AccountUser) => void;
@@ -21,7 +23,7 @@ export interface UseAccount {
 
 const LOADING: AccountState = { status: 'loading' };
 
-function viewOf(state: AccountState): AccountLoad {
+function viewOf(state: AccountState): Load<AccountResponse> {
   if (state.status === 'ready') return state;
   if (state.status === 'error') return { status: 'error', message: errorMessage(state.error) };
   return { status: 'loading' };
@@ -49,28 +51,14 @@ export function useAccount(): UseAccount {
  * Loading and failure of the account call, in place of a screen's content. While loading it shows
  * the screen's `skeleton`: the same frame at its final size, so nothing moves when the data comes.
  */
-export function AccountPending({ load, reload, skeleton }: { load: AccountLoad; reload: () => void; skeleton: ReactNode }) {
+export function AccountPending({ load, reload, skeleton }: { load: Load<AccountResponse>; reload: () => void; skeleton: ReactNode }) {
   if (load.status === 'loading') return <>{skeleton}</>;
-  if (load.status === 'error') {
-    return (
-      <div className="flex max-w-xl flex-col items-start gap-4">
-        <Alert variant="destructive" title="We could not load your account">
-          {load.message}
-        </Alert>
-        <Button variant="outline" onClick={reload}>
-          Try again
-        </Button>
-      </div>
-    );
-  }
+  if (load.status !== 'ready') return <Failed title="We could not load your account" message={load.message} onRetry={reload} />;
   return null;
 }
 
-/** Skeletons of the account screens (one shared kit): `LoadingNote` says what is loading. */
-export { Bone };
-export function LoadingNote({ label = 'Loading your account…' }: { label?: string }) {
-  return <SharedLoadingNote label={label} />;
-}
+/** What the account screens' skeletons announce. */
+export const LOADING_ACCOUNT = 'Loading your account…';
 
 /** An empty user for an edit form drawn, inert, as its own skeleton while the account loads. */
 export const PLACEHOLDER_USER: AccountUser = {
@@ -95,7 +83,7 @@ const ignore = (): void => {};
 export function InertForm({ children }: { children: (onSaved: (user: AccountUser) => void) => ReactNode }) {
   return (
     <div aria-busy="true" className="opacity-60">
-      <LoadingNote />
+      <LoadingNote label={LOADING_ACCOUNT} />
       <div inert>{children(ignore)}</div>
     </div>
   );

@@ -1,6 +1,7 @@
 import { useState } from 'react';
-import type { ReportData } from '../../shared/schemas/reports.ts';
+import type { ReportData } from '../../shared/client-reports.ts';
 import { withQuery } from '../../lib/api.ts';
+import type { ListPage } from '../../shared/list.ts';
 import { describeDevice, formatDateTime, formatRelative } from '../../lib/format.ts';
 import { fullNameOf } from '../../lib/user.ts';
 import { Badge } from '../../components/ui/badge.tsx';
@@ -16,13 +17,6 @@ export interface ClientReport {
   firstSeenAt: string;
   lastSeenAt: string;
   user: { id: number; email: string; firstName: string; lastName: string } | null;
-}
-
-interface ReportsPage {
-  reports: ClientReport[];
-  total: number;
-  page: number;
-  perPage: number;
 }
 
 function firstLine(text: string): string {
@@ -62,9 +56,9 @@ export function reportMessage(data: ReportData): string {
 export function ClientErrorsSection() {
   const [page, setPage] = useState(1);
   const [search, setSearch] = useState('');
-  const query: Record<string, string> = { page: String(page), perPage: String(PER_PAGE) };
-  if (search) query.search = search;
-  const { load, reload } = useApi<ReportsPage>(withQuery('/api/admin/reports', query));
+  const query: Record<string, string> = { page: String(page), pageSize: String(PER_PAGE) };
+  if (search) query.q = search;
+  const { load, reload } = useApi<ListPage<ClientReport>>(withQuery('/api/admin/reports', query));
 
   return (
     <Section
@@ -89,7 +83,7 @@ export function ClientErrorsSection() {
         load={load}
         reload={reload}
         loadingLabel="Loading client errors…"
-        isEmpty={(data) => data.reports.length === 0}
+        isEmpty={(data) => data.items.length === 0}
         empty={search ? `No client errors match “${search}”.` : 'No client errors have been reported. That is good news.'}
       >
         {(data) => (
@@ -120,7 +114,7 @@ export function ClientErrorsSection() {
                   </tr>
                 </thead>
                 <tbody>
-                  {data.reports.map((report) => (
+                  {data.items.map((report) => (
                     <tr key={report.id}>
                       <td className={`${td} max-w-56 font-mono text-xs break-all`}>{report.url}</td>
                       <td className={td}>
@@ -150,7 +144,7 @@ export function ClientErrorsSection() {
                 </tbody>
               </table>
             </TableScroller>
-            <ListFooter page={data.page} total={data.total} label="Client errors pages" onPageChange={setPage} />
+            <ListFooter page={data.page} total={data.total} perPage={data.pageSize} label="Client errors pages" onPageChange={setPage} />
           </>
         )}
       </ListBody>

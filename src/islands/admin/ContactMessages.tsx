@@ -5,6 +5,7 @@ import { formatDateTime } from '../../lib/format.ts';
 import { FormAlert } from '../../components/FormAlert.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
+import type { ListPage } from '../../shared/list.ts';
 import { ListBody, ListFooter, PER_PAGE, SearchForm, Section, useApi } from './admin-kit.tsx';
 
 export interface ContactMessage {
@@ -18,29 +19,22 @@ export interface ContactMessage {
   handledAt: string | null;
 }
 
-interface MessagesPage {
-  messages: ContactMessage[];
-  total: number;
-  page: number;
-  perPage: number;
-}
-
 /** "Contact messages": what people sent through /contact, newest first; mark handled or reopen. */
 export function ContactMessages() {
   const [page, setPage] = useState(1);
   const [search, setSearch] = useState('');
   const [alert, setAlert] = useState<string | null>(null);
   const [busy, setBusy] = useState<number | null>(null);
-  const query: Record<string, string> = { page: String(page), perPage: String(PER_PAGE) };
-  if (search) query.search = search;
-  const { load, reload, replace } = useApi<MessagesPage>(withQuery('/api/admin/contact-messages', query));
+  const query: Record<string, string> = { page: String(page), pageSize: String(PER_PAGE) };
+  if (search) query.q = search;
+  const { load, reload, replace } = useApi<ListPage<ContactMessage>>(withQuery('/api/admin/contact-messages', query));
 
   async function setHandled(message: ContactMessage, handled: boolean) {
     setAlert(null);
     setBusy(message.id);
     try {
       const { message: updated } = await apiSend<{ message: ContactMessage }>('PATCH', `/api/admin/contact-messages/${message.id}`, { handled });
-      replace((data) => ({ ...data, messages: data.messages.map((m) => (m.id === updated.id ? updated : m)) }));
+      replace((data) => ({ ...data, items: data.items.map((m) => (m.id === updated.id ? updated : m)) }));
     } catch (error) {
       setAlert(errorMessage(error));
     } finally {
@@ -63,13 +57,13 @@ export function ContactMessages() {
         load={load}
         reload={reload}
         loadingLabel="Loading messages…"
-        isEmpty={(data) => data.messages.length === 0}
+        isEmpty={(data) => data.items.length === 0}
         empty={search ? `No messages match “${search}”.` : 'No messages yet.'}
       >
         {(data) => (
           <>
             <ul className="flex flex-col divide-y divide-border rounded-lg border border-border" aria-label="Contact messages">
-              {data.messages.map((message) => (
+              {data.items.map((message) => (
                 <li key={message.id} className="flex flex-col gap-3 p-4">
                   <div className="flex flex-col gap-2 sm:flex-row sm:items-start sm:justify-between">
                     <div className="flex min-w-0 flex-col gap-0.5">
@@ -99,7 +93,7 @@ export function ContactMessages() {
                 </li>
               ))}
             </ul>
-            <ListFooter page={data.page} total={data.total} label="Contact message pages" onPageChange={setPage} />
+            <ListFooter page={data.page} total={data.total} perPage={data.pageSize} label="Contact message pages" onPageChange={setPage} />
           </>
         )}
       </ListBody>

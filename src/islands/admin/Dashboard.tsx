@@ -1,9 +1,9 @@
-import { useEffect, useState, type ReactNode } from 'react';
-import { apiGet } from '../../lib/api.ts';
+import type { ReactNode } from 'react';
+import { useResource } from '../../lib/resource.ts';
 import { useAuth } from '../../lib/use-auth.ts';
 import { ChevronRightIcon } from '../../components/icons.tsx';
 import { Card } from '../../components/ui/card.tsx';
-import { LoadingBlock } from '../../components/ui/spinner.tsx';
+import { Loading } from '../../components/states/Loading.tsx';
 import { ProjectsSection } from './projects/ProjectsSection.tsx';
 
 interface Counted {
@@ -12,18 +12,10 @@ interface Counted {
 
 /** The `total` of a list call (one record asked for), or null when it cannot be read. */
 function useTotal(url: string | null): number | null | 'loading' {
-  const [total, setTotal] = useState<number | null | 'loading'>('loading');
-  useEffect(() => {
-    if (url === null) return;
-    const controller = new AbortController();
-    apiGet<Counted>(url, { signal: controller.signal })
-      .then((data) => setTotal(typeof data.total === 'number' ? data.total : null))
-      .catch(() => {
-        if (!controller.signal.aborted) setTotal(null);
-      });
-    return () => controller.abort();
-  }, [url]);
-  return url === null ? null : total;
+  const { load } = useResource<Counted>(url);
+  if (url === null) return null;
+  if (load.status === 'loading') return 'loading';
+  return load.status === 'ready' && typeof load.data.total === 'number' ? load.data.total : null;
 }
 
 function Tile({
@@ -76,11 +68,11 @@ export default function Dashboard() {
   const auth = useAuth();
   const ready = auth.status === 'authenticated';
   const isAdmin = ready && auth.user.role === 'admin';
-  const users = useTotal(ready ? '/api/admin/users?perPage=1' : null);
-  const errors = useTotal(ready ? '/api/admin/reports?perPage=1' : null);
-  const messages = useTotal(ready ? '/api/admin/contact-messages?perPage=1' : null);
-  const deletions = useTotal(isAdmin ? '/api/admin/data-deletion-requests?perPage=1&status=confirmed' : null);
-  if (!ready) return <LoadingBlock label="Loading the dashboard…" />;
+  const users = useTotal(ready ? '/api/admin/users?pageSize=1' : null);
+  const errors = useTotal(ready ? '/api/admin/reports?pageSize=1' : null);
+  const messages = useTotal(ready ? '/api/admin/contact-messages?pageSize=1' : null);
+  const deletions = useTotal(isAdmin ? '/api/admin/data-deletion-requests?pageSize=1&status=confirmed' : null);
+  if (!ready) return <Loading label="Loading the dashboard…" />;
 
   return (
     <div className="flex flex-col gap-4">

@@ -8,6 +8,7 @@ import { FormAlert } from '../../components/FormAlert.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../components/ui/select.tsx';
+import type { ListPage } from '../../shared/list.ts';
 import { ConfirmButton, ListBody, ListFooter, PER_PAGE, SearchForm, Section, useApi } from './admin-kit.tsx';
 
 export interface DataDeletionRequest {
@@ -22,13 +23,6 @@ export interface DataDeletionRequest {
   handledAt: string | null;
   handledBy: number | null;
   user: { id: number; email: string; firstName: string; lastName: string } | null;
-}
-
-interface RequestsPage {
-  requests: DataDeletionRequest[];
-  total: number;
-  page: number;
-  perPage: number;
 }
 
 const STATUS_LABELS: Readonly<Record<DataDeletionStatus, string>> = {
@@ -46,10 +40,10 @@ export function DataDeletionRequests() {
   const [search, setSearch] = useState('');
   const [status, setStatus] = useState<StatusFilter>('all');
   const [alert, setAlert] = useState<string | null>(null);
-  const query: Record<string, string> = { page: String(page), perPage: String(PER_PAGE) };
-  if (search) query.search = search;
+  const query: Record<string, string> = { page: String(page), pageSize: String(PER_PAGE) };
+  if (search) query.q = search;
   if (status !== 'all') query.status = status;
-  const { load, reload, replace } = useApi<RequestsPage>(withQuery('/api/admin/data-deletion-requests', query));
+  const { load, reload, replace } = useApi<ListPage<DataDeletionRequest>>(withQuery('/api/admin/data-deletion-requests', query));
 
   async function close(request: DataDeletionRequest, next: 'completed' | 'cancelled') {
     setAlert(null);
@@ -57,7 +51,7 @@ export function DataDeletionRequests() {
       const { request: updated } = await apiSend<{ request: DataDeletionRequest }>('PATCH', `/api/admin/data-deletion-requests/${request.id}`, {
         status: next,
       });
-      replace((data) => ({ ...data, requests: data.requests.map((r) => (r.id === updated.id ? { ...updated, user: r.user } : r)) }));
+      replace((data) => ({ ...data, items: data.items.map((r) => (r.id === updated.id ? { ...updated, user: r.user } : r)) }));
     } catch (error) {
       setAlert(errorMessage(error));
       reload();
@@ -106,13 +100,13 @@ export function DataDeletionRequests() {
         load={load}
         reload={reload}
         loadingLabel="Loading requests…"
-        isEmpty={(data) => data.requests.length === 0}
+        isEmpty={(data) => data.items.length === 0}
         empty={search || status !== 'all' ? 'No requests match.' : 'No data-deletion requests yet.'}
       >
         {(data) => (
           <>
             <ul className="flex flex-col divide-y divide-border rounded-lg border border-border" aria-label="Data-deletion requests">
-              {data.requests.map((request) => (
+              {data.items.map((request) => (
                 <li key={request.id} className="flex flex-col gap-3 p-4 sm:flex-row sm:items-start sm:justify-between">
                   <div className="flex min-w-0 flex-col gap-1">
                     <p className="flex flex-wrap items-center gap-2">
@@ -160,7 +154,7 @@ export function DataDeletionRequests() {
                 </li>
               ))}
             </ul>
-            <ListFooter page={data.page} total={data.total} label="Data-deletion request pages" onPageChange={setPage} />
+            <ListFooter page={data.page} total={data.total} perPage={data.pageSize} label="Data-deletion request pages" onPageChange={setPage} />
           </>
         )}
       </ListBody>

@@ -5,16 +5,17 @@ import { z } from '../../shared/zod.ts';
 import type { FlagValue } from '../../shared/flags.ts';
 import { isTruthyFlag, KNOWN_FLAGS } from '../../shared/flags.ts';
 import { MESSAGES } from '../../shared/messages.ts';
-import { apiSend } from '../../lib/api.ts';
+import { apiSend } from '../../platform/api.ts';
 import { applyApiError, errorMessage } from '../../lib/form-errors.ts';
 import { formatDateTime } from '../../lib/format.ts';
+import { useResource } from '../../lib/resource.ts';
 import { FormAlert } from '../../components/FormAlert.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
-import { ConfirmButton, ListBody, Section, useApi } from './admin-kit.tsx';
+import { ConfirmButton, ListBody, Section } from './admin-kit.tsx';
 
 interface AdminFlag {
   key: string;
@@ -34,7 +35,7 @@ type BannerValues = z.input<typeof bannerTextSchema>;
 
 /** "Site switches" (admin only): maintenance on/off with a confirm step, and the banner text. */
 export function SiteSwitches() {
-  const { load, reload, replace } = useApi<{ flags: AdminFlag[] }>('/api/admin/flags');
+  const { load, reload, replace } = useResource<{ flags: AdminFlag[] }>('/api/admin/flags');
   const setFlag = (flag: AdminFlag | null, key: string) =>
     replace((data) => ({ flags: [...data.flags.filter((f) => f.key !== key), ...(flag ? [flag] : [])] }));
 

@@ -1,7 +1,7 @@
 import { useAuth } from '../../lib/use-auth.ts';
 import { ChevronRightIcon } from '../../components/icons.tsx';
 import { Card } from '../../components/ui/card.tsx';
-import { LoadingBlock } from '../../components/ui/spinner.tsx';
+import { Loading } from '../../components/states/Loading.tsx';
 import { ClientErrorsSection } from './ClientErrors.tsx';
 import { ContactMessages } from './ContactMessages.tsx';
 import { DataDeletionRequests } from './DataDeletionRequests.tsx';
@@ -27,7 +27,7 @@ const TOOLS = [
  */
 export default function ToolsHub() {
   const auth = useAuth();
-  if (auth.status !== 'authenticated') return <LoadingBlock label="Loading tools…" />;
+  if (auth.status !== 'authenticated') return <Loading label="Loading tools…" />;
   const isAdmin = auth.user.role === 'admin';
   const sections = [
     ...(isAdmin ? [{ id: 'site-switches', label: 'Site switches' }] : []),

@@ -1,45 +1,24 @@
-/** Pieces the admin tool screens share: list loading, section cards, search, two-step buttons. */
-import { useCallback, useEffect, useId, useState, type ReactNode } from 'react';
-import { apiGet } from '../../lib/api.ts';
-import { errorMessage } from '../../lib/form-errors.ts';
-import { handleSessionLost } from '../../lib/session.ts';
+/** Pieces the admin tool screens share: a list's states, section cards, search, two-step buttons. */
+import { useEffect, useId, useState, type ReactNode } from 'react';
+import { useResource, type Load } from '../../lib/resource.ts';
 import { cn } from '../../lib/utils.ts';
-import { Alert } from '../../components/ui/alert.tsx';
+import { Failed } from '../../components/states/Failed.tsx';
+import { Loading } from '../../components/states/Loading.tsx';
 import { Button, type ButtonProps } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { Pagination } from '../../components/ui/pagination.tsx';
-import { LoadingBlock } from '../../components/ui/spinner.tsx';
 
 /** docs/product.md §9: 10 per page. */
 export const PER_PAGE = 10;
 
-export type Load<T> = { status: 'loading' } | { status: 'ready'; data: T } | { status: 'error'; message: string };
-
-/** GET `url` (null: wait) with a reload; the last good data stays while a new page loads. */
-export function useApi<T>(url: string | null): { load: Load<T>; reload: () => void; replace: (update: (data: T) => T) => void } {
-  const [load, setLoad] = useState<Load<T>>({ status: 'loading' });
-  const [attempt, setAttempt] = useState(0);
-  useEffect(() => {
-    if (url === null) return;
-    const controller = new AbortController();
-    setLoad((current) => (current.status === 'ready' ? current : { status: 'loading' }));
-    apiGet<T>(url, { signal: controller.signal })
-      .then((data) => setLoad({ status: 'ready', data }))
-      .catch((error: unknown) => {
-        if (controller.signal.aborted || handleSessionLost(error)) return;
-        setLoad({ status: 'error', message: errorMessage(error) });
-      });
-    return () => controller.abort();
-  }, [url, attempt]);
-  const reload = useCallback(() => setAttempt((n) => n + 1), []);
-  const replace = useCallback(
-    (update: (data: T) => T) => setLoad((current) => (current.status === 'ready' ? { status: 'ready', data: update(current.data) } : current)),
-    [],
-  );
-  return { load, reload, replace };
-}
+/**
+ * @deprecated The tool screens' old name of the one loading hook: call `useResource`
+ * (src/lib/resource.ts). Kept only until ClientErrors, ContactMessages and DataDeletionRequests
+ * import it by its own name.
+ */
+export const useApi = useResource;
 
 /** A tool section: a card with its heading (h2), a line of description, and its content. */
 export function Section({
@@ -126,19 +105,8 @@ export function ListBody<T>({
   loadingLabel: string;
   children: (data: T) => ReactNode;
 }) {
-  if (load.status === 'loading') return <LoadingBlock label={loadingLabel} />;
-  if (load.status === 'error') {
-    return (
-      <div className="flex flex-col items-start gap-3">
-        <Alert variant="destructive" title="The list could not be loaded">
-          {load.message}
-        </Alert>
-        <Button variant="outline" onClick={reload}>
-          Try again
-        </Button>
-      </div>
-    );
-  }
+  if (load.status === 'loading') return <Loading label={loadingLabel} />;
+  if (load.status !== 'ready') return <Failed title="The list could not be loaded" message={load.message} onRetry={reload} />;
   if (isEmpty(load.data)) return <p className="rounded-lg border border-dashed border-border px-4 py-8 text-center text-sm text-muted-foreground">{empty}</p>;
   return <>{children(load.data)}</>;
 }

@@ -1,10 +1,8 @@
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import type { forgotPasswordSchema } from '../../shared/schemas/auth.ts';
-import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
-import { apiSend, type OkResponse } from '../../lib/api.ts';
-import { applyApiError } from '../../lib/form-errors.ts';
+import { useApiForm } from '../../lib/use-api-form.ts';
+import { apiSend, type OkResponse } from '../../platform/api.ts';
 import { FormAlert } from '../../components/FormAlert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
@@ -17,26 +15,20 @@ const linkClass = 'font-medium text-primary underline underline-offset-4 hover:n
 
 /** /forgot-password: the same answer whether or not an account exists. */
 export default function ForgotPasswordForm() {
-  const [alert, setAlert] = useState<string | null>(null);
   const [sent, setSent] = useState(false);
   const {
+    onSubmit,
+    alert,
     register,
-    handleSubmit,
-    setError,
     formState: { errors, isSubmitting },
-  } = useForm<ForgotValues>({
-    resolver: lazyZodResolver(() => import('../../shared/schemas/auth.ts').then((m) => m.forgotPasswordSchema)),
+  } = useApiForm<ForgotValues>({
+    schema: () => import('../../shared/schemas/auth.ts').then((m) => m.forgotPasswordSchema),
     defaultValues: { email: '' },
-  });
-
-  const onSubmit = handleSubmit(async (values) => {
-    setAlert(null);
-    try {
+    fields: ['email'],
+    submit: async (values) => {
       await apiSend<OkResponse>('POST', '/api/auth/password/forgot', values);
       setSent(true);
-    } catch (error) {
-      setAlert(applyApiError(error, setError, ['email']));
-    }
+    },
   });
 
   if (sent) return <LinkSent onRestart={() => setSent(false)} />;

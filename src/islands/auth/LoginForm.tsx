@@ -1,11 +1,8 @@
-import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { navigate } from 'astro:transitions/client';
 import type { LoginInput } from '../../shared/schemas/auth.ts';
-import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
+import { useApiForm } from '../../lib/use-api-form.ts';
 import { afterSignIn } from '../../shared/route-rules.ts';
-import { ApiError, apiSend, type OkResponse } from '../../lib/api.ts';
-import { applyApiError } from '../../lib/form-errors.ts';
+import { ApiError, apiSend, type OkResponse } from '../../platform/api.ts';
 import { loadCurrentUser } from '../../stores/auth.ts';
 import { FormAlert } from '../../components/FormAlert.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -17,33 +14,26 @@ const INCORRECT = 'Incorrect email or password';
 
 /** /login: email and password; then the current user is fetched again (docs/product.md §4) and `r` followed. */
 export default function LoginForm() {
-  const [alert, setAlert] = useState<string | null>(null);
   const {
     register,
-    handleSubmit,
-    setError,
+    onSubmit,
+    alert,
     formState: { errors, isSubmitting },
-  } = useForm<LoginInput>({
-    resolver: lazyZodResolver(() => import('../../shared/schemas/auth.ts').then((m) => m.loginSchema)),
+  } = useApiForm<LoginInput>({
+    schema: () => import('../../shared/schemas/auth.ts').then((m) => m.loginSchema),
     defaultValues: { email: '', password: '' },
-  });
-
-  const onSubmit = handleSubmit(async (values) => {
-    setAlert(null);
-    try {
+    describeError: (error) => (error instanceof ApiError && error.code === 'invalid_credentials' ? INCORRECT : undefined),
+    submit: async (values, form) => {
       await apiSend<OkResponse>('POST', '/api/auth/login', values);
-    } catch (error) {
-      setAlert(error instanceof ApiError && error.code === 'invalid_credentials' ? INCORRECT : applyApiError(error, setError, ['email', 'password']));
-      return;
-    }
-    // Sign-in alone does not set the state: ask who we are now.
-    const state = await loadCurrentUser();
-    if (state.status !== 'authenticated') {
-      setAlert('You signed in, but this browser did not keep the session. Allow cookies for this site and try again.');
-      return;
-    }
-    const r = new URLSearchParams(location.search).get('r');
-    await navigate(afterSignIn(r), { history: 'replace' });
+      // Sign-in alone does not set the state: ask who we are now.
+      const state = await loadCurrentUser();
+      if (state.status !== 'authenticated') {
+        form.setAlert('You signed in, but this browser did not keep the session. Allow cookies for this site and try again.');
+        return;
+      }
+      const r = new URLSearchParams(location.search).get('r');
+      await navigate(afterSignIn(r), { history: 'replace' });
+    },
   });
 
   return (

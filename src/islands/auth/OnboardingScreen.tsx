@@ -1,12 +1,10 @@
-import { useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { Controller } from 'react-hook-form';
 import { navigate } from 'astro:transitions/client';
 import { z } from '../../shared/zod.ts';
 import { acceptTermsSchema, onboardSchema } from '../../shared/schemas/auth.ts';
-import { apiSend, withQuery, type CurrentUser, type TokenInfo } from '../../lib/api.ts';
-import { deviceTimeZone } from '../../shared/time-zones.ts';
-import { applyApiError } from '../../lib/form-errors.ts';
+import { apiSend, withQuery, type CurrentUser, type TokenInfo } from '../../platform/api.ts';
+import { deviceTimeZone } from '../../shared/time-zone.ts';
+import { useApiForm } from '../../lib/use-api-form.ts';
 import { useTokenCheck } from '../../lib/token-page.ts';
 import { setAuthenticatedUser } from '../../stores/auth.ts';
 import { FormAlert } from '../../components/FormAlert.tsx';
@@ -52,44 +50,37 @@ function schemaFor(info: TokenInfo) {
 type OnboardValues = z.input<typeof onboardSchema>;
 
 function OnboardingForm({ token, info }: { token: string; info: TokenInfo }) {
-  const [alert, setAlert] = useState<string | null>(null);
-  const [schema] = useState(() => schemaFor(info));
   const {
     register,
     control,
-    handleSubmit,
-    setError,
+    onSubmit,
+    alert,
     watch,
     formState: { errors, isSubmitting },
-  } = useForm<OnboardValues>({
-    resolver: zodResolver(schema),
+  } = useApiForm<OnboardValues>({
+    schema: () => Promise.resolve(schemaFor(info)),
     defaultValues: {
       password: '',
       confirmPassword: '',
       ...(info.needsName ? { firstName: info.firstName, lastName: info.lastName } : {}),
     },
-  });
-  const password = watch('password');
-  const greetingName = info.firstName.trim();
-
-  const onSubmit = handleSubmit(async (values) => {
-    setAlert(null);
-    // The device's time zone: the calendar day the participant's diary entries count on.
-    const body: OnboardValues = { password: values.password, confirmPassword: values.confirmPassword, timeZone: deviceTimeZone() };
-    if (info.needsName) {
-      body.firstName = values.firstName;
-      body.lastName = values.lastName;
-    }
-    if (info.needsTerms) body.acceptTerms = values.acceptTerms;
-    try {
+    fields: ['password', 'confirmPassword', 'firstName', 'lastName', 'acceptTerms'],
+    submit: async (values) => {
+      // The device's time zone: the calendar day the participant's diary entries count on.
+      const body: OnboardValues = { password: values.password, confirmPassword: values.confirmPassword, timeZone: deviceTimeZone() };
+      if (info.needsName) {
+        body.firstName = values.firstName;
+        body.lastName = values.lastName;
+      }
+      if (info.needsTerms) body.acceptTerms = values.acceptTerms;
       const { user } = await apiSend<{ user: CurrentUser }>('POST', withQuery('/api/auth/onboard', { token }), body);
       // docs/product.md §4: onboarding sets the state from the returned user; no refetch.
       setAuthenticatedUser(user);
       await navigate('/', { history: 'replace' });
-    } catch (error) {
-      setAlert(applyApiError(error, setError, ['password', 'confirmPassword', 'firstName', 'lastName', 'acceptTerms']));
-    }
+    },
   });
+  const password = watch('password');
+  const greetingName = info.firstName.trim();
 
   return (
     <form noValidate onSubmit={onSubmit} className="flex flex-col gap-5">

@@ -1,10 +1,9 @@
 import { useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller } from 'react-hook-form';
 import type { z } from 'zod';
 import type { registerSchema } from '../../shared/schemas/auth.ts';
-import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
-import { apiSend, type OkResponse } from '../../lib/api.ts';
-import { applyApiError } from '../../lib/form-errors.ts';
+import { useApiForm } from '../../lib/use-api-form.ts';
+import { apiSend, type OkResponse } from '../../platform/api.ts';
 import { FormAlert } from '../../components/FormAlert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { CheckboxField } from '../../components/ui/checkbox.tsx';
@@ -18,27 +17,21 @@ const linkClass = 'font-medium text-primary underline underline-offset-4 hover:n
 
 /** /register: who you are and the terms; the answer never says whether the address was known. */
 export default function RegisterForm() {
-  const [alert, setAlert] = useState<string | null>(null);
   const [sentTo, setSentTo] = useState<string | null>(null);
   const {
+    onSubmit,
+    alert,
     register,
     control,
-    handleSubmit,
-    setError,
     formState: { errors, isSubmitting },
-  } = useForm<RegisterValues>({
-    resolver: lazyZodResolver(() => import('../../shared/schemas/auth.ts').then((m) => m.registerSchema)),
+  } = useApiForm<RegisterValues>({
+    schema: () => import('../../shared/schemas/auth.ts').then((m) => m.registerSchema),
     defaultValues: { firstName: '', lastName: '', email: '' },
-  });
-
-  const onSubmit = handleSubmit(async (values) => {
-    setAlert(null);
-    try {
+    fields: ['firstName', 'lastName', 'email', 'acceptTerms'],
+    submit: async (values) => {
       await apiSend<OkResponse>('POST', '/api/auth/register', values);
       setSentTo(values.email);
-    } catch (error) {
-      setAlert(applyApiError(error, setError, ['firstName', 'lastName', 'email', 'acceptTerms']));
-    }
+    },
   });
 
   if (sentTo) return <CheckInbox email={sentTo} onRestart={() => setSentTo(null)} />;

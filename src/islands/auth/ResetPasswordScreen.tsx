@@ -1,10 +1,8 @@
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import type { resetPasswordSchema } from '../../shared/schemas/auth.ts';
-import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
-import { ApiError, apiSend, withQuery, type OkResponse, type TokenInfo } from '../../lib/api.ts';
-import { applyApiError } from '../../lib/form-errors.ts';
+import { useApiForm } from '../../lib/use-api-form.ts';
+import { ApiError, apiSend, withQuery, type OkResponse, type TokenInfo } from '../../platform/api.ts';
 import { useTokenCheck } from '../../lib/token-page.ts';
 import { FormAlert } from '../../components/FormAlert.tsx';
 import { PasswordRequirements } from '../../components/PasswordRequirements.tsx';
@@ -51,32 +49,26 @@ export default function ResetPasswordScreen() {
 type ResetValues = z.input<typeof resetPasswordSchema>;
 
 function ResetForm({ token, info, onDone, onInvalid }: { token: string; info: TokenInfo; onDone: () => void; onInvalid: () => void }) {
-  const [alert, setAlert] = useState<string | null>(null);
   const {
     register,
-    handleSubmit,
-    setError,
+    onSubmit,
+    alert,
     watch,
     formState: { errors, isSubmitting },
-  } = useForm<ResetValues>({
-    resolver: lazyZodResolver(() => import('../../shared/schemas/auth.ts').then((m) => m.resetPasswordSchema)),
+  } = useApiForm<ResetValues>({
+    schema: () => import('../../shared/schemas/auth.ts').then((m) => m.resetPasswordSchema),
     defaultValues: { password: '', confirmPassword: '' },
-  });
-  const password = watch('password');
-
-  const onSubmit = handleSubmit(async (values) => {
-    setAlert(null);
-    try {
+    describeError: (error) => {
+      if (!(error instanceof ApiError && error.code === 'invalid_token')) return undefined;
+      onInvalid();
+      return null;
+    },
+    submit: async (values) => {
       await apiSend<OkResponse>('POST', withQuery('/api/auth/password/reset', { token }), values);
       onDone();
-    } catch (error) {
-      if (error instanceof ApiError && error.code === 'invalid_token') {
-        onInvalid();
-        return;
-      }
-      setAlert(applyApiError(error, setError, ['password', 'confirmPassword']));
-    }
+    },
   });
+  const password = watch('password');
 
   return (
     <form noValidate onSubmit={onSubmit} className="flex flex-col gap-5">

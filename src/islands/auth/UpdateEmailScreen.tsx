@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ApiError, apiSend, withQuery, type AccountUser } from '../../lib/api.ts';
+import { ApiError, apiSend, withQuery, type AccountUser } from '../../platform/api.ts';
 import { errorMessage } from '../../lib/form-errors.ts';
 import { handleSessionLost } from '../../lib/session.ts';
 import { useTokenCheck } from '../../lib/token-page.ts';

@@ -4,13 +4,17 @@
  * date, progress), each linking to its screen; an empty state that says what to expect; the
  * points balance beside the heading. Data: `GET /api/home` (and `GET /api/account/points`).
  */
-import type { HomeAnswer, HomeItem } from '../../shared/programme.ts';
+import type { HomeAnswer, HomeItem } from '../../shared/projects.ts';
+import { useResource } from '../../lib/resource.ts';
 import { cn } from '../../lib/utils.ts';
+import { Failed } from '../../components/states/Failed.tsx';
+import { LoadingNote } from '../../components/states/Loading.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
+import { Card } from '../../components/ui/card.tsx';
 import { CheckCircleIcon } from '../../components/icons.tsx';
 import { closesLabel, closesSoon, minutesLabel, opensLabel, percent, pointsLabel, stateLabel } from './format.ts';
-import { Bone, CalendarIcon, ClockIcon, LoadFailed, LoadingNote, ProgressBar, StarIcon, useResource } from './parts.tsx';
-import Balance from '../account/Balance.tsx';
+import { Bone, CalendarIcon, ClockIcon, ProgressBar, StarIcon } from './parts.tsx';
+import PointsPill from '../account/PointsPill.tsx';
 
 const KIND_LABELS: Readonly<Record<HomeItem['kind'], string>> = { survey: 'Survey', mission: 'Mission', mission_group: 'Mission group' };
 
@@ -25,7 +29,7 @@ function Heading() {
     <div className="mb-6 flex flex-wrap items-end justify-between gap-x-6 gap-y-2">
       <h1 className="text-3xl font-semibold tracking-tight">Home</h1>
       {/* The points balance and what is pending, linking to the history on /account. */}
-      <Balance />
+      <PointsPill />
     </div>
   );
 }
@@ -35,9 +39,8 @@ const HOME_COLUMN = 'min-h-dvh';
 
 /** The island of `/`. */
 export default function Home() {
-  const { load, retry } = useResource<HomeAnswer>('/api/home');
-  if (load.status === 'error') return <LoadFailed title="Home" message={load.message} onRetry={retry} />;
-  if (load.status !== 'ready') {
+  const { load, reload } = useResource<HomeAnswer>('/api/home');
+  if (load.status === 'loading') {
     return (
       <div aria-busy="true" className={HOME_COLUMN}>
         <Heading />
@@ -45,6 +48,7 @@ export default function Home() {
       </div>
     );
   }
+  if (load.status !== 'ready') return <Failed heading="Home" title="We could not load this page" message={load.message} onRetry={reload} />;
   const { todo, submitted, done } = load.data;
   const nothingYet = todo.length === 0 && submitted.length === 0 && done.length === 0;
 
@@ -66,18 +70,17 @@ export default function Home() {
 
 function EmptyState() {
   return (
-    <section
-      aria-labelledby="home-empty"
-      className="flex flex-col items-start gap-3 rounded-xl border border-dashed border-border bg-card px-6 py-10 sm:items-center sm:text-center"
-    >
-      <h2 id="home-empty" className="text-xl font-semibold tracking-tight">
-        Nothing to do yet
-      </h2>
-      <p className="max-w-prose text-muted-foreground">
-        When a project you take part in opens a survey or mission, it appears here, with the points it is worth, about how long it takes and when it closes.
-      </p>
-      <p className="max-w-prose text-sm text-muted-foreground">What you finish moves to “Submitted” while it waits for review, then to “Done”.</p>
-    </section>
+    <Card asChild variant="dashed" className="flex flex-col items-start gap-3 px-6 py-10 sm:items-center sm:text-center">
+      <section aria-labelledby="home-empty">
+        <h2 id="home-empty" className="text-xl font-semibold tracking-tight">
+          Nothing to do yet
+        </h2>
+        <p className="max-w-prose text-muted-foreground">
+          When a project you take part in opens a survey or mission, it appears here, with the points it is worth, about how long it takes and when it closes.
+        </p>
+        <p className="max-w-prose text-sm text-muted-foreground">What you finish moves to “Submitted” while it waits for review, then to “Done”.</p>
+      </section>
+    </Card>
   );
 }
 
@@ -132,54 +135,56 @@ export function ItemCard({ item, list }: { item: HomeItem; list: keyof HomeAnswe
   const state = cardBadge(item, list);
   const titleId = `home-item-${item.kind}-${item.id}`;
   return (
-    <article
-      aria-labelledby={titleId}
-      className="relative flex w-full flex-col gap-3 rounded-xl border border-border bg-card p-4 shadow-sm transition-colors has-[a:focus-visible]:outline-2 has-[a:focus-visible]:outline-offset-2 has-[a:focus-visible]:outline-ring hover:border-primary/60"
+    <Card
+      asChild
+      className="relative flex w-full flex-col gap-3 p-4 transition-colors has-[a:focus-visible]:outline-2 has-[a:focus-visible]:outline-offset-2 has-[a:focus-visible]:outline-ring hover:border-primary/60"
     >
-      <div className="flex items-start justify-between gap-3">
-        <p className="min-w-0 text-xs font-medium tracking-wide text-muted-foreground uppercase">
-          {KIND_LABELS[item.kind]}
-          <span aria-hidden="true"> · </span>
-          <span className="normal-case">{item.projectName}</span>
-        </p>
-        {state && (
-          <Badge variant={finished ? 'outline' : 'secondary'} className="shrink-0">
-            {state}
-          </Badge>
-        )}
-      </div>
-      <h3 id={titleId} className="text-lg leading-snug font-semibold break-words">
-        <a href={itemHref(item)} className="text-foreground no-underline outline-none after:absolute after:inset-0 after:rounded-xl after:content-['']">
-          {item.title}
-        </a>
-      </h3>
-      <ul className="mt-auto flex flex-wrap gap-x-4 gap-y-1 text-sm text-muted-foreground">
-        <li className="inline-flex items-center gap-1.5 font-medium text-foreground">
-          <StarIcon className="size-4 text-primary" />
-          {pointsLabel(item.points)}
-        </li>
-        {minutes && !finished && (
-          <li className="inline-flex items-center gap-1.5">
-            <ClockIcon className="size-4" />
-            {minutes}
-          </li>
-        )}
-        {when && (
-          <li className={cn('inline-flex items-center gap-1.5', !upcoming && closesSoon(item.closesAt) && 'font-medium text-destructive')}>
-            <CalendarIcon className="size-4" />
-            {when}
-          </li>
-        )}
-      </ul>
-      {showProgress && progress !== null && (
-        <div className="flex items-center gap-3">
-          <ProgressBar value={progress} label={`Progress of ${item.title}`} className="flex-1" />
-          <span className="text-xs font-medium text-muted-foreground tabular-nums" aria-hidden="true">
-            {progress}%
-          </span>
+      <article aria-labelledby={titleId}>
+        <div className="flex items-start justify-between gap-3">
+          <p className="min-w-0 text-xs font-medium tracking-wide text-muted-foreground uppercase">
+            {KIND_LABELS[item.kind]}
+            <span aria-hidden="true"> · </span>
+            <span className="normal-case">{item.projectName}</span>
+          </p>
+          {state && (
+            <Badge variant={finished ? 'outline' : 'secondary'} className="shrink-0">
+              {state}
+            </Badge>
+          )}
         </div>
-      )}
-    </article>
+        <h3 id={titleId} className="text-lg leading-snug font-semibold break-words">
+          <a href={itemHref(item)} className="text-foreground no-underline outline-none after:absolute after:inset-0 after:rounded-xl after:content-['']">
+            {item.title}
+          </a>
+        </h3>
+        <ul className="mt-auto flex flex-wrap gap-x-4 gap-y-1 text-sm text-muted-foreground">
+          <li className="inline-flex items-center gap-1.5 font-medium text-foreground">
+            <StarIcon className="size-4 text-primary" />
+            {pointsLabel(item.points)}
+          </li>
+          {minutes && !finished && (
+            <li className="inline-flex items-center gap-1.5">
+              <ClockIcon className="size-4" />
+              {minutes}
+            </li>
+          )}
+          {when && (
+            <li className={cn('inline-flex items-center gap-1.5', !upcoming && closesSoon(item.closesAt) && 'font-medium text-destructive')}>
+              <CalendarIcon className="size-4" />
+              {when}
+            </li>
+          )}
+        </ul>
+        {showProgress && progress !== null && (
+          <div className="flex items-center gap-3">
+            <ProgressBar value={progress} label={`Progress of ${item.title}`} className="flex-1" />
+            <span className="text-xs font-medium text-muted-foreground tabular-nums" aria-hidden="true">
+              {progress}%
+            </span>
+          </div>
+        )}
+      </article>
+    </Card>
   );
 }
 
@@ -190,15 +195,17 @@ function HomeSkeleton() {
       <Bone className="h-7 w-28" />
       <ul aria-hidden="true" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
         {[0, 1, 2].map((n) => (
-          <li key={n} className="flex h-[9.5rem] flex-col gap-3 rounded-xl border border-border bg-card p-4 shadow-sm">
-            <Bone className="h-3.5 w-36" />
-            <Bone className="h-6 w-4/5" />
-            <div className="mt-auto flex gap-4">
-              <Bone className="h-4 w-20" />
-              <Bone className="h-4 w-28" />
-            </div>
-            <Bone className="h-2 w-full" />
-          </li>
+          <Card key={n} asChild className="flex h-[9.5rem] flex-col gap-3 p-4">
+            <li>
+              <Bone className="h-3.5 w-36" />
+              <Bone className="h-6 w-4/5" />
+              <div className="mt-auto flex gap-4">
+                <Bone className="h-4 w-20" />
+                <Bone className="h-4 w-28" />
+              </div>
+              <Bone className="h-2 w-full" />
+            </li>
+          </Card>
         ))}
       </ul>
     </div>

@@ -3,28 +3,19 @@
  * open, in progress, submitted, approved), the overall progress, and a link to each mission the
  * participant may open. Data: `GET /api/mission-groups/{id}` → ParticipantMissionGroup.
  */
-import type { GroupMissionState, ParticipantMissionGroup } from '../../shared/programme.ts';
+import type { GroupMissionState, ParticipantMissionGroup } from '../../shared/mission-groups.ts';
+import { useResource, useRouteIds } from '../../lib/resource.ts';
 import { cn } from '../../lib/utils.ts';
 import { CheckIcon } from '../../components/icons.tsx';
 import { Markdown } from '../../components/forms/Markdown.tsx';
+import { Failed } from '../../components/states/Failed.tsx';
+import { Loading } from '../../components/states/Loading.tsx';
+import { NotFound } from '../../components/states/NotFound.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
+import { Card } from '../../components/ui/card.tsx';
 import { closesLabel, closesSoon, GROUP_MISSION_STATE_LABELS, pointsLabel } from './format.ts';
-import {
-  ACTIVITY_COLUMN,
-  ActivityHeader,
-  Bone,
-  CalendarIcon,
-  HeaderSkeleton,
-  LoadFailed,
-  LoadingNote,
-  LockIcon,
-  NotFound,
-  ProgressBar,
-  StarIcon,
-  useResource,
-  useRouteId,
-} from './parts.tsx';
+import { ACTIVITY_COLUMN, ActivityHeader, Bone, CalendarIcon, HeaderSkeleton, LockIcon, ProgressBar, StarIcon } from './parts.tsx';
 
 type GroupMission = ParticipantMissionGroup['missions'][number];
 
@@ -38,10 +29,10 @@ export function unlockText(group: Pick<ParticipantMissionGroup, 'unlock' | 'unlo
 
 /** The island of `/mission-groups/{id}`. */
 export default function MissionGroupScreen() {
-  const id = useRouteId('/mission-groups/:id');
-  const { load, retry } = useResource<ParticipantMissionGroup>(id === undefined ? undefined : id === null ? null : `/api/mission-groups/${id}`);
-  if (load.status === 'missing') return <NotFound />;
-  if (load.status === 'error') return <LoadFailed title="Mission group" message={load.message} onRetry={retry} />;
+  const ids = useRouteIds('/mission-groups/:id');
+  const { load, reload } = useResource<ParticipantMissionGroup>(ids ? `/api/mission-groups/${ids.id}` : null);
+  if (ids === null || load.status === 'missing') return <NotFound />;
+  if (load.status === 'error') return <Failed heading="Mission group" title="We could not load this page" message={load.message} onRetry={reload} />;
   if (load.status === 'loading') return <GroupSkeleton />;
   const group = load.data;
   const { done, total } = group.progress;
@@ -50,16 +41,18 @@ export default function MissionGroupScreen() {
       <ActivityHeader projectName={group.projectName} title={group.title}>
         {group.description.trim() && <Markdown headingLevel={2}>{group.description}</Markdown>}
       </ActivityHeader>
-      <section aria-labelledby="group-progress" className="flex flex-col gap-2 rounded-xl border border-border bg-card p-4 shadow-sm sm:p-6">
-        <h2 id="group-progress" className="text-sm font-medium text-muted-foreground">
-          Your progress
-        </h2>
-        <p className="text-2xl font-semibold tabular-nums">
-          {done} of {total} {total === 1 ? 'mission' : 'missions'} done
-        </p>
-        <ProgressBar value={total > 0 ? (done / total) * 100 : 0} label="Missions done" />
-        <p className="text-sm text-muted-foreground">{unlockText(group)}</p>
-      </section>
+      <Card asChild className="flex flex-col gap-2 p-4 sm:p-6">
+        <section aria-labelledby="group-progress">
+          <h2 id="group-progress" className="text-sm font-medium text-muted-foreground">
+            Your progress
+          </h2>
+          <p className="text-2xl font-semibold tabular-nums">
+            {done} of {total} {total === 1 ? 'mission' : 'missions'} done
+          </p>
+          <ProgressBar value={total > 0 ? (done / total) * 100 : 0} label="Missions done" />
+          <p className="text-sm text-muted-foreground">{unlockText(group)}</p>
+        </section>
+      </Card>
       <section aria-labelledby="group-missions" className="flex flex-col gap-3">
         <h2 id="group-missions" className="text-lg font-semibold">
           Missions
@@ -87,71 +80,72 @@ function MissionRow({ mission, number }: { mission: GroupMission; number: number
   const action = ACTION_LABELS[mission.state];
   const titleId = `group-mission-${mission.id}`;
   return (
-    <li aria-labelledby={titleId} className={cn('flex gap-4 rounded-xl border border-border bg-card p-4 shadow-sm', locked && 'bg-muted/60 shadow-none')}>
-      <span
-        aria-hidden="true"
-        className={cn(
-          'flex size-9 shrink-0 items-center justify-center rounded-full text-sm font-semibold tabular-nums',
-          finished ? 'bg-success text-background' : locked ? 'bg-muted text-muted-foreground' : 'bg-primary text-primary-foreground',
-        )}
-      >
-        {finished ? <CheckIcon className="size-5" /> : locked ? <LockIcon className="size-4" /> : number}
-      </span>
-      <div className="flex min-w-0 flex-1 flex-col gap-2">
-        <div className="flex flex-wrap items-start justify-between gap-2">
-          <h3 id={titleId} className={cn('font-semibold break-words', locked && 'text-muted-foreground')}>
-            <span className="sr-only">{number}. </span>
-            {mission.title}
-          </h3>
-          <Badge variant={finished ? 'secondary' : 'outline'}>{GROUP_MISSION_STATE_LABELS[mission.state]}</Badge>
-        </div>
-        <ul className="flex flex-wrap gap-x-4 gap-y-1 text-sm text-muted-foreground">
-          <li className="inline-flex items-center gap-1.5">
-            <StarIcon className="size-4" />
-            {pointsLabel(mission.points)}
-          </li>
-          {closes && (
-            <li className={cn('inline-flex items-center gap-1.5', closesSoon(mission.closesAt) && 'font-medium text-destructive')}>
-              <CalendarIcon className="size-4" />
-              {closes}
-            </li>
+    <Card asChild className={cn('flex gap-4 p-4', locked && 'bg-muted/60 shadow-none')}>
+      <li aria-labelledby={titleId}>
+        <span
+          aria-hidden="true"
+          className={cn(
+            'flex size-9 shrink-0 items-center justify-center rounded-full text-sm font-semibold tabular-nums',
+            finished ? 'bg-success text-background' : locked ? 'bg-muted text-muted-foreground' : 'bg-primary text-primary-foreground',
           )}
-        </ul>
-        {locked && <p className="text-sm text-muted-foreground">{mission.lockedReason || 'Opens when you finish the mission before it.'}</p>}
-        {action && (
-          <Button asChild size="lg" variant={finished ? 'outline' : 'default'} className="w-full sm:w-auto sm:self-start">
-            <a href={`/missions/${mission.id}`} aria-label={`${action}: ${mission.title}`}>
-              {action}
-            </a>
-          </Button>
-        )}
-      </div>
-    </li>
+        >
+          {finished ? <CheckIcon className="size-5" /> : locked ? <LockIcon className="size-4" /> : number}
+        </span>
+        <div className="flex min-w-0 flex-1 flex-col gap-2">
+          <div className="flex flex-wrap items-start justify-between gap-2">
+            <h3 id={titleId} className={cn('font-semibold break-words', locked && 'text-muted-foreground')}>
+              <span className="sr-only">{number}. </span>
+              {mission.title}
+            </h3>
+            <Badge variant={finished ? 'secondary' : 'outline'}>{GROUP_MISSION_STATE_LABELS[mission.state]}</Badge>
+          </div>
+          <ul className="flex flex-wrap gap-x-4 gap-y-1 text-sm text-muted-foreground">
+            <li className="inline-flex items-center gap-1.5">
+              <StarIcon className="size-4" />
+              {pointsLabel(mission.points)}
+            </li>
+            {closes && (
+              <li className={cn('inline-flex items-center gap-1.5', closesSoon(mission.closesAt) && 'font-medium text-destructive')}>
+                <CalendarIcon className="size-4" />
+                {closes}
+              </li>
+            )}
+          </ul>
+          {locked && <p className="text-sm text-muted-foreground">{mission.lockedReason || 'Opens when you finish the mission before it.'}</p>}
+          {action && (
+            <Button asChild size="lg" variant={finished ? 'outline' : 'default'} className="w-full sm:w-auto sm:self-start">
+              <a href={`/missions/${mission.id}`} aria-label={`${action}: ${mission.title}`}>
+                {action}
+              </a>
+            </Button>
+          )}
+        </div>
+      </li>
+    </Card>
   );
 }
 
 function GroupSkeleton() {
   return (
-    <div aria-busy="true" className={ACTIVITY_COLUMN}>
-      <LoadingNote label="Loading the mission group…" />
+    <Loading label="Loading the mission group…" className={ACTIVITY_COLUMN}>
       <HeaderSkeleton />
-      <div aria-hidden="true" className="flex flex-col gap-2 rounded-xl border border-border bg-card p-4 sm:p-6">
+      <Card variant="flat" aria-hidden="true" className="flex flex-col gap-2 p-4 sm:p-6">
         <Bone className="h-4 w-28" />
         <Bone className="h-8 w-48" />
         <Bone className="h-2 w-full" />
         <Bone className="h-4 w-64" />
-      </div>
+      </Card>
       <div aria-hidden="true" className="flex flex-col gap-3">
         {[0, 1, 2].map((n) => (
-          <div key={n} className="flex h-[8.5rem] gap-4 rounded-xl border border-border bg-card p-4">
+          <Card variant="flat" key={n} className="flex h-[8.5rem] gap-4 p-4">
             <Bone className="size-9 rounded-full" />
             <div className="flex flex-1 flex-col gap-2">
               <Bone className="h-5 w-2/3" />
               <Bone className="h-4 w-32" />
             </div>
-          </div>
+          </Card>
         ))}
       </div>
-    </div>
+    </Loading>
   );
 }

@@ -12,21 +12,28 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Answers, FormDefinition } from '../../shared/forms/definition.ts';
-import type { AnswersSaved, ParticipantEntry, ParticipantMission } from '../../shared/programme.ts';
+import type { AnswersSaved } from '../../shared/answers.ts';
+import type { ParticipantEntry } from '../../shared/mission-entries.ts';
+import type { ParticipantMission } from '../../shared/missions.ts';
 import type { MissionHistory } from '../../shared/review.ts';
-import { ApiError, apiGet, apiSend } from '../../lib/api.ts';
+import { ApiError, apiSend } from '../../platform/api.ts';
+import { local } from '../../platform/storage.ts';
 import { errorMessage } from '../../lib/form-errors.ts';
+import { useResource, useRouteIds } from '../../lib/resource.ts';
 import { handleSessionLost } from '../../lib/session.ts';
-import { local } from '../../lib/storage.ts';
 import { toast } from '../../stores/toasts.ts';
 import { Outcome } from '../../components/Outcome.tsx';
 import { AnswersView } from '../../components/forms/AnswersView.tsx';
 import { FormRenderer, type FormRendererHandle, type SubmitErrors } from '../../components/forms/FormRenderer.tsx';
 import { Markdown } from '../../components/forms/Markdown.tsx';
 import { ChevronDownIcon } from '../../components/icons.tsx';
+import { Failed } from '../../components/states/Failed.tsx';
+import { Loading } from '../../components/states/Loading.tsx';
+import { NotFound } from '../../components/states/NotFound.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
+import { Card } from '../../components/ui/card.tsx';
 import {
   CHECK_AND_SUBMIT_AGAIN,
   changedOnPage,
@@ -46,18 +53,14 @@ import {
   ArrowLeftIcon,
   Bone,
   HeaderSkeleton,
-  LoadFailed,
-  LoadingNote,
-  NotFound,
   ProgressBar,
   SaveLine,
-  useResource,
-  useRouteId,
+  useOwner,
   useTransientNote,
 } from './parts.tsx';
 import { submitFailure } from './send.ts';
 import { useAnswersAutosave } from './use-autosave.ts';
-import { entryParam } from '../account/standing.ts';
+import { entryParam } from '../account/mission-history.ts';
 
 /** The browser's IANA time zone: the diary's calendar day is the participant's. */
 function timeZone(): string | undefined {
@@ -103,24 +106,14 @@ type Reasons = ReadonlyMap<number, string>;
  * was sent back.
  */
 function useReviewReasons(mission: ParticipantMission): Reasons {
-  const [reasons, setReasons] = useState<Reasons>(new Map());
   const wanted = mission.myEntries.some(sentBack);
-  useEffect(() => {
-    if (!wanted) return;
-    const controller = new AbortController();
-    apiGet<MissionHistory>(`/api/account/mission-history/${mission.id}`, { signal: controller.signal }).then(
-      (history) => {
-        const found = new Map<number, string>();
-        for (const entry of history.entries) if (entry.reviewReason) found.set(entry.id, entry.reviewReason);
-        setReasons(found);
-      },
-      () => {
-        // The entries still show as sent back, without the reason.
-      },
-    );
-    return () => controller.abort();
-  }, [mission.id, wanted]);
-  return reasons;
+  // A failure leaves the reasons out: the entries still show as sent back.
+  const { load } = useResource<MissionHistory>(wanted ? `/api/account/mission-history/${mission.id}` : null);
+  return useMemo(() => {
+    const found = new Map<number, string>();
+    if (load.status === 'ready') for (const entry of load.data.entries) if (entry.reviewReason) found.set(entry.id, entry.reviewReason);
+    return found;
+  }, [load]);
 }
 
 /** The reviewer's reason for an entry sent back, beside it. */
@@ -141,35 +134,35 @@ function ReviewReason({ entry, reasons, title }: { entry: Pick<ParticipantEntry,
 
 /** The island of `/missions/{id}`. */
 export default function MissionScreen() {
-  const id = useRouteId('/missions/:id');
-  const { load, retry, refresh } = useResource<ParticipantMission>(id === undefined ? undefined : id === null ? null : `/api/missions/${id}`);
-  if (load.status === 'missing') return <NotFound />;
-  if (load.status === 'error') return <LoadFailed title="Mission" message={load.message} onRetry={retry} />;
+  const ids = useRouteIds('/missions/:id');
+  const { load, reload, refresh } = useResource<ParticipantMission>(ids ? `/api/missions/${ids.id}` : null);
+  if (ids === null || load.status === 'missing') return <NotFound />;
+  if (load.status === 'error') return <Failed heading="Mission" title="We could not load this page" message={load.message} onRetry={reload} />;
   if (load.status === 'loading') return <MissionSkeleton />;
-  return <MissionView key={load.data.id} mission={load.data} owner={load.owner} refresh={refresh} />;
+  return <MissionView key={load.data.id} mission={load.data} refresh={refresh} />;
 }
 
 function MissionSkeleton() {
   return (
-    <div aria-busy="true" className={ACTIVITY_COLUMN}>
-      <LoadingNote label="Loading the mission…" />
+    <Loading label="Loading the mission…" className={ACTIVITY_COLUMN}>
       <HeaderSkeleton />
-      <div aria-hidden="true" className="flex flex-col gap-3 rounded-xl border border-border bg-card p-4 sm:p-6">
+      <Card variant="flat" aria-hidden="true" className="flex flex-col gap-3 p-4 sm:p-6">
         <Bone className="h-6 w-40" />
         <Bone className="h-4 w-full" />
         <Bone className="h-4 w-11/12" />
         <Bone className="h-4 w-2/3" />
-      </div>
-      <div aria-hidden="true" className="flex flex-col gap-6 rounded-xl border border-border bg-card p-4 sm:p-6">
+      </Card>
+      <Card variant="flat" aria-hidden="true" className="flex flex-col gap-6 p-4 sm:p-6">
         <Bone className="h-7 w-2/3" />
         <Bone className="h-24 w-full" />
         <Bone className="h-11 w-full sm:w-32 sm:self-end" />
-      </div>
-    </div>
+      </Card>
+    </Loading>
   );
 }
 
-function MissionView({ mission, owner, refresh }: { mission: ParticipantMission; owner: string; refresh: () => Promise<void> }) {
+function MissionView({ mission, refresh }: { mission: ParticipantMission; refresh: () => Promise<void> }) {
+  const owner = useOwner();
   const reload = () => {
     refresh().catch((error: unknown) => toast({ title: 'We could not reload the mission', description: errorMessage(error), variant: 'destructive' }));
   };
@@ -203,24 +196,28 @@ function Instructions({ text, collapsible = false }: { text: string; collapsible
   if (!text.trim()) return null;
   if (collapsible) {
     return (
-      <details className="group rounded-xl border border-border bg-card shadow-sm">
-        <summary className="flex min-h-11 cursor-pointer list-none items-center justify-between gap-3 rounded-xl px-4 py-3 font-semibold [&::-webkit-details-marker]:hidden">
-          Instructions
-          <ChevronDownIcon className="size-5 transition-transform group-open:rotate-180" />
-        </summary>
-        <div className="border-t border-border px-4 py-4">
-          <Markdown headingLevel={3}>{text}</Markdown>
-        </div>
-      </details>
+      <Card asChild className="group">
+        <details>
+          <summary className="flex min-h-11 cursor-pointer list-none items-center justify-between gap-3 rounded-xl px-4 py-3 font-semibold [&::-webkit-details-marker]:hidden">
+            Instructions
+            <ChevronDownIcon className="size-5 transition-transform group-open:rotate-180" />
+          </summary>
+          <div className="border-t border-border px-4 py-4">
+            <Markdown headingLevel={3}>{text}</Markdown>
+          </div>
+        </details>
+      </Card>
     );
   }
   return (
-    <section aria-labelledby="mission-instructions" className="flex flex-col gap-3 rounded-xl border border-border bg-card p-4 shadow-sm sm:p-6">
-      <h2 id="mission-instructions" className="text-lg font-semibold">
-        Instructions
-      </h2>
-      <Markdown headingLevel={3}>{text}</Markdown>
-    </section>
+    <Card asChild className="flex flex-col gap-3 p-4 sm:p-6">
+      <section aria-labelledby="mission-instructions">
+        <h2 id="mission-instructions" className="text-lg font-semibold">
+          Instructions
+        </h2>
+        <Markdown headingLevel={3}>{text}</Markdown>
+      </section>
+    </Card>
   );
 }
 
@@ -303,12 +300,14 @@ function SubmittedEntry({ mission, entry, focus, reasons }: { mission: Participa
         </p>
       </Outcome>
       {entry.status === 'rejected' && reasons.has(entry.id) && <ReviewReason entry={entry} reasons={reasons} title="Why it was not accepted" />}
-      <section aria-labelledby="entry-answers" className="flex flex-col gap-4 rounded-xl border border-border bg-card p-4 shadow-sm sm:p-6">
-        <h2 id="entry-answers" className="text-lg font-semibold">
-          Your answers
-        </h2>
-        <AnswersView definition={definitionOf(mission, entry)} answers={entry.answers} photos={{ thumbnailUrl }} />
-      </section>
+      <Card asChild className="flex flex-col gap-4 p-4 sm:p-6">
+        <section aria-labelledby="entry-answers">
+          <h2 id="entry-answers" className="text-lg font-semibold">
+            Your answers
+          </h2>
+          <AnswersView definition={definitionOf(mission, entry)} answers={entry.answers} photos={{ thumbnailUrl }} />
+        </section>
+      </Card>
     </div>
   );
 }
@@ -422,54 +421,56 @@ function Entries({ mission, owner, reload, reasons }: { mission: ParticipantMiss
         </Alert>
       )}
       {!open && <ClosedNote mission={mission} hadDraft={mission.myEntries.some(isEditable)} />}
-      <section aria-labelledby="entries-heading" className="flex flex-col gap-5 rounded-xl border border-border bg-card p-4 shadow-sm sm:p-6">
-        <div className="flex flex-col gap-2">
-          <h2 ref={listHeading} id="entries-heading" tabIndex={-1} className="text-lg font-semibold">
-            Your entries
-          </h2>
-          <p className="text-2xl font-semibold tabular-nums">{entriesProgressLabel(done, needed)}</p>
-          <ProgressBar value={(Math.min(done, needed) / needed) * 100} label="Entries done" />
-          {rule && <p className="text-sm text-muted-foreground">{rule}</p>}
-        </div>
-        {open && (
+      <Card asChild className="flex flex-col gap-5 p-4 sm:p-6">
+        <section aria-labelledby="entries-heading">
           <div className="flex flex-col gap-2">
-            <Button
-              size="lg"
-              className="w-full sm:w-auto sm:self-start"
-              disabled={blocked !== null}
-              loading={adding}
-              aria-describedby={blocked ? 'add-entry-blocked' : undefined}
-              onClick={() => void add()}
-            >
-              {addLabel}
-            </Button>
-            {blocked && (
-              <p id="add-entry-blocked" className="text-sm text-muted-foreground">
-                {blocked}
-              </p>
-            )}
+            <h2 ref={listHeading} id="entries-heading" tabIndex={-1} className="text-lg font-semibold">
+              Your entries
+            </h2>
+            <p className="text-2xl font-semibold tabular-nums">{entriesProgressLabel(done, needed)}</p>
+            <ProgressBar value={(Math.min(done, needed) / needed) * 100} label="Entries done" />
+            {rule && <p className="text-sm text-muted-foreground">{rule}</p>}
           </div>
-        )}
-        {numbered.length === 0 ? (
-          <p className="text-sm text-muted-foreground">No entries yet.{open ? ` Start with “${addLabel}”.` : ''}</p>
-        ) : (
-          <ol className="flex flex-col divide-y divide-border border-t border-border">
-            {[...numbered].reverse().map(({ entry, number }) => (
-              <EntryRow
-                key={entry.id}
-                mission={mission}
-                entry={entry}
-                number={number}
-                owner={owner}
-                editable={open}
-                onOpen={() => setOpenId(entry.id)}
-                reload={reload}
-                reasons={reasons}
-              />
-            ))}
-          </ol>
-        )}
-      </section>
+          {open && (
+            <div className="flex flex-col gap-2">
+              <Button
+                size="lg"
+                className="w-full sm:w-auto sm:self-start"
+                disabled={blocked !== null}
+                loading={adding}
+                aria-describedby={blocked ? 'add-entry-blocked' : undefined}
+                onClick={() => void add()}
+              >
+                {addLabel}
+              </Button>
+              {blocked && (
+                <p id="add-entry-blocked" className="text-sm text-muted-foreground">
+                  {blocked}
+                </p>
+              )}
+            </div>
+          )}
+          {numbered.length === 0 ? (
+            <p className="text-sm text-muted-foreground">No entries yet.{open ? ` Start with “${addLabel}”.` : ''}</p>
+          ) : (
+            <ol className="flex flex-col divide-y divide-border border-t border-border">
+              {[...numbered].reverse().map(({ entry, number }) => (
+                <EntryRow
+                  key={entry.id}
+                  mission={mission}
+                  entry={entry}
+                  number={number}
+                  owner={owner}
+                  editable={open}
+                  onOpen={() => setOpenId(entry.id)}
+                  reload={reload}
+                  reasons={reasons}
+                />
+              ))}
+            </ol>
+          )}
+        </section>
+      </Card>
     </>
   );
 }
@@ -745,7 +746,7 @@ function EntryForm({
   return (
     <div className="flex flex-col gap-4">
       <SaveLine status={status} error={error} idle={!touched} note={note} />
-      <div className="rounded-xl border border-border bg-card p-4 shadow-sm sm:p-6">
+      <Card className="p-4 sm:p-6">
         <FormRenderer
           ref={form}
           definition={definition}
@@ -767,7 +768,7 @@ function EntryForm({
           onSubmit={onSubmit}
           submitLabel="Submit"
         />
-      </div>
+      </Card>
     </div>
   );
 }

@@ -7,16 +7,22 @@
  */
 import { lazy, useEffect, useMemo, useRef, useState } from 'react';
 import type { Answers } from '../../shared/forms/definition.ts';
-import type { AnswersSaved, ParticipantSurvey } from '../../shared/programme.ts';
-import { apiSend } from '../../lib/api.ts';
+import type { AnswersSaved } from '../../shared/answers.ts';
+import type { ParticipantSurvey } from '../../shared/surveys.ts';
+import { deviceDate } from '../../shared/time-zone.ts';
+import { apiSend } from '../../platform/api.ts';
+import { local } from '../../platform/storage.ts';
 import { errorMessage } from '../../lib/form-errors.ts';
+import { useResource, useRouteIds } from '../../lib/resource.ts';
 import { handleSessionLost } from '../../lib/session.ts';
-import { local } from '../../lib/storage.ts';
 import { toast } from '../../stores/toasts.ts';
 import { FormRenderer, type FormRendererHandle, type SubmitErrors } from '../../components/forms/FormRenderer.tsx';
-import { Markdown } from '../../components/forms/Markdown.tsx';
-import { localToday } from '../../components/forms/form-utils.ts';
+import { Failed } from '../../components/states/Failed.tsx';
+import { Later } from '../../components/states/Later.tsx';
+import { Loading } from '../../components/states/Loading.tsx';
+import { NotFound } from '../../components/states/NotFound.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
+import { Card } from '../../components/ui/card.tsx';
 import {
   CHECK_AND_SUBMIT_AGAIN,
   changedOnPage,
@@ -27,52 +33,39 @@ import {
   resumeFrom,
   type AnswersPayload,
 } from './autosave.ts';
-import {
-  ACTIVITY_COLUMN,
-  ActivityHeader,
-  ActivityMeta,
-  Bone,
-  HeaderSkeleton,
-  Later,
-  LoadFailed,
-  LoadingNote,
-  NotFound,
-  SaveLine,
-  useResource,
-  useRouteId,
-  useTransientNote,
-} from './parts.tsx';
+import { Description } from './description.tsx';
+import { ACTIVITY_COLUMN, ActivityHeader, ActivityMeta, Bone, HeaderSkeleton, SaveLine, useOwner, useTransientNote } from './parts.tsx';
 import { photoAdapter } from './photos.ts';
 import { submitFailure } from './send.ts';
 import { useAnswersAutosave } from './use-autosave.ts';
 
 /** The island of `/surveys/{id}`. */
 export default function SurveyScreen() {
-  const id = useRouteId('/surveys/:id');
-  const { load, retry, refresh } = useResource<ParticipantSurvey>(id === undefined ? undefined : id === null ? null : `/api/surveys/${id}`);
-  if (load.status === 'missing') return <NotFound />;
-  if (load.status === 'error') return <LoadFailed title="Survey" message={load.message} onRetry={retry} />;
+  const ids = useRouteIds('/surveys/:id');
+  const { load, reload, refresh } = useResource<ParticipantSurvey>(ids ? `/api/surveys/${ids.id}` : null);
+  if (ids === null || load.status === 'missing') return <NotFound />;
+  if (load.status === 'error') return <Failed heading="Survey" title="We could not load this page" message={load.message} onRetry={reload} />;
   if (load.status === 'loading') return <SurveySkeleton />;
-  return <SurveyView key={load.data.id} survey={load.data} owner={load.owner} refresh={refresh} />;
+  return <SurveyView key={load.data.id} survey={load.data} refresh={refresh} />;
 }
 
 function SurveySkeleton() {
   return (
-    <div aria-busy="true" className={ACTIVITY_COLUMN}>
-      <LoadingNote label="Loading the survey…" />
+    <Loading label="Loading the survey…" className={ACTIVITY_COLUMN}>
       <HeaderSkeleton />
-      <div aria-hidden="true" className="flex flex-col gap-6 rounded-xl border border-border bg-card p-4 sm:p-6">
+      <Card variant="flat" aria-hidden="true" className="flex flex-col gap-6 p-4 sm:p-6">
         <Bone className="h-1.5 w-full" />
         <Bone className="h-7 w-2/3" />
         <Bone className="h-24 w-full" />
         <Bone className="h-24 w-full" />
         <Bone className="h-11 w-full sm:w-32 sm:self-end" />
-      </div>
-    </div>
+      </Card>
+    </Loading>
   );
 }
 
-function SurveyView({ survey, owner, refresh }: { survey: ParticipantSurvey; owner: string; refresh: () => Promise<void> }) {
+function SurveyView({ survey, refresh }: { survey: ParticipantSurvey; refresh: () => Promise<void> }) {
+  const owner = useOwner();
   const reload = () => {
     refresh().catch((error: unknown) => toast({ title: 'We could not reload the survey', description: errorMessage(error), variant: 'destructive' }));
   };
@@ -87,11 +80,6 @@ function SurveyView({ survey, owner, refresh }: { survey: ParticipantSurvey; own
       </Later>
     </div>
   );
-}
-
-/** A survey's description (author-written Markdown). */
-export function Description({ text }: { text: string }) {
-  return text.trim() ? <Markdown headingLevel={2}>{text}</Markdown> : null;
 }
 
 // The states other than answering a native survey are loaded when needed: a participant filling a
@@ -208,7 +196,7 @@ function SurveyForm({
     // Answers from the other device arrived meanwhile: the person checks them first.
     if (merged.current) throw new Error(CHECK_AND_SUBMIT_AGAIN);
     try {
-      await apiSend('POST', `/api/surveys/${survey.id}/response/submit`, { answers, today: localToday(), revision: autosave.revision() });
+      await apiSend('POST', `/api/surveys/${survey.id}/response/submit`, { answers, today: deviceDate(), revision: autosave.revision() });
     } catch (failure) {
       // Changed on the other device since: merged like a save, never submitted unseen.
       if (autosave.handleConflict(failure)) throw new Error(CHECK_AND_SUBMIT_AGAIN);
@@ -222,7 +210,7 @@ function SurveyForm({
   return (
     <div className="flex flex-col gap-4">
       <SaveLine status={status} error={error} idle={!touched} note={note} />
-      <div className="rounded-xl border border-border bg-card p-4 shadow-sm sm:p-6">
+      <Card className="p-4 sm:p-6">
         <FormRenderer
           ref={form}
           definition={definition}
@@ -244,7 +232,7 @@ function SurveyForm({
           onSubmit={onSubmit}
           submitLabel="Submit"
         />
-      </div>
+      </Card>
     </div>
   );
 }

@@ -6,10 +6,10 @@
  * API (`docs/api.md`, "Taking part") and the words the screens show.
  */
 import type { Answers, AnswerValue, FormDefinition } from '../../shared/forms/definition.ts';
-import type { AnswersConflict } from '../../shared/programme.ts';
-import { ApiError } from '../../lib/api.ts';
+import type { AnswersConflict } from '../../shared/answers.ts';
+import { ApiError } from '../../platform/api.ts';
 import { clearKept, readKept, sameValue, type Kept, type KeptCodec, type Resolution, type SaveStatus } from '../../lib/autosave.ts';
-import type { StorageLike } from '../../lib/storage.ts';
+import type { StorageLike } from '../../platform/storage.ts';
 
 export { sameValue, type SaveStatus };
 

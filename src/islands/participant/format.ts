@@ -2,7 +2,10 @@
  * Words for the participant screens: closing and opening dates ("Closes in 3 days"), points,
  * estimated time, entry counts and states. Pure functions (a `now` can be given), unit-tested.
  */
-import type { EntryStatus, GroupMissionState, SurveyState } from '../../shared/programme.ts';
+import type { EntryStatus } from '../../shared/mission-entries.ts';
+import type { GroupMissionState } from '../../shared/mission-groups.ts';
+import type { SurveyState } from '../../shared/surveys.ts';
+import { deviceDate } from '../../shared/time-zone.ts';
 import { onFirstUse } from '../../lib/format.ts';
 
 const MINUTE = 60_000;
@@ -26,7 +29,7 @@ function plural(count: number, unit: string, units = `${unit}s`): string {
 
 /** True when both moments fall on the same local calendar day. */
 function sameDay(a: Date, b: Date): boolean {
-  return a.getFullYear() === b.getFullYear() && a.getMonth() === b.getMonth() && a.getDate() === b.getDate();
+  return deviceDate(a) === deviceDate(b);
 }
 
 /**

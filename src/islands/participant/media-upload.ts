@@ -3,7 +3,7 @@
  * XMLHttpRequest, whose upload progress fetch() cannot report; aborted through the renderer's
  * AbortSignal (Remove while uploading). Thumbnails of stored photos are `/api/media/{id}/thumbnail`.
  */
-import { MEDIA_LIMITS, MEDIA_MESSAGES, type MediaUploaded } from '../../shared/programme.ts';
+import { MEDIA_LIMITS, MEDIA_MESSAGES, type MediaUploaded } from '../../shared/media.ts';
 import type { PhotoAdapter } from '../../components/forms/types.ts';
 import { thumbnailUrl } from './photos.ts';
 

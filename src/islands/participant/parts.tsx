@@ -1,23 +1,18 @@
 /**
- * What the participant screens share: the id of the address bar, loading an API answer (with the
- * signed-in user, for keys of answers kept on the device), skeleton bones, the not-found and
- * failed states, the header of an activity (project, title, points, time, closing date), the
- * save line and a progress bar.
+ * What the participant screens share: the signed-in user that keys the answers kept on the device,
+ * skeleton bones, the header of an activity (project, title, points, time, closing date), the save
+ * line and a progress bar. Loading goes through `src/lib/resource.ts`, its states through
+ * `src/components/states/`.
  */
-import { Component, lazy, Suspense, useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import { matchRoute, PARAM_PATTERNS, type RoutePattern } from '../../shared/routes.ts';
-import { ApiError, apiGet } from '../../lib/api.ts';
-import { errorMessage } from '../../lib/form-errors.ts';
-import { handleSessionLost } from '../../lib/session.ts';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { ApiError } from '../../platform/api.ts';
 import { cn } from '../../lib/utils.ts';
-import { $auth, authReady } from '../../stores/auth.ts';
+import { $auth } from '../../stores/auth.ts';
 import { AlertCircleIcon, CheckCircleIcon, InfoIcon } from '../../components/icons.tsx';
-import { Alert } from '../../components/ui/alert.tsx';
-import { Button } from '../../components/ui/button.tsx';
-import { Bone, LoadingNote } from '../../components/ui/skeleton.tsx';
+import { Bone } from '../../components/ui/skeleton.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 
-export { Bone, LoadingNote };
+export { Bone };
 import { ArrowLeftIcon, ClockIcon, CalendarIcon, StarIcon, LockIcon, CloudOffIcon, ExternalIcon } from '../../components/icons.tsx';
 
 export { ArrowLeftIcon, ClockIcon, CalendarIcon, StarIcon, LockIcon, CloudOffIcon, ExternalIcon };
@@ -25,34 +20,7 @@ import { SAVE_STATUS_TEXT, type SaveStatus } from './autosave.ts';
 import { closesLabel, closesSoon, minutesLabel, pointsLabel } from './format.ts';
 
 // ---------------------------------------------------------------------------------------------
-// The id in the address bar
-
-/**
- * The numeric id of the address bar for a dynamic route: `undefined` before the browser has read
- * it (the prerendered HTML), `null` when the address is not a valid id of that route.
- */
-export function useRouteId(pattern: RoutePattern, param = 'id'): number | null | undefined {
-  const [id, setId] = useState<number | null | undefined>(undefined);
-  useEffect(() => {
-    const match = matchRoute(location.pathname);
-    const raw = match?.route.pattern === pattern ? match.params[param] : undefined;
-    setId(raw !== undefined && PARAM_PATTERNS.id.test(raw) ? Number(raw) : null);
-  }, [pattern, param]);
-  return id;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Loading an API answer
-
-export type Load<T> = { status: 'loading' } | { status: 'ready'; data: T; owner: string } | { status: 'missing' } | { status: 'error'; message: string };
-
-export interface Resource<T> {
-  load: Load<T>;
-  /** Loads again from scratch (the skeleton shows). */
-  retry(): void;
-  /** Loads again while the current answer stays on screen; resolves when done. */
-  refresh(): Promise<void>;
-}
+// Who is signed in
 
 /** Who is signed in, for keys of what is kept on this device ("anon" if unknown). */
 export function ownerKey(): string {
@@ -61,107 +29,13 @@ export function ownerKey(): string {
 }
 
 /**
- * GET `path` (nothing while it is `undefined`; `null` is an address that cannot exist: missing).
- * A 404 is `missing`; a 401 sends the visitor to sign in.
+ * The owner of what this screen keeps on the device, read once and kept for the screen's life.
+ * Call it only under a loaded resource: `useResource` is ready only once the session is known,
+ * so the key is the signed-in user's, never the "anon" of a session still being checked (and a
+ * session that ends meanwhile does not move the answers under another key).
  */
-export function useResource<T>(path: string | null | undefined): Resource<T> {
-  const [load, setLoad] = useState<Load<T>>({ status: 'loading' });
-  const [attempt, setAttempt] = useState(0);
-  const current = useRef<AbortController | null>(null);
-
-  const fetchInto = useCallback(async (target: string, signal: AbortSignal, quiet: boolean) => {
-    try {
-      const [data] = await Promise.all([apiGet<T>(target, { signal }), authReady()]);
-      if (!signal.aborted) setLoad({ status: 'ready', data, owner: ownerKey() });
-    } catch (error) {
-      if (signal.aborted || handleSessionLost(error)) return;
-      if (error instanceof ApiError && error.status === 404) setLoad({ status: 'missing' });
-      else if (!quiet) setLoad({ status: 'error', message: errorMessage(error) });
-      else throw error;
-    }
-  }, []);
-
-  useEffect(() => {
-    if (path === undefined) return;
-    if (path === null) {
-      setLoad({ status: 'missing' });
-      return;
-    }
-    const controller = new AbortController();
-    current.current = controller;
-    setLoad({ status: 'loading' });
-    void fetchInto(path, controller.signal, false);
-    return () => controller.abort();
-  }, [path, attempt, fetchInto]);
-
-  const refresh = useCallback(async () => {
-    if (!path) return;
-    current.current?.abort();
-    const controller = new AbortController();
-    current.current = controller;
-    await fetchInto(path, controller.signal, true);
-  }, [path, fetchInto]);
-
-  return { load, retry: useCallback(() => setAttempt((n) => n + 1), []), refresh };
-}
-
-// ---------------------------------------------------------------------------------------------
-// States
-
-const LazyNotFound = lazy(() => import('./not-found.tsx'));
-
-/** The not-found page (a 404 from the API: unknown, not a member, not visible), loaded when needed. */
-export function NotFound() {
-  return (
-    <Later fallback={null}>
-      <LazyNotFound />
-    </Later>
-  );
-}
-
-/** Catches a part that failed to load (the network dropped): says so, offers a reload. */
-class LoadBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
-  override state = { failed: false };
-  static getDerivedStateFromError(): { failed: boolean } {
-    return { failed: true };
-  }
-  override render() {
-    if (!this.state.failed) return this.props.children;
-    return (
-      <div className="flex max-w-xl flex-col items-start gap-4">
-        <Alert variant="destructive" title="Part of this page could not load">
-          Check your connection, then reload the page.
-        </Alert>
-        <Button variant="outline" size="lg" onClick={() => location.reload()}>
-          Reload
-        </Button>
-      </div>
-    );
-  }
-}
-
-/** A part of a screen loaded on demand (React.lazy), with `fallback` meanwhile and a failure caught. */
-export function Later({ fallback, children }: { fallback: ReactNode; children: ReactNode }) {
-  return (
-    <LoadBoundary>
-      <Suspense fallback={fallback}>{children}</Suspense>
-    </LoadBoundary>
-  );
-}
-
-/** A load that failed: the reason and "Try again". */
-export function LoadFailed({ title, message, onRetry }: { title: string; message: string; onRetry: () => void }) {
-  return (
-    <div className="flex max-w-xl flex-col items-start gap-4">
-      <h1 className="text-3xl font-semibold tracking-tight">{title}</h1>
-      <Alert variant="destructive" title="We could not load this page">
-        {message}
-      </Alert>
-      <Button variant="outline" size="lg" onClick={onRetry}>
-        Try again
-      </Button>
-    </div>
-  );
+export function useOwner(): string {
+  return useState(ownerKey)[0];
 }
 
 /**

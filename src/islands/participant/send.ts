@@ -1,8 +1,8 @@
 /**
  * What the participant screens do with a refused submit. (Autosave requests go through the API
- * client with `keepalive`: `src/lib/api.ts`.)
+ * client with `keepalive`: `src/platform/api.ts`.)
  */
-import { ApiError } from '../../lib/api.ts';
+import { ApiError } from '../../platform/api.ts';
 import { errorMessage } from '../../lib/form-errors.ts';
 import { handleSessionLost } from '../../lib/session.ts';
 import { toast } from '../../stores/toasts.ts';

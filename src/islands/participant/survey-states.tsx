@@ -4,15 +4,16 @@
  * return), and a submitted survey's thank-you with the answers read-only.
  */
 import { useState } from 'react';
-import type { ExternalOutcome, ParticipantSurvey } from '../../shared/programme.ts';
+import type { ExternalOutcome, ParticipantSurvey } from '../../shared/surveys.ts';
 import { Outcome } from '../../components/Outcome.tsx';
 import { AnswersView } from '../../components/forms/AnswersView.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
+import { Card } from '../../components/ui/card.tsx';
 import { closedLabel, dateLabel, minutesLabel, opensLabel, pointsLabel } from './format.ts';
 import { ExternalIcon } from './parts.tsx';
 import { thumbnailUrl } from './photos.ts';
-import { Description } from './SurveyScreen.tsx';
+import { Description } from './description.tsx';
 
 /** `?returned=1&outcome=…` on the way back from an external survey. */
 function returnedFromExternal(): { returned: boolean; outcome: ExternalOutcome | null } {
@@ -55,28 +56,30 @@ export function ExternalSurvey({ survey }: { survey: ParticipantSurvey }) {
   const minutes = minutesLabel(survey.estimatedMinutes);
   const started = survey.state === 'in_progress';
   return (
-    <section aria-labelledby="survey-start" className="flex flex-col gap-5 rounded-xl border border-border bg-card p-4 shadow-sm sm:p-6">
-      <Description text={survey.description} />
-      <div className="flex flex-col gap-2">
-        <h2 id="survey-start" className="text-lg font-semibold">
-          {started ? 'Pick up where you left off' : 'What to expect'}
-        </h2>
-        <ul className="flex list-disc flex-col gap-1.5 pl-5 text-sm">
-          <li>The survey opens in this tab, on our survey partner’s site.</li>
-          {minutes && <li>It takes {minutes.toLowerCase()}.</li>}
-          <li>
-            You earn {pointsLabel(survey.points)} when you complete it{survey.closesAt ? `, before it closes on ${dateLabel(survey.closesAt)}` : ''}.
-          </li>
-          <li>At the end you come back here automatically.</li>
-        </ul>
-      </div>
-      <Button asChild size="lg" className="w-full sm:w-auto sm:self-start">
-        <a href={`/api/surveys/${survey.id}/start`} data-astro-reload>
-          {started ? 'Continue the survey' : 'Start the survey'}
-          <ExternalIcon className="size-4" />
-        </a>
-      </Button>
-    </section>
+    <Card asChild className="flex flex-col gap-5 p-4 sm:p-6">
+      <section aria-labelledby="survey-start">
+        <Description text={survey.description} />
+        <div className="flex flex-col gap-2">
+          <h2 id="survey-start" className="text-lg font-semibold">
+            {started ? 'Pick up where you left off' : 'What to expect'}
+          </h2>
+          <ul className="flex list-disc flex-col gap-1.5 pl-5 text-sm">
+            <li>The survey opens in this tab, on our survey partner’s site.</li>
+            {minutes && <li>It takes {minutes.toLowerCase()}.</li>}
+            <li>
+              You earn {pointsLabel(survey.points)} when you complete it{survey.closesAt ? `, before it closes on ${dateLabel(survey.closesAt)}` : ''}.
+            </li>
+            <li>At the end you come back here automatically.</li>
+          </ul>
+        </div>
+        <Button asChild size="lg" className="w-full sm:w-auto sm:self-start">
+          <a href={`/api/surveys/${survey.id}/start`} data-astro-reload>
+            {started ? 'Continue the survey' : 'Start the survey'}
+            <ExternalIcon className="size-4" />
+          </a>
+        </Button>
+      </section>
+    </Card>
   );
 }
 
@@ -134,12 +137,14 @@ export function SubmittedSurvey({
         </p>
       </Outcome>
       {survey.response && (
-        <section aria-labelledby="survey-answers" className="flex flex-col gap-4 rounded-xl border border-border bg-card p-4 shadow-sm sm:p-6">
-          <h2 id="survey-answers" className="text-lg font-semibold">
-            Your answers
-          </h2>
-          <AnswersView definition={definition} answers={survey.response.answers} photos={{ thumbnailUrl }} />
-        </section>
+        <Card asChild className="flex flex-col gap-4 p-4 sm:p-6">
+          <section aria-labelledby="survey-answers">
+            <h2 id="survey-answers" className="text-lg font-semibold">
+              Your answers
+            </h2>
+            <AnswersView definition={definition} answers={survey.response.answers} photos={{ thumbnailUrl }} />
+          </section>
+        </Card>
       )}
     </div>
   );

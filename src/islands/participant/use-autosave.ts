@@ -4,7 +4,7 @@
  * merging the answers per element (`autosave.ts` here): `onMerged` tells the screen, which puts
  * the merged answers in the form (and says so when an answer on screen changed).
  */
-import type { AnswersConflict, AnswersSaved } from '../../shared/programme.ts';
+import type { AnswersConflict, AnswersSaved } from '../../shared/answers.ts';
 import { useAutosave, type UseAutosave } from '../../lib/autosave-react.ts';
 import { answersCodec, answersConflictOf, AUTOSAVE_DELAY_MS, resolveAnswersConflict, sameValue, samePayload, type AnswersPayload } from './autosave.ts';
 

@@ -1,11 +1,9 @@
 import { useEffect, useState } from 'react';
-import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import type { contactSchema } from '../../shared/schemas/contact.ts';
 import { CONTACT_MESSAGE_MAX_LENGTH } from '../../shared/limits.ts';
-import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
-import { apiSend, type OkResponse } from '../../lib/api.ts';
-import { applyApiError } from '../../lib/form-errors.ts';
+import { useApiForm } from '../../lib/use-api-form.ts';
+import { apiSend, type OkResponse } from '../../platform/api.ts';
 import { fullNameOf } from '../../lib/user.ts';
 import { useAuth } from '../../lib/use-auth.ts';
 import { FormAlert } from '../../components/FormAlert.tsx';
@@ -23,17 +21,23 @@ const EMPTY: ContactValues = { name: '', email: '', message: '' };
 /** /contact: name, email and message; stored and mailed to the support address (rate limited). */
 export default function ContactForm() {
   const auth = useAuth();
-  const [alert, setAlert] = useState<string | null>(null);
   const [sentTo, setSentTo] = useState<string | null>(null);
   const {
     register,
-    handleSubmit,
-    setError,
+    onSubmit,
+    alert,
     reset,
     watch,
     getValues,
     formState: { errors, isSubmitting },
-  } = useForm<ContactValues>({ resolver: lazyZodResolver(() => import('../../shared/schemas/contact.ts').then((m) => m.contactSchema)), defaultValues: EMPTY });
+  } = useApiForm<ContactValues>({
+    schema: () => import('../../shared/schemas/contact.ts').then((m) => m.contactSchema),
+    defaultValues: EMPTY,
+    submit: async (values) => {
+      await apiSend<OkResponse>('POST', '/api/contact', values);
+      setSentTo(values.email);
+    },
+  });
 
   // Signed in: start from the account's name and address (still editable).
   const user = auth.status === 'authenticated' ? auth.user : null;
@@ -44,16 +48,6 @@ export default function ContactForm() {
   }, [user, getValues, reset]);
 
   const length = watch('message').length;
-
-  const onSubmit = handleSubmit(async (values) => {
-    setAlert(null);
-    try {
-      await apiSend<OkResponse>('POST', '/api/contact', values);
-      setSentTo(values.email);
-    } catch (error) {
-      setAlert(applyApiError(error, setError, ['name', 'email', 'message']));
-    }
-  });
 
   if (sentTo !== null) {
     return (

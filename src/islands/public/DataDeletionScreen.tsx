@@ -1,20 +1,20 @@
 import { useEffect, useState } from 'react';
-import { useForm, type UseFormRegisterReturn } from 'react-hook-form';
+import type { UseFormRegisterReturn } from 'react-hook-form';
 import type { z } from 'zod';
 import type { dataDeletionByEmailSchema, dataDeletionSignedInSchema } from '../../shared/schemas/data-deletion.ts';
 import { DATA_DELETION_REASON_MAX_LENGTH } from '../../shared/limits.ts';
-import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
-import { ApiError, apiGet, apiSend, withQuery, type OkResponse, type TokenInfo } from '../../lib/api.ts';
-import { applyApiError, errorMessage } from '../../lib/form-errors.ts';
+import { useApiForm } from '../../lib/use-api-form.ts';
+import { ApiError, apiGet, apiSend, withQuery, type OkResponse, type TokenInfo } from '../../platform/api.ts';
+import { errorMessage } from '../../lib/form-errors.ts';
 import { useAuth } from '../../lib/use-auth.ts';
 import { cn } from '../../lib/utils.ts';
 import { FormAlert } from '../../components/FormAlert.tsx';
-import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Input, controlClasses } from '../../components/ui/input.tsx';
 import { PasswordInput } from '../../components/ui/password-input.tsx';
-import { LoadingBlock } from '../../components/ui/spinner.tsx';
+import { Failed } from '../../components/states/Failed.tsx';
+import { Loading } from '../../components/states/Loading.tsx';
 import { Outcome } from '../../components/Outcome.tsx';
 
 const linkClass = 'font-medium text-primary underline underline-offset-4 hover:no-underline';
@@ -46,7 +46,7 @@ export default function DataDeletionScreen() {
     setMode(token ? { kind: 'link', token } : { kind: 'form' });
   }, []);
 
-  if (mode.kind === 'starting') return <LoadingBlock label="Loading…" />;
+  if (mode.kind === 'starting') return <Loading label="Loading…" />;
   if (mode.kind === 'link') {
     return (
       <ConfirmLink
@@ -66,7 +66,7 @@ function RequestForm() {
   const [done, setDone] = useState<'confirmed' | 'sent' | null>(null);
   if (done === 'confirmed') return <Confirmed />;
   if (done === 'sent') return <LinkSent onRestart={() => setDone(null)} />;
-  if (auth.status === 'unknown') return <LoadingBlock label="Loading…" />;
+  if (auth.status === 'unknown') return <Loading label="Loading…" />;
   if (auth.status === 'authenticated') return <SignedInForm email={auth.user.email} onDone={() => setDone('confirmed')} />;
   return <ByEmailForm onDone={() => setDone('sent')} />;
 }
@@ -90,25 +90,18 @@ function ReasonField({ id, error, registration }: { id: string; error: string | 
 type SignedInValues = z.input<typeof dataDeletionSignedInSchema>;
 
 function SignedInForm({ email, onDone }: { email: string; onDone: () => void }) {
-  const [alert, setAlert] = useState<string | null>(null);
   const {
     register,
-    handleSubmit,
-    setError,
+    onSubmit,
+    alert,
     formState: { errors, isSubmitting },
-  } = useForm<SignedInValues>({
-    resolver: lazyZodResolver(() => import('../../shared/schemas/data-deletion.ts').then((m) => m.dataDeletionSignedInSchema)),
+  } = useApiForm<SignedInValues>({
+    schema: () => import('../../shared/schemas/data-deletion.ts').then((m) => m.dataDeletionSignedInSchema),
     defaultValues: { currentPassword: '', reason: '' },
-  });
-
-  const onSubmit = handleSubmit(async (values) => {
-    setAlert(null);
-    try {
+    submit: async (values) => {
       await apiSend<OkResponse>('POST', '/api/data-deletion', values);
       onDone();
-    } catch (error) {
-      setAlert(applyApiError(error, setError, ['currentPassword', 'reason']));
-    }
+    },
   });
 
   return (
@@ -133,25 +126,18 @@ function SignedInForm({ email, onDone }: { email: string; onDone: () => void }) 
 type ByEmailValues = z.input<typeof dataDeletionByEmailSchema>;
 
 function ByEmailForm({ onDone }: { onDone: () => void }) {
-  const [alert, setAlert] = useState<string | null>(null);
   const {
     register,
-    handleSubmit,
-    setError,
+    onSubmit,
+    alert,
     formState: { errors, isSubmitting },
-  } = useForm<ByEmailValues>({
-    resolver: lazyZodResolver(() => import('../../shared/schemas/data-deletion.ts').then((m) => m.dataDeletionByEmailSchema)),
+  } = useApiForm<ByEmailValues>({
+    schema: () => import('../../shared/schemas/data-deletion.ts').then((m) => m.dataDeletionByEmailSchema),
     defaultValues: { email: '', reason: '' },
-  });
-
-  const onSubmit = handleSubmit(async (values) => {
-    setAlert(null);
-    try {
+    submit: async (values) => {
       await apiSend<OkResponse>('POST', '/api/data-deletion', values);
       onDone();
-    } catch (error) {
-      setAlert(applyApiError(error, setError, ['email', 'reason']));
-    }
+    },
   });
 
   return (
@@ -214,20 +200,11 @@ function ConfirmLink({ token, onStartOver }: { token: string; onStartOver: () =>
 
   switch (check.status) {
     case 'checking':
-      return <LoadingBlock label="Checking your link…" />;
+      return <Loading label="Checking your link…" />;
     case 'confirmed':
       return <Confirmed />;
     case 'error':
-      return (
-        <div className="flex flex-col items-start gap-4">
-          <Alert variant="destructive" title="We could not check your link">
-            {check.message}
-          </Alert>
-          <Button variant="outline" onClick={() => setAttempt((n) => n + 1)}>
-            Try again
-          </Button>
-        </div>
-      );
+      return <Failed title="We could not check your link" message={check.message} onRetry={() => setAttempt((n) => n + 1)} />;
     case 'invalid':
       return (
         <Outcome

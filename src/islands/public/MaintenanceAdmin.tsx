@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { apiSend } from '../../lib/api.ts';
+import { apiSend } from '../../platform/api.ts';
 import { errorMessage } from '../../lib/form-errors.ts';
 import { useAuth } from '../../lib/use-auth.ts';
 import { FormAlert } from '../../components/FormAlert.tsx';

@@ -2,30 +2,24 @@
  * The colour-mode menu itself (Radix DropdownMenu and Tooltip), loaded on first intent by
  * ColorModeSwitch.tsx.
  */
-import { useEffect, useRef } from 'react';
+import { useRef } from 'react';
 import { DropdownMenu as MenuPrimitive } from 'radix-ui';
 import { COLOR_MODES, isColorMode, setColorMode, type ColorModeValue } from '../../stores/color-mode.ts';
 import { saveAccountColorMode } from '../../lib/account-color-mode.ts';
+import { useTriggerHandoff, type TriggerHandoff } from '../../lib/lazy-module.ts';
 import { DropdownMenu, DropdownMenuContent, DropdownMenuLabel, DropdownMenuTrigger } from '../../components/ui/dropdown-menu.tsx';
 import { CheckIcon } from '../../components/icons.tsx';
 import { Tooltip, TooltipContent, TooltipProvider, TooltipTrigger } from '../../components/ui/tooltip.tsx';
 import { COLOR_MODE_OPTIONS, COLOR_MODE_TRIGGER_CLASSES } from './ColorModeSwitch.tsx';
 
-export interface ColorModeMenuProps {
+export interface ColorModeMenuProps extends TriggerHandoff {
   mode: ColorModeValue;
-  /** Opened by the press that loaded it. */
-  defaultOpen: boolean;
-  /** The stand-in button had focus: the real trigger takes it over. */
-  focusTrigger: boolean;
 }
 
 export default function ColorModeMenu({ mode, defaultOpen, focusTrigger }: ColorModeMenuProps) {
   const current = COLOR_MODE_OPTIONS[mode];
   const triggerRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    // Once, as it replaces the stand-in.
-    if (focusTrigger && !defaultOpen) triggerRef.current?.focus();
-  }, []);
+  useTriggerHandoff(triggerRef, { defaultOpen, focusTrigger });
   return (
     <TooltipProvider>
       <DropdownMenu modal={false} defaultOpen={defaultOpen}>

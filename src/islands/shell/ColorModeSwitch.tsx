@@ -6,8 +6,8 @@
  * Until someone shows an intent to use it (pointer over, focus, press) it is a stand-in button of
  * the same look; the menu itself (ColorModeMenu.tsx, Radix) loads then.
  */
-import { useRef, useState, type ReactNode } from 'react';
-import { lazyModule, useLazyModule } from '../../lib/lazy-module.ts';
+import type { ReactNode } from 'react';
+import { lazyModule, useLazyTrigger } from '../../lib/lazy-module.ts';
 import { useClientStore } from '../../lib/use-client-store.ts';
 import { $colorMode, type ColorModeValue } from '../../stores/color-mode.ts';
 import { MonitorIcon } from '../../components/icons.tsx';
@@ -46,48 +46,13 @@ export const COLOR_MODE_TRIGGER_CLASSES =
   'inline-flex size-10 items-center justify-center rounded-md text-muted-foreground hover:bg-accent hover:text-accent-foreground focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring';
 
 const menu = lazyModule(() => import('./ColorModeMenu.tsx'));
-const preload = (): void => {
-  menu.load().catch(() => {
-    // Tried again at the next intent.
-  });
-};
 
 export default function ColorModeSwitch() {
   const mode = useClientStore($colorMode, 'system');
-  const Menu = useLazyModule(menu);
-  const [openOnLoad, setOpenOnLoad] = useState(false);
-  const standInFocused = useRef(false);
-  if (Menu) return <Menu.default mode={mode} defaultOpen={openOnLoad} focusTrigger={standInFocused.current} />;
-  const openWhenLoaded = (): void => {
-    setOpenOnLoad(true);
-    preload();
-  };
+  const { loaded: Menu, handoff, standIn } = useLazyTrigger(menu);
+  if (Menu) return <Menu.default mode={mode} {...handoff} />;
   return (
-    <button
-      type="button"
-      aria-label="Colour mode"
-      aria-haspopup="menu"
-      aria-expanded={false}
-      className={COLOR_MODE_TRIGGER_CLASSES}
-      onPointerEnter={preload}
-      onFocus={() => {
-        standInFocused.current = true;
-        preload();
-      }}
-      onBlur={() => {
-        standInFocused.current = false;
-      }}
-      onPointerDown={(event) => {
-        if (event.button !== 0 || event.ctrlKey) return;
-        event.preventDefault();
-        openWhenLoaded();
-      }}
-      onKeyDown={(event) => {
-        if (event.key !== 'Enter' && event.key !== ' ' && event.key !== 'ArrowDown') return;
-        event.preventDefault();
-        openWhenLoaded();
-      }}
-    >
+    <button {...standIn} aria-label="Colour mode" className={COLOR_MODE_TRIGGER_CLASSES}>
       {COLOR_MODE_OPTIONS[mode].icon()}
     </button>
   );

@@ -1,15 +1,12 @@
-import { eq } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { flagKeySchema, flagUpdateSchema } from '../../shared/schemas/flags.ts';
 import type { AppEnv } from '../context.ts';
-import { featureFlags, type FeatureFlag } from '../db/schema/index.ts';
-import { clientIp, readJson } from '../http.ts';
-import { requireUser } from '../middleware/session.ts';
+import type { FeatureFlag } from '../db/schema/index.ts';
+import { adminOnly, clientIp, readJson, readParams, signedInUser } from '../http.ts';
 import { audit } from '../services/audit.ts';
 import { getFlag, listFlags, setFlag, unsetFlag } from '../services/flags.ts';
 import { forgetCachedFlags, isPublicFlag } from '../services/public-flags.ts';
-import { readParams, signedInUser } from './params.ts';
 
 const keyParams = z.object({ key: flagKeySchema });
 
@@ -26,11 +23,7 @@ const flagView = (flag: FeatureFlag) => ({
  * send every page to /maintenance, DELETE it to bring the site back. Every change is audited.
  */
 export const adminFlagRoutes = new Hono<AppEnv>()
-  .use('*', requireUser(['admin']))
-  .use('*', async (c, next) => {
-    c.header('Cache-Control', 'no-store');
-    await next();
-  })
+  .use('*', adminOnly)
 
   .get('/', async (c) => {
     const flags = await listFlags(c.var.db);
@@ -43,7 +36,7 @@ export const adminFlagRoutes = new Hono<AppEnv>()
     const { value } = await readJson(c, flagUpdateSchema);
     const { db } = c.var;
     const before = await getFlag(db, key);
-    await setFlag(db, key, value, user.id);
+    const flag = await setFlag(db, key, value, user.id);
     forgetCachedFlags(db);
     await audit(db, {
       actorId: user.id,
@@ -55,8 +48,6 @@ export const adminFlagRoutes = new Hono<AppEnv>()
       after: value,
       ip: clientIp(c),
     });
-    const [flag] = await db.select().from(featureFlags).where(eq(featureFlags.key, key)).limit(1);
-    if (!flag) throw new Error('flag not found after setting it');
     return c.json({ flag: flagView(flag) }, 200);
   })
 

@@ -1,6 +1,4 @@
 import { Hono, type Context } from 'hono';
-import { ELEVATED_ROLES } from '../../shared/roles.ts';
-import { idParamSchema } from '../../shared/schemas/admin.ts';
 import {
   formCreateSchema,
   formDraftSaveSchema,
@@ -14,8 +12,7 @@ import {
 import type { AppEnv } from '../context.ts';
 import type { Form } from '../db/schema/index.ts';
 import { ApiError } from '../errors.ts';
-import { clientIp, readJson, readQuery } from '../http.ts';
-import { requireUser } from '../middleware/session.ts';
+import { clientIp, pathId, readJson, readQuery, signedInUser, staffOnly } from '../http.ts';
 import { audit } from '../services/audit.ts';
 import {
   archiveForm,
@@ -30,19 +27,10 @@ import {
   restoreForm,
   saveDraft,
 } from '../services/forms.ts';
-import { signedInUser } from './params.ts';
 
 const ARCHIVED_MESSAGE = 'This form is archived; restore it to change it';
 
-/** A path number (form id, version): digits only, then `idParamSchema`'s range; anything else is 404 like an unknown id. */
-function pathNumber(c: Context<AppEnv>, name: 'id' | 'version', what: string): number {
-  const raw = c.req.param(name) ?? '';
-  const result = idParamSchema.safeParse({ id: raw });
-  if (!/^\d{1,10}$/.test(raw) || !result.success) throw new ApiError(404, 'not_found', `No such ${what}`);
-  return result.data.id;
-}
-
-const formIdOf = (c: Context<AppEnv>) => pathNumber(c, 'id', 'form');
+const formIdOf = (c: Context<AppEnv>) => pathId(c, 'id', 'form');
 
 async function existingForm(c: Context<AppEnv>): Promise<Form> {
   const form = await findForm(c.var.db, formIdOf(c));
@@ -58,11 +46,7 @@ const archivedError = () => new ApiError(409, 'archived', ARCHIVED_MESSAGE);
  * duplicate, archive and restore. Every change is audited (summaries, never whole drafts).
  */
 export const adminFormRoutes = new Hono<AppEnv>()
-  .use('*', requireUser(ELEVATED_ROLES))
-  .use('*', async (c, next) => {
-    c.header('Cache-Control', 'no-store');
-    await next();
-  })
+  .use('*', staffOnly)
 
   .get('/', async (c) => {
     const query = readQuery(c, formListQuerySchema);
@@ -173,7 +157,7 @@ export const adminFormRoutes = new Hono<AppEnv>()
 
   .get('/:id/versions/:version', async (c) => {
     const id = formIdOf(c);
-    const version = pathNumber(c, 'version', 'version');
+    const version = pathId(c, 'version', 'version');
     const found = await findVersion(c.var.db, id, version);
     if (!found) throw new ApiError(404, 'not_found', 'No such version');
     return c.json(found, 200);

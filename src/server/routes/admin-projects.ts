@@ -1,57 +1,27 @@
 import { Hono, type Context } from 'hono';
-import { createMiddleware } from 'hono/factory';
-import {
-  addMembersSchema,
-  memberListQuerySchema,
-  missionCreateSchema,
-  missionGroupCreateSchema,
-  projectCreateSchema,
-  projectListQuerySchema,
-  projectPatchSchema,
-  surveyCreateSchema,
-} from '../../shared/schemas/programme.ts';
-import { ELEVATED_ROLES } from '../../shared/roles.ts';
-import { idParamSchema } from '../../shared/schemas/admin.ts';
-import { reasonTemplateSchema } from '../../shared/schemas/review.ts';
+import { missionGroupCreateSchema } from '../../shared/schemas/mission-groups.ts';
+import { missionCreateSchema } from '../../shared/schemas/missions.ts';
+import { addMembersSchema, memberListQuerySchema, projectCreateSchema, projectListQuerySchema, projectPatchSchema } from '../../shared/schemas/projects.ts';
+import { surveyCreateSchema } from '../../shared/schemas/surveys.ts';
 import type { AppEnv } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { clientIp, readJson, readQuery } from '../http.ts';
-import { requireUser } from '../middleware/session.ts';
-import { audit } from '../services/audit.ts';
+import { clientIp, pathId, readJson, readQuery, signedInUser, staffOnly } from '../http.ts';
+import { withAudit } from '../services/audit.ts';
 import { addMembers, listMembers, removeMember } from '../services/members.ts';
 import { createMissionGroup, listProjectMissionGroups } from '../services/mission-groups-admin.ts';
 import { createMission, listProjectMissions, missionSummary, missionView } from '../services/missions-admin.ts';
 import { auditChanges, auditSummary, createProject, existingProject, listProjects, projectSummary, projectView, updateProject } from '../services/projects.ts';
-import { createReasonTemplate, deleteReasonTemplate, listReasonTemplates } from '../services/review.ts';
 import { createSurvey, listProjectSurveys, surveySummary, surveyView } from '../services/surveys-admin.ts';
-import { signedInUser } from './params.ts';
-
-/** A numeric id in the path: digits only, then `idParamSchema`'s range; anything else is 404 like an unknown id. */
-export function pathId(c: Context<AppEnv>, name: string, what: string): number {
-  const raw = c.req.param(name) ?? '';
-  const result = idParamSchema.safeParse({ id: raw });
-  if (!/^\d{1,10}$/.test(raw) || !result.success) throw new ApiError(404, 'not_found', `No such ${what}`);
-  return result.data.id;
-}
-
-/** The admin programme routes' common middleware: moderators and admins only, answers never cached. */
-export const programmeAdminOnly = [
-  requireUser(ELEVATED_ROLES),
-  createMiddleware<AppEnv>(async (c, next) => {
-    c.header('Cache-Control', 'no-store');
-    await next();
-  }),
-] as const;
 
 const projectOf = (c: Context<AppEnv>) => existingProject(c.var.db, pathId(c, 'id', 'project'));
 
 /**
- * Projects, members, the surveys, missions and mission groups created in a project, and the
- * project's reason templates for reviews (moderators and admins). Every change is audited with a
- * small summary.
+ * Projects, members, and the surveys, missions and mission groups created in a project
+ * (moderators and admins; the project's reason templates for reviews are in `review.ts`). Every
+ * change is audited with a small summary, in the change's transaction.
  */
 export const adminProjectRoutes = new Hono<AppEnv>()
-  .use('*', ...programmeAdminOnly)
+  .use('*', staffOnly)
 
   .get('/', async (c) => {
     const query = readQuery(c, projectListQuerySchema);
@@ -62,9 +32,10 @@ export const adminProjectRoutes = new Hono<AppEnv>()
     const user = signedInUser(c.var.user);
     const input = await readJson(c, projectCreateSchema);
     const { db, deps } = c.var;
-    const project = await db.transaction(async (tx) => {
-      const row = await createProject(tx, deps.clock, input, user.id);
-      await audit(tx, {
+    const project = await withAudit(
+      db,
+      (tx) => createProject(tx, deps.clock, input, user.id),
+      (row) => ({
         actorId: user.id,
         via: 'api',
         action: 'project.create',
@@ -72,9 +43,8 @@ export const adminProjectRoutes = new Hono<AppEnv>()
         targetId: row.id,
         after: auditSummary(projectSummary(row)),
         ip: clientIp(c),
-      });
-      return row;
-    });
+      }),
+    );
     return c.json(await projectView(db, project), 201);
   })
 
@@ -89,19 +59,21 @@ export const adminProjectRoutes = new Hono<AppEnv>()
     const { db, deps } = c.var;
     await existingProject(db, id);
     const patch = await readJson(c, projectPatchSchema);
-    const after = await db.transaction(async (tx) => {
-      const changed = await updateProject(tx, deps.clock, id, patch);
-      await audit(tx, {
-        actorId: user.id,
-        via: 'api',
-        action: 'project.update',
-        targetType: 'project',
-        targetId: id,
-        ...auditChanges(projectSummary(changed.before), projectSummary(changed.after)),
-        ip: clientIp(c),
-      });
-      return changed.after;
-    });
+    const after = (
+      await withAudit(
+        db,
+        (tx) => updateProject(tx, deps.clock, id, patch),
+        (changed) => ({
+          actorId: user.id,
+          via: 'api',
+          action: 'project.update',
+          targetType: 'project',
+          targetId: id,
+          ...auditChanges(projectSummary(changed.before), projectSummary(changed.after)),
+          ip: clientIp(c),
+        }),
+      )
+    ).after;
     return c.json(await projectView(db, after), 200);
   })
 
@@ -119,12 +91,14 @@ export const adminProjectRoutes = new Hono<AppEnv>()
     const input = await readJson(c, addMembersSchema);
     const { db, deps } = c.var;
     const AUDIT_EMAILS = 50;
-    const result = await db.transaction(async (tx) => {
-      const added = await addMembers(
-        { db: tx, clock: deps.clock, jobs: deps.jobs },
-        { projectId: project.id, emails: input.emails, invite: input.invite === true, actorId: user.id },
-      );
-      await audit(tx, {
+    const result = await withAudit(
+      db,
+      (tx) =>
+        addMembers(
+          { db: tx, clock: deps.clock, jobs: deps.jobs },
+          { projectId: project.id, emails: input.emails, invite: input.invite === true, actorId: user.id },
+        ),
+      (added) => ({
         actorId: user.id,
         via: 'api',
         action: 'project.members.add',
@@ -139,9 +113,8 @@ export const adminProjectRoutes = new Hono<AppEnv>()
           emails: [...added.added, ...(added.invited ?? [])].slice(0, AUDIT_EMAILS),
         },
         ip: clientIp(c),
-      });
-      return added;
-    });
+      }),
+    );
     return c.json(result, 200);
   })
 
@@ -150,10 +123,14 @@ export const adminProjectRoutes = new Hono<AppEnv>()
     const project = await projectOf(c);
     const userId = pathId(c, 'userId', 'member');
     const { db } = c.var;
-    await db.transaction(async (tx) => {
-      const removed = await removeMember(tx, project.id, userId);
-      if (!removed) throw new ApiError(404, 'not_found', 'No such member');
-      await audit(tx, {
+    await withAudit(
+      db,
+      async (tx) => {
+        const removed = await removeMember(tx, project.id, userId);
+        if (!removed) throw new ApiError(404, 'not_found', 'No such member');
+        return removed;
+      },
+      (removed) => ({
         actorId: user.id,
         via: 'api',
         action: 'project.members.remove',
@@ -161,8 +138,8 @@ export const adminProjectRoutes = new Hono<AppEnv>()
         targetId: project.id,
         before: { userId, email: removed.email },
         ip: clientIp(c),
-      });
-    });
+      }),
+    );
     return c.body(null, 204);
   })
 
@@ -178,9 +155,10 @@ export const adminProjectRoutes = new Hono<AppEnv>()
     const project = await projectOf(c);
     const input = await readJson(c, surveyCreateSchema);
     const { db, deps } = c.var;
-    const survey = await db.transaction(async (tx) => {
-      const row = await createSurvey(tx, deps.clock, project.id, input, user.id);
-      await audit(tx, {
+    const survey = await withAudit(
+      db,
+      (tx) => createSurvey(tx, deps.clock, project.id, input, user.id),
+      (row) => ({
         actorId: user.id,
         via: 'api',
         action: 'survey.create',
@@ -188,9 +166,8 @@ export const adminProjectRoutes = new Hono<AppEnv>()
         targetId: row.id,
         after: { projectId: project.id, ...auditSummary(surveySummary(row)) },
         ip: clientIp(c),
-      });
-      return row;
-    });
+      }),
+    );
     return c.json(await surveyView(db, deps.config.publicUrl, survey), 201);
   })
 
@@ -204,9 +181,10 @@ export const adminProjectRoutes = new Hono<AppEnv>()
     const project = await projectOf(c);
     const input = await readJson(c, missionCreateSchema);
     const { db, deps } = c.var;
-    const mission = await db.transaction(async (tx) => {
-      const row = await createMission(tx, deps.clock, project.id, input, { id: user.id, storage: deps.storage });
-      await audit(tx, {
+    const mission = await withAudit(
+      db,
+      (tx) => createMission(tx, deps.clock, project.id, input, { id: user.id, storage: deps.storage }),
+      (row) => ({
         actorId: user.id,
         via: 'api',
         action: 'mission.create',
@@ -214,9 +192,8 @@ export const adminProjectRoutes = new Hono<AppEnv>()
         targetId: row.id,
         after: { projectId: project.id, ...auditSummary(missionSummary(row)) },
         ip: clientIp(c),
-      });
-      return row;
-    });
+      }),
+    );
     return c.json(await missionView(db, mission), 201);
   })
 
@@ -230,9 +207,10 @@ export const adminProjectRoutes = new Hono<AppEnv>()
     const project = await projectOf(c);
     const input = await readJson(c, missionGroupCreateSchema);
     const { db, deps } = c.var;
-    const group = await db.transaction(async (tx) => {
-      const made = await createMissionGroup(tx, deps.clock, project.id, input);
-      await audit(tx, {
+    const group = await withAudit(
+      db,
+      (tx) => createMissionGroup(tx, deps.clock, project.id, input),
+      (made) => ({
         actorId: user.id,
         via: 'api',
         action: 'mission_group.create',
@@ -240,30 +218,7 @@ export const adminProjectRoutes = new Hono<AppEnv>()
         targetId: made.id,
         after: { projectId: project.id, title: made.title, missionIds: made.missionIds, unlock: made.unlock, unlockOn: made.unlockOn },
         ip: clientIp(c),
-      });
-      return made;
-    });
+      }),
+    );
     return c.json(group, 201);
-  })
-
-  // Reason templates (review) -----------------------------------------------------------------
-
-  .get('/:id/reason-templates', async (c) => {
-    const project = await projectOf(c);
-    return c.json({ items: await listReasonTemplates(c.var.db, project.id) }, 200);
-  })
-
-  .post('/:id/reason-templates', async (c) => {
-    const user = signedInUser(c.var.user);
-    const project = await projectOf(c);
-    const input = await readJson(c, reasonTemplateSchema);
-    return c.json(await createReasonTemplate(c.var.db, c.var.deps.clock, project.id, input, { actorId: user.id, ip: clientIp(c) }), 201);
-  })
-
-  .delete('/:id/reason-templates/:templateId', async (c) => {
-    const user = signedInUser(c.var.user);
-    const project = await projectOf(c);
-    const templateId = pathId(c, 'templateId', 'reason template');
-    await deleteReasonTemplate(c.var.db, project.id, templateId, { actorId: user.id, ip: clientIp(c) });
-    return c.body(null, 204);
   });

@@ -1,21 +1,19 @@
 import { Hono, type Context } from 'hono';
-import type { SurveyWebhookSecret } from '../../shared/programme.ts';
-import { responseExportQuerySchema, responseListQuerySchema, surveyPatchSchema } from '../../shared/schemas/programme.ts';
+import type { SurveyWebhookSecret } from '../../shared/surveys.ts';
+import { responseExportQuerySchema, responseListQuerySchema, surveyPatchSchema } from '../../shared/schemas/surveys.ts';
 import type { AppEnv } from '../context.ts';
-import { clientIp, readJson, readQuery } from '../http.ts';
-import { audit } from '../services/audit.ts';
+import { clientIp, pathId, readJson, readQuery, signedInUser, staffOnly } from '../http.ts';
+import { withAudit } from '../services/audit.ts';
 import { auditChanges } from '../services/projects.ts';
 import { currentDefinition, listResponses, responsesCsv, surveyResults } from '../services/survey-results.ts';
 import { webhookOf } from '../services/external-surveys.ts';
 import { existingSurvey, makeWebhookSecret, surveySummary, surveyView, updateSurvey } from '../services/surveys-admin.ts';
-import { pathId, programmeAdminOnly } from './admin-projects.ts';
-import { signedInUser } from './params.ts';
 
 const surveyIdOf = (c: Context<AppEnv>) => pathId(c, 'id', 'survey');
 
 /** One survey: details, edit, webhook secret, responses (a page, or all as CSV) and per-question results (moderators and admins). */
 export const adminSurveyRoutes = new Hono<AppEnv>()
-  .use('*', ...programmeAdminOnly)
+  .use('*', staffOnly)
 
   .get('/:id', async (c) => {
     const survey = await existingSurvey(c.var.db, surveyIdOf(c));
@@ -28,19 +26,21 @@ export const adminSurveyRoutes = new Hono<AppEnv>()
     const { db, deps } = c.var;
     await existingSurvey(db, id);
     const patch = await readJson(c, surveyPatchSchema);
-    const after = await db.transaction(async (tx) => {
-      const changed = await updateSurvey(tx, deps.clock, id, patch);
-      await audit(tx, {
-        actorId: user.id,
-        via: 'api',
-        action: 'survey.update',
-        targetType: 'survey',
-        targetId: id,
-        ...auditChanges(surveySummary(changed.before), surveySummary(changed.after)),
-        ip: clientIp(c),
-      });
-      return changed.after;
-    });
+    const after = (
+      await withAudit(
+        db,
+        (tx) => updateSurvey(tx, deps.clock, id, patch),
+        (changed) => ({
+          actorId: user.id,
+          via: 'api',
+          action: 'survey.update',
+          targetType: 'survey',
+          targetId: id,
+          ...auditChanges(surveySummary(changed.before), surveySummary(changed.after)),
+          ip: clientIp(c),
+        }),
+      )
+    ).after;
     return c.json(await surveyView(db, deps.config.publicUrl, after), 200);
   })
 
@@ -49,10 +49,11 @@ export const adminSurveyRoutes = new Hono<AppEnv>()
     const user = signedInUser(c.var.user);
     const id = surveyIdOf(c);
     const { db, deps } = c.var;
-    const made = await db.transaction(async (tx) => {
-      const result = await makeWebhookSecret(tx, deps.clock, id);
+    const made = await withAudit(
+      db,
+      (tx) => makeWebhookSecret(tx, deps.clock, id),
       // Never the secret nor its hash in the log.
-      await audit(tx, {
+      (result) => ({
         actorId: user.id,
         via: 'api',
         action: 'survey.webhook_secret',
@@ -60,9 +61,8 @@ export const adminSurveyRoutes = new Hono<AppEnv>()
         targetId: id,
         after: { replaced: result.replaced },
         ip: clientIp(c),
-      });
-      return result;
-    });
+      }),
+    );
     const answer: SurveyWebhookSecret = { secret: made.secret, webhook: webhookOf(deps.config.publicUrl, made.survey) };
     return c.json(answer, 200);
   })

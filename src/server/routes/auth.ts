@@ -1,31 +1,21 @@
-import { eq } from 'drizzle-orm';
 import { Hono } from 'hono';
-import { canonicalTimeZone } from '../../shared/time-zones.ts';
+import { canonicalTimeZone } from '../../shared/time-zone.ts';
 import { forgotPasswordSchema, loginSchema, onboardSchema, registerSchema, resetPasswordSchema, tokenQuerySchema } from '../../shared/schemas/auth.ts';
 import type { AppEnv } from '../context.ts';
-import { users } from '../db/schema/index.ts';
 import { ApiError } from '../errors.ts';
-import { clientIp, enforceRateLimits, readJson, readQuery } from '../http.ts';
-import { clearSessionCookie, requireUser, sessionToken, setSessionCookie } from '../middleware/session.ts';
-import { audit } from '../services/audit.ts';
-import { consumeToken, findUsableToken } from '../services/link-tokens.ts';
+import { clientIp, enforceRateLimits, readJson, readQuery, signedIn, signedInUser } from '../http.ts';
+import { clearSessionCookie, sessionToken, setSessionCookie } from '../middleware/session.ts';
+import { completeOnboarding, recordSignIn, resetPassword } from '../services/account.ts';
+import { findUsableToken, invalidToken } from '../services/link-tokens.ts';
 import { hashPassword, verifyDummyPassword, verifyPassword } from '../services/passwords.ts';
 import { RATE_LIMITS, refundRateLimit } from '../services/rate-limit.ts';
-import { createSession, deleteSession, deleteUserSessions } from '../services/sessions.ts';
+import { createSession, deleteSession } from '../services/sessions.ts';
 import { findUserByEmail, findUserById, publicUser } from '../services/users.ts';
-
-export const INVALID_TOKEN_MESSAGE = 'This link is invalid or has expired';
-const invalidToken = () => new ApiError(404, 'invalid_token', INVALID_TOKEN_MESSAGE);
 
 /** docs/product.md §7 auth calls. */
 export const authRoutes = new Hono<AppEnv>()
   /** The current user (docs/product.md §4: run at startup and after sign-in). */
-  .get('/', requireUser(), (c) => {
-    c.header('Cache-Control', 'no-store');
-    const user = c.var.user;
-    if (!user) throw new Error('requireUser let an anonymous request through');
-    return c.json(publicUser(user), 200);
-  })
+  .get('/', signedIn, (c) => c.json(publicUser(signedInUser(c.var.user)), 200))
 
   /**
    * Registration: the same answer whatever the address. New → an invited account and a link to
@@ -60,30 +50,18 @@ export const authRoutes = new Hono<AppEnv>()
     if (Object.keys(missing).length > 0) throw new ApiError(400, 'validation_failed', 'Check the highlighted fields', { fields: missing });
 
     const passwordHash = await hashPassword(input.password);
-    const now = deps.clock.now();
     // The browser's zone becomes the participant's (the day diary entries count on), unless set.
     const timeZone = canonicalTimeZone(input.timeZone);
     const preferences = timeZone && !user.preferences.timeZone ? { ...user.preferences, timeZone } : user.preferences;
-    const updated = await db.transaction(async (tx) => {
-      if (!(await consumeToken(tx, deps.clock, found.id))) return null;
-      const [row] = await tx
-        .update(users)
-        .set({
-          passwordHash,
-          status: 'active',
-          firstName: user.firstName || (input.firstName ?? ''),
-          lastName: user.lastName || (input.lastName ?? ''),
-          termsAcceptedAt: user.termsAcceptedAt ?? now,
-          preferences,
-          lastSignInAt: now,
-          updatedAt: now,
-        })
-        .where(eq(users.id, user.id))
-        .returning();
-      return row ?? null;
-    });
+    const set = {
+      passwordHash,
+      firstName: user.firstName || (input.firstName ?? ''),
+      lastName: user.lastName || (input.lastName ?? ''),
+      termsAcceptedAt: user.termsAcceptedAt ?? deps.clock.now(),
+      preferences,
+    };
+    const updated = await completeOnboarding(db, deps.clock, { token: found, userId: user.id, set }, { ip: clientIp(c) });
     if (!updated) throw invalidToken();
-    await audit(db, { actorId: updated.id, via: 'api', action: 'user.onboard', targetType: 'user', targetId: updated.id, ip: clientIp(c) });
     const session = await createSession(db, deps.clock, updated.id, { userAgent: c.req.header('user-agent'), ip: clientIp(c) });
     setSessionCookie(c, session.token, session.expiresAt);
     return c.json({ user: publicUser(updated) }, 200);
@@ -116,7 +94,7 @@ export const authRoutes = new Hono<AppEnv>()
     const previous = sessionToken(c);
     if (previous) await deleteSession(db, previous);
     const session = await createSession(db, deps.clock, user.id, { userAgent: c.req.header('user-agent'), ip });
-    await db.update(users).set({ lastSignInAt: deps.clock.now() }).where(eq(users.id, user.id));
+    await recordSignIn(db, deps.clock, user.id);
     setSessionCookie(c, session.token, session.expiresAt);
     return c.json({ ok: true } as const, 200);
   })
@@ -149,14 +127,7 @@ export const authRoutes = new Hono<AppEnv>()
     const found = await findUsableToken(db, deps.clock, token, 'reset-password');
     if (!found) throw invalidToken();
     const passwordHash = await hashPassword(input.password);
-    const done = await db.transaction(async (tx) => {
-      if (!(await consumeToken(tx, deps.clock, found.id))) return false;
-      await tx.update(users).set({ passwordHash, updatedAt: deps.clock.now() }).where(eq(users.id, found.userId));
-      await deleteUserSessions(tx, found.userId);
-      return true;
-    });
-    if (!done) throw invalidToken();
-    await audit(db, { actorId: found.userId, via: 'api', action: 'user.password_reset', targetType: 'user', targetId: found.userId, ip: clientIp(c) });
+    if (!(await resetPassword(db, deps.clock, { token: found, passwordHash }, { ip: clientIp(c) }))) throw invalidToken();
     clearSessionCookie(c);
     return c.json({ ok: true } as const, 200);
   });

@@ -1,15 +1,13 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../context.ts';
-import { requireUser } from '../middleware/session.ts';
+import { signedIn, signedInUser } from '../http.ts';
 import { homeFor } from '../services/home.ts';
-import { signedInUser } from './params.ts';
 
 /**
  * The participant's home: what to do, what waits for review, what is done (`GET /api/home`,
  * any signed-in user; only live projects they are a member of). Rules: `services/home.ts`.
  */
-export const homeRoutes = new Hono<AppEnv>().use('*', requireUser()).get('/', async (c) => {
+export const homeRoutes = new Hono<AppEnv>().use('*', signedIn).get('/', async (c) => {
   const user = signedInUser(c.var.user);
-  c.header('Cache-Control', 'no-store');
   return c.json(await homeFor(c.var.db, c.var.deps.clock, user.id), 200);
 });

@@ -1,10 +1,9 @@
 import { Hono, type Context } from 'hono';
-import { MEDIA_LIMITS, MEDIA_MESSAGES } from '../../shared/programme.ts';
+import { MEDIA_LIMITS, MEDIA_MESSAGES } from '../../shared/media.ts';
 import type { AppEnv } from '../context.ts';
 import type { Media } from '../db/schema/index.ts';
 import { ApiError } from '../errors.ts';
-import { enforceRateLimits } from '../http.ts';
-import { requireUser } from '../middleware/session.ts';
+import { enforceRateLimits, signedIn, signedInUser } from '../http.ts';
 import { seesMediaInInstructions } from '../services/participation.ts';
 import { RATE_LIMITS } from '../services/rate-limit.ts';
 import {
@@ -20,7 +19,6 @@ import {
   reserveUpload,
   withUploadPlace,
 } from '../services/media.ts';
-import { signedInUser } from './params.ts';
 
 /**
  * Room for the multipart framing around the file (boundaries, part headers, a long file name):
@@ -181,9 +179,8 @@ async function serveImage(c: Context<AppEnv>, which: 'display' | 'thumbnail') {
  * rows, a debug log line each.
  */
 export const mediaRoutes = new Hono<AppEnv>()
-  .post('/', requireUser(), async (c) => {
+  .post('/', signedIn, async (c) => {
     const user = signedInUser(c.var.user);
-    c.header('Cache-Control', 'no-store');
     const { db, deps } = c.var;
     await enforceRateLimits(c, [[mediaUploadRateKey(user.id), RATE_LIMITS.mediaUploadsPerUser]]);
     try {
@@ -237,7 +234,7 @@ export const mediaRoutes = new Hono<AppEnv>()
 
   .get('/:id/thumbnail', (c) => serveImage(c, 'thumbnail'))
 
-  .delete('/:id', requireUser(), async (c) => {
+  .delete('/:id', signedIn, async (c) => {
     const user = signedInUser(c.var.user);
     const result = await deleteMedia(c.var.db, c.var.deps.storage, { id: c.req.param('id'), ownerId: user.id });
     if (result === 'not_found') throw new ApiError(404, 'not_found', MEDIA_MESSAGES.notFound);

@@ -1,22 +1,20 @@
 import { Hono, type Context } from 'hono';
-import { entryCreateSchema, entrySaveSchema, entrySubmitSchema } from '../../shared/schemas/programme.ts';
+import { entryCreateSchema, entrySaveSchema, entrySubmitSchema } from '../../shared/schemas/mission-entries.ts';
 import type { AppEnv } from '../context.ts';
 import type { Mission } from '../db/schema/index.ts';
-import { readJson } from '../http.ts';
-import { requireUser } from '../middleware/session.ts';
+import { notFound, pathId, readJson, signedIn, signedInUser } from '../http.ts';
 import { createEntry, deleteEntry, participantMission, saveEntry, submitEntry } from '../services/mission-entries.ts';
-import { findVisibleMission, notFound, pathId, type Visible } from '../services/participation.ts';
-import { signedInUser } from './params.ts';
+import { findVisibleMission, type Visible } from '../services/participation.ts';
 
 /** The mission of the path, when the signed-in user may see it; 404 otherwise. */
 async function visibleMission(c: Context<AppEnv>): Promise<Visible<Mission>> {
   const user = signedInUser(c.var.user);
-  const visible = await findVisibleMission(c.var.db, user.id, pathId(c.req.param('id'), 'mission'));
+  const visible = await findVisibleMission(c.var.db, user.id, pathId(c, 'id', 'mission'));
   if (!visible) throw notFound('mission');
   return visible;
 }
 
-const entryIdOf = (c: Context<AppEnv>) => pathId(c.req.param('entryId'), 'entry');
+const entryIdOf = (c: Context<AppEnv>) => pathId(c, 'entryId', 'entry');
 
 /**
  * Missions as participants take them: the mission with their entries, and entries made (draft),
@@ -25,11 +23,7 @@ const entryIdOf = (c: Context<AppEnv>) => pathId(c.req.param('entryId'), 'entry'
  * Rules: `services/mission-entries.ts`.
  */
 export const missionRoutes = new Hono<AppEnv>()
-  .use('*', requireUser())
-  .use('*', async (c, next) => {
-    c.header('Cache-Control', 'no-store');
-    await next();
-  })
+  .use('*', signedIn)
 
   .get('/:id', async (c) => {
     const visible = await visibleMission(c);

@@ -1,10 +1,9 @@
 import { Hono, type Context } from 'hono';
-import type { SurveyWebhookResult } from '../../shared/programme.ts';
+import type { SurveyWebhookResult } from '../../shared/surveys.ts';
 import type { AppEnv } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { clientIp, enforceRateLimits } from '../http.ts';
+import { clientIp, enforceRateLimits, pathId } from '../http.ts';
 import { checkWebhookSecret, findReference, isExternalOutcome, recordOutcome } from '../services/external-surveys.ts';
-import { pathId } from '../services/participation.ts';
 import { RATE_LIMITS } from '../services/rate-limit.ts';
 import { findSurvey } from '../services/surveys-admin.ts';
 
@@ -39,7 +38,7 @@ async function readFields(c: Context<AppEnv>): Promise<Map<string, string>> {
 export const surveyWebhookRoutes = new Hono<AppEnv>().post('/:id/webhook', async (c) => {
   c.header('Cache-Control', 'no-store');
   await enforceRateLimits(c, [[`external-webhook:ip:${clientIp(c)}`, RATE_LIMITS.externalWebhooksPerIp]]);
-  const survey = await findSurvey(c.var.db, pathId(c.req.param('id'), 'survey'));
+  const survey = await findSurvey(c.var.db, pathId(c, 'id', 'survey'));
   if (!survey || survey.kind !== 'external') throw new ApiError(404, 'not_found', 'No such survey');
   const fields = await readFields(c);
   const secret = c.req.header(WEBHOOK_SECRET_HEADER) ?? fields.get('secret');

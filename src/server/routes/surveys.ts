@@ -2,18 +2,15 @@ import { createHash } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { loginRedirect } from '../../shared/route-rules.ts';
-import { responseSaveSchema, responseSubmitSchema } from '../../shared/schemas/programme.ts';
+import { responseSaveSchema, responseSubmitSchema } from '../../shared/schemas/surveys.ts';
 import type { AppEnv } from '../context.ts';
 import type { Survey } from '../db/schema/index.ts';
 import { ApiError } from '../errors.ts';
-import { clientIp, enforceRateLimits, readJson } from '../http.ts';
-import { requireUser } from '../middleware/session.ts';
+import { clientIp, enforceRateLimits, notFound, pathId, readJson, signedIn, signedInUser } from '../http.ts';
 import { checkOutcomeKey, findReference, isExternalOutcome, RETURN_KEY_PARAM, recordOutcome, startExternal } from '../services/external-surveys.ts';
-import { findVisibleSurvey, notFound, pathId, type Visible } from '../services/participation.ts';
+import { findVisibleSurvey, type Visible } from '../services/participation.ts';
 import { RATE_LIMITS } from '../services/rate-limit.ts';
 import { participantSurvey, saveResponse, submitResponse } from '../services/survey-responses.ts';
-import { signedInUser } from './params.ts';
-import { surveyWebhookRoutes } from './survey-webhook.ts';
 
 // ---------------------------------------------------------------------------------------------
 // The small HTML pages of the browser-facing redirects (start, return)
@@ -50,7 +47,7 @@ const INVALID_LINK = ['This link is not valid', 'It may be incomplete or from an
 /** The survey of the path, when the signed-in user may see it; 404 otherwise. */
 async function visibleSurvey(c: Context<AppEnv>): Promise<Visible<Survey>> {
   const user = signedInUser(c.var.user);
-  const visible = await findVisibleSurvey(c.var.db, user.id, pathId(c.req.param('id'), 'survey'));
+  const visible = await findVisibleSurvey(c.var.db, user.id, pathId(c, 'id', 'survey'));
   if (!visible) throw notFound('survey');
   return visible;
 }
@@ -63,8 +60,8 @@ async function visibleSurvey(c: Context<AppEnv>): Promise<Visible<Survey>> {
  *
  * `GET /return` needs no session (Alchemer sends the participant's browser) and, like `/start`,
  * answers a browser: redirects, or a small HTML page. Its key `k` must be its outcome's
- * (`docs/alchemer.md`). `POST /:id/webhook` (`survey-webhook.ts`) is Alchemer's server-to-server
- * confirmation: no session, the survey's webhook secret.
+ * (`docs/alchemer.md`). `POST /:id/webhook` (`survey-webhook.ts`, mounted before this file so no
+ * session is asked for) is Alchemer's server-to-server confirmation: the survey's webhook secret.
  */
 export const surveyRoutes = new Hono<AppEnv>()
   .get('/return', async (c) => {
@@ -101,7 +98,7 @@ export const surveyRoutes = new Hono<AppEnv>()
     const notFoundPage = () => messagePage(c, 404, 'This survey could not be found', 'Check the link, or find the survey on your home page.');
     let id: number;
     try {
-      id = pathId(c.req.param('id'), 'survey');
+      id = pathId(c, 'id', 'survey');
     } catch {
       return notFoundPage();
     }
@@ -115,13 +112,7 @@ export const surveyRoutes = new Hono<AppEnv>()
     return c.redirect(result.location, 302);
   })
 
-  .route('/', surveyWebhookRoutes)
-
-  .use('*', requireUser())
-  .use('*', async (c, next) => {
-    c.header('Cache-Control', 'no-store');
-    await next();
-  })
+  .use('*', signedIn)
 
   .get('/:id', async (c) => {
     const visible = await visibleSurvey(c);

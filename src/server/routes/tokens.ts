@@ -2,12 +2,10 @@ import { Hono } from 'hono';
 import { tokenVerifySchema } from '../../shared/schemas/auth.ts';
 import { TOKEN_TYPES, type TokenType } from '../../shared/tokens.ts';
 import type { AppEnv } from '../context.ts';
-import { ApiError } from '../errors.ts';
 import { clientIp, enforceRateLimits, readQuery } from '../http.ts';
-import { findUsableToken } from '../services/link-tokens.ts';
+import { findUsableToken, invalidToken } from '../services/link-tokens.ts';
 import { RATE_LIMITS } from '../services/rate-limit.ts';
 import { findUserById } from '../services/users.ts';
-import { INVALID_TOKEN_MESSAGE } from './auth.ts';
 
 const isTokenType = (type: string): type is TokenType => (TOKEN_TYPES as readonly string[]).includes(type);
 
@@ -23,7 +21,7 @@ export const tokenRoutes = new Hono<AppEnv>().get('/verify', async (c) => {
   const found = isTokenType(type) ? await findUsableToken(db, deps.clock, token, type) : null;
   const user = found ? await findUserById(db, found.userId) : null;
   if (!found || !user || user.status === 'disabled' || (type === 'onboarding' && user.status !== 'invited')) {
-    throw new ApiError(404, 'invalid_token', INVALID_TOKEN_MESSAGE);
+    throw invalidToken();
   }
   return c.json(
     {

@@ -32,3 +32,15 @@ export async function audit(db: Db, input: AuditInput): Promise<void> {
     ip: input.ip ?? null,
   });
 }
+
+/**
+ * Runs a change and writes its audit row in one transaction, so both stand or fall together (if
+ * the row cannot be written, nothing changes). `entry` describes the row from the change's result.
+ */
+export function withAudit<T>(db: Db, change: (tx: Db) => Promise<T>, entry: (result: T) => AuditInput): Promise<T> {
+  return db.transaction(async (tx) => {
+    const result = await change(tx);
+    await audit(tx, entry(result));
+    return result;
+  });
+}

@@ -1,9 +1,12 @@
 import { createHash } from 'node:crypto';
-import { count, desc, eq, ilike, or, sql } from 'drizzle-orm';
-import { redactReport, reportContent, type Report } from '../../shared/schemas/reports.ts';
+import { count, eq, ilike, or, sql } from 'drizzle-orm';
+import { redactReport, reportContent, type Report } from '../../shared/client-reports.ts';
+import type { ListPage } from '../../shared/list.ts';
+import type { ClientReportListQuery } from '../../shared/schemas/admin.ts';
 import type { Db } from '../db/index.ts';
-import { clientReports, users } from '../db/schema/index.ts';
+import { clientReports, users, type ClientReport } from '../db/schema/index.ts';
 import type { Clock } from './clock.ts';
+import { countOf, listOrder, paginate } from './list.ts';
 import { containsPattern } from './search.ts';
 
 /** The SHA-1 (hex) that de-duplicates a report: of its url, userAgent and data as canonical JSON. */
@@ -53,35 +56,52 @@ export async function storeReports(db: Db, clock: Clock, reports: readonly Repor
     });
 }
 
-/** The admin list: newest (last seen) first, searched in the url, the browser and the data. */
-export async function listReports(db: Db, query: { search?: string | undefined; page: number; perPage: number }) {
-  const pattern = query.search ? containsPattern(query.search) : null;
+/** A stored report as the "Client errors" list shows it. */
+function reportView(report: ClientReport, user: { id: number; email: string; firstName: string; lastName: string } | null) {
+  return {
+    id: report.id,
+    hash: report.hash,
+    url: report.url,
+    userAgent: report.userAgent,
+    data: report.data,
+    count: report.count,
+    firstSeenAt: report.firstSeenAt.toISOString(),
+    lastSeenAt: report.lastSeenAt.toISOString(),
+    user,
+  };
+}
+export type ClientReportView = ReturnType<typeof reportView>;
+
+/**
+ * `GET /api/admin/reports`: searched in the url, the browser and the data; last seen first by
+ * default (`sort`: `lastSeen`, `firstSeen`, `count`, all newest or most first).
+ */
+export function listReports(db: Db, query: ClientReportListQuery): Promise<ListPage<ClientReportView>> {
+  const pattern = query.q ? containsPattern(query.q) : null;
   const where = pattern
     ? or(ilike(clientReports.url, pattern), ilike(clientReports.userAgent, pattern), sql`${clientReports.data}::text ilike ${pattern}`)
     : undefined;
-  const [rows, [total]] = await Promise.all([
-    db
-      .select({ report: clientReports, user: { id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName } })
-      .from(clientReports)
-      .leftJoin(users, eq(users.id, clientReports.userId))
-      .where(where)
-      .orderBy(desc(clientReports.lastSeenAt), desc(clientReports.id))
-      .limit(query.perPage)
-      .offset((query.page - 1) * query.perPage),
-    db.select({ value: count() }).from(clientReports).where(where),
-  ]);
-  return {
-    reports: rows.map(({ report, user }) => ({
-      id: report.id,
-      hash: report.hash,
-      url: report.url,
-      userAgent: report.userAgent,
-      data: report.data,
-      count: report.count,
-      firstSeenAt: report.firstSeenAt.toISOString(),
-      lastSeenAt: report.lastSeenAt.toISOString(),
-      user: user?.id ? user : null,
-    })),
-    total: total?.value ?? 0,
-  };
+  const order = listOrder(
+    query,
+    {
+      lastSeen: { by: clientReports.lastSeenAt, dir: 'desc' },
+      firstSeen: { by: clientReports.firstSeenAt, dir: 'desc' },
+      count: { by: clientReports.count, dir: 'desc' },
+    },
+    clientReports.id,
+  );
+  return paginate(query, {
+    rows: async (limit, offset) =>
+      (
+        await db
+          .select({ report: clientReports, user: { id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName } })
+          .from(clientReports)
+          .leftJoin(users, eq(users.id, clientReports.userId))
+          .where(where)
+          .orderBy(...order)
+          .limit(limit)
+          .offset(offset)
+      ).map(({ report, user }) => reportView(report, user?.id ? user : null)),
+    count: () => countOf(db.select({ value: count() }).from(clientReports).where(where)),
+  });
 }

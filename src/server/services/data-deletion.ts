@@ -1,10 +1,23 @@
-import { and, count, desc, eq, ilike, inArray, or } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
+import type { ListPage } from '../../shared/list.ts';
 import { redactSecrets } from '../../shared/redact.ts';
+import type { DataDeletionListQuery } from '../../shared/schemas/admin.ts';
 import type { DataDeletionStatus } from '../../shared/schemas/data-deletion.ts';
+import type { AppDeps } from '../context.ts';
 import type { Db } from '../db/index.ts';
-import { dataDeletionRequests, users, type DataDeletionRequest, type User } from '../db/schema/index.ts';
+import { dataDeletionRequests, users, type DataDeletionRequest, type Token, type User } from '../db/schema/index.ts';
+import { ApiError } from '../errors.ts';
+import { dataDeletionCompletedNotice, dataDeletionConfirmedNotice } from '../mail/templates.ts';
+import { audit } from './audit.ts';
 import type { Clock } from './clock.ts';
+import { consumeToken, invalidToken } from './link-tokens.ts';
+import { countOf, listOrder, paginate } from './list.ts';
 import { containsPattern } from './search.ts';
+
+/** What the calls that mail need besides the database. */
+type MailDeps = Pick<AppDeps, 'clock' | 'jobs' | 'config'>;
+
+const supportUrlOf = (deps: MailDeps) => `${deps.config.publicUrl}/contact`;
 
 /** Requests still waiting for someone: the owner's confirmation (pending) or an admin (confirmed). */
 const OPEN_STATUSES: DataDeletionStatus[] = ['pending', 'confirmed'];
@@ -69,6 +82,8 @@ export async function findRequest(db: Db, id: number): Promise<DataDeletionReque
   return row ?? null;
 }
 
+export type DataDeletionRequestView = ReturnType<typeof requestView>;
+
 export function requestView(request: DataDeletionRequest, user: { id: number; email: string; firstName: string; lastName: string } | null = null) {
   return {
     id: request.id,
@@ -85,28 +100,127 @@ export function requestView(request: DataDeletionRequest, user: { id: number; em
   };
 }
 
-/** The admin list: newest first, optionally one status, searched in the address and the reason. */
-export async function listRequests(db: Db, query: { search?: string | undefined; status?: DataDeletionStatus | undefined; page: number; perPage: number }) {
-  const pattern = query.search ? containsPattern(query.search) : null;
+/** `GET /api/admin/data-deletion-requests`: optionally one status, searched in the address and the reason; newest first by default. */
+export function listRequests(db: Db, query: DataDeletionListQuery): Promise<ListPage<DataDeletionRequestView>> {
+  const pattern = query.q ? containsPattern(query.q) : null;
   const where = and(
     query.status ? eq(dataDeletionRequests.status, query.status) : undefined,
     pattern ? or(ilike(dataDeletionRequests.email, pattern), ilike(dataDeletionRequests.reason, pattern)) : undefined,
   );
-  const [rows, [total]] = await Promise.all([
-    db
-      .select({ request: dataDeletionRequests, user: { id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName } })
-      .from(dataDeletionRequests)
-      .leftJoin(users, eq(users.id, dataDeletionRequests.userId))
-      .where(where)
-      .orderBy(desc(dataDeletionRequests.createdAt), desc(dataDeletionRequests.id))
-      .limit(query.perPage)
-      .offset((query.page - 1) * query.perPage),
-    db.select({ value: count() }).from(dataDeletionRequests).where(where),
-  ]);
-  return { requests: rows.map(({ request, user }) => requestView(request, user?.id ? user : null)), total: total?.value ?? 0 };
+  const order = listOrder(
+    query,
+    {
+      created: { by: dataDeletionRequests.createdAt, dir: 'desc' },
+      email: { by: sql`lower(${dataDeletionRequests.email})`, dir: 'asc' },
+      // The order a request goes through: waiting for its owner, for an admin, then closed.
+      status: {
+        by: sql`case ${dataDeletionRequests.status} when 'pending' then 0 when 'confirmed' then 1 when 'completed' then 2 else 3 end`,
+        dir: 'asc',
+      },
+    },
+    dataDeletionRequests.id,
+  );
+  return paginate(query, {
+    rows: async (limit, offset) =>
+      (
+        await db
+          .select({ request: dataDeletionRequests, user: { id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName } })
+          .from(dataDeletionRequests)
+          .leftJoin(users, eq(users.id, dataDeletionRequests.userId))
+          .where(where)
+          .orderBy(...order)
+          .limit(limit)
+          .offset(offset)
+      ).map(({ request, user }) => requestView(request, user?.id ? user : null)),
+    count: () => countOf(db.select({ value: count() }).from(dataDeletionRequests).where(where)),
+  });
 }
 
 /** Which closing step a request in a status allows: completed only once confirmed; cancelled while open. */
 export function canMoveTo(from: DataDeletionStatus, to: 'completed' | 'cancelled'): boolean {
   return to === 'completed' ? from === 'confirmed' : from === 'pending' || from === 'confirmed';
+}
+
+/**
+ * A signed-in user's request, confirmed at once (their password was checked): opened or reused,
+ * audited `data_deletion.confirm`, and the user told.
+ */
+export async function requestConfirmed(db: Db, deps: MailDeps, input: { user: User; reason: string | undefined }, actor: { ip: string }): Promise<void> {
+  const { user } = input;
+  const request = await openRequest(db, deps.clock, { user, status: 'confirmed', reason: input.reason, ip: actor.ip });
+  await audit(db, { actorId: user.id, via: 'api', action: 'data_deletion.confirm', targetType: 'data_deletion_request', targetId: request.id, ip: actor.ip });
+  await deps.jobs.mail(dataDeletionConfirmedNotice({ to: user.email, firstName: user.firstName, supportUrl: supportUrlOf(deps) }));
+}
+
+/**
+ * The mailed link: uses the token and confirms the request (a pending one; a confirmed one stays
+ * so) in one transaction, audited `data_deletion.confirm`, and tells the user. 404
+ * `invalid_token` when the token was used meanwhile, or an admin closed the request meanwhile.
+ */
+export async function confirmByLink(
+  db: Db,
+  deps: MailDeps,
+  input: { token: Token; request: DataDeletionRequest; user: User },
+  actor: { ip: string },
+): Promise<void> {
+  const { request, user } = input;
+  if (request.status !== 'pending' && request.status !== 'confirmed') throw invalidToken();
+  const now = deps.clock.now();
+  const confirmed = await db.transaction(async (tx) => {
+    if (!(await consumeToken(tx, deps.clock, input.token.id))) return false;
+    if (request.status === 'pending') {
+      const rows = await tx
+        .update(dataDeletionRequests)
+        .set({ status: 'confirmed', confirmedAt: now })
+        .where(and(eq(dataDeletionRequests.id, request.id), eq(dataDeletionRequests.status, 'pending')))
+        .returning({ id: dataDeletionRequests.id });
+      if (rows.length === 0) {
+        // Closed by an admin in the meantime, unless it was confirmed another way.
+        const open = await findOpenRequest(tx, user.id);
+        if (open?.id !== request.id) throw invalidToken();
+      }
+    }
+    return true;
+  });
+  if (!confirmed) throw invalidToken();
+  await audit(db, { actorId: user.id, via: 'api', action: 'data_deletion.confirm', targetType: 'data_deletion_request', targetId: request.id, ip: actor.ip });
+  await deps.jobs.mail(dataDeletionConfirmedNotice({ to: user.email, firstName: user.firstName, supportUrl: supportUrlOf(deps) }));
+}
+
+/**
+ * An admin closes a request: `completed` (only once confirmed: records that the data was deleted
+ * and tells the person; it deletes nothing itself) or `cancelled` (while open). Audited
+ * `data_deletion.complete` / `.cancel`. 404 for an unknown id; 409 `invalid_status` otherwise.
+ */
+export async function closeRequest(
+  db: Db,
+  deps: MailDeps,
+  id: number,
+  status: 'completed' | 'cancelled',
+  actor: { actorId: number; ip: string },
+): Promise<DataDeletionRequest> {
+  const before = await findRequest(db, id);
+  if (!before) throw new ApiError(404, 'not_found', 'No such request');
+  if (!canMoveTo(before.status, status)) {
+    const why = status === 'completed' ? 'Only a confirmed request can be completed' : 'This request is already closed';
+    throw new ApiError(409, 'invalid_status', `${why} (it is ${before.status})`);
+  }
+  const [updated] = await db
+    .update(dataDeletionRequests)
+    .set({ status, handledAt: deps.clock.now(), handledBy: actor.actorId })
+    .where(and(eq(dataDeletionRequests.id, id), eq(dataDeletionRequests.status, before.status)))
+    .returning();
+  if (!updated) throw new ApiError(409, 'invalid_status', 'The request changed meanwhile; reload it');
+  await audit(db, {
+    actorId: actor.actorId,
+    via: 'api',
+    action: `data_deletion.${status === 'completed' ? 'complete' : 'cancel'}`,
+    targetType: 'data_deletion_request',
+    targetId: id,
+    before: { status: before.status },
+    after: { status },
+    ip: actor.ip,
+  });
+  if (status === 'completed') await deps.jobs.mail(dataDeletionCompletedNotice({ to: updated.email, supportUrl: supportUrlOf(deps) }));
+  return updated;
 }

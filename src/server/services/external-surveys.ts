@@ -15,15 +15,15 @@
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { and, asc, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import type { ProjectStatus } from '../../shared/projects.ts';
 import {
   ALCHEMER_PID_MERGE_CODE,
   EXTERNAL_OUTCOMES,
   EXTERNAL_PID_PARAM,
   type ExternalOutcome,
   type ExternalReturnLinks,
-  type ProjectStatus,
   type SurveyWebhook,
-} from '../../shared/programme.ts';
+} from '../../shared/surveys.ts';
 import { pointReference } from '../../shared/points.ts';
 import type { Db } from '../db/index.ts';
 import { projectMembers, projects, surveyExternalRefs, surveys, type Survey, type SurveyExternalRef } from '../db/schema/index.ts';

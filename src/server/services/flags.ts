@@ -8,12 +8,16 @@ export async function getFlag(db: Db, key: string): Promise<FlagValue | undefine
   return row?.value;
 }
 
-export async function setFlag(db: Db, key: string, value: FlagValue, updatedBy: number | null = null): Promise<void> {
+/** Sets a flag (made or replaced); the stored row. */
+export async function setFlag(db: Db, key: string, value: FlagValue, updatedBy: number | null = null): Promise<FeatureFlag> {
   const now = new Date();
-  await db
+  const [row] = await db
     .insert(featureFlags)
     .values({ key, value, updatedAt: now, updatedBy })
-    .onConflictDoUpdate({ target: featureFlags.key, set: { value, updatedAt: now, updatedBy } });
+    .onConflictDoUpdate({ target: featureFlags.key, set: { value, updatedAt: now, updatedBy } })
+    .returning();
+  if (!row) throw new Error('flag not stored');
+  return row;
 }
 
 /** Removes a flag; false when it was not set. */

@@ -24,6 +24,7 @@ import type { Db } from '../db/index.ts';
 import { formVersions, forms, users, type Form, type FormVersionRow } from '../db/schema/index.ts';
 import type { Clock } from './clock.ts';
 import { formUsage, formUsageForMany, formVersionsWithAnswers } from './form-usage.ts';
+import { countOf, listOrder, paginate } from './list.ts';
 import { containsPattern } from './search.ts';
 
 export const STALE_REVISION_MESSAGE = 'Someone else saved this form since you opened it';
@@ -84,31 +85,40 @@ export async function listForms(db: Db, query: FormListQuery): Promise<AdminForm
   const conditions: SQL[] = [query.status ? eq(forms.status, query.status) : ne(forms.status, 'archived')];
   if (query.q) conditions.push(ilike(forms.title, containsPattern(query.q)));
   const where = and(...conditions);
-  const dir = query.dir ?? (query.sort === 'title' ? 'asc' : 'desc');
-  const order = dir === 'asc' ? asc : desc;
-  const key = query.sort === 'title' ? sql`lower(${forms.title})` : query.sort === 'created' ? forms.createdAt : forms.updatedAt;
-  const [rows, [total]] = await Promise.all([
-    db
-      .select({ id: forms.id, title: forms.title, status: forms.status, createdAt: forms.createdAt, updatedAt: forms.updatedAt })
-      .from(forms)
-      .where(where)
-      .orderBy(order(key), order(forms.id))
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize),
-    db.select({ value: count() }).from(forms).where(where),
-  ]);
-  const ids = rows.map((row) => row.id);
-  const [latest, usage] = await Promise.all([latestVersionNumbers(db, ids), formUsageForMany(db, ids)]);
-  const items: AdminFormListItem[] = rows.map((row) => ({
-    id: row.id,
-    title: row.title,
-    status: row.status,
-    latestVersion: latest.get(row.id) ?? null,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-    usedBy: usage.get(row.id) ?? [],
-  }));
-  return { items, total: total?.value ?? 0, page: query.page, pageSize: query.pageSize };
+  const order = listOrder(
+    query,
+    {
+      updated: { by: forms.updatedAt, dir: 'desc' },
+      title: { by: sql`lower(${forms.title})`, dir: 'asc' },
+      created: { by: forms.createdAt, dir: 'desc' },
+    },
+    forms.id,
+  );
+  return paginate(query, {
+    rows: async (limit, offset) => {
+      const rows = await db
+        .select({ id: forms.id, title: forms.title, status: forms.status, createdAt: forms.createdAt, updatedAt: forms.updatedAt })
+        .from(forms)
+        .where(where)
+        .orderBy(...order)
+        .limit(limit)
+        .offset(offset);
+      const ids = rows.map((row) => row.id);
+      const [latest, usage] = await Promise.all([latestVersionNumbers(db, ids), formUsageForMany(db, ids)]);
+      return rows.map(
+        (row): AdminFormListItem => ({
+          id: row.id,
+          title: row.title,
+          status: row.status,
+          latestVersion: latest.get(row.id) ?? null,
+          createdAt: row.createdAt.toISOString(),
+          updatedAt: row.updatedAt.toISOString(),
+          usedBy: usage.get(row.id) ?? [],
+        }),
+      );
+    },
+    count: () => countOf(db.select({ value: count() }).from(forms).where(where)),
+  });
 }
 
 /** The whole form as the builder loads it: draft, revision, version history, uses. */

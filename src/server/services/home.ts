@@ -23,7 +23,9 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Answers, FormDefinition } from '../../shared/forms/definition.ts';
 import { isAnswerable, resolveVisibility } from '../../shared/forms/logic.ts';
-import type { ExternalOutcome, HomeAnswer, HomeItem } from '../../shared/programme.ts';
+import type { HomeAnswer, HomeItem } from '../../shared/projects.ts';
+import type { ExternalOutcome } from '../../shared/surveys.ts';
+import { utcDate } from '../../shared/time-zone.ts';
 import type { Db } from '../db/index.ts';
 import {
   formVersions,
@@ -113,7 +115,7 @@ async function surveyItems(db: Db, userId: number, now: Date): Promise<Ranked[]>
     for (const row of draftRows) drafts.set(row.surveyId, { answers: row.answers, definition: row.definition });
   }
 
-  const today = now.toISOString().slice(0, 10);
+  const today = utcDate(now);
   const out: Ranked[] = [];
   for (const row of rows) {
     const state = surveyState(availabilityOf(row, row.projectStatus, now), row.responseStatus, row.outcome ?? null);

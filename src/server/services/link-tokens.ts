@@ -1,9 +1,16 @@
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import { TOKEN_TTL_MS, tokenLinkPath, type TokenType } from '../../shared/tokens.ts';
 import type { Db } from '../db/index.ts';
+import { ApiError } from '../errors.ts';
 import { tokens, type Token } from '../db/schema/index.ts';
 import type { Clock } from './clock.ts';
 import { randomToken, sha256Hex } from './crypto.ts';
+
+/** What every call answers for a link that does not work (unknown, used, expired, another kind). */
+export const INVALID_TOKEN_MESSAGE = 'This link is invalid or has expired';
+
+/** 404 `invalid_token`. */
+export const invalidToken = () => new ApiError(404, 'invalid_token', INVALID_TOKEN_MESSAGE);
 
 /**
  * Issues a link token; earlier unused tokens of the same type for the user stop working, so the

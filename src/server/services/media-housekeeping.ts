@@ -10,7 +10,7 @@
  * and are never looked at again, the rest go.
  */
 import { and, asc, inArray, isNull, lt, not, sql, type SQL } from 'drizzle-orm';
-import { MEDIA_LIMITS } from '../../shared/programme.ts';
+import { MEDIA_LIMITS } from '../../shared/media.ts';
 import type { Db } from '../db/index.ts';
 import { media } from '../db/schema/index.ts';
 import type { Logger } from '../logger.ts';

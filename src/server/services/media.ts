@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, gt, lte, sql } from 'drizzle-orm';
 import sharp, { type Metadata, type OutputInfo } from 'sharp';
-import { MEDIA_LIMITS, MEDIA_MESSAGES, type MediaUploaded } from '../../shared/programme.ts';
+import { MEDIA_LIMITS, MEDIA_MESSAGES, type MediaUploaded } from '../../shared/media.ts';
 import { isElevated } from '../../shared/roles.ts';
 import type { Db } from '../db/index.ts';
 import { media, mediaUploadReservations, type Media, type User } from '../db/schema/index.ts';

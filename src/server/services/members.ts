@@ -3,7 +3,7 @@
  * addresses are listed, or invited), and removing one.
  */
 import { and, count, desc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
-import type { AddMembersResult, AdminPage, ProjectMember } from '../../shared/programme.ts';
+import type { AddMembersResult, AdminPage, ProjectMember } from '../../shared/projects.ts';
 import { emailSchema } from '../../shared/schemas/common.ts';
 import type { Db } from '../db/index.ts';
 import { projectMembers, users } from '../db/schema/index.ts';

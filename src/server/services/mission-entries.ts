@@ -6,11 +6,13 @@
  */
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Answers, FormDefinition } from '../../shared/forms/definition.ts';
-import type { AnswersConflict, AnswersSaved, EntryStatus, ParticipantEntry, ParticipantMission } from '../../shared/programme.ts';
-import { REVISION_REQUIRED_MESSAGE } from '../../shared/schemas/programme.ts';
+import type { AnswersConflict, AnswersSaved } from '../../shared/answers.ts';
+import type { EntryStatus, ParticipantEntry } from '../../shared/mission-entries.ts';
+import type { ParticipantMission } from '../../shared/missions.ts';
+import { REVISION_REQUIRED_MESSAGE } from '../../shared/schemas/answers.ts';
 import type { Db } from '../db/index.ts';
 import { entryDecisions, entrySubmissions, missionEntries, probes, reviewNotes, users, type Mission, type MissionEntry } from '../db/schema/index.ts';
-import { canonicalTimeZone } from '../../shared/time-zones.ts';
+import { canonicalTimeZone, localDateIn, nextLocalMidnight, safeTimeZone } from '../../shared/time-zone.ts';
 import { ApiError } from '../errors.ts';
 import type { Clock } from './clock.ts';
 import { syncEntryPoints } from './points.ts';
@@ -47,56 +49,6 @@ export const MISSION_MESSAGES = {
 
 /** Statuses whose answers the participant may still change. */
 const EDITABLE_STATUSES = ['draft', 'changes_requested'] as const satisfies readonly EntryStatus[];
-
-// ---------------------------------------------------------------------------------------------
-// Calendar days in a time zone
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatterFor(timeZone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(timeZone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-    });
-    formatters.set(timeZone, formatter);
-  }
-  return formatter;
-}
-
-/** An IANA time zone name as the platform knows it (`asia/tokyo` → `Asia/Tokyo`); `UTC` for anything invalid or absent. */
-export function safeTimeZone(name: string | null | undefined): string {
-  return canonicalTimeZone(name) ?? 'UTC';
-}
-
-/** The wall-clock time of `instant` in the zone, read as if it were UTC (ms). */
-function wallClockMs(instant: Date, timeZone: string): number {
-  const parts: Record<string, number> = {};
-  for (const part of formatterFor(timeZone).formatToParts(instant)) if (part.type !== 'literal') parts[part.type] = Number(part.value);
-  return Date.UTC(parts.year ?? 1970, (parts.month ?? 1) - 1, parts.day ?? 1, parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0);
-}
-
-/** The calendar day (`YYYY-MM-DD`) of `instant` in the time zone. */
-export function localDateIn(instant: Date, timeZone: string): string {
-  return new Date(wallClockMs(instant, timeZone)).toISOString().slice(0, 10);
-}
-
-/** The first moment of the day after `instant`'s calendar day in the time zone (its next local midnight). */
-export function nextLocalMidnight(instant: Date, timeZone: string): Date {
-  const [year, month, day] = localDateIn(instant, timeZone).split('-').map(Number) as [number, number, number];
-  const target = Date.UTC(year, month - 1, day + 1);
-  // The zone's offset at the target, found in two steps (the offset may change that night).
-  let guess = target - (wallClockMs(new Date(target), timeZone) - target);
-  guess = target - (wallClockMs(new Date(guess), timeZone) - guess);
-  return new Date(guess);
-}
 
 // ---------------------------------------------------------------------------------------------
 // The mission page

@@ -4,8 +4,8 @@
  */
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { AdminMissionGroup } from '../../shared/programme.ts';
-import type { missionGroupCreateSchema, missionGroupPatchSchema } from '../../shared/schemas/programme.ts';
+import type { AdminMissionGroup } from '../../shared/mission-groups.ts';
+import type { missionGroupCreateSchema, missionGroupPatchSchema } from '../../shared/schemas/mission-groups.ts';
 import type { Db } from '../db/index.ts';
 import { missionGroupMissions, missionGroups, missions, type MissionGroup } from '../db/schema/index.ts';
 import { ApiError } from '../errors.ts';

@@ -6,8 +6,10 @@
 import { and, asc, count, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { FormDefinition } from '../../shared/forms/definition.ts';
-import type { ActivityCounts, AdminMission, AdminSubmissionDetail, SubmissionMedia } from '../../shared/programme.ts';
-import type { missionCreateSchema, missionPatchSchema } from '../../shared/schemas/programme.ts';
+import type { AdminSubmissionDetail, SubmissionMedia } from '../../shared/mission-entries.ts';
+import type { AdminMission } from '../../shared/missions.ts';
+import type { ActivityCounts } from '../../shared/projects.ts';
+import type { missionCreateSchema, missionPatchSchema } from '../../shared/schemas/missions.ts';
 import { isElevated } from '../../shared/roles.ts';
 import type { Db } from '../db/index.ts';
 import { formVersions, media, missionEntries, missions, projectMembers, users, type Mission } from '../db/schema/index.ts';

@@ -12,6 +12,7 @@
  */
 import { and, asc, count, desc, eq, gte, inArray, isNull } from 'drizzle-orm';
 import { MAIL_PREFERENCE_KEYS, type NotificationKind, type NotificationView, type NotificationsAnswer } from '../../shared/notifications.ts';
+import { utcDate, utcMidnight } from '../../shared/time-zone.ts';
 import { z } from 'zod';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/index.ts';
@@ -168,7 +169,7 @@ export async function mailPendingNotifications(deps: NotificationMailDeps): Prom
 
 /** Midnight UTC of the day `now` is in: a digest goes at most once per UTC day. */
 function startOfUtcDay(now: Date): Date {
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+  return utcMidnight(utcDate(now));
 }
 
 /**

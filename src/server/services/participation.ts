@@ -10,7 +10,8 @@
 import { and, asc, eq, exists, inArray, sql } from 'drizzle-orm';
 import { allElements, type Answers, type FormDefinition } from '../../shared/forms/definition.ts';
 import { validateAnswers } from '../../shared/forms/validate.ts';
-import type { ActivityStatus, GroupMissionState, GroupUnlock, GroupUnlockOn, ParticipantMissionGroup, ProjectStatus } from '../../shared/programme.ts';
+import type { GroupMissionState, GroupUnlock, GroupUnlockOn, ParticipantMissionGroup } from '../../shared/mission-groups.ts';
+import type { ActivityStatus, ProjectStatus } from '../../shared/projects.ts';
 import { ELEVATED_ROLES } from '../../shared/roles.ts';
 import type { Db } from '../db/index.ts';
 import {
@@ -27,7 +28,7 @@ import {
   type MissionGroup,
   type Survey,
 } from '../db/schema/index.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError, notFound } from '../errors.ts';
 
 /** Project statuses whose activities members see (`closed`: read-only). */
 export const VISIBLE_PROJECT_STATUSES = ['live', 'closed'] as const satisfies readonly ProjectStatus[];
@@ -40,18 +41,8 @@ export type Availability = 'upcoming' | 'open' | 'closed';
 /** The message of a photo answer naming a media id the participant does not own (or that does not exist). */
 export const PHOTO_NOT_FOUND_MESSAGE = 'This photo could not be found; upload it again';
 
-/** The 404 every participant call answers for what the user may not see. */
-export function notFound(what: string): ApiError {
-  return new ApiError(404, 'not_found', `No such ${what}`);
-}
-
-/** A numeric id from a path segment: digits only, 1 … 2^31−1; anything else is 404 like an unknown id. */
-export function pathId(raw: string | undefined, what: string): number {
-  if (!raw || !/^\d{1,10}$/.test(raw)) throw notFound(what);
-  const id = Number(raw);
-  if (id < 1 || id > 2_147_483_647) throw notFound(what);
-  return id;
-}
+/** The 404 every participant call answers for what the user may not see (`errors.ts`). */
+export { notFound };
 
 /**
  * Availability by status and dates: `closed` when the activity or its project is closed or its

@@ -7,11 +7,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { and, count, desc, eq, ne, sql } from 'drizzle-orm';
-import type { EntryStatus } from '../../shared/programme.ts';
+import type { EntryStatus } from '../../shared/mission-entries.ts';
 import { pointReference, type PointSource, type PointState, type PointsEntryView, type PointsSummary } from '../../shared/points.ts';
 import type { Db } from '../db/index.ts';
 import { pointsLedger, users, type Mission, type MissionEntry, type PointsEntry, type Survey } from '../db/schema/index.ts';
 import { ApiError } from '../errors.ts';
+import { audit } from './audit.ts';
 import type { Clock } from './clock.ts';
 import { shortDay } from './participation.ts';
 
@@ -161,8 +162,8 @@ export async function creditSurvey(db: Db, clock: Clock, survey: Pick<Survey, 'i
 }
 
 /**
- * An external survey returned `complete`: its points, `pending` until the tools issue confirms
- * them from the export, or `available` at once when the survey trusts returns (0 points: nothing).
+ * An external survey returned `complete`: its points, `pending` until confirmed (by Alchemer's
+ * webhook, or by the check against Alchemer's export in the admin tools), or `available` at once when the survey trusts returns (0 points: nothing).
  */
 export async function creditExternalSurvey(
   db: Db,
@@ -210,6 +211,28 @@ export async function adjustPoints(db: Db, clock: Clock, input: AdjustmentInput)
     source: 'adjustment',
     reference: input.reference ?? `adjustment:${randomUUID()}`,
     createdBy: input.actorId,
+  });
+}
+
+/**
+ * `POST /api/admin/users/{id}/points`: the adjustment and its audit row (`points.adjust`, new
+ * entries only: entry id, points, reason, reference) in one transaction.
+ */
+export function adjustPointsAudited(db: Db, clock: Clock, input: AdjustmentInput, actor: { ip: string }): Promise<CreditResult> {
+  return db.transaction(async (tx) => {
+    const done = await adjustPoints(tx, clock, input);
+    if (done.created) {
+      await audit(tx, {
+        actorId: input.actorId,
+        via: 'api',
+        action: 'points.adjust',
+        targetType: 'user',
+        targetId: input.userId,
+        after: { entryId: done.entry.id, points: done.entry.points, reason: input.reason, reference: done.entry.reference },
+        ip: actor.ip,
+      });
+    }
+    return done;
   });
 }
 

@@ -5,8 +5,8 @@
  */
 import { and, count, desc, eq, ilike, inArray, ne, or, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { AdminPage, AdminProject, AdminProjectListItem } from '../../shared/programme.ts';
-import type { projectCreateSchema, projectListQuerySchema, projectPatchSchema } from '../../shared/schemas/programme.ts';
+import type { AdminPage, AdminProject, AdminProjectListItem } from '../../shared/projects.ts';
+import type { projectCreateSchema, projectListQuerySchema, projectPatchSchema } from '../../shared/schemas/projects.ts';
 import type { Db } from '../db/index.ts';
 import { missionGroups, missions, projectMembers, projects, surveys, type Project } from '../db/schema/index.ts';
 import { ApiError } from '../errors.ts';

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { MEDIA_LIMITS } from '../../shared/programme.ts';
+import { MEDIA_LIMITS } from '../../shared/media.ts';
 import type { Db } from '../db/index.ts';
 import { rateLimits } from '../db/schema/index.ts';
 import type { Clock } from './clock.ts';

@@ -11,8 +11,9 @@
 import { and, asc, count, desc, eq, ilike, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Answers } from '../../shared/forms/definition.ts';
-import type { AdminPage, EntryStatus, UserRef } from '../../shared/programme.ts';
-import { canonicalJson } from '../../shared/report-content.ts';
+import type { EntryStatus } from '../../shared/mission-entries.ts';
+import type { AdminPage, UserRef } from '../../shared/projects.ts';
+import { canonicalJson } from '../../shared/canonical-json.ts';
 import {
   DECISION_STATUS,
   type DecisionView,
@@ -25,6 +26,7 @@ import {
   type SubmissionVersion,
 } from '../../shared/review.ts';
 import type { reasonTemplateSchema, reviewQueueQuerySchema } from '../../shared/schemas/review.ts';
+import { addDays, utcMidnight } from '../../shared/time-zone.ts';
 import type { Db } from '../db/index.ts';
 import {
   entryDecisions,
@@ -63,7 +65,6 @@ export async function requireSubmission(db: Db, id: number): Promise<void> {
 const userRefColumns = { id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email };
 /** When an entry counts for the date filters and the order: submitted, else created. */
 const entryMoment = sql`coalesce(${missionEntries.submittedAt}, ${missionEntries.createdAt})`;
-const DAY_MS = 24 * 60 * 60 * 1000;
 /** An unanswered probe on the entry. */
 const probeWaiting = sql`exists (select 1 from ${probes} where ${probes.entryId} = ${missionEntries.id} and ${probes.answeredAt} is null)`;
 
@@ -86,8 +87,8 @@ export async function reviewQueue(db: Db, missionId: number, query: ReviewQueueQ
     const search = or(ilike(users.email, pattern), ilike(sql`${users.firstName} || ' ' || ${users.lastName}`, pattern));
     if (search) conditions.push(search);
   }
-  if (query.from) conditions.push(sql`${entryMoment} >= ${new Date(`${query.from}T00:00:00Z`).toISOString()}::timestamptz`);
-  if (query.to) conditions.push(sql`${entryMoment} < ${new Date(Date.parse(`${query.to}T00:00:00Z`) + DAY_MS).toISOString()}::timestamptz`);
+  if (query.from) conditions.push(sql`${entryMoment} >= ${utcMidnight(query.from).toISOString()}::timestamptz`);
+  if (query.to) conditions.push(sql`${entryMoment} < ${utcMidnight(addDays(query.to, 1)).toISOString()}::timestamptz`);
   if (query.probes === 'waiting') conditions.push(probeWaiting);
   const where = and(...conditions);
   const [rows, [total]] = await Promise.all([

@@ -4,8 +4,10 @@
  */
 import { and, asc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Answers } from '../../shared/forms/definition.ts';
-import type { AnswersConflict, AnswersSaved, ExternalOutcome, ParticipantSurvey, SurveyState } from '../../shared/programme.ts';
-import { REVISION_REQUIRED_MESSAGE } from '../../shared/schemas/programme.ts';
+import type { AnswersConflict, AnswersSaved } from '../../shared/answers.ts';
+import type { ExternalOutcome, ParticipantSurvey, SurveyState } from '../../shared/surveys.ts';
+import { utcDate, utcMidnight } from '../../shared/time-zone.ts';
+import { REVISION_REQUIRED_MESSAGE } from '../../shared/schemas/answers.ts';
 import type { Db } from '../db/index.ts';
 import { surveyExternalRefs, surveyResponses, type Survey, type SurveyResponse } from '../db/schema/index.ts';
 import { ApiError } from '../errors.ts';
@@ -182,9 +184,9 @@ export async function saveResponse(
 
 /** The server's UTC date, or the participant's `today` when it is within one day of it (a device a day ahead or behind). */
 export function submitToday(now: Date, sent: string | undefined): string {
-  const server = now.toISOString().slice(0, 10);
+  const server = utcDate(now);
   if (!sent) return server;
-  const difference = Math.abs(Date.parse(`${sent}T00:00:00Z`) - Date.parse(`${server}T00:00:00Z`));
+  const difference = Math.abs(utcMidnight(sent).getTime() - utcMidnight(server).getTime());
   return Number.isFinite(difference) && difference <= 86_400_000 ? sent : server;
 }
 

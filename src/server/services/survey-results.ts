@@ -9,16 +9,16 @@ import { and, asc, count, desc, eq, gt, sql, type SQL } from 'drizzle-orm';
 import { SCALE_DEFAULT_STEP } from '../../shared/forms/constants.ts';
 import type { FormDefinition, FormElement, FormOption } from '../../shared/forms/definition.ts';
 import { answerOf } from '../../shared/forms/logic.ts';
+import type { AdminPage } from '../../shared/projects.ts';
 import {
   OTHER_OPTION_ID,
-  type AdminPage,
   type AdminSurveyResponse,
   type ElementSummary,
   type OptionCount,
   type ResponseExportStatus,
   type ResponseStatus,
   type SurveyResults,
-} from '../../shared/programme.ts';
+} from '../../shared/surveys.ts';
 import { queryRows, type Db } from '../db/index.ts';
 import { formVersions, surveyExternalRefs, surveyResponses, users, type Survey } from '../db/schema/index.ts';
 import { answerCell, answerableElements, csvRows, elementHeader, type CsvCell } from './csv.ts';

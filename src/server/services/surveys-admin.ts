@@ -8,8 +8,9 @@
  */
 import { and, asc, count, countDistinct, eq, inArray, max, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { ActivityCounts, AdminSurvey } from '../../shared/programme.ts';
-import type { surveyCreateSchema, surveyPatchSchema } from '../../shared/schemas/programme.ts';
+import type { ActivityCounts } from '../../shared/projects.ts';
+import type { AdminSurvey } from '../../shared/surveys.ts';
+import type { surveyCreateSchema, surveyPatchSchema } from '../../shared/schemas/surveys.ts';
 import type { Db } from '../db/index.ts';
 import { formVersions, forms, projectMembers, surveyExternalRefs, surveyResponses, surveys, type Survey } from '../db/schema/index.ts';
 import { ApiError } from '../errors.ts';

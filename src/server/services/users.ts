@@ -1,8 +1,12 @@
-import { eq, sql } from 'drizzle-orm';
+import { count, eq, ilike, or, sql } from 'drizzle-orm';
+import type { ListPage } from '../../shared/list.ts';
 import type { Role } from '../../shared/roles.ts';
+import type { UserListQuery } from '../../shared/schemas/admin.ts';
 import type { Db } from '../db/index.ts';
 import { users, type User } from '../db/schema/index.ts';
 import { hashPassword } from './passwords.ts';
+import { countOf, listOrder, paginate } from './list.ts';
+import { containsPattern } from './search.ts';
 
 export class UserExistsError extends Error {
   constructor(email: string) {
@@ -80,3 +84,32 @@ export function publicUser(user: User) {
   };
 }
 export type PublicUser = ReturnType<typeof publicUser>;
+
+/** `GET /api/admin/users`: searched in the email and the names; by id (default), email, name (last, first) or creation. */
+export function listUsers(db: Db, query: UserListQuery): Promise<ListPage<PublicUser>> {
+  const pattern = query.q ? containsPattern(query.q) : null;
+  const where = pattern ? or(ilike(users.email, pattern), ilike(users.firstName, pattern), ilike(users.lastName, pattern)) : undefined;
+  const order = listOrder(
+    query,
+    {
+      id: { by: users.id, dir: 'asc' },
+      email: { by: sql`lower(${users.email})`, dir: 'asc' },
+      name: { by: [sql`lower(${users.lastName})`, sql`lower(${users.firstName})`], dir: 'asc' },
+      created: { by: users.createdAt, dir: 'desc' },
+    },
+    users.id,
+  );
+  return paginate(query, {
+    rows: async (limit, offset) =>
+      (
+        await db
+          .select()
+          .from(users)
+          .where(where)
+          .orderBy(...order)
+          .limit(limit)
+          .offset(offset)
+      ).map(publicUser),
+    count: () => countOf(db.select({ value: count() }).from(users).where(where)),
+  });
+}

@@ -272,7 +272,7 @@ export function emptyDefinition(title: string): FormDefinition {
 export interface OtherAnswer {
   other: string;
 }
-/** One element's answer, by type (see the issue's table): text, option id(s), numbers, dates, media ids, `true`, a matrix row map. */
+/** One element's answer, by type (each type's answer is described in `json-schema.ts`): text, option id(s), numbers, dates, media ids, `true`, a matrix row map. */
 export type AnswerValue = string | number | boolean | OtherAnswer | (string | OtherAnswer)[] | Record<string, string | string[]>;
 /** Answers keyed by element id. */
 export type Answers = Record<string, AnswerValue>;

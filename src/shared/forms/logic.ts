@@ -6,6 +6,7 @@
  * are visible themselves, so a stale answer of an element that has since been hidden never shows
  * or hides anything further on.
  */
+import { utcDate } from '../time-zone.ts';
 import { ANSWERLESS_TYPES } from './constants.ts';
 import type { AnswerValue, Answers, Condition, ConditionValue, FormDefinition, FormElement, FormPage, OtherAnswer } from './definition.ts';
 
@@ -17,11 +18,6 @@ export interface LogicOptions {
 
 /** Nesting beyond this is treated as false (published forms allow 8 levels; this guards drafts). */
 const MAX_EVALUATION_DEPTH = 64;
-
-/** Today's date in UTC as `YYYY-MM-DD`. */
-export function utcToday(): string {
-  return new Date().toISOString().slice(0, 10);
-}
 
 /** True for a non-null object that is not an array. */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -150,7 +146,7 @@ function evaluate(condition: unknown, answers: Answers, today: string, depth: nu
  */
 export function evaluateCondition(condition: Condition | null | undefined, answers: Answers, options: LogicOptions = {}): boolean {
   if (condition === null || condition === undefined) return true;
-  return evaluate(condition, answers, options.today ?? utcToday(), 0);
+  return evaluate(condition, answers, options.today ?? utcDate(), 0);
 }
 
 /** Whether an element type takes an answer (a statement does not). */
@@ -174,7 +170,7 @@ export interface Visibility {
  * answer from every later condition. A hidden page hides all its elements.
  */
 export function resolveVisibility(definition: FormDefinition, answers: Answers, options: LogicOptions = {}): Visibility {
-  const today = options.today ?? utcToday();
+  const today = options.today ?? utcDate();
   const source: Answers = isPlainObject(answers) ? answers : {};
   const seen: Answers = {};
   const pages: FormPage[] = [];

@@ -7,9 +7,10 @@
  * answered.
  */
 import { MESSAGES } from '../messages.ts';
+import { utcDate } from '../time-zone.ts';
 import { FORM_LIMITS, SCALE_DEFAULT_STEP, isCalendarDate } from './constants.ts';
 import type { AnswerValue, Answers, ElementOf, FormDefinition, FormElement } from './definition.ts';
-import { answerOf, isAnswerable, isAnswered, isOtherAnswer, isPlainObject, resolveVisibility, setOwn, utcToday } from './logic.ts';
+import { answerOf, isAnswerable, isAnswered, isOtherAnswer, isPlainObject, resolveVisibility, setOwn } from './logic.ts';
 
 /** The messages of answer validation: docs/product.md's where they fit, plain sentences elsewhere. */
 export const FORM_MESSAGES = {
@@ -72,7 +73,7 @@ export interface ValidationResult {
 }
 
 /** zod's email pattern, so form answers and the account forms accept the same addresses. */
-const EMAIL_PATTERN = /^(?:[A-Za-z0-9_'+\-]+\.)*[A-Za-z0-9_'+\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\-]*\.)+[A-Za-z]{2,}$/;
+const EMAIL_PATTERN = /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
 const PHONE_PATTERN = /^\+?[0-9 ().\-/]+$/;
 const MEDIA_ID_MAX = 200;
 
@@ -292,7 +293,7 @@ export function checkElement(element: FormElement, value: AnswerValue | undefine
     case 'number':
       return checkNumber(element, value);
     case 'date':
-      return checkDate(element, value, options.today ?? utcToday());
+      return checkDate(element, value, options.today ?? utcDate());
     case 'photo':
       return checkPhotos(element, value);
     case 'consent':
@@ -321,7 +322,7 @@ export function validateElement(element: FormElement, value: AnswerValue | undef
  * cover the whole form.
  */
 export function validateAnswers(definition: FormDefinition, answers: Answers, options: ValidateOptions & { pageId?: string } = {}): ValidationResult {
-  const today = options.today ?? utcToday();
+  const today = options.today ?? utcDate();
   const source: Answers = isPlainObject(answers) ? answers : {};
   const visibility = resolveVisibility(definition, source, { today });
   const errors: Record<string, string[]> = {};

@@ -1,7 +1,7 @@
 import { z } from '../zod.ts';
 import { COLOR_MODES, LANGUAGES } from '../limits.ts';
 import { MESSAGES } from '../messages.ts';
-import { canonicalTimeZone, TIME_ZONE_MAX } from '../time-zones.ts';
+import { canonicalTimeZone, TIME_ZONE_MAX } from '../time-zone.ts';
 import { emailSchema, nameSchema, passwordSchema, requiredString } from './common.ts';
 
 export const profileSchema = z.strictObject({ firstName: nameSchema, lastName: nameSchema });

@@ -1,12 +1,29 @@
+import { listQuerySchema } from '../list.ts';
+import { MESSAGES } from '../messages.ts';
 import { z } from '../zod.ts';
+import { DATA_DELETION_STATUSES } from './data-deletion.ts';
 
-/** The query of the admin area's paginated lists: `?search=&page=&perPage=` (10 per page by default, docs/product.md §9). */
-export const adminListQuerySchema = z.object({
-  search: z.string().trim().max(200).optional(),
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  perPage: z.coerce.number().int().min(1).max(100).default(10),
+/**
+ * The admin area's lists (docs/product.md §9), each on the one list contract (`../list.ts`):
+ * `?q=&page=&pageSize=&sort=&dir=`, 10 per page by default. The first sort key is the default.
+ */
+export const USER_LIST_SORTS = ['id', 'email', 'name', 'created'] as const;
+export const userListQuerySchema = listQuerySchema(USER_LIST_SORTS);
+export type UserListQuery = z.output<typeof userListQuerySchema>;
+
+export const CLIENT_REPORT_LIST_SORTS = ['lastSeen', 'firstSeen', 'count'] as const;
+export const clientReportListQuerySchema = listQuerySchema(CLIENT_REPORT_LIST_SORTS);
+export type ClientReportListQuery = z.output<typeof clientReportListQuerySchema>;
+
+export const CONTACT_MESSAGE_LIST_SORTS = ['created', 'name', 'email'] as const;
+export const contactMessageListQuerySchema = listQuerySchema(CONTACT_MESSAGE_LIST_SORTS);
+export type ContactMessageListQuery = z.output<typeof contactMessageListQuerySchema>;
+
+export const DATA_DELETION_LIST_SORTS = ['created', 'email', 'status'] as const;
+export const dataDeletionListQuerySchema = listQuerySchema(DATA_DELETION_LIST_SORTS).extend({
+  status: z.enum(DATA_DELETION_STATUSES, { error: MESSAGES.invalidEnumValue }).optional(),
 });
-export type AdminListQuery = z.infer<typeof adminListQuerySchema>;
+export type DataDeletionListQuery = z.output<typeof dataDeletionListQuerySchema>;
 
 /** A numeric id in a path (`/api/admin/…/:id`). */
 export const idParamSchema = z.object({

@@ -1,5 +1,5 @@
 import { z } from '../zod.ts';
-import { TIME_ZONE_MAX } from '../time-zones.ts';
+import { TIME_ZONE_MAX } from '../time-zone.ts';
 import { MESSAGES } from '../messages.ts';
 import { emailSchema, nameSchema, passwordSchema, requiredString } from './common.ts';
 

@@ -5,6 +5,7 @@
 import { z } from '../zod.ts';
 import { FORM_LIMITS, formDraftSchema, type FormDefinition, type FormDraft } from '../forms/definition.ts';
 import type { FormChange } from '../forms/index.ts';
+import { listQuerySchema, type ListPage } from '../list.ts';
 import { MESSAGES } from '../messages.ts';
 
 /** A form's title: required, trimmed, at most 300 characters. */
@@ -73,13 +74,7 @@ export const formPublishSchema = z.strictObject({
 export type FormPublishInput = z.infer<typeof formPublishSchema>;
 
 /** `GET /api/admin/forms?q=&page=&pageSize=&sort=&dir=&status=` (10 per page by default, docs/product.md §9). */
-export const formListQuerySchema = z.object({
-  q: z.string().trim().max(200, MESSAGES.tooLong).optional(),
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(10),
-  sort: z.enum(FORM_SORTS, { error: MESSAGES.invalidEnumValue }).default('updated'),
-  /** Default: newest first for `updated` and `created`, A to Z for `title`. */
-  dir: z.enum(['asc', 'desc'], { error: MESSAGES.invalidEnumValue }).optional(),
+export const formListQuerySchema = listQuerySchema(FORM_SORTS).extend({
   /** Without it the list holds drafts and published forms, never archived ones. */
   status: z.enum(FORM_STATUSES, { error: MESSAGES.invalidEnumValue }).optional(),
 });
@@ -121,12 +116,7 @@ export interface AdminFormListItem {
 }
 
 /** `GET /api/admin/forms`. */
-export interface AdminFormList {
-  items: AdminFormListItem[];
-  total: number;
-  page: number;
-  pageSize: number;
-}
+export type AdminFormList = ListPage<AdminFormListItem>;
 
 /** A published version in a form's history (without its definition). */
 export interface FormVersionSummary {

@@ -1,7 +1,7 @@
 /** Reviewing mission entries, probes, notes and reason templates: payload schemas (browser and server). */
 import { z } from '../zod.ts';
 import { MESSAGES } from '../messages.ts';
-import { ENTRY_STATUSES } from '../programme.ts';
+import { ENTRY_STATUSES } from '../mission-entries.ts';
 import { DECISIONS_NEEDING_A_REASON, PROBE_FILTERS, REASON_TEMPLATE_KINDS, REVIEW_DECISIONS, REVIEW_LIMITS, type ReviewDecision } from '../review.ts';
 
 const requiredText = (max: number) =>

@@ -13,7 +13,7 @@ import userEvent from '@testing-library/user-event';
 import type { FormDefinition } from '../../../src/shared/forms/definition.ts';
 import type { NotificationView } from '../../../src/shared/notifications.ts';
 import type { PointsEntryView, PointsSummary } from '../../../src/shared/points.ts';
-import type { ParticipantMission } from '../../../src/shared/programme.ts';
+import type { ParticipantMission } from '../../../src/shared/missions.ts';
 import type { HistoryEntry, MissionHistory, MissionHistoryItem } from '../../../src/shared/review.ts';
 import { $auth } from '../../../src/stores/auth.ts';
 import { $account } from '../../../src/stores/account.ts';
@@ -21,16 +21,16 @@ import { $account } from '../../../src/stores/account.ts';
 vi.mock('../../../src/lib/session.ts', () => ({ handleSessionLost: () => false }));
 const navigateTo = vi.fn(async (_target: string) => {});
 vi.mock('../../../src/lib/navigation.ts', () => ({ navigateTo }));
-const { default: NotificationsMenu } = await import('../../../src/islands/NotificationsMenu.tsx');
+const { default: NotificationsMenu } = await import('../../../src/islands/notifications/NotificationsMenu.tsx');
 const { default: PointsSection } = await import('../../../src/islands/account/PointsSection.tsx');
-const { pointsPath } = await import('../../../src/islands/account/standing.ts');
-const { useResource } = await import('../../../src/islands/participant/parts.tsx');
+const { pointsPath } = await import('../../../src/islands/account/points.ts');
+const { useResource } = await import('../../../src/lib/resource.ts');
 const { default: MissionsSection } = await import('../../../src/islands/account/MissionsSection.tsx');
 const { default: MissionHistoryScreen } = await import('../../../src/islands/account/MissionHistoryScreen.tsx');
 const { default: PreferencesScreen } = await import('../../../src/islands/account/PreferencesScreen.tsx');
-const { deviceTimeZone } = await import('../../../src/shared/time-zones.ts');
+const { deviceTimeZone } = await import('../../../src/shared/time-zone.ts');
 const { default: MissionScreen } = await import('../../../src/islands/participant/MissionScreen.tsx');
-const { default: Balance } = await import('../../../src/islands/account/Balance.tsx');
+const { default: PointsPill } = await import('../../../src/islands/account/PointsPill.tsx');
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -184,7 +184,7 @@ function ledger(id: number, extra: Partial<PointsEntryView> = {}): PointsEntryVi
 /** The points section as `/account` feeds it: the first page loaded once by the page. */
 function AccountPoints() {
   const points = useResource<PointsSummary>(pointsPath(1));
-  return createElement(PointsSection, { load: points.load, retry: points.retry });
+  return createElement(PointsSection, { load: points.load, reload: points.reload });
 }
 
 describe('points', () => {
@@ -224,7 +224,7 @@ describe('points', () => {
 
   it('puts the balance and pending beside the home heading, linking to the history', async () => {
     on('GET', '/api/account/points?page=1&pageSize=1', json(200, { balance: 1250, pending: 80, entries: [], total: 3 }));
-    open('/', Balance);
+    open('/', PointsPill);
     const link = await screen.findByRole('link', { name: /Your balance: 1,250 points/ });
     expect(link.getAttribute('href')).toBe('/account#points');
     expect(link.textContent).toContain('80 pending');

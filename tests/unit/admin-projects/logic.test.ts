@@ -1,29 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  completionPercent,
-  formatAverage,
-  idsFromPath,
-  moveItem,
-  numberOrNaN,
-  numberOrNull,
-  percentOf,
-  projectMoves,
-} from '../../../src/islands/admin/projects/logic.ts';
+import { completionPercent, formatAverage, moveItem, numberOrNaN, numberOrNull, percentOf, projectMoves } from '../../../src/islands/admin/projects/logic.ts';
 import { insertAt } from '../../../src/islands/admin/projects/markdown-insert.ts';
 import { changedFields, normalizeSurvey } from '../../../src/islands/admin/projects/payload.ts';
-
-describe('idsFromPath', () => {
-  it('reads the ids of the pattern the URL matches', () => {
-    expect(idsFromPath('/admin/projects/12/surveys/7', '/admin/projects/:projectId/surveys/:surveyId')).toEqual({ projectId: 12, surveyId: 7 });
-    expect(idsFromPath('/admin/projects/3/missions/new', '/admin/projects/:projectId/missions/new')).toEqual({ projectId: 3 });
-  });
-
-  it('is null for another route or an id that is not a positive integer', () => {
-    expect(idsFromPath('/admin/projects/12', '/admin/projects/:projectId/surveys/:surveyId')).toBeNull();
-    expect(idsFromPath('/admin/projects/_', '/admin/projects/:projectId')).toBeNull();
-    expect(idsFromPath('/admin/projects/0', '/admin/projects/:projectId')).toBeNull();
-  });
-});
 
 describe('projectMoves', () => {
   it('goes draft → live → closed, reopens, archives, and restores as a draft', () => {

@@ -15,7 +15,7 @@ import {
   toggleAll,
   writeLocation,
   type QueuePage,
-} from '../../../src/islands/admin/projects/review/logic.ts';
+} from '../../../src/islands/admin/review/logic.ts';
 
 const pageOf = (ids: number[], page = 1, total = ids.length, pageSize = 10): QueuePage => ({ ids, page, pageSize, total });
 

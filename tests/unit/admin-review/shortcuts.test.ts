@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isTypingTarget, keyOf, SHORTCUTS, shortcutFor, type KeyPress, type KeyTarget } from '../../../src/islands/admin/projects/review/shortcuts.ts';
+import { isTypingTarget, keyOf, SHORTCUTS, shortcutFor, type KeyPress, type KeyTarget } from '../../../src/islands/admin/review/shortcuts.ts';
 
 const body: KeyTarget = { tagName: 'BODY' };
 const press = (key: string, extra: Partial<KeyPress> = {}): KeyPress => ({ key, target: body, ...extra });

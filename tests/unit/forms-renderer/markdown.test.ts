@@ -3,7 +3,8 @@ import './setup.ts';
 import { createElement } from 'react';
 import { describe, expect, it } from 'vitest';
 import { render, screen, waitFor } from '@testing-library/react';
-import { isPlainText, Markdown, safeHref } from '../../../src/components/forms/Markdown.tsx';
+import { isPlainText, Markdown } from '../../../src/components/forms/Markdown.tsx';
+import { safeHref } from '../../../src/components/forms/markdown-safe.tsx';
 
 /** Renders Markdown; a text with Markdown in it is awaited until the parser (loaded on demand) has rendered it. */
 async function renderMarkdown(source: string, props: { headingLevel?: number; inline?: boolean } = {}): Promise<HTMLElement> {

@@ -6,10 +6,10 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Answers } from '../../../src/shared/forms/definition.ts';
-import type { AnswersConflict } from '../../../src/shared/programme.ts';
-import { ApiError } from '../../../src/lib/api.ts';
+import type { AnswersConflict } from '../../../src/shared/answers.ts';
+import { ApiError } from '../../../src/platform/api.ts';
 import { createAutosave, type SaveStatus } from '../../../src/lib/autosave.ts';
-import type { StorageLike } from '../../../src/lib/storage.ts';
+import type { StorageLike } from '../../../src/platform/storage.ts';
 import {
   AUTOSAVE_DELAY_MS,
   answersCodec,

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createMediaUploader, type UploadRequest } from '../../../src/islands/participant/media-upload.ts';
-import { MEDIA_LIMITS } from '../../../src/shared/programme.ts';
+import { MEDIA_LIMITS } from '../../../src/shared/media.ts';
 
 class FakeRequest implements UploadRequest {
   withCredentials = false;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MEDIA_LIMITS, MEDIA_MESSAGES } from '../../../src/shared/programme.ts';
+import { MEDIA_LIMITS, MEDIA_MESSAGES } from '../../../src/shared/media.ts';
 import { createMediaUploader, thumbnailUrl, uploadErrorMessage, type UploadRequest } from '../../../src/islands/participant/media-upload.ts';
 
 /** An XMLHttpRequest the test drives by hand. */

@@ -11,7 +11,10 @@ import { createElement, type ComponentType } from 'react';
 import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { FormDefinition } from '../../../src/shared/forms/definition.ts';
-import type { HomeAnswer, ParticipantEntry, ParticipantMission, ParticipantSurvey } from '../../../src/shared/programme.ts';
+import type { ParticipantEntry } from '../../../src/shared/mission-entries.ts';
+import type { ParticipantMission } from '../../../src/shared/missions.ts';
+import type { HomeAnswer } from '../../../src/shared/projects.ts';
+import type { ParticipantSurvey } from '../../../src/shared/surveys.ts';
 import { $auth } from '../../../src/stores/auth.ts';
 import { $toasts } from '../../../src/stores/toasts.ts';
 

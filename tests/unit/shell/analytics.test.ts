@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyticsCookieNames, cookieDomains, createAnalytics, deleteAnalyticsCookies, readAnalyticsId } from '../../../src/lib/analytics.ts';
+import { analyticsCookieNames, cookieDomains, createAnalytics, deleteAnalyticsCookies, readAnalyticsId } from '../../../src/app/analytics.ts';
 import { CookieJar } from './fakes.ts';
 
 function fakePage(cookies = new CookieJar()) {

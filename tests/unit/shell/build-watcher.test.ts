@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { RELOAD_GUARD_KEY, checkBuild, claimReload, fetchLatestBuild, isChunkFailure, shouldReloadFor } from '../../../src/lib/build-watcher.ts';
+import { RELOAD_GUARD_KEY, checkBuild, claimReload, fetchLatestBuild, isChunkFailure, shouldReloadFor } from '../../../src/app/build-watcher.ts';
 import { $build, isOutdated } from '../../../src/stores/build.ts';
 import { RELOAD_GUARD_MS } from '../../../src/shared/ui-constants.ts';
 import { MemoryStorage, jsonResponse } from './fakes.ts';

@@ -1,5 +1,5 @@
 /** Minimal browser fakes for the shell's unit tests (node environment). */
-import type { StorageLike } from '../../../src/lib/storage.ts';
+import type { StorageLike } from '../../../src/platform/storage.ts';
 
 export class MemoryStorage implements StorageLike {
   readonly items = new Map<string, string>();

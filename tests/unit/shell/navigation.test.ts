@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveNavigation } from '../../../src/lib/navigation-target.ts';
 import { findRouteRule, ruleRedirect } from '../../../src/shared/build-route-rules.ts';
-import type { BuildMeta } from '../../../builds/manifest.ts';
+import type { BuildMeta } from '../../../src/shared/build-manifest.ts';
 
 const base = 'https://fieldwork.example/terms';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createPayloadCache, payloadPagePath, payloadUrl } from '../../../src/lib/payload.ts';
-import { throttled } from '../../../src/lib/feature-flags.ts';
-import { bootSteps } from '../../../src/lib/boot.ts';
+import { throttled } from '../../../src/app/feature-flags.ts';
+import { bootSteps } from '../../../src/app/boot.ts';
 import { DEFAULT_BANNER_TEXT, bannerText } from '../../../src/stores/site-banner.ts';
 import { PAYLOAD_CACHE_MS } from '../../../src/shared/ui-constants.ts';
 import { jsonResponse } from './fakes.ts';

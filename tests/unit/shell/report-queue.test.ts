@@ -1,8 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createHash } from 'node:crypto';
-import { ApiError } from '../../../src/lib/api.ts';
+import { ApiError } from '../../../src/platform/api.ts';
 import { createReportQueue, errorReportData, sha1Hex } from '../../../src/lib/report-queue.ts';
-import { reportContent, reportsBodySchema, type Report } from '../../../src/shared/schemas/reports.ts';
+import { reportContent, type Report } from '../../../src/shared/client-reports.ts';
+import { reportsBodySchema } from '../../../src/shared/schemas/client-reports.ts';
 
 function setup(response: () => Promise<Response> = async () => new Response(null, { status: 204 })) {
   const fetch = vi.fn((_input: RequestInfo | URL, _init?: RequestInit) => response());

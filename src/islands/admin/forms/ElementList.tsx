@@ -24,6 +24,7 @@ import type { DraftElement, FormDraft } from '../../../shared/forms/definition.t
 import { cn } from '../../../lib/utils.ts';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
+import { Card } from '../../../components/ui/card.tsx';
 import { findElement, positionText, type BuilderAction, type BuilderState, type DraftPage } from './builder-state.ts';
 import { typeLabel } from './catalog.ts';
 import { conditionSummary, elementIndex } from './conditions.ts';
@@ -235,79 +236,74 @@ function PageSection(props: PageSectionProps) {
   const summary = conditionSummary(page.visibleIf, index);
   const pageProblems = problems[page.id];
   return (
-    <section
-      aria-labelledby={headingId}
-      data-current={current || undefined}
-      className={cn(
-        'flex flex-col gap-3 rounded-xl border bg-card p-3 shadow-sm sm:p-4',
-        current ? 'border-primary/60 ring-1 ring-primary/30' : 'border-border',
-      )}
-    >
-      <div className="flex flex-wrap items-start justify-between gap-2">
-        <div className="flex min-w-0 flex-col gap-0.5">
-          <h2 id={headingId} className="text-base font-semibold break-words">
-            Page {pageIndex + 1}
-            {page.title?.trim() ? `: ${page.title.trim()}` : ''}
-          </h2>
-          {current && <p className="text-xs font-medium text-primary">New questions are added to this page</p>}
-          {summary && <p className="text-sm text-muted-foreground">{summary}</p>}
+    <Card asChild className={cn('flex flex-col gap-3 p-3 sm:p-4', current ? 'border-primary/60 ring-1 ring-primary/30' : 'border-border')}>
+      <section aria-labelledby={headingId} data-current={current || undefined}>
+        <div className="flex flex-wrap items-start justify-between gap-2">
+          <div className="flex min-w-0 flex-col gap-0.5">
+            <h2 id={headingId} className="text-base font-semibold break-words">
+              Page {pageIndex + 1}
+              {page.title?.trim() ? `: ${page.title.trim()}` : ''}
+            </h2>
+            {current && <p className="text-xs font-medium text-primary">New questions are added to this page</p>}
+            {summary && <p className="text-sm text-muted-foreground">{summary}</p>}
+          </div>
+          <div className="flex flex-wrap gap-1">
+            <Button variant="ghost" size="sm" aria-describedby={headingId} onClick={() => props.onEditPage(page.id)}>
+              Page settings
+            </Button>
+            <Button
+              variant="ghost"
+              size="sm"
+              aria-describedby={headingId}
+              data-focus-key={`${page.id}|page-up`}
+              disabled={pageIndex === 0}
+              onClick={() => props.onMovePage(-1)}
+            >
+              Move page up
+            </Button>
+            <Button
+              variant="ghost"
+              size="sm"
+              aria-describedby={headingId}
+              data-focus-key={`${page.id}|page-down`}
+              disabled={pageIndex === pageCount - 1}
+              onClick={() => props.onMovePage(1)}
+            >
+              Move page down
+            </Button>
+            <Button variant="ghost" size="sm" aria-describedby={headingId} className="text-destructive" disabled={pageCount === 1} onClick={props.onDeletePage}>
+              Delete page
+            </Button>
+          </div>
         </div>
-        <div className="flex flex-wrap gap-1">
-          <Button variant="ghost" size="sm" aria-describedby={headingId} onClick={() => props.onEditPage(page.id)}>
-            Page settings
-          </Button>
-          <Button
-            variant="ghost"
-            size="sm"
-            aria-describedby={headingId}
-            data-focus-key={`${page.id}|page-up`}
-            disabled={pageIndex === 0}
-            onClick={() => props.onMovePage(-1)}
+        {pageProblems && pageProblems.length > 0 && (
+          <ul className="flex flex-col gap-1 text-sm text-destructive">
+            {pageProblems.map((message) => (
+              <li key={message}>{message}</li>
+            ))}
+          </ul>
+        )}
+        <SortableContext items={page.elements.map((element) => element.id)} strategy={verticalListSortingStrategy}>
+          <ol
+            ref={setNodeRef}
+            aria-label={`Questions on page ${pageIndex + 1}`}
+            className={cn('flex min-h-16 flex-col gap-2 rounded-lg', isOver && 'bg-accent/60')}
           >
-            Move page up
+            {page.elements.map((element) => (
+              <ElementCard key={element.id} {...props} element={element} selected={element.id === props.selectedId} />
+            ))}
+            {page.elements.length === 0 && (
+              <li className="rounded-lg border border-dashed border-border px-3 py-5 text-sm text-muted-foreground">No questions on this page yet.</li>
+            )}
+          </ol>
+        </SortableContext>
+        {!current && (
+          <Button variant="link" size="sm" className="self-start" aria-describedby={headingId} onClick={props.onAddHere}>
+            Add questions to this page
           </Button>
-          <Button
-            variant="ghost"
-            size="sm"
-            aria-describedby={headingId}
-            data-focus-key={`${page.id}|page-down`}
-            disabled={pageIndex === pageCount - 1}
-            onClick={() => props.onMovePage(1)}
-          >
-            Move page down
-          </Button>
-          <Button variant="ghost" size="sm" aria-describedby={headingId} className="text-destructive" disabled={pageCount === 1} onClick={props.onDeletePage}>
-            Delete page
-          </Button>
-        </div>
-      </div>
-      {pageProblems && pageProblems.length > 0 && (
-        <ul className="flex flex-col gap-1 text-sm text-destructive">
-          {pageProblems.map((message) => (
-            <li key={message}>{message}</li>
-          ))}
-        </ul>
-      )}
-      <SortableContext items={page.elements.map((element) => element.id)} strategy={verticalListSortingStrategy}>
-        <ol
-          ref={setNodeRef}
-          aria-label={`Questions on page ${pageIndex + 1}`}
-          className={cn('flex min-h-16 flex-col gap-2 rounded-lg', isOver && 'bg-accent/60')}
-        >
-          {page.elements.map((element) => (
-            <ElementCard key={element.id} {...props} element={element} selected={element.id === props.selectedId} />
-          ))}
-          {page.elements.length === 0 && (
-            <li className="rounded-lg border border-dashed border-border px-3 py-5 text-sm text-muted-foreground">No questions on this page yet.</li>
-          )}
-        </ol>
-      </SortableContext>
-      {!current && (
-        <Button variant="link" size="sm" className="self-start" aria-describedby={headingId} onClick={props.onAddHere}>
-          Add questions to this page
-        </Button>
-      )}
-    </section>
+        )}
+      </section>
+    </Card>
   );
 }
 

@@ -9,15 +9,19 @@ import { useCallback, useDeferredValue, useEffect, useId, useMemo, useReducer, u
 import type { ElementType } from '../../../shared/forms/constants.ts';
 import type { FormDraft } from '../../../shared/forms/definition.ts';
 import { checkForPublish, FORM_PROBLEMS_KEY } from '../../../shared/forms/publish.ts';
-import { matchRoute } from '../../../shared/routes.ts';
 import type { AdminForm, FormPublished, FormVersion } from '../../../shared/schemas/forms.ts';
-import { ApiError, apiGet, apiSend } from '../../../lib/api.ts';
+import { utcDate } from '../../../shared/time-zone.ts';
+import { apiGet, apiSend } from '../../../platform/api.ts';
 import { errorMessage } from '../../../lib/form-errors.ts';
 import { formatDateTime } from '../../../lib/format.ts';
+import { useResource, useRouteIds } from '../../../lib/resource.ts';
 import { handleSessionLost } from '../../../lib/session.ts';
 import { fullNameOf } from '../../../lib/user.ts';
 import { cn } from '../../../lib/utils.ts';
 import { toast } from '../../../stores/toasts.ts';
+import { Failed } from '../../../components/states/Failed.tsx';
+import { Loading } from '../../../components/states/Loading.tsx';
+import { NotFound } from '../../../components/states/NotFound.tsx';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
@@ -25,6 +29,7 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Input } from '../../../components/ui/input.tsx';
 import { Label } from '../../../components/ui/label.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs.tsx';
+import { Card } from '../../../components/ui/card.tsx';
 import { builderReducer, findElement, initBuilderState, sameDraft, type BuilderState } from './builder-state.ts';
 import { TYPE_LABELS, typeLabel } from './catalog.ts';
 import { ElementList } from './ElementList.tsx';
@@ -51,84 +56,37 @@ function useMediaQuery(query: string): boolean {
   );
 }
 
-/** The form id of the address bar (the page is one prerendered shell for every id). */
-function formIdFromLocation(): number | null {
-  const match = matchRoute(location.pathname);
-  const raw = match?.route.pattern === '/admin/forms/:id' ? match.params.id : undefined;
-  const id = Number(raw);
-  return raw && /^[1-9]\d{0,14}$/.test(raw) && Number.isSafeInteger(id) ? id : null;
-}
-
-type Load = { status: 'loading' } | { status: 'ready'; form: AdminForm } | { status: 'missing' } | { status: 'error'; message: string };
-
 /** The island of /admin/forms/{id}. */
 export default function FormBuilder() {
-  const [load, setLoad] = useState<Load>({ status: 'loading' });
-  const [attempt, setAttempt] = useState(0);
+  const ids = useRouteIds('/admin/forms/:id');
+  const { load, reload } = useResource<AdminForm>(ids ? `/api/admin/forms/${ids.id}` : null);
 
-  useEffect(() => {
-    const id = formIdFromLocation();
-    if (id === null) {
-      setLoad({ status: 'missing' });
-      return;
-    }
-    const controller = new AbortController();
-    setLoad({ status: 'loading' });
-    apiGet<AdminForm>(`/api/admin/forms/${id}`, { signal: controller.signal })
-      .then((form) => setLoad({ status: 'ready', form }))
-      .catch((error: unknown) => {
-        if (controller.signal.aborted || handleSessionLost(error)) return;
-        if (error instanceof ApiError && error.status === 404) setLoad({ status: 'missing' });
-        else setLoad({ status: 'error', message: errorMessage(error) });
-      });
-    return () => controller.abort();
-  }, [attempt]);
-
+  if (ids === null || load.status === 'missing') {
+    return (
+      <NotFound title="No such form" href="/admin/forms" linkLabel="All forms" className="mx-auto">
+        This form does not exist. It may have been mistyped in the address.
+      </NotFound>
+    );
+  }
   if (load.status === 'loading') return <BuilderSkeleton />;
-  if (load.status === 'missing') {
-    return (
-      <div className="mx-auto flex max-w-xl flex-col items-start gap-3">
-        <h1 className="text-2xl font-semibold tracking-tight">No such form</h1>
-        <p className="text-muted-foreground">This form does not exist. It may have been mistyped in the address.</p>
-        <a href="/admin/forms" className="text-primary underline">
-          All forms
-        </a>
-      </div>
-    );
-  }
-  if (load.status === 'error') {
-    return (
-      <div className="mx-auto flex max-w-xl flex-col items-start gap-3">
-        <Alert variant="destructive" title="The form could not be loaded">
-          {load.message}
-        </Alert>
-        <Button variant="outline" onClick={() => setAttempt((n) => n + 1)}>
-          Try again
-        </Button>
-      </div>
-    );
-  }
-  return <Builder key={load.form.id} initial={load.form} />;
+  if (load.status === 'error') return <Failed title="The form could not be loaded" message={load.message} onRetry={reload} className="mx-auto" />;
+  return <Builder key={load.data.id} initial={load.data} />;
 }
 
 /** The builder's loading state, shaped like the builder. */
 function BuilderSkeleton() {
-  const block = 'animate-pulse rounded-xl bg-card border border-border';
   return (
-    <div aria-busy="true" className="flex flex-col gap-4 lg:h-[calc(100dvh-6.5rem)] lg:min-h-[34rem]">
-      <p role="status" className="sr-only">
-        Loading the form…
-      </p>
-      <div aria-hidden="true" className={cn(block, 'h-[4.5rem]')} />
+    <Loading label="Loading the form…" className="flex flex-col gap-4 lg:h-[calc(100dvh-6.5rem)] lg:min-h-[34rem]">
+      <Card variant="flat" aria-hidden="true" className="h-[4.5rem] animate-pulse" />
       <div aria-hidden="true" className="grid gap-4 lg:min-h-0 lg:flex-1 lg:grid-cols-[13.5rem_minmax(0,1fr)_27.5rem]">
-        <div className={cn(block, 'h-64 lg:h-full')} />
+        <Card variant="flat" className="h-64 animate-pulse lg:h-full" />
         <div className="flex flex-col gap-3">
-          <div className={cn(block, 'h-40')} />
-          <div className={cn(block, 'h-40')} />
+          <Card variant="flat" className="h-40 animate-pulse" />
+          <Card variant="flat" className="h-40 animate-pulse" />
         </div>
-        <div className={cn(block, 'hidden lg:block lg:h-full')} />
+        <Card variant="flat" className="hidden animate-pulse lg:block lg:h-full" />
       </div>
-    </div>
+    </Loading>
   );
 }
 
@@ -389,7 +347,7 @@ function Builder({ initial }: { initial: AdminForm }) {
       state={state}
       dispatch={dispatch}
       problems={problems}
-      today={new Date().toISOString().slice(0, 10)}
+      today={utcDate()}
       headingRef={panelHeading}
       headingId={panelHeadingId}
       announce={announce}
@@ -481,26 +439,28 @@ function Builder({ initial }: { initial: AdminForm }) {
           />
         </div>
         {desktop ? (
-          <aside ref={asideRef} aria-label="Side panel" className="rounded-xl border border-border bg-card shadow-sm lg:min-h-0 lg:overflow-y-auto">
-            <Tabs value={tab} onValueChange={(value) => setTab(value === 'preview' ? 'preview' : 'settings')} className="flex flex-col">
-              <div className="sticky top-0 z-10 border-b border-border bg-card p-3">
-                <TabsList aria-label="Side panel" className="w-full">
-                  <TabsTrigger value="settings">Settings</TabsTrigger>
-                  <TabsTrigger value="preview">Preview</TabsTrigger>
-                </TabsList>
-              </div>
-              <TabsContent forceMount value="settings" className="p-4 data-[state=inactive]:hidden" ref={panelRef}>
-                {panel}
-              </TabsContent>
-              <TabsContent forceMount value="preview" className="p-4 data-[state=inactive]:hidden">
-                {preview}
-              </TabsContent>
-            </Tabs>
-          </aside>
+          <Card asChild className="lg:min-h-0 lg:overflow-y-auto">
+            <aside ref={asideRef} aria-label="Side panel">
+              <Tabs value={tab} onValueChange={(value) => setTab(value === 'preview' ? 'preview' : 'settings')} className="flex flex-col">
+                <div className="sticky top-0 z-10 border-b border-border bg-card p-3">
+                  <TabsList aria-label="Side panel" className="w-full">
+                    <TabsTrigger value="settings">Settings</TabsTrigger>
+                    <TabsTrigger value="preview">Preview</TabsTrigger>
+                  </TabsList>
+                </div>
+                <TabsContent forceMount value="settings" className="p-4 data-[state=inactive]:hidden" ref={panelRef}>
+                  {panel}
+                </TabsContent>
+                <TabsContent forceMount value="preview" className="p-4 data-[state=inactive]:hidden">
+                  {preview}
+                </TabsContent>
+              </Tabs>
+            </aside>
+          </Card>
         ) : (
-          <section aria-labelledby={previewHeadingId} className="rounded-xl border border-border bg-card p-3 shadow-sm sm:p-4">
-            {preview}
-          </section>
+          <Card asChild className="p-3 sm:p-4">
+            <section aria-labelledby={previewHeadingId}>{preview}</section>
+          </Card>
         )}
       </div>
 
@@ -598,77 +558,79 @@ function Toolbar(props: ToolbarProps) {
   const titleId = useId();
   const { status } = props;
   return (
-    <section aria-label="Form actions" className="flex flex-col gap-3 rounded-xl border border-border bg-card p-3 shadow-sm lg:flex-row lg:items-end lg:gap-4">
-      {/* The title field is what the eye reads as the heading; a screen reader's heading list gets it too. */}
-      <h1 className="sr-only">{props.title.trim() || 'Untitled form'}</h1>
-      <div className="flex min-w-0 flex-1 flex-col gap-1.5">
-        <Label htmlFor={titleId} className="text-xs text-muted-foreground">
-          Form title
-        </Label>
-        <Input
-          ref={props.titleInput}
-          id={titleId}
-          value={props.title}
-          disabled={props.disabled}
-          placeholder="Untitled form"
-          autoComplete="off"
-          className="h-10 text-lg font-semibold sm:text-lg"
-          onChange={(event) => props.onTitle(event.target.value)}
-        />
-      </div>
-      <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
-        <Badge variant={props.formStatus === 'published' ? 'default' : 'outline'}>
-          {props.formStatus === 'archived' ? 'Archived' : props.latestVersion === null ? 'Never published' : `Version ${props.latestVersion} published`}
-        </Badge>
-        <p role="status" className="flex items-center gap-1.5 text-sm whitespace-nowrap" title={props.saveMessage ?? undefined}>
-          <span aria-hidden="true" className={cn('size-2 rounded-full', STATUS_DOT[status])} />
-          {SAVE_STATUS_TEXT[status]}
-          {status === 'error' && props.saveMessage ? <span className="sr-only">: {props.saveMessage}</span> : null}
-        </p>
-        {(status === 'retrying' || status === 'offline') && (
-          <Button variant="link" size="sm" onClick={props.onRetrySave}>
-            Retry now
+    <Card asChild className="flex flex-col gap-3 p-3 lg:flex-row lg:items-end lg:gap-4">
+      <section aria-label="Form actions">
+        {/* The title field is what the eye reads as the heading; a screen reader's heading list gets it too. */}
+        <h1 className="sr-only">{props.title.trim() || 'Untitled form'}</h1>
+        <div className="flex min-w-0 flex-1 flex-col gap-1.5">
+          <Label htmlFor={titleId} className="text-xs text-muted-foreground">
+            Form title
+          </Label>
+          <Input
+            ref={props.titleInput}
+            id={titleId}
+            value={props.title}
+            disabled={props.disabled}
+            placeholder="Untitled form"
+            autoComplete="off"
+            className="h-10 text-lg font-semibold sm:text-lg"
+            onChange={(event) => props.onTitle(event.target.value)}
+          />
+        </div>
+        <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
+          <Badge variant={props.formStatus === 'published' ? 'default' : 'outline'}>
+            {props.formStatus === 'archived' ? 'Archived' : props.latestVersion === null ? 'Never published' : `Version ${props.latestVersion} published`}
+          </Badge>
+          <p role="status" className="flex items-center gap-1.5 text-sm whitespace-nowrap" title={props.saveMessage ?? undefined}>
+            <span aria-hidden="true" className={cn('size-2 rounded-full', STATUS_DOT[status])} />
+            {SAVE_STATUS_TEXT[status]}
+            {status === 'error' && props.saveMessage ? <span className="sr-only">: {props.saveMessage}</span> : null}
+          </p>
+          {(status === 'retrying' || status === 'offline') && (
+            <Button variant="link" size="sm" onClick={props.onRetrySave}>
+              Retry now
+            </Button>
+          )}
+        </div>
+        <div className="flex flex-wrap items-center gap-1.5">
+          <Button
+            variant="outline"
+            size="sm"
+            disabled={props.disabled || props.undoLabel === null}
+            title={props.undoLabel ? `Undo: ${props.undoLabel} (Ctrl+Z)` : 'Nothing to undo'}
+            aria-keyshortcuts="Control+Z Meta+Z"
+            onClick={props.onUndo}
+          >
+            Undo
           </Button>
-        )}
-      </div>
-      <div className="flex flex-wrap items-center gap-1.5">
-        <Button
-          variant="outline"
-          size="sm"
-          disabled={props.disabled || props.undoLabel === null}
-          title={props.undoLabel ? `Undo: ${props.undoLabel} (Ctrl+Z)` : 'Nothing to undo'}
-          aria-keyshortcuts="Control+Z Meta+Z"
-          onClick={props.onUndo}
-        >
-          Undo
-        </Button>
-        <Button
-          variant="outline"
-          size="sm"
-          disabled={props.disabled || props.redoLabel === null}
-          title={props.redoLabel ? `Redo: ${props.redoLabel} (Ctrl+Shift+Z)` : 'Nothing to redo'}
-          aria-keyshortcuts="Control+Shift+Z Meta+Shift+Z Control+Y"
-          onClick={props.onRedo}
-        >
-          Redo
-        </Button>
-        <Button variant="outline" size="sm" onClick={props.onVersions}>
-          Versions
-        </Button>
-        <ImportButton onImport={props.onImport} />
-        <Button variant="outline" size="sm" onClick={props.onExport}>
-          Export JSON
-        </Button>
-        <Button size="sm" disabled={props.disabled} onClick={props.onPublish} aria-describedby={props.problemCount > 0 ? `${titleId}-problems` : undefined}>
-          Publish
-        </Button>
-        {props.problemCount > 0 && (
-          <span id={`${titleId}-problems`} className="text-xs text-destructive">
-            {props.problemCount === 1 ? '1 problem to fix' : `${props.problemCount} problems to fix`}
-          </span>
-        )}
-      </div>
-    </section>
+          <Button
+            variant="outline"
+            size="sm"
+            disabled={props.disabled || props.redoLabel === null}
+            title={props.redoLabel ? `Redo: ${props.redoLabel} (Ctrl+Shift+Z)` : 'Nothing to redo'}
+            aria-keyshortcuts="Control+Shift+Z Meta+Shift+Z Control+Y"
+            onClick={props.onRedo}
+          >
+            Redo
+          </Button>
+          <Button variant="outline" size="sm" onClick={props.onVersions}>
+            Versions
+          </Button>
+          <ImportButton onImport={props.onImport} />
+          <Button variant="outline" size="sm" onClick={props.onExport}>
+            Export JSON
+          </Button>
+          <Button size="sm" disabled={props.disabled} onClick={props.onPublish} aria-describedby={props.problemCount > 0 ? `${titleId}-problems` : undefined}>
+            Publish
+          </Button>
+          {props.problemCount > 0 && (
+            <span id={`${titleId}-problems`} className="text-xs text-destructive">
+              {props.problemCount === 1 ? '1 problem to fix' : `${props.problemCount} problems to fix`}
+            </span>
+          )}
+        </div>
+      </section>
+    </Card>
   );
 }
 

@@ -10,13 +10,16 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { AdminForm, AdminFormList, AdminFormListItem, FormInUseError, FormSort, FormUse } from '../../../shared/schemas/forms.ts';
 import { FORM_LIMITS } from '../../../shared/forms/constants.ts';
 import { MESSAGES } from '../../../shared/messages.ts';
-import { ApiError, apiGet, apiSend, withQuery } from '../../../lib/api.ts';
+import { ApiError, apiSend, withQuery } from '../../../platform/api.ts';
 import { errorMessage } from '../../../lib/form-errors.ts';
 import { formatDateTime, formatRelative } from '../../../lib/format.ts';
 import { navigateTo } from '../../../lib/navigation.ts';
+import { useResource, type Load } from '../../../lib/resource.ts';
 import { handleSessionLost } from '../../../lib/session.ts';
 import { cn } from '../../../lib/utils.ts';
 import { toast } from '../../../stores/toasts.ts';
+import { Failed } from '../../../components/states/Failed.tsx';
+import { Loading } from '../../../components/states/Loading.tsx';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
@@ -69,7 +72,20 @@ function writeQuery(query: ListQuery): void {
   history.replaceState(history.state, '', `${location.pathname}${search ? `?${search}` : ''}`);
 }
 
-type Load = { status: 'loading' } | { status: 'ready'; data: AdminFormList } | { status: 'error'; message: string };
+/** The API's address of a page of the list. */
+function listPath(query: ListQuery): string {
+  const { sort, dir } = SORTS[query.sort];
+  const params: Record<string, string> = { page: String(query.page), pageSize: String(PER_PAGE), sort, dir };
+  if (query.q) params.q = query.q;
+  if (query.archived) params.status = 'archived';
+  return withQuery('/api/admin/forms', params);
+}
+
+/** A page past the end (after an archive emptied it): the last page there is, else null. */
+function lastPageInstead(data: AdminFormList): number | null {
+  const last = Math.max(1, Math.ceil(data.total / PER_PAGE));
+  return data.items.length === 0 && data.page > last ? last : null;
+}
 
 const STATUS_LABELS = { draft: 'Draft', published: 'Published', archived: 'Archived' } as const;
 
@@ -96,8 +112,7 @@ function inUseOf(error: unknown): FormInUseError | null {
 /** /admin/forms. */
 export default function FormsList() {
   const [query, setQuery] = useState<ListQuery | null>(null);
-  const [load, setLoad] = useState<Load>({ status: 'loading' });
-  const [attempt, setAttempt] = useState(0);
+  const { load, reload } = useResource<AdminFormList>(query === null ? null : listPath(query));
   const [creating, setCreating] = useState(false);
   const [rowError, setRowError] = useState<{ id: number; message: string; usedBy: FormUse[] } | null>(null);
   const sortId = useId();
@@ -106,29 +121,15 @@ export default function FormsList() {
   useEffect(() => setQuery(readQuery()), []);
 
   useEffect(() => {
-    if (query === null) return;
-    writeQuery(query);
-    const controller = new AbortController();
-    const { sort, dir } = SORTS[query.sort];
-    const params: Record<string, string> = { page: String(query.page), pageSize: String(PER_PAGE), sort, dir };
-    if (query.q) params.q = query.q;
-    if (query.archived) params.status = 'archived';
-    setLoad((current) => (current.status === 'ready' ? current : { status: 'loading' }));
-    apiGet<AdminFormList>(withQuery('/api/admin/forms', params), { signal: controller.signal })
-      .then((data) => {
-        // A page past the end (after an archive emptied it): go to the last page.
-        const last = Math.max(1, Math.ceil(data.total / PER_PAGE));
-        if (data.items.length === 0 && query.page > last) setQuery({ ...query, page: last });
-        else setLoad({ status: 'ready', data });
-      })
-      .catch((error: unknown) => {
-        if (controller.signal.aborted || handleSessionLost(error)) return;
-        setLoad({ status: 'error', message: errorMessage(error) });
-      });
-    return () => controller.abort();
-  }, [query, attempt]);
+    if (query !== null) writeQuery(query);
+  }, [query]);
 
-  const reload = () => setAttempt((n) => n + 1);
+  // Shown as loading until the last page comes.
+  const lastPage = load.status === 'ready' ? lastPageInstead(load.data) : null;
+  useEffect(() => {
+    if (lastPage !== null) setQuery((current) => current && { ...current, page: lastPage });
+  }, [lastPage]);
+
   const update = (patch: Partial<ListQuery>) => setQuery((current) => ({ ...(current ?? readQuery()), ...patch }));
 
   async function duplicate(item: AdminFormListItem) {
@@ -208,7 +209,7 @@ export default function FormsList() {
         </div>
 
         <ListArea
-          load={load}
+          load={lastPage === null ? load : { status: 'loading' }}
           query={current}
           onRetry={reload}
           onCreate={() => setCreating(true)}
@@ -229,7 +230,7 @@ export default function FormsList() {
 const ROW_GRID = 'md:grid md:grid-cols-[minmax(0,2fr)_6.5rem_5rem_8rem_minmax(0,1.4fr)_13rem] md:items-center md:gap-4';
 
 function ListArea(props: {
-  load: Load;
+  load: Load<AdminFormList>;
   query: ListQuery;
   onRetry: () => void;
   onCreate: () => void;
@@ -242,18 +243,7 @@ function ListArea(props: {
 }) {
   const { load, query } = props;
   if (load.status === 'loading') return <ListSkeleton />;
-  if (load.status === 'error') {
-    return (
-      <div className="flex flex-col items-start gap-3">
-        <Alert variant="destructive" title="The forms could not be loaded">
-          {load.message}
-        </Alert>
-        <Button variant="outline" onClick={props.onRetry}>
-          Try again
-        </Button>
-      </div>
-    );
-  }
+  if (load.status !== 'ready') return <Failed title="The forms could not be loaded" message={load.message} onRetry={props.onRetry} />;
   const { data } = load;
   if (data.items.length === 0) {
     return (
@@ -403,10 +393,7 @@ function FormRow({
 /** The list's loading state: rows of the final size. */
 function ListSkeleton() {
   return (
-    <div className="flex flex-col gap-4" aria-busy="true">
-      <p role="status" className="sr-only">
-        Loading forms…
-      </p>
+    <Loading label="Loading forms…" className="flex flex-col gap-4">
       <div aria-hidden="true" className="flex flex-col gap-3 md:gap-0 md:divide-y md:divide-border">
         {Array.from({ length: PER_PAGE }, (_, index) => (
           <div
@@ -420,7 +407,7 @@ function ListSkeleton() {
           </div>
         ))}
       </div>
-    </div>
+    </Loading>
   );
 }
 

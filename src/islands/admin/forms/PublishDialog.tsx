@@ -7,14 +7,15 @@
 import { useEffect, useState } from 'react';
 import type { FormChange } from '../../../shared/forms/changes.ts';
 import type { BreakingChangesError, FormDraftChanges, FormPublished } from '../../../shared/schemas/forms.ts';
-import { ApiError, apiGet, apiSend } from '../../../lib/api.ts';
+import { ApiError, apiGet, apiSend } from '../../../platform/api.ts';
 import { errorMessage } from '../../../lib/form-errors.ts';
 import { handleSessionLost } from '../../../lib/session.ts';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog.tsx';
-import { LoadingBlock } from '../../../components/ui/spinner.tsx';
+import { Failed } from '../../../components/states/Failed.tsx';
+import { Loading } from '../../../components/states/Loading.tsx';
 
 export interface PublishDialogProps {
   open: boolean;
@@ -121,18 +122,9 @@ export function PublishDialog({ open, onOpenChange, formId, flush, revision, pro
           <DialogDescription>Surveys and missions use published versions; the draft stays yours to change.</DialogDescription>
         </DialogHeader>
 
-        {step.kind === 'loading' && <LoadingBlock label="Saving the draft and comparing it with the last version…" />}
+        {step.kind === 'loading' && <Loading label="Saving the draft and comparing it with the last version…" />}
 
-        {step.kind === 'failed' && (
-          <div className="flex flex-col items-start gap-3">
-            <Alert variant="destructive" title="Publishing is not possible right now">
-              {step.message}
-            </Alert>
-            <Button variant="outline" onClick={() => setAttempt((n) => n + 1)}>
-              Try again
-            </Button>
-          </div>
-        )}
+        {step.kind === 'failed' && <Failed title="Publishing is not possible right now" message={step.message} onRetry={() => setAttempt((n) => n + 1)} />}
 
         {step.kind === 'ready' && (
           <div className="flex flex-col gap-4">

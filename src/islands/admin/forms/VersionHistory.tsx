@@ -5,16 +5,16 @@
 import { useEffect, useState } from 'react';
 import type { FormDraft } from '../../../shared/forms/definition.ts';
 import type { FormVersion, FormVersionSummary } from '../../../shared/schemas/forms.ts';
-import { apiGet } from '../../../lib/api.ts';
+import { apiGet } from '../../../platform/api.ts';
 import { errorMessage } from '../../../lib/form-errors.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { handleSessionLost } from '../../../lib/session.ts';
 import { fullNameOf } from '../../../lib/user.ts';
-import { Alert } from '../../../components/ui/alert.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../../components/ui/dialog.tsx';
-import { LoadingBlock } from '../../../components/ui/spinner.tsx';
+import { Failed } from '../../../components/states/Failed.tsx';
+import { Loading } from '../../../components/states/Loading.tsx';
 import { typeLabel } from './catalog.ts';
 import { conditionSummary, elementIndex } from './conditions.ts';
 
@@ -75,16 +75,9 @@ export function VersionHistory({ open, onOpenChange, formId, versions, onCopy }:
             </ul>
           ))}
 
-        {opened?.kind === 'loading' && <LoadingBlock label={`Loading version ${opened.version}…`} />}
+        {opened?.kind === 'loading' && <Loading label={`Loading version ${opened.version}…`} />}
         {opened?.kind === 'failed' && (
-          <div className="flex flex-col items-start gap-3">
-            <Alert variant="destructive" title={`Version ${opened.version} could not be loaded`}>
-              {opened.message}
-            </Alert>
-            <Button variant="outline" onClick={() => openVersion(opened.version)}>
-              Try again
-            </Button>
-          </div>
+          <Failed title={`Version ${opened.version} could not be loaded`} message={opened.message} onRetry={() => openVersion(opened.version)} />
         )}
         {opened?.kind === 'ready' && <VersionOutline version={opened.version} />}
 

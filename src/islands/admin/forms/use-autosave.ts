@@ -13,12 +13,12 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { FormDraft } from '../../../shared/forms/definition.ts';
 import type { FormDraftSaved, StaleRevisionError } from '../../../shared/schemas/forms.ts';
-import { ApiError, apiSend } from '../../../lib/api.ts';
+import { ApiError, apiSend } from '../../../platform/api.ts';
 import { clearKept, readKept, type KeptCodec, type SaveStatus } from '../../../lib/autosave.ts';
 import { useAutosave as useAutosaveEngine } from '../../../lib/autosave-react.ts';
 import { errorMessage } from '../../../lib/form-errors.ts';
 import { handleSessionLost } from '../../../lib/session.ts';
-import { local } from '../../../lib/storage.ts';
+import { local } from '../../../platform/storage.ts';
 import { canonicalJson } from './builder-state.ts';
 
 export type { SaveStatus };

@@ -5,8 +5,8 @@
  * server, with its secret made here and shown once.
  */
 import { useId, useState } from 'react';
-import type { AdminSurvey, ExternalOutcome, SurveyWebhook, SurveyWebhookSecret } from '../../../shared/programme.ts';
-import { apiSend } from '../../../lib/api.ts';
+import type { AdminSurvey, ExternalOutcome, SurveyWebhook, SurveyWebhookSecret } from '../../../shared/surveys.ts';
+import { apiSend } from '../../../platform/api.ts';
 import { errorMessage } from '../../../lib/form-errors.ts';
 import { handleSessionLost } from '../../../lib/session.ts';
 import { toast } from '../../../stores/toasts.ts';
@@ -14,7 +14,7 @@ import { Alert } from '../../../components/ui/alert.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { ConfirmButton, Section } from '../admin-kit.tsx';
-import { ALCHEMER_PID_MERGE_CODE } from '../../../shared/programme.ts';
+import { ALCHEMER_PID_MERGE_CODE } from '../../../shared/surveys.ts';
 
 const OUTCOMES: readonly { status: ExternalOutcome; label: string; where: string }[] = [
   { status: 'complete', label: 'Finished (end of survey)', where: 'On the Thank You page: Action → URL Redirect.' },

@@ -5,8 +5,8 @@
  * "description" selected so the author types what the image shows.
  */
 import { useId, useRef, useState, type Ref } from 'react';
-import { MEDIA_ACCEPT, MEDIA_LIMITS, MEDIA_MESSAGES, type MediaUploaded } from '../../../shared/programme.ts';
-import { ApiError } from '../../../lib/api.ts';
+import { MEDIA_ACCEPT, MEDIA_LIMITS, MEDIA_MESSAGES, type MediaUploaded } from '../../../shared/media.ts';
+import { ApiError } from '../../../platform/api.ts';
 import { errorMessage } from '../../../lib/form-errors.ts';
 import { handleSessionLost } from '../../../lib/session.ts';
 import { Markdown } from '../../../components/forms/Markdown.tsx';

@@ -6,22 +6,25 @@
  * was not an address. The list: search, pages of 10, remove with a confirmation.
  */
 import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
-import { PROGRAMME_LIMITS, type AddMembersResult, type ProjectMember } from '../../../shared/programme.ts';
-import { apiSend, withQuery } from '../../../lib/api.ts';
+import { PROGRAMME_LIMITS, type AddMembersResult, type ProjectMember } from '../../../shared/projects.ts';
+import { apiSend, withQuery } from '../../../platform/api.ts';
 import { errorMessage } from '../../../lib/form-errors.ts';
 import { formatDate } from '../../../lib/format.ts';
+import { useResource } from '../../../lib/resource.ts';
 import { handleSessionLost } from '../../../lib/session.ts';
 import { fullNameOf } from '../../../lib/user.ts';
 import { cn } from '../../../lib/utils.ts';
 import { toast } from '../../../stores/toasts.ts';
+import { Failed } from '../../../components/states/Failed.tsx';
+import { Loading } from '../../../components/states/Loading.tsx';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { FormField } from '../../../components/ui/form-field.tsx';
+import { Bone } from '../../../components/ui/skeleton.tsx';
 import { Textarea } from '../../../components/ui/textarea.tsx';
-import { ConfirmButton, ListFooter, PER_PAGE, SearchForm, Section, useApi } from '../admin-kit.tsx';
+import { ConfirmButton, ListFooter, PER_PAGE, SearchForm, Section } from '../admin-kit.tsx';
 import { chunk, emailsFromRows, mergeAddResults, parseEmailText } from './emails.ts';
-import { Bone, LoadFailed } from './kit.tsx';
 import { plural } from './logic.ts';
 import type { MemberList } from './types.ts';
 
@@ -51,7 +54,7 @@ export function MembersPanel({ projectId, onChanged }: { projectId: number; onCh
   const [page, setPage] = useState(1);
   const params: Record<string, string> = { page: String(page), pageSize: String(PER_PAGE) };
   if (q) params.q = q;
-  const { load, reload } = useApi<MemberList>(withQuery(`/api/admin/projects/${projectId}/members`, params));
+  const { load, reload } = useResource<MemberList>(withQuery(`/api/admin/projects/${projectId}/members`, params));
 
   useEffect(() => {
     if (load.status !== 'ready') return;
@@ -92,8 +95,8 @@ export function MembersPanel({ projectId, onChanged }: { projectId: number; onCh
         />
         {load.status === 'loading' ? (
           <MemberRowsSkeleton />
-        ) : load.status === 'error' ? (
-          <LoadFailed title="The members could not be loaded" message={load.message} onRetry={reload} />
+        ) : load.status !== 'ready' ? (
+          <Failed title="The members could not be loaded" message={load.message} onRetry={reload} />
         ) : load.data.items.length === 0 ? (
           <p className="rounded-lg border border-dashed border-border px-4 py-8 text-center text-sm text-muted-foreground">
             {q ? `No members match “${q}”.` : 'No members yet. Paste email addresses above, or upload a CSV file of them, to add people.'}
@@ -134,17 +137,14 @@ export function MembersPanel({ projectId, onChanged }: { projectId: number; onCh
 
 function MemberRowsSkeleton() {
   return (
-    <div aria-busy="true" className="flex flex-col divide-y divide-border rounded-lg border border-border">
-      <p role="status" className="sr-only">
-        Loading the members…
-      </p>
+    <Loading label="Loading the members…" className="flex flex-col divide-y divide-border rounded-lg border border-border">
       {[0, 1, 2].map((row) => (
         <div key={row} aria-hidden="true" className="flex h-[4.25rem] flex-col justify-center gap-2 p-3">
           <Bone className="h-4 w-40" />
           <Bone className="h-3 w-56" />
         </div>
       ))}
-    </div>
+    </Loading>
   );
 }
 

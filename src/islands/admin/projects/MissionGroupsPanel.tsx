@@ -6,12 +6,16 @@
  */
 import { useEffect, useId, useState } from 'react';
 import { useController, useForm, type Control } from 'react-hook-form';
-import type { AdminMission, AdminMissionGroup, GroupUnlock, GroupUnlockOn } from '../../../shared/programme.ts';
-import { apiSend } from '../../../lib/api.ts';
+import type { AdminMissionGroup, GroupUnlock, GroupUnlockOn } from '../../../shared/mission-groups.ts';
+import type { AdminMission } from '../../../shared/missions.ts';
+import { apiSend } from '../../../platform/api.ts';
 import { applyApiError, errorMessage } from '../../../lib/form-errors.ts';
 import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
+import type { Load } from '../../../lib/resource.ts';
 import { handleSessionLost } from '../../../lib/session.ts';
 import { toast } from '../../../stores/toasts.ts';
+import { Failed } from '../../../components/states/Failed.tsx';
+import { Loading } from '../../../components/states/Loading.tsx';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog.tsx';
@@ -20,9 +24,10 @@ import { Input } from '../../../components/ui/input.tsx';
 import { Label } from '../../../components/ui/label.tsx';
 import { RadioGroup, RadioGroupItem } from '../../../components/ui/radio-group.tsx';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select.tsx';
+import { Bone } from '../../../components/ui/skeleton.tsx';
 import { Textarea } from '../../../components/ui/textarea.tsx';
-import { ConfirmButton, Section, type Load } from '../admin-kit.tsx';
-import { ActivityStatusBadge, Bone, LoadFailed } from './kit.tsx';
+import { ConfirmButton, Section } from '../admin-kit.tsx';
+import { ActivityStatusBadge } from './kit.tsx';
 import { moveItem } from './logic.ts';
 import type { MissionGroupList } from './types.ts';
 
@@ -68,14 +73,11 @@ export function MissionGroupsPanel({
       }
     >
       {load.status === 'loading' ? (
-        <div aria-busy="true" className="flex flex-col gap-2">
-          <p role="status" className="sr-only">
-            Loading the mission groups…
-          </p>
+        <Loading label="Loading the mission groups…" className="flex flex-col gap-2">
           <Bone className="h-28 w-full" />
-        </div>
-      ) : load.status === 'error' ? (
-        <LoadFailed title="The mission groups could not be loaded" message={load.message} onRetry={reload} />
+        </Loading>
+      ) : load.status !== 'ready' ? (
+        <Failed title="The mission groups could not be loaded" message={load.message} onRetry={reload} />
       ) : load.data.items.length === 0 ? (
         <div className="flex flex-col items-center gap-3 rounded-lg border border-dashed border-border px-4 py-8 text-center text-sm text-muted-foreground">
           <p>No mission groups. Group missions to show them together, or to open them one after another.</p>
@@ -210,7 +212,7 @@ function GroupForm({
     formState: { errors, isSubmitting },
   } = useForm<GroupValues>({
     resolver: lazyZodResolver(() =>
-      import('../../../shared/schemas/programme.ts').then((m) => (group ? m.missionGroupPatchSchema : m.missionGroupCreateSchema)),
+      import('../../../shared/schemas/mission-groups.ts').then((m) => (group ? m.missionGroupPatchSchema : m.missionGroupCreateSchema)),
     ),
     defaultValues: {
       title: group?.title ?? '',

@@ -1,29 +1,19 @@
 /**
  * /admin/projects/{projectId}/missions/{missionId}: the mission's review workspace (the queue and
- * one submission at a time, with keyboard shortcuts: `review/ReviewWorkspace.tsx`), then its
+ * one submission at a time, with keyboard shortcuts: `../review/ReviewWorkspace.tsx`), then its
  * details, instructions and counts.
  */
-import type { AdminMission, AdminProject } from '../../../shared/programme.ts';
+import type { AdminMission } from '../../../shared/missions.ts';
+import type { AdminProject } from '../../../shared/projects.ts';
+import { useResource, useRouteIds } from '../../../lib/resource.ts';
 import { Markdown } from '../../../components/forms/Markdown.tsx';
+import { Failed } from '../../../components/states/Failed.tsx';
+import { NotFound } from '../../../components/states/NotFound.tsx';
 import { buttonVariants } from '../../../components/ui/button.tsx';
 import { Section } from '../admin-kit.tsx';
-import { entriesRule } from './ActivityLists.tsx';
-import {
-  ActivityStatusBadge,
-  Breadcrumbs,
-  CompletionBar,
-  CountsRow,
-  Detail,
-  FormVersionLink,
-  LoadFailed,
-  Moment,
-  NotFound,
-  ScreenHeader,
-  ScreenSkeleton,
-  useResource,
-  useRouteIds,
-} from './kit.tsx';
-import { ReviewWorkspace } from './review/ReviewWorkspace.tsx';
+import { entriesRule } from './SurveyAndMissionLists.tsx';
+import { ActivityStatusBadge, Breadcrumbs, CompletionBar, CountsRow, Detail, FormVersionLink, Moment, ScreenHeader, ScreenSkeleton } from './kit.tsx';
+import { ReviewWorkspace } from '../review/ReviewWorkspace.tsx';
 
 /** The island of the mission page. */
 export default function MissionScreen() {
@@ -31,26 +21,24 @@ export default function MissionScreen() {
   const project = useResource<AdminProject>(ids ? `/api/admin/projects/${ids.projectId}` : null);
   const mission = useResource<AdminMission>(ids ? `/api/admin/missions/${ids.missionId}` : null);
 
-  if (ids === undefined || (ids && (project.resource.status === 'loading' || mission.resource.status === 'loading')))
+  if (ids === undefined || (ids && (project.load.status === 'loading' || mission.load.status === 'loading')))
     return <ScreenSkeleton label="Loading the mission…" cards={[14, 10, 24]} />;
-  const wrongProject = mission.resource.status === 'ready' && ids !== null && mission.resource.data.projectId !== ids.projectId;
-  if (ids === null || project.resource.status === 'missing' || mission.resource.status === 'missing' || wrongProject) {
+  const wrongProject = mission.load.status === 'ready' && ids !== null && mission.load.data.projectId !== ids.projectId;
+  if (ids === null || project.load.status === 'missing' || mission.load.status === 'missing' || wrongProject) {
     return (
       <NotFound
         title="No such mission"
-        href={ids && project.resource.status === 'ready' ? `/admin/projects/${ids.projectId}#missions` : '/admin#projects'}
-        linkLabel={ids && project.resource.status === 'ready' ? 'The project’s missions' : 'All projects'}
+        href={ids && project.load.status === 'ready' ? `/admin/projects/${ids.projectId}#missions` : '/admin#projects'}
+        linkLabel={ids && project.load.status === 'ready' ? 'The project’s missions' : 'All projects'}
       >
         This mission does not exist in this project. It may have been mistyped in the address.
       </NotFound>
     );
   }
-  if (project.resource.status === 'error')
-    return <LoadFailed title="The project could not be loaded" message={project.resource.message} onRetry={project.reload} />;
-  if (mission.resource.status === 'error')
-    return <LoadFailed title="The mission could not be loaded" message={mission.resource.message} onRetry={mission.reload} />;
-  if (project.resource.status !== 'ready' || mission.resource.status !== 'ready') return null;
-  return <Mission project={project.resource.data} mission={mission.resource.data} />;
+  if (project.load.status === 'error') return <Failed title="The project could not be loaded" message={project.load.message} onRetry={project.reload} />;
+  if (mission.load.status === 'error') return <Failed title="The mission could not be loaded" message={mission.load.message} onRetry={mission.reload} />;
+  if (project.load.status !== 'ready' || mission.load.status !== 'ready') return null;
+  return <Mission project={project.load.data} mission={mission.load.data} />;
 }
 
 function Mission({ project, mission }: { project: AdminProject; mission: AdminMission }) {

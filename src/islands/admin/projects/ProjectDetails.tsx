@@ -5,8 +5,8 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import type { AdminProject } from '../../../shared/programme.ts';
-import { apiSend } from '../../../lib/api.ts';
+import type { AdminProject } from '../../../shared/projects.ts';
+import { apiSend } from '../../../platform/api.ts';
 import { applyApiError, errorMessage } from '../../../lib/form-errors.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
@@ -117,7 +117,7 @@ function DetailsForm({ project, onCancel, onSaved }: { project: AdminProject; on
     setFocus,
     formState: { errors, isSubmitting },
   } = useForm<ProjectValues>({
-    resolver: lazyZodResolver(() => import('../../../shared/schemas/programme.ts').then((m) => m.projectPatchSchema)),
+    resolver: lazyZodResolver(() => import('../../../shared/schemas/projects.ts').then((m) => m.projectPatchSchema)),
     defaultValues: { name: project.name, client: project.client, description: project.description, startsAt: project.startsAt, endsAt: project.endsAt },
   });
 

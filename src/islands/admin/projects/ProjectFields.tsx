@@ -4,7 +4,7 @@
  * schema's (`projectCreateSchema` / `projectPatchSchema`), loaded on first validation.
  */
 import type { FieldErrors, UseFormRegister } from 'react-hook-form';
-import { PROGRAMME_LIMITS } from '../../../shared/programme.ts';
+import { PROGRAMME_LIMITS } from '../../../shared/projects.ts';
 import { FormField } from '../../../components/ui/form-field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
 import { Textarea } from '../../../components/ui/textarea.tsx';

@@ -3,10 +3,12 @@
  * in place, status moves), members, surveys, missions and mission groups, with a short "On this
  * page" list to jump between them.
  */
-import type { AdminProject } from '../../../shared/programme.ts';
-import { useApi } from '../admin-kit.tsx';
-import { SurveysSection, MissionsSection } from './ActivityLists.tsx';
-import { Breadcrumbs, NotFound, ProjectStatusBadge, ScreenHeader, ScreenSkeleton, useResource, useRouteIds, LoadFailed } from './kit.tsx';
+import type { AdminProject } from '../../../shared/projects.ts';
+import { useResource, useRouteIds } from '../../../lib/resource.ts';
+import { Failed } from '../../../components/states/Failed.tsx';
+import { NotFound } from '../../../components/states/NotFound.tsx';
+import { SurveysSection, MissionsSection } from './SurveyAndMissionLists.tsx';
+import { Breadcrumbs, ProjectStatusBadge, ScreenHeader, ScreenSkeleton } from './kit.tsx';
 import { MembersPanel } from './MembersPanel.tsx';
 import { MissionGroupsPanel } from './MissionGroupsPanel.tsx';
 import { ProjectDetails } from './ProjectDetails.tsx';
@@ -16,26 +18,26 @@ import type { MissionGroupList, MissionList, SurveyList } from './types.ts';
 export default function ProjectScreen() {
   const ids = useRouteIds('/admin/projects/:projectId');
   const projectId = ids?.projectId ?? null;
-  const { resource, reload, replace } = useResource<AdminProject>(projectId ? `/api/admin/projects/${projectId}` : null);
+  const { load, reload, replace } = useResource<AdminProject>(projectId ? `/api/admin/projects/${projectId}` : null);
 
-  if (ids === undefined || (ids !== null && resource.status === 'loading')) return <ScreenSkeleton label="Loading the project…" cards={[14, 22, 12, 12]} />;
-  if (ids === null || resource.status === 'missing') {
+  if (ids === undefined || (ids !== null && load.status === 'loading')) return <ScreenSkeleton label="Loading the project…" cards={[14, 22, 12, 12]} />;
+  if (ids === null || load.status === 'missing') {
     return (
       <NotFound title="No such project" href="/admin#projects" linkLabel="All projects">
         This project does not exist. It may have been mistyped in the address.
       </NotFound>
     );
   }
-  if (resource.status === 'error') return <LoadFailed title="The project could not be loaded" message={resource.message} onRetry={reload} />;
-  if (resource.status !== 'ready') return null;
-  return <Project project={resource.data} onSaved={replace} onCountsChanged={reload} />;
+  if (load.status === 'error') return <Failed title="The project could not be loaded" message={load.message} onRetry={reload} />;
+  if (load.status !== 'ready') return null;
+  return <Project project={load.data} onSaved={replace} onCountsChanged={reload} />;
 }
 
 function Project({ project, onSaved, onCountsChanged }: { project: AdminProject; onSaved: (project: AdminProject) => void; onCountsChanged: () => void }) {
   const base = `/api/admin/projects/${project.id}`;
-  const surveys = useApi<SurveyList>(`${base}/surveys`);
-  const missions = useApi<MissionList>(`${base}/missions`);
-  const groups = useApi<MissionGroupList>(`${base}/mission-groups`);
+  const surveys = useResource<SurveyList>(`${base}/surveys`);
+  const missions = useResource<MissionList>(`${base}/missions`);
+  const groups = useResource<MissionGroupList>(`${base}/mission-groups`);
 
   const count = (load: typeof surveys.load | typeof missions.load | typeof groups.load, fallback: number) =>
     load.status === 'ready' ? load.data.items.length : fallback;

@@ -6,20 +6,24 @@
  */
 import { useEffect, useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { PROJECT_STATUSES, type AdminProject, type AdminProjectListItem, type ProjectStatus } from '../../../shared/programme.ts';
-import { apiSend, withQuery } from '../../../lib/api.ts';
+import { PROJECT_STATUSES, type AdminProject, type AdminProjectListItem, type ProjectStatus } from '../../../shared/projects.ts';
+import { apiSend, withQuery } from '../../../platform/api.ts';
 import { applyApiError } from '../../../lib/form-errors.ts';
 import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
 import { navigateTo } from '../../../lib/navigation.ts';
+import { useResource } from '../../../lib/resource.ts';
 import { handleSessionLost } from '../../../lib/session.ts';
 import { cn } from '../../../lib/utils.ts';
+import { Failed } from '../../../components/states/Failed.tsx';
+import { Loading } from '../../../components/states/Loading.tsx';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog.tsx';
 import { Label } from '../../../components/ui/label.tsx';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select.tsx';
-import { ListFooter, PER_PAGE, SearchForm, Section, useApi } from '../admin-kit.tsx';
-import { Bone, dayRange, LoadFailed, ProjectStatusBadge } from './kit.tsx';
+import { Bone } from '../../../components/ui/skeleton.tsx';
+import { ListFooter, PER_PAGE, SearchForm, Section } from '../admin-kit.tsx';
+import { dayRange, ProjectStatusBadge } from './kit.tsx';
 import { PROJECT_STATUS_LABELS } from './logic.ts';
 import { PROJECT_FIELD_NAMES, ProjectFields, type ProjectValues } from './ProjectFields.tsx';
 import type { ProjectList } from './types.ts';
@@ -38,7 +42,7 @@ export function ProjectsSection() {
   const params: Record<string, string> = { page: String(page), pageSize: String(PER_PAGE) };
   if (q) params.q = q;
   if (status !== 'all') params.status = status;
-  const { load, reload } = useApi<ProjectList>(withQuery('/api/admin/projects', params));
+  const { load, reload } = useResource<ProjectList>(withQuery('/api/admin/projects', params));
 
   // A page past the end (the list shrank): the last page.
   useEffect(() => {
@@ -93,8 +97,8 @@ export function ProjectsSection() {
 
       {load.status === 'loading' ? (
         <ProjectRowsSkeleton />
-      ) : load.status === 'error' ? (
-        <LoadFailed title="The projects could not be loaded" message={load.message} onRetry={reload} />
+      ) : load.status !== 'ready' ? (
+        <Failed title="The projects could not be loaded" message={load.message} onRetry={reload} />
       ) : load.data.items.length === 0 ? (
         <div className="flex flex-col items-center gap-3 rounded-lg border border-dashed border-border px-4 py-10 text-center">
           <p className="text-muted-foreground">
@@ -174,10 +178,7 @@ function ProjectRow({ item }: { item: AdminProjectListItem }) {
 
 function ProjectRowsSkeleton() {
   return (
-    <div aria-busy="true" className="flex flex-col gap-3 md:gap-0">
-      <p role="status" className="sr-only">
-        Loading the projects…
-      </p>
+    <Loading label="Loading the projects…" className="flex flex-col gap-3 md:gap-0">
       {[0, 1, 2].map((row) => (
         <div
           key={row}
@@ -189,7 +190,7 @@ function ProjectRowsSkeleton() {
           <Bone className="h-4 w-40" />
         </div>
       ))}
-    </div>
+    </Loading>
   );
 }
 
@@ -203,7 +204,7 @@ export function NewProjectDialog({ open, onOpenChange }: { open: boolean; onOpen
     reset,
     formState: { errors, isSubmitting },
   } = useForm<ProjectValues>({
-    resolver: lazyZodResolver(() => import('../../../shared/schemas/programme.ts').then((m) => m.projectCreateSchema)),
+    resolver: lazyZodResolver(() => import('../../../shared/schemas/projects.ts').then((m) => m.projectCreateSchema)),
     defaultValues: { name: '', client: '', description: '', startsAt: null, endsAt: null },
   });
 

@@ -7,10 +7,11 @@
  */
 import { useId } from 'react';
 import { Bar, BarChart, LabelList, XAxis, YAxis } from 'recharts';
-import { useApi } from '../admin-kit.tsx';
-import { LoadFailed, ResultsSkeleton } from './kit.tsx';
+import { ResultsSkeleton } from './kit.tsx';
 import { formatAverage, percentOf, plural } from './logic.ts';
 import type { ResultElement, SurveyResults as Results } from './types.ts';
+import { useResource } from '../../../lib/resource.ts';
+import { Failed } from '../../../components/states/Failed.tsx';
 
 const TYPE_LABELS: Record<string, string> = {
   short_text: 'Short text',
@@ -33,9 +34,9 @@ const TICK_MAX = 26;
 const shorten = (text: string) => (text.length > TICK_MAX ? `${text.slice(0, TICK_MAX - 1)}…` : text);
 
 export default function SurveyResults({ surveyId }: { surveyId: number }) {
-  const { load, reload } = useApi<Results>(`/api/admin/surveys/${surveyId}/results`);
+  const { load, reload } = useResource<Results>(`/api/admin/surveys/${surveyId}/results`);
   if (load.status === 'loading') return <ResultsSkeleton />;
-  if (load.status === 'error') return <LoadFailed title="The results could not be loaded" message={load.message} onRetry={reload} />;
+  if (load.status !== 'ready') return <Failed title="The results could not be loaded" message={load.message} onRetry={reload} />;
   const { submitted, elements } = load.data;
   if (submitted === 0) {
     return (

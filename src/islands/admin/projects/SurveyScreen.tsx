@@ -8,38 +8,39 @@
  */
 import { lazy, Suspense, useEffect, useId, useState } from 'react';
 import type { FormDefinition } from '../../../shared/forms/definition.ts';
-import type { AdminProject, AdminSurvey, AdminSurveyResponse } from '../../../shared/programme.ts';
+import type { AdminProject } from '../../../shared/projects.ts';
+import type { AdminSurvey, AdminSurveyResponse } from '../../../shared/surveys.ts';
 import type { FormVersion } from '../../../shared/schemas/forms.ts';
-import { withQuery } from '../../../lib/api.ts';
+import { withQuery } from '../../../platform/api.ts';
 import { formatDateTime } from '../../../lib/format.ts';
+import { useResource, useRouteIds } from '../../../lib/resource.ts';
 import { fullNameOf } from '../../../lib/user.ts';
 import { toast } from '../../../stores/toasts.ts';
 import { AnswersView } from '../../../components/forms/AnswersView.tsx';
 import { FormRenderer } from '../../../components/forms/FormRenderer.tsx';
+import { Failed } from '../../../components/states/Failed.tsx';
+import { Loading } from '../../../components/states/Loading.tsx';
+import { NotFound } from '../../../components/states/NotFound.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button, buttonVariants } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../../components/ui/dialog.tsx';
 import { Label } from '../../../components/ui/label.tsx';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select.tsx';
+import { Bone } from '../../../components/ui/skeleton.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs.tsx';
-import { ListFooter, PER_PAGE, Section, TableScroller, td, th, useApi } from '../admin-kit.tsx';
+import { ListFooter, PER_PAGE, Section, TableScroller, td, th } from '../admin-kit.tsx';
 import {
   ActivityStatusBadge,
-  Bone,
   Breadcrumbs,
   CompletionBar,
   CountsRow,
   Detail,
   FormVersionLink,
-  LoadFailed,
   Moment,
-  NotFound,
   ResultsSkeleton,
   ScreenHeader,
   ScreenSkeleton,
-  useResource,
-  useRouteIds,
 } from './kit.tsx';
 import { AlchemerSetup } from './AlchemerSetup.tsx';
 import type { ResponseList } from './types.ts';
@@ -52,26 +53,24 @@ export default function SurveyScreen() {
   const project = useResource<AdminProject>(ids ? `/api/admin/projects/${ids.projectId}` : null);
   const survey = useResource<AdminSurvey>(ids ? `/api/admin/surveys/${ids.surveyId}` : null);
 
-  if (ids === undefined || (ids && (project.resource.status === 'loading' || survey.resource.status === 'loading')))
+  if (ids === undefined || (ids && (project.load.status === 'loading' || survey.load.status === 'loading')))
     return <ScreenSkeleton label="Loading the survey…" cards={[14, 10, 24]} />;
-  const wrongProject = survey.resource.status === 'ready' && ids !== null && survey.resource.data.projectId !== ids.projectId;
-  if (ids === null || project.resource.status === 'missing' || survey.resource.status === 'missing' || wrongProject) {
+  const wrongProject = survey.load.status === 'ready' && ids !== null && survey.load.data.projectId !== ids.projectId;
+  if (ids === null || project.load.status === 'missing' || survey.load.status === 'missing' || wrongProject) {
     return (
       <NotFound
         title="No such survey"
-        href={ids && project.resource.status === 'ready' ? `/admin/projects/${ids.projectId}#surveys` : '/admin#projects'}
-        linkLabel={ids && project.resource.status === 'ready' ? 'The project’s surveys' : 'All projects'}
+        href={ids && project.load.status === 'ready' ? `/admin/projects/${ids.projectId}#surveys` : '/admin#projects'}
+        linkLabel={ids && project.load.status === 'ready' ? 'The project’s surveys' : 'All projects'}
       >
         This survey does not exist in this project. It may have been mistyped in the address.
       </NotFound>
     );
   }
-  if (project.resource.status === 'error')
-    return <LoadFailed title="The project could not be loaded" message={project.resource.message} onRetry={project.reload} />;
-  if (survey.resource.status === 'error')
-    return <LoadFailed title="The survey could not be loaded" message={survey.resource.message} onRetry={survey.reload} />;
-  if (project.resource.status !== 'ready' || survey.resource.status !== 'ready') return null;
-  return <Survey project={project.resource.data} survey={survey.resource.data} />;
+  if (project.load.status === 'error') return <Failed title="The project could not be loaded" message={project.load.message} onRetry={project.reload} />;
+  if (survey.load.status === 'error') return <Failed title="The survey could not be loaded" message={survey.load.message} onRetry={survey.reload} />;
+  if (project.load.status !== 'ready' || survey.load.status !== 'ready') return null;
+  return <Survey project={project.load.data} survey={survey.load.data} />;
 }
 
 function Survey({ project, survey }: { project: AdminProject; survey: AdminSurvey }) {
@@ -190,7 +189,7 @@ function NativeTabs({ survey }: { survey: AdminSurvey }) {
 
 /** Definitions of a form's versions, fetched once each. */
 function useVersion(formId: number | null, version: number | null) {
-  return useApi<FormVersion>(formId !== null && version !== null ? `/api/admin/forms/${formId}/versions/${version}` : null);
+  return useResource<FormVersion>(formId !== null && version !== null ? `/api/admin/forms/${formId}/versions/${version}` : null);
 }
 
 /** The member's form at the pinned version; submitting sends nothing. */
@@ -199,7 +198,7 @@ function Preview({ survey }: { survey: AdminSurvey }) {
   const [run, setRun] = useState(0);
   if (survey.formId === null || survey.formVersion === null) return <p className="text-sm text-muted-foreground">This survey has no form.</p>;
   if (load.status === 'loading') return <Bone className="h-96 w-full" />;
-  if (load.status === 'error') return <LoadFailed title="The form could not be loaded" message={load.message} onRetry={reload} />;
+  if (load.status !== 'ready') return <Failed title="The form could not be loaded" message={load.message} onRetry={reload} />;
   return (
     <section aria-label="Preview" className="flex flex-col gap-4">
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -208,7 +207,7 @@ function Preview({ survey }: { survey: AdminSurvey }) {
           Restart preview
         </Button>
       </div>
-      <div className="mx-auto w-full max-w-2xl rounded-xl border border-border bg-background p-4 sm:p-6">
+      <Card variant="flat" className="mx-auto w-full max-w-2xl bg-background p-4 sm:p-6">
         <FormRenderer
           key={run}
           definition={load.data.definition}
@@ -220,7 +219,7 @@ function Preview({ survey }: { survey: AdminSurvey }) {
             toast({ title: 'This is a preview', description: 'Nothing was sent.' });
           }}
         />
-      </div>
+      </Card>
     </section>
   );
 }
@@ -234,7 +233,7 @@ function ResponsesTable({ survey }: { survey: AdminSurvey }) {
   const statusId = useId();
   const params: Record<string, string> = { page: String(page), pageSize: String(PER_PAGE) };
   if (status !== 'all') params.status = status;
-  const { load, reload } = useApi<ResponseList>(withQuery(`/api/admin/surveys/${survey.id}/responses`, params));
+  const { load, reload } = useResource<ResponseList>(withQuery(`/api/admin/surveys/${survey.id}/responses`, params));
   // The CSV holds what the table shows (the export's default is submitted responses only).
   const csvHref = withQuery(`/api/admin/surveys/${survey.id}/responses.csv`, { status });
 
@@ -267,16 +266,13 @@ function ResponsesTable({ survey }: { survey: AdminSurvey }) {
         </a>
       </div>
       {load.status === 'loading' ? (
-        <div aria-busy="true" className="flex flex-col gap-2">
-          <p role="status" className="sr-only">
-            Loading the responses…
-          </p>
+        <Loading label="Loading the responses…" className="flex flex-col gap-2">
           {[0, 1, 2, 3].map((row) => (
             <Bone key={row} className="h-12 w-full" />
           ))}
-        </div>
-      ) : load.status === 'error' ? (
-        <LoadFailed title="The responses could not be loaded" message={load.message} onRetry={reload} />
+        </Loading>
+      ) : load.status !== 'ready' ? (
+        <Failed title="The responses could not be loaded" message={load.message} onRetry={reload} />
       ) : load.data.items.length === 0 ? (
         <p className="rounded-lg border border-dashed border-border px-4 py-8 text-center text-sm text-muted-foreground">
           {status === 'all'
@@ -377,7 +373,7 @@ function ResponseDialog({ survey, response, onClose }: { survey: AdminSurvey; re
 function ResponseAnswers({ formId, version, answers }: { formId: number | null; version: number; answers: AdminSurveyResponse['answers'] }) {
   const { load, reload } = useVersion(formId, version);
   if (load.status === 'loading') return <Bone className="h-48 w-full" />;
-  if (load.status === 'error') return <LoadFailed title="The form could not be loaded" message={load.message} onRetry={reload} />;
+  if (load.status !== 'ready') return <Failed title="The form could not be loaded" message={load.message} onRetry={reload} />;
   const definition: FormDefinition = load.data.definition;
   return <AnswersView definition={definition} answers={answers} photos={{ thumbnailUrl: (id) => `/api/media/${id}/thumbnail` }} />;
 }

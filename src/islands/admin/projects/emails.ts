@@ -5,7 +5,7 @@
  * API judges what is an address; here we only cut the text into candidates, so that a typo is
  * sent too and comes back listed as invalid instead of vanishing.
  */
-import type { AddMembersResult } from '../../../shared/programme.ts';
+import type { AddMembersResult } from '../../../shared/projects.ts';
 
 /** Characters that wrap an address in the wild: quotes, brackets, a trailing dot or colon. */
 const WRAPPERS = /^[\s"'“”‘’<>()[\]{}]+|[\s"'“”‘’<>()[\]{}.,;:]+$/g;

@@ -1,32 +1,20 @@
 /**
- * Pieces the programme's admin screens share: ids from the address bar, breadcrumbs, status
- * badges, the completion bar, loading skeletons shaped like the screens, error and not-found
- * states, and how a calendar day or a moment is written.
+ * Pieces the programme's admin screens share: breadcrumbs, status badges, the completion bar,
+ * loading skeletons shaped like the screens, and how a calendar day or a moment is written.
+ * Loading goes through `src/lib/resource.ts`, its states through `src/components/states/`.
  */
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
-import type { ActivityCounts, ActivityStatus, EntryStatus, ProjectStatus } from '../../../shared/programme.ts';
-import type { RoutePattern } from '../../../shared/routes.ts';
-import { ApiError, apiGet } from '../../../lib/api.ts';
-import { errorMessage } from '../../../lib/form-errors.ts';
-import { formatDateTime } from '../../../lib/format.ts';
-import { handleSessionLost } from '../../../lib/session.ts';
+import type { ReactNode } from 'react';
+import type { EntryStatus } from '../../../shared/mission-entries.ts';
+import type { ActivityCounts, ActivityStatus, ProjectStatus } from '../../../shared/projects.ts';
+import { formatDateTime, onFirstUse } from '../../../lib/format.ts';
+import { useResource } from '../../../lib/resource.ts';
 import { cn } from '../../../lib/utils.ts';
-import { Alert } from '../../../components/ui/alert.tsx';
+import { Loading } from '../../../components/states/Loading.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
-import { Button } from '../../../components/ui/button.tsx';
+import { Bone } from '../../../components/ui/skeleton.tsx';
+import { Card } from '../../../components/ui/card.tsx';
 import { ChevronRightIcon } from '../../../components/icons.tsx';
-import { ACTIVITY_STATUS_LABELS, completionPercent, ENTRY_STATUS_LABELS, idsFromPath, PROJECT_STATUS_LABELS } from './logic.ts';
-import { onFirstUse } from '../../../lib/format.ts';
-
-/**
- * The ids of the current URL for `pattern`: `undefined` until the browser has read the address
- * (the prerendered HTML and the first render know no URL), null when the URL has no valid ids.
- */
-export function useRouteIds(pattern: RoutePattern): Record<string, number> | null | undefined {
-  const [ids, setIds] = useState<Record<string, number> | null | undefined>(undefined);
-  useEffect(() => setIds(idsFromPath(location.pathname, pattern)), [pattern]);
-  return ids;
-}
+import { ACTIVITY_STATUS_LABELS, completionPercent, ENTRY_STATUS_LABELS, PROJECT_STATUS_LABELS } from './logic.ts';
 
 const dayFormat = onFirstUse(() => new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' }));
 
@@ -140,57 +128,22 @@ export function Breadcrumbs({ items }: { items: Crumb[] }) {
   );
 }
 
-/** A grey block of a fixed size while something loads. */
-export function Bone({ className }: { className?: string }) {
-  return <div aria-hidden="true" className={cn('animate-pulse rounded-md bg-muted motion-reduce:animate-none', className)} />;
-}
-
 /** The loading state of a whole screen: a heading line and cards of the final sizes, announced once. */
 export function ScreenSkeleton({ label, cards = [12, 16, 20] }: { label: string; cards?: number[] }) {
   return (
-    <div aria-busy="true" className="flex flex-col gap-6">
-      <p role="status" className="sr-only">
-        {label}
-      </p>
+    <Loading label={label} className="flex flex-col gap-6">
       <div className="flex flex-col gap-3">
         <Bone className="h-4 w-48" />
         <Bone className="h-9 w-72 max-w-full" />
       </div>
       {cards.map((height, index) => (
-        <div key={index} aria-hidden="true" className="rounded-xl border border-border bg-card p-6" style={{ height: `${height}rem` }}>
+        <Card variant="flat" key={index} aria-hidden="true" className="p-6" style={{ height: `${height}rem` }}>
           <Bone className="mb-4 h-6 w-40" />
           <Bone className="mb-2 h-4 w-full" />
           <Bone className="h-4 w-2/3" />
-        </div>
+        </Card>
       ))}
-    </div>
-  );
-}
-
-/** A failure with the way to try again. */
-export function LoadFailed({ title, message, onRetry }: { title: string; message: string; onRetry: () => void }) {
-  return (
-    <div className="flex max-w-xl flex-col items-start gap-3">
-      <Alert variant="destructive" title={title}>
-        {message}
-      </Alert>
-      <Button variant="outline" onClick={onRetry}>
-        Try again
-      </Button>
-    </div>
-  );
-}
-
-/** An id that does not exist (or a URL that is not one): the screen's heading says so, and where to go. */
-export function NotFound({ title, children, href, linkLabel }: { title: string; children: ReactNode; href: string; linkLabel: string }) {
-  return (
-    <div className="flex max-w-xl flex-col items-start gap-3">
-      <h1 className="text-2xl font-semibold tracking-tight">{title}</h1>
-      <p className="text-muted-foreground">{children}</p>
-      <a href={href} className="text-primary underline underline-offset-4">
-        {linkLabel}
-      </a>
-    </div>
+    </Loading>
   );
 }
 
@@ -239,45 +192,14 @@ export function CountsRow({ counts }: { counts: ActivityCounts }) {
   );
 }
 
-export type Resource<T> = { status: 'loading' } | { status: 'ready'; data: T } | { status: 'missing' } | { status: 'error'; message: string };
-
-/**
- * GET `url` (null: wait) as a screen's main record: `missing` for a 404 (an unknown id), the
- * error's message otherwise; `reload` asks again, `replace` updates the record in place (after
- * a PATCH answered with it).
- */
-export function useResource<T>(url: string | null): { resource: Resource<T>; reload: () => void; replace: (data: T) => void } {
-  const [resource, setResource] = useState<Resource<T>>({ status: 'loading' });
-  const [attempt, setAttempt] = useState(0);
-  useEffect(() => {
-    if (url === null) return;
-    const controller = new AbortController();
-    setResource((current) => (current.status === 'ready' ? current : { status: 'loading' }));
-    apiGet<T>(url, { signal: controller.signal })
-      .then((data) => setResource({ status: 'ready', data }))
-      .catch((error: unknown) => {
-        if (controller.signal.aborted || handleSessionLost(error)) return;
-        if (error instanceof ApiError && error.status === 404) setResource({ status: 'missing' });
-        else setResource({ status: 'error', message: errorMessage(error) });
-      });
-    return () => controller.abort();
-  }, [url, attempt]);
-  const reload = useCallback(() => setAttempt((n) => n + 1), []);
-  const replace = useCallback((data: T) => setResource({ status: 'ready', data }), []);
-  return { resource, reload, replace };
-}
-
 /** The results tab while its code or its numbers load: shaped like two question cards. */
 export function ResultsSkeleton() {
   return (
-    <div aria-busy="true" className="flex flex-col gap-4">
-      <p role="status" className="sr-only">
-        Loading the results…
-      </p>
+    <Loading label="Loading the results…" className="flex flex-col gap-4">
       <Bone className="h-5 w-60" />
       <Bone className="h-56 w-full" />
       <Bone className="h-56 w-full" />
-    </div>
+    </Loading>
   );
 }
 
@@ -286,14 +208,9 @@ export function ResultsSkeleton() {
  * ("Cooking habits, version 2"), with a note when a newer version is out.
  */
 export function FormVersionLink({ formId, version, latest }: { formId: number; version: number; latest: number | null }) {
-  const [title, setTitle] = useState<string | null>(null);
-  useEffect(() => {
-    const controller = new AbortController();
-    apiGet<{ definition: { title: string } }>(`/api/admin/forms/${formId}/versions/${version}`, { signal: controller.signal })
-      .then((data) => setTitle(data.definition.title || 'Untitled form'))
-      .catch(() => undefined);
-    return () => controller.abort();
-  }, [formId, version]);
+  // Until it comes (or if it does not), the link says "Form {id}".
+  const { load } = useResource<{ definition: { title: string } }>(`/api/admin/forms/${formId}/versions/${version}`);
+  const title = load.status === 'ready' ? load.data.definition.title || 'Untitled form' : null;
   return (
     <span className="flex flex-col gap-0.5">
       <a href={`/admin/forms/${formId}`} className="text-primary underline-offset-4 hover:underline">

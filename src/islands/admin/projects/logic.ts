@@ -1,26 +1,10 @@
 /**
- * The pure rules behind the programme's admin screens: ids from the address bar, status words
+ * The pure rules behind the programme's admin screens: status words
  * and the project's status moves, completion, reordering a mission group's list, and the numbers
  * the survey results show. No React, no zod: unit-tested on their own.
  */
-import type { ActivityStatus, EntryStatus, ProjectStatus } from '../../../shared/programme.ts';
-import { matchRoute, type RoutePattern } from '../../../shared/routes.ts';
-
-/**
- * The numeric ids of `pathname` when it is a URL of `pattern` (the page is one prerendered shell
- * for every id); null when it is not, or when an id is not a positive integer.
- */
-export function idsFromPath(pathname: string, pattern: RoutePattern): Record<string, number> | null {
-  const match = matchRoute(pathname);
-  if (!match || match.route.pattern !== pattern) return null;
-  const ids: Record<string, number> = {};
-  for (const [name, raw] of Object.entries(match.params)) {
-    const value = Number(raw);
-    if (!/^[1-9]\d{0,14}$/.test(raw) || !Number.isSafeInteger(value)) return null;
-    ids[name] = value;
-  }
-  return ids;
-}
+import type { EntryStatus } from '../../../shared/mission-entries.ts';
+import type { ActivityStatus, ProjectStatus } from '../../../shared/projects.ts';
 
 export const PROJECT_STATUS_LABELS: Readonly<Record<ProjectStatus, string>> = { draft: 'Draft', live: 'Live', closed: 'Closed', archived: 'Archived' };
 export const ACTIVITY_STATUS_LABELS: Readonly<Record<ActivityStatus, string>> = { draft: 'Draft', live: 'Live', closed: 'Closed' };

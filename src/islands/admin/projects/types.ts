@@ -1,19 +1,14 @@
 /**
  * The answer shapes the programme's admin screens read, named for them. They are the shared
- * types of `src/shared/programme.ts`; the lists' wrappers are spelled out here.
+ * types of `src/shared/` (projects, surveys, missions, mission groups, mission entries); the
+ * lists' wrappers are spelled out here.
  */
-import type {
-  AdminMission,
-  AdminMissionGroup,
-  AdminPage,
-  AdminProjectListItem,
-  AdminSurvey,
-  AdminSurveyResponse,
-  ElementSummary,
-  ProjectMember,
-} from '../../../shared/programme.ts';
+import type { AdminMissionGroup } from '../../../shared/mission-groups.ts';
+import type { AdminMission } from '../../../shared/missions.ts';
+import type { AdminPage, AdminProjectListItem, ProjectMember } from '../../../shared/projects.ts';
+import type { AdminSurvey, AdminSurveyResponse, ElementSummary } from '../../../shared/surveys.ts';
 
-export type { SurveyResults } from '../../../shared/programme.ts';
+export type { SurveyResults } from '../../../shared/surveys.ts';
 
 export type ProjectList = AdminPage<AdminProjectListItem>;
 export type MemberList = AdminPage<ProjectMember>;

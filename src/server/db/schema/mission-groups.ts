@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { GROUP_UNLOCK_ON, GROUP_UNLOCKS } from '../../../shared/programme.ts';
+import { GROUP_UNLOCK_ON, GROUP_UNLOCKS } from '../../../shared/mission-groups.ts';
 import { missions } from './missions.ts';
 import { projects } from './projects.ts';
 

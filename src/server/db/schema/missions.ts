@@ -1,7 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { check, date, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import type { Answers } from '../../../shared/forms/definition.ts';
-import { ACTIVITY_STATUSES, ENTRY_STATUSES, REVIEW_MODES } from '../../../shared/programme.ts';
+import { ENTRY_STATUSES } from '../../../shared/mission-entries.ts';
+import { REVIEW_MODES } from '../../../shared/missions.ts';
+import { ACTIVITY_STATUSES } from '../../../shared/projects.ts';
 import { forms } from './forms.ts';
 import { projects } from './projects.ts';
 import { users } from './users.ts';
@@ -50,8 +52,7 @@ export type Mission = typeof missions.$inferSelect;
 
 /**
  * A participant's entry in a mission (a "submission" to reviewers): a draft (autosaved), then
- * submitted, then reviewed (the review issue adds the reviewing: approved, changes requested,
- * rejected). A draft counts against the limits until it is deleted.
+ * submitted, then reviewed (approved, changes requested or rejected: `services/review.ts`). A draft counts against the limits until it is deleted.
  */
 export const missionEntries = pgTable(
   'mission_entries',

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { check, date, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
-import { PROJECT_STATUSES } from '../../../shared/programme.ts';
+import { PROJECT_STATUSES } from '../../../shared/projects.ts';
 import { users } from './users.ts';
 
 /**

@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { Answers } from '../../../shared/forms/definition.ts';
-import { ACTIVITY_STATUSES, EXTERNAL_OUTCOMES, RESPONSE_STATUSES, SURVEY_KINDS } from '../../../shared/programme.ts';
+import { ACTIVITY_STATUSES } from '../../../shared/projects.ts';
+import { EXTERNAL_OUTCOMES, RESPONSE_STATUSES, SURVEY_KINDS } from '../../../shared/surveys.ts';
 import { forms } from './forms.ts';
 import { projects } from './projects.ts';
 import { users } from './users.ts';

@@ -1,0 +1,60 @@
+// ESLint: TypeScript, React hooks and accessibility rules, and the layer rule of
+// docs/architecture.md ("Layout") enforced on resolved import paths. Run by `npm test` (lint step).
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import jsxA11y from 'eslint-plugin-jsx-a11y';
+import importX from 'eslint-plugin-import-x';
+import globals from 'globals';
+
+/** Browser code: everything the pages load. */
+const BROWSER = ['./src/islands', './src/lib', './src/stores', './src/components', './src/pages', './src/layouts'];
+/** Island features: one does not reach into another's files (shared pieces go to components/, lib/ or shared/). */
+const ISLAND_FEATURES = ['account', 'admin', 'auth', 'notifications', 'participant', 'public', 'shell'];
+
+const zones = [
+  { target: './src/shared', from: ['./src/server', ...BROWSER, './builds'], message: 'src/shared is used by both sides: it imports neither server nor browser code.' },
+  { target: './src/server', from: BROWSER, message: 'Server code never imports browser code.' },
+  ...BROWSER.map((target) => ({ target, from: ['./src/server'], message: 'Browser code never imports server code (share through src/shared).' })),
+  { target: './src', from: ['./builds', './scripts', './tests'], message: 'App code does not import build scripts, scripts or tests.' },
+  // Layers of the browser side: lib (platform) and stores below components, components below islands.
+  { target: './src/components', from: ['./src/islands'], message: 'Components are below islands: move the shared piece down.' },
+  { target: './src/stores', from: ['./src/islands', './src/components'], message: 'Stores are below components and islands.' },
+  ...ISLAND_FEATURES.map((feature) => ({
+    target: `./src/islands/${feature}`,
+    from: ISLAND_FEATURES.filter((other) => other !== feature).map((other) => `./src/islands/${other}`),
+    message: `Islands of "${feature}" do not reach into another feature's files: move the shared piece to src/components or src/lib.`,
+  })),
+];
+
+export default tseslint.config(
+  {
+    ignores: ['dist/**', 'data/**', '.astro/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'bench-results/**', 'src/server/db/migrations/**'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver': { node: { extensions: ['.ts', '.tsx', '.js', '.mjs'] } } },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones }],
+      'import-x/no-cycle': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+    },
+  },
+  {
+    files: ['**/*.tsx'],
+    plugins: { 'react-hooks': reactHooks, 'jsx-a11y': jsxA11y },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
+      ...jsxA11y.flatConfigs.recommended.rules,
+    },
+  },
+  {
+    files: ['src/**/use-*.ts', 'src/lib/**/*.ts', 'src/components/**/*.ts'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
+  },
+);

@@ -1,0 +1,24 @@
+/**
+ * `client:toast`: hydrates the toaster when the first toast is added, or when the visitor presses
+ * F8 (the toast region's hotkey, docs/product.md §9: the press is replayed once the toaster listens), so
+ * pages that never show a toast do not load its code.
+ */
+import type { ClientDirective } from 'astro';
+import { TOAST_EVENT } from '../../platform/events.ts';
+
+const toast: ClientDirective = (load) => {
+  let started = false;
+  const hydrate = async (replayHotkey: boolean): Promise<void> => {
+    if (started) return;
+    started = true;
+    const hydrator = await load();
+    await hydrator();
+    if (replayHotkey) setTimeout(() => document.dispatchEvent(new KeyboardEvent('keydown', { key: 'F8', code: 'F8', bubbles: true })), 50);
+  };
+  document.addEventListener(TOAST_EVENT, () => void hydrate(false), { once: true });
+  document.addEventListener('keydown', (event) => {
+    if (!started && event.code === 'F8') void hydrate(true);
+  });
+};
+
+export default toast;

@@ -1,0 +1,107 @@
+/**
+ * The application shell, booted once per full page load by BaseLayout's module script: consent
+ * and analytics, colour mode, client error reports, the build watcher, the feature-flag banner and
+ * the route guard. A failure while booting shows the error page and is logged (docs/product.md §8).
+ */
+import type { TransitionBeforeSwapEvent } from 'astro:transitions/client';
+import { loadAccount } from '../stores/account.ts';
+import { $auth } from '../stores/auth.ts';
+import { $colorMode, applyColorMode, isColorMode, loadColorMode, setColorMode } from '../stores/color-mode.ts';
+import { $consent, EARLY_CONSENT_EVENT, loadConsent, openConsentSettings } from '../stores/consent.ts';
+import { $siteBanner, bannerText } from '../stores/site-banner.ts';
+import { createAnalytics, readAnalyticsId } from './analytics.ts';
+import { startBuildWatcher } from './build-watcher.ts';
+import { fetchFlag, throttled } from './feature-flags.ts';
+import { startGuard } from './guard.ts';
+import { bootSteps } from './boot.ts';
+import { captureGlobalErrors, reportAction, reportError } from '../lib/report-queue.ts';
+
+export const BANNER_REFRESH_MS = 60_000;
+
+/** Startup errors: logged, reported, and the error page in place of the page. */
+export function showStartupError(error: unknown): void {
+  console.error('Fieldwork could not start:', error);
+  try {
+    reportError(error, { type: 'uncaught', label: 'exception' });
+  } catch {
+    // Reporting is best effort.
+  }
+  void import('./error-view.tsx')
+    .then(({ renderErrorView }) =>
+      renderErrorView({
+        statusCode: 500,
+        description: 'Fieldwork could not start in this browser. Please reload the page; if it keeps happening, contact us.',
+      }),
+    )
+    .catch((failure: unknown) => console.error('The error page could not be shown:', failure));
+}
+
+function bootConsentAndAnalytics(): void {
+  loadConsent();
+  // A choice made on the prerendered banner before its island loaded (stores/consent.ts).
+  document.addEventListener(EARLY_CONSENT_EVENT, () => loadConsent());
+  const analytics = createAnalytics({ id: readAnalyticsId() });
+  // Evaluated at start and on every change (nanostores calls subscribers at once).
+  $consent.subscribe(({ consent }) => analytics.setEnabled(consent.statistics));
+  let first = true;
+  document.addEventListener('astro:page-load', () => {
+    if (first) {
+      first = false;
+      return;
+    }
+    analytics.pageView();
+  });
+  // "Cookie settings" links (footers): open the banner instead of following the link.
+  document.addEventListener(
+    'click',
+    (event) => {
+      const link = event.target instanceof Element ? event.target.closest('[data-cookie-settings]') : null;
+      if (!link) return;
+      event.preventDefault();
+      openConsentSettings();
+    },
+    true,
+  );
+}
+
+function bootColorMode(): void {
+  loadColorMode();
+  // A client-side navigation replaces <html>'s attributes: carry the mode into the new document.
+  document.addEventListener('astro:before-swap', (event: TransitionBeforeSwapEvent) => applyColorMode($colorMode.get(), event.newDocument.documentElement));
+  // Signed in: the account's colour mode is applied on load.
+  let synced = false;
+  $auth.subscribe((state) => {
+    if (state.status !== 'authenticated' || synced) return;
+    synced = true;
+    loadAccount()
+      .then((account) => {
+        const mode = account?.user.preferences.colorMode;
+        if (isColorMode(mode) && mode !== $colorMode.get()) setColorMode(mode);
+      })
+      .catch(() => {
+        // The local choice stays.
+      });
+  });
+}
+
+function bootReports(): void {
+  captureGlobalErrors();
+  reportAction({ name: 'page_load', data: null });
+}
+
+function bootBanner(): void {
+  const load = throttled(async () => bannerText(await fetchFlag('banner')), BANNER_REFRESH_MS);
+  const refresh = (): void => {
+    void load().then((text) => $siteBanner.set(text));
+  };
+  refresh();
+  document.addEventListener('astro:page-load', refresh);
+}
+
+function bootBuildWatcher(): void {
+  void startBuildWatcher();
+}
+
+export function bootShell(): boolean {
+  return bootSteps([bootReports, bootColorMode, bootConsentAndAnalytics, bootBuildWatcher, startGuard, bootBanner], showStartupError);
+}

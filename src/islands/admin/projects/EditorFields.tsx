@@ -1,0 +1,645 @@
+/**
+ * The fields the survey and mission editors share (`EditorShell.tsx` puts them together): the
+ * title, the points, the published form and its version (with "Move to version N" on edit), when
+ * it opens and closes (a date and a time each in the admin's time zone, sent as ISO with the
+ * offset), the status, and the save bar. The `…Field` components bound to the editor's form read
+ * it from react-hook-form's context (`EditorValues`: the fields both payloads have).
+ */
+import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
+import { Controller, useFormContext } from 'react-hook-form';
+import { PROGRAMME_LIMITS, type ActivityStatus } from '../../../shared/projects.ts';
+import type { AdminForm, AdminFormList, AdminFormListItem } from '../../../shared/schemas/forms.ts';
+import { deviceTimeZone, isoToLocalParts, localPartsToIso, utcOffsetLabel } from '../../../shared/time-zone.ts';
+import { withQuery } from '../../../platform/api.ts';
+import { formatDate } from '../../../lib/format.ts';
+import { useResource } from '../../../lib/resource.ts';
+import { Failed } from '../../../components/states/Failed.tsx';
+import { Loading } from '../../../components/states/Loading.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { Checkbox } from '../../../components/ui/checkbox.tsx';
+import { describedBy, FieldError, FormField } from '../../../components/ui/form-field.tsx';
+import { Input } from '../../../components/ui/input.tsx';
+import { Label } from '../../../components/ui/label.tsx';
+import { RadioCard, RadioCardGroup } from '../../../components/ui/radio-card.tsx';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select.tsx';
+import { Bone } from '../../../components/ui/skeleton.tsx';
+import { numberOrNaN } from './logic.ts';
+
+/** The fields every survey and mission form has (the API's payload names). */
+export interface EditorValues {
+  title: string;
+  formId: number | null;
+  formVersion: number | null;
+  points: number;
+  opensAt: string | null;
+  closesAt: string | null;
+  status: ActivityStatus;
+}
+
+/** What the editor edits, in the words its screens use. */
+export type EditorSubject = 'survey' | 'mission';
+
+/** The value a half-filled moment gets: not an ISO string, so validation says "Enter a date and time". */
+export const INCOMPLETE_MOMENT = 'incomplete';
+
+/**
+ * A moment as two inputs (date, time) on the admin's clock. `value` is the ISO moment or null;
+ * a date alone takes `defaultTime`; a time alone is reported as incomplete.
+ */
+export function MomentField({
+  id,
+  label,
+  value,
+  onChange,
+  onBlur,
+  error,
+  description,
+  defaultTime = '00:00',
+}: {
+  id: string;
+  label: string;
+  value: string | null;
+  onChange: (value: string | null) => void;
+  onBlur?: () => void;
+  error?: string | undefined;
+  description?: ReactNode;
+  defaultTime?: string;
+}) {
+  const timeZone = useMemo(() => deviceTimeZone(), []);
+  const [parts, setParts] = useState(() => isoToLocalParts(value === INCOMPLETE_MOMENT ? null : value, timeZone));
+
+  // Follow a value set from outside (a reset), not the echo of what was typed.
+  useEffect(() => {
+    if (value === INCOMPLETE_MOMENT) return;
+    const current = localPartsToIso(parts.date, parts.time, timeZone);
+    if (current !== value && !(current === undefined && value === null)) setParts(isoToLocalParts(value, timeZone));
+    // Only when the value changes.
+  }, [value]);
+
+  function update(next: { date: string; time: string }) {
+    const filled = next.date && !next.time && !parts.time ? { ...next, time: defaultTime } : next;
+    setParts(filled);
+    const iso = localPartsToIso(filled.date, filled.time, timeZone);
+    onChange(iso === undefined ? INCOMPLETE_MOMENT : iso);
+  }
+
+  const descriptionId = `${id}-description`;
+  const errorId = `${id}-error`;
+  const aria = { 'aria-invalid': error ? (true as const) : undefined, 'aria-describedby': describedBy(descriptionId, error && errorId) };
+  return (
+    <fieldset className="flex min-w-0 flex-col gap-2">
+      <legend className="mb-2 text-sm font-medium">{label}</legend>
+      <p id={descriptionId} className="-mt-1 text-sm text-muted-foreground">
+        {description ? <>{description} </> : null}
+        Your time zone: {timeZone.replaceAll('_', ' ')}
+        {utcOffsetLabel(timeZone) === timeZone ? '' : ` (${utcOffsetLabel(timeZone)})`}.
+      </p>
+      <div className="flex flex-wrap items-end gap-2">
+        <div className="flex flex-col gap-1.5">
+          <Label htmlFor={`${id}-date`} className="text-xs text-muted-foreground">
+            Date
+          </Label>
+          <Input
+            id={`${id}-date`}
+            type="date"
+            className="w-44"
+            value={parts.date}
+            onChange={(event) => update({ ...parts, date: event.target.value })}
+            onBlur={onBlur}
+            {...aria}
+          />
+        </div>
+        <div className="flex flex-col gap-1.5">
+          <Label htmlFor={`${id}-time`} className="text-xs text-muted-foreground">
+            Time
+          </Label>
+          <Input
+            id={`${id}-time`}
+            type="time"
+            className="w-32"
+            value={parts.time}
+            onChange={(event) => update({ ...parts, time: event.target.value })}
+            onBlur={onBlur}
+            {...aria}
+          />
+        </div>
+        {(parts.date || parts.time) && (
+          <Button
+            variant="ghost"
+            onClick={() => {
+              setParts({ date: '', time: '' });
+              onChange(null);
+            }}
+          >
+            Clear<span className="sr-only"> {label.toLowerCase()}</span>
+          </Button>
+        )}
+      </div>
+      {error && <FieldError id={errorId}>{error}</FieldError>}
+    </fieldset>
+  );
+}
+
+const STATUS_CHOICES: { value: ActivityStatus; label: string; description: string }[] = [
+  { value: 'draft', label: 'Draft', description: 'Being prepared: members do not see it.' },
+  { value: 'live', label: 'Live', description: 'Members of a live project see it between its dates.' },
+  { value: 'closed', label: 'Closed', description: 'No more answers; members see it as closed.' },
+];
+
+/** Draft / live / closed as three described radio choices. */
+export function StatusField({
+  id,
+  value,
+  onChange,
+  error,
+}: {
+  id: string;
+  value: ActivityStatus;
+  onChange: (value: ActivityStatus) => void;
+  error?: string | undefined;
+}) {
+  return (
+    <fieldset className="flex flex-col gap-2">
+      <legend className="mb-2 text-sm font-medium">Status</legend>
+      <RadioCardGroup
+        value={value}
+        aria-label="Status"
+        onValueChange={(next) => {
+          const choice = STATUS_CHOICES.find((candidate) => candidate.value === next);
+          if (choice) onChange(choice.value);
+        }}
+        className="sm:grid-cols-3"
+      >
+        {STATUS_CHOICES.map((choice) => (
+          <RadioCard key={choice.value} id={`${id}-${choice.value}`} value={choice.value} label={choice.label} description={choice.description} size="sm" />
+        ))}
+      </RadioCardGroup>
+      {error && <FieldError id={`${id}-error`}>{error}</FieldError>}
+    </fieldset>
+  );
+}
+
+export interface FormChoice {
+  formId: number | null;
+  formVersion: number | null;
+}
+
+/**
+ * The published form a survey or mission uses, and its version. New: search the published forms,
+ * choose one (its latest version by default; an older one can be chosen). Existing: the pinned
+ * version, and "Move to version N" when a newer one exists (answers keep the version they were
+ * given). `locked` stops changing the form itself (answers exist).
+ */
+export function FormPicker({
+  id,
+  value,
+  onChange,
+  error,
+  pinned,
+  locked,
+}: {
+  id: string;
+  value: FormChoice;
+  onChange: (value: FormChoice) => void;
+  error?: string | undefined;
+  /** The saved choice of an existing survey or mission (edit screens). */
+  pinned?: { formId: number; formVersion: number } | null;
+  /** Why the form cannot be changed, when it cannot. */
+  locked?: string | null;
+}) {
+  const [choosing, setChoosing] = useState(value.formId === null);
+  const errorId = `${id}-error`;
+  useEffect(() => {
+    if (value.formId === null) setChoosing(true);
+  }, [value.formId]);
+
+  return (
+    <fieldset className="flex flex-col gap-3" aria-describedby={error ? errorId : undefined}>
+      <legend className="mb-2 text-sm font-medium">Form</legend>
+      {value.formId !== null && !choosing ? (
+        <ChosenForm
+          id={id}
+          formId={value.formId}
+          formVersion={value.formVersion}
+          pinned={pinned && pinned.formId === value.formId ? pinned.formVersion : null}
+          onVersion={(formVersion) => onChange({ formId: value.formId, formVersion })}
+          onChange={locked ? null : () => setChoosing(true)}
+          locked={locked ?? null}
+        />
+      ) : (
+        <PublishedForms
+          selected={value.formId}
+          onChoose={(form) => {
+            onChange({ formId: form.id, formVersion: form.latestVersion });
+            setChoosing(false);
+          }}
+          onCancel={value.formId !== null ? () => setChoosing(false) : null}
+        />
+      )}
+      {error && <FieldError id={errorId}>{error}</FieldError>}
+    </fieldset>
+  );
+}
+
+function ChosenForm({
+  id,
+  formId,
+  formVersion,
+  pinned,
+  onVersion,
+  onChange,
+  locked,
+}: {
+  id: string;
+  formId: number;
+  formVersion: number | null;
+  pinned: number | null;
+  onVersion: (version: number) => void;
+  onChange: (() => void) | null;
+  locked: string | null;
+}) {
+  const { load, reload } = useResource<AdminForm>(`/api/admin/forms/${formId}`);
+  if (load.status === 'loading') {
+    return (
+      <Loading label="Loading the form…" className="flex h-[7.5rem] flex-col gap-2 rounded-lg border border-border p-4">
+        <Bone className="h-5 w-56" />
+        <Bone className="h-10 w-64" />
+      </Loading>
+    );
+  }
+  if (load.status !== 'ready') return <Failed title="The form could not be loaded" message={load.message} onRetry={reload} />;
+  const form = load.data;
+  const versions = form.versions;
+  const latest = form.latestVersion;
+  return (
+    <div className="flex flex-col gap-3 rounded-lg border border-border p-4">
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <div className="flex min-w-0 flex-col gap-0.5">
+          <a href={`/admin/forms/${form.id}`} className="font-semibold break-words text-primary underline-offset-4 hover:underline">
+            {form.title || 'Untitled form'}
+          </a>
+          <span className="text-sm text-muted-foreground">{latest === null ? 'Not published yet' : `Latest version: ${latest}`}</span>
+        </div>
+        {onChange && (
+          <Button variant="outline" size="sm" onClick={onChange}>
+            Change form
+          </Button>
+        )}
+      </div>
+      {locked && <p className="text-sm text-muted-foreground">{locked}</p>}
+      {pinned !== null ? (
+        <PinnedVersion id={id} pinned={pinned} latest={latest} value={formVersion} onChange={onVersion} />
+      ) : versions.length > 0 ? (
+        <div className="flex flex-col gap-2 sm:w-64">
+          <Label htmlFor={`${id}-version`}>Version</Label>
+          <Select value={formVersion === null ? undefined : String(formVersion)} onValueChange={(next) => onVersion(Number(next))}>
+            <SelectTrigger id={`${id}-version`}>
+              <SelectValue placeholder="Choose a version" />
+            </SelectTrigger>
+            <SelectContent>
+              {versions.map((version) => (
+                <SelectItem key={version.version} value={String(version.version)}>
+                  {`Version ${version.version}${version.version === latest ? ' (latest)' : ''} · ${formatDate(version.publishedAt)}`}
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
+        </div>
+      ) : (
+        <p className="text-sm text-destructive">This form has no published version: publish it in the form builder first.</p>
+      )}
+    </div>
+  );
+}
+
+/** The version of an existing survey or mission, and the move to the latest one. */
+function PinnedVersion({
+  id,
+  pinned,
+  latest,
+  value,
+  onChange,
+}: {
+  id: string;
+  pinned: number;
+  latest: number | null;
+  value: number | null;
+  onChange: (version: number) => void;
+}) {
+  const newer = latest !== null && latest > pinned;
+  return (
+    <div className="flex flex-col gap-2">
+      <p className="text-sm">
+        Uses version <span className="font-semibold">{pinned}</span>
+        {newer ? '.' : ', the latest.'}
+      </p>
+      {newer && (
+        <div className="flex items-start gap-2 rounded-md bg-muted p-3">
+          <Checkbox
+            id={`${id}-move`}
+            checked={value === latest}
+            onCheckedChange={(checked) => onChange(checked === true ? latest : pinned)}
+            aria-describedby={`${id}-move-description`}
+            className="mt-0.5"
+          />
+          <div className="flex flex-col gap-1">
+            <Label htmlFor={`${id}-move`}>Move to version {latest}</Label>
+            <p id={`${id}-move-description`} className="text-sm text-muted-foreground">
+              New answers use version {latest}. Answers already given keep version {pinned}, the version they were given on.
+            </p>
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}
+
+/**
+ * A search box with its button that lives inside another form (a form cannot hold a form): Enter
+ * in the box searches instead of submitting the outer form.
+ */
+function SearchField({ label, value, onSearch }: { label: string; value: string; onSearch: (value: string) => void }) {
+  const id = useId();
+  const [text, setText] = useState(value);
+  useEffect(() => setText(value), [value]);
+  return (
+    <div role="search" aria-label={label} className="flex flex-col gap-3 sm:flex-row sm:items-end">
+      <div className="flex min-w-0 flex-1 flex-col gap-2">
+        <Label htmlFor={id}>{label}</Label>
+        <Input
+          id={id}
+          type="search"
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+          onKeyDown={(event) => {
+            if (event.key !== 'Enter') return;
+            event.preventDefault();
+            onSearch(text.trim());
+          }}
+        />
+      </div>
+      <div className="flex gap-2">
+        <Button variant="secondary" onClick={() => onSearch(text.trim())}>
+          Search
+        </Button>
+        {value !== '' && (
+          <Button
+            variant="ghost"
+            onClick={() => {
+              setText('');
+              onSearch('');
+            }}
+          >
+            Clear
+          </Button>
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** A searchable list of published forms, pages of 6. */
+function PublishedForms({
+  selected,
+  onChoose,
+  onCancel,
+}: {
+  selected: number | null;
+  onChoose: (form: AdminFormListItem & { latestVersion: number }) => void;
+  onCancel: (() => void) | null;
+}) {
+  const [q, setQ] = useState('');
+  const [page, setPage] = useState(1);
+  const pageSize = 6;
+  const params: Record<string, string> = { status: 'published', page: String(page), pageSize: String(pageSize), sort: 'updated' };
+  if (q) params.q = q;
+  const { load, reload } = useResource<AdminFormList>(withQuery('/api/admin/forms', params));
+  const listId = useId();
+
+  return (
+    <div className="flex flex-col gap-3 rounded-lg border border-border p-4">
+      <SearchField
+        label="Search published forms"
+        value={q}
+        onSearch={(value) => {
+          setQ(value);
+          setPage(1);
+        }}
+      />
+      {load.status === 'loading' ? (
+        <Loading label="Loading the forms…" className="flex flex-col gap-2">
+          {[0, 1, 2].map((row) => (
+            <Bone key={row} className="h-12 w-full" />
+          ))}
+        </Loading>
+      ) : load.status !== 'ready' ? (
+        <Failed title="The forms could not be loaded" message={load.message} onRetry={reload} />
+      ) : load.data.items.length === 0 ? (
+        <p className="rounded-lg border border-dashed border-border px-3 py-6 text-center text-sm text-muted-foreground">
+          {q ? `No published forms match “${q}”.` : 'No published forms yet. '}
+          {!q && (
+            <a href="/admin/forms" className="text-primary underline underline-offset-4">
+              Build and publish a form first.
+            </a>
+          )}
+        </p>
+      ) : (
+        <>
+          <ul id={listId} aria-label="Published forms" className="flex flex-col divide-y divide-border rounded-md border border-border">
+            {load.data.items.map((form) => (
+              <li key={form.id} className="flex items-center justify-between gap-3 p-2.5">
+                <span className="flex min-w-0 flex-col">
+                  <span className="font-medium break-words">{form.title || 'Untitled form'}</span>
+                  <span className="text-xs text-muted-foreground">
+                    Version {form.latestVersion} · changed {formatDate(form.updatedAt)}
+                  </span>
+                </span>
+                <Button
+                  variant={selected === form.id ? 'default' : 'outline'}
+                  size="sm"
+                  disabled={form.latestVersion === null}
+                  onClick={() => form.latestVersion !== null && onChoose({ ...form, latestVersion: form.latestVersion })}
+                  aria-label={`Use “${form.title || 'Untitled form'}”`}
+                >
+                  Use this form
+                </Button>
+              </li>
+            ))}
+          </ul>
+          {load.data.total > pageSize && (
+            <div className="flex items-center justify-between gap-2 text-sm">
+              <Button variant="ghost" size="sm" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+                Previous
+              </Button>
+              <span className="text-muted-foreground tabular-nums">
+                Page {page} of {Math.ceil(load.data.total / pageSize)}
+              </span>
+              <Button variant="ghost" size="sm" disabled={page * pageSize >= load.data.total} onClick={() => setPage(page + 1)}>
+                Next
+              </Button>
+            </div>
+          )}
+        </>
+      )}
+      {onCancel && (
+        <Button variant="ghost" size="sm" className="self-start" onClick={onCancel}>
+          Keep the current form
+        </Button>
+      )}
+    </div>
+  );
+}
+
+/** The bottom of a long form: the submit button, a way back, and what is not saved yet. */
+export function SaveBar({ submitting, label, cancelHref, dirty }: { submitting: boolean; label: string; cancelHref: string; dirty: boolean }) {
+  return (
+    <div className="sticky bottom-0 z-10 -mx-5 flex flex-wrap items-center gap-3 border-t border-border bg-card/95 px-5 py-3 backdrop-blur sm:-mx-6 sm:px-6">
+      <Button type="submit" loading={submitting}>
+        {label}
+      </Button>
+      <a href={cancelHref} className="text-sm text-primary underline underline-offset-4 hover:no-underline">
+        Cancel
+      </a>
+      {dirty && <span className="text-sm text-muted-foreground">Unsaved changes</span>}
+    </div>
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bound to the editor's form (react-hook-form's context, `EditorValues`)
+
+/** The title, as members see it on their home page. */
+export function TitleField() {
+  const id = useId();
+  const {
+    register,
+    formState: { errors },
+  } = useFormContext<EditorValues>();
+  return (
+    <FormField id={`${id}-title`} label="Title" description="Members see it on their home page." error={errors.title?.message}>
+      {(c) => <Input {...c} autoComplete="off" maxLength={PROGRAMME_LIMITS.titleMax + 20} {...register('title')} />}
+    </FormField>
+  );
+}
+
+/** The points it is worth; `description` says when they are earned. */
+export function PointsField({ description }: { description: string }) {
+  const id = useId();
+  const {
+    register,
+    formState: { errors },
+  } = useFormContext<EditorValues>();
+  return (
+    <FormField id={`${id}-points`} label="Points" description={description} error={errors.points?.message}>
+      {(c) => (
+        <Input
+          {...c}
+          type="number"
+          inputMode="numeric"
+          min={0}
+          max={PROGRAMME_LIMITS.pointsMax}
+          step={1}
+          className="sm:w-40"
+          {...register('points', { setValueAs: numberOrNaN })}
+        />
+      )}
+    </FormField>
+  );
+}
+
+/**
+ * The published form and its version (`FormPicker`). `pinned`: the saved choice (edit screens);
+ * `answered`: members have started it, so it keeps its form.
+ */
+export function FormChoiceField({
+  subject,
+  pinned,
+  answered,
+}: {
+  subject: EditorSubject;
+  pinned: { formId: number; formVersion: number } | null;
+  answered: boolean;
+}) {
+  const id = useId();
+  const { control } = useFormContext<EditorValues>();
+  return (
+    <Controller
+      control={control}
+      name="formId"
+      render={({ field, fieldState }) => (
+        <Controller
+          control={control}
+          name="formVersion"
+          render={({ field: versionField, fieldState: versionState }) => (
+            <FormPicker
+              id={`${id}-form`}
+              value={{ formId: field.value, formVersion: versionField.value }}
+              onChange={(next) => {
+                field.onChange(next.formId);
+                versionField.onChange(next.formVersion);
+              }}
+              error={fieldState.error?.message ?? versionState.error?.message}
+              pinned={pinned}
+              locked={answered ? `Members have started this ${subject}: it keeps its form (a newer version can still be chosen).` : null}
+            />
+          )}
+        />
+      )}
+    />
+  );
+}
+
+/** When it opens and closes: two moments side by side; empty means "as soon as it is live" and "until closed by hand". */
+export function ScheduleFields() {
+  const id = useId();
+  const { control } = useFormContext<EditorValues>();
+  return (
+    <div className="grid gap-5 md:grid-cols-2">
+      <Controller
+        control={control}
+        name="opensAt"
+        render={({ field, fieldState }) => (
+          <MomentField
+            id={`${id}-opens`}
+            label="Opens at"
+            description="Empty: open as soon as it is live."
+            value={field.value}
+            onChange={field.onChange}
+            onBlur={field.onBlur}
+            error={fieldState.error?.message}
+            defaultTime="09:00"
+          />
+        )}
+      />
+      <Controller
+        control={control}
+        name="closesAt"
+        render={({ field, fieldState }) => (
+          <MomentField
+            id={`${id}-closes`}
+            label="Closes at"
+            description="Empty: open until closed by hand."
+            value={field.value}
+            onChange={field.onChange}
+            onBlur={field.onBlur}
+            error={fieldState.error?.message}
+            defaultTime="23:59"
+          />
+        )}
+      />
+    </div>
+  );
+}
+
+/** The status (draft / live / closed). */
+export function StatusChoiceField() {
+  const id = useId();
+  const { control } = useFormContext<EditorValues>();
+  return (
+    <Controller
+      control={control}
+      name="status"
+      render={({ field, fieldState }) => <StatusField id={`${id}-status`} value={field.value} onChange={field.onChange} error={fieldState.error?.message} />}
+    />
+  );
+}

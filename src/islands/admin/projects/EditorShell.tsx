@@ -1,0 +1,128 @@
+/**
+ * The frame of the survey and mission editors (`SurveyForm.tsx`, `MissionForm.tsx`): the heading
+ * (breadcrumbs and "New survey" on a new one; its name and project on an edit), the card with the
+ * form, the message of a failed save, the editor's own fields (`children`), the status and the
+ * save bar. Saving is the same for both: a new one is created (POST in the project) and opened;
+ * an edit sends only what changed (PATCH) and goes back to its page; the API's field messages
+ * land beside the fields named in `fields`.
+ *
+ * The shared fields (`EditorFields.tsx`: title, points, form, schedule, status) read the form
+ * from react-hook-form's context, which the shell provides.
+ */
+import { useState, type ReactNode } from 'react';
+import { FormProvider, type Path, type UseFormReturn } from 'react-hook-form';
+import type { AdminProject } from '../../../shared/projects.ts';
+import { apiSend } from '../../../platform/api.ts';
+import { applyApiError } from '../../../lib/form-errors.ts';
+import { navigateTo } from '../../../lib/navigation.ts';
+import { handleSessionLost } from '../../../lib/session.ts';
+import { toast } from '../../../stores/toasts.ts';
+import { Alert } from '../../../components/ui/alert.tsx';
+import { Card } from '../../../components/ui/card.tsx';
+import { SaveBar, StatusChoiceField, type EditorSubject, type EditorValues } from './EditorFields.tsx';
+import { Breadcrumbs, ScreenHeader } from './kit.tsx';
+
+const SUBJECT_WORDS: Readonly<Record<EditorSubject, { title: string; path: string }>> = {
+  survey: { title: 'Survey', path: 'surveys' },
+  mission: { title: 'Mission', path: 'missions' },
+};
+
+export interface EditorShellProps<T extends EditorValues> {
+  subject: EditorSubject;
+  project: AdminProject;
+  /** The survey or mission being edited; null on the "new" screen. */
+  existing: { id: number; title: string } | null;
+  /** The line under "New survey" / "New mission". */
+  subtitle: string;
+  form: UseFormReturn<T>;
+  /** The fields the API's 400 messages may name (placed beside them). */
+  fields: readonly Path<T>[];
+  /** What an edit sends: the values that changed since it was loaded. */
+  changes: (values: T) => Partial<T>;
+  /** The editor's own fields, between the message of a failed save and the status. */
+  children: ReactNode;
+  /** Shown after the status, before the save bar (messages of fields that have no place of their own). */
+  afterStatus?: ReactNode;
+}
+
+export function EditorShell<T extends EditorValues>({
+  subject,
+  project,
+  existing,
+  subtitle,
+  form,
+  fields,
+  changes,
+  children,
+  afterStatus,
+}: EditorShellProps<T>) {
+  const [alert, setAlert] = useState<string | null>(null);
+  const words = SUBJECT_WORDS[subject];
+  const projectHref = `/admin/projects/${project.id}`;
+  const existingHref = existing ? `${projectHref}/${words.path}/${existing.id}` : null;
+  const {
+    handleSubmit,
+    setError,
+    formState: { isSubmitting, isDirty },
+  } = form;
+
+  const onSubmit = handleSubmit(async (values) => {
+    setAlert(null);
+    try {
+      if (existing) {
+        const body = changes(values);
+        if (Object.keys(body).length > 0) await apiSend<unknown>('PATCH', `/api/admin/${words.path}/${existing.id}`, body);
+        toast({ title: `${words.title} saved` });
+        await navigateTo(existingHref ?? projectHref);
+      } else {
+        const created = await apiSend<{ id: number; title: string }>('POST', `/api/admin/projects/${project.id}/${words.path}`, values);
+        toast({ title: `“${created.title}” created` });
+        await navigateTo(`${projectHref}/${words.path}/${created.id}`);
+      }
+    } catch (error) {
+      if (!handleSessionLost(error)) setAlert(applyApiError(error, setError, fields));
+    }
+  });
+
+  return (
+    <div className="mx-auto flex w-full max-w-3xl flex-col gap-4">
+      {existing ? (
+        <p className="text-sm text-muted-foreground">
+          <a href={existingHref ?? projectHref} className="font-medium text-primary underline-offset-4 hover:underline">
+            {existing.title}
+          </a>{' '}
+          in{' '}
+          <a href={projectHref} className="text-primary underline-offset-4 hover:underline">
+            {project.name}
+          </a>
+        </p>
+      ) : (
+        <div>
+          <Breadcrumbs items={[{ label: 'Dashboard', href: '/admin' }, { label: project.name, href: projectHref }, { label: `New ${subject}` }]} />
+          <ScreenHeader title={`New ${subject}`} subtitle={subtitle} />
+        </div>
+      )}
+      <Card className="p-5 sm:p-6">
+        <FormProvider {...form}>
+          <form
+            noValidate
+            aria-label={existing ? `Edit ${subject}` : `New ${subject}`}
+            onSubmit={(event) => void onSubmit(event)}
+            className="flex flex-col gap-8"
+          >
+            {alert && <Alert variant="destructive">{alert}</Alert>}
+            {children}
+            <StatusChoiceField />
+            {afterStatus}
+            <SaveBar
+              submitting={isSubmitting}
+              label={existing ? 'Save changes' : `Create ${subject}`}
+              cancelHref={existingHref ?? projectHref}
+              dirty={isDirty}
+            />
+          </form>
+        </FormProvider>
+      </Card>
+    </div>
+  );
+}

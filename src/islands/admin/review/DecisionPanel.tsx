@@ -1,0 +1,336 @@
+/**
+ * The decision on one submission: where it stands (waiting, or decided: by whom, when, the reason
+ * the participant was given), "Approve", "Ask for changes" and "Reject". The last two open a reason
+ * form (a reason is required: the participant reads it) with the project's templates to pick from
+ * and "Save as a template". A decision taken earlier can be changed; the panel says that the
+ * participant is told and their points follow.
+ */
+import { useEffect, useId, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { REVIEW_LIMITS, type ReasonTemplateKind, type ReviewDecision, type ReviewSubmission } from '../../../shared/review.ts';
+import type { ReviewDecisionInput } from '../../../shared/schemas/review.ts';
+import { applyApiError, errorMessage } from '../../../lib/form-errors.ts';
+import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
+import { handleSessionLost } from '../../../lib/session.ts';
+import { fullNameOf } from '../../../lib/user.ts';
+import { toast } from '../../../stores/toasts.ts';
+import { Alert } from '../../../components/ui/alert.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { FormField } from '../../../components/ui/form-field.tsx';
+import { Textarea } from '../../../components/ui/textarea.tsx';
+import { EntryStatusBadge, Moment } from '../projects/kit.tsx';
+import { plural } from '../projects/logic.ts';
+import { Kbd } from './ShortcutsHelp.tsx';
+import { keyOf } from './shortcuts.ts';
+import type { ReasonTemplates } from './templates.ts';
+
+/** The two decisions that need a reason. */
+export type ReasonKind = ReasonTemplateKind;
+
+const KIND_WORDS: Record<ReasonKind, { title: string; submit: string; help: string; templates: string }> = {
+  request_changes: {
+    title: 'Ask for changes',
+    submit: 'Send the request for changes',
+    help: 'The participant reads this reason beside their entry, edits it and sends it again.',
+    templates: 'Templates for asking for changes',
+  },
+  reject: {
+    title: 'Reject',
+    submit: 'Reject with this reason',
+    help: 'The participant reads this reason. A rejected entry earns no points.',
+    templates: 'Templates for rejecting',
+  },
+};
+
+export interface DecisionPanelProps {
+  submission: ReviewSubmission;
+  /** The mission's points, for what a change of decision does. */
+  points: number;
+  /** The open reason form, if any. */
+  mode: ReasonKind | null;
+  onModeChange: (mode: ReasonKind | null) => void;
+  /** Bumped to put the cursor in the reason (the `c` and `r` keys). */
+  focusRequest: number;
+  /** The decision being sent, if one is. */
+  busy: ReviewDecision | null;
+  /** Sends a decision; rejects with the API's error. */
+  onDecide: (decision: ReviewDecision, reason?: string) => Promise<void>;
+  templates: ReasonTemplates;
+}
+
+/** What the current status means, in a sentence. */
+function standing(submission: ReviewSubmission): string {
+  switch (submission.status) {
+    case 'draft':
+      return 'A draft: the participant has not sent it yet. It can be reviewed once they submit it.';
+    case 'submitted':
+      return submission.resubmission ? 'Sent again after changes were asked for: waiting for your review.' : 'Waiting for your review.';
+    case 'approved':
+      return 'Approved.';
+    case 'changes_requested':
+      return 'Changes were asked for: the participant can edit the entry and send it again.';
+    case 'rejected':
+      return 'Rejected.';
+  }
+}
+
+export function DecisionPanel({ submission, points, mode, onModeChange, focusRequest, busy, onDecide, templates }: DecisionPanelProps) {
+  const id = useId();
+  const decided = submission.status === 'approved' || submission.status === 'changes_requested' || submission.status === 'rejected';
+  const draft = submission.status === 'draft';
+  const formId = `${id}-reason-form`;
+  const pointsText = plural(points, 'point', 'points');
+
+  return (
+    <section aria-labelledby={`${id}-heading`} className="flex flex-col gap-3 rounded-lg border border-border bg-muted/40 p-4">
+      <h4 id={`${id}-heading`} className="text-base font-semibold">
+        Decision
+      </h4>
+      <div className="flex flex-col gap-1.5 text-sm">
+        <p className="flex flex-wrap items-center gap-2">
+          <EntryStatusBadge status={submission.status} />
+          <span>{standing(submission)}</span>
+        </p>
+        {decided && (submission.reviewedBy || submission.reviewedAt) && (
+          <p className="text-muted-foreground">
+            {submission.reviewedBy ? `By ${fullNameOf(submission.reviewedBy) || submission.reviewedBy.email}` : 'Decided'}
+            {submission.reviewedAt && (
+              <>
+                {' '}
+                on <Moment value={submission.reviewedAt} />
+              </>
+            )}
+          </p>
+        )}
+        {submission.reviewReason && (submission.status === 'changes_requested' || submission.status === 'rejected') && (
+          <div className="rounded-md border border-border bg-card px-3 py-2">
+            <p className="text-xs font-medium tracking-wide text-muted-foreground uppercase">Reason given to the participant</p>
+            <p className="whitespace-pre-wrap">{submission.reviewReason}</p>
+          </div>
+        )}
+        {decided && (
+          <p className="text-muted-foreground">
+            You can change this decision. The participant is told, and their points follow: approving makes the mission’s {pointsText} available to them,
+            rejecting voids them, asking for changes makes them pending again.
+          </p>
+        )}
+      </div>
+      <div className="flex flex-wrap gap-2">
+        <Button
+          onClick={() => void onDecide('approve').catch(() => undefined)}
+          disabled={draft || submission.status === 'approved' || busy !== null}
+          loading={busy === 'approve'}
+          aria-keyshortcuts={keyOf('approve')}
+        >
+          Approve <Kbd>{keyOf('approve')}</Kbd>
+        </Button>
+        <Button
+          variant={mode === 'request_changes' ? 'secondary' : 'outline'}
+          disabled={draft || busy !== null}
+          aria-expanded={mode === 'request_changes'}
+          aria-controls={mode === 'request_changes' ? formId : undefined}
+          aria-keyshortcuts={keyOf('request_changes')}
+          onClick={() => onModeChange(mode === 'request_changes' ? null : 'request_changes')}
+        >
+          Ask for changes <Kbd>{keyOf('request_changes')}</Kbd>
+        </Button>
+        <Button
+          variant={mode === 'reject' ? 'secondary' : 'outline'}
+          disabled={draft || busy !== null}
+          aria-expanded={mode === 'reject'}
+          aria-controls={mode === 'reject' ? formId : undefined}
+          aria-keyshortcuts={keyOf('reject')}
+          onClick={() => onModeChange(mode === 'reject' ? null : 'reject')}
+        >
+          Reject <Kbd>{keyOf('reject')}</Kbd>
+        </Button>
+      </div>
+      {mode && !draft && (
+        <ReasonForm
+          id={formId}
+          kind={mode}
+          initialReason={submission.status === (mode === 'reject' ? 'rejected' : 'changes_requested') ? (submission.reviewReason ?? '') : ''}
+          focusRequest={focusRequest}
+          busy={busy === mode}
+          onCancel={() => onModeChange(null)}
+          onSubmit={(reason) => onDecide(mode, reason)}
+          templates={templates}
+        />
+      )}
+    </section>
+  );
+}
+
+interface ReasonValues {
+  decision: ReviewDecisionInput['decision'];
+  reason: string;
+}
+
+/** The reason to ask for changes or reject, with the project's templates. */
+function ReasonForm({
+  id,
+  kind,
+  initialReason,
+  focusRequest,
+  busy,
+  onCancel,
+  onSubmit,
+  templates,
+}: {
+  id: string;
+  kind: ReasonKind;
+  initialReason: string;
+  focusRequest: number;
+  busy: boolean;
+  onCancel: () => void;
+  onSubmit: (reason: string) => Promise<void>;
+  templates: ReasonTemplates;
+}) {
+  const words = KIND_WORDS[kind];
+  const [alert, setAlert] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    clearErrors,
+    setValue,
+    setFocus,
+    getValues,
+    watch,
+    formState: { errors, isSubmitted },
+  } = useForm<ReasonValues>({
+    resolver: lazyZodResolver<ReasonValues>(() => import('../../../shared/schemas/review.ts').then((m) => m.reviewDecisionSchema)),
+    defaultValues: { decision: kind, reason: initialReason },
+  });
+
+  // The same form serves both decisions: switching keeps what was typed.
+  useEffect(() => {
+    setValue('decision', kind);
+    setAlert(null);
+  }, [kind, setValue]);
+  useEffect(() => {
+    setFocus('reason');
+  }, [focusRequest, kind, setFocus]);
+
+  const reason = watch('reason');
+  const mine = (templates.items ?? []).filter((template) => template.kind === kind);
+  const alreadySaved = mine.some((template) => template.text === reason.trim());
+
+  const submit = handleSubmit(async (values) => {
+    setAlert(null);
+    try {
+      await onSubmit(values.reason.trim());
+    } catch (error) {
+      if (!handleSessionLost(error)) setAlert(applyApiError(error, setError, ['reason']));
+    }
+  });
+
+  async function saveTemplate() {
+    const text = getValues('reason').trim();
+    if (!text) {
+      setError('reason', { type: 'manual', message: 'Required' }, { shouldFocus: true });
+      return;
+    }
+    setSaving(true);
+    setAlert(null);
+    try {
+      await templates.add(kind, text);
+      toast({ title: 'Template saved', description: 'It is listed under the reason for this project’s next reviews.' });
+    } catch (error) {
+      if (!handleSessionLost(error)) setAlert(applyApiError(error, setError, ['reason']));
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  async function removeTemplate(templateId: number) {
+    try {
+      await templates.remove(templateId);
+      toast({ title: 'Template deleted' });
+    } catch (error) {
+      if (!handleSessionLost(error)) toast({ title: 'The template could not be deleted', description: errorMessage(error), variant: 'destructive' });
+    }
+  }
+
+  return (
+    <form id={id} noValidate aria-label={words.title} onSubmit={(event) => void submit(event)} className="flex flex-col gap-3 border-t border-border pt-3">
+      {alert && <Alert variant="destructive">{alert}</Alert>}
+      <FormField id={`${id}-reason`} label="Reason" description={words.help} error={errors.reason?.message}>
+        {(control) => (
+          <Textarea
+            {...control}
+            {...register('reason', { onChange: () => isSubmitted || clearErrors('reason') })}
+            rows={4}
+            maxLength={REVIEW_LIMITS.reasonMax}
+            onKeyDown={(event) => {
+              // Ctrl/⌘+Enter sends, as in most review tools.
+              if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+                event.preventDefault();
+                void submit();
+              }
+            }}
+          />
+        )}
+      </FormField>
+
+      <div className="flex flex-col gap-2">
+        <h5 className="text-sm font-medium" id={`${id}-templates`}>
+          {words.templates}
+        </h5>
+        {templates.items === null ? (
+          <p className="text-sm text-muted-foreground">Loading the templates…</p>
+        ) : templates.error ? (
+          <p className="text-sm text-muted-foreground">
+            The templates could not be loaded ({templates.error}).{' '}
+            <Button variant="link" onClick={templates.reload}>
+              Try again
+            </Button>
+          </p>
+        ) : mine.length === 0 ? (
+          <p className="text-sm text-muted-foreground">None yet. Write a reason and save it as a template to use it again with one click.</p>
+        ) : (
+          <ul aria-labelledby={`${id}-templates`} className="flex max-h-56 flex-col gap-1.5 overflow-y-auto">
+            {mine.map((template) => (
+              <li key={template.id} className="flex items-start gap-1 rounded-md border border-border bg-card">
+                <button
+                  type="button"
+                  className="min-w-0 flex-1 rounded-md px-3 py-2 text-left text-sm hover:bg-accent focus-visible:outline-2 focus-visible:outline-ring"
+                  onClick={() => {
+                    setValue('reason', template.text, { shouldValidate: isSubmitted });
+                    setFocus('reason');
+                  }}
+                >
+                  <span className="sr-only">Use the template: </span>
+                  <span className="line-clamp-3 whitespace-pre-wrap">{template.text}</span>
+                </button>
+                <button
+                  type="button"
+                  aria-label={`Delete the template “${template.text.length > 60 ? `${template.text.slice(0, 60)}…` : template.text}”`}
+                  className="inline-flex size-9 shrink-0 items-center justify-center rounded-md text-muted-foreground hover:bg-accent hover:text-foreground focus-visible:outline-2 focus-visible:outline-ring"
+                  onClick={() => void removeTemplate(template.id)}
+                >
+                  <svg viewBox="0 0 16 16" className="size-4" aria-hidden="true" focusable="false">
+                    <path d="M4 4l8 8M12 4l-8 8" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" />
+                  </svg>
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+
+      <div className="flex flex-wrap gap-2">
+        <Button type="submit" variant={kind === 'reject' ? 'destructive' : 'default'} loading={busy}>
+          {words.submit}
+        </Button>
+        <Button variant="outline" onClick={() => void saveTemplate()} loading={saving} disabled={alreadySaved || busy}>
+          {alreadySaved ? 'Saved as a template' : 'Save as a template'}
+        </Button>
+        <Button variant="ghost" onClick={onCancel} disabled={busy}>
+          Cancel
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,112 @@
+/**
+ * The content of one version of a mission entry, as the review screen shows it: the answers
+ * (`AnswersView`, photos as thumbnails that open the UI kit's lightbox at their display size) and
+ * the participant's other entries in the mission (each one opens in the review in turn). The
+ * review's other parts (decision, versions, notes, probes) are beside this file.
+ */
+import { useCallback, useState, type ReactNode } from 'react';
+import type { Answers, FormDefinition } from '../../../shared/forms/definition.ts';
+import type { ReviewSubmission } from '../../../shared/review.ts';
+import { AnswersView } from '../../../components/forms/AnswersView.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { Lightbox, type LightboxItem } from '../../../components/ui/lightbox.tsx';
+import { EntryStatusBadge, formatDay, Moment } from '../projects/kit.tsx';
+import { ENTRY_STATUS_LABELS } from '../projects/logic.ts';
+
+/** Where a stored photo's thumbnail is. */
+export const thumbnailUrl = (mediaId: string): string => `/api/media/${mediaId}/thumbnail`;
+/** Where a stored photo's display image is (what the lightbox shows). */
+export const photoUrl = (mediaId: string): string => `/api/media/${mediaId}`;
+
+/** Opens a set of photos in the lightbox at one of them. */
+export type OpenPhotos = (ids: readonly string[], start: string) => void;
+
+/**
+ * One lightbox for a screen: `open(ids, start)` shows those photos (named "Photo i of n by who"),
+ * starting at `start`; `lightbox` is the element to render once.
+ */
+export function usePhotoLightbox(who: string): { open: OpenPhotos; lightbox: ReactNode } {
+  const [state, setState] = useState<{ items: LightboxItem[]; index: number } | null>(null);
+  const open = useCallback<OpenPhotos>(
+    (ids, start) => {
+      const items = ids.map((id, index) => ({
+        src: photoUrl(id),
+        alt: `Photo ${index + 1} of ${ids.length} by ${who}`,
+        title: `Photo ${index + 1} of ${ids.length}`,
+      }));
+      const index = Math.max(0, ids.indexOf(start));
+      if (items.length > 0) setState({ items, index });
+    },
+    [who],
+  );
+  const lightbox = (
+    <Lightbox
+      items={state?.items ?? []}
+      open={state !== null}
+      onOpenChange={(next) => !next && setState(null)}
+      index={state?.index ?? 0}
+      onIndexChange={(index) => setState((current) => (current ? { ...current, index } : current))}
+    />
+  );
+  return { open, lightbox };
+}
+
+/**
+ * An entry version's answers read-only; a photo opens the lightbox with every photo of these answers
+ * (`photos`, in form order). `today`: the entry's day, for the form's date conditions.
+ */
+export function EntryVersionAnswers({
+  definition,
+  answers,
+  photos,
+  today,
+  onOpenPhotos,
+  className,
+}: {
+  definition: FormDefinition;
+  answers: Answers;
+  photos: readonly string[];
+  today?: string | undefined;
+  onOpenPhotos: OpenPhotos;
+  className?: string;
+}) {
+  return (
+    <AnswersView
+      className={className}
+      definition={definition}
+      answers={answers}
+      today={today}
+      photos={{ thumbnailUrl }}
+      onOpenPhoto={(mediaId) => onOpenPhotos(photos.includes(mediaId) ? photos : [mediaId], mediaId)}
+    />
+  );
+}
+
+/** The participant's other entries in this mission, each with a button that opens it. */
+export function OtherEntries({ entries, who, onOpen }: { entries: ReviewSubmission['otherEntries']; who: string; onOpen: (id: number) => void }) {
+  if (entries.length === 0) return <p className="text-sm text-muted-foreground">None: this is {who}’s only entry in this mission.</p>;
+  return (
+    <ul className="flex flex-col divide-y divide-border rounded-lg border border-border">
+      {entries.map((entry) => (
+        <li key={entry.id} className="flex flex-wrap items-center justify-between gap-2 p-2.5 text-sm">
+          <span className="flex flex-wrap items-center gap-2">
+            <EntryStatusBadge status={entry.status} />
+            {entry.localDate ? formatDay(entry.localDate) : null}
+            {entry.submittedAt && (
+              <span className="text-muted-foreground">
+                submitted <Moment value={entry.submittedAt} />
+              </span>
+            )}
+          </span>
+          <Button variant="outline" size="sm" onClick={() => onOpen(entry.id)}>
+            Open
+            <span className="sr-only">
+              {' '}
+              the {ENTRY_STATUS_LABELS[entry.status].toLowerCase()} entry{entry.localDate ? ` of ${formatDay(entry.localDate)}` : ''}
+            </span>
+          </Button>
+        </li>
+      ))}
+    </ul>
+  );
+}

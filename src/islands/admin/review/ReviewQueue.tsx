@@ -1,0 +1,258 @@
+/**
+ * The review queue: the filter bar (status — waiting for review by default —, participant, dates,
+ * probes waiting for an answer) and a page of submissions, each row with its checkbox for bulk
+ * approve, the participant, the status, "Resubmission", when it was submitted and the probes
+ * waiting; the open one is marked. "Select all on this page" and "Approve N selected" above the
+ * rows, the pages below.
+ */
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { ENTRY_STATUSES, type EntryStatus } from '../../../shared/mission-entries.ts';
+import type { AdminPage } from '../../../shared/projects.ts';
+import type { ReviewQueueItem } from '../../../shared/review.ts';
+import type { Load } from '../../../lib/resource.ts';
+import { fullNameOf } from '../../../lib/user.ts';
+import { cn } from '../../../lib/utils.ts';
+import { Failed } from '../../../components/states/Failed.tsx';
+import { Loading } from '../../../components/states/Loading.tsx';
+import { Alert } from '../../../components/ui/alert.tsx';
+import { Badge } from '../../../components/ui/badge.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { Checkbox, CheckboxField } from '../../../components/ui/checkbox.tsx';
+import { Input } from '../../../components/ui/input.tsx';
+import { Label } from '../../../components/ui/label.tsx';
+import { Pagination } from '../../../components/ui/pagination.tsx';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select.tsx';
+import { Bone } from '../../../components/ui/skeleton.tsx';
+import { ConfirmButton } from '../admin-kit.tsx';
+import { EntryStatusBadge, formatDay, Moment } from '../projects/kit.tsx';
+import { ENTRY_STATUS_LABELS, plural } from '../projects/logic.ts';
+import { DEFAULT_FILTERS, isFiltered, selectAllState, toggleAll, type QueueFilters } from './logic.ts';
+
+const isEntryStatus = (value: string): value is EntryStatus => (ENTRY_STATUSES as readonly string[]).includes(value);
+/** The status filter's words: `submitted` is what waits for review. */
+const STATUS_OPTION: Record<EntryStatus, string> = { ...ENTRY_STATUS_LABELS, submitted: 'Submitted (waiting for review)' };
+
+/** The filter bar: applied on "Filter"; "Clear" goes back to what waits for review. */
+export function QueueFilterBar({ filters, onApply }: { filters: QueueFilters; onApply: (filters: QueueFilters) => void }) {
+  const id = useId();
+  const [draft, setDraft] = useState<QueueFilters>(filters);
+  useEffect(() => setDraft(filters), [filters]);
+
+  function apply(event: FormEvent) {
+    event.preventDefault();
+    onApply({ ...draft, q: draft.q.trim() });
+  }
+
+  return (
+    <form role="search" aria-label="Filter the queue" onSubmit={apply} className="flex flex-col gap-3">
+      <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-[16.5rem_minmax(0,1fr)_10rem_10rem]">
+        <div className="flex flex-col gap-2">
+          <Label htmlFor={`${id}-status`}>Status</Label>
+          <Select value={draft.status} onValueChange={(value) => (value === 'all' || isEntryStatus(value)) && setDraft({ ...draft, status: value })}>
+            <SelectTrigger id={`${id}-status`}>
+              <SelectValue />
+            </SelectTrigger>
+            <SelectContent>
+              <SelectItem value="all">All but drafts</SelectItem>
+              {ENTRY_STATUSES.map((status) => (
+                <SelectItem key={status} value={status}>
+                  {STATUS_OPTION[status]}
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
+        </div>
+        <div className="flex flex-col gap-2">
+          <Label htmlFor={`${id}-q`}>Participant</Label>
+          <Input id={`${id}-q`} type="search" placeholder="Name or email" value={draft.q} onChange={(event) => setDraft({ ...draft, q: event.target.value })} />
+        </div>
+        <div className="flex flex-col gap-2">
+          <Label htmlFor={`${id}-from`}>From</Label>
+          <Input
+            id={`${id}-from`}
+            type="date"
+            value={draft.from}
+            max={draft.to || undefined}
+            onChange={(event) => setDraft({ ...draft, from: event.target.value })}
+          />
+        </div>
+        <div className="flex flex-col gap-2">
+          <Label htmlFor={`${id}-to`}>To</Label>
+          <Input
+            id={`${id}-to`}
+            type="date"
+            value={draft.to}
+            min={draft.from || undefined}
+            onChange={(event) => setDraft({ ...draft, to: event.target.value })}
+          />
+        </div>
+      </div>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <CheckboxField
+          id={`${id}-probes`}
+          label="Probes waiting for an answer"
+          checked={draft.probesWaiting}
+          onCheckedChange={(checked) => setDraft({ ...draft, probesWaiting: checked === true })}
+        />
+        <div className="flex gap-2">
+          <Button type="submit" variant="secondary">
+            Filter
+          </Button>
+          {(isFiltered(filters) || isFiltered(draft)) && (
+            <Button variant="ghost" onClick={() => onApply({ ...DEFAULT_FILTERS })}>
+              Clear
+            </Button>
+          )}
+        </div>
+      </div>
+    </form>
+  );
+}
+
+export interface ReviewQueueProps {
+  load: Load<AdminPage<ReviewQueueItem>>;
+  onRetry: () => void;
+  filters: QueueFilters;
+  page: number;
+  pageSize: number;
+  onPageChange: (page: number) => void;
+  openId: number | null;
+  onOpen: (id: number) => void;
+  selected: ReadonlySet<number>;
+  onSelectedChange: (selected: Set<number>) => void;
+  onBulkApprove: () => Promise<void>;
+  /** The last bulk approval's outcome in words. */
+  bulkResult: string | null;
+  missionLive: boolean;
+}
+
+/** The rows of the queue and what acts on them. */
+export function ReviewQueue({
+  load,
+  onRetry,
+  filters,
+  page,
+  pageSize,
+  onPageChange,
+  openId,
+  onOpen,
+  selected,
+  onSelectedChange,
+  onBulkApprove,
+  bulkResult,
+  missionLive,
+}: ReviewQueueProps) {
+  const id = useId();
+  if (load.status === 'loading') {
+    return (
+      <Loading label="Loading the queue…" className="flex flex-col gap-2">
+        {[0, 1, 2, 3, 4].map((row) => (
+          <Bone key={row} className="h-16 w-full" />
+        ))}
+      </Loading>
+    );
+  }
+  if (load.status !== 'ready') return <Failed title="The queue could not be loaded" message={load.message} onRetry={onRetry} />;
+
+  const { items, total } = load.data;
+  const ids = items.map((item) => item.id);
+  const all = selectAllState(ids, selected);
+  const count = ids.filter((rowId) => selected.has(rowId)).length;
+  const from = total === 0 ? 0 : (page - 1) * pageSize + 1;
+  const to = Math.min(total, (page - 1) * pageSize + items.length);
+  const waitingQueue = !isFiltered(filters);
+
+  return (
+    <div className="flex flex-col gap-3">
+      {bulkResult && (
+        <Alert variant="success" title="Bulk approval">
+          {bulkResult}
+        </Alert>
+      )}
+      {items.length === 0 ? (
+        <p className="rounded-lg border border-dashed border-border px-4 py-8 text-center text-sm text-muted-foreground">
+          {waitingQueue
+            ? missionLive
+              ? 'Nothing waits for review. Entries appear here as members submit them.'
+              : 'Nothing waits for review. Members can make entries once the mission and its project are live.'
+            : 'No submissions match these filters.'}
+        </p>
+      ) : (
+        <>
+          <div className="flex flex-wrap items-center justify-between gap-2">
+            <div className="flex items-center gap-2.5">
+              <Checkbox id={`${id}-all`} checked={all} onCheckedChange={() => onSelectedChange(toggleAll(ids, selected))} />
+              <Label htmlFor={`${id}-all`} className="font-normal">
+                Select all on this page
+              </Label>
+            </div>
+            {count === 0 ? (
+              <Button size="sm" variant="outline" disabled>
+                Approve selected
+              </Button>
+            ) : (
+              <ConfirmButton
+                variant="default"
+                confirmVariant="default"
+                confirmLabel={`Approve ${count}`}
+                question={`Approve ${plural(count, 'entry', 'entries')}?`}
+                onConfirm={onBulkApprove}
+              >
+                Approve {count} selected
+              </ConfirmButton>
+            )}
+          </div>
+          <ul
+            aria-label={`Submissions ${from}–${to} of ${total}`}
+            className="flex flex-col divide-y divide-border overflow-hidden rounded-lg border border-border bg-card"
+          >
+            {items.map((item) => {
+              const who = fullNameOf(item.user) || item.user.email;
+              const open = item.id === openId;
+              return (
+                <li key={item.id} data-row-id={item.id} className={cn('flex items-start gap-3 px-3 py-2.5', open && 'bg-accent')}>
+                  <Checkbox
+                    className="mt-1"
+                    aria-label={`Select the entry of ${who}`}
+                    checked={selected.has(item.id)}
+                    onCheckedChange={(checked) => {
+                      const next = new Set(selected);
+                      if (checked === true) next.add(item.id);
+                      else next.delete(item.id);
+                      onSelectedChange(next);
+                    }}
+                  />
+                  <button
+                    type="button"
+                    aria-current={open ? 'true' : undefined}
+                    onClick={() => onOpen(item.id)}
+                    className="flex min-w-0 flex-1 flex-col gap-1 rounded-md text-left focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
+                  >
+                    <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
+                      <span className="sr-only">Open the entry of </span>
+                      <span className="font-medium break-words">{who}</span>
+                      <EntryStatusBadge status={item.status} />
+                      {item.resubmission && <Badge variant="outline">Resubmission</Badge>}
+                    </span>
+                    <span className="truncate text-xs text-muted-foreground">{item.user.email}</span>
+                    <span className="flex flex-wrap gap-x-3 gap-y-0.5 text-xs text-muted-foreground">
+                      <span>
+                        Submitted <Moment value={item.submittedAt} empty="not yet" />
+                      </span>
+                      {item.localDate && <span>Day {formatDay(item.localDate)}</span>}
+                      {item.probesWaiting > 0 && <span className="font-medium text-foreground">{plural(item.probesWaiting, 'probe', 'probes')} waiting</span>}
+                    </span>
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
+        </>
+      )}
+      <div className="flex flex-col items-center gap-2">
+        <p className="text-sm text-muted-foreground tabular-nums">{total === 0 ? 'None' : `Showing ${from}–${to} of ${total}`}</p>
+        {total > pageSize && <Pagination page={page} total={total} perPage={pageSize} siblings={1} onPageChange={onPageChange} label="Queue pages" />}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,120 @@
+/**
+ * The header's notifications bell (default, admin and formbuilder layouts, beside the account
+ * menu; signed-in users only): a bell with the unread count ("Notifications, 3 unread"), and a
+ * menu of the recent notifications (NotificationsDropdown.tsx). The unread count is fetched once
+ * per full page load, once the signed-in user is known (no polling), and again whenever the menu
+ * opens.
+ *
+ * The bell is on every signed-in page, the participant's survey screen included, so it stays tiny:
+ * until someone shows an intent to open it (pointer over, focus, press) it is a stand-in button of
+ * the same look; the menu (Radix) loads then, as the account menu does.
+ */
+import { useEffect } from 'react';
+import { atom } from 'nanostores';
+import type { NotificationsAnswer } from '../../shared/notifications.ts';
+import { apiGet } from '../../platform/api.ts';
+import { lazyModule, useLazyTrigger } from '../../lib/lazy-module.ts';
+import { useAuth } from '../../lib/use-auth.ts';
+import { useClientStore } from '../../lib/use-client-store.ts';
+import { notificationsLabel, unreadBadge } from './notification-words.ts';
+
+/** The menu itself (Radix), loaded when someone shows an intent to open it. */
+const dropdown = lazyModule(() => import('./NotificationsDropdown.tsx'));
+
+/** The unread count of the signed-in user (null until known). */
+interface UnreadState {
+  userId: number | string;
+  unread: number | null;
+}
+const $unread = atom<UnreadState | null>(null);
+let requestedFor: number | string | null = null;
+
+/** Fetches the unread count once per page load for this user (a failure leaves the bell without a number). */
+function loadUnread(userId: number | string): void {
+  if (requestedFor === userId) return;
+  requestedFor = userId;
+  $unread.set({ userId, unread: null });
+  apiGet<NotificationsAnswer>('/api/account/notifications?pageSize=1').then(
+    (answer) => {
+      if (requestedFor === userId) $unread.set({ userId, unread: answer.unread });
+    },
+    () => {
+      // No count shown; opening the menu asks again.
+    },
+  );
+}
+
+/** Puts a newer unread count in place (the menu loaded the list, or marked some read). */
+function setUnread(userId: number | string, unread: number): void {
+  if (requestedFor === userId) $unread.set({ userId, unread });
+}
+
+export const NOTIFICATIONS_TRIGGER_CLASSES =
+  'relative inline-flex size-10 items-center justify-center rounded-md text-muted-foreground hover:bg-accent hover:text-accent-foreground focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring data-[state=open]:bg-accent data-[state=open]:text-accent-foreground';
+
+/** The bell and its count, the same in the stand-in and the real trigger. */
+export function BellFace({ unread }: { unread: number | null }) {
+  const badge = unreadBadge(unread);
+  return (
+    <>
+      <svg
+        viewBox="0 0 24 24"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth={2}
+        strokeLinecap="round"
+        strokeLinejoin="round"
+        aria-hidden="true"
+        focusable="false"
+        className="size-5"
+      >
+        <path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />
+        <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
+      </svg>
+      {badge && (
+        <span
+          aria-hidden="true"
+          data-unread-badge
+          className="absolute top-0.5 right-0.5 flex h-[1.125rem] min-w-[1.125rem] items-center justify-center rounded-full bg-destructive px-1 text-[0.6875rem] leading-none font-semibold text-destructive-foreground tabular-nums ring-2 ring-card"
+        >
+          {badge}
+        </span>
+      )}
+    </>
+  );
+}
+
+export default function NotificationsMenu() {
+  const auth = useAuth();
+  const state = useClientStore($unread, null);
+  const { loaded: Dropdown, handoff, standIn } = useLazyTrigger(dropdown);
+  const userId = auth.status === 'authenticated' ? auth.user.id : null;
+
+  useEffect(() => {
+    if (userId !== null) loadUnread(userId);
+  }, [userId]);
+
+  if (auth.status === 'unknown') return <span className="block size-10" aria-hidden="true" data-notifications-placeholder />;
+  if (userId === null) return null;
+
+  const unread = state?.userId === userId ? state.unread : null;
+  const label = notificationsLabel(unread);
+
+  if (Dropdown) {
+    return (
+      <Dropdown.default
+        label={label}
+        unread={unread}
+        onUnreadChange={(count) => setUnread(userId, count)}
+        triggerClassName={NOTIFICATIONS_TRIGGER_CLASSES}
+        {...handoff}
+      />
+    );
+  }
+  // A stand-in of the same look until the menu is loaded: pointer over or focus loads it, a press opens it.
+  return (
+    <button {...standIn} aria-label={label} className={NOTIFICATIONS_TRIGGER_CLASSES}>
+      <BellFace unread={unread} />
+    </button>
+  );
+}

@@ -1,0 +1,242 @@
+/**
+ * The browser's one HTTP client for the Fieldwork API. Every call sends cookies; every non-GET
+ * call sends a JSON body (the browser adds `Origin`, which the API checks). Failures become an
+ * `ApiError` carrying the API's `{ error: { code, message, fields?, …details } }` and, when the
+ * answer says, the `Retry-After` seconds. `keepalive` sends a call that must outlive the page
+ * (autosave on `pagehide`): the browser finishes it after the tab is gone.
+ */
+import type { Role, UserStatus } from '../shared/roles.ts';
+import type { TokenType } from '../shared/tokens.ts';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Field name → messages, as the API sends them. */
+export type FieldErrors = Readonly<Record<string, readonly string[]>>;
+
+export class ApiError extends Error {
+  /** HTTP status; 0 when the request never got an answer. */
+  readonly status: number;
+  /** The API's error code (`invalid_credentials`, `invalid_token`, …), or `network_error` / `bad_response`. */
+  readonly code: string;
+  readonly fields: FieldErrors;
+  /** Seconds to wait before trying again (429 answers), when the API said. */
+  readonly retryAfter: number | null;
+  /** The answer's body as text (for client error reports), when there was one. */
+  readonly body: string | null;
+  /** The error object's other keys (e.g. a 409 `conflict`'s `current`); empty when none. */
+  readonly details: Readonly<Record<string, unknown>>;
+
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    fields: FieldErrors = {},
+    retryAfter: number | null = null,
+    body: string | null = null,
+    details: Readonly<Record<string, unknown>> = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.fields = fields;
+    this.retryAfter = retryAfter;
+    this.body = body;
+    this.details = details;
+  }
+}
+
+/**
+ * Browsers refuse a keepalive request whose body (with every other keepalive request still on its
+ * way) passes 64 KiB; larger bodies go as normal requests, which may not outlive the page.
+ */
+export const KEEPALIVE_MAX_BYTES = 60 * 1024;
+
+export interface ApiInit {
+  signal?: AbortSignal;
+  /** The call must outlive the page (sent on `pagehide`); falls back to a normal request above `KEEPALIVE_MAX_BYTES`. */
+  keepalive?: boolean;
+}
+
+const NETWORK_MESSAGE = 'We could not reach Fieldwork. Check your connection and try again.';
+const FALLBACK_MESSAGE = 'Something went wrong on our side. Please try again in a moment.';
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function readFields(value: unknown): FieldErrors {
+  if (!isRecord(value)) return {};
+  const fields: Record<string, string[]> = {};
+  for (const [name, messages] of Object.entries(value)) {
+    if (Array.isArray(messages)) {
+      const texts = messages.filter((m): m is string => typeof m === 'string');
+      if (texts.length > 0) fields[name] = texts;
+    } else if (typeof messages === 'string') {
+      fields[name] = [messages];
+    }
+  }
+  return fields;
+}
+
+/** `Retry-After` as seconds: a number of seconds or an HTTP date. */
+function readRetryAfter(header: string | null, now = Date.now()): number | null {
+  if (!header) return null;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.ceil(seconds);
+  const date = Date.parse(header);
+  if (Number.isNaN(date)) return null;
+  return Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+async function readJson(response: Response): Promise<{ data: unknown; text: string }> {
+  const text = await response.text();
+  if (text === '') return { data: null, text };
+  try {
+    return { data: JSON.parse(text) as unknown, text };
+  } catch {
+    return { data: undefined, text };
+  }
+}
+
+/** The UTF-8 size of a text, in bytes. */
+function byteLength(text: string): number {
+  return new TextEncoder().encode(text).length;
+}
+
+/**
+ * Calls the API and returns its JSON answer typed as `T` (the API is ours; its contract is the
+ * type). Throws `ApiError` for every non-2xx answer and for network failures.
+ */
+export async function api<T>(method: HttpMethod, path: string, body?: unknown, init: ApiInit = {}): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  let payload: string | undefined;
+  if (method !== 'GET') {
+    headers['Content-Type'] = 'application/json';
+    payload = JSON.stringify(body ?? {});
+  }
+  const keepalive = init.keepalive === true && (payload === undefined || byteLength(payload) <= KEEPALIVE_MAX_BYTES);
+
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: payload,
+      credentials: 'include',
+      cache: 'no-store',
+      signal: init.signal,
+      ...(keepalive ? { keepalive: true } : {}),
+    });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError(0, 'network_error', NETWORK_MESSAGE);
+  }
+
+  const { data, text } = await readJson(response);
+  if (response.ok) {
+    if (data === undefined) throw new ApiError(response.status, 'bad_response', FALLBACK_MESSAGE);
+    return data as T;
+  }
+
+  const error = isRecord(data) && isRecord(data.error) ? data.error : {};
+  const code = typeof error.code === 'string' ? error.code : `http_${response.status}`;
+  const message = typeof error.message === 'string' && error.message !== '' ? error.message : FALLBACK_MESSAGE;
+  const { code: _code, message: _message, fields, ...details } = error;
+  throw new ApiError(response.status, code, message, readFields(fields), readRetryAfter(response.headers.get('Retry-After')), text || null, details);
+}
+
+export const apiGet = <T>(path: string, init?: { signal?: AbortSignal }): Promise<T> => api<T>('GET', path, undefined, init);
+
+export const apiSend = <T>(method: Exclude<HttpMethod, 'GET'>, path: string, body: unknown = {}, init: { keepalive?: boolean } = {}): Promise<T> =>
+  api<T>(method, path, body, init);
+
+/** `path?name=value…`, each value encoded. */
+export function withQuery(path: string, query: Readonly<Record<string, string>>): string {
+  const search = new URLSearchParams(query).toString();
+  return search ? `${path}?${search}` : path;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The shapes the API answers with.
+
+/** GET /api/auth: the signed-in user. */
+export interface CurrentUser {
+  id: number | string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  role: Role;
+  status: UserStatus;
+}
+
+export interface Address {
+  line1: string;
+  line2: string;
+  city: string;
+  region: string;
+  postalCode: string;
+  country: string;
+}
+
+export type ColorMode = 'system' | 'light' | 'dark';
+
+export interface Preferences {
+  emailNotifications: boolean;
+  language: 'en';
+  colorMode: ColorMode;
+  /**
+   * Mail per notification kind, under `emailNotifications` (`MAIL_PREFERENCE_KEYS`). Optional in
+   * what is sent; `GET /api/account` always answers them (true when never set).
+   */
+  mailChangesRequested?: boolean;
+  mailRejected?: boolean;
+  mailProbes?: boolean;
+  mailApprovedDigest?: boolean;
+  mailReminders?: boolean;
+  /** The participant's time zone (IANA); absent until the browser or the participant sets it. */
+  timeZone?: string;
+}
+
+/** The user of GET /api/account and of the account updates. */
+export interface AccountUser extends CurrentUser {
+  address: Address | null;
+  preferences: Preferences;
+  createdAt: string;
+  pendingEmail: string | null;
+}
+
+export interface AccountSession {
+  id: number | string;
+  current: boolean;
+  userAgent: string | null;
+  ip: string | null;
+  createdAt: string;
+  lastSeenAt: string;
+}
+
+export interface AccountResponse {
+  user: AccountUser;
+  sessions: AccountSession[];
+}
+
+/** GET /api/tokens/verify. */
+export interface TokenInfo {
+  valid: true;
+  type: TokenType;
+  expiresAt: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  needsName: boolean;
+  needsTerms: boolean;
+}
+
+export interface OkResponse {
+  ok: true;
+}
+
+/** The auth-store user from any user the API returns. */
+export function toCurrentUser(user: CurrentUser): CurrentUser {
+  return { id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName, role: user.role, status: user.status };
+}

@@ -1,0 +1,23 @@
+import { Hono } from 'hono';
+import { notificationsReadSchema } from '../../shared/schemas/notifications.ts';
+import type { AppEnv } from '../context.ts';
+import { readJson, readQuery, signedIn, signedInUser } from '../http.ts';
+import { listNotifications, markNotificationsRead, notificationsQuerySchema } from '../services/notifications.ts';
+
+/** The header's notifications (`/api/account/notifications`, any signed-in user). Rules: `services/notifications.ts`. */
+export const notificationRoutes = new Hono<AppEnv>()
+  .use('*', signedIn)
+
+  /** A page, newest first (`?page=&pageSize=`, 20 by default), and the unread count. */
+  .get('/', async (c) => {
+    const user = signedInUser(c.var.user);
+    const query = readQuery(c, notificationsQuerySchema);
+    return c.json(await listNotifications(c.var.db, user.id, query), 200);
+  })
+
+  /** Marks the given notifications read (`{ ids }`; another user's are ignored), or all of them (`{}`); answers the unread count. */
+  .post('/read', async (c) => {
+    const user = signedInUser(c.var.user);
+    const { ids } = await readJson(c, notificationsReadSchema);
+    return c.json({ unread: await markNotificationsRead(c.var.db, c.var.deps.clock, user.id, ids) }, 200);
+  });

@@ -1,0 +1,39 @@
+import { Hono } from 'hono';
+import { pointsAdjustSchema, pointsHistoryQuerySchema } from '../../shared/schemas/points.ts';
+import type { AppEnv } from '../context.ts';
+import { adminOnly, clientIp, notFound, pathId, readJson, readQuery, signedIn, signedInUser } from '../http.ts';
+import { adjustPointsAudited, adminPointsEntryView, pointsSummary } from '../services/points.ts';
+import { findUserById } from '../services/users.ts';
+
+/**
+ * Points (mounted at `/api`, so each call names its whole path): the participant's balance and
+ * ledger, and admins' adjustments. Rules: `services/points.ts`.
+ */
+export const pointsRoutes = new Hono<AppEnv>()
+  /** Balance (available), pending, and a page of the ledger, newest first. */
+  .get('/account/points', signedIn, async (c) => {
+    const user = signedInUser(c.var.user);
+    const query = readQuery(c, pointsHistoryQuerySchema);
+    return c.json(await pointsSummary(c.var.db, user.id, query), 200);
+  })
+
+  /**
+   * `{ points, reason, reference? }` (admins; moderators 403): 201 the new entry; the same
+   * reference again answers 200 with the first entry (nothing is credited twice); 404 for an
+   * unknown user, checked before the body. Audited `points.adjust` (new entries only), in the
+   * same transaction.
+   */
+  .post('/admin/users/:id/points', adminOnly, async (c) => {
+    const actor = signedInUser(c.var.user);
+    const userId = pathId(c, 'id', 'user');
+    const { db, deps } = c.var;
+    if (!(await findUserById(db, userId))) throw notFound('user');
+    const input = await readJson(c, pointsAdjustSchema);
+    const result = await adjustPointsAudited(
+      db,
+      deps.clock,
+      { userId, points: input.points, reason: input.reason, reference: input.reference, actorId: actor.id },
+      { ip: clientIp(c) },
+    );
+    return c.json(adminPointsEntryView(result.entry), result.created ? 201 : 200);
+  });

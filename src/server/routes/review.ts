@@ -1,0 +1,106 @@
+import { Hono, type Context } from 'hono';
+import {
+  bulkReviewSchema,
+  probeAnswerSchema,
+  probeCreateSchema,
+  reasonTemplateSchema,
+  reviewDecisionSchema,
+  reviewNoteSchema,
+  reviewQueueQuerySchema,
+} from '../../shared/schemas/review.ts';
+import type { AppEnv } from '../context.ts';
+import { clientIp, pathId, readJson, readQuery, signedIn, signedInUser, staffOnly } from '../http.ts';
+import { existingMission } from '../services/missions-admin.ts';
+import { answerProbe, askProbe } from '../services/probes.ts';
+import { existingProject } from '../services/projects.ts';
+import {
+  addNote,
+  bulkApprove,
+  createReasonTemplate,
+  deleteReasonTemplate,
+  listReasonTemplates,
+  requireSubmission,
+  reviewEntry,
+  reviewQueue,
+  reviewSubmission,
+} from '../services/review.ts';
+
+const submissionIdOf = (c: Context<AppEnv>) => pathId(c, 'id', 'submission');
+const reviewerOf = (c: Context<AppEnv>) => ({ actorId: signedInUser(c.var.user).id, ip: clientIp(c) });
+const projectOf = (c: Context<AppEnv>) => existingProject(c.var.db, pathId(c, 'id', 'project'));
+
+/**
+ * Review (mounted at `/api`, so each call names its whole path): a mission's queue, submissions
+ * (participants' mission entries) with their answers, photos, versions, notes and probes,
+ * decisions (one, or bulk approve), probes and internal notes, and a project's reason templates,
+ * for moderators and admins; and the participant's answer to a probe. Rules:
+ * `services/review.ts`, `probes.ts`.
+ */
+export const reviewRoutes = new Hono<AppEnv>()
+  /** The review queue of a mission. */
+  .get('/admin/missions/:id/submissions', staffOnly, async (c) => {
+    const mission = await existingMission(c.var.db, pathId(c, 'id', 'mission'));
+    const query = readQuery(c, reviewQueueQuerySchema);
+    return c.json(await reviewQueue(c.var.db, mission.id, query), 200);
+  })
+
+  .post('/admin/submissions/review', staffOnly, async (c) => {
+    const input = await readJson(c, bulkReviewSchema);
+    return c.json(await bulkApprove(c.var.db, c.var.deps.clock, input.ids, reviewerOf(c)), 200);
+  })
+
+  .get('/admin/submissions/:id', staffOnly, async (c) => {
+    return c.json(await reviewSubmission(c.var.db, submissionIdOf(c)), 200);
+  })
+
+  .post('/admin/submissions/:id/review', staffOnly, async (c) => {
+    const id = submissionIdOf(c);
+    await requireSubmission(c.var.db, id);
+    const input = await readJson(c, reviewDecisionSchema);
+    await reviewEntry(c.var.db, c.var.deps.clock, id, input, reviewerOf(c));
+    return c.json(await reviewSubmission(c.var.db, id), 200);
+  })
+
+  .post('/admin/submissions/:id/probes', staffOnly, async (c) => {
+    const id = submissionIdOf(c);
+    await requireSubmission(c.var.db, id);
+    const input = await readJson(c, probeCreateSchema);
+    return c.json(await askProbe(c.var.db, c.var.deps.clock, id, input.question, reviewerOf(c)), 201);
+  })
+
+  .post('/admin/submissions/:id/notes', staffOnly, async (c) => {
+    const id = submissionIdOf(c);
+    await requireSubmission(c.var.db, id);
+    const input = await readJson(c, reviewNoteSchema);
+    return c.json(await addNote(c.var.db, c.var.deps.clock, id, input.body, reviewerOf(c)), 201);
+  })
+
+  // A project's reason templates ------------------------------------------------------------
+
+  .get('/admin/projects/:id/reason-templates', staffOnly, async (c) => {
+    const project = await projectOf(c);
+    return c.json({ items: await listReasonTemplates(c.var.db, project.id) }, 200);
+  })
+
+  .post('/admin/projects/:id/reason-templates', staffOnly, async (c) => {
+    const project = await projectOf(c);
+    const input = await readJson(c, reasonTemplateSchema);
+    return c.json(await createReasonTemplate(c.var.db, c.var.deps.clock, project.id, input, reviewerOf(c)), 201);
+  })
+
+  .delete('/admin/projects/:id/reason-templates/:templateId', staffOnly, async (c) => {
+    const project = await projectOf(c);
+    const templateId = pathId(c, 'templateId', 'reason template');
+    await deleteReasonTemplate(c.var.db, project.id, templateId, reviewerOf(c));
+    return c.body(null, 204);
+  })
+
+  // The participant's side --------------------------------------------------------------------
+
+  /** Answers a probe on one of the user's entries, once (404 for anyone else's; 409 `already_answered`). */
+  .post('/account/probes/:id/answer', signedIn, async (c) => {
+    const user = signedInUser(c.var.user);
+    const probeId = pathId(c, 'id', 'probe');
+    const input = await readJson(c, probeAnswerSchema);
+    return c.json(await answerProbe(c.var.db, c.var.deps.clock, probeId, user.id, input.answer), 200);
+  });

@@ -1,0 +1,37 @@
+/**
+ * The Content-Security-Policy of every page: our own origin only, plus the hashes of the inline
+ * scripts the build found. The Node server (src/server/static.ts) and `_headers` (written by
+ * builds/integration.ts) send the same.
+ */
+
+/**
+ * What Google Analytics 4 (gtag.js) needs, allowed only when a measurement id is configured
+ * (PUBLIC_GA_ID). Consent still decides whether the browser loads it at all.
+ */
+export const ANALYTICS_CSP_SOURCES = {
+  script: ['https://www.googletagmanager.com'],
+  connect: ['https://*.google-analytics.com', 'https://*.analytics.google.com', 'https://www.googletagmanager.com'],
+  img: ['https://*.google-analytics.com', 'https://*.googletagmanager.com'],
+} as const;
+
+export interface PageCspOptions {
+  /** The Google Analytics 4 measurement id (PUBLIC_GA_ID); without it, no analytics host is allowed. */
+  analyticsId?: string | undefined;
+}
+
+export function pageCsp(scriptHashes: readonly string[], extraConnect: readonly string[] = [], options: PageCspOptions = {}): string {
+  const analytics = options.analyticsId ? ANALYTICS_CSP_SOURCES : { script: [], connect: [], img: [] };
+  const scripts = ["'self'", ...scriptHashes.map((h) => `'${h}'`), ...analytics.script].join(' ');
+  return [
+    "default-src 'self'",
+    `script-src ${scripts}`,
+    "style-src 'self' 'unsafe-inline'",
+    ["img-src 'self' data: blob:", ...analytics.img].join(' '),
+    "font-src 'self'",
+    ["connect-src 'self'", ...extraConnect, ...analytics.connect].join(' '),
+    "object-src 'none'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+    "form-action 'self'",
+  ].join('; ');
+}

@@ -1,0 +1,55 @@
+/**
+ * Missions (zod-free: participant screens import it): the admin's and the participant's view of a
+ * mission. Its entries: `mission-entries.ts`; payload schemas: `schemas/missions.ts`.
+ */
+import type { FormDefinition } from './forms/definition.ts';
+import type { ParticipantEntry } from './mission-entries.ts';
+import type { ActivityCounts, ActivityStatus } from './projects.ts';
+
+export const REVIEW_MODES = ['manual', 'automatic'] as const;
+
+export type ReviewMode = (typeof REVIEW_MODES)[number];
+
+export interface AdminMission {
+  id: number;
+  projectId: number;
+  title: string;
+  instructions: string;
+  formId: number;
+  formVersion: number;
+  latestFormVersion: number | null;
+  points: number;
+  opensAt: string | null;
+  closesAt: string | null;
+  review: ReviewMode;
+  entries: { min: number; max: number; perDay: number | null };
+  status: ActivityStatus;
+  counts: ActivityCounts;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** `GET /api/missions/{id}`. */
+export interface ParticipantMission {
+  id: number;
+  title: string;
+  instructions: string;
+  points: number;
+  projectName: string;
+  opensAt: string | null;
+  closesAt: string | null;
+  /** `upcoming`, `open` or `closed` by the mission's dates and status. */
+  availability: 'upcoming' | 'open' | 'closed';
+  review: ReviewMode;
+  entries: { min: number; max: number; perDay: number | null };
+  form: { version: number; definition: FormDefinition };
+  myEntries: ParticipantEntry[];
+  /** Diaries: entries made on the participant's today (by the time zone they sent last), and whether one more may be added now. */
+  canAddEntry: boolean;
+  /** Why not, when `canAddEntry` is false (e.g. "You have made today's entry"). */
+  addEntryBlockedReason?: string | null;
+  /** Set when an `in_order` mission group holds this mission back (e.g. "Opens when you finish “Day 1”"). */
+  lockedReason?: string | null;
+  /** Daily limit reached: the participant's next local midnight, when one more entry may be made. */
+  nextEntryAt?: string | null;
+}

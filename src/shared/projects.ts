@@ -1,0 +1,118 @@
+/**
+ * Projects and what is common to the activities inside them (zod-free: participant screens import
+ * it): project and activity statuses, the programme's limits, members, the admin lists' pages and
+ * the participant's home. Surveys, missions, mission groups, mission entries and media have their
+ * own modules; payload schemas: `schemas/projects.ts`.
+ */
+
+export const PROJECT_STATUSES = ['draft', 'live', 'closed', 'archived'] as const;
+
+export type ProjectStatus = (typeof PROJECT_STATUSES)[number];
+
+/** Surveys and missions: `draft` (being prepared), `live` (open to members between its dates), `closed`. */
+export const ACTIVITY_STATUSES = ['draft', 'live', 'closed'] as const;
+
+export type ActivityStatus = (typeof ACTIVITY_STATUSES)[number];
+
+export const PROGRAMME_LIMITS = {
+  nameMax: 200,
+  titleMax: 200,
+  clientMax: 200,
+  descriptionMax: 10_000,
+  instructionsMax: 50_000,
+  pointsMax: 100_000,
+  estimatedMinutesMax: 600,
+  entriesMax: 366,
+  perDayMax: 50,
+  /** Emails pasted or uploaded in one call to add members. */
+  membersPerCall: 5_000,
+  urlMax: 2_000,
+} as const;
+
+export interface UserRef {
+  id: number;
+  firstName: string;
+  lastName: string;
+  email: string;
+}
+
+export interface ActivityCounts {
+  /** Members of the project. */
+  members: number;
+  /** Members who started (a draft or more). */
+  started: number;
+  /** Members who submitted (surveys: submitted or returned complete; missions: finished). */
+  submitted: number;
+}
+
+export interface AdminProjectListItem {
+  id: number;
+  name: string;
+  client: string;
+  status: ProjectStatus;
+  startsAt: string | null;
+  endsAt: string | null;
+  counts: { members: number; surveys: number; missions: number; missionGroups: number };
+  updatedAt: string;
+}
+
+export interface AdminProject {
+  id: number;
+  name: string;
+  client: string;
+  description: string;
+  status: ProjectStatus;
+  startsAt: string | null;
+  endsAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+  counts: { members: number; surveys: number; missions: number; missionGroups: number };
+}
+
+export interface ProjectMember {
+  userId: number;
+  email: string;
+  firstName: string;
+  lastName: string;
+  status: 'invited' | 'active' | 'disabled';
+  addedAt: string;
+}
+
+export interface AddMembersResult {
+  added: string[];
+  alreadyMembers: string[];
+  unknown: string[];
+  /** What was not an email address at all. */
+  invalid: string[];
+  /** Unknown addresses that were invited (when `invite: true`). */
+  invited?: string[];
+}
+
+/** Home (`GET /api/home`). */
+export interface HomeItem {
+  kind: 'survey' | 'mission' | 'mission_group';
+  id: number;
+  title: string;
+  projectName: string;
+  points: number;
+  closesAt: string | null;
+  estimatedMinutes?: number | null;
+  /** 0…1 where it means something (a started survey's pages, a diary's entries, a group's missions). */
+  progress?: number | null;
+  /** The participant's state of it (survey state, entry summary, group summary), for the card's label. */
+  state?: string;
+  /** When it opens (shown for `upcoming` items). */
+  opensAt?: string | null;
+}
+
+export interface HomeAnswer {
+  todo: HomeItem[];
+  submitted: HomeItem[];
+  done: HomeItem[];
+}
+
+/** A page of an admin list. */
+export interface AdminPage<T> {
+  items: T[];
+  total: number;
+}

@@ -1,0 +1,40 @@
+/**
+ * Field schemas and checks the activities' payload schemas share (projects, surveys, missions,
+ * mission groups, mission entries).
+ */
+import { z } from '../zod.ts';
+import { MESSAGES } from '../messages.ts';
+import { PROGRAMME_LIMITS } from '../projects.ts';
+
+const L = PROGRAMME_LIMITS;
+
+/** Required text; not aborting, so the cross-field checks below still run (an empty text cannot be too long anyway). */
+export const requiredText = (max: number) => z.string({ error: MESSAGES.required }).trim().min(1, { error: MESSAGES.required }).max(max, MESSAGES.tooLong);
+export const optionalText = (max: number) => z.string({ error: 'Must be text' }).trim().max(max, MESSAGES.tooLong);
+export const enumOf = <T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { error: MESSAGES.invalidEnumValue });
+
+/** A whole number of points, 0 or more. */
+export const pointsSchema = z
+  .number({ error: MESSAGES.required })
+  .int('Enter a whole number')
+  .min(0, 'Enter 0 or more')
+  .max(L.pointsMax, `At most ${L.pointsMax}`);
+/** A calendar date `YYYY-MM-DD`, or null. */
+export const dateSchema = z.iso.date({ error: 'Enter a date (YYYY-MM-DD)' }).nullable();
+/** A moment (ISO 8601 with a time zone offset, e.g. `2026-12-01T09:00:00Z`), or null. */
+export const momentSchema = z.iso.datetime({ offset: true, error: 'Enter a date and time' }).nullable();
+/** A database id: a whole number from 1. */
+export const idSchema = z.number({ error: MESSAGES.required }).int().min(1).max(2_147_483_647);
+
+/**
+ * Cross-field checks run even when some fields already failed (as long as the body is an object),
+ * so a form shows every problem at once instead of in rounds; they only read what they compare.
+ */
+export const everyObject = { when: (payload: { value: unknown }) => typeof payload.value === 'object' && payload.value !== null };
+
+/** `closesAt` after `opensAt`, when both are set; reported on `closesAt`. */
+export function datesInOrder<T extends { opensAt?: string | null; closesAt?: string | null }>(value: T, ctx: z.RefinementCtx): void {
+  if (value.opensAt && value.closesAt && Date.parse(value.closesAt) <= Date.parse(value.opensAt)) {
+    ctx.addIssue({ code: 'custom', path: ['closesAt'], message: 'Must be after the opening time' });
+  }
+}

@@ -1,0 +1,53 @@
+/** Missions' payloads (zod). Constants and answer types: `../missions.ts`; entries' payloads: `mission-entries.ts`. */
+import { z } from '../zod.ts';
+import { MESSAGES } from '../messages.ts';
+import { REVIEW_MODES } from '../missions.ts';
+import { ACTIVITY_STATUSES, PROGRAMME_LIMITS } from '../projects.ts';
+import { datesInOrder, enumOf, everyObject, idSchema, momentSchema, optionalText, pointsSchema, requiredText } from './fields.ts';
+
+const L = PROGRAMME_LIMITS;
+
+const entriesSchema = z
+  .strictObject({
+    min: z.number({ error: MESSAGES.required }).int('Enter a whole number').min(1, 'At least 1').max(L.entriesMax, `At most ${L.entriesMax}`),
+    max: z.number({ error: MESSAGES.required }).int('Enter a whole number').min(1, 'At least 1').max(L.entriesMax, `At most ${L.entriesMax}`),
+    /** Most entries per calendar day of the participant (1 for a diary); null: no daily limit. */
+    perDay: z.number().int('Enter a whole number').min(1, 'At least 1').max(L.perDayMax, `At most ${L.perDayMax}`).nullable().optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.max < value.min) ctx.addIssue({ code: 'custom', path: ['max'], message: 'Must be at least the minimum' });
+  });
+
+const missionFields = {
+  title: requiredText(L.titleMax),
+  instructions: optionalText(L.instructionsMax),
+  formId: idSchema,
+  formVersion: z.number().int().min(1).nullable(),
+  points: pointsSchema,
+  opensAt: momentSchema,
+  closesAt: momentSchema,
+  review: enumOf(REVIEW_MODES),
+  entries: entriesSchema,
+  status: enumOf(ACTIVITY_STATUSES),
+};
+
+/** `POST /api/admin/projects/{id}/missions`. */
+export const missionCreateSchema = z
+  .strictObject({
+    title: missionFields.title,
+    instructions: missionFields.instructions.default(''),
+    formId: missionFields.formId,
+    formVersion: missionFields.formVersion.optional(),
+    points: missionFields.points.default(0),
+    opensAt: missionFields.opensAt.default(null),
+    closesAt: missionFields.closesAt.default(null),
+    review: missionFields.review.default('manual'),
+    entries: missionFields.entries.default({ min: 1, max: 1, perDay: null }),
+    status: missionFields.status.default('draft'),
+  })
+  .superRefine(datesInOrder, everyObject);
+export type MissionCreateInput = z.input<typeof missionCreateSchema>;
+
+/** `PATCH /api/admin/missions/{id}`. */
+export const missionPatchSchema = z.strictObject(missionFields).partial().superRefine(datesInOrder, everyObject);
+export type MissionPatchInput = z.input<typeof missionPatchSchema>;
