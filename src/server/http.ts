@@ -1,11 +1,14 @@
 /**
  * The route helpers: everything a file in `routes/` needs besides its services, in one module
- * (routes never import each other). Who may call (`signedIn`, `staffOnly`, `adminOnly`), what
- * the path, body and query hold (`pathId`, `readJson`, `readQuery`, `readParams`), the caller's
- * address and rate limits, and the 404 of what does not exist (`notFound`).
+ * (routes never import each other). Who may call (`signedIn`, `staffOnly`, `adminOnly`); what
+ * the body, query and path hold (`jsonBody`, `query`, `params`: `@hono/zod-validator` with the
+ * one 400 shape, and `pathId` for numeric ids); what must exist before a body is read (`check`,
+ * `perRequest`); the caller's address and rate limits; the 404 of what does not exist
+ * (`notFound`).
  */
 import { getConnInfo } from '@hono/node-server/conninfo';
-import type { Context } from 'hono';
+import { zValidator } from '@hono/zod-validator';
+import type { Context, HonoRequest, MiddlewareHandler } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { z } from 'zod';
 import { ELEVATED_ROLES, type Role } from '../shared/roles.ts';
@@ -59,7 +62,7 @@ export function pathId(c: Context<AppEnv>, name: string, what: string): number {
 }
 
 /** Field errors from a zod error, keyed by the first path segment. */
-export function fieldErrors(error: z.ZodError): Record<string, string[]> {
+export function fieldErrors(error: { issues: readonly z.core.$ZodIssue[] }): Record<string, string[]> {
   const fields: Record<string, string[]> = {};
   for (const issue of error.issues) {
     const key = issue.path.length > 0 ? String(issue.path[0]) : '_';
@@ -76,36 +79,89 @@ export function fieldErrors(error: z.ZodError): Record<string, string[]> {
   return fields;
 }
 
-export function validationError(error: z.ZodError): ApiError {
+/** The one 400 of a body, query or path that fails its schema (docs/api.md): `validation_failed` with `fields`. */
+export function validationError(error: { issues: readonly z.core.$ZodIssue[] }): ApiError {
   return new ApiError(400, 'validation_failed', 'Check the highlighted fields', { fields: fieldErrors(error) });
 }
 
-/** Parses the JSON body with a shared schema; 400 with field errors otherwise. */
-export async function readJson<T extends z.ZodType>(c: Context<AppEnv>, schema: T): Promise<z.infer<T>> {
+/** The validators' hook, written once: a failure is thrown as `validationError`, which `app.onError` answers. */
+function failAs400(result: { success: true } | { success: false; error: z.core.$ZodError }): void {
+  if (!result.success) throw validationError(result.error);
+}
+
+/**
+ * The body as JSON, read before the validator sees it: an empty body is `{}` (calls without a
+ * body send none), anything that does not parse is 400 `invalid_json`, and a body that is not
+ * JSON (a multipart one on a JSON call) is 415.
+ */
+async function readJsonBody(c: { req: Pick<HonoRequest, 'header' | 'text' | 'bodyCache'> }): Promise<void> {
+  const type = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (type !== 'application/json') throw new ApiError(415, 'unsupported_media_type', 'Send JSON (Content-Type: application/json)');
+  const text = await c.req.text();
   let body: unknown;
   try {
-    const text = await c.req.text();
     body = text === '' ? {} : JSON.parse(text);
   } catch {
     throw new ApiError(400, 'invalid_json', 'The request body is not valid JSON');
   }
-  const result = schema.safeParse(body);
-  if (!result.success) throw validationError(result.error);
-  return result.data;
+  c.req.bodyCache.json = Promise.resolve(body);
 }
 
-/** Parses the query string with a schema; 400 with field errors otherwise. */
-export function readQuery<T extends z.ZodType>(c: Context<AppEnv>, schema: T): z.infer<T> {
-  const result = schema.safeParse(c.req.query());
-  if (!result.success) throw validationError(result.error);
-  return result.data;
+/** Validates the JSON body with a shared schema (`c.req.valid('json')` in the handler); 400 with field errors otherwise. */
+export function jsonBody<T extends z.ZodType>(schema: T) {
+  const validate = zValidator('json', schema, failAs400);
+  return (async (c, next) => {
+    await readJsonBody(c);
+    return validate(c, next);
+  }) as typeof validate;
 }
 
-/** Parses the path parameters with a schema; 400 with field errors otherwise. */
-export function readParams<T extends z.ZodType>(c: Context<AppEnv>, schema: T): z.infer<T> {
-  const result = schema.safeParse(c.req.param());
-  if (!result.success) throw validationError(result.error);
-  return result.data;
+/**
+ * Validates the JSON body with one of two schemas: `signedIn`'s for a caller with a session,
+ * `visitor`'s otherwise (a call whose fields differ by who calls it).
+ */
+export function jsonBodyBySession<A extends z.ZodType, B extends z.ZodType>(signedIn: A, visitor: B) {
+  const forUser = jsonBody(signedIn) as unknown as MiddlewareHandler<AppEnv>;
+  const forVisitor = jsonBody(visitor) as unknown as MiddlewareHandler<AppEnv>;
+  return createMiddleware<AppEnv>((c, next) => (c.var.user ? forUser(c, next) : forVisitor(c, next))) as MiddlewareHandler<
+    AppEnv,
+    string,
+    { in: { json: z.input<A> | z.input<B> }; out: { json: z.output<A> | z.output<B> } }
+  >;
+}
+
+/** Validates the query string (`c.req.valid('query')`); 400 with field errors otherwise. */
+export function query<T extends z.ZodType>(schema: T) {
+  return zValidator('query', schema, failAs400);
+}
+
+/** Validates the path parameters (`c.req.valid('param')`); 400 with field errors otherwise. Numeric ids use `pathId` (404). */
+export function params<T extends z.ZodType>(schema: T) {
+  return zValidator('param', schema, failAs400);
+}
+
+/**
+ * Runs `fn` before the validators that follow it: what the path names must exist (404) before
+ * the body is read (400). Pair it with `perRequest` so the handler gets the same row.
+ */
+export function check(fn: (c: Context<AppEnv>) => Promise<unknown>): MiddlewareHandler<AppEnv> {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    await fn(c);
+    await next();
+  });
+}
+
+/** `load`, run at most once per request: a `check` and the handler share its answer. */
+export function perRequest<T>(load: (c: Context<AppEnv>) => Promise<T>): (c: Context<AppEnv>) => Promise<T> {
+  const loaded = new WeakMap<Context<AppEnv>, Promise<T>>();
+  return (c) => {
+    let answer = loaded.get(c);
+    if (!answer) {
+      answer = load(c);
+      loaded.set(c, answer);
+    }
+    return answer;
+  };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -48,3 +48,6 @@ export interface MediaUploaded {
   height: number;
   bytes: number;
 }
+
+/** Where a stored photo's thumbnail is. */
+export const thumbnailUrl = (id: string): string => `/api/media/${encodeURIComponent(id)}/thumbnail`;

@@ -84,3 +84,9 @@ export interface AdminSubmissionDetail {
   /** This participant's other entries in the mission, oldest first. */
   otherEntries: { id: number; status: EntryStatus; localDate: string | null; submittedAt: string | null }[];
 }
+
+/** The `entry` of a mission page's address (`?entry=12`), or null. */
+export function entryParam(search: string): number | null {
+  const raw = new URLSearchParams(search).get('entry');
+  return raw !== null && /^[1-9]\d{0,9}$/.test(raw) ? Number(raw) : null;
+}

@@ -7,6 +7,8 @@
  * eagerly.
  */
 
+import { addDays, utcDate, utcMidnight } from './calendar-day.ts';
+
 /** Longest zone name accepted (the longest IANA names are about 30 characters). */
 export const TIME_ZONE_MAX = 64;
 
@@ -122,30 +124,6 @@ export function utcOffsetLabel(timeZone: string, at: Date = new Date()): string 
   } catch {
     return 'UTC';
   }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Calendar days (`YYYY-MM-DD`)
-
-/** The calendar day (`YYYY-MM-DD`) of `instant` in UTC: the server's day. */
-export function utcDate(instant: Date = new Date()): string {
-  return instant.toISOString().slice(0, 10);
-}
-
-/** The first moment (00:00 UTC) of a calendar day `YYYY-MM-DD`; an invalid Date for anything else. */
-export function utcMidnight(day: string): Date {
-  return new Date(`${day}T00:00:00Z`);
-}
-
-/** The calendar day `days` days after `day` (before, when negative). */
-export function addDays(day: string, days: number): string {
-  return utcDate(new Date(utcMidnight(day).getTime() + days * 86_400_000));
-}
-
-/** The calendar day (`YYYY-MM-DD`) of `instant` on this device's (the browser's or the process's) clock. */
-export function deviceDate(instant: Date = new Date()): string {
-  const pad2 = (n: number) => String(n).padStart(2, '0');
-  return `${instant.getFullYear()}-${pad2(instant.getMonth() + 1)}-${pad2(instant.getDate())}`;
 }
 
 /** The calendar day (`YYYY-MM-DD`) of `instant` in the time zone (a diary entry's day). */

@@ -1,9 +1,7 @@
-/** The time-zone arithmetic both sides share (`src/shared/time-zone.ts`). */
+/** The time-zone and calendar-day arithmetic both sides share (`src/shared/time-zone.ts`, `calendar-day.ts`). */
 import { describe, expect, it } from 'vitest';
 import {
-  addDays,
   canonicalTimeZone,
-  deviceDate,
   deviceTimeZone,
   isoToLocalParts,
   localDateIn,
@@ -12,12 +10,11 @@ import {
   offsetMinutes,
   safeTimeZone,
   timeZoneNames,
-  utcDate,
-  utcMidnight,
   utcOffsetLabel,
   wallClock,
   wallClockMs,
 } from '../../src/shared/time-zone.ts';
+import { addDays, deviceDate, utcDate, utcMidnight } from '../../src/shared/calendar-day.ts';
 
 describe('localPartsToIso', () => {
   it('writes the zone offset of that moment (summer and winter in Paris)', () => {

@@ -8,7 +8,7 @@
 import type { ReactNode } from 'react';
 import type { AnswerValue, Answers, FormDefinition, FormElement, FormOption } from '../../shared/forms/definition.ts';
 import { isAnswered, isOtherAnswer, isPlainObject, resolveVisibility } from '../../shared/forms/logic.ts';
-import { deviceDate } from '../../shared/time-zone.ts';
+import { deviceDate } from '../../shared/calendar-day.ts';
 import { cn } from '../../lib/utils.ts';
 import { own } from './form-utils.ts';
 import type { PhotoAdapter } from './types.ts';
@@ -53,6 +53,7 @@ function Photos({ ids, photos, onOpenPhoto }: { ids: string[]; photos: AnswersVi
     <ul className="flex flex-wrap gap-2">
       {ids.map((id, index) => {
         const image = (
+          // eslint-disable-next-line jsx-a11y/img-redundant-alt -- "Photo 2 of 3" says which photo it is: the position is the only name a participant's photo has
           <img src={photos.thumbnailUrl(id)} alt={`Photo ${index + 1} of ${ids.length}`} className="size-20 rounded-md object-cover" loading="lazy" />
         );
         return (

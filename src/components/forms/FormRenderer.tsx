@@ -12,7 +12,7 @@ import { createElement, useEffect, useId, useImperativeHandle, useMemo, useRef, 
 import type { AnswerValue, Answers, FormDefinition, FormElement, FormPage } from '../../shared/forms/definition.ts';
 import { answerOf, resolveVisibility, setOwn } from '../../shared/forms/logic.ts';
 import { validateAnswers, validateElement } from '../../shared/forms/validate.ts';
-import { deviceDate } from '../../shared/time-zone.ts';
+import { deviceDate } from '../../shared/calendar-day.ts';
 import { FormAlert } from '../FormAlert.tsx';
 import { Alert } from '../ui/alert.tsx';
 import { Button } from '../ui/button.tsx';

@@ -277,6 +277,7 @@ interface PointProps {
 function PointTile({ name, id, label, point, selected, invalid, disabled, onPick, className, children }: PointProps) {
   return (
     <label htmlFor={id} className={cn('relative cursor-pointer has-[:disabled]:cursor-not-allowed', tileFocusClasses, className)}>
+      {/* eslint-disable-next-line jsx-a11y/role-supports-aria-props -- aria-invalid is a global state in ARIA 1.2, valid on a native radio */}
       <input
         type="radio"
         id={id}
@@ -397,6 +398,7 @@ export function RangeScaleControl(props: ControlProps<ElementOf<'scale'>>) {
   return (
     <>
       <div className="flex items-center gap-3">
+        {/* eslint-disable-next-line jsx-a11y/role-supports-aria-props -- aria-required is supported on a native range input (ARIA 1.2; the required attribute does not apply to it) */}
         <input
           type="range"
           id={ids.control}

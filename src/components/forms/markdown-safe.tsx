@@ -11,6 +11,7 @@ export function safeHref(value: string | null | undefined): string | null {
   if (!value) return null;
   const trimmed = value.trim();
   // Control characters and whitespace inside a scheme are how `java\tscript:` slips through.
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point of this check
   if (/[\u0000-\u001f\u007f]/.test(trimmed)) return null;
   return /^(https?:\/\/|mailto:)/i.test(trimmed) ? trimmed : null;
 }

@@ -103,6 +103,7 @@ export function NumberControl(props: ControlProps<ElementOf<'number'>>) {
     const parsed = parseNumberText(text);
     if (typeof value === 'number' && parsed !== value) setText(String(value));
     if (value === undefined && typeof parsed === 'number') setText('');
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only an outside change of the answer re-syncs; the text being typed is read, not watched
   }, [value]);
 
   // Text that is not a number goes with the field (Back, or the element hidden).

@@ -1,5 +1,6 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
+import { ChevronLeftIcon, ChevronRightIcon } from '../icons.tsx';
 import { cn } from '../../lib/utils.ts';
 import {
   addDays,
@@ -54,24 +55,6 @@ export interface CalendarProps {
   /** Accessible name of the whole calendar (a group), e.g. "Start date". */
   label?: string;
   className?: string;
-}
-
-function Chevron({ direction }: { direction: 'left' | 'right' }) {
-  return (
-    <svg
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-      className="size-4"
-    >
-      <path d={direction === 'left' ? 'm15 18-6-6 6-6' : 'm9 18 6-6-6-6'} />
-    </svg>
-  );
 }
 
 const navButton =
@@ -186,13 +169,13 @@ export function Calendar({
     <div role="group" aria-label={label} className={cn('w-fit rounded-lg border border-border bg-card p-3 text-card-foreground', className)}>
       <div className="mb-2 flex items-center justify-between gap-2">
         <button type="button" className={navButton} aria-label="Previous month" disabled={!canGoBack} onClick={() => stepMonth(-1)}>
-          <Chevron direction="left" />
+          <ChevronLeftIcon />
         </button>
         <p id={headingId} aria-live="polite" className="text-sm font-semibold">
           {formatMonthYear(view.year, view.month, locale)}
         </p>
         <button type="button" className={navButton} aria-label="Next month" disabled={!canGoForward} onClick={() => stepMonth(1)}>
-          <Chevron direction="right" />
+          <ChevronRightIcon />
         </button>
       </div>
       <table ref={gridRef} role="grid" aria-labelledby={headingId} className="border-collapse">

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { KeyboardEvent, PointerEvent, ReactNode } from 'react';
+import type { KeyboardEvent, PointerEvent } from 'react';
+import { Icon } from '../icons.tsx';
 import { Dialog as DialogPrimitive } from 'radix-ui';
 import { cn } from '../../lib/utils.ts';
 import {
@@ -61,24 +62,6 @@ interface Gesture {
   pinch: { startDistance: number; startZoom: number } | null;
   /** A pinch happened during this gesture: its end is not a swipe. */
   pinched: boolean;
-}
-
-function Icon({ children }: { children: ReactNode }) {
-  return (
-    <svg
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-      className="size-5"
-    >
-      {children}
-    </svg>
-  );
 }
 
 const toolButton =
@@ -268,7 +251,7 @@ export function Lightbox({ items, open, onOpenChange, index, defaultIndex = 0, o
               aria-disabled={!canZoomOut(view.zoom) || undefined}
               onClick={() => run('zoomOut')}
             >
-              <Icon>
+              <Icon className="size-5">
                 <circle cx="11" cy="11" r="8" />
                 <path d="m21 21-4.3-4.3M8 11h6" />
               </Icon>
@@ -282,13 +265,13 @@ export function Lightbox({ items, open, onOpenChange, index, defaultIndex = 0, o
               {zoomPercent(view.zoom)}
             </button>
             <button type="button" className={toolButton} aria-label="Zoom in" aria-disabled={!canZoomIn(view.zoom) || undefined} onClick={() => run('zoomIn')}>
-              <Icon>
+              <Icon className="size-5">
                 <circle cx="11" cy="11" r="8" />
                 <path d="m21 21-4.3-4.3M11 8v6M8 11h6" />
               </Icon>
             </button>
             <DialogPrimitive.Close ref={closeRef} className={toolButton} aria-label="Close">
-              <Icon>
+              <Icon className="size-5">
                 <path d="M18 6 6 18M6 6l12 12" />
               </Icon>
             </DialogPrimitive.Close>
@@ -337,7 +320,7 @@ export function Lightbox({ items, open, onOpenChange, index, defaultIndex = 0, o
                   aria-disabled={!hasPrevious(current, count, loop) || undefined}
                   onClick={() => go(-1)}
                 >
-                  <Icon>
+                  <Icon className="size-5">
                     <path d="m15 18-6-6 6-6" />
                   </Icon>
                 </button>
@@ -348,7 +331,7 @@ export function Lightbox({ items, open, onOpenChange, index, defaultIndex = 0, o
                   aria-disabled={!hasNext(current, count, loop) || undefined}
                   onClick={() => go(1)}
                 >
-                  <Icon>
+                  <Icon className="size-5">
                     <path d="m9 18 6-6-6-6" />
                   </Icon>
                 </button>

@@ -1,25 +1,8 @@
 import type { ComponentProps, ReactNode } from 'react';
 import { cn } from '../../lib/utils.ts';
+import { ChevronLeftIcon, ChevronRightIcon } from '../icons.tsx';
 import { paginationRange } from '../../lib/ui-kit/pagination-range.ts';
 import { buttonVariants } from './button.tsx';
-
-function Chevron({ direction }: { direction: 'left' | 'right' }) {
-  return (
-    <svg
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-      className="size-4"
-    >
-      <path d={direction === 'left' ? 'm15 18-6-6 6-6' : 'm9 18 6-6-6-6'} />
-    </svg>
-  );
-}
 
 export interface PaginationProps extends Omit<ComponentProps<'nav'>, 'onChange'> {
   /** 1-based current page (clamped into the available pages). */
@@ -90,7 +73,7 @@ export function Pagination({ page, total, perPage, siblings, onPageChange, getHr
             range.previous,
             'Previous page',
             <>
-              <Chevron direction="left" />
+              <ChevronLeftIcon />
               <span className="hidden sm:inline">Previous</span>
             </>,
             { edge: true },
@@ -112,7 +95,7 @@ export function Pagination({ page, total, perPage, siblings, onPageChange, getHr
             'Next page',
             <>
               <span className="hidden sm:inline">Next</span>
-              <Chevron direction="right" />
+              <ChevronRightIcon />
             </>,
             { edge: true },
           )}

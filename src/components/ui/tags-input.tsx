@@ -1,5 +1,6 @@
 import { useId, useRef, useState } from 'react';
 import type { ChangeEvent, ClipboardEvent, KeyboardEvent } from 'react';
+import { XIcon } from '../icons.tsx';
 import { cn } from '../../lib/utils.ts';
 import { TAGS_DELIMITER, TAGS_MAX } from '../../shared/ui-constants.ts';
 import { addTags, describeRejection, isUnlimited, removeLastTag, removeTagAt, takeCompleted } from '../../lib/ui-kit/tags.ts';
@@ -32,25 +33,6 @@ export interface TagsInputProps {
   /** Form field name: a hidden input carries the tags joined by the delimiter. */
   name?: string;
   className?: string;
-}
-
-function XIcon() {
-  return (
-    <svg
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-      className="size-3.5"
-    >
-      <path d="M18 6 6 18" />
-      <path d="m6 6 12 12" />
-    </svg>
-  );
 }
 
 /**
@@ -189,7 +171,7 @@ export function TagsInput({
                   onClick={() => remove(index)}
                   className="inline-flex size-6 shrink-0 items-center justify-center rounded-sm text-secondary-foreground/80 hover:bg-background/60 hover:text-foreground focus-visible:outline-2 focus-visible:outline-ring"
                 >
-                  <XIcon />
+                  <XIcon className="size-3.5" />
                 </button>
               </li>
             ))}

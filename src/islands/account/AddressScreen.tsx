@@ -1,16 +1,13 @@
-import { useEffect, useState, useSyncExternalStore } from 'react';
-import { useForm } from 'react-hook-form';
+import { useSyncExternalStore } from 'react';
 import type { z } from 'zod';
 import type { addressSchema } from '../../shared/schemas/account.ts';
-import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
-import { apiSend, type AccountUser } from '../../platform/api.ts';
+import type { AccountUser } from '../../platform/api.ts';
 import { countries, type Country } from '../../lib/countries.ts';
-import { applyApiError } from '../../lib/form-errors.ts';
-import { handleSessionLost } from '../../lib/session.ts';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { controlClasses, Input } from '../../components/ui/input.tsx';
 import { cn } from '../../lib/utils.ts';
 import { EditCard } from './EditCard.tsx';
+import { useAccountForm } from './use-account-form.ts';
 import { AccountPending, InertForm, PLACEHOLDER_USER, useAccount } from './use-account.tsx';
 
 type AddressValues = z.input<typeof addressSchema>;
@@ -51,35 +48,22 @@ function valuesOf(user: AccountUser): AddressValues {
 }
 
 function AddressForm({ user, onSaved }: { user: AccountUser; onSaved: (user: AccountUser) => void }) {
-  const [alert, setAlert] = useState<string | null>(null);
-  const [saved, setSaved] = useState<string | null>(null);
   const list = useCountries();
   const {
     register,
-    handleSubmit,
-    setError,
-    reset,
-    formState: { errors, isSubmitting, isDirty },
-  } = useForm<AddressValues>({
-    resolver: lazyZodResolver(() => import('../../shared/schemas/account.ts').then((m) => m.addressSchema)),
-    defaultValues: valuesOf(user),
-  });
-
-  useEffect(() => {
-    if (isDirty) setSaved(null);
-  }, [isDirty]);
-
-  const onSubmit = handleSubmit(async (values) => {
-    setAlert(null);
-    setSaved(null);
-    try {
-      const result = await apiSend<{ user: AccountUser }>('PUT', '/api/account/address', values);
-      onSaved(result.user);
-      reset(valuesOf(result.user));
-      setSaved('Your address is saved.');
-    } catch (error) {
-      if (!handleSessionLost(error)) setAlert(applyApiError(error, setError, FIELDS));
-    }
+    onSubmit,
+    alert,
+    saved,
+    formState: { errors, isSubmitting },
+  } = useAccountForm<AddressValues>({
+    schema: () => import('../../shared/schemas/account.ts').then((m) => m.addressSchema),
+    user,
+    valuesOf,
+    method: 'PUT',
+    path: '/api/account/address',
+    fields: FIELDS,
+    savedMessage: 'Your address is saved.',
+    onSaved,
   });
 
   return (

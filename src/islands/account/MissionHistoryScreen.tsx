@@ -31,10 +31,12 @@ import { FormField } from '../../components/ui/form-field.tsx';
 import { Lightbox, type LightboxItem } from '../../components/ui/lightbox.tsx';
 import { Textarea } from '../../components/ui/textarea.tsx';
 import { Card } from '../../components/ui/card.tsx';
-import { dateLabel, localDateLabel, pointsLabel } from '../participant/format.ts';
-import { thumbnailUrl } from '../participant/photos.ts';
-import { BackLink, Bone, StarIcon } from '../participant/parts.tsx';
-import { QuestionIcon } from './MissionsSection.tsx';
+import { dateLabel, localDateLabel, pointsLabel } from '../../lib/labels.ts';
+import { thumbnailUrl } from '../../shared/media.ts';
+import { BackLink } from '../../components/BackLink.tsx';
+import { StarIcon } from '../../components/icons.tsx';
+import { Bone } from '../../components/ui/skeleton.tsx';
+import { QuestionIcon } from '../../components/icons.tsx';
 import { editEntryHref, entryPhotoIds, HISTORY_STATUS_LABELS, numberEntries } from './mission-history.ts';
 import { signedPoints, spokenPoints } from './points.ts';
 

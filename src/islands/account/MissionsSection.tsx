@@ -9,12 +9,12 @@ import type { MissionHistoryItem } from '../../shared/review.ts';
 import { formatRelative } from '../../lib/format.ts';
 import { useResource } from '../../lib/resource.ts';
 import { cn } from '../../lib/utils.ts';
-import { ChevronRightIcon } from '../../components/icons.tsx';
+import { ChevronRightIcon, FlagIcon, QuestionIcon } from '../../components/icons.tsx';
 import { Failed } from '../../components/states/Failed.tsx';
 import { LoadingNote } from '../../components/states/Loading.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
-import { pointsLabel } from '../participant/format.ts';
-import { Bone } from '../participant/parts.tsx';
+import { pointsLabel } from '../../lib/labels.ts';
+import { Bone } from '../../components/ui/skeleton.tsx';
 import { entriesLabel, entryCounts, probesWaitingLabel, type EntryCount } from './mission-history.ts';
 
 /** The id the list is reached at (`/account#mission-history`). */
@@ -29,46 +29,13 @@ const COUNT_TONES: Readonly<Record<EntryCount['key'], string>> = {
   drafts: 'border-dashed border-border text-muted-foreground',
 };
 
-const FlagIcon = ({ className }: { className?: string }) => (
-  <svg
-    viewBox="0 0 24 24"
-    fill="none"
-    stroke="currentColor"
-    strokeWidth={2}
-    strokeLinecap="round"
-    strokeLinejoin="round"
-    aria-hidden="true"
-    focusable="false"
-    className={className ?? 'size-5'}
-  >
-    <path d="M4 22V4a1 1 0 0 1 1-1h11l-2 4 2 4H5" />
-  </svg>
-);
-
-export const QuestionIcon = ({ className }: { className?: string }) => (
-  <svg
-    viewBox="0 0 24 24"
-    fill="none"
-    stroke="currentColor"
-    strokeWidth={2}
-    strokeLinecap="round"
-    strokeLinejoin="round"
-    aria-hidden="true"
-    focusable="false"
-    className={className ?? 'size-4'}
-  >
-    <circle cx="12" cy="12" r="9" />
-    <path d="M9.5 9a2.5 2.5 0 1 1 3.5 2.3c-.6.3-1 .9-1 1.6v.6M12 17h.01" />
-  </svg>
-);
-
 function Frame({ children, busy = false }: { children: ReactNode; busy?: boolean }) {
   return (
     <Card id={MISSION_HISTORY_ANCHOR} role="region" aria-labelledby="missions-title" aria-busy={busy || undefined} className="scroll-mt-6">
       <CardHeader className="pb-4">
         <CardTitle id="missions-title" className="flex items-center gap-2 text-lg">
           <span className="text-primary">
-            <FlagIcon />
+            <FlagIcon className="size-5" />
           </span>
           Your missions
         </CardTitle>

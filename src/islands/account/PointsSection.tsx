@@ -17,7 +17,8 @@ import { Alert } from '../../components/ui/alert.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
-import { Bone, StarIcon } from '../participant/parts.tsx';
+import { StarIcon } from '../../components/icons.tsx';
+import { Bone } from '../../components/ui/skeleton.tsx';
 import { appendPage, hasMore, POINT_SOURCE_LABELS, POINT_STATE_LABELS, POINTS_PAGE_SIZE, pointsPath, signedPoints, spokenPoints } from './points.ts';
 
 /** The sentence under the pending total: it answers "pending for how long?". */

@@ -1,13 +1,10 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Controller, useForm, type Control } from 'react-hook-form';
+import { Controller, type Control } from 'react-hook-form';
 import type { PreferencesInput } from '../../shared/schemas/account.ts';
 import { COLOR_MODES } from '../../shared/limits.ts';
 import { deviceTimeZone, timeZoneNames, utcOffsetLabel } from '../../shared/time-zone.ts';
 import { MAIL_PREFERENCE_KEYS, type NotificationKind } from '../../shared/notifications.ts';
-import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
-import { apiSend, type AccountUser, type ColorMode } from '../../platform/api.ts';
-import { applyApiError } from '../../lib/form-errors.ts';
-import { handleSessionLost } from '../../lib/session.ts';
+import type { AccountUser, ColorMode } from '../../platform/api.ts';
 import { FieldError, FormField } from '../../components/ui/form-field.tsx';
 import { controlClasses } from '../../components/ui/input.tsx';
 import { cn } from '../../lib/utils.ts';
@@ -16,6 +13,7 @@ import { RadioCard, RadioCardGroup } from '../../components/ui/radio-card.tsx';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../components/ui/select.tsx';
 import { Switch } from '../../components/ui/switch.tsx';
 import { EditCard } from './EditCard.tsx';
+import { useAccountForm } from './use-account-form.ts';
 import { AccountPending, InertForm, PLACEHOLDER_USER, useAccount } from './use-account.tsx';
 
 const COLOR_MODE_OPTIONS: Readonly<Record<ColorMode, { label: string; description: string }>> = {
@@ -71,20 +69,24 @@ export default function PreferencesScreen() {
 }
 
 function PreferencesForm({ user, onSaved }: { user: AccountUser; onSaved: (user: AccountUser) => void }) {
-  const [alert, setAlert] = useState<string | null>(null);
-  const [saved, setSaved] = useState<string | null>(null);
   const {
     control,
-    handleSubmit,
-    setError,
-    reset,
-    formState: { errors, isSubmitting, isDirty },
+    onSubmit,
+    alert,
+    saved,
+    formState: { errors, isSubmitting },
     getValues,
     setValue,
     watch,
-  } = useForm<PreferencesInput>({
-    resolver: lazyZodResolver(() => import('../../shared/schemas/account.ts').then((m) => m.preferencesSchema)),
-    defaultValues: preferencesFormValues(user.preferences),
+  } = useAccountForm<PreferencesInput>({
+    schema: () => import('../../shared/schemas/account.ts').then((m) => m.preferencesSchema),
+    user,
+    valuesOf: (u) => preferencesFormValues(u.preferences),
+    method: 'PATCH',
+    path: '/api/account/preferences',
+    fields: ['emailNotifications', 'language', 'timeZone', 'colorMode', ...MAIL_KEYS],
+    savedMessage: 'Your preferences are saved.',
+    onSaved,
   });
   const mailOn = watch('emailNotifications');
   // The full list only once mounted: the page is prerendered, and the zones and their offsets the
@@ -105,23 +107,6 @@ function PreferencesForm({ user, onSaved }: { user: AccountUser; onSaved: (user:
         : [{ zone: current ?? '', label: (current ?? '').replaceAll('_', ' ') }],
     [mounted, current, user.preferences.timeZone],
   );
-
-  useEffect(() => {
-    if (isDirty) setSaved(null);
-  }, [isDirty]);
-
-  const onSubmit = handleSubmit(async (values) => {
-    setAlert(null);
-    setSaved(null);
-    try {
-      const result = await apiSend<{ user: AccountUser }>('PATCH', '/api/account/preferences', values);
-      onSaved(result.user);
-      reset(preferencesFormValues(result.user.preferences));
-      setSaved('Your preferences are saved.');
-    } catch (error) {
-      if (!handleSessionLost(error)) setAlert(applyApiError(error, setError, ['emailNotifications', 'language', 'timeZone', 'colorMode', ...MAIL_KEYS]));
-    }
-  });
 
   return (
     <EditCard description="How Fieldwork keeps in touch with you and how it looks." onSubmit={onSubmit} submitting={isSubmitting} saved={saved} alert={alert}>

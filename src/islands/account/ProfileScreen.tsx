@@ -1,13 +1,9 @@
-import { useEffect, useState } from 'react';
-import { useForm } from 'react-hook-form';
 import type { ProfileInput } from '../../shared/schemas/account.ts';
-import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
-import { apiSend, type AccountUser } from '../../platform/api.ts';
-import { applyApiError } from '../../lib/form-errors.ts';
-import { handleSessionLost } from '../../lib/session.ts';
+import type { AccountUser } from '../../platform/api.ts';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { EditCard } from './EditCard.tsx';
+import { useAccountForm } from './use-account-form.ts';
 import { AccountPending, InertForm, PLACEHOLDER_USER, useAccount } from './use-account.tsx';
 
 /** /account/edit/profile: first and last name (also shown in the header). */
@@ -22,35 +18,21 @@ export default function ProfileScreen() {
 }
 
 function ProfileForm({ user, onSaved }: { user: AccountUser; onSaved: (user: AccountUser) => void }) {
-  const [alert, setAlert] = useState<string | null>(null);
-  const [saved, setSaved] = useState<string | null>(null);
   const {
     register,
-    handleSubmit,
-    setError,
-    reset,
-    formState: { errors, isSubmitting, isDirty },
-  } = useForm<ProfileInput>({
-    resolver: lazyZodResolver(() => import('../../shared/schemas/account.ts').then((m) => m.profileSchema)),
-    defaultValues: { firstName: user.firstName, lastName: user.lastName },
-  });
-
-  // A new edit makes the last "saved" message stale.
-  useEffect(() => {
-    if (isDirty) setSaved(null);
-  }, [isDirty]);
-
-  const onSubmit = handleSubmit(async (values) => {
-    setAlert(null);
-    setSaved(null);
-    try {
-      const result = await apiSend<{ user: AccountUser }>('PATCH', '/api/account/profile', values);
-      onSaved(result.user);
-      reset({ firstName: result.user.firstName, lastName: result.user.lastName });
-      setSaved('Your profile is saved.');
-    } catch (error) {
-      if (!handleSessionLost(error)) setAlert(applyApiError(error, setError, ['firstName', 'lastName']));
-    }
+    onSubmit,
+    alert,
+    saved,
+    formState: { errors, isSubmitting },
+  } = useAccountForm<ProfileInput>({
+    schema: () => import('../../shared/schemas/account.ts').then((m) => m.profileSchema),
+    user,
+    valuesOf: (u) => ({ firstName: u.firstName, lastName: u.lastName }),
+    method: 'PATCH',
+    path: '/api/account/profile',
+    fields: ['firstName', 'lastName'],
+    savedMessage: 'Your profile is saved.',
+    onSaved,
   });
 
   return (

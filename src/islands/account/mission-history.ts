@@ -90,9 +90,3 @@ export function entryPhotoIds(definition: FormDefinition, answers: Answers, toda
 export function editEntryHref(missionId: number, entryId: number): string {
   return `/missions/${missionId}?entry=${entryId}`;
 }
-
-/** The `entry` of a mission page's address (`?entry=12`), or null. */
-export function entryParam(search: string): number | null {
-  const raw = new URLSearchParams(search).get('entry');
-  return raw !== null && /^[1-9]\d{0,9}$/.test(raw) ? Number(raw) : null;
-}

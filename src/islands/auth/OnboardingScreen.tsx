@@ -1,4 +1,3 @@
-import { Controller } from 'react-hook-form';
 import { navigate } from 'astro:transitions/client';
 import { z } from '../../shared/zod.ts';
 import { acceptTermsSchema, onboardSchema } from '../../shared/schemas/auth.ts';
@@ -10,10 +9,10 @@ import { setAuthenticatedUser } from '../../stores/auth.ts';
 import { FormAlert } from '../../components/FormAlert.tsx';
 import { PasswordRequirements } from '../../components/PasswordRequirements.tsx';
 import { Button, buttonVariants } from '../../components/ui/button.tsx';
-import { CheckboxField } from '../../components/ui/checkbox.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { PasswordInput } from '../../components/ui/password-input.tsx';
+import { TermsField } from './TermsField.tsx';
 import { TokenCheckFailed, TokenChecking, TokenInvalid } from './TokenStates.tsx';
 
 /** /onboarding/{token}: check the invitation link first, then the form. */
@@ -110,35 +109,7 @@ function OnboardingForm({ token, info }: { token: string; info: TokenInfo }) {
       <FormField id="onboard-confirm-password" label="Confirm password" error={errors.confirmPassword?.message}>
         {(c) => <PasswordInput {...c} autoComplete="new-password" {...register('confirmPassword')} />}
       </FormField>
-      {info.needsTerms && (
-        <Controller
-          control={control}
-          name="acceptTerms"
-          render={({ field }) => (
-            <CheckboxField
-              id="onboard-accept-terms"
-              name={field.name}
-              ref={field.ref}
-              checked={field.value === true}
-              onCheckedChange={(checked) => field.onChange(checked === true)}
-              onBlur={field.onBlur}
-              error={errors.acceptTerms?.message}
-              label={
-                <>
-                  I accept the{' '}
-                  <a href="/terms" target="_blank" rel="noopener" className="font-medium text-primary underline underline-offset-4 hover:no-underline">
-                    terms of use<span className="sr-only"> (opens in a new tab)</span>
-                  </a>{' '}
-                  and the{' '}
-                  <a href="/privacy" target="_blank" rel="noopener" className="font-medium text-primary underline underline-offset-4 hover:no-underline">
-                    privacy policy<span className="sr-only"> (opens in a new tab)</span>
-                  </a>
-                </>
-              }
-            />
-          )}
-        />
-      )}
+      {info.needsTerms && <TermsField id="onboard-accept-terms" control={control} name="acceptTerms" error={errors.acceptTerms?.message} />}
       <Button type="submit" size="lg" loading={isSubmitting} className="w-full">
         Finish and sign in
       </Button>

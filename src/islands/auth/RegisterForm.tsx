@@ -1,14 +1,13 @@
 import { useState } from 'react';
-import { Controller } from 'react-hook-form';
 import type { z } from 'zod';
 import type { registerSchema } from '../../shared/schemas/auth.ts';
 import { useApiForm } from '../../lib/use-api-form.ts';
 import { apiSend, type OkResponse } from '../../platform/api.ts';
 import { FormAlert } from '../../components/FormAlert.tsx';
 import { Button } from '../../components/ui/button.tsx';
-import { CheckboxField } from '../../components/ui/checkbox.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
+import { TermsField } from './TermsField.tsx';
 import { Outcome } from '../../components/Outcome.tsx';
 
 type RegisterValues = z.input<typeof registerSchema>;
@@ -51,33 +50,7 @@ export default function RegisterForm() {
       <FormField id="register-email" label="Email" error={errors.email?.message}>
         {(c) => <Input {...c} type="email" autoComplete="email" inputMode="email" autoCapitalize="none" spellCheck={false} {...register('email')} />}
       </FormField>
-      <Controller
-        control={control}
-        name="acceptTerms"
-        render={({ field }) => (
-          <CheckboxField
-            id="register-accept-terms"
-            name={field.name}
-            ref={field.ref}
-            checked={field.value === true}
-            onCheckedChange={(checked) => field.onChange(checked === true)}
-            onBlur={field.onBlur}
-            error={errors.acceptTerms?.message}
-            label={
-              <>
-                I accept the{' '}
-                <a href="/terms" target="_blank" rel="noopener" className={linkClass}>
-                  terms of use<span className="sr-only"> (opens in a new tab)</span>
-                </a>{' '}
-                and the{' '}
-                <a href="/privacy" target="_blank" rel="noopener" className={linkClass}>
-                  privacy policy<span className="sr-only"> (opens in a new tab)</span>
-                </a>
-              </>
-            }
-          />
-        )}
-      />
+      <TermsField id="register-accept-terms" control={control} name="acceptTerms" error={errors.acceptTerms?.message} />
       <Button type="submit" size="lg" loading={isSubmitting} className="w-full">
         Create account
       </Button>

@@ -10,6 +10,7 @@
  * the same look; the menu (Radix) loads then, as the account menu does.
  */
 import { useEffect } from 'react';
+import { BellIcon } from '../../components/icons.tsx';
 import { atom } from 'nanostores';
 import type { NotificationsAnswer } from '../../shared/notifications.ts';
 import { apiGet } from '../../platform/api.ts';
@@ -57,20 +58,7 @@ export function BellFace({ unread }: { unread: number | null }) {
   const badge = unreadBadge(unread);
   return (
     <>
-      <svg
-        viewBox="0 0 24 24"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth={2}
-        strokeLinecap="round"
-        strokeLinejoin="round"
-        aria-hidden="true"
-        focusable="false"
-        className="size-5"
-      >
-        <path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />
-        <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
-      </svg>
+      <BellIcon className="size-5" />
       {badge && (
         <span
           aria-hidden="true"

@@ -12,9 +12,9 @@ import { LoadingNote } from '../../components/states/Loading.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { CheckCircleIcon } from '../../components/icons.tsx';
-import { closesLabel, closesSoon, minutesLabel, opensLabel, percent, pointsLabel, stateLabel } from './format.ts';
+import { closesLabel, closesSoon, minutesLabel, opensLabel, percent, pointsLabel, stateLabel } from '../../lib/labels.ts';
 import { Bone, CalendarIcon, ClockIcon, ProgressBar, StarIcon } from './parts.tsx';
-import PointsPill from '../account/PointsPill.tsx';
+import PointsPill from '../../components/PointsPill.tsx';
 
 const KIND_LABELS: Readonly<Record<HomeItem['kind'], string>> = { survey: 'Survey', mission: 'Mission', mission_group: 'Mission group' };
 

@@ -14,7 +14,7 @@ import { NotFound } from '../../components/states/NotFound.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
-import { closesLabel, closesSoon, GROUP_MISSION_STATE_LABELS, pointsLabel } from './format.ts';
+import { closesLabel, closesSoon, GROUP_MISSION_STATE_LABELS, pointsLabel } from '../../lib/labels.ts';
 import { ACTIVITY_COLUMN, ActivityHeader, Bone, CalendarIcon, HeaderSkeleton, LockIcon, ProgressBar, StarIcon } from './parts.tsx';
 
 type GroupMission = ParticipantMissionGroup['missions'][number];

@@ -44,8 +44,9 @@ import {
   resumeFrom,
   type AnswersPayload,
 } from './autosave.ts';
-import { closedLabel, countsAsDone, dateLabel, ENTRY_STATUS_LABELS, entriesProgressLabel, localDateLabel, opensLabel, pointsLabel } from './format.ts';
-import { photoAdapter, thumbnailUrl } from './photos.ts';
+import { closedLabel, countsAsDone, dateLabel, ENTRY_STATUS_LABELS, entriesProgressLabel, localDateLabel, opensLabel, pointsLabel } from '../../lib/labels.ts';
+import { photoAdapter } from './photos.ts';
+import { thumbnailUrl } from '../../shared/media.ts';
 import {
   ACTIVITY_COLUMN,
   ActivityHeader,
@@ -60,7 +61,7 @@ import {
 } from './parts.tsx';
 import { submitFailure } from './send.ts';
 import { useAnswersAutosave } from './use-autosave.ts';
-import { entryParam } from '../account/mission-history.ts';
+import { entryParam } from '../../shared/mission-entries.ts';
 
 /** The browser's IANA time zone: the diary's calendar day is the participant's. */
 function timeZone(): string | undefined {

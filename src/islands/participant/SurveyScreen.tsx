@@ -9,7 +9,7 @@ import { lazy, useEffect, useMemo, useRef, useState } from 'react';
 import type { Answers } from '../../shared/forms/definition.ts';
 import type { AnswersSaved } from '../../shared/answers.ts';
 import type { ParticipantSurvey } from '../../shared/surveys.ts';
-import { deviceDate } from '../../shared/time-zone.ts';
+import { deviceDate } from '../../shared/calendar-day.ts';
 import { apiSend } from '../../platform/api.ts';
 import { local } from '../../platform/storage.ts';
 import { errorMessage } from '../../lib/form-errors.ts';

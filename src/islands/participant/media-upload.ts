@@ -5,7 +5,7 @@
  */
 import { MEDIA_LIMITS, MEDIA_MESSAGES, type MediaUploaded } from '../../shared/media.ts';
 import type { PhotoAdapter } from '../../components/forms/types.ts';
-import { thumbnailUrl } from './photos.ts';
+import { thumbnailUrl } from '../../shared/media.ts';
 
 /** The part of XMLHttpRequest the uploader uses (tests give a fake). */
 export interface UploadRequest {

@@ -11,13 +11,14 @@ import { $auth } from '../../stores/auth.ts';
 import { AlertCircleIcon, CheckCircleIcon, InfoIcon } from '../../components/icons.tsx';
 import { Bone } from '../../components/ui/skeleton.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
+import { BackLink } from '../../components/BackLink.tsx';
 
 export { Bone };
 import { ArrowLeftIcon, ClockIcon, CalendarIcon, StarIcon, LockIcon, CloudOffIcon, ExternalIcon } from '../../components/icons.tsx';
 
 export { ArrowLeftIcon, ClockIcon, CalendarIcon, StarIcon, LockIcon, CloudOffIcon, ExternalIcon };
 import { SAVE_STATUS_TEXT, type SaveStatus } from './autosave.ts';
-import { closesLabel, closesSoon, minutesLabel, pointsLabel } from './format.ts';
+import { closesLabel, closesSoon, minutesLabel, pointsLabel } from '../../lib/labels.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Who is signed in
@@ -65,19 +66,6 @@ export function HeaderSkeleton() {
 
 // ---------------------------------------------------------------------------------------------
 // Headers and meta
-
-/** "← Home": back to the list of activities. */
-export function BackLink({ href = '/', children = 'Home' }: { href?: string; children?: ReactNode }) {
-  return (
-    <a
-      href={href}
-      className="-mt-5 -ml-2 inline-flex min-h-11 items-center gap-1.5 self-start rounded-md px-2 text-sm font-medium text-muted-foreground no-underline hover:text-foreground sm:-mt-6"
-    >
-      <ArrowLeftIcon className="size-4" />
-      {children}
-    </a>
-  );
-}
 
 /** Points, estimated time and closing date, each with its icon. */
 export function ActivityMeta({

@@ -4,9 +4,7 @@
  * whose forms have no photo question never load it.
  */
 import type { PhotoAdapter } from '../../components/forms/types.ts';
-
-/** Where a stored photo's thumbnail is. */
-export const thumbnailUrl = (id: string): string => `/api/media/${encodeURIComponent(id)}/thumbnail`;
+import { thumbnailUrl } from '../../shared/media.ts';
 
 let uploader: Promise<PhotoAdapter> | null = null;
 

@@ -10,9 +10,9 @@ import { AnswersView } from '../../components/forms/AnswersView.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
-import { closedLabel, dateLabel, minutesLabel, opensLabel, pointsLabel } from './format.ts';
+import { closedLabel, dateLabel, minutesLabel, opensLabel, pointsLabel } from '../../lib/labels.ts';
 import { ExternalIcon } from './parts.tsx';
-import { thumbnailUrl } from './photos.ts';
+import { thumbnailUrl } from '../../shared/media.ts';
 import { Description } from './description.tsx';
 
 /** `?returned=1&outcome=…` on the way back from an external survey. */

@@ -10,36 +10,12 @@ import type { ReactNode } from 'react';
 import { lazyModule, useLazyTrigger } from '../../lib/lazy-module.ts';
 import { useClientStore } from '../../lib/use-client-store.ts';
 import { $colorMode, type ColorModeValue } from '../../stores/color-mode.ts';
-import { MonitorIcon } from '../../components/icons.tsx';
-
-const svg = (children: ReactNode) => (
-  <svg
-    viewBox="0 0 24 24"
-    fill="none"
-    stroke="currentColor"
-    strokeWidth={2}
-    strokeLinecap="round"
-    strokeLinejoin="round"
-    aria-hidden="true"
-    focusable="false"
-    className="size-4"
-  >
-    {children}
-  </svg>
-);
-const SunIcon = () =>
-  svg(
-    <>
-      <circle cx="12" cy="12" r="4" />
-      <path d="M12 2v2M12 20v2M4.93 4.93l1.41 1.41M17.66 17.66l1.41 1.41M2 12h2M20 12h2M6.34 17.66l-1.41 1.41M19.07 4.93l-1.41 1.41" />
-    </>,
-  );
-const MoonIcon = () => svg(<path d="M12 3a6 6 0 0 0 9 9 9 9 0 1 1-9-9Z" />);
+import { MonitorIcon, MoonIcon, SunIcon } from '../../components/icons.tsx';
 
 export const COLOR_MODE_OPTIONS: Readonly<Record<ColorModeValue, { label: string; icon: () => ReactNode }>> = {
   system: { label: 'System', icon: () => <MonitorIcon /> },
-  light: { label: 'Light', icon: SunIcon },
-  dark: { label: 'Dark', icon: MoonIcon },
+  light: { label: 'Light', icon: () => <SunIcon /> },
+  dark: { label: 'Dark', icon: () => <MoonIcon /> },
 };
 
 export const COLOR_MODE_TRIGGER_CLASSES =

@@ -3,7 +3,7 @@ import { addressSchema, emailChangeSchema, passwordChangeSchema, preferencesSche
 import { tokenQuerySchema } from '../../shared/schemas/auth.ts';
 import type { AppEnv } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { clientIp, enforceRateLimits, readJson, readQuery, signedIn, signedInUser } from '../http.ts';
+import { clientIp, enforceRateLimits, jsonBody, query, signedIn, signedInUser } from '../http.ts';
 import { accountView, changePassword, checkCurrentPassword, confirmEmailChange, updateAddress, updatePreferences, updateProfile } from '../services/account.ts';
 import { findUsableToken, invalidToken } from '../services/link-tokens.ts';
 import { hashPassword } from '../services/passwords.ts';
@@ -36,25 +36,25 @@ export const accountRoutes = new Hono<AppEnv>()
     });
   })
 
-  .patch('/profile', async (c) => {
+  .patch('/profile', jsonBody(profileSchema), async (c) => {
     const user = signedInUser(c.var.user);
-    const input = await readJson(c, profileSchema);
+    const input = c.req.valid('json');
     const { db, deps } = c.var;
     const updated = await updateProfile(db, deps.clock, user, input, { ip: clientIp(c) });
     return c.json({ user: await accountView(db, deps.clock, updated) });
   })
 
-  .put('/address', async (c) => {
+  .put('/address', jsonBody(addressSchema), async (c) => {
     const user = signedInUser(c.var.user);
-    const address = await readJson(c, addressSchema);
+    const address = c.req.valid('json');
     const { db, deps } = c.var;
     const updated = await updateAddress(db, deps.clock, user.id, address);
     return c.json({ user: await accountView(db, deps.clock, updated) });
   })
 
-  .patch('/preferences', async (c) => {
+  .patch('/preferences', jsonBody(preferencesSchema), async (c) => {
     const user = signedInUser(c.var.user);
-    const input = await readJson(c, preferencesSchema);
+    const input = c.req.valid('json');
     const { db, deps } = c.var;
     const updated = await updatePreferences(db, deps.clock, user, input);
     return c.json({ user: await accountView(db, deps.clock, updated) });
@@ -65,9 +65,9 @@ export const accountRoutes = new Hono<AppEnv>()
    * confirmation link to the new address, or tells that address's owner when it has an account
    * (the answer is the same either way).
    */
-  .post('/email', async (c) => {
+  .post('/email', jsonBody(emailChangeSchema), async (c) => {
     const user = signedInUser(c.var.user);
-    const input = await readJson(c, emailChangeSchema);
+    const input = c.req.valid('json');
     await enforceRateLimits(c, [
       [`password-check:user:${user.id}`, RATE_LIMITS.passwordChecksPerUser],
       [`account-mail:user:${user.id}`, RATE_LIMITS.accountMailsPerUser],
@@ -81,9 +81,9 @@ export const accountRoutes = new Hono<AppEnv>()
   })
 
   /** Email change, step 2 (/update-email/{token}, signed in): the address changes; the old one is told; other sessions end. */
-  .post('/email/confirm', async (c) => {
+  .post('/email/confirm', query(tokenQuerySchema), async (c) => {
     const user = signedInUser(c.var.user);
-    const { token } = readQuery(c, tokenQuerySchema);
+    const { token } = c.req.valid('query');
     await enforceRateLimits(c, [[`token:ip:${clientIp(c)}`, RATE_LIMITS.tokenChecksPerIp]]);
     const { db, deps } = c.var;
     const found = await findUsableToken(db, deps.clock, token, 'update-email');
@@ -98,9 +98,9 @@ export const accountRoutes = new Hono<AppEnv>()
   })
 
   /** Password change with the current password; every other session ends. */
-  .post('/password', async (c) => {
+  .post('/password', jsonBody(passwordChangeSchema), async (c) => {
     const user = signedInUser(c.var.user);
-    const input = await readJson(c, passwordChangeSchema);
+    const input = c.req.valid('json');
     await enforceRateLimits(c, [[`password-check:user:${user.id}`, RATE_LIMITS.passwordChecksPerUser]]);
     await checkCurrentPassword(user, input.currentPassword);
     const passwordHash = await hashPassword(input.password);

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { dataDeletionListQuerySchema, idParamSchema } from '../../shared/schemas/admin.ts';
 import { dataDeletionUpdateSchema } from '../../shared/schemas/data-deletion.ts';
 import type { AppEnv } from '../context.ts';
-import { adminOnly, clientIp, readJson, readParams, readQuery, signedInUser } from '../http.ts';
+import { adminOnly, clientIp, jsonBody, params, query, signedInUser } from '../http.ts';
 import { closeRequest, listRequests, requestView } from '../services/data-deletion.ts';
 
 /**
@@ -12,15 +12,15 @@ import { closeRequest, listRequests, requestView } from '../services/data-deleti
 export const adminDataDeletionRoutes = new Hono<AppEnv>()
   .use('*', adminOnly)
 
-  .get('/', async (c) => {
-    const query = readQuery(c, dataDeletionListQuerySchema);
+  .get('/', query(dataDeletionListQuerySchema), async (c) => {
+    const query = c.req.valid('query');
     return c.json(await listRequests(c.var.db, query), 200);
   })
 
-  .patch('/:id', async (c) => {
+  .patch('/:id', params(idParamSchema), jsonBody(dataDeletionUpdateSchema), async (c) => {
     const admin = signedInUser(c.var.user);
-    const { id } = readParams(c, idParamSchema);
-    const { status } = await readJson(c, dataDeletionUpdateSchema);
+    const { id } = c.req.valid('param');
+    const { status } = c.req.valid('json');
     const updated = await closeRequest(c.var.db, c.var.deps, id, status, { actorId: admin.id, ip: clientIp(c) });
     return c.json({ request: requestView(updated) }, 200);
   });

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { flagKeySchema, flagUpdateSchema } from '../../shared/schemas/flags.ts';
 import type { AppEnv } from '../context.ts';
 import type { FeatureFlag } from '../db/schema/index.ts';
-import { adminOnly, clientIp, readJson, readParams, signedInUser } from '../http.ts';
+import { adminOnly, clientIp, jsonBody, params, signedInUser } from '../http.ts';
 import { audit } from '../services/audit.ts';
 import { getFlag, listFlags, setFlag, unsetFlag } from '../services/flags.ts';
 import { forgetCachedFlags, isPublicFlag } from '../services/public-flags.ts';
@@ -30,10 +30,10 @@ export const adminFlagRoutes = new Hono<AppEnv>()
     return c.json({ flags: flags.map(flagView) }, 200);
   })
 
-  .put('/:key', async (c) => {
+  .put('/:key', params(keyParams), jsonBody(flagUpdateSchema), async (c) => {
     const user = signedInUser(c.var.user);
-    const { key } = readParams(c, keyParams);
-    const { value } = await readJson(c, flagUpdateSchema);
+    const { key } = c.req.valid('param');
+    const { value } = c.req.valid('json');
     const { db } = c.var;
     const before = await getFlag(db, key);
     const flag = await setFlag(db, key, value, user.id);
@@ -51,9 +51,9 @@ export const adminFlagRoutes = new Hono<AppEnv>()
     return c.json({ flag: flagView(flag) }, 200);
   })
 
-  .delete('/:key', async (c) => {
+  .delete('/:key', params(keyParams), async (c) => {
     const user = signedInUser(c.var.user);
-    const { key } = readParams(c, keyParams);
+    const { key } = c.req.valid('param');
     const { db } = c.var;
     const before = await getFlag(db, key);
     const removed = await unsetFlag(db, key);

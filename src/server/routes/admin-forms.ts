@@ -12,7 +12,7 @@ import {
 import type { AppEnv } from '../context.ts';
 import type { Form } from '../db/schema/index.ts';
 import { ApiError } from '../errors.ts';
-import { clientIp, pathId, readJson, readQuery, signedInUser, staffOnly } from '../http.ts';
+import { check, clientIp, jsonBody, pathId, query, signedInUser, staffOnly } from '../http.ts';
 import { audit } from '../services/audit.ts';
 import {
   archiveForm,
@@ -31,6 +31,8 @@ import {
 const ARCHIVED_MESSAGE = 'This form is archived; restore it to change it';
 
 const formIdOf = (c: Context<AppEnv>) => pathId(c, 'id', 'form');
+/** A malformed form id is 404 before the body is read. */
+const formIdChecked = async (c: Context<AppEnv>) => formIdOf(c);
 
 async function existingForm(c: Context<AppEnv>): Promise<Form> {
   const form = await findForm(c.var.db, formIdOf(c));
@@ -48,14 +50,14 @@ const archivedError = () => new ApiError(409, 'archived', ARCHIVED_MESSAGE);
 export const adminFormRoutes = new Hono<AppEnv>()
   .use('*', staffOnly)
 
-  .get('/', async (c) => {
-    const query = readQuery(c, formListQuerySchema);
+  .get('/', query(formListQuerySchema), async (c) => {
+    const query = c.req.valid('query');
     return c.json(await listForms(c.var.db, query), 200);
   })
 
-  .post('/', async (c) => {
+  .post('/', jsonBody(formCreateSchema), async (c) => {
     const user = signedInUser(c.var.user);
-    const input = await readJson(c, formCreateSchema);
+    const input = c.req.valid('json');
     const { db, deps } = c.var;
     const form = await createForm(db, deps.clock, { title: input.title, ...(input.definition ? { definition: input.definition } : {}), actorId: user.id });
     await audit(db, {
@@ -75,10 +77,10 @@ export const adminFormRoutes = new Hono<AppEnv>()
     return c.json(await formView(c.var.db, form), 200);
   })
 
-  .put('/:id/draft', async (c) => {
+  .put('/:id/draft', check(formIdChecked), jsonBody(formDraftSaveSchema), async (c) => {
     const user = signedInUser(c.var.user);
     const id = formIdOf(c);
-    const input = await readJson(c, formDraftSaveSchema);
+    const input = c.req.valid('json');
     const { db, deps } = c.var;
     const result = await saveDraft(db, deps.clock, { id, definition: input.definition, revision: input.revision, actorId: user.id });
     switch (result.kind) {
@@ -104,10 +106,10 @@ export const adminFormRoutes = new Hono<AppEnv>()
     }
   })
 
-  .post('/:id/publish', async (c) => {
+  .post('/:id/publish', check(formIdChecked), jsonBody(formPublishSchema), async (c) => {
     const user = signedInUser(c.var.user);
     const id = formIdOf(c);
-    const input = await readJson(c, formPublishSchema);
+    const input = c.req.valid('json');
     const { db, deps } = c.var;
     const result = await publishForm(db, deps.clock, {
       id,

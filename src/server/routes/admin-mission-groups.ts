@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { missionGroupPatchSchema } from '../../shared/schemas/mission-groups.ts';
 import type { AppEnv } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { clientIp, pathId, readJson, signedInUser, staffOnly } from '../http.ts';
+import { check, clientIp, jsonBody, pathId, perRequest, signedInUser, staffOnly } from '../http.ts';
 import { withAudit } from '../services/audit.ts';
 import { deleteMissionGroup, existingMissionGroup, updateMissionGroup } from '../services/mission-groups-admin.ts';
 import { auditChanges, auditSummary } from '../services/projects.ts';
@@ -16,16 +16,18 @@ const groupSummary = (group: { title: string; description: string; missionIds: n
   unlockOn: group.unlockOn,
 });
 
+/** The group of the path, loaded once a request: checked (404) before any body is read. */
+const groupOf = perRequest((c) => existingMissionGroup(c.var.db, pathId(c, 'id', 'mission group')));
+
 /** One mission group: edit (the mission list replaced in order), delete (moderators and admins). */
 export const adminMissionGroupRoutes = new Hono<AppEnv>()
   .use('*', staffOnly)
 
-  .patch('/:id', async (c) => {
+  .patch('/:id', check(groupOf), jsonBody(missionGroupPatchSchema), async (c) => {
     const user = signedInUser(c.var.user);
-    const id = pathId(c, 'id', 'mission group');
+    const { id } = await groupOf(c);
     const { db, deps } = c.var;
-    await existingMissionGroup(db, id);
-    const patch = await readJson(c, missionGroupPatchSchema);
+    const patch = c.req.valid('json');
     const after = (
       await withAudit(
         db,

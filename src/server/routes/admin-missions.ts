@@ -1,28 +1,28 @@
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import { missionPatchSchema } from '../../shared/schemas/missions.ts';
 import type { AppEnv } from '../context.ts';
-import { clientIp, pathId, readJson, signedInUser, staffOnly } from '../http.ts';
+import { check, clientIp, jsonBody, pathId, perRequest, signedInUser, staffOnly } from '../http.ts';
 import { withAudit } from '../services/audit.ts';
 import { existingMission, missionSummary, missionView, updateMission } from '../services/missions-admin.ts';
 import { auditChanges } from '../services/projects.ts';
 
-const missionIdOf = (c: Context<AppEnv>) => pathId(c, 'id', 'mission');
+/** The mission of the path, loaded once a request: checked (404) before any body is read. */
+const missionOf = perRequest((c) => existingMission(c.var.db, pathId(c, 'id', 'mission')));
 
 /** One mission: details and edit (moderators and admins; its submissions are in `review.ts`). */
 export const adminMissionRoutes = new Hono<AppEnv>()
   .use('*', staffOnly)
 
   .get('/:id', async (c) => {
-    const mission = await existingMission(c.var.db, missionIdOf(c));
+    const mission = await missionOf(c);
     return c.json(await missionView(c.var.db, mission), 200);
   })
 
-  .patch('/:id', async (c) => {
+  .patch('/:id', check(missionOf), jsonBody(missionPatchSchema), async (c) => {
     const user = signedInUser(c.var.user);
-    const id = missionIdOf(c);
+    const { id } = await missionOf(c);
     const { db, deps } = c.var;
-    await existingMission(db, id);
-    const patch = await readJson(c, missionPatchSchema);
+    const patch = c.req.valid('json');
     const after = (
       await withAudit(
         db,

@@ -1,11 +1,11 @@
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import { missionGroupCreateSchema } from '../../shared/schemas/mission-groups.ts';
 import { missionCreateSchema } from '../../shared/schemas/missions.ts';
 import { addMembersSchema, memberListQuerySchema, projectCreateSchema, projectListQuerySchema, projectPatchSchema } from '../../shared/schemas/projects.ts';
 import { surveyCreateSchema } from '../../shared/schemas/surveys.ts';
 import type { AppEnv } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { clientIp, pathId, readJson, readQuery, signedInUser, staffOnly } from '../http.ts';
+import { check, clientIp, jsonBody, pathId, perRequest, query, signedInUser, staffOnly } from '../http.ts';
 import { withAudit } from '../services/audit.ts';
 import { addMembers, listMembers, removeMember } from '../services/members.ts';
 import { createMissionGroup, listProjectMissionGroups } from '../services/mission-groups-admin.ts';
@@ -13,7 +13,8 @@ import { createMission, listProjectMissions, missionSummary, missionView } from 
 import { auditChanges, auditSummary, createProject, existingProject, listProjects, projectSummary, projectView, updateProject } from '../services/projects.ts';
 import { createSurvey, listProjectSurveys, surveySummary, surveyView } from '../services/surveys-admin.ts';
 
-const projectOf = (c: Context<AppEnv>) => existingProject(c.var.db, pathId(c, 'id', 'project'));
+/** The project of the path, loaded once a request: checked (404) before any body or query is read. */
+const projectOf = perRequest((c) => existingProject(c.var.db, pathId(c, 'id', 'project')));
 
 /**
  * Projects, members, and the surveys, missions and mission groups created in a project
@@ -23,14 +24,14 @@ const projectOf = (c: Context<AppEnv>) => existingProject(c.var.db, pathId(c, 'i
 export const adminProjectRoutes = new Hono<AppEnv>()
   .use('*', staffOnly)
 
-  .get('/', async (c) => {
-    const query = readQuery(c, projectListQuerySchema);
+  .get('/', query(projectListQuerySchema), async (c) => {
+    const query = c.req.valid('query');
     return c.json(await listProjects(c.var.db, query), 200);
   })
 
-  .post('/', async (c) => {
+  .post('/', jsonBody(projectCreateSchema), async (c) => {
     const user = signedInUser(c.var.user);
-    const input = await readJson(c, projectCreateSchema);
+    const input = c.req.valid('json');
     const { db, deps } = c.var;
     const project = await withAudit(
       db,
@@ -53,12 +54,11 @@ export const adminProjectRoutes = new Hono<AppEnv>()
     return c.json(await projectView(c.var.db, project), 200);
   })
 
-  .patch('/:id', async (c) => {
+  .patch('/:id', check(projectOf), jsonBody(projectPatchSchema), async (c) => {
     const user = signedInUser(c.var.user);
-    const id = pathId(c, 'id', 'project');
+    const { id } = await projectOf(c);
     const { db, deps } = c.var;
-    await existingProject(db, id);
-    const patch = await readJson(c, projectPatchSchema);
+    const patch = c.req.valid('json');
     const after = (
       await withAudit(
         db,
@@ -79,16 +79,16 @@ export const adminProjectRoutes = new Hono<AppEnv>()
 
   // Members -----------------------------------------------------------------------------------
 
-  .get('/:id/members', async (c) => {
+  .get('/:id/members', check(projectOf), query(memberListQuerySchema), async (c) => {
     const project = await projectOf(c);
-    const query = readQuery(c, memberListQuerySchema);
+    const query = c.req.valid('query');
     return c.json(await listMembers(c.var.db, project.id, query), 200);
   })
 
-  .post('/:id/members', async (c) => {
+  .post('/:id/members', check(projectOf), jsonBody(addMembersSchema), async (c) => {
     const user = signedInUser(c.var.user);
     const project = await projectOf(c);
-    const input = await readJson(c, addMembersSchema);
+    const input = c.req.valid('json');
     const { db, deps } = c.var;
     const AUDIT_EMAILS = 50;
     const result = await withAudit(
@@ -150,10 +150,10 @@ export const adminProjectRoutes = new Hono<AppEnv>()
     return c.json({ items: await listProjectSurveys(c.var.db, c.var.deps.config.publicUrl, project.id) }, 200);
   })
 
-  .post('/:id/surveys', async (c) => {
+  .post('/:id/surveys', check(projectOf), jsonBody(surveyCreateSchema), async (c) => {
     const user = signedInUser(c.var.user);
     const project = await projectOf(c);
-    const input = await readJson(c, surveyCreateSchema);
+    const input = c.req.valid('json');
     const { db, deps } = c.var;
     const survey = await withAudit(
       db,
@@ -176,10 +176,10 @@ export const adminProjectRoutes = new Hono<AppEnv>()
     return c.json({ items: await listProjectMissions(c.var.db, project.id) }, 200);
   })
 
-  .post('/:id/missions', async (c) => {
+  .post('/:id/missions', check(projectOf), jsonBody(missionCreateSchema), async (c) => {
     const user = signedInUser(c.var.user);
     const project = await projectOf(c);
-    const input = await readJson(c, missionCreateSchema);
+    const input = c.req.valid('json');
     const { db, deps } = c.var;
     const mission = await withAudit(
       db,
@@ -202,10 +202,10 @@ export const adminProjectRoutes = new Hono<AppEnv>()
     return c.json({ items: await listProjectMissionGroups(c.var.db, project.id) }, 200);
   })
 
-  .post('/:id/mission-groups', async (c) => {
+  .post('/:id/mission-groups', check(projectOf), jsonBody(missionGroupCreateSchema), async (c) => {
     const user = signedInUser(c.var.user);
     const project = await projectOf(c);
-    const input = await readJson(c, missionGroupCreateSchema);
+    const input = c.req.valid('json');
     const { db, deps } = c.var;
     const group = await withAudit(
       db,

@@ -2,7 +2,7 @@ import { Hono, type Context } from 'hono';
 import type { SurveyWebhookSecret } from '../../shared/surveys.ts';
 import { responseExportQuerySchema, responseListQuerySchema, surveyPatchSchema } from '../../shared/schemas/surveys.ts';
 import type { AppEnv } from '../context.ts';
-import { clientIp, pathId, readJson, readQuery, signedInUser, staffOnly } from '../http.ts';
+import { check, clientIp, jsonBody, pathId, perRequest, query, signedInUser, staffOnly } from '../http.ts';
 import { withAudit } from '../services/audit.ts';
 import { auditChanges } from '../services/projects.ts';
 import { currentDefinition, listResponses, responsesCsv, surveyResults } from '../services/survey-results.ts';
@@ -10,22 +10,23 @@ import { webhookOf } from '../services/external-surveys.ts';
 import { existingSurvey, makeWebhookSecret, surveySummary, surveyView, updateSurvey } from '../services/surveys-admin.ts';
 
 const surveyIdOf = (c: Context<AppEnv>) => pathId(c, 'id', 'survey');
+/** The survey of the path, loaded once a request: checked (404) before any body or query is read. */
+const surveyOf = perRequest((c) => existingSurvey(c.var.db, surveyIdOf(c)));
 
 /** One survey: details, edit, webhook secret, responses (a page, or all as CSV) and per-question results (moderators and admins). */
 export const adminSurveyRoutes = new Hono<AppEnv>()
   .use('*', staffOnly)
 
   .get('/:id', async (c) => {
-    const survey = await existingSurvey(c.var.db, surveyIdOf(c));
+    const survey = await surveyOf(c);
     return c.json(await surveyView(c.var.db, c.var.deps.config.publicUrl, survey), 200);
   })
 
-  .patch('/:id', async (c) => {
+  .patch('/:id', check(surveyOf), jsonBody(surveyPatchSchema), async (c) => {
     const user = signedInUser(c.var.user);
-    const id = surveyIdOf(c);
+    const { id } = await surveyOf(c);
     const { db, deps } = c.var;
-    await existingSurvey(db, id);
-    const patch = await readJson(c, surveyPatchSchema);
+    const patch = c.req.valid('json');
     const after = (
       await withAudit(
         db,
@@ -67,15 +68,15 @@ export const adminSurveyRoutes = new Hono<AppEnv>()
     return c.json(answer, 200);
   })
 
-  .get('/:id/responses', async (c) => {
-    const survey = await existingSurvey(c.var.db, surveyIdOf(c));
-    const query = readQuery(c, responseListQuerySchema);
+  .get('/:id/responses', check(surveyOf), query(responseListQuerySchema), async (c) => {
+    const survey = await surveyOf(c);
+    const query = c.req.valid('query');
     return c.json(await listResponses(c.var.db, survey.id, query), 200);
   })
 
-  .get('/:id/responses.csv', async (c) => {
-    const survey = await existingSurvey(c.var.db, surveyIdOf(c));
-    const { status } = readQuery(c, responseExportQuerySchema);
+  .get('/:id/responses.csv', check(surveyOf), query(responseExportQuerySchema), async (c) => {
+    const survey = await surveyOf(c);
+    const { status } = c.req.valid('query');
     const definition = await currentDefinition(c.var.db, survey);
     return c.body(responsesCsv(c.var.db, survey, definition, status), 200, {
       'Content-Type': 'text/csv; charset=utf-8',
@@ -84,7 +85,7 @@ export const adminSurveyRoutes = new Hono<AppEnv>()
   })
 
   .get('/:id/results', async (c) => {
-    const survey = await existingSurvey(c.var.db, surveyIdOf(c));
+    const survey = await surveyOf(c);
     const definition = await currentDefinition(c.var.db, survey);
     return c.json(await surveyResults(c.var.db, survey, definition), 200);
   });

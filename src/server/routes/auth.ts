@@ -3,7 +3,7 @@ import { canonicalTimeZone } from '../../shared/time-zone.ts';
 import { forgotPasswordSchema, loginSchema, onboardSchema, registerSchema, resetPasswordSchema, tokenQuerySchema } from '../../shared/schemas/auth.ts';
 import type { AppEnv } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { clientIp, enforceRateLimits, readJson, readQuery, signedIn, signedInUser } from '../http.ts';
+import { clientIp, enforceRateLimits, jsonBody, query, signedIn, signedInUser } from '../http.ts';
 import { clearSessionCookie, sessionToken, setSessionCookie } from '../middleware/session.ts';
 import { completeOnboarding, recordSignIn, resetPassword } from '../services/account.ts';
 import { findUsableToken, invalidToken } from '../services/link-tokens.ts';
@@ -22,8 +22,8 @@ export const authRoutes = new Hono<AppEnv>()
    * finish; invited → a fresh link; active → a mail with sign-in and reset links. The lookup and
    * the mail are a job (`auth.register`), so the answer's timing says nothing either.
    */
-  .post('/register', async (c) => {
-    const input = await readJson(c, registerSchema);
+  .post('/register', jsonBody(registerSchema), async (c) => {
+    const input = c.req.valid('json');
     await enforceRateLimits(c, [
       [`register:email:${input.email}`, RATE_LIMITS.registerPerEmail],
       [`register:ip:${clientIp(c)}`, RATE_LIMITS.registerPerIp],
@@ -34,10 +34,10 @@ export const authRoutes = new Hono<AppEnv>()
   })
 
   /** Onboarding: sets the password (and what the account lacks), signs in, returns the user. */
-  .post('/onboard', async (c) => {
-    const { token } = readQuery(c, tokenQuerySchema);
+  .post('/onboard', query(tokenQuerySchema), jsonBody(onboardSchema), async (c) => {
+    const { token } = c.req.valid('query');
     await enforceRateLimits(c, [[`token:ip:${clientIp(c)}`, RATE_LIMITS.tokenChecksPerIp]]);
-    const input = await readJson(c, onboardSchema);
+    const input = c.req.valid('json');
     const { db, deps } = c.var;
     const found = await findUsableToken(db, deps.clock, token, 'onboarding');
     const user = found ? await findUserById(db, found.userId) : null;
@@ -71,8 +71,8 @@ export const authRoutes = new Hono<AppEnv>()
    * Sign-in. One generic answer for an unknown email or a wrong password, spending the same
    * time on both. A new session every time; the previous one of this browser ends.
    */
-  .post('/login', async (c) => {
-    const input = await readJson(c, loginSchema);
+  .post('/login', jsonBody(loginSchema), async (c) => {
+    const input = c.req.valid('json');
     const email = input.email.trim().toLowerCase();
     const ip = clientIp(c);
     const { db, deps } = c.var;
@@ -108,8 +108,8 @@ export const authRoutes = new Hono<AppEnv>()
   })
 
   /** Forgot password: the same answer always; a job (`auth.forgot-password`) mails a reset link (or, if never onboarded, the setup link). */
-  .post('/password/forgot', async (c) => {
-    const { email } = await readJson(c, forgotPasswordSchema);
+  .post('/password/forgot', jsonBody(forgotPasswordSchema), async (c) => {
+    const { email } = c.req.valid('json');
     await enforceRateLimits(c, [
       [`forgot:email:${email}`, RATE_LIMITS.forgotPerEmail],
       [`forgot:ip:${clientIp(c)}`, RATE_LIMITS.forgotPerIp],
@@ -119,10 +119,10 @@ export const authRoutes = new Hono<AppEnv>()
   })
 
   /** Reset: a new password from a reset link; every session of the user ends. */
-  .post('/password/reset', async (c) => {
-    const { token } = readQuery(c, tokenQuerySchema);
+  .post('/password/reset', query(tokenQuerySchema), jsonBody(resetPasswordSchema), async (c) => {
+    const { token } = c.req.valid('query');
     await enforceRateLimits(c, [[`token:ip:${clientIp(c)}`, RATE_LIMITS.tokenChecksPerIp]]);
-    const input = await readJson(c, resetPasswordSchema);
+    const input = c.req.valid('json');
     const { db, deps } = c.var;
     const found = await findUsableToken(db, deps.clock, token, 'reset-password');
     if (!found) throw invalidToken();

@@ -5,7 +5,7 @@ import { REPORT_LIMITS } from '../../shared/client-reports.ts';
 import { reportsBodySchema } from '../../shared/schemas/client-reports.ts';
 import type { AppEnv } from '../context.ts';
 import { errorBody } from '../errors.ts';
-import { clientIp, enforceRateLimits, readJson, readQuery, staffOnly } from '../http.ts';
+import { clientIp, enforceRateLimits, jsonBody, query, staffOnly } from '../http.ts';
 import { listReports, storeReports } from '../services/client-reports.ts';
 import { RATE_LIMITS } from '../services/rate-limit.ts';
 
@@ -25,16 +25,17 @@ export const clientReportRoutes = new Hono<AppEnv>()
       maxSize: REPORT_LIMITS.maxBytes,
       onError: (c) => c.json(errorBody('payload_too_large', `Send at most ${REPORT_LIMITS.maxBytes / 1024} KiB of reports per call`), 413),
     }),
+    jsonBody(reportsBodySchema),
     async (c) => {
       await enforceRateLimits(c, [[`reports:ip:${clientIp(c)}`, RATE_LIMITS.reportsPerIp]]);
-      const { reports } = await readJson(c, reportsBodySchema);
+      const { reports } = c.req.valid('json');
       await storeReports(c.var.db, c.var.deps.clock, reports, c.var.user?.id ?? null);
       return c.body(null, 204);
     },
   )
 
   /** The "Client errors" admin tool (moderators and admins): stored reports, searched and paginated. */
-  .get('/admin/reports', staffOnly, async (c) => {
-    const query = readQuery(c, clientReportListQuerySchema);
+  .get('/admin/reports', staffOnly, query(clientReportListQuerySchema), async (c) => {
+    const query = c.req.valid('query');
     return c.json(await listReports(c.var.db, query), 200);
   });

@@ -1,13 +1,13 @@
 import { Hono } from 'hono';
 import { contactSchema } from '../../shared/schemas/contact.ts';
 import type { AppEnv } from '../context.ts';
-import { clientIp, enforceRateLimits, readJson } from '../http.ts';
+import { clientIp, enforceRateLimits, jsonBody } from '../http.ts';
 import { storeContactMessage } from '../services/contact-messages.ts';
 import { RATE_LIMITS } from '../services/rate-limit.ts';
 
 /** `POST /api/contact`: the /contact form. Stored, and mailed to SUPPORT_EMAIL by a job after the answer. */
-export const contactRoutes = new Hono<AppEnv>().post('/', async (c) => {
-  const input = await readJson(c, contactSchema);
+export const contactRoutes = new Hono<AppEnv>().post('/', jsonBody(contactSchema), async (c) => {
+  const input = c.req.valid('json');
   const ip = clientIp(c);
   await enforceRateLimits(c, [
     [`contact:ip:${ip}`, RATE_LIMITS.contactPerIp],

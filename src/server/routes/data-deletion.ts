@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { tokenQuerySchema } from '../../shared/schemas/auth.ts';
 import { dataDeletionByEmailSchema, dataDeletionSignedInSchema } from '../../shared/schemas/data-deletion.ts';
 import type { AppEnv } from '../context.ts';
-import { clientIp, enforceRateLimits, readJson, readQuery } from '../http.ts';
+import { clientIp, enforceRateLimits, jsonBodyBySession, query } from '../http.ts';
 import { checkCurrentPassword } from '../services/account.ts';
 import { confirmByLink, findRequest, requestConfirmed } from '../services/data-deletion.ts';
 import { findUsableToken, invalidToken } from '../services/link-tokens.ts';
@@ -15,20 +15,20 @@ import { findUserById } from '../services/users.ts';
  * answer is the same either way). Requests wait for an admin: nothing is deleted here.
  */
 export const dataDeletionRoutes = new Hono<AppEnv>()
-  .post('/', async (c) => {
+  .post('/', jsonBodyBySession(dataDeletionSignedInSchema, dataDeletionByEmailSchema), async (c) => {
     const { db, deps } = c.var;
     const ip = clientIp(c);
     const user = c.var.user;
+    const input = c.req.valid('json');
 
-    if (user) {
-      const input = await readJson(c, dataDeletionSignedInSchema);
+    if (user && 'currentPassword' in input) {
       await enforceRateLimits(c, [[`password-check:user:${user.id}`, RATE_LIMITS.passwordChecksPerUser]]);
       await checkCurrentPassword(user, input.currentPassword);
       await requestConfirmed(db, deps, { user, reason: input.reason }, { ip });
       return c.json({ ok: true, status: 'confirmed' } as const, 201);
     }
 
-    const input = await readJson(c, dataDeletionByEmailSchema);
+    if (!('email' in input)) throw new Error('the body of a visitor was checked with the signed-in schema');
     await enforceRateLimits(c, [
       [`data-deletion:email:${input.email}`, RATE_LIMITS.dataDeletionPerEmail],
       [`data-deletion:ip:${ip}`, RATE_LIMITS.dataDeletionPerIp],
@@ -39,8 +39,8 @@ export const dataDeletionRoutes = new Hono<AppEnv>()
   })
 
   /** The mailed link (/data-deletion?token=…): confirms the request; works once. */
-  .post('/confirm', async (c) => {
-    const { token } = readQuery(c, tokenQuerySchema);
+  .post('/confirm', query(tokenQuerySchema), async (c) => {
+    const { token } = c.req.valid('query');
     await enforceRateLimits(c, [[`token:ip:${clientIp(c)}`, RATE_LIMITS.tokenChecksPerIp]]);
     const { db, deps } = c.var;
     const found = await findUsableToken(db, deps.clock, token, 'data-deletion');

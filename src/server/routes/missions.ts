@@ -2,19 +2,24 @@ import { Hono, type Context } from 'hono';
 import { entryCreateSchema, entrySaveSchema, entrySubmitSchema } from '../../shared/schemas/mission-entries.ts';
 import type { AppEnv } from '../context.ts';
 import type { Mission } from '../db/schema/index.ts';
-import { notFound, pathId, readJson, signedIn, signedInUser } from '../http.ts';
+import { check, jsonBody, notFound, pathId, perRequest, signedIn, signedInUser } from '../http.ts';
 import { createEntry, deleteEntry, participantMission, saveEntry, submitEntry } from '../services/mission-entries.ts';
 import { findVisibleMission, type Visible } from '../services/participation.ts';
 
-/** The mission of the path, when the signed-in user may see it; 404 otherwise. */
-async function visibleMission(c: Context<AppEnv>): Promise<Visible<Mission>> {
+/** The mission of the path, when the signed-in user may see it; 404 otherwise (before any body is read). */
+const visibleMission = perRequest(async (c): Promise<Visible<Mission>> => {
   const user = signedInUser(c.var.user);
   const visible = await findVisibleMission(c.var.db, user.id, pathId(c, 'id', 'mission'));
   if (!visible) throw notFound('mission');
   return visible;
-}
+});
 
 const entryIdOf = (c: Context<AppEnv>) => pathId(c, 'entryId', 'entry');
+/** The mission, then the entry id, of the path: 404 before any body is read. */
+const entryPath = async (c: Context<AppEnv>) => {
+  await visibleMission(c);
+  entryIdOf(c);
+};
 
 /**
  * Missions as participants take them: the mission with their entries, and entries made (draft),
@@ -31,9 +36,9 @@ export const missionRoutes = new Hono<AppEnv>()
     return c.json(await participantMission(c.var.db, c.var.deps.clock, visible, user.id, user.preferences.timeZone), 200);
   })
 
-  .post('/:id/entries', async (c) => {
+  .post('/:id/entries', check(visibleMission), jsonBody(entryCreateSchema), async (c) => {
     const visible = await visibleMission(c);
-    const input = await readJson(c, entryCreateSchema);
+    const input = c.req.valid('json');
     const result = await createEntry(c.var.db, c.var.deps.clock, visible, signedInUser(c.var.user).id, input);
     if (result.kind === 'refused') {
       const { code, message, nextEntryAt } = result;
@@ -42,10 +47,10 @@ export const missionRoutes = new Hono<AppEnv>()
     return c.json({ id: result.id, status: result.status }, 201);
   })
 
-  .put('/:id/entries/:entryId', async (c) => {
+  .put('/:id/entries/:entryId', check(entryPath), jsonBody(entrySaveSchema), async (c) => {
     const visible = await visibleMission(c);
     const entryId = entryIdOf(c);
-    const input = await readJson(c, entrySaveSchema);
+    const input = c.req.valid('json');
     return c.json(await saveEntry(c.var.db, c.var.deps.clock, visible, signedInUser(c.var.user).id, entryId, input), 200);
   })
 
@@ -55,9 +60,9 @@ export const missionRoutes = new Hono<AppEnv>()
     return c.body(null, 204);
   })
 
-  .post('/:id/entries/:entryId/submit', async (c) => {
+  .post('/:id/entries/:entryId/submit', check(entryPath), jsonBody(entrySubmitSchema), async (c) => {
     const visible = await visibleMission(c);
     const entryId = entryIdOf(c);
-    const input = await readJson(c, entrySubmitSchema);
+    const input = c.req.valid('json');
     return c.json(await submitEntry(c.var.db, c.var.deps.clock, visible, signedInUser(c.var.user).id, entryId, input), 200);
   });

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { notificationsReadSchema } from '../../shared/schemas/notifications.ts';
 import type { AppEnv } from '../context.ts';
-import { readJson, readQuery, signedIn, signedInUser } from '../http.ts';
+import { jsonBody, query, signedIn, signedInUser } from '../http.ts';
 import { listNotifications, markNotificationsRead, notificationsQuerySchema } from '../services/notifications.ts';
 
 /** The header's notifications (`/api/account/notifications`, any signed-in user). Rules: `services/notifications.ts`. */
@@ -9,15 +9,15 @@ export const notificationRoutes = new Hono<AppEnv>()
   .use('*', signedIn)
 
   /** A page, newest first (`?page=&pageSize=`, 20 by default), and the unread count. */
-  .get('/', async (c) => {
+  .get('/', query(notificationsQuerySchema), async (c) => {
     const user = signedInUser(c.var.user);
-    const query = readQuery(c, notificationsQuerySchema);
+    const query = c.req.valid('query');
     return c.json(await listNotifications(c.var.db, user.id, query), 200);
   })
 
   /** Marks the given notifications read (`{ ids }`; another user's are ignored), or all of them (`{}`); answers the unread count. */
-  .post('/read', async (c) => {
+  .post('/read', jsonBody(notificationsReadSchema), async (c) => {
     const user = signedInUser(c.var.user);
-    const { ids } = await readJson(c, notificationsReadSchema);
+    const { ids } = c.req.valid('json');
     return c.json({ unread: await markNotificationsRead(c.var.db, c.var.deps.clock, user.id, ids) }, 200);
   });

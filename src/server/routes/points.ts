@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { pointsAdjustSchema, pointsHistoryQuerySchema } from '../../shared/schemas/points.ts';
 import type { AppEnv } from '../context.ts';
-import { adminOnly, clientIp, notFound, pathId, readJson, readQuery, signedIn, signedInUser } from '../http.ts';
+import { adminOnly, check, clientIp, jsonBody, notFound, pathId, perRequest, query, signedIn, signedInUser } from '../http.ts';
 import { adjustPointsAudited, adminPointsEntryView, pointsSummary } from '../services/points.ts';
 import { findUserById } from '../services/users.ts';
 
@@ -9,11 +9,18 @@ import { findUserById } from '../services/users.ts';
  * Points (mounted at `/api`, so each call names its whole path): the participant's balance and
  * ledger, and admins' adjustments. Rules: `services/points.ts`.
  */
+/** The user of the path, checked to exist (404) before the body is read. */
+const userIdOf = perRequest(async (c) => {
+  const userId = pathId(c, 'id', 'user');
+  if (!(await findUserById(c.var.db, userId))) throw notFound('user');
+  return userId;
+});
+
 export const pointsRoutes = new Hono<AppEnv>()
   /** Balance (available), pending, and a page of the ledger, newest first. */
-  .get('/account/points', signedIn, async (c) => {
+  .get('/account/points', signedIn, query(pointsHistoryQuerySchema), async (c) => {
     const user = signedInUser(c.var.user);
-    const query = readQuery(c, pointsHistoryQuerySchema);
+    const query = c.req.valid('query');
     return c.json(await pointsSummary(c.var.db, user.id, query), 200);
   })
 
@@ -23,12 +30,11 @@ export const pointsRoutes = new Hono<AppEnv>()
    * unknown user, checked before the body. Audited `points.adjust` (new entries only), in the
    * same transaction.
    */
-  .post('/admin/users/:id/points', adminOnly, async (c) => {
+  .post('/admin/users/:id/points', adminOnly, check(userIdOf), jsonBody(pointsAdjustSchema), async (c) => {
     const actor = signedInUser(c.var.user);
-    const userId = pathId(c, 'id', 'user');
+    const userId = await userIdOf(c);
     const { db, deps } = c.var;
-    if (!(await findUserById(db, userId))) throw notFound('user');
-    const input = await readJson(c, pointsAdjustSchema);
+    const input = c.req.valid('json');
     const result = await adjustPointsAudited(
       db,
       deps.clock,

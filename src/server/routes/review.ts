@@ -9,7 +9,7 @@ import {
   reviewQueueQuerySchema,
 } from '../../shared/schemas/review.ts';
 import type { AppEnv } from '../context.ts';
-import { clientIp, pathId, readJson, readQuery, signedIn, signedInUser, staffOnly } from '../http.ts';
+import { check, clientIp, jsonBody, pathId, perRequest, query, signedIn, signedInUser, staffOnly } from '../http.ts';
 import { existingMission } from '../services/missions-admin.ts';
 import { answerProbe, askProbe } from '../services/probes.ts';
 import { existingProject } from '../services/projects.ts';
@@ -25,9 +25,16 @@ import {
   reviewSubmission,
 } from '../services/review.ts';
 
-const submissionIdOf = (c: Context<AppEnv>) => pathId(c, 'id', 'submission');
+/** The submission of the path, checked to exist (404) before any body is read. */
+const submissionOf = perRequest(async (c) => {
+  const id = pathId(c, 'id', 'submission');
+  await requireSubmission(c.var.db, id);
+  return id;
+});
 const reviewerOf = (c: Context<AppEnv>) => ({ actorId: signedInUser(c.var.user).id, ip: clientIp(c) });
-const projectOf = (c: Context<AppEnv>) => existingProject(c.var.db, pathId(c, 'id', 'project'));
+const projectOf = perRequest((c) => existingProject(c.var.db, pathId(c, 'id', 'project')));
+const missionOf = perRequest((c) => existingMission(c.var.db, pathId(c, 'id', 'mission')));
+const probeIdOf = perRequest(async (c) => pathId(c, 'id', 'probe'));
 
 /**
  * Review (mounted at `/api`, so each call names its whole path): a mission's queue, submissions
@@ -38,40 +45,37 @@ const projectOf = (c: Context<AppEnv>) => existingProject(c.var.db, pathId(c, 'i
  */
 export const reviewRoutes = new Hono<AppEnv>()
   /** The review queue of a mission. */
-  .get('/admin/missions/:id/submissions', staffOnly, async (c) => {
-    const mission = await existingMission(c.var.db, pathId(c, 'id', 'mission'));
-    const query = readQuery(c, reviewQueueQuerySchema);
+  .get('/admin/missions/:id/submissions', staffOnly, check(missionOf), query(reviewQueueQuerySchema), async (c) => {
+    const mission = await missionOf(c);
+    const query = c.req.valid('query');
     return c.json(await reviewQueue(c.var.db, mission.id, query), 200);
   })
 
-  .post('/admin/submissions/review', staffOnly, async (c) => {
-    const input = await readJson(c, bulkReviewSchema);
+  .post('/admin/submissions/review', staffOnly, jsonBody(bulkReviewSchema), async (c) => {
+    const input = c.req.valid('json');
     return c.json(await bulkApprove(c.var.db, c.var.deps.clock, input.ids, reviewerOf(c)), 200);
   })
 
   .get('/admin/submissions/:id', staffOnly, async (c) => {
-    return c.json(await reviewSubmission(c.var.db, submissionIdOf(c)), 200);
+    return c.json(await reviewSubmission(c.var.db, pathId(c, 'id', 'submission')), 200);
   })
 
-  .post('/admin/submissions/:id/review', staffOnly, async (c) => {
-    const id = submissionIdOf(c);
-    await requireSubmission(c.var.db, id);
-    const input = await readJson(c, reviewDecisionSchema);
+  .post('/admin/submissions/:id/review', staffOnly, check(submissionOf), jsonBody(reviewDecisionSchema), async (c) => {
+    const id = await submissionOf(c);
+    const input = c.req.valid('json');
     await reviewEntry(c.var.db, c.var.deps.clock, id, input, reviewerOf(c));
     return c.json(await reviewSubmission(c.var.db, id), 200);
   })
 
-  .post('/admin/submissions/:id/probes', staffOnly, async (c) => {
-    const id = submissionIdOf(c);
-    await requireSubmission(c.var.db, id);
-    const input = await readJson(c, probeCreateSchema);
+  .post('/admin/submissions/:id/probes', staffOnly, check(submissionOf), jsonBody(probeCreateSchema), async (c) => {
+    const id = await submissionOf(c);
+    const input = c.req.valid('json');
     return c.json(await askProbe(c.var.db, c.var.deps.clock, id, input.question, reviewerOf(c)), 201);
   })
 
-  .post('/admin/submissions/:id/notes', staffOnly, async (c) => {
-    const id = submissionIdOf(c);
-    await requireSubmission(c.var.db, id);
-    const input = await readJson(c, reviewNoteSchema);
+  .post('/admin/submissions/:id/notes', staffOnly, check(submissionOf), jsonBody(reviewNoteSchema), async (c) => {
+    const id = await submissionOf(c);
+    const input = c.req.valid('json');
     return c.json(await addNote(c.var.db, c.var.deps.clock, id, input.body, reviewerOf(c)), 201);
   })
 
@@ -82,9 +86,9 @@ export const reviewRoutes = new Hono<AppEnv>()
     return c.json({ items: await listReasonTemplates(c.var.db, project.id) }, 200);
   })
 
-  .post('/admin/projects/:id/reason-templates', staffOnly, async (c) => {
+  .post('/admin/projects/:id/reason-templates', staffOnly, check(projectOf), jsonBody(reasonTemplateSchema), async (c) => {
     const project = await projectOf(c);
-    const input = await readJson(c, reasonTemplateSchema);
+    const input = c.req.valid('json');
     return c.json(await createReasonTemplate(c.var.db, c.var.deps.clock, project.id, input, reviewerOf(c)), 201);
   })
 
@@ -98,9 +102,9 @@ export const reviewRoutes = new Hono<AppEnv>()
   // The participant's side --------------------------------------------------------------------
 
   /** Answers a probe on one of the user's entries, once (404 for anyone else's; 409 `already_answered`). */
-  .post('/account/probes/:id/answer', signedIn, async (c) => {
+  .post('/account/probes/:id/answer', signedIn, check(probeIdOf), jsonBody(probeAnswerSchema), async (c) => {
     const user = signedInUser(c.var.user);
-    const probeId = pathId(c, 'id', 'probe');
-    const input = await readJson(c, probeAnswerSchema);
+    const probeId = await probeIdOf(c);
+    const input = c.req.valid('json');
     return c.json(await answerProbe(c.var.db, c.var.deps.clock, probeId, user.id, input.answer), 200);
   });

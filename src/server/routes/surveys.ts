@@ -6,7 +6,7 @@ import { responseSaveSchema, responseSubmitSchema } from '../../shared/schemas/s
 import type { AppEnv } from '../context.ts';
 import type { Survey } from '../db/schema/index.ts';
 import { ApiError } from '../errors.ts';
-import { clientIp, enforceRateLimits, notFound, pathId, readJson, signedIn, signedInUser } from '../http.ts';
+import { check, clientIp, enforceRateLimits, jsonBody, notFound, pathId, perRequest, signedIn, signedInUser } from '../http.ts';
 import { checkOutcomeKey, findReference, isExternalOutcome, RETURN_KEY_PARAM, recordOutcome, startExternal } from '../services/external-surveys.ts';
 import { findVisibleSurvey, type Visible } from '../services/participation.ts';
 import { RATE_LIMITS } from '../services/rate-limit.ts';
@@ -44,13 +44,13 @@ function messagePage(c: Context<AppEnv>, status: ContentfulStatusCode, title: st
 
 const INVALID_LINK = ['This link is not valid', 'It may be incomplete or from another site. Your answers on the survey site are not affected.'] as const;
 
-/** The survey of the path, when the signed-in user may see it; 404 otherwise. */
-async function visibleSurvey(c: Context<AppEnv>): Promise<Visible<Survey>> {
+/** The survey of the path, when the signed-in user may see it; 404 otherwise (before any body is read). */
+const visibleSurvey = perRequest(async (c): Promise<Visible<Survey>> => {
   const user = signedInUser(c.var.user);
   const visible = await findVisibleSurvey(c.var.db, user.id, pathId(c, 'id', 'survey'));
   if (!visible) throw notFound('survey');
   return visible;
-}
+});
 
 /**
  * Surveys as participants take them: native (read with the pinned form and their response,
@@ -119,14 +119,14 @@ export const surveyRoutes = new Hono<AppEnv>()
     return c.json(await participantSurvey(c.var.db, c.var.deps.clock, visible, signedInUser(c.var.user).id), 200);
   })
 
-  .put('/:id/response', async (c) => {
+  .put('/:id/response', check(visibleSurvey), jsonBody(responseSaveSchema), async (c) => {
     const visible = await visibleSurvey(c);
-    const input = await readJson(c, responseSaveSchema);
+    const input = c.req.valid('json');
     return c.json(await saveResponse(c.var.db, c.var.deps.clock, visible, signedInUser(c.var.user).id, input), 200);
   })
 
-  .post('/:id/response/submit', async (c) => {
+  .post('/:id/response/submit', check(visibleSurvey), jsonBody(responseSubmitSchema), async (c) => {
     const visible = await visibleSurvey(c);
-    const input = await readJson(c, responseSubmitSchema);
+    const input = c.req.valid('json');
     return c.json(await submitResponse(c.var.db, c.var.deps.clock, visible, signedInUser(c.var.user).id, input), 200);
   });

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { tokenVerifySchema } from '../../shared/schemas/auth.ts';
 import { TOKEN_TYPES, type TokenType } from '../../shared/tokens.ts';
 import type { AppEnv } from '../context.ts';
-import { clientIp, enforceRateLimits, readQuery } from '../http.ts';
+import { clientIp, enforceRateLimits, query } from '../http.ts';
 import { findUsableToken, invalidToken } from '../services/link-tokens.ts';
 import { RATE_LIMITS } from '../services/rate-limit.ts';
 import { findUserById } from '../services/users.ts';
@@ -13,8 +13,8 @@ const isTokenType = (type: string): type is TokenType => (TOKEN_TYPES as readonl
  * GET /api/tokens/verify?token=&type=: tells a page whether its link works, without using it,
  * and what the page needs to show (whose account, which fields are still missing).
  */
-export const tokenRoutes = new Hono<AppEnv>().get('/verify', async (c) => {
-  const { token, type } = readQuery(c, tokenVerifySchema);
+export const tokenRoutes = new Hono<AppEnv>().get('/verify', query(tokenVerifySchema), async (c) => {
+  const { token, type } = c.req.valid('query');
   await enforceRateLimits(c, [[`token:ip:${clientIp(c)}`, RATE_LIMITS.tokenChecksPerIp]]);
   c.header('Cache-Control', 'no-store');
   const { db, deps } = c.var;

@@ -105,17 +105,15 @@ export async function listForms(db: Db, query: FormListQuery): Promise<AdminForm
         .offset(offset);
       const ids = rows.map((row) => row.id);
       const [latest, usage] = await Promise.all([latestVersionNumbers(db, ids), formUsageForMany(db, ids)]);
-      return rows.map(
-        (row): AdminFormListItem => ({
-          id: row.id,
-          title: row.title,
-          status: row.status,
-          latestVersion: latest.get(row.id) ?? null,
-          createdAt: row.createdAt.toISOString(),
-          updatedAt: row.updatedAt.toISOString(),
-          usedBy: usage.get(row.id) ?? [],
-        }),
-      );
+      return rows.map((row): AdminFormListItem => ({
+        id: row.id,
+        title: row.title,
+        status: row.status,
+        latestVersion: latest.get(row.id) ?? null,
+        createdAt: row.createdAt.toISOString(),
+        updatedAt: row.updatedAt.toISOString(),
+        usedBy: usage.get(row.id) ?? [],
+      }));
     },
     count: () => countOf(db.select({ value: count() }).from(forms).where(where)),
   });

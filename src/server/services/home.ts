@@ -25,7 +25,7 @@ import type { Answers, FormDefinition } from '../../shared/forms/definition.ts';
 import { isAnswerable, resolveVisibility } from '../../shared/forms/logic.ts';
 import type { HomeAnswer, HomeItem } from '../../shared/projects.ts';
 import type { ExternalOutcome } from '../../shared/surveys.ts';
-import { utcDate } from '../../shared/time-zone.ts';
+import { utcDate } from '../../shared/calendar-day.ts';
 import type { Db } from '../db/index.ts';
 import {
   formVersions,

@@ -12,7 +12,7 @@
  */
 import { and, asc, count, desc, eq, gte, inArray, isNull } from 'drizzle-orm';
 import { MAIL_PREFERENCE_KEYS, type NotificationKind, type NotificationView, type NotificationsAnswer } from '../../shared/notifications.ts';
-import { utcDate, utcMidnight } from '../../shared/time-zone.ts';
+import { utcDate, utcMidnight } from '../../shared/calendar-day.ts';
 import { z } from 'zod';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/index.ts';

@@ -26,7 +26,7 @@ import {
   type SubmissionVersion,
 } from '../../shared/review.ts';
 import type { reasonTemplateSchema, reviewQueueQuerySchema } from '../../shared/schemas/review.ts';
-import { addDays, utcMidnight } from '../../shared/time-zone.ts';
+import { addDays, utcMidnight } from '../../shared/calendar-day.ts';
 import type { Db } from '../db/index.ts';
 import {
   entryDecisions,

@@ -6,7 +6,7 @@ import { and, asc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Answers } from '../../shared/forms/definition.ts';
 import type { AnswersConflict, AnswersSaved } from '../../shared/answers.ts';
 import type { ExternalOutcome, ParticipantSurvey, SurveyState } from '../../shared/surveys.ts';
-import { utcDate, utcMidnight } from '../../shared/time-zone.ts';
+import { utcDate, utcMidnight } from '../../shared/calendar-day.ts';
 import { REVISION_REQUIRED_MESSAGE } from '../../shared/schemas/answers.ts';
 import type { Db } from '../db/index.ts';
 import { surveyExternalRefs, surveyResponses, type Survey, type SurveyResponse } from '../db/schema/index.ts';

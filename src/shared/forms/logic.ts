@@ -6,7 +6,7 @@
  * are visible themselves, so a stale answer of an element that has since been hidden never shows
  * or hides anything further on.
  */
-import { utcDate } from '../time-zone.ts';
+import { utcDate } from '../calendar-day.ts';
 import { ANSWERLESS_TYPES } from './constants.ts';
 import type { AnswerValue, Answers, Condition, ConditionValue, FormDefinition, FormElement, FormPage, OtherAnswer } from './definition.ts';
 

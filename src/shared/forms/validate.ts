@@ -7,7 +7,7 @@
  * answered.
  */
 import { MESSAGES } from '../messages.ts';
-import { utcDate } from '../time-zone.ts';
+import { utcDate } from '../calendar-day.ts';
 import { FORM_LIMITS, SCALE_DEFAULT_STEP, isCalendarDate } from './constants.ts';
 import type { AnswerValue, Answers, ElementOf, FormDefinition, FormElement } from './definition.ts';
 import { answerOf, isAnswerable, isAnswered, isOtherAnswer, isPlainObject, resolveVisibility, setOwn } from './logic.ts';

@@ -30,7 +30,7 @@ const { default: MissionHistoryScreen } = await import('../../../src/islands/acc
 const { default: PreferencesScreen } = await import('../../../src/islands/account/PreferencesScreen.tsx');
 const { deviceTimeZone } = await import('../../../src/shared/time-zone.ts');
 const { default: MissionScreen } = await import('../../../src/islands/participant/MissionScreen.tsx');
-const { default: PointsPill } = await import('../../../src/islands/account/PointsPill.tsx');
+const { default: PointsPill } = await import('../../../src/components/PointsPill.tsx');
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 

@@ -7,16 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import type { FormDefinition } from '../../../src/shared/forms/definition.ts';
 import { appendPage, hasMore, signedPoints, spokenPoints } from '../../../src/islands/account/points.ts';
-import {
-  editEntryHref,
-  entriesLabel,
-  entryCounts,
-  entryParam,
-  entryPhotoIds,
-  numberEntries,
-  probesWaitingLabel,
-} from '../../../src/islands/account/mission-history.ts';
+import { editEntryHref, entriesLabel, entryCounts, entryPhotoIds, numberEntries, probesWaitingLabel } from '../../../src/islands/account/mission-history.ts';
 import { mailSummary } from '../../../src/islands/account/mail-preferences.ts';
+import { entryParam } from '../../../src/shared/mission-entries.ts';
 import { notificationsLabel, safeLink, unreadBadge } from '../../../src/islands/notifications/notification-words.ts';
 
 describe('points', () => {

@@ -10,7 +10,7 @@ import type { ElementType } from '../../../shared/forms/constants.ts';
 import type { FormDraft } from '../../../shared/forms/definition.ts';
 import { checkForPublish, FORM_PROBLEMS_KEY } from '../../../shared/forms/publish.ts';
 import type { AdminForm, FormPublished, FormVersion } from '../../../shared/schemas/forms.ts';
-import { utcDate } from '../../../shared/time-zone.ts';
+import { utcDate } from '../../../shared/calendar-day.ts';
 import { apiGet, apiSend } from '../../../platform/api.ts';
 import { errorMessage } from '../../../lib/form-errors.ts';
 import { formatDateTime } from '../../../lib/format.ts';

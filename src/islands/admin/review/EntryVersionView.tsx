@@ -4,6 +4,7 @@
  * the participant's other entries in the mission (each one opens in the review in turn). The
  * review's other parts (decision, versions, notes, probes) are beside this file.
  */
+import { thumbnailUrl } from '../../../shared/media.ts';
 import { useCallback, useState, type ReactNode } from 'react';
 import type { Answers, FormDefinition } from '../../../shared/forms/definition.ts';
 import type { ReviewSubmission } from '../../../shared/review.ts';
@@ -14,7 +15,6 @@ import { EntryStatusBadge, formatDay, Moment } from '../projects/kit.tsx';
 import { ENTRY_STATUS_LABELS } from '../projects/logic.ts';
 
 /** Where a stored photo's thumbnail is. */
-export const thumbnailUrl = (mediaId: string): string => `/api/media/${mediaId}/thumbnail`;
 /** Where a stored photo's display image is (what the lightbox shows). */
 export const photoUrl = (mediaId: string): string => `/api/media/${mediaId}`;
 

@@ -14,7 +14,8 @@ import { AnswersView } from '../../../components/forms/AnswersView.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select.tsx';
 import { EntryStatusBadge, Moment } from '../projects/kit.tsx';
-import { thumbnailUrl, type OpenPhotos } from './EntryVersionView.tsx';
+import type { OpenPhotos } from './EntryVersionView.tsx';
+import { thumbnailUrl } from '../../../shared/media.ts';
 import { compareVersions, photoIds, type ChangeKind } from './logic.ts';
 
 const CHANGE_LABELS: Record<ChangeKind, string> = { same: 'Unchanged', changed: 'Changed', added: 'Added', removed: 'Removed' };

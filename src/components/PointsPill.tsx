@@ -4,9 +4,10 @@
  * heading and at the top of `/account`. Its own call (`GET /api/account/points`, one entry), or on
  * `/account` the points section's (`PointsSummaryPill`); a bone of the same size while it loads.
  */
-import type { PointsSummary } from '../../shared/points.ts';
-import { useResource, type Load } from '../../lib/resource.ts';
-import { Bone, StarIcon } from '../participant/parts.tsx';
+import type { PointsSummary } from '../shared/points.ts';
+import { useResource, type Load } from '../lib/resource.ts';
+import { StarIcon } from './icons.tsx';
+import { Bone } from './ui/skeleton.tsx';
 
 /** Where the balance links to: the history on the account page. */
 export const POINTS_HISTORY_HREF = '/account#points';

@@ -2,11 +2,11 @@
  * Words for the participant screens: closing and opening dates ("Closes in 3 days"), points,
  * estimated time, entry counts and states. Pure functions (a `now` can be given), unit-tested.
  */
-import type { EntryStatus } from '../../shared/mission-entries.ts';
-import type { GroupMissionState } from '../../shared/mission-groups.ts';
-import type { SurveyState } from '../../shared/surveys.ts';
-import { deviceDate } from '../../shared/time-zone.ts';
-import { onFirstUse } from '../../lib/format.ts';
+import type { EntryStatus } from '../shared/mission-entries.ts';
+import type { GroupMissionState } from '../shared/mission-groups.ts';
+import type { SurveyState } from '../shared/surveys.ts';
+import { deviceDate } from '../shared/calendar-day.ts';
+import { onFirstUse } from './format.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

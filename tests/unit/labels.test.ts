@@ -9,7 +9,7 @@ import {
   percent,
   pointsLabel,
   stateLabel,
-} from '../../../src/islands/participant/format.ts';
+} from '../../src/lib/labels.ts';
 
 const now = new Date('2026-05-10T09:00:00');
 const later = (ms: number) => new Date(now.getTime() + ms).toISOString();
