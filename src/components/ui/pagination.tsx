@@ -36,10 +36,11 @@ export function Pagination({ page, total, perPage, siblings, onPageChange, getHr
     );
     const current = options.current ? ('page' as const) : undefined;
     if (target === null) {
+      // A disabled link (WAI-ARIA's pattern): the link role without an address, so it cannot be followed or focused.
       return getHref ? (
-        <a role="link" aria-disabled="true" aria-label={name} className={cn(classes, 'pointer-events-none opacity-60')}>
+        <span role="link" aria-disabled="true" aria-label={name} className={cn(classes, 'pointer-events-none opacity-60')}>
           {content}
-        </a>
+        </span>
       ) : (
         <button type="button" disabled aria-label={name} className={classes}>
           {content}

@@ -146,6 +146,7 @@ export function TagsInput({
 
   return (
     <div className={cn('grid gap-1.5', className)}>
+      {/* eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-static-element-interactions -- a pointer shortcut only: a click on the frame's empty space focuses the input, which the keyboard reaches with Tab */}
       <div
         className={cn(
           'flex min-h-10 w-full flex-wrap items-center gap-1.5 rounded-md border border-input bg-card px-2 py-1.5 text-base shadow-xs transition-colors focus-within:outline-2 focus-within:outline-offset-1 focus-within:outline-ring has-[[aria-invalid=true]]:border-destructive sm:text-sm',

@@ -1,10 +1,8 @@
 import { useState, type ReactNode } from 'react';
-import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import type { emailChangeSchema, passwordChangeSchema } from '../../shared/schemas/account.ts';
-import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
+import { useApiForm } from '../../lib/use-api-form.ts';
 import { apiSend, type AccountUser, type OkResponse } from '../../platform/api.ts';
-import { applyApiError } from '../../lib/form-errors.ts';
 import { handleSessionLost } from '../../lib/session.ts';
 import { FormAlert } from '../../components/FormAlert.tsx';
 import { PasswordRequirements } from '../../components/PasswordRequirements.tsx';
@@ -92,31 +90,26 @@ function SettingCard({ icon, title, description, children }: { icon: ReactNode; 
 type EmailChangeValues = z.input<typeof emailChangeSchema>;
 
 function EmailChangeCard({ user, onChange }: { user: AccountUser; onChange: (user: AccountUser) => void }) {
-  const [alert, setAlert] = useState<string | null>(null);
   const [sentTo, setSentTo] = useState<string | null>(null);
   const {
+    onSubmit,
+    alert,
     register,
-    handleSubmit,
-    setError,
     reset,
     formState: { errors, isSubmitting },
-  } = useForm<EmailChangeValues>({
-    resolver: lazyZodResolver(() => import('../../shared/schemas/account.ts').then((m) => m.emailChangeSchema)),
+  } = useApiForm<EmailChangeValues>({
+    schema: () => import('../../shared/schemas/account.ts').then((m) => m.emailChangeSchema),
     defaultValues: { newEmail: '', currentPassword: '' },
-  });
-
-  const onSubmit = handleSubmit(async (values) => {
-    setAlert(null);
-    setSentTo(null);
-    try {
+    fields: ['newEmail', 'currentPassword'],
+    describeError: (error) => (handleSessionLost(error) ? null : undefined),
+    submit: async (values) => {
+      setSentTo(null);
       const result = await apiSend<OkResponse & { pendingEmail: string }>('POST', '/api/account/email', values);
       const pending = result.pendingEmail || values.newEmail;
       setSentTo(pending);
       onChange({ ...user, pendingEmail: pending });
       reset({ newEmail: '', currentPassword: '' });
-    } catch (error) {
-      if (!handleSessionLost(error)) setAlert(applyApiError(error, setError, ['newEmail', 'currentPassword']));
-    }
+    },
   });
 
   const pending = sentTo ?? user.pendingEmail;
@@ -170,32 +163,27 @@ function EmailChangeCard({ user, onChange }: { user: AccountUser; onChange: (use
 type PasswordChangeValues = z.input<typeof passwordChangeSchema>;
 
 function PasswordChangeCard({ email }: { email: string }) {
-  const [alert, setAlert] = useState<string | null>(null);
   const [changed, setChanged] = useState(false);
   const {
+    onSubmit,
+    alert,
     register,
-    handleSubmit,
-    setError,
     reset,
     watch,
     formState: { errors, isSubmitting },
-  } = useForm<PasswordChangeValues>({
-    resolver: lazyZodResolver(() => import('../../shared/schemas/account.ts').then((m) => m.passwordChangeSchema)),
+  } = useApiForm<PasswordChangeValues>({
+    schema: () => import('../../shared/schemas/account.ts').then((m) => m.passwordChangeSchema),
     defaultValues: { currentPassword: '', password: '', confirmPassword: '' },
-  });
-  const password = watch('password');
-
-  const onSubmit = handleSubmit(async (values) => {
-    setAlert(null);
-    setChanged(false);
-    try {
+    fields: ['currentPassword', 'password', 'confirmPassword'],
+    describeError: (error) => (handleSessionLost(error) ? null : undefined),
+    submit: async (values) => {
+      setChanged(false);
       await apiSend<OkResponse>('POST', '/api/account/password', values);
       setChanged(true);
       reset({ currentPassword: '', password: '', confirmPassword: '' });
-    } catch (error) {
-      if (!handleSessionLost(error)) setAlert(applyApiError(error, setError, ['currentPassword', 'password', 'confirmPassword']));
-    }
+    },
   });
+  const password = watch('password');
 
   return (
     <SettingCard icon={<KeyIcon className="size-5" />} title="Password" description="Changing your password signs you out on every other device.">

@@ -7,6 +7,7 @@
  * answers with photos as thumbnails that open in the lightbox.
  * Data: `GET /api/account/mission-history/{missionId}` (404: not theirs, not visible).
  */
+import { RoutePage } from '../../components/states/RoutePage.tsx';
 import { useEffect, useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { HistoryEntry, MissionHistory, ProbeView } from '../../shared/review.ts';
@@ -14,15 +15,12 @@ import { ApiError, apiSend } from '../../platform/api.ts';
 import { applyApiError } from '../../lib/form-errors.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
-import { useResource, useRouteIds } from '../../lib/resource.ts';
 import { handleSessionLost } from '../../lib/session.ts';
 import { cn } from '../../lib/utils.ts';
 import { AnswersView } from '../../components/forms/AnswersView.tsx';
 import { Markdown } from '../../components/forms/Markdown.tsx';
 import { FormAlert } from '../../components/FormAlert.tsx';
-import { Failed } from '../../components/states/Failed.tsx';
 import { Loading } from '../../components/states/Loading.tsx';
-import { NotFound } from '../../components/states/NotFound.tsx';
 import { AlertCircleIcon, CheckCircleIcon, ChevronDownIcon } from '../../components/icons.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
@@ -45,12 +43,16 @@ const photoUrl = (id: string): string => `/api/media/${encodeURIComponent(id)}`;
 
 /** The island of `/account/mission-history/{missionId}`. */
 export default function MissionHistoryScreen() {
-  const ids = useRouteIds('/account/mission-history/:missionId');
-  const { load, reload } = useResource<MissionHistory>(ids ? `/api/account/mission-history/${ids.missionId}` : null);
-  if (ids === null || load.status === 'missing') return <NotFound />;
-  if (load.status === 'error') return <Failed heading="Mission history" title="We could not load this page" message={load.message} onRetry={reload} />;
-  if (load.status === 'loading') return <HistorySkeleton />;
-  return <HistoryView key={load.data.missionId} history={load.data} />;
+  return (
+    <RoutePage<MissionHistory>
+      pattern="/account/mission-history/:missionId"
+      path={(ids) => `/api/account/mission-history/${ids.missionId}`}
+      heading="Mission history"
+      skeleton={<HistorySkeleton />}
+    >
+      {(history) => <HistoryView key={history.missionId} history={history} />}
+    </RoutePage>
+  );
 }
 
 function HistorySkeleton() {

@@ -143,6 +143,7 @@ export function TableScroller({ label, children }: { label: string; children: Re
     <div
       role="region"
       aria-label={label}
+      // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region must be focusable to scroll with the keyboard (axe: scrollable-region-focusable)
       tabIndex={0}
       className="-mx-5 overflow-x-auto px-5 focus-visible:outline-2 focus-visible:outline-ring sm:mx-0 sm:px-0"
     >
@@ -190,6 +191,7 @@ export function ConfirmButton({
         variant={confirmVariant}
         size={size}
         loading={busy}
+        // eslint-disable-next-line jsx-a11y/no-autofocus -- the button just pressed is gone: focus moves to the question's answer instead of being lost
         autoFocus
         onClick={() => {
           setBusy(true);

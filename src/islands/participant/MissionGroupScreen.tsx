@@ -3,14 +3,12 @@
  * open, in progress, submitted, approved), the overall progress, and a link to each mission the
  * participant may open. Data: `GET /api/mission-groups/{id}` → ParticipantMissionGroup.
  */
+import { RoutePage } from '../../components/states/RoutePage.tsx';
 import type { GroupMissionState, ParticipantMissionGroup } from '../../shared/mission-groups.ts';
-import { useResource, useRouteIds } from '../../lib/resource.ts';
 import { cn } from '../../lib/utils.ts';
 import { CheckIcon } from '../../components/icons.tsx';
 import { Markdown } from '../../components/forms/Markdown.tsx';
-import { Failed } from '../../components/states/Failed.tsx';
 import { Loading } from '../../components/states/Loading.tsx';
-import { NotFound } from '../../components/states/NotFound.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
@@ -29,12 +27,19 @@ export function unlockText(group: Pick<ParticipantMissionGroup, 'unlock' | 'unlo
 
 /** The island of `/mission-groups/{id}`. */
 export default function MissionGroupScreen() {
-  const ids = useRouteIds('/mission-groups/:id');
-  const { load, reload } = useResource<ParticipantMissionGroup>(ids ? `/api/mission-groups/${ids.id}` : null);
-  if (ids === null || load.status === 'missing') return <NotFound />;
-  if (load.status === 'error') return <Failed heading="Mission group" title="We could not load this page" message={load.message} onRetry={reload} />;
-  if (load.status === 'loading') return <GroupSkeleton />;
-  const group = load.data;
+  return (
+    <RoutePage<ParticipantMissionGroup>
+      pattern="/mission-groups/:id"
+      path={(ids) => `/api/mission-groups/${ids.id}`}
+      heading="Mission group"
+      skeleton={<GroupSkeleton />}
+    >
+      {(group) => <GroupView group={group} />}
+    </RoutePage>
+  );
+}
+
+function GroupView({ group }: { group: ParticipantMissionGroup }) {
   const { done, total } = group.progress;
   return (
     <div className={ACTIVITY_COLUMN}>

@@ -10,6 +10,7 @@
  * Data: `GET /api/missions/{id}` → ParticipantMission; the reviewers' reasons from
  * `GET /api/account/mission-history/{id}` when an entry was sent back.
  */
+import { RoutePage } from '../../components/states/RoutePage.tsx';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Answers, FormDefinition } from '../../shared/forms/definition.ts';
 import type { AnswersSaved } from '../../shared/answers.ts';
@@ -19,7 +20,7 @@ import type { MissionHistory } from '../../shared/review.ts';
 import { ApiError, apiSend } from '../../platform/api.ts';
 import { local } from '../../platform/storage.ts';
 import { errorMessage } from '../../lib/form-errors.ts';
-import { useResource, useRouteIds } from '../../lib/resource.ts';
+import { useResource } from '../../lib/resource.ts';
 import { handleSessionLost } from '../../lib/session.ts';
 import { toast } from '../../stores/toasts.ts';
 import { Outcome } from '../../components/Outcome.tsx';
@@ -27,9 +28,7 @@ import { AnswersView } from '../../components/forms/AnswersView.tsx';
 import { FormRenderer, type FormRendererHandle, type SubmitErrors } from '../../components/forms/FormRenderer.tsx';
 import { Markdown } from '../../components/forms/Markdown.tsx';
 import { ChevronDownIcon } from '../../components/icons.tsx';
-import { Failed } from '../../components/states/Failed.tsx';
 import { Loading } from '../../components/states/Loading.tsx';
-import { NotFound } from '../../components/states/NotFound.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -135,12 +134,11 @@ function ReviewReason({ entry, reasons, title }: { entry: Pick<ParticipantEntry,
 
 /** The island of `/missions/{id}`. */
 export default function MissionScreen() {
-  const ids = useRouteIds('/missions/:id');
-  const { load, reload, refresh } = useResource<ParticipantMission>(ids ? `/api/missions/${ids.id}` : null);
-  if (ids === null || load.status === 'missing') return <NotFound />;
-  if (load.status === 'error') return <Failed heading="Mission" title="We could not load this page" message={load.message} onRetry={reload} />;
-  if (load.status === 'loading') return <MissionSkeleton />;
-  return <MissionView key={load.data.id} mission={load.data} refresh={refresh} />;
+  return (
+    <RoutePage<ParticipantMission> pattern="/missions/:id" path={(ids) => `/api/missions/${ids.id}`} heading="Mission" skeleton={<MissionSkeleton />}>
+      {(mission, { refresh }) => <MissionView key={mission.id} mission={mission} refresh={refresh} />}
+    </RoutePage>
+  );
 }
 
 function MissionSkeleton() {

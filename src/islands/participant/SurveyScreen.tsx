@@ -5,6 +5,7 @@
  * survey", then the outcome of the return. Upcoming, closed and not-found states.
  * Data: `GET /api/surveys/{id}` → ParticipantSurvey.
  */
+import { RoutePage } from '../../components/states/RoutePage.tsx';
 import { lazy, useEffect, useMemo, useRef, useState } from 'react';
 import type { Answers } from '../../shared/forms/definition.ts';
 import type { AnswersSaved } from '../../shared/answers.ts';
@@ -13,14 +14,11 @@ import { deviceDate } from '../../shared/calendar-day.ts';
 import { apiSend } from '../../platform/api.ts';
 import { local } from '../../platform/storage.ts';
 import { errorMessage } from '../../lib/form-errors.ts';
-import { useResource, useRouteIds } from '../../lib/resource.ts';
 import { handleSessionLost } from '../../lib/session.ts';
 import { toast } from '../../stores/toasts.ts';
 import { FormRenderer, type FormRendererHandle, type SubmitErrors } from '../../components/forms/FormRenderer.tsx';
-import { Failed } from '../../components/states/Failed.tsx';
 import { Later } from '../../components/states/Later.tsx';
 import { Loading } from '../../components/states/Loading.tsx';
-import { NotFound } from '../../components/states/NotFound.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import {
@@ -41,12 +39,11 @@ import { useAnswersAutosave } from './use-autosave.ts';
 
 /** The island of `/surveys/{id}`. */
 export default function SurveyScreen() {
-  const ids = useRouteIds('/surveys/:id');
-  const { load, reload, refresh } = useResource<ParticipantSurvey>(ids ? `/api/surveys/${ids.id}` : null);
-  if (ids === null || load.status === 'missing') return <NotFound />;
-  if (load.status === 'error') return <Failed heading="Survey" title="We could not load this page" message={load.message} onRetry={reload} />;
-  if (load.status === 'loading') return <SurveySkeleton />;
-  return <SurveyView key={load.data.id} survey={load.data} refresh={refresh} />;
+  return (
+    <RoutePage<ParticipantSurvey> pattern="/surveys/:id" path={(ids) => `/api/surveys/${ids.id}`} heading="Survey" skeleton={<SurveySkeleton />}>
+      {(survey, { refresh }) => <SurveyView key={survey.id} survey={survey} refresh={refresh} />}
+    </RoutePage>
+  );
 }
 
 function SurveySkeleton() {

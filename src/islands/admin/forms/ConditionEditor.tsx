@@ -103,6 +103,7 @@ export function ConditionEditor({ draft, target, condition, onChange, today }: C
             This condition is too complex for the editor (nested groups or “not”). It is shown as it is in the file; it can still be published when it is valid.
           </p>
           <pre
+            // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region must be focusable to scroll with the keyboard (axe: scrollable-region-focusable)
             tabIndex={0}
             aria-label="The condition as JSON"
             className="max-h-60 overflow-auto rounded-md border border-border bg-muted p-3 font-mono text-xs"
@@ -327,10 +328,12 @@ function ListSetting({ values, onChange }: { values: string[]; onChange: (values
       .split(',')
       .map((part) => part.trim())
       .filter((part) => part !== '');
+  const valuesKey = values.join('\u0000');
   useEffect(() => {
-    if (parse(text).join('\u0000') !== values.join('\u0000')) setText(values.join(', '));
+    if (parse(text).join('\u0000') !== valuesKey) setText(values.join(', '));
     // Only when the values change from outside (undo).
-  }, [values.join('\u0000')]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed on the values' content (a new array each render); the text being typed is read, not watched
+  }, [valuesKey]);
   return (
     <TextSetting
       label="Values"

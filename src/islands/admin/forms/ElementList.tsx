@@ -337,6 +337,7 @@ function ElementCard({
         messages.length > 0 && !selected && 'border-destructive/60',
       )}
     >
+      {/* eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-noninteractive-element-interactions -- a pointer shortcut only: the card's Edit button selects it from the keyboard */}
       <article
         aria-labelledby={titleId}
         className="flex gap-2 p-3"

@@ -134,6 +134,7 @@ function Builder({ initial }: { initial: AdminForm }) {
       cancelled = true;
     };
     // The list of versions only grows; its length says when to read it again.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- re-fetch only when a version is added, not on every new copy of the list
   }, [formId, versionCount]);
 
   const deferredDraft = useDeferredValue(state.draft);

@@ -37,6 +37,7 @@ export function PreviewPanel({ draft, headingId }: { draft: FormDraft; headingId
           <p>The answers it would send:</p>
           <pre
             aria-label="The answers it would send"
+            // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region must be focusable to scroll with the keyboard (axe: scrollable-region-focusable)
             tabIndex={0}
             className="mt-2 max-h-48 overflow-auto rounded-md bg-muted p-2 font-mono text-xs whitespace-pre-wrap"
           >

@@ -84,6 +84,7 @@ export function PublishDialog({ open, onOpenChange, formId, flush, revision, pro
       cancelled = true;
     };
     // The problems are read once per opening; the draft cannot change while the dialog is open.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- save and compare once per opening (or retry); flush and problems are read at that moment
   }, [open, attempt, formId]);
 
   async function publish(confirmBreaking: boolean) {

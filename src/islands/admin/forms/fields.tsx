@@ -84,6 +84,7 @@ export function NumberSetting({
   useEffect(() => {
     if (parseNumber(text) !== value) setText(value === undefined ? '' : String(value));
     // Only when the value changes from outside (undo, another control).
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the text being typed ("-", "1.") is read, not watched, or it would be replaced while typing
   }, [value]);
   return (
     <FormField id={id} label={label} description={description} error={error} className={className}>

@@ -124,7 +124,8 @@ export function useAutosave({ formId, draft, initialDraft, initialRevision, enab
   currentRef.current = current;
   const onSavedRef = useRef(onSaved);
   onSavedRef.current = onSaved;
-  const initial = useMemo(() => payloadOf(initialDraft), []);
+  // The server's draft when the builder loaded: taken once (a state React keeps, unlike a memo).
+  const [initial] = useState(() => payloadOf(initialDraft));
 
   const { status, error, conflict, autosave } = useAutosaveEngine<DraftPayload, FormDraftSaved, StaleRevisionError>({
     save: (payload, { revision, keepalive }) =>

@@ -74,6 +74,7 @@ export function MomentField({
     const current = localPartsToIso(parts.date, parts.time, timeZone);
     if (current !== value && !(current === undefined && value === null)) setParts(isoToLocalParts(value, timeZone));
     // Only when the value changes.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the parts being typed are read, not watched (a half-typed moment must stay); the time zone is fixed
   }, [value]);
 
   function update(next: { date: string; time: string }) {

@@ -6,15 +6,13 @@
  * schema's (`missionCreateSchema` / `missionPatchSchema`); the API's field messages land beside
  * the fields. An edit sends only what changed.
  */
+import { ProjectItemLoader } from './ProjectItemLoader.tsx';
 import { useId } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import type { AdminMission, ReviewMode } from '../../../shared/missions.ts';
 import type { ActivityStatus, AdminProject } from '../../../shared/projects.ts';
 import { PROGRAMME_LIMITS } from '../../../shared/projects.ts';
 import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
-import { useResource, useRouteIds } from '../../../lib/resource.ts';
-import { Failed } from '../../../components/states/Failed.tsx';
-import { NotFound } from '../../../components/states/NotFound.tsx';
 import { FieldError, FormField } from '../../../components/ui/form-field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
 import { Label } from '../../../components/ui/label.tsx';
@@ -22,7 +20,6 @@ import { RadioCard, RadioCardGroup } from '../../../components/ui/radio-card.tsx
 import { Switch } from '../../../components/ui/switch.tsx';
 import { FormChoiceField, PointsField, ScheduleFields, TitleField } from './EditorFields.tsx';
 import { EditorShell } from './EditorShell.tsx';
-import { ScreenSkeleton } from './kit.tsx';
 import { numberOrNaN } from './logic.ts';
 import { MarkdownEditor } from './MarkdownEditor.tsx';
 import { changedFields } from './payload.ts';
@@ -74,29 +71,18 @@ function missionValues(mission: AdminMission | null): MissionValues {
 
 /** The island of both routes; `mode` says which. */
 export default function MissionForm({ mode }: { mode: 'new' | 'edit' }) {
-  const ids = useRouteIds(mode === 'new' ? '/admin/projects/:projectId/missions/new' : '/admin/projects/:projectId/missions/:missionId/edit');
-  const project = useResource<AdminProject>(ids ? `/api/admin/projects/${ids.projectId}` : null);
-  const mission = useResource<AdminMission>(ids && mode === 'edit' ? `/api/admin/missions/${ids.missionId}` : null);
-
-  if (ids === undefined || (ids && (project.load.status === 'loading' || (mode === 'edit' && mission.load.status === 'loading')))) {
-    return <ScreenSkeleton label={mode === 'new' ? 'Loading…' : 'Loading the mission…'} cards={[22, 16, 14]} />;
-  }
-  const wrongProject = mode === 'edit' && mission.load.status === 'ready' && ids !== null && mission.load.data.projectId !== ids.projectId;
-  if (ids === null || project.load.status === 'missing' || mission.load.status === 'missing' || wrongProject) {
-    return (
-      <NotFound
-        title={mode === 'new' || project.load.status === 'missing' ? 'No such project' : 'No such mission'}
-        href="/admin#projects"
-        linkLabel="All projects"
-      >
-        It does not exist. It may have been mistyped in the address.
-      </NotFound>
-    );
-  }
-  if (project.load.status === 'error') return <Failed title="The project could not be loaded" message={project.load.message} onRetry={project.reload} />;
-  if (mission.load.status === 'error') return <Failed title="The mission could not be loaded" message={mission.load.message} onRetry={mission.reload} />;
-  if (project.load.status !== 'ready' || (mode === 'edit' && mission.load.status !== 'ready')) return null;
-  return <MissionEditor project={project.load.data} mission={mission.load.status === 'ready' ? mission.load.data : null} />;
+  return (
+    <ProjectItemLoader<AdminMission>
+      pattern={mode === 'new' ? '/admin/projects/:projectId/missions/new' : '/admin/projects/:projectId/missions/:missionId/edit'}
+      itemParam={mode === 'new' ? null : 'missionId'}
+      itemPath={(id) => `/api/admin/missions/${id}`}
+      subject="mission"
+      skeleton={{ label: mode === 'new' ? 'Loading…' : 'Loading the mission…', cards: [22, 16, 14] }}
+      notFound="editor"
+    >
+      {(project, mission) => <MissionEditor project={project} mission={mission} />}
+    </ProjectItemLoader>
+  );
 }
 
 function MissionEditor({ project, mission }: { project: AdminProject; mission: AdminMission | null }) {

@@ -3,42 +3,30 @@
  * one submission at a time, with keyboard shortcuts: `../review/ReviewWorkspace.tsx`), then its
  * details, instructions and counts.
  */
+import { ProjectItemLoader } from './ProjectItemLoader.tsx';
 import type { AdminMission } from '../../../shared/missions.ts';
 import type { AdminProject } from '../../../shared/projects.ts';
-import { useResource, useRouteIds } from '../../../lib/resource.ts';
 import { Markdown } from '../../../components/forms/Markdown.tsx';
-import { Failed } from '../../../components/states/Failed.tsx';
-import { NotFound } from '../../../components/states/NotFound.tsx';
 import { buttonVariants } from '../../../components/ui/button.tsx';
 import { Section } from '../admin-kit.tsx';
 import { entriesRule } from './SurveyAndMissionLists.tsx';
-import { ActivityStatusBadge, Breadcrumbs, CompletionBar, CountsRow, Detail, FormVersionLink, Moment, ScreenHeader, ScreenSkeleton } from './kit.tsx';
+import { ActivityStatusBadge, Breadcrumbs, CompletionBar, CountsRow, Detail, FormVersionLink, Moment, ScreenHeader } from './kit.tsx';
 import { ReviewWorkspace } from '../review/ReviewWorkspace.tsx';
 
 /** The island of the mission page. */
 export default function MissionScreen() {
-  const ids = useRouteIds('/admin/projects/:projectId/missions/:missionId');
-  const project = useResource<AdminProject>(ids ? `/api/admin/projects/${ids.projectId}` : null);
-  const mission = useResource<AdminMission>(ids ? `/api/admin/missions/${ids.missionId}` : null);
-
-  if (ids === undefined || (ids && (project.load.status === 'loading' || mission.load.status === 'loading')))
-    return <ScreenSkeleton label="Loading the mission…" cards={[14, 10, 24]} />;
-  const wrongProject = mission.load.status === 'ready' && ids !== null && mission.load.data.projectId !== ids.projectId;
-  if (ids === null || project.load.status === 'missing' || mission.load.status === 'missing' || wrongProject) {
-    return (
-      <NotFound
-        title="No such mission"
-        href={ids && project.load.status === 'ready' ? `/admin/projects/${ids.projectId}#missions` : '/admin#projects'}
-        linkLabel={ids && project.load.status === 'ready' ? 'The project’s missions' : 'All projects'}
-      >
-        This mission does not exist in this project. It may have been mistyped in the address.
-      </NotFound>
-    );
-  }
-  if (project.load.status === 'error') return <Failed title="The project could not be loaded" message={project.load.message} onRetry={project.reload} />;
-  if (mission.load.status === 'error') return <Failed title="The mission could not be loaded" message={mission.load.message} onRetry={mission.reload} />;
-  if (project.load.status !== 'ready' || mission.load.status !== 'ready') return null;
-  return <Mission project={project.load.data} mission={mission.load.data} />;
+  return (
+    <ProjectItemLoader<AdminMission>
+      pattern="/admin/projects/:projectId/missions/:missionId"
+      itemParam="missionId"
+      itemPath={(id) => `/api/admin/missions/${id}`}
+      subject="mission"
+      skeleton={{ label: 'Loading the mission…', cards: [14, 10, 24] }}
+      notFound="item-page"
+    >
+      {(project, mission) => mission && <Mission project={project} mission={mission} />}
+    </ProjectItemLoader>
+  );
 }
 
 function Mission({ project, mission }: { project: AdminProject; mission: AdminMission }) {

@@ -4,12 +4,11 @@
  * (draft → live → closed, reopen, archive, restore), each confirmed with what it means for members.
  */
 import { useEffect, useRef, useState } from 'react';
-import { useForm } from 'react-hook-form';
 import type { AdminProject } from '../../../shared/projects.ts';
 import { apiSend } from '../../../platform/api.ts';
-import { applyApiError, errorMessage } from '../../../lib/form-errors.ts';
+import { errorMessage } from '../../../lib/form-errors.ts';
 import { formatDateTime } from '../../../lib/format.ts';
-import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
+import { useApiForm } from '../../../lib/use-api-form.ts';
 import { handleSessionLost } from '../../../lib/session.ts';
 import { toast } from '../../../stores/toasts.ts';
 import { Alert } from '../../../components/ui/alert.tsx';
@@ -109,29 +108,24 @@ export function ProjectDetails({ project, onSaved }: { project: AdminProject; on
 }
 
 function DetailsForm({ project, onCancel, onSaved }: { project: AdminProject; onCancel: () => void; onSaved: (project: AdminProject) => void }) {
-  const [alert, setAlert] = useState<string | null>(null);
   const {
+    onSubmit,
+    alert,
     register,
-    handleSubmit,
-    setError,
     setFocus,
     formState: { errors, isSubmitting },
-  } = useForm<ProjectValues>({
-    resolver: lazyZodResolver(() => import('../../../shared/schemas/projects.ts').then((m) => m.projectPatchSchema)),
+  } = useApiForm<ProjectValues>({
+    schema: () => import('../../../shared/schemas/projects.ts').then((m) => m.projectPatchSchema),
     defaultValues: { name: project.name, client: project.client, description: project.description, startsAt: project.startsAt, endsAt: project.endsAt },
+    fields: PROJECT_FIELD_NAMES,
+    describeError: (error) => (handleSessionLost(error) ? null : undefined),
+    submit: async (values) => {
+      onSaved(await apiSend<AdminProject>('PATCH', `/api/admin/projects/${project.id}`, values));
+    },
   });
 
   // The form replaces the details: the first field takes the focus.
   useEffect(() => setFocus('name'), [setFocus]);
-
-  const onSubmit = handleSubmit(async (values) => {
-    setAlert(null);
-    try {
-      onSaved(await apiSend<AdminProject>('PATCH', `/api/admin/projects/${project.id}`, values));
-    } catch (error) {
-      if (!handleSessionLost(error)) setAlert(applyApiError(error, setError, PROJECT_FIELD_NAMES));
-    }
-  });
 
   return (
     <form noValidate aria-label="Project details" onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-5">

@@ -5,11 +5,9 @@
  * Rows are cards on phones and a table-like grid from medium screens.
  */
 import { useEffect, useId, useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { PROJECT_STATUSES, type AdminProject, type AdminProjectListItem, type ProjectStatus } from '../../../shared/projects.ts';
 import { apiSend, withQuery } from '../../../platform/api.ts';
-import { applyApiError } from '../../../lib/form-errors.ts';
-import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
+import { useApiForm } from '../../../lib/use-api-form.ts';
 import { navigateTo } from '../../../lib/navigation.ts';
 import { useResource } from '../../../lib/resource.ts';
 import { handleSessionLost } from '../../../lib/session.ts';
@@ -196,16 +194,22 @@ function ProjectRowsSkeleton() {
 
 /** "New project": the details, then the project's page. Projects start as drafts. */
 export function NewProjectDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
-  const [alert, setAlert] = useState<string | null>(null);
   const {
+    onSubmit,
+    alert,
+    setAlert,
     register,
-    handleSubmit,
-    setError,
     reset,
     formState: { errors, isSubmitting },
-  } = useForm<ProjectValues>({
-    resolver: lazyZodResolver(() => import('../../../shared/schemas/projects.ts').then((m) => m.projectCreateSchema)),
+  } = useApiForm<ProjectValues>({
+    schema: () => import('../../../shared/schemas/projects.ts').then((m) => m.projectCreateSchema),
     defaultValues: { name: '', client: '', description: '', startsAt: null, endsAt: null },
+    fields: PROJECT_FIELD_NAMES,
+    describeError: (error) => (handleSessionLost(error) ? null : undefined),
+    submit: async (values) => {
+      const project = await apiSend<AdminProject>('POST', '/api/admin/projects', values);
+      await navigateTo(`/admin/projects/${project.id}`);
+    },
   });
 
   useEffect(() => {
@@ -213,17 +217,7 @@ export function NewProjectDialog({ open, onOpenChange }: { open: boolean; onOpen
       reset();
       setAlert(null);
     }
-  }, [open, reset]);
-
-  const onSubmit = handleSubmit(async (values) => {
-    setAlert(null);
-    try {
-      const project = await apiSend<AdminProject>('POST', '/api/admin/projects', values);
-      await navigateTo(`/admin/projects/${project.id}`);
-    } catch (error) {
-      if (!handleSessionLost(error)) setAlert(applyApiError(error, setError, PROJECT_FIELD_NAMES));
-    }
-  });
+  }, [open, reset, setAlert]);
 
   return (
     <Dialog open={open} onOpenChange={(next) => !isSubmitting && onOpenChange(next)}>

@@ -6,15 +6,13 @@
  * `surveyPatchSchema`); the API's 400 field messages land beside the same fields. An edit sends
  * only what changed.
  */
+import { ProjectItemLoader } from './ProjectItemLoader.tsx';
 import { useId, useState } from 'react';
 import { Controller, useForm, type Resolver } from 'react-hook-form';
 import type { ActivityStatus, AdminProject } from '../../../shared/projects.ts';
 import type { AdminSurvey, SurveyKind } from '../../../shared/surveys.ts';
 import { PROGRAMME_LIMITS } from '../../../shared/projects.ts';
 import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
-import { useResource, useRouteIds } from '../../../lib/resource.ts';
-import { Failed } from '../../../components/states/Failed.tsx';
-import { NotFound } from '../../../components/states/NotFound.tsx';
 import { FieldError, FormField } from '../../../components/ui/form-field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
 import { Label } from '../../../components/ui/label.tsx';
@@ -23,7 +21,6 @@ import { Switch } from '../../../components/ui/switch.tsx';
 import { Textarea } from '../../../components/ui/textarea.tsx';
 import { FormChoiceField, PointsField, ScheduleFields, TitleField } from './EditorFields.tsx';
 import { EditorShell } from './EditorShell.tsx';
-import { ScreenSkeleton } from './kit.tsx';
 import { numberOrNull } from './logic.ts';
 import { changedFields, normalizeSurvey } from './payload.ts';
 
@@ -77,31 +74,18 @@ function surveyValues(survey: AdminSurvey | null): SurveyValues {
 
 /** The island of both routes; `mode` says which. */
 export default function SurveyForm({ mode }: { mode: 'new' | 'edit' }) {
-  const ids = useRouteIds(mode === 'new' ? '/admin/projects/:projectId/surveys/new' : '/admin/projects/:projectId/surveys/:surveyId/edit');
-  const project = useResource<AdminProject>(ids ? `/api/admin/projects/${ids.projectId}` : null);
-  const survey = useResource<AdminSurvey>(ids && mode === 'edit' ? `/api/admin/surveys/${ids.surveyId}` : null);
-
-  const surveyReady = mode === 'new' || survey.load.status === 'ready';
-  if (ids === undefined || (ids && (project.load.status === 'loading' || (mode === 'edit' && survey.load.status === 'loading')))) {
-    return <ScreenSkeleton label={mode === 'new' ? 'Loading…' : 'Loading the survey…'} cards={[16, 20, 14]} />;
-  }
-  const wrongProject = mode === 'edit' && survey.load.status === 'ready' && ids !== null && survey.load.data.projectId !== ids.projectId;
-  if (ids === null || project.load.status === 'missing' || survey.load.status === 'missing' || wrongProject) {
-    return (
-      <NotFound
-        title={mode === 'new' || project.load.status === 'missing' ? 'No such project' : 'No such survey'}
-        href="/admin#projects"
-        linkLabel="All projects"
-      >
-        It does not exist. It may have been mistyped in the address.
-      </NotFound>
-    );
-  }
-  if (project.load.status === 'error') return <Failed title="The project could not be loaded" message={project.load.message} onRetry={project.reload} />;
-  if (survey.load.status === 'error') return <Failed title="The survey could not be loaded" message={survey.load.message} onRetry={survey.reload} />;
-  if (project.load.status !== 'ready' || !surveyReady) return null;
-  const existing = survey.load.status === 'ready' ? survey.load.data : null;
-  return <SurveyEditor project={project.load.data} survey={existing} />;
+  return (
+    <ProjectItemLoader<AdminSurvey>
+      pattern={mode === 'new' ? '/admin/projects/:projectId/surveys/new' : '/admin/projects/:projectId/surveys/:surveyId/edit'}
+      itemParam={mode === 'new' ? null : 'surveyId'}
+      itemPath={(id) => `/api/admin/surveys/${id}`}
+      subject="survey"
+      skeleton={{ label: mode === 'new' ? 'Loading…' : 'Loading the survey…', cards: [16, 20, 14] }}
+      notFound="editor"
+    >
+      {(project, survey) => <SurveyEditor project={project} survey={survey} />}
+    </ProjectItemLoader>
+  );
 }
 
 function SurveyEditor({ project, survey }: { project: AdminProject; survey: AdminSurvey | null }) {

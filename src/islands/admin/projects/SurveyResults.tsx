@@ -173,6 +173,7 @@ function MatrixTable({ element, rows }: { element: ResultElement; rows: NonNulla
     <div
       role="region"
       aria-label={`${element.title || 'Matrix'}: counts`}
+      // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region must be focusable to scroll with the keyboard (axe: scrollable-region-focusable)
       tabIndex={0}
       className="overflow-x-auto rounded-md focus-visible:outline-2 focus-visible:outline-ring"
     >

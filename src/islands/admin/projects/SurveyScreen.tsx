@@ -6,6 +6,7 @@
  * table, each response opened with `AnswersView`, CSV download) and a preview of the pinned
  * version (the member's form; submitting sends nothing).
  */
+import { ProjectItemLoader } from './ProjectItemLoader.tsx';
 import { lazy, Suspense, useEffect, useId, useState } from 'react';
 import type { FormDefinition } from '../../../shared/forms/definition.ts';
 import type { AdminProject } from '../../../shared/projects.ts';
@@ -13,14 +14,13 @@ import type { AdminSurvey, AdminSurveyResponse } from '../../../shared/surveys.t
 import type { FormVersion } from '../../../shared/schemas/forms.ts';
 import { withQuery } from '../../../platform/api.ts';
 import { formatDateTime } from '../../../lib/format.ts';
-import { useResource, useRouteIds } from '../../../lib/resource.ts';
+import { useResource } from '../../../lib/resource.ts';
 import { fullNameOf } from '../../../lib/user.ts';
 import { toast } from '../../../stores/toasts.ts';
 import { AnswersView } from '../../../components/forms/AnswersView.tsx';
 import { FormRenderer } from '../../../components/forms/FormRenderer.tsx';
 import { Failed } from '../../../components/states/Failed.tsx';
 import { Loading } from '../../../components/states/Loading.tsx';
-import { NotFound } from '../../../components/states/NotFound.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button, buttonVariants } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
@@ -30,18 +30,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '.
 import { Bone } from '../../../components/ui/skeleton.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs.tsx';
 import { ListFooter, PER_PAGE, Section, TableScroller, td, th } from '../admin-kit.tsx';
-import {
-  ActivityStatusBadge,
-  Breadcrumbs,
-  CompletionBar,
-  CountsRow,
-  Detail,
-  FormVersionLink,
-  Moment,
-  ResultsSkeleton,
-  ScreenHeader,
-  ScreenSkeleton,
-} from './kit.tsx';
+import { ActivityStatusBadge, Breadcrumbs, CompletionBar, CountsRow, Detail, FormVersionLink, Moment, ResultsSkeleton, ScreenHeader } from './kit.tsx';
 import { AlchemerSetup } from './AlchemerSetup.tsx';
 import type { ResponseList } from './types.ts';
 
@@ -49,28 +38,18 @@ const SurveyResults = lazy(() => import('./SurveyResults.tsx'));
 
 /** The island of the survey page. */
 export default function SurveyScreen() {
-  const ids = useRouteIds('/admin/projects/:projectId/surveys/:surveyId');
-  const project = useResource<AdminProject>(ids ? `/api/admin/projects/${ids.projectId}` : null);
-  const survey = useResource<AdminSurvey>(ids ? `/api/admin/surveys/${ids.surveyId}` : null);
-
-  if (ids === undefined || (ids && (project.load.status === 'loading' || survey.load.status === 'loading')))
-    return <ScreenSkeleton label="Loading the survey…" cards={[14, 10, 24]} />;
-  const wrongProject = survey.load.status === 'ready' && ids !== null && survey.load.data.projectId !== ids.projectId;
-  if (ids === null || project.load.status === 'missing' || survey.load.status === 'missing' || wrongProject) {
-    return (
-      <NotFound
-        title="No such survey"
-        href={ids && project.load.status === 'ready' ? `/admin/projects/${ids.projectId}#surveys` : '/admin#projects'}
-        linkLabel={ids && project.load.status === 'ready' ? 'The project’s surveys' : 'All projects'}
-      >
-        This survey does not exist in this project. It may have been mistyped in the address.
-      </NotFound>
-    );
-  }
-  if (project.load.status === 'error') return <Failed title="The project could not be loaded" message={project.load.message} onRetry={project.reload} />;
-  if (survey.load.status === 'error') return <Failed title="The survey could not be loaded" message={survey.load.message} onRetry={survey.reload} />;
-  if (project.load.status !== 'ready' || survey.load.status !== 'ready') return null;
-  return <Survey project={project.load.data} survey={survey.load.data} />;
+  return (
+    <ProjectItemLoader<AdminSurvey>
+      pattern="/admin/projects/:projectId/surveys/:surveyId"
+      itemParam="surveyId"
+      itemPath={(id) => `/api/admin/surveys/${id}`}
+      subject="survey"
+      skeleton={{ label: 'Loading the survey…', cards: [14, 10, 24] }}
+      notFound="item-page"
+    >
+      {(project, survey) => survey && <Survey project={project} survey={survey} />}
+    </ProjectItemLoader>
+  );
 }
 
 function Survey({ project, survey }: { project: AdminProject; survey: AdminSurvey }) {

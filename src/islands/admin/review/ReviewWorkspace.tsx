@@ -117,8 +117,8 @@ export function ReviewWorkspace({ project, mission }: { project: AdminProject; m
         setLoad({ status: 'error', message: errorMessage(error) });
       });
     return () => controller.abort();
-    // `open` changes with the page only, and the page is part of the URL.
-  }, [url, attempt]);
+    // `open` changes with the page only, and the page is part of the URL: no extra fetch.
+  }, [url, attempt, open]);
 
   // The address keeps the state (a reload or a shared link opens the same view).
   useEffect(() => {
@@ -126,10 +126,10 @@ export function ReviewWorkspace({ project, mission }: { project: AdminProject; m
     if (search !== location.search) history.replaceState(history.state, '', `${location.pathname}${search}${location.hash}`);
   }, [filters, page, openId]);
 
-  function changePage(next: number) {
+  const changePage = useCallback((next: number) => {
     setPage(next);
     setSelected(new Set());
-  }
+  }, []);
 
   function applyFilters(next: QueueFilters) {
     setFilters(next);
@@ -139,24 +139,27 @@ export function ReviewWorkspace({ project, mission }: { project: AdminProject; m
   }
 
   /** Follows a move through the queue; says so when there is nowhere to go. */
-  function follow(step: QueueStep | { kind: 'stay' }): string | null {
-    switch (step.kind) {
-      case 'select':
-        open(step.id);
-        return null;
-      case 'page':
-        pickRef.current = step.pick;
-        changePage(step.page);
-        return null;
-      case 'none': {
-        const text = step.edge === 'end' ? 'That was the last submission in this queue.' : 'This is the first submission in this queue.';
-        setAnnouncement(text);
-        return text;
+  const follow = useCallback(
+    (step: QueueStep | { kind: 'stay' }): string | null => {
+      switch (step.kind) {
+        case 'select':
+          open(step.id);
+          return null;
+        case 'page':
+          pickRef.current = step.pick;
+          changePage(step.page);
+          return null;
+        case 'none': {
+          const text = step.edge === 'end' ? 'That was the last submission in this queue.' : 'This is the first submission in this queue.';
+          setAnnouncement(text);
+          return text;
+        }
+        case 'stay':
+          return null;
       }
-      case 'stay':
-        return null;
-    }
-  }
+    },
+    [open, changePage],
+  );
 
   function move(delta: 1 | -1) {
     const current = loadRef.current;
@@ -195,7 +198,7 @@ export function ReviewWorkspace({ project, mission }: { project: AdminProject; m
       toast({ title, description: `${description}${last}` });
       follow(step);
     },
-    [url, page, mission.points, pageOf, open],
+    [url, page, mission.points, pageOf, follow],
   );
 
   async function bulkApprove() {
