@@ -13,7 +13,11 @@ const BROWSER = ['./src/islands', './src/lib', './src/stores', './src/components
 const ISLAND_FEATURES = ['account', 'admin', 'auth', 'notifications', 'participant', 'public', 'shell'];
 
 const zones = [
-  { target: './src/shared', from: ['./src/server', ...BROWSER, './builds'], message: 'src/shared is used by both sides: it imports neither server nor browser code.' },
+  {
+    target: './src/shared',
+    from: ['./src/server', ...BROWSER, './builds'],
+    message: 'src/shared is used by both sides: it imports neither server nor browser code.',
+  },
   { target: './src/server', from: BROWSER, message: 'Server code never imports browser code.' },
   ...BROWSER.map((target) => ({ target, from: ['./src/server'], message: 'Browser code never imports server code (share through src/shared).' })),
   { target: './src', from: ['./builds', './scripts', './tests'], message: 'App code does not import build scripts, scripts or tests.' },
@@ -29,7 +33,16 @@ const zones = [
 
 export default tseslint.config(
   {
-    ignores: ['dist/**', 'data/**', '.astro/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'bench-results/**', 'src/server/db/migrations/**'],
+    ignores: [
+      'dist/**',
+      'data/**',
+      '.astro/**',
+      'node_modules/**',
+      'test-results/**',
+      'playwright-report/**',
+      'bench-results/**',
+      'src/server/db/migrations/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -42,6 +55,11 @@ export default tseslint.config(
       'import-x/no-cycle': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
     },
+  },
+  {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
     files: ['**/*.tsx'],

@@ -13,7 +13,7 @@ const map = {
   'linux-arm-gnueabihf': [['linux'], ['arm']],
 };
 let n = 0;
-for (const [k, v] of Object.entries(lock.packages)) {
+for (const [, v] of Object.entries(lock.packages)) {
   const opt = v.optionalDependencies || {};
   for (const [dep, ver] of Object.entries(opt)) {
     const key = 'node_modules/' + dep;

@@ -85,6 +85,12 @@ export function localDateLabel(value: string): string {
   return Number.isNaN(date.getTime()) ? value : new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' }).format(date);
 }
 
+/** The day of a mission entry: its diary day when it has one, else when it was submitted (or made). */
+export function entryDateLabel(entry: { localDate: string | null; submittedAt: string | null; createdAt: string }): string {
+  if (entry.localDate) return localDateLabel(entry.localDate);
+  return dateLabel(entry.submittedAt ?? entry.createdAt);
+}
+
 /** "1 point", "250 points". */
 export function pointsLabel(points: number): string {
   return `${points.toLocaleString('en')} ${points === 1 ? 'point' : 'points'}`;

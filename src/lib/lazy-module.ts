@@ -138,5 +138,6 @@ export function useLazyTrigger<T>(module: LazyModule<T>): LazyTrigger<T> {
 export function useTriggerHandoff(trigger: RefObject<HTMLElement | null>, { defaultOpen, focusTrigger }: TriggerHandoff): void {
   useEffect(() => {
     if (focusTrigger && !defaultOpen) trigger.current?.focus();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, on mount: the trigger takes the stand-in's focus as it replaces it, never again
   }, []);
 }

@@ -46,3 +46,11 @@ export function staticAncestor(pattern: string): RouteDef | null {
   while (route?.params) route = parentRoute(route.pattern);
   return route;
 }
+
+/** What every page layout takes (RouteLayout gives the route's title); the admin and form builder layouts add the route pattern. */
+export interface LayoutProps {
+  title: string;
+  description?: string;
+  /** Render the page title as the <h1> (default true); pages with their own heading turn it off. */
+  showHeading?: boolean;
+}

@@ -26,10 +26,10 @@ export { notFound };
 // and marks the answer `Cache-Control: no-store` (what a signed-in caller gets is theirs alone).
 
 function allow(roles?: readonly Role[]) {
-  const check = requireUser(roles);
+  const requireRole = requireUser(roles);
   return createMiddleware<AppEnv>(async (c, next) => {
     c.header('Cache-Control', 'no-store');
-    return check(c, next);
+    return requireRole(c, next);
   });
 }
 

@@ -54,16 +54,14 @@ describeEachBackend('the list contract', (ctx) => {
     const db = ctx().database.db;
     const base = Date.parse('2026-10-01T00:00:00Z');
     const names = ['Carla Lists', 'anna Lists', 'Bruno Lists'];
-    await db
-      .insert(contactMessages)
-      .values(
-        names.map((name, i) => ({
-          name,
-          email: `${name.split(' ')[0]?.toLowerCase()}@lists.example.org`,
-          message: 'About lists',
-          createdAt: new Date(base + i * 1000),
-        })),
-      );
+    await db.insert(contactMessages).values(
+      names.map((name, i) => ({
+        name,
+        email: `${name.split(' ')[0]?.toLowerCase()}@lists.example.org`,
+        message: 'About lists',
+        createdAt: new Date(base + i * 1000),
+      })),
+    );
     const order = async (query: string) =>
       ((await (await get(`/api/admin/contact-messages?q=Lists${query}`)).json()) as Page<{ name: string }>).items.map((m) => m.name);
     expect(await order('')).toEqual(['Bruno Lists', 'anna Lists', 'Carla Lists']);

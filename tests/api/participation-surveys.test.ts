@@ -277,19 +277,25 @@ describeEachBackend('participation: native surveys', (ctx) => {
 
   it('takes two first saves at once as one draft: the other is 409 conflict, never an overwrite', async () => {
     const c = ctx();
-    const { survey, user } = await setup(c);
+    const { survey } = await setup(c);
     for (const revision of [undefined, 0]) {
       const who = await member(c, survey.projectId);
       const results = await Promise.all([save(survey.id, who, { name: 'one' }, 'page_1', revision), save(survey.id, who, { name: 'two' }, 'page_1', revision)]);
-      expect(results.map((res) => res.status).sort(), `revision ${revision}`).toEqual([200, 409]);
       const rows = await c.database.db
         .select()
         .from(surveyResponses)
         .where(and(eq(surveyResponses.surveyId, survey.id), eq(surveyResponses.userId, who.id)));
       expect(rows).toHaveLength(1);
       expect(rows[0]?.revision).toBe(1);
-      const loser = results.find((res) => res.status === 409);
-      if (!loser) throw new Error('no 409');
+      const loser = results.find((res) => res.status !== 200);
+      if (!loser) throw new Error(`revision ${revision}: both saves landed`);
+      if (revision === undefined && loser.status === 400) {
+        // Left out, the revision is required once a response exists: the second save found the
+        // first one's row already written (on PostgreSQL it may or may not, depending on timing).
+        expect(await fieldsOf(loser)).toEqual({ revision: [REVISION_REQUIRED_MESSAGE] });
+        continue;
+      }
+      expect(results.map((res) => res.status).sort(), `revision ${revision}`).toEqual([200, 409]);
       expect(await conflictOf(loser)).toEqual({ answers: rows[0]?.answers, pageId: 'page_1', revision: 1 });
     }
   });

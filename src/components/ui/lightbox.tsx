@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { KeyboardEvent, PointerEvent } from 'react';
+import type { KeyboardEvent, PointerEvent, ReactNode } from 'react';
 import { Icon } from '../icons.tsx';
 import { Dialog as DialogPrimitive } from 'radix-ui';
 import { cn } from '../../lib/utils.ts';
@@ -69,6 +69,30 @@ const toolButton =
 
 const sideButton =
   'absolute top-1/2 z-10 inline-flex size-12 -translate-y-1/2 items-center justify-center rounded-full bg-black/50 text-white hover:bg-black/70 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white aria-disabled:cursor-not-allowed aria-disabled:opacity-30';
+
+/**
+ * A button of the viewer that shows an icon and is named by its label. Unavailable is aria-disabled,
+ * not disabled: a focused button that became disabled would drop focus out of the dialog.
+ */
+function IconButton({
+  className,
+  label,
+  unavailable,
+  onClick,
+  children,
+}: {
+  className: string;
+  label: string;
+  unavailable: boolean;
+  onClick: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <button type="button" className={className} aria-label={label} aria-disabled={unavailable || undefined} onClick={onClick}>
+      <Icon className="size-5">{children}</Icon>
+    </button>
+  );
+}
 
 /**
  * An image viewer in a modal dialog (docs/product.md §3, §9): one image at a time with its title and a
@@ -244,18 +268,10 @@ export function Lightbox({ items, open, onOpenChange, index, defaultIndex = 0, o
                 </p>
               )}
             </div>
-            <button
-              type="button"
-              className={toolButton}
-              aria-label="Zoom out"
-              aria-disabled={!canZoomOut(view.zoom) || undefined}
-              onClick={() => run('zoomOut')}
-            >
-              <Icon className="size-5">
-                <circle cx="11" cy="11" r="8" />
-                <path d="m21 21-4.3-4.3M8 11h6" />
-              </Icon>
-            </button>
+            <IconButton className={toolButton} label="Zoom out" unavailable={!canZoomOut(view.zoom)} onClick={() => run('zoomOut')}>
+              <circle cx="11" cy="11" r="8" />
+              <path d="m21 21-4.3-4.3M8 11h6" />
+            </IconButton>
             <button
               type="button"
               className={cn(toolButton, 'w-16 tabular-nums')}
@@ -264,12 +280,10 @@ export function Lightbox({ items, open, onOpenChange, index, defaultIndex = 0, o
             >
               {zoomPercent(view.zoom)}
             </button>
-            <button type="button" className={toolButton} aria-label="Zoom in" aria-disabled={!canZoomIn(view.zoom) || undefined} onClick={() => run('zoomIn')}>
-              <Icon className="size-5">
-                <circle cx="11" cy="11" r="8" />
-                <path d="m21 21-4.3-4.3M11 8v6M8 11h6" />
-              </Icon>
-            </button>
+            <IconButton className={toolButton} label="Zoom in" unavailable={!canZoomIn(view.zoom)} onClick={() => run('zoomIn')}>
+              <circle cx="11" cy="11" r="8" />
+              <path d="m21 21-4.3-4.3M11 8v6M8 11h6" />
+            </IconButton>
             <DialogPrimitive.Close ref={closeRef} className={toolButton} aria-label="Close">
               <Icon className="size-5">
                 <path d="M18 6 6 18M6 6l12 12" />
@@ -313,28 +327,12 @@ export function Lightbox({ items, open, onOpenChange, index, defaultIndex = 0, o
             {count > 1 && (
               <>
                 {/* aria-disabled, not disabled: a focused button that became disabled would drop focus out of the dialog. */}
-                <button
-                  type="button"
-                  className={cn(sideButton, 'left-3')}
-                  aria-label="Previous image"
-                  aria-disabled={!hasPrevious(current, count, loop) || undefined}
-                  onClick={() => go(-1)}
-                >
-                  <Icon className="size-5">
-                    <path d="m15 18-6-6 6-6" />
-                  </Icon>
-                </button>
-                <button
-                  type="button"
-                  className={cn(sideButton, 'right-3')}
-                  aria-label="Next image"
-                  aria-disabled={!hasNext(current, count, loop) || undefined}
-                  onClick={() => go(1)}
-                >
-                  <Icon className="size-5">
-                    <path d="m9 18 6-6-6-6" />
-                  </Icon>
-                </button>
+                <IconButton className={cn(sideButton, 'left-3')} label="Previous image" unavailable={!hasPrevious(current, count, loop)} onClick={() => go(-1)}>
+                  <path d="m15 18-6-6 6-6" />
+                </IconButton>
+                <IconButton className={cn(sideButton, 'right-3')} label="Next image" unavailable={!hasNext(current, count, loop)} onClick={() => go(1)}>
+                  <path d="m9 18 6-6-6-6" />
+                </IconButton>
               </>
             )}
           </div>

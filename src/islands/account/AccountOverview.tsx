@@ -199,6 +199,24 @@ function IdentityCard({ user, points }: { user: AccountUser; points: Load<Points
   );
 }
 
+/** The card of the signed-in devices, loading or loaded. */
+function DevicesFrame({ children }: { children: ReactNode }) {
+  return (
+    <Card>
+      <CardHeader className="pb-4">
+        <CardTitle className="flex items-center gap-2 text-lg">
+          <span className="text-primary">
+            <MonitorIcon className="size-5" />
+          </span>
+          Signed-in devices
+        </CardTitle>
+        <CardDescription>The browsers and devices where your account is signed in right now.</CardDescription>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-4">{children}</CardContent>
+    </Card>
+  );
+}
+
 function DevicesCard({ sessions, onSessionsChange }: { sessions: AccountSession[]; onSessionsChange: (sessions: AccountSession[]) => void }) {
   const [busy, setBusy] = useState(false);
   const [alert, setAlert] = useState<string | null>(null);
@@ -222,57 +240,44 @@ function DevicesCard({ sessions, onSessionsChange }: { sessions: AccountSession[
   };
 
   return (
-    <Card>
-      <CardHeader className="pb-4">
-        <CardTitle className="flex items-center gap-2 text-lg">
-          <span className="text-primary">
-            <MonitorIcon className="size-5" />
-          </span>
-          Signed-in devices
-        </CardTitle>
-        <CardDescription>The browsers and devices where your account is signed in right now.</CardDescription>
-      </CardHeader>
-      <CardContent className="flex flex-col gap-4">
-        <FormAlert message={alert} />
-        {ended !== null && (
-          <Alert variant="success">
-            {ended === 0 ? 'No other devices were signed in.' : `Signed out of ${ended} other ${ended === 1 ? 'device' : 'devices'}.`}
-          </Alert>
-        )}
-        <ul className="divide-y divide-border rounded-lg border border-border">
-          {sorted.map((session) => {
-            const device = describeDevice(session.userAgent);
-            return (
-              <li key={String(session.id)} className="flex items-start gap-3 px-4 py-3">
-                <span className="mt-0.5 text-muted-foreground">
-                  {device.mobile ? <SmartphoneIcon className="size-5" /> : <MonitorIcon className="size-5" />}
-                </span>
-                <div className="flex min-w-0 flex-1 flex-col gap-0.5">
-                  <p className="flex flex-wrap items-center gap-2 text-sm font-medium">
-                    {device.label}
-                    {session.current && <Badge variant="default">This device</Badge>}
-                  </p>
-                  <p className="text-sm text-muted-foreground">
-                    {session.current ? 'Active now' : `Last active ${formatRelative(session.lastSeenAt)}`}
-                    {session.ip ? ` · ${session.ip}` : ''}
-                  </p>
-                  <p className="text-xs text-muted-foreground">Signed in {formatDateTime(session.createdAt)}</p>
-                </div>
-              </li>
-            );
-          })}
-        </ul>
-        {others > 0 ? (
-          <div>
-            <Button variant="outline" loading={busy} onClick={() => void revokeOthers()}>
-              Sign out of all other devices
-            </Button>
-          </div>
-        ) : (
-          ended === null && <p className="text-sm text-muted-foreground">This is the only device signed in to your account.</p>
-        )}
-      </CardContent>
-    </Card>
+    <DevicesFrame>
+      <FormAlert message={alert} />
+      {ended !== null && (
+        <Alert variant="success">
+          {ended === 0 ? 'No other devices were signed in.' : `Signed out of ${ended} other ${ended === 1 ? 'device' : 'devices'}.`}
+        </Alert>
+      )}
+      <ul className="divide-y divide-border rounded-lg border border-border">
+        {sorted.map((session) => {
+          const device = describeDevice(session.userAgent);
+          return (
+            <li key={String(session.id)} className="flex items-start gap-3 px-4 py-3">
+              <span className="mt-0.5 text-muted-foreground">{device.mobile ? <SmartphoneIcon className="size-5" /> : <MonitorIcon className="size-5" />}</span>
+              <div className="flex min-w-0 flex-1 flex-col gap-0.5">
+                <p className="flex flex-wrap items-center gap-2 text-sm font-medium">
+                  {device.label}
+                  {session.current && <Badge variant="default">This device</Badge>}
+                </p>
+                <p className="text-sm text-muted-foreground">
+                  {session.current ? 'Active now' : `Last active ${formatRelative(session.lastSeenAt)}`}
+                  {session.ip ? ` · ${session.ip}` : ''}
+                </p>
+                <p className="text-xs text-muted-foreground">Signed in {formatDateTime(session.createdAt)}</p>
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+      {others > 0 ? (
+        <div>
+          <Button variant="outline" loading={busy} onClick={() => void revokeOthers()}>
+            Sign out of all other devices
+          </Button>
+        </div>
+      ) : (
+        ended === null && <p className="text-sm text-muted-foreground">This is the only device signed in to your account.</p>
+      )}
+    </DevicesFrame>
   );
 }
 
@@ -317,28 +322,17 @@ function OverviewSkeleton() {
           </p>
         </Section>
       </div>
-      <Card>
-        <CardHeader className="pb-4">
-          <CardTitle className="flex items-center gap-2 text-lg">
-            <span className="text-primary">
-              <MonitorIcon className="size-5" />
-            </span>
-            Signed-in devices
-          </CardTitle>
-          <CardDescription>The browsers and devices where your account is signed in right now.</CardDescription>
-        </CardHeader>
-        <CardContent className="flex flex-col gap-4">
-          <div className="flex items-start gap-3 rounded-lg border border-border px-4 py-3">
-            <Bone className="mt-0.5 size-5" />
-            <div className="flex flex-1 flex-col gap-0.5">
-              <Bone className="h-5 w-40" />
-              <Bone className="h-5 w-32" />
-              <Bone className="h-4 w-36" />
-            </div>
+      <DevicesFrame>
+        <div className="flex items-start gap-3 rounded-lg border border-border px-4 py-3">
+          <Bone className="mt-0.5 size-5" />
+          <div className="flex flex-1 flex-col gap-0.5">
+            <Bone className="h-5 w-40" />
+            <Bone className="h-5 w-32" />
+            <Bone className="h-4 w-36" />
           </div>
-          <Bone className="h-5 w-72 max-w-full" />
-        </CardContent>
-      </Card>
+        </div>
+        <Bone className="h-5 w-72 max-w-full" />
+      </DevicesFrame>
     </div>
   );
 }

@@ -18,10 +18,10 @@ import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
 import { handleSessionLost } from '../../lib/session.ts';
 import { cn } from '../../lib/utils.ts';
 import { AnswersView } from '../../components/forms/AnswersView.tsx';
-import { Markdown } from '../../components/forms/Markdown.tsx';
+import { Instructions } from '../../components/Instructions.tsx';
 import { FormAlert } from '../../components/FormAlert.tsx';
 import { Loading } from '../../components/states/Loading.tsx';
-import { AlertCircleIcon, CheckCircleIcon, ChevronDownIcon } from '../../components/icons.tsx';
+import { AlertCircleIcon, CheckCircleIcon } from '../../components/icons.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -29,7 +29,7 @@ import { FormField } from '../../components/ui/form-field.tsx';
 import { Lightbox, type LightboxItem } from '../../components/ui/lightbox.tsx';
 import { Textarea } from '../../components/ui/textarea.tsx';
 import { Card } from '../../components/ui/card.tsx';
-import { dateLabel, localDateLabel, pointsLabel } from '../../lib/labels.ts';
+import { entryDateLabel, pointsLabel } from '../../lib/labels.ts';
 import { thumbnailUrl } from '../../shared/media.ts';
 import { BackLink } from '../../components/BackLink.tsx';
 import { StarIcon } from '../../components/icons.tsx';
@@ -132,19 +132,7 @@ function HistoryView({ history }: { history: MissionHistory }) {
         </Alert>
       )}
 
-      {history.instructions.trim() && (
-        <Card asChild className="group">
-          <details>
-            <summary className="flex min-h-11 cursor-pointer list-none items-center justify-between gap-3 rounded-xl px-4 py-3 font-semibold [&::-webkit-details-marker]:hidden">
-              Instructions
-              <ChevronDownIcon className="size-5 transition-transform group-open:rotate-180" />
-            </summary>
-            <div className="border-t border-border px-4 py-4">
-              <Markdown headingLevel={3}>{history.instructions}</Markdown>
-            </div>
-          </details>
-        </Card>
-      )}
+      <Instructions text={history.instructions} collapsible />
 
       <section aria-labelledby="history-entries" className="flex flex-col gap-4">
         <h2 id="history-entries" className="text-xl font-semibold tracking-tight">
@@ -190,11 +178,6 @@ const ENTRY_POINTS_STATE: Readonly<Record<NonNullable<HistoryEntry['points']>['s
   voided: 'cancelled: the entry was not accepted',
 };
 
-function entryDate(entry: HistoryEntry): string {
-  if (entry.localDate) return localDateLabel(entry.localDate);
-  return dateLabel(entry.submittedAt ?? entry.createdAt);
-}
-
 function EntryCard({
   missionId,
   entry,
@@ -214,7 +197,7 @@ function EntryCard({
     title: `Entry ${number}: photo ${index + 1} of ${photoIds.length}`,
   }));
   const titleId = `entry-${entry.id}-title`;
-  const date = entryDate(entry);
+  const date = entryDateLabel(entry);
   const sentBack = entry.status === 'changes_requested' || entry.status === 'rejected';
 
   return (

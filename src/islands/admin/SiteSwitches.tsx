@@ -1,14 +1,13 @@
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from '../../shared/zod.ts';
 import type { FlagValue } from '../../shared/flags.ts';
 import { isTruthyFlag, KNOWN_FLAGS } from '../../shared/flags.ts';
 import { MESSAGES } from '../../shared/messages.ts';
 import { apiSend } from '../../platform/api.ts';
-import { applyApiError, errorMessage } from '../../lib/form-errors.ts';
+import { errorMessage } from '../../lib/form-errors.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { useResource } from '../../lib/resource.ts';
+import { useApiForm } from '../../lib/use-api-form.ts';
 import { FormAlert } from '../../components/FormAlert.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
@@ -118,30 +117,27 @@ function bannerText(value: FlagValue | undefined): string {
 }
 
 function BannerSwitch({ flag, onChange }: { flag: AdminFlag | null; onChange: (flag: AdminFlag | null) => void }) {
-  const [alert, setAlert] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
   const [clearing, setClearing] = useState(false);
   const current = bannerText(flag?.value);
   const {
+    onSubmit,
+    alert,
+    setAlert,
     register,
-    handleSubmit,
-    setError,
     reset,
     formState: { errors, isSubmitting },
-  } = useForm<BannerValues>({ resolver: zodResolver(bannerTextSchema), defaultValues: { text: current } });
-
-  const onSubmit = handleSubmit(async (values) => {
-    setAlert(null);
-    setSaved(null);
-    try {
+  } = useApiForm<BannerValues>({
+    schema: () => Promise.resolve(bannerTextSchema),
+    defaultValues: { text: current },
+    fields: [],
+    submit: async (values) => {
+      setSaved(null);
       const { flag: next } = await apiSend<{ flag: AdminFlag }>('PUT', `/api/admin/flags/${KNOWN_FLAGS.banner}`, { value: values.text });
       onChange(next);
       reset({ text: bannerText(next.value) });
       setSaved('The banner is shown.');
-    } catch (error) {
-      const message = applyApiError(error, setError, []);
-      setAlert(message);
-    }
+    },
   });
 
   async function clear() {

@@ -9,6 +9,7 @@ import { Card } from '../../components/ui/card.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { Pagination } from '../../components/ui/pagination.tsx';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../components/ui/select.tsx';
 
 /** docs/product.md §9: 10 per page. */
 export const PER_PAGE = 10;
@@ -52,24 +53,52 @@ export function Section({
   );
 }
 
-/** Search box with its button; the search runs on submit, and "Clear" resets it. */
-export function SearchForm({ label, value, onSearch, children }: { label: string; value: string; onSearch: (value: string) => void; children?: ReactNode }) {
+/**
+ * Search box with its button; the search runs on submit, and "Clear" resets it. `nested`: it lives
+ * inside another form (a form cannot hold a form), so it is a search region whose Enter searches
+ * instead of submitting the outer form.
+ */
+export function SearchForm({
+  label,
+  value,
+  onSearch,
+  children,
+  nested = false,
+}: {
+  label: string;
+  value: string;
+  onSearch: (value: string) => void;
+  children?: ReactNode;
+  nested?: boolean;
+}) {
   const id = useId();
   const [text, setText] = useState(value);
   useEffect(() => setText(value), [value]);
-  function submit(event: { preventDefault: () => void }) {
-    event.preventDefault();
-    onSearch(text.trim());
-  }
-  return (
-    <form role="search" aria-label={label} onSubmit={submit} className="flex flex-col gap-3 sm:flex-row sm:items-end">
+  const search = () => onSearch(text.trim());
+  const className = 'flex flex-col gap-3 sm:flex-row sm:items-end';
+  const content = (
+    <>
       <div className="flex min-w-0 flex-1 flex-col gap-2">
         <Label htmlFor={id}>{label}</Label>
-        <Input id={id} type="search" value={text} onChange={(event) => setText(event.target.value)} />
+        <Input
+          id={id}
+          type="search"
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+          onKeyDown={
+            nested
+              ? (event) => {
+                  if (event.key !== 'Enter') return;
+                  event.preventDefault();
+                  search();
+                }
+              : undefined
+          }
+        />
       </div>
       {children}
       <div className="flex gap-2">
-        <Button type="submit" variant="secondary">
+        <Button type={nested ? 'button' : 'submit'} variant="secondary" onClick={nested ? search : undefined}>
           Search
         </Button>
         {value !== '' && (
@@ -85,7 +114,70 @@ export function SearchForm({ label, value, onSearch, children }: { label: string
           </Button>
         )}
       </div>
+    </>
+  );
+  if (nested) {
+    return (
+      <div role="search" aria-label={label} className={className}>
+        {content}
+      </div>
+    );
+  }
+  return (
+    <form
+      role="search"
+      aria-label={label}
+      onSubmit={(event) => {
+        event.preventDefault();
+        search();
+      }}
+      className={className}
+    >
+      {content}
     </form>
+  );
+}
+
+/** A choice's value: never the empty string (see `SelectItem`). */
+type NonEmpty<V extends string> = V extends '' ? never : V;
+
+/** A labelled choice that filters a list (`options` in their order); `className` sets its width. */
+export function FilterSelect<V extends string>({
+  label,
+  value,
+  options,
+  onChange,
+  className,
+}: {
+  label: string;
+  value: V;
+  options: readonly { value: NonEmpty<V>; label: string }[];
+  onChange: (value: V) => void;
+  className?: string;
+}) {
+  const id = useId();
+  return (
+    <div className={cn('flex flex-col gap-2', className)}>
+      <Label htmlFor={id}>{label}</Label>
+      <Select
+        value={value}
+        onValueChange={(next) => {
+          const option = options.find((candidate) => candidate.value === next);
+          if (option) onChange(option.value);
+        }}
+      >
+        <SelectTrigger id={id}>
+          <SelectValue />
+        </SelectTrigger>
+        <SelectContent>
+          {options.map((option) => (
+            <SelectItem<V> key={option.value} value={option.value}>
+              {option.label}
+            </SelectItem>
+          ))}
+        </SelectContent>
+      </Select>
+    </div>
   );
 }
 
@@ -154,6 +246,31 @@ export function TableScroller({ label, children }: { label: string; children: Re
 
 export const th = 'border-b border-border px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-muted-foreground whitespace-nowrap';
 export const td = 'border-b border-border px-3 py-3 align-top text-sm';
+
+/** A column of `TableHead`: extra classes, or named for screen readers only (`hidden`: an actions column). */
+export interface TableColumn {
+  label: string;
+  className?: string;
+  hidden?: boolean;
+}
+
+/** A table's header row in the tool screens' style: one heading per column, in order. */
+export function TableHead({ columns }: { columns: readonly (string | TableColumn)[] }) {
+  return (
+    <thead>
+      <tr>
+        {columns.map((column) => {
+          const { label, className, hidden }: TableColumn = typeof column === 'string' ? { label: column } : column;
+          return (
+            <th key={label} scope="col" className={className ? `${th} ${className}` : th}>
+              {hidden ? <span className="sr-only">{label}</span> : label}
+            </th>
+          );
+        })}
+      </tr>
+    </thead>
+  );
+}
 
 /** A button that asks once more ("Confirm" / "Keep") before it acts. */
 export function ConfirmButton({

@@ -7,11 +7,9 @@ import { FormAlert } from '../../components/FormAlert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
-import { Outcome } from '../../components/Outcome.tsx';
+import { CheckInbox, LINK_CLASS } from '../../components/CheckInbox.tsx';
 
 type ForgotValues = z.input<typeof forgotPasswordSchema>;
-
-const linkClass = 'font-medium text-primary underline underline-offset-4 hover:no-underline';
 
 /** /forgot-password: the same answer whether or not an account exists. */
 export default function ForgotPasswordForm() {
@@ -45,7 +43,7 @@ export default function ForgotPasswordForm() {
       </Button>
       <p className="text-center text-sm text-muted-foreground">
         Remembered it?{' '}
-        <a href="/login" className={linkClass}>
+        <a href="/login" className={LINK_CLASS}>
           Back to sign in
         </a>
       </p>
@@ -55,23 +53,8 @@ export default function ForgotPasswordForm() {
 
 function LinkSent({ onRestart }: { onRestart: () => void }) {
   return (
-    <Outcome
-      tone="info"
-      title="Check your inbox"
-      action={
-        <a href="/login" className={linkClass}>
-          Back to sign in
-        </a>
-      }
-    >
+    <CheckInbox retry={{ lead: 'Nothing arrived?', label: 'send another link', onRestart }}>
       <p>If an account exists for that address, we sent a link to reset the password. It works for 1 hour.</p>
-      <p className="text-sm">
-        Nothing arrived? Look in your spam folder, or{' '}
-        <button type="button" onClick={onRestart} className={linkClass}>
-          send another link
-        </button>
-        .
-      </p>
-    </Outcome>
+    </CheckInbox>
   );
 }

@@ -8,11 +8,9 @@ import { Button } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { TermsField } from './TermsField.tsx';
-import { Outcome } from '../../components/Outcome.tsx';
+import { CheckInbox, LINK_CLASS } from '../../components/CheckInbox.tsx';
 
 type RegisterValues = z.input<typeof registerSchema>;
-
-const linkClass = 'font-medium text-primary underline underline-offset-4 hover:no-underline';
 
 /** /register: who you are and the terms; the answer never says whether the address was known. */
 export default function RegisterForm() {
@@ -33,7 +31,7 @@ export default function RegisterForm() {
     },
   });
 
-  if (sentTo) return <CheckInbox email={sentTo} onRestart={() => setSentTo(null)} />;
+  if (sentTo) return <AccountLinkSent email={sentTo} onRestart={() => setSentTo(null)} />;
 
   return (
     <form noValidate onSubmit={onSubmit} className="flex flex-col gap-5">
@@ -56,7 +54,7 @@ export default function RegisterForm() {
       </Button>
       <p className="text-center text-sm text-muted-foreground">
         Already have an account?{' '}
-        <a href="/login" className={linkClass}>
+        <a href="/login" className={LINK_CLASS}>
           Sign in
         </a>
       </p>
@@ -64,27 +62,12 @@ export default function RegisterForm() {
   );
 }
 
-function CheckInbox({ email, onRestart }: { email: string; onRestart: () => void }) {
+function AccountLinkSent({ email, onRestart }: { email: string; onRestart: () => void }) {
   return (
-    <Outcome
-      tone="info"
-      title="Check your inbox"
-      action={
-        <a href="/login" className={linkClass}>
-          Back to sign in
-        </a>
-      }
-    >
+    <CheckInbox retry={{ lead: 'No email after a few minutes?', label: 'try again with another address', onRestart }}>
       <p>
         We sent an email to <strong className="font-semibold wrap-anywhere text-foreground">{email}</strong> with a link to finish setting up your account.
       </p>
-      <p className="text-sm">
-        No email after a few minutes? Look in your spam folder, or{' '}
-        <button type="button" onClick={onRestart} className={linkClass}>
-          try again with another address
-        </button>
-        .
-      </p>
-    </Outcome>
+    </CheckInbox>
   );
 }

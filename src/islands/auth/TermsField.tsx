@@ -1,7 +1,6 @@
 import { Controller, type Control, type FieldValues, type Path } from 'react-hook-form';
 import { CheckboxField } from '../../components/ui/checkbox.tsx';
-
-const linkClass = 'font-medium text-primary underline underline-offset-4 hover:no-underline';
+import { LINK_CLASS } from '../../components/CheckInbox.tsx';
 
 /** "I accept the terms of use and the privacy policy" (both open in a new tab), for /register and onboarding. */
 export function TermsField<T extends FieldValues>({ id, control, name, error }: { id: string; control: Control<T>; name: Path<T>; error?: string }) {
@@ -21,11 +20,11 @@ export function TermsField<T extends FieldValues>({ id, control, name, error }: 
           label={
             <>
               I accept the{' '}
-              <a href="/terms" target="_blank" rel="noopener" className={linkClass}>
+              <a href="/terms" target="_blank" rel="noopener" className={LINK_CLASS}>
                 terms of use<span className="sr-only"> (opens in a new tab)</span>
               </a>{' '}
               and the{' '}
-              <a href="/privacy" target="_blank" rel="noopener" className={linkClass}>
+              <a href="/privacy" target="_blank" rel="noopener" className={LINK_CLASS}>
                 privacy policy<span className="sr-only"> (opens in a new tab)</span>
               </a>
             </>

@@ -63,6 +63,7 @@ export default function NotificationsDropdown({ label, unread, onUnreadChange, t
 
   useEffect(() => {
     if (open) void refresh();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- fetch each time the menu opens, not on every render (refresh is a new function each render)
   }, [open]);
 
   const markRead = async (ids?: number[]): Promise<void> => {

@@ -6,14 +6,13 @@
  */
 import type { HomeAnswer, HomeItem } from '../../shared/projects.ts';
 import { useResource } from '../../lib/resource.ts';
-import { cn } from '../../lib/utils.ts';
 import { Failed } from '../../components/states/Failed.tsx';
 import { LoadingNote } from '../../components/states/Loading.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { CheckCircleIcon } from '../../components/icons.tsx';
 import { closesLabel, closesSoon, minutesLabel, opensLabel, percent, pointsLabel, stateLabel } from '../../lib/labels.ts';
-import { Bone, CalendarIcon, ClockIcon, ProgressBar, StarIcon } from './parts.tsx';
+import { Bone, CalendarIcon, ClockIcon, MetaItem, ProgressBar, StarIcon } from './parts.tsx';
 import PointsPill from '../../components/PointsPill.tsx';
 
 const KIND_LABELS: Readonly<Record<HomeItem['kind'], string>> = { survey: 'Survey', mission: 'Mission', mission_group: 'Mission group' };
@@ -158,21 +157,14 @@ export function ItemCard({ item, list }: { item: HomeItem; list: keyof HomeAnswe
           </a>
         </h3>
         <ul className="mt-auto flex flex-wrap gap-x-4 gap-y-1 text-sm text-muted-foreground">
-          <li className="inline-flex items-center gap-1.5 font-medium text-foreground">
-            <StarIcon className="size-4 text-primary" />
+          <MetaItem icon={StarIcon} iconClassName="text-primary" className="font-medium text-foreground">
             {pointsLabel(item.points)}
-          </li>
-          {minutes && !finished && (
-            <li className="inline-flex items-center gap-1.5">
-              <ClockIcon className="size-4" />
-              {minutes}
-            </li>
-          )}
+          </MetaItem>
+          {minutes && !finished && <MetaItem icon={ClockIcon}>{minutes}</MetaItem>}
           {when && (
-            <li className={cn('inline-flex items-center gap-1.5', !upcoming && closesSoon(item.closesAt) && 'font-medium text-destructive')}>
-              <CalendarIcon className="size-4" />
+            <MetaItem icon={CalendarIcon} className={!upcoming && closesSoon(item.closesAt) && 'font-medium text-destructive'}>
               {when}
-            </li>
+            </MetaItem>
           )}
         </ul>
         {showProgress && progress !== null && (

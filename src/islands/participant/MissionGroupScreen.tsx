@@ -8,12 +8,11 @@ import type { GroupMissionState, ParticipantMissionGroup } from '../../shared/mi
 import { cn } from '../../lib/utils.ts';
 import { CheckIcon } from '../../components/icons.tsx';
 import { Markdown } from '../../components/forms/Markdown.tsx';
-import { Loading } from '../../components/states/Loading.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { closesLabel, closesSoon, GROUP_MISSION_STATE_LABELS, pointsLabel } from '../../lib/labels.ts';
-import { ACTIVITY_COLUMN, ActivityHeader, Bone, CalendarIcon, HeaderSkeleton, LockIcon, ProgressBar, StarIcon } from './parts.tsx';
+import { ACTIVITY_COLUMN, ActivityHeader, ActivitySkeleton, Bone, CalendarIcon, LockIcon, MetaItem, ProgressBar, StarIcon } from './parts.tsx';
 
 type GroupMission = ParticipantMissionGroup['missions'][number];
 
@@ -105,15 +104,11 @@ function MissionRow({ mission, number }: { mission: GroupMission; number: number
             <Badge variant={finished ? 'secondary' : 'outline'}>{GROUP_MISSION_STATE_LABELS[mission.state]}</Badge>
           </div>
           <ul className="flex flex-wrap gap-x-4 gap-y-1 text-sm text-muted-foreground">
-            <li className="inline-flex items-center gap-1.5">
-              <StarIcon className="size-4" />
-              {pointsLabel(mission.points)}
-            </li>
+            <MetaItem icon={StarIcon}>{pointsLabel(mission.points)}</MetaItem>
             {closes && (
-              <li className={cn('inline-flex items-center gap-1.5', closesSoon(mission.closesAt) && 'font-medium text-destructive')}>
-                <CalendarIcon className="size-4" />
+              <MetaItem icon={CalendarIcon} className={closesSoon(mission.closesAt) && 'font-medium text-destructive'}>
                 {closes}
-              </li>
+              </MetaItem>
             )}
           </ul>
           {locked && <p className="text-sm text-muted-foreground">{mission.lockedReason || 'Opens when you finish the mission before it.'}</p>}
@@ -132,8 +127,7 @@ function MissionRow({ mission, number }: { mission: GroupMission; number: number
 
 function GroupSkeleton() {
   return (
-    <Loading label="Loading the mission group…" className={ACTIVITY_COLUMN}>
-      <HeaderSkeleton />
+    <ActivitySkeleton label="Loading the mission group…">
       <Card variant="flat" aria-hidden="true" className="flex flex-col gap-2 p-4 sm:p-6">
         <Bone className="h-4 w-28" />
         <Bone className="h-8 w-48" />
@@ -151,6 +145,6 @@ function GroupSkeleton() {
           </Card>
         ))}
       </div>
-    </Loading>
+    </ActivitySkeleton>
   );
 }

@@ -25,41 +25,27 @@ import { handleSessionLost } from '../../lib/session.ts';
 import { toast } from '../../stores/toasts.ts';
 import { Outcome } from '../../components/Outcome.tsx';
 import { AnswersView } from '../../components/forms/AnswersView.tsx';
-import { FormRenderer, type FormRendererHandle, type SubmitErrors } from '../../components/forms/FormRenderer.tsx';
-import { Markdown } from '../../components/forms/Markdown.tsx';
+import { Instructions } from '../../components/Instructions.tsx';
 import { ChevronDownIcon } from '../../components/icons.tsx';
-import { Loading } from '../../components/states/Loading.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
+import { AnswersForm } from './answers-form.tsx';
+import { clearLocalDraft, localDraftKey, type AnswersPayload } from './autosave.ts';
 import {
-  CHECK_AND_SUBMIT_AGAIN,
-  changedOnPage,
-  clearLocalDraft,
-  localDraftKey,
-  MERGED_NOTE,
-  readLocalDraft,
-  resumeFrom,
-  type AnswersPayload,
-} from './autosave.ts';
-import { closedLabel, countsAsDone, dateLabel, ENTRY_STATUS_LABELS, entriesProgressLabel, localDateLabel, opensLabel, pointsLabel } from '../../lib/labels.ts';
-import { photoAdapter } from './photos.ts';
+  closedLabel,
+  countsAsDone,
+  dateLabel,
+  ENTRY_STATUS_LABELS,
+  entryDateLabel,
+  entriesProgressLabel,
+  localDateLabel,
+  opensLabel,
+  pointsLabel,
+} from '../../lib/labels.ts';
 import { thumbnailUrl } from '../../shared/media.ts';
-import {
-  ACTIVITY_COLUMN,
-  ActivityHeader,
-  ActivityMeta,
-  ArrowLeftIcon,
-  Bone,
-  HeaderSkeleton,
-  ProgressBar,
-  SaveLine,
-  useOwner,
-  useTransientNote,
-} from './parts.tsx';
-import { submitFailure } from './send.ts';
-import { useAnswersAutosave } from './use-autosave.ts';
+import { ACTIVITY_COLUMN, ActivityHeader, ActivityMeta, ActivitySkeleton, ArrowLeftIcon, Bone, FormSkeleton, ProgressBar, useOwner } from './parts.tsx';
 import { entryParam } from '../../shared/mission-entries.ts';
 
 /** The browser's IANA time zone: the diary's calendar day is the participant's. */
@@ -116,6 +102,14 @@ function useReviewReasons(mission: ParticipantMission): Reasons {
   }, [load]);
 }
 
+/** What the parts of the mission screen below its header work with. */
+interface MissionParts {
+  mission: ParticipantMission;
+  owner: string;
+  reload: () => void;
+  reasons: Reasons;
+}
+
 /** The reviewer's reason for an entry sent back, beside it. */
 function ReviewReason({ entry, reasons, title }: { entry: Pick<ParticipantEntry, 'id' | 'status'>; reasons: Reasons; title?: string }) {
   const reason = reasons.get(entry.id);
@@ -141,24 +135,17 @@ export default function MissionScreen() {
   );
 }
 
-function MissionSkeleton() {
-  return (
-    <Loading label="Loading the mission…" className={ACTIVITY_COLUMN}>
-      <HeaderSkeleton />
-      <Card variant="flat" aria-hidden="true" className="flex flex-col gap-3 p-4 sm:p-6">
-        <Bone className="h-6 w-40" />
-        <Bone className="h-4 w-full" />
-        <Bone className="h-4 w-11/12" />
-        <Bone className="h-4 w-2/3" />
-      </Card>
-      <Card variant="flat" aria-hidden="true" className="flex flex-col gap-6 p-4 sm:p-6">
-        <Bone className="h-7 w-2/3" />
-        <Bone className="h-24 w-full" />
-        <Bone className="h-11 w-full sm:w-32 sm:self-end" />
-      </Card>
-    </Loading>
-  );
-}
+const MissionSkeleton = () => (
+  <ActivitySkeleton label="Loading the mission…">
+    <Card variant="flat" aria-hidden="true" className="flex flex-col gap-3 p-4 sm:p-6">
+      <Bone className="h-6 w-40" />
+      <Bone className="h-4 w-full" />
+      <Bone className="h-4 w-11/12" />
+      <Bone className="h-4 w-2/3" />
+    </Card>
+    <FormSkeleton fields={1} />
+  </ActivitySkeleton>
+);
 
 function MissionView({ mission, refresh }: { mission: ParticipantMission; refresh: () => Promise<void> }) {
   const owner = useOwner();
@@ -190,36 +177,6 @@ function MissionView({ mission, refresh }: { mission: ParticipantMission; refres
   );
 }
 
-/** The mission's instructions; `collapsible` (while an entry is open) folds them under a summary. */
-function Instructions({ text, collapsible = false }: { text: string; collapsible?: boolean }) {
-  if (!text.trim()) return null;
-  if (collapsible) {
-    return (
-      <Card asChild className="group">
-        <details>
-          <summary className="flex min-h-11 cursor-pointer list-none items-center justify-between gap-3 rounded-xl px-4 py-3 font-semibold [&::-webkit-details-marker]:hidden">
-            Instructions
-            <ChevronDownIcon className="size-5 transition-transform group-open:rotate-180" />
-          </summary>
-          <div className="border-t border-border px-4 py-4">
-            <Markdown headingLevel={3}>{text}</Markdown>
-          </div>
-        </details>
-      </Card>
-    );
-  }
-  return (
-    <Card asChild className="flex flex-col gap-3 p-4 sm:p-6">
-      <section aria-labelledby="mission-instructions">
-        <h2 id="mission-instructions" className="text-lg font-semibold">
-          Instructions
-        </h2>
-        <Markdown headingLevel={3}>{text}</Markdown>
-      </section>
-    </Card>
-  );
-}
-
 function ClosedNote({ mission, hadDraft }: { mission: ParticipantMission; hadDraft: boolean }) {
   return (
     <Alert variant="info" title={`This mission is closed · ${closedLabel(mission.closesAt)}`}>
@@ -231,7 +188,7 @@ function ClosedNote({ mission, hadDraft }: { mission: ParticipantMission; hadDra
 // ---------------------------------------------------------------------------------------------
 // One entry: the form at once
 
-function SingleEntry({ mission, owner, reload, reasons }: { mission: ParticipantMission; owner: string; reload: () => void; reasons: Reasons }) {
+function SingleEntry({ mission, owner, reload, reasons }: MissionParts) {
   const [sent, setSent] = useState<Answers | null>(null);
   const entry = mission.myEntries.find((each) => !isEditable(each)) ?? mission.myEntries[0] ?? null;
   if (entry && !isEditable(entry)) return <SubmittedEntry mission={mission} entry={entry} focus={sent !== null} reasons={reasons} />;
@@ -329,7 +286,8 @@ function forgetRequestedEntry(): void {
   history.replaceState(history.state, '', `${url.pathname}${url.search}${url.hash}`);
 }
 
-function Entries({ mission, owner, reload, reasons }: { mission: ParticipantMission; owner: string; reload: () => void; reasons: Reasons }) {
+function Entries(shared: MissionParts) {
+  const { mission, reload } = shared;
   const [openId, setOpenId] = useState<number | null>(() => requestedEntry(mission));
   const [adding, setAdding] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
@@ -390,12 +348,9 @@ function Entries({ mission, owner, reload, reasons }: { mission: ParticipantMiss
     return (
       <EntryEditor
         key={entry.id}
-        mission={mission}
+        {...shared}
         entry={entry}
         number={number}
-        owner={owner}
-        reload={reload}
-        reasons={reasons}
         onBack={() => closeEditor(null)}
         onSubmitted={() => closeEditor(`Entry ${number} is submitted — thank you!`)}
       />
@@ -454,17 +409,7 @@ function Entries({ mission, owner, reload, reasons }: { mission: ParticipantMiss
           ) : (
             <ol className="flex flex-col divide-y divide-border border-t border-border">
               {[...numbered].reverse().map(({ entry, number }) => (
-                <EntryRow
-                  key={entry.id}
-                  mission={mission}
-                  entry={entry}
-                  number={number}
-                  owner={owner}
-                  editable={open}
-                  onOpen={() => setOpenId(entry.id)}
-                  reload={reload}
-                  reasons={reasons}
-                />
+                <EntryRow key={entry.id} {...shared} entry={entry} number={number} editable={open} onOpen={() => setOpenId(entry.id)} />
               ))}
             </ol>
           )}
@@ -479,11 +424,6 @@ function blockedText(mission: ParticipantMission): string {
   return mission.lockedReason || mission.addEntryBlockedReason || 'You cannot add an entry now.';
 }
 
-function entryDate(entry: ParticipantEntry): string {
-  if (entry.localDate) return localDateLabel(entry.localDate);
-  return dateLabel(entry.submittedAt ?? entry.createdAt);
-}
-
 function EntryRow({
   mission,
   entry,
@@ -493,19 +433,15 @@ function EntryRow({
   onOpen,
   reload,
   reasons,
-}: {
-  mission: ParticipantMission;
+}: MissionParts & {
   entry: ParticipantEntry;
   number: number;
-  owner: string;
   editable: boolean;
   onOpen: () => void;
-  reload: () => void;
-  reasons: Reasons;
 }) {
   const [confirming, setConfirming] = useState(false);
   const [deleting, setDeleting] = useState(false);
-  const date = entryDate(entry);
+  const date = entryDateLabel(entry);
   const titleId = `entry-${entry.id}-title`;
 
   const remove = async () => {
@@ -595,13 +531,9 @@ function EntryEditor({
   reasons,
   onBack,
   onSubmitted,
-}: {
-  mission: ParticipantMission;
+}: MissionParts & {
   entry: ParticipantEntry;
   number: number;
-  owner: string;
-  reload: () => void;
-  reasons: Reasons;
   onBack: () => void;
   onSubmitted: () => void;
 }) {
@@ -652,28 +584,8 @@ function EntryForm({
   /** Making the entry was refused (another device made it first, in a one-entry mission). */
   const createRefused = useRef(false);
   const newKey = localDraftKey(owner, 'new-entry', mission.id);
-  const storageKey = () => (entryId.current !== null ? localDraftKey(owner, 'entry', entryId.current) : newKey);
-  const server: AnswersPayload = { answers: entry?.answers ?? {} };
-  const start = useMemo(() => {
-    const own = readLocalDraft<AnswersPayload>(local(), storageKey());
-    // A one-entry mission's entry made on another device while this one typed: those answers are this entry's.
-    const adopted = !own && single && entry !== null && isEditable(entry) ? readLocalDraft<AnswersPayload>(local(), newKey) : null;
-    const kept = own ?? adopted;
-    const resumed = resumeFrom(kept, server);
-    if (kept && !resumed.restored) clearLocalDraft(local(), storageKey());
-    return { ...resumed, adopted: adopted !== null };
-    // Read once, when the form opens.
-  }, []);
-  const [touched, setTouched] = useState(start.restored);
   // The seed is fixed for this visit (an entry created now gets its own from the next visit on).
   const [seed] = useState(() => entry?.seed ?? `entry-new-${mission.id}`);
-  const definition = definitionOf(mission, entry);
-  const form = useRef<FormRendererHandle>(null);
-  /** The page on screen (for the merge note). */
-  const page = useRef<string | null>(null);
-  /** Set when a merge changed the answers: a submit under way stops and asks to check them. */
-  const merged = useRef(false);
-  const [note, showNote] = useTransientNote();
 
   const ensureEntry = (): Promise<number> => {
     if (entryId.current !== null) return Promise.resolve(entryId.current);
@@ -691,83 +603,30 @@ function EntryForm({
     return creating.current;
   };
 
-  const { status, error, autosave } = useAnswersAutosave<AnswersPayload>({
-    save: async (payload, { revision, keepalive }) => {
-      const id = await ensureEntry();
-      return apiSend<AnswersSaved>('PUT', `/api/missions/${mission.id}/entries/${id}`, { answers: payload.answers, revision }, { keepalive });
-    },
-    storageKey,
-    server,
-    revision: entry?.revision ?? 0,
-    onMerged: (next, mine) => {
-      merged.current = true;
-      form.current?.replaceAnswers(next.answers);
-      if (changedOnPage(definition, page.current, mine.answers, next.answers)) showNote(MERGED_NOTE);
-    },
-    onRejected: (failure) => {
-      if (handleSessionLost(failure)) return;
-      // The other device made this one-entry mission's entry first: the reload opens it, with these answers.
-      if (!(single && createRefused.current)) toast({ title: 'Your answers were not saved', description: errorMessage(failure), variant: 'destructive' });
-      reload();
-    },
-  });
-
-  useEffect(() => {
-    // Answers restored from this device go to the server at once; a note when the other device changed some on screen meanwhile.
-    if (start.restored) autosave.change(start.payload);
-    if (start.adopted) clearLocalDraft(local(), newKey);
-    if (start.seen && changedOnPage(definition, page.current, start.seen, start.payload.answers)) showNote(MERGED_NOTE);
-  }, [autosave, start]);
-
-  const onSubmit = async (answers: Answers): Promise<void | SubmitErrors> => {
-    // What is on its way lands first (a late autosave would find the entry submitted).
-    merged.current = false;
-    await autosave.flush();
-    if (autosave.status() === 'error') return;
-    // Answers from the other device arrived meanwhile: the person checks them first.
-    if (merged.current) throw new Error(CHECK_AND_SUBMIT_AGAIN);
-    try {
-      const id = await ensureEntry();
-      await apiSend('POST', `/api/missions/${mission.id}/entries/${id}/submit`, { answers, revision: autosave.revision() });
-    } catch (failure) {
-      // Changed on the other device since: merged like a save, never submitted unseen.
-      if (autosave.handleConflict(failure)) throw new Error(CHECK_AND_SUBMIT_AGAIN);
-      // Refused answers are saved first: the server holds them at the revision it gives.
-      if (failure instanceof ApiError && failure.status === 400 && typeof failure.details.revision === 'number')
-        autosave.acknowledge({ answers }, failure.details.revision);
-      return submitFailure(failure, 'Your entry was not submitted', reload);
-    }
-    autosave.discard();
-    autosave.dispose();
-    onSubmitted(answers);
-  };
-
   return (
-    <div className="flex flex-col gap-4">
-      <SaveLine status={status} error={error} idle={!touched} note={note} />
-      <Card className="p-4 sm:p-6">
-        <FormRenderer
-          ref={form}
-          definition={definition}
-          seed={seed}
-          initialAnswers={start.payload.answers}
-          photos={photoAdapter}
-          headingLevel={headingLevel}
-          onChange={(answers, pageId) => {
-            setTouched(true);
-            page.current = pageId;
-            autosave.change({ answers });
-          }}
-          onPageChange={(pageId, answers) => {
-            setTouched(true);
-            page.current = pageId;
-            autosave.change({ answers });
-            void autosave.flush();
-          }}
-          onSubmit={onSubmit}
-          submitLabel="Submit"
-        />
-      </Card>
-    </div>
+    <AnswersForm<AnswersPayload>
+      definition={definitionOf(mission, entry)}
+      seed={seed}
+      headingLevel={headingLevel}
+      storageKey={() => (entryId.current !== null ? localDraftKey(owner, 'entry', entryId.current) : newKey)}
+      // A one-entry mission's entry made on another device while this one typed: those answers are this entry's.
+      adoptKey={single && entry !== null && isEditable(entry) ? newKey : null}
+      server={{ answers: entry?.answers ?? {} }}
+      revision={entry?.revision ?? 0}
+      payload={(answers) => ({ answers })}
+      save={async (payload, { revision, keepalive }) => {
+        const id = await ensureEntry();
+        return apiSend<AnswersSaved>('PUT', `/api/missions/${mission.id}/entries/${id}`, { answers: payload.answers, revision }, { keepalive });
+      }}
+      // The other device made this one-entry mission's entry first: the reload opens it, with these answers.
+      quietRejection={() => single && createRefused.current}
+      submit={async (answers, revision) => {
+        const id = await ensureEntry();
+        await apiSend('POST', `/api/missions/${mission.id}/entries/${id}/submit`, { answers, revision });
+      }}
+      notSent="Your entry was not submitted"
+      reload={reload}
+      onSubmitted={onSubmitted}
+    />
   );
 }

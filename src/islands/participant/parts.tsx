@@ -10,6 +10,8 @@ import { cn } from '../../lib/utils.ts';
 import { $auth } from '../../stores/auth.ts';
 import { AlertCircleIcon, CheckCircleIcon, InfoIcon } from '../../components/icons.tsx';
 import { Bone } from '../../components/ui/skeleton.tsx';
+import { Card } from '../../components/ui/card.tsx';
+import { Loading } from '../../components/states/Loading.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { BackLink } from '../../components/BackLink.tsx';
 
@@ -46,8 +48,32 @@ export function useOwner(): string {
  */
 export const ACTIVITY_COLUMN = 'mx-auto flex min-h-dvh max-w-2xl flex-col gap-6';
 
+/** An activity screen while it loads: its header at its final size, then `children` (the bones of its body). */
+export function ActivitySkeleton({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Loading label={label} className={ACTIVITY_COLUMN}>
+      <HeaderSkeleton />
+      {children}
+    </Loading>
+  );
+}
+
+/** A form's card while it loads: an optional progress bar, a heading, `fields` answer boxes and the submit button. */
+export function FormSkeleton({ fields, progress = false }: { fields: number; progress?: boolean }) {
+  return (
+    <Card variant="flat" aria-hidden="true" className="flex flex-col gap-6 p-4 sm:p-6">
+      {progress && <Bone className="h-1.5 w-full" />}
+      <Bone className="h-7 w-2/3" />
+      {Array.from({ length: fields }, (_, n) => (
+        <Bone key={n} className="h-24 w-full" />
+      ))}
+      <Bone className="h-11 w-full sm:w-32 sm:self-end" />
+    </Card>
+  );
+}
+
 /** The header of an activity while it loads, at its final size. */
-export function HeaderSkeleton() {
+function HeaderSkeleton() {
   return (
     <div className="flex flex-col gap-2">
       <div className="-mt-5 flex h-11 items-center sm:-mt-6">
@@ -67,6 +93,26 @@ export function HeaderSkeleton() {
 // ---------------------------------------------------------------------------------------------
 // Headers and meta
 
+/** One item of a meta line: its icon, then its words. */
+export function MetaItem({
+  icon: Icon,
+  iconClassName,
+  className,
+  children,
+}: {
+  icon: typeof StarIcon;
+  iconClassName?: string;
+  className?: string | false;
+  children: ReactNode;
+}) {
+  return (
+    <li className={cn('inline-flex items-center gap-1.5', className)}>
+      <Icon className={cn('size-4', iconClassName)} />
+      {children}
+    </li>
+  );
+}
+
 /** Points, estimated time and closing date, each with its icon. */
 export function ActivityMeta({
   points,
@@ -83,21 +129,14 @@ export function ActivityMeta({
   const closes = closesLabel(closesAt);
   return (
     <ul className={cn('flex flex-wrap items-center gap-x-5 gap-y-1.5 text-sm text-muted-foreground', className)}>
-      <li className="inline-flex items-center gap-1.5 font-medium text-foreground">
-        <StarIcon className="size-4 text-primary" />
+      <MetaItem icon={StarIcon} iconClassName="text-primary" className="font-medium text-foreground">
         {pointsLabel(points)}
-      </li>
-      {minutes && (
-        <li className="inline-flex items-center gap-1.5">
-          <ClockIcon className="size-4" />
-          {minutes}
-        </li>
-      )}
+      </MetaItem>
+      {minutes && <MetaItem icon={ClockIcon}>{minutes}</MetaItem>}
       {closes && (
-        <li className={cn('inline-flex items-center gap-1.5', closesSoon(closesAt) && 'font-medium text-destructive')}>
-          <CalendarIcon className="size-4" />
+        <MetaItem icon={CalendarIcon} className={closesSoon(closesAt) && 'font-medium text-destructive'}>
           {closes}
-        </li>
+        </MetaItem>
       )}
     </ul>
   );

@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
-import type { UseFormRegisterReturn } from 'react-hook-form';
+import type { DefaultValues, FieldValues, UseFormRegisterReturn } from 'react-hook-form';
 import type { z } from 'zod';
 import type { dataDeletionByEmailSchema, dataDeletionSignedInSchema } from '../../shared/schemas/data-deletion.ts';
 import { DATA_DELETION_REASON_MAX_LENGTH } from '../../shared/limits.ts';
-import { useApiForm } from '../../lib/use-api-form.ts';
+import { useApiForm, type ApiForm, type ApiFormOptions } from '../../lib/use-api-form.ts';
 import { ApiError, apiGet, apiSend, withQuery, type OkResponse, type TokenInfo } from '../../platform/api.ts';
 import { errorMessage } from '../../lib/form-errors.ts';
 import { useAuth } from '../../lib/use-auth.ts';
@@ -16,8 +16,7 @@ import { PasswordInput } from '../../components/ui/password-input.tsx';
 import { Failed } from '../../components/states/Failed.tsx';
 import { Loading } from '../../components/states/Loading.tsx';
 import { Outcome } from '../../components/Outcome.tsx';
-
-const linkClass = 'font-medium text-primary underline underline-offset-4 hover:no-underline';
+import { CheckInbox, LINK_CLASS, LinkButton } from '../../components/CheckInbox.tsx';
 
 /** The `?token=` of a mailed confirmation link, if any. */
 function tokenFromQuery(): string | null {
@@ -87,6 +86,18 @@ function ReasonField({ id, error, registration }: { id: string; error: string | 
   );
 }
 
+/** A deletion request form: `POST /api/data-deletion` with its values, then `onDone`. */
+function useDeletionRequest<T extends FieldValues>(schema: ApiFormOptions<T>['schema'], defaultValues: DefaultValues<T>, onDone: () => void): ApiForm<T> {
+  return useApiForm<T>({
+    schema,
+    defaultValues,
+    submit: async (values) => {
+      await apiSend<OkResponse>('POST', '/api/data-deletion', values);
+      onDone();
+    },
+  });
+}
+
 type SignedInValues = z.input<typeof dataDeletionSignedInSchema>;
 
 function SignedInForm({ email, onDone }: { email: string; onDone: () => void }) {
@@ -95,14 +106,11 @@ function SignedInForm({ email, onDone }: { email: string; onDone: () => void }) 
     onSubmit,
     alert,
     formState: { errors, isSubmitting },
-  } = useApiForm<SignedInValues>({
-    schema: () => import('../../shared/schemas/data-deletion.ts').then((m) => m.dataDeletionSignedInSchema),
-    defaultValues: { currentPassword: '', reason: '' },
-    submit: async (values) => {
-      await apiSend<OkResponse>('POST', '/api/data-deletion', values);
-      onDone();
-    },
-  });
+  } = useDeletionRequest<SignedInValues>(
+    () => import('../../shared/schemas/data-deletion.ts').then((m) => m.dataDeletionSignedInSchema),
+    { currentPassword: '', reason: '' },
+    onDone,
+  );
 
   return (
     <form noValidate onSubmit={onSubmit} className="flex flex-col gap-5">
@@ -131,20 +139,17 @@ function ByEmailForm({ onDone }: { onDone: () => void }) {
     onSubmit,
     alert,
     formState: { errors, isSubmitting },
-  } = useApiForm<ByEmailValues>({
-    schema: () => import('../../shared/schemas/data-deletion.ts').then((m) => m.dataDeletionByEmailSchema),
-    defaultValues: { email: '', reason: '' },
-    submit: async (values) => {
-      await apiSend<OkResponse>('POST', '/api/data-deletion', values);
-      onDone();
-    },
-  });
+  } = useDeletionRequest<ByEmailValues>(
+    () => import('../../shared/schemas/data-deletion.ts').then((m) => m.dataDeletionByEmailSchema),
+    { email: '', reason: '' },
+    onDone,
+  );
 
   return (
     <form noValidate onSubmit={onSubmit} className="flex flex-col gap-5">
       <p className="-mt-1 text-sm text-muted-foreground">
         Enter the email address of your account and we will send you a link to confirm the request. Have your password?{' '}
-        <a href="/login?r=/data-deletion" className={linkClass}>
+        <a href="/login?r=/data-deletion" className={LINK_CLASS}>
           Sign in
         </a>{' '}
         to confirm at once.
@@ -241,7 +246,7 @@ function Confirmed() {
     <Outcome level="h3" tone="success" title="Your request is confirmed">
       <p>
         We will delete your account and data within 30 days and email you when it is done. Changed your mind?{' '}
-        <a href="/contact" className={linkClass}>
+        <a href="/contact" className={LINK_CLASS}>
           Contact us
         </a>{' '}
         before then.
@@ -252,16 +257,14 @@ function Confirmed() {
 
 function LinkSent({ onRestart }: { onRestart: () => void }) {
   return (
-    <Outcome
-      tone="info"
-      title="Check your inbox"
+    <CheckInbox
       action={
-        <button type="button" onClick={onRestart} className={cn(linkClass, 'text-sm')}>
+        <LinkButton onClick={onRestart} className="text-sm">
           Send another link
-        </button>
+        </LinkButton>
       }
     >
       <p>If an account exists for that address, we sent a link to confirm the deletion request. It works for 24 hours.</p>
-    </Outcome>
+    </CheckInbox>
   );
 }

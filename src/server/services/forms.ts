@@ -4,7 +4,7 @@
  * well-formed, with a revision number that detects concurrent edits; publishing freezes the draft
  * as version 1, 2, … once it passes the publish checks.
  */
-import { and, asc, count, desc, eq, ilike, inArray, max, ne, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, inArray, max, ne, sql, type SQL } from 'drizzle-orm';
 import { emptyDefinition, type FormDraft } from '../../shared/forms/definition.ts';
 import { checkForPublish, diffDefinitions, type FormChange } from '../../shared/forms/index.ts';
 import {

@@ -65,6 +65,10 @@ export function ConditionEditor({ draft, target, condition, onChange, today }: C
     focusNext.current = 'start';
     onChange(null);
   };
+  const start = (row: RuleRow) => {
+    focusNext.current = { rule: 0 };
+    write({ mode: 'all', rows: [row] });
+  };
 
   return (
     <section ref={root} aria-labelledby={headingId} className="flex flex-col gap-3">
@@ -75,16 +79,7 @@ export function ConditionEditor({ draft, target, condition, onChange, today }: C
         <>
           <p className="text-sm text-muted-foreground">Always shown.</p>
           {first ? (
-            <Button
-              variant="outline"
-              size="sm"
-              className="self-start"
-              data-condition-start
-              onClick={() => {
-                focusNext.current = { rule: 0 };
-                write({ mode: 'all', rows: [first] });
-              }}
-            >
+            <Button variant="outline" size="sm" className="self-start" data-condition-start onClick={() => start(first)}>
               Add a condition
             </Button>
           ) : (
@@ -110,23 +105,7 @@ export function ConditionEditor({ draft, target, condition, onChange, today }: C
           >
             {JSON.stringify(condition, null, 2)}
           </pre>
-          <div className="flex flex-wrap gap-2">
-            {first && (
-              <Button
-                variant="outline"
-                size="sm"
-                onClick={() => {
-                  focusNext.current = { rule: 0 };
-                  write({ mode: 'all', rows: [first] });
-                }}
-              >
-                Replace with a simple rule
-              </Button>
-            )}
-            <Button variant="ghost" size="sm" onClick={remove}>
-              Remove condition
-            </Button>
-          </div>
+          <ConditionActions addLabel="Replace with a simple rule" onAdd={first ? () => start(first) : undefined} onRemove={remove} />
         </>
       )}
 
@@ -163,26 +142,37 @@ export function ConditionEditor({ draft, target, condition, onChange, today }: C
               </li>
             ))}
           </ol>
-          <div className="flex flex-wrap gap-2">
-            {first && (
-              <Button
-                variant="outline"
-                size="sm"
-                onClick={() => {
-                  focusNext.current = { rule: rule.rows.length };
-                  write({ ...rule, rows: [...rule.rows, first] });
-                }}
-              >
-                Add a rule
-              </Button>
-            )}
-            <Button variant="ghost" size="sm" onClick={remove}>
-              Remove condition
-            </Button>
-          </div>
+          <ConditionActions
+            addLabel="Add a rule"
+            onAdd={
+              first
+                ? () => {
+                    focusNext.current = { rule: rule.rows.length };
+                    write({ ...rule, rows: [...rule.rows, first] });
+                  }
+                : undefined
+            }
+            onRemove={remove}
+          />
         </>
       )}
     </section>
+  );
+}
+
+/** Under a condition: a button that adds a rule (when there is a question to use) and "Remove condition". */
+function ConditionActions({ addLabel, onAdd, onRemove }: { addLabel: string; onAdd: (() => void) | undefined; onRemove: () => void }) {
+  return (
+    <div className="flex flex-wrap gap-2">
+      {onAdd && (
+        <Button variant="outline" size="sm" onClick={onAdd}>
+          {addLabel}
+        </Button>
+      )}
+      <Button variant="ghost" size="sm" onClick={onRemove}>
+        Remove condition
+      </Button>
+    </div>
   );
 }
 

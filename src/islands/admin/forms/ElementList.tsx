@@ -48,6 +48,42 @@ export interface ElementListProps {
 const PAGE_DROP = 'page:';
 const titleOf = (element: { id: string; title: string }) => element.title.trim() || element.id;
 const quote = (text: string) => `“${text}”`;
+const MOVES = [
+  { delta: -1, way: 'up' },
+  { delta: 1, way: 'down' },
+] as const;
+
+/** The "Move … up" and "Move … down" buttons of a page or a card; their focus keys end in `up` and `down`. */
+function MoveButtons({
+  name,
+  focusKey,
+  describedBy,
+  className,
+  blocked,
+  onMove,
+}: {
+  name: string;
+  focusKey: string;
+  describedBy: string;
+  className?: string;
+  blocked: (delta: -1 | 1) => boolean;
+  onMove: (delta: -1 | 1) => void;
+}) {
+  return MOVES.map(({ delta, way }) => (
+    <Button
+      key={way}
+      variant="ghost"
+      size="sm"
+      className={className}
+      aria-describedby={describedBy}
+      data-focus-key={`${focusKey}${way}`}
+      disabled={blocked(delta)}
+      onClick={() => onMove(delta)}
+    >
+      {`${name} ${way}`}
+    </Button>
+  ));
+}
 
 export function ElementList({ state, dispatch, problems, onEdit, onEditPage, onDelete, onDeletePage, onAddHere, announce }: ElementListProps) {
   const root = useRef<HTMLDivElement>(null);
@@ -251,26 +287,13 @@ function PageSection(props: PageSectionProps) {
             <Button variant="ghost" size="sm" aria-describedby={headingId} onClick={() => props.onEditPage(page.id)}>
               Page settings
             </Button>
-            <Button
-              variant="ghost"
-              size="sm"
-              aria-describedby={headingId}
-              data-focus-key={`${page.id}|page-up`}
-              disabled={pageIndex === 0}
-              onClick={() => props.onMovePage(-1)}
-            >
-              Move page up
-            </Button>
-            <Button
-              variant="ghost"
-              size="sm"
-              aria-describedby={headingId}
-              data-focus-key={`${page.id}|page-down`}
-              disabled={pageIndex === pageCount - 1}
-              onClick={() => props.onMovePage(1)}
-            >
-              Move page down
-            </Button>
+            <MoveButtons
+              name="Move page"
+              focusKey={`${page.id}|page-`}
+              describedBy={headingId}
+              blocked={(delta) => pageIndex + delta < 0 || pageIndex + delta >= pageCount}
+              onMove={props.onMovePage}
+            />
             <Button variant="ghost" size="sm" aria-describedby={headingId} className="text-destructive" disabled={pageCount === 1} onClick={props.onDeletePage}>
               Delete page
             </Button>
@@ -394,28 +417,14 @@ function ElementCard({
             >
               Edit
             </Button>
-            <Button
-              variant="ghost"
-              size="sm"
+            <MoveButtons
+              name="Move"
+              focusKey={`${element.id}|`}
+              describedBy={titleId}
               className="h-8"
-              aria-describedby={titleId}
-              data-focus-key={`${element.id}|up`}
-              disabled={isFirst(element.id)}
-              onClick={() => onMove(element, -1)}
-            >
-              Move up
-            </Button>
-            <Button
-              variant="ghost"
-              size="sm"
-              className="h-8"
-              aria-describedby={titleId}
-              data-focus-key={`${element.id}|down`}
-              disabled={isLast(element.id)}
-              onClick={() => onMove(element, 1)}
-            >
-              Move down
-            </Button>
+              blocked={(delta) => (delta === -1 ? isFirst : isLast)(element.id)}
+              onMove={(delta) => onMove(element, delta)}
+            />
             <Button variant="ghost" size="sm" className="h-8" aria-describedby={titleId} onClick={() => onDuplicate(element)}>
               Duplicate
             </Button>

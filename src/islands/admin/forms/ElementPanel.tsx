@@ -20,7 +20,8 @@ import { Button } from '../../../components/ui/button.tsx';
 import { findElement, isLocked, unavailableIds, type BuilderAction, type BuilderState, type DraftPage } from './builder-state.ts';
 import { TYPE_LABELS, elementIdProblem, typeLabel, type Item } from './catalog.ts';
 import { ConditionEditor } from './ConditionEditor.tsx';
-import { CheckSetting, LongTextSetting, NumberSetting, SelectSetting, TextSetting } from './fields.tsx';
+import type { ConditionTarget } from './conditions.ts';
+import { CheckSetting, LongTextSetting, NumberSetting, SelectSetting, TextSetting, type Choice } from './fields.tsx';
 import { OptionsEditor } from './OptionsEditor.tsx';
 
 export interface ElementPanelProps {
@@ -78,58 +79,99 @@ function Problems({ messages }: { messages: readonly string[] | undefined }) {
   );
 }
 
-function PageSettings({
+function PageSettings({ problems, page, pageIndex, ...panel }: ElementPanelProps & { page: DraftPage; pageIndex: number }) {
+  const update = (patch: Record<string, unknown>, key: string) => panel.dispatch({ type: 'update_page', id: page.id, patch, key: `page:${page.id}:${key}` });
+  return (
+    <SettingsPanel
+      {...panel}
+      heading="Page settings"
+      about={
+        <>
+          {pageName(page, pageIndex)} · id <span className="font-mono">{page.id}</span> ·{' '}
+          {page.elements.length === 1 ? '1 question' : `${page.elements.length} questions`}
+        </>
+      }
+      problems={problems[page.id]}
+      target={{ kind: 'page', id: page.id }}
+      condition={page.visibleIf}
+    >
+      <TextSetting label="Page title" value={page.title ?? ''} onChange={(title) => update({ title }, 'title')} />
+      <DescriptionSetting
+        label="Page description"
+        help="Shown under the page title."
+        value={str(page, 'description')}
+        onChange={(description) => update({ description }, 'description')}
+      />
+    </SettingsPanel>
+  );
+}
+
+/** A page's or a question's panel: heading, what it is, its problems, its settings, then its condition. */
+function SettingsPanel({
   state,
   dispatch,
-  problems,
   today,
   headingRef,
   headingId,
-  page,
-  pageIndex,
-}: ElementPanelProps & { page: DraftPage; pageIndex: number }) {
-  const update = (patch: Record<string, unknown>, key: string) => dispatch({ type: 'update_page', id: page.id, patch, key: `page:${page.id}:${key}` });
+  heading,
+  about,
+  problems,
+  target,
+  condition,
+  children,
+}: Omit<ElementPanelProps, 'problems'> & {
+  heading: string;
+  about: ReactNode;
+  problems: readonly string[] | undefined;
+  target: ConditionTarget;
+  condition: unknown;
+  children: ReactNode;
+}) {
   return (
     <div className="flex flex-col gap-5">
       <div className="flex flex-col gap-1">
         <h2 ref={headingRef} id={headingId} tabIndex={-1} className="text-lg font-semibold">
-          Page settings
+          {heading}
         </h2>
-        <p className="text-sm text-muted-foreground">
-          {pageName(page, pageIndex)} · id <span className="font-mono">{page.id}</span> ·{' '}
-          {page.elements.length === 1 ? '1 question' : `${page.elements.length} questions`}
-        </p>
+        <p className="text-sm text-muted-foreground">{about}</p>
       </div>
-      <Problems messages={problems[page.id]} />
-      <TextSetting label="Page title" value={page.title ?? ''} onChange={(title) => update({ title }, 'title')} />
-      <LongTextSetting
-        label="Page description"
-        description="Shown under the page title. Markdown: **bold**, _italic_, lists, links."
-        value={str(page, 'description')}
-        onChange={(description) => update({ description: description === '' ? undefined : description }, 'description')}
-      />
+      <Problems messages={problems} />
+      {children}
       <ConditionEditor
         draft={state.draft}
-        target={{ kind: 'page', id: page.id }}
-        condition={page.visibleIf}
+        target={target}
+        condition={condition}
         today={today}
-        onChange={(condition, key) => dispatch({ type: 'set_condition', kind: 'page', id: page.id, condition, ...(key ? { key } : {}) })}
+        onChange={(next, key) => dispatch({ type: 'set_condition', kind: target.kind, id: target.id, condition: next, ...(key ? { key } : {}) })}
       />
     </div>
   );
 }
 
-function ElementSettings({
-  state,
-  dispatch,
-  problems,
-  today,
-  headingRef,
-  headingId,
-  announce,
-  element,
-  pageId,
-}: ElementPanelProps & { element: DraftElement; pageId: string }) {
+/** The Markdown text under a page's or a question's title; empty is none. */
+function DescriptionSetting({
+  label,
+  help,
+  value,
+  onChange,
+}: {
+  label: string;
+  help: string;
+  value: string;
+  onChange: (description: string | undefined) => void;
+}) {
+  return (
+    <LongTextSetting
+      label={label}
+      description={`${help} Markdown: **bold**, _italic_, lists, links.`}
+      value={value}
+      onChange={(text) => onChange(text === '' ? undefined : text)}
+    />
+  );
+}
+
+function ElementSettings({ problems, element, pageId, ...panel }: ElementPanelProps & { element: DraftElement; pageId: string }) {
+  const { state, dispatch, announce } = panel;
   const raw = element as Raw;
   const id = element.id;
   const locked = isLocked(state, id);
@@ -139,23 +181,24 @@ function ElementSettings({
   useEffect(() => setPendingType(null), [id]);
 
   return (
-    <div className="flex flex-col gap-5">
-      <div className="flex flex-col gap-1">
-        <h2 ref={headingRef} id={headingId} tabIndex={-1} className="text-lg font-semibold">
-          Question settings
-        </h2>
-        <p className="text-sm text-muted-foreground">
+    <SettingsPanel
+      {...panel}
+      heading="Question settings"
+      about={
+        <>
           {typeLabel(element.type)} · id <span className="font-mono">{id}</span>
-        </p>
-      </div>
-      <Problems messages={problems[id]} />
-
+        </>
+      }
+      problems={problems[id]}
+      target={{ kind: 'element', id }}
+      condition={raw.visibleIf}
+    >
       <LongTextSetting label="Question title" rows={2} value={element.title} onChange={(title) => update({ title }, 'title')} />
-      <LongTextSetting
+      <DescriptionSetting
         label="Description"
-        description="Help under the title. Markdown: **bold**, _italic_, lists, links."
+        help="Help under the title."
         value={str(raw, 'description')}
-        onChange={(description) => update({ description: description === '' ? undefined : description }, 'description')}
+        onChange={(description) => update({ description }, 'description')}
       />
       {element.type !== 'statement' && (
         <CheckSetting
@@ -223,15 +266,7 @@ function ElementSettings({
       )}
 
       {isElementType(element.type) && <TypeSettings element={element} type={element.type} update={update} />}
-
-      <ConditionEditor
-        draft={state.draft}
-        target={{ kind: 'element', id }}
-        condition={raw.visibleIf}
-        today={today}
-        onChange={(condition, key) => dispatch({ type: 'set_condition', kind: 'element', id, condition, ...(key ? { key } : {}) })}
-      />
-    </div>
+    </SettingsPanel>
   );
 }
 
@@ -271,83 +306,78 @@ function TypeSettings({
   update: (patch: Record<string, unknown>, key: string, label?: string) => void;
 }) {
   const raw = element as Raw;
-  const setText = (key: string) => (value: string) => update({ [key]: value === '' ? undefined : value }, key);
-  const setNumber = (key: string) => (value: number | undefined) => update({ [key]: value }, key);
   const setBool = (key: string) => (value: boolean) => update({ [key]: value || undefined }, key);
+  // One setting per key of the element: its control reads and writes that key.
+  const text = (key: string, label: string, more: { description?: string; placeholder?: string } = {}) => (
+    <TextSetting label={label} {...more} value={str(raw, key)} onChange={(value) => update({ [key]: value === '' ? undefined : value }, key)} />
+  );
+  const number = (key: string, label: string, more: { description?: string; min?: number; max?: number; step?: number } = {}) => (
+    <NumberSetting label={label} {...more} value={num(raw, key)} onChange={(value) => update({ [key]: value }, key)} />
+  );
+  const check = (key: string, label: string, description?: string) => (
+    <CheckSetting label={label} description={description} checked={bool(raw, key)} onChange={setBool(key)} />
+  );
+  const select = <V extends string>(key: string, label: string, none: string, choices: readonly Choice<V>[]) => (
+    <SelectSetting
+      label={label}
+      none={none}
+      value={(str(raw, key) || undefined) as V | undefined}
+      choices={choices}
+      onChange={(value) => update({ [key]: value }, key)}
+    />
+  );
+  const longText = (key: string, label: string, more: { description?: string; rows?: number } = {}) => (
+    <LongTextSetting label={label} {...more} value={str(raw, key)} onChange={(value) => update({ [key]: value }, key)} />
+  );
   const options = (key: 'options' | 'rows' | 'columns', noun: 'option' | 'row' | 'column') => (
     <OptionsEditor noun={noun} elementId={element.id} items={itemsOf(raw, key)} onChange={(items, mergeKey) => update({ [key]: items }, mergeKey)} />
   );
-  const optionOrder = (
-    <CheckSetting
-      label="Shuffle the options"
-      description="Each person sees them in their own random order."
-      checked={raw.optionOrder === 'random'}
-      onChange={(random) => update({ optionOrder: random ? 'random' : undefined }, 'optionOrder')}
-    />
+  const lengths = (defaultMax: number, hardMax: number) => (
+    <>
+      {number('minLength', 'Minimum length', { min: 0, step: 1 })}
+      {number('maxLength', 'Maximum length', { description: `${defaultMax} when empty.`, min: 1, max: hardMax, step: 1 })}
+      {text('placeholder', 'Placeholder')}
+    </>
   );
-  const allowOther = <CheckSetting label="Add an “Other” choice with a text box" checked={bool(raw, 'allowOther')} onChange={setBool('allowOther')} />;
+  const choiceSettings = (
+    <>
+      {options('options', 'option')}
+      <CheckSetting
+        label="Shuffle the options"
+        description="Each person sees them in their own random order."
+        checked={raw.optionOrder === 'random'}
+        onChange={(random) => update({ optionOrder: random ? 'random' : undefined }, 'optionOrder')}
+      />
+      {check('allowOther', 'Add an “Other” choice with a text box')}
+    </>
+  );
+  const dateHelp = { description: 'YYYY-MM-DD, or “today”.', placeholder: 'YYYY-MM-DD' };
 
-  switch (type) {
-    case 'short_text':
-      return (
-        <Settings>
-          <SelectSetting
-            label="Format"
-            none="Any text"
-            value={str(raw, 'format') || undefined}
-            choices={SHORT_TEXT_FORMATS.filter((format) => format !== 'text').map((format) => ({
-              value: format,
-              label: { email: 'Email address', url: 'Web address', phone: 'Phone number' }[format] ?? format,
-            }))}
-            onChange={(format) => update({ format }, 'format')}
-          />
-          <NumberSetting label="Minimum length" min={0} step={1} value={num(raw, 'minLength')} onChange={setNumber('minLength')} />
-          <NumberSetting
-            label="Maximum length"
-            description={`${FORM_LIMITS.shortTextDefaultMax} when empty.`}
-            min={1}
-            max={FORM_LIMITS.shortTextHardMax}
-            step={1}
-            value={num(raw, 'maxLength')}
-            onChange={setNumber('maxLength')}
-          />
-          <TextSetting label="Placeholder" value={str(raw, 'placeholder')} onChange={setText('placeholder')} />
-        </Settings>
-      );
-    case 'long_text':
-      return (
-        <Settings>
-          <NumberSetting label="Minimum length" min={0} step={1} value={num(raw, 'minLength')} onChange={setNumber('minLength')} />
-          <NumberSetting
-            label="Maximum length"
-            description={`${FORM_LIMITS.longTextDefaultMax} when empty.`}
-            min={1}
-            max={FORM_LIMITS.longTextHardMax}
-            step={1}
-            value={num(raw, 'maxLength')}
-            onChange={setNumber('maxLength')}
-          />
-          <TextSetting label="Placeholder" value={str(raw, 'placeholder')} onChange={setText('placeholder')} />
-        </Settings>
-      );
-    case 'single_choice':
-      return (
-        <Settings>
-          {options('options', 'option')}
-          {optionOrder}
-          {allowOther}
-        </Settings>
-      );
-    case 'multiple_choice': {
+  const settingsOf: Readonly<Record<ElementType, () => ReactNode>> = {
+    short_text: () => (
+      <>
+        {select(
+          'format',
+          'Format',
+          'Any text',
+          SHORT_TEXT_FORMATS.filter((format) => format !== 'text').map((format) => ({
+            value: format,
+            label: { email: 'Email address', url: 'Web address', phone: 'Phone number' }[format] ?? format,
+          })),
+        )}
+        {lengths(FORM_LIMITS.shortTextDefaultMax, FORM_LIMITS.shortTextHardMax)}
+      </>
+    ),
+    long_text: () => lengths(FORM_LIMITS.longTextDefaultMax, FORM_LIMITS.longTextHardMax),
+    single_choice: () => choiceSettings,
+    multiple_choice: () => {
       const items = itemsOf(raw, 'options');
       const exclusive = new Set(Array.isArray(raw.exclusive) ? (raw.exclusive as unknown[]).map(String) : []);
       return (
-        <Settings>
-          {options('options', 'option')}
-          {optionOrder}
-          {allowOther}
-          <NumberSetting label="Choose at least" min={0} step={1} value={num(raw, 'minSelected')} onChange={setNumber('minSelected')} />
-          <NumberSetting label="Choose at most" min={1} step={1} value={num(raw, 'maxSelected')} onChange={setNumber('maxSelected')} />
+        <>
+          {choiceSettings}
+          {number('minSelected', 'Choose at least', { min: 0, step: 1 })}
+          {number('maxSelected', 'Choose at most', { min: 1, step: 1 })}
           {items.length > 0 && (
             <fieldset className="flex flex-col gap-2">
               <legend className="mb-1 text-sm font-medium">Options that clear the others (e.g. “None of these”)</legend>
@@ -364,150 +394,93 @@ function TypeSettings({
               ))}
             </fieldset>
           )}
-        </Settings>
+        </>
       );
-    }
-    case 'dropdown':
-      return (
-        <Settings>
-          {options('options', 'option')}
-          <CheckSetting label="Searchable" description="A search box filters long lists." checked={bool(raw, 'searchable')} onChange={setBool('searchable')} />
-        </Settings>
-      );
-    case 'ranking':
-      return (
-        <Settings>
-          {options('options', 'option')}
-          <CheckSetting label="Rank every option" checked={bool(raw, 'rankAll')} onChange={setBool('rankAll')} />
-        </Settings>
-      );
-    case 'rating':
-      return (
-        <Settings>
-          <NumberSetting
-            label="Highest rating"
-            description={`From ${FORM_LIMITS.ratingMin} to ${FORM_LIMITS.ratingMax}.`}
-            min={FORM_LIMITS.ratingMin}
-            max={FORM_LIMITS.ratingMax}
-            step={1}
-            value={num(raw, 'max')}
-            onChange={setNumber('max')}
-          />
-          <SelectSetting
-            label="Shown as"
-            value={str(raw, 'icon') || undefined}
-            none="Stars (default)"
-            choices={RATING_ICONS.filter((icon) => icon !== 'star').map((icon) => ({ value: icon, label: 'Numbers' }))}
-            onChange={(icon) => update({ icon }, 'icon')}
-          />
-        </Settings>
-      );
-    case 'scale':
-      return (
-        <Settings>
-          <NumberSetting label="From" value={num(raw, 'min')} onChange={setNumber('min')} />
-          <NumberSetting label="To" value={num(raw, 'max')} onChange={setNumber('max')} />
-          <NumberSetting label="Step" description="1 when empty." min={0} value={num(raw, 'step')} onChange={setNumber('step')} />
-          <TextSetting label="Label of the low end" placeholder="Not at all likely" value={str(raw, 'minLabel')} onChange={setText('minLabel')} />
-          <TextSetting label="Label of the high end" placeholder="Extremely likely" value={str(raw, 'maxLabel')} onChange={setText('maxLabel')} />
-          <SelectSetting
-            label="Preset"
-            none="None"
-            value={str(raw, 'preset') || undefined}
-            choices={SCALE_PRESETS.map((preset) => ({ value: preset, label: preset === 'nps' ? 'Net Promoter Score (0–10)' : 'Likert' }))}
-            onChange={(preset) => update({ preset }, 'preset')}
-          />
-        </Settings>
-      );
-    case 'number':
-      return (
-        <Settings>
-          <NumberSetting label="Minimum" value={num(raw, 'min')} onChange={setNumber('min')} />
-          <NumberSetting label="Maximum" value={num(raw, 'max')} onChange={setNumber('max')} />
-          <CheckSetting label="Whole numbers only" checked={bool(raw, 'integer')} onChange={setBool('integer')} />
-          <TextSetting label="Unit" placeholder="km, €, minutes…" value={str(raw, 'unit')} onChange={setText('unit')} />
-        </Settings>
-      );
-    case 'date':
-      return (
-        <Settings>
-          <TextSetting
-            label="Earliest date"
-            description="YYYY-MM-DD, or “today”."
-            placeholder="YYYY-MM-DD"
-            value={str(raw, 'minDate')}
-            onChange={setText('minDate')}
-          />
-          <TextSetting
-            label="Latest date"
-            description="YYYY-MM-DD, or “today”."
-            placeholder="YYYY-MM-DD"
-            value={str(raw, 'maxDate')}
-            onChange={setText('maxDate')}
-          />
-        </Settings>
-      );
-    case 'photo':
-      return (
-        <Settings>
-          <NumberSetting
-            label="At least"
-            description="Photos needed when the question is answered."
-            min={0}
-            max={FORM_LIMITS.photoMaxFiles}
-            step={1}
-            value={num(raw, 'minFiles')}
-            onChange={setNumber('minFiles')}
-          />
-          <NumberSetting
-            label="At most"
-            description={`Up to ${FORM_LIMITS.photoMaxFiles}.`}
-            min={1}
-            max={FORM_LIMITS.photoMaxFiles}
-            step={1}
-            value={num(raw, 'maxFiles')}
-            onChange={setNumber('maxFiles')}
-          />
-          <SelectSetting
-            label="Photos from"
-            none="Camera or library (default)"
-            value={str(raw, 'capture') || undefined}
-            choices={PHOTO_CAPTURE.filter((capture) => capture !== 'both').map((capture) => ({
-              value: capture,
-              label: capture === 'camera' ? 'The camera only' : 'The library only',
-            }))}
-            onChange={(capture) => update({ capture }, 'capture')}
-          />
-        </Settings>
-      );
-    case 'consent':
-      return (
-        <Settings>
-          <LongTextSetting label="Statement to tick" value={str(raw, 'statement')} onChange={(statement) => update({ statement }, 'statement')} />
-        </Settings>
-      );
-    case 'matrix':
-      return (
-        <Settings>
-          {options('rows', 'row')}
-          {options('columns', 'column')}
-          <CheckSetting label="Several columns per row" checked={bool(raw, 'multiple')} onChange={setBool('multiple')} />
-          <CheckSetting label="Every row must be answered" checked={bool(raw, 'allRowsRequired')} onChange={setBool('allRowsRequired')} />
-        </Settings>
-      );
-    case 'statement':
-      return (
-        <Settings>
-          <LongTextSetting
-            label="Text"
-            description="Markdown: **bold**, _italic_, lists, links."
-            rows={5}
-            value={str(raw, 'body')}
-            onChange={(body) => update({ body }, 'body')}
-          />
-        </Settings>
-      );
-  }
+    },
+    dropdown: () => (
+      <>
+        {options('options', 'option')}
+        {check('searchable', 'Searchable', 'A search box filters long lists.')}
+      </>
+    ),
+    ranking: () => (
+      <>
+        {options('options', 'option')}
+        {check('rankAll', 'Rank every option')}
+      </>
+    ),
+    rating: () => (
+      <>
+        {number('max', 'Highest rating', {
+          description: `From ${FORM_LIMITS.ratingMin} to ${FORM_LIMITS.ratingMax}.`,
+          min: FORM_LIMITS.ratingMin,
+          max: FORM_LIMITS.ratingMax,
+          step: 1,
+        })}
+        {select(
+          'icon',
+          'Shown as',
+          'Stars (default)',
+          RATING_ICONS.filter((icon) => icon !== 'star').map((icon) => ({ value: icon, label: 'Numbers' })),
+        )}
+      </>
+    ),
+    scale: () => (
+      <>
+        {number('min', 'From')}
+        {number('max', 'To')}
+        {number('step', 'Step', { description: '1 when empty.', min: 0 })}
+        {text('minLabel', 'Label of the low end', { placeholder: 'Not at all likely' })}
+        {text('maxLabel', 'Label of the high end', { placeholder: 'Extremely likely' })}
+        {select(
+          'preset',
+          'Preset',
+          'None',
+          SCALE_PRESETS.map((preset) => ({ value: preset, label: preset === 'nps' ? 'Net Promoter Score (0–10)' : 'Likert' })),
+        )}
+      </>
+    ),
+    number: () => (
+      <>
+        {number('min', 'Minimum')}
+        {number('max', 'Maximum')}
+        {check('integer', 'Whole numbers only')}
+        {text('unit', 'Unit', { placeholder: 'km, €, minutes…' })}
+      </>
+    ),
+    date: () => (
+      <>
+        {text('minDate', 'Earliest date', dateHelp)}
+        {text('maxDate', 'Latest date', dateHelp)}
+      </>
+    ),
+    photo: () => (
+      <>
+        {number('minFiles', 'At least', { description: 'Photos needed when the question is answered.', min: 0, max: FORM_LIMITS.photoMaxFiles, step: 1 })}
+        {number('maxFiles', 'At most', { description: `Up to ${FORM_LIMITS.photoMaxFiles}.`, min: 1, max: FORM_LIMITS.photoMaxFiles, step: 1 })}
+        {select(
+          'capture',
+          'Photos from',
+          'Camera or library (default)',
+          PHOTO_CAPTURE.filter((capture) => capture !== 'both').map((capture) => ({
+            value: capture,
+            label: capture === 'camera' ? 'The camera only' : 'The library only',
+          })),
+        )}
+      </>
+    ),
+    consent: () => longText('statement', 'Statement to tick'),
+    matrix: () => (
+      <>
+        {options('rows', 'row')}
+        {options('columns', 'column')}
+        {check('multiple', 'Several columns per row')}
+        {check('allRowsRequired', 'Every row must be answered')}
+      </>
+    ),
+    statement: () => longText('body', 'Text', { description: 'Markdown: **bold**, _italic_, lists, links.', rows: 5 }),
+  };
+  return <Settings>{settingsOf[type]()}</Settings>;
 }
 
 /** The type's own settings, under a heading. */

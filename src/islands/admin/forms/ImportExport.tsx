@@ -10,6 +10,7 @@ import { checkForPublish } from '../../../shared/forms/publish.ts';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog.tsx';
+import { HiddenFileInput } from '../../../components/ui/hidden-file-input.tsx';
 
 /** A file name from a title: "Pet survey 2026!" → "pet-survey-2026.json". */
 export function exportFileName(title: string): string {
@@ -76,16 +77,10 @@ export function ImportButton({ onImport, className }: { onImport: (draft: FormDr
       <Button variant="outline" size="sm" className={className} onClick={() => input.current?.click()}>
         Import JSON
       </Button>
-      <input
+      <HiddenFileInput
         ref={input}
-        type="file"
         accept="application/json,.json"
-        className="sr-only"
-        tabIndex={-1}
-        aria-hidden="true"
-        onChange={(event) => {
-          const file = event.target.files?.[0];
-          event.target.value = '';
+        onFile={(file) => {
           if (file) void read(file);
         }}
       />

@@ -3,7 +3,8 @@
  * remove, move up and down. Each item keeps its id when it is renamed or moved, so answers and
  * conditions that use it stay right; new items get the next free `option_N` id.
  */
-import { useEffect, useId, useRef } from 'react';
+import { useEffect, useId, useRef, type ComponentProps } from 'react';
+import { cn } from '../../../lib/utils.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Input } from '../../../components/ui/input.tsx';
 import { nextItemId, type Item } from './catalog.ts';
@@ -19,6 +20,22 @@ export interface OptionsEditorProps {
 }
 
 const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** The Up and Down buttons of an item. */
+const MOVES = [
+  { delta: -1, way: 'up', text: 'Up' },
+  { delta: 1, way: 'down', text: 'Down' },
+] as const;
+
+/** A small button of an item: the word people see, then for screen readers the item it acts on. */
+function ItemButton({ text, more, className, ...props }: Omit<ComponentProps<typeof Button>, 'children'> & { text: string; more: string }) {
+  return (
+    <Button variant="ghost" size="sm" className={cn('h-8 px-2', className)} {...props}>
+      {text}
+      <span className="sr-only">{more}</span>
+    </Button>
+  );
+}
 
 export function OptionsEditor({ noun, items, onChange, elementId, disabled = false }: OptionsEditorProps) {
   const headingId = useId();
@@ -78,36 +95,20 @@ export function OptionsEditor({ noun, items, onChange, elementId, disabled = fal
                 <span id={`${headingId}-${index}-id`} className="mr-auto font-mono text-xs text-muted-foreground">
                   id {item.id}
                 </span>
-                <Button
-                  variant="ghost"
-                  size="sm"
-                  className="h-8 px-2"
-                  data-option-focus={`${item.id}:up`}
-                  disabled={disabled || index === 0}
-                  onClick={() => move(index, -1)}
-                >
-                  Up
-                  <span className="sr-only">
-                    : move {noun} “{label}” up
-                  </span>
-                </Button>
-                <Button
-                  variant="ghost"
-                  size="sm"
-                  className="h-8 px-2"
-                  data-option-focus={`${item.id}:down`}
-                  disabled={disabled || index === items.length - 1}
-                  onClick={() => move(index, 1)}
-                >
-                  Down
-                  <span className="sr-only">
-                    : move {noun} “{label}” down
-                  </span>
-                </Button>
-                <Button
-                  variant="ghost"
-                  size="sm"
-                  className="h-8 px-2 text-destructive"
+                {MOVES.map(({ delta, way, text }) => (
+                  <ItemButton
+                    key={way}
+                    text={text}
+                    more={`: move ${noun} “${label}” ${way}`}
+                    data-option-focus={`${item.id}:${way}`}
+                    disabled={disabled || index + delta < 0 || index + delta >= items.length}
+                    onClick={() => move(index, delta)}
+                  />
+                ))}
+                <ItemButton
+                  text="Remove"
+                  more={` ${noun} “${label}”`}
+                  className="text-destructive"
                   disabled={disabled}
                   onClick={() => {
                     focusIndex.current = Math.max(0, Math.min(index, items.length - 2));
@@ -116,13 +117,7 @@ export function OptionsEditor({ noun, items, onChange, elementId, disabled = fal
                       `${elementId}:${noun}s:remove:${item.id}`,
                     );
                   }}
-                >
-                  Remove
-                  <span className="sr-only">
-                    {' '}
-                    {noun} “{label}”
-                  </span>
-                </Button>
+                />
               </div>
             </li>
           );

@@ -42,9 +42,14 @@ export const TYPE_HINTS: Readonly<Record<ElementType, string>> = {
   statement: 'Text to read, no answer',
 };
 
+/** The name of a type for people, or undefined for a type the builder does not know. */
+export function knownTypeLabel(type: string): string | undefined {
+  return Object.hasOwn(TYPE_LABELS, type) ? TYPE_LABELS[type as ElementType] : undefined;
+}
+
 /** The name of a type for people; unknown types (imported drafts) are shown as they are. */
 export function typeLabel(type: string): string {
-  return Object.hasOwn(TYPE_LABELS, type) ? TYPE_LABELS[type as ElementType] : `Unknown type "${type}"`;
+  return knownTypeLabel(type) ?? `Unknown type "${type}"`;
 }
 
 /** `{ id, label }` items: options, matrix rows and columns. */

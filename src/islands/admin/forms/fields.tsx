@@ -3,10 +3,9 @@
  * settings. Each has a visible label tied to its control, an optional description and error.
  */
 import { useEffect, useId, useState, type ReactNode } from 'react';
-import { Checkbox } from '../../../components/ui/checkbox.tsx';
+import { CheckboxField } from '../../../components/ui/checkbox.tsx';
 import { FormField } from '../../../components/ui/form-field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
-import { Label } from '../../../components/ui/label.tsx';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select.tsx';
 import { Textarea } from '../../../components/ui/textarea.tsx';
 
@@ -19,19 +18,16 @@ interface Common {
 }
 
 export function TextSetting({
-  label,
-  description,
-  error,
   disabled,
-  className,
   value,
   onChange,
   placeholder,
   inputId,
+  ...field
 }: Common & { value: string; onChange: (value: string) => void; placeholder?: string; inputId?: string }) {
   const generated = useId();
   return (
-    <FormField id={inputId ?? generated} label={label} description={description} error={error} className={className}>
+    <FormField id={inputId ?? generated} {...field}>
       {(control) => (
         <Input {...control} value={value} disabled={disabled} placeholder={placeholder} autoComplete="off" onChange={(event) => onChange(event.target.value)} />
       )}
@@ -40,18 +36,15 @@ export function TextSetting({
 }
 
 export function LongTextSetting({
-  label,
-  description,
-  error,
   disabled,
-  className,
   value,
   onChange,
   rows = 3,
+  ...field
 }: Common & { value: string; onChange: (value: string) => void; rows?: number }) {
   const id = useId();
   return (
-    <FormField id={id} label={label} description={description} error={error} className={className}>
+    <FormField id={id} {...field}>
       {(control) => <Textarea {...control} rows={rows} value={value} disabled={disabled} onChange={(event) => onChange(event.target.value)} />}
     </FormField>
   );
@@ -68,16 +61,13 @@ const parseNumber = (text: string): number | undefined => {
  * not a number yet ("-", "1."), and follows the value when it changes elsewhere (undo).
  */
 export function NumberSetting({
-  label,
-  description,
-  error,
   disabled,
-  className,
   value,
   onChange,
   min,
   max,
   step,
+  ...field
 }: Common & { value: number | undefined; onChange: (value: number | undefined) => void; min?: number; max?: number; step?: number | 'any' }) {
   const id = useId();
   const [text, setText] = useState(value === undefined ? '' : String(value));
@@ -87,7 +77,7 @@ export function NumberSetting({
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the text being typed ("-", "1.") is read, not watched, or it would be replaced while typing
   }, [value]);
   return (
-    <FormField id={id} label={label} description={description} error={error} className={className}>
+    <FormField id={id} {...field}>
       {(control) => (
         <Input
           {...control}
@@ -108,40 +98,9 @@ export function NumberSetting({
   );
 }
 
-export function CheckSetting({
-  label,
-  description,
-  disabled,
-  className,
-  checked,
-  onChange,
-}: Omit<Common, 'error'> & { checked: boolean; onChange: (checked: boolean) => void }) {
+export function CheckSetting({ onChange, ...field }: Omit<Common, 'error'> & { checked: boolean; onChange: (checked: boolean) => void }) {
   const id = useId();
-  const descriptionId = description ? `${id}-description` : undefined;
-  return (
-    <div className={className}>
-      <div className="flex items-start gap-3">
-        <Checkbox
-          id={id}
-          checked={checked}
-          disabled={disabled}
-          aria-describedby={descriptionId}
-          className="mt-0.5"
-          onCheckedChange={(next) => onChange(next === true)}
-        />
-        <div className="flex flex-col gap-1">
-          <Label htmlFor={id} className="leading-snug font-normal">
-            {label}
-          </Label>
-          {description && (
-            <p id={descriptionId} className="text-sm text-muted-foreground">
-              {description}
-            </p>
-          )}
-        </div>
-      </div>
-    </div>
-  );
+  return <CheckboxField id={id} {...field} onCheckedChange={(next) => onChange(next === true)} />;
 }
 
 export interface Choice<V extends string> {
@@ -154,21 +113,18 @@ export interface Choice<V extends string> {
  * an empty value, docs/product.md §5): choosing it calls `onChange(undefined)`.
  */
 export function SelectSetting<V extends string>({
-  label,
-  description,
-  error,
   disabled,
-  className,
   value,
   onChange,
   choices,
   none,
   triggerId,
+  ...field
 }: Common & { value: V | undefined; onChange: (value: V | undefined) => void; choices: readonly Choice<V>[]; none?: string; triggerId?: string }) {
   const generated = useId();
   const NONE = '__none__';
   return (
-    <FormField id={triggerId ?? generated} label={label} description={description} error={error} className={className}>
+    <FormField id={triggerId ?? generated} {...field}>
       {(control) => (
         <Select
           value={value === undefined || value === '' ? (none ? NONE : '') : value}

@@ -2,8 +2,9 @@
  * The fields the survey and mission editors share (`EditorShell.tsx` puts them together): the
  * title, the points, the published form and its version (with "Move to version N" on edit), when
  * it opens and closes (a date and a time each in the admin's time zone, sent as ISO with the
- * offset), the status, and the save bar. The `…Field` components bound to the editor's form read
- * it from react-hook-form's context (`EditorValues`: the fields both payloads have).
+ * offset), the status, and the save bar; and the pieces their own fields are made of (described
+ * choice cards, a described switch, whole-number inputs). The `…Field` components bound to the
+ * editor's form read it from react-hook-form's context (`EditorValues`: the fields both payloads have).
  */
 import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
 import { Controller, useFormContext } from 'react-hook-form';
@@ -23,6 +24,8 @@ import { Label } from '../../../components/ui/label.tsx';
 import { RadioCard, RadioCardGroup } from '../../../components/ui/radio-card.tsx';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select.tsx';
 import { Bone } from '../../../components/ui/skeleton.tsx';
+import { Switch } from '../../../components/ui/switch.tsx';
+import { SearchForm } from '../admin-kit.tsx';
 import { numberOrNaN } from './logic.ts';
 
 /** The fields every survey and mission form has (the API's payload names). */
@@ -41,6 +44,12 @@ export type EditorSubject = 'survey' | 'mission';
 
 /** The value a half-filled moment gets: not an ISO string, so validation says "Enter a date and time". */
 export const INCOMPLETE_MOMENT = 'incomplete';
+
+/** The two inputs of a moment, in order. */
+const MOMENT_PARTS = [
+  { name: 'date', label: 'Date', width: 'w-44' },
+  { name: 'time', label: 'Time', width: 'w-32' },
+] as const;
 
 /**
  * A moment as two inputs (date, time) on the admin's clock. `value` is the ISO moment or null;
@@ -96,34 +105,22 @@ export function MomentField({
         {utcOffsetLabel(timeZone) === timeZone ? '' : ` (${utcOffsetLabel(timeZone)})`}.
       </p>
       <div className="flex flex-wrap items-end gap-2">
-        <div className="flex flex-col gap-1.5">
-          <Label htmlFor={`${id}-date`} className="text-xs text-muted-foreground">
-            Date
-          </Label>
-          <Input
-            id={`${id}-date`}
-            type="date"
-            className="w-44"
-            value={parts.date}
-            onChange={(event) => update({ ...parts, date: event.target.value })}
-            onBlur={onBlur}
-            {...aria}
-          />
-        </div>
-        <div className="flex flex-col gap-1.5">
-          <Label htmlFor={`${id}-time`} className="text-xs text-muted-foreground">
-            Time
-          </Label>
-          <Input
-            id={`${id}-time`}
-            type="time"
-            className="w-32"
-            value={parts.time}
-            onChange={(event) => update({ ...parts, time: event.target.value })}
-            onBlur={onBlur}
-            {...aria}
-          />
-        </div>
+        {MOMENT_PARTS.map((part) => (
+          <div key={part.name} className="flex flex-col gap-1.5">
+            <Label htmlFor={`${id}-${part.name}`} className="text-xs text-muted-foreground">
+              {part.label}
+            </Label>
+            <Input
+              id={`${id}-${part.name}`}
+              type={part.name}
+              className={part.width}
+              value={parts[part.name]}
+              onChange={(event) => update({ ...parts, [part.name]: event.target.value })}
+              onBlur={onBlur}
+              {...aria}
+            />
+          </div>
+        ))}
         {(parts.date || parts.time) && (
           <Button
             variant="ghost"
@@ -141,41 +138,74 @@ export function MomentField({
   );
 }
 
-const STATUS_CHOICES: { value: ActivityStatus; label: string; description: string }[] = [
+const STATUS_CHOICES: readonly CardChoice<ActivityStatus>[] = [
   { value: 'draft', label: 'Draft', description: 'Being prepared: members do not see it.' },
   { value: 'live', label: 'Live', description: 'Members of a live project see it between its dates.' },
   { value: 'closed', label: 'Closed', description: 'No more answers; members see it as closed.' },
 ];
 
-/** Draft / live / closed as three described radio choices. */
-export function StatusField({
-  id,
+/** One described card of `ChoiceCards`. */
+export interface CardChoice<V extends string> {
+  value: V;
+  label: string;
+  description: string;
+}
+
+/**
+ * A choice of described cards under a legend, which also names the group. A card's id is
+ * `{idPrefix}-{value}`; `note` is a line under the legend; `error` stands under the cards.
+ */
+export function ChoiceCards<V extends string>({
+  idPrefix,
+  legend,
+  choices,
   value,
   onChange,
+  size,
+  className,
+  disabled,
+  note,
   error,
+  errorId = `${idPrefix}-error`,
 }: {
-  id: string;
-  value: ActivityStatus;
-  onChange: (value: ActivityStatus) => void;
+  idPrefix: string;
+  legend: string;
+  choices: readonly CardChoice<V>[];
+  value: V;
+  onChange: (value: V) => void;
+  size: 'sm' | 'lg';
+  className: string;
+  disabled?: boolean;
+  note?: string | null;
   error?: string | undefined;
+  errorId?: string;
 }) {
   return (
     <fieldset className="flex flex-col gap-2">
-      <legend className="mb-2 text-sm font-medium">Status</legend>
+      <legend className="mb-2 text-sm font-medium">{legend}</legend>
+      {note && <p className="text-sm text-muted-foreground">{note}</p>}
       <RadioCardGroup
         value={value}
-        aria-label="Status"
         onValueChange={(next) => {
-          const choice = STATUS_CHOICES.find((candidate) => candidate.value === next);
+          const choice = choices.find((candidate) => candidate.value === next);
           if (choice) onChange(choice.value);
         }}
-        className="sm:grid-cols-3"
+        disabled={disabled}
+        aria-label={legend}
+        className={className}
       >
-        {STATUS_CHOICES.map((choice) => (
-          <RadioCard key={choice.value} id={`${id}-${choice.value}`} value={choice.value} label={choice.label} description={choice.description} size="sm" />
+        {choices.map((choice) => (
+          <RadioCard
+            key={choice.value}
+            id={`${idPrefix}-${choice.value}`}
+            value={choice.value}
+            label={choice.label}
+            description={choice.description}
+            size={size}
+          />
         ))}
       </RadioCardGroup>
-      {error && <FieldError id={`${id}-error`}>{error}</FieldError>}
+      {error && <FieldError id={errorId}>{error}</FieldError>}
     </fieldset>
   );
 }
@@ -355,50 +385,6 @@ function PinnedVersion({
   );
 }
 
-/**
- * A search box with its button that lives inside another form (a form cannot hold a form): Enter
- * in the box searches instead of submitting the outer form.
- */
-function SearchField({ label, value, onSearch }: { label: string; value: string; onSearch: (value: string) => void }) {
-  const id = useId();
-  const [text, setText] = useState(value);
-  useEffect(() => setText(value), [value]);
-  return (
-    <div role="search" aria-label={label} className="flex flex-col gap-3 sm:flex-row sm:items-end">
-      <div className="flex min-w-0 flex-1 flex-col gap-2">
-        <Label htmlFor={id}>{label}</Label>
-        <Input
-          id={id}
-          type="search"
-          value={text}
-          onChange={(event) => setText(event.target.value)}
-          onKeyDown={(event) => {
-            if (event.key !== 'Enter') return;
-            event.preventDefault();
-            onSearch(text.trim());
-          }}
-        />
-      </div>
-      <div className="flex gap-2">
-        <Button variant="secondary" onClick={() => onSearch(text.trim())}>
-          Search
-        </Button>
-        {value !== '' && (
-          <Button
-            variant="ghost"
-            onClick={() => {
-              setText('');
-              onSearch('');
-            }}
-          >
-            Clear
-          </Button>
-        )}
-      </div>
-    </div>
-  );
-}
-
 /** A searchable list of published forms, pages of 6. */
 function PublishedForms({
   selected,
@@ -419,7 +405,8 @@ function PublishedForms({
 
   return (
     <div className="flex flex-col gap-3 rounded-lg border border-border p-4">
-      <SearchField
+      <SearchForm
+        nested
         label="Search published forms"
         value={q}
         onSearch={(value) => {
@@ -491,6 +478,38 @@ function PublishedForms({
   );
 }
 
+/** The props of a whole-number input between `min` and `max` (a numeric keyboard, steps of 1). */
+export function wholeNumber(min: number, max: number) {
+  return { type: 'number', inputMode: 'numeric', min, max, step: 1 } as const;
+}
+
+/** A switch with its label and, under the label, what it does (`children`). */
+export function SwitchField({
+  id,
+  label,
+  checked,
+  onCheckedChange,
+  children,
+}: {
+  id: string;
+  label: string;
+  checked: boolean;
+  onCheckedChange: (checked: boolean) => void;
+  children: ReactNode;
+}) {
+  return (
+    <div className="flex items-start gap-3">
+      <Switch id={id} checked={checked} onCheckedChange={onCheckedChange} aria-describedby={`${id}-description`} className="mt-0.5" />
+      <div className="flex flex-col gap-1">
+        <Label htmlFor={id}>{label}</Label>
+        <p id={`${id}-description`} className="text-sm text-muted-foreground">
+          {children}
+        </p>
+      </div>
+    </div>
+  );
+}
+
 /** The bottom of a long form: the submit button, a way back, and what is not saved yet. */
 export function SaveBar({ submitting, label, cancelHref, dirty }: { submitting: boolean; label: string; cancelHref: string; dirty: boolean }) {
   return (
@@ -509,15 +528,17 @@ export function SaveBar({ submitting, label, cancelHref, dirty }: { submitting: 
 // ---------------------------------------------------------------------------------------------
 // Bound to the editor's form (react-hook-form's context, `EditorValues`)
 
+/** A bound field's id (unique on the page) and the editor's form. */
+function useEditorForm() {
+  const id = useId();
+  return { id, ...useFormContext<EditorValues>() };
+}
+
 /** The title, as members see it on their home page. */
 export function TitleField() {
-  const id = useId();
-  const {
-    register,
-    formState: { errors },
-  } = useFormContext<EditorValues>();
+  const { id, register, formState } = useEditorForm();
   return (
-    <FormField id={`${id}-title`} label="Title" description="Members see it on their home page." error={errors.title?.message}>
+    <FormField id={`${id}-title`} label="Title" description="Members see it on their home page." error={formState.errors.title?.message}>
       {(c) => <Input {...c} autoComplete="off" maxLength={PROGRAMME_LIMITS.titleMax + 20} {...register('title')} />}
     </FormField>
   );
@@ -525,25 +546,10 @@ export function TitleField() {
 
 /** The points it is worth; `description` says when they are earned. */
 export function PointsField({ description }: { description: string }) {
-  const id = useId();
-  const {
-    register,
-    formState: { errors },
-  } = useFormContext<EditorValues>();
+  const { id, register, formState } = useEditorForm();
   return (
-    <FormField id={`${id}-points`} label="Points" description={description} error={errors.points?.message}>
-      {(c) => (
-        <Input
-          {...c}
-          type="number"
-          inputMode="numeric"
-          min={0}
-          max={PROGRAMME_LIMITS.pointsMax}
-          step={1}
-          className="sm:w-40"
-          {...register('points', { setValueAs: numberOrNaN })}
-        />
-      )}
+    <FormField id={`${id}-points`} label="Points" description={description} error={formState.errors.points?.message}>
+      {(c) => <Input {...c} {...wholeNumber(0, PROGRAMME_LIMITS.pointsMax)} className="sm:w-40" {...register('points', { setValueAs: numberOrNaN })} />}
     </FormField>
   );
 }
@@ -561,8 +567,7 @@ export function FormChoiceField({
   pinned: { formId: number; formVersion: number } | null;
   answered: boolean;
 }) {
-  const id = useId();
-  const { control } = useFormContext<EditorValues>();
+  const { id, control } = useEditorForm();
   return (
     <Controller
       control={control}
@@ -590,57 +595,59 @@ export function FormChoiceField({
   );
 }
 
-/** When it opens and closes: two moments side by side; empty means "as soon as it is live" and "until closed by hand". */
+/** The two ends of the schedule: empty means "as soon as it is live" and "until closed by hand". */
+const SCHEDULE = [
+  { name: 'opensAt', id: 'opens', label: 'Opens at', description: 'Empty: open as soon as it is live.', defaultTime: '09:00' },
+  { name: 'closesAt', id: 'closes', label: 'Closes at', description: 'Empty: open until closed by hand.', defaultTime: '23:59' },
+] as const;
+
+/** When it opens and closes: two moments side by side. */
 export function ScheduleFields() {
-  const id = useId();
-  const { control } = useFormContext<EditorValues>();
+  const { id, control } = useEditorForm();
   return (
     <div className="grid gap-5 md:grid-cols-2">
-      <Controller
-        control={control}
-        name="opensAt"
-        render={({ field, fieldState }) => (
-          <MomentField
-            id={`${id}-opens`}
-            label="Opens at"
-            description="Empty: open as soon as it is live."
-            value={field.value}
-            onChange={field.onChange}
-            onBlur={field.onBlur}
-            error={fieldState.error?.message}
-            defaultTime="09:00"
-          />
-        )}
-      />
-      <Controller
-        control={control}
-        name="closesAt"
-        render={({ field, fieldState }) => (
-          <MomentField
-            id={`${id}-closes`}
-            label="Closes at"
-            description="Empty: open until closed by hand."
-            value={field.value}
-            onChange={field.onChange}
-            onBlur={field.onBlur}
-            error={fieldState.error?.message}
-            defaultTime="23:59"
-          />
-        )}
-      />
+      {SCHEDULE.map((end) => (
+        <Controller
+          key={end.name}
+          control={control}
+          name={end.name}
+          render={({ field, fieldState }) => (
+            <MomentField
+              id={`${id}-${end.id}`}
+              label={end.label}
+              description={end.description}
+              value={field.value}
+              onChange={field.onChange}
+              onBlur={field.onBlur}
+              error={fieldState.error?.message}
+              defaultTime={end.defaultTime}
+            />
+          )}
+        />
+      ))}
     </div>
   );
 }
 
 /** The status (draft / live / closed). */
 export function StatusChoiceField() {
-  const id = useId();
-  const { control } = useFormContext<EditorValues>();
+  const { id, control } = useEditorForm();
   return (
     <Controller
       control={control}
       name="status"
-      render={({ field, fieldState }) => <StatusField id={`${id}-status`} value={field.value} onChange={field.onChange} error={fieldState.error?.message} />}
+      render={({ field, fieldState }) => (
+        <ChoiceCards
+          idPrefix={`${id}-status`}
+          legend="Status"
+          choices={STATUS_CHOICES}
+          value={field.value}
+          onChange={field.onChange}
+          size="sm"
+          className="sm:grid-cols-3"
+          error={fieldState.error?.message}
+        />
+      )}
     />
   );
 }

@@ -2,73 +2,94 @@
  * The frame of the survey and mission editors (`SurveyForm.tsx`, `MissionForm.tsx`): the heading
  * (breadcrumbs and "New survey" on a new one; its name and project on an edit), the card with the
  * form, the message of a failed save, the editor's own fields (`children`), the status and the
- * save bar. Saving is the same for both: a new one is created (POST in the project) and opened;
- * an edit sends only what changed (PATCH) and goes back to its page; the API's field messages
- * land beside the fields named in `fields`.
+ * save bar. Saving is the same for both (`useEditorForm`, on `useApiForm`): a new one is created
+ * (POST in the project) and opened; an edit sends only what changed (PATCH) and goes back to its
+ * page; the API's field messages land beside the fields named in `fields`.
  *
  * The shared fields (`EditorFields.tsx`: title, points, form, schedule, status) read the form
  * from react-hook-form's context, which the shell provides.
  */
-import { useState, type ReactNode } from 'react';
-import { FormProvider, type Path, type UseFormReturn } from 'react-hook-form';
-import type { AdminProject } from '../../../shared/projects.ts';
+import type { ComponentType, ReactNode } from 'react';
+import { FormProvider, type DefaultValues, type Path } from 'react-hook-form';
+import type { ActivityCounts, AdminProject } from '../../../shared/projects.ts';
 import { apiSend } from '../../../platform/api.ts';
-import { applyApiError } from '../../../lib/form-errors.ts';
 import { navigateTo } from '../../../lib/navigation.ts';
 import { handleSessionLost } from '../../../lib/session.ts';
+import { useApiForm, type ApiForm, type ApiFormOptions } from '../../../lib/use-api-form.ts';
 import { toast } from '../../../stores/toasts.ts';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { SaveBar, StatusChoiceField, type EditorSubject, type EditorValues } from './EditorFields.tsx';
 import { Breadcrumbs, ScreenHeader } from './kit.tsx';
+import { ProjectItemLoader } from './ProjectItemLoader.tsx';
 
 const SUBJECT_WORDS: Readonly<Record<EditorSubject, { title: string; path: string }>> = {
   survey: { title: 'Survey', path: 'surveys' },
   mission: { title: 'Mission', path: 'missions' },
 };
 
-export interface EditorShellProps<T extends EditorValues> {
+/** What an editor is given: the project, the survey or mission (null when new), and whether members have started it. */
+export interface EditorProps<T> {
+  project: AdminProject;
+  item: T | null;
+  answered: boolean;
+}
+
+/**
+ * The island of an editor's two routes (`mode` says which): the project, and on an edit the item,
+ * loaded (`ProjectItemLoader.tsx`, skeleton cards of the heights `cards`); then `Editor`.
+ */
+export function editorIsland<T extends { projectId: number; counts: ActivityCounts }>(
+  subject: EditorSubject,
+  cards: number[],
+  Editor: ComponentType<EditorProps<T>>,
+) {
+  return function EditorIsland({ mode }: { mode: 'new' | 'edit' }) {
+    return (
+      <ProjectItemLoader<T> subject={subject} page={mode} cards={cards}>
+        {(project, item) => <Editor project={project} item={item} answered={item !== null && item.counts.started > 0} />}
+      </ProjectItemLoader>
+    );
+  };
+}
+
+/** Where the editor's pages are: the project's, and the survey's or mission's (null when new). */
+function editorHrefs(subject: EditorSubject, project: AdminProject, existing: { id: number } | null) {
+  const projectHref = `/admin/projects/${project.id}`;
+  return { projectHref, existingHref: existing ? `${projectHref}/${SUBJECT_WORDS[subject].path}/${existing.id}` : null };
+}
+
+export interface EditorFormOptions<T extends EditorValues> {
   subject: EditorSubject;
   project: AdminProject;
   /** The survey or mission being edited; null on the "new" screen. */
-  existing: { id: number; title: string } | null;
-  /** The line under "New survey" / "New mission". */
-  subtitle: string;
-  form: UseFormReturn<T>;
+  existing: { id: number } | null;
+  schema: ApiFormOptions<T>['schema'];
+  defaultValues: DefaultValues<T>;
   /** The fields the API's 400 messages may name (placed beside them). */
   fields: readonly Path<T>[];
   /** What an edit sends: the values that changed since it was loaded. */
   changes: (values: T) => Partial<T>;
-  /** The editor's own fields, between the message of a failed save and the status. */
-  children: ReactNode;
-  /** Shown after the status, before the save bar (messages of fields that have no place of their own). */
-  afterStatus?: ReactNode;
 }
 
-export function EditorShell<T extends EditorValues>({
+/** The editor's form: a new one is created and opened; an edit sends what changed and goes back to its page. */
+export function useEditorForm<T extends EditorValues>({
   subject,
   project,
   existing,
-  subtitle,
-  form,
+  schema,
+  defaultValues,
   fields,
   changes,
-  children,
-  afterStatus,
-}: EditorShellProps<T>) {
-  const [alert, setAlert] = useState<string | null>(null);
+}: EditorFormOptions<T>): ApiForm<T> {
   const words = SUBJECT_WORDS[subject];
-  const projectHref = `/admin/projects/${project.id}`;
-  const existingHref = existing ? `${projectHref}/${words.path}/${existing.id}` : null;
-  const {
-    handleSubmit,
-    setError,
-    formState: { isSubmitting, isDirty },
-  } = form;
-
-  const onSubmit = handleSubmit(async (values) => {
-    setAlert(null);
-    try {
+  const { projectHref, existingHref } = editorHrefs(subject, project, existing);
+  return useApiForm<T>({
+    schema,
+    defaultValues,
+    fields,
+    describeError: (error) => (handleSessionLost(error) ? null : undefined),
+    submit: async (values) => {
       if (existing) {
         const body = changes(values);
         if (Object.keys(body).length > 0) await apiSend<unknown>('PATCH', `/api/admin/${words.path}/${existing.id}`, body);
@@ -79,10 +100,32 @@ export function EditorShell<T extends EditorValues>({
         toast({ title: `“${created.title}” created` });
         await navigateTo(`${projectHref}/${words.path}/${created.id}`);
       }
-    } catch (error) {
-      if (!handleSessionLost(error)) setAlert(applyApiError(error, setError, fields));
-    }
+    },
   });
+}
+
+export interface EditorShellProps<T extends EditorValues> {
+  subject: EditorSubject;
+  project: AdminProject;
+  /** The survey or mission being edited; null on the "new" screen. */
+  existing: { id: number; title: string } | null;
+  /** The line under "New survey" / "New mission". */
+  subtitle: string;
+  /** The editor's form (`useEditorForm`). */
+  form: ApiForm<T>;
+  /** The editor's own fields, between the message of a failed save and the status. */
+  children: ReactNode;
+  /** Shown after the status, before the save bar (messages of fields that have no place of their own). */
+  afterStatus?: ReactNode;
+}
+
+export function EditorShell<T extends EditorValues>({ subject, project, existing, subtitle, form, children, afterStatus }: EditorShellProps<T>) {
+  const { projectHref, existingHref } = editorHrefs(subject, project, existing);
+  const {
+    alert,
+    onSubmit,
+    formState: { isSubmitting, isDirty },
+  } = form;
 
   return (
     <div className="mx-auto flex w-full max-w-3xl flex-col gap-4">

@@ -13,6 +13,7 @@ import { Markdown } from '../../../components/forms/Markdown.tsx';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { describedBy, FieldError } from '../../../components/ui/form-field.tsx';
+import { HiddenFileInput } from '../../../components/ui/hidden-file-input.tsx';
 import { Label } from '../../../components/ui/label.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs.tsx';
 import { Textarea } from '../../../components/ui/textarea.tsx';
@@ -143,19 +144,7 @@ export function MarkdownEditor({
           >
             Insert image
           </Button>
-          <input
-            ref={file}
-            type="file"
-            accept={MEDIA_ACCEPT}
-            className="sr-only"
-            tabIndex={-1}
-            aria-hidden="true"
-            onChange={(event) => {
-              const picked = event.target.files?.[0];
-              event.target.value = '';
-              void onFile(picked);
-            }}
-          />
+          <HiddenFileInput ref={file} accept={MEDIA_ACCEPT} onFile={(picked) => void onFile(picked)} />
         </div>
         <TabsContent value="write" forceMount className="data-[state=inactive]:hidden">
           <Textarea

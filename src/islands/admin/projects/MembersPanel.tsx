@@ -5,7 +5,7 @@
  * account (listed, with "Invite these N people", which asks again with `invite: true`) and what
  * was not an address. The list: search, pages of 10, remove with a confirmation.
  */
-import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { PROGRAMME_LIMITS, type AddMembersResult, type ProjectMember } from '../../../shared/projects.ts';
 import { apiSend, withQuery } from '../../../platform/api.ts';
 import { errorMessage } from '../../../lib/form-errors.ts';
@@ -21,6 +21,7 @@ import { Alert } from '../../../components/ui/alert.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { FormField } from '../../../components/ui/form-field.tsx';
+import { HiddenFileInput } from '../../../components/ui/hidden-file-input.tsx';
 import { Bone } from '../../../components/ui/skeleton.tsx';
 import { Textarea } from '../../../components/ui/textarea.tsx';
 import { ConfirmButton, ListFooter, PER_PAGE, SearchForm, Section } from '../admin-kit.tsx';
@@ -204,9 +205,7 @@ function AddMembers({ projectId, onAdded }: { projectId: number; onAdded: () => 
     }
   }
 
-  async function onFile(event: ChangeEvent<HTMLInputElement>) {
-    const file = event.target.files?.[0];
-    event.target.value = '';
+  async function onFile(file: File | undefined) {
     if (!file) return;
     setAlert(null);
     setNote(null);
@@ -261,16 +260,7 @@ function AddMembers({ projectId, onAdded }: { projectId: number; onAdded: () => 
           <Button type="submit" loading={busy}>
             {count > 1 ? `Add ${count} members` : 'Add members'}
           </Button>
-          <input
-            ref={fileInput}
-            id={fileId}
-            type="file"
-            accept=".csv,text/csv,text/plain"
-            className="sr-only"
-            tabIndex={-1}
-            aria-hidden="true"
-            onChange={(event) => void onFile(event)}
-          />
+          <HiddenFileInput ref={fileInput} id={fileId} accept=".csv,text/csv,text/plain" onFile={(file) => void onFile(file)} />
           <Button variant="outline" onClick={() => fileInput.current?.click()}>
             Upload a CSV file
           </Button>

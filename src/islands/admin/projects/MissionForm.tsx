@@ -6,37 +6,21 @@
  * schema's (`missionCreateSchema` / `missionPatchSchema`); the API's field messages land beside
  * the fields. An edit sends only what changed.
  */
-import { ProjectItemLoader } from './ProjectItemLoader.tsx';
 import { useId } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller } from 'react-hook-form';
 import type { AdminMission, ReviewMode } from '../../../shared/missions.ts';
-import type { ActivityStatus, AdminProject } from '../../../shared/projects.ts';
 import { PROGRAMME_LIMITS } from '../../../shared/projects.ts';
-import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
 import { FieldError, FormField } from '../../../components/ui/form-field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
-import { Label } from '../../../components/ui/label.tsx';
-import { RadioCard, RadioCardGroup } from '../../../components/ui/radio-card.tsx';
-import { Switch } from '../../../components/ui/switch.tsx';
-import { FormChoiceField, PointsField, ScheduleFields, TitleField } from './EditorFields.tsx';
-import { EditorShell } from './EditorShell.tsx';
+import type { CardChoice, EditorValues } from './EditorFields.tsx';
+import { ChoiceCards, FormChoiceField, PointsField, ScheduleFields, SwitchField, TitleField, wholeNumber } from './EditorFields.tsx';
+import { EditorShell, editorIsland, useEditorForm, type EditorProps } from './EditorShell.tsx';
 import { numberOrNaN } from './logic.ts';
 import { MarkdownEditor } from './MarkdownEditor.tsx';
 import { changedFields } from './payload.ts';
 
 /** The form's values: the API's payload fields. */
-export interface MissionValues {
-  title: string;
-  instructions: string;
-  formId: number | null;
-  formVersion: number | null;
-  points: number;
-  opensAt: string | null;
-  closesAt: string | null;
-  review: ReviewMode;
-  entries: { min: number; max: number; perDay: number | null };
-  status: ActivityStatus;
-}
+export type MissionValues = EditorValues & Pick<AdminMission, 'instructions' | 'review' | 'entries'>;
 
 const MISSION_FIELDS = [
   'title',
@@ -54,6 +38,17 @@ const MISSION_FIELDS = [
   'status',
 ] as const;
 
+const REVIEW_CHOICES: readonly CardChoice<ReviewMode>[] = [
+  { value: 'manual', label: 'Manual', description: 'A moderator approves each submission, or asks for changes.' },
+  { value: 'automatic', label: 'Automatic', description: 'Submissions are approved as they arrive.' },
+];
+
+/** The entries' two bounds, side by side. */
+const ENTRY_BOUNDS = [
+  { name: 'min', label: 'At least' },
+  { name: 'max', label: 'At most' },
+] as const;
+
 function missionValues(mission: AdminMission | null): MissionValues {
   return {
     title: mission?.title ?? '',
@@ -69,30 +64,21 @@ function missionValues(mission: AdminMission | null): MissionValues {
   };
 }
 
-/** The island of both routes; `mode` says which. */
-export default function MissionForm({ mode }: { mode: 'new' | 'edit' }) {
-  return (
-    <ProjectItemLoader<AdminMission>
-      pattern={mode === 'new' ? '/admin/projects/:projectId/missions/new' : '/admin/projects/:projectId/missions/:missionId/edit'}
-      itemParam={mode === 'new' ? null : 'missionId'}
-      itemPath={(id) => `/api/admin/missions/${id}`}
-      subject="mission"
-      skeleton={{ label: mode === 'new' ? 'Loading…' : 'Loading the mission…', cards: [22, 16, 14] }}
-      notFound="editor"
-    >
-      {(project, mission) => <MissionEditor project={project} mission={mission} />}
-    </ProjectItemLoader>
-  );
-}
+/** The island of both routes (its `mode` says which). */
+export default editorIsland<AdminMission>('mission', [22, 16, 14], MissionEditor);
 
-function MissionEditor({ project, mission }: { project: AdminProject; mission: AdminMission | null }) {
+function MissionEditor({ project, item: mission, answered }: EditorProps<AdminMission>) {
   const id = useId();
   const initial = missionValues(mission);
-  const answered = mission !== null && mission.counts.started > 0;
 
-  const form = useForm<MissionValues>({
-    resolver: lazyZodResolver(() => import('../../../shared/schemas/missions.ts').then((m) => (mission ? m.missionPatchSchema : m.missionCreateSchema))),
+  const form = useEditorForm<MissionValues>({
+    subject: 'mission',
+    project,
+    existing: mission,
+    schema: () => import('../../../shared/schemas/missions.ts').then((m) => (mission ? m.missionPatchSchema : m.missionCreateSchema)),
     defaultValues: initial,
+    fields: MISSION_FIELDS,
+    changes: (values) => changedFields(initial, values),
   });
   const {
     register,
@@ -113,8 +99,6 @@ function MissionEditor({ project, mission }: { project: AdminProject; mission: A
       existing={mission}
       subtitle={`In ${project.name}. A task members do with a form: photos, texts, ratings; once, several times, or one entry a day.`}
       form={form}
-      fields={MISSION_FIELDS}
-      changes={(values) => changedFields(initial, values)}
     >
       <TitleField />
 
@@ -145,19 +129,17 @@ function MissionEditor({ project, mission }: { project: AdminProject; mission: A
         control={control}
         name="review"
         render={({ field, fieldState }) => (
-          <fieldset className="flex flex-col gap-2">
-            <legend className="mb-2 text-sm font-medium">Review</legend>
-            <RadioCardGroup
-              value={field.value}
-              onValueChange={(value) => field.onChange(value === 'automatic' ? 'automatic' : 'manual')}
-              aria-label="Review"
-              className="sm:grid-cols-2"
-            >
-              <RadioCard id={`${id}-manual`} value="manual" size="lg" label="Manual" description="A moderator approves each submission, or asks for changes." />
-              <RadioCard id={`${id}-automatic`} value="automatic" size="lg" label="Automatic" description="Submissions are approved as they arrive." />
-            </RadioCardGroup>
-            {fieldState.error?.message && <FieldError id={`${id}-review-error`}>{fieldState.error.message}</FieldError>}
-          </fieldset>
+          <ChoiceCards
+            idPrefix={id}
+            legend="Review"
+            choices={REVIEW_CHOICES}
+            value={field.value}
+            onChange={field.onChange}
+            size="lg"
+            className="sm:grid-cols-2"
+            error={fieldState.error?.message}
+            errorId={`${id}-review-error`}
+          />
         )}
       />
 
@@ -165,64 +147,32 @@ function MissionEditor({ project, mission }: { project: AdminProject; mission: A
         <legend className="mb-2 text-sm font-medium">Entries</legend>
         <p className="-mt-2 text-sm text-muted-foreground">How many times each member does the mission. A draft entry counts until it is deleted.</p>
         <div className="flex flex-wrap gap-5">
-          <FormField id={`${id}-min`} label="At least" error={errors.entries?.min?.message}>
-            {(c) => (
-              <Input
-                {...c}
-                type="number"
-                inputMode="numeric"
-                min={1}
-                max={PROGRAMME_LIMITS.entriesMax}
-                step={1}
-                className="w-32"
-                {...register('entries.min', { setValueAs: numberOrNaN })}
-              />
-            )}
-          </FormField>
-          <FormField id={`${id}-max`} label="At most" error={errors.entries?.max?.message}>
-            {(c) => (
-              <Input
-                {...c}
-                type="number"
-                inputMode="numeric"
-                min={1}
-                max={PROGRAMME_LIMITS.entriesMax}
-                step={1}
-                className="w-32"
-                {...register('entries.max', { setValueAs: numberOrNaN })}
-              />
-            )}
-          </FormField>
-        </div>
-        <div className="flex flex-col gap-3 rounded-lg border border-border p-4">
-          <div className="flex items-start gap-3">
-            <Switch
-              id={`${id}-per-day`}
-              checked={perDay !== null}
-              onCheckedChange={(on) => setValue('entries.perDay', on ? 1 : null, { shouldDirty: true })}
-              aria-describedby={`${id}-per-day-description`}
-              className="mt-0.5"
-            />
-            <div className="flex flex-col gap-1">
-              <Label htmlFor={`${id}-per-day`}>Limit entries per day</Label>
-              <p id={`${id}-per-day-description`} className="text-sm text-muted-foreground">
-                Days are the member's own calendar days. At most 1 a day makes a diary{typeof max === 'number' && max > 1 ? ` of up to ${max} days` : ''}.
-              </p>
-            </div>
-          </div>
-          {perDay !== null && (
-            <FormField id={`${id}-per-day-count`} label="At most this many a day" error={errors.entries?.perDay?.message} className="sm:w-56">
+          {ENTRY_BOUNDS.map((bound) => (
+            <FormField key={bound.name} id={`${id}-${bound.name}`} label={bound.label} error={errors.entries?.[bound.name]?.message}>
               {(c) => (
                 <Input
                   {...c}
-                  type="number"
-                  inputMode="numeric"
-                  min={1}
-                  max={PROGRAMME_LIMITS.perDayMax}
-                  step={1}
+                  {...wholeNumber(1, PROGRAMME_LIMITS.entriesMax)}
                   className="w-32"
-                  {...register('entries.perDay', { setValueAs: numberOrNaN })}
+                  {...register(`entries.${bound.name}`, { setValueAs: numberOrNaN })}
                 />
+              )}
+            </FormField>
+          ))}
+        </div>
+        <div className="flex flex-col gap-3 rounded-lg border border-border p-4">
+          <SwitchField
+            id={`${id}-per-day`}
+            label="Limit entries per day"
+            checked={perDay !== null}
+            onCheckedChange={(on) => setValue('entries.perDay', on ? 1 : null, { shouldDirty: true })}
+          >
+            Days are the member's own calendar days. At most 1 a day makes a diary{typeof max === 'number' && max > 1 ? ` of up to ${max} days` : ''}.
+          </SwitchField>
+          {perDay !== null && (
+            <FormField id={`${id}-per-day-count`} label="At most this many a day" error={errors.entries?.perDay?.message} className="sm:w-56">
+              {(c) => (
+                <Input {...c} {...wholeNumber(1, PROGRAMME_LIMITS.perDayMax)} className="w-32" {...register('entries.perDay', { setValueAs: numberOrNaN })} />
               )}
             </FormField>
           )}

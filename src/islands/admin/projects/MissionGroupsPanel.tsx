@@ -5,14 +5,14 @@
  * whether a mission counts once submitted or once approved); delete with a confirmation.
  */
 import { useEffect, useId, useState } from 'react';
-import { useController, useForm, type Control } from 'react-hook-form';
+import { useController, type Control } from 'react-hook-form';
 import type { AdminMissionGroup, GroupUnlock, GroupUnlockOn } from '../../../shared/mission-groups.ts';
 import type { AdminMission } from '../../../shared/missions.ts';
 import { apiSend } from '../../../platform/api.ts';
-import { applyApiError, errorMessage } from '../../../lib/form-errors.ts';
-import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
+import { errorMessage } from '../../../lib/form-errors.ts';
 import type { Load } from '../../../lib/resource.ts';
 import { handleSessionLost } from '../../../lib/session.ts';
+import { useApiForm } from '../../../lib/use-api-form.ts';
 import { toast } from '../../../stores/toasts.ts';
 import { Failed } from '../../../components/states/Failed.tsx';
 import { Loading } from '../../../components/states/Loading.tsx';
@@ -25,10 +25,10 @@ import { Label } from '../../../components/ui/label.tsx';
 import { RadioGroup, RadioGroupItem } from '../../../components/ui/radio-group.tsx';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select.tsx';
 import { Bone } from '../../../components/ui/skeleton.tsx';
-import { Textarea } from '../../../components/ui/textarea.tsx';
 import { ConfirmButton, Section } from '../admin-kit.tsx';
 import { ActivityStatusBadge } from './kit.tsx';
 import { moveItem } from './logic.ts';
+import { DescriptionField } from './ProjectFields.tsx';
 import type { MissionGroupList } from './types.ts';
 
 /** How a group's missions open, in words. */
@@ -200,20 +200,17 @@ function GroupForm({
   onCancel: () => void;
   onSaved: (group: AdminMissionGroup, created: boolean) => void;
 }) {
-  const [alert, setAlert] = useState<string | null>(null);
   const id = useId();
   const {
+    onSubmit,
+    alert,
     register,
-    handleSubmit,
-    setError,
     control,
     watch,
     setValue,
     formState: { errors, isSubmitting },
-  } = useForm<GroupValues>({
-    resolver: lazyZodResolver(() =>
-      import('../../../shared/schemas/mission-groups.ts').then((m) => (group ? m.missionGroupPatchSchema : m.missionGroupCreateSchema)),
-    ),
+  } = useApiForm<GroupValues>({
+    schema: () => import('../../../shared/schemas/mission-groups.ts').then((m) => (group ? m.missionGroupPatchSchema : m.missionGroupCreateSchema)),
     defaultValues: {
       title: group?.title ?? '',
       description: group?.description ?? '',
@@ -221,21 +218,17 @@ function GroupForm({
       unlock: group?.unlock ?? 'all_open',
       unlockOn: group?.unlockOn ?? 'submitted',
     },
-  });
-  const unlock = watch('unlock');
-  const unlockOn = watch('unlockOn');
-
-  const onSubmit = handleSubmit(async (values) => {
-    setAlert(null);
-    try {
+    fields: GROUP_FIELDS,
+    describeError: (error) => (handleSessionLost(error) ? null : undefined),
+    submit: async (values) => {
       const saved = group
         ? await apiSend<AdminMissionGroup>('PATCH', `/api/admin/mission-groups/${group.id}`, values)
         : await apiSend<AdminMissionGroup>('POST', `/api/admin/projects/${projectId}/mission-groups`, values);
       onSaved(saved, group === null);
-    } catch (error) {
-      if (!handleSessionLost(error)) setAlert(applyApiError(error, setError, GROUP_FIELDS));
-    }
+    },
   });
+  const unlock = watch('unlock');
+  const unlockOn = watch('unlockOn');
 
   return (
     <form noValidate onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-5">
@@ -243,15 +236,13 @@ function GroupForm({
       <FormField id={`${id}-title`} label="Title" error={errors.title?.message}>
         {(c) => <Input {...c} autoComplete="off" {...register('title')} />}
       </FormField>
-      <FormField
+      <DescriptionField
         id={`${id}-description`}
-        label="Description"
-        hint="(optional)"
         description="Members see it above the missions."
+        rows={3}
         error={errors.description?.message}
-      >
-        {(c) => <Textarea {...c} rows={3} {...register('description')} />}
-      </FormField>
+        registration={register('description')}
+      />
       <MissionOrder control={control} missions={missions} idPrefix={id} />
 
       <fieldset className="flex flex-col gap-3">

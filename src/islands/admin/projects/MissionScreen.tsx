@@ -16,14 +16,7 @@ import { ReviewWorkspace } from '../review/ReviewWorkspace.tsx';
 /** The island of the mission page. */
 export default function MissionScreen() {
   return (
-    <ProjectItemLoader<AdminMission>
-      pattern="/admin/projects/:projectId/missions/:missionId"
-      itemParam="missionId"
-      itemPath={(id) => `/api/admin/missions/${id}`}
-      subject="mission"
-      skeleton={{ label: 'Loading the mission…', cards: [14, 10, 24] }}
-      notFound="item-page"
-    >
+    <ProjectItemLoader<AdminMission> subject="mission" page="item" cards={[14, 10, 24]}>
       {(project, mission) => mission && <Mission project={project} mission={mission} />}
     </ProjectItemLoader>
   );

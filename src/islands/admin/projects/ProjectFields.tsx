@@ -1,9 +1,10 @@
 /**
  * The fields of a project's details (name, client, start and end dates, description), used by the
  * "New project" dialog and by the project page's edit-in-place form. Validation is the shared
- * schema's (`projectCreateSchema` / `projectPatchSchema`), loaded on first validation.
+ * schema's (`projectCreateSchema` / `projectPatchSchema`), loaded on first validation. The
+ * optional description field also serves surveys and mission groups (`DescriptionField`).
  */
-import type { FieldErrors, UseFormRegister } from 'react-hook-form';
+import type { FieldErrors, UseFormRegister, UseFormRegisterReturn } from 'react-hook-form';
 import { PROGRAMME_LIMITS } from '../../../shared/projects.ts';
 import { FormField } from '../../../components/ui/form-field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
@@ -46,16 +47,37 @@ export function ProjectFields({
       <FormField id={`${idPrefix}-ends`} label="End date" hint="(optional)" error={errors.endsAt?.message}>
         {(c) => <Input {...c} type="date" {...register('endsAt', { setValueAs: dateOrNull })} />}
       </FormField>
-      <FormField
+      <DescriptionField
         id={`${idPrefix}-description`}
-        label="Description"
-        hint="(optional)"
         description="For moderators and admins: what the project is about, who takes part."
+        rows={4}
         error={errors.description?.message}
+        registration={register('description')}
         className="sm:col-span-2"
-      >
-        {(c) => <Textarea {...c} rows={4} {...register('description')} />}
-      </FormField>
+      />
     </div>
+  );
+}
+
+/** The optional "Description" of a project, survey or mission group; `description` says who reads it. */
+export function DescriptionField({
+  id,
+  description,
+  rows,
+  error,
+  registration,
+  className,
+}: {
+  id: string;
+  description: string;
+  rows: number;
+  error: string | undefined;
+  registration: UseFormRegisterReturn;
+  className?: string;
+}) {
+  return (
+    <FormField id={id} label="Description" hint="(optional)" description={description} error={error} className={className}>
+      {(c) => <Textarea {...c} rows={rows} {...registration} />}
+    </FormField>
   );
 }

@@ -12,36 +12,42 @@ import { Failed } from '../../../components/states/Failed.tsx';
 import { NotFound } from '../../../components/states/NotFound.tsx';
 import { ScreenSkeleton } from './kit.tsx';
 
+/** The routes of a survey's or mission's pages: its page, and its editor (new and edit). */
+const ROUTES = {
+  survey: {
+    item: '/admin/projects/:projectId/surveys/:surveyId',
+    new: '/admin/projects/:projectId/surveys/new',
+    edit: '/admin/projects/:projectId/surveys/:surveyId/edit',
+  },
+  mission: {
+    item: '/admin/projects/:projectId/missions/:missionId',
+    new: '/admin/projects/:projectId/missions/new',
+    edit: '/admin/projects/:projectId/missions/:missionId/edit',
+  },
+} as const satisfies Record<'survey' | 'mission', Record<'item' | 'new' | 'edit', RoutePattern>>;
+
 export interface ProjectItemLoaderProps<T extends { projectId: number }> {
-  /** The page's route; its `projectId` names the project, `itemParam` (when given) the item. */
-  pattern: RoutePattern;
-  itemParam: 'surveyId' | 'missionId' | null;
-  /** The item's API path from its id. */
-  itemPath: (id: number) => string;
   subject: 'survey' | 'mission';
-  skeleton: { label: string; cards: number[] };
-  /** What "No such …" says: the item's page points back to the project's list, an editor to all projects. */
-  notFound: 'item-page' | 'editor';
+  /** Which page: the item's own, or its editor (`new` has no item yet). */
+  page: 'item' | 'new' | 'edit';
+  /** The heights of the skeleton's cards. */
+  cards: number[];
   children: (project: AdminProject, item: T | null) => ReactNode;
 }
 
-export function ProjectItemLoader<T extends { projectId: number }>({
-  pattern,
-  itemParam,
-  itemPath,
-  subject,
-  skeleton,
-  notFound,
-  children,
-}: ProjectItemLoaderProps<T>) {
+export function ProjectItemLoader<T extends { projectId: number }>({ subject, page, cards, children }: ProjectItemLoaderProps<T>) {
+  const pattern = ROUTES[subject][page];
+  const itemParam = page === 'new' ? null : subject === 'survey' ? 'surveyId' : 'missionId';
+  // On the item's own page "No such …" points back to the project's list; in an editor to all projects.
+  const notFound = page === 'item' ? 'item-page' : 'editor';
   const ids = useRouteIds(pattern);
   const itemId = ids && itemParam ? ids[itemParam] : undefined;
   const project = useResource<AdminProject>(ids ? `/api/admin/projects/${ids.projectId}` : null);
-  const item = useResource<T>(itemId !== undefined ? itemPath(itemId) : null);
+  const item = useResource<T>(itemId !== undefined ? `/api/admin/${subject}s/${itemId}` : null);
   const wantsItem = itemParam !== null;
 
   if (ids === undefined || (ids && (project.load.status === 'loading' || (wantsItem && item.load.status === 'loading')))) {
-    return <ScreenSkeleton label={skeleton.label} cards={skeleton.cards} />;
+    return <ScreenSkeleton label={page === 'new' ? 'Loading…' : `Loading the ${subject}…`} cards={cards} />;
   }
   const wrongProject = item.load.status === 'ready' && ids !== null && item.load.data.projectId !== ids.projectId;
   if (ids === null || project.load.status === 'missing' || item.load.status === 'missing' || wrongProject) {

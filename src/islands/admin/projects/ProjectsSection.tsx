@@ -4,7 +4,7 @@
  * project" (a dialog: name, client, dates, description → created as a draft → its page).
  * Rows are cards on phones and a table-like grid from medium screens.
  */
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { PROJECT_STATUSES, type AdminProject, type AdminProjectListItem, type ProjectStatus } from '../../../shared/projects.ts';
 import { apiSend, withQuery } from '../../../platform/api.ts';
 import { useApiForm } from '../../../lib/use-api-form.ts';
@@ -17,17 +17,18 @@ import { Loading } from '../../../components/states/Loading.tsx';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog.tsx';
-import { Label } from '../../../components/ui/label.tsx';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select.tsx';
 import { Bone } from '../../../components/ui/skeleton.tsx';
-import { ListFooter, PER_PAGE, SearchForm, Section } from '../admin-kit.tsx';
+import { FilterSelect, ListFooter, PER_PAGE, SearchForm, Section } from '../admin-kit.tsx';
 import { dayRange, ProjectStatusBadge } from './kit.tsx';
 import { PROJECT_STATUS_LABELS } from './logic.ts';
 import { PROJECT_FIELD_NAMES, ProjectFields, type ProjectValues } from './ProjectFields.tsx';
 import type { ProjectList } from './types.ts';
 
 type StatusFilter = ProjectStatus | 'all';
-const isStatusFilter = (value: string): value is StatusFilter => value === 'all' || (PROJECT_STATUSES as readonly string[]).includes(value);
+const STATUS_OPTIONS: readonly { value: StatusFilter; label: string }[] = [
+  { value: 'all', label: 'All statuses' },
+  ...PROJECT_STATUSES.map((value) => ({ value, label: PROJECT_STATUS_LABELS[value] })),
+];
 
 /** The dashboard section. */
 export function ProjectsSection() {
@@ -35,7 +36,6 @@ export function ProjectsSection() {
   const [status, setStatus] = useState<StatusFilter>('all');
   const [page, setPage] = useState(1);
   const [creating, setCreating] = useState(false);
-  const statusId = useId();
 
   const params: Record<string, string> = { page: String(page), pageSize: String(PER_PAGE) };
   if (q) params.q = q;
@@ -68,29 +68,16 @@ export function ProjectsSection() {
           setPage(1);
         }}
       >
-        <div className="flex flex-col gap-2 sm:w-44">
-          <Label htmlFor={statusId}>Status</Label>
-          <Select
-            value={status}
-            onValueChange={(value) => {
-              if (!isStatusFilter(value)) return;
-              setStatus(value);
-              setPage(1);
-            }}
-          >
-            <SelectTrigger id={statusId}>
-              <SelectValue />
-            </SelectTrigger>
-            <SelectContent>
-              <SelectItem value="all">All statuses</SelectItem>
-              {PROJECT_STATUSES.map((value) => (
-                <SelectItem key={value} value={value}>
-                  {PROJECT_STATUS_LABELS[value]}
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
-        </div>
+        <FilterSelect
+          label="Status"
+          value={status}
+          options={STATUS_OPTIONS}
+          onChange={(value) => {
+            setStatus(value);
+            setPage(1);
+          }}
+          className="sm:w-44"
+        />
       </SearchForm>
 
       {load.status === 'loading' ? (

@@ -3,9 +3,7 @@
  * points, counts (members, started, submitted) and a completion bar (submitted / members), a link
  * to its page and to its edit screen, and "New survey" / "New mission".
  */
-import type { ReactNode } from 'react';
 import type { AdminMission } from '../../../shared/missions.ts';
-import type { ActivityCounts, ActivityStatus } from '../../../shared/projects.ts';
 import type { AdminSurvey } from '../../../shared/surveys.ts';
 import type { Load } from '../../../lib/resource.ts';
 import { Section } from '../admin-kit.tsx';
@@ -18,43 +16,52 @@ import { ActivityStatusBadge, CompletionBar, WindowText } from './kit.tsx';
 import { plural } from './logic.ts';
 import type { MissionList, SurveyList } from './types.ts';
 
-interface Row {
-  id: number;
-  title: string;
-  status: ActivityStatus;
-  href: string;
-  editHref: string;
+/** What a list shows of a survey or mission. */
+type ListItem = Pick<AdminSurvey, 'id' | 'title' | 'status' | 'opensAt' | 'closesAt' | 'points' | 'counts'>;
+
+/** A row's own words: its kind (a badge) and what its line adds after the points. */
+interface RowWords {
   kind: string;
-  opensAt: string | null;
-  closesAt: string | null;
-  points: number;
-  counts: ActivityCounts;
-  extra?: ReactNode;
+  extra: string | null;
 }
 
-function ListRow({ row }: { row: Row }) {
+/** " · " between two parts of a line (", " for screen readers). */
+function Separator() {
+  return (
+    <>
+      <span aria-hidden="true"> · </span>
+      <span className="sr-only">, </span>
+    </>
+  );
+}
+
+function ListRow({ item, words: { kind, extra }, href }: { item: ListItem; words: RowWords; href: string }) {
   return (
     <li className="grid gap-4 p-4 md:grid-cols-[minmax(0,1fr)_16rem] md:items-center">
       <div className="flex min-w-0 flex-col gap-1.5">
         <div className="flex flex-wrap items-center gap-2">
-          <a href={row.href} className="font-semibold break-words text-primary underline-offset-4 hover:underline">
-            {row.title}
+          <a href={href} className="font-semibold break-words text-primary underline-offset-4 hover:underline">
+            {item.title}
           </a>
-          <ActivityStatusBadge status={row.status} />
-          <Badge variant="outline">{row.kind}</Badge>
+          <ActivityStatusBadge status={item.status} />
+          <Badge variant="outline">{kind}</Badge>
         </div>
         <p className="text-sm text-muted-foreground">
-          <WindowText opensAt={row.opensAt} closesAt={row.closesAt} />
-          <span aria-hidden="true"> · </span>
-          <span className="sr-only">, </span>
-          {plural(row.points, 'point', 'points')}
-          {row.extra}
+          <WindowText opensAt={item.opensAt} closesAt={item.closesAt} />
+          <Separator />
+          {plural(item.points, 'point', 'points')}
+          {extra !== null && (
+            <>
+              <Separator />
+              {extra}
+            </>
+          )}
         </p>
-        <a href={row.editHref} className="self-start text-sm text-primary underline underline-offset-4 hover:no-underline">
-          Edit<span className="sr-only"> “{row.title}”</span>
+        <a href={`${href}/edit`} className="self-start text-sm text-primary underline underline-offset-4 hover:no-underline">
+          Edit<span className="sr-only"> “{item.title}”</span>
         </a>
       </div>
-      <CompletionBar counts={row.counts} />
+      <CompletionBar counts={item.counts} />
     </li>
   );
 }
@@ -73,73 +80,75 @@ function RowsSkeleton({ label }: { label: string }) {
   );
 }
 
-function ListBody({ load, reload, what, rows, empty }: { load: Load<unknown>; reload: () => void; what: string; rows: Row[]; empty: ReactNode }) {
-  if (load.status === 'loading') return <RowsSkeleton label={`Loading the ${what}…`} />;
-  if (load.status !== 'ready') return <Failed title={`The ${what} could not be loaded`} message={load.message} onRetry={reload} />;
-  if (rows.length === 0)
-    return (
-      <div className="flex flex-col items-center gap-3 rounded-lg border border-dashed border-border px-4 py-8 text-center text-sm text-muted-foreground">
-        {empty}
-      </div>
-    );
+/** A "Surveys" or "Missions" card: its rows, or the loading, failure and empty states, and "New …". */
+function ActivitiesSection<T extends ListItem>({
+  subject,
+  projectId,
+  load,
+  reload,
+  words,
+  description,
+  empty,
+}: {
+  subject: 'survey' | 'mission';
+  projectId: number;
+  load: Load<{ items: T[] }>;
+  reload: () => void;
+  words: (item: T) => RowWords;
+  description: string;
+  /** The empty card's sentence (a "New …" button follows). */
+  empty: string;
+}) {
+  const what = `${subject}s`;
+  const title = `${subject[0]?.toUpperCase()}${subject.slice(1)}s`;
+  const newHref = `/admin/projects/${projectId}/${what}/new`;
   return (
-    <ul aria-label={what[0]?.toUpperCase() + what.slice(1)} className="flex flex-col divide-y divide-border rounded-lg border border-border">
-      {rows.map((row) => (
-        <ListRow key={row.id} row={row} />
-      ))}
-    </ul>
+    <Section
+      id={what}
+      title={title}
+      description={description}
+      aside={
+        <a href={newHref} className={buttonVariants({ size: 'sm' })}>
+          <span aria-hidden="true">+</span> New {subject}
+        </a>
+      }
+    >
+      {load.status === 'loading' ? (
+        <RowsSkeleton label={`Loading the ${what}…`} />
+      ) : load.status !== 'ready' ? (
+        <Failed title={`The ${what} could not be loaded`} message={load.message} onRetry={reload} />
+      ) : load.data.items.length === 0 ? (
+        <div className="flex flex-col items-center gap-3 rounded-lg border border-dashed border-border px-4 py-8 text-center text-sm text-muted-foreground">
+          <p>{empty}</p>
+          <a href={newHref} className={buttonVariants({ variant: 'outline', size: 'sm' })}>
+            New {subject}
+          </a>
+        </div>
+      ) : (
+        <ul aria-label={title} className="flex flex-col divide-y divide-border rounded-lg border border-border">
+          {load.data.items.map((item) => (
+            <ListRow key={item.id} item={item} words={words(item)} href={`/admin/projects/${projectId}/${what}/${item.id}`} />
+          ))}
+        </ul>
+      )}
+    </Section>
   );
 }
 
 export function SurveysSection({ projectId, load, reload }: { projectId: number; load: Load<SurveyList>; reload: () => void }) {
-  const newHref = `/admin/projects/${projectId}/surveys/new`;
-  const rows: Row[] =
-    load.status === 'ready'
-      ? load.data.items.map((survey: AdminSurvey) => ({
-          id: survey.id,
-          title: survey.title,
-          status: survey.status,
-          href: `/admin/projects/${projectId}/surveys/${survey.id}`,
-          editHref: `/admin/projects/${projectId}/surveys/${survey.id}/edit`,
-          kind: survey.kind === 'native' ? 'Form' : 'Alchemer',
-          opensAt: survey.opensAt,
-          closesAt: survey.closesAt,
-          points: survey.points,
-          counts: survey.counts,
-          extra: survey.estimatedMinutes ? (
-            <>
-              <span aria-hidden="true"> · </span>
-              <span className="sr-only">, </span>~{survey.estimatedMinutes} min
-            </>
-          ) : null,
-        }))
-      : [];
   return (
-    <Section
-      id="surveys"
-      title="Surveys"
+    <ActivitiesSection
+      subject="survey"
+      projectId={projectId}
+      load={load}
+      reload={reload}
+      words={(survey) => ({
+        kind: survey.kind === 'native' ? 'Form' : 'Alchemer',
+        extra: survey.estimatedMinutes ? `~${survey.estimatedMinutes} min` : null,
+      })}
       description="Questionnaires from a published form, or an Alchemer link."
-      aside={
-        <a href={newHref} className={buttonVariants({ size: 'sm' })}>
-          <span aria-hidden="true">+</span> New survey
-        </a>
-      }
-    >
-      <ListBody
-        load={load}
-        reload={reload}
-        what="surveys"
-        rows={rows}
-        empty={
-          <>
-            <p>No surveys yet. Create one from a published form, or link an Alchemer survey.</p>
-            <a href={newHref} className={buttonVariants({ variant: 'outline', size: 'sm' })}>
-              New survey
-            </a>
-          </>
-        }
-      />
-    </Section>
+      empty="No surveys yet. Create one from a published form, or link an Alchemer survey."
+    />
   );
 }
 
@@ -150,54 +159,15 @@ export function entriesRule(entries: AdminMission['entries']): string {
 }
 
 export function MissionsSection({ projectId, load, reload }: { projectId: number; load: Load<MissionList>; reload: () => void }) {
-  const newHref = `/admin/projects/${projectId}/missions/new`;
-  const rows: Row[] =
-    load.status === 'ready'
-      ? load.data.items.map((mission: AdminMission) => ({
-          id: mission.id,
-          title: mission.title,
-          status: mission.status,
-          href: `/admin/projects/${projectId}/missions/${mission.id}`,
-          editHref: `/admin/projects/${projectId}/missions/${mission.id}/edit`,
-          kind: mission.entries.perDay === 1 && mission.entries.max > 1 ? 'Diary' : 'Mission',
-          opensAt: mission.opensAt,
-          closesAt: mission.closesAt,
-          points: mission.points,
-          counts: mission.counts,
-          extra: (
-            <>
-              <span aria-hidden="true"> · </span>
-              <span className="sr-only">, </span>
-              {entriesRule(mission.entries)}
-            </>
-          ),
-        }))
-      : [];
   return (
-    <Section
-      id="missions"
-      title="Missions"
+    <ActivitiesSection
+      subject="mission"
+      projectId={projectId}
+      load={load}
+      reload={reload}
+      words={(mission) => ({ kind: mission.entries.perDay === 1 && mission.entries.max > 1 ? 'Diary' : 'Mission', extra: entriesRule(mission.entries) })}
       description="Tasks with photos, texts and ratings; diaries take one entry a day."
-      aside={
-        <a href={newHref} className={buttonVariants({ size: 'sm' })}>
-          <span aria-hidden="true">+</span> New mission
-        </a>
-      }
-    >
-      <ListBody
-        load={load}
-        reload={reload}
-        what="missions"
-        rows={rows}
-        empty={
-          <>
-            <p>No missions yet. Create one from a published form: a photo task, a diary, a review.</p>
-            <a href={newHref} className={buttonVariants({ variant: 'outline', size: 'sm' })}>
-              New mission
-            </a>
-          </>
-        }
-      />
-    </Section>
+      empty="No missions yet. Create one from a published form: a photo task, a diary, a review."
+    />
   );
 }

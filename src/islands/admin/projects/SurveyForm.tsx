@@ -6,39 +6,21 @@
  * `surveyPatchSchema`); the API's 400 field messages land beside the same fields. An edit sends
  * only what changed.
  */
-import { ProjectItemLoader } from './ProjectItemLoader.tsx';
-import { useId, useState } from 'react';
-import { Controller, useForm, type Resolver } from 'react-hook-form';
-import type { ActivityStatus, AdminProject } from '../../../shared/projects.ts';
+import { useId } from 'react';
+import { Controller } from 'react-hook-form';
 import type { AdminSurvey, SurveyKind } from '../../../shared/surveys.ts';
 import { PROGRAMME_LIMITS } from '../../../shared/projects.ts';
-import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
 import { FieldError, FormField } from '../../../components/ui/form-field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
-import { Label } from '../../../components/ui/label.tsx';
-import { RadioCard, RadioCardGroup } from '../../../components/ui/radio-card.tsx';
-import { Switch } from '../../../components/ui/switch.tsx';
-import { Textarea } from '../../../components/ui/textarea.tsx';
-import { FormChoiceField, PointsField, ScheduleFields, TitleField } from './EditorFields.tsx';
-import { EditorShell } from './EditorShell.tsx';
+import type { CardChoice, EditorValues } from './EditorFields.tsx';
+import { ChoiceCards, FormChoiceField, PointsField, ScheduleFields, SwitchField, TitleField, wholeNumber } from './EditorFields.tsx';
+import { EditorShell, editorIsland, useEditorForm, type EditorProps } from './EditorShell.tsx';
 import { numberOrNull } from './logic.ts';
 import { changedFields, normalizeSurvey } from './payload.ts';
+import { DescriptionField } from './ProjectFields.tsx';
 
 /** The form's values: the API's payload fields. */
-export interface SurveyValues {
-  title: string;
-  description: string;
-  kind: SurveyKind;
-  formId: number | null;
-  formVersion: number | null;
-  externalUrl: string | null;
-  trustReturns: boolean;
-  points: number;
-  estimatedMinutes: number | null;
-  opensAt: string | null;
-  closesAt: string | null;
-  status: ActivityStatus;
-}
+export type SurveyValues = EditorValues & Pick<AdminSurvey, 'description' | 'kind' | 'externalUrl' | 'trustReturns' | 'estimatedMinutes'>;
 
 const SURVEY_FIELDS = [
   'title',
@@ -54,6 +36,15 @@ const SURVEY_FIELDS = [
   'closesAt',
   'status',
 ] as const;
+
+const KIND_CHOICES: readonly CardChoice<SurveyKind>[] = [
+  {
+    value: 'native',
+    label: 'A Fieldwork form',
+    description: 'Members answer a published form here; the results and responses are shown on the survey page.',
+  },
+  { value: 'external', label: 'An Alchemer survey', description: 'Members go to Alchemer with an anonymous reference and come back when they finish.' },
+];
 
 function surveyValues(survey: AdminSurvey | null): SurveyValues {
   return {
@@ -72,37 +63,26 @@ function surveyValues(survey: AdminSurvey | null): SurveyValues {
   };
 }
 
-/** The island of both routes; `mode` says which. */
-export default function SurveyForm({ mode }: { mode: 'new' | 'edit' }) {
-  return (
-    <ProjectItemLoader<AdminSurvey>
-      pattern={mode === 'new' ? '/admin/projects/:projectId/surveys/new' : '/admin/projects/:projectId/surveys/:surveyId/edit'}
-      itemParam={mode === 'new' ? null : 'surveyId'}
-      itemPath={(id) => `/api/admin/surveys/${id}`}
-      subject="survey"
-      skeleton={{ label: mode === 'new' ? 'Loading…' : 'Loading the survey…', cards: [16, 20, 14] }}
-      notFound="editor"
-    >
-      {(project, survey) => <SurveyEditor project={project} survey={survey} />}
-    </ProjectItemLoader>
-  );
-}
+/** The island of both routes (its `mode` says which). */
+export default editorIsland<AdminSurvey>('survey', [16, 20, 14], SurveyEditor);
 
-function SurveyEditor({ project, survey }: { project: AdminProject; survey: AdminSurvey | null }) {
+function SurveyEditor({ project, item: survey, answered }: EditorProps<AdminSurvey>) {
   const id = useId();
   const initial = surveyValues(survey);
-  const answered = survey !== null && survey.counts.started > 0;
 
-  // The other kind's fields are cleared before validation (a link typed, then "A Fieldwork form" chosen).
-  const [resolver] = useState(() => {
-    const base = lazyZodResolver<SurveyValues>(() =>
-      import('../../../shared/schemas/surveys.ts').then((m) => (survey ? m.surveyPatchSchema : m.surveyCreateSchema)),
-    );
-    const normalized: Resolver<SurveyValues> = (values, context, options) => base(normalizeSurvey(values), context, options);
-    return normalized;
+  const form = useEditorForm<SurveyValues>({
+    subject: 'survey',
+    project,
+    existing: survey,
+    // The other kind's fields are cleared before validation (a link typed, then "A Fieldwork form" chosen).
+    schema: () =>
+      Promise.all([import('../../../shared/schemas/surveys.ts'), import('../../../shared/zod.ts')]).then(([m, { z }]) =>
+        z.preprocess((values: SurveyValues) => normalizeSurvey(values), survey ? m.surveyPatchSchema : m.surveyCreateSchema),
+      ),
+    defaultValues: initial,
+    fields: SURVEY_FIELDS,
+    changes: (values) => changedFields(normalizeSurvey(initial), values),
   });
-
-  const form = useForm<SurveyValues>({ resolver, defaultValues: initial });
   const {
     register,
     control,
@@ -118,8 +98,6 @@ function SurveyEditor({ project, survey }: { project: AdminProject; survey: Admi
       existing={survey}
       subtitle={`In ${project.name}. Members answer it on Fieldwork (a form) or on Alchemer (a link).`}
       form={form}
-      fields={SURVEY_FIELDS}
-      changes={(values) => changedFields(normalizeSurvey(initial), values)}
       afterStatus={
         <>
           {errors.kind?.message && <FieldError id={`${id}-kind-error`}>{errors.kind.message}</FieldError>}
@@ -129,47 +107,30 @@ function SurveyEditor({ project, survey }: { project: AdminProject; survey: Admi
     >
       <div className="flex flex-col gap-5">
         <TitleField />
-        <FormField
+        <DescriptionField
           id={`${id}-description`}
-          label="Description"
-          hint="(optional)"
           description="A line or two on what it is about."
+          rows={3}
           error={errors.description?.message}
-        >
-          {(c) => <Textarea {...c} rows={3} {...register('description')} />}
-        </FormField>
+          registration={register('description')}
+        />
       </div>
 
       <Controller
         control={control}
         name="kind"
         render={({ field }) => (
-          <fieldset className="flex flex-col gap-2">
-            <legend className="mb-2 text-sm font-medium">Kind</legend>
-            {answered && <p className="text-sm text-muted-foreground">Members have started it: the kind can no longer change.</p>}
-            <RadioCardGroup
-              value={field.value}
-              onValueChange={(value) => field.onChange(value === 'external' ? 'external' : 'native')}
-              disabled={answered}
-              aria-label="Kind"
-              className="sm:grid-cols-2"
-            >
-              <RadioCard
-                id={`${id}-native`}
-                value="native"
-                size="lg"
-                label="A Fieldwork form"
-                description="Members answer a published form here; the results and responses are shown on the survey page."
-              />
-              <RadioCard
-                id={`${id}-external`}
-                value="external"
-                size="lg"
-                label="An Alchemer survey"
-                description="Members go to Alchemer with an anonymous reference and come back when they finish."
-              />
-            </RadioCardGroup>
-          </fieldset>
+          <ChoiceCards
+            idPrefix={id}
+            legend="Kind"
+            note={answered ? 'Members have started it: the kind can no longer change.' : null}
+            choices={KIND_CHOICES}
+            value={field.value}
+            onChange={field.onChange}
+            disabled={answered}
+            size="lg"
+            className="sm:grid-cols-2"
+          />
         )}
       />
 
@@ -206,23 +167,11 @@ function SurveyEditor({ project, survey }: { project: AdminProject; survey: Admi
             control={control}
             name="trustReturns"
             render={({ field }) => (
-              <div className="flex items-start gap-3">
-                <Switch
-                  id={`${id}-trust`}
-                  checked={field.value}
-                  onCheckedChange={field.onChange}
-                  aria-describedby={`${id}-trust-description`}
-                  className="mt-0.5"
-                />
-                <div className="flex flex-col gap-1">
-                  <Label htmlFor={`${id}-trust`}>Trust returns</Label>
-                  <p id={`${id}-trust-description`} className="text-sm text-muted-foreground">
-                    On: a member who comes back on the Finished link gets the points at once. Off: the points wait until Alchemer's webhook confirms the outcome
-                    (or the completes are checked against Alchemer's export). A member who passes the Finished link to another could let them claim it without
-                    finishing, so turn it on only when that risk is acceptable.
-                  </p>
-                </div>
-              </div>
+              <SwitchField id={`${id}-trust`} label="Trust returns" checked={field.value} onCheckedChange={field.onChange}>
+                On: a member who comes back on the Finished link gets the points at once. Off: the points wait until Alchemer's webhook confirms the outcome (or
+                the completes are checked against Alchemer's export). A member who passes the Finished link to another could let them claim it without
+                finishing, so turn it on only when that risk is acceptable.
+              </SwitchField>
             )}
           />
         </div>
@@ -240,11 +189,7 @@ function SurveyEditor({ project, survey }: { project: AdminProject; survey: Admi
           {(c) => (
             <Input
               {...c}
-              type="number"
-              inputMode="numeric"
-              min={1}
-              max={PROGRAMME_LIMITS.estimatedMinutesMax}
-              step={1}
+              {...wholeNumber(1, PROGRAMME_LIMITS.estimatedMinutesMax)}
               className="sm:w-40"
               {...register('estimatedMinutes', { setValueAs: numberOrNull })}
             />

@@ -12,22 +12,10 @@ import { formatAverage, percentOf, plural } from './logic.ts';
 import type { ResultElement, SurveyResults as Results } from './types.ts';
 import { useResource } from '../../../lib/resource.ts';
 import { Failed } from '../../../components/states/Failed.tsx';
+import { knownTypeLabel } from '../forms/catalog.ts';
 
-const TYPE_LABELS: Record<string, string> = {
-  short_text: 'Short text',
-  long_text: 'Long text',
-  single_choice: 'Single choice',
-  multiple_choice: 'Multiple choice',
-  dropdown: 'Dropdown',
-  rating: 'Rating',
-  scale: 'Scale',
-  number: 'Number',
-  date: 'Date',
-  photo: 'Photos',
-  consent: 'Consent',
-  matrix: 'Matrix',
-  ranking: 'Ranking',
-};
+/** A type's name as the builder says it, but "Photos": a photo question's answers are photos. */
+const resultTypeLabel = (type: string): string => (type === 'photo' ? 'Photos' : (knownTypeLabel(type) ?? type));
 
 /** At most this many characters of an option's label beside its bar (the table has them whole). */
 const TICK_MAX = 26;
@@ -72,7 +60,7 @@ function ElementResult({ element, index, submitted }: { element: ResultElement; 
           {element.title || 'Untitled question'}
         </h3>
         <p className="text-xs text-muted-foreground">
-          {TYPE_LABELS[element.type] ?? element.type} · {element.answered} of {submitted} answered ({percentOf(element.answered, submitted)}%)
+          {resultTypeLabel(element.type)} · {element.answered} of {submitted} answered ({percentOf(element.answered, submitted)}%)
         </p>
       </div>
       {hasAverage && (

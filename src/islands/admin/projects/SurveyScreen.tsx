@@ -7,7 +7,7 @@
  * version (the member's form; submitting sends nothing).
  */
 import { ProjectItemLoader } from './ProjectItemLoader.tsx';
-import { lazy, Suspense, useEffect, useId, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import type { FormDefinition } from '../../../shared/forms/definition.ts';
 import type { AdminProject } from '../../../shared/projects.ts';
 import type { AdminSurvey, AdminSurveyResponse } from '../../../shared/surveys.ts';
@@ -25,11 +25,9 @@ import { Badge } from '../../../components/ui/badge.tsx';
 import { Button, buttonVariants } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../../components/ui/dialog.tsx';
-import { Label } from '../../../components/ui/label.tsx';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select.tsx';
 import { Bone } from '../../../components/ui/skeleton.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs.tsx';
-import { ListFooter, PER_PAGE, Section, TableScroller, td, th } from '../admin-kit.tsx';
+import { FilterSelect, ListFooter, PER_PAGE, Section, TableHead, TableScroller, td } from '../admin-kit.tsx';
 import { ActivityStatusBadge, Breadcrumbs, CompletionBar, CountsRow, Detail, FormVersionLink, Moment, ResultsSkeleton, ScreenHeader } from './kit.tsx';
 import { AlchemerSetup } from './AlchemerSetup.tsx';
 import type { ResponseList } from './types.ts';
@@ -39,14 +37,7 @@ const SurveyResults = lazy(() => import('./SurveyResults.tsx'));
 /** The island of the survey page. */
 export default function SurveyScreen() {
   return (
-    <ProjectItemLoader<AdminSurvey>
-      pattern="/admin/projects/:projectId/surveys/:surveyId"
-      itemParam="surveyId"
-      itemPath={(id) => `/api/admin/surveys/${id}`}
-      subject="survey"
-      skeleton={{ label: 'Loading the survey…', cards: [14, 10, 24] }}
-      notFound="item-page"
-    >
+    <ProjectItemLoader<AdminSurvey> subject="survey" page="item" cards={[14, 10, 24]}>
       {(project, survey) => survey && <Survey project={project} survey={survey} />}
     </ProjectItemLoader>
   );
@@ -204,12 +195,18 @@ function Preview({ survey }: { survey: AdminSurvey }) {
 }
 
 type StatusFilter = 'all' | 'submitted' | 'draft';
+const STATUS_OPTIONS: readonly { value: StatusFilter; label: string }[] = [
+  { value: 'all', label: 'All responses' },
+  { value: 'submitted', label: 'Submitted' },
+  { value: 'draft', label: 'In progress' },
+];
+
+const RESPONSE_COLUMNS = ['Participant', 'Status', 'Version', 'Started', 'Submitted', { label: 'Actions', hidden: true }] as const;
 
 function ResponsesTable({ survey }: { survey: AdminSurvey }) {
   const [status, setStatus] = useState<StatusFilter>('all');
   const [page, setPage] = useState(1);
   const [open, setOpen] = useState<AdminSurveyResponse | null>(null);
-  const statusId = useId();
   const params: Record<string, string> = { page: String(page), pageSize: String(PER_PAGE) };
   if (status !== 'all') params.status = status;
   const { load, reload } = useResource<ResponseList>(withQuery(`/api/admin/surveys/${survey.id}/responses`, params));
@@ -219,27 +216,16 @@ function ResponsesTable({ survey }: { survey: AdminSurvey }) {
   return (
     <div className="flex flex-col gap-4">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
-        <div className="flex flex-col gap-2 sm:w-52">
-          <Label htmlFor={statusId}>Show</Label>
-          <Select
-            value={status}
-            onValueChange={(value) => {
-              if (value === 'all' || value === 'submitted' || value === 'draft') {
-                setStatus(value);
-                setPage(1);
-              }
-            }}
-          >
-            <SelectTrigger id={statusId}>
-              <SelectValue />
-            </SelectTrigger>
-            <SelectContent>
-              <SelectItem value="all">All responses</SelectItem>
-              <SelectItem value="submitted">Submitted</SelectItem>
-              <SelectItem value="draft">In progress</SelectItem>
-            </SelectContent>
-          </Select>
-        </div>
+        <FilterSelect
+          label="Show"
+          value={status}
+          options={STATUS_OPTIONS}
+          onChange={(value) => {
+            setStatus(value);
+            setPage(1);
+          }}
+          className="sm:w-52"
+        />
         <a href={csvHref} download className={buttonVariants({ variant: 'outline' })}>
           Download CSV
         </a>
@@ -265,28 +251,7 @@ function ResponsesTable({ survey }: { survey: AdminSurvey }) {
           <TableScroller label="Responses">
             <table className="relative w-full min-w-[40rem] border-collapse">
               <caption className="sr-only">Responses ({load.data.total})</caption>
-              <thead>
-                <tr>
-                  <th scope="col" className={th}>
-                    Participant
-                  </th>
-                  <th scope="col" className={th}>
-                    Status
-                  </th>
-                  <th scope="col" className={th}>
-                    Version
-                  </th>
-                  <th scope="col" className={th}>
-                    Started
-                  </th>
-                  <th scope="col" className={th}>
-                    Submitted
-                  </th>
-                  <th scope="col" className={th}>
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
+              <TableHead columns={RESPONSE_COLUMNS} />
               <tbody>
                 {load.data.items.map((response) => (
                   <tr key={response.id}>

@@ -6,12 +6,11 @@
  * participant is told and their points follow.
  */
 import { useEffect, useId, useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { REVIEW_LIMITS, type ReasonTemplateKind, type ReviewDecision, type ReviewSubmission } from '../../../shared/review.ts';
 import type { ReviewDecisionInput } from '../../../shared/schemas/review.ts';
 import { applyApiError, errorMessage } from '../../../lib/form-errors.ts';
-import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
 import { handleSessionLost } from '../../../lib/session.ts';
+import { useApiForm } from '../../../lib/use-api-form.ts';
 import { fullNameOf } from '../../../lib/user.ts';
 import { toast } from '../../../stores/toasts.ts';
 import { Alert } from '../../../components/ui/alert.tsx';
@@ -26,6 +25,9 @@ import type { ReasonTemplates } from './templates.ts';
 
 /** The two decisions that need a reason. */
 export type ReasonKind = ReasonTemplateKind;
+
+/** In the order of their buttons. */
+const REASON_KINDS: readonly ReasonKind[] = ['request_changes', 'reject'];
 
 const KIND_WORDS: Record<ReasonKind, { title: string; submit: string; help: string; templates: string }> = {
   request_changes: {
@@ -124,26 +126,19 @@ export function DecisionPanel({ submission, points, mode, onModeChange, focusReq
         >
           Approve <Kbd>{keyOf('approve')}</Kbd>
         </Button>
-        <Button
-          variant={mode === 'request_changes' ? 'secondary' : 'outline'}
-          disabled={draft || busy !== null}
-          aria-expanded={mode === 'request_changes'}
-          aria-controls={mode === 'request_changes' ? formId : undefined}
-          aria-keyshortcuts={keyOf('request_changes')}
-          onClick={() => onModeChange(mode === 'request_changes' ? null : 'request_changes')}
-        >
-          Ask for changes <Kbd>{keyOf('request_changes')}</Kbd>
-        </Button>
-        <Button
-          variant={mode === 'reject' ? 'secondary' : 'outline'}
-          disabled={draft || busy !== null}
-          aria-expanded={mode === 'reject'}
-          aria-controls={mode === 'reject' ? formId : undefined}
-          aria-keyshortcuts={keyOf('reject')}
-          onClick={() => onModeChange(mode === 'reject' ? null : 'reject')}
-        >
-          Reject <Kbd>{keyOf('reject')}</Kbd>
-        </Button>
+        {REASON_KINDS.map((kind) => (
+          <Button
+            key={kind}
+            variant={mode === kind ? 'secondary' : 'outline'}
+            disabled={draft || busy !== null}
+            aria-expanded={mode === kind}
+            aria-controls={mode === kind ? formId : undefined}
+            aria-keyshortcuts={keyOf(kind)}
+            onClick={() => onModeChange(mode === kind ? null : kind)}
+          >
+            {KIND_WORDS[kind].title} <Kbd>{keyOf(kind)}</Kbd>
+          </Button>
+        ))}
       </div>
       {mode && !draft && (
         <ReasonForm
@@ -187,11 +182,12 @@ function ReasonForm({
   templates: ReasonTemplates;
 }) {
   const words = KIND_WORDS[kind];
-  const [alert, setAlert] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const {
+    onSubmit: submit,
+    alert,
+    setAlert,
     register,
-    handleSubmit,
     setError,
     clearErrors,
     setValue,
@@ -199,16 +195,19 @@ function ReasonForm({
     getValues,
     watch,
     formState: { errors, isSubmitted },
-  } = useForm<ReasonValues>({
-    resolver: lazyZodResolver<ReasonValues>(() => import('../../../shared/schemas/review.ts').then((m) => m.reviewDecisionSchema)),
+  } = useApiForm<ReasonValues>({
+    schema: () => import('../../../shared/schemas/review.ts').then((m) => m.reviewDecisionSchema),
     defaultValues: { decision: kind, reason: initialReason },
+    fields: ['reason'],
+    describeError: (error) => (handleSessionLost(error) ? null : undefined),
+    submit: (values) => onSubmit(values.reason.trim()),
   });
 
   // The same form serves both decisions: switching keeps what was typed.
   useEffect(() => {
     setValue('decision', kind);
     setAlert(null);
-  }, [kind, setValue]);
+  }, [kind, setValue, setAlert]);
   useEffect(() => {
     setFocus('reason');
   }, [focusRequest, kind, setFocus]);
@@ -216,15 +215,6 @@ function ReasonForm({
   const reason = watch('reason');
   const mine = (templates.items ?? []).filter((template) => template.kind === kind);
   const alreadySaved = mine.some((template) => template.text === reason.trim());
-
-  const submit = handleSubmit(async (values) => {
-    setAlert(null);
-    try {
-      await onSubmit(values.reason.trim());
-    } catch (error) {
-      if (!handleSessionLost(error)) setAlert(applyApiError(error, setError, ['reason']));
-    }
-  });
 
   async function saveTemplate() {
     const text = getValues('reason').trim();

@@ -3,13 +3,11 @@
  * participant (the section says so). Probes: follow-up questions the participant is told about and
  * answers from their mission history; each shows its answer or that it is still waiting.
  */
-import { useEffect, useId, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useEffect, useId, type ReactNode } from 'react';
 import { REVIEW_LIMITS, type ProbeView, type ReviewNoteView } from '../../../shared/review.ts';
 import { apiSend } from '../../../platform/api.ts';
-import { applyApiError } from '../../../lib/form-errors.ts';
-import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
 import { handleSessionLost } from '../../../lib/session.ts';
+import { useApiForm, type ApiFormOptions } from '../../../lib/use-api-form.ts';
 import { fullNameOf } from '../../../lib/user.ts';
 import { toast } from '../../../stores/toasts.ts';
 import { Alert } from '../../../components/ui/alert.tsx';
@@ -36,36 +34,6 @@ export function NotesPanel({
   focusRequest: number;
   onAdded: (note: ReviewNoteView) => void;
 }) {
-  const id = useId();
-  const [alert, setAlert] = useState<string | null>(null);
-  const {
-    register,
-    handleSubmit,
-    setError,
-    setFocus,
-    reset,
-    formState: { errors, isSubmitting },
-  } = useForm<{ body: string }>({
-    resolver: lazyZodResolver<{ body: string }>(() => import('../../../shared/schemas/review.ts').then((m) => m.reviewNoteSchema)),
-    defaultValues: { body: '' },
-  });
-
-  useEffect(() => {
-    if (focusRequest > 0) setFocus('body');
-  }, [focusRequest, setFocus]);
-
-  const submit = handleSubmit(async (values) => {
-    setAlert(null);
-    try {
-      const note = await apiSend<ReviewNoteView>('POST', `/api/admin/submissions/${entryId}/notes`, { body: values.body });
-      onAdded(note);
-      reset({ body: '' });
-      toast({ title: 'Note added', description: 'Only moderators and admins see it.' });
-    } catch (error) {
-      if (!handleSessionLost(error)) setAlert(applyApiError(error, setError, ['body']));
-    }
-  });
-
   return (
     <div className="flex flex-col gap-3">
       <p className="flex items-start gap-2 text-sm text-muted-foreground">
@@ -86,17 +54,20 @@ export function NotesPanel({
           ))}
         </ol>
       )}
-      <form noValidate aria-label="Add an internal note" onSubmit={(event) => void submit(event)} className="flex flex-col gap-2">
-        {alert && <Alert variant="destructive">{alert}</Alert>}
-        <FormField id={`${id}-note`} label="Internal note" error={errors.body?.message}>
-          {(control) => <Textarea {...control} {...register('body')} rows={2} maxLength={REVIEW_LIMITS.noteMax} aria-keyshortcuts={keyOf('note')} />}
-        </FormField>
-        <div>
-          <Button type="submit" variant="secondary" size="sm" loading={isSubmitting}>
-            Add note <Kbd>{keyOf('note')}</Kbd>
-          </Button>
-        </div>
-      </form>
+      <PostForm
+        name="body"
+        schema={() => import('../../../shared/schemas/review.ts').then((m) => m.reviewNoteSchema)}
+        post={async (body) => onAdded(await apiSend<ReviewNoteView>('POST', `/api/admin/submissions/${entryId}/notes`, { body }))}
+        posted={{ title: 'Note added', description: 'Only moderators and admins see it.' }}
+        formLabel="Add an internal note"
+        fieldId="note"
+        label="Internal note"
+        maxLength={REVIEW_LIMITS.noteMax}
+        keyShortcut={keyOf('note')}
+        focusRequest={focusRequest}
+      >
+        Add note <Kbd>{keyOf('note')}</Kbd>
+      </PostForm>
     </div>
   );
 }
@@ -113,31 +84,6 @@ export function ProbesPanel({
   canAsk: boolean;
   onAsked: (probe: ProbeView) => void;
 }) {
-  const id = useId();
-  const [alert, setAlert] = useState<string | null>(null);
-  const {
-    register,
-    handleSubmit,
-    setError,
-    reset,
-    formState: { errors, isSubmitting },
-  } = useForm<{ question: string }>({
-    resolver: lazyZodResolver<{ question: string }>(() => import('../../../shared/schemas/review.ts').then((m) => m.probeCreateSchema)),
-    defaultValues: { question: '' },
-  });
-
-  const submit = handleSubmit(async (values) => {
-    setAlert(null);
-    try {
-      const probe = await apiSend<ProbeView>('POST', `/api/admin/submissions/${entryId}/probes`, { question: values.question });
-      onAsked(probe);
-      reset({ question: '' });
-      toast({ title: 'Question sent', description: 'The participant is told and answers it from their mission history.' });
-    } catch (error) {
-      if (!handleSessionLost(error)) setAlert(applyApiError(error, setError, ['question']));
-    }
-  });
-
   return (
     <div className="flex flex-col gap-3">
       {probes.length === 0 ? (
@@ -174,25 +120,95 @@ export function ProbesPanel({
         </ol>
       )}
       {canAsk ? (
-        <form noValidate aria-label="Ask a follow-up question" onSubmit={(event) => void submit(event)} className="flex flex-col gap-2">
-          {alert && <Alert variant="destructive">{alert}</Alert>}
-          <FormField
-            id={`${id}-question`}
-            label="Follow-up question"
-            description="The participant is told and answers it from their mission history."
-            error={errors.question?.message}
-          >
-            {(control) => <Textarea {...control} {...register('question')} rows={2} maxLength={REVIEW_LIMITS.questionMax} />}
-          </FormField>
-          <div>
-            <Button type="submit" variant="secondary" size="sm" loading={isSubmitting}>
-              Ask the participant
-            </Button>
-          </div>
-        </form>
+        <PostForm
+          name="question"
+          schema={() => import('../../../shared/schemas/review.ts').then((m) => m.probeCreateSchema)}
+          post={async (question) => onAsked(await apiSend<ProbeView>('POST', `/api/admin/submissions/${entryId}/probes`, { question }))}
+          posted={{ title: 'Question sent', description: 'The participant is told and answers it from their mission history.' }}
+          formLabel="Ask a follow-up question"
+          fieldId="question"
+          label="Follow-up question"
+          description="The participant is told and answers it from their mission history."
+          maxLength={REVIEW_LIMITS.questionMax}
+        >
+          Ask the participant
+        </PostForm>
       ) : (
         <p className="text-sm text-muted-foreground">Questions can be asked once the entry is submitted.</p>
       )}
     </div>
+  );
+}
+
+type PostValues = Partial<Record<'body' | 'question', string>>;
+
+/**
+ * The form under notes and probes: one text, sent by `post`, then emptied with a toast (`posted`);
+ * `focusRequest` (when bumped) puts the cursor in it.
+ */
+function PostForm({
+  name,
+  schema,
+  post,
+  posted,
+  formLabel,
+  fieldId,
+  label,
+  description,
+  maxLength,
+  keyShortcut,
+  focusRequest = 0,
+  children,
+}: {
+  name: keyof PostValues;
+  schema: ApiFormOptions<PostValues>['schema'];
+  post: (text: string) => Promise<void>;
+  posted: { title: string; description: string };
+  formLabel: string;
+  fieldId: string;
+  label: string;
+  description?: string;
+  maxLength: number;
+  keyShortcut?: string;
+  focusRequest?: number;
+  /** The submit button's content. */
+  children: ReactNode;
+}) {
+  const id = useId();
+  const {
+    register,
+    onSubmit,
+    alert,
+    setFocus,
+    reset,
+    formState: { errors, isSubmitting },
+  } = useApiForm<PostValues>({
+    schema,
+    defaultValues: { [name]: '' },
+    fields: [name],
+    describeError: (error) => (handleSessionLost(error) ? null : undefined),
+    submit: async (values) => {
+      await post(values[name] ?? '');
+      reset({ [name]: '' });
+      toast(posted);
+    },
+  });
+
+  useEffect(() => {
+    if (focusRequest > 0) setFocus(name);
+  }, [focusRequest, name, setFocus]);
+
+  return (
+    <form noValidate aria-label={formLabel} onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-2">
+      {alert && <Alert variant="destructive">{alert}</Alert>}
+      <FormField id={`${id}-${fieldId}`} label={label} description={description} error={errors[name]?.message}>
+        {(control) => <Textarea {...control} {...register(name)} rows={2} maxLength={maxLength} aria-keyshortcuts={keyShortcut} />}
+      </FormField>
+      <div>
+        <Button type="submit" variant="secondary" size="sm" loading={isSubmitting}>
+          {children}
+        </Button>
+      </div>
+    </form>
   );
 }

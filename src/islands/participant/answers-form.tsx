@@ -1,0 +1,142 @@
+/**
+ * The form a participant answers, for a survey response and a mission entry alike: resumed from
+ * the answers kept on this device (they win over the server's, element by element), autosaved as
+ * the person goes, merged with another device's changes (with a note when an answer on screen
+ * changed), and submitted once what is on its way has landed.
+ */
+import { useEffect, useRef, useState } from 'react';
+import type { Answers, FormDefinition } from '../../shared/forms/definition.ts';
+import type { AnswersSaved } from '../../shared/answers.ts';
+import { ApiError } from '../../platform/api.ts';
+import { local } from '../../platform/storage.ts';
+import { errorMessage } from '../../lib/form-errors.ts';
+import { handleSessionLost } from '../../lib/session.ts';
+import { toast } from '../../stores/toasts.ts';
+import { FormRenderer, type FormRendererHandle, type SubmitErrors } from '../../components/forms/FormRenderer.tsx';
+import { Card } from '../../components/ui/card.tsx';
+import { CHECK_AND_SUBMIT_AGAIN, changedOnPage, clearLocalDraft, MERGED_NOTE, readLocalDraft, resumeFrom, type AnswersPayload } from './autosave.ts';
+import { photoAdapter } from './photos.ts';
+import { SaveLine, useTransientNote } from './parts.tsx';
+import { submitFailure } from './send.ts';
+import { useAnswersAutosave } from './use-autosave.ts';
+
+export interface AnswersFormProps<T extends AnswersPayload> {
+  definition: FormDefinition;
+  seed: string;
+  headingLevel?: 2 | 3;
+  /** Where unsent answers are kept on this device; read each time (a new entry's key changes once it exists). */
+  storageKey: () => string;
+  /** Read when nothing is kept under `storageKey`: answers typed under another key that are this form's (that copy is removed once taken). */
+  adoptKey?: string | null;
+  /** What the server holds when the form opens, and its revision (0 before the first save). */
+  server: T;
+  revision: number;
+  /** What is saved of the answers on screen and the page they are on. */
+  payload: (answers: Answers, pageId: string | null) => T;
+  save: (payload: T, how: { revision: number; keepalive: boolean }) => Promise<AnswersSaved>;
+  /** A refused save the screen expects (the reload shows what happened): no toast. */
+  quietRejection?: () => boolean;
+  /** Sends the answers, based on `revision`. */
+  submit: (answers: Answers, revision: number) => Promise<unknown>;
+  /** The title of the toast when the submit is refused for good. */
+  notSent: string;
+  reload: () => void;
+  onSubmitted: (answers: Answers) => void;
+}
+
+export function AnswersForm<T extends AnswersPayload>(props: AnswersFormProps<T>) {
+  const { definition, storageKey, server } = props;
+  // Read once, when the form opens (a state's initial value, which React keeps, unlike a memo's).
+  const [start] = useState(() => {
+    const own = readLocalDraft<T>(local(), storageKey());
+    const adopted = !own && props.adoptKey ? readLocalDraft<T>(local(), props.adoptKey) : null;
+    const kept = own ?? adopted;
+    const resumed = resumeFrom(kept, server);
+    if (kept && !resumed.restored) clearLocalDraft(local(), storageKey());
+    return { ...resumed, adoptedFrom: adopted ? props.adoptKey : null };
+  });
+  const [touched, setTouched] = useState(start.restored);
+  const form = useRef<FormRendererHandle>(null);
+  /** The page on screen (for the merge note). */
+  const page = useRef(start.payload.pageId ?? null);
+  /** Set when a merge changed the answers: a submit under way stops and asks to check them. */
+  const merged = useRef(false);
+  const [note, showNote] = useTransientNote();
+
+  const { status, error, autosave } = useAnswersAutosave<T>({
+    save: props.save,
+    storageKey,
+    server,
+    revision: props.revision,
+    onMerged: (next, mine) => {
+      merged.current = true;
+      form.current?.replaceAnswers(next.answers);
+      if (changedOnPage(definition, page.current, mine.answers, next.answers)) showNote(MERGED_NOTE);
+    },
+    onRejected: (failure) => {
+      if (handleSessionLost(failure)) return;
+      if (!props.quietRejection?.()) toast({ title: 'Your answers were not saved', description: errorMessage(failure), variant: 'destructive' });
+      props.reload();
+    },
+  });
+
+  useEffect(() => {
+    // Answers restored from this device go to the server at once; a note when the other device changed some on screen meanwhile.
+    if (start.restored) autosave.change(start.payload);
+    if (start.adoptedFrom) clearLocalDraft(local(), start.adoptedFrom);
+    if (start.seen && changedOnPage(definition, page.current, start.seen, start.payload.answers)) showNote(MERGED_NOTE);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, for the answers found when the form opened: re-running would send them again
+  }, [autosave, start]);
+
+  const onSubmit = async (answers: Answers): Promise<void | SubmitErrors> => {
+    // What is on its way lands first (a late autosave would find the answers submitted).
+    merged.current = false;
+    await autosave.flush();
+    if (autosave.status() === 'error') return;
+    // Answers from the other device arrived meanwhile: the person checks them first.
+    if (merged.current) throw new Error(CHECK_AND_SUBMIT_AGAIN);
+    try {
+      await props.submit(answers, autosave.revision());
+    } catch (failure) {
+      // Changed on the other device since: merged like a save, never submitted unseen.
+      if (autosave.handleConflict(failure)) throw new Error(CHECK_AND_SUBMIT_AGAIN);
+      // Refused answers are saved first: the server holds them at the revision it gives.
+      if (failure instanceof ApiError && failure.status === 400 && typeof failure.details.revision === 'number')
+        autosave.acknowledge(props.payload(answers, page.current), failure.details.revision);
+      return submitFailure(failure, props.notSent, props.reload);
+    }
+    autosave.discard();
+    autosave.dispose();
+    props.onSubmitted(answers);
+  };
+
+  const change = (answers: Answers, pageId: string | null) => {
+    setTouched(true);
+    page.current = pageId;
+    autosave.change(props.payload(answers, pageId));
+  };
+
+  return (
+    <div className="flex flex-col gap-4">
+      <SaveLine status={status} error={error} idle={!touched} note={note} />
+      <Card className="p-4 sm:p-6">
+        <FormRenderer
+          ref={form}
+          definition={definition}
+          seed={props.seed}
+          initialAnswers={start.payload.answers}
+          initialPageId={start.payload.pageId ?? null}
+          photos={photoAdapter}
+          headingLevel={props.headingLevel ?? 2}
+          onChange={change}
+          onPageChange={(pageId, answers) => {
+            change(answers, pageId);
+            void autosave.flush();
+          }}
+          onSubmit={onSubmit}
+          submitLabel="Submit"
+        />
+      </Card>
+    </div>
+  );
+}
