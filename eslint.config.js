@@ -8,7 +8,7 @@ import importX from 'eslint-plugin-import-x';
 import globals from 'globals';
 
 /** Browser code: everything the pages load. */
-const BROWSER = ['./src/islands', './src/lib', './src/stores', './src/components', './src/pages', './src/layouts'];
+const BROWSER = ['./src/app', './src/islands', './src/lib', './src/stores', './src/platform', './src/components', './src/pages', './src/layouts'];
 /** Island features: one does not reach into another's files (shared pieces go to components/, lib/ or shared/). */
 const ISLAND_FEATURES = ['account', 'admin', 'auth', 'notifications', 'participant', 'public', 'shell'];
 
@@ -21,9 +21,16 @@ const zones = [
   { target: './src/server', from: BROWSER, message: 'Server code never imports browser code.' },
   ...BROWSER.map((target) => ({ target, from: ['./src/server'], message: 'Browser code never imports server code (share through src/shared).' })),
   { target: './src', from: ['./builds', './scripts', './tests'], message: 'App code does not import build scripts, scripts or tests.' },
-  // Layers of the browser side: lib (platform) and stores below components, components below islands.
-  { target: './src/components', from: ['./src/islands'], message: 'Components are below islands: move the shared piece down.' },
-  { target: './src/stores', from: ['./src/islands', './src/components'], message: 'Stores are below components and islands.' },
+  // Layers of the browser side, bottom up: platform (api, storage, events) ← stores ← lib ← components ← islands ← app (the shell's boot).
+  {
+    target: './src/platform',
+    from: ['./src/stores', './src/lib', './src/components', './src/islands', './src/app'],
+    message: 'The platform layer is the bottom: it imports none of the app.',
+  },
+  { target: './src/stores', from: ['./src/lib', './src/components', './src/islands', './src/app'], message: 'Stores sit on the platform layer only.' },
+  { target: './src/lib', from: ['./src/components', './src/islands', './src/app'], message: 'lib is below components, islands and the app shell.' },
+  { target: './src/components', from: ['./src/islands', './src/app'], message: 'Components are below islands: move the shared piece down.' },
+  { target: './src/islands', from: ['./src/app'], message: 'Islands are below the app shell.' },
   ...ISLAND_FEATURES.map((feature) => ({
     target: `./src/islands/${feature}`,
     from: ISLAND_FEATURES.filter((other) => other !== feature).map((other) => `./src/islands/${other}`),

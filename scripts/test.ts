@@ -1,5 +1,6 @@
 /**
- * `npm test`: the type check (tsc), the format check (Prettier), then unit, API and process tests (vitest), then end-to-end tests
+ * `npm test`: the type check (tsc), the format check (Prettier), the lint (ESLint, layer rule included), then unit, API and
+ * process tests (vitest), then end-to-end tests
  * (Playwright on Debian's chromium against the built app started as `npm start` starts it).
  * Every step runs even when an earlier one fails; the exit code is non-zero if any failed.
  */

@@ -18,7 +18,7 @@
  *   person; `resolve()` goes on);
  * - stops on any other refusal (`error`, `onRejected`), keeping later changes on the device.
  *
- * `docs/architecture.md` ("Programme", "Forms") says who uses it; `docs/api.md` the revisions.
+ * `docs/architecture.md` ("Projects, surveys and missions", "Forms") says who uses it; `docs/api.md` the revisions.
  */
 import { ApiError } from '../platform/api.ts';
 import { readItem, removeItem, writeItem, type StorageLike } from '../platform/storage.ts';

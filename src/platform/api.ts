@@ -5,6 +5,7 @@
  * answer says, the `Retry-After` seconds. `keepalive` sends a call that must outlive the page
  * (autosave on `pagehide`): the browser finishes it after the tab is gone.
  */
+import type { MailSwitches } from '../shared/notifications.ts';
 import type { Role, UserStatus } from '../shared/roles.ts';
 import type { TokenType } from '../shared/tokens.ts';
 
@@ -181,19 +182,14 @@ export interface Address {
 
 export type ColorMode = 'system' | 'light' | 'dark';
 
-export interface Preferences {
+/**
+ * The mail switches (`MailSwitches`) are per notification kind, under `emailNotifications`. Optional
+ * in what is sent; `GET /api/account` always answers them (true when never set).
+ */
+export interface Preferences extends MailSwitches {
   emailNotifications: boolean;
   language: 'en';
   colorMode: ColorMode;
-  /**
-   * Mail per notification kind, under `emailNotifications` (`MAIL_PREFERENCE_KEYS`). Optional in
-   * what is sent; `GET /api/account` always answers them (true when never set).
-   */
-  mailChangesRequested?: boolean;
-  mailRejected?: boolean;
-  mailProbes?: boolean;
-  mailApprovedDigest?: boolean;
-  mailReminders?: boolean;
   /** The participant's time zone (IANA); absent until the browser or the participant sets it. */
   timeZone?: string;
 }

@@ -34,6 +34,12 @@ export class ApiError extends Error {
   }
 }
 
+/** The row that was looked up, or 404 `not_found` with this message when there is none. */
+export function foundOr404<T>(row: T | null | undefined, message: string): T {
+  if (row === null || row === undefined) throw new ApiError(404, 'not_found', message);
+  return row;
+}
+
 /** The 404 of what does not exist, or what the caller may not see (never 403): `No such {what}`. */
 export function notFound(what: string): ApiError {
   return new ApiError(404, 'not_found', `No such ${what}`);

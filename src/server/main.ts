@@ -109,6 +109,15 @@ export async function startServer(config: Config, logger: Logger = createLogger(
   }
   const db = database;
   const queue = jobs;
+  /** Stops what has started (jobs, the socket server, mail, the database, the lock) after a failed start, and rethrows. */
+  const abandonStart = async (error: unknown): Promise<never> => {
+    await queue.stop().catch(() => {});
+    await socketServer?.stop().catch(() => {});
+    mailer.close();
+    await db.close().catch(() => {});
+    lock?.release();
+    throw error;
+  };
 
   const site = createStaticSite(config.distDir, logger);
   const storage = createStorage(config);
@@ -128,14 +137,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
       server.off('error', reject);
       resolve();
     });
-  }).catch(async (error: unknown) => {
-    await queue.stop().catch(() => {});
-    await socketServer?.stop().catch(() => {});
-    mailer.close();
-    await db.close().catch(() => {});
-    lock?.release();
-    throw error;
-  });
+  }).catch(abandonStart);
   const port = (server.address() as AddressInfo).port;
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
@@ -143,14 +145,9 @@ export async function startServer(config: Config, logger: Logger = createLogger(
   if (!config.publicUrlExplicit) config.publicUrl = url;
   lock?.update({ publicUrl: config.publicUrl });
   // Now that links can point here, jobs run (those queued before a restart first).
-  await queue.startWorkers().catch(async (error: unknown) => {
+  await queue.startWorkers().catch((error: unknown) => {
     server.close();
-    await queue.stop().catch(() => {});
-    await socketServer?.stop().catch(() => {});
-    mailer.close();
-    await db.close().catch(() => {});
-    lock?.release();
-    throw error;
+    return abandonStart(error);
   });
   logger.info({ url, database: db.kind, dataDir: config.dataDir, buildId: site.buildId }, `Fieldwork listening on ${url}`);
 

@@ -12,6 +12,9 @@ export const MAIL_PREFERENCE_KEYS = {
   reminder: 'mailReminders',
 } as const satisfies Record<NotificationKind, string>;
 
+/** The mail switches kept in a user's preferences, one per kind (`MAIL_PREFERENCE_KEYS`): absent means on. */
+export type MailSwitches = { [K in (typeof MAIL_PREFERENCE_KEYS)[NotificationKind]]?: boolean };
+
 export interface NotificationView {
   id: number;
   kind: NotificationKind;

@@ -110,9 +110,3 @@ export interface HomeAnswer {
   submitted: HomeItem[];
   done: HomeItem[];
 }
-
-/** A page of an admin list. */
-export interface AdminPage<T> {
-  items: T[];
-  total: number;
-}

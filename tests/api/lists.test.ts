@@ -5,16 +5,34 @@
  */
 import { expect, it } from 'vitest';
 import { contactMessages, dataDeletionRequests } from '../../src/server/db/schema/index.ts';
-import { describeEachBackend } from './harness.ts';
+import { describeEachBackend, type TestContext } from './harness.ts';
 import { fieldsOf, signedInUser, type SignedIn } from './helpers.ts';
+import { createMission, createProject, createSurvey } from './programme-fixtures.ts';
 
-const LISTS = [
-  { path: '/api/admin/users', sorts: ['id', 'email', 'name', 'created'] },
-  { path: '/api/admin/reports', sorts: ['lastSeen', 'firstSeen', 'count'] },
-  { path: '/api/admin/contact-messages', sorts: ['created', 'name', 'email'] },
-  { path: '/api/admin/data-deletion-requests', sorts: ['created', 'email', 'status'] },
-  { path: '/api/admin/forms', sorts: ['updated', 'title', 'created'] },
-] as const;
+/** The programme's records the per-project lists are asked about (made once per backend). */
+interface Programme {
+  projectId: number;
+  surveyId: number;
+  missionId: number;
+}
+
+const LISTS: readonly { name: string; path: string | ((p: Programme) => string); sorts: readonly string[] }[] = [
+  { name: '/api/admin/users', path: '/api/admin/users', sorts: ['id', 'email', 'name', 'created'] },
+  { name: '/api/admin/reports', path: '/api/admin/reports', sorts: ['lastSeen', 'firstSeen', 'count'] },
+  { name: '/api/admin/contact-messages', path: '/api/admin/contact-messages', sorts: ['created', 'name', 'email'] },
+  { name: '/api/admin/data-deletion-requests', path: '/api/admin/data-deletion-requests', sorts: ['created', 'email', 'status'] },
+  { name: '/api/admin/forms', path: '/api/admin/forms', sorts: ['updated', 'title', 'created'] },
+  { name: '/api/admin/projects', path: '/api/admin/projects', sorts: ['updated', 'name', 'created'] },
+  { name: '/api/admin/projects/{id}/members', path: (p) => `/api/admin/projects/${p.projectId}/members`, sorts: ['added', 'email', 'name'] },
+  { name: '/api/admin/surveys/{id}/responses', path: (p) => `/api/admin/surveys/${p.surveyId}/responses`, sorts: ['latest', 'started', 'name'] },
+  { name: '/api/admin/missions/{id}/submissions', path: (p) => `/api/admin/missions/${p.missionId}/submissions`, sorts: ['submitted', 'name'] },
+];
+
+async function makeProgramme(ctx: TestContext): Promise<Programme> {
+  const project = await createProject(ctx);
+  const [survey, mission] = [await createSurvey(ctx, project.id), await createMission(ctx, project.id)];
+  return { projectId: project.id, surveyId: survey.id, missionId: mission.id };
+}
 
 interface Page<T> {
   items: T[];
@@ -27,25 +45,28 @@ describeEachBackend('the list contract', (ctx) => {
   let admin: SignedIn | undefined;
   const adminOf = async () => (admin ??= await signedInUser(ctx(), 'admin'));
   const get = async (url: string) => ctx().request(url, { headers: (await adminOf()).headers });
+  let programme: Programme | undefined;
+  const pathOf = async (list: (typeof LISTS)[number]) => (typeof list.path === 'string' ? list.path : list.path((programme ??= await makeProgramme(ctx()))));
 
   for (const list of LISTS) {
-    it(`${list.path} answers { items, total, page, pageSize } for every sort and direction`, async () => {
-      const plain = await get(list.path);
+    it(`${list.name} answers { items, total, page, pageSize } for every sort and direction`, async () => {
+      const path = await pathOf(list);
+      const plain = await get(path);
       expect(plain.status).toBe(200);
       const body = (await plain.json()) as Page<unknown>;
       expect(Object.keys(body).sort()).toEqual(['items', 'page', 'pageSize', 'total']);
       expect(body).toMatchObject({ page: 1, pageSize: 10 });
       for (const sort of list.sorts) {
         for (const dir of ['', '&dir=asc', '&dir=desc']) {
-          const res = await get(`${list.path}?q=a&page=2&pageSize=3&sort=${sort}${dir}`);
+          const res = await get(`${path}?q=a&page=2&pageSize=3&sort=${sort}${dir}`);
           expect(res.status, `${sort}${dir}`).toBe(200);
           expect(await res.json()).toMatchObject({ page: 2, pageSize: 3 });
         }
       }
     });
 
-    it(`${list.path} refuses a query outside the contract, field by field`, async () => {
-      const bad = await fieldsOf(await get(`${list.path}?page=0&pageSize=101&sort=nonsense&dir=sideways&q=${'x'.repeat(201)}`));
+    it(`${list.name} refuses a query outside the contract, field by field`, async () => {
+      const bad = await fieldsOf(await get(`${await pathOf(list)}?page=0&pageSize=101&sort=nonsense&dir=sideways&q=${'x'.repeat(201)}`));
       expect(Object.keys(bad).sort()).toEqual(['dir', 'page', 'pageSize', 'q', 'sort']);
     });
   }

@@ -3,7 +3,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { auditLog, media, missions, users } from '../../src/server/db/schema/index.ts';
 import type { AdminSubmissionDetail, AdminSubmissionListItem } from '../../src/shared/mission-entries.ts';
 import type { AdminMission } from '../../src/shared/missions.ts';
-import type { AdminPage } from '../../src/shared/projects.ts';
+import type { ListPage } from '../../src/shared/list.ts';
 import { describeEachBackend } from './harness.ts';
 import { errorOf, fieldsOf, signedInUser, type SignedIn } from './helpers.ts';
 import {
@@ -171,7 +171,7 @@ describeEachBackend('admin missions API', (ctx) => {
     const e3 = await insertEntry(ctx(), mission, ann.id, { submittedAt: at(7, 23), localDate: '2026-11-08', timeZone: 'Asia/Tokyo' });
     const draft = await insertEntry(ctx(), mission, ann.id, { status: 'draft', createdAt: at(8), localDate: '2026-11-08' });
 
-    const list = async (query = '') => okJson<AdminPage<AdminSubmissionListItem>>(await call('GET', `${missionPath(mission.id)}/submissions${query}`));
+    const list = async (query = '') => okJson<ListPage<AdminSubmissionListItem>>(await call('GET', `${missionPath(mission.id)}/submissions${query}`));
     const all = await list();
     expect(all.total).toBe(3);
     expect(all.items.map((s) => s.id)).toEqual([e3.id, e2.id, e1.id]);

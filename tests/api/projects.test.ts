@@ -2,7 +2,8 @@ import { and, asc, eq } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
 import { auditLog, projectMembers, users } from '../../src/server/db/schema/index.ts';
 import type { AdminMissionGroup } from '../../src/shared/mission-groups.ts';
-import type { AddMembersResult, AdminPage, AdminProject, AdminProjectListItem, ProjectMember } from '../../src/shared/projects.ts';
+import type { ListPage } from '../../src/shared/list.ts';
+import type { AddMembersResult, AdminProject, AdminProjectListItem, ProjectMember } from '../../src/shared/projects.ts';
 import { describeEachBackend, type TestContext } from './harness.ts';
 import { errorOf, fieldsOf, mailsTo, signedInUser, uniqueEmail, type SignedIn } from './helpers.ts';
 import {
@@ -40,7 +41,7 @@ describeEachBackend('admin projects API', (ctx) => {
   });
   const call = (method: string, path: string, body?: unknown, who: SignedIn | null = moderator) => callAs(ctx(), who)(method, path, body);
   const create = async (body: unknown, who: SignedIn = moderator) => okJson<AdminProject>(await call('POST', BASE, body, who), 201);
-  const list = async (query: string) => okJson<AdminPage<AdminProjectListItem>>(await call('GET', `${BASE}?${query}`));
+  const list = async (query: string) => okJson<ListPage<AdminProjectListItem>>(await call('GET', `${BASE}?${query}`));
 
   it('every admin programme call is for moderators and admins: 401 anonymous, 403 participants', async () => {
     const project = await createProject(ctx());
@@ -190,6 +191,13 @@ describeEachBackend('admin projects API', (ctx) => {
         .map((p) => p.id),
     );
     expect((await list(`q=${tag}&pageSize=5&page=3`)).items).toHaveLength(3);
+    expect(await list(`q=${tag}&pageSize=5&page=3`)).toMatchObject({ total: 13, page: 3, pageSize: 5 });
+    expect(await list(`q=${tag}`)).toMatchObject({ page: 1, pageSize: 10 });
+    // Sorts: by name (A to Z, any case), by creation (newest first unless `dir=asc`).
+    expect((await list(`q=${tag}&sort=name&pageSize=3`)).items.map((p) => p.id)).toEqual([byClient.id, made[0]?.id, made[1]?.id]);
+    expect((await list(`q=${tag}&sort=name&dir=desc&pageSize=1`)).items.map((p) => p.id)).toEqual([made[9]?.id]);
+    expect((await list(`q=${tag}&sort=created&dir=asc&pageSize=2`)).items.map((p) => p.id)).toEqual([made[0]?.id, made[1]?.id]);
+    expect((await list(`q=${tag}&sort=created&pageSize=1`)).items.map((p) => p.id)).toEqual([byClient.id]);
     expect((await list(`q=${tag.toUpperCase()}%20PROJECT%201`)).items.map((p) => p.name).sort()).toEqual([
       `${tag} project 1`,
       `${tag} project 10`,
@@ -201,6 +209,7 @@ describeEachBackend('admin projects API', (ctx) => {
     // LIKE wildcards are taken literally.
     expect((await list(`q=${tag}%25`)).total).toBe(0);
     expect((await fieldsOf(await call('GET', `${BASE}?pageSize=101`))).pageSize).toBeTruthy();
+    expect(Object.keys(await fieldsOf(await call('GET', `${BASE}?pageSize=0&page=0&sort=members&dir=up`))).sort()).toEqual(['dir', 'page', 'pageSize', 'sort']);
     expect((await fieldsOf(await call('GET', `${BASE}?status=gone`))).status).toEqual(['Invalid enum value']);
   });
 
@@ -244,7 +253,7 @@ describeEachBackend('admin projects API', (ctx) => {
       }),
     );
     expect(result).toEqual({ added: [ann.email, disabled.email], alreadyMembers: [bob.email], unknown: [unknown], invalid: ['not-an-email', 'also wrong@'] });
-    const members = await okJson<AdminPage<ProjectMember>>(await call('GET', `${BASE}/${project.id}/members`));
+    const members = await okJson<ListPage<ProjectMember>>(await call('GET', `${BASE}/${project.id}/members`));
     expect(members.total).toBe(3);
     expect(members.items.map((m) => m.email).sort()).toEqual([ann.email, bob.email, disabled.email].sort());
     expect(members.items.find((m) => m.userId === disabled.id)).toMatchObject({ status: 'disabled', firstName: 'Robin', lastName: 'Hale' });
@@ -308,7 +317,7 @@ describeEachBackend('admin projects API', (ctx) => {
       await addMember(ctx(), project.id, person);
       ctx().clock.advance(1000);
     }
-    const page1 = await okJson<AdminPage<ProjectMember>>(await call('GET', `${BASE}/${project.id}/members`));
+    const page1 = await okJson<ListPage<ProjectMember>>(await call('GET', `${BASE}/${project.id}/members`));
     expect(page1.total).toBe(12);
     expect(page1.items.map((m) => m.userId)).toEqual(
       people
@@ -324,11 +333,28 @@ describeEachBackend('admin projects API', (ctx) => {
       status: 'active',
       addedAt: expect.any(String),
     });
-    const page2 = await okJson<AdminPage<ProjectMember>>(await call('GET', `${BASE}/${project.id}/members?page=2`));
+    const page2 = await okJson<ListPage<ProjectMember>>(await call('GET', `${BASE}/${project.id}/members?page=2`));
     expect(page2.items.map((m) => m.userId)).toEqual([people[1]?.id, people[0]?.id]);
-    const found = await okJson<AdminPage<ProjectMember>>(await call('GET', `${BASE}/${project.id}/members?q=${encodeURIComponent(people[4]?.email ?? '')}`));
+    const found = await okJson<ListPage<ProjectMember>>(await call('GET', `${BASE}/${project.id}/members?q=${encodeURIComponent(people[4]?.email ?? '')}`));
     expect(found.items.map((m) => m.userId)).toEqual([people[4]?.id]);
-    expect((await okJson<AdminPage<ProjectMember>>(await call('GET', `${BASE}/${project.id}/members?q=robin%20hale&pageSize=3`))).total).toBe(12);
+    expect((await okJson<ListPage<ProjectMember>>(await call('GET', `${BASE}/${project.id}/members?q=robin%20hale&pageSize=3`))).total).toBe(12);
+    const members = async (query: string) => okJson<ListPage<ProjectMember>>(await call('GET', `${BASE}/${project.id}/members?${query}`));
+    expect(await members('pageSize=5&page=3')).toMatchObject({ total: 12, page: 3, pageSize: 5, items: [{}, {}] });
+    expect(await members('')).toMatchObject({ page: 1, pageSize: 10 });
+    // Sorts: oldest added first with `dir=asc`; by name (last, then first; ties by id); by email.
+    expect((await members('dir=asc&pageSize=2')).items.map((m) => m.userId)).toEqual([people[0]?.id, people[1]?.id]);
+    await ctx()
+      .database.db.update(users)
+      .set({ lastName: 'Abbott' })
+      .where(eq(users.id, people[7]?.id ?? 0));
+    expect((await members('sort=name&pageSize=3')).items.map((m) => m.userId)).toEqual([people[7]?.id, people[0]?.id, people[1]?.id]);
+    expect((await members('sort=name&dir=desc&pageSize=1')).items.map((m) => m.userId)).toEqual([people[11]?.id]);
+    await ctx()
+      .database.db.update(users)
+      .set({ email: uniqueEmail('aaaa') })
+      .where(eq(users.id, people[5]?.id ?? 0));
+    expect((await members('sort=email&pageSize=1')).items.map((m) => m.userId)).toEqual([people[5]?.id]);
+    expect(Object.keys(await fieldsOf(await call('GET', `${BASE}/${project.id}/members?pageSize=101&sort=status`))).sort()).toEqual(['pageSize', 'sort']);
 
     const gone = people[0];
     if (!gone) throw new Error('no member');
@@ -338,7 +364,7 @@ describeEachBackend('admin projects API', (ctx) => {
     expect((await errorOf(await call('DELETE', `${BASE}/${project.id}/members/${gone.id}`), 404)).code).toBe('not_found');
     expect((await errorOf(await call('DELETE', `${BASE}/${project.id}/members/abc`), 404)).code).toBe('not_found');
     expect((await errorOf(await call('DELETE', `${BASE}/999999/members/${gone.id}`), 404)).code).toBe('not_found');
-    expect((await okJson<AdminPage<ProjectMember>>(await call('GET', `${BASE}/${project.id}/members`))).total).toBe(11);
+    expect((await okJson<ListPage<ProjectMember>>(await call('GET', `${BASE}/${project.id}/members`))).total).toBe(11);
   });
 
   it('mission groups: create with the project’s missions in order, list, replace the list, delete', async () => {

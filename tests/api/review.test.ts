@@ -14,9 +14,10 @@ import {
   pointsLedger,
   probes,
   reviewNotes,
+  users,
 } from '../../src/server/db/schema/index.ts';
 import { pointReference } from '../../src/shared/points.ts';
-import type { AdminPage } from '../../src/shared/projects.ts';
+import type { ListPage } from '../../src/shared/list.ts';
 import type { MissionHistory, ProbeView, ReasonTemplateView, ReviewNoteView, ReviewSubmission } from '../../src/shared/review.ts';
 import type { ReviewQueueItem } from '../../src/shared/review.ts';
 import { describeEachBackend, type TestContext } from './harness.ts';
@@ -28,7 +29,7 @@ describeEachBackend('review API', (ctx) => {
   const review = (who: SignedIn, id: number, body: unknown) => as(who)('POST', `/api/admin/submissions/${id}/review`, body);
   const detail = async (who: SignedIn, id: number) => okJson<ReviewSubmission>(await as(who)('GET', `/api/admin/submissions/${id}`));
   const queue = async (who: SignedIn, missionId: number, query = '') =>
-    okJson<AdminPage<ReviewQueueItem>>(await as(who)('GET', `/api/admin/missions/${missionId}/submissions${query}`));
+    okJson<ListPage<ReviewQueueItem>>(await as(who)('GET', `/api/admin/missions/${missionId}/submissions${query}`));
   const entryRow = async (id: number) => (await ctx().database.db.select().from(missionEntries).where(eq(missionEntries.id, id)))[0];
   const versionsOf = (id: number) =>
     ctx().database.db.select().from(entrySubmissions).where(eq(entrySubmissions.entryId, id)).orderBy(asc(entrySubmissions.version));
@@ -458,6 +459,26 @@ describeEachBackend('review API', (ctx) => {
     await okJson(await review(moderator, annEntry, { decision: 'approve' }));
     expect((await queue(moderator, mission.id, '?status=submitted')).items.map((item) => item.id)).toEqual([first]);
     expect((await queue(moderator, mission.id, '?status=approved')).items.map((item) => item.id)).toEqual([annEntry]);
+  });
+
+  it('the queue is a list of the list contract: pages echoed, sorted by when submitted or by name, bounds refused', async () => {
+    const c = ctx();
+    const { project, user, moderator, mission } = await setup(c, { entries: { min: 1, max: 5 } });
+    const ann = await member(c, project.id);
+    const first = await submitted(user, mission.id, 'One');
+    c.clock.advance(1000);
+    const annEntry = await submitted(ann, mission.id, 'Ann');
+    const ids = async (query: string) => (await queue(moderator, mission.id, query)).items.map((item) => item.id);
+    expect(await queue(moderator, mission.id)).toMatchObject({ total: 2, page: 1, pageSize: 10 });
+    expect(await queue(moderator, mission.id, '?pageSize=1&page=2')).toMatchObject({ total: 2, page: 2, pageSize: 1, items: [{ id: first }] });
+    expect(await ids('')).toEqual([annEntry, first]);
+    expect(await ids('?dir=asc')).toEqual([first, annEntry]);
+    await c.database.db.update(users).set({ lastName: 'Abbott' }).where(eq(users.id, user.id));
+    expect(await ids('?sort=name')).toEqual([first, annEntry]);
+    expect(await ids('?sort=name&dir=desc')).toEqual([annEntry, first]);
+    expect(
+      Object.keys(await fieldsOf(await as(moderator)('GET', `/api/admin/missions/${mission.id}/submissions?pageSize=101&page=0&sort=status&dir=up`))).sort(),
+    ).toEqual(['dir', 'page', 'pageSize', 'sort']);
   });
 
   it('reason templates: listed by kind, added and removed per project (audited); another project’s is 404', async () => {

@@ -3,7 +3,7 @@ import Papa from 'papaparse';
 import { beforeAll, expect, it } from 'vitest';
 import { auditLog, forms, surveyResponses, surveys, users } from '../../src/server/db/schema/index.ts';
 import { sha256Hex } from '../../src/server/services/crypto.ts';
-import type { AdminPage } from '../../src/shared/projects.ts';
+import type { ListPage } from '../../src/shared/list.ts';
 import type { AdminSurvey, AdminSurveyResponse, SurveyResults, SurveyWebhookSecret } from '../../src/shared/surveys.ts';
 import { describeEachBackend } from './harness.ts';
 import { errorOf, fieldsOf, signedInUser, type SignedIn } from './helpers.ts';
@@ -226,7 +226,7 @@ describeEachBackend('admin surveys API', (ctx) => {
     const moved = await okJson<AdminSurvey>(await patch(survey.id, { formVersion: 2 }));
     expect(moved).toMatchObject({ formVersion: 2, latestFormVersion: 2 });
     // Answers keep the version they were given on.
-    const responses = await okJson<AdminPage<AdminSurveyResponse>>(await call('GET', `${surveyPath(survey.id)}/responses`));
+    const responses = await okJson<ListPage<AdminSurveyResponse>>(await call('GET', `${surveyPath(survey.id)}/responses`));
     expect(responses.items.map((r) => [r.user.id, r.formVersion])).toEqual([[earlier.id, 1]]);
     // Any published version, older ones too; not one that does not exist.
     expect((await okJson<AdminSurvey>(await patch(survey.id, { formVersion: 1 }))).formVersion).toBe(1);
@@ -331,7 +331,7 @@ describeEachBackend('admin surveys API', (ctx) => {
     await insertResponse(ctx(), survey, p1.id, { status: 'draft', answers: { name: 'Draft' } });
     await insertResponse(ctx(), survey, p2.id, { answers: { name: 'Two' }, submittedAt: at(5) });
     await insertResponse(ctx(), survey, p3.id, { answers: { name: 'Three' }, submittedAt: at(3) });
-    const all = await okJson<AdminPage<AdminSurveyResponse>>(await call('GET', `${surveyPath(survey.id)}/responses`));
+    const all = await okJson<ListPage<AdminSurveyResponse>>(await call('GET', `${surveyPath(survey.id)}/responses`));
     expect(all.total).toBe(4);
     expect(all.items.map((r) => r.user.id)).toEqual([p2.id, p3.id, p0.id, p1.id]);
     expect(all.items[0]).toEqual({
@@ -344,12 +344,23 @@ describeEachBackend('admin surveys API', (ctx) => {
       updatedAt: expect.any(String),
       submittedAt: at(5).toISOString(),
     });
-    const drafts = await okJson<AdminPage<AdminSurveyResponse>>(await call('GET', `${surveyPath(survey.id)}/responses?status=draft`));
+    const drafts = await okJson<ListPage<AdminSurveyResponse>>(await call('GET', `${surveyPath(survey.id)}/responses?status=draft`));
     expect(drafts).toMatchObject({ total: 1, items: [{ user: { id: p1.id }, status: 'draft', submittedAt: null }] });
-    const page2 = await okJson<AdminPage<AdminSurveyResponse>>(await call('GET', `${surveyPath(survey.id)}/responses?status=submitted&pageSize=2&page=2`));
+    const page2 = await okJson<ListPage<AdminSurveyResponse>>(await call('GET', `${surveyPath(survey.id)}/responses?status=submitted&pageSize=2&page=2`));
     expect(page2.total).toBe(3);
     expect(page2.items.map((r) => r.user.id)).toEqual([p0.id]);
+    expect(page2).toMatchObject({ page: 2, pageSize: 2 });
+    expect(all).toMatchObject({ page: 1, pageSize: 10 });
     expect((await fieldsOf(await call('GET', `${surveyPath(survey.id)}/responses?status=done`))).status).toEqual(['Invalid enum value']);
+    const responses = async (query: string) =>
+      (await okJson<ListPage<AdminSurveyResponse>>(await call('GET', `${surveyPath(survey.id)}/responses?${query}`))).items.map((r) => r.user.id);
+    // `dir=asc` turns the default order round; `name` is the participant's last, then first name (ties by response).
+    expect(await responses('dir=asc')).toEqual([p1.id, p0.id, p3.id, p2.id]);
+    await ctx().database.db.update(users).set({ lastName: 'Abbott' }).where(eq(users.id, p3.id));
+    expect(await responses('sort=name')).toEqual([p3.id, p0.id, p1.id, p2.id]);
+    expect(await responses(`q=${encodeURIComponent(p3.email)}`)).toEqual([p3.id]);
+    expect(await responses('q=abbott')).toEqual([p3.id]);
+    expect(Object.keys(await fieldsOf(await call('GET', `${surveyPath(survey.id)}/responses?pageSize=0&sort=answers`))).sort()).toEqual(['pageSize', 'sort']);
   });
 
   it('results: per-question counts, averages, matrices, rankings and latest texts over submitted responses (other versions by element id)', async () => {

@@ -7,7 +7,7 @@ import { useEffect, useRef, type ChangeEvent, type ComponentProps } from 'react'
 import type { ElementOf } from '../../shared/forms/definition.ts';
 import { cn } from '../../lib/utils.ts';
 import { Button, buttonVariants } from '../ui/button.tsx';
-import type { PhotoItem } from './photo-uploads.ts';
+import type { PhotoItem } from './types.ts';
 import type { ControlProps } from './types.ts';
 
 type IconProps = Omit<ComponentProps<'svg'>, 'children'>;

@@ -7,40 +7,9 @@
  * stand in with ids `preview-1`, `preview-2`, … so conditions and limits can be tried.
  */
 import { useEffect, useRef, useState } from 'react';
-import type { AnswerValue, ElementOf } from '../../shared/forms/definition.ts';
+import type { AnswerValue } from '../../shared/forms/definition.ts';
 import { own } from './form-utils.ts';
-import type { PhotoAdapter } from './types.ts';
-
-/** One file of a photo element. */
-export interface PhotoItem {
-  key: string;
-  /** The file name ('' for photos stored before this visit). */
-  name: string;
-  status: 'uploading' | 'done' | 'failed';
-  /** 0 to 1 while uploading. */
-  progress: number;
-  /** The stored media id once uploaded. */
-  mediaId: string | null;
-  /** What the thumbnail shows: the stored thumbnail, or a local preview. */
-  src: string | null;
-  /** Why the upload failed. */
-  error: string | null;
-  file: File | null;
-}
-
-/** What the photo fields read and do. */
-export interface PhotoUploads {
-  items(elementId: string): PhotoItem[];
-  /** A message about the last pick (limit reached, not a photo), or null. */
-  notice(elementId: string): string | null;
-  /** The last upload event, for a polite live region. */
-  announcement(elementId: string): string;
-  add(element: ElementOf<'photo'>, files: File[]): void;
-  retry(elementId: string, key: string): void;
-  remove(elementId: string, key: string): void;
-  /** True while a file of the element is uploading. */
-  pending(elementId: string): boolean;
-}
+import type { PhotoAdapter, PhotoItem, PhotoUploads } from './types.ts';
 
 const plural = (count: number) => (count === 1 ? 'photo' : 'photos');
 

@@ -1,9 +1,8 @@
 /**
  * Types shared by the form renderer's parts and its callers.
  */
-import type { AnswerValue, FormElement } from '../../shared/forms/definition.ts';
+import type { AnswerValue, ElementOf, FormElement } from '../../shared/forms/definition.ts';
 import type { fieldIds } from './form-utils.ts';
-import type { PhotoUploads } from './photo-uploads.ts';
 
 /** Where photos go: the survey and mission screens upload to the API; the builder's preview has none. */
 export interface PhotoAdapter {
@@ -44,4 +43,35 @@ export interface ControlProps<E extends FormElement = FormElement> {
   ctx: FieldContext;
   /** A problem the control knows of before validation (text that is not a number), or null. */
   onIssue(message: string | null): void;
+}
+
+/** One file of a photo element. */
+export interface PhotoItem {
+  key: string;
+  /** The file name ('' for photos stored before this visit). */
+  name: string;
+  status: 'uploading' | 'done' | 'failed';
+  /** 0 to 1 while uploading. */
+  progress: number;
+  /** The stored media id once uploaded. */
+  mediaId: string | null;
+  /** What the thumbnail shows: the stored thumbnail, or a local preview. */
+  src: string | null;
+  /** Why the upload failed. */
+  error: string | null;
+  file: File | null;
+}
+
+/** What the photo fields read and do. */
+export interface PhotoUploads {
+  items(elementId: string): PhotoItem[];
+  /** A message about the last pick (limit reached, not a photo), or null. */
+  notice(elementId: string): string | null;
+  /** The last upload event, for a polite live region. */
+  announcement(elementId: string): string;
+  add(element: ElementOf<'photo'>, files: File[]): void;
+  retry(elementId: string, key: string): void;
+  remove(elementId: string, key: string): void;
+  /** True while a file of the element is uploading. */
+  pending(elementId: string): boolean;
 }

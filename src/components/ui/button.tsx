@@ -1,4 +1,4 @@
-import type { ComponentProps } from 'react';
+import { useSyncExternalStore, type ComponentProps } from 'react';
 import { Slot } from 'radix-ui';
 import { cva, type VariantProps } from 'class-variance-authority';
 import { cn } from '../../lib/utils.ts';
@@ -36,7 +36,23 @@ export interface ButtonProps extends ComponentProps<'button'>, VariantProps<type
   loading?: boolean;
 }
 
+const noSubscription = () => () => {};
+
+/**
+ * False while React hydrates the prerendered page, true once it has (and for anything mounted
+ * later). A form's submit button waits for it: clicked before its island has loaded, the browser
+ * would submit the form natively — a GET with the fields (a password too) in the address.
+ */
+function useHydrated(): boolean {
+  return useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
+}
+
 export function Button({ className, variant, size, asChild = false, loading = false, type, disabled, children, ...props }: ButtonProps) {
+  const hydrated = useHydrated();
   if (asChild) {
     return (
       <Slot.Root className={cn(buttonVariants({ variant, size }), className)} {...props}>
@@ -47,8 +63,9 @@ export function Button({ className, variant, size, asChild = false, loading = fa
   return (
     <button
       type={type ?? 'button'}
-      className={cn(buttonVariants({ variant, size }), className)}
-      disabled={disabled || loading}
+      // Before hydration a submit button is disabled, but looks as usual (it is only a moment).
+      className={cn(buttonVariants({ variant, size }), type === 'submit' && !hydrated && 'disabled:opacity-100', className)}
+      disabled={disabled || loading || (type === 'submit' && !hydrated)}
       aria-busy={loading || undefined}
       {...props}
     >

@@ -23,7 +23,7 @@ import {
 } from '../../components/ui/dropdown-menu.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { safeLink } from './notification-words.ts';
-import { BellFace } from './NotificationsMenu.tsx';
+import { BellFace } from './bell-face.tsx';
 
 /** How many recent notifications the menu lists. */
 export const MENU_PAGE_SIZE = 10;

@@ -10,14 +10,14 @@
  * the same look; the menu (Radix) loads then, as the account menu does.
  */
 import { useEffect } from 'react';
-import { BellIcon } from '../../components/icons.tsx';
 import { atom } from 'nanostores';
 import type { NotificationsAnswer } from '../../shared/notifications.ts';
 import { apiGet } from '../../platform/api.ts';
 import { lazyModule, useLazyTrigger } from '../../lib/lazy-module.ts';
 import { useAuth } from '../../lib/use-auth.ts';
 import { useClientStore } from '../../lib/use-client-store.ts';
-import { notificationsLabel, unreadBadge } from './notification-words.ts';
+import { notificationsLabel } from './notification-words.ts';
+import { BellFace, NOTIFICATIONS_TRIGGER_CLASSES } from './bell-face.tsx';
 
 /** The menu itself (Radix), loaded when someone shows an intent to open it. */
 const dropdown = lazyModule(() => import('./NotificationsDropdown.tsx'));
@@ -48,28 +48,6 @@ function loadUnread(userId: number | string): void {
 /** Puts a newer unread count in place (the menu loaded the list, or marked some read). */
 function setUnread(userId: number | string, unread: number): void {
   if (requestedFor === userId) $unread.set({ userId, unread });
-}
-
-export const NOTIFICATIONS_TRIGGER_CLASSES =
-  'relative inline-flex size-10 items-center justify-center rounded-md text-muted-foreground hover:bg-accent hover:text-accent-foreground focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring data-[state=open]:bg-accent data-[state=open]:text-accent-foreground';
-
-/** The bell and its count, the same in the stand-in and the real trigger. */
-export function BellFace({ unread }: { unread: number | null }) {
-  const badge = unreadBadge(unread);
-  return (
-    <>
-      <BellIcon className="size-5" />
-      {badge && (
-        <span
-          aria-hidden="true"
-          data-unread-badge
-          className="absolute top-0.5 right-0.5 flex h-[1.125rem] min-w-[1.125rem] items-center justify-center rounded-full bg-destructive px-1 text-[0.6875rem] leading-none font-semibold text-destructive-foreground tabular-nums ring-2 ring-card"
-        >
-          {badge}
-        </span>
-      )}
-    </>
-  );
 }
 
 export default function NotificationsMenu() {

@@ -10,7 +10,7 @@ import { useTriggerHandoff, type TriggerHandoff } from '../../lib/lazy-module.ts
 import { DropdownMenu, DropdownMenuContent, DropdownMenuLabel, DropdownMenuTrigger } from '../../components/ui/dropdown-menu.tsx';
 import { CheckIcon } from '../../components/icons.tsx';
 import { Tooltip, TooltipContent, TooltipProvider, TooltipTrigger } from '../../components/ui/tooltip.tsx';
-import { COLOR_MODE_OPTIONS, COLOR_MODE_TRIGGER_CLASSES } from './ColorModeSwitch.tsx';
+import { COLOR_MODE_OPTIONS, COLOR_MODE_TRIGGER_CLASSES } from './color-mode-options.tsx';
 
 export interface ColorModeMenuProps extends TriggerHandoff {
   mode: ColorModeValue;

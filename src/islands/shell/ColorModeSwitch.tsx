@@ -6,20 +6,10 @@
  * Until someone shows an intent to use it (pointer over, focus, press) it is a stand-in button of
  * the same look; the menu itself (ColorModeMenu.tsx, Radix) loads then.
  */
-import type { ReactNode } from 'react';
 import { lazyModule, useLazyTrigger } from '../../lib/lazy-module.ts';
 import { useClientStore } from '../../lib/use-client-store.ts';
-import { $colorMode, type ColorModeValue } from '../../stores/color-mode.ts';
-import { MonitorIcon, MoonIcon, SunIcon } from '../../components/icons.tsx';
-
-export const COLOR_MODE_OPTIONS: Readonly<Record<ColorModeValue, { label: string; icon: () => ReactNode }>> = {
-  system: { label: 'System', icon: () => <MonitorIcon /> },
-  light: { label: 'Light', icon: () => <SunIcon /> },
-  dark: { label: 'Dark', icon: () => <MoonIcon /> },
-};
-
-export const COLOR_MODE_TRIGGER_CLASSES =
-  'inline-flex size-10 items-center justify-center rounded-md text-muted-foreground hover:bg-accent hover:text-accent-foreground focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring';
+import { $colorMode } from '../../stores/color-mode.ts';
+import { COLOR_MODE_OPTIONS, COLOR_MODE_TRIGGER_CLASSES } from './color-mode-options.tsx';
 
 const menu = lazyModule(() => import('./ColorModeMenu.tsx'));
 

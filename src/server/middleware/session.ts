@@ -1,9 +1,7 @@
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
-import type { Role } from '../../shared/roles.ts';
 import type { AppEnv } from '../context.ts';
-import { jsonError } from '../errors.ts';
 import { validateSession } from '../services/sessions.ts';
 
 /** Over HTTPS the cookie takes the `__Host-` prefix (Secure, no Domain, Path=/). */
@@ -46,13 +44,3 @@ export const loadSession = createMiddleware<AppEnv>(async (c, next) => {
   }
   await next();
 });
-
-/** 401 without a session; 403 when the user's role is not among `roles` (when given). */
-export function requireUser(roles?: readonly Role[]) {
-  return createMiddleware<AppEnv>(async (c, next) => {
-    const user = c.var.user;
-    if (!user) return jsonError(c, 401, 'unauthenticated', 'Sign in to continue');
-    if (roles && !roles.includes(user.role)) return jsonError(c, 403, 'forbidden', 'You do not have access to this');
-    await next();
-  });
-}

@@ -13,7 +13,7 @@ import type { AppEnv } from '../context.ts';
 import type { Form } from '../db/schema/index.ts';
 import { ApiError } from '../errors.ts';
 import { check, clientIp, jsonBody, pathId, query, signedInUser, staffOnly } from '../http.ts';
-import { audit } from '../services/audit.ts';
+import { audit, type AuditInput } from '../services/audit.ts';
 import {
   archiveForm,
   createForm,
@@ -34,11 +34,17 @@ const formIdOf = (c: Context<AppEnv>) => pathId(c, 'id', 'form');
 /** A malformed form id is 404 before the body is read. */
 const formIdChecked = async (c: Context<AppEnv>) => formIdOf(c);
 
+const noSuchForm = () => new ApiError(404, 'not_found', 'No such form');
+
 async function existingForm(c: Context<AppEnv>): Promise<Form> {
   const form = await findForm(c.var.db, formIdOf(c));
-  if (!form) throw new ApiError(404, 'not_found', 'No such form');
+  if (!form) throw noSuchForm();
   return form;
 }
+
+/** The audit row of a change to a form by the signed-in staff member (`form.*` actions). */
+const auditForm = (c: Context<AppEnv>, actorId: number, action: string, targetId: number, change: Pick<AuditInput, 'before' | 'after'>) =>
+  audit(c.var.db, { actorId, via: 'api', action, targetType: 'form', targetId, ...change, ip: clientIp(c) });
 
 const archivedError = () => new ApiError(409, 'archived', ARCHIVED_MESSAGE);
 
@@ -60,15 +66,7 @@ export const adminFormRoutes = new Hono<AppEnv>()
     const input = c.req.valid('json');
     const { db, deps } = c.var;
     const form = await createForm(db, deps.clock, { title: input.title, ...(input.definition ? { definition: input.definition } : {}), actorId: user.id });
-    await audit(db, {
-      actorId: user.id,
-      via: 'api',
-      action: 'form.create',
-      targetType: 'form',
-      targetId: form.id,
-      after: { title: form.title, revision: form.revision },
-      ip: clientIp(c),
-    });
+    await auditForm(c, user.id, 'form.create', form.id, { after: { title: form.title, revision: form.revision } });
     return c.json(await formView(db, form), 201);
   })
 
@@ -85,21 +83,13 @@ export const adminFormRoutes = new Hono<AppEnv>()
     const result = await saveDraft(db, deps.clock, { id, definition: input.definition, revision: input.revision, actorId: user.id });
     switch (result.kind) {
       case 'not_found':
-        throw new ApiError(404, 'not_found', 'No such form');
+        throw noSuchForm();
       case 'archived':
         throw archivedError();
       case 'stale':
         return c.json({ error: result.error }, 409);
       case 'saved': {
-        await audit(db, {
-          actorId: user.id,
-          via: 'api',
-          action: 'form.draft.save',
-          targetType: 'form',
-          targetId: id,
-          after: { revision: result.revision, title: result.title },
-          ip: clientIp(c),
-        });
+        await auditForm(c, user.id, 'form.draft.save', id, { after: { revision: result.revision, title: result.title } });
         const saved: FormDraftSaved = { revision: result.revision, title: result.title, updatedAt: result.updatedAt.toISOString() };
         return c.json(saved, 200);
       }
@@ -119,7 +109,7 @@ export const adminFormRoutes = new Hono<AppEnv>()
     });
     switch (result.kind) {
       case 'not_found':
-        throw new ApiError(404, 'not_found', 'No such form');
+        throw noSuchForm();
       case 'archived':
         throw archivedError();
       case 'stale':
@@ -137,14 +127,8 @@ export const adminFormRoutes = new Hono<AppEnv>()
       case 'conflict':
         throw new ApiError(409, 'publish_conflict', 'Someone published this form at the same time; reload it and try again');
       case 'published': {
-        await audit(db, {
-          actorId: user.id,
-          via: 'api',
-          action: 'form.publish',
-          targetType: 'form',
-          targetId: id,
+        await auditForm(c, user.id, 'form.publish', id, {
           after: { version: result.version, changes: result.changes.length, breaking: result.changes.filter((change) => change.breaking).length },
-          ip: clientIp(c),
         });
         const published: FormPublished = { version: result.version, changes: result.changes };
         return c.json(published, 201);
@@ -170,15 +154,7 @@ export const adminFormRoutes = new Hono<AppEnv>()
     const source = await existingForm(c);
     const { db, deps } = c.var;
     const form = await duplicateForm(db, deps.clock, source, user.id);
-    await audit(db, {
-      actorId: user.id,
-      via: 'api',
-      action: 'form.duplicate',
-      targetType: 'form',
-      targetId: form.id,
-      after: { title: form.title, sourceId: source.id },
-      ip: clientIp(c),
-    });
+    await auditForm(c, user.id, 'form.duplicate', form.id, { after: { title: form.title, sourceId: source.id } });
     return c.json(await formView(db, form), 201);
   })
 
@@ -187,18 +163,9 @@ export const adminFormRoutes = new Hono<AppEnv>()
     const id = formIdOf(c);
     const { db, deps } = c.var;
     const result = await restoreForm(db, deps.clock, id, user.id);
-    if (result.kind === 'not_found') throw new ApiError(404, 'not_found', 'No such form');
+    if (result.kind === 'not_found') throw noSuchForm();
     if (result.kind === 'restored') {
-      await audit(db, {
-        actorId: user.id,
-        via: 'api',
-        action: 'form.restore',
-        targetType: 'form',
-        targetId: id,
-        before: { status: 'archived' },
-        after: { status: result.form.status },
-        ip: clientIp(c),
-      });
+      await auditForm(c, user.id, 'form.restore', id, { before: { status: 'archived' }, after: { status: result.form.status } });
     }
     return c.json(await formView(db, result.form), 200);
   })
@@ -210,7 +177,7 @@ export const adminFormRoutes = new Hono<AppEnv>()
     const result = await archiveForm(db, deps.clock, id, user.id);
     switch (result.kind) {
       case 'not_found':
-        throw new ApiError(404, 'not_found', 'No such form');
+        throw noSuchForm();
       case 'in_use': {
         const error: FormInUseError = {
           code: 'in_use',
@@ -220,16 +187,7 @@ export const adminFormRoutes = new Hono<AppEnv>()
         return c.json({ error }, 409);
       }
       case 'archived':
-        await audit(db, {
-          actorId: user.id,
-          via: 'api',
-          action: 'form.archive',
-          targetType: 'form',
-          targetId: id,
-          before: { status: result.previousStatus },
-          after: { status: 'archived', title: result.form.title },
-          ip: clientIp(c),
-        });
+        await auditForm(c, user.id, 'form.archive', id, { before: { status: result.previousStatus }, after: { status: 'archived', title: result.form.title } });
         return c.body(null, 204);
       case 'unchanged':
         return c.body(null, 204);

@@ -5,7 +5,7 @@ import { ApiError } from '../errors.ts';
 import { check, clientIp, jsonBody, pathId, perRequest, signedInUser, staffOnly } from '../http.ts';
 import { withAudit } from '../services/audit.ts';
 import { deleteMissionGroup, existingMissionGroup, updateMissionGroup } from '../services/mission-groups-admin.ts';
-import { auditChanges, auditSummary } from '../services/projects.ts';
+import { auditSummary, updateWithAudit } from '../services/projects.ts';
 
 /** What the audit log keeps of a group. */
 const groupSummary = (group: { title: string; description: string; missionIds: number[]; unlock: string; unlockOn: string }) => ({
@@ -28,21 +28,12 @@ export const adminMissionGroupRoutes = new Hono<AppEnv>()
     const { id } = await groupOf(c);
     const { db, deps } = c.var;
     const patch = c.req.valid('json');
-    const after = (
-      await withAudit(
-        db,
-        (tx) => updateMissionGroup(tx, deps.clock, id, patch),
-        (changed) => ({
-          actorId: user.id,
-          via: 'api',
-          action: 'mission_group.update',
-          targetType: 'mission_group',
-          targetId: id,
-          ...auditChanges(groupSummary(changed.before), groupSummary(changed.after)),
-          ip: clientIp(c),
-        }),
-      )
-    ).after;
+    const after = await updateWithAudit(
+      db,
+      (tx) => updateMissionGroup(tx, deps.clock, id, patch),
+      { action: 'mission_group.update', type: 'mission_group', id, summary: groupSummary },
+      { id: user.id, ip: clientIp(c) },
+    );
     return c.json(after, 200);
   })
 

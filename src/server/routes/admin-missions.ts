@@ -2,9 +2,8 @@ import { Hono } from 'hono';
 import { missionPatchSchema } from '../../shared/schemas/missions.ts';
 import type { AppEnv } from '../context.ts';
 import { check, clientIp, jsonBody, pathId, perRequest, signedInUser, staffOnly } from '../http.ts';
-import { withAudit } from '../services/audit.ts';
 import { existingMission, missionSummary, missionView, updateMission } from '../services/missions-admin.ts';
-import { auditChanges } from '../services/projects.ts';
+import { updateWithAudit } from '../services/projects.ts';
 
 /** The mission of the path, loaded once a request: checked (404) before any body is read. */
 const missionOf = perRequest((c) => existingMission(c.var.db, pathId(c, 'id', 'mission')));
@@ -23,20 +22,11 @@ export const adminMissionRoutes = new Hono<AppEnv>()
     const { id } = await missionOf(c);
     const { db, deps } = c.var;
     const patch = c.req.valid('json');
-    const after = (
-      await withAudit(
-        db,
-        (tx) => updateMission(tx, deps.clock, id, patch, { id: user.id, storage: deps.storage }),
-        (changed) => ({
-          actorId: user.id,
-          via: 'api',
-          action: 'mission.update',
-          targetType: 'mission',
-          targetId: id,
-          ...auditChanges(missionSummary(changed.before), missionSummary(changed.after)),
-          ip: clientIp(c),
-        }),
-      )
-    ).after;
+    const after = await updateWithAudit(
+      db,
+      (tx) => updateMission(tx, deps.clock, id, patch, { id: user.id, storage: deps.storage }),
+      { action: 'mission.update', type: 'mission', id, summary: missionSummary },
+      { id: user.id, ip: clientIp(c) },
+    );
     return c.json(await missionView(db, after), 200);
   });

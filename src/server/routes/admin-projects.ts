@@ -10,7 +10,16 @@ import { withAudit } from '../services/audit.ts';
 import { addMembers, listMembers, removeMember } from '../services/members.ts';
 import { createMissionGroup, listProjectMissionGroups } from '../services/mission-groups-admin.ts';
 import { createMission, listProjectMissions, missionSummary, missionView } from '../services/missions-admin.ts';
-import { auditChanges, auditSummary, createProject, existingProject, listProjects, projectSummary, projectView, updateProject } from '../services/projects.ts';
+import {
+  auditSummary,
+  createProject,
+  existingProject,
+  listProjects,
+  projectSummary,
+  projectView,
+  updateProject,
+  updateWithAudit,
+} from '../services/projects.ts';
 import { createSurvey, listProjectSurveys, surveySummary, surveyView } from '../services/surveys-admin.ts';
 
 /** The project of the path, loaded once a request: checked (404) before any body or query is read. */
@@ -59,21 +68,12 @@ export const adminProjectRoutes = new Hono<AppEnv>()
     const { id } = await projectOf(c);
     const { db, deps } = c.var;
     const patch = c.req.valid('json');
-    const after = (
-      await withAudit(
-        db,
-        (tx) => updateProject(tx, deps.clock, id, patch),
-        (changed) => ({
-          actorId: user.id,
-          via: 'api',
-          action: 'project.update',
-          targetType: 'project',
-          targetId: id,
-          ...auditChanges(projectSummary(changed.before), projectSummary(changed.after)),
-          ip: clientIp(c),
-        }),
-      )
-    ).after;
+    const after = await updateWithAudit(
+      db,
+      (tx) => updateProject(tx, deps.clock, id, patch),
+      { action: 'project.update', type: 'project', id, summary: projectSummary },
+      { id: user.id, ip: clientIp(c) },
+    );
     return c.json(await projectView(db, after), 200);
   })
 

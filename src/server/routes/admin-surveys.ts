@@ -4,7 +4,7 @@ import { responseExportQuerySchema, responseListQuerySchema, surveyPatchSchema }
 import type { AppEnv } from '../context.ts';
 import { check, clientIp, jsonBody, pathId, perRequest, query, signedInUser, staffOnly } from '../http.ts';
 import { withAudit } from '../services/audit.ts';
-import { auditChanges } from '../services/projects.ts';
+import { updateWithAudit } from '../services/projects.ts';
 import { currentDefinition, listResponses, responsesCsv, surveyResults } from '../services/survey-results.ts';
 import { webhookOf } from '../services/external-surveys.ts';
 import { existingSurvey, makeWebhookSecret, surveySummary, surveyView, updateSurvey } from '../services/surveys-admin.ts';
@@ -27,21 +27,12 @@ export const adminSurveyRoutes = new Hono<AppEnv>()
     const { id } = await surveyOf(c);
     const { db, deps } = c.var;
     const patch = c.req.valid('json');
-    const after = (
-      await withAudit(
-        db,
-        (tx) => updateSurvey(tx, deps.clock, id, patch),
-        (changed) => ({
-          actorId: user.id,
-          via: 'api',
-          action: 'survey.update',
-          targetType: 'survey',
-          targetId: id,
-          ...auditChanges(surveySummary(changed.before), surveySummary(changed.after)),
-          ip: clientIp(c),
-        }),
-      )
-    ).after;
+    const after = await updateWithAudit(
+      db,
+      (tx) => updateSurvey(tx, deps.clock, id, patch),
+      { action: 'survey.update', type: 'survey', id, summary: surveySummary },
+      { id: user.id, ip: clientIp(c) },
+    );
     return c.json(await surveyView(db, deps.config.publicUrl, after), 200);
   })
 

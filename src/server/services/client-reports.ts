@@ -6,7 +6,7 @@ import type { ClientReportListQuery } from '../../shared/schemas/admin.ts';
 import type { Db } from '../db/index.ts';
 import { clientReports, users, type ClientReport } from '../db/schema/index.ts';
 import type { Clock } from './clock.ts';
-import { countOf, listOrder, paginate } from './list.ts';
+import { countOf, listOrder, pageOf, paginate } from './list.ts';
 import { containsPattern } from './search.ts';
 
 /** The SHA-1 (hex) that de-duplicates a report: of its url, userAgent and data as canonical JSON. */
@@ -91,17 +91,15 @@ export function listReports(db: Db, query: ClientReportListQuery): Promise<ListP
     clientReports.id,
   );
   return paginate(query, {
-    rows: async (limit, offset) =>
-      (
-        await db
-          .select({ report: clientReports, user: { id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName } })
-          .from(clientReports)
-          .leftJoin(users, eq(users.id, clientReports.userId))
-          .where(where)
-          .orderBy(...order)
-          .limit(limit)
-          .offset(offset)
-      ).map(({ report, user }) => reportView(report, user?.id ? user : null)),
+    rows: pageOf(
+      db
+        .select({ report: clientReports, user: { id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName } })
+        .from(clientReports)
+        .leftJoin(users, eq(users.id, clientReports.userId))
+        .where(where)
+        .orderBy(...order),
+      ({ report, user }) => reportView(report, user?.id ? user : null),
+    ),
     count: () => countOf(db.select({ value: count() }).from(clientReports).where(where)),
   });
 }

@@ -11,7 +11,7 @@ import { ApiError } from '../errors.ts';
 import { contactMail } from '../mail/templates.ts';
 import { audit } from './audit.ts';
 import type { Clock } from './clock.ts';
-import { countOf, listOrder, paginate } from './list.ts';
+import { countOf, listOrder, pageOf, paginate } from './list.ts';
 import { containsPattern } from './search.ts';
 
 /** A message as the admin list shows it. */
@@ -63,16 +63,14 @@ export function listContactMessages(db: Db, query: ContactMessageListQuery): Pro
     contactMessages.id,
   );
   return paginate(query, {
-    rows: async (limit, offset) =>
-      (
-        await db
-          .select()
-          .from(contactMessages)
-          .where(where)
-          .orderBy(...order)
-          .limit(limit)
-          .offset(offset)
-      ).map(messageView),
+    rows: pageOf(
+      db
+        .select()
+        .from(contactMessages)
+        .where(where)
+        .orderBy(...order),
+      messageView,
+    ),
     count: () => countOf(db.select({ value: count() }).from(contactMessages).where(where)),
   });
 }

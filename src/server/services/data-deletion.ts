@@ -11,7 +11,7 @@ import { dataDeletionCompletedNotice, dataDeletionConfirmedNotice } from '../mai
 import { audit } from './audit.ts';
 import type { Clock } from './clock.ts';
 import { consumeToken, invalidToken } from './link-tokens.ts';
-import { countOf, listOrder, paginate } from './list.ts';
+import { countOf, listOrder, pageOf, paginate } from './list.ts';
 import { containsPattern } from './search.ts';
 
 /** What the calls that mail need besides the database. */
@@ -121,17 +121,15 @@ export function listRequests(db: Db, query: DataDeletionListQuery): Promise<List
     dataDeletionRequests.id,
   );
   return paginate(query, {
-    rows: async (limit, offset) =>
-      (
-        await db
-          .select({ request: dataDeletionRequests, user: { id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName } })
-          .from(dataDeletionRequests)
-          .leftJoin(users, eq(users.id, dataDeletionRequests.userId))
-          .where(where)
-          .orderBy(...order)
-          .limit(limit)
-          .offset(offset)
-      ).map(({ request, user }) => requestView(request, user?.id ? user : null)),
+    rows: pageOf(
+      db
+        .select({ request: dataDeletionRequests, user: { id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName } })
+        .from(dataDeletionRequests)
+        .leftJoin(users, eq(users.id, dataDeletionRequests.userId))
+        .where(where)
+        .orderBy(...order),
+      ({ request, user }) => requestView(request, user?.id ? user : null),
+    ),
     count: () => countOf(db.select({ value: count() }).from(dataDeletionRequests).where(where)),
   });
 }

@@ -14,48 +14,23 @@ export async function formUsageForMany(db: Db, formIds: readonly number[]): Prom
   const out = new Map<number, FormUse[]>(formIds.map((id) => [id, []]));
   if (formIds.length === 0) return out;
   const ids = [...new Set(formIds)];
-  const [surveyRows, missionRows] = await Promise.all([
+  const usesOf = (table: typeof surveys | typeof missions) =>
     db
-      .select({
-        formId: surveys.formId,
-        id: surveys.id,
-        title: surveys.title,
-        projectId: surveys.projectId,
-        status: surveys.status,
-        version: surveys.formVersion,
-      })
-      .from(surveys)
-      .where(inArray(surveys.formId, ids))
-      .orderBy(asc(surveys.id)),
-    db
-      .select({
-        formId: missions.formId,
-        id: missions.id,
-        title: missions.title,
-        projectId: missions.projectId,
-        status: missions.status,
-        version: missions.formVersion,
-      })
-      .from(missions)
-      .where(inArray(missions.formId, ids))
-      .orderBy(asc(missions.id)),
-  ]);
-  for (const row of surveyRows) {
-    if (row.formId === null || row.version === null) continue;
-    out
-      .get(row.formId)
-      ?.push({ kind: 'survey', id: row.id, title: row.title, projectId: row.projectId, status: row.status, version: row.version, live: row.status === 'live' });
-  }
-  for (const row of missionRows) {
-    out.get(row.formId)?.push({
-      kind: 'mission',
-      id: row.id,
-      title: row.title,
-      projectId: row.projectId,
-      status: row.status,
-      version: row.version,
-      live: row.status === 'live',
-    });
+      .select({ formId: table.formId, id: table.id, title: table.title, projectId: table.projectId, status: table.status, version: table.formVersion })
+      .from(table)
+      .where(inArray(table.formId, ids))
+      .orderBy(asc(table.id));
+  const [surveyRows, missionRows] = await Promise.all([usesOf(surveys), usesOf(missions)]);
+  for (const [kind, rows] of [
+    ['survey', surveyRows],
+    ['mission', missionRows],
+  ] as const) {
+    for (const row of rows) {
+      if (row.formId === null || row.version === null) continue;
+      out
+        .get(row.formId)
+        ?.push({ kind, id: row.id, title: row.title, projectId: row.projectId, status: row.status, version: row.version, live: row.status === 'live' });
+    }
   }
   return out;
 }

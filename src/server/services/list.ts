@@ -34,3 +34,12 @@ export async function paginate<T>(
 
 /** The number of a `select({ value: count() })`. */
 export const countOf = async (rows: Promise<{ value: number }[]>): Promise<number> => (await rows)[0]?.value ?? 0;
+
+/**
+ * `rows` for `paginate`: the asked page of a built select (its LIMIT and OFFSET added), each row
+ * through `view`.
+ */
+export const pageOf =
+  <R, T>(select: { limit(limit: number): { offset(offset: number): PromiseLike<R[]> } }, view: (row: R) => T) =>
+  async (limit: number, offset: number): Promise<T[]> =>
+    (await select.limit(limit).offset(offset)).map(view);

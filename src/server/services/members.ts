@@ -2,25 +2,30 @@
  * A project's members: the paginated list, adding by email (pasted or read from a CSV: unknown
  * addresses are listed, or invited), and removing one.
  */
-import { and, count, desc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
-import type { AddMembersResult, AdminPage, ProjectMember } from '../../shared/projects.ts';
+import { and, count, eq, ilike, inArray, or, sql } from 'drizzle-orm';
+import type { ListPage } from '../../shared/list.ts';
+import type { AddMembersResult, ProjectMember } from '../../shared/projects.ts';
 import { emailSchema } from '../../shared/schemas/common.ts';
+import type { memberListQuerySchema } from '../../shared/schemas/projects.ts';
+import type { z } from 'zod';
 import type { Db } from '../db/index.ts';
 import { projectMembers, users } from '../db/schema/index.ts';
 import type { JobSender } from '../jobs/queue.ts';
 import type { Clock } from './clock.ts';
 import { inviteLater } from './invitations.ts';
+import { countOf, listOrder, paginate } from './list.ts';
 import { containsPattern } from './search.ts';
 
 /** Addresses looked up in one query (well under PostgreSQL's parameter limit). */
 const LOOKUP_CHUNK = 1000;
 
-/** A page of members, most recently added first; `q` searches email and names. */
-export async function listMembers(
-  db: Db,
-  projectId: number,
-  query: { q?: string | undefined; page: number; pageSize: number },
-): Promise<AdminPage<ProjectMember>> {
+export type MemberListQuery = z.output<typeof memberListQuerySchema>;
+
+/**
+ * A page of members (the list contract): `q` searches email and names; sorted by `added`
+ * (default, most recently added first), `email` or `name` (last, then first; A to Z).
+ */
+export async function listMembers(db: Db, projectId: number, query: MemberListQuery): Promise<ListPage<ProjectMember>> {
   const pattern = query.q ? containsPattern(query.q) : null;
   const where = and(
     eq(projectMembers.projectId, projectId),
@@ -33,25 +38,36 @@ export async function listMembers(
         )
       : undefined,
   );
-  const [rows, [total]] = await Promise.all([
-    db
-      .select({
-        userId: users.id,
-        email: users.email,
-        firstName: users.firstName,
-        lastName: users.lastName,
-        status: users.status,
-        addedAt: projectMembers.addedAt,
-      })
-      .from(projectMembers)
-      .innerJoin(users, eq(users.id, projectMembers.userId))
-      .where(where)
-      .orderBy(desc(projectMembers.addedAt), desc(projectMembers.userId))
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize),
-    db.select({ value: count() }).from(projectMembers).innerJoin(users, eq(users.id, projectMembers.userId)).where(where),
-  ]);
-  return { items: rows.map((row) => ({ ...row, addedAt: row.addedAt.toISOString() })), total: total?.value ?? 0 };
+  const order = listOrder(
+    query,
+    {
+      added: { by: projectMembers.addedAt, dir: 'desc' },
+      email: { by: users.email, dir: 'asc' },
+      name: { by: [sql`lower(${users.lastName})`, sql`lower(${users.firstName})`], dir: 'asc' },
+    },
+    projectMembers.userId,
+  );
+  return paginate(query, {
+    rows: async (limit, offset) => {
+      const rows = await db
+        .select({
+          userId: users.id,
+          email: users.email,
+          firstName: users.firstName,
+          lastName: users.lastName,
+          status: users.status,
+          addedAt: projectMembers.addedAt,
+        })
+        .from(projectMembers)
+        .innerJoin(users, eq(users.id, projectMembers.userId))
+        .where(where)
+        .orderBy(...order)
+        .limit(limit)
+        .offset(offset);
+      return rows.map((row) => ({ ...row, addedAt: row.addedAt.toISOString() }));
+    },
+    count: () => countOf(db.select({ value: count() }).from(projectMembers).innerJoin(users, eq(users.id, projectMembers.userId)).where(where)),
+  });
 }
 
 /**

@@ -13,17 +13,15 @@ import type { missionCreateSchema, missionPatchSchema } from '../../shared/schem
 import { isElevated } from '../../shared/roles.ts';
 import type { Db } from '../db/index.ts';
 import { formVersions, media, missionEntries, missions, projectMembers, users, type Mission } from '../db/schema/index.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError, foundOr404 } from '../errors.ts';
 import type { Storage } from '../storage/storage.ts';
 import type { Clock } from './clock.ts';
 import { copyMedia } from './media.ts';
-import { fieldError, iso } from './projects.ts';
-import { checkMoments, FORM_CHOICE_MESSAGES, formVersionExists, latestFormVersions, memberCounts, resolveFormChoice } from './surveys-admin.ts';
+import { authoredColumns, insertedRow, iso } from './projects.ts';
+import { countsAndLatestForms, memberCounts, patchedMoments, resolveFormChoice, resolveFormVersion, toDate } from './surveys-admin.ts';
 
 export type MissionCreate = z.output<typeof missionCreateSchema>;
 export type MissionPatch = z.output<typeof missionPatchSchema>;
-
-const toDate = (value: string | null): Date | null => (value === null ? null : new Date(value));
 
 /**
  * Members, started and submitted for each mission, counting current members only: started = at
@@ -68,15 +66,19 @@ export async function missionCounts(db: Db, rows: readonly Pick<Mission, 'id' | 
   return out;
 }
 
+/** A mission's points, schedule, review and entry limits and status, as its admin view and audit rows show them. */
+const missionRules = (row: Mission) => ({
+  points: row.points,
+  opensAt: iso(row.opensAt),
+  closesAt: iso(row.closesAt),
+  review: row.review,
+  entries: { min: row.entriesMin, max: row.entriesMax, perDay: row.perDay },
+  status: row.status,
+});
+
 /** The admin view of these missions (counts and latest form versions in grouped queries). */
 export async function missionViews(db: Db, rows: readonly Mission[]): Promise<AdminMission[]> {
-  const [counts, latest] = await Promise.all([
-    missionCounts(db, rows),
-    latestFormVersions(
-      db,
-      rows.map((row) => row.formId),
-    ),
-  ]);
+  const { counts, latest } = await countsAndLatestForms(db, rows, missionCounts);
   return rows.map((row) => ({
     id: row.id,
     projectId: row.projectId,
@@ -85,12 +87,7 @@ export async function missionViews(db: Db, rows: readonly Mission[]): Promise<Ad
     formId: row.formId,
     formVersion: row.formVersion,
     latestFormVersion: latest.get(row.formId) ?? null,
-    points: row.points,
-    opensAt: iso(row.opensAt),
-    closesAt: iso(row.closesAt),
-    review: row.review,
-    entries: { min: row.entriesMin, max: row.entriesMax, perDay: row.perDay },
-    status: row.status,
+    ...missionRules(row),
     counts: counts.get(row.id) ?? { members: 0, started: 0, submitted: 0 },
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
@@ -112,8 +109,7 @@ export async function listProjectMissions(db: Db, projectId: number): Promise<Ad
 /** The mission, or 404 `not_found`. */
 export async function existingMission(db: Db, id: number): Promise<Mission> {
   const [row] = await db.select().from(missions).where(eq(missions.id, id)).limit(1);
-  if (!row) throw new ApiError(404, 'not_found', 'No such mission');
-  return row;
+  return foundOr404(row, 'No such mission');
 }
 
 /** What the audit log keeps of a mission. */
@@ -122,12 +118,7 @@ export const missionSummary = (row: Mission) => ({
   instructions: row.instructions,
   formId: row.formId,
   formVersion: row.formVersion,
-  points: row.points,
-  opensAt: iso(row.opensAt),
-  closesAt: iso(row.closesAt),
-  review: row.review,
-  entries: { min: row.entriesMin, max: row.entriesMax, perDay: row.perDay },
-  status: row.status,
+  ...missionRules(row),
 });
 
 /** A photo link in instructions' Markdown (`/api/media/{id}`, also `…/{id}/thumbnail`). */
@@ -182,8 +173,7 @@ export interface MissionActor {
 export async function createMission(db: Db, clock: Clock, projectId: number, input: MissionCreate, actor: MissionActor): Promise<Mission> {
   const form = await resolveFormChoice(db, input.formId, input.formVersion);
   const instructions = await ownInstructionPhotos(db, clock, actor.storage, actor.id, input.instructions);
-  const now = clock.now();
-  const [row] = await db
+  const rows = await db
     .insert(missions)
     .values({
       projectId,
@@ -199,13 +189,10 @@ export async function createMission(db: Db, clock: Clock, projectId: number, inp
       entriesMax: input.entries.max,
       perDay: input.entries.perDay ?? null,
       status: input.status,
-      createdBy: actor.id,
-      createdAt: now,
-      updatedAt: now,
+      ...authoredColumns(actor.id, clock.now()),
     })
     .returning();
-  if (!row) throw new Error('insert returned no row');
-  return row;
+  return insertedRow(rows);
 }
 
 export const HAS_ENTRIES_MESSAGE = 'This mission already has entries: its form can no longer change';
@@ -227,14 +214,9 @@ export async function updateMission(db: Db, clock: Clock, id: number, patch: Mis
     values.formId = choice.formId;
     values.formVersion = choice.version;
   } else if (patch.formVersion !== undefined && patch.formVersion !== before.formVersion) {
-    const version = patch.formVersion ?? (await latestFormVersions(db, [before.formId])).get(before.formId);
-    if (version === undefined) throw fieldError('formId', FORM_CHOICE_MESSAGES.formUnpublished);
-    if (!(await formVersionExists(db, before.formId, version))) throw fieldError('formVersion', FORM_CHOICE_MESSAGES.noSuchVersion);
-    values.formVersion = version;
+    values.formVersion = await resolveFormVersion(db, before.formId, patch.formVersion);
   }
-  const opensAt = patch.opensAt === undefined ? before.opensAt : toDate(patch.opensAt);
-  const closesAt = patch.closesAt === undefined ? before.closesAt : toDate(patch.closesAt);
-  checkMoments(opensAt, closesAt);
+  const { opensAt, closesAt } = patchedMoments(before, patch);
   values.opensAt = opensAt;
   values.closesAt = closesAt;
   if (patch.entries !== undefined) {

@@ -3,14 +3,17 @@
  * update. The routes (`routes/admin-projects.ts`) read requests and shape answers; the rules are
  * here. Helpers the other programme services share (ISO dates, audit summaries) are here too.
  */
-import { and, count, desc, eq, ilike, inArray, ne, or, type SQL } from 'drizzle-orm';
+import { and, count, eq, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { AdminPage, AdminProject, AdminProjectListItem } from '../../shared/projects.ts';
+import type { ListPage } from '../../shared/list.ts';
+import type { AdminProject, AdminProjectListItem } from '../../shared/projects.ts';
 import type { projectCreateSchema, projectListQuerySchema, projectPatchSchema } from '../../shared/schemas/projects.ts';
 import type { Db } from '../db/index.ts';
 import { missionGroups, missions, projectMembers, projects, surveys, type Project } from '../db/schema/index.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError, foundOr404 } from '../errors.ts';
+import { withAudit } from './audit.ts';
 import type { Clock } from './clock.ts';
+import { countOf, listOrder, paginate } from './list.ts';
 import { containsPattern } from './search.ts';
 
 export type ProjectCreate = z.output<typeof projectCreateSchema>;
@@ -23,6 +26,24 @@ export const iso = (value: Date | null): string | null => (value ? value.toISOSt
 /** A 400 `validation_failed` with one field's message (the same shape as a schema error). */
 export function fieldError(field: string, message: string): ApiError {
   return new ApiError(400, 'validation_failed', 'Check the highlighted fields', { fields: { [field]: [message] } });
+}
+
+/** Copies the patch's given fields (those not undefined) into the update's values, in the order of `keys`. */
+export function copyDefined<V extends object, K extends keyof V>(values: V, patch: { readonly [k in K]?: V[k] }, keys: readonly K[]): void {
+  for (const key of keys) {
+    const value = patch[key];
+    if (value !== undefined) values[key] = value;
+  }
+}
+
+/** Who made a new project, survey or mission, and when (made and last changed at once). */
+export const authoredColumns = (actorId: number, now: Date) => ({ createdBy: actorId, createdAt: now, updatedAt: now });
+
+/** The one row an `insert … returning()` answered. */
+export function insertedRow<T>(rows: readonly T[]): T {
+  const [row] = rows;
+  if (!row) throw new Error('insert returned no row');
+  return row;
 }
 
 /** Long texts in audit summaries are cut to this many characters. */
@@ -48,16 +69,32 @@ export function auditChanges(
   return out;
 }
 
-export async function findProject(db: Db, id: number): Promise<Project | null> {
-  const [row] = await db.select().from(projects).where(eq(projects.id, id)).limit(1);
-  return row ?? null;
+/**
+ * Runs an update that answers the row before and after, with its audit row (`via: 'api'`, the
+ * fields of `summary` that changed) in the same transaction (`withAudit`); answers the row after.
+ */
+export async function updateWithAudit<Row>(
+  db: Db,
+  update: (tx: Db) => Promise<{ before: Row; after: Row }>,
+  target: { action: string; type: string; id: number; summary: (row: Row) => Record<string, unknown> },
+  actor: { id: number; ip: string },
+): Promise<Row> {
+  const { after } = await withAudit(db, update, (changed) => ({
+    actorId: actor.id,
+    via: 'api',
+    action: target.action,
+    targetType: target.type,
+    targetId: target.id,
+    ...auditChanges(target.summary(changed.before), target.summary(changed.after)),
+    ip: actor.ip,
+  }));
+  return after;
 }
 
 /** The project, or 404 `not_found`. */
 export async function existingProject(db: Db, id: number): Promise<Project> {
-  const project = await findProject(db, id);
-  if (!project) throw new ApiError(404, 'not_found', 'No such project');
-  return project;
+  const [row] = await db.select().from(projects).where(eq(projects.id, id)).limit(1);
+  return foundOr404(row, 'No such project');
 }
 
 type ProjectCounts = AdminProject['counts'];
@@ -77,29 +114,27 @@ async function projectCounts(db: Db, ids: readonly number[]): Promise<Map<number
     db.select({ id: missions.projectId, n: count() }).from(missions).where(inArray(missions.projectId, list)).groupBy(missions.projectId),
     db.select({ id: missionGroups.projectId, n: count() }).from(missionGroups).where(inArray(missionGroups.projectId, list)).groupBy(missionGroups.projectId),
   ]);
-  for (const row of members) {
-    const c = out.get(row.id);
-    if (c) c.members = row.n;
-  }
-  for (const row of surveyRows) {
-    const c = out.get(row.id);
-    if (c) c.surveys = row.n;
-  }
-  for (const row of missionRows) {
-    const c = out.get(row.id);
-    if (c) c.missions = row.n;
-  }
-  for (const row of groupRows) {
-    const c = out.get(row.id);
-    if (c) c.missionGroups = row.n;
-  }
+  const fill = (rows: readonly { id: number; n: number }[], key: keyof ProjectCounts) => {
+    for (const row of rows) {
+      const c = out.get(row.id);
+      if (c) c[key] = row.n;
+    }
+  };
+  fill(members, 'members');
+  fill(surveyRows, 'surveys');
+  fill(missionRows, 'missions');
+  fill(groupRows, 'missionGroups');
   return out;
 }
 
 const emptyCounts = (): ProjectCounts => ({ members: 0, surveys: 0, missions: 0, missionGroups: 0 });
 
-/** A page of projects, most recently changed first: search in name and client; archived ones only with `status=archived`. */
-export async function listProjects(db: Db, query: ProjectListQuery): Promise<AdminPage<AdminProjectListItem>> {
+/**
+ * A page of projects (the list contract): search in name and client; archived ones only with
+ * `status=archived`; sorted by `updated` (default, most recently changed first), `name` (A to Z)
+ * or `created` (newest first).
+ */
+export async function listProjects(db: Db, query: ProjectListQuery): Promise<ListPage<AdminProjectListItem>> {
   const conditions: SQL[] = [query.status ? eq(projects.status, query.status) : ne(projects.status, 'archived')];
   if (query.q) {
     const pattern = containsPattern(query.q);
@@ -107,33 +142,41 @@ export async function listProjects(db: Db, query: ProjectListQuery): Promise<Adm
     if (search) conditions.push(search);
   }
   const where = and(...conditions);
-  const [rows, [total]] = await Promise.all([
-    db
-      .select()
-      .from(projects)
-      .where(where)
-      .orderBy(desc(projects.updatedAt), desc(projects.id))
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize),
-    db.select({ value: count() }).from(projects).where(where),
-  ]);
-  const counts = await projectCounts(
-    db,
-    rows.map((row) => row.id),
+  const order = listOrder(
+    query,
+    {
+      updated: { by: projects.updatedAt, dir: 'desc' },
+      name: { by: sql`lower(${projects.name})`, dir: 'asc' },
+      created: { by: projects.createdAt, dir: 'desc' },
+    },
+    projects.id,
   );
-  return {
-    items: rows.map((row) => ({
-      id: row.id,
-      name: row.name,
-      client: row.client,
-      status: row.status,
-      startsAt: row.startsAt,
-      endsAt: row.endsAt,
-      counts: counts.get(row.id) ?? emptyCounts(),
-      updatedAt: row.updatedAt.toISOString(),
-    })),
-    total: total?.value ?? 0,
-  };
+  return paginate(query, {
+    rows: async (limit, offset) => {
+      const rows = await db
+        .select()
+        .from(projects)
+        .where(where)
+        .orderBy(...order)
+        .limit(limit)
+        .offset(offset);
+      const counts = await projectCounts(
+        db,
+        rows.map((row) => row.id),
+      );
+      return rows.map((row) => ({
+        id: row.id,
+        name: row.name,
+        client: row.client,
+        status: row.status,
+        startsAt: row.startsAt,
+        endsAt: row.endsAt,
+        counts: counts.get(row.id) ?? emptyCounts(),
+        updatedAt: row.updatedAt.toISOString(),
+      }));
+    },
+    count: () => countOf(db.select({ value: count() }).from(projects).where(where)),
+  });
 }
 
 /** The whole project as its page loads it, with counts. */
@@ -141,12 +184,7 @@ export async function projectView(db: Db, project: Project): Promise<AdminProjec
   const counts = await projectCounts(db, [project.id]);
   return {
     id: project.id,
-    name: project.name,
-    client: project.client,
-    description: project.description,
-    status: project.status,
-    startsAt: project.startsAt,
-    endsAt: project.endsAt,
+    ...projectSummary(project),
     createdAt: project.createdAt.toISOString(),
     updatedAt: project.updatedAt.toISOString(),
     counts: counts.get(project.id) ?? emptyCounts(),
@@ -164,8 +202,7 @@ export const projectSummary = (project: Project) => ({
 });
 
 export async function createProject(db: Db, clock: Clock, input: ProjectCreate, actorId: number): Promise<Project> {
-  const now = clock.now();
-  const [row] = await db
+  const rows = await db
     .insert(projects)
     .values({
       name: input.name,
@@ -174,13 +211,10 @@ export async function createProject(db: Db, clock: Clock, input: ProjectCreate, 
       status: input.status,
       startsAt: input.startsAt,
       endsAt: input.endsAt,
-      createdBy: actorId,
-      createdAt: now,
-      updatedAt: now,
+      ...authoredColumns(actorId, clock.now()),
     })
     .returning();
-  if (!row) throw new Error('insert returned no row');
-  return row;
+  return insertedRow(rows);
 }
 
 /**
@@ -193,12 +227,7 @@ export async function updateProject(db: Db, clock: Clock, id: number, patch: Pro
   const endsAt = patch.endsAt === undefined ? before.endsAt : patch.endsAt;
   if (startsAt && endsAt && endsAt < startsAt) throw fieldError('endsAt', 'Must be on or after the start date');
   const values: Partial<typeof projects.$inferInsert> = { updatedAt: clock.now() };
-  if (patch.name !== undefined) values.name = patch.name;
-  if (patch.client !== undefined) values.client = patch.client;
-  if (patch.description !== undefined) values.description = patch.description;
-  if (patch.status !== undefined) values.status = patch.status;
-  if (patch.startsAt !== undefined) values.startsAt = patch.startsAt;
-  if (patch.endsAt !== undefined) values.endsAt = patch.endsAt;
+  copyDefined(values, patch, ['name', 'client', 'description', 'status', 'startsAt', 'endsAt']);
   const [after] = await db.update(projects).set(values).where(eq(projects.id, id)).returning();
   if (!after) throw new ApiError(404, 'not_found', 'No such project');
   return { before, after };

@@ -12,7 +12,8 @@ import { and, asc, count, desc, eq, ilike, inArray, isNull, ne, or, sql, type SQ
 import type { z } from 'zod';
 import type { Answers } from '../../shared/forms/definition.ts';
 import type { EntryStatus } from '../../shared/mission-entries.ts';
-import type { AdminPage, UserRef } from '../../shared/projects.ts';
+import type { ListPage } from '../../shared/list.ts';
+import type { UserRef } from '../../shared/projects.ts';
 import { canonicalJson } from '../../shared/canonical-json.ts';
 import {
   DECISION_STATUS,
@@ -44,6 +45,7 @@ import {
 import { ApiError } from '../errors.ts';
 import { audit } from './audit.ts';
 import type { Clock } from './clock.ts';
+import { countOf, listOrder, paginate } from './list.ts';
 import { submissionDetail } from './missions-admin.ts';
 import { notify } from './notifications.ts';
 import { syncEntryPoints } from './points.ts';
@@ -72,12 +74,13 @@ const probeWaiting = sql`exists (select 1 from ${probes} where ${probes.entryId}
 // The queue
 
 /**
- * A page of the mission's entries for review, latest first: drafts only with `status=draft`
+ * A page of the mission's entries for review (the list contract): drafts only with `status=draft`
  * (the screen asks `status=submitted` by default); `q` searches the participant's email and
  * names; `from`/`to` (UTC days, inclusive) bound when it was submitted (created, for drafts);
- * `probes=waiting` keeps entries with a probe waiting for the participant's answer.
+ * `probes=waiting` keeps entries with a probe waiting for the participant's answer. Sorted by
+ * `submitted` (default, latest first) or `name` (the participant's last, then first name; A to Z).
  */
-export async function reviewQueue(db: Db, missionId: number, query: ReviewQueueQuery): Promise<AdminPage<ReviewQueueItem>> {
+export async function reviewQueue(db: Db, missionId: number, query: ReviewQueueQuery): Promise<ListPage<ReviewQueueItem>> {
   const conditions: SQL[] = [
     eq(missionEntries.missionId, missionId),
     query.status ? eq(missionEntries.status, query.status) : ne(missionEntries.status, 'draft'),
@@ -91,25 +94,52 @@ export async function reviewQueue(db: Db, missionId: number, query: ReviewQueueQ
   if (query.to) conditions.push(sql`${entryMoment} < ${utcMidnight(addDays(query.to, 1)).toISOString()}::timestamptz`);
   if (query.probes === 'waiting') conditions.push(probeWaiting);
   const where = and(...conditions);
-  const [rows, [total]] = await Promise.all([
-    db
-      .select({
-        id: missionEntries.id,
-        user: userRefColumns,
-        status: missionEntries.status,
-        submittedAt: missionEntries.submittedAt,
-        submissionCount: missionEntries.submissionCount,
-        localDate: missionEntries.localDate,
-        createdAt: missionEntries.createdAt,
-      })
-      .from(missionEntries)
-      .innerJoin(users, eq(users.id, missionEntries.userId))
-      .where(where)
-      .orderBy(desc(entryMoment), desc(missionEntries.id))
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize),
-    db.select({ value: count() }).from(missionEntries).innerJoin(users, eq(users.id, missionEntries.userId)).where(where),
-  ]);
+  const order = listOrder(
+    query,
+    {
+      submitted: { by: entryMoment, dir: 'desc' },
+      name: { by: [sql`lower(${users.lastName})`, sql`lower(${users.firstName})`], dir: 'asc' },
+    },
+    missionEntries.id,
+  );
+  return paginate(query, {
+    rows: async (limit, offset) => {
+      const rows = await db
+        .select({
+          id: missionEntries.id,
+          user: userRefColumns,
+          status: missionEntries.status,
+          submittedAt: missionEntries.submittedAt,
+          submissionCount: missionEntries.submissionCount,
+          localDate: missionEntries.localDate,
+          createdAt: missionEntries.createdAt,
+        })
+        .from(missionEntries)
+        .innerJoin(users, eq(users.id, missionEntries.userId))
+        .where(where)
+        .orderBy(...order)
+        .limit(limit)
+        .offset(offset);
+      return queueItems(db, missionId, rows);
+    },
+    count: () => countOf(db.select({ value: count() }).from(missionEntries).innerJoin(users, eq(users.id, missionEntries.userId)).where(where)),
+  });
+}
+
+/** The queue's rows with each participant's entries in the mission and each entry's unanswered probes (one grouped query each). */
+async function queueItems(
+  db: Db,
+  missionId: number,
+  rows: {
+    id: number;
+    user: UserRef;
+    status: EntryStatus;
+    submittedAt: Date | null;
+    submissionCount: number;
+    localDate: string;
+    createdAt: Date;
+  }[],
+): Promise<ReviewQueueItem[]> {
   const userIds = [...new Set(rows.map((row) => row.user.id))];
   const entryIds = rows.map((row) => row.id);
   const [perUser, waiting] = await Promise.all([
@@ -130,20 +160,17 @@ export async function reviewQueue(db: Db, missionId: number, query: ReviewQueueQ
   ]);
   const entriesOf = new Map(perUser.map((row) => [row.userId, row.n]));
   const waitingOf = new Map(waiting.map((row) => [row.entryId, row.n]));
-  return {
-    items: rows.map((row) => ({
-      id: row.id,
-      user: row.user,
-      status: row.status,
-      submittedAt: iso(row.submittedAt),
-      resubmission: row.submissionCount >= 2,
-      localDate: row.localDate,
-      createdAt: row.createdAt.toISOString(),
-      entriesOfUser: entriesOf.get(row.user.id) ?? 0,
-      probesWaiting: waitingOf.get(row.id) ?? 0,
-    })),
-    total: total?.value ?? 0,
-  };
+  return rows.map((row) => ({
+    id: row.id,
+    user: row.user,
+    status: row.status,
+    submittedAt: iso(row.submittedAt),
+    resubmission: row.submissionCount >= 2,
+    localDate: row.localDate,
+    createdAt: row.createdAt.toISOString(),
+    entriesOfUser: entriesOf.get(row.user.id) ?? 0,
+    probesWaiting: waitingOf.get(row.id) ?? 0,
+  }));
 }
 
 // ---------------------------------------------------------------------------------------------

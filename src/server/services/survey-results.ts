@@ -5,24 +5,27 @@
  * responses. Answers given on other versions of the form count by element id (an element id
  * keeps its meaning across versions).
  */
-import { and, asc, count, desc, eq, gt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, gt, ilike, or, sql, type SQL } from 'drizzle-orm';
+import type { z } from 'zod';
 import { SCALE_DEFAULT_STEP } from '../../shared/forms/constants.ts';
 import type { FormDefinition, FormElement, FormOption } from '../../shared/forms/definition.ts';
 import { answerOf } from '../../shared/forms/logic.ts';
-import type { AdminPage } from '../../shared/projects.ts';
+import type { ListPage } from '../../shared/list.ts';
+import type { responseListQuerySchema } from '../../shared/schemas/surveys.ts';
 import {
   OTHER_OPTION_ID,
   type AdminSurveyResponse,
   type ElementSummary,
   type OptionCount,
   type ResponseExportStatus,
-  type ResponseStatus,
   type SurveyResults,
 } from '../../shared/surveys.ts';
 import { queryRows, type Db } from '../db/index.ts';
 import { formVersions, surveyExternalRefs, surveyResponses, users, type Survey } from '../db/schema/index.ts';
 import { answerCell, answerableElements, csvRows, elementHeader, type CsvCell } from './csv.ts';
+import { countOf, listOrder, paginate } from './list.ts';
 import { iso } from './projects.ts';
+import { containsPattern } from './search.ts';
 
 /** Rows of the CSV export read per query. */
 export const CSV_PAGE_SIZE = 500;
@@ -38,46 +41,57 @@ export async function currentDefinition(db: Db, survey: Survey): Promise<FormDef
   return row?.definition ?? null;
 }
 
-/** A page of the survey's responses: submitted ones first (latest first), then drafts (latest change first); or one status. */
-export async function listResponses(
-  db: Db,
-  surveyId: number,
-  query: { status?: ResponseStatus | undefined; page: number; pageSize: number },
-): Promise<AdminPage<AdminSurveyResponse>> {
-  const where = and(eq(surveyResponses.surveyId, surveyId), query.status ? eq(surveyResponses.status, query.status) : undefined);
-  const [rows, [total]] = await Promise.all([
-    db
-      .select({
-        id: surveyResponses.id,
-        user: { id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email },
-        status: surveyResponses.status,
-        formVersion: surveyResponses.formVersion,
-        answers: surveyResponses.answers,
-        startedAt: surveyResponses.startedAt,
-        updatedAt: surveyResponses.updatedAt,
-        submittedAt: surveyResponses.submittedAt,
-      })
-      .from(surveyResponses)
-      .innerJoin(users, eq(users.id, surveyResponses.userId))
-      .where(where)
-      .orderBy(
-        desc(sql`${surveyResponses.status} = 'submitted'`),
-        desc(sql`coalesce(${surveyResponses.submittedAt}, ${surveyResponses.updatedAt})`),
-        desc(surveyResponses.id),
-      )
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize),
-    db.select({ value: count() }).from(surveyResponses).where(where),
-  ]);
-  return {
-    items: rows.map((row) => ({
-      ...row,
-      startedAt: row.startedAt.toISOString(),
-      updatedAt: row.updatedAt.toISOString(),
-      submittedAt: iso(row.submittedAt),
-    })),
-    total: total?.value ?? 0,
-  };
+export type ResponseListQuery = z.output<typeof responseListQuerySchema>;
+
+/**
+ * A page of the survey's responses (the list contract), or of one status: `q` searches the
+ * participant's email and names; sorted by `latest` (default: submitted ones first, latest first,
+ * then drafts, latest change first), `started` (newest first) or `name` (last, then first; A to Z).
+ */
+export async function listResponses(db: Db, surveyId: number, query: ResponseListQuery): Promise<ListPage<AdminSurveyResponse>> {
+  const conditions: (SQL | undefined)[] = [eq(surveyResponses.surveyId, surveyId), query.status ? eq(surveyResponses.status, query.status) : undefined];
+  if (query.q) {
+    const pattern = containsPattern(query.q);
+    conditions.push(or(ilike(users.email, pattern), ilike(sql`${users.firstName} || ' ' || ${users.lastName}`, pattern)));
+  }
+  const where = and(...conditions);
+  const order = listOrder(
+    query,
+    {
+      latest: { by: [sql`${surveyResponses.status} = 'submitted'`, sql`coalesce(${surveyResponses.submittedAt}, ${surveyResponses.updatedAt})`], dir: 'desc' },
+      started: { by: surveyResponses.startedAt, dir: 'desc' },
+      name: { by: [sql`lower(${users.lastName})`, sql`lower(${users.firstName})`], dir: 'asc' },
+    },
+    surveyResponses.id,
+  );
+  return paginate(query, {
+    rows: async (limit, offset) => {
+      const rows = await db
+        .select({
+          id: surveyResponses.id,
+          user: { id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email },
+          status: surveyResponses.status,
+          formVersion: surveyResponses.formVersion,
+          answers: surveyResponses.answers,
+          startedAt: surveyResponses.startedAt,
+          updatedAt: surveyResponses.updatedAt,
+          submittedAt: surveyResponses.submittedAt,
+        })
+        .from(surveyResponses)
+        .innerJoin(users, eq(users.id, surveyResponses.userId))
+        .where(where)
+        .orderBy(...order)
+        .limit(limit)
+        .offset(offset);
+      return rows.map((row) => ({
+        ...row,
+        startedAt: row.startedAt.toISOString(),
+        updatedAt: row.updatedAt.toISOString(),
+        submittedAt: iso(row.submittedAt),
+      }));
+    },
+    count: () => countOf(db.select({ value: count() }).from(surveyResponses).innerJoin(users, eq(users.id, surveyResponses.userId)).where(where)),
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

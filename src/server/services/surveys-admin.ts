@@ -13,10 +13,10 @@ import type { AdminSurvey } from '../../shared/surveys.ts';
 import type { surveyCreateSchema, surveyPatchSchema } from '../../shared/schemas/surveys.ts';
 import type { Db } from '../db/index.ts';
 import { formVersions, forms, projectMembers, surveyExternalRefs, surveyResponses, surveys, type Survey } from '../db/schema/index.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError, foundOr404 } from '../errors.ts';
 import type { Clock } from './clock.ts';
 import { ensureReturnKey, newReturnKey, replaceWebhookSecret, returnLinks, webhookOf } from './external-surveys.ts';
-import { fieldError, iso } from './projects.ts';
+import { authoredColumns, copyDefined, fieldError, insertedRow, iso } from './projects.ts';
 
 export type SurveyCreate = z.output<typeof surveyCreateSchema>;
 export type SurveyPatch = z.output<typeof surveyPatchSchema>;
@@ -71,12 +71,34 @@ export async function resolveFormChoice(
   return { formId, version };
 }
 
+/**
+ * A published version of the form for a patch that keeps the form: the one asked for, or the
+ * latest when `version` is null. 400 on `formId` / `formVersion` otherwise.
+ */
+export async function resolveFormVersion(db: Db, formId: number, version: number | null): Promise<number> {
+  const chosen = version ?? (await latestFormVersions(db, [formId])).get(formId);
+  if (chosen === undefined) throw fieldError('formId', FORM_CHOICE_MESSAGES.formUnpublished);
+  if (!(await formVersionExists(db, formId, chosen))) throw fieldError('formVersion', FORM_CHOICE_MESSAGES.noSuchVersion);
+  return chosen;
+}
+
 /** Checks `closesAt` after `opensAt` once the patch is applied. */
 export function checkMoments(opensAt: Date | null, closesAt: Date | null): void {
   if (opensAt && closesAt && closesAt.getTime() <= opensAt.getTime()) throw fieldError('closesAt', 'Must be after the opening time');
 }
 
-const toDate = (value: string | null): Date | null => (value === null ? null : new Date(value));
+export const toDate = (value: string | null): Date | null => (value === null ? null : new Date(value));
+
+/** The opening and closing moments once the patch is applied (`checkMoments`), for a survey or a mission. */
+export function patchedMoments(
+  before: { opensAt: Date | null; closesAt: Date | null },
+  patch: { opensAt?: string | null; closesAt?: string | null },
+): { opensAt: Date | null; closesAt: Date | null } {
+  const opensAt = patch.opensAt === undefined ? before.opensAt : toDate(patch.opensAt);
+  const closesAt = patch.closesAt === undefined ? before.closesAt : toDate(patch.closesAt);
+  checkMoments(opensAt, closesAt);
+  return { opensAt, closesAt };
+}
 
 /** Members of each project. */
 export async function memberCounts(db: Db, projectIds: readonly number[]): Promise<Map<number, number>> {
@@ -139,19 +161,43 @@ export async function surveyCounts(db: Db, rows: readonly Pick<Survey, 'id' | 'p
   return out;
 }
 
+/**
+ * What the admin views of surveys or missions add to their rows: each one's counts (`countsOf`)
+ * and the latest published version of each form, in grouped queries.
+ */
+export async function countsAndLatestForms<Row extends { formId: number | null }>(
+  db: Db,
+  rows: readonly Row[],
+  countsOf: (db: Db, rows: readonly Row[]) => Promise<Map<number, ActivityCounts>>,
+): Promise<{ counts: Map<number, ActivityCounts>; latest: Map<number, number> }> {
+  const [counts, latest] = await Promise.all([
+    countsOf(db, rows),
+    latestFormVersions(
+      db,
+      rows.map((row) => row.formId),
+    ),
+  ]);
+  return { counts, latest };
+}
+
+/** A survey's link, points, schedule and status, as its admin view and audit rows show them. */
+const surveyRules = (row: Survey) => ({
+  externalUrl: row.externalUrl,
+  trustReturns: row.trustReturns,
+  points: row.points,
+  estimatedMinutes: row.estimatedMinutes,
+  opensAt: iso(row.opensAt),
+  closesAt: iso(row.closesAt),
+  status: row.status,
+});
+
 /** The admin view of these surveys (counts and latest form versions in grouped queries). */
 export async function surveyViews(db: Db, publicUrl: string, rows: readonly Survey[]): Promise<AdminSurvey[]> {
   // Every external survey has its return key (made with it, or by the migration); one made some
   // other way gets it here, so its links never change once shown.
   const keys = new Map<number, string>();
   for (const row of rows) if (row.kind === 'external') keys.set(row.id, await ensureReturnKey(db, row));
-  const [counts, latest] = await Promise.all([
-    surveyCounts(db, rows),
-    latestFormVersions(
-      db,
-      rows.map((row) => row.formId),
-    ),
-  ]);
+  const { counts, latest } = await countsAndLatestForms(db, rows, surveyCounts);
   return rows.map((row) => ({
     id: row.id,
     projectId: row.projectId,
@@ -161,13 +207,7 @@ export async function surveyViews(db: Db, publicUrl: string, rows: readonly Surv
     formId: row.formId,
     formVersion: row.formVersion,
     latestFormVersion: row.formId === null ? null : (latest.get(row.formId) ?? null),
-    externalUrl: row.externalUrl,
-    trustReturns: row.trustReturns,
-    points: row.points,
-    estimatedMinutes: row.estimatedMinutes,
-    opensAt: iso(row.opensAt),
-    closesAt: iso(row.closesAt),
-    status: row.status,
+    ...surveyRules(row),
     counts: counts.get(row.id) ?? { members: 0, started: 0, submitted: 0 },
     returnLinks: row.kind === 'external' ? returnLinks(publicUrl, keys.get(row.id) ?? '') : null,
     webhook: row.kind === 'external' ? webhookOf(publicUrl, row) : null,
@@ -195,9 +235,7 @@ export async function findSurvey(db: Db, id: number): Promise<Survey | null> {
 
 /** The survey, or 404 `not_found`. */
 export async function existingSurvey(db: Db, id: number): Promise<Survey> {
-  const survey = await findSurvey(db, id);
-  if (!survey) throw new ApiError(404, 'not_found', 'No such survey');
-  return survey;
+  return foundOr404(await findSurvey(db, id), 'No such survey');
 }
 
 /** What the audit log keeps of a survey. */
@@ -207,20 +245,13 @@ export const surveySummary = (row: Survey) => ({
   kind: row.kind,
   formId: row.formId,
   formVersion: row.formVersion,
-  externalUrl: row.externalUrl,
-  trustReturns: row.trustReturns,
-  points: row.points,
-  estimatedMinutes: row.estimatedMinutes,
-  opensAt: iso(row.opensAt),
-  closesAt: iso(row.closesAt),
-  status: row.status,
+  ...surveyRules(row),
 });
 
 /** A new survey in the project (native: the form checks of `resolveFormChoice`). */
 export async function createSurvey(db: Db, clock: Clock, projectId: number, input: SurveyCreate, actorId: number): Promise<Survey> {
   const form = input.kind === 'native' ? await resolveFormChoice(db, input.formId, input.formVersion) : null;
-  const now = clock.now();
-  const [row] = await db
+  const rows = await db
     .insert(surveys)
     .values({
       projectId,
@@ -237,13 +268,10 @@ export async function createSurvey(db: Db, clock: Clock, projectId: number, inpu
       opensAt: toDate(input.opensAt),
       closesAt: toDate(input.closesAt),
       status: input.status,
-      createdBy: actorId,
-      createdAt: now,
-      updatedAt: now,
+      ...authoredColumns(actorId, clock.now()),
     })
     .returning();
-  if (!row) throw new Error('insert returned no row');
-  return row;
+  return insertedRow(rows);
 }
 
 /** True when anyone has a response (any status) or an external start for the survey. */
@@ -277,10 +305,7 @@ export async function updateSurvey(db: Db, clock: Clock, id: number, patch: Surv
       values.formVersion = choice.version;
     } else if (patch.formVersion !== undefined && patch.formVersion !== before.formVersion) {
       if (!formId) throw fieldError('formId', FORM_CHOICE_MESSAGES.chooseForm);
-      const version = patch.formVersion ?? (await latestFormVersions(db, [formId])).get(formId);
-      if (version === undefined) throw fieldError('formId', FORM_CHOICE_MESSAGES.formUnpublished);
-      if (!(await formVersionExists(db, formId, version))) throw fieldError('formVersion', FORM_CHOICE_MESSAGES.noSuchVersion);
-      values.formVersion = version;
+      values.formVersion = await resolveFormVersion(db, formId, patch.formVersion);
     }
     if (kindChanged) values.externalUrl = null;
   } else {
@@ -292,19 +317,12 @@ export async function updateSurvey(db: Db, clock: Clock, id: number, patch: Surv
     // Its return links are fixed from now on (a survey turned native and back keeps its key).
     if (!before.returnKey) values.returnKey = newReturnKey();
   }
-  const opensAt = patch.opensAt === undefined ? before.opensAt : toDate(patch.opensAt);
-  const closesAt = patch.closesAt === undefined ? before.closesAt : toDate(patch.closesAt);
-  checkMoments(opensAt, closesAt);
+  const { opensAt, closesAt } = patchedMoments(before, patch);
 
   values.kind = kind;
   values.opensAt = opensAt;
   values.closesAt = closesAt;
-  if (patch.title !== undefined) values.title = patch.title;
-  if (patch.description !== undefined) values.description = patch.description;
-  if (patch.trustReturns !== undefined) values.trustReturns = patch.trustReturns;
-  if (patch.points !== undefined) values.points = patch.points;
-  if (patch.estimatedMinutes !== undefined) values.estimatedMinutes = patch.estimatedMinutes;
-  if (patch.status !== undefined) values.status = patch.status;
+  copyDefined(values, patch, ['title', 'description', 'trustReturns', 'points', 'estimatedMinutes', 'status']);
   const [after] = await db.update(surveys).set(values).where(eq(surveys.id, id)).returning();
   if (!after) throw new ApiError(404, 'not_found', 'No such survey');
   return { before, after };

@@ -5,7 +5,7 @@ import type { UserListQuery } from '../../shared/schemas/admin.ts';
 import type { Db } from '../db/index.ts';
 import { users, type User } from '../db/schema/index.ts';
 import { hashPassword } from './passwords.ts';
-import { countOf, listOrder, paginate } from './list.ts';
+import { countOf, listOrder, pageOf, paginate } from './list.ts';
 import { containsPattern } from './search.ts';
 
 export class UserExistsError extends Error {
@@ -100,16 +100,14 @@ export function listUsers(db: Db, query: UserListQuery): Promise<ListPage<Public
     users.id,
   );
   return paginate(query, {
-    rows: async (limit, offset) =>
-      (
-        await db
-          .select()
-          .from(users)
-          .where(where)
-          .orderBy(...order)
-          .limit(limit)
-          .offset(offset)
-      ).map(publicUser),
+    rows: pageOf(
+      db
+        .select()
+        .from(users)
+        .where(where)
+        .orderBy(...order),
+      publicUser,
+    ),
     count: () => countOf(db.select({ value: count() }).from(users).where(where)),
   });
 }

@@ -1,5 +1,6 @@
 /** Projects' and members' payloads (zod): the server checks bodies and queries with them, the browser's forms use them. Constants and answer types: `../projects.ts`. */
 import { z } from '../zod.ts';
+import { listQuerySchema } from '../list.ts';
 import { EMAIL_MAX_LENGTH } from '../limits.ts';
 import { MESSAGES } from '../messages.ts';
 import { PROGRAMME_LIMITS, PROJECT_STATUSES } from '../projects.ts';
@@ -38,11 +39,10 @@ export type ProjectCreateInput = z.input<typeof projectCreateSchema>;
 export const projectPatchSchema = z.strictObject(projectFields).partial().superRefine(projectDatesInOrder, everyObject);
 export type ProjectPatchInput = z.input<typeof projectPatchSchema>;
 
-export const projectListQuerySchema = z.object({
-  q: z.string().trim().max(200).optional(),
+/** `GET /api/admin/projects?q=&status=&page=&pageSize=&sort=&dir=` (the list contract, `../list.ts`; the first sort key is the default). */
+export const PROJECT_LIST_SORTS = ['updated', 'name', 'created'] as const;
+export const projectListQuerySchema = listQuerySchema(PROJECT_LIST_SORTS).extend({
   status: enumOf(PROJECT_STATUSES).optional(),
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(10),
 });
 
 /** `POST /api/admin/projects/{id}/members`: addresses as pasted or read from a CSV; unknown ones are listed (and invited with `invite`). */
@@ -55,8 +55,6 @@ export const addMembersSchema = z.strictObject({
 });
 export type AddMembersInput = z.input<typeof addMembersSchema>;
 
-export const memberListQuerySchema = z.object({
-  q: z.string().trim().max(200).optional(),
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(10),
-});
+/** `GET /api/admin/projects/{id}/members?q=&page=&pageSize=&sort=&dir=` (the list contract). */
+export const MEMBER_LIST_SORTS = ['added', 'email', 'name'] as const;
+export const memberListQuerySchema = listQuerySchema(MEMBER_LIST_SORTS);

@@ -1,5 +1,6 @@
 /** Reviewing mission entries, probes, notes and reason templates: payload schemas (browser and server). */
 import { z } from '../zod.ts';
+import { listQuerySchema } from '../list.ts';
 import { MESSAGES } from '../messages.ts';
 import { ENTRY_STATUSES } from '../mission-entries.ts';
 import { DECISIONS_NEEDING_A_REASON, PROBE_FILTERS, REASON_TEMPLATE_KINDS, REVIEW_DECISIONS, REVIEW_LIMITS, type ReviewDecision } from '../review.ts';
@@ -45,14 +46,15 @@ export const reasonTemplateSchema = z.strictObject({
   text: requiredText(REVIEW_LIMITS.templateMax),
 });
 
-/** The review queue: `GET /api/admin/missions/{id}/submissions?status=&q=&from=&to=&probes=&page=&pageSize=`. */
-export const reviewQueueQuerySchema = z.object({
+/**
+ * The review queue: `GET /api/admin/missions/{id}/submissions?status=&q=&from=&to=&probes=&page=&pageSize=&sort=&dir=`
+ * (the list contract, `../list.ts`; the first sort key is the default).
+ */
+export const REVIEW_QUEUE_SORTS = ['submitted', 'name'] as const;
+export const reviewQueueQuerySchema = listQuerySchema(REVIEW_QUEUE_SORTS).extend({
   status: z.enum(ENTRY_STATUSES, { error: MESSAGES.invalidEnumValue }).optional(),
-  q: z.string().trim().max(200).optional(),
   from: z.iso.date().optional(),
   to: z.iso.date().optional(),
   /** `waiting`: only entries with a probe waiting for the participant's answer. */
   probes: z.enum(PROBE_FILTERS).optional(),
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(10),
 });

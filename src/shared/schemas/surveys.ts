@@ -1,5 +1,6 @@
 /** Surveys' payloads (zod): admin bodies and queries, and taking part (native responses, external returns). Constants and answer types: `../surveys.ts`. */
 import { z } from '../zod.ts';
+import { listQuerySchema } from '../list.ts';
 import { answersSchema } from '../forms/definition.ts';
 import { MESSAGES } from '../messages.ts';
 import { ACTIVITY_STATUSES, PROGRAMME_LIMITS } from '../projects.ts';
@@ -60,10 +61,13 @@ export type SurveyPatchInput = z.input<typeof surveyPatchSchema>;
 
 // Admin lists of responses
 
-export const responseListQuerySchema = z.object({
+/**
+ * `GET /api/admin/surveys/{id}/responses?status=&q=&page=&pageSize=&sort=&dir=` (the list contract,
+ * `../list.ts`): `latest` puts submitted responses first, then drafts, each latest first.
+ */
+export const RESPONSE_LIST_SORTS = ['latest', 'started', 'name'] as const;
+export const responseListQuerySchema = listQuerySchema(RESPONSE_LIST_SORTS).extend({
   status: enumOf(RESPONSE_STATUSES).optional(),
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(10),
 });
 
 /** `GET /api/admin/surveys/{id}/responses.csv?status=`: submitted responses (default), drafts, or all. */

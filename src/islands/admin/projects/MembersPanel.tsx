@@ -59,7 +59,7 @@ export function MembersPanel({ projectId, onChanged }: { projectId: number; onCh
 
   useEffect(() => {
     if (load.status !== 'ready') return;
-    const last = Math.max(1, Math.ceil(load.data.total / PER_PAGE));
+    const last = Math.max(1, Math.ceil(load.data.total / load.data.pageSize));
     if (load.data.items.length === 0 && page > last) setPage(last);
   }, [load, page]);
 
@@ -128,7 +128,7 @@ export function MembersPanel({ projectId, onChanged }: { projectId: number; onCh
                 </li>
               ))}
             </ul>
-            <ListFooter page={page} total={load.data.total} label="Member list pages" onPageChange={setPage} />
+            <ListFooter page={load.data.page} total={load.data.total} perPage={load.data.pageSize} label="Member list pages" onPageChange={setPage} />
           </>
         )}
       </div>

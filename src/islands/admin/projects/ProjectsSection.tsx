@@ -45,7 +45,7 @@ export function ProjectsSection() {
   // A page past the end (the list shrank): the last page.
   useEffect(() => {
     if (load.status !== 'ready') return;
-    const last = Math.max(1, Math.ceil(load.data.total / PER_PAGE));
+    const last = Math.max(1, Math.ceil(load.data.total / load.data.pageSize));
     if (load.data.items.length === 0 && page > last) setPage(last);
   }, [load, page]);
 
@@ -111,7 +111,7 @@ export function ProjectsSection() {
               <ProjectRow key={item.id} item={item} />
             ))}
           </ul>
-          <ListFooter page={page} total={load.data.total} label="Project list pages" onPageChange={setPage} />
+          <ListFooter page={load.data.page} total={load.data.total} perPage={load.data.pageSize} label="Project list pages" onPageChange={setPage} />
         </div>
       )}
 

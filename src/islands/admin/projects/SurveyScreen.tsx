@@ -283,7 +283,7 @@ function ResponsesTable({ survey }: { survey: AdminSurvey }) {
               </tbody>
             </table>
           </TableScroller>
-          <ListFooter page={page} total={load.data.total} label="Response pages" onPageChange={setPage} />
+          <ListFooter page={load.data.page} total={load.data.total} perPage={load.data.pageSize} label="Response pages" onPageChange={setPage} />
         </>
       )}
       <ResponseDialog survey={survey} response={open} onClose={() => setOpen(null)} />

@@ -5,14 +5,15 @@
  */
 import type { AdminMissionGroup } from '../../../shared/mission-groups.ts';
 import type { AdminMission } from '../../../shared/missions.ts';
-import type { AdminPage, AdminProjectListItem, ProjectMember } from '../../../shared/projects.ts';
+import type { ListPage } from '../../../shared/list.ts';
+import type { AdminProjectListItem, ProjectMember } from '../../../shared/projects.ts';
 import type { AdminSurvey, AdminSurveyResponse, ElementSummary } from '../../../shared/surveys.ts';
 
 export type { SurveyResults } from '../../../shared/surveys.ts';
 
-export type ProjectList = AdminPage<AdminProjectListItem>;
-export type MemberList = AdminPage<ProjectMember>;
-export type ResponseList = AdminPage<AdminSurveyResponse>;
+export type ProjectList = ListPage<AdminProjectListItem>;
+export type MemberList = ListPage<ProjectMember>;
+export type ResponseList = ListPage<AdminSurveyResponse>;
 /** One question's summary in the results. */
 export type ResultElement = ElementSummary;
 

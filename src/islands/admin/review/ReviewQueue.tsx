@@ -7,7 +7,7 @@
  */
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { ENTRY_STATUSES, type EntryStatus } from '../../../shared/mission-entries.ts';
-import type { AdminPage } from '../../../shared/projects.ts';
+import type { ListPage } from '../../../shared/list.ts';
 import type { ReviewQueueItem } from '../../../shared/review.ts';
 import type { Load } from '../../../lib/resource.ts';
 import { fullNameOf } from '../../../lib/user.ts';
@@ -110,11 +110,11 @@ export function QueueFilterBar({ filters, onApply }: { filters: QueueFilters; on
 }
 
 export interface ReviewQueueProps {
-  load: Load<AdminPage<ReviewQueueItem>>;
+  load: Load<ListPage<ReviewQueueItem>>;
   onRetry: () => void;
   filters: QueueFilters;
+  /** The page asked for (the pager follows it; the rows shown are the answer's page). */
   page: number;
-  pageSize: number;
   onPageChange: (page: number) => void;
   openId: number | null;
   onOpen: (id: number) => void;
@@ -132,7 +132,6 @@ export function ReviewQueue({
   onRetry,
   filters,
   page,
-  pageSize,
   onPageChange,
   openId,
   onOpen,
@@ -154,12 +153,12 @@ export function ReviewQueue({
   }
   if (load.status !== 'ready') return <Failed title="The queue could not be loaded" message={load.message} onRetry={onRetry} />;
 
-  const { items, total } = load.data;
+  const { items, total, pageSize } = load.data;
   const ids = items.map((item) => item.id);
   const all = selectAllState(ids, selected);
   const count = ids.filter((rowId) => selected.has(rowId)).length;
-  const from = total === 0 ? 0 : (page - 1) * pageSize + 1;
-  const to = Math.min(total, (page - 1) * pageSize + items.length);
+  const from = total === 0 ? 0 : (load.data.page - 1) * pageSize + 1;
+  const to = Math.min(total, (load.data.page - 1) * pageSize + items.length);
   const waitingQueue = !isFiltered(filters);
 
   return (

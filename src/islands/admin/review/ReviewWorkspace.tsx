@@ -10,7 +10,8 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AdminMission } from '../../../shared/missions.ts';
-import type { AdminPage, AdminProject } from '../../../shared/projects.ts';
+import type { ListPage } from '../../../shared/list.ts';
+import type { AdminProject } from '../../../shared/projects.ts';
 import type { ReviewDecision, ReviewQueueItem, ReviewSubmission } from '../../../shared/review.ts';
 import { apiGet, apiSend, withQuery } from '../../../platform/api.ts';
 import { errorMessage } from '../../../lib/form-errors.ts';
@@ -41,7 +42,10 @@ import { Kbd, ShortcutsHelp, useShortcuts } from './ShortcutsHelp.tsx';
 import { keyOf, type ShortcutAction } from './shortcuts.ts';
 import { useReasonTemplates } from './templates.ts';
 
-type QueueData = AdminPage<ReviewQueueItem>;
+type QueueData = ListPage<ReviewQueueItem>;
+
+/** Where the queue's answer stands: its rows, its page and page size, how many in all. */
+const pageOf = (data: QueueData): QueuePage => ({ ids: data.items.map((item) => item.id), page: data.page, pageSize: data.pageSize, total: data.total });
 
 const WIDE = '(min-width: 80rem)';
 const isWide = () => typeof matchMedia === 'function' && matchMedia(WIDE).matches;
@@ -67,32 +71,25 @@ export function ReviewWorkspace({ project, mission }: { project: AdminProject; m
   const templates = useReasonTemplates(project.id);
 
   const url = withQuery(`/api/admin/missions/${mission.id}/submissions`, queueQuery(filters, page, PER_PAGE));
-  const pageOf = useCallback(
-    (data: QueueData, at: number): QueuePage => ({ ids: data.items.map((item) => item.id), page: at, pageSize: PER_PAGE, total: data.total }),
-    [],
-  );
 
-  const open = useCallback(
-    (id: number | null, how: { focus?: boolean } = {}) => {
-      setOpenId(id);
-      if (id === null) return;
-      const data = loadRef.current.status === 'ready' ? loadRef.current.data : null;
-      const index = data ? data.items.findIndex((item) => item.id === id) : -1;
-      const item = data?.items[index];
-      setAnnouncement(
-        item && data ? `${fullNameOf(item.user) || item.user.email}: ${(page - 1) * PER_PAGE + index + 1} of ${data.total}` : 'Submission opened',
-      );
-      requestAnimationFrame(() => {
-        document.querySelector(`[data-row-id="${id}"]`)?.scrollIntoView({ block: 'nearest' });
-        const detail = detailRef.current;
-        if (!detail) return;
-        if (!isWide() || detail.getBoundingClientRect().top < 0) detail.scrollIntoView({ block: 'start' });
-        // On phones the queue (and the row that had focus) goes away: focus moves to the entry.
-        if (how.focus && !isWide()) detail.focus({ preventScroll: true });
-      });
-    },
-    [page],
-  );
+  const open = useCallback((id: number | null, how: { focus?: boolean } = {}) => {
+    setOpenId(id);
+    if (id === null) return;
+    const data = loadRef.current.status === 'ready' ? loadRef.current.data : null;
+    const index = data ? data.items.findIndex((item) => item.id === id) : -1;
+    const item = data?.items[index];
+    setAnnouncement(
+      item && data ? `${fullNameOf(item.user) || item.user.email}: ${(data.page - 1) * data.pageSize + index + 1} of ${data.total}` : 'Submission opened',
+    );
+    requestAnimationFrame(() => {
+      document.querySelector(`[data-row-id="${id}"]`)?.scrollIntoView({ block: 'nearest' });
+      const detail = detailRef.current;
+      if (!detail) return;
+      if (!isWide() || detail.getBoundingClientRect().top < 0) detail.scrollIntoView({ block: 'start' });
+      // On phones the queue (and the row that had focus) goes away: focus moves to the entry.
+      if (how.focus && !isWide()) detail.focus({ preventScroll: true });
+    });
+  }, []);
 
   // The queue's page.
   useEffect(() => {
@@ -164,7 +161,7 @@ export function ReviewWorkspace({ project, mission }: { project: AdminProject; m
   function move(delta: 1 | -1) {
     const current = loadRef.current;
     if (current.status !== 'ready') return;
-    const text = follow(stepInQueue(pageOf(current.data, page), openId, delta));
+    const text = follow(stepInQueue(pageOf(current.data), openId, delta));
     if (text) toast({ title: text });
   }
 
@@ -172,13 +169,13 @@ export function ReviewWorkspace({ project, mission }: { project: AdminProject; m
   const decided = useCallback(
     async (submission: ReviewSubmission, decision: ReviewDecision) => {
       const who = fullNameOf(submission.user) || submission.user.email;
-      const before = loadRef.current.status === 'ready' ? pageOf(loadRef.current.data, page) : null;
+      const before = loadRef.current.status === 'ready' ? pageOf(loadRef.current.data) : null;
       let step: QueueStep | { kind: 'stay' } = { kind: 'stay' };
       try {
         const fresh = await apiGet<QueueData>(url);
         loadRef.current = { status: 'ready', data: fresh };
         setLoad(loadRef.current);
-        if (before) step = stepAfterDecision(before, pageOf(fresh, page), submission.id);
+        if (before) step = stepAfterDecision(before, pageOf(fresh), submission.id);
       } catch {
         setAttempt((n) => n + 1);
       }
@@ -198,7 +195,7 @@ export function ReviewWorkspace({ project, mission }: { project: AdminProject; m
       toast({ title, description: `${description}${last}` });
       follow(step);
     },
-    [url, page, mission.points, pageOf, follow],
+    [url, mission.points, follow],
   );
 
   async function bulkApprove() {
@@ -242,7 +239,7 @@ export function ReviewWorkspace({ project, mission }: { project: AdminProject; m
 
   const items = load.status === 'ready' ? load.data.items : [];
   const index = openId === null ? -1 : items.findIndex((item) => item.id === openId);
-  const position = index >= 0 && load.status === 'ready' ? `${(page - 1) * PER_PAGE + index + 1} of ${load.data.total}` : null;
+  const position = index >= 0 && load.status === 'ready' ? `${(load.data.page - 1) * load.data.pageSize + index + 1} of ${load.data.total}` : null;
 
   return (
     <section id="review" aria-labelledby="review-heading" className="flex scroll-mt-20 flex-col gap-4">
@@ -280,7 +277,6 @@ export function ReviewWorkspace({ project, mission }: { project: AdminProject; m
             onRetry={() => setAttempt((n) => n + 1)}
             filters={filters}
             page={page}
-            pageSize={PER_PAGE}
             onPageChange={changePage}
             openId={openId}
             onOpen={(id) => open(id, { focus: true })}

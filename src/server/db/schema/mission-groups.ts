@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { check, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { GROUP_UNLOCK_ON, GROUP_UNLOCKS } from '../../../shared/mission-groups.ts';
 import { missions } from './missions.ts';
-import { projects } from './projects.ts';
+import { projectItemColumns, timestampColumns } from './columns.ts';
 
 /**
  * An ordered list of a project's missions shown together: all open at once (`all_open`) or each
@@ -11,16 +11,11 @@ import { projects } from './projects.ts';
 export const missionGroups = pgTable(
   'mission_groups',
   {
-    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
-    projectId: integer('project_id')
-      .notNull()
-      .references(() => projects.id),
-    title: text('title').notNull(),
+    ...projectItemColumns(),
     description: text('description').notNull().default(''),
     unlock: text('unlock', { enum: GROUP_UNLOCKS }).notNull().default('all_open'),
     unlockOn: text('unlock_on', { enum: GROUP_UNLOCK_ON }).notNull().default('submitted'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    ...timestampColumns(),
   },
   (t) => [
     index('mission_groups_project_idx').on(t.projectId),

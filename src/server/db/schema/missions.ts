@@ -5,7 +5,7 @@ import { ENTRY_STATUSES } from '../../../shared/mission-entries.ts';
 import { REVIEW_MODES } from '../../../shared/missions.ts';
 import { ACTIVITY_STATUSES } from '../../../shared/projects.ts';
 import { forms } from './forms.ts';
-import { projects } from './projects.ts';
+import { projectItemColumns, timestampColumns } from './columns.ts';
 import { users } from './users.ts';
 
 /**
@@ -15,11 +15,7 @@ import { users } from './users.ts';
 export const missions = pgTable(
   'missions',
   {
-    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
-    projectId: integer('project_id')
-      .notNull()
-      .references(() => projects.id),
-    title: text('title').notNull(),
+    ...projectItemColumns(),
     /** Markdown; images uploaded in the editor are media the instructions link to. */
     instructions: text('instructions').notNull().default(''),
     formId: integer('form_id')
@@ -36,8 +32,7 @@ export const missions = pgTable(
     perDay: integer('per_day'),
     status: text('status', { enum: ACTIVITY_STATUSES }).notNull().default('draft'),
     createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    ...timestampColumns(),
   },
   (t) => [
     index('missions_project_idx').on(t.projectId),
@@ -72,8 +67,7 @@ export const missionEntries = pgTable(
     /** The participant's calendar day when the entry was made (their time zone), for the per-day limit. */
     localDate: date('local_date', { mode: 'string' }).notNull(),
     timeZone: text('time_zone').notNull().default('UTC'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    ...timestampColumns(),
     submittedAt: timestamp('submitted_at', { withTimezone: true }),
     /** Times submitted: 2 or more means the latest submission is a resubmission after changes were asked. */
     submissionCount: integer('submission_count').notNull().default(0),

@@ -4,7 +4,7 @@ import type { Answers } from '../../../shared/forms/definition.ts';
 import { ACTIVITY_STATUSES } from '../../../shared/projects.ts';
 import { EXTERNAL_OUTCOMES, RESPONSE_STATUSES, SURVEY_KINDS } from '../../../shared/surveys.ts';
 import { forms } from './forms.ts';
-import { projects } from './projects.ts';
+import { projectItemColumns, timestampColumns } from './columns.ts';
 import { users } from './users.ts';
 
 /**
@@ -14,11 +14,7 @@ import { users } from './users.ts';
 export const surveys = pgTable(
   'surveys',
   {
-    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
-    projectId: integer('project_id')
-      .notNull()
-      .references(() => projects.id),
-    title: text('title').notNull(),
+    ...projectItemColumns(),
     description: text('description').notNull().default(''),
     kind: text('kind', { enum: SURVEY_KINDS }).notNull(),
     formId: integer('form_id').references(() => forms.id),
@@ -37,8 +33,7 @@ export const surveys = pgTable(
     closesAt: timestamp('closes_at', { withTimezone: true }),
     status: text('status', { enum: ACTIVITY_STATUSES }).notNull().default('draft'),
     createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    ...timestampColumns(),
   },
   (t) => [
     index('surveys_project_idx').on(t.projectId),
@@ -51,17 +46,22 @@ export const surveys = pgTable(
 );
 export type Survey = typeof surveys.$inferSelect;
 
+/** The head of a participant's response or external reference: its id, its survey and its participant. */
+const surveyParticipantColumns = () => ({
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  surveyId: integer('survey_id')
+    .notNull()
+    .references(() => surveys.id),
+  userId: integer('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+});
+
 /** A participant's answers to a native survey: one per (survey, participant), autosaved, then submitted once. */
 export const surveyResponses = pgTable(
   'survey_responses',
   {
-    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
-    surveyId: integer('survey_id')
-      .notNull()
-      .references(() => surveys.id),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    ...surveyParticipantColumns(),
     /** The form version this response was shown (pinned when it started). */
     formVersion: integer('form_version').notNull(),
     answers: jsonb('answers').$type<Answers>().notNull().default({}),
@@ -91,13 +91,7 @@ export type SurveyResponse = typeof surveyResponses.$inferSelect;
 export const surveyExternalRefs = pgTable(
   'survey_external_refs',
   {
-    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
-    surveyId: integer('survey_id')
-      .notNull()
-      .references(() => surveys.id),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    ...surveyParticipantColumns(),
     pidHash: text('pid_hash').notNull(),
     outcome: text('outcome', { enum: EXTERNAL_OUTCOMES }),
     returnedAt: timestamp('returned_at', { withTimezone: true }),

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { check, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import type { MailSwitches } from '../../../shared/notifications.ts';
 import { ROLES, USER_STATUSES } from '../../../shared/roles.ts';
 
 export interface Address {
@@ -11,17 +12,12 @@ export interface Address {
   country: string;
 }
 
-export interface Preferences {
-  /** Every notification mail (the per-kind switches below apply under it). */
+/** A user's preferences, with the mail per notification kind (`MailSwitches`, shared/notifications.ts; absent means on). */
+export interface Preferences extends MailSwitches {
+  /** Every notification mail (the per-kind switches apply under it). */
   emailNotifications?: boolean;
   language?: string;
   colorMode?: 'system' | 'light' | 'dark';
-  /** Mail per notification kind (`MAIL_PREFERENCE_KEYS` in shared/notifications.ts); absent means on. */
-  mailChangesRequested?: boolean;
-  mailRejected?: boolean;
-  mailProbes?: boolean;
-  mailApprovedDigest?: boolean;
-  mailReminders?: boolean;
   /** IANA time zone (canonical spelling): the calendar day the participant's diary entries count on. */
   timeZone?: string;
 }
