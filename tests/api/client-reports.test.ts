@@ -10,7 +10,7 @@ import type { AppEnv } from '../../src/server/context.ts';
 import { auditLog, clientReports } from '../../src/server/db/schema/index.ts';
 import { createLogger } from '../../src/server/logger.ts';
 import { audit } from '../../src/server/services/audit.ts';
-import { issueLinkToken } from '../../src/server/services/link-tokens.ts';
+import { issueLinkToken } from '../../src/server/services/tokens.ts';
 import { findOrCreateInvitedUser } from '../../src/server/services/users.ts';
 import { createStaticSite } from '../../src/server/static.ts';
 import { canonicalJson } from '../../src/shared/canonical-json.ts';

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { rateLimits, sessions, users } from '../../src/server/db/schema/index.ts';
-import { issueLinkToken } from '../../src/server/services/link-tokens.ts';
+import { issueLinkToken } from '../../src/server/services/tokens.ts';
 import { createActiveUser } from '../../src/server/services/users.ts';
 import type { Role } from '../../src/shared/roles.ts';
 import { readOutbox, type OutboxMail } from '../support/outbox.ts';

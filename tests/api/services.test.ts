@@ -3,7 +3,7 @@ import { expect, it } from 'vitest';
 import { auditLog, tokens, users } from '../../src/server/db/schema/index.ts';
 import { getFlag, listFlags, setFlag, unsetFlag } from '../../src/server/services/flags.ts';
 import { InvitationError, inviteUser } from '../../src/server/services/invitations.ts';
-import { consumeToken, findUsableToken, issueLinkToken } from '../../src/server/services/link-tokens.ts';
+import { consumeToken, findUsableToken, issueLinkToken } from '../../src/server/services/tokens.ts';
 import { verifyPassword } from '../../src/server/services/passwords.ts';
 import { hitRateLimit } from '../../src/server/services/rate-limit.ts';
 import { createActiveUser, findUserByEmail, UserExistsError } from '../../src/server/services/users.ts';

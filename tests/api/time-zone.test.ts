@@ -5,7 +5,7 @@
 import { eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { users } from '../../src/server/db/schema/index.ts';
-import { issueLinkToken } from '../../src/server/services/link-tokens.ts';
+import { issueLinkToken } from '../../src/server/services/tokens.ts';
 import { describeEachBackend } from './harness.ts';
 import { errorOf, fieldsOf, PASSWORD, uniqueEmail } from './helpers.ts';
 import { callAs, createMission, createProject, member, okJson } from './programme-fixtures.ts';

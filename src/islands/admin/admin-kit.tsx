@@ -1,5 +1,5 @@
 /** Pieces the admin tool screens share: a list's states, section cards, search, two-step buttons. */
-import { useEffect, useId, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useResource, type Load } from '../../lib/resource.ts';
 import { cn } from '../../lib/utils.ts';
 import { Failed } from '../../components/states/Failed.tsx';
@@ -74,6 +74,12 @@ export function SearchForm({
   const id = useId();
   const [text, setText] = useState(value);
   useEffect(() => setText(value), [value]);
+  // Typed before the page's script took over (a slow device): keep it, the box shows it.
+  const box = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    const typed = box.current?.value;
+    if (typed) setText(typed);
+  }, []);
   const search = () => onSearch(text.trim());
   const className = 'flex flex-col gap-3 sm:flex-row sm:items-end';
   const content = (
@@ -81,6 +87,7 @@ export function SearchForm({
       <div className="flex min-w-0 flex-1 flex-col gap-2">
         <Label htmlFor={id}>{label}</Label>
         <Input
+          ref={box}
           id={id}
           type="search"
           value={text}

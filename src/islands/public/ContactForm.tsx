@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { z } from 'zod';
-import type { contactSchema } from '../../shared/schemas/contact.ts';
+import type { contactSchema } from '../../shared/schemas/contact-messages.ts';
 import { CONTACT_MESSAGE_MAX_LENGTH } from '../../shared/limits.ts';
 import { useApiForm } from '../../lib/use-api-form.ts';
 import { apiSend, type OkResponse } from '../../platform/api.ts';
@@ -31,7 +31,7 @@ export default function ContactForm() {
     getValues,
     formState: { errors, isSubmitting },
   } = useApiForm<ContactValues>({
-    schema: () => import('../../shared/schemas/contact.ts').then((m) => m.contactSchema),
+    schema: () => import('../../shared/schemas/contact-messages.ts').then((m) => m.contactSchema),
     defaultValues: EMPTY,
     submit: async (values) => {
       await apiSend<OkResponse>('POST', '/api/contact', values);

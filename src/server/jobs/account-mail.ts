@@ -21,7 +21,7 @@ import {
 import { audit } from '../services/audit.ts';
 import type { Clock } from '../services/clock.ts';
 import { openRequest } from '../services/data-deletion.ts';
-import { issueLinkToken, linkUrl } from '../services/link-tokens.ts';
+import { issueLinkToken, linkUrl } from '../services/tokens.ts';
 import { findUserByEmail, findUserById } from '../services/users.ts';
 import type { JobDataMap } from './types.ts';
 

@@ -5,7 +5,7 @@ import type { AppEnv } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { clientIp, enforceRateLimits, jsonBody, query, signedIn, signedInUser } from '../http.ts';
 import { accountView, changePassword, checkCurrentPassword, confirmEmailChange, updateAddress, updatePreferences, updateProfile } from '../services/account.ts';
-import { findUsableToken, invalidToken } from '../services/link-tokens.ts';
+import { findUsableToken, invalidToken } from '../services/tokens.ts';
 import { hashPassword } from '../services/passwords.ts';
 import { RATE_LIMITS } from '../services/rate-limit.ts';
 import { deleteUserSessions, listUserSessions } from '../services/sessions.ts';

@@ -4,7 +4,7 @@ import type { AppEnv } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { check, clientIp, jsonBody, pathId, perRequest, signedInUser, staffOnly } from '../http.ts';
 import { withAudit } from '../services/audit.ts';
-import { deleteMissionGroup, existingMissionGroup, updateMissionGroup } from '../services/mission-groups-admin.ts';
+import { deleteMissionGroup, existingMissionGroup, updateMissionGroup } from '../services/mission-groups.ts';
 import { auditSummary, updateWithAudit } from '../services/projects.ts';
 
 /** What the audit log keeps of a group. */

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { missionPatchSchema } from '../../shared/schemas/missions.ts';
 import type { AppEnv } from '../context.ts';
 import { check, clientIp, jsonBody, pathId, perRequest, signedInUser, staffOnly } from '../http.ts';
-import { existingMission, missionSummary, missionView, updateMission } from '../services/missions-admin.ts';
+import { existingMission, missionSummary, missionView, updateMission } from '../services/missions.ts';
 import { updateWithAudit } from '../services/projects.ts';
 
 /** The mission of the path, loaded once a request: checked (404) before any body is read. */

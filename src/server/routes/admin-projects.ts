@@ -8,8 +8,8 @@ import { ApiError } from '../errors.ts';
 import { check, clientIp, jsonBody, pathId, perRequest, query, signedInUser, staffOnly } from '../http.ts';
 import { withAudit } from '../services/audit.ts';
 import { addMembers, listMembers, removeMember } from '../services/members.ts';
-import { createMissionGroup, listProjectMissionGroups } from '../services/mission-groups-admin.ts';
-import { createMission, listProjectMissions, missionSummary, missionView } from '../services/missions-admin.ts';
+import { createMissionGroup, listProjectMissionGroups } from '../services/mission-groups.ts';
+import { createMission, listProjectMissions, missionSummary, missionView } from '../services/missions.ts';
 import {
   auditSummary,
   createProject,
@@ -20,7 +20,7 @@ import {
   updateProject,
   updateWithAudit,
 } from '../services/projects.ts';
-import { createSurvey, listProjectSurveys, surveySummary, surveyView } from '../services/surveys-admin.ts';
+import { createSurvey, listProjectSurveys, surveySummary, surveyView } from '../services/surveys.ts';
 
 /** The project of the path, loaded once a request: checked (404) before any body or query is read. */
 const projectOf = perRequest((c) => existingProject(c.var.db, pathId(c, 'id', 'project')));

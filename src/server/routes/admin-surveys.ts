@@ -7,7 +7,7 @@ import { withAudit } from '../services/audit.ts';
 import { updateWithAudit } from '../services/projects.ts';
 import { currentDefinition, listResponses, responsesCsv, surveyResults } from '../services/survey-results.ts';
 import { webhookOf } from '../services/external-surveys.ts';
-import { existingSurvey, makeWebhookSecret, surveySummary, surveyView, updateSurvey } from '../services/surveys-admin.ts';
+import { existingSurvey, makeWebhookSecret, surveySummary, surveyView, updateSurvey } from '../services/surveys.ts';
 
 const surveyIdOf = (c: Context<AppEnv>) => pathId(c, 'id', 'survey');
 /** The survey of the path, loaded once a request: checked (404) before any body or query is read. */

@@ -6,7 +6,7 @@ import { ApiError } from '../errors.ts';
 import { clientIp, enforceRateLimits, jsonBody, query, signedIn, signedInUser } from '../http.ts';
 import { clearSessionCookie, sessionToken, setSessionCookie } from '../middleware/session.ts';
 import { completeOnboarding, recordSignIn, resetPassword } from '../services/account.ts';
-import { findUsableToken, invalidToken } from '../services/link-tokens.ts';
+import { findUsableToken, invalidToken } from '../services/tokens.ts';
 import { hashPassword, verifyDummyPassword, verifyPassword } from '../services/passwords.ts';
 import { RATE_LIMITS, refundRateLimit } from '../services/rate-limit.ts';
 import { createSession, deleteSession } from '../services/sessions.ts';

@@ -5,7 +5,7 @@ import type { AppEnv } from '../context.ts';
 import { clientIp, enforceRateLimits, jsonBodyBySession, query } from '../http.ts';
 import { checkCurrentPassword } from '../services/account.ts';
 import { confirmByLink, findRequest, requestConfirmed } from '../services/data-deletion.ts';
-import { findUsableToken, invalidToken } from '../services/link-tokens.ts';
+import { findUsableToken, invalidToken } from '../services/tokens.ts';
 import { RATE_LIMITS } from '../services/rate-limit.ts';
 import { findUserById } from '../services/users.ts';
 

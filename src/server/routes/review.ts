@@ -10,7 +10,7 @@ import {
 } from '../../shared/schemas/review.ts';
 import type { AppEnv } from '../context.ts';
 import { check, clientIp, jsonBody, pathId, perRequest, query, signedIn, signedInUser, staffOnly } from '../http.ts';
-import { existingMission } from '../services/missions-admin.ts';
+import { existingMission } from '../services/missions.ts';
 import { answerProbe, askProbe } from '../services/probes.ts';
 import { existingProject } from '../services/projects.ts';
 import {

@@ -5,7 +5,7 @@ import { ApiError } from '../errors.ts';
 import { clientIp, enforceRateLimits, pathId } from '../http.ts';
 import { checkWebhookSecret, findReference, isExternalOutcome, recordOutcome } from '../services/external-surveys.ts';
 import { RATE_LIMITS } from '../services/rate-limit.ts';
-import { findSurvey } from '../services/surveys-admin.ts';
+import { findSurvey } from '../services/surveys.ts';
 
 /** The header Alchemer (or any sender) may carry the secret in, instead of a `secret` field. */
 export const WEBHOOK_SECRET_HEADER = 'X-Fieldwork-Secret';

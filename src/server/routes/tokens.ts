@@ -3,7 +3,7 @@ import { tokenVerifySchema } from '../../shared/schemas/auth.ts';
 import { TOKEN_TYPES, type TokenType } from '../../shared/tokens.ts';
 import type { AppEnv } from '../context.ts';
 import { clientIp, enforceRateLimits, query } from '../http.ts';
-import { findUsableToken, invalidToken } from '../services/link-tokens.ts';
+import { findUsableToken, invalidToken } from '../services/tokens.ts';
 import { RATE_LIMITS } from '../services/rate-limit.ts';
 import { findUserById } from '../services/users.ts';
 

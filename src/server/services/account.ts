@@ -9,7 +9,7 @@ import type { JobQueue } from '../jobs/queue.ts';
 import { emailChangedNotice, passwordChangedNotice } from '../mail/templates.ts';
 import { audit } from './audit.ts';
 import type { Clock } from './clock.ts';
-import { consumeToken } from './link-tokens.ts';
+import { consumeToken } from './tokens.ts';
 import { verifyPassword } from './passwords.ts';
 import { deleteUserSessions } from './sessions.ts';
 import { publicUser } from './users.ts';

@@ -3,7 +3,7 @@ import type { ListPage } from '../../shared/list.ts';
 import type { z } from 'zod';
 import { redactSecrets } from '../../shared/redact.ts';
 import type { ContactMessageListQuery } from '../../shared/schemas/admin.ts';
-import type { contactSchema } from '../../shared/schemas/contact.ts';
+import type { contactSchema } from '../../shared/schemas/contact-messages.ts';
 import type { AppDeps } from '../context.ts';
 import type { Db } from '../db/index.ts';
 import { contactMessages, type ContactMessage } from '../db/schema/index.ts';

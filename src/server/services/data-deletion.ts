@@ -10,7 +10,7 @@ import { ApiError } from '../errors.ts';
 import { dataDeletionCompletedNotice, dataDeletionConfirmedNotice } from '../mail/templates.ts';
 import { audit } from './audit.ts';
 import type { Clock } from './clock.ts';
-import { consumeToken, invalidToken } from './link-tokens.ts';
+import { consumeToken, invalidToken } from './tokens.ts';
 import { countOf, listOrder, pageOf, paginate } from './list.ts';
 import { containsPattern } from './search.ts';
 

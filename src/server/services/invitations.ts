@@ -6,7 +6,7 @@ import type { Mailer } from '../mail/mailer.ts';
 import { invitationMail } from '../mail/templates.ts';
 import { audit } from './audit.ts';
 import type { Clock } from './clock.ts';
-import { issueLinkToken, linkUrl } from './link-tokens.ts';
+import { issueLinkToken, linkUrl } from './tokens.ts';
 import { findOrCreateInvitedUser } from './users.ts';
 
 export class InvitationError extends Error {}

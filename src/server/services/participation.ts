@@ -106,7 +106,7 @@ export async function findVisibleMission(db: Db, userId: number, missionId: numb
  * Whether a photo is shown in the instructions of a mission the user may see: moderators put
  * pictures there (`/api/media/{id}`), and every member taking part must see them. Only photos
  * owned by staff (moderators and admins) are granted this way: saving instructions replaces any
- * other photo with a staff-owned copy (`missions-admin.ts`), so a participant's own photo never
+ * other photo with a staff-owned copy (`missions.ts`), so a participant's own photo never
  * becomes visible to other members (docs/permissions.md, "Photos").
  */
 export async function seesMediaInInstructions(db: Db, userId: number, mediaId: string): Promise<boolean> {

@@ -46,7 +46,7 @@ import { ApiError } from '../errors.ts';
 import { audit } from './audit.ts';
 import type { Clock } from './clock.ts';
 import { countOf, listOrder, paginate } from './list.ts';
-import { submissionDetail } from './missions-admin.ts';
+import { submissionDetail } from './missions.ts';
 import { notify } from './notifications.ts';
 import { syncEntryPoints } from './points.ts';
 import { historyLink, notReviewable, probeViews } from './probes.ts';

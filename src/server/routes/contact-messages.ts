@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { contactSchema } from '../../shared/schemas/contact.ts';
+import { contactSchema } from '../../shared/schemas/contact-messages.ts';
 import type { AppEnv } from '../context.ts';
 import { clientIp, enforceRateLimits, jsonBody } from '../http.ts';
 import { storeContactMessage } from '../services/contact-messages.ts';

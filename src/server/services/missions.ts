@@ -18,7 +18,7 @@ import type { Storage } from '../storage/storage.ts';
 import type { Clock } from './clock.ts';
 import { copyMedia } from './media.ts';
 import { authoredColumns, insertedRow, iso } from './projects.ts';
-import { countsAndLatestForms, memberCounts, patchedMoments, resolveFormChoice, resolveFormVersion, toDate } from './surveys-admin.ts';
+import { countsAndLatestForms, memberCounts, patchedMoments, resolveFormChoice, resolveFormVersion, toDate } from './surveys.ts';
 
 export type MissionCreate = z.output<typeof missionCreateSchema>;
 export type MissionPatch = z.output<typeof missionPatchSchema>;
