@@ -9,28 +9,15 @@
  * in the lightbox. axe finds nothing serious on the project and survey pages; screenshots at
  * 1280×800 and 390×844 go to /tmp/shots.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { request as playwrightRequest, type APIRequestContext, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { createAccount, signIn, signInThroughApi, uniqueEmail, type Account } from './accounts.ts';
 import { expect, test } from './fixtures.ts';
+import { saveCookieChoice, seriousViolations } from './page-helpers.ts';
 
 const SHOTS = '/tmp/shots';
 
-test.beforeEach(async ({ page }) => {
-  // A saved cookie choice: the banner stays out of the way (it is tested in shell.spec.ts).
-  await page.addInitScript(() =>
-    localStorage.setItem('fieldwork-cookie-consent', JSON.stringify({ necessary: true, preferences: false, statistics: false, marketing: false })),
-  );
-});
-
-/** axe-core with the WCAG 2.x A and AA rules; serious and critical findings. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} — ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
+test.beforeEach(({ page }) => saveCookieChoice(page));
 
 /** Creates and publishes a form through the API; returns its id. */
 async function publishedForm(page: Page, baseURL: string, title: string, elements: unknown[]): Promise<number> {

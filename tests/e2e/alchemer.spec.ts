@@ -4,27 +4,14 @@
  * with the keyboard, shown once (gone after a reload), replaced only after a confirmation, the old
  * one refused from then on. axe finds nothing serious; a screenshot at 1280×800 goes to /tmp/shots.
  */
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import type { AdminSurvey } from '../../src/shared/surveys.ts';
 import { createAccount, signIn } from './accounts.ts';
 import { expect, test } from './fixtures.ts';
+import { saveCookieChoice, seriousViolations } from './page-helpers.ts';
 
 const SHOTS = '/tmp/shots';
 
-test.beforeEach(async ({ page }) => {
-  // A saved cookie choice: the banner stays out of the way (it is tested in shell.spec.ts).
-  await page.addInitScript(() =>
-    localStorage.setItem('fieldwork-cookie-consent', JSON.stringify({ necessary: true, preferences: false, statistics: false, marketing: false })),
-  );
-});
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} — ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
+test.beforeEach(({ page }) => saveCookieChoice(page));
 
 test.describe('Alchemer setup', () => {
   test.describe.configure({ timeout: 120_000 });

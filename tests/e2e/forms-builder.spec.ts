@@ -5,27 +5,14 @@
  * reload; a conflicting save is resolved; the list searches, duplicates, archives and restores;
  * moderators may use it, participants may not; axe finds nothing serious.
  */
-import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { createAccount, signIn, type Account } from './accounts.ts';
 import { expect, test } from './fixtures.ts';
+import { saveCookieChoice, seriousViolations } from './page-helpers.ts';
 
 const SHOTS = '/tmp/shots';
 
-test.beforeEach(async ({ page }) => {
-  // A saved cookie choice: the banner stays out of the way (it is tested in shell.spec.ts).
-  await page.addInitScript(() =>
-    localStorage.setItem('fieldwork-cookie-consent', JSON.stringify({ necessary: true, preferences: false, statistics: false, marketing: false })),
-  );
-});
-
-/** axe-core with the WCAG 2.x A and AA rules; serious and critical findings. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} — ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
+test.beforeEach(({ page }) => saveCookieChoice(page));
 
 /** Presses Tab (or Shift+Tab) until `target` has focus, as a keyboard user would. */
 async function tabTo(page: Page, target: Locator, { backwards = false, max = 250 } = {}): Promise<void> {

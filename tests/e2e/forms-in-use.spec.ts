@@ -8,12 +8,9 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { request as playwrightRequest } from '@playwright/test';
 import { createAccount, signIn, signInThroughApi } from './accounts.ts';
 import { expect, test } from './fixtures.ts';
+import { saveCookieChoice } from './page-helpers.ts';
 
-test.beforeEach(async ({ page }) => {
-  await page.addInitScript(() =>
-    localStorage.setItem('fieldwork-cookie-consent', JSON.stringify({ necessary: true, preferences: false, statistics: false, marketing: false })),
-  );
-});
+test.beforeEach(({ page }) => saveCookieChoice(page));
 
 async function call<T>(api: APIRequestContext, baseURL: string, method: 'POST' | 'PUT' | 'PATCH', path: string, data: unknown, status: number): Promise<T> {
   const res = await api.fetch(path, { method, headers: { Origin: baseURL, 'Content-Type': 'application/json' }, data });

@@ -8,12 +8,12 @@
  * /account and the history page; screenshots at 390×844 and 1280×800 into /tmp/shots/.
  */
 import fs from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page } from '@playwright/test';
 import sharp from 'sharp';
 import { readOutbox } from '../support/outbox.ts';
 import { createAccount, signIn, signInThroughApi, type Account } from './accounts.ts';
 import { expect, test } from './fixtures.ts';
+import { seriousViolations } from './page-helpers.ts';
 
 const SHOTS = '/tmp/shots';
 const PHONE = { width: 390, height: 844 };
@@ -28,14 +28,6 @@ function apiAs(request: APIRequestContext, baseURL: string) {
     if (!expected.includes(res.status())) throw new Error(`${method} ${path}: ${res.status()} ${await res.text()}`);
     return (await res.json()) as T;
   };
-}
-
-/** axe-core with the WCAG 2.x A and AA rules: the serious and critical findings. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} — ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
 }
 
 /** A screenshot at a size. */

@@ -17,11 +17,11 @@
  * nothing sticking out sideways). Screenshots at 1280×800 and 390×844 go to /tmp/shots/.
  */
 import fs from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
 import { request as playwrightRequest, type APIRequestContext, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { createAccount, signIn, signInThroughApi, type Account } from './accounts.ts';
 import { expect, test } from './fixtures.ts';
+import { saveCookieChoice, seriousViolations } from './page-helpers.ts';
 
 const SHOTS = '/tmp/shots';
 const DESKTOP = { width: 1280, height: 800 };
@@ -34,20 +34,7 @@ test.beforeAll(() => {
   fs.mkdirSync(SHOTS, { recursive: true });
 });
 
-test.beforeEach(async ({ page }) => {
-  // A saved cookie choice: the banner stays out of the way (it is tested in shell.spec.ts).
-  await page.addInitScript(() =>
-    localStorage.setItem('fieldwork-cookie-consent', JSON.stringify({ necessary: true, preferences: false, statistics: false, marketing: false })),
-  );
-});
-
-/** axe-core with the WCAG 2.x A and AA rules; serious and critical findings. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} — ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
+test.beforeEach(({ page }) => saveCookieChoice(page));
 
 /**
  * How far the page scrolls sideways without the admin header (the layout's, not this screen's),
