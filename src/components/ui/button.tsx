@@ -1,4 +1,4 @@
-import { useSyncExternalStore, type ComponentProps } from 'react';
+import { useEffect, useState, type ComponentProps } from 'react';
 import { Slot } from 'radix-ui';
 import { cva, type VariantProps } from 'class-variance-authority';
 import { cn } from '../../lib/utils.ts';
@@ -36,23 +36,20 @@ export interface ButtonProps extends ComponentProps<'button'>, VariantProps<type
   loading?: boolean;
 }
 
-const noSubscription = () => () => {};
-
 /**
- * False while React hydrates the prerendered page, true once it has (and for anything mounted
- * later). A form's submit button waits for it: clicked before its island has loaded, the browser
- * would submit the form natively — a GET with the fields (a password too) in the address.
+ * False until the button has mounted in the browser. A form's submit button waits for it: clicked
+ * before its island has hydrated, the browser would submit the form natively — a GET with the
+ * fields (a password too) in the address. An effect (not a store snapshot) so that it turns true
+ * for every button, however and whenever it mounted.
  */
-function useHydrated(): boolean {
-  return useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
-  );
+function useMounted(): boolean {
+  const [mounted, setMounted] = useState(false);
+  useEffect(() => setMounted(true), []);
+  return mounted;
 }
 
 export function Button({ className, variant, size, asChild = false, loading = false, type, disabled, children, ...props }: ButtonProps) {
-  const hydrated = useHydrated();
+  const hydrated = useMounted();
   if (asChild) {
     return (
       <Slot.Root className={cn(buttonVariants({ variant, size }), className)} {...props}>
