@@ -13,7 +13,9 @@ import { accountRoutes } from './routes/account.ts';
 import { adminContactMessageRoutes } from './routes/admin-contact-messages.ts';
 import { adminDataDeletionRoutes } from './routes/admin-data-deletion.ts';
 import { adminFlagRoutes } from './routes/admin-flags.ts';
+import { adminDashboardRoutes } from './routes/admin-dashboard.ts';
 import { adminFormRoutes } from './routes/admin-forms.ts';
+import { adminGalleryRoutes } from './routes/admin-gallery.ts';
 import { adminMissionGroupRoutes } from './routes/admin-mission-groups.ts';
 import { adminMissionRoutes } from './routes/admin-missions.ts';
 import { adminProjectRoutes } from './routes/admin-projects.ts';
@@ -40,7 +42,8 @@ import { tokenRoutes } from './routes/tokens.ts';
 
 /**
  * The API routes: one file per feature in `routes/`. Most are mounted at their prefix; the
- * features whose calls live under several prefixes (review, points, client reports) are mounted
+ * features whose calls live under several prefixes (review, points, client reports, admin users,
+ * the admin dashboard, the gallery) are mounted
  * at `/` and name each call's whole path, guarding each call on its own. Chained so `AppType`
  * holds every call's type.
  */
@@ -53,7 +56,9 @@ function apiRoutes() {
       .route('/account', accountRoutes)
       .route('/account/notifications', notificationRoutes)
       .route('/account/mission-history', missionHistoryRoutes)
-      .route('/admin/users', adminUserRoutes)
+      .route('/', adminUserRoutes)
+      .route('/', adminDashboardRoutes)
+      .route('/', adminGalleryRoutes)
       .route('/feature-flags', featureFlagRoutes)
       .route('/', clientReportRoutes)
       .route('/contact', contactRoutes)

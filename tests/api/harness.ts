@@ -8,7 +8,7 @@ import { createApp } from '../../src/server/app.ts';
 import { loadConfig, type Config } from '../../src/server/config.ts';
 import type { AppEnv } from '../../src/server/context.ts';
 import { PGlite } from '@electric-sql/pglite';
-import { openDatabase, wrapPglite, type Database } from '../../src/server/db/index.ts';
+import { openDatabase, PGLITE_OPTIONS, wrapPglite, type Database } from '../../src/server/db/index.ts';
 import { createJobHandlers } from '../../src/server/jobs/handlers.ts';
 import { JobQueue } from '../../src/server/jobs/queue.ts';
 import { createLogger } from '../../src/server/logger.ts';
@@ -67,7 +67,7 @@ let template: Blob | undefined;
  */
 async function migratedPglite(): Promise<PGlite> {
   template ??= new Blob([fs.readFileSync(inject('pgliteTemplate'))]);
-  const pglite = new PGlite({ loadDataDir: template });
+  const pglite = new PGlite({ ...PGLITE_OPTIONS, loadDataDir: template });
   await pglite.waitReady;
   return pglite;
 }

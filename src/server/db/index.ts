@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -47,6 +48,9 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
+/** What every embedded database is opened with: the extensions the migrations create (users search: pg_trgm). */
+export const PGLITE_OPTIONS = { extensions: { pg_trgm } } satisfies PGliteOptions;
+
 /** A Database over a PGlite instance (opened here, or a clone of a migrated one in tests). */
 export function wrapPglite(client: PGlite): Database {
   const db = drizzlePglite({ client, schema });
@@ -71,7 +75,7 @@ export function wrapPglite(client: PGlite): Database {
 export async function openDatabase(target: DatabaseTarget, options: { migrate?: boolean } = {}): Promise<Database> {
   const runMigrations = options.migrate ?? true;
   if (target.kind === 'pglite') {
-    const client = target.dataDir ? await PGlite.create(path.join(target.dataDir, 'pgdata')) : await PGlite.create();
+    const client = target.dataDir ? await PGlite.create(path.join(target.dataDir, 'pgdata'), PGLITE_OPTIONS) : await PGlite.create(PGLITE_OPTIONS);
     const database = wrapPglite(client);
     if (runMigrations) await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder: MIGRATIONS_DIR });
     return database;

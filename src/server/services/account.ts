@@ -170,7 +170,7 @@ export async function completeOnboarding(
     if (!(await consumeToken(tx, clock, input.token.id))) return null;
     const [row] = await tx
       .update(users)
-      .set({ ...input.set, status: 'active', lastSignInAt: now, updatedAt: now })
+      .set({ ...input.set, status: 'active', lastSignInAt: now, lastActiveAt: now, updatedAt: now })
       .where(eq(users.id, input.userId))
       .returning();
     return row ?? null;
@@ -181,7 +181,7 @@ export async function completeOnboarding(
 
 /** Remembers when the user last signed in. */
 export async function recordSignIn(db: Db, clock: Clock, userId: number): Promise<void> {
-  await db.update(users).set({ lastSignInAt: clock.now() }).where(eq(users.id, userId));
+  await db.update(users).set({ lastSignInAt: clock.now(), lastActiveAt: clock.now() }).where(eq(users.id, userId));
 }
 
 /**

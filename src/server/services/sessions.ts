@@ -64,6 +64,8 @@ export async function validateSession(
   }
   const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
   await db.update(sessions).set({ lastSeenAt: now, expiresAt }).where(eq(sessions.id, id));
+  // At most once a day per session: the dashboard's "active in the last 30 days".
+  await db.update(users).set({ lastActiveAt: now }).where(eq(users.id, row.user.id));
   return { user: row.user, sessionId: id, expiresAt, renewed: true };
 }
 

@@ -18,7 +18,11 @@ export const auditLog = pgTable(
     ip: text('ip'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('audit_log_created_at_idx').on(t.createdAt), index('audit_log_target_idx').on(t.targetType, t.targetId)],
+  (t) => [
+    index('audit_log_created_at_idx').on(t.createdAt),
+    index('audit_log_target_idx').on(t.targetType, t.targetId, t.createdAt),
+    index('audit_log_actor_idx').on(t.actorId, t.createdAt),
+  ],
 );
 
 export type AuditEntry = typeof auditLog.$inferSelect;

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { users } from './users.ts';
 
@@ -16,7 +17,13 @@ export const clientReports = pgTable(
     firstSeenAt: timestamp('first_seen_at', { withTimezone: true }).notNull().defaultNow(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('client_reports_last_seen_idx').on(t.lastSeenAt)],
+  (t) => [
+    index('client_reports_last_seen_idx').on(t.lastSeenAt),
+    // The errors (everything but actions such as page_load): what the screen and the dashboard show by default.
+    index('client_reports_errors_idx')
+      .on(t.lastSeenAt)
+      .where(sql`${t.data}->>'type' <> 'action'`),
+  ],
 );
 
 export type ClientReport = typeof clientReports.$inferSelect;

@@ -1,5 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { missionEntries, missions } from './missions.ts';
+import { projects } from './projects.ts';
+import { surveyResponses } from './surveys.ts';
 import { users } from './users.ts';
 
 /**
@@ -31,9 +34,36 @@ export const media = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     /** When an answer (draft or submitted) or a mission's instructions first held it; never-attached uploads are removed after 7 days. */
     attachedAt: timestamp('attached_at', { withTimezone: true }),
+    /**
+     * Where a participant's answer holds it (the gallery's filters, `services/gallery.ts`): the
+     * project, and the mission entry or survey response. Set when an answer holding the photo is
+     * saved; null for uploads no answer holds (and for photos in a mission's instructions).
+     */
+    projectId: integer('project_id').references(() => projects.id, { onDelete: 'set null' }),
+    missionId: integer('mission_id').references(() => missions.id, { onDelete: 'set null' }),
+    entryId: integer('entry_id').references(() => missionEntries.id, { onDelete: 'set null' }),
+    responseId: integer('response_id').references(() => surveyResponses.id, { onDelete: 'set null' }),
+    /** Staff's tags (lower-case, no duplicates) and star, in the gallery. */
+    tags: text('tags')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    starred: boolean('starred').notNull().default(false),
   },
   (t) => [
     index('media_owner_created_idx').on(t.ownerId, t.createdAt),
+    // The gallery: newest first, keyset-paginated on (created_at, id), over the photos an answer holds.
+    index('media_gallery_idx')
+      .on(t.createdAt.desc(), t.id.desc())
+      .where(sql`${t.projectId} is not null`),
+    index('media_gallery_project_idx').on(t.projectId, t.createdAt.desc(), t.id.desc()),
+    index('media_gallery_mission_idx').on(t.missionId, t.createdAt.desc(), t.id.desc()),
+    index('media_gallery_starred_idx')
+      .on(t.createdAt.desc(), t.id.desc())
+      .where(sql`${t.starred}`),
+    index('media_entry_idx').on(t.entryId),
+    index('media_response_idx').on(t.responseId),
+    index('media_tags_idx').using('gin', t.tags),
     index('media_unattached_idx')
       .on(t.createdAt)
       .where(sql`${t.attachedAt} is null`),

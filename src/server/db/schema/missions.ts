@@ -80,6 +80,14 @@ export const missionEntries = pgTable(
     index('mission_entries_mission_user_idx').on(t.missionId, t.userId, t.localDate),
     index('mission_entries_user_idx').on(t.userId),
     index('mission_entries_mission_status_idx').on(t.missionId, t.status, t.submittedAt),
+    // The review queue across projects (oldest first, keyset) and the dashboard's waiting count.
+    index('mission_entries_waiting_idx')
+      .on(t.submittedAt, t.id)
+      .where(sql`${t.status} = 'submitted'`),
+    // Submissions per day on the dashboard.
+    index('mission_entries_submitted_at_idx')
+      .on(t.submittedAt)
+      .where(sql`${t.submittedAt} is not null`),
     check('mission_entries_status_check', sql`${t.status} in ('draft', 'submitted', 'approved', 'changes_requested', 'rejected')`),
   ],
 );

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { MailSwitches } from '../../../shared/notifications.ts';
 import { ROLES, USER_STATUSES } from '../../../shared/roles.ts';
 
@@ -38,15 +38,25 @@ export const users = pgTable(
     preferences: jsonb('preferences').$type<Preferences>().notNull().default({}),
     termsAcceptedAt: timestamp('terms_accepted_at', { withTimezone: true }),
     lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }),
+    /** The last sign-in or session renewal (at most a day old while they use the app): "active" on the dashboard. */
+    lastActiveAt: timestamp('last_active_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`),
+    // Search by part of the email or the name, any case (`userSearchText`; pg_trgm serves prefix and contains).
+    index('users_search_trgm_idx').using('gin', sql`(lower(${t.email} || ' ' || ${t.firstName} || ' ' || ${t.lastName})) gin_trgm_ops`),
+    index('users_created_idx').on(t.createdAt, t.id),
+    index('users_role_status_idx').on(t.role, t.status),
+    index('users_last_active_idx').on(t.lastActiveAt),
     check('users_role_check', sql`${t.role} in ('participant', 'moderator', 'admin')`),
     check('users_status_check', sql`${t.status} in ('invited', 'active', 'disabled')`),
   ],
 );
 
 export type User = typeof users.$inferSelect;
+
+/** What the users search looks in: email, first and last name, lower-cased (the expression of `users_search_trgm_idx`, which a query must repeat exactly). */
+export const userSearchText = sql`lower(${users.email} || ' ' || ${users.firstName} || ' ' || ${users.lastName})`;
 export type NewUser = typeof users.$inferInsert;
