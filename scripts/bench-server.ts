@@ -1,0 +1,117 @@
+/**
+ * The production server as a child process, for the benchmarks (`bench.ts`, `bench-scale.ts`):
+ * started the way production runs it (`node src/server/main.ts`) with none of the shell's server
+ * settings inherited, waited for on `/api/health`, stopped with SIGTERM.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const START_TIMEOUT_MS = 60_000;
+/** The server allows 10 s for in-flight requests after SIGTERM; give it a little more. */
+const STOP_TIMEOUT_MS = 15_000;
+
+export interface ServerChild {
+  readonly child: ChildProcess;
+  readonly url: string;
+  /** Resolves with the exit code (or the signal's name) once the process has exited. */
+  readonly exited: Promise<number | string>;
+  /** The last lines it wrote, for failure reports. */
+  output(): string;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.unref();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      if (address === null || typeof address === 'string') {
+        probe.close();
+        reject(new Error('could not read the probe port'));
+        return;
+      }
+      const { port } = address;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** The server's settings (src/server/config.ts): none is inherited, so the shell cannot skew a run. */
+const SERVER_SETTINGS = [
+  'PORT',
+  'HOST',
+  'DATA_DIR',
+  'DATABASE_URL',
+  'PUBLIC_URL',
+  'SMTP_URL',
+  'MAIL_FROM',
+  'LOG_LEVEL',
+  'MAINTENANCE',
+  'TRUST_PROXY',
+  'DIST_DIR',
+  'SUPPORT_EMAIL',
+  'PUBLIC_GA_ID',
+];
+
+export function spawnServer(env: Record<string, string>, port: number): ServerChild {
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !SERVER_SETTINGS.includes(name)));
+  const child = spawn(process.execPath, [path.join(root, 'src', 'server', 'main.ts')], {
+    cwd: root,
+    env: { ...inherited, DIST_DIR: path.join(root, 'dist'), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  const keep = (chunk: Buffer) => {
+    lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+    if (lines.length > 40) lines.splice(0, lines.length - 40);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const exited = new Promise<number | string>((resolve) => {
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown'));
+  });
+  return { child, url: `http://127.0.0.1:${port}`, exited, output: () => lines.join('\n') };
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export async function waitForHealth(server: ServerChild): Promise<void> {
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  let exitedWith: number | string | undefined;
+  void server.exited.then((code) => {
+    exitedWith = code;
+  });
+  let last = 'no answer yet';
+  while (Date.now() < deadline) {
+    if (exitedWith !== undefined) throw new Error(`the server exited (${exitedWith}) before answering /api/health`);
+    try {
+      const response = await fetch(`${server.url}/api/health`, { signal: AbortSignal.timeout(2000) });
+      await response.arrayBuffer();
+      if (response.status === 200) return;
+      last = `status ${response.status}`;
+    } catch (error) {
+      last = error instanceof Error ? error.message : String(error);
+    }
+    await sleep(200);
+  }
+  throw new Error(`/api/health did not answer 200 within ${START_TIMEOUT_MS / 1000} s (last: ${last})`);
+}
+
+/** SIGTERM, then the exit code; SIGKILL and a failure when it does not stop in time. */
+export async function stopServer(server: ServerChild): Promise<void> {
+  if (server.child.exitCode !== null || server.child.signalCode !== null) {
+    throw new Error(`the server had already exited (${server.child.exitCode ?? server.child.signalCode})`);
+  }
+  server.child.kill('SIGTERM');
+  const outcome = await Promise.race([server.exited, sleep(STOP_TIMEOUT_MS).then(() => 'timeout' as const)]);
+  if (outcome === 'timeout') {
+    server.child.kill('SIGKILL');
+    await server.exited;
+    throw new Error(`the server did not stop within ${STOP_TIMEOUT_MS / 1000} s of SIGTERM (killed)`);
+  }
+  if (outcome !== 0) throw new Error(`the server exited with ${outcome} after SIGTERM, not 0`);
+}
