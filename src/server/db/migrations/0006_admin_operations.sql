@@ -21,10 +21,10 @@ CREATE INDEX "client_reports_errors_idx" ON "client_reports" USING btree ("last_
 CREATE INDEX "audit_log_actor_idx" ON "audit_log" USING btree ("actor_id","created_at");--> statement-breakpoint
 CREATE INDEX "mission_entries_waiting_idx" ON "mission_entries" USING btree ("submitted_at","id") WHERE "mission_entries"."status" = 'submitted';--> statement-breakpoint
 CREATE INDEX "mission_entries_submitted_at_idx" ON "mission_entries" USING btree ("submitted_at") WHERE "mission_entries"."submitted_at" is not null;--> statement-breakpoint
-CREATE INDEX "media_gallery_idx" ON "media" USING btree ("created_at" DESC NULLS LAST,"id" DESC NULLS LAST) WHERE "media"."project_id" is not null;--> statement-breakpoint
-CREATE INDEX "media_gallery_project_idx" ON "media" USING btree ("project_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "media_gallery_mission_idx" ON "media" USING btree ("mission_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "media_gallery_starred_idx" ON "media" USING btree ("created_at" DESC NULLS LAST,"id" DESC NULLS LAST) WHERE "media"."starred";--> statement-breakpoint
+CREATE INDEX "media_gallery_idx" ON "media" USING btree ("created_at","id") WHERE "media"."project_id" is not null;--> statement-breakpoint
+CREATE INDEX "media_gallery_project_idx" ON "media" USING btree ("project_id","created_at","id");--> statement-breakpoint
+CREATE INDEX "media_gallery_mission_idx" ON "media" USING btree ("mission_id","created_at","id");--> statement-breakpoint
+CREATE INDEX "media_gallery_starred_idx" ON "media" USING btree ("created_at","id") WHERE "media"."starred";--> statement-breakpoint
 CREATE INDEX "media_entry_idx" ON "media" USING btree ("entry_id");--> statement-breakpoint
 CREATE INDEX "media_response_idx" ON "media" USING btree ("response_id");--> statement-breakpoint
 CREATE INDEX "media_tags_idx" ON "media" USING gin ("tags");--> statement-breakpoint

@@ -52,14 +52,14 @@ export const media = pgTable(
   },
   (t) => [
     index('media_owner_created_idx').on(t.ownerId, t.createdAt),
-    // The gallery: newest first, keyset-paginated on (created_at, id), over the photos an answer holds.
+    // The gallery: newest first (a backward scan: plain `desc` sorts nulls first, which a `desc nulls last` index cannot serve), keyset-paginated on (created_at, id), over the photos an answer holds.
     index('media_gallery_idx')
-      .on(t.createdAt.desc(), t.id.desc())
+      .on(t.createdAt, t.id)
       .where(sql`${t.projectId} is not null`),
-    index('media_gallery_project_idx').on(t.projectId, t.createdAt.desc(), t.id.desc()),
-    index('media_gallery_mission_idx').on(t.missionId, t.createdAt.desc(), t.id.desc()),
+    index('media_gallery_project_idx').on(t.projectId, t.createdAt, t.id),
+    index('media_gallery_mission_idx').on(t.missionId, t.createdAt, t.id),
     index('media_gallery_starred_idx')
-      .on(t.createdAt.desc(), t.id.desc())
+      .on(t.createdAt, t.id)
       .where(sql`${t.starred}`),
     index('media_entry_idx').on(t.entryId),
     index('media_response_idx').on(t.responseId),
