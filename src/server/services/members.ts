@@ -2,7 +2,7 @@
  * A project's members: the paginated list, adding by email (pasted or read from a CSV: unknown
  * addresses are listed, or invited), and removing one.
  */
-import { and, count, eq, ilike, inArray, or, sql } from 'drizzle-orm';
+import { and, count, eq, ilike, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { ListPage } from '../../shared/list.ts';
 import type { AddMembersResult, ProjectMember } from '../../shared/projects.ts';
 import { emailSchema } from '../../shared/schemas/common.ts';
@@ -168,4 +168,16 @@ export async function removeMember(db: Db, projectId: number, userId: number): P
   if (!row) return null;
   const [user] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId)).limit(1);
   return { email: user?.email ?? '' };
+}
+
+/**
+ * Remembers that the member submitted something in the project (a survey response, an external
+ * survey's return, a mission entry) — the first time only: the dashboard's completion per project
+ * counts these (`project_members_contributed_idx`). Call it in the submission's transaction.
+ */
+export async function recordContribution(db: Db, projectId: number, userId: number, at: Date): Promise<void> {
+  await db
+    .update(projectMembers)
+    .set({ firstContributionAt: at })
+    .where(and(eq(projectMembers.projectId, projectId), eq(projectMembers.userId, userId), isNull(projectMembers.firstContributionAt)));
 }

@@ -42,7 +42,18 @@ export const projectMembers = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     addedBy: integer('added_by').references(() => users.id, { onDelete: 'set null' }),
     addedAt: timestamp('added_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * When the member first submitted something in the project (a survey response, an external
+     * survey's return, a mission entry): the dashboard's completion per project counts these.
+     */
+    firstContributionAt: timestamp('first_contribution_at', { withTimezone: true }),
   },
-  (t) => [primaryKey({ name: 'project_members_pkey', columns: [t.projectId, t.userId] }), index('project_members_user_idx').on(t.userId)],
+  (t) => [
+    primaryKey({ name: 'project_members_pkey', columns: [t.projectId, t.userId] }),
+    index('project_members_user_idx').on(t.userId),
+    index('project_members_contributed_idx')
+      .on(t.projectId)
+      .where(sql`${t.firstContributionAt} is not null`),
+  ],
 );
 export type ProjectMember = typeof projectMembers.$inferSelect;
