@@ -5,8 +5,11 @@
  *
  * It lives in BaseLayout's module script rather than in AdminLayout's own <script>: a script that
  * small would be inlined, and the ClientRouter runs a newly met inline module script through a
- * `data:` URL, which the page CSP (script-src 'self' + hashes) rightly blocks.
+ * `data:` URL, which the page CSP (script-src 'self' + hashes) rightly blocks. The sidebar's review
+ * count is asked for here too (`review-count.ts`).
  */
+import { refreshReviewCount } from './review-count.ts';
+
 function bindAdminNav(): void {
   const toggle = document.querySelector<HTMLButtonElement>('[data-admin-nav-toggle]');
   const nav = document.getElementById('admin-nav');
@@ -24,4 +27,7 @@ function bindAdminNav(): void {
   });
 }
 
-document.addEventListener('astro:page-load', bindAdminNav);
+document.addEventListener('astro:page-load', () => {
+  bindAdminNav();
+  void refreshReviewCount();
+});

@@ -192,6 +192,8 @@ export interface Preferences extends MailSwitches {
   colorMode: ColorMode;
   /** The participant's time zone (IANA); absent until the browser or the participant sets it. */
   timeZone?: string;
+  /** Moderators and admins: the daily review digest (false unless turned on; never shown to participants). */
+  mailReviewDigest?: boolean;
 }
 
 /** The user of GET /api/account and of the account updates. */

@@ -21,6 +21,13 @@ export const REPORT_LIMITS = {
   cause: 2048,
 } as const;
 
+/**
+ * What the "Client errors" list shows (`GET /api/admin/reports?kind=`): `error` (uncaught and
+ * manual reports: the default), `action` (`page_load`, `misc`) or `all`.
+ */
+export const CLIENT_REPORT_KINDS = ['error', 'action', 'all'] as const;
+export type ClientReportKind = (typeof CLIENT_REPORT_KINDS)[number];
+
 /** Any JSON value, but present (not `undefined`): a missing key is not "any data". */
 export type AnyData = NonNullable<unknown> | null;
 

@@ -105,8 +105,13 @@ export interface HomeItem {
   opensAt?: string | null;
 }
 
+/** The three lists of home. */
+export type HomeList = 'todo' | 'submitted' | 'done';
+
 export interface HomeAnswer {
   todo: HomeItem[];
   submitted: HomeItem[];
   done: HomeItem[];
+  /** Moderators and admins only: how many mission entries wait for review (the staff card). */
+  staff?: { reviewWaiting: number };
 }

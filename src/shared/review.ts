@@ -153,3 +153,73 @@ export interface MissionHistory {
   review: 'manual' | 'automatic';
   entries: HistoryEntry[];
 }
+
+// ---------------------------------------------------------------------------------------------
+// The review inbox: the queue across projects (`GET /api/admin/submissions`, docs/product.md §2.5)
+
+/** Rows a page of the review inbox: 20 unless asked, at most 100. */
+export const REVIEW_INBOX_LIMIT = { default: 20, max: 100 } as const;
+
+/** The inbox's status filter: an entry status, or `all` (every status but drafts). Default `submitted`. */
+export const REVIEW_INBOX_ALL = 'all';
+
+/** One row of the review inbox: a queue row with the mission and project it belongs to (the mission's points: what approving makes available). */
+export interface ReviewInboxItem extends ReviewQueueItem {
+  mission: { id: number; title: string; points: number };
+  project: { id: number; name: string };
+}
+
+/** `GET /api/admin/submissions`: a page of the inbox, oldest first; `nextCursor` asks for the page after it (null at the end); `total` counts every match of the filters. */
+export interface ReviewInboxPage {
+  items: ReviewInboxItem[];
+  nextCursor: string | null;
+  total: number;
+}
+
+/** Where a page of the inbox ends: the last row's moment (UTC, microseconds) and id. */
+export interface ReviewInboxCursor {
+  at: string;
+  id: number;
+}
+
+/** The moment as the server writes it into a cursor: UTC with microseconds. */
+const CURSOR_MOMENT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+const CURSOR_PREFIX = 'v1.';
+
+function toBase64Url(text: string): string {
+  const bytes = new TextEncoder().encode(text);
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+}
+
+function fromBase64Url(text: string): string | null {
+  if (!/^[A-Za-z0-9_-]*$/.test(text)) return null;
+  try {
+    const binary = atob(text.replaceAll('-', '+').replaceAll('_', '/'));
+    const bytes = Uint8Array.from(binary, (char) => char.charCodeAt(0));
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+/** The opaque cursor of the page after `cursor`'s row. */
+export function encodeInboxCursor(cursor: ReviewInboxCursor): string {
+  return `${CURSOR_PREFIX}${toBase64Url(`${cursor.at}|${cursor.id}`)}`;
+}
+
+/** The cursor a client sent back, or null when it is not one `encodeInboxCursor` made (a real moment, an id 1 … 2^31−1). */
+export function decodeInboxCursor(raw: string): ReviewInboxCursor | null {
+  if (raw.length > 100 || !raw.startsWith(CURSOR_PREFIX)) return null;
+  const text = fromBase64Url(raw.slice(CURSOR_PREFIX.length));
+  if (text === null) return null;
+  const [at, id, ...rest] = text.split('|');
+  if (rest.length > 0 || at === undefined || id === undefined) return null;
+  if (!CURSOR_MOMENT.test(at) || Number.isNaN(Date.parse(at)) || new Date(Date.parse(at)).toISOString().slice(0, 19) !== at.slice(0, 19)) return null;
+  if (!/^[1-9]\d{0,9}$/.test(id) || Number(id) > 2_147_483_647) return null;
+  return { at, id: Number(id) };
+}
+
+/** The review digest mails staff when an entry has waited for review longer than this. */
+export const REVIEW_DIGEST_WAIT_MS = 24 * 60 * 60 * 1000;

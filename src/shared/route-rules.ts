@@ -66,12 +66,19 @@ export function loginRedirect(path: string, search = '', from?: string | null): 
   return `${LOGIN_PATH}?r=${encodeURIComponent(`${path}${query}`).replace(/%2F/gi, '/')}`;
 }
 
-/** Where sign-in leads: `r` when it is a same-site path (never back to a guest page), else /. */
-export function afterSignIn(r: string | null | undefined): string {
+/** Where staff (moderators and admins) land after sign-in when no `r` says otherwise: the admin dashboard. */
+export const STAFF_HOME_PATH = '/admin';
+
+/**
+ * Where sign-in leads: `r` when it is a same-site path (never back to a guest page), else home —
+ * `/` for participants, `/admin` for moderators and admins (`role`: the user who just signed in).
+ */
+export function afterSignIn(r: string | null | undefined, role?: Role | null): string {
+  const home = isElevated(role) ? STAFF_HOME_PATH : HOME_PATH;
   const target = safeRedirectPath(r);
-  if (!target) return HOME_PATH;
+  if (!target) return home;
   const access = matchRoute(target.split(/[?#]/)[0] ?? '/')?.route.access;
-  return access === 'guest' || access === 'maintenance' ? HOME_PATH : target;
+  return access === 'guest' || access === 'maintenance' ? home : target;
 }
 
 export function decideNavigation(input: NavigationInput): Decision {

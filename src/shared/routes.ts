@@ -79,6 +79,9 @@ export const ROUTES = [
   { pattern: '/admin/tools/export-reviews-unilever', access: 'admin', layout: 'admin', title: 'Export reviews (Unilever)' },
   // Not in docs/product.md: the admin tools screen for client error reports (docs/architecture.md, "Domain").
   { pattern: '/admin/tools/client-errors', access: 'admin', layout: 'admin', title: 'Client errors' },
+  // Not in docs/product.md's table either (its "Our addition"): the review inbox across projects, and the projects' own list.
+  { pattern: '/admin/review', access: 'admin', layout: 'admin', title: 'Review' },
+  { pattern: '/admin/projects', access: 'admin', layout: 'admin', title: 'Projects' },
   { pattern: '/admin/projects/:projectId', access: 'admin', layout: 'admin', title: 'Project', params: { projectId: 'id' } },
   { pattern: '/admin/projects/:projectId/surveys/new', access: 'admin', layout: 'admin', title: 'New survey', params: { projectId: 'id' } },
   { pattern: '/admin/projects/:projectId/surveys/:surveyId', access: 'admin', layout: 'admin', title: 'Survey', params: { projectId: 'id', surveyId: 'id' } },

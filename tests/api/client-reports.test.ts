@@ -69,7 +69,7 @@ describeEachBackend('client error reports', (ctx) => {
     expect(res.status, await res.clone().text()).toBe(200);
     return (await res.json()) as ReportList;
   };
-  const find = async (search: string) => (await list(`?q=${encodeURIComponent(search)}&pageSize=100`)).items;
+  const find = async (search: string) => (await list(`?q=${encodeURIComponent(search)}&pageSize=100&kind=all`)).items;
 
   it('stores a batch and answers 204 with no body', async () => {
     const res = await send([pageLoad('/surveys/101'), uncaught('boom-101'), httpError(503)]);
@@ -217,7 +217,9 @@ describeEachBackend('client error reports: the admin list', (ctx: () => TestCont
 
   it('lists newest first, pages, and searches the url, the browser and the data', async () => {
     const admin = await signedInUser(ctx(), 'admin');
-    const get = async (query: string) => (await (await ctx().request(`/api/admin/reports${query}`, { headers: admin.headers })).json()) as ReportList;
+    // Errors and actions alike (`kind=all`; the default, errors only, is the next test's).
+    const get = async (query: string) =>
+      (await (await ctx().request(`/api/admin/reports?kind=all${query.replace(/^\?/, '&')}`, { headers: admin.headers })).json()) as ReportList;
     for (let i = 1; i <= 12; i++) {
       await send([uncaught(`listed-${String(i).padStart(2, '0')}`, `/missions/${i}`)]);
       ctx().clock.advance(1000);
@@ -245,6 +247,36 @@ describeEachBackend('client error reports: the admin list', (ctx: () => TestCont
 
     const bad = await fieldsOf(await ctx().request('/api/admin/reports?page=0&pageSize=1000', { headers: admin.headers }));
     expect(Object.keys(bad).sort()).toEqual(['page', 'pageSize']);
+  });
+
+  it('shows errors by default; actions (page_load, misc) with kind=action, everything with kind=all', async () => {
+    const admin = await signedInUser(ctx(), 'admin');
+    const get = async (query: string) => {
+      const res = await ctx().request(`/api/admin/reports${query}`, { headers: admin.headers });
+      expect(res.status, await res.clone().text()).toBe(200);
+      return (await res.json()) as ReportList;
+    };
+    const before = { error: (await get('')).total, action: (await get('?kind=action')).total, all: (await get('?kind=all')).total };
+    expect((await get('?kind=error')).total).toBe(before.error);
+    expect(before.all).toBe(before.error + before.action);
+
+    ctx().clock.advance(1000);
+    await send([pageLoad('/kinds/1'), pageLoad('/kinds/2'), uncaught('kinds-error', '/kinds/3'), httpError(502)]);
+    await send([{ url: '/kinds/4', userAgent: UA, data: { type: 'action', action: { name: 'misc', data: { kinds: true } } } }]);
+
+    const errors = await get('?q=/kinds/');
+    expect(errors.total).toBe(1);
+    expect(errors.items.map((r) => r.url)).toEqual(['/kinds/3']);
+    expect((await get('')).total).toBe(before.error + 2);
+    expect((await get('?kind=error')).items.every((r) => (r.data as { type: string }).type !== 'action')).toBe(true);
+    const actions = await get('?kind=action&q=/kinds/');
+    expect(actions.items.map((r) => r.url).sort()).toEqual(['/kinds/1', '/kinds/2', '/kinds/4']);
+    expect((await get('?kind=action')).total).toBe(before.action + 3);
+    expect((await get('?kind=all&q=/kinds/')).total).toBe(4);
+    expect((await get('?kind=all')).total).toBe(before.all + 5);
+
+    const bad = await fieldsOf(await ctx().request('/api/admin/reports?kind=page_load', { headers: admin.headers }));
+    expect(Object.keys(bad)).toEqual(['kind']);
   });
 });
 
@@ -281,7 +313,9 @@ describeEachBackend('client error reports: no live token reaches staff', (ctx) =
   const send = (reports: unknown[]) => ctx().json('POST', '/api/reports', { reports }, { 'X-Forwarded-For': freshIp() });
   /** Every report a moderator can list, as the JSON text they read. */
   const everything = async (search = ''): Promise<{ text: string; list: ReportList }> => {
-    const res = await ctx().request(`/api/admin/reports?pageSize=100${search ? `&q=${encodeURIComponent(search)}` : ''}`, { headers: moderator.headers });
+    const res = await ctx().request(`/api/admin/reports?pageSize=100&kind=all${search ? `&q=${encodeURIComponent(search)}` : ''}`, {
+      headers: moderator.headers,
+    });
     expect(res.status).toBe(200);
     const text = await res.text();
     return { text, list: JSON.parse(text) as ReportList };

@@ -11,9 +11,10 @@
  * drift: a documented call the app does not serve fails, never skips.
  */
 import fs from 'node:fs';
+import { eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import sharp from 'sharp';
-import { contactMessages, dataDeletionRequests, probes, reasonTemplates } from '../../src/server/db/schema/index.ts';
+import { contactMessages, dataDeletionRequests, media, probes, reasonTemplates } from '../../src/server/db/schema/index.ts';
 import { createApp } from '../../src/server/app.ts';
 import type { AppDeps } from '../../src/server/context.ts';
 import { createSession } from '../../src/server/services/sessions.ts';
@@ -140,6 +141,24 @@ const ROWS: Row[] = [
   { call: 'POST /api/account/password', request: () => send('POST', '/api/account/password'), expect: signedIn(400) },
   { call: 'POST /api/account/sessions/revoke-others', request: () => send('POST', '/api/account/sessions/revoke-others'), expect: signedIn(200) },
   { call: 'GET /api/admin/users', request: () => get('/api/admin/users'), expect: staffOnly(200) },
+  { call: 'GET /api/admin/users.csv', request: () => get('/api/admin/users.csv'), expect: staffOnly(200) },
+  { call: 'GET /api/admin/users/{id}', request: (w) => get(`/api/admin/users/${w.users.participant.id}`), expect: staffOnly(200) },
+  // An empty body: 400 shows the call let the role in, and nobody's role or status changes.
+  { call: 'PATCH /api/admin/users/{id}', request: (w) => send('PATCH', `/api/admin/users/${w.users.participant.id}`), expect: adminOnly(400) },
+  {
+    call: 'POST /api/admin/users/{id}/sessions/end',
+    // A fresh participant's sessions, so the world's participant stays signed in.
+    request: async (w) => send('POST', `/api/admin/users/${(await participant(w.c)).id}/sessions/end`),
+    expect: adminOnly(200),
+  },
+  // The participant's account is active: 409 `not_invited` shows the call let the role in.
+  {
+    call: 'POST /api/admin/users/{id}/invitation',
+    request: (w) => send('POST', `/api/admin/users/${w.users.participant.id}/invitation`),
+    expect: staffOnly(409),
+  },
+  { call: 'POST /api/admin/invitations', request: () => send('POST', '/api/admin/invitations'), expect: staffOnly(400) },
+  { call: 'POST /api/admin/invitations/bulk', request: () => send('POST', '/api/admin/invitations/bulk?dryRun=1'), expect: staffOnly(400) },
   { call: 'GET /api/feature-flags', request: () => get('/api/feature-flags?feature=banner'), expect: all(200) },
   { call: 'POST /api/reports', request: () => send('POST', '/api/reports'), expect: all(400) },
   { call: 'POST /api/contact', request: () => send('POST', '/api/contact'), expect: all(400) },
@@ -149,6 +168,7 @@ const ROWS: Row[] = [
   { call: 'PUT /api/admin/flags/{key}', request: () => send('PUT', '/api/admin/flags/permissions-check', { value: true }), expect: adminOnly(200) },
   { call: 'DELETE /api/admin/flags/{key}', request: () => send('DELETE', '/api/admin/flags/permissions-check'), expect: adminOnly(200) },
   { call: 'GET /api/admin/reports', request: () => get('/api/admin/reports'), expect: staffOnly(200) },
+  { call: 'GET /api/admin/dashboard', request: () => get('/api/admin/dashboard'), expect: staffOnly(200) },
   { call: 'GET /api/admin/contact-messages', request: () => get('/api/admin/contact-messages'), expect: staffOnly(200) },
   {
     call: 'PATCH /api/admin/contact-messages/{id}',
@@ -258,6 +278,17 @@ const ROWS: Row[] = [
     request: async (w, role) => send('DELETE', `/api/media/${role === 'participant' ? await upload(w.c, w.users.participant) : w.photoId}`),
     expect: [401, 204, 404, 404],
   },
+  { call: 'GET /api/admin/gallery', request: () => get('/api/admin/gallery?limit=5'), expect: staffOnly(200) },
+  {
+    call: 'PATCH /api/admin/media/{id}',
+    // The participant's photo, held by their entry (the link a save writes), and a body that fails validation.
+    request: async (w) => {
+      await w.c.database.db.update(media).set({ projectId: w.project.id, missionId: w.mission.id, entryId: w.entry.id }).where(eq(media.id, w.photoId));
+      return send('PATCH', `/api/admin/media/${w.photoId}`, { starred: 'yes' });
+    },
+    expect: staffOnly(400),
+  },
+  { call: 'POST /api/admin/media/zip', request: () => send('POST', '/api/admin/media/zip', { ids: [] }), expect: staffOnly(400) },
 
   // Taking part
   { call: 'GET /api/home', request: () => get('/api/home'), expect: signedIn(200) },
@@ -315,6 +346,7 @@ const ROWS: Row[] = [
     request: (w) => send('POST', '/api/admin/submissions/review', { ids: [w.entry.id], decision: 'approve' }),
     expect: staffOnly(200),
   },
+  { call: 'GET /api/admin/submissions', request: () => get('/api/admin/submissions?status=submitted&limit=1'), expect: staffOnly(200) },
   {
     call: 'POST /api/admin/submissions/{id}/probes',
     request: (w) => send('POST', `/api/admin/submissions/${w.entry.id}/probes`, { question: 'Which café?' }),

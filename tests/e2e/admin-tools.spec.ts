@@ -154,16 +154,17 @@ test('a moderator sees Client errors but not the admin-only switches and request
   await expect(page.getByRole('heading', { name: 'Data-deletion requests' })).toHaveCount(0);
 });
 
-test('the dashboard links to the tools with real counts', async ({ page, baseURL }) => {
+test('the dashboard links to the tools, and its client errors count to the client errors', async ({ page, baseURL }) => {
   await signIn(page, baseURL ?? '', await createAccount('admin'));
   await page.goto('/admin');
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
-  const users = page.getByRole('main').getByRole('link', { name: /Users/ });
-  await expect(users).toContainText(/\d+ accounts?/);
+  const admin = page.getByRole('navigation', { name: 'Admin screens' });
+  await expect(admin.getByRole('link', { name: /^Users/ })).toHaveAttribute('href', '/admin/users');
+  await expect(admin.getByRole('link', { name: /^Tools/ })).toHaveAttribute('href', '/admin/tools');
   await page
     .getByRole('main')
-    .getByRole('link', { name: /Client errors/ })
+    .getByRole('link', { name: /^\d+ client errors?$/ })
     .click();
-  await expect(page).toHaveURL(/\/admin\/tools#client-errors$/);
+  await expect(page).toHaveURL(/\/admin\/tools\/client-errors$/);
   await expect(page.getByRole('heading', { level: 2, name: 'Client errors' })).toBeVisible();
 });

@@ -1,6 +1,26 @@
-/** What several specs do to a page: a saved cookie choice, and axe's serious findings. */
+/** What several specs do to a page: a saved cookie choice, axe's serious findings, JSON calls, the screenshot sizes. */
+import fs from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
+
+/** Where specs save the screenshots people look at (made on first use). */
+export const SHOTS = '/tmp/shots';
+fs.mkdirSync(SHOTS, { recursive: true });
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844 };
+
+/** JSON calls (same-origin Origin), failing loudly on a status other than the expected ones (200 or 201 unless told). */
+export function jsonApi(request: APIRequestContext, baseURL: string) {
+  return async <T>(method: 'GET' | 'POST' | 'PUT' | 'PATCH', path: string, data?: unknown, expected: readonly number[] = [200, 201]): Promise<T> => {
+    const res = await request.fetch(path, {
+      method,
+      headers: { Origin: baseURL, 'Content-Type': 'application/json' },
+      data: method === 'GET' ? undefined : (data ?? {}),
+    });
+    if (!expected.includes(res.status())) throw new Error(`${method} ${path}: ${res.status()} ${await res.text()}`);
+    return (await res.json()) as T;
+  };
+}
 
 /** A saved cookie choice (necessary only) before any page loads: the banner stays out of the way (it is tested in shell.spec.ts). */
 export async function saveCookieChoice(page: Page): Promise<void> {

@@ -16,23 +16,15 @@
  * opens the next one in the queue, and walks the phone layout (the entry instead of the queue,
  * nothing sticking out sideways). Screenshots at 1280×800 and 390×844 go to /tmp/shots/.
  */
-import fs from 'node:fs';
-import { request as playwrightRequest, type APIRequestContext, type Page } from '@playwright/test';
+import { request as playwrightRequest, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { createAccount, signIn, signInThroughApi, type Account } from './accounts.ts';
 import { expect, test } from './fixtures.ts';
-import { saveCookieChoice, seriousViolations } from './page-helpers.ts';
+import { DESKTOP, jsonApi, PHONE, saveCookieChoice, seriousViolations, SHOTS } from './page-helpers.ts';
 
-const SHOTS = '/tmp/shots';
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
 const POINTS = 80;
 
 test.use({ viewport: DESKTOP });
-
-test.beforeAll(() => {
-  fs.mkdirSync(SHOTS, { recursive: true });
-});
 
 test.beforeEach(({ page }) => saveCookieChoice(page));
 
@@ -57,24 +49,6 @@ async function sideways(page: Page): Promise<{ overflow: number; past: string[] 
     if (header instanceof HTMLElement) header.style.display = display;
     return { overflow, past };
   });
-}
-
-/** JSON calls (same-origin Origin), failing loudly on an unexpected status. */
-function jsonApi(request: APIRequestContext, baseURL: string) {
-  return async <T>(
-    method: 'GET' | 'POST' | 'PUT' | 'PATCH',
-    path: string,
-    data?: unknown,
-    expected: number[] = method === 'POST' ? [200, 201] : [200],
-  ): Promise<T> => {
-    const res = await request.fetch(path, {
-      method,
-      headers: { Origin: baseURL, 'Content-Type': 'application/json' },
-      data: method === 'GET' ? undefined : (data ?? {}),
-    });
-    if (!expected.includes(res.status())) throw new Error(`${method} ${path}: ${res.status()} ${await res.text()}`);
-    return (await res.json()) as T;
-  };
 }
 
 interface Setup {

@@ -64,7 +64,9 @@ describe('parentRoute', () => {
     ['/admin/projects/:projectId/surveys/:surveyId/edit', '/admin/projects/:projectId/surveys/:surveyId'],
     ['/admin/projects/:projectId/surveys/:surveyId', '/admin/projects/:projectId'],
     ['/admin/projects/:projectId/surveys/new', '/admin/projects/:projectId'],
-    ['/admin/projects/:projectId', '/admin'],
+    ['/admin/projects/:projectId', '/admin/projects'],
+    ['/admin/projects', '/admin'],
+    ['/admin/review', '/admin'],
     ['/admin/tools/points-bulk-update', '/admin/tools'],
     ['/account/edit/address', '/account/edit'],
     ['/account/mission-history/:missionId', '/account/mission-history'],
@@ -90,8 +92,8 @@ describe('parentRoute', () => {
 
 describe('staticAncestor', () => {
   it.each([
-    ['/admin/projects/:projectId/surveys/:surveyId/edit', '/admin'],
-    ['/admin/projects/:projectId/missions/new', '/admin'],
+    ['/admin/projects/:projectId/surveys/:surveyId/edit', '/admin/projects'],
+    ['/admin/projects/:projectId/missions/new', '/admin/projects'],
     ['/admin/forms/:id', '/admin/forms'],
     ['/admin/users/:userId', '/admin/users'],
     ['/account/mission-history/:missionId', '/account/mission-history'],

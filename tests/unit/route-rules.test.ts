@@ -121,6 +121,21 @@ describe('redirect targets are same-site paths only', () => {
     expect(afterSignIn('/maintenance')).toBe('/');
   });
 
+  it('after sign-in without a usable r, moderators and admins land on /admin (an explicit r still wins)', () => {
+    for (const role of ['moderator', 'admin'] as const) {
+      expect(afterSignIn(null, role)).toBe('/admin');
+      expect(afterSignIn('', role)).toBe('/admin');
+      expect(afterSignIn('https://evil.example/phish', role)).toBe('/admin');
+      expect(afterSignIn('//evil.example', role)).toBe('/admin');
+      expect(afterSignIn('/login', role)).toBe('/admin');
+      expect(afterSignIn('/account/edit', role)).toBe('/account/edit');
+      expect(afterSignIn('/', role)).toBe('/');
+      expect(afterSignIn('/admin/review?status=submitted', role)).toBe('/admin/review?status=submitted');
+    }
+    expect(afterSignIn(null, 'participant')).toBe('/');
+    expect(afterSignIn('https://evil.example/phish', 'participant')).toBe('/');
+  });
+
   it('loginRedirect keeps the query of the requested page', () => {
     expect(loginRedirect('/surveys/5', 'x=1')).toBe('/login?r=/surveys/5%3Fx%3D1');
     expect(loginRedirect('/', '?x=1')).toBe('/login');

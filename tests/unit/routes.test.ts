@@ -163,7 +163,7 @@ describe('unknown paths', () => {
     '/surveys/',
     '/surveys/42/extra',
     '/admin/nope',
-    '/admin/projects',
+    '/admin/reviews',
     '/account/edit/nope',
     '/admin/projects/7/surveys',
   ])('%s matches nothing', (pathname) => {

@@ -45,6 +45,12 @@ export interface LightboxProps {
   /** Going past the last item shows the first, and back. Default false. */
   loop?: boolean;
   className?: string;
+  /**
+   * A side panel beside the image (below it on narrow screens), e.g. the gallery's details of
+   * the shown photo; named by `asideLabel`. Keys typed in it are its own (not the viewer's).
+   */
+  aside?: ReactNode;
+  asideLabel?: string;
 }
 
 interface View {
@@ -101,7 +107,18 @@ function IconButton({
  * horizontal swipe of more than 50 px changes image; ← and → too; a double click toggles 2× zoom;
  * Escape closes. Focus stays in the dialog and goes back where it was on close.
  */
-export function Lightbox({ items, open, onOpenChange, index, defaultIndex = 0, onIndexChange, loop = false, className }: LightboxProps) {
+export function Lightbox({
+  items,
+  open,
+  onOpenChange,
+  index,
+  defaultIndex = 0,
+  onIndexChange,
+  loop = false,
+  className,
+  aside,
+  asideLabel = 'Details',
+}: LightboxProps) {
   const [innerIndex, setInnerIndex] = useState(defaultIndex);
   const current = clampIndex(index ?? innerIndex, items.length);
   const item = items[current];
@@ -120,6 +137,7 @@ export function Lightbox({ items, open, onOpenChange, index, defaultIndex = 0, o
   const imageRef = useRef<HTMLImageElement | null>(null);
   const closeRef = useRef<HTMLButtonElement | null>(null);
   const returnFocus = useRef<HTMLElement | null>(null);
+  const asideRef = useRef<HTMLElement | null>(null);
   const pointers = useRef(new Map<number, Point>());
   const gesture = useRef<Gesture | null>(null);
 
@@ -173,6 +191,8 @@ export function Lightbox({ items, open, onOpenChange, index, defaultIndex = 0, o
   }
 
   function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
+    // Typing in the side panel (tags, links) is not zooming or changing image.
+    if (event.target instanceof Node && asideRef.current?.contains(event.target)) return;
     const action = lightboxKeyAction(event);
     if (!action) return;
     event.preventDefault();
@@ -237,6 +257,54 @@ export function Lightbox({ items, open, onOpenChange, index, defaultIndex = 0, o
   const title = lightboxTitle(item);
   const position = lightboxPosition(current, count);
 
+  const stage = (
+    <div className="relative min-h-0 flex-1">
+      <div
+        ref={stageRef}
+        className={cn(
+          'flex h-full w-full touch-none items-center justify-center overflow-hidden select-none',
+          canPan(view.zoom) ? 'cursor-grab active:cursor-grabbing' : 'cursor-default',
+        )}
+        onPointerDown={onPointerDown}
+        onPointerMove={onPointerMove}
+        onPointerUp={onPointerEnd}
+        onPointerCancel={onPointerEnd}
+        onDoubleClick={() => zoomWith((zoom) => (canPan(zoom) ? DEFAULT_ZOOM : 2))}
+      >
+        {item && !failed && (
+          <img
+            key={item.src}
+            ref={imageRef}
+            src={item.src}
+            alt={item.alt}
+            draggable={false}
+            onError={() => setFailed(true)}
+            className="max-h-full max-w-full object-contain transition-transform duration-75 ease-out motion-reduce:transition-none"
+            style={{ transform: `translate(${view.offset.x}px, ${view.offset.y}px) scale(${view.zoom})` }}
+          />
+        )}
+        {item && failed && (
+          <p role="alert" className="px-6 text-center text-sm text-white/80">
+            The image could not be loaded. {item.alt}
+          </p>
+        )}
+        {!item && <p className="text-sm text-white/80">No images.</p>}
+      </div>
+
+      {count > 1 && (
+        <>
+          {/* aria-disabled, not disabled: a focused button that became disabled would drop focus out of the dialog. */}
+          <IconButton className={cn(sideButton, 'left-3')} label="Previous image" unavailable={!hasPrevious(current, count, loop)} onClick={() => go(-1)}>
+            <path d="m15 18-6-6 6-6" />
+          </IconButton>
+          <IconButton className={cn(sideButton, 'right-3')} label="Next image" unavailable={!hasNext(current, count, loop)} onClick={() => go(1)}>
+            <path d="m9 18 6-6-6-6" />
+          </IconButton>
+        </>
+      )}
+    </div>
+  );
+
   return (
     <DialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
       <DialogPrimitive.Portal>
@@ -291,51 +359,20 @@ export function Lightbox({ items, open, onOpenChange, index, defaultIndex = 0, o
             </DialogPrimitive.Close>
           </div>
 
-          <div className="relative min-h-0 flex-1">
-            <div
-              ref={stageRef}
-              className={cn(
-                'flex h-full w-full touch-none items-center justify-center overflow-hidden select-none',
-                canPan(view.zoom) ? 'cursor-grab active:cursor-grabbing' : 'cursor-default',
-              )}
-              onPointerDown={onPointerDown}
-              onPointerMove={onPointerMove}
-              onPointerUp={onPointerEnd}
-              onPointerCancel={onPointerEnd}
-              onDoubleClick={() => zoomWith((zoom) => (canPan(zoom) ? DEFAULT_ZOOM : 2))}
-            >
-              {item && !failed && (
-                <img
-                  key={item.src}
-                  ref={imageRef}
-                  src={item.src}
-                  alt={item.alt}
-                  draggable={false}
-                  onError={() => setFailed(true)}
-                  className="max-h-full max-w-full object-contain transition-transform duration-75 ease-out motion-reduce:transition-none"
-                  style={{ transform: `translate(${view.offset.x}px, ${view.offset.y}px) scale(${view.zoom})` }}
-                />
-              )}
-              {item && failed && (
-                <p role="alert" className="px-6 text-center text-sm text-white/80">
-                  The image could not be loaded. {item.alt}
-                </p>
-              )}
-              {!item && <p className="text-sm text-white/80">No images.</p>}
+          {aside === undefined ? (
+            stage
+          ) : (
+            <div className="flex min-h-0 flex-1 flex-col md:flex-row">
+              {stage}
+              <aside
+                ref={asideRef}
+                aria-label={asideLabel}
+                className="max-h-[45%] shrink-0 overflow-y-auto border-t border-white/10 bg-card text-card-foreground md:max-h-none md:w-96 md:border-t-0 md:border-l"
+              >
+                {aside}
+              </aside>
             </div>
-
-            {count > 1 && (
-              <>
-                {/* aria-disabled, not disabled: a focused button that became disabled would drop focus out of the dialog. */}
-                <IconButton className={cn(sideButton, 'left-3')} label="Previous image" unavailable={!hasPrevious(current, count, loop)} onClick={() => go(-1)}>
-                  <path d="m15 18-6-6 6-6" />
-                </IconButton>
-                <IconButton className={cn(sideButton, 'right-3')} label="Next image" unavailable={!hasNext(current, count, loop)} onClick={() => go(1)}>
-                  <path d="m9 18 6-6-6-6" />
-                </IconButton>
-              </>
-            )}
-          </div>
+          )}
 
           <p className="sr-only" aria-live="polite">
             {open && count > 1 ? `${position}: ${title}` : ''}

@@ -4,6 +4,7 @@ import type { PreferencesInput } from '../../shared/schemas/account.ts';
 import { COLOR_MODES } from '../../shared/limits.ts';
 import { deviceTimeZone, timeZoneNames, utcOffsetLabel } from '../../shared/time-zone.ts';
 import { MAIL_PREFERENCE_KEYS, type NotificationKind } from '../../shared/notifications.ts';
+import { isElevated } from '../../shared/roles.ts';
 import type { AccountUser, ColorMode } from '../../platform/api.ts';
 import { FieldError, FormField } from '../../components/ui/form-field.tsx';
 import { controlClasses } from '../../components/ui/input.tsx';
@@ -22,8 +23,8 @@ const COLOR_MODE_OPTIONS: Readonly<Record<ColorMode, { label: string; descriptio
   dark: { label: 'Dark', description: 'Light text on a dark background' },
 };
 
-/** A per-kind mail switch (`MAIL_PREFERENCE_KEYS`): its field and what it says. */
-type MailKey = (typeof MAIL_PREFERENCE_KEYS)[NotificationKind];
+/** A per-kind mail switch (`MAIL_PREFERENCE_KEYS`, and the staff's review digest): its field and what it says. */
+type MailKey = (typeof MAIL_PREFERENCE_KEYS)[NotificationKind] | 'mailReviewDigest';
 
 /** The mail switches under "Email notifications", in the order of a participant's day. */
 export const MAIL_SWITCHES: readonly { key: MailKey; label: string }[] = [
@@ -35,6 +36,9 @@ export const MAIL_SWITCHES: readonly { key: MailKey; label: string }[] = [
 ];
 
 const MAIL_KEYS = MAIL_SWITCHES.map((each) => each.key);
+
+/** Moderators and admins only (docs/product.md §2.5): off unless turned on, never shown to participants. */
+export const REVIEW_DIGEST_SWITCH = { key: 'mailReviewDigest', label: 'Daily mail when entries have waited for review more than a day' } as const;
 
 /**
  * The form's values from the stored preferences: every mail switch present (on when never set),
@@ -50,6 +54,8 @@ export function preferencesFormValues(preferences: AccountUser['preferences']): 
     timeZone: preferences.timeZone ?? '',
   };
   for (const key of MAIL_KEYS) values[key] = preferences[key] ?? true;
+  // Only staff's preferences carry it (the API leaves it out for participants).
+  if (preferences.mailReviewDigest !== undefined) values.mailReviewDigest = preferences.mailReviewDigest;
   return values;
 }
 
@@ -84,7 +90,7 @@ function PreferencesForm({ user, onSaved }: { user: AccountUser; onSaved: (user:
     valuesOf: (u) => preferencesFormValues(u.preferences),
     method: 'PATCH',
     path: '/api/account/preferences',
-    fields: ['emailNotifications', 'language', 'timeZone', 'colorMode', ...MAIL_KEYS],
+    fields: ['emailNotifications', 'language', 'timeZone', 'colorMode', ...MAIL_KEYS, REVIEW_DIGEST_SWITCH.key],
     savedMessage: 'Your preferences are saved.',
     onSaved,
   });
@@ -148,6 +154,11 @@ function PreferencesForm({ user, onSaved }: { user: AccountUser; onSaved: (user:
                   <MailSwitch control={control} name={key} label={label} disabled={!mailOn} />
                 </li>
               ))}
+              {isElevated(user.role) && (
+                <li>
+                  <MailSwitch control={control} name={REVIEW_DIGEST_SWITCH.key} label={REVIEW_DIGEST_SWITCH.label} disabled={!mailOn} />
+                </li>
+              )}
             </ul>
           </fieldset>
         </div>

@@ -1,11 +1,11 @@
 import { useState } from 'react';
-import type { ReportData } from '../../shared/client-reports.ts';
+import type { ClientReportKind, ReportData } from '../../shared/client-reports.ts';
 import { withQuery } from '../../lib/api.ts';
 import type { ListPage } from '../../shared/list.ts';
 import { describeDevice, formatDateTime, formatRelative } from '../../lib/format.ts';
 import { fullNameOf } from '../../lib/user.ts';
 import { Badge } from '../../components/ui/badge.tsx';
-import { ListBody, ListFooter, PER_PAGE, SearchForm, Section, TableScroller, td, th, useApi } from './admin-kit.tsx';
+import { FilterSelect, ListBody, ListFooter, PER_PAGE, SearchForm, Section, TableScroller, td, th, useApi } from './admin-kit.tsx';
 
 export interface ClientReport {
   id: number;
@@ -52,19 +52,29 @@ export function reportMessage(data: ReportData): string {
   return shortJson(data.data.data);
 }
 
-/** "Client errors" (docs/product.md §3, §4, §8): the reports browsers sent, last seen first, with search and pages. */
+/** What the list shows: errors unless asked (actions such as `page_load` are most reports, and rarely news). */
+const KIND_OPTIONS: readonly { value: ClientReportKind; label: string }[] = [
+  { value: 'error', label: 'Errors' },
+  { value: 'action', label: 'Actions (page loads…)' },
+  { value: 'all', label: 'Errors and actions' },
+];
+const KIND_NOUNS: Readonly<Record<ClientReportKind, string>> = { error: 'client errors', action: 'actions', all: 'reports' };
+
+/** "Client errors" (docs/product.md §3, §4, §8): the reports browsers sent, errors by default (actions behind a filter), last seen first, with search and pages. */
 export function ClientErrorsSection() {
   const [page, setPage] = useState(1);
   const [search, setSearch] = useState('');
+  const [kind, setKind] = useState<ClientReportKind>('error');
   const query: Record<string, string> = { page: String(page), pageSize: String(PER_PAGE) };
   if (search) query.q = search;
+  if (kind !== 'error') query.kind = kind;
   const { load, reload } = useApi<ListPage<ClientReport>>(withQuery('/api/admin/reports', query));
 
   return (
     <Section
       id="client-errors"
       title="Client errors"
-      description="Errors and reports sent by visitors' browsers, each counted once per distinct content. Search looks in the page, the browser and the error."
+      description="Errors visitors' browsers reported, each counted once per distinct content; actions such as page loads are behind “Show”. Search looks in the page, the browser and the error."
       aside={
         <button type="button" onClick={reload} className="text-sm font-medium text-primary underline-offset-4 hover:underline">
           Refresh
@@ -78,19 +88,38 @@ export function ClientErrorsSection() {
           setSearch(value);
           setPage(1);
         }}
-      />
+      >
+        <FilterSelect
+          label="Show"
+          value={kind}
+          options={KIND_OPTIONS}
+          onChange={(value) => {
+            setKind(value);
+            setPage(1);
+          }}
+          className="sm:w-56"
+        />
+      </SearchForm>
       <ListBody
         load={load}
         reload={reload}
         loadingLabel="Loading client errors…"
         isEmpty={(data) => data.items.length === 0}
-        empty={search ? `No client errors match “${search}”.` : 'No client errors have been reported. That is good news.'}
+        empty={
+          search
+            ? `No ${KIND_NOUNS[kind]} match “${search}”.`
+            : kind === 'error'
+              ? 'No client errors have been reported. That is good news.'
+              : `No ${KIND_NOUNS[kind]} have been reported.`
+        }
       >
         {(data) => (
           <>
             <TableScroller label="Client errors table">
               <table className="w-full min-w-[56rem] border-collapse">
-                <caption className="sr-only">Client errors, last seen first</caption>
+                <caption className="sr-only">
+                  {kind === 'error' ? 'Client errors' : kind === 'action' ? 'Actions' : 'Client errors and actions'}, last seen first
+                </caption>
                 <thead>
                   <tr>
                     <th scope="col" className={th}>

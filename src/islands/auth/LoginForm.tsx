@@ -32,7 +32,8 @@ export default function LoginForm() {
         return;
       }
       const r = new URLSearchParams(location.search).get('r');
-      await navigate(afterSignIn(r), { history: 'replace' });
+      // Moderators and admins land on the admin dashboard unless `r` names another page.
+      await navigate(afterSignIn(r, state.user.role), { history: 'replace' });
     },
   });
 

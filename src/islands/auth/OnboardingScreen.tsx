@@ -3,6 +3,7 @@ import { z } from '../../shared/zod.ts';
 import { acceptTermsSchema, onboardSchema } from '../../shared/schemas/auth.ts';
 import { apiSend, withQuery, type CurrentUser, type TokenInfo } from '../../platform/api.ts';
 import { deviceTimeZone } from '../../shared/time-zone.ts';
+import { afterSignIn } from '../../shared/route-rules.ts';
 import { useApiForm } from '../../lib/use-api-form.ts';
 import { useTokenCheck } from '../../lib/token-page.ts';
 import { setAuthenticatedUser } from '../../stores/auth.ts';
@@ -75,7 +76,8 @@ function OnboardingForm({ token, info }: { token: string; info: TokenInfo }) {
       const { user } = await apiSend<{ user: CurrentUser }>('POST', withQuery('/api/auth/onboard', { token }), body);
       // docs/product.md §4: onboarding sets the state from the returned user; no refetch.
       setAuthenticatedUser(user);
-      await navigate('/', { history: 'replace' });
+      // Home: moderators and admins (invited staff) land on the admin dashboard, as after sign-in.
+      await navigate(afterSignIn(null, user.role), { history: 'replace' });
     },
   });
   const password = watch('password');

@@ -1,8 +1,9 @@
 /**
  * The header's notifications menu itself (Radix DropdownMenu), loaded on first intent by
  * NotificationsMenu.tsx: the recent notifications (text, when, unread marked), each opening its
- * link and marking it read; "Mark all as read"; a way to the participant's missions. The list and
- * the unread count are fetched each time it opens.
+ * link and marking it read; "Mark all as read"; a way to the participant's missions (for moderators
+ * and admins: to the entries waiting for review, and words that fit them). The list and the unread
+ * count are fetched each time it opens.
  */
 import { useEffect, useRef, useState } from 'react';
 import type { NotificationView, NotificationsAnswer } from '../../shared/notifications.ts';
@@ -32,13 +33,23 @@ export interface NotificationsDropdownProps extends TriggerHandoff {
   /** The trigger's accessible name ("Notifications, 3 unread"). */
   label: string;
   unread: number | null;
+  /** A moderator or admin: notifications are a participant's matter, their work is in the admin area. */
+  staff?: boolean;
   onUnreadChange: (unread: number) => void;
   triggerClassName: string;
 }
 
 type List = { status: 'loading' } | { status: 'ready'; items: NotificationView[] } | { status: 'error'; message: string };
 
-export default function NotificationsDropdown({ label, unread, onUnreadChange, triggerClassName, defaultOpen, focusTrigger }: NotificationsDropdownProps) {
+export default function NotificationsDropdown({
+  label,
+  unread,
+  staff = false,
+  onUnreadChange,
+  triggerClassName,
+  defaultOpen,
+  focusTrigger,
+}: NotificationsDropdownProps) {
   const [open, setOpen] = useState(defaultOpen);
   const [list, setList] = useState<List>({ status: 'loading' });
   const [marking, setMarking] = useState(false);
@@ -149,7 +160,11 @@ export default function NotificationsDropdown({ label, unread, onUnreadChange, t
           </>
         )}
         {list.status === 'ready' && items.length === 0 && (
-          <p className="px-2.5 py-3 text-sm text-muted-foreground">Nothing yet. When a moderator reviews your entries or asks you something, it shows here.</p>
+          <p className="px-2.5 py-3 text-sm text-muted-foreground">
+            {staff
+              ? 'Nothing for you here yet. Entries waiting for review are in the admin area.'
+              : 'Nothing yet. When a moderator reviews your entries or asks you something, it shows here.'}
+          </p>
         )}
         {items.length > 0 && (
           <div className="max-h-[min(24rem,60dvh)] overflow-y-auto">
@@ -186,10 +201,17 @@ export default function NotificationsDropdown({ label, unread, onUnreadChange, t
           Mark all as read
         </DropdownMenuItem>
         <DropdownMenuItem asChild>
-          <a href="/account#mission-history">
-            <ChevronRightIcon />
-            Your missions
-          </a>
+          {staff ? (
+            <a href="/admin/review">
+              <ChevronRightIcon />
+              Entries waiting for review
+            </a>
+          ) : (
+            <a href="/account#mission-history">
+              <ChevronRightIcon />
+              Your missions
+            </a>
+          )}
         </DropdownMenuItem>
       </DropdownMenuContent>
     </DropdownMenu>

@@ -12,6 +12,7 @@
 import { useEffect } from 'react';
 import { atom } from 'nanostores';
 import type { NotificationsAnswer } from '../../shared/notifications.ts';
+import { isElevated } from '../../shared/roles.ts';
 import { apiGet } from '../../platform/api.ts';
 import { lazyModule, useLazyTrigger } from '../../lib/lazy-module.ts';
 import { useAuth } from '../../lib/use-auth.ts';
@@ -55,6 +56,7 @@ export default function NotificationsMenu() {
   const state = useClientStore($unread, null);
   const { loaded: Dropdown, handoff, standIn } = useLazyTrigger(dropdown);
   const userId = auth.status === 'authenticated' ? auth.user.id : null;
+  const staff = auth.status === 'authenticated' && isElevated(auth.user.role);
 
   useEffect(() => {
     if (userId !== null) loadUnread(userId);
@@ -71,6 +73,7 @@ export default function NotificationsMenu() {
       <Dropdown.default
         label={label}
         unread={unread}
+        staff={staff}
         onUnreadChange={(count) => setUnread(userId, count)}
         triggerClassName={NOTIFICATIONS_TRIGGER_CLASSES}
         {...handoff}

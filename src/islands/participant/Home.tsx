@@ -2,9 +2,10 @@
  * `/` (home): what the participant has to do, what waits for review and what is done — open
  * surveys, missions and mission groups as cards (project, title, points, estimated time, closing
  * date, progress), each linking to its screen; an empty state that says what to expect; the
- * points balance beside the heading. Data: `GET /api/home` (and `GET /api/account/points`).
+ * points balance beside the heading; for moderators and admins, a card saying how many entries wait
+ * for review, with the way to the admin area. Data: `GET /api/home` (and `GET /api/account/points`).
  */
-import type { HomeAnswer, HomeItem } from '../../shared/projects.ts';
+import type { HomeAnswer, HomeItem, HomeList } from '../../shared/projects.ts';
 import { useResource } from '../../lib/resource.ts';
 import { Failed } from '../../components/states/Failed.tsx';
 import { LoadingNote } from '../../components/states/Loading.tsx';
@@ -48,12 +49,13 @@ export default function Home() {
     );
   }
   if (load.status !== 'ready') return <Failed heading="Home" title="We could not load this page" message={load.message} onRetry={reload} />;
-  const { todo, submitted, done } = load.data;
+  const { todo, submitted, done, staff } = load.data;
   const nothingYet = todo.length === 0 && submitted.length === 0 && done.length === 0;
 
   return (
     <div className={HOME_COLUMN}>
       <Heading />
+      {staff && <StaffCard reviewWaiting={staff.reviewWaiting} />}
       {nothingYet ? (
         <EmptyState />
       ) : (
@@ -64,6 +66,37 @@ export default function Home() {
         </div>
       )}
     </div>
+  );
+}
+
+/** "12 entries wait for review" (singular "1 entry waits for review"), as the staff card says it. */
+export function reviewWaitingLabel(count: number): string {
+  if (count === 0) return 'No entries wait for review';
+  return count === 1 ? '1 entry waits for review' : `${count} entries wait for review`;
+}
+
+/** Moderators and admins: what waits for them (the review queue) and the way to the admin area. */
+export function StaffCard({ reviewWaiting }: { reviewWaiting: number }) {
+  const link = 'font-medium text-primary underline underline-offset-4 hover:no-underline';
+  return (
+    <Card asChild className="mb-6 flex flex-col gap-1 border-primary/40 bg-primary/5 px-5 py-4">
+      <section aria-labelledby="home-staff">
+        <h2 id="home-staff" className="text-sm font-medium text-muted-foreground">
+          For staff
+        </h2>
+        <p className="text-base">
+          <a href="/admin/review" className={link}>
+            {reviewWaitingLabel(reviewWaiting)}
+          </a>
+          <span aria-hidden="true" className="text-muted-foreground">
+            {' · '}
+          </span>{' '}
+          <a href="/admin" className={link}>
+            Open the admin area
+          </a>
+        </p>
+      </section>
+    </Card>
   );
 }
 
@@ -83,7 +116,7 @@ function EmptyState() {
   );
 }
 
-function Section({ id, title, note, items, empty }: { id: keyof HomeAnswer; title: string; note?: string; items: HomeItem[]; empty?: string }) {
+function Section({ id, title, note, items, empty }: { id: HomeList; title: string; note?: string; items: HomeItem[]; empty?: string }) {
   const headingId = `home-${id}`;
   return (
     <section aria-labelledby={headingId} className="flex flex-col gap-4">
@@ -117,14 +150,14 @@ function Section({ id, title, note, items, empty }: { id: keyof HomeAnswer; titl
 }
 
 /** The badge of a card: its state while to do; "In review", "Approved" or "Done" after. */
-export function cardBadge(item: Pick<HomeItem, 'state'>, list: keyof HomeAnswer): string | null {
+export function cardBadge(item: Pick<HomeItem, 'state'>, list: HomeList): string | null {
   if (list === 'submitted') return 'In review';
   if (list === 'done') return item.state === 'approved' ? 'Approved' : 'Done';
   return stateLabel(item.state);
 }
 
 /** One card: the whole card is the link (a stretched link on the title), keyboard focus on the title. */
-export function ItemCard({ item, list }: { item: HomeItem; list: keyof HomeAnswer }) {
+export function ItemCard({ item, list }: { item: HomeItem; list: HomeList }) {
   const finished = list !== 'todo';
   const upcoming = item.state === 'upcoming';
   const minutes = minutesLabel(item.estimatedMinutes);

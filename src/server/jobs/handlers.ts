@@ -6,6 +6,7 @@ import type { Mailer } from '../mail/mailer.ts';
 import type { Clock } from '../services/clock.ts';
 import { housekeepMedia } from '../services/media-housekeeping.ts';
 import { mailApprovalDigests, mailPendingNotifications } from '../services/notifications.ts';
+import { mailReviewDigests } from '../services/review-digest.ts';
 import { createStorage, type Storage } from '../storage/index.ts';
 import { dataDeletionRequestMail, emailChangeMail, forgotPasswordMail, invitationSendMail, registerMail } from './account-mail.ts';
 import type { JobSender } from './queue.ts';
@@ -43,6 +44,10 @@ export function createJobHandlers(deps: JobDeps): JobHandlers {
     'digest.approvals': async () => {
       const queued = await mailApprovalDigests(deps);
       deps.logger.info({ queued }, 'approval digests queued');
+    },
+    'digest.review': async () => {
+      const queued = await mailReviewDigests(deps);
+      deps.logger.info({ queued }, 'review digests queued');
     },
     'reminders.scan': async () => {
       const reminded = await sendMissionReminders(deps);

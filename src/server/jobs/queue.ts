@@ -44,6 +44,7 @@ export const QUEUES: Readonly<Record<JobName, QueueSpec>> = {
   'invitation.send': { options: MAIL, batchSize: 10 },
   'notifications.mail': { options: PERIODIC, batchSize: 1, cron: '* * * * *' },
   'digest.approvals': { options: PERIODIC, batchSize: 1, cron: '0 8 * * *' },
+  'digest.review': { options: PERIODIC, batchSize: 1, cron: '0 7 * * *' },
   'reminders.scan': { options: PERIODIC, batchSize: 1, cron: '5 * * * *' },
   'media.housekeeping': { options: PERIODIC, batchSize: 1, cron: '40 3 * * *' },
 };

@@ -24,6 +24,8 @@ export interface JobDataMap {
   'notifications.mail': Record<string, never>;
   /** Every day: one digest per user of their approvals not mailed yet. */
   'digest.approvals': Record<string, never>;
+  /** Every day: one review digest per opted-in moderator or admin when entries have waited for review more than a day. */
+  'digest.review': Record<string, never>;
   /** Every hour: one reminder per member who has not finished a mission closing within 48 hours. */
   'reminders.scan': Record<string, never>;
   /** Every day: uploads never attached to anything for 7 days are deleted (rows and files); expired upload reservations too. */
@@ -36,6 +38,7 @@ export type JobName = keyof JobDataMap;
 export const JOB_NAMES = [
   'notifications.mail',
   'digest.approvals',
+  'digest.review',
   'reminders.scan',
   'media.housekeeping',
   'auth.register',

@@ -401,3 +401,35 @@ export function missionReminderMail(input: {
     why: 'You receive one reminder for each mission you have not finished, two days before it closes.',
   });
 }
+
+/** The staff's daily review digest: entries have waited for review more than a day (docs/product.md §2.5). */
+export function reviewDigestMail(input: {
+  to: string;
+  firstName: string;
+  /** Every entry waiting for review, and how many of them for more than a day. */
+  waiting: number;
+  overADay: number;
+  /** How long the oldest has waited, in words ("3 days"). */
+  oldestAge: string;
+  /** Waiting entries per project, most first. */
+  projects: { name: string; waiting: number; url: string }[];
+  /** The review inbox (`/admin/review`). */
+  url: string;
+  preferencesUrl: string;
+}): MailMessage {
+  const entries = (n: number) => (n === 1 ? '1 entry' : `${n} entries`);
+  return notificationMail({
+    to: input.to,
+    firstName: input.firstName,
+    subject: `${entries(input.waiting)} waiting for review on ${PRODUCT_NAME}`,
+    paragraphs: [
+      `${entries(input.waiting)} ${input.waiting === 1 ? 'waits' : 'wait'} for review; ${input.overADay} for more than a day. The oldest has waited ${input.oldestAge}.`,
+      'Waiting, by project:',
+    ],
+    list: input.projects.map((project) => ({ text: `${project.name}: ${project.waiting}`, url: project.url })),
+    action: 'Open the review queue',
+    url: input.url,
+    preferencesUrl: input.preferencesUrl,
+    why: 'You receive this email at most once a day, when entries have waited for review more than a day, because you asked for it.',
+  });
+}

@@ -12,6 +12,12 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const SERVER_TO_SERVER = [/^\/api\/surveys\/[^/]+\/webhook\/?$/];
 
 /**
+ * Calls a page may also make as a plain form post (same origin still required): the gallery's
+ * ZIP, so the browser streams the download to disk (`POST /api/admin/media/zip`).
+ */
+const FORM_POSTS = [/^\/api\/admin\/media\/zip\/?$/];
+
+/**
  * Every state-changing API call must come from our own pages: a same-origin `Origin` header and
  * a JSON (or multipart upload) body. Browsers cannot forge either cross-site without CORS.
  */
@@ -22,7 +28,8 @@ export const sameOriginOnly = createMiddleware<AppEnv>(async (c, next) => {
   const allowed = new Set([new URL(c.req.url).origin, c.var.deps.config.publicUrl]);
   if (!origin || !allowed.has(origin)) return jsonError(c, 403, 'forbidden_origin', 'Cross-origin requests are not allowed');
   const type = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-  if (type !== 'application/json' && type !== 'multipart/form-data') {
+  const formPost = type === 'application/x-www-form-urlencoded' && c.req.method === 'POST' && FORM_POSTS.some((pattern) => pattern.test(c.req.path));
+  if (type !== 'application/json' && type !== 'multipart/form-data' && !formPost) {
     return jsonError(c, 415, 'unsupported_media_type', 'Send JSON (Content-Type: application/json)');
   }
   return next();

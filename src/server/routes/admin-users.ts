@@ -1,15 +1,135 @@
-import { Hono } from 'hono';
-import { userListQuerySchema } from '../../shared/schemas/admin.ts';
+import { Hono, type Context } from 'hono';
+import { bulkInvitationQuerySchema, invitationSchema, userListQuerySchema, userPatchSchema } from '../../shared/schemas/users.ts';
+import { INVITE_CSV_MAX_BYTES } from '../../shared/users.ts';
 import type { AppEnv } from '../context.ts';
-import { query, staffOnly } from '../http.ts';
-import { listUsers } from '../services/users.ts';
+import { ApiError } from '../errors.ts';
+import { adminOnly, check, clientIp, enforceRateLimits, jsonBody, notFound, pathId, perRequest, query, signedInUser, staffOnly } from '../http.ts';
+import { bulkInvite, InvitationError, inviteLater, mayInviteAs, resendInvitation } from '../services/invitations.ts';
+import { existingProject } from '../services/projects.ts';
+import { RATE_LIMITS } from '../services/rate-limit.ts';
+import {
+  adminUserDetail,
+  adminUserListItem,
+  endUserSessions,
+  findUserByEmail,
+  findUserById,
+  listUsers,
+  updateUserAccess,
+  usersCsv,
+} from '../services/users.ts';
+
+/** The user of the path, checked to exist (404) before the body is read. */
+const userOf = perRequest(async (c) => {
+  const user = await findUserById(c.var.db, pathId(c, 'id', 'user'));
+  if (!user) throw notFound('user');
+  return user;
+});
+
+/** Invitations queue mail: counted per staff member. */
+const limitInvitations = (c: Context<AppEnv>) => enforceRateLimits(c, [[`invitations:user:${signedInUser(c.var.user).id}`, RATE_LIMITS.invitationsPerUser]]);
+
+const refuseRole = () => new ApiError(403, 'forbidden', 'Only admins may invite moderators and admins');
+
+/** The `file` part of a multipart body as text (400 `file_required` without one, 413 over the limit). */
+async function uploadedCsv(c: Context<AppEnv>): Promise<string> {
+  const type = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
+  if (type !== 'multipart/form-data') throw new ApiError(400, 'file_required', 'Choose a CSV file (multipart field "file")');
+  let form: FormData;
+  try {
+    form = await c.req.raw.formData();
+  } catch {
+    throw new ApiError(400, 'invalid_upload', 'The file could not be read');
+  }
+  const file = form.get('file');
+  if (file === null || typeof file === 'string') throw new ApiError(400, 'file_required', 'Choose a CSV file (multipart field "file")');
+  if (file.size > INVITE_CSV_MAX_BYTES) throw new ApiError(413, 'file_too_large', 'The file is too large (at most 1 MB)');
+  const text = await file.text();
+  if (text.trim() === '') throw new ApiError(400, 'file_empty', 'The file is empty');
+  return text;
+}
 
 /**
- * The admin area's users and invitations (docs/permissions.md): mounted at `/`, each call names
- * its whole path and is guarded on its own (`staffOnly` or `adminOnly`). Points adjustments are
- * in `points.ts`.
+ * The admin area's users and invitations (docs/permissions.md, docs/product.md §2.5): mounted at
+ * `/`, each call names its whole path and is guarded on its own. Moderators read, export and
+ * invite participants; admins besides change roles and status, end sessions and invite staff.
+ * Points adjustments are in `points.ts`.
  */
-export const adminUserRoutes = new Hono<AppEnv>().get('/admin/users', staffOnly, query(userListQuerySchema), async (c) => {
-  const query = c.req.valid('query');
-  return c.json(await listUsers(c.var.db, query), 200);
-});
+export const adminUserRoutes = new Hono<AppEnv>()
+  .get('/admin/users', staffOnly, query(userListQuerySchema), async (c) => {
+    const query = c.req.valid('query');
+    return c.json(await listUsers(c.var.db, query), 200);
+  })
+
+  /** The filtered list as CSV (formula-safe, streamed in id order); the list's filters, its page and sort ignored. */
+  .get('/admin/users.csv', staffOnly, query(userListQuerySchema), (c) => {
+    const { q, role, status, projectId, from, to } = c.req.valid('query');
+    return c.body(usersCsv(c.var.db, { q, role, status, projectId, from, to }), 200, {
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': 'attachment; filename="users.csv"',
+    });
+  })
+
+  .get('/admin/users/:id', staffOnly, async (c) => {
+    const detail = await adminUserDetail(c.var.db, pathId(c, 'id', 'user'));
+    if (!detail) throw notFound('user');
+    return c.json(detail, 200);
+  })
+
+  /** `{ role?, status? }` (admins): 409 `self_change`, `last_admin`, `not_onboarded`; sessions end on a role change or a disable. */
+  .patch('/admin/users/:id', adminOnly, check(userOf), jsonBody(userPatchSchema), async (c) => {
+    const actor = signedInUser(c.var.user);
+    const user = await userOf(c);
+    const input = c.req.valid('json');
+    const done = await updateUserAccess(c.var.db, c.var.deps.clock, {
+      actorId: actor.id,
+      userId: user.id,
+      role: input.role,
+      status: input.status,
+      ip: clientIp(c),
+    });
+    return c.json({ user: adminUserListItem(done.user), endedSessions: done.endedSessions }, 200);
+  })
+
+  .post('/admin/users/:id/sessions/end', adminOnly, check(userOf), async (c) => {
+    const actor = signedInUser(c.var.user);
+    const user = await userOf(c);
+    return c.json(await endUserSessions(c.var.db, { actorId: actor.id, userId: user.id, ip: clientIp(c) }), 200);
+  })
+
+  /** Resends an invited account's invitation (a fresh link; the earlier one stops working); 409 `not_invited` otherwise. */
+  .post('/admin/users/:id/invitation', staffOnly, check(userOf), async (c) => {
+    const actor = signedInUser(c.var.user);
+    const user = await userOf(c);
+    if (!mayInviteAs(actor, user.role)) throw refuseRole();
+    await limitInvitations(c);
+    await resendInvitation({ db: c.var.db, jobs: c.var.deps.jobs }, { user, actorId: actor.id, ip: clientIp(c) });
+    return c.json({ user: adminUserListItem(user), created: false }, 202);
+  })
+
+  /** One person: 201 a new invited account, 200 an invited one invited again; 409 for an active or disabled account. */
+  .post('/admin/invitations', staffOnly, jsonBody(invitationSchema), async (c) => {
+    const actor = signedInUser(c.var.user);
+    const input = c.req.valid('json');
+    if (!mayInviteAs(actor, input.role)) throw refuseRole();
+    // Inviting again an invited staff account is inviting staff too.
+    const existing = await findUserByEmail(c.var.db, input.email);
+    if (existing && !mayInviteAs(actor, existing.role)) throw refuseRole();
+    if (input.projectId) await existingProject(c.var.db, input.projectId);
+    await limitInvitations(c);
+    try {
+      const { user, created } = await inviteLater({ db: c.var.db, jobs: c.var.deps.jobs }, { ...input, invitedBy: actor.id, via: 'api', ip: clientIp(c) });
+      return c.json({ user: adminUserListItem(user), created }, created ? 201 : 200);
+    } catch (error) {
+      if (error instanceof InvitationError) throw new ApiError(409, 'cannot_invite', error.message);
+      throw error;
+    }
+  })
+
+  /** A CSV of people (multipart `file`): `?dryRun=1` previews; else the valid rows are invited. */
+  .post('/admin/invitations/bulk', staffOnly, query(bulkInvitationQuerySchema), async (c) => {
+    const actor = signedInUser(c.var.user);
+    const { dryRun } = c.req.valid('query');
+    const text = await uploadedCsv(c);
+    if (!dryRun) await limitInvitations(c);
+    return c.json(await bulkInvite({ db: c.var.db, jobs: c.var.deps.jobs }, { inviter: actor, text, dryRun, ip: clientIp(c) }), 200);
+  });

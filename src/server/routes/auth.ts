@@ -125,7 +125,9 @@ export const authRoutes = new Hono<AppEnv>()
     const input = c.req.valid('json');
     const { db, deps } = c.var;
     const found = await findUsableToken(db, deps.clock, token, 'reset-password');
-    if (!found) throw invalidToken();
+    // A disabled account's links stop working (docs/product.md §2.5), like every other link call.
+    const owner = found ? await findUserById(db, found.userId) : null;
+    if (!found || !owner || owner.status === 'disabled') throw invalidToken();
     const passwordHash = await hashPassword(input.password);
     if (!(await resetPassword(db, deps.clock, { token: found, passwordHash }, { ip: clientIp(c) }))) throw invalidToken();
     clearSessionCookie(c);

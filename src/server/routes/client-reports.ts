@@ -34,7 +34,7 @@ export const clientReportRoutes = new Hono<AppEnv>()
     },
   )
 
-  /** The "Client errors" admin tool (moderators and admins): stored reports, searched and paginated. */
+  /** The "Client errors" admin tool (moderators and admins): stored reports, errors by default (`kind`), searched and paginated. */
   .get('/admin/reports', staffOnly, query(clientReportListQuerySchema), async (c) => {
     const query = c.req.valid('query');
     return c.json(await listReports(c.var.db, query), 200);

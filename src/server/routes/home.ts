@@ -5,9 +5,10 @@ import { homeFor } from '../services/home.ts';
 
 /**
  * The participant's home: what to do, what waits for review, what is done (`GET /api/home`,
- * any signed-in user; only live projects they are a member of). Rules: `services/home.ts`.
+ * any signed-in user; only live projects they are a member of; moderators and admins also get
+ * `staff.reviewWaiting`). Rules: `services/home.ts`.
  */
 export const homeRoutes = new Hono<AppEnv>().use('*', signedIn).get('/', async (c) => {
   const user = signedInUser(c.var.user);
-  return c.json(await homeFor(c.var.db, c.var.deps.clock, user.id), 200);
+  return c.json(await homeFor(c.var.db, c.var.deps.clock, user), 200);
 });

@@ -5,6 +5,7 @@ import {
   probeCreateSchema,
   reasonTemplateSchema,
   reviewDecisionSchema,
+  reviewInboxQuerySchema,
   reviewNoteSchema,
   reviewQueueQuerySchema,
 } from '../../shared/schemas/review.ts';
@@ -21,6 +22,7 @@ import {
   listReasonTemplates,
   requireSubmission,
   reviewEntry,
+  reviewInbox,
   reviewQueue,
   reviewSubmission,
 } from '../services/review.ts';
@@ -37,7 +39,8 @@ const missionOf = perRequest((c) => existingMission(c.var.db, pathId(c, 'id', 'm
 const probeIdOf = perRequest(async (c) => pathId(c, 'id', 'probe'));
 
 /**
- * Review (mounted at `/api`, so each call names its whole path): a mission's queue, submissions
+ * Review (mounted at `/api`, so each call names its whole path): a mission's queue, the review
+ * inbox (the queue across projects), submissions
  * (participants' mission entries) with their answers, photos, versions, notes and probes,
  * decisions (one, or bulk approve), probes and internal notes, and a project's reason templates,
  * for moderators and admins; and the participant's answer to a probe. Rules:
@@ -49,6 +52,11 @@ export const reviewRoutes = new Hono<AppEnv>()
     const mission = await missionOf(c);
     const query = c.req.valid('query');
     return c.json(await reviewQueue(c.var.db, mission.id, query), 200);
+  })
+
+  /** The review inbox: the queue across every project, oldest first, paged by cursor (a path of its own: not `/admin/submissions/:id`). */
+  .get('/admin/submissions', staffOnly, query(reviewInboxQuerySchema), async (c) => {
+    return c.json(await reviewInbox(c.var.db, c.req.valid('query')), 200);
   })
 
   .post('/admin/submissions/review', staffOnly, jsonBody(bulkReviewSchema), async (c) => {

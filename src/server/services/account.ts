@@ -1,5 +1,6 @@
 import { and, desc, eq, gt, isNull } from 'drizzle-orm';
 import type { z } from 'zod';
+import { isElevated } from '../../shared/roles.ts';
 import type { addressSchema, preferencesSchema, profileSchema } from '../../shared/schemas/account.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/index.ts';
@@ -38,6 +39,12 @@ const DEFAULT_PREFERENCES = {
   mailReminders: true,
 } as const;
 
+/** A participant's preferences without the staff's review digest switch. */
+function withoutReviewDigest(preferences: Preferences): Omit<Preferences, 'mailReviewDigest'> {
+  const { mailReviewDigest: _, ...rest } = preferences;
+  return rest;
+}
+
 /** The address an email change waits to confirm, if any. */
 async function pendingEmail(db: Db, clock: Clock, userId: number): Promise<string | null> {
   const [row] = await db
@@ -54,7 +61,10 @@ export async function accountView(db: Db, clock: Clock, user: User) {
   return {
     ...publicUser(user),
     address: user.address ? { line2: '', region: '', ...user.address } : null,
-    preferences: { ...DEFAULT_PREFERENCES, ...user.preferences },
+    // The review digest is staff's: off unless turned on, and not part of a participant's preferences.
+    preferences: isElevated(user.role)
+      ? { ...DEFAULT_PREFERENCES, mailReviewDigest: false, ...user.preferences }
+      : { ...DEFAULT_PREFERENCES, ...withoutReviewDigest(user.preferences) },
     createdAt: user.createdAt.toISOString(),
     pendingEmail: await pendingEmail(db, clock, user.id),
   };
@@ -97,9 +107,10 @@ export function updateAddress(db: Db, clock: Clock, userId: number, address: z.o
   return updateUser(db, clock, userId, { address });
 }
 
-/** Switches the request leaves out keep their stored value. */
+/** Switches the request leaves out keep their stored value; the review digest is for moderators and admins only (a participant's is dropped). */
 export function updatePreferences(db: Db, clock: Clock, user: User, input: z.output<typeof preferencesSchema>): Promise<User> {
-  const preferences: Preferences = { ...user.preferences, ...input };
+  const { mailReviewDigest, ...rest } = input;
+  const preferences: Preferences = { ...user.preferences, ...rest, ...(isElevated(user.role) && mailReviewDigest !== undefined ? { mailReviewDigest } : {}) };
   return updateUser(db, clock, user.id, { preferences });
 }
 

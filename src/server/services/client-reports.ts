@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { count, eq, ilike, or, sql } from 'drizzle-orm';
-import { redactReport, reportContent, type Report } from '../../shared/client-reports.ts';
+import { and, count, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { redactReport, reportContent, type ClientReportKind, type Report } from '../../shared/client-reports.ts';
 import type { ListPage } from '../../shared/list.ts';
 import type { ClientReportListQuery } from '../../shared/schemas/admin.ts';
 import type { Db } from '../db/index.ts';
@@ -73,14 +73,26 @@ function reportView(report: ClientReport, user: { id: number; email: string; fir
 export type ClientReportView = ReturnType<typeof reportView>;
 
 /**
- * `GET /api/admin/reports`: searched in the url, the browser and the data; last seen first by
- * default (`sort`: `lastSeen`, `firstSeen`, `count`, all newest or most first).
+ * The reports of a kind: errors are everything but actions (the expression of the partial index
+ * `client_reports_errors_idx`, repeated exactly so it serves the list and its count).
+ */
+function reportKindFilter(kind: ClientReportKind): SQL | undefined {
+  if (kind === 'error') return sql`${clientReports.data}->>'type' <> 'action'`;
+  if (kind === 'action') return sql`${clientReports.data}->>'type' = 'action'`;
+  return undefined;
+}
+
+/**
+ * `GET /api/admin/reports`: errors by default (`kind`: `error`, `action`, `all`); searched in the
+ * url, the browser and the data; last seen first by default (`sort`: `lastSeen`, `firstSeen`,
+ * `count`, all newest or most first).
  */
 export function listReports(db: Db, query: ClientReportListQuery): Promise<ListPage<ClientReportView>> {
   const pattern = query.q ? containsPattern(query.q) : null;
-  const where = pattern
+  const search = pattern
     ? or(ilike(clientReports.url, pattern), ilike(clientReports.userAgent, pattern), sql`${clientReports.data}::text ilike ${pattern}`)
     : undefined;
+  const where = and(reportKindFilter(query.kind), search);
   const order = listOrder(
     query,
     {

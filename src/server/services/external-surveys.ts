@@ -29,6 +29,7 @@ import type { Db } from '../db/index.ts';
 import { projectMembers, projects, surveyExternalRefs, surveys, type Survey, type SurveyExternalRef } from '../db/schema/index.ts';
 import type { Clock } from './clock.ts';
 import { randomToken, sha256Hex } from './crypto.ts';
+import { recordContribution } from './members.ts';
 import { availabilityOf, type Visible } from './participation.ts';
 import { creditExternalSurvey, findCredit, setCreditState } from './points.ts';
 import { firstOutcome } from './survey-responses.ts';
@@ -315,6 +316,7 @@ export async function recordOutcome(db: Db, clock: Clock, refId: number, outcome
     if (source === 'browser') {
       if (holder) return unchanged(holder);
       await tx.update(surveyExternalRefs).set({ outcome, returnedAt: now }).where(eq(surveyExternalRefs.id, ref.id));
+      await recordContribution(tx, survey.projectId, ref.userId, now);
       if (outcome === 'complete' && counted) await creditExternalSurvey(tx, clock, survey, ref.userId);
       return { surveyId: survey.id, recorded: true, outcome, confirmed: false, counted };
     }
@@ -324,6 +326,7 @@ export async function recordOutcome(db: Db, clock: Clock, refId: number, outcome
       .update(surveyExternalRefs)
       .set(holder ? { outcome, confirmedAt: now } : { outcome, returnedAt: now, confirmedAt: now })
       .where(eq(surveyExternalRefs.id, ref.id));
+    await recordContribution(tx, survey.projectId, ref.userId, now);
     const key = { userId: ref.userId, source: 'external_survey', reference: pointReference.externalSurvey(survey.id) } as const;
     const existing = await findCredit(tx, key.userId, key.source, key.reference);
     if (outcome === 'complete') {

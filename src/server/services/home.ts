@@ -23,7 +23,8 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Answers, FormDefinition } from '../../shared/forms/definition.ts';
 import { isAnswerable, resolveVisibility } from '../../shared/forms/logic.ts';
-import type { HomeAnswer, HomeItem } from '../../shared/projects.ts';
+import type { HomeAnswer, HomeItem, HomeList } from '../../shared/projects.ts';
+import { isElevated, type Role } from '../../shared/roles.ts';
 import type { ExternalOutcome } from '../../shared/surveys.ts';
 import { utcDate } from '../../shared/calendar-day.ts';
 import type { Db } from '../db/index.ts';
@@ -52,12 +53,13 @@ import {
   toDate,
   type EntryCounts,
 } from './participation.ts';
+import { reviewWaitingCount } from './dashboard.ts';
 import { surveyState } from './survey-responses.ts';
 
 /** A home item with what orders it. */
 interface Ranked {
   item: HomeItem;
-  list: keyof HomeAnswer;
+  list: HomeList;
   /** Latest activity (submitted / done lists). */
   activityAt: Date | null;
 }
@@ -143,7 +145,7 @@ async function surveyItems(db: Db, userId: number, now: Date): Promise<Ranked[]>
 }
 
 /** A mission on its own: which list, and its state label. */
-function classifyMission(mission: Mission, counts: EntryCounts, now: Date): { list: keyof HomeAnswer; state: string } | null {
+function classifyMission(mission: Mission, counts: EntryCounts, now: Date): { list: HomeList; state: string } | null {
   const availability = availabilityOf(mission, 'live', now);
   const finished = finishedEntries(counts);
   const needsEntry = finished < mission.entriesMin && counts.total < mission.entriesMax;
@@ -204,7 +206,7 @@ async function missionAndGroupItems(db: Db, userId: number, now: Date): Promise<
     const active = states.some((entry) => entry.state === 'open' || entry.state === 'in_progress');
     const upcoming = inputs.some((input) => input.availability === 'upcoming');
     const waiting = inputs.some((input) => input.counts.submitted > 0);
-    let list: keyof HomeAnswer;
+    let list: HomeList;
     let state: string;
     if (done === inputs.length) [list, state] = ['done', 'done'];
     else if (active) [list, state] = ['todo', done > 0 || inputs.some((input) => input.counts.total > 0) ? 'in_progress' : 'open'];
@@ -259,11 +261,18 @@ async function missionAndGroupItems(db: Db, userId: number, now: Date): Promise<
 
 const time = (value: string | null | undefined) => (value ? Date.parse(value) : Number.POSITIVE_INFINITY);
 
-/** `GET /api/home` for the user. */
-export async function homeFor(db: Db, clock: Clock, userId: number): Promise<HomeAnswer> {
+/**
+ * `GET /api/home` for the user. Moderators and admins also get `staff.reviewWaiting` (one count on
+ * the partial index `mission_entries_waiting_idx`, run beside the rest); participants pay nothing
+ * for it.
+ */
+export async function homeFor(db: Db, clock: Clock, user: { id: number; role: Role }): Promise<HomeAnswer> {
   const now = clock.now();
-  const items = [...(await surveyItems(db, userId, now)), ...(await missionAndGroupItems(db, userId, now))];
-  const of = (list: keyof HomeAnswer) => items.filter((ranked) => ranked.list === list);
+  const userId = user.id;
+  const lists = async () => [...(await surveyItems(db, userId, now)), ...(await missionAndGroupItems(db, userId, now))];
+  const [items, reviewWaiting] = await Promise.all([lists(), isElevated(user.role) ? reviewWaitingCount(db) : null]);
+  const staff = reviewWaiting === null ? {} : { staff: { reviewWaiting } };
+  const of = (list: HomeList) => items.filter((ranked) => ranked.list === list);
   const todo = of('todo').sort((a, b) => {
     const upcoming = Number(a.item.state === 'upcoming') - Number(b.item.state === 'upcoming');
     if (upcoming !== 0) return upcoming;
@@ -280,5 +289,6 @@ export async function homeFor(db: Db, clock: Clock, userId: number): Promise<Hom
     done: of('done')
       .sort(byActivity)
       .map((ranked) => ranked.item),
+    ...staff,
   };
 }

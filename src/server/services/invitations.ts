@@ -1,13 +1,18 @@
-import type { Role } from '../../shared/roles.ts';
+import { eq } from 'drizzle-orm';
+import Papa from 'papaparse';
+import { ROLES, type Role } from '../../shared/roles.ts';
+import { emailSchema } from '../../shared/schemas/common.ts';
+import { INVITE_CSV_MAX_ROWS, INVITE_CSV_REQUIRED, type BulkInviteResult, type InviteCsvProblem } from '../../shared/users.ts';
 import type { Db } from '../db/index.ts';
-import type { User } from '../db/schema/index.ts';
+import { projectMembers, projects, users, type User } from '../db/schema/index.ts';
+import { ApiError } from '../errors.ts';
 import type { JobSender } from '../jobs/queue.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { invitationMail } from '../mail/templates.ts';
 import { audit } from './audit.ts';
 import type { Clock } from './clock.ts';
 import { issueLinkToken, linkUrl } from './tokens.ts';
-import { findOrCreateInvitedUser } from './users.ts';
+import { findOrCreateInvitedUser, usersByEmails } from './users.ts';
 
 export class InvitationError extends Error {}
 
@@ -28,37 +33,247 @@ export async function inviteUser(
   return { user, url, expiresAt, created };
 }
 
+/** Who is invited through the queue: the address, the role, and optionally names and a project to join. */
+export interface QueuedInvitation {
+  email: string;
+  role: Role;
+  invitedBy: number | null;
+  via: 'cli' | 'api';
+  firstName?: string | undefined;
+  lastName?: string | undefined;
+  /** Made a member of this project (it must exist). */
+  projectId?: number | null | undefined;
+  ip?: string | undefined;
+}
+
 /**
  * Invites someone through the job queue: the invited account exists when this returns; the
  * `invitation.send` job issues the link and mails it (so no live link waits in the queue).
  */
-export async function inviteLater(
-  deps: { db: Db; jobs: JobSender },
-  input: { email: string; role: Role; invitedBy: number | null; via: 'cli' | 'api' },
-): Promise<{ user: User; created: boolean }> {
-  return deps.db.transaction(async (tx) => {
-    const { user, created } = await invitableAccount(tx, input);
-    await auditInvitation(tx, input, user, created);
-    await deps.jobs.send('invitation.send', { userId: user.id }, { tx });
-    return { user, created };
+export async function inviteLater(deps: { db: Db; jobs: JobSender }, input: QueuedInvitation): Promise<{ user: User; created: boolean }> {
+  return deps.db.transaction((tx) => inviteInTransaction(tx, deps.jobs, input));
+}
+
+/**
+ * `inviteLater`'s work inside the caller's transaction: the account (made when new, its empty
+ * names filled in), the project membership, the audit row and the queued mail stand or fall together.
+ */
+export async function inviteInTransaction(tx: Db, jobs: JobSender, input: QueuedInvitation): Promise<{ user: User; created: boolean }> {
+  const found = await invitableAccount(tx, input);
+  let user = found.user;
+  const firstName = input.firstName?.trim() ?? '';
+  const lastName = input.lastName?.trim() ?? '';
+  if ((!user.firstName && firstName) || (!user.lastName && lastName)) {
+    const [named] = await tx
+      .update(users)
+      .set({ firstName: user.firstName || firstName, lastName: user.lastName || lastName })
+      .where(eq(users.id, user.id))
+      .returning();
+    if (named) user = named;
+  }
+  if (input.projectId) {
+    await tx.insert(projectMembers).values({ projectId: input.projectId, userId: user.id, addedBy: input.invitedBy }).onConflictDoNothing();
+  }
+  await auditInvitation(tx, input, user, found.created);
+  await jobs.send('invitation.send', { userId: user.id }, { tx });
+  return { user, created: found.created };
+}
+
+/**
+ * Resends the invitation of an invited account (a fresh link by the `invitation.send` job: the
+ * earlier one stops working); 409 `not_invited` for an account that is active or disabled.
+ */
+export async function resendInvitation(deps: { db: Db; jobs: JobSender }, input: { user: User; actorId: number; ip: string }): Promise<void> {
+  if (input.user.status !== 'invited') {
+    throw new ApiError(
+      409,
+      'not_invited',
+      input.user.status === 'disabled'
+        ? 'This account is disabled: enable it first.'
+        : 'This account is already active: they can sign in or reset their password.',
+    );
+  }
+  await deps.db.transaction(async (tx) => {
+    await audit(tx, { actorId: input.actorId, via: 'api', action: 'user.invite_resend', targetType: 'user', targetId: input.user.id, ip: input.ip });
+    await deps.jobs.send('invitation.send', { userId: input.user.id }, { tx });
   });
 }
 
 /** The invited account for the address (made when new); active and disabled accounts are refused. */
-async function invitableAccount(db: Db, input: { email: string; role: Role }): Promise<{ user: User; created: boolean }> {
-  const { user, created } = await findOrCreateInvitedUser(db, { email: input.email, role: input.role });
+async function invitableAccount(
+  db: Db,
+  input: { email: string; role: Role; firstName?: string | undefined; lastName?: string | undefined },
+): Promise<{ user: User; created: boolean }> {
+  const { user, created } = await findOrCreateInvitedUser(db, {
+    email: input.email,
+    role: input.role,
+    ...(input.firstName ? { firstName: input.firstName.trim() } : {}),
+    ...(input.lastName ? { lastName: input.lastName.trim() } : {}),
+  });
   if (user.status === 'active') throw new InvitationError(`${user.email} already has an active account; they can sign in or reset their password.`);
   if (user.status === 'disabled') throw new InvitationError(`${user.email} belongs to a disabled account; enable it before inviting again.`);
   return { user, created };
 }
 
-async function auditInvitation(db: Db, input: { invitedBy: number | null; via: 'cli' | 'api' }, user: User, created: boolean): Promise<void> {
+async function auditInvitation(
+  db: Db,
+  input: { invitedBy: number | null; via: 'cli' | 'api'; projectId?: number | null | undefined; ip?: string | undefined },
+  user: User,
+  created: boolean,
+): Promise<void> {
   await audit(db, {
     actorId: input.invitedBy,
     via: input.via,
     action: 'user.invite',
     targetType: 'user',
     targetId: user.id,
-    after: { email: user.email, role: user.role, created },
+    after: { email: user.email, role: user.role, created, ...(input.projectId ? { projectId: input.projectId } : {}) },
+    ip: input.ip ?? null,
   });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Many at once: a CSV file (docs/product.md §2.5)
+
+/** A row of the file that can be invited. */
+interface InviteRow {
+  line: number;
+  email: string;
+  firstName: string;
+  lastName: string;
+  role: Role;
+  projectId: number | null;
+}
+
+/** The caller of a bulk invitation: admins may invite any role, moderators participants only. */
+export interface Inviter {
+  id: number;
+  role: Role;
+}
+
+/** Whether `inviter` may invite someone as `role` (docs/permissions.md). */
+export function mayInviteAs(inviter: Pick<Inviter, 'role'>, role: Role): boolean {
+  return inviter.role === 'admin' || (inviter.role === 'moderator' && role === 'participant');
+}
+
+const cellOf = (row: readonly unknown[], index: number | undefined): string => (index === undefined ? '' : String(row[index] ?? '').trim());
+
+/**
+ * Reads a bulk invitation file: the header (line 1; `email`, `first name`, `last name`, optional
+ * `role` and `project`, any case and order) and every row, each checked — a well-formed address,
+ * not twice in the file, a known role the caller may give, a known project (by id or name), no
+ * active or disabled account — and either kept or reported as `{ line, column, message }`.
+ */
+export async function readInviteCsv(db: Db, inviter: Inviter, text: string): Promise<{ rows: number; valid: InviteRow[]; problems: InviteCsvProblem[] }> {
+  const parsed = Papa.parse<unknown[]>(text.replace(/^\uFEFF/, ''), { skipEmptyLines: false });
+  const records = parsed.data;
+  const problems: InviteCsvProblem[] = [];
+  const header = (records[0] ?? []).map((cell) =>
+    String(cell ?? '')
+      .trim()
+      .toLowerCase(),
+  );
+  const column = new Map<string, number>();
+  header.forEach((name, index) => {
+    if (!column.has(name)) column.set(name, index);
+  });
+  const missing = INVITE_CSV_REQUIRED.filter((name) => !column.has(name));
+  if (records.length === 0 || missing.length > 0) {
+    for (const name of missing) problems.push({ line: 1, column: name, message: `The header has no "${name}" column` });
+    return { rows: Math.max(0, records.length - 1), valid: [], problems };
+  }
+
+  // Blank lines are skipped; the line numbers stay those of the file (the header is line 1).
+  const lines = records
+    .map((row, index) => ({ row, line: index + 1 }))
+    .slice(1)
+    .filter(({ row }) => row.some((cell) => String(cell ?? '').trim() !== ''));
+  if (lines.length > INVITE_CSV_MAX_ROWS) {
+    return { rows: lines.length, valid: [], problems: [{ line: 1, column: null, message: `At most ${INVITE_CSV_MAX_ROWS} rows in one file` }] };
+  }
+
+  const projectRows = await db.select({ id: projects.id, name: projects.name }).from(projects);
+  const projectByName = new Map(projectRows.map((p) => [p.name.trim().toLowerCase(), p.id]));
+  const projectIds = new Set(projectRows.map((p) => p.id));
+
+  const seen = new Map<string, number>();
+  const candidates: InviteRow[] = [];
+  for (const { row, line } of lines) {
+    const rowProblems: InviteCsvProblem[] = [];
+    const rawEmail = cellOf(row, column.get('email'));
+    const email = emailSchema.safeParse(rawEmail);
+    if (!email.success) rowProblems.push({ line, column: 'email', message: rawEmail === '' ? 'Required' : 'Invalid email' });
+    else if (seen.has(email.data)) rowProblems.push({ line, column: 'email', message: `Already on line ${seen.get(email.data)}` });
+    else seen.set(email.data, line);
+    const firstName = cellOf(row, column.get('first name'));
+    const lastName = cellOf(row, column.get('last name'));
+    if (firstName.length > 100) rowProblems.push({ line, column: 'first name', message: 'Too long' });
+    if (lastName.length > 100) rowProblems.push({ line, column: 'last name', message: 'Too long' });
+    const rawRole = cellOf(row, column.get('role')).toLowerCase();
+    let role: Role = 'participant';
+    if (rawRole !== '') {
+      if (!(ROLES as readonly string[]).includes(rawRole))
+        rowProblems.push({ line, column: 'role', message: `Unknown role "${rawRole}" (participant, moderator or admin)` });
+      else {
+        role = rawRole as Role;
+        if (!mayInviteAs(inviter, role)) rowProblems.push({ line, column: 'role', message: 'Only admins may invite moderators and admins' });
+      }
+    }
+    const rawProject = cellOf(row, column.get('project'));
+    let projectId: number | null = null;
+    if (rawProject !== '') {
+      const byId = /^\d{1,10}$/.test(rawProject) && projectIds.has(Number(rawProject)) ? Number(rawProject) : undefined;
+      projectId = byId ?? projectByName.get(rawProject.toLowerCase()) ?? null;
+      if (projectId === null) rowProblems.push({ line, column: 'project', message: `Unknown project "${rawProject}"` });
+    }
+    if (rowProblems.length > 0) problems.push(...rowProblems);
+    else if (email.success) candidates.push({ line, email: email.data, firstName, lastName, role, projectId });
+  }
+
+  const existing = await usersByEmails(
+    db,
+    candidates.map((row) => row.email),
+  );
+  const valid: InviteRow[] = [];
+  for (const row of candidates) {
+    const account = existing.get(row.email);
+    if (account?.status === 'active') problems.push({ line: row.line, column: 'email', message: 'Already has an active account' });
+    else if (account?.status === 'disabled') problems.push({ line: row.line, column: 'email', message: 'Belongs to a disabled account' });
+    else if (account && !mayInviteAs(inviter, account.role))
+      problems.push({ line: row.line, column: 'email', message: 'An invited staff account: only admins may invite it again' });
+    else valid.push(row);
+  }
+  problems.sort((a, b) => a.line - b.line);
+  return { rows: lines.length, valid, problems };
+}
+
+/**
+ * `POST /api/admin/invitations/bulk`: with `dryRun`, the preview (nothing changes); else every
+ * valid row is invited — accounts, memberships, audit rows and the queued `invitation.send` jobs
+ * in one transaction — and the rows with problems are left out (listed in the answer).
+ */
+export async function bulkInvite(
+  deps: { db: Db; jobs: JobSender },
+  input: { inviter: Inviter; text: string; dryRun: boolean; ip: string },
+): Promise<BulkInviteResult> {
+  const read = await readInviteCsv(deps.db, input.inviter, input.text);
+  if (input.dryRun || read.valid.length === 0) return { rows: read.rows, valid: read.valid.length, problems: read.problems, dryRun: input.dryRun, invited: 0 };
+  const invited = await deps.db.transaction(async (tx) => {
+    let count = 0;
+    for (const row of read.valid) {
+      await inviteInTransaction(tx, deps.jobs, {
+        email: row.email,
+        role: row.role,
+        firstName: row.firstName,
+        lastName: row.lastName,
+        projectId: row.projectId,
+        invitedBy: input.inviter.id,
+        via: 'api',
+        ip: input.ip,
+      });
+      count += 1;
+    }
+    return count;
+  });
+  return { rows: read.rows, valid: read.valid.length, problems: read.problems, dryRun: false, invited };
 }

@@ -15,6 +15,8 @@ import { entryDecisions, entrySubmissions, missionEntries, probes, reviewNotes, 
 import { canonicalTimeZone, localDateIn, nextLocalMidnight, safeTimeZone } from '../../shared/time-zone.ts';
 import { ApiError } from '../errors.ts';
 import type { Clock } from './clock.ts';
+import { linkAnswerMedia } from './gallery.ts';
+import { recordContribution } from './members.ts';
 import { syncEntryPoints } from './points.ts';
 import {
   answersError,
@@ -264,21 +266,29 @@ async function entryRefusal(db: Db, entryId: number, orElse: () => ApiError): Pr
   return entryConflict(current);
 }
 
-/** Writes an editable entry's answers when its revision is still `expected`, bumping it; the new status and revision. */
+/**
+ * Writes an editable entry's answers when its revision is still `expected`, bumping it, and links
+ * the participant's photos they hold to the entry in the same transaction (the gallery:
+ * `linkAnswerMedia` in `gallery.ts`); the new status and revision.
+ */
 async function writeAnswers(
   db: Db,
-  entryId: number,
+  entry: Pick<MissionEntry, 'id' | 'userId' | 'missionId'> & { projectId: number },
   answers: Answers,
   expected: number,
   now: Date,
   orElse: () => ApiError,
 ): Promise<{ status: EntryStatus; revision: number }> {
-  const [saved] = await db
-    .update(missionEntries)
-    .set({ answers, updatedAt: now, revision: sql`${missionEntries.revision} + 1` })
-    .where(and(eq(missionEntries.id, entryId), inArray(missionEntries.status, [...EDITABLE_STATUSES]), eq(missionEntries.revision, expected)))
-    .returning({ status: missionEntries.status, revision: missionEntries.revision });
-  if (!saved) throw await entryRefusal(db, entryId, orElse);
+  const saved = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(missionEntries)
+      .set({ answers, updatedAt: now, revision: sql`${missionEntries.revision} + 1` })
+      .where(and(eq(missionEntries.id, entry.id), inArray(missionEntries.status, [...EDITABLE_STATUSES]), eq(missionEntries.revision, expected)))
+      .returning({ status: missionEntries.status, revision: missionEntries.revision });
+    if (row) await linkAnswerMedia(tx, entry.userId, { kind: 'entry', projectId: entry.projectId, missionId: entry.missionId, entryId: entry.id }, answers);
+    return row ?? null;
+  });
+  if (!saved) throw await entryRefusal(db, entry.id, orElse);
   return saved;
 }
 
@@ -305,7 +315,7 @@ export async function saveEntry(
   if (input.revision === undefined && entry.revision > 0) {
     throw new ApiError(400, 'validation_failed', 'Check the highlighted fields', { fields: { revision: [REVISION_REQUIRED_MESSAGE] } });
   }
-  const saved = await writeAnswers(db, entry.id, input.answers, input.revision ?? entry.revision, now, notEditable);
+  const saved = await writeAnswers(db, { ...entry, projectId: visible.item.projectId }, input.answers, input.revision ?? entry.revision, now, notEditable);
   return { status: saved.status, savedAt: now.toISOString(), revision: saved.revision };
 }
 
@@ -367,7 +377,7 @@ export async function submitEntry(
   let revision = input.revision ?? entry.revision;
   let answers = entry.answers;
   if (input.answers !== undefined) {
-    revision = (await writeAnswers(db, entry.id, input.answers, revision, now, alreadySubmitted)).revision;
+    revision = (await writeAnswers(db, { ...entry, projectId: mission.projectId }, input.answers, revision, now, alreadySubmitted)).revision;
     answers = input.answers;
   }
   const definition = await formDefinition(db, mission.formId, entry.formVersion);
@@ -397,6 +407,8 @@ export async function submitEntry(
       .where(and(eq(missionEntries.id, entry.id), inArray(missionEntries.status, [...EDITABLE_STATUSES]), eq(missionEntries.revision, revision)))
       .returning({ id: missionEntries.id, submissionCount: missionEntries.submissionCount });
     if (!done) throw await entryRefusal(tx, entry.id, alreadySubmitted);
+    await linkAnswerMedia(tx, userId, { kind: 'entry', projectId: mission.projectId, missionId: mission.id, entryId: entry.id }, checked.answers);
+    await recordContribution(tx, mission.projectId, userId, now);
     // Every submission is kept as a version; an automatic review decides it at once.
     const [version] = await tx
       .insert(entrySubmissions)

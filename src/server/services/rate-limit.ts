@@ -105,6 +105,8 @@ export const RATE_LIMITS = {
    * (256 bits) cannot be guessed, this only bounds the work.
    */
   externalWebhooksPerIp: { limit: 1200, windowMs: MINUTE },
+  /** Invitation calls (one, many from a CSV, resend) per staff member: each queues mail. */
+  invitationsPerUser: { limit: 120, windowMs: HOUR },
   /** Photo uploads (POST /api/media) per signed-in user; the bytes per day are summed from `media`. */
   mediaUploadsPerUser: { limit: MEDIA_LIMITS.uploadsPerHour, windowMs: HOUR },
 } as const satisfies Record<string, RateLimitRule>;

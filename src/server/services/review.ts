@@ -8,7 +8,7 @@
  * the participant's notification and the audit row stand or fall together. Deciding what the entry
  * already is (same status, same reason) changes nothing, so twenty identical approvals make one.
  */
-import { and, asc, count, desc, eq, ilike, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, isNotNull, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Answers } from '../../shared/forms/definition.ts';
 import type { EntryStatus } from '../../shared/mission-entries.ts';
@@ -17,16 +17,18 @@ import type { UserRef } from '../../shared/projects.ts';
 import { canonicalJson } from '../../shared/canonical-json.ts';
 import {
   DECISION_STATUS,
+  encodeInboxCursor,
   type DecisionView,
   type ReasonTemplateView,
   type ReviewDecisionStatus,
+  type ReviewInboxPage,
   type ReviewDecision,
   type ReviewNoteView,
   type ReviewQueueItem,
   type ReviewSubmission,
   type SubmissionVersion,
 } from '../../shared/review.ts';
-import type { reasonTemplateSchema, reviewQueueQuerySchema } from '../../shared/schemas/review.ts';
+import type { reasonTemplateSchema, ReviewInboxQuery, reviewQueueQuerySchema } from '../../shared/schemas/review.ts';
 import { addDays, utcMidnight } from '../../shared/calendar-day.ts';
 import type { Db } from '../db/index.ts';
 import {
@@ -35,6 +37,7 @@ import {
   missionEntries,
   missions,
   probes,
+  projects,
   reasonTemplates,
   reviewNotes,
   users,
@@ -105,51 +108,55 @@ export async function reviewQueue(db: Db, missionId: number, query: ReviewQueueQ
   return paginate(query, {
     rows: async (limit, offset) => {
       const rows = await db
-        .select({
-          id: missionEntries.id,
-          user: userRefColumns,
-          status: missionEntries.status,
-          submittedAt: missionEntries.submittedAt,
-          submissionCount: missionEntries.submissionCount,
-          localDate: missionEntries.localDate,
-          createdAt: missionEntries.createdAt,
-        })
+        .select(queueRowColumns)
         .from(missionEntries)
         .innerJoin(users, eq(users.id, missionEntries.userId))
         .where(where)
         .orderBy(...order)
         .limit(limit)
         .offset(offset);
-      return queueItems(db, missionId, rows);
+      return queueItems(db, rows);
     },
     count: () => countOf(db.select({ value: count() }).from(missionEntries).innerJoin(users, eq(users.id, missionEntries.userId)).where(where)),
   });
 }
 
-/** The queue's rows with each participant's entries in the mission and each entry's unanswered probes (one grouped query each). */
-async function queueItems(
-  db: Db,
-  missionId: number,
-  rows: {
-    id: number;
-    user: UserRef;
-    status: EntryStatus;
-    submittedAt: Date | null;
-    submissionCount: number;
-    localDate: string;
-    createdAt: Date;
-  }[],
-): Promise<ReviewQueueItem[]> {
+/** What a queue row reads of an entry and its participant. */
+const queueRowColumns = {
+  id: missionEntries.id,
+  missionId: missionEntries.missionId,
+  user: userRefColumns,
+  status: missionEntries.status,
+  submittedAt: missionEntries.submittedAt,
+  submissionCount: missionEntries.submissionCount,
+  localDate: missionEntries.localDate,
+  createdAt: missionEntries.createdAt,
+};
+
+interface QueueRow {
+  id: number;
+  missionId: number;
+  user: UserRef;
+  status: EntryStatus;
+  submittedAt: Date | null;
+  submissionCount: number;
+  localDate: string;
+  createdAt: Date;
+}
+
+/** The queue's rows with each participant's entries in the entry's mission and each entry's unanswered probes (one grouped query each). */
+async function queueItems(db: Db, rows: QueueRow[]): Promise<ReviewQueueItem[]> {
   const userIds = [...new Set(rows.map((row) => row.user.id))];
+  const missionIds = [...new Set(rows.map((row) => row.missionId))];
   const entryIds = rows.map((row) => row.id);
   const [perUser, waiting] = await Promise.all([
     userIds.length === 0
       ? []
       : db
-          .select({ userId: missionEntries.userId, n: count() })
+          .select({ missionId: missionEntries.missionId, userId: missionEntries.userId, n: count() })
           .from(missionEntries)
-          .where(and(eq(missionEntries.missionId, missionId), inArray(missionEntries.userId, userIds)))
-          .groupBy(missionEntries.userId),
+          .where(and(inArray(missionEntries.missionId, missionIds), inArray(missionEntries.userId, userIds)))
+          .groupBy(missionEntries.missionId, missionEntries.userId),
     entryIds.length === 0
       ? []
       : db
@@ -158,7 +165,7 @@ async function queueItems(
           .where(and(inArray(probes.entryId, entryIds), isNull(probes.answeredAt)))
           .groupBy(probes.entryId),
   ]);
-  const entriesOf = new Map(perUser.map((row) => [row.userId, row.n]));
+  const entriesOf = new Map(perUser.map((row) => [`${row.missionId}:${row.userId}`, row.n]));
   const waitingOf = new Map(waiting.map((row) => [row.entryId, row.n]));
   return rows.map((row) => ({
     id: row.id,
@@ -168,9 +175,80 @@ async function queueItems(
     resubmission: row.submissionCount >= 2,
     localDate: row.localDate,
     createdAt: row.createdAt.toISOString(),
-    entriesOfUser: entriesOf.get(row.user.id) ?? 0,
+    entriesOfUser: entriesOf.get(`${row.missionId}:${row.user.id}`) ?? 0,
     probesWaiting: waitingOf.get(row.id) ?? 0,
   }));
+}
+
+/** The inbox's count: the participant and the mission joined only when a filter reads them (the default count stays on the waiting index). */
+function countInbox(db: Db, where: SQL | undefined, join: { users: boolean; missions: boolean }): Promise<number> {
+  let select = db.select({ value: count() }).from(missionEntries).$dynamic();
+  if (join.users) select = select.innerJoin(users, eq(users.id, missionEntries.userId));
+  if (join.missions) select = select.innerJoin(missions, eq(missions.id, missionEntries.missionId));
+  return countOf(select.where(where));
+}
+
+/**
+ * `GET /api/admin/submissions`: the review inbox, the queue across every project (moderators and
+ * admins review all of them, docs/product.md §2.5), oldest first on (moment, id) and paged by
+ * keyset: each page starts after the `cursor` row, so a million entries cost what one page costs
+ * (the index `mission_entries_waiting_idx (submitted_at, id) where status = 'submitted'` serves the
+ * default queue). The moment is when the entry was submitted (created, for drafts; an entry of
+ * another status without a submission time, which submitting never leaves, is not listed). Filters as the
+ * mission queue's (`reviewQueue`), plus `projectId` and `missionId`; `status` `all` keeps every
+ * status but drafts. `total` counts every row the filters keep (the cursor aside).
+ */
+export async function reviewInbox(db: Db, query: ReviewInboxQuery): Promise<ReviewInboxPage> {
+  // Every entry but a draft has its submission time (submitting sets it): order on the column itself,
+  // as the indexes do (`mission_entries_waiting_idx`, `mission_entries_submitted_at_idx`); drafts on when they were made.
+  const drafts = query.status === 'draft';
+  const moment = drafts ? entryMoment : sql`${missionEntries.submittedAt}`;
+  const conditions: SQL[] = [];
+  if (query.status === 'all') conditions.push(ne(missionEntries.status, 'draft'));
+  else conditions.push(eq(missionEntries.status, query.status));
+  if (!drafts) conditions.push(isNotNull(missionEntries.submittedAt));
+  if (query.missionId !== undefined) conditions.push(eq(missionEntries.missionId, query.missionId));
+  if (query.projectId !== undefined) conditions.push(eq(missions.projectId, query.projectId));
+  if (query.q) {
+    const pattern = containsPattern(query.q);
+    const search = or(ilike(users.email, pattern), ilike(sql`${users.firstName} || ' ' || ${users.lastName}`, pattern));
+    if (search) conditions.push(search);
+  }
+  if (query.from) conditions.push(sql`${moment} >= ${utcMidnight(query.from).toISOString()}::timestamptz`);
+  if (query.to) conditions.push(sql`${moment} < ${utcMidnight(addDays(query.to, 1)).toISOString()}::timestamptz`);
+  if (query.probes === 'waiting') conditions.push(probeWaiting);
+  const where = and(...conditions);
+  const after = query.cursor ? sql`(${moment}, ${missionEntries.id}) > (${query.cursor.at}::timestamptz, ${query.cursor.id})` : undefined;
+  const [rows, total] = await Promise.all([
+    db
+      .select({
+        ...queueRowColumns,
+        at: sql<string>`to_char(${moment} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
+        mission: { id: missions.id, title: missions.title, points: missions.points },
+        project: { id: projects.id, name: projects.name },
+      })
+      .from(missionEntries)
+      .innerJoin(users, eq(users.id, missionEntries.userId))
+      .innerJoin(missions, eq(missions.id, missionEntries.missionId))
+      .innerJoin(projects, eq(projects.id, missions.projectId))
+      .where(after ? and(where, after) : where)
+      .orderBy(asc(moment), asc(missionEntries.id))
+      .limit(query.limit + 1),
+    countInbox(db, where, { users: Boolean(query.q), missions: query.projectId !== undefined }),
+  ]);
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  const items = await queueItems(db, page);
+  const byId = new Map(page.map((row) => [row.id, row]));
+  return {
+    items: items.map((item) => {
+      const row = byId.get(item.id);
+      if (!row) throw new Error(`inbox row ${item.id} went missing`);
+      return { ...item, mission: row.mission, project: row.project };
+    }),
+    nextCursor: rows.length > query.limit && last ? encodeInboxCursor({ at: last.at, id: last.id }) : null,
+    total,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------

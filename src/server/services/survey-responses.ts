@@ -13,6 +13,8 @@ import { surveyExternalRefs, surveyResponses, type Survey, type SurveyResponse }
 import { ApiError } from '../errors.ts';
 import type { Clock } from './clock.ts';
 import { creditSurvey } from './points.ts';
+import { linkAnswerMedia } from './gallery.ts';
+import { recordContribution } from './members.ts';
 import { answersError, availabilityOf, checkSubmission, formDefinition, type Availability, type Visible } from './participation.ts';
 
 /** The seed of the renderer's random option order: stable for one participant of one survey. */
@@ -156,27 +158,35 @@ export async function saveResponse(
   requireOpen(availabilityOf(survey, visible.projectStatus, clock.now()));
   if (existing && input.revision === undefined) throw SURVEY_ERRORS.revisionRequired();
   const now = clock.now();
-  const insert = db.insert(surveyResponses).values({
+  const values = {
     surveyId: survey.id,
     userId,
     formVersion: form.formVersion,
     answers: input.answers,
     pageId: input.pageId,
     revision: 1,
-    status: 'draft',
+    status: 'draft' as const,
     startedAt: now,
     updatedAt: now,
+  };
+  // The save and the links of the photos its answers hold (the gallery) in one transaction.
+  const saved = await db.transaction(async (tx) => {
+    const insert = tx.insert(surveyResponses).values(values);
+    const [row] =
+      input.revision === undefined
+        ? await insert
+            .onConflictDoNothing({ target: [surveyResponses.surveyId, surveyResponses.userId] })
+            .returning({ id: surveyResponses.id, revision: surveyResponses.revision })
+        : await insert
+            .onConflictDoUpdate({
+              target: [surveyResponses.surveyId, surveyResponses.userId],
+              set: { answers: input.answers, pageId: input.pageId, updatedAt: now, revision: sql`${surveyResponses.revision} + 1` },
+              setWhere: and(eq(surveyResponses.status, 'draft'), eq(surveyResponses.revision, input.revision)),
+            })
+            .returning({ id: surveyResponses.id, revision: surveyResponses.revision });
+    if (row) await linkAnswerMedia(tx, userId, { kind: 'response', projectId: survey.projectId, responseId: row.id }, input.answers);
+    return row ?? null;
   });
-  const [saved] =
-    input.revision === undefined
-      ? await insert.onConflictDoNothing({ target: [surveyResponses.surveyId, surveyResponses.userId] }).returning({ revision: surveyResponses.revision })
-      : await insert
-          .onConflictDoUpdate({
-            target: [surveyResponses.surveyId, surveyResponses.userId],
-            set: { answers: input.answers, pageId: input.pageId, updatedAt: now, revision: sql`${surveyResponses.revision} + 1` },
-            setWhere: and(eq(surveyResponses.status, 'draft'), eq(surveyResponses.revision, input.revision)),
-          })
-          .returning({ revision: surveyResponses.revision });
   // Nothing written: a submit won in between, or the revision is stale.
   if (!saved) throw await refusal(db, survey.id, userId);
   return { status: 'draft', savedAt: now.toISOString(), revision: saved.revision };
@@ -246,6 +256,8 @@ export async function submitResponse(
         })
         .returning({ id: surveyResponses.id });
       if (!row) return false;
+      await linkAnswerMedia(tx, userId, { kind: 'response', projectId: survey.projectId, responseId: row.id }, checked.answers);
+      await recordContribution(tx, survey.projectId, userId, now);
       await creditSurvey(tx, clock, survey, userId);
       return true;
     });

@@ -1,12 +1,30 @@
-import { count, eq, ilike, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { ListPage } from '../../shared/list.ts';
 import type { Role } from '../../shared/roles.ts';
-import type { UserListQuery } from '../../shared/schemas/admin.ts';
+import type { UserListQuery } from '../../shared/schemas/users.ts';
+import type { AdminUserDetail, AdminUserListItem } from '../../shared/users.ts';
 import type { Db } from '../db/index.ts';
-import { users, type User } from '../db/schema/index.ts';
+import {
+  auditLog,
+  missionEntries,
+  missions,
+  pointsLedger,
+  projectMembers,
+  projects,
+  sessions,
+  tokens,
+  users,
+  userSearchText,
+  type User,
+} from '../db/schema/index.ts';
+import { ApiError } from '../errors.ts';
+import { audit } from './audit.ts';
+import type { Clock } from './clock.ts';
+import { csvRows, type CsvCell } from './csv.ts';
 import { hashPassword } from './passwords.ts';
 import { countOf, listOrder, pageOf, paginate } from './list.ts';
 import { containsPattern } from './search.ts';
+import { deleteUserSessions } from './sessions.ts';
 
 export class UserExistsError extends Error {
   constructor(email: string) {
@@ -67,9 +85,13 @@ export async function findOrCreateInvitedUser(
       firstName: input.firstName ?? '',
       lastName: input.lastName ?? '',
     })
+    // Two invitations of one new address at once: the second waits for the first and finds its account.
+    .onConflictDoNothing()
     .returning();
-  if (!user) throw new Error('insert returned no row');
-  return { user, created: true };
+  if (user) return { user, created: true };
+  const raced = await findUserByEmail(db, input.email);
+  if (!raced) throw new Error('insert returned no row');
+  return { user: raced, created: false };
 }
 
 /** What a user looks like to the browser (never the password hash). */
@@ -85,10 +107,41 @@ export function publicUser(user: User) {
 }
 export type PublicUser = ReturnType<typeof publicUser>;
 
-/** `GET /api/admin/users`: searched in the email and the names; by id (default), email, name (last, first) or creation. */
-export function listUsers(db: Db, query: UserListQuery): Promise<ListPage<PublicUser>> {
-  const pattern = query.q ? containsPattern(query.q) : null;
-  const where = pattern ? or(ilike(users.email, pattern), ilike(users.firstName, pattern), ilike(users.lastName, pattern)) : undefined;
+/** A row of the admin users list (and its CSV). */
+export function adminUserListItem(user: User): AdminUserListItem {
+  return { ...publicUser(user), createdAt: user.createdAt.toISOString(), lastActiveAt: user.lastActiveAt?.toISOString() ?? null };
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** The start of a `YYYY-MM-DD` day in UTC. */
+const dayStart = (day: string) => new Date(`${day}T00:00:00.000Z`);
+
+/**
+ * The WHERE of the users list and its CSV: `q` with `userSearchText like '%…%'` (lower-cased, the
+ * exact expression of the pg_trgm index `users_search_trgm_idx`, so prefix and contains searches
+ * use it), `role` and `status` (`users_role_status_idx`), `projectId` (an `exists` on
+ * project_members, indexed by user), `from` / `to` (sign-up days, inclusive, UTC; `users_created_idx`).
+ */
+export function userListWhere(query: Omit<UserListQuery, 'page' | 'pageSize' | 'sort' | 'dir'>): SQL | undefined {
+  return and(
+    query.q ? sql`${userSearchText} like ${containsPattern(query.q.toLowerCase())}` : undefined,
+    query.role ? eq(users.role, query.role) : undefined,
+    query.status ? eq(users.status, query.status) : undefined,
+    query.projectId
+      ? sql`exists (select 1 from ${projectMembers} where ${projectMembers.projectId} = ${query.projectId} and ${projectMembers.userId} = ${users.id})`
+      : undefined,
+    query.from ? gte(users.createdAt, dayStart(query.from)) : undefined,
+    query.to ? lt(users.createdAt, new Date(dayStart(query.to).getTime() + DAY_MS)) : undefined,
+  );
+}
+
+/**
+ * `GET /api/admin/users`: searched in the email and the names (any part, any case); filtered by
+ * role, status, project membership and sign-up days; by id (default), email, name (last, first),
+ * creation (newest first) or last activity (most recent first, never active last).
+ */
+export function listUsers(db: Db, query: UserListQuery): Promise<ListPage<AdminUserListItem>> {
+  const where = userListWhere(query);
   const order = listOrder(
     query,
     {
@@ -96,6 +149,7 @@ export function listUsers(db: Db, query: UserListQuery): Promise<ListPage<Public
       email: { by: sql`lower(${users.email})`, dir: 'asc' },
       name: { by: [sql`lower(${users.lastName})`, sql`lower(${users.firstName})`], dir: 'asc' },
       created: { by: users.createdAt, dir: 'desc' },
+      lastActive: { by: sql`coalesce(${users.lastActiveAt}, '-infinity'::timestamptz)`, dir: 'desc' },
     },
     users.id,
   );
@@ -106,8 +160,268 @@ export function listUsers(db: Db, query: UserListQuery): Promise<ListPage<Public
         .from(users)
         .where(where)
         .orderBy(...order),
-      publicUser,
+      adminUserListItem,
     ),
     count: () => countOf(db.select({ value: count() }).from(users).where(where)),
   });
+}
+
+/** Rows of the users CSV read at a time. */
+const CSV_PAGE_SIZE = 500;
+export const USERS_CSV_HEADER = ['ID', 'Email', 'First name', 'Last name', 'Role', 'Status', 'Signed up', 'Last active'] as const;
+
+/**
+ * `GET /api/admin/users.csv`: the filtered list as a stream of formula-safe CSV (a byte order
+ * mark first), in id order, read `CSV_PAGE_SIZE` rows at a time by id (never the whole table).
+ */
+export function usersCsv(db: Db, query: Omit<UserListQuery, 'page' | 'pageSize' | 'sort' | 'dir'>): ReadableStream<Uint8Array> {
+  const where = userListWhere(query);
+  const encoder = new TextEncoder();
+  let lastId = 0;
+  let done = false;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(encoder.encode(`\uFEFF${csvRows([], USERS_CSV_HEADER)}`));
+    },
+    async pull(controller) {
+      if (done) return;
+      const rows = await db
+        .select()
+        .from(users)
+        .where(and(where, gt(users.id, lastId)))
+        .orderBy(asc(users.id))
+        .limit(CSV_PAGE_SIZE);
+      if (rows.length > 0) {
+        lastId = rows[rows.length - 1]?.id ?? lastId;
+        const cells: CsvCell[][] = rows.map((row) => [
+          row.id,
+          row.email,
+          row.firstName,
+          row.lastName,
+          row.role,
+          row.status,
+          row.createdAt.toISOString(),
+          row.lastActiveAt?.toISOString() ?? '',
+        ]);
+        controller.enqueue(encoder.encode(`\r\n${csvRows(cells)}`));
+      }
+      if (rows.length < CSV_PAGE_SIZE) {
+        done = true;
+        controller.close();
+      }
+    },
+  });
+}
+
+/** How many rows of each history the detail shows (newest first). */
+const DETAIL_ROWS = 50;
+
+/** `GET /api/admin/users/{id}`: everything staff see about one person; null when there is none. */
+export async function adminUserDetail(db: Db, userId: number): Promise<AdminUserDetail | null> {
+  const user = await findUserById(db, userId);
+  if (!user) return null;
+  const [userSessions, memberships, entries, [totals], ledger, trail] = await Promise.all([
+    db
+      .select({ id: sessions.id, userAgent: sessions.userAgent, ip: sessions.ip, createdAt: sessions.createdAt, lastSeenAt: sessions.lastSeenAt })
+      .from(sessions)
+      .where(eq(sessions.userId, userId))
+      .orderBy(desc(sessions.lastSeenAt)),
+    db
+      .select({ id: projects.id, name: projects.name, status: projects.status, addedAt: projectMembers.addedAt })
+      .from(projectMembers)
+      .innerJoin(projects, eq(projects.id, projectMembers.projectId))
+      .where(eq(projectMembers.userId, userId))
+      .orderBy(desc(projectMembers.addedAt)),
+    db
+      .select({
+        id: missionEntries.id,
+        missionId: missionEntries.missionId,
+        missionTitle: missions.title,
+        projectId: missions.projectId,
+        status: missionEntries.status,
+        submittedAt: missionEntries.submittedAt,
+        updatedAt: missionEntries.updatedAt,
+      })
+      .from(missionEntries)
+      .innerJoin(missions, eq(missions.id, missionEntries.missionId))
+      .where(eq(missionEntries.userId, userId))
+      .orderBy(desc(missionEntries.updatedAt), desc(missionEntries.id))
+      .limit(DETAIL_ROWS),
+    db
+      .select({
+        balance: sql<number>`coalesce(sum(${pointsLedger.points}) filter (where ${pointsLedger.state} = 'available'), 0)::bigint`.mapWith(Number),
+        pending: sql<number>`coalesce(sum(${pointsLedger.points}) filter (where ${pointsLedger.state} = 'pending'), 0)::bigint`.mapWith(Number),
+      })
+      .from(pointsLedger)
+      .where(eq(pointsLedger.userId, userId)),
+    db.select().from(pointsLedger).where(eq(pointsLedger.userId, userId)).orderBy(desc(pointsLedger.createdAt), desc(pointsLedger.id)).limit(DETAIL_ROWS),
+    // Done to them (audit_log_target_idx) or by them (audit_log_actor_idx): two indexed reads, merged.
+    Promise.all([
+      db
+        .select({ row: auditLog, actorEmail: users.email })
+        .from(auditLog)
+        .leftJoin(users, eq(users.id, auditLog.actorId))
+        .where(and(eq(auditLog.targetType, 'user'), eq(auditLog.targetId, String(userId))))
+        .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
+        .limit(DETAIL_ROWS),
+      db
+        .select({ row: auditLog, actorEmail: users.email })
+        .from(auditLog)
+        .leftJoin(users, eq(users.id, auditLog.actorId))
+        .where(eq(auditLog.actorId, userId))
+        .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
+        .limit(DETAIL_ROWS),
+    ]),
+  ]);
+  const [toThem, byThem] = trail;
+  const seen = new Set<number>();
+  const auditRows = [...toThem.map((r) => ({ ...r, direction: 'to' as const })), ...byThem.map((r) => ({ ...r, direction: 'by' as const }))]
+    .filter(({ row }) => (seen.has(row.id) ? false : (seen.add(row.id), true)))
+    .sort((a, b) => b.row.createdAt.getTime() - a.row.createdAt.getTime() || b.row.id - a.row.id)
+    .slice(0, DETAIL_ROWS);
+  return {
+    ...adminUserListItem(user),
+    address: user.address,
+    preferences: { ...user.preferences },
+    lastSignInAt: user.lastSignInAt?.toISOString() ?? null,
+    termsAcceptedAt: user.termsAcceptedAt?.toISOString() ?? null,
+    sessions: userSessions.map((s) => ({
+      id: s.id.slice(0, 12),
+      userAgent: s.userAgent,
+      ip: s.ip,
+      createdAt: s.createdAt.toISOString(),
+      lastSeenAt: s.lastSeenAt.toISOString(),
+    })),
+    projects: memberships.map((p) => ({ ...p, addedAt: p.addedAt.toISOString() })),
+    entries: entries.map((e) => ({ ...e, submittedAt: e.submittedAt?.toISOString() ?? null, updatedAt: e.updatedAt.toISOString() })),
+    points: {
+      balance: totals?.balance ?? 0,
+      pending: totals?.pending ?? 0,
+      entries: ledger.map((row) => ({
+        id: row.id,
+        points: row.points,
+        state: row.state,
+        reason: row.reason,
+        source: row.source,
+        createdAt: row.createdAt.toISOString(),
+        createdBy: row.createdBy,
+      })),
+    },
+    audit: auditRows.map(({ row, actorEmail, direction }) => ({
+      id: row.id,
+      action: row.action,
+      actorId: row.actorId,
+      actorEmail,
+      targetType: row.targetType,
+      targetId: row.targetId,
+      direction,
+      before: row.before,
+      after: row.after,
+      createdAt: row.createdAt.toISOString(),
+    })),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Roles, status and sessions (admins only: docs/permissions.md)
+
+/**
+ * `PATCH /api/admin/users/{id}` (docs/product.md §2.5): a new role and/or status, in one
+ * transaction with its audit row (`user.update`). Nobody changes their own role or disables
+ * themself (409 `self_change`); the last active admin is never demoted or disabled (409
+ * `last_admin`: the active admins are locked first, so two admins demoting each other at once
+ * leave one); an invited account is enabled by its owner's onboarding, not here (409
+ * `not_onboarded`). A role change or a disable ends every session of the user at once; a disable
+ * also voids their unused links (invitation, reset, email), which the link calls refuse anyway.
+ */
+export async function updateUserAccess(
+  db: Db,
+  clock: Clock,
+  input: { actorId: number; userId: number; role?: Role | undefined; status?: 'active' | 'disabled' | undefined; ip: string },
+): Promise<{ user: User; endedSessions: number }> {
+  return db.transaction(async (tx) => {
+    // Always in the same order (the admins by id, then the user), so concurrent changes cannot deadlock.
+    const admins = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.role, 'admin'), eq(users.status, 'active')))
+      .orderBy(asc(users.id))
+      .for('update');
+    const [target] = await tx.select().from(users).where(eq(users.id, input.userId)).for('update');
+    if (!target) throw new ApiError(404, 'not_found', 'No such user');
+    const role = input.role ?? target.role;
+    let status = target.status;
+    if (input.status === 'disabled') status = 'disabled';
+    if (input.status === 'active' && target.status === 'disabled') status = target.passwordHash ? 'active' : 'invited';
+    if (input.status === 'active' && target.status === 'invited') {
+      throw new ApiError(
+        409,
+        'not_onboarded',
+        'This account is still invited: it becomes active when its owner sets a password. Resend the invitation instead.',
+      );
+    }
+    const roleChanged = role !== target.role;
+    const statusChanged = status !== target.status;
+    if (!roleChanged && !statusChanged) return { user: target, endedSessions: 0 };
+    if (target.id === input.actorId) {
+      throw new ApiError(409, 'self_change', 'You cannot change your own role or disable your own account: another admin must.');
+    }
+    const losesAdmin = target.role === 'admin' && target.status === 'active' && (role !== 'admin' || status !== 'active');
+    if (losesAdmin && admins.filter((admin) => admin.id !== target.id).length === 0) {
+      throw new ApiError(409, 'last_admin', 'This is the last active admin: make someone else an admin first.');
+    }
+    const now = clock.now();
+    const [user] = await tx.update(users).set({ role, status, updatedAt: now }).where(eq(users.id, target.id)).returning();
+    if (!user) throw new Error('update returned no row');
+    const endedSessions = roleChanged || status === 'disabled' ? await deleteUserSessions(tx, target.id) : 0;
+    if (status === 'disabled') {
+      await tx
+        .update(tokens)
+        .set({ usedAt: now })
+        .where(and(eq(tokens.userId, target.id), isNull(tokens.usedAt)));
+    }
+    await audit(tx, {
+      actorId: input.actorId,
+      via: 'api',
+      action: 'user.update',
+      targetType: 'user',
+      targetId: target.id,
+      before: { role: target.role, status: target.status },
+      after: { role, status, endedSessions },
+      ip: input.ip,
+    });
+    return { user, endedSessions };
+  });
+}
+
+/** `POST /api/admin/users/{id}/sessions/end`: every session of the user ends; audited `user.sessions_end`. */
+export async function endUserSessions(db: Db, input: { actorId: number; userId: number; ip: string }): Promise<{ ended: number }> {
+  return db.transaction(async (tx) => {
+    const ended = await deleteUserSessions(tx, input.userId);
+    await audit(tx, {
+      actorId: input.actorId,
+      via: 'api',
+      action: 'user.sessions_end',
+      targetType: 'user',
+      targetId: input.userId,
+      after: { ended },
+      ip: input.ip,
+    });
+    return { ended };
+  });
+}
+
+/** The accounts of these lower-cased addresses (one query per 1000). */
+export async function usersByEmails(db: Db, emails: readonly string[]): Promise<Map<string, User>> {
+  const found = new Map<string, User>();
+  for (let at = 0; at < emails.length; at += 1000) {
+    const chunk = emails.slice(at, at + 1000);
+    if (chunk.length === 0) continue;
+    const rows = await db
+      .select()
+      .from(users)
+      .where(inArray(sql`lower(${users.email})`, chunk));
+    for (const row of rows) found.set(row.email.toLowerCase(), row);
+  }
+  return found;
 }

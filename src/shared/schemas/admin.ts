@@ -1,3 +1,4 @@
+import { CLIENT_REPORT_KINDS } from '../client-reports.ts';
 import { listQuerySchema } from '../list.ts';
 import { MESSAGES } from '../messages.ts';
 import { z } from '../zod.ts';
@@ -7,12 +8,14 @@ import { DATA_DELETION_STATUSES } from './data-deletion.ts';
  * The admin area's lists (docs/product.md §9), each on the one list contract (`../list.ts`):
  * `?q=&page=&pageSize=&sort=&dir=`, 10 per page by default. The first sort key is the default.
  */
-export const USER_LIST_SORTS = ['id', 'email', 'name', 'created'] as const;
-export const userListQuerySchema = listQuerySchema(USER_LIST_SORTS);
-export type UserListQuery = z.output<typeof userListQuerySchema>;
+// The users list grew its filters: `./users.ts` (re-exported here for the callers of before).
+export { USER_LIST_SORTS, userListQuerySchema, type UserListQuery } from './users.ts';
 
 export const CLIENT_REPORT_LIST_SORTS = ['lastSeen', 'firstSeen', 'count'] as const;
-export const clientReportListQuerySchema = listQuerySchema(CLIENT_REPORT_LIST_SORTS);
+/** `kind`: errors by default (actions such as `page_load` only when asked, or `all`). */
+export const clientReportListQuerySchema = listQuerySchema(CLIENT_REPORT_LIST_SORTS).extend({
+  kind: z.enum(CLIENT_REPORT_KINDS, { error: MESSAGES.invalidEnumValue }).default('error'),
+});
 export type ClientReportListQuery = z.output<typeof clientReportListQuerySchema>;
 
 export const CONTACT_MESSAGE_LIST_SORTS = ['created', 'name', 'email'] as const;

@@ -1,9 +1,19 @@
 /** Reviewing mission entries, probes, notes and reason templates: payload schemas (browser and server). */
 import { z } from '../zod.ts';
-import { listQuerySchema } from '../list.ts';
+import { LIST_SEARCH_MAX, listQuerySchema } from '../list.ts';
 import { MESSAGES } from '../messages.ts';
 import { ENTRY_STATUSES } from '../mission-entries.ts';
-import { DECISIONS_NEEDING_A_REASON, PROBE_FILTERS, REASON_TEMPLATE_KINDS, REVIEW_DECISIONS, REVIEW_LIMITS, type ReviewDecision } from '../review.ts';
+import {
+  decodeInboxCursor,
+  DECISIONS_NEEDING_A_REASON,
+  PROBE_FILTERS,
+  REASON_TEMPLATE_KINDS,
+  REVIEW_DECISIONS,
+  REVIEW_INBOX_ALL,
+  REVIEW_INBOX_LIMIT,
+  REVIEW_LIMITS,
+  type ReviewDecision,
+} from '../review.ts';
 
 const requiredText = (max: number) =>
   z.string({ error: MESSAGES.required }).trim().min(1, { error: MESSAGES.required, abort: true }).max(max, MESSAGES.tooLong);
@@ -58,3 +68,44 @@ export const reviewQueueQuerySchema = listQuerySchema(REVIEW_QUEUE_SORTS).extend
   /** `waiting`: only entries with a probe waiting for the participant's answer. */
   probes: z.enum(PROBE_FILTERS).optional(),
 });
+
+/** What the inbox says of a cursor it did not give out (or one spoilt on the way). */
+export const BAD_CURSOR_MESSAGE = 'This cursor is not one the queue gave out: ask for the first page again';
+
+const rowId = z.coerce.number({ error: 'Must be a number' }).int('Must be a whole number').min(1, 'Must be 1 or more').max(2_147_483_647, 'Too large');
+
+/**
+ * The review inbox, the queue across projects:
+ * `GET /api/admin/submissions?status=&projectId=&missionId=&q=&from=&to=&probes=&cursor=&limit=`.
+ * `status` defaults to `submitted` (`all`: every status but drafts); `limit` 1–100, 20 by default;
+ * `cursor` is the `nextCursor` of the page before (parsed here; anything else is a 400 on `cursor`).
+ */
+export const reviewInboxQuerySchema = z.object({
+  status: z.enum([REVIEW_INBOX_ALL, ...ENTRY_STATUSES], { error: MESSAGES.invalidEnumValue }).default('submitted'),
+  projectId: rowId.optional(),
+  missionId: rowId.optional(),
+  q: z.string().trim().max(LIST_SEARCH_MAX, MESSAGES.tooLong).optional(),
+  from: z.iso.date().optional(),
+  to: z.iso.date().optional(),
+  /** `waiting`: only entries with a probe waiting for the participant's answer. */
+  probes: z.enum(PROBE_FILTERS).optional(),
+  cursor: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined || raw === '') return undefined;
+      const cursor = decodeInboxCursor(raw);
+      if (!cursor) {
+        ctx.addIssue({ code: 'custom', message: BAD_CURSOR_MESSAGE });
+        return z.NEVER;
+      }
+      return cursor;
+    }),
+  limit: z.coerce
+    .number({ error: 'Must be a number' })
+    .int('Must be a whole number')
+    .min(1, 'Must be 1 or more')
+    .max(REVIEW_INBOX_LIMIT.max, `At most ${REVIEW_INBOX_LIMIT.max}`)
+    .default(REVIEW_INBOX_LIMIT.default),
+});
+export type ReviewInboxQuery = z.output<typeof reviewInboxQuerySchema>;

@@ -158,6 +158,22 @@ describe('the header bell', () => {
     expect(sent('GET', '/api/account/notifications?pageSize=1')).toHaveLength(1);
   });
 
+  it('speaks to staff: their work waits in the admin area', async () => {
+    $auth.set({
+      status: 'authenticated',
+      user: { id: 99, email: 'mona@example.org', firstName: 'Mona', lastName: 'Reviewer', role: 'moderator', status: 'active' },
+    });
+    on('GET', '/api/account/notifications?pageSize=1', json(200, { items: [], unread: 0 }));
+    on('GET', '/api/account/notifications?pageSize=10', json(200, { items: [], unread: 0 }));
+    const { user } = open('/admin', NotificationsMenu);
+    await user.click(await screen.findByRole('button', { name: 'Notifications' }));
+    const menu = await screen.findByRole('menu', {}, { timeout: 5000 });
+    expect(await within(menu).findByText('Nothing for you here yet. Entries waiting for review are in the admin area.')).toBeTruthy();
+    expect(within(menu).queryByText(/When a moderator reviews your entries/)).toBeNull();
+    expect(within(menu).getByRole('menuitem', { name: 'Entries waiting for review' }).getAttribute('href')).toBe('/admin/review');
+    expect(within(menu).queryByRole('menuitem', { name: 'Your missions' })).toBeNull();
+  });
+
   it('is not there for visitors', async () => {
     $auth.set({ status: 'unauthenticated' });
     open('/terms', NotificationsMenu);
@@ -468,6 +484,38 @@ describe('mail preferences', () => {
     await user.click(screen.getByRole('button', { name: 'Save changes' }));
     expect(await screen.findByText('Your preferences are saved.')).toBeTruthy();
     expect(sent('PATCH', '/api/account/preferences').map((call) => (call.body as { timeZone?: string }).timeZone)).toEqual([deviceTimeZone()]);
+    cleanup();
+    $account.set({ status: 'idle' });
+  });
+
+  it('staff also get the daily review digest switch, off until they turn it on; participants never see it', async () => {
+    const staffUser = { ...USER, role: 'moderator' } as const;
+    $auth.set({ status: 'authenticated', user: { ...staffUser } });
+    const preferences = { emailNotifications: true, language: 'en', colorMode: 'system', timeZone: 'UTC', mailReviewDigest: false } as const;
+    const accountUser = { ...staffUser, address: null, preferences, createdAt: '2026-01-01T00:00:00.000Z', pendingEmail: null };
+    $account.set({ status: 'ready', data: { user: accountUser, sessions: [] } });
+    on('PATCH', '/api/account/preferences', (call) => json(200, { user: { ...accountUser, preferences: call.body } }));
+    const { user } = open('/account/edit/preferences', PreferencesScreen);
+    const digest = screen.getByRole('switch', { name: 'Daily mail when entries have waited for review more than a day' });
+    expect(digest.getAttribute('aria-checked')).toBe('false');
+    await user.click(digest);
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    expect(await screen.findByText('Your preferences are saved.')).toBeTruthy();
+    expect(sent('PATCH', '/api/account/preferences').map((call) => (call.body as { mailReviewDigest?: boolean }).mailReviewDigest)).toEqual([true]);
+    cleanup();
+    $account.set({ status: 'idle' });
+
+    // A participant's screen has no such switch, and their save sends none.
+    $auth.set({ status: 'authenticated', user: { ...USER } });
+    const participantUser = {
+      ...USER,
+      address: null,
+      preferences: { emailNotifications: true, language: 'en', colorMode: 'system', timeZone: 'UTC' } as const,
+    };
+    $account.set({ status: 'ready', data: { user: { ...participantUser, createdAt: '2026-01-01T00:00:00.000Z', pendingEmail: null }, sessions: [] } });
+    open('/account/edit/preferences', PreferencesScreen);
+    expect(screen.getByRole('switch', { name: 'Reminders two days before a mission closes' })).toBeTruthy();
+    expect(screen.queryByRole('switch', { name: 'Daily mail when entries have waited for review more than a day' })).toBeNull();
     cleanup();
     $account.set({ status: 'idle' });
   });

@@ -153,6 +153,19 @@ describe('home', () => {
     open('/', Home);
     expect(await screen.findByRole('heading', { name: 'Nothing to do yet' })).toBeTruthy();
     expect(screen.getByText(/When a project you take part in opens a survey or mission, it appears here/)).toBeTruthy();
+    expect(screen.queryByRole('region', { name: 'For staff' })).toBeNull();
+  });
+
+  it('shows staff how many entries wait for review, with the way to the admin area', async () => {
+    on('GET', '/api/home', json(200, { todo: [], submitted: [], done: [], staff: { reviewWaiting: 12 } }));
+    open('/', Home);
+    const card = await screen.findByRole('region', { name: 'For staff' });
+    expect(within(card).getByRole('link', { name: '12 entries wait for review' }).getAttribute('href')).toBe('/admin/review');
+    expect(within(card).getByRole('link', { name: 'Open the admin area' }).getAttribute('href')).toBe('/admin');
+    cleanup();
+    on('GET', '/api/home', json(200, { todo: [], submitted: [], done: [], staff: { reviewWaiting: 1 } }));
+    open('/', Home);
+    expect(await screen.findByRole('link', { name: '1 entry waits for review' })).toBeTruthy();
   });
 
   it('offers Try again when the call fails', async () => {

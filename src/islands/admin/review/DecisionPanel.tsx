@@ -46,8 +46,8 @@ const KIND_WORDS: Record<ReasonKind, { title: string; submit: string; help: stri
 
 export interface DecisionPanelProps {
   submission: ReviewSubmission;
-  /** The mission's points, for what a change of decision does. */
-  points: number;
+  /** The mission's points, for what a change of decision does (null: not known here). */
+  points: number | null;
   /** The open reason form, if any. */
   mode: ReasonKind | null;
   onModeChange: (mode: ReasonKind | null) => void;
@@ -81,7 +81,7 @@ export function DecisionPanel({ submission, points, mode, onModeChange, focusReq
   const decided = submission.status === 'approved' || submission.status === 'changes_requested' || submission.status === 'rejected';
   const draft = submission.status === 'draft';
   const formId = `${id}-reason-form`;
-  const pointsText = plural(points, 'point', 'points');
+  const pointsText = points === null ? 'points' : plural(points, 'point', 'points');
 
   return (
     <section aria-labelledby={`${id}-heading`} className="flex flex-col gap-3 rounded-lg border border-border bg-muted/40 p-4">

@@ -41,7 +41,8 @@ export interface DetailActions {
 
 export interface ReviewDetailProps {
   submissionId: number;
-  mission: Pick<AdminMission, 'id' | 'points' | 'title'>;
+  /** The queue's mission; null in the review inbox (any mission: the entry's own; its points unknown until the inbox has its row). */
+  mission: Pick<AdminMission, 'id' | 'points' | 'title'> | null;
   templates: ReasonTemplates;
   /** "3 of 10 on this page", when the entry is a row of the queue's page. */
   position: string | null;
@@ -105,7 +106,7 @@ export function ReviewDetail(props: ReviewDetailProps) {
       </div>
     );
   }
-  if (load.data.missionId !== props.mission.id) {
+  if (props.mission !== null && load.data.missionId !== props.mission.id) {
     // An address with the id of another mission's entry: say where it is.
     const { projectId, missionId, missionTitle } = load.data;
     return (
@@ -271,7 +272,7 @@ function Loaded({
 
       <DecisionPanel
         submission={submission}
-        points={mission.points}
+        points={mission?.points ?? null}
         mode={mode}
         onModeChange={(next) => {
           setMode(next);

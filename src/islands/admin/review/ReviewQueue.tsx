@@ -5,7 +5,7 @@
  * waiting; the open one is marked. "Select all on this page" and "Approve N selected" above the
  * rows, the pages below.
  */
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { ENTRY_STATUSES, type EntryStatus } from '../../../shared/mission-entries.ts';
 import type { ListPage } from '../../../shared/list.ts';
 import type { ReviewQueueItem } from '../../../shared/review.ts';
@@ -109,8 +109,8 @@ export function QueueFilterBar({ filters, onApply }: { filters: QueueFilters; on
   );
 }
 
-export interface ReviewQueueProps {
-  load: Load<ListPage<ReviewQueueItem>>;
+export interface ReviewQueueProps<T extends ReviewQueueItem = ReviewQueueItem> {
+  load: Load<ListPage<T>>;
   onRetry: () => void;
   filters: QueueFilters;
   /** The page asked for (the pager follows it; the rows shown are the answer's page). */
@@ -124,10 +124,14 @@ export interface ReviewQueueProps {
   /** The last bulk approval's outcome in words. */
   bulkResult: string | null;
   missionLive: boolean;
+  /** More about a row, under its dates (the review inbox: the project and mission). */
+  rowDetail?: (item: T) => ReactNode;
+  /** In place of the pager (the review inbox: "Load more"). */
+  footer?: ReactNode;
 }
 
 /** The rows of the queue and what acts on them. */
-export function ReviewQueue({
+export function ReviewQueue<T extends ReviewQueueItem = ReviewQueueItem>({
   load,
   onRetry,
   filters,
@@ -140,7 +144,9 @@ export function ReviewQueue({
   onBulkApprove,
   bulkResult,
   missionLive,
-}: ReviewQueueProps) {
+  rowDetail,
+  footer,
+}: ReviewQueueProps<T>) {
   const id = useId();
   if (load.status === 'loading') {
     return (
@@ -241,6 +247,7 @@ export function ReviewQueue({
                       {item.localDate && <span>Day {formatDay(item.localDate)}</span>}
                       {item.probesWaiting > 0 && <span className="font-medium text-foreground">{plural(item.probesWaiting, 'probe', 'probes')} waiting</span>}
                     </span>
+                    {rowDetail?.(item)}
                   </button>
                 </li>
               );
@@ -250,7 +257,8 @@ export function ReviewQueue({
       )}
       <div className="flex flex-col items-center gap-2">
         <p className="text-sm text-muted-foreground tabular-nums">{total === 0 ? 'None' : `Showing ${from}–${to} of ${total}`}</p>
-        {total > pageSize && <Pagination page={page} total={total} perPage={pageSize} siblings={1} onPageChange={onPageChange} label="Queue pages" />}
+        {footer ??
+          (total > pageSize && <Pagination page={page} total={total} perPage={pageSize} siblings={1} onPageChange={onPageChange} label="Queue pages" />)}
       </div>
     </div>
   );

@@ -265,3 +265,79 @@ export function compareVersions(definition: FormDefinition, before: Answers, aft
 export function photoIds(value: AnswerValue | undefined): string[] {
   return Array.isArray(value) ? value.filter((id): id is string => typeof id === 'string') : [];
 }
+
+// ---------------------------------------------------------------------------------------------
+// The review inbox (the queue across projects, `/admin/review`)
+
+/** The inbox's filters: the mission queue's, plus the project and the mission (null: every one). */
+export interface InboxFilters extends QueueFilters {
+  projectId: number | null;
+  missionId: number | null;
+}
+
+/** The inbox as it opens: what waits for review, every project. */
+export const DEFAULT_INBOX_FILTERS: Readonly<InboxFilters> = { ...DEFAULT_FILTERS, projectId: null, missionId: null };
+
+/** The inbox's rows a page ("Load more" asks for the next ones). */
+export const INBOX_PAGE = 20;
+
+/**
+ * The query of `GET /api/admin/submissions` for these filters: `status=all` spelled out (the
+ * inbox's default is `submitted`), `cursor` for the rows after a page.
+ */
+export function inboxQuery(filters: InboxFilters, limit: number, cursor: string | null = null): Record<string, string> {
+  const { page: _page, pageSize: _pageSize, ...rest } = queueQuery(filters, 1, limit);
+  const query: Record<string, string> = { ...rest, status: filters.status, limit: String(limit) };
+  if (filters.projectId !== null) query.projectId = String(filters.projectId);
+  if (filters.missionId !== null) query.missionId = String(filters.missionId);
+  if (cursor) query.cursor = cursor;
+  return query;
+}
+
+/** What the inbox's address keeps: the filters and the open submission. */
+export interface InboxLocation {
+  filters: InboxFilters;
+  submission: number | null;
+}
+
+/**
+ * The inbox's state from `location.search`: the mission queue's (`readLocation`) plus `projectId`
+ * and `missionId` (a mission without its project is kept: the API answers it alone). A page number
+ * means nothing here (the inbox loads more instead) and is dropped.
+ */
+export function readInboxLocation(search: string): InboxLocation {
+  const { filters, submission } = readLocation(search);
+  const params = new URLSearchParams(search);
+  const id = (raw: string | null) => {
+    const value = positive(raw);
+    return value !== null && value <= 2_147_483_647 ? value : null;
+  };
+  return { filters: { ...filters, projectId: id(params.get('projectId')), missionId: id(params.get('missionId')) }, submission };
+}
+
+/** `location.search` for the inbox's state, defaults left out (`/admin/review` is the default queue), other parameters kept. */
+export function writeInboxLocation(state: InboxLocation, other = ''): string {
+  const params = new URLSearchParams(writeLocation({ filters: state.filters, page: 1, submission: null }, other));
+  params.delete('projectId');
+  params.delete('missionId');
+  params.delete('submission');
+  if (state.filters.projectId !== null) params.set('projectId', String(state.filters.projectId));
+  if (state.filters.missionId !== null) params.set('missionId', String(state.filters.missionId));
+  if (state.submission !== null) params.set('submission', String(state.submission));
+  const search = params.toString();
+  return search ? `?${search}` : '';
+}
+
+/**
+ * The inbox's loaded rows as one queue page for `stepInQueue` and `stepAfterDecision`: every row
+ * loaded so far is page 1, so a move past the last loaded row asks for page 2 — the inbox loads
+ * more instead.
+ */
+export function inboxPage(ids: readonly number[], total: number): QueuePage {
+  return { ids, page: 1, pageSize: Math.max(1, ids.length), total };
+}
+
+/** After a decision: the entry leaves the inbox when the status filter no longer keeps it (what waits for review, once decided). */
+export function leavesInbox(filters: Pick<QueueFilters, 'status'>, status: EntryStatus): boolean {
+  return filters.status !== 'all' && filters.status !== status;
+}

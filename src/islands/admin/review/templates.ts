@@ -19,9 +19,10 @@ export interface ReasonTemplates {
   remove: (id: number) => Promise<void>;
 }
 
-export function useReasonTemplates(projectId: number): ReasonTemplates {
-  const base = `/api/admin/projects/${projectId}/reason-templates`;
-  const { load, reload, replace } = useResource<{ items: ReasonTemplateView[] }>(base);
+/** The project's templates; `projectId` null (not known yet, the review inbox): none are asked for, and none are listed. */
+export function useReasonTemplates(projectId: number | null): ReasonTemplates {
+  const base = `/api/admin/projects/${projectId ?? 0}/reason-templates`;
+  const { load, reload, replace } = useResource<{ items: ReasonTemplateView[] }>(projectId === null ? null : base);
 
   const add = useCallback(
     async (kind: ReasonTemplateKind, text: string) => {
@@ -38,7 +39,7 @@ export function useReasonTemplates(projectId: number): ReasonTemplates {
     },
     [base, replace],
   );
-  const items = load.status === 'ready' ? load.data.items : load.status === 'loading' ? null : [];
+  const items = projectId === null ? [] : load.status === 'ready' ? load.data.items : load.status === 'loading' ? null : [];
   const error = load.status === 'ready' || load.status === 'loading' ? null : load.message;
   return { items, error, reload, add, remove };
 }

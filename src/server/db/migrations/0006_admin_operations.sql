@@ -48,7 +48,7 @@ UPDATE "project_members" pm SET "first_contribution_at" = c."at" FROM (
     SELECT s."project_id", r."user_id", r."submitted_at" FROM "survey_responses" r JOIN "surveys" s ON s."id" = r."survey_id"
       WHERE r."submitted_at" IS NOT NULL
     UNION ALL
-    SELECT s."project_id", x."user_id", x."created_at" FROM "survey_external_refs" x JOIN "surveys" s ON s."id" = x."survey_id"
+    SELECT s."project_id", x."user_id", coalesce(x."returned_at", x."created_at") FROM "survey_external_refs" x JOIN "surveys" s ON s."id" = x."survey_id"
       WHERE x."outcome" IS NOT NULL
   ) u GROUP BY 1, 2
 ) c WHERE c."project_id" = pm."project_id" AND c."user_id" = pm."user_id";

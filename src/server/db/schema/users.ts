@@ -20,6 +20,8 @@ export interface Preferences extends MailSwitches {
   colorMode?: 'system' | 'light' | 'dark';
   /** IANA time zone (canonical spelling): the calendar day the participant's diary entries count on. */
   timeZone?: string;
+  /** Moderators and admins: the daily review digest (off unless set to true). */
+  mailReviewDigest?: boolean;
 }
 
 /** People: participants, moderators and admins. Emails are stored trimmed and lower-cased. */

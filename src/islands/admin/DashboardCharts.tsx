@@ -1,0 +1,134 @@
+/**
+ * The dashboard's two charts (recharts, SVG): participant sign-ups per week and mission entries
+ * submitted per day. Loaded on demand by Dashboard.tsx (React.lazy), so recharts is never part of
+ * the first load of an admin page. Each chart is a figure with its title and a one-line summary
+ * (the SVG's <title> and <desc>, recharts' keyboard accessibility layer), and the numbers
+ * themselves in a visually hidden table for screen readers.
+ */
+import { useId } from 'react';
+import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from 'recharts';
+import type { DashboardAnswer } from '../../shared/dashboard.ts';
+
+const DAY_LABEL = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
+
+/** "3 Nov" for a `YYYY-MM-DD` day (UTC). */
+export function shortDay(day: string): string {
+  return DAY_LABEL.format(new Date(`${day}T00:00:00Z`));
+}
+
+interface Point {
+  label: string;
+  count: number;
+}
+
+/** How a chart's summary names its points: "in the week of 23 Nov" / "this week", "on 23 Nov" / "today". */
+export interface PointWords {
+  noun: readonly [one: string, many: string];
+  period: string;
+  point: (label: string) => string;
+  latest: string;
+}
+
+/** One sentence a screen reader hears before the table (and everyone reads under the title): total, highest, latest. */
+export function chartSummary(points: readonly Point[], words: PointWords): string {
+  const total = points.reduce((sum, point) => sum + point.count, 0);
+  const count = (n: number) => `${n} ${n === 1 ? words.noun[0] : words.noun[1]}`;
+  if (total === 0) return `No ${words.noun[1]} in ${words.period}.`;
+  const top = points.reduce((best, point) => (point.count > best.count ? point : best));
+  const last = points.at(-1) ?? top;
+  const most = `most ${words.point(top.label)} (${top.count})`;
+  return `${count(total)} in ${words.period}; ${most}; ${words.latest} ${last.count}.`;
+}
+
+function Chart({
+  title,
+  rowLabel,
+  columnLabel,
+  points,
+  words,
+  color,
+}: {
+  title: string;
+  /** The table's first column: "Week of", "Day". */
+  rowLabel: string;
+  columnLabel: string;
+  points: Point[];
+  words: PointWords;
+  color: string;
+}) {
+  const id = useId();
+  const summary = chartSummary(points, words);
+  return (
+    <figure aria-labelledby={`${id}-title`} aria-describedby={`${id}-summary`} className="flex min-w-0 flex-col gap-3">
+      <figcaption className="flex flex-col gap-1">
+        <span id={`${id}-title`} className="font-semibold">
+          {title}
+        </span>
+        <span id={`${id}-summary`} className="text-sm text-muted-foreground">
+          {summary}
+        </span>
+      </figcaption>
+      <BarChart
+        data={points}
+        responsive
+        accessibilityLayer
+        title={title}
+        desc={summary}
+        aria-label={title}
+        style={{ width: '100%', height: 220 }}
+        margin={{ top: 8, right: 8, bottom: 0, left: -16 }}
+      >
+        <CartesianGrid vertical={false} stroke="var(--color-border)" />
+        <XAxis dataKey="label" tickLine={false} axisLine={false} minTickGap={12} tick={{ fill: 'var(--color-muted-foreground)', fontSize: 12 }} />
+        <YAxis allowDecimals={false} tickLine={false} axisLine={false} width={48} tick={{ fill: 'var(--color-muted-foreground)', fontSize: 12 }} />
+        <Tooltip
+          cursor={{ fill: 'var(--color-muted)' }}
+          contentStyle={{ background: 'var(--color-card)', border: '1px solid var(--color-border)', borderRadius: 8, color: 'var(--color-foreground)' }}
+          formatter={(value) => [value, columnLabel]}
+        />
+        <Bar dataKey="count" name={columnLabel} fill={color} radius={[3, 3, 0, 0]} isAnimationActive={false} />
+      </BarChart>
+      <table className="sr-only">
+        <caption>{title}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{rowLabel}</th>
+            <th scope="col">{columnLabel}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {points.map((point) => (
+            <tr key={point.label}>
+              <th scope="row">{point.label}</th>
+              <td>{point.count}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </figure>
+  );
+}
+
+/** Both charts, side by side from large screens. */
+export default function DashboardCharts({ data }: { data: Pick<DashboardAnswer, 'signupsPerWeek' | 'submissionsPerDay'> }) {
+  return (
+    <div className="grid gap-8 lg:grid-cols-2">
+      <Chart
+        title="Sign-ups per week"
+        rowLabel="Week of"
+        columnLabel="Sign-ups"
+        points={data.signupsPerWeek.map((week) => ({ label: shortDay(week.week), count: week.count }))}
+        words={{ noun: ['sign-up', 'sign-ups'], period: 'the last 12 weeks', point: (label) => `in the week of ${label}`, latest: 'this week' }}
+        color="var(--color-primary)"
+      />
+      <Chart
+        title="Submissions per day"
+        rowLabel="Day"
+        columnLabel="Submissions"
+        points={data.submissionsPerDay.map((day) => ({ label: shortDay(day.day), count: day.count }))}
+        words={{ noun: ['submission', 'submissions'], period: 'the last 30 days', point: (label) => `on ${label}`, latest: 'today' }}
+        color="var(--color-primary)"
+      />
+    </div>
+  );
+}

@@ -1,0 +1,210 @@
+/**
+ * The gallery's filters bar: project and mission (loaded from the admin lists), participant,
+ * entry state, tag, starred and a range of days. Selects apply at once; the text and date fields
+ * apply with "Apply filters" (or Enter). The address bar mirrors what is applied (`Gallery.tsx`).
+ */
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import type { GalleryFilters } from '../../../shared/gallery.ts';
+import { ENTRY_STATUSES } from '../../../shared/mission-entries.ts';
+import type { ListPage } from '../../../shared/list.ts';
+import type { AdminProject } from '../../../shared/projects.ts';
+import type { AdminMission } from '../../../shared/missions.ts';
+import { apiGet, withQuery } from '../../../lib/api.ts';
+import { errorMessage } from '../../../lib/form-errors.ts';
+import { useResource } from '../../../lib/resource.ts';
+import { cn } from '../../../lib/utils.ts';
+import { Button } from '../../../components/ui/button.tsx';
+import { Input } from '../../../components/ui/input.tsx';
+import { Label } from '../../../components/ui/label.tsx';
+import { FilterSelect } from '../admin-kit.tsx';
+import { ENTRY_STATUS_LABELS } from '../projects/logic.ts';
+
+const ALL = 'all';
+
+const STATE_OPTIONS = [{ value: ALL, label: 'Any state' }, ...ENTRY_STATUSES.map((status) => ({ value: status, label: ENTRY_STATUS_LABELS[status] }))];
+const STARRED_OPTIONS = [
+  { value: ALL, label: 'All photos' },
+  { value: 'true', label: 'Starred only' },
+  { value: 'false', label: 'Not starred' },
+];
+
+/** A participant found by the search (`GET /api/admin/users`). */
+interface FoundUser {
+  id: number;
+  email: string;
+  firstName: string;
+  lastName: string;
+}
+
+/** The text fields, edited here until applied. */
+interface Draft {
+  userId: string;
+  tag: string;
+  from: string;
+  to: string;
+}
+
+const draftOf = (filters: GalleryFilters): Draft => ({ userId: filters.userId ?? '', tag: filters.tag ?? '', from: filters.from ?? '', to: filters.to ?? '' });
+
+export function GalleryFiltersBar({ filters, onChange }: { filters: GalleryFilters; onChange: (next: GalleryFilters) => void }) {
+  const id = useId();
+  const projects = useResource<ListPage<AdminProject>>('/api/admin/projects?pageSize=100&sort=name&dir=asc');
+  const missions = useResource<{ items: AdminMission[] }>(filters.projectId ? `/api/admin/projects/${filters.projectId}/missions` : null);
+  const [draft, setDraft] = useState<Draft>(() => draftOf(filters));
+  const [expanded, setExpanded] = useState(false);
+  /** Participants matching a search typed in "Participant" (null: no search shown). */
+  const [found, setFound] = useState<{ query: string; users: FoundUser[] | null; error: string | null } | null>(null);
+  // Filters changed from outside (the address, "Clear filters"): the fields follow.
+  useEffect(() => setDraft(draftOf(filters)), [filters]);
+
+  const projectOptions = [
+    { value: ALL, label: 'All projects' },
+    ...(projects.load.status === 'ready' ? projects.load.data.items.map((project) => ({ value: String(project.id), label: project.name })) : []),
+  ];
+  // A project from the address that the first 100 do not hold still shows as chosen.
+  if (filters.projectId && !projectOptions.some((option) => option.value === filters.projectId)) {
+    projectOptions.push({ value: filters.projectId, label: `Project ${filters.projectId}` });
+  }
+  const missionOptions = [
+    { value: ALL, label: 'All missions' },
+    ...(missions.load.status === 'ready' ? missions.load.data.items.map((mission) => ({ value: String(mission.id), label: mission.title })) : []),
+  ];
+  if (filters.missionId && !missionOptions.some((option) => option.value === filters.missionId)) {
+    missionOptions.push({ value: filters.missionId, label: `Mission ${filters.missionId}` });
+  }
+
+  const set = (patch: GalleryFilters) => {
+    const next: GalleryFilters = { ...filters, ...patch };
+    for (const key of Object.keys(next) as (keyof GalleryFilters)[]) if (!next[key] || next[key] === ALL) delete next[key];
+    onChange(next);
+  };
+
+  async function findParticipants(text: string) {
+    setFound({ query: text, users: null, error: null });
+    try {
+      const page = await apiGet<ListPage<FoundUser>>(withQuery('/api/admin/users', { q: text, role: 'participant', pageSize: '8', sort: 'name' }));
+      setFound({ query: text, users: page.items, error: null });
+    } catch (error) {
+      setFound({ query: text, users: [], error: errorMessage(error) });
+    }
+  }
+
+  function apply(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const participant = draft.userId.trim();
+    const rest = { tag: draft.tag.trim(), from: draft.from, to: draft.to };
+    // A user id applies as it is; a name or email is looked up first, and one of the matches chosen.
+    if (participant === '' || /^\d{1,10}$/.test(participant)) {
+      setFound(null);
+      set({ userId: participant, ...rest });
+    } else {
+      void findParticipants(participant);
+    }
+  }
+
+  function choose(user: FoundUser) {
+    setFound(null);
+    set({ userId: String(user.id), tag: draft.tag.trim(), from: draft.from, to: draft.to });
+  }
+
+  const active = Object.keys(filters).length > 0;
+  const count = Object.keys(filters).length;
+  return (
+    <div className="flex flex-col gap-3">
+      {/* Phones: the filters fold away behind one button; wider screens always show them. */}
+      <Button
+        type="button"
+        variant="outline"
+        className="self-start sm:hidden"
+        aria-expanded={expanded}
+        aria-controls={`${id}-form`}
+        onClick={() => setExpanded(!expanded)}
+      >
+        {count > 0 ? `Filters (${count})` : 'Filters'}
+      </Button>
+      <form
+        id={`${id}-form`}
+        role="search"
+        aria-label="Filter photos"
+        onSubmit={apply}
+        className={cn('flex-col gap-4 rounded-lg border border-border bg-card p-4 sm:flex', expanded ? 'flex' : 'hidden')}
+      >
+        <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
+          <FilterSelect
+            label="Project"
+            value={filters.projectId ?? ALL}
+            options={projectOptions}
+            onChange={(value) => set({ projectId: value, missionId: '' })}
+          />
+          {filters.projectId ? (
+            <FilterSelect label="Mission" value={filters.missionId ?? ALL} options={missionOptions} onChange={(value) => set({ missionId: value })} />
+          ) : (
+            <div className="flex flex-col gap-2">
+              <Label htmlFor={`${id}-mission`}>Mission</Label>
+              <Input id={`${id}-mission`} disabled value="" placeholder="Choose a project first" readOnly />
+            </div>
+          )}
+          <FilterSelect label="Entry state" value={filters.state ?? ALL} options={STATE_OPTIONS} onChange={(value) => set({ state: value })} />
+          <FilterSelect label="Starred" value={filters.starred ?? ALL} options={STARRED_OPTIONS} onChange={(value) => set({ starred: value })} />
+          <div className="flex flex-col gap-2">
+            <Label htmlFor={`${id}-user`}>Participant</Label>
+            <Input
+              id={`${id}-user`}
+              value={draft.userId}
+              aria-describedby={`${id}-user-hint`}
+              maxLength={200}
+              onChange={(event) => setDraft({ ...draft, userId: event.target.value })}
+            />
+            <span id={`${id}-user-hint`} className="text-xs text-muted-foreground">
+              A name, an email or a user id
+            </span>
+          </div>
+          <div className="flex flex-col gap-2">
+            <Label htmlFor={`${id}-tag`}>Tag</Label>
+            <Input id={`${id}-tag`} value={draft.tag} maxLength={40} onChange={(event) => setDraft({ ...draft, tag: event.target.value })} />
+          </div>
+          <div className="flex flex-col gap-2">
+            <Label htmlFor={`${id}-from`}>From (UTC day)</Label>
+            <Input id={`${id}-from`} type="date" value={draft.from} onChange={(event) => setDraft({ ...draft, from: event.target.value })} />
+          </div>
+          <div className="flex flex-col gap-2">
+            <Label htmlFor={`${id}-to`}>To (UTC day)</Label>
+            <Input id={`${id}-to`} type="date" value={draft.to} onChange={(event) => setDraft({ ...draft, to: event.target.value })} />
+          </div>
+        </div>
+        {found && (
+          <div role="group" aria-label="Participants found" className="flex flex-col gap-2 rounded-md border border-border p-3">
+            {found.users === null ? (
+              <p className="text-sm text-muted-foreground">Looking for “{found.query}”…</p>
+            ) : found.error ? (
+              <p className="text-sm text-destructive">{found.error}</p>
+            ) : found.users.length === 0 ? (
+              <p className="text-sm text-muted-foreground">No participant matches “{found.query}”.</p>
+            ) : (
+              <>
+                <p className="text-sm">Choose a participant:</p>
+                <ul className="flex flex-wrap gap-2">
+                  {found.users.map((user) => (
+                    <li key={user.id}>
+                      <Button type="button" variant="outline" size="sm" onClick={() => choose(user)}>
+                        Photos by {`${user.firstName} ${user.lastName}`.trim() || user.email} ({user.email})
+                      </Button>
+                    </li>
+                  ))}
+                </ul>
+              </>
+            )}
+          </div>
+        )}
+        <div className="flex flex-wrap gap-2">
+          <Button type="submit">Apply filters</Button>
+          {active && (
+            <Button type="button" variant="outline" onClick={() => onChange({})}>
+              Clear filters
+            </Button>
+          )}
+        </div>
+      </form>
+    </div>
+  );
+}
