@@ -11,6 +11,17 @@ import type { Role, UserStatus } from './roles.ts';
 export const USER_LIST_SORTS = ['id', 'email', 'name', 'created', 'lastActive'] as const;
 export type UserSort = (typeof USER_LIST_SORTS)[number];
 
+/** `GET /api/admin/users?active=`: signed in or using the app within the last 7, 30 or 90 days (`users.last_active_at`). */
+export const USER_ACTIVE_WINDOWS = ['7d', '30d', '90d'] as const;
+export type UserActiveWindow = (typeof USER_ACTIVE_WINDOWS)[number];
+/** The days of a window (`30d` → 30). */
+export const activeWindowDays = (window: UserActiveWindow): number => Number(window.slice(0, -1));
+export const USER_ACTIVE_LABELS: Readonly<Record<UserActiveWindow, string>> = {
+  '7d': 'Active in the last 7 days',
+  '30d': 'Active in the last 30 days',
+  '90d': 'Active in the last 90 days',
+};
+
 /** A row of `GET /api/admin/users` (and of its CSV). */
 export interface AdminUserListItem {
   id: number;

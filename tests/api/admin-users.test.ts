@@ -114,6 +114,36 @@ describeEachBackend('admin users API', (ctx) => {
     expect(Object.keys(await fieldsOf(await as(await admin())('GET', '/api/admin/users?projectId=abc')))).toEqual(['projectId']);
   });
 
+  it('filters by recent activity (`active=7d|30d|90d`, by the clock; never active is left out), the CSV too', async () => {
+    const c = ctx();
+    const tag = freshTag();
+    const now = c.clock.now().getTime();
+    const DAY = 86_400_000;
+    const lately = await person(c, { email: `lately.${tag}@example.org` });
+    const aMonthAgo = await person(c, { email: `month.${tag}@example.org` });
+    const never = await person(c, { email: `never.${tag}@example.org` });
+    await c.database.db
+      .update(users)
+      .set({ lastActiveAt: new Date(now - 2 * DAY) })
+      .where(eq(users.id, lately.id));
+    await c.database.db
+      .update(users)
+      .set({ lastActiveAt: new Date(now - 45 * DAY) })
+      .where(eq(users.id, aMonthAgo.id));
+    await c.database.db.update(users).set({ lastActiveAt: null }).where(eq(users.id, never.id));
+
+    expect(emailsOf(await list(`q=${tag}&active=7d&sort=email`))).toEqual([lately.email]);
+    expect(emailsOf(await list(`q=${tag}&active=30d&sort=email`))).toEqual([lately.email]);
+    expect(emailsOf(await list(`q=${tag}&active=90d&sort=email`))).toEqual([lately.email, aMonthAgo.email]);
+    c.clock.advance(10 * DAY);
+    expect(emailsOf(await list(`q=${tag}&active=7d`))).toEqual([]);
+    const csv = await (await as(await admin())('GET', `/api/admin/users.csv?q=${tag}&active=90d`)).text();
+    expect(csv).toContain(lately.email);
+    expect(csv).toContain(aMonthAgo.email);
+    expect(csv).not.toContain(never.email);
+    expect(Object.keys(await fieldsOf(await as(await admin())('GET', '/api/admin/users?active=1y')))).toEqual(['active']);
+  });
+
   it('sorts by id, email, name, sign-up and last activity, both ways', async () => {
     const c = ctx();
     const tag = freshTag();
@@ -481,7 +511,7 @@ describeEachBackend('admin users API: the search is indexed', (ctx) => {
     const plan = (query: Record<string, string>, forced = false) =>
       db.transaction(async (tx) => {
         if (forced) await tx.execute(sql`set local enable_seqscan = off`);
-        const where = userListWhere(userListQuerySchema.parse(query));
+        const where = userListWhere(userListQuerySchema.parse(query), new Date());
         const rows = await queryRows<Record<string, string>>(tx, sql`explain select ${users.id} from ${users} where ${where}`);
         return rows.map((row) => Object.values(row)[0]).join('\n');
       });

@@ -57,13 +57,13 @@ async function uploadedCsv(c: Context<AppEnv>): Promise<string> {
 export const adminUserRoutes = new Hono<AppEnv>()
   .get('/admin/users', staffOnly, query(userListQuerySchema), async (c) => {
     const query = c.req.valid('query');
-    return c.json(await listUsers(c.var.db, query), 200);
+    return c.json(await listUsers(c.var.db, query, c.var.deps.clock.now()), 200);
   })
 
   /** The filtered list as CSV (formula-safe, streamed in id order); the list's filters, its page and sort ignored. */
   .get('/admin/users.csv', staffOnly, query(userListQuerySchema), (c) => {
-    const { q, role, status, projectId, from, to } = c.req.valid('query');
-    return c.body(usersCsv(c.var.db, { q, role, status, projectId, from, to }), 200, {
+    const { q, role, status, projectId, from, to, active } = c.req.valid('query');
+    return c.body(usersCsv(c.var.db, { q, role, status, projectId, from, to, active }, c.var.deps.clock.now()), 200, {
       'Content-Type': 'text/csv; charset=utf-8',
       'Content-Disposition': 'attachment; filename="users.csv"',
     });

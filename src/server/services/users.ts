@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lt, sql, type SQL 
 import type { ListPage } from '../../shared/list.ts';
 import type { Role } from '../../shared/roles.ts';
 import type { UserListQuery } from '../../shared/schemas/users.ts';
-import type { AdminUserDetail, AdminUserListItem } from '../../shared/users.ts';
+import { activeWindowDays, type AdminUserDetail, type AdminUserListItem } from '../../shared/users.ts';
 import type { Db } from '../db/index.ts';
 import {
   auditLog,
@@ -113,6 +113,8 @@ export function adminUserListItem(user: User): AdminUserListItem {
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** The users list's filters (what its CSV takes too). */
+export type UserListFilters = Omit<UserListQuery, 'page' | 'pageSize' | 'sort' | 'dir'>;
 /** The start of a `YYYY-MM-DD` day in UTC. */
 const dayStart = (day: string) => new Date(`${day}T00:00:00.000Z`);
 
@@ -120,9 +122,10 @@ const dayStart = (day: string) => new Date(`${day}T00:00:00.000Z`);
  * The WHERE of the users list and its CSV: `q` with `userSearchText like '%…%'` (lower-cased, the
  * exact expression of the pg_trgm index `users_search_trgm_idx`, so prefix and contains searches
  * use it), `role` and `status` (`users_role_status_idx`), `projectId` (an `exists` on
- * project_members, indexed by user), `from` / `to` (sign-up days, inclusive, UTC; `users_created_idx`).
+ * project_members, indexed by user), `from` / `to` (sign-up days, inclusive, UTC; `users_created_idx`),
+ * `active` (last active within that many days of `now`; `users_last_active_idx`).
  */
-export function userListWhere(query: Omit<UserListQuery, 'page' | 'pageSize' | 'sort' | 'dir'>): SQL | undefined {
+export function userListWhere(query: UserListFilters, now: Date): SQL | undefined {
   return and(
     query.q ? sql`${userSearchText} like ${containsPattern(query.q.toLowerCase())}` : undefined,
     query.role ? eq(users.role, query.role) : undefined,
@@ -132,6 +135,7 @@ export function userListWhere(query: Omit<UserListQuery, 'page' | 'pageSize' | '
       : undefined,
     query.from ? gte(users.createdAt, dayStart(query.from)) : undefined,
     query.to ? lt(users.createdAt, new Date(dayStart(query.to).getTime() + DAY_MS)) : undefined,
+    query.active ? gte(users.lastActiveAt, new Date(now.getTime() - activeWindowDays(query.active) * DAY_MS)) : undefined,
   );
 }
 
@@ -140,8 +144,8 @@ export function userListWhere(query: Omit<UserListQuery, 'page' | 'pageSize' | '
  * role, status, project membership and sign-up days; by id (default), email, name (last, first),
  * creation (newest first) or last activity (most recent first, never active last).
  */
-export function listUsers(db: Db, query: UserListQuery): Promise<ListPage<AdminUserListItem>> {
-  const where = userListWhere(query);
+export function listUsers(db: Db, query: UserListQuery, now: Date): Promise<ListPage<AdminUserListItem>> {
+  const where = userListWhere(query, now);
   const order = listOrder(
     query,
     {
@@ -174,8 +178,8 @@ export const USERS_CSV_HEADER = ['ID', 'Email', 'First name', 'Last name', 'Role
  * `GET /api/admin/users.csv`: the filtered list as a stream of formula-safe CSV (a byte order
  * mark first), in id order, read `CSV_PAGE_SIZE` rows at a time by id (never the whole table).
  */
-export function usersCsv(db: Db, query: Omit<UserListQuery, 'page' | 'pageSize' | 'sort' | 'dir'>): ReadableStream<Uint8Array> {
-  const where = userListWhere(query);
+export function usersCsv(db: Db, query: UserListFilters, now: Date): ReadableStream<Uint8Array> {
+  const where = userListWhere(query, now);
   const encoder = new TextEncoder();
   let lastId = 0;
   let done = false;

@@ -3,7 +3,7 @@ import { listQuerySchema } from '../list.ts';
 import { MESSAGES } from '../messages.ts';
 import { ROLES, USER_STATUSES } from '../roles.ts';
 import { z } from '../zod.ts';
-import { USER_LIST_SORTS } from '../users.ts';
+import { USER_ACTIVE_WINDOWS, USER_LIST_SORTS } from '../users.ts';
 import { emailSchema } from './common.ts';
 
 export { USER_LIST_SORTS, type UserSort } from '../users.ts';
@@ -18,7 +18,8 @@ const idFilter = z.coerce
 
 /**
  * `GET /api/admin/users` and `GET /api/admin/users.csv`: the list contract plus `role`, `status`,
- * `projectId` (members of that project) and `from` / `to` (sign-up days, inclusive, UTC).
+ * `projectId` (members of that project), `from` / `to` (sign-up days, inclusive, UTC) and `active`
+ * (`7d`, `30d`, `90d`: last active within that many days).
  */
 export const userListQuerySchema = listQuerySchema(USER_LIST_SORTS)
   .extend({
@@ -27,6 +28,7 @@ export const userListQuerySchema = listQuerySchema(USER_LIST_SORTS)
     projectId: idFilter,
     from: dateFilter,
     to: dateFilter,
+    active: z.enum(USER_ACTIVE_WINDOWS, { error: MESSAGES.invalidEnumValue }).optional(),
   })
   .refine((query) => !query.from || !query.to || query.from <= query.to, { path: ['to'], message: 'Must be on or after the start date' });
 export type UserListQuery = z.output<typeof userListQuerySchema>;

@@ -14,15 +14,17 @@ describe('the users list in the address bar', () => {
     expect(readUsersQuery('?status=active')).toEqual({ ...DEFAULT_USERS_QUERY, status: 'active' });
     expect(readUsersQuery('?from=2026-11-01')).toEqual({ ...DEFAULT_USERS_QUERY, from: '2026-11-01' });
     expect(readUsersQuery('?role=participant')).toEqual({ ...DEFAULT_USERS_QUERY, role: 'participant' });
+    // The dashboard's "active in the last 30 days".
+    expect(readUsersQuery('?role=participant&active=30d')).toEqual({ ...DEFAULT_USERS_QUERY, role: 'participant', active: '30d' });
   });
 
   it('leaves anything unknown at its default', () => {
-    expect(readUsersQuery('?role=owner&status=gone&projectId=-3&from=yesterday&sort=age&dir=up&page=0')).toEqual(DEFAULT_USERS_QUERY);
+    expect(readUsersQuery('?role=owner&status=gone&projectId=-3&from=yesterday&active=1y&sort=age&dir=up&page=0')).toEqual(DEFAULT_USERS_QUERY);
     expect(readUsersQuery('')).toEqual(DEFAULT_USERS_QUERY);
   });
 
   it('writes what it reads, defaults left out', () => {
-    const search = '?q=ann&role=moderator&status=invited&projectId=4&from=2026-01-01&to=2026-02-01&sort=email&dir=desc&page=3';
+    const search = '?q=ann&role=moderator&status=invited&projectId=4&from=2026-01-01&to=2026-02-01&active=7d&sort=email&dir=desc&page=3';
     const query = readUsersQuery(search);
     expect(writeUsersQuery(query)).toBe(search);
     expect(writeUsersQuery(DEFAULT_USERS_QUERY)).toBe('');

@@ -8,7 +8,7 @@
 import { useEffect, useId, useState } from 'react';
 import type { ListPage } from '../../../shared/list.ts';
 import { ROLES, USER_STATUSES } from '../../../shared/roles.ts';
-import { USER_STATUS_LABELS, type AdminUserListItem, type UserSort } from '../../../shared/users.ts';
+import { USER_ACTIVE_LABELS, USER_ACTIVE_WINDOWS, USER_STATUS_LABELS, type AdminUserListItem, type UserSort } from '../../../shared/users.ts';
 import { withQuery } from '../../../platform/api.ts';
 import { formatDate, formatRelative } from '../../../lib/format.ts';
 import { useResource } from '../../../lib/resource.ts';
@@ -33,6 +33,7 @@ import {
 import { StatusBadge, useCurrentRole, type ProjectOption } from './parts.tsx';
 
 const ROLE_OPTIONS = [{ value: 'all', label: 'All roles' }, ...ROLES.map((value) => ({ value, label: ROLE_LABELS[value] }))] as const;
+const ACTIVE_OPTIONS = [{ value: 'all', label: 'Any activity' }, ...USER_ACTIVE_WINDOWS.map((value) => ({ value, label: USER_ACTIVE_LABELS[value] }))] as const;
 const STATUS_OPTIONS = [{ value: 'all', label: 'All statuses' }, ...USER_STATUSES.map((value) => ({ value, label: USER_STATUS_LABELS[value] }))] as const;
 
 const COLUMNS: readonly { key: UserSort | null; label: string; className?: string }[] = [
@@ -94,6 +95,7 @@ export default function UsersList() {
       <SearchForm label="Search people" value={current.q} onSearch={(q) => update({ q })}>
         <FilterSelect label="Role" value={current.role} options={ROLE_OPTIONS} onChange={(value) => update({ role: value })} className="sm:w-40" />
         <FilterSelect label="Status" value={current.status} options={STATUS_OPTIONS} onChange={(value) => update({ status: value })} className="sm:w-40" />
+        <FilterSelect label="Activity" value={current.active} options={ACTIVE_OPTIONS} onChange={(value) => update({ active: value })} className="sm:w-56" />
       </SearchForm>
       <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
         <FilterSelect

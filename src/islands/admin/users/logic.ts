@@ -1,11 +1,11 @@
 /**
- * The users list's state in the address bar (`/admin/users?q=&role=&status=&projectId=&from=&to=&sort=&dir=&page=`),
- * so a link (the dashboard's `?status=active`, `?from=YYYY-MM-DD`, `?role=participant`) opens a
+ * The users list's state in the address bar (`/admin/users?q=&role=&status=&projectId=&from=&to=&active=&sort=&dir=&page=`),
+ * so a link (the dashboard's `?role=participant`, `?active=30d`, `?from=YYYY-MM-DD`) opens a
  * filtered list, and Back and a reload keep it. Pure: unit-testable.
  */
 import { ROLES, USER_STATUSES, type Role, type UserStatus } from '../../../shared/roles.ts';
 import { PAGE_SIZE, type SortDirection } from '../../../shared/list.ts';
-import { USER_LIST_SORTS, type UserSort } from '../../../shared/users.ts';
+import { USER_ACTIVE_WINDOWS, USER_LIST_SORTS, type UserActiveWindow, type UserSort } from '../../../shared/users.ts';
 
 export interface UsersQuery {
   q: string;
@@ -14,12 +14,24 @@ export interface UsersQuery {
   projectId: number | null;
   from: string;
   to: string;
+  active: UserActiveWindow | 'all';
   sort: UserSort;
   dir: SortDirection | null;
   page: number;
 }
 
-export const DEFAULT_USERS_QUERY: UsersQuery = { q: '', role: 'all', status: 'all', projectId: null, from: '', to: '', sort: 'id', dir: null, page: 1 };
+export const DEFAULT_USERS_QUERY: UsersQuery = {
+  q: '',
+  role: 'all',
+  status: 'all',
+  projectId: null,
+  from: '',
+  to: '',
+  active: 'all',
+  sort: 'id',
+  dir: null,
+  page: 1,
+};
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const isOneOf = <T extends string>(list: readonly T[], value: string | null): value is T => value !== null && (list as readonly string[]).includes(value);
@@ -35,6 +47,7 @@ export function readUsersQuery(search: string): UsersQuery {
   const page = Number(params.get('page'));
   const from = params.get('from') ?? '';
   const to = params.get('to') ?? '';
+  const active = params.get('active');
   return {
     q: (params.get('q') ?? '').trim(),
     role: isOneOf(ROLES, role) ? role : 'all',
@@ -42,6 +55,7 @@ export function readUsersQuery(search: string): UsersQuery {
     projectId: Number.isInteger(projectId) && projectId > 0 ? projectId : null,
     from: DAY.test(from) ? from : '',
     to: DAY.test(to) ? to : '',
+    active: isOneOf(USER_ACTIVE_WINDOWS, active) ? active : 'all',
     sort: isOneOf(USER_LIST_SORTS, sort) ? sort : 'id',
     dir: dir === 'asc' || dir === 'desc' ? dir : null,
     page: Number.isInteger(page) && page > 0 ? page : 1,
@@ -57,6 +71,7 @@ export function filterParams(query: UsersQuery): Record<string, string> {
   if (query.projectId !== null) params.projectId = String(query.projectId);
   if (query.from) params.from = query.from;
   if (query.to) params.to = query.to;
+  if (query.active !== 'all') params.active = query.active;
   return params;
 }
 
