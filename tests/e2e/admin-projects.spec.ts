@@ -115,7 +115,7 @@ test.describe('projects, surveys and missions for admins', () => {
     await page.goto('/admin');
 
     // The dashboard's Projects section: "New project" checks the name, then opens the project.
-    const projects = page.getByRole('region', { name: 'Projects' });
+    const projects = page.getByRole('region', { name: 'Projects', exact: true });
     await expect(projects.getByRole('heading', { level: 2, name: 'Projects' })).toBeVisible();
     await projects.getByRole('button', { name: 'New project' }).first().click();
     const dialog = page.getByRole('dialog', { name: 'New project' });

@@ -316,7 +316,9 @@ test('the bell sits in the default and admin headers on a phone, within the scre
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
   await page.goto('/admin');
   await page.getByRole('button', { name: 'Notifications', exact: true }).click();
-  await expect(page.getByRole('menu')).toContainText('Nothing yet.');
+  // A moderator's bell speaks to staff: their work is in the admin area.
+  await expect(page.getByRole('menu')).toContainText('Nothing for you here yet. Entries waiting for review are in the admin area.');
+  await expect(page.getByRole('menuitem', { name: 'Entries waiting for review' })).toHaveAttribute('href', '/admin/review');
   await page.screenshot({ path: `${SHOTS}/ph-admin-bell-${PHONE.width}.png` });
 });
 

@@ -2,6 +2,7 @@ import { ROUTES, buildPath, type RouteDef, type RoutePattern } from '../../src/s
 import type { Cookie } from '@playwright/test';
 import { createAccount, sessionCookies, signIn } from './accounts.ts';
 import { expect, test } from './fixtures.ts';
+import { jsonApi } from './page-helpers.ts';
 
 const SAMPLE_TOKEN = 'Tk3n-abcdefghijklmnopqrstuvwxyz0123456789AB';
 
@@ -103,10 +104,17 @@ test('client-side navigation moves between pages without a full load', async ({ 
 });
 
 test('route parameters come from the address, whatever the shell', async ({ page, baseURL }) => {
-  await signIn(page, baseURL ?? '', await createAccount('admin'));
-  // A screen still to be built shows the parameters it read from the address.
-  await page.goto('/admin/users/12');
-  await expect(page.getByRole('definition').filter({ hasText: '12' })).toBeVisible();
-  await page.goto('/admin/users/34');
-  await expect(page.getByRole('definition').filter({ hasText: '34' })).toBeVisible();
+  const base = baseURL ?? '';
+  await signIn(page, base, await createAccount('admin'));
+  const call = jsonApi(page.request, base);
+  const people = await call<{ items: { id: number; firstName: string; lastName: string }[] }>('GET', '/api/admin/users?sort=created&pageSize=2');
+  const [first, second] = people.items;
+  if (!first || !second) throw new Error('two people expected');
+  // One prerendered shell serves every /admin/users/{userId}: the screen reads the id from the address.
+  await page.goto(`/admin/users/${first.id}`);
+  await expect(page.getByRole('heading', { level: 1, name: `${first.firstName} ${first.lastName}`.trim() })).toBeVisible();
+  await page.goto(`/admin/users/${second.id}`);
+  await expect(page.getByRole('heading', { level: 1, name: `${second.firstName} ${second.lastName}`.trim() })).toBeVisible();
+  await page.goto('/admin/users/2147483000');
+  await expect(page.getByRole('heading', { name: 'No such person' })).toBeVisible();
 });

@@ -170,7 +170,7 @@ function Completion({ projects }: { projects: DashboardProject[] }) {
     <Section
       id="dashboard-completion"
       title="Completion in live projects"
-      description={`Members taking part: they made a mission entry (a draft counts) or answered a survey in the project.${
+      description={`Members who have submitted something in the project: a mission entry or a survey (drafts do not count).${
         projects.length >= DASHBOARD_PROJECTS ? ` The ${DASHBOARD_PROJECTS} most recently updated live projects.` : ''
       }`}
     >
