@@ -152,9 +152,11 @@ async function seed(url: string): Promise<Seeded> {
         join u on u.n = g % ${USERS}
         join pr on pr.n = u.id % ${PROJECTS}
         join mi on mi.project_id = pr.id and mi.n = (g / ${USERS}) % ${MISSIONS_PER_PROJECT}
+        -- The state from g / 20, not g: every project (chosen by g mod 20) gets every state.
+        cross join lateral (select (g / 20) % 100 as r) k
         cross join lateral (select case
-          when g % 100 < 3 then 'draft' when g % 100 < 13 then 'submitted' when g % 100 < 17 then 'changes_requested'
-          when g % 100 < 19 then 'rejected' else 'approved' end as status) s
+          when k.r < 3 then 'draft' when k.r < 13 then 'submitted' when k.r < 17 then 'changes_requested'
+          when k.r < 19 then 'rejected' else 'approved' end as status) s
         cross join lateral (select now() - case when s.status = 'submitted' then (g % 240) * interval '1 hour'
           else (g % 365) * interval '1 day' end - (g % 60) * interval '1 minute' as at) t`),
     );
@@ -240,7 +242,9 @@ function summary(name: string, samples: number[], note: string): CaseResult {
 }
 
 function itemsNote(body: string): string {
-  const parsed = JSON.parse(body) as { items?: unknown[]; total?: number };
+  const parsed = JSON.parse(body) as { items?: unknown[]; total?: number; participants?: { total: number }; review?: { waiting: number } };
+  if (parsed.participants && parsed.review)
+    return `${parsed.participants.total.toLocaleString('en')} participants, ${parsed.review.waiting.toLocaleString('en')} waiting`;
   const items = parsed.items?.length ?? 0;
   return typeof parsed.total === 'number' ? `${items} of ${parsed.total.toLocaleString('en')}` : `${items} items`;
 }
