@@ -94,12 +94,13 @@ test.describe('the review inbox', () => {
     const origin = baseURL ?? '';
     const tag = `${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;
     const moderator = await createAccount('moderator', 'Mona', 'Reviewer');
-    const grace = await createAccount('participant', 'Grace', 'Early');
-    const henry = await createAccount('participant', 'Henry', 'Later');
-    const ivy = await createAccount('participant', 'Ivy', 'Elsewhere');
+    // Last names carry the tag: the whole site's queue holds other specs' entries, older than these.
+    const grace = await createAccount('participant', 'Grace', `Early ${tag}`);
+    const henry = await createAccount('participant', 'Henry', `Later ${tag}`);
+    const ivy = await createAccount('participant', 'Ivy', `Elsewhere ${tag}`);
     await signIn(page, origin, moderator);
-    const kitchens = await project(page, origin, `Kitchens ${tag}`, [grace, henry]);
-    const gardens = await project(page, origin, `Gardens ${tag}`, [ivy]);
+    const kitchens = await project(page, origin, `Allotment kitchens ${tag}`, [grace, henry]);
+    const gardens = await project(page, origin, `Allotment gardens ${tag}`, [ivy]);
     const graceEntry = await submit(origin, grace, kitchens.missionId, 'Porridge');
     await submit(origin, ivy, gardens.missionId, 'Toast');
     const henryEntry = await submit(origin, henry, kitchens.missionId, 'Eggs');
@@ -120,9 +121,14 @@ test.describe('the review inbox', () => {
     await expect(page).toHaveURL(/\/admin\/review$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Review' })).toBeVisible();
     await expect(nav.getByRole('link', { name: /^Review/ })).toHaveAttribute('aria-current', 'page');
+    // This test's three entries among every project's: the participant search (the address keeps it).
+    await page.getByRole('searchbox', { name: 'Participant' }).fill(tag);
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await expect(page).toHaveURL(new RegExp(`[?&]q=${tag}(&|$)`));
     const queue = page.getByRole('region', { name: 'Queue' });
     const rows = queue.getByRole('button', { name: /^Open the entry of / });
-    await expect(queue.getByRole('button', { name: /^Open the entry of Ivy Elsewhere/ })).toContainText(`Gardens ${tag}`);
+    await expect(rows).toHaveCount(3);
+    await expect(queue.getByRole('button', { name: /^Open the entry of Ivy Elsewhere/ })).toContainText(`Allotment gardens ${tag}`);
     const names = await rows.allInnerTexts();
     const order = ['Grace Early', 'Ivy Elsewhere', 'Henry Later'].map((name) => names.findIndex((text) => text.includes(name)));
     expect(order.every((at) => at >= 0)).toBe(true);
@@ -131,7 +137,7 @@ test.describe('the review inbox', () => {
 
     // Filter by project: the address follows, the other project's entry goes.
     await page.getByRole('combobox', { name: 'Project' }).click();
-    await page.getByRole('option', { name: `Kitchens ${tag}` }).click();
+    await page.getByRole('option', { name: `Allotment kitchens ${tag}` }).click();
     await expect(page).toHaveURL(new RegExp(`[?&]projectId=${kitchens.id}(&|$)`));
     await expect(rows).toHaveCount(2);
     await expect(rows.nth(0)).toContainText('Grace Early');
@@ -145,12 +151,12 @@ test.describe('the review inbox', () => {
     const detail = page.getByRole('region', { name: 'Submission' });
     await expect(detail).toContainText('No submission open');
     await page.keyboard.press('j');
-    await expect(detail.getByRole('heading', { name: 'Grace Early', exact: true })).toBeVisible();
+    await expect(detail.getByRole('heading', { name: `Grace Early ${tag}`, exact: true })).toBeVisible();
     await expect(detail).toContainText('Porridge');
     await page.keyboard.press('j');
-    await expect(detail.getByRole('heading', { name: 'Henry Later', exact: true })).toBeVisible();
+    await expect(detail.getByRole('heading', { name: `Henry Later ${tag}`, exact: true })).toBeVisible();
     await page.keyboard.press('k');
-    await expect(detail.getByRole('heading', { name: 'Grace Early', exact: true })).toBeVisible();
+    await expect(detail.getByRole('heading', { name: `Grace Early ${tag}`, exact: true })).toBeVisible();
     await expect(page).toHaveURL(new RegExp(`[?&]submission=${graceEntry}(&|$)`));
     await page.screenshot({ path: `${SHOTS}/review-inbox-open-1280.png` });
 
@@ -162,7 +168,7 @@ test.describe('the review inbox', () => {
         .getByText('Entry approved', { exact: true })
         .first(),
     ).toBeVisible();
-    await expect(detail.getByRole('heading', { name: 'Henry Later', exact: true })).toBeVisible();
+    await expect(detail.getByRole('heading', { name: `Henry Later ${tag}`, exact: true })).toBeVisible();
     await expect(rows).toHaveCount(1);
     await expect(nav.getByRole('link', { name: `Review, ${waiting - 1} waiting` })).toBeVisible();
     const approved = await jsonApi(page.request, origin)<{ status: string }>('GET', `/api/admin/submissions/${graceEntry}`);
@@ -174,13 +180,13 @@ test.describe('the review inbox', () => {
     // A reload keeps the filter (the address holds it).
     await page.reload();
     await expect(rows).toHaveCount(1);
-    await expect(page.getByRole('combobox', { name: 'Project' })).toContainText(`Kitchens ${tag}`);
+    await expect(page.getByRole('combobox', { name: 'Project' })).toContainText(`Allotment kitchens ${tag}`);
 
     // Projects: its list page, and the current section on a project's page.
     await nav.getByRole('link', { name: 'Projects', exact: true }).click();
     await expect(page).toHaveURL(/\/admin\/projects$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Projects' })).toBeVisible();
-    await expect(page.getByRole('link', { name: `Kitchens ${tag}` }).first()).toBeVisible();
+    await expect(page.getByRole('link', { name: `Allotment kitchens ${tag}` }).first()).toBeVisible();
     await page.goto(`/admin/projects/${kitchens.id}`);
     await expect(nav.getByRole('link', { name: 'Projects', exact: true })).toHaveAttribute('aria-current', 'true');
     await expect(nav.getByRole('link', { name: 'Dashboard', exact: true })).not.toHaveAttribute('aria-current', /.+/);
@@ -197,7 +203,7 @@ test.describe('the review inbox', () => {
     await page.screenshot({ path: `${SHOTS}/review-menu-390.png` });
     await page.getByRole('button', { name: 'Menu' }).click();
     await rows.first().click();
-    await expect(detail.getByRole('heading', { name: 'Henry Later', exact: true })).toBeVisible();
+    await expect(detail.getByRole('heading', { name: `Henry Later ${tag}`, exact: true })).toBeVisible();
     expect(await wide()).toBeLessThanOrEqual(0);
     await page.screenshot({ path: `${SHOTS}/review-inbox-open-390.png` });
   });
