@@ -2,7 +2,23 @@
 export const CONSENT_SETTINGS_EVENT = 'fieldwork:consent-settings';
 export const TOAST_EVENT = 'fieldwork:toast';
 
-/** Sends one of these events on the document (a no-op outside a browser, e.g. in unit tests). */
-export function wake(event: typeof CONSENT_SETTINGS_EVENT | typeof TOAST_EVENT): void {
-  if (typeof document !== 'undefined') document.dispatchEvent(new Event(event));
+type WakeEvent = typeof CONSENT_SETTINGS_EVENT | typeof TOAST_EVENT;
+
+/** The mark a sent event leaves on `<html>` (`data-fieldwork-toast`), for a directive that starts listening later. */
+const markOf = (event: WakeEvent): string => `data-${event.replace(':', '-')}`;
+
+/**
+ * Sends one of these events on the document (a no-op outside a browser, e.g. in unit tests), and
+ * marks that it was sent: an island that hydrates on it may register its listener only after a
+ * store sent it (a click handled by another island first), and then wakes at once (`wasSent`).
+ */
+export function wake(event: WakeEvent): void {
+  if (typeof document === 'undefined') return;
+  document.documentElement.setAttribute(markOf(event), '');
+  document.dispatchEvent(new Event(event));
+}
+
+/** Whether the event was sent on this page before (see `wake`). */
+export function wasSent(event: WakeEvent): boolean {
+  return typeof document !== 'undefined' && document.documentElement.hasAttribute(markOf(event));
 }

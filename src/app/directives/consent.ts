@@ -4,10 +4,13 @@
  * code. BaseLayout's inline script marks `<html data-consent-saved>` before this runs.
  */
 import type { ClientDirective } from 'astro';
-import { CONSENT_SETTINGS_EVENT } from '../../platform/events.ts';
+import { CONSENT_SETTINGS_EVENT, wasSent } from '../../platform/events.ts';
 
 const consent: ClientDirective = (load) => {
+  let started = false;
   const hydrate = async (): Promise<void> => {
+    if (started) return;
+    started = true;
     const hydrator = await load();
     await hydrator();
   };
@@ -16,6 +19,8 @@ const consent: ClientDirective = (load) => {
     return;
   }
   document.addEventListener(CONSENT_SETTINGS_EVENT, () => void hydrate(), { once: true });
+  // "Cookie settings" asked for before this listener: open them now.
+  if (wasSent(CONSENT_SETTINGS_EVENT)) void hydrate();
 };
 
 export default consent;

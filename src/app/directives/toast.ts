@@ -4,7 +4,7 @@
  * pages that never show a toast do not load its code.
  */
 import type { ClientDirective } from 'astro';
-import { TOAST_EVENT } from '../../platform/events.ts';
+import { TOAST_EVENT, wasSent } from '../../platform/events.ts';
 
 const toast: ClientDirective = (load) => {
   let started = false;
@@ -16,6 +16,8 @@ const toast: ClientDirective = (load) => {
     if (replayHotkey) setTimeout(() => document.dispatchEvent(new KeyboardEvent('keydown', { key: 'F8', code: 'F8', bubbles: true })), 50);
   };
   document.addEventListener(TOAST_EVENT, () => void hydrate(false), { once: true });
+  // A toast added before this listener (another island handled a click first): show it now.
+  if (wasSent(TOAST_EVENT)) void hydrate(false);
   document.addEventListener('keydown', (event) => {
     if (!started && event.code === 'F8') void hydrate(true);
   });
