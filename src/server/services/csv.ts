@@ -90,3 +90,38 @@ export function answerCell(element: FormElement, value: AnswerValue | undefined)
       return null;
   }
 }
+
+/** Rows a streamed export reads at a time. */
+export const CSV_PAGE_SIZE = 500;
+
+/**
+ * A CSV export streamed in bounded memory: a byte order mark and the header, then pages of
+ * `CSV_PAGE_SIZE` rows read by keyset on their `id` (`page(afterId, limit)` answers rows with a
+ * larger id, in id order), each turned into cells by `cells`, until a page comes back short.
+ */
+export function keysetCsvStream<T extends { id: number }>(
+  header: readonly string[],
+  page: (afterId: number, limit: number) => Promise<T[]>,
+  cells: (row: T) => CsvCell[],
+): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let lastId = 0;
+  let done = false;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(encoder.encode(`\uFEFF${csvRows([], header)}`));
+    },
+    async pull(controller) {
+      if (done) return;
+      const rows = await page(lastId, CSV_PAGE_SIZE);
+      if (rows.length > 0) {
+        lastId = rows[rows.length - 1]?.id ?? lastId;
+        controller.enqueue(encoder.encode(`\r\n${csvRows(rows.map(cells))}`));
+      }
+      if (rows.length < CSV_PAGE_SIZE) {
+        done = true;
+        controller.close();
+      }
+    },
+  });
+}

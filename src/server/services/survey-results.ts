@@ -22,13 +22,12 @@ import {
 } from '../../shared/surveys.ts';
 import { queryRows, type Db } from '../db/index.ts';
 import { formVersions, surveyExternalRefs, surveyResponses, users, type Survey } from '../db/schema/index.ts';
-import { answerCell, answerableElements, csvRows, elementHeader, type CsvCell } from './csv.ts';
+import { answerCell, answerableElements, elementHeader, keysetCsvStream } from './csv.ts';
 import { countOf, listOrder, paginate } from './list.ts';
 import { iso } from './projects.ts';
 import { containsPattern } from './search.ts';
 
 /** Rows of the CSV export read per query. */
-export const CSV_PAGE_SIZE = 500;
 
 /** The definition of the survey's current form version (null for external surveys). */
 export async function currentDefinition(db: Db, survey: Survey): Promise<FormDefinition | null> {
@@ -108,16 +107,10 @@ export const CSV_BASE_HEADER = ['Response ID', 'Email', 'First name', 'Last name
 export function responsesCsv(db: Db, survey: Survey, definition: FormDefinition | null, status: ResponseExportStatus): ReadableStream<Uint8Array> {
   const elements = definition ? answerableElements(definition) : [];
   const header = [...CSV_BASE_HEADER, ...elements.map(elementHeader)];
-  const encoder = new TextEncoder();
-  let lastId = 0;
-  let done = false;
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(encoder.encode(`\uFEFF${csvRows([], header)}`));
-    },
-    async pull(controller) {
-      if (done) return;
-      const rows = await db
+  return keysetCsvStream(
+    header,
+    (afterId, limit) =>
+      db
         .select({
           id: surveyResponses.id,
           email: users.email,
@@ -130,32 +123,20 @@ export function responsesCsv(db: Db, survey: Survey, definition: FormDefinition 
         })
         .from(surveyResponses)
         .innerJoin(users, eq(users.id, surveyResponses.userId))
-        .where(and(eq(surveyResponses.surveyId, survey.id), gt(surveyResponses.id, lastId), status === 'all' ? undefined : eq(surveyResponses.status, status)))
+        .where(and(eq(surveyResponses.surveyId, survey.id), gt(surveyResponses.id, afterId), status === 'all' ? undefined : eq(surveyResponses.status, status)))
         .orderBy(asc(surveyResponses.id))
-        .limit(CSV_PAGE_SIZE);
-      if (rows.length === 0) {
-        done = true;
-        controller.close();
-        return;
-      }
-      lastId = rows[rows.length - 1]?.id ?? lastId;
-      const cells: CsvCell[][] = rows.map((row) => [
-        row.id,
-        row.email,
-        row.firstName,
-        row.lastName,
-        row.status,
-        iso(row.submittedAt),
-        row.formVersion,
-        ...elements.map((element) => answerCell(element, answerOf(row.answers, element.id))),
-      ]);
-      controller.enqueue(encoder.encode(`\r\n${csvRows(cells)}`));
-      if (rows.length < CSV_PAGE_SIZE) {
-        done = true;
-        controller.close();
-      }
-    },
-  });
+        .limit(limit),
+    (row) => [
+      row.id,
+      row.email,
+      row.firstName,
+      row.lastName,
+      row.status,
+      iso(row.submittedAt),
+      row.formVersion,
+      ...elements.map((element) => answerCell(element, answerOf(row.answers, element.id))),
+    ],
+  );
 }
 
 // ---------------------------------------------------------------------------------------------

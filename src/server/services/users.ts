@@ -20,7 +20,7 @@ import {
 import { ApiError } from '../errors.ts';
 import { audit } from './audit.ts';
 import type { Clock } from './clock.ts';
-import { csvRows, type CsvCell } from './csv.ts';
+import { keysetCsvStream } from './csv.ts';
 import { hashPassword } from './passwords.ts';
 import { countOf, listOrder, pageOf, paginate } from './list.ts';
 import { containsPattern } from './search.ts';
@@ -171,7 +171,6 @@ export function listUsers(db: Db, query: UserListQuery, now: Date): Promise<List
 }
 
 /** Rows of the users CSV read at a time. */
-const CSV_PAGE_SIZE = 500;
 export const USERS_CSV_HEADER = ['ID', 'Email', 'First name', 'Last name', 'Role', 'Status', 'Signed up', 'Last active'] as const;
 
 /**
@@ -180,41 +179,17 @@ export const USERS_CSV_HEADER = ['ID', 'Email', 'First name', 'Last name', 'Role
  */
 export function usersCsv(db: Db, query: UserListFilters, now: Date): ReadableStream<Uint8Array> {
   const where = userListWhere(query, now);
-  const encoder = new TextEncoder();
-  let lastId = 0;
-  let done = false;
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(encoder.encode(`\uFEFF${csvRows([], USERS_CSV_HEADER)}`));
-    },
-    async pull(controller) {
-      if (done) return;
-      const rows = await db
+  return keysetCsvStream(
+    USERS_CSV_HEADER,
+    (afterId, limit) =>
+      db
         .select()
         .from(users)
-        .where(and(where, gt(users.id, lastId)))
+        .where(and(where, gt(users.id, afterId)))
         .orderBy(asc(users.id))
-        .limit(CSV_PAGE_SIZE);
-      if (rows.length > 0) {
-        lastId = rows[rows.length - 1]?.id ?? lastId;
-        const cells: CsvCell[][] = rows.map((row) => [
-          row.id,
-          row.email,
-          row.firstName,
-          row.lastName,
-          row.role,
-          row.status,
-          row.createdAt.toISOString(),
-          row.lastActiveAt?.toISOString() ?? '',
-        ]);
-        controller.enqueue(encoder.encode(`\r\n${csvRows(cells)}`));
-      }
-      if (rows.length < CSV_PAGE_SIZE) {
-        done = true;
-        controller.close();
-      }
-    },
-  });
+        .limit(limit),
+    (row) => [row.id, row.email, row.firstName, row.lastName, row.role, row.status, row.createdAt.toISOString(), row.lastActiveAt?.toISOString() ?? ''],
+  );
 }
 
 /** How many rows of each history the detail shows (newest first). */
