@@ -140,11 +140,21 @@ export async function api<T>(method: HttpMethod, path: string, body?: unknown, i
     return data as T;
   }
 
+  throw apiErrorOf(response.status, data, text, response.headers.get('Retry-After'));
+}
+
+/** The ApiError of a refused answer: its status, its parsed JSON body (undefined when not JSON), its text and Retry-After header. */
+export function apiErrorOf(status: number, data: unknown, text: string, retryAfter: string | null): ApiError {
   const error = isRecord(data) && isRecord(data.error) ? data.error : {};
-  const code = typeof error.code === 'string' ? error.code : `http_${response.status}`;
+  const code = typeof error.code === 'string' ? error.code : `http_${status}`;
   const message = typeof error.message === 'string' && error.message !== '' ? error.message : FALLBACK_MESSAGE;
   const { code: _code, message: _message, fields, ...details } = error;
-  throw new ApiError(response.status, code, message, readFields(fields), readRetryAfter(response.headers.get('Retry-After')), text || null, details);
+  return new ApiError(status, code, message, readFields(fields), readRetryAfter(retryAfter), text || null, details);
+}
+
+/** The ApiError of a request that never got an answer. */
+export function networkError(): ApiError {
+  return new ApiError(0, 'network_error', NETWORK_MESSAGE);
 }
 
 export const apiGet = <T>(path: string, init?: { signal?: AbortSignal }): Promise<T> => api<T>('GET', path, undefined, init);

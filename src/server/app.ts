@@ -21,6 +21,7 @@ import { adminMissionRoutes } from './routes/admin-missions.ts';
 import { adminProjectRoutes } from './routes/admin-projects.ts';
 import { adminSurveyRoutes } from './routes/admin-surveys.ts';
 import { adminUserRoutes } from './routes/admin-users.ts';
+import { alchemerExportAppendRoutes } from './routes/alchemer-export-append.ts';
 import { authRoutes } from './routes/auth.ts';
 import { clientReportRoutes } from './routes/client-reports.ts';
 import { contactRoutes } from './routes/contact-messages.ts';
@@ -34,7 +35,9 @@ import { missionGroupRoutes } from './routes/mission-groups.ts';
 import { missionHistoryRoutes } from './routes/mission-history.ts';
 import { missionRoutes } from './routes/missions.ts';
 import { notificationRoutes } from './routes/notifications.ts';
+import { pointsBulkUpdateRoutes } from './routes/points-bulk-update.ts';
 import { pointsRoutes } from './routes/points.ts';
+import { reviewExportRoutes } from './routes/review-exports.ts';
 import { reviewRoutes } from './routes/review.ts';
 import { surveyWebhookRoutes } from './routes/survey-webhook.ts';
 import { surveyRoutes } from './routes/surveys.ts';
@@ -47,6 +50,14 @@ import { tokenRoutes } from './routes/tokens.ts';
  * at `/` and name each call's whole path, guarding each call on its own. Chained so `AppType`
  * holds every call's type.
  */
+/** The calls that take files and check their size themselves (streamed, with their own limits). */
+const OWN_BODY_LIMIT = new Set([
+  '/api/media',
+  '/api/admin/tools/points-bulk-update/preview',
+  '/api/admin/tools/alchemer-export-append',
+  '/api/admin/tools/alchemer-export-append/preview',
+]);
+
 function apiRoutes() {
   return (
     new Hono<AppEnv>()
@@ -59,6 +70,9 @@ function apiRoutes() {
       .route('/', adminUserRoutes)
       .route('/', adminDashboardRoutes)
       .route('/', adminGalleryRoutes)
+      .route('/', pointsBulkUpdateRoutes)
+      .route('/', alchemerExportAppendRoutes)
+      .route('/', reviewExportRoutes)
       .route('/feature-flags', featureFlagRoutes)
       .route('/', clientReportRoutes)
       .route('/contact', contactRoutes)
@@ -105,8 +119,8 @@ export function createApp(deps: AppDeps, pages?: Hono<AppEnv>) {
     maxSize: JSON_BODY_LIMIT_BYTES,
     onError: (c) => c.json(errorBody('payload_too_large', 'The request body is too large'), 413),
   });
-  // Uploads (POST /api/media) carry their own, larger limit (routes/media.ts); every other call this one.
-  app.use('/api/*', (c, next) => (c.req.method === 'POST' && c.req.path === '/api/media' ? next() : jsonBodyLimit(c, next)));
+  // Uploads carry their own, larger limits (routes/media.ts and the admin tools' routes); every other call this one.
+  app.use('/api/*', (c, next) => (c.req.method === 'POST' && OWN_BODY_LIMIT.has(c.req.path) ? next() : jsonBodyLimit(c, next)));
   app.use('/api/*', sameOriginOnly);
   app.use('/api/*', loadSession);
   app.route('/api', apiRoutes());

@@ -16,3 +16,4 @@ export * from './media.ts';
 export * from './reviews.ts';
 export * from './points.ts';
 export * from './notifications.ts';
+export * from './tools.ts';

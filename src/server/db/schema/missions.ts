@@ -23,6 +23,8 @@ export const missions = pgTable(
       .references(() => forms.id),
     formVersion: integer('form_version').notNull(),
     points: integer('points').notNull().default(0),
+    /** The product a product-review mission is about (GTIN, EAN or SKU): the review export's product id. */
+    productId: text('product_id'),
     opensAt: timestamp('opens_at', { withTimezone: true }),
     closesAt: timestamp('closes_at', { withTimezone: true }),
     review: text('review', { enum: REVIEW_MODES }).notNull().default('manual'),

@@ -1,0 +1,116 @@
+/**
+ * Sending a file with progress: `fetch` reports no upload progress, so the admin tools' uploads go
+ * through XMLHttpRequest. The answer is read as JSON (`as: 'json'`) or as a file (`as: 'blob'`,
+ * with its name from Content-Disposition); a refused answer throws the same `ApiError` as
+ * `api()` (`src/platform/api.ts`).
+ */
+import { apiErrorOf, networkError } from './api.ts';
+
+/** Where a transfer is: bytes sent of the request, then bytes received of the answer. */
+export interface TransferProgress {
+  phase: 'upload' | 'download';
+  loaded: number;
+  /** null when the size is not known (an answer without Content-Length). */
+  total: number | null;
+}
+
+export interface UploadInit {
+  onProgress?: (progress: TransferProgress) => void;
+  signal?: AbortSignal;
+  /** Extra request headers (e.g. Accept). */
+  headers?: Readonly<Record<string, string>>;
+}
+
+/** A file answer: its bytes, its file name (from Content-Disposition) and its headers. */
+export interface FileAnswer {
+  blob: Blob;
+  fileName: string | null;
+  headers: (name: string) => string | null;
+}
+
+/** The file name of a Content-Disposition header (`filename*=UTF-8''…` first, then `filename="…"`). */
+export function dispositionFileName(header: string | null): string | null {
+  if (!header) return null;
+  const extended = /filename\*\s*=\s*UTF-8''([^;]+)/i.exec(header);
+  if (extended?.[1]) {
+    try {
+      return decodeURIComponent(extended[1].trim());
+    } catch {
+      // fall through to the plain name
+    }
+  }
+  const plain = /filename\s*=\s*"?([^";]+)"?/i.exec(header);
+  return plain?.[1]?.trim() ?? null;
+}
+
+function send(method: 'POST' | 'PUT', path: string, body: FormData | Blob | string, as: 'json' | 'blob', init: UploadInit): Promise<XMLHttpRequest> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open(method, path);
+    xhr.withCredentials = true;
+    xhr.responseType = as === 'json' ? 'text' : 'blob';
+    for (const [name, value] of Object.entries(init.headers ?? {})) xhr.setRequestHeader(name, value);
+    if (init.onProgress) {
+      const report = init.onProgress;
+      xhr.upload.onprogress = (event) => report({ phase: 'upload', loaded: event.loaded, total: event.lengthComputable ? event.total : null });
+      xhr.onprogress = (event) => report({ phase: 'download', loaded: event.loaded, total: event.lengthComputable ? event.total : null });
+    }
+    xhr.onload = () => resolve(xhr);
+    xhr.onerror = () => reject(networkError());
+    xhr.onabort = () => reject(new DOMException('The upload was cancelled', 'AbortError'));
+    if (init.signal) {
+      if (init.signal.aborted) {
+        reject(new DOMException('The upload was cancelled', 'AbortError'));
+        return;
+      }
+      init.signal.addEventListener('abort', () => xhr.abort(), { once: true });
+    }
+    xhr.send(body);
+  });
+}
+
+async function refusal(xhr: XMLHttpRequest): Promise<Error> {
+  const text = typeof xhr.response === 'string' ? xhr.response : xhr.response instanceof Blob ? await xhr.response.text() : '';
+  let data: unknown;
+  try {
+    data = text === '' ? null : (JSON.parse(text) as unknown);
+  } catch {
+    data = undefined;
+  }
+  return apiErrorOf(xhr.status, data, text, xhr.getResponseHeader('Retry-After'));
+}
+
+/** POSTs a body (usually multipart) and reads the JSON answer, reporting progress. */
+export async function uploadForJson<T>(path: string, body: FormData | Blob | string, init: UploadInit = {}): Promise<T> {
+  const xhr = await send('POST', path, body, 'json', { ...init, headers: { Accept: 'application/json', ...init.headers } });
+  if (xhr.status < 200 || xhr.status >= 300) throw await refusal(xhr);
+  try {
+    return JSON.parse(String(xhr.response)) as T;
+  } catch {
+    throw apiErrorOf(xhr.status, undefined, String(xhr.response), null);
+  }
+}
+
+/** POSTs a body and reads a file answer, reporting progress both ways. */
+export async function uploadForFile(path: string, body: FormData | Blob | string, init: UploadInit = {}): Promise<FileAnswer> {
+  const xhr = await send('POST', path, body, 'blob', init);
+  if (xhr.status < 200 || xhr.status >= 300) throw await refusal(xhr);
+  return {
+    blob: xhr.response as Blob,
+    fileName: dispositionFileName(xhr.getResponseHeader('Content-Disposition')),
+    headers: (name) => xhr.getResponseHeader(name),
+  };
+}
+
+/** Hands a Blob to the browser as a download named `fileName`. */
+export function saveBlob(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.rel = 'noopener';
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
