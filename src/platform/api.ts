@@ -209,6 +209,8 @@ export interface Preferences extends MailSwitches {
 /** The user of GET /api/account and of the account updates. */
 export interface AccountUser extends CurrentUser {
   address: Address | null;
+  /** Optional year of birth (null when not given). */
+  birthYear: number | null;
   preferences: Preferences;
   createdAt: string;
   pendingEmail: string | null;

@@ -114,3 +114,74 @@ export function saveBlob(blob: Blob, fileName: string): void {
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
+
+/** One line of a progress stream other than its answer (`{ phase, done, total }` and the like). */
+export type StreamLine = Readonly<Record<string, unknown>>;
+
+export interface StreamInit extends UploadInit {
+  /** Each progress line as it arrives (the answer line is what the call resolves with). */
+  onLine?: (line: StreamLine) => void;
+}
+
+/**
+ * POSTs a body asking for a progress stream (`Accept: application/x-ndjson`): one JSON object a
+ * line, read as they arrive, each passed to `onLine`, until the last, `{ "result": … }` (resolved)
+ * or `{ "error": {…}, "status": n }` (thrown as the ApiError of that status). Upload progress is
+ * reported as `uploadForJson` does; a refusal before the stream began is a plain JSON error.
+ */
+export function uploadForNdjson<T>(path: string, body: FormData | Blob | string, init: StreamInit = {}): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', path);
+    xhr.withCredentials = true;
+    xhr.responseType = 'text';
+    for (const [name, value] of Object.entries({ ...init.headers, Accept: 'application/x-ndjson' })) xhr.setRequestHeader(name, value);
+    let seen = 0;
+    let answer: { result: T } | { error: unknown; status: number } | null = null;
+    const readLines = (final: boolean) => {
+      if (xhr.status !== 200) return;
+      const text = xhr.responseText;
+      const end = final ? text.length : text.lastIndexOf('\n') + 1;
+      if (end <= seen) return;
+      const chunk = text.slice(seen, end);
+      seen = end;
+      for (const raw of chunk.split('\n')) {
+        if (raw.trim() === '') continue;
+        let line: unknown;
+        try {
+          line = JSON.parse(raw);
+        } catch {
+          continue;
+        }
+        if (typeof line !== 'object' || line === null) continue;
+        if ('result' in line) answer = line as { result: T };
+        else if ('error' in line) answer = line as { error: unknown; status: number };
+        else init.onLine?.(line as StreamLine);
+      }
+    };
+    const report = init.onProgress;
+    if (report) xhr.upload.onprogress = (event) => report({ phase: 'upload', loaded: event.loaded, total: event.lengthComputable ? event.total : null });
+    xhr.onprogress = () => readLines(false);
+    xhr.onload = () => {
+      if (xhr.status < 200 || xhr.status >= 300) {
+        void refusal(xhr).then(reject);
+        return;
+      }
+      readLines(true);
+      const last = answer as { result: T } | { error: unknown; status: number } | null;
+      if (last && 'result' in last) resolve(last.result);
+      else if (last) reject(apiErrorOf(last.status, { error: last.error }, JSON.stringify(last), null));
+      else reject(apiErrorOf(xhr.status, undefined, xhr.responseText, null));
+    };
+    xhr.onerror = () => reject(networkError());
+    xhr.onabort = () => reject(new DOMException('The upload was cancelled', 'AbortError'));
+    if (init.signal) {
+      if (init.signal.aborted) {
+        reject(new DOMException('The upload was cancelled', 'AbortError'));
+        return;
+      }
+      init.signal.addEventListener('abort', () => xhr.abort(), { once: true });
+    }
+    xhr.send(body);
+  });
+}

@@ -31,6 +31,8 @@ const envSchema = z.object({
     .string()
     .regex(/^G-[A-Z0-9]{4,20}$/, 'must be a Google Analytics 4 measurement id (G-XXXXXXXXXX)')
     .optional(),
+  /** The key of signed photo links (review exports); unset: one made once and kept in the database (`server_secrets`). */
+  MEDIA_LINK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /**
    * Tests only (not an operator setting, so not in README.md): how many milliseconds an upload's
    * body may send nothing before it is cut off with 408, instead of `MEDIA_LIMITS.stallSeconds`.
@@ -66,6 +68,8 @@ export interface Config {
   supportEmail: string;
   /** Google Analytics 4 measurement id; when set, the page CSP allows Google Analytics. */
   gaId: string | undefined;
+  /** The key of signed photo links; undefined: the one kept in the database (`services/media-links.ts`). */
+  mediaLinkSecret: string | undefined;
   /** An upload's body sending nothing for this long is cut off with 408 (`MEDIA_LIMITS.stallSeconds`; tests shorten it). */
   uploadStallMs: number;
 }
@@ -100,6 +104,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     distDir: path.resolve(e.DIST_DIR),
     supportEmail: e.SUPPORT_EMAIL,
     gaId: e.PUBLIC_GA_ID,
+    mediaLinkSecret: e.MEDIA_LINK_SECRET,
     uploadStallMs: e.FIELDWORK_TEST_UPLOAD_STALL_MS ?? MEDIA_LIMITS.stallSeconds * 1000,
   };
 }

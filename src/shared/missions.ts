@@ -19,6 +19,8 @@ export interface AdminMission {
   formVersion: number;
   latestFormVersion: number | null;
   points: number;
+  /** The product a product-review mission is about (GTIN, EAN or SKU), for review exports; null: none. */
+  productId: string | null;
   opensAt: string | null;
   closesAt: string | null;
   review: ReviewMode;

@@ -87,6 +87,8 @@ export interface AdminUserAuditEntry {
 /** `GET /api/admin/users/{id}`. */
 export interface AdminUserDetail extends AdminUserListItem {
   address: { line1: string; line2?: string; city: string; region?: string; postalCode: string; country: string } | null;
+  /** The participant's optional year of birth (their profile), or null. */
+  birthYear: number | null;
   preferences: Record<string, unknown>;
   lastSignInAt: string | null;
   termsAcceptedAt: string | null;

@@ -64,6 +64,7 @@ describeEachBackend('admin missions API', (ctx) => {
       formVersion: 2,
       latestFormVersion: 2,
       points: 30,
+      productId: null,
       opensAt: '2026-11-02T00:00:00.000Z',
       closesAt: '2026-11-20T00:00:00.000Z',
       review: 'automatic',

@@ -451,8 +451,9 @@ describeEachBackend('admin users API', (ctx) => {
     const entry = await insertEntry(c, mission, target.id);
     await okJson(await as(adm)('POST', `/api/admin/users/${target.id}/points`, { points: -5, reason: 'Correction' }), 201);
     await okJson(await as(adm)('POST', `/api/admin/users/${target.id}/points`, { points: 12, reason: 'Thanks' }), 201);
+    await c.database.db.update(users).set({ birthYear: 1990 }).where(eq(users.id, target.id));
     const detail = await okJson<AdminUserDetail>(await as(await moderator())('GET', `/api/admin/users/${target.id}`));
-    expect(detail).toMatchObject({ id: target.id, email: target.email, role: 'participant', status: 'active' });
+    expect(detail).toMatchObject({ id: target.id, email: target.email, role: 'participant', status: 'active', birthYear: 1990 });
     expect(detail.sessions).toHaveLength(1);
     expect(detail.sessions[0]?.id).toHaveLength(12);
     expect(detail.projects.map((p) => p.id)).toEqual([project.id]);
@@ -463,6 +464,7 @@ describeEachBackend('admin users API', (ctx) => {
     expect(detail.audit.every((a) => a.direction === 'to')).toBe(true);
     // What the admin did shows in the admin's own trail.
     const mine = await okJson<AdminUserDetail>(await as(adm)('GET', `/api/admin/users/${adm.id}`));
+    expect(mine.birthYear).toBeNull();
     expect(mine.audit.some((a) => a.action === 'points.adjust' && a.direction === 'by' && a.targetId === String(target.id))).toBe(true);
     expect(JSON.stringify(detail)).not.toContain('passwordHash');
   });

@@ -341,6 +341,7 @@ describeEachBackend('account', (ctx) => {
     expect(body.user).toMatchObject({
       email,
       address: null,
+      birthYear: null,
       preferences: { emailNotifications: true, language: 'en', colorMode: 'system' },
       pendingEmail: null,
     });
@@ -387,6 +388,42 @@ describeEachBackend('account', (ctx) => {
     expect(badPrefs.status).toBe(400);
 
     expect((await ctx().request('/api/account')).status).toBe(401);
+  });
+
+  it('takes an optional year of birth with the profile: not in the future, kept when left out, cleared by null', async () => {
+    const { user, email } = await activeUser(ctx());
+    const session = cookieHeader(await signIn(ctx(), email));
+    const patch = (body: Record<string, unknown>) => ctx().json('PATCH', '/api/account/profile', { firstName: 'Robyn', lastName: 'Hale', ...body }, session);
+    const stored = async () => (await ctx().database.db.select({ birthYear: users.birthYear }).from(users).where(eq(users.id, user.id)))[0]?.birthYear;
+
+    const saved = await patch({ birthYear: 1985 });
+    expect(saved.status).toBe(200);
+    expect(((await saved.json()) as { user: { birthYear: unknown } }).user.birthYear).toBe(1985);
+    expect(await stored()).toBe(1985);
+
+    const nextYear = new Date().getUTCFullYear() + 1;
+    for (const [birthYear, message] of [
+      [nextYear, 'Year of birth cannot be in the future'],
+      [1899, 'Enter a year of 1900 or later'],
+      [1985.5, 'Enter the year as four digits, like 1985'],
+      ['1985', 'Enter the year as four digits, like 1985'],
+    ] as const) {
+      const bad = await patch({ birthYear });
+      expect(bad.status).toBe(400);
+      expect(((await bad.json()) as { error: { code: string; fields: Record<string, string[]> } }).error).toMatchObject({
+        code: 'validation_failed',
+        fields: { birthYear: [message] },
+      });
+    }
+    expect(await stored()).toBe(1985);
+
+    // Left out, the stored year stays; this year itself is fine; null clears it.
+    expect(((await (await patch({})).json()) as { user: { birthYear: unknown } }).user.birthYear).toBe(1985);
+    expect(((await (await patch({ birthYear: nextYear - 1 })).json()) as { user: { birthYear: unknown } }).user.birthYear).toBe(nextYear - 1);
+    const cleared = await patch({ birthYear: null });
+    expect(cleared.status).toBe(200);
+    expect(((await cleared.json()) as { user: { birthYear: unknown } }).user.birthYear).toBeNull();
+    expect(await stored()).toBeNull();
   });
 
   it('changes the email with the current password and a link to the new address', async () => {

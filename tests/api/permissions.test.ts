@@ -159,6 +159,19 @@ const ROWS: Row[] = [
   },
   { call: 'POST /api/admin/invitations', request: () => send('POST', '/api/admin/invitations'), expect: staffOnly(400) },
   { call: 'POST /api/admin/invitations/bulk', request: () => send('POST', '/api/admin/invitations/bulk?dryRun=1'), expect: staffOnly(400) },
+  {
+    call: 'GET /api/admin/tools/export-reviews/projects/{id}/missions',
+    request: (w) => get(`/api/admin/tools/export-reviews/projects/${w.project.id}/missions`),
+    expect: adminOnly(200),
+  },
+  { call: 'GET /api/admin/tools/export-reviews/history', request: () => get('/api/admin/tools/export-reviews/history'), expect: adminOnly(200) },
+  { call: 'POST /api/admin/tools/export-reviews', request: () => send('POST', '/api/admin/tools/export-reviews'), expect: adminOnly(400) },
+  {
+    call: 'GET /api/media/{id}/shared',
+    // No session needed, and none helps: without a valid signature it is 404 for everyone.
+    request: () => get('/api/media/AAAAAAAAAAAAAAAAAAAAAA/shared?variant=display&expires=9999999999&signature=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'),
+    expect: all(404),
+  },
   { call: 'GET /api/feature-flags', request: () => get('/api/feature-flags?feature=banner'), expect: all(200) },
   { call: 'POST /api/reports', request: () => send('POST', '/api/reports'), expect: all(400) },
   { call: 'POST /api/contact', request: () => send('POST', '/api/contact'), expect: all(400) },
@@ -279,6 +292,25 @@ const ROWS: Row[] = [
     expect: [401, 204, 404, 404],
   },
   { call: 'GET /api/admin/gallery', request: () => get('/api/admin/gallery?limit=5'), expect: staffOnly(200) },
+  // Alchemer export append: a form without a file is 400 `file_required` for an admin.
+  {
+    call: 'POST /api/admin/tools/alchemer-export-append/preview',
+    request: () => {
+      const form = new FormData();
+      form.append('note', 'no file here');
+      return { method: 'POST', path: '/api/admin/tools/alchemer-export-append/preview', form };
+    },
+    expect: adminOnly(400),
+  },
+  {
+    call: 'POST /api/admin/tools/alchemer-export-append',
+    request: () => {
+      const form = new FormData();
+      form.append('idColumn', 'URL Variable: pid');
+      return { method: 'POST', path: '/api/admin/tools/alchemer-export-append', form };
+    },
+    expect: adminOnly(400),
+  },
   {
     call: 'PATCH /api/admin/media/{id}',
     // The participant's photo, held by their entry (the link a save writes), and a body that fails validation.
@@ -391,6 +423,28 @@ const ROWS: Row[] = [
     call: 'POST /api/admin/users/{id}/points',
     request: (w) => send('POST', `/api/admin/users/${w.users.participant.id}/points`, { points: 5, reason: 'Thanks' }),
     expect: adminOnly(201),
+  },
+  // Points bulk update: a preview without a file is 400, an unknown batch 404 (after the guard).
+  {
+    call: 'POST /api/admin/tools/points-bulk-update/preview',
+    request: () => send('POST', '/api/admin/tools/points-bulk-update/preview'),
+    expect: adminOnly(400),
+  },
+  {
+    call: 'POST /api/admin/tools/points-bulk-update/{batchId}/apply',
+    request: () => send('POST', '/api/admin/tools/points-bulk-update/999999999/apply'),
+    expect: adminOnly(404),
+  },
+  { call: 'GET /api/admin/tools/points-bulk-update/batches', request: () => get('/api/admin/tools/points-bulk-update/batches'), expect: adminOnly(200) },
+  {
+    call: 'GET /api/admin/tools/points-bulk-update/{batchId}/problems.csv',
+    request: () => get('/api/admin/tools/points-bulk-update/999999999/problems.csv'),
+    expect: adminOnly(404),
+  },
+  {
+    call: 'GET /api/admin/tools/points-bulk-update/{batchId}/rows.csv',
+    request: () => get('/api/admin/tools/points-bulk-update/999999999/rows.csv'),
+    expect: adminOnly(404),
   },
 
   // Notifications (the notifications work adds these calls)

@@ -144,12 +144,13 @@ test('a contact message can be marked handled', async ({ page, baseURL }) => {
   await expect(item.getByRole('button', { name: 'Reopen' })).toBeVisible();
 });
 
-test('a moderator sees Client errors but not the admin-only switches and requests', async ({ page, baseURL }) => {
+test('a moderator sees Client errors but not the bulk tools, switches and requests (admins only)', async ({ page, baseURL }) => {
   await signIn(page, baseURL ?? '', await createAccount('moderator', 'Mo', 'Derato'));
   await page.goto('/admin/tools');
   await expect(page.getByRole('heading', { level: 2, name: 'Client errors' })).toBeVisible({ timeout: 15_000 });
   await expect(page.getByRole('heading', { level: 2, name: 'Contact messages' })).toBeVisible();
-  await expect(page.getByRole('link', { name: /Points bulk update/ })).toBeVisible();
+  await expect(page.getByRole('link', { name: /Points bulk update/ })).toHaveCount(0);
+  await expect(page.getByText('The bulk tools (points bulk update, Alchemer export append, review exports) are for admins.')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Site switches' })).toHaveCount(0);
   await expect(page.getByRole('heading', { name: 'Data-deletion requests' })).toHaveCount(0);
 });

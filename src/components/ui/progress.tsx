@@ -20,12 +20,7 @@ export function Progress({ label, value, detail, className }: ProgressProps) {
         <span className="font-medium text-foreground">{label}</span>
         <span className="text-muted-foreground tabular-nums">{detail ?? (clamped === null ? '' : `${clamped}%`)}</span>
       </div>
-      <ProgressPrimitive.Root
-        aria-label={label}
-        value={clamped}
-        max={100}
-        className="relative h-2.5 w-full overflow-hidden rounded-full bg-muted"
-      >
+      <ProgressPrimitive.Root aria-label={label} value={clamped} max={100} className="relative h-2.5 w-full overflow-hidden rounded-full bg-muted">
         <ProgressPrimitive.Indicator
           className={cn(
             'h-full rounded-full bg-primary transition-[width] duration-200 motion-reduce:transition-none',

@@ -16,7 +16,7 @@ import { PasswordInput } from '../../components/ui/password-input.tsx';
 import { AccountPending, InertForm, PLACEHOLDER_USER, useAccount } from './use-account.tsx';
 
 const SECTIONS = [
-  { href: '/account/edit/profile', title: 'Profile', description: 'Your first and last name', icon: <UserIcon className="size-5" /> },
+  { href: '/account/edit/profile', title: 'Profile', description: 'Your name, and your year of birth if you wish', icon: <UserIcon className="size-5" /> },
   { href: '/account/edit/address', title: 'Address', description: 'Where we can send you things', icon: <MapPinIcon className="size-5" /> },
   { href: '/account/edit/preferences', title: 'Preferences', description: 'Emails, language and colour mode', icon: <SlidersIcon className="size-5" /> },
 ];

@@ -6,7 +6,7 @@ import { EditCard } from './EditCard.tsx';
 import { useAccountForm } from './use-account-form.ts';
 import { AccountPending, InertForm, PLACEHOLDER_USER, useAccount } from './use-account.tsx';
 
-/** /account/edit/profile: first and last name (also shown in the header). */
+/** /account/edit/profile: first and last name (also shown in the header), and the optional year of birth. */
 export default function ProfileScreen() {
   const { load, reload, setUser } = useAccount();
   if (load.status !== 'ready') {
@@ -15,6 +15,14 @@ export default function ProfileScreen() {
     );
   }
   return <ProfileForm user={load.data.user} onSaved={setUser} />;
+}
+
+/** The field's text as the schema takes it: empty clears (null), digits a number; anything else stays text for the schema's message. */
+function birthYearValue(value: unknown): unknown {
+  if (typeof value !== 'string') return value ?? null;
+  const text = value.trim();
+  if (text === '') return null;
+  return /^\d+$/.test(text) ? Number(text) : text;
 }
 
 function ProfileForm({ user, onSaved }: { user: AccountUser; onSaved: (user: AccountUser) => void }) {
@@ -27,10 +35,10 @@ function ProfileForm({ user, onSaved }: { user: AccountUser; onSaved: (user: Acc
   } = useAccountForm<ProfileInput>({
     schema: () => import('../../shared/schemas/account.ts').then((m) => m.profileSchema),
     user,
-    valuesOf: (u) => ({ firstName: u.firstName, lastName: u.lastName }),
+    valuesOf: (u) => ({ firstName: u.firstName, lastName: u.lastName, birthYear: u.birthYear }),
     method: 'PATCH',
     path: '/api/account/profile',
-    fields: ['firstName', 'lastName'],
+    fields: ['firstName', 'lastName', 'birthYear'],
     savedMessage: 'Your profile is saved.',
     onSaved,
   });
@@ -43,6 +51,23 @@ function ProfileForm({ user, onSaved }: { user: AccountUser; onSaved: (user: Acc
         </FormField>
         <FormField id="profile-last-name" label="Last name" error={errors.lastName?.message}>
           {(c) => <Input {...c} autoComplete="family-name" {...register('lastName')} />}
+        </FormField>
+        <FormField
+          id="profile-birth-year"
+          label="Year of birth"
+          description="Optional. Used only in anonymous age bands for research reports."
+          error={errors.birthYear?.message}
+        >
+          {(c) => (
+            <Input
+              {...c}
+              inputMode="numeric"
+              autoComplete="bday-year"
+              maxLength={4}
+              className="sm:max-w-40"
+              {...register('birthYear', { setValueAs: birthYearValue })}
+            />
+          )}
         </FormField>
       </div>
     </EditCard>

@@ -69,6 +69,7 @@ export const PLACEHOLDER_USER: AccountUser = {
   role: 'participant',
   status: 'active',
   address: null,
+  birthYear: null,
   preferences: { emailNotifications: true, language: 'en', colorMode: 'system' },
   createdAt: '',
   pendingEmail: null,

@@ -12,18 +12,18 @@ const TOOLS = [
   {
     href: '/admin/tools/alchemer-export-append',
     title: 'Alchemer export append',
-    description: 'Add Fieldwork participant details to an export from Alchemer.',
+    description: 'Add Fieldwork participant details to an export from Alchemer, and confirm its completes.',
   },
   {
     href: '/admin/tools/export-reviews-unilever',
     title: 'Export reviews (Unilever)',
-    description: 'Download the reviewed submissions of the Unilever projects.',
+    description: 'Turn approved product reviews into a retail platform’s import file (CSV, Excel, PowerReviews, Bazaarvoice).',
   },
 ] as const;
 
 /**
- * /admin/tools: the bulk tools as cards, then the working sections. Admin-only sections (site
- * switches, data-deletion requests) are hidden from moderators; the API refuses them anyway.
+ * /admin/tools: the bulk tools as cards, then the working sections. Admin-only parts (the bulk
+ * tools, site switches, data-deletion requests) are hidden from moderators; the API refuses them anyway.
  */
 export default function ToolsHub() {
   const auth = useAuth();
@@ -38,29 +38,33 @@ export default function ToolsHub() {
 
   return (
     <div className="flex flex-col gap-8">
-      <section aria-labelledby="bulk-tools-heading" className="flex flex-col gap-3">
-        <h2 id="bulk-tools-heading" className="text-lg font-semibold tracking-tight">
-          Bulk tools
-        </h2>
-        <ul className="grid gap-4 md:grid-cols-3">
-          {TOOLS.map((tool) => (
-            <li key={tool.href}>
-              <Card className="h-full transition-colors hover:border-primary">
-                <a
-                  href={tool.href}
-                  className="flex h-full flex-col gap-2 rounded-xl p-5 no-underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
-                >
-                  <span className="flex items-center justify-between gap-2 font-semibold text-foreground">
-                    {tool.title}
-                    <ChevronRightIcon className="size-4 shrink-0 text-muted-foreground" />
-                  </span>
-                  <span className="text-sm text-muted-foreground">{tool.description}</span>
-                </a>
-              </Card>
-            </li>
-          ))}
-        </ul>
-      </section>
+      {isAdmin ? (
+        <section aria-labelledby="bulk-tools-heading" className="flex flex-col gap-3">
+          <h2 id="bulk-tools-heading" className="text-lg font-semibold tracking-tight">
+            Bulk tools
+          </h2>
+          <ul className="grid gap-4 md:grid-cols-3">
+            {TOOLS.map((tool) => (
+              <li key={tool.href}>
+                <Card className="h-full transition-colors hover:border-primary">
+                  <a
+                    href={tool.href}
+                    className="flex h-full flex-col gap-2 rounded-xl p-5 no-underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
+                  >
+                    <span className="flex items-center justify-between gap-2 font-semibold text-foreground">
+                      {tool.title}
+                      <ChevronRightIcon className="size-4 shrink-0 text-muted-foreground" />
+                    </span>
+                    <span className="text-sm text-muted-foreground">{tool.description}</span>
+                  </a>
+                </Card>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : (
+        <p className="text-sm text-muted-foreground">The bulk tools (points bulk update, Alchemer export append, review exports) are for admins.</p>
+      )}
 
       <nav aria-label="Tool sections" className="-mb-2">
         <ul className="flex flex-wrap gap-2">

@@ -61,6 +61,7 @@ export async function accountView(db: Db, clock: Clock, user: User) {
   return {
     ...publicUser(user),
     address: user.address ? { line2: '', region: '', ...user.address } : null,
+    birthYear: user.birthYear,
     // The review digest is staff's: off unless turned on, and not part of a participant's preferences.
     preferences: isElevated(user.role)
       ? { ...DEFAULT_PREFERENCES, mailReviewDigest: false, ...user.preferences }
@@ -87,17 +88,19 @@ async function updateUser(db: Db, clock: Clock, userId: number, set: Partial<typ
   return updated;
 }
 
-/** Names; audited `user.profile`. */
+/** Names and the optional year of birth (left out: kept; null: cleared); audited `user.profile`. */
 export async function updateProfile(db: Db, clock: Clock, user: User, input: z.output<typeof profileSchema>, actor: AccountActor): Promise<User> {
-  const updated = await updateUser(db, clock, user.id, input);
+  const { birthYear, ...names } = input;
+  const set = birthYear === undefined ? names : { ...names, birthYear };
+  const updated = await updateUser(db, clock, user.id, set);
   await audit(db, {
     actorId: user.id,
     via: 'api',
     action: 'user.profile',
     targetType: 'user',
     targetId: user.id,
-    before: { firstName: user.firstName, lastName: user.lastName },
-    after: input,
+    before: { firstName: user.firstName, lastName: user.lastName, ...(birthYear === undefined ? {} : { birthYear: user.birthYear }) },
+    after: set,
     ip: actor.ip,
   });
   return updated;

@@ -245,8 +245,12 @@ export function acceptsReturns(survey: Pick<Survey, 'status' | 'closesAt'>, proj
   return refCreatedAt.getTime() < survey.closesAt.getTime() && now.getTime() <= survey.closesAt.getTime() + RETURN_GRACE_MS;
 }
 
-/** How an outcome arrived: the participant's browser on a return link, or Alchemer's webhook (confirmed). */
-export type OutcomeSource = 'browser' | 'webhook';
+/**
+ * How an outcome arrived: the participant's browser on a return link, Alchemer's webhook
+ * (confirmed), or Alchemer's export checked by an admin (the Alchemer export append tool's
+ * "Confirm completes"): the export is Alchemer's word like the webhook, and behaves as it does.
+ */
+export type OutcomeSource = 'browser' | 'webhook' | 'export';
 
 /** What recording an outcome did. */
 export interface OutcomeResult {
@@ -267,7 +271,7 @@ export interface OutcomeResult {
  * - browser: recorded only when the participant has no outcome yet (on any reference). A
  *   `complete` that counts credits the survey's points: `available` when the survey trusts
  *   returns, else `pending` until the webhook (or the export) confirms them.
- * - webhook: the confirmed outcome. With no outcome yet it is recorded (and a `complete` that
+ * - webhook (and export, the same): the confirmed outcome. With no outcome yet it is recorded (and a `complete` that
  *   counts credits `available` points); on the reference holding an unconfirmed browser outcome
  *   it confirms it, or corrects it (the webhook is the one the secret vouches for): `complete`
  *   makes pending points available, any other outcome voids them. A confirmed outcome is final;

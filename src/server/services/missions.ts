@@ -69,6 +69,7 @@ export async function missionCounts(db: Db, rows: readonly Pick<Mission, 'id' | 
 /** A mission's points, schedule, review and entry limits and status, as its admin view and audit rows show them. */
 const missionRules = (row: Mission) => ({
   points: row.points,
+  productId: row.productId,
   opensAt: iso(row.opensAt),
   closesAt: iso(row.closesAt),
   review: row.review,
@@ -182,6 +183,7 @@ export async function createMission(db: Db, clock: Clock, projectId: number, inp
       formId: form.formId,
       formVersion: form.version,
       points: input.points,
+      productId: input.productId,
       opensAt: toDate(input.opensAt),
       closesAt: toDate(input.closesAt),
       review: input.review,
@@ -227,6 +229,7 @@ export async function updateMission(db: Db, clock: Clock, id: number, patch: Mis
   if (patch.title !== undefined) values.title = patch.title;
   if (patch.instructions !== undefined) values.instructions = await ownInstructionPhotos(db, clock, actor.storage, actor.id, patch.instructions);
   if (patch.points !== undefined) values.points = patch.points;
+  if (patch.productId !== undefined) values.productId = patch.productId;
   if (patch.review !== undefined) values.review = patch.review;
   if (patch.status !== undefined) values.status = patch.status;
   const [after] = await db.update(missions).set(values).where(eq(missions.id, id)).returning();

@@ -261,6 +261,7 @@ export async function adminUserDetail(db: Db, userId: number): Promise<AdminUser
   return {
     ...adminUserListItem(user),
     address: user.address,
+    birthYear: user.birthYear,
     preferences: { ...user.preferences },
     lastSignInAt: user.lastSignInAt?.toISOString() ?? null,
     termsAcceptedAt: user.termsAcceptedAt?.toISOString() ?? null,

@@ -4,7 +4,21 @@ import { MESSAGES } from '../messages.ts';
 import { canonicalTimeZone, TIME_ZONE_MAX } from '../time-zone.ts';
 import { emailSchema, nameSchema, passwordSchema, requiredString } from './common.ts';
 
-export const profileSchema = z.strictObject({ firstName: nameSchema, lastName: nameSchema });
+/** The earliest year of birth the profile takes (the database's check allows 1900 to 2100; this schema checks the real range). */
+export const BIRTH_YEAR_MIN = 1900;
+
+/**
+ * The profile's optional year of birth: a whole year from 1900 to this year (UTC; there is no
+ * minimum age). Null clears it; left out, the stored one is kept. Only ever used as an age band.
+ */
+export const birthYearSchema = z
+  .number({ error: 'Enter the year as four digits, like 1985' })
+  .int({ error: 'Enter the year as four digits, like 1985' })
+  .min(BIRTH_YEAR_MIN, { error: `Enter a year of ${BIRTH_YEAR_MIN} or later` })
+  .refine((year) => year <= new Date().getUTCFullYear(), { error: 'Year of birth cannot be in the future' })
+  .nullable();
+
+export const profileSchema = z.strictObject({ firstName: nameSchema, lastName: nameSchema, birthYear: birthYearSchema.optional() });
 export type ProfileInput = z.infer<typeof profileSchema>;
 
 const line = (max: number) => z.string({ error: MESSAGES.required }).trim().max(max, MESSAGES.tooLong);

@@ -18,12 +18,22 @@ const entriesSchema = z
     if (value.max < value.min) ctx.addIssue({ code: 'custom', path: ['max'], message: 'Must be at least the minimum' });
   });
 
+/** GTIN, EAN or SKU, loosely: 1–50 letters, digits, `-`, `_`, `.`; blank or null: none. */
+const productIdSchema = z
+  .string({ error: 'Must be text' })
+  .trim()
+  .max(50, 'At most 50 characters')
+  .regex(/^[A-Za-z0-9._-]*$/, 'Use letters, digits, -, _ or . (a GTIN, EAN or SKU)')
+  .nullable()
+  .transform((value) => (value === '' ? null : value));
+
 const missionFields = {
   title: requiredText(L.titleMax),
   instructions: optionalText(L.instructionsMax),
   formId: idSchema,
   formVersion: z.number().int().min(1).nullable(),
   points: pointsSchema,
+  productId: productIdSchema,
   opensAt: momentSchema,
   closesAt: momentSchema,
   review: enumOf(REVIEW_MODES),
@@ -39,6 +49,7 @@ export const missionCreateSchema = z
     formId: missionFields.formId,
     formVersion: missionFields.formVersion.optional(),
     points: missionFields.points.default(0),
+    productId: missionFields.productId.default(null),
     opensAt: missionFields.opensAt.default(null),
     closesAt: missionFields.closesAt.default(null),
     review: missionFields.review.default('manual'),

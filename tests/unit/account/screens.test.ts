@@ -4,7 +4,8 @@
  * once, the menu opening a notification and marking all read), the points section ("Show more"),
  * the missions list, a mission's history (reason, "Edit and resubmit", answering a question, its
  * validation message and a question already answered), the mail switches of the preferences, the
- * mission page opened on an entry sent back with the reviewer's reason, and the home balance.
+ * mission page opened on an entry sent back with the reviewer's reason, the home balance, and the
+ * profile's optional year of birth.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createElement, type ComponentType } from 'react';
@@ -28,6 +29,7 @@ const { useResource } = await import('../../../src/lib/resource.ts');
 const { default: MissionsSection } = await import('../../../src/islands/account/MissionsSection.tsx');
 const { default: MissionHistoryScreen } = await import('../../../src/islands/account/MissionHistoryScreen.tsx');
 const { default: PreferencesScreen } = await import('../../../src/islands/account/PreferencesScreen.tsx');
+const { default: ProfileScreen } = await import('../../../src/islands/account/ProfileScreen.tsx');
 const { deviceTimeZone } = await import('../../../src/shared/time-zone.ts');
 const { default: MissionScreen } = await import('../../../src/islands/participant/MissionScreen.tsx');
 const { default: PointsPill } = await import('../../../src/components/PointsPill.tsx');
@@ -257,6 +259,7 @@ describe('missions list', () => {
         title: 'Fridge photo',
         projectName: 'Mornings',
         points: 80,
+        pointsPerEntry: false,
         entries: { total: 2, approved: 1, waiting: 0, changesRequested: 1, rejected: 0, drafts: 0 },
         probesWaiting: 1,
         lastActivityAt: new Date().toISOString(),
@@ -266,6 +269,7 @@ describe('missions list', () => {
         title: 'Cooking diary',
         projectName: 'Kitchen',
         points: 30,
+        pointsPerEntry: true,
         entries: { total: 1, approved: 0, waiting: 1, changesRequested: 0, rejected: 0, drafts: 0 },
         probesWaiting: 0,
         lastActivityAt: new Date().toISOString(),
@@ -283,6 +287,10 @@ describe('missions list', () => {
     const diary = within(region).getByRole('listitem', { name: 'Cooking diary' });
     expect(within(diary).queryByText(/question/)).toBeNull();
     expect(within(diary).getByText('1 waiting for review')).toBeTruthy();
+    // One wording for a mission's points (labels.pointsLabel): "an entry" only where it takes several.
+    expect(within(diary).getByText(/30 points an entry/)).toBeTruthy();
+    expect(within(fridge).getByText(/80 points ·/)).toBeTruthy();
+    expect(region.textContent).not.toMatch(/points each/);
   });
 });
 
@@ -308,7 +316,16 @@ function historyEntry(id: number, extra: Partial<HistoryEntry> = {}): HistoryEnt
 }
 
 function missionHistory(entries: HistoryEntry[]): MissionHistory {
-  return { missionId: 4, title: 'Fridge photo', instructions: 'Take **one clear photo**.', projectName: 'Mornings', points: 80, review: 'manual', entries };
+  return {
+    missionId: 4,
+    title: 'Fridge photo',
+    instructions: 'Take **one clear photo**.',
+    projectName: 'Mornings',
+    points: 80,
+    pointsPerEntry: false,
+    review: 'manual',
+    entries,
+  };
 }
 
 describe('a mission’s history', () => {
@@ -443,7 +460,7 @@ describe('mail preferences', () => {
       mailReminders: true,
       timeZone: 'Europe/Paris',
     } as const;
-    const accountUser = { ...USER, address: null, preferences, createdAt: '2026-01-01T00:00:00.000Z', pendingEmail: null };
+    const accountUser = { ...USER, address: null, birthYear: null, preferences, createdAt: '2026-01-01T00:00:00.000Z', pendingEmail: null };
     $account.set({ status: 'ready', data: { user: accountUser, sessions: [] } });
     on('PATCH', '/api/account/preferences', (call) => json(200, { user: { ...accountUser, preferences: call.body } }));
     const { user } = open('/account/edit/preferences', PreferencesScreen);
@@ -474,7 +491,7 @@ describe('mail preferences', () => {
 
   it('shows the time zone diary days count in; one never set is this device’s, saved with the form', async () => {
     const preferences = { emailNotifications: true, language: 'en', colorMode: 'system' } as const;
-    const accountUser = { ...USER, address: null, preferences, createdAt: '2026-01-01T00:00:00.000Z', pendingEmail: null };
+    const accountUser = { ...USER, address: null, birthYear: null, preferences, createdAt: '2026-01-01T00:00:00.000Z', pendingEmail: null };
     $account.set({ status: 'ready', data: { user: accountUser, sessions: [] } });
     on('PATCH', '/api/account/preferences', (call) => json(200, { user: { ...accountUser, preferences: call.body } }));
     const { user } = open('/account/edit/preferences', PreferencesScreen);
@@ -492,7 +509,7 @@ describe('mail preferences', () => {
     const staffUser = { ...USER, role: 'moderator' } as const;
     $auth.set({ status: 'authenticated', user: { ...staffUser } });
     const preferences = { emailNotifications: true, language: 'en', colorMode: 'system', timeZone: 'UTC', mailReviewDigest: false } as const;
-    const accountUser = { ...staffUser, address: null, preferences, createdAt: '2026-01-01T00:00:00.000Z', pendingEmail: null };
+    const accountUser = { ...staffUser, address: null, birthYear: null, preferences, createdAt: '2026-01-01T00:00:00.000Z', pendingEmail: null };
     $account.set({ status: 'ready', data: { user: accountUser, sessions: [] } });
     on('PATCH', '/api/account/preferences', (call) => json(200, { user: { ...accountUser, preferences: call.body } }));
     const { user } = open('/account/edit/preferences', PreferencesScreen);
@@ -510,12 +527,62 @@ describe('mail preferences', () => {
     const participantUser = {
       ...USER,
       address: null,
+      birthYear: null,
       preferences: { emailNotifications: true, language: 'en', colorMode: 'system', timeZone: 'UTC' } as const,
     };
     $account.set({ status: 'ready', data: { user: { ...participantUser, createdAt: '2026-01-01T00:00:00.000Z', pendingEmail: null }, sessions: [] } });
     open('/account/edit/preferences', PreferencesScreen);
     expect(screen.getByRole('switch', { name: 'Reminders two days before a mission closes' })).toBeTruthy();
     expect(screen.queryByRole('switch', { name: 'Daily mail when entries have waited for review more than a day' })).toBeNull();
+    cleanup();
+    $account.set({ status: 'idle' });
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+
+describe('profile', () => {
+  const accountUser = {
+    ...USER,
+    address: null,
+    birthYear: null,
+    preferences: { emailNotifications: true, language: 'en', colorMode: 'system' } as const,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    pendingEmail: null,
+  };
+
+  it('takes an optional year of birth: the schema’s messages, then saved as a number, and cleared as null', async () => {
+    $account.set({ status: 'ready', data: { user: accountUser, sessions: [] } });
+    on('PATCH', '/api/account/profile', (call) => json(200, { user: { ...accountUser, ...(call.body as object) } }));
+    const { user } = open('/account/edit/profile', ProfileScreen);
+    const year = screen.getByRole('textbox', { name: 'Year of birth' }) as HTMLInputElement;
+    expect(year.value).toBe('');
+    expect(year.getAttribute('inputmode')).toBe('numeric');
+    expect(screen.getByText('Optional. Used only in anonymous age bands for research reports.')).toBeTruthy();
+
+    const nextYear = new Date().getUTCFullYear() + 1;
+    await user.type(year, String(nextYear));
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    expect(await screen.findByText('Year of birth cannot be in the future')).toBeTruthy();
+    await user.clear(year);
+    await user.type(year, '19x5');
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    expect(await screen.findByText('Enter the year as four digits, like 1985')).toBeTruthy();
+    expect(sent('PATCH', '/api/account/profile')).toHaveLength(0);
+
+    await user.clear(year);
+    await user.type(year, '1985');
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    expect(await screen.findByText('Your profile is saved.')).toBeTruthy();
+    expect(year.value).toBe('1985');
+
+    await user.clear(year);
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(sent('PATCH', '/api/account/profile')).toHaveLength(2));
+    expect(sent('PATCH', '/api/account/profile').map((call) => call.body)).toEqual([
+      { firstName: 'Ada', lastName: 'Lovelace', birthYear: 1985 },
+      { firstName: 'Ada', lastName: 'Lovelace', birthYear: null },
+    ]);
     cleanup();
     $account.set({ status: 'idle' });
   });

@@ -2,7 +2,8 @@
  * /admin/projects/{projectId}/missions/new and …/missions/{missionId}/edit: one form. Title,
  * instructions (Markdown with a preview and "Insert image"), the published form and its version
  * (as surveys), points, opens/closes in the admin's time zone, review (manual or automatic),
- * entries (min, max, and at most N a day: 1 makes a diary) and status. Validation is the shared
+ * entries (min, max, and at most N a day: 1 makes a diary), the product id review exports use
+ * (GTIN, EAN or SKU) and status. Validation is the shared
  * schema's (`missionCreateSchema` / `missionPatchSchema`); the API's field messages land beside
  * the fields. An edit sends only what changed.
  */
@@ -20,7 +21,7 @@ import { MarkdownEditor } from './MarkdownEditor.tsx';
 import { changedFields } from './payload.ts';
 
 /** The form's values: the API's payload fields. */
-export type MissionValues = EditorValues & Pick<AdminMission, 'instructions' | 'review' | 'entries'>;
+export type MissionValues = EditorValues & Pick<AdminMission, 'instructions' | 'review' | 'entries' | 'productId'>;
 
 const MISSION_FIELDS = [
   'title',
@@ -28,6 +29,7 @@ const MISSION_FIELDS = [
   'formId',
   'formVersion',
   'points',
+  'productId',
   'opensAt',
   'closesAt',
   'review',
@@ -56,6 +58,7 @@ function missionValues(mission: AdminMission | null): MissionValues {
     formId: mission?.formId ?? null,
     formVersion: mission?.formVersion ?? null,
     points: mission?.points ?? 0,
+    productId: mission?.productId ?? null,
     opensAt: mission?.opensAt ?? null,
     closesAt: mission?.closesAt ?? null,
     review: mission?.review ?? 'manual',
@@ -122,6 +125,25 @@ function MissionEditor({ project, item: mission, answered }: EditorProps<AdminMi
       <FormChoiceField subject="mission" pinned={mission ? { formId: mission.formId, formVersion: mission.formVersion } : null} answered={answered} />
 
       <PointsField description="Earned for the mission." />
+
+      <FormField
+        id={`${id}-product-id`}
+        label="Product id (GTIN, EAN or SKU)"
+        hint="(optional)"
+        description="Used by review exports"
+        error={errors.productId?.message}
+        className="sm:w-80"
+      >
+        {(c) => (
+          <Input
+            {...c}
+            autoComplete="off"
+            spellCheck={false}
+            maxLength={50}
+            {...register('productId', { setValueAs: (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null) })}
+          />
+        )}
+      </FormField>
 
       <ScheduleFields />
 

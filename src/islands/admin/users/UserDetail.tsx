@@ -168,6 +168,7 @@ function Person({ user, reload }: { user: AdminUserDetail; reload: () => void })
               'Not given'
             )}
           </Detail>
+          {user.birthYear !== null && <Detail term="Year of birth">{user.birthYear}</Detail>}
           <Detail term="Preferences">
             {Object.keys(user.preferences).length === 0
               ? 'The defaults'

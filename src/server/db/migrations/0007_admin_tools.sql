@@ -52,4 +52,11 @@ ALTER TABLE "review_exports" ADD CONSTRAINT "review_exports_project_id_projects_
 ALTER TABLE "review_exports" ADD CONSTRAINT "review_exports_created_by_users_id_fk" FOREIGN KEY ("created_by") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "points_batches_content_hash_idx" ON "points_batches" USING btree ("content_hash");--> statement-breakpoint
 CREATE INDEX "points_batches_created_idx" ON "points_batches" USING btree ("created_at","id");--> statement-breakpoint
-CREATE INDEX "review_exports_created_idx" ON "review_exports" USING btree ("created_at","id");
+CREATE INDEX "review_exports_created_idx" ON "review_exports" USING btree ("created_at","id");--> statement-breakpoint
+CREATE TABLE "server_secrets" (
+	"name" text PRIMARY KEY NOT NULL,
+	"value" text NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);--> statement-breakpoint
+ALTER TABLE "users" ADD COLUMN "birth_year" integer;--> statement-breakpoint
+ALTER TABLE "users" ADD CONSTRAINT "users_birth_year_check" CHECK ("users"."birth_year" between 1900 and 2100);

@@ -19,7 +19,9 @@ export const pointsBatches = pgTable(
     /** SHA-256 (hex) of the batch's rows as read: participant, points, reason, reference per line. */
     contentHash: text('content_hash').notNull(),
     fileName: text('file_name').notNull(),
-    status: text('status', { enum: ['previewed', 'applied'] }).notNull().default('previewed'),
+    status: text('status', { enum: ['previewed', 'applied'] })
+      .notNull()
+      .default('previewed'),
     /** The column map the rows were read with ({ participant, points, reason, reference } → header). */
     columnMap: jsonb('column_map').$type<Record<string, string | null>>().notNull(),
     /** Data rows in the file (the header not counted). */
@@ -88,3 +90,15 @@ export const reviewExports = pgTable(
   (t) => [index('review_exports_created_idx').on(t.createdAt, t.id)],
 );
 export type ReviewExport = typeof reviewExports.$inferSelect;
+
+/**
+ * Secrets the server makes for itself, once, so that every process agrees on them (e.g.
+ * `media_link`, the key of signed photo links when `MEDIA_LINK_SECRET` is not set). Never shown
+ * through the API, never in the audit log.
+ */
+export const serverSecrets = pgTable('server_secrets', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+export type ServerSecret = typeof serverSecrets.$inferSelect;

@@ -37,6 +37,8 @@ export const users = pgTable(
     role: text('role', { enum: ROLES }).notNull().default('participant'),
     status: text('status', { enum: USER_STATUSES }).notNull().default('invited'),
     address: jsonb('address').$type<Address>(),
+    /** Optional year of birth (the profile's "Year of birth"): only ever used as an age band (Alchemer export append). */
+    birthYear: integer('birth_year'),
     preferences: jsonb('preferences').$type<Preferences>().notNull().default({}),
     termsAcceptedAt: timestamp('terms_accepted_at', { withTimezone: true }),
     lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }),
@@ -54,6 +56,8 @@ export const users = pgTable(
     index('users_last_active_idx').on(t.lastActiveAt),
     check('users_role_check', sql`${t.role} in ('participant', 'moderator', 'admin')`),
     check('users_status_check', sql`${t.status} in ('invited', 'active', 'disabled')`),
+    // Loose bounds only (SQL cannot check "not in the future" statically); profileSchema checks the real range.
+    check('users_birth_year_check', sql`${t.birthYear} between 1900 and 2100`),
   ],
 );
 
