@@ -9,7 +9,8 @@ const ICONS = {
 
 /**
  * What a form or link screen shows once it is done (or failed): an icon, a heading that takes
- * focus so screen readers announce it, the explanation and an optional action.
+ * focus so screen readers announce it (the window scrolled to its top first), the explanation and
+ * an optional action.
  */
 export function Outcome({
   tone,
@@ -28,7 +29,11 @@ export function Outcome({
 }) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
-    if (focus) heading.current?.focus();
+    if (!focus) return;
+    // It replaces a form the person may have scrolled down: the page opens at its top, icon and
+    // heading in view, and the heading takes focus (screen readers announce it).
+    window.scrollTo({ top: 0, left: 0, behavior: 'instant' });
+    heading.current?.focus({ preventScroll: true });
   }, [focus]);
   const { className, Icon } = ICONS[tone];
   const Heading = level;

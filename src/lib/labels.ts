@@ -7,6 +7,7 @@ import type { GroupMissionState } from '../shared/mission-groups.ts';
 import type { SurveyState } from '../shared/surveys.ts';
 import { deviceDate } from '../shared/calendar-day.ts';
 import { onFirstUse } from './format.ts';
+import { pointsText } from '../shared/points.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -91,9 +92,12 @@ export function entryDateLabel(entry: { localDate: string | null; submittedAt: s
   return dateLabel(entry.submittedAt ?? entry.createdAt);
 }
 
-/** "1 point", "250 points". */
-export function pointsLabel(points: number): string {
-  return `${points.toLocaleString('en')} ${points === 1 ? 'point' : 'points'}`;
+/**
+ * What something is worth, the one wording of every screen: "1 point", "250 points"; with
+ * `perEntry` (a mission that takes more than one entry: each entry earns them) "250 points an entry".
+ */
+export function pointsLabel(points: number, perEntry = false): string {
+  return `${pointsText(points)}${perEntry ? ' an entry' : ''}`;
 }
 
 /** "About 5 minutes", "About 1 hour 30 minutes"; null when unknown. */
@@ -117,9 +121,9 @@ export function countsAsDone(status: EntryStatus): boolean {
   return status === 'submitted' || status === 'approved';
 }
 
-/** "2 of 5 entries" (needed = the mission's minimum). */
-export function entriesProgressLabel(done: number, needed: number): string {
-  return `${done} of ${plural(needed, 'entry', 'entries')}`;
+/** "2 of 5 entries": entries done of the mission's goal (`entryGoal`: a diary's maximum, else its minimum), on every screen. */
+export function entriesProgressLabel(done: number, goal: number): string {
+  return `${done} of ${plural(goal, 'entry', 'entries')}`;
 }
 
 /** What the entry list says of an entry's status. */

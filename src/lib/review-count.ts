@@ -16,9 +16,12 @@ export function reviewBadgeText(waiting: number): string {
   return waiting > 99 ? '99+' : String(waiting);
 }
 
-/** The link's accessible name: it starts with its visible word. */
+/**
+ * The link's accessible name: it starts with its visible words, the badge's text included ("99+"
+ * beyond 99, as shown: axe's label-content-name-mismatch, voice control saying what it sees).
+ */
 export function reviewLinkLabel(waiting: number): string {
-  return waiting <= 0 ? 'Review, none waiting' : `Review, ${waiting} waiting`;
+  return waiting <= 0 ? 'Review, none waiting' : `Review, ${reviewBadgeText(waiting)} waiting`;
 }
 
 let last: number | null = null;

@@ -90,3 +90,68 @@ export function entryParam(search: string): number | null {
   const raw = new URLSearchParams(search).get('entry');
   return raw !== null && /^[1-9]\d{0,9}$/.test(raw) ? Number(raw) : null;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Diaries and entry counts (docs/decisions/018-first-use.md)
+
+/** A mission's entry rules, as the participant's mission and home carry them. */
+export interface EntryRules {
+  min: number;
+  max: number;
+  perDay: number | null;
+}
+
+/**
+ * A diary: a mission with a daily limit that takes more than one entry. It stays to do (home's
+ * "To do") until its maximum is reached or it closes, not as soon as its minimum is met.
+ */
+export function isDiary(rules: EntryRules): boolean {
+  return rules.perDay !== null && rules.max > 1;
+}
+
+/**
+ * The number the entry count is said against, on every screen ("2 of 7 entries"): a diary's
+ * maximum (what the participant can still do), else the mission's minimum (what it needs).
+ */
+export function entryGoal(rules: EntryRules): number {
+  return Math.max(1, isDiary(rules) ? rules.max : rules.min);
+}
+
+/** The day before a `YYYY-MM-DD` calendar day. */
+function dayBefore(day: string): string {
+  const date = new Date(`${day}T12:00:00Z`);
+  date.setUTCDate(date.getUTCDate() - 1);
+  return date.toISOString().slice(0, 10);
+}
+
+/**
+ * A diary's streak: the consecutive calendar days, up to today, with a finished entry (submitted
+ * or approved). A streak still counts when today's entry is not made yet (it ends yesterday); a
+ * day missed before yesterday ends it (0).
+ */
+export function diaryStreak(finishedDays: Iterable<string>, today: string): number {
+  const days = new Set(finishedDays);
+  let day = days.has(today) ? today : dayBefore(today);
+  let streak = 0;
+  while (days.has(day)) {
+    streak++;
+    day = dayBefore(day);
+  }
+  return streak;
+}
+
+/** What a diary offers today, on home: add today's entry, go on with today's draft, or come back tomorrow. */
+export type DiaryToday = 'add' | 'continue' | 'tomorrow';
+
+/** A diary on home (`HomeItem.diary`). */
+export interface HomeDiary {
+  /** Finished entries (submitted or approved). */
+  entries: number;
+  /** The diary's maximum (`entries.max`). */
+  max: number;
+  /** The number of the next entry (entries made, any status, + 1): "Come back tomorrow for entry 2 of 7". */
+  next: number;
+  today: DiaryToday;
+  /** Consecutive days with a finished entry, up to today (`diaryStreak`). */
+  streak: number;
+}

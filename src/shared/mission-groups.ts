@@ -36,7 +36,16 @@ export interface ParticipantMissionGroup {
   projectName: string;
   unlock: GroupUnlock;
   unlockOn: GroupUnlockOn;
-  missions: { id: number; title: string; points: number; closesAt: string | null; state: GroupMissionState; lockedReason?: string | null }[];
+  /** `pointsPerEntry`: the mission takes more than one entry ("30 points an entry"). */
+  missions: {
+    id: number;
+    title: string;
+    points: number;
+    pointsPerEntry?: boolean;
+    closesAt: string | null;
+    state: GroupMissionState;
+    lockedReason?: string | null;
+  }[];
   /** Missions finished (submitted or approved, by `unlockOn`) out of all. */
   progress: { done: number; total: number };
 }

@@ -37,3 +37,8 @@ export interface PointsSummary {
   /** For the paginated history: how many entries in all. */
   total?: number;
 }
+
+/** "1 point", "250 points": how points are written everywhere (browser labels and notifications). */
+export function pointsText(points: number): string {
+  return `${points.toLocaleString('en')} ${points === 1 ? 'point' : 'points'}`;
+}

@@ -4,6 +4,7 @@
  * the participant's home. Surveys, missions, mission groups, mission entries and media have their
  * own modules; payload schemas: `schemas/projects.ts`.
  */
+import type { HomeDiary } from './mission-entries.ts';
 
 export const PROJECT_STATUSES = ['draft', 'live', 'closed', 'archived'] as const;
 
@@ -103,6 +104,10 @@ export interface HomeItem {
   state?: string;
   /** When it opens (shown for `upcoming` items). */
   opensAt?: string | null;
+  /** Missions taking more than one entry: the points are earned by each entry ("100 points an entry"). */
+  pointsPerEntry?: boolean;
+  /** Diaries (`isDiary`) only: entries made of the maximum, what today offers and the streak. */
+  diary?: HomeDiary;
 }
 
 /** The three lists of home. */

@@ -138,6 +138,8 @@ export interface MissionHistoryItem {
   title: string;
   projectName: string;
   points: number;
+  /** The mission takes more than one entry: its points are earned by each ("100 points an entry"). */
+  pointsPerEntry: boolean;
   entries: { total: number; approved: number; waiting: number; changesRequested: number; rejected: number; drafts: number };
   probesWaiting: number;
   lastActivityAt: string;
@@ -150,6 +152,8 @@ export interface MissionHistory {
   instructions: string;
   projectName: string;
   points: number;
+  /** As in the list: "100 points an entry" when the mission takes more than one entry. */
+  pointsPerEntry: boolean;
   review: 'manual' | 'automatic';
   entries: HistoryEntry[];
 }

@@ -61,11 +61,19 @@ describeEachBackend('mission history API', (ctx) => {
       title: 'Breakfast diary',
       projectName: 'Kitchen study',
       points: 20,
+      // Up to 5 entries: its points are earned by each ("20 points an entry").
+      pointsPerEntry: true,
       entries: { total: 5, approved: 1, waiting: 1, changesRequested: 1, rejected: 1, drafts: 1 },
       probesWaiting: 1,
       lastActivityAt: items[1]?.lastActivityAt,
     });
-    expect(items[0]).toMatchObject({ missionId: fridge.id, entries: { total: 1, waiting: 1 }, probesWaiting: 0, lastActivityAt: c.clock.now().toISOString() });
+    expect(items[0]).toMatchObject({
+      missionId: fridge.id,
+      pointsPerEntry: false,
+      entries: { total: 1, waiting: 1 },
+      probesWaiting: 0,
+      lastActivityAt: c.clock.now().toISOString(),
+    });
     // Someone with no entries has an empty history.
     expect(await list(await member(c, project.id))).toEqual([]);
   });

@@ -127,8 +127,14 @@ describeEachBackend('participation: home', (ctx) => {
     // One of the four visible questions answered (a blank answer does not count).
     expect(byTitle('Survey half')).toMatchObject({ state: 'in_progress', progress: 0.25 });
     expect(byTitle('Mission open')).toMatchObject({ kind: 'mission', id: mission.id, points: 20, state: 'open', progress: 0, closesAt: at(DAY).toISOString() });
-    expect(byTitle('Diary')).toMatchObject({ kind: 'mission', state: 'in_progress' });
-    expect(byTitle('Diary')?.progress).toBeCloseTo(1 / 3);
+    // A diary counts its entries against its maximum (5), as its screen does; today's entry is made.
+    expect(byTitle('Diary')).toMatchObject({
+      kind: 'mission',
+      state: 'in_progress',
+      pointsPerEntry: true,
+      diary: { entries: 1, max: 5, next: 2, today: 'tomorrow', streak: 1 },
+    });
+    expect(byTitle('Diary')?.progress).toBeCloseTo(1 / 5);
     expect(byTitle('Group')).toMatchObject({
       kind: 'mission_group',
       id: group.id,
@@ -185,6 +191,73 @@ describeEachBackend('participation: home', (ctx) => {
     expect((await home(user)).todo).toEqual(expect.arrayContaining([expect.objectContaining({ title: 'Fridge', state: 'changes_requested' })]));
   });
 
+  it('keeps a diary in to do until its maximum is reached or it closes, with what today offers and the streak', async () => {
+    const c = ctx();
+    const project = await createProject(c);
+    const user = await member(c, project.id);
+    const diary = await createMission(c, project.id, { title: 'Breakfast diary', points: 100, entries: { min: 1, max: 7, perDay: 1 } });
+    const byTitle = (answer: HomeAnswer, title: string) => [...answer.todo, ...answer.submitted, ...answer.done].find((item) => item.title === title);
+
+    // Nothing yet: add today's entry.
+    expect((await home(user)).todo).toEqual([
+      expect.objectContaining({ title: 'Breakfast diary', state: 'open', diary: { entries: 0, max: 7, next: 1, today: 'add', streak: 0 } }),
+    ]);
+
+    // One approved entry today (its minimum met): still to do, "come back tomorrow for entry 2 of 7" — not done.
+    await insertEntry(c, diary, user.id, { status: 'approved' });
+    let answer = await home(user);
+    expect(answer.done).toEqual([]);
+    expect(answer.todo).toEqual([
+      expect.objectContaining({
+        title: 'Breakfast diary',
+        state: 'in_progress',
+        pointsPerEntry: true,
+        diary: { entries: 1, max: 7, next: 2, today: 'tomorrow', streak: 1 },
+      }),
+    ]);
+    expect(byTitle(answer, 'Breakfast diary')?.progress).toBeCloseTo(1 / 7);
+
+    // The next day: add today's entry, the streak still alive; a draft today: continue; submitted: a 2-day streak.
+    c.clock.advance(DAY);
+    expect(byTitle(await home(user), 'Breakfast diary')?.diary).toEqual({ entries: 1, max: 7, next: 2, today: 'add', streak: 1 });
+    const draft = await insertEntry(c, diary, user.id, { status: 'draft' });
+    expect(byTitle(await home(user), 'Breakfast diary')?.diary).toMatchObject({ today: 'continue', next: 3 });
+    await c.database.db.update(missionEntries).set({ status: 'submitted', submittedAt: c.clock.now() }).where(eq(missionEntries.id, draft.id));
+    expect(byTitle(await home(user), 'Breakfast diary')?.diary).toEqual({ entries: 2, max: 7, next: 3, today: 'tomorrow', streak: 2 });
+
+    // A day missed ends the streak.
+    c.clock.advance(2 * DAY);
+    expect(byTitle(await home(user), 'Breakfast diary')?.diary).toMatchObject({ today: 'add', streak: 0 });
+
+    // Its maximum reached: done.
+    const short = await createMission(c, project.id, { title: 'Two-day diary', entries: { min: 1, max: 2, perDay: 1 } });
+    await insertEntry(c, short, user.id, { status: 'approved', localDate: '2020-01-01' });
+    expect(titles((await home(user)).todo)).toContain('Two-day diary');
+    await insertEntry(c, short, user.id, { status: 'approved' });
+    answer = await home(user);
+    expect(titles(answer.todo)).not.toContain('Two-day diary');
+    expect(byTitle(answer, 'Two-day diary')).toMatchObject({ state: 'approved', progress: 1 });
+    expect(byTitle(answer, 'Two-day diary')?.diary).toBeUndefined();
+
+    // Closed with its minimum met: done.
+    const closing = await createMission(c, project.id, {
+      title: 'Closing diary',
+      closesAt: new Date(c.clock.now().getTime() + HOUR),
+      entries: { min: 1, max: 7, perDay: 1 },
+    });
+    await insertEntry(c, closing, user.id, { status: 'approved' });
+    expect(titles((await home(user)).todo)).toContain('Closing diary');
+    c.clock.advance(2 * HOUR);
+    answer = await home(user);
+    expect(titles(answer.todo)).not.toContain('Closing diary');
+    expect(titles(answer.done)).toContain('Closing diary');
+
+    // A mission with several entries and no daily limit is no diary: done at its minimum, as before.
+    const photos = await createMission(c, project.id, { title: 'Photos', entries: { min: 1, max: 3 } });
+    await insertEntry(c, photos, user.id, { status: 'approved' });
+    expect(titles((await home(user)).done)).toContain('Photos');
+  });
+
   it('answers in the same few queries whatever the number of items', async ({ skip }) => {
     const c = ctx();
     const pglite = c.database.pglite;
@@ -197,6 +270,8 @@ describeEachBackend('participation: home', (ctx) => {
       await insertResponse(context, survey, user.id, { status: 'draft', answers: { q1: 'x' } });
       const mission = await createMission(context, project.id, { title: `M${n}` });
       await insertEntry(context, mission, user.id, { status: 'draft' });
+      const diary = await createMission(context, project.id, { title: `D${n}`, entries: { min: 1, max: 7, perDay: 1 } });
+      await insertEntry(context, diary, user.id, { status: 'submitted' });
       const grouped = await createMission(context, project.id, { title: `G${n}` });
       await createMissionGroup(context, project.id, [grouped.id], { title: `Group ${n}` });
     }
@@ -213,10 +288,10 @@ describeEachBackend('participation: home', (ctx) => {
     const few = await queriesOfHome();
     for (let n = 2; n <= 6; n++) await addOneOfEach(c, n);
     const many = await queriesOfHome();
-    expect(few.items).toBe(3);
-    expect(many.items).toBe(18);
+    expect(few.items).toBe(4);
+    expect(many.items).toBe(24);
     expect(many.queries).toBe(few.queries);
-    // The session check plus the home's own handful.
-    expect(many.queries).toBeLessThanOrEqual(9);
+    // The session check plus the home's own handful (one more for the diaries' days).
+    expect(many.queries).toBeLessThanOrEqual(10);
   });
 });

@@ -122,6 +122,10 @@ describeEachBackend('review API', (ctx) => {
     expect(approved).toMatchObject({ status: 'approved', reviewReason: null, reviewedBy: { id: moderator.id } });
     expect(approved.history[1]).toMatchObject({ decision: 'approved' });
     expect(await creditsOf(user.id)).toMatchObject([{ points: 20, state: 'available' }]);
+    // The approval's notification says what it made available.
+    expect((await noticesOf(user.id)).find((n) => n.kind === 'approved')?.text).toBe(
+      'Your entry to “Breakfast diary” was approved: 20 points are now available',
+    );
 
     // Changed later: rejected (voided), then approved again (available) — still one ledger entry.
     const other = await staff(c, 'admin');

@@ -183,7 +183,7 @@ test.describe('projects, surveys and missions for admins', () => {
     await page.getByLabel('Title', { exact: true }).fill(surveyTitle);
     await page.getByRole('searchbox', { name: 'Search published forms' }).fill(surveyForm);
     await page.getByRole('button', { name: 'Search', exact: true }).click();
-    await page.getByRole('button', { name: `Use “${surveyForm}”` }).click();
+    await page.getByRole('button', { name: `Use this form “${surveyForm}”` }).click();
     await expect(page.getByRole('link', { name: surveyForm })).toBeVisible();
     await expect(page.getByRole('combobox', { name: 'Version' })).toContainText('Version 1 (latest)');
     await page.getByLabel('Points').fill('25');
@@ -239,7 +239,7 @@ test.describe('projects, surveys and missions for admins', () => {
     await page.getByRole('tab', { name: 'Write' }).click();
     await page.getByRole('searchbox', { name: 'Search published forms' }).fill(photoForm);
     await page.getByRole('button', { name: 'Search', exact: true }).click();
-    await page.getByRole('button', { name: `Use “${photoForm}”` }).click();
+    await page.getByRole('button', { name: `Use this form “${photoForm}”` }).click();
     await page.getByLabel('Points').fill('40');
     await page.getByLabel('At most', { exact: true }).fill('3');
     await page.getByRole('switch', { name: 'Limit entries per day' }).click();

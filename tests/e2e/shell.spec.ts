@@ -136,12 +136,16 @@ test.describe('cookie banner (docs/product.md §3, §4)', () => {
     const box = await banner(page).boundingBox();
     expect(box?.height ?? 844).toBeLessThan(844 * 0.25);
     await expect(banner(page).getByRole('switch')).toHaveCount(0);
+    // "Allow Selection" only with the choices it saves.
+    await expect(banner(page).getByRole('button', { name: 'Allow Selection' })).toHaveCount(0);
+    await expect(banner(page).getByRole('button', { name: 'Deny' })).toBeVisible();
     const signIn = await page.getByRole('button', { name: 'Sign in' }).boundingBox();
     expect((signIn?.y ?? 0) + (signIn?.height ?? 0)).toBeLessThanOrEqual(box?.y ?? 0);
 
     await banner(page).getByRole('button', { name: 'Customise' }).click();
     await expect(banner(page).getByRole('button', { name: 'Customise' })).toHaveAttribute('aria-expanded', 'true');
     await expect(banner(page).getByRole('switch')).toHaveCount(4);
+    await expect(banner(page).getByRole('button', { name: 'Allow Selection' })).toBeVisible();
     await banner(page).getByRole('switch', { name: 'Statistics' }).click();
     await banner(page).getByRole('button', { name: 'Allow Selection' }).click();
     await expect(banner(page)).toBeHidden();

@@ -320,6 +320,10 @@ test.describe('taking part', () => {
     await expect(missions.nth(1)).toContainText('Locked');
     await expect(missions.nth(1)).toContainText(`Opens when you finish “Cooking diary ${tag}”`);
     await expect(missions.nth(1).getByRole('link')).toHaveCount(0);
+    // One wording for points: the diary's are earned by each entry.
+    await expect(missions.nth(0)).toContainText('30 points an entry');
+    await expect(missions.nth(1)).toContainText('20 points');
+    await expect(missions.nth(1)).not.toContainText('an entry');
     await shot(page, 'group');
     await shot(page, 'group', DESKTOP);
     await page.setViewportSize(PHONE);
@@ -336,7 +340,8 @@ test.describe('taking part', () => {
     await expect(page.getByText('1 of 3 entries')).toBeVisible();
     const add = page.getByRole('button', { name: 'Add today’s entry' });
     await expect(add).toBeDisabled();
-    await expect(page.locator('#add-entry-blocked')).toContainText("You have made today's entry. Come back tomorrow.");
+    // What today allows, in the words home uses too.
+    await expect(page.locator('#add-entry-blocked')).toHaveText('You have made today’s entry. Come back tomorrow for entry 2 of 3.');
     await page.getByText('Show answers').click();
     await expect(page.getByText('Lentil soup')).toBeVisible();
     await shot(page, 'diary-list');

@@ -10,6 +10,8 @@ import {
   pointsLabel,
   stateLabel,
 } from '../../src/lib/labels.ts';
+import { diaryTodayLabel, streakLabel } from '../../src/islands/participant/diary-labels.ts';
+import { diaryStreak, entryGoal, isDiary } from '../../src/shared/mission-entries.ts';
 
 const now = new Date('2026-05-10T09:00:00');
 const later = (ms: number) => new Date(now.getTime() + ms).toISOString();
@@ -54,6 +56,43 @@ describe('words for numbers', () => {
     expect(percent(null)).toBeNull();
     expect(entriesProgressLabel(2, 5)).toBe('2 of 5 entries');
     expect(entriesProgressLabel(0, 1)).toBe('0 of 1 entry');
+  });
+
+  it('one wording for a mission’s points: "an entry" only where it takes several', () => {
+    expect(pointsLabel(100)).toBe('100 points');
+    expect(pointsLabel(100, true)).toBe('100 points an entry');
+    expect(pointsLabel(1, true)).toBe('1 point an entry');
+  });
+});
+
+describe('diaries', () => {
+  const diary = { min: 1, max: 7, perDay: 1 };
+  it('a diary is a mission with a daily limit taking more than one entry; its count is said against its maximum', () => {
+    expect(isDiary(diary)).toBe(true);
+    expect(isDiary({ min: 1, max: 1, perDay: 1 })).toBe(false);
+    expect(isDiary({ min: 2, max: 5, perDay: null })).toBe(false);
+    // The same goal on every screen: "1 of 7 entries", never "0 of 1 entry" beside "You can add up to 7".
+    expect(entryGoal(diary)).toBe(7);
+    expect(entryGoal({ min: 2, max: 5, perDay: null })).toBe(2);
+    expect(entriesProgressLabel(1, entryGoal(diary))).toBe('1 of 7 entries');
+  });
+
+  it('what today offers, in words', () => {
+    expect(diaryTodayLabel({ today: 'add', next: 1, max: 7 })).toBe('Add today’s entry');
+    expect(diaryTodayLabel({ today: 'continue', next: 2, max: 7 })).toBe('Continue your entry');
+    expect(diaryTodayLabel({ today: 'tomorrow', next: 2, max: 7 })).toBe('Come back tomorrow for entry 2 of 7');
+  });
+
+  it('the streak counts consecutive days up to today, or up to yesterday while today’s entry is not made', () => {
+    expect(diaryStreak([], '2026-03-05')).toBe(0);
+    expect(diaryStreak(['2026-03-05'], '2026-03-05')).toBe(1);
+    expect(diaryStreak(['2026-03-03', '2026-03-04'], '2026-03-05')).toBe(2);
+    expect(diaryStreak(['2026-03-03', '2026-03-05', '2026-03-04', '2026-03-01'], '2026-03-05')).toBe(3);
+    expect(diaryStreak(['2026-03-03'], '2026-03-05')).toBe(0);
+    // Across a month's end.
+    expect(diaryStreak(['2026-02-28', '2026-03-01'], '2026-03-01')).toBe(2);
+    expect(streakLabel(1)).toBeNull();
+    expect(streakLabel(3)).toBe('3-day streak');
   });
 
   it('a calendar day reads the same in every time zone', () => {

@@ -55,6 +55,15 @@ export interface FormRendererProps {
   onSubmit(answers: Answers): Promise<void | SubmitErrors>;
   /** The last page's button (default "Submit"). */
   submitLabel?: string;
+  /**
+   * The participant's screens: the title of the survey or mission the form is answered for. A
+   * page without a title of its own is headed by it, for screen readers only (the screen's <h1>
+   * shows it): the form's own title is for staff (docs/decisions/018-first-use.md). Without it
+   * (the builder's previews) the form's title heads such pages.
+   */
+  activityTitle?: string;
+  /** On each page change, scroll the window to its top before focusing the page's heading (the participant's screens). */
+  scrollToTop?: boolean;
   /** Uploads photos; without it (the builder's preview) photos stay local with `preview-N` ids. */
   photos?: PhotoAdapter;
   /** The respondent's day, `YYYY-MM-DD` (default: the browser's local date). */
@@ -130,7 +139,11 @@ export function FormRenderer(props: FormRendererProps) {
   useEffect(() => {
     const target = focusNext.current;
     focusNext.current = null;
-    if (target === 'heading') heading.current?.focus();
+    if (target === 'heading') {
+      // The new page opens at the top, not where the old one was scrolled to; its heading takes focus.
+      if (props.scrollToTop) window.scrollTo({ top: 0, left: 0, behavior: 'instant' });
+      heading.current?.focus({ preventScroll: props.scrollToTop === true });
+    }
     if (target === 'summary') summaryBox.current?.focus();
   });
 
@@ -298,7 +311,9 @@ export function FormRenderer(props: FormRendererProps) {
       : [];
   const headingId = `${prefix}-page-heading`;
   const progressId = `${prefix}-progress`;
-  const title = page.title?.trim() || definition.title;
+  const ownTitle = page.title?.trim();
+  const title = ownTitle || props.activityTitle || definition.title;
+  const hiddenTitle = !ownTitle && props.activityTitle !== undefined;
   const hasRequired = elements.some((element) => element.required === true && element.type !== 'statement');
 
   return (
@@ -323,7 +338,7 @@ export function FormRenderer(props: FormRendererProps) {
             id: headingId,
             tabIndex: -1,
             'aria-describedby': pages.length > 1 ? progressId : undefined,
-            className: 'text-xl leading-tight font-semibold tracking-tight break-words',
+            className: hiddenTitle ? 'sr-only' : 'text-xl leading-tight font-semibold tracking-tight break-words',
           },
           title,
         )}
@@ -358,7 +373,8 @@ export function FormRenderer(props: FormRendererProps) {
 
       <FormAlert message={formError} title="Your answers were not sent" />
 
-      <div className="flex flex-col gap-8">
+      {/* On a phone the Back/Next bar sticks to the bottom: what takes focus or is scrolled to stays above it. */}
+      <div className="flex flex-col gap-8 max-sm:[&_*]:scroll-mb-28">
         {elements.map((element) => (
           <ElementField
             key={element.id}
@@ -381,7 +397,10 @@ export function FormRenderer(props: FormRendererProps) {
         ))}
       </div>
 
-      <div className="sticky bottom-0 z-10 flex gap-3 border-t border-border bg-background/95 py-3 pb-[max(0.75rem,env(safe-area-inset-bottom))] backdrop-blur-sm sm:static sm:border-0 sm:bg-transparent sm:pb-0 sm:backdrop-blur-none">
+      <div
+        data-sticky-actions
+        className="sticky bottom-0 z-10 flex gap-3 border-t border-border bg-background/95 py-3 pb-[max(0.75rem,env(safe-area-inset-bottom))] backdrop-blur-sm sm:static sm:border-0 sm:bg-transparent sm:pb-0 sm:backdrop-blur-none"
+      >
         {pageIndex > 0 && (
           <Button variant="outline" size="lg" className="flex-1 sm:flex-none" onClick={back}>
             Back

@@ -6,9 +6,19 @@ export const DropdownMenu = MenuPrimitive.Root;
 export const DropdownMenuTrigger = MenuPrimitive.Trigger;
 export const DropdownMenuGroup = MenuPrimitive.Group;
 
-export function DropdownMenuContent({ className, sideOffset = 6, align = 'end', ...props }: ComponentProps<typeof MenuPrimitive.Content>) {
+/**
+ * The menu, in a portal: at the end of <body> unless `container` says where (e.g. the header, so
+ * an open menu stays inside the header's landmark: axe's `region`).
+ */
+export function DropdownMenuContent({
+  className,
+  sideOffset = 6,
+  align = 'end',
+  container,
+  ...props
+}: ComponentProps<typeof MenuPrimitive.Content> & { container?: HTMLElement | null }) {
   return (
-    <MenuPrimitive.Portal>
+    <MenuPrimitive.Portal container={container ?? undefined}>
       <MenuPrimitive.Content
         sideOffset={sideOffset}
         align={align}

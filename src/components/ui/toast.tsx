@@ -32,7 +32,10 @@ export function ToastViewport({ className, ...props }: ComponentProps<typeof Toa
       hotkey={[...TOAST_HOTKEY]}
       label={`${TOAST_LABEL} ({hotkey})`}
       className={cn(
-        'fixed top-0 right-0 z-[100] flex max-h-screen w-full flex-col-reverse gap-2 p-4 outline-none sm:top-auto sm:bottom-0 sm:flex-col md:max-w-[420px]',
+        // At the bottom on every screen, never over the page's header (logo, bell, account) that
+        // the person needs next; on a phone above a sticky action bar (a form's Back/Next) when
+        // the page has one (issue 17).
+        'fixed right-0 bottom-0 z-[100] flex max-h-screen w-full flex-col gap-2 p-4 pb-[max(1rem,env(safe-area-inset-bottom))] outline-none md:max-w-[420px] max-sm:[body:has([data-sticky-actions])_&]:bottom-[4.75rem]',
         className,
       )}
       {...props}

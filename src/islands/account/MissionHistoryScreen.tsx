@@ -104,7 +104,7 @@ function HistoryView({ history }: { history: MissionHistory }) {
         <ul className="flex flex-wrap items-center gap-x-5 gap-y-1.5 text-sm text-muted-foreground">
           <li className="inline-flex items-center gap-1.5 font-medium text-foreground">
             <StarIcon className="size-4 text-primary" />
-            {pointsLabel(history.points)} an entry
+            {pointsLabel(history.points, history.pointsPerEntry)}
           </li>
           <li>{history.review === 'manual' ? 'Reviewed by our team' : 'Approved when you submit'}</li>
           <li>

@@ -112,7 +112,7 @@ function MissionRow({ item }: { item: MissionHistoryItem }) {
         ))}
       </ul>
       <p className="text-xs text-muted-foreground">
-        {entriesLabel(item.entries.total)} · {pointsLabel(item.points)} each · last activity{' '}
+        {entriesLabel(item.entries.total)} · {pointsLabel(item.points, item.pointsPerEntry)} · last activity{' '}
         <time dateTime={item.lastActivityAt}>{formatRelative(item.lastActivityAt)}</time>
       </p>
     </li>

@@ -54,6 +54,9 @@ export default function NotificationsDropdown({
   const [list, setList] = useState<List>({ status: 'loading' });
   const [marking, setMarking] = useState(false);
   const triggerRef = useRef<HTMLButtonElement>(null);
+  /** The header the bell sits in: the open menu is placed inside it, within its landmark (axe `region`). */
+  const [host, setHost] = useState<HTMLElement | null>(null);
+  useEffect(() => setHost(triggerRef.current?.closest('header') ?? null), []);
   const attempt = useRef(0);
   /** A notification was opened: the page changes, focus need not go back to the bell. */
   const leaving = useRef(false);
@@ -126,6 +129,7 @@ export default function NotificationsDropdown({
         <BellFace unread={unread} />
       </DropdownMenuTrigger>
       <DropdownMenuContent
+        container={host}
         className="w-[22rem]"
         onCloseAutoFocus={(event) => {
           if (leaving.current) event.preventDefault();

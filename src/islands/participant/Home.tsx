@@ -6,13 +6,15 @@
  * for review, with the way to the admin area. Data: `GET /api/home` (and `GET /api/account/points`).
  */
 import type { HomeAnswer, HomeItem, HomeList } from '../../shared/projects.ts';
+import type { HomeDiary } from '../../shared/mission-entries.ts';
 import { useResource } from '../../lib/resource.ts';
 import { Failed } from '../../components/states/Failed.tsx';
 import { LoadingNote } from '../../components/states/Loading.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Card } from '../../components/ui/card.tsx';
-import { CheckCircleIcon } from '../../components/icons.tsx';
-import { closesLabel, closesSoon, minutesLabel, opensLabel, percent, pointsLabel, stateLabel } from '../../lib/labels.ts';
+import { CheckCircleIcon, Icon } from '../../components/icons.tsx';
+import { diaryTodayLabel, streakLabel } from './diary-labels.ts';
+import { closesLabel, closesSoon, entriesProgressLabel, minutesLabel, opensLabel, percent, pointsLabel, stateLabel } from '../../lib/labels.ts';
 import { Bone, CalendarIcon, ClockIcon, MetaItem, ProgressBar, StarIcon } from './parts.tsx';
 import PointsPill from '../../components/PointsPill.tsx';
 
@@ -38,6 +40,14 @@ function Heading() {
 const HOME_COLUMN = 'min-h-dvh';
 
 /** The island of `/`. */
+
+/** A streak's flame: drawn here, the only screen that shows one. */
+const FlameIcon = (props: { className?: string }) => (
+  <Icon {...props}>
+    <path d="M8.5 14.5A2.5 2.5 0 0 0 11 12c0-1.38-.5-2-1-3-1.07-2.14-.22-4.05 2-6 .5 2.5 2 4.9 4 6.5 2 1.6 3 3.5 3 5.5a7 7 0 1 1-14 0c0-1.15.43-2.29 1-3a2.5 2.5 0 0 0 2.5 2.5z" />
+  </Icon>
+);
+
 export default function Home() {
   const { load, reload } = useResource<HomeAnswer>('/api/home');
   if (load.status === 'loading') {
@@ -191,7 +201,7 @@ export function ItemCard({ item, list }: { item: HomeItem; list: HomeList }) {
         </h3>
         <ul className="mt-auto flex flex-wrap gap-x-4 gap-y-1 text-sm text-muted-foreground">
           <MetaItem icon={StarIcon} iconClassName="text-primary" className="font-medium text-foreground">
-            {pointsLabel(item.points)}
+            {pointsLabel(item.points, item.pointsPerEntry)}
           </MetaItem>
           {minutes && !finished && <MetaItem icon={ClockIcon}>{minutes}</MetaItem>}
           {when && (
@@ -200,16 +210,44 @@ export function ItemCard({ item, list }: { item: HomeItem; list: HomeList }) {
             </MetaItem>
           )}
         </ul>
-        {showProgress && progress !== null && (
-          <div className="flex items-center gap-3">
-            <ProgressBar value={progress} label={`Progress of ${item.title}`} className="flex-1" />
-            <span className="text-xs font-medium text-muted-foreground tabular-nums" aria-hidden="true">
-              {progress}%
-            </span>
-          </div>
+        {item.diary && !finished ? (
+          <DiaryLine diary={item.diary} title={item.title} />
+        ) : (
+          showProgress &&
+          progress !== null && (
+            <div className="flex items-center gap-3">
+              <ProgressBar value={progress} label={`Progress of ${item.title}`} className="flex-1" />
+              <span className="text-xs font-medium text-muted-foreground tabular-nums" aria-hidden="true">
+                {progress}%
+              </span>
+            </div>
+          )
         )}
       </article>
     </Card>
+  );
+}
+
+/** A diary's card: its entries of the maximum (the mission screen's words), the streak, and what today offers. */
+function DiaryLine({ diary, title }: { diary: HomeDiary; title: string }) {
+  const streak = streakLabel(diary.streak);
+  const count = entriesProgressLabel(diary.entries, diary.max);
+  return (
+    <div className="flex flex-col gap-2" data-diary>
+      <div className="flex items-center gap-3">
+        <ProgressBar value={(Math.min(diary.entries, diary.max) / diary.max) * 100} label={`Entries of ${title}`} className="flex-1" />
+        <span className="text-xs font-medium text-muted-foreground tabular-nums">{count}</span>
+      </div>
+      <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
+        <span className={diary.today === 'tomorrow' ? 'text-muted-foreground' : 'font-medium text-primary'}>{diaryTodayLabel(diary)}</span>
+        {streak && (
+          <span className="inline-flex items-center gap-1 text-muted-foreground">
+            <FlameIcon className="size-4 text-primary" />
+            {streak}
+          </span>
+        )}
+      </p>
+    </div>
   );
 }
 

@@ -104,7 +104,7 @@ function MissionRow({ mission, number }: { mission: GroupMission; number: number
             <Badge variant={finished ? 'secondary' : 'outline'}>{GROUP_MISSION_STATE_LABELS[mission.state]}</Badge>
           </div>
           <ul className="flex flex-wrap gap-x-4 gap-y-1 text-sm text-muted-foreground">
-            <MetaItem icon={StarIcon}>{pointsLabel(mission.points)}</MetaItem>
+            <MetaItem icon={StarIcon}>{pointsLabel(mission.points, mission.pointsPerEntry)}</MetaItem>
             {closes && (
               <MetaItem icon={CalendarIcon} className={closesSoon(mission.closesAt) && 'font-medium text-destructive'}>
                 {closes}

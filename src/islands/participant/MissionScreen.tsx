@@ -44,9 +44,10 @@ import {
   opensLabel,
   pointsLabel,
 } from '../../lib/labels.ts';
+import { diaryTodayLabel } from './diary-labels.ts';
 import { thumbnailUrl } from '../../shared/media.ts';
 import { ACTIVITY_COLUMN, ActivityHeader, ActivityMeta, ActivitySkeleton, ArrowLeftIcon, Bone, FormSkeleton, ProgressBar, useOwner } from './parts.tsx';
-import { entryParam } from '../../shared/mission-entries.ts';
+import { entryGoal, entryParam, isDiary } from '../../shared/mission-entries.ts';
 
 /** The browser's IANA time zone: the diary's calendar day is the participant's. */
 function timeZone(): string | undefined {
@@ -158,7 +159,7 @@ function MissionView({ mission, refresh }: { mission: ParticipantMission; refres
   return (
     <div className={ACTIVITY_COLUMN}>
       <ActivityHeader projectName={mission.projectName} title={mission.title}>
-        <ActivityMeta points={mission.points} closesAt={mission.availability === 'open' && !finished ? mission.closesAt : null} />
+        <ActivityMeta points={mission.points} perEntry={!single} closesAt={mission.availability === 'open' && !finished ? mission.closesAt : null} />
         {mission.review === 'manual' && <p className="text-sm text-muted-foreground">Our team reviews what you submit.</p>}
       </ActivityHeader>
       {mission.availability === 'upcoming' ? (
@@ -302,9 +303,11 @@ function Entries(shared: MissionParts) {
   }, [openId]);
 
   const open = mission.availability === 'open';
-  const diary = mission.entries.perDay === 1;
+  const diary = isDiary(mission.entries);
   const done = mission.myEntries.filter((entry) => countsAsDone(entry.status)).length;
   const needed = Math.max(1, mission.entries.min);
+  // The count is said against the same goal on every screen: a diary's maximum, else the minimum.
+  const goal = entryGoal(mission.entries);
   const numbered = numberEntries(mission.myEntries);
   const opened = openId === null ? null : (numbered.find(({ entry }) => entry.id === openId) ?? null);
 
@@ -357,11 +360,20 @@ function Entries(shared: MissionParts) {
     );
   }
 
-  const addLabel = diary ? 'Add today’s entry' : 'Add an entry';
-  const blocked = !open || mission.canAddEntry ? null : blockedText(mission);
+  const addLabel = diary ? diaryTodayLabel({ today: 'add', next: 0, max: 0 }) : 'Add an entry';
+  const room = mission.myEntries.length < mission.entries.max;
+  const perDay = mission.entries.perDay;
+  const tomorrow = diary && open && !mission.canAddEntry && !mission.lockedReason && room && mission.nextEntryAt;
+  const blocked =
+    !open || mission.canAddEntry
+      ? null
+      : tomorrow
+        ? `${perDay === 1 ? 'You have made today’s entry.' : 'You have made today’s entries.'} ${diaryTodayLabel({ today: 'tomorrow', next: mission.myEntries.length + 1, max: mission.entries.max })}.`
+        : blockedText(mission);
   const rule = [
-    diary ? 'One entry a day.' : mission.entries.perDay ? `Up to ${mission.entries.perDay} entries a day.` : null,
-    mission.entries.max > needed ? `You can add up to ${mission.entries.max}.` : null,
+    perDay === 1 ? 'One entry a day.' : perDay ? `Up to ${perDay} entries a day.` : null,
+    // A diary's count already says its maximum; its minimum, when more than one, is said here.
+    diary ? (needed > 1 ? `At least ${needed} needed.` : null) : mission.entries.max > needed ? `You can add up to ${mission.entries.max}.` : null,
   ]
     .filter(Boolean)
     .join(' ');
@@ -371,7 +383,15 @@ function Entries(shared: MissionParts) {
       <Instructions text={mission.instructions} />
       {notice && (
         <Alert variant="success" title={notice}>
-          {done >= needed ? 'You have all the entries this mission needs.' : `${needed - done} more to go.`}
+          {diary
+            ? done >= goal
+              ? 'You have made every entry of this diary.'
+              : mission.canAddEntry
+                ? 'You can add another entry today.'
+                : 'That is today’s entry — see you tomorrow.'
+            : done >= needed
+              ? 'You have all the entries this mission needs.'
+              : `${needed - done} more to go.`}
         </Alert>
       )}
       {!open && <ClosedNote mission={mission} hadDraft={mission.myEntries.some(isEditable)} />}
@@ -381,8 +401,11 @@ function Entries(shared: MissionParts) {
             <h2 ref={listHeading} id="entries-heading" tabIndex={-1} className="text-lg font-semibold">
               Your entries
             </h2>
-            <p className="text-2xl font-semibold tabular-nums">{entriesProgressLabel(done, needed)}</p>
-            <ProgressBar value={(Math.min(done, needed) / needed) * 100} label="Entries done" />
+            {/* Not a paragraph: a big count reads as a heading to axe (p-as-heading); the list's heading is "Your entries". */}
+            <div className="text-2xl font-semibold tabular-nums" data-entry-count>
+              {entriesProgressLabel(done, goal)}
+            </div>
+            <ProgressBar value={(Math.min(done, goal) / goal) * 100} label="Entries done" />
             {rule && <p className="text-sm text-muted-foreground">{rule}</p>}
           </div>
           {open && (
@@ -606,6 +629,7 @@ function EntryForm({
   return (
     <AnswersForm<AnswersPayload>
       definition={definitionOf(mission, entry)}
+      activityTitle={mission.title}
       seed={seed}
       headingLevel={headingLevel}
       storageKey={() => (entryId.current !== null ? localDraftKey(owner, 'entry', entryId.current) : newKey)}

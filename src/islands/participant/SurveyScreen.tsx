@@ -122,6 +122,7 @@ function SurveyForm({
   return (
     <AnswersForm<SurveyPayload>
       definition={definition}
+      activityTitle={survey.title}
       seed={survey.seed}
       storageKey={() => key}
       server={{ answers: survey.response?.answers ?? {}, pageId: survey.response?.pageId ?? null }}

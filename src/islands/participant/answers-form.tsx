@@ -24,6 +24,8 @@ export interface AnswersFormProps<T extends AnswersPayload> {
   definition: FormDefinition;
   seed: string;
   headingLevel?: 2 | 3;
+  /** The survey's or mission's title: heads the pages without a title of their own (the form's title is for staff). */
+  activityTitle: string;
   /** Where unsent answers are kept on this device; read each time (a new entry's key changes once it exists). */
   storageKey: () => string;
   /** Read when nothing is kept under `storageKey`: answers typed under another key that are this form's (that copy is removed once taken). */
@@ -135,6 +137,8 @@ export function AnswersForm<T extends AnswersPayload>(props: AnswersFormProps<T>
           }}
           onSubmit={onSubmit}
           submitLabel="Submit"
+          activityTitle={props.activityTitle}
+          scrollToTop
         />
       </Card>
     </div>

@@ -116,11 +116,14 @@ export function MetaItem({
 /** Points, estimated time and closing date, each with its icon. */
 export function ActivityMeta({
   points,
+  perEntry = false,
   estimatedMinutes,
   closesAt,
   className,
 }: {
   points: number;
+  /** A mission taking more than one entry: "100 points an entry". */
+  perEntry?: boolean;
   estimatedMinutes?: number | null;
   closesAt: string | null;
   className?: string;
@@ -130,7 +133,7 @@ export function ActivityMeta({
   return (
     <ul className={cn('flex flex-wrap items-center gap-x-5 gap-y-1.5 text-sm text-muted-foreground', className)}>
       <MetaItem icon={StarIcon} iconClassName="text-primary" className="font-medium text-foreground">
-        {pointsLabel(points)}
+        {pointsLabel(points, perEntry)}
       </MetaItem>
       {minutes && <MetaItem icon={ClockIcon}>{minutes}</MetaItem>}
       {closes && (

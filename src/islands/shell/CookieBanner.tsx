@@ -9,8 +9,9 @@
  * room below its content so nothing stays hidden behind it. It does not take focus when it opens
  * by itself; opened from a "Cookie settings" link it does, and gives it back when closed.
  *
- * On phones it is compact: the four switches wait behind "Customise" until asked for
- * (docs/decisions/009-cookie-banner-region.md).
+ * On phones it is compact: the four switches wait behind "Customise" until asked for, and
+ * "Allow Selection" with them: it is offered only where the choices it saves are shown
+ * (docs/decisions/009-cookie-banner-region.md, 018-first-use.md).
  */
 import { useEffect, useRef, useState } from 'react';
 import { useClientStore } from '../../lib/use-client-store.ts';
@@ -202,9 +203,18 @@ export default function CookieBanner() {
           <Button variant="outline" size="sm" data-consent-choice="deny" onClick={done(() => denyConsent())}>
             Deny
           </Button>
-          <Button variant="secondary" size="sm" data-consent-choice="selection" onClick={done(() => allowSelectedConsent(selection))}>
-            Allow Selection
-          </Button>
+          {/* Only beside the switches it saves: with the settings open, and on phones once "Customise" shows them (CSS, as the switches). */}
+          {banner.settingsOpen && (
+            <Button
+              variant="secondary"
+              size="sm"
+              data-consent-choice="selection"
+              className={customising ? undefined : 'max-sm:hidden'}
+              onClick={done(() => allowSelectedConsent(selection))}
+            >
+              Allow Selection
+            </Button>
+          )}
           <Button size="sm" data-consent-choice="all" onClick={done(() => allowAllConsent())}>
             Allow All
           </Button>

@@ -12,6 +12,11 @@
  *   back for changes; else `submitted` while an entry waits for review; else `done` once finished
  *   (`entriesMin` entries submitted or approved). `progress`: finished entries / `entriesMin`.
  *   The state of one to do is `changes_requested` while an entry is sent back, so its card says so.
+ * - Diaries (`isDiary`: a daily limit, more than one entry) stay `todo` until their maximum is
+ *   reached or they close, even on a day whose entry is made; `diary` says what today offers
+ *   (add, continue, come back tomorrow), the entries made and the streak, on the participant's
+ *   calendar day (their time zone, else their latest entry's, else UTC). `progress`: finished
+ *   entries / `entriesMax` (docs/decisions/018-first-use.md).
  * - Missions in a group are shown through their group (one card): `todo` while one of its
  *   missions is open or in progress, or one is upcoming; `done` when every mission is finished
  *   (by the group's `unlockOn`); else `submitted` while one waits for review. `progress`:
@@ -20,16 +25,19 @@
  * `todo` is sorted by closing time (soonest first, none last), upcoming items after the rest;
  * `submitted` and `done` by latest activity first.
  */
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Answers, FormDefinition } from '../../shared/forms/definition.ts';
 import { isAnswerable, resolveVisibility } from '../../shared/forms/logic.ts';
 import type { HomeAnswer, HomeItem, HomeList } from '../../shared/projects.ts';
 import { isElevated, type Role } from '../../shared/roles.ts';
 import type { ExternalOutcome } from '../../shared/surveys.ts';
 import { utcDate } from '../../shared/calendar-day.ts';
+import { diaryStreak, entryGoal, isDiary, type HomeDiary } from '../../shared/mission-entries.ts';
+import { canonicalTimeZone, localDateIn, safeTimeZone } from '../../shared/time-zone.ts';
 import type { Db } from '../db/index.ts';
 import {
   formVersions,
+  missionEntries,
   missionGroupMissions,
   missionGroups,
   missions,
@@ -144,11 +152,14 @@ async function surveyItems(db: Db, userId: number, now: Date): Promise<Ranked[]>
   return out;
 }
 
-/** A mission on its own: which list, and its state label. */
-function classifyMission(mission: Mission, counts: EntryCounts, now: Date): { list: HomeList; state: string } | null {
+/** The rules of a mission's entries, as `shared/mission-entries.ts` reads them. */
+const rulesOf = (mission: Mission) => ({ min: mission.entriesMin, max: mission.entriesMax, perDay: mission.perDay });
+
+/** A mission on its own: which list, and its state label. A diary needs entries until its maximum. */
+export function classifyMission(mission: Mission, counts: EntryCounts, now: Date): { list: HomeList; state: string } | null {
   const availability = availabilityOf(mission, 'live', now);
   const finished = finishedEntries(counts);
-  const needsEntry = finished < mission.entriesMin && counts.total < mission.entriesMax;
+  const needsEntry = (isDiary(rulesOf(mission)) || finished < mission.entriesMin) && counts.total < mission.entriesMax;
   const hasWork = counts.draft > 0 || counts.changesRequested > 0;
   if (availability !== 'closed' && (needsEntry || hasWork)) {
     const state = availability === 'upcoming' ? 'upcoming' : counts.changesRequested > 0 ? 'changes_requested' : counts.total > 0 ? 'in_progress' : 'open';
@@ -159,7 +170,38 @@ function classifyMission(mission: Mission, counts: EntryCounts, now: Date): { li
   return null;
 }
 
-async function missionAndGroupItems(db: Db, userId: number, now: Date): Promise<Ranked[]> {
+/** One of the participant's diary entries, as home reads it. */
+interface DiaryEntryRow {
+  missionId: number;
+  status: string;
+  localDate: string;
+  timeZone: string;
+}
+
+/**
+ * What a diary to do offers today: `continue` while a draft or an entry sent back waits, else
+ * `add` while today's entries are under the daily limit (and the maximum not reached), else
+ * `tomorrow`. `today` is the participant's calendar day.
+ */
+export function diaryOf(mission: Pick<Mission, 'entriesMax' | 'perDay'>, counts: EntryCounts, entries: readonly DiaryEntryRow[], today: string): HomeDiary {
+  const finishedDays = entries.filter((entry) => entry.status === 'submitted' || entry.status === 'approved').map((entry) => entry.localDate);
+  const madeToday = entries.filter((entry) => entry.localDate === today).length;
+  const room = counts.total < mission.entriesMax && madeToday < (mission.perDay ?? Number.POSITIVE_INFINITY);
+  const offer: HomeDiary['today'] = counts.draft > 0 || counts.changesRequested > 0 ? 'continue' : room ? 'add' : 'tomorrow';
+  return { entries: finishedEntries(counts), max: mission.entriesMax, next: counts.total + 1, today: offer, streak: diaryStreak(finishedDays, today) };
+}
+
+/** The participant's entries in these diaries, newest first (one query; none asked without diaries). */
+async function diaryEntries(db: Db, userId: number, missionIds: readonly number[]): Promise<DiaryEntryRow[]> {
+  if (missionIds.length === 0) return [];
+  return db
+    .select({ missionId: missionEntries.missionId, status: missionEntries.status, localDate: missionEntries.localDate, timeZone: missionEntries.timeZone })
+    .from(missionEntries)
+    .where(and(eq(missionEntries.userId, userId), inArray(missionEntries.missionId, [...missionIds])))
+    .orderBy(desc(missionEntries.createdAt), desc(missionEntries.id));
+}
+
+async function missionAndGroupItems(db: Db, userId: number, now: Date, preferredTimeZone: string | null): Promise<Ranked[]> {
   const rows = await db
     .select({ mission: missions, projectName: projects.name })
     .from(missions)
@@ -234,11 +276,20 @@ async function missionAndGroupItems(db: Db, userId: number, now: Date): Promise<
     });
   }
 
+  const diaryIds = rows.filter(({ mission }) => !grouped.has(mission.id) && isDiary(rulesOf(mission))).map(({ mission }) => mission.id);
+  const diaryRows = await diaryEntries(db, userId, diaryIds);
   for (const { mission, projectName } of rows) {
     if (grouped.has(mission.id)) continue;
     const missionCounts = countsOf(mission.id);
     const placed = classifyMission(mission, missionCounts, now);
     if (!placed) continue;
+    const rules = rulesOf(mission);
+    let diary: HomeDiary | undefined;
+    if (placed.list === 'todo' && placed.state !== 'upcoming' && isDiary(rules)) {
+      const own = diaryRows.filter((row) => row.missionId === mission.id);
+      const zone = canonicalTimeZone(preferredTimeZone) ?? safeTimeZone(own[0]?.timeZone);
+      diary = diaryOf(mission, missionCounts, own, localDateIn(now, zone));
+    }
     out.push({
       list: placed.list,
       activityAt: missionCounts.lastSubmittedAt,
@@ -251,8 +302,10 @@ async function missionAndGroupItems(db: Db, userId: number, now: Date): Promise<
         closesAt: iso(mission.closesAt),
         opensAt: iso(mission.opensAt),
         estimatedMinutes: null,
-        progress: Math.min(1, finishedEntries(missionCounts) / mission.entriesMin),
+        progress: Math.min(1, finishedEntries(missionCounts) / entryGoal(rules)),
         state: placed.state,
+        ...(mission.entriesMax > 1 ? { pointsPerEntry: true } : {}),
+        ...(diary ? { diary } : {}),
       },
     });
   }
@@ -266,10 +319,11 @@ const time = (value: string | null | undefined) => (value ? Date.parse(value) : 
  * the partial index `mission_entries_waiting_idx`, run beside the rest); participants pay nothing
  * for it.
  */
-export async function homeFor(db: Db, clock: Clock, user: { id: number; role: Role }): Promise<HomeAnswer> {
+export async function homeFor(db: Db, clock: Clock, user: { id: number; role: Role; preferences?: { timeZone?: string | undefined } }): Promise<HomeAnswer> {
   const now = clock.now();
   const userId = user.id;
-  const lists = async () => [...(await surveyItems(db, userId, now)), ...(await missionAndGroupItems(db, userId, now))];
+  const zone = user.preferences?.timeZone ?? null;
+  const lists = async () => [...(await surveyItems(db, userId, now)), ...(await missionAndGroupItems(db, userId, now, zone))];
   const [items, reviewWaiting] = await Promise.all([lists(), isElevated(user.role) ? reviewWaitingCount(db) : null]);
   const staff = reviewWaiting === null ? {} : { staff: { reviewWaiting } };
   const of = (list: HomeList) => items.filter((ranked) => ranked.list === list);

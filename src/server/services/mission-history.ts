@@ -30,6 +30,7 @@ export async function missionHistoryList(db: Db, userId: number): Promise<Missio
         title: missions.title,
         projectName: projects.name,
         points: missions.points,
+        entriesMax: missions.entriesMax,
         total: sql<number>`count(*)::int`.mapWith(Number),
         approved: sql<number>`(count(*) filter (where ${status} = 'approved'))::int`.mapWith(Number),
         waiting: sql<number>`(count(*) filter (where ${status} = 'submitted'))::int`.mapWith(Number),
@@ -57,6 +58,7 @@ export async function missionHistoryList(db: Db, userId: number): Promise<Missio
       title: row.title,
       projectName: row.projectName,
       points: row.points,
+      pointsPerEntry: row.entriesMax > 1,
       entries: {
         total: row.total,
         approved: row.approved,
@@ -126,6 +128,7 @@ export async function missionHistory(db: Db, userId: number, missionId: number):
     instructions: mission.instructions,
     projectName: visible.projectName,
     points: mission.points,
+    pointsPerEntry: mission.entriesMax > 1,
     review: mission.review,
     entries: items,
   };

@@ -453,6 +453,7 @@ export async function participantGroup(db: Db, now: Date, visible: Visible<Missi
         id: row.mission.id,
         title: row.mission.title,
         points: row.mission.points,
+        ...(row.mission.entriesMax > 1 ? { pointsPerEntry: true } : {}),
         closesAt: row.mission.closesAt?.toISOString() ?? null,
         state: lockedElsewhere ? 'locked' : (state?.state ?? 'locked'),
         lockedReason: lockedElsewhere ?? state?.lockedReason ?? null,

@@ -52,6 +52,7 @@ import { countOf, listOrder, paginate } from './list.ts';
 import { submissionDetail } from './missions.ts';
 import { notify } from './notifications.ts';
 import { syncEntryPoints } from './points.ts';
+import { pointsText } from '../../shared/points.ts';
 import { historyLink, notReviewable, probeViews } from './probes.ts';
 import { iso } from './projects.ts';
 import { containsPattern } from './search.ts';
@@ -368,7 +369,7 @@ export interface DecisionOutcome {
 }
 
 /** The participant's notification for each decision. */
-function decisionNotice(status: 'approved' | 'changes_requested' | 'rejected', missionTitle: string, reason: string | null) {
+function decisionNotice(status: 'approved' | 'changes_requested' | 'rejected', missionTitle: string, reason: string | null, points: number) {
   const because = reason ? `: ${reason}` : '';
   switch (status) {
     case 'changes_requested':
@@ -376,7 +377,11 @@ function decisionNotice(status: 'approved' | 'changes_requested' | 'rejected', m
     case 'rejected':
       return { kind: 'rejected', text: `Your entry to “${missionTitle}” was rejected${because}` } as const;
     case 'approved':
-      return { kind: 'approved', text: `Your entry to “${missionTitle}” was approved` } as const;
+      // What the approval made available, in the words of every screen (`pointsText`).
+      return {
+        kind: 'approved',
+        text: `Your entry to “${missionTitle}” was approved${points > 0 ? `: ${pointsText(points)} ${points === 1 ? 'is' : 'are'} now available` : ''}`,
+      } as const;
   }
 }
 
@@ -464,7 +469,7 @@ export async function applyDecision(
     })
     .where(eq(missionEntries.id, entry.id));
   await syncEntryPoints(tx, clock, entry, mission, status);
-  await notify(tx, { userId: entry.userId, ...decisionNotice(status, mission.title, reason), link: historyLink(mission.id) });
+  await notify(tx, { userId: entry.userId, ...decisionNotice(status, mission.title, reason, mission.points), link: historyLink(mission.id) });
   return setAside ? { changed: true, before, after, setAside } : { changed: true, before, after };
 }
 

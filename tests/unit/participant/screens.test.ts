@@ -148,6 +148,35 @@ describe('home', () => {
     expect(screen.queryByRole('region', { name: /^Done/ })).toBeNull();
   });
 
+  it('a diary’s card says its entries of the maximum, what today allows and the streak, with its points an entry', async () => {
+    const diary = (id: number, today: 'add' | 'continue' | 'tomorrow', streak: number) => ({
+      kind: 'mission' as const,
+      id,
+      title: `Diary ${id}`,
+      projectName: 'Mornings',
+      points: 100,
+      pointsPerEntry: true,
+      closesAt: null,
+      progress: 3 / 7,
+      state: 'in_progress',
+      diary: { entries: 3, max: 7, next: 4, today, streak },
+    });
+    const answer: HomeAnswer = { todo: [diary(1, 'add', 3), diary(2, 'tomorrow', 1), diary(3, 'continue', 0)], submitted: [], done: [] };
+    on('GET', '/api/home', json(200, answer));
+    open('/', Home);
+    const todo = await screen.findByRole('region', { name: 'To do, 3 items' });
+    const first = within(todo).getByRole('article', { name: 'Diary 1' });
+    expect(within(first).getByText('100 points an entry')).toBeTruthy();
+    expect(within(first).getByText('3 of 7 entries')).toBeTruthy();
+    expect(within(first).getByText('Add today’s entry')).toBeTruthy();
+    expect(within(first).getByText('3-day streak')).toBeTruthy();
+    expect(within(first).getByRole('progressbar').getAttribute('aria-valuenow')).toBe('43');
+    const second = within(todo).getByRole('article', { name: 'Diary 2' });
+    expect(within(second).getByText('Come back tomorrow for entry 4 of 7')).toBeTruthy();
+    expect(within(second).queryByText(/streak/)).toBeNull();
+    expect(within(within(todo).getByRole('article', { name: 'Diary 3' })).getByText('Continue your entry')).toBeTruthy();
+  });
+
   it('says what to expect when there is nothing yet', async () => {
     on('GET', '/api/home', json(200, { todo: [], submitted: [], done: [] }));
     open('/', Home);

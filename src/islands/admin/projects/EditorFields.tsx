@@ -447,9 +447,9 @@ function PublishedForms({
                   size="sm"
                   disabled={form.latestVersion === null}
                   onClick={() => form.latestVersion !== null && onChoose({ ...form, latestVersion: form.latestVersion })}
-                  aria-label={`Use “${form.title || 'Untitled form'}”`}
                 >
-                  Use this form
+                  {/* The visible words start the accessible name (voice control: "click Use this form"). */}
+                  Use this form<span className="sr-only"> “{form.title || 'Untitled form'}”</span>
                 </Button>
               </li>
             ))}

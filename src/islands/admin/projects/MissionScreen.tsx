@@ -10,19 +10,19 @@ import { Markdown } from '../../../components/forms/Markdown.tsx';
 import { buttonVariants } from '../../../components/ui/button.tsx';
 import { Section } from '../admin-kit.tsx';
 import { entriesRule } from './SurveyAndMissionLists.tsx';
-import { ActivityStatusBadge, Breadcrumbs, CompletionBar, CountsRow, Detail, FormVersionLink, Moment, ScreenHeader } from './kit.tsx';
+import { ActivityStatusBadge, HiddenLiveAlert, Breadcrumbs, CompletionBar, CountsRow, Detail, FormVersionLink, Moment, ScreenHeader } from './kit.tsx';
 import { ReviewWorkspace } from '../review/ReviewWorkspace.tsx';
 
 /** The island of the mission page. */
 export default function MissionScreen() {
   return (
     <ProjectItemLoader<AdminMission> subject="mission" page="item" cards={[14, 10, 24]}>
-      {(project, mission) => mission && <Mission project={project} mission={mission} />}
+      {(project, mission, reloadProject) => mission && <Mission project={project} mission={mission} onProjectLive={reloadProject} />}
     </ProjectItemLoader>
   );
 }
 
-function Mission({ project, mission }: { project: AdminProject; mission: AdminMission }) {
+function Mission({ project, mission, onProjectLive }: { project: AdminProject; mission: AdminMission; onProjectLive: () => void }) {
   const projectHref = `/admin/projects/${project.id}`;
   return (
     <div className="flex flex-col gap-6">
@@ -30,7 +30,7 @@ function Mission({ project, mission }: { project: AdminProject; mission: AdminMi
         <Breadcrumbs items={[{ label: 'Dashboard', href: '/admin' }, { label: project.name, href: projectHref }, { label: mission.title }]} />
         <ScreenHeader
           title={mission.title}
-          badges={<ActivityStatusBadge status={mission.status} />}
+          badges={<ActivityStatusBadge status={mission.status} projectStatus={project.status} />}
           actions={
             <a href={`${projectHref}/missions/${mission.id}/edit`} className={buttonVariants({ variant: 'outline' })}>
               Edit mission
@@ -38,6 +38,8 @@ function Mission({ project, mission }: { project: AdminProject; mission: AdminMi
           }
         />
       </div>
+
+      <HiddenLiveAlert project={project} status={mission.status} subject="mission" onProjectLive={onProjectLive} />
 
       <ReviewWorkspace project={project} mission={mission} />
 

@@ -32,7 +32,8 @@ export interface ProjectItemLoaderProps<T extends { projectId: number }> {
   page: 'item' | 'new' | 'edit';
   /** The heights of the skeleton's cards. */
   cards: number[];
-  children: (project: AdminProject, item: T | null) => ReactNode;
+  /** `reloadProject`: reads the project again (e.g. after it was put live from the item's page). */
+  children: (project: AdminProject, item: T | null, reloadProject: () => void) => ReactNode;
 }
 
 export function ProjectItemLoader<T extends { projectId: number }>({ subject, page, cards, children }: ProjectItemLoaderProps<T>) {
@@ -76,5 +77,5 @@ export function ProjectItemLoader<T extends { projectId: number }>({ subject, pa
   if (project.load.status === 'error') return <Failed title="The project could not be loaded" message={project.load.message} onRetry={project.reload} />;
   if (item.load.status === 'error') return <Failed title={`The ${subject} could not be loaded`} message={item.load.message} onRetry={item.reload} />;
   if (project.load.status !== 'ready' || (wantsItem && item.load.status !== 'ready')) return null;
-  return <>{children(project.load.data, item.load.status === 'ready' ? item.load.data : null)}</>;
+  return <>{children(project.load.data, item.load.status === 'ready' ? item.load.data : null, project.reload)}</>;
 }

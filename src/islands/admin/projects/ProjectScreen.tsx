@@ -72,8 +72,8 @@ function Project({ project, onSaved, onCountsChanged }: { project: AdminProject;
       </div>
       <ProjectDetails project={project} onSaved={onSaved} />
       <MembersPanel projectId={project.id} onChanged={onCountsChanged} />
-      <SurveysSection projectId={project.id} load={surveys.load} reload={surveys.reload} />
-      <MissionsSection projectId={project.id} load={missions.load} reload={missions.reload} />
+      <SurveysSection projectId={project.id} projectStatus={project.status} load={surveys.load} reload={surveys.reload} />
+      <MissionsSection projectId={project.id} projectStatus={project.status} load={missions.load} reload={missions.reload} />
       <MissionGroupsPanel
         projectId={project.id}
         load={groups.load}

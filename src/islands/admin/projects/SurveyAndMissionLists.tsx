@@ -5,6 +5,7 @@
  */
 import type { AdminMission } from '../../../shared/missions.ts';
 import type { AdminSurvey } from '../../../shared/surveys.ts';
+import type { ProjectStatus } from '../../../shared/projects.ts';
 import type { Load } from '../../../lib/resource.ts';
 import { Section } from '../admin-kit.tsx';
 import { Failed } from '../../../components/states/Failed.tsx';
@@ -35,7 +36,7 @@ function Separator() {
   );
 }
 
-function ListRow({ item, words: { kind, extra }, href }: { item: ListItem; words: RowWords; href: string }) {
+function ListRow({ item, words: { kind, extra }, href, projectStatus }: { item: ListItem; words: RowWords; href: string; projectStatus?: ProjectStatus }) {
   return (
     <li className="grid gap-4 p-4 md:grid-cols-[minmax(0,1fr)_16rem] md:items-center">
       <div className="flex min-w-0 flex-col gap-1.5">
@@ -43,7 +44,7 @@ function ListRow({ item, words: { kind, extra }, href }: { item: ListItem; words
           <a href={href} className="font-semibold break-words text-primary underline-offset-4 hover:underline">
             {item.title}
           </a>
-          <ActivityStatusBadge status={item.status} />
+          <ActivityStatusBadge status={item.status} projectStatus={projectStatus} />
           <Badge variant="outline">{kind}</Badge>
         </div>
         <p className="text-sm text-muted-foreground">
@@ -84,6 +85,7 @@ function RowsSkeleton({ label }: { label: string }) {
 function ActivitiesSection<T extends ListItem>({
   subject,
   projectId,
+  projectStatus,
   load,
   reload,
   words,
@@ -92,6 +94,8 @@ function ActivitiesSection<T extends ListItem>({
 }: {
   subject: 'survey' | 'mission';
   projectId: number;
+  /** The project's status: a live item of a draft project says members don't see it yet. */
+  projectStatus?: ProjectStatus;
   load: Load<{ items: T[] }>;
   reload: () => void;
   words: (item: T) => RowWords;
@@ -127,7 +131,7 @@ function ActivitiesSection<T extends ListItem>({
       ) : (
         <ul aria-label={title} className="flex flex-col divide-y divide-border rounded-lg border border-border">
           {load.data.items.map((item) => (
-            <ListRow key={item.id} item={item} words={words(item)} href={`/admin/projects/${projectId}/${what}/${item.id}`} />
+            <ListRow key={item.id} item={item} words={words(item)} href={`/admin/projects/${projectId}/${what}/${item.id}`} projectStatus={projectStatus} />
           ))}
         </ul>
       )}
@@ -135,11 +139,22 @@ function ActivitiesSection<T extends ListItem>({
   );
 }
 
-export function SurveysSection({ projectId, load, reload }: { projectId: number; load: Load<SurveyList>; reload: () => void }) {
+export function SurveysSection({
+  projectId,
+  projectStatus,
+  load,
+  reload,
+}: {
+  projectId: number;
+  projectStatus?: ProjectStatus;
+  load: Load<SurveyList>;
+  reload: () => void;
+}) {
   return (
     <ActivitiesSection
       subject="survey"
       projectId={projectId}
+      projectStatus={projectStatus}
       load={load}
       reload={reload}
       words={(survey) => ({
@@ -158,11 +173,22 @@ export function entriesRule(entries: AdminMission['entries']): string {
   return entries.perDay ? `${count}, at most ${entries.perDay} a day` : count;
 }
 
-export function MissionsSection({ projectId, load, reload }: { projectId: number; load: Load<MissionList>; reload: () => void }) {
+export function MissionsSection({
+  projectId,
+  projectStatus,
+  load,
+  reload,
+}: {
+  projectId: number;
+  projectStatus?: ProjectStatus;
+  load: Load<MissionList>;
+  reload: () => void;
+}) {
   return (
     <ActivitiesSection
       subject="mission"
       projectId={projectId}
+      projectStatus={projectStatus}
       load={load}
       reload={reload}
       words={(mission) => ({ kind: mission.entries.perDay === 1 && mission.entries.max > 1 ? 'Diary' : 'Mission', extra: entriesRule(mission.entries) })}

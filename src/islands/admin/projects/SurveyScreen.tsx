@@ -28,7 +28,18 @@ import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } f
 import { Bone } from '../../../components/ui/skeleton.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs.tsx';
 import { FilterSelect, ListFooter, PER_PAGE, Section, TableHead, TableScroller, td } from '../admin-kit.tsx';
-import { ActivityStatusBadge, Breadcrumbs, CompletionBar, CountsRow, Detail, FormVersionLink, Moment, ResultsSkeleton, ScreenHeader } from './kit.tsx';
+import {
+  ActivityStatusBadge,
+  HiddenLiveAlert,
+  Breadcrumbs,
+  CompletionBar,
+  CountsRow,
+  Detail,
+  FormVersionLink,
+  Moment,
+  ResultsSkeleton,
+  ScreenHeader,
+} from './kit.tsx';
 import { AlchemerSetup } from './AlchemerSetup.tsx';
 import type { ResponseList } from './types.ts';
 
@@ -38,12 +49,12 @@ const SurveyResults = lazy(() => import('./SurveyResults.tsx'));
 export default function SurveyScreen() {
   return (
     <ProjectItemLoader<AdminSurvey> subject="survey" page="item" cards={[14, 10, 24]}>
-      {(project, survey) => survey && <Survey project={project} survey={survey} />}
+      {(project, survey, reloadProject) => survey && <Survey project={project} survey={survey} onProjectLive={reloadProject} />}
     </ProjectItemLoader>
   );
 }
 
-function Survey({ project, survey }: { project: AdminProject; survey: AdminSurvey }) {
+function Survey({ project, survey, onProjectLive }: { project: AdminProject; survey: AdminSurvey; onProjectLive: () => void }) {
   const projectHref = `/admin/projects/${project.id}`;
   const editHref = `${projectHref}/surveys/${survey.id}/edit`;
   const native = survey.kind === 'native';
@@ -55,7 +66,7 @@ function Survey({ project, survey }: { project: AdminProject; survey: AdminSurve
           title={survey.title}
           badges={
             <>
-              <ActivityStatusBadge status={survey.status} />
+              <ActivityStatusBadge status={survey.status} projectStatus={project.status} />
               <Badge variant="outline">{native ? 'Form' : 'Alchemer'}</Badge>
             </>
           }
@@ -67,6 +78,8 @@ function Survey({ project, survey }: { project: AdminProject; survey: AdminSurve
           }
         />
       </div>
+
+      <HiddenLiveAlert project={project} status={survey.status} subject="survey" onProjectLive={onProjectLive} />
 
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
         <Section id="details" title="Details">

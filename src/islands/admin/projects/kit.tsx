@@ -3,9 +3,15 @@
  * loading skeletons shaped like the screens, and how a calendar day or a moment is written.
  * Loading goes through `src/lib/resource.ts`, its states through `src/components/states/`.
  */
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { EntryStatus } from '../../../shared/mission-entries.ts';
-import type { ActivityCounts, ActivityStatus, ProjectStatus } from '../../../shared/projects.ts';
+import type { ActivityCounts, ActivityStatus, AdminProject, ProjectStatus } from '../../../shared/projects.ts';
+import { apiSend } from '../../../platform/api.ts';
+import { errorMessage } from '../../../lib/form-errors.ts';
+import { handleSessionLost } from '../../../lib/session.ts';
+import { toast } from '../../../stores/toasts.ts';
+import { Alert } from '../../../components/ui/alert.tsx';
+import { Button } from '../../../components/ui/button.tsx';
 import { formatDateTime, onFirstUse } from '../../../lib/format.ts';
 import { useResource } from '../../../lib/resource.ts';
 import { cn } from '../../../lib/utils.ts';
@@ -14,7 +20,7 @@ import { Badge } from '../../../components/ui/badge.tsx';
 import { Bone } from '../../../components/ui/skeleton.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { ChevronRightIcon } from '../../../components/icons.tsx';
-import { ACTIVITY_STATUS_LABELS, completionPercent, ENTRY_STATUS_LABELS, PROJECT_STATUS_LABELS } from './logic.ts';
+import { ACTIVITY_STATUS_LABELS, completionPercent, ENTRY_STATUS_LABELS, hiddenLiveNote, PROJECT_STATUS_HELP, PROJECT_STATUS_LABELS } from './logic.ts';
 
 const dayFormat = onFirstUse(() => new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' }));
 
@@ -66,8 +72,58 @@ export function ProjectStatusBadge({ status }: { status: ProjectStatus }) {
   return <Badge variant={STATUS_VARIANT[status]}>{PROJECT_STATUS_LABELS[status]}</Badge>;
 }
 
-export function ActivityStatusBadge({ status }: { status: ActivityStatus }) {
-  return <Badge variant={STATUS_VARIANT[status]}>{ACTIVITY_STATUS_LABELS[status]}</Badge>;
+/**
+ * A survey's or mission's status. Given its project's status, a live one in a draft project is no
+ * green badge: "Live — the project is a draft, members don’t see it yet".
+ */
+export function ActivityStatusBadge({ status, projectStatus }: { status: ActivityStatus; projectStatus?: ProjectStatus }) {
+  const hidden = hiddenLiveNote(status, projectStatus);
+  if (!hidden) return <Badge variant={STATUS_VARIANT[status]}>{ACTIVITY_STATUS_LABELS[status]}</Badge>;
+  return (
+    <span className="inline-flex flex-wrap items-center gap-1.5" data-hidden-live>
+      <Badge variant="outline">{ACTIVITY_STATUS_LABELS[status]}</Badge>
+      <span className="text-sm text-muted-foreground">— {hidden}</span>
+    </span>
+  );
+}
+
+/**
+ * Under a live survey or mission of a draft project: members do not see it yet, and the way to
+ * put the project live (the project's own "Go live", `PATCH /api/admin/projects/{id}`).
+ */
+export function HiddenLiveAlert({
+  project,
+  status,
+  subject,
+  onProjectLive,
+}: {
+  project: AdminProject;
+  status: ActivityStatus;
+  subject: 'survey' | 'mission';
+  onProjectLive: () => void;
+}) {
+  const [busy, setBusy] = useState(false);
+  if (!hiddenLiveNote(status, project.status)) return null;
+  const goLive = async () => {
+    setBusy(true);
+    try {
+      await apiSend<AdminProject>('PATCH', `/api/admin/projects/${project.id}`, { status: 'live' });
+      toast({ title: 'The project is live', description: PROJECT_STATUS_HELP.live });
+      onProjectLive();
+    } catch (error) {
+      if (!handleSessionLost(error)) toast({ title: 'The project could not go live', description: errorMessage(error), variant: 'destructive' });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Alert variant="info" title={`Members don’t see this ${subject} yet`}>
+      <p>It is live, but its project “{project.name}” is a draft. Put the project live and its members see its live surveys and missions.</p>
+      <Button size="sm" className="mt-3" loading={busy} onClick={() => void goLive()}>
+        Put the project live
+      </Button>
+    </Alert>
+  );
 }
 
 export function EntryStatusBadge({ status }: { status: EntryStatus }) {

@@ -17,6 +17,14 @@ export const ENTRY_STATUS_LABELS: Readonly<Record<EntryStatus, string>> = {
 };
 
 /** What each status means for members, said once beside the status. */
+/**
+ * What a survey's or mission's status badge adds when it is live in a draft project: members do
+ * not see it yet (issue 17); null otherwise.
+ */
+export function hiddenLiveNote(status: ActivityStatus, projectStatus: ProjectStatus | undefined): string | null {
+  return status === 'live' && projectStatus === 'draft' ? 'the project is a draft, members don’t see it yet' : null;
+}
+
 export const PROJECT_STATUS_HELP: Readonly<Record<ProjectStatus, string>> = {
   draft: 'Being prepared: members do not see it yet.',
   live: 'Members see its live surveys and missions.',

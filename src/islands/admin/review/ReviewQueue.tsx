@@ -256,7 +256,8 @@ export function ReviewQueue<T extends ReviewQueueItem = ReviewQueueItem>({
         </>
       )}
       <div className="flex flex-col items-center gap-2">
-        <p className="text-sm text-muted-foreground tabular-nums">{total === 0 ? 'None' : `Showing ${from}–${to} of ${total}`}</p>
+        {/* An empty queue already says so above: no count line of its own. */}
+        {total > 0 && <p className="text-sm text-muted-foreground tabular-nums">{`Showing ${from}–${to} of ${total}`}</p>}
         {footer ??
           (total > pageSize && <Pagination page={page} total={total} perPage={pageSize} siblings={1} onPageChange={onPageChange} label="Queue pages" />)}
       </div>
