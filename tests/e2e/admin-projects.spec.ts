@@ -13,7 +13,7 @@ import { request as playwrightRequest, type APIRequestContext, type Page } from 
 import sharp from 'sharp';
 import { createAccount, signIn, signInThroughApi, uniqueEmail, type Account } from './accounts.ts';
 import { expect, test } from './fixtures.ts';
-import { saveCookieChoice, seriousViolations } from './page-helpers.ts';
+import { saveCookieChoice, seriousViolations, sideways } from './page-helpers.ts';
 
 const SHOTS = '/tmp/shots';
 
@@ -58,25 +58,6 @@ async function memberTakesPart(baseURL: string, member: Account, surveyId: numbe
   } finally {
     await api.dispose();
   }
-}
-
-/**
- * How far the page scrolls sideways (header included), with the elements whose right edge is past
- * the viewport, to say which.
- */
-async function sideways(page: Page): Promise<{ overflow: number; past: string[] }> {
-  return page.evaluate(() => {
-    const width = document.documentElement.clientWidth;
-    const overflow = document.documentElement.scrollWidth - width;
-    const past = [...document.querySelectorAll('body *')]
-      .filter((element) => element.getBoundingClientRect().right > width)
-      .slice(-8)
-      .map(
-        (element) =>
-          `${element.tagName.toLowerCase()}.${String(element.getAttribute('class') ?? '').slice(0, 50)} → ${element.getBoundingClientRect().right.toFixed(1)}`,
-      );
-    return { overflow, past };
-  });
 }
 
 const idOf = (url: string) => Number(/\/(\d+)$/.exec(new URL(url).pathname)?.[1]);

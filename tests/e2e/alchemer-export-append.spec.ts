@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import { createAccount, signIn, signInThroughApi } from './accounts.ts';
 import { expect, test } from './fixtures.ts';
-import { DESKTOP, PHONE, saveCookieChoice, seriousViolations, SHOTS } from './page-helpers.ts';
+import { DESKTOP, PHONE, saveCookieChoice, seriousViolations, SHOTS, sideways } from './page-helpers.ts';
 
 test.beforeEach(({ page }) => saveCookieChoice(page));
 
@@ -92,6 +92,7 @@ test.describe('Alchemer export append', () => {
     await expect(done.getByText('1 row matched a participant; 1 row flagged “No match”.')).toBeVisible();
 
     await page.setViewportSize(PHONE);
+    expect(await sideways(page), 'nothing sticks out sideways on a phone').toEqual({ overflow: 0, past: [] });
     await page.screenshot({ path: `${SHOTS}/alchemer-export-append-390.png`, fullPage: true });
   });
 

@@ -43,3 +43,34 @@ export async function seriousViolations(page: Page, { bestPractice = false }: { 
     .filter((violation) => reported.includes(violation.impact ?? ''))
     .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} — ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
 }
+
+/**
+ * How far the page scrolls sideways, with the elements whose right edge is past the viewport (the
+ * last 8, to say which; what a scroller holds, such as a wide table, is not counted). `withoutHeader`: the admin header is hidden while measuring (a screen's
+ * own test judges the screen, not the layout's header).
+ */
+export async function sideways(page: Page, { withoutHeader = false }: { withoutHeader?: boolean } = {}): Promise<{ overflow: number; past: string[] }> {
+  return page.evaluate((hideHeader) => {
+    const header = hideHeader ? document.querySelector('body > header, header.sticky') : null;
+    const display = header instanceof HTMLElement ? header.style.display : '';
+    if (header instanceof HTMLElement) header.style.display = 'none';
+    const width = document.documentElement.clientWidth;
+    const overflow = Math.max(0, document.documentElement.scrollWidth - width);
+    // An element inside a box that scrolls or clips sideways (a wide table in its scroller) sticks out of nothing.
+    const clipped = (element: Element): boolean => {
+      for (let box = element.parentElement; box && box !== document.body; box = box.parentElement) {
+        if (getComputedStyle(box).overflowX !== 'visible' && box.getBoundingClientRect().right <= width + 0.5) return true;
+      }
+      return false;
+    };
+    const past = [...document.querySelectorAll(hideHeader ? 'main *' : 'body *')]
+      .filter((element) => element.getBoundingClientRect().right > width + 0.5 && !clipped(element))
+      .slice(-8)
+      .map(
+        (element) =>
+          `${element.tagName.toLowerCase()}.${String(element.getAttribute('class') ?? '').slice(0, 50)} → ${element.getBoundingClientRect().right.toFixed(1)}`,
+      );
+    if (header instanceof HTMLElement) header.style.display = display;
+    return { overflow, past };
+  }, withoutHeader);
+}

@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { createAccount, signIn } from './accounts.ts';
 import { expect, test } from './fixtures.ts';
-import { DESKTOP, PHONE, saveCookieChoice, seriousViolations, SHOTS } from './page-helpers.ts';
+import { DESKTOP, PHONE, saveCookieChoice, seriousViolations, SHOTS, sideways } from './page-helpers.ts';
 
 const TOOL = '/admin/tools/points-bulk-update';
 
@@ -69,6 +69,7 @@ test('an admin previews a points file with two bad lines, fixes it, applies it w
   await page.screenshot({ path: `${SHOTS}/points-bulk-problems-${DESKTOP.width}.png`, fullPage: true });
   await page.setViewportSize(PHONE);
   await page.waitForTimeout(150);
+  expect(await sideways(page), 'nothing sticks out sideways on a phone').toEqual({ overflow: 0, past: [] });
   await page.screenshot({ path: `${SHOTS}/points-bulk-problems-${PHONE.width}.png`, fullPage: true });
   await page.setViewportSize(DESKTOP);
 
@@ -103,6 +104,7 @@ test('an admin previews a points file with two bad lines, fixes it, applies it w
   await page.screenshot({ path: `${SHOTS}/points-bulk-applied-${DESKTOP.width}.png`, fullPage: true });
   await page.setViewportSize(PHONE);
   await page.waitForTimeout(150);
+  expect(await sideways(page), 'nothing sticks out sideways on a phone').toEqual({ overflow: 0, past: [] });
   await page.screenshot({ path: `${SHOTS}/points-bulk-applied-${PHONE.width}.png`, fullPage: true });
 
   // Each participant sees the credit and its reason.

@@ -15,7 +15,7 @@ import ExcelJS from 'exceljs';
 import { REVIEW_EXPORT_HEADER } from '../../src/shared/review-exports.ts';
 import { createAccount, signIn, signInThroughApi, type Account } from './accounts.ts';
 import { expect, test } from './fixtures.ts';
-import { DESKTOP, jsonApi, PHONE, saveCookieChoice, seriousViolations, SHOTS } from './page-helpers.ts';
+import { DESKTOP, jsonApi, PHONE, saveCookieChoice, seriousViolations, SHOTS, sideways } from './page-helpers.ts';
 
 test.use({ viewport: DESKTOP });
 
@@ -170,6 +170,7 @@ test.describe('the review export', () => {
     ).toContainText('Excel');
 
     await page.setViewportSize(PHONE);
+    expect(await sideways(page), 'nothing sticks out sideways on a phone').toEqual({ overflow: 0, past: [] });
     await page.screenshot({ path: `${SHOTS}/review-export-phone.png`, fullPage: true });
 
     // A moderator is told the tool is for admins.

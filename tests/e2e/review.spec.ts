@@ -20,36 +20,13 @@ import { request as playwrightRequest, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { createAccount, signIn, signInThroughApi, type Account } from './accounts.ts';
 import { expect, test } from './fixtures.ts';
-import { DESKTOP, jsonApi, PHONE, saveCookieChoice, seriousViolations, SHOTS } from './page-helpers.ts';
+import { DESKTOP, jsonApi, PHONE, saveCookieChoice, seriousViolations, SHOTS, sideways } from './page-helpers.ts';
 
 const POINTS = 80;
 
 test.use({ viewport: DESKTOP });
 
 test.beforeEach(({ page }) => saveCookieChoice(page));
-
-/**
- * How far the page scrolls sideways without the admin header (the layout's, not this screen's),
- * with the elements whose right edge is past the viewport, to say which.
- */
-async function sideways(page: Page): Promise<{ overflow: number; past: string[] }> {
-  return page.evaluate(() => {
-    const header = document.querySelector('body > header, header.sticky');
-    const display = header instanceof HTMLElement ? header.style.display : '';
-    if (header instanceof HTMLElement) header.style.display = 'none';
-    const width = document.documentElement.clientWidth;
-    const overflow = Math.max(0, document.documentElement.scrollWidth - width);
-    const past = [...document.querySelectorAll('main *')]
-      .filter((element) => element.getBoundingClientRect().right > width + 0.5)
-      .slice(-8)
-      .map(
-        (element) =>
-          `${element.tagName.toLowerCase()}.${String(element.getAttribute('class') ?? '').slice(0, 50)} → ${element.getBoundingClientRect().right.toFixed(1)}`,
-      );
-    if (header instanceof HTMLElement) header.style.display = display;
-    return { overflow, past };
-  });
-}
 
 interface Setup {
   projectId: number;
@@ -432,7 +409,7 @@ test.describe('reviewing mission entries', () => {
       await expect(queue.getByRole('button', { name: /^Open the entry of Kate Sheppard/ })).toBeVisible();
       await expect(detail).toBeHidden();
       await page.screenshot({ path: `${SHOTS}/review-queue-390.png`, fullPage: true });
-      expect(await sideways(page)).toEqual({ overflow: 0, past: [] });
+      expect(await sideways(page, { withoutHeader: true })).toEqual({ overflow: 0, past: [] });
       await queue.getByRole('button', { name: /^Open the entry of Kate Sheppard/ }).click();
       await expect(queue).toBeHidden();
       await expect(detail.getByRole('heading', { name: 'Kate Sheppard', exact: true })).toBeVisible();
@@ -441,7 +418,7 @@ test.describe('reviewing mission entries', () => {
       await expect(probes).toContainText('The bottom one, by the vegetables.');
       await expect(probes).not.toContainText('Waiting for an answer');
       await page.screenshot({ path: `${SHOTS}/review-entry-390.png`, fullPage: true });
-      expect(await sideways(page)).toEqual({ overflow: 0, past: [] });
+      expect(await sideways(page, { withoutHeader: true })).toEqual({ overflow: 0, past: [] });
       await detail.getByRole('button', { name: 'Back to the queue' }).click();
       await expect(queue.getByRole('button', { name: /^Open the entry of Kate Sheppard/ })).toBeFocused();
       expect(await seriousViolations(page)).toEqual([]);

@@ -244,7 +244,8 @@ export function TableScroller({ label, children }: { label: string; children: Re
       aria-label={label}
       // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region must be focusable to scroll with the keyboard (axe: scrollable-region-focusable)
       tabIndex={0}
-      className="-mx-5 overflow-x-auto px-5 focus-visible:outline-2 focus-visible:outline-ring sm:mx-0 sm:px-0"
+      // `relative`: what is positioned inside (screen-reader-only text) scrolls with the table instead of widening the page.
+      className="relative -mx-5 overflow-x-auto px-5 focus-visible:outline-2 focus-visible:outline-ring sm:mx-0 sm:px-0"
     >
       {children}
     </div>
