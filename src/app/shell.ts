@@ -7,7 +7,7 @@ import type { TransitionBeforeSwapEvent } from 'astro:transitions/client';
 import { loadAccount } from '../stores/account.ts';
 import { $auth } from '../stores/auth.ts';
 import { $colorMode, applyColorMode, isColorMode, loadColorMode, setColorMode } from '../stores/color-mode.ts';
-import { $consent, EARLY_CONSENT_EVENT, loadConsent, openConsentSettings } from '../stores/consent.ts';
+import { $consent, confirmConsentSaved, EARLY_CONSENT_EVENT, EARLY_CONSENT_MARK, loadConsent, openConsentSettings } from '../stores/consent.ts';
 import { $siteBanner, bannerText } from '../stores/site-banner.ts';
 import { createAnalytics, readAnalyticsId } from './analytics.ts';
 import { startBuildWatcher } from './build-watcher.ts';
@@ -38,8 +38,16 @@ export function showStartupError(error: unknown): void {
 
 function bootConsentAndAnalytics(): void {
   loadConsent();
-  // A choice made on the prerendered banner before its island loaded (stores/consent.ts).
-  document.addEventListener(EARLY_CONSENT_EVENT, () => loadConsent());
+  // A choice made on the prerendered banner before its island loaded (stores/consent.ts): read it
+  // and confirm it as the banner would, whether it came before the shell started or after.
+  const confirmEarlyChoice = () => {
+    if (!document.documentElement.hasAttribute(EARLY_CONSENT_MARK)) return;
+    document.documentElement.removeAttribute(EARLY_CONSENT_MARK);
+    loadConsent();
+    confirmConsentSaved();
+  };
+  confirmEarlyChoice();
+  document.addEventListener(EARLY_CONSENT_EVENT, confirmEarlyChoice);
   const analytics = createAnalytics({ id: readAnalyticsId() });
   // Evaluated at start and on every change (nanostores calls subscribers at once).
   $consent.subscribe(({ consent }) => analytics.setEnabled(consent.statistics));

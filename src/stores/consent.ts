@@ -7,6 +7,7 @@
 import { atom } from 'nanostores';
 import { CONSENT_SETTINGS_EVENT, wake } from '../platform/events.ts';
 import { local, readItem, writeItem, type StorageLike } from '../platform/storage.ts';
+import { toast } from './toasts.ts';
 
 export const CONSENT_STORAGE_KEY = 'fieldwork-cookie-consent';
 /** Room below the page beyond the banner's own height (px). */
@@ -122,11 +123,19 @@ export const BANNER_ROOM_INLINE_SCRIPT = `(function(){var b=document.querySelect
 
 /** Sent on `document` when a choice was saved before the banner's island had loaded. */
 export const EARLY_CONSENT_EVENT = 'fieldwork:consent-saved';
+/** The mark on `<html>` of a choice saved before the banner's island loaded and not confirmed yet (the shell may start after it). */
+export const EARLY_CONSENT_MARK = 'data-consent-early';
+
+/** The toast that confirms a saved choice, whoever saved it (the banner, or the early script through the shell). */
+export function confirmConsentSaved(): void {
+  toast({ title: 'Cookie choices saved', description: 'Change them any time with “Cookie settings” at the bottom of the page.' });
+}
 
 /**
  * The prerendered banner answers before its JavaScript has loaded (a slow phone, a quick tap):
  * Deny and Allow Selection save necessary only (the switches cannot have moved yet), Allow All all
- * four; the banner hides and the shell, told by EARLY_CONSENT_EVENT, reads the choice. Once the
+ * four; the banner hides and the shell, told by EARLY_CONSENT_EVENT (or by EARLY_CONSENT_MARK when
+ * it starts later), reads the choice and confirms it with the same toast as the banner. Once the
  * island has hydrated (`data-hydrated`) it handles its buttons itself.
  */
-export const EARLY_CONSENT_INLINE_SCRIPT = `document.addEventListener('click',function(e){var t=e.target&&e.target.closest?e.target.closest('[data-consent-choice]'):null;var b=t&&t.closest('[data-cookie-banner]');if(!b||b.hasAttribute('data-hydrated'))return;var a=t.getAttribute('data-consent-choice')==='all';try{localStorage.setItem(${JSON.stringify(CONSENT_STORAGE_KEY)},JSON.stringify({necessary:true,preferences:a,statistics:a,marketing:a}))}catch(x){}document.documentElement.setAttribute('data-consent-saved','');document.body.style.paddingBottom='';document.dispatchEvent(new Event(${JSON.stringify(EARLY_CONSENT_EVENT)}))})`;
+export const EARLY_CONSENT_INLINE_SCRIPT = `document.addEventListener('click',function(e){var t=e.target&&e.target.closest?e.target.closest('[data-consent-choice]'):null;var b=t&&t.closest('[data-cookie-banner]');if(!b||b.hasAttribute('data-hydrated'))return;var a=t.getAttribute('data-consent-choice')==='all';try{localStorage.setItem(${JSON.stringify(CONSENT_STORAGE_KEY)},JSON.stringify({necessary:true,preferences:a,statistics:a,marketing:a}))}catch(x){}document.documentElement.setAttribute('data-consent-saved','');document.documentElement.setAttribute(${JSON.stringify(EARLY_CONSENT_MARK)},'');document.body.style.paddingBottom='';document.dispatchEvent(new Event(${JSON.stringify(EARLY_CONSENT_EVENT)}))})`;

@@ -166,7 +166,7 @@ test.describe('cookie banner (docs/product.md §3, §4)', () => {
     expect((await page.context().cookies()).filter((c) => c.name.startsWith('_ga')).map((c) => c.name)).toEqual([]);
   });
 
-  test('is shown and answered before its JavaScript has loaded', async ({ page }) => {
+  test('is shown and answered before its JavaScript has loaded, and the choice is confirmed once it has', async ({ page }) => {
     // Hold every script until the visitor has answered.
     let releaseScripts = (): void => {};
     const held = new Promise<void>((resolve) => {
@@ -183,7 +183,9 @@ test.describe('cookie banner (docs/product.md §3, §4)', () => {
     await expect(banner(page)).toBeHidden();
     expect(await storedConsent(page)).toEqual({ necessary: true, preferences: true, statistics: true, marketing: true });
     releaseScripts();
-    // Once loaded, the shell knows the choice: the banner stays closed, and stays closed after a reload.
+    // Once loaded, the shell knows the choice and confirms it as the banner would (an early tap is
+    // not left without an answer); the banner stays closed, and stays closed after a reload.
+    await expect(page.getByRole('status').filter({ hasText: 'Cookie choices saved' })).toBeVisible();
     await expect(page.locator('[data-cookie-banner]')).toHaveCount(0);
     await page.reload();
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();

@@ -21,11 +21,11 @@ import {
   allowAllConsent,
   allowSelectedConsent,
   BANNER_ROOM_EXTRA_PX,
+  confirmConsentSaved,
   denyConsent,
   setConsentSettingsOpen,
   type ConsentCategory,
 } from '../../stores/consent.ts';
-import { toast } from '../../stores/toasts.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { Switch } from '../../components/ui/switch.tsx';
 
@@ -43,10 +43,6 @@ const NOTHING_SAVED = { consent: { necessary: true as const, preferences: false,
 const COMPACT_QUERY = '(max-width: 639.98px)';
 
 type Selection = Record<Exclude<ConsentCategory, 'necessary'>, boolean>;
-
-function confirmSaved(): void {
-  toast({ title: 'Cookie choices saved', description: 'Change them any time with “Cookie settings” at the bottom of the page.' });
-}
 
 /** True on phone-sized screens, following changes (rotation, resizing). */
 function useCompactScreen(): boolean {
@@ -118,7 +114,7 @@ export default function CookieBanner() {
     const target = returnFocus.current;
     returnFocus.current = null;
     save();
-    confirmSaved();
+    confirmConsentSaved();
     if (target?.isConnected) target.focus();
   };
 
