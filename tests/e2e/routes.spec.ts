@@ -2,7 +2,7 @@ import { ROUTES, buildPath, type RouteDef, type RoutePattern } from '../../src/s
 import type { Cookie } from '@playwright/test';
 import { createAccount, sessionCookies, signIn } from './accounts.ts';
 import { expect, test } from './fixtures.ts';
-import { jsonApi } from './page-helpers.ts';
+import { jsonApi, seriousViolations } from './page-helpers.ts';
 
 const SAMPLE_TOKEN = 'Tk3n-abcdefghijklmnopqrstuvwxyz0123456789AB';
 
@@ -58,6 +58,10 @@ test.describe('every route of docs/product.md §2 answers at its exact URL', () 
         await expect(page.getByRole('main').getByRole('heading', { level: 1 }).first()).toBeVisible();
       }
       if (route.params && Object.values(route.params).includes('token')) await expect(page.getByText(SAMPLE_TOKEN)).toHaveCount(0);
+      // Every screen, as it first shows, passes axe with its best-practice and experimental rules too
+      // (moderate findings included): what each screen's own spec checks in its other states.
+      await page.waitForLoadState('networkidle');
+      expect(await seriousViolations(page, { bestPractice: true })).toEqual([]);
     });
   }
 });

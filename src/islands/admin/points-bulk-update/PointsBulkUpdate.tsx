@@ -283,7 +283,7 @@ function BulkUpdateScreen() {
         <ListBody load={history.load} reload={history.reload} isEmpty={(data) => data.items.length === 0} empty="No batch yet." loadingLabel="Loading batches…">
           {(data) => (
             <div className="flex flex-col gap-4">
-              <TableScroller label="Batches">
+              <TableScroller label="Batches table">
                 <table className="w-full border-collapse">
                   <caption className="sr-only">Points batches, newest first</caption>
                   <TableHead columns={['When', 'File', 'By', 'Rows', 'Points', 'Status', { label: 'Download', hidden: true }]} />

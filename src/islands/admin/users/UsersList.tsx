@@ -128,7 +128,7 @@ export default function UsersList() {
       >
         {(data) => (
           <>
-            <TableScroller label="People">
+            <TableScroller label="People table">
               {/* Positioned, so the screen-reader caption (absolute) stays inside the scrolling box. */}
               <div className="relative">
                 <table className="w-full min-w-[46rem] border-collapse">
