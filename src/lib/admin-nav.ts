@@ -6,10 +6,8 @@
  * It lives in BaseLayout's module script rather than in AdminLayout's own <script>: a script that
  * small would be inlined, and the ClientRouter runs a newly met inline module script through a
  * `data:` URL, which the page CSP (script-src 'self' + hashes) rightly blocks. The sidebar's review
- * count is asked for here too (`review-count.ts`).
+ * count is asked for here too (`review-count.ts`, loaded on admin pages only).
  */
-import { refreshReviewCount } from './review-count.ts';
-
 function bindAdminNav(): void {
   const toggle = document.querySelector<HTMLButtonElement>('[data-admin-nav-toggle]');
   const nav = document.getElementById('admin-nav');
@@ -29,5 +27,9 @@ function bindAdminNav(): void {
 
 document.addEventListener('astro:page-load', () => {
   bindAdminNav();
-  void refreshReviewCount();
+  // Only admin pages have the sidebar's Review link: the count's code loads there alone, not on
+  // every participant's page (the survey screen's JavaScript budget).
+  if (document.querySelector('[data-review-link]')) {
+    void import('./review-count.ts').then(({ refreshReviewCount }) => refreshReviewCount()).catch(() => {});
+  }
 });
