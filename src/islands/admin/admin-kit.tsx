@@ -334,3 +334,24 @@ export function ConfirmButton({
     </div>
   );
 }
+
+/** A file's problems as the bulk previews list them (invitations, points): line (the header is line 1), column, message. */
+export function FileProblemsTable({ problems }: { problems: readonly { line: number; column?: string | null | undefined; message: string }[] }) {
+  return (
+    <TableScroller label="Problems in the file">
+      <table className="w-full border-collapse">
+        <caption className="sr-only">Problems in the file, by line</caption>
+        <TableHead columns={['Line', 'Column', 'Problem']} />
+        <tbody>
+          {problems.map((problem, index) => (
+            <tr key={`${problem.line}-${problem.column ?? ''}-${index}`}>
+              <td className={`${td} tabular-nums`}>{problem.line}</td>
+              <td className={td}>{problem.column ?? '—'}</td>
+              <td className={td}>{problem.message}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableScroller>
+  );
+}

@@ -31,7 +31,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog.tsx';
 import { HiddenFileInput } from '../../../components/ui/hidden-file-input.tsx';
 import { Progress } from '../../../components/ui/progress.tsx';
-import { FilterSelect, ListBody, ListFooter, PER_PAGE, Section, TableHead, TableScroller, td } from '../admin-kit.tsx';
+import { FileProblemsTable, FilterSelect, ListBody, ListFooter, PER_PAGE, Section, TableHead, TableScroller, td } from '../admin-kit.tsx';
 
 const BASE = '/api/admin/tools/points-bulk-update';
 const ACCEPT = '.csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -374,21 +374,7 @@ function PreviewSummary({ preview }: { preview: BulkPreview }) {
       )}
       {shown.length > 0 && (
         <>
-          <TableScroller label="Problems in the file">
-            <table className="w-full border-collapse">
-              <caption className="sr-only">Problems in the file, by line</caption>
-              <TableHead columns={['Line', 'Column', 'Problem']} />
-              <tbody>
-                {shown.map((problem, index) => (
-                  <tr key={`${problem.line}-${problem.column ?? ''}-${index}`}>
-                    <td className={`${td} tabular-nums`}>{problem.line}</td>
-                    <td className={td}>{problem.column ?? '—'}</td>
-                    <td className={td}>{problem.message}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroller>
+          <FileProblemsTable problems={shown} />
           <p className="text-sm text-muted-foreground">
             {preview.problemCount > shown.length ? `The first ${number(shown.length)} of ${plural(preview.problemCount, 'problem', 'problems')}. ` : ''}
             <a href={`${BASE}/${preview.batchId}/problems.csv`} download className="font-medium text-primary underline-offset-4 hover:underline">

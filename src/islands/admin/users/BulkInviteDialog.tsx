@@ -12,7 +12,7 @@ import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog.tsx';
 import { HiddenFileInput } from '../../../components/ui/hidden-file-input.tsx';
-import { TableScroller, td, th } from '../admin-kit.tsx';
+import { FileProblemsTable } from '../admin-kit.tsx';
 import { uploadInviteCsv } from './parts.tsx';
 
 type Step = { kind: 'choose' } | { kind: 'preview'; file: File; result: BulkInviteResult } | { kind: 'done'; result: BulkInviteResult };
@@ -101,35 +101,7 @@ export function BulkInviteDialog({
                 ? `${plural(result.invited, 'invitation', 'invitations')} sent. ${plural(result.problems.length, 'problem', 'problems')} left out.`
                 : `${plural(result.rows, 'row', 'rows')} read: ${plural(result.valid, 'person', 'people')} can be invited, ${plural(result.problems.length, 'problem', 'problems')}.`}
             </p>
-            {result.problems.length > 0 && (
-              <TableScroller label="Problems in the file">
-                <table className="relative w-full border-collapse">
-                  <caption className="sr-only">Problems in the file, by line</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col" className={th}>
-                        Line
-                      </th>
-                      <th scope="col" className={th}>
-                        Column
-                      </th>
-                      <th scope="col" className={th}>
-                        Problem
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {result.problems.map((problem, index) => (
-                      <tr key={`${problem.line}-${problem.column ?? ''}-${index}`}>
-                        <td className={`${td} tabular-nums`}>{problem.line}</td>
-                        <td className={td}>{problem.column ?? '—'}</td>
-                        <td className={td}>{problem.message}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </TableScroller>
-            )}
+            {result.problems.length > 0 && <FileProblemsTable problems={result.problems} />}
           </div>
         )}
         <DialogFooter>
