@@ -18,7 +18,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { openDatabase, queryRows } from '../src/server/db/index.ts';
 import { formVersions, forms } from '../src/server/db/schema/index.ts';
@@ -27,12 +26,7 @@ import { createSession } from '../src/server/services/sessions.ts';
 import { createActiveUser } from '../src/server/services/users.ts';
 import type { FormDefinition } from '../src/shared/forms/definition.ts';
 import { createFreshDatabase, postgresReachable } from '../tests/support/postgres.ts';
-import { freePort, spawnServer, stopServer, waitForHealth } from './bench-server.ts';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const DOC_FILE = path.join(root, 'docs', 'benchmarks.md');
-const START_MARKER = '<!-- scale:start -->';
-const END_MARKER = '<!-- scale:end -->';
+import { freePort, spawnServer, stopServer, waitForHealth, writeBenchmarksSection } from './bench-server.ts';
 
 function count(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -310,14 +304,6 @@ function table(rows: readonly CaseResult[], seeded: Seeded): string {
   return lines.join('\n');
 }
 
-function writeDoc(section: string): void {
-  const doc = fs.readFileSync(DOC_FILE, 'utf8');
-  const start = doc.indexOf(START_MARKER);
-  const end = doc.indexOf(END_MARKER);
-  if (start < 0 || end < start) throw new Error(`docs/benchmarks.md has no ${START_MARKER} … ${END_MARKER} section`);
-  fs.writeFileSync(DOC_FILE, `${doc.slice(0, start + START_MARKER.length)}\n${section}\n${doc.slice(end)}`);
-}
-
 async function main(): Promise<void> {
   if (!(await postgresReachable())) {
     console.log('PostgreSQL is not reachable (TEST_DATABASE_URL or 127.0.0.1:5432): nothing to measure.');
@@ -336,7 +322,7 @@ async function main(): Promise<void> {
     const rows = await measure(server.url, seeded);
     const section = table(rows, seeded);
     console.log(`\n${section}\n`);
-    if (process.env.BENCH_WRITE === '1') writeDoc(section);
+    if (process.env.BENCH_WRITE === '1') writeBenchmarksSection('scale', section);
   } finally {
     if (server) await stopServer(server).catch((error: unknown) => console.error(error));
     fs.rmSync(dataDir, { recursive: true, force: true });

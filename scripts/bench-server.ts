@@ -1,9 +1,11 @@
 /**
- * The production server as a child process, for the benchmarks (`bench.ts`, `bench-scale.ts`):
- * started the way production runs it (`node src/server/main.ts`) with none of the shell's server
- * settings inherited, waited for on `/api/health`, stopped with SIGTERM.
+ * What the benchmarks (`bench.ts`, `bench-scale.ts`, `bench-tools/`) share: the production server
+ * as a child process, started the way production runs it (`node src/server/main.ts`) with none of the shell's server
+ * settings inherited, waited for on `/api/health`, stopped with SIGTERM; and the writing of their
+ * sections of docs/benchmarks.md.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -114,4 +116,19 @@ export async function stopServer(server: ServerChild): Promise<void> {
     throw new Error(`the server did not stop within ${STOP_TIMEOUT_MS / 1000} s of SIGTERM (killed)`);
   }
   if (outcome !== 0) throw new Error(`the server exited with ${outcome} after SIGTERM, not 0`);
+}
+
+/**
+ * Replaces the text between `<!-- {name}:start -->` and `<!-- {name}:end -->` in
+ * docs/benchmarks.md with `section` (the benchmarks' `BENCH_WRITE=1`).
+ */
+export function writeBenchmarksSection(name: string, section: string): void {
+  const file = path.join(root, 'docs', 'benchmarks.md');
+  const startMarker = `<!-- ${name}:start -->`;
+  const endMarker = `<!-- ${name}:end -->`;
+  const doc = fs.readFileSync(file, 'utf8');
+  const start = doc.indexOf(startMarker);
+  const end = doc.indexOf(endMarker);
+  if (start < 0 || end < start) throw new Error(`docs/benchmarks.md has no ${startMarker} … ${endMarker} section`);
+  fs.writeFileSync(file, `${doc.slice(0, start + startMarker.length)}\n${section}\n${doc.slice(end)}`);
 }

@@ -7,26 +7,11 @@
  * Environment: BENCH_WRITE=1 rewrites the section between `<!-- tools:start -->` and
  * `<!-- tools:end -->` in docs/benchmarks.md; BENCH_TOOLS=points,alchemer picks parts.
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { measure as measureAlchemer } from './bench-tools/alchemer-export-append.ts';
 import { measure as measurePoints } from './bench-tools/points-bulk-update.ts';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const DOC_FILE = path.join(root, 'docs/benchmarks.md');
-const START_MARKER = '<!-- tools:start -->';
-const END_MARKER = '<!-- tools:end -->';
+import { writeBenchmarksSection } from './bench-server.ts';
 
 const PARTS: Record<string, () => Promise<string>> = { points: measurePoints, alchemer: measureAlchemer };
-
-function writeDoc(section: string): void {
-  const doc = fs.readFileSync(DOC_FILE, 'utf8');
-  const start = doc.indexOf(START_MARKER);
-  const end = doc.indexOf(END_MARKER);
-  if (start < 0 || end < start) throw new Error(`docs/benchmarks.md has no ${START_MARKER} … ${END_MARKER} section`);
-  fs.writeFileSync(DOC_FILE, `${doc.slice(0, start + START_MARKER.length)}\n${section}\n${doc.slice(end)}`);
-}
 
 async function main(): Promise<void> {
   const chosen = (process.env.BENCH_TOOLS ?? Object.keys(PARTS).join(',')).split(',').map((name) => name.trim());
@@ -39,7 +24,7 @@ async function main(): Promise<void> {
     console.log(`\n${section}\n`);
     sections.push(section);
   }
-  if (process.env.BENCH_WRITE === '1') writeDoc(`Measured ${new Date().toISOString().slice(0, 10)}.\n\n${sections.join('\n\n')}`);
+  if (process.env.BENCH_WRITE === '1') writeBenchmarksSection('tools', `Measured ${new Date().toISOString().slice(0, 10)}.\n\n${sections.join('\n\n')}`);
 }
 
 await main();
