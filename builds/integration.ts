@@ -8,6 +8,7 @@ import type { AstroIntegration } from 'astro';
 import { ROUTES, shellPath } from '../src/shared/routes.ts';
 import type { BuildMeta, LatestBuild, PagePayload, RouteRule, RouteTable, RouteTableEntry } from '../src/shared/build-manifest.ts';
 import { pageCsp } from '../src/shared/csp.ts';
+import { CACHE_NEVER, CACHE_REVALIDATE, IMMUTABLE_FOLDERS, LATEST_BUILD_FILE, STATIC_SECURITY_HEADERS, cacheControlFor } from '../src/shared/static-headers.ts';
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
@@ -57,14 +58,6 @@ function matcherFor(rules: Record<string, RouteRule>): BuildMeta['matcher'] {
   }
   return matcher;
 }
-
-const SECURITY_HEADERS = [
-  'X-Content-Type-Options: nosniff',
-  'X-Frame-Options: DENY',
-  'Referrer-Policy: strict-origin-when-cross-origin',
-  'Cross-Origin-Opener-Policy: same-origin',
-  'Permissions-Policy: camera=(), microphone=(), geolocation=(), interest-cohort=()',
-];
 
 /**
  * After `astro build`: writes the build manifests (builds/latest.json, builds/meta/{id}.json),
@@ -133,16 +126,23 @@ export default function buildManifests(options: { routeRules?: Record<string, Ro
           `/*  /${notFound}  404`,
         ];
         await fs.writeFile(path.join(distDir, '_redirects'), `${redirects.join('\n')}\n`);
+        // Security headers on everything; Cache-Control per kind of file, never twice for one path
+        // (hosts join the values of every rule that matches: src/shared/static-headers.ts).
+        const cacheRules = [
+          ...IMMUTABLE_FOLDERS.map((folder) => [`/${folder}*`, cacheControlFor(folder)] as const),
+          [`/${LATEST_BUILD_FILE}`, CACHE_NEVER] as const,
+          ...routes.flatMap((r) => {
+            const at = r.pattern === '/' ? '' : r.pattern;
+            return [[at || '/', CACHE_REVALIDATE] as const, [`${at}/_payload.json`, CACHE_REVALIDATE] as const];
+          }),
+        ];
         const headers = [
           '/*',
-          ...SECURITY_HEADERS.map((h) => `  ${h}`),
+          ...Object.entries(STATIC_SECURITY_HEADERS).map(([name, value]) => `  ${name}: ${value}`),
           // Google Analytics hosts only when PUBLIC_GA_ID is set at build time (as the Node server does at run time).
           `  Content-Security-Policy: ${pageCsp([...scriptHashes], [], { analyticsId: process.env.PUBLIC_GA_ID?.trim() || undefined })}`,
-          '  Cache-Control: no-cache',
-          '/_astro/*',
-          '  Cache-Control: public, max-age=31536000, immutable',
-          '/builds/meta/*',
-          '  Cache-Control: public, max-age=31536000, immutable',
+          ...cacheRules.flatMap(([at, value]) => [at, `  Cache-Control: ${value}`]),
+          // Joined with the rule above as "strict-origin-when-cross-origin, no-referrer": browsers take the last.
           ...routes.filter((r) => Object.values(r.params).includes('token')).flatMap((r) => [r.pattern, '  Referrer-Policy: no-referrer']),
         ];
         await fs.writeFile(path.join(distDir, '_headers'), `${headers.join('\n')}\n`);

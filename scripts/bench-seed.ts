@@ -6,7 +6,7 @@
  * would leave it.
  */
 import { sql } from 'drizzle-orm';
-import type { Db } from '../src/server/db/index.ts';
+import { openDatabase, type DatabaseTarget, type Db } from '../src/server/db/index.ts';
 import {
   formVersions,
   forms,
@@ -20,6 +20,9 @@ import {
   surveys,
   users,
 } from '../src/server/db/schema/index.ts';
+import { systemClock } from '../src/server/services/clock.ts';
+import { createSession } from '../src/server/services/sessions.ts';
+import { createActiveUser } from '../src/server/services/users.ts';
 import type { Answers, FormDefinition } from '../src/shared/forms/definition.ts';
 
 export const BENCH_MEMBERS = 500;
@@ -158,4 +161,37 @@ export async function seedProgramme(db: Db, participantId: number, adminId: numb
   );
   await db.execute(sql`analyze`);
   return { surveyId, missionId };
+}
+
+/** What the seed made: a participant's and an admin's sessions, and the programme's ids. */
+export interface Seeded extends BenchProgramme {
+  participantToken: string;
+  adminToken: string;
+}
+
+/** Opens the database, makes the bench's participant and admin with a session each, and seeds the programme. */
+export async function seedBench(target: DatabaseTarget): Promise<Seeded> {
+  const database = await openDatabase(target);
+  try {
+    const user = await createActiveUser(database.db, {
+      email: 'bench@fieldwork.localhost',
+      password: 'bench-password-not-secret',
+      role: 'participant',
+      firstName: 'Bench',
+      lastName: 'Mark',
+    });
+    const admin = await createActiveUser(database.db, {
+      email: 'bench-admin@fieldwork.localhost',
+      password: 'bench-password-not-secret',
+      role: 'admin',
+      firstName: 'Bench',
+      lastName: 'Admin',
+    });
+    const { token } = await createSession(database.db, systemClock, user.id, { userAgent: 'fieldwork-bench' });
+    const { token: adminToken } = await createSession(database.db, systemClock, admin.id, { userAgent: 'fieldwork-bench' });
+    const programme = await seedProgramme(database.db, user.id, admin.id);
+    return { participantToken: token, adminToken, ...programme };
+  } finally {
+    await database.close();
+  }
 }

@@ -5,6 +5,8 @@
  * sections of docs/benchmarks.md.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import autocannon from 'autocannon';
+import type { Options as CannonOptions, Result as CannonResult } from 'autocannon';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -57,6 +59,18 @@ const SERVER_SETTINGS = [
   'DIST_DIR',
   'SUPPORT_EMAIL',
   'PUBLIC_GA_ID',
+  'SERVE_STATIC',
+  'WEB_CONCURRENCY',
+  'MEDIA_DIR',
+  'MEDIA_STORE',
+  'MEDIA_LINK_SECRET',
+  'S3_BUCKET',
+  'S3_PREFIX',
+  'S3_REGION',
+  'S3_ENDPOINT',
+  'S3_PUBLIC_ENDPOINT',
+  'S3_FORCE_PATH_STYLE',
+  'S3_DELIVERY',
 ];
 
 export function spawnServer(env: Record<string, string>, port: number): ServerChild {
@@ -120,15 +134,41 @@ export async function stopServer(server: ServerChild): Promise<void> {
 
 /**
  * Replaces the text between `<!-- {name}:start -->` and `<!-- {name}:end -->` in
- * docs/benchmarks.md with `section` (the benchmarks' `BENCH_WRITE=1`).
+ * docs/benchmarks.md (or another file of docs/) with `section` (the benchmarks' `BENCH_WRITE=1`).
  */
-export function writeBenchmarksSection(name: string, section: string): void {
-  const file = path.join(root, 'docs', 'benchmarks.md');
+export function writeBenchmarksSection(name: string, section: string, docName = 'benchmarks.md'): void {
+  const file = path.join(root, 'docs', docName);
   const startMarker = `<!-- ${name}:start -->`;
   const endMarker = `<!-- ${name}:end -->`;
   const doc = fs.readFileSync(file, 'utf8');
   const start = doc.indexOf(startMarker);
   const end = doc.indexOf(endMarker);
-  if (start < 0 || end < start) throw new Error(`docs/benchmarks.md has no ${startMarker} … ${endMarker} section`);
+  if (start < 0 || end < start) throw new Error(`docs/${docName} has no ${startMarker} … ${endMarker} section`);
   fs.writeFileSync(file, `${doc.slice(0, start + startMarker.length)}\n${section}\n${doc.slice(end)}`);
+}
+
+export interface Run {
+  result: CannonResult;
+  /** Every response time in ms, unrounded (autocannon's histogram keeps whole milliseconds). */
+  latencies: number[];
+}
+
+export function cannon(options: CannonOptions): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const latencies: number[] = [];
+    const instance = autocannon(options, (error: unknown, result: CannonResult) => {
+      if (error) reject(error instanceof Error ? error : new Error(String(error)));
+      else resolve({ result, latencies });
+    });
+    instance.on('response', (_client, _status, _bytes, responseTime) => {
+      latencies.push(responseTime);
+    });
+  });
+}
+
+/** Nearest-rank percentile of sorted values. */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const rank = Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length)));
+  return sorted[rank - 1] ?? Number.NaN;
 }

@@ -20,16 +20,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
-import type { Options as CannonOptions, Result as CannonResult } from 'autocannon';
-import { openDatabase, type DatabaseTarget } from '../src/server/db/index.ts';
-import { systemClock } from '../src/server/services/clock.ts';
-import { createSession } from '../src/server/services/sessions.ts';
-import { createActiveUser } from '../src/server/services/users.ts';
+import type { Options as CannonOptions } from 'autocannon';
 import { createFreshDatabase, postgresReachable, type FreshDatabase } from '../tests/support/postgres.ts';
 import { lighthousePages, lighthouseTable, type LighthouseRow } from './bench-lighthouse.ts';
-import { seedProgramme, type BenchProgramme } from './bench-seed.ts';
-import { freePort, spawnServer, stopServer, waitForHealth, type ServerChild } from './bench-server.ts';
+import { seedBench as seed, type Seeded } from './bench-seed.ts';
+import { cannon, freePort, percentile, spawnServer, stopServer, waitForHealth, type ServerChild } from './bench-server.ts';
 import { buildIfStale } from './start.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -52,12 +47,6 @@ function durationSeconds(): number {
 }
 
 type BackendName = 'PGlite' | 'PostgreSQL';
-
-/** What the seed made: a participant's and an admin's sessions, and the programme's ids. */
-interface Seeded extends BenchProgramme {
-  participantToken: string;
-  adminToken: string;
-}
 
 interface BenchCase {
   name: string;
@@ -118,32 +107,6 @@ function peakRss(pid: number | undefined): number | null {
 // ---------------------------------------------------------------------------------------------
 // Load
 
-interface Run {
-  result: CannonResult;
-  /** Every response time in ms, unrounded (autocannon's histogram keeps whole milliseconds). */
-  latencies: number[];
-}
-
-function cannon(options: CannonOptions): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const latencies: number[] = [];
-    const instance = autocannon(options, (error: unknown, result: CannonResult) => {
-      if (error) reject(error instanceof Error ? error : new Error(String(error)));
-      else resolve({ result, latencies });
-    });
-    instance.on('response', (_client, _status, _bytes, responseTime) => {
-      latencies.push(responseTime);
-    });
-  });
-}
-
-/** Nearest-rank percentile of sorted values. */
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  const rank = Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length)));
-  return sorted[rank - 1] ?? Number.NaN;
-}
-
 async function runCase(backend: BackendName, url: string, seeded: Seeded, benchCase: BenchCase, seconds: number): Promise<Omit<CaseResult, 'peakRssBytes'>> {
   const options: CannonOptions = {
     url: `${url}${benchCase.path(seeded)}`,
@@ -179,32 +142,6 @@ async function runCase(backend: BackendName, url: string, seeded: Seeded, benchC
 
 // ---------------------------------------------------------------------------------------------
 // One backend
-
-async function seed(target: DatabaseTarget): Promise<Seeded> {
-  const database = await openDatabase(target);
-  try {
-    const user = await createActiveUser(database.db, {
-      email: 'bench@fieldwork.localhost',
-      password: 'bench-password-not-secret',
-      role: 'participant',
-      firstName: 'Bench',
-      lastName: 'Mark',
-    });
-    const admin = await createActiveUser(database.db, {
-      email: 'bench-admin@fieldwork.localhost',
-      password: 'bench-password-not-secret',
-      role: 'admin',
-      firstName: 'Bench',
-      lastName: 'Admin',
-    });
-    const { token } = await createSession(database.db, systemClock, user.id, { userAgent: 'fieldwork-bench' });
-    const { token: adminToken } = await createSession(database.db, systemClock, admin.id, { userAgent: 'fieldwork-bench' });
-    const programme = await seedProgramme(database.db, user.id, admin.id);
-    return { participantToken: token, adminToken, ...programme };
-  } finally {
-    await database.close();
-  }
-}
 
 /** What one backend's run holds: released by its `finally`, or on Ctrl-C. */
 interface Held {

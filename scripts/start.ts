@@ -49,7 +49,9 @@ export function buildIfStale(distDir: string): void {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
-  buildIfStale(path.resolve(process.env.DIST_DIR ?? path.join(root, 'dist')));
+  // SERVE_STATIC=0: the API only, which needs no build (a static host serves dist/).
+  const apiOnly = ['0', 'false'].includes(process.env.SERVE_STATIC?.trim() ?? '');
+  if (!apiOnly) buildIfStale(path.resolve(process.env.DIST_DIR ?? path.join(root, 'dist')));
   const { main } = await import('../src/server/main.ts');
   await main();
 }

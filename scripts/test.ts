@@ -30,6 +30,8 @@ const steps: Step[] = [
     args: ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${path.join(results, 'vitest.json')}`],
   },
   { name: 'e2e', command: bin('playwright'), args: ['test'] },
+  // The built site through nginx with deploy:nginx's configuration, /api/ proxied to an API-only process (docs/deploy.md).
+  { name: 'e2e (static host)', command: bin('playwright'), args: ['test', '-c', 'playwright.static-host.config.ts'] },
 ];
 
 const only = process.argv.slice(2);
@@ -56,10 +58,12 @@ function readJson<T>(file: string): T | null {
   }
 }
 const vitest = readJson<{ numPassedTests: number; numFailedTests: number; numPendingTests: number }>('vitest.json');
-const e2e = readJson<{ stats: { expected: number; unexpected: number; flaky: number; skipped: number } }>('e2e.json');
-const passed = (vitest?.numPassedTests ?? 0) + (e2e?.stats.expected ?? 0) + (e2e?.stats.flaky ?? 0);
-const failedTests = (vitest?.numFailedTests ?? 0) + (e2e?.stats.unexpected ?? 0);
-const skipped = (vitest?.numPendingTests ?? 0) + (e2e?.stats.skipped ?? 0);
+type PlaywrightReport = { stats: { expected: number; unexpected: number; flaky: number; skipped: number } };
+const browsers = [readJson<PlaywrightReport>('e2e.json'), readJson<PlaywrightReport>('static-host.json')];
+const sum = (pick: (report: PlaywrightReport) => number) => browsers.reduce((total, report) => total + (report ? pick(report) : 0), 0);
+const passed = (vitest?.numPassedTests ?? 0) + sum((r) => r.stats.expected + r.stats.flaky);
+const failedTests = (vitest?.numFailedTests ?? 0) + sum((r) => r.stats.unexpected);
+const skipped = (vitest?.numPendingTests ?? 0) + sum((r) => r.stats.skipped);
 console.log(`\n${failed === 0 ? 'All steps passed.' : `${failed} step(s) failed.`}`);
 console.log(`tests: ${passed} passed, ${failedTests + (failed > 0 && failedTests === 0 ? failed : 0)} failed, ${skipped} skipped`);
 process.exit(failed === 0 ? 0 : 1);

@@ -99,8 +99,13 @@ function referrerPath(): string | null {
 
 let run = 0;
 
-/** Decides the page now shown and stays or redirects (replacing the history entry). */
-async function guardCurrentPage(from: string | null, known: boolean | null = null): Promise<void> {
+/**
+ * Decides the page now shown and stays or redirects (replacing the history entry). On the first
+ * load the redirect is a full page load: the page's islands may still be hydrating, and swapping
+ * the page under them makes React give up on them (a static host serves the page as built, so
+ * this is where a signed-in visitor of /register is sent home there).
+ */
+async function guardCurrentPage(from: string | null, known: boolean | null = null, firstLoad = false): Promise<void> {
   const mine = ++run;
   const url = new URL(location.href);
   if (failsParamCheck(url.pathname)) {
@@ -119,7 +124,7 @@ async function guardCurrentPage(from: string | null, known: boolean | null = nul
   if (decision.action === 'redirect') {
     const target = new URL(decision.to, location.origin);
     if (target.href !== url.href) {
-      if (crossesMaintenance(url.pathname, target.pathname)) location.replace(target.href);
+      if (firstLoad || crossesMaintenance(url.pathname, target.pathname)) location.replace(target.href);
       else await navigate(target.href, { history: 'replace' });
       return;
     }
@@ -187,5 +192,5 @@ export function startGuard(): void {
 
   // docs/product.md §4: the current-user call runs at startup.
   void loadCurrentUser();
-  void guardCurrentPage(referrerPath());
+  void guardCurrentPage(referrerPath(), null, true);
 }

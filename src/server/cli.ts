@@ -14,11 +14,14 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import { openDatabase, type Database } from './db/index.ts';
 import { DataDirLockedError, acquireLock, readLock, type HeldLock } from './db/lock.ts';
 import { JobQueue, type JobConnection } from './jobs/queue.ts';
+import { NginxConfigError, nginxConfig, parseApiList } from './deploy-nginx.ts';
 import { createLogger } from './logger.ts';
+import { pageCspOptions } from './page-csp.ts';
 import { audit } from './services/audit.ts';
 import { systemClock } from './services/clock.ts';
 import { getFlag, listFlags, setFlag, unsetFlag } from './services/flags.ts';
 import { InvitationError, inviteUser } from './services/invitations.ts';
+import { runMediaMigrate } from './services/media-migrate.ts';
 import { UserExistsError, createActiveUser } from './services/users.ts';
 
 export const HELP = `Fieldwork operator CLI
@@ -35,6 +38,11 @@ Commands:
   flag:unset KEY          Remove a feature flag.
   flag:list               List every feature flag.
   maintenance on|off      Send every page to /maintenance, or bring the site back.
+  media:migrate --to s3   Copy every photo from MEDIA_DIR to the bucket of the S3_* variables (resumable;
+                          a second run copies nothing). Switches nothing: set MEDIA_STORE=s3 afterwards.
+  deploy:nginx --api HOST:PORT[,HOST:PORT…] --listen HOST:PORT [--root DIR]
+                          Print an nginx configuration (to include inside http {}) serving the built
+                          site from DIR (default DIST_DIR) and proxying /api/ to the API processes.
   --help                  Show this help.
 
 It uses the same DATA_DIR / DATABASE_URL as the server, running or not.
@@ -257,6 +265,24 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo):
         const was = isTruthyFlag(before) ? 'on' : 'off';
         io.out(`Maintenance mode is ${mode}${was === mode ? ' (it already was)' : ''}.`);
         return 0;
+      }
+      case 'deploy:nginx': {
+        const { values } = parse(rest, { root: { type: 'string' }, api: { type: 'string' }, listen: { type: 'string' } }, 0);
+        if (typeof values.api !== 'string' || typeof values.listen !== 'string')
+          throw new UsageError('Say where the API processes and nginx listen: deploy:nginx --api HOST:PORT[,HOST:PORT…] --listen HOST:PORT [--root DIR]');
+        const root = typeof values.root === 'string' ? path.resolve(values.root) : config.distDir;
+        try {
+          io.out(nginxConfig({ root, api: parseApiList(values.api), listen: values.listen, csp: pageCspOptions(config) }));
+        } catch (error) {
+          if (error instanceof NginxConfigError) throw new UsageError(error.message);
+          throw error;
+        }
+        return 0;
+      }
+      case 'media:migrate': {
+        const { values } = parse(rest, { to: { type: 'string' } }, 0);
+        if (values.to !== 's3') throw new UsageError('Say "media:migrate --to s3": photos can only be copied to an S3-compatible bucket.');
+        return await runMediaMigrate({ env, mediaDir: config.mediaDir, open, io });
       }
       default:
         throw new UsageError(`Unknown command "${command}". See --help.`);

@@ -31,6 +31,37 @@ const envSchema = z.object({
     .string()
     .regex(/^G-[A-Z0-9]{4,20}$/, 'must be a Google Analytics 4 measurement id (G-XXXXXXXXXX)')
     .optional(),
+  /** `0`: the API only, no pages (a static host or CDN serves `dist/`; docs/deploy.md). */
+  SERVE_STATIC: z.enum(['0', '1', 'true', 'false']).optional(),
+  /** How many API processes `npm start` runs on this machine (node:cluster); PostgreSQL only. */
+  WEB_CONCURRENCY: z
+    .string()
+    .regex(/^\d{1,2}$/, 'must be a number of processes (1 to 32)')
+    .transform(Number)
+    .pipe(z.number().min(1, 'must be a number of processes (1 to 32)').max(32, 'must be a number of processes (1 to 32)'))
+    .default(1),
+  /** Where photos are kept on disk (MEDIA_STORE=local); default `DATA_DIR/uploads`. */
+  MEDIA_DIR: z.string().min(1).optional(),
+  /** `local` (files under MEDIA_DIR, the default) or `s3` (an S3-compatible bucket). */
+  MEDIA_STORE: z.enum(['local', 's3'], 'must be local or s3').default('local'),
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name (3 to 63 lower-case letters, digits, dots and hyphens)')
+    .optional(),
+  /** A folder inside the bucket for every key, e.g. `fieldwork/` (optional). */
+  S3_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_./-]{0,200}$/, 'must be letters, digits and _ . / - (200 at most)')
+    .optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  /** R2, MinIO and the like: the endpoint the server talks to (unset: AWS S3 of S3_REGION). */
+  S3_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be a URL (https://…)' }).optional(),
+  /** Where browsers fetch signed photo links from, when it differs from S3_ENDPOINT. */
+  S3_PUBLIC_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be a URL (https://…)' }).optional(),
+  /** Path-style addressing (`endpoint/bucket/key`), which MinIO and most stand-ins need; default on with S3_ENDPOINT. */
+  S3_FORCE_PATH_STYLE: z.enum(['0', '1', 'true', 'false']).optional(),
+  /** `redirect` (a short-lived signed link, the default) or `stream` (the API relays the photo: a store browsers cannot reach). */
+  S3_DELIVERY: z.enum(['redirect', 'stream'], 'must be redirect or stream').default('redirect'),
   /** The key of signed photo links (review exports); unset: one made once and kept in the database (`server_secrets`). */
   MEDIA_LINK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /**
@@ -70,8 +101,29 @@ export interface Config {
   gaId: string | undefined;
   /** The key of signed photo links; undefined: the one kept in the database (`services/media-links.ts`). */
   mediaLinkSecret: string | undefined;
+  /** False (SERVE_STATIC=0): the API only; requests outside /api get 404. */
+  serveStatic: boolean;
+  /** API processes on this machine (WEB_CONCURRENCY; more than one needs DATABASE_URL). */
+  webConcurrency: number;
+  /** Absolute path of the photos folder (MEDIA_DIR, default `DATA_DIR/uploads`). */
+  mediaDir: string;
+  mediaStore: 'local' | 's3';
+  /** The bucket's settings when MEDIA_STORE=s3. */
+  s3: S3Config | undefined;
   /** An upload's body sending nothing for this long is cut off with 408 (`MEDIA_LIMITS.stallSeconds`; tests shorten it). */
   uploadStallMs: number;
+}
+
+export interface S3Config {
+  bucket: string;
+  /** '' or a folder ending in '/'. */
+  prefix: string;
+  region: string;
+  endpoint: string | undefined;
+  /** The origin browsers are redirected to (signed links); undefined with delivery `stream`. */
+  publicEndpoint: string | undefined;
+  forcePathStyle: boolean;
+  delivery: 'redirect' | 'stream';
 }
 
 export class ConfigError extends Error {}
@@ -88,6 +140,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid environment:\n  ${problems.join('\n  ')}`);
   }
   const e = parsed.data;
+  const problems: string[] = [];
+  if (e.MEDIA_STORE === 's3' && !e.S3_BUCKET) problems.push('S3_BUCKET: must be set when MEDIA_STORE=s3');
+  if (e.WEB_CONCURRENCY > 1 && !e.DATABASE_URL)
+    problems.push(
+      `WEB_CONCURRENCY: the embedded database runs in one process only; set DATABASE_URL (PostgreSQL) to run ${e.WEB_CONCURRENCY} processes, or leave WEB_CONCURRENCY unset`,
+    );
+  if (problems.length > 0) throw new ConfigError(`Invalid environment:\n  ${problems.join('\n  ')}`);
+  const prefix = (e.S3_PREFIX ?? '').replace(/^\/+/, '');
   const shownHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : e.HOST;
   return {
     port: e.PORT,
@@ -105,6 +165,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     supportEmail: e.SUPPORT_EMAIL,
     gaId: e.PUBLIC_GA_ID,
     mediaLinkSecret: e.MEDIA_LINK_SECRET,
+    serveStatic: e.SERVE_STATIC === undefined || truthy(e.SERVE_STATIC),
+    webConcurrency: e.WEB_CONCURRENCY,
+    mediaDir: path.resolve(e.MEDIA_DIR ?? path.join(e.DATA_DIR, 'uploads')),
+    mediaStore: e.MEDIA_STORE,
+    s3:
+      e.MEDIA_STORE === 's3' && e.S3_BUCKET
+        ? {
+            bucket: e.S3_BUCKET,
+            prefix: prefix === '' || prefix.endsWith('/') ? prefix : `${prefix}/`,
+            region: e.S3_REGION,
+            endpoint: e.S3_ENDPOINT?.replace(/\/+$/, ''),
+            publicEndpoint:
+              e.S3_DELIVERY === 'stream' ? undefined : (e.S3_PUBLIC_ENDPOINT ?? e.S3_ENDPOINT ?? `https://s3.${e.S3_REGION}.amazonaws.com`).replace(/\/+$/, ''),
+            forcePathStyle: e.S3_FORCE_PATH_STYLE === undefined ? e.S3_ENDPOINT !== undefined : truthy(e.S3_FORCE_PATH_STYLE),
+            delivery: e.S3_DELIVERY,
+          }
+        : undefined,
     uploadStallMs: e.FIELDWORK_TEST_UPLOAD_STALL_MS ?? MEDIA_LIMITS.stallSeconds * 1000,
   };
 }

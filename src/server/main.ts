@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import fs from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -7,6 +8,7 @@ import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { createAdaptorServer } from '@hono/node-server';
 import { KNOWN_FLAGS } from '../shared/flags.ts';
 import { createApp } from './app.ts';
+import { reportReady, runPrimary } from './cluster.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { openDatabase, type Database } from './db/index.ts';
 import { DataDirLockedError, acquireLock, type HeldLock } from './db/lock.ts';
@@ -119,9 +121,11 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     throw error;
   };
 
-  const site = createStaticSite(config.distDir, logger);
+  // SERVE_STATIC=0: the API only; a static host or CDN serves the pages (docs/deploy.md).
+  const site = config.serveStatic ? createStaticSite(config.distDir, logger) : null;
+  if (!site) logger.info('SERVE_STATIC=0: serving the API only; pages come from a static host');
   const storage = createStorage(config);
-  const app = createApp({ database: db, mailer, config, logger, clock: systemClock, jobs: queue, storage }, site.pages);
+  const app = createApp({ database: db, mailer, config, logger, clock: systemClock, jobs: queue, storage }, site?.pages);
 
   const server = createAdaptorServer({ fetch: app.fetch, hostname: config.host, port: config.port }) as Server;
   // Idle keep-alive connections stay open longer than the clients and proxies in front of us keep
@@ -149,7 +153,8 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     server.close();
     return abandonStart(error);
   });
-  logger.info({ url, database: db.kind, dataDir: config.dataDir, buildId: site.buildId }, `Fieldwork listening on ${url}`);
+  logger.info({ url, database: db.kind, dataDir: config.dataDir, buildId: site?.buildId ?? null }, `Fieldwork listening on ${url}`);
+  reportReady(url);
 
   // Housekeeping: forget expired sessions and rate-limit windows.
   const housekeeping = setInterval(
@@ -204,6 +209,8 @@ export async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger(config.logLevel);
+  // WEB_CONCURRENCY=N (PostgreSQL only, checked by loadConfig): this process only starts and watches N workers.
+  if (config.webConcurrency > 1 && cluster.isPrimary) return runPrimary(config, logger);
   let running: RunningServer;
   try {
     running = await startServer(config, logger);

@@ -8,11 +8,13 @@ import type { BuildMeta, RouteTable, RouteTableEntry } from '../shared/build-man
 import { findRouteRule, ruleRedirect } from '../shared/build-route-rules.ts';
 import { decideNavigation, type AuthState } from '../shared/route-rules.ts';
 import { matchRoute, paramsAreValid } from '../shared/routes.ts';
+import { cacheControlFor } from '../shared/static-headers.ts';
 import { sessionToken } from './middleware/session.ts';
 import { maintenanceOn } from './services/public-flags.ts';
 import { validateSession } from './services/sessions.ts';
 import type { AppEnv } from './context.ts';
 import type { Logger } from './logger.ts';
+import { pageCspOptions } from './page-csp.ts';
 
 /** A file of dist/, held in memory with its compressed copies. */
 interface StaticFile {
@@ -72,17 +74,9 @@ function releasedVariant(file: StaticFile): StaticFile {
   };
 }
 
-const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** Files only the server and static hosts read. */
 const HIDDEN = new Set(['_routes.json', '_redirects', '_headers', '.fingerprint']);
 const MAX_FILE_BYTES = 20 * 1024 * 1024;
-
-/** Hashed assets never change; HTML and the build pointer must always be revalidated. */
-export function cacheControlFor(file: string): string {
-  if (file.startsWith('_astro/') || file.startsWith('builds/meta/')) return IMMUTABLE;
-  if (file.endsWith('.html') || file === 'builds/latest.json' || file.endsWith('_payload.json')) return 'no-cache';
-  return 'public, max-age=3600';
-}
 
 function readDist(distDir: string, logger: Logger): Map<string, StaticFile> {
   const files = new Map<string, StaticFile>();
@@ -139,14 +133,14 @@ export function createStaticSite(distDir: string, logger: Logger, options: { ext
   const table = JSON.parse(fs.readFileSync(tablePath, 'utf8')) as RouteTable;
   const files = readDist(distDir, logger);
   const byPattern = new Map<string, RouteTableEntry>(table.routes.map((r) => [r.pattern, r]));
-  /** The page CSP; Google Analytics hosts only when PUBLIC_GA_ID is configured. */
-  const cspByAnalyticsId = new Map<string, string>();
+  /** The page CSP; Google Analytics hosts only when PUBLIC_GA_ID is configured, the photo store's origin when photos redirect there. */
+  const cspByConfig = new WeakMap<object, string>();
   const cspFor = (c: Context<AppEnv>): string => {
-    const analyticsId = c.var.deps.config.gaId ?? '';
-    let csp = cspByAnalyticsId.get(analyticsId);
+    const config = c.var.deps.config;
+    let csp = cspByConfig.get(config);
     if (csp === undefined) {
-      csp = pageCsp(table.scriptHashes, options.extraConnectSrc, { analyticsId: analyticsId || undefined });
-      cspByAnalyticsId.set(analyticsId, csp);
+      csp = pageCsp(table.scriptHashes, options.extraConnectSrc, pageCspOptions(config));
+      cspByConfig.set(config, csp);
     }
     return csp;
   };

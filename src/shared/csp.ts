@@ -17,6 +17,8 @@ export const ANALYTICS_CSP_SOURCES = {
 export interface PageCspOptions {
   /** The Google Analytics 4 measurement id (PUBLIC_GA_ID); without it, no analytics host is allowed. */
   analyticsId?: string | undefined;
+  /** Where photos may also load from: the photo store's origin when the API redirects to signed links (docs/deploy.md). */
+  imgSrc?: readonly string[] | undefined;
 }
 
 export function pageCsp(scriptHashes: readonly string[], extraConnect: readonly string[] = [], options: PageCspOptions = {}): string {
@@ -26,7 +28,7 @@ export function pageCsp(scriptHashes: readonly string[], extraConnect: readonly 
     "default-src 'self'",
     `script-src ${scripts}`,
     "style-src 'self' 'unsafe-inline'",
-    ["img-src 'self' data: blob:", ...analytics.img].join(' '),
+    ["img-src 'self' data: blob:", ...(options.imgSrc ?? []), ...analytics.img].join(' '),
     "font-src 'self'",
     ["connect-src 'self'", ...extraConnect, ...analytics.connect].join(' '),
     "object-src 'none'",

@@ -12,7 +12,7 @@ import { galleryQuerySchema } from '../../src/shared/schemas/gallery.ts';
 import { queryRows } from '../../src/server/db/index.ts';
 import { galleryPageQuery } from '../../src/server/services/gallery.ts';
 import type { Mission, Project, Survey } from '../../src/server/db/schema/index.ts';
-import { describeEachBackend, ORIGIN, type TestContext } from './harness.ts';
+import { describeEachStore, ORIGIN, type TestContext } from './harness.ts';
 import { errorOf, fieldsOf, type SignedIn } from './helpers.ts';
 import { addMember, createMission, createProject, createSurvey, member, photoDefinition, publishedForm, staff } from './programme-fixtures.ts';
 
@@ -49,7 +49,7 @@ function unzip(bytes: Uint8Array): { name: string; method: number; data: Uint8Ar
   return files;
 }
 
-describeEachBackend('gallery', (ctx) => {
+describeEachStore('gallery', (ctx) => {
   interface World {
     projectA: Project;
     projectB: Project;

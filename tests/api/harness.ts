@@ -14,8 +14,9 @@ import { JobQueue } from '../../src/server/jobs/queue.ts';
 import { createLogger } from '../../src/server/logger.ts';
 import { createMailer, type Mailer } from '../../src/server/mail/mailer.ts';
 import type { Clock } from '../../src/server/services/clock.ts';
-import { LocalStorage, uploadsDir, type Storage } from '../../src/server/storage/index.ts';
+import { createStorage, S3Storage, type Storage } from '../../src/server/storage/index.ts';
 import { createFreshDatabase, postgresReachable, type FreshDatabase } from '../support/postgres.ts';
+import { startS3, type TestS3 } from '../support/s3.ts';
 
 export const ORIGIN = 'http://127.0.0.1:4321';
 
@@ -45,8 +46,14 @@ export interface TestContext {
    * every job due now (mails included) before returning.
    */
   jobs: JobQueue;
-  /** Uploads: a LocalStorage in the test's own DATA_DIR (`dataDir/uploads`). */
+  /** Uploads: a LocalStorage in the test's own DATA_DIR (`dataDir/uploads`), or an S3Storage on `s3`. */
   storage: Storage;
+  /** Where photos are kept (`mediaStore` option). */
+  mediaStore: MediaStore;
+  /** The local S3 server of a context with `mediaStore: 's3'`. */
+  s3: TestS3 | undefined;
+  /** The storage keys under `under` (e.g. `{mediaId}/`), sorted, from whichever store holds them. */
+  storedKeys(under?: string): Promise<string[]>;
   /** Log lines the app wrote. */
   logs: string[];
   /** app.request with same-origin headers for calls that change state. */
@@ -55,6 +62,9 @@ export interface TestContext {
 }
 
 export type Backend = 'pglite' | 'postgres';
+
+/** Where a context keeps photos: files in its data folder, or a bucket of a local S3 server. */
+export type MediaStore = 'local' | 's3';
 
 /** The backends this run tests: PGlite always, PostgreSQL when one answers. */
 export const BACKENDS: Backend[] = (await postgresReachable()) ? ['pglite', 'postgres'] : ['pglite'];
@@ -86,6 +96,34 @@ export interface TestContextOptions {
   retryDelaySeconds?: number;
   /** The mailer the jobs send with (default: the outbox in the data folder). */
   mailer?: (dataDir: string) => Mailer;
+  /**
+   * `s3`: photos in a bucket of a local S3 server (`tests/support/s3.ts`) the context starts and
+   * stops (or `s3`, left running), with `S3_DELIVERY=stream` unless `env` says otherwise.
+   */
+  mediaStore?: MediaStore;
+  /** An S3 server already running for `mediaStore: 's3'` (not stopped on close). */
+  s3?: TestS3;
+}
+
+/** Every key under `dir/under`, as `a/b.jpg`, sorted. */
+function filesUnder(dir: string, under: string): string[] {
+  const found: string[] = [];
+  const walk = (relative: string) => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(path.join(dir, relative), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const key = relative ? `${relative}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) walk(key);
+      else found.push(key);
+    }
+  };
+  const folder = under.replace(/\/+$/, '');
+  walk(folder);
+  return found.filter((key) => key.startsWith(under)).sort();
 }
 
 /** Builds an app on a fresh database of the backend, as the server would (minus the network). */
@@ -106,7 +144,16 @@ export async function createTestContext(backend: Backend, options: TestContextOp
   } else {
     database = wrapPglite(await migratedPglite());
   }
-  const config = loadConfig({ DATA_DIR: dataDir, PUBLIC_URL: ORIGIN, LOG_LEVEL: 'info', ...options.env });
+  const mediaStore = options.mediaStore ?? 'local';
+  const s3 = mediaStore === 's3' ? (options.s3 ?? (await startS3())) : undefined;
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    PUBLIC_URL: ORIGIN,
+    LOG_LEVEL: 'info',
+    ...(s3 ? { ...s3.env, S3_DELIVERY: 'stream' } : {}),
+    ...options.env,
+  });
+  const storage = createStorage(config, s3 ? { credentials: s3.credentials } : {});
   const logs: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -124,9 +171,8 @@ export async function createTestContext(backend: Backend, options: TestContextOp
     mode: 'manual',
     ...(options.retryDelaySeconds === undefined ? {} : { retryDelaySeconds: options.retryDelaySeconds }),
   });
-  jobs.setHandlers(createJobHandlers({ db: database.db, mailer, clock, config, logger, jobs }));
+  jobs.setHandlers(createJobHandlers({ db: database.db, mailer, clock, config, logger, jobs, storage }));
   await jobs.start();
-  const storage = new LocalStorage(uploadsDir(dataDir));
   const app = createApp({ database, mailer, config, logger, clock, jobs, storage }, options.pages);
 
   const request = async (pathname: string, init: RequestInit = {}) => app.request(pathname, init);
@@ -137,12 +183,15 @@ export async function createTestContext(backend: Backend, options: TestContextOp
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
 
-  const context: TestContext = { app, database, mailer, clock, config, dataDir, jobs, storage, logs, request, json };
+  const storedKeys = async (under = '') => (s3 ? s3.keys(under) : filesUnder(config.mediaDir, under));
+  const context: TestContext = { app, database, mailer, clock, config, dataDir, jobs, storage, mediaStore, s3, storedKeys, logs, request, json };
   const close = async () => {
     await jobs.stop();
     mailer.close();
     await database.close();
     await fresh?.drop();
+    if (storage instanceof S3Storage) storage.client.destroy();
+    if (s3 && !options.s3) await s3.stop();
     if (!options.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   };
   return { context, close };
@@ -150,24 +199,43 @@ export async function createTestContext(backend: Backend, options: TestContextOp
 
 /**
  * Runs a suite once per backend with a fresh database each. `ctx()` gives the context inside
- * tests.
+ * tests. With `stores: ['local', 's3']` the suite runs once more with photos in S3 (a local S3
+ * server), on PGlite only: the store does not depend on the database.
  */
-export function describeEachBackend(name: string, suite: (ctx: () => TestContext, backend: Backend) => void): void {
-  for (const backend of BACKENDS) {
-    describe(`${name} [${backend}]`, () => {
+export function describeEachBackend(
+  name: string,
+  suite: (ctx: () => TestContext, backend: Backend, store: MediaStore) => void,
+  options: { stores?: MediaStore[] } = {},
+): void {
+  const runs: [Backend, MediaStore][] = [];
+  for (const store of options.stores ?? ['local']) {
+    if (store === 'local') runs.push(...BACKENDS.map((backend): [Backend, MediaStore] => [backend, 'local']));
+    else runs.push(['pglite', store]);
+  }
+  for (const [backend, store] of runs) {
+    describe(`${name} [${backend}${store === 'local' ? '' : `, ${store}`}]`, () => {
       let context: TestContext | undefined;
       let close: (() => Promise<void>) | undefined;
       beforeAll(async () => {
         // TRUST_PROXY lets a test choose its client IP (X-Forwarded-For) for the rate limits.
-        ({ context, close } = await createTestContext(backend, { env: { TRUST_PROXY: '1' } }));
+        ({ context, close } = await createTestContext(backend, { env: { TRUST_PROXY: '1' }, mediaStore: store }));
       });
       afterAll(async () => {
         await close?.();
       });
-      suite(() => {
-        if (!context) throw new Error('test context not ready');
-        return context;
-      }, backend);
+      suite(
+        () => {
+          if (!context) throw new Error('test context not ready');
+          return context;
+        },
+        backend,
+        store,
+      );
     });
   }
+}
+
+/** `describeEachBackend` with photos on local disk (each backend) and in S3 (PGlite): the media suites. */
+export function describeEachStore(name: string, suite: (ctx: () => TestContext, backend: Backend, store: MediaStore) => void): void {
+  describeEachBackend(name, suite, { stores: ['local', 's3'] });
 }

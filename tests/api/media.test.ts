@@ -21,7 +21,7 @@ import { InvalidStorageKeyError, LocalStorage } from '../../src/server/storage/i
 import { MEDIA_LIMITS, MEDIA_MESSAGES, type MediaUploaded } from '../../src/shared/media.ts';
 import type { AdminMission } from '../../src/shared/missions.ts';
 import type { ReviewSubmission } from '../../src/shared/review.ts';
-import { describeEachBackend, ORIGIN, type TestContext } from './harness.ts';
+import { describeEachStore, ORIGIN, type TestContext } from './harness.ts';
 import { callAs, createMission, createProject, member, okJson, photoDefinition, publishedForm } from './programme-fixtures.ts';
 import { errorOf, signedInUser, type SignedIn } from './helpers.ts';
 
@@ -149,11 +149,8 @@ function countingStream(total: number): { stream: ReadableStream<Uint8Array>; pu
   return { stream, pulled: () => sent };
 }
 
-/** Files stored for a media id (`uploads/{id}/…`). */
-const storedFiles = (ctx: TestContext, id: string) => {
-  const folder = path.join(ctx.dataDir, 'uploads', id);
-  return fs.existsSync(folder) ? fs.readdirSync(folder).sort() : [];
-};
+/** Files stored for a media id (`{id}/…` in the context's store: `uploads/{id}/` or the bucket). */
+const storedFiles = async (ctx: TestContext, id: string) => (await ctx.storedKeys(`${id}/`)).map((key) => key.slice(id.length + 1));
 
 /**
  * An upload whose body waits for `release()`; `started` resolves once the server reads the body
@@ -210,7 +207,7 @@ async function insertUploaded(ctx: TestContext, ownerId: number, bytes: number, 
   });
 }
 
-describeEachBackend('media API', (ctx) => {
+describeEachStore('media API', (ctx) => {
   let owner: SignedIn;
   let other: SignedIn;
   let moderator: SignedIn;
@@ -457,8 +454,8 @@ describeEachBackend('media API', (ctx) => {
     it('never names a stored file after the upload: keys are the id and the size', async () => {
       const res = await upload(ctx(), owner, blob(await pngWithAlpha(), 'image/png'), '../../etc/passwd.png');
       const made = await uploaded(res);
-      expect(storedFiles(ctx(), made.id)).toEqual(['display.jpg', 'thumb.webp']);
-      expect(fs.readdirSync(path.join(ctx().dataDir, 'uploads')).every((name) => /^[A-Za-z0-9_-]{22}$/.test(name))).toBe(true);
+      expect(await storedFiles(ctx(), made.id)).toEqual(['display.jpg', 'thumb.webp']);
+      expect((await ctx().storedKeys()).every((key) => /^[A-Za-z0-9_-]{22}\/[a-z]+\.(jpg|png|webp|avif)$/.test(key))).toBe(true);
     });
   });
 
@@ -526,14 +523,14 @@ describeEachBackend('media API', (ctx) => {
 
     it('lets the owner remove a photo no submission holds: 204, then it is gone with its files', async () => {
       const made = await freshPhoto(owner);
-      expect(storedFiles(ctx(), made.id)).toHaveLength(2);
+      expect(await storedFiles(ctx(), made.id)).toHaveLength(2);
       expect((await errorOf(await remove(ctx(), made.id, other), 404)).code).toBe('not_found');
       expect((await errorOf(await remove(ctx(), made.id, moderator), 404)).code).toBe('not_found');
       expect((await errorOf(await remove(ctx(), made.id, null), 401)).code).toBe('unauthenticated');
       const res = await remove(ctx(), made.id, owner);
       expect(res.status).toBe(204);
-      expect(storedFiles(ctx(), made.id)).toEqual([]);
-      expect(fs.existsSync(path.join(ctx().dataDir, 'uploads', made.id))).toBe(false);
+      expect(await storedFiles(ctx(), made.id)).toEqual([]);
+      if (ctx().mediaStore === 'local') expect(fs.existsSync(path.join(ctx().dataDir, 'uploads', made.id))).toBe(false);
       expect((await get(ctx(), made.url, owner)).status).toBe(404);
       expect((await get(ctx(), made.url, moderator)).status).toBe(404);
       expect((await remove(ctx(), made.id, owner)).status).toBe(404);
@@ -604,7 +601,7 @@ describeEachBackend('media API', (ctx) => {
       expect(history.history[0]?.answers).toMatchObject({ photos: [shot.id] });
       expect((await get(ctx(), shot.url, moderator)).status).toBe(200);
       expect((await get(ctx(), shot.thumbnailUrl, moderator)).status).toBe(200);
-      expect(storedFiles(ctx(), shot.id)).toEqual(['display.jpg', 'thumb.webp']);
+      expect(await storedFiles(ctx(), shot.id)).toEqual(['display.jpg', 'thumb.webp']);
     });
   });
 
@@ -788,6 +785,16 @@ describe('LocalStorage', () => {
     expect((await storage.get('abc/display.jpg'))?.bytes).toBe(2);
     expect(fs.readdirSync(path.join(dir, 'uploads', 'abc'))).toEqual(['display.jpg']);
     expect(await storage.get('abc/thumb.webp')).toBeNull();
+    // Streamed, with its length; no link of its own (the API streams local files).
+    expect(await storage.stat('abc/display.jpg')).toEqual({ bytes: 2, contentType: 'image/jpeg' });
+    const opened = await storage.open('abc/display.jpg');
+    expect(opened).toMatchObject({ contentType: 'image/jpeg', bytes: 2 });
+    const chunks: Buffer[] = [];
+    for await (const chunk of opened?.body ?? []) chunks.push(Buffer.from(chunk as Uint8Array));
+    expect(Array.from(Buffer.concat(chunks))).toEqual([1, 2]);
+    expect(await storage.open('abc/thumb.webp')).toBeNull();
+    expect(await storage.stat('abc/thumb.webp')).toBeNull();
+    expect(await storage.signedUrl('abc/display.jpg', { signedAt: new Date(), expiresInSeconds: 60 })).toBeNull();
     await storage.delete('abc/display.jpg');
     await storage.delete('abc/display.jpg'); // twice is fine
     expect(await storage.get('abc/display.jpg')).toBeNull();

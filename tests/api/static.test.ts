@@ -206,7 +206,7 @@ describe('serving the built site', () => {
     expect(br.headers.get('vary')).toBe('Accept-Encoding');
     expect(Number(br.headers.get('content-length'))).toBeLessThan(Number(plain.headers.get('content-length')));
     expect((await ctx.request('/builds/meta/abc123.json')).headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-    expect((await ctx.request('/builds/latest.json')).headers.get('cache-control')).toBe('no-cache');
+    expect((await ctx.request('/builds/latest.json')).headers.get('cache-control')).toBe('no-store');
     expect((await ctx.request('/favicon-light.svg')).headers.get('cache-control')).toBe('public, max-age=3600');
   });
 

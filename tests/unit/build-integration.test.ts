@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { inlineScriptHashes, routeFile } from '../../builds/integration.ts';
-import { cacheControlFor } from '../../src/server/static.ts';
+import { cacheControlFor } from '../../src/shared/static-headers.ts';
 import { ROUTES } from '../../src/shared/routes.ts';
 
 const sha256 = (content: string): string => `sha256-${createHash('sha256').update(content, 'utf8').digest('base64')}`;
@@ -89,12 +89,13 @@ describe('cacheControlFor', () => {
     expect(cacheControlFor(file)).toBe(IMMUTABLE);
   });
 
-  it.each(['index.html', '404.html', 'surveys/_/index.html', 'builds/latest.json', '_payload.json', 'surveys/_/_payload.json'])(
-    '%s is always revalidated',
-    (file) => {
-      expect(cacheControlFor(file)).toBe('no-cache');
-    },
-  );
+  it('builds/latest.json (what the build watcher polls) is never cached', () => {
+    expect(cacheControlFor('builds/latest.json')).toBe('no-store');
+  });
+
+  it.each(['index.html', '404.html', 'surveys/_/index.html', '_payload.json', 'surveys/_/_payload.json'])('%s is always revalidated', (file) => {
+    expect(cacheControlFor(file)).toBe('no-cache');
+  });
 
   it.each(['favicon.svg', 'robots.txt', 'images/logo.png', 'builds/other.json', 'manifest.webmanifest'])('%s is cached for an hour', (file) => {
     expect(cacheControlFor(file)).toBe('public, max-age=3600');

@@ -1,4 +1,5 @@
 import { createMiddleware } from 'hono/factory';
+import { STATIC_SECURITY_HEADERS } from '../../shared/static-headers.ts';
 import type { AppEnv } from '../context.ts';
 
 /** The API's own CSP: JSON needs nothing. Pages get theirs from the static handler. */
@@ -8,12 +9,8 @@ export const API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'no
 export const securityHeaders = createMiddleware<AppEnv>(async (c, next) => {
   await next();
   const h = c.res.headers;
-  h.set('X-Content-Type-Options', 'nosniff');
-  if (!h.has('Referrer-Policy')) h.set('Referrer-Policy', 'strict-origin-when-cross-origin');
-  h.set('X-Frame-Options', 'DENY');
-  h.set('Cross-Origin-Opener-Policy', 'same-origin');
-  h.set('Cross-Origin-Resource-Policy', 'same-origin');
-  h.set('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), interest-cohort=()');
+  // The same list a static host sends (docs/deploy.md); a response may name its own Referrer-Policy.
+  for (const [name, value] of Object.entries(STATIC_SECURITY_HEADERS)) if (name !== 'Referrer-Policy' || !h.has(name)) h.set(name, value);
   if (!h.has('Content-Security-Policy')) h.set('Content-Security-Policy', API_CSP);
   const config = c.var.deps.config;
   const forwardedProto = config.trustProxy ? c.req.header('x-forwarded-proto') : undefined;

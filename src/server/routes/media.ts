@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { Hono, type Context } from 'hono';
 import { MEDIA_LIMITS, MEDIA_MESSAGES } from '../../shared/media.ts';
 import type { AppEnv } from '../context.ts';
@@ -19,6 +20,7 @@ import {
   reserveUpload,
   withUploadPlace,
 } from '../services/media.ts';
+import { StorageUnavailableError } from '../storage/index.ts';
 
 /**
  * Room for the multipart framing around the file (boundaries, part headers, a long file name):
@@ -125,6 +127,7 @@ async function uploadedFile(c: Context<AppEnv>, stallMs: number): Promise<Buffer
  * rest of that body is not wanted, and the client may still be sending it.
  */
 function asApiError(error: unknown): unknown {
+  if (error instanceof StorageUnavailableError) return storageUnavailable();
   if (!(error instanceof MediaRejected)) return error;
   const headers: Record<string, string> = {};
   if (error.retryAfterSeconds !== undefined) headers['Retry-After'] = String(error.retryAfterSeconds);
@@ -151,26 +154,99 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
   });
 }
 
-/** Serves the display image or the thumbnail with its stored type, an ETag and the image headers. */
+/** How long a signed photo link works (S3 with S3_DELIVERY=redirect). */
+export const SIGNED_LINK_SECONDS = 2 * 60 * 60;
+/**
+ * Links are signed at the start of the hour, so every request of that hour gets the same link
+ * and the browser's cache of the image keeps working; a link then still has at least an hour.
+ */
+export const SIGNED_LINK_WINDOW_SECONDS = 60 * 60;
+/** A cached redirect stops being used this long before its link expires (clock differences). */
+export const SIGNED_LINK_MARGIN_SECONDS = 5 * 60;
+
+export const STORAGE_UNAVAILABLE_MESSAGE = 'Photos cannot be reached right now: try again in a minute';
+
+/**
+ * Runs a storage call; a store that cannot be reached (`StorageUnavailableError`: network down,
+ * bad credentials) is logged and answered 503 `storage_unavailable` with Retry-After, never a 500.
+ */
+export async function fromStorage<T>(c: Context<AppEnv>, about: Record<string, unknown>, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (!(error instanceof StorageUnavailableError)) throw error;
+    c.var.logger.error({ err: error, ...about }, 'media storage unavailable');
+    throw storageUnavailable();
+  }
+}
+
+const storageUnavailable = () =>
+  new ApiError(503, 'storage_unavailable', STORAGE_UNAVAILABLE_MESSAGE, { headers: { 'Retry-After': '60', 'Cache-Control': 'no-store' } });
+
+/**
+ * The object's bytes as the response body (200), read as they are sent: a stream, never the whole
+ * file in memory. A HEAD request only looks the object up (an opened, unread stream would hold a
+ * file or a connection). Null when the store has no such object.
+ */
+export async function streamObject(c: Context<AppEnv>, key: string, headers: Record<string, string>): Promise<Response | null> {
+  const storage = c.var.deps.storage;
+  if (c.req.method === 'HEAD') {
+    const found = await storage.stat(key);
+    return found ? c.body(null, 200, { ...headers, 'Content-Type': found.contentType, 'Content-Length': String(found.bytes) }) : null;
+  }
+  const opened = await storage.open(key);
+  if (!opened) return null;
+  const body = Readable.toWeb(opened.body) as ReadableStream<Uint8Array>;
+  return c.body(body, 200, { ...headers, 'Content-Type': opened.contentType, 'Content-Length': String(opened.bytes) });
+}
+
+/**
+ * Serves the display image or the thumbnail with its stored type, an ETag and the image headers;
+ * from S3 with S3_DELIVERY=redirect, a 302 to a signed link instead (docs/api.md "Media").
+ */
 async function serveImage(c: Context<AppEnv>, which: 'display' | 'thumbnail') {
   const row = await visibleMedia(c);
   const key = which === 'display' ? row.displayKey : row.thumbnailKey;
   const extension = key.slice(key.lastIndexOf('.') + 1);
   const etag = `"${row.id}-${which}"`;
+  const disposition = `inline; filename="${row.id}${which === 'display' ? '' : '-thumbnail'}.${extension}"`;
   const headers: Record<string, string> = {
     ETag: etag,
     'Cache-Control': IMAGE_CACHE_CONTROL,
-    'Content-Disposition': `inline; filename="${row.id}${which === 'display' ? '' : '-thumbnail'}.${extension}"`,
+    'Content-Disposition': disposition,
     'Content-Security-Policy': IMAGE_CSP,
     'X-Content-Type-Options': 'nosniff',
   };
   if (matchesEtag(c.req.header('if-none-match'), etag)) return c.body(null, 304, headers);
-  const stored = await c.var.deps.storage.get(key);
-  if (!stored) {
-    c.var.logger.warn({ mediaId: row.id, key }, 'media file missing from storage');
+  const about = { mediaId: row.id, key };
+  // Signed against the store's clock, so the wall clock (never the app's test clock).
+  const now = Date.now();
+  const windowStart = Math.floor(now / (SIGNED_LINK_WINDOW_SECONDS * 1000)) * SIGNED_LINK_WINDOW_SECONDS * 1000;
+  const link = await fromStorage(c, about, () =>
+    c.var.deps.storage.signedUrl(key, {
+      signedAt: new Date(windowStart),
+      expiresInSeconds: SIGNED_LINK_SECONDS,
+      contentDisposition: disposition,
+      cacheControl: IMAGE_CACHE_CONTROL,
+    }),
+  );
+  if (link !== null) {
+    // No ETag on the redirect: a browser revalidating it would get 304 and follow the old,
+    // expired link. It is cached (privately) only while its link still works.
+    const maxAge = Math.max(0, Math.floor((windowStart + SIGNED_LINK_SECONDS * 1000 - now) / 1000) - SIGNED_LINK_MARGIN_SECONDS);
+    return c.body(null, 302, {
+      Location: link,
+      'Cache-Control': `private, max-age=${maxAge}`,
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'no-referrer',
+    });
+  }
+  const response = await fromStorage(c, about, () => streamObject(c, key, headers));
+  if (!response) {
+    c.var.logger.warn(about, 'media file missing from storage');
     throw new ApiError(404, 'not_found', MEDIA_MESSAGES.notFound);
   }
-  return c.body(stored.body as Uint8Array<ArrayBuffer>, 200, { ...headers, 'Content-Type': stored.contentType });
+  return response;
 }
 
 /**
@@ -226,6 +302,7 @@ export const mediaRoutes = new Hono<AppEnv>()
       c.header('Location', `/api/media/${row.id}`);
       return c.json(mediaView(row), 201);
     } catch (error) {
+      if (error instanceof StorageUnavailableError) c.var.logger.error({ err: error, ownerId: user.id }, 'media storage unavailable: upload refused');
       throw asApiError(error);
     }
   })
@@ -236,7 +313,16 @@ export const mediaRoutes = new Hono<AppEnv>()
 
   .delete('/:id', signedIn, async (c) => {
     const user = signedInUser(c.var.user);
-    const result = await deleteMedia(c.var.db, c.var.deps.storage, { id: c.req.param('id'), ownerId: user.id });
+    let result: Awaited<ReturnType<typeof deleteMedia>>;
+    try {
+      result = await deleteMedia(c.var.db, c.var.deps.storage, { id: c.req.param('id'), ownerId: user.id });
+    } catch (error) {
+      if (!(error instanceof StorageUnavailableError)) throw error;
+      // The row is gone (storage is only reached after it): the photo no longer exists for anyone;
+      // its files are left in the store, unreachable, only space.
+      c.var.logger.warn({ err: error, mediaId: c.req.param('id') }, 'media deleted; its files were not (storage unavailable)');
+      result = 'deleted';
+    }
     if (result === 'not_found') throw new ApiError(404, 'not_found', MEDIA_MESSAGES.notFound);
     if (result === 'in_use') throw new ApiError(409, 'in_use', MEDIA_MESSAGES.inUse);
     c.var.logger.debug({ mediaId: c.req.param('id'), ownerId: user.id }, 'media deleted');

@@ -5,6 +5,7 @@ import type { AppEnv } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { adminOnly, clientIp, jsonBody, pathId, query, signedInUser } from '../http.ts';
 import { checkSignedLink, mediaLinkKey } from '../services/media-links.ts';
+import { fromStorage, streamObject } from './media.ts';
 import { findMedia } from '../services/media.ts';
 import { countReviews, exportFile, exportHistory, exportMissions, planExport, previewExport, recordExport, rowContext } from '../services/review-exports.ts';
 
@@ -57,19 +58,21 @@ export const reviewExportRoutes = new Hono<AppEnv>()
     const row = await findMedia(db, id);
     if (!row) throw notFound();
     const key = check.variant === 'display' ? row.displayKey : row.thumbnailKey;
-    const stored = await deps.storage.get(key);
-    if (!stored) {
+    const extension = key.slice(key.lastIndexOf('.') + 1);
+    const maxAge = Math.max(0, Math.floor((check.expires * 1000 - now) / 1000));
+    // Always the bytes, from either store (never a redirect): the link outlives any signed store link.
+    const response = await fromStorage(c, { mediaId: row.id, key }, () =>
+      streamObject(c, key, {
+        'Cache-Control': `private, max-age=${maxAge}`,
+        'Content-Disposition': `inline; filename="${row.id}${check.variant === 'display' ? '' : '-thumbnail'}.${extension}"`,
+        'Content-Security-Policy': IMAGE_CSP,
+        'X-Content-Type-Options': 'nosniff',
+        'Referrer-Policy': 'no-referrer',
+      }),
+    );
+    if (!response) {
       c.var.logger.warn({ mediaId: row.id, key }, 'media file missing from storage');
       throw notFound();
     }
-    const extension = key.slice(key.lastIndexOf('.') + 1);
-    const maxAge = Math.max(0, Math.floor((check.expires * 1000 - now) / 1000));
-    return c.body(stored.body as Uint8Array<ArrayBuffer>, 200, {
-      'Content-Type': stored.contentType,
-      'Cache-Control': `private, max-age=${maxAge}`,
-      'Content-Disposition': `inline; filename="${row.id}${check.variant === 'display' ? '' : '-thumbnail'}.${extension}"`,
-      'Content-Security-Policy': IMAGE_CSP,
-      'X-Content-Type-Options': 'nosniff',
-      'Referrer-Policy': 'no-referrer',
-    });
+    return response;
   });

@@ -306,10 +306,11 @@ export async function planGalleryZip(db: Db, ids: readonly string[], actor: { id
 const ZIP_BUFFER_BYTES = 1024 * 1024;
 
 /**
- * The ZIP of a plan as a web stream: each display image read through the storage interface one
- * at a time and stored as it is (JPEG and WebP are compressed already), the next read only once
- * the reader has taken what was made (at most about one photo and `ZIP_BUFFER_BYTES` held). A
- * file missing from storage is left out and logged; a reader that goes away stops the work.
+ * The ZIP of a plan as a web stream: each display image streamed from storage (`open`: a local
+ * file or an S3 object alike) one at a time and stored as it is (JPEG and WebP are compressed
+ * already), the next opened only once the reader has taken what was made (about
+ * `ZIP_BUFFER_BYTES` held, never a whole photo). A file missing from storage is left out and
+ * logged; a reader that goes away stops the work (and the read of the photo under way).
  */
 export function galleryZipStream(storage: Storage, plan: GalleryZipPlan, logger: Logger): ReadableStream<Uint8Array> {
   const archive = new ZipArchive({ store: true });
@@ -322,6 +323,8 @@ export function galleryZipStream(storage: Storage, plan: GalleryZipPlan, logger:
   });
   const gone = () => out.destroyed;
   let finished = false;
+  /** The photo being read into the archive, destroyed if the reader goes away meanwhile. */
+  let current: Readable | undefined;
   const drained = async () => {
     while (!gone() && out.readableLength + archive.readableLength > ZIP_BUFFER_BYTES) {
       await new Promise((resolve) => setTimeout(resolve, 10));
@@ -332,11 +335,16 @@ export function galleryZipStream(storage: Storage, plan: GalleryZipPlan, logger:
       for (const file of plan.files) {
         await drained();
         if (gone()) return;
-        const stored = await storage.get(file.key);
-        if (!stored) {
+        const opened = await storage.open(file.key);
+        if (!opened) {
           logger.warn({ mediaId: file.id, key: file.key }, 'gallery zip: media file missing from storage');
           continue;
         }
+        if (gone()) {
+          opened.body.destroy();
+          return;
+        }
+        current = opened.body;
         // Until the archive has taken the file in, or the reader went away (the archive is aborted then).
         await new Promise<void>((resolve) => {
           const done = () => {
@@ -346,8 +354,10 @@ export function galleryZipStream(storage: Storage, plan: GalleryZipPlan, logger:
           };
           archive.once('entry', done);
           out.once('close', done);
-          archive.append(Buffer.from(stored.body.buffer, stored.body.byteOffset, stored.body.byteLength), { name: file.name, date: file.date, store: true });
+          // Streamed in from the store as the ZIP is read (local file or S3 object alike).
+          archive.append(opened.body, { name: file.name, date: file.date, store: true });
         });
+        current = undefined;
       }
       if (!gone()) await archive.finalize();
       finished = true;
@@ -357,7 +367,9 @@ export function galleryZipStream(storage: Storage, plan: GalleryZipPlan, logger:
     }
   })();
   out.on('close', () => {
-    if (!finished) archive.abort();
+    if (finished) return;
+    archive.abort();
+    current?.destroy();
   });
   return Readable.toWeb(out) as ReadableStream<Uint8Array>;
 }

@@ -1,13 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { contentTypeOfKey, InvalidStorageKeyError, isValidStorageKey, type Storage, type StoredObject } from './storage.ts';
+import {
+  contentTypeOfKey,
+  InvalidStorageKeyError,
+  isValidStorageKey,
+  type OpenedObject,
+  type SignedUrlOptions,
+  type Storage,
+  type StoredObject,
+} from './storage.ts';
 
 const isErrorCode = (error: unknown, ...codes: string[]): boolean =>
   error instanceof Error && 'code' in error && typeof error.code === 'string' && codes.includes(error.code);
 
 /**
- * Files in a folder (`DATA_DIR/uploads`), one per key: `{dir}/{key}`. Writes go to a temporary
+ * Files in a folder (MEDIA_DIR, default `DATA_DIR/uploads`), one per key: `{dir}/{key}`. Writes go to a temporary
  * file beside the target, are flushed to disk, then renamed over it, so a crash or a concurrent
  * reader never sees half a file. A key's extension names its content type (`.jpg` →
  * `image/jpeg`, see `CONTENT_TYPES_BY_EXTENSION`): `put` refuses a type the key does not name, so
@@ -63,6 +71,51 @@ export class LocalStorage implements Storage {
       if (isErrorCode(error, 'ENOENT', 'EISDIR', 'ENOTDIR')) return null;
       throw error;
     }
+  }
+
+  async open(key: string): Promise<OpenedObject | null> {
+    const file = this.fileOf(key);
+    const contentType = contentTypeOfKey(key);
+    if (contentType === null) return null;
+    let handle: fs.FileHandle;
+    try {
+      handle = await fs.open(file, 'r');
+    } catch (error) {
+      if (isErrorCode(error, 'ENOENT', 'EISDIR', 'ENOTDIR')) return null;
+      throw error;
+    }
+    try {
+      const info = await handle.stat();
+      if (!info.isFile()) {
+        await handle.close();
+        return null;
+      }
+      // The stream closes the handle when it ends or is destroyed; a rename over the file meanwhile
+      // does not change what this handle reads.
+      return { body: handle.createReadStream({ autoClose: true }), contentType, bytes: info.size };
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+  }
+
+  async stat(key: string): Promise<{ bytes: number; contentType: string } | null> {
+    const file = this.fileOf(key);
+    const contentType = contentTypeOfKey(key);
+    if (contentType === null) return null;
+    try {
+      const info = await fs.stat(file);
+      return info.isFile() ? { bytes: info.size, contentType } : null;
+    } catch (error) {
+      if (isErrorCode(error, 'ENOENT', 'ENOTDIR')) return null;
+      throw error;
+    }
+  }
+
+  /** Local files have no link of their own: the API streams them. */
+  signedUrl(key: string, _options?: SignedUrlOptions): Promise<string | null> {
+    this.fileOf(key);
+    return Promise.resolve(null);
   }
 
   async copy(from: string, to: string): Promise<boolean> {

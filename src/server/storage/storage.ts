@@ -1,7 +1,9 @@
+import type { Readable } from 'node:stream';
+
 /**
  * Where uploaded files live. The server makes every key (`{mediaId}/display.jpg`); keys are never
- * taken from a client. `LocalStorage` keeps files under `DATA_DIR/uploads`; an S3-compatible
- * implementation can follow with the same four calls.
+ * taken from a client. `LocalStorage` keeps files under MEDIA_DIR (default `DATA_DIR/uploads`);
+ * `S3Storage` keeps them in an S3-compatible bucket (MEDIA_STORE=s3, docs/deploy.md).
  */
 export interface StoredObject {
   body: Uint8Array;
@@ -9,6 +11,26 @@ export interface StoredObject {
   contentType: string;
   /** The body's length in bytes. */
   bytes: number;
+}
+
+/** An object being read: its bytes as a stream (nothing held whole in memory). */
+export interface OpenedObject {
+  /** Read it to the end or destroy it: an unread S3 body holds a connection. */
+  body: Readable;
+  contentType: string;
+  bytes: number;
+}
+
+/** What `signedUrl` signs. */
+export interface SignedUrlOptions {
+  /** The moment the link is signed at (a rounded time gives the same link for a while). */
+  signedAt: Date;
+  /** How long the link works, from `signedAt`. */
+  expiresInSeconds: number;
+  /** The `Content-Disposition` the store answers with. */
+  contentDisposition?: string;
+  /** The `Cache-Control` the store answers with. */
+  cacheControl?: string;
 }
 
 export interface Storage {
@@ -23,6 +45,27 @@ export interface Storage {
    * there is no object at `from` (nothing is written then).
    */
   copy(from: string, to: string): Promise<boolean>;
+  /** The object as a stream with its type and length, or null when there is none. */
+  open(key: string): Promise<OpenedObject | null>;
+  /** The object's length and type without reading it, or null when there is none. */
+  stat(key: string): Promise<{ bytes: number; contentType: string } | null>;
+  /**
+   * A link a browser can fetch the object from without a session (a signed, short-lived URL), or
+   * null when this store has none (local disk; S3 with `S3_DELIVERY=stream`): the API streams the
+   * bytes then. The link is signed whether or not the object exists.
+   */
+  signedUrl(key: string, options: SignedUrlOptions): Promise<string | null>;
+}
+
+/**
+ * The store could not be reached or refused the server (network down, a timeout, bad
+ * credentials): not the caller's fault; the API answers 503 `storage_unavailable`.
+ */
+export class StorageUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StorageUnavailableError';
+  }
 }
 
 /** A key that breaks the rules (`isValidStorageKey`): a programming error, never user input. */

@@ -1,0 +1,208 @@
+/**
+ * `npm run cli -- deploy:nginx`: the nginx configuration that serves a built `dist/` as a static
+ * host and proxies `/api/` to one or more API processes (docs/deploy.md). It is what the static-host
+ * tests run nginx with, so what is tested is what an operator deploys.
+ *
+ * The output goes inside nginx's `http {}` block (an `include`): an upstream of the API processes
+ * and one server block. Pages are the prerendered files; the redirect rules that need a session
+ * (guest pages, signed-in pages, admin pages, maintenance) are decided by the browser's guard, as
+ * on any static host; the build's route rules (`builds/meta/{id}.json`) become redirects here.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { BuildMeta, RouteRule, RouteTable } from '../shared/build-manifest.ts';
+import { pageCsp, type PageCspOptions } from '../shared/csp.ts';
+import { PARAM_PATTERNS, type ParamKind } from '../shared/routes.ts';
+import {
+  CACHE_HOUR,
+  CACHE_IMMUTABLE,
+  CACHE_NEVER,
+  CACHE_REVALIDATE,
+  IMMUTABLE_FOLDERS,
+  LATEST_BUILD_FILE,
+  STATIC_SECURITY_HEADERS,
+} from '../shared/static-headers.ts';
+
+/** The largest request body an API call takes (the Alchemer export append: a 200 MB file, with room for the form fields). */
+export const NGINX_MAX_BODY = '210m';
+
+export interface NginxOptions {
+  /** The built site (absolute path), with `_routes.json` in it. */
+  root: string;
+  /** API processes, `host:port` each. */
+  api: string[];
+  /** Where nginx listens, `host:port` (or a port alone). */
+  listen: string;
+  /** Extra page CSP sources (Google Analytics, the photo store's origin). */
+  csp?: PageCspOptions;
+}
+
+/** A mistake in the options or the build: the message says what to do. */
+export class NginxConfigError extends Error {}
+
+const HOST_PORT = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/;
+/** The port ending `host:port` (or a port alone) is one nginx takes: 1 to 65535. */
+const portInRange = (value: string): boolean => {
+  const port = Number(/\d+$/.exec(value)?.[0]);
+  return port >= 1 && port <= 65535;
+};
+
+/** nginx strings in double quotes: backslashes and quotes escaped; no newlines. */
+function quoted(value: string): string {
+  if (/[\r\n]/.test(value)) throw new NginxConfigError(`A value cannot hold a line break: ${JSON.stringify(value)}`);
+  return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+}
+
+/** Regular-expression text of a literal path piece. */
+const literal = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, (ch) => (ch === '/' ? '/' : `\\${ch}`));
+
+/** The regular expression of a route pattern: each `:param` as its kind's pattern, an optional trailing slash. */
+function patternRegex(pattern: string, kinds: Readonly<Record<string, ParamKind>>): string {
+  const body = pattern
+    .split('/')
+    .map((part) => {
+      if (!part.startsWith(':')) return literal(part);
+      const kind = kinds[part.slice(1)];
+      return kind ? PARAM_PATTERNS[kind].source.replace(/^\^/, '').replace(/\$$/, '') : '[^/]+';
+    })
+    .join('/');
+  return `^${body}/?$`;
+}
+
+/** Routes with more fixed segments first, as the Node server matches them (src/shared/routes.ts). */
+const specificity = (pattern: string): number => pattern.split('/').reduce((score, part) => score * 2 + (part.startsWith(':') ? 0 : 1), 1);
+
+function headerLines(headers: Record<string, string>, indent: string): string[] {
+  return Object.entries(headers).map(([name, value]) => `${indent}add_header ${name} ${quoted(value)} always;`);
+}
+
+function ruleLocations(matcher: BuildMeta['matcher'] | undefined): string[] {
+  if (!matcher) return [];
+  const redirect = (regex: string, rule: RouteRule): string[] =>
+    rule.redirect ? [`    location ~ ${quoted(regex)} {`, `        return ${rule.redirect.statusCode} ${quoted(rule.redirect.to)};`, '    }'] : [];
+  return [
+    ...Object.entries(matcher.static).flatMap(([at, rule]) => redirect(`^${literal(at.replace(/\/+$/, ''))}/?$`, rule)),
+    ...Object.entries(matcher.dynamic).flatMap(([at, rule]) => redirect(patternRegex(at, {}), rule)),
+    ...Object.entries(matcher.wildcard).flatMap(([at, rule]) => redirect(`^${literal(at.replace(/\/+$/, ''))}(/.*)?$`, rule)),
+  ];
+}
+
+/** Reads the build and writes the configuration (text to `include` in `http {}`). */
+export function nginxConfig(options: NginxOptions): string {
+  const root = path.resolve(options.root);
+  const tablePath = path.join(root, '_routes.json');
+  if (!fs.existsSync(tablePath))
+    throw new NginxConfigError(`No built site in ${root} (no _routes.json): run \`npm run build\` first, or give --root the dist folder.`);
+  const table = JSON.parse(fs.readFileSync(tablePath, 'utf8')) as RouteTable;
+  const metaPath = path.join(root, 'builds', 'meta', `${table.buildId}.json`);
+  const meta = fs.existsSync(metaPath) ? (JSON.parse(fs.readFileSync(metaPath, 'utf8')) as BuildMeta) : undefined;
+  if (options.api.length === 0) throw new NginxConfigError('Give at least one API process: --api HOST:PORT[,HOST:PORT…]');
+  for (const api of options.api) if (!HOST_PORT.test(api) || !portInRange(api)) throw new NginxConfigError(`--api: "${api}" is not HOST:PORT`);
+  const listen = options.listen.trim();
+  if ((!/^\d{1,5}$/.test(listen) && !HOST_PORT.test(listen)) || !portInRange(listen)) throw new NginxConfigError(`--listen: "${options.listen}" is not HOST:PORT or a port`);
+  // Names of their own, so two configurations can be included side by side.
+  const name = listen.replace(/[^A-Za-z0-9]/g, '_');
+  const upstream = `fieldwork_api_${name}`;
+  const cacheVariable = `$fieldwork_cache_${name}`;
+
+  const pageHeaders = { ...STATIC_SECURITY_HEADERS, 'Content-Security-Policy': pageCsp(table.scriptHashes, [], options.csp ?? {}) };
+  const headers = (cacheControl: string, extra: Record<string, string> = {}, indent = '        ') =>
+    headerLines({ ...pageHeaders, ...extra, 'Cache-Control': cacheControl }, indent);
+
+  // Dynamic routes: their prerendered shell (`/surveys/_/index.html`), tokens sent with no referrer.
+  const dynamic = table.routes
+    .filter((route) => Object.keys(route.params).length > 0)
+    .sort((a, b) => specificity(b.pattern) - specificity(a.pattern))
+    .flatMap((route) => {
+      const holdsToken = Object.values(route.params).includes('token');
+      return [
+        `    location ~ ${quoted(patternRegex(route.pattern, route.params))} {`,
+        ...headers(CACHE_REVALIDATE, holdsToken ? { 'Referrer-Policy': 'no-referrer' } : {}),
+        `        try_files /${route.file} =404;`,
+        '    }',
+      ];
+    });
+
+  const lines = [
+    `# Fieldwork: written by \`npm run cli -- deploy:nginx\` for build ${table.buildId}. Include it inside http {}.`,
+    `map $uri ${cacheVariable} {`,
+    `    ~\\.html$ ${quoted(CACHE_REVALIDATE)};`,
+    `    ~/_payload\\.json$ ${quoted(CACHE_REVALIDATE)};`,
+    `    default ${quoted(CACHE_HOUR)};`,
+    '}',
+    `upstream ${upstream} {`,
+    ...options.api.map((api) => `    server ${api} max_fails=1 fail_timeout=5s;`),
+    '    keepalive 32;',
+    '}',
+    '',
+    'server {',
+    `    listen ${listen};`,
+    `    root ${quoted(root)};`,
+    '    server_tokens off;',
+    // Redirects keep the visitor's own host and port (nginx behind a load balancer knows neither).
+    '    absolute_redirect off;',
+    '    index index.html;',
+    '    charset utf-8;',
+    // The build writes .gz copies of text files; nginx serves them to clients that take gzip.
+    '    gzip_static on;',
+    '    gzip on;',
+    '    gzip_types text/css application/javascript text/javascript application/json image/svg+xml text/plain application/xml;',
+    `    error_page 404 /${table.notFound};`,
+    '',
+    "    # The API processes: the client's address forwarded (set TRUST_PROXY=1 on them), bodies",
+    '    # streamed both ways (uploads, progress streams, ZIP and CSV downloads). X-Forwarded-For is',
+    '    # replaced, never appended to: the API believes its first address, which a client could',
+    '    # otherwise choose (and so escape the per-address rate limits). Behind a load balancer, let',
+    '    # nginx learn the client from it first (set_real_ip_from / real_ip_header; docs/deploy.md).',
+    '    location /api/ {',
+    `        proxy_pass http://${upstream};`,
+    '        proxy_http_version 1.1;',
+    '        proxy_set_header Connection "";',
+    '        proxy_set_header Host $http_host;',
+    '        proxy_set_header X-Forwarded-For $remote_addr;',
+    '        proxy_set_header X-Forwarded-Proto $scheme;',
+    '        proxy_request_buffering off;',
+    '        proxy_buffering off;',
+    `        client_max_body_size ${NGINX_MAX_BODY};`,
+    '        proxy_read_timeout 300s;',
+    '        proxy_send_timeout 300s;',
+    // A request is tried on the other process only when it never reached the first (nginx does not resend POSTs that did).
+    '        proxy_next_upstream error timeout http_502 http_503;',
+    '        proxy_intercept_errors off;',
+    '    }',
+    '',
+    '    # Files only servers read, dot files and the compressed copies (served through gzip_static).',
+    `    location ~ ${quoted('^/(_routes\\.json|_redirects|_headers)$|/\\.|\\.(br|gz)$')} {`,
+    '        return 404;',
+    '    }',
+    '',
+    ...IMMUTABLE_FOLDERS.flatMap((folder) => [`    location /${folder} {`, ...headers(CACHE_IMMUTABLE), '        try_files $uri =404;', '    }']),
+    `    location = /${LATEST_BUILD_FILE} {`,
+    ...headers(CACHE_NEVER),
+    '        try_files $uri =404;',
+    '    }',
+    '',
+    '    # Route rules of the build (builds/meta/{id}.json).',
+    ...ruleLocations(meta?.matcher),
+    '',
+    '    # Dynamic routes: their prerendered shell.',
+    ...dynamic,
+    '',
+    '    # Pages (a folder with index.html each, revalidated) and the other public files (an hour).',
+    '    location / {',
+    ...headerLines({ ...pageHeaders, 'Cache-Control': cacheVariable }, '        ').map((line) => line.replace(`"${cacheVariable}"`, cacheVariable)),
+    '        try_files $uri $uri/index.html =404;',
+    '    }',
+    '}',
+    '',
+  ];
+  return lines.join('\n');
+}
+
+/** `--api 127.0.0.1:4001,127.0.0.1:4002` → the list. */
+export function parseApiList(value: string): string[] {
+  return value
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part.length > 0);
+}
