@@ -139,6 +139,7 @@ async function runCase(setup: string, target: Target, benchCase: Case, seconds: 
         requests: { ...first.result.requests, average: total },
       },
       latencies: runs.flatMap((run) => run.latencies),
+      lastResponseAt: Math.max(...runs.map((run) => run.lastResponseAt)),
     };
   };
   await benchCase.before?.(target);
@@ -146,11 +147,13 @@ async function runCase(setup: string, target: Target, benchCase: Case, seconds: 
   // Requests of the warm-up still in flight land before the measured run starts from a clean slate.
   await sleep(500);
   await benchCase.before?.(target);
-  const { result, latencies } = await load(benchCase.amount ? { amount: benchCase.amount } : { duration: seconds });
+  const startedAt = performance.now();
+  const { result, latencies, lastResponseAt } = await load(benchCase.amount ? { amount: benchCase.amount } : { duration: seconds });
+  // autocannon reports whole seconds: a fixed number of requests is timed here, to its last answer.
+  const elapsedSeconds = (lastResponseAt - startedAt) / 1000;
   latencies.sort((a, b) => a - b);
   let bad = result.errors;
   for (const [status, stats] of Object.entries(result.statusCodeStats ?? {})) if (Number(status) !== benchCase.expected) bad += stats.count ?? 0;
-  const elapsedSeconds = result.duration || seconds;
   const row = {
     setup,
     name: benchCase.name,

@@ -151,17 +151,21 @@ export interface Run {
   result: CannonResult;
   /** Every response time in ms, unrounded (autocannon's histogram keeps whole milliseconds). */
   latencies: number[];
+  /** `performance.now()` at the last response (autocannon's own duration is whole seconds). */
+  lastResponseAt: number;
 }
 
 export function cannon(options: CannonOptions): Promise<Run> {
   return new Promise((resolve, reject) => {
     const latencies: number[] = [];
+    let lastResponseAt = performance.now();
     const instance = autocannon(options, (error: unknown, result: CannonResult) => {
       if (error) reject(error instanceof Error ? error : new Error(String(error)));
-      else resolve({ result, latencies });
+      else resolve({ result, latencies, lastResponseAt });
     });
     instance.on('response', (_client, _status, _bytes, responseTime) => {
       latencies.push(responseTime);
+      lastResponseAt = performance.now();
     });
   });
 }

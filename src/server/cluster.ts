@@ -24,6 +24,8 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
   cluster.setupPrimary({ exec: path.join(path.dirname(fileURLToPath(import.meta.url)), 'main.ts') });
   const ready = new Set<number>();
   let stopping = false;
+  /** A worker could not start: the primary exits 1 once every worker has stopped. */
+  let startFailed = false;
   let url: string | undefined;
 
   const fork = (): Worker => {
@@ -47,13 +49,14 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
       if (Object.keys(cluster.workers ?? {}).length === 0) {
         logger.info('every process stopped');
         logger.flush();
-        process.exit(0);
+        process.exit(startFailed ? 1 : 0);
       }
       return;
     }
     if (!wasReady) {
       logger.fatal({ pid: worker.process.pid, code, signal }, 'an API process could not start; stopping the others');
       stopping = true;
+      startFailed = true;
       for (const other of Object.values(cluster.workers ?? {})) other?.process.kill('SIGTERM');
       logger.flush();
       process.exitCode = 1;

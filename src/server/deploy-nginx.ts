@@ -47,9 +47,14 @@ const portInRange = (value: string): boolean => {
   return port >= 1 && port <= 65535;
 };
 
-/** nginx strings in double quotes: backslashes and quotes escaped; no newlines. */
-function quoted(value: string): string {
+/**
+ * nginx strings in double quotes: backslashes and quotes escaped; no newlines, and no `$` but in a
+ * location's regular expression (where it is the end anchor, not a variable).
+ */
+function quoted(value: string, { regex = false }: { regex?: boolean } = {}): string {
   if (/[\r\n]/.test(value)) throw new NginxConfigError(`A value cannot hold a line break: ${JSON.stringify(value)}`);
+  // nginx reads `$name` as a variable even inside quotes: a literal dollar cannot be written there.
+  if (!regex && value.includes('$')) throw new NginxConfigError(`A value cannot hold a "$" (nginx reads it as a variable): ${JSON.stringify(value)}`);
   return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 }
 
@@ -79,7 +84,9 @@ function headerLines(headers: Record<string, string>, indent: string): string[] 
 function ruleLocations(matcher: BuildMeta['matcher'] | undefined): string[] {
   if (!matcher) return [];
   const redirect = (regex: string, rule: RouteRule): string[] =>
-    rule.redirect ? [`    location ~ ${quoted(regex)} {`, `        return ${rule.redirect.statusCode} ${quoted(rule.redirect.to)};`, '    }'] : [];
+    rule.redirect
+      ? [`    location ~ ${quoted(regex, { regex: true })} {`, `        return ${rule.redirect.statusCode} ${quoted(rule.redirect.to)};`, '    }']
+      : [];
   return [
     ...Object.entries(matcher.static).flatMap(([at, rule]) => redirect(`^${literal(at.replace(/\/+$/, ''))}/?$`, rule)),
     ...Object.entries(matcher.dynamic).flatMap(([at, rule]) => redirect(patternRegex(at, {}), rule)),
@@ -99,7 +106,8 @@ export function nginxConfig(options: NginxOptions): string {
   if (options.api.length === 0) throw new NginxConfigError('Give at least one API process: --api HOST:PORT[,HOST:PORT…]');
   for (const api of options.api) if (!HOST_PORT.test(api) || !portInRange(api)) throw new NginxConfigError(`--api: "${api}" is not HOST:PORT`);
   const listen = options.listen.trim();
-  if ((!/^\d{1,5}$/.test(listen) && !HOST_PORT.test(listen)) || !portInRange(listen)) throw new NginxConfigError(`--listen: "${options.listen}" is not HOST:PORT or a port`);
+  if ((!/^\d{1,5}$/.test(listen) && !HOST_PORT.test(listen)) || !portInRange(listen))
+    throw new NginxConfigError(`--listen: "${options.listen}" is not HOST:PORT or a port`);
   // Names of their own, so two configurations can be included side by side.
   const name = listen.replace(/[^A-Za-z0-9]/g, '_');
   const upstream = `fieldwork_api_${name}`;
@@ -116,7 +124,7 @@ export function nginxConfig(options: NginxOptions): string {
     .flatMap((route) => {
       const holdsToken = Object.values(route.params).includes('token');
       return [
-        `    location ~ ${quoted(patternRegex(route.pattern, route.params))} {`,
+        `    location ~ ${quoted(patternRegex(route.pattern, route.params), { regex: true })} {`,
         ...headers(CACHE_REVALIDATE, holdsToken ? { 'Referrer-Policy': 'no-referrer' } : {}),
         `        try_files /${route.file} =404;`,
         '    }',
@@ -142,6 +150,9 @@ export function nginxConfig(options: NginxOptions): string {
     // Redirects keep the visitor's own host and port (nginx behind a load balancer knows neither).
     '    absolute_redirect off;',
     '    index index.html;',
+    // nginx closes a client's keep-alive connection after 1,000 requests by default; a busy API
+    // client (an integration, a load balancer's pool) then races the close with its next request.
+    '    keepalive_requests 10000;',
     '    charset utf-8;',
     // The build writes .gz copies of text files; nginx serves them to clients that take gzip.
     '    gzip_static on;',
@@ -172,7 +183,7 @@ export function nginxConfig(options: NginxOptions): string {
     '    }',
     '',
     '    # Files only servers read, dot files and the compressed copies (served through gzip_static).',
-    `    location ~ ${quoted('^/(_routes\\.json|_redirects|_headers)$|/\\.|\\.(br|gz)$')} {`,
+    `    location ~ ${quoted('^/(_routes\\.json|_redirects|_headers)$|/\\.|\\.(br|gz)$', { regex: true })} {`,
     '        return 404;',
     '    }',
     '',
@@ -190,7 +201,8 @@ export function nginxConfig(options: NginxOptions): string {
     '',
     '    # Pages (a folder with index.html each, revalidated) and the other public files (an hour).',
     '    location / {',
-    ...headerLines({ ...pageHeaders, 'Cache-Control': cacheVariable }, '        ').map((line) => line.replace(`"${cacheVariable}"`, cacheVariable)),
+    ...headerLines(pageHeaders, '        '),
+    `        add_header Cache-Control ${cacheVariable} always;`,
     '        try_files $uri $uri/index.html =404;',
     '    }',
     '}',

@@ -27,6 +27,7 @@ import { RATE_LIMITS } from '../../src/server/services/rate-limit.ts';
 import { NGINX, startNginx, type RunningNginx } from '../support/nginx.ts';
 import { createFreshDatabase, postgresReachable, type FreshDatabase } from '../support/postgres.ts';
 import { freePort, runCliAsync, startServerProcess, type ServerProcess } from '../support/processes.ts';
+import { photoDefinition, textDefinition } from '../api/programme-fixtures.ts';
 
 const reachable = (await postgresReachable()) && NGINX !== null;
 
@@ -148,26 +149,9 @@ function expectStatus(answer: Answer, ...statuses: number[]): void {
 // ---------------------------------------------------------------------------------------------
 // Definitions of the forms the admin creates
 
-const SCHEMA = 'fieldwork.form/1';
-const textForm = {
-  schema: SCHEMA,
-  title: 'Check-in',
-  pages: [{ id: 'page_1', title: '', elements: [{ id: 'name', type: 'short_text', title: 'Your name', required: true }] }],
-};
-const photoForm = {
-  schema: SCHEMA,
-  title: 'Shelf photo',
-  pages: [
-    {
-      id: 'page_1',
-      title: '',
-      elements: [
-        { id: 'photos', type: 'photo', title: 'Your photos', required: true, minFiles: 1, maxFiles: 3 },
-        { id: 'caption', type: 'short_text', title: 'Caption' },
-      ],
-    },
-  ],
-};
+// The programme fixtures' forms: a required short text `name`, and required photos `photos` (1 to 3) with a `caption`.
+const textForm = textDefinition('Check-in');
+const photoForm = photoDefinition('Shelf photo');
 
 // ---------------------------------------------------------------------------------------------
 

@@ -31,6 +31,35 @@ export function deployNginxConfig(options: { root: string; api: string[]; listen
   return result.stdout;
 }
 
+/**
+ * A whole nginx.conf around the file `fieldwork.conf` of `prefix` (what deploy:nginx printed), with
+ * its pid, log and temporary files inside `prefix`.
+ */
+export function nginxMainConfig(prefix: string): string {
+  const temp = (name: string) => path.join(prefix, name);
+  return [
+    // As root (CI), workers read dist/ and the temp folders as root; elsewhere the directive is ignored.
+    ...(process.getuid?.() === 0 ? ['user root root;'] : []),
+    'worker_processes 1;',
+    `pid ${temp('nginx.pid')};`,
+    `error_log ${temp('error.log')} warn;`,
+    'events { worker_connections 1024; }',
+    'http {',
+    '    include /etc/nginx/mime.types;',
+    '    default_type application/octet-stream;',
+    '    access_log off;',
+    '    sendfile on;',
+    `    client_body_temp_path ${temp('body')};`,
+    `    proxy_temp_path ${temp('proxy')};`,
+    `    fastcgi_temp_path ${temp('fastcgi')};`,
+    `    uwsgi_temp_path ${temp('uwsgi')};`,
+    `    scgi_temp_path ${temp('scgi')};`,
+    `    include ${temp('fieldwork.conf')};`,
+    '}',
+    '',
+  ].join('\n');
+}
+
 /** Starts nginx in the foreground on `port`, serving `root` and proxying /api/ to `api`; resolves once it answers. */
 export async function startNginx(options: { root: string; api: string[]; port: number; env?: Record<string, string> }): Promise<RunningNginx> {
   if (!NGINX) throw new Error('nginx is not installed (apt-get install nginx)');
@@ -38,30 +67,7 @@ export async function startNginx(options: { root: string; api: string[]; port: n
   const config = deployNginxConfig({ root: options.root, api: options.api, listen: `127.0.0.1:${options.port}`, ...(options.env ? { env: options.env } : {}) });
   fs.writeFileSync(path.join(prefix, 'fieldwork.conf'), config);
   const temp = (name: string) => path.join(prefix, name);
-  fs.writeFileSync(
-    path.join(prefix, 'nginx.conf'),
-    [
-      // As root (CI), workers read dist/ and the temp folders as root; elsewhere the directive is ignored.
-      ...(process.getuid?.() === 0 ? ['user root root;'] : []),
-      'worker_processes 1;',
-      `pid ${temp('nginx.pid')};`,
-      `error_log ${temp('error.log')} warn;`,
-      'events { worker_connections 1024; }',
-      'http {',
-      '    include /etc/nginx/mime.types;',
-      '    default_type application/octet-stream;',
-      '    access_log off;',
-      '    sendfile on;',
-      `    client_body_temp_path ${temp('body')};`,
-      `    proxy_temp_path ${temp('proxy')};`,
-      `    fastcgi_temp_path ${temp('fastcgi')};`,
-      `    uwsgi_temp_path ${temp('uwsgi')};`,
-      `    scgi_temp_path ${temp('scgi')};`,
-      `    include ${temp('fieldwork.conf')};`,
-      '}',
-      '',
-    ].join('\n'),
-  );
+  fs.writeFileSync(path.join(prefix, 'nginx.conf'), nginxMainConfig(prefix));
   const child: ChildProcess = spawn(NGINX, ['-p', prefix, '-c', path.join(prefix, 'nginx.conf'), '-g', 'daemon off;'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));

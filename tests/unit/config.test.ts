@@ -163,3 +163,142 @@ describe('loadConfig with invalid values', () => {
     expect(configErrorFor({ SMTP_URL: 'http://x' }).message).toContain('smtp://');
   });
 });
+
+describe('loadConfig for scale-out (static pages, processes, photo store)', () => {
+  it('defaults to serving the pages, one process, photos under DATA_DIR/uploads on disk', () => {
+    const config = loadConfig({});
+    expect(config.serveStatic).toBe(true);
+    expect(config.webConcurrency).toBe(1);
+    expect(config.mediaDir).toBe(path.resolve(process.cwd(), 'data', 'uploads'));
+    expect(config.mediaStore).toBe('local');
+    expect(config.s3).toBeUndefined();
+    expect(loadConfig({ DATA_DIR: '/srv/fieldwork' }).mediaDir).toBe(path.resolve('/srv/fieldwork/uploads'));
+  });
+
+  it('takes MEDIA_DIR, resolved to an absolute path', () => {
+    expect(loadConfig({ MEDIA_DIR: 'shared/photos' }).mediaDir).toBe(path.resolve(process.cwd(), 'shared/photos'));
+    expect(loadConfig({ MEDIA_DIR: '/mnt/photos', DATA_DIR: '/srv/fieldwork' }).mediaDir).toBe(path.resolve('/mnt/photos'));
+  });
+
+  it.each([
+    ['0', false],
+    ['false', false],
+    ['1', true],
+    ['true', true],
+    ['', true],
+  ])('SERVE_STATIC=%j → serveStatic %s', (value, expected) => {
+    expect(loadConfig({ SERVE_STATIC: value }).serveStatic).toBe(expected);
+  });
+
+  it('takes WEB_CONCURRENCY with DATABASE_URL', () => {
+    expect(loadConfig({ WEB_CONCURRENCY: '4', DATABASE_URL: 'postgres://db/fw' }).webConcurrency).toBe(4);
+    expect(loadConfig({ WEB_CONCURRENCY: '32', DATABASE_URL: 'postgres://db/fw' }).webConcurrency).toBe(32);
+    expect(loadConfig({ WEB_CONCURRENCY: '1' }).webConcurrency).toBe(1);
+  });
+
+  it('refuses more than one process on the embedded database, and says why', () => {
+    const error = configErrorFor({ WEB_CONCURRENCY: '2' });
+    expect(error.message).toContain('WEB_CONCURRENCY:');
+    expect(error.message).toContain('embedded database');
+    expect(error.message).toContain('DATABASE_URL');
+    // A blank DATABASE_URL is no database either.
+    expect(configErrorFor({ WEB_CONCURRENCY: '2', DATABASE_URL: ' ' }).message).toContain('embedded database');
+  });
+
+  it.each(['0', '33', 'two', '-1', '1.5', '100'])('refuses WEB_CONCURRENCY=%j', (value) => {
+    const error = configErrorFor({ WEB_CONCURRENCY: value, DATABASE_URL: 'postgres://db/fw' });
+    expect(error.message).toContain('WEB_CONCURRENCY:');
+    expect(error.message).toContain('1 to 32');
+  });
+
+  it.each(['ftp', 'S3', 'disk'])('refuses MEDIA_STORE=%j', (value) => {
+    expect(configErrorFor({ MEDIA_STORE: value }).message).toContain('MEDIA_STORE:');
+  });
+
+  it('needs S3_BUCKET with MEDIA_STORE=s3, and lists it with the other problems', () => {
+    expect(configErrorFor({ MEDIA_STORE: 's3' }).message).toContain('S3_BUCKET: must be set when MEDIA_STORE=s3');
+    const both = configErrorFor({ MEDIA_STORE: 's3', WEB_CONCURRENCY: '3' }).message;
+    expect(both).toContain('S3_BUCKET:');
+    expect(both).toContain('WEB_CONCURRENCY:');
+  });
+
+  it.each(['A', 'Upper-Case', 'has_underscore', 'ab', '-leading'])('refuses S3_BUCKET=%j', (bucket) => {
+    expect(configErrorFor({ MEDIA_STORE: 's3', S3_BUCKET: bucket }).message).toContain('S3_BUCKET:');
+  });
+
+  it('ignores the S3 settings with MEDIA_STORE=local', () => {
+    expect(loadConfig({ S3_BUCKET: 'photos', S3_ENDPOINT: 'http://minio:9000' }).s3).toBeUndefined();
+  });
+
+  it('reads an AWS bucket: the region, virtual-host addressing, signed links to the regional endpoint', () => {
+    const config = loadConfig({ MEDIA_STORE: 's3', S3_BUCKET: 'fieldwork-photos', S3_REGION: 'eu-west-1' });
+    expect(config.mediaStore).toBe('s3');
+    expect(config.s3).toEqual({
+      bucket: 'fieldwork-photos',
+      prefix: '',
+      region: 'eu-west-1',
+      endpoint: undefined,
+      publicEndpoint: 'https://s3.eu-west-1.amazonaws.com',
+      forcePathStyle: false,
+      delivery: 'redirect',
+    });
+    expect(loadConfig({ MEDIA_STORE: 's3', S3_BUCKET: 'photos' }).s3?.region).toBe('us-east-1');
+    expect(loadConfig({ MEDIA_STORE: 's3', S3_BUCKET: 'photos' }).s3?.publicEndpoint).toBe('https://s3.us-east-1.amazonaws.com');
+  });
+
+  it('reads an S3-compatible endpoint: path style by default, signed links to the endpoint unless told otherwise', () => {
+    const config = loadConfig({ MEDIA_STORE: 's3', S3_BUCKET: 'photos', S3_ENDPOINT: 'http://minio:9000/' });
+    expect(config.s3?.endpoint).toBe('http://minio:9000');
+    expect(config.s3?.forcePathStyle).toBe(true);
+    expect(config.s3?.publicEndpoint).toBe('http://minio:9000');
+    const split = loadConfig({ MEDIA_STORE: 's3', S3_BUCKET: 'photos', S3_ENDPOINT: 'http://minio:9000', S3_PUBLIC_ENDPOINT: 'https://photos.example.org/' });
+    expect(split.s3?.publicEndpoint).toBe('https://photos.example.org');
+    expect(split.s3?.endpoint).toBe('http://minio:9000');
+  });
+
+  it.each([
+    [{ S3_ENDPOINT: 'https://r2.example.com', S3_FORCE_PATH_STYLE: '0' }, false],
+    [{ S3_ENDPOINT: 'https://r2.example.com', S3_FORCE_PATH_STYLE: 'false' }, false],
+    [{ S3_FORCE_PATH_STYLE: '1' }, true],
+    [{ S3_FORCE_PATH_STYLE: 'true' }, true],
+  ])('S3_FORCE_PATH_STYLE overrides the default: %j → %s', (env, expected) => {
+    expect(loadConfig({ MEDIA_STORE: 's3', S3_BUCKET: 'photos', ...env }).s3?.forcePathStyle).toBe(expected);
+  });
+
+  it.each([
+    ['fw', 'fw/'],
+    ['fw/', 'fw/'],
+    ['/fw/', 'fw/'],
+    ['//fw', 'fw/'],
+    ['a/b', 'a/b/'],
+    ['', ''],
+  ])('normalises S3_PREFIX %j to %j', (value, expected) => {
+    expect(loadConfig({ MEDIA_STORE: 's3', S3_BUCKET: 'photos', S3_PREFIX: value }).s3?.prefix).toBe(expected);
+  });
+
+  it('refuses an S3_PREFIX with other characters', () => {
+    expect(configErrorFor({ MEDIA_STORE: 's3', S3_BUCKET: 'photos', S3_PREFIX: 'a b' }).message).toContain('S3_PREFIX:');
+  });
+
+  it('S3_DELIVERY=stream has no public endpoint (the API relays the photos)', () => {
+    const config = loadConfig({
+      MEDIA_STORE: 's3',
+      S3_BUCKET: 'photos',
+      S3_ENDPOINT: 'http://minio:9000',
+      S3_PUBLIC_ENDPOINT: 'https://photos.example.org',
+      S3_DELIVERY: 'stream',
+    });
+    expect(config.s3?.delivery).toBe('stream');
+    expect(config.s3?.publicEndpoint).toBeUndefined();
+    expect(configErrorFor({ MEDIA_STORE: 's3', S3_BUCKET: 'photos', S3_DELIVERY: 'proxy' }).message).toContain('S3_DELIVERY:');
+  });
+
+  it.each([
+    ['S3_ENDPOINT', 'minio:9000'],
+    ['S3_ENDPOINT', 'ftp://minio:9000'],
+    ['S3_PUBLIC_ENDPOINT', 'photos.example.org'],
+    ['S3_FORCE_PATH_STYLE', 'yes'],
+  ])('refuses %s=%j', (name, value) => {
+    expect(configErrorFor({ MEDIA_STORE: 's3', S3_BUCKET: 'photos', [name]: value }).message).toContain(`${name}:`);
+  });
+});
