@@ -30,7 +30,7 @@ test('pages are revalidated, hashed assets cached for a year, with a strict CSP'
   expect(asset.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
 
   const latest = await request.get('/builds/latest.json');
-  expect(latest.headers()['cache-control']).toBe('no-cache');
+  expect(latest.headers()['cache-control']).toBe('no-store');
   const { id } = (await latest.json()) as { id: string };
   const meta = await request.get(`/builds/meta/${id}.json`);
   expect(meta.status()).toBe(200);
