@@ -73,9 +73,10 @@ const SERVER_SETTINGS = [
   'S3_DELIVERY',
 ];
 
-export function spawnServer(env: Record<string, string>, port: number): ServerChild {
+/** Starts `src/server/main.ts` (or another script, such as a benchmark's reference server) as production starts it. */
+export function spawnServer(env: Record<string, string>, port: number, script = path.join(root, 'src', 'server', 'main.ts')): ServerChild {
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !SERVER_SETTINGS.includes(name)));
-  const child = spawn(process.execPath, [path.join(root, 'src', 'server', 'main.ts')], {
+  const child = spawn(process.execPath, [script], {
     cwd: root,
     env: { ...inherited, DIST_DIR: path.join(root, 'dist'), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -26,6 +26,7 @@ import { lighthousePages, lighthouseTable, type LighthouseRow } from './bench-li
 import { seedBench as seed, type Seeded } from './bench-seed.ts';
 import { cannon, freePort, percentile, spawnServer, stopServer, waitForHealth, type ServerChild } from './bench-server.ts';
 import { buildIfStale } from './start.ts';
+import { NGINX, startNginx } from '../tests/support/nginx.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DOC_FILE = path.join(root, 'docs', 'benchmarks.md');
@@ -55,14 +56,19 @@ interface BenchCase {
   headers: (seeded: Seeded) => Record<string, string>;
 }
 
+const STATIC_GZIP = 'static page `GET /login` (gzip)';
+const AUTH_SIGNED_IN = '`GET /api/auth`, with session';
+
 const asParticipant = (seeded: Seeded) => ({ cookie: `fw_session=${seeded.participantToken}` });
 const asAdmin = (seeded: Seeded) => ({ cookie: `fw_session=${seeded.adminToken}` });
 
 const CASES: readonly BenchCase[] = [
   { name: 'static page `GET /login` (br)', path: () => '/login', expectedStatus: 200, headers: () => ({ 'accept-encoding': 'br' }) },
+  // gzip: what the nginx reference sends (Debian's nginx has no brotli), so the two compare.
+  { name: STATIC_GZIP, path: () => '/login', expectedStatus: 200, headers: () => ({ 'accept-encoding': 'gzip' }) },
   { name: '`GET /api/health`', path: () => '/api/health', expectedStatus: 200, headers: () => ({}) },
   { name: '`GET /api/auth`, no session (401)', path: () => '/api/auth', expectedStatus: 401, headers: () => ({}) },
-  { name: '`GET /api/auth`, with session', path: () => '/api/auth', expectedStatus: 200, headers: asParticipant },
+  { name: AUTH_SIGNED_IN, path: () => '/api/auth', expectedStatus: 200, headers: asParticipant },
   // The programme (scripts/bench-seed.ts): a member's home over 10 surveys, 10 missions and a group …
   { name: '`GET /api/home` (participant)', path: () => '/api/home', expectedStatus: 200, headers: asParticipant },
   { name: '`GET /api/surveys/{id}` (participant)', path: (s) => `/api/surveys/${s.surveyId}`, expectedStatus: 200, headers: asParticipant },
@@ -167,7 +173,72 @@ async function release(resources: Held, failures: string[]): Promise<void> {
 }
 
 /** Runs every case against one backend; pushes its rows, and failures as messages. */
-async function benchBackend(backend: BackendName, seconds: number, rows: CaseResult[], failures: string[], lighthouse: LighthouseRow[] | null): Promise<void> {
+/** A reference measured beside Fieldwork: the same request, answered by a server that does only that. */
+interface PeerRow {
+  /** The Fieldwork case it is compared with. */
+  name: string;
+  reference: string;
+  result: Omit<CaseResult, 'peakRssBytes'>;
+}
+
+/** nginx serving dist/ (when installed) and the bare auth handler, each against the PostgreSQL run's data. */
+async function benchPeers(seeded: Seeded, databaseUrl: string, apiPort: number, seconds: number, peers: PeerRow[], failures: string[]): Promise<void> {
+  const staticCase = CASES.find((c) => c.name === STATIC_GZIP);
+  const authCase = CASES.find((c) => c.name === AUTH_SIGNED_IN);
+  if (!staticCase || !authCase) throw new Error('the peers compare cases that are missing');
+  if (NGINX) {
+    const nginx = await startNginx({ root: path.join(root, 'dist'), api: [`127.0.0.1:${apiPort}`], port: await freePort() });
+    try {
+      const result = await runCase('PostgreSQL', nginx.url, seeded, staticCase, seconds);
+      peers.push({ name: STATIC_GZIP, reference: 'nginx on the same `dist/` (`deploy:nginx`)', result });
+      console.log(`  reference nginx · ${STATIC_GZIP}: ${Math.round(result.requestsPerSecond)} req/s, p99 ${result.p99Ms.toFixed(2)} ms`);
+      if (result.errors + result.unexpectedTotal) failures.push(`nginx reference: ${result.errors} errors, unexpected ${JSON.stringify(result.unexpected)}`);
+    } finally {
+      await nginx.stop();
+    }
+  } else {
+    console.log('nginx is not installed (apt-get install nginx): the static-page reference is skipped.');
+  }
+  const port = await freePort();
+  const bare = spawnServer({ PORT: String(port), DATABASE_URL: databaseUrl }, port, path.join(root, 'scripts', 'bench-peers', 'bare-auth.ts'));
+  try {
+    await waitForHealth(bare);
+    const result = await runCase('PostgreSQL', bare.url, seeded, authCase, seconds);
+    peers.push({ name: AUTH_SIGNED_IN, reference: 'bare `node:http` + `pg`, the same lookup (`scripts/bench-peers/bare-auth.ts`)', result });
+    console.log(`  reference bare node:http + pg · ${AUTH_SIGNED_IN}: ${Math.round(result.requestsPerSecond)} req/s, p99 ${result.p99Ms.toFixed(2)} ms`);
+    if (result.errors + result.unexpectedTotal) failures.push(`bare reference: ${result.errors} errors, unexpected ${JSON.stringify(result.unexpected)}`);
+  } finally {
+    await stopServer(bare).catch((error: unknown) => failures.push(`bare reference: ${String(error)}`));
+  }
+}
+
+/** The ratios the docs quote: Fieldwork ÷ its reference, and the embedded database ÷ PostgreSQL. */
+function peersTable(rows: readonly CaseResult[], peers: readonly PeerRow[]): string {
+  const rate = (backend: BackendName, name: string) => rows.find((r) => r.backend === backend && r.name === name)?.requestsPerSecond ?? Number.NaN;
+  const ratio = (a: number, b: number) => (Number.isFinite(a / b) ? `${(a / b).toFixed(2)}×` : 'n/a');
+  const whole = (value: number) => (Number.isFinite(value) ? Math.round(value).toLocaleString('en-US') : 'n/a');
+  const lines = [
+    'References, measured in the same run on the same machine and database (ratios are what to quote; absolute figures move with the machine):',
+    '',
+    '| case | Fieldwork req/s | reference | reference req/s | ratio |',
+    '| --- | ---: | --- | ---: | ---: |',
+    ...peers.map((peer) => {
+      const ours = rate('PostgreSQL', peer.name);
+      return `| ${peer.name} (PostgreSQL) | ${whole(ours)} | ${peer.reference} | ${whole(peer.result.requestsPerSecond)} | ${ratio(ours, peer.result.requestsPerSecond)} |`;
+    }),
+    `| ${AUTH_SIGNED_IN}, embedded PGlite | ${whole(rate('PGlite', AUTH_SIGNED_IN))} | the same server on PostgreSQL | ${whole(rate('PostgreSQL', AUTH_SIGNED_IN))} | ${ratio(rate('PGlite', AUTH_SIGNED_IN), rate('PostgreSQL', AUTH_SIGNED_IN))} |`,
+  ];
+  return lines.join('\n');
+}
+
+async function benchBackend(
+  backend: BackendName,
+  seconds: number,
+  rows: CaseResult[],
+  failures: string[],
+  lighthouse: LighthouseRow[] | null,
+  peers: PeerRow[] | null,
+): Promise<void> {
   const resources: Held = { dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'fw-bench-')) };
   held = resources;
   try {
@@ -229,6 +300,10 @@ async function benchBackend(backend: BackendName, seconds: number, rows: CaseRes
     }
     const rss = peakRss(server.child.pid);
     for (const result of results) rows.push({ ...result, peakRssBytes: rss });
+
+    // The references, in the same run on the same database (PostgreSQL's): nginx on the same
+    // dist/, and a bare node:http + pg handler doing GET /api/auth's lookup.
+    if (fresh && peers) await benchPeers(seeded, fresh.url, port, seconds, peers, failures);
 
     try {
       await stopServer(server);
@@ -320,17 +395,19 @@ async function main(): Promise<void> {
   }
 
   const lighthouse: LighthouseRow[] = [];
+  const peers: PeerRow[] = [];
   const withLighthouse = process.env.BENCH_LIGHTHOUSE !== '0';
   for (const backend of backends) {
     try {
       // Page loads do not depend on the backend: Lighthouse runs once, on the default install's.
-      await benchBackend(backend, seconds, rows, failures, withLighthouse && backend === 'PGlite' ? lighthouse : null);
+      await benchBackend(backend, seconds, rows, failures, withLighthouse && backend === 'PGlite' ? lighthouse : null, peers);
     } catch (error) {
       failures.push(error instanceof Error ? error.message : String(error));
     }
   }
 
   let section = table(rows, seconds, skipped);
+  if (peers.length > 0) section += `\n\n${peersTable(rows, peers)}`;
   if (lighthouse.length > 0) section += `\n\n${lighthouseTable(lighthouse)}`;
   console.log(`\n${section}\n`);
   if (process.env.BENCH_WRITE === '1') {
