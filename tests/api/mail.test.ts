@@ -1,46 +1,21 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/server/logger.ts';
 import { createMailer } from '../../src/server/mail/mailer.ts';
 import { invitationMail } from '../../src/server/mail/templates.ts';
-
-interface Received {
-  from: string;
-  to: string[];
-  raw: string;
-}
+import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../support/smtp-sink.ts';
 
 describe('mail over SMTP (SMTP_URL set)', () => {
-  const received: Received[] = [];
-  let server: SMTPServer;
+  let sink: SmtpSink;
+  let received: ReceivedMail[];
   let port: number;
 
   beforeAll(async () => {
-    server = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      logger: false,
-      onData(stream, session, callback) {
-        let raw = '';
-        stream.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
-        stream.on('end', () => {
-          received.push({
-            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-            to: session.envelope.rcptTo.map((r) => r.address),
-            raw,
-          });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-    port = (server.server.address() as AddressInfo).port;
+    sink = await startSmtpSink();
+    received = sink.received;
+    port = sink.port;
   });
 
-  afterAll(async () => {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  });
+  afterAll(() => sink.close());
 
   it('delivers the message to the SMTP server instead of the outbox', async () => {
     const mailer = createMailer({

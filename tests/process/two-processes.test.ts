@@ -14,13 +14,11 @@
  * `X-Request-Id`, which the request log writes (`reqId`).
  */
 import fs from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import pg from 'pg';
 import sharp from 'sharp';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JOB_SCHEMA } from '../../src/server/jobs/queue.ts';
 import { RATE_LIMITS } from '../../src/server/services/rate-limit.ts';
@@ -28,6 +26,7 @@ import { NGINX, startNginx, type RunningNginx } from '../support/nginx.ts';
 import { createFreshDatabase, postgresReachable, type FreshDatabase } from '../support/postgres.ts';
 import { freePort, runCliAsync, startServerProcess, type ServerProcess } from '../support/processes.ts';
 import { photoDefinition, textDefinition } from '../api/programme-fixtures.ts';
+import { startSmtpSink, type ReceivedMail } from '../support/smtp-sink.ts';
 
 const reachable = (await postgresReachable()) && NGINX !== null;
 
@@ -47,11 +46,6 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // ---------------------------------------------------------------------------------------------
 // The SMTP sink: every mail either process sends, in one place
-
-interface ReceivedMail {
-  to: string[];
-  raw: string;
-}
 
 function decodeQuotedPrintable(text: string): string {
   return text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
@@ -171,7 +165,7 @@ interface Participant {
 
 describe.skipIf(!reachable)('two API processes behind nginx, one killed and restarted [PostgreSQL]', () => {
   const cleanups: (() => Promise<unknown> | unknown)[] = [];
-  const received: ReceivedMail[] = [];
+  let received: ReceivedMail[] = [];
   let fresh: FreshDatabase;
   let client: pg.Client;
   let nginx: RunningNginx;
@@ -379,22 +373,9 @@ describe.skipIf(!reachable)('two API processes behind nginx, one killed and rest
     await client.connect();
     cleanups.push(() => client.end());
 
-    const smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      logger: false,
-      onData(stream, session, callback) {
-        let raw = '';
-        stream.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
-        stream.on('end', () => {
-          received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve()));
-    cleanups.push(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
-    const smtpPort = (smtp.server.address() as AddressInfo).port;
+    const smtp = await startSmtpSink();
+    cleanups.push(() => smtp.close());
+    received = smtp.received;
 
     const temp = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-two-processes-'));
     cleanups.push(() => fs.rmSync(temp, { recursive: true, force: true }));
@@ -412,7 +393,7 @@ describe.skipIf(!reachable)('two API processes behind nginx, one killed and rest
       TRUST_PROXY: '1',
       PUBLIC_URL: `http://127.0.0.1:${portNginx}`,
       MEDIA_DIR: mediaDir,
-      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      SMTP_URL: smtp.url,
       LOG_LEVEL: 'info',
     };
     const envA = { ...common, DATA_DIR: path.join(temp, 'data-a'), PORT: String(portA) };

@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { APIRequestContext } from '@playwright/test';
 import { cli, createAccount, PASSWORD, signIn, signInThroughApi, uniqueEmail } from '../e2e/accounts.ts';
 import { expect, test } from '../e2e/fixtures.ts';
-import { seriousViolations } from '../e2e/page-helpers.ts';
+import { DESKTOP, PHONE, SHOTS, seriousViolations } from '../e2e/page-helpers.ts';
 
 const CONSENT = JSON.stringify({ necessary: true, preferences: false, statistics: false, marketing: false });
 const staticRoot = (): string => {
@@ -221,4 +221,10 @@ test('a participant takes a survey through the static host', async ({ page, play
   await expect(page.getByRole('heading', { name: 'Thank you — your answers are in' })).toBeVisible();
   await page.goto('/');
   await expect(page.getByRole('region', { name: /^Done, 1 item$/ }).getByRole('article', { name: title })).toBeVisible();
+  // What the member sees from the static host, on a phone and a desktop.
+  fs.mkdirSync(SHOTS, { recursive: true });
+  for (const size of [PHONE, DESKTOP]) {
+    await page.setViewportSize(size);
+    await page.screenshot({ path: `${SHOTS}/static-host-home-${size.width}.png`, fullPage: true });
+  }
 });

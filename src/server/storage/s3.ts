@@ -126,25 +126,7 @@ export class S3Storage implements Storage {
   }
 
   async put(key: string, body: Uint8Array, contentType: string): Promise<void> {
-    const objectKey = this.objectKey(key);
-    const expected = contentTypeOfKey(key);
-    if (expected === null || expected !== contentType) {
-      throw new Error(`S3Storage: key ${JSON.stringify(key)} does not name the content type ${contentType}`);
-    }
-    try {
-      await this.client.send(
-        new PutObjectCommand({
-          Bucket: this.bucket,
-          Key: objectKey,
-          Body: body,
-          ContentLength: body.byteLength,
-          ContentType: contentType,
-          CacheControl: OBJECT_CACHE_CONTROL,
-        }),
-      );
-    } catch (error) {
-      throw this.unavailable('upload', key, error);
-    }
+    await this.putObject(key, body, body.byteLength, contentType);
   }
 
   /**
@@ -152,9 +134,18 @@ export class S3Storage implements Storage {
    * is never whole in memory). For copying files in (`media:migrate`).
    */
   async putStream(key: string, body: Readable, bytes: number, contentType: string): Promise<void> {
-    const objectKey = this.objectKey(key);
-    if (contentTypeOfKey(key) !== contentType) {
+    try {
+      await this.putObject(key, body, bytes, contentType);
+    } finally {
       body.destroy();
+    }
+  }
+
+  /** One PutObject, after checking the key names the content type (as LocalStorage does). */
+  private async putObject(key: string, body: Uint8Array | Readable, bytes: number, contentType: string): Promise<void> {
+    const objectKey = this.objectKey(key);
+    const expected = contentTypeOfKey(key);
+    if (expected === null || expected !== contentType) {
       throw new Error(`S3Storage: key ${JSON.stringify(key)} does not name the content type ${contentType}`);
     }
     try {
@@ -170,8 +161,6 @@ export class S3Storage implements Storage {
       );
     } catch (error) {
       throw this.unavailable('upload', key, error);
-    } finally {
-      body.destroy();
     }
   }
 
