@@ -1,18 +1,25 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import type { RequestListener } from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import { pageCsp } from '../shared/csp.ts';
 import type { BuildMeta, RouteTable, RouteTableEntry } from '../shared/build-manifest.ts';
 import { findRouteRule, ruleRedirect } from '../shared/build-route-rules.ts';
 import { decideNavigation, type AuthState } from '../shared/route-rules.ts';
 import { matchRoute, paramsAreValid } from '../shared/routes.ts';
+import { redactSecrets } from '../shared/redact.ts';
 import { cacheControlFor } from '../shared/static-headers.ts';
-import { sessionToken } from './middleware/session.ts';
+import { databaseUnavailable, errorBody, isDatabaseUnavailable } from './errors.ts';
+import { requestIdOf } from './middleware/request-log.ts';
+import { securityHeaderValues, wantsHsts } from './middleware/security-headers.ts';
+import { sessionTokenOf } from './middleware/session.ts';
 import { maintenanceOn } from './services/public-flags.ts';
 import { validateSession } from './services/sessions.ts';
-import type { AppEnv } from './context.ts';
+import type { Config } from './config.ts';
+import type { AppDeps, AppEnv } from './context.ts';
+import type { Db } from './db/index.ts';
 import type { Logger } from './logger.ts';
 import { pageCspOptions } from './page-csp.ts';
 
@@ -112,15 +119,43 @@ function readDist(distDir: string, logger: Logger): Map<string, StaticFile> {
   return files;
 }
 
+/** A page or file request, as both the Hono route and the Node fast path see it. */
+export interface StaticRequest {
+  readonly method: string;
+  /** The path as sent (percent-encoded), without the query. */
+  readonly path: string;
+  /** The query with its `?`, or ''. */
+  readonly search: string;
+  /** The site's origin as this request reached it (`http://host`). */
+  readonly origin: string;
+  header(name: string): string | undefined;
+}
+
+/** What the static site answers: ready to write, headers and all (the security headers come from the caller). */
+export interface StaticAnswer {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Uint8Array | null;
+}
+
+/** What answering needs of the server: the database (maintenance, sessions), the clock and the configuration. */
+export type StaticDeps = Pick<AppDeps, 'config' | 'clock'> & { readonly db: Db };
+
 export interface StaticSite {
-  /** Hono routes answering every non-API GET/HEAD request. */
+  /** Hono routes answering every non-API GET/HEAD request (API tests, and requests the fast path leaves). */
   readonly pages: Hono<AppEnv>;
   readonly buildId: string | null;
+  /**
+   * Answers a GET or HEAD request outside /api without the framework: the same decisions as
+   * `pages`, for the Node server's lean path (fast-static.ts).
+   */
+  readonly answer: ((request: StaticRequest, deps: StaticDeps, logger: Logger) => Promise<StaticAnswer>) | null;
 }
 
 /**
  * Serves dist/ from memory: exact files, then page routes through the build's route table (one
- * prerendered shell per dynamic pattern), then the 404 page with status 404.
+ * prerendered shell per dynamic pattern), then the 404 page with status 404. Every file's answer
+ * headers are prepared once, per encoding; a request only picks them.
  */
 export function createStaticSite(distDir: string, logger: Logger, options: { extraConnectSrc?: string[] } = {}): StaticSite {
   const pages = new Hono<AppEnv>();
@@ -128,15 +163,14 @@ export function createStaticSite(distDir: string, logger: Logger, options: { ext
   if (!fs.existsSync(tablePath)) {
     logger.warn({ distDir }, 'no built site found (run `npm run build`); serving the API only');
     pages.all('*', (c) => c.text('Fieldwork has not been built yet: run `npm run build` (or `npm start`, which builds).', 503));
-    return { pages, buildId: null };
+    return { pages, buildId: null, answer: null };
   }
   const table = JSON.parse(fs.readFileSync(tablePath, 'utf8')) as RouteTable;
   const files = readDist(distDir, logger);
   const byPattern = new Map<string, RouteTableEntry>(table.routes.map((r) => [r.pattern, r]));
   /** The page CSP; Google Analytics hosts only when PUBLIC_GA_ID is configured, the photo store's origin when photos redirect there. */
   const cspByConfig = new WeakMap<object, string>();
-  const cspFor = (c: Context<AppEnv>): string => {
-    const config = c.var.deps.config;
+  const cspFor = (config: Config): string => {
     let csp = cspByConfig.get(config);
     if (csp === undefined) {
       csp = pageCsp(table.scriptHashes, options.extraConnectSrc, pageCspOptions(config));
@@ -158,44 +192,71 @@ export function createStaticSite(distDir: string, logger: Logger, options: { ext
     return variant;
   };
 
-  const send = (c: Context<AppEnv>, file: StaticFile, status: 200 | 404 = 200, extraHeaders: Record<string, string> = {}) => {
-    const headers: Record<string, string> = {
-      'Content-Type': file.type,
-      'Cache-Control': status === 404 ? 'no-cache' : file.cacheControl,
-      ETag: file.etag,
-      Vary: 'Accept-Encoding',
-      ...extraHeaders,
-    };
-    if (file.type.startsWith('text/html')) headers['Content-Security-Policy'] = cspFor(c);
-    if (status === 200 && c.req.header('if-none-match') === file.etag) return c.body(null, 304, headers);
-    const accepts = c.req.header('accept-encoding') ?? '';
-    let body = file.body;
-    if (file.br && /\bbr\b/.test(accepts)) {
-      body = file.br;
-      headers['Content-Encoding'] = 'br';
-    } else if (file.gz && /\bgzip\b/.test(accepts)) {
-      body = file.gz;
-      headers['Content-Encoding'] = 'gzip';
+  /** A file's headers for one status and encoding, made once per configuration (the page CSP depends on it). */
+  const prepared = new WeakMap<Config, Map<StaticFile, Map<string, Readonly<Record<string, string>>>>>();
+  const headersOf = (file: StaticFile, status: number, encoding: 'br' | 'gzip' | '', length: number, config: Config) => {
+    let byFile = prepared.get(config);
+    if (!byFile) {
+      byFile = new Map();
+      prepared.set(config, byFile);
     }
-    headers['Content-Length'] = String(body.byteLength);
-    if (c.req.method === 'HEAD') return c.body(null, status, headers);
-    return c.body(body as Uint8Array<ArrayBuffer>, status, headers);
+    let byKind = byFile.get(file);
+    if (!byKind) {
+      byKind = new Map();
+      byFile.set(file, byKind);
+    }
+    const key = status === 304 ? '304' : `${status}${encoding}`;
+    let headers = byKind.get(key);
+    if (!headers) {
+      const csp = file.type.startsWith('text/html') ? cspFor(config) : '';
+      headers = {
+        'Content-Type': file.type,
+        'Cache-Control': status === 404 ? 'no-cache' : file.cacheControl,
+        ETag: file.etag,
+        Vary: 'Accept-Encoding',
+        ...(csp ? { 'Content-Security-Policy': csp } : {}),
+        ...(encoding ? { 'Content-Encoding': encoding } : {}),
+        ...(status === 304 ? {} : { 'Content-Length': String(length) }),
+      };
+      byKind.set(key, headers);
+    }
+    return headers;
   };
 
+  const send = (request: StaticRequest, config: Config, file: StaticFile, status: 200 | 404 = 200, extraHeaders?: Record<string, string>): StaticAnswer => {
+    if (status === 200 && request.header('if-none-match') === file.etag) {
+      const headers = headersOf(file, 304, '', 0, config);
+      return { status: 304, headers: extraHeaders ? { ...headers, ...extraHeaders } : headers, body: null };
+    }
+    const accepts = request.header('accept-encoding') ?? '';
+    let body = file.body;
+    let encoding: 'br' | 'gzip' | '' = '';
+    if (file.br && accepts.includes('br') && /\bbr\b/.test(accepts)) {
+      body = file.br;
+      encoding = 'br';
+    } else if (file.gz && accepts.includes('gzip') && /\bgzip\b/.test(accepts)) {
+      body = file.gz;
+      encoding = 'gzip';
+    }
+    const headers = headersOf(file, status, encoding, body.byteLength, config);
+    return { status, headers: extraHeaders ? { ...headers, ...extraHeaders } : headers, body: request.method === 'HEAD' ? null : body };
+  };
+  const redirect = (status: number, to: string): StaticAnswer => ({ status, headers: { Location: to, 'Cache-Control': 'no-store' }, body: null });
+
   /** What the server knows of the visitor: a valid session cookie or none. */
-  const authOf = async (c: Context<AppEnv>): Promise<AuthState> => {
-    const token = sessionToken(c);
-    const found = token ? await validateSession(c.var.db, c.var.deps.clock, token) : null;
+  const authOf = async (request: StaticRequest, deps: StaticDeps): Promise<AuthState> => {
+    const token = sessionTokenOf(request.header('cookie'), deps.config.publicUrl);
+    const found = token ? await validateSession(deps.db, deps.clock, token) : null;
     return found ? { status: 'authenticated', role: found.user.role } : { status: 'unauthenticated' };
   };
 
   /** The same-site path the visitor came from (Referer), for the "from a public page" rule. */
-  const referrerPath = (c: Context<AppEnv>): string | null => {
-    const referer = c.req.header('referer');
+  const referrerPath = (request: StaticRequest): string | null => {
+    const referer = request.header('referer');
     if (!referer) return null;
     try {
       const url = new URL(referer);
-      return url.origin === new URL(c.req.url).origin ? url.pathname : null;
+      return url.origin === request.origin ? url.pathname : null;
     } catch {
       return null;
     }
@@ -205,19 +266,17 @@ export function createStaticSite(distDir: string, logger: Logger, options: { ext
    * Whether maintenance is on, through a cache of at most a second (services/public-flags.ts).
    * Should the database not answer, pages are served as if it were off (the API reports the outage).
    */
-  const maintenanceOf = async (c: Context<AppEnv>): Promise<boolean> => {
+  const maintenanceOf = async (deps: StaticDeps, log: Logger): Promise<boolean> => {
     try {
-      return await maintenanceOn(c.var.db, c.var.deps.clock);
+      return await maintenanceOn(deps.db, deps.clock);
     } catch (error) {
-      (c.var.logger ?? logger).warn({ err: error }, 'could not read the maintenance flag; serving pages as usual');
+      log.warn({ err: error }, 'could not read the maintenance flag; serving pages as usual');
       return false;
     }
   };
 
-  const sendNotFound = (c: Context<AppEnv>) => (notFound ? send(c, notFound, 404) : c.text(`Page not found: ${c.req.path}`, 404));
-
-  pages.on(['GET', 'HEAD'], '*', async (c) => {
-    const pathname = c.req.path;
+  const answer = async (request: StaticRequest, deps: StaticDeps, log: Logger): Promise<StaticAnswer> => {
+    const pathname = request.path;
     let relative: string | null;
     try {
       relative = decodeURIComponent(pathname).slice(1);
@@ -227,7 +286,7 @@ export function createStaticSite(distDir: string, logger: Logger, options: { ext
     // Pages are reached by their routes only, so the redirect rules always apply to them.
     if (relative !== null && !HIDDEN.has(relative) && !relative.endsWith('.html')) {
       const file = files.get(relative);
-      if (file) return send(c, file);
+      if (file) return send(request, deps.config, file);
     }
     // A page request (a route or a 404): the redirect rules (docs/product.md §2) apply before any
     // JavaScript runs, maintenance first; the browser's guard agrees.
@@ -237,31 +296,111 @@ export function createStaticSite(distDir: string, logger: Logger, options: { ext
     const access = page ? match?.route.access : undefined;
     // The session only matters to guest, signed-in and admin pages; the others skip the lookup.
     const needsSession = access === 'guest' || access === 'auth' || access === 'admin';
-    const search = new URL(c.req.url).search;
-    const maintenance = await maintenanceOf(c);
+    const search = request.search;
+    const maintenance = await maintenanceOf(deps, log);
     // A route rule's redirect comes first (docs/product.md §2: the server-provided redirect), as in the browser's guard.
-    const rule = maintenance || relative === null ? null : ruleRedirect(matcher, pathname, new URL(c.req.url).origin);
-    if (rule) {
-      const status = findRouteRule(matcher, pathname)?.redirect?.statusCode ?? 302;
-      return c.body(null, status, { Location: rule.to, 'Cache-Control': 'no-store' });
-    }
+    const rule = maintenance || relative === null ? null : ruleRedirect(matcher, pathname, request.origin);
+    if (rule) return redirect(findRouteRule(matcher, pathname)?.redirect?.statusCode ?? 302, rule.to);
     const decision = decideNavigation({
       // `/maintenance/` is `/maintenance` to the rules, as it is to the route table.
       path: pathname.replace(/\/+$/, '') || '/',
       search,
-      auth: needsSession && !maintenance ? await authOf(c) : { status: 'unknown' },
-      from: referrerPath(c),
+      auth: needsSession && !maintenance ? await authOf(request, deps) : { status: 'unknown' },
+      from: referrerPath(request),
       maintenance,
     });
-    if (decision.action === 'redirect') return c.body(null, 302, { Location: decision.to, 'Cache-Control': 'no-store' });
-    if (!match || !page) return sendNotFound(c);
+    if (decision.action === 'redirect') return redirect(302, decision.to);
+    if (!match || !page) {
+      return notFound
+        ? send(request, deps.config, notFound, 404)
+        : { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' }, body: Buffer.from(`Page not found: ${pathname}`) };
+    }
     // Pages holding a link token (in the path, or as ?token= on /data-deletion) send no referrer.
     const holdsToken = Object.values(match.route.params ?? {}).includes('token') || new URLSearchParams(search).has('token');
     // The rules let this visitor stay (the session was checked where it matters): the page shows at once.
-    return send(c, releasedOf(page), 200, holdsToken ? { 'Referrer-Policy': 'no-referrer' } : {});
+    return send(request, deps.config, releasedOf(page), 200, holdsToken ? { 'Referrer-Policy': 'no-referrer' } : undefined);
+  };
+
+  pages.on(['GET', 'HEAD'], '*', async (c) => {
+    const url = new URL(c.req.url);
+    const request: StaticRequest = { method: c.req.method, path: c.req.path, search: url.search, origin: url.origin, header: (name) => c.req.header(name) };
+    const answered = await answer(request, { db: c.var.db, clock: c.var.deps.clock, config: c.var.deps.config }, c.var.logger ?? logger);
+    const status = answered.status as 200;
+    return answered.body ? c.body(answered.body as Uint8Array<ArrayBuffer>, status, answered.headers) : c.body(null, status, answered.headers);
   });
   pages.all('*', (c) => c.text('Method Not Allowed', 405, { Allow: 'GET, HEAD' }));
 
   logger.info({ buildId: table.buildId, files: files.size, routes: table.routes.length }, 'static site loaded');
-  return { pages, buildId: table.buildId };
+  return { pages, buildId: table.buildId, answer };
+}
+
+/** A request target the lean path answers as it stands: a plain path, no dot segment, no escape, no fragment. */
+const PLAIN_TARGET = /^\/(?!api(?:[/?]|$))[\w\-./~!$&'()*+,;=:@]*(?:\?[^#\s]*)?$/;
+const DOT_SEGMENT = /\/\.\.?(?:[/?]|$)/;
+const PLAIN_HOST = /^(?:[a-z0-9.-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
+
+/**
+ * The Node server's lean path for pages and files (docs/decisions/024-lean-request-paths.md): a GET or
+ * HEAD outside /api with a plain target is answered straight from memory — the site's own
+ * decisions (`answer`), the headers every answer carries (security headers, request id) and
+ * the one log line — without building Fetch requests and responses. Everything else (the API,
+ * other methods, targets that need the URL parser) goes to `fallback`, the Hono application,
+ * which answers the same requests the same way.
+ */
+export function staticListener(site: StaticSite, deps: AppDeps, fallback: RequestListener): RequestListener {
+  const { answer } = site;
+  if (!answer) return fallback;
+  const staticDeps: StaticDeps = { db: deps.database.db, clock: deps.clock, config: deps.config };
+  const { logger, config } = deps;
+  return (incoming, outgoing) => {
+    const method = incoming.method;
+    const target = incoming.url ?? '';
+    const host = incoming.headers.host;
+    if ((method !== 'GET' && method !== 'HEAD') || !host || !PLAIN_TARGET.test(target) || DOT_SEGMENT.test(target) || !PLAIN_HOST.test(host)) {
+      return fallback(incoming, outgoing);
+    }
+    const started = performance.now();
+    const query = target.indexOf('?');
+    const encrypted = (incoming.socket as { encrypted?: boolean }).encrypted === true;
+    const origin = `${encrypted ? 'https' : 'http'}://${host}`;
+    const requestId = requestIdOf(incoming.headers['x-request-id'] as string | undefined);
+    const request: StaticRequest = {
+      method,
+      path: query === -1 ? target : target.slice(0, query),
+      search: query === -1 || query === target.length - 1 ? '' : target.slice(query),
+      origin,
+      header: (name) => {
+        const value = incoming.headers[name];
+        return Array.isArray(value) ? value.join(', ') : value;
+      },
+    };
+    const security = securityHeaderValues(wantsHsts(config, origin, config.trustProxy ? request.header('x-forwarded-proto') : undefined));
+    const finish = (status: number, headers: Readonly<Record<string, string>>, body: Uint8Array | string | null) => {
+      outgoing.writeHead(status, { ...security, 'X-Request-Id': requestId, ...headers });
+      outgoing.end(body ?? undefined);
+      if (status >= 500 || logger.isLevelEnabled('info')) {
+        const entry = { reqId: requestId, method, path: redactSecrets(request.path), status, ms: Math.round((performance.now() - started) * 10) / 10 };
+        if (status >= 500) logger.error(entry, 'request');
+        else logger.info(entry, 'request');
+      }
+    };
+    answer(request, staticDeps, logger).then(
+      (answered) => finish(answered.status, answered.headers, answered.body),
+      (error: unknown) => {
+        // As the application's error handler answers (app.ts): a database out of reach is a 503, anything else a bare 500.
+        if (isDatabaseUnavailable(error)) {
+          logger.warn({ err: error, reqId: requestId, path: redactSecrets(request.path) }, 'database unavailable');
+          const unavailable = databaseUnavailable();
+          finish(
+            unavailable.status,
+            { ...unavailable.headers, 'Content-Type': 'application/json' },
+            JSON.stringify(errorBody(unavailable.code, unavailable.message)),
+          );
+          return;
+        }
+        logger.error({ err: error, reqId: requestId, path: redactSecrets(request.path) }, 'unhandled error');
+        finish(500, { 'Content-Type': 'application/json' }, JSON.stringify(errorBody('internal_error', 'Internal Server Error')));
+      },
+    );
+  };
 }

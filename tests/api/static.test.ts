@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -8,7 +10,8 @@ import { createLogger } from '../../src/server/logger.ts';
 import { createSession } from '../../src/server/services/sessions.ts';
 import { createActiveUser } from '../../src/server/services/users.ts';
 import type { Role } from '../../src/shared/roles.ts';
-import { createStaticSite } from '../../src/server/static.ts';
+import { getRequestListener } from '@hono/node-server';
+import { createStaticSite, staticListener } from '../../src/server/static.ts';
 import { createTestContext, type TestContext } from './harness.ts';
 
 /** A miniature dist/ as the build writes it. */
@@ -254,5 +257,117 @@ describe('without a build', () => {
     expect((await context.request('/api/health')).status).toBe(200);
     await close();
     fs.rmSync(empty, { recursive: true, force: true });
+  });
+});
+
+describe('the lean path for pages and files (staticListener)', () => {
+  let dist: string;
+  let ctx: TestContext;
+  let close: () => Promise<void>;
+  let server: http.Server;
+  let base: string;
+  let cookie: string;
+  beforeAll(async () => {
+    dist = writeFixtureDist();
+    const site = createStaticSite(dist, createLogger('silent'));
+    ({ context: ctx, close } = await createTestContext('pglite', { pages: site.pages }));
+    const deps = {
+      database: ctx.database,
+      mailer: ctx.mailer,
+      config: ctx.config,
+      logger: createLogger('silent'),
+      clock: ctx.clock,
+      jobs: ctx.jobs,
+      storage: ctx.storage,
+    };
+    server = http.createServer(staticListener(site, deps, getRequestListener(ctx.app.fetch)));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const user = await createActiveUser(ctx.database.db, {
+      email: 'lean@example.org',
+      password: 'Str0ng-password',
+      role: 'participant',
+      firstName: 'Lee',
+      lastName: 'An',
+    });
+    cookie = `fw_session=${(await createSession(ctx.database.db, ctx.clock, user.id)).token}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    await close();
+    fs.rmSync(dist, { recursive: true, force: true });
+  });
+
+  /** Status, the headers that are not per-request, and the body. */
+  async function seen(res: Response) {
+    const headers = Object.fromEntries(
+      [...res.headers].filter(([name]) => !['date', 'x-request-id', 'connection', 'keep-alive', 'transfer-encoding'].includes(name)),
+    );
+    return { status: res.status, headers, body: Buffer.from(await res.arrayBuffer()).toString('base64') };
+  }
+
+  const cases: [string, string, Record<string, string>][] = [
+    ['a hashed file, brotli', '/_astro/app.3f9a1c.js', { 'Accept-Encoding': 'gzip, br' }],
+    ['a hashed file, plain', '/_astro/app.3f9a1c.js', {}],
+    ['the build pointer', '/builds/latest.json', {}],
+    ['a guest page', '/login', { 'Accept-Encoding': 'gzip' }],
+    ['a guest page, signed in', '/login', { Cookie: 'SESSION' }],
+    ['a signed-in page without a session', '/surveys/12?tab=2', {}],
+    ['a signed-in page with a session, brotli', '/', { Cookie: 'SESSION', 'Accept-Encoding': 'br' }],
+    ['a token page', '/reset-password/abcdefghijklmnopqrstuvwxyz012345', {}],
+    ['a route rule', '/old-terms', {}],
+    ['the 404 page', '/no/such/page', {}],
+    ['a hidden file', '/_routes.json', {}],
+    ['a page by its file name', '/terms/index.html', {}],
+    ['a dot segment', '/_astro/../terms', {}],
+    ['an escaped path', '/t%65rms', {}],
+  ];
+
+  /** A GET as it arrives, compressed bodies left compressed (fetch would decode them). */
+  function rawGet(target: string, headers: Record<string, string>): Promise<Response> {
+    return new Promise((resolve, reject) => {
+      http
+        .get(`${base}${target}`, { headers }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => {
+            const head = Object.entries(res.headers).flatMap(([name, value]): [string, string][] => (value === undefined ? [] : [[name, String(value)]]));
+            const empty = res.statusCode === 304 || res.statusCode === 302 || res.statusCode === 301;
+            resolve(new Response(empty ? null : Buffer.concat(chunks), { status: res.statusCode ?? 0, headers: head }));
+          });
+        })
+        .on('error', reject);
+    });
+  }
+
+  it.each(cases)('answers %s as the application does', async (_name, target, given) => {
+    const headers = Object.fromEntries(Object.entries(given).map(([name, value]) => [name, value === 'SESSION' ? cookie : value]));
+    const lean = await seen(await rawGet(target, headers));
+    const framework = await seen(await ctx.request(target, { headers }));
+    expect(lean).toEqual(framework);
+    expect(lean.headers['x-frame-options']).toBe('DENY');
+  });
+
+  it('answers HEAD and a matching ETag without a body', async () => {
+    const first = await fetch(`${base}/terms`);
+    const etag = first.headers.get('etag') ?? '';
+    const again = await fetch(`${base}/terms`, { headers: { 'If-None-Match': etag } });
+    expect(again.status).toBe(304);
+    expect(await seen(again)).toEqual(await seen(await ctx.request('/terms', { headers: { 'If-None-Match': etag } })));
+    const head = await fetch(`${base}/terms`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe(first.headers.get('content-length'));
+    expect(await head.text()).toBe('');
+  });
+
+  it('leaves the API and other methods to the application, and gives every answer a request id', async () => {
+    const api = await fetch(`${base}/api/health`);
+    expect(api.status).toBe(200);
+    expect(api.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'; base-uri 'none'");
+    const post = await fetch(`${base}/login`, { method: 'POST', headers: { Origin: base, 'Content-Type': 'application/json' }, body: '{}' });
+    expect(post.status).toBe(405);
+    const page = await fetch(`${base}/terms`, { headers: { 'X-Request-Id': 'trace-me' } });
+    expect(page.headers.get('x-request-id')).toBe('trace-me');
+    expect((await fetch(`${base}/terms`)).headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 });

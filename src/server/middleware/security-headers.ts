@@ -1,20 +1,45 @@
 import { createMiddleware } from 'hono/factory';
 import { STATIC_SECURITY_HEADERS } from '../../shared/static-headers.ts';
+import type { Config } from '../config.ts';
 import type { AppEnv } from '../context.ts';
 
 /** The API's own CSP: JSON needs nothing. Pages get theirs from the static handler. */
 export const API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'";
+const HSTS = 'max-age=63072000; includeSubDomains';
 
-/** Headers every response carries (docs/architecture.md, security rules). */
+/**
+ * Whether the answer carries Strict-Transport-Security: the site is public over HTTPS, or this
+ * request came over HTTPS (directly, or through a trusted proxy that says so).
+ */
+export function wantsHsts(config: Config, requestUrl: string, forwardedProto: string | undefined): boolean {
+  return config.publicUrl.startsWith('https:') || requestUrl.startsWith('https:') || (config.trustProxy && forwardedProto === 'https');
+}
+
+/**
+ * The security headers of an answer, as one object (the static fast path writes it as it is):
+ * the list a static host sends (docs/deploy.md), the API's CSP, HSTS where it applies.
+ */
+export function securityHeaderValues(hsts: boolean): Readonly<Record<string, string>> {
+  return hsts ? WITH_HSTS : WITHOUT_HSTS;
+}
+const WITHOUT_HSTS: Readonly<Record<string, string>> = { ...STATIC_SECURITY_HEADERS, 'Content-Security-Policy': API_CSP };
+const WITH_HSTS: Readonly<Record<string, string>> = { ...WITHOUT_HSTS, 'Strict-Transport-Security': HSTS };
+/** A header only this middleware sets: present when the answer was made through the context. */
+const MARK = 'permissions-policy';
+
+/**
+ * Headers every response carries (docs/architecture.md, security rules). Set before the handler
+ * runs, so an answer made through the context carries them from the start and keeps its own
+ * Referrer-Policy or page CSP; an answer a handler built itself (a stream) gets them afterwards.
+ * Setting headers on a finished answer would rebuild it as a stream, so that is the exception.
+ */
 export const securityHeaders = createMiddleware<AppEnv>(async (c, next) => {
+  const config = c.get('deps').config;
+  const headers = securityHeaderValues(wantsHsts(config, c.req.url, config.trustProxy ? c.req.header('x-forwarded-proto') : undefined));
+  for (const [name, value] of Object.entries(headers)) c.header(name, value);
   await next();
   const h = c.res.headers;
-  // The same list a static host sends (docs/deploy.md); a response may name its own Referrer-Policy.
-  for (const [name, value] of Object.entries(STATIC_SECURITY_HEADERS)) if (name !== 'Referrer-Policy' || !h.has(name)) h.set(name, value);
-  if (!h.has('Content-Security-Policy')) h.set('Content-Security-Policy', API_CSP);
-  const config = c.var.deps.config;
-  const forwardedProto = config.trustProxy ? c.req.header('x-forwarded-proto') : undefined;
-  if (forwardedProto === 'https' || new URL(c.req.url).protocol === 'https:' || config.publicUrl.startsWith('https:')) {
-    h.set('Strict-Transport-Security', 'max-age=63072000; includeSubDomains');
-  }
+  if (h.has(MARK)) return;
+  for (const [name, value] of Object.entries(headers))
+    if ((name !== 'Referrer-Policy' && name !== 'Content-Security-Policy') || !h.has(name)) h.set(name, value);
 });

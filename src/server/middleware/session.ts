@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
+import { parse } from 'hono/utils/cookie';
 import type { AppEnv } from '../context.ts';
 import { validateSession } from '../services/sessions.ts';
 
@@ -25,7 +26,14 @@ export function clearSessionCookie(c: Context<AppEnv>): void {
 }
 
 export function sessionToken(c: Context<AppEnv>): string | undefined {
-  return getCookie(c, sessionCookieName(c.var.deps.config.publicUrl));
+  return getCookie(c, sessionCookieName(c.get('deps').config.publicUrl));
+}
+
+/** The session token in a `Cookie` header (for code that has the header, not a context). */
+export function sessionTokenOf(cookieHeader: string | undefined, publicUrl: string): string | undefined {
+  if (!cookieHeader) return undefined;
+  const name = sessionCookieName(publicUrl);
+  return parse(cookieHeader, name)[name];
 }
 
 /** Reads the session cookie and sets `user` (or null) for the routes after it. */
