@@ -1,9 +1,11 @@
 // @ts-check
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'astro/config';
 import react from '@astrojs/react';
 import tailwindcss from '@tailwindcss/vite';
 import clientDirectives from './builds/directives.ts';
 import buildManifests from './builds/integration.ts';
+import { addModulePreloads } from './scripts/page-js.ts';
 
 // Static output: every page is prerendered; dynamic routes are one shell each (see src/shared/routes.ts).
 export default defineConfig({
@@ -14,6 +16,15 @@ export default defineConfig({
   integrations: [
     react(),
     clientDirectives(),
+    // Before the manifests (which compress the pages): each page lists the modules it loads at start.
+    {
+      name: 'fieldwork-modulepreload',
+      hooks: {
+        'astro:build:done': ({ dir, logger }) => {
+          logger.info(`modulepreload links added to ${addModulePreloads(fileURLToPath(dir))} pages`);
+        },
+      },
+    },
     buildManifests({
       // Route rules (docs/product.md §2: a server-provided redirect for a path), applied by the Node server and the browser's guard.
       routeRules: {
@@ -35,10 +46,17 @@ export default defineConfig({
         output: {
           codeSplitting: {
             groups: [
-              { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
+              { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]|rolldown[\\/]runtime/ },
               {
                 name: 'shell',
-                test: /src[\\/]platform[\\/](?!upload\.ts)|src[\\/]stores[\\/]|src[\\/]shared[\\/](route-rules|routes|roles|ui-constants)\.ts|src[\\/]lib[\\/]form-errors\.ts|node_modules[\\/]nanostores[\\/]/,
+                test: /src[\\/]platform[\\/](?!upload\.ts)|src[\\/]stores[\\/]|src[\\/]shared[\\/](route-rules|routes|roles|ui-constants)\.ts|src[\\/]lib[\\/](form-errors|navigation|navigation-target|use-client-store|use-auth|user|lazy-module|session)\.ts|node_modules[\\/]nanostores[\\/]|node_modules[\\/]astro[\\/]dist[\\/]transitions[\\/]|vite[\\/]preload-helper/,
+              },
+              // The UI kit's parts nearly every island draws (buttons, fields, alerts, icons) and
+              // Radix's small shared internals: one chunk instead of ~15 of under 1 KB, each of
+              // which costs a request and its ~0.7 KB of headers (issue 19, "page weight").
+              {
+                name: 'ui',
+                test: /src[\\/]components[\\/](ui[\\/](alert|avatar|badge|button|card|form-field|input|label|password-input|skeleton|spinner)\.tsx|icons\.tsx|FormAlert\.tsx)|src[\\/]lib[\\/]utils\.ts|node_modules[\\/](clsx|tailwind-merge|class-variance-authority)[\\/]|node_modules[\\/]@radix-ui[\\/](primitive|react-(slot|compose-refs|primitive|context|use-layout-effect|use-controllable-state|use-callback-ref|id|label|use-effect-event|use-is-hydrated|avatar))[\\/]/,
               },
             ],
           },

@@ -23,8 +23,9 @@ import { fileURLToPath } from 'node:url';
 import type { Options as CannonOptions } from 'autocannon';
 import { createFreshDatabase, postgresReachable, type FreshDatabase } from '../tests/support/postgres.ts';
 import { lighthousePages, lighthouseTable, type LighthouseRow } from './bench-lighthouse.ts';
-import { seedBench as seed, type Seeded } from './bench-seed.ts';
-import { cannon, freePort, percentile, spawnServer, stopServer, waitForHealth, type ServerChild } from './bench-server.ts';
+import { MAIL_GOAL_P95_MS, mailBenchLines, mailBenchTable, startMailBench, type MailBench, type MailBenchCase } from './bench-mail.ts';
+import { BULK_APPROVE_CASE, benchBulkApprove, seedBench as seed, type Seeded } from './bench-seed.ts';
+import { cannon, freePort, percentile, spawnServer, stopServer, waitForHealth, writeBenchmarksSection, type ServerChild } from './bench-server.ts';
 import { buildIfStale } from './start.ts';
 import { NGINX, startNginx } from '../tests/support/nginx.ts';
 
@@ -80,6 +81,21 @@ const CASES: readonly BenchCase[] = [
     headers: asAdmin,
   },
   { name: 'survey results (500 responses, admin)', path: (s) => `/api/admin/surveys/${s.surveyId}/results`, expectedStatus: 200, headers: asAdmin },
+  // The large project (scripts/bench-seed.ts, `seedLarge`): 200,000 entries and 100,000 responses.
+  {
+    name: 'review queue (200,000 entries, admin)',
+    path: (s) => `/api/admin/missions/${s.largeMissionId}/submissions?status=submitted`,
+    expectedStatus: 200,
+    headers: asAdmin,
+  },
+  {
+    name: 'review queue by name (200,000 entries, admin)',
+    path: (s) => `/api/admin/missions/${s.largeMissionId}/submissions?status=submitted&sort=name`,
+    expectedStatus: 200,
+    headers: asAdmin,
+  },
+  { name: 'survey results (100,000 responses, admin)', path: (s) => `/api/admin/surveys/${s.largeSurveyId}/results`, expectedStatus: 200, headers: asAdmin },
+  { name: 'CSV export (100,000 responses, admin)', path: (s) => `/api/admin/surveys/${s.largeSurveyId}/responses.csv`, expectedStatus: 200, headers: asAdmin },
 ];
 
 interface CaseResult {
@@ -154,6 +170,7 @@ interface Held {
   dataDir: string;
   fresh?: FreshDatabase;
   server?: ServerChild;
+  mail?: MailBench;
   released?: boolean;
 }
 
@@ -163,7 +180,8 @@ let held: Held | undefined;
 async function release(resources: Held, failures: string[]): Promise<void> {
   if (resources.released) return;
   resources.released = true;
-  const { server, fresh, dataDir } = resources;
+  const { server, fresh, dataDir, mail } = resources;
+  await mail?.close().catch(() => {});
   if (server && server.child.exitCode === null && server.child.signalCode === null) {
     server.child.kill('SIGKILL');
     await server.exited;
@@ -238,6 +256,7 @@ async function benchBackend(
   failures: string[],
   lighthouse: LighthouseRow[] | null,
   peers: PeerRow[] | null,
+  mails: { backend: string; cases: MailBenchCase[] }[],
 ): Promise<void> {
   const resources: Held = { dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'fw-bench-')) };
   held = resources;
@@ -248,7 +267,10 @@ async function benchBackend(
     const seeded = await seed(fresh ? { kind: 'postgres', connection: fresh.url, poolSize: 2 } : { kind: 'pglite', dataDir });
 
     const port = await freePort();
-    const env: Record<string, string> = { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+    // Mail goes to an SMTP sink of the bench's own, which times each mail's arrival (scripts/bench-mail.ts).
+    const mail = await startMailBench();
+    resources.mail = mail;
+    const env: Record<string, string> = { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...mail.env };
     if (fresh) env.DATABASE_URL = fresh.url;
     const startedAt = performance.now();
     const server = spawnServer(env, port);
@@ -297,6 +319,33 @@ async function benchBackend(
           `${result.requests} responses${bad ? `, ${result.errors} errors (${result.timeouts} timeouts), unexpected ${JSON.stringify(result.unexpected)}` : ''}`,
       );
       if (bad) failures.push(`${backend} / ${benchCase.name}: ${result.errors} errors, unexpected statuses ${JSON.stringify(result.unexpected)}`);
+    }
+    // Bulk approve changes state: timed in a loop of its own on entries not approved yet (scripts/bench-seed.ts).
+    const bulk = await benchBulkApprove(server.url, seeded);
+    const bulkSorted = [...bulk.latencies].sort((a, b) => a - b);
+    const bulkSeconds = bulk.latencies.reduce((sum, ms) => sum + ms, 0) / 1000;
+    results.push({
+      backend,
+      name: BULK_APPROVE_CASE,
+      requests: bulk.latencies.length,
+      requestsPerSecond: bulkSeconds > 0 ? bulk.latencies.length / bulkSeconds : 0,
+      p50Ms: percentile(bulkSorted, 50),
+      p99Ms: percentile(bulkSorted, 99),
+      errors: bulk.failures.length,
+      timeouts: 0,
+      unexpected: {},
+      unexpectedTotal: 0,
+    });
+    console.log(`  ${BULK_APPROVE_CASE}: p50 ${percentile(bulkSorted, 50).toFixed(2)} ms, max ${(bulkSorted.at(-1) ?? Number.NaN).toFixed(2)} ms`);
+    for (const failure of bulk.failures) failures.push(`${backend} / ${failure}`);
+    // Mail caused by an action, from the action's answer to the mail server: a reset link, a "changes requested".
+    try {
+      const cases = await mail.measure(server.url, seeded);
+      mails.push({ backend, cases });
+      for (const line of mailBenchLines(backend, cases)) console.log(line);
+      for (const c of cases) if (c.p95Ms > MAIL_GOAL_P95_MS) failures.push(`${backend} / mail ${c.name}: p95 ${Math.round(c.p95Ms)} ms, above the goal`);
+    } catch (error) {
+      failures.push(`${backend} / mail: ${error instanceof Error ? error.message : String(error)}`);
     }
     const rss = peakRss(server.child.pid);
     for (const result of results) rows.push({ ...result, peakRssBytes: rss });
@@ -396,11 +445,12 @@ async function main(): Promise<void> {
 
   const lighthouse: LighthouseRow[] = [];
   const peers: PeerRow[] = [];
+  const mails: { backend: string; cases: MailBenchCase[] }[] = [];
   const withLighthouse = process.env.BENCH_LIGHTHOUSE !== '0';
   for (const backend of backends) {
     try {
       // Page loads do not depend on the backend: Lighthouse runs once, on the default install's.
-      await benchBackend(backend, seconds, rows, failures, withLighthouse && backend === 'PGlite' ? lighthouse : null, peers);
+      await benchBackend(backend, seconds, rows, failures, withLighthouse && backend === 'PGlite' ? lighthouse : null, peers, mails);
     } catch (error) {
       failures.push(error instanceof Error ? error.message : String(error));
     }
@@ -410,9 +460,13 @@ async function main(): Promise<void> {
   if (peers.length > 0) section += `\n\n${peersTable(rows, peers)}`;
   if (lighthouse.length > 0) section += `\n\n${lighthouseTable(lighthouse)}`;
   console.log(`\n${section}\n`);
+  if (mails.length > 0) console.log(`${mailBenchTable(mails)}\n`);
   if (process.env.BENCH_WRITE === '1') {
     if (failures.length > 0) console.log('Not updating docs/benchmarks.md: the run had failures.');
-    else writeDoc(section);
+    else {
+      writeDoc(section);
+      if (mails.length > 0) writeBenchmarksSection('bench-mail', mailBenchTable(mails));
+    }
   }
   if (failures.length > 0) {
     console.error(`Benchmark failed:\n- ${failures.join('\n- ')}`);

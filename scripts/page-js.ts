@@ -1,20 +1,46 @@
 /**
- * `npm run page-js -- <page> [--first-visit]`: the JavaScript a built page loads at start, gzip,
- * file by file (what the browser fetches before anyone interacts): its module scripts, the islands
- * that hydrate at once (`client:load`; `client:consent` too on a first visit, when the cookie
- * banner shows) and their static imports. Dynamic `import()`s are listed apart: they load later,
- * on demand. Used to check the JS budget of a page (a survey screen: ≤ 150 KB gzip).
+ * `npm run page-js -- [<page>…] [--first-visit] [-v]`: the JavaScript a built page loads at start,
+ * brotli (the copies the build writes beside each file, what the server sends), file by file: its
+ * module scripts, the islands that hydrate at once (`client:load`; `client:consent` too on a first
+ * visit, when the cookie banner shows) and their static imports. Dynamic `import()`s are listed
+ * apart: they load later, on demand (a dialog when opened, a header menu on interaction or idle).
  *
- *   npm run page-js -- surveys/_/index.html
+ * With no page named it checks every page of the route table against its budget
+ * (`PAGE_JS_BUDGETS`, first visit counted) and exits 1 when one is over: `npm run budget`, and the
+ * function `checkPageJsBudgets(distDir)` for `npm run bench`.
+ *
+ *   npm run page-js -- surveys/_/index.html -v
+ *   npm run budget
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { ROUTES, shellPath, type Access } from '../src/shared/routes.ts';
+
+/**
+ * JavaScript budgets, bytes brotli at start on a first visit (docs/benchmarks.md, issue "page
+ * weight"): public and guest pages 90 KB, the participant's survey screen 150 KB, every other
+ * signed-in page 150 KB, the admin area (staff on desktops, charts and builders) 250 KB.
+ */
+export const PAGE_JS_BUDGETS = {
+  guest: 90_000,
+  public: 90_000,
+  maintenance: 90_000,
+  survey: 150_000,
+  auth: 150_000,
+  admin: 250_000,
+} as const satisfies Record<Access | 'survey', number>;
+
+/** The budget of a route pattern. */
+export function pageJsBudget(pattern: string, access: Access): number {
+  return pattern === '/surveys/:id' ? PAGE_JS_BUDGETS.survey : PAGE_JS_BUDGETS[access];
+}
 
 export interface PageJs {
   page: string;
-  files: { url: string; gzip: number }[];
-  gzipBytes: number;
+  files: { url: string; bytes: number }[];
+  /** Brotli bytes of every file loaded at start. */
+  bytes: number;
   /** Chunks the start-up code can import later (not counted). */
   lazy: string[];
 }
@@ -22,10 +48,24 @@ export interface PageJs {
 const STATIC_IMPORT = /(?:from\s*|import\s*)["'](\.\/[^"']+\.js)["']/g;
 const DYNAMIC_IMPORT = /import\(\s*["'`](\.\/[^"'`]+\.js)["'`]\s*\)/g;
 
-export function pageJs(distDir: string, page: string, options: { firstVisit?: boolean } = {}): PageJs {
-  const html = fs.readFileSync(path.join(distDir, page), 'utf8');
+/** The brotli size of a built file: its `.br` copy when the build wrote one. */
+function brotliBytes(file: string): number {
+  const copy = `${file}.br`;
+  if (fs.existsSync(copy)) return fs.statSync(copy).size;
+  return zlib.brotliCompressSync(fs.readFileSync(file), { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+}
+
+/**
+ * `firstVisit` is kept for the command line: the cookie banner (`client:consent`) now loads when a
+ * visitor reaches for it, first visit or not, so it is never counted. `islands`: the `client:`
+ * directives counted (default `load` and `idle`: the header's controls load right after the page).
+ */
+export function pageJs(distDir: string, page: string, options: { firstVisit?: boolean; islands?: readonly string[] } = {}): PageJs {
+  return pageJsOf(distDir, page, fs.readFileSync(path.join(distDir, page), 'utf8'), options.islands ?? ['load', 'idle']);
+}
+
+function pageJsOf(distDir: string, page: string, html: string, eager: readonly string[]): PageJs {
   const roots = new Set<string>([...html.matchAll(/<script[^>]*\ssrc="(\/_astro\/[^"]+\.js)"/g)].map((m) => m[1] ?? ''));
-  const eager = options.firstVisit ? ['load', 'consent'] : ['load'];
   for (const island of html.matchAll(/<astro-island\b[^>]*>/g)) {
     const tag = island[0];
     const client = /\sclient="([^"]+)"/.exec(tag)?.[1] ?? '';
@@ -41,15 +81,61 @@ export function pageJs(distDir: string, page: string, options: { firstVisit?: bo
     if (seen.has(url)) return;
     const file = path.join(distDir, url);
     if (!fs.existsSync(file)) return;
-    const code = fs.readFileSync(file);
-    seen.set(url, zlib.gzipSync(code, { level: 9 }).length);
-    const text = code.toString('utf8');
+    seen.set(url, brotliBytes(file));
+    const text = fs.readFileSync(file, 'utf8');
     for (const m of text.matchAll(STATIC_IMPORT)) visit(path.posix.join(path.posix.dirname(url), m[1] ?? ''));
     for (const m of text.matchAll(DYNAMIC_IMPORT)) lazy.add(path.posix.join(path.posix.dirname(url), m[1] ?? ''));
   };
   for (const root of roots) visit(root);
-  const files = [...seen].map(([url, gzip]) => ({ url, gzip })).sort((a, b) => b.gzip - a.gzip);
-  return { page, files, gzipBytes: files.reduce((sum, f) => sum + f.gzip, 0), lazy: [...lazy].filter((url) => !seen.has(url)) };
+  const files = [...seen].map(([url, bytes]) => ({ url, bytes })).sort((a, b) => b.bytes - a.bytes);
+  return { page, files, bytes: files.reduce((sum, f) => sum + f.bytes, 0), lazy: [...lazy].filter((url) => !seen.has(url)) };
+}
+
+/**
+ * The build step (astro.config.mjs) that lists, in each page's <head>, every module its scripts and
+ * `client:load` islands import at start (`<link rel="modulepreload">`): the browser fetches them
+ * at once instead of discovering them import by import (3–4 round trips on a phone; issue 19,
+ * Largest Contentful Paint). Runs before the build manifests integration compresses the pages.
+ */
+export function addModulePreloads(distDir: string): number {
+  let pages = 0;
+  const walk = (dir: string): string[] =>
+    fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+      const full = path.join(dir, entry.name);
+      return entry.isDirectory() ? walk(full) : entry.name.endsWith('.html') ? [full] : [];
+    });
+  for (const file of walk(distDir)) {
+    const html = fs.readFileSync(file, 'utf8');
+    if (!html.includes('</head>') || html.includes('rel="modulepreload"')) continue;
+    const scripts = new Set([...html.matchAll(/<script[^>]*\ssrc="(\/_astro\/[^"]+\.js)"/g)].map((m) => m[1] ?? ''));
+    const urls = pageJsOf(distDir, path.relative(distDir, file), html, ['load'])
+      .files.map((f) => f.url)
+      .filter((url) => !scripts.has(url))
+      .sort();
+    if (urls.length === 0) continue;
+    const links = urls.map((url) => `<link rel="modulepreload" href="${url}">`).join('');
+    fs.writeFileSync(file, html.replace('</head>', `${links}</head>`));
+    pages++;
+  }
+  return pages;
+}
+
+export interface BudgetRow {
+  pattern: string;
+  page: string;
+  bytes: number;
+  budget: number;
+}
+
+/** Every page of the route table on a first visit, with its budget; the ones over budget fail `npm run budget`. */
+export function checkPageJsBudgets(distDir: string): { rows: BudgetRow[]; over: BudgetRow[] } {
+  const rows: BudgetRow[] = [];
+  for (const route of ROUTES) {
+    const page = path.posix.join(shellPath(route.pattern).replace(/^\//, ''), 'index.html');
+    if (!fs.existsSync(path.join(distDir, page))) continue; // a route rule's redirect, no page of its own
+    rows.push({ pattern: route.pattern, page, bytes: pageJs(distDir, page, { firstVisit: true }).bytes, budget: pageJsBudget(route.pattern, route.access) });
+  }
+  return { rows, over: rows.filter((row) => row.bytes > row.budget) };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -57,11 +143,23 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const firstVisit = args.includes('--first-visit');
   const verbose = args.includes('-v');
   const dist = path.resolve(process.env.DIST_DIR ?? 'dist');
-  for (const page of args.filter((a) => !a.startsWith('-'))) {
+  const pages = args.filter((a) => !a.startsWith('-'));
+  for (const page of pages) {
     const result = pageJs(dist, page, { firstVisit });
-    if (verbose) for (const f of result.files) console.log(String(f.gzip).padStart(8), f.url);
+    if (verbose) for (const f of result.files) console.log(String(f.bytes).padStart(8), f.url);
     console.log(
-      `${page}${firstVisit ? ' (first visit)' : ''}: ${result.files.length} scripts at start, ${(result.gzipBytes / 1024).toFixed(1)} KiB gzip (${result.gzipBytes} bytes); ${result.lazy.length} chunks load on demand`,
+      `${page}${firstVisit ? ' (first visit)' : ''}: ${result.files.length} scripts at start, ${(result.bytes / 1000).toFixed(1)} KB brotli (${result.bytes} bytes); ${result.lazy.length} chunks load on demand`,
     );
+  }
+  if (pages.length === 0) {
+    const { rows, over } = checkPageJsBudgets(dist);
+    for (const row of rows)
+      console.log(
+        `${row.bytes > row.budget ? 'OVER' : 'ok  '} ${row.pattern.padEnd(44)} ${(row.bytes / 1000).toFixed(1).padStart(6)} KB of ${(row.budget / 1000).toFixed(0)} KB brotli (first visit)`,
+      );
+    if (over.length > 0) {
+      console.error(`${over.length} page(s) over their JavaScript budget: ${over.map((row) => row.pattern).join(', ')}`);
+      process.exitCode = 1;
+    }
   }
 }

@@ -9,6 +9,7 @@ import type { BuildMeta, LatestBuild } from '../shared/build-manifest.ts';
 import { RELOAD_GUARD_MS } from '../shared/ui-constants.ts';
 import { $build, isOutdated } from '../stores/build.ts';
 import { readItem, session, writeItem, type StorageLike } from '../platform/storage.ts';
+import { EARLY_BUILD_LATEST, takeEarlyResponse } from '../platform/early.ts';
 
 export const BUILD_CHECK_INTERVAL_MS = 60 * 60 * 1000;
 export const CHUNK_ERROR_EVENT = 'chunk-error';
@@ -19,7 +20,9 @@ const defaultFetch: Fetch = (input, init) => fetch(input, init);
 
 export async function fetchLatestBuild(doFetch: Fetch = defaultFetch, now: () => number = Date.now): Promise<LatestBuild | null> {
   try {
-    const response = await doFetch(`/builds/latest.json?${now()}`, { cache: 'no-store' });
+    // The first check takes the answer the page's <head> asked for (src/platform/early.ts).
+    const early = doFetch === defaultFetch ? await takeEarlyResponse(EARLY_BUILD_LATEST) : null;
+    const response = early ?? (await doFetch(`/builds/latest.json?${now()}`, { cache: 'no-store' }));
     if (!response.ok) return null;
     const data = (await response.json()) as Partial<LatestBuild> | null;
     return data && typeof data.id === 'string' && data.id !== '' ? { id: data.id, timestamp: Number(data.timestamp) || 0 } : null;
@@ -30,7 +33,9 @@ export async function fetchLatestBuild(doFetch: Fetch = defaultFetch, now: () =>
 
 export async function fetchBuildMeta(id: string, doFetch: Fetch = defaultFetch): Promise<BuildMeta | null> {
   try {
-    const response = await doFetch(`/builds/meta/${encodeURIComponent(id)}.json`);
+    const path = `/builds/meta/${encodeURIComponent(id)}.json`;
+    const early = doFetch === defaultFetch ? await takeEarlyResponse(path) : null;
+    const response = early ?? (await doFetch(path));
     if (!response.ok) return null;
     const meta = (await response.json()) as BuildMeta | null;
     return meta && typeof meta === 'object' && meta.matcher ? meta : null;

@@ -8,6 +8,7 @@
 import type { MailSwitches } from '../shared/notifications.ts';
 import type { Role, UserStatus } from '../shared/roles.ts';
 import type { TokenType } from '../shared/tokens.ts';
+import { takeEarlyResponse } from './early.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -120,15 +121,20 @@ export async function api<T>(method: HttpMethod, path: string, body?: unknown, i
 
   let response: Response;
   try {
-    response = await fetch(path, {
-      method,
-      headers,
-      body: payload,
-      credentials: 'include',
-      cache: 'no-store',
-      signal: init.signal,
-      ...(keepalive ? { keepalive: true } : {}),
-    });
+    // Asked for already by the page's <head> (src/platform/early.ts): that answer, once.
+    const early = method === 'GET' && !keepalive ? await takeEarlyResponse(path) : null;
+    if (init.signal?.aborted) throw new DOMException('The call was aborted', 'AbortError');
+    response =
+      early ??
+      (await fetch(path, {
+        method,
+        headers,
+        body: payload,
+        credentials: 'include',
+        cache: 'no-store',
+        signal: init.signal,
+        ...(keepalive ? { keepalive: true } : {}),
+      }));
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
     throw new ApiError(0, 'network_error', NETWORK_MESSAGE);

@@ -4,7 +4,7 @@ import { HTTPException } from 'hono/http-exception';
 import { JSON_BODY_LIMIT_BYTES } from '../shared/limits.ts';
 import { redactSecrets } from '../shared/redact.ts';
 import type { AppDeps, AppEnv } from './context.ts';
-import { ApiError, errorBody } from './errors.ts';
+import { ApiError, databaseUnavailable, errorBody, invalidText, isDatabaseUnavailable, isInvalidText } from './errors.ts';
 import { sameOriginOnly } from './middleware/csrf.ts';
 import { requestLog } from './middleware/request-log.ts';
 import { securityHeaders } from './middleware/security-headers.ts';
@@ -120,7 +120,10 @@ export function createApp(deps: AppDeps, pages?: Hono<AppEnv>) {
     onError: (c) => c.json(errorBody('payload_too_large', 'The request body is too large'), 413),
   });
   // Uploads carry their own, larger limits (routes/media.ts and the admin tools' routes); every other call this one.
-  app.use('/api/*', (c, next) => (c.req.method === 'POST' && OWN_BODY_LIMIT.has(c.req.path) ? next() : jsonBodyLimit(c, next)));
+  // GET and HEAD carry no body; looking for one would build the whole Fetch request (a measurable share of a read).
+  app.use('/api/*', (c, next) =>
+    c.req.method === 'GET' || c.req.method === 'HEAD' || (c.req.method === 'POST' && OWN_BODY_LIMIT.has(c.req.path)) ? next() : jsonBodyLimit(c, next),
+  );
   app.use('/api/*', sameOriginOnly);
   app.use('/api/*', loadSession);
   app.route('/api', apiRoutes());
@@ -137,6 +140,18 @@ export function createApp(deps: AppDeps, pages?: Hono<AppEnv>) {
     }
     if (error instanceof HTTPException) {
       return c.json(errorBody('http_error', error.message || 'Request failed'), error.status);
+    }
+    if (isInvalidText(error)) {
+      // A NUL character the database cannot store (found by the fuzzer, docs/fuzzing.md): the client's input, a 400.
+      const invalid = invalidText();
+      return c.json(errorBody(invalid.code, invalid.message), invalid.status);
+    }
+    if (isDatabaseUnavailable(error)) {
+      // PostgreSQL restarting or out of reach: 503 with Retry-After, never a 500 (docs/deploy.md, "What happens when…").
+      (c.var.logger ?? deps.logger).warn({ err: error, path: redactSecrets(c.req.path) }, 'database unavailable');
+      const unavailable = databaseUnavailable();
+      for (const [name, value] of Object.entries(unavailable.headers ?? {})) c.header(name, value);
+      return c.json(errorBody(unavailable.code, unavailable.message), unavailable.status);
     }
     (c.var.logger ?? deps.logger).error({ err: error, path: redactSecrets(c.req.path) }, 'unhandled error');
     return c.json(errorBody('internal_error', 'Internal Server Error'), 500);

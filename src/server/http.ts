@@ -14,7 +14,7 @@ import type { z } from 'zod';
 import { ELEVATED_ROLES, type Role } from '../shared/roles.ts';
 import type { AppEnv } from './context.ts';
 import type { User } from './db/schema/index.ts';
-import { ApiError, jsonError, notFound } from './errors.ts';
+import { ApiError, invalidText, jsonError, notFound } from './errors.ts';
 import type { RateLimitRule } from './services/rate-limit.ts';
 import { hitRateLimit } from './services/rate-limit.ts';
 
@@ -62,22 +62,28 @@ export function pathId(c: Context<AppEnv>, name: string, what: string): number {
   return id;
 }
 
-/** Field errors from a zod error, keyed by the first path segment. */
+/**
+ * Field errors from a zod error, keyed by the first path segment. Collected in a Map: a client's
+ * key may be `__proto__` or `constructor` (a plain object's inherited members).
+ */
 export function fieldErrors(error: { issues: readonly z.core.$ZodIssue[] }): Record<string, string[]> {
-  const fields: Record<string, string[]> = {};
+  const fields = new Map<string, string[]>();
+  const listOf = (key: string) => {
+    let list = fields.get(key);
+    if (!list) fields.set(key, (list = []));
+    return list;
+  };
   for (const issue of error.issues) {
-    const key = issue.path.length > 0 ? String(issue.path[0]) : '_';
-    const list = (fields[key] ??= []);
+    const list = listOf(issue.path.length > 0 ? String(issue.path[0]) : '_');
     // Unknown keys (strict objects) name the extra field; nested ones are reported on their parent.
     if (issue.code === 'unrecognized_keys') {
       if (issue.path.length > 0) list.push(`Unexpected field: ${issue.path.slice(1).concat(issue.keys.join(', ')).join('.')}`);
-      else for (const extra of issue.keys) (fields[extra] ??= []).push('Unexpected field');
+      else for (const extra of issue.keys) listOf(extra).push('Unexpected field');
       continue;
     }
     if (!list.includes(issue.message)) list.push(issue.message);
   }
-  for (const [key, list] of Object.entries(fields)) if (list.length === 0) delete fields[key];
-  return fields;
+  return Object.fromEntries([...fields].filter(([, list]) => list.length > 0));
 }
 
 /** The one 400 of a body, query or path that fails its schema (docs/api.md): `validation_failed` with `fields`. */
@@ -105,7 +111,27 @@ async function readJsonBody(c: { req: Pick<HonoRequest, 'header' | 'text' | 'bod
   } catch {
     throw new ApiError(400, 'invalid_json', 'The request body is not valid JSON');
   }
+  if (holdsNul(body)) throw invalidText();
   c.req.bodyCache.json = Promise.resolve(body);
+}
+
+/** Whether a parsed JSON value has a NUL character in a key or a string (PostgreSQL cannot store one); no recursion: nesting may be deep. */
+function holdsNul(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const current = stack.pop();
+    if (typeof current === 'string') {
+      if (current.includes('\u0000')) return true;
+    } else if (Array.isArray(current)) {
+      for (const item of current as unknown[]) stack.push(item);
+    } else if (typeof current === 'object' && current !== null) {
+      for (const [key, item] of Object.entries(current)) {
+        if (key.includes('\u0000')) return true;
+        stack.push(item);
+      }
+    }
+  }
+  return false;
 }
 
 /** Validates the JSON body with a shared schema (`c.req.valid('json')` in the handler); 400 with field errors otherwise. */

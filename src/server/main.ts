@@ -1,16 +1,17 @@
 import cluster from 'node:cluster';
 import fs from 'node:fs';
-import type { Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
-import { createAdaptorServer } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
 import { KNOWN_FLAGS } from '../shared/flags.ts';
 import { createApp } from './app.ts';
 import { reportReady, runPrimary } from './cluster.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { openDatabase, type Database } from './db/index.ts';
+import { drainRefusedBodies } from './drain.ts';
 import { DataDirLockedError, acquireLock, type HeldLock } from './db/lock.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createMailer } from './mail/mailer.ts';
@@ -20,7 +21,7 @@ import { systemClock } from './services/clock.ts';
 import { setFlag } from './services/flags.ts';
 import { pruneRateLimits } from './services/rate-limit.ts';
 import { deleteExpiredSessions } from './services/sessions.ts';
-import { createStaticSite } from './static.ts';
+import { createStaticSite, staticListener } from './static.ts';
 import { createStorage } from './storage/index.ts';
 
 /** How long in-flight requests may take to finish after SIGTERM. */
@@ -125,9 +126,14 @@ export async function startServer(config: Config, logger: Logger = createLogger(
   const site = config.serveStatic ? createStaticSite(config.distDir, logger) : null;
   if (!site) logger.info('SERVE_STATIC=0: serving the API only; pages come from a static host');
   const storage = createStorage(config);
-  const app = createApp({ database: db, mailer, config, logger, clock: systemClock, jobs: queue, storage }, site?.pages);
+  const deps = { database: db, mailer, config, logger, clock: systemClock, jobs: queue, storage };
+  const app = createApp(deps, site?.pages);
 
-  const server = createAdaptorServer({ fetch: app.fetch, hostname: config.host, port: config.port }) as Server;
+  // Refused requests' unread bodies are drained by drain.ts (docs/decisions/021-draining-refused-bodies.md), not the adapter.
+  const apiListener = getRequestListener(app.fetch, { hostname: config.host, autoCleanupIncoming: false });
+  // Pages and files take the lean path in front of the application (static.ts, `staticListener`).
+  const server = createServer(site ? staticListener(site, deps, apiListener) : apiListener);
+  drainRefusedBodies(server);
   // Idle keep-alive connections stay open longer than the clients and proxies in front of us keep
   // theirs (load balancers: 60 s): a server that closes first races a client reusing the socket,
   // and a POST sent into a closing socket fails with ECONNRESET (not retried by the client).

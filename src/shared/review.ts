@@ -173,11 +173,16 @@ export interface ReviewInboxItem extends ReviewQueueItem {
   project: { id: number; name: string };
 }
 
-/** `GET /api/admin/submissions`: a page of the inbox, oldest first; `nextCursor` asks for the page after it (null at the end); `total` counts every match of the filters. */
+/**
+ * `GET /api/admin/submissions`: a page of the inbox, oldest first; `nextCursor` asks for the page
+ * after it (null at the end); `total` counts every match of the filters, exactly up to
+ * `REVIEW_TOTAL_EXACT_MAX`, beyond it the database's estimate (`totalEstimated` true).
+ */
 export interface ReviewInboxPage {
   items: ReviewInboxItem[];
   nextCursor: string | null;
   total: number;
+  totalEstimated: boolean;
 }
 
 /** Where a page of the inbox ends: the last row's moment (UTC, microseconds) and id. */
@@ -223,6 +228,77 @@ export function decodeInboxCursor(raw: string): ReviewInboxCursor | null {
   if (!CURSOR_MOMENT.test(at) || Number.isNaN(Date.parse(at)) || new Date(Date.parse(at)).toISOString().slice(0, 19) !== at.slice(0, 19)) return null;
   if (!/^[1-9]\d{0,9}$/.test(id) || Number(id) > 2_147_483_647) return null;
   return { at, id: Number(id) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// A mission's review queue (`GET /api/admin/missions/{id}/submissions`): the list contract, plus keyset paging
+
+/** The queue's sorts: `submitted` (when submitted, created for drafts; latest first) and `name` (last, then first name, A to Z). */
+export const REVIEW_QUEUE_SORTS = ['submitted', 'name'] as const;
+export type ReviewQueueSort = (typeof REVIEW_QUEUE_SORTS)[number];
+
+/** Up to this many matches `total` is counted exactly; beyond it, it is the database's estimate and `totalEstimated` is true. */
+export const REVIEW_TOTAL_EXACT_MAX = 1_000;
+
+/**
+ * `GET /api/admin/missions/{id}/submissions`: a page of the list contract, plus `nextCursor` (pass
+ * it as `cursor` for the rows after this page, keyset on the sort: null on the last page) and
+ * `totalEstimated` (`total` is an estimate: more than `REVIEW_TOTAL_EXACT_MAX` match).
+ */
+export interface ReviewQueuePage {
+  items: ReviewQueueItem[];
+  total: number;
+  page: number;
+  pageSize: number;
+  nextCursor: string | null;
+  totalEstimated: boolean;
+}
+
+/**
+ * Where a page of a mission's queue ends, for its sort and direction: `submitted`: the last row's
+ * moment (UTC, microseconds); `name`: its participant's last and first name in lower case; and its id.
+ */
+export type ReviewQueueCursor =
+  { sort: 'submitted'; dir: 'asc' | 'desc'; at: string; id: number } | { sort: 'name'; dir: 'asc' | 'desc'; last: string; first: string; id: number };
+
+const QUEUE_CURSOR_PREFIX = 'q1.';
+/** A name in a cursor is at most this long (names are shorter; the bound keeps a forged cursor small). */
+const QUEUE_CURSOR_NAME_MAX = 500;
+
+/** The opaque cursor of the queue's page after `cursor`'s row. */
+export function encodeQueueCursor(cursor: ReviewQueueCursor): string {
+  const key = cursor.sort === 'submitted' ? [cursor.at] : [cursor.last, cursor.first];
+  return `${QUEUE_CURSOR_PREFIX}${toBase64Url(JSON.stringify([cursor.sort, cursor.dir, ...key, cursor.id]))}`;
+}
+
+/** The cursor a client sent back, or null when it is not one `encodeQueueCursor` made. */
+export function decodeQueueCursor(raw: string): ReviewQueueCursor | null {
+  if (raw.length > 4 * QUEUE_CURSOR_NAME_MAX || !raw.startsWith(QUEUE_CURSOR_PREFIX)) return null;
+  const text = fromBase64Url(raw.slice(QUEUE_CURSOR_PREFIX.length));
+  if (text === null) return null;
+  let parts: unknown;
+  try {
+    parts = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(parts)) return null;
+  const [sort, dir, ...rest] = parts as unknown[];
+  const id = rest.pop();
+  if (dir !== 'asc' && dir !== 'desc') return null;
+  if (typeof id !== 'number' || !Number.isInteger(id) || id < 1 || id > 2_147_483_647) return null;
+  if (sort === 'submitted') {
+    const [at] = rest;
+    if (rest.length !== 1 || typeof at !== 'string' || !CURSOR_MOMENT.test(at) || Number.isNaN(Date.parse(at))) return null;
+    return { sort, dir, at, id };
+  }
+  if (sort === 'name') {
+    const [last, first] = rest;
+    if (rest.length !== 2 || typeof last !== 'string' || typeof first !== 'string') return null;
+    if (last.length > QUEUE_CURSOR_NAME_MAX || first.length > QUEUE_CURSOR_NAME_MAX) return null;
+    return { sort, dir, last, first, id };
+  }
+  return null;
 }
 
 /** The review digest mails staff when an entry has waited for review longer than this. */

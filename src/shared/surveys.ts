@@ -145,6 +145,8 @@ export interface SurveyResults {
   /** Submitted responses (external surveys: participants returned `complete`). */
   submitted: number;
   elements: ElementSummary[];
+  /** When these results were computed (ISO): at most 5 s before, up to 60 s for a survey slow to aggregate (docs/api.md, "Results"). */
+  computedAt: string;
 }
 
 /** The id of the "Other" pseudo-option in results (option ids cannot start with `_`). */

@@ -15,9 +15,11 @@ import { createLogger } from '../../src/server/logger.ts';
 import { createMailer, type MailMessage, type Mailer } from '../../src/server/mail/mailer.ts';
 import { createActiveUser } from '../../src/server/services/users.ts';
 import { readOutbox } from '../support/outbox.ts';
+import { startSmtpSink } from '../support/smtp-sink.ts';
 import { createFreshDatabase, type FreshDatabase } from '../support/postgres.ts';
 import { BACKENDS, ORIGIN, TestClock, createTestContext, type Backend } from './harness.ts';
-import { PASSWORD, uniqueEmail } from './helpers.ts';
+import { PASSWORD, signedInUser, uniqueEmail } from './helpers.ts';
+import { addMember, createMission, createProject, insertEntry } from './programme-fixtures.ts';
 
 const tempDirs: string[] = [];
 const freshDatabases: FreshDatabase[] = [];
@@ -167,6 +169,56 @@ for (const backend of BACKENDS) {
         }
       } finally {
         await close();
+      }
+    });
+
+    it('a “changes requested” mail reaches the mail server within 5 seconds of the answer, through the workers (woken, not polling)', async () => {
+      const target = await lastingDatabase(backend);
+      const dataDir = tempDir('fw-jobs-data-');
+      const sink = await startSmtpSink();
+      // The API (its queue only sends) and, on the same database, the server's workers with the
+      // production polling interval (5 s) and a real SMTP mailer: only the NOTIFY of the commit
+      // wakes them in time.
+      const { context: ctx, close } = await createTestContext(backend, { database: target, dataDir });
+      const logger = createLogger('silent');
+      const config = loadConfig({ DATA_DIR: dataDir, PUBLIC_URL: ORIGIN, SMTP_URL: sink.url });
+      const mailer = createMailer({ smtpUrl: sink.url, from: config.mailFrom, dataDir, logger });
+      const workers = new JobQueue({ database: ctx.database, connection: target.kind === 'postgres' ? target.url : undefined, logger, mode: 'worker' });
+      workers.setHandlers(createJobHandlers({ db: ctx.database.db, mailer, clock: new TestClock(), config, logger, jobs: workers }));
+      try {
+        await workers.start();
+        await workers.startWorkers();
+        const project = await createProject(ctx);
+        const mission = await createMission(ctx, project.id, { title: 'Park benches' });
+        const user = await signedInUser(ctx);
+        await addMember(ctx, project.id, user);
+        const moderator = await signedInUser(ctx, 'moderator');
+        const elapsed: number[] = [];
+        for (let i = 0; i < 3; i++) {
+          const entry = await insertEntry(ctx, mission, user.id, { status: 'submitted' });
+          const res = await ctx.json(
+            'POST',
+            `/api/admin/submissions/${entry.id}/review`,
+            { decision: 'request_changes', reason: `Blurry ${i}` },
+            moderator.headers,
+          );
+          expect(res.status).toBe(200);
+          const answered = Date.now();
+          await waitFor(() => sink.received.filter((mail) => mail.to.includes(user.email)).length > i, 20_000);
+          elapsed.push(Date.now() - answered);
+        }
+        const mails = sink.received.filter((mail) => mail.to.includes(user.email));
+        expect(mails.map((mail) => /^Subject: (.*)$/m.exec(mail.raw)?.[1])).toEqual(Array(3).fill('Changes asked on your Fieldwork entry'));
+        expect(Math.max(...elapsed)).toBeLessThan(5000);
+        // Once each: the sweep (due every minute, run now) finds nothing left to mail.
+        await workers.send('notifications.mail', {});
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        expect(sink.received.filter((mail) => mail.to.includes(user.email))).toHaveLength(3);
+      } finally {
+        await workers.stop();
+        mailer.close();
+        await close();
+        await sink.close();
       }
     });
 

@@ -3,12 +3,13 @@
  * daily approvals digest, mission reminders, the mail switches of the preferences, and the
  * notifications API of the header's menu.
  */
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { missionReminders, notifications } from '../../src/server/db/schema/index.ts';
-import { notify, type NotifyInput } from '../../src/server/services/notifications.ts';
+import { mailNotification, mailPendingNotifications, notify, type NotificationMailDeps, type NotifyInput } from '../../src/server/services/notifications.ts';
 import { MAIL_PREFERENCE_KEYS, NOTIFICATION_KINDS, type NotificationsAnswer } from '../../src/shared/notifications.ts';
 import { preferencesSchema } from '../../src/shared/schemas/account.ts';
+import { readOutbox } from '../support/outbox.ts';
 import { describeEachBackend, ORIGIN, type TestContext } from './harness.ts';
 import { errorOf, fieldsOf, mailsTo, signedInUser, type SignedIn } from './helpers.ts';
 import { addMember, createMission, createMissionGroup, createProject, insertEntry, setUserStatus } from './programme-fixtures.ts';
@@ -24,6 +25,14 @@ const event = (user: SignedIn, kind: NotifyInput['kind'], missionId = 7): Notify
 
 async function setPreferences(ctx: TestContext, user: SignedIn, switches: Record<string, boolean>): Promise<Response> {
   return ctx.json('PATCH', '/api/account/preferences', { emailNotifications: true, language: 'en', colorMode: 'system', ...switches }, user.headers);
+}
+
+/** What the mail jobs use, as the test context's handlers have it. */
+const deps = (ctx: TestContext): NotificationMailDeps => ({ db: ctx.database.db, clock: ctx.clock, config: ctx.config, jobs: ctx.jobs });
+
+/** The mails to an address in the outbox now, without running any job. */
+async function readMails(ctx: TestContext, address: string) {
+  return (await readOutbox(ctx.dataDir)).filter((m) => m.to === address);
 }
 
 async function notificationsOf(ctx: TestContext, user: SignedIn, query = ''): Promise<NotificationsAnswer> {
@@ -47,10 +56,10 @@ describeEachBackend('notifications', (ctx) => {
     const db = ctx().database.db;
     // As the review calls do: inside the transaction that makes the change.
     await db.transaction(async (tx) => {
-      await notify(tx, event(user, 'changes_requested', 11));
+      await notify(tx, event(user, 'changes_requested', 11), ctx().jobs);
     });
-    await notify(db, event(user, 'rejected', 12));
-    await notify(db, event(user, 'probe', 13));
+    await notify(db, event(user, 'rejected', 12), ctx().jobs);
+    await notify(db, event(user, 'probe', 13), ctx().jobs);
 
     const mails = await mailsTo(ctx(), user.email);
     expect(mails.map((m) => m.subject).sort()).toEqual([
@@ -88,10 +97,12 @@ describeEachBackend('notifications', (ctx) => {
     const user = await signedInUser(ctx());
     await expect(
       ctx().database.db.transaction(async (tx) => {
-        await notify(tx, event(user, 'rejected'));
+        await notify(tx, event(user, 'rejected'), ctx().jobs);
         throw new Error('the review failed');
       }),
     ).rejects.toThrow('the review failed');
+    // Nothing queued: no mail job waits.
+    expect(await ctx().jobs.waiting('notifications.mail-one')).toBe(0);
     expect(await mailsTo(ctx(), user.email)).toEqual([]);
     expect((await notificationsOf(ctx(), user)).items).toEqual([]);
   });
@@ -108,14 +119,14 @@ describeEachBackend('notifications', (ctx) => {
     const account = (await (await ctx().request('/api/account', { headers: user.headers })).json()) as { user: { preferences: Record<string, unknown> } };
     expect(account.user.preferences).toMatchObject({ mailRejected: false, mailChangesRequested: true, mailApprovedDigest: true, mailReminders: true });
 
-    await notify(ctx().database.db, event(user, 'rejected'));
-    await notify(ctx().database.db, event(user, 'probe'));
+    await notify(ctx().database.db, event(user, 'rejected'), ctx().jobs);
+    await notify(ctx().database.db, event(user, 'probe'), ctx().jobs);
     expect((await mailsTo(ctx(), user.email)).map((m) => m.subject)).toEqual(['A question about your Fieldwork entry']);
 
     const master = await ctx().json('PATCH', '/api/account/preferences', { emailNotifications: false, language: 'en', colorMode: 'system' }, user.headers);
     expect(master.status).toBe(200);
-    await notify(ctx().database.db, event(user, 'changes_requested'));
-    await notify(ctx().database.db, event(user, 'probe'));
+    await notify(ctx().database.db, event(user, 'changes_requested'), ctx().jobs);
+    await notify(ctx().database.db, event(user, 'probe'), ctx().jobs);
     expect(await mailsTo(ctx(), user.email)).toHaveLength(1);
 
     // Turning mail back on does not send what happened meanwhile.
@@ -129,8 +140,108 @@ describeEachBackend('notifications', (ctx) => {
   it('no mail for an account that is not active', async () => {
     const user = await signedInUser(ctx());
     await setUserStatus(ctx(), user.id, 'disabled');
-    await notify(ctx().database.db, event(user, 'rejected'));
+    await notify(ctx().database.db, event(user, 'rejected'), ctx().jobs);
     expect(await mailsTo(ctx(), user.email)).toEqual([]);
+  });
+
+  it('a notification committed has its mail job queued with it; the job mails it once and the sweep does not mail it again', async () => {
+    await ctx().jobs.drain(); // Nothing left over from earlier tests.
+    const user = await signedInUser(ctx());
+    const db = ctx().database.db;
+    const row = await db.transaction(async (tx) => {
+      const created = await notify(tx, event(user, 'changes_requested', 31), ctx().jobs);
+      // Not visible outside the transaction before it commits.
+      return created;
+    });
+    // Committed: the job waits, nothing handled yet.
+    expect(await ctx().jobs.waiting('notifications.mail-one')).toBe(1);
+    expect((await db.select().from(notifications).where(eq(notifications.id, row.id)))[0]?.mailedAt).toBeNull();
+
+    // The job alone (no sweep) sends it.
+    expect(await ctx().jobs.drain({ notifications: false })).toEqual({ completed: 2, failed: 0 });
+    expect((await readMails(ctx(), user.email)).map((m) => m.subject)).toEqual(['Changes asked on your Fieldwork entry']);
+    expect((await db.select().from(notifications).where(eq(notifications.id, row.id)))[0]?.mailedAt).not.toBeNull();
+
+    // The sweep, and the job run again (a retry), find it handled.
+    expect(await mailPendingNotifications(deps(ctx()))).toBe(0);
+    expect(await mailNotification(deps(ctx()), row.id)).toBe(false);
+    expect(await mailsTo(ctx(), user.email)).toHaveLength(1);
+  });
+
+  it('the sweep is the safety net: a notification it mails first is not mailed again by its job, and one queued without a job is mailed too', async () => {
+    await ctx().jobs.drain(); // Nothing left over from earlier tests.
+    const user = await signedInUser(ctx());
+    const db = ctx().database.db;
+    await notify(db, event(user, 'rejected', 41), ctx().jobs);
+    // The sweep runs before the job (a run that was due anyway).
+    expect(await mailPendingNotifications(deps(ctx()))).toBe(1);
+    // The job then finds it handled: the drain runs it and sends only the sweep's mail.
+    expect(await ctx().jobs.drain({ notifications: false })).toEqual({ completed: 2, failed: 0 });
+    expect((await readMails(ctx(), user.email)).map((m) => m.subject)).toEqual(['Your Fieldwork entry was not accepted']);
+
+    // A notification recorded without the queue still goes out, with the next sweep.
+    await notify(db, event(user, 'probe', 42));
+    expect(await ctx().jobs.waiting('notifications.mail-one')).toBe(0);
+    expect((await mailsTo(ctx(), user.email)).map((m) => m.subject)).toEqual([
+      'Your Fieldwork entry was not accepted',
+      'A question about your Fieldwork entry',
+    ]);
+  });
+
+  it('the job and the sweep racing over the same notifications queue one mail for each', async () => {
+    await ctx().jobs.drain(); // Nothing left over from earlier tests.
+    const users = [await signedInUser(ctx()), await signedInUser(ctx())];
+    const db = ctx().database.db;
+    const ids: number[] = [];
+    for (let i = 0; i < 24; i++) {
+      const user = users[i % 2] as SignedIn;
+      ids.push((await notify(db, event(user, i % 3 === 0 ? 'probe' : 'changes_requested', 100 + i), ctx().jobs)).id);
+    }
+    // All at once: two sweeps and every job (on PostgreSQL each on its own connection).
+    const results = await Promise.all([
+      mailPendingNotifications(deps(ctx())),
+      ...ids.map(async (id) => ((await mailNotification(deps(ctx()), id)) ? 1 : 0)),
+      mailPendingNotifications(deps(ctx())),
+    ]);
+    expect(results.reduce((sum, n) => sum + n, 0)).toBe(ids.length);
+    const handled = await db.select().from(notifications).where(inArray(notifications.id, ids));
+    expect(handled.every((row) => row.mailedAt !== null)).toBe(true);
+    expect(await ctx().jobs.waiting('mail.send')).toBe(ids.length);
+    const mails = [...(await mailsTo(ctx(), users[0]?.email ?? '')), ...(await mailsTo(ctx(), users[1]?.email ?? ''))];
+    expect(mails).toHaveLength(ids.length);
+    expect(new Set(mails.map((m) => m.links.find((link) => link.includes('/mission-history/')))).size).toBe(ids.length);
+  });
+
+  it('a moderator asking for changes queues the mail with the answer; the participant’s preferences still decide', async () => {
+    await ctx().jobs.drain(); // Nothing left over from earlier tests.
+    const project = await createProject(ctx());
+    const mission = await createMission(ctx(), project.id, { title: 'Park benches' });
+    const user = await signedInUser(ctx());
+    const quiet = await signedInUser(ctx());
+    for (const who of [user, quiet]) await addMember(ctx(), project.id, who);
+    await setPreferences(ctx(), quiet, { mailChangesRequested: false });
+    const moderator = await signedInUser(ctx(), 'moderator');
+    for (const who of [user, quiet]) {
+      const entry = await insertEntry(ctx(), mission, who.id, { status: 'submitted' });
+      const res = await ctx().json(
+        'POST',
+        `/api/admin/submissions/${entry.id}/review`,
+        { decision: 'request_changes', reason: 'The photo is blurry' },
+        moderator.headers,
+      );
+      expect(res.status).toBe(200);
+    }
+    // Queued with the answer, not left for the minute's sweep.
+    expect(await ctx().jobs.waiting('notifications.mail-one')).toBe(2);
+    expect(await ctx().jobs.drain({ notifications: false })).toMatchObject({ failed: 0 });
+    const [mail, ...more] = await readMails(ctx(), user.email);
+    expect(more).toEqual([]);
+    expect(mail?.subject).toBe('Changes asked on your Fieldwork entry');
+    expect(mail?.links).toContain(`${ORIGIN}/account/mission-history/${mission.id}`);
+    expect(await readMails(ctx(), quiet.email)).toEqual([]);
+    // The switch off stopped the mail, not the notification; the sweep sends nothing later.
+    expect((await notificationsOf(ctx(), quiet)).items).toEqual([expect.objectContaining({ kind: 'changes_requested' })]);
+    expect(await mailsTo(ctx(), quiet.email)).toEqual([]);
   });
 
   it('approvals come as one digest a day at most', async () => {

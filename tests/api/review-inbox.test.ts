@@ -85,7 +85,7 @@ describeEachBackend('review inbox API', (ctx) => {
     expect(ids(await inbox(w.moderator, `?status=all&missionId=${w.breakfast.id}`))).toEqual([w.e4.id, w.e1.id]);
     // A mission of another project than the one asked: nothing.
     const none = await inbox(w.moderator, `?missionId=${w.dinner.id}${alpha}`);
-    expect(none).toEqual({ items: [], nextCursor: null, total: 0 });
+    expect(none).toEqual({ items: [], nextCursor: null, total: 0, totalEstimated: false });
     // The participant: part of the email or the full name.
     expect(ids(await inbox(w.moderator, `?q=${encodeURIComponent(w.ann.email)}${alpha}&status=all`))).toEqual([w.e1.id]);
     // Dates: UTC days, inclusive.

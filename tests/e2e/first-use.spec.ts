@@ -307,6 +307,8 @@ test.describe('first use', () => {
     await page.setViewportSize(PHONE);
     await page.goto('/terms');
     const banner = page.locator('[data-cookie-banner]');
+    // Its island loads when the visitor reaches for it.
+    await banner.hover();
     await expect(banner).toHaveAttribute('data-hydrated', '');
     await expect(banner.getByRole('button', { name: 'Allow Selection' })).toHaveCount(0);
     await shot(page, 'cookie-banner', PHONE, false);

@@ -60,7 +60,8 @@ test.describe('cookie banner (docs/product.md §3, §4)', () => {
     test(`${button} is saved and persists across a reload`, async ({ page }) => {
       await page.goto('/privacy');
       if (button === 'Allow Selection') {
-        // The switches work once the banner's island has loaded.
+        // The switches work once the banner's island has loaded: it loads when the visitor reaches for it.
+        await banner(page).hover();
         await expect(banner(page)).toHaveAttribute('data-hydrated', '');
         await banner(page).getByRole('switch', { name: 'Preferences' }).click();
       }

@@ -5,7 +5,7 @@ import type { Logger } from '../logger.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { Clock } from '../services/clock.ts';
 import { housekeepMedia } from '../services/media-housekeeping.ts';
-import { mailApprovalDigests, mailPendingNotifications } from '../services/notifications.ts';
+import { mailApprovalDigests, mailNotification, mailPendingNotifications } from '../services/notifications.ts';
 import { mailReviewDigests } from '../services/review-digest.ts';
 import { createStorage, type Storage } from '../storage/index.ts';
 import { dataDeletionRequestMail, emailChangeMail, forgotPasswordMail, invitationSendMail, registerMail } from './account-mail.ts';
@@ -37,6 +37,9 @@ export function createJobHandlers(deps: JobDeps): JobHandlers {
     'account.email-change': (data) => emailChangeMail(deps, data),
     'data-deletion.request': (data) => dataDeletionRequestMail(deps, data),
     'invitation.send': (data) => invitationSendMail(deps, data),
+    'notifications.mail-one': async ({ notificationId }) => {
+      await mailNotification(deps, notificationId);
+    },
     'notifications.mail': async () => {
       const queued = await mailPendingNotifications(deps);
       if (queued > 0) deps.logger.info({ queued }, 'notification mails queued');

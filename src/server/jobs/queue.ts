@@ -42,6 +42,7 @@ export const QUEUES: Readonly<Record<JobName, QueueSpec>> = {
   'account.email-change': { options: MAIL, batchSize: 10 },
   'data-deletion.request': { options: MAIL, batchSize: 10 },
   'invitation.send': { options: MAIL, batchSize: 10 },
+  'notifications.mail-one': { options: MAIL, batchSize: 10 },
   'notifications.mail': { options: PERIODIC, batchSize: 1, cron: '* * * * *' },
   'digest.approvals': { options: PERIODIC, batchSize: 1, cron: '0 8 * * *' },
   'digest.review': { options: PERIODIC, batchSize: 1, cron: '0 7 * * *' },

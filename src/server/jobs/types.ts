@@ -20,7 +20,12 @@ export interface JobDataMap {
   'data-deletion.request': { email: string; reason?: string; ip: string };
   /** An invitation (members added by email): a fresh onboarding link mailed to the invited account. */
   'invitation.send': { userId: number };
-  /** Every minute: mails the notifications of the immediate kinds not mailed yet. */
+  /**
+   * One notification of an immediate kind (changes asked, rejected, probe): queued by `notify()` in
+   * the transaction that records it, so its mail follows within seconds of the commit.
+   */
+  'notifications.mail-one': { notificationId: number };
+  /** Every minute: the safety net that mails the notifications of the immediate kinds not mailed yet. */
   'notifications.mail': Record<string, never>;
   /** Every day: one digest per user of their approvals not mailed yet. */
   'digest.approvals': Record<string, never>;
@@ -36,6 +41,7 @@ export type JobName = keyof JobDataMap;
 
 /** Every job name, in the order `drain()` visits the queues. */
 export const JOB_NAMES = [
+  'notifications.mail-one',
   'notifications.mail',
   'digest.approvals',
   'digest.review',

@@ -5,7 +5,7 @@ import type { AppEnv } from '../context.ts';
 import { check, clientIp, jsonBody, pathId, perRequest, query, signedInUser, staffOnly } from '../http.ts';
 import { withAudit } from '../services/audit.ts';
 import { updateWithAudit } from '../services/projects.ts';
-import { currentDefinition, listResponses, responsesCsv, surveyResults } from '../services/survey-results.ts';
+import { cachedSurveyResults, currentDefinition, listResponses, responsesCsv } from '../services/survey-results.ts';
 import { webhookOf } from '../services/external-surveys.ts';
 import { existingSurvey, makeWebhookSecret, surveySummary, surveyView, updateSurvey } from '../services/surveys.ts';
 
@@ -77,6 +77,5 @@ export const adminSurveyRoutes = new Hono<AppEnv>()
 
   .get('/:id/results', async (c) => {
     const survey = await surveyOf(c);
-    const definition = await currentDefinition(c.var.db, survey);
-    return c.json(await surveyResults(c.var.db, survey, definition), 200);
+    return c.json(await cachedSurveyResults(c.var.db, c.var.deps.clock, survey, () => currentDefinition(c.var.db, survey)), 200);
   });

@@ -21,6 +21,7 @@ import {
   withUploadPlace,
 } from '../services/media.ts';
 import { StorageUnavailableError } from '../storage/index.ts';
+import { StorageFullError } from '../storage/local.ts';
 
 /**
  * Room for the multipart framing around the file (boundaries, part headers, a long file name):
@@ -123,15 +124,17 @@ async function uploadedFile(c: Context<AppEnv>, stallMs: number): Promise<Buffer
 }
 
 /**
- * A refusal from the media service as the API's error. 408 and 413 close the connection: the
- * rest of that body is not wanted, and the client may still be sending it.
+ * A refusal from the media service as the API's error. 408 closes the connection: the client has
+ * stopped sending. A 413's unread rest is drained, or the connection closed when it is too large
+ * (`src/server/drain.ts`, docs/decisions/021-draining-refused-bodies.md).
  */
 function asApiError(error: unknown): unknown {
   if (error instanceof StorageUnavailableError) return storageUnavailable();
+  if (error instanceof StorageFullError) return storageFull();
   if (!(error instanceof MediaRejected)) return error;
   const headers: Record<string, string> = {};
   if (error.retryAfterSeconds !== undefined) headers['Retry-After'] = String(error.retryAfterSeconds);
-  if (error.status === 408 || error.status === 413) headers.Connection = 'close';
+  if (error.status === 408) headers.Connection = 'close';
   return new ApiError(error.status, error.code, error.message, { headers });
 }
 
@@ -179,6 +182,11 @@ export async function fromStorage<T>(c: Context<AppEnv>, about: Record<string, u
     throw storageUnavailable();
   }
 }
+
+export const STORAGE_FULL_MESSAGE = 'There is no room left to store photos right now: try again later';
+
+/** The photos' disk is full (LocalStorage's `StorageFullError`): 507, nothing of the photo kept. */
+const storageFull = () => new ApiError(507, 'storage_full', STORAGE_FULL_MESSAGE, { headers: { 'Retry-After': '300', 'Cache-Control': 'no-store' } });
 
 const storageUnavailable = () =>
   new ApiError(503, 'storage_unavailable', STORAGE_UNAVAILABLE_MESSAGE, { headers: { 'Retry-After': '60', 'Cache-Control': 'no-store' } });
@@ -303,6 +311,7 @@ export const mediaRoutes = new Hono<AppEnv>()
       return c.json(mediaView(row), 201);
     } catch (error) {
       if (error instanceof StorageUnavailableError) c.var.logger.error({ err: error, ownerId: user.id }, 'media storage unavailable: upload refused');
+      if (error instanceof StorageFullError) c.var.logger.error({ err: error, ownerId: user.id }, 'media storage full: upload refused');
       throw asApiError(error);
     }
   })

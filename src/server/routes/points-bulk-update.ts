@@ -45,6 +45,8 @@ async function readUpload(c: Context<AppEnv>): Promise<{ fileName: string; bytes
       reject(failure);
     };
     parser.on('file', (name, stream, info) => {
+      // A body cut short errors the part being read as well as the parser: the parser's error answers it.
+      stream.on('error', () => fail(new ApiError(400, 'invalid_upload', 'The upload could not be read')));
       if (name !== 'file' || file) {
         stream.resume();
         return;

@@ -11,7 +11,6 @@ import {
 } from '../../shared/schemas/review.ts';
 import type { AppEnv } from '../context.ts';
 import { check, clientIp, jsonBody, pathId, perRequest, query, signedIn, signedInUser, staffOnly } from '../http.ts';
-import { existingMission } from '../services/missions.ts';
 import { answerProbe, askProbe } from '../services/probes.ts';
 import { existingProject } from '../services/projects.ts';
 import {
@@ -20,6 +19,7 @@ import {
   createReasonTemplate,
   deleteReasonTemplate,
   listReasonTemplates,
+  requireMission,
   requireSubmission,
   reviewEntry,
   reviewInbox,
@@ -35,7 +35,12 @@ const submissionOf = perRequest(async (c) => {
 });
 const reviewerOf = (c: Context<AppEnv>) => ({ actorId: signedInUser(c.var.user).id, ip: clientIp(c) });
 const projectOf = perRequest((c) => existingProject(c.var.db, pathId(c, 'id', 'project')));
-const missionOf = perRequest((c) => existingMission(c.var.db, pathId(c, 'id', 'mission')));
+/** The mission of the path, checked to exist (404): its id only, all the queue needs. */
+const missionOf = perRequest(async (c) => {
+  const id = pathId(c, 'id', 'mission');
+  await requireMission(c.var.db, id);
+  return id;
+});
 const probeIdOf = perRequest(async (c) => pathId(c, 'id', 'probe'));
 
 /**
@@ -49,9 +54,9 @@ const probeIdOf = perRequest(async (c) => pathId(c, 'id', 'probe'));
 export const reviewRoutes = new Hono<AppEnv>()
   /** The review queue of a mission. */
   .get('/admin/missions/:id/submissions', staffOnly, check(missionOf), query(reviewQueueQuerySchema), async (c) => {
-    const mission = await missionOf(c);
+    const missionId = await missionOf(c);
     const query = c.req.valid('query');
-    return c.json(await reviewQueue(c.var.db, mission.id, query), 200);
+    return c.json(await reviewQueue(c.var.db, missionId, query), 200);
   })
 
   /** The review inbox: the queue across every project, oldest first, paged by cursor (a path of its own: not `/admin/submissions/:id`). */
@@ -71,14 +76,14 @@ export const reviewRoutes = new Hono<AppEnv>()
   .post('/admin/submissions/:id/review', staffOnly, check(submissionOf), jsonBody(reviewDecisionSchema), async (c) => {
     const id = await submissionOf(c);
     const input = c.req.valid('json');
-    await reviewEntry(c.var.db, c.var.deps.clock, id, input, reviewerOf(c));
+    await reviewEntry(c.var.db, c.var.deps.clock, id, input, reviewerOf(c), c.var.deps.jobs);
     return c.json(await reviewSubmission(c.var.db, id), 200);
   })
 
   .post('/admin/submissions/:id/probes', staffOnly, check(submissionOf), jsonBody(probeCreateSchema), async (c) => {
     const id = await submissionOf(c);
     const input = c.req.valid('json');
-    return c.json(await askProbe(c.var.db, c.var.deps.clock, id, input.question, reviewerOf(c)), 201);
+    return c.json(await askProbe(c.var.db, c.var.deps.clock, id, input.question, reviewerOf(c), c.var.deps.jobs), 201);
   })
 
   .post('/admin/submissions/:id/notes', staffOnly, check(submissionOf), jsonBody(reviewNoteSchema), async (c) => {

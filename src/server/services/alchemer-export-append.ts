@@ -152,6 +152,8 @@ export async function receiveExport(
       }
       parser.on('file', (name, stream, info) => {
         if (name !== APPEND_FORM_FIELDS.file || got.fileName !== null) {
+          // A body cut short errors this part too; the parser's own error answers it.
+          stream.on('error', () => {});
           stream.resume();
           return;
         }
@@ -168,6 +170,8 @@ export async function receiveExport(
           current.on('error', fail);
           stream.on('error', fail);
         });
+        // Awaited once the parser is done; when the parser fails first (a body cut short), its error answers instead.
+        written.catch(() => {});
         stream.pipe(current).pipe(out);
       });
       parser.on('field', (name, value) => {

@@ -152,11 +152,29 @@ async function surveyItems(db: Db, userId: number, now: Date): Promise<Ranked[]>
   return out;
 }
 
+/** What home reads of a mission: the columns it shows and decides on (not the instructions, which can be long). */
+const HOME_MISSION_COLUMNS = {
+  id: missions.id,
+  title: missions.title,
+  status: missions.status,
+  points: missions.points,
+  opensAt: missions.opensAt,
+  closesAt: missions.closesAt,
+  entriesMin: missions.entriesMin,
+  entriesMax: missions.entriesMax,
+  perDay: missions.perDay,
+};
+type HomeMission = Pick<Mission, keyof typeof HOME_MISSION_COLUMNS>;
+
 /** The rules of a mission's entries, as `shared/mission-entries.ts` reads them. */
-const rulesOf = (mission: Mission) => ({ min: mission.entriesMin, max: mission.entriesMax, perDay: mission.perDay });
+const rulesOf = (mission: Pick<Mission, 'entriesMin' | 'entriesMax' | 'perDay'>) => ({
+  min: mission.entriesMin,
+  max: mission.entriesMax,
+  perDay: mission.perDay,
+});
 
 /** A mission on its own: which list, and its state label. A diary needs entries until its maximum. */
-export function classifyMission(mission: Mission, counts: EntryCounts, now: Date): { list: HomeList; state: string } | null {
+export function classifyMission(mission: HomeMission, counts: EntryCounts, now: Date): { list: HomeList; state: string } | null {
   const availability = availabilityOf(mission, 'live', now);
   const finished = finishedEntries(counts);
   const needsEntry = (isDiary(rulesOf(mission)) || finished < mission.entriesMin) && counts.total < mission.entriesMax;
@@ -202,11 +220,19 @@ async function diaryEntries(db: Db, userId: number, missionIds: readonly number[
 }
 
 async function missionAndGroupItems(db: Db, userId: number, now: Date, preferredTimeZone: string | null): Promise<Ranked[]> {
-  const rows = await db
-    .select({ mission: missions, projectName: projects.name })
-    .from(missions)
-    .innerJoin(projects, eq(projects.id, missions.projectId))
-    .where(and(inArray(missions.status, [...VISIBLE_ACTIVITY_STATUSES]), liveMemberProjects(userId)));
+  const [rows, groups] = await Promise.all([
+    db
+      .select({ mission: HOME_MISSION_COLUMNS, projectName: projects.name })
+      .from(missions)
+      .innerJoin(projects, eq(projects.id, missions.projectId))
+      .where(and(inArray(missions.status, [...VISIBLE_ACTIVITY_STATUSES]), liveMemberProjects(userId))),
+    db
+      .select({ group: missionGroups, projectName: projects.name })
+      .from(missionGroups)
+      .innerJoin(projects, eq(projects.id, missionGroups.projectId))
+      .where(liveMemberProjects(userId))
+      .orderBy(asc(missionGroups.id)),
+  ]);
   const byId = new Map(rows.map((row) => [row.mission.id, row]));
   const counts = await entryCountsByMission(
     db,
@@ -215,12 +241,6 @@ async function missionAndGroupItems(db: Db, userId: number, now: Date, preferred
   );
   const countsOf = (id: number) => counts.get(id) ?? NO_ENTRIES;
 
-  const groups = await db
-    .select({ group: missionGroups, projectName: projects.name })
-    .from(missionGroups)
-    .innerJoin(projects, eq(projects.id, missionGroups.projectId))
-    .where(liveMemberProjects(userId))
-    .orderBy(asc(missionGroups.id));
   const links =
     groups.length === 0
       ? []
@@ -323,7 +343,8 @@ export async function homeFor(db: Db, clock: Clock, user: { id: number; role: Ro
   const now = clock.now();
   const userId = user.id;
   const zone = user.preferences?.timeZone ?? null;
-  const lists = async () => [...(await surveyItems(db, userId, now)), ...(await missionAndGroupItems(db, userId, now, zone))];
+  // The two lists' queries run side by side (on PostgreSQL, on two pooled connections).
+  const lists = async () => (await Promise.all([surveyItems(db, userId, now), missionAndGroupItems(db, userId, now, zone)])).flat();
   const [items, reviewWaiting] = await Promise.all([lists(), isElevated(user.role) ? reviewWaitingCount(db) : null]);
   const staff = reviewWaiting === null ? {} : { staff: { reviewWaiting } };
   const of = (list: HomeList) => items.filter((ranked) => ranked.list === list);

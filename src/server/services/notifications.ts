@@ -3,14 +3,18 @@
  * through the job queue, a mail (approvals as a daily digest), each kind switchable in their
  * preferences.
  *
- * The notifications table is the mail outbox: `notify()` only records the row (inside the
- * caller's transaction), and the `notifications.mail` job (every minute) mails the immediate kinds
- * whose `mailedAt` is still null, queuing each mail and setting `mailedAt` in one transaction, so
- * a mail is queued once, and never for a change that was rolled back. `digest.approvals` does the
- * same once a day for approvals. `mailedAt` is set on every row the mail step has handled, mailed
- * or skipped (preferences off, account not active).
+ * The notifications table is the mail outbox. `notify()` records the row inside the caller's
+ * transaction and, for the immediate kinds, queues a `notifications.mail-one` job for it in that
+ * same transaction: a rollback leaves neither, a commit makes the job visible to the workers at
+ * once (pg-boss wakes them with NOTIFY), so the mail reaches the mail server within seconds. The
+ * job (and the `notifications.mail` sweep, every minute, the safety net for any row whose job did
+ * not run) claims a row by setting its `mailedAt` — under the row's lock, only while it is still
+ * null — in the transaction that queues its `mail.send`: whichever runs first mails it, the other
+ * finds it handled, so a notification is mailed at most once (docs/decisions/020-notification-mail-at-once.md).
+ * `digest.approvals` does the same once a day for approvals. `mailedAt` is set on every row the
+ * mail step has handled, mailed or skipped (preferences off, account not active).
  */
-import { and, asc, count, desc, eq, gte, inArray, isNull } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, isNull, type SQL } from 'drizzle-orm';
 import { MAIL_PREFERENCE_KEYS, type NotificationKind, type NotificationView, type NotificationsAnswer } from '../../shared/notifications.ts';
 import { utcDate, utcMidnight } from '../../shared/calendar-day.ts';
 import { z } from 'zod';
@@ -32,14 +36,28 @@ export interface NotifyInput {
 }
 
 /**
- * Records a notification. Call it inside the transaction that makes the change, so the two stand
- * or fall together. Its mail follows through the job queue (immediate kinds within about a
- * minute, approvals in the next daily digest), if the user's preferences allow it.
+ * Records a notification. Call it inside the transaction that makes the change, with that
+ * transaction as `db`, so the two stand or fall together. For an immediate kind, `jobs` queues its
+ * mail job in the same transaction (mailed within seconds of the commit, if the user's preferences
+ * allow it when the job runs); without `jobs` the every-minute sweep mails it. Approvals go in the
+ * next daily digest either way.
  */
-export async function notify(db: Db, input: NotifyInput): Promise<Notification> {
+export async function notify(db: Db, input: NotifyInput, jobs?: JobSender): Promise<Notification> {
   const [row] = await db.insert(notifications).values(input).returning();
   if (!row) throw new Error('insert returned no row');
+  if (jobs && isImmediateKind(row.kind)) await jobs.send('notifications.mail-one', { notificationId: row.id }, { tx: db });
   return row;
+}
+
+/**
+ * Records several notifications of the kinds mailed in a digest (approvals) in one statement,
+ * inside the caller's transaction as `notify` (bulk approve, `services/review.ts`). The immediate
+ * kinds go through `notify` one by one, which queues their mails.
+ */
+export async function notifyMany(db: Db, inputs: readonly NotifyInput[]): Promise<void> {
+  if (inputs.some((input) => (IMMEDIATE_MAIL_KINDS as readonly NotificationKind[]).includes(input.kind)))
+    throw new Error('notifyMany records digest kinds only: use notify() for the immediate ones');
+  if (inputs.length > 0) await db.insert(notifications).values([...inputs]);
 }
 
 /** Whether the user wants mail of this kind: the master switch and the kind's own, both on by default. */
@@ -97,9 +115,13 @@ export interface NotificationMailDeps {
   jobs: JobSender;
 }
 
-/** The kinds mailed one by one, as soon as the job runs. */
+/** The kinds mailed one by one, as soon as their job runs. */
 export const IMMEDIATE_MAIL_KINDS = ['changes_requested', 'rejected', 'probe'] as const satisfies readonly NotificationKind[];
 type ImmediateKind = (typeof IMMEDIATE_MAIL_KINDS)[number];
+
+function isImmediateKind(kind: NotificationKind): kind is ImmediateKind {
+  return (IMMEDIATE_MAIL_KINDS as readonly NotificationKind[]).includes(kind);
+}
 
 const IMMEDIATE_TEMPLATES: Record<ImmediateKind, (input: NotificationMailInput) => MailMessage> = {
   changes_requested: changesRequestedMail,
@@ -113,57 +135,81 @@ const MAIL_BATCH = 100;
 export const DIGEST_LIST_MAX = 20;
 
 /**
- * The `notifications.mail` job: queues a mail for each notification of an immediate kind not
- * handled yet (when the user's preferences allow it) and marks it handled, in one transaction per
- * batch. Rows locked by another run are skipped, so two runs never mail one twice. Returns how
- * many mails were queued.
+ * Claims the unhandled notifications of the immediate kinds that `where` picks (at most `limit`)
+ * and queues a mail for each whose user is active and allows it, all in `tx`. The claim is the
+ * row's lock and `mailedAt` set while it is still null: a row another transaction holds is
+ * skipped (it is being handled), one it handled meanwhile no longer matches. Returns how many rows
+ * were claimed and how many mails queued.
+ */
+async function claimAndMail(deps: NotificationMailDeps, tx: Db, where: SQL | undefined, limit: number): Promise<{ claimed: number; queued: number }> {
+  const { clock, config, jobs } = deps;
+  const rows = await tx
+    .select({
+      notification: notifications,
+      email: users.email,
+      firstName: users.firstName,
+      status: users.status,
+      preferences: users.preferences,
+    })
+    .from(notifications)
+    .innerJoin(users, eq(users.id, notifications.userId))
+    .where(and(inArray(notifications.kind, [...IMMEDIATE_MAIL_KINDS]), isNull(notifications.mailedAt), where))
+    .orderBy(asc(notifications.id))
+    .limit(limit)
+    .for('update', { of: notifications, skipLocked: true });
+  let queued = 0;
+  for (const row of rows) {
+    const kind = row.notification.kind as ImmediateKind;
+    if (row.status !== 'active' || !mailAllowed(row.preferences, kind)) continue;
+    const message = IMMEDIATE_TEMPLATES[kind]({
+      to: row.email,
+      firstName: row.firstName,
+      text: row.notification.text,
+      url: `${config.publicUrl}${row.notification.link}`,
+      preferencesUrl: preferencesUrl(config.publicUrl),
+    });
+    await jobs.mail(message, { tx });
+    queued++;
+  }
+  if (rows.length > 0) {
+    await tx
+      .update(notifications)
+      .set({ mailedAt: clock.now() })
+      .where(
+        and(
+          inArray(
+            notifications.id,
+            rows.map((row) => row.notification.id),
+          ),
+          isNull(notifications.mailedAt),
+        ),
+      );
+  }
+  return { claimed: rows.length, queued };
+}
+
+/**
+ * The `notifications.mail-one` job: mails one notification (when the user's preferences allow it)
+ * unless the sweep or an earlier run of the job has handled it already. Returns whether a mail was
+ * queued.
+ */
+export async function mailNotification(deps: NotificationMailDeps, notificationId: number): Promise<boolean> {
+  const { queued } = await deps.db.transaction((tx) => claimAndMail(deps, tx, eq(notifications.id, notificationId), 1));
+  return queued > 0;
+}
+
+/**
+ * The `notifications.mail` job (every minute), the safety net: queues a mail for each
+ * notification of an immediate kind not handled yet (when the user's preferences allow it) and
+ * marks it handled, in one transaction per batch. Rows locked by another run or by their own job
+ * are skipped, so nothing is mailed twice. Returns how many mails were queued.
  */
 export async function mailPendingNotifications(deps: NotificationMailDeps): Promise<number> {
-  const { db, clock, config, jobs } = deps;
   let queued = 0;
   for (;;) {
-    const handled = await db.transaction(async (tx) => {
-      const rows = await tx
-        .select({
-          notification: notifications,
-          email: users.email,
-          firstName: users.firstName,
-          status: users.status,
-          preferences: users.preferences,
-        })
-        .from(notifications)
-        .innerJoin(users, eq(users.id, notifications.userId))
-        .where(and(inArray(notifications.kind, [...IMMEDIATE_MAIL_KINDS]), isNull(notifications.mailedAt)))
-        .orderBy(asc(notifications.id))
-        .limit(MAIL_BATCH)
-        .for('update', { of: notifications, skipLocked: true });
-      for (const row of rows) {
-        const kind = row.notification.kind as ImmediateKind;
-        if (row.status !== 'active' || !mailAllowed(row.preferences, kind)) continue;
-        const message = IMMEDIATE_TEMPLATES[kind]({
-          to: row.email,
-          firstName: row.firstName,
-          text: row.notification.text,
-          url: `${config.publicUrl}${row.notification.link}`,
-          preferencesUrl: preferencesUrl(config.publicUrl),
-        });
-        await jobs.mail(message, { tx });
-        queued++;
-      }
-      if (rows.length > 0) {
-        await tx
-          .update(notifications)
-          .set({ mailedAt: clock.now() })
-          .where(
-            inArray(
-              notifications.id,
-              rows.map((row) => row.notification.id),
-            ),
-          );
-      }
-      return rows.length;
-    });
-    if (handled < MAIL_BATCH) return queued;
+    const batch = await deps.db.transaction((tx) => claimAndMail(deps, tx, undefined, MAIL_BATCH));
+    queued += batch.queued;
+    if (batch.claimed < MAIL_BATCH) return queued;
   }
 }
 

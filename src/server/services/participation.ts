@@ -349,7 +349,12 @@ export async function orderLockReason(db: Db, userId: number, missionId: number,
 }
 
 /** A mission row as the group rules need it. */
-export function groupMissionInput(mission: Mission, projectStatus: ProjectStatus, counts: EntryCounts, now: Date): GroupMissionInput {
+export function groupMissionInput(
+  mission: Pick<Mission, 'id' | 'title' | 'status' | 'opensAt' | 'closesAt' | 'entriesMin'>,
+  projectStatus: ProjectStatus,
+  counts: EntryCounts,
+  now: Date,
+): GroupMissionInput {
   return {
     id: mission.id,
     title: mission.title,

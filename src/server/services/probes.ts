@@ -7,6 +7,7 @@ import type { ProbeView } from '../../shared/review.ts';
 import type { Db } from '../db/index.ts';
 import { missionEntries, missions, probes, projects, users, type Probe } from '../db/schema/index.ts';
 import { ApiError } from '../errors.ts';
+import type { JobSender } from '../jobs/queue.ts';
 import { audit } from './audit.ts';
 import type { Clock } from './clock.ts';
 import { notify } from './notifications.ts';
@@ -57,7 +58,14 @@ export async function probeViews(db: Db, entryIds: readonly number[], options: {
  * have been submitted: 409 `not_reviewable` for a draft; 404 when unknown). The participant is
  * notified (`probe`); audited `submission.probe`. All in one transaction.
  */
-export async function askProbe(db: Db, clock: Clock, entryId: number, question: string, asker: { actorId: number; ip: string | null }): Promise<ProbeView> {
+export async function askProbe(
+  db: Db,
+  clock: Clock,
+  entryId: number,
+  question: string,
+  asker: { actorId: number; ip: string | null },
+  jobs: JobSender,
+): Promise<ProbeView> {
   return db.transaction(async (tx) => {
     const [entry] = await tx
       .select({ id: missionEntries.id, userId: missionEntries.userId, status: missionEntries.status, missionId: missions.id, missionTitle: missions.title })
@@ -68,12 +76,16 @@ export async function askProbe(db: Db, clock: Clock, entryId: number, question: 
     if (entry.status === 'draft') throw notReviewable();
     const [row] = await tx.insert(probes).values({ entryId, askedBy: asker.actorId, question, askedAt: clock.now() }).returning();
     if (!row) throw new Error('insert returned no probe');
-    await notify(tx, {
-      userId: entry.userId,
-      kind: 'probe',
-      text: `A question about your entry to “${entry.missionTitle}”: ${question}`,
-      link: historyLink(entry.missionId),
-    });
+    await notify(
+      tx,
+      {
+        userId: entry.userId,
+        kind: 'probe',
+        text: `A question about your entry to “${entry.missionTitle}”: ${question}`,
+        link: historyLink(entry.missionId),
+      },
+      jobs,
+    );
     await audit(tx, {
       actorId: asker.actorId,
       via: 'api',

@@ -8,34 +8,38 @@
  * the participant's notification and the audit row stand or fall together. Deciding what the entry
  * already is (same status, same reason) changes nothing, so twenty identical approvals make one.
  */
-import { and, asc, count, desc, eq, ilike, inArray, isNotNull, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, isNotNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Answers } from '../../shared/forms/definition.ts';
 import type { EntryStatus } from '../../shared/mission-entries.ts';
-import type { ListPage } from '../../shared/list.ts';
 import type { UserRef } from '../../shared/projects.ts';
 import { canonicalJson } from '../../shared/canonical-json.ts';
 import {
   DECISION_STATUS,
   encodeInboxCursor,
+  encodeQueueCursor,
+  REVIEW_TOTAL_EXACT_MAX,
   type DecisionView,
   type ReasonTemplateView,
   type ReviewDecisionStatus,
   type ReviewInboxPage,
   type ReviewDecision,
   type ReviewNoteView,
+  type ReviewQueueCursor,
   type ReviewQueueItem,
+  type ReviewQueuePage,
   type ReviewSubmission,
   type SubmissionVersion,
 } from '../../shared/review.ts';
 import type { reasonTemplateSchema, ReviewInboxQuery, reviewQueueQuerySchema } from '../../shared/schemas/review.ts';
 import { addDays, utcMidnight } from '../../shared/calendar-day.ts';
-import type { Db } from '../db/index.ts';
+import { queryRows, type Db } from '../db/index.ts';
 import {
   entryDecisions,
   entrySubmissions,
   missionEntries,
   missions,
+  pointsLedger,
   probes,
   projects,
   reasonTemplates,
@@ -48,11 +52,12 @@ import {
 import { ApiError } from '../errors.ts';
 import { audit } from './audit.ts';
 import type { Clock } from './clock.ts';
-import { countOf, listOrder, paginate } from './list.ts';
+import { countOf, listOrder } from './list.ts';
 import { submissionDetail } from './missions.ts';
-import { notify } from './notifications.ts';
-import { syncEntryPoints } from './points.ts';
-import { pointsText } from '../../shared/points.ts';
+import type { JobSender } from '../jobs/queue.ts';
+import { notify, notifyMany } from './notifications.ts';
+import { missionEntryReason, syncEntryPoints } from './points.ts';
+import { pointReference, pointsText } from '../../shared/points.ts';
 import { historyLink, notReviewable, probeViews } from './probes.ts';
 import { iso } from './projects.ts';
 import { containsPattern } from './search.ts';
@@ -61,6 +66,12 @@ export type ReviewQueueQuery = z.output<typeof reviewQueueQuerySchema>;
 export type ReasonTemplateInput = z.output<typeof reasonTemplateSchema>;
 
 const noSuchSubmission = () => new ApiError(404, 'not_found', 'No such submission');
+
+/** Throws 404 `not_found` "No such mission" unless the mission exists (its id only: the queue reads nothing else of it). */
+export async function requireMission(db: Db, id: number): Promise<void> {
+  const [row] = await db.select({ id: missions.id }).from(missions).where(eq(missions.id, id)).limit(1);
+  if (!row) throw new ApiError(404, 'not_found', 'No such mission');
+}
 
 /** Throws 404 `not_found` unless the entry exists (checked before a body is read, as every admin call does). */
 export async function requireSubmission(db: Db, id: number): Promise<void> {
@@ -83,11 +94,18 @@ const probeWaiting = sql`exists (select 1 from ${probes} where ${probes.entryId}
  * names; `from`/`to` (UTC days, inclusive) bound when it was submitted (created, for drafts);
  * `probes=waiting` keeps entries with a probe waiting for the participant's answer. Sorted by
  * `submitted` (default, latest first) or `name` (the participant's last, then first name; A to Z).
+ *
+ * Paged by number (`page`, an offset) or, with `cursor` (the `nextCursor` of the page before), by
+ * keyset: the rows after the cursor's row in the sort, whatever the depth. Each sort walks an index
+ * in order (`mission_entries_queue_idx` for one status, `mission_entries_queue_reviewable_idx` for
+ * every status but drafts, `users_name_idx` for names), so a page costs what its rows cost over
+ * 200,000 entries; `total` is exact up to `REVIEW_TOTAL_EXACT_MAX`, else estimated (`totalEstimated`).
  */
-export async function reviewQueue(db: Db, missionId: number, query: ReviewQueueQuery): Promise<ListPage<ReviewQueueItem>> {
+export async function reviewQueue(db: Db, missionId: number, query: ReviewQueueQuery): Promise<ReviewQueuePage> {
   const conditions: SQL[] = [
     eq(missionEntries.missionId, missionId),
-    query.status ? eq(missionEntries.status, query.status) : ne(missionEntries.status, 'draft'),
+    // Literal, not a parameter: the predicate of `mission_entries_queue_reviewable_idx`.
+    query.status ? eq(missionEntries.status, query.status) : sql`${missionEntries.status} <> 'draft'`,
   ];
   if (query.q) {
     const pattern = containsPattern(query.q);
@@ -98,28 +116,86 @@ export async function reviewQueue(db: Db, missionId: number, query: ReviewQueueQ
   if (query.to) conditions.push(sql`${entryMoment} < ${utcMidnight(addDays(query.to, 1)).toISOString()}::timestamptz`);
   if (query.probes === 'waiting') conditions.push(probeWaiting);
   const where = and(...conditions);
+  const dir = query.dir ?? (query.sort === 'name' ? 'asc' : 'desc');
   const order = listOrder(
     query,
     {
       submitted: { by: entryMoment, dir: 'desc' },
-      name: { by: [sql`lower(${users.lastName})`, sql`lower(${users.firstName})`], dir: 'asc' },
+      name: { by: [lastNameKey, firstNameKey], dir: 'asc' },
     },
     missionEntries.id,
   );
-  return paginate(query, {
-    rows: async (limit, offset) => {
-      const rows = await db
-        .select(queueRowColumns)
-        .from(missionEntries)
-        .innerJoin(users, eq(users.id, missionEntries.userId))
-        .where(where)
-        .orderBy(...order)
-        .limit(limit)
-        .offset(offset);
-      return queueItems(db, rows);
-    },
-    count: () => countOf(db.select({ value: count() }).from(missionEntries).innerJoin(users, eq(users.id, missionEntries.userId)).where(where)),
-  });
+  const after = query.cursor ? queueAfter(query.cursor) : undefined;
+  const [rows, total] = await Promise.all([
+    db
+      .select({
+        ...queueRowColumns,
+        at: sql<string>`to_char(${entryMoment} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
+        last: sql<string>`${lastNameKey}`,
+        first: sql<string>`${firstNameKey}`,
+      })
+      .from(missionEntries)
+      .innerJoin(users, eq(users.id, missionEntries.userId))
+      .where(after ? and(where, after) : where)
+      .orderBy(...order)
+      .limit(query.pageSize + 1)
+      .offset(query.cursor ? 0 : (query.page - 1) * query.pageSize),
+    // Every entry has its participant (a foreign key, deleted with them): the count joins them only to search.
+    boundedTotal(db, where, { users: Boolean(query.q), missions: false }),
+  ]);
+  const page = rows.slice(0, query.pageSize);
+  const last = page.at(-1);
+  const nextCursor =
+    rows.length > query.pageSize && last
+      ? encodeQueueCursor(
+          query.sort === 'name' ? { sort: 'name', dir, last: last.last, first: last.first, id: last.id } : { sort: 'submitted', dir, at: last.at, id: last.id },
+        )
+      : null;
+  return { items: await queueItems(db, page), total: total.total, page: query.page, pageSize: query.pageSize, nextCursor, totalEstimated: total.estimated };
+}
+
+/** The name sort's keys: the participant's last and first name, case-insensitive (`users_name_idx`). */
+const lastNameKey = sql`lower(${users.lastName})`;
+const firstNameKey = sql`lower(${users.firstName})`;
+
+/** The rows after the cursor's row in its sort and direction (the id breaks ties, as in `listOrder`). */
+function queueAfter(cursor: ReviewQueueCursor): SQL {
+  const op = sql.raw(cursor.dir === 'asc' ? '>' : '<');
+  const wide = sql.raw(cursor.dir === 'asc' ? '>=' : '<=');
+  if (cursor.sort === 'submitted') return sql`(${entryMoment}, ${missionEntries.id}) ${op} (${cursor.at}::timestamptz, ${cursor.id})`;
+  // The first comparison bounds the walk of the name index; the second is the exact keyset.
+  return sql`(${lastNameKey}, ${firstNameKey}) ${wide} (${cursor.last}, ${cursor.first}) and (${lastNameKey}, ${firstNameKey}, ${missionEntries.id}) ${op} (${cursor.last}, ${cursor.first}, ${cursor.id})`;
+}
+
+/**
+ * How many entries the filters keep, the participant and the mission joined only when a filter
+ * reads them: counted exactly up to `REVIEW_TOTAL_EXACT_MAX` (an index walk of at most that many
+ * rows), beyond it the planner's estimate of the same query, labelled `estimated` — an exact
+ * count of 200,000 rows would cost more than the page itself.
+ */
+async function boundedTotal(db: Db, where: SQL | undefined, join: { users: boolean; missions: boolean }): Promise<{ total: number; estimated: boolean }> {
+  const matches = () => {
+    let select = db
+      .select({ one: sql<number>`1` })
+      .from(missionEntries)
+      .$dynamic();
+    if (join.users) select = select.innerJoin(users, eq(users.id, missionEntries.userId));
+    if (join.missions) select = select.innerJoin(missions, eq(missions.id, missionEntries.missionId));
+    return select.where(where);
+  };
+  const counted = await countOf(
+    db.select({ value: count() }).from(
+      matches()
+        .limit(REVIEW_TOTAL_EXACT_MAX + 1)
+        .as('matches'),
+    ),
+  );
+  if (counted <= REVIEW_TOTAL_EXACT_MAX) return { total: counted, estimated: false };
+  const [plan] = await queryRows<{ 'QUERY PLAN': unknown }>(db, sql`explain (format json) ${matches()}`);
+  const raw = plan?.['QUERY PLAN'];
+  const parsed: unknown = typeof raw === 'string' ? JSON.parse(raw) : raw;
+  const estimate = Array.isArray(parsed) ? Number((parsed[0] as { Plan?: { 'Plan Rows'?: unknown } } | undefined)?.Plan?.['Plan Rows']) : Number.NaN;
+  return { total: Math.max(REVIEW_TOTAL_EXACT_MAX + 1, Number.isFinite(estimate) ? Math.round(estimate) : 0), estimated: true };
 }
 
 /** What a queue row reads of an entry and its participant. */
@@ -150,22 +226,22 @@ async function queueItems(db: Db, rows: QueueRow[]): Promise<ReviewQueueItem[]> 
   const userIds = [...new Set(rows.map((row) => row.user.id))];
   const missionIds = [...new Set(rows.map((row) => row.missionId))];
   const entryIds = rows.map((row) => row.id);
-  const [perUser, waiting] = await Promise.all([
-    userIds.length === 0
+  // Both counts in one round trip (`kind` 0: entries per mission and participant; 1: unanswered probes per entry).
+  const counts =
+    rows.length === 0
       ? []
-      : db
-          .select({ missionId: missionEntries.missionId, userId: missionEntries.userId, n: count() })
-          .from(missionEntries)
-          .where(and(inArray(missionEntries.missionId, missionIds), inArray(missionEntries.userId, userIds)))
-          .groupBy(missionEntries.missionId, missionEntries.userId),
-    entryIds.length === 0
-      ? []
-      : db
-          .select({ entryId: probes.entryId, n: count() })
-          .from(probes)
-          .where(and(inArray(probes.entryId, entryIds), isNull(probes.answeredAt)))
-          .groupBy(probes.entryId),
-  ]);
+      : await queryRows<{ kind: number; a: number; b: number; n: number }>(
+          db,
+          sql`select 0 as kind, ${missionEntries.missionId} as a, ${missionEntries.userId} as b, count(*)::int as n from ${missionEntries}
+              where ${missionEntries.missionId} = any(${sql.param(missionIds)}::int[]) and ${missionEntries.userId} = any(${sql.param(userIds)}::int[])
+              group by ${missionEntries.missionId}, ${missionEntries.userId}
+            union all
+            select 1, ${probes.entryId}, 0, count(*)::int from ${probes}
+              where ${probes.entryId} = any(${sql.param(entryIds)}::int[]) and ${probes.answeredAt} is null
+              group by ${probes.entryId}`,
+        );
+  const perUser = counts.filter((row) => row.kind === 0).map((row) => ({ missionId: row.a, userId: row.b, n: row.n }));
+  const waiting = counts.filter((row) => row.kind === 1).map((row) => ({ entryId: row.a, n: row.n }));
   const entriesOf = new Map(perUser.map((row) => [`${row.missionId}:${row.userId}`, row.n]));
   const waitingOf = new Map(waiting.map((row) => [row.entryId, row.n]));
   return rows.map((row) => ({
@@ -181,14 +257,6 @@ async function queueItems(db: Db, rows: QueueRow[]): Promise<ReviewQueueItem[]> 
   }));
 }
 
-/** The inbox's count: the participant and the mission joined only when a filter reads them (the default count stays on the waiting index). */
-function countInbox(db: Db, where: SQL | undefined, join: { users: boolean; missions: boolean }): Promise<number> {
-  let select = db.select({ value: count() }).from(missionEntries).$dynamic();
-  if (join.users) select = select.innerJoin(users, eq(users.id, missionEntries.userId));
-  if (join.missions) select = select.innerJoin(missions, eq(missions.id, missionEntries.missionId));
-  return countOf(select.where(where));
-}
-
 /**
  * `GET /api/admin/submissions`: the review inbox, the queue across every project (moderators and
  * admins review all of them, docs/product.md §2.5), oldest first on (moment, id) and paged by
@@ -197,7 +265,8 @@ function countInbox(db: Db, where: SQL | undefined, join: { users: boolean; miss
  * default queue). The moment is when the entry was submitted (created, for drafts; an entry of
  * another status without a submission time, which submitting never leaves, is not listed). Filters as the
  * mission queue's (`reviewQueue`), plus `projectId` and `missionId`; `status` `all` keeps every
- * status but drafts. `total` counts every row the filters keep (the cursor aside).
+ * status but drafts. `total` counts every row the filters keep (the cursor aside), exactly up to
+ * `REVIEW_TOTAL_EXACT_MAX`, else estimated (`boundedTotal`).
  */
 export async function reviewInbox(db: Db, query: ReviewInboxQuery): Promise<ReviewInboxPage> {
   // Every entry but a draft has its submission time (submitting sets it): order on the column itself,
@@ -235,7 +304,7 @@ export async function reviewInbox(db: Db, query: ReviewInboxQuery): Promise<Revi
       .where(after ? and(where, after) : where)
       .orderBy(asc(moment), asc(missionEntries.id))
       .limit(query.limit + 1),
-    countInbox(db, where, { users: Boolean(query.q), missions: query.projectId !== undefined }),
+    boundedTotal(db, where, { users: Boolean(query.q), missions: query.projectId !== undefined }),
   ]);
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
@@ -248,7 +317,8 @@ export async function reviewInbox(db: Db, query: ReviewInboxQuery): Promise<Revi
       return { ...item, mission: row.mission, project: row.project };
     }),
     nextCursor: rows.length > query.limit && last ? encodeInboxCursor({ at: last.at, id: last.id }) : null,
-    total,
+    total: total.total,
+    totalEstimated: total.estimated,
   };
 }
 
@@ -438,7 +508,7 @@ export async function applyDecision(
   clock: Clock,
   entry: MissionEntry,
   mission: Pick<Mission, 'id' | 'title' | 'points'>,
-  input: { decision: ReviewDecision; reason?: string | undefined; expectedStatus?: EntryStatus | undefined; actorId: number },
+  input: { decision: ReviewDecision; reason?: string | undefined; expectedStatus?: EntryStatus | undefined; actorId: number; jobs?: JobSender | undefined },
 ): Promise<DecisionOutcome> {
   if (entry.status === 'draft') throw notReviewable();
   const status = DECISION_STATUS[input.decision];
@@ -469,7 +539,8 @@ export async function applyDecision(
     })
     .where(eq(missionEntries.id, entry.id));
   await syncEntryPoints(tx, clock, entry, mission, status);
-  await notify(tx, { userId: entry.userId, ...decisionNotice(status, mission.title, reason, mission.points), link: historyLink(mission.id) });
+  // The mail of a request for changes or a rejection is queued in this transaction (`input.jobs`); approvals wait for the daily digest.
+  await notify(tx, { userId: entry.userId, ...decisionNotice(status, mission.title, reason, mission.points), link: historyLink(mission.id) }, input.jobs);
   return setAside ? { changed: true, before, after, setAside } : { changed: true, before, after };
 }
 
@@ -496,6 +567,7 @@ export async function reviewEntry(
   entryId: number,
   input: { decision: ReviewDecision; reason?: string | undefined; expectedStatus?: EntryStatus | undefined },
   reviewer: Reviewer,
+  jobs: JobSender,
 ): Promise<DecisionOutcome> {
   return db.transaction(async (tx) => {
     const [entry] = await tx.select().from(missionEntries).where(eq(missionEntries.id, entryId)).for('update');
@@ -505,7 +577,7 @@ export async function reviewEntry(
       .from(missions)
       .where(eq(missions.id, entry.missionId));
     if (!mission) throw noSuchSubmission();
-    const outcome = await applyDecision(tx, clock, entry, mission, { ...input, actorId: reviewer.actorId });
+    const outcome = await applyDecision(tx, clock, entry, mission, { ...input, actorId: reviewer.actorId, jobs });
     if (outcome.changed) {
       await audit(tx, {
         actorId: reviewer.actorId,
@@ -523,29 +595,87 @@ export async function reviewEntry(
 }
 
 /**
- * `POST /api/admin/submissions/review`: approves the given entries in one transaction (rows
- * locked in id order, so two bulk approvals cannot deadlock). Only entries waiting for review
- * (`submitted`) are approved; everything else (unknown ids, drafts, entries already decided —
- * changes requested and being edited, rejected, approved) is counted in `skipped` (an id given
- * twice counts once). Audited `submission.review.bulk`.
+ * `POST /api/admin/submissions/review`: approves the given entries in one transaction. Only
+ * entries waiting for review (`submitted`) are approved; everything else (unknown ids, drafts,
+ * entries already decided — changes requested and being edited, rejected, approved) is counted in
+ * `skipped` (an id given twice counts once). Audited `submission.review.bulk`.
+ *
+ * Set-based, the same writes as `applyDecision` on each entry in a handful of statements whatever
+ * the count (docs/decisions/020-bulk-approve-set-based.md): the waiting entries are locked in id
+ * order (two bulk approvals cannot deadlock) and read with their mission; a version is written for
+ * any submitted before versions were kept; one decision row per entry on its latest version and
+ * the entries approved (their answers those of that version); the points made available — a
+ * missing credit inserted against the ledger's unique key (`on conflict do nothing`: never twice),
+ * an existing one moved to `available`; one `approved` notification each; one audit row.
  */
 export async function bulkApprove(db: Db, clock: Clock, ids: readonly number[], reviewer: Reviewer): Promise<{ approved: number; skipped: number }> {
   const unique = [...new Set(ids)];
   return db.transaction(async (tx) => {
-    const rows = await tx.select().from(missionEntries).where(inArray(missionEntries.id, unique)).orderBy(asc(missionEntries.id)).for('update');
-    const missionIds = [...new Set(rows.map((row) => row.missionId))];
-    const missionRows =
-      missionIds.length === 0
-        ? []
-        : await tx.select({ id: missions.id, title: missions.title, points: missions.points }).from(missions).where(inArray(missions.id, missionIds));
-    const missionOf = new Map(missionRows.map((row) => [row.id, row]));
-    const approvedIds: number[] = [];
-    for (const entry of rows) {
-      const mission = missionOf.get(entry.missionId);
-      if (!mission || entry.status !== 'submitted') continue;
-      const outcome = await applyDecision(tx, clock, entry, mission, { decision: 'approve', expectedStatus: 'submitted', actorId: reviewer.actorId });
-      if (outcome.changed) approvedIds.push(entry.id);
+    const now = clock.now();
+    const at = sql`${now.toISOString()}::timestamptz`;
+    // Only what the writes below need; a row locked by another decision is waited for and read as it is then.
+    const rows = await tx
+      .select({
+        id: missionEntries.id,
+        userId: missionEntries.userId,
+        localDate: missionEntries.localDate,
+        missionId: missions.id,
+        title: missions.title,
+        points: missions.points,
+      })
+      .from(missionEntries)
+      .innerJoin(missions, eq(missions.id, missionEntries.missionId))
+      .where(and(inArray(missionEntries.id, unique), eq(missionEntries.status, 'submitted')))
+      .orderBy(asc(missionEntries.id))
+      .for('update', { of: missionEntries });
+    const entryIds = sql`${sql.param(rows.map((row) => row.id))}::int[]`;
+    if (rows.length > 0) {
+      // An entry submitted before versions were kept: its version, from the entry as it is (`latestVersion`).
+      await tx.execute(sql`
+        with added as (
+          insert into ${entrySubmissions} (entry_id, version, form_version, answers, submitted_at)
+          select e.id, greatest(1, e.submission_count), e.form_version, e.answers, coalesce(e.submitted_at, ${at})
+          from ${missionEntries} e
+          where e.id = any(${entryIds}) and not exists (select 1 from ${entrySubmissions} s where s.entry_id = e.id)
+          order by e.id
+          returning entry_id, version
+        )
+        update ${missionEntries} e set submission_count = added.version from added where e.id = added.entry_id and e.submission_count < added.version`);
+      // The decision on each entry's latest version, and the entry approved with that version's answers.
+      await tx.execute(sql`
+        with latest as (
+          select distinct on (s.entry_id) s.entry_id, s.id, s.answers, s.form_version
+          from ${entrySubmissions} s where s.entry_id = any(${entryIds})
+          order by s.entry_id, s.version desc
+        ), decided as (
+          insert into ${entryDecisions} (entry_id, submission_id, decision, reason, decided_by, decided_at)
+          select entry_id, id, 'approved', null, ${reviewer.actorId}::int, ${at} from latest order by entry_id
+        )
+        update ${missionEntries} e
+        set status = 'approved', review_reason = null, reviewed_by = ${reviewer.actorId}::int, reviewed_at = ${at},
+          answers = latest.answers, form_version = latest.form_version
+        from latest where e.id = latest.entry_id`);
+      // The points (`syncEntryPoints` for `approved`): credited once, then every credit of these entries available.
+      const credited = rows.filter((row) => row.points > 0);
+      if (credited.length > 0) {
+        await tx.execute(sql`
+          insert into ${pointsLedger} (user_id, points, state, reason, source, reference, created_by, created_at, state_changed_at)
+          select c.user_id, c.points, 'available', c.reason, 'mission', c.reference, null, ${at}, ${at}
+          from unnest(${sql.param(credited.map((row) => row.userId))}::int[], ${sql.param(credited.map((row) => row.points))}::int[],
+            ${sql.param(credited.map((row) => missionEntryReason(row.title, row.localDate)))}::text[],
+            ${sql.param(credited.map((row) => pointReference.missionEntry(row.id)))}::text[]) as c(user_id, points, reason, reference)
+          on conflict (user_id, source, reference) do nothing`);
+      }
+      await tx.execute(sql`
+        update ${pointsLedger} p set state = 'available', state_changed_at = ${at}
+        from unnest(${sql.param(rows.map((row) => row.userId))}::int[], ${sql.param(rows.map((row) => pointReference.missionEntry(row.id)))}::text[]) as k(user_id, reference)
+        where p.user_id = k.user_id and p.source = 'mission' and p.reference = k.reference and p.state <> 'available'`);
+      await notifyMany(
+        tx,
+        rows.map((row) => ({ userId: row.userId, ...decisionNotice('approved', row.title, null, row.points), link: historyLink(row.missionId) })),
+      );
     }
+    const approvedIds = rows.map((row) => row.id);
     const result = { approved: approvedIds.length, skipped: unique.length - approvedIds.length };
     await audit(tx, {
       actorId: reviewer.actorId,

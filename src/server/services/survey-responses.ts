@@ -16,6 +16,7 @@ import { creditSurvey } from './points.ts';
 import { linkAnswerMedia } from './gallery.ts';
 import { recordContribution } from './members.ts';
 import { answersError, availabilityOf, checkSubmission, formDefinition, type Availability, type Visible } from './participation.ts';
+import { surveyResultsChanged } from './survey-results.ts';
 
 /** The seed of the renderer's random option order: stable for one participant of one survey. */
 export function surveySeed(surveyId: number, userId: number): string {
@@ -261,7 +262,11 @@ export async function submitResponse(
       await creditSurvey(tx, clock, survey, userId);
       return true;
     });
-    if (submitted) return { status: 'submitted' };
+    if (submitted) {
+      // The survey's results show this response at the next call of this process (docs/api.md, "Results").
+      surveyResultsChanged(db, survey.id);
+      return { status: 'submitted' };
+    }
   }
   const latest = await findResponse(db, survey.id, userId);
   if (latest?.status === 'submitted') throw SURVEY_ERRORS.alreadySubmitted();

@@ -2,8 +2,9 @@
  * A survey's results for moderators and admins: the paginated responses, the CSV export (built
  * 500 rows at a time and streamed, however many responses there are) and the per-question
  * summaries behind the charts, aggregated by PostgreSQL over the `answers` jsonb of submitted
- * responses. Answers given on other versions of the form count by element id (an element id
- * keeps its meaning across versions).
+ * responses and cached per process with a staleness bound (`cachedSurveyResults`). Answers given
+ * on other versions of the form count by element id (an element id keeps its meaning across
+ * versions).
  */
 import { and, asc, count, eq, gt, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
@@ -24,10 +25,9 @@ import { queryRows, type Db } from '../db/index.ts';
 import { formVersions, surveyExternalRefs, surveyResponses, users, type Survey } from '../db/schema/index.ts';
 import { answerCell, answerableElements, elementHeader, keysetCsvStream } from './csv.ts';
 import { countOf, listOrder, paginate } from './list.ts';
+import type { Clock } from './clock.ts';
 import { iso } from './projects.ts';
 import { containsPattern } from './search.ts';
-
-/** Rows of the CSV export read per query. */
 
 /** The definition of the survey's current form version (null for external surveys). */
 export async function currentDefinition(db: Db, survey: Survey): Promise<FormDefinition | null> {
@@ -152,11 +152,11 @@ const keyList = (keys: readonly string[]) =>
  * `from … where …` of the queries below: each submitted response's top-level answers `e(key, val)`
  * to these element ids, with more lateral joins (`more`) when a query unnests the values.
  */
-const answersOf = (surveyId: number, keys: readonly string[], more: SQL = sql``) => sql`
+const answersOf = (range: SQL, keys: readonly string[], more: SQL = sql``) => sql`
   from ${surveyResponses} r
   cross join lateral jsonb_each(case jsonb_typeof(r.answers) when 'object' then r.answers else '{}'::jsonb end) as e(key, val)
   ${more}
-  where r.survey_id = ${surveyId} and r.status = 'submitted' and e.key in (${keyList(keys)})`;
+  where ${range} and r.status = 'submitted' and e.key in (${keyList(keys)})`;
 
 const CHOICE_TYPES = new Set(['single_choice', 'multiple_choice', 'dropdown', 'ranking', 'rating', 'scale']);
 const NUMBER_TYPES = new Set(['rating', 'scale', 'number']);
@@ -212,14 +212,188 @@ function labelOf(options: readonly FormOption[], id: string): string {
   return options.find((option) => option.id === id)?.label ?? id;
 }
 
+const inList = (keys: readonly string[]) => (keys.length === 0 ? sql`false` : sql`e.key in (${keyList(keys)})`);
+
+/** The survey's per-question rows: `answered` and numbers' stats merged, choice and matrix counts to be summed, the latest texts in order. */
+interface ResultRows {
+  submitted: number;
+  answered: { key: string; n: number; average: number | null; min: number | null; max: number | null }[];
+  choices: { key: string; value: string | null; n: number }[];
+  matrices: { key: string; row: string; col: string; n: number }[];
+  texts: { key: string; text: string }[];
+}
+
+/** Responses (of any status) aggregated per statement: a slice of work short enough for the embedded database to serve other calls in between. */
+export const RESULTS_CHUNK = 5_000;
+
+interface AnsweredPart {
+  key: string;
+  n: number;
+  sum: number | null;
+  count: number;
+  min: number | null;
+  max: number | null;
+}
+interface TextPart {
+  key: string;
+  text: string;
+  /** `submitted_at` in epoch seconds. */
+  at: number | null;
+  id: number;
+}
+
+/**
+ * The aggregation, by slices of `RESULTS_CHUNK` responses in id order (`survey_responses_survey_id_idx`),
+ * each slice in a short read-only transaction of its own, merged here: one pass over a slice's
+ * answers for `answered` and the numbers' sum, count, min and max; one for the options (arrays
+ * unnested); one for matrices; one for the slice's 5 latest texts per question; and the count.
+ * Slices keep every statement small: the embedded database serves other calls between them
+ * (docs/decisions/022-survey-results-cache.md), and PostgreSQL never JIT-compiles them (off for
+ * them anyway: on 100,000 responses at once compiling took longer than running).
+ */
+async function resultRows(db: Db, surveyId: number, elements: readonly FormElement[]): Promise<ResultRows> {
+  const keysOf = (types: Set<string>) => elements.filter((element) => types.has(element.type)).map((element) => element.id);
+  const allKeys = elements.map((element) => element.id);
+  const choiceKeys = keysOf(CHOICE_TYPES);
+  const rankingKeys = keysOf(new Set(['ranking']));
+  const numberKeys = keysOf(NUMBER_TYPES);
+  const matrixKeys = keysOf(new Set(['matrix']));
+  const textKeys = keysOf(TEXT_TYPES);
+
+  let submitted = 0;
+  const answered = new Map<string, AnsweredPart>();
+  const choices: ResultRows['choices'] = [];
+  const matrices: ResultRows['matrices'] = [];
+  const texts: TextPart[] = [];
+  let after = 0;
+  for (;;) {
+    const [bound] = await queryRows<{ id: number }>(
+      db,
+      sql`select id from ${surveyResponses} where survey_id = ${surveyId} and id > ${after} order by id offset ${RESULTS_CHUNK - 1} limit 1`,
+    );
+    const upTo = bound ? Number(bound.id) : null;
+    const range = sql`r.survey_id = ${surveyId} and r.id > ${after} ${upTo === null ? sql`` : sql`and r.id <= ${upTo}`}`;
+    await db.transaction(
+      async (tx) => {
+        await tx.execute(sql`set local jit = off`);
+        const [count] = await queryRows<{ n: number }>(tx, sql`select count(*)::int as n from ${surveyResponses} r where ${range} and r.status = 'submitted'`);
+        submitted += Number(count?.n ?? 0);
+        if (allKeys.length > 0) {
+          const rows = await queryRows<AnsweredPart>(
+            tx,
+            sql`select s.key, count(*) filter (where s.answered)::int as n,
+              sum(s.num)::float8 as sum, count(s.num)::int as count, min(s.num)::float8 as min, max(s.num)::float8 as max
+              from (
+                select e.key,
+                  -- Blank answers do not count: null, false, blank text, [] and {} (one jsonb_typeof per answer).
+                  case jsonb_typeof(e.val)
+                    when 'null' then false
+                    when 'boolean' then e.val = 'true'::jsonb
+                    when 'string' then btrim(e.val #>> '{}') <> ''
+                    when 'array' then jsonb_array_length(e.val) > 0
+                    when 'object' then e.val <> '{}'::jsonb
+                    else true
+                  end as answered,
+                  case when ${inList(numberKeys)} and jsonb_typeof(e.val) = 'number' then (e.val #>> '{}')::float8 end as num
+                ${answersOf(range, allKeys)}
+              ) s
+              group by s.key`,
+          );
+          for (const row of rows) {
+            const [n, count, sum, min, max] = [Number(row.n), Number(row.count), row.sum === null ? null : Number(row.sum), row.min, row.max];
+            const total = answered.get(row.key);
+            if (!total) {
+              answered.set(row.key, { key: row.key, n, count, sum, min: min === null ? null : Number(min), max: max === null ? null : Number(max) });
+              continue;
+            }
+            total.n += n;
+            total.count += count;
+            if (sum !== null) total.sum = (total.sum ?? 0) + sum;
+            if (min !== null) total.min = total.min === null ? Number(min) : Math.min(total.min, Number(min));
+            if (max !== null) total.max = total.max === null ? Number(max) : Math.max(total.max, Number(max));
+          }
+        }
+        if (choiceKeys.length > 0) {
+          choices.push(
+            ...(await queryRows<ResultRows['choices'][number]>(
+              tx,
+              sql`select s.key, s.value, count(*)::int as n from (
+                  select e.key, x.pos, case jsonb_typeof(x.item) when 'string' then x.item #>> '{}' when 'number' then x.item #>> '{}' when 'object' then ${OTHER_OPTION_ID} end as value
+                  ${answersOf(range, choiceKeys, sql`cross join lateral jsonb_array_elements(case jsonb_typeof(e.val) when 'array' then e.val else jsonb_build_array(e.val) end) with ordinality as x(item, pos)`)}
+                ) s
+                where s.value is not null ${rankingKeys.length === 0 ? sql`` : sql`and (s.key not in (${keyList(rankingKeys)}) or s.pos = 1)`}
+                group by s.key, s.value`,
+            )),
+          );
+        }
+        if (matrixKeys.length > 0) {
+          matrices.push(
+            ...(await queryRows<ResultRows['matrices'][number]>(
+              tx,
+              sql`select e.key, m.key as row, c.col, count(*)::int as n
+                ${answersOf(
+                  range,
+                  matrixKeys,
+                  sql`cross join lateral jsonb_each(case jsonb_typeof(e.val) when 'object' then e.val else '{}'::jsonb end) as m(key, val)
+                    cross join lateral jsonb_array_elements_text(case jsonb_typeof(m.val) when 'array' then m.val else jsonb_build_array(m.val) end) as c(col)`,
+                )}
+                group by 1, 2, 3`,
+            )),
+          );
+        }
+        if (textKeys.length > 0) {
+          texts.push(
+            ...(await queryRows<TextPart>(
+              tx,
+              sql`select s.key, s.text, s.at, s.id from (
+                select e.key, e.val #>> '{}' as text, extract(epoch from r.submitted_at)::float8 as at, r.id,
+                  row_number() over (partition by e.key order by r.submitted_at desc nulls last, r.id desc) as rn
+                ${answersOf(range, textKeys)} and jsonb_typeof(e.val) = 'string' and btrim(e.val #>> '{}') <> ''
+              ) s where s.rn <= ${SAMPLES}`,
+            )),
+          );
+        }
+      },
+      { accessMode: 'read only' },
+    );
+    if (upTo === null) break;
+    after = upTo;
+  }
+
+  // The latest texts of all slices: newest submission first (never submitted last), then the newest response.
+  const newestFirst = (a: TextPart, b: TextPart) =>
+    a.at === b.at ? Number(b.id) - Number(a.id) : a.at === null ? 1 : b.at === null ? -1 : Number(b.at) - Number(a.at);
+  const latest = textKeys.flatMap((key) =>
+    texts
+      .filter((row) => row.key === key)
+      .sort(newestFirst)
+      .slice(0, SAMPLES)
+      .map((row) => ({ key, text: row.text })),
+  );
+  return {
+    submitted,
+    answered: [...answered.values()].map((row) => ({
+      key: row.key,
+      n: row.n,
+      average: row.count > 0 && row.sum !== null ? row.sum / row.count : null,
+      min: row.min,
+      max: row.max,
+    })),
+    choices,
+    matrices,
+    texts: latest,
+  };
+}
+
 /**
  * Per-question summaries over the survey's submitted responses, in form order (its current
  * version): how many answered; counts per option (choices, dropdowns; rating and scale values;
  * rankings: times ranked first; `_other` for "Other"); average, min and max (ratings, scales,
- * numbers); per row and column (matrices); the 5 latest texts. Six queries whatever the form.
- * External surveys: the participants who returned `complete`, and no questions.
+ * numbers); per row and column (matrices); the 5 latest texts. Six queries per slice of responses whatever the form.
+ * External surveys: the participants who returned `complete`, and no questions. Computed now:
+ * the call answers `cachedSurveyResults`.
  */
-export async function surveyResults(db: Db, survey: Survey, definition: FormDefinition | null): Promise<SurveyResults> {
+export async function surveyResults(db: Db, survey: Survey, definition: FormDefinition | null): Promise<Omit<SurveyResults, 'computedAt'>> {
   if (survey.kind === 'external') {
     const [row] = await db
       .select({ n: sql<number>`count(distinct ${surveyExternalRefs.userId})::int`.mapWith(Number) })
@@ -228,71 +402,8 @@ export async function surveyResults(db: Db, survey: Survey, definition: FormDefi
     return { submitted: row?.n ?? 0, elements: [] };
   }
   const elements = definition ? answerableElements(definition) : [];
-  const keysOf = (types: Set<string>) => elements.filter((element) => types.has(element.type)).map((element) => element.id);
-  const allKeys = elements.map((element) => element.id);
-  const choiceKeys = keysOf(CHOICE_TYPES);
-  const rankingKeys = keysOf(new Set(['ranking']));
-  const numberKeys = keysOf(NUMBER_TYPES);
-  const matrixKeys = keysOf(new Set(['matrix']));
-  const textKeys = keysOf(TEXT_TYPES);
-  const none = Promise.resolve([]);
-
-  const [[submitted], answered, choices, numbers, matrices, texts] = await Promise.all([
-    db
-      .select({ n: count() })
-      .from(surveyResponses)
-      .where(and(eq(surveyResponses.surveyId, survey.id), eq(surveyResponses.status, 'submitted'))),
-    allKeys.length === 0
-      ? none
-      : queryRows<{ key: string; n: number }>(
-          db,
-          sql`select e.key, count(*)::int as n ${answersOf(survey.id, allKeys)}
-            and e.val not in ('null'::jsonb, 'false'::jsonb, '""'::jsonb, '[]'::jsonb, '{}'::jsonb)
-            and not (jsonb_typeof(e.val) = 'string' and btrim(e.val #>> '{}') = '')
-            group by e.key`,
-        ),
-    choiceKeys.length === 0
-      ? none
-      : queryRows<{ key: string; value: string | null; n: number }>(
-          db,
-          sql`select s.key, s.value, count(*)::int as n from (
-              select e.key, x.pos, case jsonb_typeof(x.item) when 'string' then x.item #>> '{}' when 'number' then x.item #>> '{}' when 'object' then ${OTHER_OPTION_ID} end as value
-              ${answersOf(survey.id, choiceKeys, sql`cross join lateral jsonb_array_elements(case jsonb_typeof(e.val) when 'array' then e.val else jsonb_build_array(e.val) end) with ordinality as x(item, pos)`)}
-            ) s
-            where s.value is not null ${rankingKeys.length === 0 ? sql`` : sql`and (s.key not in (${keyList(rankingKeys)}) or s.pos = 1)`}
-            group by s.key, s.value`,
-        ),
-    numberKeys.length === 0
-      ? none
-      : queryRows<{ key: string; average: number | null; min: number | null; max: number | null }>(
-          db,
-          sql`select e.key, avg((e.val #>> '{}')::float8)::float8 as average, min((e.val #>> '{}')::float8)::float8 as min, max((e.val #>> '{}')::float8)::float8 as max
-            ${answersOf(survey.id, numberKeys)} and jsonb_typeof(e.val) = 'number'
-            group by e.key`,
-        ),
-    matrixKeys.length === 0
-      ? none
-      : queryRows<{ key: string; row: string; col: string; n: number }>(
-          db,
-          sql`select e.key, m.key as row, c.col, count(*)::int as n
-            ${answersOf(
-              survey.id,
-              matrixKeys,
-              sql`cross join lateral jsonb_each(case jsonb_typeof(e.val) when 'object' then e.val else '{}'::jsonb end) as m(key, val)
-                cross join lateral jsonb_array_elements_text(case jsonb_typeof(m.val) when 'array' then m.val else jsonb_build_array(m.val) end) as c(col)`,
-            )}
-            group by 1, 2, 3`,
-        ),
-    textKeys.length === 0
-      ? none
-      : queryRows<{ key: string; text: string }>(
-          db,
-          sql`select s.key, s.text from (
-            select e.key, e.val #>> '{}' as text, row_number() over (partition by e.key order by r.submitted_at desc nulls last, r.id desc) as rn
-            ${answersOf(survey.id, textKeys)} and jsonb_typeof(e.val) = 'string' and btrim(e.val #>> '{}') <> ''
-          ) s where s.rn <= ${SAMPLES} order by s.key, s.rn`,
-        ),
-  ]);
+  const { submitted, answered, choices, matrices, texts } = await resultRows(db, survey.id, elements);
+  const numbers = answered;
 
   const answeredBy = new Map(answered.map((row) => [row.key, Number(row.n)]));
   const choiceCounts = new Map<string, Map<string, number>>();
@@ -343,5 +454,124 @@ export async function surveyResults(db: Db, survey: Survey, definition: FormDefi
     if (TEXT_TYPES.has(element.type)) summary.samples = samplesBy.get(element.id) ?? [];
     return summary;
   });
-  return { submitted: submitted?.n ?? 0, elements: summaries };
+  return { submitted, elements: summaries };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The results cache (docs/api.md, "Results"; docs/decisions/022-survey-results-cache.md)
+
+/** Results this young are served as they are. */
+export const RESULTS_FRESH_MS = 5_000;
+/** A survey whose results took longer than this to compute is slow: recomputed in the background, less often. */
+export const RESULTS_SLOW_MS = 50;
+/** A slow survey's results are served for this many times their computation time (at least `RESULTS_FRESH_MS`) … */
+export const RESULTS_SLOW_FACTOR = 10;
+/** … and at most this long before a recomputation starts. */
+export const RESULTS_SLOW_FRESH_MAX_MS = 30_000;
+/** Results are never served older than this. */
+export const RESULTS_MAX_AGE_MS = 60_000;
+
+interface Computed {
+  results: SurveyResults;
+  /** `performance.now()` when the computation began (the data are at least that recent). */
+  at: number;
+  tookMs: number;
+}
+
+interface CacheEntry {
+  /** The survey's kind and form version the results were computed for: another one is a miss. */
+  version: string;
+  computed: Computed | null;
+  /** A submit in this process since the computation began. */
+  changed: boolean;
+  /** The computation under way: concurrent misses wait for this one (single flight). */
+  pending: Promise<Computed> | null;
+}
+
+/** Per database handle (and so per process, and per test backend). */
+const caches = new WeakMap<Db, Map<number, CacheEntry>>();
+
+function cacheOf(db: Db): Map<number, CacheEntry> {
+  let cache = caches.get(db);
+  if (!cache) {
+    cache = new Map();
+    caches.set(db, cache);
+  }
+  return cache;
+}
+
+/** Tells the cache that the survey's submitted responses changed (a submit in this process): the next call recomputes. */
+export function surveyResultsChanged(db: Db, surveyId: number): void {
+  const entry = caches.get(db)?.get(surveyId);
+  if (entry) entry.changed = true;
+}
+
+function recompute(
+  db: Db,
+  clock: Clock,
+  survey: Survey,
+  definition: () => Promise<FormDefinition | null>,
+  entry: CacheEntry,
+  cache: Map<number, CacheEntry>,
+): Promise<Computed> {
+  if (entry.pending) return entry.pending;
+  const at = performance.now();
+  const computedAt = clock.now().toISOString();
+  entry.changed = false;
+  const pending = definition()
+    .then((loaded) => surveyResults(db, survey, loaded))
+    .then((results) => {
+      const computed: Computed = { results: { ...results, computedAt }, at, tookMs: performance.now() - at };
+      entry.computed = computed;
+      // Forget results nobody asked for within the longest age (the cache stays as small as what is being looked at).
+      for (const [id, other] of cache)
+        if (other.pending === null && other.computed !== null && performance.now() - other.computed.at > RESULTS_MAX_AGE_MS) cache.delete(id);
+      return computed;
+    });
+  entry.pending = pending;
+  const done = () => {
+    if (entry.pending === pending) entry.pending = null;
+  };
+  pending.then(done, done);
+  return pending;
+}
+
+/**
+ * `GET /api/admin/surveys/{id}/results`: the survey's results with `computedAt`, from a cache
+ * kept per process (docs/api.md, "Results"). Results younger than `RESULTS_FRESH_MS` are served
+ * as they are (a submit in this process makes the next call recompute); older ones are
+ * recomputed, once however many calls ask at the same time. A slow survey (over
+ * `RESULTS_SLOW_MS` to compute, e.g. 100,000 responses) is recomputed at most every
+ * `RESULTS_SLOW_FACTOR` times its computation time (≤ `RESULTS_SLOW_FRESH_MAX_MS`), in the
+ * background: calls get its previous results meanwhile, so on the embedded database, where a
+ * computation holds the one engine, it takes a bounded share of the time. Nothing older than
+ * `RESULTS_MAX_AGE_MS` is served, whichever process computed it.
+ */
+export async function cachedSurveyResults(
+  db: Db,
+  clock: Clock,
+  survey: Survey,
+  /** Read only when the results are computed. */
+  definition: () => Promise<FormDefinition | null>,
+): Promise<SurveyResults> {
+  const cache = cacheOf(db);
+  const version = `${survey.kind}:${survey.formId ?? ''}:${survey.formVersion ?? ''}`;
+  let entry = cache.get(survey.id);
+  if (!entry || entry.version !== version) {
+    entry = { version, computed: null, changed: false, pending: null };
+    cache.set(survey.id, entry);
+  }
+  const computed = entry.computed;
+  const age = computed ? performance.now() - computed.at : Number.POSITIVE_INFINITY;
+  const slow = computed !== null && computed.tookMs > RESULTS_SLOW_MS;
+  const freshFor = slow ? Math.min(RESULTS_SLOW_FRESH_MAX_MS, Math.max(RESULTS_FRESH_MS, RESULTS_SLOW_FACTOR * computed.tookMs)) : RESULTS_FRESH_MS;
+  // A submit in this process makes a fast survey's next call recompute; a slow one waits for its time.
+  if (computed && age < freshFor && !(entry.changed && !slow)) return computed.results;
+  const next = recompute(db, clock, survey, definition, entry, cache);
+  if (computed && slow && age < RESULTS_MAX_AGE_MS) {
+    // Served the previous results; a failed recomputation is retried by a later call.
+    next.catch(() => {});
+    return computed.results;
+  }
+  return (await next).results;
 }

@@ -15,6 +15,18 @@ const isErrorCode = (error: unknown, ...codes: string[]): boolean =>
   error instanceof Error && 'code' in error && typeof error.code === 'string' && codes.includes(error.code);
 
 /**
+ * The disk of the folder is full (ENOSPC) or the user's quota is used up (EDQUOT): nothing of
+ * the object was kept (the temporary file is removed). The API answers 507 `storage_full`
+ * (routes/media.ts; docs/deploy.md, "What happens when…").
+ */
+export class StorageFullError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StorageFullError';
+  }
+}
+
+/**
  * Files in a folder (MEDIA_DIR, default `DATA_DIR/uploads`), one per key: `{dir}/{key}`. Writes go to a temporary
  * file beside the target, are flushed to disk, then renamed over it, so a crash or a concurrent
  * reader never sees half a file. A key's extension names its content type (`.jpg` →
@@ -42,7 +54,12 @@ export class LocalStorage implements Storage {
     if (expected === null || expected !== contentType) {
       throw new Error(`LocalStorage: key ${JSON.stringify(key)} does not name the content type ${contentType}`);
     }
-    await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+    try {
+      await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+    } catch (error) {
+      if (isErrorCode(error, 'ENOSPC', 'EDQUOT')) throw new StorageFullError(`No room left in ${this.dir}`, { cause: error });
+      throw error;
+    }
     // A dot-name is never a valid key, so a leftover temporary file can never be read as an object.
     const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
     try {
@@ -56,6 +73,7 @@ export class LocalStorage implements Storage {
       await fs.rename(temporary, file);
     } catch (error) {
       await fs.rm(temporary, { force: true });
+      if (isErrorCode(error, 'ENOSPC', 'EDQUOT')) throw new StorageFullError(`No room left in ${this.dir}`, { cause: error });
       throw error;
     }
   }

@@ -5,6 +5,8 @@ import { MESSAGES } from '../messages.ts';
 import { ENTRY_STATUSES } from '../mission-entries.ts';
 import {
   decodeInboxCursor,
+  decodeQueueCursor,
+  REVIEW_QUEUE_SORTS,
   DECISIONS_NEEDING_A_REASON,
   PROBE_FILTERS,
   REASON_TEMPLATE_KINDS,
@@ -60,14 +62,34 @@ export const reasonTemplateSchema = z.strictObject({
  * The review queue: `GET /api/admin/missions/{id}/submissions?status=&q=&from=&to=&probes=&page=&pageSize=&sort=&dir=`
  * (the list contract, `../list.ts`; the first sort key is the default).
  */
-export const REVIEW_QUEUE_SORTS = ['submitted', 'name'] as const;
-export const reviewQueueQuerySchema = listQuerySchema(REVIEW_QUEUE_SORTS).extend({
-  status: z.enum(ENTRY_STATUSES, { error: MESSAGES.invalidEnumValue }).optional(),
-  from: z.iso.date().optional(),
-  to: z.iso.date().optional(),
-  /** `waiting`: only entries with a probe waiting for the participant's answer. */
-  probes: z.enum(PROBE_FILTERS).optional(),
-});
+export { REVIEW_QUEUE_SORTS };
+export const reviewQueueQuerySchema = listQuerySchema(REVIEW_QUEUE_SORTS)
+  .extend({
+    status: z.enum(ENTRY_STATUSES, { error: MESSAGES.invalidEnumValue }).optional(),
+    from: z.iso.date().optional(),
+    to: z.iso.date().optional(),
+    /** `waiting`: only entries with a probe waiting for the participant's answer. */
+    probes: z.enum(PROBE_FILTERS).optional(),
+    /** The `nextCursor` of the page before (keyset paging on the sort; `page` then only names the page). */
+    cursor: z
+      .string()
+      .optional()
+      .transform((raw, ctx) => {
+        if (raw === undefined || raw === '') return undefined;
+        const cursor = decodeQueueCursor(raw);
+        if (!cursor) {
+          ctx.addIssue({ code: 'custom', message: BAD_CURSOR_MESSAGE });
+          return z.NEVER;
+        }
+        return cursor;
+      }),
+  })
+  .superRefine((value, ctx) => {
+    // A cursor is a row's place in one order: the sort and direction it was given out for.
+    const dir = value.dir ?? (value.sort === 'name' ? 'asc' : 'desc');
+    if (value.cursor && (value.cursor.sort !== value.sort || value.cursor.dir !== dir))
+      ctx.addIssue({ code: 'custom', path: ['cursor'], message: BAD_CURSOR_MESSAGE });
+  });
 
 /** What the inbox says of a cursor it did not give out (or one spoilt on the way). */
 export const BAD_CURSOR_MESSAGE = 'This cursor is not one the queue gave out: ask for the first page again';

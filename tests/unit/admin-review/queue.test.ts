@@ -35,4 +35,37 @@ describe('the review queue', () => {
     expect(screen.queryByText('None')).toBeNull();
     expect(container.textContent).not.toMatch(/\bNone\b/);
   });
+
+  it('an estimated total (past 1,000 matches) is shown as "about"; an exact one as it is', () => {
+    const item = {
+      id: 7,
+      user: { id: 3, firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.org' },
+      status: 'submitted' as const,
+      submittedAt: '2026-11-20T10:00:00.000Z',
+      resubmission: false,
+      localDate: '2026-11-20',
+      createdAt: '2026-11-20T09:00:00.000Z',
+      entriesOfUser: 1,
+      probesWaiting: 0,
+    };
+    const props = (totalEstimated: boolean) => ({
+      load: { status: 'ready' as const, data: { items: [item], total: 200_000, page: 1, pageSize: 20, totalEstimated } },
+      onRetry: noop,
+      filters: DEFAULT_FILTERS,
+      page: 1,
+      onPageChange: noop,
+      openId: null,
+      onOpen: noop,
+      selected: new Set<number>(),
+      onSelectedChange: noop,
+      onBulkApprove: () => Promise.resolve(),
+      bulkResult: null,
+      missionLive: true,
+    });
+    render(createElement(ReviewQueue, props(true)));
+    expect(screen.getByText('Showing 1–1 of about 200000')).toBeTruthy();
+    cleanup();
+    render(createElement(ReviewQueue, props(false)));
+    expect(screen.getByText('Showing 1–1 of 200000')).toBeTruthy();
+  });
 });

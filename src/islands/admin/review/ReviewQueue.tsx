@@ -110,7 +110,8 @@ export function QueueFilterBar({ filters, onApply }: { filters: QueueFilters; on
 }
 
 export interface ReviewQueueProps<T extends ReviewQueueItem = ReviewQueueItem> {
-  load: Load<ListPage<T>>;
+  /** `totalEstimated`: past 1,000 matches `total` is the server's estimate (docs/api.md), shown as "about". */
+  load: Load<ListPage<T> & { totalEstimated?: boolean }>;
   onRetry: () => void;
   filters: QueueFilters;
   /** The page asked for (the pager follows it; the rows shown are the answer's page). */
@@ -257,7 +258,9 @@ export function ReviewQueue<T extends ReviewQueueItem = ReviewQueueItem>({
       )}
       <div className="flex flex-col items-center gap-2">
         {/* An empty queue already says so above: no count line of its own. */}
-        {total > 0 && <p className="text-sm text-muted-foreground tabular-nums">{`Showing ${from}–${to} of ${total}`}</p>}
+        {total > 0 && (
+          <p className="text-sm text-muted-foreground tabular-nums">{`Showing ${from}–${to} of ${load.data.totalEstimated ? 'about ' : ''}${total}`}</p>
+        )}
         {footer ??
           (total > pageSize && <Pagination page={page} total={total} perPage={pageSize} siblings={1} onPageChange={onPageChange} label="Queue pages" />)}
       </div>

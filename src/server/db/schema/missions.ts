@@ -86,6 +86,12 @@ export const missionEntries = pgTable(
     index('mission_entries_waiting_idx')
       .on(t.submittedAt, t.id)
       .where(sql`${t.status} = 'submitted'`),
+    // A mission's review queue, latest first by its moment (`reviewQueue`, services/review.ts; keyset or page):
+    // one status (the screen's `status=submitted`), and every status but drafts.
+    index('mission_entries_queue_idx').on(t.missionId, t.status, sql`(coalesce(${t.submittedAt}, ${t.createdAt}))`, t.id),
+    index('mission_entries_queue_reviewable_idx')
+      .on(t.missionId, sql`(coalesce(${t.submittedAt}, ${t.createdAt}))`, t.id)
+      .where(sql`${t.status} <> 'draft'`),
     // Submissions per day on the dashboard.
     index('mission_entries_submitted_at_idx')
       .on(t.submittedAt)

@@ -52,6 +52,8 @@ export const users = pgTable(
     // Search by part of the email or the name, any case (`userSearchText`; pg_trgm serves prefix and contains).
     index('users_search_trgm_idx').using('gin', sql`(lower(${t.email} || ' ' || ${t.firstName} || ' ' || ${t.lastName})) gin_trgm_ops`),
     index('users_created_idx').on(t.createdAt, t.id),
+    // The review queue's `sort=name` (last, then first name, case-insensitive), walked in order.
+    index('users_name_idx').on(sql`lower(${t.lastName})`, sql`lower(${t.firstName})`, t.id),
     index('users_role_status_idx').on(t.role, t.status),
     index('users_last_active_idx').on(t.lastActiveAt),
     check('users_role_check', sql`${t.role} in ('participant', 'moderator', 'admin')`),

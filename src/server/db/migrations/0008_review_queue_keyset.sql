@@ -1,0 +1,3 @@
+CREATE INDEX "users_name_idx" ON "users" USING btree (lower("last_name"),lower("first_name"),"id");--> statement-breakpoint
+CREATE INDEX "mission_entries_queue_idx" ON "mission_entries" USING btree ("mission_id","status",(coalesce("submitted_at", "created_at")),"id");--> statement-breakpoint
+CREATE INDEX "mission_entries_queue_reviewable_idx" ON "mission_entries" USING btree ("mission_id",(coalesce("submitted_at", "created_at")),"id") WHERE "mission_entries"."status" <> 'draft';

@@ -1,0 +1,67 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError, apiGet } from '../../../src/platform/api.ts';
+import { EARLY_BUILD_LATEST, EARLY_MAX_AGE_MS, earlyDataInlineScript, takeEarlyResponse } from '../../../src/platform/early.ts';
+
+const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+describe('early data (docs/architecture.md, "Early data")', () => {
+  let now = 1_000;
+  let fetch: ReturnType<typeof vi.fn>;
+  let clock: { mockRestore(): void };
+
+  beforeEach(() => {
+    now = 1_000;
+    fetch = vi.fn(async (input: string) => {
+      const url = String(input);
+      if (url.startsWith('/builds/latest.json')) return json({ id: 'b1', timestamp: 1 });
+      if (url === '/api/auth') return json({ error: { code: 'unauthenticated', message: 'Sign in' } }, 401);
+      return json({ url, call: fetch.mock.calls.length });
+    });
+    vi.stubGlobal('window', globalThis);
+    vi.stubGlobal('fetch', fetch);
+    clock = vi.spyOn(performance, 'now').mockImplementation(() => now);
+  });
+
+  afterEach(() => {
+    delete (globalThis as Record<string, unknown>).__fieldworkEarly;
+    vi.unstubAllGlobals();
+    clock.mockRestore();
+  });
+
+  const runScript = (paths: string[]) => new Function(earlyDataInlineScript(paths))() as void;
+
+  it('the head script asks at once; the client takes that answer once, then asks the API itself', async () => {
+    runScript(['/api/home']);
+    const started = fetch.mock.calls.map(([url]) => String(url));
+    expect(started).toContain('/api/home');
+    expect(started.some((url) => url.startsWith(`${EARLY_BUILD_LATEST}?`))).toBe(true);
+
+    const first = await apiGet<{ url: string; call: number }>('/api/home');
+    expect(first.url).toBe('/api/home');
+    expect(fetch.mock.calls.filter(([url]) => url === '/api/home')).toHaveLength(1);
+
+    await apiGet('/api/home');
+    expect(fetch.mock.calls.filter(([url]) => url === '/api/home')).toHaveLength(2);
+  });
+
+  it('an early refusal is the same ApiError as the API’s', async () => {
+    runScript(['/api/auth']);
+    const failure = await apiGet('/api/auth').catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ApiError);
+    expect((failure as ApiError).status).toBe(401);
+  });
+
+  it('an answer older than its freshness is not taken', async () => {
+    runScript(['/api/home']);
+    now += EARLY_MAX_AGE_MS + 1;
+    expect(takeEarlyResponse('/api/home')).toBeNull();
+    await apiGet('/api/home');
+    expect(fetch.mock.calls.filter(([url]) => url === '/api/home')).toHaveLength(2);
+  });
+
+  it('the build meta is asked for as soon as latest.json answers', async () => {
+    runScript([]);
+    await vi.waitFor(() => expect(fetch.mock.calls.map(([url]) => String(url))).toContain('/builds/meta/b1.json'));
+    expect(takeEarlyResponse('/builds/meta/b1.json')).not.toBeNull();
+  });
+});
