@@ -1,11 +1,9 @@
 // @ts-check
-import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'astro/config';
 import react from '@astrojs/react';
 import tailwindcss from '@tailwindcss/vite';
 import clientDirectives from './builds/directives.ts';
 import buildManifests from './builds/integration.ts';
-import { addModulePreloads } from './scripts/page-js.ts';
 
 // Static output: every page is prerendered; dynamic routes are one shell each (see src/shared/routes.ts).
 export default defineConfig({
@@ -16,15 +14,6 @@ export default defineConfig({
   integrations: [
     react(),
     clientDirectives(),
-    // Before the manifests (which compress the pages): each page lists the modules it loads at start.
-    {
-      name: 'fieldwork-modulepreload',
-      hooks: {
-        'astro:build:done': ({ dir, logger }) => {
-          logger.info(`modulepreload links added to ${addModulePreloads(fileURLToPath(dir))} pages`);
-        },
-      },
-    },
     buildManifests({
       // Route rules (docs/product.md §2: a server-provided redirect for a path), applied by the Node server and the browser's guard.
       routeRules: {

@@ -26,6 +26,7 @@ import { lighthousePages, lighthouseTable, type LighthouseRow } from './bench-li
 import { MAIL_GOAL_P95_MS, mailBenchLines, mailBenchTable, startMailBench, type MailBench, type MailBenchCase } from './bench-mail.ts';
 import { BULK_APPROVE_CASE, benchBulkApprove, seedBench as seed, type Seeded } from './bench-seed.ts';
 import { cannon, freePort, percentile, spawnServer, stopServer, waitForHealth, writeBenchmarksSection, type ServerChild } from './bench-server.ts';
+import { checkPageJsBudgets, type BudgetRow } from './page-js.ts';
 import { buildIfStale } from './start.ts';
 import { NGINX, startNginx } from '../tests/support/nginx.ts';
 
@@ -456,9 +457,16 @@ async function main(): Promise<void> {
     }
   }
 
+  // The JavaScript each page loads at start against its budget (scripts/page-js.ts): over budget fails the run.
+  const budgets = checkPageJsBudgets(path.join(root, 'dist'));
+  for (const row of budgets.over) {
+    console.log(`  over its JavaScript budget: ${row.pattern} ${(row.bytes / 1000).toFixed(1)} KB (budget ${(row.budget / 1000).toFixed(0)} KB)`);
+  }
+
   let section = table(rows, seconds, skipped);
   if (peers.length > 0) section += `\n\n${peersTable(rows, peers)}`;
   if (lighthouse.length > 0) section += `\n\n${lighthouseTable(lighthouse)}`;
+  section += `\n\n${budgetTable(budgets.rows)}`;
   console.log(`\n${section}\n`);
   if (mails.length > 0) console.log(`${mailBenchTable(mails)}\n`);
   if (process.env.BENCH_WRITE === '1') {
@@ -468,10 +476,28 @@ async function main(): Promise<void> {
       if (mails.length > 0) writeBenchmarksSection('bench-mail', mailBenchTable(mails));
     }
   }
-  if (failures.length > 0) {
-    console.error(`Benchmark failed:\n- ${failures.join('\n- ')}`);
+  // Written down even when pages are over: the table says which; the run still fails.
+  const overBudget = budgets.over.map(
+    (row) => `${row.pattern}: ${(row.bytes / 1000).toFixed(1)} KB of JavaScript, budget ${(row.budget / 1000).toFixed(0)} KB`,
+  );
+  if (failures.length + overBudget.length > 0) {
+    console.error(`Benchmark failed:\n- ${[...failures, ...overBudget].join('\n- ')}`);
     process.exitCode = 1;
   }
+}
+
+/** Every page's JavaScript at start (brotli) against its budget, worst first. */
+function budgetTable(rows: readonly BudgetRow[]): string {
+  const sorted = [...rows].sort((a, b) => b.bytes / b.budget - a.bytes / a.budget);
+  return [
+    'JavaScript each page loads at start (brotli, first visit; `npm run page-js`), against its budget:',
+    '',
+    '| page | KB | budget KB | |',
+    '| --- | ---: | ---: | --- |',
+    ...sorted.map(
+      (row) => `| \`${row.pattern}\` | ${(row.bytes / 1000).toFixed(1)} | ${(row.budget / 1000).toFixed(0)} | ${row.bytes > row.budget ? 'over' : 'within'} |`,
+    ),
+  ].join('\n');
 }
 
 await main();

@@ -688,6 +688,27 @@ async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void>
   };
 }
 
+/** The p95 of each window of `seconds`, in order (rounded ms). */
+function windowP95s(result: LoadResult, seconds: number): string[] {
+  const windows = new Map<number, number[]>();
+  for (const [at, ms] of result.timeline) {
+    const key = Math.floor(at / seconds);
+    const list = windows.get(key) ?? [];
+    list.push(ms);
+    windows.set(key, list);
+  }
+  return [...windows]
+    .sort(([a], [b]) => a - b)
+    .map(([, list]) =>
+      round(
+        percentile(
+          list.sort((x, y) => x - y),
+          95,
+        ),
+      ),
+    );
+}
+
 /** p50 / p95 / max per window of `seconds`: shows whether slow answers are spread out or come in spells. */
 function timeline(result: LoadResult, seconds: number): string {
   const windows = new Map<number, number[]>();
@@ -784,6 +805,7 @@ async function main(): Promise<void> {
       ].join('\n');
     } else {
       const only = runs[0] as (typeof runs)[number];
+      const windowSeconds = Math.max(5, Math.round(duration / 20));
       section = [
         `PostgreSQL, ${when} UTC, ${only.rate} req/s for ${duration} s (${machine}${env.WEB_CONCURRENCY ? `, WEB_CONCURRENCY=${env.WEB_CONCURRENCY}` : ', one server process'}): ${only.summary.passed ? 'holds' : '**fails**'}, ${round(only.summary.achievedRate)} req/s achieved.`,
         '',
@@ -795,6 +817,8 @@ async function main(): Promise<void> {
             ]
           : []),
         ...(only.result.failures.length > 0 ? ['', `Non-2xx: ${describeFailures(only.result)}.`] : []),
+        '',
+        `p95 ms per ${windowSeconds} s window, in order: ${windowP95s(only.result, windowSeconds).join(', ')}.`,
       ].join('\n');
     }
     if (process.env.LOAD_WRITE === '1') {

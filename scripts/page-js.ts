@@ -91,35 +91,6 @@ function pageJsOf(distDir: string, page: string, html: string, eager: readonly s
   return { page, files, bytes: files.reduce((sum, f) => sum + f.bytes, 0), lazy: [...lazy].filter((url) => !seen.has(url)) };
 }
 
-/**
- * The build step (astro.config.mjs) that lists, in each page's <head>, every module its scripts and
- * `client:load` islands import at start (`<link rel="modulepreload">`): the browser fetches them
- * at once instead of discovering them import by import (3–4 round trips on a phone; issue 19,
- * Largest Contentful Paint). Runs before the build manifests integration compresses the pages.
- */
-export function addModulePreloads(distDir: string): number {
-  let pages = 0;
-  const walk = (dir: string): string[] =>
-    fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-      const full = path.join(dir, entry.name);
-      return entry.isDirectory() ? walk(full) : entry.name.endsWith('.html') ? [full] : [];
-    });
-  for (const file of walk(distDir)) {
-    const html = fs.readFileSync(file, 'utf8');
-    if (!html.includes('</head>') || html.includes('rel="modulepreload"')) continue;
-    const scripts = new Set([...html.matchAll(/<script[^>]*\ssrc="(\/_astro\/[^"]+\.js)"/g)].map((m) => m[1] ?? ''));
-    const urls = pageJsOf(distDir, path.relative(distDir, file), html, ['load'])
-      .files.map((f) => f.url)
-      .filter((url) => !scripts.has(url))
-      .sort();
-    if (urls.length === 0) continue;
-    const links = urls.map((url) => `<link rel="modulepreload" href="${url}">`).join('');
-    fs.writeFileSync(file, html.replace('</head>', `${links}</head>`));
-    pages++;
-  }
-  return pages;
-}
-
 export interface BudgetRow {
   pattern: string;
   page: string;

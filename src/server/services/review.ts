@@ -601,7 +601,7 @@ export async function reviewEntry(
  * `skipped` (an id given twice counts once). Audited `submission.review.bulk`.
  *
  * Set-based, the same writes as `applyDecision` on each entry in a handful of statements whatever
- * the count (docs/decisions/020-bulk-approve-set-based.md): the waiting entries are locked in id
+ * the count (docs/decisions/023-review-at-scale.md): the waiting entries are locked in id
  * order (two bulk approvals cannot deadlock) and read with their mission; a version is written for
  * any submitted before versions were kept; one decision row per entry on its latest version and
  * the entries approved (their answers those of that version); the points made available — a
