@@ -1,6 +1,6 @@
 import { navigate } from 'astro:transitions/client';
-import { z } from '../../shared/zod.ts';
-import { acceptTermsSchema, onboardSchema } from '../../shared/schemas/auth.ts';
+import type { z } from 'zod';
+import type { onboardSchema } from '../../shared/schemas/auth.ts';
 import { apiSend, withQuery, type CurrentUser, type TokenInfo } from '../../platform/api.ts';
 import { deviceTimeZone } from '../../shared/time-zone.ts';
 import { afterSignIn } from '../../shared/route-rules.ts';
@@ -42,8 +42,12 @@ export default function OnboardingScreen() {
   }
 }
 
-/** The onboarding form; names and terms only when the account still lacks them. */
-function schemaFor(info: TokenInfo) {
+/**
+ * The onboarding form's schema; terms required only when the account still lacks them. Loaded on
+ * the form's first validation with zod (lib/lazy-resolver.ts), as every other form does.
+ */
+async function schemaFor(info: TokenInfo) {
+  const [{ z }, { acceptTermsSchema, onboardSchema }] = await Promise.all([import('../../shared/zod.ts'), import('../../shared/schemas/auth.ts')]);
   return info.needsTerms ? onboardSchema.and(z.object({ acceptTerms: acceptTermsSchema })) : onboardSchema;
 }
 
@@ -58,7 +62,7 @@ function OnboardingForm({ token, info }: { token: string; info: TokenInfo }) {
     watch,
     formState: { errors, isSubmitting },
   } = useApiForm<OnboardValues>({
-    schema: () => Promise.resolve(schemaFor(info)),
+    schema: () => schemaFor(info),
     defaultValues: {
       password: '',
       confirmPassword: '',
