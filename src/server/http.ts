@@ -157,9 +157,26 @@ export function jsonBodyBySession<A extends z.ZodType, B extends z.ZodType>(sign
   >;
 }
 
-/** Validates the query string (`c.req.valid('query')`); 400 with field errors otherwise. */
-export function query<T extends z.ZodType>(schema: T) {
-  return zValidator('query', schema, failAs400);
+/**
+ * Validates the query string (`c.req.valid('query')`); 400 with field errors otherwise.
+ * `exists`: what the path names, checked (404) before a 400 is answered, for a call that checks
+ * it only when its own query finds nothing (the review queue: an entry proves its mission exists).
+ */
+export function query<T extends z.ZodType>(schema: T, exists?: (c: Context<AppEnv>) => Promise<unknown>) {
+  const validate = zValidator('query', schema, failAs400);
+  if (!exists) return validate;
+  return (async (c: Parameters<typeof validate>[0], next: () => Promise<void>) => {
+    let valid = false;
+    try {
+      return await validate(c, async () => {
+        valid = true;
+        await next();
+      });
+    } catch (error) {
+      if (!valid) await exists(c as unknown as Context<AppEnv>);
+      throw error;
+    }
+  }) as unknown as typeof validate;
 }
 
 /** Validates the path parameters (`c.req.valid('param')`); 400 with field errors otherwise. Numeric ids use `pathId` (404). */

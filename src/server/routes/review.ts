@@ -53,10 +53,10 @@ const probeIdOf = perRequest(async (c) => pathId(c, 'id', 'probe'));
  */
 export const reviewRoutes = new Hono<AppEnv>()
   /** The review queue of a mission. */
-  .get('/admin/missions/:id/submissions', staffOnly, check(missionOf), query(reviewQueueQuerySchema), async (c) => {
-    const missionId = await missionOf(c);
+  /** An unknown mission is 404 whatever the query: `reviewQueue` looks for it when its page is empty, `query` before a 400. */
+  .get('/admin/missions/:id/submissions', staffOnly, query(reviewQueueQuerySchema, missionOf), async (c) => {
     const query = c.req.valid('query');
-    return c.json(await reviewQueue(c.var.db, missionId, query), 200);
+    return c.json(await reviewQueue(c.var.db, pathId(c, 'id', 'mission'), query), 200);
   })
 
   /** The review inbox: the queue across every project, oldest first, paged by cursor (a path of its own: not `/admin/submissions/:id`). */

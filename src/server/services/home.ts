@@ -47,12 +47,12 @@ import {
   surveys,
   type Mission,
 } from '../db/schema/index.ts';
+import { preparedFor } from '../db/prepared.ts';
 import type { Clock } from './clock.ts';
 import {
   NO_ENTRIES,
   VISIBLE_ACTIVITY_STATUSES,
   availabilityOf,
-  entryCountsByMission,
   finishedEntries,
   groupMissionInput,
   groupMissionStates,
@@ -83,54 +83,102 @@ function draftProgress(definition: FormDefinition, answers: Answers, today: stri
   return Math.min(1, Object.keys(visibility.answers).length / questions);
 }
 
-/** In live projects the user belongs to. */
-const liveMemberProjects = (userId: number) => memberOfVisibleProject(userId, ['live']);
+/** In live projects the user belongs to (the user is the statement's `userId` placeholder). */
+const liveMemberProjects = () => memberOfVisibleProject(sql.placeholder('userId'), ['live']);
+
+/**
+ * Home's three reads, prepared once per database (planned once per connection on PostgreSQL, built
+ * once by Drizzle): they run on every home load, the programme's most frequent call.
+ *
+ * - `surveys`: each visible survey with the participant's response, its first external outcome
+ *   and, for a draft, its answers and pinned form (for the progress);
+ * - `missions`: each visible mission (the columns home shows, not the instructions) with the
+ *   participant's entry counts, grouped in the same statement;
+ * - `groups`: each visible group with its missions in order.
+ */
+function prepareHome(db: Db) {
+  const userId = sql.placeholder('userId');
+  const refs = surveyExternalRefs;
+  const entries = missionEntries;
+  const status = entries.status;
+  const draft = eq(surveyResponses.status, 'draft');
+  return {
+    surveys: db
+      .select({
+        id: surveys.id,
+        title: surveys.title,
+        kind: surveys.kind,
+        points: surveys.points,
+        estimatedMinutes: surveys.estimatedMinutes,
+        opensAt: surveys.opensAt,
+        closesAt: surveys.closesAt,
+        status: surveys.status,
+        projectName: projects.name,
+        projectStatus: projects.status,
+        responseStatus: surveyResponses.status,
+        submittedAt: surveyResponses.submittedAt,
+        outcome: sql<ExternalOutcome | null>`(select ${refs.outcome} from ${refs} where ${refs.surveyId} = ${surveys.id} and ${refs.userId} = ${userId} and ${refs.outcome} is not null order by ${refs.returnedAt}, ${refs.id} limit 1)`,
+        returnedAt: sql<unknown>`(select min(${refs.returnedAt}) from ${refs} where ${refs.surveyId} = ${surveys.id} and ${refs.userId} = ${userId} and ${refs.outcome} is not null)`,
+        draftAnswers: sql<Answers | null>`case when ${draft} then ${surveyResponses.answers} end`.mapWith(surveyResponses.answers),
+        draftDefinition: formVersions.definition,
+      })
+      .from(surveys)
+      .innerJoin(projects, eq(projects.id, surveys.projectId))
+      .leftJoin(surveyResponses, and(eq(surveyResponses.surveyId, surveys.id), eq(surveyResponses.userId, userId)))
+      .leftJoin(formVersions, and(draft, eq(formVersions.formId, surveys.formId), eq(formVersions.version, surveyResponses.formVersion)))
+      .where(and(inArray(surveys.status, [...VISIBLE_ACTIVITY_STATUSES]), liveMemberProjects()))
+      .prepare('home_surveys'),
+    missions: db
+      .select({
+        mission: HOME_MISSION_COLUMNS,
+        projectName: projects.name,
+        total: sql<number>`count(${entries.id})::int`,
+        draft: sql<number>`(count(${entries.id}) filter (where ${status} = 'draft'))::int`,
+        submitted: sql<number>`(count(${entries.id}) filter (where ${status} = 'submitted'))::int`,
+        approved: sql<number>`(count(${entries.id}) filter (where ${status} = 'approved'))::int`,
+        changesRequested: sql<number>`(count(${entries.id}) filter (where ${status} = 'changes_requested'))::int`,
+        rejected: sql<number>`(count(${entries.id}) filter (where ${status} = 'rejected'))::int`,
+        lastSubmittedAt: sql<unknown>`max(${entries.submittedAt})`,
+      })
+      .from(missions)
+      .innerJoin(projects, eq(projects.id, missions.projectId))
+      .leftJoin(entries, and(eq(entries.missionId, missions.id), eq(entries.userId, userId)))
+      .where(and(inArray(missions.status, [...VISIBLE_ACTIVITY_STATUSES]), liveMemberProjects()))
+      .groupBy(missions.id, projects.id)
+      .prepare('home_missions'),
+    groups: db
+      .select({
+        id: missionGroups.id,
+        title: missionGroups.title,
+        unlock: missionGroups.unlock,
+        unlockOn: missionGroups.unlockOn,
+        projectName: projects.name,
+        missionIds: sql<number[]>`array(select ${missionGroupMissions.missionId} from ${missionGroupMissions} where ${missionGroupMissions.groupId} = ${missionGroups.id} order by ${missionGroupMissions.position})`,
+      })
+      .from(missionGroups)
+      .innerJoin(projects, eq(projects.id, missionGroups.projectId))
+      .where(liveMemberProjects())
+      .orderBy(asc(missionGroups.id))
+      .prepare('home_groups'),
+    diaryEntries: db
+      .select({ missionId: entries.missionId, status: entries.status, localDate: entries.localDate, timeZone: entries.timeZone })
+      .from(entries)
+      .where(and(eq(entries.userId, userId), sql`${entries.missionId} = any(${sql.placeholder('missionIds')})`))
+      .orderBy(desc(entries.createdAt), desc(entries.id))
+      .prepare('home_diary_entries'),
+  };
+}
+
+const homeQueries = preparedFor(prepareHome);
 
 async function surveyItems(db: Db, userId: number, now: Date): Promise<Ranked[]> {
-  const refs = surveyExternalRefs;
-  const firstOutcome = sql<ExternalOutcome | null>`(select ${refs.outcome} from ${refs} where ${refs.surveyId} = ${surveys.id} and ${refs.userId} = ${userId} and ${refs.outcome} is not null order by ${refs.returnedAt}, ${refs.id} limit 1)`;
-  const firstReturnAt = sql<unknown>`(select min(${refs.returnedAt}) from ${refs} where ${refs.surveyId} = ${surveys.id} and ${refs.userId} = ${userId} and ${refs.outcome} is not null)`;
-  const rows = await db
-    .select({
-      id: surveys.id,
-      title: surveys.title,
-      kind: surveys.kind,
-      points: surveys.points,
-      estimatedMinutes: surveys.estimatedMinutes,
-      opensAt: surveys.opensAt,
-      closesAt: surveys.closesAt,
-      status: surveys.status,
-      projectName: projects.name,
-      projectStatus: projects.status,
-      responseStatus: surveyResponses.status,
-      submittedAt: surveyResponses.submittedAt,
-      outcome: firstOutcome,
-      returnedAt: firstReturnAt,
-    })
-    .from(surveys)
-    .innerJoin(projects, eq(projects.id, surveys.projectId))
-    .leftJoin(surveyResponses, and(eq(surveyResponses.surveyId, surveys.id), eq(surveyResponses.userId, userId)))
-    .where(and(inArray(surveys.status, [...VISIBLE_ACTIVITY_STATUSES]), liveMemberProjects(userId)));
-
-  // The drafts' answers and pinned forms, for their progress: one query.
-  const draftIds = rows.filter((row) => row.responseStatus === 'draft').map((row) => row.id);
-  const drafts = new Map<number, { answers: Answers; definition: FormDefinition }>();
-  if (draftIds.length > 0) {
-    const draftRows = await db
-      .select({ surveyId: surveyResponses.surveyId, answers: surveyResponses.answers, definition: formVersions.definition })
-      .from(surveyResponses)
-      .innerJoin(surveys, eq(surveys.id, surveyResponses.surveyId))
-      .innerJoin(formVersions, and(eq(formVersions.formId, surveys.formId), eq(formVersions.version, surveyResponses.formVersion)))
-      .where(and(eq(surveyResponses.userId, userId), eq(surveyResponses.status, 'draft'), inArray(surveyResponses.surveyId, draftIds)));
-    for (const row of draftRows) drafts.set(row.surveyId, { answers: row.answers, definition: row.definition });
-  }
-
+  const rows = await homeQueries(db).surveys.execute({ userId });
   const today = utcDate(now);
   const out: Ranked[] = [];
   for (const row of rows) {
     const state = surveyState(availabilityOf(row, row.projectStatus, now), row.responseStatus, row.outcome ?? null);
     if (state === 'closed') continue;
-    const draft = drafts.get(row.id);
+    const draft = row.responseStatus === 'draft' && row.draftAnswers && row.draftDefinition ? { answers: row.draftAnswers, definition: row.draftDefinition } : null;
     const progress = state === 'submitted' ? 1 : draft ? draftProgress(draft.definition, draft.answers, today) : 0;
     out.push({
       list: state === 'submitted' ? 'done' : 'todo',
@@ -212,54 +260,25 @@ export function diaryOf(mission: Pick<Mission, 'entriesMax' | 'perDay'>, counts:
 /** The participant's entries in these diaries, newest first (one query; none asked without diaries). */
 async function diaryEntries(db: Db, userId: number, missionIds: readonly number[]): Promise<DiaryEntryRow[]> {
   if (missionIds.length === 0) return [];
-  return db
-    .select({ missionId: missionEntries.missionId, status: missionEntries.status, localDate: missionEntries.localDate, timeZone: missionEntries.timeZone })
-    .from(missionEntries)
-    .where(and(eq(missionEntries.userId, userId), inArray(missionEntries.missionId, [...missionIds])))
-    .orderBy(desc(missionEntries.createdAt), desc(missionEntries.id));
+  return homeQueries(db).diaryEntries.execute({ userId, missionIds: [...missionIds] });
 }
 
 async function missionAndGroupItems(db: Db, userId: number, now: Date, preferredTimeZone: string | null): Promise<Ranked[]> {
-  const [rows, groups] = await Promise.all([
-    db
-      .select({ mission: HOME_MISSION_COLUMNS, projectName: projects.name })
-      .from(missions)
-      .innerJoin(projects, eq(projects.id, missions.projectId))
-      .where(and(inArray(missions.status, [...VISIBLE_ACTIVITY_STATUSES]), liveMemberProjects(userId))),
-    db
-      .select({ group: missionGroups, projectName: projects.name })
-      .from(missionGroups)
-      .innerJoin(projects, eq(projects.id, missionGroups.projectId))
-      .where(liveMemberProjects(userId))
-      .orderBy(asc(missionGroups.id)),
-  ]);
+  const queries = homeQueries(db);
+  const [missionRows, groups] = await Promise.all([queries.missions.execute({ userId }), queries.groups.execute({ userId })]);
+  const rows = missionRows.map(({ mission, projectName, ...counts }) => ({
+    mission,
+    projectName,
+    counts: { ...counts, lastSubmittedAt: toDate(counts.lastSubmittedAt) } satisfies EntryCounts,
+  }));
   const byId = new Map(rows.map((row) => [row.mission.id, row]));
-  const counts = await entryCountsByMission(
-    db,
-    userId,
-    rows.map((row) => row.mission.id),
-  );
-  const countsOf = (id: number) => counts.get(id) ?? NO_ENTRIES;
-
-  const links =
-    groups.length === 0
-      ? []
-      : await db
-          .select({ groupId: missionGroupMissions.groupId, missionId: missionGroupMissions.missionId })
-          .from(missionGroupMissions)
-          .where(
-            inArray(
-              missionGroupMissions.groupId,
-              groups.map((row) => row.group.id),
-            ),
-          )
-          .orderBy(asc(missionGroupMissions.groupId), asc(missionGroupMissions.position));
+  const countsOf = (id: number) => byId.get(id)?.counts ?? NO_ENTRIES;
 
   const out: Ranked[] = [];
   const grouped = new Set<number>();
-  for (const { group, projectName } of groups) {
+  for (const { projectName, missionIds, ...group } of groups) {
     // Only the group's visible missions (drafts are left out of `byId`).
-    const members = links.filter((link) => link.groupId === group.id).flatMap((link) => byId.get(link.missionId) ?? []);
+    const members = missionIds.flatMap((id) => byId.get(Number(id)) ?? []);
     if (members.length === 0) continue;
     for (const row of members) grouped.add(row.mission.id);
     const inputs = members.map((row) => groupMissionInput(row.mission, 'live', countsOf(row.mission.id), now));

@@ -7,13 +7,14 @@
  * closed, read-only), and — surveys and missions — the activity itself is `live` or `closed`
  * (drafts are invisible). Anything else is 404 `not_found`, never 403, whatever the user's role.
  */
-import { and, asc, eq, exists, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, exists, inArray, sql, type Placeholder } from 'drizzle-orm';
 import { allElements, type Answers, type FormDefinition } from '../../shared/forms/definition.ts';
 import { validateAnswers } from '../../shared/forms/validate.ts';
 import type { GroupMissionState, GroupUnlock, GroupUnlockOn, ParticipantMissionGroup } from '../../shared/mission-groups.ts';
 import type { ActivityStatus, ProjectStatus } from '../../shared/projects.ts';
 import { ELEVATED_ROLES } from '../../shared/roles.ts';
 import type { Db } from '../db/index.ts';
+import { preparedFor } from '../db/prepared.ts';
 import {
   formVersions,
   media,
@@ -68,7 +69,7 @@ export function shortDay(date: Date): string {
  * The SQL condition on `projects` "the user is a member and the project is visible" (by default
  * `live` or `closed`; home narrows it to `live`). Every participant query filters with it.
  */
-export function memberOfVisibleProject(userId: number, statuses: readonly ProjectStatus[] = VISIBLE_PROJECT_STATUSES) {
+export function memberOfVisibleProject(userId: number | Placeholder, statuses: readonly ProjectStatus[] = VISIBLE_PROJECT_STATUSES) {
   return and(
     inArray(projects.status, [...statuses]),
     sql`exists (select 1 from ${projectMembers} where ${projectMembers.projectId} = ${projects.id} and ${projectMembers.userId} = ${userId})`,
@@ -82,23 +83,44 @@ export interface Visible<T> {
   projectStatus: ProjectStatus;
 }
 
+/**
+ * The participant's hot lookups, prepared once per database (docs/decisions/026-prepared-statements.md):
+ * every survey and mission call starts with one of the first two, every form read with the third.
+ * Each finds one row by its key, so the plan PostgreSQL keeps fits every value.
+ */
+const participantLookups = preparedFor((db: Db) => {
+  const userId = sql.placeholder('userId');
+  const visible = [...VISIBLE_ACTIVITY_STATUSES];
+  return {
+    survey: db
+      .select({ item: surveys, projectName: projects.name, projectStatus: projects.status })
+      .from(surveys)
+      .innerJoin(projects, eq(projects.id, surveys.projectId))
+      .where(and(eq(surveys.id, sql.placeholder('id')), inArray(surveys.status, visible), memberOfVisibleProject(userId)))
+      .prepare('visible_survey'),
+    mission: db
+      .select({ item: missions, projectName: projects.name, projectStatus: projects.status })
+      .from(missions)
+      .innerJoin(projects, eq(projects.id, missions.projectId))
+      .where(and(eq(missions.id, sql.placeholder('id')), inArray(missions.status, visible), memberOfVisibleProject(userId)))
+      .prepare('visible_mission'),
+    formDefinition: db
+      .select({ definition: formVersions.definition })
+      .from(formVersions)
+      .where(and(eq(formVersions.formId, sql.placeholder('formId')), eq(formVersions.version, sql.placeholder('version'))))
+      .prepare('form_definition'),
+  };
+});
+
 /** The survey, when the user may see it; null otherwise (answer 404). */
 export async function findVisibleSurvey(db: Db, userId: number, surveyId: number): Promise<Visible<Survey> | null> {
-  const [row] = await db
-    .select({ item: surveys, projectName: projects.name, projectStatus: projects.status })
-    .from(surveys)
-    .innerJoin(projects, eq(projects.id, surveys.projectId))
-    .where(and(eq(surveys.id, surveyId), inArray(surveys.status, [...VISIBLE_ACTIVITY_STATUSES]), memberOfVisibleProject(userId)));
+  const [row] = await participantLookups(db).survey.execute({ id: surveyId, userId });
   return row ?? null;
 }
 
 /** The mission, when the user may see it; null otherwise (answer 404). */
 export async function findVisibleMission(db: Db, userId: number, missionId: number): Promise<Visible<Mission> | null> {
-  const [row] = await db
-    .select({ item: missions, projectName: projects.name, projectStatus: projects.status })
-    .from(missions)
-    .innerJoin(projects, eq(projects.id, missions.projectId))
-    .where(and(eq(missions.id, missionId), inArray(missions.status, [...VISIBLE_ACTIVITY_STATUSES]), memberOfVisibleProject(userId)));
+  const [row] = await participantLookups(db).mission.execute({ id: missionId, userId });
   return row ?? null;
 }
 
@@ -156,10 +178,7 @@ export async function findVisibleGroup(db: Db, userId: number, groupId: number):
 
 /** The definition of a published form version (null when it is missing, which the data model prevents). */
 export async function formDefinition(db: Db, formId: number, version: number): Promise<FormDefinition | null> {
-  const [row] = await db
-    .select({ definition: formVersions.definition })
-    .from(formVersions)
-    .where(and(eq(formVersions.formId, formId), eq(formVersions.version, version)));
+  const [row] = await participantLookups(db).formDefinition.execute({ formId, version });
   return row?.definition ?? null;
 }
 

@@ -8,7 +8,7 @@
  * the participant's notification and the audit row stand or fall together. Deciding what the entry
  * already is (same status, same reason) changes nothing, so twenty identical approvals make one.
  */
-import { and, asc, count, desc, eq, ilike, inArray, isNotNull, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, isNotNull, ne, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Answers } from '../../shared/forms/definition.ts';
 import type { EntryStatus } from '../../shared/mission-entries.ts';
@@ -126,23 +126,28 @@ export async function reviewQueue(db: Db, missionId: number, query: ReviewQueueQ
     missionEntries.id,
   );
   const after = query.cursor ? queueAfter(query.cursor) : undefined;
-  const [rows, total] = await Promise.all([
-    db
-      .select({
-        ...queueRowColumns,
-        at: sql<string>`to_char(${entryMoment} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
-        last: sql<string>`${lastNameKey}`,
-        first: sql<string>`${firstNameKey}`,
-      })
-      .from(missionEntries)
-      .innerJoin(users, eq(users.id, missionEntries.userId))
-      .where(after ? and(where, after) : where)
-      .orderBy(...order)
-      .limit(query.pageSize + 1)
-      .offset(query.cursor ? 0 : (query.page - 1) * query.pageSize),
-    // Every entry has its participant (a foreign key, deleted with them): the count joins them only to search.
-    boundedTotal(db, where, { users: Boolean(query.q), missions: false }),
-  ]);
+  // Every entry has its participant (a foreign key, deleted with them): the count joins them only to search.
+  const join = { users: Boolean(query.q), missions: false };
+  // One statement: the page with each row's counts, and the bounded total on every row.
+  const rows = await db
+    .select({
+      ...queueRowColumns,
+      ...queueCountColumns,
+      at: sql<string>`to_char(${entryMoment} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
+      last: sql<string>`${lastNameKey}`,
+      first: sql<string>`${firstNameKey}`,
+      matched: boundedCount(db, where, join),
+    })
+    .from(missionEntries)
+    .innerJoin(users, eq(users.id, missionEntries.userId))
+    .where(after ? and(where, after) : where)
+    .orderBy(...order)
+    .limit(query.pageSize + 1)
+    .offset(query.cursor ? 0 : (query.page - 1) * query.pageSize);
+  // An entry proves its mission exists; with none, the mission is looked for (404) and counted apart.
+  if (rows.length === 0) await requireMission(db, missionId);
+  const firstPage = query.page === 1 && !query.cursor;
+  const total = rows[0] ? await totalOf(db, rows[0].matched, where, join) : firstPage ? NO_MATCHES : await boundedTotal(db, where, join);
   const page = rows.slice(0, query.pageSize);
   const last = page.at(-1);
   const nextCursor =
@@ -151,7 +156,7 @@ export async function reviewQueue(db: Db, missionId: number, query: ReviewQueueQ
           query.sort === 'name' ? { sort: 'name', dir, last: last.last, first: last.first, id: last.id } : { sort: 'submitted', dir, at: last.at, id: last.id },
         )
       : null;
-  return { items: await queueItems(db, page), total: total.total, page: query.page, pageSize: query.pageSize, nextCursor, totalEstimated: total.estimated };
+  return { items: page.map(queueItem), total: total.total, page: query.page, pageSize: query.pageSize, nextCursor, totalEstimated: total.estimated };
 }
 
 /** The name sort's keys: the participant's last and first name, case-insensitive (`users_name_idx`). */
@@ -167,35 +172,84 @@ function queueAfter(cursor: ReviewQueueCursor): SQL {
   return sql`(${lastNameKey}, ${firstNameKey}) ${wide} (${cursor.last}, ${cursor.first}) and (${lastNameKey}, ${firstNameKey}, ${missionEntries.id}) ${op} (${cursor.last}, ${cursor.first}, ${cursor.id})`;
 }
 
+/** Which tables the count must join: the participant only to search, the mission only to filter by project. */
+interface CountJoins {
+  users: boolean;
+  missions: boolean;
+}
+
+/** The entries the filters keep, as a select of `1` (joined only where a filter reads the table). */
+function matchesOf(db: Db, where: SQL | undefined, join: CountJoins) {
+  let select = db
+    .select({ one: sql<number>`1` })
+    .from(missionEntries)
+    .$dynamic();
+  if (join.users) select = select.innerJoin(users, eq(users.id, missionEntries.userId));
+  if (join.missions) select = select.innerJoin(missions, eq(missions.id, missionEntries.missionId));
+  return select.where(where);
+}
+
 /**
- * How many entries the filters keep, the participant and the mission joined only when a filter
- * reads them: counted exactly up to `REVIEW_TOTAL_EXACT_MAX` (an index walk of at most that many
- * rows), beyond it the planner's estimate of the same query, labelled `estimated` — an exact
- * count of 200,000 rows would cost more than the page itself.
+ * How many entries the filters keep, counted exactly up to `REVIEW_TOTAL_EXACT_MAX` (an index walk
+ * of at most that many rows, one more to tell): a column the queue's statement carries on every row,
+ * computed once (an uncorrelated subquery).
  */
-async function boundedTotal(db: Db, where: SQL | undefined, join: { users: boolean; missions: boolean }): Promise<{ total: number; estimated: boolean }> {
-  const matches = () => {
-    let select = db
-      .select({ one: sql<number>`1` })
-      .from(missionEntries)
-      .$dynamic();
-    if (join.users) select = select.innerJoin(users, eq(users.id, missionEntries.userId));
-    if (join.missions) select = select.innerJoin(missions, eq(missions.id, missionEntries.missionId));
-    return select.where(where);
-  };
-  const counted = await countOf(
-    db.select({ value: count() }).from(
-      matches()
-        .limit(REVIEW_TOTAL_EXACT_MAX + 1)
-        .as('matches'),
-    ),
-  );
+function boundedCount(db: Db, where: SQL | undefined, join: CountJoins): SQL<number> {
+  return sql<number>`(select count(*)::int from (${matchesOf(db, where, join).limit(REVIEW_TOTAL_EXACT_MAX + 1)}) as matches)`;
+}
+
+const NO_MATCHES = { total: 0, estimated: false } as const;
+
+/**
+ * The total from a bounded count: exact up to `REVIEW_TOTAL_EXACT_MAX`; beyond it the planner's
+ * estimate of the same query, labelled `estimated` — an exact count of 200,000 rows would cost more
+ * than the page itself.
+ */
+async function totalOf(db: Db, counted: number, where: SQL | undefined, join: CountJoins): Promise<{ total: number; estimated: boolean }> {
   if (counted <= REVIEW_TOTAL_EXACT_MAX) return { total: counted, estimated: false };
-  const [plan] = await queryRows<{ 'QUERY PLAN': unknown }>(db, sql`explain (format json) ${matches()}`);
+  return { total: Math.max(REVIEW_TOTAL_EXACT_MAX + 1, await estimatedRows(db, matchesOf(db, where, join))), estimated: true };
+}
+
+/** The total when the page has no row to carry it (a page past the end): its own bounded count. */
+async function boundedTotal(db: Db, where: SQL | undefined, join: CountJoins): Promise<{ total: number; estimated: boolean }> {
+  const counted = await countOf(db.select({ value: count() }).from(matchesOf(db, where, join).limit(REVIEW_TOTAL_EXACT_MAX + 1).as('matches')));
+  return totalOf(db, counted, where, join);
+}
+
+/**
+ * The planner's estimate of a query's rows (`explain`), kept for `ESTIMATE_MAX_AGE_MS` per database
+ * and query: the estimate comes from the table's statistics, which change only when PostgreSQL
+ * analyzes the table again, so a minute adds little to how far it may be off, and a queue opened
+ * again and again (a moderator paging, the sidebar) costs one statement instead of two.
+ */
+async function estimatedRows(db: Db, select: { toSQL(): { sql: string; params: unknown[] } } & SQLWrapper): Promise<number> {
+  const { sql: text, params } = select.toSQL();
+  const key = `${text}\u0000${JSON.stringify(params)}`;
+  const cache = estimateCacheOf(db);
+  const now = Date.now();
+  const cached = cache.get(key);
+  if (cached && now - cached.at < ESTIMATE_MAX_AGE_MS) return cached.rows;
+  const [plan] = await queryRows<{ 'QUERY PLAN': unknown }>(db, sql`explain (format json) ${select}`);
   const raw = plan?.['QUERY PLAN'];
   const parsed: unknown = typeof raw === 'string' ? JSON.parse(raw) : raw;
   const estimate = Array.isArray(parsed) ? Number((parsed[0] as { Plan?: { 'Plan Rows'?: unknown } } | undefined)?.Plan?.['Plan Rows']) : Number.NaN;
-  return { total: Math.max(REVIEW_TOTAL_EXACT_MAX + 1, Number.isFinite(estimate) ? Math.round(estimate) : 0), estimated: true };
+  const rows = Number.isFinite(estimate) ? Math.round(estimate) : 0;
+  if (cache.size >= ESTIMATE_CACHE_MAX) cache.clear();
+  cache.set(key, { rows, at: now });
+  return rows;
+}
+
+/** How long a planner estimate of a queue's total is reused. */
+export const ESTIMATE_MAX_AGE_MS = 60_000;
+const ESTIMATE_CACHE_MAX = 1_000;
+const estimateCaches = new WeakMap<Db, Map<string, { rows: number; at: number }>>();
+function estimateCacheOf(db: Db): Map<string, { rows: number; at: number }> {
+  let cache = estimateCaches.get(db);
+  if (!cache) {
+    cache = new Map();
+    estimateCaches.set(db, cache);
+  }
+  return cache;
 }
 
 /** What a queue row reads of an entry and its participant. */
@@ -221,30 +275,15 @@ interface QueueRow {
   createdAt: Date;
 }
 
-/** The queue's rows with each participant's entries in the entry's mission and each entry's unanswered probes (one grouped query each). */
-async function queueItems(db: Db, rows: QueueRow[]): Promise<ReviewQueueItem[]> {
-  const userIds = [...new Set(rows.map((row) => row.user.id))];
-  const missionIds = [...new Set(rows.map((row) => row.missionId))];
-  const entryIds = rows.map((row) => row.id);
-  // Both counts in one round trip (`kind` 0: entries per mission and participant; 1: unanswered probes per entry).
-  const counts =
-    rows.length === 0
-      ? []
-      : await queryRows<{ kind: number; a: number; b: number; n: number }>(
-          db,
-          sql`select 0 as kind, ${missionEntries.missionId} as a, ${missionEntries.userId} as b, count(*)::int as n from ${missionEntries}
-              where ${missionEntries.missionId} = any(${sql.param(missionIds)}::int[]) and ${missionEntries.userId} = any(${sql.param(userIds)}::int[])
-              group by ${missionEntries.missionId}, ${missionEntries.userId}
-            union all
-            select 1, ${probes.entryId}, 0, count(*)::int from ${probes}
-              where ${probes.entryId} = any(${sql.param(entryIds)}::int[]) and ${probes.answeredAt} is null
-              group by ${probes.entryId}`,
-        );
-  const perUser = counts.filter((row) => row.kind === 0).map((row) => ({ missionId: row.a, userId: row.b, n: row.n }));
-  const waiting = counts.filter((row) => row.kind === 1).map((row) => ({ entryId: row.a, n: row.n }));
-  const entriesOf = new Map(perUser.map((row) => [`${row.missionId}:${row.userId}`, row.n]));
-  const waitingOf = new Map(waiting.map((row) => [row.entryId, row.n]));
-  return rows.map((row) => ({
+/** The other entries a row's participant has in its mission, and the row's unanswered probes: correlated counts on their indexes. */
+const queueCountColumns = {
+  entriesOfUser: sql<number>`(select count(*)::int from ${missionEntries} as other_entries where other_entries.mission_id = ${missionEntries.missionId} and other_entries.user_id = ${missionEntries.userId})`,
+  probesWaiting: sql<number>`(select count(*)::int from ${probes} where ${probes.entryId} = ${missionEntries.id} and ${probes.answeredAt} is null)`,
+};
+
+/** A queue row as the screen gets it. */
+function queueItem(row: QueueRow & { entriesOfUser: number; probesWaiting: number }): ReviewQueueItem {
+  return {
     id: row.id,
     user: row.user,
     status: row.status,
@@ -252,9 +291,9 @@ async function queueItems(db: Db, rows: QueueRow[]): Promise<ReviewQueueItem[]> 
     resubmission: row.submissionCount >= 2,
     localDate: row.localDate,
     createdAt: row.createdAt.toISOString(),
-    entriesOfUser: entriesOf.get(`${row.missionId}:${row.user.id}`) ?? 0,
-    probesWaiting: waitingOf.get(row.id) ?? 0,
-  }));
+    entriesOfUser: Number(row.entriesOfUser),
+    probesWaiting: Number(row.probesWaiting),
+  };
 }
 
 /**
@@ -289,33 +328,29 @@ export async function reviewInbox(db: Db, query: ReviewInboxQuery): Promise<Revi
   if (query.probes === 'waiting') conditions.push(probeWaiting);
   const where = and(...conditions);
   const after = query.cursor ? sql`(${moment}, ${missionEntries.id}) > (${query.cursor.at}::timestamptz, ${query.cursor.id})` : undefined;
-  const [rows, total] = await Promise.all([
-    db
-      .select({
-        ...queueRowColumns,
-        at: sql<string>`to_char(${moment} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
-        mission: { id: missions.id, title: missions.title, points: missions.points },
-        project: { id: projects.id, name: projects.name },
-      })
-      .from(missionEntries)
-      .innerJoin(users, eq(users.id, missionEntries.userId))
-      .innerJoin(missions, eq(missions.id, missionEntries.missionId))
-      .innerJoin(projects, eq(projects.id, missions.projectId))
-      .where(after ? and(where, after) : where)
-      .orderBy(asc(moment), asc(missionEntries.id))
-      .limit(query.limit + 1),
-    boundedTotal(db, where, { users: Boolean(query.q), missions: query.projectId !== undefined }),
-  ]);
+  const join = { users: Boolean(query.q), missions: query.projectId !== undefined };
+  // One statement, as the mission's queue: the page with each row's counts, the bounded total on every row.
+  const rows = await db
+    .select({
+      ...queueRowColumns,
+      ...queueCountColumns,
+      at: sql<string>`to_char(${moment} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
+      mission: { id: missions.id, title: missions.title, points: missions.points },
+      project: { id: projects.id, name: projects.name },
+      matched: boundedCount(db, where, join),
+    })
+    .from(missionEntries)
+    .innerJoin(users, eq(users.id, missionEntries.userId))
+    .innerJoin(missions, eq(missions.id, missionEntries.missionId))
+    .innerJoin(projects, eq(projects.id, missions.projectId))
+    .where(after ? and(where, after) : where)
+    .orderBy(asc(moment), asc(missionEntries.id))
+    .limit(query.limit + 1);
+  const total = rows[0] ? await totalOf(db, rows[0].matched, where, join) : query.cursor ? await boundedTotal(db, where, join) : NO_MATCHES;
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
-  const items = await queueItems(db, page);
-  const byId = new Map(page.map((row) => [row.id, row]));
   return {
-    items: items.map((item) => {
-      const row = byId.get(item.id);
-      if (!row) throw new Error(`inbox row ${item.id} went missing`);
-      return { ...item, mission: row.mission, project: row.project };
-    }),
+    items: page.map((row) => ({ ...queueItem(row), mission: row.mission, project: row.project })),
     nextCursor: rows.length > query.limit && last ? encodeInboxCursor({ at: last.at, id: last.id }) : null,
     total: total.total,
     totalEstimated: total.estimated,

@@ -1,5 +1,6 @@
 import { and, desc, eq, gt, lt, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
+import { preparedFor } from '../db/prepared.ts';
 import { sessions, users, type User } from '../db/schema/index.ts';
 import type { Clock } from './clock.ts';
 import { randomToken, sha256Hex } from './crypto.ts';
@@ -41,7 +42,7 @@ function prepareLookup(db: Db) {
 }
 
 /** Every signed-in request runs this lookup: prepared once per database. */
-const lookups = new WeakMap<Db, ReturnType<typeof prepareLookup>>();
+const lookupFor = preparedFor(prepareLookup);
 
 /** How long a cached session answers without the database at most (docs/decisions/025-…). */
 export const SESSION_CACHE_MAX_AGE_MS = 5_000;
@@ -132,11 +133,7 @@ export async function validateSession(
   if (!token || token.length > 128) return null;
   const id = sha256Hex(token);
   const now = clock.now();
-  let lookup = lookups.get(db);
-  if (!lookup) {
-    lookup = prepareLookup(db);
-    lookups.set(db, lookup);
-  }
+  const lookup = lookupFor(db);
   const cache = sessionCaches.get(db);
   const nowMs = now.getTime();
   const cached = cache?.get(id, nowMs);

@@ -9,6 +9,7 @@ import type { ExternalOutcome, ParticipantSurvey, SurveyState } from '../../shar
 import { utcDate, utcMidnight } from '../../shared/calendar-day.ts';
 import { REVISION_REQUIRED_MESSAGE } from '../../shared/schemas/answers.ts';
 import type { Db } from '../db/index.ts';
+import { preparedFor } from '../db/prepared.ts';
 import { surveyExternalRefs, surveyResponses, type Survey, type SurveyResponse } from '../db/schema/index.ts';
 import { ApiError } from '../errors.ts';
 import type { Clock } from './clock.ts';
@@ -60,12 +61,18 @@ async function refusal(db: Db, surveyId: number, userId: number): Promise<ApiErr
 
 /** The participant's response to a survey, or null. */
 export async function findResponse(db: Db, surveyId: number, userId: number): Promise<SurveyResponse | null> {
-  const [row] = await db
-    .select()
-    .from(surveyResponses)
-    .where(and(eq(surveyResponses.surveyId, surveyId), eq(surveyResponses.userId, userId)));
+  const [row] = await responseLookup(db).execute({ surveyId, userId });
   return row ?? null;
 }
+
+/** Every survey call reads the participant's response by its unique key: prepared once per database (decision 026). */
+const responseLookup = preparedFor((db: Db) =>
+  db
+    .select()
+    .from(surveyResponses)
+    .where(and(eq(surveyResponses.surveyId, sql.placeholder('surveyId')), eq(surveyResponses.userId, sql.placeholder('userId'))))
+    .prepare('survey_response'),
+);
 
 /** The first outcome returned for any of the participant's references to an external survey (earliest return), or null. */
 export async function firstOutcome(db: Db, surveyId: number, userId: number): Promise<ExternalOutcome | null> {
@@ -86,7 +93,11 @@ export async function firstOutcome(db: Db, surveyId: number, userId: number): Pr
 export async function participantSurvey(db: Db, clock: Clock, visible: Visible<Survey>, userId: number): Promise<ParticipantSurvey> {
   const survey = visible.item;
   const availability = availabilityOf(survey, visible.projectStatus, clock.now());
-  const response = survey.kind === 'native' ? await findResponse(db, survey.id, userId) : null;
+  // The response and the survey's current form side by side: a response pins the current form unless it changed since.
+  const [response, currentDefinition] = await Promise.all([
+    survey.kind === 'native' ? findResponse(db, survey.id, userId) : null,
+    survey.kind === 'native' && survey.formId !== null && survey.formVersion !== null ? formDefinition(db, survey.formId, survey.formVersion) : null,
+  ]);
   const outcome = survey.kind === 'external' ? await firstOutcome(db, survey.id, userId) : null;
   const state = surveyState(availability, response?.status ?? null, outcome);
   const answer: ParticipantSurvey = {
@@ -105,7 +116,7 @@ export async function participantSurvey(db: Db, clock: Clock, visible: Visible<S
   };
   if (survey.kind === 'native' && survey.formId !== null && state !== 'upcoming') {
     const version = response?.formVersion ?? survey.formVersion;
-    const definition = version === null ? null : await formDefinition(db, survey.formId, version);
+    const definition = version === null ? null : version === survey.formVersion ? currentDefinition : await formDefinition(db, survey.formId, version);
     if (version !== null && definition) answer.form = { version, definition };
   }
   if (response) {
