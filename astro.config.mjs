@@ -38,14 +38,24 @@ export default defineConfig({
               { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]|rolldown[\\/]runtime/ },
               {
                 name: 'shell',
-                test: /src[\\/]platform[\\/](?!upload\.ts)|src[\\/]stores[\\/]|src[\\/]shared[\\/](route-rules|routes|roles|ui-constants)\.ts|src[\\/]lib[\\/](form-errors|navigation|navigation-target|use-client-store|use-auth|user|lazy-module|session)\.ts|node_modules[\\/]nanostores[\\/]|node_modules[\\/]astro[\\/]dist[\\/]transitions[\\/]|vite[\\/]preload-helper/,
+                test: /src[\\/]platform[\\/](?!upload\.ts)|src[\\/]stores[\\/]|src[\\/]shared[\\/](route-rules|routes|roles|ui-constants)\.ts|src[\\/]lib[\\/](form-errors|navigation|navigation-target|user|session)\.ts|node_modules[\\/]nanostores[\\/]|node_modules[\\/]astro[\\/]dist[\\/]transitions[\\/]|vite[\\/]preload-helper/,
               },
-              // The UI kit's parts nearly every island draws (buttons, fields, alerts, icons) and
-              // Radix's small shared internals: one chunk instead of ~15 of under 1 KB, each of
-              // which costs a request and its ~0.7 KB of headers (issue 19, "page weight").
+              // What the header's islands use on every page that has them: the React hooks of src/lib
+              // (stores, auth, lazy menus; React-free pages such as /login must not load them with the
+              // shell) and what they draw (avatar, spinner, icons, button styles: class-variance-authority
+              // and clsx, no tailwind-merge), kept apart from the rest of the UI kit so that a page whose
+              // only islands are the header's (/terms, /privacy) does not load tailwind-merge (~7 KB
+              // brotli) and the form parts (issue 19, "page weight").
+              {
+                name: 'ui-base',
+                test: /src[\\/]lib[\\/](use-client-store|use-auth|lazy-module)\.ts|src[\\/]components[\\/](ui[\\/](avatar\.tsx|button-variants\.ts|spinner\.tsx)|icons\.tsx)|node_modules[\\/](clsx|class-variance-authority)[\\/]/,
+              },
+              // The UI kit's parts nearly every other island draws (buttons, fields, alerts) with
+              // tailwind-merge and Radix's small shared internals: one chunk instead of ~15 of under
+              // 1 KB, each of which costs a request and its ~0.7 KB of headers (issue 19, "page weight").
               {
                 name: 'ui',
-                test: /src[\\/]components[\\/](ui[\\/](alert|avatar|badge|button|card|form-field|input|label|password-input|skeleton|spinner)\.tsx|icons\.tsx|FormAlert\.tsx)|src[\\/]lib[\\/]utils\.ts|node_modules[\\/](clsx|tailwind-merge|class-variance-authority)[\\/]|node_modules[\\/]@radix-ui[\\/](primitive|react-(slot|compose-refs|primitive|context|use-layout-effect|use-controllable-state|use-callback-ref|id|label|use-effect-event|use-is-hydrated|avatar))[\\/]/,
+                test: /src[\\/]components[\\/](ui[\\/](alert|badge|button|card|form-field|input|label|password-input|skeleton)\.tsx|FormAlert\.tsx)|src[\\/]lib[\\/]utils\.ts|node_modules[\\/]tailwind-merge[\\/]|node_modules[\\/]@radix-ui[\\/](primitive|react-(slot|compose-refs|primitive|context|use-layout-effect|use-controllable-state|use-callback-ref|id|label|use-effect-event|use-is-hydrated))[\\/]/,
               },
             ],
           },

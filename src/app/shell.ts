@@ -15,6 +15,7 @@ import { fetchFlag, throttled } from './feature-flags.ts';
 import { startGuard } from './guard.ts';
 import { bootSteps } from './boot.ts';
 import { captureGlobalErrors, reportAction, reportError } from '../lib/report-queue.ts';
+import { markSent, SIGNED_IN_EVENT, wake } from '../platform/events.ts';
 
 export const BANNER_REFRESH_MS = 60_000;
 
@@ -106,10 +107,23 @@ function bootBanner(): void {
   document.addEventListener('astro:page-load', refresh);
 }
 
+/**
+ * Islands hydrated on intent that a signed-in visitor needs at once (`client:intent="signed-in"`,
+ * src/app/directives/intent.ts) wake on this; the mark is carried across client-side navigations.
+ */
+function bootSignedInWake(): void {
+  $auth.subscribe((state) => {
+    if (state.status === 'authenticated') wake(SIGNED_IN_EVENT);
+  });
+  document.addEventListener('astro:before-swap', (event: TransitionBeforeSwapEvent) => {
+    if ($auth.get().status === 'authenticated') markSent(SIGNED_IN_EVENT, event.newDocument.documentElement);
+  });
+}
+
 function bootBuildWatcher(): void {
   void startBuildWatcher();
 }
 
 export function bootShell(): boolean {
-  return bootSteps([bootReports, bootColorMode, bootConsentAndAnalytics, bootBuildWatcher, startGuard, bootBanner], showStartupError);
+  return bootSteps([bootReports, bootColorMode, bootConsentAndAnalytics, bootSignedInWake, bootBuildWatcher, startGuard, bootBanner], showStartupError);
 }

@@ -1,28 +1,10 @@
-/** Reading and checking the link token of /onboarding/{token}, /reset-password/{token}, /update-email/{token}. */
+/** The link check of /update-email/{token} in React (the guest token pages check theirs without React: token-check.ts). */
 import { useCallback, useEffect, useState } from 'react';
 import type { TokenType } from '../shared/tokens.ts';
-import { ApiError, apiGet, withQuery, type TokenInfo } from '../platform/api.ts';
-import { errorMessage } from './form-errors.ts';
 import { $auth, authReady } from '../stores/auth.ts';
+import { checkToken, type TokenCheck } from './token-check.ts';
 
-/** The token from the address bar (the page is a prerendered shell for every token). */
-export function tokenFromLocation(): string | null {
-  const last = location.pathname.replace(/\/+$/, '').split('/').pop();
-  if (!last) return null;
-  try {
-    const token = decodeURIComponent(last);
-    return token === '' || token === '_' ? null : token;
-  } catch {
-    return null;
-  }
-}
-
-export type TokenCheck =
-  | { status: 'checking' }
-  | { status: 'valid'; token: string; info: TokenInfo }
-  /** Unknown, used or expired. */
-  | { status: 'invalid' }
-  | { status: 'error'; message: string };
+export { tokenFromLocation, type TokenCheck } from './token-check.ts';
 
 /**
  * GET /api/tokens/verify for the page's token, with a `retry` for failures that are not "invalid".
@@ -34,27 +16,13 @@ export function useTokenCheck(type: TokenType, { signedIn = false }: { signedIn?
   const [attempt, setAttempt] = useState(0);
 
   useEffect(() => {
-    const token = tokenFromLocation();
-    if (!token) {
-      setCheck({ status: 'invalid' });
-      return;
-    }
     const controller = new AbortController();
     setCheck({ status: 'checking' });
     const allowed = signedIn ? authReady().then(() => $auth.get().status === 'authenticated') : Promise.resolve(true);
-    allowed
-      .then((go) => (go ? apiGet<TokenInfo>(withQuery('/api/tokens/verify', { token, type }), { signal: controller.signal }) : null))
-      .then((info) => {
-        if (info === null) return;
-        setCheck(info.valid === true && info.type === type ? { status: 'valid', token, info } : { status: 'invalid' });
-      })
-      .catch((error: unknown) => {
-        if (controller.signal.aborted) return;
-        if (error instanceof ApiError && (error.status === 404 || error.status === 400 || error.code === 'invalid_token')) {
-          setCheck({ status: 'invalid' });
-        } else {
-          setCheck({ status: 'error', message: errorMessage(error) });
-        }
+    void allowed
+      .then((go) => (go ? checkToken(type, controller.signal) : null))
+      .then((result) => {
+        if (result !== null && !controller.signal.aborted) setCheck(result);
       });
     return () => controller.abort();
   }, [type, attempt, signedIn]);

@@ -1,8 +1,10 @@
 /** Events that wake the islands hydrated on demand (the client directives in `src/app/directives/`), sent by the stores. */
 export const CONSENT_SETTINGS_EVENT = 'fieldwork:consent-settings';
 export const TOAST_EVENT = 'fieldwork:toast';
+/** The visitor is signed in (sent by the shell once the auth state says so; `client:intent="signed-in"`). */
+export const SIGNED_IN_EVENT = 'fieldwork:signed-in';
 
-type WakeEvent = typeof CONSENT_SETTINGS_EVENT | typeof TOAST_EVENT;
+type WakeEvent = typeof CONSENT_SETTINGS_EVENT | typeof TOAST_EVENT | typeof SIGNED_IN_EVENT;
 
 /** The mark a sent event leaves on `<html>` (`data-fieldwork-toast`), for a directive that starts listening later. */
 const markOf = (event: WakeEvent): string => `data-${event.replace(':', '-')}`;
@@ -16,6 +18,11 @@ export function wake(event: WakeEvent): void {
   if (typeof document === 'undefined') return;
   document.documentElement.setAttribute(markOf(event), '');
   document.dispatchEvent(new Event(event));
+}
+
+/** Marks `root` (a client-side navigation's new `<html>`) as if the event had been sent there. */
+export function markSent(event: WakeEvent, root: Element): void {
+  root.setAttribute(markOf(event), '');
 }
 
 /** Whether the event was sent on this page before (see `wake`). */

@@ -12,7 +12,7 @@ export function Loading({ label, className, children }: { label: string; classNa
   if (children === undefined) {
     return (
       <div role="status" className={cn('flex flex-col items-center justify-center gap-3 py-10 text-sm text-muted-foreground', className)}>
-        <Spinner className="size-6 text-primary" />
+        <Spinner size="lg" className="text-primary" />
         <span>{label}</span>
       </div>
     );

@@ -181,7 +181,7 @@ function IdentityCard({ user, points }: { user: AccountUser; points: Load<Points
   return (
     <Card className="flex flex-col gap-5 p-6">
       <div className="flex flex-col gap-5 sm:flex-row sm:items-center">
-        <Avatar initials={initialsOf(user)} className="size-16 text-xl [&>span]:text-xl" />
+        <Avatar initials={initialsOf(user)} size="lg" />
         <div className="flex min-w-0 flex-1 flex-col gap-1">
           <div className="flex flex-wrap items-center gap-2">
             <h2 className="text-xl font-semibold tracking-tight">{fullNameOf(user)}</h2>

@@ -2,17 +2,18 @@ import { useState } from 'react';
 import type { z } from 'zod';
 import type { resetPasswordSchema } from '../../shared/schemas/auth.ts';
 import { useApiForm } from '../../lib/use-api-form.ts';
-import { ApiError, apiSend, withQuery, type OkResponse, type TokenInfo } from '../../platform/api.ts';
-import { useTokenCheck } from '../../lib/token-page.ts';
+import { ApiError, apiSend, withQuery, type OkResponse } from '../../platform/api.ts';
+import { tokenFromLocation, validToken } from '../../lib/token-check.ts';
 import { FormAlert } from '../../components/FormAlert.tsx';
 import { PasswordRequirements } from '../../components/PasswordRequirements.tsx';
 import { Button, buttonVariants } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { PasswordInput } from '../../components/ui/password-input.tsx';
-import { TokenCheckFailed, TokenChecking, TokenInvalid } from './TokenStates.tsx';
+import { TokenInvalid } from './TokenStates.tsx';
 import { Outcome } from '../../components/Outcome.tsx';
 
-function InvalidResetLink() {
+/** The link is unknown, used or expired (also prerendered by the page, `TokenCheck.astro`). */
+export function InvalidResetLink() {
   return (
     <TokenInvalid
       title="This reset link is invalid or has expired"
@@ -27,28 +28,23 @@ function InvalidResetLink() {
   );
 }
 
-/** /reset-password/{token}: check the link, choose a new password, then sign in everywhere again. */
+/**
+ * /reset-password/{token}: choose a new password, then sign in everywhere again. The page checks
+ * the link and shows this form (`components/TokenCheck.astro`, `lib/token-check.ts`); it hydrates
+ * when the visitor reaches for it (`client:intent`), reading the same link.
+ */
 export default function ResetPasswordScreen() {
-  const { check, retry } = useTokenCheck('reset-password');
-  const [invalidated, setInvalidated] = useState(false);
-  const [done, setDone] = useState(false);
-  if (done) return <PasswordChanged />;
-  if (invalidated) return <InvalidResetLink />;
-  switch (check.status) {
-    case 'checking':
-      return <TokenChecking label="Checking your reset link…" />;
-    case 'invalid':
-      return <InvalidResetLink />;
-    case 'error':
-      return <TokenCheckFailed message={check.message} onRetry={retry} />;
-    case 'valid':
-      return <ResetForm token={check.token} info={check.info} onDone={() => setDone(true)} onInvalid={() => setInvalidated(true)} />;
-  }
+  const [state, setState] = useState<'form' | 'invalid' | 'done'>('form');
+  if (state === 'done') return <PasswordChanged />;
+  if (state === 'invalid') return <InvalidResetLink />;
+  return <ResetForm onDone={() => setState('done')} onInvalid={() => setState('invalid')} />;
 }
 
 type ResetValues = z.input<typeof resetPasswordSchema>;
 
-function ResetForm({ token, info, onDone, onInvalid }: { token: string; info: TokenInfo; onDone: () => void; onInvalid: () => void }) {
+function ResetForm({ onDone, onInvalid }: { onDone: () => void; onInvalid: () => void }) {
+  // Null while prerendering: the page fills in the address before it shows the form.
+  const link = validToken();
   const {
     register,
     onSubmit,
@@ -64,7 +60,7 @@ function ResetForm({ token, info, onDone, onInvalid }: { token: string; info: To
       return null;
     },
     submit: async (values) => {
-      await apiSend<OkResponse>('POST', withQuery('/api/auth/password/reset', { token }), values);
+      await apiSend<OkResponse>('POST', withQuery('/api/auth/password/reset', { token: link?.token ?? tokenFromLocation() ?? '' }), values);
       onDone();
     },
   });
@@ -73,10 +69,14 @@ function ResetForm({ token, info, onDone, onInvalid }: { token: string; info: To
   return (
     <form noValidate onSubmit={onSubmit} className="flex flex-col gap-5">
       <p className="-mt-1 text-sm text-muted-foreground">
-        Choose a new password for <strong className="font-semibold wrap-anywhere text-foreground">{info.email}</strong>.
+        Choose a new password for{' '}
+        <strong data-token-text="email" className="font-semibold wrap-anywhere text-foreground">
+          {link?.info.email}
+        </strong>
+        .
       </p>
       <FormAlert message={alert} />
-      <input type="email" name="username" autoComplete="username" value={info.email} readOnly hidden />
+      <input type="email" name="username" autoComplete="username" defaultValue={link?.info.email ?? ''} readOnly hidden />
       <FormField id="reset-password" label="New password" error={errors.password?.message} extraDescribedBy="reset-password-rules">
         {(c) => <PasswordInput {...c} autoComplete="new-password" {...register('password')} />}
       </FormField>

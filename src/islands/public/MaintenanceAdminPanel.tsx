@@ -1,19 +1,17 @@
 import { useState } from 'react';
 import { apiSend } from '../../platform/api.ts';
 import { errorMessage } from '../../lib/form-errors.ts';
-import { useAuth } from '../../lib/use-auth.ts';
 import { FormAlert } from '../../components/FormAlert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 
 /**
- * /maintenance for a signed-in admin: switch maintenance off (DELETE /api/admin/flags/maintenance)
- * and go home. While maintenance is on every page comes here, so this is the way out without the CLI.
+ * /maintenance for a signed-in admin (MaintenanceAdmin.tsx loads it for admins only): switch
+ * maintenance off (DELETE /api/admin/flags/maintenance) and go home. While maintenance is on every
+ * page comes here, so this is the way out without the CLI.
  */
-export default function MaintenanceAdmin() {
-  const auth = useAuth();
+export default function MaintenanceAdminPanel() {
   const [busy, setBusy] = useState(false);
   const [alert, setAlert] = useState<string | null>(null);
-  if (auth.status !== 'authenticated' || auth.user.role !== 'admin') return null;
 
   async function turnOff() {
     setAlert(null);

@@ -7,7 +7,7 @@ import { useAuth } from '../../lib/use-auth.ts';
 import { fullNameOf, initialsOf } from '../../lib/user.ts';
 import { ChevronDownIcon } from '../../components/icons.tsx';
 import { Avatar } from '../../components/ui/avatar.tsx';
-import { buttonVariants } from '../../components/ui/button.tsx';
+import { buttonVariants } from '../../components/ui/button-variants.ts';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { signOut } from '../../stores/auth.ts';
 

@@ -1,0 +1,102 @@
+/**
+ * `client:intent`: hydrates a prerendered island — a guest's form — when the visitor first reaches
+ * for it (a pointer over it, a touch or press, focus inside it, a key, typed or autofilled input)
+ * instead of with the page, so a page whose only islands use it loads no React at start
+ * (docs/decisions/027-hydration-on-intent.md). `client:intent="signed-in"` also hydrates it at
+ * once for a signed-in visitor (whose form starts from their account: the contact form).
+ *
+ * Nothing is lost meanwhile: what was typed stays in the fields and react-hook-form keeps a value
+ * edited before its field registered; a press on a control that needs the island (a password's
+ * Show button, a checkbox) is replayed once it has hydrated, and so is Enter in a field (the form
+ * is submitted then). The submit button is disabled until React has hydrated it
+ * (components/ui/button.tsx), so the browser never submits the form by itself — a native submit
+ * would be a GET with the password in the address — and the replays wait for that button too.
+ */
+import type { ClientDirective } from 'astro';
+import { SIGNED_IN_EVENT, wasSent } from '../../platform/events.ts';
+
+/** What shows that a visitor reaches for the island. */
+const REACH_EVENTS = ['pointerover', 'pointerdown', 'touchstart', 'focusin', 'keydown', 'input'] as const;
+
+/** How long the replays wait for React to finish hydrating (after that they are dropped). */
+const READY_TIMEOUT_MS = 5_000;
+
+/** Fields where Enter submits the form (implicit submission). */
+const SUBMITTING_FIELD = 'input:not([type="checkbox"]):not([type="radio"]):not([type="button"]):not([type="submit"]):not([type="reset"])';
+
+/**
+ * Resolves true once React has committed the hydrated island, its handlers in place: hydration is
+ * asynchronous, so the hydrator's promise is not enough. A form's submit button says so (enabled
+ * by an effect once mounted); an island without one is taken as ready on the next task.
+ */
+function hydrated(island: HTMLElement): Promise<boolean> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const check = (): void => {
+      if (!island.querySelector('button[type="submit"]:disabled')) resolve(true);
+      else if (performance.now() - started > READY_TIMEOUT_MS) resolve(false);
+      else setTimeout(check, 25);
+    };
+    setTimeout(check, 0);
+  });
+}
+
+const intent: ClientDirective = (load, options, island) => {
+  let started = false;
+  /** A control pressed before the island was ready: pressed again once it is. */
+  let pendingClick: HTMLElement | null = null;
+  /** The form whose field got an Enter before the island was ready: submitted once it is. */
+  let pendingSubmit: HTMLFormElement | null = null;
+
+  const holdClick = (event: Event): void => {
+    const target = event.target instanceof Element ? event.target.closest<HTMLElement>('button, [role="switch"], [role="checkbox"]') : null;
+    if (!target || !island.contains(target)) return;
+    event.preventDefault();
+    pendingClick = target;
+    void hydrate();
+  };
+  const holdEnter = (event: KeyboardEvent): void => {
+    if (event.key !== 'Enter' || !(event.target instanceof HTMLInputElement) || !event.target.matches(SUBMITTING_FIELD)) return;
+    pendingSubmit = event.target.form;
+  };
+  const reach = (): void => void hydrate();
+
+  const listen = (on: boolean): void => {
+    const method = on ? 'addEventListener' : 'removeEventListener';
+    for (const type of REACH_EVENTS) island[method](type, reach, { passive: true });
+    island[method]('click', holdClick, true);
+    island[method]('keydown', holdEnter as EventListener, true);
+  };
+
+  async function hydrate(): Promise<void> {
+    if (started) return;
+    started = true;
+    try {
+      const hydrator = await load();
+      await hydrator();
+    } catch (error) {
+      // The island's code did not load (offline): the next intent tries again.
+      started = false;
+      throw error;
+    }
+    listen(false);
+    const click = pendingClick;
+    const form = pendingSubmit;
+    pendingClick = null;
+    pendingSubmit = null;
+    if (!click && !form) return;
+    if (!(await hydrated(island))) return;
+    if (click?.isConnected) click.click();
+    else if (form?.isConnected) form.requestSubmit();
+  }
+
+  listen(true);
+  // Focus already inside (the visitor tabbed in before this ran).
+  if (island.contains(document.activeElement)) void hydrate();
+  if (options.value === 'signed-in') {
+    if (wasSent(SIGNED_IN_EVENT)) void hydrate();
+    else document.addEventListener(SIGNED_IN_EVENT, reach, { once: true });
+  }
+};
+
+export default intent;
