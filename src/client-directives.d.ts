@@ -5,8 +5,8 @@ declare module 'astro' {
   interface AstroClientDirectives {
     /** Hydrate the cookie banner at once for a first visit, else when "Cookie settings" asks for it. */
     'client:consent'?: boolean;
-    /** Hydrate a guest's form when the visitor reaches for it; `"signed-in"`: at once for a signed-in visitor too. */
-    'client:intent'?: boolean | 'signed-in';
+    /** Hydrate a guest's form when the visitor reaches for it; `"signed-in ?token"`: at once too for a signed-in visitor, for an address with `?token=`. */
+    'client:intent'?: boolean | string;
     /** Hydrate the toaster at the first toast or F8. */
     'client:toast'?: boolean;
   }

@@ -2,8 +2,11 @@
  * `client:intent`: hydrates a prerendered island — a guest's form — when the visitor first reaches
  * for it (a pointer over it, a touch or press, focus inside it, a key, typed or autofilled input)
  * instead of with the page, so a page whose only islands use it loads no React at start
- * (docs/decisions/027-hydration-on-intent.md). `client:intent="signed-in"` also hydrates it at
- * once for a signed-in visitor (whose form starts from their account: the contact form).
+ * (docs/decisions/027-hydration-on-intent.md). Its value lists when to hydrate at once instead:
+ * `signed-in` (a signed-in visitor, whose form starts from their account: the contact form) and
+ * `?token` (the address has a `token` parameter: a mailed link). While such a visitor waits for it,
+ * the island is marked `data-waking` and its parts marked `data-guest-only` (the prerendered
+ * by-email form of /data-deletion) are hidden (global.css): they are not what that visitor gets.
  *
  * Nothing is lost meanwhile: what was typed stays in the fields and react-hook-form keeps a value
  * edited before its field registered; a press on a control that needs the island (a password's
@@ -90,12 +93,24 @@ const intent: ClientDirective = (load, options, island) => {
     else if (form?.isConnected) form.requestSubmit();
   }
 
+  /** Hydrates at once for a visitor the prerendered island is not for (see above). */
+  const wake = (): void => {
+    if (started) return;
+    island.setAttribute('data-waking', '');
+    void hydrate()
+      .then(() => hydrated(island))
+      .catch(() => false)
+      .finally(() => requestAnimationFrame(() => island.removeAttribute('data-waking')));
+  };
+
   listen(true);
   // Focus already inside (the visitor tabbed in before this ran).
   if (island.contains(document.activeElement)) void hydrate();
-  if (options.value === 'signed-in') {
-    if (wasSent(SIGNED_IN_EVENT)) void hydrate();
-    else document.addEventListener(SIGNED_IN_EVENT, reach, { once: true });
+  const conditions = typeof options.value === 'string' ? options.value.split(/\s+/) : [];
+  if (conditions.includes('?token') && new URLSearchParams(location.search).has('token')) wake();
+  if (conditions.includes('signed-in')) {
+    if (wasSent(SIGNED_IN_EVENT)) wake();
+    else document.addEventListener(SIGNED_IN_EVENT, wake, { once: true });
   }
 };
 

@@ -31,21 +31,24 @@ function forgetTokenInUrl(): void {
   history.replaceState(history.state, '', `${url.pathname}${url.search}${url.hash}`);
 }
 
-type Mode = { kind: 'starting' } | { kind: 'link'; token: string } | { kind: 'form' };
+type Mode = { kind: 'link'; token: string } | { kind: 'form' };
 
 /**
  * /data-deletion: with `?token=` the mailed link is checked and confirmed; otherwise a signed-in
  * visitor confirms with their password, and anyone else asks by email (same answer whether or not
  * an account exists).
+ *
+ * The page prerenders the by-email form (what most visitors need) and hydrates on intent
+ * (`client:intent="signed-in ?token"`): at once for a signed-in visitor or a mailed link, whose
+ * screens replace it; the directive hides the by-email form meanwhile (`data-guest-only`).
  */
 export default function DataDeletionScreen() {
-  const [mode, setMode] = useState<Mode>({ kind: 'starting' });
+  const [mode, setMode] = useState<Mode>({ kind: 'form' });
   useEffect(() => {
     const token = tokenFromQuery();
-    setMode(token ? { kind: 'link', token } : { kind: 'form' });
+    if (token) setMode({ kind: 'link', token });
   }, []);
 
-  if (mode.kind === 'starting') return <Loading label="Loading…" />;
   if (mode.kind === 'link') {
     return (
       <ConfirmLink
@@ -65,7 +68,7 @@ function RequestForm() {
   const [done, setDone] = useState<'confirmed' | 'sent' | null>(null);
   if (done === 'confirmed') return <Confirmed />;
   if (done === 'sent') return <LinkSent onRestart={() => setDone(null)} />;
-  if (auth.status === 'unknown') return <Loading label="Loading…" />;
+  // Unknown (prerendered, and while hydrating): the by-email form, as for a visitor signed out.
   if (auth.status === 'authenticated') return <SignedInForm email={auth.user.email} onDone={() => setDone('confirmed')} />;
   return <ByEmailForm onDone={() => setDone('sent')} />;
 }
@@ -146,7 +149,7 @@ function ByEmailForm({ onDone }: { onDone: () => void }) {
   );
 
   return (
-    <form noValidate onSubmit={onSubmit} className="flex flex-col gap-5">
+    <form noValidate onSubmit={onSubmit} className="flex flex-col gap-5" data-guest-only>
       <p className="-mt-1 text-sm text-muted-foreground">
         Enter the email address of your account and we will send you a link to confirm the request. Have your password?{' '}
         <a href="/login?r=/data-deletion" className={LINK_CLASS}>
