@@ -5,7 +5,7 @@
  * live preview (a sheet and a section below on phones). Every change goes through the reducer in
  * builder-state.ts (undoable) and is autosaved (use-autosave.ts).
  */
-import { useCallback, useDeferredValue, useEffect, useId, useMemo, useReducer, useRef, useState, useSyncExternalStore, type RefObject } from 'react';
+import { lazy, useCallback, useDeferredValue, useEffect, useId, useMemo, useReducer, useRef, useState, useSyncExternalStore, type RefObject } from 'react';
 import type { ElementType } from '../../../shared/forms/constants.ts';
 import type { FormDraft } from '../../../shared/forms/definition.ts';
 import { checkForPublish, FORM_PROBLEMS_KEY } from '../../../shared/forms/publish.ts';
@@ -36,10 +36,51 @@ import { ElementList } from './ElementList.tsx';
 import { ElementPanel } from './ElementPanel.tsx';
 import { ImportButton, exportDraft } from './ImportExport.tsx';
 import { Palette } from './Palette.tsx';
-import { PreviewPanel } from './PreviewPanel.tsx';
-import { PublishDialog } from './PublishDialog.tsx';
 import { SAVE_STATUS_TEXT, clearLocalDraft, readLocalDraft, useAutosave, type LocalDraft, type SaveStatus } from './use-autosave.ts';
-import { VersionHistory } from './VersionHistory.tsx';
+import { Later } from '../../../components/states/Later.tsx';
+
+// Loaded when used (issue 19, "page weight"): the preview (the form renderer) when its tab is
+// chosen or, on a phone, when it scrolls into view; the publish and versions dialogs when opened.
+const PreviewPanel = lazy(() => import('./PreviewPanel.tsx').then((m) => ({ default: m.PreviewPanel })));
+const PublishDialog = lazy(() => import('./PublishDialog.tsx').then((m) => ({ default: m.PublishDialog })));
+const VersionHistory = lazy(() => import('./VersionHistory.tsx').then((m) => ({ default: m.VersionHistory })));
+
+/** True from the first time `on` is true: a part loaded on first use stays mounted (its state, a dialog's closing). */
+function useOnceTrue(on: boolean): boolean {
+  const [once, setOnce] = useState(on);
+  if (on && !once) setOnce(true);
+  return once || on;
+}
+
+/** True once `target` comes within 200 px of the viewport. */
+function useNearView(target: RefObject<HTMLElement | null>, enabled: boolean): boolean {
+  const [near, setNear] = useState(false);
+  useEffect(() => {
+    const element = target.current;
+    if (!enabled || near || !element) return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) setNear(true);
+      },
+      { rootMargin: '200px' },
+    );
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [target, enabled, near]);
+  return near;
+}
+
+/** What the preview shows while its code loads: its heading (the panel is named by it) and a spinner. */
+function PreviewLoading({ headingId }: { headingId: string }) {
+  return (
+    <div className="flex flex-col gap-4">
+      <h2 id={headingId} className="text-lg font-semibold">
+        Preview
+      </h2>
+      <Loading label="Loading the preview…" />
+    </div>
+  );
+}
 
 /** Large screens: three columns, the side panel beside the list. Below: the panel is a sheet. */
 const DESKTOP_QUERY = '(min-width: 64rem)';
@@ -175,6 +216,8 @@ function Builder({ initial }: { initial: AdminForm }) {
   const [versionsOpen, setVersionsOpen] = useState(false);
   const panelRef = useRef<HTMLDivElement>(null);
   const asideRef = useRef<HTMLElement>(null);
+  const phonePreviewRef = useRef<HTMLElement>(null);
+  const phonePreviewNear = useNearView(phonePreviewRef, !desktop);
   const panelHeading = useRef<HTMLHeadingElement>(null);
   const paletteRef = useRef<HTMLElement>(null);
   const titleInput = useRef<HTMLInputElement>(null);
@@ -354,7 +397,16 @@ function Builder({ initial }: { initial: AdminForm }) {
       announce={announce}
     />
   );
-  const preview = <PreviewPanel draft={state.draft} headingId={previewHeadingId} />;
+  const previewWanted = useOnceTrue(desktop && tab === 'preview') || phonePreviewNear;
+  const preview = previewWanted ? (
+    <Later fallback={<PreviewLoading headingId={previewHeadingId} />}>
+      <PreviewPanel draft={state.draft} headingId={previewHeadingId} />
+    </Later>
+  ) : (
+    <PreviewLoading headingId={previewHeadingId} />
+  );
+  const publishMounted = useOnceTrue(publishOpen);
+  const versionsMounted = useOnceTrue(versionsOpen);
 
   return (
     // Large screens: the builder fills the window under the header; each column scrolls on its own.
@@ -460,7 +512,9 @@ function Builder({ initial }: { initial: AdminForm }) {
           </Card>
         ) : (
           <Card asChild className="p-3 sm:p-4">
-            <section aria-labelledby={previewHeadingId}>{preview}</section>
+            <section ref={phonePreviewRef} aria-labelledby={previewHeadingId}>
+              {preview}
+            </section>
           </Card>
         )}
       </div>
@@ -486,26 +540,34 @@ function Builder({ initial }: { initial: AdminForm }) {
         </Dialog>
       )}
 
-      <PublishDialog
-        open={publishOpen}
-        onOpenChange={setPublishOpen}
-        formId={formId}
-        flush={autosave.flush}
-        revision={autosave.revision}
-        problems={problems}
-        describeKey={describeKey}
-        onSelectProblem={selectProblem}
-        onPublished={onPublished}
-      />
-      <VersionHistory
-        open={versionsOpen}
-        onOpenChange={setVersionsOpen}
-        formId={formId}
-        versions={meta.versions}
-        onCopy={(version) =>
-          replaceDraft(version.definition, `Copy version ${version.version} into the draft`, `Version ${version.version} is copied into the draft`)
-        }
-      />
+      {publishMounted && (
+        <Later fallback={null}>
+          <PublishDialog
+            open={publishOpen}
+            onOpenChange={setPublishOpen}
+            formId={formId}
+            flush={autosave.flush}
+            revision={autosave.revision}
+            problems={problems}
+            describeKey={describeKey}
+            onSelectProblem={selectProblem}
+            onPublished={onPublished}
+          />
+        </Later>
+      )}
+      {versionsMounted && (
+        <Later fallback={null}>
+          <VersionHistory
+            open={versionsOpen}
+            onOpenChange={setVersionsOpen}
+            formId={formId}
+            versions={meta.versions}
+            onCopy={(version) =>
+              replaceDraft(version.definition, `Copy version ${version.version} into the draft`, `Version ${version.version} is copied into the draft`)
+            }
+          />
+        </Later>
+      )}
       <ConflictDialog
         conflict={autosave.conflict}
         onKeepMine={() => {
