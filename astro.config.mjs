@@ -42,13 +42,14 @@ export default defineConfig({
               },
               // What the header's islands use on every page that has them: the React hooks of src/lib
               // (stores, auth, lazy menus; React-free pages such as /login must not load them with the
-              // shell) and what they draw (avatar, spinner, icons, button styles: class-variance-authority
+              // shell), the faces their stand-ins share with the lazy menus (bell, colour-mode icons)
+              // and what they draw (avatar, spinner, icons, button styles: class-variance-authority
               // and clsx, no tailwind-merge), kept apart from the rest of the UI kit so that a page whose
               // only islands are the header's (/terms, /privacy) does not load tailwind-merge (~7 KB
               // brotli) and the form parts (issue 19, "page weight").
               {
                 name: 'ui-base',
-                test: /src[\\/]lib[\\/](use-client-store|use-auth|lazy-module)\.ts|src[\\/]components[\\/](ui[\\/](avatar\.tsx|button-variants\.ts|spinner\.tsx)|icons\.tsx)|node_modules[\\/](clsx|class-variance-authority)[\\/]/,
+                test: /src[\\/]lib[\\/](use-client-store|use-auth|lazy-module)\.ts|src[\\/]islands[\\/](shell[\\/]color-mode-options\.tsx|notifications[\\/](bell-face\.tsx|notification-words\.ts))|src[\\/]components[\\/](ui[\\/](avatar\.tsx|button-variants\.ts|spinner\.tsx)|icons\.tsx)|node_modules[\\/](clsx|class-variance-authority)[\\/]/,
               },
               // The UI kit's parts nearly every other island draws (buttons, fields, alerts) with
               // tailwind-merge and Radix's small shared internals: one chunk instead of ~15 of under

@@ -98,11 +98,32 @@ function bootReports(): void {
   reportAction({ name: 'page_load', data: null });
 }
 
+const BANNER_CLASSES = 'border-b border-border bg-secondary px-4 py-2 text-center text-sm font-medium text-secondary-foreground';
+
+/**
+ * Writes the banner's text into the layouts' prerendered region (`[data-site-banner]`, TopBar.astro:
+ * a polite status, kept across client-side navigations): no island, so a page needs no React for it.
+ */
+function showBanner(text: string | null): void {
+  for (const region of document.querySelectorAll<HTMLElement>('[data-site-banner]')) {
+    const current = region.querySelector('p');
+    if (!text) {
+      current?.remove();
+      continue;
+    }
+    const line = current ?? region.appendChild(document.createElement('p'));
+    line.className = BANNER_CLASSES;
+    if (line.textContent !== text) line.textContent = text;
+  }
+}
+
 function bootBanner(): void {
   const load = throttled(async () => bannerText(await fetchFlag('banner')), BANNER_REFRESH_MS);
   const refresh = (): void => {
+    showBanner($siteBanner.get());
     void load().then((text) => $siteBanner.set(text));
   };
+  $siteBanner.listen(showBanner);
   refresh();
   document.addEventListener('astro:page-load', refresh);
 }
