@@ -88,8 +88,62 @@ test('a new participant registers, onboards from the mail, signs out and back in
 
 test('the sign-in form shows the shared validation messages', async ({ page }) => {
   await page.goto('/login');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  // The form hydrates on intent (client:intent): the first press reaches a button that is still
+  // disabled (the browser sends it no click), and is replayed as a submit once React is in place.
+  await page.getByRole('button', { name: 'Sign in' }).click({ force: true });
   await expect(page.getByText('Required')).toHaveCount(2);
+});
+
+test('a guest page loads no React until the visitor reaches for its form, and keeps what was typed meanwhile', async ({ page }) => {
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+  });
+  // React's chunk comes late, as on a slow phone: the visitor types before the form has hydrated.
+  let releaseReact = (): void => {};
+  const reactHeld = new Promise<void>((resolve) => (releaseReact = resolve));
+  await page.route(/\/_astro\/react\.[^/]*\.js$/, async (route) => {
+    await reactHeld;
+    await route.continue();
+  });
+  await page.goto('/login');
+  await page.waitForLoadState('networkidle');
+  expect(scripts.filter((url) => /\/react\./.test(url))).toEqual([]);
+
+  const account = await createAccount('participant');
+  await page.getByLabel('Email').pressSequentially(account.email);
+  await page.getByLabel('Password', { exact: true }).pressSequentially(PASSWORD);
+  await page.getByLabel('Password', { exact: true }).press('Enter');
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeDisabled();
+  releaseReact();
+  // What was typed is kept, and the Enter pressed before hydration signs in once it is done.
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test('a reset link is checked without React and its form keeps what was typed before it hydrated', async ({ page, baseURL }) => {
+  const account = await createAccount('participant');
+  const asked = await page.request.post('/api/auth/password/forgot', { headers: { Origin: baseURL ?? '' }, data: { email: account.email } });
+  expect(asked.ok()).toBe(true);
+  const link = await linkFromMail(account.email, 'reset-password');
+
+  await page.goto('/reset-password/an-unknown-reset-link-token');
+  await expect(page.getByRole('heading', { name: 'This reset link is invalid or has expired' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Send a new link' })).toHaveAttribute('href', '/forgot-password');
+
+  let releaseReact = (): void => {};
+  const reactHeld = new Promise<void>((resolve) => (releaseReact = resolve));
+  await page.route(/\/_astro\/react\.[^/]*\.js$/, async (route) => {
+    await reactHeld;
+    await route.continue();
+  });
+  await page.goto(link);
+  await expect(page.getByText(`Choose a new password for ${account.email}.`)).toBeVisible();
+  const newPassword = 'Typed-before-h4dration';
+  await page.getByLabel('New password', { exact: true }).pressSequentially(newPassword);
+  await page.getByLabel('Confirm new password').pressSequentially(newPassword);
+  releaseReact();
+  await page.getByRole('button', { name: 'Change password' }).click();
+  await expect(page.getByRole('heading', { name: 'Your password is changed' })).toBeVisible();
 });
 
 test('a signed-in user opening /login lands on /', async ({ page, baseURL }) => {

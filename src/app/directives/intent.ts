@@ -10,8 +10,8 @@
  *
  * Nothing is lost meanwhile: what was typed stays in the fields and react-hook-form keeps a value
  * edited before its field registered; a press on a control that needs the island (a password's
- * Show button, a checkbox) is replayed once it has hydrated, and so is Enter in a field (the form
- * is submitted then). The submit button is disabled until React has hydrated it
+ * Show button, a checkbox) is replayed once it has hydrated, and so are Enter in a field and a press
+ * on the submit button (the form is submitted then: its messages show). The submit button is disabled until React has hydrated it
  * (components/ui/button.tsx), so the browser never submits the form by itself — a native submit
  * would be a GET with the password in the address — and the replays wait for that button too.
  */
@@ -58,6 +58,18 @@ const intent: ClientDirective = (load, options, island) => {
     pendingClick = target;
     void hydrate();
   };
+  /**
+   * A press on the (still disabled) submit button: the browser sends it no click — and the button
+   * lets the pointer through to the form (`disabled:pointer-events-none`) — so it is found by where
+   * the press landed, and replayed as a submit.
+   */
+  const holdSubmitPress = (event: PointerEvent): void => {
+    for (const button of island.querySelectorAll<HTMLButtonElement>('button[type="submit"]:disabled')) {
+      const box = button.getBoundingClientRect();
+      const inside = event.clientX >= box.left && event.clientX <= box.right && event.clientY >= box.top && event.clientY <= box.bottom;
+      if (inside && button.form) pendingSubmit = button.form;
+    }
+  };
   const holdEnter = (event: KeyboardEvent): void => {
     if (event.key !== 'Enter' || !(event.target instanceof HTMLInputElement) || !event.target.matches(SUBMITTING_FIELD)) return;
     pendingSubmit = event.target.form;
@@ -68,6 +80,7 @@ const intent: ClientDirective = (load, options, island) => {
     const method = on ? 'addEventListener' : 'removeEventListener';
     for (const type of REACH_EVENTS) island[method](type, reach, { passive: true });
     island[method]('click', holdClick, true);
+    island[method]('pointerdown', holdSubmitPress as EventListener, true);
     island[method]('keydown', holdEnter as EventListener, true);
   };
 
@@ -77,10 +90,11 @@ const intent: ClientDirective = (load, options, island) => {
     try {
       const hydrator = await load();
       await hydrator();
-    } catch (error) {
-      // The island's code did not load (offline): the next intent tries again.
+    } catch {
+      // The island's code did not load (offline; the build watcher sees the failed chunk): the
+      // next intent tries again.
       started = false;
-      throw error;
+      return;
     }
     listen(false);
     const click = pendingClick;
@@ -99,7 +113,6 @@ const intent: ClientDirective = (load, options, island) => {
     island.setAttribute('data-waking', '');
     void hydrate()
       .then(() => hydrated(island))
-      .catch(() => false)
       .finally(() => requestAnimationFrame(() => island.removeAttribute('data-waking')));
   };
 

@@ -1,0 +1,114 @@
+// @vitest-environment happy-dom
+/**
+ * `client:intent` (src/app/directives/intent.ts): a prerendered guest form hydrates when the
+ * visitor reaches for it, not with the page; at once for a signed-in visitor or a mailed link when
+ * asked; a press made before it was ready is replayed once the island's submit button is enabled
+ * (React has committed).
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import intent from '../../../src/app/directives/intent.ts';
+import { SIGNED_IN_EVENT, wake } from '../../../src/platform/events.ts';
+
+const flush = (ms = 0) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** An island holding a form with a disabled submit button (as prerendered) and a plain button; `hydrator` enables the submit. */
+function island() {
+  const element = document.createElement('astro-island');
+  element.innerHTML = '<form><input name="email"><button type="button" id="show">Show</button><button type="submit" disabled>Go</button></form>';
+  document.body.append(element);
+  const submit = element.querySelector<HTMLButtonElement>('button[type="submit"]')!;
+  const hydrator = vi.fn(async () => {
+    setTimeout(() => (submit.disabled = false), 30);
+  });
+  const load = vi.fn(async () => hydrator);
+  return { element, load, hydrator, submit, form: element.querySelector('form')!, show: element.querySelector<HTMLButtonElement>('#show')! };
+}
+
+afterEach(() => {
+  document.body.innerHTML = '';
+  for (const name of [...document.documentElement.getAttributeNames()]) if (name.startsWith('data-')) document.documentElement.removeAttribute(name);
+  history.replaceState(null, '', '/');
+});
+
+describe('client:intent', () => {
+  it('does not load the island with the page, then hydrates once at the first focus inside', async () => {
+    const { element, load, hydrator } = island();
+    await intent(load, { name: 'intent', value: true }, element);
+    await flush();
+    expect(load).not.toHaveBeenCalled();
+    element.querySelector('input')!.dispatchEvent(new FocusEvent('focusin', { bubbles: true }));
+    element.querySelector('input')!.dispatchEvent(new Event('input', { bubbles: true }));
+    await flush();
+    expect(load).toHaveBeenCalledTimes(1);
+    expect(hydrator).toHaveBeenCalledTimes(1);
+  });
+
+  it('hydrates on a pointer over it, and tries again at the next intent when its code did not load', async () => {
+    const { element } = island();
+    const load = vi
+      .fn()
+      .mockRejectedValueOnce(new Error('offline'))
+      .mockResolvedValue(async () => {});
+    await intent(load, { name: 'intent', value: true }, element);
+    element.dispatchEvent(new Event('pointerover'));
+    await flush();
+    element.dispatchEvent(new Event('pointerover'));
+    await flush();
+    expect(load).toHaveBeenCalledTimes(2);
+  });
+
+  it('replays a button pressed before it was ready, once the submit button is enabled', async () => {
+    const { element, load, show } = island();
+    const clicks = vi.fn();
+    await intent(load, { name: 'intent', value: true }, element);
+    show.addEventListener('click', (event) => {
+      if (!event.defaultPrevented) clicks();
+    });
+    show.click();
+    await flush();
+    expect(clicks).not.toHaveBeenCalled();
+    await flush(100);
+    expect(clicks).toHaveBeenCalledTimes(1);
+  });
+
+  it('submits the form after Enter in a field pressed before it was ready, only once React is in place', async () => {
+    const { element, load, form, submit } = island();
+    const submitted = vi.fn();
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      submitted(submit.disabled);
+    });
+    await intent(load, { name: 'intent', value: true }, element);
+    element.querySelector('input')!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+    await flush(100);
+    expect(submitted).toHaveBeenCalledTimes(1);
+    expect(submitted).toHaveBeenCalledWith(false);
+  });
+
+  it('"signed-in": at once for a signed-in visitor (before or after it listened), hiding its guest-only parts meanwhile', async () => {
+    const first = island();
+    await intent(first.load, { name: 'intent', value: 'signed-in' }, first.element);
+    await flush();
+    expect(first.load).not.toHaveBeenCalled();
+    wake(SIGNED_IN_EVENT);
+    expect(first.element.hasAttribute('data-waking')).toBe(true);
+    await flush();
+    expect(first.load).toHaveBeenCalledTimes(1);
+    const second = island();
+    await intent(second.load, { name: 'intent', value: 'signed-in' }, second.element);
+    await flush();
+    expect(second.load).toHaveBeenCalledTimes(1);
+  });
+
+  it('"?token": at once when the address has a token, else on intent', async () => {
+    const plain = island();
+    await intent(plain.load, { name: 'intent', value: 'signed-in ?token' }, plain.element);
+    await flush();
+    expect(plain.load).not.toHaveBeenCalled();
+    history.replaceState(null, '', '/data-deletion?token=abc');
+    const link = island();
+    await intent(link.load, { name: 'intent', value: 'signed-in ?token' }, link.element);
+    await flush();
+    expect(link.load).toHaveBeenCalledTimes(1);
+  });
+});
