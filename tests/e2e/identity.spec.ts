@@ -1,6 +1,7 @@
 import { readOutbox } from '../support/outbox.ts';
 import { PASSWORD, createAccount, signIn, uniqueEmail } from './accounts.ts';
 import { expect, test } from './fixtures.ts';
+import { pressBeforeHydration } from './page-helpers.ts';
 
 const dataDir = () => process.env.E2E_DATA_DIR ?? '';
 
@@ -88,9 +89,7 @@ test('a new participant registers, onboards from the mail, signs out and back in
 
 test('the sign-in form shows the shared validation messages', async ({ page }) => {
   await page.goto('/login');
-  // The form hydrates on intent (client:intent): the first press reaches a button that is still
-  // disabled (the browser sends it no click), and is replayed as a submit once React is in place.
-  await page.getByRole('button', { name: 'Sign in' }).click({ force: true });
+  await pressBeforeHydration(page.getByRole('button', { name: 'Sign in' }));
   await expect(page.getByText('Required')).toHaveCount(2);
 });
 

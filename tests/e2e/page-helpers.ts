@@ -1,7 +1,7 @@
 /** What several specs do to a page: a saved cookie choice, axe's serious findings, JSON calls, the screenshot sizes. */
 import fs from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
 
 /** Where specs save the screenshots people look at (made on first use). */
 export const SHOTS = '/tmp/shots';
@@ -73,4 +73,15 @@ export async function sideways(page: Page, { withoutHeader = false }: { withoutH
     if (header instanceof HTMLElement) header.style.display = display;
     return { overflow, past };
   }, withoutHeader);
+}
+
+/**
+ * A first press on a form's submit button before the form has hydrated (`client:intent`): the
+ * button is still disabled, so the press reaches the form and is replayed as a submit once React
+ * is in place. Playwright's own click waits for an enabled button; this presses where it is, in
+ * the middle of the window (the cookie banner stays at the bottom).
+ */
+export async function pressBeforeHydration(button: Locator): Promise<void> {
+  await button.evaluate((element) => element.scrollIntoView({ block: 'center' }));
+  await button.click({ force: true });
 }

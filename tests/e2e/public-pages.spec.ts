@@ -1,6 +1,7 @@
 import { readOutbox } from '../support/outbox.ts';
 import { createAccount, signIn, uniqueEmail } from './accounts.ts';
 import { expect, test } from './fixtures.ts';
+import { pressBeforeHydration } from './page-helpers.ts';
 
 const dataDir = () => process.env.E2E_DATA_DIR ?? '';
 /** The e2e server runs with the default support address unless the environment sets one. */
@@ -60,7 +61,7 @@ test.describe('public pages open to everyone, without a redirect', () => {
 
 test('the contact form checks its fields, sends the message and mails it to support', async ({ page }) => {
   await page.goto('/contact');
-  await page.getByRole('button', { name: 'Send message' }).click();
+  await pressBeforeHydration(page.getByRole('button', { name: 'Send message' }));
   await expect(page.getByText('Required')).toHaveCount(3);
 
   const email = uniqueEmail('contact');
@@ -104,7 +105,7 @@ test('the contact form says when to try again after too many messages', async ({
 test('signed out: a deletion request by email, confirmed from the mailed link', async ({ page }) => {
   const account = await createAccount('participant', 'Marie', 'Curie');
   await page.goto('/data-deletion');
-  await page.getByRole('button', { name: 'Send confirmation link' }).click();
+  await pressBeforeHydration(page.getByRole('button', { name: 'Send confirmation link' }));
   await expect(page.getByText('Required')).toBeVisible();
   await page.getByLabel('Email').fill(account.email);
   await page.getByLabel(/Reason/).fill('I am moving on to other studies.');
