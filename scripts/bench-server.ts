@@ -4,6 +4,7 @@
  * settings inherited, waited for on `/api/health`, stopped with SIGTERM; and the writing of their
  * sections of docs/benchmarks.md.
  */
+import { serverNodeFlags } from '../src/server/node-flags.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
 import type { Options as CannonOptions, Result as CannonResult } from 'autocannon';
@@ -76,9 +77,12 @@ const SERVER_SETTINGS = [
 /** Starts `src/server/main.ts` (or another script, such as a benchmark's reference server) as production starts it. */
 export function spawnServer(env: Record<string, string>, port: number, script = path.join(root, 'src', 'server', 'main.ts')): ServerChild {
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !SERVER_SETTINGS.includes(name)));
-  const child = spawn(process.execPath, [script], {
+  const childEnv = { ...inherited, DIST_DIR: path.join(root, 'dist'), ...env };
+  // The server with the flags `npm start` gives it (src/server/node-flags.ts); a reference server as it is.
+  const flags = script.endsWith(path.join('src', 'server', 'main.ts')) ? serverNodeFlags(childEnv) : [];
+  const child = spawn(process.execPath, [...flags, script], {
     cwd: root,
-    env: { ...inherited, DIST_DIR: path.join(root, 'dist'), ...env },
+    env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];

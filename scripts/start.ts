@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runWithServerNodeFlags } from '../src/server/node-flags.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** What `astro build` reads; src/server is the API's alone and does not need a rebuild. */
@@ -49,6 +50,8 @@ export function buildIfStale(distDir: string): void {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  // The server's V8 flags, before anything heavy loads (src/server/node-flags.ts).
+  runWithServerNodeFlags();
   // SERVE_STATIC=0: the API only, which needs no build (a static host serves dist/).
   const apiOnly = ['0', 'false'].includes(process.env.SERVE_STATIC?.trim() ?? '');
   if (!apiOnly) buildIfStale(path.resolve(process.env.DIST_DIR ?? path.join(root, 'dist')));

@@ -12,6 +12,7 @@ import { reportReady, runPrimary } from './cluster.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { openDatabase, type Database } from './db/index.ts';
 import { drainRefusedBodies } from './drain.ts';
+import { runWithServerNodeFlags } from './node-flags.ts';
 import { DataDirLockedError, acquireLock, type HeldLock } from './db/lock.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createMailer } from './mail/mailer.ts';
@@ -246,5 +247,6 @@ export async function main(): Promise<void> {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  runWithServerNodeFlags();
   await main();
 }

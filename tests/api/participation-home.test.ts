@@ -276,12 +276,14 @@ describeEachBackend('participation: home', (ctx) => {
       await createMissionGroup(context, project.id, [grouped.id], { title: `Group ${n}` });
     }
     const queriesOfHome = async () => {
-      // The embedded database keeps the session after a first request (decision 025): count home's own queries.
+      // The embedded database keeps the session after a first request (decision 025): count home's own statements,
+      // each one Execute message to the engine whether it runs through `query` or as a named statement (decision 026).
       await home(user);
-      const spy = vi.spyOn(pglite, 'query');
+      const spy = vi.spyOn(pglite, 'execProtocolStream');
       try {
         const answer = await home(user);
-        return { items: answer.todo.length + answer.submitted.length + answer.done.length, queries: spy.mock.calls.length };
+        const executes = spy.mock.calls.reduce((sum, [message]) => sum + executeMessages(message), 0);
+        return { items: answer.todo.length + answer.submitted.length + answer.done.length, queries: executes };
       } finally {
         spy.mockRestore();
       }
@@ -297,3 +299,13 @@ describeEachBackend('participation: home', (ctx) => {
     expect(many.queries).toBe(4);
   });
 });
+
+/** How many Execute messages ('E') a frontend buffer holds: the statements it runs. */
+function executeMessages(message: Uint8Array): number {
+  let count = 0;
+  for (let offset = 0; offset + 5 <= message.length;) {
+    if (message[offset] === 0x45) count++;
+    offset += 1 + new DataView(message.buffer, message.byteOffset + offset + 1, 4).getInt32(0);
+  }
+  return count;
+}

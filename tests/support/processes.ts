@@ -1,3 +1,4 @@
+import { serverNodeFlags } from '../../src/server/node-flags.ts';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
@@ -28,9 +29,11 @@ export interface ServerProcess {
 /** Starts `node src/server/main.ts` as production does, and waits until it answers (or exits). */
 export async function startServerProcess(env: Record<string, string>, options: { waitHealthy?: boolean } = {}): Promise<ServerProcess> {
   const port = env.PORT ?? String(await freePort());
-  const child = spawn(process.execPath, [path.join(ROOT, 'src/server/main.ts')], {
+  const childEnv = { ...process.env, LOG_LEVEL: 'info', HOST: '127.0.0.1', DATABASE_URL: '', ...env, PORT: port };
+  // With the flags production runs with (`npm start` restarts itself with them: src/server/node-flags.ts).
+  const child = spawn(process.execPath, [...serverNodeFlags(childEnv), path.join(ROOT, 'src/server/main.ts')], {
     cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: 'info', HOST: '127.0.0.1', DATABASE_URL: '', ...env, PORT: port },
+    env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -49,8 +49,13 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-/** What every embedded database is opened with: the extensions the migrations create (users search: pg_trgm). */
-export const PGLITE_OPTIONS = { extensions: { pg_trgm } } satisfies PGliteOptions;
+/**
+ * What every embedded database is opened with: the extensions the migrations create (users search:
+ * pg_trgm), and 32 MB of shared buffers instead of 128 MB (PostgreSQL's buffers live in the
+ * process's memory here, next to the operating system's file cache that holds the same pages:
+ * docs/decisions/028-embedded-memory.md).
+ */
+export const PGLITE_OPTIONS = { extensions: { pg_trgm }, postgresqlconf: ['shared_buffers = 32MB'] } satisfies PGliteOptions;
 
 /** A Database over a PGlite instance (opened here, or a clone of a migrated one in tests). */
 export function wrapPglite(client: PGlite): Database {

@@ -153,7 +153,9 @@ function prepareHome(db: Db) {
         unlock: missionGroups.unlock,
         unlockOn: missionGroups.unlockOn,
         projectName: projects.name,
-        missionIds: sql<number[]>`array(select ${missionGroupMissions.missionId} from ${missionGroupMissions} where ${missionGroupMissions.groupId} = ${missionGroups.id} order by ${missionGroupMissions.position})`,
+        missionIds: sql<
+          number[]
+        >`array(select ${missionGroupMissions.missionId} from ${missionGroupMissions} where ${missionGroupMissions.groupId} = ${missionGroups.id} order by ${missionGroupMissions.position})`,
       })
       .from(missionGroups)
       .innerJoin(projects, eq(projects.id, missionGroups.projectId))
@@ -178,7 +180,8 @@ async function surveyItems(db: Db, userId: number, now: Date): Promise<Ranked[]>
   for (const row of rows) {
     const state = surveyState(availabilityOf(row, row.projectStatus, now), row.responseStatus, row.outcome ?? null);
     if (state === 'closed') continue;
-    const draft = row.responseStatus === 'draft' && row.draftAnswers && row.draftDefinition ? { answers: row.draftAnswers, definition: row.draftDefinition } : null;
+    const draft =
+      row.responseStatus === 'draft' && row.draftAnswers && row.draftDefinition ? { answers: row.draftAnswers, definition: row.draftDefinition } : null;
     const progress = state === 'submitted' ? 1 : draft ? draftProgress(draft.definition, draft.answers, today) : 0;
     out.push({
       list: state === 'submitted' ? 'done' : 'todo',

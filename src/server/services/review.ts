@@ -212,7 +212,13 @@ async function totalOf(db: Db, counted: number, where: SQL | undefined, join: Co
 
 /** The total when the page has no row to carry it (a page past the end): its own bounded count. */
 async function boundedTotal(db: Db, where: SQL | undefined, join: CountJoins): Promise<{ total: number; estimated: boolean }> {
-  const counted = await countOf(db.select({ value: count() }).from(matchesOf(db, where, join).limit(REVIEW_TOTAL_EXACT_MAX + 1).as('matches')));
+  const counted = await countOf(
+    db.select({ value: count() }).from(
+      matchesOf(db, where, join)
+        .limit(REVIEW_TOTAL_EXACT_MAX + 1)
+        .as('matches'),
+    ),
+  );
   return totalOf(db, counted, where, join);
 }
 

@@ -1,0 +1,38 @@
+/**
+ * The V8 flags the server runs with (docs/decisions/028-embedded-memory.md). They must be given on
+ * the command line (V8 freezes its flags once it starts), so `npm start` (scripts/start.ts) and a
+ * direct `node src/server/main.ts` restart themselves in place with them (`process.execve`: the
+ * same process id, nothing left running), and the scripts that spawn the server pass them.
+ *
+ * - `--max-semi-space-size=4`: V8 sizes its young generation from the machine's memory (tens of
+ *   megabytes each half on a 24 GiB machine), most of it garbage kept around; 4 MiB halves keep the
+ *   heap near what the server really holds.
+ * - `--liftoff-only`, with the embedded database: V8's optimising compiler spent up to ~500 MiB at
+ *   once compiling the largest functions of PostgreSQL's WebAssembly (the peak of an embedded
+ *   server was ~1.1 GiB); its baseline compiler runs the engine within ~20 % of the speed.
+ *
+ * `FIELDWORK_NODE_FLAGS=0` turns the restart off (the server then runs with whatever it was given).
+ */
+
+/** The flags for a server with this environment. */
+export function serverNodeFlags(env: NodeJS.ProcessEnv = process.env): string[] {
+  const flags = ['--max-semi-space-size=4'];
+  if (!env.DATABASE_URL?.trim()) flags.push('--liftoff-only');
+  return flags;
+}
+
+/** The flags this process lacks (a flag given with another value counts as given). */
+export function missingNodeFlags(env: NodeJS.ProcessEnv = process.env, execArgv: readonly string[] = process.execArgv): string[] {
+  const given = new Set(execArgv.map((arg) => arg.split('=')[0]));
+  return serverNodeFlags(env).filter((flag) => !given.has(flag.split('=')[0]));
+}
+
+/**
+ * Restarts this process in place with the server's flags when it lacks them; returns when it has
+ * them (or cannot restart: no `process.execve` on this platform, or `FIELDWORK_NODE_FLAGS=0`).
+ */
+export function runWithServerNodeFlags(): void {
+  const missing = missingNodeFlags();
+  if (missing.length === 0 || process.env.FIELDWORK_NODE_FLAGS === '0' || typeof process.execve !== 'function') return;
+  process.execve(process.execPath, [process.execPath, ...process.execArgv, ...missing, ...process.argv.slice(1)], process.env);
+}
