@@ -1,24 +1,25 @@
 /**
- * The V8 flags the server runs with (docs/decisions/028-embedded-memory.md). They must be given on
- * the command line (V8 freezes its flags once it starts), so `npm start` (scripts/start.ts) and a
- * direct `node src/server/main.ts` restart themselves in place with them (`process.execve`: the
- * same process id, nothing left running), and the scripts that spawn the server pass them.
+ * The V8 flags a server on the embedded database runs with, to stay within 400 MiB
+ * (docs/decisions/028-embedded-memory.md). They must be given on the command line (V8 freezes its
+ * flags once it starts), so `npm start` (scripts/start.ts) and a direct `node src/server/main.ts`
+ * restart themselves in place with them (`process.execve`: the same process id, nothing left
+ * running), and the scripts that spawn the server pass them.
  *
+ * - `--liftoff-only`: V8's optimising compiler spent up to ~500 MiB at once compiling the largest
+ *   functions of PostgreSQL's WebAssembly (an embedded server peaked at ~1.1 GiB); its baseline
+ *   compiler runs the engine at most ~25 % slower.
  * - `--max-semi-space-size=4`: V8 sizes its young generation from the machine's memory (tens of
- *   megabytes each half on a 24 GiB machine), most of it garbage kept around; 4 MiB halves keep the
- *   heap near what the server really holds.
- * - `--liftoff-only`, with the embedded database: V8's optimising compiler spent up to ~500 MiB at
- *   once compiling the largest functions of PostgreSQL's WebAssembly (the peak of an embedded
- *   server was ~1.1 GiB); its baseline compiler runs the engine within ~20 % of the speed.
+ *   megabytes a half on a 24 GiB machine), mostly garbage kept around; 4 MiB halves keep the heap
+ *   near what the server holds, for ~10 % more CPU a request.
  *
+ * With PostgreSQL (`DATABASE_URL`) the server runs with V8's defaults: its memory is not the
+ * embedded engine's, and throughput comes first there.
  * `FIELDWORK_NODE_FLAGS=0` turns the restart off (the server then runs with whatever it was given).
  */
 
 /** The flags for a server with this environment. */
 export function serverNodeFlags(env: NodeJS.ProcessEnv = process.env): string[] {
-  const flags = ['--max-semi-space-size=4'];
-  if (!env.DATABASE_URL?.trim()) flags.push('--liftoff-only');
-  return flags;
+  return env.DATABASE_URL?.trim() ? [] : ['--liftoff-only', '--max-semi-space-size=4'];
 }
 
 /** The flags this process lacks (a flag given with another value counts as given). */
