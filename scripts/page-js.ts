@@ -3,7 +3,9 @@
  * brotli (the copies the build writes beside each file, what the server sends), file by file: its
  * module scripts, the islands that hydrate at once (`client:load`; `client:consent` too on a first
  * visit, when the cookie banner shows) and their static imports. Dynamic `import()`s are listed
- * apart: they load later, on demand (a dialog when opened, a header menu on interaction or idle).
+ * apart: they load later, on demand (a dialog when opened, a header menu on interaction or idle),
+ * and so are the islands hydrated on demand (`client:consent`, `client:toast`, and `client:intent`:
+ * a guest's form when the visitor reaches for it, docs/decisions/027-hydration-on-intent.md).
  *
  * With no page named it checks every page of the route table against its budget
  * (`PAGE_JS_BUDGETS`, first visit counted) and exits 1 when one is over: `npm run budget`, and the
