@@ -33,7 +33,7 @@ afterEach(() => {
 describe('client:intent', () => {
   it('does not load the island with the page, then hydrates once at the first focus inside', async () => {
     const { element, load, hydrator } = island();
-    await intent(load, { name: 'intent', value: true }, element);
+    await intent(load, { name: 'intent', value: '' }, element);
     await flush();
     expect(load).not.toHaveBeenCalled();
     element.querySelector('input')!.dispatchEvent(new FocusEvent('focusin', { bubbles: true }));
@@ -49,7 +49,7 @@ describe('client:intent', () => {
       .fn()
       .mockRejectedValueOnce(new Error('offline'))
       .mockResolvedValue(async () => {});
-    await intent(load, { name: 'intent', value: true }, element);
+    await intent(load, { name: 'intent', value: '' }, element);
     element.dispatchEvent(new Event('pointerover'));
     await flush();
     element.dispatchEvent(new Event('pointerover'));
@@ -60,7 +60,7 @@ describe('client:intent', () => {
   it('replays a button pressed before it was ready, once the submit button is enabled', async () => {
     const { element, load, show } = island();
     const clicks = vi.fn();
-    await intent(load, { name: 'intent', value: true }, element);
+    await intent(load, { name: 'intent', value: '' }, element);
     show.addEventListener('click', (event) => {
       if (!event.defaultPrevented) clicks();
     });
@@ -78,7 +78,7 @@ describe('client:intent', () => {
       event.preventDefault();
       submitted(submit.disabled);
     });
-    await intent(load, { name: 'intent', value: true }, element);
+    await intent(load, { name: 'intent', value: '' }, element);
     element.querySelector('input')!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
     await flush(100);
     expect(submitted).toHaveBeenCalledTimes(1);
