@@ -115,6 +115,12 @@ interface CaseResult {
   peakRssBytes: number | null;
 }
 
+/** The peak so far, in MiB, for the console's lines (which case raised it). */
+function peakMiB(pid: number | undefined): string {
+  const bytes = peakRss(pid);
+  return bytes === null ? '?' : String(Math.round(bytes / MIB));
+}
+
 /** Peak resident set size of a process (Linux: VmHWM in /proc/<pid>/status). */
 function peakRss(pid: number | undefined): number | null {
   if (pid === undefined) return null;
@@ -310,6 +316,7 @@ async function benchBackend(
       }
     }
 
+    if (lighthouse) console.log(`  peak RSS after the page loads: ${peakMiB(server.child.pid)} MiB`);
     const results: Omit<CaseResult, 'peakRssBytes'>[] = [];
     for (const benchCase of CASES) {
       const result = await runCase(backend, server.url, seeded, benchCase, seconds);
@@ -317,7 +324,8 @@ async function benchBackend(
       const bad = result.errors + result.unexpectedTotal;
       console.log(
         `  ${benchCase.name}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms, ` +
-          `${result.requests} responses${bad ? `, ${result.errors} errors (${result.timeouts} timeouts), unexpected ${JSON.stringify(result.unexpected)}` : ''}`,
+          `${result.requests} responses${bad ? `, ${result.errors} errors (${result.timeouts} timeouts), unexpected ${JSON.stringify(result.unexpected)}` : ''}` +
+          `; peak RSS so far ${peakMiB(server.child.pid)} MiB`,
       );
       if (bad) failures.push(`${backend} / ${benchCase.name}: ${result.errors} errors, unexpected statuses ${JSON.stringify(result.unexpected)}`);
     }
@@ -337,7 +345,9 @@ async function benchBackend(
       unexpected: {},
       unexpectedTotal: 0,
     });
-    console.log(`  ${BULK_APPROVE_CASE}: p50 ${percentile(bulkSorted, 50).toFixed(2)} ms, max ${(bulkSorted.at(-1) ?? Number.NaN).toFixed(2)} ms`);
+    console.log(
+      `  ${BULK_APPROVE_CASE}: p50 ${percentile(bulkSorted, 50).toFixed(2)} ms, max ${(bulkSorted.at(-1) ?? Number.NaN).toFixed(2)} ms; peak RSS so far ${peakMiB(server.child.pid)} MiB`,
+    );
     for (const failure of bulk.failures) failures.push(`${backend} / ${failure}`);
     // Mail caused by an action, from the action's answer to the mail server: a reset link, a "changes requested".
     try {

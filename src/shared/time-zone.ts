@@ -12,14 +12,28 @@ import { addDays, utcDate, utcMidnight } from './calendar-day.ts';
 /** Longest zone name accepted (the longest IANA names are about 30 characters). */
 export const TIME_ZONE_MAX = 64;
 
+/**
+ * Zones already asked about, with their canonical spelling (or null): each `Intl.DateTimeFormat`
+ * holds ICU objects in native memory until a garbage collection, and a server asks about the same
+ * few zones for every home and diary entry.
+ */
+const canonicalZones = new Map<string, string | null>();
+const CANONICAL_ZONES_MAX = 1_000;
+
 /** The platform's canonical spelling of a zone (`asia/tokyo` → `Asia/Tokyo`), or null when it knows no such zone. */
 export function canonicalTimeZone(name: string | null | undefined): string | null {
   if (!name || name.length > TIME_ZONE_MAX) return null;
+  const known = canonicalZones.get(name);
+  if (known !== undefined) return known;
+  let canonical: string | null;
   try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
+    canonical = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
   } catch {
-    return null;
+    canonical = null;
   }
+  if (canonicalZones.size >= CANONICAL_ZONES_MAX) canonicalZones.clear();
+  canonicalZones.set(name, canonical);
+  return canonical;
 }
 
 /** The browser's (or the process's) own zone; UTC when it cannot say. */

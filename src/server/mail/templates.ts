@@ -372,6 +372,17 @@ export function approvalsDigestMail(input: {
   });
 }
 
+/** Made once (a reminder sweep mails many people; each formatter holds ICU objects in native memory until a garbage collection). */
+const REMINDER_CLOSES = new Intl.DateTimeFormat('en-GB', {
+  weekday: 'long',
+  day: 'numeric',
+  month: 'long',
+  hour: '2-digit',
+  minute: '2-digit',
+  timeZone: 'UTC',
+  timeZoneName: 'short',
+});
+
 /** A mission the person has not finished closes within two days. */
 export function missionReminderMail(input: {
   to: string;
@@ -381,15 +392,7 @@ export function missionReminderMail(input: {
   url: string;
   preferencesUrl: string;
 }): MailMessage {
-  const when = new Intl.DateTimeFormat('en-GB', {
-    weekday: 'long',
-    day: 'numeric',
-    month: 'long',
-    hour: '2-digit',
-    minute: '2-digit',
-    timeZone: 'UTC',
-    timeZoneName: 'short',
-  }).format(input.closesAt);
+  const when = REMINDER_CLOSES.format(input.closesAt);
   return notificationMail({
     to: input.to,
     firstName: input.firstName,

@@ -60,9 +60,15 @@ export function availabilityOf(
   return 'open';
 }
 
+/**
+ * Made once: each `Intl.DateTimeFormat` holds ICU objects in native memory that only a garbage
+ * collection frees, and a bulk approval writes 500 reasons (`points.ts`, `missionEntryReason`).
+ */
+const SHORT_DAY = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
+
 /** "3 Dec": a day in UTC, for the short reasons shown beside locked missions. */
 export function shortDay(date: Date): string {
-  return new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(date);
+  return SHORT_DAY.format(date);
 }
 
 /**
