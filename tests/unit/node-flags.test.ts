@@ -7,14 +7,14 @@ import { missingNodeFlags, serverNodeFlags } from '../../src/server/node-flags.t
 
 describe('the server’s V8 flags (src/server/node-flags.ts)', () => {
   it('on the embedded database: V8’s baseline compiler only, and a small young generation; on PostgreSQL: V8’s defaults', () => {
-    expect(serverNodeFlags({})).toEqual(['--liftoff-only', '--max-semi-space-size=4']);
-    expect(serverNodeFlags({ DATABASE_URL: '  ' })).toEqual(['--liftoff-only', '--max-semi-space-size=4']);
+    expect(serverNodeFlags({})).toEqual(['--liftoff-only', '--max-semi-space-size=4', '--optimize-for-size']);
+    expect(serverNodeFlags({ DATABASE_URL: '  ' })).toEqual(['--liftoff-only', '--max-semi-space-size=4', '--optimize-for-size']);
     expect(serverNodeFlags({ DATABASE_URL: 'postgres://db/fieldwork' })).toEqual([]);
   });
 
   it('counts a flag given with another value as given', () => {
-    expect(missingNodeFlags({}, ['--max-semi-space-size=16'])).toEqual(['--liftoff-only']);
-    expect(missingNodeFlags({}, ['--liftoff-only', '--max-semi-space-size=4'])).toEqual([]);
+    expect(missingNodeFlags({}, ['--max-semi-space-size=16', '--optimize-for-size'])).toEqual(['--liftoff-only']);
+    expect(missingNodeFlags({}, ['--liftoff-only', '--max-semi-space-size=4', '--optimize-for-size'])).toEqual([]);
     expect(missingNodeFlags({ DATABASE_URL: 'postgres://db/x' }, ['--inspect'])).toEqual([]);
   });
 
@@ -36,7 +36,7 @@ describe('the server’s V8 flags (src/server/node-flags.ts)', () => {
       const answer = JSON.parse(lines[0] ?? '{}') as { pid: number; execArgv: string[]; argv: string[] };
       // Both runs said their process id before the check: the same one, twice.
       expect(run.stderr.trim().split('\n').map(Number)).toEqual([answer.pid, answer.pid]);
-      expect(answer.execArgv).toEqual(expect.arrayContaining(['--max-semi-space-size=4', '--liftoff-only']));
+      expect(answer.execArgv).toEqual(expect.arrayContaining(['--liftoff-only', '--max-semi-space-size=4', '--optimize-for-size']));
       expect(answer.argv).toEqual(['one', 'two']);
       const off = spawnSync(process.execPath, [script], { env: { ...process.env, DATABASE_URL: '', FIELDWORK_NODE_FLAGS: '0' }, encoding: 'utf8' });
       expect((JSON.parse(off.stdout.trim()) as { execArgv: string[] }).execArgv).not.toContain('--liftoff-only');

@@ -34,6 +34,7 @@ import {
 import type { reasonTemplateSchema, ReviewInboxQuery, reviewQueueQuerySchema } from '../../shared/schemas/review.ts';
 import { addDays, utcMidnight } from '../../shared/calendar-day.ts';
 import { queryRows, type Db } from '../db/index.ts';
+import { preparedFor } from '../db/prepared.ts';
 import {
   entryDecisions,
   entrySubmissions,
@@ -128,22 +129,22 @@ export async function reviewQueue(db: Db, missionId: number, query: ReviewQueueQ
   const after = query.cursor ? queueAfter(query.cursor) : undefined;
   // Every entry has its participant (a foreign key, deleted with them): the count joins them only to search.
   const join = { users: Boolean(query.q), missions: false };
-  // One statement: the page with each row's counts, and the bounded total on every row.
-  const rows = await db
-    .select({
-      ...queueRowColumns,
-      ...queueCountColumns,
-      at: sql<string>`to_char(${entryMoment} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
-      last: sql<string>`${lastNameKey}`,
-      first: sql<string>`${firstNameKey}`,
-      matched: boundedCount(db, where, join),
-    })
-    .from(missionEntries)
-    .innerJoin(users, eq(users.id, missionEntries.userId))
-    .where(after ? and(where, after) : where)
-    .orderBy(...order)
-    .limit(query.pageSize + 1)
-    .offset(query.cursor ? 0 : (query.page - 1) * query.pageSize);
+  const limit = query.pageSize + 1;
+  const offset = query.cursor ? 0 : (query.page - 1) * query.pageSize;
+  // One statement: the page with each row's counts, and the bounded total on every row. The screen's
+  // own view (one status, latest first, no filter, numbered pages) is prepared; any other is built.
+  const plain =
+    query.status !== undefined && !query.q && !query.from && !query.to && !query.probes && !query.cursor && query.sort === 'submitted' && dir === 'desc';
+  const rows = plain
+    ? await plainQueuePage(db).execute({ missionId, status: query.status, limit, offset })
+    : await db
+        .select(queuePageColumns(boundedCount(db, where, join)))
+        .from(missionEntries)
+        .innerJoin(users, eq(users.id, missionEntries.userId))
+        .where(after ? and(where, after) : where)
+        .orderBy(...order)
+        .limit(limit)
+        .offset(offset);
   // An entry proves its mission exists; with none, the mission is looked for (404) and counted apart.
   if (rows.length === 0) await requireMission(db, missionId);
   const firstPage = query.page === 1 && !query.cursor;
@@ -158,6 +159,40 @@ export async function reviewQueue(db: Db, missionId: number, query: ReviewQueueQ
       : null;
   return { items: page.map(queueItem), total: total.total, page: query.page, pageSize: query.pageSize, nextCursor, totalEstimated: total.estimated };
 }
+
+/** What the queue's statement reads: a row, its counts, its sort keys (the cursor's), and the bounded total. */
+function queuePageColumns(matched: SQL<number>) {
+  return {
+    ...queueRowColumns,
+    ...queueCountColumns,
+    at: sql<string>`to_char(${entryMoment} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
+    last: sql<string>`${lastNameKey}`,
+    first: sql<string>`${firstNameKey}`,
+    matched,
+  };
+}
+
+/**
+ * The review screen's default view, prepared once per database (docs/decisions/026-prepared-statements.md):
+ * one mission, one status, latest first, a page by number. One plan suits every mission: the page
+ * walks `mission_entries_queue_idx` backwards, and the bounded count walks the same index in the
+ * same order until it has one more than `REVIEW_TOTAL_EXACT_MAX` (an order and a limit, so no plan
+ * that reads the whole table can look cheaper, whatever the mission's size or the table's state).
+ */
+const plainQueuePage = preparedFor((db: Db) => {
+  const where = and(eq(missionEntries.missionId, sql.placeholder('missionId')), eq(missionEntries.status, sql.placeholder('status')));
+  const matched = sql<number>`(select count(*)::int from (select 1 from ${missionEntries} where ${where}
+    order by ${entryMoment} desc, ${missionEntries.id} desc limit ${sql.raw(String(REVIEW_TOTAL_EXACT_MAX + 1))}) as matches)`;
+  return db
+    .select(queuePageColumns(matched))
+    .from(missionEntries)
+    .innerJoin(users, eq(users.id, missionEntries.userId))
+    .where(where)
+    .orderBy(desc(entryMoment), desc(missionEntries.id))
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'))
+    .prepare('review_queue_page');
+});
 
 /** The name sort's keys: the participant's last and first name, case-insensitive (`users_name_idx`). */
 const lastNameKey = sql`lower(${users.lastName})`;
