@@ -25,10 +25,11 @@
  * `todo` is sorted by closing time (soonest first, none last), upcoming items after the rest;
  * `submitted` and `done` by latest activity first.
  */
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Answers, FormDefinition } from '../../shared/forms/definition.ts';
 import { isAnswerable, resolveVisibility } from '../../shared/forms/logic.ts';
-import type { HomeAnswer, HomeItem, HomeList } from '../../shared/projects.ts';
+import type { ActivityStatus, HomeAnswer, HomeItem, HomeList, ProjectStatus } from '../../shared/projects.ts';
+import type { GroupUnlock, GroupUnlockOn } from '../../shared/mission-groups.ts';
 import { isElevated, type Role } from '../../shared/roles.ts';
 import type { ExternalOutcome } from '../../shared/surveys.ts';
 import { utcDate } from '../../shared/calendar-day.ts';
@@ -46,6 +47,7 @@ import {
   surveyResponses,
   surveys,
   type Mission,
+  type SurveyResponse,
 } from '../db/schema/index.ts';
 import { preparedFor } from '../db/prepared.ts';
 import type { Clock } from './clock.ts';
@@ -86,15 +88,65 @@ function draftProgress(definition: FormDefinition, answers: Answers, today: stri
 /** In live projects the user belongs to (the user is the statement's `userId` placeholder). */
 const liveMemberProjects = () => memberOfVisibleProject(sql.placeholder('userId'), ['live']);
 
+/** Each field under its own name (`select … as "name"`), so a row read as JSON has the keys of the object. */
+function named<T extends Record<string, SQLWrapper>>(fields: T): { [K in keyof T]: SQL.Aliased } {
+  return Object.fromEntries(Object.entries(fields).map(([name, field]) => [name, sql`${field}`.as(name)])) as { [K in keyof T]: SQL.Aliased };
+}
+
+/** A select's rows as one JSON array (`[]` for none), in `order` when given. */
+const jsonRows = (select: SQLWrapper, order?: SQL) =>
+  sql`(select coalesce(json_agg(row_to_json(rows)${order ? sql` order by ${order}` : sql``}), '[]'::json) from (${select}) as rows)`;
+
+/** A visible survey as home's statement gives it (moments as JSON strings). */
+interface HomeSurveyRow {
+  id: number;
+  title: string;
+  kind: 'native' | 'external';
+  points: number;
+  estimatedMinutes: number | null;
+  opensAt: string | null;
+  closesAt: string | null;
+  status: ActivityStatus;
+  projectName: string;
+  projectStatus: ProjectStatus;
+  responseStatus: SurveyResponse['status'] | null;
+  submittedAt: string | null;
+  outcome: ExternalOutcome | null;
+  returnedAt: string | null;
+  draftAnswers: Answers | null;
+  draftDefinition: FormDefinition | null;
+}
+
+/** A visible mission with the participant's entry counts, as home's statement gives it. */
+interface HomeMissionRow extends Omit<HomeMission, 'opensAt' | 'closesAt'>, Omit<EntryCounts, 'lastSubmittedAt'> {
+  opensAt: string | null;
+  closesAt: string | null;
+  projectName: string;
+  lastSubmittedAt: string | null;
+}
+
+/** A visible mission group with its missions in order, as home's statement gives it. */
+interface HomeGroupRow {
+  id: number;
+  title: string;
+  unlock: GroupUnlock;
+  unlockOn: GroupUnlockOn;
+  projectName: string;
+  missionIds: number[];
+}
+
 /**
- * Home's three reads, prepared once per database (planned once per connection on PostgreSQL, built
- * once by Drizzle): they run on every home load, the programme's most frequent call.
+ * Home's read, prepared once per database (planned once per connection on PostgreSQL, built once
+ * by Drizzle): one statement, one round trip, for the programme's most frequent call. Its three
+ * columns are JSON arrays:
  *
  * - `surveys`: each visible survey with the participant's response, its first external outcome
  *   and, for a draft, its answers and pinned form (for the progress);
  * - `missions`: each visible mission (the columns home shows, not the instructions) with the
- *   participant's entry counts, grouped in the same statement;
+ *   participant's entry counts;
  * - `groups`: each visible group with its missions in order.
+ *
+ * And the diaries' days, read apart and only when there are diaries to do.
  */
 function prepareHome(db: Db) {
   const userId = sql.placeholder('userId');
@@ -102,9 +154,9 @@ function prepareHome(db: Db) {
   const entries = missionEntries;
   const status = entries.status;
   const draft = eq(surveyResponses.status, 'draft');
-  return {
-    surveys: db
-      .select({
+  const surveyRows = db
+    .select(
+      named({
         id: surveys.id,
         title: surveys.title,
         kind: surveys.kind,
@@ -117,51 +169,59 @@ function prepareHome(db: Db) {
         projectStatus: projects.status,
         responseStatus: surveyResponses.status,
         submittedAt: surveyResponses.submittedAt,
-        outcome: sql<ExternalOutcome | null>`(select ${refs.outcome} from ${refs} where ${refs.surveyId} = ${surveys.id} and ${refs.userId} = ${userId} and ${refs.outcome} is not null order by ${refs.returnedAt}, ${refs.id} limit 1)`,
-        returnedAt: sql<unknown>`(select min(${refs.returnedAt}) from ${refs} where ${refs.surveyId} = ${surveys.id} and ${refs.userId} = ${userId} and ${refs.outcome} is not null)`,
-        draftAnswers: sql<Answers | null>`case when ${draft} then ${surveyResponses.answers} end`.mapWith(surveyResponses.answers),
+        outcome: sql`(select ${refs.outcome} from ${refs} where ${refs.surveyId} = ${surveys.id} and ${refs.userId} = ${userId} and ${refs.outcome} is not null order by ${refs.returnedAt}, ${refs.id} limit 1)`,
+        returnedAt: sql`(select min(${refs.returnedAt}) from ${refs} where ${refs.surveyId} = ${surveys.id} and ${refs.userId} = ${userId} and ${refs.outcome} is not null)`,
+        draftAnswers: sql`case when ${draft} then ${surveyResponses.answers} end`,
         draftDefinition: formVersions.definition,
-      })
-      .from(surveys)
-      .innerJoin(projects, eq(projects.id, surveys.projectId))
-      .leftJoin(surveyResponses, and(eq(surveyResponses.surveyId, surveys.id), eq(surveyResponses.userId, userId)))
-      .leftJoin(formVersions, and(draft, eq(formVersions.formId, surveys.formId), eq(formVersions.version, surveyResponses.formVersion)))
-      .where(and(inArray(surveys.status, [...VISIBLE_ACTIVITY_STATUSES]), liveMemberProjects()))
-      .prepare('home_surveys'),
-    missions: db
-      .select({
-        mission: HOME_MISSION_COLUMNS,
+      }),
+    )
+    .from(surveys)
+    .innerJoin(projects, eq(projects.id, surveys.projectId))
+    .leftJoin(surveyResponses, and(eq(surveyResponses.surveyId, surveys.id), eq(surveyResponses.userId, userId)))
+    .leftJoin(formVersions, and(draft, eq(formVersions.formId, surveys.formId), eq(formVersions.version, surveyResponses.formVersion)))
+    .where(and(inArray(surveys.status, [...VISIBLE_ACTIVITY_STATUSES]), liveMemberProjects()));
+  const missionRows = db
+    .select(
+      named({
+        ...HOME_MISSION_COLUMNS,
         projectName: projects.name,
-        total: sql<number>`count(${entries.id})::int`,
-        draft: sql<number>`(count(${entries.id}) filter (where ${status} = 'draft'))::int`,
-        submitted: sql<number>`(count(${entries.id}) filter (where ${status} = 'submitted'))::int`,
-        approved: sql<number>`(count(${entries.id}) filter (where ${status} = 'approved'))::int`,
-        changesRequested: sql<number>`(count(${entries.id}) filter (where ${status} = 'changes_requested'))::int`,
-        rejected: sql<number>`(count(${entries.id}) filter (where ${status} = 'rejected'))::int`,
-        lastSubmittedAt: sql<unknown>`max(${entries.submittedAt})`,
-      })
-      .from(missions)
-      .innerJoin(projects, eq(projects.id, missions.projectId))
-      .leftJoin(entries, and(eq(entries.missionId, missions.id), eq(entries.userId, userId)))
-      .where(and(inArray(missions.status, [...VISIBLE_ACTIVITY_STATUSES]), liveMemberProjects()))
-      .groupBy(missions.id, projects.id)
-      .prepare('home_missions'),
-    groups: db
-      .select({
+        total: sql`count(${entries.id})::int`,
+        draft: sql`(count(${entries.id}) filter (where ${status} = 'draft'))::int`,
+        submitted: sql`(count(${entries.id}) filter (where ${status} = 'submitted'))::int`,
+        approved: sql`(count(${entries.id}) filter (where ${status} = 'approved'))::int`,
+        changesRequested: sql`(count(${entries.id}) filter (where ${status} = 'changes_requested'))::int`,
+        rejected: sql`(count(${entries.id}) filter (where ${status} = 'rejected'))::int`,
+        lastSubmittedAt: sql`max(${entries.submittedAt})`,
+      }),
+    )
+    .from(missions)
+    .innerJoin(projects, eq(projects.id, missions.projectId))
+    .leftJoin(entries, and(eq(entries.missionId, missions.id), eq(entries.userId, userId)))
+    .where(and(inArray(missions.status, [...VISIBLE_ACTIVITY_STATUSES]), liveMemberProjects()))
+    .groupBy(missions.id, projects.id);
+  const groupRows = db
+    .select(
+      named({
         id: missionGroups.id,
         title: missionGroups.title,
         unlock: missionGroups.unlock,
         unlockOn: missionGroups.unlockOn,
         projectName: projects.name,
-        missionIds: sql<
-          number[]
-        >`array(select ${missionGroupMissions.missionId} from ${missionGroupMissions} where ${missionGroupMissions.groupId} = ${missionGroups.id} order by ${missionGroupMissions.position})`,
+        missionIds: sql`array(select ${missionGroupMissions.missionId} from ${missionGroupMissions} where ${missionGroupMissions.groupId} = ${missionGroups.id} order by ${missionGroupMissions.position})`,
+      }),
+    )
+    .from(missionGroups)
+    .innerJoin(projects, eq(projects.id, missionGroups.projectId))
+    .where(liveMemberProjects());
+  return {
+    home: db
+      .select({
+        surveys: jsonRows(surveyRows).mapWith((value: unknown) => parsedJson<HomeSurveyRow[]>(value)),
+        missions: jsonRows(missionRows).mapWith((value: unknown) => parsedJson<HomeMissionRow[]>(value)),
+        groups: jsonRows(groupRows, sql`rows.id`).mapWith((value: unknown) => parsedJson<HomeGroupRow[]>(value)),
       })
-      .from(missionGroups)
-      .innerJoin(projects, eq(projects.id, missionGroups.projectId))
-      .where(liveMemberProjects())
-      .orderBy(asc(missionGroups.id))
-      .prepare('home_groups'),
+      .from(sql`(select 1) as home`)
+      .prepare('home'),
     diaryEntries: db
       .select({ missionId: entries.missionId, status: entries.status, localDate: entries.localDate, timeZone: entries.timeZone })
       .from(entries)
@@ -171,29 +231,40 @@ function prepareHome(db: Db) {
   };
 }
 
+/** A JSON column as the driver hands it: parsed already (`pg`, PGlite), or text. */
+function parsedJson<T>(value: unknown): T {
+  return (typeof value === 'string' ? JSON.parse(value) : value) as T;
+}
+
 const homeQueries = preparedFor(prepareHome);
 
-async function surveyItems(db: Db, userId: number, now: Date): Promise<Ranked[]> {
-  const rows = await homeQueries(db).surveys.execute({ userId });
+/** Home's three lists of rows, in one round trip. */
+async function homeRows(db: Db, userId: number): Promise<{ surveys: HomeSurveyRow[]; missions: HomeMissionRow[]; groups: HomeGroupRow[] }> {
+  const [row] = await homeQueries(db).home.execute({ userId });
+  return row ?? { surveys: [], missions: [], groups: [] };
+}
+
+function surveyItems(rows: readonly HomeSurveyRow[], now: Date): Ranked[] {
   const today = utcDate(now);
   const out: Ranked[] = [];
   for (const row of rows) {
-    const state = surveyState(availabilityOf(row, row.projectStatus, now), row.responseStatus, row.outcome ?? null);
+    const dates = { opensAt: toDate(row.opensAt), closesAt: toDate(row.closesAt) };
+    const state = surveyState(availabilityOf({ status: row.status, ...dates }, row.projectStatus, now), row.responseStatus, row.outcome ?? null);
     if (state === 'closed') continue;
     const draft =
       row.responseStatus === 'draft' && row.draftAnswers && row.draftDefinition ? { answers: row.draftAnswers, definition: row.draftDefinition } : null;
     const progress = state === 'submitted' ? 1 : draft ? draftProgress(draft.definition, draft.answers, today) : 0;
     out.push({
       list: state === 'submitted' ? 'done' : 'todo',
-      activityAt: row.submittedAt ?? toDate(row.returnedAt),
+      activityAt: toDate(row.submittedAt) ?? toDate(row.returnedAt),
       item: {
         kind: 'survey',
         id: row.id,
         title: row.title,
         projectName: row.projectName,
         points: row.points,
-        closesAt: iso(row.closesAt),
-        opensAt: iso(row.opensAt),
+        closesAt: iso(dates.closesAt),
+        opensAt: iso(dates.opensAt),
         estimatedMinutes: row.estimatedMinutes,
         progress,
         state,
@@ -266,13 +337,18 @@ async function diaryEntries(db: Db, userId: number, missionIds: readonly number[
   return homeQueries(db).diaryEntries.execute({ userId, missionIds: [...missionIds] });
 }
 
-async function missionAndGroupItems(db: Db, userId: number, now: Date, preferredTimeZone: string | null): Promise<Ranked[]> {
-  const queries = homeQueries(db);
-  const [missionRows, groups] = await Promise.all([queries.missions.execute({ userId }), queries.groups.execute({ userId })]);
-  const rows = missionRows.map(({ mission, projectName, ...counts }) => ({
-    mission,
+async function missionAndGroupItems(
+  db: Db,
+  userId: number,
+  missionRows: readonly HomeMissionRow[],
+  groups: readonly HomeGroupRow[],
+  now: Date,
+  preferredTimeZone: string | null,
+): Promise<Ranked[]> {
+  const rows = missionRows.map(({ projectName, total, draft, submitted, approved, changesRequested, rejected, lastSubmittedAt, ...mission }) => ({
+    mission: { ...mission, opensAt: toDate(mission.opensAt), closesAt: toDate(mission.closesAt) } satisfies HomeMission,
     projectName,
-    counts: { ...counts, lastSubmittedAt: toDate(counts.lastSubmittedAt) } satisfies EntryCounts,
+    counts: { total, draft, submitted, approved, changesRequested, rejected, lastSubmittedAt: toDate(lastSubmittedAt) } satisfies EntryCounts,
   }));
   const byId = new Map(rows.map((row) => [row.mission.id, row]));
   const countsOf = (id: number) => byId.get(id)?.counts ?? NO_ENTRIES;
@@ -365,8 +441,10 @@ export async function homeFor(db: Db, clock: Clock, user: { id: number; role: Ro
   const now = clock.now();
   const userId = user.id;
   const zone = user.preferences?.timeZone ?? null;
-  // The two lists' queries run side by side (on PostgreSQL, on two pooled connections).
-  const lists = async () => (await Promise.all([surveyItems(db, userId, now), missionAndGroupItems(db, userId, now, zone)])).flat();
+  const lists = async () => {
+    const rows = await homeRows(db, userId);
+    return [...surveyItems(rows.surveys, now), ...(await missionAndGroupItems(db, userId, rows.missions, rows.groups, now, zone))];
+  };
   const [items, reviewWaiting] = await Promise.all([lists(), isElevated(user.role) ? reviewWaitingCount(db) : null]);
   const staff = reviewWaiting === null ? {} : { staff: { reviewWaiting } };
   const of = (list: HomeList) => items.filter((ranked) => ranked.list === list);
