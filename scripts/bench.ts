@@ -39,7 +39,7 @@ const GIB = 1024 ** 3;
 const MIB = 1024 ** 2;
 
 const CONNECTIONS = 10;
-const WARMUP_SECONDS = 1;
+const WARMUP_SECONDS = 3;
 
 function durationSeconds(): number {
   const raw = process.env.BENCH_DURATION;
