@@ -663,16 +663,27 @@ describeEachStore('media API', (ctx) => {
       await uploaded(await upload(ctx(), heavy, blob(big, 'image/png'), 'big.png'));
     });
 
-    it(`takes at most ${UPLOADS_IN_FLIGHT} uploads at once per process (${MEDIA_LIMITS.uploadsAtOnce} per account); the next gets 503 with Retry-After`, async () => {
+    it(`takes at most ${UPLOADS_IN_FLIGHT} uploads at once per process (${MEDIA_LIMITS.uploadsAtOnce} per account); the next waits for a place, and gets 503 with Retry-After when none frees in time`, async () => {
       const accounts = await Promise.all(Array.from({ length: UPLOADS_IN_FLIGHT / MEDIA_LIMITS.uploadsAtOnce }, () => signedInUser(ctx(), 'participant')));
       const held = accounts.flatMap((who) => Array.from({ length: MEDIA_LIMITS.uploadsAtOnce }, () => heldUpload(ctx(), who)));
       expect(held).toHaveLength(UPLOADS_IN_FLIGHT);
       await Promise.all(held.map((upload) => upload.started));
+      // None frees: refused once the wait is over.
       const refused = await upload(ctx(), owner, blob(await pngWithAlpha(), 'image/png'));
       expect(await errorOf(refused, 503)).toEqual({ code: 'busy', message: MEDIA_MESSAGES.busy });
       expect(refused.headers.get('retry-after')).toBe('5');
-      for (const upload of held) upload.release();
-      for (const res of await Promise.all(held.map((upload) => upload.response))) expect(res.status).toBe(400);
+      // One frees while another waits (its place reserved for the account, so it asks for a place next): the waiting one is taken and stored.
+      const png = await pngWithAlpha();
+      const waiting = upload(ctx(), owner, blob(png, 'image/png'));
+      const reservations = () => ctx().database.db.select().from(mediaUploadReservations).where(eq(mediaUploadReservations.ownerId, owner.id));
+      for (let tries = 0; (await reservations()).length === 0 && tries < 200; tries++) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(await reservations()).toHaveLength(1);
+      const [first, ...others] = held;
+      first?.release();
+      expect((await first?.response)?.status).toBe(400);
+      await uploaded(await waiting);
+      for (const upload of others) upload.release();
+      for (const res of await Promise.all(others.map((upload) => upload.response))) expect(res.status).toBe(400);
       await uploaded(await upload(ctx(), owner, blob(await pngWithAlpha(), 'image/png')));
     });
 

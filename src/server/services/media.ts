@@ -32,11 +32,18 @@ export const THUMBNAIL_WEBP_QUALITY = 75;
  * image (`sharp.concurrency(1)`) and one image is processed at a time per process
  * (`PROCESSING_SLOTS`), so uploads never take both cores from the API. More uploads wait their
  * turn (they are already read); at most `UPLOADS_IN_FLIGHT` are read or waiting at once, each
- * holding at most 20 MB, past which the API answers 503 with Retry-After. One account holds at
- * most `MEDIA_LIMITS.uploadsAtOnce` of them (`reserveUpload`), so it can never take them all.
+ * holding at most 20 MB. When they are all taken, an upload waits for one, unread, up to
+ * `UPLOAD_PLACE_WAIT_MS` (at most `UPLOAD_PLACE_WAITERS` of them wait): a burst of photos is
+ * absorbed in the time one takes (tens of milliseconds) instead of refused; past that the API
+ * answers 503 with Retry-After. One account holds at most `MEDIA_LIMITS.uploadsAtOnce` places
+ * (`reserveUpload`), so it can never take them all.
  */
 export const PROCESSING_SLOTS = 1;
 export const UPLOADS_IN_FLIGHT = 8;
+/** How long an upload waits for a place before the 503 (its body not read meanwhile). */
+export const UPLOAD_PLACE_WAIT_MS = 3_000;
+/** How many uploads may wait for a place at once; the next is refused at once. */
+export const UPLOAD_PLACE_WAITERS = 16;
 sharp.concurrency(1);
 // Decoded images are not reused between uploads: the cache would only hold memory.
 sharp.cache(false);
@@ -134,18 +141,47 @@ class Slots {
 
 const processing = new Slots(PROCESSING_SLOTS);
 let uploadsInFlight = 0;
+/** Uploads waiting for a place, first come first served: each is handed the place an upload leaves. */
+const placeWaiters: (() => void)[] = [];
+
+/** A place for this upload: at once, or handed over by an upload that ends within `UPLOAD_PLACE_WAIT_MS`; false when none came. */
+function takeUploadPlace(): Promise<boolean> {
+  if (uploadsInFlight < UPLOADS_IN_FLIGHT) {
+    uploadsInFlight += 1;
+    return Promise.resolve(true);
+  }
+  if (placeWaiters.length >= UPLOAD_PLACE_WAITERS) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const handOver = () => {
+      clearTimeout(timer);
+      resolve(true);
+    };
+    const timer = setTimeout(() => {
+      const index = placeWaiters.indexOf(handOver);
+      if (index >= 0) placeWaiters.splice(index, 1);
+      resolve(false);
+    }, UPLOAD_PLACE_WAIT_MS);
+    placeWaiters.push(handOver);
+  });
+}
+
+/** An upload ends: its place goes to the first one waiting, else back to the pool. */
+function leaveUploadPlace(): void {
+  const next = placeWaiters.shift();
+  if (next) next();
+  else uploadsInFlight -= 1;
+}
 
 /**
  * Holds one of the `UPLOADS_IN_FLIGHT` places while `task` runs (reading the body and processing
- * it); 503 with Retry-After when all are taken.
+ * it), waiting up to `UPLOAD_PLACE_WAIT_MS` for one; 503 with Retry-After when none comes.
  */
 export async function withUploadPlace<T>(task: () => Promise<T>): Promise<T> {
-  if (uploadsInFlight >= UPLOADS_IN_FLIGHT) throw new MediaRejected(503, 'busy', MEDIA_MESSAGES.busy, 5);
-  uploadsInFlight += 1;
+  if (!(await takeUploadPlace())) throw new MediaRejected(503, 'busy', MEDIA_MESSAGES.busy, 5);
   try {
     return await task();
   } finally {
-    uploadsInFlight -= 1;
+    leaveUploadPlace();
   }
 }
 
