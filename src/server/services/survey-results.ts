@@ -462,8 +462,14 @@ export async function surveyResults(db: Db, survey: Survey, definition: FormDefi
 
 /** Results this young are served as they are. */
 export const RESULTS_FRESH_MS = 5_000;
-/** A survey whose results took longer than this to compute is slow: recomputed in the background, less often. */
-export const RESULTS_SLOW_MS = 50;
+/**
+ * A survey whose results took longer than this to compute is slow: recomputed in the background,
+ * less often. Tens of thousands of responses take a second or more (PostgreSQL ~1 s over 100,000,
+ * the embedded database ~3 s); a few hundred take tens of milliseconds — and, on a machine under
+ * load, a few hundred: a lower bound made a small survey "slow", so a submit did not show in its
+ * results for several seconds.
+ */
+export const RESULTS_SLOW_MS = 500;
 /** A slow survey's results are served for this many times their computation time (at least `RESULTS_FRESH_MS`) … */
 export const RESULTS_SLOW_FACTOR = 10;
 /** … and at most this long before a recomputation starts. */

@@ -12,6 +12,7 @@ import type { ActivityCounts } from '../../shared/projects.ts';
 import type { AdminSurvey } from '../../shared/surveys.ts';
 import type { surveyCreateSchema, surveyPatchSchema } from '../../shared/schemas/surveys.ts';
 import type { Db } from '../db/index.ts';
+import { preparedFor } from '../db/prepared.ts';
 import { formVersions, forms, projectMembers, surveyExternalRefs, surveyResponses, surveys, type Survey } from '../db/schema/index.ts';
 import { ApiError, foundOr404 } from '../errors.ts';
 import type { Clock } from './clock.ts';
@@ -229,9 +230,19 @@ export async function listProjectSurveys(db: Db, publicUrl: string, projectId: n
 }
 
 export async function findSurvey(db: Db, id: number): Promise<Survey | null> {
-  const [row] = await db.select().from(surveys).where(eq(surveys.id, id)).limit(1);
+  const [row] = await surveyById(db).execute({ id });
   return row ?? null;
 }
+
+/** Every admin survey call reads its survey by id first: prepared once per database (docs/decisions/026-prepared-statements.md). */
+const surveyById = preparedFor((db: Db) =>
+  db
+    .select()
+    .from(surveys)
+    .where(eq(surveys.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare('survey_by_id'),
+);
 
 /** The survey, or 404 `not_found`. */
 export async function existingSurvey(db: Db, id: number): Promise<Survey> {
