@@ -12,7 +12,7 @@
  * - What is on screen stays while it is asked for again (`reload`, a new page of a list): the
  *   loading state shows only when nothing is loaded yet.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
 import { matchRoute, type RoutePattern } from '../shared/routes.ts';
 import { authReady } from '../stores/auth.ts';
 import { ApiError, apiGet } from '../platform/api.ts';
@@ -57,7 +57,9 @@ export function useResource<T>(path: string | null): Resource<T> {
     running.current = controller;
     try {
       const [data] = await Promise.all([apiGet<T>(target, { signal: controller.signal }), authReady()]);
-      if (!controller.signal.aborted) setLoad({ status: 'ready', data });
+      // A transition: React renders what came in slices, yielding to the page between them, so a
+      // long list arriving is not one long task on a phone (total blocking time, issue 19).
+      if (!controller.signal.aborted) startTransition(() => setLoad({ status: 'ready', data }));
     } catch (error) {
       const next = failed(error, controller.signal);
       if (next === null) return;

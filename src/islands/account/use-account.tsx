@@ -3,7 +3,7 @@
  * load state (`Load`, src/lib/resource.ts), and the states they share. The store, not
  * `useResource`, holds the account: one GET per page load, shared with the shell's colour mode.
  */
-import { useCallback, useEffect, type ReactNode } from 'react';
+import { useCallback, useDeferredValue, useEffect, type ReactNode } from 'react';
 import type { AccountResponse, AccountSession, AccountUser } from '../../platform/api.ts';
 import { errorMessage } from '../../lib/form-errors.ts';
 import type { Load } from '../../lib/resource.ts';
@@ -31,7 +31,9 @@ function viewOf(state: AccountState): Load<AccountResponse> {
 
 /** The signed-in user's account: loaded once per page load and shared with the header. */
 export function useAccount(): UseAccount {
-  const state = useClientStore($account, LOADING);
+  // Deferred: when the account arrives, React keeps the skeleton on screen and renders the screen in
+  // the background, yielding to the page, instead of in one long task (total blocking time on a phone).
+  const state = useDeferredValue(useClientStore($account, LOADING));
 
   useEffect(() => {
     loadAccount().catch((error: unknown) => {
