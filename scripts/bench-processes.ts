@@ -7,7 +7,7 @@
  * Cases, 10 connections each: the login page from nginx, signed-in `GET /api/auth`, a member's home,
  * a survey save (`PUT /api/surveys/{id}/response`), the review queue over 2,000 entries, and review
  * decisions (approve, each on another submitted entry, a fixed number of them). Then Lighthouse
- * (mobile, median of 3) on /login and home signed in, through nginx and from the Node server.
+ * (mobile, median of 5) on /login and home signed in, through nginx and from the Node server.
  *
  * Environment: BENCH_DURATION (seconds per case, default 5), BENCH_WRITE=1 (rewrite the section of
  * docs/scaling.md between its markers), BENCH_LIGHTHOUSE=0 (skip Lighthouse), CHROMIUM_PATH.
