@@ -23,6 +23,11 @@ export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
   return result.rows;
 }
 
+/** A JSON value as the driver hands it: parsed already (`pg` and PGlite parse `json` and `jsonb`), or text, parsed here. */
+export function parsedJson<T>(value: unknown): T {
+  return (typeof value === 'string' ? JSON.parse(value) : value) as T;
+}
+
 export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.url));
 
 export interface Database {

@@ -35,7 +35,7 @@ import type { ExternalOutcome } from '../../shared/surveys.ts';
 import { utcDate } from '../../shared/calendar-day.ts';
 import { diaryStreak, entryGoal, isDiary, type HomeDiary } from '../../shared/mission-entries.ts';
 import { canonicalTimeZone, localDateIn, safeTimeZone } from '../../shared/time-zone.ts';
-import type { Db } from '../db/index.ts';
+import { parsedJson, type Db } from '../db/index.ts';
 import {
   formVersions,
   missionEntries,
@@ -229,11 +229,6 @@ function prepareHome(db: Db) {
       .orderBy(desc(entries.createdAt), desc(entries.id))
       .prepare('home_diary_entries'),
   };
-}
-
-/** A JSON column as the driver hands it: parsed already (`pg`, PGlite), or text. */
-function parsedJson<T>(value: unknown): T {
-  return (typeof value === 'string' ? JSON.parse(value) : value) as T;
 }
 
 const homeQueries = preparedFor(prepareHome);

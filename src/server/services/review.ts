@@ -33,7 +33,7 @@ import {
 } from '../../shared/review.ts';
 import type { reasonTemplateSchema, ReviewInboxQuery, reviewQueueQuerySchema } from '../../shared/schemas/review.ts';
 import { addDays, utcMidnight } from '../../shared/calendar-day.ts';
-import { queryRows, type Db } from '../db/index.ts';
+import { parsedJson, queryRows, type Db } from '../db/index.ts';
 import { preparedFor } from '../db/prepared.ts';
 import {
   entryDecisions,
@@ -271,8 +271,7 @@ async function estimatedRows(db: Db, select: { toSQL(): { sql: string; params: u
   const cached = cache.get(key);
   if (cached && now - cached.at < ESTIMATE_MAX_AGE_MS) return cached.rows;
   const [plan] = await queryRows<{ 'QUERY PLAN': unknown }>(db, sql`explain (format json) ${select}`);
-  const raw = plan?.['QUERY PLAN'];
-  const parsed: unknown = typeof raw === 'string' ? JSON.parse(raw) : raw;
+  const parsed = parsedJson<unknown>(plan?.['QUERY PLAN']);
   const estimate = Array.isArray(parsed) ? Number((parsed[0] as { Plan?: { 'Plan Rows'?: unknown } } | undefined)?.Plan?.['Plan Rows']) : Number.NaN;
   const rows = Number.isFinite(estimate) ? Math.round(estimate) : 0;
   if (cache.size >= ESTIMATE_CACHE_MAX) cache.clear();

@@ -21,7 +21,7 @@ import {
   type ResponseExportStatus,
   type SurveyResults,
 } from '../../shared/surveys.ts';
-import { queryRows, type Db } from '../db/index.ts';
+import { parsedJson, queryRows, type Db } from '../db/index.ts';
 import { formVersions, surveyExternalRefs, surveyResponses, users, type Survey } from '../db/schema/index.ts';
 import { answerCell, answerableElements, elementHeader, keysetCsvStream } from './csv.ts';
 import { countOf, listOrder, paginate } from './list.ts';
@@ -136,10 +136,12 @@ export function responsesCsv(db: Db, survey: Survey, definition: FormDefinition 
  * export from ~2.0 to ~1.4 s of reading (docs/benchmarks.md). `submitted_at` is formatted as
  * `toISOString` writes it (milliseconds, UTC).
  */
-const csvRowColumn = sql<[string, string, string, string, string | null, number, Answers]>`json_build_array(
+const csvRowColumn = sql`json_build_array(
   ${users.email}, ${users.firstName}, ${users.lastName}, ${surveyResponses.status},
   to_char(${surveyResponses.submittedAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-  ${surveyResponses.formVersion}, ${surveyResponses.answers})`;
+  ${surveyResponses.formVersion}, ${surveyResponses.answers})`.mapWith((value: unknown) =>
+  parsedJson<[string, string, string, string, string | null, number, Answers]>(value),
+);
 
 // ---------------------------------------------------------------------------------------------
 // Per-question summaries
