@@ -139,19 +139,3 @@ export function diaryStreak(finishedDays: Iterable<string>, today: string): numb
   }
   return streak;
 }
-
-/** What a diary offers today, on home: add today's entry, go on with today's draft, or come back tomorrow. */
-export type DiaryToday = 'add' | 'continue' | 'tomorrow';
-
-/** A diary on home (`HomeItem.diary`). */
-export interface HomeDiary {
-  /** Finished entries (submitted or approved). */
-  entries: number;
-  /** The diary's maximum (`entries.max`). */
-  max: number;
-  /** The number of the next entry (entries made, any status, + 1): "Come back tomorrow for entry 2 of 7". */
-  next: number;
-  today: DiaryToday;
-  /** Consecutive days with a finished entry, up to today (`diaryStreak`). */
-  streak: number;
-}

@@ -4,7 +4,6 @@
  * the participant's home. Surveys, missions, mission groups, mission entries and media have their
  * own modules; payload schemas: `schemas/projects.ts`.
  */
-import type { HomeDiary } from './mission-entries.ts';
 
 export const PROJECT_STATUSES = ['draft', 'live', 'closed', 'archived'] as const;
 
@@ -108,6 +107,22 @@ export interface HomeItem {
   pointsPerEntry?: boolean;
   /** Diaries (`isDiary`) only: entries made of the maximum, what today offers and the streak. */
   diary?: HomeDiary;
+}
+
+/** What a diary offers today, on home: add today's entry, go on with today's draft, or come back tomorrow. */
+export type DiaryToday = 'add' | 'continue' | 'tomorrow';
+
+/** A diary on home (`HomeItem.diary`). */
+export interface HomeDiary {
+  /** Finished entries (submitted or approved). */
+  entries: number;
+  /** The diary's maximum (`entries.max`). */
+  max: number;
+  /** The number of the next entry (entries made, any status, + 1): "Come back tomorrow for entry 2 of 7". */
+  next: number;
+  today: DiaryToday;
+  /** Consecutive days with a finished entry, up to today (`diaryStreak`). */
+  streak: number;
 }
 
 /** The three lists of home. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { User } from '../../src/server/db/schema/index.ts';
-import { SESSION_CACHE_MAX_AGE_MS, SessionCache } from '../../src/server/services/sessions.ts';
+import { SESSION_CACHE_MAX_AGE_MS, SessionCache } from '../../src/server/db/session-cache.ts';
 
 const user = (id: number) => ({ id, status: 'active' }) as User;
 const entry = (id: number, cachedAt = 1_000) => ({ user: user(id), lastSeenAt: new Date(0), expiresAt: new Date(10_000_000), cachedAt });

@@ -5,8 +5,7 @@
  * points balance beside the heading; for moderators and admins, a card saying how many entries wait
  * for review, with the way to the admin area. Data: `GET /api/home` (and `GET /api/account/points`).
  */
-import type { HomeAnswer, HomeItem, HomeList } from '../../shared/projects.ts';
-import type { HomeDiary } from '../../shared/mission-entries.ts';
+import type { HomeAnswer, HomeDiary, HomeItem, HomeList } from '../../shared/projects.ts';
 import { useResource } from '../../lib/resource.ts';
 import { Failed } from '../../components/states/Failed.tsx';
 import { LoadingNote } from '../../components/states/Loading.tsx';

@@ -2,7 +2,7 @@
  * What home and the mission screen say of a diary. Kept out of `src/lib/labels.ts`, which every
  * participant screen loads (the survey screen's JavaScript budget): only these two use it.
  */
-import type { HomeDiary } from '../../shared/mission-entries.ts';
+import type { HomeDiary } from '../../shared/projects.ts';
 
 /** What a diary offers today, as home's card and the mission screen say it. */
 export function diaryTodayLabel(diary: Pick<HomeDiary, 'today' | 'next' | 'max'>): string {

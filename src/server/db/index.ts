@@ -5,7 +5,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { SESSION_CHANGED_CHANNEL, SessionCache, useSessionCache } from '../services/sessions.ts';
+import { SESSION_CHANGED_CHANNEL, SessionCache, useSessionCache } from './session-cache.ts';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -67,7 +67,7 @@ export function wrapPglite(client: PGlite): Database {
   const db = drizzlePglite({ client, schema });
   let closed = false;
   // The signed-in lookup's cache, once this instance listens for changes to users and sessions
-  // (migration 0010 notifies them; services/sessions.ts). Until then, and should listening fail, every lookup asks the database.
+  // (migration 0010 notifies them; db/session-cache.ts). Until then, and should listening fail, every lookup asks the database.
   const sessionCache = new SessionCache();
   void client
     .listen(SESSION_CHANGED_CHANNEL, (payload) => sessionCache.changed(payload))

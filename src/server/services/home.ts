@@ -28,12 +28,12 @@
 import { and, desc, eq, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Answers, FormDefinition } from '../../shared/forms/definition.ts';
 import { isAnswerable, resolveVisibility } from '../../shared/forms/logic.ts';
-import type { ActivityStatus, HomeAnswer, HomeItem, HomeList, ProjectStatus } from '../../shared/projects.ts';
+import type { ActivityStatus, HomeAnswer, HomeDiary, HomeItem, HomeList, ProjectStatus } from '../../shared/projects.ts';
 import type { GroupUnlock, GroupUnlockOn } from '../../shared/mission-groups.ts';
 import { isElevated, type Role } from '../../shared/roles.ts';
 import type { ExternalOutcome } from '../../shared/surveys.ts';
 import { utcDate } from '../../shared/calendar-day.ts';
-import { diaryStreak, entryGoal, isDiary, type HomeDiary } from '../../shared/mission-entries.ts';
+import { diaryStreak, entryGoal, isDiary } from '../../shared/mission-entries.ts';
 import { canonicalTimeZone, localDateIn, safeTimeZone } from '../../shared/time-zone.ts';
 import { parsedJson, type Db } from '../db/index.ts';
 import {
