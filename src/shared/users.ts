@@ -4,7 +4,7 @@
  * payload schemas are in `schemas/users.ts`.
  */
 import type { EntryStatus } from './mission-entries.ts';
-import type { PointSource, PointState } from './points.ts';
+import type { PointsEntryView } from './points.ts';
 import type { Role, UserStatus } from './roles.ts';
 
 /** `GET /api/admin/users` sorts; the first is the default (kept from before the filters came). */
@@ -60,13 +60,8 @@ export interface AdminUserEntry {
   updatedAt: string;
 }
 
-export interface AdminUserPointsEntry {
-  id: number;
-  points: number;
-  state: PointState;
-  reason: string;
-  source: PointSource;
-  createdAt: string;
+/** A points entry as the participant's own history shows it, plus who made it (null: the system). */
+export interface AdminUserPointsEntry extends PointsEntryView {
   createdBy: number | null;
 }
 

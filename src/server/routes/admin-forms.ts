@@ -116,14 +116,10 @@ export const adminFormRoutes = new Hono<AppEnv>()
         return c.json({ error: result.error }, 409);
       case 'problems':
         throw new ApiError(400, 'validation_failed', 'Fix the problems before publishing', { fields: result.problems });
-      case 'breaking': {
-        const error: BreakingChangesError = {
-          code: 'breaking_changes',
-          message: 'Some changes affect answers already given. Publish again with confirmBreaking to go ahead.',
-          changes: result.changes,
-        };
-        return c.json({ error }, 409);
-      }
+      case 'breaking':
+        throw new ApiError(409, 'breaking_changes', 'Some changes affect answers already given. Publish again with confirmBreaking to go ahead.', {
+          details: { changes: result.changes } satisfies Pick<BreakingChangesError, 'changes'>,
+        });
       case 'conflict':
         throw new ApiError(409, 'publish_conflict', 'Someone published this form at the same time; reload it and try again');
       case 'published': {
@@ -178,14 +174,10 @@ export const adminFormRoutes = new Hono<AppEnv>()
     switch (result.kind) {
       case 'not_found':
         throw noSuchForm();
-      case 'in_use': {
-        const error: FormInUseError = {
-          code: 'in_use',
-          message: 'A live survey or mission uses this form; close it before archiving the form',
-          usedBy: result.usedBy,
-        };
-        return c.json({ error }, 409);
-      }
+      case 'in_use':
+        throw new ApiError(409, 'in_use', 'A live survey or mission uses this form; close it before archiving the form', {
+          details: { usedBy: result.usedBy } satisfies Pick<FormInUseError, 'usedBy'>,
+        });
       case 'archived':
         await auditForm(c, user.id, 'form.archive', id, { before: { status: result.previousStatus }, after: { status: 'archived', title: result.form.title } });
         return c.body(null, 204);

@@ -6,16 +6,7 @@ import type { Storage } from './storage.ts';
 
 export { LocalStorage } from './local.ts';
 export { OBJECT_CACHE_CONTROL, S3Storage, s3CredentialsFromEnv, s3RedirectOrigin, type S3Credentials, type S3StorageOptions } from './s3.ts';
-export {
-  contentTypeOfKey,
-  InvalidStorageKeyError,
-  isValidStorageKey,
-  StorageUnavailableError,
-  type OpenedObject,
-  type SignedUrlOptions,
-  type Storage,
-  type StoredObject,
-} from './storage.ts';
+export * from './storage.ts';
 
 /** The default photos folder of a data folder (MEDIA_DIR overrides it). */
 export function uploadsDir(dataDir: string): string {

@@ -58,6 +58,24 @@ export const reasonTemplateSchema = z.strictObject({
   text: requiredText(REVIEW_LIMITS.templateMax),
 });
 
+/** What the inbox says of a cursor it did not give out (or one spoilt on the way). */
+export const BAD_CURSOR_MESSAGE = 'This cursor is not one the queue gave out: ask for the first page again';
+
+/** A `cursor` query parameter read by `decode`: absent or empty is none; one it cannot read is a 400 on `cursor`. */
+const cursorParam = <C>(decode: (raw: string) => C | null) =>
+  z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined || raw === '') return undefined;
+      const cursor = decode(raw);
+      if (!cursor) {
+        ctx.addIssue({ code: 'custom', message: BAD_CURSOR_MESSAGE });
+        return z.NEVER;
+      }
+      return cursor;
+    });
+
 /**
  * The review queue: `GET /api/admin/missions/{id}/submissions?status=&q=&from=&to=&probes=&page=&pageSize=&sort=&dir=`
  * (the list contract, `../list.ts`; the first sort key is the default).
@@ -71,18 +89,7 @@ export const reviewQueueQuerySchema = listQuerySchema(REVIEW_QUEUE_SORTS)
     /** `waiting`: only entries with a probe waiting for the participant's answer. */
     probes: z.enum(PROBE_FILTERS).optional(),
     /** The `nextCursor` of the page before (keyset paging on the sort; `page` then only names the page). */
-    cursor: z
-      .string()
-      .optional()
-      .transform((raw, ctx) => {
-        if (raw === undefined || raw === '') return undefined;
-        const cursor = decodeQueueCursor(raw);
-        if (!cursor) {
-          ctx.addIssue({ code: 'custom', message: BAD_CURSOR_MESSAGE });
-          return z.NEVER;
-        }
-        return cursor;
-      }),
+    cursor: cursorParam(decodeQueueCursor),
   })
   .superRefine((value, ctx) => {
     // A cursor is a row's place in one order: the sort and direction it was given out for.
@@ -90,9 +97,6 @@ export const reviewQueueQuerySchema = listQuerySchema(REVIEW_QUEUE_SORTS)
     if (value.cursor && (value.cursor.sort !== value.sort || value.cursor.dir !== dir))
       ctx.addIssue({ code: 'custom', path: ['cursor'], message: BAD_CURSOR_MESSAGE });
   });
-
-/** What the inbox says of a cursor it did not give out (or one spoilt on the way). */
-export const BAD_CURSOR_MESSAGE = 'This cursor is not one the queue gave out: ask for the first page again';
 
 const rowId = z.coerce.number({ error: 'Must be a number' }).int('Must be a whole number').min(1, 'Must be 1 or more').max(2_147_483_647, 'Too large');
 
@@ -111,18 +115,7 @@ export const reviewInboxQuerySchema = z.object({
   to: z.iso.date().optional(),
   /** `waiting`: only entries with a probe waiting for the participant's answer. */
   probes: z.enum(PROBE_FILTERS).optional(),
-  cursor: z
-    .string()
-    .optional()
-    .transform((raw, ctx) => {
-      if (raw === undefined || raw === '') return undefined;
-      const cursor = decodeInboxCursor(raw);
-      if (!cursor) {
-        ctx.addIssue({ code: 'custom', message: BAD_CURSOR_MESSAGE });
-        return z.NEVER;
-      }
-      return cursor;
-    }),
+  cursor: cursorParam(decodeInboxCursor),
   limit: z.coerce
     .number({ error: 'Must be a number' })
     .int('Must be a whole number')
