@@ -80,6 +80,14 @@ export interface BulkPreview {
   /** The first `POINTS_BULK_LIMITS.problemsInAnswer` problems, by line; all in `…/problems.csv`. */
   problems: BulkProblem[];
   totals: BulkTotals;
+  /**
+   * Clean rows credited already — by an earlier batch under the same ledger reference (the same
+   * `reference`; without one, the same participant, points and reason, the n-th such row of the
+   * file), or by this batch once applied: applying leaves them as they are.
+   */
+  alreadyCredited: number;
+  /** Their lines, the first `POINTS_BULK_LIMITS.problemsInAnswer`; every row's in `…/rows.csv`. */
+  alreadyCreditedLines: number[];
   appliedAt: string | null;
 }
 
@@ -89,7 +97,7 @@ export interface BulkApplyResult {
   applied: number;
   /** The batch was applied before: nothing changed. */
   alreadyApplied: boolean;
-  /** Rows whose reference was credited before (by an earlier batch): left as they were. */
+  /** Clean rows credited before (by an earlier batch, under the same ledger reference): left as they were. */
   alreadyCredited: number;
   /** Rows with problems left out (`excludeProblemRows`). */
   skipped: number;

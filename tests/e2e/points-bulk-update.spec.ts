@@ -3,7 +3,8 @@
  * participant, points that are not a number) and sees each by line, fixes the file, uploads it
  * again, applies it after the confirmation that says the totals, with the progress bar; the batch
  * is in the history with its results file; each participant's balance on /account shows the credit
- * and its reason. A file with other headers is read once the admin maps its columns. A moderator is told only admins can run the tool. axe on the screen; screenshots
+ * and its reason. The same rows again in another order: the preview says they were credited
+ * before. A file with other headers is read once the admin maps its columns. A moderator is told only admins can run the tool. axe on the screen; screenshots
  * at 1280×800 and 390×844.
  */
 import fs from 'node:fs';
@@ -124,10 +125,22 @@ test('an admin previews a points file with two bad lines, fixes it, applies it w
     await context.close();
   }
 
+  // The same rows again in another order (another file): the preview says they were credited before.
+  const again = path.join(dir, `panel-${tag}-again.csv`);
+  const [header = '', ...lines] = rows(cat.email, '15').split('\r\n');
+  fs.writeFileSync(again, [header, ...lines.reverse()].join('\r\n'));
+  await page.setViewportSize(DESKTOP);
+  await chooseFile(page, 'Choose another file', again);
+  await expect(page.getByRole('heading', { name: `Preview of panel-${tag}-again.csv` })).toBeVisible();
+  await expect(
+    page.getByText(
+      '4 rows were credited before (the same reference, or the same participant, points and reason): applying leaves them as they are. Lines 2, 3, 4 and 5.',
+    ),
+  ).toBeVisible();
+
   // Headers the tool does not know: the admin maps them, and the file is read with the map.
   const odd = path.join(dir, `odd-${tag}.csv`);
   fs.writeFileSync(odd, `Member;Amount;Why\r\n${ann.email};5;Mapped ${tag}\r\n`);
-  await page.setViewportSize(DESKTOP);
   await chooseFile(page, 'Choose another file', odd);
   await expect(page.getByText('choose which columns to read')).toBeVisible();
   for (const [label, header] of [

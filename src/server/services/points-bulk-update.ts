@@ -9,9 +9,11 @@
  * - Participants are looked up in sets (`= any(…)` over a JSON array), never a query per row.
  * - Apply runs in one transaction holding the batch row (`select … for update`): ledger rows go in
  *   by chunks of `insert … select … on conflict do nothing returning`, straight from the batch
- *   rows, and each row's result is written back in the same statement. A row with a reference is
- *   credited under `bulk:ref:<reference>`, so a corrected file's rows credited before are
- *   `already_applied`; one without under `bulk:<hash prefix>:<line>`.
+ *   rows, and each row's result is written back in the same statement.
+ * - Each row is credited under a ledger reference set by the preview: `bulk:ref:<reference>` for a
+ *   row with a reference, else what the row is — `bulk:row:<digest of user, points, reason>:<n>`,
+ *   the n-th such row of the file — so a corrected file's rows credited before are found (the
+ *   preview counts them, apply marks them `already_applied`), wherever they moved in the file.
  */
 import { createHash } from 'node:crypto';
 import { and, count, desc, eq, gt, inArray, ne, sql } from 'drizzle-orm';
@@ -103,7 +105,42 @@ interface CheckedRow extends ReadRow {
   userId: number | null;
   points: number | null;
   problems: { column: BulkColumn; message: string }[];
+  /** What it is credited under (null when it cannot be credited: no account or no points). */
+  ledgerReference: string | null;
+  /** Without a reference: the n-th row of the file with this user, points and reason. */
+  occurrence: number | null;
 }
+
+/**
+ * The ledger reference of a row (decision 015): the operations team's own reference when it has
+ * one; else what it is — the account, the points and the reason as written (trimmed; case and
+ * inner spaces count) — and which identical row of the file it is, so that two identical rows are
+ * two credits and a corrected file keys its rows as before wherever they moved.
+ */
+function ledgerReferenceOf(row: { userId: number; points: number; reason: string; reference: string | null }, occurrences: Map<string, number>) {
+  if (row.reference !== null) return { ledgerReference: `bulk:ref:${row.reference}`, occurrence: null };
+  const what = JSON.stringify([row.userId, row.points, row.reason]);
+  const occurrence = (occurrences.get(what) ?? 0) + 1;
+  occurrences.set(what, occurrence);
+  const digest = createHash('sha256').update(what).digest('hex').slice(0, 32);
+  return { ledgerReference: `bulk:row:${digest}:${occurrence}`, occurrence };
+}
+
+/**
+ * The ledger entry the batch row `<alias>` is credited by already, or null: its own once applied;
+ * the entry under its ledger reference; or, for a row without a reference, the n-th (its
+ * occurrence) of the line-keyed entries an earlier version wrote (`bulk:<hash prefix>:<line>`,
+ * kept as they were) with the same points and reason. Each lookup walks the ledger's
+ * (user, source, reference) index.
+ */
+const creditedEntry = (alias: string) =>
+  sql.raw(`coalesce(${alias}.ledger_id,
+    (select l.id from points_ledger l
+      where l.user_id = ${alias}.user_id and l.source = 'bulk' and l.reference = ${alias}.ledger_reference),
+    (select l.id from points_ledger l
+      where ${alias}.occurrence is not null and l.user_id = ${alias}.user_id and l.source = 'bulk'
+        and l.reference ~ '^bulk:[0-9a-f]{16}:[0-9]+$' and l.points = ${alias}.points and l.reason = ${alias}.reason
+      order by l.id offset ${alias}.occurrence - 1 limit 1))`);
 
 const PARTICIPANT_ID = /^\d{1,10}$/;
 const WHOLE_NUMBER = /^[+-]?\d{1,15}$/;
@@ -196,6 +233,7 @@ const MESSAGES = {
 async function checkRows(db: Db, rows: readonly ReadRow[], progress: BulkProgress): Promise<CheckedRow[]> {
   const { byId, byEmail } = await lookUpAccounts(db, rows, (done) => progress('checking', Math.round(done * 0.8), rows.length));
   const references = new Map<string, number>();
+  const occurrences = new Map<string, number>();
   const checked: CheckedRow[] = [];
   for (const row of rows) {
     const problems: CheckedRow['problems'] = [];
@@ -230,7 +268,8 @@ async function checkRows(db: Db, rows: readonly ReadRow[], progress: BulkProgres
       if (first !== undefined) problems.push({ column: 'reference', message: MESSAGES.duplicateReference(first) });
       else references.set(row.reference, row.line);
     }
-    checked.push({ ...row, userId, points, problems });
+    const key = userId !== null && points !== null ? ledgerReferenceOf({ userId, points, reason: row.reason, reference: row.reference }, occurrences) : null;
+    checked.push({ ...row, userId, points, problems, ledgerReference: key?.ledgerReference ?? null, occurrence: key?.occurrence ?? null });
   }
   progress('checking', rows.length, rows.length);
   return checked;
@@ -270,7 +309,18 @@ function summarize(rows: readonly Pick<CheckedRow, 'line' | 'userId' | 'points' 
   return { counts, totals, problems, matched, problemRows, problemCount, cleanRows: rows.length - problemRows };
 }
 
-function previewOf(batch: PointsBatch, summary: ReturnType<typeof summarize>): BulkPreview {
+/** Clean rows of a batch credited already (applying leaves them as they are): how many, and the first lines. */
+async function creditedRows(db: Db, batchId: number): Promise<{ count: number; lines: number[] }> {
+  const rows = await queryRows<{ line: number; total: number }>(
+    db,
+    sql`select r.line, count(*) over ()::int as total from points_batch_rows r
+        where r.batch_id = ${batchId} and r.problems = '[]'::jsonb and ${creditedEntry('r')} is not null
+        order by r.line limit ${POINTS_BULK_LIMITS.problemsInAnswer}`,
+  );
+  return { count: rows[0]?.total ?? 0, lines: rows.map((row) => row.line) };
+}
+
+function previewOf(batch: PointsBatch, summary: ReturnType<typeof summarize>, credited: { count: number; lines: number[] }): BulkPreview {
   return {
     batchId: batch.id,
     status: batch.status,
@@ -284,6 +334,8 @@ function previewOf(batch: PointsBatch, summary: ReturnType<typeof summarize>): B
     counts: summary.counts,
     problems: summary.problems,
     totals: summary.totals,
+    alreadyCredited: credited.count,
+    alreadyCreditedLines: credited.lines,
     appliedAt: batch.appliedAt?.toISOString() ?? null,
   };
 }
@@ -295,7 +347,7 @@ export async function storedPreview(db: Db, batch: PointsBatch): Promise<BulkPre
     .from(pointsBatchRows)
     .where(eq(pointsBatchRows.batchId, batch.id))
     .orderBy(pointsBatchRows.line);
-  return previewOf(batch, summarize(rows.map((row) => ({ ...row, problems: row.problems as CheckedRow['problems'] }))));
+  return previewOf(batch, summarize(rows.map((row) => ({ ...row, problems: row.problems as CheckedRow['problems'] }))), await creditedRows(db, batch.id));
 }
 
 export interface PreviewInput {
@@ -357,15 +409,18 @@ export async function previewBatch(db: Db, clock: Clock, input: PreviewInput, pr
         reason: row.reason,
         reference: row.reference,
         problems: row.problems,
+        ledger_reference: row.ledgerReference,
+        occurrence: row.occurrence,
       }));
       await tx.execute(sql`
-        insert into points_batch_rows (batch_id, line, participant, user_id, points_text, points, reason, reference, problems)
-        select ${batch.id}, line, participant, user_id, points_text, points, reason, reference, problems
+        insert into points_batch_rows (batch_id, line, participant, user_id, points_text, points, reason, reference, problems, ledger_reference, occurrence)
+        select ${batch.id}, line, participant, user_id, points_text, points, reason, reference, problems, ledger_reference, occurrence
         from json_to_recordset(${JSON.stringify(chunk)}::json)
-          as t(line int, participant text, user_id int, points_text text, points int, reason text, reference text, problems jsonb)`);
+          as t(line int, participant text, user_id int, points_text text, points int, reason text, reference text, problems jsonb,
+               ledger_reference text, occurrence int)`);
       progress('saving', Math.min(checked.length, at + CHUNK), checked.length);
     }
-    return previewOf(batch, summary);
+    return previewOf(batch, summary, await creditedRows(tx, batch.id));
   });
 }
 
@@ -398,6 +453,7 @@ export async function applyBatch(db: Db, clock: Clock, input: ApplyInput, progre
       .select({
         clean: sql<number>`count(*) filter (where ${clean})`.mapWith(Number),
         problems: sql<number>`count(*) filter (where not (${clean}))`.mapWith(Number),
+        unkeyed: sql<number>`count(*) filter (where ${clean} and ${pointsBatchRows.ledgerReference} is null)`.mapWith(Number),
       })
       .from(pointsBatchRows)
       .where(eq(pointsBatchRows.batchId, batch.id));
@@ -412,6 +468,9 @@ export async function applyBatch(db: Db, clock: Clock, input: ApplyInput, progre
       );
     }
     if (cleanRows === 0) throw new ApiError(422, 'nothing_to_apply', 'No row of this file can be applied');
+    // Previewed by a version without ledger references (decision 015): its rows are keyed by a new preview.
+    if ((tally?.unkeyed ?? 0) > 0)
+      throw new ApiError(409, 'preview_outdated', 'This preview was made by an earlier version of Fieldwork: preview the file again');
 
     // The accounts may have changed since the preview.
     const changed = await queryRows<{ line: number }>(
@@ -429,7 +488,6 @@ export async function applyBatch(db: Db, clock: Clock, input: ApplyInput, progre
     }
 
     const now = clock.now();
-    const prefix = batch.contentHash.slice(0, 16);
     let done = 0;
     let applied = 0;
     let lastLine = 0;
@@ -442,19 +500,18 @@ export async function applyBatch(db: Db, clock: Clock, input: ApplyInput, progre
       const upTo = bound?.line ?? null;
       if (upTo === null) break;
       // Three set-based statements a chunk, each a nested loop over indexes whatever the
-      // planner guesses of fresh rows: rows whose reference was credited before, the ledger
-      // rows of the others, then their ids.
+      // planner guesses of fresh rows: rows credited before, the ledger rows of the others,
+      // then their ids.
       const chunk = sql`r.batch_id = ${batch.id} and r.problems = '[]'::jsonb and r.line > ${lastLine} and r.line <= ${upTo}`;
-      const ref = sql`case when r.reference is not null then 'bulk:ref:' || r.reference else 'bulk:' || ${prefix}::text || ':' || r.line end`;
       await tx.execute(sql`
-        update points_batch_rows r set result = 'already_applied', ledger_id = l.id
-        from points_ledger l
-        where ${chunk} and l.user_id = r.user_id and l.source = 'bulk' and l.reference = ${ref}`);
+        update points_batch_rows t set result = 'already_applied', ledger_id = c.id
+        from (select r.line, ${creditedEntry('r')} as id from points_batch_rows r where ${chunk}) c
+        where t.batch_id = ${batch.id} and t.line = c.line and c.id is not null`);
       const [inserted] = await queryRows<{ rows: number }>(
         tx,
         sql`with ins as (
               insert into points_ledger (user_id, points, state, reason, source, reference, created_by, created_at, state_changed_at)
-              select r.user_id, r.points, 'available', r.reason, 'bulk', ${ref}, ${input.actorId}, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
+              select r.user_id, r.points, 'available', r.reason, 'bulk', r.ledger_reference, ${input.actorId}, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
               from points_batch_rows r
               where ${chunk} and r.result is null
               order by r.line
@@ -468,7 +525,7 @@ export async function applyBatch(db: Db, clock: Clock, input: ApplyInput, progre
         sql`with marked as (
               update points_batch_rows r set result = 'applied', ledger_id = l.id
               from points_ledger l
-              where ${chunk} and r.result is null and l.user_id = r.user_id and l.source = 'bulk' and l.reference = ${ref}
+              where ${chunk} and r.result is null and l.user_id = r.user_id and l.source = 'bulk' and l.reference = r.ledger_reference
               returning 1
             )
             select count(*)::int as rows from marked`,
@@ -570,26 +627,31 @@ export async function problemsCsv(db: Db, batchId: number): Promise<string> {
   return `\uFEFF${csvRows(cells, ['line', 'column', 'problem'])}\r\n`;
 }
 
-const RESULT_WORDS: Record<string, string> = { applied: 'applied', already_applied: 'already applied (reference credited before)', skipped: 'not applied' };
+const RESULT_WORDS: Record<string, string> = { applied: 'applied', already_applied: 'already applied (credited before)', skipped: 'not applied' };
 
 /**
  * `GET …/{batchId}/rows.csv`: every row as read, with its result (applied, already applied, or
- * not applied and why), the account it went to and the ledger entry: what operations reconcile
- * against their own sheet. Streamed by line.
+ * not applied and why; before apply, not applied yet or already credited), the account it went to
+ * and the ledger entry: what operations reconcile against their own sheet. Streamed by line.
  */
 export function rowsCsv(db: Db, batch: PointsBatch): ReadableStream<Uint8Array> {
   const header = ['line', 'participant', 'user id', 'points', 'reason', 'reference', 'result', 'problems', 'ledger id'];
+  // Before apply, a clean row's entry when it was credited before (applying leaves it as it is).
+  const credited =
+    batch.status === 'applied'
+      ? pointsBatchRows.ledgerId
+      : sql<number | null>`case when ${pointsBatchRows.problems} = '[]'::jsonb then ${creditedEntry('points_batch_rows')} end`;
   return keysetCsvStream(
     header,
     async (afterLine, limit) =>
       (
         await db
-          .select()
+          .select({ row: pointsBatchRows, credited })
           .from(pointsBatchRows)
           .where(and(eq(pointsBatchRows.batchId, batch.id), gt(pointsBatchRows.line, afterLine)))
           .orderBy(pointsBatchRows.line)
           .limit(limit)
-      ).map((row) => ({ ...row, id: row.line })),
+      ).map(({ row, credited }) => ({ ...row, credited, id: row.line })),
     (row) => [
       row.line,
       row.participant,
@@ -597,9 +659,15 @@ export function rowsCsv(db: Db, batch: PointsBatch): ReadableStream<Uint8Array> 
       row.points ?? row.pointsText,
       row.reason,
       row.reference,
-      row.result === null ? (batch.status === 'applied' ? 'not applied' : 'not applied yet') : (RESULT_WORDS[row.result] ?? row.result),
+      row.result !== null
+        ? (RESULT_WORDS[row.result] ?? row.result)
+        : batch.status === 'applied'
+          ? 'not applied'
+          : row.credited !== null
+            ? 'already credited (left as it is)'
+            : 'not applied yet',
       row.problems.map((p) => `${p.column}: ${p.message}`).join('; '),
-      row.ledgerId,
+      row.credited,
     ],
   );
 }

@@ -41,6 +41,15 @@ const NONE = '__none__';
 const number = (n: number) => n.toLocaleString('en-GB');
 const signed = (n: number) => (n > 0 ? `+${number(n)}` : n < 0 ? `−${number(-n)}` : '0');
 const plural = (n: number, one: string, many: string) => `${number(n)} ${n === 1 ? one : many}`;
+const SHOWN_LINES = 20;
+
+/** "Line 3." / "Lines 3, 4 and 5." / "Lines 3, 4, … 22 and 180 more." (the first 20 named) */
+function linesText(lines: readonly number[], total: number): string {
+  const shown = lines.slice(0, SHOWN_LINES).map(number);
+  if (shown.length === 1 && total === 1) return `Line ${shown[0] ?? ''}.`;
+  if (total > shown.length) return `Lines ${shown.join(', ')} and ${number(total - shown.length)} more.`;
+  return `Lines ${shown.slice(0, -1).join(', ')} and ${shown.at(-1) ?? ''}.`;
+}
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const LIMIT = `${POINTS_BULK_LIMITS.maxBytes / 1024 / 1024} MB`;
 
@@ -186,7 +195,8 @@ function BulkUpdateScreen() {
           <>
             A CSV or XLSX (at most {LIMIT}, {number(POINTS_BULK_LIMITS.maxRows)} rows) with the columns <code>participant</code> (email or Fieldwork id),{' '}
             <code>points</code> (a whole number, negative to take points away), <code>reason</code> (shown to the participant) and optionally{' '}
-            <code>reference</code> (a key unique in the file, so a corrected file never credits a row twice). Nothing changes until you apply.
+            <code>reference</code> (your own key, unique in the file). A row credited before — the same reference, or without one the same participant, points
+            and reason — is never credited twice, so a corrected file can be applied again. Nothing changes until you apply.
           </>
         }
       >
@@ -355,6 +365,11 @@ function PreviewSummary({ preview }: { preview: BulkPreview }) {
         <Figure label="Points taken away" value={signed(preview.totals.negative)} />
         <Figure label="Participants" value={number(preview.totals.participants)} />
       </dl>
+      {preview.status === 'previewed' && preview.alreadyCredited > 0 && (
+        <Alert variant="info" title="Credited before">
+          {`${plural(preview.alreadyCredited, 'row was', 'rows were')} credited before (the same reference, or the same participant, points and reason): applying leaves ${preview.alreadyCredited === 1 ? 'it as it is' : 'them as they are'}. ${linesText(preview.alreadyCreditedLines, preview.alreadyCredited)}`}
+        </Alert>
+      )}
       {preview.problemCount === 0 && preview.status === 'previewed' && (
         <p className="text-sm">{`No problems: ${preview.rows === 1 ? 'the row' : `all ${plural(preview.rows, 'row', 'rows')}`} can be applied.`}</p>
       )}
@@ -407,8 +422,11 @@ function ConfirmApply({
           <DialogDescription>
             {signed(preview.totals.positive)} points added and {signed(preview.totals.negative)} taken away (net {signed(preview.totals.net)}) for{' '}
             {plural(preview.totals.participants, 'participant', 'participants')}, at once and all together.
-            {excludeProblemRows ? ` The ${plural(preview.problemRows, 'row', 'rows')} with problems are left out.` : ''} Participants see each reason in their
-            points history.
+            {excludeProblemRows ? ` The ${plural(preview.problemRows, 'row', 'rows')} with problems are left out.` : ''}
+            {preview.alreadyCredited > 0
+              ? ` ${plural(preview.alreadyCredited, 'row was', 'rows were')} credited before and ${preview.alreadyCredited === 1 ? 'is' : 'are'} left as ${preview.alreadyCredited === 1 ? 'it is' : 'they are'}.`
+              : ''}{' '}
+            Participants see each reason in their points history.
           </DialogDescription>
         </DialogHeader>
         <DialogFooter>
@@ -431,7 +449,7 @@ function AppliedSummary({ preview, result }: { preview: BulkPreview; result: Bul
           : [
               `${plural(result.applied, 'row', 'rows')} credited to the points ledger.`,
               result.alreadyCredited > 0
-                ? `${plural(result.alreadyCredited, 'row was', 'rows were')} credited before under the same reference and left as they were.`
+                ? `${plural(result.alreadyCredited, 'row was', 'rows were')} credited before and left as ${result.alreadyCredited === 1 ? 'it was' : 'they were'}.`
                 : '',
               result.skipped > 0 ? `${plural(result.skipped, 'row', 'rows')} with problems left out.` : '',
             ]

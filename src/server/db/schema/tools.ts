@@ -66,7 +66,15 @@ export const pointsBatchRows = pgTable(
     reference: text('reference'),
     /** The row's problems (column and message), empty for a clean row. */
     problems: jsonb('problems').$type<{ column: string; message: string }[]>().notNull().default([]),
-    /** After apply: `applied`, `already_applied` (its reference was credited before) or `skipped` (a problem row left out). */
+    /**
+     * What the row is credited under in the ledger (decision 015): `bulk:ref:<reference>`, or for a
+     * row without a reference `bulk:row:<digest of user, points, reason>:<occurrence>`. Set by the
+     * preview; null for a row that cannot be credited (and for rows previewed before keys existed).
+     */
+    ledgerReference: text('ledger_reference'),
+    /** A row without a reference: which identical row of the file it is (same user, points and reason: 1, 2, …). */
+    occurrence: integer('occurrence'),
+    /** After apply: `applied`, `already_applied` (credited before) or `skipped` (a problem row left out). */
     result: text('result'),
     ledgerId: integer('ledger_id'),
   },
