@@ -8,6 +8,7 @@ import {
   type FormDraftSaved,
   type FormInUseError,
   type FormPublished,
+  type StaleRevisionError,
 } from '../../shared/schemas/forms.ts';
 import type { AppEnv } from '../context.ts';
 import type { Form } from '../db/schema/index.ts';
@@ -48,6 +49,14 @@ const auditForm = (c: Context<AppEnv>, actorId: number, action: string, targetId
 
 const archivedError = () => new ApiError(409, 'archived', ARCHIVED_MESSAGE);
 
+/** What a draft save and a publish refuse alike: no such form (404), an archived one, a stale revision with the current draft (409). */
+function editRefused(result: { kind: 'not_found' } | { kind: 'archived' } | { kind: 'stale'; error: StaleRevisionError }): ApiError {
+  if (result.kind === 'not_found') return noSuchForm();
+  if (result.kind === 'archived') return archivedError();
+  const { code, message, ...current } = result.error;
+  return new ApiError(409, code, message, { details: current });
+}
+
 /**
  * The form builder's API (moderators and admins): list, create, load, save the draft (with
  * revision checks), publish versions, compare the draft with the latest version, read a version,
@@ -83,11 +92,9 @@ export const adminFormRoutes = new Hono<AppEnv>()
     const result = await saveDraft(db, deps.clock, { id, definition: input.definition, revision: input.revision, actorId: user.id });
     switch (result.kind) {
       case 'not_found':
-        throw noSuchForm();
       case 'archived':
-        throw archivedError();
       case 'stale':
-        return c.json({ error: result.error }, 409);
+        throw editRefused(result);
       case 'saved': {
         await auditForm(c, user.id, 'form.draft.save', id, { after: { revision: result.revision, title: result.title } });
         const saved: FormDraftSaved = { revision: result.revision, title: result.title, updatedAt: result.updatedAt.toISOString() };
@@ -109,11 +116,9 @@ export const adminFormRoutes = new Hono<AppEnv>()
     });
     switch (result.kind) {
       case 'not_found':
-        throw noSuchForm();
       case 'archived':
-        throw archivedError();
       case 'stale':
-        return c.json({ error: result.error }, 409);
+        throw editRefused(result);
       case 'problems':
         throw new ApiError(400, 'validation_failed', 'Fix the problems before publishing', { fields: result.problems });
       case 'breaking':

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import { and, count, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { and, ilike, or, sql, type SQL } from 'drizzle-orm';
 import { redactReport, reportContent, type ClientReportKind, type Report } from '../../shared/client-reports.ts';
 import type { ListPage } from '../../shared/list.ts';
 import type { ClientReportListQuery } from '../../shared/schemas/admin.ts';
 import type { Db } from '../db/index.ts';
-import { clientReports, users, type ClientReport } from '../db/schema/index.ts';
+import { clientReports, type ClientReport } from '../db/schema/index.ts';
 import type { Clock } from './clock.ts';
-import { countOf, listOrder, pageOf, paginate } from './list.ts';
+import { listOrder, pageWithUser, type ListUser } from './list.ts';
 import { containsPattern } from './search.ts';
 
 /** The SHA-1 (hex) that de-duplicates a report: of its url, userAgent and data as canonical JSON. */
@@ -57,7 +57,7 @@ export async function storeReports(db: Db, clock: Clock, reports: readonly Repor
 }
 
 /** A stored report as the "Client errors" list shows it. */
-function reportView(report: ClientReport, user: { id: number; email: string; firstName: string; lastName: string } | null) {
+function reportView(report: ClientReport, user: ListUser | null) {
   return {
     id: report.id,
     hash: report.hash,
@@ -102,16 +102,5 @@ export function listReports(db: Db, query: ClientReportListQuery): Promise<ListP
     },
     clientReports.id,
   );
-  return paginate(query, {
-    rows: pageOf(
-      db
-        .select({ report: clientReports, user: { id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName } })
-        .from(clientReports)
-        .leftJoin(users, eq(users.id, clientReports.userId))
-        .where(where)
-        .orderBy(...order),
-      ({ report, user }) => reportView(report, user?.id ? user : null),
-    ),
-    count: () => countOf(db.select({ value: count() }).from(clientReports).where(where)),
-  });
+  return pageWithUser(db, query, { table: clientReports, userId: clientReports.userId, where, order }, reportView);
 }

@@ -1,5 +1,8 @@
-import { asc, desc, type AnyColumn, type SQL } from 'drizzle-orm';
+import { asc, count, desc, eq, type AnyColumn, type InferSelectModel, type SQL } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
 import type { ListPage, ListQuery, SortDirection } from '../../shared/list.ts';
+import type { Db } from '../db/index.ts';
+import { users } from '../db/schema/index.ts';
 
 /** What a sort key orders by (one or more columns or expressions) and its natural direction. */
 export interface SortKey {
@@ -43,3 +46,43 @@ export const pageOf =
   <R, T>(select: { limit(limit: number): { offset(offset: number): PromiseLike<R[]> } }, view: (row: R) => T) =>
   async (limit: number, offset: number): Promise<T[]> =>
     (await select.limit(limit).offset(offset)).map(view);
+
+/** The user a listed row names, as the staff lists show them. */
+export interface ListUser {
+  id: number;
+  email: string;
+  firstName: string;
+  lastName: string;
+}
+
+/**
+ * A whole list of a table whose rows name a user (client reports, data-deletion requests): the
+ * asked page of the rows `where` keeps, in `order`, each through `view` with the user its
+ * `userId` names (null when none, or the account is gone), and their count.
+ */
+export function pageWithUser<T extends PgTable, V>(
+  db: Db,
+  query: Pick<ListQuery, 'page' | 'pageSize'>,
+  list: { table: T; userId: AnyColumn; where: SQL | undefined; order: SQL[] },
+  view: (row: InferSelectModel<T>, user: ListUser | null) => V,
+): Promise<ListPage<V>> {
+  const { table, userId, where, order } = list;
+  return paginate(query, {
+    rows: pageOf(
+      db
+        .select({ row: table as PgTable, user: { id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName } })
+        .from(table as PgTable)
+        .leftJoin(users, eq(users.id, userId))
+        .where(where)
+        .orderBy(...order),
+      ({ row, user }) => view(row as InferSelectModel<T>, user?.id ? user : null),
+    ),
+    count: () =>
+      countOf(
+        db
+          .select({ value: count() })
+          .from(table as PgTable)
+          .where(where),
+      ),
+  });
+}

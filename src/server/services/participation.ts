@@ -95,21 +95,17 @@ export interface Visible<T> {
  * Each finds one row by its key, so the plan PostgreSQL keeps fits every value.
  */
 const participantLookups = preparedFor((db: Db) => {
-  const userId = sql.placeholder('userId');
-  const visible = [...VISIBLE_ACTIVITY_STATUSES];
+  // A survey or a mission by its id: visible (live or closed) in a visible project the user is a member of.
+  const visibleIn = <T extends typeof surveys | typeof missions>(table: T, name: string) =>
+    db
+      .select({ item: table, projectName: projects.name, projectStatus: projects.status })
+      .from(table as typeof surveys | typeof missions) // widened: Drizzle's `from` cannot check a generic table
+      .innerJoin(projects, eq(projects.id, table.projectId))
+      .where(and(eq(table.id, sql.placeholder('id')), inArray(table.status, [...VISIBLE_ACTIVITY_STATUSES]), memberOfVisibleProject(sql.placeholder('userId'))))
+      .prepare(name);
   return {
-    survey: db
-      .select({ item: surveys, projectName: projects.name, projectStatus: projects.status })
-      .from(surveys)
-      .innerJoin(projects, eq(projects.id, surveys.projectId))
-      .where(and(eq(surveys.id, sql.placeholder('id')), inArray(surveys.status, visible), memberOfVisibleProject(userId)))
-      .prepare('visible_survey'),
-    mission: db
-      .select({ item: missions, projectName: projects.name, projectStatus: projects.status })
-      .from(missions)
-      .innerJoin(projects, eq(projects.id, missions.projectId))
-      .where(and(eq(missions.id, sql.placeholder('id')), inArray(missions.status, visible), memberOfVisibleProject(userId)))
-      .prepare('visible_mission'),
+    survey: visibleIn(surveys, 'visible_survey'),
+    mission: visibleIn(missions, 'visible_mission'),
     formDefinition: db
       .select({ definition: formVersions.definition })
       .from(formVersions)
