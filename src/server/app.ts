@@ -135,6 +135,8 @@ export function createApp(deps: AppDeps, pages?: Hono<AppEnv>) {
 
   app.onError((error, c) => {
     if (error instanceof ApiError) {
+      // A refusal caused by a library's error (a file that cannot be read): its words are for the log, never the client.
+      if (error.cause !== undefined) (c.var.logger ?? deps.logger).warn({ err: error.cause, code: error.code, path: redactSecrets(c.req.path) }, error.message);
       for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
       return c.json(errorBody(error.code, error.message, error.fields, error.details), error.status);
     }

@@ -18,13 +18,17 @@ export class ApiError extends Error {
   readonly fields: Record<string, string[]> | undefined;
   readonly headers: Record<string, string> | undefined;
   readonly details: ErrorDetails | undefined;
+  /**
+   * `extra.cause`: what went wrong underneath (a library's error, with its own words and maybe a
+   * temporary path): never sent to the client, logged with the refusal (app.ts).
+   */
   constructor(
     status: ContentfulStatusCode,
     code: string,
     message: string,
-    extra: { fields?: Record<string, string[]>; headers?: Record<string, string>; details?: ErrorDetails } = {},
+    extra: { fields?: Record<string, string[]>; headers?: Record<string, string>; details?: ErrorDetails; cause?: unknown } = {},
   ) {
-    super(message);
+    super(message, extra.cause === undefined ? undefined : { cause: extra.cause });
     this.name = 'ApiError';
     this.status = status;
     this.code = code;

@@ -2,19 +2,22 @@
  * Alchemer export append (decision 016): the client's export handed back byte for byte with the
  * chosen profile fields appended (CSV with or without BOM, Windows-1252, repeated and NBSP
  * headers, quoted multi-line cells, CRLF; XLSX in and out), unmatched rows flagged, only the
- * appended cells formula-safe, "Confirm completes" confirming once through the webhook's path,
- * and clear refusals for bad files. The upload's temporary folder is gone after every call.
+ * appended cells formula-safe, "Confirm completes" confirming once through the webhook's path (and
+ * audited even when the file breaks halfway), and clear refusals for bad files (a quote never
+ * closed refused once a record outgrows its limit, the rest of the file not read). The upload's
+ * temporary folder is gone after every call.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import { and, eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import iconv from 'iconv-lite';
-import { expect, it } from 'vitest';
-import { pointsLedger, surveyExternalRefs, users, type Survey } from '../../src/server/db/schema/index.ts';
+import { expect, it, vi } from 'vitest';
+import { auditLog, pointsLedger, surveyExternalRefs, users, type Survey } from '../../src/server/db/schema/index.ts';
 import { sha256Hex } from '../../src/server/services/crypto.ts';
 import { creditExternalSurvey } from '../../src/server/services/points.ts';
-import type { ExportPreview } from '../../src/shared/alchemer-export-append.ts';
+import { ALCHEMER_APPEND_LIMITS, type ExportPreview } from '../../src/shared/alchemer-export-append.ts';
+import { CSV_RECORD_MAX_BYTES } from '../../src/shared/file-limits.ts';
 import { pointReference } from '../../src/shared/points.ts';
 import { describeEachBackend, ORIGIN, type TestContext } from './harness.ts';
 import { errorOf, type SignedIn } from './helpers.ts';
@@ -316,13 +319,14 @@ describeEachBackend('admin tools: Alchemer export append', (ctx) => {
     expect(count('Rows')).toBe(2);
   });
 
-  it('reads and writes XLSX: the client’s cells kept, the appended cells strings (never formulas), unmatched rows flagged', async () => {
+  it('reads and writes XLSX: the client’s cells kept, the appended cells strings (never formulas, XML 1.0 characters only), unmatched rows flagged', async () => {
     const c = ctx();
     const { people } = await setup(c);
     const who = await admin(c);
     const [first] = people;
     if (!first) throw new Error('no people');
-    await c.database.db.update(users).set({ firstName: '=2+2' }).where(eq(users.id, first.user.id));
+    // U+FFFE written as it is would make the workbook unreadable (exceljs' own reader refuses it, as Excel does).
+    await c.database.db.update(users).set({ firstName: '=2+2\ufffe' }).where(eq(users.id, first.user.id));
     const book = new ExcelJS.Workbook();
     const sheet = book.addWorksheet('Responses');
     sheet.addRow(['Response ID', 'Date Submitted', 'Status', 'Other:Meals', 'Other:Meals', `URL Variable:${NBSP}pid`]);
@@ -355,7 +359,7 @@ describeEachBackend('admin tools: Alchemer export append', (ctx) => {
       'Fieldwork: Match',
     ]);
     expect(values(2).slice(0, 6)).toEqual([1, new Date(Date.UTC(2026, 2, 3, 9, 20)), 'Complete', 'Other', { formula: 'SUM(1,2)', result: 3 }, first.pid]);
-    expect(values(2).slice(6)).toEqual(['=2+2', '0', 'Matched']);
+    expect(values(2).slice(6)).toEqual(["'=2+2", '0', 'Matched']);
     expect(result.getRow(2).getCell(7).type).toBe(ExcelJS.ValueType.String);
     expect(result.getRow(2).getCell(7).formula).toBeUndefined();
     expect(values(3).slice(5)).toEqual(['nobody-has-this-reference-here-0000000000', undefined, undefined, 'No match']);
@@ -397,6 +401,65 @@ describeEachBackend('admin tools: Alchemer export append', (ctx) => {
     // Without the box nothing is confirmed.
     const third = await append(who, input, { idColumn: 'URL Variable: pid', confirmCompletes: 'false' });
     expect([third.count('Confirmed'), third.count('Already-Confirmed')]).toEqual([0, 0]);
+  });
+
+  it('audits confirmed completes even when the file breaks halfway: the counts reached, `completed: false`', async () => {
+    const c = ctx();
+    const { people } = await setup(c);
+    const who = await admin(c);
+    // A first batch whose Complete rows are confirmed (three of them people's), then a row that breaks the file.
+    const lines = ['Status,URL Variable: pid', ...people.map((person) => `Complete,${person.pid}`)];
+    while (lines.length <= ALCHEMER_APPEND_LIMITS.batchRows) lines.push(`Complete,nobody-has-this-reference-${lines.length}`);
+    lines.push('Complete,"a quote never closed');
+    const res = await post(APPEND, who, form(new Blob([lines.join('\r\n')]), 'broken.csv', { idColumn: 'URL Variable: pid', confirmCompletes: 'true' }));
+    expect(await errorOf(res, 400)).toMatchObject({ code: 'invalid_csv' });
+    const states = await c.database.db
+      .select({ state: pointsLedger.state })
+      .from(pointsLedger)
+      .where(eq(pointsLedger.userId, people[0]?.user.id ?? 0));
+    expect(states).toEqual([{ state: 'available' }]);
+    const rows = await c.database.db
+      .select({ after: auditLog.after })
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'alchemer_export.confirm_completes'), eq(auditLog.actorId, who.id)));
+    expect(rows).toEqual([
+      {
+        after: {
+          fileName: 'broken.csv',
+          rows: ALCHEMER_APPEND_LIMITS.batchRows,
+          matched: 3,
+          unmatched: ALCHEMER_APPEND_LIMITS.batchRows - 3,
+          confirmed: 3,
+          alreadyConfirmed: 0,
+          notConfirmed: 0,
+          completed: false,
+        },
+      },
+    ]);
+    expect(await tempFolders()).toEqual([]);
+  });
+
+  it('refuses a quote never closed once its record outgrows the limit, in our words, without reading the rest of the file', async () => {
+    const c = ctx();
+    const who = await admin(c);
+    const input = Buffer.concat([Buffer.from('URL Variable: pid,Status,Comment\r\nabc,Complete,"never closed '), Buffer.alloc(3 * CSV_RECORD_MAX_BYTES, 'a')]);
+    const reads = vi.spyOn(fs, 'createReadStream');
+    try {
+      const res = await post(APPEND, who, form(new Blob([input]), 'export.csv', { idColumn: 'URL Variable: pid' }));
+      const error = await errorOf(res, 400);
+      expect(error).toEqual({
+        code: 'invalid_csv',
+        message:
+          'The CSV file cannot be read: Row 2 (the header is row 1) is longer than 4 MB: a quote (") is probably never closed. Export it from Alchemer again',
+      });
+      // The upload was read from disk only a little past the limit (chunks of 256 KB), not to its end.
+      const upload = reads.mock.results.map((result) => result.value as fs.ReadStream).find((stream) => String(stream.path).endsWith('upload'));
+      expect(upload?.bytesRead).toBeGreaterThan(CSV_RECORD_MAX_BYTES);
+      expect(upload?.bytesRead).toBeLessThan(CSV_RECORD_MAX_BYTES + 1024 * 1024);
+    } finally {
+      reads.mockRestore();
+    }
+    expect(await tempFolders()).toEqual([]);
   });
 
   it('refuses bad files and options with clear 400s, and leaves no temporary folder', async () => {

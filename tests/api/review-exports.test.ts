@@ -1,13 +1,15 @@
 /**
  * The review export (docs/api.md "Review export"): admins only; the mapping checked against the
  * missions' forms; state and date filters; every format's content (Fieldwork's CSV and XLSX,
- * PowerReviews' CSV with its limits and no BOM, Bazaarvoice's XML); formula-safe cells; signed
- * photo links that work without a session and stop after expiry or when changed; the record and
- * its audit row; the product id of missions.
+ * PowerReviews' CSV with its limits and no BOM, Bazaarvoice's XML); formula-safe cells; text
+ * pasted from Word or PowerPoint (characters XML forbids) in a feed and a workbook that still
+ * parse; signed photo links that work without a session and stop after expiry or when changed; the
+ * record and its audit row; the product id of missions.
  */
 import { and, desc, eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import Papa from 'papaparse';
+import { SaxesParser } from 'saxes';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { create } from 'xmlbuilder2';
@@ -421,6 +423,64 @@ describeEachBackend('review export', (ctx) => {
       expect(reviews[3]).toContain('<ContextDataValue id="IncentivizedReview">False</ContextDataValue>');
       // The formula-looking text is plain, escaped XML text.
       expect(text).toContain('<ReviewText>=HYPERLINK("http://evil.example","click")</ReviewText>');
+    });
+  });
+
+  describe('text pasted from Word or PowerPoint, and formulas', () => {
+    /** The text of every element named `name`, read by a strict XML 1.0 parser (saxes, which throws on what XML forbids). */
+    function strictTexts(xml: string, name: string): string[] {
+      const parser = new SaxesParser();
+      const texts: string[] = [];
+      let inside = false;
+      parser.on('opentag', (tag) => {
+        inside = tag.name === name;
+        if (inside) texts.push('');
+      });
+      parser.on('text', (text) => {
+        if (inside) texts[texts.length - 1] += text;
+      });
+      parser.on('closetag', () => {
+        inside = false;
+      });
+      parser.write(xml).close();
+      return texts;
+    }
+
+    it('the Bazaarvoice feed is well-formed XML and the XLSX opens, with U+000B, U+000C and U+FFFE in the texts; the CSV guards every formula start', async () => {
+      const c = ctx();
+      const pasted = await createProject(c, { name: 'Pasted reviews' });
+      const form = await publishedForm(c, reviewDefinition());
+      const shampoo = await createMission(c, pasted.id, { form, title: 'Pasted test', points: 10 });
+      await c.database.db.update(missions).set({ productId: 'PASTE-1' }).where(eq(missions.id, shampoo.id));
+      const zoe = await person(c, 'Zo\u000ce', 'Quist', 'Zeeland\ufffe');
+      await insertEntry(c, shampoo, zoe.id, {
+        status: 'approved',
+        submittedAt: new Date('2026-10-12T10:00:00Z'),
+        answers: { stars: 5, headline: 'Great\u000bvalue', body: "Lovely;=1+1\n=cmd|' /C calc'!A0\u000bend\ufffe", recommend: 'yes' },
+      });
+      const request = { projectId: pasted.id, missionIds: [shampoo.id], mapping: { [shampoo.id]: MAPPING } };
+
+      const feed = await post('/api/admin/tools/export-reviews', { ...request, format: 'bazaarvoice', campaignId: 'UL-paste' });
+      expect(feed.status).toBe(200);
+      const xml = await feed.text();
+      // U+000B and U+000C (PowerPoint's line break, a page break) read as line breaks; U+FFFE dropped.
+      expect(strictTexts(xml, 'ReviewText')).toEqual(["Lovely;=1+1\n=cmd|' /C calc'!A0\nend"]);
+      expect(strictTexts(xml, 'Title')).toEqual(['Great\nvalue']);
+      expect(strictTexts(xml, 'DisplayName')).toEqual(['Zo\ne Q.']);
+      expect(strictTexts(xml, 'ReviewerLocation')).toEqual(['Zeeland']);
+
+      const xlsx = await post('/api/admin/tools/export-reviews', { ...request, format: 'xlsx' });
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load(await xlsx.arrayBuffer());
+      const cells = (workbook.getWorksheet('Reviews')?.getRow(2).values as unknown[]).slice(1);
+      expect(cells[REVIEW_EXPORT_HEADER.indexOf('Title')]).toBe('Great\nvalue');
+      expect(cells[REVIEW_EXPORT_HEADER.indexOf('Review text')]).toBe("Lovely;=1+1\n=cmd|' /C calc'!A0\nend");
+      expect(cells[REVIEW_EXPORT_HEADER.indexOf('Region')]).toBe('Zeeland');
+
+      // The CSV: no part of a cell starts a formula, however a spreadsheet splits it (`;`, a line break).
+      const csv = await post('/api/admin/tools/export-reviews', { ...request, format: 'powerreviews' });
+      const rows = Papa.parse<string[]>((await csv.text()).trimEnd(), { newline: '\r\n' }).data;
+      expect(rows[1]?.[POWERREVIEWS_HEADER.indexOf('Review Text')]).toBe(`Lovely;'=1+1\n'=cmd|' /C calc'!A0\u000bend\ufffe\n\n[${INCENTIVE_DISCLOSURE}]`);
     });
   });
 

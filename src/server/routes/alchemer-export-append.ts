@@ -5,7 +5,7 @@ import { APPEND_COUNT_HEADERS, APPEND_FORM_FIELDS, type AppendCountName } from '
 import { appendOptionsSchema } from '../../shared/schemas/alchemer-export-append.ts';
 import type { AppEnv } from '../context.ts';
 import { adminOnly, clientIp, signedInUser, validationError } from '../http.ts';
-import { appendExport, auditConfirmedCompletes, previewExport, receiveExport, type ReceivedExport } from '../services/alchemer-export-append.ts';
+import { appendExport, previewExport, receiveExport, type ReceivedExport } from '../services/alchemer-export-append.ts';
 
 /** The options of an append from its multipart fields (`fields[]` repeated; `fields` accepted too). */
 function optionsOf(file: ReceivedExport) {
@@ -47,8 +47,8 @@ export const alchemerExportAppendRoutes = new Hono<AppEnv>()
     let handedOver = false;
     try {
       const options = optionsOf(file);
-      const result = await appendExport(c.var.db, c.var.deps.clock, file, options);
-      if (options.confirmCompletes) await auditConfirmedCompletes(c.var.db, admin.id, clientIp(c), file.fileName, result.counts);
+      // With "Confirm completes" the service writes the audit row however the run ends.
+      const result = await appendExport(c.var.db, c.var.deps.clock, file, options, { id: admin.id, ip: clientIp(c) });
       const body = fs.createReadStream(result.outPath, { highWaterMark: 256 * 1024 });
       // Removed once the file is sent, or the download abandoned (the stream closes either way).
       body.on('close', () => void file.dispose());

@@ -14,9 +14,9 @@
  * so UTF-8 and Windows-1252 parse alike) and each record is re-emitted as the exact bytes it was
  * read from (csv-parse's `info.bytes` offsets into the read chunks), its line ending kept, with the
  * new cells encoded in the file's own encoding. Only the appended cells are made formula-safe.
- * XLSX: exceljs' streaming reader and writer in a worker thread with a small heap
- * (alchemer-export-xlsx.ts), the lookups done here; the client's cells are copied value for value
- * (with their style), the appended cells written as strings.
+ * XLSX: exceljs' streaming reader and writer in the tools' XLSX worker (xlsx-worker.ts: a small
+ * heap, the zip's unpacked size capped), the lookups done here; the client's cells are copied
+ * value for value (with their style), the appended cells written as strings.
  */
 import { once } from 'node:events';
 import fs from 'node:fs';
@@ -27,7 +27,6 @@ import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
 import busboy from 'busboy';
 import { parse as csvParse, type Info } from 'csv-parse';
 import { sql } from 'drizzle-orm';
-import { Worker } from 'node:worker_threads';
 import iconv from 'iconv-lite';
 import {
   ageBandOfBirthYear,
@@ -48,14 +47,17 @@ import {
   type ExportFormat,
   type ExportPreview,
 } from '../../shared/alchemer-export-append.ts';
+import { CSV_RECORD_MAX_BYTES, sizeText, XLSX_UNPACKED_MAX_BYTES } from '../../shared/file-limits.ts';
 import type { AppendOptions } from '../../shared/schemas/alchemer-export-append.ts';
 import { queryRows, type Db } from '../db/index.ts';
 import { ApiError } from '../errors.ts';
 import type { Clock } from './clock.ts';
 import { audit } from './audit.ts';
 import { sha256Hex } from './crypto.ts';
-import type { FromWorker, ToWorker, XlsxJob } from './alchemer-export-xlsx.ts';
+import { csvReadProblem } from './csv.ts';
+import { csvText, xlsxText } from './export-text.ts';
 import { recordOutcome } from './external-surveys.ts';
+import { runXlsxWorker, type XlsxRefusals } from './xlsx-worker.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Receiving the upload
@@ -74,9 +76,6 @@ export interface ReceivedExport {
 }
 
 const HEAD_BYTES = 4096;
-
-/** The XLSX worker's heap (MB): a small young generation (exceljs' garbage collected as it goes), a capped old one. */
-export const XLSX_WORKER_LIMITS = { youngMb: 4, oldMb: 192 } as const;
 
 /** Counts bytes, keeps the first ones and checks UTF-8 as the upload goes to disk. */
 class UploadTap extends Transform {
@@ -256,7 +255,10 @@ function lineEndingLength(bytes: Buffer): number {
  * The records of a CSV file with the exact bytes of each: csv-parse reads the file (latin1,
  * quoted multi-line cells, any line ending, rows of any length) and says how many bytes it has
  * consumed after each record; the record's bytes are cut from the chunks read, which are let go
- * as soon as they are behind.
+ * as soon as they are behind. A record may hold at most `CSV_RECORD_MAX_BYTES` (csv-parse's
+ * `max_record_size`, latin1: one character a byte), so the chunks kept are bounded by it too: a
+ * quote never closed is refused (400 `invalid_csv`) once that much is read, and the rest of the
+ * file is not read.
  */
 async function* csvRecords(filePath: string, chunkBytes = 256 * 1024): AsyncGenerator<CsvRecord> {
   const chunks: Buffer[] = [];
@@ -269,7 +271,15 @@ async function* csvRecords(filePath: string, chunkBytes = 256 * 1024): AsyncGene
       callback(null, chunk);
     },
   });
-  const parser = csvParse({ info: true, relax_column_count: true, relax_quotes: true, bom: false, skip_empty_lines: false, encoding: 'latin1' });
+  const parser = csvParse({
+    info: true,
+    relax_column_count: true,
+    relax_quotes: true,
+    bom: false,
+    skip_empty_lines: false,
+    encoding: 'latin1',
+    max_record_size: CSV_RECORD_MAX_BYTES,
+  });
   file.on('error', (error) => parser.destroy(error));
   keep.on('error', (error) => parser.destroy(error));
   file.pipe(keep).pipe(parser);
@@ -293,19 +303,28 @@ async function* csvRecords(filePath: string, chunkBytes = 256 * 1024): AsyncGene
     }
   } catch (error) {
     if (error instanceof ApiError) throw error;
-    const message = error instanceof Error ? error.message : String(error);
-    throw new ApiError(400, 'invalid_csv', `The CSV file cannot be read (${message.replace(/^Invalid Record Length: /, '')}): export it from Alchemer again`);
+    throw new ApiError(400, 'invalid_csv', `The CSV file cannot be read: ${csvReadProblem(error)}. Export it from Alchemer again`, { cause: error });
   } finally {
     file.destroy();
     parser.destroy();
   }
 }
 
-function xlsxError(error: unknown): ApiError {
-  if (error instanceof ApiError) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  return new ApiError(400, 'invalid_xlsx', `The XLSX file cannot be read (${message.slice(0, 200)}): export it from Alchemer again`);
-}
+/** The refusals of an XLSX export the tools' worker cannot read: in our words, the library's in the log. */
+const XLSX_REFUSALS: XlsxRefusals = {
+  invalid: (cause) => new ApiError(400, 'invalid_xlsx', 'The XLSX file cannot be read: export it from Alchemer again', { cause }),
+  unpacked: () =>
+    new ApiError(
+      413,
+      'file_too_large',
+      `The XLSX file unpacks to more than ${sizeText(XLSX_UNPACKED_MAX_BYTES.alchemer)}: export fewer responses or columns, or export as CSV`,
+    ),
+  outOfMemory: () => new ApiError(422, 'xlsx_too_large', 'This XLSX file is too large to read here: export the responses from Alchemer as CSV'),
+};
+
+/** The worker job of an XLSX export. */
+const xlsxJob = (file: ReceivedExport) =>
+  ({ kind: 'fieldwork-xlsx', input: file.path, dir: file.dir, maxUnpackedBytes: XLSX_UNPACKED_MAX_BYTES.alchemer }) as const;
 
 /** The header names of a row: each column's text, the byte order mark left out. */
 function headerNames(values: readonly string[]): string[] {
@@ -454,13 +473,17 @@ export async function previewExport(db: Db, file: ReceivedExport): Promise<Expor
       if (sample.length < ALCHEMER_APPEND_LIMITS.sampleRows) sample.push(record.fields.map((field) => decodeField(field, encoding)));
     }
   } else {
-    const read = await runXlsxWorker({ kind: 'alchemer-xlsx', mode: 'preview', input: file.path, dir: file.dir }, async (message) => {
-      if (message.type !== 'preview') return null;
-      names = message.names === null ? null : headerNames(message.names);
-      rows = message.rows;
-      sample.push(...message.sample);
-      return null;
-    });
+    const read = await runXlsxWorker(
+      { ...xlsxJob(file), mode: 'alchemer-preview' },
+      async (message) => {
+        if (message.type !== 'preview') return null;
+        names = message.names === null ? null : headerNames(message.names);
+        rows = message.rows;
+        sample.push(...message.sample);
+        return null;
+      },
+      XLSX_REFUSALS,
+    );
     if (!read) throw new ApiError(400, 'invalid_xlsx', 'The XLSX file cannot be read: export it from Alchemer again');
   }
   if (names === null) throw new ApiError(400, 'empty_file', 'The file has no header row: export the responses from Alchemer again');
@@ -496,16 +519,9 @@ interface Pending<T> {
   row: T;
 }
 
-const FORMULA_START = /^[=+\-@\t\r\n\uff1d\uff0b\uff0d\uff20]/;
-
-/** A text cell a spreadsheet cannot read as a formula: a leading `'` before `= + - @`, tab, CR, LF and their full-width forms. */
-export function formulaSafe(text: string): string {
-  return FORMULA_START.test(text) ? `'${text}` : text;
-}
-
-/** A CSV cell: formula-safe (whole numbers stay numbers), quoted when it holds a comma, quote or line break. */
+/** An appended CSV cell: the formula guard of every CSV (`csvText`; a whole number of `numeric` stays a number), quoted when it holds a comma, quote or line break. */
 function csvCell(text: string, numeric = false): string {
-  const safe = numeric && /^-?\d+$/.test(text) ? text : formulaSafe(text);
+  const safe = numeric && /^-?\d+$/.test(text) ? text : csvText(text);
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
@@ -590,13 +606,30 @@ async function closeStream(out: fs.WriteStream): Promise<void> {
 /**
  * `POST /api/admin/tools/alchemer-export-append`: reads the upload once, in batches, and writes
  * the appended file next to it. 400 when the id column is missing; CSV and XLSX errors are 400s
- * too, all before the answer starts.
+ * too, all before the answer starts. With "Confirm completes", the audit row is written however
+ * the run ends (`finally`): a file that breaks after its first batches has confirmed those
+ * batches' completes (their points are available), and the row says so with the counts reached
+ * and `completed: false`.
  */
-export async function appendExport(db: Db, clock: Clock, file: ReceivedExport, options: AppendOptions): Promise<AppendResult> {
+export async function appendExport(
+  db: Db,
+  clock: Clock,
+  file: ReceivedExport,
+  options: AppendOptions,
+  actor: { id: number; ip: string },
+): Promise<AppendResult> {
   const outPath = path.join(file.dir, `appended.${file.format}`);
   const appender = new Appender(db, clock, options);
-  if (file.format === 'csv') await appendCsv(file, outPath, appender, options);
-  else await appendXlsx(file, outPath, appender, options);
+  let completed = false;
+  try {
+    if (file.format === 'csv') await appendCsv(file, outPath, appender, options);
+    else await appendXlsx(file, outPath, appender, options);
+    completed = true;
+  } finally {
+    // A run refused before its first row (a missing column, an unreadable file) looked nothing up: nothing to record.
+    if (options.confirmCompletes && (completed || appender.counts.rows > 0))
+      await auditConfirmedCompletes(db, actor, file.fileName, appender.counts, completed);
+  }
   const { size } = await fs.promises.stat(outPath);
   return {
     outPath,
@@ -679,99 +712,53 @@ async function appendCsv(file: ReceivedExport, outPath: string, appender: Append
   }
 }
 
-/**
- * The XLSX side runs in a worker thread (alchemer-export-xlsx.ts): its young generation kept small
- * so exceljs' garbage is collected as it goes, its old generation capped so a workbook too big to
- * read fails alone (422) rather than the server. `answer` handles each message and returns what to
- * send back (null: nothing); resolves true when the worker finished its job, false when it ended
- * with no answer.
- */
-async function runXlsxWorker(job: XlsxJob, answer: (message: FromWorker) => Promise<ToWorker | null>): Promise<boolean> {
-  const worker = new Worker(new URL('./alchemer-export-xlsx.ts', import.meta.url), {
-    workerData: job,
-    resourceLimits: { maxYoungGenerationSizeMb: XLSX_WORKER_LIMITS.youngMb, maxOldGenerationSizeMb: XLSX_WORKER_LIMITS.oldMb },
-  });
-  let finished = false;
-  try {
-    await new Promise<void>((resolve, reject) => {
-      let failed = false;
-      const fail = (error: unknown) => {
-        if (failed) return;
-        failed = true;
-        reject(error);
-      };
-      worker.on('message', (message: FromWorker) => {
-        if (failed) return;
-        if (message.type === 'error') {
-          fail(xlsxError(new Error(message.message)));
-          return;
-        }
-        if (message.type === 'done' || message.type === 'preview') finished = true;
-        answer(message)
-          .then((reply) => {
-            if (reply && !failed) worker.postMessage(reply);
-          })
-          .catch((error: unknown) => {
-            worker.postMessage({ type: 'stop' } satisfies ToWorker);
-            fail(error);
-          });
-      });
-      worker.on('error', (error: Error & { code?: string }) =>
-        fail(
-          error.code === 'ERR_WORKER_OUT_OF_MEMORY'
-            ? new ApiError(422, 'xlsx_too_large', 'This XLSX file is too large to read here: export the responses from Alchemer as CSV')
-            : xlsxError(error),
-        ),
-      );
-      worker.on('exit', () => resolve());
-    });
-  } finally {
-    await worker.terminate();
-  }
-  return finished;
-}
-
 async function appendXlsx(file: ReceivedExport, outPath: string, appender: Appender, options: AppendOptions): Promise<void> {
   let header: { width: number; id: number; status: number } | null = null;
   let sawHeader = false;
-  await runXlsxWorker({ kind: 'alchemer-xlsx', mode: 'append', input: file.path, output: outPath, dir: file.dir }, async (message) => {
-    if (message.type === 'header') {
-      header = headerOf(headerNames(message.names), options.idColumn);
-      return { type: 'header', ...header, appended: appender.headers() };
-    }
-    if (message.type === 'batch') {
-      const batch = message.rows.map((row) => ({
-        pid: pidOf(row.id),
-        complete: row.status.trim().toLowerCase() === ALCHEMER_COMPLETE_STATUS.toLowerCase(),
-        row: null,
-      }));
-      const { match, profile } = await appender.resolve(batch);
-      return {
-        type: 'cells',
-        cells: batch.map((item) => {
-          const found = match(item.pid);
-          return appender.cells(found, found ? profile(found.userId) : undefined);
-        }),
-      };
-    }
-    if (message.type === 'done') sawHeader = message.header;
-    return null;
-  });
+  await runXlsxWorker(
+    { ...xlsxJob(file), mode: 'alchemer-append', output: outPath },
+    async (message) => {
+      if (message.type === 'header') {
+        header = headerOf(headerNames(message.names), options.idColumn);
+        return { type: 'header', ...header, appended: appender.headers() };
+      }
+      if (message.type === 'batch') {
+        const batch = message.rows.map((row) => ({
+          pid: pidOf(row.id),
+          complete: row.status.trim().toLowerCase() === ALCHEMER_COMPLETE_STATUS.toLowerCase(),
+          row: null,
+        }));
+        const { match, profile } = await appender.resolve(batch);
+        return {
+          type: 'cells',
+          // Text cells of an XLSX: XML 1.0 characters only, never read as a formula (export-text.ts).
+          cells: batch.map((item) => {
+            const found = match(item.pid);
+            return appender.cells(found, found ? profile(found.userId) : undefined).map(xlsxText);
+          }),
+        };
+      }
+      if (message.type === 'done') sawHeader = message.header;
+      return null;
+    },
+    XLSX_REFUSALS,
+  );
   if (!sawHeader || header === null) throw new ApiError(400, 'empty_file', 'The file has no header row: export the responses from Alchemer again');
 }
 
 /**
  * One audit row for an append that confirmed completes (`alchemer_export.confirm_completes`):
- * who, from where, which file and the counts. Each confirmation is its own transaction (as the
- * webhook's), so this row follows them rather than sharing one.
+ * who, from where, which file, the counts reached and whether the run went through the whole file
+ * (`completed`). Each confirmation is its own transaction (as the webhook's), so this row follows
+ * them rather than sharing one.
  */
-export async function auditConfirmedCompletes(db: Db, actorId: number, ip: string, fileName: string, counts: AppendCounts): Promise<void> {
+async function auditConfirmedCompletes(db: Db, actor: { id: number; ip: string }, fileName: string, counts: AppendCounts, completed: boolean): Promise<void> {
   await audit(db, {
-    actorId,
+    actorId: actor.id,
     via: 'api',
     action: 'alchemer_export.confirm_completes',
     targetType: 'alchemer_export',
-    after: { fileName, ...counts },
-    ip,
+    after: { fileName, ...counts, completed },
+    ip: actor.ip,
   });
 }

@@ -1,15 +1,14 @@
 /**
- * CSV for exports: papaparse writes the rows (quoting, `\r\n`), every text cell that starts with
- * `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'` (formula injection; numbers
- * stay numbers), and answers are written as people read them (option labels, `Other: …`,
- * `row: column`, `1. first; 2. second`).
+ * CSV for exports: papaparse writes the rows (quoting, `\r\n`), every text cell goes through the
+ * one formula guard (`csvText`, export-text.ts: no spreadsheet runs it as a formula, however it
+ * splits the row; numbers stay numbers), and answers are written as people read them (option
+ * labels, `Other: …`, `row: column`, `1. first; 2. second`).
  */
 import Papa from 'papaparse';
 import type { AnswerValue, FormDefinition, FormElement, FormOption } from '../../shared/forms/definition.ts';
 import { isAnswerable, isOtherAnswer, isPlainObject } from '../../shared/forms/logic.ts';
-
-/** Cells that a spreadsheet could read as a formula. papaparse's own pattern misses multi-line cells, so ours has no `$`. */
-export const CSV_FORMULA_PATTERN = /^[=+\-@\t\r]/;
+import { CSV_RECORD_MAX_BYTES, sizeText } from '../../shared/file-limits.ts';
+import { csvText } from './export-text.ts';
 
 /** A CSV cell: text, a number, or empty. */
 export type CsvCell = string | number | null;
@@ -17,8 +16,37 @@ export type CsvCell = string | number | null;
 /** Rows as CSV text (no trailing newline), formula-safe; with `header`, that row first. */
 export function csvRows(rows: readonly (readonly CsvCell[])[], header?: readonly string[]): string {
   // The header goes in as a row of data: made formula-safe like the rest (a title may start with `=`).
-  const data: CsvCell[][] = [...(header ? [[...header]] : []), ...rows.map((row) => [...row])];
-  return Papa.unparse(data, { escapeFormulae: CSV_FORMULA_PATTERN, newline: '\r\n', header: false });
+  // A cell the guard marked is quoted too, as papaparse quotes the cells its own formula escape marks.
+  const guarded = new Set<string>();
+  const data: CsvCell[][] = [...(header ? [[...header]] : []), ...rows].map((row) =>
+    row.map((cell) => {
+      if (typeof cell !== 'string') return cell;
+      const safe = csvText(cell);
+      if (safe !== cell) guarded.add(safe);
+      return safe;
+    }),
+  );
+  return Papa.unparse(data, { quotes: (value: unknown) => typeof value === 'string' && guarded.has(value), newline: '\r\n', header: false });
+}
+
+/**
+ * What is wrong with a CSV file csv-parse could not read, in our words (its own, and any path,
+ * stay in the log): the row is the record it stopped in, the header counted as row 1.
+ */
+export function csvReadProblem(error: unknown): string {
+  const info = error instanceof Error ? (error as Error & { code?: unknown; records?: unknown }) : null;
+  const row = typeof info?.records === 'number' ? `Row ${info.records + 1} (the header is row 1)` : 'A row';
+  switch (info?.code) {
+    case 'CSV_MAX_RECORD_SIZE':
+      return `${row} is longer than ${sizeText(CSV_RECORD_MAX_BYTES)}: a quote (") is probably never closed`;
+    case 'CSV_QUOTE_NOT_CLOSED':
+      return `${row} opens a quote (") that is never closed`;
+    case 'CSV_INVALID_CLOSING_QUOTE':
+    case 'CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE':
+      return `${row} has text after the closing quote of a cell`;
+    default:
+      return `${row} cannot be read`;
+  }
 }
 
 /** The elements that take answers, in form order (statements left out). */

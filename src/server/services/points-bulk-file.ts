@@ -1,15 +1,24 @@
 /**
- * Reading a points bulk-update file (decision 015): a CSV (csv-parse, streamed) or an XLSX
- * (exceljs's streaming WorkbookReader, first worksheet), told apart by their bytes, not their
- * name. Rows come out one at a time with their line (the header is line 1; for an XLSX the
- * sheet's row number, for a CSV the record's number, which is the file's line unless a cell
- * holds a line break), their cells as trimmed text, and progress in bytes read.
+ * Reading a points bulk-update file (decision 015): a CSV (csv-parse, streamed, a record at most
+ * `CSV_RECORD_MAX_BYTES`) or an XLSX (the tools' XLSX worker, xlsx-worker.ts: exceljs' streaming
+ * reader in a worker thread with a capped heap, shared strings on disk, the zip's unpacked size
+ * capped at `XLSX_UNPACKED_MAX_BYTES.points`; first worksheet), told apart by their bytes, not
+ * their name. Rows come out one at a time with their line (the header is line 1; for an XLSX the
+ * sheet's row number, for a CSV the record's number, which is the file's line unless a cell holds
+ * a line break), their cells as trimmed text, and progress in bytes read. What cannot be read is
+ * refused in our words; the library's go to the log (the refusal's cause).
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Readable } from 'node:stream';
 import { parse as parseCsv } from 'csv-parse';
-import ExcelJS from 'exceljs';
 import iconv from 'iconv-lite';
+import { CSV_RECORD_MAX_BYTES, sizeText, XLSX_UNPACKED_MAX_BYTES } from '../../shared/file-limits.ts';
+import { POINTS_BULK_LIMITS } from '../../shared/points-bulk-update.ts';
 import { ApiError } from '../errors.ts';
+import { csvReadProblem } from './csv.ts';
+import { runXlsxWorker, type XlsxRefusals, type XlsxTextRow } from './xlsx-worker.ts';
 
 /** A row of the file: its line and its cells as text (trimmed). */
 export interface TableRow {
@@ -28,7 +37,7 @@ export interface OpenedTable {
 const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 const OLE_MAGIC = Buffer.from([0xd0, 0xcf, 0x11, 0xe0]);
 
-const unreadable = (message: string) => new ApiError(422, 'unreadable_file', message);
+const unreadable = (message: string, cause?: unknown) => new ApiError(422, 'unreadable_file', message, { cause });
 
 /** The file's text: UTF-8 (with or without a byte order mark), UTF-16 with its mark, else Windows-1252 (Excel's "CSV" on Windows). */
 export function decodeText(bytes: Buffer): string {
@@ -58,24 +67,6 @@ function delimiterOf(text: string): string {
 
 const isBlank = (cells: readonly string[]) => cells.every((cell) => cell === '');
 
-/** A cell of exceljs as the text a person sees. */
-export function cellText(value: ExcelJS.CellValue | undefined): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return value.trim();
-  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
-  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? '' : value.toISOString().slice(0, 10);
-  if ('richText' in value && Array.isArray(value.richText))
-    return value.richText
-      .map((part) => part.text)
-      .join('')
-      .trim();
-  if ('formula' in value || 'sharedFormula' in value) return cellText((value as ExcelJS.CellFormulaValue).result as ExcelJS.CellValue);
-  if ('text' in value && typeof value.text === 'string') return value.text.trim();
-  if ('error' in value) return String(value.error);
-  return '';
-}
-
 type Progress = (bytesRead: number) => void;
 
 async function* csvRows(text: string, totalBytes: number, onProgress: Progress): AsyncGenerator<TableRow, void, undefined> {
@@ -94,6 +85,7 @@ async function* csvRows(text: string, totalBytes: number, onProgress: Progress):
       relax_quotes: true,
       skip_empty_lines: false,
       bom: true,
+      max_record_size: CSV_RECORD_MAX_BYTES,
     }),
   );
   let line = 0;
@@ -104,50 +96,81 @@ async function* csvRows(text: string, totalBytes: number, onProgress: Progress):
     }
   } catch (error) {
     parser.destroy();
-    const where = error instanceof Error && 'lines' in error && typeof error.lines === 'number' ? ` near line ${error.lines}` : '';
-    throw unreadable(`The CSV could not be read${where}: ${error instanceof Error ? error.message.replace(/^Invalid [^:]+: /, '') : 'invalid file'}`);
+    throw unreadable(`The CSV could not be read: ${csvReadProblem(error)}`, error);
   }
 }
 
+const XLSX_REFUSALS: XlsxRefusals = {
+  invalid: (cause) => unreadable('The XLSX file could not be read: save it again from your spreadsheet, or as a CSV', cause),
+  unpacked: () =>
+    new ApiError(
+      413,
+      'file_too_large',
+      `The XLSX file unpacks to more than ${sizeText(XLSX_UNPACKED_MAX_BYTES.points)}: save it again from your spreadsheet, or as a CSV`,
+    ),
+  outOfMemory: () => new ApiError(422, 'xlsx_too_large', 'This XLSX file is too large to read here: save it as a CSV'),
+};
+
+/**
+ * The rows of an XLSX, read in the tools' XLSX worker from a temporary copy: the worker sends its
+ * rows as it reads them (non-blank ones, up to the row limit and one more), they wait here until
+ * taken, and the worker and its folder are gone once it has finished — whether or not the rows
+ * are all taken.
+ */
 async function* xlsxRows(bytes: Buffer, onProgress: Progress): AsyncGenerator<TableRow, void, undefined> {
-  let read = 0;
-  const chunkBytes = 256 * 1024;
-  const source = Readable.from(
-    (function* () {
-      for (let at = 0; at < bytes.length; at += chunkBytes) {
-        const chunk = bytes.subarray(at, at + chunkBytes);
-        read += chunk.length;
-        yield chunk;
-      }
-    })(),
-  );
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(source, {
-    worksheets: 'emit',
-    sharedStrings: 'cache',
-    hyperlinks: 'ignore',
-    styles: 'ignore',
-    entries: 'ignore',
-  });
-  let sheets = 0;
-  try {
-    for await (const sheet of reader) {
-      sheets += 1;
-      if (sheets > 1) continue; // the first worksheet only (later ones are read past, not used)
-      for await (const row of sheet) {
-        const values = Array.isArray(row.values) ? (row.values as ExcelJS.CellValue[]) : [];
-        // exceljs's row values start at index 1 (column A).
-        yield { line: row.number, cells: values.slice(1).map((value) => cellText(value)) };
-        onProgress(read);
-      }
+  const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'fieldwork-points-'));
+  const queue: XlsxTextRow[] = [];
+  let wake: (() => void) | null = null;
+  const state: { done: boolean; error: unknown; sheets: number } = { done: false, error: null, sheets: 0 };
+  const wakeUp = () => {
+    const resolve = wake;
+    wake = null;
+    resolve?.();
+  };
+  const input = path.join(dir, 'upload.xlsx');
+  await fs.promises.writeFile(input, bytes);
+  const job = {
+    kind: 'fieldwork-xlsx',
+    mode: 'rows',
+    input,
+    dir,
+    maxUnpackedBytes: XLSX_UNPACKED_MAX_BYTES.points,
+    maxRows: POINTS_BULK_LIMITS.maxRows,
+  } as const;
+  void runXlsxWorker(
+    job,
+    (message) => {
+      if (message.type === 'rows') {
+        queue.push(...message.rows);
+        onProgress(Math.min(message.bytesRead, bytes.length));
+        wakeUp();
+      } else if (message.type === 'done') state.sheets = message.sheets;
+      return Promise.resolve(null);
+    },
+    XLSX_REFUSALS,
+  )
+    .catch((error: unknown) => {
+      state.error = error;
+    })
+    .finally(() => {
+      state.done = true;
+      wakeUp();
+      void fs.promises.rm(dir, { recursive: true, force: true });
+    });
+  for (;;) {
+    const row = queue.shift();
+    if (row) {
+      yield row;
+      continue;
     }
-  } catch (error) {
-    if (error instanceof ApiError) throw error;
-    throw unreadable('The XLSX file could not be read: save it again from your spreadsheet, or as a CSV');
-  } finally {
-    source.destroy();
+    if (state.done) break;
+    await new Promise<void>((resolve) => {
+      wake = resolve;
+    });
   }
+  if (state.error) throw state.error;
   onProgress(bytes.length);
-  if (sheets === 0) throw unreadable('The XLSX file has no worksheet');
+  if (state.sheets === 0) throw unreadable('The XLSX file has no worksheet');
 }
 
 /**

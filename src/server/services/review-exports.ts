@@ -55,6 +55,7 @@ import { ApiError, foundOr404 } from '../errors.ts';
 import { audit } from './audit.ts';
 import type { Clock } from './clock.ts';
 import { csvRows, type CsvCell } from './csv.ts';
+import { xlsxText, xmlText } from './export-text.ts';
 import { mediaLinkKey, signedMediaPath } from './media-links.ts';
 
 /** Entries read at a time. */
@@ -551,18 +552,20 @@ export const BAZAARVOICE_NAMESPACE = 'http://www.bazaarvoice.com/xs/PRR/Standard
  * Bazaarvoice's native content import: `<Feed>` of `<Product>`s (`ExternalId`: the product id),
  * each with its `<Reviews>`; each review flagged `IncentivizedReview` (a context data value, True
  * or False) and carrying the campaign id of the screen. Written with xmlbuilder2's callback
- * builder (escaped, characters XML forbids dropped), one page at a time.
+ * builder (escaped), one page at a time. Every text and attribute goes through `xmlText` first
+ * (XML 1.0 characters only): the callback builder ignores `invalidCharReplacement`, and one
+ * U+000B pasted from PowerPoint would make the whole feed unreadable.
  */
 function bazaarvoiceStream(db: Db, context: RowContext, extractDate: string): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let buffered = '';
-  const xml = createCB({ data: (chunk: string) => (buffered += chunk), prettyPrint: true, invalidCharReplacement: '' });
+  const xml = createCB({ data: (chunk: string) => (buffered += chunk), prettyPrint: true });
   const take = () => {
     const out = encoder.encode(buffered);
     buffered = '';
     return out;
   };
-  const campaignId = context.plan.request.campaignId ?? '';
+  const campaignId = xmlText(context.plan.request.campaignId ?? '');
   let openGroup: ExportPlan['groups'][number] | null = null;
   const close = () => {
     if (openGroup) xml.up().up(); // </Reviews></Product>
@@ -576,29 +579,29 @@ function bazaarvoiceStream(db: Db, context: RowContext, extractDate: string): Re
     page: ({ group, items }) => {
       if (openGroup !== group) {
         close();
-        const productId = group.productId ?? '';
+        const productId = xmlText(group.productId ?? '');
         xml.ele('Product', { id: productId }).ele('ExternalId').txt(productId).up().ele('Reviews');
         openGroup = group;
       }
       for (const { review } of items) {
-        xml.ele('Review', { id: review.reviewId, removed: 'false' });
+        xml.ele('Review', { id: xmlText(review.reviewId), removed: 'false' });
         xml
-          .ele('UserProfileReference', { id: review.reviewerId })
+          .ele('UserProfileReference', { id: xmlText(review.reviewerId) })
           .ele('ExternalId')
-          .txt(review.reviewerId)
+          .txt(xmlText(review.reviewerId))
           .up()
           .ele('DisplayName')
-          .txt(review.nickname)
+          .txt(xmlText(review.nickname))
           .up()
           .up();
-        xml.ele('Title').txt(review.title).up();
-        xml.ele('ReviewText').txt(review.text).up();
+        xml.ele('Title').txt(xmlText(review.title)).up();
+        xml.ele('ReviewText').txt(xmlText(review.text)).up();
         xml
           .ele('Rating')
           .txt(review.rating === null ? '' : String(review.rating))
           .up();
         if (review.recommend !== null) xml.ele('Recommended').txt(String(review.recommend)).up();
-        if (review.region) xml.ele('ReviewerLocation').txt(review.region).up();
+        if (review.region) xml.ele('ReviewerLocation').txt(xmlText(review.region)).up();
         xml.ele('SubmissionTime').txt(review.submittedAt).up();
         xml
           .ele('ModerationStatus')
@@ -613,7 +616,7 @@ function bazaarvoiceStream(db: Db, context: RowContext, extractDate: string): Re
           .up();
         if (review.photos.length > 0) {
           xml.ele('Photos');
-          for (const url of review.photos) xml.ele('Photo').ele('PhotoUrl').txt(url).up().up();
+          for (const url of review.photos) xml.ele('Photo').ele('PhotoUrl').txt(xmlText(url)).up().up();
           xml.up();
         }
         xml.up(); // </Review>
@@ -638,7 +641,9 @@ function xlsxStream(db: Db, context: RowContext): ReadableStream<Uint8Array> {
   sheet.getRow(1).commit();
   const write = async () => {
     for await (const page of reviewPages(db, context)) {
-      for (const { review } of page.items) sheet.addRow(fieldworkCells(review, '\n')).commit();
+      // Text cells: XML 1.0 characters only (exceljs writes the rest as they are, and Excel refuses the file), never read as a formula.
+      for (const { review } of page.items)
+        sheet.addRow(fieldworkCells(review, '\n').map((cell) => (typeof cell === 'string' ? xlsxText(cell) : cell))).commit();
       // Wait while the client is behind: the next page is read only when this one has gone.
       if (out.writableNeedDrain) await once(out, 'drain');
     }
