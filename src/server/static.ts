@@ -14,9 +14,8 @@ import { cacheControlFor } from '../shared/static-headers.ts';
 import { databaseUnavailable, errorBody, isDatabaseUnavailable } from './errors.ts';
 import { requestIdOf } from './middleware/request-log.ts';
 import { securityHeaderValues, wantsHsts } from './middleware/security-headers.ts';
-import { sessionTokenOf } from './middleware/session.ts';
+import { requestSession, sessionTokenOf } from './middleware/session.ts';
 import { maintenanceOn } from './services/public-flags.ts';
-import { validateSession } from './services/sessions.ts';
 import type { Config } from './config.ts';
 import type { AppDeps, AppEnv } from './context.ts';
 import type { Db } from './db/index.ts';
@@ -241,13 +240,24 @@ export function createStaticSite(distDir: string, logger: Logger, options: { ext
     const headers = headersOf(file, status, encoding, body.byteLength, config);
     return { status, headers: extraHeaders ? { ...headers, ...extraHeaders } : headers, body: request.method === 'HEAD' ? null : body };
   };
-  const redirect = (status: number, to: string): StaticAnswer => ({ status, headers: { Location: to, 'Cache-Control': 'no-store' }, body: null });
+  const redirect = (status: number, to: string, extraHeaders?: Record<string, string>): StaticAnswer => ({
+    status,
+    headers: { ...extraHeaders, Location: to, 'Cache-Control': 'no-store' },
+    body: null,
+  });
 
-  /** What the server knows of the visitor: a valid session cookie or none. */
-  const authOf = async (request: StaticRequest, deps: StaticDeps): Promise<AuthState> => {
-    const token = sessionTokenOf(request.header('cookie'), deps.config.publicUrl);
-    const found = token ? await validateSession(deps.db, deps.clock, token) : null;
-    return found ? { status: 'authenticated', role: found.user.role } : { status: 'unauthenticated' };
+  /**
+   * What the server knows of the visitor (a valid session cookie or none) and the headers every
+   * answer to it then carries: the renewed session cookie when this page load renewed the session
+   * (sliding expiry), kept out of shared caches (`private`).
+   */
+  const authOf = async (request: StaticRequest, deps: StaticDeps): Promise<{ auth: AuthState; headers: Record<string, string> | undefined }> => {
+    const { publicUrl } = deps.config;
+    const found = await requestSession(deps.db, deps.clock, publicUrl, sessionTokenOf(request.header('cookie'), publicUrl));
+    return {
+      auth: found ? { status: 'authenticated', role: found.user.role } : { status: 'unauthenticated' },
+      headers: found?.setCookie ? { 'Set-Cookie': found.setCookie, 'Cache-Control': 'private, no-cache' } : undefined,
+    };
   };
 
   /** The same-site path the visitor came from (Referer), for the "from a public page" rule. */
@@ -301,15 +311,16 @@ export function createStaticSite(distDir: string, logger: Logger, options: { ext
     // A route rule's redirect comes first (docs/product.md §2: the server-provided redirect), as in the browser's guard.
     const rule = maintenance || relative === null ? null : ruleRedirect(matcher, pathname, request.origin);
     if (rule) return redirect(findRouteRule(matcher, pathname)?.redirect?.statusCode ?? 302, rule.to);
+    const visitor = needsSession && !maintenance ? await authOf(request, deps) : null;
     const decision = decideNavigation({
       // `/maintenance/` is `/maintenance` to the rules, as it is to the route table.
       path: pathname.replace(/\/+$/, '') || '/',
       search,
-      auth: needsSession && !maintenance ? await authOf(request, deps) : { status: 'unknown' },
+      auth: visitor?.auth ?? { status: 'unknown' },
       from: referrerPath(request),
       maintenance,
     });
-    if (decision.action === 'redirect') return redirect(302, decision.to);
+    if (decision.action === 'redirect') return redirect(302, decision.to, visitor?.headers);
     if (!match || !page) {
       return notFound
         ? send(request, deps.config, notFound, 404)
@@ -318,7 +329,8 @@ export function createStaticSite(distDir: string, logger: Logger, options: { ext
     // Pages holding a link token (in the path, or as ?token= on /data-deletion) send no referrer.
     const holdsToken = Object.values(match.route.params ?? {}).includes('token') || new URLSearchParams(search).has('token');
     // The rules let this visitor stay (the session was checked where it matters): the page shows at once.
-    return send(request, deps.config, releasedOf(page), 200, holdsToken ? { 'Referrer-Policy': 'no-referrer' } : undefined);
+    const extraHeaders = holdsToken ? { ...visitor?.headers, 'Referrer-Policy': 'no-referrer' } : visitor?.headers;
+    return send(request, deps.config, releasedOf(page), 200, extraHeaders);
   };
 
   pages.on(['GET', 'HEAD'], '*', async (c) => {

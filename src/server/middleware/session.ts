@@ -1,8 +1,11 @@
 import type { Context } from 'hono';
-import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { deleteCookie, getCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
-import { parse } from 'hono/utils/cookie';
+import { parse, serialize } from 'hono/utils/cookie';
 import type { AppEnv } from '../context.ts';
+import type { Db } from '../db/index.ts';
+import type { User } from '../db/schema/index.ts';
+import type { Clock } from '../services/clock.ts';
 import { validateSession } from '../services/sessions.ts';
 
 /** Over HTTPS the cookie takes the `__Host-` prefix (Secure, no Domain, Path=/). */
@@ -14,10 +17,14 @@ function cookieOptions(publicUrl: string) {
   return { httpOnly: true, sameSite: 'Lax', path: '/', secure: publicUrl.startsWith('https:') } as const;
 }
 
+/** The `Set-Cookie` value that keeps `token` in the browser until `expiresAt` (as of `now`). */
+function sessionCookieHeader(publicUrl: string, token: string, expiresAt: Date, now: Date): string {
+  const maxAge = Math.max(0, Math.floor((expiresAt.getTime() - now.getTime()) / 1000));
+  return serialize(sessionCookieName(publicUrl), token, { ...cookieOptions(publicUrl), maxAge });
+}
+
 export function setSessionCookie(c: Context<AppEnv>, token: string, expiresAt: Date): void {
-  const { publicUrl } = c.var.deps.config;
-  const maxAge = Math.max(0, Math.floor((expiresAt.getTime() - c.var.deps.clock.now().getTime()) / 1000));
-  setCookie(c, sessionCookieName(publicUrl), token, { ...cookieOptions(publicUrl), maxAge });
+  c.header('Set-Cookie', sessionCookieHeader(c.var.deps.config.publicUrl, token, expiresAt, c.var.deps.clock.now()), { append: true });
 }
 
 export function clearSessionCookie(c: Context<AppEnv>): void {
@@ -36,19 +43,38 @@ export function sessionTokenOf(cookieHeader: string | undefined, publicUrl: stri
   return parse(cookieHeader, name)[name];
 }
 
+/** A request's session: its user, its id and, when this request renewed it, the cookie to send back. */
+export interface RequestSession {
+  user: User;
+  sessionId: string;
+  /**
+   * Sliding expiry: the `Set-Cookie` value carrying the renewed expiry (the same token) when this
+   * request renewed the session's row (at most once a day), else null. Whatever answers the
+   * request sends it: were it dropped, the row would be fresh for the next request, which then
+   * renews nothing, and the browser would drop the cookie 30 days after sign-in.
+   */
+  setCookie: string | null;
+}
+
+/**
+ * The session of a request's cookie token, or null: the one lookup of page loads
+ * (src/server/static.ts) and API calls (`loadSession`), both of which renew the session.
+ */
+export async function requestSession(db: Db, clock: Clock, publicUrl: string, token: string | undefined): Promise<RequestSession | null> {
+  const found = token ? await validateSession(db, clock, token) : null;
+  if (!found || !token) return null;
+  return {
+    user: found.user,
+    sessionId: found.sessionId,
+    setCookie: found.renewed ? sessionCookieHeader(publicUrl, token, found.expiresAt, clock.now()) : null,
+  };
+}
+
 /** Reads the session cookie and sets `user` (or null) for the routes after it. */
 export const loadSession = createMiddleware<AppEnv>(async (c, next) => {
-  const token = sessionToken(c);
-  c.set('user', null);
-  c.set('sessionId', null);
-  if (token) {
-    const found = await validateSession(c.var.db, c.var.deps.clock, token);
-    if (found) {
-      c.set('user', found.user);
-      c.set('sessionId', found.sessionId);
-      // Sliding expiry: the cookie lives as long as the renewed session.
-      if (found.renewed) setSessionCookie(c, token, found.expiresAt);
-    }
-  }
+  const found = await requestSession(c.var.db, c.var.deps.clock, c.var.deps.config.publicUrl, sessionToken(c));
+  c.set('user', found?.user ?? null);
+  c.set('sessionId', found?.sessionId ?? null);
+  if (found?.setCookie) c.header('Set-Cookie', found.setCookie, { append: true });
   await next();
 });
