@@ -3,10 +3,9 @@ import { bulkInvitationQuerySchema, invitationSchema, userListQuerySchema, userP
 import { INVITE_CSV_MAX_BYTES } from '../../shared/users.ts';
 import type { AppEnv } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { adminOnly, check, clientIp, enforceRateLimits, jsonBody, notFound, pathId, perRequest, query, signedInUser, staffOnly } from '../http.ts';
+import { adminOnly, check, clientIp, jsonBody, notFound, pathId, perRequest, query, signedInUser, staffOnly } from '../http.ts';
 import { bulkInvite, InvitationError, inviteLater, mayInviteAs, resendInvitation } from '../services/invitations.ts';
 import { existingProject } from '../services/projects.ts';
-import { RATE_LIMITS } from '../services/rate-limit.ts';
 import {
   adminUserDetail,
   adminUserListItem,
@@ -24,9 +23,6 @@ const userOf = perRequest(async (c) => {
   if (!user) throw notFound('user');
   return user;
 });
-
-/** Invitations queue mail: counted per staff member. */
-const limitInvitations = (c: Context<AppEnv>) => enforceRateLimits(c, [[`invitations:user:${signedInUser(c.var.user).id}`, RATE_LIMITS.invitationsPerUser]]);
 
 const refuseRole = () => new ApiError(403, 'forbidden', 'Only admins may invite moderators and admins');
 
@@ -101,8 +97,7 @@ export const adminUserRoutes = new Hono<AppEnv>()
     const actor = signedInUser(c.var.user);
     const user = await userOf(c);
     if (!mayInviteAs(actor, user.role)) throw refuseRole();
-    await limitInvitations(c);
-    await resendInvitation({ db: c.var.db, jobs: c.var.deps.jobs }, { user, actorId: actor.id, ip: clientIp(c) });
+    await resendInvitation({ db: c.var.db, jobs: c.var.deps.jobs, clock: c.var.deps.clock }, { user, actorId: actor.id, ip: clientIp(c) });
     return c.json({ user: adminUserListItem(user), created: false }, 202);
   })
 
@@ -115,12 +110,15 @@ export const adminUserRoutes = new Hono<AppEnv>()
     const existing = await findUserByEmail(c.var.db, input.email);
     if (existing && !mayInviteAs(actor, existing.role)) throw refuseRole();
     if (input.projectId) await existingProject(c.var.db, input.projectId);
-    await limitInvitations(c);
     try {
-      const { user, created } = await inviteLater({ db: c.var.db, jobs: c.var.deps.jobs }, { ...input, invitedBy: actor.id, via: 'api', ip: clientIp(c) });
+      const { user, created } = await inviteLater(
+        { db: c.var.db, jobs: c.var.deps.jobs },
+        { ...input, invitedBy: actor.id, inviterRole: actor.role, via: 'api', ip: clientIp(c) },
+        c.var.deps.clock,
+      );
       return c.json({ user: adminUserListItem(user), created }, created ? 201 : 200);
     } catch (error) {
-      if (error instanceof InvitationError) throw new ApiError(409, 'cannot_invite', error.message);
+      if (error instanceof InvitationError) throw error.reason === 'staff' ? refuseRole() : new ApiError(409, 'cannot_invite', error.message);
       throw error;
     }
   })
@@ -130,6 +128,6 @@ export const adminUserRoutes = new Hono<AppEnv>()
     const actor = signedInUser(c.var.user);
     const { dryRun } = c.req.valid('query');
     const text = await uploadedCsv(c);
-    if (!dryRun) await limitInvitations(c);
-    return c.json(await bulkInvite({ db: c.var.db, jobs: c.var.deps.jobs }, { inviter: actor, text, dryRun, ip: clientIp(c) }), 200);
+    const deps = { db: c.var.db, jobs: c.var.deps.jobs, clock: c.var.deps.clock };
+    return c.json(await bulkInvite(deps, { inviter: actor, text, dryRun, ip: clientIp(c) }), 200);
   });

@@ -1,4 +1,5 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
+import { INVITATION_MAIL_LIMIT } from '../../shared/invitations.ts';
 import Papa from 'papaparse';
 import { ROLES, type Role } from '../../shared/roles.ts';
 import { emailSchema } from '../../shared/schemas/common.ts';
@@ -11,10 +12,67 @@ import type { Mailer } from '../mail/mailer.ts';
 import { invitationMail } from '../mail/templates.ts';
 import { audit } from './audit.ts';
 import type { Clock } from './clock.ts';
+import { hitRateLimit, RATE_LIMITS } from './rate-limit.ts';
 import { issueLinkToken, linkUrl } from './tokens.ts';
 import { findOrCreateInvitedUser, usersByEmails } from './users.ts';
 
-export class InvitationError extends Error {}
+/** Why an existing account cannot be invited (again): active, disabled, or staff a moderator may not invite. */
+export type Refusal = 'active' | 'disabled' | 'staff';
+
+/** The account cannot be invited: the message for one invitation, `reason` for a bulk file's row. */
+export class InvitationError extends Error {
+  readonly reason: Refusal;
+  constructor(message: string, reason: Refusal) {
+    super(message);
+    this.reason = reason;
+  }
+}
+
+/** A bulk file's row problem for each refusal (the same words in the preview and when re-checked at sending). */
+const REFUSAL_PROBLEMS: Record<Refusal, string> = {
+  active: 'Already has an active account',
+  disabled: 'Belongs to a disabled account',
+  staff: 'An invited staff account: only admins may invite it again',
+};
+
+/** Why `inviter` (null: the operator CLI, anyone) may not invite `account` again, or null when they may. */
+function refusalOf(account: Pick<User, 'status' | 'role'>, inviter: Pick<Inviter, 'role'> | null): Refusal | null {
+  if (account.status === 'active') return 'active';
+  if (account.status === 'disabled') return 'disabled';
+  return inviter && !mayInviteAs(inviter, account.role) ? 'staff' : null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// How many invitation mails a staff member may send (INVITATION_MAIL_LIMIT)
+
+/** The counter of a staff member's invitation mails (`rate_limits.key`). */
+export const invitationMailsKey = (staffId: number) => `invitation-mails:user:${staffId}`;
+
+/**
+ * Counts `mails` invitation mails against the staff member's allowance, inside the transaction
+ * that queues them: over it, 429 `rate_limited` saying how many can still be sent and when
+ * (`Retry-After`, and `remaining`, `limit`, `resetAt` in the error), and the transaction — the
+ * count with it — rolls back.
+ */
+export async function countInvitationMails(tx: Db, clock: Clock, staffId: number, mails: number): Promise<void> {
+  if (mails <= 0) return;
+  const rule = RATE_LIMITS.invitationMailsPerUser;
+  const result = await hitRateLimit(tx, clock, invitationMailsKey(staffId), rule, mails);
+  if (result.allowed) return;
+  const before = Math.max(0, rule.limit - (result.count - mails));
+  const resetAt = new Date(clock.now().getTime() + result.retryAfterSeconds * 1000);
+  const until = `${resetAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  const number = (n: number) => n.toLocaleString('en-GB');
+  const per = `at most ${number(rule.limit)} every ${INVITATION_MAIL_LIMIT.windowHours} hours`;
+  const message =
+    before === 0
+      ? `Too many invitations: you can send no more until ${until} (${per}).`
+      : `Too many invitations: this would send ${number(mails)}, and you can send ${number(before)} more until ${until} (${per}).`;
+  throw new ApiError(429, 'rate_limited', message, {
+    headers: { 'Retry-After': String(result.retryAfterSeconds) },
+    details: { remaining: before, limit: rule.limit, resetAt: resetAt.toISOString() },
+  });
+}
 
 /**
  * Invites someone: creates the invited account when new, issues a 7-day onboarding link (any
@@ -38,6 +96,8 @@ export interface QueuedInvitation {
   email: string;
   role: Role;
   invitedBy: number | null;
+  /** The inviter's role, checked against the account's inside the transaction (moderators: participants only); null for the CLI. */
+  inviterRole?: Role | null | undefined;
   via: 'cli' | 'api';
   firstName?: string | undefined;
   lastName?: string | undefined;
@@ -48,10 +108,20 @@ export interface QueuedInvitation {
 
 /**
  * Invites someone through the job queue: the invited account exists when this returns; the
- * `invitation.send` job issues the link and mails it (so no live link waits in the queue).
+ * `invitation.send` job issues the link and mails it (so no live link waits in the queue). With
+ * `countWith` (a clock), the mail counts against the inviter's allowance in the same transaction
+ * (`countInvitationMails`: 429 refuses it, nothing made).
  */
-export async function inviteLater(deps: { db: Db; jobs: JobSender }, input: QueuedInvitation): Promise<{ user: User; created: boolean }> {
-  return deps.db.transaction((tx) => inviteInTransaction(tx, deps.jobs, input));
+export async function inviteLater(
+  deps: { db: Db; jobs: JobSender },
+  input: QueuedInvitation,
+  countWith: Clock | null = null,
+): Promise<{ user: User; created: boolean }> {
+  return deps.db.transaction(async (tx) => {
+    const done = await inviteInTransaction(tx, deps.jobs, input);
+    if (countWith && input.invitedBy !== null) await countInvitationMails(tx, countWith, input.invitedBy, 1);
+    return done;
+  });
 }
 
 /**
@@ -81,9 +151,10 @@ export async function inviteInTransaction(tx: Db, jobs: JobSender, input: Queued
 
 /**
  * Resends the invitation of an invited account (a fresh link by the `invitation.send` job: the
- * earlier one stops working); 409 `not_invited` for an account that is active or disabled.
+ * earlier one stops working); 409 `not_invited` for an account that is active or disabled. The
+ * mail counts against the staff member's allowance (`countInvitationMails`).
  */
-export async function resendInvitation(deps: { db: Db; jobs: JobSender }, input: { user: User; actorId: number; ip: string }): Promise<void> {
+export async function resendInvitation(deps: { db: Db; jobs: JobSender; clock: Clock }, input: { user: User; actorId: number; ip: string }): Promise<void> {
   if (input.user.status !== 'invited') {
     throw new ApiError(
       409,
@@ -96,13 +167,17 @@ export async function resendInvitation(deps: { db: Db; jobs: JobSender }, input:
   await deps.db.transaction(async (tx) => {
     await audit(tx, { actorId: input.actorId, via: 'api', action: 'user.invite_resend', targetType: 'user', targetId: input.user.id, ip: input.ip });
     await deps.jobs.send('invitation.send', { userId: input.user.id }, { tx });
+    await countInvitationMails(tx, deps.clock, input.actorId, 1);
   });
 }
 
-/** The invited account for the address (made when new); active and disabled accounts are refused. */
+/**
+ * The invited account for the address (made when new); active and disabled accounts are refused,
+ * and an invited staff account when the inviter is a moderator (`InvitationError`).
+ */
 async function invitableAccount(
   db: Db,
-  input: { email: string; role: Role; firstName?: string | undefined; lastName?: string | undefined },
+  input: { email: string; role: Role; inviterRole?: Role | null | undefined; firstName?: string | undefined; lastName?: string | undefined },
 ): Promise<{ user: User; created: boolean }> {
   const { user, created } = await findOrCreateInvitedUser(db, {
     email: input.email,
@@ -110,8 +185,10 @@ async function invitableAccount(
     ...(input.firstName ? { firstName: input.firstName.trim() } : {}),
     ...(input.lastName ? { lastName: input.lastName.trim() } : {}),
   });
-  if (user.status === 'active') throw new InvitationError(`${user.email} already has an active account; they can sign in or reset their password.`);
-  if (user.status === 'disabled') throw new InvitationError(`${user.email} belongs to a disabled account; enable it before inviting again.`);
+  const refusal = refusalOf(user, input.inviterRole ? { role: input.inviterRole } : null);
+  if (refusal === 'active') throw new InvitationError(`${user.email} already has an active account; they can sign in or reset their password.`, refusal);
+  if (refusal === 'disabled') throw new InvitationError(`${user.email} belongs to a disabled account; enable it before inviting again.`, refusal);
+  if (refusal === 'staff') throw new InvitationError('Only admins may invite moderators and admins', refusal);
   return { user, created };
 }
 
@@ -237,10 +314,8 @@ export async function readInviteCsv(db: Db, inviter: Inviter, text: string): Pro
   const valid: InviteRow[] = [];
   for (const row of candidates) {
     const account = existing.get(row.email);
-    if (account?.status === 'active') problems.push({ line: row.line, column: 'email', message: 'Already has an active account' });
-    else if (account?.status === 'disabled') problems.push({ line: row.line, column: 'email', message: 'Belongs to a disabled account' });
-    else if (account && !mayInviteAs(inviter, account.role))
-      problems.push({ line: row.line, column: 'email', message: 'An invited staff account: only admins may invite it again' });
+    const refusal = account ? refusalOf(account, inviter) : null;
+    if (refusal) problems.push({ line: row.line, column: 'email', message: REFUSAL_PROBLEMS[refusal] });
     else valid.push(row);
   }
   problems.sort((a, b) => a.line - b.line);
@@ -250,30 +325,52 @@ export async function readInviteCsv(db: Db, inviter: Inviter, text: string): Pro
 /**
  * `POST /api/admin/invitations/bulk`: with `dryRun`, the preview (nothing changes); else every
  * valid row is invited — accounts, memberships, audit rows and the queued `invitation.send` jobs
- * in one transaction — and the rows with problems are left out (listed in the answer).
+ * in one transaction, their mails counted against the inviter's allowance (429 refuses them all)
+ * — and the rows with problems are left out (listed in the answer). Each row is checked again
+ * inside the transaction: one whose account was made active, disabled or staff, or whose project
+ * was deleted, since the check is reported among the problems, not invited.
  */
 export async function bulkInvite(
-  deps: { db: Db; jobs: JobSender },
+  deps: { db: Db; jobs: JobSender; clock: Clock },
   input: { inviter: Inviter; text: string; dryRun: boolean; ip: string },
 ): Promise<BulkInviteResult> {
   const read = await readInviteCsv(deps.db, input.inviter, input.text);
   if (input.dryRun || read.valid.length === 0) return { rows: read.rows, valid: read.valid.length, problems: read.problems, dryRun: input.dryRun, invited: 0 };
-  const invited = await deps.db.transaction(async (tx) => {
+  const { invited, late } = await deps.db.transaction(async (tx) => {
+    // The projects named stay until the transaction ends (a delete waits for it).
+    const named = [...new Set(read.valid.flatMap((row) => (row.projectId === null ? [] : [row.projectId])))];
+    const projectsLeft = new Set(
+      named.length === 0 ? [] : (await tx.select({ id: projects.id }).from(projects).where(inArray(projects.id, named)).for('key share')).map((p) => p.id),
+    );
+    const late: InviteCsvProblem[] = [];
     let count = 0;
     for (const row of read.valid) {
-      await inviteInTransaction(tx, deps.jobs, {
-        email: row.email,
-        role: row.role,
-        firstName: row.firstName,
-        lastName: row.lastName,
-        projectId: row.projectId,
-        invitedBy: input.inviter.id,
-        via: 'api',
-        ip: input.ip,
-      });
-      count += 1;
+      if (row.projectId !== null && !projectsLeft.has(row.projectId)) {
+        late.push({ line: row.line, column: 'project', message: 'Unknown project (deleted meanwhile)' });
+        continue;
+      }
+      try {
+        await inviteInTransaction(tx, deps.jobs, {
+          email: row.email,
+          role: row.role,
+          firstName: row.firstName,
+          lastName: row.lastName,
+          projectId: row.projectId,
+          invitedBy: input.inviter.id,
+          inviterRole: input.inviter.role,
+          via: 'api',
+          ip: input.ip,
+        });
+        count += 1;
+      } catch (error) {
+        // Refused before anything of the row was written: the transaction goes on with the next row.
+        if (!(error instanceof InvitationError)) throw error;
+        late.push({ line: row.line, column: 'email', message: REFUSAL_PROBLEMS[error.reason] });
+      }
     }
-    return count;
+    await countInvitationMails(tx, deps.clock, input.inviter.id, count);
+    return { invited: count, late };
   });
-  return { rows: read.rows, valid: read.valid.length, problems: read.problems, dryRun: false, invited };
+  const problems = [...read.problems, ...late].sort((a, b) => a.line - b.line);
+  return { rows: read.rows, valid: invited, problems, dryRun: false, invited };
 }

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { INVITATION_MAIL_LIMIT } from '../../shared/invitations.ts';
 import { MEDIA_LIMITS } from '../../shared/media.ts';
 import type { Db } from '../db/index.ts';
 import { rateLimits } from '../db/schema/index.ts';
@@ -13,33 +14,36 @@ export interface RateLimitRule {
 export interface RateLimitResult {
   allowed: boolean;
   remaining: number;
+  /** Hits counted in the window, these included. */
+  count: number;
   /** Seconds until the window resets (for Retry-After). */
   retryAfterSeconds: number;
 }
 
 /**
- * Counts one hit on a key in a fixed window, atomically in the database so that every API
- * process shares the count.
+ * Counts one hit (or `hits`) on a key in a fixed window, atomically in the database so that every
+ * API process shares the count; `remaining` is what is left after them.
  */
-export async function hitRateLimit(db: Db, clock: Clock, key: string, rule: RateLimitRule): Promise<RateLimitResult> {
+export async function hitRateLimit(db: Db, clock: Clock, key: string, rule: RateLimitRule, hits = 1): Promise<RateLimitResult> {
   const now = clock.now();
   const resetAt = new Date(now.getTime() + rule.windowMs);
   const [row] = await db
     .insert(rateLimits)
-    .values({ key, count: 1, resetAt })
+    .values({ key, count: hits, resetAt })
     .onConflictDoUpdate({
       target: rateLimits.key,
       set: {
-        count: sql`case when ${rateLimits.resetAt} <= ${now.toISOString()}::timestamptz then 1 else ${rateLimits.count} + 1 end`,
+        count: sql`case when ${rateLimits.resetAt} <= ${now.toISOString()}::timestamptz then ${hits}::int else ${rateLimits.count} + ${hits}::int end`,
         resetAt: sql`case when ${rateLimits.resetAt} <= ${now.toISOString()}::timestamptz then ${resetAt.toISOString()}::timestamptz else ${rateLimits.resetAt} end`,
       },
     })
     .returning({ count: rateLimits.count, resetAt: rateLimits.resetAt });
-  const count = row?.count ?? 1;
+  const count = row?.count ?? hits;
   const windowEnd = row?.resetAt ?? resetAt;
   return {
     allowed: count <= rule.limit,
     remaining: Math.max(0, rule.limit - count),
+    count,
     retryAfterSeconds: Math.max(1, Math.ceil((windowEnd.getTime() - now.getTime()) / 1000)),
   };
 }
@@ -105,8 +109,8 @@ export const RATE_LIMITS = {
    * (256 bits) cannot be guessed, this only bounds the work.
    */
   externalWebhooksPerIp: { limit: 1200, windowMs: MINUTE },
-  /** Invitation calls (one, many from a CSV, resend) per staff member: each queues mail. */
-  invitationsPerUser: { limit: 120, windowMs: HOUR },
+  /** Invitation mails (one, each row of a CSV, a resend) per staff member, counted by `services/invitations.ts`. */
+  invitationMailsPerUser: { limit: INVITATION_MAIL_LIMIT.mails, windowMs: INVITATION_MAIL_LIMIT.windowHours * HOUR },
   /** Photo uploads (POST /api/media) per signed-in user; the bytes per day are summed from `media`. */
   mediaUploadsPerUser: { limit: MEDIA_LIMITS.uploadsPerHour, windowMs: HOUR },
 } as const satisfies Record<string, RateLimitRule>;

@@ -307,11 +307,12 @@ export async function adminUserDetail(db: Db, userId: number): Promise<AdminUser
 
 /**
  * `PATCH /api/admin/users/{id}` (docs/product.md §2.5): a new role and/or status, in one
- * transaction with its audit row (`user.update`). Nobody changes their own role or disables
- * themself (409 `self_change`); the last active admin is never demoted or disabled (409
- * `last_admin`: the active admins are locked first, so two admins demoting each other at once
- * leave one); an invited account is enabled by its owner's onboarding, not here (409
- * `not_onboarded`). A role change or a disable ends every session of the user at once; a disable
+ * transaction with its audit row (`user.update`). The active admins are locked first and the
+ * actor must be one of them: an admin demoted or disabled while their request was under way
+ * changes nothing (403 `forbidden`), and two admins demoting each other at once leave one. Nobody
+ * changes their own role or disables themself (409 `self_change`), so another active admin always
+ * stays; the last active admin is never demoted or disabled (409 `last_admin`, kept as a guard).
+ * An invited account is enabled by its owner's onboarding, not here (409 `not_onboarded`). A role change or a disable ends every session of the user at once; a disable
  * also voids their unused links (invitation, reset, email), which the link calls refuse anyway.
  */
 export async function updateUserAccess(
@@ -327,6 +328,8 @@ export async function updateUserAccess(
       .where(and(eq(users.role, 'admin'), eq(users.status, 'active')))
       .orderBy(asc(users.id))
       .for('update');
+    // Checked against the locked rows: a demotion or disable of the actor committed before is seen, one after waits for this.
+    if (!admins.some((admin) => admin.id === input.actorId)) throw new ApiError(403, 'forbidden', 'You do not have access to this');
     const [target] = await tx.select().from(users).where(eq(users.id, input.userId)).for('update');
     if (!target) throw new ApiError(404, 'not_found', 'No such user');
     const role = input.role ?? target.role;
