@@ -276,9 +276,10 @@ describeEachBackend('data-deletion requests for admins', (ctx) => {
     expect(await fieldsOf(await ctx().json('PATCH', '/api/admin/data-deletion-requests/1', { status: 'deleted' }, admin.headers))).toEqual({
       status: ['Invalid enum value'],
     });
-    expect(Object.keys(await fieldsOf(await ctx().json('PATCH', '/api/admin/data-deletion-requests/0', { status: 'completed' }, admin.headers)))).toEqual([
-      'id',
-    ]);
+    // A malformed id is an unknown one (pathId), before the body is read.
+    expect((await errorOf(await ctx().json('PATCH', '/api/admin/data-deletion-requests/0', { status: 'deleted' }, admin.headers), 404)).message).toBe(
+      'No such request',
+    );
     expect((await errorOf(await ctx().json('PATCH', '/api/admin/data-deletion-requests/999999', { status: 'completed' }, admin.headers), 404)).code).toBe(
       'not_found',
     );

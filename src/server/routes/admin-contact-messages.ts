@@ -1,12 +1,14 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import { MESSAGES } from '../../shared/messages.ts';
-import { contactMessageListQuerySchema, idParamSchema } from '../../shared/schemas/admin.ts';
+import { contactMessageListQuerySchema } from '../../shared/schemas/admin.ts';
 import type { AppEnv } from '../context.ts';
-import { clientIp, jsonBody, params, query, signedInUser, staffOnly } from '../http.ts';
+import { check, clientIp, jsonBody, pathId, query, signedInUser, staffOnly } from '../http.ts';
 import { listContactMessages, setHandled } from '../services/contact-messages.ts';
 
 const handledSchema = z.strictObject({ handled: z.boolean({ error: MESSAGES.required }) });
+
+const messageIdOf = (c: Context<AppEnv>) => pathId(c, 'id', 'message');
 
 /** Contact-form messages for moderators and admins: newest first, searchable; mark one handled. */
 export const adminContactMessageRoutes = new Hono<AppEnv>()
@@ -17,10 +19,15 @@ export const adminContactMessageRoutes = new Hono<AppEnv>()
     return c.json(await listContactMessages(c.var.db, query), 200);
   })
 
-  .patch('/:id', params(idParamSchema), jsonBody(handledSchema), async (c) => {
-    const user = signedInUser(c.var.user);
-    const { id } = c.req.valid('param');
-    const { handled } = c.req.valid('json');
-    const message = await setHandled(c.var.db, c.var.deps.clock, id, handled, { actorId: user.id, ip: clientIp(c) });
-    return c.json({ message }, 200);
-  });
+  .patch(
+    '/:id',
+    check(async (c) => messageIdOf(c)),
+    jsonBody(handledSchema),
+    async (c) => {
+      const user = signedInUser(c.var.user);
+      const id = messageIdOf(c);
+      const { handled } = c.req.valid('json');
+      const message = await setHandled(c.var.db, c.var.deps.clock, id, handled, { actorId: user.id, ip: clientIp(c) });
+      return c.json({ message }, 200);
+    },
+  );

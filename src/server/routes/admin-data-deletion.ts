@@ -1,9 +1,11 @@
-import { Hono } from 'hono';
-import { dataDeletionListQuerySchema, idParamSchema } from '../../shared/schemas/admin.ts';
+import { Hono, type Context } from 'hono';
+import { dataDeletionListQuerySchema } from '../../shared/schemas/admin.ts';
 import { dataDeletionUpdateSchema } from '../../shared/schemas/data-deletion.ts';
 import type { AppEnv } from '../context.ts';
-import { adminOnly, clientIp, jsonBody, params, query, signedInUser } from '../http.ts';
+import { adminOnly, check, clientIp, jsonBody, pathId, query, signedInUser } from '../http.ts';
 import { closeRequest, listRequests, requestView } from '../services/data-deletion.ts';
+
+const requestIdOf = (c: Context<AppEnv>) => pathId(c, 'id', 'request');
 
 /**
  * Data-deletion requests for admins. Completing one only records that the data was deleted (by
@@ -17,10 +19,15 @@ export const adminDataDeletionRoutes = new Hono<AppEnv>()
     return c.json(await listRequests(c.var.db, query), 200);
   })
 
-  .patch('/:id', params(idParamSchema), jsonBody(dataDeletionUpdateSchema), async (c) => {
-    const admin = signedInUser(c.var.user);
-    const { id } = c.req.valid('param');
-    const { status } = c.req.valid('json');
-    const updated = await closeRequest(c.var.db, c.var.deps, id, status, { actorId: admin.id, ip: clientIp(c) });
-    return c.json({ request: requestView(updated) }, 200);
-  });
+  .patch(
+    '/:id',
+    check(async (c) => requestIdOf(c)),
+    jsonBody(dataDeletionUpdateSchema),
+    async (c) => {
+      const admin = signedInUser(c.var.user);
+      const id = requestIdOf(c);
+      const { status } = c.req.valid('json');
+      const updated = await closeRequest(c.var.db, c.var.deps, id, status, { actorId: admin.id, ip: clientIp(c) });
+      return c.json({ request: requestView(updated) }, 200);
+    },
+  );

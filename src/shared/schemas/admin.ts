@@ -27,12 +27,3 @@ export const dataDeletionListQuerySchema = listQuerySchema(DATA_DELETION_LIST_SO
   status: z.enum(DATA_DELETION_STATUSES, { error: MESSAGES.invalidEnumValue }).optional(),
 });
 export type DataDeletionListQuery = z.output<typeof dataDeletionListQuerySchema>;
-
-/** A numeric id in a path (`/api/admin/…/:id`). */
-export const idParamSchema = z.object({
-  id: z.coerce
-    .number({ error: 'Must be a positive integer' })
-    .int('Must be a positive integer')
-    .min(1, 'Must be a positive integer')
-    .max(2_147_483_647, 'Must be a positive integer'),
-});
