@@ -9,6 +9,8 @@ import { listContactMessages, setHandled } from '../services/contact-messages.ts
 const handledSchema = z.strictObject({ handled: z.boolean({ error: MESSAGES.required }) });
 
 const messageIdOf = (c: Context<AppEnv>) => pathId(c, 'id', 'message');
+/** A malformed id is 404 before the body is read. */
+const messageIdChecked = async (c: Context<AppEnv>) => messageIdOf(c);
 
 /** Contact-form messages for moderators and admins: newest first, searchable; mark one handled. */
 export const adminContactMessageRoutes = new Hono<AppEnv>()
@@ -19,15 +21,10 @@ export const adminContactMessageRoutes = new Hono<AppEnv>()
     return c.json(await listContactMessages(c.var.db, query), 200);
   })
 
-  .patch(
-    '/:id',
-    check(async (c) => messageIdOf(c)),
-    jsonBody(handledSchema),
-    async (c) => {
-      const user = signedInUser(c.var.user);
-      const id = messageIdOf(c);
-      const { handled } = c.req.valid('json');
-      const message = await setHandled(c.var.db, c.var.deps.clock, id, handled, { actorId: user.id, ip: clientIp(c) });
-      return c.json({ message }, 200);
-    },
-  );
+  .patch('/:id', check(messageIdChecked), jsonBody(handledSchema), async (c) => {
+    const user = signedInUser(c.var.user);
+    const id = messageIdOf(c);
+    const { handled } = c.req.valid('json');
+    const message = await setHandled(c.var.db, c.var.deps.clock, id, handled, { actorId: user.id, ip: clientIp(c) });
+    return c.json({ message }, 200);
+  });

@@ -6,6 +6,8 @@ import { adminOnly, check, clientIp, jsonBody, pathId, query, signedInUser } fro
 import { closeRequest, listRequests, requestView } from '../services/data-deletion.ts';
 
 const requestIdOf = (c: Context<AppEnv>) => pathId(c, 'id', 'request');
+/** A malformed id is 404 before the body is read. */
+const requestIdChecked = async (c: Context<AppEnv>) => requestIdOf(c);
 
 /**
  * Data-deletion requests for admins. Completing one only records that the data was deleted (by
@@ -19,15 +21,10 @@ export const adminDataDeletionRoutes = new Hono<AppEnv>()
     return c.json(await listRequests(c.var.db, query), 200);
   })
 
-  .patch(
-    '/:id',
-    check(async (c) => requestIdOf(c)),
-    jsonBody(dataDeletionUpdateSchema),
-    async (c) => {
-      const admin = signedInUser(c.var.user);
-      const id = requestIdOf(c);
-      const { status } = c.req.valid('json');
-      const updated = await closeRequest(c.var.db, c.var.deps, id, status, { actorId: admin.id, ip: clientIp(c) });
-      return c.json({ request: requestView(updated) }, 200);
-    },
-  );
+  .patch('/:id', check(requestIdChecked), jsonBody(dataDeletionUpdateSchema), async (c) => {
+    const admin = signedInUser(c.var.user);
+    const id = requestIdOf(c);
+    const { status } = c.req.valid('json');
+    const updated = await closeRequest(c.var.db, c.var.deps, id, status, { actorId: admin.id, ip: clientIp(c) });
+    return c.json({ request: requestView(updated) }, 200);
+  });
