@@ -7,18 +7,15 @@
 import { useEffect, useState } from 'react';
 import { PROJECT_STATUSES, type AdminProject, type AdminProjectListItem, type ProjectStatus } from '../../../shared/projects.ts';
 import { apiSend, withQuery } from '../../../platform/api.ts';
-import { useApiForm } from '../../../lib/use-api-form.ts';
 import { navigateTo } from '../../../lib/navigation.ts';
 import { useResource } from '../../../lib/resource.ts';
-import { handleSessionLost } from '../../../lib/session.ts';
 import { cn } from '../../../lib/utils.ts';
 import { Failed } from '../../../components/states/Failed.tsx';
 import { Loading } from '../../../components/states/Loading.tsx';
-import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog.tsx';
 import { Bone } from '../../../components/ui/skeleton.tsx';
 import { FilterSelect, ListFooter, PER_PAGE, SearchForm, Section } from '../admin-kit.tsx';
+import { FormDialog, useDialogForm } from '../form-dialog.tsx';
 import { dayRange, ProjectStatusBadge } from './kit.tsx';
 import { PROJECT_STATUS_LABELS } from './logic.ts';
 import { PROJECT_FIELD_NAMES, ProjectFields, type ProjectValues } from './ProjectFields.tsx';
@@ -181,51 +178,27 @@ function ProjectRowsSkeleton() {
 
 /** "New project": the details, then the project's page. Projects start as drafts. */
 export function NewProjectDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
-  const {
-    onSubmit,
-    alert,
-    setAlert,
-    register,
-    reset,
-    formState: { errors, isSubmitting },
-  } = useApiForm<ProjectValues>({
-    schema: () => import('../../../shared/schemas/projects.ts').then((m) => m.projectCreateSchema),
-    defaultValues: { name: '', client: '', description: '', startsAt: null, endsAt: null },
-    fields: PROJECT_FIELD_NAMES,
-    describeError: (error) => (handleSessionLost(error) ? null : undefined),
-    submit: async (values) => {
-      const project = await apiSend<AdminProject>('POST', '/api/admin/projects', values);
-      await navigateTo(`/admin/projects/${project.id}`);
+  const form = useDialogForm<ProjectValues>(
+    { open, onOpenChange },
+    {
+      schema: () => import('../../../shared/schemas/projects.ts').then((m) => m.projectCreateSchema),
+      defaultValues: { name: '', client: '', description: '', startsAt: null, endsAt: null },
+      fields: PROJECT_FIELD_NAMES,
+      submit: async (values) => {
+        const project = await apiSend<AdminProject>('POST', '/api/admin/projects', values);
+        await navigateTo(`/admin/projects/${project.id}`);
+      },
     },
-  });
-
-  useEffect(() => {
-    if (!open) {
-      reset();
-      setAlert(null);
-    }
-  }, [open, reset, setAlert]);
-
+  );
   return (
-    <Dialog open={open} onOpenChange={(next) => !isSubmitting && onOpenChange(next)}>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>New project</DialogTitle>
-          <DialogDescription>It starts as a draft: members see it once you make it live.</DialogDescription>
-        </DialogHeader>
-        <form noValidate onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-5">
-          {alert && <Alert variant="destructive">{alert}</Alert>}
-          <ProjectFields register={register} errors={errors} idPrefix="new-project" />
-          <DialogFooter>
-            <Button variant="outline" onClick={() => onOpenChange(false)} disabled={isSubmitting}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={isSubmitting}>
-              Create project
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
+    <FormDialog
+      form={form}
+      title="New project"
+      description="It starts as a draft: members see it once you make it live."
+      submitLabel="Create project"
+      className="gap-5"
+    >
+      <ProjectFields register={form.register} errors={form.formState.errors} idPrefix="new-project" />
+    </FormDialog>
   );
 }

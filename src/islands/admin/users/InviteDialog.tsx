@@ -3,21 +3,17 @@
  * and a project to join. The invitation mail goes out through the job queue; an address that
  * already has an account is said plainly.
  */
-import { useEffect, useId } from 'react';
+import { useId } from 'react';
 import { ROLES, type Role } from '../../../shared/roles.ts';
 import type { InvitationResult } from '../../../shared/users.ts';
 import { apiSend } from '../../../platform/api.ts';
-import { useApiForm } from '../../../lib/use-api-form.ts';
-import { handleSessionLost } from '../../../lib/session.ts';
 import { ROLE_LABELS } from '../../../lib/user.ts';
 import { toast } from '../../../stores/toasts.ts';
-import { Alert } from '../../../components/ui/alert.tsx';
-import { Button } from '../../../components/ui/button.tsx';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog.tsx';
 import { FormField } from '../../../components/ui/form-field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
 import { Label } from '../../../components/ui/label.tsx';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select.tsx';
+import { FormDialog, useDialogForm } from '../form-dialog.tsx';
 import type { ProjectOption } from './parts.tsx';
 
 interface InviteValues {
@@ -46,110 +42,90 @@ export function InviteDialog({
 }) {
   const roleId = useId();
   const projectId = useId();
+  const form = useDialogForm<InviteValues>(
+    { open, onOpenChange },
+    {
+      schema: () => import('../../../shared/schemas/users.ts').then((m) => m.invitationSchema),
+      defaultValues: DEFAULTS,
+      submit: async (values) => {
+        const body = { ...values, firstName: values.firstName || undefined, lastName: values.lastName || undefined };
+        const done = await apiSend<InvitationResult>('POST', '/api/admin/invitations', body);
+        toast({ title: done.created ? `Invitation sent to ${done.user.email}` : `${done.user.email} was invited again` });
+        onInvited();
+        onOpenChange(false);
+      },
+    },
+  );
   const {
-    onSubmit,
-    alert,
-    setAlert,
     register,
-    reset,
     watch,
     setValue,
-    formState: { errors, isSubmitting },
-  } = useApiForm<InviteValues>({
-    schema: () => import('../../../shared/schemas/users.ts').then((m) => m.invitationSchema),
-    defaultValues: DEFAULTS,
-    describeError: (error) => (handleSessionLost(error) ? null : undefined),
-    submit: async (values) => {
-      const body = { ...values, firstName: values.firstName || undefined, lastName: values.lastName || undefined };
-      const done = await apiSend<InvitationResult>('POST', '/api/admin/invitations', body);
-      toast({ title: done.created ? `Invitation sent to ${done.user.email}` : `${done.user.email} was invited again` });
-      onInvited();
-      onOpenChange(false);
-    },
-  });
-
-  useEffect(() => {
-    if (!open) {
-      reset(DEFAULTS);
-      setAlert(null);
-    }
-  }, [open, reset, setAlert]);
+    formState: { errors },
+  } = form;
 
   const chosenRole = watch('role');
   const chosenProject = watch('projectId');
   const roles = role === 'admin' ? ROLES : (['participant'] as const);
 
   return (
-    <Dialog open={open} onOpenChange={(next) => !isSubmitting && onOpenChange(next)}>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Invite someone</DialogTitle>
-          <DialogDescription>They get an email with a link to set their password (valid for 7 days).</DialogDescription>
-        </DialogHeader>
-        <form noValidate onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-4">
-          {alert && <Alert variant="destructive">{alert}</Alert>}
-          <FormField id="invite-email" label="Email" error={errors.email?.message}>
-            {(control) => <Input {...control} type="email" autoComplete="off" {...register('email')} />}
-          </FormField>
-          <div className="grid gap-4 sm:grid-cols-2">
-            <FormField id="invite-first-name" label="First name" hint="(optional)" error={errors.firstName?.message}>
-              {(control) => <Input {...control} autoComplete="off" {...register('firstName')} />}
-            </FormField>
-            <FormField id="invite-last-name" label="Last name" hint="(optional)" error={errors.lastName?.message}>
-              {(control) => <Input {...control} autoComplete="off" {...register('lastName')} />}
-            </FormField>
-          </div>
-          <div className="grid gap-4 sm:grid-cols-2">
-            <div className="flex flex-col gap-2">
-              <Label htmlFor={roleId}>Role</Label>
-              <Select value={chosenRole} onValueChange={(value) => setValue('role', value as Role)} disabled={roles.length === 1}>
-                <SelectTrigger id={roleId} aria-describedby={roles.length === 1 ? `${roleId}-note` : undefined}>
-                  <SelectValue />
-                </SelectTrigger>
-                <SelectContent>
-                  {roles.map((value) => (
-                    <SelectItem key={value} value={value}>
-                      {ROLE_LABELS[value]}
-                    </SelectItem>
-                  ))}
-                </SelectContent>
-              </Select>
-              {roles.length === 1 && (
-                <p id={`${roleId}-note`} className="text-xs text-muted-foreground">
-                  Only admins can invite moderators and admins.
-                </p>
-              )}
-            </div>
-            <div className="flex flex-col gap-2">
-              <Label htmlFor={projectId}>Project</Label>
-              <Select
-                value={chosenProject === null ? 'none' : String(chosenProject)}
-                onValueChange={(value) => setValue('projectId', value === 'none' ? null : Number(value))}
-              >
-                <SelectTrigger id={projectId}>
-                  <SelectValue />
-                </SelectTrigger>
-                <SelectContent>
-                  <SelectItem value="none">No project</SelectItem>
-                  {projects.map((project) => (
-                    <SelectItem key={project.id} value={String(project.id)}>
-                      {project.name}
-                    </SelectItem>
-                  ))}
-                </SelectContent>
-              </Select>
-            </div>
-          </div>
-          <DialogFooter>
-            <Button variant="outline" onClick={() => onOpenChange(false)} disabled={isSubmitting}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={isSubmitting}>
-              Send invitation
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
+    <FormDialog
+      form={form}
+      title="Invite someone"
+      description="They get an email with a link to set their password (valid for 7 days)."
+      submitLabel="Send invitation"
+    >
+      <FormField id="invite-email" label="Email" error={errors.email?.message}>
+        {(control) => <Input {...control} type="email" autoComplete="off" {...register('email')} />}
+      </FormField>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <FormField id="invite-first-name" label="First name" hint="(optional)" error={errors.firstName?.message}>
+          {(control) => <Input {...control} autoComplete="off" {...register('firstName')} />}
+        </FormField>
+        <FormField id="invite-last-name" label="Last name" hint="(optional)" error={errors.lastName?.message}>
+          {(control) => <Input {...control} autoComplete="off" {...register('lastName')} />}
+        </FormField>
+      </div>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <div className="flex flex-col gap-2">
+          <Label htmlFor={roleId}>Role</Label>
+          <Select value={chosenRole} onValueChange={(value) => setValue('role', value as Role)} disabled={roles.length === 1}>
+            <SelectTrigger id={roleId} aria-describedby={roles.length === 1 ? `${roleId}-note` : undefined}>
+              <SelectValue />
+            </SelectTrigger>
+            <SelectContent>
+              {roles.map((value) => (
+                <SelectItem key={value} value={value}>
+                  {ROLE_LABELS[value]}
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
+          {roles.length === 1 && (
+            <p id={`${roleId}-note`} className="text-xs text-muted-foreground">
+              Only admins can invite moderators and admins.
+            </p>
+          )}
+        </div>
+        <div className="flex flex-col gap-2">
+          <Label htmlFor={projectId}>Project</Label>
+          <Select
+            value={chosenProject === null ? 'none' : String(chosenProject)}
+            onValueChange={(value) => setValue('projectId', value === 'none' ? null : Number(value))}
+          >
+            <SelectTrigger id={projectId}>
+              <SelectValue />
+            </SelectTrigger>
+            <SelectContent>
+              <SelectItem value="none">No project</SelectItem>
+              {projects.map((project) => (
+                <SelectItem key={project.id} value={String(project.id)}>
+                  {project.name}
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
+        </div>
+      </div>
+    </FormDialog>
   );
 }
