@@ -19,6 +19,8 @@ export interface UploadInit {
   signal?: AbortSignal;
   /** Extra request headers (e.g. Accept). */
   headers?: Readonly<Record<string, string>>;
+  /** The sentence of a refusal whose answer says none (a proxy's HTML page); else `api()`'s. */
+  refusedMessage?: string;
 }
 
 /** A file answer: its bytes, its file name (from Content-Disposition) and its headers. */
@@ -56,20 +58,24 @@ function send(method: 'POST' | 'PUT', path: string, body: FormData | Blob | stri
       xhr.onprogress = (event) => report({ phase: 'download', loaded: event.loaded, total: event.lengthComputable ? event.total : null });
     }
     xhr.onload = () => resolve(xhr);
-    xhr.onerror = () => reject(networkError());
-    xhr.onabort = () => reject(new DOMException('The upload was cancelled', 'AbortError'));
-    if (init.signal) {
-      if (init.signal.aborted) {
-        reject(new DOMException('The upload was cancelled', 'AbortError'));
-        return;
-      }
-      init.signal.addEventListener('abort', () => xhr.abort(), { once: true });
-    }
-    xhr.send(body);
+    start(xhr, body, init.signal, reject);
   });
 }
 
-async function refusal(xhr: XMLHttpRequest): Promise<Error> {
+/** Sends the request: a network failure rejects with the ApiError `api()` gives, a cancel (or a signal already aborted) with an AbortError. */
+function start(xhr: XMLHttpRequest, body: FormData | Blob | string, signal: AbortSignal | undefined, reject: (reason: unknown) => void): void {
+  const cancelled = () => new DOMException('The upload was cancelled', 'AbortError');
+  xhr.onerror = () => reject(networkError());
+  xhr.onabort = () => reject(cancelled());
+  if (signal?.aborted) {
+    reject(cancelled());
+    return;
+  }
+  signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+  xhr.send(body);
+}
+
+async function refusal(xhr: XMLHttpRequest, refusedMessage: string | undefined): Promise<Error> {
   const text = typeof xhr.response === 'string' ? xhr.response : xhr.response instanceof Blob ? await xhr.response.text() : '';
   let data: unknown;
   try {
@@ -77,13 +83,16 @@ async function refusal(xhr: XMLHttpRequest): Promise<Error> {
   } catch {
     data = undefined;
   }
+  const error: Record<string, unknown> =
+    typeof data === 'object' && data !== null && 'error' in data && typeof data.error === 'object' ? { ...data.error } : {};
+  if (refusedMessage && (typeof error.message !== 'string' || error.message === '')) data = { error: { ...error, message: refusedMessage } };
   return apiErrorOf(xhr.status, data, text, xhr.getResponseHeader('Retry-After'));
 }
 
 /** POSTs a body (usually multipart) and reads the JSON answer, reporting progress. */
 export async function uploadForJson<T>(path: string, body: FormData | Blob | string, init: UploadInit = {}): Promise<T> {
   const xhr = await send('POST', path, body, 'json', { ...init, headers: { Accept: 'application/json', ...init.headers } });
-  if (xhr.status < 200 || xhr.status >= 300) throw await refusal(xhr);
+  if (xhr.status < 200 || xhr.status >= 300) throw await refusal(xhr, init.refusedMessage);
   try {
     return JSON.parse(String(xhr.response)) as T;
   } catch {
@@ -94,7 +103,7 @@ export async function uploadForJson<T>(path: string, body: FormData | Blob | str
 /** POSTs a body and reads a file answer, reporting progress both ways. */
 export async function uploadForFile(path: string, body: FormData | Blob | string, init: UploadInit = {}): Promise<FileAnswer> {
   const xhr = await send('POST', path, body, 'blob', init);
-  if (xhr.status < 200 || xhr.status >= 300) throw await refusal(xhr);
+  if (xhr.status < 200 || xhr.status >= 300) throw await refusal(xhr, init.refusedMessage);
   return {
     blob: xhr.response as Blob,
     fileName: dispositionFileName(xhr.getResponseHeader('Content-Disposition')),
@@ -164,7 +173,7 @@ export function uploadForNdjson<T>(path: string, body: FormData | Blob | string,
     xhr.onprogress = () => readLines(false);
     xhr.onload = () => {
       if (xhr.status < 200 || xhr.status >= 300) {
-        void refusal(xhr).then(reject);
+        void refusal(xhr, init.refusedMessage).then(reject);
         return;
       }
       readLines(true);
@@ -173,15 +182,6 @@ export function uploadForNdjson<T>(path: string, body: FormData | Blob | string,
       else if (last) reject(apiErrorOf(last.status, { error: last.error }, JSON.stringify(last), null));
       else reject(apiErrorOf(xhr.status, undefined, xhr.responseText, null));
     };
-    xhr.onerror = () => reject(networkError());
-    xhr.onabort = () => reject(new DOMException('The upload was cancelled', 'AbortError'));
-    if (init.signal) {
-      if (init.signal.aborted) {
-        reject(new DOMException('The upload was cancelled', 'AbortError'));
-        return;
-      }
-      init.signal.addEventListener('abort', () => xhr.abort(), { once: true });
-    }
-    xhr.send(body);
+    start(xhr, body, init.signal, reject);
   });
 }

@@ -2,6 +2,8 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useResource, type Load } from '../../lib/resource.ts';
 import { cn } from '../../lib/utils.ts';
+import { formatBytes } from '../../lib/ui-kit/bytes.ts';
+import type { TransferProgress } from '../../platform/upload.ts';
 import { Failed } from '../../components/states/Failed.tsx';
 import { Loading } from '../../components/states/Loading.tsx';
 import { Button, type ButtonProps } from '../../components/ui/button.tsx';
@@ -354,4 +356,24 @@ export function FileProblemsTable({ problems }: { problems: readonly { line: num
       </table>
     </TableScroller>
   );
+}
+
+/** What the bulk tools' progress bar says of a file sent or received (`platform/upload.ts`). */
+export interface TransferWords {
+  /** Before the first progress event. */
+  starting: string;
+  /** Once the request is all sent (or, without `uploads`, while it is sent), until the answer comes. */
+  waiting: string;
+  /** The upload's own bytes are worth showing (a file the admin chose). */
+  uploads?: boolean;
+}
+
+/** The `Progress` props of a transfer: its phase, how far (when the size is known) and the bytes so far. */
+export function transferProgress(progress: TransferProgress | null, words: TransferWords): { label: string; value: number | null; detail: string | undefined } {
+  if (!progress) return { label: words.starting, value: null, detail: undefined };
+  const sent = progress.total !== null && progress.loaded >= progress.total;
+  if (progress.phase === 'upload' && (!words.uploads || sent)) return { label: words.waiting, value: null, detail: undefined };
+  const label = progress.phase === 'upload' ? 'Uploading' : 'Downloading';
+  if (progress.total === null) return { label, value: null, detail: formatBytes(progress.loaded, 1) };
+  return { label, value: (progress.loaded / progress.total) * 100, detail: `${formatBytes(progress.loaded, 1)} of ${formatBytes(progress.total, 1)}` };
 }

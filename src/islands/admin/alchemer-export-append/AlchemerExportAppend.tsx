@@ -23,6 +23,7 @@ import { errorMessage } from '../../../lib/form-errors.ts';
 import { handleSessionLost } from '../../../lib/session.ts';
 import { useAuth } from '../../../lib/use-auth.ts';
 import { cn } from '../../../lib/utils.ts';
+import { formatBytes } from '../../../lib/ui-kit/bytes.ts';
 import { saveBlob, uploadForFile, uploadForJson, type TransferProgress } from '../../../platform/upload.ts';
 import { Loading } from '../../../components/states/Loading.tsx';
 import { Alert } from '../../../components/ui/alert.tsx';
@@ -32,7 +33,7 @@ import { HiddenFileInput } from '../../../components/ui/hidden-file-input.tsx';
 import { Label } from '../../../components/ui/label.tsx';
 import { Progress } from '../../../components/ui/progress.tsx';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select.tsx';
-import { Section } from '../admin-kit.tsx';
+import { Section, transferProgress, type TransferWords } from '../admin-kit.tsx';
 
 const PREVIEW_PATH = '/api/admin/tools/alchemer-export-append/preview';
 const APPEND_PATH = '/api/admin/tools/alchemer-export-append';
@@ -48,17 +49,7 @@ type Step =
 
 const number = (n: number) => n.toLocaleString('en');
 const plural = (n: number, one: string, many: string) => `${number(n)} ${n === 1 ? one : many}`;
-const megabytes = (bytes: number) =>
-  bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / 1024 / 1024).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MB`;
-
-function transferDetail(progress: TransferProgress | null): { label: string; value: number | null; detail: string | undefined } {
-  if (!progress) return { label: 'Starting…', value: null, detail: undefined };
-  const verb = progress.phase === 'upload' ? 'Uploading' : 'Downloading';
-  if (progress.total === null) return { label: verb, value: null, detail: megabytes(progress.loaded) };
-  if (progress.phase === 'upload' && progress.loaded >= progress.total)
-    return { label: 'Reading the file and matching participants…', value: null, detail: undefined };
-  return { label: verb, value: (progress.loaded / progress.total) * 100, detail: `${megabytes(progress.loaded)} of ${megabytes(progress.total)}` };
-}
+const TRANSFER_WORDS: TransferWords = { starting: 'Starting…', waiting: 'Reading the file and matching participants…', uploads: true };
 
 /** The columns to choose from: each name once (the first of a repeated name is the one read). */
 function choosableColumns(columns: readonly ExportColumn[]): ExportColumn[] {
@@ -97,7 +88,7 @@ function AppendTool() {
     if (!file) return;
     setAlert(null);
     if (file.size > ALCHEMER_APPEND_LIMITS.maxBytes) {
-      setAlert(`${file.name} is larger than ${megabytes(ALCHEMER_APPEND_LIMITS.maxBytes)}: export fewer responses or columns from Alchemer.`);
+      setAlert(`${file.name} is larger than ${formatBytes(ALCHEMER_APPEND_LIMITS.maxBytes, 1)}: export fewer responses or columns from Alchemer.`);
       return;
     }
     setStep({ kind: 'previewing', file, progress: null });
@@ -175,13 +166,13 @@ function AppendTool() {
           )}
         >
           <p className="text-sm text-muted-foreground">
-            {step.kind === 'choose' ? 'Drop the export here, or' : `${step.file.name} (${megabytes(step.file.size)})`}
+            {step.kind === 'choose' ? 'Drop the export here, or' : `${step.file.name} (${formatBytes(step.file.size, 1)})`}
           </p>
           <Button variant={step.kind === 'choose' ? 'default' : 'outline'} onClick={() => input.current?.click()} disabled={busy}>
             {step.kind === 'choose' ? 'Choose the export file' : 'Choose another file'}
           </Button>
         </div>
-        {step.kind === 'previewing' && <Progress {...transferDetail(step.progress)} />}
+        {step.kind === 'previewing' && <Progress {...transferProgress(step.progress, TRANSFER_WORDS)} />}
       </Section>
 
       {preview && step.kind !== 'choose' && step.kind !== 'previewing' && (
@@ -264,7 +255,7 @@ function AppendTool() {
                 Download appended file
               </Button>
             </div>
-            {step.kind === 'appending' && <Progress {...transferDetail(step.progress)} />}
+            {step.kind === 'appending' && <Progress {...transferProgress(step.progress, TRANSFER_WORDS)} />}
           </div>
         </Section>
       )}

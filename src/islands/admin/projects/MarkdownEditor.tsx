@@ -6,7 +6,7 @@
  */
 import { useId, useRef, useState, type Ref } from 'react';
 import { MEDIA_ACCEPT, MEDIA_LIMITS, MEDIA_MESSAGES, type MediaUploaded } from '../../../shared/media.ts';
-import { ApiError } from '../../../platform/api.ts';
+import { uploadForJson } from '../../../platform/upload.ts';
 import { errorMessage } from '../../../lib/form-errors.ts';
 import { handleSessionLost } from '../../../lib/session.ts';
 import { Markdown } from '../../../components/forms/Markdown.tsx';
@@ -20,28 +20,10 @@ import { Textarea } from '../../../components/ui/textarea.tsx';
 import { insertAt } from './markdown-insert.ts';
 
 /** Uploads one file as multipart `file`; the API's error message when it refuses. */
-export async function uploadMedia(file: File): Promise<MediaUploaded> {
+export function uploadMedia(file: File): Promise<MediaUploaded> {
   const body = new FormData();
   body.append('file', file);
-  let response: Response;
-  try {
-    response = await fetch('/api/media', { method: 'POST', body, credentials: 'include', headers: { Accept: 'application/json' } });
-  } catch {
-    throw new ApiError(0, 'network_error', 'We could not reach Fieldwork. Check your connection and try again.');
-  }
-  const text = await response.text();
-  let data: unknown = null;
-  try {
-    data = text ? (JSON.parse(text) as unknown) : null;
-  } catch {
-    data = null;
-  }
-  if (!response.ok) {
-    const error = (data as { error?: { code?: unknown; message?: unknown } } | null)?.error;
-    const message = typeof error?.message === 'string' && error.message ? error.message : 'The picture could not be uploaded. Please try again.';
-    throw new ApiError(response.status, typeof error?.code === 'string' ? error.code : `http_${response.status}`, message, {}, null, text || null);
-  }
-  return data as MediaUploaded;
+  return uploadForJson<MediaUploaded>('/api/media', body, { refusedMessage: 'The picture could not be uploaded. Please try again.' });
 }
 
 export function MarkdownEditor({

@@ -40,7 +40,7 @@ import { Input } from '../../../components/ui/input.tsx';
 import { Progress } from '../../../components/ui/progress.tsx';
 import { RadioCard, RadioCardGroup } from '../../../components/ui/radio-card.tsx';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select.tsx';
-import { Section } from '../admin-kit.tsx';
+import { Section, transferProgress, type TransferWords } from '../admin-kit.tsx';
 
 const EXPORT_PATH = '/api/admin/tools/export-reviews';
 const HISTORY_PATH = '/api/admin/tools/export-reviews/history';
@@ -60,13 +60,7 @@ interface ProjectOption {
 }
 
 const number = (n: number) => n.toLocaleString('en');
-const megabytes = (bytes: number) => (bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`);
-
-function downloadProgress(progress: TransferProgress | null): { label: string; value: number | null; detail: string | undefined } {
-  if (!progress || progress.phase === 'upload') return { label: 'Preparing the file…', value: null, detail: undefined };
-  if (progress.total === null) return { label: 'Downloading', value: null, detail: megabytes(progress.loaded) };
-  return { label: 'Downloading', value: (progress.loaded / progress.total) * 100, detail: `${megabytes(progress.loaded)} of ${megabytes(progress.total)}` };
-}
+const TRANSFER_WORDS: TransferWords = { starting: 'Preparing the file…', waiting: 'Preparing the file…' };
 
 export default function ReviewExport() {
   const auth = useAuth();
@@ -377,7 +371,7 @@ function ExportTool() {
               Download
             </Button>
           </div>
-          {busy === 'download' && <Progress {...downloadProgress(progress)} />}
+          {busy === 'download' && <Progress {...transferProgress(progress, TRANSFER_WORDS)} />}
           {done && (
             <p className="text-sm text-muted-foreground" role="status">
               {done}
