@@ -49,13 +49,7 @@ function valuesOf(user: AccountUser): AddressValues {
 
 function AddressForm({ user, onSaved }: { user: AccountUser; onSaved: (user: AccountUser) => void }) {
   const list = useCountries();
-  const {
-    register,
-    onSubmit,
-    alert,
-    saved,
-    formState: { errors, isSubmitting },
-  } = useAccountForm<AddressValues>({
+  const form = useAccountForm<AddressValues>({
     schema: () => import('../../shared/schemas/account.ts').then((m) => m.addressSchema),
     user,
     valuesOf,
@@ -65,15 +59,11 @@ function AddressForm({ user, onSaved }: { user: AccountUser; onSaved: (user: Acc
     savedMessage: 'Your address is saved.',
     onSaved,
   });
+  const { register } = form;
+  const { errors } = form.formState;
 
   return (
-    <EditCard
-      description="Where we can send you rewards and research materials. Only our team sees it."
-      onSubmit={onSubmit}
-      submitting={isSubmitting}
-      saved={saved}
-      alert={alert}
-    >
+    <EditCard description="Where we can send you rewards and research materials. Only our team sees it." form={form}>
       <FormField id="address-line1" label="Address line 1" description="Street and house number" error={errors.line1?.message}>
         {(c) => <Input {...c} autoComplete="address-line1" {...register('line1')} />}
       </FormField>

@@ -1,25 +1,31 @@
-import type { ComponentProps, ReactNode } from 'react';
+import type { BaseSyntheticEvent, ReactNode } from 'react';
 import { FormAlert } from '../../components/FormAlert.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader } from '../../components/ui/card.tsx';
 
-interface EditCardProps {
-  description: ReactNode;
-  onSubmit: ComponentProps<'form'>['onSubmit'];
-  submitting: boolean;
+/** What the card reads of the page's form (`useAccountForm`). */
+interface EditForm {
+  onSubmit: (event?: BaseSyntheticEvent) => Promise<void>;
+  alert: string | null;
   /** The success message after a save, or null. */
   saved: string | null;
-  alert: string | null;
+  formState: { isSubmitting: boolean };
+}
+
+interface EditCardProps {
+  description: ReactNode;
+  form: EditForm;
   submitLabel?: string;
   children: ReactNode;
 }
 
 /** The frame of an account edit page: description, messages, fields, Save and Back. */
-export function EditCard({ description, onSubmit, submitting, saved, alert, submitLabel = 'Save changes', children }: EditCardProps) {
+export function EditCard({ description, form, submitLabel = 'Save changes', children }: EditCardProps) {
+  const { saved, alert } = form;
   return (
     <Card className="max-w-2xl">
-      <form noValidate onSubmit={onSubmit}>
+      <form noValidate onSubmit={(event) => void form.onSubmit(event)}>
         <CardHeader>
           <CardDescription className="text-base">{description}</CardDescription>
         </CardHeader>
@@ -36,7 +42,7 @@ export function EditCard({ description, onSubmit, submitting, saved, alert, subm
           <Button asChild variant="ghost">
             <a href="/account">Cancel</a>
           </Button>
-          <Button type="submit" loading={submitting}>
+          <Button type="submit" loading={form.formState.isSubmitting}>
             {submitLabel}
           </Button>
         </CardFooter>

@@ -75,16 +75,7 @@ export default function PreferencesScreen() {
 }
 
 function PreferencesForm({ user, onSaved }: { user: AccountUser; onSaved: (user: AccountUser) => void }) {
-  const {
-    control,
-    onSubmit,
-    alert,
-    saved,
-    formState: { errors, isSubmitting },
-    getValues,
-    setValue,
-    watch,
-  } = useAccountForm<PreferencesInput>({
+  const form = useAccountForm<PreferencesInput>({
     schema: () => import('../../shared/schemas/account.ts').then((m) => m.preferencesSchema),
     user,
     valuesOf: (u) => preferencesFormValues(u.preferences),
@@ -94,6 +85,13 @@ function PreferencesForm({ user, onSaved }: { user: AccountUser; onSaved: (user:
     savedMessage: 'Your preferences are saved.',
     onSaved,
   });
+  const {
+    control,
+    formState: { errors },
+    getValues,
+    setValue,
+    watch,
+  } = form;
   const mailOn = watch('emailNotifications');
   // The full list only once mounted: the page is prerendered, and the zones and their offsets the
   // build's Node knows may differ from the browser's (a mismatch would break hydration).
@@ -115,7 +113,7 @@ function PreferencesForm({ user, onSaved }: { user: AccountUser; onSaved: (user:
   );
 
   return (
-    <EditCard description="How Fieldwork keeps in touch with you and how it looks." onSubmit={onSubmit} submitting={isSubmitting} saved={saved} alert={alert}>
+    <EditCard description="How Fieldwork keeps in touch with you and how it looks." form={form}>
       <div className="flex flex-col gap-2">
         <div className="flex flex-col rounded-lg border border-border">
           <Controller

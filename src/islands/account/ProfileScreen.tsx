@@ -26,13 +26,7 @@ function birthYearValue(value: unknown): unknown {
 }
 
 function ProfileForm({ user, onSaved }: { user: AccountUser; onSaved: (user: AccountUser) => void }) {
-  const {
-    register,
-    onSubmit,
-    alert,
-    saved,
-    formState: { errors, isSubmitting },
-  } = useAccountForm<ProfileInput>({
+  const form = useAccountForm<ProfileInput>({
     schema: () => import('../../shared/schemas/account.ts').then((m) => m.profileSchema),
     user,
     valuesOf: (u) => ({ firstName: u.firstName, lastName: u.lastName, birthYear: u.birthYear }),
@@ -42,9 +36,11 @@ function ProfileForm({ user, onSaved }: { user: AccountUser; onSaved: (user: Acc
     savedMessage: 'Your profile is saved.',
     onSaved,
   });
+  const { register } = form;
+  const { errors } = form.formState;
 
   return (
-    <EditCard description="Your name as other people in Fieldwork see it." onSubmit={onSubmit} submitting={isSubmitting} saved={saved} alert={alert}>
+    <EditCard description="Your name as other people in Fieldwork see it." form={form}>
       <div className="grid gap-5 sm:grid-cols-2">
         <FormField id="profile-first-name" label="First name" error={errors.firstName?.message}>
           {(c) => <Input {...c} autoComplete="given-name" {...register('firstName')} />}
