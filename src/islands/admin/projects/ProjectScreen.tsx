@@ -4,11 +4,9 @@
  * page" list to jump between them.
  */
 import type { AdminProject } from '../../../shared/projects.ts';
-import { useResource, useRouteIds } from '../../../lib/resource.ts';
-import { Failed } from '../../../components/states/Failed.tsx';
-import { NotFound } from '../../../components/states/NotFound.tsx';
+import { useResource } from '../../../lib/resource.ts';
 import { SurveysSection, MissionsSection } from './SurveyAndMissionLists.tsx';
-import { Breadcrumbs, ProjectStatusBadge, ScreenHeader, ScreenSkeleton } from './kit.tsx';
+import { Breadcrumbs, ProjectStatusBadge, RecordScreen, ScreenHeader } from './kit.tsx';
 import { MembersPanel } from './MembersPanel.tsx';
 import { MissionGroupsPanel } from './MissionGroupsPanel.tsx';
 import { ProjectDetails } from './ProjectDetails.tsx';
@@ -16,21 +14,23 @@ import type { MissionGroupList, MissionList, SurveyList } from './types.ts';
 
 /** The island of /admin/projects/{projectId}. */
 export default function ProjectScreen() {
-  const ids = useRouteIds('/admin/projects/:projectId');
-  const projectId = ids?.projectId ?? null;
-  const { load, reload, replace } = useResource<AdminProject>(projectId ? `/api/admin/projects/${projectId}` : null);
-
-  if (ids === undefined || (ids !== null && load.status === 'loading')) return <ScreenSkeleton label="Loading the project…" cards={[14, 22, 12, 12]} />;
-  if (ids === null || load.status === 'missing') {
-    return (
-      <NotFound title="No such project" href="/admin#projects" linkLabel="All projects">
-        This project does not exist. It may have been mistyped in the address.
-      </NotFound>
-    );
-  }
-  if (load.status === 'error') return <Failed title="The project could not be loaded" message={load.message} onRetry={reload} />;
-  if (load.status !== 'ready') return null;
-  return <Project project={load.data} onSaved={replace} onCountsChanged={reload} />;
+  return (
+    <RecordScreen<AdminProject>
+      pattern="/admin/projects/:projectId"
+      path={(ids) => `/api/admin/projects/${ids.projectId}`}
+      loading="Loading the project…"
+      cards={[14, 22, 12, 12]}
+      missing={{
+        title: 'No such project',
+        href: '/admin#projects',
+        linkLabel: 'All projects',
+        text: 'This project does not exist. It may have been mistyped in the address.',
+      }}
+      failed="The project could not be loaded"
+    >
+      {(project, { reload, replace }) => <Project project={project} onSaved={replace} onCountsChanged={reload} />}
+    </RecordScreen>
+  );
 }
 
 function Project({ project, onSaved, onCountsChanged }: { project: AdminProject; onSaved: (project: AdminProject) => void; onCountsChanged: () => void }) {

@@ -81,6 +81,15 @@ function RowsSkeleton({ label }: { label: string }) {
   );
 }
 
+/** What the project page gives its "Surveys" and "Missions" cards. */
+interface SectionProps<L> {
+  projectId: number;
+  /** The project's status: a live item of a draft project says members don't see it yet. */
+  projectStatus?: ProjectStatus;
+  load: Load<L>;
+  reload: () => void;
+}
+
 /** A "Surveys" or "Missions" card: its rows, or the loading, failure and empty states, and "New …". */
 function ActivitiesSection<T extends ListItem>({
   subject,
@@ -91,13 +100,8 @@ function ActivitiesSection<T extends ListItem>({
   words,
   description,
   empty,
-}: {
+}: SectionProps<{ items: T[] }> & {
   subject: 'survey' | 'mission';
-  projectId: number;
-  /** The project's status: a live item of a draft project says members don't see it yet. */
-  projectStatus?: ProjectStatus;
-  load: Load<{ items: T[] }>;
-  reload: () => void;
   words: (item: T) => RowWords;
   description: string;
   /** The empty card's sentence (a "New …" button follows). */
@@ -139,24 +143,11 @@ function ActivitiesSection<T extends ListItem>({
   );
 }
 
-export function SurveysSection({
-  projectId,
-  projectStatus,
-  load,
-  reload,
-}: {
-  projectId: number;
-  projectStatus?: ProjectStatus;
-  load: Load<SurveyList>;
-  reload: () => void;
-}) {
+export function SurveysSection(props: SectionProps<SurveyList>) {
   return (
     <ActivitiesSection
+      {...props}
       subject="survey"
-      projectId={projectId}
-      projectStatus={projectStatus}
-      load={load}
-      reload={reload}
       words={(survey) => ({
         kind: survey.kind === 'native' ? 'Form' : 'Alchemer',
         extra: survey.estimatedMinutes ? `~${survey.estimatedMinutes} min` : null,
@@ -173,24 +164,11 @@ export function entriesRule(entries: AdminMission['entries']): string {
   return entries.perDay ? `${count}, at most ${entries.perDay} a day` : count;
 }
 
-export function MissionsSection({
-  projectId,
-  projectStatus,
-  load,
-  reload,
-}: {
-  projectId: number;
-  projectStatus?: ProjectStatus;
-  load: Load<MissionList>;
-  reload: () => void;
-}) {
+export function MissionsSection(props: SectionProps<MissionList>) {
   return (
     <ActivitiesSection
+      {...props}
       subject="mission"
-      projectId={projectId}
-      projectStatus={projectStatus}
-      load={load}
-      reload={reload}
       words={(mission) => ({ kind: mission.entries.perDay === 1 && mission.entries.max > 1 ? 'Diary' : 'Mission', extra: entriesRule(mission.entries) })}
       description="Tasks with photos, texts and ratings; diaries take one entry a day."
       empty="No missions yet. Create one from a published form: a photo task, a diary, a review."

@@ -6,6 +6,7 @@
 import { useState, type ReactNode } from 'react';
 import type { EntryStatus } from '../../../shared/mission-entries.ts';
 import type { ActivityCounts, ActivityStatus, AdminProject, ProjectStatus } from '../../../shared/projects.ts';
+import type { RoutePattern } from '../../../shared/routes.ts';
 import { apiSend } from '../../../platform/api.ts';
 import { errorMessage } from '../../../lib/form-errors.ts';
 import { handleSessionLost } from '../../../lib/session.ts';
@@ -13,9 +14,11 @@ import { toast } from '../../../stores/toasts.ts';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { formatDateTime, onFirstUse } from '../../../lib/format.ts';
-import { useResource } from '../../../lib/resource.ts';
+import { useResource, useRouteIds, type Resource } from '../../../lib/resource.ts';
 import { cn } from '../../../lib/utils.ts';
+import { Failed } from '../../../components/states/Failed.tsx';
 import { Loading } from '../../../components/states/Loading.tsx';
+import { NotFound } from '../../../components/states/NotFound.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Bone } from '../../../components/ui/skeleton.tsx';
 import { Card } from '../../../components/ui/card.tsx';
@@ -182,6 +185,48 @@ export function Breadcrumbs({ items }: { items: Crumb[] }) {
       </ol>
     </nav>
   );
+}
+
+/**
+ * An admin page about one record its address names (`/admin/projects/{projectId}`,
+ * `/admin/users/{userId}`): its skeleton while the id is read and the record loads; "No such …"
+ * with a way back for a malformed id or a 404; a failure with "Try again"; then the page.
+ */
+export function RecordScreen<T>({
+  pattern,
+  path,
+  loading,
+  cards,
+  missing,
+  failed,
+  children,
+}: {
+  pattern: RoutePattern;
+  /** The API path from the address's ids. */
+  path: (ids: Record<string, number>) => string;
+  /** The skeleton's announcement and the heights of its cards. */
+  loading: string;
+  cards: number[];
+  /** "No such …": the heading, where its link leads, the link's words and the sentence. */
+  missing: { title: string; href: string; linkLabel: string; text: string };
+  /** The failure's heading. */
+  failed: string;
+  children: (data: T, resource: Resource<T>) => ReactNode;
+}) {
+  const ids = useRouteIds(pattern);
+  const resource = useResource<T>(ids ? path(ids) : null);
+  const { load, reload } = resource;
+  if (ids === undefined || (ids !== null && load.status === 'loading')) return <ScreenSkeleton label={loading} cards={cards} />;
+  if (ids === null || load.status === 'missing') {
+    return (
+      <NotFound title={missing.title} href={missing.href} linkLabel={missing.linkLabel}>
+        {missing.text}
+      </NotFound>
+    );
+  }
+  if (load.status === 'error') return <Failed title={failed} message={load.message} onRetry={reload} />;
+  if (load.status !== 'ready') return null;
+  return <>{children(load.data, resource)}</>;
 }
 
 /** The loading state of a whole screen: a heading line and cards of the final sizes, announced once. */

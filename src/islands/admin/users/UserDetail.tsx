@@ -12,39 +12,52 @@ import type { AdminUserDetail, AdminUserListItem } from '../../../shared/users.t
 import { apiSend } from '../../../platform/api.ts';
 import { errorMessage } from '../../../lib/form-errors.ts';
 import { describeDevice, formatDate, formatDateTime, formatRelative } from '../../../lib/format.ts';
-import { useResource, useRouteIds } from '../../../lib/resource.ts';
 import { handleSessionLost } from '../../../lib/session.ts';
 import { fullNameOf, ROLE_LABELS } from '../../../lib/user.ts';
 import { toast } from '../../../stores/toasts.ts';
-import { Failed } from '../../../components/states/Failed.tsx';
-import { NotFound } from '../../../components/states/NotFound.tsx';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { ConfirmButton, FilterSelect, Section, TableScroller, td, th } from '../admin-kit.tsx';
-import { Breadcrumbs, Detail, EntryStatusBadge, ScreenHeader, ScreenSkeleton } from '../projects/kit.tsx';
+import { Breadcrumbs, Detail, EntryStatusBadge, RecordScreen, ScreenHeader } from '../projects/kit.tsx';
 import { AdjustPointsDialog } from './AdjustPointsDialog.tsx';
 import { ADMIN_ONLY_NOTE, StatusBadge, useCurrentRole } from './parts.tsx';
 
 /** The island of /admin/users/{userId}. */
 export default function UserDetail() {
-  const ids = useRouteIds('/admin/users/:userId');
-  const userId = ids?.userId ?? null;
-  const { load, reload } = useResource<AdminUserDetail>(userId ? `/api/admin/users/${userId}` : null);
-
-  if (ids === undefined || (ids !== null && load.status === 'loading')) return <ScreenSkeleton label="Loading the person…" cards={[12, 10, 10, 14]} />;
-  if (ids === null || load.status === 'missing') {
-    return (
-      <NotFound title="No such person" href="/admin/users" linkLabel="All people">
-        This account does not exist. It may have been mistyped in the address.
-      </NotFound>
-    );
-  }
-  if (load.status === 'error') return <Failed title="This person could not be loaded" message={load.message} onRetry={reload} />;
-  if (load.status !== 'ready') return null;
-  return <Person user={load.data} reload={reload} />;
+  return (
+    <RecordScreen<AdminUserDetail>
+      pattern="/admin/users/:userId"
+      path={(ids) => `/api/admin/users/${ids.userId}`}
+      loading="Loading the person…"
+      cards={[12, 10, 10, 14]}
+      missing={{
+        title: 'No such person',
+        href: '/admin/users',
+        linkLabel: 'All people',
+        text: 'This account does not exist. It may have been mistyped in the address.',
+      }}
+      failed="This person could not be loaded"
+    >
+      {(user, { reload }) => <Person user={user} reload={reload} />}
+    </RecordScreen>
+  );
 }
 
-function Table({ label, columns, children }: { label: string; columns: readonly string[]; children: ReactNode }) {
+/** A list of the person's: a table of a row each, or a sentence when there are none. */
+function Table<T>({
+  label,
+  columns,
+  rows,
+  empty,
+  children,
+}: {
+  label: string;
+  columns: readonly string[];
+  rows: readonly T[];
+  empty: string;
+  children: (row: T) => ReactNode;
+}) {
+  if (rows.length === 0) return <Empty>{empty}</Empty>;
   return (
     <TableScroller label={label}>
       <table className="w-full min-w-[36rem] border-collapse">
@@ -57,7 +70,7 @@ function Table({ label, columns, children }: { label: string; columns: readonly 
             ))}
           </tr>
         </thead>
-        <tbody>{children}</tbody>
+        <tbody>{rows.map(children)}</tbody>
       </table>
     </TableScroller>
   );
@@ -261,20 +274,16 @@ function Person({ user, reload }: { user: AdminUserDetail; reload: () => void })
       </Section>
 
       <Section id="sessions" title="Sessions" description="Where they are signed in.">
-        {user.sessions.length === 0 ? (
-          <Empty>Not signed in anywhere.</Empty>
-        ) : (
-          <Table label="Session list" columns={['Device', 'Address', 'Signed in', 'Last seen']}>
-            {user.sessions.map((session) => (
-              <tr key={session.id}>
-                <td className={td}>{describeDevice(session.userAgent).label}</td>
-                <td className={td}>{session.ip ?? '—'}</td>
-                <td className={`${td} whitespace-nowrap`}>{formatDateTime(session.createdAt)}</td>
-                <td className={`${td} whitespace-nowrap`}>{formatRelative(session.lastSeenAt)}</td>
-              </tr>
-            ))}
-          </Table>
-        )}
+        <Table label="Session list" columns={['Device', 'Address', 'Signed in', 'Last seen']} rows={user.sessions} empty="Not signed in anywhere.">
+          {(session) => (
+            <tr key={session.id}>
+              <td className={td}>{describeDevice(session.userAgent).label}</td>
+              <td className={td}>{session.ip ?? '—'}</td>
+              <td className={`${td} whitespace-nowrap`}>{formatDateTime(session.createdAt)}</td>
+              <td className={`${td} whitespace-nowrap`}>{formatRelative(session.lastSeenAt)}</td>
+            </tr>
+          )}
+        </Table>
       </Section>
 
       <Section id="projects" title="Projects">
@@ -297,26 +306,22 @@ function Person({ user, reload }: { user: AdminUserDetail; reload: () => void })
       </Section>
 
       <Section id="entries" title="Entries" description="Their latest mission entries and where each stands.">
-        {user.entries.length === 0 ? (
-          <Empty>No entries yet.</Empty>
-        ) : (
-          <Table label="Entry list" columns={['Mission', 'State', 'Submitted', 'Last change']}>
-            {user.entries.map((entry) => (
-              <tr key={entry.id}>
-                <td className={td}>
-                  <a href={`/admin/projects/${entry.projectId}/missions/${entry.missionId}`} className="text-primary underline-offset-4 hover:underline">
-                    {entry.missionTitle}
-                  </a>
-                </td>
-                <td className={td}>
-                  <EntryStatusBadge status={entry.status} />
-                </td>
-                <td className={`${td} whitespace-nowrap`}>{entry.submittedAt ? formatDateTime(entry.submittedAt) : '—'}</td>
-                <td className={`${td} whitespace-nowrap`}>{formatRelative(entry.updatedAt)}</td>
-              </tr>
-            ))}
-          </Table>
-        )}
+        <Table label="Entry list" columns={['Mission', 'State', 'Submitted', 'Last change']} rows={user.entries} empty="No entries yet.">
+          {(entry) => (
+            <tr key={entry.id}>
+              <td className={td}>
+                <a href={`/admin/projects/${entry.projectId}/missions/${entry.missionId}`} className="text-primary underline-offset-4 hover:underline">
+                  {entry.missionTitle}
+                </a>
+              </td>
+              <td className={td}>
+                <EntryStatusBadge status={entry.status} />
+              </td>
+              <td className={`${td} whitespace-nowrap`}>{entry.submittedAt ? formatDateTime(entry.submittedAt) : '—'}</td>
+              <td className={`${td} whitespace-nowrap`}>{formatRelative(entry.updatedAt)}</td>
+            </tr>
+          )}
+        </Table>
       </Section>
 
       <Section
@@ -342,46 +347,38 @@ function Person({ user, reload }: { user: AdminUserDetail; reload: () => void })
           )
         }
       >
-        {user.points.entries.length === 0 ? (
-          <Empty>No points yet.</Empty>
-        ) : (
-          <Table label="Points ledger" columns={['When', 'Points', 'State', 'Reason']}>
-            {user.points.entries.map((entry) => (
-              <tr key={entry.id}>
-                <td className={`${td} whitespace-nowrap`}>{formatDateTime(entry.createdAt)}</td>
-                <td className={`${td} tabular-nums`}>{entry.points > 0 ? `+${entry.points}` : entry.points}</td>
-                <td className={td}>{entry.state}</td>
-                <td className={td}>{entry.reason}</td>
-              </tr>
-            ))}
-          </Table>
-        )}
+        <Table label="Points ledger" columns={['When', 'Points', 'State', 'Reason']} rows={user.points.entries} empty="No points yet.">
+          {(entry) => (
+            <tr key={entry.id}>
+              <td className={`${td} whitespace-nowrap`}>{formatDateTime(entry.createdAt)}</td>
+              <td className={`${td} tabular-nums`}>{entry.points > 0 ? `+${entry.points}` : entry.points}</td>
+              <td className={td}>{entry.state}</td>
+              <td className={td}>{entry.reason}</td>
+            </tr>
+          )}
+        </Table>
       </Section>
       <AdjustPointsDialog open={adjusting} onOpenChange={setAdjusting} userId={user.id} name={name} onAdjusted={reload} />
 
       <Section id="audit" title="Audit trail" description="Everything done to or by this person, newest first.">
-        {user.audit.length === 0 ? (
-          <Empty>Nothing recorded yet.</Empty>
-        ) : (
-          <Table label="Audit rows" columns={['When', 'What', 'Who', 'Details']}>
-            {user.audit.map((row) => (
-              <tr key={row.id}>
-                <td className={`${td} whitespace-nowrap`}>{formatDateTime(row.createdAt)}</td>
-                <td className={td}>
-                  {auditWhat(row)}
-                  {row.direction === 'by' && row.targetType && (
-                    <span className="text-muted-foreground">
-                      {' '}
-                      (on {row.targetType} {row.targetId})
-                    </span>
-                  )}
-                </td>
-                <td className={td}>{row.direction === 'by' ? 'They did' : (row.actorEmail ?? 'The system')}</td>
-                <td className={`${td} text-muted-foreground`}>{summary(row.after)}</td>
-              </tr>
-            ))}
-          </Table>
-        )}
+        <Table label="Audit rows" columns={['When', 'What', 'Who', 'Details']} rows={user.audit} empty="Nothing recorded yet.">
+          {(row) => (
+            <tr key={row.id}>
+              <td className={`${td} whitespace-nowrap`}>{formatDateTime(row.createdAt)}</td>
+              <td className={td}>
+                {auditWhat(row)}
+                {row.direction === 'by' && row.targetType && (
+                  <span className="text-muted-foreground">
+                    {' '}
+                    (on {row.targetType} {row.targetId})
+                  </span>
+                )}
+              </td>
+              <td className={td}>{row.direction === 'by' ? 'They did' : (row.actorEmail ?? 'The system')}</td>
+              <td className={`${td} text-muted-foreground`}>{summary(row.after)}</td>
+            </tr>
+          )}
+        </Table>
       </Section>
     </div>
   );
