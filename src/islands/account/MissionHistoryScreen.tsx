@@ -18,6 +18,7 @@ import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
 import { handleSessionLost } from '../../lib/session.ts';
 import { cn } from '../../lib/utils.ts';
 import { AnswersView } from '../../components/forms/AnswersView.tsx';
+import { EntryHeading, entryTitleId } from '../../components/EntryHeading.tsx';
 import { Instructions } from '../../components/Instructions.tsx';
 import { FormAlert } from '../../components/FormAlert.tsx';
 import { Loading } from '../../components/states/Loading.tsx';
@@ -29,7 +30,7 @@ import { FormField } from '../../components/ui/form-field.tsx';
 import { Lightbox, type LightboxItem } from '../../components/ui/lightbox.tsx';
 import { Textarea } from '../../components/ui/textarea.tsx';
 import { Card } from '../../components/ui/card.tsx';
-import { entryDateLabel, pointsLabel } from '../../lib/labels.ts';
+import { pointsLabel } from '../../lib/labels.ts';
 import { thumbnailUrl } from '../../shared/media.ts';
 import { BackLink } from '../../components/BackLink.tsx';
 import { StarIcon } from '../../components/icons.tsx';
@@ -196,8 +197,7 @@ function EntryCard({
     alt: `Photo ${index + 1} of ${photoIds.length} of entry ${number}`,
     title: `Entry ${number}: photo ${index + 1} of ${photoIds.length}`,
   }));
-  const titleId = `entry-${entry.id}-title`;
-  const date = entryDateLabel(entry);
+  const titleId = entryTitleId(entry);
   const sentBack = entry.status === 'changes_requested' || entry.status === 'rejected';
 
   return (
@@ -205,12 +205,7 @@ function EntryCard({
       <Card asChild className="flex flex-col gap-5 p-4 sm:p-6">
         <article aria-labelledby={titleId}>
           <div className="flex flex-wrap items-start justify-between gap-2">
-            <div className="flex min-w-0 flex-col">
-              <h3 id={titleId} className="text-lg font-semibold">
-                Entry {number}
-              </h3>
-              {date && <p className="text-sm text-muted-foreground">{date}</p>}
-            </div>
+            <EntryHeading entry={entry} number={number} className="text-lg" />
             <div className="flex flex-wrap items-center gap-1.5">
               {entry.resubmission && <Badge variant="outline">Sent again</Badge>}
               <StatusBadge status={entry.status} />

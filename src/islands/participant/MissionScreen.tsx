@@ -32,18 +32,9 @@ import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { AnswersForm } from './answers-form.tsx';
+import { EntryHeading, entryTitleId } from '../../components/EntryHeading.tsx';
 import { clearLocalDraft, localDraftKey, type AnswersPayload } from './autosave.ts';
-import {
-  closedLabel,
-  countsAsDone,
-  dateLabel,
-  ENTRY_STATUS_LABELS,
-  entryDateLabel,
-  entriesProgressLabel,
-  localDateLabel,
-  opensLabel,
-  pointsLabel,
-} from '../../lib/labels.ts';
+import { closedLabel, countsAsDone, dateLabel, ENTRY_STATUS_LABELS, entriesProgressLabel, localDateLabel, opensLabel, pointsLabel } from '../../lib/labels.ts';
 import { diaryTodayLabel } from './diary-labels.ts';
 import { thumbnailUrl } from '../../shared/media.ts';
 import { ACTIVITY_COLUMN, ActivityHeader, ActivityMeta, ActivitySkeleton, ArrowLeftIcon, Bone, FormSkeleton, ProgressBar, useOwner } from './parts.tsx';
@@ -464,8 +455,7 @@ function EntryRow({
 }) {
   const [confirming, setConfirming] = useState(false);
   const [deleting, setDeleting] = useState(false);
-  const date = entryDateLabel(entry);
-  const titleId = `entry-${entry.id}-title`;
+  const titleId = entryTitleId(entry);
 
   const remove = async () => {
     setDeleting(true);
@@ -486,12 +476,7 @@ function EntryRow({
   return (
     <li aria-labelledby={titleId} className="flex flex-col gap-3 py-4">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <div className="flex min-w-0 flex-col">
-          <h3 id={titleId} className="font-semibold">
-            Entry {number}
-          </h3>
-          {date && <p className="text-sm text-muted-foreground">{date}</p>}
-        </div>
+        <EntryHeading entry={entry} number={number} />
         <Badge variant={entry.status === 'draft' ? 'outline' : 'secondary'}>{ENTRY_STATUS_LABELS[entry.status]}</Badge>
       </div>
       {sentBack(entry) && reasons.has(entry.id) && (
