@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { DATA_DELETION_STATUSES, type DataDeletionStatus } from '../../shared/schemas/data-deletion.ts';
+import { canMoveTo, DATA_DELETION_STATUSES, type DataDeletionStatus } from '../../shared/schemas/data-deletion.ts';
 import { apiSend, withQuery } from '../../lib/api.ts';
 import { errorMessage } from '../../lib/form-errors.ts';
 import { formatDateTime } from '../../lib/format.ts';
@@ -33,6 +33,12 @@ const STATUS_LABELS: Readonly<Record<DataDeletionStatus, string>> = {
 };
 
 type StatusFilter = DataDeletionStatus | 'all';
+
+/** How an admin closes a request, each offered while `canMoveTo` allows it. */
+const CLOSING_STEPS = [
+  { to: 'completed', label: 'Mark completed', question: 'Is the data deleted? The person will be emailed.', variant: 'default', confirmVariant: 'default' },
+  { to: 'cancelled', label: 'Cancel request', question: 'Cancel this request?', variant: 'outline', confirmVariant: 'destructive' },
+] as const;
 
 /** "Data-deletion requests" (admin only): filter by status, complete or cancel. */
 export function DataDeletionRequests() {
@@ -130,26 +136,18 @@ export function DataDeletionRequests() {
                     {request.reason && <p className="mt-1 text-sm whitespace-pre-line text-muted-foreground">“{request.reason}”</p>}
                   </div>
                   <div className="flex shrink-0 flex-wrap gap-2">
-                    {request.status === 'confirmed' && (
+                    {CLOSING_STEPS.filter((step) => canMoveTo(request.status, step.to)).map(({ to, label, question, variant, confirmVariant }) => (
                       <ConfirmButton
-                        confirmLabel="Mark completed"
-                        question="Is the data deleted? The person will be emailed."
-                        onConfirm={() => close(request, 'completed')}
-                        variant="default"
+                        key={to}
+                        confirmLabel={label}
+                        question={question}
+                        onConfirm={() => close(request, to)}
+                        variant={variant}
+                        confirmVariant={confirmVariant}
                       >
-                        Mark completed
+                        {label}
                       </ConfirmButton>
-                    )}
-                    {(request.status === 'pending' || request.status === 'confirmed') && (
-                      <ConfirmButton
-                        confirmLabel="Cancel request"
-                        question="Cancel this request?"
-                        onConfirm={() => close(request, 'cancelled')}
-                        confirmVariant="destructive"
-                      >
-                        Cancel request
-                      </ConfirmButton>
-                    )}
+                    ))}
                   </div>
                 </li>
               ))}

@@ -1,17 +1,17 @@
-import { and, count, desc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
+import { and, desc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
 import type { ListPage } from '../../shared/list.ts';
 import { redactSecrets } from '../../shared/redact.ts';
 import type { DataDeletionListQuery } from '../../shared/schemas/admin.ts';
-import type { DataDeletionStatus } from '../../shared/schemas/data-deletion.ts';
+import { canMoveTo, type DataDeletionStatus } from '../../shared/schemas/data-deletion.ts';
 import type { AppDeps } from '../context.ts';
 import type { Db } from '../db/index.ts';
-import { dataDeletionRequests, users, type DataDeletionRequest, type Token, type User } from '../db/schema/index.ts';
+import { dataDeletionRequests, type DataDeletionRequest, type Token, type User } from '../db/schema/index.ts';
 import { ApiError } from '../errors.ts';
 import { dataDeletionCompletedNotice, dataDeletionConfirmedNotice } from '../mail/templates.ts';
 import { audit } from './audit.ts';
 import type { Clock } from './clock.ts';
 import { consumeToken, invalidToken } from './tokens.ts';
-import { countOf, listOrder, pageOf, paginate } from './list.ts';
+import { listOrder, pageWithUser, type ListUser } from './list.ts';
 import { containsPattern } from './search.ts';
 
 /** What the calls that mail need besides the database. */
@@ -84,7 +84,7 @@ export async function findRequest(db: Db, id: number): Promise<DataDeletionReque
 
 export type DataDeletionRequestView = ReturnType<typeof requestView>;
 
-export function requestView(request: DataDeletionRequest, user: { id: number; email: string; firstName: string; lastName: string } | null = null) {
+export function requestView(request: DataDeletionRequest, user: ListUser | null = null) {
   return {
     id: request.id,
     userId: request.userId,
@@ -120,23 +120,7 @@ export function listRequests(db: Db, query: DataDeletionListQuery): Promise<List
     },
     dataDeletionRequests.id,
   );
-  return paginate(query, {
-    rows: pageOf(
-      db
-        .select({ request: dataDeletionRequests, user: { id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName } })
-        .from(dataDeletionRequests)
-        .leftJoin(users, eq(users.id, dataDeletionRequests.userId))
-        .where(where)
-        .orderBy(...order),
-      ({ request, user }) => requestView(request, user?.id ? user : null),
-    ),
-    count: () => countOf(db.select({ value: count() }).from(dataDeletionRequests).where(where)),
-  });
-}
-
-/** Which closing step a request in a status allows: completed only once confirmed; cancelled while open. */
-export function canMoveTo(from: DataDeletionStatus, to: 'completed' | 'cancelled'): boolean {
-  return to === 'completed' ? from === 'confirmed' : from === 'pending' || from === 'confirmed';
+  return pageWithUser(db, query, { table: dataDeletionRequests, userId: dataDeletionRequests.userId, where, order }, requestView);
 }
 
 /**

@@ -10,6 +10,11 @@ export { DATA_DELETION_REASON_MAX_LENGTH };
 export const DATA_DELETION_STATUSES = ['pending', 'confirmed', 'completed', 'cancelled'] as const;
 export type DataDeletionStatus = (typeof DATA_DELETION_STATUSES)[number];
 
+/** Which closing step a request in a status allows (the API and the admin screen): completed only once confirmed; cancelled while open. */
+export function canMoveTo(from: DataDeletionStatus, to: 'completed' | 'cancelled'): boolean {
+  return to === 'completed' ? from === 'confirmed' : from === 'pending' || from === 'confirmed';
+}
+
 /** Why the person leaves: optional, free text; blank counts as none. */
 const reasonSchema = z
   .string({ error: MESSAGES.required })
