@@ -452,6 +452,8 @@ describeEachBackend('admin tools: Alchemer export append', (ctx) => {
         message:
           'The CSV file cannot be read: Row 2 (the header is row 1) is longer than 4 MB: a quote (") is probably never closed. Export it from Alchemer again',
       });
+      // csv-parse's own words are for the server's log only.
+      expect(c.logs.some((line) => line.includes('invalid_csv') && line.includes('Max Record Size'))).toBe(true);
       // The upload was read from disk only a little past the limit (chunks of 256 KB), not to its end.
       const upload = reads.mock.results.map((result) => result.value as fs.ReadStream).find((stream) => String(stream.path).endsWith('upload'));
       expect(upload?.bytesRead).toBeGreaterThan(CSV_RECORD_MAX_BYTES);

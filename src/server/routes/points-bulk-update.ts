@@ -116,8 +116,11 @@ async function answer<T>(c: Context<AppEnv>, work: (progress: BulkProgress) => P
       try {
         send({ result: await work(progress) });
       } catch (error) {
-        if (error instanceof ApiError) send({ ...errorBody(error.code, error.message, error.fields, error.details), status: error.status });
-        else {
+        if (error instanceof ApiError) {
+          // A file that cannot be read: the library's words are the cause, for the log only (as app.ts logs the plain answer's).
+          if (error.cause !== undefined) c.var.logger.warn({ err: error.cause, code: error.code, path: c.req.path }, error.message);
+          send({ ...errorBody(error.code, error.message, error.fields, error.details), status: error.status });
+        } else {
           c.var.logger.error({ err: error, path: c.req.path }, 'unhandled error');
           send({ ...errorBody('internal_error', 'Internal Server Error'), status: 500 });
         }
