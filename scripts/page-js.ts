@@ -8,11 +8,11 @@
  * a guest's form when the visitor reaches for it, docs/decisions/027-hydration-on-intent.md).
  *
  * With no page named it checks every page of the route table against its budget
- * (`PAGE_JS_BUDGETS`, first visit counted) and exits 1 when one is over: `npm run budget`, and the
+ * (`PAGE_JS_BUDGETS`, first visit counted) and exits 1 when one is over: `npm run page-js`, and the
  * function `checkPageJsBudgets(distDir)` for `npm run bench`.
  *
  *   npm run page-js -- surveys/_/index.html -v
- *   npm run budget
+ *   npm run page-js
  */
 import fs from 'node:fs';
 import path from 'node:path';
