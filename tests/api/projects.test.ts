@@ -1,6 +1,8 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
-import { auditLog, projectMembers, users } from '../../src/server/db/schema/index.ts';
+import { auditLog, projectMembers, rateLimits, users } from '../../src/server/db/schema/index.ts';
+import { invitationMailsKey } from '../../src/server/services/invitations.ts';
+import { INVITATION_MAIL_LIMIT } from '../../src/shared/invitations.ts';
 import type { AdminMissionGroup } from '../../src/shared/mission-groups.ts';
 import type { ListPage } from '../../src/shared/list.ts';
 import type { AddMembersResult, AdminProject, AdminProjectListItem, ProjectMember } from '../../src/shared/projects.ts';
@@ -306,6 +308,24 @@ describeEachBackend('admin projects API', (ctx) => {
       newcomer,
     ]);
     expect(await mailsTo(ctx(), newcomer)).toHaveLength(1);
+
+    // Each invitation mail counts against the inviter's allowance; a paste that would go over it is refused whole.
+    const key = invitationMailsKey(moderator.id);
+    const [counted] = await ctx().database.db.select().from(rateLimits).where(eq(rateLimits.key, key));
+    expect(counted?.count).toBeGreaterThanOrEqual(1);
+    await ctx()
+      .database.db.update(rateLimits)
+      .set({ count: INVITATION_MAIL_LIMIT.mails - 1 })
+      .where(eq(rateLimits.key, key));
+    const [late1, late2] = [uniqueEmail('late'), uniqueEmail('late')];
+    const refused = await call('POST', `${BASE}/${project.id}/members`, { emails: [late1, late2], invite: true });
+    expect(await errorOf(refused, 429)).toMatchObject({ code: 'rate_limited', remaining: 1 });
+    expect(
+      await ctx()
+        .database.db.select()
+        .from(users)
+        .where(inArray(users.email, [late1, late2])),
+    ).toEqual([]);
   });
 
   it('members: list with search and pages; remove (404 when not a member)', async () => {

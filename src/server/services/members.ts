@@ -12,7 +12,8 @@ import type { Db } from '../db/index.ts';
 import { projectMembers, users } from '../db/schema/index.ts';
 import type { JobSender } from '../jobs/queue.ts';
 import type { Clock } from './clock.ts';
-import { inviteLater } from './invitations.ts';
+import { ApiError } from '../errors.ts';
+import { countInvitationMails, inviteLater } from './invitations.ts';
 import { countOf, listOrder, paginate } from './list.ts';
 import { containsPattern } from './search.ts';
 
@@ -120,15 +121,19 @@ export async function addMembers(
   const unknown: string[] = [];
   const invited: string[] = [];
   if (input.invite) {
-    // The onboarding mails are jobs: they go out after the answer (thousands of addresses may be pasted).
-    for (const email of valid) {
-      if (found.has(email)) continue;
+    // Every onboarding mail counts against the staff member's allowance, all of this call's at
+    // once: over it, the call is refused whole (429, nothing made). The mails are jobs: they go
+    // out after the answer (thousands of addresses may be pasted).
+    const newcomers = valid.filter((email) => !found.has(email));
+    if (newcomers.length > 0) await db.transaction((tx) => countInvitationMails(tx, deps.clock, input.actorId, newcomers.length));
+    for (const email of newcomers) {
       try {
         const { user } = await inviteLater({ db, jobs: deps.jobs }, { email, role: 'participant', invitedBy: input.actorId, via: 'api' });
         found.set(email, user.id);
         invited.push(email);
-      } catch {
-        // Someone made or activated the account meanwhile: it is neither invited nor added here.
+      } catch (error) {
+        // Someone made or activated the account meanwhile (a 409 of ours): it is neither invited nor added here.
+        if (!(error instanceof ApiError)) throw error;
         unknown.push(email);
       }
     }
