@@ -30,6 +30,7 @@ import { shouldReloadFor, startBuildWatcher } from './build-watcher.ts';
 import { fetchMaintenance } from './feature-flags.ts';
 import { navigateTo } from '../lib/navigation.ts';
 import { ruleRedirect } from '../shared/build-route-rules.ts';
+import { discardEarlyResponses, EARLY_SHELL_PATHS } from '../platform/early.ts';
 
 const root = document.documentElement;
 /** How long a decision waits for the build meta (route rules) before going on without it. */
@@ -109,6 +110,8 @@ async function guardCurrentPage(from: string | null, known: boolean | null = nul
   const mine = ++run;
   const url = new URL(location.href);
   if (failsParamCheck(url.pathname)) {
+    // The not-found page decides nothing: the maintenance flag the page's <head> asked for is not needed.
+    discardEarlyResponses(EARLY_SHELL_PATHS);
     showNotFound();
     return;
   }

@@ -6,6 +6,13 @@
  *
  * An answer is taken only while fresh (`EARLY_MAX_AGE_MS` after it was asked for): a later call
  * (a reload, "Try again", a client-side navigation back) asks the API again.
+ *
+ * Every answer is read: by whoever takes it, or, when nobody has taken it while fresh (a page
+ * whose JavaScript came late, a screen that did not need it), by the script itself, as it is when
+ * the shell decides it does not need it (`discardEarlyResponses`). An unread body holds its request
+ * open, and the page never reaches network idle. A client-side navigation runs the script of the
+ * new page again: then it asks only for that page's own paths, as the shell's are not read again
+ * (the current user is known, the guard read the maintenance flag before the swap).
  */
 
 /** The window property the inline script fills: path → when asked and the answer (null: the request failed). */
@@ -21,13 +28,21 @@ interface EarlyEntry {
 export const EARLY_SHELL_PATHS: readonly string[] = ['/api/auth', '/api/feature-flags?feature=maintenance'];
 
 /**
- * The inline script that starts `paths` (same requests as `api()`'s GETs: JSON, cookies, no
- * cache). Its text goes through the build's CSP hashes like every inline script of BaseLayout.
+ * The inline script that starts, on a full page load, the shell's paths, `builds/latest.json` and
+ * its meta and `pagePaths` (after a client-side navigation: `pagePaths` only). Same requests as
+ * `api()`'s GETs: JSON, cookies, no cache. An answer still there when its freshness ends is read
+ * and dropped. Its text goes through the build's CSP hashes like every inline script of BaseLayout.
  */
-export function earlyDataInlineScript(paths: readonly string[]): string {
+export function earlyDataInlineScript(pagePaths: readonly string[]): string {
   return (
-    `(function(){var e=window.${GLOBAL}=window.${GLOBAL}||{};function s(p,r){e[p]={t:performance.now(),r:r.catch(function(){return null})}}` +
-    `${JSON.stringify(paths)}.forEach(function(p){s(p,fetch(p,{headers:{Accept:'application/json'},credentials:'include',cache:'no-store'}))});` +
+    `(function(){var e=window.${GLOBAL}=window.${GLOBAL}||{};` +
+    `function d(x){x.r.then(function(r){if(r&&!r.bodyUsed)return r.arrayBuffer()}).catch(function(){})}` +
+    `function s(p,r){if(e[p])d(e[p]);var x=e[p]={t:performance.now(),r:r.catch(function(){return null})};` +
+    `setTimeout(function(){if(e[p]===x){delete e[p];d(x)}},${EARLY_MAX_AGE_MS})}` +
+    `function g(p){s(p,fetch(p,{headers:{Accept:'application/json'},credentials:'include',cache:'no-store'}))}` +
+    // The document is still loading on a full page load; a client-side navigation runs this after the swap.
+    `if(document.readyState!=='loading'){${JSON.stringify(pagePaths)}.forEach(g);return}` +
+    `${JSON.stringify([...EARLY_SHELL_PATHS, ...pagePaths])}.forEach(g);` +
     // The running build and its meta (src/app/build-watcher.ts), which the route guard waits for.
     `var l=fetch('${EARLY_BUILD_LATEST}?'+Date.now(),{cache:'no-store'});s('${EARLY_BUILD_LATEST}',l);` +
     `l.then(function(r){return r.ok?r.clone().json():null}).then(function(b){if(b&&typeof b.id==='string')s('/builds/meta/'+encodeURIComponent(b.id)+'.json',fetch('/builds/meta/'+encodeURIComponent(b.id)+'.json'))}).catch(function(){})})()`
@@ -37,12 +52,34 @@ export function earlyDataInlineScript(paths: readonly string[]): string {
 /** The key of the early answer of `builds/latest.json` (asked for with a cache-busting query). */
 export const EARLY_BUILD_LATEST = '/builds/latest.json';
 
+function earlyEntries(): Record<string, EarlyEntry | undefined> | undefined {
+  return typeof window === 'undefined' ? undefined : (window as unknown as Record<string, Record<string, EarlyEntry | undefined> | undefined>)[GLOBAL];
+}
+
+/** Reads an answer nobody will take, so its request ends. */
+function drain(entry: EarlyEntry): void {
+  entry.r.then((response) => (response && !response.bodyUsed ? response.arrayBuffer() : null)).catch(() => {});
+}
+
 /** The early answer for `path`, once, while fresh; null when there is none (then ask the API). */
 export function takeEarlyResponse(path: string): Promise<Response | null> | null {
-  if (typeof window === 'undefined') return null;
-  const entries = (window as unknown as Record<string, Record<string, EarlyEntry | undefined> | undefined>)[GLOBAL];
+  const entries = earlyEntries();
   const entry = entries?.[path];
   if (!entries || !entry) return null;
   delete entries[path];
-  return performance.now() - entry.t <= EARLY_MAX_AGE_MS ? entry.r : null;
+  if (performance.now() - entry.t <= EARLY_MAX_AGE_MS) return entry.r;
+  drain(entry);
+  return null;
+}
+
+/** The shell will not take these answers (or any left, without `paths`): they are read and dropped. */
+export function discardEarlyResponses(paths?: readonly string[]): void {
+  const entries = earlyEntries();
+  if (!entries) return;
+  for (const path of paths ?? Object.keys(entries)) {
+    const entry = entries[path];
+    if (!entry) continue;
+    delete entries[path];
+    drain(entry);
+  }
 }

@@ -3,7 +3,8 @@
  * current-user call; the account pages call GET /api/account once and do not move as they load.
  * (Lighthouse's figures — LCP, performance — are in `npm run bench`, not here.)
  */
-import type { Page } from '@playwright/test';
+import type { Page, Request } from '@playwright/test';
+import { EARLY_MAX_AGE_MS } from '../../src/platform/early.ts';
 import { createAccount, signIn, type Account } from './accounts.ts';
 import { expect, test } from './fixtures.ts';
 
@@ -59,6 +60,60 @@ test('a guest page shows at once; a signed-in visitor is still sent away from it
   await signIn(page, baseURL ?? '', account);
   await page.goto('/login');
   await expect(page).toHaveURL(/\/$/);
+});
+
+/** The requests of the page that have not ended (answered and read, failed or cancelled). */
+function openRequests(page: Page): () => string[] {
+  const open = new Set<Request>();
+  page.on('request', (request) => open.add(request));
+  page.on('requestfinished', (request) => open.delete(request));
+  page.on('requestfailed', (request) => open.delete(request));
+  return () => [...open].filter((request) => request.frame().page() === page).map((request) => new URL(request.url()).pathname);
+}
+
+test('every early answer of the <head> is read: pages whose JavaScript comes late and the not-found page reach network idle', async ({
+  page,
+  baseURL,
+  allowConsoleError,
+}) => {
+  allowConsoleError(/status of 404/);
+  // The page's JavaScript held until the answers its <head> asked for are past their freshness
+  // (a slow phone): the shell asks the API again, and the early answers are read all the same.
+  await page.clock.install();
+  const lateJavaScript = async (path: string, ready: () => Promise<void>) => {
+    let release = (): void => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(/\/_astro\/BaseLayout\.astro_astro_type_script[^/]*\.js$/, async (route) => {
+      await held;
+      await route.fallback();
+    });
+    const asked = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/auth');
+    await page.goto(path, { waitUntil: 'commit' });
+    await asked;
+    await page.clock.fastForward(EARLY_MAX_AGE_MS + 1000);
+    release();
+    await ready();
+    await page.waitForLoadState('networkidle');
+    await page.unrouteAll({ behavior: 'wait' });
+  };
+  await lateJavaScript('/login', () => expect(page.getByLabel('Email')).toBeVisible());
+  await signIn(page, baseURL ?? '', account);
+  await lateJavaScript('/account', () => expect(page.getByRole('heading', { level: 1 })).toBeVisible());
+  // A malformed id: the not-found page, where the guard needs no maintenance flag.
+  await page.goto('/surveys/not-an-id', { waitUntil: 'networkidle' });
+  await expect(page.getByRole('heading', { level: 1, name: 'Page Not Found' })).toBeVisible();
+});
+
+test('a client-side navigation asks only for what the new page reads: every request ends', async ({ page, baseURL }) => {
+  await signIn(page, baseURL ?? '', account);
+  await page.goto('/account');
+  await page.waitForLoadState('networkidle');
+  const open = openRequests(page);
+  await page.getByRole('link', { name: 'Fieldwork' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
+  await expect.poll(open).toEqual([]);
 });
 
 for (const viewport of [

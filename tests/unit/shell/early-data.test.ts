@@ -18,6 +18,8 @@ describe('early data (docs/architecture.md, "Early data")', () => {
       return json({ url, call: fetch.mock.calls.length });
     });
     vi.stubGlobal('window', globalThis);
+    // A full page load: the script runs while the document loads.
+    vi.stubGlobal('document', { readyState: 'loading' });
     vi.stubGlobal('fetch', fetch);
     clock = vi.spyOn(performance, 'now').mockImplementation(() => now);
   });
@@ -32,6 +34,7 @@ describe('early data (docs/architecture.md, "Early data")', () => {
 
   it('the head script asks at once; the client takes that answer once, then asks the API itself', async () => {
     runScript(['/api/home']);
+    expect(fetch.mock.calls.map(([url]) => String(url))).toContain('/api/auth');
     const started = fetch.mock.calls.map(([url]) => String(url));
     expect(started).toContain('/api/home');
     expect(started.some((url) => url.startsWith(`${EARLY_BUILD_LATEST}?`))).toBe(true);
@@ -45,7 +48,7 @@ describe('early data (docs/architecture.md, "Early data")', () => {
   });
 
   it('an early refusal is the same ApiError as the API’s', async () => {
-    runScript(['/api/auth']);
+    runScript([]);
     const failure = await apiGet('/api/auth').catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ApiError);
     expect((failure as ApiError).status).toBe(401);
