@@ -5,7 +5,8 @@
  * TEST_DATABASE_URL answers): seeds a participant and an admin with sessions and a busy project
  * (scripts/bench-seed.ts), starts `node src/server/main.ts` as a child process the way production
  * runs it, drives it with autocannon, reads the child's peak RSS, stops it with SIGTERM and cleans
- * up.
+ * up. First, the embedded server's first start on an empty DATA_DIR, for its peak RSS (a row of
+ * the table; the run fails at 400 MiB or more).
  *
  * On the PGlite server it also runs Lighthouse (mobile, median of 5) on /login, /terms, and signed
  * in on home, /account and a survey: performance, LCP, CLS and JavaScript bytes
@@ -170,6 +171,43 @@ function peakRss(pid: number | undefined): number | null {
     return match?.[1] ? Number(match[1]) * 1024 : null;
   } catch {
     return null;
+  }
+}
+
+/** What a 512 MiB container leaves the server (issue 27 §6, decision 028). */
+const FIRST_START_GOAL_MIB = 400;
+const FIRST_START_CASE = 'first start on an empty `DATA_DIR` (cluster made, migrated, until healthy)';
+
+interface FirstStart {
+  readyMs: number;
+  peakRssBytes: number | null;
+}
+
+/**
+ * The embedded server's first start: `node src/server/main.ts` on an empty DATA_DIR (the database
+ * made from the shipped cluster and migrated, the job queue installed), its VmHWM once
+ * `/api/health` answers, then stopped. The bench's own servers start on a seeded folder.
+ */
+async function benchFirstStart(failures: string[]): Promise<FirstStart | null> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-bench-first-'));
+  const port = await freePort();
+  const startedAt = performance.now();
+  const server = spawnServer({ PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' }, port);
+  try {
+    await waitForHealth(server);
+    const first = { readyMs: performance.now() - startedAt, peakRssBytes: peakRss(server.child.pid) };
+    const mib = first.peakRssBytes === null ? null : first.peakRssBytes / MIB;
+    console.log(`PGlite first start: ready in ${Math.round(first.readyMs)} ms, peak RSS ${mib === null ? '?' : mib.toFixed(0)} MiB`);
+    if (mib !== null && mib >= FIRST_START_GOAL_MIB) failures.push(`PGlite first start: peak RSS ${mib.toFixed(0)} MiB, not under ${FIRST_START_GOAL_MIB}`);
+    await stopServer(server);
+    return first;
+  } catch (error) {
+    const output = server.output();
+    failures.push(`PGlite first start: ${error instanceof Error ? error.message : String(error)}${output ? `\n${output}` : ''}`);
+    if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
+    return null;
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
@@ -435,7 +473,7 @@ function formatMs(value: number): string {
   return Number.isNaN(value) ? 'n/a' : value.toFixed(2);
 }
 
-function table(rows: readonly CaseResult[], seconds: number, skipped: readonly string[]): string {
+function table(rows: readonly CaseResult[], seconds: number, skipped: readonly string[], firstStart: FirstStart | null): string {
   const lines = [
     `Taken ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine()}.`,
     `${seconds} s per case after a ${WARMUP_SECONDS} s warm-up, ${CONNECTIONS} connections, loopback.`,
@@ -458,8 +496,14 @@ function table(rows: readonly CaseResult[], seconds: number, skipped: readonly s
         .join(' | ')
         .trim(),
     ),
+    ...(firstStart
+      ? [
+          `| PGlite | ${FIRST_START_CASE}: ${(firstStart.readyMs / 1000).toFixed(1)} s | — | — | — | 0 | ${firstStart.peakRssBytes === null ? 'n/a' : (firstStart.peakRssBytes / MIB).toFixed(0)} |`,
+        ]
+      : []),
     '',
     "Peak RSS is the server process's VmHWM read once after its last case: the peak over its whole run (start-up, migrations and every case), so it is the same on each row of a backend.",
+    `The first start's row is another server, started on an empty \`DATA_DIR\` and read once healthy (goal: under ${FIRST_START_GOAL_MIB} MiB, for a 512 MiB container; the bench fails above it).`,
   ];
   for (const note of skipped) lines.push('', note);
   return lines.join('\n');
@@ -494,6 +538,7 @@ async function main(): Promise<void> {
   const peers: PeerRow[] = [];
   const mails: { backend: string; cases: MailBenchCase[] }[] = [];
   const withLighthouse = process.env.BENCH_LIGHTHOUSE !== '0';
+  const firstStart = await benchFirstStart(failures);
   for (const backend of backends) {
     try {
       // Page loads do not depend on the backend: Lighthouse runs once, on the default install's.
@@ -509,7 +554,7 @@ async function main(): Promise<void> {
     console.log(`  over its JavaScript budget: ${row.pattern} ${(row.bytes / 1000).toFixed(1)} KB (budget ${(row.budget / 1000).toFixed(0)} KB)`);
   }
 
-  let section = table(rows, seconds, skipped);
+  let section = table(rows, seconds, skipped, firstStart);
   if (peers.length > 0) section += `\n\n${peersTable(rows, peers)}`;
   if (lighthouse.length > 0) section += `\n\n${lighthouseTable(lighthouse)}`;
   section += `\n\n${budgetTable(budgets.rows)}`;

@@ -272,7 +272,15 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo):
           throw new UsageError('Say where the API processes and nginx listen: deploy:nginx --api HOST:PORT[,HOST:PORT…] --listen HOST:PORT [--root DIR]');
         const root = typeof values.root === 'string' ? path.resolve(values.root) : config.distDir;
         try {
-          io.out(nginxConfig({ root, api: parseApiList(values.api), listen: values.listen, csp: pageCspOptions(config) }));
+          io.out(
+            nginxConfig({
+              root,
+              api: parseApiList(values.api),
+              listen: values.listen,
+              csp: pageCspOptions(config),
+              hsts: config.publicUrl.startsWith('https:'),
+            }),
+          );
         } catch (error) {
           if (error instanceof NginxConfigError) throw new UsageError(error.message);
           throw error;

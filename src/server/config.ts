@@ -24,7 +24,13 @@ const envSchema = z.object({
   MAIL_FROM: z.string().min(3).default('Fieldwork <no-reply@fieldwork.localhost>'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   MAINTENANCE: z.enum(['0', '1', 'true', 'false', '']).optional(),
-  TRUST_PROXY: z.enum(['0', '1', 'true', 'false', '']).optional(),
+  /** How many proxies in front add to X-Forwarded-For (`1`: nginx alone; `true` as `1`); `0`/`false`: none, the socket's peer is the client. */
+  TRUST_PROXY: z
+    .string()
+    .regex(/^(?:\d{1,2}|true|false)$/, 'must be the number of proxies in front (0 to 10), or true / false')
+    .transform((value) => (value === 'true' ? 1 : value === 'false' ? 0 : Number(value)))
+    .pipe(z.number().max(10, 'must be the number of proxies in front (0 to 10), or true / false'))
+    .optional(),
   DIST_DIR: z.string().min(1).default('./dist'),
   SUPPORT_EMAIL: z.email('must be an email address').default('support@fieldwork.localhost'),
   PUBLIC_GA_ID: z
@@ -92,8 +98,12 @@ export interface Config {
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   /** MAINTENANCE=1 at start switches the maintenance flag on. */
   maintenanceAtStart: boolean;
-  /** Believe X-Forwarded-For / X-Forwarded-Proto (behind a reverse proxy). */
-  trustProxy: boolean;
+  /**
+   * How many proxies in front of the API add to X-Forwarded-For (TRUST_PROXY; 0: none). The client
+   * is the entry the nearest one added (that many from the right), and X-Forwarded-Proto is
+   * believed when it is above 0.
+   */
+  trustProxy: number;
   distDir: string;
   /** Where contact-form messages are mailed. */
   supportEmail: string;
@@ -160,7 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     logLevel: e.LOG_LEVEL,
     maintenanceAtStart: truthy(e.MAINTENANCE),
-    trustProxy: truthy(e.TRUST_PROXY),
+    trustProxy: e.TRUST_PROXY ?? 0,
     distDir: path.resolve(e.DIST_DIR),
     supportEmail: e.SUPPORT_EMAIL,
     gaId: e.PUBLIC_GA_ID,

@@ -12,7 +12,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { BuildMeta, RouteRule, RouteTable } from '../shared/build-manifest.ts';
 import { pageCsp, type PageCspOptions } from '../shared/csp.ts';
+import { ALCHEMER_APPEND_LIMITS } from '../shared/alchemer-export-append.ts';
+import { REPORT_LIMITS } from '../shared/client-reports.ts';
+import { JSON_BODY_LIMIT_BYTES } from '../shared/limits.ts';
+import { MEDIA_LIMITS } from '../shared/media.ts';
+import { POINTS_BULK_LIMITS } from '../shared/points-bulk-update.ts';
 import { PARAM_PATTERNS, type ParamKind } from '../shared/routes.ts';
+import { INVITE_CSV_MAX_BYTES } from '../shared/users.ts';
 import {
   CACHE_HOUR,
   CACHE_IMMUTABLE,
@@ -22,9 +28,24 @@ import {
   LATEST_BUILD_FILE,
   STATIC_SECURITY_HEADERS,
 } from '../shared/static-headers.ts';
+import { HSTS } from './middleware/security-headers.ts';
 
-/** The largest request body an API call takes (the Alchemer export append: a 200 MB file, with room for the form fields). */
-export const NGINX_MAX_BODY = '210m';
+const MiB = 1024 * 1024;
+/** The largest body each kind of API call takes (src/shared): a file or a JSON body. */
+const API_BODY_LIMITS = [
+  ALCHEMER_APPEND_LIMITS.maxBytes,
+  POINTS_BULK_LIMITS.maxBytes,
+  MEDIA_LIMITS.maxBytes,
+  INVITE_CSV_MAX_BYTES,
+  REPORT_LIMITS.maxBytes,
+  JSON_BODY_LIMIT_BYTES,
+];
+/**
+ * nginx's `client_max_body_size`: the largest of them with room for a multipart body's form fields
+ * and boundaries (the API allows 1 MiB beside the Alchemer file), so any body an API call would
+ * take, or refuse with its own JSON 413, reaches it; nginx answers its own 413 only past that.
+ */
+export const NGINX_MAX_BODY = `${Math.ceil(Math.max(...API_BODY_LIMITS) / MiB) + 2}m`;
 
 export interface NginxOptions {
   /** The built site (absolute path), with `_routes.json` in it. */
@@ -35,6 +56,8 @@ export interface NginxOptions {
   listen: string;
   /** Extra page CSP sources (Google Analytics, the photo store's origin). */
   csp?: PageCspOptions;
+  /** Send Strict-Transport-Security on every page and file, as the API does (PUBLIC_URL is https). */
+  hsts?: boolean;
 }
 
 /** A mistake in the options or the build: the message says what to do. */
@@ -113,7 +136,11 @@ export function nginxConfig(options: NginxOptions): string {
   const upstream = `fieldwork_api_${name}`;
   const cacheVariable = `$fieldwork_cache_${name}`;
 
-  const pageHeaders = { ...STATIC_SECURITY_HEADERS, 'Content-Security-Policy': pageCsp(table.scriptHashes, [], options.csp ?? {}) };
+  const pageHeaders = {
+    ...STATIC_SECURITY_HEADERS,
+    'Content-Security-Policy': pageCsp(table.scriptHashes, [], options.csp ?? {}),
+    ...(options.hsts ? { 'Strict-Transport-Security': HSTS } : {}),
+  };
   const headers = (cacheControl: string, extra: Record<string, string> = {}, indent = '        ') =>
     headerLines({ ...pageHeaders, ...extra, 'Cache-Control': cacheControl }, indent);
 
@@ -162,9 +189,9 @@ export function nginxConfig(options: NginxOptions): string {
     '',
     "    # The API processes: the client's address forwarded (set TRUST_PROXY=1 on them), bodies",
     '    # streamed both ways (uploads, progress streams, ZIP and CSV downloads). X-Forwarded-For is',
-    '    # replaced, never appended to: the API believes its first address, which a client could',
-    '    # otherwise choose (and so escape the per-address rate limits). Behind a load balancer, let',
-    '    # nginx learn the client from it first (set_real_ip_from / real_ip_header; docs/deploy.md).',
+    '    # replaced with the address nginx sees, which TRUST_PROXY=1 takes (the last entry). Behind a',
+    '    # load balancer or CDN, let nginx learn the client from it first (set_real_ip_from /',
+    '    # real_ip_header; docs/deploy.md), or append and count it in TRUST_PROXY.',
     '    location /api/ {',
     `        proxy_pass http://${upstream};`,
     '        proxy_http_version 1.1;',
@@ -177,13 +204,17 @@ export function nginxConfig(options: NginxOptions): string {
     `        client_max_body_size ${NGINX_MAX_BODY};`,
     '        proxy_read_timeout 300s;',
     '        proxy_send_timeout 300s;',
-    // A request is tried on the other process only when it never reached the first (nginx does not resend POSTs that did).
+    // Another process is tried when one cannot be reached (refused, restarting), and for a body-less
+    // GET, HEAD, OPTIONS or DELETE also after an error, a timeout, a 502 or a 503; nginx never
+    // re-sends a POST or PATCH that reached a process, nor a body it began to stream (docs/deploy.md).
     '        proxy_next_upstream error timeout http_502 http_503;',
+    '        proxy_next_upstream_tries 2;',
     '        proxy_intercept_errors off;',
     '    }',
     '',
-    '    # Files only servers read, dot files and the compressed copies (served through gzip_static).',
-    `    location ~ ${quoted('^/(_routes\\.json|_redirects|_headers)$|/\\.|\\.(br|gz)$', { regex: true })} {`,
+    '    # Files only servers read, dot files (but /.well-known/: ACME challenges, security.txt) and the',
+    '    # compressed copies (served through gzip_static).',
+    `    location ~ ${quoted('^/(_routes\\.json|_redirects|_headers)$|/\\.(?!well-known/)|\\.(br|gz)$', { regex: true })} {`,
     '        return 404;',
     '    }',
     '',

@@ -6,6 +6,7 @@
  * `perRequest`); the caller's address and rate limits; the 404 of what does not exist
  * (`notFound`).
  */
+import { isIP } from 'node:net';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { zValidator } from '@hono/zod-validator';
 import type { Context, HonoRequest, MiddlewareHandler } from 'hono';
@@ -211,12 +212,32 @@ export function perRequest<T>(load: (c: Context<AppEnv>) => Promise<T>): (c: Con
 // ---------------------------------------------------------------------------------------------
 // The caller's address and rate limits
 
-/** The caller's IP: X-Forwarded-For's first hop behind a trusted proxy, else the socket's peer. */
+/** An address as a proxy writes it in X-Forwarded-For (IPv4 or IPv6, perhaps with a port: `1.2.3.4:5678`, `[::1]:5678`), bare; null when it is not one. */
+function forwardedAddress(entry: string): string | null {
+  const withPort = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(entry) ?? /^([\d.]+):(\d{1,5})$/.exec(entry);
+  const [address, port] = withPort ? [withPort[1], withPort[2]] : [entry, undefined];
+  if (port !== undefined && Number(port) > 65535) return null;
+  return address && isIP(address) !== 0 ? address : null;
+}
+
+/**
+ * The client's address in an X-Forwarded-For header behind `trustedProxies` proxies: the entry the
+ * nearest of them appended, counted from the right (`1`: the last entry). Entries further left were
+ * written by the client or by proxies we do not know, so a client could choose them. Null when the
+ * header holds fewer entries than that, or the entry is not an address: the caller then uses the
+ * socket's peer.
+ */
+export function forwardedClient(header: string | undefined, trustedProxies: number): string | null {
+  if (!header || trustedProxies < 1) return null;
+  const entries = header.split(',').map((entry) => entry.trim());
+  const entry = entries[entries.length - trustedProxies];
+  return entry === undefined ? null : forwardedAddress(entry);
+}
+
+/** The caller's IP: what the nearest trusted proxy saw (TRUST_PROXY, `forwardedClient`), else the socket's peer. */
 export function clientIp(c: Context<AppEnv>): string {
-  if (c.var.deps.config.trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
-    if (forwarded) return forwarded;
-  }
+  const forwarded = forwardedClient(c.req.header('x-forwarded-for'), c.var.deps.config.trustProxy);
+  if (forwarded) return forwarded;
   try {
     return getConnInfo(c).remote.address ?? 'unknown';
   } catch {

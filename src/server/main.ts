@@ -2,6 +2,7 @@ import cluster from 'node:cluster';
 import fs from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
@@ -29,8 +30,9 @@ import { createStorage } from './storage/index.ts';
 export const SHUTDOWN_GRACE_MS = 10_000;
 /** The folder and port psql and the CLI use to reach the embedded database while the server runs. */
 export const SOCKET_PORT = 5432;
-/** Unix socket paths are limited to about 107 bytes; past that the socket listens on loopback TCP. */
+/** Unix socket paths are limited to about 107 bytes (104 on macOS); past that the socket goes to a private folder of its own. */
 const MAX_SOCKET_PATH = 100;
+const socketIn = (dir: string): string => path.join(dir, `.s.PGSQL.${SOCKET_PORT}`);
 
 export interface RunningServer {
   readonly url: string;
@@ -59,26 +61,61 @@ async function lockDataDir(dataDir: string, logger: Logger): Promise<HeldLock> {
   }
 }
 
-/** Serves the embedded database over the Postgres wire protocol for the CLI and psql. */
-async function shareDatabase(database: Database, dataDir: string, lock: HeldLock, logger: Logger): Promise<PGLiteSocketServer | null> {
-  if (!database.pglite) return null;
-  const socketPath = path.join(dataDir, `.s.PGSQL.${SOCKET_PORT}`);
-  const useUnixSocket = socketPath.length <= MAX_SOCKET_PATH;
-  if (useUnixSocket) fs.rmSync(socketPath, { force: true });
-  const socketServer = new PGLiteSocketServer(
-    useUnixSocket ? { db: database.pglite, path: socketPath, maxConnections: 16 } : { db: database.pglite, host: '127.0.0.1', port: 0, maxConnections: 16 },
-  );
-  await socketServer.start();
-  if (useUnixSocket) {
-    fs.chmodSync(socketPath, 0o600);
-    lock.update({ socket: { host: dataDir, port: SOCKET_PORT } });
-    logger.info({ socket: socketPath }, `embedded database shared: psql -h ${dataDir} -p ${SOCKET_PORT} -U postgres postgres`);
-  } else {
-    const port = Number(/:(\d+)$/.exec(socketServer.getServerConn())?.[1]);
-    lock.update({ socket: { host: '127.0.0.1', port } });
-    logger.info({ port }, `embedded database shared: psql -h 127.0.0.1 -p ${port} -U postgres postgres`);
+/**
+ * The folder of the database socket: DATA_DIR, or, when its path is too long for a Unix socket, a
+ * private folder made for this run under the temporary folder (mode 0700, `mkdtemp`). The socket
+ * has no password, so it is never a TCP port: any local user or a container sharing the network
+ * could reach that (docs/decisions/002-…). Throws when no short enough folder can be had.
+ */
+export function socketFolder(dataDir: string, tmpDir: string = os.tmpdir()): { dir: string; own: boolean } {
+  if (socketIn(dataDir).length <= MAX_SOCKET_PATH) return { dir: dataDir, own: false };
+  for (const base of new Set([tmpDir, '/tmp'])) {
+    // mkdtemp adds six characters to the prefix.
+    if (socketIn(path.join(base, 'fieldwork-XXXXXX')).length > MAX_SOCKET_PATH || !fs.existsSync(base)) continue;
+    const dir = fs.mkdtempSync(path.join(base, 'fieldwork-'));
+    fs.chmodSync(dir, 0o700);
+    return { dir, own: true };
   }
-  return socketServer;
+  throw new Error(
+    `The embedded database's socket cannot be made: ${socketIn(dataDir)} is longer than a Unix socket path may be (${MAX_SOCKET_PATH} characters), and so is one in the temporary folder (${tmpDir}). Set DATA_DIR or TMPDIR to a shorter path.`,
+  );
+}
+
+/** The database shared on its socket; stopping it also removes the private folder it made, if it made one. */
+interface SharedDatabase {
+  stop(): Promise<void>;
+}
+
+/** Serves the embedded database over the Postgres wire protocol on a Unix socket, for the CLI and psql. */
+async function shareDatabase(database: Database, dataDir: string, lock: HeldLock, logger: Logger): Promise<SharedDatabase | null> {
+  if (!database.pglite) return null;
+  const { dir, own } = socketFolder(dataDir);
+  const removeFolder = () => {
+    if (own) fs.rmSync(dir, { recursive: true, force: true });
+  };
+  const socketPath = socketIn(dir);
+  fs.rmSync(socketPath, { force: true });
+  const socketServer = new PGLiteSocketServer({ db: database.pglite, path: socketPath, maxConnections: 16 });
+  try {
+    await socketServer.start();
+    fs.chmodSync(socketPath, 0o600);
+  } catch (error) {
+    await socketServer.stop().catch(() => {});
+    removeFolder();
+    throw error;
+  }
+  // The lock file (in DATA_DIR) says where the socket is: the CLI connects there.
+  lock.update({ socket: { host: dir, port: SOCKET_PORT } });
+  logger.info({ socket: socketPath }, `embedded database shared: psql -h ${dir} -p ${SOCKET_PORT} -U postgres postgres`);
+  return {
+    stop: async () => {
+      try {
+        await socketServer.stop();
+      } finally {
+        removeFolder();
+      }
+    },
+  };
 }
 
 /** Starts Fieldwork: database (migrated), API, static site, on config.host:config.port. */
@@ -86,13 +123,13 @@ export async function startServer(config: Config, logger: Logger = createLogger(
   fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const lock = config.databaseUrl ? null : await lockDataDir(config.dataDir, logger);
   let database: Database | undefined;
-  let socketServer: PGLiteSocketServer | null = null;
+  let socketServer: SharedDatabase | null = null;
   let jobs: JobQueue | undefined;
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger });
   try {
     database = config.databaseUrl
       ? await openDatabase({ kind: 'postgres', connection: config.databaseUrl })
-      : await openDatabase({ kind: 'pglite', dataDir: config.dataDir });
+      : await openDatabase({ kind: 'pglite', dataDir: config.dataDir }, { warn: (message) => logger.warn(message) });
     logger.info({ database: database.kind }, 'database ready (migrations applied)');
     if (lock) socketServer = await shareDatabase(database, config.dataDir, lock, logger);
     if (config.maintenanceAtStart) {

@@ -25,7 +25,7 @@ describe('loadConfig defaults', () => {
     expect(config.databaseUrl).toBeUndefined();
     expect(config.smtpUrl).toBeUndefined();
     expect(config.maintenanceAtStart).toBe(false);
-    expect(config.trustProxy).toBe(false);
+    expect(config.trustProxy).toBe(0);
     expect(config.logLevel).toBe('info');
     expect(config.distDir).toBe(path.resolve(process.cwd(), 'dist'));
     expect(config.mailFrom).toContain('Fieldwork');
@@ -91,10 +91,12 @@ describe('loadConfig overrides', () => {
   });
 
   it.each([
-    ['1', true],
-    ['true', true],
-    ['0', false],
-  ])('TRUST_PROXY=%s → trustProxy %s', (value, expected) => {
+    ['1', 1],
+    ['true', 1],
+    ['2', 2],
+    ['0', 0],
+    ['false', 0],
+  ])('TRUST_PROXY=%s → trustProxy %s (proxies in front)', (value, expected) => {
     expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toBe(expected);
   });
 
@@ -144,6 +146,8 @@ describe('loadConfig with invalid values', () => {
     ['LOG_LEVEL', 'verbose'],
     ['MAINTENANCE', 'yes'],
     ['TRUST_PROXY', 'on'],
+    ['TRUST_PROXY', '11'],
+    ['TRUST_PROXY', '-1'],
   ])('throws a ConfigError naming %s for %j', (name, value) => {
     const error = configErrorFor({ [name]: value });
     expect(error).toBeInstanceOf(Error);

@@ -13,6 +13,10 @@ import type { BuildMeta, RouteTable, RouteTableEntry } from '../../src/shared/bu
 import type { ParamKind } from '../../src/shared/routes.ts';
 import { runCli } from '../../src/server/cli.ts';
 import { NGINX_MAX_BODY, NginxConfigError, nginxConfig, parseApiList, type NginxOptions } from '../../src/server/deploy-nginx.ts';
+import { HSTS } from '../../src/server/middleware/security-headers.ts';
+import { ALCHEMER_APPEND_LIMITS } from '../../src/shared/alchemer-export-append.ts';
+import { MEDIA_LIMITS } from '../../src/shared/media.ts';
+import { POINTS_BULK_LIMITS } from '../../src/shared/points-bulk-update.ts';
 import { NGINX, nginxMainConfig } from '../support/nginx.ts';
 
 const BUILD_ID = 'abc123def4567890';
@@ -136,6 +140,31 @@ describe('nginxConfig', () => {
     expect(api).toContain('proxy_buffering off;');
   });
 
+  it('lets every body an API call takes through, so the API answers its own JSON 413 (the Alchemer export: 512 MB and its form fields)', () => {
+    const size = /client_max_body_size (\d+)m;/.exec(locationBlock(nginxConfig(options()), '/api/'))?.[1];
+    const nginxBytes = Number(size) * 1024 * 1024;
+    // The Alchemer append takes a declared body up to its file limit and 1 MiB of form fields.
+    for (const limit of [ALCHEMER_APPEND_LIMITS.maxBytes + 1024 * 1024, POINTS_BULK_LIMITS.maxBytes + 64 * 1024, MEDIA_LIMITS.maxBytes + 64 * 1024])
+      expect(nginxBytes).toBeGreaterThanOrEqual(limit);
+  });
+
+  it('re-sends only what nginx treats as idempotent: never a POST or PATCH that reached a process, nor a streamed body', () => {
+    const api = locationBlock(nginxConfig(options()), '/api/');
+    const retry = /proxy_next_upstream ([^;]*);/.exec(api)?.[1] ?? '';
+    expect(retry).not.toContain('non_idempotent');
+    expect(api).toContain('proxy_request_buffering off;');
+    expect(api).toContain('proxy_next_upstream_tries 2;');
+  });
+
+  it('sends Strict-Transport-Security on every page and file when the site is public over HTTPS, with the API’s value', () => {
+    expect(nginxConfig(options())).not.toContain('Strict-Transport-Security');
+    const config = nginxConfig(options({ hsts: true }));
+    const headerLines = config.split('\n').filter((line) => line.includes('add_header Content-Security-Policy'));
+    const hstsLines = config.split('\n').filter((line) => line.includes('add_header Strict-Transport-Security'));
+    expect(hstsLines).toHaveLength(headerLines.length);
+    for (const line of hstsLines) expect(line).toBe(`        add_header Strict-Transport-Security "${HSTS}" always;`);
+  });
+
   it('replaces X-Forwarded-For with the client address (never appends a client-chosen one)', () => {
     const api = locationBlock(nginxConfig(options()), '/api/');
     expect(api).toContain('proxy_set_header X-Forwarded-For $remote_addr;');
@@ -213,12 +242,29 @@ describe('nginxConfig', () => {
 
   it('hides server-only files, dot files and compressed copies', () => {
     const hidden = locationBlock(nginxConfig(options()), '_routes');
-    expect(hidden.split('\n')[0]).toBe('    location ~ "^/(_routes\\\\.json|_redirects|_headers)$|/\\\\.|\\\\.(br|gz)$" {');
+    expect(hidden.split('\n')[0]).toBe('    location ~ "^/(_routes\\\\.json|_redirects|_headers)$|/\\\\.(?!well-known/)|\\\\.(br|gz)$" {');
     expect(hidden).toContain('return 404;');
     const regex = locationRegex(hidden);
-    for (const hiddenPath of ['/_routes.json', '/_redirects', '/_headers', '/.env', '/admin/.git/config', '/index.html.gz', '/_astro/app.js.br'])
+    for (const hiddenPath of [
+      '/_routes.json',
+      '/_redirects',
+      '/_headers',
+      '/.env',
+      '/admin/.git/config',
+      '/index.html.gz',
+      '/_astro/app.js.br',
+      '/.well-known/.git',
+    ])
       expect(regex.test(hiddenPath), hiddenPath).toBe(true);
-    for (const shown of ['/index.html', '/_astro/app.abc123.js', '/builds/latest.json', '/surveys/12']) expect(regex.test(shown), shown).toBe(false);
+    for (const shown of [
+      '/index.html',
+      '/_astro/app.abc123.js',
+      '/builds/latest.json',
+      '/surveys/12',
+      '/.well-known/acme-challenge/x1',
+      '/.well-known/security.txt',
+    ])
+      expect(regex.test(shown), shown).toBe(false);
   });
 
   it('turns the build’s route rules into redirects, before the dynamic routes', () => {
@@ -339,7 +385,7 @@ describe.skipIf(NGINX === null)('nginx -t', () => {
   }
 
   it('accepts what deploy:nginx prints (two API processes, the photo store in the CSP)', () => {
-    const result = nginxTest(nginxConfig(options({ csp: { imgSrc: [BUCKET_ORIGIN], analyticsId: 'G-ABCDEF1234' } })));
+    const result = nginxTest(nginxConfig(options({ csp: { imgSrc: [BUCKET_ORIGIN], analyticsId: 'G-ABCDEF1234' }, hsts: true })));
     expect(result.output).toBe('');
     expect(result.status).toBe(0);
   });
@@ -398,5 +444,10 @@ describe('deploy:nginx through the CLI', () => {
     const s3 = await run(['--api', '127.0.0.1:4001', '--listen', '8080'], { DIST_DIR: dist, MEDIA_STORE: 's3', S3_BUCKET: 'bucket', S3_REGION: 'eu-west-1' });
     expect(s3.code).toBe(0);
     expect(s3.out).toContain(`img-src 'self' data: blob: ${BUCKET_ORIGIN};`);
+
+    // PUBLIC_URL on https: nginx's pages carry the API's HSTS.
+    const https = await run(['--api', '127.0.0.1:4001', '--listen', '8080', '--root', dist], { PUBLIC_URL: 'https://fieldwork.example.org' });
+    expect(https.out).toContain(`add_header Strict-Transport-Security "${HSTS}" always;`);
+    expect(result.out).not.toContain('Strict-Transport-Security');
   });
 });

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -6,6 +5,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { SESSION_CHANGED_CHANNEL, SessionCache, useSessionCache } from './session-cache.ts';
+import { openPglite } from './fresh-cluster.ts';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -90,10 +90,11 @@ export function wrapPglite(client: PGlite): Database {
 }
 
 /** Opens the database and brings its schema up to date. */
-export async function openDatabase(target: DatabaseTarget, options: { migrate?: boolean } = {}): Promise<Database> {
+export async function openDatabase(target: DatabaseTarget, options: { migrate?: boolean; warn?: (message: string) => void } = {}): Promise<Database> {
   const runMigrations = options.migrate ?? true;
   if (target.kind === 'pglite') {
-    const client = target.dataDir ? await PGlite.create(path.join(target.dataDir, 'pgdata'), PGLITE_OPTIONS) : await PGlite.create(PGLITE_OPTIONS);
+    // A new database's cluster comes from the shipped copy, not initdb (db/fresh-cluster.ts, decision 028).
+    const client = await openPglite(target.dataDir, PGLITE_OPTIONS, options.warn);
     const database = wrapPglite(client);
     if (runMigrations) await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder: MIGRATIONS_DIR });
     return database;

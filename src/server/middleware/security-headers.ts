@@ -5,14 +5,15 @@ import type { AppEnv } from '../context.ts';
 
 /** The API's own CSP: JSON needs nothing. Pages get theirs from the static handler. */
 export const API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'";
-const HSTS = 'max-age=63072000; includeSubDomains';
+/** Strict-Transport-Security's value, the API's and `deploy:nginx`'s. */
+export const HSTS = 'max-age=63072000; includeSubDomains';
 
 /**
  * Whether the answer carries Strict-Transport-Security: the site is public over HTTPS, or this
  * request came over HTTPS (directly, or through a trusted proxy that says so).
  */
 export function wantsHsts(config: Config, requestUrl: string, forwardedProto: string | undefined): boolean {
-  return config.publicUrl.startsWith('https:') || requestUrl.startsWith('https:') || (config.trustProxy && forwardedProto === 'https');
+  return config.publicUrl.startsWith('https:') || requestUrl.startsWith('https:') || (config.trustProxy > 0 && forwardedProto === 'https');
 }
 
 /**
@@ -35,7 +36,7 @@ const MARK = 'permissions-policy';
  */
 export const securityHeaders = createMiddleware<AppEnv>(async (c, next) => {
   const config = c.get('deps').config;
-  const headers = securityHeaderValues(wantsHsts(config, c.req.url, config.trustProxy ? c.req.header('x-forwarded-proto') : undefined));
+  const headers = securityHeaderValues(wantsHsts(config, c.req.url, config.trustProxy > 0 ? c.req.header('x-forwarded-proto') : undefined));
   for (const [name, value] of Object.entries(headers)) c.header(name, value);
   await next();
   const h = c.res.headers;
