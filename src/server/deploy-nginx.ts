@@ -204,9 +204,9 @@ export function nginxConfig(options: NginxOptions): string {
     `        client_max_body_size ${NGINX_MAX_BODY};`,
     '        proxy_read_timeout 300s;',
     '        proxy_send_timeout 300s;',
-    // Another process is tried when one cannot be reached (refused, restarting), and for a body-less
-    // GET, HEAD, OPTIONS or DELETE also after an error, a timeout, a 502 or a 503; nginx never
-    // re-sends a POST or PATCH that reached a process, nor a body it began to stream (docs/deploy.md).
+    // Another process is tried when one cannot be reached (refused, restarting), and for what nginx
+    // counts as idempotent (GET, HEAD, OPTIONS, PUT, DELETE) also after an error, a timeout, a 502
+    // or a 503; never a POST or PATCH that reached a process (no non_idempotent; docs/deploy.md).
     '        proxy_next_upstream error timeout http_502 http_503;',
     '        proxy_next_upstream_tries 2;',
     '        proxy_intercept_errors off;',

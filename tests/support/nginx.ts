@@ -61,10 +61,19 @@ export function nginxMainConfig(prefix: string): string {
 }
 
 /** Starts nginx in the foreground on `port`, serving `root` and proxying /api/ to `api`; resolves once it answers. */
-export async function startNginx(options: { root: string; api: string[]; port: number; env?: Record<string, string> }): Promise<RunningNginx> {
+export async function startNginx(options: {
+  root: string;
+  api: string[];
+  port: number;
+  env?: Record<string, string>;
+  /** The configuration to run instead of what deploy:nginx prints for the options (it must listen on `port` too). */
+  config?: string;
+}): Promise<RunningNginx> {
   if (!NGINX) throw new Error('nginx is not installed (apt-get install nginx)');
   const prefix = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-nginx-'));
-  const config = deployNginxConfig({ root: options.root, api: options.api, listen: `127.0.0.1:${options.port}`, ...(options.env ? { env: options.env } : {}) });
+  const config =
+    options.config ??
+    deployNginxConfig({ root: options.root, api: options.api, listen: `127.0.0.1:${options.port}`, ...(options.env ? { env: options.env } : {}) });
   fs.writeFileSync(path.join(prefix, 'fieldwork.conf'), config);
   const temp = (name: string) => path.join(prefix, name);
   fs.writeFileSync(path.join(prefix, 'nginx.conf'), nginxMainConfig(prefix));

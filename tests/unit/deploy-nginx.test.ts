@@ -5,6 +5,8 @@
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +19,8 @@ import { HSTS } from '../../src/server/middleware/security-headers.ts';
 import { ALCHEMER_APPEND_LIMITS } from '../../src/shared/alchemer-export-append.ts';
 import { MEDIA_LIMITS } from '../../src/shared/media.ts';
 import { POINTS_BULK_LIMITS } from '../../src/shared/points-bulk-update.ts';
-import { NGINX, nginxMainConfig } from '../support/nginx.ts';
+import { NGINX, nginxMainConfig, startNginx } from '../support/nginx.ts';
+import { freePort } from '../support/processes.ts';
 
 const BUILD_ID = 'abc123def4567890';
 const SCRIPT_HASHES = ['sha256-AAAAinlineScriptOne=', 'sha256-BBBBinlineScriptTwo='];
@@ -148,7 +151,7 @@ describe('nginxConfig', () => {
       expect(nginxBytes).toBeGreaterThanOrEqual(limit);
   });
 
-  it('re-sends only what nginx treats as idempotent: never a POST or PATCH that reached a process, nor a streamed body', () => {
+  it('never lets nginx re-send a POST or PATCH that reached a process (no non_idempotent), and tries two processes at most', () => {
     const api = locationBlock(nginxConfig(options()), '/api/');
     const retry = /proxy_next_upstream ([^;]*);/.exec(api)?.[1] ?? '';
     expect(retry).not.toContain('non_idempotent');
@@ -388,6 +391,39 @@ describe.skipIf(NGINX === null)('nginx -t', () => {
     const result = nginxTest(nginxConfig(options({ csp: { imgSrc: [BUCKET_ORIGIN], analyticsId: 'G-ABCDEF1234' }, hsts: true })));
     expect(result.output).toBe('');
     expect(result.status).toBe(0);
+  });
+
+  it('re-sends to the other process what it treats as idempotent (GET, a PUT save) after a 503, never a POST that reached a process', async () => {
+    // Two API processes in each of three configurations side by side: the first answers 503, the second 200.
+    const seen = { first: [] as string[], second: [] as string[] };
+    const servers = await Promise.all(
+      (['first', 'second'] as const).map(
+        (name) =>
+          new Promise<http.Server>((resolve) => {
+            const server = http.createServer((req, res) => {
+              seen[name].push(req.method ?? '');
+              req.resume();
+              req.on('end', () => res.writeHead(name === 'first' ? 503 : 200, { 'Content-Type': 'application/json' }).end('{}'));
+            });
+            server.listen(0, '127.0.0.1', () => resolve(server));
+          }),
+      ),
+    );
+    const api = servers.map((server) => `127.0.0.1:${(server.address() as AddressInfo).port}`);
+    const ports = await Promise.all([freePort(), freePort(), freePort()]);
+    const config = ports.map((port) => nginxConfig(options({ api, listen: `127.0.0.1:${port}` }))).join('\n');
+    const nginx = await startNginx({ root: dist, api, port: ports[0] ?? 0, config });
+    try {
+      const call = async (port: number | undefined, method: string) =>
+        (await fetch(`http://127.0.0.1:${port}/api/calls`, { method, ...(method === 'GET' ? {} : { body: '{"revision":1}' }) })).status;
+      expect(await call(ports[0], 'GET')).toBe(200);
+      expect(await call(ports[1], 'PUT')).toBe(200);
+      expect(await call(ports[2], 'POST')).toBe(503);
+      expect(seen).toEqual({ first: ['GET', 'PUT', 'POST'], second: ['GET', 'PUT'] });
+    } finally {
+      await nginx.stop();
+      for (const server of servers) server.close();
+    }
   });
 
   it('accepts two configurations side by side, and an IPv6 API process', () => {
