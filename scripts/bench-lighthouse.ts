@@ -6,11 +6,14 @@
  * same build on the shared 2-core machine with three).
  *
  * Pages: /login (a guest page), /terms (a public page), and signed in (a session cookie sent with
- * every request) a participant's home, /account and a survey (the pages come from scripts/bench.ts). Figures: the performance score, Largest Contentful Paint, Cumulative
- * Layout Shift and the JavaScript the page loads (bytes over the wire).
+ * every request) a participant's home, the home of a new participant (no project yet: its empty
+ * state, `newParticipantCookie`), /account and a survey (the pages come from scripts/bench.ts).
+ * Figures: the performance score, Largest Contentful Paint, Cumulative Layout Shift and the
+ * JavaScript the page loads (bytes over the wire).
  */
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import { runCli } from '../src/server/cli.ts';
 
 export const LIGHTHOUSE_RUNS = 5;
 
@@ -33,6 +36,31 @@ export interface LighthouseRow {
   jsBytes: number;
   /** Every run's figures, for the log. */
   runs: { performance: number; lcpMs: number; tbtMs: number; cls: number; jsBytes: number }[];
+}
+
+/**
+ * A participant who has just joined (no project: the home shows its empty state), made with the
+ * operator CLI on the running server's database (`env`: its DATA_DIR or DATABASE_URL) and signed
+ * in through the API: the `Cookie` header of that session.
+ */
+export async function newParticipantCookie(baseUrl: string, env: Readonly<Record<string, string>>): Promise<string> {
+  const email = `lighthouse-${Date.now().toString(36)}@example.org`;
+  const password = 'Lighthouse-0nly!';
+  const errors: string[] = [];
+  const args = ['user:create', '--email', email, '--password', password, '--role', 'participant', '--first-name', 'Nova', '--last-name', 'Reed'];
+  const code = await runCli(args, { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'warn', ...env }, { out: () => {}, err: (line) => errors.push(line) });
+  if (code !== 0) throw new Error(`user:create failed (${code}): ${errors.join(' ')}`);
+  const res = await fetch(`${baseUrl}/api/auth/login`, {
+    method: 'POST',
+    headers: { Origin: baseUrl, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  const cookie = res.headers
+    .getSetCookie()
+    .map((header) => header.split(';')[0] ?? '')
+    .find((pair) => pair.startsWith('fw_session='));
+  if (res.status !== 200 || !cookie) throw new Error(`sign-in of the new participant failed: ${res.status} ${await res.text()}`);
+  return cookie;
 }
 
 const CHROME_FLAGS = [

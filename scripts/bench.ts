@@ -9,8 +9,8 @@
  * the table; the run fails at 400 MiB or more).
  *
  * On the PGlite server it also runs Lighthouse (mobile, median of 5) on /login, /terms, and signed
- * in on home, /account and a survey: performance, LCP, CLS and JavaScript bytes
- * (scripts/bench-lighthouse.ts).
+ * in on home, a new participant's (empty) home, /account and a survey: performance, LCP, CLS and
+ * JavaScript bytes (scripts/bench-lighthouse.ts).
  *
  * Environment: BENCH_DURATION (seconds per case, default 5), BENCH_WRITE=1 (rewrite the table of
  * docs/benchmarks.md between its markers), BENCH_LIGHTHOUSE=0 (skip Lighthouse), CHROMIUM_PATH
@@ -23,7 +23,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Options as CannonOptions } from 'autocannon';
 import { createFreshDatabase, postgresReachable, type FreshDatabase } from '../tests/support/postgres.ts';
-import { lighthousePages, lighthouseTable, type LighthouseRow } from './bench-lighthouse.ts';
+import { lighthousePages, lighthouseTable, newParticipantCookie, type LighthouseRow } from './bench-lighthouse.ts';
 import { MAIL_GOAL_P95_MS, mailBenchLines, mailBenchTable, startMailBench, type MailBench, type MailBenchCase } from './bench-mail.ts';
 import { BENCH_LARGE, BULK_APPROVE_CASE, benchBulkApprove, seedBench as seed, type Seeded } from './bench-seed.ts';
 import { cannon, freePort, percentile, spawnServer, stopServer, waitForHealth, writeBenchmarksSection, type ServerChild } from './bench-server.ts';
@@ -379,6 +379,7 @@ async function benchBackend(
           { label: '`/login` (guest)', path: '/login' },
           { label: '`/terms` (public)', path: '/terms' },
           { label: '`/` (home, signed in)', path: '/', headers: { Cookie: `fw_session=${seeded.participantToken}` } },
+          { label: '`/` (home, empty: a new participant)', path: '/', headers: { Cookie: await newParticipantCookie(server.url, env) } },
           { label: '`/account` (signed in)', path: '/account', headers: { Cookie: `fw_session=${seeded.participantToken}` } },
           { label: '`/surveys/{id}` (participant)', path: `/surveys/${seeded.surveyId}`, headers: { Cookie: `fw_session=${seeded.participantToken}` } },
         ];

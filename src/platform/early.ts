@@ -16,7 +16,8 @@
  */
 
 /** The window property the inline script fills: path → when asked and the answer (null: the request failed). */
-const GLOBAL = '__fieldworkEarly';
+export const EARLY_GLOBAL = '__fieldworkEarly';
+const GLOBAL = EARLY_GLOBAL;
 export const EARLY_MAX_AGE_MS = 5_000;
 
 interface EarlyEntry {
@@ -28,8 +29,8 @@ interface EarlyEntry {
 export const EARLY_SHELL_PATHS: readonly string[] = ['/api/auth', '/api/feature-flags?feature=maintenance'];
 
 /**
- * The inline script that starts, on a full page load, the shell's paths, `builds/latest.json` and
- * its meta and `pagePaths` (after a client-side navigation: `pagePaths` only). Same requests as
+ * The inline script that starts, on a full page load, `pagePaths`, the shell's paths and
+ * `builds/latest.json` and its meta (after a client-side navigation: `pagePaths` only). Same requests as
  * `api()`'s GETs: JSON, cookies, no cache. An answer still there when its freshness ends is read
  * and dropped. Its text goes through the build's CSP hashes like every inline script of BaseLayout.
  */
@@ -42,7 +43,8 @@ export function earlyDataInlineScript(pagePaths: readonly string[]): string {
     `function g(p){s(p,fetch(p,{headers:{Accept:'application/json'},credentials:'include',cache:'no-store'}))}` +
     // The document is still loading on a full page load; a client-side navigation runs this after the swap.
     `if(document.readyState!=='loading'){${JSON.stringify(pagePaths)}.forEach(g);return}` +
-    `${JSON.stringify([...EARLY_SHELL_PATHS, ...pagePaths])}.forEach(g);` +
+    // The page's own first: what it shows (the home's lists) is answered before the shell's calls.
+    `${JSON.stringify([...pagePaths, ...EARLY_SHELL_PATHS])}.forEach(g);` +
     // The running build and its meta (src/app/build-watcher.ts), which the route guard waits for.
     `var l=fetch('${EARLY_BUILD_LATEST}?'+Date.now(),{cache:'no-store'});s('${EARLY_BUILD_LATEST}',l);` +
     `l.then(function(r){return r.ok?r.clone().json():null}).then(function(b){if(b&&typeof b.id==='string')s('/builds/meta/'+encodeURIComponent(b.id)+'.json',fetch('/builds/meta/'+encodeURIComponent(b.id)+'.json'))}).catch(function(){})})()`

@@ -1,6 +1,8 @@
 /**
  * How pages load: a page the server has decided shows before the JavaScript and the
- * current-user call; the account pages call GET /api/account once and do not move as they load.
+ * current-user call; a new participant's empty home shows before the JavaScript too; every
+ * request a page starts ends; the account pages call GET /api/account once and do not move as
+ * they load.
  * (Lighthouse's figures — LCP, performance — are in `npm run bench`, not here.)
  */
 import type { Page, Request } from '@playwright/test';
@@ -114,6 +116,30 @@ test('a client-side navigation asks only for what the new page reads: every requ
   await page.getByRole('link', { name: 'Fieldwork' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
   await expect.poll(open).toEqual([]);
+});
+
+test('a new participant’s home shows its empty state before its JavaScript runs, where React then renders it', async ({ page, baseURL }) => {
+  await signIn(page, baseURL ?? '', account);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await watchLayoutShifts(page);
+  let release = (): void => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(/\/_astro\/[^/]+\.js$/, async (route) => {
+    await held;
+    await route.fallback();
+  });
+  await page.goto('/', { waitUntil: 'commit' });
+  const empty = page.getByRole('heading', { level: 2, name: 'Nothing to do yet' });
+  await expect(empty).toBeVisible();
+  const early = await empty.boundingBox();
+  release();
+  await expect(page.locator('main [aria-busy="true"]')).toHaveCount(0);
+  await expect(empty).toBeVisible();
+  expect(await empty.boundingBox()).toEqual(early);
+  expect(await layoutShift(page)).toBeLessThanOrEqual(0.02);
+  await page.unrouteAll({ behavior: 'wait' });
 });
 
 for (const viewport of [

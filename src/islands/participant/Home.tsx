@@ -11,6 +11,7 @@ import { Failed } from '../../components/states/Failed.tsx';
 import { LoadingNote } from '../../components/states/Loading.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Card } from '../../components/ui/card.tsx';
+import { cn } from '../../lib/utils.ts';
 import { CheckCircleIcon, Icon } from '../../components/icons.tsx';
 import { diaryTodayLabel, streakLabel } from './diary-labels.ts';
 import { closesLabel, closesSoon, entriesProgressLabel, minutesLabel, opensLabel, percent, pointsLabel, stateLabel } from '../../lib/labels.ts';
@@ -50,10 +51,13 @@ const FlameIcon = (props: { className?: string }) => (
 export default function Home() {
   const { load, reload } = useResource<HomeAnswer>('/api/home');
   if (load.status === 'loading') {
+    // The empty state, hidden: shown instead of the skeleton once the page's early answer says
+    // there is nothing yet (home-empty.ts), before React renders it.
     return (
       <div aria-busy="true" className={HOME_COLUMN}>
         <Heading />
         <HomeSkeleton />
+        <EmptyState early />
       </div>
     );
   }
@@ -109,9 +113,14 @@ export function StaffCard({ reviewWaiting }: { reviewWaiting: number }) {
   );
 }
 
-function EmptyState() {
+/** `early`: hidden unless <html> carries the home-empty mark (`HOME_EMPTY_MARK`). */
+function EmptyState({ early = false }: { early?: boolean }) {
   return (
-    <Card asChild variant="dashed" className="flex flex-col items-start gap-3 px-6 py-10 sm:items-center sm:text-center">
+    <Card
+      asChild
+      variant="dashed"
+      className={cn('flex flex-col items-start gap-3 px-6 py-10 sm:items-center sm:text-center', early && 'hidden in-data-home-empty:flex')}
+    >
       <section aria-labelledby="home-empty">
         <h2 id="home-empty" className="text-xl font-semibold tracking-tight">
           Nothing to do yet
@@ -252,7 +261,7 @@ function DiaryLine({ diary, title }: { diary: HomeDiary; title: string }) {
 
 function HomeSkeleton() {
   return (
-    <div className="flex flex-col gap-4">
+    <div className="flex flex-col gap-4 in-data-home-empty:hidden">
       <LoadingNote label="Loading your surveys and missions…" />
       <Bone className="h-7 w-28" />
       <ul aria-hidden="true" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
