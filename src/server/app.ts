@@ -1,13 +1,13 @@
-import { Hono } from 'hono';
+import { Hono, type Context, type Next } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { JSON_BODY_LIMIT_BYTES } from '../shared/limits.ts';
 import { redactSecrets } from '../shared/redact.ts';
 import type { AppDeps, AppEnv } from './context.ts';
 import { ApiError, databaseUnavailable, errorBody, invalidText, isDatabaseUnavailable, isInvalidText } from './errors.ts';
-import { sameOriginOnly } from './middleware/csrf.ts';
-import { requestLog } from './middleware/request-log.ts';
-import { securityHeaders } from './middleware/security-headers.ts';
+import { crossOriginRefusal } from './middleware/csrf.ts';
+import { startRequestLog } from './middleware/request-log.ts';
+import { applySecurityHeaders } from './middleware/security-headers.ts';
 import { loadSession } from './middleware/session.ts';
 import { accountRoutes } from './routes/account.ts';
 import { adminContactMessageRoutes } from './routes/admin-contact-messages.ts';
@@ -107,25 +107,42 @@ export type AppType = ReturnType<typeof apiRoutes>;
 export function createApp(deps: AppDeps, pages?: Hono<AppEnv>) {
   const app = new Hono<AppEnv>();
 
+  // Two middlewares, each doing its steps in order (middleware/): every layer of Hono's chain is
+  // an async step of its own, a measurable share of a cheap call (docs/benchmarks.md, "What each
+  // layer costs").
+  // Every request: its dependencies, request id and log line, and the security headers.
   app.use('*', async (c, next) => {
     c.set('deps', deps);
     c.set('db', deps.database.db);
+    const logged = startRequestLog(c);
+    const secured = applySecurityHeaders(c);
     await next();
+    secured?.();
+    logged();
   });
-  app.use('*', requestLog);
-  app.use('*', securityHeaders);
 
+  // API calls: the JSON body limit, the same-origin check, then the session.
   const jsonBodyLimit = bodyLimit({
     maxSize: JSON_BODY_LIMIT_BYTES,
     onError: (c) => c.json(errorBody('payload_too_large', 'The request body is too large'), 413),
   });
+  const api = async (c: Context<AppEnv>, next: Next): Promise<void> => {
+    const refused = crossOriginRefusal(c);
+    // Set, not returned: inside the body limit a returned answer would be dropped.
+    if (refused) {
+      c.res = refused;
+      return;
+    }
+    await loadSession(c);
+    await next();
+  };
   // Uploads carry their own, larger limits (routes/media.ts and the admin tools' routes); every other call this one.
   // GET and HEAD carry no body; looking for one would build the whole Fetch request (a measurable share of a read).
   app.use('/api/*', (c, next) =>
-    c.req.method === 'GET' || c.req.method === 'HEAD' || (c.req.method === 'POST' && OWN_BODY_LIMIT.has(c.req.path)) ? next() : jsonBodyLimit(c, next),
+    c.req.method === 'GET' || c.req.method === 'HEAD' || (c.req.method === 'POST' && OWN_BODY_LIMIT.has(c.req.path))
+      ? api(c, next)
+      : jsonBodyLimit(c, () => api(c, next)),
   );
-  app.use('/api/*', sameOriginOnly);
-  app.use('/api/*', loadSession);
   app.route('/api', apiRoutes());
   app.all('/api/*', (c) => c.json(errorBody('not_found', 'No such API endpoint'), 404));
 
@@ -136,7 +153,8 @@ export function createApp(deps: AppDeps, pages?: Hono<AppEnv>) {
   app.onError((error, c) => {
     if (error instanceof ApiError) {
       // A refusal caused by a library's error (a file that cannot be read): its words are for the log, never the client.
-      if (error.cause !== undefined) (c.var.logger ?? deps.logger).warn({ err: error.cause, code: error.code, path: redactSecrets(c.req.path) }, error.message);
+      if (error.cause !== undefined)
+        (c.get('logger') ?? deps.logger).warn({ err: error.cause, code: error.code, path: redactSecrets(c.req.path) }, error.message);
       for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
       return c.json(errorBody(error.code, error.message, error.fields, error.details), error.status);
     }
@@ -150,12 +168,12 @@ export function createApp(deps: AppDeps, pages?: Hono<AppEnv>) {
     }
     if (isDatabaseUnavailable(error)) {
       // PostgreSQL restarting or out of reach: 503 with Retry-After, never a 500 (docs/deploy.md, "What happens when…").
-      (c.var.logger ?? deps.logger).warn({ err: error, path: redactSecrets(c.req.path) }, 'database unavailable');
+      (c.get('logger') ?? deps.logger).warn({ err: error, path: redactSecrets(c.req.path) }, 'database unavailable');
       const unavailable = databaseUnavailable();
       for (const [name, value] of Object.entries(unavailable.headers ?? {})) c.header(name, value);
       return c.json(errorBody(unavailable.code, unavailable.message), unavailable.status);
     }
-    (c.var.logger ?? deps.logger).error({ err: error, path: redactSecrets(c.req.path) }, 'unhandled error');
+    (c.get('logger') ?? deps.logger).error({ err: error, path: redactSecrets(c.req.path) }, 'unhandled error');
     return c.json(errorBody('internal_error', 'Internal Server Error'), 500);
   });
 

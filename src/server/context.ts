@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/index.ts';
 import type { User } from './db/schema/index.ts';
@@ -31,6 +32,16 @@ export interface AppVariables {
   sessionId: string | null;
 }
 
+/**
+ * What the Node adapter (`getRequestListener`, main.ts) hands the application beside the request:
+ * the Node request and response. Absent in `app.request` (the API tests).
+ */
+export interface AppBindings {
+  incoming?: IncomingMessage;
+  outgoing?: ServerResponse;
+}
+
 export interface AppEnv {
+  Bindings: AppBindings;
   Variables: AppVariables;
 }

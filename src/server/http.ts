@@ -25,10 +25,22 @@ export { notFound };
 // Who may call. Each guard answers 401 without a session and 403 for a role it does not allow,
 // and marks the answer `Cache-Control: no-store` (what a signed-in caller gets is theirs alone).
 
+/**
+ * `Cache-Control: no-store` on the answer. Under Node it goes on the Node response (as the
+ * security headers do, middleware/security-headers.ts): every answer, a stream or an error
+ * included, carries it, and a Cache-Control of the answer's own still wins; in `app.request`
+ * through the context.
+ */
+export function noStore(c: Context<AppEnv>): void {
+  const outgoing = c.env?.outgoing;
+  if (outgoing) outgoing.setHeader('Cache-Control', 'no-store');
+  else c.header('Cache-Control', 'no-store');
+}
+
 function allow(roles?: readonly Role[]) {
   return createMiddleware<AppEnv>(async (c, next) => {
-    c.header('Cache-Control', 'no-store');
-    const user = c.var.user;
+    noStore(c);
+    const user = c.get('user');
     if (!user) return jsonError(c, 401, 'unauthenticated', 'Sign in to continue');
     if (roles && !roles.includes(user.role)) return jsonError(c, 403, 'forbidden', 'You do not have access to this');
     await next();
@@ -151,7 +163,7 @@ export function jsonBody<T extends z.ZodType>(schema: T) {
 export function jsonBodyBySession<A extends z.ZodType, B extends z.ZodType>(signedIn: A, visitor: B) {
   const forUser = jsonBody(signedIn) as unknown as MiddlewareHandler<AppEnv>;
   const forVisitor = jsonBody(visitor) as unknown as MiddlewareHandler<AppEnv>;
-  return createMiddleware<AppEnv>((c, next) => (c.var.user ? forUser(c, next) : forVisitor(c, next))) as MiddlewareHandler<
+  return createMiddleware<AppEnv>((c, next) => (c.get('user') ? forUser(c, next) : forVisitor(c, next))) as MiddlewareHandler<
     AppEnv,
     string,
     { in: { json: z.input<A> | z.input<B> }; out: { json: z.output<A> | z.output<B> } }
@@ -236,7 +248,7 @@ export function forwardedClient(header: string | undefined, trustedProxies: numb
 
 /** The caller's IP: what the nearest trusted proxy saw (TRUST_PROXY, `forwardedClient`), else the socket's peer. */
 export function clientIp(c: Context<AppEnv>): string {
-  const forwarded = forwardedClient(c.req.header('x-forwarded-for'), c.var.deps.config.trustProxy);
+  const forwarded = forwardedClient(c.req.header('x-forwarded-for'), c.get('deps').config.trustProxy);
   if (forwarded) return forwarded;
   try {
     return getConnInfo(c).remote.address ?? 'unknown';
@@ -251,7 +263,7 @@ export type RateLimitList = readonly (readonly [key: string, rule: RateLimitRule
 export async function enforceRateLimits(c: Context<AppEnv>, limits: RateLimitList): Promise<void> {
   let retryAfter = 0;
   for (const [key, rule] of limits) {
-    const result = await hitRateLimit(c.var.db, c.var.deps.clock, key, rule);
+    const result = await hitRateLimit(c.get('db'), c.get('deps').clock, key, rule);
     if (!result.allowed) retryAfter = Math.max(retryAfter, result.retryAfterSeconds);
   }
   if (retryAfter > 0) {

@@ -23,6 +23,7 @@ import { systemClock } from './services/clock.ts';
 import { setFlag } from './services/flags.ts';
 import { pruneRateLimits } from './services/rate-limit.ts';
 import { deleteExpiredSessions } from './services/sessions.ts';
+import { authListener } from './lean.ts';
 import { createStaticSite, staticListener } from './static.ts';
 import { createStorage } from './storage/index.ts';
 
@@ -168,8 +169,9 @@ export async function startServer(config: Config, logger: Logger = createLogger(
   const app = createApp(deps, site?.pages);
 
   // Refused requests' unread bodies are drained by drain.ts (docs/decisions/021-draining-refused-bodies.md), not the adapter.
-  const apiListener = getRequestListener(app.fetch, { hostname: config.host, autoCleanupIncoming: false });
-  // Pages and files take the lean path in front of the application (static.ts, `staticListener`).
+  // The signed-in check every page load makes, pages and files take lean paths in front of the
+  // application (lean.ts, `authListener`; static.ts, `staticListener`).
+  const apiListener = authListener(deps, getRequestListener(app.fetch, { hostname: config.host, autoCleanupIncoming: false }));
   const server = createServer(site ? staticListener(site, deps, apiListener) : apiListener);
   drainRefusedBodies(server);
   // Idle keep-alive connections stay open longer than the clients and proxies in front of us keep

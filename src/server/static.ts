@@ -9,11 +9,8 @@ import type { BuildMeta, RouteTable, RouteTableEntry } from '../shared/build-man
 import { findRouteRule, ruleRedirect } from '../shared/build-route-rules.ts';
 import { decideNavigation, type AuthState } from '../shared/route-rules.ts';
 import { matchRoute, paramsAreValid } from '../shared/routes.ts';
-import { redactSecrets } from '../shared/redact.ts';
 import { cacheControlFor } from '../shared/static-headers.ts';
-import { databaseUnavailable, errorBody, isDatabaseUnavailable } from './errors.ts';
-import { requestIdOf } from './middleware/request-log.ts';
-import { securityHeaderValues, wantsHsts } from './middleware/security-headers.ts';
+import { leanRequest, PLAIN_HOST, writeLeanAnswer, writeLeanFailure } from './lean.ts';
 import { requestSession, sessionTokenOf } from './middleware/session.ts';
 import { maintenanceOn } from './services/public-flags.ts';
 import type { Config } from './config.ts';
@@ -336,7 +333,7 @@ export function createStaticSite(distDir: string, logger: Logger, options: { ext
   pages.on(['GET', 'HEAD'], '*', async (c) => {
     const url = new URL(c.req.url);
     const request: StaticRequest = { method: c.req.method, path: c.req.path, search: url.search, origin: url.origin, header: (name) => c.req.header(name) };
-    const answered = await answer(request, { db: c.var.db, clock: c.var.deps.clock, config: c.var.deps.config }, c.var.logger ?? logger);
+    const answered = await answer(request, { db: c.get('db'), clock: c.get('deps').clock, config: c.get('deps').config }, c.get('logger') ?? logger);
     const status = answered.status as 200;
     return answered.body ? c.body(answered.body as Uint8Array<ArrayBuffer>, status, answered.headers) : c.body(null, status, answered.headers);
   });
@@ -349,7 +346,6 @@ export function createStaticSite(distDir: string, logger: Logger, options: { ext
 /** A request target the lean path answers as it stands: a plain path, no dot segment, no escape, no fragment. */
 const PLAIN_TARGET = /^\/(?!api(?:[/?]|$))[\w\-./~!$&'()*+,;=:@]*(?:\?[^#\s]*)?$/;
 const DOT_SEGMENT = /\/\.\.?(?:[/?]|$)/;
-const PLAIN_HOST = /^(?:[a-z0-9.-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
 
 /**
  * The Node server's lean path for pages and files (docs/decisions/024-lean-request-paths.md): a GET or
@@ -371,48 +367,22 @@ export function staticListener(site: StaticSite, deps: AppDeps, fallback: Reques
     if ((method !== 'GET' && method !== 'HEAD') || !host || !PLAIN_TARGET.test(target) || DOT_SEGMENT.test(target) || !PLAIN_HOST.test(host)) {
       return fallback(incoming, outgoing);
     }
-    const started = performance.now();
     const query = target.indexOf('?');
-    const encrypted = (incoming.socket as { encrypted?: boolean }).encrypted === true;
-    const origin = `${encrypted ? 'https' : 'http'}://${host}`;
-    const requestId = requestIdOf(incoming.headers['x-request-id'] as string | undefined);
+    const path = query === -1 ? target : target.slice(0, query);
+    const lean = leanRequest(incoming, config, host, method, path);
     const request: StaticRequest = {
       method,
-      path: query === -1 ? target : target.slice(0, query),
+      path,
       search: query === -1 || query === target.length - 1 ? '' : target.slice(query),
-      origin,
+      origin: lean.origin,
       header: (name) => {
         const value = incoming.headers[name];
         return Array.isArray(value) ? value.join(', ') : value;
       },
     };
-    const security = securityHeaderValues(wantsHsts(config, origin, config.trustProxy ? request.header('x-forwarded-proto') : undefined));
-    const finish = (status: number, headers: Readonly<Record<string, string>>, body: Uint8Array | string | null) => {
-      outgoing.writeHead(status, { ...security, 'X-Request-Id': requestId, ...headers });
-      outgoing.end(body ?? undefined);
-      if (status >= 500 || logger.isLevelEnabled('info')) {
-        const entry = { reqId: requestId, method, path: redactSecrets(request.path), status, ms: Math.round((performance.now() - started) * 10) / 10 };
-        if (status >= 500) logger.error(entry, 'request');
-        else logger.info(entry, 'request');
-      }
-    };
     answer(request, staticDeps, logger).then(
-      (answered) => finish(answered.status, answered.headers, answered.body),
-      (error: unknown) => {
-        // As the application's error handler answers (app.ts): a database out of reach is a 503, anything else a bare 500.
-        if (isDatabaseUnavailable(error)) {
-          logger.warn({ err: error, reqId: requestId, path: redactSecrets(request.path) }, 'database unavailable');
-          const unavailable = databaseUnavailable();
-          finish(
-            unavailable.status,
-            { ...unavailable.headers, 'Content-Type': 'application/json' },
-            JSON.stringify(errorBody(unavailable.code, unavailable.message)),
-          );
-          return;
-        }
-        logger.error({ err: error, reqId: requestId, path: redactSecrets(request.path) }, 'unhandled error');
-        finish(500, { 'Content-Type': 'application/json' }, JSON.stringify(errorBody('internal_error', 'Internal Server Error')));
-      },
+      (answered) => writeLeanAnswer(outgoing, lean, logger, answered.status, answered.headers, answered.body),
+      (error: unknown) => writeLeanFailure(outgoing, lean, logger, error),
     );
   };
 }

@@ -1,4 +1,4 @@
-import { createMiddleware } from 'hono/factory';
+import type { Context } from 'hono';
 import type { AppEnv } from '../context.ts';
 import { jsonError } from '../errors.ts';
 
@@ -19,18 +19,19 @@ const FORM_POSTS = [/^\/api\/admin\/media\/zip\/?$/];
 
 /**
  * Every state-changing API call must come from our own pages: a same-origin `Origin` header and
- * a JSON (or multipart upload) body. Browsers cannot forge either cross-site without CORS.
+ * a JSON (or multipart upload) body. Browsers cannot forge either cross-site without CORS. The
+ * refusal (403 or 415), or null when the call may go on.
  */
-export const sameOriginOnly = createMiddleware<AppEnv>(async (c, next) => {
-  if (SAFE_METHODS.has(c.req.method)) return next();
-  if (c.req.method === 'POST' && SERVER_TO_SERVER.some((pattern) => pattern.test(c.req.path))) return next();
+export function crossOriginRefusal(c: Context<AppEnv>): Response | null {
+  if (SAFE_METHODS.has(c.req.method)) return null;
+  if (c.req.method === 'POST' && SERVER_TO_SERVER.some((pattern) => pattern.test(c.req.path))) return null;
   const origin = c.req.header('origin');
-  const allowed = new Set([new URL(c.req.url).origin, c.var.deps.config.publicUrl]);
+  const allowed = new Set([new URL(c.req.url).origin, c.get('deps').config.publicUrl]);
   if (!origin || !allowed.has(origin)) return jsonError(c, 403, 'forbidden_origin', 'Cross-origin requests are not allowed');
   const type = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
   const formPost = type === 'application/x-www-form-urlencoded' && c.req.method === 'POST' && FORM_POSTS.some((pattern) => pattern.test(c.req.path));
   if (type !== 'application/json' && type !== 'multipart/form-data' && !formPost) {
     return jsonError(c, 415, 'unsupported_media_type', 'Send JSON (Content-Type: application/json)');
   }
-  return next();
-});
+  return null;
+}

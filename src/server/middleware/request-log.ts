@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createMiddleware } from 'hono/factory';
+import type { Context } from 'hono';
 import { redactSecrets } from '../../shared/redact.ts';
 import type { AppEnv } from '../context.ts';
 import type { Logger } from '../logger.ts';
@@ -29,22 +29,28 @@ export function requestIdOf(header: string | undefined): string {
  * One structured log line per request: method, path, status, time. Never the query (it may hold
  * tokens), and the path without its link token: a page request for `/reset-password/<token>` is
  * logged as `/reset-password/[token]` (src/shared/redact.ts; docs/permissions.md, "Secrets").
+ * Sets the request id (header and variable) and the request's logger now; the function returned
+ * writes the line once the answer is made.
  */
-export const requestLog = createMiddleware<AppEnv>(async (c, next) => {
+export function startRequestLog(c: Context<AppEnv>): () => void {
   const started = performance.now();
   const requestId = requestIdOf(c.req.header('x-request-id'));
   const parent = c.get('deps').logger;
   const logger = lazyChildLogger(parent, { reqId: requestId });
   c.set('requestId', requestId);
   c.set('logger', logger);
-  // Before the handler: a header added to a finished answer would rebuild it (security-headers.ts).
-  c.header('X-Request-Id', requestId);
-  await next();
-  // An answer a handler built itself (a stream) did not take the prepared header.
-  if (!c.res.headers.has('x-request-id')) c.res.headers.set('X-Request-Id', requestId);
-  const status = c.res.status;
-  if (status < 500 && !parent.isLevelEnabled('info')) return;
-  const entry = { method: c.req.method, path: redactSecrets(c.req.path), status, ms: Math.round((performance.now() - started) * 10) / 10 };
-  if (status >= 500) logger.error(entry, 'request');
-  else logger.info(entry, 'request');
-});
+  const outgoing = c.env?.outgoing;
+  // Under Node, on the Node response: every answer is written with it (security-headers.ts).
+  // Elsewhere before the handler: a header added to a finished answer would rebuild it.
+  if (outgoing) outgoing.setHeader('X-Request-Id', requestId);
+  else c.header('X-Request-Id', requestId);
+  return () => {
+    // An answer a handler built itself (a stream) did not take the prepared header.
+    if (!outgoing && !c.res.headers.has('x-request-id')) c.res.headers.set('X-Request-Id', requestId);
+    const status = c.res.status;
+    if (status < 500 && !parent.isLevelEnabled('info')) return;
+    const entry = { method: c.req.method, path: redactSecrets(c.req.path), status, ms: Math.round((performance.now() - started) * 10) / 10 };
+    if (status >= 500) logger.error(entry, 'request');
+    else logger.info(entry, 'request');
+  };
+}

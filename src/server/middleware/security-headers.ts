@@ -1,4 +1,4 @@
-import { createMiddleware } from 'hono/factory';
+import type { Context } from 'hono';
 import { STATIC_SECURITY_HEADERS } from '../../shared/static-headers.ts';
 import type { Config } from '../config.ts';
 import type { AppEnv } from '../context.ts';
@@ -29,18 +29,26 @@ const WITH_HSTS: Readonly<Record<string, string>> = { ...WITHOUT_HSTS, 'Strict-T
 const MARK = 'permissions-policy';
 
 /**
- * Headers every response carries (docs/architecture.md, security rules). Set before the handler
- * runs, so an answer made through the context carries them from the start and keeps its own
- * Referrer-Policy or page CSP; an answer a handler built itself (a stream) gets them afterwards.
- * Setting headers on a finished answer would rebuild it as a stream, so that is the exception.
+ * Sets the headers every response carries (docs/architecture.md, security rules), before the
+ * handler runs. Under Node they go on the Node response itself: whatever the application answers,
+ * streams included, is written with them, and a header of the answer's own (a Referrer-Policy, a
+ * page's CSP) wins (Node merges them, the answer's first) — cheaper than the Fetch headers of
+ * every answer. Elsewhere (`app.request`) through the context; the function returned then gives
+ * them to an answer a handler built itself (a stream), once it is made.
  */
-export const securityHeaders = createMiddleware<AppEnv>(async (c, next) => {
+export function applySecurityHeaders(c: Context<AppEnv>): (() => void) | null {
   const config = c.get('deps').config;
   const headers = securityHeaderValues(wantsHsts(config, c.req.url, config.trustProxy > 0 ? c.req.header('x-forwarded-proto') : undefined));
+  const outgoing = c.env?.outgoing;
+  if (outgoing) {
+    for (const name in headers) outgoing.setHeader(name, headers[name] as string);
+    return null;
+  }
   for (const [name, value] of Object.entries(headers)) c.header(name, value);
-  await next();
-  const h = c.res.headers;
-  if (h.has(MARK)) return;
-  for (const [name, value] of Object.entries(headers))
-    if ((name !== 'Referrer-Policy' && name !== 'Content-Security-Policy') || !h.has(name)) h.set(name, value);
-});
+  return () => {
+    const h = c.res.headers;
+    if (h.has(MARK)) return;
+    for (const [name, value] of Object.entries(headers))
+      if ((name !== 'Referrer-Policy' && name !== 'Content-Security-Policy') || !h.has(name)) h.set(name, value);
+  };
+}

@@ -1,6 +1,5 @@
 import type { Context } from 'hono';
 import { deleteCookie, getCookie } from 'hono/cookie';
-import { createMiddleware } from 'hono/factory';
 import { parse, serialize } from 'hono/utils/cookie';
 import type { AppEnv } from '../context.ts';
 import type { Db } from '../db/index.ts';
@@ -24,11 +23,11 @@ function sessionCookieHeader(publicUrl: string, token: string, expiresAt: Date, 
 }
 
 export function setSessionCookie(c: Context<AppEnv>, token: string, expiresAt: Date): void {
-  c.header('Set-Cookie', sessionCookieHeader(c.var.deps.config.publicUrl, token, expiresAt, c.var.deps.clock.now()), { append: true });
+  c.header('Set-Cookie', sessionCookieHeader(c.get('deps').config.publicUrl, token, expiresAt, c.get('deps').clock.now()), { append: true });
 }
 
 export function clearSessionCookie(c: Context<AppEnv>): void {
-  const { publicUrl } = c.var.deps.config;
+  const { publicUrl } = c.get('deps').config;
   deleteCookie(c, sessionCookieName(publicUrl), cookieOptions(publicUrl));
 }
 
@@ -70,11 +69,11 @@ export async function requestSession(db: Db, clock: Clock, publicUrl: string, to
   };
 }
 
-/** Reads the session cookie and sets `user` (or null) for the routes after it. */
-export const loadSession = createMiddleware<AppEnv>(async (c, next) => {
-  const found = await requestSession(c.var.db, c.var.deps.clock, c.var.deps.config.publicUrl, sessionToken(c));
+/** Reads the session cookie and sets `user` (or null) and `sessionId` for the routes after it. */
+export async function loadSession(c: Context<AppEnv>): Promise<void> {
+  const deps = c.get('deps');
+  const found = await requestSession(c.get('db'), deps.clock, deps.config.publicUrl, sessionToken(c));
   c.set('user', found?.user ?? null);
   c.set('sessionId', found?.sessionId ?? null);
   if (found?.setCookie) c.header('Set-Cookie', found.setCookie, { append: true });
-  await next();
-});
+}

@@ -20,14 +20,14 @@ export const accountRoutes = new Hono<AppEnv>()
   .use('*', signedIn)
 
   .get('/', async (c) => {
-    const user = signedInUser(c.var.user);
+    const user = signedInUser(c.get('user'));
     const { db, deps } = c.var;
     const sessions = await listUserSessions(db, user.id);
     return c.json({
       user: await accountView(db, deps.clock, user),
       sessions: sessions.map((s) => ({
         id: s.id.slice(0, 12),
-        current: s.id === c.var.sessionId,
+        current: s.id === c.get('sessionId'),
         userAgent: s.userAgent,
         ip: s.ip,
         createdAt: s.createdAt.toISOString(),
@@ -37,7 +37,7 @@ export const accountRoutes = new Hono<AppEnv>()
   })
 
   .patch('/profile', jsonBody(profileSchema), async (c) => {
-    const user = signedInUser(c.var.user);
+    const user = signedInUser(c.get('user'));
     const input = c.req.valid('json');
     const { db, deps } = c.var;
     const updated = await updateProfile(db, deps.clock, user, input, { ip: clientIp(c) });
@@ -45,7 +45,7 @@ export const accountRoutes = new Hono<AppEnv>()
   })
 
   .put('/address', jsonBody(addressSchema), async (c) => {
-    const user = signedInUser(c.var.user);
+    const user = signedInUser(c.get('user'));
     const address = c.req.valid('json');
     const { db, deps } = c.var;
     const updated = await updateAddress(db, deps.clock, user.id, address);
@@ -53,7 +53,7 @@ export const accountRoutes = new Hono<AppEnv>()
   })
 
   .patch('/preferences', jsonBody(preferencesSchema), async (c) => {
-    const user = signedInUser(c.var.user);
+    const user = signedInUser(c.get('user'));
     const input = c.req.valid('json');
     const { db, deps } = c.var;
     const updated = await updatePreferences(db, deps.clock, user, input);
@@ -66,7 +66,7 @@ export const accountRoutes = new Hono<AppEnv>()
    * (the answer is the same either way).
    */
   .post('/email', jsonBody(emailChangeSchema), async (c) => {
-    const user = signedInUser(c.var.user);
+    const user = signedInUser(c.get('user'));
     const input = c.req.valid('json');
     await enforceRateLimits(c, [
       [`password-check:user:${user.id}`, RATE_LIMITS.passwordChecksPerUser],
@@ -76,13 +76,13 @@ export const accountRoutes = new Hono<AppEnv>()
     if (input.newEmail === user.email) {
       throw new ApiError(400, 'validation_failed', 'Check the highlighted fields', { fields: { newEmail: ['This is already your email address'] } });
     }
-    await c.var.deps.jobs.send('account.email-change', { userId: user.id, newEmail: input.newEmail });
+    await c.get('deps').jobs.send('account.email-change', { userId: user.id, newEmail: input.newEmail });
     return c.json({ ok: true, pendingEmail: input.newEmail } as const, 202);
   })
 
   /** Email change, step 2 (/update-email/{token}, signed in): the address changes; the old one is told; other sessions end. */
   .post('/email/confirm', query(tokenQuerySchema), async (c) => {
-    const user = signedInUser(c.var.user);
+    const user = signedInUser(c.get('user'));
     const { token } = c.req.valid('query');
     await enforceRateLimits(c, [[`token:ip:${clientIp(c)}`, RATE_LIMITS.tokenChecksPerIp]]);
     const { db, deps } = c.var;
@@ -92,25 +92,25 @@ export const accountRoutes = new Hono<AppEnv>()
     if (found.userId !== user.id) throw new ApiError(403, 'wrong_account', 'This link belongs to another account. Sign in with that account to confirm it.');
     const taken = await findUserByEmail(db, newEmail);
     if (taken && taken.id !== user.id) throw new ApiError(409, 'email_taken', 'This address now belongs to another account');
-    const updated = await confirmEmailChange(db, deps, { user, token: found, newEmail, keepSessionId: c.var.sessionId }, { ip: clientIp(c) });
+    const updated = await confirmEmailChange(db, deps, { user, token: found, newEmail, keepSessionId: c.get('sessionId') }, { ip: clientIp(c) });
     if (!updated) throw invalidToken();
     return c.json({ user: await accountView(db, deps.clock, updated) });
   })
 
   /** Password change with the current password; every other session ends. */
   .post('/password', jsonBody(passwordChangeSchema), async (c) => {
-    const user = signedInUser(c.var.user);
+    const user = signedInUser(c.get('user'));
     const input = c.req.valid('json');
     await enforceRateLimits(c, [[`password-check:user:${user.id}`, RATE_LIMITS.passwordChecksPerUser]]);
     await checkCurrentPassword(user, input.currentPassword);
     const passwordHash = await hashPassword(input.password);
-    await changePassword(c.var.db, c.var.deps, { user, passwordHash, keepSessionId: c.var.sessionId }, { ip: clientIp(c) });
+    await changePassword(c.get('db'), c.get('deps'), { user, passwordHash, keepSessionId: c.get('sessionId') }, { ip: clientIp(c) });
     return c.json({ ok: true } as const);
   })
 
   /** Signs out every other device. */
   .post('/sessions/revoke-others', async (c) => {
-    const user = signedInUser(c.var.user);
-    const ended = await deleteUserSessions(c.var.db, user.id, c.var.sessionId ?? undefined);
+    const user = signedInUser(c.get('user'));
+    const ended = await deleteUserSessions(c.get('db'), user.id, c.get('sessionId') ?? undefined);
     return c.json({ ended });
   });

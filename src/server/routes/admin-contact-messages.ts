@@ -18,13 +18,13 @@ export const adminContactMessageRoutes = new Hono<AppEnv>()
 
   .get('/', query(contactMessageListQuerySchema), async (c) => {
     const query = c.req.valid('query');
-    return c.json(await listContactMessages(c.var.db, query), 200);
+    return c.json(await listContactMessages(c.get('db'), query), 200);
   })
 
   .patch('/:id', check(messageIdChecked), jsonBody(handledSchema), async (c) => {
-    const user = signedInUser(c.var.user);
+    const user = signedInUser(c.get('user'));
     const id = messageIdOf(c);
     const { handled } = c.req.valid('json');
-    const message = await setHandled(c.var.db, c.var.deps.clock, id, handled, { actorId: user.id, ip: clientIp(c) });
+    const message = await setHandled(c.get('db'), c.get('deps').clock, id, handled, { actorId: user.id, ip: clientIp(c) });
     return c.json({ message }, 200);
   });

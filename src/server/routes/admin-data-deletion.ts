@@ -18,13 +18,13 @@ export const adminDataDeletionRoutes = new Hono<AppEnv>()
 
   .get('/', query(dataDeletionListQuerySchema), async (c) => {
     const query = c.req.valid('query');
-    return c.json(await listRequests(c.var.db, query), 200);
+    return c.json(await listRequests(c.get('db'), query), 200);
   })
 
   .patch('/:id', check(requestIdChecked), jsonBody(dataDeletionUpdateSchema), async (c) => {
-    const admin = signedInUser(c.var.user);
+    const admin = signedInUser(c.get('user'));
     const id = requestIdOf(c);
     const { status } = c.req.valid('json');
-    const updated = await closeRequest(c.var.db, c.var.deps, id, status, { actorId: admin.id, ip: clientIp(c) });
+    const updated = await closeRequest(c.get('db'), c.get('deps'), id, status, { actorId: admin.id, ip: clientIp(c) });
     return c.json({ request: requestView(updated) }, 200);
   });

@@ -26,12 +26,12 @@ export const adminFlagRoutes = new Hono<AppEnv>()
   .use('*', adminOnly)
 
   .get('/', async (c) => {
-    const flags = await listFlags(c.var.db);
+    const flags = await listFlags(c.get('db'));
     return c.json({ flags: flags.map(flagView) }, 200);
   })
 
   .put('/:key', params(keyParams), jsonBody(flagUpdateSchema), async (c) => {
-    const user = signedInUser(c.var.user);
+    const user = signedInUser(c.get('user'));
     const { key } = c.req.valid('param');
     const { value } = c.req.valid('json');
     const { db } = c.var;
@@ -52,7 +52,7 @@ export const adminFlagRoutes = new Hono<AppEnv>()
   })
 
   .delete('/:key', params(keyParams), async (c) => {
-    const user = signedInUser(c.var.user);
+    const user = signedInUser(c.get('user'));
     const { key } = c.req.valid('param');
     const { db } = c.var;
     const before = await getFlag(db, key);

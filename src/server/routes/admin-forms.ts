@@ -38,14 +38,14 @@ const formIdChecked = async (c: Context<AppEnv>) => formIdOf(c);
 const noSuchForm = () => new ApiError(404, 'not_found', 'No such form');
 
 async function existingForm(c: Context<AppEnv>): Promise<Form> {
-  const form = await findForm(c.var.db, formIdOf(c));
+  const form = await findForm(c.get('db'), formIdOf(c));
   if (!form) throw noSuchForm();
   return form;
 }
 
 /** The audit row of a change to a form by the signed-in staff member (`form.*` actions). */
 const auditForm = (c: Context<AppEnv>, actorId: number, action: string, targetId: number, change: Pick<AuditInput, 'before' | 'after'>) =>
-  audit(c.var.db, { actorId, via: 'api', action, targetType: 'form', targetId, ...change, ip: clientIp(c) });
+  audit(c.get('db'), { actorId, via: 'api', action, targetType: 'form', targetId, ...change, ip: clientIp(c) });
 
 const archivedError = () => new ApiError(409, 'archived', ARCHIVED_MESSAGE);
 
@@ -67,11 +67,11 @@ export const adminFormRoutes = new Hono<AppEnv>()
 
   .get('/', query(formListQuerySchema), async (c) => {
     const query = c.req.valid('query');
-    return c.json(await listForms(c.var.db, query), 200);
+    return c.json(await listForms(c.get('db'), query), 200);
   })
 
   .post('/', jsonBody(formCreateSchema), async (c) => {
-    const user = signedInUser(c.var.user);
+    const user = signedInUser(c.get('user'));
     const input = c.req.valid('json');
     const { db, deps } = c.var;
     const form = await createForm(db, deps.clock, { title: input.title, ...(input.definition ? { definition: input.definition } : {}), actorId: user.id });
@@ -81,11 +81,11 @@ export const adminFormRoutes = new Hono<AppEnv>()
 
   .get('/:id', async (c) => {
     const form = await existingForm(c);
-    return c.json(await formView(c.var.db, form), 200);
+    return c.json(await formView(c.get('db'), form), 200);
   })
 
   .put('/:id/draft', check(formIdChecked), jsonBody(formDraftSaveSchema), async (c) => {
-    const user = signedInUser(c.var.user);
+    const user = signedInUser(c.get('user'));
     const id = formIdOf(c);
     const input = c.req.valid('json');
     const { db, deps } = c.var;
@@ -104,7 +104,7 @@ export const adminFormRoutes = new Hono<AppEnv>()
   })
 
   .post('/:id/publish', check(formIdChecked), jsonBody(formPublishSchema), async (c) => {
-    const user = signedInUser(c.var.user);
+    const user = signedInUser(c.get('user'));
     const id = formIdOf(c);
     const input = c.req.valid('json');
     const { db, deps } = c.var;
@@ -139,19 +139,19 @@ export const adminFormRoutes = new Hono<AppEnv>()
 
   .get('/:id/changes', async (c) => {
     const form = await existingForm(c);
-    return c.json(await draftChanges(c.var.db, form), 200);
+    return c.json(await draftChanges(c.get('db'), form), 200);
   })
 
   .get('/:id/versions/:version', async (c) => {
     const id = formIdOf(c);
     const version = pathId(c, 'version', 'version');
-    const found = await findVersion(c.var.db, id, version);
+    const found = await findVersion(c.get('db'), id, version);
     if (!found) throw new ApiError(404, 'not_found', 'No such version');
     return c.json(found, 200);
   })
 
   .post('/:id/duplicate', async (c) => {
-    const user = signedInUser(c.var.user);
+    const user = signedInUser(c.get('user'));
     const source = await existingForm(c);
     const { db, deps } = c.var;
     const form = await duplicateForm(db, deps.clock, source, user.id);
@@ -160,7 +160,7 @@ export const adminFormRoutes = new Hono<AppEnv>()
   })
 
   .post('/:id/restore', async (c) => {
-    const user = signedInUser(c.var.user);
+    const user = signedInUser(c.get('user'));
     const id = formIdOf(c);
     const { db, deps } = c.var;
     const result = await restoreForm(db, deps.clock, id, user.id);
@@ -172,7 +172,7 @@ export const adminFormRoutes = new Hono<AppEnv>()
   })
 
   .delete('/:id', async (c) => {
-    const user = signedInUser(c.var.user);
+    const user = signedInUser(c.get('user'));
     const id = formIdOf(c);
     const { db, deps } = c.var;
     const result = await archiveForm(db, deps.clock, id, user.id);

@@ -41,16 +41,16 @@ function zipFileName(now: Date): string {
 
 /** The photo gallery (`/api/admin/gallery`, `/api/admin/media/…`): mounted at `/`, each call names its whole path and is guarded on its own. */
 export const adminGalleryRoutes = new Hono<AppEnv>()
-  .get('/admin/gallery', staffOnly, query(galleryQuerySchema), async (c) => c.json(await galleryPage(c.var.db, c.req.valid('query'))))
+  .get('/admin/gallery', staffOnly, query(galleryQuerySchema), async (c) => c.json(await galleryPage(c.get('db'), c.req.valid('query'))))
 
   .post('/admin/media/zip', staffOnly, async (c) => {
-    const user = signedInUser(c.var.user);
+    const user = signedInUser(c.get('user'));
     const parsed = galleryZipSchema.safeParse(await zipIds(c));
     if (!parsed.success) throw validationError(parsed.error);
-    const plan = await planGalleryZip(c.var.db, parsed.data.ids, { id: user.id, ip: clientIp(c) });
-    return c.body(galleryZipStream(c.var.deps.storage, plan, c.var.logger), 200, {
+    const plan = await planGalleryZip(c.get('db'), parsed.data.ids, { id: user.id, ip: clientIp(c) });
+    return c.body(galleryZipStream(c.get('deps').storage, plan, c.get('logger')), 200, {
       'Content-Type': 'application/zip',
-      'Content-Disposition': `attachment; filename="${zipFileName(c.var.deps.clock.now())}"`,
+      'Content-Disposition': `attachment; filename="${zipFileName(c.get('deps').clock.now())}"`,
       'X-Content-Type-Options': 'nosniff',
     });
   })
@@ -60,12 +60,12 @@ export const adminGalleryRoutes = new Hono<AppEnv>()
     staffOnly,
     // What the path names must exist (404) before the body is read (400).
     check(async (c) => {
-      if (!(await galleryItem(c.var.db, c.req.param('id') ?? ''))) throw notFoundPhoto();
+      if (!(await galleryItem(c.get('db'), c.req.param('id') ?? ''))) throw notFoundPhoto();
     }),
     jsonBody(galleryMediaPatchSchema),
     async (c) => {
-      const user = signedInUser(c.var.user);
-      const item = await updateGalleryMedia(c.var.db, c.req.param('id'), c.req.valid('json'), { id: user.id, ip: clientIp(c) });
+      const user = signedInUser(c.get('user'));
+      const item = await updateGalleryMedia(c.get('db'), c.req.param('id'), c.req.valid('json'), { id: user.id, ip: clientIp(c) });
       return c.json(item);
     },
   );

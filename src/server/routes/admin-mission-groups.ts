@@ -17,14 +17,14 @@ const groupSummary = (group: { title: string; description: string; missionIds: n
 });
 
 /** The group of the path, loaded once a request: checked (404) before any body is read. */
-const groupOf = perRequest((c) => existingMissionGroup(c.var.db, pathId(c, 'id', 'mission group')));
+const groupOf = perRequest((c) => existingMissionGroup(c.get('db'), pathId(c, 'id', 'mission group')));
 
 /** One mission group: edit (the mission list replaced in order), delete (moderators and admins). */
 export const adminMissionGroupRoutes = new Hono<AppEnv>()
   .use('*', staffOnly)
 
   .patch('/:id', check(groupOf), jsonBody(missionGroupPatchSchema), async (c) => {
-    const user = signedInUser(c.var.user);
+    const user = signedInUser(c.get('user'));
     const { id } = await groupOf(c);
     const { db, deps } = c.var;
     const patch = c.req.valid('json');
@@ -38,7 +38,7 @@ export const adminMissionGroupRoutes = new Hono<AppEnv>()
   })
 
   .delete('/:id', async (c) => {
-    const user = signedInUser(c.var.user);
+    const user = signedInUser(c.get('user'));
     const id = pathId(c, 'id', 'mission group');
     const { db } = c.var;
     await withAudit(

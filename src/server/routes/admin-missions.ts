@@ -6,7 +6,7 @@ import { existingMission, missionSummary, missionView, updateMission } from '../
 import { updateWithAudit } from '../services/projects.ts';
 
 /** The mission of the path, loaded once a request: checked (404) before any body is read. */
-const missionOf = perRequest((c) => existingMission(c.var.db, pathId(c, 'id', 'mission')));
+const missionOf = perRequest((c) => existingMission(c.get('db'), pathId(c, 'id', 'mission')));
 
 /** One mission: details and edit (moderators and admins; its submissions are in `review.ts`). */
 export const adminMissionRoutes = new Hono<AppEnv>()
@@ -14,11 +14,11 @@ export const adminMissionRoutes = new Hono<AppEnv>()
 
   .get('/:id', async (c) => {
     const mission = await missionOf(c);
-    return c.json(await missionView(c.var.db, mission), 200);
+    return c.json(await missionView(c.get('db'), mission), 200);
   })
 
   .patch('/:id', check(missionOf), jsonBody(missionPatchSchema), async (c) => {
-    const user = signedInUser(c.var.user);
+    const user = signedInUser(c.get('user'));
     const { id } = await missionOf(c);
     const { db, deps } = c.var;
     const patch = c.req.valid('json');

@@ -23,7 +23,7 @@ import {
 import { createSurvey, listProjectSurveys, surveySummary, surveyView } from '../services/surveys.ts';
 
 /** The project of the path, loaded once a request: checked (404) before any body or query is read. */
-const projectOf = perRequest((c) => existingProject(c.var.db, pathId(c, 'id', 'project')));
+const projectOf = perRequest((c) => existingProject(c.get('db'), pathId(c, 'id', 'project')));
 
 /**
  * Projects, members, and the surveys, missions and mission groups created in a project
@@ -35,11 +35,11 @@ export const adminProjectRoutes = new Hono<AppEnv>()
 
   .get('/', query(projectListQuerySchema), async (c) => {
     const query = c.req.valid('query');
-    return c.json(await listProjects(c.var.db, query), 200);
+    return c.json(await listProjects(c.get('db'), query), 200);
   })
 
   .post('/', jsonBody(projectCreateSchema), async (c) => {
-    const user = signedInUser(c.var.user);
+    const user = signedInUser(c.get('user'));
     const input = c.req.valid('json');
     const { db, deps } = c.var;
     const project = await withAudit(
@@ -60,11 +60,11 @@ export const adminProjectRoutes = new Hono<AppEnv>()
 
   .get('/:id', async (c) => {
     const project = await projectOf(c);
-    return c.json(await projectView(c.var.db, project), 200);
+    return c.json(await projectView(c.get('db'), project), 200);
   })
 
   .patch('/:id', check(projectOf), jsonBody(projectPatchSchema), async (c) => {
-    const user = signedInUser(c.var.user);
+    const user = signedInUser(c.get('user'));
     const { id } = await projectOf(c);
     const { db, deps } = c.var;
     const patch = c.req.valid('json');
@@ -82,11 +82,11 @@ export const adminProjectRoutes = new Hono<AppEnv>()
   .get('/:id/members', check(projectOf), query(memberListQuerySchema), async (c) => {
     const project = await projectOf(c);
     const query = c.req.valid('query');
-    return c.json(await listMembers(c.var.db, project.id, query), 200);
+    return c.json(await listMembers(c.get('db'), project.id, query), 200);
   })
 
   .post('/:id/members', check(projectOf), jsonBody(addMembersSchema), async (c) => {
-    const user = signedInUser(c.var.user);
+    const user = signedInUser(c.get('user'));
     const project = await projectOf(c);
     const input = c.req.valid('json');
     const { db, deps } = c.var;
@@ -119,7 +119,7 @@ export const adminProjectRoutes = new Hono<AppEnv>()
   })
 
   .delete('/:id/members/:userId', async (c) => {
-    const user = signedInUser(c.var.user);
+    const user = signedInUser(c.get('user'));
     const project = await projectOf(c);
     const userId = pathId(c, 'userId', 'member');
     const { db } = c.var;
@@ -147,11 +147,11 @@ export const adminProjectRoutes = new Hono<AppEnv>()
 
   .get('/:id/surveys', async (c) => {
     const project = await projectOf(c);
-    return c.json({ items: await listProjectSurveys(c.var.db, c.var.deps.config.publicUrl, project.id) }, 200);
+    return c.json({ items: await listProjectSurveys(c.get('db'), c.get('deps').config.publicUrl, project.id) }, 200);
   })
 
   .post('/:id/surveys', check(projectOf), jsonBody(surveyCreateSchema), async (c) => {
-    const user = signedInUser(c.var.user);
+    const user = signedInUser(c.get('user'));
     const project = await projectOf(c);
     const input = c.req.valid('json');
     const { db, deps } = c.var;
@@ -173,11 +173,11 @@ export const adminProjectRoutes = new Hono<AppEnv>()
 
   .get('/:id/missions', async (c) => {
     const project = await projectOf(c);
-    return c.json({ items: await listProjectMissions(c.var.db, project.id) }, 200);
+    return c.json({ items: await listProjectMissions(c.get('db'), project.id) }, 200);
   })
 
   .post('/:id/missions', check(projectOf), jsonBody(missionCreateSchema), async (c) => {
-    const user = signedInUser(c.var.user);
+    const user = signedInUser(c.get('user'));
     const project = await projectOf(c);
     const input = c.req.valid('json');
     const { db, deps } = c.var;
@@ -199,11 +199,11 @@ export const adminProjectRoutes = new Hono<AppEnv>()
 
   .get('/:id/mission-groups', async (c) => {
     const project = await projectOf(c);
-    return c.json({ items: await listProjectMissionGroups(c.var.db, project.id) }, 200);
+    return c.json({ items: await listProjectMissionGroups(c.get('db'), project.id) }, 200);
   })
 
   .post('/:id/mission-groups', check(projectOf), jsonBody(missionGroupCreateSchema), async (c) => {
-    const user = signedInUser(c.var.user);
+    const user = signedInUser(c.get('user'));
     const project = await projectOf(c);
     const input = c.req.valid('json');
     const { db, deps } = c.var;

@@ -11,7 +11,7 @@ import { existingSurvey, makeWebhookSecret, surveySummary, surveyView, updateSur
 
 const surveyIdOf = (c: Context<AppEnv>) => pathId(c, 'id', 'survey');
 /** The survey of the path, loaded once a request: checked (404) before any body or query is read. */
-const surveyOf = perRequest((c) => existingSurvey(c.var.db, surveyIdOf(c)));
+const surveyOf = perRequest((c) => existingSurvey(c.get('db'), surveyIdOf(c)));
 
 /** One survey: details, edit, webhook secret, responses (a page, or all as CSV) and per-question results (moderators and admins). */
 export const adminSurveyRoutes = new Hono<AppEnv>()
@@ -19,11 +19,11 @@ export const adminSurveyRoutes = new Hono<AppEnv>()
 
   .get('/:id', async (c) => {
     const survey = await surveyOf(c);
-    return c.json(await surveyView(c.var.db, c.var.deps.config.publicUrl, survey), 200);
+    return c.json(await surveyView(c.get('db'), c.get('deps').config.publicUrl, survey), 200);
   })
 
   .patch('/:id', check(surveyOf), jsonBody(surveyPatchSchema), async (c) => {
-    const user = signedInUser(c.var.user);
+    const user = signedInUser(c.get('user'));
     const { id } = await surveyOf(c);
     const { db, deps } = c.var;
     const patch = c.req.valid('json');
@@ -38,7 +38,7 @@ export const adminSurveyRoutes = new Hono<AppEnv>()
 
   // Makes or replaces the webhook secret of an external survey: answered this once (docs/alchemer.md).
   .post('/:id/webhook-secret', async (c) => {
-    const user = signedInUser(c.var.user);
+    const user = signedInUser(c.get('user'));
     const id = surveyIdOf(c);
     const { db, deps } = c.var;
     const made = await withAudit(
@@ -62,14 +62,14 @@ export const adminSurveyRoutes = new Hono<AppEnv>()
   .get('/:id/responses', check(surveyOf), query(responseListQuerySchema), async (c) => {
     const survey = await surveyOf(c);
     const query = c.req.valid('query');
-    return c.json(await listResponses(c.var.db, survey.id, query), 200);
+    return c.json(await listResponses(c.get('db'), survey.id, query), 200);
   })
 
   .get('/:id/responses.csv', check(surveyOf), query(responseExportQuerySchema), async (c) => {
     const survey = await surveyOf(c);
     const { status } = c.req.valid('query');
-    const definition = await currentDefinition(c.var.db, survey);
-    return c.body(responsesCsv(c.var.db, survey, definition, status), 200, {
+    const definition = await currentDefinition(c.get('db'), survey);
+    return c.body(responsesCsv(c.get('db'), survey, definition, status), 200, {
       'Content-Type': 'text/csv; charset=utf-8',
       'Content-Disposition': `attachment; filename="survey-${survey.id}-responses.csv"`,
     });
@@ -77,5 +77,5 @@ export const adminSurveyRoutes = new Hono<AppEnv>()
 
   .get('/:id/results', async (c) => {
     const survey = await surveyOf(c);
-    return c.json(await cachedSurveyResults(c.var.db, c.var.deps.clock, survey, () => currentDefinition(c.var.db, survey)), 200);
+    return c.json(await cachedSurveyResults(c.get('db'), c.get('deps').clock, survey, () => currentDefinition(c.get('db'), survey)), 200);
   });

@@ -19,7 +19,7 @@ import {
 
 /** The user of the path, checked to exist (404) before the body is read. */
 const userOf = perRequest(async (c) => {
-  const user = await findUserById(c.var.db, pathId(c, 'id', 'user'));
+  const user = await findUserById(c.get('db'), pathId(c, 'id', 'user'));
   if (!user) throw notFound('user');
   return user;
 });
@@ -53,30 +53,30 @@ async function uploadedCsv(c: Context<AppEnv>): Promise<string> {
 export const adminUserRoutes = new Hono<AppEnv>()
   .get('/admin/users', staffOnly, query(userListQuerySchema), async (c) => {
     const query = c.req.valid('query');
-    return c.json(await listUsers(c.var.db, query, c.var.deps.clock.now()), 200);
+    return c.json(await listUsers(c.get('db'), query, c.get('deps').clock.now()), 200);
   })
 
   /** The filtered list as CSV (formula-safe, streamed in id order); the list's filters, its page and sort ignored. */
   .get('/admin/users.csv', staffOnly, query(userListQuerySchema), (c) => {
     const { q, role, status, projectId, from, to, active } = c.req.valid('query');
-    return c.body(usersCsv(c.var.db, { q, role, status, projectId, from, to, active }, c.var.deps.clock.now()), 200, {
+    return c.body(usersCsv(c.get('db'), { q, role, status, projectId, from, to, active }, c.get('deps').clock.now()), 200, {
       'Content-Type': 'text/csv; charset=utf-8',
       'Content-Disposition': 'attachment; filename="users.csv"',
     });
   })
 
   .get('/admin/users/:id', staffOnly, async (c) => {
-    const detail = await adminUserDetail(c.var.db, pathId(c, 'id', 'user'));
+    const detail = await adminUserDetail(c.get('db'), pathId(c, 'id', 'user'));
     if (!detail) throw notFound('user');
     return c.json(detail, 200);
   })
 
   /** `{ role?, status? }` (admins): 409 `self_change`, `last_admin`, `not_onboarded`; sessions end on a role change or a disable. */
   .patch('/admin/users/:id', adminOnly, check(userOf), jsonBody(userPatchSchema), async (c) => {
-    const actor = signedInUser(c.var.user);
+    const actor = signedInUser(c.get('user'));
     const user = await userOf(c);
     const input = c.req.valid('json');
-    const done = await updateUserAccess(c.var.db, c.var.deps.clock, {
+    const done = await updateUserAccess(c.get('db'), c.get('deps').clock, {
       actorId: actor.id,
       userId: user.id,
       role: input.role,
@@ -87,34 +87,34 @@ export const adminUserRoutes = new Hono<AppEnv>()
   })
 
   .post('/admin/users/:id/sessions/end', adminOnly, check(userOf), async (c) => {
-    const actor = signedInUser(c.var.user);
+    const actor = signedInUser(c.get('user'));
     const user = await userOf(c);
-    return c.json(await endUserSessions(c.var.db, { actorId: actor.id, userId: user.id, ip: clientIp(c) }), 200);
+    return c.json(await endUserSessions(c.get('db'), { actorId: actor.id, userId: user.id, ip: clientIp(c) }), 200);
   })
 
   /** Resends an invited account's invitation (a fresh link; the earlier one stops working); 409 `not_invited` otherwise. */
   .post('/admin/users/:id/invitation', staffOnly, check(userOf), async (c) => {
-    const actor = signedInUser(c.var.user);
+    const actor = signedInUser(c.get('user'));
     const user = await userOf(c);
     if (!mayInviteAs(actor, user.role)) throw refuseRole();
-    await resendInvitation({ db: c.var.db, jobs: c.var.deps.jobs, clock: c.var.deps.clock }, { user, actorId: actor.id, ip: clientIp(c) });
+    await resendInvitation({ db: c.get('db'), jobs: c.get('deps').jobs, clock: c.get('deps').clock }, { user, actorId: actor.id, ip: clientIp(c) });
     return c.json({ user: adminUserListItem(user), created: false }, 202);
   })
 
   /** One person: 201 a new invited account, 200 an invited one invited again; 409 for an active or disabled account. */
   .post('/admin/invitations', staffOnly, jsonBody(invitationSchema), async (c) => {
-    const actor = signedInUser(c.var.user);
+    const actor = signedInUser(c.get('user'));
     const input = c.req.valid('json');
     if (!mayInviteAs(actor, input.role)) throw refuseRole();
     // Inviting again an invited staff account is inviting staff too.
-    const existing = await findUserByEmail(c.var.db, input.email);
+    const existing = await findUserByEmail(c.get('db'), input.email);
     if (existing && !mayInviteAs(actor, existing.role)) throw refuseRole();
-    if (input.projectId) await existingProject(c.var.db, input.projectId);
+    if (input.projectId) await existingProject(c.get('db'), input.projectId);
     try {
       const { user, created } = await inviteLater(
-        { db: c.var.db, jobs: c.var.deps.jobs },
+        { db: c.get('db'), jobs: c.get('deps').jobs },
         { ...input, invitedBy: actor.id, inviterRole: actor.role, via: 'api', ip: clientIp(c) },
-        c.var.deps.clock,
+        c.get('deps').clock,
       );
       return c.json({ user: adminUserListItem(user), created }, created ? 201 : 200);
     } catch (error) {
@@ -125,9 +125,9 @@ export const adminUserRoutes = new Hono<AppEnv>()
 
   /** A CSV of people (multipart `file`): `?dryRun=1` previews; else the valid rows are invited. */
   .post('/admin/invitations/bulk', staffOnly, query(bulkInvitationQuerySchema), async (c) => {
-    const actor = signedInUser(c.var.user);
+    const actor = signedInUser(c.get('user'));
     const { dryRun } = c.req.valid('query');
     const text = await uploadedCsv(c);
-    const deps = { db: c.var.db, jobs: c.var.deps.jobs, clock: c.var.deps.clock };
+    const deps = { db: c.get('db'), jobs: c.get('deps').jobs, clock: c.get('deps').clock };
     return c.json(await bulkInvite(deps, { inviter: actor, text, dryRun, ip: clientIp(c) }), 200);
   });

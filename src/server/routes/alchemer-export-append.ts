@@ -36,19 +36,19 @@ export const alchemerExportAppendRoutes = new Hono<AppEnv>()
   .post('/admin/tools/alchemer-export-append/preview', adminOnly, async (c) => {
     const file = await receiveExport(c.req.raw.headers, c.req.raw.body);
     try {
-      return c.json(await previewExport(c.var.db, file), 200);
+      return c.json(await previewExport(c.get('db'), file), 200);
     } finally {
       await file.dispose();
     }
   })
   .post('/admin/tools/alchemer-export-append', adminOnly, async (c) => {
-    const admin = signedInUser(c.var.user);
+    const admin = signedInUser(c.get('user'));
     const file = await receiveExport(c.req.raw.headers, c.req.raw.body);
     let handedOver = false;
     try {
       const options = optionsOf(file);
       // With "Confirm completes" the service writes the audit row however the run ends.
-      const result = await appendExport(c.var.db, c.var.deps.clock, file, options, { id: admin.id, ip: clientIp(c) });
+      const result = await appendExport(c.get('db'), c.get('deps').clock, file, options, { id: admin.id, ip: clientIp(c) });
       const body = fs.createReadStream(result.outPath, { highWaterMark: 256 * 1024 });
       // Removed once the file is sent, or the download abandoned (the stream closes either way).
       body.on('close', () => void file.dispose());

@@ -15,7 +15,7 @@ import { findUserByEmail, findUserById, publicUser } from '../services/users.ts'
 /** docs/product.md §7 auth calls. */
 export const authRoutes = new Hono<AppEnv>()
   /** The current user (docs/product.md §4: run at startup and after sign-in). */
-  .get('/', signedIn, (c) => c.json(publicUser(signedInUser(c.var.user)), 200))
+  .get('/', signedIn, (c) => c.json(publicUser(signedInUser(c.get('user'))), 200))
 
   /**
    * Registration: the same answer whatever the address. New → an invited account and a link to
@@ -102,7 +102,7 @@ export const authRoutes = new Hono<AppEnv>()
   /** Sign-out: the session ends on the server and the cookie is cleared. */
   .post('/logout', async (c) => {
     const token = sessionToken(c);
-    if (token) await deleteSession(c.var.db, token);
+    if (token) await deleteSession(c.get('db'), token);
     clearSessionCookie(c);
     return c.json({ ok: true } as const, 200);
   })
@@ -114,7 +114,7 @@ export const authRoutes = new Hono<AppEnv>()
       [`forgot:email:${email}`, RATE_LIMITS.forgotPerEmail],
       [`forgot:ip:${clientIp(c)}`, RATE_LIMITS.forgotPerIp],
     ]);
-    await c.var.deps.jobs.send('auth.forgot-password', { email });
+    await c.get('deps').jobs.send('auth.forgot-password', { email });
     return c.json({ ok: true } as const, 202);
   })
 

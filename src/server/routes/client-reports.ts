@@ -29,7 +29,7 @@ export const clientReportRoutes = new Hono<AppEnv>()
     async (c) => {
       await enforceRateLimits(c, [[`reports:ip:${clientIp(c)}`, RATE_LIMITS.reportsPerIp]]);
       const { reports } = c.req.valid('json');
-      await storeReports(c.var.db, c.var.deps.clock, reports, c.var.user?.id ?? null);
+      await storeReports(c.get('db'), c.get('deps').clock, reports, c.get('user')?.id ?? null);
       return c.body(null, 204);
     },
   )
@@ -37,5 +37,5 @@ export const clientReportRoutes = new Hono<AppEnv>()
   /** The "Client errors" admin tool (moderators and admins): stored reports, errors by default (`kind`), searched and paginated. */
   .get('/admin/reports', staffOnly, query(clientReportListQuerySchema), async (c) => {
     const query = c.req.valid('query');
-    return c.json(await listReports(c.var.db, query), 200);
+    return c.json(await listReports(c.get('db'), query), 200);
   });

@@ -13,6 +13,6 @@ export const contactRoutes = new Hono<AppEnv>().post('/', jsonBody(contactSchema
     [`contact:ip:${ip}`, RATE_LIMITS.contactPerIp],
     [`contact:email:${input.email}`, RATE_LIMITS.contactPerEmail],
   ]);
-  await storeContactMessage(c.var.db, c.var.deps, input, { userId: c.var.user?.id ?? null, ip });
+  await storeContactMessage(c.get('db'), c.get('deps'), input, { userId: c.get('user')?.id ?? null, ip });
   return c.json({ ok: true } as const, 202);
 });

@@ -18,7 +18,7 @@ export const dataDeletionRoutes = new Hono<AppEnv>()
   .post('/', jsonBodyBySession(dataDeletionSignedInSchema, dataDeletionByEmailSchema), async (c) => {
     const { db, deps } = c.var;
     const ip = clientIp(c);
-    const user = c.var.user;
+    const user = c.get('user');
     const input = c.req.valid('json');
 
     if (user && 'currentPassword' in input) {

@@ -9,6 +9,6 @@ import { homeFor } from '../services/home.ts';
  * `staff.reviewWaiting`). Rules: `services/home.ts`.
  */
 export const homeRoutes = new Hono<AppEnv>().use('*', signedIn).get('/', async (c) => {
-  const user = signedInUser(c.var.user);
-  return c.json(await homeFor(c.var.db, c.var.deps.clock, user), 200);
+  const user = signedInUser(c.get('user'));
+  return c.json(await homeFor(c.get('db'), c.get('deps').clock, user), 200);
 });

@@ -140,11 +140,11 @@ function asApiError(error: unknown): unknown {
 
 /** The photo of the path's id if the caller may see it; 404 for everyone else (never 403). */
 async function visibleMedia(c: Context<AppEnv>): Promise<Media> {
-  const row = await findMedia(c.var.db, c.req.param('id') ?? '');
-  const user = c.var.user;
+  const row = await findMedia(c.get('db'), c.req.param('id') ?? '');
+  const user = c.get('user');
   if (row && canSeeMedia(user, row)) return row;
   // A picture in the instructions of a mission the caller takes part in.
-  if (row && user && (await seesMediaInInstructions(c.var.db, user.id, row.id))) return row;
+  if (row && user && (await seesMediaInInstructions(c.get('db'), user.id, row.id))) return row;
   throw new ApiError(404, 'not_found', MEDIA_MESSAGES.notFound);
 }
 
@@ -178,7 +178,7 @@ export async function fromStorage<T>(c: Context<AppEnv>, about: Record<string, u
     return await call();
   } catch (error) {
     if (!(error instanceof StorageUnavailableError)) throw error;
-    c.var.logger.error({ err: error, ...about }, 'media storage unavailable');
+    c.get('logger').error({ err: error, ...about }, 'media storage unavailable');
     throw storageUnavailable();
   }
 }
@@ -197,7 +197,7 @@ const storageUnavailable = () =>
  * file or a connection). Null when the store has no such object.
  */
 export async function streamObject(c: Context<AppEnv>, key: string, headers: Record<string, string>): Promise<Response | null> {
-  const storage = c.var.deps.storage;
+  const storage = c.get('deps').storage;
   if (c.req.method === 'HEAD') {
     const found = await storage.stat(key);
     return found ? c.body(null, 200, { ...headers, 'Content-Type': found.contentType, 'Content-Length': String(found.bytes) }) : null;
@@ -231,7 +231,7 @@ async function serveImage(c: Context<AppEnv>, which: 'display' | 'thumbnail') {
   const now = Date.now();
   const windowStart = Math.floor(now / (SIGNED_LINK_WINDOW_SECONDS * 1000)) * SIGNED_LINK_WINDOW_SECONDS * 1000;
   const link = await fromStorage(c, about, () =>
-    c.var.deps.storage.signedUrl(key, {
+    c.get('deps').storage.signedUrl(key, {
       signedAt: new Date(windowStart),
       expiresInSeconds: SIGNED_LINK_SECONDS,
       contentDisposition: disposition,
@@ -251,7 +251,7 @@ async function serveImage(c: Context<AppEnv>, which: 'display' | 'thumbnail') {
   }
   const response = await fromStorage(c, about, () => streamObject(c, key, headers));
   if (!response) {
-    c.var.logger.warn(about, 'media file missing from storage');
+    c.get('logger').warn(about, 'media file missing from storage');
     throw new ApiError(404, 'not_found', MEDIA_MESSAGES.notFound);
   }
   return response;
@@ -264,7 +264,7 @@ async function serveImage(c: Context<AppEnv>, which: 'display' | 'thumbnail') {
  */
 export const mediaRoutes = new Hono<AppEnv>()
   .post('/', signedIn, async (c) => {
-    const user = signedInUser(c.var.user);
+    const user = signedInUser(c.get('user'));
     const { db, deps } = c.var;
     await enforceRateLimits(c, [[mediaUploadRateKey(user.id), RATE_LIMITS.mediaUploadsPerUser]]);
     try {
@@ -291,11 +291,11 @@ export const mediaRoutes = new Hono<AppEnv>()
       } finally {
         if (!stored) {
           await releaseUpload(db, reservation).catch((error: unknown) =>
-            c.var.logger.warn({ err: error, reservation }, 'upload reservation not released; it stops counting when it expires'),
+            c.get('logger').warn({ err: error, reservation }, 'upload reservation not released; it stops counting when it expires'),
           );
         }
       }
-      c.var.logger.debug(
+      c.get('logger').debug(
         {
           mediaId: row.id,
           ownerId: user.id,
@@ -310,8 +310,8 @@ export const mediaRoutes = new Hono<AppEnv>()
       c.header('Location', `/api/media/${row.id}`);
       return c.json(mediaView(row), 201);
     } catch (error) {
-      if (error instanceof StorageUnavailableError) c.var.logger.error({ err: error, ownerId: user.id }, 'media storage unavailable: upload refused');
-      if (error instanceof StorageFullError) c.var.logger.error({ err: error, ownerId: user.id }, 'media storage full: upload refused');
+      if (error instanceof StorageUnavailableError) c.get('logger').error({ err: error, ownerId: user.id }, 'media storage unavailable: upload refused');
+      if (error instanceof StorageFullError) c.get('logger').error({ err: error, ownerId: user.id }, 'media storage full: upload refused');
       throw asApiError(error);
     }
   })
@@ -321,19 +321,19 @@ export const mediaRoutes = new Hono<AppEnv>()
   .get('/:id/thumbnail', (c) => serveImage(c, 'thumbnail'))
 
   .delete('/:id', signedIn, async (c) => {
-    const user = signedInUser(c.var.user);
+    const user = signedInUser(c.get('user'));
     let result: Awaited<ReturnType<typeof deleteMedia>>;
     try {
-      result = await deleteMedia(c.var.db, c.var.deps.storage, { id: c.req.param('id'), ownerId: user.id });
+      result = await deleteMedia(c.get('db'), c.get('deps').storage, { id: c.req.param('id'), ownerId: user.id });
     } catch (error) {
       if (!(error instanceof StorageUnavailableError)) throw error;
       // The row is gone (storage is only reached after it): the photo no longer exists for anyone;
       // its files are left in the store, unreachable, only space.
-      c.var.logger.warn({ err: error, mediaId: c.req.param('id') }, 'media deleted; its files were not (storage unavailable)');
+      c.get('logger').warn({ err: error, mediaId: c.req.param('id') }, 'media deleted; its files were not (storage unavailable)');
       result = 'deleted';
     }
     if (result === 'not_found') throw new ApiError(404, 'not_found', MEDIA_MESSAGES.notFound);
     if (result === 'in_use') throw new ApiError(409, 'in_use', MEDIA_MESSAGES.inUse);
-    c.var.logger.debug({ mediaId: c.req.param('id'), ownerId: user.id }, 'media deleted');
+    c.get('logger').debug({ mediaId: c.req.param('id'), ownerId: user.id }, 'media deleted');
     return c.body(null, 204);
   });

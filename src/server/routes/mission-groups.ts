@@ -9,7 +9,7 @@ import { findVisibleGroup, participantGroup } from '../services/participation.ts
  * unless the user is a member of the group's live (or closed) project.
  */
 export const missionGroupRoutes = new Hono<AppEnv>().use('*', signedIn).get('/:id', async (c) => {
-  const user = signedInUser(c.var.user);
+  const user = signedInUser(c.get('user'));
   const { db, deps } = c.var;
   const visible = await findVisibleGroup(db, user.id, pathId(c, 'id', 'mission group'));
   if (!visible) throw notFound('mission group');

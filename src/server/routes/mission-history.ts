@@ -9,12 +9,12 @@ export const missionHistoryRoutes = new Hono<AppEnv>()
 
   /** The missions the user has entries in. */
   .get('/', async (c) => {
-    const user = signedInUser(c.var.user);
-    return c.json({ items: await missionHistoryList(c.var.db, user.id) }, 200);
+    const user = signedInUser(c.get('user'));
+    return c.json({ items: await missionHistoryList(c.get('db'), user.id) }, 200);
   })
 
   /** The user's entries in one mission; 404 when they have none or cannot see it. */
   .get('/:missionId', async (c) => {
-    const user = signedInUser(c.var.user);
-    return c.json(await missionHistory(c.var.db, user.id, pathId(c, 'missionId', 'mission')), 200);
+    const user = signedInUser(c.get('user'));
+    return c.json(await missionHistory(c.get('db'), user.id, pathId(c, 'missionId', 'mission')), 200);
   });

@@ -8,8 +8,8 @@ import { findVisibleMission, type Visible } from '../services/participation.ts';
 
 /** The mission of the path, when the signed-in user may see it; 404 otherwise (before any body is read). */
 const visibleMission = perRequest(async (c): Promise<Visible<Mission>> => {
-  const user = signedInUser(c.var.user);
-  const visible = await findVisibleMission(c.var.db, user.id, pathId(c, 'id', 'mission'));
+  const user = signedInUser(c.get('user'));
+  const visible = await findVisibleMission(c.get('db'), user.id, pathId(c, 'id', 'mission'));
   if (!visible) throw notFound('mission');
   return visible;
 });
@@ -32,14 +32,14 @@ export const missionRoutes = new Hono<AppEnv>()
 
   .get('/:id', async (c) => {
     const visible = await visibleMission(c);
-    const user = signedInUser(c.var.user);
-    return c.json(await participantMission(c.var.db, c.var.deps.clock, visible, user.id, user.preferences.timeZone), 200);
+    const user = signedInUser(c.get('user'));
+    return c.json(await participantMission(c.get('db'), c.get('deps').clock, visible, user.id, user.preferences.timeZone), 200);
   })
 
   .post('/:id/entries', check(visibleMission), jsonBody(entryCreateSchema), async (c) => {
     const visible = await visibleMission(c);
     const input = c.req.valid('json');
-    const result = await createEntry(c.var.db, c.var.deps.clock, visible, signedInUser(c.var.user).id, input);
+    const result = await createEntry(c.get('db'), c.get('deps').clock, visible, signedInUser(c.get('user')).id, input);
     if (result.kind === 'refused') {
       const { code, message, nextEntryAt } = result;
       return c.json({ error: nextEntryAt ? { code, message, nextEntryAt } : { code, message } }, 409);
@@ -51,12 +51,12 @@ export const missionRoutes = new Hono<AppEnv>()
     const visible = await visibleMission(c);
     const entryId = entryIdOf(c);
     const input = c.req.valid('json');
-    return c.json(await saveEntry(c.var.db, c.var.deps.clock, visible, signedInUser(c.var.user).id, entryId, input), 200);
+    return c.json(await saveEntry(c.get('db'), c.get('deps').clock, visible, signedInUser(c.get('user')).id, entryId, input), 200);
   })
 
   .delete('/:id/entries/:entryId', async (c) => {
     const visible = await visibleMission(c);
-    await deleteEntry(c.var.db, visible, signedInUser(c.var.user).id, entryIdOf(c));
+    await deleteEntry(c.get('db'), visible, signedInUser(c.get('user')).id, entryIdOf(c));
     return c.body(null, 204);
   })
 
@@ -64,5 +64,5 @@ export const missionRoutes = new Hono<AppEnv>()
     const visible = await visibleMission(c);
     const entryId = entryIdOf(c);
     const input = c.req.valid('json');
-    return c.json(await submitEntry(c.var.db, c.var.deps.clock, visible, signedInUser(c.var.user).id, entryId, input), 200);
+    return c.json(await submitEntry(c.get('db'), c.get('deps').clock, visible, signedInUser(c.get('user')).id, entryId, input), 200);
   });

@@ -10,14 +10,14 @@ export const notificationRoutes = new Hono<AppEnv>()
 
   /** A page, newest first (`?page=&pageSize=`, 20 by default), and the unread count. */
   .get('/', query(notificationsQuerySchema), async (c) => {
-    const user = signedInUser(c.var.user);
+    const user = signedInUser(c.get('user'));
     const query = c.req.valid('query');
-    return c.json(await listNotifications(c.var.db, user.id, query), 200);
+    return c.json(await listNotifications(c.get('db'), user.id, query), 200);
   })
 
   /** Marks the given notifications read (`{ ids }`; another user's are ignored), or all of them (`{}`); answers the unread count. */
   .post('/read', jsonBody(notificationsReadSchema), async (c) => {
-    const user = signedInUser(c.var.user);
+    const user = signedInUser(c.get('user'));
     const { ids } = c.req.valid('json');
-    return c.json({ unread: await markNotificationsRead(c.var.db, c.var.deps.clock, user.id, ids) }, 200);
+    return c.json({ unread: await markNotificationsRead(c.get('db'), c.get('deps').clock, user.id, ids) }, 200);
   });

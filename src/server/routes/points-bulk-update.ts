@@ -118,10 +118,10 @@ async function answer<T>(c: Context<AppEnv>, work: (progress: BulkProgress) => P
       } catch (error) {
         if (error instanceof ApiError) {
           // A file that cannot be read: the library's words are the cause, for the log only (as app.ts logs the plain answer's).
-          if (error.cause !== undefined) c.var.logger.warn({ err: error.cause, code: error.code, path: c.req.path }, error.message);
+          if (error.cause !== undefined) c.get('logger').warn({ err: error.cause, code: error.code, path: c.req.path }, error.message);
           send({ ...errorBody(error.code, error.message, error.fields, error.details), status: error.status });
         } else {
-          c.var.logger.error({ err: error, path: c.req.path }, 'unhandled error');
+          c.get('logger').error({ err: error, path: c.req.path }, 'unhandled error');
           send({ ...errorBody('internal_error', 'Internal Server Error'), status: 500 });
         }
       }
@@ -135,7 +135,7 @@ async function answer<T>(c: Context<AppEnv>, work: (progress: BulkProgress) => P
 }
 
 const batchOf = perRequest(async (c) => {
-  const batch = await findBatch(c.var.db, pathId(c, 'batchId', 'batch'));
+  const batch = await findBatch(c.get('db'), pathId(c, 'batchId', 'batch'));
   if (!batch) throw notFound('batch');
   return batch;
 });
@@ -146,7 +146,7 @@ const attachment = (name: string) => ({ 'Content-Type': 'text/csv; charset=utf-8
 export const pointsBulkUpdateRoutes = new Hono<AppEnv>()
   /** A file (multipart `file`, optional `columns`): read, checked and stored as a batch; nothing is credited. */
   .post('/admin/tools/points-bulk-update/preview', adminOnly, async (c) => {
-    const actor = signedInUser(c.var.user);
+    const actor = signedInUser(c.get('user'));
     const upload = await readUpload(c);
     // The header is read before answering, so a file that cannot be opened or mapped is a plain 4xx.
     let readSoFar = 0;
@@ -165,7 +165,7 @@ export const pointsBulkUpdateRoutes = new Hono<AppEnv>()
 
   /** The batch's clean rows to the ledger, all or nothing; a batch applied before changes nothing. */
   .post('/admin/tools/points-bulk-update/:batchId/apply', adminOnly, check(batchOf), jsonBody(bulkApplySchema), async (c) => {
-    const actor = signedInUser(c.var.user);
+    const actor = signedInUser(c.get('user'));
     const batch = await batchOf(c);
     const { excludeProblemRows } = c.req.valid('json');
     const { db, deps } = c.var;
@@ -174,15 +174,15 @@ export const pointsBulkUpdateRoutes = new Hono<AppEnv>()
   })
 
   .get('/admin/tools/points-bulk-update/batches', adminOnly, query(bulkBatchListQuerySchema), async (c) => {
-    return c.json(await listBatches(c.var.db, c.req.valid('query')), 200);
+    return c.json(await listBatches(c.get('db'), c.req.valid('query')), 200);
   })
 
   .get('/admin/tools/points-bulk-update/:batchId/problems.csv', adminOnly, check(batchOf), async (c) => {
     const batch = await batchOf(c);
-    return c.body(await problemsCsv(c.var.db, batch.id), 200, attachment(`points-batch-${batch.id}-problems.csv`));
+    return c.body(await problemsCsv(c.get('db'), batch.id), 200, attachment(`points-batch-${batch.id}-problems.csv`));
   })
 
   .get('/admin/tools/points-bulk-update/:batchId/rows.csv', adminOnly, check(batchOf), async (c) => {
     const batch = await batchOf(c);
-    return c.body(rowsCsv(c.var.db, batch), 200, attachment(`points-batch-${batch.id}-results.csv`));
+    return c.body(rowsCsv(c.get('db'), batch), 200, attachment(`points-batch-${batch.id}-results.csv`));
   });

@@ -12,16 +12,16 @@ import { findUserById } from '../services/users.ts';
 /** The user of the path, checked to exist (404) before the body is read. */
 const userIdOf = perRequest(async (c) => {
   const userId = pathId(c, 'id', 'user');
-  if (!(await findUserById(c.var.db, userId))) throw notFound('user');
+  if (!(await findUserById(c.get('db'), userId))) throw notFound('user');
   return userId;
 });
 
 export const pointsRoutes = new Hono<AppEnv>()
   /** Balance (available), pending, and a page of the ledger, newest first. */
   .get('/account/points', signedIn, query(pointsHistoryQuerySchema), async (c) => {
-    const user = signedInUser(c.var.user);
+    const user = signedInUser(c.get('user'));
     const query = c.req.valid('query');
-    return c.json(await pointsSummary(c.var.db, user.id, query), 200);
+    return c.json(await pointsSummary(c.get('db'), user.id, query), 200);
   })
 
   /**
@@ -31,7 +31,7 @@ export const pointsRoutes = new Hono<AppEnv>()
    * same transaction.
    */
   .post('/admin/users/:id/points', adminOnly, check(userIdOf), jsonBody(pointsAdjustSchema), async (c) => {
-    const actor = signedInUser(c.var.user);
+    const actor = signedInUser(c.get('user'));
     const userId = await userIdOf(c);
     const { db, deps } = c.var;
     const input = c.req.valid('json');

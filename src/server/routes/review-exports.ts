@@ -22,16 +22,16 @@ const IMAGE_CSP = "default-src 'none'; sandbox";
  */
 export const reviewExportRoutes = new Hono<AppEnv>()
   .get('/admin/tools/export-reviews/projects/:id/missions', adminOnly, async (c) => {
-    const items = await exportMissions(c.var.db, pathId(c, 'id', 'project'));
+    const items = await exportMissions(c.get('db'), pathId(c, 'id', 'project'));
     return c.json({ items }, 200);
   })
 
   .get('/admin/tools/export-reviews/history', adminOnly, async (c) => {
-    return c.json({ items: await exportHistory(c.var.db, HISTORY_LIMIT) }, 200);
+    return c.json({ items: await exportHistory(c.get('db'), HISTORY_LIMIT) }, 200);
   })
 
   .post('/admin/tools/export-reviews', adminOnly, query(reviewExportQuerySchema), jsonBody(reviewExportSchema), async (c) => {
-    const user = signedInUser(c.var.user);
+    const user = signedInUser(c.get('user'));
     const { db, deps } = c.var;
     const plan = await planExport(db, c.req.valid('json'));
     const context = await rowContext(db, deps.config, deps.clock, plan);
@@ -71,7 +71,7 @@ export const reviewExportRoutes = new Hono<AppEnv>()
       }),
     );
     if (!response) {
-      c.var.logger.warn({ mediaId: row.id, key }, 'media file missing from storage');
+      c.get('logger').warn({ mediaId: row.id, key }, 'media file missing from storage');
       throw notFound();
     }
     return response;

@@ -2,7 +2,7 @@ import { Hono, type Context } from 'hono';
 import type { SurveyWebhookResult } from '../../shared/surveys.ts';
 import type { AppEnv } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { clientIp, enforceRateLimits, pathId } from '../http.ts';
+import { clientIp, enforceRateLimits, noStore, pathId } from '../http.ts';
 import { checkWebhookSecret, findReference, isExternalOutcome, recordOutcome } from '../services/external-surveys.ts';
 import { RATE_LIMITS } from '../services/rate-limit.ts';
 import { findSurvey } from '../services/surveys.ts';
@@ -36,14 +36,14 @@ async function readFields(c: Context<AppEnv>): Promise<Map<string, string>> {
  * JSON, always `Cache-Control: no-store`.
  */
 export const surveyWebhookRoutes = new Hono<AppEnv>().post('/:id/webhook', async (c) => {
-  c.header('Cache-Control', 'no-store');
+  noStore(c);
   await enforceRateLimits(c, [[`external-webhook:ip:${clientIp(c)}`, RATE_LIMITS.externalWebhooksPerIp]]);
-  const survey = await findSurvey(c.var.db, pathId(c, 'id', 'survey'));
+  const survey = await findSurvey(c.get('db'), pathId(c, 'id', 'survey'));
   if (!survey || survey.kind !== 'external') throw new ApiError(404, 'not_found', 'No such survey');
   const fields = await readFields(c);
   const secret = c.req.header(WEBHOOK_SECRET_HEADER) ?? fields.get('secret');
   if (!checkWebhookSecret(survey.webhookSecretHash, secret)) {
-    c.var.logger.warn(
+    c.get('logger').warn(
       { surveyId: survey.id, reason: survey.webhookSecretHash === null ? 'no_secret_made' : secret ? 'wrong_secret' : 'missing_secret' },
       'external webhook refused',
     );
@@ -57,9 +57,9 @@ export const surveyWebhookRoutes = new Hono<AppEnv>().post('/:id/webhook', async
   else if (pid.length > 200) problems.pid = ['Too long'];
   if (Object.keys(problems).length > 0 || !isExternalOutcome(status))
     throw new ApiError(400, 'validation_failed', 'Check the highlighted fields', { fields: problems });
-  const found = await findReference(c.var.db, pid);
+  const found = await findReference(c.get('db'), pid);
   if (!found || found.surveyId !== survey.id) throw new ApiError(404, 'not_found', 'No such reference (pid) in this survey');
-  const result = await recordOutcome(c.var.db, c.var.deps.clock, found.refId, status, 'webhook');
+  const result = await recordOutcome(c.get('db'), c.get('deps').clock, found.refId, status, 'webhook');
   const answer: SurveyWebhookResult = { outcome: result.outcome ?? status, confirmed: result.confirmed, recorded: result.recorded };
   return c.json(answer, 200);
 });

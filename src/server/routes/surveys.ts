@@ -6,7 +6,7 @@ import { responseSaveSchema, responseSubmitSchema } from '../../shared/schemas/s
 import type { AppEnv } from '../context.ts';
 import type { Survey } from '../db/schema/index.ts';
 import { ApiError } from '../errors.ts';
-import { check, clientIp, enforceRateLimits, jsonBody, notFound, pathId, perRequest, signedIn, signedInUser } from '../http.ts';
+import { check, clientIp, enforceRateLimits, jsonBody, noStore, notFound, pathId, perRequest, signedIn, signedInUser } from '../http.ts';
 import { checkOutcomeKey, findReference, isExternalOutcome, RETURN_KEY_PARAM, recordOutcome, startExternal } from '../services/external-surveys.ts';
 import { findVisibleSurvey, type Visible } from '../services/participation.ts';
 import { RATE_LIMITS } from '../services/rate-limit.ts';
@@ -46,8 +46,8 @@ const INVALID_LINK = ['This link is not valid', 'It may be incomplete or from an
 
 /** The survey of the path, when the signed-in user may see it; 404 otherwise (before any body is read). */
 const visibleSurvey = perRequest(async (c): Promise<Visible<Survey>> => {
-  const user = signedInUser(c.var.user);
-  const visible = await findVisibleSurvey(c.var.db, user.id, pathId(c, 'id', 'survey'));
+  const user = signedInUser(c.get('user'));
+  const visible = await findVisibleSurvey(c.get('db'), user.id, pathId(c, 'id', 'survey'));
   if (!visible) throw notFound('survey');
   return visible;
 });
@@ -77,19 +77,19 @@ export const surveyRoutes = new Hono<AppEnv>()
     if (!isExternalOutcome(status)) return messagePage(c, 400, ...INVALID_LINK);
     const pid = c.req.query('pid') ?? '';
     if (pid === '' || pid.length > 200) return messagePage(c, 404, ...INVALID_LINK);
-    const found = await findReference(c.var.db, pid);
+    const found = await findReference(c.get('db'), pid);
     if (!found) return messagePage(c, 404, ...INVALID_LINK);
     const key = c.req.query(RETURN_KEY_PARAM);
     if (!checkOutcomeKey(found.returnKey, status, key)) {
       // Never the pid or the key in the log: either would help someone forge a return.
-      c.var.logger.warn(
+      c.get('logger').warn(
         { surveyId: found.surveyId, status, reason: key ? 'wrong_key' : 'missing_key' },
         'external return refused: its key is not the key of its status',
       );
       return messagePage(c, 400, ...INVALID_LINK);
     }
-    const result = await recordOutcome(c.var.db, c.var.deps.clock, found.refId, status, 'browser');
-    c.header('Cache-Control', 'no-store');
+    const result = await recordOutcome(c.get('db'), c.get('deps').clock, found.refId, status, 'browser');
+    noStore(c);
     c.header('Referrer-Policy', 'no-referrer');
     return c.redirect(`/surveys/${result.surveyId}?returned=1`, 302);
   })
@@ -102,12 +102,12 @@ export const surveyRoutes = new Hono<AppEnv>()
     } catch {
       return notFoundPage();
     }
-    c.header('Cache-Control', 'no-store');
-    const user = c.var.user;
+    noStore(c);
+    const user = c.get('user');
     if (!user) return c.redirect(loginRedirect(`/surveys/${id}`), 302);
-    const visible = await findVisibleSurvey(c.var.db, user.id, id);
+    const visible = await findVisibleSurvey(c.get('db'), user.id, id);
     if (!visible) return notFoundPage();
-    const result = await startExternal(c.var.db, c.var.deps.clock, visible, user.id);
+    const result = await startExternal(c.get('db'), c.get('deps').clock, visible, user.id);
     c.header('Referrer-Policy', 'no-referrer');
     return c.redirect(result.location, 302);
   })
@@ -116,17 +116,17 @@ export const surveyRoutes = new Hono<AppEnv>()
 
   .get('/:id', async (c) => {
     const visible = await visibleSurvey(c);
-    return c.json(await participantSurvey(c.var.db, c.var.deps.clock, visible, signedInUser(c.var.user).id), 200);
+    return c.json(await participantSurvey(c.get('db'), c.get('deps').clock, visible, signedInUser(c.get('user')).id), 200);
   })
 
   .put('/:id/response', check(visibleSurvey), jsonBody(responseSaveSchema), async (c) => {
     const visible = await visibleSurvey(c);
     const input = c.req.valid('json');
-    return c.json(await saveResponse(c.var.db, c.var.deps.clock, visible, signedInUser(c.var.user).id, input), 200);
+    return c.json(await saveResponse(c.get('db'), c.get('deps').clock, visible, signedInUser(c.get('user')).id, input), 200);
   })
 
   .post('/:id/response/submit', check(visibleSurvey), jsonBody(responseSubmitSchema), async (c) => {
     const visible = await visibleSurvey(c);
     const input = c.req.valid('json');
-    return c.json(await submitResponse(c.var.db, c.var.deps.clock, visible, signedInUser(c.var.user).id, input), 200);
+    return c.json(await submitResponse(c.get('db'), c.get('deps').clock, visible, signedInUser(c.get('user')).id, input), 200);
   });

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { tokenVerifySchema } from '../../shared/schemas/auth.ts';
 import { TOKEN_TYPES, type TokenType } from '../../shared/tokens.ts';
 import type { AppEnv } from '../context.ts';
-import { clientIp, enforceRateLimits, query } from '../http.ts';
+import { clientIp, enforceRateLimits, noStore, query } from '../http.ts';
 import { findUsableToken, invalidToken } from '../services/tokens.ts';
 import { RATE_LIMITS } from '../services/rate-limit.ts';
 import { findUserById } from '../services/users.ts';
@@ -16,7 +16,7 @@ const isTokenType = (type: string): type is TokenType => (TOKEN_TYPES as readonl
 export const tokenRoutes = new Hono<AppEnv>().get('/verify', query(tokenVerifySchema), async (c) => {
   const { token, type } = c.req.valid('query');
   await enforceRateLimits(c, [[`token:ip:${clientIp(c)}`, RATE_LIMITS.tokenChecksPerIp]]);
-  c.header('Cache-Control', 'no-store');
+  noStore(c);
   const { db, deps } = c.var;
   const found = isTokenType(type) ? await findUsableToken(db, deps.clock, token, type) : null;
   const user = found ? await findUserById(db, found.userId) : null;
