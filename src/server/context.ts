@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/index.ts';
-import type { User } from './db/schema/index.ts';
+import type { SessionUser } from './db/schema/index.ts';
 import type { Logger } from './logger.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { Clock } from './services/clock.ts';
@@ -28,7 +28,7 @@ export interface AppVariables {
   requestId: string;
   logger: Logger;
   /** The signed-in user, or null. */
-  user: User | null;
+  user: SessionUser | null;
   sessionId: string | null;
 }
 

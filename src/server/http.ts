@@ -14,10 +14,11 @@ import { createMiddleware } from 'hono/factory';
 import type { z } from 'zod';
 import { ELEVATED_ROLES, type Role } from '../shared/roles.ts';
 import type { AppEnv } from './context.ts';
-import type { User } from './db/schema/index.ts';
+import type { SessionUser, User } from './db/schema/index.ts';
 import { ApiError, invalidText, jsonError, notFound } from './errors.ts';
 import type { RateLimitRule } from './services/rate-limit.ts';
 import { hitRateLimit } from './services/rate-limit.ts';
+import { findUserById } from './services/users.ts';
 
 export { notFound };
 
@@ -55,9 +56,20 @@ export const staffOnly = allow(ELEVATED_ROLES);
 export const adminOnly = allow(['admin']);
 
 /** The user behind a guard; a programming error when missing (a route without a guard). */
-export function signedInUser(user: User | null): User {
+export function signedInUser(user: SessionUser | null): SessionUser {
   if (!user) throw new Error('a guard let an anonymous request through');
   return user;
+}
+
+/**
+ * The caller's whole account row, read now (the session carries only `SessionUser`): for the
+ * calls that need the password hash, the address or the dates (the account screens, a signed-in
+ * data deletion request). 401 when the account is no longer there or no longer active.
+ */
+export async function signedInAccount(c: Context<AppEnv>): Promise<User> {
+  const account = await findUserById(c.get('db'), signedInUser(c.get('user')).id);
+  if (!account || account.status !== 'active') throw new ApiError(401, 'unauthenticated', 'Sign in to continue');
+  return account;
 }
 
 // ---------------------------------------------------------------------------------------------

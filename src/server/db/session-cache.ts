@@ -3,14 +3,14 @@
  * kept by the database layer, which listens for the changes that invalidate it (db/index.ts), and
  * read by the sessions service (services/sessions.ts).
  */
-import type { User } from './schema/index.ts';
+import type { SessionUser } from './schema/index.ts';
 
 /** How long a cached session answers without the database at most (docs/decisions/025-…). */
 export const SESSION_CACHE_MAX_AGE_MS = 5_000;
 const SESSION_CACHE_MAX_ENTRIES = 10_000;
 
 interface CachedSession {
-  user: User;
+  user: SessionUser;
   lastSeenAt: Date;
   expiresAt: Date;
   cachedAt: number;

@@ -3,7 +3,7 @@ import { deleteCookie, getCookie } from 'hono/cookie';
 import { parse, serialize } from 'hono/utils/cookie';
 import type { AppEnv } from '../context.ts';
 import type { Db } from '../db/index.ts';
-import type { User } from '../db/schema/index.ts';
+import type { SessionUser } from '../db/schema/index.ts';
 import type { Clock } from '../services/clock.ts';
 import { validateSession } from '../services/sessions.ts';
 
@@ -44,7 +44,7 @@ export function sessionTokenOf(cookieHeader: string | undefined, publicUrl: stri
 
 /** A request's session: its user, its id and, when this request renewed it, the cookie to send back. */
 export interface RequestSession {
-  user: User;
+  user: SessionUser;
   sessionId: string;
   /**
    * Sliding expiry: the `Set-Cookie` value carrying the renewed expiry (the same token) when this

@@ -3,7 +3,7 @@ import { addressSchema, emailChangeSchema, passwordChangeSchema, preferencesSche
 import { tokenQuerySchema } from '../../shared/schemas/auth.ts';
 import type { AppEnv } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { clientIp, enforceRateLimits, jsonBody, query, signedIn, signedInUser } from '../http.ts';
+import { clientIp, enforceRateLimits, jsonBody, query, signedIn, signedInAccount } from '../http.ts';
 import { accountView, changePassword, checkCurrentPassword, confirmEmailChange, updateAddress, updatePreferences, updateProfile } from '../services/account.ts';
 import { findUsableToken, invalidToken } from '../services/tokens.ts';
 import { hashPassword } from '../services/passwords.ts';
@@ -20,7 +20,7 @@ export const accountRoutes = new Hono<AppEnv>()
   .use('*', signedIn)
 
   .get('/', async (c) => {
-    const user = signedInUser(c.get('user'));
+    const user = await signedInAccount(c);
     const { db, deps } = c.var;
     const sessions = await listUserSessions(db, user.id);
     return c.json({
@@ -37,7 +37,7 @@ export const accountRoutes = new Hono<AppEnv>()
   })
 
   .patch('/profile', jsonBody(profileSchema), async (c) => {
-    const user = signedInUser(c.get('user'));
+    const user = await signedInAccount(c);
     const input = c.req.valid('json');
     const { db, deps } = c.var;
     const updated = await updateProfile(db, deps.clock, user, input, { ip: clientIp(c) });
@@ -45,7 +45,7 @@ export const accountRoutes = new Hono<AppEnv>()
   })
 
   .put('/address', jsonBody(addressSchema), async (c) => {
-    const user = signedInUser(c.get('user'));
+    const user = await signedInAccount(c);
     const address = c.req.valid('json');
     const { db, deps } = c.var;
     const updated = await updateAddress(db, deps.clock, user.id, address);
@@ -53,7 +53,7 @@ export const accountRoutes = new Hono<AppEnv>()
   })
 
   .patch('/preferences', jsonBody(preferencesSchema), async (c) => {
-    const user = signedInUser(c.get('user'));
+    const user = await signedInAccount(c);
     const input = c.req.valid('json');
     const { db, deps } = c.var;
     const updated = await updatePreferences(db, deps.clock, user, input);
@@ -66,7 +66,7 @@ export const accountRoutes = new Hono<AppEnv>()
    * (the answer is the same either way).
    */
   .post('/email', jsonBody(emailChangeSchema), async (c) => {
-    const user = signedInUser(c.get('user'));
+    const user = await signedInAccount(c);
     const input = c.req.valid('json');
     await enforceRateLimits(c, [
       [`password-check:user:${user.id}`, RATE_LIMITS.passwordChecksPerUser],
@@ -82,7 +82,7 @@ export const accountRoutes = new Hono<AppEnv>()
 
   /** Email change, step 2 (/update-email/{token}, signed in): the address changes; the old one is told; other sessions end. */
   .post('/email/confirm', query(tokenQuerySchema), async (c) => {
-    const user = signedInUser(c.get('user'));
+    const user = await signedInAccount(c);
     const { token } = c.req.valid('query');
     await enforceRateLimits(c, [[`token:ip:${clientIp(c)}`, RATE_LIMITS.tokenChecksPerIp]]);
     const { db, deps } = c.var;
@@ -99,7 +99,7 @@ export const accountRoutes = new Hono<AppEnv>()
 
   /** Password change with the current password; every other session ends. */
   .post('/password', jsonBody(passwordChangeSchema), async (c) => {
-    const user = signedInUser(c.get('user'));
+    const user = await signedInAccount(c);
     const input = c.req.valid('json');
     await enforceRateLimits(c, [[`password-check:user:${user.id}`, RATE_LIMITS.passwordChecksPerUser]]);
     await checkCurrentPassword(user, input.currentPassword);
@@ -110,7 +110,7 @@ export const accountRoutes = new Hono<AppEnv>()
 
   /** Signs out every other device. */
   .post('/sessions/revoke-others', async (c) => {
-    const user = signedInUser(c.get('user'));
+    const user = await signedInAccount(c);
     const ended = await deleteUserSessions(c.get('db'), user.id, c.get('sessionId') ?? undefined);
     return c.json({ ended });
   });

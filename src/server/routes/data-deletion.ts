@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { tokenQuerySchema } from '../../shared/schemas/auth.ts';
 import { dataDeletionByEmailSchema, dataDeletionSignedInSchema } from '../../shared/schemas/data-deletion.ts';
 import type { AppEnv } from '../context.ts';
-import { clientIp, enforceRateLimits, jsonBodyBySession, query } from '../http.ts';
+import { clientIp, enforceRateLimits, jsonBodyBySession, query, signedInAccount } from '../http.ts';
 import { checkCurrentPassword } from '../services/account.ts';
 import { confirmByLink, findRequest, requestConfirmed } from '../services/data-deletion.ts';
 import { findUsableToken, invalidToken } from '../services/tokens.ts';
@@ -23,8 +23,9 @@ export const dataDeletionRoutes = new Hono<AppEnv>()
 
     if (user && 'currentPassword' in input) {
       await enforceRateLimits(c, [[`password-check:user:${user.id}`, RATE_LIMITS.passwordChecksPerUser]]);
-      await checkCurrentPassword(user, input.currentPassword);
-      await requestConfirmed(db, deps, { user, reason: input.reason }, { ip });
+      const account = await signedInAccount(c);
+      await checkCurrentPassword(account, input.currentPassword);
+      await requestConfirmed(db, deps, { user: account, reason: input.reason }, { ip });
       return c.json({ ok: true, status: 'confirmed' } as const, 201);
     }
 

@@ -2,7 +2,7 @@ import { and, desc, eq, gt, lt, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
 import { preparedFor } from '../db/prepared.ts';
 import { sessionCacheOf } from '../db/session-cache.ts';
-import { sessions, users, type User } from '../db/schema/index.ts';
+import { sessions, sessionUserColumns, users, type SessionUser } from '../db/schema/index.ts';
 import type { Clock } from './clock.ts';
 import { randomToken, sha256Hex } from './crypto.ts';
 
@@ -34,7 +34,7 @@ export async function createSession(db: Db, clock: Clock, userId: number, meta: 
 
 function prepareLookup(db: Db) {
   return db
-    .select({ user: users, lastSeenAt: sessions.lastSeenAt, expiresAt: sessions.expiresAt })
+    .select({ user: sessionUserColumns, lastSeenAt: sessions.lastSeenAt, expiresAt: sessions.expiresAt })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.id, sql.placeholder('id')), gt(sessions.expiresAt, sql.placeholder('now'))))
@@ -50,7 +50,7 @@ export async function validateSession(
   db: Db,
   clock: Clock,
   token: string,
-): Promise<{ user: User; sessionId: string; expiresAt: Date; renewed: boolean } | null> {
+): Promise<{ user: SessionUser; sessionId: string; expiresAt: Date; renewed: boolean } | null> {
   if (!token || token.length > 128) return null;
   const id = sha256Hex(token);
   const now = clock.now();

@@ -95,7 +95,7 @@ export async function findOrCreateInvitedUser(
 }
 
 /** What a user looks like to the browser (never the password hash). */
-export function publicUser(user: User) {
+export function publicUser(user: Pick<User, 'id' | 'email' | 'firstName' | 'lastName' | 'role' | 'status'>) {
   return {
     id: user.id,
     email: user.email,

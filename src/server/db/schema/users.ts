@@ -65,6 +65,22 @@ export const users = pgTable(
 
 export type User = typeof users.$inferSelect;
 
+/**
+ * The signed-in user as every request's session lookup reads it (services/sessions.ts): what
+ * guards, routes and services need of the caller. Not the password hash, the address or the
+ * dates: a call that needs the whole row reads it (`signedInAccount`, http.ts).
+ */
+export const sessionUserColumns = {
+  id: users.id,
+  email: users.email,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  role: users.role,
+  status: users.status,
+  preferences: users.preferences,
+};
+export type SessionUser = Pick<User, keyof typeof sessionUserColumns>;
+
 /** What the users search looks in: email, first and last name, lower-cased (the expression of `users_search_trgm_idx`, which a query must repeat exactly). */
 export const userSearchText = sql`lower(${users.email} || ' ' || ${users.firstName} || ' ' || ${users.lastName})`;
 export type NewUser = typeof users.$inferInsert;
