@@ -16,4 +16,5 @@ export * from './media.ts';
 export * from './reviews.ts';
 export * from './points.ts';
 export * from './notifications.ts';
+export * from './announcements.ts';
 export * from './tools.ts';

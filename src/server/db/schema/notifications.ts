@@ -1,4 +1,4 @@
-import { index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { NOTIFICATION_KINDS } from '../../../shared/notifications.ts';
 import { missions } from './missions.ts';
 import { users } from './users.ts';
@@ -24,8 +24,18 @@ export const notifications = pgTable(
     readAt: timestamp('read_at', { withTimezone: true }),
     /** When the mail step handled it (mailed, or skipped by the preferences or an inactive account); null: not yet. */
     mailedAt: timestamp('mailed_at', { withTimezone: true }),
+    /**
+     * What the notification is about, when a user must hear of it once however often it happens
+     * (`new_work:survey:12`, `announcement:3`, `points:ledger:81`): a second insert with the same
+     * key for the same user is refused (`on conflict do nothing`). Null: no such rule.
+     */
+    dedupeKey: text('dedupe_key'),
   },
-  (t) => [index('notifications_user_created_idx').on(t.userId, t.createdAt), index('notifications_digest_idx').on(t.kind, t.mailedAt)],
+  (t) => [
+    index('notifications_user_created_idx').on(t.userId, t.createdAt),
+    index('notifications_digest_idx').on(t.kind, t.mailedAt),
+    uniqueIndex('notifications_user_dedupe_key_idx').on(t.userId, t.dedupeKey),
+  ],
 );
 export type Notification = typeof notifications.$inferSelect;
 
