@@ -214,7 +214,14 @@ async function benchFirstStart(failures: string[]): Promise<FirstStart | null> {
 // ---------------------------------------------------------------------------------------------
 // Load
 
-async function runCase(backend: BackendName, url: string, seeded: Seeded, benchCase: BenchCase, seconds: number): Promise<Omit<CaseResult, 'peakRssBytes'>> {
+async function runCase(
+  backend: BackendName,
+  url: string,
+  seeded: Seeded,
+  benchCase: BenchCase,
+  seconds: number,
+  warmUp = true,
+): Promise<Omit<CaseResult, 'peakRssBytes'>> {
   const options: CannonOptions = {
     url: `${url}${benchCase.path(seeded)}`,
     method: 'GET',
@@ -222,7 +229,7 @@ async function runCase(backend: BackendName, url: string, seeded: Seeded, benchC
     connections: CONNECTIONS,
     duration: WARMUP_SECONDS,
   };
-  await cannon(options);
+  if (warmUp) await cannon(options);
   const { result, latencies } = await cannon({ ...options, duration: seconds });
   latencies.sort((a, b) => a - b);
   const unexpected: Record<string, number> = {};
@@ -275,27 +282,105 @@ async function release(resources: Held, failures: string[]): Promise<void> {
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
 
-/** Runs every case against one backend; pushes its rows, and failures as messages. */
 /** A reference measured beside Fieldwork: the same request, answered by a server that does only that. */
 interface PeerRow {
   /** The Fieldwork case it is compared with. */
   name: string;
   reference: string;
-  result: Omit<CaseResult, 'peakRssBytes'>;
+  /** Fieldwork's and the reference's rounds, taken in turns. */
+  ours: PeerRounds;
+  theirs: PeerRounds;
 }
 
-/** nginx serving dist/ (when installed) and the bare auth handler, each against the PostgreSQL run's data. */
-async function benchPeers(seeded: Seeded, databaseUrl: string, apiPort: number, seconds: number, peers: PeerRow[], failures: string[]): Promise<void> {
+/** One side of a comparison: req/s and the server's CPU time per request (µs; null where unread) of each round. */
+interface PeerRounds {
+  requestsPerSecond: number[];
+  cpuMicros: (number | null)[];
+}
+
+/** Rounds each side of a comparison runs, in turns (A B A B A B): the machine's drift then touches both alike. */
+const PEER_ROUNDS = 3;
+
+/** CPU time (user + system, µs) a process and its live children have used: nginx's workers are its children. */
+function processCpuMicros(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const own = (id: string) => {
+      const fields = fs.readFileSync(`/proc/${id}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+      return (Number(fields[11]) + Number(fields[12])) * (1_000_000 / CLOCK_TICKS);
+    };
+    const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+    const total = own(String(pid)) + children.reduce((sum, child) => sum + own(child), 0);
+    return Number.isFinite(total) ? total : null;
+  } catch {
+    return null;
+  }
+}
+/** Linux's USER_HZ, which /proc/<pid>/stat counts in (100 on every architecture Node runs on). */
+const CLOCK_TICKS = 100;
+
+const median = (values: readonly number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length === 0 ? Number.NaN : (sorted[Math.floor((sorted.length - 1) / 2)] as number);
+};
+
+/**
+ * Fieldwork and a reference, `PEER_ROUNDS` rounds each, in turns, with each round's req/s and the
+ * server's CPU per request: single runs on this shared machine move by ±15 % and more, and a
+ * reference measured minutes after Fieldwork would carry the machine's drift into the ratio.
+ */
+async function comparePeers(
+  seeded: Seeded,
+  benchCase: BenchCase,
+  seconds: number,
+  ours: { url: string; pid: number | undefined },
+  theirs: { url: string; pid: number | undefined; label: string },
+  failures: string[],
+): Promise<{ ours: PeerRounds; theirs: PeerRounds }> {
+  const sides = [
+    { label: 'Fieldwork', target: ours, rounds: { requestsPerSecond: [], cpuMicros: [] } as PeerRounds },
+    { label: theirs.label, target: theirs, rounds: { requestsPerSecond: [], cpuMicros: [] } as PeerRounds },
+  ];
+  for (let round = 0; round < PEER_ROUNDS; round++) {
+    for (const side of sides) {
+      const before = processCpuMicros(side.target.pid);
+      const result = await runCase('PostgreSQL', side.target.url, seeded, benchCase, seconds, round === 0);
+      const after = processCpuMicros(side.target.pid);
+      side.rounds.requestsPerSecond.push(result.requestsPerSecond);
+      side.rounds.cpuMicros.push(before === null || after === null || result.requests === 0 ? null : (after - before) / result.requests);
+      if (result.errors + result.unexpectedTotal)
+        failures.push(`${side.label} / ${benchCase.name}: ${result.errors} errors, unexpected ${JSON.stringify(result.unexpected)}`);
+    }
+  }
+  for (const side of sides) {
+    const cpu = side.rounds.cpuMicros.filter((value) => value !== null);
+    console.log(
+      `  ${side.label} · ${benchCase.name}: ${Math.round(median(side.rounds.requestsPerSecond))} req/s (rounds ${side.rounds.requestsPerSecond.map(Math.round).join(', ')})` +
+        (cpu.length ? `, server CPU ${Math.round(median(cpu))} µs per request` : ''),
+    );
+  }
+  return { ours: sides[0]!.rounds, theirs: sides[1]!.rounds };
+}
+
+/** nginx serving dist/ (when installed) and the bare auth handler, each beside the PostgreSQL server (its data, `apiPort`, `apiPid`). */
+async function benchPeers(
+  seeded: Seeded,
+  databaseUrl: string,
+  api: { url: string; port: number; pid: number | undefined },
+  seconds: number,
+  peers: PeerRow[],
+  failures: string[],
+): Promise<void> {
   const staticCase = CASES.find((c) => c.name === STATIC_GZIP);
   const authCase = CASES.find((c) => c.name === AUTH_SIGNED_IN);
   if (!staticCase || !authCase) throw new Error('the peers compare cases that are missing');
+  const ours = { url: api.url, pid: api.pid };
   if (NGINX) {
-    const nginx = await startNginx({ root: path.join(root, 'dist'), api: [`127.0.0.1:${apiPort}`], port: await freePort() });
+    const nginx = await startNginx({ root: path.join(root, 'dist'), api: [`127.0.0.1:${api.port}`], port: await freePort() });
     try {
-      const result = await runCase('PostgreSQL', nginx.url, seeded, staticCase, seconds);
-      peers.push({ name: STATIC_GZIP, reference: 'nginx on the same `dist/` (`deploy:nginx`)', result });
-      console.log(`  reference nginx · ${STATIC_GZIP}: ${Math.round(result.requestsPerSecond)} req/s, p99 ${result.p99Ms.toFixed(2)} ms`);
-      if (result.errors + result.unexpectedTotal) failures.push(`nginx reference: ${result.errors} errors, unexpected ${JSON.stringify(result.unexpected)}`);
+      const label = 'nginx on the same `dist/` (`deploy:nginx`)';
+      const rounds = await comparePeers(seeded, staticCase, seconds, ours, { url: nginx.url, pid: nginx.pid, label }, failures);
+      peers.push({ name: STATIC_GZIP, reference: label, ...rounds });
     } finally {
       await nginx.stop();
     }
@@ -306,34 +391,39 @@ async function benchPeers(seeded: Seeded, databaseUrl: string, apiPort: number, 
   const bare = spawnServer({ PORT: String(port), DATABASE_URL: databaseUrl }, port, path.join(root, 'scripts', 'bench-peers', 'bare-auth.ts'));
   try {
     await waitForHealth(bare);
-    const result = await runCase('PostgreSQL', bare.url, seeded, authCase, seconds);
-    peers.push({ name: AUTH_SIGNED_IN, reference: 'bare `node:http` + `pg`, the same lookup (`scripts/bench-peers/bare-auth.ts`)', result });
-    console.log(`  reference bare node:http + pg · ${AUTH_SIGNED_IN}: ${Math.round(result.requestsPerSecond)} req/s, p99 ${result.p99Ms.toFixed(2)} ms`);
-    if (result.errors + result.unexpectedTotal) failures.push(`bare reference: ${result.errors} errors, unexpected ${JSON.stringify(result.unexpected)}`);
+    const label = 'bare `node:http` + `pg`, the same lookup (`scripts/bench-peers/bare-auth.ts`)';
+    const rounds = await comparePeers(seeded, authCase, seconds, ours, { url: bare.url, pid: bare.child.pid, label }, failures);
+    peers.push({ name: AUTH_SIGNED_IN, reference: label, ...rounds });
   } finally {
     await stopServer(bare).catch((error: unknown) => failures.push(`bare reference: ${String(error)}`));
   }
 }
 
-/** The ratios the docs quote: Fieldwork ÷ its reference, and the embedded database ÷ PostgreSQL. */
+/** The ratios the docs quote: Fieldwork ÷ its reference (medians of rounds in turns), and the embedded database ÷ PostgreSQL. */
 function peersTable(rows: readonly CaseResult[], peers: readonly PeerRow[]): string {
   const rate = (backend: BackendName, name: string) => rows.find((r) => r.backend === backend && r.name === name)?.requestsPerSecond ?? Number.NaN;
   const ratio = (a: number, b: number) => (Number.isFinite(a / b) ? `${(a / b).toFixed(2)}×` : 'n/a');
   const whole = (value: number) => (Number.isFinite(value) ? Math.round(value).toLocaleString('en-US') : 'n/a');
+  const cpu = (rounds: PeerRounds) => {
+    const read = rounds.cpuMicros.filter((value) => value !== null);
+    return read.length === rounds.cpuMicros.length && read.length > 0 ? `${Math.round(median(read))} µs` : 'n/a';
+  };
   const lines = [
-    'References, measured in the same run on the same machine and database (ratios are what to quote; absolute figures move with the machine):',
+    `References, measured in the same run on the same machine and database, ${PEER_ROUNDS} rounds each in turns with Fieldwork (medians; ratios are what to quote, absolute figures move with the machine; server CPU is the process's user and system time per request, nginx's workers included):`,
     '',
-    '| case | Fieldwork req/s | reference | reference req/s | ratio |',
-    '| --- | ---: | --- | ---: | ---: |',
+    '| case | Fieldwork req/s | server CPU | reference | reference req/s | server CPU | ratio |',
+    '| --- | ---: | ---: | --- | ---: | ---: | ---: |',
     ...peers.map((peer) => {
-      const ours = rate('PostgreSQL', peer.name);
-      return `| ${peer.name} (PostgreSQL) | ${whole(ours)} | ${peer.reference} | ${whole(peer.result.requestsPerSecond)} | ${ratio(ours, peer.result.requestsPerSecond)} |`;
+      const ours = median(peer.ours.requestsPerSecond);
+      const theirs = median(peer.theirs.requestsPerSecond);
+      return `| ${peer.name} (PostgreSQL) | ${whole(ours)} | ${cpu(peer.ours)} | ${peer.reference} | ${whole(theirs)} | ${cpu(peer.theirs)} | ${ratio(ours, theirs)} |`;
     }),
-    `| ${AUTH_SIGNED_IN}, embedded PGlite | ${whole(rate('PGlite', AUTH_SIGNED_IN))} | the same server on PostgreSQL | ${whole(rate('PostgreSQL', AUTH_SIGNED_IN))} | ${ratio(rate('PGlite', AUTH_SIGNED_IN), rate('PostgreSQL', AUTH_SIGNED_IN))} |`,
+    `| ${AUTH_SIGNED_IN}, embedded PGlite | ${whole(rate('PGlite', AUTH_SIGNED_IN))} | | the same server on PostgreSQL | ${whole(rate('PostgreSQL', AUTH_SIGNED_IN))} | | ${ratio(rate('PGlite', AUTH_SIGNED_IN), rate('PostgreSQL', AUTH_SIGNED_IN))} |`,
   ];
   return lines.join('\n');
 }
 
+/** Runs every case against one backend; pushes its rows, and failures as messages. */
 async function benchBackend(
   backend: BackendName,
   seconds: number,
@@ -437,7 +527,7 @@ async function benchBackend(
 
     // The references, in the same run on the same database (PostgreSQL's): nginx on the same
     // dist/, and a bare node:http + pg handler doing GET /api/auth's lookup.
-    if (fresh && peers) await benchPeers(seeded, fresh.url, port, seconds, peers, failures);
+    if (fresh && peers) await benchPeers(seeded, fresh.url, { url: server.url, port, pid: server.child.pid }, seconds, peers, failures);
 
     try {
       await stopServer(server);

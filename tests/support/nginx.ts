@@ -17,6 +17,8 @@ export interface RunningNginx {
   /** The configuration deploy:nginx printed. */
   config: string;
   prefix: string;
+  /** The master process (its workers are its children). */
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -94,7 +96,7 @@ export async function startNginx(options: {
     if (child.exitCode !== null) throw new Error(`nginx exited:\n${output}\n${fs.readFileSync(temp('error.log'), 'utf8')}`);
     try {
       await fetch(`${url}/builds/latest.json`);
-      return { url, port: options.port, config, prefix, stop };
+      return { url, port: options.port, config, prefix, pid: child.pid, stop };
     } catch {
       if (Date.now() > deadline) {
         await stop();
