@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -57,13 +58,46 @@ function readJson<T>(file: string): T | null {
     return null;
   }
 }
-const vitest = readJson<{ numPassedTests: number; numFailedTests: number; numPendingTests: number }>('vitest.json');
-type PlaywrightReport = { stats: { expected: number; unexpected: number; flaky: number; skipped: number } };
+interface VitestReport {
+  numPassedTests: number;
+  numFailedTests: number;
+  numPendingTests: number;
+  testResults?: { name: string; message?: string; assertionResults?: { status: string; fullName: string; failureMessages?: string[] }[] }[];
+}
+const vitest = readJson<VitestReport>('vitest.json');
+interface PlaywrightSuite {
+  title: string;
+  file?: string;
+  suites?: PlaywrightSuite[];
+  specs?: { title: string; file?: string; line?: number; tests?: { status: string }[] }[];
+}
+type PlaywrightReport = { stats: { expected: number; unexpected: number; flaky: number; skipped: number }; suites?: PlaywrightSuite[] };
 const browsers = [readJson<PlaywrightReport>('e2e.json'), readJson<PlaywrightReport>('static-host.json')];
 const sum = (pick: (report: PlaywrightReport) => number) => browsers.reduce((total, report) => total + (report ? pick(report) : 0), 0);
 const passed = (vitest?.numPassedTests ?? 0) + sum((r) => r.stats.expected + r.stats.flaky);
 const failedTests = (vitest?.numFailedTests ?? 0) + sum((r) => r.stats.unexpected);
 const skipped = (vitest?.numPendingTests ?? 0) + sum((r) => r.stats.skipped);
+
+/** The failed tests by name, last, where a log cut to its tail still shows them. */
+const firstLine = (text: string | undefined) =>
+  stripVTControlCharacters(text ?? '')
+    .trim()
+    .split('\n')[0]
+    ?.slice(0, 300) ?? '';
+const failures: string[] = [];
+for (const file of vitest?.testResults ?? []) {
+  const where = path.relative(root, file.name);
+  const failedInFile = (file.assertionResults ?? []).filter((test) => test.status === 'failed');
+  for (const test of failedInFile) failures.push(`${where} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+  if (failedInFile.length === 0 && file.message) failures.push(`${where}: ${firstLine(file.message)}`);
+}
+const walk = (suite: PlaywrightSuite) => {
+  for (const spec of suite.specs ?? [])
+    if (spec.tests?.some((test) => test.status === 'unexpected')) failures.push(`${spec.file ?? suite.file ?? suite.title}:${spec.line ?? ''} › ${spec.title}`);
+  for (const child of suite.suites ?? []) walk(child);
+};
+for (const report of browsers) for (const suite of report?.suites ?? []) walk(suite);
+if (failures.length > 0) console.log(`\nFailed:\n${failures.map((line) => `  ✘ ${line}`).join('\n')}`);
 console.log(`\n${failed === 0 ? 'All steps passed.' : `${failed} step(s) failed.`}`);
 console.log(`tests: ${passed} passed, ${failedTests + (failed > 0 && failedTests === 0 ? failed : 0)} failed, ${skipped} skipped`);
 process.exit(failed === 0 ? 0 : 1);
