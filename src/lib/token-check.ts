@@ -30,9 +30,11 @@ export type TokenCheck =
   | { status: 'valid'; token: string; info: TokenInfo }
   /** Unknown, used or expired. */
   | { status: 'invalid' }
+  /** An invitation already used by an account that is set up now (404 `invitation_used`): sign in. */
+  | { status: 'used' }
   | { status: 'error'; message: string };
 
-/** GET /api/tokens/verify for the address bar's token: valid, invalid, or an error worth a retry. */
+/** GET /api/tokens/verify for the address bar's token: valid, invalid, used (an invitation), or an error worth a retry. */
 export async function checkToken(type: TokenType, signal?: AbortSignal): Promise<Exclude<TokenCheck, { status: 'checking' }>> {
   const token = tokenFromLocation();
   if (!token) return { status: 'invalid' };
@@ -40,6 +42,7 @@ export async function checkToken(type: TokenType, signal?: AbortSignal): Promise
     const info = await apiGet<TokenInfo>(withQuery('/api/tokens/verify', { token, type }), signal ? { signal } : {});
     return info.valid === true && info.type === type ? { status: 'valid', token, info } : { status: 'invalid' };
   } catch (error) {
+    if (error instanceof ApiError && error.code === 'invitation_used') return { status: 'used' };
     if (error instanceof ApiError && (error.status === 404 || error.status === 400 || error.code === 'invalid_token')) return { status: 'invalid' };
     return { status: 'error', message: errorMessage(error) };
   }
@@ -82,9 +85,10 @@ function fillForm(root: HTMLElement, info: TokenInfo): void {
   }
 }
 
-/** Shows one of the prerendered states (`[data-token-state]`) and hides the others. */
+/** Shows one of the prerendered states (`[data-token-state]`) and hides the others; a page without a "used" state shows "invalid". */
 function show(root: HTMLElement, state: TokenCheck['status']): void {
-  for (const part of root.querySelectorAll<HTMLElement>('[data-token-state]')) part.hidden = part.dataset.tokenState !== state;
+  const shown = state === 'used' && !root.querySelector('[data-token-state="used"]') ? 'invalid' : state;
+  for (const part of root.querySelectorAll<HTMLElement>('[data-token-state]')) part.hidden = part.dataset.tokenState !== shown;
 }
 
 /** Checks the link of a prerendered token page (`components/TokenCheck.astro`) and shows its state; "Try again" checks again. */

@@ -12,6 +12,9 @@ export const TOKEN_TTL_MS: Readonly<Record<TokenType, number>> = {
   'data-deletion': 24 * HOUR,
 };
 
+/** An onboarding link of an account set up since (404 `invitation_used`): what the API and the page say. */
+export const INVITATION_USED_MESSAGE = 'This invitation was already used — sign in';
+
 /** The page each link opens, by token type. */
 export const TOKEN_PAGES: Readonly<Record<TokenType, string>> = {
   onboarding: '/onboarding',

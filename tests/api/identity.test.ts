@@ -115,11 +115,13 @@ describeEachBackend('registration and onboarding', (ctx) => {
     const me = await ctx().request('/api/auth', { headers: cookieHeader(session) });
     expect(await me.json()).toMatchObject({ email, firstName: 'Ines' });
 
-    // The link works once.
+    // The link works once; used, it says so and to sign in (issue 28 §5), from the check as from the call.
+    const used = { error: { code: 'invitation_used', message: 'This invitation was already used — sign in' } };
     const twice = await ctx().json('POST', `/api/auth/onboard?token=${token}`, { password: PASSWORD, confirmPassword: PASSWORD });
     expect(twice.status).toBe(404);
-    expect(await twice.json()).toEqual({ error: { code: 'invalid_token', message: 'This link is invalid or has expired' } });
-    expect((await ctx().request(`/api/tokens/verify?token=${token}&type=onboarding`)).status).toBe(404);
+    expect(await twice.json()).toEqual(used);
+    const check = await ctx().request(`/api/tokens/verify?token=${token}&type=onboarding`);
+    expect([check.status, await check.json()]).toEqual([404, used]);
   });
 
   it('asks an invitee without a name for it, and for the terms', async () => {

@@ -40,7 +40,8 @@ test('a new participant registers, onboards from the mail, signs out and back in
   await expect(page.getByRole('heading', { name: /check your inbox/i })).toBeVisible();
 
   // Open the onboarding mail from the outbox and finish.
-  await page.goto(await linkFromMail(email, 'onboarding'));
+  const invitation = await linkFromMail(email, 'onboarding');
+  await page.goto(invitation);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByLabel('Confirm password').fill(PASSWORD);
   await page.getByRole('button', { name: /finish|continue|set up|create|get started/i }).click();
@@ -54,6 +55,12 @@ test('a new participant registers, onboards from the mail, signs out and back in
   // Sign out.
   await menu.click();
   await page.getByRole('menuitem', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+
+  // The used invitation says so and leads to sign-in, not to registration (issue 28 §5).
+  await page.goto(invitation);
+  await expect(page.getByRole('heading', { name: 'This invitation was already used — sign in' })).toBeVisible();
+  await page.getByRole('main').getByRole('link', { name: 'Sign in', exact: true }).click();
   await expect(page).toHaveURL(/\/login$/);
 
   // A protected page sends us to sign in, then back.

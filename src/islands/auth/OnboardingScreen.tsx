@@ -3,11 +3,13 @@ import type { z } from 'zod';
 import type { onboardSchema } from '../../shared/schemas/auth.ts';
 import { apiSend, withQuery, type CurrentUser } from '../../platform/api.ts';
 import { deviceTimeZone } from '../../shared/time-zone.ts';
+import { INVITATION_USED_MESSAGE } from '../../shared/tokens.ts';
 import { afterSignIn } from '../../shared/route-rules.ts';
 import { useApiForm } from '../../lib/use-api-form.ts';
 import { greetingFor, tokenFromLocation, validToken } from '../../lib/token-check.ts';
 import { setAuthenticatedUser } from '../../stores/auth.ts';
 import { FormAlert } from '../../components/FormAlert.tsx';
+import { Outcome } from '../../components/Outcome.tsx';
 import { PasswordRequirements } from '../../components/PasswordRequirements.tsx';
 import { Button, buttonVariants } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
@@ -29,6 +31,30 @@ export function InvalidInvitationLink() {
     >
       <p>Invitation links work once and for 7 days. Enter your details again on the registration page and we will email you a fresh link.</p>
     </TokenInvalid>
+  );
+}
+
+/** The invitation was used and its account is set up (prerendered by the page, `TokenCheck.astro`): sign in. */
+export function UsedInvitationLink() {
+  return (
+    <Outcome
+      tone="info"
+      focus={false}
+      title={INVITATION_USED_MESSAGE}
+      action={
+        <a href="/login" className={buttonVariants()}>
+          Sign in
+        </a>
+      }
+    >
+      <p>
+        Your account is already set up: sign in with your email address and the password you chose. Forgotten it?{' '}
+        <a href="/forgot-password" className="font-medium text-primary underline underline-offset-4 hover:no-underline">
+          Choose a new one
+        </a>
+        .
+      </p>
+    </Outcome>
   );
 }
 

@@ -57,6 +57,7 @@ export default function UpdateEmailScreen() {
     case 'checking':
       return <TokenChecking label="Checking your confirmation link…" />;
     case 'invalid':
+    case 'used':
       return <InvalidEmailLink />;
     case 'error':
       return <TokenCheckFailed message={check.message} onRetry={retry} />;

@@ -6,7 +6,7 @@ import { ApiError } from '../errors.ts';
 import { clientIp, enforceRateLimits, jsonBody, query, signedIn, signedInUser } from '../http.ts';
 import { clearSessionCookie, sessionToken, setSessionCookie } from '../middleware/session.ts';
 import { completeOnboarding, recordSignIn, resetPassword } from '../services/account.ts';
-import { findUsableToken, invalidToken } from '../services/tokens.ts';
+import { findUsableToken, invalidToken, onboardingLinkError } from '../services/tokens.ts';
 import { hashPassword, verifyDummyPassword, verifyPassword } from '../services/passwords.ts';
 import { RATE_LIMITS, refundRateLimit } from '../services/rate-limit.ts';
 import { createSession, deleteSession } from '../services/sessions.ts';
@@ -41,7 +41,7 @@ export const authRoutes = new Hono<AppEnv>()
     const { db, deps } = c.var;
     const found = await findUsableToken(db, deps.clock, token, 'onboarding');
     const user = found ? await findUserById(db, found.userId) : null;
-    if (!found || !user || user.status !== 'invited') throw invalidToken();
+    if (!found || !user || user.status !== 'invited') throw await onboardingLinkError(db, token);
 
     const missing: Record<string, string[]> = {};
     if (!user.firstName && !input.firstName) missing.firstName = ['Required'];
@@ -61,7 +61,7 @@ export const authRoutes = new Hono<AppEnv>()
       preferences,
     };
     const updated = await completeOnboarding(db, deps.clock, { token: found, userId: user.id, set }, { ip: clientIp(c) });
-    if (!updated) throw invalidToken();
+    if (!updated) throw await onboardingLinkError(db, token);
     const session = await createSession(db, deps.clock, updated.id, { userAgent: c.req.header('user-agent'), ip: clientIp(c) });
     setSessionCookie(c, session.token, session.expiresAt);
     return c.json({ user: publicUser(updated) }, 200);

@@ -3,7 +3,7 @@ import { tokenVerifySchema } from '../../shared/schemas/auth.ts';
 import { TOKEN_TYPES, type TokenType } from '../../shared/tokens.ts';
 import type { AppEnv } from '../context.ts';
 import { clientIp, enforceRateLimits, noStore, query } from '../http.ts';
-import { findUsableToken, invalidToken } from '../services/tokens.ts';
+import { findUsableToken, invalidToken, onboardingLinkError } from '../services/tokens.ts';
 import { RATE_LIMITS } from '../services/rate-limit.ts';
 import { findUserById } from '../services/users.ts';
 
@@ -21,7 +21,8 @@ export const tokenRoutes = new Hono<AppEnv>().get('/verify', query(tokenVerifySc
   const found = isTokenType(type) ? await findUsableToken(db, deps.clock, token, type) : null;
   const user = found ? await findUserById(db, found.userId) : null;
   if (!found || !user || user.status === 'disabled' || (type === 'onboarding' && user.status !== 'invited')) {
-    throw invalidToken();
+    // A used invitation of an account set up since: "already used — sign in" (404 `invitation_used`).
+    throw type === 'onboarding' ? await onboardingLinkError(db, token) : invalidToken();
   }
   return c.json(
     {

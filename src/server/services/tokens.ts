@@ -1,8 +1,8 @@
-import { and, eq, gt, isNull } from 'drizzle-orm';
-import { TOKEN_TTL_MS, tokenLinkPath, type TokenType } from '../../shared/tokens.ts';
+import { and, eq, gt, isNotNull, isNull } from 'drizzle-orm';
+import { INVITATION_USED_MESSAGE, TOKEN_TTL_MS, tokenLinkPath, type TokenType } from '../../shared/tokens.ts';
 import type { Db } from '../db/index.ts';
 import { ApiError } from '../errors.ts';
-import { tokens, type Token } from '../db/schema/index.ts';
+import { tokens, users, type Token } from '../db/schema/index.ts';
 import type { Clock } from './clock.ts';
 import { randomToken, sha256Hex } from './crypto.ts';
 
@@ -11,6 +11,22 @@ export const INVALID_TOKEN_MESSAGE = 'This link is invalid or has expired';
 
 /** 404 `invalid_token`. */
 export const invalidToken = () => new ApiError(404, 'invalid_token', INVALID_TOKEN_MESSAGE);
+
+/**
+ * The error for an onboarding link that does not work: 404 `invitation_used` when it was an
+ * invitation of an account now active (used, or replaced by a newer link that was used: its owner
+ * signs in), else 404 `invalid_token`. Only the link's holder learns this, and no address.
+ */
+export async function onboardingLinkError(db: Db, token: string): Promise<ApiError> {
+  if (!token || token.length > 256) return invalidToken();
+  const [row] = await db
+    .select({ status: users.status })
+    .from(tokens)
+    .innerJoin(users, eq(users.id, tokens.userId))
+    .where(and(eq(tokens.tokenHash, sha256Hex(token)), eq(tokens.type, 'onboarding'), isNotNull(tokens.usedAt)))
+    .limit(1);
+  return row?.status === 'active' ? new ApiError(404, 'invitation_used', INVITATION_USED_MESSAGE) : invalidToken();
+}
 
 /**
  * Issues a link token; earlier unused tokens of the same type for the user stop working, so the
