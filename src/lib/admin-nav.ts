@@ -1,3 +1,6 @@
+import { $auth } from '../stores/auth.ts';
+import { ROLE_LABELS } from './user.ts';
+
 /**
  * The admin layout's phone-size menu toggle. Bound after every page load and client-side
  * navigation (the ClientRouter swaps in new elements); pages without the admin sidebar are left
@@ -6,7 +9,8 @@
  * It lives in BaseLayout's module script rather than in AdminLayout's own <script>: a script that
  * small would be inlined, and the ClientRouter runs a newly met inline module script through a
  * `data:` URL, which the page CSP (script-src 'self' + hashes) rightly blocks. The sidebar's review
- * count is asked for here too (`review-count.ts`, loaded on admin pages only).
+ * count is asked for here too (`review-count.ts`, loaded on admin pages only), and the header's
+ * badge says the signed-in person's role ("Moderator", "Admin").
  */
 function bindAdminNav(): void {
   const toggle = document.querySelector<HTMLButtonElement>('[data-admin-nav-toggle]');
@@ -25,8 +29,21 @@ function bindAdminNav(): void {
   });
 }
 
+/** The header's role badge: the signed-in person's role, hidden until known. */
+function showRole(): void {
+  const badge = document.querySelector<HTMLElement>('[data-role-badge]');
+  if (!badge) return;
+  const state = $auth.get();
+  const label = state.status === 'authenticated' ? ROLE_LABELS[state.user.role] : '';
+  if (badge.textContent !== label) badge.textContent = label;
+  badge.hidden = label === '';
+}
+
+$auth.listen(showRole);
+
 document.addEventListener('astro:page-load', () => {
   bindAdminNav();
+  showRole();
   // Only admin pages have the sidebar's Review link: the count's code loads there alone, not on
   // every participant's page (the survey screen's JavaScript budget).
   if (document.querySelector('[data-review-link]')) {

@@ -353,6 +353,10 @@ describeEachBackend('admin users API', (ctx) => {
     const first = await mailsTo(c, email);
     expect(first).toHaveLength(1);
     expect(first[0]?.links.some((link) => link.includes('/onboarding/'))).toBe(true);
+    // Worded for a moderator, naming who invites and the project (issue 28 §10).
+    expect(first[0]?.raw).toContain('Robin Hale invited you to join Fieldwork as a moderator, starting with the project');
+    expect(first[0]?.raw).toContain(project.name);
+    expect(first[0]?.raw).not.toContain('earn points');
 
     expect((await okJson<InvitationResult>(await as(adm)('POST', '/api/admin/invitations', { email }), 200)).created).toBe(false);
     expect(await okJson<InvitationResult>(await as(adm)('POST', `/api/admin/users/${made.user.id}/invitation`), 202)).toMatchObject({

@@ -30,6 +30,7 @@ describe('mail over SMTP (SMTP_URL set)', () => {
       invitationMail({
         to: 'someone@example.org',
         firstName: 'Sam',
+        role: 'participant',
         url: 'https://fieldwork.test/onboarding/abc',
         expiresAt: new Date(now.getTime() + 7 * 86_400_000),
         now,

@@ -112,6 +112,8 @@ test('a moderator sees the person but not the admin-only actions, and the list o
   await expect(page.getByRole('region', { name: 'Access', exact: true }).getByRole('button', { name: 'Disable account' })).toBeDisabled();
   await expect(page.getByRole('region', { name: 'Points', exact: true }).getByRole('button', { name: 'Adjust points' })).toBeDisabled();
   await expect(page.getByText('Only admins can do this.').first()).toBeVisible();
+  // The header says the signed-in role: a moderator is no "Admin" (issue 28 §10).
+  await expect(page.getByRole('banner').getByText('Moderator', { exact: true })).toBeVisible();
 });
 
 test('an admin invites one person, then previews a CSV of people and sends the valid rows', async ({ page, baseURL }) => {

@@ -68,7 +68,7 @@ describe('the embedded database (PGlite in DATA_DIR)', () => {
     const mails = await outboxWith(dataDir, 1);
     expect(mails).toHaveLength(1);
     expect(mails[0]?.to).toBe('newcomer@example.org');
-    expect(mails[0]?.subject).toBe('You are invited to Fieldwork');
+    expect(mails[0]?.subject).toBe('You are invited to Fieldwork as a moderator');
     expect(mails[0]?.links).toContain(printed);
     expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
   });

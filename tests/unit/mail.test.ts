@@ -150,14 +150,14 @@ describe('invitationMail', () => {
   const url = 'https://fw.example/onboarding/q3Zc9_x-VbN0aLk7Tt2mWpR8sYdEfGhJ1uIoPlKjHg4';
 
   it('is addressed to the invitee with a subject naming Fieldwork', () => {
-    const mail = invitationMail({ to: 'ann@example.org', firstName: 'Ann', url, expiresAt, now });
+    const mail = invitationMail({ to: 'ann@example.org', firstName: 'Ann', role: 'participant', url, expiresAt, now });
     expect(mail.to).toBe('ann@example.org');
     expect(PRODUCT_NAME).toBe('Fieldwork');
     expect(mail.subject).toContain('Fieldwork');
   });
 
   it('gives the link and its 7-day expiry in text and HTML', () => {
-    const mail = invitationMail({ to: 'ann@example.org', firstName: 'Ann', url, expiresAt, now });
+    const mail = invitationMail({ to: 'ann@example.org', firstName: 'Ann', role: 'participant', url, expiresAt, now });
     expect(mail.text).toContain(url);
     expect(mail.html).toContain(`href="${url}"`);
     expect(mail.text).toContain('expires in 7 days');
@@ -167,20 +167,43 @@ describe('invitationMail', () => {
   });
 
   it('HTML-escapes the first name', () => {
-    const mail = invitationMail({ to: 'x@example.org', firstName: '<b>Ann</b> & "Co"', url, expiresAt, now });
+    const mail = invitationMail({ to: 'x@example.org', firstName: '<b>Ann</b> & "Co"', role: 'participant', url, expiresAt, now });
     expect(mail.html).not.toContain('<b>Ann');
     expect(mail.html).toContain('Hello &lt;b&gt;Ann&lt;/b&gt; &amp; &quot;Co&quot;,');
     expect(mail.text).toContain('Hello <b>Ann</b> & "Co",');
   });
 
   it('greets without a name when there is none', () => {
-    const mail = invitationMail({ to: 'x@example.org', firstName: '', url, expiresAt, now });
+    const mail = invitationMail({ to: 'x@example.org', firstName: '', role: 'participant', url, expiresAt, now });
     expect(mail.text.startsWith('Hello,\n')).toBe(true);
+  });
+
+  it('is worded by role, naming the project and who invites, escaped in the HTML (issue 28 §10)', () => {
+    const about = { to: 'x@example.org', firstName: 'Ann', url, expiresAt, now, projectName: 'Snacks <2026>', inviterName: 'Ada "A" Lee' };
+    const participant = invitationMail({ ...about, role: 'participant' });
+    expect(participant.subject).toBe('You are invited to take part in “Snacks <2026>” on Fieldwork');
+    expect(participant.text).toContain('Ada "A" Lee invited you to take part in the research project “Snacks <2026>” on Fieldwork.');
+    expect(participant.text).toContain('earn points');
+    expect(participant.html).toContain('Ada &quot;A&quot; Lee invited you to take part in the research project “Snacks &lt;2026&gt;”');
+    expect(participant.html).not.toContain('<2026>');
+
+    const moderator = invitationMail({ ...about, role: 'moderator' });
+    expect(moderator.subject).toBe('You are invited to Fieldwork as a moderator for “Snacks <2026>”');
+    expect(moderator.text).toContain('Ada "A" Lee invited you to join Fieldwork as a moderator, starting with the project “Snacks <2026>”.');
+    expect(moderator.text).toContain('As a moderator you');
+    expect(moderator.text).not.toContain('points');
+
+    const admin = invitationMail({ ...about, role: 'admin', projectName: null, inviterName: null });
+    expect(admin.subject).toBe('You are invited to Fieldwork as an admin');
+    expect(admin.text).toContain('You have been invited to join Fieldwork as an admin.');
+    expect(invitationMail({ ...about, role: 'participant', projectName: '', inviterName: 'Line\nBreak' }).text).toContain(
+      'Line Break invited you to take part in research on Fieldwork.',
+    );
   });
 
   it('escapes the URL inside the HTML attribute', () => {
     const tricky = 'https://fw.example/onboarding/abc?x=1&y="><script>alert(1)</script>';
-    const mail = invitationMail({ to: 'x@example.org', firstName: 'Ann', url: tricky, expiresAt, now });
+    const mail = invitationMail({ to: 'x@example.org', firstName: 'Ann', role: 'participant', url: tricky, expiresAt, now });
     expect(mail.html).not.toContain('<script>');
     expect(mail.html).toContain('href="https://fw.example/onboarding/abc?x=1&amp;y=&quot;&gt;&lt;script&gt;');
   });

@@ -15,12 +15,12 @@ import {
   confirmEmailChangeMail,
   emailInUseNotice,
   finishSetupMail,
-  invitationMail,
   resetPasswordMail,
 } from '../mail/templates.ts';
 import { audit } from '../services/audit.ts';
 import type { Clock } from '../services/clock.ts';
 import { openRequest } from '../services/data-deletion.ts';
+import { invitationMailFor } from '../services/invitations.ts';
 import { issueLinkToken, linkUrl } from '../services/tokens.ts';
 import { findUserByEmail, findUserById } from '../services/users.ts';
 import type { JobDataMap } from './types.ts';
@@ -81,7 +81,7 @@ export async function forgotPasswordMail(deps: AccountMailDeps, input: JobDataMa
   if (user.status === 'invited') {
     const { token, expiresAt } = await issueLinkToken(db, clock, { type: 'onboarding', userId: user.id });
     const url = linkUrl(config.publicUrl, 'onboarding', token);
-    await deps.mailer.send(invitationMail({ to: user.email, firstName: user.firstName, url, expiresAt, now }));
+    await deps.mailer.send(await invitationMailFor(db, { user, url, expiresAt, now }));
     return;
   }
   const { token, expiresAt } = await issueLinkToken(db, clock, { type: 'reset-password', userId: user.id });
@@ -119,12 +119,13 @@ export async function dataDeletionRequestMail(deps: AccountMailDeps, input: JobD
   await deps.mailer.send(confirmDataDeletionMail({ to: account.email, firstName: account.firstName, url, expiresAt, now: clock.now() }));
 }
 
-/** An invitation: a fresh 7-day onboarding link to an account that is still invited. */
+/** An invitation: a fresh 7-day onboarding link to an account that is still invited, worded by its role, naming who invites and the project. */
 export async function invitationSendMail(deps: AccountMailDeps, input: JobDataMap['invitation.send']): Promise<void> {
   const { db, clock, config } = deps;
   const user = await findUserById(db, input.userId);
   if (!user || user.status !== 'invited') return;
   const { token, expiresAt } = await issueLinkToken(db, clock, { type: 'onboarding', userId: user.id });
   const url = linkUrl(config.publicUrl, 'onboarding', token);
-  await deps.mailer.send(invitationMail({ to: user.email, firstName: user.firstName, url, expiresAt, now: clock.now() }));
+  const about = { invitedBy: input.invitedBy ?? null, projectId: input.projectId ?? null };
+  await deps.mailer.send(await invitationMailFor(db, { user, url, expiresAt, now: clock.now(), ...about }));
 }

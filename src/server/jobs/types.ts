@@ -18,8 +18,11 @@ export interface JobDataMap {
   'account.email-change': { userId: number; newEmail: string };
   /** Data deletion asked by email: a confirmation link when the address has an active account. */
   'data-deletion.request': { email: string; reason?: string; ip: string };
-  /** An invitation (members added by email): a fresh onboarding link mailed to the invited account. */
-  'invitation.send': { userId: number };
+  /**
+   * An invitation (members added by email): a fresh onboarding link mailed to the invited account,
+   * naming who invites and the project it joins (`invitedBy`, `projectId`: when known).
+   */
+  'invitation.send': { userId: number; invitedBy?: number; projectId?: number };
   /**
    * One notification of an immediate kind (changes asked, rejected, probe): queued by `notify()` in
    * the transaction that records it, so its mail follows within seconds of the commit.

@@ -1,3 +1,4 @@
+import type { Role } from '../../shared/roles.ts';
 import type { MailMessage } from './mailer.ts';
 
 export const PRODUCT_NAME = 'Fieldwork';
@@ -56,15 +57,59 @@ export function linkMail(input: {
   return { to: input.to, subject: input.subject, text, html, recipientOwnsLinks: true };
 }
 
-export function invitationMail(input: { to: string; firstName: string; url: string; expiresAt: Date; now: Date }): MailMessage {
+/** A name or title on one line (no line breaks in a subject or a sentence), at most `max` characters. */
+function oneLine(text: string, max = 120): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/** What each role is invited to do, in the invitation's words. */
+const INVITED_AS: Readonly<Record<Role, { as: string; does: string }>> = {
+  participant: { as: '', does: 'You answer surveys and missions and earn points for your contributions.' },
+  moderator: {
+    as: ' as a moderator',
+    does: 'As a moderator you run research projects and their surveys and missions, review participants’ entries and ask them follow-up questions.',
+  },
+  admin: { as: ' as an admin', does: 'As an admin you run research projects and review entries, and you manage accounts, points and the tools.' },
+};
+
+/**
+ * An invitation, worded for the role it gives (participant, moderator, admin), naming the project
+ * the person joins and who invites them when known. Names are put in as text: escaped in the HTML
+ * (linkMail) and on one line.
+ */
+export function invitationMail(input: {
+  to: string;
+  firstName: string;
+  role: Role;
+  /** The project the person is added to, if any. */
+  projectName?: string | null | undefined;
+  /** Who invites ("Ada Lovelace"); none for the operator's CLI. */
+  inviterName?: string | null | undefined;
+  url: string;
+  expiresAt: Date;
+  now: Date;
+}): MailMessage {
+  const words = INVITED_AS[input.role];
+  const project = input.projectName ? oneLine(input.projectName) : '';
+  const inviter = input.inviterName ? oneLine(input.inviterName, 80) : '';
+  const who = inviter ? `${inviter} invited you` : 'You have been invited';
+  const where =
+    input.role === 'participant'
+      ? project
+        ? `to take part in the research project “${project}” on ${PRODUCT_NAME}.`
+        : `to take part in research on ${PRODUCT_NAME}.`
+      : `to join ${PRODUCT_NAME}${words.as}${project ? `, starting with the project “${project}”` : ''}.`;
   return linkMail({
     to: input.to,
-    subject: `You are invited to ${PRODUCT_NAME}`,
-    greeting: input.firstName ? `Hello ${input.firstName},` : 'Hello,',
-    paragraphs: [
-      `You have been invited to join ${PRODUCT_NAME}, where you take part in research surveys and missions and earn points for your contributions.`,
-      'Choose your password to finish setting up your account.',
-    ],
+    subject:
+      input.role === 'participant'
+        ? project
+          ? `You are invited to take part in “${oneLine(project, 80)}” on ${PRODUCT_NAME}`
+          : `You are invited to ${PRODUCT_NAME}`
+        : `You are invited to ${PRODUCT_NAME}${words.as}${project ? ` for “${oneLine(project, 80)}”` : ''}`,
+    greeting: input.firstName ? `Hello ${oneLine(input.firstName, 80)},` : 'Hello,',
+    paragraphs: [`${who} ${where}`, words.does, 'Choose your password to finish setting up your account.'],
     action: 'Set up your account',
     url: input.url,
     expiresAt: input.expiresAt,

@@ -1,4 +1,4 @@
-import { eq, inArray } from 'drizzle-orm';
+import { desc, eq, inArray } from 'drizzle-orm';
 import { INVITATION_MAIL_LIMIT } from '../../shared/invitations.ts';
 import Papa from 'papaparse';
 import { ROLES, type Role } from '../../shared/roles.ts';
@@ -8,7 +8,7 @@ import type { Db } from '../db/index.ts';
 import { projectMembers, projects, users, type User } from '../db/schema/index.ts';
 import { ApiError } from '../errors.ts';
 import type { JobSender } from '../jobs/queue.ts';
-import type { Mailer } from '../mail/mailer.ts';
+import type { Mailer, MailMessage } from '../mail/mailer.ts';
 import { invitationMail } from '../mail/templates.ts';
 import { audit } from './audit.ts';
 import type { Clock } from './clock.ts';
@@ -86,9 +86,50 @@ export async function inviteUser(
   const { user, created } = await invitableAccount(db, input);
   const { token, expiresAt } = await issueLinkToken(db, clock, { type: 'onboarding', userId: user.id });
   const url = linkUrl(deps.publicUrl, 'onboarding', token);
-  await deps.mailer.send(invitationMail({ to: user.email, firstName: user.firstName, url, expiresAt, now: clock.now() }));
+  await deps.mailer.send(await invitationMailFor(db, { user, url, expiresAt, now: clock.now(), invitedBy: input.invitedBy }));
   await auditInvitation(db, input, user, created);
   return { user, url, expiresAt, created };
+}
+
+/**
+ * The invitation mail of an invited account (`invitationMail`: worded by its role), naming who
+ * invites (first and last name, when the inviter has them) and the project: the one given, else
+ * the one the account was added to last (a resent invitation, the setup link of forgot-password).
+ */
+export async function invitationMailFor(
+  db: Db,
+  input: {
+    user: Pick<User, 'id' | 'email' | 'firstName' | 'role'>;
+    url: string;
+    expiresAt: Date;
+    now: Date;
+    invitedBy?: number | null;
+    projectId?: number | null;
+  },
+): Promise<MailMessage> {
+  const [inviter] = input.invitedBy
+    ? await db.select({ firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, input.invitedBy)).limit(1)
+    : [];
+  const [project] = input.projectId
+    ? await db.select({ name: projects.name }).from(projects).where(eq(projects.id, input.projectId)).limit(1)
+    : await db
+        .select({ name: projects.name })
+        .from(projectMembers)
+        .innerJoin(projects, eq(projects.id, projectMembers.projectId))
+        .where(eq(projectMembers.userId, input.user.id))
+        .orderBy(desc(projectMembers.addedAt), desc(projectMembers.projectId))
+        .limit(1);
+  const inviterName = inviter ? `${inviter.firstName.trim()} ${inviter.lastName.trim()}`.trim() : '';
+  return invitationMail({
+    to: input.user.email,
+    firstName: input.user.firstName,
+    role: input.user.role,
+    projectName: project?.name ?? null,
+    inviterName: inviterName || null,
+    url: input.url,
+    expiresAt: input.expiresAt,
+    now: input.now,
+  });
 }
 
 /** Who is invited through the queue: the address, the role, and optionally names and a project to join. */
@@ -145,7 +186,9 @@ export async function inviteInTransaction(tx: Db, jobs: JobSender, input: Queued
     await tx.insert(projectMembers).values({ projectId: input.projectId, userId: user.id, addedBy: input.invitedBy }).onConflictDoNothing();
   }
   await auditInvitation(tx, input, user, found.created);
-  await jobs.send('invitation.send', { userId: user.id }, { tx });
+  // The mail names who invites and the project (`invitationMailFor`).
+  const about = { ...(input.invitedBy ? { invitedBy: input.invitedBy } : {}), ...(input.projectId ? { projectId: input.projectId } : {}) };
+  await jobs.send('invitation.send', { userId: user.id, ...about }, { tx });
   return { user, created: found.created };
 }
 
@@ -166,7 +209,7 @@ export async function resendInvitation(deps: { db: Db; jobs: JobSender; clock: C
   }
   await deps.db.transaction(async (tx) => {
     await audit(tx, { actorId: input.actorId, via: 'api', action: 'user.invite_resend', targetType: 'user', targetId: input.user.id, ip: input.ip });
-    await deps.jobs.send('invitation.send', { userId: input.user.id }, { tx });
+    await deps.jobs.send('invitation.send', { userId: input.user.id, invitedBy: input.actorId }, { tx });
     await countInvitationMails(tx, deps.clock, input.actorId, 1);
   });
 }

@@ -128,7 +128,11 @@ export async function addMembers(
     if (newcomers.length > 0) await db.transaction((tx) => countInvitationMails(tx, deps.clock, input.actorId, newcomers.length));
     for (const email of newcomers) {
       try {
-        const { user } = await inviteLater({ db, jobs: deps.jobs }, { email, role: 'participant', invitedBy: input.actorId, via: 'api' });
+        // A member at once, in the invitation's transaction (its mail names the project).
+        const { user } = await inviteLater(
+          { db, jobs: deps.jobs },
+          { email, role: 'participant', invitedBy: input.actorId, via: 'api', projectId: input.projectId },
+        );
         found.set(email, user.id);
         invited.push(email);
       } catch (error) {
