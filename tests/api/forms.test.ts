@@ -1,8 +1,9 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
-import { auditLog } from '../../src/server/db/schema/index.ts';
+import { auditLog, formVersions } from '../../src/server/db/schema/index.ts';
 import type { FormUse } from '../../src/server/services/form-usage.ts';
-import { emptyDefinition } from '../../src/shared/forms/definition.ts';
+import { emptyDefinition, type FormDefinition } from '../../src/shared/forms/definition.ts';
+import type { ParticipantSurvey } from '../../src/shared/surveys.ts';
 import type {
   AdminForm,
   AdminFormList,
@@ -14,7 +15,7 @@ import type {
 } from '../../src/shared/schemas/forms.ts';
 import { describeEachBackend, type TestContext } from './harness.ts';
 import { errorOf, fieldsOf, signedInUser, type SignedIn } from './helpers.ts';
-import { createMission, createProject, createSurvey, insertResponse } from './programme-fixtures.ts';
+import { createMission, createProject, createSurvey, insertResponse, member } from './programme-fixtures.ts';
 
 const SCHEMA = 'fieldwork.form/1';
 const BASE = '/api/admin/forms';
@@ -336,6 +337,61 @@ describeEachBackend('forms API', (ctx) => {
       confirmBreaking: ['Must be true or false'],
       force: ['Unexpected field'],
     });
+  });
+
+  it('publish refuses what participants would see blank (issue 28): every problem by question, and no version; a version from before still serves', async () => {
+    const blankChoice: Element = {
+      id: 'single_choice_1',
+      type: 'single_choice',
+      title: '',
+      options: [
+        { id: 'option_1', label: '' },
+        { id: 'option_2', label: ' ' },
+      ],
+    };
+    const broken = {
+      schema: SCHEMA,
+      title: 'Blank radios',
+      pages: [
+        { id: 'page_1', title: '', elements: [blankChoice, { ...nameQuestion, id: 'Bad Id!' }] },
+        { id: 'page_2', title: '', elements: [] },
+      ],
+    };
+    const form = await create({ title: 'Blank radios', definition: broken });
+    expect(await errorOf(await publish(form.id), 400)).toEqual({
+      code: 'validation_failed',
+      message: 'Fix the problems before publishing',
+      fields: {
+        single_choice_1: [
+          '"single_choice_1": the question has no title',
+          '"single_choice_1": option 1 has no label',
+          '"single_choice_1": option 2 has no label',
+        ],
+        'Bad Id!': ['"Bad Id!": id: Use a lower-case letter, then lower-case letters, digits or _ (64 at most)'],
+        page_2: ['"page_2": the page is empty; add a question or delete the page'],
+      },
+    });
+    expect(await get(form.id)).toMatchObject({ status: 'draft', latestVersion: null, versions: [] });
+    const db = ctx().database.db;
+    expect(await db.select().from(formVersions).where(eq(formVersions.formId, form.id))).toEqual([]);
+
+    // A version published before these rules (as it was stored then) is left alone: a survey still pins it and a member still gets it.
+    const old = definitionWith('Blank radios', [blankChoice]) as FormDefinition;
+    await db.insert(formVersions).values({ formId: form.id, version: 1, definition: old, publishedBy: moderator.id });
+    const project = await createProject(ctx());
+    const survey = await ok<{ id: number; formVersion: number }>(
+      await ctx().json(
+        'POST',
+        `/api/admin/projects/${project.id}/surveys`,
+        { title: 'Old radios', kind: 'native', formId: form.id, status: 'live' },
+        moderator.headers,
+      ),
+      201,
+    );
+    expect(survey.formVersion).toBe(1);
+    const someone = await member(ctx(), project.id);
+    const view = await ok<ParticipantSurvey>(await ctx().request(`/api/surveys/${survey.id}`, { headers: someone.headers }));
+    expect(view.form).toEqual({ version: 1, definition: old });
   });
 
   it('concurrent publishes take different version numbers', async () => {

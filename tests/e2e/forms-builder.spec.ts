@@ -277,7 +277,7 @@ test.describe('the form builder', () => {
     await expect(page.getByText('Version 1 published').first()).toBeVisible();
   });
 
-  test('deleting an element can be undone from the toast and from the toolbar; a problem in the publish dialog leads to its question', async ({
+  test('deleting an element can be undone from the toast and from the toolbar; problems block publishing, listed by question, each leading to it', async ({
     page,
     baseURL,
   }) => {
@@ -302,13 +302,32 @@ test.describe('the form builder', () => {
     await card(page, 'Rating question').getByRole('button', { name: 'Edit' }).click();
     await panel(page).getByRole('spinbutton', { name: 'Highest rating' }).fill('20');
     await expect(card(page, 'Rating question')).toContainText('"rating_1"');
-    await page.getByRole('button', { name: 'Add Short text' }).click();
+    // Issue 28: a single choice without a title, options without labels, an id that is not one.
+    await page.getByRole('button', { name: 'Add Single choice' }).click();
+    const side = panel(page);
+    await side.getByLabel('Question title').fill('');
+    await side.getByRole('textbox', { name: 'Option 1' }).fill('');
+    await side.getByRole('textbox', { name: 'Option 2' }).fill('');
+    await side.getByRole('textbox', { name: 'Id' }).fill('Bad Id!');
+    await expect(side.getByRole('textbox', { name: 'Id' })).toHaveAccessibleDescription(/Use a lower-case letter/);
+    await expect(saved(page)).toBeVisible();
     await page.getByRole('button', { name: 'Publish', exact: true }).click();
     const publish = page.getByRole('dialog', { name: 'Publish version 1' });
+    await expect(publish.getByRole('heading', { name: 'Fix these 5 problems before publishing' })).toBeVisible();
+    const blank = publish.getByRole('button', { name: /^Untitled question “Bad Id!” \(Single choice, page 1\)/ });
+    for (const problem of ['The question has no title', 'Option 1 has no label', 'Option 2 has no label', 'Id: Use a lower-case letter'])
+      await expect(blank).toContainText(problem);
     await expect(publish.getByRole('button', { name: 'Publish version 1' })).toBeDisabled();
+    await page.screenshot({ path: `${SHOTS}/builder-publish-problems-1280.png` });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(blank).toBeVisible();
+    await page.screenshot({ path: `${SHOTS}/builder-publish-problems-390.png` });
+    await page.setViewportSize({ width: 1280, height: 800 });
     await publish.getByRole('button', { name: /Rating question/ }).click();
     await expect(publish).toHaveCount(0);
     await expect(panel(page).getByRole('spinbutton', { name: 'Highest rating' })).toHaveValue('20');
+    await expect(page.getByText('Version 1 published')).toHaveCount(0);
+    await expect(toolbar(page).getByText('Never published')).toBeVisible();
   });
 
   test('a save from elsewhere: keep mine, or load theirs with mine kept in Undo', async ({ page, baseURL }) => {
@@ -387,7 +406,18 @@ test.describe('the form builder', () => {
       buffer: Buffer.from(JSON.stringify({ schema: 'fieldwork.form/1', pages: [{ elements: [] }] })),
     });
     const refused = page.getByRole('dialog', { name: 'This file cannot be imported' });
-    await expect(refused.getByRole('listitem')).toHaveCount(2);
+    // In the publish check's words.
+    await expect(refused.getByRole('listitem')).toHaveText([
+      'title is missing',
+      '"pages[0]": id is missing',
+      '"pages[0]": the page is empty; add a question or delete the page',
+    ]);
+    await refused.getByRole('button', { name: 'Close' }).first().click();
+    // A file that is not JSON at all: our words, not the parser's.
+    const third = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Import JSON' }).click();
+    await (await third).setFiles({ name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from('Name,Email\nAda,ada@example.org\n') });
+    await expect(refused.getByRole('listitem')).toHaveText(['This file is not a JSON file. Choose a form saved with “Export JSON” (a .json file).']);
     await refused.getByRole('button', { name: 'Close' }).first().click();
     await expect(card(page, 'Consent question')).toBeVisible();
 

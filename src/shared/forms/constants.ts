@@ -88,6 +88,8 @@ export const FORM_LIMITS = {
   otherTextMax: 500,
   /** Deepest nesting of all/any/not in a condition. */
   conditionDepth: 8,
+  /** Longest element or page id a draft may hold while it is being typed (a published one: 64, ELEMENT_ID_PATTERN). */
+  draftIdMax: 200,
 } as const;
 
 /** A scale's step when it sets none. */

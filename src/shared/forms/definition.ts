@@ -237,14 +237,14 @@ export type FormDefinition = z.infer<typeof formDefinitionSchema>;
 
 /** An element as a draft holds it: an object with string id, type and title; any other keys. */
 export const draftElementSchema = z.looseObject({
-  id: z.string().max(200),
+  id: z.string().max(FORM_LIMITS.draftIdMax),
   type: z.string().max(100),
   title: z.string().max(FORM_LIMITS.titleMax * 4),
 });
 export type DraftElement = z.infer<typeof draftElementSchema>;
 
 export const draftPageSchema = z.looseObject({
-  id: z.string().max(200),
+  id: z.string().max(FORM_LIMITS.draftIdMax),
   title: z
     .string()
     .max(FORM_LIMITS.titleMax * 4)

@@ -1,7 +1,11 @@
 /**
  * Publish-time checks: `formDefinitionSchema` (every element of a known type with well-typed
  * settings) plus the cross-element rules (unique ids, conditions on earlier elements only,
- * min ≤ max, …). Every problem is reported at once, keyed by the element or page it is about
+ * min ≤ max, …) and nothing a participant would see blank (a question without a title, an option,
+ * row or column without a label or with another's label, an empty list of options, an empty
+ * consent, statement or page). The one check of the builder, its import, and the server's publish:
+ * only a definition that passes becomes a version (versions published before a rule existed stay
+ * as they are). Every problem is reported at once, keyed by the element or page it is about
  * (`"form"` for the form itself), and every message starts with that id in quotes so a person can
  * find it: `"what": the condition refers to "later", which comes after it`.
  *
@@ -210,20 +214,51 @@ const num = (raw: Raw, key: string): number | undefined => (typeof raw[key] === 
 const str = (raw: Raw, key: string): string | undefined => (typeof raw[key] === 'string' ? raw[key] : undefined);
 const list = (raw: Raw, key: string): unknown[] | undefined => (Array.isArray(raw[key]) ? raw[key] : undefined);
 
-/** Ids of a list of `{ id, label }` items, reporting empty lists and repeated ids. */
+/** True for a string with nothing but white space: what a person sees as empty. */
+const isBlank = (value: unknown): boolean => typeof value === 'string' && value.trim() === '';
+
+/**
+ * Ids of a list of `{ id, label }` items, reporting an empty list, repeated ids, items without a
+ * label (a blank radio button) and two items with the same label (which a person cannot tell
+ * apart). Items are named by their position, as the builder lists them: "option 2".
+ */
 function checkItems(item: DraftItem, setting: string, noun: string, problems: Problems): string[] {
   const items = list(item.raw, setting);
   if (items === undefined) return [];
   const say = (message: string) => problems.add(item.key, `${quote(item.key)}: ${message}`);
   if (items.length === 0) say(`add at least one ${noun}`);
   const ids: string[] = [];
-  for (const entry of items) {
+  const labels = new Map<string, number>();
+  items.forEach((entry, index) => {
     const id = idOf(entry);
-    if (id === null) continue;
-    if (ids.includes(id)) say(`${noun} id ${quote(id)} is used more than once`);
-    ids.push(id);
-  }
+    if (id !== null) {
+      if (ids.includes(id)) say(`${noun} id ${quote(id)} is used more than once`);
+      ids.push(id);
+    }
+    const label = isRaw(entry) ? entry.label : undefined;
+    if (isBlank(label)) say(`${noun} ${index + 1} has no label`);
+    else if (typeof label === 'string') {
+      const same = label.trim().toLocaleLowerCase();
+      const first = labels.get(same);
+      if (first === undefined) labels.set(same, index);
+      else say(`${noun}s ${first + 1} and ${index + 1} have the same label ${quote(label.trim())}`);
+    }
+  });
   return ids;
+}
+
+/** What a participant would see as blank: a question without a title, a consent with nothing to tick, an empty statement. */
+function checkTexts(item: DraftItem, problems: Problems): void {
+  const { raw, type } = item;
+  if (type === null) return;
+  const say = (message: string) => problems.add(item.key, `${quote(item.key)}: ${message}`);
+  if (type === 'statement') {
+    const hasBody = typeof raw.body === 'string' && !isBlank(raw.body);
+    if (isBlank(raw.title) && !hasBody) say('the statement has neither a title nor a text');
+    return;
+  }
+  if (isBlank(raw.title)) say('the question has no title');
+  if (type === 'consent' && isBlank(raw.statement)) say('the statement to tick is empty');
 }
 
 function checkSettings(item: DraftItem, problems: Problems): void {
@@ -299,6 +334,14 @@ function checkSettings(item: DraftItem, problems: Problems): void {
       break;
     default:
       break;
+  }
+}
+
+/** A page with no elements is a blank page between the others. */
+function checkPages(pages: DraftPage[], problems: Problems): void {
+  for (const page of pages) {
+    if (Array.isArray(page.raw.elements) && page.raw.elements.length === 0)
+      problems.add(page.key, `${quote(page.key)}: the page is empty; add a question or delete the page`);
   }
 }
 
@@ -487,7 +530,11 @@ export function checkForPublish(draft: unknown): PublishCheck {
   if (elements.length > FORM_LIMITS.maxElements)
     problems.add(FORM_PROBLEMS_KEY, `the form has ${elements.length} elements; ${FORM_LIMITS.maxElements} at most`);
   checkIds(pages, elements, problems);
-  for (const item of elements) checkSettings(item, problems);
+  checkPages(pages, problems);
+  for (const item of elements) {
+    checkTexts(item, problems);
+    checkSettings(item, problems);
+  }
   checkConditions(pages, elements, badConditions, problems);
   return { definition: parsed.success && problems.empty ? parsed.data : null, problems: problems.record };
 }

@@ -187,13 +187,20 @@ describe('ids, duplicates and types', () => {
     expect(state.elementId).toBe('single_choice_2');
   });
 
-  it('renames an id and the conditions that refer to it; refuses bad or taken ids and locked ones', () => {
+  it('renames an id and the conditions that refer to it; refuses empty or taken ids and locked ones; keeps a badly formed one for publishing to refuse', () => {
     let state = run(initBuilderState(emptyDraft()), { type: 'add_element', elementType: 'consent' }, { type: 'add_element', elementType: 'short_text' });
     state = run(state, { type: 'set_condition', kind: 'element', id: 'short_text_1', condition: { ref: 'consent_1', op: 'eq', value: true } });
     state = run(state, { type: 'rename_element', id: 'consent_1', newId: 'agrees' });
     expect(ids(state)).toEqual([['agrees', 'short_text_1']]);
     expect(findElement(state.draft, 'short_text_1')?.element.visibleIf).toEqual({ ref: 'agrees', op: 'eq', value: true });
-    for (const bad of ['Agrees', '1x', '', 'short_text_1', 'page_1']) expect(run(state, { type: 'rename_element', id: 'agrees', newId: bad })).toBe(state);
+    for (const bad of ['', 'short_text_1', 'page_1', 'x'.repeat(201)]) expect(run(state, { type: 'rename_element', id: 'agrees', newId: bad })).toBe(state);
+    // What the field shows is what the draft holds: a badly formed id is kept, and the publish check names it.
+    const typed = run(state, { type: 'rename_element', id: 'agrees', newId: 'Bad Id!' });
+    expect(ids(typed)).toEqual([['Bad Id!', 'short_text_1']]);
+    expect(findElement(typed.draft, 'short_text_1')?.element.visibleIf).toEqual({ ref: 'Bad Id!', op: 'eq', value: true });
+    expect(checkForPublish(typed.draft).problems).toEqual({
+      'Bad Id!': ['"Bad Id!": id: Use a lower-case letter, then lower-case letters, digits or _ (64 at most)'],
+    });
     const locked = run(state, { type: 'set_reserved', ids: ['agrees'] });
     expect(run(locked, { type: 'rename_element', id: 'agrees', newId: 'agreed' })).toBe(locked);
   });
@@ -229,6 +236,7 @@ describe('conditions and the form', () => {
       { type: 'add_element', elementType: 'single_choice' },
       { type: 'add_element', elementType: 'short_text' },
       { type: 'add_page' },
+      { type: 'add_element', elementType: 'long_text' },
     );
     state = run(state, { type: 'set_condition', kind: 'element', id: 'short_text_1', condition: { ref: 'single_choice_1', op: 'eq', value: 'option_1' } });
     state = run(state, {

@@ -1,19 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { FORM_SCHEMA_ID } from '../../../src/shared/forms/constants.ts';
 import type { FormDraft } from '../../../src/shared/forms/definition.ts';
-import { exportFileName, readImport } from '../../../src/islands/admin/forms/ImportExport.tsx';
+import { checkForPublish } from '../../../src/shared/forms/publish.ts';
+import { EMPTY_FILE_MESSAGE, NOT_JSON_MESSAGE, exportFileName, readImport } from '../../../src/islands/admin/forms/ImportExport.tsx';
 import { previewDefinition } from '../../../src/islands/admin/forms/preview.ts';
 
 describe('import', () => {
-  it('refuses text that is not JSON, and JSON that is not a well-formed draft, listing every problem', () => {
-    const notJson = readImport('{ nope');
-    expect(notJson.ok).toBe(false);
-    expect(notJson.problems[0]).toMatch(/^The file is not JSON/);
-    const bad = readImport(JSON.stringify({ schema: FORM_SCHEMA_ID, pages: [{ elements: [{ id: 'a' }] }] }));
-    expect(bad.ok).toBe(false);
-    expect(bad.problems.map((problem) => problem.split(':')[0])).toEqual(
-      expect.arrayContaining(['title', 'pages.0.id', 'pages.0.elements.0.type', 'pages.0.elements.0.title']),
-    );
+  it('refuses text that is not JSON in its own words, and JSON that is not a well-formed draft in the publish check’s words', () => {
+    expect(readImport('{ nope')).toEqual({ ok: false, problems: [NOT_JSON_MESSAGE] });
+    expect(readImport('Name,Email\nAda,ada@example.org')).toEqual({ ok: false, problems: [NOT_JSON_MESSAGE] });
+    expect(readImport(' \n')).toEqual({ ok: false, problems: [EMPTY_FILE_MESSAGE] });
+    const value = { schema: FORM_SCHEMA_ID, pages: [{ elements: [{ id: 'a' }] }] };
+    const bad = readImport(JSON.stringify(value));
+    expect(bad).toEqual({ ok: false, problems: Object.values(checkForPublish(value).problems).flat() });
+    expect(bad.problems).toEqual(['title is missing', '"pages[0]": id is missing', '"a": the element has no type']);
+    expect(readImport('[1, 2]')).toEqual({ ok: false, problems: ['the form must be an object'] });
   });
 
   it('takes a well-formed draft with its publish problems listed', () => {

@@ -35,6 +35,7 @@ function open(overrides: Partial<Parameters<typeof PublishDialog>[0]> = {}) {
       flush: async () => true,
       revision: () => 12,
       problems: {},
+      latestVersion: null,
       describeKey: (key: string) => `Question ${key}`,
       onSelectProblem,
       onPublished,
@@ -101,6 +102,38 @@ describe('the publish dialog', () => {
     expect(screen.getByRole('button', { name: 'Publish version 1' }).hasAttribute('disabled')).toBe(true);
     await user.click(problem);
     expect(onSelectProblem).toHaveBeenCalledWith('rate');
+  });
+
+  it('lists the builder’s own problems by question at once and sends nothing (issue 28)', async () => {
+    serve({ changes: [], breaking: false, hasAnswers: false, latestVersion: 1 }, []);
+    const fetch = vi.mocked(globalThis.fetch);
+    const { onPublished, onSelectProblem, user } = open({
+      latestVersion: 1,
+      problems: { q: ['"q": the question has no title', '"q": option 1 has no label'], p2: ['"p2": the page is empty; add a question or delete the page'] },
+    });
+    expect(screen.getByRole('heading', { name: 'Fix these 3 problems before publishing' })).toBeTruthy();
+    const question = screen.getByRole('button', { name: /^Question q/ });
+    expect(question.textContent).toBe('Question qThe question has no titleOption 1 has no label');
+    expect(screen.getByRole('button', { name: /^Question p2/ })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Publish version 2' }).hasAttribute('disabled')).toBe(true);
+    await user.click(question);
+    expect(onSelectProblem).toHaveBeenCalledWith('q');
+    expect(fetch).not.toHaveBeenCalled();
+    expect(onPublished).not.toHaveBeenCalled();
+  });
+
+  it('lists the problems of a refused publish (400 validation_failed) and claims no version', async () => {
+    serve({ changes: [], breaking: false, hasAnswers: false, latestVersion: null }, [
+      {
+        status: 400,
+        body: { error: { code: 'validation_failed', message: 'Fix the problems before publishing', fields: { q: ['"q": the question has no title'] } } },
+      },
+    ]);
+    const { onPublished, user } = open();
+    await user.click(await screen.findByRole('button', { name: 'Publish version 1' }));
+    expect(await screen.findByRole('button', { name: /^Question q/ })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Publish version 1' }).hasAttribute('disabled')).toBe(true);
+    expect(onPublished).not.toHaveBeenCalled();
   });
 
   it('says so when the draft could not be saved first', async () => {

@@ -119,7 +119,7 @@ describe('checkForPublish', () => {
     });
 
     it('names the page for page problems', () => {
-      const draft = formWithPages({ id: 'p1', title: 'x'.repeat(301), elements: [] });
+      const draft = formWithPages({ id: 'p1', title: 'x'.repeat(301), elements: [{ id: 'q', type: 'short_text', title: 'Q' }] });
       expect(checkForPublish(draft).problems).toEqual({ p1: ['"p1": title: Too long'] });
     });
   });
@@ -134,8 +134,8 @@ describe('checkForPublish', () => {
     it('page ids are unique, and differ from element ids', () => {
       const pages = formWithPages(
         { id: 'p1', elements: [{ id: 'p2', type: 'short_text', title: 'A' }] },
-        { id: 'p1', elements: [] },
-        { id: 'p2', elements: [] },
+        { id: 'p1', elements: [{ id: 'b', type: 'short_text', title: 'B' }] },
+        { id: 'p2', elements: [{ id: 'c', type: 'short_text', title: 'C' }] },
       );
       expect(checkForPublish(pages).problems).toEqual({
         p1: ['"p1": 2 pages have this id; each needs its own'],
@@ -148,10 +148,77 @@ describe('checkForPublish', () => {
         q: ['"q": option id "a" is used more than once'],
       });
       expect(
-        problemsOf({ id: 'm', type: 'matrix', title: 'M', rows: [...options('r'), ...options('r')], columns: [...options('c'), ...options('c')] }),
+        problemsOf({
+          id: 'm',
+          type: 'matrix',
+          title: 'M',
+          rows: [...options('r'), { id: 'r', label: 'R2' }],
+          columns: [...options('c'), { id: 'c', label: 'C2' }],
+        }),
       ).toEqual({
         m: ['"m": row id "r" is used more than once', '"m": column id "c" is used more than once'],
       });
+    });
+  });
+
+  describe('nothing blank reaches participants', () => {
+    it('the report of issue 28: a single choice without a title, its options without labels', () => {
+      expect(
+        problemsOf({
+          id: 'q',
+          type: 'single_choice',
+          title: '',
+          options: [
+            { id: 'option_1', label: '' },
+            { id: 'option_2', label: ' ' },
+          ],
+        }),
+      ).toEqual({
+        q: ['"q": the question has no title', '"q": option 1 has no label', '"q": option 2 has no label'],
+      });
+    });
+
+    it.each<[string, unknown, string[]]>([
+      ['a title of spaces', { id: 'q', type: 'short_text', title: '  ' }, ['"q": the question has no title']],
+      [
+        'two options alike (case and spaces aside)',
+        {
+          id: 'q',
+          type: 'dropdown',
+          title: 'Q',
+          options: [
+            { id: 'a', label: 'Yes' },
+            { id: 'b', label: ' yes' },
+          ],
+        },
+        ['"q": options 1 and 2 have the same label "yes"'],
+      ],
+      [
+        'a matrix row and column without labels, two columns alike',
+        { id: 'q', type: 'matrix', title: 'Q', rows: [{ id: 'r', label: '' }], columns: [...options('a'), { id: 'b', label: 'A' }, { id: 'c', label: '' }] },
+        ['"q": row 1 has no label', '"q": columns 1 and 2 have the same label "A"', '"q": column 3 has no label'],
+      ],
+      [
+        'a ranking option without a label',
+        { id: 'q', type: 'ranking', title: 'Q', options: [...options('a'), { id: 'b', label: '' }] },
+        ['"q": option 2 has no label'],
+      ],
+      ['a consent with nothing to tick', { id: 'q', type: 'consent', title: 'Q', statement: ' ' }, ['"q": the statement to tick is empty']],
+      ['a statement with neither title nor text', { id: 'q', type: 'statement', title: '', body: '' }, ['"q": the statement has neither a title nor a text']],
+      ['a statement with a text only is fine', { id: 'q', type: 'statement', title: '', body: 'Thanks!' }, []],
+      [
+        'an id that is not one',
+        { id: 'Bad Id!', type: 'short_text', title: 'Q' },
+        ['"Bad Id!": id: Use a lower-case letter, then lower-case letters, digits or _ (64 at most)'],
+      ],
+    ])('%s', (_name, element, messages) => {
+      const { id } = element as { id: string };
+      expect(problemsOf(element)).toEqual(messages.length === 0 ? {} : { [id]: messages });
+    });
+
+    it('an empty page', () => {
+      const pages = formWithPages({ id: 'p1', elements: [{ id: 'a', type: 'short_text', title: 'A' }] }, { id: 'p2', elements: [] });
+      expect(checkForPublish(pages).problems).toEqual({ p2: ['"p2": the page is empty; add a question or delete the page'] });
     });
   });
 

@@ -18,7 +18,7 @@ import type { DraftElement } from '../../../shared/forms/definition.ts';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { findElement, isLocked, unavailableIds, type BuilderAction, type BuilderState, type DraftPage } from './builder-state.ts';
-import { TYPE_LABELS, elementIdProblem, typeLabel, type Item } from './catalog.ts';
+import { TYPE_LABELS, canHoldElementId, elementIdProblem, typeLabel, type Item } from './catalog.ts';
 import { ConditionEditor } from './ConditionEditor.tsx';
 import type { ConditionTarget } from './conditions.ts';
 import { CheckSetting, LongTextSetting, NumberSetting, SelectSetting, TextSetting, type Choice } from './fields.tsx';
@@ -270,13 +270,16 @@ function ElementSettings({ problems, element, pageId, ...panel }: ElementPanelPr
   );
 }
 
-/** The id field: editable while no published version has the element; a bad or taken id is not applied. */
+/**
+ * The id field: editable while no published version has the element. An empty or taken id is not
+ * applied; a badly formed one is (the draft holds what is shown), and both say what is wrong.
+ */
 function IdSetting({ state, id, locked, onRename }: { state: BuilderState; id: string; locked: boolean; onRename: (id: string) => void }) {
   const [text, setText] = useState(id);
   useEffect(() => setText(id), [id]);
   const taken = unavailableIds(state);
   taken.delete(id);
-  const problem = text === id ? null : elementIdProblem(text, taken);
+  const problem = locked ? null : elementIdProblem(text, taken);
   return (
     <TextSetting
       label="Id"
@@ -290,7 +293,7 @@ function IdSetting({ state, id, locked, onRename }: { state: BuilderState; id: s
       error={problem ?? undefined}
       onChange={(value) => {
         setText(value);
-        if (elementIdProblem(value, taken) === null) onRename(value);
+        if (canHoldElementId(value, taken)) onRename(value);
       }}
     />
   );

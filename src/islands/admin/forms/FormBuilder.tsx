@@ -342,7 +342,11 @@ function Builder({ initial }: { initial: AdminForm }) {
   const describeKey = (key: string): string => {
     if (key === FORM_PROBLEMS_KEY) return 'The form';
     const place = findElement(state.draft, key);
-    if (place) return `${quote(place.element.title.trim() || place.element.id)} (${typeLabel(place.element.type)}, page ${place.pageIndex + 1})`;
+    if (place) {
+      const title = place.element.title.trim();
+      // An untitled question is named as its card names it, with its id to tell it apart.
+      return `${title ? quote(title) : `Untitled question ${quote(place.element.id)}`} (${typeLabel(place.element.type)}, page ${place.pageIndex + 1})`;
+    }
     const pageIndex = state.draft.pages.findIndex((page) => page.id === key);
     return pageIndex === -1 ? key : `Page ${pageIndex + 1}`;
   };
@@ -549,6 +553,7 @@ function Builder({ initial }: { initial: AdminForm }) {
             flush={autosave.flush}
             revision={autosave.revision}
             problems={problems}
+            latestVersion={meta.latestVersion}
             describeKey={describeKey}
             onSelectProblem={selectProblem}
             onPublished={onPublished}

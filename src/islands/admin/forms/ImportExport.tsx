@@ -1,8 +1,9 @@
 /**
  * Export the draft as a JSON file (pretty-printed, named after the form's title) and import one:
- * a file that is not a well-formed draft (`formDraftSchema`) is refused with every problem listed
- * and the draft untouched; a well-formed one may still have publish problems (listed), and
- * replaces the draft once confirmed (undoable).
+ * a file that is not JSON is refused in our words (never the parser's); JSON that is not a
+ * well-formed draft (`formDraftSchema`) is refused with every problem listed in the publish
+ * check's words, and the draft untouched; a well-formed one may still have publish problems
+ * (listed), and replaces the draft once confirmed (undoable).
  */
 import { useRef, useState } from 'react';
 import { formDraftSchema, type FormDraft } from '../../../shared/forms/definition.ts';
@@ -40,20 +41,28 @@ export function exportDraft(draft: FormDraft): void {
 /** The outcome of reading a file: a draft (with its publish problems) or why it is refused. */
 export type ImportResult = { ok: true; draft: FormDraft; problems: string[] } | { ok: false; problems: string[] };
 
-/** Reads a file's text as a draft; see the module comment. */
+/** What the import says of a file that is not JSON at all (never the parser's own words). */
+export const NOT_JSON_MESSAGE = 'This file is not a JSON file. Choose a form saved with “Export JSON” (a .json file).';
+/** … of an empty file. */
+export const EMPTY_FILE_MESSAGE = 'This file is empty.';
+
+/**
+ * Reads a file's text as a draft; see the module comment. Whatever is wrong is said in the publish
+ * check's words (`checkForPublish`), the same as the builder and the server use.
+ */
 export function readImport(text: string): ImportResult {
+  if (text.trim() === '') return { ok: false, problems: [EMPTY_FILE_MESSAGE] };
   let value: unknown;
   try {
     value = JSON.parse(text) as unknown;
-  } catch (error) {
-    return { ok: false, problems: [`The file is not JSON: ${error instanceof Error ? error.message : 'it cannot be read'}`] };
+  } catch {
+    return { ok: false, problems: [NOT_JSON_MESSAGE] };
   }
+  const problems = Object.values(checkForPublish(value).problems).flat();
   const parsed = formDraftSchema.safeParse(value);
-  if (!parsed.success) {
-    return { ok: false, problems: parsed.error.issues.map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message)) };
-  }
-  const { problems } = checkForPublish(parsed.data);
-  return { ok: true, draft: parsed.data, problems: Object.values(problems).flat() };
+  // A draft that is not well-formed always has publish problems (the publish shape is stricter); the fallback is never expected.
+  if (!parsed.success) return { ok: false, problems: problems.length > 0 ? problems : ['This file is not a form definition.'] };
+  return { ok: true, draft: parsed.data, problems };
 }
 
 type Pending = { name: string; result: ImportResult } | null;
@@ -90,7 +99,7 @@ export function ImportButton({ onImport, className }: { onImport: (draft: FormDr
             <>
               <DialogHeader>
                 <DialogTitle>This file cannot be imported</DialogTitle>
-                <DialogDescription>“{pending?.name}” is not a form draft. The draft was not changed.</DialogDescription>
+                <DialogDescription>“{pending?.name}” is not a form definition. The draft was not changed.</DialogDescription>
               </DialogHeader>
               <ul className="flex max-h-72 list-disc flex-col gap-1 overflow-y-auto pl-5 text-sm">
                 {result.problems.map((problem, index) => (

@@ -1,8 +1,10 @@
 /**
- * Publishing: saves the draft first, then lists the changes since the last version
- * (GET …/changes) and the problems that block publishing (each a button that selects the element
- * or page). When a breaking change meets answers already given, the button becomes "Publish and
- * accept these changes" and sends `confirmBreaking: true`.
+ * Publishing: the builder's own publish check first (`checkForPublish`, the server's check): when
+ * the draft has problems they are listed at once, each a button that selects its question or page,
+ * and nothing is sent. Otherwise it saves the draft, lists the changes since the last version
+ * (GET …/changes) and publishes; problems the server still finds (400 `validation_failed`) are
+ * listed the same way. When a breaking change meets answers already given, the button becomes
+ * "Publish and accept these changes" and sends `confirmBreaking: true`.
  */
 import { useEffect, useState } from 'react';
 import type { FormChange } from '../../../shared/forms/changes.ts';
@@ -26,6 +28,8 @@ export interface PublishDialogProps {
   revision: () => number;
   /** The problems the builder sees (checkForPublish on the draft). */
   problems: Readonly<Record<string, string[]>>;
+  /** The latest published version as the builder knows it (null before the first). */
+  latestVersion: number | null;
   /** Where a problem's key points: the element or page title. */
   describeKey: (key: string) => string;
   /** A problem was chosen: select its element or page. */
@@ -33,7 +37,14 @@ export interface PublishDialogProps {
   onPublished: (published: FormPublished) => void;
 }
 
-type Step = { kind: 'loading' } | { kind: 'failed'; message: string } | { kind: 'ready'; data: FormDraftChanges; problems: Record<string, string[]> };
+type Step =
+  | { kind: 'loading' }
+  | { kind: 'failed'; message: string }
+  /** The builder's check found problems: listed without asking the server. */
+  | { kind: 'problems'; problems: Record<string, string[]> }
+  | { kind: 'ready'; data: FormDraftChanges; problems: Record<string, string[]> };
+
+const hasProblems = (problems: Readonly<Record<string, string[]>>) => Object.values(problems).some((messages) => messages.length > 0);
 
 function problemsOf(local: Readonly<Record<string, string[]>>, server: Record<string, string[]> | undefined): Record<string, string[]> {
   const out: Record<string, string[]> = {};
@@ -41,6 +52,13 @@ function problemsOf(local: Readonly<Record<string, string[]>>, server: Record<st
     for (const [key, messages] of Object.entries(source)) out[key] = [...new Set([...(out[key] ?? []), ...messages])];
   }
   return out;
+}
+
+/** A problem under its question's name: without the quoted key it starts with, capitalised. */
+function aboutIt(key: string, message: string): string {
+  const prefix = `${JSON.stringify(key)}: `;
+  const text = message.startsWith(prefix) ? message.slice(prefix.length) : message;
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function bodyError<T>(error: unknown): T | null {
@@ -52,7 +70,18 @@ function bodyError<T>(error: unknown): T | null {
   }
 }
 
-export function PublishDialog({ open, onOpenChange, formId, flush, revision, problems, describeKey, onSelectProblem, onPublished }: PublishDialogProps) {
+export function PublishDialog({
+  open,
+  onOpenChange,
+  formId,
+  flush,
+  revision,
+  problems,
+  latestVersion,
+  describeKey,
+  onSelectProblem,
+  onPublished,
+}: PublishDialogProps) {
   const [step, setStep] = useState<Step>({ kind: 'loading' });
   const [attempt, setAttempt] = useState(0);
   const [busy, setBusy] = useState(false);
@@ -62,9 +91,14 @@ export function PublishDialog({ open, onOpenChange, formId, flush, revision, pro
   useEffect(() => {
     if (!open) return;
     let cancelled = false;
-    setStep({ kind: 'loading' });
     setAlert(null);
     setForcedBreaking(null);
+    // The same check as the server's: a draft with problems is not sent at all.
+    if (hasProblems(problems)) {
+      setStep({ kind: 'problems', problems: problemsOf(problems, undefined) });
+      return;
+    }
+    setStep({ kind: 'loading' });
     void (async () => {
       const saved = await flush();
       if (cancelled) return;
@@ -111,8 +145,9 @@ export function PublishDialog({ open, onOpenChange, formId, flush, revision, pro
     }
   }
 
-  const next = step.kind === 'ready' ? (step.data.latestVersion ?? 0) + 1 : null;
-  const blocking = step.kind === 'ready' ? Object.entries(step.problems) : [];
+  const next = step.kind === 'ready' ? (step.data.latestVersion ?? 0) + 1 : step.kind === 'problems' ? (latestVersion ?? 0) + 1 : null;
+  const blocking = step.kind === 'ready' || step.kind === 'problems' ? Object.entries(step.problems).filter(([, messages]) => messages.length > 0) : [];
+  const problemCount = blocking.reduce((sum, [, messages]) => sum + messages.length, 0);
   const needsConfirm = step.kind === 'ready' && ((step.data.breaking && step.data.hasAnswers) || forcedBreaking !== null);
 
   return (
@@ -127,35 +162,37 @@ export function PublishDialog({ open, onOpenChange, formId, flush, revision, pro
 
         {step.kind === 'failed' && <Failed title="Publishing is not possible right now" message={step.message} onRetry={() => setAttempt((n) => n + 1)} />}
 
-        {step.kind === 'ready' && (
+        {(step.kind === 'ready' || step.kind === 'problems') && (
           <div className="flex flex-col gap-4">
             {blocking.length > 0 ? (
               <section aria-labelledby="publish-problems" className="flex flex-col gap-2">
                 <h3 id="publish-problems" className="font-semibold">
-                  Fix {blocking.reduce((sum, [, messages]) => sum + messages.length, 0) === 1 ? 'this problem' : 'these problems'} before publishing
+                  {problemCount === 1 ? 'Fix this problem before publishing' : `Fix these ${problemCount} problems before publishing`}
                 </h3>
-                <p className="text-sm text-muted-foreground">Choose one to go to its question.</p>
+                <p className="text-sm text-muted-foreground">Nothing was published. Choose a question to go to it.</p>
                 <ul className="flex flex-col gap-1.5">
-                  {blocking.flatMap(([key, messages]) =>
-                    messages.map((message) => (
-                      <li key={`${key}-${message}`}>
-                        <button
-                          type="button"
-                          className="w-full rounded-md border border-[color-mix(in_oklab,var(--destructive)_40%,transparent)] px-3 py-2 text-left text-sm hover:bg-accent focus-visible:outline-2 focus-visible:outline-ring"
-                          onClick={() => {
-                            onOpenChange(false);
-                            onSelectProblem(key);
-                          }}
-                        >
-                          <span className="block font-medium">{describeKey(key)}</span>
-                          <span className="block text-destructive">{message}</span>
-                        </button>
-                      </li>
-                    )),
-                  )}
+                  {blocking.map(([key, messages]) => (
+                    <li key={key}>
+                      <button
+                        type="button"
+                        className="w-full rounded-md border border-[color-mix(in_oklab,var(--destructive)_40%,transparent)] px-3 py-2 text-left text-sm break-words hover:bg-accent focus-visible:outline-2 focus-visible:outline-ring"
+                        onClick={() => {
+                          onOpenChange(false);
+                          onSelectProblem(key);
+                        }}
+                      >
+                        <span className="block font-medium">{describeKey(key)}</span>
+                        {messages.map((message) => (
+                          <span key={message} className="block text-destructive">
+                            {aboutIt(key, message)}
+                          </span>
+                        ))}
+                      </button>
+                    </li>
+                  ))}
                 </ul>
               </section>
-            ) : (
+            ) : step.kind === 'ready' ? (
               <section aria-labelledby="publish-changes" className="flex flex-col gap-2">
                 <h3 id="publish-changes" className="font-semibold">
                   {step.data.latestVersion === null ? 'The first version' : `Changes since version ${step.data.latestVersion}`}
@@ -194,7 +231,7 @@ export function PublishDialog({ open, onOpenChange, formId, flush, revision, pro
                   </Alert>
                 )}
               </section>
-            )}
+            ) : null}
             {alert && <Alert variant="destructive">{alert}</Alert>}
           </div>
         )}
@@ -203,7 +240,7 @@ export function PublishDialog({ open, onOpenChange, formId, flush, revision, pro
           <Button variant="outline" disabled={busy} onClick={() => onOpenChange(false)}>
             Cancel
           </Button>
-          {step.kind === 'ready' && (
+          {(step.kind === 'ready' || step.kind === 'problems') && (
             <Button variant={needsConfirm ? 'destructive' : 'default'} loading={busy} disabled={blocking.length > 0} onClick={() => void publish(needsConfirm)}>
               {needsConfirm ? 'Publish and accept these changes' : `Publish version ${next}`}
             </Button>

@@ -8,10 +8,11 @@
  * draft nor by any element of a published version (`reserved`), so an id that once had answers
  * never comes back for a different question. Reserved ids are locked: they cannot be renamed,
  * and changing the type of such an element gives it a new id ("replace with a new question").
+ * A rename to a badly formed id is kept (publishing names it); to an empty or taken one, refused.
  */
 import { isElementType, type ElementType } from '../../../shared/forms/constants.ts';
 import type { Condition, DraftElement, FormDraft } from '../../../shared/forms/definition.ts';
-import { defaultSettings, elementIdProblem, newElement, typeLabel, uniqueId } from './catalog.ts';
+import { canHoldElementId, defaultSettings, newElement, typeLabel, uniqueId } from './catalog.ts';
 
 export type DraftPage = FormDraft['pages'][number];
 
@@ -301,7 +302,7 @@ function renameElement(state: BuilderState, id: string, newId: string): BuilderS
   if (!place) return state;
   const taken = unavailableIds(state);
   taken.delete(id);
-  if (elementIdProblem(newId, taken) !== null) return state;
+  if (!canHoldElementId(newId, taken)) return state;
   const draft = renameEverywhere(state.draft, id, newId);
   // Typing an id is one step, whatever it passes through.
   return commit(state, draft, `Rename ${quote(id)} to ${quote(newId)}`, { elementId: newId, pageId: place.page.id }, `id:${place.page.id}:${place.index}`);

@@ -3,7 +3,7 @@
  * settings a new element starts with, and how ids are made (unique, derived from the type:
  * `short_text_1`, `short_text_2`, …). Zod-free, so the reducer and its tests stay small.
  */
-import { ELEMENT_ID_PATTERN, type ElementType } from '../../../shared/forms/constants.ts';
+import { ELEMENT_ID_PATTERN, FORM_LIMITS, type ElementType } from '../../../shared/forms/constants.ts';
 import type { DraftElement } from '../../../shared/forms/definition.ts';
 
 /** A type's name as the palette and the cards say it ("Add Short text"). */
@@ -118,4 +118,14 @@ export function elementIdProblem(id: string, taken: ReadonlySet<string>): string
   if (!ELEMENT_ID_PATTERN.test(id)) return 'Use a lower-case letter, then lower-case letters, digits or _ (64 at most)';
   if (taken.has(id)) return 'Another question or page already has this id';
   return null;
+}
+
+/**
+ * True when the draft can take `id` as typed: not empty, not another's, within the draft's limit.
+ * A badly formed id is taken too (the field and the publish check say what is wrong with it), so
+ * the draft holds what the person sees and publishing refuses it, instead of publishing the old
+ * id while the field shows the new one.
+ */
+export function canHoldElementId(id: string, taken: ReadonlySet<string>): boolean {
+  return id !== '' && id.length <= FORM_LIMITS.draftIdMax && !taken.has(id);
 }
