@@ -26,6 +26,7 @@ import { authRoutes } from './routes/auth.ts';
 import { clientReportRoutes } from './routes/client-reports.ts';
 import { contactRoutes } from './routes/contact-messages.ts';
 import { dataDeletionRoutes } from './routes/data-deletion.ts';
+import { entryExportRoutes } from './routes/entry-exports.ts';
 import { featureFlagRoutes } from './routes/flags.ts';
 import { formRoutes } from './routes/forms.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -73,6 +74,7 @@ function apiRoutes() {
       .route('/', pointsBulkUpdateRoutes)
       .route('/', alchemerExportAppendRoutes)
       .route('/', reviewExportRoutes)
+      .route('/', entryExportRoutes)
       .route('/feature-flags', featureFlagRoutes)
       .route('/', clientReportRoutes)
       .route('/contact', contactRoutes)

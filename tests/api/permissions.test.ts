@@ -259,6 +259,8 @@ const ROWS: Row[] = [
     expect: staffOnly(200),
   },
   { call: 'GET /api/admin/submissions/{id}', request: (w) => get(`/api/admin/submissions/${w.entry.id}`), expect: staffOnly(200) },
+  { call: 'GET /api/admin/missions/{id}/entries/export', request: (w) => get(`/api/admin/missions/${w.mission.id}/entries/export`), expect: staffOnly(200) },
+  { call: 'GET /api/admin/projects/{id}/entries/export', request: (w) => get(`${P(w)}/entries/export?format=xlsx`), expect: staffOnly(200) },
   { call: 'GET /api/admin/projects/{id}/mission-groups', request: (w) => get(`${P(w)}/mission-groups`), expect: staffOnly(200) },
   { call: 'POST /api/admin/projects/{id}/mission-groups', request: (w) => send('POST', `${P(w)}/mission-groups`), expect: staffOnly(400) },
   {

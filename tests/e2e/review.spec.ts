@@ -16,6 +16,7 @@
  * opens the next one in the queue, and walks the phone layout (the entry instead of the queue,
  * nothing sticking out sideways). Screenshots at 1280×800 and 390×844 go to /tmp/shots/.
  */
+import fs from 'node:fs';
 import { request as playwrightRequest, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { createAccount, signIn, signInThroughApi, type Account } from './accounts.ts';
@@ -398,6 +399,21 @@ test.describe('reviewing mission entries', () => {
       await expect(page).toHaveURL(/status=approved/);
       await expect(queue.getByRole('button', { name: /^Open the entry of/ })).toHaveCount(3);
 
+      // Their answers as a CSV (issue 28 §14): the mission's "Export answers", approved ones only.
+      await page.getByRole('button', { name: 'Export answers' }).click();
+      const exporting = page.getByRole('dialog', { name: 'Export answers' });
+      await exporting.getByRole('combobox', { name: 'Status' }).click();
+      await page.getByRole('option', { name: 'Approved' }).click();
+      await page.screenshot({ path: `${SHOTS}/answers-export-1280.png` });
+      const downloading = page.waitForEvent('download');
+      await exporting.getByRole('link', { name: 'Download CSV' }).click();
+      const download = await downloading;
+      expect(download.suggestedFilename()).toMatch(new RegExp(`^mission-${setup.missionId}-answers-\\d{4}-\\d{2}-\\d{2}\\.csv$`));
+      const answers = fs.readFileSync(await download.path(), 'utf8').split('\r\n');
+      expect(answers[0]).toMatch(/,Resubmissions,A photo of your fridge \[shelf\],What is on the top shelf\? \[note\],Is it tidy\? \[clean\]$/);
+      expect(answers.slice(1).map((row) => row.replace(/^.*\/shared\?[^,]*,/, ''))).toEqual(['Shelf 1,No', 'Shelf 2,No', 'Shelf 4,No']);
+      await expect(exporting).toBeHidden();
+
       // Kate answers the probe from her history; the answer shows on her entry.
       const kateHistory = await members[2]!.call<{ entries: { probes: { id: number }[] }[] }>('GET', `/api/account/mission-history/${setup.missionId}`);
       const probeId = kateHistory.entries[0]?.probes[0]?.id;
@@ -410,6 +426,10 @@ test.describe('reviewing mission entries', () => {
       await expect(detail).toBeHidden();
       await page.screenshot({ path: `${SHOTS}/review-queue-390.png`, fullPage: true });
       expect(await sideways(page, { withoutHeader: true })).toEqual({ overflow: 0, past: [] });
+      await page.getByRole('button', { name: 'Export answers' }).click();
+      await page.screenshot({ path: `${SHOTS}/answers-export-390.png` });
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.keyboard.press('Escape');
       await queue.getByRole('button', { name: /^Open the entry of Kate Sheppard/ }).click();
       await expect(queue).toBeHidden();
       await expect(detail.getByRole('heading', { name: 'Kate Sheppard', exact: true })).toBeVisible();

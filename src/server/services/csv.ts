@@ -123,9 +123,30 @@ export function answerCell(element: FormElement, value: AnswerValue | undefined)
 export const CSV_PAGE_SIZE = 500;
 
 /**
+ * Pages of rows read by keyset on their `id`: `page(afterId, limit)` answers rows with a larger id,
+ * in id order; `size` at a time until a page comes back short. A page is read only when the one
+ * before has been taken, so an export holds one page at a time whatever its length.
+ */
+export async function* keysetPages<T extends { id: number }>(
+  page: (afterId: number, limit: number) => Promise<T[]>,
+  size: number = CSV_PAGE_SIZE,
+): AsyncGenerator<T[], void, undefined> {
+  let lastId = 0;
+  for (;;) {
+    const rows = await page(lastId, size);
+    const last = rows[rows.length - 1];
+    if (last) {
+      lastId = last.id;
+      yield rows;
+    }
+    if (rows.length < size) return;
+  }
+}
+
+/**
  * A CSV export streamed in bounded memory: a byte order mark and the header, then pages of
- * `CSV_PAGE_SIZE` rows read by keyset on their `id` (`page(afterId, limit)` answers rows with a
- * larger id, in id order), each turned into cells by `cells`, until a page comes back short.
+ * `CSV_PAGE_SIZE` rows read by keyset on their `id` (`keysetPages`), each turned into cells by
+ * `cells`, as the client reads them.
  */
 export function keysetCsvStream<T extends { id: number }>(
   header: readonly string[],
@@ -133,23 +154,18 @@ export function keysetCsvStream<T extends { id: number }>(
   cells: (row: T) => CsvCell[],
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
-  let lastId = 0;
-  let done = false;
+  const pages = keysetPages(page);
   return new ReadableStream<Uint8Array>({
     start(controller) {
       controller.enqueue(encoder.encode(`\uFEFF${csvRows([], header)}`));
     },
     async pull(controller) {
-      if (done) return;
-      const rows = await page(lastId, CSV_PAGE_SIZE);
-      if (rows.length > 0) {
-        lastId = rows[rows.length - 1]?.id ?? lastId;
-        controller.enqueue(encoder.encode(`\r\n${csvRows(rows.map(cells))}`));
-      }
-      if (rows.length < CSV_PAGE_SIZE) {
-        done = true;
-        controller.close();
-      }
+      const next = await pages.next();
+      if (next.done) controller.close();
+      else controller.enqueue(encoder.encode(`\r\n${csvRows(next.value.map(cells))}`));
+    },
+    async cancel() {
+      await pages.return(undefined);
     },
   });
 }

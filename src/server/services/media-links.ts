@@ -7,10 +7,10 @@
  * `docs/decisions/017-review-exports.md`.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/index.ts';
-import { serverSecrets } from '../db/schema/index.ts';
+import { media, serverSecrets } from '../db/schema/index.ts';
 
 export const SHARED_VARIANTS = ['display', 'thumbnail'] as const;
 export type SharedVariant = (typeof SHARED_VARIANTS)[number];
@@ -41,6 +41,28 @@ function signature(key: Buffer, mediaId: string, variant: SharedVariant, expires
 export function signedMediaPath(key: Buffer, mediaId: string, variant: SharedVariant, expires: number): string {
   const query = new URLSearchParams({ variant, expires: String(expires), signature: signature(key, mediaId, variant, expires) });
   return `/api/media/${encodeURIComponent(mediaId)}/shared?${query.toString()}`;
+}
+
+/** Which of these photo ids exist (an answer may name a photo since removed): one query. */
+export async function existingMediaIds(db: Db, ids: ReadonlySet<string>): Promise<Set<string>> {
+  if (ids.size === 0) return new Set();
+  const rows = await db
+    .select({ id: media.id })
+    .from(media)
+    .where(inArray(media.id, [...ids]));
+  return new Set(rows.map((row) => row.id));
+}
+
+/** Absolute signed links to photos' display images (`{publicUrl}/api/media/{id}/shared?…`), each valid `days` days from `now`. */
+export async function sharedPhotoLinks(
+  db: Db,
+  config: Pick<Config, 'mediaLinkSecret' | 'publicUrl'>,
+  now: Date,
+  days: number,
+): Promise<(mediaId: string) => string> {
+  const key = await mediaLinkKey(db, config);
+  const expires = Math.floor(now.getTime() / 1000) + days * 24 * 60 * 60;
+  return (mediaId) => `${config.publicUrl}${signedMediaPath(key, mediaId, 'display', expires)}`;
 }
 
 export type SignedLinkCheck = { ok: true; variant: SharedVariant; expires: number } | { ok: false; reason: 'invalid' | 'expired' };

@@ -7,10 +7,7 @@
  * CSV or Bazaarvoice's native content import XML, streamed. Every download is recorded
  * (`review_exports`, audited `review.export`). `docs/decisions/017-review-exports.md`.
  */
-import { once } from 'node:events';
-import { PassThrough, Readable } from 'node:stream';
 import { and, asc, count, desc, eq, gt, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
-import ExcelJS from 'exceljs';
 import { createCB } from 'xmlbuilder2';
 import type { Answers, FormDefinition, FormElement } from '../../shared/forms/definition.ts';
 import { isAnswerable, isOtherAnswer } from '../../shared/forms/logic.ts';
@@ -39,24 +36,14 @@ import {
 import type { ReviewExportRequest } from '../../shared/schemas/review-exports.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/index.ts';
-import {
-  entrySubmissions,
-  formVersions,
-  media,
-  missionEntries,
-  missions,
-  projects,
-  reviewExports,
-  users,
-  type Mission,
-  type Project,
-} from '../db/schema/index.ts';
+import { entrySubmissions, formVersions, missionEntries, missions, projects, reviewExports, users, type Mission, type Project } from '../db/schema/index.ts';
 import { ApiError, foundOr404 } from '../errors.ts';
 import { audit } from './audit.ts';
 import type { Clock } from './clock.ts';
 import { csvRows, type CsvCell } from './csv.ts';
-import { xlsxText, xmlText } from './export-text.ts';
-import { mediaLinkKey, signedMediaPath } from './media-links.ts';
+import { xmlText } from './export-text.ts';
+import { existingMediaIds, mediaLinkKey, signedMediaPath } from './media-links.ts';
+import { XLSX_CONTENT_TYPE, xlsxStream as xlsxWorkbook } from './xlsx-writer.ts';
 
 /** Entries read at a time. */
 export const EXPORT_PAGE_SIZE = 500;
@@ -74,7 +61,7 @@ function answerable(definition: FormDefinition | null): FormElement[] {
 }
 
 /** The definitions of these missions' pinned form versions, by mission id. */
-async function missionDefinitions(db: Db, rows: readonly Mission[]): Promise<Map<number, FormDefinition | null>> {
+export async function missionDefinitions(db: Db, rows: readonly Mission[]): Promise<Map<number, FormDefinition | null>> {
   const out = new Map<number, FormDefinition | null>();
   if (rows.length === 0) return out;
   const versions = await db
@@ -414,17 +401,7 @@ async function* reviewPages(db: Db, context: RowContext): AsyncGenerator<ReviewP
         const value = element ? entry.answers[element.id] : undefined;
         if (Array.isArray(value)) for (const id of value) if (typeof id === 'string') photoIds.add(id);
       }
-      const existing =
-        photoIds.size === 0
-          ? new Set<string>()
-          : new Set(
-              (
-                await db
-                  .select({ id: media.id })
-                  .from(media)
-                  .where(inArray(media.id, [...photoIds]))
-              ).map((item) => item.id),
-            );
+      const existing = await existingMediaIds(db, photoIds);
       yield { group, items: entries.map((entry) => reviewRow(context, entry, existing, ++row)) };
       if (entries.length < EXPORT_PAGE_SIZE) break;
     }
@@ -631,27 +608,14 @@ function bazaarvoiceStream(db: Db, context: RowContext, extractDate: string): Re
   });
 }
 
-/** Fieldwork's columns as an XLSX workbook (exceljs' streaming writer, no shared strings), one sheet "Reviews". */
+/** Fieldwork's columns as an XLSX workbook (`xlsx-writer.ts`), one sheet "Reviews". */
 function xlsxStream(db: Db, context: RowContext): ReadableStream<Uint8Array> {
-  const out = new PassThrough();
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false, useStyles: true });
-  const sheet = workbook.addWorksheet('Reviews');
-  sheet.columns = REVIEW_EXPORT_HEADER.map((header) => ({ header, key: header, width: header === 'Review text' || header === 'Photos' ? 60 : 18 }));
-  sheet.getRow(1).font = { bold: true };
-  sheet.getRow(1).commit();
-  const write = async () => {
-    for await (const page of reviewPages(db, context)) {
-      // Text cells: XML 1.0 characters only (exceljs writes the rest as they are, and Excel refuses the file), never read as a formula.
-      for (const { review } of page.items)
-        sheet.addRow(fieldworkCells(review, '\n').map((cell) => (typeof cell === 'string' ? xlsxText(cell) : cell))).commit();
-      // Wait while the client is behind: the next page is read only when this one has gone.
-      if (out.writableNeedDrain) await once(out, 'drain');
-    }
-    sheet.commit();
-    await workbook.commit();
-  };
-  write().catch((error: unknown) => out.destroy(error instanceof Error ? error : new Error(String(error))));
-  return Readable.toWeb(out) as ReadableStream<Uint8Array>;
+  async function* pages() {
+    for await (const page of reviewPages(db, context)) yield page.items.map(({ review }) => fieldworkCells(review, '\n'));
+  }
+  return xlsxWorkbook([
+    { name: 'Reviews', header: REVIEW_EXPORT_HEADER, width: (header) => (header === 'Review text' || header === 'Photos' ? 60 : 18), pages: pages() },
+  ]);
 }
 
 /** The file of a format: body, content type and file name. */
@@ -673,7 +637,7 @@ export function exportFile(db: Db, context: RowContext, now: Date): { body: Read
         fileName: `${base}-powerreviews.csv`,
       };
     case 'xlsx':
-      return { body: xlsxStream(db, context), contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', fileName: `${base}.xlsx` };
+      return { body: xlsxStream(db, context), contentType: XLSX_CONTENT_TYPE, fileName: `${base}.xlsx` };
     case 'bazaarvoice':
       return { body: bazaarvoiceStream(db, context, now.toISOString()), contentType: 'application/xml; charset=utf-8', fileName: `${base}-bazaarvoice.xml` };
   }

@@ -12,6 +12,7 @@ import { Section } from '../admin-kit.tsx';
 import { entriesRule } from './SurveyAndMissionLists.tsx';
 import { ActivityStatusBadge, HiddenLiveAlert, Breadcrumbs, CompletionBar, CountsRow, Detail, FormVersionLink, Moment, ScreenHeader } from './kit.tsx';
 import { ReviewWorkspace } from '../review/ReviewWorkspace.tsx';
+import { ExportAnswers } from './ExportAnswers.tsx';
 
 /** The island of the mission page. */
 export default function MissionScreen() {
@@ -32,9 +33,12 @@ function Mission({ project, mission, onProjectLive }: { project: AdminProject; m
           title={mission.title}
           badges={<ActivityStatusBadge status={mission.status} projectStatus={project.status} />}
           actions={
-            <a href={`${projectHref}/missions/${mission.id}/edit`} className={buttonVariants({ variant: 'outline' })}>
-              Edit mission
-            </a>
+            <>
+              <ExportAnswers scope={{ kind: 'mission', id: mission.id }} />
+              <a href={`${projectHref}/missions/${mission.id}/edit`} className={buttonVariants({ variant: 'outline' })}>
+                Edit mission
+              </a>
+            </>
           }
         />
       </div>

@@ -7,6 +7,7 @@ import type { AdminProject } from '../../../shared/projects.ts';
 import { useResource } from '../../../lib/resource.ts';
 import { SurveysSection, MissionsSection } from './SurveyAndMissionLists.tsx';
 import { Breadcrumbs, ProjectStatusBadge, RecordScreen, ScreenHeader } from './kit.tsx';
+import { ExportAnswers } from './ExportAnswers.tsx';
 import { MembersPanel } from './MembersPanel.tsx';
 import { MissionGroupsPanel } from './MissionGroupsPanel.tsx';
 import { ProjectDetails } from './ProjectDetails.tsx';
@@ -53,7 +54,12 @@ function Project({ project, onSaved, onCountsChanged }: { project: AdminProject;
     <div className="flex flex-col gap-6">
       <div>
         <Breadcrumbs items={[{ label: 'Dashboard', href: '/admin' }, { label: 'Projects', href: '/admin#projects' }, { label: project.name }]} />
-        <ScreenHeader title={project.name} badges={<ProjectStatusBadge status={project.status} />} subtitle={project.client || undefined} />
+        <ScreenHeader
+          title={project.name}
+          badges={<ProjectStatusBadge status={project.status} />}
+          subtitle={project.client || undefined}
+          actions={<ExportAnswers scope={{ kind: 'project', id: project.id }} />}
+        />
         <nav aria-label="On this page" className="mt-3">
           <ul className="flex flex-wrap gap-2">
             {jumps.map(([id, label, value]) => (

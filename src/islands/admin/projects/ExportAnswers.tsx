@@ -1,0 +1,136 @@
+/**
+ * "Export answers" (issue 28 §14): a button opening a dialog that downloads a mission's or a
+ * project's entries, one row per entry and one column per question, as CSV or Excel, filtered like
+ * the review queue (status, submitted from / to). The download is a plain link, so the browser
+ * streams the file to disk however large it is (docs/api.md "Answers export").
+ */
+import { useId, useState, type MouseEvent } from 'react';
+import {
+  ENTRY_EXPORT_DAYS_MESSAGE,
+  ENTRY_EXPORT_FORMAT_LABELS,
+  ENTRY_EXPORT_FORMATS,
+  ENTRY_EXPORT_STATUSES,
+  entryExportHref,
+  type EntryExportFilters,
+  type EntryExportScope,
+  type EntryExportStatus,
+} from '../../../shared/entry-exports.ts';
+import { Button, buttonVariants } from '../../../components/ui/button.tsx';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '../../../components/ui/dialog.tsx';
+import { FormField } from '../../../components/ui/form-field.tsx';
+import { Input } from '../../../components/ui/input.tsx';
+import { RadioCard, RadioCardGroup } from '../../../components/ui/radio-card.tsx';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select.tsx';
+import { ENTRY_STATUS_LABELS } from './logic.ts';
+
+const STATUS_WORDS: Readonly<Record<EntryExportStatus, string>> = { all: 'All but drafts', ...ENTRY_STATUS_LABELS };
+const FORMAT_DESCRIPTIONS = { csv: 'One table, UTF-8: any spreadsheet or analysis tool.', xlsx: 'An Excel workbook (XLSX)' } as const;
+
+const isStatus = (value: string): value is EntryExportStatus => (ENTRY_EXPORT_STATUSES as readonly string[]).includes(value);
+
+/** The "Export answers" button and its dialog; `scope` says whose entries. */
+export function ExportAnswers({ scope }: { scope: EntryExportScope }) {
+  const id = useId();
+  const [open, setOpen] = useState(false);
+  const [filters, setFilters] = useState<EntryExportFilters>({ format: 'csv', status: 'all', from: '', to: '' });
+  const daysError = filters.from && filters.to && filters.to < filters.from ? ENTRY_EXPORT_DAYS_MESSAGE : undefined;
+  const project = scope.kind === 'project';
+
+  function download(event: MouseEvent<HTMLAnchorElement>) {
+    if (daysError) {
+      event.preventDefault();
+      document.getElementById(`${id}-to`)?.focus();
+      return;
+    }
+    // The link downloads the file; the dialog has done its part.
+    setOpen(false);
+  }
+
+  return (
+    <Dialog open={open} onOpenChange={setOpen}>
+      <DialogTrigger asChild>
+        <Button variant="outline">Export answers</Button>
+      </DialogTrigger>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Export answers</DialogTitle>
+          <DialogDescription>
+            {project
+              ? 'Every mission’s entries of this project: one row per entry, one column per question (in Excel, a sheet per mission).'
+              : 'This mission’s entries: one row per entry, one column per question.'}{' '}
+            Photos are links that work for 30 days.
+          </DialogDescription>
+        </DialogHeader>
+        <div className="flex flex-col gap-4">
+          <fieldset className="flex flex-col gap-2">
+            <legend className="mb-1 text-sm font-medium">Format</legend>
+            <RadioCardGroup
+              value={filters.format}
+              onValueChange={(value) => setFilters({ ...filters, format: value === 'xlsx' ? 'xlsx' : 'csv' })}
+              className="grid sm:grid-cols-2"
+              aria-label="Format"
+            >
+              {ENTRY_EXPORT_FORMATS.map((format) => (
+                <RadioCard
+                  key={format}
+                  id={`${id}-format-${format}`}
+                  value={format}
+                  label={ENTRY_EXPORT_FORMAT_LABELS[format]}
+                  description={format === 'xlsx' && project ? `${FORMAT_DESCRIPTIONS.xlsx}, a sheet per mission.` : FORMAT_DESCRIPTIONS[format]}
+                />
+              ))}
+            </RadioCardGroup>
+          </fieldset>
+          <FormField id={`${id}-status`} label="Status">
+            {(control) => (
+              <Select value={filters.status} onValueChange={(value) => isStatus(value) && setFilters({ ...filters, status: value })}>
+                <SelectTrigger {...control}>
+                  <SelectValue />
+                </SelectTrigger>
+                <SelectContent>
+                  {ENTRY_EXPORT_STATUSES.map((status) => (
+                    <SelectItem key={status} value={status}>
+                      {STATUS_WORDS[status]}
+                    </SelectItem>
+                  ))}
+                </SelectContent>
+              </Select>
+            )}
+          </FormField>
+          <div className="grid gap-3 sm:grid-cols-2">
+            <FormField id={`${id}-from`} label="Submitted from" hint="(optional)">
+              {(control) => (
+                <Input
+                  {...control}
+                  type="date"
+                  value={filters.from}
+                  max={filters.to || undefined}
+                  onChange={(event) => setFilters({ ...filters, from: event.target.value })}
+                />
+              )}
+            </FormField>
+            <FormField id={`${id}-to`} label="Submitted to" hint="(optional, included)" error={daysError}>
+              {(control) => (
+                <Input
+                  {...control}
+                  type="date"
+                  value={filters.to}
+                  min={filters.from || undefined}
+                  onChange={(event) => setFilters({ ...filters, to: event.target.value })}
+                />
+              )}
+            </FormField>
+          </div>
+        </div>
+        <DialogFooter>
+          <Button variant="outline" onClick={() => setOpen(false)}>
+            Cancel
+          </Button>
+          <a href={entryExportHref(scope, filters)} download onClick={download} className={buttonVariants()}>
+            Download {ENTRY_EXPORT_FORMAT_LABELS[filters.format]}
+          </a>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}
