@@ -36,11 +36,12 @@ import {
 import type { ReviewExportRequest } from '../../shared/schemas/review-exports.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/index.ts';
-import { entrySubmissions, formVersions, missionEntries, missions, projects, reviewExports, users, type Mission, type Project } from '../db/schema/index.ts';
+import { formVersions, missionEntries, missions, projects, reviewExports, users, type Mission, type Project } from '../db/schema/index.ts';
 import { ApiError, foundOr404 } from '../errors.ts';
 import { audit } from './audit.ts';
 import type { Clock } from './clock.ts';
 import { csvRows, type CsvCell } from './csv.ts';
+import { currentEntryAnswers } from './entry-versions.ts';
 import { xmlText } from './export-text.ts';
 import { existingMediaIds, mediaLinkKey, signedMediaPath } from './media-links.ts';
 import { XLSX_CONTENT_TYPE, xlsxStream as xlsxWorkbook } from './xlsx-writer.ts';
@@ -211,7 +212,6 @@ function entryFilter(request: ReviewExportRequest, missionIds: readonly number[]
 
 /** One keyset page of a group's entries: ids above `afterId`, in id order. */
 async function entryPage(db: Db, request: ReviewExportRequest, missionIds: readonly number[], afterId: number, limit: number): Promise<EntryRead[]> {
-  const latestAnswers = sql<Answers>`coalesce((select ${entrySubmissions.answers} from ${entrySubmissions} where ${entrySubmissions.entryId} = ${missionEntries.id} order by ${entrySubmissions.version} desc limit 1), ${missionEntries.answers})`;
   return db
     .select({
       id: missionEntries.id,
@@ -219,7 +219,8 @@ async function entryPage(db: Db, request: ReviewExportRequest, missionIds: reado
       userId: missionEntries.userId,
       status: missionEntries.status,
       submittedAt: missionEntries.submittedAt,
-      answers: latestAnswers,
+      // The entry's current version (what was reviewed): the one rule of entry-versions.ts, the gallery's too.
+      answers: currentEntryAnswers(missionEntries.id, missionEntries.answers),
       firstName: users.firstName,
       lastName: users.lastName,
       region: sql<string | null>`${users.address} ->> 'region'`,
