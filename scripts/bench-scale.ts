@@ -287,6 +287,11 @@ async function measure(base: string, seeded: Seeded): Promise<CaseResult[]> {
   rows.push(await timeCase(base, token, 'gallery: first page (40)', '/api/admin/gallery'));
   rows.push(await timeCase(base, token, 'gallery: one mission, approved', `/api/admin/gallery?missionId=${seeded.missionId}&state=approved`));
   rows.push(await timeCase(base, token, 'gallery: tag `fridge`, starred', '/api/admin/gallery?tag=fridge&starred=true'));
+  rows.push(
+    await timeCase(base, token, 'gallery: participant typed (part of an email)', `/api/admin/gallery?participant=${encodeURIComponent(local.slice(2))}`),
+  );
+  // No photo of the seed was replaced: the filter reads every photo of the mission to find none (its worst case).
+  rows.push(await timeCase(base, token, 'gallery: one mission, replaced photos', `/api/admin/gallery?missionId=${seeded.missionId}&replaced=true`));
   rows.push(await deepPage(base, token, 'gallery: 50th page through cursors', '/api/admin/gallery', 49));
   rows.push(await timeCase(base, token, 'review queue, every project (oldest first)', '/api/admin/submissions?status=submitted'));
   rows.push(await timeCase(base, token, 'review queue, one project', `/api/admin/submissions?status=submitted&projectId=${seeded.projectId}`));

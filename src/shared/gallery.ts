@@ -10,10 +10,11 @@ export const GALLERY_PAGE = { default: 40, max: 100 } as const;
 
 /**
  * Staff's tags on a photo: trimmed, lower-cased (so "Kitchen" and "kitchen" are one tag), no
- * empty ones, no duplicates, at most `max` tags of at most `length` characters; the ZIP of
- * selected photos holds 1 to `zipMax` of them.
+ * empty ones, no duplicates, at most `tagsMax` tags of at most `tagLength` characters (the tag box
+ * and the tag filter stop there as one types); the ZIP of selected photos holds 1 to `zipMax` of
+ * them; the participant filter's text (part of a name or an email) is at most `participantLength`.
  */
-export const GALLERY_LIMITS = { tagsMax: 20, tagLength: 40, zipMax: 200 } as const;
+export const GALLERY_LIMITS = { tagsMax: 20, tagLength: 40, zipMax: 200, participantLength: 200 } as const;
 
 export const GALLERY_MESSAGES = {
   notFound: 'No such photo',
@@ -21,6 +22,7 @@ export const GALLERY_MESSAGES = {
   conflict: 'The tags of this photo were changed by someone else since you opened it',
   tooManyTags: `At most ${GALLERY_LIMITS.tagsMax} tags`,
   tagTooLong: `A tag is at most ${GALLERY_LIMITS.tagLength} characters`,
+  participantTooLong: `At most ${GALLERY_LIMITS.participantLength} characters`,
   zipTooMany: `At most ${GALLERY_LIMITS.zipMax} photos at a time`,
   zipUnknown: 'Some of these photos do not exist (any more)',
 } as const;
@@ -104,6 +106,32 @@ export function decodeGalleryCursor(text: string): GalleryCursor | null {
   return { createdAt, id };
 }
 
+/**
+ * Where a photo stands in its answer's versions (`services/entry-versions.ts` says what an entry's
+ * current version is, for the gallery, its ZIP and the review exports alike):
+ * - `current`: the answer's current version holds it (a mission entry's latest submitted version,
+ *   or its draft before any submission; a survey response's answers);
+ * - `unsubmitted`: only the participant's changes to a submitted entry, not submitted yet, hold it;
+ * - `replaced`: no version the entry has now holds it (the participant replaced or removed it).
+ * The gallery shows `current` photos unless asked for the others (`replaced=true`).
+ */
+export const GALLERY_VERSION_STATES = ['current', 'unsubmitted', 'replaced'] as const;
+export type GalleryVersionState = (typeof GALLERY_VERSION_STATES)[number];
+
+/** What the screens call a photo that is not in its answer's current version: its badge, the grid's line, the lightbox's sentence. */
+export const GALLERY_VERSION_LABELS: Record<Exclude<GalleryVersionState, 'current'>, { badge: string; line: string; text: string }> = {
+  replaced: {
+    badge: 'Replaced',
+    line: 'Replaced: not in the current version',
+    text: 'The participant replaced this photo: the entry’s current version does not hold it.',
+  },
+  unsubmitted: {
+    badge: 'Not submitted',
+    line: 'Only in changes not submitted yet',
+    text: 'Only the participant’s changes to this entry hold this photo, and they are not submitted yet: the entry’s current version does not hold it.',
+  },
+};
+
 /** A photo in the gallery (`GET /api/admin/gallery`). */
 export interface GalleryItem {
   id: string;
@@ -133,6 +161,8 @@ export interface GalleryItem {
   sourceTitle: string;
   /** The entry's status; null for a survey photo. */
   entryStatus: EntryStatus | null;
+  /** Whether the answer's current version holds the photo (`GALLERY_VERSION_STATES`). */
+  versionState: GalleryVersionState;
 }
 
 /** `GET /api/admin/gallery`: one page, and the cursor of the next (null on the last). */
@@ -141,14 +171,18 @@ export interface GalleryPage {
   nextCursor: string | null;
 }
 
-/** The file name of a photo in the gallery's ZIP: `{projectId}-{missionId}-{entryId}-{id}.jpg` (survey photos: `{projectId}-survey{surveyId}-{responseId}-{id}`). */
+/**
+ * The file name of a photo in the gallery's ZIP (and of its download): `{projectId}-{missionId}-{entryId}-{id}.jpg`
+ * (survey photos: `{projectId}-survey{surveyId}-{responseId}-{id}`). In the ZIP, a photo not in its
+ * answer's current version goes in a folder named for its `versionState` (`replaced/…`).
+ */
 export function galleryZipName(item: Pick<GalleryItem, 'id' | 'projectId' | 'missionId' | 'entryId' | 'surveyId' | 'responseId'>, extension: string): string {
   const middle = item.entryId !== null ? `${item.missionId ?? 0}-${item.entryId}` : `survey${item.surveyId ?? 0}-${item.responseId ?? 0}`;
   return `${item.projectId}-${middle}-${item.id}.${extension}`;
 }
 
 /** The gallery's filters as the address bar and the API query hold them (strings; empty = not set). */
-export const GALLERY_FILTERS = ['projectId', 'missionId', 'userId', 'state', 'tag', 'starred', 'from', 'to'] as const;
+export const GALLERY_FILTERS = ['projectId', 'missionId', 'userId', 'participant', 'state', 'replaced', 'tag', 'starred', 'from', 'to'] as const;
 export type GalleryFilter = (typeof GALLERY_FILTERS)[number];
 export type GalleryFilters = Partial<Record<GalleryFilter, string>>;
 

@@ -1,13 +1,15 @@
 /**
  * The gallery (`GET /api/admin/gallery`, `PATCH /api/admin/media/{id}`, `POST /api/admin/media/zip`):
- * links written when answers are saved, every filter, keyset pages over photos of the same time,
- * a bad cursor, tags and star with the two-moderator conflict, the ZIP's files, who may call.
+ * links written when answers are saved, every filter (the participant as typed too), keyset pages
+ * over photos of the same time, a bad cursor, each entry's current version (a replaced photo only
+ * behind `replaced=true`, marked, in its own folder of a ZIP), tags and star with the
+ * two-moderator conflict and the tag's length, the ZIP's files, who may call.
  */
 import { and, eq, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { expect, it } from 'vitest';
-import { auditLog, media } from '../../src/server/db/schema/index.ts';
-import { encodeGalleryCursor, type GalleryItem, type GalleryPage } from '../../src/shared/gallery.ts';
+import { auditLog, media, missionEntries, users } from '../../src/server/db/schema/index.ts';
+import { encodeGalleryCursor, GALLERY_MESSAGES, type GalleryItem, type GalleryPage } from '../../src/shared/gallery.ts';
 import { galleryQuerySchema } from '../../src/shared/schemas/gallery.ts';
 import { queryRows } from '../../src/server/db/index.ts';
 import { galleryPageQuery } from '../../src/server/services/gallery.ts';
@@ -252,6 +254,78 @@ describeEachStore('gallery', (ctx) => {
     expect((await page('', moderator)).items.length).toBeLessThanOrEqual(40);
   });
 
+  it('shows the photos of each entry’s current version; replaced ones only with replaced=true, marked, and in a folder of their own in a ZIP', async () => {
+    const { missionA, projectA, moderator, admin } = await w();
+    const dana = await member(ctx(), projectA.id);
+    const [a, b, c, d, e] = [await upload(dana), await upload(dana), await upload(dana), await upload(dana), await upload(dana)];
+    const entryId = await entryWith(missionA, dana, [a, c]);
+    const path = `/api/missions/${missionA.id}/entries/${entryId}`;
+    const review = async (decision: string) =>
+      ok(await send('POST', `/api/admin/submissions/${entryId}/review`, { decision, reason: decision === 'approve' ? undefined : 'Too dark' }, moderator));
+    const states = async (query: string) => new Map((await all(`?userId=${dana.id}${query}`, moderator)).map((item) => [item.id, item.versionState]));
+
+    // Changes asked; the participant swaps a for b in the entry, not submitted yet: version 1 (a, c) is still the current one.
+    await review('request_changes');
+    const [{ revision } = { revision: 0 }] = await ctx()
+      .database.db.select({ revision: missionEntries.revision })
+      .from(missionEntries)
+      .where(eq(missionEntries.id, entryId));
+    await ok(await send('PUT', path, { answers: { photos: [b, c], caption: 'Brighter' }, revision }, dana));
+    expect(await states('')).toEqual(
+      new Map([
+        [c, 'current'],
+        [a, 'current'],
+      ]),
+    );
+    expect(await states('&replaced=true')).toEqual(new Map([[b, 'unsubmitted']]));
+
+    // Submitted and approved: b and c; a was replaced, shown only when asked for, and marked.
+    await ok(await send('POST', `${path}/submit`, {}, dana));
+    await review('approve');
+    expect(await states('&state=approved')).toEqual(
+      new Map([
+        [c, 'current'],
+        [b, 'current'],
+      ]),
+    );
+    expect(await states(`&missionId=${missionA.id}`)).toEqual(
+      new Map([
+        [c, 'current'],
+        [b, 'current'],
+      ]),
+    );
+    expect(await states('&replaced=true')).toEqual(new Map([[a, 'replaced']]));
+    expect(await states('&replaced=true&state=approved')).toEqual(new Map([[a, 'replaced']]));
+
+    // A draft never submitted: its current version is its own answers.
+    const draftId = await entryWith(missionA, dana, [d], true);
+    await ok(await send('PUT', `/api/missions/${missionA.id}/entries/${draftId}`, { answers: { photos: [e] }, revision: 1 }, dana));
+    expect((await states('&state=draft')).get(e)).toBe('current');
+    expect((await states('&replaced=true')).get(d)).toBe('replaced');
+
+    // The ZIP of a selection holding a replaced photo puts it in a folder that says so.
+    const res = await send('POST', '/api/admin/media/zip', { ids: [b, a] }, admin);
+    expect(res.status).toBe(200);
+    const prefix = `${projectA.id}-${missionA.id}-${entryId}`;
+    expect(unzip(new Uint8Array(await res.arrayBuffer())).map((file) => file.name)).toEqual([`${prefix}-${b}.jpg`, `replaced/${prefix}-${a}.jpg`]);
+  });
+
+  it('filters by the participant as typed: part of a name or an email, any case, taken literally', async () => {
+    const { missionA, projectA, alice, moderator } = await w();
+    const zoe = await member(ctx(), projectA.id);
+    await ctx().database.db.update(users).set({ firstName: 'Zuzanna', lastName: 'Quillfeather' }).where(eq(users.id, zoe.id));
+    const z1 = await upload(zoe);
+    await entryWith(missionA, zoe, [z1]);
+    const ids = async (query: string) => (await all(query, moderator)).map((item) => item.id);
+    expect(await ids(`?participant=${encodeURIComponent(' zuzanna QUILL ')}`)).toEqual([z1]);
+    const local = zoe.email.slice(0, zoe.email.indexOf('@'));
+    expect(await ids(`?participant=${encodeURIComponent(local.toUpperCase())}&projectId=${projectA.id}`)).toEqual([z1]);
+    expect(await ids(`?participant=${encodeURIComponent('%')}`)).toEqual([]);
+    expect(await ids(`?participant=zuzanna&userId=${alice.id}`)).toEqual([]);
+    const tooLong = await get(`/api/admin/gallery?participant=${'x'.repeat(201)}`, moderator);
+    expect((await fieldsOf(tooLong)).participant).toEqual([GALLERY_MESSAGES.participantTooLong]);
+  });
+
   it('answers 400 for a malformed cursor or limit, never 500', async () => {
     const { moderator } = await w();
     for (const cursor of ['not-a-cursor', '%%%', 'eyJ4IjoxfQ', Buffer.from('2026-01-01T00:00:00Z|').toString('base64url')]) {
@@ -259,7 +333,7 @@ describeEachStore('gallery', (ctx) => {
       expect(res.status, cursor).toBe(400);
       expect((await fieldsOf(res)).cursor?.[0]).toMatch(/cursor/);
     }
-    for (const bad of ['limit=0', 'limit=101', 'limit=x', 'state=lost', 'starred=maybe', 'from=2026-13-01', 'projectId=abc']) {
+    for (const bad of ['limit=0', 'limit=101', 'limit=x', 'state=lost', 'starred=maybe', 'replaced=yes', 'from=2026-13-01', 'projectId=abc']) {
       expect((await get(`/api/admin/gallery?${bad}`, moderator)).status, bad).toBe(400);
     }
   });
@@ -293,7 +367,9 @@ describeEachStore('gallery', (ctx) => {
 
     expect((await send('PATCH', path, {}, moderator)).status).toBe(400);
     expect((await send('PATCH', path, { tags: Array.from({ length: 21 }, (_, i) => `t${i}`) }, moderator)).status).toBe(400);
-    expect((await send('PATCH', path, { tags: ['x'.repeat(41)] }, moderator)).status).toBe(400);
+    // The one limit of a tag, with its message on the field (the lightbox's box stops there as one types).
+    expect((await fieldsOf(await send('PATCH', path, { tags: ['x'.repeat(41)] }, moderator))).tags).toEqual([GALLERY_MESSAGES.tagTooLong]);
+    expect((await ok<GalleryItem>(await send('PATCH', path, { tags: ['x'.repeat(40)] }, moderator))).tags).toEqual(['x'.repeat(40)]);
     expect((await send('PATCH', path, { starred: 'yes' }, moderator)).status).toBe(400);
     // Unknown, and a photo no answer holds: 404.
     expect((await send('PATCH', '/api/admin/media/AAAAAAAAAAAAAAAAAAAAAA', { starred: true }, moderator)).status).toBe(404);
@@ -384,6 +460,12 @@ describeEachStore('gallery', (ctx) => {
     expect(project, project).not.toMatch(/Seq Scan on media|Sort/);
     const starred = await plan({ starred: 'true' });
     expect(starred, starred).not.toMatch(/Seq Scan on media/);
+    // The version rule is checked on the rows the same index scan reads; the typed participant through the people found.
+    const replaced = await plan({ replaced: 'true' });
+    expect(replaced, replaced).toMatch(/Index Scan (Backward )?using media_gallery_idx on media/);
+    expect(replaced, replaced).not.toMatch(/Seq Scan on media|Sort/);
+    const typed = await plan({ participant: 'quillfeather' });
+    expect(typed, typed).not.toMatch(/Seq Scan on media/);
     // Clean up: the seeded rows would crowd the other tests' pages.
     await db.execute(sql`delete from media where id like 'seed%'`);
   });

@@ -1,11 +1,14 @@
 /**
  * The gallery on /admin/gallery. A moderator sets a live photo mission up through the API; a
- * participant submits two entries with three photos through the API. In the screen (filtered on
- * the project, as the address bar says) the moderator stars a photo from the grid, opens another
- * in the lightbox with the keyboard only, sees the entry's answers and the link to its review
- * beside it, tags it (comma), filters the grid by that tag, then selects two photos and downloads
- * them as one ZIP (two stored files). What was starred and tagged is still there after a reload.
- * axe finds nothing serious. Screenshots at 1280×800 and 390×844 go to /tmp/shots/gallery-*.png.
+ * participant submits two entries with three photos through the API (a fourth, replaced in the
+ * first entry before it was submitted, shows only behind "Replaced photos", marked). In the
+ * screen (filtered on the project, as the address bar says) the moderator stars a photo from the
+ * grid, opens another in the lightbox with the keyboard only, sees the entry's answers and the
+ * link to its review beside it, tags it (comma; a tag stops at 40 characters as it is typed, and
+ * says so), filters the grid by that tag and by part of the participant's name as typed, then
+ * selects two photos and downloads them as one ZIP (two stored files). What was starred and
+ * tagged is still there after a reload. axe finds nothing serious. Screenshots at 1280×800 and
+ * 390×844 go to /tmp/shots/gallery-*.png.
  */
 import fs from 'node:fs';
 import { request as playwrightRequest, type Page } from '@playwright/test';
@@ -94,13 +97,17 @@ async function submitPhotos(baseURL: string, account: Account, missionId: number
       return ((await res.json()) as { id: string }).id;
     };
     const entries: number[] = [];
-    for (const [photos, note] of [
-      [[await photo(200), await photo(120)], 'Rice and beans'],
-      [[await photo(40)], 'Tins of tomatoes'],
+    // The first entry's draft held another photo first, replaced before it was submitted.
+    const replaced = await photo(250);
+    for (const [photos, note, before] of [
+      [[await photo(200), await photo(120)], 'Rice and beans', [replaced]],
+      [[await photo(40)], 'Tins of tomatoes', []],
     ] as const) {
       const { id } = await call<{ id: number }>('POST', `/api/missions/${missionId}/entries`, { timeZone: 'UTC' });
-      await call('PUT', `/api/missions/${missionId}/entries/${id}`, { answers: { shelf: photos, note } });
-      await call('POST', `/api/missions/${missionId}/entries/${id}/submit`, {});
+      const path = `/api/missions/${missionId}/entries/${id}`;
+      if (before.length > 0) await call('PUT', path, { answers: { shelf: before, note } });
+      await call('PUT', path, { answers: { shelf: photos, note }, revision: before.length > 0 ? 1 : 0 });
+      await call('POST', `${path}/submit`, {});
       entries.push(id);
     }
     return entries;
@@ -143,7 +150,7 @@ test.describe('the gallery', () => {
     const details = dialog.getByRole('complementary', { name: 'Photo details' });
     await expect(details).toContainText('Rice and beans');
     await expect(details.getByRole('link', { name: 'Open the entry' })).toHaveAttribute('href', new RegExp(`submission=${firstEntry}`));
-    await expect(details.getByRole('link', { name: 'Download original' })).toHaveAttribute('download', /\.jpg$/);
+    await expect(details.getByRole('link', { name: 'Download JPEG' })).toHaveAttribute('download', /\.jpg$/);
     // The arrow keys move between photos; typing in the tags does not.
     await page.keyboard.press('ArrowLeft');
     await expect(details).toContainText('Tins of tomatoes');
@@ -156,6 +163,13 @@ test.describe('the gallery', () => {
     await tags.pressSequentially('0-');
     await expect(tags).toHaveValue('0-');
     await expect(dialog.getByRole('button', { name: 'Reset zoom, 112%' })).toBeVisible();
+    // A tag stops at 40 characters as it is typed, and says why; what was typed stays.
+    await tags.fill('a'.repeat(40));
+    await tags.press('b');
+    await expect(tags).toHaveValue('a'.repeat(40));
+    await expect(tags).toHaveAccessibleDescription(/A tag is at most 40 characters/);
+    await expect(details.getByText('A tag is at most 40 characters').first()).toBeVisible();
+    await expect(details.getByText('40/40 characters')).toBeVisible();
     await tags.fill('Shelf');
     await tags.press(',');
     // Stored lower-case.
@@ -178,16 +192,27 @@ test.describe('the gallery', () => {
     await page.goto(`/admin/gallery?projectId=${setup.projectId}`);
     await expect(tiles).toHaveCount(3);
     await expect(stars.first()).toHaveAttribute('aria-pressed', 'true');
-    // Find the participant by email: their photos, and the address names them by id.
-    await filtersBar.getByRole('textbox', { name: 'Participant' }).fill(grace.email);
+    // Part of the participant's name, as typed, applies at once (the server matches names and emails).
+    const participant = filtersBar.getByRole('textbox', { name: 'Participant' });
+    await participant.fill('grace pan');
     await filtersBar.getByRole('button', { name: 'Apply filters' }).click();
-    await filtersBar
-      .getByRole('group', { name: 'Participants found' })
-      .getByRole('button', { name: /^Photos by Grace Pantry/ })
-      .click();
-    await expect(page).toHaveURL(/[?&]userId=\d+/);
-    await expect(page.getByText(/^Photos by Grace Pantry \(user \d+\)\.$/)).toBeVisible();
+    await expect(page).toHaveURL(/[?&]participant=grace\+pan/);
+    await expect(page.getByText('Photos by participants whose name or email contains “grace pan”.')).toBeVisible();
     await expect(tiles).toHaveCount(3);
+    await participant.fill('nobody-like-this');
+    await participant.press('Enter');
+    await expect(page.getByText('No photos match these filters.')).toBeVisible();
+    // The photo replaced in the first entry: only behind "Replaced photos", marked.
+    await page.goto(`/admin/gallery?projectId=${setup.projectId}&replaced=true`);
+    await expect(tiles).toHaveCount(1);
+    await expect(grid.getByText('Replaced', { exact: true })).toBeVisible();
+    await page.screenshot({ path: `${SHOTS}/gallery-replaced-1280.png`, fullPage: true });
+    await tiles.first().click();
+    await expect(page.getByRole('complementary', { name: 'Photo details' })).toContainText('The participant replaced this photo');
+    await expect(page.getByRole('dialog').locator('img').first()).toHaveJSProperty('complete', true);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}/gallery-lightbox-replaced-1280.png` });
+    await page.keyboard.press('Escape');
     await page.goto(`/admin/gallery?projectId=${setup.projectId}&starred=true`);
     await expect(tiles).toHaveCount(1);
     await page.goto(`/admin/gallery?projectId=${setup.projectId}`);
@@ -226,5 +251,8 @@ test.describe('the gallery', () => {
     await tiles.nth(0).click();
     await expect(page.getByRole('dialog', { name: /Grace Pantry/ })).toBeVisible();
     await page.screenshot({ path: `${SHOTS}/gallery-lightbox-390.png` });
+    await page.goto(`/admin/gallery?projectId=${setup.projectId}&replaced=true`);
+    await expect(tiles).toHaveCount(1);
+    await page.screenshot({ path: `${SHOTS}/gallery-replaced-390.png`, fullPage: true });
   });
 });

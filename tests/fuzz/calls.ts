@@ -63,7 +63,7 @@ GET /api/admin/forms/{id}
 GET /api/admin/forms/{id}/changes
 GET /api/admin/forms/{id}/versions/{version}
 GET /api/admin/forms?q=&page=&pageSize=&sort=&dir=&status=
-GET /api/admin/gallery?cursor=&limit=&projectId=&missionId=&userId=&state=&tag=&starred=&from=&to=
+GET /api/admin/gallery?cursor=&limit=&projectId=&missionId=&userId=&participant=&state=&replaced=&tag=&starred=&from=&to=
 GET /api/admin/missions/{id}
 GET /api/admin/missions/{id}/submissions?status=&q=&from=&to=&probes=&page=&pageSize=&sort=&dir=
 GET /api/admin/projects/{id}

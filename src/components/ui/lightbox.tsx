@@ -308,7 +308,8 @@ export function Lightbox({
   return (
     <DialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
       <DialogPrimitive.Portal>
-        <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-black/95" />
+        {/* Opaque: the page must not show through around the photo (at 95 % its white fields and text still did). */}
+        <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-black" />
         <DialogPrimitive.Content
           className={cn('fixed inset-0 z-50 flex flex-col text-white outline-none', className)}
           onKeyDown={onKeyDown}

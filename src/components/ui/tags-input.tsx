@@ -3,7 +3,7 @@ import type { ChangeEvent, ClipboardEvent, KeyboardEvent } from 'react';
 import { XIcon } from '../icons.tsx';
 import { cn } from '../../lib/utils.ts';
 import { TAGS_DELIMITER, TAGS_MAX } from '../../shared/ui-constants.ts';
-import { addTags, describeRejection, isUnlimited, removeLastTag, removeTagAt, takeCompleted } from '../../lib/ui-kit/tags.ts';
+import { addTags, describeRejection, isUnlimited, removeLastTag, removeTagAt, takeCompleted, tooLongMessage } from '../../lib/ui-kit/tags.ts';
 import type { TagRejection } from '../../lib/ui-kit/tags.ts';
 
 export interface TagsInputProps {
@@ -16,6 +16,13 @@ export interface TagsInputProps {
   onReject?: (rejected: TagRejection[]) => void;
   /** Maximum number of tags; 0 (default) means unlimited. */
   max?: number;
+  /**
+   * Most characters in one tag; 0 (default) means no limit. Typing stops there (with a counter and
+   * `tooLongMessage`), and a longer pasted tag stays in the box, refused, to be shortened.
+   */
+  maxLength?: number;
+  /** The message of a tag over `maxLength` (default "A tag is at most N characters."). */
+  tooLongMessage?: string;
   allowDuplicates?: boolean;
   caseSensitive?: boolean;
   /** Default ",": typing it (or Enter) adds the text before it. */
@@ -47,6 +54,8 @@ export function TagsInput({
   onChange,
   onReject,
   max = TAGS_MAX,
+  maxLength = 0,
+  tooLongMessage: tooLong,
   allowDuplicates = false,
   caseSensitive = false,
   delimiter = TAGS_DELIMITER,
@@ -70,31 +79,50 @@ export function TagsInput({
   const inputId = id ?? `${generatedId}-input`;
   const noticeId = `${generatedId}-notice`;
   const hintId = `${generatedId}-hint`;
+  const counterId = `${generatedId}-counter`;
+  const limited = !isUnlimited(maxLength);
+  const tooLongText = tooLong ?? tooLongMessage(maxLength);
 
   function commitTags(next: string[]) {
     if (value === undefined) setInner(next);
     onChange?.(next);
   }
 
-  /** Adds `input` (one or several tags) and reports what was refused. */
-  function add(input: string) {
-    const result = addTags(tags, input, { max, allowDuplicates, caseSensitive, delimiter });
+  /** Tells why (under the field and to screen readers). */
+  function say(message: string) {
+    setNotice(message);
+    setAnnouncement(message);
+  }
+
+  /**
+   * Adds `input` (one or several tags) and reports what was refused; returns the text that stays
+   * in the box: the tags refused for their length or for the maximum (never lost), not duplicates.
+   */
+  function add(input: string): string {
+    const result = addTags(tags, input, { max, allowDuplicates, caseSensitive, delimiter, maxLength });
     if (result.tags.length !== tags.length) commitTags(result.tags);
     const meaningful = result.rejected.filter((r) => r.reason !== 'empty');
-    const messages = meaningful.map((r) => describeRejection(r, max)).filter((m): m is string => m !== null);
-    const summary = [...new Set(messages)].join(' ');
-    setNotice(summary);
-    setAnnouncement(summary);
+    const messages = meaningful
+      .map((r) => (r.reason === 'too_long' ? tooLongText : describeRejection(r, max, maxLength)))
+      .filter((m): m is string => m !== null);
+    say([...new Set(messages)].join(' '));
     if (result.rejected.length > 0) onReject?.(result.rejected);
+    const kept = meaningful.filter((r) => r.reason === 'too_long' || r.reason === 'max').map((r) => r.value);
+    return kept.join(delimiter === '' ? ' ' : `${delimiter} `);
   }
 
   function onInputChange(event: ChangeEvent<HTMLInputElement>) {
     const completed = takeCompleted(event.target.value, delimiter);
     if (completed) {
-      add(completed.completed);
-      setText(completed.rest);
+      const kept = add(completed.completed);
+      setText(kept && completed.rest ? `${kept}${delimiter} ${completed.rest}` : kept || completed.rest);
+    } else if (limited && event.target.value.trim().length > maxLength && event.target.value.length > text.length) {
+      // Typing stops at the limit, and says why (a longer text already there, refused when pasted, is kept to be shortened).
+      setText(text.trim().length >= maxLength ? text : event.target.value.trimStart().slice(0, maxLength));
+      say(tooLongText);
     } else {
       setText(event.target.value);
+      if (notice === tooLongText) say('');
     }
   }
 
@@ -103,8 +131,7 @@ export function TagsInput({
       // An empty input lets Enter submit the form as usual.
       if (text.trim() === '') return;
       event.preventDefault();
-      add(text);
-      setText('');
+      setText(add(text));
     } else if (event.key === 'Backspace' && text === '' && tags.length > 0) {
       event.preventDefault();
       const last = tags[tags.length - 1];
@@ -122,15 +149,11 @@ export function TagsInput({
     const input = event.currentTarget;
     const before = text.slice(0, input.selectionStart ?? text.length);
     const after = text.slice(input.selectionEnd ?? text.length);
-    add(`${before}${pasted}${after}`);
-    setText('');
+    setText(add(`${before}${pasted}${after}`));
   }
 
   function onBlur() {
-    if (addOnBlur && text.trim() !== '') {
-      add(text);
-      setText('');
-    }
+    if (addOnBlur && text.trim() !== '') setText(add(text));
   }
 
   function remove(index: number) {
@@ -141,8 +164,11 @@ export function TagsInput({
     inputRef.current?.focus();
   }
 
-  const hint = `Separate tags with ${delimiter === ',' ? 'commas' : `"${delimiter}"`} or press Enter.${isUnlimited(max) ? '' : ` Up to ${Math.floor(max)}.`}`;
+  const hint = `Separate tags with ${delimiter === ',' ? 'commas' : `"${delimiter}"`} or press Enter.${isUnlimited(max) ? '' : ` Up to ${Math.floor(max)}.`}${
+    limited ? ` At most ${Math.floor(maxLength)} characters a tag.` : ''
+  }`;
   const describedBy = [aria['aria-describedby'], hintId, notice ? noticeId : undefined].filter(Boolean).join(' ');
+  const typed = text.trim().length;
 
   return (
     <div className={cn('grid gap-1.5', className)}>
@@ -187,7 +213,9 @@ export function TagsInput({
           placeholder={tags.length === 0 ? placeholder : undefined}
           aria-label={aria['aria-label']}
           aria-describedby={describedBy}
-          aria-invalid={aria['aria-invalid'] || undefined}
+          aria-invalid={aria['aria-invalid'] || (limited && typed > maxLength) || undefined}
+          // The limit and room for the delimiter that adds a full-length tag (onInputChange stops a longer tag, and says so).
+          maxLength={limited ? Math.floor(maxLength) + Math.max(1, delimiter.length) : undefined}
           autoComplete="off"
           enterKeyHint="enter"
           onChange={onInputChange}
@@ -201,6 +229,11 @@ export function TagsInput({
       <span id={hintId} className="sr-only">
         {hint}
       </span>
+      {limited && typed > 0 && (
+        <p id={counterId} aria-hidden="true" className={cn('text-xs tabular-nums', typed > maxLength ? 'text-destructive' : 'text-muted-foreground')}>
+          {typed}/{Math.floor(maxLength)} characters
+        </p>
+      )}
       {notice && (
         <p id={noticeId} className="text-sm text-destructive">
           {notice}

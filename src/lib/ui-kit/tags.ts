@@ -1,6 +1,7 @@
 /**
  * Tags input rules (docs/product.md §5, §9): values split on a comma, trimmed, empties ignored; a
- * maximum count where 0 means unlimited; duplicates rejected unless allowed. Pure.
+ * maximum count where 0 means unlimited; duplicates rejected unless allowed; optionally a maximum
+ * length of one tag (0 = none). Pure.
  */
 import { TAGS_DELIMITER, TAGS_MAX } from '../../shared/ui-constants.ts';
 
@@ -11,9 +12,11 @@ export interface TagsOptions {
   /** Compare case-sensitively when looking for duplicates. Default false: "Photo" = "photo". */
   caseSensitive?: boolean;
   delimiter?: string;
+  /** Most characters in one tag (after trimming); 0 (the default) means no limit. */
+  maxLength?: number;
 }
 
-export type TagRejectReason = 'duplicate' | 'max' | 'empty';
+export type TagRejectReason = 'duplicate' | 'max' | 'empty' | 'too_long';
 
 export interface TagRejection {
   value: string;
@@ -41,18 +44,19 @@ export function canAddMore(tags: readonly string[], max: number = TAGS_MAX): boo
 
 /**
  * Adds every tag in `input` (one or several, separated by the delimiter) to `current`, in
- * order. Each part is trimmed; an empty part is rejected as 'empty', one already present (in
- * `current` or earlier in `input`) as 'duplicate' unless duplicates are allowed, and one beyond
- * the maximum as 'max'. `current` is not changed.
+ * order. Each part is trimmed; an empty part is rejected as 'empty', one longer than `maxLength`
+ * as 'too_long', one already present (in `current` or earlier in `input`) as 'duplicate' unless
+ * duplicates are allowed, and one beyond the maximum as 'max'. `current` is not changed.
  */
 export function addTags(current: readonly string[], input: string, options: TagsOptions = {}): AddTagsResult {
-  const { max = TAGS_MAX, allowDuplicates = false, caseSensitive = false, delimiter = TAGS_DELIMITER } = options;
+  const { max = TAGS_MAX, allowDuplicates = false, caseSensitive = false, delimiter = TAGS_DELIMITER, maxLength = 0 } = options;
   const key = (value: string) => (caseSensitive ? value : value.toLocaleLowerCase());
   const tags = [...current];
   const seen = new Set(tags.map(key));
   const rejected: TagRejection[] = [];
   for (const value of splitTags(input, delimiter)) {
     if (value === '') rejected.push({ value, reason: 'empty' });
+    else if (!isUnlimited(maxLength) && value.length > maxLength) rejected.push({ value, reason: 'too_long' });
     else if (!allowDuplicates && seen.has(key(value))) rejected.push({ value, reason: 'duplicate' });
     else if (!canAddMore(tags, max)) rejected.push({ value, reason: 'max' });
     else {
@@ -84,9 +88,15 @@ export function takeCompleted(text: string, delimiter: string = TAGS_DELIMITER):
   return { completed: text.slice(0, at), rest: text.slice(at + delimiter.length).trimStart() };
 }
 
+/** The message of a tag longer than `maxLength` (unless the widget is given its own). */
+export function tooLongMessage(maxLength: number): string {
+  return `A tag is at most ${Math.floor(maxLength)} characters.`;
+}
+
 /** A short message for a rejection, for the widget's live region. */
-export function describeRejection({ value, reason }: TagRejection, max: number = TAGS_MAX): string | null {
+export function describeRejection({ value, reason }: TagRejection, max: number = TAGS_MAX, maxLength = 0): string | null {
   if (reason === 'duplicate') return `"${value}" is already added.`;
   if (reason === 'max') return `At most ${Math.floor(max)} ${Math.floor(max) === 1 ? 'tag' : 'tags'} can be added.`;
+  if (reason === 'too_long') return tooLongMessage(maxLength);
   return null;
 }

@@ -9,10 +9,15 @@
  * `survey-responses.ts`). A photo taken out of an answer keeps its link: the entry's kept versions
  * (and the review history) may still show it, and it still is that participant's photo for that
  * project. A photo put into another of the owner's answers moves to that one (the latest save wins).
+ *
+ * What the gallery, its filters and its ZIP show by default is the photos of each answer's current
+ * version (`entry-versions.ts`, the rule the review exports follow): a photo the participant
+ * replaced keeps its link but is shown only when asked for (`replaced=true`), marked as such
+ * (`versionState`), and goes in a folder of its own in a ZIP.
  */
 import { PassThrough, Readable } from 'node:stream';
 import { ZipArchive } from 'archiver';
-import { and, eq, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, not, sql, type SQL } from 'drizzle-orm';
 import { addDays, utcMidnight } from '../../shared/calendar-day.ts';
 import {
   decodeGalleryCursor,
@@ -22,6 +27,7 @@ import {
   sameTags,
   type GalleryItem,
   type GalleryPage,
+  type GalleryVersionState,
 } from '../../shared/gallery.ts';
 import { thumbnailUrl } from '../../shared/media.ts';
 import type { EntryStatus } from '../../shared/mission-entries.ts';
@@ -32,7 +38,9 @@ import { ApiError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Storage } from '../storage/storage.ts';
 import { audit, type AuditInput } from './audit.ts';
+import { answersHoldMedia, currentEntryAnswers } from './entry-versions.ts';
 import { isMediaId } from './media.ts';
+import { userSearchMatches } from './users.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Links: which answer holds a photo
@@ -85,6 +93,22 @@ export async function linkAnswerMedia(db: Db, ownerId: number, holder: AnswerHol
 // ---------------------------------------------------------------------------------------------
 // The page
 
+/**
+ * Whether the photo's answer holds it in its current version: a mission entry's current version
+ * (`currentEntryAnswers`), a survey response's answers. A photo whose answer is gone is in none.
+ * Evaluated on the rows the gallery's index scan reads (one indexed read of `entry_submissions` each).
+ */
+const inCurrentVersion = sql<boolean>`(case
+  when ${media.entryId} is not null then ${answersHoldMedia(currentEntryAnswers(missionEntries.id, missionEntries.answers), media.id)}
+  when ${media.responseId} is not null then ${answersHoldMedia(surveyResponses.answers, media.id)}
+  else false end)`;
+
+/** `GalleryVersionState`: current; else held by the entry's own answers (changes not submitted yet); else replaced. */
+const versionState = sql<GalleryVersionState>`(case
+  when ${inCurrentVersion} then 'current'
+  when ${media.entryId} is not null and ${answersHoldMedia(missionEntries.answers, media.id)} then 'unsubmitted'
+  else 'replaced' end)`;
+
 /** The row's time as the cursor carries it: microseconds, UTC (a `Date` would lose them). */
 const cursorAt = sql<string>`to_char(${media.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
@@ -112,6 +136,7 @@ const itemColumns = {
   surveyId: surveyResponses.surveyId,
   surveyTitle: surveys.title,
   entryStatus: missionEntries.status,
+  versionState,
 };
 
 /** The gallery's rows with what an item shows (names, titles, the entry's status). */
@@ -153,6 +178,7 @@ function itemView(row: ItemRow): GalleryItem {
     projectName: row.projectName ?? '',
     sourceTitle: row.missionTitle ?? row.surveyTitle ?? '',
     entryStatus: (row.entryStatus as EntryStatus | null) ?? null,
+    versionState: row.versionState,
   };
 }
 
@@ -162,7 +188,11 @@ function itemView(row: ItemRow): GalleryItem {
  * after `cursor`, so a page costs the same at any depth and photos with the same time are neither
  * repeated nor skipped. Each filter is a column of `media` with its index (project, mission,
  * owner, starred, tags' GIN), except `state`, the entry's status (survey photos have none, so
- * `state` keeps entry photos only).
+ * `state` keeps entry photos only), `participant` (part of the uploader's name or email: the
+ * users search's trigram index finds the people, then their photos) and the version rule: the
+ * photos of each answer's current version, or with `replaced` the others (checked on the rows
+ * read, so a page of replaced photos reads as far as it takes to find them: few photos are
+ * replaced, and the other filters narrow that scan).
  */
 export function galleryPageQuery(db: Db, query: GalleryQuery) {
   const conditions: (SQL | undefined)[] = [isNotNull(media.projectId)];
@@ -174,7 +204,10 @@ export function galleryPageQuery(db: Db, query: GalleryQuery) {
   if (query.projectId !== undefined) conditions.push(eq(media.projectId, query.projectId));
   if (query.missionId !== undefined) conditions.push(eq(media.missionId, query.missionId));
   if (query.userId !== undefined) conditions.push(eq(media.ownerId, query.userId));
+  if (query.participant !== undefined)
+    conditions.push(sql`${media.ownerId} in (select ${users.id} from ${users} where ${userSearchMatches(query.participant)})`);
   if (query.state !== undefined) conditions.push(eq(missionEntries.status, query.state));
+  conditions.push(query.replaced === 'true' ? not(inCurrentVersion) : inCurrentVersion);
   if (query.tag !== undefined) conditions.push(sql`${media.tags} @> array[${query.tag}]::text[]`);
   if (query.starred === 'true') conditions.push(eq(media.starred, true));
   if (query.starred === 'false') conditions.push(eq(media.starred, false));
@@ -265,38 +298,22 @@ export interface GalleryZipPlan {
 
 /**
  * Checks the selected photos before a byte is sent: every id must be a gallery photo (404
- * otherwise, naming none of them), in the order given. Audited (who took which photos).
+ * otherwise, naming none of them), in the order given. A photo not in its answer's current
+ * version (`versionState`, as the gallery marks it) goes in a folder named for it (`replaced/`,
+ * `unsubmitted/`), so a ZIP made from a stale selection never passes one off as current.
+ * Audited (who took which photos).
  */
 export async function planGalleryZip(db: Db, ids: readonly string[], actor: { id: number; ip: string | null }): Promise<GalleryZipPlan> {
   const valid = ids.filter(isMediaId);
-  const rows =
-    valid.length === 0
-      ? []
-      : await db
-          .select({
-            id: media.id,
-            displayKey: media.displayKey,
-            createdAt: media.createdAt,
-            projectId: media.projectId,
-            missionId: media.missionId,
-            entryId: media.entryId,
-            responseId: media.responseId,
-            surveyId: surveyResponses.surveyId,
-          })
-          .from(media)
-          .leftJoin(surveyResponses, eq(surveyResponses.id, media.responseId))
-          .where(and(inArray(media.id, valid), isNotNull(media.projectId)));
+  const rows = valid.length === 0 ? [] : await itemsQuery(db).where(and(inArray(media.id, valid), isNotNull(media.projectId)));
   if (rows.length !== ids.length) throw new ApiError(404, 'not_found', GALLERY_MESSAGES.zipUnknown);
   const byId = new Map(rows.map((row) => [row.id, row]));
   const files = ids.flatMap((id) => {
     const row = byId.get(id);
     if (!row) return [];
     const extension = row.displayKey.slice(row.displayKey.lastIndexOf('.') + 1);
-    const name = galleryZipName(
-      { id: row.id, projectId: row.projectId ?? 0, missionId: row.missionId, entryId: row.entryId, responseId: row.responseId, surveyId: row.surveyId },
-      extension,
-    );
-    return [{ id: row.id, name, key: row.displayKey, date: row.createdAt }];
+    const name = galleryZipName(itemView(row), extension);
+    return [{ id: row.id, name: row.versionState === 'current' ? name : `${row.versionState}/${name}`, key: row.displayKey, date: row.createdAt }];
   });
   await audit(db, { actorId: actor.id, via: 'api', action: 'media.zip', targetType: 'media', after: { ids: files.map((file) => file.id) }, ip: actor.ip });
   return { files };

@@ -119,6 +119,14 @@ export type UserListFilters = Omit<UserListQuery, 'page' | 'pageSize' | 'sort' |
 const dayStart = (day: string) => new Date(`${day}T00:00:00.000Z`);
 
 /**
+ * A user's email or name holds `search` (any part, any case): `userSearchText like '%…%'`, the exact
+ * expression of the pg_trgm index `users_search_trgm_idx` (the users list, the gallery's participant filter).
+ */
+export function userSearchMatches(search: string): SQL {
+  return sql`${userSearchText} like ${containsPattern(search.toLowerCase())}`;
+}
+
+/**
  * The WHERE of the users list and its CSV: `q` with `userSearchText like '%…%'` (lower-cased, the
  * exact expression of the pg_trgm index `users_search_trgm_idx`, so prefix and contains searches
  * use it), `role` and `status` (`users_role_status_idx`), `projectId` (an `exists` on
@@ -127,7 +135,7 @@ const dayStart = (day: string) => new Date(`${day}T00:00:00.000Z`);
  */
 export function userListWhere(query: UserListFilters, now: Date): SQL | undefined {
   return and(
-    query.q ? sql`${userSearchText} like ${containsPattern(query.q.toLowerCase())}` : undefined,
+    query.q ? userSearchMatches(query.q) : undefined,
     query.role ? eq(users.role, query.role) : undefined,
     query.status ? eq(users.status, query.status) : undefined,
     query.projectId

@@ -23,8 +23,10 @@ const tagList = z
   .pipe(z.array(z.string().max(GALLERY_LIMITS.tagLength, GALLERY_MESSAGES.tagTooLong)).max(GALLERY_LIMITS.tagsMax, GALLERY_MESSAGES.tooManyTags));
 
 /**
- * `GET /api/admin/gallery?cursor&limit&projectId&missionId&userId&state&tag&starred&from&to`:
- * `from`/`to` are UTC days, both included; `starred` `true` keeps starred photos, `false` the others.
+ * `GET /api/admin/gallery?cursor&limit&projectId&missionId&userId&participant&state&replaced&tag&starred&from&to`:
+ * `participant`: part of the uploader's name or email (any case); `replaced` `true`: the photos
+ * not in their answer's current version instead of those in it; `from`/`to` are UTC days, both
+ * included; `starred` `true` keeps starred photos, `false` the others.
  */
 export const galleryQuerySchema = z.object({
   cursor: z
@@ -40,7 +42,14 @@ export const galleryQuerySchema = z.object({
   projectId: id.optional(),
   missionId: id.optional(),
   userId: id.optional(),
+  participant: z
+    .string({ error: 'Must be text' })
+    .trim()
+    .max(GALLERY_LIMITS.participantLength, GALLERY_MESSAGES.participantTooLong)
+    .optional()
+    .transform((value) => (value === '' ? undefined : value)),
   state: z.enum(ENTRY_STATUSES, { error: MESSAGES.invalidEnumValue }).optional(),
+  replaced: z.enum(['true', 'false'], { error: MESSAGES.invalidEnumValue }).optional(),
   tag: tag.optional(),
   starred: z.enum(['true', 'false'], { error: MESSAGES.invalidEnumValue }).optional(),
   from: z.iso.date('Must be a date (YYYY-MM-DD)').optional(),

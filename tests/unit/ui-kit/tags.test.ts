@@ -50,6 +50,13 @@ describe('addTags', () => {
     expect(addTags(['red'], 'red,red', { allowDuplicates: true })).toEqual({ tags: ['red', 'red', 'red'], rejected: [] });
   });
 
+  it('rejects a tag longer than maxLength (0, the default, is no limit)', () => {
+    expect(addTags([], 'abcd, ab', { maxLength: 3 })).toEqual({ tags: ['ab'], rejected: [{ value: 'abcd', reason: 'too_long' }] });
+    expect(addTags([], ' abc ', { maxLength: 3 }).tags).toEqual(['abc']);
+    expect(addTags([], 'x'.repeat(500)).tags).toHaveLength(1);
+    expect(describeRejection({ value: 'abcd', reason: 'too_long' }, 0, 3)).toBe('A tag is at most 3 characters.');
+  });
+
   it('a duplicate at the maximum is reported as a duplicate', () => {
     expect(addTags(['a', 'b'], 'a', { max: 2 }).rejected).toEqual([{ value: 'a', reason: 'duplicate' }]);
   });

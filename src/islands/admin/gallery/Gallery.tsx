@@ -2,10 +2,12 @@
  * The gallery (`/admin/gallery`, docs/product.md §2): every photo participants' answers hold,
  * newest first, as a grid of thumbnails loaded as the list scrolls (the API's keyset `cursor`;
  * "Load more photos" for keyboards and when the observer is not there). Filters in the address
- * bar (`?projectId=&missionId=&userId=&state=&tag=&starred=&from=&to=`; other screens link here
- * with `?userId=`). Each photo opens the UI kit's lightbox with its details beside it
- * (`PhotoPanel.tsx`); it can be starred and selected from the grid, and the selected photos
- * downloaded as one ZIP, a plain form post the browser streams to disk.
+ * bar (`?projectId=&missionId=&userId=&participant=&state=&replaced=&tag=&starred=&from=&to=`; other
+ * screens link here with `?userId=`). The photos of each entry's current version unless
+ * `replaced=true` asks for the others, which carry a "Replaced" badge. Each photo opens the UI
+ * kit's lightbox with its details beside it (`PhotoPanel.tsx`); it can be starred and selected
+ * from the grid, and the selected photos downloaded as one ZIP, a plain form post the browser
+ * streams to disk. A change the server refuses is undone on screen, with the reason.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import {
@@ -13,6 +15,7 @@ import {
   galleryQuery,
   GALLERY_LIMITS,
   GALLERY_PAGE,
+  GALLERY_VERSION_LABELS,
   mergeTags,
   normalizeTags,
   type GalleryFilters,
@@ -35,9 +38,16 @@ import { PhotoPanel } from './PhotoPanel.tsx';
 
 type Status = { kind: 'loading' } | { kind: 'ready' } | { kind: 'error'; message: string };
 
-/** A photo's text alternative: who took it, for what, when. */
+/** A photo's text alternative: who took it, for what, when (and "replaced" when it is not in the current version). */
 function altOf(item: GalleryItem): string {
-  return `Photo by ${item.userName}, ${item.sourceTitle || item.projectName}, ${formatDate(item.createdAt)}`;
+  const state = item.versionState === 'current' ? '' : `, ${GALLERY_VERSION_LABELS[item.versionState].badge.toLowerCase()}`;
+  return `Photo by ${item.userName}, ${item.sourceTitle || item.projectName}, ${formatDate(item.createdAt)}${state}`;
+}
+
+/** Why a change was refused: the field's own message when there is one (never just "Check the highlighted fields"). */
+function refusal(error: unknown): string {
+  const fields = error instanceof ApiError ? Object.values(error.fields).flat() : [];
+  return fields.length > 0 ? fields.join(' ') : errorMessage(error);
 }
 
 export default function Gallery() {
@@ -153,8 +163,10 @@ export default function Gallery() {
           failure = again;
         }
       }
+      // Not saved: the photo shows what the server has again.
+      replaceItem(item);
       if (handleSessionLost(failure)) return;
-      toast({ title: 'The photo could not be saved', description: errorMessage(failure), variant: 'destructive' });
+      toast({ title: 'The photo could not be saved', description: refusal(failure), variant: 'destructive' });
     } finally {
       setSaving(false);
     }
@@ -181,7 +193,13 @@ export default function Gallery() {
     });
   }
 
-  const lightboxItems: LightboxItem[] = items.map((item) => ({ src: item.url, alt: altOf(item), title: `${item.userName} · ${item.sourceTitle}` }));
+  const lightboxItems: LightboxItem[] = items.map((item) => ({
+    src: item.url,
+    alt: altOf(item),
+    title: [item.userName, item.sourceTitle, item.versionState === 'current' ? '' : GALLERY_VERSION_LABELS[item.versionState].badge]
+      .filter(Boolean)
+      .join(' · '),
+  }));
   const shown = open === null ? undefined : items[open];
   const selectedIds = items.filter((item) => selected.has(item.id)).map((item) => item.id);
 
@@ -193,6 +211,17 @@ export default function Gallery() {
       {filters?.userId && items[0] && (
         <p className="text-sm">
           Photos by <span className="font-semibold">{items[0].userName}</span> (user {filters.userId}).
+        </p>
+      )}
+      {filters?.participant && (
+        <p className="text-sm">
+          Photos by participants whose name or email contains “<span className="font-semibold">{filters.participant}</span>”.
+        </p>
+      )}
+      {filters?.replaced === 'true' && (
+        <p className="text-sm">
+          Photos no entry’s current version holds: ones the participants replaced (marked “{GALLERY_VERSION_LABELS.replaced.badge}”) and ones only in changes
+          not submitted yet (“{GALLERY_VERSION_LABELS.unsubmitted.badge}”).
         </p>
       )}
       {status.kind === 'loading' && <Loading label="Loading photos…" />}
@@ -243,6 +272,11 @@ export default function Gallery() {
                   >
                     <StarIcon className={cn('size-5', item.starred && 'fill-current')} />
                   </button>
+                  {item.versionState !== 'current' && (
+                    <span className="pointer-events-none absolute bottom-2 left-2 rounded-sm bg-black/75 px-1.5 py-0.5 text-xs font-semibold text-white">
+                      {GALLERY_VERSION_LABELS[item.versionState].badge}
+                    </span>
+                  )}
                   <label className="absolute top-2 left-2 inline-flex size-9 cursor-pointer items-center justify-center rounded-full bg-black/55 hover:bg-black/75">
                     <input
                       type="checkbox"
@@ -256,6 +290,7 @@ export default function Gallery() {
                 <div className="flex min-w-0 flex-col gap-1 p-2 text-xs">
                   <span className="truncate font-medium">{item.userName}</span>
                   <span className="truncate text-muted-foreground">{item.sourceTitle || item.projectName}</span>
+                  {item.versionState !== 'current' && <span className="font-medium">{GALLERY_VERSION_LABELS[item.versionState].line}</span>}
                   {item.tags.length > 0 && (
                     <ul aria-label="Tags" className="flex flex-wrap gap-1">
                       {item.tags.map((tag) => (

@@ -1,16 +1,16 @@
 /**
  * The gallery's filters bar: project and mission (loaded from the admin lists), participant,
- * entry state, tag, starred and a range of days. Selects apply at once; the text and date fields
- * apply with "Apply filters" (or Enter). The address bar mirrors what is applied (`Gallery.tsx`).
+ * entry state, current or replaced photos, tag, starred and a range of days. Selects apply at
+ * once; the text and date fields apply with "Apply filters" (or Enter), as typed: a participant's
+ * user id, or part of a name or an email (the server matches it). The address bar mirrors what
+ * is applied (`Gallery.tsx`).
  */
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import type { GalleryFilters } from '../../../shared/gallery.ts';
+import { GALLERY_LIMITS, type GalleryFilters } from '../../../shared/gallery.ts';
 import { ENTRY_STATUSES } from '../../../shared/mission-entries.ts';
 import type { ListPage } from '../../../shared/list.ts';
 import type { AdminProject } from '../../../shared/projects.ts';
 import type { AdminMission } from '../../../shared/missions.ts';
-import { apiGet, withQuery } from '../../../lib/api.ts';
-import { errorMessage } from '../../../lib/form-errors.ts';
 import { useResource } from '../../../lib/resource.ts';
 import { cn } from '../../../lib/utils.ts';
 import { Button } from '../../../components/ui/button.tsx';
@@ -27,24 +27,27 @@ const STARRED_OPTIONS = [
   { value: 'true', label: 'Starred only' },
   { value: 'false', label: 'Not starred' },
 ];
-
-/** A participant found by the search (`GET /api/admin/users`). */
-interface FoundUser {
-  id: number;
-  email: string;
-  firstName: string;
-  lastName: string;
-}
+/** The photos of each entry's current version, or the ones replaced (`replaced=true`). */
+const VERSION_OPTIONS = [
+  { value: ALL, label: 'In the current version' },
+  { value: 'true', label: 'Replaced photos' },
+];
 
 /** The text fields, edited here until applied. */
 interface Draft {
-  userId: string;
+  /** A user id, or part of a name or an email. */
+  participant: string;
   tag: string;
   from: string;
   to: string;
 }
 
-const draftOf = (filters: GalleryFilters): Draft => ({ userId: filters.userId ?? '', tag: filters.tag ?? '', from: filters.from ?? '', to: filters.to ?? '' });
+const draftOf = (filters: GalleryFilters): Draft => ({
+  participant: filters.userId ?? filters.participant ?? '',
+  tag: filters.tag ?? '',
+  from: filters.from ?? '',
+  to: filters.to ?? '',
+});
 
 export function GalleryFiltersBar({ filters, onChange }: { filters: GalleryFilters; onChange: (next: GalleryFilters) => void }) {
   const id = useId();
@@ -52,8 +55,6 @@ export function GalleryFiltersBar({ filters, onChange }: { filters: GalleryFilte
   const missions = useResource<{ items: AdminMission[] }>(filters.projectId ? `/api/admin/projects/${filters.projectId}/missions` : null);
   const [draft, setDraft] = useState<Draft>(() => draftOf(filters));
   const [expanded, setExpanded] = useState(false);
-  /** Participants matching a search typed in "Participant" (null: no search shown). */
-  const [found, setFound] = useState<{ query: string; users: FoundUser[] | null; error: string | null } | null>(null);
   // Filters changed from outside (the address, "Clear filters"): the fields follow.
   useEffect(() => setDraft(draftOf(filters)), [filters]);
 
@@ -79,32 +80,12 @@ export function GalleryFiltersBar({ filters, onChange }: { filters: GalleryFilte
     onChange(next);
   };
 
-  async function findParticipants(text: string) {
-    setFound({ query: text, users: null, error: null });
-    try {
-      const page = await apiGet<ListPage<FoundUser>>(withQuery('/api/admin/users', { q: text, role: 'participant', pageSize: '8', sort: 'name' }));
-      setFound({ query: text, users: page.items, error: null });
-    } catch (error) {
-      setFound({ query: text, users: [], error: errorMessage(error) });
-    }
-  }
-
   function apply(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const participant = draft.userId.trim();
-    const rest = { tag: draft.tag.trim(), from: draft.from, to: draft.to };
-    // A user id applies as it is; a name or email is looked up first, and one of the matches chosen.
-    if (participant === '' || /^\d{1,10}$/.test(participant)) {
-      setFound(null);
-      set({ userId: participant, ...rest });
-    } else {
-      void findParticipants(participant);
-    }
-  }
-
-  function choose(user: FoundUser) {
-    setFound(null);
-    set({ userId: String(user.id), tag: draft.tag.trim(), from: draft.from, to: draft.to });
+    const participant = draft.participant.trim();
+    // A user id names one participant; any other text is part of a name or an email, applied as typed.
+    const byId = /^\d{1,10}$/.test(participant);
+    set({ userId: byId ? participant : '', participant: byId ? '' : participant, tag: draft.tag.trim(), from: draft.from, to: draft.to });
   }
 
   const active = Object.keys(filters).length > 0;
@@ -145,23 +126,33 @@ export function GalleryFiltersBar({ filters, onChange }: { filters: GalleryFilte
             </div>
           )}
           <FilterSelect label="Entry state" value={filters.state ?? ALL} options={STATE_OPTIONS} onChange={(value) => set({ state: value })} />
+          <FilterSelect label="Photos" value={filters.replaced ?? ALL} options={VERSION_OPTIONS} onChange={(value) => set({ replaced: value })} />
           <FilterSelect label="Starred" value={filters.starred ?? ALL} options={STARRED_OPTIONS} onChange={(value) => set({ starred: value })} />
           <div className="flex flex-col gap-2">
             <Label htmlFor={`${id}-user`}>Participant</Label>
             <Input
               id={`${id}-user`}
-              value={draft.userId}
+              value={draft.participant}
               aria-describedby={`${id}-user-hint`}
-              maxLength={200}
-              onChange={(event) => setDraft({ ...draft, userId: event.target.value })}
+              maxLength={GALLERY_LIMITS.participantLength}
+              onChange={(event) => setDraft({ ...draft, participant: event.target.value })}
             />
             <span id={`${id}-user-hint`} className="text-xs text-muted-foreground">
-              A name, an email or a user id
+              Part of a name or an email, or a user id
             </span>
           </div>
           <div className="flex flex-col gap-2">
             <Label htmlFor={`${id}-tag`}>Tag</Label>
-            <Input id={`${id}-tag`} value={draft.tag} maxLength={40} onChange={(event) => setDraft({ ...draft, tag: event.target.value })} />
+            <Input
+              id={`${id}-tag`}
+              value={draft.tag}
+              maxLength={GALLERY_LIMITS.tagLength}
+              aria-describedby={`${id}-tag-hint`}
+              onChange={(event) => setDraft({ ...draft, tag: event.target.value })}
+            />
+            <span id={`${id}-tag-hint`} className="text-xs text-muted-foreground">
+              Up to {GALLERY_LIMITS.tagLength} characters
+            </span>
           </div>
           <div className="flex flex-col gap-2">
             <Label htmlFor={`${id}-from`}>From (UTC day)</Label>
@@ -172,30 +163,6 @@ export function GalleryFiltersBar({ filters, onChange }: { filters: GalleryFilte
             <Input id={`${id}-to`} type="date" value={draft.to} onChange={(event) => setDraft({ ...draft, to: event.target.value })} />
           </div>
         </div>
-        {found && (
-          <div role="group" aria-label="Participants found" className="flex flex-col gap-2 rounded-md border border-border p-3">
-            {found.users === null ? (
-              <p className="text-sm text-muted-foreground">Looking for “{found.query}”…</p>
-            ) : found.error ? (
-              <p className="text-sm text-destructive">{found.error}</p>
-            ) : found.users.length === 0 ? (
-              <p className="text-sm text-muted-foreground">No participant matches “{found.query}”.</p>
-            ) : (
-              <>
-                <p className="text-sm">Choose a participant:</p>
-                <ul className="flex flex-wrap gap-2">
-                  {found.users.map((user) => (
-                    <li key={user.id}>
-                      <Button type="button" variant="outline" size="sm" onClick={() => choose(user)}>
-                        Photos by {`${user.firstName} ${user.lastName}`.trim() || user.email} ({user.email})
-                      </Button>
-                    </li>
-                  ))}
-                </ul>
-              </>
-            )}
-          </div>
-        )}
         <div className="flex flex-wrap gap-2">
           <Button type="submit">Apply filters</Button>
           {active && (

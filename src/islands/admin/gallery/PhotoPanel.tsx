@@ -1,19 +1,22 @@
 /**
- * The lightbox's side panel for one gallery photo: who, where and when; the star and the tags
- * (saved as they change); the original to download; the answers of the entry that holds it and a
- * link to its review (survey photos: a link to the survey).
+ * The lightbox's side panel for one gallery photo: who, where and when; whether the entry's
+ * current version holds it (a replaced photo says so); the star and the tags (saved as they
+ * change; a tag stops at its limit as it is typed); the stored JPEG to download (named for what
+ * it is: the original file is not kept, decision 010); the answers of the entry's current version
+ * and a link to its review (survey photos: a link to the survey).
  */
 import { useId } from 'react';
 import type { GalleryItem } from '../../../shared/gallery.ts';
-import { GALLERY_LIMITS } from '../../../shared/gallery.ts';
-import { thumbnailUrl } from '../../../shared/media.ts';
-import type { AdminSubmissionDetail } from '../../../shared/mission-entries.ts';
+import { GALLERY_LIMITS, GALLERY_MESSAGES, GALLERY_VERSION_LABELS, galleryZipName } from '../../../shared/gallery.ts';
+import { MEDIA_LIMITS, thumbnailUrl } from '../../../shared/media.ts';
+import type { ReviewSubmission } from '../../../shared/review.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useResource } from '../../../lib/resource.ts';
 import { AnswersView } from '../../../components/forms/AnswersView.tsx';
 import { LoadingNote } from '../../../components/states/Loading.tsx';
 import { StarIcon } from '../../../components/icons.tsx';
 import { TagsInput } from '../../../components/ui/tags-input.tsx';
+import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { EntryStatusBadge } from '../projects/kit.tsx';
 
@@ -25,17 +28,25 @@ export function sourceHref(item: GalleryItem): string {
   return `/admin/projects/${item.projectId}/surveys/${item.surveyId ?? ''}`;
 }
 
-/** The name a downloaded original gets: the ZIP's name for it. */
+/** The name a downloaded photo gets: the ZIP's name for it. */
 export function downloadName(item: GalleryItem): string {
-  return `${item.projectId}-${item.entryId !== null ? `${item.missionId ?? 0}-${item.entryId}` : `survey${item.surveyId ?? 0}-${item.responseId ?? 0}`}-${item.id}.jpg`;
+  return galleryZipName(item, 'jpg');
 }
 
+/** The answers of the entry's current version: its latest submitted version, or its draft before any (the rule of `entry-versions.ts`). */
 function EntryAnswers({ entryId }: { entryId: number }) {
-  const { load } = useResource<AdminSubmissionDetail>(`/api/admin/submissions/${entryId}`);
+  const { load } = useResource<ReviewSubmission>(`/api/admin/submissions/${entryId}`);
   if (load.status === 'loading') return <LoadingNote label="Loading the answers…" />;
   if (load.status !== 'ready') return <p className="text-sm text-muted-foreground">The answers could not be loaded: {load.message}</p>;
-  if (!load.data.definition) return <p className="text-sm text-muted-foreground">This entry’s form is not available.</p>;
-  return <AnswersView definition={load.data.definition} answers={load.data.answers} photos={{ thumbnailUrl }} />;
+  const latest = load.data.history.at(-1);
+  return (
+    <>
+      <p className="text-xs text-muted-foreground">
+        {latest ? `Version ${latest.version}, submitted ${formatDateTime(latest.submittedAt)}` : 'Not submitted yet'}
+      </p>
+      <AnswersView definition={load.data.definition} answers={latest?.answers ?? load.data.answers} photos={{ thumbnailUrl }} />
+    </>
+  );
 }
 
 export function PhotoPanel({
@@ -64,31 +75,53 @@ export function PhotoPanel({
           </p>
         )}
       </div>
-      <div className="flex flex-wrap gap-2">
-        <Button type="button" variant={item.starred ? 'default' : 'outline'} aria-pressed={item.starred} onClick={() => onStar(!item.starred)}>
-          <StarIcon className="size-4" /> Star
-        </Button>
-        <Button asChild variant="outline">
-          <a href={item.url} download={downloadName(item)}>
-            Download original
-          </a>
-        </Button>
-        <Button asChild variant="outline">
-          <a href={sourceHref(item)}>{item.entryId !== null ? 'Open the entry' : 'Open the survey'}</a>
-        </Button>
+      {item.versionState !== 'current' && (
+        <p className="flex flex-col gap-1 rounded-md border border-border bg-muted p-3 text-sm">
+          <Badge variant="outline" className="self-start">
+            {GALLERY_VERSION_LABELS[item.versionState].badge}
+          </Badge>
+          {GALLERY_VERSION_LABELS[item.versionState].text}
+        </p>
+      )}
+      <div className="flex flex-col gap-2">
+        <div className="flex flex-wrap gap-2">
+          <Button type="button" variant={item.starred ? 'default' : 'outline'} aria-pressed={item.starred} onClick={() => onStar(!item.starred)}>
+            <StarIcon className="size-4" /> Star
+          </Button>
+          <Button asChild variant="outline">
+            <a href={item.url} download={downloadName(item)} aria-describedby={`${tagsId}-download`}>
+              Download JPEG
+            </a>
+          </Button>
+          <Button asChild variant="outline">
+            <a href={sourceHref(item)}>{item.entryId !== null ? 'Open the entry' : 'Open the survey'}</a>
+          </Button>
+        </div>
+        <p id={`${tagsId}-download`} className="text-xs text-muted-foreground">
+          The photo as stored: a JPEG of at most {MEDIA_LIMITS.displaySide.toLocaleString('en')} px on its longer side, location and camera data removed. The
+          participant’s original file is not kept.
+        </p>
       </div>
       <div className="flex flex-col gap-2">
         <label htmlFor={tagsId} className="text-sm font-medium">
           Tags
         </label>
-        <TagsInput id={tagsId} value={item.tags} max={GALLERY_LIMITS.tagsMax} onChange={onTags} disabled={false} />
+        <TagsInput
+          id={tagsId}
+          value={item.tags}
+          max={GALLERY_LIMITS.tagsMax}
+          maxLength={GALLERY_LIMITS.tagLength}
+          tooLongMessage={GALLERY_MESSAGES.tagTooLong}
+          onChange={onTags}
+          disabled={false}
+        />
         <p className="text-xs text-muted-foreground" aria-live="polite">
           {saving ? 'Saving…' : 'Tags are saved as you add or remove them.'}
         </p>
       </div>
       {item.entryId !== null ? (
         <section aria-label="Answers of the entry" className="flex flex-col gap-2 border-t border-border pt-4">
-          <h2 className="text-sm font-semibold">Answers of the entry</h2>
+          <h2 className="text-sm font-semibold">Answers of the entry’s current version</h2>
           <EntryAnswers key={item.entryId} entryId={item.entryId} />
         </section>
       ) : (
