@@ -16,8 +16,9 @@ import { SHARED_PHOTO_LINK_DAYS } from '../../shared/review-exports.ts';
 import { addDays, utcMidnight } from '../../shared/calendar-day.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/index.ts';
-import { entrySubmissions, missionEntries, missions, users, type Mission, type Project } from '../db/schema/index.ts';
+import { missionEntries, missions, users, type Mission, type Project } from '../db/schema/index.ts';
 import { audit } from './audit.ts';
+import { currentEntryAnswers } from './entry-versions.ts';
 import { answerableElements, answerCell, elementHeader, keysetCsvStream, keysetPages, type CsvCell } from './csv.ts';
 import { existingMediaIds, sharedPhotoLinks } from './media-links.ts';
 import { missionDefinitions } from './review-exports.ts';
@@ -129,8 +130,6 @@ function entryFilter(missionIds: readonly number[], query: EntryExportQuery): SQ
   );
 }
 
-/** The entry's current version: its latest submitted answers (what was reviewed), a draft's own. */
-const currentAnswers = sql<Answers>`coalesce((select ${entrySubmissions.answers} from ${entrySubmissions} where ${entrySubmissions.entryId} = ${missionEntries.id} order by ${entrySubmissions.version} desc limit 1), ${missionEntries.answers})`;
 const reviewerEmail = sql<string | null>`(select reviewer.email from ${users} as reviewer where reviewer.id = ${missionEntries.reviewedBy})`;
 
 /** What an export needs besides its query: the database, the links' key and origin, the time. */
@@ -165,7 +164,8 @@ function pageReader(
         reviewedAt: missionEntries.reviewedAt,
         reviewer: reviewerEmail,
         submissionCount: missionEntries.submissionCount,
-        answers: currentAnswers,
+        // The entry's current version (what was reviewed; a draft's own answers): entry-versions.ts.
+        answers: currentEntryAnswers(missionEntries.id, missionEntries.answers),
       })
       .from(missionEntries)
       .innerJoin(users, eq(users.id, missionEntries.userId))
