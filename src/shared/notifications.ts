@@ -1,15 +1,21 @@
 /** Notifications (zod-free): the events participants are told about, in the header menu and by mail. */
 
-export const NOTIFICATION_KINDS = ['changes_requested', 'rejected', 'probe', 'approved', 'reminder'] as const;
+export const NOTIFICATION_KINDS = ['changes_requested', 'rejected', 'probe', 'approved', 'reminder', 'new_work', 'announcement', 'points'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
-/** The mail switches of `/account/edit/preferences`, one per kind (approvals come as a daily digest). */
+/**
+ * The mail switches of `/account/edit/preferences`, one per kind (approvals come as a daily digest;
+ * new work and points changes a few minutes after the first, several in one mail).
+ */
 export const MAIL_PREFERENCE_KEYS = {
   changes_requested: 'mailChangesRequested',
   rejected: 'mailRejected',
   probe: 'mailProbes',
   approved: 'mailApprovedDigest',
   reminder: 'mailReminders',
+  new_work: 'mailNewWork',
+  announcement: 'mailAnnouncements',
+  points: 'mailPoints',
 } as const satisfies Record<NotificationKind, string>;
 
 /** The mail switches kept in a user's preferences, one per kind (`MAIL_PREFERENCE_KEYS`): absent means on. */

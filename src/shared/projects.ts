@@ -5,6 +5,8 @@
  * own modules; payload schemas: `schemas/projects.ts`.
  */
 
+import type { HomeAnnouncement } from './announcements.ts';
+
 export const PROJECT_STATUSES = ['draft', 'live', 'closed', 'archived'] as const;
 
 export type ProjectStatus = (typeof PROJECT_STATUSES)[number];
@@ -132,6 +134,8 @@ export interface HomeAnswer {
   todo: HomeItem[];
   submitted: HomeItem[];
   done: HomeItem[];
+  /** The latest announcements of the participant's live projects, newest first (`ANNOUNCEMENT_LIMITS`). */
+  announcements: HomeAnnouncement[];
   /** Moderators and admins only: how many mission entries wait for review (the staff card). */
   staff?: { reviewWaiting: number };
 }

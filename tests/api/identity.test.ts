@@ -385,6 +385,9 @@ describeEachBackend('account', (ctx) => {
       mailProbes: true,
       mailApprovedDigest: true,
       mailReminders: true,
+      mailNewWork: true,
+      mailAnnouncements: true,
+      mailPoints: true,
     });
     const badPrefs = await ctx().json('PATCH', '/api/account/preferences', { emailNotifications: 'yes', language: 'xx', colorMode: 'dark' }, session);
     expect(badPrefs.status).toBe(400);

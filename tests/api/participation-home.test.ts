@@ -59,7 +59,7 @@ describeEachBackend('participation: home', (ctx) => {
     const c = ctx();
     expect((await errorOf(await c.request('/api/home'), 401)).code).toBe('unauthenticated');
     const project = await createProject(c);
-    expect(await home(await member(c, project.id))).toEqual({ todo: [], submitted: [], done: [] });
+    expect(await home(await member(c, project.id))).toEqual({ todo: [], submitted: [], done: [], announcements: [] });
   });
 
   it('lists to do (closing soonest first, upcoming last), submitted and done (latest first) across live projects the user belongs to', async () => {

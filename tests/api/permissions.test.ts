@@ -223,6 +223,8 @@ const ROWS: Row[] = [
   { call: 'PATCH /api/admin/projects/{id}', request: (w) => send('PATCH', P(w), { name: '' }), expect: staffOnly(400) },
   { call: 'GET /api/admin/projects/{id}/members', request: (w) => get(`${P(w)}/members`), expect: staffOnly(200) },
   { call: 'POST /api/admin/projects/{id}/members', request: (w) => send('POST', `${P(w)}/members`), expect: staffOnly(400) },
+  { call: 'GET /api/admin/projects/{id}/announcements', request: (w) => get(`${P(w)}/announcements`), expect: staffOnly(200) },
+  { call: 'POST /api/admin/projects/{id}/announcements', request: (w) => send('POST', `${P(w)}/announcements`), expect: staffOnly(400) },
   {
     call: 'DELETE /api/admin/projects/{id}/members/{userId}',
     request: async (w, role) => {

@@ -67,6 +67,7 @@ GET /api/admin/gallery?cursor=&limit=&projectId=&missionId=&userId=&participant=
 GET /api/admin/missions/{id}
 GET /api/admin/missions/{id}/submissions?status=&q=&from=&to=&probes=&page=&pageSize=&sort=&dir=
 GET /api/admin/projects/{id}
+GET /api/admin/projects/{id}/announcements
 GET /api/admin/projects/{id}/members?q=&page=&pageSize=&sort=&dir=
 GET /api/admin/projects/{id}/mission-groups
 GET /api/admin/projects/{id}/missions
@@ -126,6 +127,7 @@ POST /api/admin/invitations
 POST /api/admin/invitations/bulk?dryRun=
 POST /api/admin/media/zip
 POST /api/admin/projects
+POST /api/admin/projects/{id}/announcements
 POST /api/admin/projects/{id}/members
 POST /api/admin/projects/{id}/mission-groups
 POST /api/admin/projects/{id}/missions

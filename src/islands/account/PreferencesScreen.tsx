@@ -33,6 +33,9 @@ export const MAIL_SWITCHES: readonly { key: MailKey; label: string }[] = [
   { key: MAIL_PREFERENCE_KEYS.probe, label: 'When a moderator asks you a question' },
   { key: MAIL_PREFERENCE_KEYS.approved, label: 'A daily summary of approved entries' },
   { key: MAIL_PREFERENCE_KEYS.reminder, label: 'Reminders two days before a mission closes' },
+  { key: MAIL_PREFERENCE_KEYS.new_work, label: 'When a new survey or mission opens for you' },
+  { key: MAIL_PREFERENCE_KEYS.announcement, label: 'Announcements from your projects' },
+  { key: MAIL_PREFERENCE_KEYS.points, label: 'When staff add or remove points' },
 ];
 
 const MAIL_KEYS = MAIL_SWITCHES.map((each) => each.key);

@@ -17,6 +17,7 @@ import { diaryTodayLabel, streakLabel } from './diary-labels.ts';
 import { closesLabel, closesSoon, entriesProgressLabel, minutesLabel, opensLabel, percent, pointsLabel, stateLabel } from '../../lib/labels.ts';
 import { Bone, CalendarIcon, ClockIcon, MetaItem, ProgressBar, StarIcon } from './parts.tsx';
 import PointsPill from '../../components/PointsPill.tsx';
+import { HomeAnnouncements } from './HomeAnnouncements.tsx';
 
 const KIND_LABELS: Readonly<Record<HomeItem['kind'], string>> = { survey: 'Survey', mission: 'Mission', mission_group: 'Mission group' };
 
@@ -62,13 +63,14 @@ export default function Home() {
     );
   }
   if (load.status !== 'ready') return <Failed heading="Home" title="We could not load this page" message={load.message} onRetry={reload} />;
-  const { todo, submitted, done, staff } = load.data;
+  const { todo, submitted, done, staff, announcements } = load.data;
   const nothingYet = todo.length === 0 && submitted.length === 0 && done.length === 0;
 
   return (
     <div className={HOME_COLUMN}>
       <Heading />
       {staff && <StaffCard reviewWaiting={staff.reviewWaiting} />}
+      <HomeAnnouncements items={announcements} />
       {nothingYet ? (
         <EmptyState />
       ) : (

@@ -5,7 +5,9 @@ import type { Logger } from '../logger.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { Clock } from '../services/clock.ts';
 import { housekeepMedia } from '../services/media-housekeeping.ts';
-import { mailApprovalDigests, mailNotification, mailPendingNotifications } from '../services/notifications.ts';
+import { sendAnnouncement } from '../services/announcements.ts';
+import { fanOutNewWork } from '../services/new-work.ts';
+import { mailApprovalDigests, mailBatchedNotifications, mailNotification, mailPendingNotifications } from '../services/notifications.ts';
 import { mailReviewDigests } from '../services/review-digest.ts';
 import { createStorage, type Storage } from '../storage/index.ts';
 import { dataDeletionRequestMail, emailChangeMail, forgotPasswordMail, invitationSendMail, registerMail } from './account-mail.ts';
@@ -41,8 +43,16 @@ export function createJobHandlers(deps: JobDeps): JobHandlers {
       await mailNotification(deps, notificationId);
     },
     'notifications.mail': async () => {
-      const queued = await mailPendingNotifications(deps);
+      const queued = (await mailPendingNotifications(deps)) + (await mailBatchedNotifications(deps));
       if (queued > 0) deps.logger.info({ queued }, 'notification mails queued');
+    },
+    'new-work.fan-out': async (target) => {
+      const written = await fanOutNewWork(deps, target);
+      if (written > 0) deps.logger.info({ written, target }, 'new work notifications written');
+    },
+    'announcement.send': async ({ announcementId }) => {
+      const sent = await sendAnnouncement(deps, announcementId);
+      deps.logger.info({ announcementId, ...sent }, 'announcement sent');
     },
     'digest.approvals': async () => {
       const queued = await mailApprovalDigests(deps);

@@ -34,6 +34,8 @@ const PERIODIC = { retryLimit: 2, retryDelay: 30, retryBackoff: true, retryDelay
  * kept one hour, then pg-boss's maintenance deletes them.
  */
 const MAIL = { ...PATIENT, expireInSeconds: 300, deleteAfterSeconds: 3600, notify: true } as const;
+/** Fan-outs to every member of a project (thousands, a batch per transaction): more time before a run counts as dead. */
+const FAN_OUT = { ...PATIENT, expireInSeconds: 900, deleteAfterSeconds: 86_400, notify: true } as const;
 
 export const QUEUES: Readonly<Record<JobName, QueueSpec>> = {
   'mail.send': { options: MAIL, batchSize: 10 },
@@ -43,6 +45,8 @@ export const QUEUES: Readonly<Record<JobName, QueueSpec>> = {
   'data-deletion.request': { options: MAIL, batchSize: 10 },
   'invitation.send': { options: MAIL, batchSize: 10 },
   'notifications.mail-one': { options: MAIL, batchSize: 10 },
+  'new-work.fan-out': { options: FAN_OUT, batchSize: 1 },
+  'announcement.send': { options: FAN_OUT, batchSize: 1 },
   'notifications.mail': { options: PERIODIC, batchSize: 1, cron: '* * * * *' },
   'digest.approvals': { options: PERIODIC, batchSize: 1, cron: '0 8 * * *' },
   'digest.review': { options: PERIODIC, batchSize: 1, cron: '0 7 * * *' },

@@ -28,7 +28,18 @@ export interface JobDataMap {
    * the transaction that records it, so its mail follows within seconds of the commit.
    */
   'notifications.mail-one': { notificationId: number };
-  /** Every minute: the safety net that mails the notifications of the immediate kinds not mailed yet. */
+  /**
+   * New work for members (services/new-work.ts): an activity made live (or opening now), or every
+   * live activity of a project made live. Queued by the change, in its transaction; writes the
+   * `new_work` notifications (their mail follows in the batched sweep of `notifications.mail`).
+   */
+  'new-work.fan-out': { kind: 'survey' | 'mission' | 'project'; id: number };
+  /** A project announcement (services/announcements.ts): one notification and (per preferences) one mail per member. */
+  'announcement.send': { announcementId: number };
+  /**
+   * Every minute: the safety net that mails the notifications of the immediate kinds not mailed
+   * yet, and the mail of the batched kinds (new work, points) once a user's have stopped coming.
+   */
   'notifications.mail': Record<string, never>;
   /** Every day: one digest per user of their approvals not mailed yet. */
   'digest.approvals': Record<string, never>;
@@ -46,6 +57,8 @@ export type JobName = keyof JobDataMap;
 export const JOB_NAMES = [
   'notifications.mail-one',
   'notifications.mail',
+  'new-work.fan-out',
+  'announcement.send',
   'digest.approvals',
   'digest.review',
   'reminders.scan',

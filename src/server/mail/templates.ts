@@ -217,10 +217,12 @@ export function emailInUseNotice(input: { to: string; supportUrl: string }): Mai
   ]);
 }
 
-export function passwordChangedNotice(input: { to: string; firstName: string; supportUrl: string }): MailMessage {
+/** A security notice, always sent (no preference turns it off): after a password change or a reset. */
+export function passwordChangedNotice(input: { to: string; firstName: string; supportUrl: string; resetUrl: string }): MailMessage {
   return noticeMail(input.to, `Your ${PRODUCT_NAME} password was changed`, input.firstName ? `Hello ${input.firstName},` : 'Hello,', [
     'The password of your account was just changed, and your other devices were signed out.',
-    `If you did not make this change, reset your password and contact us: ${input.supportUrl}`,
+    `If this was not you, someone else may know your password or have access to your email. Choose a new password at once: ${input.resetUrl}`,
+    `Then contact us, so we can check your account: ${input.supportUrl}`,
   ]);
 }
 
@@ -479,5 +481,88 @@ export function reviewDigestMail(input: {
     url: input.url,
     preferencesUrl: input.preferencesUrl,
     why: 'You receive this email at most once a day, when entries have waited for review more than a day, because you asked for it.',
+  });
+}
+
+/** The items of a batched notification mail (new work, points changes): the first ones listed, the rest counted. */
+export interface BatchedMailInput {
+  to: string;
+  firstName: string;
+  items: { text: string; url: string }[];
+  /** Items not listed (beyond the list's length). */
+  more: number;
+  preferencesUrl: string;
+  publicUrl: string;
+}
+
+/** A subject on one line, cut to a length mail programs show. */
+const subjectLine = (text: string): string => text.replace(/\s+/g, ' ').trim().slice(0, 150);
+
+/** Surveys or missions opened for the person: one mail for all that opened together. */
+export function newWorkMail(input: BatchedMailInput): MailMessage {
+  const count = input.items.length + input.more;
+  const first = input.items[0]?.text ?? '';
+  return notificationMail({
+    to: input.to,
+    firstName: input.firstName,
+    subject: count === 1 ? subjectLine(first) : `${count} new surveys and missions for you on ${PRODUCT_NAME}`,
+    paragraphs: [
+      count === 1 ? 'Something new is open for you:' : `${count} new surveys and missions are open for you:`,
+      ...(input.more > 0 ? [`The first ${input.items.length} are listed below; your home shows them all.`] : []),
+    ],
+    list: input.items,
+    action: 'See what to do',
+    url: `${input.publicUrl}/`,
+    preferencesUrl: input.preferencesUrl,
+    why: 'You receive this email when a survey or mission opens for you (several at once in one email).',
+  });
+}
+
+/** Staff added or removed points (an adjustment, a bulk correction): one mail for the changes made together. */
+export function pointsChangedMail(input: BatchedMailInput): MailMessage {
+  const count = input.items.length + input.more;
+  return notificationMail({
+    to: input.to,
+    firstName: input.firstName,
+    subject: `Your ${PRODUCT_NAME} points were updated`,
+    paragraphs: [
+      count === 1 ? 'Our team changed your points:' : `Our team made ${count} changes to your points:`,
+      ...(input.more > 0 ? [`The first ${input.items.length} are listed below; your account shows them all.`] : []),
+    ],
+    list: input.items,
+    action: 'See your points',
+    url: `${input.publicUrl}/account#points`,
+    preferencesUrl: input.preferencesUrl,
+    why: 'You receive this email when our team adds or removes points.',
+  });
+}
+
+/**
+ * A project's announcement. Its Markdown is sent as it was written (a blank line starts a
+ * paragraph), as text: nothing of it is read as HTML.
+ */
+export function announcementMail(input: {
+  to: string;
+  firstName: string;
+  projectName: string;
+  title: string;
+  /** Markdown. */
+  body: string;
+  url: string;
+  preferencesUrl: string;
+}): MailMessage {
+  const paragraphs = input.body
+    .split(/\n\s*\n/)
+    .map((block) => block.trim())
+    .filter((block) => block !== '');
+  return notificationMail({
+    to: input.to,
+    firstName: input.firstName,
+    subject: subjectLine(`${input.projectName}: ${input.title}`),
+    paragraphs: [`An announcement from ${input.projectName}: ${input.title}`, ...paragraphs],
+    action: 'Open Fieldwork',
+    url: input.url,
+    preferencesUrl: input.preferencesUrl,
+    why: 'You receive this email when the team of a project you take part in sends an announcement.',
   });
 }

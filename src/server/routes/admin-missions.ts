@@ -3,6 +3,7 @@ import { missionPatchSchema } from '../../shared/schemas/missions.ts';
 import type { AppEnv } from '../context.ts';
 import { check, clientIp, jsonBody, pathId, perRequest, signedInUser, staffOnly } from '../http.ts';
 import { existingMission, missionSummary, missionView, updateMission } from '../services/missions.ts';
+import { withNewWork } from '../services/new-work.ts';
 import { updateWithAudit } from '../services/projects.ts';
 
 /** The mission of the path, loaded once a request: checked (404) before any body is read. */
@@ -24,7 +25,11 @@ export const adminMissionRoutes = new Hono<AppEnv>()
     const patch = c.req.valid('json');
     const after = await updateWithAudit(
       db,
-      (tx) => updateMission(tx, deps.clock, id, patch, { id: user.id, storage: deps.storage }),
+      withNewWork(
+        deps,
+        (tx) => updateMission(tx, deps.clock, id, patch, { id: user.id, storage: deps.storage }),
+        (changed) => ({ kind: 'mission', ...changed }),
+      ),
       { action: 'mission.update', type: 'mission', id, summary: missionSummary },
       { id: user.id, ip: clientIp(c) },
     );

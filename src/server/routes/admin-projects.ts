@@ -1,15 +1,18 @@
 import { Hono } from 'hono';
 import { missionGroupCreateSchema } from '../../shared/schemas/mission-groups.ts';
 import { missionCreateSchema } from '../../shared/schemas/missions.ts';
+import { announcementCreateSchema } from '../../shared/schemas/announcements.ts';
 import { addMembersSchema, memberListQuerySchema, projectCreateSchema, projectListQuerySchema, projectPatchSchema } from '../../shared/schemas/projects.ts';
 import { surveyCreateSchema } from '../../shared/schemas/surveys.ts';
 import type { AppEnv } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { check, clientIp, jsonBody, pathId, perRequest, query, signedInUser, staffOnly } from '../http.ts';
+import { check, clientIp, enforceRateLimits, jsonBody, pathId, perRequest, query, signedInUser, staffOnly } from '../http.ts';
+import { createAnnouncement, listAnnouncements, requireLiveProject } from '../services/announcements.ts';
 import { withAudit } from '../services/audit.ts';
 import { addMembers, listMembers, removeMember } from '../services/members.ts';
 import { createMissionGroup, listProjectMissionGroups } from '../services/mission-groups.ts';
 import { createMission, listProjectMissions, missionSummary, missionView } from '../services/missions.ts';
+import { withNewWork } from '../services/new-work.ts';
 import {
   auditSummary,
   createProject,
@@ -20,6 +23,7 @@ import {
   updateProject,
   updateWithAudit,
 } from '../services/projects.ts';
+import { RATE_LIMITS } from '../services/rate-limit.ts';
 import { createSurvey, listProjectSurveys, surveySummary, surveyView } from '../services/surveys.ts';
 
 /** The project of the path, loaded once a request: checked (404) before any body or query is read. */
@@ -70,7 +74,11 @@ export const adminProjectRoutes = new Hono<AppEnv>()
     const patch = c.req.valid('json');
     const after = await updateWithAudit(
       db,
-      (tx) => updateProject(tx, deps.clock, id, patch),
+      withNewWork(
+        deps,
+        (tx) => updateProject(tx, deps.clock, id, patch),
+        (changed) => ({ kind: 'project', ...changed }),
+      ),
       { action: 'project.update', type: 'project', id, summary: projectSummary },
       { id: user.id, ip: clientIp(c) },
     );
@@ -143,6 +151,27 @@ export const adminProjectRoutes = new Hono<AppEnv>()
     return c.body(null, 204);
   })
 
+  // Announcements to the members ----------------------------------------------------------------
+
+  .get('/:id/announcements', async (c) => {
+    const project = await projectOf(c);
+    return c.json(await listAnnouncements(c.get('db'), project.id), 200);
+  })
+
+  .post('/:id/announcements', check(projectOf), jsonBody(announcementCreateSchema), async (c) => {
+    const user = signedInUser(c.get('user'));
+    const project = await projectOf(c);
+    const input = c.req.valid('json');
+    const { db, deps } = c.var;
+    requireLiveProject(project);
+    await enforceRateLimits(c, [
+      [`announcement:project:${project.id}`, RATE_LIMITS.announcementsPerProject],
+      [`announcement:user:${user.id}`, RATE_LIMITS.announcementsPerUser],
+    ]);
+    const made = await createAnnouncement(db, deps, project, input, { id: user.id, firstName: user.firstName, lastName: user.lastName, ip: clientIp(c) });
+    return c.json(made, 201);
+  })
+
   // Surveys, missions, mission groups of the project -------------------------------------------
 
   .get('/:id/surveys', async (c) => {
@@ -157,7 +186,11 @@ export const adminProjectRoutes = new Hono<AppEnv>()
     const { db, deps } = c.var;
     const survey = await withAudit(
       db,
-      (tx) => createSurvey(tx, deps.clock, project.id, input, user.id),
+      withNewWork(
+        deps,
+        (tx) => createSurvey(tx, deps.clock, project.id, input, user.id),
+        (row) => ({ kind: 'survey', before: null, after: row }),
+      ),
       (row) => ({
         actorId: user.id,
         via: 'api',
@@ -183,7 +216,11 @@ export const adminProjectRoutes = new Hono<AppEnv>()
     const { db, deps } = c.var;
     const mission = await withAudit(
       db,
-      (tx) => createMission(tx, deps.clock, project.id, input, { id: user.id, storage: deps.storage }),
+      withNewWork(
+        deps,
+        (tx) => createMission(tx, deps.clock, project.id, input, { id: user.id, storage: deps.storage }),
+        (row) => ({ kind: 'mission', before: null, after: row }),
+      ),
       (row) => ({
         actorId: user.id,
         via: 'api',

@@ -4,6 +4,7 @@ import { responseExportQuerySchema, responseListQuerySchema, surveyPatchSchema }
 import type { AppEnv } from '../context.ts';
 import { check, clientIp, jsonBody, pathId, perRequest, query, signedInUser, staffOnly } from '../http.ts';
 import { withAudit } from '../services/audit.ts';
+import { withNewWork } from '../services/new-work.ts';
 import { updateWithAudit } from '../services/projects.ts';
 import { cachedSurveyResults, currentDefinition, listResponses, responsesCsv } from '../services/survey-results.ts';
 import { webhookOf } from '../services/external-surveys.ts';
@@ -29,7 +30,11 @@ export const adminSurveyRoutes = new Hono<AppEnv>()
     const patch = c.req.valid('json');
     const after = await updateWithAudit(
       db,
-      (tx) => updateSurvey(tx, deps.clock, id, patch),
+      withNewWork(
+        deps,
+        (tx) => updateSurvey(tx, deps.clock, id, patch),
+        (changed) => ({ kind: 'survey', ...changed }),
+      ),
       { action: 'survey.update', type: 'survey', id, summary: surveySummary },
       { id: user.id, ip: clientIp(c) },
     );

@@ -129,7 +129,7 @@ export const authRoutes = new Hono<AppEnv>()
     const owner = found ? await findUserById(db, found.userId) : null;
     if (!found || !owner || owner.status === 'disabled') throw invalidToken();
     const passwordHash = await hashPassword(input.password);
-    if (!(await resetPassword(db, deps.clock, { token: found, passwordHash }, { ip: clientIp(c) }))) throw invalidToken();
+    if (!(await resetPassword(db, deps, { token: found, passwordHash }, { ip: clientIp(c) }))) throw invalidToken();
     clearSessionCookie(c);
     return c.json({ ok: true } as const, 200);
   });

@@ -37,6 +37,9 @@ const DEFAULT_PREFERENCES = {
   mailProbes: true,
   mailApprovedDigest: true,
   mailReminders: true,
+  mailNewWork: true,
+  mailAnnouncements: true,
+  mailPoints: true,
 } as const;
 
 /** A participant's preferences without the staff's review digest switch. */
@@ -150,6 +153,12 @@ export async function confirmEmailChange(
   return updated;
 }
 
+/** The security notice after a password change or reset (always sent): what to do if it was not them. */
+function passwordChangedMail(deps: AccountMailDeps, user: Pick<User, 'email' | 'firstName'>) {
+  const { publicUrl } = deps.config;
+  return passwordChangedNotice({ to: user.email, firstName: user.firstName, supportUrl: `${publicUrl}/contact`, resetUrl: `${publicUrl}/forgot-password` });
+}
+
 /** A new password (already hashed); every other session ends and the user is told; audited `user.password_change`. */
 export async function changePassword(
   db: Db,
@@ -161,7 +170,7 @@ export async function changePassword(
   await db.transaction(async (tx) => {
     await tx.update(users).set({ passwordHash: input.passwordHash, updatedAt: deps.clock.now() }).where(eq(users.id, user.id));
     await deleteUserSessions(tx, user.id, input.keepSessionId ?? undefined);
-    await deps.jobs.mail(passwordChangedNotice({ to: user.email, firstName: user.firstName, supportUrl: `${deps.config.publicUrl}/contact` }), { tx });
+    await deps.jobs.mail(passwordChangedMail(deps, user), { tx });
   });
   await audit(db, { actorId: user.id, via: 'api', action: 'user.password_change', targetType: 'user', targetId: user.id, ip: actor.ip });
 }
@@ -199,15 +208,18 @@ export async function recordSignIn(db: Db, clock: Clock, userId: number): Promis
 }
 
 /**
- * Reset: uses the token, sets the new password (already hashed) and ends every session of the
- * user, in one transaction; audited `user.password_reset`. False when the token was used meanwhile.
+ * Reset: uses the token, sets the new password (already hashed), ends every session of the user
+ * and tells them by mail (issue 28 §9), in one transaction; audited `user.password_reset`. False
+ * when the token was used meanwhile.
  */
-export async function resetPassword(db: Db, clock: Clock, input: { token: Token; passwordHash: string }, actor: AccountActor): Promise<boolean> {
+export async function resetPassword(db: Db, deps: AccountMailDeps, input: { token: Token; passwordHash: string }, actor: AccountActor): Promise<boolean> {
+  const { clock } = deps;
   const userId = input.token.userId;
   const done = await db.transaction(async (tx) => {
     if (!(await consumeToken(tx, clock, input.token.id))) return false;
-    await tx.update(users).set({ passwordHash: input.passwordHash, updatedAt: clock.now() }).where(eq(users.id, userId));
+    const [user] = await tx.update(users).set({ passwordHash: input.passwordHash, updatedAt: clock.now() }).where(eq(users.id, userId)).returning();
     await deleteUserSessions(tx, userId);
+    if (user) await deps.jobs.mail(passwordChangedMail(deps, user), { tx });
     return true;
   });
   if (done) await audit(db, { actorId: userId, via: 'api', action: 'user.password_reset', targetType: 'user', targetId: userId, ip: actor.ip });

@@ -25,7 +25,8 @@
  * `todo` is sorted by closing time (soonest first, none last), upcoming items after the rest;
  * `submitted` and `done` by latest activity first.
  */
-import { and, desc, eq, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { ANNOUNCEMENT_LIMITS, type HomeAnnouncement } from '../../shared/announcements.ts';
 import type { Answers, FormDefinition } from '../../shared/forms/definition.ts';
 import { isAnswerable, resolveVisibility } from '../../shared/forms/logic.ts';
 import type { ActivityStatus, HomeAnswer, HomeDiary, HomeItem, HomeList, ProjectStatus } from '../../shared/projects.ts';
@@ -37,6 +38,7 @@ import { diaryStreak, entryGoal, isDiary } from '../../shared/mission-entries.ts
 import { canonicalTimeZone, localDateIn, safeTimeZone } from '../../shared/time-zone.ts';
 import { parsedJson, type Db } from '../db/index.ts';
 import {
+  announcements,
   formVersions,
   missionEntries,
   missionGroupMissions,
@@ -135,16 +137,21 @@ interface HomeGroupRow {
   missionIds: number[];
 }
 
+/** An announcement as home's statement gives it (its moment as a JSON string). */
+type HomeAnnouncementRow = HomeAnnouncement;
+
 /**
  * Home's read, prepared once per database (planned once per connection on PostgreSQL, built once
- * by Drizzle): one statement, one round trip, for the programme's most frequent call. Its three
+ * by Drizzle): one statement, one round trip, for the programme's most frequent call. Its four
  * columns are JSON arrays:
  *
  * - `surveys`: each visible survey with the participant's response, its first external outcome
  *   and, for a draft, its answers and pinned form (for the progress);
  * - `missions`: each visible mission (the columns home shows, not the instructions) with the
  *   participant's entry counts;
- * - `groups`: each visible group with its missions in order.
+ * - `groups`: each visible group with its missions in order;
+ * - `announcements`: the latest few of the live projects (`ANNOUNCEMENT_LIMITS.onHome`, since the
+ *   `since` placeholder), newest first (index `announcements_project_created_idx`).
  *
  * And the diaries' days, read apart and only when there are diaries to do.
  */
@@ -213,12 +220,24 @@ function prepareHome(db: Db) {
     .from(missionGroups)
     .innerJoin(projects, eq(projects.id, missionGroups.projectId))
     .where(liveMemberProjects());
+  const announcementRows = db
+    .select(
+      named({ id: announcements.id, projectName: projects.name, title: announcements.title, body: announcements.body, createdAt: announcements.createdAt }),
+    )
+    .from(announcements)
+    .innerJoin(projects, eq(projects.id, announcements.projectId))
+    .where(and(gt(announcements.createdAt, sql.placeholder('since')), liveMemberProjects()))
+    .orderBy(desc(announcements.createdAt), desc(announcements.id))
+    .limit(ANNOUNCEMENT_LIMITS.onHome);
   return {
     home: db
       .select({
         surveys: jsonRows(surveyRows).mapWith((value: unknown) => parsedJson<HomeSurveyRow[]>(value)),
         missions: jsonRows(missionRows).mapWith((value: unknown) => parsedJson<HomeMissionRow[]>(value)),
         groups: jsonRows(groupRows, sql`rows.id`).mapWith((value: unknown) => parsedJson<HomeGroupRow[]>(value)),
+        announcements: jsonRows(announcementRows, sql`rows."createdAt" desc, rows.id desc`).mapWith((value: unknown) =>
+          parsedJson<HomeAnnouncementRow[]>(value),
+        ),
       })
       .from(sql`(select 1) as home`)
       .prepare('home'),
@@ -233,10 +252,15 @@ function prepareHome(db: Db) {
 
 const homeQueries = preparedFor(prepareHome);
 
-/** Home's three lists of rows, in one round trip. */
-async function homeRows(db: Db, userId: number): Promise<{ surveys: HomeSurveyRow[]; missions: HomeMissionRow[]; groups: HomeGroupRow[] }> {
-  const [row] = await homeQueries(db).home.execute({ userId });
-  return row ?? { surveys: [], missions: [], groups: [] };
+/** Home's four lists of rows, in one round trip. */
+async function homeRows(
+  db: Db,
+  userId: number,
+  now: Date,
+): Promise<{ surveys: HomeSurveyRow[]; missions: HomeMissionRow[]; groups: HomeGroupRow[]; announcements: HomeAnnouncementRow[] }> {
+  const since = new Date(now.getTime() - ANNOUNCEMENT_LIMITS.onHomeDays * 86_400_000).toISOString();
+  const [row] = await homeQueries(db).home.execute({ userId, since });
+  return row ?? { surveys: [], missions: [], groups: [], announcements: [] };
 }
 
 function surveyItems(rows: readonly HomeSurveyRow[], now: Date): Ranked[] {
@@ -436,8 +460,10 @@ export async function homeFor(db: Db, clock: Clock, user: { id: number; role: Ro
   const now = clock.now();
   const userId = user.id;
   const zone = user.preferences?.timeZone ?? null;
+  let announced: HomeAnnouncement[] = [];
   const lists = async () => {
-    const rows = await homeRows(db, userId);
+    const rows = await homeRows(db, userId, now);
+    announced = rows.announcements.map((row) => ({ ...row, createdAt: toDate(row.createdAt)?.toISOString() ?? row.createdAt }));
     return [...surveyItems(rows.surveys, now), ...(await missionAndGroupItems(db, userId, rows.missions, rows.groups, now, zone))];
   };
   const [items, reviewWaiting] = await Promise.all([lists(), isElevated(user.role) ? reviewWaitingCount(db) : null]);
@@ -459,6 +485,7 @@ export async function homeFor(db: Db, clock: Clock, user: { id: number; role: Ro
     done: of('done')
       .sort(byActivity)
       .map((ranked) => ranked.item),
+    announcements: announced,
     ...staff,
   };
 }

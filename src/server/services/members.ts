@@ -2,7 +2,7 @@
  * A project's members: the paginated list, adding by email (pasted or read from a CSV: unknown
  * addresses are listed, or invited), and removing one.
  */
-import { and, count, eq, ilike, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, ilike, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { ListPage } from '../../shared/list.ts';
 import type { AddMembersResult, ProjectMember } from '../../shared/projects.ts';
 import { emailSchema } from '../../shared/schemas/common.ts';
@@ -189,4 +189,35 @@ export async function recordContribution(db: Db, projectId: number, userId: numb
     .update(projectMembers)
     .set({ firstContributionAt: at })
     .where(and(eq(projectMembers.projectId, projectId), eq(projectMembers.userId, userId), isNull(projectMembers.firstContributionAt)));
+}
+
+/** Members told per transaction by the fan-outs (new work, announcements). */
+export const MEMBER_BATCH = 500;
+
+/** The project's active members: who new work and announcements reach. */
+const activeMember = (projectId: number) => and(eq(projectMembers.projectId, projectId), eq(users.status, 'active'));
+
+/** How many active members the project has. */
+export async function activeMemberCount(db: Db, projectId: number): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(projectMembers).innerJoin(users, eq(users.id, projectMembers.userId)).where(activeMember(projectId));
+  return row?.n ?? 0;
+}
+
+/** The project's active members' ids, `MEMBER_BATCH` at a time in id order (keyset): a fan-out tells a batch a transaction. */
+export async function* activeMemberBatches(db: Db, projectId: number): AsyncGenerator<number[]> {
+  let after = 0;
+  for (;;) {
+    const rows = await db
+      .select({ userId: projectMembers.userId })
+      .from(projectMembers)
+      .innerJoin(users, eq(users.id, projectMembers.userId))
+      .where(and(activeMember(projectId), gt(projectMembers.userId, after)))
+      .orderBy(asc(projectMembers.userId))
+      .limit(MEMBER_BATCH);
+    const last = rows.at(-1);
+    if (!last) return;
+    yield rows.map((row) => row.userId);
+    if (rows.length < MEMBER_BATCH) return;
+    after = last.userId;
+  }
 }

@@ -17,6 +17,7 @@ import { ApiError } from '../errors.ts';
 import type { Clock } from './clock.ts';
 import { linkAnswerMedia } from './gallery.ts';
 import { recordContribution } from './members.ts';
+import { notifyUnlockedMissions } from './new-work.ts';
 import { syncEntryPoints } from './points.ts';
 import {
   answersError,
@@ -418,6 +419,8 @@ export async function submitEntry(
     if (automatic)
       await tx.insert(entryDecisions).values({ entryId: entry.id, submissionId: version.id, decision: 'approved', decidedBy: null, decidedAt: now });
     await syncEntryPoints(tx, clock, entry, mission, status);
+    // A mission an `in_order` group opens now for the participant: they hear of it (issue 28 §15).
+    await notifyUnlockedMissions(tx, clock, [{ userId, missionId: mission.id }]);
   });
   return { status };
 }

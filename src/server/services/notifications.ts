@@ -13,8 +13,13 @@
  * finds it handled, so a notification is mailed at most once (docs/decisions/020-notification-mail-at-once.md).
  * `digest.approvals` does the same once a day for approvals. `mailedAt` is set on every row the
  * mail step has handled, mailed or skipped (preferences off, account not active).
+ *
+ * New work and points changes come in bursts (a project made live, a bulk correction): the sweep
+ * mails a user's rows of such a kind together in one mail, once none has come for a couple of
+ * minutes (`mailBatchedNotifications`), claimed the same way. Announcements are mailed by their own
+ * job as it records them (services/announcements.ts).
  */
-import { and, asc, count, desc, eq, gte, inArray, isNull, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { MAIL_PREFERENCE_KEYS, type NotificationKind, type NotificationView, type NotificationsAnswer } from '../../shared/notifications.ts';
 import { utcDate, utcMidnight } from '../../shared/calendar-day.ts';
 import { z } from 'zod';
@@ -23,7 +28,17 @@ import type { Db } from '../db/index.ts';
 import { notifications, users, type Notification, type Preferences } from '../db/schema/index.ts';
 import type { JobSender } from '../jobs/queue.ts';
 import type { MailMessage } from '../mail/mailer.ts';
-import { approvalsDigestMail, changesRequestedMail, preferencesUrl, probeMail, rejectedMail, type NotificationMailInput } from '../mail/templates.ts';
+import {
+  approvalsDigestMail,
+  changesRequestedMail,
+  newWorkMail,
+  pointsChangedMail,
+  preferencesUrl,
+  probeMail,
+  rejectedMail,
+  type BatchedMailInput,
+  type NotificationMailInput,
+} from '../mail/templates.ts';
 import type { Clock } from './clock.ts';
 
 export interface NotifyInput {
@@ -210,6 +225,95 @@ export async function mailPendingNotifications(deps: NotificationMailDeps): Prom
     const batch = await deps.db.transaction((tx) => claimAndMail(deps, tx, undefined, MAIL_BATCH));
     queued += batch.queued;
     if (batch.claimed < MAIL_BATCH) return queued;
+  }
+}
+
+/** The kinds mailed in batches: a user's rows of the kind in one mail, once they have stopped coming. */
+export const BATCHED_MAIL_KINDS = ['new_work', 'points'] as const satisfies readonly NotificationKind[];
+type BatchedKind = (typeof BATCHED_MAIL_KINDS)[number];
+
+/** A user's batch is mailed once none of its kind came for this long… */
+export const BATCH_QUIET_MS = 2 * 60_000;
+/** …or once its first has waited this long, whatever keeps coming. */
+export const BATCH_MAX_WAIT_MS = 10 * 60_000;
+
+const BATCHED_TEMPLATES: Record<BatchedKind, (input: BatchedMailInput) => MailMessage> = {
+  new_work: newWorkMail,
+  points: pointsChangedMail,
+};
+
+/** Claims a user's unhandled rows of a batched kind and queues their one mail (preferences allowing), in `tx`. */
+async function claimBatch(deps: NotificationMailDeps, tx: Db, userId: number, kind: BatchedKind): Promise<boolean> {
+  const { clock, config, jobs } = deps;
+  const rows = await tx
+    .select()
+    .from(notifications)
+    .where(and(eq(notifications.userId, userId), eq(notifications.kind, kind), isNull(notifications.mailedAt)))
+    .orderBy(asc(notifications.createdAt), asc(notifications.id))
+    .for('update', { skipLocked: true });
+  if (rows.length === 0) return false;
+  const [user] = await tx
+    .select({ email: users.email, firstName: users.firstName, status: users.status, preferences: users.preferences })
+    .from(users)
+    .where(eq(users.id, userId));
+  let mailed = false;
+  if (user && user.status === 'active' && mailAllowed(user.preferences, kind)) {
+    const listed = rows.slice(0, DIGEST_LIST_MAX);
+    const message = BATCHED_TEMPLATES[kind]({
+      to: user.email,
+      firstName: user.firstName,
+      items: listed.map((row) => ({ text: row.text, url: `${config.publicUrl}${row.link}` })),
+      more: rows.length - listed.length,
+      preferencesUrl: preferencesUrl(config.publicUrl),
+      publicUrl: config.publicUrl,
+    });
+    await jobs.mail(message, { tx });
+    mailed = true;
+  }
+  for (let at = 0; at < rows.length; at += 1000) {
+    const ids = rows.slice(at, at + 1000).map((row) => row.id);
+    await tx
+      .update(notifications)
+      .set({ mailedAt: clock.now() })
+      .where(and(inArray(notifications.id, ids), isNull(notifications.mailedAt)));
+  }
+  return mailed;
+}
+
+/**
+ * Part of the `notifications.mail` sweep: for each user and batched kind (new work, points) whose
+ * unhandled rows have stopped coming (`BATCH_QUIET_MS`) or waited long enough (`BATCH_MAX_WAIT_MS`),
+ * one mail listing them (the first `DIGEST_LIST_MAX`, the rest counted) when the preferences allow
+ * it, and the rows marked handled, in one transaction per user and kind. Returns how many mails
+ * were queued.
+ */
+export async function mailBatchedNotifications(deps: NotificationMailDeps): Promise<number> {
+  const now = deps.clock.now().getTime();
+  const quiet = new Date(now - BATCH_QUIET_MS).toISOString();
+  const waited = new Date(now - BATCH_MAX_WAIT_MS).toISOString();
+  let queued = 0;
+  let after: { userId: number; kind: string } | null = null;
+  for (;;) {
+    const due: { userId: number; kind: NotificationKind }[] = await deps.db
+      .select({ userId: notifications.userId, kind: notifications.kind })
+      .from(notifications)
+      .where(
+        and(
+          inArray(notifications.kind, [...BATCHED_MAIL_KINDS]),
+          isNull(notifications.mailedAt),
+          after ? sql`(${notifications.userId}, ${notifications.kind}) > (${after.userId}, ${after.kind})` : undefined,
+        ),
+      )
+      .groupBy(notifications.userId, notifications.kind)
+      .having(sql`max(${notifications.createdAt}) <= ${quiet}::timestamptz or min(${notifications.createdAt}) <= ${waited}::timestamptz`)
+      .orderBy(asc(notifications.userId), asc(notifications.kind))
+      .limit(MAIL_BATCH);
+    for (const group of due) {
+      if (await deps.db.transaction((tx) => claimBatch(deps, tx, group.userId, group.kind as BatchedKind))) queued++;
+    }
+    const last = due.at(-1);
+    if (!last || due.length < MAIL_BATCH) return queued;
+    after = last;
   }
 }
 

@@ -42,6 +42,7 @@ import { audit } from './audit.ts';
 import type { Clock } from './clock.ts';
 import { csvRows, keysetCsvStream, type CsvCell } from './csv.ts';
 import { paginate } from './list.ts';
+import { notifyPointsChanges, type PointsChange } from './points.ts';
 import type { OpenedTable } from './points-bulk-file.ts';
 
 /** Where the work is: `done` of `total` (bytes while reading, rows afterwards). */
@@ -529,6 +530,15 @@ export async function applyBatch(db: Db, clock: Clock, input: ApplyInput, progre
               returning 1
             )
             select count(*)::int as rows from marked`,
+      );
+      // Each participant is told of the rows credited now (issue 28 §9; one mail for the apply, by the batched sweep).
+      await notifyPointsChanges(
+        tx,
+        now,
+        await queryRows<PointsChange>(
+          tx,
+          sql`select r.user_id as "userId", r.points, r.reason, r.ledger_id as "ledgerId" from points_batch_rows r where ${chunk} and r.result = 'applied'`,
+        ),
       );
       const [chunkRows] = await queryRows<{ rows: number }>(tx, sql`select count(*)::int as rows from points_batch_rows r where ${chunk}`);
       const result = { rows: chunkRows?.rows ?? 0, applied: Math.min(inserted?.rows ?? 0, marked?.rows ?? 0) };

@@ -10,7 +10,7 @@ import { and, count, desc, eq, ne, sql } from 'drizzle-orm';
 import type { EntryStatus } from '../../shared/mission-entries.ts';
 import { pointReference, type PointSource, type PointState, type PointsEntryView, type PointsSummary } from '../../shared/points.ts';
 import type { Db } from '../db/index.ts';
-import { pointsLedger, users, type Mission, type MissionEntry, type PointsEntry, type Survey } from '../db/schema/index.ts';
+import { notifications, pointsLedger, users, type Mission, type MissionEntry, type PointsEntry, type Survey } from '../db/schema/index.ts';
 import { ApiError } from '../errors.ts';
 import { audit } from './audit.ts';
 import type { Clock } from './clock.ts';
@@ -214,9 +214,39 @@ export async function adjustPoints(db: Db, clock: Clock, input: AdjustmentInput)
   });
 }
 
+/** The sentence of a change staff made to someone's points: `Points added: 50 — Adjustment: late survey`. */
+export function pointsNoticeText(points: number, reason: string): string {
+  return `Points ${points < 0 ? 'removed' : 'added'}: ${Math.abs(points)} — ${reason}`;
+}
+
+/** A ledger entry staff made (an adjustment, a bulk correction), as its owner is told of it. */
+export interface PointsChange {
+  userId: number;
+  points: number;
+  /** The ledger entry's reason (what the participant's history shows). */
+  reason: string;
+  ledgerId: number;
+}
+
 /**
- * `POST /api/admin/users/{id}/points`: the adjustment and its audit row (`points.adjust`, new
- * entries only: entry id, points, reason, reference) in one transaction.
+ * One `points` notification per change (issue 28 §9), in the transaction that makes them, under the
+ * key `points:ledger:{id}` (never twice for an entry). The `notifications.mail` sweep mails a
+ * user's changes made together in one mail (services/notifications.ts, batched kinds).
+ */
+export async function notifyPointsChanges(tx: Db, now: Date, changes: readonly PointsChange[]): Promise<void> {
+  if (changes.length === 0) return;
+  await tx.execute(sql`
+    insert into ${notifications} (user_id, kind, text, link, created_at, dedupe_key)
+    select c.user_id, 'points', c.text, '/account#points', ${now.toISOString()}::timestamptz, c.dedupe_key
+    from unnest(${sql.param(changes.map((change) => change.userId))}::int[], ${sql.param(changes.map((change) => pointsNoticeText(change.points, change.reason)))}::text[],
+      ${sql.param(changes.map((change) => `points:ledger:${change.ledgerId}`))}::text[]) as c(user_id, text, dedupe_key)
+    on conflict (user_id, dedupe_key) do nothing`);
+}
+
+/**
+ * `POST /api/admin/users/{id}/points`: the adjustment, its audit row (`points.adjust`, new
+ * entries only: entry id, points, reason, reference) and the participant's `points` notification,
+ * in one transaction.
  */
 export function adjustPointsAudited(db: Db, clock: Clock, input: AdjustmentInput, actor: { ip: string }): Promise<CreditResult> {
   return db.transaction(async (tx) => {
@@ -231,6 +261,7 @@ export function adjustPointsAudited(db: Db, clock: Clock, input: AdjustmentInput
         after: { entryId: done.entry.id, points: done.entry.points, reason: input.reason, reference: done.entry.reference },
         ip: actor.ip,
       });
+      await notifyPointsChanges(tx, clock.now(), [{ userId: input.userId, points: done.entry.points, reason: done.entry.reason, ledgerId: done.entry.id }]);
     }
     return done;
   });

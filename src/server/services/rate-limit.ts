@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { ANNOUNCEMENT_LIMITS } from '../../shared/announcements.ts';
 import { INVITATION_MAIL_LIMIT } from '../../shared/invitations.ts';
 import { MEDIA_LIMITS } from '../../shared/media.ts';
 import type { Db } from '../db/index.ts';
@@ -113,4 +114,7 @@ export const RATE_LIMITS = {
   invitationMailsPerUser: { limit: INVITATION_MAIL_LIMIT.mails, windowMs: INVITATION_MAIL_LIMIT.windowHours * HOUR },
   /** Photo uploads (POST /api/media) per signed-in user; the bytes per day are summed from `media`. */
   mediaUploadsPerUser: { limit: MEDIA_LIMITS.uploadsPerHour, windowMs: HOUR },
+  /** Project announcements (each mails every member): per project, all staff together, and per staff member. */
+  announcementsPerProject: { limit: ANNOUNCEMENT_LIMITS.perProjectPerDay, windowMs: 24 * HOUR },
+  announcementsPerUser: { limit: ANNOUNCEMENT_LIMITS.perUserPerDay, windowMs: 24 * HOUR },
 } as const satisfies Record<string, RateLimitRule>;

@@ -60,6 +60,7 @@ import { notify, notifyMany } from './notifications.ts';
 import { missionEntryReason, syncEntryPoints } from './points.ts';
 import { pointReference, pointsText } from '../../shared/points.ts';
 import { historyLink, notReviewable, probeViews } from './probes.ts';
+import { notifyUnlockedMissions } from './new-work.ts';
 import { iso } from './projects.ts';
 import { containsPattern } from './search.ts';
 
@@ -616,6 +617,8 @@ export async function applyDecision(
   await syncEntryPoints(tx, clock, entry, mission, status);
   // The mail of a request for changes or a rejection is queued in this transaction (`input.jobs`); approvals wait for the daily digest.
   await notify(tx, { userId: entry.userId, ...decisionNotice(status, mission.title, reason, mission.points), link: historyLink(mission.id) }, input.jobs);
+  // An approval may open the next mission of an `in_order` group (issue 28 §15).
+  if (status === 'approved') await notifyUnlockedMissions(tx, clock, [{ userId: entry.userId, missionId: mission.id }]);
   return setAside ? { changed: true, before, after, setAside } : { changed: true, before, after };
 }
 
@@ -749,6 +752,7 @@ export async function bulkApprove(db: Db, clock: Clock, ids: readonly number[], 
         tx,
         rows.map((row) => ({ userId: row.userId, ...decisionNotice('approved', row.title, null, row.points), link: historyLink(row.missionId) })),
       );
+      await notifyUnlockedMissions(tx, clock, rows);
     }
     const approvedIds = rows.map((row) => row.id);
     const result = { approved: approvedIds.length, skipped: unique.length - approvedIds.length };

@@ -448,7 +448,7 @@ describe('a mission’s history', () => {
 // ---------------------------------------------------------------------------------------------
 
 describe('mail preferences', () => {
-  it('shows the five switches under the master switch, disabled while it is off, and saves them all', async () => {
+  it('shows the eight switches under the master switch, disabled while it is off, and saves them all', async () => {
     const preferences = {
       emailNotifications: true,
       language: 'en',
@@ -458,6 +458,9 @@ describe('mail preferences', () => {
       mailProbes: true,
       mailApprovedDigest: false,
       mailReminders: true,
+      mailNewWork: true,
+      mailAnnouncements: false,
+      mailPoints: true,
       timeZone: 'Europe/Paris',
     } as const;
     const accountUser = { ...USER, address: null, birthYear: null, preferences, createdAt: '2026-01-01T00:00:00.000Z', pendingEmail: null };
@@ -471,9 +474,12 @@ describe('mail preferences', () => {
       'When a moderator asks you a question',
       'A daily summary of approved entries',
       'Reminders two days before a mission closes',
+      'When a new survey or mission opens for you',
+      'Announcements from your projects',
+      'When staff add or remove points',
     ];
     const switches = labels.map((label) => screen.getByRole('switch', { name: label }));
-    expect(switches.map((each) => each.getAttribute('aria-checked'))).toEqual(['true', 'true', 'true', 'false', 'true']);
+    expect(switches.map((each) => each.getAttribute('aria-checked'))).toEqual(['true', 'true', 'true', 'false', 'true', 'true', 'false', 'true']);
 
     await user.click(screen.getByRole('switch', { name: 'Email notifications' }));
     for (const each of switches) expect((each as HTMLButtonElement).disabled).toBe(true);

@@ -143,7 +143,7 @@ describe('mail preferences', () => {
   it('sums up the master switch and the kinds (never set is on)', () => {
     expect(mailSummary({ emailNotifications: false, mailProbes: true })).toBe('Off');
     expect(mailSummary({ emailNotifications: true })).toBe('On');
-    expect(mailSummary({ emailNotifications: true, mailReminders: false, mailApprovedDigest: false })).toBe('On for 3 of 5 kinds');
+    expect(mailSummary({ emailNotifications: true, mailReminders: false, mailApprovedDigest: false })).toBe('On for 6 of 8 kinds');
     expect(
       mailSummary({
         emailNotifications: true,
@@ -152,6 +152,9 @@ describe('mail preferences', () => {
         mailProbes: false,
         mailApprovedDigest: false,
         mailReminders: false,
+        mailNewWork: false,
+        mailAnnouncements: false,
+        mailPoints: false,
       }),
     ).toBe('On, every kind off');
   });

@@ -128,6 +128,10 @@ describe('home', () => {
       ],
       submitted: [{ kind: 'mission', id: 9, title: 'Fridge photo', projectName: 'Mornings', points: 80, closesAt: null, progress: 1, state: 'submitted' }],
       done: [],
+      announcements: [
+        { id: 8, projectName: 'Mornings', title: 'Kitchen week starts Monday', body: 'Thanks for **taking part**.', createdAt: '2026-11-01T09:00:00.000Z' },
+        { id: 7, projectName: 'Mornings', title: 'Welcome', body: 'Hello all.', createdAt: '2026-10-20T09:00:00.000Z' },
+      ],
     };
     on('GET', '/api/home', json(200, answer));
     open('/', Home);
@@ -146,6 +150,14 @@ describe('home', () => {
     expect(within(submitted).getByText('In review')).toBeTruthy();
     expect(within(submitted).getByText('Waiting for review')).toBeTruthy();
     expect(screen.queryByRole('region', { name: /^Done/ })).toBeNull();
+    // Announcements (issue 28 §15): the newest open with its Markdown rendered, the older one by its title.
+    const news = screen.getByRole('region', { name: 'News from your projects' });
+    const [newest, older] = news.querySelectorAll('details');
+    expect(newest?.open).toBe(true);
+    expect(newest?.id).toBe('announcement-8');
+    expect(within(news).getByText('Kitchen week starts Monday')).toBeTruthy();
+    expect((await within(news).findByText('taking part')).tagName).toBe('STRONG');
+    expect(older?.open).toBe(false);
   });
 
   it('a diary’s card says its entries of the maximum, what today allows and the streak, with its points an entry', async () => {
@@ -161,7 +173,7 @@ describe('home', () => {
       state: 'in_progress',
       diary: { entries: 3, max: 7, next: 4, today, streak },
     });
-    const answer: HomeAnswer = { todo: [diary(1, 'add', 3), diary(2, 'tomorrow', 1), diary(3, 'continue', 0)], submitted: [], done: [] };
+    const answer: HomeAnswer = { todo: [diary(1, 'add', 3), diary(2, 'tomorrow', 1), diary(3, 'continue', 0)], submitted: [], done: [], announcements: [] };
     on('GET', '/api/home', json(200, answer));
     open('/', Home);
     const todo = await screen.findByRole('region', { name: 'To do, 3 items' });
@@ -178,7 +190,7 @@ describe('home', () => {
   });
 
   it('says what to expect when there is nothing yet', async () => {
-    on('GET', '/api/home', json(200, { todo: [], submitted: [], done: [] }));
+    on('GET', '/api/home', json(200, { todo: [], submitted: [], done: [], announcements: [] }));
     open('/', Home);
     expect(await screen.findByRole('heading', { name: 'Nothing to do yet' })).toBeTruthy();
     expect(screen.getByText(/When a project you take part in opens a survey or mission, it appears here/)).toBeTruthy();
@@ -186,13 +198,13 @@ describe('home', () => {
   });
 
   it('shows staff how many entries wait for review, with the way to the admin area', async () => {
-    on('GET', '/api/home', json(200, { todo: [], submitted: [], done: [], staff: { reviewWaiting: 12 } }));
+    on('GET', '/api/home', json(200, { todo: [], submitted: [], done: [], announcements: [], staff: { reviewWaiting: 12 } }));
     open('/', Home);
     const card = await screen.findByRole('region', { name: 'For staff' });
     expect(within(card).getByRole('link', { name: '12 entries wait for review' }).getAttribute('href')).toBe('/admin/review');
     expect(within(card).getByRole('link', { name: 'Open the admin area' }).getAttribute('href')).toBe('/admin');
     cleanup();
-    on('GET', '/api/home', json(200, { todo: [], submitted: [], done: [], staff: { reviewWaiting: 1 } }));
+    on('GET', '/api/home', json(200, { todo: [], submitted: [], done: [], announcements: [], staff: { reviewWaiting: 1 } }));
     open('/', Home);
     expect(await screen.findByRole('link', { name: '1 entry waits for review' })).toBeTruthy();
   });
@@ -201,7 +213,7 @@ describe('home', () => {
     on('GET', '/api/home', json(500, { error: { code: 'internal', message: 'Something broke' } }));
     const { user } = open('/', Home);
     expect(await screen.findByText('Something broke')).toBeTruthy();
-    on('GET', '/api/home', json(200, { todo: [], submitted: [], done: [] }));
+    on('GET', '/api/home', json(200, { todo: [], submitted: [], done: [], announcements: [] }));
     await user.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByRole('heading', { name: 'Nothing to do yet' })).toBeTruthy();
   });

@@ -36,6 +36,7 @@ export function MarkdownEditor({
   error,
   textareaRef,
   rows = 10,
+  images = true,
 }: {
   id: string;
   label: string;
@@ -46,6 +47,8 @@ export function MarkdownEditor({
   error?: string | undefined;
   textareaRef?: Ref<HTMLTextAreaElement>;
   rows?: number;
+  /** "Insert image" (uploads shown to members): off where members may not see uploads (announcements). */
+  images?: boolean;
 }) {
   const [tab, setTab] = useState('write');
   const [uploading, setUploading] = useState(false);
@@ -114,19 +117,23 @@ export function MarkdownEditor({
             <TabsTrigger value="write">Write</TabsTrigger>
             <TabsTrigger value="preview">Preview</TabsTrigger>
           </TabsList>
-          <Button
-            variant="outline"
-            size="sm"
-            loading={uploading}
-            onMouseDown={rememberSelection}
-            onClick={() => {
-              rememberSelection();
-              file.current?.click();
-            }}
-          >
-            Insert image
-          </Button>
-          <HiddenFileInput ref={file} accept={MEDIA_ACCEPT} onFile={(picked) => void onFile(picked)} />
+          {images && (
+            <>
+              <Button
+                variant="outline"
+                size="sm"
+                loading={uploading}
+                onMouseDown={rememberSelection}
+                onClick={() => {
+                  rememberSelection();
+                  file.current?.click();
+                }}
+              >
+                Insert image
+              </Button>
+              <HiddenFileInput ref={file} accept={MEDIA_ACCEPT} onFile={(picked) => void onFile(picked)} />
+            </>
+          )}
         </div>
         <TabsContent value="write" forceMount className="data-[state=inactive]:hidden">
           <Textarea

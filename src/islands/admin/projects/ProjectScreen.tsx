@@ -1,13 +1,14 @@
 /**
  * /admin/projects/{projectId}: the project's heading and status, then its cards: details (edited
- * in place, status moves), members, surveys, missions and mission groups, with a short "On this
- * page" list to jump between them.
+ * in place, status moves), members, announcements, surveys, missions and mission groups, with a
+ * short "On this page" list to jump between them.
  */
 import type { AdminProject } from '../../../shared/projects.ts';
 import { useResource } from '../../../lib/resource.ts';
 import { SurveysSection, MissionsSection } from './SurveyAndMissionLists.tsx';
 import { Breadcrumbs, ProjectStatusBadge, RecordScreen, ScreenHeader } from './kit.tsx';
 import { ExportAnswers } from './ExportAnswers.tsx';
+import { AnnouncementsPanel } from './AnnouncementsPanel.tsx';
 import { MembersPanel } from './MembersPanel.tsx';
 import { MissionGroupsPanel } from './MissionGroupsPanel.tsx';
 import { ProjectDetails } from './ProjectDetails.tsx';
@@ -45,6 +46,7 @@ function Project({ project, onSaved, onCountsChanged }: { project: AdminProject;
   const jumps: [string, string, number][] = [
     ['details', 'Details', -1],
     ['members', 'Members', project.counts.members],
+    ['announcements', 'Announcements', -1],
     ['surveys', 'Surveys', count(surveys.load, project.counts.surveys)],
     ['missions', 'Missions', count(missions.load, project.counts.missions)],
     ['mission-groups', 'Mission groups', count(groups.load, project.counts.missionGroups)],
@@ -78,6 +80,7 @@ function Project({ project, onSaved, onCountsChanged }: { project: AdminProject;
       </div>
       <ProjectDetails project={project} onSaved={onSaved} />
       <MembersPanel projectId={project.id} onChanged={onCountsChanged} />
+      <AnnouncementsPanel project={project} />
       <SurveysSection projectId={project.id} projectStatus={project.status} load={surveys.load} reload={surveys.reload} />
       <MissionsSection projectId={project.id} projectStatus={project.status} load={missions.load} reload={missions.reload} />
       <MissionGroupsPanel
