@@ -36,9 +36,14 @@ export function HomeAnnouncements({ items }: { items: readonly HomeAnnouncement[
 function AnnouncementCard({ announcement, initiallyOpen }: { announcement: HomeAnnouncement; initiallyOpen: boolean }) {
   const anchor = announcementAnchor(announcement.id);
   const [open, setOpen] = useState(initiallyOpen);
-  // Arriving from the notification (`/#announcement-{id}`): open it.
+  // Arriving from the notification (`/#announcement-{id}`), or following it from the bell while on home: open it.
   useEffect(() => {
-    if (window.location.hash === `#${anchor}`) setOpen(true);
+    const openIfTarget = () => {
+      if (window.location.hash === `#${anchor}`) setOpen(true);
+    };
+    openIfTarget();
+    window.addEventListener('hashchange', openIfTarget);
+    return () => window.removeEventListener('hashchange', openIfTarget);
   }, [anchor]);
   return (
     <Card asChild className="group scroll-mt-6 border-l-4 border-l-primary">
