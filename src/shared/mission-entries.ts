@@ -79,6 +79,10 @@ export interface AdminSubmissionDetail {
   /** The photos named in the entry's photo answers (those that exist), in answer order. */
   media: SubmissionMedia[];
   localDate: string | null;
+  /** The time zone the entry's day (`localDate`) was taken in (IANA name). */
+  timeZone: string;
+  /** The zone of the participant's entry made just before this one in the mission, when it differs from this one's (they changed zone); else null. */
+  timeZoneChangedFrom: string | null;
   createdAt: string;
   submittedAt: string | null;
   /** This participant's other entries in the mission, oldest first. */

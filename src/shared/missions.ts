@@ -46,7 +46,7 @@ export interface ParticipantMission {
   entries: { min: number; max: number; perDay: number | null };
   form: { version: number; definition: FormDefinition };
   myEntries: ParticipantEntry[];
-  /** Diaries: entries made on the participant's today (by the time zone they sent last), and whether one more may be added now. */
+  /** Whether one more entry may be added now (diaries: by the entries that take up the participant's today in their time zone). */
   canAddEntry: boolean;
   /** Why not, when `canAddEntry` is false (e.g. "You have made today's entry"). */
   addEntryBlockedReason?: string | null;
@@ -54,4 +54,15 @@ export interface ParticipantMission {
   lockedReason?: string | null;
   /** Daily limit reached: the participant's next local midnight, when one more entry may be made. */
   nextEntryAt?: string | null;
+  /**
+   * A limit reached with a draft among the entries it counts (today's draft for the daily limit,
+   * e.g. after a submit that failed offline): that draft, which is not made yet — the screen offers
+   * to continue and submit it ("You have a draft for today — continue and submit it.").
+   */
+  draftEntryId?: number | null;
+  /**
+   * The daily limit is reached only because the participant changed time zone (a new zone opens no
+   * day already used): `entryDay`, the day of their entry that falls on today in `timeZone`.
+   */
+  zoneChange?: { entryDay: string; timeZone: string } | null;
 }

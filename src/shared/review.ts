@@ -101,6 +101,9 @@ export interface ReviewSubmission {
   answers: Answers;
   media: { id: string; url: string; thumbnailUrl: string; width: number; height: number }[];
   localDate: string | null;
+  /** The entry's time zone, and the one of the participant's entry before it when it changed (`AdminSubmissionDetail`). */
+  timeZone: string;
+  timeZoneChangedFrom: string | null;
   createdAt: string;
   submittedAt: string | null;
   reviewReason: string | null;

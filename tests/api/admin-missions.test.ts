@@ -230,7 +230,12 @@ describeEachBackend('admin missions API', (ctx) => {
     const v2 = photoDefinition('Photos v2');
     await publishVersion(ctx(), form.id, v2);
     await ctx().json('PATCH', missionPath(mission.id), { formVersion: 2 }, moderator.headers);
-    const later = await insertEntry(ctx(), await missionRow(mission.id), someone.id, { localDate: '2026-11-02', status: 'draft' });
+    // Made after a change of time zone: its detail says the zone before (issue 28 §8).
+    const later = await insertEntry(ctx(), await missionRow(mission.id), someone.id, {
+      localDate: '2026-11-02',
+      status: 'draft',
+      timeZone: 'Pacific/Kiritimati',
+    });
 
     const detail = await okJson<AdminSubmissionDetail>(await submission(entry.id));
     expect(detail).toEqual({
@@ -268,6 +273,8 @@ describeEachBackend('admin missions API', (ctx) => {
         { id: p1, url: `/api/media/${p1}`, thumbnailUrl: `/api/media/${p1}/thumbnail`, width: 1200, height: 800 },
       ],
       localDate: '2026-11-01',
+      timeZone: 'UTC',
+      timeZoneChangedFrom: null,
       createdAt: entry.createdAt.toISOString(),
       submittedAt: entry.submittedAt?.toISOString(),
       otherEntries: [
@@ -275,7 +282,11 @@ describeEachBackend('admin missions API', (ctx) => {
         { id: later.id, status: 'draft', localDate: '2026-11-02', submittedAt: null },
       ],
     });
-    expect((await okJson<AdminSubmissionDetail>(await submission(later.id))).formVersion).toBe(2);
+    expect(await okJson<AdminSubmissionDetail>(await submission(later.id))).toMatchObject({
+      formVersion: 2,
+      timeZone: 'Pacific/Kiritimati',
+      timeZoneChangedFrom: 'UTC',
+    });
 
     expect((await errorOf(await submission(999999), 404)).code).toBe('not_found');
     expect((await errorOf(await submission('abc'), 404)).code).toBe('not_found');

@@ -5,6 +5,7 @@ import { media, missionEntries, missions } from '../../src/server/db/schema/inde
 import type { FormDefinition } from '../../src/shared/forms/definition.ts';
 import type { AnswersConflict } from '../../src/shared/answers.ts';
 import type { ParticipantMission } from '../../src/shared/missions.ts';
+import type { HomeAnswer } from '../../src/shared/projects.ts';
 import { REVISION_REQUIRED_MESSAGE } from '../../src/shared/schemas/answers.ts';
 import { describeEachBackend, type TestContext } from './harness.ts';
 import { errorOf, fieldsOf, type SignedIn } from './helpers.ts';
@@ -25,6 +26,8 @@ import {
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const DAILY = "You have made today's entry. Come back tomorrow.";
+/** Today's limit reached by a draft, which is not an entry made (issue 28 §3). */
+const DRAFT = 'You have a draft for today — continue and submit it.';
 
 interface ErrorWithNext {
   error: { code: string; message: string; nextEntryAt?: string };
@@ -158,11 +161,28 @@ describeEachBackend('participation: missions', (ctx) => {
     expect((await errorOf(await create(mission.id, user), 409)).code).toBe('entries_limit');
     const seen = await view(mission.id, user);
     expect(seen.canAddEntry).toBe(false);
-    expect(seen.addEntryBlockedReason).toBe('You have made all the entries this mission takes');
+    // A draft is not an entry made (issue 28 §3): the screen offers to finish it.
+    expect(seen).toMatchObject({ addEntryBlockedReason: 'You have a draft to finish — continue and submit it.', draftEntryId: expect.any(Number) });
 
     expect((await removeEntry(mission.id, first.id, user)).status).toBe(204);
     expect(await entryRow(first.id)).toBeUndefined();
     await created(mission.id, user);
+    for (const entry of (await view(mission.id, user)).myEntries) await ok(await submitEntry(mission.id, entry.id, user, { answers: { name: 'Done' } }));
+    expect(await view(mission.id, user)).toMatchObject({ addEntryBlockedReason: 'You have made all the entries this mission takes', draftEntryId: null });
+  });
+
+  it('counts only submitted entries as made: today’s draft (a submit that failed offline) is to be continued, on the mission and on home', async () => {
+    const c = ctx();
+    const { mission, user } = await setup(c, { entries: { min: 1, max: 3, perDay: 1 } });
+    const draft = await created(mission.id, user, 'UTC');
+    expect(await view(mission.id, user)).toMatchObject({ canAddEntry: false, addEntryBlockedReason: DRAFT, draftEntryId: draft.id });
+    expect(await errorOf(await create(mission.id, user), 409)).toMatchObject({ code: 'daily_limit', message: DRAFT });
+    const diaryOnHome = async () => (await ok<HomeAnswer>(await get('/api/home', user))).todo.find((item) => item.id === mission.id)?.diary;
+    expect(await diaryOnHome()).toMatchObject({ entries: 0, today: 'continue' });
+
+    await ok(await submitEntry(mission.id, draft.id, user, { answers: { name: 'Soup' } }));
+    expect(await view(mission.id, user)).toMatchObject({ canAddEntry: false, addEntryBlockedReason: DAILY, draftEntryId: null });
+    expect(await diaryOnHome()).toMatchObject({ entries: 1, next: 2, today: 'tomorrow' });
   });
 
   it('allows one entry per calendar day of the participant’s own time zone (a diary); naming other zones makes no more days', async () => {
@@ -175,9 +195,9 @@ describeEachBackend('participation: missions', (ctx) => {
     const first = await created(mission.id, user, 'Europe/Amsterdam');
     expect(await entryRow(first.id)).toMatchObject({ localDate: day, timeZone: 'Europe/Amsterdam' });
     const refused = (await (await create(mission.id, user, 'Europe/Amsterdam')).json()) as ErrorWithNext;
-    expect(refused.error).toEqual({ code: 'daily_limit', message: DAILY, nextEntryAt: `${day}T23:00:00.000Z` });
+    expect(refused.error).toEqual({ code: 'daily_limit', message: DRAFT, nextEntryAt: `${day}T23:00:00.000Z` });
     const seen = await view(mission.id, user);
-    expect(seen).toMatchObject({ canAddEntry: false, addEntryBlockedReason: DAILY, nextEntryAt: `${day}T23:00:00.000Z` });
+    expect(seen).toMatchObject({ canAddEntry: false, addEntryBlockedReason: DRAFT, nextEntryAt: `${day}T23:00:00.000Z` });
 
     // On Kiritimati (UTC+14) it is already the next day, but naming that zone changes nothing:
     // the day is the participant's own (three zones used to make three entries in one day).

@@ -1,6 +1,7 @@
 /**
  * A participant's time zone is theirs, not each request's: set from the browser at onboarding,
- * changeable on the preferences screen, and the only zone a diary's one-entry-a-day counts in.
+ * changeable on the preferences screen, and the only zone a diary's one-entry-a-day counts in;
+ * changing it opens no day already used.
  */
 import { eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
@@ -8,6 +9,7 @@ import { users } from '../../src/server/db/schema/index.ts';
 import { issueLinkToken } from '../../src/server/services/tokens.ts';
 import { describeEachBackend } from './harness.ts';
 import { errorOf, fieldsOf, PASSWORD, uniqueEmail } from './helpers.ts';
+import { shortDay } from '../../src/server/services/participation.ts';
 import { callAs, createMission, createProject, member, okJson } from './programme-fixtures.ts';
 
 const HOUR = 3_600_000;
@@ -67,6 +69,8 @@ describeEachBackend('time zones', (ctx) => {
     const now = c.clock.now();
     c.clock.advance(((((22 - now.getUTCHours()) % 24) + 24) % 24) * HOUR - now.getUTCMinutes() * 60_000);
     const entry = await okJson<{ id: number }>(await as('POST', `/api/missions/${mission.id}/entries`, { timeZone: 'Asia/Tokyo' }), 201);
+    const submit = (id: number) => as('POST', `/api/missions/${mission.id}/entries/${id}/submit`, { answers: { name: 'Soup' } });
+    await okJson(await submit(entry.id));
     for (const zone of ['Asia/Tokyo', 'Pacific/Kiritimati', 'Pacific/Pago_Pago', undefined]) {
       const refused = await errorOf(await as('POST', `/api/missions/${mission.id}/entries`, zone === undefined ? {} : { timeZone: zone }), 409);
       expect(refused.code).toBe('daily_limit');
@@ -80,9 +84,30 @@ describeEachBackend('time zones', (ctx) => {
     // Midnight in New York (05:00 UTC).
     expect(view.nextEntryAt).toBe(new Date(Date.parse(`${view.myEntries[0]?.localDate}T00:00:00Z`) + 29 * HOUR).toISOString());
 
-    // Moving to Tokyo on the preferences screen: it is tomorrow there.
+    // Moving to Tokyo on the preferences screen, where it is already tomorrow (07:00), opens no day
+    // already used (issue 28 §8): the entry of 17:00 in New York falls on today in Tokyo.
+    const day = view.myEntries[0]?.localDate ?? '';
+    const utc = (days: number, hour: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * 24 * HOUR + hour * HOUR).toISOString();
     await okJson(await as('PATCH', '/api/account/preferences', { ...base, timeZone: 'Asia/Tokyo' }));
-    await okJson(await as('POST', `/api/missions/${mission.id}/entries`, {}), 201);
+    const moved = await errorOf(await as('POST', `/api/missions/${mission.id}/entries`, {}), 409);
+    expect(moved).toEqual({
+      code: 'daily_limit',
+      message: `You changed your time zone: your entry of ${shortDay(new Date(`${day}T00:00:00Z`))} falls on today in Asia/Tokyo. Come back tomorrow.`,
+      // Midnight in Tokyo: 15:00 UTC the next day.
+      nextEntryAt: utc(1, 15),
+    });
+    expect(await okJson(await as('GET', `/api/missions/${mission.id}`))).toMatchObject({
+      canAddEntry: false,
+      nextEntryAt: utc(1, 15),
+      zoneChange: { entryDay: day, timeZone: 'Asia/Tokyo' },
+    });
+    c.clock.advance(Date.parse(utc(1, 15)) - c.clock.now().getTime());
+    await okJson(await submit((await okJson<{ id: number }>(await as('POST', `/api/missions/${mission.id}/entries`, {}), 201)).id));
     expect((await errorOf(await as('POST', `/api/missions/${mission.id}/entries`, { timeZone: 'America/New_York' }), 409)).code).toBe('daily_limit');
+
+    // Back to New York (10:00 there): that entry falls on today, and it carries the Tokyo date of
+    // tomorrow, so the next free day starts the day after (midnight in New York, 05:00 UTC).
+    await okJson(await as('PATCH', '/api/account/preferences', { ...base, timeZone: 'America/New_York' }));
+    expect(await errorOf(await as('POST', `/api/missions/${mission.id}/entries`, {}), 409)).toMatchObject({ code: 'daily_limit', nextEntryAt: utc(3, 5) });
   });
 });

@@ -2,7 +2,9 @@
  * `/missions/{id}`: a participant's mission. Instructions, points and closing date, then the
  * entries: a one-entry mission shows its form at once (the draft entry is created when the person
  * starts answering); multi-entry missions and diaries show entries done and needed, the list of
- * entries (continue or delete a draft, read a submitted one) and "Add today's entry". Drafts
+ * entries (continue or delete a draft, read a submitted one) and "Add today's entry" (or, when
+ * today's entry is only a draft, "You have a draft for today — continue and submit it" with a
+ * button that opens it: a draft is not an entry made). Drafts
  * autosave (kept on the device while offline); photos upload with progress through the media API.
  * An entry sent back with changes requested is edited and submitted again here, with the
  * reviewer's reason beside it; `?entry={id}` (the mission history's "Edit and resubmit") opens
@@ -354,12 +356,20 @@ function Entries(shared: MissionParts) {
   const addLabel = diary ? diaryTodayLabel({ today: 'add', next: 0, max: 0 }) : 'Add an entry';
   const room = mission.myEntries.length < mission.entries.max;
   const perDay = mission.entries.perDay;
-  const tomorrow = diary && open && !mission.canAddEntry && !mission.lockedReason && room && mission.nextEntryAt;
+  // A limit reached with a draft (a submit that failed offline) is not an entry made: it is continued.
+  const draft = open && !mission.canAddEntry ? (numbered.find(({ entry }) => entry.id === mission.draftEntryId && entry.status === 'draft') ?? null) : null;
+  const tomorrow = !draft && diary && open && !mission.canAddEntry && !mission.lockedReason && room && mission.nextEntryAt;
+  const zone = mission.zoneChange;
+  const made = zone
+    ? `You changed your time zone: your entry of ${localDateLabel(zone.entryDay)} falls on today in ${zone.timeZone}.`
+    : perDay === 1
+      ? 'You have made today’s entry.'
+      : 'You have made today’s entries.';
   const blocked =
     !open || mission.canAddEntry
       ? null
       : tomorrow
-        ? `${perDay === 1 ? 'You have made today’s entry.' : 'You have made today’s entries.'} ${diaryTodayLabel({ today: 'tomorrow', next: mission.myEntries.length + 1, max: mission.entries.max })}.`
+        ? `${made} ${diaryTodayLabel({ today: 'tomorrow', next: mission.myEntries.length + 1, max: mission.entries.max })}.`
         : blockedText(mission);
   const rule = [
     perDay === 1 ? 'One entry a day.' : perDay ? `Up to ${perDay} entries a day.` : null,
@@ -401,16 +411,22 @@ function Entries(shared: MissionParts) {
           </div>
           {open && (
             <div className="flex flex-col gap-2">
-              <Button
-                size="lg"
-                className="w-full sm:w-auto sm:self-start"
-                disabled={blocked !== null}
-                loading={adding}
-                aria-describedby={blocked ? 'add-entry-blocked' : undefined}
-                onClick={() => void add()}
-              >
-                {addLabel}
-              </Button>
+              {draft ? (
+                <Button size="lg" className="w-full sm:w-auto sm:self-start" aria-describedby="add-entry-blocked" onClick={() => setOpenId(draft.entry.id)}>
+                  {mission.nextEntryAt ? 'Continue today’s draft' : 'Continue your draft'}
+                </Button>
+              ) : (
+                <Button
+                  size="lg"
+                  className="w-full sm:w-auto sm:self-start"
+                  disabled={blocked !== null}
+                  loading={adding}
+                  aria-describedby={blocked ? 'add-entry-blocked' : undefined}
+                  onClick={() => void add()}
+                >
+                  {addLabel}
+                </Button>
+              )}
               {blocked && (
                 <p id="add-entry-blocked" className="text-sm text-muted-foreground">
                   {blocked}
@@ -433,7 +449,7 @@ function Entries(shared: MissionParts) {
   );
 }
 
-/** Why no entry can be added now (the API's words: locked, limits, today's entry made). */
+/** Why no entry can be added now (the API's words: locked, limits, today's entry made or a draft of today to continue). */
 function blockedText(mission: ParticipantMission): string {
   return mission.lockedReason || mission.addEntryBlockedReason || 'You cannot add an entry now.';
 }

@@ -67,6 +67,7 @@ import {
 } from './participation.ts';
 import { reviewWaitingCount } from './dashboard.ts';
 import { surveyState } from './survey-responses.ts';
+import { entriesOnDay } from './mission-entries.ts';
 
 /** A home item with what orders it. */
 interface Ranked {
@@ -242,7 +243,7 @@ function prepareHome(db: Db) {
       .from(sql`(select 1) as home`)
       .prepare('home'),
     diaryEntries: db
-      .select({ missionId: entries.missionId, status: entries.status, localDate: entries.localDate, timeZone: entries.timeZone })
+      .select({ missionId: entries.missionId, status: entries.status, localDate: entries.localDate, timeZone: entries.timeZone, createdAt: entries.createdAt })
       .from(entries)
       .where(and(eq(entries.userId, userId), sql`${entries.missionId} = any(${sql.placeholder('missionIds')})`))
       .orderBy(desc(entries.createdAt), desc(entries.id))
@@ -335,16 +336,25 @@ interface DiaryEntryRow {
   status: string;
   localDate: string;
   timeZone: string;
+  createdAt: Date;
 }
 
 /**
  * What a diary to do offers today: `continue` while a draft or an entry sent back waits, else
- * `add` while today's entries are under the daily limit (and the maximum not reached), else
- * `tomorrow`. `today` is the participant's calendar day.
+ * `add` while the entries taking up today (`entriesOnDay`, as the daily limit counts them) are
+ * under the daily limit (and the maximum not reached), else `tomorrow`. `today` is the
+ * participant's calendar day in `timeZone`. Only finished entries count as made (`entries`, the
+ * streak).
  */
-export function diaryOf(mission: Pick<Mission, 'entriesMax' | 'perDay'>, counts: EntryCounts, entries: readonly DiaryEntryRow[], today: string): HomeDiary {
+export function diaryOf(
+  mission: Pick<Mission, 'entriesMax' | 'perDay'>,
+  counts: EntryCounts,
+  entries: readonly DiaryEntryRow[],
+  today: string,
+  timeZone: string,
+): HomeDiary {
   const finishedDays = entries.filter((entry) => entry.status === 'submitted' || entry.status === 'approved').map((entry) => entry.localDate);
-  const madeToday = entries.filter((entry) => entry.localDate === today).length;
+  const madeToday = entriesOnDay(entries, today, timeZone).length;
   const room = counts.total < mission.entriesMax && madeToday < (mission.perDay ?? Number.POSITIVE_INFINITY);
   const offer: HomeDiary['today'] = counts.draft > 0 || counts.changesRequested > 0 ? 'continue' : room ? 'add' : 'tomorrow';
   return { entries: finishedEntries(counts), max: mission.entriesMax, next: counts.total + 1, today: offer, streak: diaryStreak(finishedDays, today) };
@@ -425,7 +435,7 @@ async function missionAndGroupItems(
     if (placed.list === 'todo' && placed.state !== 'upcoming' && isDiary(rules)) {
       const own = diaryRows.filter((row) => row.missionId === mission.id);
       const zone = canonicalTimeZone(preferredTimeZone) ?? safeTimeZone(own[0]?.timeZone);
-      diary = diaryOf(mission, missionCounts, own, localDateIn(now, zone));
+      diary = diaryOf(mission, missionCounts, own, localDateIn(now, zone), zone);
     }
     out.push({
       list: placed.list,

@@ -2,7 +2,9 @@
  * Missions as a participant takes them: the mission with their entries, and entries made,
  * autosaved, deleted (drafts) and submitted. The per-day limit counts entries by the calendar day
  * of the participant's own time zone (their preferences; the browser's at onboarding, UTC when
- * never known); a draft counts against the limits until it is deleted.
+ * never known), and a change of zone opens no day already used (`entriesOnDay`); a draft counts
+ * against the limits until it is deleted, and a limit a draft reaches says so ("You have a draft
+ * for today — continue and submit it", with the draft's id).
  */
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Answers, FormDefinition } from '../../shared/forms/definition.ts';
@@ -12,6 +14,7 @@ import type { ParticipantMission } from '../../shared/missions.ts';
 import { REVISION_REQUIRED_MESSAGE } from '../../shared/schemas/answers.ts';
 import type { Db } from '../db/index.ts';
 import { entryDecisions, entrySubmissions, missionEntries, probes, reviewNotes, users, type Mission, type MissionEntry } from '../db/schema/index.ts';
+import { utcMidnight } from '../../shared/calendar-day.ts';
 import { canonicalTimeZone, localDateIn, nextLocalMidnight, safeTimeZone } from '../../shared/time-zone.ts';
 import { ApiError } from '../errors.ts';
 import type { Clock } from './clock.ts';
@@ -42,8 +45,15 @@ export const MISSION_MESSAGES = {
   notOpen: 'This mission is not open yet',
   opensOn: (date: Date) => `This mission opens on ${shortDay(date)}`,
   entriesLimit: 'You have made all the entries this mission takes',
+  /** The maximum is reached with a draft among the entries: it is not made yet. */
+  entriesLimitDraft: 'You have a draft to finish — continue and submit it.',
   dailyLimit: "You have made today's entry. Come back tomorrow.",
   dailyLimitMany: "You have made today's entries. Come back tomorrow.",
+  /** Today's limit is reached with a draft of today (a submit that failed offline): it is not made yet. */
+  dailyLimitDraft: 'You have a draft for today — continue and submit it.',
+  /** Today is taken only by an entry made on another day in the zone used then (`entriesOnDay`). */
+  dailyLimitZone: (day: string, timeZone: string) =>
+    `You changed your time zone: your entry of ${shortDay(utcMidnight(day))} falls on today in ${timeZone}. Come back tomorrow.`,
   notEditable: 'This entry has been submitted and can no longer be changed',
   notDeletable: 'Only a draft entry can be deleted',
   alreadySubmitted: 'This entry has already been submitted',
@@ -65,34 +75,77 @@ async function entriesOf(db: Db, missionId: number, userId: number): Promise<Mis
     .orderBy(desc(missionEntries.createdAt), desc(missionEntries.id));
 }
 
+/** One of the participant's entries of a mission, as the limits read it. */
+export interface DayEntry {
+  id: number;
+  status: EntryStatus;
+  /** The calendar day it was made on, in the zone used then. */
+  localDate: string;
+  createdAt: Date;
+}
+
+/**
+ * The entries that take up `day` (`YYYY-MM-DD`) in the participant's current time zone: those
+ * made on that day (their own `localDate`, in the zone used then) and those whose moment falls on
+ * it in the current zone. Both agree while the zone stays; after a change of zone an entry takes
+ * up both days, so a new zone never opens a day already used (an entry at 11:00 UTC, then a change
+ * to UTC+14: it is 01:00 of the next day there, a day that entry already falls on). Decision 018.
+ */
+export function entriesOnDay<T extends Pick<DayEntry, 'localDate' | 'createdAt'>>(entries: readonly T[], day: string, timeZone: string): T[] {
+  return entries.filter((entry) => entry.localDate === day || localDateIn(entry.createdAt, timeZone) === day);
+}
+
+/** The first local midnight after `now` that starts a day with room under `perDay` (a later day may carry an entry's date made in a zone ahead). */
+function nextFreeDay(entries: readonly DayEntry[], perDay: number, now: Date, timeZone: string): Date {
+  let at = nextLocalMidnight(now, timeZone);
+  for (let step = 0; step < entries.length && entriesOnDay(entries, localDateIn(at, timeZone), timeZone).length >= perDay; step++) {
+    at = nextLocalMidnight(at, timeZone);
+  }
+  return at;
+}
+
 /** Why a new entry cannot be made now, or null when it can. */
 interface AddEntryCheck {
   code: 'closed' | 'not_open' | 'locked' | 'entries_limit' | 'daily_limit';
   message: string;
-  /** daily_limit: the participant's next local midnight. */
+  /** daily_limit: the participant's next local midnight with room for an entry. */
   nextEntryAt?: string;
+  /** A limit reached with a draft (today's, for the daily limit): the draft to continue and submit. */
+  draftEntryId?: number;
+  /** daily_limit reached only because the participant changed zone: the day of the entry that falls on today in `timeZone`. */
+  zoneChange?: { entryDay: string; timeZone: string };
 }
 
 function addEntryCheck(
   mission: Mission,
   availability: Availability,
   lockReason: string | null,
-  counts: { total: number; today: number },
+  entries: readonly DayEntry[],
   now: Date,
   timeZone: string,
 ): AddEntryCheck | null {
   if (availability === 'closed') return { code: 'closed', message: MISSION_MESSAGES.closed };
   if (availability === 'upcoming') return { code: 'not_open', message: mission.opensAt ? MISSION_MESSAGES.opensOn(mission.opensAt) : MISSION_MESSAGES.notOpen };
   if (lockReason) return { code: 'locked', message: lockReason };
-  if (counts.total >= mission.entriesMax) return { code: 'entries_limit', message: MISSION_MESSAGES.entriesLimit };
-  if (mission.perDay !== null && counts.today >= mission.perDay) {
-    return {
-      code: 'daily_limit',
-      message: mission.perDay === 1 ? MISSION_MESSAGES.dailyLimit : MISSION_MESSAGES.dailyLimitMany,
-      nextEntryAt: nextLocalMidnight(now, timeZone).toISOString(),
-    };
+  if (entries.length >= mission.entriesMax) {
+    const draft = entries.find((entry) => entry.status === 'draft');
+    return draft
+      ? { code: 'entries_limit', message: MISSION_MESSAGES.entriesLimitDraft, draftEntryId: draft.id }
+      : { code: 'entries_limit', message: MISSION_MESSAGES.entriesLimit };
   }
-  return null;
+  if (mission.perDay === null) return null;
+  const today = localDateIn(now, timeZone);
+  const taken = entriesOnDay(entries, today, timeZone);
+  if (taken.length < mission.perDay) return null;
+  const nextEntryAt = nextFreeDay(entries, mission.perDay, now, timeZone).toISOString();
+  const draft = taken.find((entry) => entry.status === 'draft');
+  if (draft) return { code: 'daily_limit', message: MISSION_MESSAGES.dailyLimitDraft, nextEntryAt, draftEntryId: draft.id };
+  const moved = taken.filter((entry) => entry.localDate === today).length < mission.perDay ? taken.find((entry) => entry.localDate !== today) : undefined;
+  if (moved) {
+    const zoneChange = { entryDay: moved.localDate, timeZone };
+    return { code: 'daily_limit', message: MISSION_MESSAGES.dailyLimitZone(moved.localDate, timeZone), nextEntryAt, zoneChange };
+  }
+  return { code: 'daily_limit', message: mission.perDay === 1 ? MISSION_MESSAGES.dailyLimit : MISSION_MESSAGES.dailyLimitMany, nextEntryAt };
 }
 
 function entryView(entry: MissionEntry, forms: Map<number, FormDefinition>, currentVersion: number): ParticipantEntry {
@@ -115,8 +168,8 @@ function entryView(entry: MissionEntry, forms: Map<number, FormDefinition>, curr
 /**
  * `GET /api/missions/{id}` for a visible mission: the mission's current form, the participant's
  * entries (newest first; an entry on an older version carries that version's form) and whether
- * one more may be added now (`today` is the calendar day in the time zone of their latest entry
- * of this mission, UTC before the first).
+ * one more may be added now (`today` is the calendar day in their own time zone, else the one of
+ * their latest entry of this mission, UTC before the first; `entriesOnDay` counts what takes it up).
  */
 export async function participantMission(
   db: Db,
@@ -139,15 +192,7 @@ export async function participantMission(
   const availability = availabilityOf(mission, visible.projectStatus, now);
   const lockReason = availability === 'open' ? await orderLockReason(db, userId, mission.id, now) : null;
   const timeZone = canonicalTimeZone(preferredTimeZone) ?? safeTimeZone(entries[0]?.timeZone);
-  const today = localDateIn(now, timeZone);
-  const blocked = addEntryCheck(
-    mission,
-    availability,
-    lockReason,
-    { total: entries.length, today: entries.filter((entry) => entry.localDate === today).length },
-    now,
-    timeZone,
-  );
+  const blocked = addEntryCheck(mission, availability, lockReason, entries, now, timeZone);
   return {
     id: mission.id,
     title: mission.title,
@@ -165,21 +210,23 @@ export async function participantMission(
     addEntryBlockedReason: blocked?.message ?? null,
     lockedReason: lockReason,
     nextEntryAt: blocked?.nextEntryAt ?? null,
+    draftEntryId: blocked?.draftEntryId ?? null,
+    zoneChange: blocked?.zoneChange ?? null,
   };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Entries
 
-/** The result of making an entry: created, or refused (409 with `code`; `nextEntryAt` for the daily limit). */
-export type CreateEntryResult =
-  { kind: 'created'; id: number; status: 'draft' } | { kind: 'refused'; code: AddEntryCheck['code']; message: string; nextEntryAt?: string };
+/** The result of making an entry: created, or refused (409 with `code`; `nextEntryAt` for the daily limit; `draftEntryId` for the mission page only). */
+export type CreateEntryResult = { kind: 'created'; id: number; status: 'draft' } | ({ kind: 'refused' } & AddEntryCheck);
 
 /**
  * Makes a draft entry (`POST /api/missions/{id}/entries`) on the participant's calendar day in
  * their own time zone: the one in their preferences (set from the browser at onboarding,
  * changeable on the preferences screen). The zone a request names is only used — and stored as
- * theirs — while they have none, so naming other zones cannot make more days. The counting and
+ * theirs — while they have none, so naming other zones cannot make more days; changing their own
+ * zone opens no day already used either (`entriesOnDay`). The counting and
  * the insert run in one transaction that first locks the participant's row, so two entries made
  * at once cannot pass the limits together.
  */
@@ -194,7 +241,7 @@ export async function createEntry(
   const now = clock.now();
   const availability = availabilityOf(mission, visible.projectStatus, now);
   const lockReason = availability === 'open' ? await orderLockReason(db, userId, mission.id, now) : null;
-  const early = addEntryCheck(mission, availability, lockReason, { total: 0, today: 0 }, now, 'UTC');
+  const early = addEntryCheck(mission, availability, lockReason, [], now, 'UTC');
   if (early) return { kind: 'refused', ...early };
   return db.transaction(async (tx): Promise<CreateEntryResult> => {
     const [user] = await tx.select({ id: users.id, preferences: users.preferences }).from(users).where(eq(users.id, userId)).for('update');
@@ -208,14 +255,12 @@ export async function createEntry(
         .set({ preferences: { ...user.preferences, timeZone: named } })
         .where(eq(users.id, userId));
     const today = localDateIn(now, timeZone);
-    const [counts] = await tx
-      .select({
-        total: sql<number>`count(*)::int`,
-        today: sql<number>`(count(*) filter (where ${missionEntries.localDate} = ${today}))::int`,
-      })
+    // A participant's entries of one mission are few (at most `entriesMax`, ≤ 366): read and counted here.
+    const entries = await tx
+      .select({ id: missionEntries.id, status: missionEntries.status, localDate: missionEntries.localDate, createdAt: missionEntries.createdAt })
       .from(missionEntries)
       .where(and(eq(missionEntries.missionId, mission.id), eq(missionEntries.userId, userId)));
-    const refused = addEntryCheck(mission, availability, null, { total: Number(counts?.total ?? 0), today: Number(counts?.today ?? 0) }, now, timeZone);
+    const refused = addEntryCheck(mission, availability, null, entries, now, timeZone);
     if (refused) return { kind: 'refused', ...refused };
     const [entry] = await tx
       .insert(missionEntries)

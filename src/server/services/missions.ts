@@ -260,7 +260,7 @@ export function photoIds(definition: FormDefinition | null, answers: Record<stri
   return ids;
 }
 
-/** One entry with its form version's definition, its photos and the participant's other entries; 404 when unknown. */
+/** One entry with its form version's definition, its photos, its time zone (and the earlier one when it changed) and the participant's other entries; 404 when unknown. */
 export async function submissionDetail(db: Db, id: number): Promise<AdminSubmissionDetail> {
   const [row] = await db
     .select({ entry: missionEntries, projectId: missions.projectId, formId: missions.formId, user: userRefColumns })
@@ -278,12 +278,25 @@ export async function submissionDetail(db: Db, id: number): Promise<AdminSubmiss
       .where(and(eq(formVersions.formId, row.formId), eq(formVersions.version, entry.formVersion)))
       .limit(1),
     db
-      .select({ id: missionEntries.id, status: missionEntries.status, localDate: missionEntries.localDate, submittedAt: missionEntries.submittedAt })
+      .select({
+        id: missionEntries.id,
+        status: missionEntries.status,
+        localDate: missionEntries.localDate,
+        submittedAt: missionEntries.submittedAt,
+        createdAt: missionEntries.createdAt,
+        timeZone: missionEntries.timeZone,
+      })
       .from(missionEntries)
       .where(and(eq(missionEntries.missionId, entry.missionId), eq(missionEntries.userId, entry.userId), ne(missionEntries.id, entry.id)))
       .orderBy(asc(missionEntries.createdAt), asc(missionEntries.id)),
   ]);
   const definition = version?.definition ?? null;
+  // The zone of the participant's entry made just before this one, when this one's differs (they changed zone).
+  const before = others
+    .filter(
+      (other) => other.createdAt.getTime() < entry.createdAt.getTime() || (other.createdAt.getTime() === entry.createdAt.getTime() && other.id < entry.id),
+    )
+    .at(-1);
   const ids = photoIds(definition, entry.answers);
   const found = ids.length === 0 ? [] : await db.select({ id: media.id, width: media.width, height: media.height }).from(media).where(inArray(media.id, ids));
   const byId = new Map(found.map((item) => [item.id, item]));
@@ -304,6 +317,8 @@ export async function submissionDetail(db: Db, id: number): Promise<AdminSubmiss
     answers: entry.answers,
     media: photos,
     localDate: entry.localDate,
+    timeZone: entry.timeZone,
+    timeZoneChangedFrom: before && before.timeZone !== entry.timeZone ? before.timeZone : null,
     createdAt: entry.createdAt.toISOString(),
     submittedAt: iso(entry.submittedAt),
     otherEntries: others.map((other) => ({ id: other.id, status: other.status, localDate: other.localDate, submittedAt: iso(other.submittedAt) })),

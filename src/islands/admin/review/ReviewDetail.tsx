@@ -262,7 +262,15 @@ function Loaded({
           <Detail term="Submitted">
             <Moment value={submission.submittedAt} empty="Not yet" />
           </Detail>
-          <Detail term="Day">{submission.localDate ? formatDay(submission.localDate) : '–'}</Detail>
+          <Detail term="Day">
+            {submission.localDate ? formatDay(submission.localDate) : '–'}
+            {/* The participant changed time zone since their entry before: the day is taken in another zone (issue 28 §8). */}
+            {submission.timeZoneChangedFrom && (
+              <span className="block text-xs text-muted-foreground" data-time-zone-change>
+                Time zone {submission.timeZone}, earlier entries {submission.timeZoneChangedFrom}
+              </span>
+            )}
+          </Detail>
           <Detail term="Started">
             <time dateTime={submission.createdAt}>{formatDateTime(submission.createdAt)}</time>
           </Detail>
