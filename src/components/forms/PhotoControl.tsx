@@ -1,9 +1,10 @@
 /**
  * The photo element: "Take a photo" (the camera on phones) and/or "Choose from library"
  * (several at once), each file with its thumbnail, an upload progress bar, "Retry" with the
- * error when it failed, and "Remove". The uploads themselves live in `photo-uploads.ts`.
+ * error when it failed and may succeed again, "Refused" with the server's reason when the file
+ * itself was refused (no Retry), and "Remove". The uploads themselves live in `photo-uploads.ts`.
  */
-import { useEffect, useRef, type ChangeEvent, type ComponentProps } from 'react';
+import { useEffect, useRef, useState, type ChangeEvent, type ComponentProps } from 'react';
 import type { ElementOf } from '../../shared/forms/definition.ts';
 import { cn } from '../../lib/utils.ts';
 import { Button, buttonVariants } from '../ui/button.tsx';
@@ -89,13 +90,37 @@ function PickButton({
   );
 }
 
+/**
+ * The picture a row shows: a stored photo's thumbnail at once; a local file (`blob:`) only once it
+ * has loaded off-screen, so a file that is no image (a text file named .jpg, HEIC in most
+ * browsers) shows the placeholder instead of a broken picture.
+ */
+function usePicture(src: string | null): string | null {
+  const local = src?.startsWith('blob:') === true;
+  const [loaded, setLoaded] = useState<string | null>(null);
+  useEffect(() => {
+    if (!src || !local) return;
+    const probe = new Image();
+    probe.onload = () => setLoaded(src);
+    probe.src = src;
+    return () => {
+      probe.onload = null;
+    };
+  }, [src, local]);
+  return local && loaded !== src ? null : src;
+}
+
 function PhotoRow({ item, index, disabled, onRetry, onRemove }: { item: PhotoItem; index: number; disabled: boolean; onRetry(): void; onRemove(): void }) {
   const name = item.name || `Photo ${index + 1}`;
   const percent = Math.round(item.progress * 100);
+  const picture = usePicture(item.src);
+  // A stored thumbnail that does not load shows the placeholder, not a broken image.
+  const [broken, setBroken] = useState<string | null>(null);
+  const src = picture !== broken ? picture : null;
   return (
     <li className="flex flex-wrap items-center gap-3 rounded-md border border-border bg-card p-2 text-sm" data-photo={item.key}>
       <div className="flex size-16 shrink-0 items-center justify-center overflow-hidden rounded bg-muted text-muted-foreground">
-        {item.src ? <img src={item.src} alt="" className="size-full object-cover" /> : <ImageIcon className="size-6" />}
+        {src ? <img src={src} alt="" className="size-full object-cover" onError={() => setBroken(src)} /> : <ImageIcon className="size-6" />}
       </div>
       <div className="flex min-w-0 flex-1 basis-32 flex-col gap-1">
         <p className="truncate font-medium">{name}</p>
@@ -113,6 +138,11 @@ function PhotoRow({ item, index, disabled, onRetry, onRemove }: { item: PhotoIte
         )}
         {item.status === 'done' && <p className="text-muted-foreground">{item.mediaId?.startsWith('preview-') ? 'Added (preview)' : 'Uploaded'}</p>}
         {item.status === 'failed' && <p className="font-medium text-destructive">{item.error}</p>}
+        {item.status === 'refused' && (
+          <p className="font-medium text-destructive">
+            Refused: <span className="font-normal">{item.error}</span>
+          </p>
+        )}
       </div>
       <div className="flex gap-1">
         {item.status === 'failed' && (
@@ -133,7 +163,7 @@ export function PhotoControl(props: ControlProps<ElementOf<'photo'>>) {
   const uploads = ctx.photos;
   const items = uploads.items(element.id);
   const capture = element.capture ?? 'both';
-  const kept = items.filter((item) => item.status !== 'failed').length;
+  const kept = items.filter((item) => item.status !== 'failed' && item.status !== 'refused').length;
   const notice = uploads.notice(element.id);
   const root = useRef<HTMLDivElement>(null);
   // After "Remove" the button is gone: focus the next photo's Remove, else the first picker.

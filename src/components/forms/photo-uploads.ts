@@ -5,6 +5,10 @@
  *
  * Without a PhotoAdapter (the form builder's preview) files are shown from local object URLs and
  * stand in with ids `preview-1`, `preview-2`, … so conditions and limits can be tried.
+ *
+ * A failed upload is `failed` (Retry can succeed: the network, the server busy) or `refused` when
+ * the adapter rejects with `UploadRefused` (not a photo, too large, unreadable): shown with its
+ * reason and Remove only, without the local preview (a file the server refused may be no image).
  */
 import { useEffect, useRef, useState } from 'react';
 import type { AnswerValue } from '../../shared/forms/definition.ts';
@@ -12,6 +16,11 @@ import { own } from './form-utils.ts';
 import type { PhotoAdapter, PhotoItem, PhotoUploads } from './types.ts';
 
 const plural = (count: number) => (count === 1 ? 'photo' : 'photos');
+
+/** A PhotoAdapter's rejection of a file that can never be accepted as it is (its message says why): no Retry. */
+export class UploadRefused extends Error {
+  override name = 'UploadRefused';
+}
 
 function messageOf(error: unknown): string {
   return error instanceof Error && error.message ? error.message : 'The photo could not be uploaded.';
@@ -132,6 +141,13 @@ export function usePhotoUploads(
           if (!live()) return;
           controllers.current.delete(item.key);
           const message = messageOf(error);
+          if (error instanceof UploadRefused) {
+            const local = items(elementId).find((entry) => entry.key === item.key)?.src ?? null;
+            forget(local);
+            patch(elementId, item.key, { status: 'refused', error: message, src: null, file: null });
+            say(elementId, 'announcements', `${item.name} was refused: ${message}`);
+            return;
+          }
           patch(elementId, item.key, { status: 'failed', error: message });
           say(elementId, 'announcements', `${item.name} could not be uploaded: ${message}`);
         },
@@ -146,7 +162,7 @@ export function usePhotoUploads(
 
     add(element, files) {
       const max = element.maxFiles;
-      const taken = items(element.id).filter((item) => item.status !== 'failed').length;
+      const taken = items(element.id).filter((item) => item.status !== 'failed' && item.status !== 'refused').length;
       const room = Math.max(0, max - taken);
       const images = files.filter((file) => file.type === '' || file.type.startsWith('image/'));
       const accepted = images.slice(0, room);

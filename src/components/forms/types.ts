@@ -6,7 +6,7 @@ import type { fieldIds } from './form-utils.ts';
 
 /** Where photos go: the survey and mission screens upload to the API; the builder's preview has none. */
 export interface PhotoAdapter {
-  /** Uploads one file; resolves with the stored media. Reject with an Error whose message is shown. */
+  /** Uploads one file; resolves with the stored media. Reject with an Error whose message is shown: an `UploadRefused` (`photo-uploads.ts`) when retrying cannot help. */
   upload(file: File, options: { onProgress(fraction: number): void; signal: AbortSignal }): Promise<{ id: string; thumbnailUrl: string }>;
   /** Where the thumbnail of an already stored media id is (answers hold ids only). */
   thumbnailUrl(id: string): string;
@@ -50,7 +50,8 @@ export interface PhotoItem {
   key: string;
   /** The file name ('' for photos stored before this visit). */
   name: string;
-  status: 'uploading' | 'done' | 'failed';
+  /** `failed`: Retry may succeed (network, server); `refused`: the file itself was refused (reason in `error`), Remove only. */
+  status: 'uploading' | 'done' | 'failed' | 'refused';
   /** 0 to 1 while uploading. */
   progress: number;
   /** The stored media id once uploaded. */

@@ -1,10 +1,13 @@
 /**
  * The renderer's PhotoAdapter for participants: `POST /api/media` (multipart, field `file`) with
  * XMLHttpRequest, whose upload progress fetch() cannot report; aborted through the renderer's
- * AbortSignal (Remove while uploading). Thumbnails of stored photos are `/api/media/{id}/thumbnail`.
+ * AbortSignal (Remove while uploading). A file the API refuses for what it is (4xx but the rate
+ * limits and a lost session) rejects with `UploadRefused`: no Retry. Thumbnails of stored photos
+ * are `/api/media/{id}/thumbnail`.
  */
 import { MEDIA_LIMITS, MEDIA_MESSAGES, type MediaUploaded } from '../../shared/media.ts';
 import type { PhotoAdapter } from '../../components/forms/types.ts';
+import { UploadRefused } from '../../components/forms/photo-uploads.ts';
 import { thumbnailUrl } from '../../shared/media.ts';
 
 /** The part of XMLHttpRequest the uploader uses (tests give a fake). */
@@ -53,6 +56,16 @@ export function uploadErrorMessage(status: number, responseText: string, retryAf
   return 'The photo could not be uploaded. Try again.';
 }
 
+/**
+ * Whether an upload the API answered with `status` may succeed if sent again as it is: the network
+ * (0), a timeout, the rate limits (429), a lost session (401, once signed in again) and the
+ * server's own failures (5xx). Any other refusal is about the file (not a photo, too large,
+ * unreadable): Retry cannot help.
+ */
+export function retryable(status: number): boolean {
+  return status === 0 || status === 401 || status === 408 || status === 429 || status >= 500;
+}
+
 function abortError(): DOMException {
   return new DOMException('The upload was cancelled.', 'AbortError');
 }
@@ -93,7 +106,7 @@ export function createMediaUploader(request: () => UploadRequest = browserReques
         }
         // Refused by the server anyway: said at once, without sending megabytes.
         if (file.size > MEDIA_LIMITS.maxBytes || file.size === 0) {
-          reject(new Error(file.size === 0 ? MEDIA_MESSAGES.empty : MEDIA_MESSAGES.tooLarge));
+          reject(new UploadRefused(file.size === 0 ? MEDIA_MESSAGES.empty : MEDIA_MESSAGES.tooLarge));
           return;
         }
         const send = () => {
@@ -137,9 +150,9 @@ export function createMediaUploader(request: () => UploadRequest = browserReques
             onProgress(1);
             resolve({ id: uploaded.id, thumbnailUrl: uploaded.thumbnailUrl || thumbnailUrl(uploaded.id) });
           } else {
-            reject(
-              new Error(uploadErrorMessage(xhr.status >= 200 && xhr.status < 300 ? 500 : xhr.status, xhr.responseText, xhr.getResponseHeader('Retry-After'))),
-            );
+            const status = xhr.status >= 200 && xhr.status < 300 ? 500 : xhr.status;
+            const message = uploadErrorMessage(status, xhr.responseText, xhr.getResponseHeader('Retry-After'));
+            reject(retryable(status) ? new Error(message) : new UploadRefused(message));
           }
         };
         xhr.onerror = () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MEDIA_LIMITS, MEDIA_MESSAGES } from '../../../src/shared/media.ts';
-import { createMediaUploader, thumbnailUrl, uploadErrorMessage, type UploadRequest } from '../../../src/islands/participant/media-upload.ts';
+import { createMediaUploader, retryable, thumbnailUrl, uploadErrorMessage, type UploadRequest } from '../../../src/islands/participant/media-upload.ts';
+import { UploadRefused } from '../../../src/components/forms/photo-uploads.ts';
 
 /** An XMLHttpRequest the test drives by hand. */
 class FakeRequest implements UploadRequest {
@@ -77,12 +78,18 @@ describe('the participant photo adapter', () => {
     const refused = upload(photo());
     requests[0]?.answer(415, { error: { code: 'unsupported_type', message: MEDIA_MESSAGES.notAnImage } });
     await expect(refused).rejects.toThrow(MEDIA_MESSAGES.notAnImage);
+    // Refused for what the file is: Retry cannot help (issue 28 §11); the network and the server's failures can pass later.
+    await expect(refused).rejects.toBeInstanceOf(UploadRefused);
     const cut = upload(photo());
     requests[1]?.onerror?.();
     await expect(cut).rejects.toThrow('The upload was interrupted. Check your connection and try again.');
+    await expect(cut).rejects.not.toBeInstanceOf(UploadRefused);
     const odd = upload(photo());
     requests[2]?.answer(200, 'not json');
     await expect(odd).rejects.toThrow('The photo could not be uploaded. Try again.');
+    await expect(odd).rejects.not.toBeInstanceOf(UploadRefused);
+    expect([0, 401, 408, 429, 500, 503].every(retryable)).toBe(true);
+    expect([400, 413, 415, 422].some(retryable)).toBe(false);
   });
 
   it('refuses an oversized or empty file at once, without sending it', async () => {
@@ -90,6 +97,7 @@ describe('the participant photo adapter', () => {
     const big = new File([new Uint8Array(8)], 'big.jpg', { type: 'image/jpeg' });
     Object.defineProperty(big, 'size', { value: MEDIA_LIMITS.maxBytes + 1 });
     await expect(upload(big)).rejects.toThrow(MEDIA_MESSAGES.tooLarge);
+    await expect(upload(big)).rejects.toBeInstanceOf(UploadRefused);
     await expect(upload(photo(0))).rejects.toThrow(MEDIA_MESSAGES.empty);
     expect(requests).toHaveLength(0);
   });
