@@ -2,8 +2,9 @@
  * Taking part, on a phone (390×844): an admin sets up a live project through the API (a member,
  * a published two-page form, a live native survey, a live photo mission); the member sees both
  * on home, half-fills the survey (an offline spell included: nothing typed is lost), finishes it
- * on a second browser context where they stopped, takes a photo in the mission (which survives a
- * reload) and submits; home then shows the survey done and the mission submitted. An unknown
+ * on a second browser context where they stopped (the browser's Back and Forward move between its
+ * pages), takes a photo in the mission (which survives a reload; a text file named .jpg is refused
+ * with its reason) and submits; home then shows the survey done and the mission submitted. An unknown
  * survey is the not-found page. Screenshots at 390×844 and 1280×800 go to /tmp/shots/.
  */
 import fs from 'node:fs';
@@ -143,6 +144,7 @@ test.describe('taking part', () => {
     baseURL,
     browser,
     playwright,
+    allowConsoleError,
   }) => {
     const origin = baseURL ?? '';
     const admin = await createAccount('admin', 'Ada', 'Admin');
@@ -186,6 +188,21 @@ test.describe('taking part', () => {
     await page.getByRole('button', { name: 'Next' }).click();
     await expect(page.getByRole('heading', { level: 2, name: 'Your breakfast' })).toBeVisible();
     await expect(saved(page)).toBeVisible();
+    // Each page is a history entry: the browser's Back goes to page 1 (not out of the survey), Forward and a reload to page 2.
+    await expect(page).toHaveURL(new RegExp(`/surveys/${setup.surveyId}\\?page=food$`));
+    // …without the ClientRouter fetching and swapping the page (the form's listener keeps its entries).
+    const swaps = () => page.evaluate(() => (window as { swaps?: number }).swaps ?? 0);
+    await page.evaluate(() => document.addEventListener('astro:before-preparation', () => ((window as { swaps?: number }).swaps = 1)));
+    await page.goBack();
+    await expect(page.getByRole('textbox', { name: /What do you drink first/ })).toHaveValue('Green tea');
+    await expect(page).toHaveURL(new RegExp(`/surveys/${setup.surveyId}$`));
+    const pageSaved = page.waitForResponse((res) => res.request().method() === 'PUT' && res.url().endsWith(`/api/surveys/${setup.surveyId}/response`));
+    await page.goForward();
+    await expect(page.getByRole('heading', { level: 2, name: 'Your breakfast' })).toBeVisible();
+    await pageSaved;
+    expect(await swaps()).toBe(0);
+    await page.reload();
+    await expect(page.getByRole('heading', { level: 2, name: 'Your breakfast' })).toBeVisible();
 
     // A second device: the same member, where they stopped (page 2, page 1's answers kept).
     const other = await browser.newContext({ baseURL: origin, viewport: PHONE });
@@ -223,6 +240,22 @@ test.describe('taking part', () => {
     await page.goto(`/missions/${setup.missionId}`);
     await expect(page.getByRole('heading', { level: 1, name: setup.missionTitle })).toBeVisible();
     await expect(page.getByRole('region', { name: 'Instructions' })).toContainText('one clear photo');
+    // A text file named .jpg: refused with the server's reason and only Remove (Retry could never work), no broken picture.
+    // (Playwright's trace snapshots fetch a local image that does not decode, which the CSP blocks: the page itself never does.)
+    allowConsoleError(/Connecting to 'blob:|connect-src blocked blob/);
+    await page
+      .getByLabel('Choose from library')
+      .setInputFiles({ name: 'notes.jpg', mimeType: 'image/jpeg', buffer: Buffer.from('a shopping list, not a photo') });
+    const refused = page.locator('li[data-photo]', { hasText: 'notes.jpg' });
+    await expect(refused).toContainText('Refused: Upload a JPEG, PNG, WebP or HEIC photo');
+    await expect(refused.getByRole('button')).toHaveText(['Remove notes.jpg']);
+    await expect(refused.locator('img')).toHaveCount(0);
+    await refused.scrollIntoViewIfNeeded();
+    await shot(page, 'photo-refused', PHONE, { fullPage: false });
+    await shot(page, 'photo-refused', DESKTOP, { fullPage: false });
+    await page.setViewportSize(PHONE);
+    await refused.getByRole('button', { name: 'Remove notes.jpg' }).click();
+    await expect(refused).toHaveCount(0);
     const jpeg = await sharp({ create: { width: 320, height: 240, channels: 3, background: { r: 40, g: 140, b: 200 } } })
       .jpeg({ quality: 80 })
       .toBuffer();
@@ -260,6 +293,7 @@ test.describe('taking part', () => {
     page,
     baseURL,
     playwright,
+    allowConsoleError,
   }) => {
     const origin = baseURL ?? '';
     const admin = await createAccount('admin', 'Ada', 'Admin');
@@ -335,6 +369,20 @@ test.describe('taking part', () => {
     await page.getByRole('textbox', { name: /What did you cook today/ }).fill('Lentil soup');
     await expect(saved(page)).toBeVisible({ timeout: 10_000 });
     await shot(page, 'diary-entry', PHONE, { fullPage: false });
+    // A submit that fails offline leaves a draft: not an entry made — the diary says so and opens it again.
+    allowConsoleError(/ERR_INTERNET_DISCONNECTED/);
+    await page.context().setOffline(true);
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await expect(page.getByText('You seem to be offline.', { exact: false })).toBeVisible();
+    await page.context().setOffline(false);
+    await page.getByRole('button', { name: 'Your entries' }).click();
+    await expect(page.getByText('0 of 3 entries')).toBeVisible();
+    await expect(page.locator('#add-entry-blocked')).toHaveText('You have a draft for today — continue and submit it.');
+    await shot(page, 'diary-draft');
+    await shot(page, 'diary-draft', DESKTOP);
+    await page.setViewportSize(PHONE);
+    await page.getByRole('button', { name: 'Continue today’s draft' }).click();
+    await expect(page.getByRole('textbox', { name: /What did you cook today/ })).toHaveValue('Lentil soup');
     await page.getByRole('button', { name: 'Submit' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Entry 1 is submitted — thank you!' })).toBeVisible();
     await expect(page.getByText('1 of 3 entries')).toBeVisible();

@@ -19,6 +19,7 @@ import { Button } from '../ui/button.tsx';
 import { ElementField } from './ElementField.tsx';
 import { domSafeId, elementIdOfKey, elementName, fieldIds, isEmptyAnswer, own, PHOTOS_PENDING_MESSAGE } from './form-utils.ts';
 import { Markdown } from './Markdown.tsx';
+import { addressPage, listenToPages, pageBelow, pushPage, replacePage } from './page-address.ts';
 import { usePhotoUploads } from './photo-uploads.ts';
 import type { FieldContext, PhotoAdapter } from './types.ts';
 
@@ -64,6 +65,13 @@ export interface FormRendererProps {
   activityTitle?: string;
   /** On each page change, scroll the window to its top before focusing the page's heading (the participant's screens). */
   scrollToTop?: boolean;
+  /**
+   * Pages in the browser's history (`page-address.ts`; the participant's survey): each page after
+   * the first is `?page=` in the address and a history entry, so the browser's Back and Forward
+   * move between pages and a reload opens the same one (the address's page wins over
+   * `initialPageId` when it is visible).
+   */
+  pageInAddress?: boolean;
   /** Uploads photos; without it (the builder's preview) photos stay local with `preview-N` ids. */
   photos?: PhotoAdapter;
   /** The respondent's day, `YYYY-MM-DD` (default: the browser's local date). */
@@ -98,7 +106,8 @@ export function FormRenderer(props: FormRendererProps) {
   const answersRef = useRef(answers);
   const [pageId, setPageId] = useState<string | null>(() => {
     const pages = resolveVisibility(definition, initialAnswers ?? {}, { today }).pages;
-    return initialPageId && pages.some((page) => page.id === initialPageId) ? initialPageId : (pages[0]?.id ?? null);
+    const wanted = [props.pageInAddress ? addressPage() : null, initialPageId];
+    return wanted.find((id) => id && pages.some((page) => page.id === id)) ?? pages[0]?.id ?? null;
   });
   /** Pages where Next or Submit was tried: every field shows its errors. */
   const [attempted, setAttempted] = useState<ReadonlySet<string>>(() => new Set());
@@ -125,9 +134,9 @@ export function FormRenderer(props: FormRendererProps) {
   const pageIndex = page ? pages.indexOf(page) : -1;
   const isLast = pageIndex === pages.length - 1;
 
-  // The latest props and page for callbacks that run later (uploads finishing, submit answers).
-  const latest = useRef({ props, pageId: page?.id ?? '', today });
-  latest.current = { props, pageId: page?.id ?? '', today };
+  // The latest props, page and pages for callbacks that run later (uploads finishing, submit answers, history moves).
+  const latest = useRef({ props, pageId: page?.id ?? '', today, pages });
+  latest.current = { props, pageId: page?.id ?? '', today, pages };
 
   useEffect(() => {
     mounted.current = true;
@@ -192,13 +201,36 @@ export function FormRenderer(props: FormRendererProps) {
 
   const visibleElements = (of: FormPage) => of.elements.filter((element) => visibility.elementIds.has(element.id));
 
-  const goTo = (nextPageId: string, focus: FocusTarget = 'heading') => {
+  /** Shows a page; `entry`: a new history entry for it, or this entry shows it instead (`pageInAddress` only). */
+  const goTo = (nextPageId: string, focus: FocusTarget = 'heading', entry: 'push' | 'replace' | null = 'push') => {
+    const shown = latest.current;
+    if (shown.props.pageInAddress && entry) {
+      const first = shown.pages[0]?.id === nextPageId;
+      if (entry === 'push') pushPage(nextPageId, first, shown.pageId);
+      else replacePage(nextPageId, first);
+    }
     setPageId(nextPageId);
     setSummary(null);
     setFormError(null);
     focusNext.current = focus;
-    props.onPageChange?.(nextPageId, answersRef.current);
+    shown.props.onPageChange?.(nextPageId, answersRef.current);
   };
+
+  // The browser's Back and Forward between the pages' history entries; the entry the form opens on shows its page.
+  const goToRef = useRef(goTo);
+  goToRef.current = goTo;
+  const savedPage = useRef(initialPageId ?? null);
+  useEffect(() => {
+    if (!props.pageInAddress) return;
+    const { pages: shown, pageId: opened } = latest.current;
+    if (opened) replacePage(opened, shown[0]?.id === opened);
+    // Opened on the address's page rather than the saved one (a reload before that save landed): it is where the person is now.
+    if (opened && opened !== savedPage.current && opened === addressPage()) latest.current.props.onPageChange?.(opened, answersRef.current);
+    return listenToPages((wanted) => {
+      const target = wanted ?? latest.current.pages[0]?.id;
+      if (target && target !== latest.current.pageId) goToRef.current(target, 'heading', null);
+    });
+  }, [props.pageInAddress]);
 
   /** Shows the summary of a page's problems (going there first) and focuses it. */
   const showProblems = (onPageId: string) => {
@@ -251,7 +283,10 @@ export function FormRenderer(props: FormRendererProps) {
 
   const back = () => {
     const previous = pages[pageIndex - 1];
-    if (previous) goTo(previous.id);
+    if (!previous) return;
+    // The entry under this one is the previous page: back in the history (its listener shows the page), so both Backs walk one list.
+    if (props.pageInAddress && pageBelow() === previous.id) history.back();
+    else goTo(previous.id, 'heading', 'replace');
   };
 
   const submit = async () => {

@@ -1,7 +1,8 @@
 /**
  * `/surveys/{id}`: a participant's survey. Native: the form renderer, resumed where the person
- * stopped (on any device), autosaved as they go (kept on the device while offline), submitted
- * once; then a thank-you with their answers. External (Alchemer): what to expect and "Start the
+ * stopped (on any device), autosaved as they go (kept on the device while offline), each page a
+ * history entry (`?page={pageId}` after the first: the browser's Back and Forward move between
+ * pages, a reload stays on the page), submitted once; then a thank-you with their answers. External (Alchemer): what to expect and "Start the
  * survey", then the outcome of the return. Upcoming, closed and not-found states.
  * Data: `GET /api/surveys/{id}` → ParticipantSurvey.
  */
@@ -125,6 +126,8 @@ function SurveyForm({
       activityTitle={survey.title}
       seed={survey.seed}
       storageKey={() => key}
+      // Each page is a history entry (`?page=`): the browser's Back goes to the previous page, not out of the survey.
+      pageInAddress
       server={{ answers: survey.response?.answers ?? {}, pageId: survey.response?.pageId ?? null }}
       revision={survey.response?.revision ?? 0}
       payload={(answers, pageId) => ({ answers, pageId })}

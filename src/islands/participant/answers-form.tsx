@@ -30,6 +30,8 @@ export interface AnswersFormProps<T extends AnswersPayload> {
   storageKey: () => string;
   /** Read when nothing is kept under `storageKey`: answers typed under another key that are this form's (that copy is removed once taken). */
   adoptKey?: string | null;
+  /** The pages in the browser's history (`?page=`: Back and Forward move between them; the survey). */
+  pageInAddress?: boolean;
   /** What the server holds when the form opens, and its revision (0 before the first save). */
   server: T;
   revision: number;
@@ -139,6 +141,7 @@ export function AnswersForm<T extends AnswersPayload>(props: AnswersFormProps<T>
           submitLabel="Submit"
           activityTitle={props.activityTitle}
           scrollToTop
+          pageInAddress={props.pageInAddress === true}
         />
       </Card>
     </div>
