@@ -50,8 +50,17 @@ function bootConsentAndAnalytics(): void {
   confirmEarlyChoice();
   document.addEventListener(EARLY_CONSENT_EVENT, confirmEarlyChoice);
   const analytics = createAnalytics({ id: readAnalyticsId() });
+  // The page_load report is a statistic: sent once per full page load, only with statistics
+  // consent (given before or on this page); error reports need none (/privacy says what is sent).
+  let pageLoadReported = false;
   // Evaluated at start and on every change (nanostores calls subscribers at once).
-  $consent.subscribe(({ consent }) => analytics.setEnabled(consent.statistics));
+  $consent.subscribe(({ consent }) => {
+    analytics.setEnabled(consent.statistics);
+    if (consent.statistics && !pageLoadReported) {
+      pageLoadReported = true;
+      reportAction({ name: 'page_load', data: null });
+    }
+  });
   let first = true;
   document.addEventListener('astro:page-load', () => {
     if (first) {
@@ -95,7 +104,6 @@ function bootColorMode(): void {
 
 function bootReports(): void {
   captureGlobalErrors();
-  reportAction({ name: 'page_load', data: null });
 }
 
 const BANNER_CLASSES = 'border-b border-border bg-secondary px-4 py-2 text-center text-sm font-medium text-secondary-foreground';

@@ -313,7 +313,7 @@ test.describe('flags switched from the CLI while the server runs', () => {
   });
 });
 
-test('an error thrown twice in a page reaches /api/reports once', async ({ page, allowConsoleError }) => {
+test('an error thrown twice in a page reaches /api/reports once; a page_load only with statistics consent', async ({ page, allowConsoleError }) => {
   allowConsoleError(/shell-e2e-boom/);
   const reports: { url: string; data: { type: string; stacktrace?: string | null } }[] = [];
   await page.route('**/api/reports', async (route) => {
@@ -321,8 +321,9 @@ test('an error thrown twice in a page reaches /api/reports once', async ({ page,
     reports.push(...body.reports);
     await route.fulfill({ status: 204 });
   });
+  // No choice saved: errors are reported, the page load is not (issue 28 §13).
   await page.goto('/terms');
-  await expect.poll(() => reports.filter((r) => r.data.type === 'action').length).toBe(1);
+  await expect(banner(page)).toBeVisible();
   await page.evaluate(() => {
     for (let i = 0; i < 2; i++) {
       setTimeout(() => {
@@ -335,6 +336,10 @@ test('an error thrown twice in a page reaches /api/reports once', async ({ page,
   const errors = reports.filter((r) => r.data.type === 'uncaught');
   expect(errors).toHaveLength(1);
   expect(errors[0]).toMatchObject({ url: '/terms', data: { type: 'uncaught', stacktrace: expect.stringContaining('shell-e2e-boom') } });
+  expect(reports.filter((r) => r.data.type === 'action')).toEqual([]);
+  // Statistics allowed on this page: its page load is reported, once.
+  await banner(page).getByRole('button', { name: 'Allow All' }).click();
+  await expect.poll(() => reports.filter((r) => r.data.type === 'action').length).toBe(1);
 });
 
 test('a new build reloads the page at the next navigation, once per path within 10 s', async ({ page }) => {
