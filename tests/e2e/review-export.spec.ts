@@ -120,11 +120,16 @@ test.describe('the review export', () => {
     // The tool: project, mission, preview.
     await page.goto('/admin/tools/export-reviews-unilever');
     await expect(page.getByRole('heading', { name: 'Export reviews', exact: true })).toBeVisible();
+    // Never disabled without a reason (issue 28 §12): Preview says what is missing.
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await expect(page.getByText('Choose a project, then tick its missions.')).toBeVisible();
     await page.getByRole('combobox', { name: 'Project' }).click();
     await page.getByRole('option', { name: `000 Review export ${tag} (Unilever)` }).click();
     const missionBox = page.getByRole('checkbox', { name: project.missionTitle });
     await expect(missionBox).toBeVisible();
     await expect(page.getByText(`Product id ${productId}`)).toBeVisible();
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await expect(page.getByText('Choose at least one mission')).toBeVisible();
     await missionBox.check();
     const fields = page.getByRole('group', { name: `Fields of “${project.missionTitle}”` });
     await expect(fields.getByRole('combobox', { name: 'Rating' })).toHaveText('How many stars?');

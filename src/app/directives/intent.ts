@@ -10,10 +10,11 @@
  *
  * Nothing is lost meanwhile: what was typed stays in the fields and react-hook-form keeps a value
  * edited before its field registered; a press on a control that needs the island (a password's
- * Show button, a checkbox) is replayed once it has hydrated, and so are Enter in a field and a press
- * on the submit button (the form is submitted then: its messages show). The submit button is disabled until React has hydrated it
- * (components/ui/button.tsx), so the browser never submits the form by itself — a native submit
- * would be a GET with the password in the address — and the replays wait for that button too.
+ * Show button, a checkbox, the submit button) is replayed once it has hydrated, and so is Enter in
+ * a field (the form is submitted then: its messages show). Until React has hydrated it the submit
+ * button (`heldBeforeHydration`) is a plain enabled button behind a hidden disabled submit button,
+ * the form's default (components/ui/button.tsx), so the browser never submits the form by itself — a native submit
+ * would be a GET with the password in the address — and the replays wait for that guard to go.
  */
 import type { ClientDirective } from 'astro';
 import { SIGNED_IN_EVENT, wasSent } from '../../platform/events.ts';
@@ -29,8 +30,9 @@ const SUBMITTING_FIELD = 'input:not([type="checkbox"]):not([type="radio"]):not([
 
 /**
  * Resolves true once React has committed the hydrated island, its handlers in place: hydration is
- * asynchronous, so the hydrator's promise is not enough. A form's submit button says so (enabled
- * by an effect once mounted); an island without one is taken as ready on the next task.
+ * asynchronous, so the hydrator's promise is not enough. A form's submit button says so (its
+ * disabled guard is removed by an effect once mounted); an island without one is taken as ready on
+ * the next task.
  */
 function hydrated(island: HTMLElement): Promise<boolean> {
   const started = performance.now();
@@ -58,18 +60,6 @@ const intent: ClientDirective = (load, options, island) => {
     pendingClick = target;
     void hydrate();
   };
-  /**
-   * A press on the (still disabled) submit button: the browser sends it no click — and the button
-   * lets the pointer through to the form (`disabled:pointer-events-none`) — so it is found by where
-   * the press landed, and replayed as a submit.
-   */
-  const holdSubmitPress = (event: PointerEvent): void => {
-    for (const button of island.querySelectorAll<HTMLButtonElement>('button[type="submit"]:disabled')) {
-      const box = button.getBoundingClientRect();
-      const inside = event.clientX >= box.left && event.clientX <= box.right && event.clientY >= box.top && event.clientY <= box.bottom;
-      if (inside && button.form) pendingSubmit = button.form;
-    }
-  };
   const holdEnter = (event: KeyboardEvent): void => {
     if (event.key !== 'Enter' || !(event.target instanceof HTMLInputElement) || !event.target.matches(SUBMITTING_FIELD)) return;
     pendingSubmit = event.target.form;
@@ -80,7 +70,6 @@ const intent: ClientDirective = (load, options, island) => {
     const method = on ? 'addEventListener' : 'removeEventListener';
     for (const type of REACH_EVENTS) island[method](type, reach, { passive: true });
     island[method]('click', holdClick, true);
-    island[method]('pointerdown', holdSubmitPress as EventListener, true);
     island[method]('keydown', holdEnter as EventListener, true);
   };
 

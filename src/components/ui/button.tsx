@@ -12,6 +12,13 @@ export interface ButtonProps extends ComponentProps<'button'>, VariantProps<type
   asChild?: boolean;
   /** Busy: disabled, with a spinner before the label (the label, and so the name, stays). */
   loading?: boolean;
+  /**
+   * A submit button of an island hydrated on intent (`client:intent`, whose directive holds a press
+   * made before hydration and replays it): enabled meanwhile, the form guarded by a hidden disabled
+   * submit button. Other submit buttons are disabled until hydrated (a moment, and nothing would
+   * hold the press).
+   */
+  heldBeforeHydration?: boolean;
 }
 
 /**
@@ -26,7 +33,18 @@ function useMounted(): boolean {
   return mounted;
 }
 
-export function Button({ className, variant, size, asChild = false, loading = false, type, disabled, children, ...props }: ButtonProps) {
+export function Button({
+  className,
+  variant,
+  size,
+  asChild = false,
+  loading = false,
+  heldBeforeHydration = false,
+  type,
+  disabled,
+  children,
+  ...props
+}: ButtonProps) {
   const hydrated = useMounted();
   if (asChild) {
     return (
@@ -35,17 +53,40 @@ export function Button({ className, variant, size, asChild = false, loading = fa
       </Slot.Root>
     );
   }
-  return (
+  const waiting = type === 'submit' && !hydrated;
+  // Held before hydration (client:intent replays the press, app/directives/intent.ts): a plain,
+  // enabled button, and a hidden disabled submit button before it is the form's default, so the
+  // browser submits nothing by itself (not on a press, not on Enter in a field) and nobody meets a
+  // "Sign in" disabled for no reason (issue 28 §12).
+  const held = waiting && heldBeforeHydration;
+  const button = (
     <button
-      type={type ?? 'button'}
-      // Before hydration a submit button is disabled, but looks as usual (it is only a moment).
-      className={cn(buttonVariants({ variant, size }), type === 'submit' && !hydrated && 'disabled:opacity-100', className)}
-      disabled={disabled || loading || (type === 'submit' && !hydrated)}
+      type={held ? 'button' : (type ?? 'button')}
+      // Otherwise disabled before hydration, but looking as usual (it is only a moment).
+      className={cn(buttonVariants({ variant, size }), waiting && !held && 'disabled:opacity-100', className)}
+      disabled={disabled || loading || (waiting && !held)}
       aria-busy={loading || undefined}
       {...props}
+      // Hydrated but not yet mounted (React's handlers are in place, the type not yet "submit"): it submits all the same.
+      onClick={
+        held
+          ? (event) => {
+              props.onClick?.(event);
+              if (!event.defaultPrevented) event.currentTarget.form?.requestSubmit();
+            }
+          : props.onClick
+      }
     >
       {loading && <Spinner />}
       {children}
     </button>
+  );
+  // One shape whether held or not (the guard's place empty once mounted): the button stays the same
+  // element, so a press held before hydration is replayed on it.
+  return (
+    <>
+      {held && <button type="submit" disabled hidden aria-hidden="true" tabIndex={-1} form={props.form} data-submit-guard="" />}
+      {button}
+    </>
   );
 }

@@ -38,7 +38,7 @@ export default function ForgotPasswordForm() {
       <FormField id="forgot-email" label="Email" error={errors.email?.message}>
         {(c) => <Input {...c} type="email" autoComplete="email" inputMode="email" autoCapitalize="none" spellCheck={false} {...register('email')} />}
       </FormField>
-      <Button type="submit" size="lg" loading={isSubmitting} className="w-full">
+      <Button type="submit" heldBeforeHydration size="lg" loading={isSubmitting} className="w-full">
         Send reset link
       </Button>
       <p className="text-center text-sm text-muted-foreground">

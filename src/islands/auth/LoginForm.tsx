@@ -56,7 +56,7 @@ export default function LoginForm() {
           Forgot password?
         </a>
       </div>
-      <Button type="submit" size="lg" loading={isSubmitting} className="w-full">
+      <Button type="submit" heldBeforeHydration size="lg" loading={isSubmitting} className="w-full">
         Sign in
       </Button>
       <p className="text-center text-sm text-muted-foreground">

@@ -151,7 +151,7 @@ export default function OnboardingScreen() {
       <div data-token-needs="terms" hidden={!needsTerms}>
         <TermsField id="onboard-accept-terms" control={control} name="acceptTerms" error={errors.acceptTerms?.message} />
       </div>
-      <Button type="submit" size="lg" loading={isSubmitting} className="w-full">
+      <Button type="submit" heldBeforeHydration size="lg" loading={isSubmitting} className="w-full">
         Finish and sign in
       </Button>
     </form>

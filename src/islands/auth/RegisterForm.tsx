@@ -49,7 +49,7 @@ export default function RegisterForm() {
         {(c) => <Input {...c} type="email" autoComplete="email" inputMode="email" autoCapitalize="none" spellCheck={false} {...register('email')} />}
       </FormField>
       <TermsField id="register-accept-terms" control={control} name="acceptTerms" error={errors.acceptTerms?.message} />
-      <Button type="submit" size="lg" loading={isSubmitting} className="w-full">
+      <Button type="submit" heldBeforeHydration size="lg" loading={isSubmitting} className="w-full">
         Create account
       </Button>
       <p className="text-center text-sm text-muted-foreground">

@@ -84,7 +84,7 @@ function ResetForm({ onDone, onInvalid }: { onDone: () => void; onInvalid: () =>
       <FormField id="reset-confirm-password" label="Confirm new password" error={errors.confirmPassword?.message}>
         {(c) => <PasswordInput {...c} autoComplete="new-password" {...register('confirmPassword')} />}
       </FormField>
-      <Button type="submit" size="lg" loading={isSubmitting} className="w-full">
+      <Button type="submit" heldBeforeHydration size="lg" loading={isSubmitting} className="w-full">
         Change password
       </Button>
     </form>

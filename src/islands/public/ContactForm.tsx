@@ -84,7 +84,7 @@ export default function ContactForm() {
       <p id="contact-message-count" className="-mt-3 text-right text-xs text-muted-foreground tabular-nums">
         {length} / {CONTACT_MESSAGE_MAX_LENGTH} characters
       </p>
-      <Button type="submit" size="lg" loading={isSubmitting} className="w-full sm:w-auto sm:self-start">
+      <Button type="submit" heldBeforeHydration size="lg" loading={isSubmitting} className="w-full sm:w-auto sm:self-start">
         Send message
       </Button>
     </form>

@@ -127,7 +127,7 @@ function SignedInForm({ email, onDone }: { email: string; onDone: () => void }) 
         {(c) => <PasswordInput {...c} autoComplete="current-password" {...register('currentPassword')} />}
       </FormField>
       <ReasonField id="deletion-reason" error={errors.reason?.message} registration={register('reason')} />
-      <Button type="submit" variant="destructive" size="lg" loading={isSubmitting} className="w-full">
+      <Button type="submit" heldBeforeHydration variant="destructive" size="lg" loading={isSubmitting} className="w-full">
         Delete my account and data
       </Button>
     </form>
@@ -162,7 +162,7 @@ function ByEmailForm({ onDone }: { onDone: () => void }) {
         {(c) => <Input {...c} type="email" autoComplete="email" inputMode="email" autoCapitalize="none" spellCheck={false} {...register('email')} />}
       </FormField>
       <ReasonField id="deletion-reason" error={errors.reason?.message} registration={register('reason')} />
-      <Button type="submit" size="lg" loading={isSubmitting} className="w-full">
+      <Button type="submit" heldBeforeHydration size="lg" loading={isSubmitting} className="w-full">
         Send confirmation link
       </Button>
     </form>

@@ -2,7 +2,7 @@
 /**
  * `client:intent` (src/app/directives/intent.ts): a prerendered guest form hydrates when the
  * visitor reaches for it, not with the page; at once for a signed-in visitor or a mailed link when
- * asked; a press made before it was ready is replayed once the island's submit button is enabled
+ * asked; a press made before it was ready is replayed once the island's submit guard is gone
  * (React has committed).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -11,14 +11,21 @@ import { SIGNED_IN_EVENT, wake } from '../../../src/platform/events.ts';
 
 const flush = (ms = 0) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** An island holding a form with a disabled submit button (as prerendered) and a plain button; `hydrator` enables the submit. */
+/**
+ * An island holding a form as prerendered (components/ui/button.tsx): a plain button, the hidden
+ * disabled submit guard and the submit button as a plain one; `hydrator` makes it the submit button.
+ */
 function island() {
   const element = document.createElement('astro-island');
-  element.innerHTML = '<form><input name="email"><button type="button" id="show">Show</button><button type="submit" disabled>Go</button></form>';
+  element.innerHTML =
+    '<form><input name="email"><button type="button" id="show">Show</button><button type="submit" disabled hidden data-submit-guard></button><button type="button" id="go">Go</button></form>';
   document.body.append(element);
-  const submit = element.querySelector<HTMLButtonElement>('button[type="submit"]')!;
+  const submit = element.querySelector<HTMLButtonElement>('#go')!;
   const hydrator = vi.fn(async () => {
-    setTimeout(() => (submit.disabled = false), 30);
+    setTimeout(() => {
+      element.querySelector('[data-submit-guard]')?.remove();
+      submit.type = 'submit';
+    }, 30);
   });
   const load = vi.fn(async () => hydrator);
   return { element, load, hydrator, submit, form: element.querySelector('form')!, show: element.querySelector<HTMLButtonElement>('#show')! };
@@ -76,13 +83,28 @@ describe('client:intent', () => {
     const submitted = vi.fn();
     form.addEventListener('submit', (event) => {
       event.preventDefault();
-      submitted(submit.disabled);
+      submitted(submit.type);
     });
     await intent(load, { name: 'intent', value: '' }, element);
     element.querySelector('input')!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
     await flush(100);
     expect(submitted).toHaveBeenCalledTimes(1);
-    expect(submitted).toHaveBeenCalledWith(false);
+    expect(submitted).toHaveBeenCalledWith('submit');
+  });
+
+  it('replays a press on the submit button made before it was ready as a submit, once React is in place', async () => {
+    const { element, load, form, submit } = island();
+    const submitted = vi.fn();
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      submitted();
+    });
+    await intent(load, { name: 'intent', value: '' }, element);
+    submit.click();
+    await flush();
+    expect(submitted).not.toHaveBeenCalled();
+    await flush(100);
+    expect(submitted).toHaveBeenCalledTimes(1);
   });
 
   it('"signed-in": at once for a signed-in visitor (before or after it listened), hiding its guest-only parts meanwhile', async () => {

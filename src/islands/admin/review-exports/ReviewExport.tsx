@@ -23,6 +23,7 @@ import {
   type ReviewMapping,
 } from '../../../shared/review-exports.ts';
 import type { ReviewExportInput } from '../../../shared/schemas/review-exports.ts';
+import { MESSAGES } from '../../../shared/messages.ts';
 import { errorMessage } from '../../../lib/form-errors.ts';
 import { useResource } from '../../../lib/resource.ts';
 import { handleSessionLost } from '../../../lib/session.ts';
@@ -103,6 +104,7 @@ function ExportTool() {
     setMapping({});
     setPreview(null);
     setFields({});
+    setAlert(null);
   }, [projectId]);
 
   // Anything changed: the preview shown no longer fits.
@@ -147,9 +149,21 @@ function ExportTool() {
     } else setAlert(errorMessage(error));
   }
 
+  /**
+   * A project first (the missions to tick come with it); the rest — a mission ticked, approved or
+   * submitted, Bazaarvoice's campaign id — the API checks and words beside each field.
+   */
+  function projectChosen(): boolean {
+    if (projectId !== '') return true;
+    setFields({ projectId: [MESSAGES.required] });
+    setAlert('Choose a project, then tick its missions.');
+    return false;
+  }
+
   async function runPreview() {
     setAlert(null);
     setFields({});
+    if (!projectChosen()) return;
     setBusy('preview');
     try {
       setPreview(await apiSend<ReviewExportPreview>('POST', `${EXPORT_PATH}?preview=1`, request()));
@@ -164,6 +178,7 @@ function ExportTool() {
     setAlert(null);
     setFields({});
     setDone(null);
+    if (!projectChosen()) return;
     setBusy('download');
     setProgress(null);
     try {
@@ -185,8 +200,6 @@ function ExportTool() {
 
   const fieldError = (key: string) => fields[key]?.join(' ');
   const chosenMissions = missionList.filter((mission) => chosen.includes(mission.id));
-  const canRun =
-    projectId !== '' && chosenMissions.length > 0 && (withApproved || withSubmitted) && (format !== 'bazaarvoice' || campaignId.trim() !== '') && busy === null;
 
   return (
     <div className="flex flex-col gap-8">
@@ -339,6 +352,7 @@ function ExportTool() {
               <FormField
                 id={`${ids}-campaign`}
                 label="Campaign id"
+                hint="(required)"
                 description="Bazaarvoice’s id of the sampling campaign; every review carries it."
                 error={fieldError('campaignId')}
                 className="sm:max-w-sm"
@@ -351,6 +365,7 @@ function ExportTool() {
                     autoComplete="off"
                     spellCheck={false}
                     maxLength={100}
+                    required
                   />
                 )}
               </FormField>
@@ -364,10 +379,11 @@ function ExportTool() {
           )}
 
           <div className="flex flex-wrap gap-3">
-            <Button type="submit" variant="outline" disabled={!canRun}>
+            {/* Never disabled but while busy: what is missing is said beside its field (issue 28 §12). */}
+            <Button type="submit" variant="outline" disabled={busy !== null}>
               {busy === 'preview' ? 'Checking…' : 'Preview'}
             </Button>
-            <Button type="button" disabled={!canRun} onClick={() => void download()}>
+            <Button type="button" disabled={busy !== null} onClick={() => void download()}>
               Download
             </Button>
           </div>
