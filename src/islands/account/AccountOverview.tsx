@@ -21,7 +21,7 @@ import { AccountPending, LOADING_ACCOUNT, useAccount } from './use-account.tsx';
 import { PointsSummaryPill } from '../../components/PointsPill.tsx';
 import MissionsSection, { MISSION_HISTORY_ANCHOR } from './MissionsSection.tsx';
 import PointsSection from './PointsSection.tsx';
-import { mailSummary } from './mail-preferences.ts';
+import { mailSummary } from '../../lib/preferences.ts';
 import { pointsPath } from './points.ts';
 
 const COLOR_MODE_LABELS: Readonly<Record<Preferences['colorMode'], string>> = { system: 'Same as your device', light: 'Light', dark: 'Dark' };

@@ -1,14 +1,15 @@
 /**
  * The participant's account in words (src/islands/account/points.ts, mission-history.ts,
- * mail-preferences.ts and src/islands/notifications/notification-words.ts): signed points, pages joined without repeats, entry counts, the photos
- * of an entry in form order, the links between history and mission page, the bell's label and
- * badge, which notification links are followed, and the mail summary.
+ * src/lib/preferences.ts and src/islands/notifications/notification-words.ts): signed points,
+ * pages joined without repeats, entry counts, the photos of an entry in form order, the links
+ * between history and mission page, the bell's label and badge, which notification links are
+ * followed, the mail summary and the preferences as staff read them.
  */
 import { describe, expect, it } from 'vitest';
 import type { FormDefinition } from '../../../src/shared/forms/definition.ts';
 import { appendPage, hasMore, signedPoints, spokenPoints } from '../../../src/islands/account/points.ts';
 import { editEntryHref, entriesLabel, entryCounts, entryPhotoIds, numberEntries, probesWaitingLabel } from '../../../src/islands/account/mission-history.ts';
-import { mailSummary } from '../../../src/islands/account/mail-preferences.ts';
+import { mailSummary, preferenceRows } from '../../../src/lib/preferences.ts';
 import { entryParam } from '../../../src/shared/mission-entries.ts';
 import { notificationsLabel, safeLink, unreadBadge } from '../../../src/islands/notifications/notification-words.ts';
 
@@ -157,5 +158,24 @@ describe('mail preferences', () => {
         mailPoints: false,
       }),
     ).toBe('On, every kind off');
+  });
+});
+
+describe('preferences for staff (issue 28 §12)', () => {
+  it('labels each preference in words, defaults for what was never set', () => {
+    const winter = new Date('2026-01-15T12:00:00Z');
+    expect(preferenceRows({ language: 'en', timeZone: 'America/New_York', colorMode: 'dark', emailNotifications: false }, 'participant', winter)).toEqual([
+      { term: 'Email notifications', value: 'Off' },
+      { term: 'Language', value: 'English' },
+      { term: 'Time zone', value: 'America/New York (UTC-05:00)' },
+      { term: 'Colour mode', value: 'Dark' },
+    ]);
+    expect(preferenceRows({}, 'moderator', winter)).toEqual([
+      { term: 'Email notifications', value: 'On' },
+      { term: 'Review digest', value: 'Off' },
+      { term: 'Language', value: 'English' },
+      { term: 'Time zone', value: 'Not set yet' },
+      { term: 'Colour mode', value: 'Same as the device' },
+    ]);
   });
 });

@@ -21,6 +21,7 @@ import { ConfirmButton, FilterSelect, Section, TableScroller, td, th } from '../
 import { Breadcrumbs, Detail, EntryStatusBadge, RecordScreen, ScreenHeader } from '../projects/kit.tsx';
 import { AdjustPointsDialog } from './AdjustPointsDialog.tsx';
 import { ADMIN_ONLY_NOTE, StatusBadge, useCurrentRole } from './parts.tsx';
+import { preferenceRows } from '../../../lib/preferences.ts';
 
 /** The island of /admin/users/{userId}. */
 export default function UserDetail() {
@@ -182,13 +183,11 @@ function Person({ user, reload }: { user: AdminUserDetail; reload: () => void })
             )}
           </Detail>
           {user.birthYear !== null && <Detail term="Year of birth">{user.birthYear}</Detail>}
-          <Detail term="Preferences">
-            {Object.keys(user.preferences).length === 0
-              ? 'The defaults'
-              : Object.entries(user.preferences)
-                  .map(([key, value]) => `${key}: ${String(value)}`)
-                  .join(', ')}
-          </Detail>
+          {preferenceRows(user.preferences, user.role).map((row) => (
+            <Detail key={row.term} term={row.term}>
+              {row.value}
+            </Detail>
+          ))}
         </dl>
       </Section>
 
