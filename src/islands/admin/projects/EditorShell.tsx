@@ -1,6 +1,6 @@
 /**
  * The frame of the survey and mission editors (`SurveyForm.tsx`, `MissionForm.tsx`): the heading
- * (breadcrumbs and "New survey" on a new one; its name and project on an edit), the card with the
+ * (the project pages' breadcrumbs, and "New survey" or "Edit survey"), the card with the
  * form, the message of a failed save, the editor's own fields (`children`), the status and the
  * save bar. Saving is the same for both (`useEditorForm`, on `useApiForm`): a new one is created
  * (POST in the project) and opened; an edit sends only what changed (PATCH) and goes back to its
@@ -20,7 +20,7 @@ import { toast } from '../../../stores/toasts.ts';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { SaveBar, StatusChoiceField, type EditorSubject, type EditorValues } from './EditorFields.tsx';
-import { Breadcrumbs, ScreenHeader } from './kit.tsx';
+import { Breadcrumbs, projectCrumbs, ScreenHeader } from './kit.tsx';
 import { ProjectItemLoader } from './ProjectItemLoader.tsx';
 
 const SUBJECT_WORDS: Readonly<Record<EditorSubject, { title: string; path: string }>> = {
@@ -130,18 +130,13 @@ export function EditorShell<T extends EditorValues>({ subject, project, existing
   return (
     <div className="mx-auto flex w-full max-w-3xl flex-col gap-4">
       {existing ? (
-        <p className="text-sm text-muted-foreground">
-          <a href={existingHref ?? projectHref} className="font-medium text-primary underline-offset-4 hover:underline">
-            {existing.title}
-          </a>{' '}
-          in{' '}
-          <a href={projectHref} className="text-primary underline-offset-4 hover:underline">
-            {project.name}
-          </a>
-        </p>
+        <div>
+          <Breadcrumbs items={projectCrumbs(project, { label: existing.title, href: existingHref ?? projectHref }, { label: 'Edit' })} />
+          <ScreenHeader title={`Edit ${subject}`} />
+        </div>
       ) : (
         <div>
-          <Breadcrumbs items={[{ label: 'Dashboard', href: '/admin' }, { label: project.name, href: projectHref }, { label: `New ${subject}` }]} />
+          <Breadcrumbs items={projectCrumbs(project, { label: `New ${subject}` })} />
           <ScreenHeader title={`New ${subject}`} subtitle={subtitle} />
         </div>
       )}

@@ -10,7 +10,18 @@ import { Markdown } from '../../../components/forms/Markdown.tsx';
 import { buttonVariants } from '../../../components/ui/button.tsx';
 import { Section } from '../admin-kit.tsx';
 import { entriesRule } from './SurveyAndMissionLists.tsx';
-import { ActivityStatusBadge, HiddenLiveAlert, Breadcrumbs, CompletionBar, CountsRow, Detail, FormVersionLink, Moment, ScreenHeader } from './kit.tsx';
+import {
+  ActivityStatusBadge,
+  HiddenLiveAlert,
+  Breadcrumbs,
+  projectCrumbs,
+  CompletionBar,
+  CountsRow,
+  Detail,
+  FormVersionLink,
+  Moment,
+  ScreenHeader,
+} from './kit.tsx';
 import { ReviewWorkspace } from '../review/ReviewWorkspace.tsx';
 import { ExportAnswers } from './ExportAnswers.tsx';
 
@@ -28,7 +39,7 @@ function Mission({ project, mission, onProjectLive }: { project: AdminProject; m
   return (
     <div className="flex flex-col gap-6">
       <div>
-        <Breadcrumbs items={[{ label: 'Dashboard', href: '/admin' }, { label: project.name, href: projectHref }, { label: mission.title }]} />
+        <Breadcrumbs items={projectCrumbs(project, { label: mission.title })} />
         <ScreenHeader
           title={mission.title}
           badges={<ActivityStatusBadge status={mission.status} projectStatus={project.status} />}

@@ -56,7 +56,7 @@ export function ProjectItemLoader<T extends { projectId: number }>({ subject, pa
       return (
         <NotFound
           title={!wantsItem || project.load.status === 'missing' ? 'No such project' : `No such ${subject}`}
-          href="/admin#projects"
+          href="/admin/projects"
           linkLabel="All projects"
         >
           It does not exist. It may have been mistyped in the address.
@@ -67,7 +67,7 @@ export function ProjectItemLoader<T extends { projectId: number }>({ subject, pa
     return (
       <NotFound
         title={`No such ${subject}`}
-        href={projectReady ? `/admin/projects/${ids.projectId}#${subject}s` : '/admin#projects'}
+        href={projectReady ? `/admin/projects/${ids.projectId}#${subject}s` : '/admin/projects'}
         linkLabel={projectReady ? `The project’s ${subject}s` : 'All projects'}
       >
         This {subject} does not exist in this project. It may have been mistyped in the address.

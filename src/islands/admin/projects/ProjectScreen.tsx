@@ -6,7 +6,7 @@
 import type { AdminProject } from '../../../shared/projects.ts';
 import { useResource } from '../../../lib/resource.ts';
 import { SurveysSection, MissionsSection } from './SurveyAndMissionLists.tsx';
-import { Breadcrumbs, ProjectStatusBadge, RecordScreen, ScreenHeader } from './kit.tsx';
+import { Breadcrumbs, projectCrumbs, ProjectStatusBadge, RecordScreen, ScreenHeader } from './kit.tsx';
 import { ExportAnswers } from './ExportAnswers.tsx';
 import { AnnouncementsPanel } from './AnnouncementsPanel.tsx';
 import { MembersPanel } from './MembersPanel.tsx';
@@ -24,7 +24,7 @@ export default function ProjectScreen() {
       cards={[14, 22, 12, 12]}
       missing={{
         title: 'No such project',
-        href: '/admin#projects',
+        href: '/admin/projects',
         linkLabel: 'All projects',
         text: 'This project does not exist. It may have been mistyped in the address.',
       }}
@@ -55,7 +55,7 @@ function Project({ project, onSaved, onCountsChanged }: { project: AdminProject;
   return (
     <div className="flex flex-col gap-6">
       <div>
-        <Breadcrumbs items={[{ label: 'Dashboard', href: '/admin' }, { label: 'Projects', href: '/admin#projects' }, { label: project.name }]} />
+        <Breadcrumbs items={projectCrumbs(project)} />
         <ScreenHeader
           title={project.name}
           badges={<ProjectStatusBadge status={project.status} />}

@@ -32,6 +32,7 @@ import {
   ActivityStatusBadge,
   HiddenLiveAlert,
   Breadcrumbs,
+  projectCrumbs,
   CompletionBar,
   CountsRow,
   Detail,
@@ -61,7 +62,7 @@ function Survey({ project, survey, onProjectLive }: { project: AdminProject; sur
   return (
     <div className="flex flex-col gap-6">
       <div>
-        <Breadcrumbs items={[{ label: 'Dashboard', href: '/admin' }, { label: project.name, href: projectHref }, { label: survey.title }]} />
+        <Breadcrumbs items={projectCrumbs(project, { label: survey.title })} />
         <ScreenHeader
           title={survey.title}
           badges={

@@ -163,7 +163,21 @@ export interface Crumb {
   href?: string;
 }
 
-/** Where this screen is: Dashboard › Project › Survey (the last one is the current page). */
+/**
+ * The one breadcrumb trail of the admin project pages: Dashboard › Projects › the project › what
+ * follows (`rest`: the survey or mission, "Edit", "New survey"; its last is the current page, or the
+ * project when there is nothing after it).
+ */
+export function projectCrumbs(project: { id: number; name: string }, ...rest: Crumb[]): Crumb[] {
+  return [
+    { label: 'Dashboard', href: '/admin' },
+    { label: 'Projects', href: '/admin/projects' },
+    rest.length > 0 ? { label: project.name, href: `/admin/projects/${project.id}` } : { label: project.name },
+    ...rest,
+  ];
+}
+
+/** Where this screen is: Dashboard › Projects › Project › Survey (the last one is the current page). */
 export function Breadcrumbs({ items }: { items: Crumb[] }) {
   return (
     <nav aria-label="Breadcrumb" className="mb-2 text-sm">
