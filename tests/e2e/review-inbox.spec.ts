@@ -201,6 +201,11 @@ test.describe('the review inbox', () => {
     const wide = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(await wide()).toBeLessThanOrEqual(0);
     await page.screenshot({ path: `${SHOTS}/review-inbox-390.png`, fullPage: true });
+    // On a phone the filters fold behind one button, and no keyboard hints show (issue 28 §12).
+    await expect(page.getByRole('button', { name: 'Keyboard shortcuts' })).toBeHidden();
+    await expect(page.getByRole('combobox', { name: 'Project' })).toBeHidden();
+    await page.getByRole('button', { name: 'Filters (1)' }).click();
+    await expect(page.getByRole('combobox', { name: 'Project' })).toBeVisible();
     await page.getByRole('button', { name: 'Menu' }).click();
     await expect(nav.getByRole('link', { name: `Review, ${shown(waiting - 1)} waiting` })).toBeVisible();
     await page.screenshot({ path: `${SHOTS}/review-menu-390.png` });

@@ -147,6 +147,25 @@ export function SearchForm({
   );
 }
 
+/**
+ * A screen's filters: on a phone they fold away behind one "Filters" button (with how many apply),
+ * so what they filter starts on the first screen; from the `sm` width they always show.
+ */
+export function PhoneFolded({ count, className, children }: { count: number; className?: string; children: ReactNode }) {
+  const id = useId();
+  const [open, setOpen] = useState(false);
+  return (
+    <div className={cn('flex flex-col gap-3', className)}>
+      <Button type="button" variant="outline" className="self-start sm:hidden" aria-expanded={open} aria-controls={id} onClick={() => setOpen(!open)}>
+        {count > 0 ? `Filters (${count})` : 'Filters'}
+      </Button>
+      <div id={id} className={cn('sm:block', open ? 'block' : 'hidden')}>
+        {children}
+      </div>
+    </div>
+  );
+}
+
 /** A choice's value: never the empty string (see `SelectItem`). */
 type NonEmpty<V extends string> = V extends '' ? never : V;
 

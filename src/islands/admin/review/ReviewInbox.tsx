@@ -27,8 +27,9 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Bone } from '../../../components/ui/skeleton.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import type { ListPage } from '../../../shared/list.ts';
-import { FilterSelect } from '../admin-kit.tsx';
+import { FilterSelect, PhoneFolded } from '../admin-kit.tsx';
 import {
+  filterCount,
   INBOX_PAGE,
   inboxPage,
   inboxQuery,
@@ -160,29 +161,39 @@ function Inbox({ initial }: { initial: InboxLocation }) {
     <section aria-label="Review inbox" className="flex flex-col gap-4">
       <div className="flex flex-wrap items-end justify-between gap-3">
         <p className="text-sm text-muted-foreground">
-          Entries from every project, oldest first. Open one to decide; <kbd className="rounded border border-border bg-muted px-1.5 font-mono">j</kbd> and{' '}
-          <kbd className="rounded border border-border bg-muted px-1.5 font-mono">k</kbd> move through the queue.
+          Entries from every project, oldest first. Open one to decide
+          {/* Keys only where there is a keyboard to press them: not on phones and touch screens. */}
+          <span className="hidden sm:pointer-fine:inline">
+            ; <kbd className="rounded border border-border bg-muted px-1.5 font-mono">j</kbd> and{' '}
+            <kbd className="rounded border border-border bg-muted px-1.5 font-mono">k</kbd> move through the queue
+          </span>
+          .
         </p>
         <ShortcutsButton session={session} />
       </div>
 
-      <Card variant="flat" className={cn('flex flex-col gap-3 p-4 sm:p-5', session.openId !== null && 'hidden xl:flex')}>
-        <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-[16.5rem_minmax(0,22rem)]">
-          <FilterSelect<string>
-            label="Project"
-            value={filters.projectId === null ? ALL : String(filters.projectId)}
-            options={projectOptions}
-            onChange={(value) => applyFilters({ ...filters, projectId: value === ALL ? null : Number(value), missionId: null })}
-          />
-          <FilterSelect<string>
-            label="Mission"
-            value={filters.missionId === null ? ALL : String(filters.missionId)}
-            options={missionOptions}
-            onChange={(value) => applyFilters({ ...filters, missionId: value === ALL ? null : Number(value) })}
-          />
-        </div>
-        <QueueFilterBar filters={filters} onApply={(next) => applyFilters({ ...filters, ...next })} />
-      </Card>
+      <PhoneFolded
+        count={filterCount(filters) + (filters.projectId === null ? 0 : 1) + (filters.missionId === null ? 0 : 1)}
+        className={cn(session.openId !== null && 'hidden xl:flex')}
+      >
+        <Card variant="flat" className="flex flex-col gap-3 p-4 sm:p-5">
+          <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-[16.5rem_minmax(0,22rem)]">
+            <FilterSelect<string>
+              label="Project"
+              value={filters.projectId === null ? ALL : String(filters.projectId)}
+              options={projectOptions}
+              onChange={(value) => applyFilters({ ...filters, projectId: value === ALL ? null : Number(value), missionId: null })}
+            />
+            <FilterSelect<string>
+              label="Mission"
+              value={filters.missionId === null ? ALL : String(filters.missionId)}
+              options={missionOptions}
+              onChange={(value) => applyFilters({ ...filters, missionId: value === ALL ? null : Number(value) })}
+            />
+          </div>
+          <QueueFilterBar filters={filters} onApply={(next) => applyFilters({ ...filters, ...next })} />
+        </Card>
+      </PhoneFolded>
 
       {/* One column of at most the screen's width on phones (a long project · mission line is cut, not widening the page). */}
       <ReviewPanes

@@ -20,8 +20,8 @@ import type { ReviewQueueItem } from '../../../shared/review.ts';
 import { apiGet, withQuery } from '../../../platform/api.ts';
 import { cn } from '../../../lib/utils.ts';
 import { Card } from '../../../components/ui/card.tsx';
-import { PER_PAGE } from '../admin-kit.tsx';
-import { pickOnPage, queueQuery, readLocation, writeLocation, type QueueFilters, type QueuePage } from './logic.ts';
+import { PER_PAGE, PhoneFolded } from '../admin-kit.tsx';
+import { filterCount, pickOnPage, queueQuery, readLocation, writeLocation, type QueueFilters, type QueuePage } from './logic.ts';
 import { ReviewDetail } from './ReviewDetail.tsx';
 import { QueueFilterBar, ReviewQueue } from './ReviewQueue.tsx';
 import { useReasonTemplates } from './templates.ts';
@@ -105,9 +105,11 @@ export function ReviewWorkspace({ project, mission }: { project: AdminProject; m
         <ShortcutsButton session={session} />
       </div>
 
-      <Card variant="flat" className={cn('p-4 sm:p-5', session.openId !== null && 'hidden xl:block')}>
-        <QueueFilterBar filters={filters} onApply={applyFilters} />
-      </Card>
+      <PhoneFolded count={filterCount(filters)} className={cn(session.openId !== null && 'hidden xl:flex')}>
+        <Card variant="flat" className="p-4 sm:p-5">
+          <QueueFilterBar filters={filters} onApply={applyFilters} />
+        </Card>
+      </PhoneFolded>
 
       <ReviewPanes
         session={session}

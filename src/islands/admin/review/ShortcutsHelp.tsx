@@ -8,12 +8,12 @@ import { cn } from '../../../lib/utils.ts';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../../components/ui/dialog.tsx';
 import { SHORTCUTS, shortcutFor, type KeyTarget, type ShortcutAction } from './shortcuts.ts';
 
-/** A key as a small key cap; decoration (the control names its shortcut with `aria-keyshortcuts`). */
+/** A key as a small key cap, shown where there is a keyboard (not on phones and touch screens); decoration (the control names its shortcut with `aria-keyshortcuts`). */
 export function Kbd({ children, className }: { children: string; className?: string }) {
   return (
     <kbd
       aria-hidden="true"
-      className={cn('hidden rounded border border-current/30 px-1.5 font-mono text-[0.7rem] leading-4 opacity-80 sm:inline-block', className)}
+      className={cn('hidden rounded border border-current/30 px-1.5 font-mono text-[0.7rem] leading-4 opacity-80 sm:pointer-fine:inline-block', className)}
     >
       {children}
     </kbd>

@@ -33,6 +33,11 @@ export function isFiltered(filters: QueueFilters): boolean {
   return filters.status !== DEFAULT_FILTERS.status || filters.q !== '' || filters.from !== '' || filters.to !== '' || filters.probesWaiting;
 }
 
+/** How many filters differ from the default ones (the phone's "Filters (2)" button). */
+export function filterCount(filters: QueueFilters): number {
+  return [filters.status !== DEFAULT_FILTERS.status, filters.q !== '', filters.from !== '', filters.to !== '', filters.probesWaiting].filter(Boolean).length;
+}
+
 /** The query of `GET /api/admin/missions/{id}/submissions` for these filters and page. */
 export function queueQuery(filters: QueueFilters, page: number, pageSize: number): Record<string, string> {
   const query: Record<string, string> = { page: String(page), pageSize: String(pageSize) };

@@ -320,7 +320,7 @@ export type ReviewSession = ReturnType<typeof useReviewSession>;
 /** "Keyboard shortcuts ?": opens the list of keys. */
 export function ShortcutsButton({ session }: { session: Pick<ReviewSession, 'setHelp'> }) {
   return (
-    <Button variant="outline" size="sm" className="hidden sm:inline-flex" onClick={() => session.setHelp(true)} aria-keyshortcuts="?">
+    <Button variant="outline" size="sm" className="hidden sm:pointer-fine:inline-flex" onClick={() => session.setHelp(true)} aria-keyshortcuts="?">
       Keyboard shortcuts <Kbd>?</Kbd>
     </Button>
   );
