@@ -8,3 +8,6 @@ export const MESSAGES = {
   tooShort: 'Too short',
   invalidEnumValue: 'Invalid enum value',
 } as const;
+
+/** Ours, for the fields docs/product.md leaves to us (registration's names and address): the limit said. */
+export const atMostCharacters = (max: number): string => `At most ${max} characters`;

@@ -70,7 +70,7 @@ describeEachBackend('the contact form', (ctx) => {
       message: ['Write at least 10 characters'],
     });
     expect(await fieldsOf(await post({ name: 'n'.repeat(101), email: 'a@example.org', message: 'm'.repeat(5001), phone: '1' }))).toEqual({
-      name: ['Too long'],
+      name: ['At most 100 characters'],
       message: ['Keep it under 5000 characters'],
       phone: ['Unexpected field'],
     });

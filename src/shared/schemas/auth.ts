@@ -1,7 +1,8 @@
 import { z } from '../zod.ts';
 import { TIME_ZONE_MAX } from '../time-zone.ts';
-import { MESSAGES } from '../messages.ts';
-import { emailSchema, nameSchema, passwordSchema, requiredString } from './common.ts';
+import { EMAIL_MAX_LENGTH } from '../limits.ts';
+import { atMostCharacters, MESSAGES } from '../messages.ts';
+import { emailField, emailSchema, nameSchema, passwordSchema, requiredString } from './common.ts';
 
 /** Sign-in (docs/product.md §5): email and password each Required; no extra fields. */
 export const loginSchema = z.strictObject({
@@ -39,11 +40,11 @@ export const tokenVerifySchema = z.strictObject({ token: z.string({ error: MESSA
 /** Acceptance of /terms and /privacy. */
 export const acceptTermsSchema = z.literal(true, { error: 'Accept the terms of use and the privacy policy to continue' });
 
-/** Registration (our design): who you are and your acceptance of the terms. */
+/** Registration (our design): who you are and your acceptance of the terms; a limit passed is said ("At most 100 characters"). */
 export const registerSchema = z.strictObject({
   firstName: nameSchema,
   lastName: nameSchema,
-  email: emailSchema,
+  email: emailField(atMostCharacters(EMAIL_MAX_LENGTH)),
   acceptTerms: acceptTermsSchema,
 });
 export type RegisterInput = z.infer<typeof registerSchema>;
