@@ -186,6 +186,9 @@ describe('invitationMail', () => {
     expect(participant.text).toContain('earn points');
     expect(participant.html).toContain('Ada &quot;A&quot; Lee invited you to take part in the research project “Snacks &lt;2026&gt;”');
     expect(participant.html).not.toContain('<2026>');
+    // The app's teal, not blue (issue 28 §12).
+    expect(participant.html).toContain('background:#006973;color:#ffffff');
+    expect(participant.html).not.toContain('#1d4ed8');
 
     const moderator = invitationMail({ ...about, role: 'moderator' });
     expect(moderator.subject).toBe('You are invited to Fieldwork as a moderator for “Snacks <2026>”');

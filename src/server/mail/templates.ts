@@ -3,6 +3,12 @@ import type { MailMessage } from './mailer.ts';
 
 export const PRODUCT_NAME = 'Fieldwork';
 
+/**
+ * The app's teal (`--primary` of src/styles/global.css in light mode, oklch(0.47 0.09 205)) for the
+ * mails' name, buttons and links: white on it, and it on white, 6.4:1 (WCAG AA asks 4.5:1).
+ */
+export const MAIL_ACCENT = '#006973';
+
 const escapeHtml = (value: string): string =>
   value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
@@ -45,11 +51,11 @@ export function linkMail(input: {
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(input.subject)}</title></head>
 <body style="margin:0;padding:24px;background:#f4f5f7;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1f2933">
   <div style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:12px;padding:32px">
-    <p style="margin:0 0 24px;font-weight:700;font-size:18px;color:#1d4ed8">${PRODUCT_NAME}</p>
+    <p style="margin:0 0 24px;font-weight:700;font-size:18px;color:${MAIL_ACCENT}">${PRODUCT_NAME}</p>
     <p style="margin:0 0 16px">${escapeHtml(input.greeting)}</p>
     ${input.paragraphs.map((p) => `<p style="margin:0 0 16px;line-height:1.5">${escapeHtml(p)}</p>`).join('\n    ')}
-    <p style="margin:24px 0"><a href="${escapeHtml(input.url)}" style="display:inline-block;background:#1d4ed8;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:8px;font-weight:600">${escapeHtml(input.action)}</a></p>
-    <p style="margin:0 0 8px;font-size:14px;color:#52606d">Or paste this link into your browser: <br><a href="${escapeHtml(input.url)}" style="color:#1d4ed8;word-break:break-all">${escapeHtml(input.url)}</a></p>
+    <p style="margin:24px 0"><a href="${escapeHtml(input.url)}" style="display:inline-block;background:${MAIL_ACCENT};color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:8px;font-weight:600">${escapeHtml(input.action)}</a></p>
+    <p style="margin:0 0 8px;font-size:14px;color:#52606d">Or paste this link into your browser: <br><a href="${escapeHtml(input.url)}" style="color:${MAIL_ACCENT};word-break:break-all">${escapeHtml(input.url)}</a></p>
     <p style="margin:16px 0 0;font-size:14px;color:#52606d">${escapeHtml(expiry)} ${escapeHtml(footer)}</p>
   </div>
 </body></html>`;
@@ -152,11 +158,11 @@ export function alreadyRegisteredMail(input: { to: string; firstName: string; pu
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>You already have an account</title></head>
 <body style="margin:0;padding:24px;background:#f4f5f7;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1f2933">
   <div style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:12px;padding:32px">
-    <p style="margin:0 0 24px;font-weight:700;font-size:18px;color:#1d4ed8">${PRODUCT_NAME}</p>
+    <p style="margin:0 0 24px;font-weight:700;font-size:18px;color:${MAIL_ACCENT}">${PRODUCT_NAME}</p>
     <p>${escapeHtml(greeting)}</p>
     <p style="line-height:1.5">Someone (probably you) tried to create a ${PRODUCT_NAME} account with this address, but you already have one.</p>
-    <p style="margin:24px 0"><a href="${escapeHtml(signIn)}" style="display:inline-block;background:#1d4ed8;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:8px;font-weight:600">Sign in</a></p>
-    <p style="line-height:1.5">Forgot your password? <a href="${escapeHtml(reset)}" style="color:#1d4ed8">Choose a new one</a>.</p>
+    <p style="margin:24px 0"><a href="${escapeHtml(signIn)}" style="display:inline-block;background:${MAIL_ACCENT};color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:8px;font-weight:600">Sign in</a></p>
+    <p style="line-height:1.5">Forgot your password? <a href="${escapeHtml(reset)}" style="color:${MAIL_ACCENT}">Choose a new one</a>.</p>
     <p style="font-size:14px;color:#52606d">If this was not you, you can ignore this email: nothing has changed.</p>
   </div></body></html>`;
   return { to: input.to, subject: `You already have a ${PRODUCT_NAME} account`, text, html };
@@ -196,7 +202,7 @@ function noticeMail(to: string, subject: string, greeting: string, paragraphs: s
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
 <body style="margin:0;padding:24px;background:#f4f5f7;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1f2933">
   <div style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:12px;padding:32px">
-    <p style="margin:0 0 24px;font-weight:700;font-size:18px;color:#1d4ed8">${PRODUCT_NAME}</p>
+    <p style="margin:0 0 24px;font-weight:700;font-size:18px;color:${MAIL_ACCENT}">${PRODUCT_NAME}</p>
     <p>${escapeHtml(greeting)}</p>
     ${paragraphs.map((p) => `<p style="line-height:1.5">${escapeHtml(p)}</p>`).join('\n    ')}
   </div></body></html>`;
@@ -248,7 +254,7 @@ export function contactMail(input: {
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
 <body style="margin:0;padding:24px;background:#f4f5f7;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1f2933">
   <div style="max-width:640px;margin:0 auto;background:#ffffff;border-radius:12px;padding:32px">
-    <p style="margin:0 0 24px;font-weight:700;font-size:18px;color:#1d4ed8">${PRODUCT_NAME} contact form</p>
+    <p style="margin:0 0 24px;font-weight:700;font-size:18px;color:${MAIL_ACCENT}">${PRODUCT_NAME} contact form</p>
     ${about.map((line) => `<p style="margin:0 0 4px;font-size:14px;color:#52606d">${escapeHtml(line)}</p>`).join('\n    ')}
     <div style="margin:24px 0 0;white-space:pre-wrap;line-height:1.5">${escapeHtml(input.message)}</div>
     <p style="margin:24px 0 0;font-size:14px;color:#52606d">Reply to this email to answer ${escapeHtml(input.name)}.</p>
@@ -328,20 +334,20 @@ function notificationMail(input: {
   const listHtml =
     list.length > 0
       ? `<ul style="margin:0 0 16px;padding-left:20px;line-height:1.5">${list
-          .map((item) => `<li style="margin:0 0 8px"><a href="${escapeHtml(item.url)}" style="color:#1d4ed8">${escapeHtml(item.text)}</a></li>`)
+          .map((item) => `<li style="margin:0 0 8px"><a href="${escapeHtml(item.url)}" style="color:${MAIL_ACCENT}">${escapeHtml(item.text)}</a></li>`)
           .join('')}</ul>`
       : '';
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(input.subject)}</title></head>
 <body style="margin:0;padding:24px;background:#f4f5f7;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1f2933">
   <div style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:12px;padding:32px">
-    <p style="margin:0 0 24px;font-weight:700;font-size:18px;color:#1d4ed8">${PRODUCT_NAME}</p>
+    <p style="margin:0 0 24px;font-weight:700;font-size:18px;color:${MAIL_ACCENT}">${PRODUCT_NAME}</p>
     <p style="margin:0 0 16px">${escapeHtml(greeting)}</p>
     ${input.paragraphs.map((p) => `<p style="margin:0 0 16px;line-height:1.5">${escapeHtml(p)}</p>`).join('\n    ')}
     ${listHtml}
-    <p style="margin:24px 0"><a href="${escapeHtml(input.url)}" style="display:inline-block;background:#1d4ed8;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:8px;font-weight:600">${escapeHtml(input.action)}</a></p>
-    <p style="margin:0 0 8px;font-size:14px;color:#52606d">Or paste this link into your browser: <br><a href="${escapeHtml(input.url)}" style="color:#1d4ed8;word-break:break-all">${escapeHtml(input.url)}</a></p>
-    <p style="margin:16px 0 0;font-size:14px;color:#52606d">${escapeHtml(input.why)} You can turn these emails off in <a href="${escapeHtml(input.preferencesUrl)}" style="color:#1d4ed8">your preferences</a>.</p>
+    <p style="margin:24px 0"><a href="${escapeHtml(input.url)}" style="display:inline-block;background:${MAIL_ACCENT};color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:8px;font-weight:600">${escapeHtml(input.action)}</a></p>
+    <p style="margin:0 0 8px;font-size:14px;color:#52606d">Or paste this link into your browser: <br><a href="${escapeHtml(input.url)}" style="color:${MAIL_ACCENT};word-break:break-all">${escapeHtml(input.url)}</a></p>
+    <p style="margin:16px 0 0;font-size:14px;color:#52606d">${escapeHtml(input.why)} You can turn these emails off in <a href="${escapeHtml(input.preferencesUrl)}" style="color:${MAIL_ACCENT}">your preferences</a>.</p>
   </div>
 </body></html>`;
   return { to: input.to, subject: input.subject, text, html };
