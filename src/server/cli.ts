@@ -16,12 +16,15 @@ import { DataDirLockedError, acquireLock, readLock, type HeldLock } from './db/l
 import { JobQueue, type JobConnection } from './jobs/queue.ts';
 import { NginxConfigError, nginxConfig, parseApiList } from './deploy-nginx.ts';
 import { createLogger } from './logger.ts';
+import { runWithServerNodeFlags } from './node-flags.ts';
 import { pageCspOptions } from './page-csp.ts';
 import { audit } from './services/audit.ts';
+import { BackupError, megabytes, writeBackup } from './services/backup.ts';
 import { systemClock } from './services/clock.ts';
 import { getFlag, listFlags, setFlag, unsetFlag } from './services/flags.ts';
 import { InvitationError, inviteUser } from './services/invitations.ts';
 import { runMediaMigrate } from './services/media-migrate.ts';
+import { RestoreRefusedError, restoreBackup } from './services/restore.ts';
 import { UserExistsError, createActiveUser } from './services/users.ts';
 
 export const HELP = `Fieldwork operator CLI
@@ -40,6 +43,10 @@ Commands:
   maintenance on|off      Send every page to /maintenance, or bring the site back.
   media:migrate --to s3   Copy every photo from MEDIA_DIR to the bucket of the S3_* variables (resumable;
                           a second run copies nothing). Switches nothing: set MEDIA_STORE=s3 afterwards.
+  backup FILE             Write the database (read in one snapshot) and MEDIA_DIR's photos to FILE, a new tar
+                          file, while the server runs or not. See docs/deploy.md, "Backups".
+  restore FILE            Restore a backup into an empty DATA_DIR or an empty database (DATABASE_URL) and bring
+                          its schema up to date. Refused where there is data already.
   deploy:nginx --api HOST:PORT[,HOST:PORT…] --listen HOST:PORT [--root DIR]
                           Print an nginx configuration (to include inside http {}) serving the built
                           site from DIR (default DIST_DIR) and proxying /api/ to the API processes.
@@ -47,6 +54,8 @@ Commands:
 
 It uses the same DATA_DIR / DATABASE_URL as the server, running or not.
 Passwords need 8 to 128 characters with a digit, a lower-case letter, an upper-case letter and a special character.`;
+
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
 /** A mistake in how the CLI was called: the message says what to do; exit code 2. */
 export class UsageError extends Error {}
@@ -88,6 +97,8 @@ interface Connection {
   jobConnection?: JobConnection;
   /** The running server's public URL, when the CLI reached the database through it. */
   serverUrl?: string;
+  /** How the database was reached: PostgreSQL, the running server's socket, or PGlite opened here. */
+  via: 'postgresql' | 'embedded-server' | 'embedded';
   close(): Promise<void>;
 }
 
@@ -95,7 +106,7 @@ interface Connection {
 async function connect(config: Config): Promise<Connection> {
   if (config.databaseUrl) {
     const database = await openDatabase({ kind: 'postgres', connection: config.databaseUrl, poolSize: 1 });
-    return { database, jobConnection: config.databaseUrl, close: () => database.close() };
+    return { database, jobConnection: config.databaseUrl, via: 'postgresql', close: () => database.close() };
   }
   const deadline = Date.now() + 15_000;
   for (;;) {
@@ -103,7 +114,13 @@ async function connect(config: Config): Promise<Connection> {
     if (holder?.socket) {
       const socket = { host: holder.socket.host, port: holder.socket.port, user: 'postgres', database: 'postgres' };
       const database = await openDatabase({ kind: 'postgres', connection: socket, poolSize: 1 }, { migrate: false });
-      return { database, jobConnection: socket, ...(holder.publicUrl ? { serverUrl: holder.publicUrl } : {}), close: () => database.close() };
+      return {
+        database,
+        jobConnection: socket,
+        via: 'embedded-server',
+        ...(holder.publicUrl ? { serverUrl: holder.publicUrl } : {}),
+        close: () => database.close(),
+      };
     }
     if (!holder) {
       let lock: HeldLock;
@@ -117,6 +134,7 @@ async function connect(config: Config): Promise<Connection> {
         const database = await openDatabase({ kind: 'pglite', dataDir: config.dataDir });
         return {
           database,
+          via: 'embedded',
           close: async () => {
             await database.close();
             lock.release();
@@ -287,6 +305,50 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo):
         }
         return 0;
       }
+      case 'backup': {
+        const { positionals } = parse(rest, {}, 1);
+        const db = await open();
+        if (!connection) throw new Error('no database connection');
+        const via = connection.via;
+        const result = await writeBackup({
+          db,
+          source: via,
+          mediaDir: config.mediaStore === 'local' ? config.mediaDir : null,
+          file: positionals[0] ?? '',
+          // The database is let go before the photos are written (a server may start on it meanwhile).
+          afterSnapshot: async () => {
+            await connection?.close();
+            connection = undefined;
+          },
+        });
+        const photos = config.mediaStore === 'local' ? ` and ${result.mediaFiles} photo files (${megabytes(result.mediaBytes)})` : '';
+        io.out(`Backed up ${result.tables} tables (${result.rows} rows)${photos} to ${result.file}: ${megabytes(result.bytes)} in ${seconds(result.totalMs)}.`);
+        io.out(
+          `The database was read in one snapshot of ${seconds(result.snapshotMs)}` +
+            (via === 'embedded-server' ? ", during which the server's requests waited." : '.'),
+        );
+        if (config.mediaStore !== 'local')
+          io.out('The photos are in the S3 bucket, not in this file: back the bucket up on its own (docs/deploy.md, "Backups").');
+        return 0;
+      }
+      case 'restore': {
+        const { positionals } = parse(rest, {}, 1);
+        const result = await restoreBackup(config, positionals[0] ?? '');
+        const photos = result.manifest.media === 'files' ? ` and ${result.mediaFiles} photo files (${megabytes(result.mediaBytes)})` : '';
+        io.out(`Restored ${result.tables} tables (${result.rows} rows)${photos} into ${result.target}.`);
+        io.out(
+          `The backup was made on ${result.manifest.createdAt} at migration ${result.backupMigration}; ` +
+            (result.newerMigrations.length > 0 ? `migrated since: ${result.newerMigrations.join(', ')}.` : 'its schema is current.'),
+        );
+        if (result.manifest.media === 'bucket')
+          io.out(
+            'The photos were not in the backup (they were in an S3 bucket): set MEDIA_STORE=s3 and the S3_* variables to that bucket, or to a copy of it.',
+          );
+        else if (config.mediaStore === 's3' && result.mediaFiles > 0)
+          io.out(`The photos were written to ${config.mediaDir}; to serve them from the bucket, run: npm run cli -- media:migrate --to s3`);
+        io.out('Start the server on it: npm start');
+        return 0;
+      }
       case 'media:migrate': {
         const { values } = parse(rest, { to: { type: 'string' } }, 0);
         if (values.to !== 's3') throw new UsageError('Say "media:migrate --to s3": photos can only be copied to an S3-compatible bucket.');
@@ -300,7 +362,13 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo):
       io.err(error.message);
       return 2;
     }
-    if (error instanceof UserExistsError || error instanceof InvitationError || error instanceof DataDirLockedError) {
+    if (
+      error instanceof UserExistsError ||
+      error instanceof InvitationError ||
+      error instanceof DataDirLockedError ||
+      error instanceof BackupError ||
+      error instanceof RestoreRefusedError
+    ) {
       io.err(error.message);
       return 1;
     }
@@ -312,6 +380,9 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo):
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  // Backup and restore may open the embedded database here and work it hard: with the server's V8
+  // flags they fit where the server does (restore of 100,000 rows: ~980 MiB without them; decision 028).
+  if (process.argv[2] === 'backup' || process.argv[2] === 'restore') runWithServerNodeFlags();
   const code = await runCli(process.argv.slice(2), process.env, {
     out: (line) => process.stdout.write(`${line}\n`),
     err: (line) => process.stderr.write(`${line}\n`),

@@ -5,7 +5,6 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { getRequestListener } from '@hono/node-server';
 import { KNOWN_FLAGS } from '../shared/flags.ts';
 import { createApp } from './app.ts';
@@ -15,6 +14,7 @@ import { openDatabase, type Database } from './db/index.ts';
 import { drainRefusedBodies } from './drain.ts';
 import { runWithServerNodeFlags } from './node-flags.ts';
 import { DataDirLockedError, acquireLock, type HeldLock } from './db/lock.ts';
+import { SOCKET_HOLD_IDLE_MS, gatedSocketServer } from './db/socket-gate.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createMailer } from './mail/mailer.ts';
 import { createJobHandlers } from './jobs/handlers.ts';
@@ -96,7 +96,12 @@ async function shareDatabase(database: Database, dataDir: string, lock: HeldLock
   };
   const socketPath = socketIn(dir);
   fs.rmSync(socketPath, { force: true });
-  const socketServer = new PGLiteSocketServer({ db: database.pglite, path: socketPath, maxConnections: 16 });
+  // Through the gate: a socket client's transaction and the server's never run inside each other (db/socket-gate.ts).
+  const { server: socketServer, gate } = gatedSocketServer(database.pglite, {
+    path: socketPath,
+    maxConnections: 16,
+    onIdleClient: () => logger.warn(`a socket client held the embedded database idle for ${SOCKET_HOLD_IDLE_MS / 1000} s: rolled back and disconnected`),
+  });
   try {
     await socketServer.start();
     fs.chmodSync(socketPath, 0o600);
@@ -112,6 +117,7 @@ async function shareDatabase(database: Database, dataDir: string, lock: HeldLock
     stop: async () => {
       try {
         await socketServer.stop();
+        await gate.abandon();
       } finally {
         removeFolder();
       }

@@ -33,6 +33,8 @@ describe('operator CLI usage', () => {
     expect((await run(['user:invite', '--email', 'a@b.co', '--admin'])).code).toBe(2);
     expect((await run(['flag:set', 'banner'])).err).toContain('Expected 2 arguments, got 1');
     expect((await run(['maintenance', 'maybe'])).err).toBe('Say "maintenance on" or "maintenance off".');
+    expect(await run(['backup'])).toEqual({ code: 2, out: '', err: 'Expected 1 argument, got 0. See --help.' });
+    expect((await run(['restore', 'a.tar', 'b.tar'])).err).toBe('Expected 1 argument, got 2. See --help.');
   });
 
   it('checks flag keys and refuses null values', async () => {

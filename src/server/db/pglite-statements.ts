@@ -38,7 +38,8 @@ const serialize = protocol.serialize;
 let statementCount = 0;
 const statementsOf = new WeakMap<PGlite, Map<string, Promise<Statement>>>();
 
-function concat(parts: readonly Uint8Array[]): Uint8Array {
+/** Protocol messages as one buffer (one call into the engine). */
+export function concat(parts: readonly Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((size, part) => size + part.length, 0));
   let offset = 0;
   for (const part of parts) {

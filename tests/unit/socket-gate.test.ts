@@ -1,0 +1,98 @@
+/**
+ * The embedded database's socket through the gate (src/server/db/socket-gate.ts): a socket
+ * client's transaction is the one the engine runs, so the server's statements wait for it instead
+ * of running inside it; what a client SET is reset when it leaves; and a client that keeps its
+ * transaction open idle is rolled back and disconnected.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PGlite } from '@electric-sql/pglite';
+import { openPglite } from '../../src/server/db/fresh-cluster.ts';
+import { PGLITE_OPTIONS } from '../../src/server/db/index.ts';
+import { gatedSocketServer } from '../../src/server/db/socket-gate.ts';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const IDLE_MS = 400;
+
+describe('the socket gate of the embedded database', () => {
+  let engine: PGlite;
+  let dir: string;
+  let stop: () => Promise<void>;
+  let idleClients = 0;
+
+  beforeAll(async () => {
+    engine = await openPglite(null, PGLITE_OPTIONS);
+    await engine.exec('create table t (n int)');
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-gate-'));
+    const { server, gate } = gatedSocketServer(engine, {
+      path: path.join(dir, '.s.PGSQL.5432'),
+      maxConnections: 4,
+      holdIdleMs: IDLE_MS,
+      onIdleClient: () => idleClients++,
+    });
+    await server.start();
+    stop = async () => {
+      await server.stop();
+      await gate.abandon();
+    };
+  });
+
+  afterAll(async () => {
+    await stop();
+    await engine.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const connect = async () => {
+    const client = new pg.Client({ host: dir, port: 5432, user: 'postgres', database: 'postgres' });
+    client.on('error', () => {});
+    await client.connect();
+    return client;
+  };
+
+  it("holds the server's statements until the client's transaction ends, and never runs them inside it", async () => {
+    const client = await connect();
+    await client.query('begin');
+    await client.query('insert into t values (1)');
+    let serverDone = false;
+    const serverWrite = engine.query('insert into t values (2)').then(() => (serverDone = true));
+    await sleep(100);
+    expect(serverDone).toBe(false);
+    await client.query('rollback');
+    await serverWrite;
+    expect((await engine.query<{ n: number }>('select n from t order by n')).rows).toEqual([{ n: 2 }]);
+    // Outside a transaction, the client's statements and the server's take turns.
+    await client.query('insert into t values (3)');
+    await engine.query('insert into t values (4)');
+    expect((await client.query<{ c: number }>('select count(*)::int as c from t')).rows[0]?.c).toBe(3);
+    await client.end();
+  });
+
+  it('resets what a client SET when it leaves (pg_dump empties search_path first thing)', async () => {
+    const searchPath = async () => (await engine.query<{ search_path: string }>('show search_path')).rows[0]?.search_path;
+    const before = await searchPath();
+    const client = await connect();
+    await client.query("select pg_catalog.set_config('search_path', '', false)");
+    expect(await searchPath()).toBe('');
+    await client.end();
+    await sleep(50);
+    expect(await searchPath()).toBe(before);
+    expect((await engine.query<{ c: number }>('select count(*)::int as c from t')).rows[0]?.c).toBeGreaterThan(0);
+  });
+
+  it('rolls back and disconnects a client idle in its transaction, and the server goes on', async () => {
+    const client = await connect();
+    const ended = new Promise((resolve) => client.once('end', resolve));
+    await client.query('begin');
+    await client.query('insert into t values (5)');
+    const started = performance.now();
+    await engine.query('insert into t values (6)');
+    expect(performance.now() - started).toBeGreaterThanOrEqual(IDLE_MS - 50);
+    await ended;
+    expect(idleClients).toBe(1);
+    expect((await engine.query<{ n: number }>('select n from t where n >= 5')).rows).toEqual([{ n: 6 }]);
+  });
+});
