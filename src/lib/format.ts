@@ -1,4 +1,8 @@
 /** Dates and devices as the account screens show them (English, the user's time zone). */
+import { formatDate } from '../shared/dates.ts';
+
+/** The one date formatter (src/shared/dates.ts): "Nov 28, 2026", "Nov 28, 2026, 7:54 PM". */
+export { formatDate, formatDateTime } from '../shared/dates.ts';
 
 /**
  * A value made on first use: Intl formatters cost a few milliseconds each to build (their locale
@@ -9,23 +13,11 @@ export function onFirstUse<T>(make: () => T): () => T {
   return () => (value ??= make());
 }
 
-const dateFormat = onFirstUse(() => new Intl.DateTimeFormat('en', { dateStyle: 'medium' }));
-const dateTimeFormat = onFirstUse(() => new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' }));
 const relative = onFirstUse(() => new Intl.RelativeTimeFormat('en', { numeric: 'auto' }));
 
 function parse(value: string): Date | null {
   const date = new Date(value);
   return Number.isNaN(date.getTime()) ? null : date;
-}
-
-export function formatDate(value: string): string {
-  const date = parse(value);
-  return date ? dateFormat().format(date) : '';
-}
-
-export function formatDateTime(value: string): string {
-  const date = parse(value);
-  return date ? dateTimeFormat().format(date) : '';
 }
 
 /** "just now", "5 minutes ago", "yesterday", … */
@@ -38,7 +30,7 @@ export function formatRelative(value: string, now = Date.now()): string {
   if (abs < 3600) return relative().format(Math.round(seconds / 60), 'minute');
   if (abs < 86400) return relative().format(Math.round(seconds / 3600), 'hour');
   if (abs < 86400 * 30) return relative().format(Math.round(seconds / 86400), 'day');
-  return dateFormat().format(date);
+  return formatDate(date);
 }
 
 export interface DeviceDescription {

@@ -6,17 +6,12 @@ import type { EntryStatus } from '../shared/mission-entries.ts';
 import type { GroupMissionState } from '../shared/mission-groups.ts';
 import type { SurveyState } from '../shared/surveys.ts';
 import { deviceDate } from '../shared/calendar-day.ts';
-import { onFirstUse } from './format.ts';
+import { formatCalendarDay, formatDate, formatDateTime, formatTime, formatWeekdayDay } from '../shared/dates.ts';
 import { pointsText } from '../shared/points.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
-
-const dayFormat = onFirstUse(() => new Intl.DateTimeFormat('en', { weekday: 'short', month: 'short', day: 'numeric' }));
-const dateFormat = onFirstUse(() => new Intl.DateTimeFormat('en', { dateStyle: 'medium' }));
-const dateTimeFormat = onFirstUse(() => new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' }));
-const timeFormat = onFirstUse(() => new Intl.DateTimeFormat('en', { timeStyle: 'short' }));
 
 function parse(value: string | null | undefined): Date | null {
   if (!value) return null;
@@ -35,7 +30,7 @@ function sameDay(a: Date, b: Date): boolean {
 
 /**
  * When something closes, as a card says it: "Closes in 45 minutes", "Closes in 5 hours",
- * "Closes tomorrow", "Closes in 3 days", "Closes on Mar 5" (beyond two weeks), "Closed".
+ * "Closes tomorrow", "Closes in 3 days", "Closes on Thu, Mar 5" (beyond two weeks), "Closed".
  * Null without a closing date.
  */
 export function closesLabel(closesAt: string | null | undefined, now: Date = new Date()): string | null {
@@ -48,7 +43,7 @@ export function closesLabel(closesAt: string | null | undefined, now: Date = new
   const days = Math.round(left / DAY);
   if (days <= 1) return 'Closes tomorrow';
   if (days <= 14) return `Closes in ${days} days`;
-  return `Closes on ${dayFormat().format(date)}`;
+  return `Closes on ${formatWeekdayDay(date)}`;
 }
 
 /** True when it closes within two days: the card shows the date in a warning colour. */
@@ -63,27 +58,25 @@ export function closesSoon(closesAt: string | null | undefined, now: Date = new 
 export function opensLabel(opensAt: string | null | undefined, now: Date = new Date()): string {
   const date = parse(opensAt);
   if (!date) return 'Opens soon';
-  if (sameDay(date, now)) return `Opens today at ${timeFormat().format(date)}`;
-  return `Opens on ${dateTimeFormat().format(date)}`;
+  if (sameDay(date, now)) return `Opens today at ${formatTime(date)}`;
+  return `Opens on ${formatDateTime(date)}`;
 }
 
 /** "Closed on Mar 5, 2026" (or plain "Closed" without a date). */
 export function closedLabel(closesAt: string | null | undefined): string {
   const date = parse(closesAt);
-  return date ? `Closed on ${dateFormat().format(date)}` : 'Closed';
+  return date ? `Closed on ${formatDate(date)}` : 'Closed';
 }
 
 /** A moment as a medium date ("Mar 5, 2026"). */
 export function dateLabel(value: string | null | undefined): string {
   const date = parse(value);
-  return date ? dateFormat().format(date) : '';
+  return date ? formatDate(date) : '';
 }
 
 /** A `YYYY-MM-DD` calendar day as written, whatever the time zone ("Mar 5, 2026"). */
 export function localDateLabel(value: string): string {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return value;
-  const date = new Date(`${value}T12:00:00Z`);
-  return Number.isNaN(date.getTime()) ? value : new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' }).format(date);
+  return formatCalendarDay(value);
 }
 
 /** The day of a mission entry: its diary day when it has one, else when it was submitted (or made). */

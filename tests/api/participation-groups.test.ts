@@ -178,11 +178,11 @@ describeEachBackend('participation: mission groups', (ctx) => {
     const approved = await createMission(c, project.id, { title: 'Approved' });
     await insertEntry(c, approved, user.id, { status: 'approved' });
     const g = await createMissionGroup(c, project.id, [open.id, hidden.id, later.id, over.id, approved.id]);
-    const month = new Intl.DateTimeFormat('en-GB', { month: 'short', timeZone: 'UTC' }).format(opensOn);
-    const day = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(closedOn);
+    const month = new Intl.DateTimeFormat('en-US', { month: 'short', timeZone: 'UTC' }).format(opensOn);
+    const day = new Intl.DateTimeFormat('en-US', { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(closedOn);
     expect(await states(g.id, user)).toEqual([
       ['Open', 'open', null],
-      ['Later', 'locked', `Opens on 3 ${month}`],
+      ['Later', 'locked', `Opens on ${month} 3`],
       ['Over', 'locked', `Closed on ${day}`],
       ['Approved', 'approved', null],
     ]);

@@ -116,8 +116,8 @@ describeEachBackend('points API', (ctx) => {
     // The mission's points change after the submit: the credit keeps the amount it was made with.
     await c.database.db.update(missions).set({ points: 999 }).where(eq(missions.id, manual.id));
     expect((await ledgerOf(user.id)).map((row) => [row.reference, row.points, row.state, row.reason])).toEqual([
-      [pointReference.missionEntry(autoEntry), 8, 'available', 'Mission “Quick snap”: entry of 1 Nov'],
-      [pointReference.missionEntry(manualEntry), 20, 'pending', 'Mission “Breakfast diary”: entry of 1 Nov'],
+      [pointReference.missionEntry(autoEntry), 8, 'available', 'Mission “Quick snap”: entry of Nov 1'],
+      [pointReference.missionEntry(manualEntry), 20, 'pending', 'Mission “Breakfast diary”: entry of Nov 1'],
     ]);
     expect(await summary(user)).toMatchObject({ balance: 8, pending: 20 });
     await okJson(await as(moderator)('POST', `/api/admin/submissions/${manualEntry}/review`, { decision: 'approve' }));

@@ -81,7 +81,7 @@ describeEachBackend('review API', (ctx) => {
     expect(await versionsOf(id)).toMatchObject([{ version: 1, answers: { name: 'Blurry toast' } }]);
     expect(await decisionsOf(id)).toEqual([]);
     expect(await creditsOf(user.id)).toMatchObject([
-      { points: 20, state: 'pending', source: 'mission', reference: pointReference.missionEntry(id), reason: 'Mission “Breakfast diary”: entry of 1 Nov' },
+      { points: 20, state: 'pending', source: 'mission', reference: pointReference.missionEntry(id), reason: 'Mission “Breakfast diary”: entry of Nov 1' },
     ]);
     expect((await queue(moderator, mission.id, '?status=submitted')).items).toMatchObject([{ id, status: 'submitted', resubmission: false, probesWaiting: 0 }]);
 

@@ -13,6 +13,7 @@ import { cn } from '../../lib/utils.ts';
 import { own } from './form-utils.ts';
 import type { PhotoAdapter } from './types.ts';
 import { onFirstUse } from '../../lib/format.ts';
+import { formatCalendarDay } from '../../shared/dates.ts';
 
 export interface AnswersViewProps {
   definition: FormDefinition;
@@ -26,14 +27,11 @@ export interface AnswersViewProps {
   className?: string;
 }
 
-const dateFormat = onFirstUse(() => new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'UTC' }));
 const numberFormat = onFirstUse(() => new Intl.NumberFormat('en', { maximumFractionDigits: 10 }));
 
-/** `2026-03-05` → "March 5, 2026" (the calendar day as written, whatever the time zone). */
+/** `2026-03-05` → "Mar 5, 2026" (the calendar day as written, whatever the time zone). */
 export function formatAnswerDate(value: string): string {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return value;
-  const date = new Date(`${value}T00:00:00Z`);
-  return Number.isNaN(date.getTime()) ? value : dateFormat().format(date);
+  return formatCalendarDay(value);
 }
 
 function labelOf(options: readonly FormOption[], id: string): string {

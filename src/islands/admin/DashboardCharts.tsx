@@ -8,12 +8,11 @@
 import { useId } from 'react';
 import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from 'recharts';
 import type { DashboardAnswer } from '../../shared/dashboard.ts';
+import { formatShortDay } from '../../shared/dates.ts';
 
-const DAY_LABEL = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
-
-/** "3 Nov" for a `YYYY-MM-DD` day (UTC). */
+/** "Nov 3" for a `YYYY-MM-DD` day (UTC). */
 export function shortDay(day: string): string {
-  return DAY_LABEL.format(new Date(`${day}T00:00:00Z`));
+  return formatShortDay(`${day}T00:00:00Z`, 'UTC');
 }
 
 interface Point {

@@ -1,3 +1,4 @@
+import { formatDateTimeWithZone } from '../../shared/dates.ts';
 import type { Role } from '../../shared/roles.ts';
 import type { MailMessage } from './mailer.ts';
 
@@ -425,17 +426,6 @@ export function approvalsDigestMail(input: {
   });
 }
 
-/** Made once (a reminder sweep mails many people; each formatter holds ICU objects in native memory until a garbage collection). */
-const REMINDER_CLOSES = new Intl.DateTimeFormat('en-GB', {
-  weekday: 'long',
-  day: 'numeric',
-  month: 'long',
-  hour: '2-digit',
-  minute: '2-digit',
-  timeZone: 'UTC',
-  timeZoneName: 'short',
-});
-
 /** A mission the person has not finished closes within two days. */
 export function missionReminderMail(input: {
   to: string;
@@ -445,7 +435,7 @@ export function missionReminderMail(input: {
   url: string;
   preferencesUrl: string;
 }): MailMessage {
-  const when = REMINDER_CLOSES.format(input.closesAt);
+  const when = formatDateTimeWithZone(input.closesAt, 'UTC');
   return notificationMail({
     to: input.to,
     firstName: input.firstName,

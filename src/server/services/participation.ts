@@ -30,6 +30,7 @@ import {
   type Survey,
 } from '../db/schema/index.ts';
 import { ApiError, notFound } from '../errors.ts';
+import { formatShortDay } from '../../shared/dates.ts';
 
 /** Project statuses whose activities members see (`closed`: read-only). */
 export const VISIBLE_PROJECT_STATUSES = ['live', 'closed'] as const satisfies readonly ProjectStatus[];
@@ -60,15 +61,9 @@ export function availabilityOf(
   return 'open';
 }
 
-/**
- * Made once: each `Intl.DateTimeFormat` holds ICU objects in native memory that only a garbage
- * collection frees, and a bulk approval writes 500 reasons (`points.ts`, `missionEntryReason`).
- */
-const SHORT_DAY = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
-
-/** "3 Dec": a day in UTC, for the short reasons shown beside locked missions. */
+/** "Dec 3": a day in UTC, for the short reasons shown beside locked missions (the one formatter, shared/dates.ts). */
 export function shortDay(date: Date): string {
-  return SHORT_DAY.format(date);
+  return formatShortDay(date, 'UTC');
 }
 
 /**

@@ -87,7 +87,7 @@ describe('AnswersView', () => {
       Drinks: 'MilkOther: Cocoa',
       Stars: '4 of 5',
       Weight: '1,250.5 kg',
-      Day: 'March 5, 2026',
+      Day: 'Mar 5, 2026',
       Consent: 'Agreed',
       Photos: '2 photos',
       'Anything else': 'Not answered',

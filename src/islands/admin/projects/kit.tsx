@@ -13,7 +13,8 @@ import { handleSessionLost } from '../../../lib/session.ts';
 import { toast } from '../../../stores/toasts.ts';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
-import { formatDateTime, onFirstUse } from '../../../lib/format.ts';
+import { formatDateTime } from '../../../lib/format.ts';
+import { formatCalendarDay } from '../../../shared/dates.ts';
 import { useResource, useRouteIds, type Resource } from '../../../lib/resource.ts';
 import { cn } from '../../../lib/utils.ts';
 import { Failed } from '../../../components/states/Failed.tsx';
@@ -25,13 +26,9 @@ import { Card } from '../../../components/ui/card.tsx';
 import { ChevronRightIcon } from '../../../components/icons.tsx';
 import { ACTIVITY_STATUS_LABELS, completionPercent, ENTRY_STATUS_LABELS, hiddenLiveNote, PROJECT_STATUS_HELP, PROJECT_STATUS_LABELS } from './logic.ts';
 
-const dayFormat = onFirstUse(() => new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' }));
-
 /** A calendar day `YYYY-MM-DD` written out ("Mar 5, 2026"), the same in every time zone. */
 export function formatDay(value: string | null | undefined): string {
-  if (!value || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return value ?? '';
-  const date = new Date(`${value}T00:00:00Z`);
-  return Number.isNaN(date.getTime()) ? value : dayFormat().format(date);
+  return value ? formatCalendarDay(value) : '';
 }
 
 /** "Mar 5, 2026 – Apr 1, 2026", "From Mar 5, 2026", "Until …", or "No dates". */

@@ -25,6 +25,7 @@ import {
 import type { ReviewExportInput } from '../../../shared/schemas/review-exports.ts';
 import { MESSAGES } from '../../../shared/messages.ts';
 import { errorMessage } from '../../../lib/form-errors.ts';
+import { formatDateTime } from '../../../lib/format.ts';
 import { useResource } from '../../../lib/resource.ts';
 import { handleSessionLost } from '../../../lib/session.ts';
 import { useAuth } from '../../../lib/use-auth.ts';
@@ -513,7 +514,7 @@ function HistoryView({ load, onRetry }: { load: ReturnType<typeof useResource<{ 
           {load.data.items.map((item) => (
             <tr key={item.id} className="border-t border-border">
               <td className="px-3 py-2 whitespace-nowrap">
-                <time dateTime={item.createdAt}>{new Date(item.createdAt).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' })}</time>
+                <time dateTime={item.createdAt}>{formatDateTime(item.createdAt)}</time>
               </td>
               <td className="px-3 py-2">{item.createdBy ? `${item.createdBy.firstName} ${item.createdBy.lastName}`.trim() || item.createdBy.email : '—'}</td>
               <td className="px-3 py-2">{item.projectName ?? '—'}</td>
