@@ -368,8 +368,12 @@ export function ReviewPanes({
             <div className="flex flex-col items-center gap-2 py-16 text-center text-sm text-muted-foreground">
               <p className="text-base font-medium text-foreground">No submission open</p>
               <p>
-                Choose one in the queue, or press <kbd className="rounded border border-border bg-muted px-1.5 font-mono">{keyOf('next')}</kbd> to open the
-                first.
+                Choose one in the queue
+                {/* The key only where there is a keyboard (not on touch screens). */}
+                <span className="hidden pointer-fine:inline">
+                  , or press <kbd className="rounded border border-border bg-muted px-1.5 font-mono">{keyOf('next')}</kbd> to open the first
+                </span>
+                .
               </p>
             </div>
           ) : (
