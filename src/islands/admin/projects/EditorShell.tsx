@@ -130,10 +130,8 @@ export function EditorShell<T extends EditorValues>({ subject, project, existing
   return (
     <div className="mx-auto flex w-full max-w-3xl flex-col gap-4">
       {existing ? (
-        <div>
-          <Breadcrumbs items={projectCrumbs(project, { label: existing.title, href: existingHref ?? projectHref }, { label: 'Edit' })} />
-          <ScreenHeader title={`Edit ${subject}`} />
-        </div>
+        // The layout's bar holds the heading ("Edit survey").
+        <Breadcrumbs items={projectCrumbs(project, { label: existing.title, href: existingHref ?? projectHref }, { label: 'Edit' })} />
       ) : (
         <div>
           <Breadcrumbs items={projectCrumbs(project, { label: `New ${subject}` })} />
