@@ -263,6 +263,6 @@ describeEachBackend('home: the staff card', (ctx) => {
     expect((await home(admin)).staff).toEqual({ reviewWaiting: 1 });
 
     const mine = await home(someone);
-    expect(Object.keys(mine).sort()).toEqual(['done', 'submitted', 'todo']);
+    expect(Object.keys(mine).sort()).toEqual(['announcements', 'done', 'submitted', 'todo']);
   });
 });

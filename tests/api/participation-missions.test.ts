@@ -254,7 +254,7 @@ describeEachBackend('participation: missions', (ctx) => {
     const upcoming = await createMission(c, project.id, { opensAt: new Date(now + 2 * DAY) });
     const seen = await view(upcoming.id, user);
     expect(seen).toMatchObject({ availability: 'upcoming', canAddEntry: false });
-    expect(seen.addEntryBlockedReason).toMatch(/^This mission opens on \d{1,2} [A-Z][a-z]{2}$/);
+    expect(seen.addEntryBlockedReason).toMatch(/^This mission opens on [A-Z][a-z]{2} \d{1,2}$/);
     expect((await errorOf(await create(upcoming.id, user), 409)).code).toBe('not_open');
 
     const closing = await createMission(c, project.id, { closesAt: new Date(now + HOUR) });

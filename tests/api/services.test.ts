@@ -91,7 +91,7 @@ describeEachBackend('invitations', (ctx) => {
     expect(result.expiresAt.getTime() - clock.now().getTime()).toBe(7 * 24 * HOUR);
     const mails = await readOutbox(dataDir);
     const mail = mails.find((m) => m.to === 'invitee@example.org');
-    expect(mail?.subject).toBe('You are invited to Fieldwork');
+    expect(mail?.subject).toBe('You are invited to Fieldwork as a moderator');
     expect(mail?.links).toContain(result.url);
     expect(mail?.raw).toContain('expires in 7 days');
     expect(mail?.raw).toContain('Content-Type: text/html');

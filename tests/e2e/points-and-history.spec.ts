@@ -141,6 +141,21 @@ test('a participant follows a review from the bell to the history, resubmits, an
       { timeout: 90_000, intervals: [1000] },
     )
     .toBeTruthy();
+  // The mission going live told the member of new work (a job, issue 28 §15): read here, so the
+  // bell below counts the review's notification alone.
+  let newWork: number | undefined;
+  await expect
+    .poll(
+      async () => {
+        const res = await memberRequest.get('/api/account/notifications');
+        const body = (await res.json()) as { items: { id: number; kind: string; link: string }[] };
+        newWork = body.items.find((n) => n.kind === 'new_work' && n.link === `/missions/${setup.missionId}`)?.id;
+        return newWork;
+      },
+      { timeout: 90_000, intervals: [1000] },
+    )
+    .toBeTruthy();
+  expect((await memberRequest.post('/api/account/notifications/read', { data: { ids: [newWork] }, headers: { Origin: origin } })).status()).toBe(200);
   await page.setViewportSize(PHONE);
   await signIn(page, origin, member);
   await page.goto(new URL(mailed ?? '').pathname);

@@ -42,8 +42,8 @@ describe('fuzzing sample', () => {
   let fuzz: FuzzServer;
   let adminCookie = '';
 
-  beforeAll(async () => {
-    fuzz = await startFuzzServer();
+  /** The fuzz admin's session cookie, signed in afresh: the sample's hostile requests may end the sessions it had (sign-out everywhere). */
+  async function signInAdmin(): Promise<void> {
     const res = await fetch(`${fuzz.url}/api/auth/login`, {
       method: 'POST',
       headers: { Origin: fuzz.url, 'Content-Type': 'application/json' },
@@ -51,6 +51,11 @@ describe('fuzzing sample', () => {
     });
     expect(res.status).toBe(200);
     adminCookie = (res.headers.getSetCookie().find((line) => line.startsWith('fw_session=')) ?? '').split(';')[0] ?? '';
+  }
+
+  beforeAll(async () => {
+    fuzz = await startFuzzServer();
+    await signInAdmin();
   });
 
   afterAll(async () => {
@@ -74,6 +79,7 @@ describe('fuzzing sample', () => {
   it('found by the fuzzer: a multipart body cut short in an admin tool upload is a 400, and the server keeps serving', async () => {
     const cut = Buffer.from('--xyz\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\nContent-Type: text/csv\r\n\r\nparticipant,points');
     const ignoredPart = Buffer.from('--xyz\r\nContent-Disposition: form-data; name="other"; filename="b.csv"\r\n\r\nabc');
+    await signInAdmin();
     for (const target of ['/api/admin/tools/points-bulk-update/preview', '/api/admin/tools/alchemer-export-append/preview']) {
       for (const body of [cut, ignoredPart]) {
         const res = await request(

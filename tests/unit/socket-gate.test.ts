@@ -53,6 +53,28 @@ describe('the socket gate of the embedded database', () => {
     return client;
   };
 
+  it("keeps two clients' parameterised statements apart (each exchange runs whole: Parse to Sync), beside the server's own", async () => {
+    const [a, b, c3] = await Promise.all([connect(), connect(), connect()]);
+    // Each client its own statement, so that one bound to another's would answer another result.
+    const run = async (client: pg.Client, base: number, sql: string, expected: (n: number) => number) => {
+      for (let i = 0; i < 300; i++) {
+        const { rows } = await client.query<{ n: number }>(sql, [base + i]);
+        expect(rows).toEqual([{ n: expected(base + i) }]);
+      }
+    };
+    const server = async () => {
+      for (let i = 0; i < 300; i++) expect((await engine.query<{ n: number }>('select $1::int + 1 as n', [i])).rows).toEqual([{ n: i + 1 }]);
+    };
+    await Promise.all([
+      run(a, 1000, 'insert into t values ($1::int) returning n', (n) => n),
+      run(b, 2000, 'select $1::int * -1 as n', (n) => -n),
+      run(c3, 3000, 'select $1::int * 2 as n', (n) => 2 * n),
+      server(),
+    ]);
+    await Promise.all([a.end(), b.end(), c3.end()]);
+    await engine.exec('delete from t where n >= 1000');
+  });
+
   it("holds the server's statements until the client's transaction ends, and never runs them inside it", async () => {
     const client = await connect();
     await client.query('begin');

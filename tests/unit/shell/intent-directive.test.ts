@@ -31,7 +31,11 @@ function island() {
   return { element, load, hydrator, submit, form: element.querySelector('form')!, show: element.querySelector<HTMLButtonElement>('#show')! };
 }
 
-afterEach(() => {
+afterEach(async () => {
+  // A hydration woken in a test ends after it (the island's hydrator enables its submit button after
+  // 30 ms, then a frame): let it end while the window is still there.
+  await flush(50);
+  await new Promise((resolve) => requestAnimationFrame(resolve));
   document.body.innerHTML = '';
   for (const name of [...document.documentElement.getAttributeNames()]) if (name.startsWith('data-')) document.documentElement.removeAttribute(name);
   history.replaceState(null, '', '/');
