@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { getRequestListener } from '@hono/node-server';
 import { KNOWN_FLAGS } from '../shared/flags.ts';
 import { createApp } from './app.ts';
@@ -14,7 +15,6 @@ import { openDatabase, type Database } from './db/index.ts';
 import { drainRefusedBodies } from './drain.ts';
 import { runWithServerNodeFlags } from './node-flags.ts';
 import { DataDirLockedError, acquireLock, type HeldLock } from './db/lock.ts';
-import { SOCKET_HOLD_IDLE_MS, gatedSocketServer } from './db/socket-gate.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createMailer } from './mail/mailer.ts';
 import { createJobHandlers } from './jobs/handlers.ts';
@@ -96,12 +96,7 @@ async function shareDatabase(database: Database, dataDir: string, lock: HeldLock
   };
   const socketPath = socketIn(dir);
   fs.rmSync(socketPath, { force: true });
-  // Through the gate: a socket client's transaction and the server's never run inside each other (db/socket-gate.ts).
-  const { server: socketServer, gate } = gatedSocketServer(database.pglite, {
-    path: socketPath,
-    maxConnections: 16,
-    onIdleClient: () => logger.warn(`a socket client held the embedded database idle for ${SOCKET_HOLD_IDLE_MS / 1000} s: rolled back and disconnected`),
-  });
+  const socketServer = new PGLiteSocketServer({ db: database.pglite, path: socketPath, maxConnections: 16 });
   try {
     await socketServer.start();
     fs.chmodSync(socketPath, 0o600);
@@ -117,7 +112,6 @@ async function shareDatabase(database: Database, dataDir: string, lock: HeldLock
     stop: async () => {
       try {
         await socketServer.stop();
-        await gate.abandon();
       } finally {
         removeFolder();
       }
