@@ -319,10 +319,12 @@ function processCpuMicros(pid: number | undefined): number | null {
 /** Linux's USER_HZ, which /proc/<pid>/stat counts in (100 on every architecture Node runs on). */
 const CLOCK_TICKS = 100;
 
-const median = (values: readonly number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length === 0 ? Number.NaN : (sorted[Math.floor((sorted.length - 1) / 2)] as number);
-};
+/** The middle round (nearest rank, as the tables' other percentiles). */
+const median = (values: readonly number[]) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
 
 /**
  * Fieldwork and a reference, `PEER_ROUNDS` rounds each, in turns, with each round's req/s and the
