@@ -33,7 +33,7 @@ export interface AppVariables {
 }
 
 /**
- * What the Node adapter (`getRequestListener`, main.ts) hands the application beside the request:
+ * What the Node adapter (`getRequestListener`, server.ts) hands the application beside the request:
  * the Node request and response. Absent in `app.request` (the API tests).
  */
 export interface AppBindings {

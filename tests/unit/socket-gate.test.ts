@@ -5,11 +5,12 @@
  * transaction open idle is rolled back and disconnected.
  */
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PGlite } from '@electric-sql/pglite';
+import { protocol, type PGlite } from '@electric-sql/pglite';
 import { openPglite } from '../../src/server/db/fresh-cluster.ts';
 import { PGLITE_OPTIONS } from '../../src/server/db/index.ts';
 import { gatedSocketServer } from '../../src/server/db/socket-gate.ts';
@@ -73,6 +74,34 @@ describe('the socket gate of the embedded database', () => {
     ]);
     await Promise.all([a.end(), b.end(), c3.end()]);
     await engine.exec('delete from t where n >= 1000');
+  });
+
+  it("keeps another client's statement out of a client's exchange sent in parts (Parse, Bind … later Execute, Sync)", async () => {
+    // A raw client: node-postgres sends a whole exchange in one write, psql and others may not.
+    const socket = net.createConnection(path.join(dir, '.s.PGSQL.5432'));
+    let received = Buffer.alloc(0);
+    socket.on('data', (chunk: Buffer) => (received = Buffer.concat([received, chunk])));
+    const until = async (text: string) => {
+      for (let waited = 0; !received.includes(text); waited += 10) {
+        if (waited > 5000) throw new Error(`no ${text} in ${received.toString('latin1')}`);
+        await sleep(10);
+      }
+    };
+    const { serialize } = protocol;
+    socket.write(serialize.startup({ user: 'postgres', database: 'postgres' }));
+    await until('Z\u0000\u0000\u0000\u0005I');
+    const other = await connect();
+    received = Buffer.alloc(0);
+    socket.write(Buffer.concat([serialize.parse({ text: "select 'alpha-' || $1::text as v", types: [] }), serialize.bind({ values: ['7'] })]));
+    await sleep(50);
+    const otherAnswer = other.query<{ v: string }>("select 'beta' as v");
+    await sleep(50);
+    socket.write(Buffer.concat([serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()]));
+    await until('Z\u0000\u0000\u0000\u0005I');
+    expect(received.toString('latin1')).toContain('alpha-7');
+    expect((await otherAnswer).rows).toEqual([{ v: 'beta' }]);
+    socket.end();
+    await other.end();
   });
 
   it("holds the server's statements until the client's transaction ends, and never runs them inside it", async () => {

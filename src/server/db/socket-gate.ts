@@ -4,24 +4,25 @@ import { concat } from './pglite-statements.ts';
 
 /**
  * The embedded database's one connection, shared on the server's socket with the CLI and psql
- * (docs/decisions/002-embedded-database-sharing.md), without either side running inside the
- * other's transaction.
+ * (docs/decisions/002-embedded-database-sharing.md), without one side running inside the other's
+ * transaction or exchange.
  *
- * pglite-socket runs each message from a client under PGlite's query lock only. PGlite has one
- * backend, so on its own a socket statement could run in the middle of one of the server's
- * transactions (and become part of it), and the server's statements ran inside a transaction a
- * socket client had opened over several messages (BEGIN … COMMIT): in a READ ONLY one, as
- * `npm run cli -- backup` opens, the server's writes failed; in another, they committed or rolled
- * back with the client's.
+ * PGlite has one backend. pglite-socket queues each client's messages one at a time under PGlite's
+ * query lock only, so on its own a socket statement could run in the middle of one of the server's
+ * transactions (and become part of it), the server's statements ran inside a transaction a socket
+ * client had opened over several messages (in a READ ONLY one, as `npm run cli -- backup` opens,
+ * they failed), and two clients' extended-protocol exchanges interleaved message by message: one
+ * client's Parse replaced another's unnamed statement between its Parse and its Execute (an
+ * INSERT … RETURNING then answered another statement's rows, or none).
  *
- * The gate is what the socket server is given as its database. Each socket message also takes
- * PGlite's transaction lock, as the server's own statements do, so it waits for a server
- * transaction to finish; and while the client's transaction is open (or an extended-protocol
- * exchange is half done: Parse, Bind… before its Sync) the gate keeps that lock, so the server's
- * statements wait until the client commits or rolls back: a socket transaction is the one
- * transaction the engine runs, as it is for the server's own. A client that keeps the lock
- * without sending anything for `SOCKET_HOLD_IDLE_MS` (a psql session left in BEGIN) is rolled
- * back and disconnected, so it cannot stop the server for longer.
+ * The gate is the socket server's queue. The client whose message runs holds the engine: the gate
+ * takes PGlite's transaction lock, as the server's own statements do (so it first waits for a
+ * server transaction to finish), and keeps it, with the client, while that client's transaction is
+ * open or its exchange is half done (Parse, Bind… before its Sync). Meanwhile only that client's
+ * messages run: the server's statements and the other clients' wait until it commits, rolls back
+ * or syncs. A socket transaction is then the one transaction the engine runs, as the server's own
+ * are. A client that holds the engine without sending anything for `SOCKET_HOLD_IDLE_MS` (a psql
+ * session left in BEGIN) is rolled back and disconnected, so it cannot stop the server longer.
  *
  * The session is one too: what a client SETs is the server's setting while it is connected (use
  * SET LOCAL in a transaction), and every setting is reset (`RESET ALL`) when a client leaves. Before,
@@ -38,31 +39,43 @@ interface PgliteInternals {
   _runExclusiveQuery<T>(fn: () => Promise<T>): Promise<T>;
 }
 
-/** What pglite-socket keeps of its clients: to close the one the gate gave up on, and to hear of one leaving. */
+/** What pglite-socket keeps of its server: its queue (replaced by the gate before it starts) and its clients. */
 interface SocketServerInternals {
+  queryQueue: unknown;
   handlers: Set<{ handlerId: number; detach(close?: boolean): Promise<unknown> }>;
-  queryQueue: { lastHandlerId: number | null; clearTransactionIfNeeded(handlerId: number): Promise<void> };
 }
 
-/** Extended-protocol messages after which the client's exchange goes on until its Sync (and COPY data). */
-const MID_EXCHANGE = new Set([...'PBDECHd'].map((letter) => letter.charCodeAt(0)));
+const code = (letter: string) => letter.charCodeAt(0);
+/** Extended-protocol messages: the client's exchange goes on until its Sync. */
+const EXTENDED = new Set([...'PBDECH'].map(code));
+/** A client's message waiting its turn (pglite-socket's handler awaits each before sending the next). */
+interface Queued {
+  handlerId: number;
+  message: Uint8Array;
+  onData: (data: Uint8Array) => void;
+  resolve: (bytes: number) => void;
+  reject: (error: unknown) => void;
+}
 
-/** The database the socket server sees: PGlite, with the transaction lock kept as described above. */
+/** The socket server's queue: one client holds the engine at a time, as described above. */
 export class SocketGate {
   private readonly pg: PGlite;
   private readonly engine: PgliteInternals;
-  /** One socket message at a time through the gate (pglite-socket's queue sends one; a leaving client's ROLLBACK may come beside it). */
-  private readonly turn = new Mutex();
-  /** Releases PGlite's transaction lock while the gate holds it. */
-  private release: (() => void) | null = null;
-  private midExchange = false;
-  private idleTimer: NodeJS.Timeout | undefined;
-  /** A client left: its settings are reset once no transaction is open. */
-  private resetPending = false;
-  /** Told when a client that held the lock idle was rolled back (its connection is to be closed). */
-  onAbandoned: () => void = () => {};
-
   private readonly holdIdleMs: number;
+  private queue: Queued[] = [];
+  private processing = false;
+  /** One step on the engine at a time: a client's message, a leaving client's rollback, an idle client's. */
+  private readonly turn = new Mutex();
+  /** The client holding the engine, and what gives PGlite's transaction lock back. */
+  private holder: number | null = null;
+  private release: (() => void) | null = null;
+  /** The holder's extended-protocol exchange is half done (no Sync yet). */
+  private extended = false;
+  private idleTimer: NodeJS.Timeout | undefined;
+  /** A client left: the session's settings are reset once nobody holds the engine. */
+  private resetPending = false;
+  /** Told of the client that held the engine idle and was rolled back (its connection is to be closed). */
+  onAbandoned: (handlerId: number) => void = () => {};
 
   constructor(pg: PGlite, holdIdleMs = SOCKET_HOLD_IDLE_MS) {
     this.pg = pg;
@@ -70,90 +83,148 @@ export class SocketGate {
     this.holdIdleMs = holdIdleMs;
   }
 
-  get waitReady(): Promise<void> {
-    return this.pg.waitReady;
-  }
-
-  isInTransaction(): boolean {
-    return this.pg.isInTransaction();
-  }
-
   /** Whether a socket client holds the server's statements off now. */
   get holding(): boolean {
     return this.release !== null;
   }
 
-  /** pglite-socket runs each client message through this. */
-  runExclusive<T>(fn: () => Promise<T>): Promise<T> {
-    return this.turn.runExclusive(async () => {
-      clearTimeout(this.idleTimer);
-      this.release ??= await this.takeTransactionLock();
-      try {
-        return await this.engine._runExclusiveQuery(fn);
-      } finally {
-        if (this.resetPending && !this.pg.isInTransaction() && !this.midExchange) await this.resetSession();
-        this.settle();
-      }
+  /** The client holding the engine (pglite-socket's name). */
+  get lastHandlerId(): number | null {
+    return this.holder;
+  }
+
+  getQueueLength(): number {
+    return this.queue.length;
+  }
+
+  /** pglite-socket's handler runs each of its client's messages through this, one after another. */
+  enqueue(handlerId: number, message: Uint8Array, onData: (data: Uint8Array) => void): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ handlerId, message, onData, resolve, reject });
+      void this.processQueue();
     });
   }
 
-  /** pglite-socket let a client go (after rolling back its transaction): its settings go too. */
-  clientLeft(): void {
+  /** A client left: what it had queued goes. */
+  clearQueueForHandler(handlerId: number): void {
+    this.queue = this.queue.filter((item) => {
+      if (item.handlerId !== handlerId) return true;
+      item.reject(new Error('Handler disconnected'));
+      return false;
+    });
+  }
+
+  /** A client left: if it held the engine, what it left open is rolled back; its settings are reset. */
+  async clearTransactionIfNeeded(handlerId: number): Promise<void> {
     this.resetPending = true;
-    if (!this.release) this.runExclusive(() => Promise.resolve()).catch(() => {});
+    await this.turn.runExclusive(async () => {
+      if (this.holder === handlerId) await this.giveBack();
+      else if (!this.release) await this.resetIfPending();
+    });
+    void this.processQueue();
   }
 
-  private async resetSession(): Promise<void> {
-    this.resetPending = false;
-    if (!this.pg.closed) await this.engine._runExclusiveQuery(() => this.pg.execProtocolRaw(protocol.serialize.query('RESET ALL')));
-  }
-
-  execProtocolRawStream(message: Uint8Array, options: { onRawData: (data: Uint8Array) => void; syncToFs?: boolean }): Promise<void> {
-    this.midExchange = MID_EXCHANGE.has(message[0] ?? 0);
-    return this.pg.execProtocolRawStream(message, options);
-  }
-
-  /** pglite-socket's ROLLBACK for a client that leaves in the middle of its transaction. */
-  async exec(query: string): Promise<void> {
-    await this.runExclusive(() => this.execProtocolRawStream(protocol.serialize.query(query), { onRawData: () => {} }));
-  }
-
-  /** Gives the lock back (rolling back what the client left open): on stop, and for a client idle too long. */
-  async abandon(): Promise<boolean> {
+  /** Gives the engine back (rolling back what its holder left open): on stop. */
+  async abandon(): Promise<number | null> {
     clearTimeout(this.idleTimer);
     return this.turn.runExclusive(async () => {
-      if (!this.release) return false;
-      try {
-        if (!this.pg.closed) {
-          const parts = this.midExchange ? [protocol.serialize.sync()] : [];
-          if (this.pg.isInTransaction() || this.midExchange) parts.push(protocol.serialize.query('ROLLBACK'));
-          await this.engine._runExclusiveQuery(() => this.pg.execProtocolRaw(concat(parts)));
-          this.midExchange = false;
-          if (this.resetPending) await this.resetSession();
-        }
-      } finally {
-        this.midExchange = false;
-        this.release();
-        this.release = null;
-      }
-      return true;
+      const holder = this.holder;
+      if (this.release) await this.giveBack();
+      return holder;
     });
   }
 
-  /** After a message: keep the lock while the client's transaction or exchange goes on, else give it back. */
-  private settle(): void {
-    if (!this.pg.isInTransaction() && !this.midExchange) {
-      this.release?.();
-      this.release = null;
+  private async processQueue(): Promise<void> {
+    if (this.processing) return;
+    this.processing = true;
+    try {
+      for (;;) {
+        // While a client holds the engine, only its messages run; its next one may not be queued yet.
+        const index = this.holder === null ? 0 : this.queue.findIndex((item) => item.handlerId === this.holder);
+        const item = index === -1 ? undefined : this.queue.splice(index, 1)[0];
+        if (!item) break;
+        await this.turn.runExclusive(() => this.run(item));
+      }
+    } finally {
+      this.processing = false;
+    }
+  }
+
+  private async run(item: Queued): Promise<void> {
+    clearTimeout(this.idleTimer);
+    let bytes = 0;
+    try {
+      this.release ??= await this.takeTransactionLock();
+      this.holder = item.handlerId;
+      const type = item.message[0] ?? 0;
+      if (EXTENDED.has(type)) this.extended = true;
+      else if (type === code('S')) this.extended = false;
+      await this.engine._runExclusiveQuery(() =>
+        this.pg.execProtocolRawStream(item.message, {
+          onRawData: (data) => {
+            bytes += data.length;
+            item.onData(data);
+          },
+        }),
+      );
+      item.resolve(bytes);
+    } catch (error) {
+      item.reject(error);
+    }
+    await this.settle();
+  }
+
+  /** After a message: keep the engine while the client's transaction or exchange goes on, else give it back. */
+  private async settle(): Promise<void> {
+    if (!this.release) return;
+    if (this.pg.closed || (!this.pg.isInTransaction() && !this.extended)) {
+      await this.resetIfPending();
+      this.letGo();
       return;
     }
+    const holder = this.holder;
     this.idleTimer = setTimeout(() => {
-      void this.abandon().then(
-        (abandoned) => abandoned && this.onAbandoned(),
-        () => {},
-      );
+      void this.turn
+        .runExclusive(async () => {
+          if (this.holder !== holder || !this.release) return false;
+          await this.giveBack();
+          return true;
+        })
+        .then(
+          (abandoned) => abandoned && holder !== null && this.onAbandoned(holder),
+          () => {},
+        );
     }, this.holdIdleMs);
     this.idleTimer.unref();
+  }
+
+  /** Ends the holder's exchange and transaction, resets a leaver's settings, and lets the engine go. */
+  private async giveBack(): Promise<void> {
+    try {
+      if (!this.pg.closed) {
+        const parts = this.extended ? [protocol.serialize.sync()] : [];
+        parts.push(protocol.serialize.query('ROLLBACK'));
+        await this.engine._runExclusiveQuery(() => this.pg.execProtocolRaw(concat(parts)));
+        await this.resetIfPending();
+      }
+    } finally {
+      this.letGo();
+      void this.processQueue();
+    }
+  }
+
+  private async resetIfPending(): Promise<void> {
+    if (!this.resetPending || this.pg.closed) return;
+    this.resetPending = false;
+    await this.engine._runExclusiveQuery(() => this.pg.execProtocolRaw(protocol.serialize.query('RESET ALL')));
+  }
+
+  private letGo(): void {
+    clearTimeout(this.idleTimer);
+    this.extended = false;
+    this.holder = null;
+    this.release?.();
+    this.release = null;
   }
 
   private takeTransactionLock(): Promise<() => void> {
@@ -164,29 +235,20 @@ export class SocketGate {
 }
 
 /**
- * The socket server of the embedded database, through the gate. `onIdleClient` is told when a
- * client that held the server's statements off was rolled back and disconnected.
+ * The socket server of the embedded database, with the gate as its queue. `onIdleClient` is told
+ * when a client that held the server's statements off was rolled back and disconnected.
  */
 export function gatedSocketServer(
   pg: PGlite,
   options: { path: string; maxConnections: number; onIdleClient?: () => void; holdIdleMs?: number },
 ): { server: PGLiteSocketServer; gate: SocketGate } {
   const gate = new SocketGate(pg, options.holdIdleMs);
-  const server = new PGLiteSocketServer({ db: gate as unknown as PGlite, path: options.path, maxConnections: options.maxConnections });
+  const server = new PGLiteSocketServer({ db: pg, path: options.path, maxConnections: options.maxConnections });
   const internals = server as unknown as SocketServerInternals;
-  // pglite-socket calls this for every client that leaves (rolling back its open transaction, if any).
-  const queue = internals.queryQueue;
-  const clearTransaction = queue.clearTransactionIfNeeded.bind(queue);
-  queue.clearTransactionIfNeeded = async (handlerId) => {
-    try {
-      await clearTransaction(handlerId);
-    } finally {
-      gate.clientLeft();
-    }
-  };
-  gate.onAbandoned = () => {
-    const holder = internals.queryQueue.lastHandlerId;
-    for (const handler of internals.handlers) if (handler.handlerId === holder) void handler.detach(true);
+  // Each client's handler is given the server's queue when it connects: the gate, from the start.
+  internals.queryQueue = gate;
+  gate.onAbandoned = (handlerId) => {
+    for (const handler of internals.handlers) if (handler.handlerId === handlerId) void handler.detach(true);
     options.onIdleClient?.();
   };
   return { server, gate };
