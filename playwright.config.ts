@@ -74,6 +74,8 @@ export default defineConfig({
       // Tests that sign in through the API pick their own address (tests/e2e/accounts.ts).
       TRUST_PROXY: '1',
       DATABASE_URL: '',
+      // Staff sign in with a password alone here: the second-factor requirement is off (tests/api/staff-second-factor.test.ts checks it on).
+      REQUIRE_STAFF_SECOND_FACTOR: '0',
     },
   },
 });

@@ -49,6 +49,8 @@ export default defineConfig({
         LOG_LEVEL: 'warn',
         TRUST_PROXY: '1',
         DATABASE_URL: '',
+        // Staff sign in with a password alone here: the second-factor requirement is off (tests/api/staff-second-factor.test.ts checks it on).
+        REQUIRE_STAFF_SECOND_FACTOR: '0',
       },
     },
     {

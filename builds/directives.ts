@@ -4,7 +4,8 @@ import type { AstroIntegration } from 'astro';
 /**
  * Our client directives: islands hydrated on demand (src/app/directives/): `client:consent` (the
  * cookie banner: at once for a first visit, else when asked for) and `client:toast` (the toaster:
- * at the first toast or F8) and `client:intent` (a guest's form: when the visitor reaches for it).
+ * at the first toast or F8), `client:intent` (a guest's form: when the visitor reaches for it) and
+ * `client:reauth` (the re-authentication dialog: when a sensitive call first asks for it).
  */
 export default function clientDirectives(): AstroIntegration {
   return {
@@ -14,6 +15,7 @@ export default function clientDirectives(): AstroIntegration {
         addClientDirective({ name: 'consent', entrypoint: fileURLToPath(new URL('../src/app/directives/consent.ts', import.meta.url)) });
         addClientDirective({ name: 'intent', entrypoint: fileURLToPath(new URL('../src/app/directives/intent.ts', import.meta.url)) });
         addClientDirective({ name: 'toast', entrypoint: fileURLToPath(new URL('../src/app/directives/toast.ts', import.meta.url)) });
+        addClientDirective({ name: 'reauth', entrypoint: fileURLToPath(new URL('../src/app/directives/reauth.ts', import.meta.url)) });
       },
     },
   };

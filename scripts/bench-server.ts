@@ -77,7 +77,8 @@ const SERVER_SETTINGS = [
 /** Starts `src/server/main.ts` (or another script, such as a benchmark's reference server) as production starts it. */
 export function spawnServer(env: Record<string, string>, port: number, script = path.join(root, 'src', 'server', 'main.ts')): ServerChild {
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !SERVER_SETTINGS.includes(name)));
-  const childEnv = { ...inherited, DIST_DIR: path.join(root, 'dist'), ...env };
+  // The benchmarks sign staff in with a password alone: the second-factor requirement is off unless `env` turns it on.
+  const childEnv = { ...inherited, DIST_DIR: path.join(root, 'dist'), REQUIRE_STAFF_SECOND_FACTOR: '0', ...env };
   // The server with the flags `npm start` gives it (src/server/node-flags.ts); a reference server as it is.
   const flags = script.endsWith(path.join('src', 'server', 'main.ts')) ? serverNodeFlags(childEnv) : [];
   const child = spawn(process.execPath, [...flags, script], {

@@ -9,5 +9,7 @@ declare module 'astro' {
     'client:intent'?: boolean | string;
     /** Hydrate the toaster at the first toast or F8. */
     'client:toast'?: boolean;
+    /** Hydrate the re-authentication dialog when a call first asks the person to confirm it's them. */
+    'client:reauth'?: boolean;
   }
 }

@@ -37,7 +37,10 @@ const root = document.documentElement;
 const META_WAIT_MS = 3000;
 
 function ruleAuth(state: AuthStoreState): AuthState {
-  return state.status === 'authenticated' ? { status: 'authenticated', role: state.user.role } : state;
+  if (state.status !== 'authenticated') return state;
+  // Staff who must have a second factor and have none yet are sent to set one up (issue 29 §3).
+  const secondFactorMissing = state.user.secondFactorRequired === true && state.user.secondFactor !== true;
+  return { status: 'authenticated', role: state.user.role, secondFactorMissing };
 }
 
 function decide(url: URL, from: string | null, maintenance: boolean): Decision {

@@ -9,6 +9,7 @@ import { $auth } from '../stores/auth.ts';
 import { $colorMode, applyColorMode, isColorMode, loadColorMode, setColorMode } from '../stores/color-mode.ts';
 import { $consent, confirmConsentSaved, EARLY_CONSENT_EVENT, EARLY_CONSENT_MARK, loadConsent, openConsentSettings } from '../stores/consent.ts';
 import { $siteBanner, bannerText } from '../stores/site-banner.ts';
+import { installReauth } from '../stores/reauth.ts';
 import { createAnalytics, readAnalyticsId } from './analytics.ts';
 import { startBuildWatcher } from './build-watcher.ts';
 import { fetchFlag, throttled } from './feature-flags.ts';
@@ -154,5 +155,8 @@ function bootBuildWatcher(): void {
 }
 
 export function bootShell(): boolean {
-  return bootSteps([bootReports, bootColorMode, bootConsentAndAnalytics, bootSignedInWake, bootBuildWatcher, startGuard, bootBanner], showStartupError);
+  return bootSteps(
+    [bootReports, installReauth, bootColorMode, bootConsentAndAnalytics, bootSignedInWake, bootBuildWatcher, startGuard, bootBanner],
+    showStartupError,
+  );
 }

@@ -29,11 +29,16 @@ function bindAdminNav(): void {
   });
 }
 
-/** The header's role badge: the signed-in person's role, hidden until known. */
+/** The header's role badge: the signed-in person's role, hidden until known; the admins' sections (the audit log) shown to admins. */
 function showRole(): void {
+  const state = $auth.get();
+  const admin = state.status === 'authenticated' && state.user.role === 'admin';
+  for (const item of document.querySelectorAll<HTMLElement>('[data-admin-only]')) {
+    // Its own page keeps it (the layout shows it there), whoever reads it.
+    if (!item.querySelector('[aria-current]')) item.hidden = !admin;
+  }
   const badge = document.querySelector<HTMLElement>('[data-role-badge]');
   if (!badge) return;
-  const state = $auth.get();
   const label = state.status === 'authenticated' ? ROLE_LABELS[state.user.role] : '';
   if (badge.textContent !== label) badge.textContent = label;
   badge.hidden = label === '';

@@ -33,41 +33,5 @@ export function formatRelative(value: string, now = Date.now()): string {
   return formatDate(date);
 }
 
-export interface DeviceDescription {
-  label: string;
-  mobile: boolean;
-}
-
-/** A readable "Browser on System" from a user-agent string. */
-export function describeDevice(userAgent: string | null): DeviceDescription {
-  if (!userAgent) return { label: 'Unknown device', mobile: false };
-  const ua = userAgent;
-  const browser = /Edg\//.test(ua)
-    ? 'Edge'
-    : /OPR\/|Opera/.test(ua)
-      ? 'Opera'
-      : /Firefox\/|FxiOS/.test(ua)
-        ? 'Firefox'
-        : /Chrome\/|CriOS|Chromium/.test(ua)
-          ? 'Chrome'
-          : /Safari\//.test(ua)
-            ? 'Safari'
-            : null;
-  const system = /iPhone|iPad|iPod/.test(ua)
-    ? 'iOS'
-    : /Android/.test(ua)
-      ? 'Android'
-      : /Windows/.test(ua)
-        ? 'Windows'
-        : /Mac OS X|Macintosh/.test(ua)
-          ? 'macOS'
-          : /CrOS/.test(ua)
-            ? 'ChromeOS'
-            : /Linux/.test(ua)
-              ? 'Linux'
-              : null;
-  const mobile = /Mobile|Android|iPhone|iPad|iPod/.test(ua);
-  if (browser && system) return { label: `${browser} on ${system}`, mobile };
-  if (browser || system) return { label: browser ?? system ?? 'Unknown device', mobile };
-  return { label: ua.length > 60 ? `${ua.slice(0, 57)}…` : ua, mobile };
-}
+/** A readable "Browser on System" from a user-agent string: the server's words too (`src/shared/user-agent.ts`). */
+export { describeUserAgent as describeDevice, type DeviceDescription } from '../shared/user-agent.ts';

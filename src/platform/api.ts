@@ -7,6 +7,7 @@
  */
 import type { MailSwitches } from '../shared/notifications.ts';
 import type { Role, UserStatus } from '../shared/roles.ts';
+import type { SecondFactorMethod } from '../shared/second-factors.ts';
 import type { TokenType } from '../shared/tokens.ts';
 import { takeEarlyResponse } from './early.ts';
 
@@ -106,11 +107,52 @@ function byteLength(text: string): number {
   return new TextEncoder().encode(text).length;
 }
 
+/** The error code of a sensitive call made with a sign-in proof older than 15 minutes (403). */
+export const REAUTH_REQUIRED = 'reauth_required';
+
+/**
+ * What a 403 `reauth_required` waits for: the person asked to confirm it's them (the shell's
+ * dialog, `src/stores/reauth.ts`); resolves true once they did, false when they gave up.
+ */
+export type ReauthHandler = (error: ApiError) => Promise<boolean>;
+
+let reauthHandler: ReauthHandler | null = null;
+
+/** Sets (or, with null, clears) what a 403 `reauth_required` waits for; the reauth store sets it once. */
+export function setReauthHandler(handler: ReauthHandler | null): void {
+  reauthHandler = handler;
+}
+
+/**
+ * Runs a call; when it is refused with 403 `reauth_required` and the person then confirms it's
+ * them, runs it once more (what they typed in the screen stays: the call just takes longer). A
+ * refusal they did not answer, or a second one, is thrown as it came. Calls of /api/auth/ (the
+ * confirmation itself) are never held.
+ */
+export async function withReauth<T>(path: string, attempt: () => Promise<T>): Promise<T> {
+  try {
+    return await attempt();
+  } catch (error) {
+    const handler = reauthHandler;
+    if (!(error instanceof ApiError) || error.status !== 403 || error.code !== REAUTH_REQUIRED || !handler || path.startsWith('/api/auth/')) throw error;
+    if (!(await handler(error))) throw error;
+    return attempt();
+  }
+}
+
 /**
  * Calls the API and returns its JSON answer typed as `T` (the API is ours; its contract is the
- * type). Throws `ApiError` for every non-2xx answer and for network failures.
+ * type). Throws `ApiError` for every non-2xx answer and for network failures. A sensitive call
+ * refused for an old sign-in (403 `reauth_required`) waits for the person to confirm it's them
+ * and is sent again (`withReauth`); a `keepalive` call (the page is going) is not held.
  */
-export async function api<T>(method: HttpMethod, path: string, body?: unknown, init: ApiInit = {}): Promise<T> {
+export function api<T>(method: HttpMethod, path: string, body?: unknown, init: ApiInit = {}): Promise<T> {
+  if (init.keepalive === true) return callOnce<T>(method, path, body, init);
+  // The answer the page's <head> asked for early is taken once: a second attempt asks afresh.
+  return withReauth(path, () => callOnce<T>(method, path, body, init));
+}
+
+async function callOnce<T>(method: HttpMethod, path: string, body: unknown, init: ApiInit): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   let payload: string | undefined;
   if (method !== 'GET') {
@@ -187,6 +229,10 @@ export interface CurrentUser {
   lastName: string;
   role: Role;
   status: UserStatus;
+  /** The account has a second factor (an authenticator app or a passkey). Absent: not said. */
+  secondFactor?: boolean;
+  /** The account must have one to use the admin area (staff, while the requirement is on). Absent: not said. */
+  secondFactorRequired?: boolean;
 }
 
 export interface Address {
@@ -225,8 +271,11 @@ export interface AccountUser extends CurrentUser {
 }
 
 export interface AccountSession {
+  /** The session's short id (what `DELETE /api/account/sessions/{id}` takes). */
   id: number | string;
   current: boolean;
+  /** "Chrome on macOS": the server's words for the user agent (absent from an older server). */
+  device?: string;
   userAgent: string | null;
   ip: string | null;
   createdAt: string;
@@ -256,5 +305,22 @@ export interface OkResponse {
 
 /** The auth-store user from any user the API returns. */
 export function toCurrentUser(user: CurrentUser): CurrentUser {
-  return { id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName, role: user.role, status: user.status };
+  const current: CurrentUser = { id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName, role: user.role, status: user.status };
+  if (typeof user.secondFactor === 'boolean') current.secondFactor = user.secondFactor;
+  if (typeof user.secondFactorRequired === 'boolean') current.secondFactorRequired = user.secondFactorRequired;
+  return current;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Account security (issue 29).
+
+/** POST /api/auth/login: a password that needs its second step answers this (and a short-lived pending cookie). */
+export interface SecondFactorNeeded {
+  ok: true;
+  next: 'second_factor';
+  methods: SecondFactorMethod[];
+}
+
+// GET /api/account/security, POST /api/account/totp, the recovery codes and the passkeys answer these (src/shared/schemas/).
+export type { RecoveryCodesAnswer, SecurityView, TotpEnrolment } from '../shared/schemas/second-factors.ts';
+export type { PasskeyView } from '../shared/schemas/passkeys.ts';

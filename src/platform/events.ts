@@ -3,8 +3,10 @@ export const CONSENT_SETTINGS_EVENT = 'fieldwork:consent-settings';
 export const TOAST_EVENT = 'fieldwork:toast';
 /** The visitor is signed in (sent by the shell once the auth state says so; `client:intent="signed-in"`). */
 export const SIGNED_IN_EVENT = 'fieldwork:signed-in';
+/** A sensitive call waits for the person to confirm it's them (`client:reauth`: the shell's dialog, src/stores/reauth.ts). */
+export const REAUTH_EVENT = 'fieldwork:reauth';
 
-type WakeEvent = typeof CONSENT_SETTINGS_EVENT | typeof TOAST_EVENT | typeof SIGNED_IN_EVENT;
+type WakeEvent = typeof CONSENT_SETTINGS_EVENT | typeof TOAST_EVENT | typeof SIGNED_IN_EVENT | typeof REAUTH_EVENT;
 
 /** The mark a sent event leaves on `<html>` (`data-fieldwork-toast`), for a directive that starts listening later. */
 const markOf = (event: WakeEvent): string => `data-${event.replace(':', '-')}`;

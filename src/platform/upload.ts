@@ -2,9 +2,10 @@
  * Sending a file with progress: `fetch` reports no upload progress, so the admin tools' uploads go
  * through XMLHttpRequest. The answer is read as JSON (`as: 'json'`) or as a file (`as: 'blob'`,
  * with its name from Content-Disposition); a refused answer throws the same `ApiError` as
- * `api()` (`src/platform/api.ts`).
+ * `api()` (`src/platform/api.ts`), and a sensitive call refused for an old sign-in (403
+ * `reauth_required`) is sent again once the person confirmed it's them, as `api()` does.
  */
-import { apiErrorOf, networkError } from './api.ts';
+import { apiErrorOf, networkError, withReauth } from './api.ts';
 
 /** Where a transfer is: bytes sent of the request, then bytes received of the answer. */
 export interface TransferProgress {
@@ -90,7 +91,11 @@ async function refusal(xhr: XMLHttpRequest, refusedMessage: string | undefined):
 }
 
 /** POSTs a body (usually multipart) and reads the JSON answer, reporting progress. */
-export async function uploadForJson<T>(path: string, body: FormData | Blob | string, init: UploadInit = {}): Promise<T> {
+export function uploadForJson<T>(path: string, body: FormData | Blob | string, init: UploadInit = {}): Promise<T> {
+  return withReauth(path, () => jsonOnce<T>(path, body, init));
+}
+
+async function jsonOnce<T>(path: string, body: FormData | Blob | string, init: UploadInit): Promise<T> {
   const xhr = await send('POST', path, body, 'json', { ...init, headers: { Accept: 'application/json', ...init.headers } });
   if (xhr.status < 200 || xhr.status >= 300) throw await refusal(xhr, init.refusedMessage);
   try {
@@ -101,7 +106,11 @@ export async function uploadForJson<T>(path: string, body: FormData | Blob | str
 }
 
 /** POSTs a body and reads a file answer, reporting progress both ways. */
-export async function uploadForFile(path: string, body: FormData | Blob | string, init: UploadInit = {}): Promise<FileAnswer> {
+export function uploadForFile(path: string, body: FormData | Blob | string, init: UploadInit = {}): Promise<FileAnswer> {
+  return withReauth(path, () => fileOnce(path, body, init));
+}
+
+async function fileOnce(path: string, body: FormData | Blob | string, init: UploadInit): Promise<FileAnswer> {
   const xhr = await send('POST', path, body, 'blob', init);
   if (xhr.status < 200 || xhr.status >= 300) throw await refusal(xhr, init.refusedMessage);
   return {
@@ -139,6 +148,10 @@ export interface StreamInit extends UploadInit {
  * reported as `uploadForJson` does; a refusal before the stream began is a plain JSON error.
  */
 export function uploadForNdjson<T>(path: string, body: FormData | Blob | string, init: StreamInit = {}): Promise<T> {
+  return withReauth(path, () => ndjsonOnce<T>(path, body, init));
+}
+
+function ndjsonOnce<T>(path: string, body: FormData | Blob | string, init: StreamInit): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', path);

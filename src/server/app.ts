@@ -10,6 +10,7 @@ import { startRequestLog } from './middleware/request-log.ts';
 import { applySecurityHeaders } from './middleware/security-headers.ts';
 import { loadSession } from './middleware/session.ts';
 import { accountRoutes } from './routes/account.ts';
+import { accountSecurityRoutes } from './routes/account-security.ts';
 import { adminContactMessageRoutes } from './routes/admin-contact-messages.ts';
 import { adminDataDeletionRoutes } from './routes/admin-data-deletion.ts';
 import { adminFlagRoutes } from './routes/admin-flags.ts';
@@ -21,6 +22,7 @@ import { adminMissionRoutes } from './routes/admin-missions.ts';
 import { adminProjectRoutes } from './routes/admin-projects.ts';
 import { adminSurveyRoutes } from './routes/admin-surveys.ts';
 import { adminUserRoutes } from './routes/admin-users.ts';
+import { adminAuditRoutes } from './routes/admin-audit.ts';
 import { alchemerExportAppendRoutes } from './routes/alchemer-export-append.ts';
 import { authRoutes } from './routes/auth.ts';
 import { clientReportRoutes } from './routes/client-reports.ts';
@@ -36,6 +38,8 @@ import { missionGroupRoutes } from './routes/mission-groups.ts';
 import { missionHistoryRoutes } from './routes/mission-history.ts';
 import { missionRoutes } from './routes/missions.ts';
 import { notificationRoutes } from './routes/notifications.ts';
+import { passkeyAuthRoutes } from './routes/passkey-auth.ts';
+import { passkeyRoutes } from './routes/passkeys.ts';
 import { pointsBulkUpdateRoutes } from './routes/points-bulk-update.ts';
 import { pointsRoutes } from './routes/points.ts';
 import { reviewExportRoutes } from './routes/review-exports.ts';
@@ -64,11 +68,15 @@ function apiRoutes() {
     new Hono<AppEnv>()
       .route('/health', healthRoutes)
       .route('/auth', authRoutes)
+      .route('/auth', passkeyAuthRoutes)
       .route('/tokens', tokenRoutes)
       .route('/account', accountRoutes)
+      .route('/account', accountSecurityRoutes)
+      .route('/account/passkeys', passkeyRoutes)
       .route('/account/notifications', notificationRoutes)
       .route('/account/mission-history', missionHistoryRoutes)
       .route('/', adminUserRoutes)
+      .route('/', adminAuditRoutes)
       .route('/', adminDashboardRoutes)
       .route('/', adminGalleryRoutes)
       .route('/', pointsBulkUpdateRoutes)

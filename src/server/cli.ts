@@ -21,6 +21,7 @@ import { pageCspOptions } from './page-csp.ts';
 import { audit } from './services/audit.ts';
 import { BackupError, megabytes, writeBackup } from './services/backup.ts';
 import { systemClock } from './services/clock.ts';
+import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from './services/common-passwords.ts';
 import { getFlag, listFlags, setFlag, unsetFlag } from './services/flags.ts';
 import { InvitationError, inviteUser } from './services/invitations.ts';
 import { runMediaMigrate } from './services/media-migrate.ts';
@@ -181,7 +182,14 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo):
           0,
         );
         const input = validate(
-          { email: emailSchema, password: passwordSchema, role: roleSchema, firstName: nameSchema, lastName: nameSchema },
+          {
+            email: emailSchema,
+            // The product's rules, and none of the most common passwords (as every place a password is chosen).
+            password: passwordSchema.refine((password) => !isCommonPassword(password), COMMON_PASSWORD_MESSAGE),
+            role: roleSchema,
+            firstName: nameSchema,
+            lastName: nameSchema,
+          },
           { email: values.email, password: values.password, role: values.role, firstName: values['first-name'], lastName: values['last-name'] },
           { email: '--email', password: '--password', role: `--role (one of ${ROLES.join(', ')})`, firstName: '--first-name', lastName: '--last-name' },
         );

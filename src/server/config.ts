@@ -2,6 +2,14 @@ import path from 'node:path';
 import { z } from 'zod';
 import { MEDIA_LIMITS } from '../shared/media.ts';
 
+/** A 32-byte key written as 64 hex digits or as base64 (padded or not, standard or URL-safe); null otherwise. */
+function secondFactorKeyBytes(value: string): Buffer | null {
+  if (/^[0-9a-fA-F]{64}$/.test(value)) return Buffer.from(value, 'hex');
+  if (!/^[A-Za-z0-9+/_-]{43}=?$/.test(value)) return null;
+  const bytes = Buffer.from(value.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+  return bytes.length === 32 ? bytes : null;
+}
+
 /** Every environment variable the server and the CLI read. README.md has the same table (but for the test-only knob). */
 const envSchema = z.object({
   PORT: z
@@ -70,6 +78,32 @@ const envSchema = z.object({
   S3_DELIVERY: z.enum(['redirect', 'stream'], 'must be redirect or stream').default('redirect'),
   /** The key of signed photo links (review exports); unset: one made once and kept in the database (`server_secrets`). */
   MEDIA_LINK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** The AES-256-GCM key of second-factor secrets: 32 bytes as 64 hex digits or base64; unset: one made once and kept in the database. */
+  SECOND_FACTOR_KEY: z
+    .string()
+    .transform((value, ctx) => {
+      const bytes = secondFactorKeyBytes(value);
+      if (bytes) return bytes;
+      ctx.addIssue({ code: 'custom', message: 'must be 32 bytes: 64 hex digits or base64 (openssl rand -base64 32)' });
+      return z.NEVER;
+    })
+    .optional(),
+  /** `0`: staff need no second factor (development only; default on). */
+  REQUIRE_STAFF_SECOND_FACTOR: z.enum(['0', '1', 'true', 'false'], 'must be 0 or 1').optional(),
+  /** Staff sessions end this many hours after sign-in, however active (12). */
+  STAFF_SESSION_HOURS: z
+    .string()
+    .regex(/^\d{1,3}$/, 'must be a number of hours (1 to 720)')
+    .transform(Number)
+    .pipe(z.number().min(1, 'must be a number of hours (1 to 720)').max(720, 'must be a number of hours (1 to 720)'))
+    .default(12),
+  /** Staff sessions end after this many minutes without a request (60). */
+  STAFF_SESSION_IDLE_MINUTES: z
+    .string()
+    .regex(/^\d{1,5}$/, 'must be a number of minutes (5 to 43200)')
+    .transform(Number)
+    .pipe(z.number().min(5, 'must be a number of minutes (5 to 43200)').max(43200, 'must be a number of minutes (5 to 43200)'))
+    .default(60),
   /**
    * Tests only (not an operator setting, so not in README.md): how many milliseconds an upload's
    * body may send nothing before it is cut off with 408, instead of `MEDIA_LIMITS.stallSeconds`.
@@ -111,6 +145,14 @@ export interface Config {
   gaId: string | undefined;
   /** The key of signed photo links; undefined: the one kept in the database (`services/media-links.ts`). */
   mediaLinkSecret: string | undefined;
+  /** The AES-256-GCM key of second-factor secrets (SECOND_FACTOR_KEY); undefined: the one kept in the database (`services/secret-box.ts`). */
+  secondFactorKey: Buffer | undefined;
+  /** Staff (moderators, admins) must have a second factor to use the admin area (REQUIRE_STAFF_SECOND_FACTOR, default on). */
+  requireStaffSecondFactor: boolean;
+  /** Staff sessions end this many hours after sign-in (STAFF_SESSION_HOURS, 12; services/sessions.ts). */
+  staffSessionHours: number;
+  /** …and after this many minutes without a request (STAFF_SESSION_IDLE_MINUTES, 60). */
+  staffSessionIdleMinutes: number;
   /** False (SERVE_STATIC=0): the API only; requests outside /api get 404. */
   serveStatic: boolean;
   /** API processes on this machine (WEB_CONCURRENCY; more than one needs DATABASE_URL). */
@@ -175,6 +217,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     supportEmail: e.SUPPORT_EMAIL,
     gaId: e.PUBLIC_GA_ID,
     mediaLinkSecret: e.MEDIA_LINK_SECRET,
+    secondFactorKey: e.SECOND_FACTOR_KEY,
+    requireStaffSecondFactor: e.REQUIRE_STAFF_SECOND_FACTOR === undefined || truthy(e.REQUIRE_STAFF_SECOND_FACTOR),
+    staffSessionHours: e.STAFF_SESSION_HOURS,
+    staffSessionIdleMinutes: e.STAFF_SESSION_IDLE_MINUTES,
     serveStatic: e.SERVE_STATIC === undefined || truthy(e.SERVE_STATIC),
     webConcurrency: e.WEB_CONCURRENCY,
     mediaDir: path.resolve(e.MEDIA_DIR ?? path.join(e.DATA_DIR, 'uploads')),

@@ -30,6 +30,8 @@ export interface AppVariables {
   /** The signed-in user, or null. */
   user: SessionUser | null;
   sessionId: string | null;
+  /** The session's sign-in or last re-authentication (`recentAuth`), or null without a session. */
+  authenticatedAt: Date | null;
 }
 
 /**

@@ -12,12 +12,13 @@ import { zValidator } from '@hono/zod-validator';
 import type { Context, HonoRequest, MiddlewareHandler } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { z } from 'zod';
-import { ELEVATED_ROLES, type Role } from '../shared/roles.ts';
+import { ELEVATED_ROLES, isElevated, type Role } from '../shared/roles.ts';
 import type { AppEnv } from './context.ts';
 import type { SessionUser, User } from './db/schema/index.ts';
 import { ApiError, invalidText, jsonError, notFound } from './errors.ts';
 import type { RateLimitRule } from './services/rate-limit.ts';
 import { hitRateLimit } from './services/rate-limit.ts';
+import { isRecent, sessionAuthenticatedAt } from './services/sessions.ts';
 import { findUserById } from './services/users.ts';
 
 export { notFound };
@@ -38,11 +39,25 @@ export function noStore(c: Context<AppEnv>): void {
   else c.header('Cache-Control', 'no-store');
 }
 
+/**
+ * Staff without the second factor the staff area requires (issue 29 §3): a moderator's or an
+ * admin's powers wait until one is set up — the staff calls, and what staff may see beyond their
+ * own (another person's photos).
+ */
+export function missingStaffSecondFactor(c: Context<AppEnv>, user: SessionUser): boolean {
+  return isElevated(user.role) && !user.secondFactor && c.get('deps').config.requireStaffSecondFactor;
+}
+
 function allow(roles?: readonly Role[]) {
   return createMiddleware<AppEnv>(async (c, next) => {
     noStore(c);
     const user = c.get('user');
     if (!user) return jsonError(c, 401, 'unauthenticated', 'Sign in to continue');
+    // The staff area needs a second factor (issue 29 §3): every staff call says so to staff without
+    // one (an admin-only call to a moderator too); the account's own calls stay open to set one up.
+    if (roles && missingStaffSecondFactor(c, user)) {
+      return jsonError(c, 403, 'second_factor_required', 'Set up a second way to sign in to use the admin area');
+    }
     if (roles && !roles.includes(user.role)) return jsonError(c, 403, 'forbidden', 'You do not have access to this');
     await next();
   });
@@ -50,10 +65,41 @@ function allow(roles?: readonly Role[]) {
 
 /** Any signed-in user. */
 export const signedIn = allow();
-/** Moderators and admins (the admin area). */
+/** Moderators and admins (the admin area), with a second factor while REQUIRE_STAFF_SECOND_FACTOR is on. */
 export const staffOnly = allow(ELEVATED_ROLES);
-/** Admins only (moderators get 403). */
+/** Admins only (moderators get 403), with a second factor while REQUIRE_STAFF_SECOND_FACTOR is on. */
 export const adminOnly = allow(['admin']);
+
+/**
+ * A sensitive call (issue 29 §4; docs/permissions.md "Re-authentication"): after a guard, it needs
+ * the session's sign-in, or its last re-authentication (`POST /api/auth/reauth`), to be less than
+ * `REAUTH_MAX_AGE_MS` old; else 403 `reauth_required`, and the screen asks for the password (and
+ * code) or a passkey, then repeats the call. A re-authentication counts at once in every process:
+ * when the request's proof is old, the session's row is read (one primary-key read, on these calls only).
+ */
+export const recentAuth = createMiddleware<AppEnv>(async (c, next) => {
+  await requireRecentAuth(c);
+  await next();
+});
+
+/** `recentAuth` for a call that is sensitive only as some requests make it (a review export, not its preview). */
+export function recentAuthWhen(applies: (c: Context<AppEnv>) => boolean): MiddlewareHandler<AppEnv> {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    if (applies(c)) await requireRecentAuth(c);
+    await next();
+  });
+}
+
+/** What `recentAuth` checks: 403 `reauth_required` unless the session's sign-in proof is recent. */
+export async function requireRecentAuth(c: Context<AppEnv>): Promise<void> {
+  const sessionId = c.get('sessionId');
+  if (!c.get('user') || !sessionId) throw new ApiError(401, 'unauthenticated', 'Sign in to continue');
+  const now = c.get('deps').clock.now();
+  // The request's proof may come from a session cache that a re-authentication (here or in another
+  // process) has not reached: it only ever moves forward, so an old one is checked against the row.
+  if (isRecent(c.get('authenticatedAt'), now)) return;
+  if (!isRecent(await sessionAuthenticatedAt(c.get('db'), sessionId), now)) throw new ApiError(403, 'reauth_required', "Confirm it's you to continue");
+}
 
 /** The user behind a guard; a programming error when missing (a route without a guard). */
 export function signedInUser(user: SessionUser | null): SessionUser {

@@ -113,7 +113,7 @@ export function authListener(deps: AppDeps, fallback: RequestListener): RequestL
       return fallback(incoming, outgoing);
     }
     const request = leanRequest(incoming, config, host, 'GET', '/api/auth');
-    requestSession(db, clock, config.publicUrl, sessionTokenOf(incoming.headers.cookie, config.publicUrl)).then(
+    requestSession(db, clock, config, sessionTokenOf(incoming.headers.cookie, config.publicUrl)).then(
       (found) => {
         if (!found) {
           writeLeanAnswer(outgoing, request, logger, 401, { 'Cache-Control': 'no-store', 'Content-Type': JSON_TYPE }, UNAUTHENTICATED);
@@ -121,7 +121,7 @@ export function authListener(deps: AppDeps, fallback: RequestListener): RequestL
         }
         const headers: Record<string, string> = { 'Cache-Control': 'no-store', 'Content-Type': JSON_TYPE };
         if (found.setCookie) headers['Set-Cookie'] = found.setCookie;
-        writeLeanAnswer(outgoing, request, logger, 200, headers, JSON.stringify(publicUser(found.user)));
+        writeLeanAnswer(outgoing, request, logger, 200, headers, JSON.stringify(publicUser(found.user, config)));
       },
       (error: unknown) => writeLeanFailure(outgoing, request, logger, error),
     );

@@ -25,6 +25,7 @@ import { systemClock } from './services/clock.ts';
 import { setFlag } from './services/flags.ts';
 import { pruneRateLimits } from './services/rate-limit.ts';
 import { deleteExpiredSessions } from './services/sessions.ts';
+import { deleteExpiredSignInSteps } from './services/sign-in.ts';
 import { authListener } from './lean.ts';
 import { createStaticSite, staticListener } from './static.ts';
 import { createStorage } from './storage/index.ts';
@@ -210,11 +211,11 @@ export async function startServer(config: Config, logger: Logger = createLogger(
   logger.info({ url, database: db.kind, dataDir: config.dataDir, buildId: site?.buildId ?? null }, `Fieldwork listening on ${url}`);
   reportReady(url);
 
-  // Housekeeping: forget expired sessions and rate-limit windows.
+  // Housekeeping: forget expired sessions, sign-in steps (pending sign-ins, challenges, trusted browsers) and rate-limit windows.
   const housekeeping = setInterval(
     () => {
-      Promise.all([deleteExpiredSessions(db.db, systemClock), pruneRateLimits(db.db, systemClock)]).catch((error: unknown) =>
-        logger.warn({ err: error }, 'housekeeping failed'),
+      Promise.all([deleteExpiredSessions(db.db, systemClock), deleteExpiredSignInSteps(db.db, systemClock), pruneRateLimits(db.db, systemClock)]).catch(
+        (error: unknown) => logger.warn({ err: error }, 'housekeeping failed'),
       );
     },
     60 * 60 * 1000,

@@ -8,6 +8,7 @@ import { pageCsp } from '../shared/csp.ts';
 import type { BuildMeta, RouteTable, RouteTableEntry } from '../shared/build-manifest.ts';
 import { findRouteRule, ruleRedirect } from '../shared/build-route-rules.ts';
 import { decideNavigation, type AuthState } from '../shared/route-rules.ts';
+import { isElevated } from '../shared/roles.ts';
 import { matchRoute, paramsAreValid } from '../shared/routes.ts';
 import { cacheControlFor } from '../shared/static-headers.ts';
 import { leanRequest, PLAIN_HOST, writeLeanAnswer, writeLeanFailure } from './lean.ts';
@@ -250,9 +251,16 @@ export function createStaticSite(distDir: string, logger: Logger, options: { ext
    */
   const authOf = async (request: StaticRequest, deps: StaticDeps): Promise<{ auth: AuthState; headers: Record<string, string> | undefined }> => {
     const { publicUrl } = deps.config;
-    const found = await requestSession(deps.db, deps.clock, publicUrl, sessionTokenOf(request.header('cookie'), publicUrl));
+    const found = await requestSession(deps.db, deps.clock, deps.config, sessionTokenOf(request.header('cookie'), publicUrl));
     return {
-      auth: found ? { status: 'authenticated', role: found.user.role } : { status: 'unauthenticated' },
+      auth: found
+        ? {
+            status: 'authenticated',
+            role: found.user.role,
+            // Staff without a second factor are sent to set one up before any admin page (issue 29 §3).
+            secondFactorMissing: deps.config.requireStaffSecondFactor && isElevated(found.user.role) && !found.user.secondFactor,
+          }
+        : { status: 'unauthenticated' },
       headers: found?.setCookie ? { 'Set-Cookie': found.setCookie, 'Cache-Control': 'private, no-cache' } : undefined,
     };
   };

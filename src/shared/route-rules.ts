@@ -7,7 +7,11 @@
 import { isElevated, type Role } from './roles.ts';
 import { matchRoute, paramsAreValid } from './routes.ts';
 
-export type AuthState = { status: 'unknown' } | { status: 'unauthenticated' } | { status: 'authenticated'; role: Role };
+export type AuthState =
+  | { status: 'unknown' }
+  | { status: 'unauthenticated' }
+  /** `secondFactorMissing`: staff who must set up a second way to sign in before the admin area opens (issue 29 §3). */
+  | { status: 'authenticated'; role: Role; secondFactorMissing?: boolean };
 
 export type Decision =
   | { action: 'stay' }
@@ -30,6 +34,8 @@ export interface NavigationInput {
 export const LOGIN_PATH = '/login';
 export const HOME_PATH = '/';
 export const MAINTENANCE_PATH = '/maintenance';
+/** Where staff without a second factor set one up (issue 29 §3); `r` brings them back to the admin page they opened. */
+export const SECOND_FACTOR_SETUP_PATH = '/account/security';
 
 const STAY: Decision = { action: 'stay' };
 const redirect = (to: string): Decision => ({ action: 'redirect', to });
@@ -64,6 +70,12 @@ export function loginRedirect(path: string, search = '', from?: string | null): 
   const query = search && search !== '?' ? (search.startsWith('?') ? search : `?${search}`) : '';
   // Slashes stay readable (`/login?r=/account/edit`), as they may in a query string.
   return `${LOGIN_PATH}?r=${encodeURIComponent(`${path}${query}`).replace(/%2F/gi, '/')}`;
+}
+
+/** The set-up screen for staff without a second factor, with `r` naming the admin page they opened. */
+export function secondFactorSetupRedirect(path: string, search = ''): string {
+  const query = search && search !== '?' ? (search.startsWith('?') ? search : `?${search}`) : '';
+  return `${SECOND_FACTOR_SETUP_PATH}?r=${encodeURIComponent(`${path}${query}`).replace(/%2F/gi, '/')}`;
 }
 
 /** Where staff (moderators and admins) land after sign-in when no `r` says otherwise: the admin dashboard. */
@@ -103,5 +115,6 @@ export function decideNavigation(input: NavigationInput): Decision {
   if (auth.status === 'unknown') return { action: 'wait' };
   if (auth.status === 'unauthenticated') return redirect(loginRedirect(path, input.search, input.from));
   if (path.includes('/admin') && !isElevated(auth.role)) return redirect(HOME_PATH);
+  if (path.includes('/admin') && auth.secondFactorMissing === true) return redirect(secondFactorSetupRedirect(path, input.search));
   return STAY;
 }

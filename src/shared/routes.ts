@@ -63,6 +63,7 @@ export const ROUTES = [
   { pattern: '/account/edit/address', access: 'auth', layout: 'default', title: 'Your address' },
   { pattern: '/account/edit/profile', access: 'auth', layout: 'default', title: 'Your profile' },
   { pattern: '/account/edit/preferences', access: 'auth', layout: 'default', title: 'Your preferences' },
+  { pattern: '/account/security', access: 'auth', layout: 'default', title: 'Account security' },
   { pattern: '/account/mission-history', access: 'auth', layout: 'default', title: 'Mission history' },
   { pattern: '/account/mission-history/:missionId', access: 'auth', layout: 'default', title: 'Mission history', params: { missionId: 'id' } },
 
@@ -79,6 +80,8 @@ export const ROUTES = [
   { pattern: '/admin/tools/export-reviews-unilever', access: 'admin', layout: 'admin', title: 'Export reviews (Unilever)' },
   // Not in docs/product.md: the admin tools screen for client error reports (docs/architecture.md, "Domain").
   { pattern: '/admin/tools/client-errors', access: 'admin', layout: 'admin', title: 'Client errors' },
+  // Not in docs/product.md's table either (its "Our addition", issue 29 §7): the audit log, for admins (the API refuses moderators).
+  { pattern: '/admin/audit', access: 'admin', layout: 'admin', title: 'Audit log' },
   // Not in docs/product.md's table either (its "Our addition"): the review inbox across projects, and the projects' own list.
   { pattern: '/admin/review', access: 'admin', layout: 'admin', title: 'Review' },
   { pattern: '/admin/projects', access: 'admin', layout: 'admin', title: 'Projects' },

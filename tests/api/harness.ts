@@ -150,6 +150,11 @@ export async function createTestContext(backend: Backend, options: TestContextOp
     DATA_DIR: dataDir,
     PUBLIC_URL: ORIGIN,
     LOG_LEVEL: 'info',
+    // The suites sign staff in with a password alone; the tests of the staff requirement turn it on.
+    REQUIRE_STAFF_SECOND_FACTOR: '0',
+    // The suites' staff sessions outlive the days their clocks move; the tests of the staff limits (12 h, 60 min) set them.
+    STAFF_SESSION_HOURS: '720',
+    STAFF_SESSION_IDLE_MINUTES: '43200',
     ...(s3 ? { ...s3.env, S3_DELIVERY: 'stream' } : {}),
     ...options.env,
   });
@@ -205,7 +210,7 @@ export async function createTestContext(backend: Backend, options: TestContextOp
 export function describeEachBackend(
   name: string,
   suite: (ctx: () => TestContext, backend: Backend, store: MediaStore) => void,
-  options: { stores?: MediaStore[] } = {},
+  options: { stores?: MediaStore[]; env?: NodeJS.ProcessEnv } = {},
 ): void {
   const runs: [Backend, MediaStore][] = [];
   for (const store of options.stores ?? ['local']) {
@@ -218,7 +223,7 @@ export function describeEachBackend(
       let close: (() => Promise<void>) | undefined;
       beforeAll(async () => {
         // TRUST_PROXY lets a test choose its client IP (X-Forwarded-For) for the rate limits.
-        ({ context, close } = await createTestContext(backend, { env: { TRUST_PROXY: '1' }, mediaStore: store }));
+        ({ context, close } = await createTestContext(backend, { env: { TRUST_PROXY: '1', ...options.env }, mediaStore: store }));
       });
       afterAll(async () => {
         await close?.();

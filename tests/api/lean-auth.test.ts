@@ -91,6 +91,8 @@ for (const backend of BACKENDS) {
         lastName: 'Hale',
         role: 'participant',
         status: 'active',
+        secondFactor: false,
+        secondFactorRequired: false,
       });
       expect(signedIn.headers['content-length']).toBe(String(Buffer.byteLength(signedIn.body)));
       expect(signedIn.headers['set-cookie']).toBeUndefined();

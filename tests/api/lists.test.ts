@@ -19,6 +19,7 @@ interface Programme {
 const LISTS: readonly { name: string; path: string | ((p: Programme) => string); sorts: readonly string[]; extras?: readonly string[] }[] = [
   { name: '/api/admin/users', path: '/api/admin/users', sorts: ['id', 'email', 'name', 'created', 'lastActive'] },
   { name: '/api/admin/reports', path: '/api/admin/reports', sorts: ['lastSeen', 'firstSeen', 'count'] },
+  { name: '/api/admin/audit', path: '/api/admin/audit', sorts: ['created'] },
   { name: '/api/admin/contact-messages', path: '/api/admin/contact-messages', sorts: ['created', 'name', 'email'] },
   { name: '/api/admin/data-deletion-requests', path: '/api/admin/data-deletion-requests', sorts: ['created', 'email', 'status'] },
   { name: '/api/admin/forms', path: '/api/admin/forms', sorts: ['updated', 'title', 'created'] },

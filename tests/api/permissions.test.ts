@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import { eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import sharp from 'sharp';
-import { contactMessages, dataDeletionRequests, media, probes, reasonTemplates } from '../../src/server/db/schema/index.ts';
+import { contactMessages, dataDeletionRequests, media, probes, reasonTemplates, totpFactors } from '../../src/server/db/schema/index.ts';
 import { createApp } from '../../src/server/app.ts';
 import type { AppDeps } from '../../src/server/context.ts';
 import { createSession } from '../../src/server/services/sessions.ts';
@@ -132,6 +132,13 @@ const ROWS: Row[] = [
   },
   { call: 'POST /api/auth/password/forgot', request: () => send('POST', '/api/auth/password/forgot'), expect: all(400) },
   { call: 'POST /api/auth/password/reset', request: () => send('POST', '/api/auth/password/reset?token=not-a-token'), expect: all(400) },
+  // Nobody here has a pending sign-in (a password's first step for an account with a second factor): 401.
+  { call: 'POST /api/auth/second-factor', request: () => send('POST', '/api/auth/second-factor', { code: '123456' }), expect: all(401) },
+  { call: 'POST /api/auth/reauth', request: () => send('POST', '/api/auth/reauth'), expect: signedIn(400) },
+  { call: 'POST /api/auth/passkey/options', request: () => send('POST', '/api/auth/passkey/options'), expect: all(200) },
+  { call: 'POST /api/auth/passkey', request: () => send('POST', '/api/auth/passkey'), expect: all(400) },
+  // Nobody here has a passkey: 409 `no_passkey` once signed in.
+  { call: 'POST /api/auth/reauth/options', request: () => send('POST', '/api/auth/reauth/options'), expect: signedIn(409) },
   { call: 'GET /api/account', request: () => get('/api/account'), expect: signedIn(200) },
   { call: 'PATCH /api/account/profile', request: () => send('PATCH', '/api/account/profile'), expect: signedIn(400) },
   { call: 'PUT /api/account/address', request: () => send('PUT', '/api/account/address'), expect: signedIn(400) },
@@ -140,6 +147,28 @@ const ROWS: Row[] = [
   { call: 'POST /api/account/email/confirm', request: () => send('POST', '/api/account/email/confirm?token=not-a-token'), expect: signedIn(404) },
   { call: 'POST /api/account/password', request: () => send('POST', '/api/account/password'), expect: signedIn(400) },
   { call: 'POST /api/account/sessions/revoke-others', request: () => send('POST', '/api/account/sessions/revoke-others'), expect: signedIn(200) },
+  // An id nobody's session has: 404 whoever asks (another person's is the same 404: tests/api/sessions-security.test.ts).
+  { call: 'DELETE /api/account/sessions/{id}', request: () => send('DELETE', '/api/account/sessions/000000000000'), expect: signedIn(404) },
+  { call: 'GET /api/account/security', request: () => get('/api/account/security'), expect: signedIn(200) },
+  { call: 'GET /api/account/sign-in-proof', request: () => get('/api/account/sign-in-proof'), expect: signedIn(200) },
+  { call: 'POST /api/account/totp', request: () => send('POST', '/api/account/totp'), expect: signedIn(200) },
+  { call: 'POST /api/account/totp/confirm', request: () => send('POST', '/api/account/totp/confirm'), expect: signedIn(400) },
+  {
+    call: 'DELETE /api/account/totp',
+    // Without an app (a set-up the row above began is dropped first): 404 once signed in.
+    request: async (w, role) => {
+      if (role !== 'anonymous') await w.c.database.db.delete(totpFactors).where(eq(totpFactors.userId, w.users[role].id));
+      return send('DELETE', '/api/account/totp');
+    },
+    expect: signedIn(404),
+  },
+  // Nobody here has a second factor: 409 `no_second_factor` once signed in.
+  { call: 'POST /api/account/recovery-codes', request: () => send('POST', '/api/account/recovery-codes'), expect: signedIn(409) },
+  { call: 'POST /api/account/passkeys/options', request: () => send('POST', '/api/account/passkeys/options'), expect: signedIn(200) },
+  { call: 'POST /api/account/passkeys', request: () => send('POST', '/api/account/passkeys'), expect: signedIn(400) },
+  // An id nobody has: 404 whoever asks (another person's passkey is the same 404: tests/api/passkeys.test.ts).
+  { call: 'PATCH /api/account/passkeys/{id}', request: () => send('PATCH', '/api/account/passkeys/2147483647', { name: 'Key' }), expect: signedIn(404) },
+  { call: 'DELETE /api/account/passkeys/{id}', request: () => send('DELETE', '/api/account/passkeys/2147483647'), expect: signedIn(404) },
   { call: 'GET /api/admin/users', request: () => get('/api/admin/users'), expect: staffOnly(200) },
   { call: 'GET /api/admin/users.csv', request: () => get('/api/admin/users.csv'), expect: staffOnly(200) },
   { call: 'GET /api/admin/users/{id}', request: (w) => get(`/api/admin/users/${w.users.participant.id}`), expect: staffOnly(200) },
@@ -149,6 +178,12 @@ const ROWS: Row[] = [
     call: 'POST /api/admin/users/{id}/sessions/end',
     // A fresh participant's sessions, so the world's participant stays signed in.
     request: async (w) => send('POST', `/api/admin/users/${(await participant(w.c)).id}/sessions/end`),
+    expect: adminOnly(200),
+  },
+  {
+    call: 'POST /api/admin/users/{id}/second-factors/reset',
+    // A fresh participant's, so the world's participant stays signed in.
+    request: async (w) => send('POST', `/api/admin/users/${(await participant(w.c)).id}/second-factors/reset`),
     expect: adminOnly(200),
   },
   // The participant's account is active: 409 `not_invited` shows the call let the role in.
@@ -181,6 +216,9 @@ const ROWS: Row[] = [
   { call: 'PUT /api/admin/flags/{key}', request: () => send('PUT', '/api/admin/flags/permissions-check', { value: true }), expect: adminOnly(200) },
   { call: 'DELETE /api/admin/flags/{key}', request: () => send('DELETE', '/api/admin/flags/permissions-check'), expect: adminOnly(200) },
   { call: 'GET /api/admin/reports', request: () => get('/api/admin/reports'), expect: staffOnly(200) },
+  { call: 'GET /api/admin/audit', request: () => get('/api/admin/audit'), expect: adminOnly(200) },
+  { call: 'GET /api/admin/audit/filters', request: () => get('/api/admin/audit/filters'), expect: adminOnly(200) },
+  { call: 'GET /api/admin/audit/export', request: () => get('/api/admin/audit/export?action=none'), expect: adminOnly(200) },
   { call: 'GET /api/admin/dashboard', request: () => get('/api/admin/dashboard'), expect: staffOnly(200) },
   { call: 'GET /api/admin/contact-messages', request: () => get('/api/admin/contact-messages'), expect: staffOnly(200) },
   {

@@ -1,7 +1,8 @@
 /**
- * Sliding sessions (docs/api.md, "Sessions"): a session used more than a day after its last
- * renewal lives 30 days from then, and the browser's cookie with it, whether the renewing request
- * is a page load (src/server/static.ts) or an API call.
+ * Sliding sessions (docs/api.md, "Sessions"): a participant's session used more than a day after
+ * its last renewal lives 30 days from then, a staff member's used more than 5 minutes after its
+ * last renewal 60 minutes from then, and the browser's cookie with it, whether the renewing request is
+ * a page load (src/server/static.ts) or an API call.
  */
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +12,8 @@ import { BACKENDS, ORIGIN, createTestContext, type TestContext } from './harness
 import { PASSWORD, freshIp, signedInUser, writeFixtureDist } from './helpers.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
+/** The production staff limits (the harness lengthens them for the other suites). */
+const STAFF_LIMITS = { STAFF_SESSION_HOURS: '12', STAFF_SESSION_IDLE_MINUTES: '60' };
 
 /** A browser's cookie jar for the session cookie: it sends the cookie until its Max-Age runs out. */
 class Browser {
@@ -47,7 +50,10 @@ for (const backend of BACKENDS) {
     let dist: string;
     beforeAll(async () => {
       dist = writeFixtureDist();
-      ({ context: ctx, close } = await createTestContext(backend, { pages: createStaticSite(dist, createLogger('silent')).pages, env: { TRUST_PROXY: '1' } }));
+      ({ context: ctx, close } = await createTestContext(backend, {
+        pages: createStaticSite(dist, createLogger('silent')).pages,
+        env: { TRUST_PROXY: '1', ...STAFF_LIMITS },
+      }));
     });
     afterAll(async () => {
       await close();
@@ -71,6 +77,19 @@ for (const backend of BACKENDS) {
       const away = await ctx.request('/login', { headers });
       expect(away.status).toBe(302);
       expect(away.headers.getSetCookie()).toHaveLength(1);
+    });
+
+    it('a staff session renewed by a page load or an API call more than 5 minutes after the last sends the cookie with 60 minutes', async () => {
+      const { headers } = await signedInUser(ctx, 'moderator');
+      const expected = [`${headers.Cookie}; Max-Age=3600; Path=/; HttpOnly; SameSite=Lax`];
+      ctx.clock.advance(6 * 60 * 1000);
+      const page = await ctx.request('/admin', { headers });
+      expect(page.status).toBe(200);
+      expect(page.headers.getSetCookie()).toEqual(expected);
+      ctx.clock.advance(6 * 60 * 1000);
+      const api = await ctx.request('/api/account', { headers });
+      expect(api.status).toBe(200);
+      expect(api.headers.getSetCookie()).toEqual(expected);
     });
 
     it('someone who comes back every 29 days, by page loads or API calls, stays signed in', async () => {

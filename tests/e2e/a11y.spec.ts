@@ -43,6 +43,14 @@ test.describe('no serious or critical axe violations', () => {
     expect(await seriousViolations(page, { bestPractice: true })).toEqual([]);
   });
 
+  test('/account/security for a participant', async ({ page, baseURL }) => {
+    await signIn(page, baseURL ?? '', await createAccount('participant'));
+    await page.goto('/account/security');
+    await expect(page.getByRole('heading', { level: 2, name: 'Authenticator app' })).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    expect(await seriousViolations(page, { bestPractice: true })).toEqual([]);
+  });
+
   test('/admin/tools for an admin', async ({ page, baseURL }) => {
     await signIn(page, baseURL ?? '', await createAccount('admin'));
     await page.goto('/admin/tools');

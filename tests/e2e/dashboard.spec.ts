@@ -103,7 +103,7 @@ test.describe('the admin dashboard', () => {
     await page.goto('/login');
     await page.getByLabel('Email').fill(admin.email);
     await page.getByLabel('Password', { exact: true }).fill(admin.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(page).toHaveURL(`${origin}/admin`);
     await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
 
@@ -212,7 +212,7 @@ test.describe('the admin dashboard', () => {
     await page.goto('/login?r=/account');
     await page.getByLabel('Email').fill(moderator.email);
     await page.getByLabel('Password', { exact: true }).fill(moderator.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(page).toHaveURL(`${baseURL ?? ''}/account`);
 
     await page.goto('/');

@@ -68,7 +68,7 @@ test('a new participant registers, onboards from the mail, signs out and back in
   await expect(page).toHaveURL(/\/login\?r=\/account\/edit$/);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page).toHaveURL(/\/account\/edit$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Edit your account' })).toBeVisible();
 
@@ -91,16 +91,16 @@ test('a new participant registers, onboards from the mail, signs out and back in
   await expect(page).toHaveURL(/\/login$/);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByText('Incorrect email or password')).toBeVisible();
   await page.getByLabel('Password', { exact: true }).fill(newPassword);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page).toHaveURL(/\/$/);
 });
 
 test('the sign-in form shows the shared validation messages', async ({ page }) => {
   await page.goto('/login');
-  await pressBeforeHydration(page.getByRole('button', { name: 'Sign in' }));
+  await pressBeforeHydration(page.getByRole('button', { name: 'Sign in', exact: true }));
   await expect(page.getByText('Required')).toHaveCount(2);
 });
 
@@ -125,7 +125,7 @@ test('a guest page loads no React until the visitor reaches for its form, and ke
   await page.getByLabel('Password', { exact: true }).pressSequentially(PASSWORD);
   await page.getByLabel('Password', { exact: true }).press('Enter');
   // Never disabled without a reason (issue 28 §12): the button is enabled while its code loads.
-  await expect(page.getByRole('button', { name: 'Sign in' })).toBeEnabled();
+  await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeEnabled();
   releaseReact();
   // What was typed is kept, and the Enter pressed before hydration signs in once it is done.
   await expect(page).toHaveURL(/\/$/);

@@ -140,7 +140,7 @@ test.describe('cookie banner (docs/product.md §3, §4)', () => {
     // "Allow Selection" only with the choices it saves.
     await expect(banner(page).getByRole('button', { name: 'Allow Selection' })).toHaveCount(0);
     await expect(banner(page).getByRole('button', { name: 'Deny' })).toBeVisible();
-    const signIn = await page.getByRole('button', { name: 'Sign in' }).boundingBox();
+    const signIn = await page.getByRole('button', { name: 'Sign in', exact: true }).boundingBox();
     expect((signIn?.y ?? 0) + (signIn?.height ?? 0)).toBeLessThanOrEqual(box?.y ?? 0);
 
     await banner(page).getByRole('button', { name: 'Customise' }).click();

@@ -42,6 +42,8 @@ export const SKIPPED: Record<string, string> = {
 
 /** The list, one line a call, as in docs/api.md. */
 const LINES = `
+DELETE /api/account/passkeys/{id}
+DELETE /api/account/sessions/{id}
 DELETE /api/admin/flags/:key
 DELETE /api/admin/flags/maintenance
 DELETE /api/admin/forms/{id}
@@ -56,6 +58,9 @@ GET /api/account/mission-history/{missionId}
 GET /api/account/notifications?page=&pageSize=
 GET /api/account/points?page=&pageSize=
 GET /api/admin/contact-messages?q=&page=&pageSize=&sort=&dir=
+GET /api/admin/audit/export?q=&actorId=&action=&targetType=&targetId=&from=&to=
+GET /api/admin/audit/filters
+GET /api/admin/audit?q=&actorId=&action=&targetType=&targetId=&from=&to=&page=&pageSize=&sort=&dir=
 GET /api/admin/dashboard
 GET /api/admin/data-deletion-requests?status=&q=&page=&pageSize=&sort=&dir=
 GET /api/admin/flags
@@ -103,6 +108,7 @@ GET /api/surveys/return?status=&k=&pid=
 GET /api/surveys/{id}
 GET /api/surveys/{id}/start
 GET /api/tokens/verify?token=&type=
+PATCH /api/account/passkeys/{id}
 PATCH /api/account/preferences
 PATCH /api/account/profile
 PATCH /api/admin/contact-messages/:id
@@ -116,6 +122,8 @@ PATCH /api/admin/users/{id}
 POST /api/account/email
 POST /api/account/email/confirm?token=
 POST /api/account/notifications/read
+POST /api/account/passkeys
+POST /api/account/passkeys/options
 POST /api/account/password
 POST /api/account/probes/{id}/answer
 POST /api/account/sessions/revoke-others
@@ -149,8 +157,11 @@ POST /api/admin/users/{id}/sessions/end
 POST /api/auth/login
 POST /api/auth/logout
 POST /api/auth/onboard?token=
+POST /api/auth/passkey
+POST /api/auth/passkey/options
 POST /api/auth/password/forgot
 POST /api/auth/password/reset?token=
+POST /api/auth/reauth/options
 POST /api/auth/register
 POST /api/contact
 POST /api/data-deletion

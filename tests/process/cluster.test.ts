@@ -167,12 +167,15 @@ describe.skipIf(!reachable)('WEB_CONCURRENCY=2 on PostgreSQL', () => {
     let killedAt = 0;
     const poller = (async () => {
       while (polling) {
+        // When the request was sent, relative to the kill: one sent as the victim died may hang until
+        // its 5-s timeout (its connection handed to the dying worker), and still be "caught by the kill".
+        const at = killedAt === 0 ? 0 : Date.now() - killedAt;
         try {
           const answer = await get(`${running.url}/api/health`);
-          if (answer.status !== 200) failures.push({ at: Date.now() - killedAt, error: `status ${answer.status}` });
+          if (answer.status !== 200) failures.push({ at, error: `status ${answer.status}` });
           else answered++;
         } catch (error) {
-          failures.push({ at: Date.now() - killedAt, error: (error as Error).message });
+          failures.push({ at, error: (error as Error).message });
         }
         await sleep(50);
       }
@@ -197,7 +200,7 @@ describe.skipIf(!reachable)('WEB_CONCURRENCY=2 on PostgreSQL', () => {
     await poller;
 
     expect(answered).toBeGreaterThan(10);
-    // Only a request caught by the kill itself may fail (no status but 200 at any time).
+    // Only a request caught by the kill itself (sent within a second of it) may fail (no status but 200 at any time).
     expect(failures.filter((failure) => failure.at > 1000 || failure.error.startsWith('status'))).toEqual([]);
     expect(failures.length).toBeLessThanOrEqual(2);
     expect(running.output()).toContain('an API process stopped unexpectedly; starting another');

@@ -73,7 +73,7 @@ test('a visitor is sent to sign in with r, comes back after signing in, and gues
   await expect(page).toHaveURL(/\/login\?r=\/account\/edit$/);
   await page.getByLabel('Email').fill(member.email);
   await page.getByLabel('Password', { exact: true }).fill(member.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page).toHaveURL(/\/account\/edit$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Edit your account' })).toBeVisible();
 

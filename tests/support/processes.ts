@@ -29,7 +29,8 @@ export interface ServerProcess {
 /** Starts `node src/server/main.ts` as production does, and waits until it answers (or exits). */
 export async function startServerProcess(env: Record<string, string>, options: { waitHealthy?: boolean } = {}): Promise<ServerProcess> {
   const port = env.PORT ?? String(await freePort());
-  const childEnv = { ...process.env, LOG_LEVEL: 'info', HOST: '127.0.0.1', DATABASE_URL: '', ...env, PORT: port };
+  // Staff sign in with a password alone here, unless a test turns the second-factor requirement on.
+  const childEnv = { ...process.env, LOG_LEVEL: 'info', HOST: '127.0.0.1', DATABASE_URL: '', REQUIRE_STAFF_SECOND_FACTOR: '0', ...env, PORT: port };
   // With the flags production runs with (`npm start` restarts itself with them: src/server/node-flags.ts).
   const child = spawn(process.execPath, [...serverNodeFlags(childEnv), path.join(ROOT, 'src/server/main.ts')], {
     cwd: ROOT,

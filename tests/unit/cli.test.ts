@@ -29,6 +29,11 @@ describe('operator CLI usage', () => {
     expect(result.err).toContain('--first-name: Required');
   });
 
+  it('refuses one of the most common passwords for user:create, in any case', async () => {
+    const result = await run(['user:create', '--email', 'a@b.co', '--password', 'p@sSw0rd', '--role', 'admin', '--first-name', 'Ada', '--last-name', 'Lee']);
+    expect(result).toEqual({ code: 2, out: '', err: 'Invalid input:\n  --password: This password is too common: choose another' });
+  });
+
   it('refuses unknown options and wrong argument counts', async () => {
     expect((await run(['user:invite', '--email', 'a@b.co', '--admin'])).code).toBe(2);
     expect((await run(['flag:set', 'banner'])).err).toContain('Expected 2 arguments, got 1');

@@ -100,6 +100,21 @@ describe('loadConfig overrides', () => {
     expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toBe(expected);
   });
 
+  it('requires staff to have a second factor unless REQUIRE_STAFF_SECOND_FACTOR=0, and takes a 32-byte SECOND_FACTOR_KEY in hex or base64', () => {
+    expect(loadConfig({}).requireStaffSecondFactor).toBe(true);
+    expect(loadConfig({ REQUIRE_STAFF_SECOND_FACTOR: '0' }).requireStaffSecondFactor).toBe(false);
+    expect(loadConfig({ REQUIRE_STAFF_SECOND_FACTOR: 'true' }).requireStaffSecondFactor).toBe(true);
+    const key = Buffer.alloc(32, 7);
+    expect(loadConfig({}).secondFactorKey).toBeUndefined();
+    expect(loadConfig({ SECOND_FACTOR_KEY: key.toString('hex') }).secondFactorKey).toEqual(key);
+    expect(loadConfig({ SECOND_FACTOR_KEY: key.toString('base64') }).secondFactorKey).toEqual(key);
+    expect(loadConfig({ SECOND_FACTOR_KEY: key.toString('base64url') }).secondFactorKey).toEqual(key);
+    for (const bad of ['short', Buffer.alloc(16).toString('hex'), Buffer.alloc(33).toString('base64')]) {
+      expect(configErrorFor({ SECOND_FACTOR_KEY: bad }).message).toContain('SECOND_FACTOR_KEY: must be 32 bytes');
+    }
+    expect(configErrorFor({ REQUIRE_STAFF_SECOND_FACTOR: 'no' }).message).toContain('REQUIRE_STAFF_SECOND_FACTOR');
+  });
+
   it('takes LOG_LEVEL and MAIL_FROM', () => {
     const config = loadConfig({ LOG_LEVEL: 'debug', MAIL_FROM: 'Team <team@example.org>' });
     expect(config.logLevel).toBe('debug');

@@ -71,6 +71,12 @@ describe('any path containing /admin: moderator or admin only (docs/product.md �
   it.each(adminPaths)('%s sends a visitor without a session to sign in first', (path) => {
     expect(go(path, anonymous)).toEqual({ action: 'redirect', to: `/login?r=${path}` });
   });
+  it('sends staff without a second factor to set one up, back to the page afterwards (issue 29 §3); the rest of the site stays open', () => {
+    const missing = { status: 'authenticated', role: 'moderator', secondFactorMissing: true } as const;
+    expect(go('/admin/users/4', missing)).toEqual({ action: 'redirect', to: '/account/security?r=/admin/users/4' });
+    expect(go('/account/security', missing)).toEqual({ action: 'stay' });
+    expect(go('/', missing)).toEqual({ action: 'stay' });
+  });
 });
 
 describe('maintenance (docs/product.md §2)', () => {

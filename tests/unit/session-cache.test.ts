@@ -3,7 +3,14 @@ import type { User } from '../../src/server/db/schema/index.ts';
 import { SESSION_CACHE_MAX_AGE_MS, SessionCache } from '../../src/server/db/session-cache.ts';
 
 const user = (id: number) => ({ id, status: 'active' }) as User;
-const entry = (id: number, cachedAt = 1_000) => ({ user: user(id), lastSeenAt: new Date(0), expiresAt: new Date(10_000_000), cachedAt });
+const entry = (id: number, cachedAt = 1_000) => ({
+  user: user(id),
+  createdAt: new Date(0),
+  lastSeenAt: new Date(0),
+  expiresAt: new Date(10_000_000),
+  authenticatedAt: new Date(0),
+  cachedAt,
+});
 
 describe('the embedded database session cache', () => {
   it('answers a cached session until its age runs out', () => {

@@ -154,12 +154,22 @@ function AccountDetails({
           </dl>
         </Section>
         <Section icon={<KeyIcon className="size-5" />} title="Security" action={<EditLink href="/account/edit">Manage</EditLink>}>
-          <p className="text-sm text-muted-foreground">
-            Change your password or email address from your account settings. Changing your password signs out your other devices.
-          </p>
+          <SecurityNote />
         </Section>
       </div>
       <DevicesCard sessions={sessions} onSessionsChange={setSessions} />
+    </div>
+  );
+}
+
+/** The Security card's words, and the way to the second ways to sign in (/account/security). */
+function SecurityNote() {
+  return (
+    <div className="flex flex-col items-start gap-3">
+      <p className="text-sm text-muted-foreground">
+        Change your password or email address from your account settings. Changing your password signs out your other devices.
+      </p>
+      <EditLink href="/account/security">Two-step sign-in and passkeys</EditLink>
     </div>
   );
 }
@@ -218,60 +228,86 @@ function DevicesFrame({ children }: { children: ReactNode }) {
 }
 
 function DevicesCard({ sessions, onSessionsChange }: { sessions: AccountSession[]; onSessionsChange: (sessions: AccountSession[]) => void }) {
-  const [busy, setBusy] = useState(false);
+  const [busy, setBusy] = useState<string | null>(null);
   const [alert, setAlert] = useState<string | null>(null);
-  const [ended, setEnded] = useState<number | null>(null);
+  const [ended, setEnded] = useState<string | null>(null);
   const sorted = [...sessions].sort((a, b) => Number(b.current) - Number(a.current) || b.lastSeenAt.localeCompare(a.lastSeenAt));
   const others = sessions.filter((session) => !session.current).length;
 
-  const revokeOthers = async () => {
+  /** Runs a sign-out, saying what happened (or what went wrong) above the list. */
+  const act = async (key: string, action: () => Promise<string>) => {
     setAlert(null);
     setEnded(null);
-    setBusy(true);
+    setBusy(key);
     try {
-      const result = await apiSend<{ ended: number }>('POST', '/api/account/sessions/revoke-others', {});
-      setEnded(result.ended);
-      onSessionsChange(sessions.filter((session) => session.current));
+      setEnded(await action());
     } catch (error) {
       if (!handleSessionLost(error)) setAlert(errorMessage(error));
     } finally {
-      setBusy(false);
+      setBusy(null);
     }
   };
+
+  const revokeOthers = () =>
+    act('others', async () => {
+      const result = await apiSend<{ ended: number }>('POST', '/api/account/sessions/revoke-others', {});
+      onSessionsChange(sessions.filter((session) => session.current));
+      return result.ended === 0 ? 'No other devices were signed in.' : `Signed out of ${result.ended} other ${result.ended === 1 ? 'device' : 'devices'}.`;
+    });
+
+  const revokeOne = (session: AccountSession, device: string) =>
+    act(String(session.id), async () => {
+      await apiSend<{ ok: true }>('DELETE', `/api/account/sessions/${encodeURIComponent(String(session.id))}`, {});
+      onSessionsChange(sessions.filter((each) => each.id !== session.id));
+      return `Signed out of ${device}.`;
+    });
 
   return (
     <DevicesFrame>
       <FormAlert message={alert} />
-      {ended !== null && (
-        <Alert variant="success">
-          {ended === 0 ? 'No other devices were signed in.' : `Signed out of ${ended} other ${ended === 1 ? 'device' : 'devices'}.`}
-        </Alert>
-      )}
+      {ended !== null && <Alert variant="success">{ended}</Alert>}
       <ul className="divide-y divide-border rounded-lg border border-border">
         {sorted.map((session) => {
-          const device = describeDevice(session.userAgent);
+          const described = describeDevice(session.userAgent);
+          const device = session.device ?? described.label;
           return (
-            <li key={String(session.id)} className="flex items-start gap-3 px-4 py-3">
-              <span className="mt-0.5 text-muted-foreground">{device.mobile ? <SmartphoneIcon className="size-5" /> : <MonitorIcon className="size-5" />}</span>
-              <div className="flex min-w-0 flex-1 flex-col gap-0.5">
-                <p className="flex flex-wrap items-center gap-2 text-sm font-medium">
-                  {device.label}
-                  {session.current && <Badge variant="default">This device</Badge>}
-                </p>
-                <p className="text-sm text-muted-foreground">
-                  {session.current ? 'Active now' : `Last active ${formatRelative(session.lastSeenAt)}`}
-                  {session.ip ? ` · ${session.ip}` : ''}
-                </p>
-                <p className="text-xs text-muted-foreground">Signed in {formatDateTime(session.createdAt)}</p>
+            <li key={String(session.id)} className="flex flex-col gap-3 px-4 py-3 sm:flex-row sm:items-start">
+              <div className="flex min-w-0 flex-1 items-start gap-3">
+                <span className="mt-0.5 text-muted-foreground">
+                  {described.mobile ? <SmartphoneIcon className="size-5" /> : <MonitorIcon className="size-5" />}
+                </span>
+                <div className="flex min-w-0 flex-1 flex-col gap-0.5">
+                  <p className="flex flex-wrap items-center gap-2 text-sm font-medium">
+                    {device}
+                    {session.current && <Badge variant="default">This device</Badge>}
+                  </p>
+                  <p className="text-sm text-muted-foreground">
+                    {session.current ? 'Active now' : `Last active ${formatRelative(session.lastSeenAt)}`}
+                    {session.ip ? ` · ${session.ip}` : ''}
+                  </p>
+                  <p className="text-xs text-muted-foreground">Signed in {formatDateTime(session.createdAt)}</p>
+                </div>
               </div>
+              {!session.current && (
+                <Button
+                  variant="outline"
+                  size="sm"
+                  className="self-start"
+                  loading={busy === String(session.id)}
+                  disabled={busy !== null && busy !== String(session.id)}
+                  onClick={() => void revokeOne(session, device)}
+                >
+                  Sign out<span className="sr-only"> of {device}</span>
+                </Button>
+              )}
             </li>
           );
         })}
       </ul>
       {others > 0 ? (
         <div>
-          <Button variant="outline" loading={busy} onClick={() => void revokeOthers()}>
-            Sign out of all other devices
+          <Button variant="outline" loading={busy === 'others'} disabled={busy !== null && busy !== 'others'} onClick={() => void revokeOthers()}>
+            Sign out everywhere else
           </Button>
         </div>
       ) : (
@@ -317,9 +353,7 @@ function OverviewSkeleton() {
           </dl>
         </Section>
         <Section icon={<KeyIcon className="size-5" />} title="Security">
-          <p className="text-sm text-muted-foreground">
-            Change your password or email address from your account settings. Changing your password signs out your other devices.
-          </p>
+          <SecurityNote />
         </Section>
       </div>
       <DevicesFrame>

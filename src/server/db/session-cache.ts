@@ -11,8 +11,12 @@ const SESSION_CACHE_MAX_ENTRIES = 10_000;
 
 interface CachedSession {
   user: SessionUser;
+  /** The sign-in (a staff session ends a fixed time after it). */
+  createdAt: Date;
   lastSeenAt: Date;
   expiresAt: Date;
+  /** The last proof of who signed in (sign-in or re-authentication). */
+  authenticatedAt: Date;
   cachedAt: number;
 }
 

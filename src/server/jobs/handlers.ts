@@ -8,6 +8,7 @@ import { housekeepMedia } from '../services/media-housekeeping.ts';
 import { sendAnnouncement } from '../services/announcements.ts';
 import { fanOutNewWork } from '../services/new-work.ts';
 import { mailApprovalDigests, mailBatchedNotifications, mailNotification, mailPendingNotifications } from '../services/notifications.ts';
+import { newSignInMail } from '../services/new-sign-in.ts';
 import { mailReviewDigests } from '../services/review-digest.ts';
 import { createStorage, type Storage } from '../storage/index.ts';
 import { dataDeletionRequestMail, emailChangeMail, forgotPasswordMail, invitationSendMail, registerMail } from './account-mail.ts';
@@ -36,6 +37,7 @@ export function createJobHandlers(deps: JobDeps): JobHandlers {
     },
     'auth.register': (data) => registerMail(deps, data),
     'auth.forgot-password': (data) => forgotPasswordMail(deps, data),
+    'auth.new-sign-in': (data) => newSignInMail(deps, data),
     'account.email-change': (data) => emailChangeMail(deps, data),
     'data-deletion.request': (data) => dataDeletionRequestMail(deps, data),
     'invitation.send': (data) => invitationSendMail(deps, data),

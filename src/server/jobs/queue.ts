@@ -41,6 +41,7 @@ export const QUEUES: Readonly<Record<JobName, QueueSpec>> = {
   'mail.send': { options: MAIL, batchSize: 10 },
   'auth.register': { options: MAIL, batchSize: 10 },
   'auth.forgot-password': { options: MAIL, batchSize: 10 },
+  'auth.new-sign-in': { options: MAIL, batchSize: 10 },
   'account.email-change': { options: MAIL, batchSize: 10 },
   'data-deletion.request': { options: MAIL, batchSize: 10 },
   'invitation.send': { options: MAIL, batchSize: 10 },

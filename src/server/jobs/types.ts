@@ -14,6 +14,8 @@ export interface JobDataMap {
   'auth.register': { email: string; firstName: string; lastName: string; ip: string };
   /** Forgot password: a reset link to a known active address (the setup link to an invited one). */
   'auth.forgot-password': { email: string };
+  /** A sign-in from a browser not seen before on the account: "New sign-in to Fieldwork" (services/new-sign-in.ts). */
+  'auth.new-sign-in': { userId: number; at: string; device: string; ip: string | null };
   /** Email change: a confirmation link to the new address, or a notice when it has an account. */
   'account.email-change': { userId: number; newEmail: string };
   /** Data deletion asked by email: a confirmation link when the address has an active account. */
@@ -65,6 +67,7 @@ export const JOB_NAMES = [
   'media.housekeeping',
   'auth.register',
   'auth.forgot-password',
+  'auth.new-sign-in',
   'account.email-change',
   'data-deletion.request',
   'invitation.send',

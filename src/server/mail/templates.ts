@@ -233,6 +233,39 @@ export function passwordChangedNotice(input: { to: string; firstName: string; su
   ]);
 }
 
+/**
+ * A security notice, always sent (no preference turns it off): an admin reset the person's second
+ * factors (issue 29; services/second-factors.ts, `resetSecondFactors`).
+ */
+export function secondFactorsResetNotice(input: { to: string; firstName: string; securityUrl: string; supportUrl: string }): MailMessage {
+  return noticeMail(input.to, `Your ${PRODUCT_NAME} second factors were reset`, input.firstName ? `Hello ${input.firstName},` : 'Hello,', [
+    'An administrator removed the second ways to sign in to your account (authenticator app, passkeys and recovery codes), and your devices were signed out.',
+    `Sign in with your password, then set up a second way to sign in again: ${input.securityUrl}`,
+    `If you did not ask for this, contact us at once: ${input.supportUrl}`,
+  ]);
+}
+
+/**
+ * A security notice, always sent (no preference turns it off): the account was signed in to from
+ * a browser it was never signed in on before (issue 29 §5; services/new-sign-in.ts).
+ */
+export function newSignInNotice(input: {
+  to: string;
+  firstName: string;
+  at: Date;
+  timeZone: string;
+  device: string;
+  ip: string | null;
+  resetUrl: string;
+}): MailMessage {
+  const where = input.ip ? `${oneLine(input.device)} (IP address ${input.ip})` : oneLine(input.device);
+  return noticeMail(input.to, `New sign-in to ${PRODUCT_NAME}`, input.firstName ? `Hello ${input.firstName},` : 'Hello,', [
+    `Your ${PRODUCT_NAME} account was just signed in to from a browser it was not used on before: ${where}, on ${formatDateTimeWithZone(input.at, input.timeZone)}.`,
+    'If this was you, there is nothing to do.',
+    `Not you? Someone may know your password: reset it at once: ${input.resetUrl}`,
+  ]);
+}
+
 /** A message from the /contact form, to SUPPORT_EMAIL; replying answers the sender. */
 export function contactMail(input: {
   to: string;

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { deleteCookie, getCookie } from 'hono/cookie';
 import { parse, serialize } from 'hono/utils/cookie';
+import type { Config } from '../config.ts';
 import type { AppEnv } from '../context.ts';
 import type { Db } from '../db/index.ts';
 import type { SessionUser } from '../db/schema/index.ts';
@@ -46,11 +47,14 @@ export function sessionTokenOf(cookieHeader: string | undefined, publicUrl: stri
 export interface RequestSession {
   user: SessionUser;
   sessionId: string;
+  /** The sign-in or the last re-authentication (`recentAuth` reads it through the context's `authenticatedAt`). */
+  authenticatedAt: Date;
   /**
    * Sliding expiry: the `Set-Cookie` value carrying the renewed expiry (the same token) when this
-   * request renewed the session's row (at most once a day), else null. Whatever answers the
-   * request sends it: were it dropped, the row would be fresh for the next request, which then
-   * renews nothing, and the browser would drop the cookie 30 days after sign-in.
+   * request renewed the session's row (a participant's at most once a day, a staff member's at
+   * most every 5 minutes), else null. Whatever answers the request sends it: were it dropped, the
+   * row would be fresh for the next request, which then renews nothing, and the browser would drop
+   * the cookie when the first expiry came, however active its owner.
    */
   setCookie: string | null;
 }
@@ -59,21 +63,29 @@ export interface RequestSession {
  * The session of a request's cookie token, or null: the one lookup of page loads
  * (src/server/static.ts) and API calls (`loadSession`), both of which renew the session.
  */
-export async function requestSession(db: Db, clock: Clock, publicUrl: string, token: string | undefined): Promise<RequestSession | null> {
-  const found = token ? await validateSession(db, clock, token) : null;
+export async function requestSession(
+  db: Db,
+  clock: Clock,
+  config: Pick<Config, 'publicUrl' | 'staffSessionHours' | 'staffSessionIdleMinutes'>,
+  token: string | undefined,
+): Promise<RequestSession | null> {
+  const found = token ? await validateSession(db, clock, token, config) : null;
   if (!found || !token) return null;
+  const { publicUrl } = config;
   return {
     user: found.user,
     sessionId: found.sessionId,
+    authenticatedAt: found.authenticatedAt,
     setCookie: found.renewed ? sessionCookieHeader(publicUrl, token, found.expiresAt, clock.now()) : null,
   };
 }
 
-/** Reads the session cookie and sets `user` (or null) and `sessionId` for the routes after it. */
+/** Reads the session cookie and sets `user` (or null), `sessionId` and `authenticatedAt` for the routes after it. */
 export async function loadSession(c: Context<AppEnv>): Promise<void> {
   const deps = c.get('deps');
-  const found = await requestSession(c.get('db'), deps.clock, deps.config.publicUrl, sessionToken(c));
+  const found = await requestSession(c.get('db'), deps.clock, deps.config, sessionToken(c));
   c.set('user', found?.user ?? null);
   c.set('sessionId', found?.sessionId ?? null);
+  c.set('authenticatedAt', found?.authenticatedAt ?? null);
   if (found?.setCookie) c.header('Set-Cookie', found.setCookie, { append: true });
 }

@@ -1,14 +1,18 @@
 import { Hono } from 'hono';
 import { addressSchema, emailChangeSchema, passwordChangeSchema, preferencesSchema, profileSchema } from '../../shared/schemas/account.ts';
 import { tokenQuerySchema } from '../../shared/schemas/auth.ts';
+import { describeUserAgent } from '../../shared/user-agent.ts';
 import type { AppEnv } from '../context.ts';
-import { ApiError } from '../errors.ts';
-import { clientIp, enforceRateLimits, jsonBody, query, signedIn, signedInAccount } from '../http.ts';
+import { ApiError, notFound } from '../errors.ts';
+import { clientIp, enforceRateLimits, jsonBody, query, recentAuth, signedIn, signedInAccount } from '../http.ts';
 import { accountView, changePassword, checkCurrentPassword, confirmEmailChange, updateAddress, updatePreferences, updateProfile } from '../services/account.ts';
+import { clearSessionCookie } from '../middleware/session.ts';
+import { audit } from '../services/audit.ts';
+import { assertUncommonPassword } from '../services/common-passwords.ts';
 import { findUsableToken, invalidToken } from '../services/tokens.ts';
 import { hashPassword } from '../services/passwords.ts';
 import { RATE_LIMITS } from '../services/rate-limit.ts';
-import { deleteUserSessions, listUserSessions } from '../services/sessions.ts';
+import { deleteUserSession, deleteUserSessions, listUserSessions, SESSION_SHORT_ID_LENGTH } from '../services/sessions.ts';
 import { findUserByEmail } from '../services/users.ts';
 
 /**
@@ -22,12 +26,13 @@ export const accountRoutes = new Hono<AppEnv>()
   .get('/', async (c) => {
     const user = await signedInAccount(c);
     const { db, deps } = c.var;
-    const sessions = await listUserSessions(db, user.id);
+    const sessions = await listUserSessions(db, deps.clock, user, deps.config);
     return c.json({
-      user: await accountView(db, deps.clock, user),
+      user: await accountView(db, deps, user),
       sessions: sessions.map((s) => ({
-        id: s.id.slice(0, 12),
+        id: s.id.slice(0, SESSION_SHORT_ID_LENGTH),
         current: s.id === c.get('sessionId'),
+        device: describeUserAgent(s.userAgent).label,
         userAgent: s.userAgent,
         ip: s.ip,
         createdAt: s.createdAt.toISOString(),
@@ -41,7 +46,7 @@ export const accountRoutes = new Hono<AppEnv>()
     const input = c.req.valid('json');
     const { db, deps } = c.var;
     const updated = await updateProfile(db, deps.clock, user, input, { ip: clientIp(c) });
-    return c.json({ user: await accountView(db, deps.clock, updated) });
+    return c.json({ user: await accountView(db, deps, updated) });
   })
 
   .put('/address', jsonBody(addressSchema), async (c) => {
@@ -49,7 +54,7 @@ export const accountRoutes = new Hono<AppEnv>()
     const address = c.req.valid('json');
     const { db, deps } = c.var;
     const updated = await updateAddress(db, deps.clock, user.id, address);
-    return c.json({ user: await accountView(db, deps.clock, updated) });
+    return c.json({ user: await accountView(db, deps, updated) });
   })
 
   .patch('/preferences', jsonBody(preferencesSchema), async (c) => {
@@ -57,7 +62,7 @@ export const accountRoutes = new Hono<AppEnv>()
     const input = c.req.valid('json');
     const { db, deps } = c.var;
     const updated = await updatePreferences(db, deps.clock, user, input);
-    return c.json({ user: await accountView(db, deps.clock, updated) });
+    return c.json({ user: await accountView(db, deps, updated) });
   })
 
   /**
@@ -65,7 +70,7 @@ export const accountRoutes = new Hono<AppEnv>()
    * confirmation link to the new address, or tells that address's owner when it has an account
    * (the answer is the same either way).
    */
-  .post('/email', jsonBody(emailChangeSchema), async (c) => {
+  .post('/email', recentAuth, jsonBody(emailChangeSchema), async (c) => {
     const user = await signedInAccount(c);
     const input = c.req.valid('json');
     await enforceRateLimits(c, [
@@ -94,15 +99,16 @@ export const accountRoutes = new Hono<AppEnv>()
     if (taken && taken.id !== user.id) throw new ApiError(409, 'email_taken', 'This address now belongs to another account');
     const updated = await confirmEmailChange(db, deps, { user, token: found, newEmail, keepSessionId: c.get('sessionId') }, { ip: clientIp(c) });
     if (!updated) throw invalidToken();
-    return c.json({ user: await accountView(db, deps.clock, updated) });
+    return c.json({ user: await accountView(db, deps, updated) });
   })
 
-  /** Password change with the current password; every other session ends. */
-  .post('/password', jsonBody(passwordChangeSchema), async (c) => {
+  /** Password change with the current password (and a recent sign-in); every other session ends. */
+  .post('/password', recentAuth, jsonBody(passwordChangeSchema), async (c) => {
     const user = await signedInAccount(c);
     const input = c.req.valid('json');
     await enforceRateLimits(c, [[`password-check:user:${user.id}`, RATE_LIMITS.passwordChecksPerUser]]);
     await checkCurrentPassword(user, input.currentPassword);
+    assertUncommonPassword(input.password);
     const passwordHash = await hashPassword(input.password);
     await changePassword(c.get('db'), c.get('deps'), { user, passwordHash, keepSessionId: c.get('sessionId') }, { ip: clientIp(c) });
     return c.json({ ok: true } as const);
@@ -113,4 +119,27 @@ export const accountRoutes = new Hono<AppEnv>()
     const user = await signedInAccount(c);
     const ended = await deleteUserSessions(c.get('db'), user.id, c.get('sessionId') ?? undefined);
     return c.json({ ended });
+  })
+
+  /**
+   * Signs out one of one's own sessions, by the short id `GET /api/account` lists (404 for an
+   * unknown id or another person's session); this browser's own ends its cookie too.
+   */
+  .delete('/sessions/:id', async (c) => {
+    const user = await signedInAccount(c);
+    const { db } = c.var;
+    const ended = await deleteUserSession(db, user.id, c.req.param('id'));
+    if (!ended) throw notFound('session');
+    const current = ended.id === c.get('sessionId');
+    if (current) clearSessionCookie(c);
+    await audit(db, {
+      actorId: user.id,
+      via: 'api',
+      action: 'user.session_end',
+      targetType: 'user',
+      targetId: user.id,
+      after: { device: describeUserAgent(ended.userAgent).label, address: ended.ip, current },
+      ip: clientIp(c),
+    });
+    return c.json({ ok: true, current });
   });

@@ -2,7 +2,7 @@ import { Hono, type Context } from 'hono';
 import type { SurveyWebhookSecret } from '../../shared/surveys.ts';
 import { responseExportQuerySchema, responseListQuerySchema, surveyPatchSchema } from '../../shared/schemas/surveys.ts';
 import type { AppEnv } from '../context.ts';
-import { check, clientIp, jsonBody, pathId, perRequest, query, signedInUser, staffOnly } from '../http.ts';
+import { check, clientIp, jsonBody, pathId, perRequest, query, recentAuth, signedInUser, staffOnly } from '../http.ts';
 import { withAudit } from '../services/audit.ts';
 import { withNewWork } from '../services/new-work.ts';
 import { updateWithAudit } from '../services/projects.ts';
@@ -70,7 +70,8 @@ export const adminSurveyRoutes = new Hono<AppEnv>()
     return c.json(await listResponses(c.get('db'), survey.id, query), 200);
   })
 
-  .get('/:id/responses.csv', check(surveyOf), query(responseExportQuerySchema), async (c) => {
+  // Personal data (e-mails and names): a recent sign-in proof, as every export of it (issue 29 §4).
+  .get('/:id/responses.csv', recentAuth, check(surveyOf), query(responseExportQuerySchema), async (c) => {
     const survey = await surveyOf(c);
     const { status } = c.req.valid('query');
     const definition = await currentDefinition(c.get('db'), survey);

@@ -3,9 +3,10 @@ import { bulkInvitationQuerySchema, invitationSchema, userListQuerySchema, userP
 import { INVITE_CSV_MAX_BYTES } from '../../shared/users.ts';
 import type { AppEnv } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { adminOnly, check, clientIp, jsonBody, notFound, pathId, perRequest, query, signedInUser, staffOnly } from '../http.ts';
+import { adminOnly, check, clientIp, jsonBody, notFound, pathId, perRequest, query, recentAuth, signedInUser, staffOnly } from '../http.ts';
 import { bulkInvite, InvitationError, inviteLater, mayInviteAs, resendInvitation } from '../services/invitations.ts';
 import { existingProject } from '../services/projects.ts';
+import { resetSecondFactors } from '../services/second-factors.ts';
 import {
   adminUserDetail,
   adminUserListItem,
@@ -56,8 +57,8 @@ export const adminUserRoutes = new Hono<AppEnv>()
     return c.json(await listUsers(c.get('db'), query, c.get('deps').clock.now()), 200);
   })
 
-  /** The filtered list as CSV (formula-safe, streamed in id order); the list's filters, its page and sort ignored. */
-  .get('/admin/users.csv', staffOnly, query(userListQuerySchema), (c) => {
+  /** The filtered list as CSV (formula-safe, streamed in id order); the list's filters, its page and sort ignored. Personal data: a recent sign-in (`recentAuth`). */
+  .get('/admin/users.csv', staffOnly, recentAuth, query(userListQuerySchema), (c) => {
     const { q, role, status, projectId, from, to, active } = c.req.valid('query');
     return c.body(usersCsv(c.get('db'), { q, role, status, projectId, from, to, active }, c.get('deps').clock.now()), 200, {
       'Content-Type': 'text/csv; charset=utf-8',
@@ -71,8 +72,8 @@ export const adminUserRoutes = new Hono<AppEnv>()
     return c.json(detail, 200);
   })
 
-  /** `{ role?, status? }` (admins): 409 `self_change`, `last_admin`, `not_onboarded`; sessions end on a role change or a disable. */
-  .patch('/admin/users/:id', adminOnly, check(userOf), jsonBody(userPatchSchema), async (c) => {
+  /** `{ role?, status? }` (admins, a recent sign-in): 409 `self_change`, `last_admin`, `not_onboarded`; sessions end on a role change or a disable. */
+  .patch('/admin/users/:id', adminOnly, recentAuth, check(userOf), jsonBody(userPatchSchema), async (c) => {
     const actor = signedInUser(c.get('user'));
     const user = await userOf(c);
     const input = c.req.valid('json');
@@ -90,6 +91,16 @@ export const adminUserRoutes = new Hono<AppEnv>()
     const actor = signedInUser(c.get('user'));
     const user = await userOf(c);
     return c.json(await endUserSessions(c.get('db'), { actorId: actor.id, userId: user.id, ip: clientIp(c) }), 200);
+  })
+
+  /**
+   * An admin resets another person's second factors (issue 29 §3): app, passkeys, recovery codes,
+   * trusted browsers and sessions go; the person is mailed; audited `user.second_factors_reset`.
+   */
+  .post('/admin/users/:id/second-factors/reset', adminOnly, recentAuth, check(userOf), async (c) => {
+    const actor = signedInUser(c.get('user'));
+    const user = await userOf(c);
+    return c.json({ ok: true as const, ...(await resetSecondFactors(c.get('db'), c.get('deps'), user.id, actor, { ip: clientIp(c) })) }, 200);
   })
 
   /** Resends an invited account's invitation (a fresh link; the earlier one stops working); 409 `not_invited` otherwise. */

@@ -4,7 +4,7 @@ import { Hono } from 'hono';
 import { APPEND_COUNT_HEADERS, APPEND_FORM_FIELDS, type AppendCountName } from '../../shared/alchemer-export-append.ts';
 import { appendOptionsSchema } from '../../shared/schemas/alchemer-export-append.ts';
 import type { AppEnv } from '../context.ts';
-import { adminOnly, clientIp, signedInUser, validationError } from '../http.ts';
+import { adminOnly, clientIp, recentAuth, signedInUser, validationError } from '../http.ts';
 import { appendExport, previewExport, receiveExport, type ReceivedExport } from '../services/alchemer-export-append.ts';
 
 /** The options of an append from its multipart fields (`fields[]` repeated; `fields` accepted too). */
@@ -41,7 +41,8 @@ export const alchemerExportAppendRoutes = new Hono<AppEnv>()
       await file.dispose();
     }
   })
-  .post('/admin/tools/alchemer-export-append', adminOnly, async (c) => {
+  // Profile data out (and completes confirmed): a recent sign-in, asked before the file is read.
+  .post('/admin/tools/alchemer-export-append', adminOnly, recentAuth, async (c) => {
     const admin = signedInUser(c.get('user'));
     const file = await receiveExport(c.req.raw.headers, c.req.raw.body);
     let handedOver = false;

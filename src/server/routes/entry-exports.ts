@@ -1,7 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { entryExportQuerySchema } from '../../shared/schemas/entry-exports.ts';
 import type { AppEnv } from '../context.ts';
-import { check, clientIp, pathId, perRequest, query, signedInUser, staffOnly } from '../http.ts';
+import { check, clientIp, pathId, perRequest, query, recentAuth, signedInUser, staffOnly } from '../http.ts';
 import { auditEntryExport, entryExportFile, projectMissions, type ExportFile } from '../services/entry-exports.ts';
 import { existingMission } from '../services/missions.ts';
 import { existingProject } from '../services/projects.ts';
@@ -17,11 +17,11 @@ function download(c: Context<AppEnv>, file: ExportFile): Response {
 
 /**
  * The answers export (moderators and admins): a mission's or a project's mission entries as CSV
- * or XLSX, audited (`entries.export`) before the file is sent. Mounted at `/`: each call names its
+ * or XLSX, audited (`entries.export`) before the file is sent; personal data, so a recent sign-in (`recentAuth`). Mounted at `/`: each call names its
  * whole path. docs/api.md "Answers export".
  */
 export const entryExportRoutes = new Hono<AppEnv>()
-  .get('/admin/missions/:id/entries/export', staffOnly, check(missionOf), query(entryExportQuerySchema), async (c) => {
+  .get('/admin/missions/:id/entries/export', staffOnly, recentAuth, check(missionOf), query(entryExportQuerySchema), async (c) => {
     const user = signedInUser(c.get('user'));
     const { db, deps } = c.var;
     const mission = await missionOf(c);
@@ -31,7 +31,7 @@ export const entryExportRoutes = new Hono<AppEnv>()
     return download(c, file);
   })
 
-  .get('/admin/projects/:id/entries/export', staffOnly, check(projectOf), query(entryExportQuerySchema), async (c) => {
+  .get('/admin/projects/:id/entries/export', staffOnly, recentAuth, check(projectOf), query(entryExportQuerySchema), async (c) => {
     const user = signedInUser(c.get('user'));
     const { db, deps } = c.var;
     const project = await projectOf(c);

@@ -4,7 +4,7 @@ import { MEDIA_LIMITS, MEDIA_MESSAGES } from '../../shared/media.ts';
 import type { AppEnv } from '../context.ts';
 import type { Media } from '../db/schema/index.ts';
 import { ApiError } from '../errors.ts';
-import { enforceRateLimits, signedIn, signedInUser } from '../http.ts';
+import { enforceRateLimits, missingStaffSecondFactor, signedIn, signedInUser } from '../http.ts';
 import { seesMediaInInstructions } from '../services/participation.ts';
 import { RATE_LIMITS } from '../services/rate-limit.ts';
 import {
@@ -142,7 +142,8 @@ function asApiError(error: unknown): unknown {
 async function visibleMedia(c: Context<AppEnv>): Promise<Media> {
   const row = await findMedia(c.get('db'), c.req.param('id') ?? '');
   const user = c.get('user');
-  if (row && canSeeMedia(user, row)) return row;
+  // Staff see everyone's photos once they have the second factor the staff area requires (issue 29 §3).
+  if (row && canSeeMedia(user, row, !(user && missingStaffSecondFactor(c, user)))) return row;
   // A picture in the instructions of a mission the caller takes part in.
   if (row && user && (await seesMediaInInstructions(c.get('db'), user.id, row.id))) return row;
   throw new ApiError(404, 'not_found', MEDIA_MESSAGES.notFound);

@@ -6,7 +6,7 @@ import { NDJSON_TYPE, POINTS_BULK_LIMITS, type BulkProgressLine } from '../../sh
 import { bulkApplySchema, bulkBatchListQuerySchema, bulkColumnMapSchema, type BulkColumnMapInput } from '../../shared/schemas/points-bulk-update.ts';
 import type { AppEnv } from '../context.ts';
 import { ApiError, errorBody } from '../errors.ts';
-import { adminOnly, check, clientIp, jsonBody, notFound, pathId, perRequest, query, signedInUser, validationError } from '../http.ts';
+import { adminOnly, check, clientIp, jsonBody, notFound, pathId, perRequest, query, recentAuth, signedInUser, validationError } from '../http.ts';
 import { openTable } from '../services/points-bulk-file.ts';
 import { applyBatch, findBatch, listBatches, previewBatch, problemsCsv, rowsCsv, type BulkProgress } from '../services/points-bulk-update.ts';
 
@@ -163,8 +163,8 @@ export const pointsBulkUpdateRoutes = new Hono<AppEnv>()
     });
   })
 
-  /** The batch's clean rows to the ledger, all or nothing; a batch applied before changes nothing. */
-  .post('/admin/tools/points-bulk-update/:batchId/apply', adminOnly, check(batchOf), jsonBody(bulkApplySchema), async (c) => {
+  /** The batch's clean rows to the ledger, all or nothing; a batch applied before changes nothing. Needs a recent sign-in. */
+  .post('/admin/tools/points-bulk-update/:batchId/apply', adminOnly, recentAuth, check(batchOf), jsonBody(bulkApplySchema), async (c) => {
     const actor = signedInUser(c.get('user'));
     const batch = await batchOf(c);
     const { excludeProblemRows } = c.req.valid('json');

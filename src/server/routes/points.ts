@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { pointsAdjustSchema, pointsHistoryQuerySchema } from '../../shared/schemas/points.ts';
 import type { AppEnv } from '../context.ts';
-import { adminOnly, check, clientIp, jsonBody, notFound, pathId, perRequest, query, signedIn, signedInUser } from '../http.ts';
+import { adminOnly, check, clientIp, jsonBody, notFound, pathId, perRequest, query, recentAuth, signedIn, signedInUser } from '../http.ts';
 import { adjustPointsAudited, adminPointsEntryView, pointsSummary } from '../services/points.ts';
 import { findUserById } from '../services/users.ts';
 
@@ -28,9 +28,9 @@ export const pointsRoutes = new Hono<AppEnv>()
    * `{ points, reason, reference? }` (admins; moderators 403): 201 the new entry; the same
    * reference again answers 200 with the first entry (nothing is credited twice); 404 for an
    * unknown user, checked before the body. Audited `points.adjust` (new entries only), in the
-   * same transaction.
+   * same transaction. Needs a recent sign-in (`recentAuth`).
    */
-  .post('/admin/users/:id/points', adminOnly, check(userIdOf), jsonBody(pointsAdjustSchema), async (c) => {
+  .post('/admin/users/:id/points', adminOnly, recentAuth, check(userIdOf), jsonBody(pointsAdjustSchema), async (c) => {
     const actor = signedInUser(c.get('user'));
     const userId = await userIdOf(c);
     const { db, deps } = c.var;

@@ -1,9 +1,9 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { MEDIA_MESSAGES } from '../../shared/media.ts';
 import { reviewExportQuerySchema, reviewExportSchema } from '../../shared/schemas/review-exports.ts';
 import type { AppEnv } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { adminOnly, clientIp, jsonBody, pathId, query, signedInUser } from '../http.ts';
+import { adminOnly, clientIp, jsonBody, pathId, query, recentAuthWhen, signedInUser } from '../http.ts';
 import { checkSignedLink, mediaLinkKey } from '../services/media-links.ts';
 import { fromStorage, streamObject } from './media.ts';
 import { findMedia } from '../services/media.ts';
@@ -11,6 +11,9 @@ import { countReviews, exportFile, exportHistory, exportMissions, planExport, pr
 
 /** Records the history shows. */
 const HISTORY_LIMIT = 50;
+
+/** A review export's file, not its preview (`?preview=1`). */
+const isExport = (c: Context<AppEnv>) => c.req.query('preview') !== '1';
 
 /** An image opened on its own cannot run anything. */
 const IMAGE_CSP = "default-src 'none'; sandbox";
@@ -30,7 +33,8 @@ export const reviewExportRoutes = new Hono<AppEnv>()
     return c.json({ items: await exportHistory(c.get('db'), HISTORY_LIMIT) }, 200);
   })
 
-  .post('/admin/tools/export-reviews', adminOnly, query(reviewExportQuerySchema), jsonBody(reviewExportSchema), async (c) => {
+  // The file holds reviewers' names: a recent sign-in (not for the preview, a few rows on screen).
+  .post('/admin/tools/export-reviews', adminOnly, recentAuthWhen(isExport), query(reviewExportQuerySchema), jsonBody(reviewExportSchema), async (c) => {
     const user = signedInUser(c.get('user'));
     const { db, deps } = c.var;
     const plan = await planExport(db, c.req.valid('json'));

@@ -60,9 +60,10 @@ async function pendingEmail(db: Db, clock: Clock, userId: number): Promise<strin
 }
 
 /** The signed-in user as the account screens see it. */
-export async function accountView(db: Db, clock: Clock, user: User) {
+export async function accountView(db: Db, deps: { clock: Clock; config: Pick<Config, 'requireStaffSecondFactor'> }, user: User) {
+  const { clock } = deps;
   return {
-    ...publicUser(user),
+    ...publicUser(user, deps.config),
     address: user.address ? { line2: '', region: '', ...user.address } : null,
     birthYear: user.birthYear,
     // The review digest is staff's: off unless turned on, and not part of a participant's preferences.

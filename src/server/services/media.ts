@@ -340,9 +340,9 @@ export async function findMedia(db: Db, id: string): Promise<Media | null> {
   return row ?? null;
 }
 
-/** Who may see a photo: its owner, moderators and admins. Everyone else is told it does not exist. */
-export function canSeeMedia(user: Pick<User, 'id' | 'role'> | null, row: Pick<Media, 'ownerId'>): boolean {
-  return user !== null && (user.id === row.ownerId || isElevated(user.role));
+/** Who may see a photo: its owner, moderators and admins (`staffPowers`: false for staff still without the second factor the staff area requires). Everyone else is told it does not exist. */
+export function canSeeMedia(user: Pick<User, 'id' | 'role'> | null, row: Pick<Media, 'ownerId'>, staffPowers = true): boolean {
+  return user !== null && (user.id === row.ownerId || (staffPowers && isElevated(user.role)));
 }
 
 /**

@@ -1,8 +1,9 @@
 import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { ListPage } from '../../shared/list.ts';
-import type { Role } from '../../shared/roles.ts';
+import { isElevated, type Role } from '../../shared/roles.ts';
 import type { UserListQuery } from '../../shared/schemas/users.ts';
 import { activeWindowDays, type AdminUserDetail, type AdminUserListItem } from '../../shared/users.ts';
+import type { Config } from '../config.ts';
 import type { Db } from '../db/index.ts';
 import {
   auditLog,
@@ -94,8 +95,16 @@ export async function findOrCreateInvitedUser(
   return { user: raced, created: false };
 }
 
-/** What a user looks like to the browser (never the password hash). */
-export function publicUser(user: Pick<User, 'id' | 'email' | 'firstName' | 'lastName' | 'role' | 'status'>) {
+/**
+ * What a user looks like to the browser (never the password hash): `GET /api/auth` (both paths:
+ * routes/auth.ts and lean.ts answer the same JSON), onboarding and the account screens.
+ * `secondFactor`: the account has one (an authenticator app or a passkey); `secondFactorRequired`:
+ * it must have one to use the admin area (staff while REQUIRE_STAFF_SECOND_FACTOR is on).
+ */
+export function publicUser(
+  user: Pick<User, 'id' | 'email' | 'firstName' | 'lastName' | 'role' | 'status' | 'secondFactor'>,
+  config: Pick<Config, 'requireStaffSecondFactor'>,
+) {
   return {
     id: user.id,
     email: user.email,
@@ -103,13 +112,24 @@ export function publicUser(user: Pick<User, 'id' | 'email' | 'firstName' | 'last
     lastName: user.lastName,
     role: user.role,
     status: user.status,
+    secondFactor: user.secondFactor,
+    secondFactorRequired: isElevated(user.role) && config.requireStaffSecondFactor,
   };
 }
 export type PublicUser = ReturnType<typeof publicUser>;
 
 /** A row of the admin users list (and its CSV). */
 export function adminUserListItem(user: User): AdminUserListItem {
-  return { ...publicUser(user), createdAt: user.createdAt.toISOString(), lastActiveAt: user.lastActiveAt?.toISOString() ?? null };
+  return {
+    id: user.id,
+    email: user.email,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    role: user.role,
+    status: user.status,
+    createdAt: user.createdAt.toISOString(),
+    lastActiveAt: user.lastActiveAt?.toISOString() ?? null,
+  };
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -21,6 +21,7 @@ import { FormField } from '../../../components/ui/form-field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
 import { RadioCard, RadioCardGroup } from '../../../components/ui/radio-card.tsx';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select.tsx';
+import { downloadAfterSignInProof } from '../../../platform/download.ts';
 import { ENTRY_STATUS_LABELS } from './logic.ts';
 
 const STATUS_WORDS: Readonly<Record<EntryExportStatus, string>> = { all: 'All but drafts', ...ENTRY_STATUS_LABELS };
@@ -42,8 +43,9 @@ export function ExportAnswers({ scope }: { scope: EntryExportScope }) {
       document.getElementById(`${id}-to`)?.focus();
       return;
     }
-    // The link downloads the file; the dialog has done its part.
-    setOpen(false);
+    // Personal data: a recent sign-in proof first (the re-authentication dialog if it is old); then
+    // the link downloads the file, and the dialog has done its part.
+    downloadAfterSignInProof(event, () => setOpen(false));
   }
 
   return (

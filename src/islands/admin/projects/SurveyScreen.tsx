@@ -13,6 +13,7 @@ import type { AdminProject } from '../../../shared/projects.ts';
 import type { AdminSurvey, AdminSurveyResponse } from '../../../shared/surveys.ts';
 import type { FormVersion } from '../../../shared/schemas/forms.ts';
 import { withQuery } from '../../../platform/api.ts';
+import { downloadAfterSignInProof } from '../../../platform/download.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useResource } from '../../../lib/resource.ts';
 import { fullNameOf } from '../../../lib/user.ts';
@@ -240,7 +241,7 @@ function ResponsesTable({ survey }: { survey: AdminSurvey }) {
           }}
           className="sm:w-52"
         />
-        <a href={csvHref} download className={buttonVariants({ variant: 'outline' })}>
+        <a href={csvHref} download onClick={(event) => downloadAfterSignInProof(event)} className={buttonVariants({ variant: 'outline' })}>
           Download CSV
         </a>
       </div>

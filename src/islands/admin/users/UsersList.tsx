@@ -18,6 +18,7 @@ import { Input } from '../../../components/ui/input.tsx';
 import { Label } from '../../../components/ui/label.tsx';
 import { FilterSelect, ListBody, ListFooter, SearchForm, Section, TableScroller, td, th } from '../admin-kit.tsx';
 import { BulkInviteDialog } from './BulkInviteDialog.tsx';
+import { downloadAfterSignInProof } from '../../../platform/download.ts';
 import { InviteDialog } from './InviteDialog.tsx';
 import {
   DEFAULT_USERS_QUERY,
@@ -86,7 +87,7 @@ export default function UsersList() {
           <Button variant="outline" onClick={() => setBulk(true)}>
             Invite from a CSV
           </Button>
-          <a href={usersCsvHref(current)} className={buttonVariants({ variant: 'outline' })} download>
+          <a href={usersCsvHref(current)} className={buttonVariants({ variant: 'outline' })} download onClick={(event) => downloadAfterSignInProof(event)}>
             Export CSV
           </a>
         </div>

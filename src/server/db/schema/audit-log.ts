@@ -22,6 +22,8 @@ export const auditLog = pgTable(
     index('audit_log_created_at_idx').on(t.createdAt),
     index('audit_log_target_idx').on(t.targetType, t.targetId, t.createdAt),
     index('audit_log_actor_idx').on(t.actorId, t.createdAt),
+    // The audit log screen's filter by action (issue 29 §7).
+    index('audit_log_action_idx').on(t.action, t.createdAt),
   ],
 );
 

@@ -18,3 +18,4 @@ export * from './points.ts';
 export * from './notifications.ts';
 export * from './announcements.ts';
 export * from './tools.ts';
+export * from './second-factors.ts';

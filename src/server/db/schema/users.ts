@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { MailSwitches } from '../../../shared/notifications.ts';
 import { ROLES, USER_STATUSES } from '../../../shared/roles.ts';
 
@@ -44,6 +44,12 @@ export const users = pgTable(
     lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }),
     /** The last sign-in or session renewal (at most a day old while they use the app): "active" on the dashboard. */
     lastActiveAt: timestamp('last_active_at', { withTimezone: true }),
+    /**
+     * Whether the person has a second factor (a confirmed authenticator app or a passkey; issue
+     * 29): kept by services/second-factors.ts in the transaction that adds or removes one, read by
+     * every request's session lookup (staff without one are sent to set one up).
+     */
+    secondFactor: boolean('second_factor').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -78,6 +84,7 @@ export const sessionUserColumns = {
   role: users.role,
   status: users.status,
   preferences: users.preferences,
+  secondFactor: users.secondFactor,
 };
 export type SessionUser = Pick<User, keyof typeof sessionUserColumns>;
 
