@@ -11,6 +11,8 @@ import { DESKTOP, jsonApi, PHONE, saveCookieChoice, seriousViolations, SHOTS } f
 test.beforeEach(({ page }) => saveCookieChoice(page));
 
 test('a moderator sends an announcement from the project page; a member reads it on home', async ({ page, browser, baseURL }) => {
+  // Two people, two browsers, four screenshots and two axe runs: near the default 30 s on a slow machine.
+  test.slow();
   const origin = baseURL ?? '';
   const [moderator, member] = await Promise.all([createAccount('moderator'), createAccount('participant', 'Bea', 'Okafor')]);
   await signIn(page, origin, moderator);

@@ -224,6 +224,8 @@ test.describe('first use', () => {
     baseURL,
     playwright,
   }) => {
+    // Three screens at two sizes with screenshots: near the default 30 s on a slow machine.
+    test.slow();
     const origin = baseURL ?? '';
     const admin = await createAccount('admin', 'Ada', 'Admin');
     const adminRequest = await signedInRequest(playwright, origin, admin);
