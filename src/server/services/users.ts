@@ -95,6 +95,11 @@ export async function findOrCreateInvitedUser(
   return { user: raced, created: false };
 }
 
+/** Who a user is, as every answer about a person shows it (never the password hash). */
+function userBasics(user: Pick<User, 'id' | 'email' | 'firstName' | 'lastName' | 'role' | 'status'>) {
+  return { id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName, role: user.role, status: user.status };
+}
+
 /**
  * What a user looks like to the browser (never the password hash): `GET /api/auth` (both paths:
  * routes/auth.ts and lean.ts answer the same JSON), onboarding and the account screens.
@@ -106,12 +111,7 @@ export function publicUser(
   config: Pick<Config, 'requireStaffSecondFactor'>,
 ) {
   return {
-    id: user.id,
-    email: user.email,
-    firstName: user.firstName,
-    lastName: user.lastName,
-    role: user.role,
-    status: user.status,
+    ...userBasics(user),
     secondFactor: user.secondFactor,
     secondFactorRequired: isElevated(user.role) && config.requireStaffSecondFactor,
   };
@@ -121,12 +121,7 @@ export type PublicUser = ReturnType<typeof publicUser>;
 /** A row of the admin users list (and its CSV). */
 export function adminUserListItem(user: User): AdminUserListItem {
   return {
-    id: user.id,
-    email: user.email,
-    firstName: user.firstName,
-    lastName: user.lastName,
-    role: user.role,
-    status: user.status,
+    ...userBasics(user),
     createdAt: user.createdAt.toISOString(),
     lastActiveAt: user.lastActiveAt?.toISOString() ?? null,
   };
