@@ -31,7 +31,8 @@ export default defineConfig({
   // Playwright empties its output folder at start: keep it apart from the other reports.
   outputDir: 'test-results/e2e',
   fullyParallel: false,
-  workers: 2,
+  // Three files at a time on two cores: a test waits on its pages and the server part of the time.
+  workers: 3,
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
   timeout: 30_000,
@@ -40,7 +41,10 @@ export default defineConfig({
   reporter: [['list'], ['json', { outputFile: 'test-results/e2e.json' }]],
   use: {
     baseURL,
-    trace: 'retain-on-failure',
+    // No traces on CI, where nobody can open them: recording one for every test (a DOM snapshot per
+    // action) cost a fifth of the run. A failure there still leaves its screenshot and its page's
+    // accessibility tree (error-context.md); locally a failed test keeps its trace.
+    trace: process.env.CI ? 'off' : 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: CHROMIUM,

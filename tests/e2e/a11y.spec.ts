@@ -2,27 +2,9 @@ import { createAccount, signIn } from './accounts.ts';
 import { expect, test } from './fixtures.ts';
 import { pressBeforeHydration, seriousViolations } from './page-helpers.ts';
 
-const PAGES = [
-  { path: '/login', ready: 'Sign in' },
-  { path: '/register', ready: 'Create your account' },
-  { path: '/forgot-password', ready: 'Forgot password' },
-  { path: '/terms', ready: 'Terms of use' },
-  { path: '/privacy', ready: 'Privacy policy' },
-  { path: '/contact', ready: 'Contact us' },
-  { path: '/data-deletion', ready: 'Data deletion' },
-] as const;
-
+// Every route as it first shows is checked by routes.spec.ts (axe with its best-practice rules too);
+// here, screens in the states a first load does not show.
 test.describe('no serious or critical axe violations', () => {
-  for (const { path, ready } of PAGES) {
-    test(path, async ({ page }) => {
-      await page.goto(path);
-      await expect(page.getByRole('heading', { level: 1, name: ready })).toBeVisible();
-      // Islands hydrated: the page's form (if any) is interactive.
-      await page.waitForLoadState('networkidle');
-      expect(await seriousViolations(page, { bestPractice: true })).toEqual([]);
-    });
-  }
-
   test('/contact with its validation messages shown', async ({ page }) => {
     await page.goto('/contact');
     await pressBeforeHydration(page.getByRole('button', { name: 'Send message' }));
@@ -47,14 +29,6 @@ test.describe('no serious or critical axe violations', () => {
     await signIn(page, baseURL ?? '', await createAccount('participant'));
     await page.goto('/account/security');
     await expect(page.getByRole('heading', { level: 2, name: 'Authenticator app' })).toBeVisible();
-    await page.waitForLoadState('networkidle');
-    expect(await seriousViolations(page, { bestPractice: true })).toEqual([]);
-  });
-
-  test('/admin/tools for an admin', async ({ page, baseURL }) => {
-    await signIn(page, baseURL ?? '', await createAccount('admin'));
-    await page.goto('/admin/tools');
-    await expect(page.getByRole('heading', { level: 2, name: 'Site switches' })).toBeVisible();
     await page.waitForLoadState('networkidle');
     expect(await seriousViolations(page, { bestPractice: true })).toEqual([]);
   });
