@@ -35,7 +35,9 @@ export default defineConfig({
   workers: 3,
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
-  timeout: 30_000,
+  // A guard against a hung test, not a measure (timings are `npm run bench`'s): three files at a time on two
+  // cores, a long journey took just over 30 s.
+  timeout: 60_000,
   // First loads of the heavier screens can take more than Playwright's 5 s on a busy 2-core machine.
   expect: { timeout: 10_000 },
   reporter: [['list'], ['json', { outputFile: 'test-results/e2e.json' }]],

@@ -119,7 +119,15 @@ export class SocketGate {
     this.resetPending = true;
     await this.turn.runExclusive(async () => {
       if (this.holder === handlerId) await this.giveBack();
-      else if (!this.release) await this.resetIfPending();
+      else if (!this.release) {
+        // Between transactions, as any statement: never inside one the server has open.
+        const release = await this.takeTransactionLock();
+        try {
+          await this.resetIfPending();
+        } finally {
+          release();
+        }
+      }
     });
     void this.processQueue();
   }
