@@ -20,7 +20,13 @@ process.env.E2E_PORT ??= String(await freePort());
 process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'fw-e2e-'));
 const baseURL = `http://127.0.0.1:${process.env.E2E_PORT}`;
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/**
+ * Debian's chromium-headless-shell (the browser without its window layer, what Playwright itself runs headless):
+ * routes.spec took 3.2 min on it against 4.4 min on the full browser, with half the processor time.
+ * The full browser when the shell is not installed.
+ */
+const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? (fs.existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : '/usr/bin/chromium');
 
 /** Tests that change what every page shows (maintenance, the site banner): from the CLI, and from the admin screen. */
 const SITE_WIDE_CLI = /flags switched from the CLI/;
