@@ -8,7 +8,6 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { getRequestListener } from '@hono/node-server';
 import { KNOWN_FLAGS } from '../shared/flags.ts';
 import { createApp } from './app.ts';
@@ -17,6 +16,7 @@ import type { Config } from './config.ts';
 import { openDatabase, type Database } from './db/index.ts';
 import { drainRefusedBodies } from './drain.ts';
 import { DataDirLockedError, acquireLock, type HeldLock } from './db/lock.ts';
+import { gatedSocketServer } from './db/socket-gate.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createMailer } from './mail/mailer.ts';
 import { createJobHandlers } from './jobs/handlers.ts';
@@ -99,9 +99,12 @@ async function shareDatabase(database: Database, dataDir: string, lock: HeldLock
   };
   const socketPath = socketIn(dir);
   fs.rmSync(socketPath, { force: true });
-  // Not through the gate (db/socket-gate.ts) for now: with it, a full e2e run still saw a CLI insert
-  // answer no row (issue 28 §16, decision 029's status).
-  const socketServer = new PGLiteSocketServer({ db: database.pglite, path: socketPath, maxConnections: 16 });
+  // Through the gate (db/socket-gate.ts): a socket client's transaction is the one the engine runs.
+  const { server: socketServer, gate } = gatedSocketServer(database.pglite, {
+    path: socketPath,
+    maxConnections: 16,
+    onIdleClient: () => logger.warn('a database socket client held the server idle inside its transaction: rolled back and disconnected'),
+  });
   try {
     await socketServer.start();
     fs.chmodSync(socketPath, 0o600);
@@ -117,6 +120,7 @@ async function shareDatabase(database: Database, dataDir: string, lock: HeldLock
     stop: async () => {
       try {
         await socketServer.stop();
+        await gate.abandon();
       } finally {
         removeFolder();
       }

@@ -87,10 +87,7 @@ async function readManifest(file: string): Promise<BackupManifest> {
 }
 
 describe('backup while the embedded server takes writes, restore into a new DATA_DIR', () => {
-  // Off until the socket gate (src/server/db/socket-gate.ts) is wired into the server again: without it a
-  // backup's READ ONLY snapshot over the socket holds the server's own writes inside it, and with it a
-  // full e2e run still saw a CLI insert through the socket answer no row (issue 28 §16, not resolved).
-  it.skip('is one moment of the database, restores whole and the server starts on it', async () => {
+  it('is one moment of the database, restores whole and the server starts on it', async () => {
     const dataDir = tempDir('fw-backup-src-');
     const restoredDir = tempDir('fw-backup-dst-');
     const file = path.join(tempDir('fw-backup-file-'), 'fieldwork.tar');

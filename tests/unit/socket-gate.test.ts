@@ -134,6 +134,23 @@ describe('the socket gate of the embedded database', () => {
     expect((await engine.query<{ c: number }>('select count(*)::int as c from t')).rows[0]?.c).toBeGreaterThan(0);
   });
 
+  it("sends a client only its own answers: not the reset after another client left, nor the server's", async () => {
+    // Another client leaves while this one's transaction is open: its settings are reset when the
+    // transaction ends, and that RESET's answer is the gate's, not this client's next query's.
+    const [client, leaver] = await Promise.all([connect(), connect()]);
+    await leaver.query("select pg_catalog.set_config('application_name', 'leaver', false)");
+    await client.query('begin');
+    await client.query('insert into t values (7)');
+    await leaver.end();
+    await sleep(50);
+    await client.query('commit');
+    await engine.query('select 1');
+    for (let n = 0; n < 3; n++) expect((await client.query<{ n: number }>('select $1::int as n', [n])).rows).toEqual([{ n }]);
+    expect((await engine.query<{ n: number }>('select 5 as n')).rows).toEqual([{ n: 5 }]);
+    await client.query('delete from t where n = 7');
+    await client.end();
+  });
+
   it('rolls back and disconnects a client idle in its transaction, and the server goes on', async () => {
     const client = await connect();
     const ended = new Promise((resolve) => client.once('end', resolve));

@@ -167,14 +167,22 @@ export class SocketGate {
       const type = item.message[0] ?? 0;
       if (EXTENDED.has(type)) this.extended = true;
       else if (type === code('S')) this.extended = false;
-      await this.engine._runExclusiveQuery(() =>
-        this.pg.execProtocolRawStream(item.message, {
-          onRawData: (data) => {
-            bytes += data.length;
-            item.onData(data);
-          },
-        }),
-      );
+      // PGlite keeps the callback given here as its output's destination until a call that sets its
+      // own (`query`, `exec` and `execProtocolStream` do; `execProtocolRaw` does not): once this
+      // message is answered, whatever else would reach it is not this client's and is dropped.
+      let deliver: ((data: Uint8Array) => void) | null = item.onData;
+      try {
+        await this.engine._runExclusiveQuery(() =>
+          this.pg.execProtocolRawStream(item.message, {
+            onRawData: (data) => {
+              bytes += data.length;
+              deliver?.(data);
+            },
+          }),
+        );
+      } finally {
+        deliver = null;
+      }
       item.resolve(bytes);
     } catch (error) {
       item.reject(error);
@@ -212,7 +220,7 @@ export class SocketGate {
       if (!this.pg.closed) {
         const parts = this.extended ? [protocol.serialize.sync()] : [];
         parts.push(protocol.serialize.query('ROLLBACK'));
-        await this.engine._runExclusiveQuery(() => this.pg.execProtocolRaw(concat(parts)));
+        await this.engine._runExclusiveQuery(() => this.ownStatement(concat(parts)));
         await this.resetIfPending();
       }
     } finally {
@@ -224,7 +232,16 @@ export class SocketGate {
   private async resetIfPending(): Promise<void> {
     if (!this.resetPending || this.pg.closed) return;
     this.resetPending = false;
-    await this.engine._runExclusiveQuery(() => this.pg.execProtocolRaw(protocol.serialize.query('RESET ALL')));
+    await this.engine._runExclusiveQuery(() => this.ownStatement(protocol.serialize.query('RESET ALL')));
+  }
+
+  /**
+   * The gate's own statement (ROLLBACK, RESET ALL): its answer is read here, never sent to the
+   * client whose message ran last (`execProtocolRaw` would send it there, and that client would
+   * take it for the answer to its next query).
+   */
+  private async ownStatement(message: Uint8Array): Promise<void> {
+    await this.pg.execProtocolStream(message, { syncToFs: false, throwOnError: false });
   }
 
   private letGo(): void {

@@ -18,9 +18,8 @@
  *
  * The snapshot is one REPEATABLE READ, READ ONLY transaction: on PostgreSQL it costs the
  * application nothing; on the embedded database, reached through the server's socket, the
- * server's statements would wait until it ends with the socket gate (PGlite has one backend:
- * db/socket-gate.ts; ~2 s for 100,000 rows) — not wired into the server for now (decision 029's
- * status): take it when nothing writes. So the rows are read into gzipped files beside FILE first, as fast as they come, a
+ * server's statements wait until it ends (PGlite has one backend: db/socket-gate.ts; ~2 s for
+ * 100,000 rows). So the rows are read into gzipped files beside FILE first, as fast as they come, a
  * FETCH of 1,000 at a time, and the tar is written after the transaction, with the photos.
  */
 import fs from 'node:fs';
