@@ -319,6 +319,8 @@ export interface SecondFactorNeeded {
   ok: true;
   next: 'second_factor';
   methods: SecondFactorMethod[];
+  /** Whether "Trust this browser for 30 days" is offered (participants only). */
+  canTrustBrowser: boolean;
 }
 
 // GET /api/account/security, POST /api/account/totp, the recovery codes and the passkeys answer these (src/shared/schemas/).

@@ -30,3 +30,6 @@ export const REAUTH_MAX_AGE_MS = 15 * 60 * 1000;
 
 /** A passkey's name as the person gives it. */
 export const PASSKEY_NAME_MAX = 60;
+/** Passkeys one person may register (a phone, a laptop, a security key or two … with room to spare). */
+export const PASSKEYS_MAX = 20;
+export const TOO_MANY_PASSKEYS = `You have ${PASSKEYS_MAX} passkeys, the most one account can have: remove one you no longer use first`;

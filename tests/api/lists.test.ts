@@ -78,6 +78,28 @@ describeEachBackend('the list contract', (ctx) => {
     });
   }
 
+  it('every day filter (lists and exports) takes 1900 to 9998 and refuses a day beyond with a message, never a 500', async () => {
+    const p = (programme ??= await makeProgramme(ctx()));
+    const filtered = [
+      '/api/admin/users',
+      '/api/admin/audit',
+      '/api/admin/gallery',
+      `/api/admin/missions/${p.missionId}/submissions`,
+      '/api/admin/submissions',
+      `/api/admin/missions/${p.missionId}/entries/export`,
+      `/api/admin/projects/${p.projectId}/entries/export`,
+    ];
+    for (const path of filtered) {
+      const ends = await get(`${path}?from=1900-01-01&to=9998-12-31`);
+      expect(ends.status, path).toBe(200);
+      await ends.arrayBuffer();
+      for (const query of ['from=0000-01-01', 'to=9999-12-31']) {
+        const fields = await fieldsOf(await get(`${path}?${query}`));
+        expect(Object.values(fields).flat(), `${path}?${query}`).toEqual(['Enter a date from 1900 to 9998']);
+      }
+    }
+  });
+
   it('sorts by the asked key, in its natural direction unless `dir` says otherwise', async () => {
     const db = ctx().database.db;
     const base = Date.parse('2026-10-01T00:00:00Z');

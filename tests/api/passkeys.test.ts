@@ -8,7 +8,7 @@ import { expect, it } from 'vitest';
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 import { auditLog, passkeys, rateLimits, users } from '../../src/server/db/schema/index.ts';
 import { passkeyAuthenticationOptions, verifyPasskeyAssertion } from '../../src/server/services/passkeys.ts';
-import { REAUTH_MAX_AGE_MS, WEBAUTHN_CHALLENGE_MS } from '../../src/shared/second-factors.ts';
+import { PASSKEYS_MAX, REAUTH_MAX_AGE_MS, TOO_MANY_PASSKEYS, WEBAUTHN_CHALLENGE_MS } from '../../src/shared/second-factors.ts';
 import { SoftAuthenticator } from '../support/soft-authenticator.ts';
 import { ORIGIN, describeEachBackend, type TestContext } from './harness.ts';
 import { errorOf, fieldsOf, freshIp, signedInUser, type SignedIn } from './helpers.ts';
@@ -112,6 +112,30 @@ describeEachBackend('passkeys', (ctx) => {
     ctx().clock.advance(WEBAUTHN_CHALLENGE_MS + 1000);
     await errorOf(await signIn(authenticator.assert(late, ORIGIN), ip), 401);
     expect(await failures()).toBe(4);
+  });
+
+  it('a person has at most PASSKEYS_MAX passkeys; sign-in options are limited per address', async () => {
+    const who = await signedInUser(ctx());
+    const authenticator = new SoftAuthenticator();
+    const seed = (from: number, to: number) =>
+      db()
+        .insert(passkeys)
+        .values(Array.from({ length: to - from }, (_, i) => ({ userId: who.id, credentialId: `seeded-${who.id}-${from + i}`, publicKey: 'x', name: `Key ${from + i}` })));
+    await seed(0, PASSKEYS_MAX - 1);
+    // Options taken at one below the limit; meanwhile another passkey arrives: the answer is refused.
+    const options = await ctx().json('POST', '/api/account/passkeys/options', undefined, who.headers);
+    expect(options.status).toBe(200);
+    const response = authenticator.register((await options.json()) as PublicKeyCredentialCreationOptionsJSON, ORIGIN);
+    await seed(PASSKEYS_MAX - 1, PASSKEYS_MAX);
+    const refused = await errorOf(await ctx().json('POST', '/api/account/passkeys', { name: 'One more', response }, who.headers), 409);
+    expect(refused).toMatchObject({ code: 'too_many_passkeys', message: TOO_MANY_PASSKEYS });
+    expect((await errorOf(await ctx().json('POST', '/api/account/passkeys/options', undefined, who.headers), 409)).code).toBe('too_many_passkeys');
+
+    // Each sign-in option keeps a challenge: an address gets 600 per 15 minutes.
+    const ip = freshIp();
+    await db().insert(rateLimits).values({ key: `passkey-options:ip:${ip}`, count: 599, resetAt: new Date(ctx().clock.now().getTime() + 60_000) });
+    await signInOptions(ctx(), ip);
+    expect((await ctx().json('POST', '/api/auth/passkey/options', undefined, { 'X-Forwarded-For': ip })).status).toBe(429);
   });
 
   it("another person's passkey answers neither a re-authentication nor a second step", async () => {

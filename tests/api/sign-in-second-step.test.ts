@@ -39,7 +39,7 @@ describeEachBackend('sign-in: the second step', (ctx) => {
 
     const first = await passwordStep(ctx(), jar, person.email, ip);
     expect(first.status).toBe(200);
-    expect(await first.json()).toEqual({ ok: true, next: 'second_factor', methods: ['totp', 'recovery'] });
+    expect(await first.json()).toEqual({ ok: true, next: 'second_factor', methods: ['totp', 'recovery'], canTrustBrowser: true });
     const pendingCookie = jar.lastSet.get('fw_pending') ?? '';
     expect(pendingCookie).toMatch(/HttpOnly/);
     expect(pendingCookie).toMatch(/SameSite=Lax/);
@@ -160,7 +160,7 @@ describeEachBackend('sign-in: the second step', (ctx) => {
       .values({ id: sha256Hex(token), userId: moderator.id, expiresAt: new Date(ctx().clock.now().getTime() + 86_400_000) });
     const staffAgain = new Jar();
     staffAgain.cookies.set('fw_trusted', token);
-    expect(await (await passwordStep(ctx(), staffAgain, moderator.email, ip)).json()).toMatchObject({ next: 'second_factor' });
+    expect(await (await passwordStep(ctx(), staffAgain, moderator.email, ip)).json()).toMatchObject({ next: 'second_factor', canTrustBrowser: false });
   });
 
   it('a passkey completes the second step (the pending sign-in’s options)', async () => {
@@ -177,7 +177,7 @@ describeEachBackend('sign-in: the second step', (ctx) => {
 
     const ip = freshIp();
     const jar = new Jar();
-    expect(await (await passwordStep(ctx(), jar, person.email, ip)).json()).toEqual({ ok: true, next: 'second_factor', methods: ['passkey'] });
+    expect(await (await passwordStep(ctx(), jar, person.email, ip)).json()).toEqual({ ok: true, next: 'second_factor', methods: ['passkey'], canTrustBrowser: true });
     const request = await ctx().json('POST', '/api/auth/passkey/options', undefined, { ...jar.headers, 'X-Forwarded-For': ip });
     const done = await secondStep(ctx(), jar, { passkey: authenticator.assert(await request.json(), ORIGIN) }, ip);
     expect(done.status, await done.clone().text()).toBe(200);

@@ -16,7 +16,7 @@ import { useResource } from '../../lib/resource.ts';
 import { handleSessionLost } from '../../lib/session.ts';
 import { cn } from '../../lib/utils.ts';
 import { safeRedirectPath, STAFF_HOME_PATH } from '../../shared/route-rules.ts';
-import { PASSKEY_NAME_MAX, RECOVERY_CODE_COUNT } from '../../shared/second-factors.ts';
+import { PASSKEY_NAME_MAX, PASSKEYS_MAX, RECOVERY_CODE_COUNT, TOO_MANY_PASSKEYS } from '../../shared/second-factors.ts';
 import { currentUser, loadCurrentUser } from '../../stores/auth.ts';
 import { FormAlert } from '../../components/FormAlert.tsx';
 import { KeyIcon, LockIcon, SmartphoneIcon } from '../../components/icons.tsx';
@@ -525,7 +525,9 @@ function PasskeysCard({ passkeys, onChanged }: { passkeys: readonly PasskeyView[
           ))}
         </ul>
       )}
-      {supported ? (
+      {passkeys.length >= PASSKEYS_MAX ? (
+        <p className="text-sm text-muted-foreground">{TOO_MANY_PASSKEYS}.</p>
+      ) : supported ? (
         <form noValidate onSubmit={(event) => void add(event)} className="flex flex-col gap-3 sm:flex-row sm:items-end">
           <FormField id={`${id}-name`} label="Name of the new passkey" error={nameError ?? undefined} className="flex-1">
             {(control) => <Input {...control} value={name} maxLength={PASSKEY_NAME_MAX + 10} onChange={(event) => setName(event.target.value)} />}

@@ -49,7 +49,7 @@ const needsSecondStep = (answer: unknown): answer is SecondFactorNeeded =>
  * user is fetched again (docs/product.md §4) and `r` followed.
  */
 export default function LoginForm() {
-  const [methods, setMethods] = useState<readonly SecondFactorMethod[] | null>(null);
+  const [secondStep, setSecondStep] = useState<SecondFactorNeeded | null>(null);
   const [passkeyBusy, setPasskeyBusy] = useState(false);
   const {
     register,
@@ -64,7 +64,7 @@ export default function LoginForm() {
     submit: async (values, form) => {
       const answer = await apiSend<OkResponse | SecondFactorNeeded>('POST', '/api/auth/login', values);
       if (needsSecondStep(answer)) {
-        setMethods(answer.methods);
+        setSecondStep(answer);
         return;
       }
       const problem = await finishSignIn();
@@ -87,12 +87,13 @@ export default function LoginForm() {
     }
   };
 
-  if (methods) {
+  if (secondStep) {
     return (
       <SecondStep
-        methods={methods}
+        methods={secondStep.methods}
+        canTrustBrowser={secondStep.canTrustBrowser}
         onRestart={(message) => {
-          setMethods(null);
+          setSecondStep(null);
           setAlert(message);
         }}
       />
@@ -153,10 +154,18 @@ type Mode = 'totp' | 'recovery';
 
 /**
  * The second step, in place of the password form: the authentication code (focused), or a
- * recovery code, or a passkey; "Trust this browser for 30 days" (the server honours it for
- * participants only). A pending sign-in that ended (5 minutes, five wrong steps) starts over.
+ * recovery code, or a passkey; "Trust this browser for 30 days" for participants (staff are always
+ * asked). A pending sign-in that ended (5 minutes, five wrong steps) starts over.
  */
-function SecondStep({ methods, onRestart }: { methods: readonly SecondFactorMethod[]; onRestart: (message: string) => void }) {
+function SecondStep({
+  methods,
+  canTrustBrowser,
+  onRestart,
+}: {
+  methods: readonly SecondFactorMethod[];
+  canTrustBrowser: boolean;
+  onRestart: (message: string) => void;
+}) {
   const id = useId();
   const hasTotp = methods.includes('totp');
   const hasRecovery = methods.includes('recovery');
@@ -279,7 +288,7 @@ function SecondStep({ methods, onRestart }: { methods: readonly SecondFactorMeth
               )
             }
           </FormField>
-          <TrustBrowser id={`${id}-trust`} checked={trust} onChange={setTrust} />
+          {canTrustBrowser && <TrustBrowser id={`${id}-trust`} checked={trust} onChange={setTrust} />}
           <Button type="submit" size="lg" loading={busy === 'code'} disabled={busy === 'passkey'} className="w-full">
             Continue
           </Button>
@@ -288,7 +297,7 @@ function SecondStep({ methods, onRestart }: { methods: readonly SecondFactorMeth
       <div className="flex flex-col gap-3">
         {hasPasskey && (
           <>
-            {!showCodeForm && <TrustBrowser id={`${id}-trust`} checked={trust} onChange={setTrust} />}
+            {!showCodeForm && canTrustBrowser && <TrustBrowser id={`${id}-trust`} checked={trust} onChange={setTrust} />}
             <Button
               ref={passkeyButton}
               type="button"
@@ -319,7 +328,7 @@ function TrustBrowser({ id, checked, onChange }: { id: string; checked: boolean;
     <CheckboxField
       id={id}
       label="Trust this browser for 30 days"
-      description="No code asked here for 30 days. Only on a device you alone use; staff accounts are always asked."
+      description="No code asked here for 30 days. Only on a device you alone use."
       checked={checked}
       onCheckedChange={(next) => onChange(next === true)}
     />

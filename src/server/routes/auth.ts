@@ -139,7 +139,8 @@ export const authRoutes = new Hono<AppEnv>()
         clearSessionCookie(c);
       }
       await createPendingSignIn(c, user.id);
-      return c.json({ ok: true, next: 'second_factor', methods: await methodsOf(db, user.id) } as const, 200);
+      // "Trust this browser" is offered to participants only (staff are always asked).
+      return c.json({ ok: true, next: 'second_factor', methods: await methodsOf(db, user.id), canTrustBrowser: user.role === 'participant' } as const, 200);
     }
     await startSession(c, user, { secondFactor: false, method: 'password' });
     return c.json({ ok: true } as const, 200);

@@ -23,6 +23,7 @@ export const passkeyAuthRoutes = new Hono<AppEnv>()
   .post('/passkey/options', async (c) => {
     noStore(c);
     const { db, deps } = c.var;
+    await enforceRateLimits(c, [[`passkey-options:ip:${clientIp(c)}`, RATE_LIMITS.passkeyOptionsPerIp]]);
     const pending = await pendingSignIn(c);
     const options = pending
       ? await passkeyAuthenticationOptions(db, deps, { purpose: 'second-factor', userId: pending.userId })

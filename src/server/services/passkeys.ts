@@ -31,14 +31,14 @@ import { decodeClientDataJSON, isoBase64URL } from '@simplewebauthn/server/helpe
 import { and, asc, eq, gt, isNull, lt, lte } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { PasskeyAssertion, PasskeyView, passkeyRegistrationResponseSchema } from '../../shared/schemas/passkeys.ts';
-import { WEBAUTHN_CHALLENGE_MS } from '../../shared/second-factors.ts';
+import { PASSKEYS_MAX, TOO_MANY_PASSKEYS, WEBAUTHN_CHALLENGE_MS } from '../../shared/second-factors.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/index.ts';
-import { passkeys, users, webauthnChallenges, type Passkey, type SessionUser } from '../db/schema/index.ts';
+import { passkeys, webauthnChallenges, type Passkey, type SessionUser } from '../db/schema/index.ts';
 import { ApiError, notFound } from '../errors.ts';
 import { audit } from './audit.ts';
 import type { Clock } from './clock.ts';
-import { assertKeepsAFactor, refreshSecondFactor } from './second-factors.ts';
+import { assertKeepsAFactor, lockUser, refreshSecondFactor } from './second-factors.ts';
 
 /** What the passkey functions need besides the database. */
 export interface PasskeyDeps {
@@ -122,11 +122,6 @@ async function consumeChallenge(db: Db, clock: Clock, challenge: string, purpose
   return rows.length > 0;
 }
 
-/** Locks the person's row: two removals of one person's passkeys happen one after the other (the last-factor rule, one audit row each). */
-async function lockUser(tx: Db, userId: number): Promise<void> {
-  await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
-}
-
 // ---------------------------------------------------------------------------------------------
 // Registration
 
@@ -134,6 +129,7 @@ async function lockUser(tx: Db, userId: number): Promise<void> {
 export async function passkeyRegistrationOptions(db: Db, deps: PasskeyDeps, user: SessionUser): Promise<PublicKeyCredentialCreationOptionsJSON> {
   const { rpID, rpName } = relyingParty(deps.config);
   const existing = await passkeysOf(db, user.id);
+  if (existing.length >= PASSKEYS_MAX) throw tooManyPasskeys();
   const options = await generateRegistrationOptions({
     rpName,
     rpID,
@@ -150,6 +146,8 @@ export async function passkeyRegistrationOptions(db: Db, deps: PasskeyDeps, user
   return options;
 }
 
+const tooManyPasskeys = () => new ApiError(409, 'too_many_passkeys', TOO_MANY_PASSKEYS);
+
 function invalidRegistration(): ApiError {
   return new ApiError(400, 'invalid_passkey', 'This passkey could not be added: try again');
 }
@@ -158,7 +156,8 @@ function invalidRegistration(): ApiError {
  * `POST /api/account/passkeys`: verifies the browser's answer to this person's registration
  * challenge (used up either way) and keeps the passkey under its name. 400 `invalid_passkey` for
  * an answer that does not verify (a wrong, expired or used challenge, another origin, no user
- * verification); 409 `passkey_exists` for a credential already registered. Audited
+ * verification); 409 `passkey_exists` for a credential already registered, 409 `too_many_passkeys`
+ * at PASSKEYS_MAX (checked again under the person's row lock). Audited
  * `user.passkey_added`.
  */
 export async function registerPasskey(
@@ -189,6 +188,9 @@ export async function registerPasskey(
   }
   const transports = (input.response.response.transports ?? []).filter((t) => TRANSPORTS.has(t));
   return db.transaction(async (tx) => {
+    // The person's row first (two registrations at once count one after the other).
+    await lockUser(tx, user.id);
+    if ((await passkeysOf(tx, user.id)).length >= PASSKEYS_MAX) throw tooManyPasskeys();
     const [row] = await tx
       .insert(passkeys)
       .values({

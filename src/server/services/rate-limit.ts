@@ -78,6 +78,8 @@ const HOUR = 60 * MINUTE;
 export const RATE_LIMITS = {
   /** Failed sign-ins from one address (successful ones are not counted). */
   signInFailuresPerIp: { limit: 300, windowMs: 15 * MINUTE },
+  /** Passkey sign-in options from one address (each keeps a challenge 5 minutes): bounds the rows a stranger can make. */
+  passkeyOptionsPerIp: { limit: 600, windowMs: 15 * MINUTE },
   /** Failed sign-ins for one account: stops guessing its password; then even the right one waits. */
   signInFailuresPerEmail: { limit: 10, windowMs: 15 * MINUTE },
   registerPerEmail: { limit: 5, windowMs: HOUR },

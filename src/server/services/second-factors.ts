@@ -66,7 +66,7 @@ export function lastSecondFactor(): ApiError {
 const totpContext = (userId: number) => `totp:${userId}`;
 
 /** Locks the person's row for the rest of the transaction (changes of one account's factors queue); the row's role and factor flag, or undefined. */
-async function lockUser(tx: Db, userId: number) {
+export async function lockUser(tx: Db, userId: number) {
   const [row] = await tx
     .select({ id: users.id, role: users.role, email: users.email, firstName: users.firstName, secondFactor: users.secondFactor })
     .from(users)

@@ -3,12 +3,9 @@ import { AUDIT_LIST_SORTS } from '../audit.ts';
 import { listQuerySchema } from '../list.ts';
 import { MESSAGES } from '../messages.ts';
 import { z } from '../zod.ts';
+import { filterDaySchema } from './fields.ts';
 
-/** A day (`YYYY-MM-DD`) from 1900 to 9998: beyond, the database's dates would not take it. */
-const dateFilter = z.iso
-  .date({ error: 'Enter a date (YYYY-MM-DD)' })
-  .refine((day) => day >= '1900-01-01' && day <= '9998-12-31', 'Enter a date from 1900 to 9998')
-  .optional();
+const dateFilter = filterDaySchema.optional();
 const textFilter = z.string().trim().max(100, MESSAGES.tooLong).optional();
 
 /**

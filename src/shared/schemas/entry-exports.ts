@@ -1,11 +1,12 @@
 /** The answers export's query (zod). Constants and the address: `../entry-exports.ts`. */
 import { z } from '../zod.ts';
+import { filterDaySchema } from './fields.ts';
 import { ENTRY_EXPORT_DAYS_MESSAGE, ENTRY_EXPORT_FORMATS, ENTRY_EXPORT_STATUSES } from '../entry-exports.ts';
 
 /** A query value left empty (`status=`) is the same as one not given. */
 const blankIsUnset = (value: unknown) => (value === '' ? undefined : value);
 
-const day = z.preprocess(blankIsUnset, z.iso.date({ error: 'Enter a date (YYYY-MM-DD)' }).optional());
+const day = z.preprocess(blankIsUnset, filterDaySchema.optional());
 
 /**
  * `GET /api/admin/{missions|projects}/{id}/entries/export?format=&status=&from=&to=`: `format`

@@ -21,6 +21,14 @@ export const pointsSchema = z
   .max(L.pointsMax, `At most ${L.pointsMax}`);
 /** A calendar date `YYYY-MM-DD`, or null. */
 export const dateSchema = z.iso.date({ error: 'Enter a date (YYYY-MM-DD)' }).nullable();
+
+/**
+ * A day that filters a list or an export (`from`, `to`: `YYYY-MM-DD`, UTC), 1900 to 9998: beyond,
+ * the database's timestamps would not take the day or the one after it (year 0000 does not exist).
+ */
+export const filterDaySchema = z.iso
+  .date({ error: 'Enter a date (YYYY-MM-DD)' })
+  .refine((day) => day >= '1900-01-01' && day <= '9998-12-31', 'Enter a date from 1900 to 9998');
 /** A moment (ISO 8601 with a time zone offset, e.g. `2026-12-01T09:00:00Z`), or null. */
 export const momentSchema = z.iso.datetime({ offset: true, error: 'Enter a date and time' }).nullable();
 /** A database id: a whole number from 1. */

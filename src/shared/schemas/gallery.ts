@@ -1,5 +1,6 @@
 /** The gallery's payloads (browser and server): the page query, a photo's tags and star, the ZIP of selected photos. */
 import { z } from '../zod.ts';
+import { filterDaySchema } from './fields.ts';
 import { MESSAGES } from '../messages.ts';
 import { ENTRY_STATUSES } from '../mission-entries.ts';
 import { decodeGalleryCursor, GALLERY_LIMITS, GALLERY_MESSAGES, GALLERY_PAGE, normalizeTag, normalizeTags } from '../gallery.ts';
@@ -52,8 +53,8 @@ export const galleryQuerySchema = z.object({
   replaced: z.enum(['true', 'false'], { error: MESSAGES.invalidEnumValue }).optional(),
   tag: tag.optional(),
   starred: z.enum(['true', 'false'], { error: MESSAGES.invalidEnumValue }).optional(),
-  from: z.iso.date('Must be a date (YYYY-MM-DD)').optional(),
-  to: z.iso.date('Must be a date (YYYY-MM-DD)').optional(),
+  from: filterDaySchema.optional(),
+  to: filterDaySchema.optional(),
 });
 export type GalleryQuery = z.output<typeof galleryQuerySchema>;
 

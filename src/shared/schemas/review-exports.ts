@@ -2,7 +2,7 @@
 import { z } from '../zod.ts';
 import { MESSAGES } from '../messages.ts';
 import { CAMPAIGN_ID_MAX, REVIEW_EXPORT_FORMATS, REVIEW_EXPORT_MAX_MISSIONS, REVIEW_EXPORT_STATES } from '../review-exports.ts';
-import { enumOf, idSchema } from './fields.ts';
+import { enumOf, filterDaySchema, idSchema } from './fields.ts';
 
 const elementRef = z
   .string({ error: 'Choose a question of the form' })
@@ -20,7 +20,7 @@ export const reviewMappingSchema = z.strictObject({
   photos: elementRef,
 });
 
-const day = z.iso.date({ error: 'Enter a date (YYYY-MM-DD)' }).nullable().optional();
+const day = filterDaySchema.nullable().optional();
 
 /** `POST /api/admin/tools/export-reviews` (and `?preview=1`). */
 export const reviewExportSchema = z

@@ -1,5 +1,6 @@
 /** Reviewing mission entries, probes, notes and reason templates: payload schemas (browser and server). */
 import { z } from '../zod.ts';
+import { filterDaySchema } from './fields.ts';
 import { LIST_SEARCH_MAX, listQuerySchema } from '../list.ts';
 import { MESSAGES } from '../messages.ts';
 import { ENTRY_STATUSES } from '../mission-entries.ts';
@@ -84,8 +85,8 @@ export { REVIEW_QUEUE_SORTS };
 export const reviewQueueQuerySchema = listQuerySchema(REVIEW_QUEUE_SORTS)
   .extend({
     status: z.enum(ENTRY_STATUSES, { error: MESSAGES.invalidEnumValue }).optional(),
-    from: z.iso.date().optional(),
-    to: z.iso.date().optional(),
+    from: filterDaySchema.optional(),
+    to: filterDaySchema.optional(),
     /** `waiting`: only entries with a probe waiting for the participant's answer. */
     probes: z.enum(PROBE_FILTERS).optional(),
     /** The `nextCursor` of the page before (keyset paging on the sort; `page` then only names the page). */
@@ -111,8 +112,8 @@ export const reviewInboxQuerySchema = z.object({
   projectId: rowId.optional(),
   missionId: rowId.optional(),
   q: z.string().trim().max(LIST_SEARCH_MAX, MESSAGES.tooLong).optional(),
-  from: z.iso.date().optional(),
-  to: z.iso.date().optional(),
+  from: filterDaySchema.optional(),
+  to: filterDaySchema.optional(),
   /** `waiting`: only entries with a probe waiting for the participant's answer. */
   probes: z.enum(PROBE_FILTERS).optional(),
   cursor: cursorParam(decodeInboxCursor),

@@ -5,10 +5,11 @@ import { ROLES, USER_STATUSES } from '../roles.ts';
 import { z } from '../zod.ts';
 import { USER_ACTIVE_WINDOWS, USER_LIST_SORTS } from '../users.ts';
 import { emailSchema } from './common.ts';
+import { filterDaySchema } from './fields.ts';
 
 export { USER_LIST_SORTS, type UserSort } from '../users.ts';
 
-const dateFilter = z.iso.date({ error: 'Enter a date (YYYY-MM-DD)' }).optional();
+const dateFilter = filterDaySchema.optional();
 const idFilter = z.coerce
   .number({ error: 'Must be a positive integer' })
   .int('Must be a positive integer')

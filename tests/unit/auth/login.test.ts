@@ -67,7 +67,7 @@ async function passwordStep() {
 
 describe('the second step of sign-in', () => {
   it('asks for the authentication code in place, announces a wrong one, and signs in with a right one', async () => {
-    on('POST', '/api/auth/login', json(200, { ok: true, next: 'second_factor', methods: ['totp', 'passkey', 'recovery'] }));
+    on('POST', '/api/auth/login', json(200, { ok: true, next: 'second_factor', methods: ['totp', 'passkey', 'recovery'], canTrustBrowser: true }));
     on(
       'POST',
       '/api/auth/second-factor',
@@ -106,10 +106,13 @@ describe('the second step of sign-in', () => {
   });
 
   it('switches to a recovery code, and starts over when the pending sign-in has ended', async () => {
-    on('POST', '/api/auth/login', json(200, { ok: true, next: 'second_factor', methods: ['totp', 'recovery'] }));
+    // A staff account: "Trust this browser" is not offered.
+    on('POST', '/api/auth/login', json(200, { ok: true, next: 'second_factor', methods: ['totp', 'recovery'], canTrustBrowser: false }));
     on('POST', '/api/auth/second-factor', json(401, { error: { code: 'unauthenticated', message: 'Your sign-in has expired' } }));
     const user = await passwordStep();
     expect(screen.queryByRole('button', { name: 'Use a passkey' })).toBeNull();
+    await screen.findByRole('textbox', { name: 'Authentication code' });
+    expect(screen.queryByRole('checkbox', { name: 'Trust this browser for 30 days' })).toBeNull();
 
     await user.click(await screen.findByRole('button', { name: 'Use a recovery code' }));
     const field = screen.getByRole('textbox', { name: 'Recovery code' });

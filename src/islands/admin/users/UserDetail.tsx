@@ -89,6 +89,20 @@ const ACTION_LABELS: Record<string, string> = {
   'user.password_change': 'Password changed',
   'points.adjust': 'Points adjusted',
   'user.create': 'Account created',
+  'user.register': 'Registered',
+  'user.profile': 'Profile changed',
+  'user.email_change': 'Email changed',
+  'user.sign_in': 'Signed in',
+  'user.session_end': 'Signed out a session',
+  'user.reauth': 'Confirmed it was them',
+  'user.second_factor_failed': 'Wrong second step at sign-in',
+  'user.totp_enabled': 'Authenticator app turned on',
+  'user.totp_removed': 'Authenticator app removed',
+  'user.recovery_codes_made': 'New recovery codes made',
+  'user.passkey_added': 'Passkey added',
+  'user.passkey_renamed': 'Passkey renamed',
+  'user.passkey_removed': 'Passkey removed',
+  'user.second_factors_reset': 'Second factors reset by an admin',
 };
 
 /** What an audit row did, in words: a role or status change says which. */
