@@ -4,6 +4,7 @@
  * settings inherited, waited for on `/api/health`, stopped with SIGTERM; and the writing of their
  * sections of docs/benchmarks.md.
  */
+import { CONFIG_VARIABLES } from '../src/server/config.ts';
 import { serverNodeFlags } from '../src/server/node-flags.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
@@ -46,33 +47,7 @@ export function freePort(): Promise<number> {
 }
 
 /** The server's settings (src/server/config.ts): none is inherited, so the shell cannot skew a run. */
-const SERVER_SETTINGS = [
-  'PORT',
-  'HOST',
-  'DATA_DIR',
-  'DATABASE_URL',
-  'PUBLIC_URL',
-  'SMTP_URL',
-  'MAIL_FROM',
-  'LOG_LEVEL',
-  'MAINTENANCE',
-  'TRUST_PROXY',
-  'DIST_DIR',
-  'SUPPORT_EMAIL',
-  'PUBLIC_GA_ID',
-  'SERVE_STATIC',
-  'WEB_CONCURRENCY',
-  'MEDIA_DIR',
-  'MEDIA_STORE',
-  'MEDIA_LINK_SECRET',
-  'S3_BUCKET',
-  'S3_PREFIX',
-  'S3_REGION',
-  'S3_ENDPOINT',
-  'S3_PUBLIC_ENDPOINT',
-  'S3_FORCE_PATH_STYLE',
-  'S3_DELIVERY',
-];
+const SERVER_SETTINGS = CONFIG_VARIABLES;
 
 /** Starts `src/server/main.ts` (or another script, such as a benchmark's reference server) as production starts it. */
 export function spawnServer(env: Record<string, string>, port: number, script = path.join(root, 'src', 'server', 'main.ts')): ServerChild {

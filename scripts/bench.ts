@@ -12,6 +12,12 @@
  * in on home, a new participant's (empty) home, /account and a survey: performance, LCP, CLS and
  * JavaScript bytes (scripts/bench-lighthouse.ts).
  *
+ * After the throughput cases, on each backend: the mail an action causes, from its answer to the
+ * SMTP sink (scripts/bench-mail.ts), and whole sign-ins through the HTTP API, 20 each from a fresh
+ * browser — a password alone, a password and an authenticator code, a password and a recovery
+ * code, a passkey alone — with p50/p95/max and the second step's added cost (scripts/bench-sign-in.ts;
+ * its accounts are made with the seed, before the server starts).
+ *
  * Environment: BENCH_DURATION (seconds per case, default 5), BENCH_WRITE=1 (rewrite the table of
  * docs/benchmarks.md between its markers), BENCH_LIGHTHOUSE=0 (skip Lighthouse), CHROMIUM_PATH
  * (default /usr/bin/chromium). Exits non-zero when a case saw errors or unexpected
@@ -22,10 +28,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Options as CannonOptions } from 'autocannon';
+import type { DatabaseTarget } from '../src/server/db/index.ts';
 import { createFreshDatabase, postgresReachable, type FreshDatabase } from '../tests/support/postgres.ts';
 import { lighthousePages, lighthouseTable, newParticipantCookie, type LighthouseRow } from './bench-lighthouse.ts';
 import { MAIL_GOAL_P95_MS, mailBenchLines, mailBenchTable, startMailBench, type MailBench, type MailBenchCase } from './bench-mail.ts';
 import { BENCH_LARGE, BULK_APPROVE_CASE, benchBulkApprove, seedBench as seed, type Seeded } from './bench-seed.ts';
+import { seedSignInBench, signInBenchLines, signInBenchTable, type SignInBenchCase } from './bench-sign-in.ts';
 import { cannon, freePort, percentile, spawnServer, stopServer, waitForHealth, writeBenchmarksSection, type ServerChild } from './bench-server.ts';
 import { checkPageJsBudgets, type BudgetRow } from './page-js.ts';
 import { buildIfStale } from './start.ts';
@@ -434,6 +442,7 @@ async function benchBackend(
   lighthouse: LighthouseRow[] | null,
   peers: PeerRow[] | null,
   mails: { backend: string; cases: MailBenchCase[] }[],
+  signIns: { backend: string; cases: SignInBenchCase[] }[],
 ): Promise<void> {
   const resources: Held = { dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'fw-bench-')) };
   held = resources;
@@ -441,7 +450,10 @@ async function benchBackend(
     const { dataDir } = resources;
     const fresh = backend === 'PostgreSQL' ? await createFreshDatabase() : undefined;
     resources.fresh = fresh;
-    const seeded = await seed(fresh ? { kind: 'postgres', connection: fresh.url, poolSize: 2 } : { kind: 'pglite', dataDir });
+    const target: DatabaseTarget = fresh ? { kind: 'postgres', connection: fresh.url, poolSize: 2 } : { kind: 'pglite', dataDir };
+    const seeded = await seed(target);
+    // The sign-in bench's accounts (a password, an authenticator app, a passkey), made by the app's services (scripts/bench-sign-in.ts).
+    const signIn = await seedSignInBench(target);
 
     const port = await freePort();
     // Mail goes to an SMTP sink of the bench's own, which times each mail's arrival (scripts/bench-mail.ts).
@@ -523,6 +535,15 @@ async function benchBackend(
       for (const c of cases) if (c.p95Ms > MAIL_GOAL_P95_MS) failures.push(`${backend} / mail ${c.name}: p95 ${Math.round(c.p95Ms)} ms, above the goal`);
     } catch (error) {
       failures.push(`${backend} / mail: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    // Whole sign-ins, one at a time from a fresh browser: a password alone, with a second step, a passkey alone.
+    try {
+      const run = await signIn.measure(server.url);
+      signIns.push({ backend, cases: run.cases });
+      for (const line of signInBenchLines(backend, run.cases)) console.log(line);
+      for (const failure of run.failures) failures.push(`${backend} / ${failure}`);
+    } catch (error) {
+      failures.push(`${backend} / sign-in: ${error instanceof Error ? error.message : String(error)}`);
     }
     const rss = peakRss(server.child.pid);
     for (const result of results) rows.push({ ...result, peakRssBytes: rss });
@@ -630,12 +651,13 @@ async function main(): Promise<void> {
   const lighthouse: LighthouseRow[] = [];
   const peers: PeerRow[] = [];
   const mails: { backend: string; cases: MailBenchCase[] }[] = [];
+  const signIns: { backend: string; cases: SignInBenchCase[] }[] = [];
   const withLighthouse = process.env.BENCH_LIGHTHOUSE !== '0';
   const firstStart = await benchFirstStart(failures);
   for (const backend of backends) {
     try {
       // Page loads do not depend on the backend: Lighthouse runs once, on the default install's.
-      await benchBackend(backend, seconds, rows, failures, withLighthouse && backend === 'PGlite' ? lighthouse : null, peers, mails);
+      await benchBackend(backend, seconds, rows, failures, withLighthouse && backend === 'PGlite' ? lighthouse : null, peers, mails, signIns);
     } catch (error) {
       failures.push(error instanceof Error ? error.message : String(error));
     }
@@ -653,11 +675,13 @@ async function main(): Promise<void> {
   section += `\n\n${budgetTable(budgets.rows)}`;
   console.log(`\n${section}\n`);
   if (mails.length > 0) console.log(`${mailBenchTable(mails)}\n`);
+  if (signIns.length > 0) console.log(`${signInBenchTable(signIns)}\n`);
   if (process.env.BENCH_WRITE === '1') {
     if (failures.length > 0) console.log('Not updating docs/benchmarks.md: the run had failures.');
     else {
       writeDoc(section);
       if (mails.length > 0) writeBenchmarksSection('bench-mail', mailBenchTable(mails));
+      if (signIns.length > 0) writeBenchmarksSection('bench-sign-in', signInBenchTable(signIns));
     }
   }
   // Written down even when pages are over: the table says which; the run still fails.

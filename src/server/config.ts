@@ -117,6 +117,9 @@ const envSchema = z.object({
     .optional(),
 });
 
+/** The names of every setting above (the bench starts its servers with none of them inherited). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
+
 export interface Config {
   port: number;
   host: string;

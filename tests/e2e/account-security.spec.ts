@@ -2,9 +2,10 @@
  * Account security in the browser (issue 29): an admin sets up an authenticator app (the test
  * computes the codes from the key the screen shows), signs out and in with a code, uses a recovery
  * code once (the second use fails), adds a passkey with Chromium's virtual authenticator and signs
- * in with it alone; a moderator without a second factor opening the admin area is sent to set one
- * up; a change refused for an old sign-in (403 `reauth_required`) goes on after the dialog, what
- * was typed kept. axe on each new screen; screenshots at 390×844 and 1280×800.
+ * in with it alone, and later confirms a sensitive change with it; a moderator without a second
+ * factor opening the admin area is sent to set one up; a change refused for an old sign-in (403
+ * `reauth_required`) goes on after the dialog, what was typed kept, and a participant whose one
+ * factor is a passkey signs in with the password and then the passkey. axe on each new screen; screenshots at 390×844 and 1280×800.
  *
  * These run against a server of their own, started here from the built site: the suite's server
  * runs with the staff requirement off (REQUIRE_STAFF_SECOND_FACTOR=0, so that the other specs'
@@ -88,6 +89,33 @@ async function call(page: Page, method: 'POST' | 'GET', apiPath: string, data: u
 
 const signOut = async (page: Page) => expect(await call(page, 'POST', '/api/auth/logout')).toBe(200);
 
+/** Moves the account's sign-ins an hour back (through the server's database socket): its next sensitive change asks again. */
+async function signedInAnHourAgo(page: Page, email: string): Promise<void> {
+  const socket = readLock(dataDir)?.socket;
+  if (!socket) throw new Error('the server does not share its database socket');
+  const client = new pg.Client({ host: socket.host, port: socket.port, user: 'postgres', database: 'postgres' });
+  await client.connect();
+  try {
+    await client.query("UPDATE sessions SET authenticated_at = now() - interval '1 hour' WHERE user_id = (SELECT id FROM users WHERE email = $1)", [
+      email.toLowerCase(),
+    ]);
+  } finally {
+    await client.end();
+  }
+  // The server may hold the session in its cache for up to 5 s (a change through the socket is not
+  // announced to it): a sensitive call answers 403 once it reads the new time.
+  await expect.poll(() => call(page, 'POST', '/api/account/passkeys/options'), { timeout: 15_000 }).toBe(403);
+}
+
+/** Chromium's virtual authenticator on this page (a platform one, user verification on): passkeys are made and used without a prompt. */
+async function virtualAuthenticator(page: Page): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
+  });
+}
+
 async function signInWithPassword(page: Page, account: Account): Promise<void> {
   await page.goto(`${url}/login`);
   await page.getByLabel('Email').fill(account.email);
@@ -153,12 +181,13 @@ test('an admin sets up an authenticator app, signs in with a code, with a recove
   await page.getByRole('link', { name: 'Continue to the admin area' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
 
-  // Signed out and in again: the second step asks for the code in place, focused.
+  // Signed out and in again: the second step asks for the code in place, focused; staff are not offered to skip it.
   await signOut(page);
   await signInWithPassword(page, admin);
   const codeField = page.getByRole('textbox', { name: 'Authentication code' });
   await expect(codeField).toBeFocused();
   await expect(codeField).toHaveAttribute('autocomplete', 'one-time-code');
+  await expect(page.getByRole('checkbox', { name: 'Trust this browser for 30 days' })).toHaveCount(0);
   expect(await seriousViolations(page, { bestPractice: true })).toEqual([]);
   await shot(page, 'login-second-step');
   const second = await codeAfter(secret, first.step);
@@ -183,11 +212,7 @@ test('an admin sets up an authenticator app, signs in with a code, with a recove
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
 
   // A passkey from Chromium's virtual authenticator (user verification on), then a sign-in with it alone.
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
-  });
+  await virtualAuthenticator(page);
   await page.goto(`${url}/account/security`);
   await page.getByRole('textbox', { name: 'Name of the new passkey' }).fill('Test laptop');
   await page.getByRole('button', { name: 'Add a passkey' }).click();
@@ -201,6 +226,16 @@ test('an admin sets up an authenticator app, signs in with a code, with a recove
   await page.goto(`${url}/login`);
   await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+
+  // An hour later, a sensitive change asks again; the passkey confirms it and the change goes on.
+  await signedInAnHourAgo(page, admin.email);
+  await page.goto(`${url}/account/security`);
+  await page.getByRole('button', { name: 'Make new codes' }).click();
+  await page.getByRole('group', { name: 'Confirm' }).getByRole('button', { name: 'Make new codes' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Confirm it’s you' });
+  await dialog.getByRole('button', { name: 'Use a passkey' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem')).toHaveCount(10);
 });
 
 test('a moderator without a second factor opening the admin area is sent to set one up', async ({ page }) => {
@@ -220,18 +255,8 @@ test('a moderator without a second factor opening the admin area is sent to set 
 test('a change refused for an old sign-in goes on after the re-authentication dialog, what was typed kept', async ({ page }) => {
   const participant = await createAccount('participant', 'Pat', 'Ticipant');
   expect(await call(page, 'POST', '/api/auth/login', { email: participant.email, password: participant.password })).toBe(200);
-  // The sign-in was an hour ago (before this session's first lookup, so no cache holds the new time).
-  const socket = readLock(dataDir)?.socket;
-  if (!socket) throw new Error('the server does not share its database socket');
-  const client = new pg.Client({ host: socket.host, port: socket.port, user: 'postgres', database: 'postgres' });
-  await client.connect();
-  try {
-    await client.query("UPDATE sessions SET authenticated_at = now() - interval '1 hour' WHERE user_id = (SELECT id FROM users WHERE email = $1)", [
-      participant.email.toLowerCase(),
-    ]);
-  } finally {
-    await client.end();
-  }
+  // The sign-in was an hour ago.
+  await signedInAnHourAgo(page, participant.email);
 
   await page.goto(`${url}/account/security`);
   const name = page.getByRole('textbox', { name: 'Name of the new passkey' });
@@ -256,4 +281,19 @@ test('a change refused for an old sign-in goes on after the re-authentication di
   await expect(dialog).toBeHidden();
   await expect(page.getByRole('img', { name: 'QR code to scan with your authenticator app' })).toBeVisible();
   await expect(name).toHaveValue('Typed before the dialog');
+
+  // A passkey as the only second factor: after the password, the second step is the passkey, and a
+  // participant may trust this browser.
+  await virtualAuthenticator(page);
+  await name.fill('Phone');
+  await page.getByRole('button', { name: 'Add a passkey' }).click();
+  await expect(page.getByRole('list', { name: 'Your passkeys' }).getByRole('button', { name: 'Rename Phone' })).toBeVisible();
+  await signOut(page);
+  await signInWithPassword(page, participant);
+  await expect(page.getByText('Your password was right. Now confirm it’s you with your passkey.')).toBeVisible();
+  await expect(page.getByRole('textbox', { name: 'Authentication code' })).toHaveCount(0);
+  await expect(page.getByRole('checkbox', { name: 'Trust this browser for 30 days' })).toBeVisible();
+  await shot(page, 'login-second-step-passkey');
+  await page.getByRole('button', { name: 'Use a passkey' }).click();
+  await expect(page).toHaveURL(`${url}/`);
 });

@@ -25,8 +25,9 @@ import { Failed } from '../../components/states/Failed.tsx';
 import { LoadingNote } from '../../components/states/Loading.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
-import { Button, type ButtonProps } from '../../components/ui/button.tsx';
+import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
+import { ConfirmButton } from '../../components/ConfirmButton.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { Bone } from '../../components/ui/skeleton.tsx';
@@ -150,57 +151,6 @@ function OnOff({ on }: { on: boolean }) {
   return <Badge variant={on ? 'default' : 'secondary'}>{on ? 'On' : 'Off'}</Badge>;
 }
 
-/** A button that asks once more before it acts; the question's answer takes the focus. */
-function ConfirmButton({
-  children,
-  question,
-  confirmLabel,
-  onConfirm,
-  variant = 'outline',
-  size,
-}: {
-  children: ReactNode;
-  question: ReactNode;
-  confirmLabel: string;
-  onConfirm: () => Promise<void>;
-  variant?: ButtonProps['variant'];
-  size?: ButtonProps['size'];
-}) {
-  const [asking, setAsking] = useState(false);
-  const [busy, setBusy] = useState(false);
-  if (!asking) {
-    return (
-      <Button variant={variant} size={size} onClick={() => setAsking(true)}>
-        {children}
-      </Button>
-    );
-  }
-  return (
-    <div role="group" aria-label="Confirm" className="flex flex-wrap items-center gap-2">
-      <span className="text-sm">{question}</span>
-      <Button
-        variant="destructive"
-        size={size}
-        loading={busy}
-        // eslint-disable-next-line jsx-a11y/no-autofocus -- the button just pressed is gone: focus moves to the question's answer instead of being lost
-        autoFocus
-        onClick={() => {
-          setBusy(true);
-          void onConfirm().finally(() => {
-            setBusy(false);
-            setAsking(false);
-          });
-        }}
-      >
-        {confirmLabel}
-      </Button>
-      <Button variant="ghost" size={size} disabled={busy} onClick={() => setAsking(false)}>
-        Cancel
-      </Button>
-    </div>
-  );
-}
-
 /** Runs a change and says what went wrong in the card's alert (a 401 sends the person to sign in). */
 function useAction() {
   const [alert, setAlert] = useState<string | null>(null);
@@ -254,6 +204,8 @@ function AuthenticatorCard({ view, onChanged, onCodes }: { view: SecurityView; o
       ) : view.totp ? (
         <div>
           <ConfirmButton
+            size="default"
+            confirmVariant="destructive"
             question="Remove the authenticator app? Its codes will stop working."
             confirmLabel="Remove"
             onConfirm={() =>
@@ -396,6 +348,8 @@ function RecoveryCodesCard({ left, onCodes, onChanged }: { left: number; onCodes
       )}
       <div>
         <ConfirmButton
+          size="default"
+          confirmVariant="destructive"
           question="Make new codes? Your old codes will stop working."
           confirmLabel="Make new codes"
           onConfirm={() =>
@@ -611,7 +565,7 @@ function PasskeyRow({ passkey, onChanged }: { passkey: PasskeyView; onChanged: (
               Rename<span className="sr-only"> {passkey.name}</span>
             </Button>
             <ConfirmButton
-              size="sm"
+              confirmVariant="destructive"
               question={`Remove “${passkey.name}”?`}
               confirmLabel="Remove"
               onConfirm={() =>

@@ -6,12 +6,13 @@ import { formatBytes } from '../../lib/ui-kit/bytes.ts';
 import type { TransferProgress } from '../../platform/upload.ts';
 import { Failed } from '../../components/states/Failed.tsx';
 import { Loading } from '../../components/states/Loading.tsx';
-import { Button, type ButtonProps } from '../../components/ui/button.tsx';
+import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { Pagination } from '../../components/ui/pagination.tsx';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../components/ui/select.tsx';
+export { ConfirmButton } from '../../components/ConfirmButton.tsx';
 
 /** docs/product.md §9: 10 per page. */
 export const PER_PAGE = 10;
@@ -298,61 +299,6 @@ export function TableHead({ columns }: { columns: readonly (string | TableColumn
         })}
       </tr>
     </thead>
-  );
-}
-
-/** A button that asks once more ("Confirm" / "Keep") before it acts. */
-export function ConfirmButton({
-  children,
-  confirmLabel,
-  question,
-  onConfirm,
-  variant = 'outline',
-  confirmVariant = 'default',
-  size = 'sm',
-  className,
-}: {
-  children: ReactNode;
-  confirmLabel: string;
-  question: ReactNode;
-  onConfirm: () => Promise<void>;
-  variant?: ButtonProps['variant'];
-  confirmVariant?: ButtonProps['variant'];
-  size?: ButtonProps['size'];
-  className?: string;
-}) {
-  const [asking, setAsking] = useState(false);
-  const [busy, setBusy] = useState(false);
-  if (!asking) {
-    return (
-      <Button variant={variant} size={size} className={className} onClick={() => setAsking(true)}>
-        {children}
-      </Button>
-    );
-  }
-  return (
-    <div role="group" aria-label="Confirm" className={cn('flex flex-wrap items-center gap-2', className)}>
-      <span className="text-sm">{question}</span>
-      <Button
-        variant={confirmVariant}
-        size={size}
-        loading={busy}
-        // eslint-disable-next-line jsx-a11y/no-autofocus -- the button just pressed is gone: focus moves to the question's answer instead of being lost
-        autoFocus
-        onClick={() => {
-          setBusy(true);
-          void onConfirm().finally(() => {
-            setBusy(false);
-            setAsking(false);
-          });
-        }}
-      >
-        {confirmLabel}
-      </Button>
-      <Button variant="ghost" size={size} disabled={busy} onClick={() => setAsking(false)}>
-        Cancel
-      </Button>
-    </div>
   );
 }
 
