@@ -120,7 +120,14 @@ describeEachBackend('passkeys', (ctx) => {
     const seed = (from: number, to: number) =>
       db()
         .insert(passkeys)
-        .values(Array.from({ length: to - from }, (_, i) => ({ userId: who.id, credentialId: `seeded-${who.id}-${from + i}`, publicKey: 'x', name: `Key ${from + i}` })));
+        .values(
+          Array.from({ length: to - from }, (_, i) => ({
+            userId: who.id,
+            credentialId: `seeded-${who.id}-${from + i}`,
+            publicKey: 'x',
+            name: `Key ${from + i}`,
+          })),
+        );
     await seed(0, PASSKEYS_MAX - 1);
     // Options taken at one below the limit; meanwhile another passkey arrives: the answer is refused.
     const options = await ctx().json('POST', '/api/account/passkeys/options', undefined, who.headers);
@@ -133,7 +140,9 @@ describeEachBackend('passkeys', (ctx) => {
 
     // Each sign-in option keeps a challenge: an address gets 600 per 15 minutes.
     const ip = freshIp();
-    await db().insert(rateLimits).values({ key: `passkey-options:ip:${ip}`, count: 599, resetAt: new Date(ctx().clock.now().getTime() + 60_000) });
+    await db()
+      .insert(rateLimits)
+      .values({ key: `passkey-options:ip:${ip}`, count: 599, resetAt: new Date(ctx().clock.now().getTime() + 60_000) });
     await signInOptions(ctx(), ip);
     expect((await ctx().json('POST', '/api/auth/passkey/options', undefined, { 'X-Forwarded-For': ip })).status).toBe(429);
   });

@@ -177,7 +177,12 @@ describeEachBackend('sign-in: the second step', (ctx) => {
 
     const ip = freshIp();
     const jar = new Jar();
-    expect(await (await passwordStep(ctx(), jar, person.email, ip)).json()).toEqual({ ok: true, next: 'second_factor', methods: ['passkey'], canTrustBrowser: true });
+    expect(await (await passwordStep(ctx(), jar, person.email, ip)).json()).toEqual({
+      ok: true,
+      next: 'second_factor',
+      methods: ['passkey'],
+      canTrustBrowser: true,
+    });
     const request = await ctx().json('POST', '/api/auth/passkey/options', undefined, { ...jar.headers, 'X-Forwarded-For': ip });
     const done = await secondStep(ctx(), jar, { passkey: authenticator.assert(await request.json(), ORIGIN) }, ip);
     expect(done.status, await done.clone().text()).toBe(200);

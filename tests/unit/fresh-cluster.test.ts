@@ -19,7 +19,8 @@ afterAll(() => {
   for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-describe('the shipped cluster (src/server/db/fresh-cluster.ts)', () => {
+// Unpacking a cluster and starting PGlite on it (twice) takes seconds on a busy machine: not a timing test.
+describe('the shipped cluster (src/server/db/fresh-cluster.ts)', { timeout: 60_000 }, () => {
   it(`is there for the installed PGlite (${PGLITE_VERSION}): after upgrading PGlite, run \`npm run db:cluster\` and commit the file`, () => {
     expect(fs.existsSync(clusterFile()), clusterFile()).toBe(true);
     const shipped = fs.readdirSync(path.dirname(clusterFile())).filter((name) => name.startsWith('fresh-cluster-pglite-'));
