@@ -34,10 +34,15 @@ export interface PointsEntryView {
   createdAt: string;
 }
 
-/** `GET /api/account/points`: balance = available total; pending beside it. */
+/**
+ * `GET /api/account/points`: `balance` = `available` (what can be spent: held points are taken
+ * off already), pending and held beside it.
+ */
 export interface PointsSummary {
   balance: number;
+  available: number;
   pending: number;
+  held: number;
   entries: PointsEntryView[];
   /** For the paginated history: how many entries in all. */
   total?: number;

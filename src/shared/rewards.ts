@@ -158,3 +158,37 @@ export interface Redemption {
   needsReview: boolean;
   createdAt: string;
 }
+
+/** A reward as staff see and edit it (`/api/admin/rewards`): the values split into fixed `denominations` or a `range`. */
+export interface AdminReward {
+  id: number;
+  title: string;
+  description: string;
+  kind: RewardKind;
+  fulfilment: RewardFulfilment;
+  providerProductId: string | null;
+  currency: string;
+  denominations: number[] | null;
+  range: { min: number; max: number; step: number } | null;
+  countries: string[];
+  active: boolean;
+  /** Custom rewards: how many are left (null: no limit). */
+  stock: number | null;
+  imageMediaId: string | null;
+  imageUrl: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** `GET /api/rewards`: the active rewards as this participant may choose them, their balance, and the settings a screen needs to price them. */
+export interface RewardCatalogue {
+  items: RewardView[];
+  balance: PointsBalance;
+  settings: Pick<RewardSettings, 'minimumPoints' | 'pointsPerUnit'>;
+}
+
+/** `PUT /api/admin/users/{id}/tax-form`: whether a tax form is on file, since when. */
+export interface TaxFormRecord {
+  onFile: boolean;
+  taxFormOnFileAt: string | null;
+}

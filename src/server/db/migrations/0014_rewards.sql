@@ -48,7 +48,7 @@ CREATE TABLE "rewards" (
 	"currency" text NOT NULL,
 	"denominations" jsonb NOT NULL,
 	"countries" jsonb DEFAULT '[]'::jsonb NOT NULL,
-	"image_media_id" integer,
+	"image_media_id" text,
 	"active" boolean DEFAULT true NOT NULL,
 	"stock" integer,
 	"created_by" integer,

@@ -22,7 +22,7 @@ export const rewards = pgTable(
     denominations: jsonb('denominations').$type<RewardValues>().notNull(),
     /** ISO 3166-1 alpha-2 codes where it may be redeemed; empty: everywhere. */
     countries: jsonb('countries').$type<string[]>().notNull().default([]),
-    imageMediaId: integer('image_media_id').references(() => media.id, { onDelete: 'set null' }),
+    imageMediaId: text('image_media_id').references(() => media.id, { onDelete: 'set null' }),
     active: boolean('active').notNull().default(true),
     /** Custom rewards: how many are left (null: no limit). Taken in the transaction of a request, given back on release. */
     stock: integer('stock'),
