@@ -32,7 +32,7 @@ export function PointsSummaryPill({ load, href = POINTS_HISTORY_HREF }: { load: 
       </a>
     );
   }
-  const { balance, pending } = load.data;
+  const { balance, pending, held } = load.data;
   return (
     <a href={href} className={PILL} data-balance={balance}>
       <StarIcon className="size-4 shrink-0 text-primary" />
@@ -44,6 +44,12 @@ export function PointsSummaryPill({ load, href = POINTS_HISTORY_HREF }: { load: 
         <span className="text-muted-foreground">
           <span aria-hidden="true">· </span>
           <span className="tabular-nums">{pending.toLocaleString('en')}</span> pending
+        </span>
+      )}
+      {held > 0 && (
+        <span className="text-muted-foreground">
+          <span aria-hidden="true">· </span>
+          <span className="tabular-nums">{held.toLocaleString('en')}</span> held for a reward
         </span>
       )}
     </a>

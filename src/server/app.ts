@@ -20,6 +20,7 @@ import { adminGalleryRoutes } from './routes/admin-gallery.ts';
 import { adminMissionGroupRoutes } from './routes/admin-mission-groups.ts';
 import { adminMissionRoutes } from './routes/admin-missions.ts';
 import { adminProjectRoutes } from './routes/admin-projects.ts';
+import { adminRewardRoutes } from './routes/admin-rewards.ts';
 import { adminSurveyRoutes } from './routes/admin-surveys.ts';
 import { adminUserRoutes } from './routes/admin-users.ts';
 import { adminAuditRoutes } from './routes/admin-audit.ts';
@@ -44,6 +45,8 @@ import { pointsBulkUpdateRoutes } from './routes/points-bulk-update.ts';
 import { pointsRoutes } from './routes/points.ts';
 import { reviewExportRoutes } from './routes/review-exports.ts';
 import { reviewRoutes } from './routes/review.ts';
+import { redemptionRoutes } from './routes/redemptions.ts';
+import { rewardRoutes } from './routes/rewards.ts';
 import { surveyWebhookRoutes } from './routes/survey-webhook.ts';
 import { surveyRoutes } from './routes/surveys.ts';
 import { tokenRoutes } from './routes/tokens.ts';
@@ -104,7 +107,11 @@ function apiRoutes() {
       .route('/surveys', surveyRoutes)
       .route('/missions', missionRoutes)
       .route('/mission-groups', missionGroupRoutes)
+      .route('/redemptions', redemptionRoutes)
       .route('/media', mediaRoutes)
+      // Rewards (issue 30): the catalogue and settings (admin-rewards.ts names whole paths), the participant's catalogue.
+      .route('/', adminRewardRoutes)
+      .route('/rewards', rewardRoutes)
   );
 }
 

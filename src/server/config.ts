@@ -88,6 +88,16 @@ const envSchema = z.object({
       return z.NEVER;
     })
     .optional(),
+  /** The AES-256-GCM key of delivered rewards' codes and links (issue 30): as SECOND_FACTOR_KEY; unset: one made once and kept in the database. */
+  REWARD_DELIVERY_KEY: z
+    .string()
+    .transform((value, ctx) => {
+      const bytes = secondFactorKeyBytes(value);
+      if (bytes) return bytes;
+      ctx.addIssue({ code: 'custom', message: 'must be 32 bytes: 64 hex digits or base64 (openssl rand -base64 32)' });
+      return z.NEVER;
+    })
+    .optional(),
   /** `0`: staff need no second factor (development only; default on). */
   REQUIRE_STAFF_SECOND_FACTOR: z.enum(['0', '1', 'true', 'false'], 'must be 0 or 1').optional(),
   /** Staff sessions end this many hours after sign-in, however active (12). */
@@ -150,6 +160,8 @@ export interface Config {
   mediaLinkSecret: string | undefined;
   /** The AES-256-GCM key of second-factor secrets (SECOND_FACTOR_KEY); undefined: the one kept in the database (`services/secret-box.ts`). */
   secondFactorKey: Buffer | undefined;
+  /** The AES-256-GCM key of delivered rewards' codes and links (REWARD_DELIVERY_KEY); undefined: the one kept in the database (`services/secret-box.ts`). */
+  rewardDeliveryKey: Buffer | undefined;
   /** Staff (moderators, admins) must have a second factor to use the admin area (REQUIRE_STAFF_SECOND_FACTOR, default on). */
   requireStaffSecondFactor: boolean;
   /** Staff sessions end this many hours after sign-in (STAFF_SESSION_HOURS, 12; services/sessions.ts). */
@@ -221,6 +233,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     gaId: e.PUBLIC_GA_ID,
     mediaLinkSecret: e.MEDIA_LINK_SECRET,
     secondFactorKey: e.SECOND_FACTOR_KEY,
+    rewardDeliveryKey: e.REWARD_DELIVERY_KEY,
     requireStaffSecondFactor: e.REQUIRE_STAFF_SECOND_FACTOR === undefined || truthy(e.REQUIRE_STAFF_SECOND_FACTOR),
     staffSessionHours: e.STAFF_SESSION_HOURS,
     staffSessionIdleMinutes: e.STAFF_SESSION_IDLE_MINUTES,

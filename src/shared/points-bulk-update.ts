@@ -58,6 +58,8 @@ export interface BulkProblemCounts {
   invalidPoints: number;
   invalidReasons: number;
   duplicateReferences: number;
+  /** Rows taking points away that would leave the participant's available points below zero (issue 30). */
+  insufficientPoints: number;
 }
 
 /** `POST …/preview`: the batch as checked (or, for content applied before, that batch as it was applied). */

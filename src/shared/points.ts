@@ -1,9 +1,13 @@
 /** The points ledger (zod-free). Payload schemas: `schemas/points.ts`. */
 
-export const POINT_STATES = ['pending', 'available', 'voided'] as const;
+/**
+ * `held`: a redemption's points, taken from `available` while it is open (issue 30); posted, it
+ * becomes `available` (a negative entry: spent), released, `voided`.
+ */
+export const POINT_STATES = ['pending', 'available', 'voided', 'held'] as const;
 export type PointState = (typeof POINT_STATES)[number];
 
-export const POINT_SOURCES = ['survey', 'mission', 'adjustment', 'bulk', 'external_survey'] as const;
+export const POINT_SOURCES = ['survey', 'mission', 'adjustment', 'bulk', 'external_survey', 'redemption'] as const;
 export type PointSource = (typeof POINT_SOURCES)[number];
 
 export const POINTS_LIMITS = {
@@ -18,6 +22,7 @@ export const pointReference = {
   missionEntry: (entryId: number) => `mission-entry:${entryId}`,
   survey: (surveyId: number) => `survey:${surveyId}`,
   externalSurvey: (surveyId: number) => `external-survey:${surveyId}`,
+  redemption: (redemptionId: number) => `redemption:${redemptionId}`,
 } as const;
 
 export interface PointsEntryView {
@@ -29,10 +34,15 @@ export interface PointsEntryView {
   createdAt: string;
 }
 
-/** `GET /api/account/points`: balance = available total; pending beside it. */
+/**
+ * `GET /api/account/points`: `balance` = `available` (what can be spent: held points are taken
+ * off already), pending and held beside it.
+ */
 export interface PointsSummary {
   balance: number;
+  available: number;
   pending: number;
+  held: number;
   entries: PointsEntryView[];
   /** For the paginated history: how many entries in all. */
   total?: number;

@@ -84,6 +84,8 @@ export interface AdminUserDetail extends AdminUserListItem {
   address: { line1: string; line2?: string; city: string; region?: string; postalCode: string; country: string } | null;
   /** The participant's optional year of birth (their profile), or null. */
   birthYear: number | null;
+  /** When an admin recorded their tax form (rewards, issue 30), or null. */
+  taxFormOnFileAt: string | null;
   preferences: Record<string, unknown>;
   lastSignInAt: string | null;
   termsAcceptedAt: string | null;
@@ -91,7 +93,8 @@ export interface AdminUserDetail extends AdminUserListItem {
   projects: AdminUserProject[];
   /** The latest 50 entries, newest first. */
   entries: AdminUserEntry[];
-  points: { balance: number; pending: number; entries: AdminUserPointsEntry[] };
+  /** `balance` = `available` (held points taken off, issue 30). */
+  points: { balance: number; available: number; pending: number; held: number; entries: AdminUserPointsEntry[] };
   /** The latest 50 audit rows about or by this user, newest first. */
   audit: AdminUserAuditEntry[];
 }

@@ -562,7 +562,7 @@ describeEachBackend('admin users API', (ctx) => {
     await addMember(c, project.id, target.id);
     const mission = await createMission(c, project.id);
     const entry = await insertEntry(c, mission, target.id);
-    await okJson(await as(adm)('POST', `/api/admin/users/${target.id}/points`, { points: -5, reason: 'Correction' }), 201);
+    await okJson(await as(adm)('POST', `/api/admin/users/${target.id}/points`, { points: -5, reason: 'Correction', allowNegative: true }), 201);
     await okJson(await as(adm)('POST', `/api/admin/users/${target.id}/points`, { points: 12, reason: 'Thanks' }), 201);
     await c.database.db.update(users).set({ birthYear: 1990 }).where(eq(users.id, target.id));
     const detail = await okJson<AdminUserDetail>(await as(await moderator())('GET', `/api/admin/users/${target.id}`));

@@ -391,6 +391,7 @@ describeEachBackend('account', (ctx) => {
       mailNewWork: true,
       mailAnnouncements: true,
       mailPoints: true,
+      mailRewards: true,
     });
     const badPrefs = await ctx().json('PATCH', '/api/account/preferences', { emailNotifications: 'yes', language: 'xx', colorMode: 'dark' }, session);
     expect(badPrefs.status).toBe(400);

@@ -489,6 +489,22 @@ const ROWS: Row[] = [
     expect: adminOnly(404),
   },
 
+  // A participant's reward requests (issue 30): participants only (staff have no points to spend).
+  { call: 'GET /api/redemptions', request: () => get('/api/redemptions'), expect: [401, 200, 403, 403] },
+  { call: 'POST /api/redemptions', request: () => send('POST', '/api/redemptions'), expect: [401, 400, 403, 403] },
+  { call: 'GET /api/redemptions/{id}', request: () => get('/api/redemptions/999999999'), expect: [401, 404, 403, 403] },
+  { call: 'POST /api/redemptions/{id}/cancel', request: () => send('POST', '/api/redemptions/999999999/cancel'), expect: [401, 404, 403, 403] },
+
+  // The rewards catalogue and settings (issue 30): moderators read, admins change; the catalogue as a participant sees it, any signed-in user.
+  { call: 'GET /api/rewards', request: () => get('/api/rewards'), expect: signedIn(200) },
+  { call: 'GET /api/admin/rewards', request: () => get('/api/admin/rewards'), expect: staffOnly(200) },
+  { call: 'POST /api/admin/rewards', request: () => send('POST', '/api/admin/rewards'), expect: adminOnly(400) },
+  { call: 'GET /api/admin/rewards/{id}', request: () => get('/api/admin/rewards/999999999'), expect: staffOnly(404) },
+  { call: 'PATCH /api/admin/rewards/{id}', request: () => send('PATCH', '/api/admin/rewards/999999999'), expect: adminOnly(404) },
+  { call: 'GET /api/admin/rewards/settings', request: () => get('/api/admin/rewards/settings'), expect: staffOnly(200) },
+  { call: 'PUT /api/admin/rewards/settings', request: () => send('PUT', '/api/admin/rewards/settings'), expect: adminOnly(400) },
+  { call: 'PUT /api/admin/users/{id}/tax-form', request: (w) => send('PUT', `/api/admin/users/${w.users.participant.id}/tax-form`), expect: adminOnly(400) },
+
   // Notifications (the notifications work adds these calls)
   { call: 'GET /api/account/notifications', request: () => get('/api/account/notifications'), expect: signedIn(200) },
   { call: 'POST /api/account/notifications/read', request: () => send('POST', '/api/account/notifications/read'), expect: signedIn(200) },

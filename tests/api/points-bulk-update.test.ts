@@ -45,6 +45,11 @@ describeEachBackend('points bulk update API', (ctx) => {
       .from(pointsLedger)
       .where(and(eq(pointsLedger.userId, userId), eq(pointsLedger.source, 'bulk')))
       .orderBy(pointsLedger.id);
+  /** Points a participant has before a file takes some away (files never take available points below zero unasked). */
+  const give = (userId: number, points: number) =>
+    ctx()
+      .database.db.insert(pointsLedger)
+      .values({ userId, points, state: 'available', reason: 'Earlier', source: 'adjustment', reference: `earlier:${userId}:${points}` });
   const balanceOf = async (userId: number) => (await bulkLedger(userId)).reduce((sum, row) => sum + row.points, 0);
   const csvOf = async (who: SignedIn, path: string) => {
     const res = await ctx().request(path, { headers: who.headers });
@@ -58,6 +63,7 @@ describeEachBackend('points bulk update API', (ctx) => {
     const admin = await staff(c, 'admin');
     const [ann, bob, off] = [await participant(c), await participant(c), await participant(c)];
     await setUserStatus(c, off.id, 'disabled');
+    await give(bob.id, 20);
     const text = [
       ' Email ,POINTS,Reason,Ref',
       `${ann.email.toUpperCase()},50,Welcome bonus,a-1`, // 2: ok (email any case)
@@ -183,6 +189,7 @@ describeEachBackend('points bulk update API', (ctx) => {
     const admin = await staff(c, 'admin');
     const other = await staff(c, 'admin');
     const [ann, bob] = [await participant(c), await participant(c)];
+    await give(bob.id, 3);
     const text = `participant,points,reason\n${ann.email},30,Survey week 1\n${bob.id},-3,Duplicate entry\n`;
     const first = await okJson<BulkPreview>(await preview(c, admin, text, 'week1.csv'));
     const again = await okJson<BulkPreview>(await preview(c, other, text, 'copy of week1.csv'));
@@ -311,6 +318,32 @@ describeEachBackend('points bulk update API', (ctx) => {
     await okJson<BulkPreview>(await preview(c, admin, file(`${dan.id},7,Legacy`, `${dan.id},7,Legacy`)));
     expect(await okJson<BulkApplyResult>(await apply(admin, legacy.batchId))).toMatchObject({ applied: 1, alreadyCredited: 1 });
     expect(await balanceOf(dan.id)).toBe(14);
+  });
+
+  it('rows taking available points below zero (held points taken off) are problems; apply checks again under the locks; allowNegative applies them', async () => {
+    const c = ctx();
+    const admin = await staff(c, 'admin');
+    const [ann, bob] = [await participant(c), await participant(c)];
+    await give(ann.id, 50);
+    await give(bob.id, 30);
+    // Ann: 50 − 40 + 10 = 20, fine whatever the order of the rows; Bob: 30 − 40 is below zero.
+    const text = `participant,points,reason\n${ann.id},-40,Correction\n${ann.id},10,Bonus\n${bob.id},-40,Correction\n`;
+    const checked = await okJson<BulkPreview>(await preview(c, admin, text));
+    expect(checked).toMatchObject({ cleanRows: 2, problemRows: 1, counts: { insufficientPoints: 1, invalidPoints: 0 } });
+    expect(checked.problems).toEqual([{ line: 4, column: 'points', message: 'Would take the participant’s available points below zero (30 available)' }]);
+
+    // Ann's points are held by a reward request between the preview and the apply.
+    await c.database.db
+      .insert(pointsLedger)
+      .values({ userId: ann.id, points: -45, state: 'held', reason: 'Reward', source: 'redemption', reference: 'redemption:999999' });
+    const refused = await errorOf(await apply(admin, checked.batchId, { excludeProblemRows: true }), 409);
+    expect(refused.code).toBe('insufficient_points');
+    expect(refused.message).toBe("Line 2: This would take Robin Hale's available points below zero (5 available): take away less, or allow a negative balance");
+    expect(await bulkLedger(ann.id)).toEqual([]);
+
+    expect(await okJson<BulkApplyResult>(await apply(admin, checked.batchId, { allowNegative: true }))).toMatchObject({ applied: 3, skipped: 0 });
+    expect(await balanceOf(ann.id)).toBe(-30);
+    expect(await balanceOf(bob.id)).toBe(-40);
   });
 
   it('columns by alias or by map: unmatched headers are 422 with the headers; the map reads them', async () => {

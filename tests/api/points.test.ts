@@ -168,7 +168,8 @@ describeEachBackend('points API', (ctx) => {
     expect(await fieldsOf(await adjust(admin, user.id, { points: 1.5, reason: 'x' }))).toEqual({ points: ['Enter a whole number'] });
     expect(await ledgerOf(user.id)).toEqual([]);
 
-    const body = { points: -15, reason: 'Duplicate payout', reference: 'ticket-4711' };
+    // Taken from someone with no points: said so (allowNegative), else 409 (the next test).
+    const body = { points: -15, reason: 'Duplicate payout', reference: 'ticket-4711', allowNegative: true };
     const first = await okJson<AdminEntry>(await adjust(admin, user.id, body), 201);
     expect(first).toMatchObject({
       points: -15,
@@ -195,6 +196,25 @@ describeEachBackend('points API', (ctx) => {
       targetType: 'user',
       after: { entryId: first.id, points: -15, reason: 'Duplicate payout', reference: 'ticket-4711' },
     });
+  });
+
+  it('an adjustment taking available points (held ones taken off) below zero is 409 insufficient_points, unless allowNegative; a retry of one made answers it', async () => {
+    const c = ctx();
+    const admin = await staff(c, 'admin');
+    const user = await participant(c);
+    await okJson(await adjust(admin, user.id, { points: 100, reason: 'Gift' }), 201);
+    await c.database.db
+      .insert(pointsLedger)
+      .values({ userId: user.id, points: -60, state: 'held', reason: 'Reward', source: 'redemption', reference: 'redemption:999998' });
+    const refused = await errorOf(await adjust(admin, user.id, { points: -41, reason: 'Correction' }), 409);
+    expect(refused).toMatchObject({
+      code: 'insufficient_points',
+      message: "This would take Robin Hale's available points below zero (40 available): take away less, or allow a negative balance",
+    });
+    await okJson(await adjust(admin, user.id, { points: -40, reason: 'Correction', reference: 'fix-1' }), 201);
+    await okJson(await adjust(admin, user.id, { points: -40, reason: 'Correction', reference: 'fix-1' }), 200);
+    await okJson(await adjust(admin, user.id, { points: -5, reason: 'Fraud', allowNegative: true }), 201);
+    expect(await summary(user)).toMatchObject({ balance: -5, available: -5, held: 60 });
   });
 
   it('twenty identical credits at once make exactly one ledger entry', async () => {

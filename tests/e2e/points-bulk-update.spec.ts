@@ -53,6 +53,13 @@ test('an admin previews a points file with two bad lines, fixes it, applies it w
 
   await saveCookieChoice(page);
   await signIn(page, origin, admin);
+  // Ben has 50 points for the file's correction to take 20 from (a file never takes available points below zero unasked).
+  const found = (await (await page.request.get(`/api/admin/users?q=${encodeURIComponent(ben.email)}`)).json()) as { items: { id: number }[] };
+  const given = await page.request.post(`/api/admin/users/${found.items[0]?.id ?? 0}/points`, {
+    headers: { Origin: origin, 'Content-Type': 'application/json' },
+    data: { points: 50, reason: `Welcome ${tag}` },
+  });
+  expect(given.status()).toBe(201);
   await page.setViewportSize(DESKTOP);
   await page.goto(TOOL);
   await expect(page.getByRole('heading', { name: 'Upload a points file' })).toBeVisible();
@@ -111,7 +118,7 @@ test('an admin previews a points file with two bad lines, fixes it, applies it w
   // Each participant sees the credit and its reason.
   for (const [person, balance, reason] of [
     [ann, '120 points', `Panel thank-you ${tag}`],
-    [ben, '-20 points', `Correction of a double credit ${tag}`],
+    [ben, '30 points', `Correction of a double credit ${tag}`],
     [cat, '50 points', `Diary bonus ${tag}`],
   ] as const) {
     const context = await browser.newContext({ baseURL: origin });

@@ -30,7 +30,9 @@ closesAt code colorMode confirmBreaking confirmCompletes confirmPassword country
 decision definition description draft dryRun email emailNotifications emails endsAt entries estimatedMinutes excludeProblemRows
 expectedStatus externalUrl fields firstName formId formVersion format from hasAnswers id idColumn ids instructions invite kind
 language lastName latestVersion limit live mailApprovedDigest mailChangesRequested mailProbes mailRejected mailReminders
-mailNewWork mailAnnouncements mailPoints
+mailNewWork mailAnnouncements mailPoints mailRewards allowNegative rewardId
+fulfilment providerProductId currency denominations range step countries stock imageMediaId pointsPerUnit minimumPoints
+oneOpenRequest reviewFirstRedemption taxForm yearlyValue approvalAbove onFile
 mailReviewDigest mapping max message min missionId missionIds name newPassword note opensAt page pageSize participant password
 perDay photos pid points postalCode probes productId projectId publishedAt publishedBy q rating reason recommend reference region
 reports review revision role secret stacktrace starred startsAt state states status tag tags text timeZone title to token

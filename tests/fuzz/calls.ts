@@ -80,6 +80,9 @@ GET /api/admin/projects/{id}/reason-templates
 GET /api/admin/projects/{id}/surveys
 GET /api/admin/projects?q=&status=&page=&pageSize=&sort=&dir=
 GET /api/admin/reports?kind=&q=&page=&pageSize=&sort=&dir=
+GET /api/admin/rewards/settings
+GET /api/admin/rewards/{id}
+GET /api/admin/rewards?q=&active=&kind=&page=&pageSize=&sort=&dir=
 GET /api/admin/submissions/{id}
 GET /api/admin/submissions?status=&projectId=&missionId=&q=&from=&to=&probes=&cursor=&limit=
 GET /api/admin/surveys/{id}
@@ -104,6 +107,7 @@ GET /api/media/{id}/shared?variant=&expires=&signature=
 GET /api/media/{id}/thumbnail
 GET /api/mission-groups/{id}
 GET /api/missions/{id}
+GET /api/rewards
 GET /api/surveys/return?status=&k=&pid=
 GET /api/surveys/{id}
 GET /api/surveys/{id}/start
@@ -117,6 +121,7 @@ PATCH /api/admin/media/{id}
 PATCH /api/admin/mission-groups/{id}
 PATCH /api/admin/missions/{id}
 PATCH /api/admin/projects/{id}
+PATCH /api/admin/rewards/{id}
 PATCH /api/admin/surveys/{id}
 PATCH /api/admin/users/{id}
 POST /api/account/email
@@ -141,6 +146,7 @@ POST /api/admin/projects/{id}/mission-groups
 POST /api/admin/projects/{id}/missions
 POST /api/admin/projects/{id}/reason-templates
 POST /api/admin/projects/{id}/surveys
+POST /api/admin/rewards
 POST /api/admin/submissions/review
 POST /api/admin/submissions/{id}/notes
 POST /api/admin/submissions/{id}/probes
@@ -176,6 +182,8 @@ PUT /api/account/address
 PUT /api/admin/flags/:key
 PUT /api/admin/flags/maintenance
 PUT /api/admin/forms/{id}/draft
+PUT /api/admin/rewards/settings
+PUT /api/admin/users/{id}/tax-form
 PUT /api/missions/{id}/entries/{entryId}
 PUT /api/surveys/{id}/response
 `;

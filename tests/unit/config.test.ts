@@ -115,6 +115,13 @@ describe('loadConfig overrides', () => {
     expect(configErrorFor({ REQUIRE_STAFF_SECOND_FACTOR: 'no' }).message).toContain('REQUIRE_STAFF_SECOND_FACTOR');
   });
 
+  it('takes a 32-byte REWARD_DELIVERY_KEY as SECOND_FACTOR_KEY is written; unset, the kept one is used', () => {
+    const key = Buffer.alloc(32, 9);
+    expect(loadConfig({}).rewardDeliveryKey).toBeUndefined();
+    expect(loadConfig({ REWARD_DELIVERY_KEY: key.toString('hex') }).rewardDeliveryKey).toEqual(key);
+    expect(configErrorFor({ REWARD_DELIVERY_KEY: 'short' }).message).toContain('REWARD_DELIVERY_KEY: must be 32 bytes');
+  });
+
   it('takes LOG_LEVEL and MAIL_FROM', () => {
     const config = loadConfig({ LOG_LEVEL: 'debug', MAIL_FROM: 'Team <team@example.org>' });
     expect(config.logLevel).toBe('debug');

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { open, seal } from '../../src/server/services/secret-box.ts';
+import { open, openDelivery, seal, sealDelivery } from '../../src/server/services/secret-box.ts';
 import { formatRecoveryCode, normaliseRecoveryCode } from '../../src/shared/schemas/second-factors.ts';
 
 describe('secret box', () => {
@@ -31,6 +31,17 @@ describe('secret box', () => {
     expect(() => open(key, [parts[0], parts[1], body.toString('base64url'), parts[3]].join('.'), 'totp:1')).toThrow();
     for (const bad of ['', 'v1.a.b', 'v2.AAAA.AAAA.AAAA', secret]) expect(() => open(key, bad, 'totp:1')).toThrow();
     expect(() => seal(randomBytes(16), secret)).toThrow();
+  });
+});
+
+describe('delivered rewards', () => {
+  it('a code and link open for their own redemption only, never in clear', () => {
+    const key = randomBytes(32);
+    const sealed = sealDelivery(key, 7, { code: 'GIFT-1234-ABCD', link: 'https://cards.example/r/1' });
+    expect(sealed).not.toContain('GIFT-1234');
+    expect(openDelivery(key, 7, sealed)).toEqual({ code: 'GIFT-1234-ABCD', link: 'https://cards.example/r/1' });
+    expect(openDelivery(key, 8, sealDelivery(key, 8, { link: 'https://cards.example/r/2' }))).toEqual({ link: 'https://cards.example/r/2' });
+    expect(() => openDelivery(key, 8, sealed)).toThrow();
   });
 });
 

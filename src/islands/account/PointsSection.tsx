@@ -41,7 +41,7 @@ function Frame({ children, busy = false }: { children: ReactNode; busy?: boolean
   );
 }
 
-function Totals({ balance, pending }: { balance: ReactNode; pending: ReactNode }) {
+function Totals({ balance, pending, held = 0 }: { balance: ReactNode; pending: ReactNode; held?: number }) {
   return (
     <div className="flex flex-col gap-2">
       <dl className="grid grid-cols-2 gap-3">
@@ -55,6 +55,12 @@ function Totals({ balance, pending }: { balance: ReactNode; pending: ReactNode }
         </div>
       </dl>
       <p className="text-sm text-muted-foreground">{PENDING_EXPLANATION}</p>
+      {/* Held points are out of the balance already: said, so the balance never looks wrong. */}
+      {held > 0 && (
+        <p className="text-sm text-muted-foreground">
+          {`${held.toLocaleString('en')} ${held === 1 ? 'point is' : 'points are'} held for a reward you asked for: spent once it is sent, back if it is not.`}
+        </p>
+      )}
     </div>
   );
 }
@@ -105,6 +111,7 @@ function PointsView({ first }: { first: PointsSummary }) {
       <Totals
         balance={`${first.balance.toLocaleString('en')} ${first.balance === 1 ? 'point' : 'points'}`}
         pending={`${first.pending.toLocaleString('en')} ${first.pending === 1 ? 'point' : 'points'}`}
+        held={first.held}
       />
       <section aria-labelledby="points-history" className="flex flex-col gap-3">
         <h3 id="points-history" className="text-base font-semibold">

@@ -36,6 +36,7 @@ export const MAIL_SWITCHES: readonly { key: MailKey; label: string }[] = [
   { key: MAIL_PREFERENCE_KEYS.new_work, label: 'When a new survey or mission opens for you' },
   { key: MAIL_PREFERENCE_KEYS.announcement, label: 'Announcements from your projects' },
   { key: MAIL_PREFERENCE_KEYS.points, label: 'When staff add or remove points' },
+  { key: MAIL_PREFERENCE_KEYS.reward, label: 'When a reward you asked for moves on (requested, sent, or not)' },
 ];
 
 const MAIL_KEYS = MAIL_SWITCHES.map((each) => each.key);

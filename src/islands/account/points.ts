@@ -15,6 +15,7 @@ export const POINT_STATE_LABELS: Readonly<Record<PointState, string>> = {
   available: 'Available',
   pending: 'Pending',
   voided: 'Cancelled',
+  held: 'Held for a reward',
 };
 
 /** What the points history says of where an entry comes from. */
@@ -24,6 +25,7 @@ export const POINT_SOURCE_LABELS: Readonly<Record<PointSource, string>> = {
   adjustment: 'Adjustment',
   bulk: 'Points update',
   external_survey: 'Survey',
+  redemption: 'Reward',
 };
 
 const MINUS = '\u2212';

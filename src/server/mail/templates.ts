@@ -431,6 +431,17 @@ export function probeMail(input: NotificationMailInput): MailMessage {
   });
 }
 
+/** A step of a reward the participant asked for (requested, approved, sent, rejected, failed, cancelled): the code itself is never mailed. */
+export function rewardMail(input: NotificationMailInput): MailMessage {
+  return notificationMail({
+    ...input,
+    subject: `Your ${PRODUCT_NAME} reward`,
+    paragraphs: [input.text, 'See where it is, and when it is sent the code or link, on your rewards page.'],
+    action: 'See your reward',
+    why: 'You receive this email when a reward you asked for moves on.',
+  });
+}
+
 /** Once a day at most: the entries approved since the last digest (the first ones listed, the rest counted). */
 export function approvalsDigestMail(input: {
   to: string;

@@ -6,6 +6,7 @@ import type { Media } from '../db/schema/index.ts';
 import { ApiError } from '../errors.ts';
 import { enforceRateLimits, missingStaffSecondFactor, signedIn, signedInUser } from '../http.ts';
 import { seesMediaInInstructions } from '../services/participation.ts';
+import { isActiveRewardImage } from '../services/rewards.ts';
 import { RATE_LIMITS } from '../services/rate-limit.ts';
 import {
   canSeeMedia,
@@ -146,6 +147,8 @@ async function visibleMedia(c: Context<AppEnv>): Promise<Media> {
   if (row && canSeeMedia(user, row, !(user && missingStaffSecondFactor(c, user)))) return row;
   // A picture in the instructions of a mission the caller takes part in.
   if (row && user && (await seesMediaInInstructions(c.get('db'), user.id, row.id))) return row;
+  // The image of an active reward (uploaded by staff: services/rewards.ts), shown to everyone signed in.
+  if (row && user && (await isActiveRewardImage(c.get('db'), row.id))) return row;
   throw new ApiError(404, 'not_found', MEDIA_MESSAGES.notFound);
 }
 

@@ -163,14 +163,17 @@ export const pointsBulkUpdateRoutes = new Hono<AppEnv>()
     });
   })
 
-  /** The batch's clean rows to the ledger, all or nothing; a batch applied before changes nothing. Needs a recent sign-in. */
+  /**
+   * The batch's clean rows to the ledger, all or nothing; a batch applied before changes nothing.
+   * `allowNegative` applies rows taking points below zero too (409 `insufficient_points` otherwise). Needs a recent sign-in.
+   */
   .post('/admin/tools/points-bulk-update/:batchId/apply', adminOnly, recentAuth, check(batchOf), jsonBody(bulkApplySchema), async (c) => {
     const actor = signedInUser(c.get('user'));
     const batch = await batchOf(c);
-    const { excludeProblemRows } = c.req.valid('json');
+    const { excludeProblemRows, allowNegative } = c.req.valid('json');
     const { db, deps } = c.var;
     const ip = clientIp(c);
-    return answer(c, (progress) => applyBatch(db, deps.clock, { batchId: batch.id, excludeProblemRows, actorId: actor.id, ip }, progress));
+    return answer(c, (progress) => applyBatch(db, deps.clock, { batchId: batch.id, excludeProblemRows, allowNegative, actorId: actor.id, ip }, progress));
   })
 
   .get('/admin/tools/points-bulk-update/batches', adminOnly, query(bulkBatchListQuerySchema), async (c) => {

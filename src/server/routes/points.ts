@@ -17,7 +17,7 @@ const userIdOf = perRequest(async (c) => {
 });
 
 export const pointsRoutes = new Hono<AppEnv>()
-  /** Balance (available), pending, and a page of the ledger, newest first. */
+  /** Balance (= available, held points taken off), available, pending, held, and a page of the ledger, newest first. */
   .get('/account/points', signedIn, query(pointsHistoryQuerySchema), async (c) => {
     const user = signedInUser(c.get('user'));
     const query = c.req.valid('query');
@@ -27,8 +27,10 @@ export const pointsRoutes = new Hono<AppEnv>()
   /**
    * `{ points, reason, reference? }` (admins; moderators 403): 201 the new entry; the same
    * reference again answers 200 with the first entry (nothing is credited twice); 404 for an
-   * unknown user, checked before the body. Audited `points.adjust` (new entries only), in the
-   * same transaction. Needs a recent sign-in (`recentAuth`).
+   * unknown user, checked before the body; 409 `insufficient_points` when negative points would
+   * take the participant's available points below zero, unless `allowNegative: true` (this call
+   * is admins' only, so only an admin can say so). Audited `points.adjust` (new entries only), in
+   * the same transaction. Needs a recent sign-in (`recentAuth`).
    */
   .post('/admin/users/:id/points', adminOnly, recentAuth, check(userIdOf), jsonBody(pointsAdjustSchema), async (c) => {
     const actor = signedInUser(c.get('user'));
@@ -38,7 +40,7 @@ export const pointsRoutes = new Hono<AppEnv>()
     const result = await adjustPointsAudited(
       db,
       deps.clock,
-      { userId, points: input.points, reason: input.reason, reference: input.reference, actorId: actor.id },
+      { userId, points: input.points, reason: input.reason, reference: input.reference, actorId: actor.id, allowNegative: input.allowNegative },
       { ip: clientIp(c) },
     );
     return c.json(adminPointsEntryView(result.entry), result.created ? 201 : 200);

@@ -40,6 +40,7 @@ const DEFAULT_PREFERENCES = {
   mailNewWork: true,
   mailAnnouncements: true,
   mailPoints: true,
+  mailRewards: true,
 } as const;
 
 /** A participant's preferences without the staff's review digest switch. */
@@ -72,6 +73,8 @@ export async function accountView(db: Db, deps: { clock: Clock; config: Pick<Con
       : { ...DEFAULT_PREFERENCES, ...withoutReviewDigest(user.preferences) },
     createdAt: user.createdAt.toISOString(),
     pendingEmail: await pendingEmail(db, clock, user.id),
+    // Issue 30: when an admin recorded the participant's tax form (`PUT /api/admin/users/{id}/tax-form`), or null.
+    taxFormOnFileAt: user.taxFormOnFileAt?.toISOString() ?? null,
   };
 }
 

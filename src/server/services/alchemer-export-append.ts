@@ -58,6 +58,7 @@ import { csvReadProblem } from './csv.ts';
 import { csvText, xlsxText } from './export-text.ts';
 import { recordOutcome } from './external-surveys.ts';
 import { runXlsxWorker, type XlsxRefusals } from './xlsx-worker.ts';
+import { availableSql } from './points.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Receiving the upload
@@ -397,7 +398,8 @@ async function profilesOf(db: Db, clock: Clock, userIds: readonly number[], fiel
     wantPoints
       ? queryRows<{ user_id: number; balance: string | number }>(
           db,
-          sql`select user_id, coalesce(sum(points) filter (where state = 'available'), 0)::bigint as balance
+          // The available balance: held points (open redemptions) taken off, as the participant sees it.
+          sql`select user_id, ${availableSql('points_ledger')}::bigint as balance
               from points_ledger where user_id = any(${sql.param(ids)}::int[]) group by user_id`,
         )
       : Promise.resolve([]),

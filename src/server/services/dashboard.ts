@@ -132,6 +132,7 @@ async function liveProjects(db: Db): Promise<DashboardProject[]> {
   });
 }
 
+/** Points credited this month: what redemptions hold or spent is not a credit (issue 30), so it is left out. */
 async function pointsThisMonth(db: Db, now: Date): Promise<DashboardAnswer['points']> {
   const start = utcMonthStart(now);
   const end = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1));
@@ -140,7 +141,8 @@ async function pointsThisMonth(db: Db, now: Date): Promise<DashboardAnswer['poin
     sql`select coalesce(sum(${pointsLedger.points}) filter (where ${pointsLedger.state} = 'pending'), 0)::int as pending,
                coalesce(sum(${pointsLedger.points}) filter (where ${pointsLedger.state} = 'available'), 0)::int as available
         from ${pointsLedger}
-        where ${pointsLedger.createdAt} >= ${at(start)} and ${pointsLedger.createdAt} < ${at(end)}`,
+        where ${pointsLedger.createdAt} >= ${at(start)} and ${pointsLedger.createdAt} < ${at(end)}
+          and ${pointsLedger.source} <> 'redemption'`,
   );
   return { month: utcDay(start).slice(0, 7), pending: Number(row?.pending ?? 0), available: Number(row?.available ?? 0) };
 }

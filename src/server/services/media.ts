@@ -469,7 +469,7 @@ export async function deleteExpiredReservations(db: Db, clock: Clock): Promise<n
  * Removes the owner's photo unless something a moderator may look at holds it: a submitted (not
  * draft) survey response or mission entry of theirs, a kept version of one of their entries
  * (`entry_submissions`: the review history, even when the current draft no longer has the
- * photo), or a mission's instructions. One statement, so a concurrent submit either sees the
+ * photo), a mission's instructions, or a reward (its image). One statement, so a concurrent submit either sees the
  * photo or its removal. Files go after the row; a file left behind by a failure is unreachable
  * and only takes space.
  */
@@ -487,6 +487,8 @@ export async function deleteMedia(db: Db, storage: Storage, input: { id: string;
         sql`not exists (select 1 from mission_entries e where e.user_id = ${input.ownerId} and e.status <> 'draft' and strpos(e.answers::text, ${quoted}) > 0)`,
         sql`not exists (select 1 from entry_submissions s join mission_entries e on e.id = s.entry_id where e.user_id = ${input.ownerId} and strpos(s.answers::text, ${quoted}) > 0)`,
         sql`not exists (select 1 from missions m where strpos(m.instructions, ${link}) > 0)`,
+        // A reward's image (issue 30): participants are shown it; make the reward use another first.
+        sql`not exists (select 1 from rewards w where w.image_media_id = ${input.id})`,
       ),
     )
     .returning({ displayKey: media.displayKey, thumbnailKey: media.thumbnailKey });

@@ -96,7 +96,8 @@ export async function missionHistory(db: Db, userId: number, missionId: number):
       .from(pointsLedger)
       .where(and(eq(pointsLedger.userId, userId), eq(pointsLedger.source, 'mission'), inArray(pointsLedger.reference, references))),
   ]);
-  const creditOf = new Map(credits.map((row) => [row.reference, { points: row.points, state: row.state }]));
+  // A mission's credit is never held (only redemptions are): the entry's view knows three states.
+  const creditOf = new Map(credits.map((row) => [row.reference, { points: row.points, state: row.state === 'held' ? 'pending' : row.state }] as const));
   const definitions = new Map<number, FormDefinition>();
   for (const version of new Set(entries.map((entry) => entry.formVersion))) {
     const definition = await formDefinition(db, mission.formId, version);

@@ -35,6 +35,7 @@ import {
   pointsChangedMail,
   preferencesUrl,
   probeMail,
+  rewardMail,
   rejectedMail,
   type BatchedMailInput,
   type NotificationMailInput,
@@ -131,7 +132,7 @@ export interface NotificationMailDeps {
 }
 
 /** The kinds mailed one by one, as soon as their job runs. */
-export const IMMEDIATE_MAIL_KINDS = ['changes_requested', 'rejected', 'probe'] as const satisfies readonly NotificationKind[];
+export const IMMEDIATE_MAIL_KINDS = ['changes_requested', 'rejected', 'probe', 'reward'] as const satisfies readonly NotificationKind[];
 type ImmediateKind = (typeof IMMEDIATE_MAIL_KINDS)[number];
 
 function isImmediateKind(kind: NotificationKind): kind is ImmediateKind {
@@ -142,6 +143,7 @@ const IMMEDIATE_TEMPLATES: Record<ImmediateKind, (input: NotificationMailInput) 
   changes_requested: changesRequestedMail,
   rejected: rejectedMail,
   probe: probeMail,
+  reward: rewardMail,
 };
 
 /** Rows handled per transaction by the mail jobs. */

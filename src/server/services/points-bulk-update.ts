@@ -42,7 +42,7 @@ import { audit } from './audit.ts';
 import type { Clock } from './clock.ts';
 import { csvRows, keysetCsvStream, type CsvCell } from './csv.ts';
 import { paginate } from './list.ts';
-import { notifyPointsChanges, type PointsChange } from './points.ts';
+import { availableSql, belowZero, notifyPointsChanges, personName, type PointsChange } from './points.ts';
 import type { OpenedTable } from './points-bulk-file.ts';
 
 /** Where the work is: `done` of `total` (bytes while reading, rows afterwards). */
@@ -217,6 +217,12 @@ async function lookUpAccounts(
   return { byId, byEmail };
 }
 
+/**
+ * How a row taking points below zero `available` starts its problem: apply with `allowNegative`
+ * finds these rows by it (their only problem) and applies them after all.
+ */
+const BELOW_ZERO = 'Would take the participant’s available points below zero';
+
 const MESSAGES = {
   required: 'Required',
   unknownParticipant: 'Unknown participant',
@@ -228,6 +234,7 @@ const MESSAGES = {
   reasonTooLong: `Too long (at most ${POINTS_LIMITS.reasonMax} characters)`,
   referenceTooLong: `Too long (at most ${POINTS_LIMITS.referenceMax} characters)`,
   duplicateReference: (line: number) => `Same reference as line ${line}`,
+  belowZero: (available: number) => `${BELOW_ZERO} (${available.toLocaleString('en-GB')} available)`,
 } as const;
 
 /** Checks every row against the accounts (looked up in sets) and the file itself (duplicate references). */
@@ -272,13 +279,49 @@ async function checkRows(db: Db, rows: readonly ReadRow[], progress: BulkProgres
     const key = userId !== null && points !== null ? ledgerReferenceOf({ userId, points, reason: row.reason, reference: row.reference }, occurrences) : null;
     checked.push({ ...row, userId, points, problems, ledgerReference: key?.ledgerReference ?? null, occurrence: key?.occurrence ?? null });
   }
+  await flagBelowZero(db, checked);
   progress('checking', rows.length, rows.length);
   return checked;
 }
 
+/**
+ * The rows that take points away from someone whose available points (held ones taken off) plus
+ * the file's other clean rows for them would end below zero: a problem on each such row (the
+ * whole file is applied at once, so it is the participant's total that counts, not the order of
+ * the rows). Apply checks again under the participants' locks.
+ */
+async function flagBelowZero(db: Db, rows: CheckedRow[]): Promise<void> {
+  const net = new Map<number, number>();
+  for (const row of rows)
+    if (row.problems.length === 0 && row.userId !== null && row.points !== null) net.set(row.userId, (net.get(row.userId) ?? 0) + row.points);
+  const takers = [...new Set(rows.filter((row) => row.problems.length === 0 && row.points !== null && row.points < 0).map((row) => row.userId as number))];
+  if (takers.length === 0) return;
+  const available = new Map<number, number>();
+  for (let at = 0; at < takers.length; at += CHUNK) {
+    const found = await queryRows<{ user_id: number; available: number | string }>(
+      db,
+      sql`select user_id, ${availableSql('points_ledger')}::bigint as available from points_ledger
+          where user_id = any(${sql.param(takers.slice(at, at + CHUNK))}::int[]) group by user_id`,
+    );
+    for (const row of found) available.set(Number(row.user_id), Number(row.available));
+  }
+  for (const row of rows) {
+    if (row.problems.length > 0 || row.userId === null || row.points === null || row.points >= 0) continue;
+    const now = available.get(row.userId) ?? 0;
+    if (now + (net.get(row.userId) ?? 0) < 0) row.problems.push({ column: 'points', message: MESSAGES.belowZero(now) });
+  }
+}
+
 /** The summary of checked rows (fresh or stored): counts, totals of the clean rows, the first problems. */
 function summarize(rows: readonly Pick<CheckedRow, 'line' | 'userId' | 'points' | 'problems'>[]) {
-  const counts: BulkProblemCounts = { unknownParticipants: 0, disabledAccounts: 0, invalidPoints: 0, invalidReasons: 0, duplicateReferences: 0 };
+  const counts: BulkProblemCounts = {
+    unknownParticipants: 0,
+    disabledAccounts: 0,
+    invalidPoints: 0,
+    invalidReasons: 0,
+    duplicateReferences: 0,
+    insufficientPoints: 0,
+  };
   const totals: BulkTotals = { positive: 0, negative: 0, net: 0, participants: 0 };
   const people = new Set<number>();
   const problems: BulkProblem[] = [];
@@ -293,7 +336,7 @@ function summarize(rows: readonly Pick<CheckedRow, 'line' | 'userId' | 'points' 
       problemCount += row.problems.length;
       for (const problem of row.problems) {
         if (problem.column === 'participant') counts[problem.message === MESSAGES.disabled ? 'disabledAccounts' : 'unknownParticipants'] += 1;
-        else if (problem.column === 'points') counts.invalidPoints += 1;
+        else if (problem.column === 'points') counts[problem.message.startsWith(BELOW_ZERO) ? 'insufficientPoints' : 'invalidPoints'] += 1;
         else if (problem.column === 'reason') counts.invalidReasons += 1;
         else if (problem.column === 'reference' && problem.message.startsWith('Same reference')) counts.duplicateReferences += 1;
         if (problems.length < POINTS_BULK_LIMITS.problemsInAnswer) problems.push({ line: row.line, column: problem.column, message: problem.message });
@@ -431,6 +474,8 @@ export async function previewBatch(db: Db, clock: Clock, input: PreviewInput, pr
 export interface ApplyInput {
   batchId: number;
   excludeProblemRows: boolean;
+  /** Apply rows taking available points below zero too (their only problem is that). */
+  allowNegative?: boolean;
   actorId: number;
   ip: string;
 }
@@ -440,7 +485,10 @@ export interface ApplyInput {
  * nothing. A batch applied before answers `alreadyApplied` and changes nothing (two admins at
  * once: the second waits for the first's lock and gets that answer). 404 for an unknown batch;
  * 422 `batch_has_problems` for a batch with problems unless `excludeProblemRows`; 409
- * `participants_changed` when an account of a clean row was disabled or deleted since the preview.
+ * `participants_changed` when an account of a clean row was disabled or deleted since the preview;
+ * 409 `insufficient_points` when, under the locks of the participants it takes points from (in
+ * ascending id order), a participant's available points would end below zero, unless
+ * `allowNegative` (which also applies the rows the preview flagged for it).
  */
 export async function applyBatch(db: Db, clock: Clock, input: ApplyInput, progress: BulkProgress = () => {}): Promise<BulkApplyResult> {
   return db.transaction(async (tx) => {
@@ -449,6 +497,13 @@ export async function applyBatch(db: Db, clock: Clock, input: ApplyInput, progre
     if (batch.status === 'applied')
       return { applied: 0, alreadyApplied: true, alreadyCredited: 0, skipped: 0, batch: (await batchItems(tx, [batch]))[0] as BulkBatchItem };
 
+    if (input.allowNegative) {
+      // The rows whose only problem is going below zero are applied after all: the admin said so.
+      await tx.execute(sql`
+        update points_batch_rows set problems = '[]'::jsonb
+        where batch_id = ${batch.id} and problems <> '[]'::jsonb
+          and not exists (select 1 from jsonb_array_elements(problems) p where left(p->>'message', ${BELOW_ZERO.length}) <> ${BELOW_ZERO})`);
+    }
     const clean = sql`${pointsBatchRows.batchId} = ${batch.id} and ${pointsBatchRows.problems} = '[]'::jsonb`;
     const [tally] = await tx
       .select({
@@ -487,6 +542,8 @@ export async function applyBatch(db: Db, clock: Clock, input: ApplyInput, progre
         `Some participants were disabled or removed since the preview (line ${changed.map((row) => row.line).join(', ')}${changed.length === 10 ? ', …' : ''}): preview the file again`,
       );
     }
+
+    if (!input.allowNegative) await checkAvailable(tx, batch.id);
 
     const now = clock.now();
     let done = 0;
@@ -579,6 +636,45 @@ export async function applyBatch(db: Db, clock: Clock, input: ApplyInput, progre
       ip: input.ip,
     });
     return { applied, alreadyApplied: false, alreadyCredited, skipped: problemRows, batch: (await batchItems(tx, [updated]))[0] as BulkBatchItem };
+  });
+}
+
+/**
+ * Locks every participant the batch's clean rows take points from (ascending id: one order for
+ * every apply, adjustment and redemption, so they queue rather than deadlock), then refuses (409
+ * `insufficient_points`) when one's available points plus their rows still to apply would end
+ * below zero: the balance may have moved since the preview (a reward requested meanwhile).
+ */
+async function checkAvailable(tx: Db, batchId: number): Promise<void> {
+  const takers = await queryRows<{ user_id: number }>(
+    tx,
+    sql`select distinct user_id from points_batch_rows where batch_id = ${batchId} and problems = '[]'::jsonb and points < 0 order by user_id`,
+  );
+  if (takers.length === 0) return;
+  const ids = takers.map((row) => Number(row.user_id));
+  await queryRows(tx, sql`select id from users where id = any(${sql.param(ids)}::int[]) order by id for no key update`);
+  const [short] = await queryRows<{ user_id: number; available: number | string; lines: number[] }>(
+    tx,
+    sql`with todo as (
+          select r.user_id, sum(r.points) as net, array_agg(r.line order by r.line) filter (where r.points < 0) as lines
+          from points_batch_rows r
+          where r.batch_id = ${batchId} and r.problems = '[]'::jsonb and r.user_id = any(${sql.param(ids)}::int[]) and ${creditedEntry('r')} is null
+          group by r.user_id
+        ), balances as (
+          select user_id, ${availableSql('points_ledger')} as available from points_ledger
+          where user_id = any(${sql.param(ids)}::int[]) group by user_id
+        )
+        select t.user_id, coalesce(b.available, 0)::bigint as available, t.lines
+        from todo t left join balances b on b.user_id = t.user_id
+        where coalesce(b.available, 0) + t.net < 0 and t.lines is not null
+        order by t.user_id limit 1`,
+  );
+  if (!short) return;
+  const [user] = await tx.select({ firstName: users.firstName, lastName: users.lastName, email: users.email }).from(users).where(eq(users.id, short.user_id));
+  const refusal = belowZero(user ? personName(user) : `participant ${short.user_id}`, Number(short.available));
+  const lines = short.lines.slice(0, 10).join(', ');
+  throw new ApiError(409, 'insufficient_points', `Line ${lines}: ${refusal.message}`, {
+    details: { available: Number(short.available), lines: short.lines.slice(0, 10) },
   });
 }
 

@@ -4,11 +4,17 @@
  * retries, double clicks and several processes meet on the same row; only its state moves
  * afterwards (pending → available, → voided, and back when a decision changes). Every call here
  * takes the transaction of the change the points follow.
+ *
+ * A redemption's points are one negative row in state `held` (issue 30): `available` counts it
+ * already (held points cannot be spent twice); posted it becomes `available` (spent), released
+ * `voided` (back). Whatever takes points away first locks the participant (`lockPointsOf`), then
+ * reads the balance, then writes, in one transaction: two at once never both spend the same points.
  */
 import { randomUUID } from 'node:crypto';
-import { and, count, desc, eq, ne, sql } from 'drizzle-orm';
+import { and, count, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
 import type { EntryStatus } from '../../shared/mission-entries.ts';
 import { pointReference, type PointSource, type PointState, type PointsEntryView, type PointsSummary } from '../../shared/points.ts';
+import type { PointsBalance } from '../../shared/rewards.ts';
 import type { Db } from '../db/index.ts';
 import { notifications, pointsLedger, users, type Mission, type MissionEntry, type PointsEntry, type Survey } from '../db/schema/index.ts';
 import { ApiError } from '../errors.ts';
@@ -87,6 +93,57 @@ export async function setCreditState(
     )
     .returning();
   return moved ?? (await findCredit(db, key.userId, key.source, key.reference));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Balances and the lock that keeps them from going below zero
+
+/**
+ * The sums of a balance over `points_ledger` rows: `available` counts held rows too (they are
+ * negative, so held points are already taken from it), `held` is what open redemptions hold (a
+ * positive number), `pending` what waits for a confirmation.
+ */
+export const balanceColumns = {
+  available: sql<number>`coalesce(sum(${pointsLedger.points}) filter (where ${pointsLedger.state} in ('available', 'held')), 0)::bigint`.mapWith(Number),
+  pending: sql<number>`coalesce(sum(${pointsLedger.points}) filter (where ${pointsLedger.state} = 'pending'), 0)::bigint`.mapWith(Number),
+  held: sql<number>`coalesce(-sum(${pointsLedger.points}) filter (where ${pointsLedger.state} = 'held'), 0)::bigint`.mapWith(Number),
+};
+
+/** The same sums in raw SQL over a ledger aliased `alias` (lists that sum many people's balances at once). */
+export const availableSql = (alias: string): SQL => sql.raw(`coalesce(sum(${alias}.points) filter (where ${alias}.state in ('available', 'held')), 0)`);
+
+/** A participant's balance, `{ available, pending, held }`: every screen and export that shows one reads it here. */
+export async function pointsBalance(db: Db, userId: number): Promise<PointsBalance> {
+  const [row] = await db.select(balanceColumns).from(pointsLedger).where(eq(pointsLedger.userId, userId));
+  return { available: row?.available ?? 0, pending: row?.pending ?? 0, held: row?.held ?? 0 };
+}
+
+/**
+ * Locks a participant's points for the rest of the transaction: the `users` row, `for no key
+ * update` (the lock `lockUser` of services/second-factors.ts takes too, so the two kinds of change
+ * queue behind each other rather than deadlock). Everything that takes points away takes it before
+ * reading the balance; several people are locked in ascending id order. Undefined: no such user.
+ */
+export async function lockPointsOf(tx: Db, userId: number) {
+  const [row] = await tx
+    .select({ id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email })
+    .from(users)
+    .where(eq(users.id, userId))
+    .for('no key update');
+  return row;
+}
+
+/** How staff name a participant in a refusal: their name, else their address. */
+export const personName = (user: { firstName: string; lastName: string; email: string }) => `${user.firstName} ${user.lastName}`.trim() || user.email;
+
+/** 409 `insufficient_points` of a change staff make that would leave `available` below zero. */
+export function belowZero(name: string, available: number): ApiError {
+  return new ApiError(
+    409,
+    'insufficient_points',
+    `This would take ${name}'s available points below zero (${available.toLocaleString('en')} available): take away less, or allow a negative balance`,
+    { details: { available } },
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -193,16 +250,27 @@ export interface AdjustmentInput {
   reason: string;
   reference?: string | undefined;
   actorId: number;
+  /** An admin's explicit choice to take points below zero `available` (else 409 `insufficient_points`). */
+  allowNegative?: boolean | undefined;
 }
 
 /**
  * Adds an adjustment (available at once). With a `reference`, the same reference for the same
  * user answers the first entry (`created: false`) and never credits twice; without one, every call
- * is a new entry. 404 for an unknown user.
+ * is a new entry. 404 for an unknown user. Taking points away locks the participant first and
+ * answers 409 `insufficient_points` when `available` would go below zero, unless `allowNegative`.
+ * Call it in a transaction (the lock lasts until its end).
  */
 export async function adjustPoints(db: Db, clock: Clock, input: AdjustmentInput): Promise<CreditResult> {
-  const [user] = await db.select({ id: users.id }).from(users).where(eq(users.id, input.userId)).limit(1);
+  const user = await lockPointsOf(db, input.userId);
   if (!user) throw new ApiError(404, 'not_found', 'No such user');
+  if (input.points < 0 && !input.allowNegative) {
+    // A retry of an adjustment made already answers it, whatever the balance is now.
+    const made = input.reference === undefined ? null : await findCredit(db, input.userId, 'adjustment', input.reference);
+    if (made) return { entry: made, created: false };
+    const { available } = await pointsBalance(db, input.userId);
+    if (available + input.points < 0) throw belowZero(personName(user), available);
+  }
   return credit(db, clock, {
     userId: input.userId,
     points: input.points,
@@ -258,7 +326,13 @@ export function adjustPointsAudited(db: Db, clock: Clock, input: AdjustmentInput
         action: 'points.adjust',
         targetType: 'user',
         targetId: input.userId,
-        after: { entryId: done.entry.id, points: done.entry.points, reason: input.reason, reference: done.entry.reference },
+        after: {
+          entryId: done.entry.id,
+          points: done.entry.points,
+          reason: input.reason,
+          reference: done.entry.reference,
+          ...(input.allowNegative ? { allowNegative: true } : {}),
+        },
         ip: actor.ip,
       });
       await notifyPointsChanges(tx, clock.now(), [{ userId: input.userId, points: done.entry.points, reason: done.entry.reason, ledgerId: done.entry.id }]);
@@ -278,18 +352,14 @@ export function adminPointsEntryView(row: PointsEntry) {
 }
 
 /**
- * `GET /api/account/points`: balance (available total), pending total, and a page of the
- * ledger, newest first.
+ * `GET /api/account/points`: the balance (`balance` = `available`, held points taken off),
+ * pending and held totals, and a page of the ledger, newest first.
  */
 export async function pointsSummary(db: Db, userId: number, query: { page: number; pageSize: number }): Promise<Required<PointsSummary>> {
   const mine = eq(pointsLedger.userId, userId);
   const [[totals], rows] = await Promise.all([
     db
-      .select({
-        balance: sql<number>`coalesce(sum(${pointsLedger.points}) filter (where ${pointsLedger.state} = 'available'), 0)::bigint`.mapWith(Number),
-        pending: sql<number>`coalesce(sum(${pointsLedger.points}) filter (where ${pointsLedger.state} = 'pending'), 0)::bigint`.mapWith(Number),
-        total: count(),
-      })
+      .select({ ...balanceColumns, total: count() })
       .from(pointsLedger)
       .where(mine),
     db
@@ -300,5 +370,13 @@ export async function pointsSummary(db: Db, userId: number, query: { page: numbe
       .limit(query.pageSize)
       .offset((query.page - 1) * query.pageSize),
   ]);
-  return { balance: totals?.balance ?? 0, pending: totals?.pending ?? 0, entries: rows.map(pointsEntryView), total: totals?.total ?? 0 };
+  const available = totals?.available ?? 0;
+  return {
+    balance: available,
+    available,
+    pending: totals?.pending ?? 0,
+    held: totals?.held ?? 0,
+    entries: rows.map(pointsEntryView),
+    total: totals?.total ?? 0,
+  };
 }

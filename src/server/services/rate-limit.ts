@@ -119,4 +119,6 @@ export const RATE_LIMITS = {
   /** Project announcements (each mails every member): per project, all staff together, and per staff member. */
   announcementsPerProject: { limit: ANNOUNCEMENT_LIMITS.perProjectPerDay, windowMs: 24 * HOUR },
   announcementsPerUser: { limit: ANNOUNCEMENT_LIMITS.perUserPerDay, windowMs: 24 * HOUR },
+  /** Reward requests (POST /api/redemptions) per participant: far above a person choosing rewards, it bounds a script's retries. */
+  redemptionsPerUser: { limit: 30, windowMs: MINUTE },
 } as const satisfies Record<string, RateLimitRule>;

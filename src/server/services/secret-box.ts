@@ -13,34 +13,49 @@
  * Losing the key (changing SECOND_FACTOR_KEY, or losing the `server_secrets` row) makes every
  * authenticator app unusable: people then sign in with a recovery code or a passkey, or an admin
  * resets their second factors.
+ *
+ * Delivered rewards' gift-card codes and links (issue 30) are sealed the same way under a key of
+ * their own — `REWARD_DELIVERY_KEY`, else `server_secrets` row `reward_delivery` — for the context
+ * `redemption:<id>`, so a code copied to another redemption does not open. Losing that key loses
+ * the codes already delivered (participants then ask for them again; staff never see them).
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Config } from '../config.ts';
+import type { Redemption } from '../../shared/rewards.ts';
 import type { Db } from '../db/index.ts';
 import { serverSecrets } from '../db/schema/index.ts';
 
-const SECRET_NAME = 'second_factor';
 const VERSION = 'v1';
 const IV_BYTES = 12;
 const KEY_BYTES = 32;
 
-/** The key of sealed secrets (see the module's comment). Made twice at once is harmless: the first row wins and both read it. */
-export async function secondFactorKey(db: Db, config: Pick<Config, 'secondFactorKey'>): Promise<Buffer> {
-  if (config.secondFactorKey) return config.secondFactorKey;
-  const read = async () => (await db.select({ value: serverSecrets.value }).from(serverSecrets).where(eq(serverSecrets.name, SECRET_NAME)).limit(1))[0];
+/** A key from the environment when set, else the random one made once and kept in `server_secrets` under `name`. Made twice at once is harmless: the first row wins and both read it. */
+async function keptKey(db: Db, name: string, configured: Buffer | undefined): Promise<Buffer> {
+  if (configured) return configured;
+  const read = async () => (await db.select({ value: serverSecrets.value }).from(serverSecrets).where(eq(serverSecrets.name, name)).limit(1))[0];
   let row = await read();
   if (!row) {
     await db
       .insert(serverSecrets)
-      .values({ name: SECRET_NAME, value: randomBytes(KEY_BYTES).toString('base64url') })
+      .values({ name, value: randomBytes(KEY_BYTES).toString('base64url') })
       .onConflictDoNothing();
     row = await read();
   }
-  if (!row) throw new Error('the second-factor key could not be kept');
+  if (!row) throw new Error(`the ${name} key could not be kept`);
   const key = Buffer.from(row.value, 'base64url');
-  if (key.length !== KEY_BYTES) throw new Error('the kept second-factor key is not 32 bytes');
+  if (key.length !== KEY_BYTES) throw new Error(`the kept ${name} key is not 32 bytes`);
   return key;
+}
+
+/** The key of second-factor secrets (see the module's comment). */
+export function secondFactorKey(db: Db, config: Pick<Config, 'secondFactorKey'>): Promise<Buffer> {
+  return keptKey(db, 'second_factor', config.secondFactorKey);
+}
+
+/** The key of delivered rewards' codes and links (see the module's comment). */
+export function rewardDeliveryKey(db: Db, config: Pick<Config, 'rewardDeliveryKey'>): Promise<Buffer> {
+  return keptKey(db, 'reward_delivery', config.rewardDeliveryKey);
 }
 
 function checkKey(key: Buffer): void {
@@ -68,4 +83,21 @@ export function open(key: Buffer, sealed: string, context = ''): string {
   decipher.setAAD(Buffer.from(`${VERSION}:${context}`, 'utf8'));
   decipher.setAuthTag(tag);
   return Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8');
+}
+
+/** A delivered reward's code and/or link. */
+export type RedemptionDelivery = NonNullable<Redemption['delivery']>;
+
+/** A redemption's delivery (its code and/or link), sealed for that redemption alone. */
+export function sealDelivery(key: Buffer, redemptionId: number, delivery: RedemptionDelivery): string {
+  return seal(key, JSON.stringify(delivery), `redemption:${redemptionId}`);
+}
+
+/** What `sealDelivery` sealed for this redemption; throws when it was sealed for another or changed. */
+export function openDelivery(key: Buffer, redemptionId: number, sealed: string): RedemptionDelivery {
+  const value = JSON.parse(open(key, sealed, `redemption:${redemptionId}`)) as { code?: unknown; link?: unknown };
+  return {
+    ...(typeof value.code === 'string' ? { code: value.code } : {}),
+    ...(typeof value.link === 'string' ? { link: value.link } : {}),
+  };
 }

@@ -26,6 +26,7 @@ import { hashPassword } from './passwords.ts';
 import { countOf, listOrder, pageOf, paginate } from './list.ts';
 import { containsPattern } from './search.ts';
 import { deleteUserSessions } from './sessions.ts';
+import { balanceColumns } from './points.ts';
 
 export class UserExistsError extends Error {
   constructor(email: string) {
@@ -249,13 +250,7 @@ export async function adminUserDetail(db: Db, userId: number): Promise<AdminUser
       .where(eq(missionEntries.userId, userId))
       .orderBy(desc(missionEntries.updatedAt), desc(missionEntries.id))
       .limit(DETAIL_ROWS),
-    db
-      .select({
-        balance: sql<number>`coalesce(sum(${pointsLedger.points}) filter (where ${pointsLedger.state} = 'available'), 0)::bigint`.mapWith(Number),
-        pending: sql<number>`coalesce(sum(${pointsLedger.points}) filter (where ${pointsLedger.state} = 'pending'), 0)::bigint`.mapWith(Number),
-      })
-      .from(pointsLedger)
-      .where(eq(pointsLedger.userId, userId)),
+    db.select(balanceColumns).from(pointsLedger).where(eq(pointsLedger.userId, userId)),
     db.select().from(pointsLedger).where(eq(pointsLedger.userId, userId)).orderBy(desc(pointsLedger.createdAt), desc(pointsLedger.id)).limit(DETAIL_ROWS),
     // Done to them (audit_log_target_idx) or by them (audit_log_actor_idx): two indexed reads, merged.
     Promise.all([
@@ -285,6 +280,7 @@ export async function adminUserDetail(db: Db, userId: number): Promise<AdminUser
     ...adminUserListItem(user),
     address: user.address,
     birthYear: user.birthYear,
+    taxFormOnFileAt: user.taxFormOnFileAt?.toISOString() ?? null,
     preferences: { ...user.preferences },
     lastSignInAt: user.lastSignInAt?.toISOString() ?? null,
     termsAcceptedAt: user.termsAcceptedAt?.toISOString() ?? null,
@@ -298,8 +294,10 @@ export async function adminUserDetail(db: Db, userId: number): Promise<AdminUser
     projects: memberships.map((p) => ({ ...p, addedAt: p.addedAt.toISOString() })),
     entries: entries.map((e) => ({ ...e, submittedAt: e.submittedAt?.toISOString() ?? null, updatedAt: e.updatedAt.toISOString() })),
     points: {
-      balance: totals?.balance ?? 0,
+      balance: totals?.available ?? 0,
+      available: totals?.available ?? 0,
       pending: totals?.pending ?? 0,
+      held: totals?.held ?? 0,
       entries: ledger.map((row) => ({
         id: row.id,
         points: row.points,

@@ -76,6 +76,7 @@ export const preferencesSchema = z.strictObject({
   mailNewWork: z.boolean({ error: MESSAGES.required }).optional(),
   mailAnnouncements: z.boolean({ error: MESSAGES.required }).optional(),
   mailPoints: z.boolean({ error: MESSAGES.required }).optional(),
+  mailRewards: z.boolean({ error: MESSAGES.required }).optional(),
   /** Moderators and admins: the daily mail when entries have waited for review more than a day (off unless turned on; ignored for participants). */
   mailReviewDigest: z.boolean({ error: MESSAGES.required }).optional(),
   /** The participant's time zone (IANA name): the calendar day their diary entries count on. */

@@ -16,6 +16,8 @@ export type BulkColumnMapInput = z.input<typeof bulkColumnMapSchema>;
 /** `POST …/{batchId}/apply`: a batch with problems is applied only with `excludeProblemRows: true` (its clean rows). */
 export const bulkApplySchema = z.strictObject({
   excludeProblemRows: z.boolean().default(false),
+  /** Apply the rows that would take available points below zero too (they are problems of the preview otherwise). */
+  allowNegative: z.boolean().default(false),
 });
 
 /** `GET …/batches`: newest first. */

@@ -12,6 +12,8 @@ export const pointsAdjustSchema = z.strictObject({
     .refine((value) => Math.abs(value) <= POINTS_LIMITS.adjustmentMax, `At most ${POINTS_LIMITS.adjustmentMax} either way`),
   reason: z.string({ error: MESSAGES.required }).trim().min(1, { error: MESSAGES.required, abort: true }).max(POINTS_LIMITS.reasonMax, MESSAGES.tooLong),
   reference: z.string().trim().min(1, MESSAGES.required).max(POINTS_LIMITS.referenceMax, MESSAGES.tooLong).optional(),
+  /** Take points away even below zero `available` (else 409 `insufficient_points`). */
+  allowNegative: z.boolean().optional(),
 });
 export type PointsAdjustInput = z.input<typeof pointsAdjustSchema>;
 

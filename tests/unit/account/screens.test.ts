@@ -448,7 +448,7 @@ describe('a mission’s history', () => {
 // ---------------------------------------------------------------------------------------------
 
 describe('mail preferences', () => {
-  it('shows the eight switches under the master switch, disabled while it is off, and saves them all', async () => {
+  it('shows the nine switches under the master switch, disabled while it is off, and saves them all', async () => {
     const preferences = {
       emailNotifications: true,
       language: 'en',
@@ -461,6 +461,7 @@ describe('mail preferences', () => {
       mailNewWork: true,
       mailAnnouncements: false,
       mailPoints: true,
+      mailRewards: false,
       timeZone: 'Europe/Paris',
     } as const;
     const accountUser = { ...USER, address: null, birthYear: null, preferences, createdAt: '2026-01-01T00:00:00.000Z', pendingEmail: null };
@@ -477,9 +478,10 @@ describe('mail preferences', () => {
       'When a new survey or mission opens for you',
       'Announcements from your projects',
       'When staff add or remove points',
+      'When a reward you asked for moves on (requested, sent, or not)',
     ];
     const switches = labels.map((label) => screen.getByRole('switch', { name: label }));
-    expect(switches.map((each) => each.getAttribute('aria-checked'))).toEqual(['true', 'true', 'true', 'false', 'true', 'true', 'false', 'true']);
+    expect(switches.map((each) => each.getAttribute('aria-checked'))).toEqual(['true', 'true', 'true', 'false', 'true', 'true', 'false', 'true', 'false']);
 
     await user.click(screen.getByRole('switch', { name: 'Email notifications' }));
     for (const each of switches) expect((each as HTMLButtonElement).disabled).toBe(true);

@@ -144,7 +144,7 @@ describe('mail preferences', () => {
   it('sums up the master switch and the kinds (never set is on)', () => {
     expect(mailSummary({ emailNotifications: false, mailProbes: true })).toBe('Off');
     expect(mailSummary({ emailNotifications: true })).toBe('On');
-    expect(mailSummary({ emailNotifications: true, mailReminders: false, mailApprovedDigest: false })).toBe('On for 6 of 8 kinds');
+    expect(mailSummary({ emailNotifications: true, mailReminders: false, mailApprovedDigest: false })).toBe('On for 7 of 9 kinds');
     expect(
       mailSummary({
         emailNotifications: true,
@@ -156,6 +156,7 @@ describe('mail preferences', () => {
         mailNewWork: false,
         mailAnnouncements: false,
         mailPoints: false,
+        mailRewards: false,
       }),
     ).toBe('On, every kind off');
   });

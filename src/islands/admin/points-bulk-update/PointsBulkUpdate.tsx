@@ -381,6 +381,7 @@ function PreviewSummary({ preview }: { preview: BulkPreview }) {
             preview.counts.invalidPoints && plural(preview.counts.invalidPoints, 'invalid points value', 'invalid points values'),
             preview.counts.invalidReasons && plural(preview.counts.invalidReasons, 'missing or long reason', 'missing or long reasons'),
             preview.counts.duplicateReferences && plural(preview.counts.duplicateReferences, 'duplicate reference', 'duplicate references'),
+            preview.counts.insufficientPoints && plural(preview.counts.insufficientPoints, 'row below zero points', 'rows below zero points'),
           ]
             .filter(Boolean)
             .join(' · ')}

@@ -83,6 +83,7 @@ const ACTION_LABELS: Record<string, string> = {
   'user.invite': 'Invited',
   'user.invite_resend': 'Invitation resent',
   'user.update': 'Role or status changed',
+  'user.tax_form': 'Tax form recorded or withdrawn',
   'user.sessions_end': 'Sessions ended',
   'user.onboard': 'Finished setting up the account',
   'user.password_reset': 'Password reset',
@@ -342,7 +343,13 @@ function Person({ user, reload }: { user: AdminUserDetail; reload: () => void })
         title="Points"
         description={
           <>
-            Balance <strong className="tabular-nums">{user.points.balance}</strong>, pending <span className="tabular-nums">{user.points.pending}</span>.
+            Balance <strong className="tabular-nums">{user.points.balance}</strong>, pending <span className="tabular-nums">{user.points.pending}</span>
+            {user.points.held > 0 && (
+              <>
+                , held for rewards <span className="tabular-nums">{user.points.held}</span>
+              </>
+            )}
+            .
           </>
         }
         aside={

@@ -19,3 +19,4 @@ export * from './notifications.ts';
 export * from './announcements.ts';
 export * from './tools.ts';
 export * from './second-factors.ts';
+export * from './rewards.ts';

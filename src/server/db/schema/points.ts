@@ -35,8 +35,8 @@ export const pointsLedger = pgTable(
     index('points_ledger_user_created_idx').on(t.userId, t.createdAt),
     // The dashboard's points of the month: an index-only scan.
     index('points_ledger_created_idx').on(t.createdAt, t.state, t.points),
-    check('points_ledger_state_check', sql`${t.state} in ('pending', 'available', 'voided')`),
-    check('points_ledger_source_check', sql`${t.source} in ('survey', 'mission', 'adjustment', 'bulk', 'external_survey')`),
+    check('points_ledger_state_check', sql`${t.state} in ('pending', 'available', 'voided', 'held')`),
+    check('points_ledger_source_check', sql`${t.source} in ('survey', 'mission', 'adjustment', 'bulk', 'external_survey', 'redemption')`),
   ],
 );
 export type PointsEntry = typeof pointsLedger.$inferSelect;

@@ -50,6 +50,8 @@ export const users = pgTable(
      * every request's session lookup (staff without one are sent to set one up).
      */
     secondFactor: boolean('second_factor').notNull().default(false),
+    /** When an admin recorded that the person's tax form was received (issue 30's yearly gate); null: none on file. */
+    taxFormOnFileAt: timestamp('tax_form_on_file_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
