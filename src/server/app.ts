@@ -46,6 +46,7 @@ import { pointsRoutes } from './routes/points.ts';
 import { reviewExportRoutes } from './routes/review-exports.ts';
 import { reviewRoutes } from './routes/review.ts';
 import { redemptionRoutes } from './routes/redemptions.ts';
+import { adminRedemptionRoutes } from './routes/admin-redemptions.ts';
 import { rewardRoutes } from './routes/rewards.ts';
 import { surveyWebhookRoutes } from './routes/survey-webhook.ts';
 import { surveyRoutes } from './routes/surveys.ts';
@@ -111,6 +112,7 @@ function apiRoutes() {
       .route('/media', mediaRoutes)
       // Rewards (issue 30): the catalogue and settings (admin-rewards.ts names whole paths), the participant's catalogue.
       .route('/', adminRewardRoutes)
+      .route('/', adminRedemptionRoutes)
       .route('/rewards', rewardRoutes)
   );
 }

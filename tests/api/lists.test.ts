@@ -25,6 +25,7 @@ const LISTS: readonly { name: string; path: string | ((p: Programme) => string);
   { name: '/api/admin/forms', path: '/api/admin/forms', sorts: ['updated', 'title', 'created'] },
   { name: '/api/admin/projects', path: '/api/admin/projects', sorts: ['updated', 'name', 'created'] },
   { name: '/api/admin/rewards', path: '/api/admin/rewards', sorts: ['updated', 'title', 'created'] },
+  { name: '/api/admin/redemptions', path: '/api/admin/redemptions', sorts: ['requested', 'id'] },
   { name: '/api/admin/projects/{id}/members', path: (p) => `/api/admin/projects/${p.projectId}/members`, sorts: ['added', 'email', 'name'] },
   { name: '/api/admin/surveys/{id}/responses', path: (p) => `/api/admin/surveys/${p.surveyId}/responses`, sorts: ['latest', 'started', 'name'] },
   {

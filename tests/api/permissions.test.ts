@@ -503,6 +503,11 @@ const ROWS: Row[] = [
   { call: 'PATCH /api/admin/rewards/{id}', request: () => send('PATCH', '/api/admin/rewards/999999999'), expect: adminOnly(404) },
   { call: 'GET /api/admin/rewards/settings', request: () => get('/api/admin/rewards/settings'), expect: staffOnly(200) },
   { call: 'PUT /api/admin/rewards/settings', request: () => send('PUT', '/api/admin/rewards/settings'), expect: adminOnly(400) },
+  { call: 'GET /api/admin/redemptions', request: () => get('/api/admin/redemptions'), expect: staffOnly(200) },
+  { call: 'POST /api/admin/redemptions/approve', request: () => send('POST', '/api/admin/redemptions/approve'), expect: adminOnly(400) },
+  { call: 'POST /api/admin/redemptions/{id}/approve', request: () => send('POST', '/api/admin/redemptions/999999999/approve'), expect: adminOnly(404) },
+  { call: 'POST /api/admin/redemptions/{id}/reject', request: () => send('POST', '/api/admin/redemptions/999999999/reject'), expect: adminOnly(404) },
+  { call: 'POST /api/admin/redemptions/{id}/deliver', request: () => send('POST', '/api/admin/redemptions/999999999/deliver'), expect: adminOnly(404) },
   { call: 'PUT /api/admin/users/{id}/tax-form', request: (w) => send('PUT', `/api/admin/users/${w.users.participant.id}/tax-form`), expect: adminOnly(400) },
 
   // Notifications (the notifications work adds these calls)

@@ -1,0 +1,233 @@
+/**
+ * The fulfilment queue (issue 30 §4; docs/api.md "Rewards"): the staff list (no code in it),
+ * approve, reject (the points back), deliver by hand (the points spent, the code sealed at rest
+ * and shown to its owner alone), `expectedStatus` conflicts, bulk approval with skips, the recent
+ * sign-in proof, every action audited (never the code) and notified. Who may call:
+ * tests/api/permissions.test.ts.
+ */
+import { and, eq, sql } from 'drizzle-orm';
+import { expect, it } from 'vitest';
+import { queryRows } from '../../src/server/db/index.ts';
+import { pointsLedger, rewardSettings, rewards, sessions, type Reward } from '../../src/server/db/schema/index.ts';
+import type { AdminRedemption } from '../../src/server/services/redemptions-admin.ts';
+import type { ListPage } from '../../src/shared/list.ts';
+import type { PointsSummary } from '../../src/shared/points.ts';
+import { DEFAULT_REWARD_SETTINGS, type Redemption, type RewardSettings } from '../../src/shared/rewards.ts';
+import { describeEachBackend, type TestContext } from './harness.ts';
+import { errorOf, fieldsOf, type SignedIn } from './helpers.ts';
+import { callAs, okJson, participant, staff } from './programme-fixtures.ts';
+
+describeEachBackend('admin redemptions API', (ctx) => {
+  let keys = 0;
+  const newKey = () => `key-${++keys}-${Date.now().toString(36)}`;
+  const as = (who: SignedIn | null) => callAs(ctx(), who);
+  const balanceOf = async (who: SignedIn) => okJson<PointsSummary>(await as(who)('GET', '/api/account/points?pageSize=1'));
+
+  async function settings(c: TestContext, given: Partial<RewardSettings> = {}): Promise<void> {
+    const value: RewardSettings = { ...DEFAULT_REWARD_SETTINGS, minimumPoints: 0, oneOpenRequest: false, reviewFirstRedemption: false, ...given };
+    await c.database.db
+      .insert(rewardSettings)
+      .values({ id: 1, settings: value })
+      .onConflictDoUpdate({ target: rewardSettings.id, set: { settings: value } });
+  }
+  async function reward(c: TestContext, input: Partial<typeof rewards.$inferInsert> = {}): Promise<Reward> {
+    const [row] = await c.database.db
+      .insert(rewards)
+      .values({ title: 'Book voucher', kind: 'gift_card', fulfilment: 'manual', currency: 'EUR', denominations: [5, 10], ...input })
+      .returning();
+    if (!row) throw new Error('no reward');
+    return row;
+  }
+  async function give(c: TestContext, who: SignedIn, points: number): Promise<void> {
+    await c.database.db
+      .insert(pointsLedger)
+      .values({ userId: who.id, points, state: 'available', reason: 'Survey', source: 'adjustment', reference: `fixture:${newKey()}` });
+  }
+  const redeem = async (who: SignedIn, rewardId: number, value = 5) =>
+    okJson<Redemption>(await ctx().json('POST', '/api/redemptions', { rewardId, value }, { ...who.headers, 'Idempotency-Key': newKey() }), 201);
+  const noticesOf = async (c: TestContext, who: SignedIn) =>
+    (await queryRows<{ text: string }>(c.database.db, sql`select text from notifications where user_id = ${who.id} and kind = 'reward' order by id`)).map(
+      (row) => row.text,
+    );
+
+  it('approve then deliver by hand: the hold is spent, the code sealed at rest, shown to its owner only, never in the list or the audit log', async () => {
+    const c = ctx();
+    await settings(c);
+    const voucher = await reward(c);
+    const who = await participant(c);
+    await give(c, who, 1000);
+    const made = await redeem(who, voucher.id);
+    expect(await balanceOf(who)).toMatchObject({ available: 500, held: 500 });
+    const admin = await staff(c, 'admin');
+    const other = await staff(c, 'admin');
+    const moderator = await staff(c, 'moderator');
+
+    const list = await okJson<ListPage<AdminRedemption>>(await as(moderator)('GET', `/api/admin/redemptions?status=requested&rewardId=${voucher.id}`));
+    expect(list.total).toBe(1);
+    expect(list.items[0]).toMatchObject({ id: made.id, status: 'requested', needsReview: true, points: 500, user: { id: who.id } });
+    expect(list.items[0]).not.toHaveProperty('delivery');
+
+    for (const path of ['approve', 'reject', 'deliver']) {
+      expect((await errorOf(await as(moderator)('POST', `/api/admin/redemptions/${made.id}/${path}`, {}), 403)).code).toBe('forbidden');
+    }
+    const approve = (by: SignedIn, expectedStatus: string) => as(by)('POST', `/api/admin/redemptions/${made.id}/approve`, { expectedStatus });
+    const approved = await okJson<AdminRedemption>(await approve(admin, 'requested'));
+    expect(approved).toMatchObject({ status: 'approved', user: { id: who.id, email: who.email } });
+    expect(approved.timeline.map((step) => step.status)).toEqual(['requested', 'approved']);
+    // A retry of the same admin's approval answers it unchanged; another admin's stale screen is a conflict.
+    expect(await okJson<AdminRedemption>(await approve(admin, 'requested'))).toEqual(approved);
+    const conflict = await errorOf(await approve(other, 'requested'), 409);
+    expect(conflict).toMatchObject({ code: 'conflict', current: { status: 'approved' } });
+
+    const deliver = (body: unknown) => as(admin)('POST', `/api/admin/redemptions/${made.id}/deliver`, body);
+    expect(await fieldsOf(await deliver({ note: 'Sent' }))).toEqual({ code: ['Give a code or a link'] });
+    expect(await fieldsOf(await deliver({ link: 'http://example.com/card' }))).toEqual({ link: ['Give an https:// link'] });
+    const code = 'GIFT-SECRET-7Q2X';
+    const link = 'https://cards.example.com/r/SECRETLINK99';
+    const delivered = await okJson<AdminRedemption>(await deliver({ code, link, note: 'Sent by hand' }));
+    expect(delivered).toMatchObject({ status: 'delivered' });
+    expect(delivered).not.toHaveProperty('delivery');
+    expect(delivered.timeline.map((step) => step.status)).toEqual(['requested', 'approved', 'delivered']);
+    expect((await errorOf(await deliver({ code }), 409)).code).toBe('not_deliverable');
+
+    // The ledger: the hold spent (available stays 500, nothing held).
+    expect(await balanceOf(who)).toMatchObject({ available: 500, held: 0, balance: 500 });
+    const [spent] = await c.database.db
+      .select({ state: pointsLedger.state })
+      .from(pointsLedger)
+      .where(and(eq(pointsLedger.userId, who.id), eq(pointsLedger.source, 'redemption')));
+    expect(spent).toEqual({ state: 'available' });
+
+    // At rest: sealed; the audit rows say delivered, never the code or link.
+    const [row] = await queryRows<{ delivery_sealed: string | null; note: string | null }>(
+      c.database.db,
+      sql`select delivery_sealed, note from redemptions where id = ${made.id}`,
+    );
+    expect(row?.delivery_sealed).toBeTruthy();
+    expect(row?.delivery_sealed).not.toContain(code);
+    expect(row?.delivery_sealed).not.toContain('SECRETLINK99');
+    expect(row?.note).toBe('Sent by hand');
+    const audits = await queryRows<{ action: string; text: string }>(
+      c.database.db,
+      sql`select action, coalesce(before::text, '') || coalesce(after::text, '') as text from audit_log where target_type = 'redemption' and target_id = ${String(made.id)} order by id`,
+    );
+    expect(audits.map((each) => each.action)).toEqual(['redemption.approve', 'redemption.deliver']);
+    for (const each of audits) {
+      expect(each.text).not.toContain(code);
+      expect(each.text).not.toContain('SECRETLINK99');
+    }
+    expect(audits[1]?.text).toContain('"delivered": true');
+
+    // The owner sees the code; the staff list does not.
+    expect((await okJson<Redemption>(await as(who)('GET', `/api/redemptions/${made.id}`))).delivery).toEqual({ code, link });
+    const listed = await (await as(admin)('GET', `/api/admin/redemptions?rewardId=${voucher.id}`)).text();
+    expect(listed).toContain(`"id":${made.id}`);
+    expect(listed).not.toContain(code);
+    expect(listed).not.toContain('SECRETLINK99');
+
+    expect(await noticesOf(c, who)).toEqual([
+      'Reward requested: Book voucher (5 EUR)',
+      'Reward approved: Book voucher (5 EUR)',
+      'Reward sent: Book voucher (5 EUR)',
+    ]);
+  });
+
+  it('reject: the points come back in the same step, the reason kept and told; a stale expectedStatus is 409 conflict; provider rewards are not delivered by hand', async () => {
+    const c = ctx();
+    await settings(c);
+    const voucher = await reward(c);
+    const provided = await reward(c, { title: 'Store card', fulfilment: 'provider', providerProductId: 'p-1' });
+    const who = await participant(c);
+    await give(c, who, 2000);
+    const made = await redeem(who, voucher.id, 10);
+    const ordered = await redeem(who, provided.id, 5);
+    expect(await balanceOf(who)).toMatchObject({ available: 500, held: 1500 });
+    const admin = await staff(c, 'admin');
+
+    expect((await errorOf(await as(admin)('POST', `/api/admin/redemptions/${ordered.id}/deliver`, { code: 'X' }), 409)).code).toBe('provider_fulfilment');
+    const reject = (body: unknown) => as(admin)('POST', `/api/admin/redemptions/${made.id}/reject`, body);
+    expect(await fieldsOf(await reject({ reason: ' ', expectedStatus: 'requested' }))).toEqual({ reason: ['Say why'] });
+    expect(await errorOf(await reject({ reason: 'Duplicate account', expectedStatus: 'approved' }), 409)).toMatchObject({
+      code: 'conflict',
+      current: { status: 'requested' },
+    });
+    const rejected = await okJson<AdminRedemption>(await reject({ reason: 'Duplicate account', expectedStatus: 'requested' }));
+    expect(rejected).toMatchObject({ status: 'rejected', reason: 'Duplicate account' });
+    expect(await balanceOf(who)).toMatchObject({ available: 1500, held: 500 });
+    expect((await okJson<Redemption>(await as(who)('GET', `/api/redemptions/${made.id}`))).status).toBe('rejected');
+    expect((await errorOf(await as(admin)('POST', `/api/admin/redemptions/${made.id}/approve`, { expectedStatus: 'rejected' }), 409)).code).toBe(
+      'not_approvable',
+    );
+    expect((await noticesOf(c, who)).at(-1)).toBe('Reward request rejected: Book voucher (10 EUR) — your points are back');
+
+    // A sign-in proof older than 15 minutes: the decisions ask for it again (the list does not).
+    await c.database.db
+      .update(sessions)
+      .set({ authenticatedAt: new Date(c.clock.now().getTime() - 16 * 60_000) })
+      .where(eq(sessions.userId, admin.id));
+    expect((await errorOf(await as(admin)('POST', `/api/admin/redemptions/${ordered.id}/approve`, { expectedStatus: 'requested' }), 403)).code).toBe(
+      'reauth_required',
+    );
+    await okJson(await as(admin)('GET', '/api/admin/redemptions'));
+  });
+
+  it('the list: oldest first, q in the participant’s e-mail or name, status and day filters', async () => {
+    const c = ctx();
+    await settings(c);
+    const voucher = await reward(c);
+    const first = await participant(c);
+    const second = await participant(c);
+    await give(c, first, 1000);
+    await give(c, second, 1000);
+    const a = await redeem(first, voucher.id);
+    c.clock.advance(60_000);
+    const b = await redeem(second, voucher.id);
+    const admin = await staff(c, 'admin');
+    const ids = async (query: string) =>
+      (await okJson<ListPage<AdminRedemption>>(await as(admin)('GET', `/api/admin/redemptions?rewardId=${voucher.id}&${query}`))).items.map((item) => item.id);
+    expect(await ids('')).toEqual([a.id, b.id]);
+    expect(await ids('dir=desc')).toEqual([b.id, a.id]);
+    expect(await ids(`q=${encodeURIComponent(second.email.toUpperCase())}`)).toEqual([b.id]);
+    const today = c.clock.now().toISOString().slice(0, 10);
+    expect(await ids(`from=${today}&to=${today}`)).toEqual([a.id, b.id]);
+    expect(await ids('from=2000-01-01&to=2000-01-02')).toEqual([]);
+    expect(await ids('status=approved')).toEqual([]);
+    expect(await fieldsOf(await as(admin)('GET', '/api/admin/redemptions?from=2020-02-02&to=2020-02-01'))).toEqual({
+      to: ['Must be on or after the start date'],
+    });
+  });
+
+  it('bulk approve: in ascending id, one transaction; what is not requested any more, or unknown, is skipped with its reason', async () => {
+    const c = ctx();
+    await settings(c);
+    const voucher = await reward(c);
+    const who = await participant(c);
+    const another = await participant(c);
+    await give(c, who, 2000);
+    await give(c, another, 1000);
+    const one = await redeem(who, voucher.id);
+    const two = await redeem(another, voucher.id);
+    const three = await redeem(who, voucher.id);
+    const admin = await staff(c, 'admin');
+    await okJson(await as(admin)('POST', `/api/admin/redemptions/${two.id}/reject`, { reason: 'No', expectedStatus: 'requested' }));
+    const bulk = (body: unknown) => as(admin)('POST', '/api/admin/redemptions/approve', body);
+    expect(await fieldsOf(await bulk({ ids: [], expectedStatus: 'requested' }))).toEqual({ ids: ['Choose at least one request'] });
+    const answer = await okJson<{ approved: number[]; skipped: { id: number; reason: string }[] }>(
+      await bulk({ ids: [three.id, 999_999_999, two.id, one.id, three.id], expectedStatus: 'requested' }),
+    );
+    expect(answer).toEqual({
+      approved: [one.id, three.id],
+      skipped: [
+        { id: two.id, reason: 'conflict' },
+        { id: 999_999_999, reason: 'not_found' },
+      ],
+    });
+    const statuses = await queryRows<{ id: number; status: string }>(
+      c.database.db,
+      sql`select id, status from redemptions where id in (${one.id}, ${two.id}, ${three.id}) order by id`,
+    );
+    expect(statuses.map((row) => row.status)).toEqual(['approved', 'rejected', 'approved']);
+    expect(await balanceOf(who)).toMatchObject({ available: 1000, held: 1000 });
+    expect(await balanceOf(another)).toMatchObject({ available: 1000, held: 0 });
+  });
+});
