@@ -273,7 +273,9 @@ describe.skipIf(!reachable)('two API processes behind nginx, one killed and rest
   /** Autosave with a revision; a retry whose first try landed meets 409 `conflict` holding exactly these answers. */
   async function saveSurvey(p: Participant, surveyId: number, answers: JsonObject): Promise<void> {
     const state = p.surveys.get(surveyId) ?? { answers: {}, revision: null, submitted: false };
-    const sent = state.revision === null ? { answers, pageId: 'page_1' } : { answers, pageId: 'page_1', revision: state.revision };
+    // The first save says revision 0 (as the API asks): if it lands and its answer is lost with B,
+    // the retry meets 409 `conflict` with these answers rather than 400 "send the revision".
+    const sent = { answers, pageId: 'page_1', revision: state.revision ?? 0 };
     const { answer, retried } = await p.client.retried('PUT', `/api/surveys/${surveyId}/response`, () => sent, `save survey ${surveyId}`);
     if (answer.status === 409 && retried && errorCode(answer) === 'conflict') {
       const current = asObject(asObject(asObject(answer.body).error).details).current;
