@@ -3,12 +3,24 @@ import { z } from 'zod';
 import { MEDIA_LIMITS } from '../shared/media.ts';
 
 /** A 32-byte key written as 64 hex digits or as base64 (padded or not, standard or URL-safe); null otherwise. */
-function secondFactorKeyBytes(value: string): Buffer | null {
+function aesKeyBytes(value: string): Buffer | null {
   if (/^[0-9a-fA-F]{64}$/.test(value)) return Buffer.from(value, 'hex');
   if (!/^[A-Za-z0-9+/_-]{43}=?$/.test(value)) return null;
   const bytes = Buffer.from(value.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
   return bytes.length === 32 ? bytes : null;
 }
+
+/** An AES-256-GCM key setting: 32 bytes as 64 hex digits or base64 (optional). */
+const aesKeySetting = () =>
+  z
+    .string()
+    .transform((value, ctx) => {
+      const bytes = aesKeyBytes(value);
+      if (bytes) return bytes;
+      ctx.addIssue({ code: 'custom', message: 'must be 32 bytes: 64 hex digits or base64 (openssl rand -base64 32)' });
+      return z.NEVER;
+    })
+    .optional();
 
 /** Every environment variable the server and the CLI read. README.md has the same table (but for the test-only knob). */
 const envSchema = z.object({
@@ -79,25 +91,9 @@ const envSchema = z.object({
   /** The key of signed photo links (review exports); unset: one made once and kept in the database (`server_secrets`). */
   MEDIA_LINK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** The AES-256-GCM key of second-factor secrets: 32 bytes as 64 hex digits or base64; unset: one made once and kept in the database. */
-  SECOND_FACTOR_KEY: z
-    .string()
-    .transform((value, ctx) => {
-      const bytes = secondFactorKeyBytes(value);
-      if (bytes) return bytes;
-      ctx.addIssue({ code: 'custom', message: 'must be 32 bytes: 64 hex digits or base64 (openssl rand -base64 32)' });
-      return z.NEVER;
-    })
-    .optional(),
+  SECOND_FACTOR_KEY: aesKeySetting(),
   /** The AES-256-GCM key of delivered rewards' codes and links (issue 30): as SECOND_FACTOR_KEY; unset: one made once and kept in the database. */
-  REWARD_DELIVERY_KEY: z
-    .string()
-    .transform((value, ctx) => {
-      const bytes = secondFactorKeyBytes(value);
-      if (bytes) return bytes;
-      ctx.addIssue({ code: 'custom', message: 'must be 32 bytes: 64 hex digits or base64 (openssl rand -base64 32)' });
-      return z.NEVER;
-    })
-    .optional(),
+  REWARD_DELIVERY_KEY: aesKeySetting(),
   /** `0`: staff need no second factor (development only; default on). */
   REQUIRE_STAFF_SECOND_FACTOR: z.enum(['0', '1', 'true', 'false'], 'must be 0 or 1').optional(),
   /** Staff sessions end this many hours after sign-in, however active (12). */

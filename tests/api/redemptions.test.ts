@@ -8,48 +8,26 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { queryRows } from '../../src/server/db/index.ts';
-import { pointsLedger, redemptions, rewardSettings, rewards, users, type Reward } from '../../src/server/db/schema/index.ts';
+import { pointsLedger, redemptions, rewards, users } from '../../src/server/db/schema/index.ts';
 import { rewardDeliveryKey, sealDelivery } from '../../src/server/services/secret-box.ts';
 import { pointReference, type PointsSummary } from '../../src/shared/points.ts';
-import { DEFAULT_REWARD_SETTINGS, type Redemption, type RewardSettings } from '../../src/shared/rewards.ts';
+import type { Redemption } from '../../src/shared/rewards.ts';
 import type { ListPage } from '../../src/shared/list.ts';
 import { describeEachBackend, type TestContext } from './harness.ts';
 import { errorOf, fieldsOf, type SignedIn } from './helpers.ts';
 import { callAs, okJson, participant, staff } from './programme-fixtures.ts';
+import { insertReward, newKey, rewardSettingsAre } from './reward-fixtures.ts';
 
 describeEachBackend('redemptions API', (ctx) => {
-  let keys = 0;
-  const newKey = () => `key-${++keys}-${Date.now().toString(36)}`;
   /** `POST /api/redemptions` as `who` with a fresh (or the given) Idempotency-Key. */
   const request = (who: SignedIn, body: unknown, key: string | null = newKey()) =>
     ctx().json('POST', '/api/redemptions', body, { ...who.headers, ...(key === null ? {} : { 'Idempotency-Key': key }) });
   const as = (who: SignedIn | null) => callAs(ctx(), who);
   const balanceOf = async (who: SignedIn) => okJson<PointsSummary>(await as(who)('GET', '/api/account/points?pageSize=1'));
 
-  /** The settings row as given (the rest: defaults with no minimum and several open requests, so each test says what it checks). */
-  async function settings(c: TestContext, given: Partial<RewardSettings> = {}): Promise<void> {
-    const value: RewardSettings = { ...DEFAULT_REWARD_SETTINGS, minimumPoints: 0, oneOpenRequest: false, reviewFirstRedemption: false, ...given };
-    await c.database.db
-      .insert(rewardSettings)
-      .values({ id: 1, settings: value })
-      .onConflictDoUpdate({ target: rewardSettings.id, set: { settings: value } });
-  }
-  async function reward(c: TestContext, input: Partial<typeof rewards.$inferInsert> = {}): Promise<Reward> {
-    const [row] = await c.database.db
-      .insert(rewards)
-      .values({
-        title: 'Book voucher',
-        kind: 'gift_card',
-        fulfilment: 'provider',
-        providerProductId: 'p-1',
-        currency: 'EUR',
-        denominations: [5, 10, 25],
-        ...input,
-      })
-      .returning();
-    if (!row) throw new Error('no reward');
-    return row;
-  }
+  const settings = rewardSettingsAre;
+  const reward = (c: TestContext, input: Partial<typeof rewards.$inferInsert> = {}) =>
+    insertReward(c, { fulfilment: 'provider', providerProductId: 'p-1', denominations: [5, 10, 25] }, input);
   async function give(c: TestContext, who: SignedIn, points: number, state: 'available' | 'pending' = 'available'): Promise<void> {
     await c.database.db
       .insert(pointsLedger)
