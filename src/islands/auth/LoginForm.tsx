@@ -328,7 +328,7 @@ function TrustBrowser({ id, checked, onChange }: { id: string; checked: boolean;
     <CheckboxField
       id={id}
       label="Trust this browser for 30 days"
-      description="No code asked here for 30 days. Only on a device you alone use."
+      description="No second step on this browser for 30 days. Only on a device you alone use."
       checked={checked}
       onCheckedChange={(next) => onChange(next === true)}
     />
