@@ -82,21 +82,8 @@ export function adminRewardView(row: Reward): AdminReward {
   };
 }
 
-/** What the audit log keeps of a reward (`reward.create`, `reward.update`). */
-export const rewardSummary = (row: Reward) =>
-  auditSummary({
-    title: row.title,
-    description: row.description,
-    kind: row.kind,
-    fulfilment: row.fulfilment,
-    providerProductId: row.providerProductId,
-    currency: row.currency,
-    denominations: row.denominations,
-    countries: row.countries,
-    active: row.active,
-    stock: row.stock,
-    imageMediaId: row.imageMediaId,
-  });
+/** What the audit log keeps of a reward (`reward.create`, `reward.update`): every field it was given (not its id, author or times). */
+export const rewardSummary = ({ id: _id, createdBy: _createdBy, createdAt: _createdAt, updatedAt: _updatedAt, ...given }: Reward) => auditSummary(given);
 
 /**
  * A page of rewards (the list contract): `q` searches the title and the provider's product id;
