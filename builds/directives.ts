@@ -5,7 +5,9 @@ import type { AstroIntegration } from 'astro';
  * Our client directives: islands hydrated on demand (src/app/directives/): `client:consent` (the
  * cookie banner: at once for a first visit, else when asked for) and `client:toast` (the toaster:
  * at the first toast or F8), `client:intent` (a guest's form: when the visitor reaches for it) and
- * `client:reauth` (the re-authentication dialog: when a sensitive call first asks for it).
+ * `client:reauth` (the re-authentication dialog: when a sensitive call first asks for it), and
+ * `client:idle-once` (the header's controls: `client:idle`, hydrated once across navigations). All
+ * hydrate through hydrate-once.ts: a persisted island is never hydrated twice.
  */
 export default function clientDirectives(): AstroIntegration {
   return {
@@ -16,6 +18,7 @@ export default function clientDirectives(): AstroIntegration {
         addClientDirective({ name: 'intent', entrypoint: fileURLToPath(new URL('../src/app/directives/intent.ts', import.meta.url)) });
         addClientDirective({ name: 'toast', entrypoint: fileURLToPath(new URL('../src/app/directives/toast.ts', import.meta.url)) });
         addClientDirective({ name: 'reauth', entrypoint: fileURLToPath(new URL('../src/app/directives/reauth.ts', import.meta.url)) });
+        addClientDirective({ name: 'idle-once', entrypoint: fileURLToPath(new URL('../src/app/directives/idle-once.ts', import.meta.url)) });
       },
     },
   };

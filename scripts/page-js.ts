@@ -60,10 +60,10 @@ function brotliBytes(file: string): number {
 /**
  * `firstVisit` is kept for the command line: the cookie banner (`client:consent`) now loads when a
  * visitor reaches for it, first visit or not, so it is never counted. `islands`: the `client:`
- * directives counted (default `load` and `idle`: the header's controls load right after the page).
+ * directives counted (default `load` and `idle-once`: the header's controls load right after the page).
  */
 export function pageJs(distDir: string, page: string, options: { firstVisit?: boolean; islands?: readonly string[] } = {}): PageJs {
-  return pageJsOf(distDir, page, fs.readFileSync(path.join(distDir, page), 'utf8'), options.islands ?? ['load', 'idle']);
+  return pageJsOf(distDir, page, fs.readFileSync(path.join(distDir, page), 'utf8'), options.islands ?? ['load', 'idle-once']);
 }
 
 function pageJsOf(distDir: string, page: string, html: string, eager: readonly string[]): PageJs {

@@ -11,5 +11,7 @@ declare module 'astro' {
     'client:toast'?: boolean;
     /** Hydrate the re-authentication dialog when a call first asks the person to confirm it's them. */
     'client:reauth'?: boolean;
+    /** `client:idle`, hydrated once however often navigations move the (persisted) island. */
+    'client:idle-once'?: boolean;
   }
 }

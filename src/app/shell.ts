@@ -1,7 +1,7 @@
 /**
  * The application shell, booted once per full page load by BaseLayout's module script: consent
- * and analytics, colour mode, client error reports, the build watcher, the feature-flag banner and
- * the route guard. A failure while booting shows the error page and is logged (docs/product.md §8).
+ * and analytics, colour mode, client error reports, islands' unmounts held until they have
+ * hydrated, the build watcher, the feature-flag banner and the route guard. A failure while booting shows the error page and is logged (docs/product.md §8).
  */
 import type { TransitionBeforeSwapEvent } from 'astro:transitions/client';
 import { loadAccount } from '../stores/account.ts';
@@ -14,6 +14,7 @@ import { createAnalytics, readAnalyticsId } from './analytics.ts';
 import { startBuildWatcher } from './build-watcher.ts';
 import { fetchFlag, throttled } from './feature-flags.ts';
 import { startGuard } from './guard.ts';
+import { guardIslandUnmounts } from './island-unmount.ts';
 import { bootSteps } from './boot.ts';
 import { captureGlobalErrors, reportAction, reportError } from '../lib/report-queue.ts';
 import { markSent, SIGNED_IN_EVENT, wake } from '../platform/events.ts';
@@ -156,7 +157,7 @@ function bootBuildWatcher(): void {
 
 export function bootShell(): boolean {
   return bootSteps(
-    [bootReports, installReauth, bootColorMode, bootConsentAndAnalytics, bootSignedInWake, bootBuildWatcher, startGuard, bootBanner],
+    [bootReports, guardIslandUnmounts, installReauth, bootColorMode, bootConsentAndAnalytics, bootSignedInWake, bootBuildWatcher, startGuard, bootBanner],
     showStartupError,
   );
 }

@@ -7,6 +7,7 @@
  * this runs.
  */
 import type { ClientDirective } from 'astro';
+import { hydrateOnce } from './hydrate-once.ts';
 import { CONSENT_SETTINGS_EVENT, wasSent } from '../../platform/events.ts';
 
 /** What shows that a visitor reaches for the banner. */
@@ -19,8 +20,7 @@ const consent: ClientDirective = (load, _options, island) => {
   const hydrate = async (): Promise<void> => {
     if (started) return;
     started = true;
-    const hydrator = await load();
-    await hydrator();
+    await hydrateOnce(island, load);
     island.removeEventListener('click', holdClick, true);
     const target = pending;
     pending = null;

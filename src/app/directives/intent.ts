@@ -17,6 +17,7 @@
  * would be a GET with the password in the address — and the replays wait for that guard to go.
  */
 import type { ClientDirective } from 'astro';
+import { hydrateOnce } from './hydrate-once.ts';
 import { SIGNED_IN_EVENT, wasSent } from '../../platform/events.ts';
 
 /** What shows that a visitor reaches for the island. */
@@ -77,8 +78,7 @@ const intent: ClientDirective = (load, options, island) => {
     if (started) return;
     started = true;
     try {
-      const hydrator = await load();
-      await hydrator();
+      await hydrateOnce(island, load);
     } catch {
       // The island's code did not load (offline; the build watcher sees the failed chunk): the
       // next intent tries again.

@@ -3,15 +3,15 @@
  * (src/stores/reauth.ts), so pages that never need it do not load its code.
  */
 import type { ClientDirective } from 'astro';
+import { hydrateOnce } from './hydrate-once.ts';
 import { REAUTH_EVENT, wasSent } from '../../platform/events.ts';
 
-const reauth: ClientDirective = (load) => {
+const reauth: ClientDirective = (load, _options, island) => {
   let started = false;
   const hydrate = async (): Promise<void> => {
     if (started) return;
     started = true;
-    const hydrator = await load();
-    await hydrator();
+    await hydrateOnce(island, load);
   };
   document.addEventListener(REAUTH_EVENT, () => void hydrate(), { once: true });
   // Asked for before this listener was in place: now.

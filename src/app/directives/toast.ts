@@ -4,15 +4,15 @@
  * pages that never show a toast do not load its code.
  */
 import type { ClientDirective } from 'astro';
+import { hydrateOnce } from './hydrate-once.ts';
 import { TOAST_EVENT, wasSent } from '../../platform/events.ts';
 
-const toast: ClientDirective = (load) => {
+const toast: ClientDirective = (load, _options, island) => {
   let started = false;
   const hydrate = async (replayHotkey: boolean): Promise<void> => {
     if (started) return;
     started = true;
-    const hydrator = await load();
-    await hydrator();
+    await hydrateOnce(island, load);
     if (replayHotkey) setTimeout(() => document.dispatchEvent(new KeyboardEvent('keydown', { key: 'F8', code: 'F8', bubbles: true })), 50);
   };
   document.addEventListener(TOAST_EVENT, () => void hydrate(false), { once: true });
