@@ -64,6 +64,13 @@ export interface DashboardAnswer {
   submissionsPerDay: { day: string; count: number }[];
   /** Distinct client error reports (actions such as `page_load` left out). */
   clientErrors: { total: number };
+  /**
+   * Rewards (issue 30): `outstandingPoints` every participant could still redeem or has asked for
+   * (available + held, summed over the whole ledger), `value` what that is worth in each currency
+   * the settings price (points per unit), `waiting` requests waiting for a person's approval, and
+   * `toDeliver` approved requests of rewards delivered by hand.
+   */
+  rewards: { outstandingPoints: number; held: number; value: { currency: string; value: number }[]; waiting: number; toDeliver: number };
 }
 
 /** `YYYY-MM-DD` of a time, in UTC. */

@@ -4,7 +4,7 @@
  * count on home (`GET /api/home`, `staff.reviewWaiting`).
  */
 import { beforeAll, expect, it } from 'vitest';
-import { clientReports, pointsLedger, users, type MissionEntry } from '../../src/server/db/schema/index.ts';
+import { clientReports, pointsLedger, redemptions, users, type MissionEntry } from '../../src/server/db/schema/index.ts';
 import { dashboard } from '../../src/server/services/dashboard.ts';
 import { recordContribution } from '../../src/server/services/members.ts';
 import type { Report } from '../../src/shared/client-reports.ts';
@@ -12,6 +12,7 @@ import type { DashboardAnswer } from '../../src/shared/dashboard.ts';
 import type { HomeAnswer } from '../../src/shared/projects.ts';
 import type { Role, UserStatus } from '../../src/shared/roles.ts';
 import { describeEachBackend } from './harness.ts';
+import { insertReward } from './reward-fixtures.ts';
 import { errorOf, freshIp, uniqueEmail, type SignedIn } from './helpers.ts';
 import {
   addMember,
@@ -131,6 +132,20 @@ describeEachBackend('admin dashboard', (ctx) => {
         ledger(p3.id, 1000, 'available', '2026-10-31T23:00:00Z', 'dash-5'),
       ]);
 
+    // Rewards: p3 asked for two 5 EUR vouchers delivered by hand (500 points held each): one waits
+    // for approval, one is approved and waits to be sent. Held points are still outstanding.
+    const voucher = await insertReward(ctx(), {});
+    for (const status of ['requested', 'approved'] as const) {
+      const requestedAt = at('2026-11-01T05:00:00Z');
+      const [row] = await ctx()
+        .database.db.insert(redemptions)
+        .values({ userId: p3.id, rewardId: voucher.id, valueMinor: 500, currency: 'EUR', points: 500, status, idempotencyKey: `dash-${status}`, requestedAt })
+        .returning();
+      await ctx()
+        .database.db.insert(pointsLedger)
+        .values({ ...ledger(p3.id, -500, 'available', '2026-11-01T05:00:00Z', `redemption:${row?.id}`), state: 'held', source: 'redemption' });
+    }
+
     // Client reports: two errors, two actions.
     const send = await ctx().json('POST', '/api/reports', { reports: [uncaught('one'), uncaught('two'), pageLoad, misc] }, { 'X-Forwarded-For': freshIp() });
     expect(send.status).toBe(204);
@@ -193,6 +208,10 @@ describeEachBackend('admin dashboard', (ctx) => {
       { day: '2026-10-30', count: 1 },
       { day: '2026-11-01', count: 4 },
     ]);
+  });
+
+  it('sums the points outstanding (available and held, all time) and their value at the default rate; counts the reward requests waiting', () => {
+    expect(answer.rewards).toEqual({ outstandingPoints: 1025, held: 1000, value: [{ currency: 'EUR', value: 10.25 }], waiting: 1, toDeliver: 1 });
   });
 
   it('counts client errors only (actions left out)', () => {

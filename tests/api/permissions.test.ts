@@ -504,6 +504,7 @@ const ROWS: Row[] = [
   { call: 'GET /api/admin/rewards/settings', request: () => get('/api/admin/rewards/settings'), expect: staffOnly(200) },
   { call: 'PUT /api/admin/rewards/settings', request: () => send('PUT', '/api/admin/rewards/settings'), expect: adminOnly(400) },
   { call: 'GET /api/admin/redemptions', request: () => get('/api/admin/redemptions'), expect: staffOnly(200) },
+  { call: 'GET /api/admin/redemptions.csv', request: () => get('/api/admin/redemptions.csv'), expect: staffOnly(200) },
   { call: 'POST /api/admin/redemptions/approve', request: () => send('POST', '/api/admin/redemptions/approve'), expect: adminOnly(400) },
   { call: 'POST /api/admin/redemptions/{id}/approve', request: () => send('POST', '/api/admin/redemptions/999999999/approve'), expect: adminOnly(404) },
   { call: 'POST /api/admin/redemptions/{id}/reject', request: () => send('POST', '/api/admin/redemptions/999999999/reject'), expect: adminOnly(404) },

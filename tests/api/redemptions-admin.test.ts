@@ -216,4 +216,46 @@ describeEachBackend('admin redemptions API', (ctx) => {
     expect(await balanceOf(who)).toMatchObject({ available: 1000, held: 1000 });
     expect(await balanceOf(another)).toMatchObject({ available: 1000, held: 0 });
   });
+
+  it('the reconciliation CSV: a period’s redemptions in id order, formula-safe, who approved, never a code; audited; staff only', async () => {
+    const c = ctx();
+    await settings(c);
+    const voucher = await reward(c, { title: '=HYPERLINK("http://evil.example")' });
+    const who = await participant(c);
+    await give(c, who, 2000);
+    const first = await redeem(who, voucher.id);
+    const second = await redeem(who, voucher.id, 10);
+    const admin = await staff(c, 'admin');
+    await okJson(await as(admin)('POST', `/api/admin/redemptions/${first.id}/deliver`, { code: 'CSV-SECRET-CODE' }));
+    const moderator = await staff(c, 'moderator');
+    const today = c.clock.now().toISOString().slice(0, 10);
+    const answer = await as(moderator)('GET', `/api/admin/redemptions.csv?from=${today}&to=${today}`);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(answer.headers.get('content-disposition')).toBe(`attachment; filename="redemptions-${today}-to-${today}.csv"`);
+    const text = await answer.text();
+    expect(text).not.toContain('CSV-SECRET-CODE');
+    // (The file starts with a byte-order mark for spreadsheets; text() drops it.)
+    const lines = text.split('\r\n');
+    expect(lines[0]).toBe(
+      'Redemption ID,Participant ID,Email,Reward ID,Reward,Kind,Value,Currency,Points,Status,Requested at,Approved at,Delivered at,Closed at,Provider order ID,Approved by',
+    );
+    const ours = lines.filter((line) => line.includes(who.email));
+    expect(ours).toHaveLength(2);
+    expect(ours[0]).toMatch(
+      new RegExp(`^${first.id},${who.id},${who.email},${voucher.id},"'=HYPERLINK\\(""http://evil.example""\\)",gift_card,5,EUR,500,delivered,`),
+    );
+    expect(ours[0]?.endsWith(`,,${admin.email}`)).toBe(true);
+    expect(ours[1]).toMatch(new RegExp(`^${second.id},.*,10,EUR,1000,requested,[^,]+,,,,,$`));
+    expect(await (await as(moderator)('GET', '/api/admin/redemptions.csv?status=rejected&from=2000-01-01&to=2000-01-01')).text()).toMatch(
+      /^Redemption ID[^\r\n]*$/,
+    );
+    expect(await fieldsOf(await as(moderator)('GET', '/api/admin/redemptions.csv?status=lost'))).toHaveProperty('status');
+    expect((await errorOf(await as(who)('GET', '/api/admin/redemptions.csv'), 403)).code).toBe('forbidden');
+    const [audited] = await queryRows<{ after: unknown }>(
+      c.database.db,
+      sql`select after from audit_log where action = 'redemptions.export' and actor_id = ${moderator.id}`,
+    );
+    expect(audited?.after).toEqual({ status: null, from: today, to: today });
+  });
 });

@@ -42,6 +42,7 @@ const ANSWER: DashboardAnswer = {
   signupsPerWeek: [],
   submissionsPerDay: [],
   clientErrors: { total: 1 },
+  rewards: { outstandingPoints: 250_000, held: 1500, value: [{ currency: 'EUR', value: 2500 }], waiting: 3, toDeliver: 2 },
 };
 
 const json = (status: number, body: unknown): Response => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
@@ -75,6 +76,8 @@ describe('the dashboard', () => {
     expect(href('1 client error')).toBe('/admin/tools/client-errors');
     expect(within(numbers).getByText('points pending this month')).toBeTruthy();
     expect(within(numbers).getByText('120 available')).toBeTruthy();
+    expect(href('3 reward requests wait for approval 2 approved, to send by hand')).toBe('/admin/rewards/redemptions?status=requested');
+    expect(within(numbers).getByText('worth 2,500.00 EUR · 1,500 held')).toBeTruthy();
 
     const waiting = screen.getByRole('region', { name: 'Waiting for review' });
     expect(within(waiting).getByRole('link', { name: 'Fridge photo · Grace Hopper' }).getAttribute('href')).toBe('/admin/projects/3/missions/9?submission=41');

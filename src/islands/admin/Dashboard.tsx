@@ -39,7 +39,14 @@ export const DASHBOARD_LINKS = {
     `/admin/projects/${entry.projectId}/missions/${entry.missionId}?submission=${entry.entryId}`,
   project: (id: number) => `/admin/projects/${id}`,
   clientErrors: '/admin/tools/client-errors',
+  rewardRequests: '/admin/rewards/redemptions?status=requested',
+  rewardsToDeliver: '/admin/rewards/redemptions?status=approved',
 } as const;
+
+/** "1,234.50 EUR · 987.00 USD": what outstanding points are worth at the settings' rates. */
+export function valueWords(value: DashboardAnswer['rewards']['value']): string {
+  return value.map((each) => `${each.value.toLocaleString('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} ${each.currency}`).join(' · ');
+}
 
 /** How long an entry has waited: "less than an hour", "5 hours", "3 days". */
 export function ageLabel(hours: number): string {
@@ -78,7 +85,7 @@ function Stat({ value, label, href, note }: { value: number; label: string; href
 }
 
 function AtAGlance({ data }: { data: DashboardAnswer }) {
-  const { participants, review, points, clientErrors } = data;
+  const { participants, review, points, clientErrors, rewards } = data;
   return (
     <section aria-labelledby="dashboard-numbers-heading" className="flex flex-col gap-3">
       <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
@@ -89,7 +96,7 @@ function AtAGlance({ data }: { data: DashboardAnswer }) {
           Counted <time dateTime={data.generatedAt}>{formatDateTime(data.generatedAt)}</time>
         </p>
       </div>
-      <ul className="grid grid-cols-2 gap-3 md:grid-cols-3 xl:grid-cols-6">
+      <ul className="grid grid-cols-2 gap-3 md:grid-cols-4">
         <Stat value={review.waiting} label={waitingWords(review.waiting)} href={DASHBOARD_LINKS.review} />
         <Stat value={participants.total} label={participants.total === 1 ? 'participant' : 'participants'} href={DASHBOARD_LINKS.participants} />
         <Stat value={participants.active30d} label="active in the last 30 days" href={DASHBOARD_LINKS.active} />
@@ -100,6 +107,26 @@ function AtAGlance({ data }: { data: DashboardAnswer }) {
           note={<span className="text-xs text-muted-foreground">{NUMBER.format(points.available)} available</span>}
         />
         <Stat value={clientErrors.total} label={clientErrors.total === 1 ? 'client error' : 'client errors'} href={DASHBOARD_LINKS.clientErrors} />
+        <Stat
+          value={rewards.waiting}
+          label={rewards.waiting === 1 ? 'reward request waits for approval' : 'reward requests wait for approval'}
+          href={DASHBOARD_LINKS.rewardRequests}
+          note={
+            rewards.toDeliver > 0 ? (
+              <span className="text-xs text-muted-foreground">{NUMBER.format(rewards.toDeliver)} approved, to send by hand</span>
+            ) : undefined
+          }
+        />
+        <Stat
+          value={rewards.outstandingPoints}
+          label="points outstanding (available and held)"
+          note={
+            <span className="text-xs text-muted-foreground">
+              {rewards.value.length > 0 ? `worth ${valueWords(rewards.value)}` : 'no currency priced yet'}
+              {rewards.held > 0 ? ` · ${NUMBER.format(rewards.held)} held` : ''}
+            </span>
+          }
+        />
       </ul>
     </section>
   );

@@ -4,6 +4,7 @@ import {
   redemptionApproveSchema,
   redemptionBulkApproveSchema,
   redemptionDeliverSchema,
+  redemptionExportQuerySchema,
   redemptionRejectSchema,
 } from '../../shared/schemas/redemptions.ts';
 import type { AppEnv } from '../context.ts';
@@ -16,6 +17,7 @@ import {
   listAdminRedemptions,
   rejectRedemption,
 } from '../services/redemptions-admin.ts';
+import { auditRedemptionExport, redemptionExportCsv, redemptionExportName } from '../services/redemption-exports.ts';
 
 /** The redemption of the path, checked (404) before any body is read. */
 const redemptionOf = perRequest((c) => existingRedemptionId(c.get('db'), pathId(c, 'id', 'redemption')));
@@ -30,6 +32,18 @@ export const adminRedemptionRoutes = new Hono<AppEnv>()
   .get('/admin/redemptions', staffOnly, query(adminRedemptionListQuerySchema), async (c) =>
     c.json(await listAdminRedemptions(c.get('db'), c.req.valid('query')), 200),
   )
+
+  /** The reconciliation CSV of a period (streamed, formula-safe, no codes); personal data: a recent sign-in; audited. */
+  .get('/admin/redemptions.csv', staffOnly, recentAuth, query(redemptionExportQuerySchema), async (c) => {
+    const user = signedInUser(c.get('user'));
+    const filters = c.req.valid('query');
+    const db = c.get('db');
+    await auditRedemptionExport(db, filters, { id: user.id, ip: clientIp(c) });
+    return c.body(redemptionExportCsv(db, filters), 200, {
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': `attachment; filename="${redemptionExportName(filters)}"`,
+    });
+  })
 
   .post('/admin/redemptions/approve', adminOnly, recentAuth, jsonBody(redemptionBulkApproveSchema), async (c) => {
     const user = signedInUser(c.get('user'));

@@ -19,6 +19,10 @@
  *   entries per day of their latest submission (30 days, `mission_entries_submitted_at_idx`),
  *   zero-filled.
  * - client errors: distinct reports that are not actions (`client_reports_errors_idx`, partial).
+ * - rewards: points outstanding — every `available` ledger row (held points included: their
+ *   negative row is `held`, not `available`) — an index-only scan of `points_ledger_created_idx`;
+ *   held points (the same index); its value at the settings' rates; requests `requested` and
+ *   approved manual ones (`redemptions_status_requested_idx`).
  *
  * The cache is keyed on the `Db` object (a WeakMap: tests open many databases) and timed with the
  * app's Clock, so a test moves time past 10 s to see fresh numbers. One computation at a time:
@@ -42,7 +46,8 @@ import {
   type DashboardWaitingEntry,
 } from '../../shared/dashboard.ts';
 import { queryRows, type Db } from '../db/index.ts';
-import { clientReports, missionEntries, missions, pointsLedger, projectMembers, projects, users } from '../db/schema/index.ts';
+import { clientReports, missionEntries, missions, pointsLedger, projectMembers, projects, redemptions, rewards, users } from '../db/schema/index.ts';
+import { getRewardSettings } from './rewards.ts';
 import type { Clock } from './clock.ts';
 
 const DAY_MS = 86_400_000;
@@ -184,10 +189,39 @@ function clientErrorCount(db: Db): Promise<number> {
   return countRows(db, sql`select count(*)::int as value from ${clientReports} where ${clientReports.data}->>'type' <> 'action'`);
 }
 
+/** Points outstanding and their value, reward requests waiting for a person. */
+async function rewardFigures(db: Db): Promise<DashboardAnswer['rewards']> {
+  const [[points], [requests], settings] = await Promise.all([
+    queryRows<{ outstanding: number | string | null; held: number | string | null }>(
+      db,
+      sql`select coalesce(sum(${pointsLedger.points}) filter (where ${pointsLedger.state} = 'available'), 0)::bigint as outstanding,
+                 coalesce(-sum(${pointsLedger.points}) filter (where ${pointsLedger.state} = 'held'), 0)::bigint as held
+          from ${pointsLedger}`,
+    ),
+    queryRows<{ waiting: number | string; to_deliver: number | string }>(
+      db,
+      sql`select (select count(*) from ${redemptions} where ${redemptions.status} = 'requested')::int as waiting,
+                 (select count(*) from ${redemptions} join ${rewards} on ${rewards.id} = ${redemptions.rewardId}
+                   where ${redemptions.status} = 'approved' and ${rewards.fulfilment} = 'manual')::int as to_deliver`,
+    ),
+    getRewardSettings(db),
+  ]);
+  const outstandingPoints = Number(points?.outstanding ?? 0);
+  return {
+    outstandingPoints,
+    held: Number(points?.held ?? 0),
+    value: Object.entries(settings.pointsPerUnit)
+      .filter(([, perUnit]) => perUnit > 0)
+      .map(([currency, perUnit]) => ({ currency, value: Math.floor((outstandingPoints * 100) / perUnit) / 100 })),
+    waiting: Number(requests?.waiting ?? 0),
+    toDeliver: Number(requests?.to_deliver ?? 0),
+  };
+}
+
 /** The dashboard's numbers, counted now (no cache). */
 export async function computeDashboard(db: Db, now: Date): Promise<DashboardAnswer> {
   const weekStart = utcWeekStart(now);
-  const [participants, review, projectRows, points, signups, submissions, errors] = await Promise.all([
+  const [participants, review, projectRows, points, signups, submissions, errors, rewardNumbers] = await Promise.all([
     participantCounts(db, now, weekStart),
     waitingForReview(db, now),
     liveProjects(db),
@@ -195,6 +229,7 @@ export async function computeDashboard(db: Db, now: Date): Promise<DashboardAnsw
     signupsPerWeek(db, now),
     submissionsPerDay(db, now),
     clientErrorCount(db),
+    rewardFigures(db),
   ]);
   return {
     generatedAt: now.toISOString(),
@@ -205,6 +240,7 @@ export async function computeDashboard(db: Db, now: Date): Promise<DashboardAnsw
     signupsPerWeek: signups,
     submissionsPerDay: submissions,
     clientErrors: { total: errors },
+    rewards: rewardNumbers,
   };
 }
 

@@ -48,8 +48,8 @@ function adminView(row: RedemptionRow, reward: RewardBrief, user: Person): Admin
   return { ...view, user: { id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName } };
 }
 
-/** The list's WHERE: `status`, `rewardId`, request days `from` / `to` (inclusive, UTC), `q` in the participant's e-mail or name. */
-function listWhere(query: AdminRedemptionListQuery): SQL | undefined {
+/** The list's WHERE (and the CSV's): `status`, `rewardId`, request days `from` / `to` (inclusive, UTC), `q` in the participant's e-mail or name. */
+export function redemptionFilter(query: Partial<Pick<AdminRedemptionListQuery, 'status' | 'rewardId' | 'from' | 'to' | 'q'>>): SQL | undefined {
   return and(
     query.status ? eq(redemptions.status, query.status) : undefined,
     query.rewardId ? eq(redemptions.rewardId, query.rewardId) : undefined,
@@ -61,7 +61,7 @@ function listWhere(query: AdminRedemptionListQuery): SQL | undefined {
 
 /** `GET /api/admin/redemptions`: the fulfilment queue, oldest first by default (the list contract). */
 export async function listAdminRedemptions(db: Db, query: AdminRedemptionListQuery): Promise<ListPage<AdminRedemption>> {
-  const where = listWhere(query);
+  const where = redemptionFilter(query);
   const key = query.sort === 'id' ? [redemptions.id] : [redemptions.requestedAt, redemptions.id];
   const order = query.dir === 'desc' ? key.map((column) => desc(column)) : key.map((column) => asc(column));
   return paginate(query, {

@@ -58,6 +58,15 @@ export const adminRedemptionListQuerySchema = listQuerySchema(ADMIN_REDEMPTION_S
   .refine((query) => !query.from || !query.to || query.from <= query.to, { path: ['to'], message: 'Must be on or after the start date' });
 export type AdminRedemptionListQuery = z.output<typeof adminRedemptionListQuerySchema>;
 
+/**
+ * `GET /api/admin/redemptions.csv`: the reconciliation file of a period — request days `from` /
+ * `to` (inclusive, UTC) and an optional `status`; every redemption of them, in id order.
+ */
+export const redemptionExportQuerySchema = z
+  .object({ status: statusField.optional(), from: dayFilter, to: dayFilter })
+  .refine((query) => !query.from || !query.to || query.from <= query.to, { path: ['to'], message: 'Must be on or after the start date' });
+export type RedemptionExportQuery = z.output<typeof redemptionExportQuerySchema>;
+
 /** `POST /api/admin/redemptions/{id}/approve`: the status the screen showed (409 `conflict` when it moved on). */
 export const redemptionApproveSchema = z.strictObject({ expectedStatus: statusField });
 
