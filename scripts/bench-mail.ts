@@ -23,15 +23,10 @@
  * database (PGlite in a temporary folder, or a fresh PostgreSQL database), starts the API-only
  * server on it and prints the figures.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
-import { createFreshDatabase, type FreshDatabase } from '../tests/support/postgres.ts';
 import { seedBench, type Seeded } from './bench-seed.ts';
-import { freePort, percentile, spawnServer, stopServer, waitForHealth, type ServerChild } from './bench-server.ts';
+import { percentile, runIfMain, runStandalone } from './bench-server.ts';
 
 /** Actions measured per case. */
 export const MAIL_BENCH_SAMPLES = 20;
@@ -199,47 +194,22 @@ export function mailBenchTable(rows: readonly { backend: string; cases: readonly
 }
 
 /** Standalone: a small seed, the API-only server with the sink, both cases, the figures. */
-async function main(): Promise<void> {
-  const postgres = process.argv.includes('--postgres');
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-bench-mail-'));
-  let fresh: FreshDatabase | undefined;
-  let server: ServerChild | undefined;
+runIfMain(import.meta.url, async () => {
   const bench = await startMailBench();
   try {
-    fresh = postgres ? await createFreshDatabase() : undefined;
-    const seeded = await seedBench(fresh ? { kind: 'postgres', connection: fresh.url, poolSize: 2 } : { kind: 'pglite', dataDir }, {
-      large: { participants: 1_000, entries: 1_000 },
-    });
-    const port = await freePort();
-    const env: Record<string, string> = { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', SERVE_STATIC: '0', ...bench.env };
-    if (fresh) env.DATABASE_URL = fresh.url;
-    server = spawnServer(env, port);
-    await waitForHealth(server);
-    const backend = fresh ? 'PostgreSQL' : 'PGlite';
-    const cases = await bench.measure(server.url, seeded);
-    for (const line of mailBenchLines(backend, cases)) console.log(line);
-    console.log(`\n${mailBenchTable([{ backend, cases }])}`);
-    for (const c of cases) console.log(`${c.name} samples (ms): ${c.samples.map((ms) => Math.round(ms)).join(', ')}`);
-    const missed = cases.filter((c) => c.p95Ms > MAIL_GOAL_P95_MS);
-    if (missed.length > 0) process.exitCode = 1;
+    await runStandalone(
+      'mail',
+      (target) => seedBench(target, { large: { participants: 1_000, entries: 1_000 } }),
+      async (url, backend, seeded) => {
+        const cases = await bench.measure(url, seeded);
+        for (const line of mailBenchLines(backend, cases)) console.log(line);
+        console.log(`\n${mailBenchTable([{ backend, cases }])}`);
+        for (const c of cases) console.log(`${c.name} samples (ms): ${c.samples.map((ms) => Math.round(ms)).join(', ')}`);
+        return cases.every((c) => c.p95Ms <= MAIL_GOAL_P95_MS);
+      },
+      bench.env,
+    );
   } finally {
-    if (server) {
-      try {
-        await stopServer(server);
-      } catch (error) {
-        console.error(error instanceof Error ? error.message : String(error));
-        process.exitCode = 1;
-      }
-    }
     await bench.close();
-    await fresh?.drop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   }
-}
-
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main().catch((error: unknown) => {
-    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-    process.exit(1);
-  });
-}
+});

@@ -2,7 +2,7 @@
  * What the benchmarks (`bench.ts`, `bench-scale.ts`, `bench-tools/`) share: the production server
  * as a child process, started the way production runs it (`node src/server/main.ts`) with none of the shell's server
  * settings inherited, waited for on `/api/health`, stopped with SIGTERM; and the writing of their
- * sections of docs/benchmarks.md.
+ * sections of docs/benchmarks.md; and the standalone run of a bench script (`runStandalone`).
  */
 import { CONFIG_VARIABLES } from '../src/server/config.ts';
 import { serverNodeFlags } from '../src/server/node-flags.ts';
@@ -11,8 +11,11 @@ import autocannon from 'autocannon';
 import type { Options as CannonOptions, Result as CannonResult } from 'autocannon';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { DatabaseTarget } from '../src/server/db/index.ts';
+import { createFreshDatabase, type FreshDatabase } from '../tests/support/postgres.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const START_TIMEOUT_MS = 60_000;
@@ -156,4 +159,53 @@ export function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
   const rank = Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length)));
   return sorted[rank - 1] ?? Number.NaN;
+}
+
+/**
+ * A bench script run on its own (`node_modules/.bin/node scripts/bench-….ts [--postgres]`): a
+ * temporary DATA_DIR (PGlite) or a fresh PostgreSQL database, `seed` on it before the server starts
+ * (PGlite allows one process), the API-only server with `env` added, then `measure` against it;
+ * the server stopped and the database and folder removed whatever happens. `measure` answers
+ * whether every figure met its goal (exit code 1 otherwise).
+ */
+export async function runStandalone<S>(
+  name: string,
+  seed: (target: DatabaseTarget) => Promise<S>,
+  measure: (url: string, backend: 'PGlite' | 'PostgreSQL', seeded: S) => Promise<boolean>,
+  env: Record<string, string> = {},
+): Promise<void> {
+  const postgres = process.argv.includes('--postgres');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `fw-bench-${name}-`));
+  let fresh: FreshDatabase | undefined;
+  let server: ServerChild | undefined;
+  try {
+    fresh = postgres ? await createFreshDatabase() : undefined;
+    const seeded = await seed(fresh ? { kind: 'postgres', connection: fresh.url, poolSize: 2 } : { kind: 'pglite', dataDir });
+    const port = await freePort();
+    const serverEnv: Record<string, string> = { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', SERVE_STATIC: '0', ...env };
+    if (fresh) serverEnv.DATABASE_URL = fresh.url;
+    server = spawnServer(serverEnv, port);
+    await waitForHealth(server);
+    if (!(await measure(server.url, fresh ? 'PostgreSQL' : 'PGlite', seeded))) process.exitCode = 1;
+  } finally {
+    if (server) {
+      try {
+        await stopServer(server);
+      } catch (error) {
+        console.error(error instanceof Error ? error.message : String(error));
+        process.exitCode = 1;
+      }
+    }
+    await fresh?.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Runs `main` when the module at `moduleUrl` is the script node was started with. */
+export function runIfMain(moduleUrl: string, main: () => Promise<void>): void {
+  if (!process.argv[1] || path.resolve(process.argv[1]) !== fileURLToPath(moduleUrl)) return;
+  main().catch((error: unknown) => {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    process.exit(1);
+  });
 }

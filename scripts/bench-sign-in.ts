@@ -45,10 +45,6 @@
  * accounts (PGlite in a temporary folder, or a fresh PostgreSQL database), starts the API-only
  * server on them and prints the figures.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 import { Secret, TOTP as Totp } from 'otpauth';
 import { loadConfig } from '../src/server/config.ts';
@@ -58,9 +54,8 @@ import { confirmTotp, startTotpEnrolment, totpCodeAt, totpStep, type SecondFacto
 import { createActiveUser } from '../src/server/services/users.ts';
 import { passkeyRegistrationResponseSchema } from '../src/shared/schemas/passkeys.ts';
 import { TOTP } from '../src/shared/second-factors.ts';
-import { createFreshDatabase, type FreshDatabase } from '../tests/support/postgres.ts';
 import { SoftAuthenticator } from '../tests/support/soft-authenticator.ts';
-import { freePort, percentile, spawnServer, stopServer, waitForHealth, type ServerChild } from './bench-server.ts';
+import { percentile, runIfMain, runStandalone } from './bench-server.ts';
 
 /** Sign-ins measured per case (after the warm-up round). */
 export const SIGN_IN_BENCH_SAMPLES = 20;
@@ -303,45 +298,13 @@ export function signInBenchTable(rows: readonly { backend: string; cases: readon
 }
 
 /** Standalone: the accounts alone, the API-only server on them, the four cases, the figures. */
-async function main(): Promise<void> {
-  const postgres = process.argv.includes('--postgres');
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-bench-sign-in-'));
-  let fresh: FreshDatabase | undefined;
-  let server: ServerChild | undefined;
-  try {
-    fresh = postgres ? await createFreshDatabase() : undefined;
-    const bench = await seedSignInBench(fresh ? { kind: 'postgres', connection: fresh.url, poolSize: 2 } : { kind: 'pglite', dataDir });
-    const port = await freePort();
-    const env: Record<string, string> = { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', SERVE_STATIC: '0' };
-    if (fresh) env.DATABASE_URL = fresh.url;
-    server = spawnServer(env, port);
-    await waitForHealth(server);
-    const backend = fresh ? 'PostgreSQL' : 'PGlite';
-    const { cases, failures } = await bench.measure(server.url);
+runIfMain(import.meta.url, () =>
+  runStandalone('sign-in', (target) => seedSignInBench(target), async (url, backend, bench) => {
+    const { cases, failures } = await bench.measure(url);
     for (const line of signInBenchLines(backend, cases)) console.log(line);
     console.log(`\n${signInBenchTable([{ backend, cases }])}`);
     for (const c of cases) console.log(`${c.name} samples (ms): ${c.samples.map((value) => value.toFixed(1)).join(', ')}`);
-    if (failures.length > 0) {
-      console.error(`Failures:\n- ${failures.join('\n- ')}`);
-      process.exitCode = 1;
-    }
-  } finally {
-    if (server) {
-      try {
-        await stopServer(server);
-      } catch (error) {
-        console.error(error instanceof Error ? error.message : String(error));
-        process.exitCode = 1;
-      }
-    }
-    await fresh?.drop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
-}
-
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main().catch((error: unknown) => {
-    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-    process.exit(1);
-  });
-}
+    if (failures.length > 0) console.error(`Failures:\n- ${failures.join('\n- ')}`);
+    return failures.length === 0;
+  }),
+);

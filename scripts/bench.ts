@@ -34,6 +34,7 @@ import { lighthousePages, lighthouseTable, newParticipantCookie, type Lighthouse
 import { MAIL_GOAL_P95_MS, mailBenchLines, mailBenchTable, startMailBench, type MailBench, type MailBenchCase } from './bench-mail.ts';
 import { BENCH_LARGE, BULK_APPROVE_CASE, benchBulkApprove, seedBench as seed, type Seeded } from './bench-seed.ts';
 import { seedSignInBench, signInBenchLines, signInBenchTable, type SignInBenchCase } from './bench-sign-in.ts';
+import { BULK_GOAL_MS, REDEMPTION_GOAL_P99_MS, rewardsBenchLines, rewardsBenchTable, seedRewardsBench, type RewardsBenchResult } from './bench-rewards.ts';
 import { cannon, freePort, percentile, spawnServer, stopServer, waitForHealth, writeBenchmarksSection, type ServerChild } from './bench-server.ts';
 import { checkPageJsBudgets, type BudgetRow } from './page-js.ts';
 import { buildIfStale } from './start.ts';
@@ -443,6 +444,7 @@ async function benchBackend(
   peers: PeerRow[] | null,
   mails: { backend: string; cases: MailBenchCase[] }[],
   signIns: { backend: string; cases: SignInBenchCase[] }[],
+  rewardRuns: { backend: string; run: RewardsBenchResult }[],
 ): Promise<void> {
   const resources: Held = { dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'fw-bench-')) };
   held = resources;
@@ -454,6 +456,8 @@ async function benchBackend(
     const seeded = await seed(target);
     // The sign-in bench's accounts (a password, an authenticator app, a passkey), made by the app's services (scripts/bench-sign-in.ts).
     const signIn = await seedSignInBench(target);
+    // The rewards bench's participants, voucher and waiting requests (scripts/bench-rewards.ts).
+    const rewardsBench = await seedRewardsBench(target);
 
     const port = await freePort();
     // Mail goes to an SMTP sink of the bench's own, which times each mail's arrival (scripts/bench-mail.ts).
@@ -544,6 +548,17 @@ async function benchBackend(
       for (const failure of run.failures) failures.push(`${backend} / ${failure}`);
     } catch (error) {
       failures.push(`${backend} / sign-in: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    // A redemption request at 10 connections, then bulk approvals of 500 (scripts/bench-rewards.ts).
+    try {
+      const run = await rewardsBench.measure(server.url, seconds);
+      rewardRuns.push({ backend, run });
+      for (const line of rewardsBenchLines(backend, run)) console.log(line);
+      for (const failure of run.failures) failures.push(`${backend} / rewards: ${failure}`);
+      if (backend === 'PostgreSQL' && run.request.p99Ms > REDEMPTION_GOAL_P99_MS) failures.push(`${backend} / rewards: redemption p99 ${run.request.p99Ms.toFixed(1)} ms, above the goal`);
+      if (run.bulk.maxMs > BULK_GOAL_MS) failures.push(`${backend} / rewards: bulk approve of 500 took ${Math.round(run.bulk.maxMs)} ms, above the goal`);
+    } catch (error) {
+      failures.push(`${backend} / rewards: ${error instanceof Error ? error.message : String(error)}`);
     }
     const rss = peakRss(server.child.pid);
     for (const result of results) rows.push({ ...result, peakRssBytes: rss });
@@ -652,12 +667,13 @@ async function main(): Promise<void> {
   const peers: PeerRow[] = [];
   const mails: { backend: string; cases: MailBenchCase[] }[] = [];
   const signIns: { backend: string; cases: SignInBenchCase[] }[] = [];
+  const rewardRuns: { backend: string; run: RewardsBenchResult }[] = [];
   const withLighthouse = process.env.BENCH_LIGHTHOUSE !== '0';
   const firstStart = await benchFirstStart(failures);
   for (const backend of backends) {
     try {
       // Page loads do not depend on the backend: Lighthouse runs once, on the default install's.
-      await benchBackend(backend, seconds, rows, failures, withLighthouse && backend === 'PGlite' ? lighthouse : null, peers, mails, signIns);
+      await benchBackend(backend, seconds, rows, failures, withLighthouse && backend === 'PGlite' ? lighthouse : null, peers, mails, signIns, rewardRuns);
     } catch (error) {
       failures.push(error instanceof Error ? error.message : String(error));
     }
@@ -676,12 +692,14 @@ async function main(): Promise<void> {
   console.log(`\n${section}\n`);
   if (mails.length > 0) console.log(`${mailBenchTable(mails)}\n`);
   if (signIns.length > 0) console.log(`${signInBenchTable(signIns)}\n`);
+  if (rewardRuns.length > 0) console.log(`${rewardsBenchTable(rewardRuns)}\n`);
   if (process.env.BENCH_WRITE === '1') {
     if (failures.length > 0) console.log('Not updating docs/benchmarks.md: the run had failures.');
     else {
       writeDoc(section);
       if (mails.length > 0) writeBenchmarksSection('bench-mail', mailBenchTable(mails));
       if (signIns.length > 0) writeBenchmarksSection('bench-sign-in', signInBenchTable(signIns));
+      if (rewardRuns.length > 0) writeBenchmarksSection('bench-rewards', rewardsBenchTable(rewardRuns));
     }
   }
   // Written down even when pages are over: the table says which; the run still fails.
