@@ -59,6 +59,8 @@ export interface ApiInit {
   signal?: AbortSignal;
   /** The call must outlive the page (sent on `pagehide`); falls back to a normal request above `KEEPALIVE_MAX_BYTES`. */
   keepalive?: boolean;
+  /** More request headers (e.g. a retry's `Idempotency-Key`); `Accept` and `Content-Type` stay the client's. */
+  headers?: Readonly<Record<string, string>>;
 }
 
 const NETWORK_MESSAGE = 'We could not reach Fieldwork. Check your connection and try again.';
@@ -153,7 +155,7 @@ export function api<T>(method: HttpMethod, path: string, body?: unknown, init: A
 }
 
 async function callOnce<T>(method: HttpMethod, path: string, body: unknown, init: ApiInit): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { ...init.headers, Accept: 'application/json' };
   let payload: string | undefined;
   if (method !== 'GET') {
     headers['Content-Type'] = 'application/json';
@@ -209,8 +211,12 @@ export function networkError(): ApiError {
 
 export const apiGet = <T>(path: string, init?: { signal?: AbortSignal }): Promise<T> => api<T>('GET', path, undefined, init);
 
-export const apiSend = <T>(method: Exclude<HttpMethod, 'GET'>, path: string, body: unknown = {}, init: { keepalive?: boolean } = {}): Promise<T> =>
-  api<T>(method, path, body, init);
+export const apiSend = <T>(
+  method: Exclude<HttpMethod, 'GET'>,
+  path: string,
+  body: unknown = {},
+  init: Pick<ApiInit, 'keepalive' | 'headers'> = {},
+): Promise<T> => api<T>(method, path, body, init);
 
 /** `path?name=value…`, each value encoded. */
 export function withQuery(path: string, query: Readonly<Record<string, string>>): string {

@@ -64,6 +64,7 @@ export const ROUTES = [
   { pattern: '/account/edit/profile', access: 'auth', layout: 'default', title: 'Your profile' },
   { pattern: '/account/edit/preferences', access: 'auth', layout: 'default', title: 'Your preferences' },
   { pattern: '/account/security', access: 'auth', layout: 'default', title: 'Account security' },
+  { pattern: '/account/rewards', access: 'auth', layout: 'default', title: 'Rewards' },
   { pattern: '/account/mission-history', access: 'auth', layout: 'default', title: 'Mission history' },
   { pattern: '/account/mission-history/:missionId', access: 'auth', layout: 'default', title: 'Mission history', params: { missionId: 'id' } },
 

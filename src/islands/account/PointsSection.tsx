@@ -17,9 +17,12 @@ import { Alert } from '../../components/ui/alert.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
-import { StarIcon } from '../../components/icons.tsx';
+import { ChevronRightIcon, StarIcon } from '../../components/icons.tsx';
 import { Bone } from '../../components/ui/skeleton.tsx';
 import { appendPage, hasMore, POINT_SOURCE_LABELS, POINT_STATE_LABELS, POINTS_PAGE_SIZE, pointsPath, signedPoints, spokenPoints } from './points.ts';
+
+/** Where points become rewards (issue 30). */
+export const REWARDS_HREF = '/account/rewards';
 
 /** The sentence under the pending total: it answers "pending for how long?". */
 export const PENDING_EXPLANATION = 'Pending points become available when your entry is approved.';
@@ -35,6 +38,10 @@ function Frame({ children, busy = false }: { children: ReactNode; busy?: boolean
           Points
         </CardTitle>
         <CardDescription>What you have earned for surveys and missions, and why.</CardDescription>
+        <a href={REWARDS_HREF} className="inline-flex items-center gap-1 self-start text-sm font-medium text-primary underline-offset-4 hover:underline">
+          Redeem points
+          <ChevronRightIcon className="size-4" />
+        </a>
       </CardHeader>
       <CardContent className="flex flex-col gap-5">{children}</CardContent>
     </Card>

@@ -1,12 +1,12 @@
 /**
  * The header account menu itself (Radix DropdownMenu), loaded on first intent by AccountMenu.tsx:
- * Account, Admin for moderators and admins, Sign out.
+ * Account, Rewards for participants, Admin for moderators and admins, Sign out.
  */
 import { useRef, type ReactNode } from 'react';
 import { isElevated } from '../../shared/roles.ts';
 import type { CurrentUser } from '../../platform/api.ts';
 import { useTriggerHandoff, type TriggerHandoff } from '../../lib/lazy-module.ts';
-import { LogOutIcon, ShieldIcon, UserIcon } from '../../components/icons.tsx';
+import { LogOutIcon, ShieldIcon, StarIcon, UserIcon } from '../../components/icons.tsx';
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -54,6 +54,14 @@ export default function AccountMenuDropdown({
             Account
           </a>
         </DropdownMenuItem>
+        {user.role === 'participant' && (
+          <DropdownMenuItem asChild>
+            <a href="/account/rewards">
+              <StarIcon />
+              Rewards
+            </a>
+          </DropdownMenuItem>
+        )}
         {isElevated(user.role) && (
           <DropdownMenuItem asChild>
             <a href="/admin">
