@@ -83,6 +83,9 @@ export const ROUTES = [
   { pattern: '/admin/tools/client-errors', access: 'admin', layout: 'admin', title: 'Client errors' },
   // Not in docs/product.md's table either (its "Our addition", issue 29 §7): the audit log, for admins (the API refuses moderators).
   { pattern: '/admin/audit', access: 'admin', layout: 'admin', title: 'Audit log' },
+  // Rewards (issue 30 §2, §4): the catalogue and settings, and the fulfilment queue.
+  { pattern: '/admin/rewards', access: 'admin', layout: 'admin', title: 'Rewards' },
+  { pattern: '/admin/rewards/redemptions', access: 'admin', layout: 'admin', title: 'Reward requests' },
   // Not in docs/product.md's table either (its "Our addition"): the review inbox across projects, and the projects' own list.
   { pattern: '/admin/review', access: 'admin', layout: 'admin', title: 'Review' },
   { pattern: '/admin/projects', access: 'admin', layout: 'admin', title: 'Projects' },

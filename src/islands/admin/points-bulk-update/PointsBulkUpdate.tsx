@@ -28,6 +28,7 @@ import { Loading } from '../../../components/states/Loading.tsx';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
+import { CheckboxField } from '../../../components/ui/checkbox.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog.tsx';
 import { HiddenFileInput } from '../../../components/ui/hidden-file-input.tsx';
 import { Progress } from '../../../components/ui/progress.tsx';
@@ -112,6 +113,9 @@ function BulkUpdateScreen() {
   const [step, setStep] = useState<Step>({ kind: 'choose' });
   const [alert, setAlert] = useState<string | null>(null);
   const [confirm, setConfirm] = useState<{ excludeProblemRows: boolean } | null>(null);
+  // "Allow the balance to go below zero": offered when the preview found such rows or the API refused for them (409 `insufficient_points`).
+  const [allowNegative, setAllowNegative] = useState(false);
+  const [belowZeroRefused, setBelowZeroRefused] = useState(false);
   const [dragging, setDragging] = useState(false);
   const [page, setPage] = useState(1);
   const input = useRef<HTMLInputElement>(null);
@@ -128,6 +132,8 @@ function BulkUpdateScreen() {
     const body = new FormData();
     body.set('file', file, file.name);
     if (columns) body.set('columns', JSON.stringify(columns));
+    setAllowNegative(false);
+    setBelowZeroRefused(false);
     setStep({ kind: 'working', file, bar: { label: `Uploading ${file.name}`, value: 0 } });
     try {
       const preview = await uploadForNdjson<BulkPreview>(`${BASE}/preview`, body, {
@@ -163,7 +169,8 @@ function BulkUpdateScreen() {
     const total = excludeProblemRows ? preview.cleanRows : preview.rows;
     setStep({ kind: 'applying', file, preview, bar: { label: PHASE_LABELS.applying ?? 'Applying', value: 0, detail: `0 of ${plural(total, 'row', 'rows')}` } });
     try {
-      const result = await uploadForNdjson<BulkApplyResult>(`${BASE}/${preview.batchId}/apply`, JSON.stringify({ excludeProblemRows }), {
+      const body = allowNegative ? { excludeProblemRows, allowNegative: true } : { excludeProblemRows };
+      const result = await uploadForNdjson<BulkApplyResult>(`${BASE}/${preview.batchId}/apply`, JSON.stringify(body), {
         headers: { 'Content-Type': 'application/json' },
         onLine: (line) => {
           const bar = barOf(line);
@@ -174,6 +181,7 @@ function BulkUpdateScreen() {
       history.reload();
     } catch (error) {
       setStep({ kind: 'preview', file, preview });
+      if (error instanceof ApiError && error.code === 'insufficient_points') setBelowZeroRefused(true);
       if (!handleSessionLost(error)) setAlert(errorMessage(error));
     }
   }
@@ -185,6 +193,7 @@ function BulkUpdateScreen() {
   }
 
   const preview = step.kind === 'preview' || step.kind === 'applying' || step.kind === 'applied' ? step.preview : null;
+  const offerNegative = step.kind === 'preview' && step.preview.status === 'previewed' && (belowZeroRefused || step.preview.counts.insufficientPoints > 0);
 
   return (
     <div className="flex flex-col gap-8">
@@ -265,9 +274,18 @@ function BulkUpdateScreen() {
 
         {preview && step.kind !== 'applied' && <PreviewSummary preview={preview} />}
 
+        {offerNegative && (
+          <CheckboxField
+            id="bulk-allow-negative"
+            label="Allow the balance to go below zero"
+            description="Rows taking a participant's available points below zero are applied too; their balance becomes negative until they earn more."
+            checked={allowNegative}
+            onCheckedChange={(checked) => setAllowNegative(checked === true)}
+          />
+        )}
         {step.kind === 'preview' && (
           <div className="flex flex-wrap gap-2">
-            {preview?.status === 'previewed' && preview.problemCount === 0 && (
+            {preview?.status === 'previewed' && (preview.problemCount === 0 || (allowNegative && onlyBelowZero(preview))) && (
               <Button onClick={() => setConfirm({ excludeProblemRows: false })}>{`Apply ${plural(preview.rows, 'row', 'rows')}`}</Button>
             )}
             {preview?.status === 'previewed' && preview.problemCount > 0 && preview.cleanRows > 0 && (
@@ -284,6 +302,7 @@ function BulkUpdateScreen() {
         <ConfirmApply
           preview={step.preview}
           excludeProblemRows={confirm.excludeProblemRows}
+          allowNegative={allowNegative}
           onCancel={() => setConfirm(null)}
           onConfirm={() => void apply(step.file, step.preview, confirm.excludeProblemRows)}
         />
@@ -403,14 +422,21 @@ function PreviewSummary({ preview }: { preview: BulkPreview }) {
   );
 }
 
+/** Every problem of the preview is a row going below zero (applied after all with `allowNegative`). */
+function onlyBelowZero(preview: BulkPreview): boolean {
+  return preview.problemCount > 0 && preview.problemCount === preview.counts.insufficientPoints;
+}
+
 function ConfirmApply({
   preview,
   excludeProblemRows,
+  allowNegative,
   onCancel,
   onConfirm,
 }: {
   preview: BulkPreview;
   excludeProblemRows: boolean;
+  allowNegative: boolean;
   onCancel: () => void;
   onConfirm: () => void;
 }) {
@@ -424,10 +450,11 @@ function ConfirmApply({
             {signed(preview.totals.positive)} points added and {signed(preview.totals.negative)} taken away (net {signed(preview.totals.net)}) for{' '}
             {plural(preview.totals.participants, 'participant', 'participants')}, at once and all together.
             {excludeProblemRows ? ` The ${plural(preview.problemRows, 'row', 'rows')} with problems are left out.` : ''}
+            {!excludeProblemRows && preview.problemRows > 0 ? ` The ${plural(preview.problemRows, 'row', 'rows')} going below zero are applied too.` : ''}
             {preview.alreadyCredited > 0
               ? ` ${plural(preview.alreadyCredited, 'row was', 'rows were')} credited before and ${preview.alreadyCredited === 1 ? 'is' : 'are'} left as ${preview.alreadyCredited === 1 ? 'it is' : 'they are'}.`
               : ''}{' '}
-            Participants see each reason in their points history.
+            {allowNegative ? 'Balances may go below zero. ' : ''}Participants see each reason in their points history.
           </DialogDescription>
         </DialogHeader>
         <DialogFooter>

@@ -1,6 +1,13 @@
-/** "Adjust points": a signed whole number and a reason (required), through `POST /api/admin/users/{id}/points` (admins only). */
-import { apiSend } from '../../../platform/api.ts';
+/**
+ * "Adjust points": a signed whole number and a reason (required), through `POST /api/admin/users/{id}/points` (admins only).
+ * Taking away more than they have available is refused (409 `insufficient_points`, said in the
+ * alert); then "Allow the balance to go below zero" is offered, and sent as `allowNegative`.
+ */
+import { useEffect, useState } from 'react';
+import { Controller } from 'react-hook-form';
+import { ApiError, apiSend } from '../../../platform/api.ts';
 import { toast } from '../../../stores/toasts.ts';
+import { CheckboxField } from '../../../components/ui/checkbox.tsx';
 import { FormField } from '../../../components/ui/form-field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
 import { Textarea } from '../../../components/ui/textarea.tsx';
@@ -9,9 +16,10 @@ import { FormDialog, useDialogForm } from '../form-dialog.tsx';
 interface AdjustValues {
   points: number;
   reason: string;
+  allowNegative: boolean;
 }
 
-const DEFAULTS = { points: Number.NaN, reason: '' };
+const DEFAULTS = { points: Number.NaN, reason: '', allowNegative: false };
 
 export function AdjustPointsDialog({
   open,
@@ -26,13 +34,23 @@ export function AdjustPointsDialog({
   name: string;
   onAdjusted: () => void;
 }) {
+  // Offered once the API said the balance would go below zero; gone when the dialog closes.
+  const [belowZero, setBelowZero] = useState(false);
+  useEffect(() => {
+    if (!open) setBelowZero(false);
+  }, [open]);
   const form = useDialogForm<AdjustValues>(
     { open, onOpenChange },
     {
       schema: () => import('../../../shared/schemas/points.ts').then((m) => m.pointsAdjustSchema),
       defaultValues: DEFAULTS,
-      submit: async (values) => {
-        await apiSend('POST', `/api/admin/users/${userId}/points`, values);
+      submit: async ({ allowNegative, ...values }) => {
+        try {
+          await apiSend('POST', `/api/admin/users/${userId}/points`, allowNegative && values.points < 0 ? { ...values, allowNegative: true } : values);
+        } catch (error) {
+          if (error instanceof ApiError && error.code === 'insufficient_points') setBelowZero(true);
+          throw error;
+        }
         toast({ title: `${values.points > 0 ? '+' : ''}${values.points} points for ${name}` });
         onAdjusted();
         onOpenChange(false);
@@ -41,6 +59,7 @@ export function AdjustPointsDialog({
   );
   const {
     register,
+    control,
     formState: { errors },
   } = form;
 
@@ -57,6 +76,21 @@ export function AdjustPointsDialog({
       <FormField id="adjust-reason" label="Reason" description="They see it in their points history." error={errors.reason?.message}>
         {(control) => <Textarea {...control} rows={3} {...register('reason')} />}
       </FormField>
+      {belowZero && (
+        <Controller
+          control={control}
+          name="allowNegative"
+          render={({ field }) => (
+            <CheckboxField
+              id="adjust-allow-negative"
+              label="Allow the balance to go below zero"
+              description="Their available points become negative until they earn more."
+              checked={field.value}
+              onCheckedChange={(checked) => field.onChange(checked === true)}
+            />
+          )}
+        />
+      )}
     </FormDialog>
   );
 }

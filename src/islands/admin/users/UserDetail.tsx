@@ -5,9 +5,10 @@
  * entries with their states; the points ledger with "Adjust points"; the audit trail of what was
  * done to or by them.
  */
-import { useState, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import type { Role } from '../../../shared/roles.ts';
 import { ROLES } from '../../../shared/roles.ts';
+import type { TaxFormRecord } from '../../../shared/rewards.ts';
 import type { AdminUserDetail, AdminUserListItem } from '../../../shared/users.ts';
 import { apiSend } from '../../../platform/api.ts';
 import { errorMessage } from '../../../lib/form-errors.ts';
@@ -17,6 +18,8 @@ import { fullNameOf, ROLE_LABELS } from '../../../lib/user.ts';
 import { toast } from '../../../stores/toasts.ts';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
+import { Label } from '../../../components/ui/label.tsx';
+import { Switch } from '../../../components/ui/switch.tsx';
 import { ConfirmButton, FilterSelect, Section, TableScroller, td, th } from '../admin-kit.tsx';
 import { Breadcrumbs, Detail, EntryStatusBadge, RecordScreen, ScreenHeader } from '../projects/kit.tsx';
 import { AdjustPointsDialog } from './AdjustPointsDialog.tsx';
@@ -380,6 +383,10 @@ function Person({ user, reload }: { user: AdminUserDetail; reload: () => void })
       </Section>
       <AdjustPointsDialog open={adjusting} onOpenChange={setAdjusting} userId={user.id} name={name} onAdjusted={reload} />
 
+      <Section id="rewards" title="Rewards" description="Above the community's yearly value, rewards are sent only once a tax form is on file.">
+        <TaxFormSwitch user={user} isAdmin={isAdmin} onChanged={reload} />
+      </Section>
+
       <Section id="audit" title="Audit trail" description="Everything done to or by this person, newest first.">
         <Table label="Audit rows" columns={['When', 'What', 'Who', 'Details']} rows={user.audit} empty="Nothing recorded yet.">
           {(row) => (
@@ -400,6 +407,53 @@ function Person({ user, reload }: { user: AdminUserDetail; reload: () => void })
           )}
         </Table>
       </Section>
+    </div>
+  );
+}
+
+/** "Tax form on file" (admins; `PUT /api/admin/users/{id}/tax-form`): on records that it was received, off withdraws it. */
+function TaxFormSwitch({ user, isAdmin, onChanged }: { user: AdminUserDetail; isAdmin: boolean; onChanged: () => void }) {
+  const id = useId();
+  const [onFile, setOnFile] = useState(user.taxFormOnFileAt !== null);
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+
+  async function change(next: boolean) {
+    setProblem(null);
+    setBusy(true);
+    setOnFile(next);
+    try {
+      await apiSend<TaxFormRecord>('PUT', `/api/admin/users/${user.id}/tax-form`, { onFile: next });
+      toast({ title: next ? 'Tax form recorded as on file' : 'Tax form withdrawn' });
+      onChanged();
+    } catch (error) {
+      setOnFile(!next);
+      if (!handleSessionLost(error)) setProblem(errorMessage(error));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="flex flex-col gap-2">
+      <div className="flex items-start gap-3">
+        <Switch
+          id={id}
+          checked={onFile}
+          disabled={!isAdmin || busy}
+          onCheckedChange={(checked) => void change(checked)}
+          aria-describedby={`${id}-description`}
+          className="mt-0.5"
+        />
+        <div className="flex flex-col gap-1">
+          <Label htmlFor={id}>Tax form on file</Label>
+          <p id={`${id}-description`} className="text-sm text-muted-foreground">
+            {user.taxFormOnFileAt ? `Recorded on ${formatDate(user.taxFormOnFileAt)}.` : 'Not recorded.'}
+            {isAdmin ? '' : ` ${ADMIN_ONLY_NOTE}`}
+          </p>
+        </div>
+      </div>
+      {problem && <Alert variant="destructive">{problem}</Alert>}
     </div>
   );
 }
