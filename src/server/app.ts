@@ -48,6 +48,7 @@ import { reviewRoutes } from './routes/review.ts';
 import { redemptionRoutes } from './routes/redemptions.ts';
 import { adminRedemptionRoutes } from './routes/admin-redemptions.ts';
 import { rewardRoutes } from './routes/rewards.ts';
+import { rewardWebhookRoutes } from './routes/reward-webhooks.ts';
 import { surveyWebhookRoutes } from './routes/survey-webhook.ts';
 import { surveyRoutes } from './routes/surveys.ts';
 import { tokenRoutes } from './routes/tokens.ts';
@@ -114,6 +115,8 @@ function apiRoutes() {
       .route('/', adminRewardRoutes)
       .route('/', adminRedemptionRoutes)
       .route('/rewards', rewardRoutes)
+      // The gift-card provider's webhook (no session: its signature; services/reward-provider-fulfilment.ts).
+      .route('/webhooks', rewardWebhookRoutes)
   );
 }
 

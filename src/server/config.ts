@@ -94,6 +94,19 @@ const envSchema = z.object({
   SECOND_FACTOR_KEY: aesKeySetting(),
   /** The AES-256-GCM key of delivered rewards' codes and links (issue 30): as SECOND_FACTOR_KEY; unset: one made once and kept in the database. */
   REWARD_DELIVERY_KEY: aesKeySetting(),
+  /** The gift-card provider that fulfils `provider` rewards (issue 30 §4): `none` (the default: such rewards cannot be approved) or `tremendous`. */
+  REWARDS_PROVIDER: z.enum(['none', 'tremendous'], 'must be none or tremendous').default('none'),
+  /** Tremendous: the API key (sandbox or production), sent as a Bearer token; required with REWARDS_PROVIDER=tremendous. */
+  TREMENDOUS_API_KEY: z.string().min(8, 'must be a Tremendous API key').optional(),
+  /** Tremendous: the API's origin (the sandbox by default); every call goes there and nowhere else. */
+  TREMENDOUS_BASE_URL: z.url({ protocol: /^https?$/, error: 'must be a URL (https://…)' }).default('https://testflight.tremendous.com'),
+  /** Tremendous: the webhook's private key, which signs each webhook (unset: webhooks are refused and polling alone follows orders). */
+  TREMENDOUS_WEBHOOK_SECRET: z.string().min(8, 'must be the webhook private key').optional(),
+  /** Tremendous: the funding source orders are paid from (`balance`: the account's balance). */
+  TREMENDOUS_FUNDING_SOURCE: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,100}$/, 'must be a funding source id (letters, digits, _ and -)')
+    .default('balance'),
   /** `0`: staff need no second factor (development only; default on). */
   REQUIRE_STAFF_SECOND_FACTOR: z.enum(['0', '1', 'true', 'false'], 'must be 0 or 1').optional(),
   /** Staff sessions end this many hours after sign-in, however active (12). */
@@ -120,6 +133,16 @@ const envSchema = z.object({
     .regex(/^\d{1,7}$/, 'must be a number of milliseconds')
     .transform(Number)
     .pipe(z.number().min(1, 'must be a number of milliseconds'))
+    .optional(),
+  /**
+   * Tests only (not an operator setting, so not in README.md): how many milliseconds an order may
+   * stay `ordering` before `rewards.poll` asks the provider about it, instead of 10 minutes. The
+   * process test of a kill between order and record sets 0.
+   */
+  FIELDWORK_TEST_REWARDS_STALE_MS: z
+    .string()
+    .regex(/^\d{1,9}$/, 'must be a number of milliseconds')
+    .transform(Number)
     .optional(),
 });
 
@@ -173,6 +196,10 @@ export interface Config {
   mediaStore: 'local' | 's3';
   /** The bucket's settings when MEDIA_STORE=s3. */
   s3: S3Config | undefined;
+  /** The gift-card provider (REWARDS_PROVIDER and its settings); null: none, provider rewards cannot be approved. */
+  rewardsProvider: RewardsProviderConfig | null;
+  /** An order `ordering` this long (ms) is asked about by `rewards.poll` (10 minutes; tests shorten it). */
+  rewardsStaleMs: number;
   /** An upload's body sending nothing for this long is cut off with 408 (`MEDIA_LIMITS.stallSeconds`; tests shorten it). */
   uploadStallMs: number;
 }
@@ -188,6 +215,20 @@ export interface S3Config {
   forcePathStyle: boolean;
   delivery: 'redirect' | 'stream';
 }
+
+/** The gift-card provider's settings (docs/deploy.md, "Rewards through Tremendous"). Secrets: never logged. */
+export interface RewardsProviderConfig {
+  name: 'tremendous';
+  apiKey: string;
+  /** The API's origin, without a trailing slash (`https://testflight.tremendous.com`). */
+  baseUrl: string;
+  /** The webhook's private key; undefined: every webhook is refused (401). */
+  webhookSecret: string | undefined;
+  fundingSource: string;
+}
+
+/** How long an order may stay `ordering` before the periodic check asks the provider about it. */
+export const REWARDS_STALE_MS = 10 * 60 * 1000;
 
 export class ConfigError extends Error {}
 
@@ -209,6 +250,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push(
       `WEB_CONCURRENCY: the embedded database runs in one process only; set DATABASE_URL (PostgreSQL) to run ${e.WEB_CONCURRENCY} processes, or leave WEB_CONCURRENCY unset`,
     );
+  if (e.REWARDS_PROVIDER === 'tremendous' && !e.TREMENDOUS_API_KEY) problems.push('TREMENDOUS_API_KEY: must be set when REWARDS_PROVIDER=tremendous');
   if (problems.length > 0) throw new ConfigError(`Invalid environment:\n  ${problems.join('\n  ')}`);
   const prefix = (e.S3_PREFIX ?? '').replace(/^\/+/, '');
   const shownHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : e.HOST;
@@ -250,6 +292,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             delivery: e.S3_DELIVERY,
           }
         : undefined,
+    rewardsProvider:
+      e.REWARDS_PROVIDER === 'tremendous' && e.TREMENDOUS_API_KEY
+        ? {
+            name: 'tremendous',
+            apiKey: e.TREMENDOUS_API_KEY,
+            baseUrl: e.TREMENDOUS_BASE_URL.replace(/\/+$/, ''),
+            webhookSecret: e.TREMENDOUS_WEBHOOK_SECRET,
+            fundingSource: e.TREMENDOUS_FUNDING_SOURCE,
+          }
+        : null,
+    rewardsStaleMs: e.FIELDWORK_TEST_REWARDS_STALE_MS ?? REWARDS_STALE_MS,
     uploadStallMs: e.FIELDWORK_TEST_UPLOAD_STALL_MS ?? MEDIA_LIMITS.stallSeconds * 1000,
   };
 }

@@ -208,6 +208,8 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     server.close();
     return abandonStart(error);
   });
+  // Provider orders a stopped process left `ordering` are asked about now, not at the next 10-minute poll (services/reward-provider-fulfilment.ts).
+  if (config.rewardsProvider) await queue.send('rewards.poll', {}).catch((error: unknown) => logger.warn({ err: error }, 'rewards.poll not queued at start'));
   logger.info({ url, database: db.kind, dataDir: config.dataDir, buildId: site?.buildId ?? null }, `Fieldwork listening on ${url}`);
   reportReady(url);
 

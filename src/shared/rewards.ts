@@ -79,6 +79,9 @@ export const REDEMPTION_REFUSALS = {
 } as const;
 export type RedemptionRefusal = keyof typeof REDEMPTION_REFUSALS;
 
+/** Why a provider reward failed, as the participant reads it (the provider's own words go to staff: the audit log). */
+export const REWARD_PROVIDER_FAILED = 'The gift-card provider could not send this reward. Your points are back: choose another reward, or contact us.';
+
 /** Why a reward cannot be chosen, as its card says (`unavailableReason`). */
 export const REWARD_UNAVAILABLE = {
   country: 'Not offered in your country',

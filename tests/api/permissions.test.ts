@@ -509,6 +509,8 @@ const ROWS: Row[] = [
   { call: 'POST /api/admin/redemptions/{id}/approve', request: () => send('POST', '/api/admin/redemptions/999999999/approve'), expect: adminOnly(404) },
   { call: 'POST /api/admin/redemptions/{id}/reject', request: () => send('POST', '/api/admin/redemptions/999999999/reject'), expect: adminOnly(404) },
   { call: 'POST /api/admin/redemptions/{id}/deliver', request: () => send('POST', '/api/admin/redemptions/999999999/deliver'), expect: adminOnly(404) },
+  // No provider is configured here (a provider's signature: tests/api/reward-provider.test.ts).
+  { call: 'POST /api/webhooks/rewards/{provider}', request: () => send('POST', '/api/webhooks/rewards/tremendous'), expect: all(404) },
   { call: 'PUT /api/admin/users/{id}/tax-form', request: (w) => send('PUT', `/api/admin/users/${w.users.participant.id}/tax-form`), expect: adminOnly(400) },
 
   // Notifications (the notifications work adds these calls)

@@ -10,6 +10,7 @@ import { fanOutNewWork } from '../services/new-work.ts';
 import { mailApprovalDigests, mailBatchedNotifications, mailNotification, mailPendingNotifications } from '../services/notifications.ts';
 import { newSignInMail } from '../services/new-sign-in.ts';
 import { mailReviewDigests } from '../services/review-digest.ts';
+import { fulfilRedemption, pollProviderOrders } from '../services/reward-provider-fulfilment.ts';
 import { createStorage, type Storage } from '../storage/index.ts';
 import { dataDeletionRequestMail, emailChangeMail, forgotPasswordMail, invitationSendMail, registerMail } from './account-mail.ts';
 import type { JobSender } from './queue.ts';
@@ -67,6 +68,13 @@ export function createJobHandlers(deps: JobDeps): JobHandlers {
     'reminders.scan': async () => {
       const reminded = await sendMissionReminders(deps);
       if (reminded > 0) deps.logger.info({ reminded }, 'mission reminders sent');
+    },
+    'rewards.order': async ({ redemptionId }) => {
+      await fulfilRedemption(deps, redemptionId);
+    },
+    'rewards.poll': async () => {
+      const done = await pollProviderOrders(deps);
+      if (done.delivered + done.failed + done.pending + done.errors > 0) deps.logger.info(done, 'reward orders checked');
     },
     'media.housekeeping': async () => {
       const done = await housekeepMedia({ db: deps.db, clock: deps.clock, storage, logger: deps.logger });

@@ -36,6 +36,12 @@ const PERIODIC = { retryLimit: 2, retryDelay: 30, retryBackoff: true, retryDelay
 const MAIL = { ...PATIENT, expireInSeconds: 300, deleteAfterSeconds: 3600, notify: true } as const;
 /** Fan-outs to every member of a project (thousands, a batch per transaction): more time before a run counts as dead. */
 const FAN_OUT = { ...PATIENT, expireInSeconds: 900, deleteAfterSeconds: 86_400, notify: true } as const;
+/**
+ * Provider orders (issue 30 §4): retried like mail, for hours, always with the same key. A run
+ * (three provider calls at most, 10 s each) counts as dead after 2 minutes: a killed process's
+ * order is retried then, and `rewards.poll` at the next start asks about it sooner.
+ */
+const ORDER = { ...PATIENT, expireInSeconds: 120, deleteAfterSeconds: 7 * 86_400, notify: true } as const;
 
 export const QUEUES: Readonly<Record<JobName, QueueSpec>> = {
   'mail.send': { options: MAIL, batchSize: 10 },
@@ -53,6 +59,8 @@ export const QUEUES: Readonly<Record<JobName, QueueSpec>> = {
   'digest.review': { options: PERIODIC, batchSize: 1, cron: '0 7 * * *' },
   'reminders.scan': { options: PERIODIC, batchSize: 1, cron: '5 * * * *' },
   'media.housekeeping': { options: PERIODIC, batchSize: 1, cron: '40 3 * * *' },
+  'rewards.order': { options: ORDER, batchSize: 1 },
+  'rewards.poll': { options: PERIODIC, batchSize: 1, cron: '*/10 * * * *' },
 };
 
 /** How a process uses the queue. */

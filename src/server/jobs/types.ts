@@ -49,6 +49,14 @@ export interface JobDataMap {
   'digest.review': Record<string, never>;
   /** Every hour: one reminder per member who has not finished a mission closing within 48 hours. */
   'reminders.scan': Record<string, never>;
+  /**
+   * A provider reward's order (services/reward-provider-fulfilment.ts): queued by the approval (or
+   * the automatic one) in its transaction, and by the provider's webhook. Asks the provider with
+   * the redemption's own key, the same on every retry.
+   */
+  'rewards.order': { redemptionId: number };
+  /** Every 10 minutes (and once at start): asks the provider about orders left `ordering` for 10 minutes or more. */
+  'rewards.poll': Record<string, never>;
   /** Every day: uploads never attached to anything for 7 days are deleted (rows and files); expired upload reservations too. */
   'media.housekeeping': Record<string, never>;
 }
@@ -65,6 +73,8 @@ export const JOB_NAMES = [
   'digest.review',
   'reminders.scan',
   'media.housekeeping',
+  'rewards.order',
+  'rewards.poll',
   'auth.register',
   'auth.forgot-password',
   'auth.new-sign-in',

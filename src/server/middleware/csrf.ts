@@ -7,9 +7,10 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /**
  * Server-to-server calls that carry their own credential instead of a session, and so need no
  * same-origin check: Alchemer's webhook (`POST /api/surveys/{id}/webhook`, authenticated by the
- * survey's webhook secret, JSON or form-encoded; `docs/alchemer.md`).
+ * survey's webhook secret, JSON or form-encoded; `docs/alchemer.md`), and the gift-card provider's
+ * (`POST /api/webhooks/rewards/{provider}`, signed over its raw body).
  */
-const SERVER_TO_SERVER = [/^\/api\/surveys\/[^/]+\/webhook\/?$/];
+const SERVER_TO_SERVER = [/^\/api\/surveys\/[^/]+\/webhook\/?$/, /^\/api\/webhooks\/rewards\/[^/]+\/?$/];
 
 /**
  * Calls a page may also make as a plain form post (same origin still required): the gallery's

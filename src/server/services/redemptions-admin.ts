@@ -110,7 +110,21 @@ async function lockRedemption(tx: Db, id: number): Promise<{ row: RedemptionRow;
 
 const titleOf = (row: RedemptionRow, reward: Reward) => `${reward.title} (${valueText(fromMinorUnits(row.valueMinor), row.currency)})`;
 
-/** Approves one locked `requested` row: its time and admin, the audit row, the participant's notification. */
+/** 409 `provider_not_configured`: a provider reward, and no provider (`REWARDS_PROVIDER=none`) to order it from. */
+const providerNotConfigured = () =>
+  new ApiError(
+    409,
+    'provider_not_configured',
+    'No gift-card provider is set up, so this reward cannot be ordered: set one up first (REWARDS_PROVIDER), or reject the request',
+  );
+
+/** Whether a reward needs a provider this server does not have. */
+const lacksProvider = (deps: RedemptionDeps, reward: Reward) => reward.fulfilment === 'provider' && !deps.config.rewardsProvider;
+
+/**
+ * Approves one locked `requested` row: its time and admin, the audit row, the participant's
+ * notification and, for a provider reward, its `rewards.order` job — all in the caller's transaction.
+ */
 async function approveLocked(tx: Db, deps: RedemptionDeps, row: RedemptionRow, reward: Reward, actor: RedemptionActor): Promise<RedemptionRow> {
   const now = deps.clock.now();
   const [approved] = await tx
@@ -130,13 +144,16 @@ async function approveLocked(tx: Db, deps: RedemptionDeps, row: RedemptionRow, r
     ip: actor.ip,
   });
   await notify(tx, { userId: row.userId, kind: 'reward', text: `Reward approved: ${titleOf(row, reward)}`, link: REWARDS_PAGE }, deps.jobs);
+  if (reward.fulfilment === 'provider') await deps.jobs.send('rewards.order', { redemptionId: row.id }, { tx });
   return approved;
 }
 
 /**
  * `POST /api/admin/redemptions/{id}/approve`: a `requested` request becomes `approved`. 404
  * unknown; 409 `conflict` when it is not in `expectedStatus` (a retry of this admin's approval
- * answers it unchanged); 409 `not_approvable` when it is not `requested`.
+ * answers it unchanged); 409 `not_approvable` when it is not `requested`; 409
+ * `provider_not_configured` for a provider reward while `REWARDS_PROVIDER=none`. A provider
+ * reward's order (`rewards.order`) is queued in the approving transaction.
  */
 export async function approveRedemption(
   db: Db,
@@ -152,6 +169,7 @@ export async function approveRedemption(
       throw changed(row.status);
     }
     if (row.status !== 'requested') throw new ApiError(409, 'not_approvable', 'Only a request waiting for approval can be approved');
+    if (lacksProvider(deps, reward)) throw providerNotConfigured();
     return adminView(await approveLocked(tx, deps, row, reward, actor), reward, user);
   });
 }
@@ -265,14 +283,15 @@ export async function deliverRedemption(
 }
 
 /** Why a request of a bulk approval was left as it was. */
-export type BulkSkipReason = 'not_found' | 'conflict' | 'not_approvable';
+export type BulkSkipReason = 'not_found' | 'conflict' | 'not_approvable' | 'provider_not_configured';
 
 /**
  * `POST /api/admin/redemptions/approve`: approves the given requests in one transaction. The
  * participants' points locks are taken in ascending user id, then the requests' rows in ascending
  * id (two bulk approvals, or a bulk approval and a participant's own call, cannot deadlock); each
  * request is then approved or skipped in ascending id: `not_found`, `conflict` (not in
- * `expectedStatus`), `not_approvable` (not `requested`). An id given twice counts once.
+ * `expectedStatus`), `not_approvable` (not `requested`), `provider_not_configured` (a provider
+ * reward while `REWARDS_PROVIDER=none`). An id given twice counts once.
  */
 export async function bulkApproveRedemptions(
   db: Db,
@@ -298,6 +317,7 @@ export async function bulkApproveRedemptions(
       if (!row || !reward) skipped.push({ id, reason: 'not_found' });
       else if (row.status !== expectedStatus) skipped.push({ id, reason: 'conflict' });
       else if (row.status !== 'requested') skipped.push({ id, reason: 'not_approvable' });
+      else if (lacksProvider(deps, reward)) skipped.push({ id, reason: 'provider_not_configured' });
       else {
         await approveLocked(tx, deps, row, reward, actor);
         approved.push(id);

@@ -157,7 +157,7 @@ async function needsReview(tx: Db, userId: number, settings: RewardSettings, rew
 
 export interface RedemptionDeps {
   clock: Clock;
-  config: Pick<Config, 'rewardDeliveryKey'>;
+  config: Pick<Config, 'rewardDeliveryKey' | 'rewardsProvider'>;
   jobs: JobSender;
 }
 
@@ -175,7 +175,9 @@ export interface CreateRedemptionInput {
  * participant's country, or no address while it is offered in some countries only),
  * `out_of_stock`, `below_minimum`, `open_request_exists`, `tax_form_required`,
  * `insufficient_points`. On success the redemption, its held points, one of its stock and the
- * participant's notification are one transaction.
+ * participant's notification are one transaction. A request that needs no review (a provider
+ * reward, a provider configured, no first-redemption or value check applying) is `approved` at once
+ * and its `rewards.order` job queued in that transaction.
  */
 export async function createRedemption(db: Db, deps: RedemptionDeps, input: CreateRedemptionInput): Promise<{ redemption: Redemption; created: boolean }> {
   const answer = async (row: RedemptionRow, created: boolean) => ({ redemption: (await ownerViews(db, deps.config, [row]))[0] as Redemption, created });
@@ -231,6 +233,11 @@ export async function createRedemption(db: Db, deps: RedemptionDeps, input: Crea
     const { available } = await pointsBalance(tx, input.userId);
     if (available < cost) throw refused('insufficient_points', { available, points: cost, missing: cost - available });
 
+    // A request nobody needs to look at is approved at once (`approvedBy` null: automatically), and
+    // its order queued with it. Without a configured provider there is nothing to order it from: it
+    // stays `requested` (an admin's approval then answers 409 `provider_not_configured`).
+    const review = await needsReview(tx, input.userId, settings, reward, valueMinor);
+    const approved = !review && reward.fulfilment === 'provider' && deps.config.rewardsProvider !== null;
     const [row] = await tx
       .insert(redemptions)
       .values({
@@ -239,10 +246,11 @@ export async function createRedemption(db: Db, deps: RedemptionDeps, input: Crea
         valueMinor,
         currency: reward.currency,
         points: cost,
-        status: 'requested',
-        needsReview: await needsReview(tx, input.userId, settings, reward, valueMinor),
+        status: approved ? 'approved' : 'requested',
+        needsReview: review,
         idempotencyKey: input.key,
         requestedAt: now,
+        ...(approved ? { approvedAt: now } : {}),
         updatedAt: now,
       })
       .returning();
@@ -261,6 +269,7 @@ export async function createRedemption(db: Db, deps: RedemptionDeps, input: Crea
       { userId: input.userId, kind: 'reward', text: `Reward requested: ${reward.title} (${valueText(value, reward.currency)})`, link: REWARDS_PAGE },
       deps.jobs,
     );
+    if (approved) await deps.jobs.send('rewards.order', { redemptionId: row.id }, { tx });
     return { row, created: true };
   });
   return answer(made.row, made.created);

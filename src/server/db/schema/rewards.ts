@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { RewardSettings, RewardValues } from '../../../shared/rewards.ts';
 import { REDEMPTION_STATUSES, REWARD_FULFILMENTS, REWARD_KINDS } from '../../../shared/rewards.ts';
 import { media } from './media.ts';
@@ -102,8 +102,26 @@ export const redemptions = pgTable(
     // The fulfilment queue: a status, oldest first.
     index('redemptions_status_requested_idx').on(t.status, t.requestedAt, t.id),
     index('redemptions_reward_idx').on(t.rewardId),
+    // The provider's webhooks name its order (services/reward-fulfilment.ts).
+    index('redemptions_provider_order_idx').on(t.providerOrderId),
     check('redemptions_status_check', sql`${t.status} in ('requested', 'approved', 'ordering', 'delivered', 'rejected', 'failed', 'cancelled')`),
     check('redemptions_points_check', sql`${t.points} > 0 and ${t.valueMinor} > 0`),
   ],
 );
 export type RedemptionRow = typeof redemptions.$inferSelect;
+
+/**
+ * The gift-card provider's webhook events already handled (services/reward-fulfilment.ts): a
+ * second delivery of the same event (the provider retries until it hears 200) changes nothing.
+ * `event_id` is the provider's own id of the event (Tremendous: `uuid`).
+ */
+export const rewardWebhookEvents = pgTable(
+  'reward_webhook_events',
+  {
+    provider: text('provider').notNull(),
+    eventId: text('event_id').notNull(),
+    event: text('event').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.eventId] })],
+);
