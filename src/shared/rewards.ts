@@ -162,6 +162,15 @@ export interface Redemption {
   createdAt: string;
 }
 
+/**
+ * A redemption as staff see it (`/api/admin/redemptions`): never the code or link; its reward says
+ * how it is delivered (the queue offers "Mark delivered" for `manual` ones), and whose it is.
+ */
+export interface AdminRedemption extends Omit<Redemption, 'delivery' | 'reward'> {
+  reward: Redemption['reward'] & { fulfilment: RewardFulfilment };
+  user: { id: number; email: string; firstName: string | null; lastName: string | null };
+}
+
 /** A reward as staff see and edit it (`/api/admin/rewards`): the values split into fixed `denominations` or a `range`. */
 export interface AdminReward {
   id: number;

@@ -13,7 +13,7 @@
  */
 import { and, asc, count, desc, eq, gte, inArray, lt, type SQL } from 'drizzle-orm';
 import type { ListPage } from '../../shared/list.ts';
-import type { Redemption, RedemptionStatus } from '../../shared/rewards.ts';
+import type { AdminRedemption, RedemptionStatus } from '../../shared/rewards.ts';
 import { fromMinorUnits } from '../../shared/rewards.ts';
 import type { AdminRedemptionListQuery, RedemptionDeliverInput } from '../../shared/schemas/redemptions.ts';
 import type { Db } from '../db/index.ts';
@@ -28,8 +28,7 @@ import { rewardDeliveryKey, sealDelivery } from './secret-box.ts';
 import { userSearchMatches } from './users.ts';
 import { pointReference } from '../../shared/points.ts';
 
-/** A redemption as staff see it: no `delivery` (staff never see the code), and whose it is. */
-export type AdminRedemption = Omit<Redemption, 'delivery'> & { user: { id: number; email: string; firstName: string | null; lastName: string | null } };
+export type { AdminRedemption };
 
 /** Who acts, and from where (for the audit log). */
 export interface RedemptionActor {
@@ -40,12 +39,16 @@ export interface RedemptionActor {
 const DAY_MS = 24 * 60 * 60 * 1000;
 const dayStart = (day: string) => new Date(`${day}T00:00:00.000Z`);
 
-type RewardBrief = Pick<Reward, 'id' | 'title' | 'kind'>;
+type RewardBrief = Pick<Reward, 'id' | 'title' | 'kind' | 'fulfilment'>;
 type Person = AdminRedemption['user'];
 
 function adminView(row: RedemptionRow, reward: RewardBrief, user: Person): AdminRedemption {
   const { delivery: _never, ...view } = redemptionView(row, reward);
-  return { ...view, user: { id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName } };
+  return {
+    ...view,
+    reward: { ...view.reward, fulfilment: reward.fulfilment },
+    user: { id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName },
+  };
 }
 
 /** The list's WHERE (and the CSV's): `status`, `rewardId`, request days `from` / `to` (inclusive, UTC), `q` in the participant's e-mail or name. */
@@ -69,7 +72,7 @@ export async function listAdminRedemptions(db: Db, query: AdminRedemptionListQue
       const rows = await db
         .select({
           row: redemptions,
-          reward: { id: rewards.id, title: rewards.title, kind: rewards.kind },
+          reward: { id: rewards.id, title: rewards.title, kind: rewards.kind, fulfilment: rewards.fulfilment },
           user: { id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName },
         })
         .from(redemptions)

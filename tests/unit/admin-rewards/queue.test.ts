@@ -10,8 +10,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createElement, Fragment } from 'react';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { AdminReward } from '../../../src/shared/rewards.ts';
-import type { AdminRedemption } from '../../../src/islands/admin/rewards/logic.ts';
+import type { AdminRedemption, AdminReward } from '../../../src/shared/rewards.ts';
 import { $auth } from '../../../src/stores/auth.ts';
 import { installReauth } from '../../../src/stores/reauth.ts';
 import { setReauthHandler } from '../../../src/platform/api.ts';
@@ -63,7 +62,7 @@ const AMAZON = reward(2, 'Amazon gift card', 'provider');
 
 const request = (id: number, first: string, what: AdminReward, status: AdminRedemption['status'] = 'requested'): AdminRedemption => ({
   id,
-  reward: { id: what.id, title: what.title, kind: what.kind },
+  reward: { id: what.id, title: what.title, kind: what.kind, fulfilment: what.fulfilment },
   value: 10,
   currency: 'EUR',
   points: 1000,

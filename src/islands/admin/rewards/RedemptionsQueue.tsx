@@ -10,7 +10,7 @@
  */
 import { useEffect, useId, useState } from 'react';
 import type { ListPage } from '../../../shared/list.ts';
-import { REDEMPTION_STATUSES, type AdminReward, type RedemptionStatus } from '../../../shared/rewards.ts';
+import { REDEMPTION_STATUSES, type AdminRedemption, type AdminReward, type RedemptionStatus } from '../../../shared/rewards.ts';
 import { ApiError, apiSend, withQuery } from '../../../platform/api.ts';
 import { downloadAfterSignInProof } from '../../../platform/download.ts';
 import { errorMessage } from '../../../lib/form-errors.ts';
@@ -44,7 +44,6 @@ import {
   STATUS_FILTER_LABELS,
   STATUS_LABELS,
   writeQueueQuery,
-  type AdminRedemption,
   type AdminRedemptionPage,
   type BulkApproveResult,
   type QueueQuery,
@@ -92,8 +91,6 @@ function Queue({ canDecide }: { canDecide: boolean }) {
     setQuery((was) => ({ ...(was ?? DEFAULT_QUEUE_QUERY), ...patch, page: patch.page ?? 1 }));
   };
   const catalogue = rewards.load.status === 'ready' ? rewards.load.data.items : [];
-  /** Delivered by hand: a reward of the catalogue whose fulfilment is manual (one not among the first 100 is offered; the API says if not). */
-  const manual = (rewardId: number) => catalogue.find((reward) => reward.id === rewardId)?.fulfilment !== 'provider';
   const rewardOptions = [
     { value: 'all', label: 'All rewards' },
     ...catalogue.map((reward) => ({ value: String(reward.id), label: reward.title })),
@@ -250,7 +247,7 @@ function Queue({ canDecide }: { canDecide: boolean }) {
                     <tbody>
                       {data.items.map((item) => {
                         const who = whoOf(item);
-                        const can = actionsFor(item.status, manual(item.reward.id));
+                        const can = actionsFor(item.status, item.reward.fulfilment === 'manual');
                         return (
                           <tr key={item.id} data-row-id={item.id}>
                             {canDecide && (

@@ -8,8 +8,8 @@
 import type { ListPage } from '../../../shared/list.ts';
 import {
   REDEMPTION_STATUSES,
+  type AdminRedemption,
   type AdminReward,
-  type Redemption,
   type RedemptionStatus,
   type RewardFulfilment,
   type RewardKind,
@@ -229,7 +229,6 @@ export function settingsBody(values: SettingsFormValues): RewardSettings {
 // The fulfilment queue
 
 /** A request as staff see it (`GET /api/admin/redemptions`): never its code or link. */
-export type AdminRedemption = Omit<Redemption, 'delivery'> & { user: { id: number; email: string; firstName: string | null; lastName: string | null } };
 export type AdminRedemptionPage = ListPage<AdminRedemption>;
 
 /** `POST /api/admin/redemptions/approve`. */
