@@ -14,7 +14,7 @@ import type { ListPage } from '../../src/shared/list.ts';
 import type { PointsSummary } from '../../src/shared/points.ts';
 import type { Redemption } from '../../src/shared/rewards.ts';
 import { describeEachBackend, type TestContext } from './harness.ts';
-import { errorOf, fieldsOf, type SignedIn } from './helpers.ts';
+import { errorOf, fieldsOf, mailsTo, type SignedIn } from './helpers.ts';
 import { callAs, okJson, participant, staff } from './programme-fixtures.ts';
 import { insertReward, newKey, rewardSettingsAre } from './reward-fixtures.ts';
 
@@ -215,6 +215,10 @@ describeEachBackend('admin redemptions API', (ctx) => {
     expect(statuses.map((row) => row.status)).toEqual(['approved', 'rejected', 'approved']);
     expect(await balanceOf(who)).toMatchObject({ available: 1000, held: 1000 });
     expect(await balanceOf(another)).toMatchObject({ available: 1000, held: 0 });
+    // Told in the bell and by mail (one sweep for the batch): one of each per approved request.
+    expect((await noticesOf(c, who)).filter((text) => text.startsWith('Reward approved'))).toHaveLength(2);
+    const mails = await mailsTo(c, who.email);
+    expect(mails.filter((mail) => mail.raw.includes('Reward approved: Book voucher (5 EUR)'))).toHaveLength(2);
   });
 
   it('the reconciliation CSV: a period’s redemptions in id order, formula-safe, who approved, never a code; audited; staff only', async () => {

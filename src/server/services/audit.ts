@@ -21,7 +21,16 @@ export interface AuditInput {
  * become `[token]` / `[redacted]` (docs/permissions.md, "Secrets").
  */
 export async function audit(db: Db, input: AuditInput): Promise<void> {
-  await db.insert(auditLog).values({
+  await db.insert(auditLog).values(auditRow(input));
+}
+
+/** Several entries in one statement (a bulk action's one row per thing it changed), as `audit` writes each. */
+export async function auditMany(db: Db, inputs: readonly AuditInput[]): Promise<void> {
+  if (inputs.length > 0) await db.insert(auditLog).values(inputs.map(auditRow));
+}
+
+function auditRow(input: AuditInput): typeof auditLog.$inferInsert {
+  return {
     actorId: input.actorId ?? null,
     via: input.via,
     action: input.action,
@@ -30,7 +39,7 @@ export async function audit(db: Db, input: AuditInput): Promise<void> {
     before: input.before === undefined ? null : redactJson(input.before),
     after: input.after === undefined ? null : redactJson(input.after),
     ip: input.ip ?? null,
-  });
+  };
 }
 
 /**

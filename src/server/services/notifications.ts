@@ -66,14 +66,16 @@ export async function notify(db: Db, input: NotifyInput, jobs?: JobSender): Prom
 }
 
 /**
- * Records several notifications of the kinds mailed in a digest (approvals) in one statement,
- * inside the caller's transaction as `notify` (bulk approve, `services/review.ts`). The immediate
- * kinds go through `notify` one by one, which queues their mails.
+ * Records several notifications in one statement, inside the caller's transaction as `notify`
+ * (bulk approvals: `services/review.ts`, `services/redemptions-admin.ts`). Digest kinds wait for
+ * their digest; for immediate kinds one `notifications.mail` sweep is queued in the same
+ * transaction (it mails every immediate notification not mailed yet, a batch at a time), instead
+ * of a `notifications.mail-one` job each.
  */
-export async function notifyMany(db: Db, inputs: readonly NotifyInput[]): Promise<void> {
-  if (inputs.some((input) => (IMMEDIATE_MAIL_KINDS as readonly NotificationKind[]).includes(input.kind)))
-    throw new Error('notifyMany records digest kinds only: use notify() for the immediate ones');
-  if (inputs.length > 0) await db.insert(notifications).values([...inputs]);
+export async function notifyMany(db: Db, inputs: readonly NotifyInput[], jobs?: JobSender): Promise<void> {
+  if (inputs.length === 0) return;
+  await db.insert(notifications).values([...inputs]);
+  if (jobs && inputs.some((input) => isImmediateKind(input.kind))) await jobs.send('notifications.mail', {}, { tx: db });
 }
 
 /** Whether the user wants mail of this kind: the master switch and the kind's own, both on by default. */

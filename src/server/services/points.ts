@@ -11,7 +11,7 @@
  * reads the balance, then writes, in one transaction: two at once never both spend the same points.
  */
 import { randomUUID } from 'node:crypto';
-import { and, count, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { EntryStatus } from '../../shared/mission-entries.ts';
 import { pointReference, type PointSource, type PointState, type PointsEntryView, type PointsSummary } from '../../shared/points.ts';
 import type { PointsBalance } from '../../shared/rewards.ts';
@@ -131,6 +131,22 @@ export async function lockPointsOf(tx: Db, userId: number) {
     .where(eq(users.id, userId))
     .for('no key update');
   return row;
+}
+
+/**
+ * `lockPointsOf` for several participants in one statement: their rows locked in ascending id
+ * (the lock is taken row by row in the order the rows come, so two callers never wait on each
+ * other crosswise). Answers the ids found.
+ */
+export async function lockPointsOfMany(tx: Db, userIds: readonly number[]): Promise<number[]> {
+  if (userIds.length === 0) return [];
+  const rows = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(inArray(users.id, [...userIds]))
+    .orderBy(asc(users.id))
+    .for('no key update');
+  return rows.map((row) => row.id);
 }
 
 /** How staff name a participant in a refusal: their name, else their address. */

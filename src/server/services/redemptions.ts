@@ -33,7 +33,7 @@ import type { Clock } from './clock.ts';
 import { countOf, paginate } from './list.ts';
 import { notify } from './notifications.ts';
 import { credit, lockPointsOf, pointsBalance, setCreditState } from './points.ts';
-import { getRewardSettings } from './rewards.ts';
+import { savedSettingsColumn, settingsOf } from './rewards.ts';
 import { containsPattern } from './search.ts';
 import { openDelivery, rewardDeliveryKey } from './secret-box.ts';
 
@@ -180,19 +180,19 @@ export interface CreateRedemptionInput {
  * and its `rewards.order` job queued in that transaction.
  */
 export async function createRedemption(db: Db, deps: RedemptionDeps, input: CreateRedemptionInput): Promise<{ redemption: Redemption; created: boolean }> {
-  const answer = async (row: RedemptionRow, created: boolean) => ({ redemption: (await ownerViews(db, deps.config, [row]))[0] as Redemption, created });
-  const known = await byKey(db, input.userId, input.key);
-  if (known) return answer(known, false);
-  const settings = await getRewardSettings(db);
+  // A dozen statements a request (bench: docs/benchmarks.md "Rewards"): the key is looked up once,
+  // under the participant's lock (a retry waits for the first request to commit, then finds it);
+  // the settings come with the reward; the answer is made from the reward at hand.
   const made = await db.transaction(async (tx) => {
     const person = await lockPointsOf(tx, input.userId);
     if (!person) throw new ApiError(401, 'unauthenticated', 'Sign in to continue');
-    // The same key sent twice at once: the second waited for the lock and finds the first's row.
     const again = await byKey(tx, input.userId, input.key);
-    if (again) return { row: again, created: false };
+    if (again) return { row: again, reward: null, created: false };
 
-    const [reward] = await tx.select().from(rewards).where(eq(rewards.id, input.rewardId));
-    if (!reward?.active) throw notFound('reward');
+    const [found] = await tx.select({ reward: rewards, settings: savedSettingsColumn }).from(rewards).where(eq(rewards.id, input.rewardId));
+    if (!found?.reward.active) throw notFound('reward');
+    const { reward } = found;
+    const settings = settingsOf(found.settings);
     if (!offersValue(reward.denominations, input.value)) {
       throw new ApiError(400, 'validation_failed', 'Check the highlighted fields', { fields: { value: ['Choose one of the values this reward offers'] } });
     }
@@ -270,9 +270,11 @@ export async function createRedemption(db: Db, deps: RedemptionDeps, input: Crea
       deps.jobs,
     );
     if (approved) await deps.jobs.send('rewards.order', { redemptionId: row.id }, { tx });
-    return { row, created: true };
+    return { row, reward, created: true };
   });
-  return answer(made.row, made.created);
+  // A new request has no delivery yet: its view needs nothing more; a repeated key's is read as any.
+  const redemption = made.reward ? redemptionView(made.row, made.reward) : ((await ownerViews(db, deps.config, [made.row]))[0] as Redemption);
+  return { redemption, created: made.created };
 }
 
 /**

@@ -42,8 +42,17 @@ export type RewardListQuery = z.output<typeof rewardListQuerySchema>;
 /** The settings as last saved (`PUT /api/admin/rewards/settings`), or the defaults before anyone saved any. */
 export async function getRewardSettings(db: Db): Promise<RewardSettings> {
   const [row] = await db.select({ settings: rewardSettings.settings }).from(rewardSettings).where(eq(rewardSettings.id, 1)).limit(1);
-  return row ? { ...DEFAULT_REWARD_SETTINGS, ...row.settings } : DEFAULT_REWARD_SETTINGS;
+  return settingsOf(row?.settings ?? null);
 }
+
+/** Saved settings (or none) with the defaults under them. */
+export const settingsOf = (saved: RewardSettings | null): RewardSettings => (saved ? { ...DEFAULT_REWARD_SETTINGS, ...saved } : DEFAULT_REWARD_SETTINGS);
+
+/** The saved settings as a column of another query (`settingsOf` it): read with the reward, one statement. */
+export const savedSettingsColumn =
+  sql<RewardSettings | null>`(select ${rewardSettings.settings} from ${rewardSettings} where ${rewardSettings.id} = 1)`.mapWith((value: unknown) =>
+    typeof value === 'string' ? (JSON.parse(value) as RewardSettings) : (value as RewardSettings | null),
+  );
 
 /** A reward by id, or null. */
 export async function findReward(db: Db, id: number): Promise<Reward | null> {
