@@ -3,6 +3,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { startTremendousStandin } from './tests/support/tremendous-standin.ts';
 
 /** A free loopback port. Workers inherit the runner's environment, so every process agrees. */
 async function freePort(): Promise<number> {
@@ -19,6 +20,21 @@ async function freePort(): Promise<number> {
 process.env.E2E_PORT ??= String(await freePort());
 process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'fw-e2e-'));
 const baseURL = `http://127.0.0.1:${process.env.E2E_PORT}`;
+
+// The gift-card provider: a local Tremendous stand-in whose orders wait for approval (rewards.spec
+// approves one through its API, then sends the signed webhook). Started once, by the runner; the
+// workers inherit its address and keys.
+if (!process.env.TREMENDOUS_BASE_URL) {
+  const standin = await startTremendousStandin({ approvalRequired: true });
+  process.env.TREMENDOUS_BASE_URL = standin.url;
+  process.env.TREMENDOUS_API_KEY = standin.apiKey;
+  process.env.TREMENDOUS_WEBHOOK_SECRET = standin.webhookSecret;
+}
+const provider = {
+  url: process.env.TREMENDOUS_BASE_URL,
+  apiKey: process.env.TREMENDOUS_API_KEY ?? '',
+  webhookSecret: process.env.TREMENDOUS_WEBHOOK_SECRET ?? '',
+};
 
 /**
  * Debian's chromium-headless-shell (the browser without its window layer, what Playwright itself runs headless):
@@ -88,6 +104,10 @@ export default defineConfig({
       DATABASE_URL: '',
       // Staff sign in with a password alone here: the second-factor requirement is off (tests/api/staff-second-factor.test.ts checks it on).
       REQUIRE_STAFF_SECOND_FACTOR: '0',
+      REWARDS_PROVIDER: 'tremendous',
+      TREMENDOUS_BASE_URL: provider.url,
+      TREMENDOUS_API_KEY: provider.apiKey,
+      TREMENDOUS_WEBHOOK_SECRET: provider.webhookSecret,
     },
   },
 });

@@ -6,8 +6,14 @@
  * points held. The admin approves it and marks it delivered with a code in the fulfilment queue;
  * the participant finds it sent, with the code, which the admin's screens never show. axe on the
  * three screens; screenshots at 390×844 and 1280×800 into /tmp/shots/.
+ *
+ * A provider reward: the e2e server orders from a local Tremendous stand-in whose orders wait for
+ * approval (playwright.config.ts). A request that needs no review is ordered by the job at once
+ * and shows "being sent"; the test approves the order at the stand-in and sends its signed
+ * webhook, and the participant finds the reward sent with its link.
  */
 import type { Page } from '@playwright/test';
+import { signedWebhook } from '../support/tremendous-standin.ts';
 import { createAccount, signIn, signInThroughApi } from './accounts.ts';
 import { expect, test } from './fixtures.ts';
 import { DESKTOP, jsonApi, PHONE, saveCookieChoice, seriousViolations, SHOTS } from './page-helpers.ts';
@@ -121,4 +127,71 @@ test('a participant redeems points on a phone; an admin approves and delivers by
   await expect(balance.getByText('700 points')).toBeVisible();
   await shots(page, 'rewards-sent');
   await adminPage.context().close();
+});
+
+test('a provider reward is ordered at once and delivered by the provider’s signed webhook', async ({ page, browser, baseURL }) => {
+  const origin = baseURL ?? '';
+  const tag = Date.now().toString(36);
+  const admin = await createAccount('admin', 'Ada', 'Admin');
+  const member = await createAccount('participant', 'Sam', 'Okafor');
+  const adminContext = await browser.newContext({ baseURL: origin });
+  await signInThroughApi(adminContext.request, origin, admin);
+  const asAdmin = jsonApi(adminContext.request, origin);
+  await asAdmin('PUT', '/api/admin/rewards/settings', {
+    pointsPerUnit: { EUR: 100, USD: 90 },
+    minimumPoints: 500,
+    oneOpenRequest: false,
+    reviewFirstRedemption: false,
+    taxForm: null,
+    approvalAbove: null,
+  });
+  const title = `Visa prepaid ${tag}`;
+  await asAdmin('POST', '/api/admin/rewards', {
+    title,
+    kind: 'gift_card',
+    fulfilment: 'provider',
+    providerProductId: 'OKMHM2X2OHYV',
+    currency: 'USD',
+    denominations: [10],
+  });
+  await saveCookieChoice(page);
+  await signIn(page, origin, member);
+  const asMember = jsonApi(page.context().request, origin);
+  const me = await asMember<{ id: number }>('GET', '/api/auth');
+  await asAdmin('POST', `/api/admin/users/${me.id}/points`, { points: 2000, reason: 'Diary study' });
+  await adminContext.close();
+
+  await page.setViewportSize(DESKTOP);
+  await page.goto('/account/rewards');
+  await page.getByRole('button', { name: `Choose ${title}` }).click();
+  await page
+    .getByRole('dialog', { name: `Request ${title}?` })
+    .getByRole('button', { name: 'Request for 900 points' })
+    .click();
+  const request = page.locator('[data-redemption]').first();
+  const id = Number(await request.getAttribute('data-redemption'));
+  // The job orders it (the stand-in holds the order for approval): "being sent".
+  await expect.poll(async () => (await asMember<{ status: string }>('GET', `/api/redemptions/${id}`)).status, { timeout: 15_000 }).toBe('ordering');
+
+  // At the provider: the order approved, then its signed webhook.
+  const provider = process.env.TREMENDOUS_BASE_URL ?? '';
+  const auth = { Authorization: `Bearer ${process.env.TREMENDOUS_API_KEY ?? ''}` };
+  const order = (await (await fetch(`${provider}/api/v2/orders/redemption:${id}`, { headers: auth })).json()) as {
+    order: { id: string; rewards: { id: string }[] };
+  };
+  expect((await fetch(`${provider}/api/v2/order_approvals/${order.order.id}/approve`, { method: 'POST', headers: auth })).status).toBe(200);
+  const forged = signedWebhook('not-the-secret', 'REWARDS.DELIVERY.SUCCEEDED', { id: order.order.rewards[0]?.id ?? '', type: 'rewards' });
+  expect((await fetch(`${origin}/api/webhooks/rewards/tremendous`, { method: 'POST', headers: forged.headers, body: forged.body })).status).toBe(401);
+  const hook = signedWebhook(process.env.TREMENDOUS_WEBHOOK_SECRET ?? '', 'REWARDS.DELIVERY.SUCCEEDED', {
+    id: order.order.rewards[0]?.id ?? '',
+    type: 'rewards',
+  });
+  expect((await fetch(`${origin}/api/webhooks/rewards/tremendous`, { method: 'POST', headers: hook.headers, body: hook.body })).status).toBe(200);
+  await expect.poll(async () => (await asMember<{ status: string }>('GET', `/api/redemptions/${id}`)).status, { timeout: 15_000 }).toBe('delivered');
+
+  await page.reload();
+  const sent = page.locator(`[data-redemption="${id}"]`);
+  await expect(sent.getByRole('link', { name: /Open your reward/ })).toHaveAttribute('href', /^https:\/\/testflight\.tremendous\.com\/rewards\/payout\//);
+  await expect(sent.getByText('Sent', { exact: true })).toBeVisible();
+  await shots(page, 'rewards-provider-sent');
 });

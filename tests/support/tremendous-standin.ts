@@ -100,7 +100,14 @@ function orderBody(order: StandinOrder, withLink: boolean) {
 
 const samePayload = (order: StandinOrder, request: StandinOrder['request']) => JSON.stringify(order.request) === JSON.stringify(request);
 
-export async function startTremendousStandin(options: { products?: string[] } = {}): Promise<TremendousStandin> {
+/** A webhook as Tremendous sends it, its raw body signed with `secret` (HMAC-SHA256, hex). */
+export function signedWebhook(secret: string, event: string, resource: { id: string; type: string }): { body: string; headers: Record<string, string> } {
+  const body = JSON.stringify({ event, uuid: randomUUID(), created_utc: new Date().toISOString(), payload: { resource, meta: {} } });
+  const signature = `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+  return { body, headers: { 'Content-Type': 'application/json', 'Tremendous-Webhook-Signature': signature } };
+}
+
+export async function startTremendousStandin(options: { products?: string[]; approvalRequired?: boolean } = {}): Promise<TremendousStandin> {
   const apiKey = `TEST_${randomBytes(12).toString('hex')}`;
   const webhookSecret = randomBytes(24).toString('hex');
   const orders: StandinOrder[] = [];
@@ -145,7 +152,7 @@ export async function startTremendousStandin(options: { products?: string[] } = 
         const order: StandinOrder = {
           id: `ORD${String(counter).padStart(9, '0')}`,
           external_id: input.external_id ?? null,
-          status: status ?? 'EXECUTED',
+          status: status ?? (options.approvalRequired ? 'PENDING APPROVAL' : 'EXECUTED'),
           created_at: new Date().toISOString(),
           request,
           funding_source_id: input.payment.funding_source_id,
@@ -169,6 +176,14 @@ export async function startTremendousStandin(options: { products?: string[] } = 
       if (req.method === 'GET' && orderMatch) {
         const order = find(decodeURIComponent(orderMatch[1] ?? ''));
         return order ? send(res, 200, orderBody(order, false)) : refusal(res, 404, 'Order not found');
+      }
+      const approval = /^\/order_approvals\/([^/]+)\/approve$/.exec(path);
+      if (req.method === 'POST' && approval) {
+        const order = find(decodeURIComponent(approval[1] ?? ''));
+        if (!order) return refusal(res, 404, 'Order not found');
+        if (order.status !== 'PENDING APPROVAL') return refusal(res, 422, 'The order is not waiting for approval');
+        order.status = 'EXECUTED';
+        return send(res, 200, orderBody(order, false));
       }
       const rewardMatch = /^\/rewards\/([^/]+)(\/generate_link)?$/.exec(path);
       if (rewardMatch) {
@@ -212,11 +227,7 @@ export async function startTremendousStandin(options: { products?: string[] } = 
       if (!order) throw new Error(`no order ${orderId}`);
       order.status = next;
     },
-    webhook: (event, resource, secret = webhookSecret) => {
-      const body = JSON.stringify({ event, uuid: randomUUID(), created_utc: new Date().toISOString(), payload: { resource, meta: {} } });
-      const signature = `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
-      return { body, headers: { 'Content-Type': 'application/json', 'Tremendous-Webhook-Signature': signature } };
-    },
+    webhook: (event, resource, secret = webhookSecret) => signedWebhook(secret, event, resource),
     stop: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
