@@ -59,6 +59,11 @@ export interface RewardSettings {
   approvalAbove: { value: number; currency: string } | null;
 }
 
+/** `GET/PUT /api/admin/rewards/settings` answer: the settings, and the gift-card provider this server orders from (`REWARDS_PROVIDER`; null: none). */
+export interface AdminRewardSettings extends RewardSettings {
+  provider: 'tremendous' | null;
+}
+
 export const DEFAULT_REWARD_SETTINGS: RewardSettings = {
   pointsPerUnit: { EUR: 100 },
   minimumPoints: 500,

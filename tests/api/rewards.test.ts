@@ -9,7 +9,7 @@ import { desc, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { expect, it } from 'vitest';
 import { auditLog, pointsLedger, users } from '../../src/server/db/schema/index.ts';
-import type { AdminReward, RewardCatalogue, RewardSettings, TaxFormRecord } from '../../src/shared/rewards.ts';
+import type { AdminReward, AdminRewardSettings, RewardCatalogue, RewardSettings, TaxFormRecord } from '../../src/shared/rewards.ts';
 import { DEFAULT_REWARD_SETTINGS, REWARD_UNAVAILABLE } from '../../src/shared/rewards.ts';
 import type { ListPage } from '../../src/shared/list.ts';
 import { describeEachBackend, ORIGIN, type TestContext } from './harness.ts';
@@ -166,7 +166,11 @@ describeEachBackend('rewards catalogue and settings API', (ctx) => {
     const admin = await staff(ctx(), 'admin');
     const moderator = await staff(ctx(), 'moderator');
     const put = (body: unknown) => as(admin)('PUT', '/api/admin/rewards/settings', body);
-    expect(await okJson<RewardSettings>(await as(moderator)('GET', '/api/admin/rewards/settings'))).toEqual(DEFAULT_REWARD_SETTINGS);
+    // With the provider this server orders from: none here (REWARDS_PROVIDER unset), so the screen can warn.
+    expect(await okJson<AdminRewardSettings>(await as(moderator)('GET', '/api/admin/rewards/settings'))).toEqual({
+      ...DEFAULT_REWARD_SETTINGS,
+      provider: null,
+    });
     expect(
       await fieldsOf(
         await put({
@@ -193,8 +197,8 @@ describeEachBackend('rewards catalogue and settings API', (ctx) => {
       taxForm: { yearlyValue: 600, currency: 'USD' },
       approvalAbove: null,
     };
-    expect(await okJson<RewardSettings>(await put(saved))).toEqual(saved);
-    expect(await okJson<RewardSettings>(await as(moderator)('GET', '/api/admin/rewards/settings'))).toEqual(saved);
+    expect(await okJson<AdminRewardSettings>(await put(saved))).toEqual({ ...saved, provider: null });
+    expect(await okJson<AdminRewardSettings>(await as(moderator)('GET', '/api/admin/rewards/settings'))).toEqual({ ...saved, provider: null });
     expect(await lastAudit('reward_settings.update')).toMatchObject({ actorId: admin.id, before: DEFAULT_REWARD_SETTINGS, after: saved });
     await okJson(await put(DEFAULT_REWARD_SETTINGS));
   });

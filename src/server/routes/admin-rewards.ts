@@ -1,4 +1,5 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
+import type { AdminRewardSettings, RewardSettings } from '../../shared/rewards.ts';
 import { rewardCreateSchema, rewardListQuerySchema, rewardPatchSchema, rewardSettingsSchema, taxFormSchema } from '../../shared/schemas/rewards.ts';
 import type { AppEnv } from '../context.ts';
 import { adminOnly, check, clientIp, jsonBody, notFound, pathId, perRequest, query, signedInUser, staffOnly } from '../http.ts';
@@ -33,14 +34,20 @@ const userOf = perRequest(async (c) => {
  * path and is guarded on its own; the settings come before `/:id`. Every change is audited in its
  * transaction. The tax-form record is here too: it is a rewards rule (the yearly value), kept on the user.
  */
+/** The settings as staff see them: with the provider this server orders from (the screen warns when a provider reward has none). */
+const withProvider = (c: Context<AppEnv>, settings: RewardSettings): AdminRewardSettings => ({
+  ...settings,
+  provider: c.get('deps').config.rewardsProvider?.name ?? null,
+});
+
 export const adminRewardRoutes = new Hono<AppEnv>()
-  .get('/admin/rewards/settings', staffOnly, async (c) => c.json(await getRewardSettings(c.get('db')), 200))
+  .get('/admin/rewards/settings', staffOnly, async (c) => c.json(withProvider(c, await getRewardSettings(c.get('db'))), 200))
 
   /** The whole object (every field), validated; audited `reward_settings.update` with before and after. */
   .put('/admin/rewards/settings', adminOnly, jsonBody(rewardSettingsSchema), async (c) => {
     const user = signedInUser(c.get('user'));
     const { db, deps } = c.var;
-    return c.json(await saveRewardSettings(db, deps.clock, c.req.valid('json'), { id: user.id, ip: clientIp(c) }), 200);
+    return c.json(withProvider(c, await saveRewardSettings(db, deps.clock, c.req.valid('json'), { id: user.id, ip: clientIp(c) })), 200);
   })
 
   .get('/admin/rewards', staffOnly, query(rewardListQuerySchema), async (c) => c.json(await listRewards(c.get('db'), c.req.valid('query')), 200))

@@ -58,7 +58,7 @@ beforeEach(() => {
   routes = new Map();
   $auth.set({ status: 'authenticated', user: { ...ADMIN } });
   history.replaceState(null, '', '/admin/rewards');
-  on('GET', '/api/admin/rewards/settings', json(200, DEFAULT_REWARD_SETTINGS));
+  on('GET', '/api/admin/rewards/settings', json(200, { ...DEFAULT_REWARD_SETTINGS, provider: null }));
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string, init: RequestInit = {}) => {
@@ -173,6 +173,31 @@ describe('/admin/rewards', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Save reward' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(sent('PATCH', '/api/admin/rewards/7')).toEqual([{ range: { min: 5, max: 100, step: 5 }, stock: null }]);
+  });
+
+  it('warns, on a reward the provider delivers, that this server orders from no provider', async () => {
+    const cards = {
+      ...BOOKS,
+      id: 9,
+      title: 'Amazon card',
+      kind: 'gift_card' as const,
+      fulfilment: 'provider' as const,
+      providerProductId: 'OKMHM2X2OHYV',
+      stock: null,
+    };
+    on('GET', LIST, listOf(cards));
+    const user = open();
+    await user.click(await screen.findByRole('button', { name: 'Edit Amazon card' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Amazon card' });
+    expect(within(dialog).getByText('No gift-card provider is set up')).toBeTruthy();
+    cleanup();
+
+    on('GET', '/api/admin/rewards/settings', json(200, { ...DEFAULT_REWARD_SETTINGS, provider: 'tremendous' }));
+    const again = open();
+    await again.click(await screen.findByRole('button', { name: 'Edit Amazon card' }));
+    const withProvider = await screen.findByRole('dialog', { name: 'Edit Amazon card' });
+    expect(within(withProvider).getByLabelText("Provider's product id")).toBeTruthy();
+    expect(within(withProvider).queryByText('No gift-card provider is set up')).toBeNull();
   });
 
   it('saves the settings as one object and shows the API’s message at its field', async () => {

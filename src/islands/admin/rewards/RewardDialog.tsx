@@ -4,6 +4,7 @@
  * field messages are shown beside the same fields; an edit sends only what changed (so the audit
  * row says what an admin did). The image is uploaded as photos are (`POST /api/media`).
  */
+import { Alert } from '../../../components/ui/alert.tsx';
 import { useId, useRef, useState } from 'react';
 import { Controller } from 'react-hook-form';
 import { MEDIA_ACCEPT, thumbnailUrl, type MediaUploaded } from '../../../shared/media.ts';
@@ -44,12 +45,15 @@ export function RewardDialog({
   open,
   onOpenChange,
   reward,
+  provider,
   onSaved,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   /** The reward edited, or null for a new one. */
   reward: AdminReward | null;
+  /** The gift-card provider this server orders from (null: none; undefined: not known yet). */
+  provider?: string | null;
   onSaved: (reward: AdminReward) => void;
 }) {
   const id = useId();
@@ -113,6 +117,12 @@ export function RewardDialog({
       </div>
       {errors.kind?.message && <FieldError id={`${id}-kind-error`}>{errors.kind.message}</FieldError>}
       {errors.fulfilment?.message && <FieldError id={`${id}-fulfilment-error`}>{errors.fulfilment.message}</FieldError>}
+      {fulfilment === 'provider' && provider === null && (
+        <Alert variant="destructive" role="status" title="No gift-card provider is set up">
+          This server orders from no provider (REWARDS_PROVIDER): requests for this reward wait, and cannot be approved, until one is set up (the deployment
+          guide, “Rewards through Tremendous”).
+        </Alert>
+      )}
       {fulfilment === 'provider' && (
         <FormField
           id={`${id}-product`}

@@ -6,7 +6,7 @@
  */
 import { useId, useState } from 'react';
 import { Controller, useFieldArray } from 'react-hook-form';
-import type { RewardSettings } from '../../../shared/rewards.ts';
+import type { AdminRewardSettings, RewardSettings } from '../../../shared/rewards.ts';
 import { apiSend } from '../../../platform/api.ts';
 import { useApiForm } from '../../../lib/use-api-form.ts';
 import { handleSessionLost } from '../../../lib/session.ts';
@@ -26,7 +26,7 @@ export function RewardSettingsForm({
 }: {
   settings: RewardSettings;
   canEdit: boolean;
-  onSaved: (settings: RewardSettings) => void;
+  onSaved: (settings: AdminRewardSettings) => void;
 }) {
   const id = useId();
   const [saved, setSaved] = useState(false);
@@ -37,7 +37,7 @@ export function RewardSettingsForm({
     describeError: (error) => (handleSessionLost(error) ? null : undefined),
     submit: async (values) => {
       setSaved(false);
-      const next = await apiSend<RewardSettings>('PUT', '/api/admin/rewards/settings', settingsBody(values));
+      const next = await apiSend<AdminRewardSettings>('PUT', '/api/admin/rewards/settings', settingsBody(values));
       form.reset(settingsFormValues(next));
       setSaved(true);
       onSaved(next);

@@ -6,7 +6,7 @@
  */
 import { useState } from 'react';
 import type { ListPage } from '../../../shared/list.ts';
-import type { AdminReward, RewardSettings } from '../../../shared/rewards.ts';
+import type { AdminReward, AdminRewardSettings } from '../../../shared/rewards.ts';
 import { withQuery } from '../../../platform/api.ts';
 import { useResource } from '../../../lib/resource.ts';
 import { useAuth } from '../../../lib/use-auth.ts';
@@ -44,7 +44,7 @@ function Rewards({ canEdit }: { canEdit: boolean }) {
   if (q) params.q = q;
   if (active !== 'all') params.active = active;
   const list = useResource<ListPage<AdminReward>>(withQuery('/api/admin/rewards', params));
-  const settings = useResource<RewardSettings>('/api/admin/rewards/settings');
+  const settings = useResource<AdminRewardSettings>('/api/admin/rewards/settings');
   const filtered = q !== '' || active !== 'all';
   const reward = editing === 'new' ? null : editing;
 
@@ -162,6 +162,7 @@ function Rewards({ canEdit }: { canEdit: boolean }) {
           open={editing !== null}
           onOpenChange={(open) => !open && setEditing(null)}
           reward={reward}
+          provider={settings.load.status === 'ready' ? settings.load.data.provider : undefined}
           onSaved={() => list.reload()}
         />
       )}
