@@ -299,12 +299,16 @@ export function signInBenchTable(rows: readonly { backend: string; cases: readon
 
 /** Standalone: the accounts alone, the API-only server on them, the four cases, the figures. */
 runIfMain(import.meta.url, () =>
-  runStandalone('sign-in', (target) => seedSignInBench(target), async (url, backend, bench) => {
-    const { cases, failures } = await bench.measure(url);
-    for (const line of signInBenchLines(backend, cases)) console.log(line);
-    console.log(`\n${signInBenchTable([{ backend, cases }])}`);
-    for (const c of cases) console.log(`${c.name} samples (ms): ${c.samples.map((value) => value.toFixed(1)).join(', ')}`);
-    if (failures.length > 0) console.error(`Failures:\n- ${failures.join('\n- ')}`);
-    return failures.length === 0;
-  }),
+  runStandalone(
+    'sign-in',
+    (target) => seedSignInBench(target),
+    async (url, backend, bench) => {
+      const { cases, failures } = await bench.measure(url);
+      for (const line of signInBenchLines(backend, cases)) console.log(line);
+      console.log(`\n${signInBenchTable([{ backend, cases }])}`);
+      for (const c of cases) console.log(`${c.name} samples (ms): ${c.samples.map((value) => value.toFixed(1)).join(', ')}`);
+      if (failures.length > 0) console.error(`Failures:\n- ${failures.join('\n- ')}`);
+      return failures.length === 0;
+    },
+  ),
 );

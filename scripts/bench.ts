@@ -555,7 +555,8 @@ async function benchBackend(
       rewardRuns.push({ backend, run });
       for (const line of rewardsBenchLines(backend, run)) console.log(line);
       for (const failure of run.failures) failures.push(`${backend} / rewards: ${failure}`);
-      if (backend === 'PostgreSQL' && run.request.p99Ms > REDEMPTION_GOAL_P99_MS) failures.push(`${backend} / rewards: redemption p99 ${run.request.p99Ms.toFixed(1)} ms, above the goal`);
+      if (backend === 'PostgreSQL' && run.request.p99Ms > REDEMPTION_GOAL_P99_MS)
+        failures.push(`${backend} / rewards: redemption p99 ${run.request.p99Ms.toFixed(1)} ms, above the goal`);
       if (run.bulk.maxMs > BULK_GOAL_MS) failures.push(`${backend} / rewards: bulk approve of 500 took ${Math.round(run.bulk.maxMs)} ms, above the goal`);
     } catch (error) {
       failures.push(`${backend} / rewards: ${error instanceof Error ? error.message : String(error)}`);
