@@ -8,7 +8,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { createAccount, signIn, type Account } from './accounts.ts';
 import { expect, test } from './fixtures.ts';
-import { saveCookieChoice, seriousViolations } from './page-helpers.ts';
+import { openDialogWith, saveCookieChoice, seriousViolations } from './page-helpers.ts';
 
 const SHOTS = '/tmp/shots';
 
@@ -58,8 +58,8 @@ test.describe('the form builder', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto('/admin/forms');
     const title = `Dog walking ${Date.now().toString(36)}`;
-    await page.getByRole('button', { name: 'New form' }).first().click();
     const dialog = page.getByRole('dialog', { name: 'New form' });
+    await openDialogWith(() => page.getByRole('button', { name: 'New form' }).first().click(), dialog);
     // The title is required.
     await dialog.getByRole('button', { name: 'Create form' }).click();
     await expect(dialog.getByText('Required')).toBeVisible();
@@ -173,9 +173,13 @@ test.describe('the form builder', () => {
     await page.goto('/admin/forms');
     await expect(page.getByRole('heading', { level: 1, name: 'Forms' })).toBeVisible();
 
-    await tabTo(page, page.getByRole('button', { name: 'New form' }).first());
-    await page.keyboard.press('Enter');
-    await expect(page.getByRole('dialog', { name: 'New form' })).toBeVisible();
+    await openDialogWith(
+      async () => {
+        await tabTo(page, page.getByRole('button', { name: 'New form' }).first());
+        await page.keyboard.press('Enter');
+      },
+      page.getByRole('dialog', { name: 'New form' }),
+    );
     await page.keyboard.type(`Keyboard dogs ${Date.now().toString(36)}`);
     await page.keyboard.press('Enter');
     await expect(page).toHaveURL(/\/admin\/forms\/\d+$/);

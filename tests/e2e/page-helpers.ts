@@ -1,7 +1,7 @@
 /** What several specs do to a page: a saved cookie choice, axe's serious findings, JSON calls, the screenshot sizes. */
 import fs from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
-import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 
 /** Where specs save the screenshots people look at (made on first use). */
 export const SHOTS = '/tmp/shots';
@@ -84,4 +84,19 @@ export async function sideways(page: Page, { withoutHeader = false }: { withoutH
 export async function pressBeforeHydration(button: Locator): Promise<void> {
   await button.evaluate((element) => element.scrollIntoView({ block: 'center' }));
   await button.click({ force: true });
+}
+
+/**
+ * Opens a dialog from a control of an island that may not have hydrated yet: a press before React
+ * has attached its handler reaches nothing (a person presses again), so the press is repeated
+ * until the dialog shows. For screens hydrated `client:load`, whose buttons are on the page before
+ * their handlers (a loaded machine hydrates late: forms-builder.spec once waited 3 minutes for a
+ * dialog its first click could not open).
+ */
+export async function openDialogWith(press: () => Promise<void>, dialog: Locator): Promise<void> {
+  await expect(async () => {
+    if (await dialog.isVisible()) return;
+    await press();
+    await expect(dialog).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 30_000 });
 }
