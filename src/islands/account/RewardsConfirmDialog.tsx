@@ -14,7 +14,7 @@ import { handleSessionLost } from '../../lib/session.ts';
 import { FormAlert } from '../../components/FormAlert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog.tsx';
-import { formatMoney, newIdempotencyKey, pointsText, refusalMessage, WAITS_FOR_CHECK } from './rewards.ts';
+import { formatMoney, newIdempotencyKey, pointsText, refusalMessage } from './rewards.ts';
 
 /** A reward and value the participant chose, with what it costs. */
 export interface Choice {
@@ -114,7 +114,7 @@ function Confirmation({
         <li>
           We hold {pointsText(points)} now. They are spent when your reward is sent, and come back to your balance if the request is rejected or you cancel it.
         </li>
-        <li>Some requests, such as a first one, wait for a check by our team: {WAITS_FOR_CHECK.toLowerCase()}. You can cancel until then.</li>
+        <li>Some requests, such as a first one, wait for a check by our team, usually within 2 working days. You can cancel until then.</li>
         <li>
           {email ? (
             <>
