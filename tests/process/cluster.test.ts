@@ -162,7 +162,9 @@ describe.skipIf(!reachable)('WEB_CONCURRENCY=2 on PostgreSQL', () => {
     const [victim, survivor] = workers as [number, number];
 
     const failures: { at: number; error: string }[] = [];
+    /** Answers to requests sent before the kill, and after it (while the survivor answers alone, then with the newcomer). */
     let answered = 0;
+    let answeredAfterKill = 0;
     let polling = true;
     let killedAt = 0;
     const poller = (async () => {
@@ -173,7 +175,8 @@ describe.skipIf(!reachable)('WEB_CONCURRENCY=2 on PostgreSQL', () => {
         try {
           const answer = await get(`${running.url}/api/health`);
           if (answer.status !== 200) failures.push({ at, error: `status ${answer.status}` });
-          else answered++;
+          else if (at === 0) answered++;
+          else answeredAfterKill++;
         } catch (error) {
           failures.push({ at, error: (error as Error).message });
         }
@@ -199,7 +202,9 @@ describe.skipIf(!reachable)('WEB_CONCURRENCY=2 on PostgreSQL', () => {
     polling = false;
     await poller;
 
-    expect(answered).toBeGreaterThan(10);
+    // How many depends on the machine's load (a CI run once got 10 in all): that they were answered is the point.
+    expect(answered).toBeGreaterThan(0);
+    expect(answeredAfterKill).toBeGreaterThan(0);
     // Only a request caught by the kill itself (sent within a second of it) may fail (no status but 200 at any time).
     expect(failures.filter((failure) => failure.at > 1000 || failure.error.startsWith('status'))).toEqual([]);
     expect(failures.length).toBeLessThanOrEqual(2);
