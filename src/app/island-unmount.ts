@@ -32,16 +32,22 @@ export function reactRootHydrating(element: Element): boolean {
 export function holdUnmountUntilHydrated(island: HTMLElement): void {
   if (guarded.has(island)) return;
   guarded.add(island);
+  /** Held once already: the unmount sent again goes through, hydrated or not (after HOLD_LIMIT_MS). */
+  let held = false;
   // Capture at the target runs before the renderer's own listener, which stays registered.
   island.addEventListener(
     'astro:unmount',
     (event) => {
-      if (!reactRootHydrating(island)) return;
+      if (held || !reactRootHydrating(island)) return;
+      held = true;
       event.stopImmediatePropagation();
       const since = performance.now();
       const recheck = (): void => {
-        // Put back into a page meanwhile (a navigation back that keeps it): it stays mounted.
-        if (island.isConnected) return;
+        // Put back into a page meanwhile (a navigation back that keeps it): it stays mounted, and a later unmount is held again.
+        if (island.isConnected) {
+          held = false;
+          return;
+        }
         if (reactRootHydrating(island) && performance.now() - since < HOLD_LIMIT_MS) setTimeout(recheck, RECHECK_MS);
         else island.dispatchEvent(new CustomEvent('astro:unmount'));
       };

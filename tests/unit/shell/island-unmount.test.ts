@@ -8,7 +8,7 @@ import { createElement, startTransition, useState } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it, vi } from 'vitest';
-import { holdUnmountUntilHydrated, reactRootHydrating } from '../../../src/app/island-unmount.ts';
+import { HOLD_LIMIT_MS, holdUnmountUntilHydrated, reactRootHydrating } from '../../../src/app/island-unmount.ts';
 
 function Island() {
   const [count] = useState(1);
@@ -71,5 +71,28 @@ describe('an island that has hydrated', () => {
     await vi.waitFor(() => expect(reactRootHydrating(island)).toBe(false));
     dropByNavigation(island);
     expect(island.childNodes).toHaveLength(0);
+  });
+});
+
+describe('a root that never finishes hydrating', () => {
+  it('is unmounted once, after the hold limit', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'performance'] });
+    try {
+      // As React marks a container whose root still hydrates.
+      const island = Object.assign(document.createElement('astro-island'), {
+        __reactContainer$test: { stateNode: { current: { memoizedState: { isDehydrated: true } } } },
+      });
+      const unmounts = vi.fn();
+      island.addEventListener('astro:unmount', unmounts);
+      holdUnmountUntilHydrated(island);
+      island.dispatchEvent(new CustomEvent('astro:unmount'));
+      expect(unmounts).not.toHaveBeenCalled();
+      await vi.advanceTimersByTimeAsync(HOLD_LIMIT_MS + 100);
+      expect(unmounts).toHaveBeenCalledTimes(1);
+      await vi.advanceTimersByTimeAsync(HOLD_LIMIT_MS * 2);
+      expect(unmounts).toHaveBeenCalledTimes(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
