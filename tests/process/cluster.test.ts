@@ -167,21 +167,29 @@ describe.skipIf(!reachable)('WEB_CONCURRENCY=2 on PostgreSQL', () => {
     let answeredAfterKill = 0;
     let polling = true;
     let killedAt = 0;
+    // A request every 50 ms, each on its own (not one after the other): one caught by the kill may
+    // hang until its 5-s timeout without holding back the requests after it.
+    const sent: Promise<void>[] = [];
     const poller = (async () => {
       while (polling) {
         // When the request was sent, relative to the kill: one sent as the victim died may hang until
         // its 5-s timeout (its connection handed to the dying worker), and still be "caught by the kill".
         const at = killedAt === 0 ? 0 : Date.now() - killedAt;
-        try {
-          const answer = await get(`${running.url}/api/health`);
-          if (answer.status !== 200) failures.push({ at, error: `status ${answer.status}` });
-          else if (at === 0) answered++;
-          else answeredAfterKill++;
-        } catch (error) {
-          failures.push({ at, error: (error as Error).message });
-        }
+        sent.push(
+          get(`${running.url}/api/health`).then(
+            (answer) => {
+              if (answer.status !== 200) failures.push({ at, error: `status ${answer.status}` });
+              else if (at === 0) answered++;
+              else answeredAfterKill++;
+            },
+            (error: unknown) => {
+              failures.push({ at, error: (error as Error).message });
+            },
+          ),
+        );
         await sleep(50);
       }
+      await Promise.all(sent);
     })();
 
     await sleep(500);
