@@ -12,7 +12,10 @@ import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { Pagination } from '../../components/ui/pagination.tsx';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../components/ui/select.tsx';
-export { ConfirmButton } from '../../components/ConfirmButton.tsx';
+import { ConfirmButton } from '../../components/ConfirmButton.tsx';
+import { Checkbox } from '../../components/ui/checkbox.tsx';
+
+export { ConfirmButton };
 
 /** docs/product.md §9: 10 per page. */
 export const PER_PAGE = 10;
@@ -341,4 +344,47 @@ export function transferProgress(progress: TransferProgress | null, words: Trans
   const label = progress.phase === 'upload' ? 'Uploading' : 'Downloading';
   if (progress.total === null) return { label, value: null, detail: formatBytes(progress.loaded, 1) };
   return { label, value: (progress.loaded / progress.total) * 100, detail: `${formatBytes(progress.loaded, 1)} of ${formatBytes(progress.total, 1)}` };
+}
+
+/**
+ * The bulk approval bar of a queue (the review queue, the reward requests): "Select all …" for the
+ * page (checked, unchecked or some) and "Approve N selected", asked once more.
+ */
+export function BulkApproveBar({
+  id,
+  allLabel,
+  checked,
+  onToggleAll,
+  count,
+  question,
+  onApprove,
+}: {
+  id: string;
+  allLabel: string;
+  checked: boolean | 'indeterminate';
+  onToggleAll: () => void;
+  count: number;
+  /** The confirmation's question for `count` selected. */
+  question: string;
+  onApprove: () => Promise<void>;
+}) {
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-2">
+      <div className="flex items-center gap-2.5">
+        <Checkbox id={id} checked={checked} onCheckedChange={onToggleAll} />
+        <Label htmlFor={id} className="font-normal">
+          {allLabel}
+        </Label>
+      </div>
+      {count === 0 ? (
+        <Button size="sm" variant="outline" disabled>
+          Approve selected
+        </Button>
+      ) : (
+        <ConfirmButton variant="default" confirmVariant="default" confirmLabel={`Approve ${count}`} question={question} onConfirm={onApprove}>
+          Approve {count} selected
+        </ConfirmButton>
+      )}
+    </div>
+  );
 }

@@ -7,6 +7,7 @@
  * and a change answered 403 `reauth_required` waits for the dialog (password and code), then is
  * sent again, what was typed still there.
  */
+import { fakeApi, json } from '../fake-api.ts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createElement, Fragment } from 'react';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
@@ -22,20 +23,10 @@ const { default: ReauthDialog } = await import('../../../src/islands/shell/Reaut
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
-interface Call {
-  method: string;
-  url: string;
-  body: unknown;
-}
-let calls: Call[] = [];
-let routes: Map<string, Response[]>;
+const api = fakeApi();
+const { on, sent } = api;
 
-const json = (status: number, body: unknown): Response =>
-  new Response(body === null ? null : JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 const refusal = (status: number, code: string, message: string) => json(status, { error: { code, message } });
-/** Answers `METHOD url` with these, in order (the last one repeats). */
-const on = (method: string, url: string, ...answers: Response[]) => routes.set(`${method} ${url}`, answers);
-const sent = (method: string, url: string) => calls.filter((call) => call.method === method && call.url === url).map((call) => call.body);
 
 const ADMIN = { id: 3, email: 'ada@example.org', firstName: 'Ada', lastName: 'Lovelace', role: 'admin', status: 'active' } as const;
 const view = (extra: Partial<SecurityView> = {}): SecurityView => ({ totp: false, passkeys: [], recoveryCodesLeft: 0, required: true, ...extra });
@@ -43,21 +34,10 @@ const CODES = Array.from({ length: 10 }, (_, i) => `abcd-efgh-jkmn-pq${String(i)
 const QR = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 29 29"><path d="M0 0h7v7H0z"/></svg>';
 
 beforeEach(() => {
-  calls = [];
-  routes = new Map();
+  api.install();
   $auth.set({ status: 'authenticated', user: { ...ADMIN } });
   history.replaceState(null, '', '/account/security?r=/admin/users');
   on('GET', '/api/auth', json(200, { ...ADMIN, secondFactor: true, secondFactorRequired: true }));
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init: RequestInit = {}) => {
-      const call: Call = { method: String(init.method ?? 'GET'), url, body: typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined };
-      calls.push(call);
-      const queue = routes.get(`${call.method} ${url}`);
-      if (!queue?.length) throw new TypeError('Failed to fetch');
-      return (queue.length > 1 ? queue.shift()! : queue[0]!).clone();
-    }),
-  );
 });
 
 afterEach(() => {

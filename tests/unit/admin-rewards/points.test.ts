@@ -5,6 +5,7 @@
  * below zero", sent as `allowNegative`; the "Tax form on file" switch records or withdraws it
  * (admins), and is read-only for moderators.
  */
+import { fakeApi, json } from '../fake-api.ts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createElement } from 'react';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
@@ -18,17 +19,8 @@ const { default: UserDetail } = await import('../../../src/islands/admin/users/U
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
-interface Call {
-  method: string;
-  url: string;
-  body: unknown;
-}
-let calls: Call[] = [];
-let routes: Map<string, Response[]>;
-
-const json = (status: number, body: unknown): Response => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
-const on = (method: string, url: string, ...answers: Response[]) => routes.set(`${method} ${url}`, answers);
-const sent = (method: string, url: string) => calls.filter((call) => call.method === method && call.url === url).map((call) => call.body);
+const api = fakeApi();
+const { on, sent } = api;
 
 const ADMIN = { id: 3, email: 'ada@example.org', firstName: 'Ada', lastName: 'Admin', role: 'admin', status: 'active' } as const;
 
@@ -55,19 +47,8 @@ const person = (taxFormOnFileAt: string | null): AdminUserDetail => ({
 });
 
 beforeEach(() => {
-  calls = [];
-  routes = new Map();
+  api.install();
   $auth.set({ status: 'authenticated', user: { ...ADMIN } });
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init: RequestInit = {}) => {
-      const call: Call = { method: String(init.method ?? 'GET'), url, body: typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined };
-      calls.push(call);
-      const queue = routes.get(`${call.method} ${url}`);
-      if (!queue?.length) throw new TypeError('Failed to fetch');
-      return (queue.length > 1 ? queue.shift()! : queue[0]!).clone();
-    }),
-  );
 });
 
 afterEach(() => {

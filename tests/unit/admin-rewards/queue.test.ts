@@ -6,6 +6,7 @@
  * is said and the page asked for again; a 403 `reauth_required` waits for the re-authentication
  * dialog, then the decision is sent again; moderators read only.
  */
+import { fakeApi, json } from '../fake-api.ts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createElement, Fragment } from 'react';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
@@ -21,19 +22,10 @@ const { default: ReauthDialog } = await import('../../../src/islands/shell/Reaut
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
-interface Call {
-  method: string;
-  url: string;
-  body: unknown;
-}
-let calls: Call[] = [];
-let routes: Map<string, Response[]>;
+const api = fakeApi();
+const { on, sent } = api;
 
-const json = (status: number, body: unknown): Response => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 const refusal = (status: number, code: string, message: string, extra: Record<string, unknown> = {}) => json(status, { error: { code, message, ...extra } });
-/** Answers `METHOD url` with these, in order (the last one repeats). */
-const on = (method: string, url: string, ...answers: Response[]) => routes.set(`${method} ${url}`, answers);
-const sent = (method: string, url: string) => calls.filter((call) => call.method === method && call.url === url).map((call) => call.body);
 
 const ADMIN = { id: 3, email: 'ada@example.org', firstName: 'Ada', lastName: 'Admin', role: 'admin', status: 'active' } as const;
 const QUEUE = '/api/admin/redemptions?status=requested&page=1&pageSize=10&sort=requested&dir=asc';
@@ -76,21 +68,10 @@ const request = (id: number, first: string, what: AdminReward, status: AdminRede
 const page = (...items: AdminRedemption[]) => json(200, { items, total: items.length, page: 1, pageSize: 10 });
 
 beforeEach(() => {
-  calls = [];
-  routes = new Map();
+  api.install();
   $auth.set({ status: 'authenticated', user: { ...ADMIN } });
   history.replaceState(null, '', '/admin/rewards/redemptions');
   on('GET', CATALOGUE, json(200, { items: [AMAZON, BOOKS], total: 2, page: 1, pageSize: 100 }));
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init: RequestInit = {}) => {
-      const call: Call = { method: String(init.method ?? 'GET'), url, body: typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined };
-      calls.push(call);
-      const queue = routes.get(`${call.method} ${url}`);
-      if (!queue?.length) throw new TypeError('Failed to fetch');
-      return (queue.length > 1 ? queue.shift()! : queue[0]!).clone();
-    }),
-  );
 });
 
 afterEach(() => {

@@ -5,6 +5,7 @@
  * the API's field messages at theirs, sends the whole body for a new reward and only what changed
  * for an edit; the settings are saved as one object; moderators read only.
  */
+import { fakeApi, json } from '../fake-api.ts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createElement } from 'react';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
@@ -17,18 +18,10 @@ const { default: RewardsScreen } = await import('../../../src/islands/admin/rewa
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
-interface Call {
-  method: string;
-  url: string;
-  body: unknown;
-}
-let calls: Call[] = [];
-let routes: Map<string, Response[]>;
+const api = fakeApi();
+const { on, sent } = api;
 
-const json = (status: number, body: unknown): Response => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 const invalid = (fields: Record<string, string[]>) => json(400, { error: { code: 'validation_failed', message: 'Check the highlighted fields', fields } });
-const on = (method: string, url: string, ...answers: Response[]) => routes.set(`${method} ${url}`, answers);
-const sent = (method: string, url: string) => calls.filter((call) => call.method === method && call.url === url).map((call) => call.body);
 
 const ADMIN = { id: 3, email: 'ada@example.org', firstName: 'Ada', lastName: 'Admin', role: 'admin', status: 'active' } as const;
 const LIST = '/api/admin/rewards?page=1&pageSize=10&sort=title';
@@ -54,21 +47,10 @@ const BOOKS: AdminReward = {
 const listOf = (...items: AdminReward[]) => json(200, { items, total: items.length, page: 1, pageSize: 10 });
 
 beforeEach(() => {
-  calls = [];
-  routes = new Map();
+  api.install();
   $auth.set({ status: 'authenticated', user: { ...ADMIN } });
   history.replaceState(null, '', '/admin/rewards');
   on('GET', '/api/admin/rewards/settings', json(200, { ...DEFAULT_REWARD_SETTINGS, provider: null }));
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init: RequestInit = {}) => {
-      const call: Call = { method: String(init.method ?? 'GET'), url, body: typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined };
-      calls.push(call);
-      const queue = routes.get(`${call.method} ${url}`);
-      if (!queue?.length) throw new TypeError('Failed to fetch');
-      return (queue.length > 1 ? queue.shift()! : queue[0]!).clone();
-    }),
-  );
 });
 
 afterEach(() => {

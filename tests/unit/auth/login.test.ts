@@ -6,6 +6,7 @@
  * browser") signs in; "Use a recovery code" switches the field; a pending sign-in that ended
  * starts over at the password.
  */
+import { fakeApi, json } from '../fake-api.ts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createElement } from 'react';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
@@ -18,37 +19,16 @@ const { default: LoginForm } = await import('../../../src/islands/auth/LoginForm
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
-interface Call {
-  method: string;
-  url: string;
-  body: unknown;
-}
-let calls: Call[] = [];
-/** `METHOD url` → answers taken in order (the last one repeats). */
-let routes: Map<string, Response[]>;
-
-const json = (status: number, body: unknown): Response => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
-const on = (method: string, url: string, ...answers: Response[]) => routes.set(`${method} ${url}`, answers);
-const sent = (method: string, url: string) => calls.filter((call) => call.method === method && call.url === url).map((call) => call.body);
+const api = fakeApi();
+const { on, sent } = api;
 
 const USER = { id: 7, email: 'ada@example.org', firstName: 'Ada', lastName: 'Lovelace', role: 'participant', status: 'active' };
 
 beforeEach(() => {
-  calls = [];
-  routes = new Map();
+  api.install();
   navigateTo.mockClear();
   $auth.set({ status: 'unauthenticated' });
   history.replaceState(null, '', '/login');
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init: RequestInit = {}) => {
-      const call: Call = { method: String(init.method ?? 'GET'), url, body: typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined };
-      calls.push(call);
-      const queue = routes.get(`${call.method} ${url}`);
-      if (!queue?.length) throw new TypeError('Failed to fetch');
-      return (queue.length > 1 ? queue.shift()! : queue[0]!).clone();
-    }),
-  );
 });
 
 afterEach(() => {

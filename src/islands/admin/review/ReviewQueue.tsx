@@ -23,7 +23,7 @@ import { Label } from '../../../components/ui/label.tsx';
 import { Pagination } from '../../../components/ui/pagination.tsx';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select.tsx';
 import { Bone } from '../../../components/ui/skeleton.tsx';
-import { ConfirmButton } from '../admin-kit.tsx';
+import { BulkApproveBar } from '../admin-kit.tsx';
 import { EntryStatusBadge, formatDay, Moment } from '../projects/kit.tsx';
 import { ENTRY_STATUS_LABELS, plural } from '../projects/logic.ts';
 import { DEFAULT_FILTERS, isFiltered, selectAllState, toggleAll, type QueueFilters } from './logic.ts';
@@ -185,29 +185,15 @@ export function ReviewQueue<T extends ReviewQueueItem = ReviewQueueItem>({
         </p>
       ) : (
         <>
-          <div className="flex flex-wrap items-center justify-between gap-2">
-            <div className="flex items-center gap-2.5">
-              <Checkbox id={`${id}-all`} checked={all} onCheckedChange={() => onSelectedChange(toggleAll(ids, selected))} />
-              <Label htmlFor={`${id}-all`} className="font-normal">
-                Select all on this page
-              </Label>
-            </div>
-            {count === 0 ? (
-              <Button size="sm" variant="outline" disabled>
-                Approve selected
-              </Button>
-            ) : (
-              <ConfirmButton
-                variant="default"
-                confirmVariant="default"
-                confirmLabel={`Approve ${count}`}
-                question={`Approve ${plural(count, 'entry', 'entries')}?`}
-                onConfirm={onBulkApprove}
-              >
-                Approve {count} selected
-              </ConfirmButton>
-            )}
-          </div>
+          <BulkApproveBar
+            id={`${id}-all`}
+            allLabel="Select all on this page"
+            checked={all}
+            onToggleAll={() => onSelectedChange(toggleAll(ids, selected))}
+            count={count}
+            question={`Approve ${plural(count, 'entry', 'entries')}?`}
+            onApprove={onBulkApprove}
+          />
           <ul
             aria-label={`Submissions ${from}–${to} of ${total}`}
             className="flex flex-col divide-y divide-border overflow-hidden rounded-lg border border-border bg-card"

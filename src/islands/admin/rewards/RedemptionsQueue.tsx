@@ -29,7 +29,7 @@ import { FormField } from '../../../components/ui/form-field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
 import { Label } from '../../../components/ui/label.tsx';
 import { Textarea } from '../../../components/ui/textarea.tsx';
-import { ConfirmButton, FilterSelect, ListBody, ListFooter, SearchForm, Section, TableHead, TableScroller, td } from '../admin-kit.tsx';
+import { BulkApproveBar, ConfirmButton, FilterSelect, ListBody, ListFooter, SearchForm, Section, TableHead, TableScroller, td } from '../admin-kit.tsx';
 import { FormDialog, useDialogForm } from '../form-dialog.tsx';
 import { selectAllState, toggleAll } from '../review/logic.ts';
 import {
@@ -206,28 +206,15 @@ function Queue({ canDecide }: { canDecide: boolean }) {
           return (
             <>
               {canDecide && approvable.length > 0 && (
-                <div className="flex flex-wrap items-center justify-between gap-2">
-                  <div className="flex items-center gap-2.5">
-                    <Checkbox id={allId} checked={selectAllState(approvable, selected)} onCheckedChange={() => setSelected(toggleAll(approvable, selected))} />
-                    <Label htmlFor={allId} className="font-normal">
-                      Select all requested on this page
-                    </Label>
-                  </div>
-                  {count === 0 ? (
-                    <Button size="sm" variant="outline" disabled>
-                      Approve selected
-                    </Button>
-                  ) : (
-                    <ConfirmButton
-                      variant="default"
-                      confirmLabel={`Approve ${count}`}
-                      question={`Approve ${count} ${count === 1 ? 'request' : 'requests'}?`}
-                      onConfirm={() => bulkApprove(approvable.filter((rowId) => selected.has(rowId)))}
-                    >
-                      Approve {count} selected
-                    </ConfirmButton>
-                  )}
-                </div>
+                <BulkApproveBar
+                  id={allId}
+                  allLabel="Select all requested on this page"
+                  checked={selectAllState(approvable, selected)}
+                  onToggleAll={() => setSelected(toggleAll(approvable, selected))}
+                  count={count}
+                  question={`Approve ${count} ${count === 1 ? 'request' : 'requests'}?`}
+                  onApprove={() => bulkApprove(approvable.filter((rowId) => selected.has(rowId)))}
+                />
               )}
               <TableScroller label="Reward requests table">
                 <div className="relative">
