@@ -24,7 +24,7 @@ import type { Role } from '../../src/shared/roles.ts';
 import { freePort, startServerProcess, type ServerProcess } from '../support/processes.ts';
 import { PASSWORD, uniqueEmail, type Account } from './accounts.ts';
 import { expect, test } from './fixtures.ts';
-import { DESKTOP, PHONE, SHOTS, saveCookieChoice, seriousViolations } from './page-helpers.ts';
+import { saveCookieChoice, screenshotsAtBothSizes, seriousViolations } from './page-helpers.ts';
 
 let server: ServerProcess;
 let dataDir: string;
@@ -135,14 +135,6 @@ async function codeAfter(secret: string, after: number): Promise<{ code: string;
   return { code: totp.generate({ timestamp: now }), step: stepOf(now) };
 }
 
-async function shot(page: Page, name: string): Promise<void> {
-  for (const size of [PHONE, DESKTOP]) {
-    await page.setViewportSize(size);
-    await page.waitForTimeout(150);
-    await page.screenshot({ path: `${SHOTS}/${name}-${size.width}.png`, fullPage: true });
-  }
-}
-
 test('an admin sets up an authenticator app, signs in with a code, with a recovery code once, and with a passkey alone', async ({ page }) => {
   test.setTimeout(180_000);
   const admin = await createAccount('admin', 'Ada', 'Secure');
@@ -160,7 +152,7 @@ test('an admin sets up an authenticator app, signs in with a code, with a recove
   expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
   await expect(page.getByRole('heading', { name: 'Set up your authenticator app' })).toBeFocused();
   expect(await seriousViolations(page, { bestPractice: true })).toEqual([]);
-  await shot(page, 'security-totp-setup');
+  await screenshotsAtBothSizes(page, 'security-totp-setup');
   const first = await codeAfter(secret, 0);
   await page.getByRole('textbox', { name: 'Authentication code' }).fill(first.code);
   await page.getByRole('button', { name: 'Turn on' }).click();
@@ -175,7 +167,7 @@ test('an admin sets up an authenticator app, signs in with a code, with a recove
   const file = fs.readFileSync(await download.path(), 'utf8');
   for (const code of codes) expect(file).toContain(code);
   expect(await seriousViolations(page, { bestPractice: true })).toEqual([]);
-  await shot(page, 'security-recovery-codes');
+  await screenshotsAtBothSizes(page, 'security-recovery-codes');
   await page.getByRole('button', { name: 'Done' }).click();
   await expect(page.getByText('10 of 10 left')).toBeVisible();
   await page.getByRole('link', { name: 'Continue to the admin area' }).click();
@@ -189,7 +181,7 @@ test('an admin sets up an authenticator app, signs in with a code, with a recove
   await expect(codeField).toHaveAttribute('autocomplete', 'one-time-code');
   await expect(page.getByRole('checkbox', { name: 'Trust this browser for 30 days' })).toHaveCount(0);
   expect(await seriousViolations(page, { bestPractice: true })).toEqual([]);
-  await shot(page, 'login-second-step');
+  await screenshotsAtBothSizes(page, 'login-second-step');
   const second = await codeAfter(secret, first.step);
   await codeField.fill(second.code);
   await page.getByRole('button', { name: 'Continue' }).click();
@@ -220,7 +212,7 @@ test('an admin sets up an authenticator app, signs in with a code, with a recove
   await expect(passkeys.getByRole('button', { name: 'Rename Test laptop' })).toBeVisible();
   await expect(passkeys.getByText('Not used yet')).toBeVisible();
   expect(await seriousViolations(page, { bestPractice: true })).toEqual([]);
-  await shot(page, 'security-screen');
+  await screenshotsAtBothSizes(page, 'security-screen');
 
   await signOut(page);
   await page.goto(`${url}/login`);
@@ -249,7 +241,7 @@ test('a moderator without a second factor opening the admin area is sent to set 
   await expect(page.getByText('Set up a second way to sign in to use the admin area')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Set up an authenticator app' })).toBeVisible();
   expect(await seriousViolations(page, { bestPractice: true })).toEqual([]);
-  await shot(page, 'security-staff-required');
+  await screenshotsAtBothSizes(page, 'security-staff-required');
 });
 
 test('a change refused for an old sign-in goes on after the re-authentication dialog, what was typed kept', async ({ page }) => {
@@ -270,7 +262,7 @@ test('a change refused for an old sign-in goes on after the re-authentication di
   // No authenticator app on this account: the password alone.
   await expect(dialog.getByRole('textbox', { name: 'Authentication code' })).toHaveCount(0);
   expect(await seriousViolations(page, { bestPractice: true })).toEqual([]);
-  await shot(page, 'reauth-dialog');
+  await screenshotsAtBothSizes(page, 'reauth-dialog');
   await password.fill('Wr0ng-password!');
   await dialog.getByRole('button', { name: 'Confirm' }).click();
   await expect(dialog.getByText('Incorrect password')).toBeVisible();
@@ -293,7 +285,7 @@ test('a change refused for an old sign-in goes on after the re-authentication di
   await expect(page.getByText('Your password was right. Now confirm it’s you with your passkey.')).toBeVisible();
   await expect(page.getByRole('textbox', { name: 'Authentication code' })).toHaveCount(0);
   await expect(page.getByRole('checkbox', { name: 'Trust this browser for 30 days' })).toBeVisible();
-  await shot(page, 'login-second-step-passkey');
+  await screenshotsAtBothSizes(page, 'login-second-step-passkey');
   await page.getByRole('button', { name: 'Use a passkey' }).click();
   await expect(page).toHaveURL(`${url}/`);
 });

@@ -100,3 +100,12 @@ export async function openDialogWith(press: () => Promise<void>, dialog: Locator
     await expect(dialog).toBeVisible({ timeout: 1_000 });
   }).toPass({ timeout: 30_000 });
 }
+
+/** Full-page screenshots at the phone and the desktop size into SHOTS (`<name>-390.png`, `<name>-1280.png`); the page is left at the desktop size. */
+export async function screenshotsAtBothSizes(page: Page, name: string): Promise<void> {
+  for (const size of [PHONE, DESKTOP]) {
+    await page.setViewportSize(size);
+    await page.waitForTimeout(150);
+    await page.screenshot({ path: `${SHOTS}/${name}-${size.width}.png`, fullPage: true });
+  }
+}

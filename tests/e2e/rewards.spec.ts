@@ -12,19 +12,10 @@
  * and shows "being sent"; the test approves the order at the stand-in and sends its signed
  * webhook, and the participant finds the reward sent with its link.
  */
-import type { Page } from '@playwright/test';
 import { signedWebhook } from '../support/tremendous-standin.ts';
 import { createAccount, signIn, signInThroughApi } from './accounts.ts';
 import { expect, test } from './fixtures.ts';
-import { DESKTOP, jsonApi, PHONE, saveCookieChoice, seriousViolations, SHOTS } from './page-helpers.ts';
-
-async function shots(page: Page, name: string): Promise<void> {
-  for (const size of [PHONE, DESKTOP]) {
-    await page.setViewportSize(size);
-    await page.waitForTimeout(150);
-    await page.screenshot({ path: `${SHOTS}/${name}-${size.width}.png`, fullPage: true });
-  }
-}
+import { DESKTOP, jsonApi, PHONE, saveCookieChoice, screenshotsAtBothSizes, seriousViolations } from './page-helpers.ts';
 
 test('a participant redeems points on a phone; an admin approves and delivers by hand; the code is theirs alone', async ({ page, browser, baseURL }) => {
   const origin = baseURL ?? '';
@@ -78,12 +69,12 @@ test('a participant redeems points on a phone; an admin approves and delivers by
   await voucher.getByRole('radio', { name: '€5' }).click();
   await expect(voucher.getByText('Costs 500 points')).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
-  await shots(page, 'rewards-participant');
+  await screenshotsAtBothSizes(page, 'rewards-participant');
   await page.setViewportSize(PHONE);
   await voucher.getByRole('button', { name: `Choose ${title}` }).click();
   const confirm = page.getByRole('dialog', { name: `Request ${title}?` });
   await expect(confirm.getByText(member.email)).toBeVisible();
-  await shots(page, 'rewards-confirm');
+  await screenshotsAtBothSizes(page, 'rewards-confirm');
   await page.setViewportSize(PHONE);
   await confirm.getByRole('button', { name: 'Request for 500 points' }).click();
   await expect(confirm).toBeHidden();
@@ -105,18 +96,18 @@ test('a participant redeems points on a phone; an admin approves and delivers by
   const deliver = adminPage.getByRole('dialog', { name: 'Mark delivered' });
   await deliver.getByLabel('Code').fill(code);
   expect(await seriousViolations(adminPage)).toEqual([]);
-  await shots(adminPage, 'rewards-deliver-dialog');
+  await screenshotsAtBothSizes(adminPage, 'rewards-deliver-dialog');
   await deliver.getByRole('button', { name: 'Mark delivered' }).click();
   await expect(deliver).toBeHidden();
   await adminPage.goto('/admin/rewards/redemptions?status=delivered');
   await expect(adminPage.getByRole('row', { name: new RegExp(member.email) })).toBeVisible();
   await expect(adminPage.getByText(code)).toHaveCount(0);
   expect(await seriousViolations(adminPage)).toEqual([]);
-  await shots(adminPage, 'rewards-queue');
+  await screenshotsAtBothSizes(adminPage, 'rewards-queue');
   await adminPage.goto('/admin/rewards');
   await expect(adminPage.getByRole('cell', { name: title, exact: true })).toBeVisible();
   expect(await seriousViolations(adminPage)).toEqual([]);
-  await shots(adminPage, 'rewards-catalogue');
+  await screenshotsAtBothSizes(adminPage, 'rewards-catalogue');
 
   // The participant finds it sent, with the code.
   await page.setViewportSize(PHONE);
@@ -125,7 +116,7 @@ test('a participant redeems points on a phone; an admin approves and delivers by
   await expect(sent.getByText(code)).toBeVisible();
   await expect(sent.getByRole('button', { name: 'Copy code' })).toBeVisible();
   await expect(balance.getByText('700 points')).toBeVisible();
-  await shots(page, 'rewards-sent');
+  await screenshotsAtBothSizes(page, 'rewards-sent');
   await adminPage.context().close();
 });
 
@@ -176,9 +167,10 @@ test('a provider reward is ordered at once and delivered by the provider’s sig
   // At the provider: the order approved, then its signed webhook.
   const provider = process.env.TREMENDOUS_BASE_URL ?? '';
   const auth = { Authorization: `Bearer ${process.env.TREMENDOUS_API_KEY ?? ''}` };
-  const order = (await (await fetch(`${provider}/api/v2/orders/redemption:${id}`, { headers: auth })).json()) as {
-    order: { id: string; rewards: { id: string }[] };
-  };
+  // `ordering` is committed before the provider is asked: the order may reach the stand-in a moment later.
+  const orderAt = () => fetch(`${provider}/api/v2/orders/redemption:${id}`, { headers: auth });
+  await expect.poll(async () => (await orderAt()).status, { timeout: 15_000 }).toBe(200);
+  const order = (await (await orderAt()).json()) as { order: { id: string; rewards: { id: string }[] } };
   expect((await fetch(`${provider}/api/v2/order_approvals/${order.order.id}/approve`, { method: 'POST', headers: auth })).status).toBe(200);
   const forged = signedWebhook('not-the-secret', 'REWARDS.DELIVERY.SUCCEEDED', { id: order.order.rewards[0]?.id ?? '', type: 'rewards' });
   expect((await fetch(`${origin}/api/webhooks/rewards/tremendous`, { method: 'POST', headers: forged.headers, body: forged.body })).status).toBe(401);
@@ -193,5 +185,5 @@ test('a provider reward is ordered at once and delivered by the provider’s sig
   const sent = page.locator(`[data-redemption="${id}"]`);
   await expect(sent.getByRole('link', { name: /Open your reward/ })).toHaveAttribute('href', /^https:\/\/testflight\.tremendous\.com\/rewards\/payout\//);
   await expect(sent.getByText('Sent', { exact: true })).toBeVisible();
-  await shots(page, 'rewards-provider-sent');
+  await screenshotsAtBothSizes(page, 'rewards-provider-sent');
 });

@@ -3,8 +3,8 @@ import type { AppEnv } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { clientIp, enforceRateLimits, noStore } from '../http.ts';
 import { RATE_LIMITS } from '../services/rate-limit.ts';
-import { handleProviderEvent } from '../services/reward-provider-fulfilment.ts';
-import { ProviderUnavailable, rewardProviderOf } from '../services/reward-provider.ts';
+import { handleProviderEvent, rewardProviderOf } from '../services/reward-provider-fulfilment.ts';
+import { ProviderUnavailable } from '../services/reward-provider.ts';
 
 /**
  * `POST /api/webhooks/rewards/{provider}`: the gift-card provider's events (issue 30 §4;

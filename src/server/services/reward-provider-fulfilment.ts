@@ -31,14 +31,8 @@ import { audit } from './audit.ts';
 import type { Clock } from './clock.ts';
 import { notify } from './notifications.ts';
 import { lockPointsOf, personName, setCreditState } from './points.ts';
-import {
-  providerExternalId,
-  ProviderRefusal,
-  rewardProviderOf,
-  type ProviderOrder,
-  type ProviderWebhookEvent,
-  type RewardProvider,
-} from './reward-provider.ts';
+import { providerExternalId, ProviderRefusal, type ProviderOrder, type ProviderWebhookEvent, type RewardProvider } from './reward-provider.ts';
+import { TremendousProvider } from './reward-provider-tremendous.ts';
 import { REWARDS_PAGE, releaseHold, valueText } from './redemptions.ts';
 import { rewardDeliveryKey, sealDelivery } from './secret-box.ts';
 
@@ -52,6 +46,20 @@ export interface FulfilmentDeps {
 
 /** What `rewards.order` did with a redemption. */
 export type FulfilmentOutcome = 'delivered' | 'failed' | 'pending' | 'skipped';
+
+const made = new WeakMap<object, RewardProvider>();
+
+/** The configured provider (one per configuration), or null with `REWARDS_PROVIDER=none`. */
+export function rewardProviderOf(config: Pick<Config, 'rewardsProvider'>): RewardProvider | null {
+  const settings = config.rewardsProvider;
+  if (!settings) return null;
+  let provider = made.get(settings);
+  if (!provider) {
+    provider = new TremendousProvider(settings);
+    made.set(settings, provider);
+  }
+  return provider;
+}
 
 function providerOrThrow(deps: FulfilmentDeps): RewardProvider {
   const provider = rewardProviderOf(deps.config);

@@ -2,13 +2,12 @@
  * The gift-card provider behind `provider` rewards (issue 30 §4; docs/decisions/033-reward-provider.md):
  * a small interface with one real implementation, Tremendous (`reward-provider-tremendous.ts`).
  * What runs the orders — the `rewards.order` job, the poll, the webhook — is
- * `reward-provider-fulfilment.ts`; it knows nothing of a provider's wire format.
+ * `reward-provider-fulfilment.ts` (with `rewardProviderOf`, the configured one); it knows nothing
+ * of a provider's wire format.
  *
  * Every order carries the redemption's own key (`externalId` = `redemption:{id}`), the same on
  * every attempt: a provider that has seen it answers the order it made, never a second one.
  */
-import type { Config } from '../config.ts';
-import { TremendousProvider } from './reward-provider-tremendous.ts';
 
 /** The providers Fieldwork speaks to (`REWARDS_PROVIDER`), as they appear in the webhook's path. */
 export const REWARD_PROVIDERS = ['tremendous'] as const;
@@ -84,17 +83,3 @@ export const PROVIDER_TIMEOUT_MS = 10_000;
 
 /** The provider's key of a redemption: the same on every attempt. */
 export const providerExternalId = (redemptionId: number) => `redemption:${redemptionId}`;
-
-const made = new WeakMap<object, RewardProvider>();
-
-/** The configured provider (one per configuration), or null with `REWARDS_PROVIDER=none`. */
-export function rewardProviderOf(config: Pick<Config, 'rewardsProvider'>): RewardProvider | null {
-  const settings = config.rewardsProvider;
-  if (!settings) return null;
-  let provider = made.get(settings);
-  if (!provider) {
-    provider = new TremendousProvider(settings);
-    made.set(settings, provider);
-  }
-  return provider;
-}
