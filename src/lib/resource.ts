@@ -65,6 +65,8 @@ export function useResource<T>(path: string | null): Resource<T> {
       if (next === null) return;
       if (quiet && next.status === 'error') throw error;
       setLoad(next);
+    } finally {
+      if (running.current === controller) running.current = null;
     }
   }, []);
 
@@ -84,6 +86,9 @@ export function useResource<T>(path: string | null): Resource<T> {
       if (typeof next !== 'function') return { status: 'ready', data: next };
       return current.status === 'ready' ? { status: 'ready', data: (next as (data: T) => T)(current.data) } : current;
     });
+    // A GET still under way was asked before this change: its answer would put the old state back
+    // (a search sent, then a message marked handled before it answered). Ask again instead.
+    if (running.current) setAttempt((n) => n + 1);
   }, []);
   return { load, reload, refresh, replace };
 }

@@ -162,6 +162,22 @@ describe('useResource', () => {
   });
 });
 
+describe('a change while a load is under way', () => {
+  it('asks again: the answer asked before the change does not put the old state back', async () => {
+    const search = held();
+    answer('/api/messages', json(200, { items: ['new'] }));
+    answer('/api/messages?q=x', search.response, json(200, { items: ['handled'] }));
+    const { result, rerender } = renderHook(({ path }) => useResource<{ items: string[] }>(path), { initialProps: { path: '/api/messages' } });
+    await waitFor(() => expect(result.current.load).toEqual({ status: 'ready', data: { items: ['new'] } }));
+    // A search is sent; before it answers, the message is marked handled on screen.
+    rerender({ path: '/api/messages?q=x' });
+    act(() => result.current.replace({ items: ['handled'] }));
+    await act(async () => search.release(json(200, { items: ['new'] })));
+    await waitFor(() => expect(requested.filter((url) => url === '/api/messages?q=x')).toHaveLength(2));
+    await waitFor(() => expect(result.current.load).toEqual({ status: 'ready', data: { items: ['handled'] } }));
+  });
+});
+
 describe('route ids', () => {
   it('reads the ids of the pattern the address matches', () => {
     expect(idsFromPath('/admin/projects/12/surveys/7', '/admin/projects/:projectId/surveys/:surveyId')).toEqual({ projectId: 12, surveyId: 7 });
