@@ -9,7 +9,7 @@
  * A retry is safe: the request carries the participant's key (`Idempotency-Key`), unique per
  * participant; the same key again answers the redemption it made, whatever the body says.
  */
-import { and, count, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import { pointReference } from '../../shared/points.ts';
 import {
   fromMinorUnits,
@@ -26,13 +26,13 @@ import {
 import type { ListPage, ListQuery } from '../../shared/list.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/index.ts';
-import { redemptions, rewards, users, type RedemptionRow, type Reward } from '../db/schema/index.ts';
+import { pointsLedger, redemptions, rewardSettings, rewards, users, type RedemptionRow, type Reward } from '../db/schema/index.ts';
 import { ApiError, notFound } from '../errors.ts';
 import type { JobSender } from '../jobs/queue.ts';
 import type { Clock } from './clock.ts';
 import { countOf, paginate } from './list.ts';
 import { notify } from './notifications.ts';
-import { credit, lockPointsOf, pointsBalance, setCreditState } from './points.ts';
+import { balanceColumns, credit, lockPointsOf, setCreditState } from './points.ts';
 import { savedSettingsColumn, settingsOf } from './rewards.ts';
 import { containsPattern } from './search.ts';
 import { openDelivery, rewardDeliveryKey } from './secret-box.ts';
@@ -104,15 +104,47 @@ async function ownerViews(db: Db, config: Pick<Config, 'rewardDeliveryKey'>, row
   });
 }
 
-/** This participant's redemption of this key, or null. */
-async function byKey(db: Db, userId: number, key: string): Promise<RedemptionRow | null> {
-  const [row] = await db
-    .select()
-    .from(redemptions)
-    .where(and(eq(redemptions.userId, userId), eq(redemptions.idempotencyKey, key)))
-    .limit(1);
-  return row ?? null;
+/**
+ * What a request's checks read, in one statement taken after the participant's points lock (under
+ * READ COMMITTED a statement started after the lock sees everything the lock's previous holder
+ * committed; the lock statement itself could not carry these reads). Every figure is the
+ * participant's, read through their indexes: the first redemption of this key, the reward and the
+ * settings, the available balance, the country of the address, the tax form, how many requests
+ * are open and how many were delivered, and the year's value in the tax gate's currency.
+ */
+async function requestGround(tx: Db, now: Date, input: CreateRedemptionInput) {
+  const mine = sql`${redemptions.userId} = ${input.userId}`;
+  const yearStart = new Date(Date.UTC(now.getUTCFullYear(), 0, 1)).toISOString();
+  const yearEnd = new Date(Date.UTC(now.getUTCFullYear() + 1, 0, 1)).toISOString();
+  const open = sql.join(
+    OPEN_REDEMPTION_STATUSES.map((status) => sql`${status}`),
+    sql`, `,
+  );
+  const [row] = await tx
+    .select({
+      againId: sql<number | null>`(select ${redemptions.id} from ${redemptions} where ${mine} and ${redemptions.idempotencyKey} = ${input.key})`,
+      reward: rewards,
+      settings: savedSettingsColumn,
+      available: sql<number>`(select ${balanceColumns.available} from ${pointsLedger} where ${pointsLedger.userId} = ${input.userId})`.mapWith(Number),
+      country: sql<string | null>`${users.address}->>'country'`,
+      taxFormOnFile: sql<boolean>`${users.taxFormOnFileAt} is not null`,
+      openCount: sql<number>`(select count(*) from ${redemptions} where ${mine} and ${redemptions.status} in (${open}))::int`,
+      deliveredCount: sql<number>`(select count(*) from ${redemptions} where ${mine} and ${redemptions.status} = 'delivered')::int`,
+      // The tax gate's currency is in the settings: the sum reads it there.
+      yearValueMinor: sql<number>`(select coalesce(sum(${redemptions.valueMinor}), 0) from ${redemptions}
+        where ${mine} and ${redemptions.status} in (${open}, 'delivered')
+          and ${redemptions.requestedAt} >= ${yearStart}::timestamptz and ${redemptions.requestedAt} < ${yearEnd}::timestamptz
+          and ${redemptions.currency} = (select ${rewardSettings.settings}->'taxForm'->>'currency' from ${rewardSettings} where ${rewardSettings.id} = 1))::bigint`.mapWith(
+        Number,
+      ),
+    })
+    .from(users)
+    .leftJoin(rewards, eq(rewards.id, input.rewardId))
+    .where(eq(users.id, input.userId));
+  if (!row) throw new ApiError(401, 'unauthenticated', 'Sign in to continue');
+  return row;
 }
+type RequestGround = Awaited<ReturnType<typeof requestGround>>;
 
 /**
  * The tax-form gate: whether this request would take the participant's value of the calendar year
@@ -121,41 +153,18 @@ async function byKey(db: Db, userId: number, key: string): Promise<RedemptionRow
  * guessed one would be worse than none — a community paying in several currencies sets the gate
  * in the one its tax rules are written in.
  */
-async function needsTaxForm(tx: Db, now: Date, userId: number, settings: RewardSettings, reward: Reward, valueMinor: number): Promise<boolean> {
+function needsTaxForm(ground: RequestGround, settings: RewardSettings, reward: Reward, valueMinor: number): boolean {
   const gate = settings.taxForm;
-  if (!gate || reward.currency !== gate.currency) return false;
-  const [user] = await tx.select({ onFile: users.taxFormOnFileAt }).from(users).where(eq(users.id, userId));
-  if (user?.onFile) return false;
-  const yearStart = new Date(Date.UTC(now.getUTCFullYear(), 0, 1));
-  const yearEnd = new Date(Date.UTC(now.getUTCFullYear() + 1, 0, 1));
-  const [row] = await tx
-    .select({ total: sql<number>`coalesce(sum(${redemptions.valueMinor}), 0)::bigint`.mapWith(Number) })
-    .from(redemptions)
-    .where(
-      and(
-        eq(redemptions.userId, userId),
-        eq(redemptions.currency, gate.currency),
-        inArray(redemptions.status, [...OPEN_REDEMPTION_STATUSES, 'delivered']),
-        gte(redemptions.requestedAt, yearStart),
-        lt(redemptions.requestedAt, yearEnd),
-      ),
-    );
-  return (row?.total ?? 0) + valueMinor > toMinorUnits(gate.yearlyValue);
+  if (!gate || reward.currency !== gate.currency || ground.taxFormOnFile) return false;
+  return ground.yearValueMinor + valueMinor > toMinorUnits(gate.yearlyValue);
 }
 
 /** Whether a request waits for a person: a first redemption (when set), above the approval value (same currency), or a reward delivered by hand. */
-async function needsReview(tx: Db, userId: number, settings: RewardSettings, reward: Reward, valueMinor: number): Promise<boolean> {
+function needsReview(ground: RequestGround, settings: RewardSettings, reward: Reward, valueMinor: number): boolean {
   if (reward.fulfilment === 'manual') return true;
   const above = settings.approvalAbove;
   if (above && above.currency === reward.currency && valueMinor > toMinorUnits(above.value)) return true;
-  if (!settings.reviewFirstRedemption) return false;
-  const delivered = await countOf(
-    tx
-      .select({ value: count() })
-      .from(redemptions)
-      .where(and(eq(redemptions.userId, userId), eq(redemptions.status, 'delivered'))),
-  );
-  return delivered === 0;
+  return settings.reviewFirstRedemption && ground.deliveredCount === 0;
 }
 
 export interface RedemptionDeps {
@@ -183,31 +192,29 @@ export interface CreateRedemptionInput {
  * and its `rewards.order` job queued in that transaction.
  */
 export async function createRedemption(db: Db, deps: RedemptionDeps, input: CreateRedemptionInput): Promise<{ redemption: Redemption; created: boolean }> {
-  // A dozen statements a request (bench: docs/benchmarks.md "Rewards"): the key is looked up once,
-  // under the participant's lock (a retry waits for the first request to commit, then finds it);
-  // the settings come with the reward; the answer is made from the reward at hand.
+  // Eight statements a request (bench: docs/benchmarks.md "Rewards"): the lock; everything the
+  // checks read, in one (`requestGround`; a retry's key too: a retry waits for the first request to
+  // commit, then finds it); the stock when it is counted; the redemption, its hold, the
+  // notification and its mail job. The answer is made from the rows at hand.
   const made = await db.transaction(async (tx) => {
     const person = await lockPointsOf(tx, input.userId);
     if (!person) throw new ApiError(401, 'unauthenticated', 'Sign in to continue');
-    const again = await byKey(tx, input.userId, input.key);
-    if (again) return { row: again, reward: null, created: false };
+    const now = deps.clock.now();
+    const ground = await requestGround(tx, now, input);
+    if (ground.againId !== null) {
+      const [again] = await tx.select().from(redemptions).where(eq(redemptions.id, ground.againId));
+      if (again) return { row: again, reward: null, created: false };
+    }
 
-    const [found] = await tx.select({ reward: rewards, settings: savedSettingsColumn }).from(rewards).where(eq(rewards.id, input.rewardId));
-    if (!found?.reward.active) throw notFound('reward');
-    const { reward } = found;
-    const settings = settingsOf(found.settings);
+    const { reward } = ground;
+    if (!reward?.active) throw notFound('reward');
+    const settings = settingsOf(ground.settings);
     if (!offersValue(reward.denominations, input.value)) {
       throw new ApiError(400, 'validation_failed', 'Check the highlighted fields', { fields: { value: ['Choose one of the values this reward offers'] } });
     }
     const rate = settings.pointsPerUnit[reward.currency];
     if (rate === undefined) throw refused('not_available_here');
-    if (reward.countries.length > 0) {
-      const [where] = await tx
-        .select({ country: sql<string | null>`${users.address}->>'country'` })
-        .from(users)
-        .where(eq(users.id, input.userId));
-      if (!where?.country || !reward.countries.includes(where.country)) throw refused('not_available_here');
-    }
+    if (reward.countries.length > 0 && (!ground.country || !reward.countries.includes(ground.country))) throw refused('not_available_here');
     if (reward.stock !== null) {
       // Taken now (the reward's row stays locked to the end): two requests for the last one never both get it.
       const [left] = await tx
@@ -222,24 +229,15 @@ export async function createRedemption(db: Db, deps: RedemptionDeps, input: Crea
     // A price past a ledger row's integer (a huge value at a huge rate) is more than anyone holds.
     if (cost > 2_147_483_647) throw refused('insufficient_points', { points: cost });
     if (cost < settings.minimumPoints) throw refused('below_minimum', { minimumPoints: settings.minimumPoints });
-    if (settings.oneOpenRequest) {
-      const open = await countOf(
-        tx
-          .select({ value: count() })
-          .from(redemptions)
-          .where(and(eq(redemptions.userId, input.userId), inArray(redemptions.status, [...OPEN_REDEMPTION_STATUSES]))),
-      );
-      if (open > 0) throw refused('open_request_exists');
-    }
-    const now = deps.clock.now();
-    if (await needsTaxForm(tx, now, input.userId, settings, reward, valueMinor)) throw refused('tax_form_required');
-    const { available } = await pointsBalance(tx, input.userId);
+    if (settings.oneOpenRequest && ground.openCount > 0) throw refused('open_request_exists');
+    if (needsTaxForm(ground, settings, reward, valueMinor)) throw refused('tax_form_required');
+    const { available } = ground;
     if (available < cost) throw refused('insufficient_points', { available, points: cost, missing: cost - available });
 
     // A request nobody needs to look at is approved at once (`approvedBy` null: automatically), and
     // its order queued with it. Without a configured provider there is nothing to order it from: it
     // stays `requested` (an admin's approval then answers 409 `provider_not_configured`).
-    const review = await needsReview(tx, input.userId, settings, reward, valueMinor);
+    const review = needsReview(ground, settings, reward, valueMinor);
     const approved = !review && reward.fulfilment === 'provider' && deps.config.rewardsProvider !== null;
     const [row] = await tx
       .insert(redemptions)
