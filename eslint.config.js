@@ -49,6 +49,8 @@ export default tseslint.config(
       'playwright-report/**',
       'bench-results/**',
       'src/server/db/migrations/**',
+      // Compiled messages (scripts/messages.ts).
+      'src/paraglide/**',
     ],
   },
   js.configs.recommended,

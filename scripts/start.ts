@@ -12,8 +12,9 @@ import { runWithServerNodeFlags } from '../src/server/node-flags.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** What `astro build` reads; src/server is the API's alone and does not need a rebuild. */
-const INPUTS = ['astro.config.mjs', 'package-lock.json', 'tsconfig.json', 'builds', 'public', 'src'];
-const IGNORED = new Set([path.join(root, 'src', 'server')]);
+const INPUTS = ['astro.config.mjs', 'package-lock.json', 'tsconfig.json', 'builds', 'public', 'src', 'messages', 'project.inlang'];
+/** The API's own code, and the messages compiled from messages/ (scripts/messages.ts). */
+const IGNORED = new Set([path.join(root, 'src', 'server'), path.join(root, 'src', 'paraglide')]);
 
 function listFiles(entry: string): string[] {
   if (IGNORED.has(entry) || !fs.existsSync(entry)) return [];

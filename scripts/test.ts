@@ -22,6 +22,8 @@ interface Step {
 }
 
 const steps: Step[] = [
+  // The messages compiled into src/paraglide/ (everything below imports them; the check is a unit test).
+  { name: 'messages', command: process.execPath, args: [path.join(root, 'scripts', 'messages.ts')] },
   { name: 'types', command: bin('tsc'), args: ['--noEmit'] },
   { name: 'format', command: bin('prettier'), args: ['--check', '--log-level=warn', '.'] },
   { name: 'lint', command: bin('eslint'), args: ['--max-warnings=0', '.'] },

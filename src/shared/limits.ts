@@ -8,8 +8,8 @@ export const CONTACT_MESSAGE_MIN_LENGTH = 10;
 export const CONTACT_MESSAGE_MAX_LENGTH = 5000;
 /** The reason given with a data-deletion request. */
 export const DATA_DELETION_REASON_MAX_LENGTH = 2000;
-/** Account preferences: the languages and colour modes there are. */
-export const LANGUAGES = ['en'] as const;
+/** Account preferences: the languages (src/shared/languages.ts) and colour modes there are. */
+export { LANGUAGES } from './languages.ts';
 export const COLOR_MODES = ['system', 'light', 'dark'] as const;
 /** Largest request body the API accepts (bytes); uploads get their own limit. */
 export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
