@@ -4,6 +4,7 @@ import react from '@astrojs/react';
 import tailwindcss from '@tailwindcss/vite';
 import clientDirectives from './builds/directives.ts';
 import buildManifests from './builds/integration.ts';
+import languagePages from './builds/languages.ts';
 
 // Static output: every page is prerendered; dynamic routes are one shell each (see src/shared/routes.ts).
 export default defineConfig({
@@ -14,6 +15,7 @@ export default defineConfig({
   integrations: [
     react(),
     clientDirectives(),
+    languagePages(),
     buildManifests({
       // Route rules (docs/product.md §2: a server-provided redirect for a path), applied by the Node server and the browser's guard.
       routeRules: {
@@ -38,7 +40,7 @@ export default defineConfig({
               { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]|rolldown[\\/]runtime/ },
               {
                 name: 'shell',
-                test: /src[\\/]platform[\\/](?!upload\.ts)|src[\\/]stores[\\/]|src[\\/]shared[\\/](route-rules|routes|roles|ui-constants)\.ts|src[\\/]lib[\\/](form-errors|navigation|navigation-target|user|session)\.ts|node_modules[\\/]nanostores[\\/]|node_modules[\\/]astro[\\/]dist[\\/]transitions[\\/]|vite[\\/]preload-helper/,
+                test: /src[\\/]platform[\\/](?!upload\.ts)|src[\\/]stores[\\/]|src[\\/]shared[\\/](route-rules|routes|roles|ui-constants|languages)\.ts|src[\\/]lib[\\/](form-errors|navigation|navigation-target|user|session)\.ts|node_modules[\\/]nanostores[\\/]|node_modules[\\/]astro[\\/]dist[\\/]transitions[\\/]|vite[\\/]preload-helper/,
               },
               // What the header's islands use on every page that has them: the React hooks of src/lib
               // (stores, auth, lazy menus; React-free pages such as /login must not load them with the

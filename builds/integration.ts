@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { AstroIntegration } from 'astro';
 import { ROUTES, shellPath } from '../src/shared/routes.ts';
+import { LANGUAGES, localizedPath, SOURCE_LANGUAGE, type Language } from '../src/shared/languages.ts';
 import type { BuildMeta, LatestBuild, PagePayload, RouteRule, RouteTable, RouteTableEntry } from '../src/shared/build-manifest.ts';
 import { pageCsp } from '../src/shared/csp.ts';
 import { CACHE_NEVER, CACHE_REVALIDATE, IMMUTABLE_FOLDERS, LATEST_BUILD_FILE, STATIC_SECURITY_HEADERS, cacheControlFor } from '../src/shared/static-headers.ts';
@@ -73,15 +74,22 @@ export default function buildManifests(options: { routeRules?: Record<string, Ro
         const files = (await walk(distDir)).filter((f) => !/\.(br|gz)$/.test(f));
         const htmlFiles = files.filter((f) => f.endsWith('.html'));
 
-        // Every route of the table must have its page.
+        // Every route of the table must have its page, in every language (builds/languages.ts).
         const routes: RouteTableEntry[] = [];
-        for (const route of ROUTES) {
-          const file = routeFile(route.pattern);
-          if (!htmlFiles.includes(file)) throw new Error(`Route ${route.pattern} has no page (expected dist/${file})`);
-          routes.push({ pattern: route.pattern, file, access: route.access, params: 'params' in route ? { ...route.params } : {} });
+        for (const language of LANGUAGES) {
+          for (const route of ROUTES) {
+            const pattern = localizedPath(route.pattern, language);
+            const file = routeFile(pattern);
+            if (!htmlFiles.includes(file)) throw new Error(`Route ${pattern} has no page (expected dist/${file})`);
+            routes.push({ pattern, language, file, access: route.access, params: 'params' in route ? { ...route.params } : {} });
+          }
         }
         const notFound = htmlFiles.includes('404.html') ? '404.html' : '404/index.html';
         if (!htmlFiles.includes(notFound)) throw new Error('The 404 page is missing (src/pages/404.astro)');
+        const notFoundByLanguage = Object.fromEntries(
+          LANGUAGES.map((language) => [language, language === SOURCE_LANGUAGE ? notFound : `${language}/404/index.html`]),
+        ) as Record<Language, string>;
+        for (const file of Object.values(notFoundByLanguage)) if (!htmlFiles.includes(file)) throw new Error(`The 404 page dist/${file} is missing`);
 
         // Build id: a digest of the output, so an unchanged site keeps its id.
         const digest = createHash('sha256');
@@ -96,14 +104,17 @@ export default function buildManifests(options: { routeRules?: Record<string, Ro
 
         // Payloads beside each page, then the manifests.
         const prerendered: string[] = [];
-        for (const route of ROUTES) {
-          const pageDir = path.dirname(path.join(distDir, routeFile(route.pattern)));
-          const payload: PagePayload = {
-            data: { pattern: route.pattern, title: route.title, access: route.access },
-            prerenderedAt: timestamp,
-          };
-          await fs.writeFile(path.join(pageDir, '_payload.json'), JSON.stringify(payload));
-          prerendered.push(shellPath(route.pattern));
+        for (const language of LANGUAGES) {
+          for (const route of ROUTES) {
+            const pattern = localizedPath(route.pattern, language);
+            const pageDir = path.dirname(path.join(distDir, routeFile(pattern)));
+            const payload: PagePayload = {
+              data: { pattern: route.pattern, title: route.title, access: route.access },
+              prerenderedAt: timestamp,
+            };
+            await fs.writeFile(path.join(pageDir, '_payload.json'), JSON.stringify(payload));
+            prerendered.push(shellPath(pattern));
+          }
         }
         await fs.mkdir(path.join(distDir, 'builds', 'meta'), { recursive: true });
         const latest: LatestBuild = { id, timestamp };
@@ -111,7 +122,7 @@ export default function buildManifests(options: { routeRules?: Record<string, Ro
         await fs.writeFile(path.join(distDir, 'builds', 'latest.json'), JSON.stringify(latest));
         await fs.writeFile(path.join(distDir, 'builds', 'meta', `${id}.json`), JSON.stringify(meta));
 
-        const table: RouteTable = { buildId: id, routes, notFound, scriptHashes: [...scriptHashes].sort() };
+        const table: RouteTable = { buildId: id, routes, notFound, notFoundByLanguage, scriptHashes: [...scriptHashes].sort() };
         await fs.writeFile(path.join(distDir, '_routes.json'), JSON.stringify(table, null, 2));
 
         // Static hosts (Netlify, Cloudflare Pages and the like): rewrites and headers.
@@ -123,6 +134,8 @@ export default function buildManifests(options: { routeRules?: Record<string, Ro
           ...routes.filter((r) => Object.keys(r.params).length > 0).map((r) => `${r.pattern}  /${path.posix.dirname(r.file)}/  200`),
           // With API_ORIGIN set at build time, the static host proxies /api to the API processes.
           ...(process.env.API_ORIGIN ? [`/api/*  ${process.env.API_ORIGIN.replace(/\/+$/, '')}/api/:splat  200`] : []),
+          // Each language's not-found page under its prefix, then the source language's everywhere else.
+          ...LANGUAGES.filter((language) => language !== SOURCE_LANGUAGE).map((language) => `/${language}/*  /${notFoundByLanguage[language]}  404`),
           `/*  /${notFound}  404`,
         ];
         await fs.writeFile(path.join(distDir, '_redirects'), `${redirects.join('\n')}\n`);

@@ -31,6 +31,16 @@ import { fetchMaintenance } from './feature-flags.ts';
 import { navigateTo } from '../lib/navigation.ts';
 import { ruleRedirect } from '../shared/build-route-rules.ts';
 import { discardEarlyResponses, EARLY_SHELL_PATHS } from '../platform/early.ts';
+import {
+  firstLanguageOf,
+  languageCookie,
+  languageFor,
+  relocalize,
+  rememberedLanguage,
+  splitLanguage,
+  SOURCE_LANGUAGE,
+  type Language,
+} from '../shared/languages.ts';
 
 const root = document.documentElement;
 /** How long a decision waits for the build meta (route rules) before going on without it. */
@@ -43,8 +53,25 @@ function ruleAuth(state: AuthStoreState): AuthState {
   return { status: 'authenticated', role: state.user.role, secondFactorMissing };
 }
 
+/**
+ * The language a page must be shown in (issue 31; `languageFor`): the account's, else the path's
+ * prefix, else the visitor's remembered choice, else the browser's languages. A signed-in person's
+ * language is remembered on the device too, so pages the server answers without a session look
+ * (public pages) open in it.
+ */
+function wantedLanguage(url: URL): Language {
+  const state = $auth.get();
+  const preference = state.status === 'authenticated' ? (state.user.language ?? null) : null;
+  const remembered = rememberedLanguage(document.cookie);
+  if (preference && remembered !== preference) document.cookie = languageCookie(preference, location.protocol === 'https:');
+  return languageFor({ path: splitLanguage(url.pathname).language, preference, remembered, browser: firstLanguageOf(navigator.languages) });
+}
+
+/** The language of the page on screen (its `<html lang>`, set by the prerender). */
+const pageLanguage = (): Language => splitLanguage(location.pathname).language;
+
 function decide(url: URL, from: string | null, maintenance: boolean): Decision {
-  return decideNavigation({ path: url.pathname, search: url.search, auth: ruleAuth($auth.get()), from, maintenance });
+  return decideNavigation({ path: url.pathname, search: url.search, auth: ruleAuth($auth.get()), from, maintenance, language: wantedLanguage(url) });
 }
 
 async function decideWhenKnown(url: URL, from: string | null, maintenance: boolean): Promise<Decision> {
@@ -72,7 +99,7 @@ function release(): void {
 
 /** A page whose parameters fail their check is a 404 (docs/product.md §2). */
 function failsParamCheck(path: string): boolean {
-  const match = matchRoute(path);
+  const match = matchRoute(splitLanguage(path).path);
   return match !== null && !paramsAreValid(match);
 }
 
@@ -84,8 +111,15 @@ function showNotFound(): void {
   void import('./error-view.tsx').then(({ renderErrorView }) => renderErrorView({ statusCode: 404, path: location.pathname }));
 }
 
-/** A move to or from /maintenance: a full page load. */
-const crossesMaintenance = (fromPath: string, toPath: string): boolean => (fromPath === MAINTENANCE_PATH) !== (toPath === MAINTENANCE_PATH);
+/**
+ * A move to or from /maintenance, or into another language: a full page load (the header's
+ * persisted islands were rendered in the page's language; issue 31).
+ */
+const crossesMaintenance = (fromPath: string, toPath: string): boolean => {
+  const from = splitLanguage(fromPath);
+  const to = splitLanguage(toPath);
+  return (from.path === MAINTENANCE_PATH) !== (to.path === MAINTENANCE_PATH) || from.language !== to.language;
+};
 
 /** Never settles: the page is being replaced by a full page load. */
 const leaving = (): Promise<never> => new Promise<never>(() => {});
@@ -163,6 +197,11 @@ export function startGuard(): void {
     // Back/forward has already moved in history: decide once the page is there (astro:page-load).
     if (event.navigationType === 'traverse') return;
     const from = event.from.pathname;
+    // A link without a language prefix (the app's own hrefs) stays in the page's language.
+    const here = pageLanguage();
+    if (here !== SOURCE_LANGUAGE && splitLanguage(event.to.pathname).language === SOURCE_LANGUAGE) {
+      event.to = new URL(relocalize(`${event.to.pathname}${event.to.search}${event.to.hash}`, here), location.origin);
+    }
     const load = event.loader;
     event.loader = async () => {
       const { maintenance, rule } = await inputs(event.to);

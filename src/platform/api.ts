@@ -5,6 +5,7 @@
  * answer says, the `Retry-After` seconds. `keepalive` sends a call that must outlive the page
  * (autosave on `pagehide`): the browser finishes it after the tab is gone.
  */
+import { isLanguage, type Language } from '../shared/languages.ts';
 import type { MailSwitches } from '../shared/notifications.ts';
 import type { Role, UserStatus } from '../shared/roles.ts';
 import type { SecondFactorMethod } from '../shared/second-factors.ts';
@@ -239,6 +240,8 @@ export interface CurrentUser {
   secondFactor?: boolean;
   /** The account must have one to use the admin area (staff, while the requirement is on). Absent: not said. */
   secondFactorRequired?: boolean;
+  /** The account's language (issue 31): its pages are shown in it. Absent: not said. */
+  language?: Language;
 }
 
 export interface Address {
@@ -314,6 +317,7 @@ export function toCurrentUser(user: CurrentUser): CurrentUser {
   const current: CurrentUser = { id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName, role: user.role, status: user.status };
   if (typeof user.secondFactor === 'boolean') current.secondFactor = user.secondFactor;
   if (typeof user.secondFactorRequired === 'boolean') current.secondFactorRequired = user.secondFactorRequired;
+  if (isLanguage(user.language)) current.language = user.language;
   return current;
 }
 

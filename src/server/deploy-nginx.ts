@@ -14,6 +14,7 @@ import type { BuildMeta, RouteRule, RouteTable } from '../shared/build-manifest.
 import { pageCsp, type PageCspOptions } from '../shared/csp.ts';
 import { ALCHEMER_APPEND_LIMITS } from '../shared/alchemer-export-append.ts';
 import { REPORT_LIMITS } from '../shared/client-reports.ts';
+import { LANGUAGES, SOURCE_LANGUAGE, type Language } from '../shared/languages.ts';
 import { JSON_BODY_LIMIT_BYTES } from '../shared/limits.ts';
 import { MEDIA_LIMITS } from '../shared/media.ts';
 import { POINTS_BULK_LIMITS } from '../shared/points-bulk-update.ts';
@@ -144,19 +145,32 @@ export function nginxConfig(options: NginxOptions): string {
   const headers = (cacheControl: string, extra: Record<string, string> = {}, indent = '        ') =>
     headerLines({ ...pageHeaders, ...extra, 'Cache-Control': cacheControl }, indent);
 
+  /** A language's not-found page (issue 31: each under its prefix), the source language's where the build has none. */
+  const notFoundOf = (language: Language | undefined) => table.notFoundByLanguage?.[language ?? SOURCE_LANGUAGE] ?? table.notFound;
   // Dynamic routes: their prerendered shell (`/surveys/_/index.html`), tokens sent with no referrer.
   const dynamic = table.routes
     .filter((route) => Object.keys(route.params).length > 0)
     .sort((a, b) => specificity(b.pattern) - specificity(a.pattern))
     .flatMap((route) => {
       const holdsToken = Object.values(route.params).includes('token');
+      const language = route.language ?? SOURCE_LANGUAGE;
       return [
         `    location ~ ${quoted(patternRegex(route.pattern, route.params), { regex: true })} {`,
         ...headers(CACHE_REVALIDATE, holdsToken ? { 'Referrer-Policy': 'no-referrer' } : {}),
+        ...(language === SOURCE_LANGUAGE ? [] : [`        error_page 404 /${notFoundOf(language)};`]),
         `        try_files /${route.file} =404;`,
         '    }',
       ];
     });
+  // Each other language's pages: its own not-found page (issue 31).
+  const languagePrefixes = LANGUAGES.filter((language) => language !== SOURCE_LANGUAGE && table.notFoundByLanguage?.[language]).flatMap((language) => [
+    `    location /${language}/ {`,
+    ...headerLines(pageHeaders, '        '),
+    `        add_header Cache-Control ${cacheVariable} always;`,
+    `        error_page 404 /${notFoundOf(language)};`,
+    '        try_files $uri $uri/index.html =404;',
+    '    }',
+  ]);
 
   const lines = [
     `# Fieldwork: written by \`npm run cli -- deploy:nginx\` for build ${table.buildId}. Include it inside http {}.`,
@@ -229,6 +243,9 @@ export function nginxConfig(options: NginxOptions): string {
     '',
     '    # Dynamic routes: their prerendered shell.',
     ...dynamic,
+    '',
+    "    # The other languages' pages, each with its not-found page.",
+    ...languagePrefixes,
     '',
     '    # Pages (a folder with index.html each, revalidated) and the other public files (an hour).',
     '    location / {',

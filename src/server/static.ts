@@ -7,6 +7,16 @@ import { Hono } from 'hono';
 import { pageCsp } from '../shared/csp.ts';
 import type { BuildMeta, RouteTable, RouteTableEntry } from '../shared/build-manifest.ts';
 import { findRouteRule, ruleRedirect } from '../shared/build-route-rules.ts';
+import {
+  acceptLanguageTags,
+  firstLanguageOf,
+  isLanguage,
+  languageFor,
+  localizedPath,
+  rememberedLanguage,
+  splitLanguage,
+  type Language,
+} from '../shared/languages.ts';
 import { decideNavigation, type AuthState } from '../shared/route-rules.ts';
 import { isElevated } from '../shared/roles.ts';
 import { matchRoute, paramsAreValid } from '../shared/routes.ts';
@@ -176,6 +186,8 @@ export function createStaticSite(distDir: string, logger: Logger, options: { ext
     return csp;
   };
   const notFound = files.get(table.notFound);
+  /** Each language's not-found page (issue 31), the source language's where one is missing. */
+  const notFoundIn = (language: Language) => files.get(table.notFoundByLanguage?.[language] ?? table.notFound) ?? notFound;
   /** The build's route rules (builds/meta/{id}.json): redirects the server applies before the page. */
   const metaFile = files.get(`builds/meta/${table.buildId}.json`);
   const matcher = metaFile ? (JSON.parse(Buffer.from(metaFile.body).toString('utf8')) as BuildMeta).matcher : null;
@@ -249,10 +261,15 @@ export function createStaticSite(distDir: string, logger: Logger, options: { ext
    * answer to it then carries: the renewed session cookie when this page load renewed the session
    * (sliding expiry), kept out of shared caches (`private`).
    */
-  const authOf = async (request: StaticRequest, deps: StaticDeps): Promise<{ auth: AuthState; headers: Record<string, string> | undefined }> => {
+  const authOf = async (
+    request: StaticRequest,
+    deps: StaticDeps,
+  ): Promise<{ auth: AuthState; language: Language | null; headers: Record<string, string> | undefined }> => {
     const { publicUrl } = deps.config;
     const found = await requestSession(deps.db, deps.clock, deps.config, sessionTokenOf(request.header('cookie'), publicUrl));
+    const preferred = found?.user.preferences?.language;
     return {
+      language: isLanguage(preferred) ? preferred : null,
       auth: found
         ? {
             status: 'authenticated',
@@ -304,9 +321,11 @@ export function createStaticSite(distDir: string, logger: Logger, options: { ext
       if (file) return send(request, deps.config, file);
     }
     // A page request (a route or a 404): the redirect rules (docs/product.md §2) apply before any
-    // JavaScript runs, maintenance first; the browser's guard agrees.
-    const match = relative === null ? null : matchRoute(pathname);
-    const entry = match ? byPattern.get(match.route.pattern) : undefined;
+    // JavaScript runs, maintenance first; the browser's guard agrees. A path in another language
+    // (`/de/account`) is its route under that language's prefix (issue 31).
+    const { language: pathLanguage, path: routePath } = splitLanguage(pathname);
+    const match = relative === null ? null : matchRoute(routePath);
+    const entry = match ? byPattern.get(localizedPath(match.route.pattern, pathLanguage)) : undefined;
     const page = match && entry && paramsAreValid(match) ? files.get(entry.file) : undefined;
     const access = page ? match?.route.access : undefined;
     // The session only matters to guest, signed-in and admin pages; the others skip the lookup.
@@ -315,8 +334,14 @@ export function createStaticSite(distDir: string, logger: Logger, options: { ext
     const maintenance = await maintenanceOf(deps, log);
     // A route rule's redirect comes first (docs/product.md §2: the server-provided redirect), as in the browser's guard.
     const rule = maintenance || relative === null ? null : ruleRedirect(matcher, pathname, request.origin);
-    if (rule) return redirect(findRouteRule(matcher, pathname)?.redirect?.statusCode ?? 302, rule.to);
+    if (rule) return redirect(findRouteRule(matcher, routePath)?.redirect?.statusCode ?? 302, rule.to);
     const visitor = needsSession && !maintenance ? await authOf(request, deps) : null;
+    const language = languageFor({
+      path: pathLanguage,
+      preference: visitor?.language,
+      remembered: rememberedLanguage(request.header('cookie')),
+      browser: firstLanguageOf(acceptLanguageTags(request.header('accept-language'))),
+    });
     const decision = decideNavigation({
       // `/maintenance/` is `/maintenance` to the rules, as it is to the route table.
       path: pathname.replace(/\/+$/, '') || '/',
@@ -324,11 +349,14 @@ export function createStaticSite(distDir: string, logger: Logger, options: { ext
       auth: visitor?.auth ?? { status: 'unknown' },
       from: referrerPath(request),
       maintenance,
+      // A page that is not one (a 404) is answered in the path's language: nothing to move.
+      language: page ? language : pathLanguage,
     });
-    if (decision.action === 'redirect') return redirect(302, decision.to, visitor?.headers);
+    if (decision.action === 'redirect') return redirect(302, decision.to, { ...visitor?.headers, Vary: 'Cookie, Accept-Language' });
     if (!match || !page) {
-      return notFound
-        ? send(request, deps.config, notFound, 404)
+      const missing = notFoundIn(pathLanguage);
+      return missing
+        ? send(request, deps.config, missing, 404)
         : { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' }, body: Buffer.from(`Page not found: ${pathname}`) };
     }
     // Pages holding a link token (in the path, or as ?token= on /data-deletion) send no referrer.

@@ -2,6 +2,7 @@
  * The shapes of the files the build writes into dist/ (builds/integration.ts writes them), read by
  * the Node server (src/server/static.ts) and by the browser's build watcher.
  */
+import type { Language } from './languages.ts';
 import type { Access, ParamKind } from './routes.ts';
 
 /** dist/builds/latest.json (no-cache): the id of the newest build. */
@@ -37,7 +38,10 @@ export interface PagePayload {
 }
 
 export interface RouteTableEntry {
+  /** The pattern with its language's prefix (`/de/surveys/:id`; English: none). */
   pattern: string;
+  /** Absent: the source language. */
+  language?: Language;
   /** The prerendered HTML answering this pattern, relative to dist/. */
   file: string;
   access: Access;
@@ -48,8 +52,10 @@ export interface RouteTableEntry {
 export interface RouteTable {
   buildId: string;
   routes: RouteTableEntry[];
-  /** The not-found page, relative to dist/. */
+  /** The not-found page, relative to dist/ (the source language's). */
   notFound: string;
+  /** Each language's not-found page (issue 31); absent or missing one: `notFound`. */
+  notFoundByLanguage?: Partial<Record<Language, string>>;
   /** Hashes ('sha256-…') of every inline script in the pages, for the CSP. */
   scriptHashes: string[];
 }

@@ -3,6 +3,7 @@
  * path — exact paths first, then `:param` / `*` patterns, then the longest wildcard prefix. The
  * browser's guard applies them on every navigation and the Node server to every page request.
  */
+import { relocalize, splitLanguage } from './languages.ts';
 import type { BuildMeta, RouteRule } from './build-manifest.ts';
 
 function normalise(path: string): string {
@@ -43,7 +44,9 @@ export function findRouteRule(matcher: BuildMeta['matcher'] | null | undefined, 
 export type RuleRedirect = { kind: 'internal'; to: string } | { kind: 'external'; to: string };
 
 /** Where a path's redirect rule sends it: absolute URLs on another origin are external. */
-export function ruleRedirect(matcher: BuildMeta['matcher'] | null | undefined, path: string, origin: string): RuleRedirect | null {
+export function ruleRedirect(matcher: BuildMeta['matcher'] | null | undefined, openedPath: string, origin: string): RuleRedirect | null {
+  // Rules name paths without a language prefix; a same-site target stays in the path's language (issue 31).
+  const { language, path } = splitLanguage(openedPath);
   const target = findRouteRule(matcher, path)?.redirect?.to;
   if (!target) return null;
   let url: URL;
@@ -53,6 +56,6 @@ export function ruleRedirect(matcher: BuildMeta['matcher'] | null | undefined, p
     return null;
   }
   if (url.origin !== origin) return { kind: 'external', to: url.href };
-  const to = `${url.pathname}${url.search}${url.hash}`;
+  const to = relocalize(`${url.pathname}${url.search}${url.hash}`, language);
   return normalise(url.pathname) === normalise(path) ? null : { kind: 'internal', to };
 }

@@ -86,3 +86,41 @@ export function acceptLanguageTags(header: string | null | undefined): string[] 
     .sort((a, b) => b.q - a.q || a.index - b.index)
     .map((entry) => entry.tag);
 }
+
+/** What a page's language is chosen from (issue 31, "Which language"). */
+export interface LanguageChoice {
+  /** The language of the path opened (its prefix; none: the source language). */
+  path: Language;
+  /** A signed-in person's preference (the account's `language`): it wins everywhere. */
+  preference?: Language | null;
+  /** A visitor's choice from the switcher, remembered on the device (LANGUAGE_COOKIE). */
+  remembered?: Language | null;
+  /** The first of the browser's languages that is ours. */
+  browser?: Language | null;
+}
+
+/**
+ * The language a page is shown in: a signed-in person's preference; else a prefixed path's own
+ * (a link to `/es/terms` is an explicit choice); else, on a path without a prefix, the visitor's
+ * remembered choice, else their browser's languages, else English.
+ */
+export function languageFor(choice: LanguageChoice): Language {
+  if (choice.preference) return choice.preference;
+  if (choice.path !== SOURCE_LANGUAGE) return choice.path;
+  return choice.remembered ?? choice.browser ?? SOURCE_LANGUAGE;
+}
+
+/** The remembered choice in a `Cookie` header (or `document.cookie`), or null. */
+export function rememberedLanguage(cookieHeader: string | null | undefined): Language | null {
+  if (!cookieHeader) return null;
+  for (const part of cookieHeader.split(';')) {
+    const [name, value] = part.trim().split('=');
+    if (name === LANGUAGE_COOKIE && isLanguage(value)) return value;
+  }
+  return null;
+}
+
+/** The `Set-Cookie` value (or `document.cookie` assignment) that remembers a choice for a year. */
+export function languageCookie(language: Language, secure: boolean): string {
+  return `${LANGUAGE_COOKIE}=${language}; Path=/; Max-Age=31536000; SameSite=Lax${secure ? '; Secure' : ''}`;
+}

@@ -4,6 +4,7 @@
  * guard runs it on first load and on every client-side navigation; the server runs it for page
  * requests when it knows the session.
  */
+import { relocalize, splitLanguage, type Language } from './languages.ts';
 import { isElevated, type Role } from './roles.ts';
 import { matchRoute, paramsAreValid } from './routes.ts';
 
@@ -20,8 +21,14 @@ export type Decision =
   | { action: 'redirect'; to: string };
 
 export interface NavigationInput {
-  /** The path being opened (no query). */
+  /** The path being opened (no query), with its language prefix if it has one (`/de/account`). */
   path: string;
+  /**
+   * The language the page must be shown in (`languageFor` of src/shared/languages.ts: a signed-in
+   * person's preference, a visitor's choice…). Absent: the path's own. When it differs from the
+   * path's, the page is opened again in it; every redirect goes to a page in it.
+   */
+  language?: Language;
   /** Its query string, with or without the leading `?`. */
   search?: string;
   auth: AuthState;
@@ -40,9 +47,9 @@ export const SECOND_FACTOR_SETUP_PATH = '/account/security';
 const STAY: Decision = { action: 'stay' };
 const redirect = (to: string): Decision => ({ action: 'redirect', to });
 
-/** True for docs/product.md's public routes (/terms, /privacy, /contact, /data-deletion). */
+/** True for docs/product.md's public routes (/terms, /privacy, /contact, /data-deletion), in any language. */
 export function isPublicPath(path: string): boolean {
-  return matchRoute(path)?.route.access === 'public';
+  return matchRoute(splitLanguage(path).path)?.route.access === 'public';
 }
 
 /**
@@ -64,9 +71,12 @@ export function safeRedirectPath(target: string | null | undefined): string | nu
   }
 }
 
-/** Where a visitor without a session goes: plain /login from / or a public page, else with `r`. */
+/**
+ * Where a visitor without a session goes: plain /login from / or a public page, else with `r`
+ * (the path as opened, its language prefix included: `/login?r=/de/account`).
+ */
 export function loginRedirect(path: string, search = '', from?: string | null): string {
-  if (path === HOME_PATH || (from && isPublicPath(from))) return LOGIN_PATH;
+  if (splitLanguage(path).path === HOME_PATH || (from && isPublicPath(from))) return LOGIN_PATH;
   const query = search && search !== '?' ? (search.startsWith('?') ? search : `?${search}`) : '';
   // Slashes stay readable (`/login?r=/account/edit`), as they may in a query string.
   return `${LOGIN_PATH}?r=${encodeURIComponent(`${path}${query}`).replace(/%2F/gi, '/')}`;
@@ -89,11 +99,29 @@ export function afterSignIn(r: string | null | undefined, role?: Role | null): s
   const home = isElevated(role) ? STAFF_HOME_PATH : HOME_PATH;
   const target = safeRedirectPath(r);
   if (!target) return home;
-  const access = matchRoute(target.split(/[?#]/)[0] ?? '/')?.route.access;
+  const access = matchRoute(splitLanguage(target.split(/[?#]/)[0] ?? '/').path)?.route.access;
   return access === 'guest' || access === 'maintenance' ? home : target;
 }
 
+/**
+ * The rules on a path in any language: decided on the path without its prefix, then moved to the
+ * language the page must be shown in (`input.language`): `/de/account` without a session →
+ * `/de/login?r=/de/account`; a page allowed but in another language than wanted → the same page in it.
+ */
 export function decideNavigation(input: NavigationInput): Decision {
+  const { language: pathLanguage, path } = splitLanguage(input.path);
+  const wanted = input.language ?? pathLanguage;
+  const decision = decideRoute({ ...input, path }, input.path);
+  if (decision.action === 'redirect') return redirect(relocalize(decision.to, wanted));
+  if (decision.action === 'stay' && wanted !== pathLanguage) {
+    const search = input.search && input.search !== '?' ? (input.search.startsWith('?') ? input.search : `?${input.search}`) : '';
+    return redirect(relocalize(`${input.path}${search}`, wanted));
+  }
+  return decision;
+}
+
+/** docs/product.md §2's rules on a path without a language prefix (`asOpened`: the path with it, for `r`). */
+function decideRoute(input: NavigationInput, asOpened: string): Decision {
   const { path, auth } = input;
   // A URL whose parameters fail their check is not that route: it is the 404 page.
   const match = matchRoute(path);
@@ -113,8 +141,8 @@ export function decideNavigation(input: NavigationInput): Decision {
 
   // Routes needing a session.
   if (auth.status === 'unknown') return { action: 'wait' };
-  if (auth.status === 'unauthenticated') return redirect(loginRedirect(path, input.search, input.from));
+  if (auth.status === 'unauthenticated') return redirect(loginRedirect(asOpened, input.search, input.from));
   if (path.includes('/admin') && !isElevated(auth.role)) return redirect(HOME_PATH);
-  if (path.includes('/admin') && auth.secondFactorMissing === true) return redirect(secondFactorSetupRedirect(path, input.search));
+  if (path.includes('/admin') && auth.secondFactorMissing === true) return redirect(secondFactorSetupRedirect(asOpened, input.search));
   return STAY;
 }

@@ -1,11 +1,20 @@
 import { Hono } from 'hono';
-import { addressSchema, emailChangeSchema, passwordChangeSchema, preferencesSchema, profileSchema } from '../../shared/schemas/account.ts';
+import { addressSchema, emailChangeSchema, languageSchema, passwordChangeSchema, preferencesSchema, profileSchema } from '../../shared/schemas/account.ts';
 import { tokenQuerySchema } from '../../shared/schemas/auth.ts';
 import { describeUserAgent } from '../../shared/user-agent.ts';
 import type { AppEnv } from '../context.ts';
 import { ApiError, notFound } from '../errors.ts';
 import { clientIp, enforceRateLimits, jsonBody, query, recentAuth, signedIn, signedInAccount } from '../http.ts';
-import { accountView, changePassword, checkCurrentPassword, confirmEmailChange, updateAddress, updatePreferences, updateProfile } from '../services/account.ts';
+import {
+  accountView,
+  changePassword,
+  checkCurrentPassword,
+  confirmEmailChange,
+  updateAddress,
+  updateLanguage,
+  updatePreferences,
+  updateProfile,
+} from '../services/account.ts';
 import { clearSessionCookie } from '../middleware/session.ts';
 import { audit } from '../services/audit.ts';
 import { assertUncommonPassword } from '../services/common-passwords.ts';
@@ -62,6 +71,15 @@ export const accountRoutes = new Hono<AppEnv>()
     const input = c.req.valid('json');
     const { db, deps } = c.var;
     const updated = await updatePreferences(db, deps.clock, user, input);
+    return c.json({ user: await accountView(db, deps, updated) });
+  })
+
+  /** The language switcher (issue 31): `{ language }` alone; the account as the preferences save answers it. */
+  .put('/language', jsonBody(languageSchema), async (c) => {
+    const user = await signedInAccount(c);
+    const { language } = c.req.valid('json');
+    const { db, deps } = c.var;
+    const updated = await updateLanguage(db, deps.clock, user, language);
     return c.json({ user: await accountView(db, deps, updated) });
   })
 

@@ -1,3 +1,4 @@
+import type { Language } from '../../shared/languages.ts';
 import { and, desc, eq, gt, isNull } from 'drizzle-orm';
 import type { z } from 'zod';
 import { isElevated } from '../../shared/roles.ts';
@@ -122,6 +123,11 @@ export function updatePreferences(db: Db, clock: Clock, user: User, input: z.out
   const { mailReviewDigest, ...rest } = input;
   const preferences: Preferences = { ...user.preferences, ...rest, ...(isElevated(user.role) && mailReviewDigest !== undefined ? { mailReviewDigest } : {}) };
   return updateUser(db, clock, user.id, { preferences });
+}
+
+/** `PUT /api/account/language`: the account's language alone (the other preferences as they are). */
+export function updateLanguage(db: Db, clock: Clock, user: User, language: Language): Promise<User> {
+  return updateUser(db, clock, user.id, { preferences: { ...user.preferences, language } });
 }
 
 /**

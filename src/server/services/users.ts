@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { ListPage } from '../../shared/list.ts';
 import { isElevated, type Role } from '../../shared/roles.ts';
+import { isLanguage, SOURCE_LANGUAGE } from '../../shared/languages.ts';
 import type { UserListQuery } from '../../shared/schemas/users.ts';
 import { activeWindowDays, type AdminUserDetail, type AdminUserListItem } from '../../shared/users.ts';
 import type { Config } from '../config.ts';
@@ -108,11 +109,14 @@ function userBasics(user: Pick<User, 'id' | 'email' | 'firstName' | 'lastName' |
  * it must have one to use the admin area (staff while REQUIRE_STAFF_SECOND_FACTOR is on).
  */
 export function publicUser(
-  user: Pick<User, 'id' | 'email' | 'firstName' | 'lastName' | 'role' | 'status' | 'secondFactor'>,
+  user: Pick<User, 'id' | 'email' | 'firstName' | 'lastName' | 'role' | 'status' | 'secondFactor' | 'preferences'>,
   config: Pick<Config, 'requireStaffSecondFactor'>,
 ) {
+  const preferred = user.preferences?.language;
   return {
     ...userBasics(user),
+    /** The account's language (issue 31): its pages are shown in it on every device. */
+    language: isLanguage(preferred) ? preferred : SOURCE_LANGUAGE,
     secondFactor: user.secondFactor,
     secondFactorRequired: isElevated(user.role) && config.requireStaffSecondFactor,
   };

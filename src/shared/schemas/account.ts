@@ -84,6 +84,10 @@ export const preferencesSchema = z.strictObject({
 });
 export type PreferencesInput = z.infer<typeof preferencesSchema>;
 
+/** `PUT /api/account/language` (issue 31): the language switcher of a signed-in person sets the account's language alone. */
+export const languageSchema = z.strictObject({ language: z.enum(LANGUAGES, { error: MESSAGES.invalidEnumValue }) });
+export type LanguageInput = z.infer<typeof languageSchema>;
+
 /** Email change: the new address and the current password. */
 export const emailChangeSchema = z.strictObject({ newEmail: emailSchema, currentPassword: requiredString() });
 export type EmailChangeInput = z.infer<typeof emailChangeSchema>;

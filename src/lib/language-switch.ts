@@ -1,0 +1,42 @@
+/**
+ * What the language switcher does (issue 31; src/components/LanguageSwitcher.astro): the choice is
+ * remembered on the device (LANGUAGE_COOKIE, which the Node server reads too), a signed-in
+ * person's is saved as their account's language (`PUT /api/account/language`: every device then
+ * opens in it), and this page opens again in that language — a full page load, since every island
+ * on screen was rendered in the old one.
+ */
+import { apiSend } from '../platform/api.ts';
+import { $auth } from '../stores/auth.ts';
+import { isLanguage, languageCookie, relocalize, type Language } from '../shared/languages.ts';
+import { m } from '../shared/i18n.ts';
+import { toast } from '../stores/toasts.ts';
+
+/** Remembers a language, saves it to the account when signed in, and opens this page in it. */
+export async function goToLanguage(language: Language): Promise<void> {
+  document.cookie = languageCookie(language, location.protocol === 'https:');
+  if ($auth.get().status === 'authenticated') {
+    try {
+      await apiSend('PUT', '/api/account/language', { language });
+    } catch {
+      toast({ title: m.languages_switch_failed(), variant: 'destructive' });
+      return;
+    }
+  }
+  location.assign(relocalize(`${location.pathname}${location.search}${location.hash}`, language));
+}
+
+let started = false;
+
+/** One listener for every switcher, across client-side navigations. */
+export function startLanguageSwitcher(): void {
+  if (started) return;
+  started = true;
+  document.addEventListener('click', (event) => {
+    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    const link = event.target instanceof Element ? event.target.closest<HTMLAnchorElement>('[data-language-switcher] a[data-language]') : null;
+    const language = link?.dataset.language;
+    if (!link || !isLanguage(language)) return;
+    event.preventDefault();
+    void goToLanguage(language);
+  });
+}
