@@ -4,6 +4,7 @@
  */
 import type { ReactNode } from 'react';
 import { cn } from '../lib/utils.ts';
+import { m } from '../shared/i18n.ts';
 import { Outcome } from './Outcome.tsx';
 
 export const LINK_CLASS = 'font-medium text-primary underline underline-offset-4 hover:no-underline';
@@ -26,7 +27,7 @@ export function CheckInbox({
   retry,
   action = (
     <a href="/login" className={LINK_CLASS}>
-      Back to sign in
+      {m.shell_check_inbox_back_to_sign_in()}
     </a>
   ),
 }: {
@@ -35,11 +36,12 @@ export function CheckInbox({
   action?: ReactNode;
 }) {
   return (
-    <Outcome tone="info" title="Check your inbox" action={action}>
+    <Outcome tone="info" title={m.shell_check_inbox_title()} action={action}>
       {children}
       {retry && (
         <p className="text-sm">
-          {retry.lead} Look in your spam folder, or <LinkButton onClick={retry.onRestart}>{retry.label}</LinkButton>.
+          {retry.lead} {m.shell_check_inbox_spam_before()} <LinkButton onClick={retry.onRestart}>{retry.label}</LinkButton>
+          {m.shell_check_inbox_spam_after()}
         </p>
       )}
     </Outcome>

@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { cn } from '../lib/utils.ts';
+import { m } from '../shared/i18n.ts';
 import { Button, type ButtonProps } from './ui/button.tsx';
 
 /**
@@ -35,7 +36,7 @@ export function ConfirmButton({
     );
   }
   return (
-    <div role="group" aria-label="Confirm" className={cn('flex flex-wrap items-center gap-2', className)}>
+    <div role="group" aria-label={m.shell_confirm_button_group()} className={cn('flex flex-wrap items-center gap-2', className)}>
       <span className="text-sm">{question}</span>
       <Button
         variant={confirmVariant}
@@ -54,7 +55,7 @@ export function ConfirmButton({
         {confirmLabel}
       </Button>
       <Button variant="ghost" size={size} disabled={busy} onClick={() => setAsking(false)}>
-        Cancel
+        {m.shell_common_cancel()}
       </Button>
     </div>
   );

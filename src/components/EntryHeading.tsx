@@ -5,6 +5,7 @@
  */
 import { entryDateLabel } from '../lib/labels.ts';
 import { cn } from '../lib/utils.ts';
+import { m, formatCount } from '../shared/i18n.ts';
 
 export const entryTitleId = (entry: { id: number }): string => `entry-${entry.id}-title`;
 
@@ -22,7 +23,7 @@ export function EntryHeading({
   return (
     <div className="flex min-w-0 flex-col">
       <h3 id={entryTitleId(entry)} className={cn('font-semibold', className)}>
-        Entry {number}
+        {m.shell_entry_heading({ number: formatCount(number) })}
       </h3>
       {date && <p className="text-sm text-muted-foreground">{date}</p>}
     </div>

@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { matchRoute } from '../shared/routes.ts';
+import { m } from '../shared/i18n.ts';
 import { Button } from './ui/button.tsx';
 
 export interface ErrorPageProps {
@@ -34,16 +35,12 @@ export default function ErrorPage({ statusCode, statusMessage, description, path
   const shownPath = path ?? locationPath;
   // An unmatched route names its path in the message itself.
   const unmatched = notFound && detectRoute && shownPath !== null && matchRoute(shownPath) === null;
-  const message = statusMessage ?? (unmatched ? 'Page not found' : notFound ? 'Page Not Found' : 'Internal Server Error');
-  const text =
-    description ??
-    (notFound
-      ? 'There is no page at this address. It may have moved, or the link may be mistyped.'
-      : 'Something went wrong on our side. Please try again in a moment.');
+  const message = statusMessage ?? (unmatched ? m.shell_error_page_unmatched() : notFound ? m.shell_error_page_not_found() : m.shell_error_page_server_error());
+  const text = description ?? (notFound ? m.shell_error_page_not_found_text() : m.shell_error_page_server_error_text());
 
   return (
     <section className="mx-auto flex max-w-xl flex-col items-start gap-4 py-6 sm:py-12" aria-labelledby="error-title" data-error-page={statusCode}>
-      <p className="font-mono text-sm font-semibold tracking-wider text-primary">Error {statusCode}</p>
+      <p className="font-mono text-sm font-semibold tracking-wider text-primary">{m.shell_error_page_status({ status: String(statusCode) })}</p>
       <h1 id="error-title" className="wrap-anywhere text-3xl font-semibold tracking-tight sm:text-4xl">
         {message}
         {unmatched && (
@@ -56,17 +53,17 @@ export default function ErrorPage({ statusCode, statusMessage, description, path
       <p className="text-muted-foreground">{text}</p>
       {notFound && !unmatched && shownPath !== null && (
         <p className="max-w-full text-sm">
-          <span className="text-muted-foreground">Requested path: </span>
+          <span className="text-muted-foreground">{m.shell_error_page_requested_path()} </span>
           <code className="wrap-anywhere rounded bg-muted px-1.5 py-0.5 font-mono text-foreground">{shownPath}</code>
         </p>
       )}
       <div className="mt-2 flex flex-wrap gap-3">
         <Button asChild>
-          <a href="/">Go to the home page</a>
+          <a href="/">{m.shell_error_page_home()}</a>
         </Button>
         {!notFound && (
           <Button variant="outline" onClick={() => location.reload()}>
-            Try again
+            {m.shell_common_try_again()}
           </Button>
         )}
       </div>

@@ -1,4 +1,5 @@
 import { cn } from '../lib/utils.ts';
+import { m } from '../shared/i18n.ts';
 import { PASSWORD_RULES } from '../lib/password.ts';
 import { CheckCircleIcon, CircleIcon } from './icons.tsx';
 
@@ -12,7 +13,7 @@ interface Props {
 export function PasswordRequirements({ id, password }: Props) {
   return (
     <div id={id} className="rounded-md bg-muted px-3 py-2.5 text-sm">
-      <p className="mb-1.5 font-medium text-foreground">Your password needs:</p>
+      <p className="mb-1.5 font-medium text-foreground">{m.shell_password_requirements_title()}</p>
       <ul className="grid gap-1 sm:grid-cols-2">
         {PASSWORD_RULES.map((rule) => {
           const met = rule.test(password);
@@ -21,7 +22,7 @@ export function PasswordRequirements({ id, password }: Props) {
               {met ? <CheckCircleIcon className="mt-0.5 size-4 shrink-0 text-success" /> : <CircleIcon className="mt-0.5 size-4 shrink-0" />}
               <span>
                 {rule.label}
-                <span className="sr-only">{met ? ' (done)' : ' (not yet)'}</span>
+                <span className="sr-only"> {met ? m.shell_password_requirements_done() : m.shell_password_requirements_not_yet()}</span>
               </span>
             </li>
           );

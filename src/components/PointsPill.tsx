@@ -5,6 +5,7 @@
  * `/account` the points section's (`PointsSummaryPill`); a bone of the same size while it loads.
  */
 import type { PointsSummary } from '../shared/points.ts';
+import { m, formatCount } from '../shared/i18n.ts';
 import { useResource, type Load } from '../lib/resource.ts';
 import { StarIcon } from './icons.tsx';
 import { Bone } from './ui/skeleton.tsx';
@@ -28,7 +29,7 @@ export function PointsSummaryPill({ load, href = POINTS_HISTORY_HREF }: { load: 
     return (
       <a href={href} className={PILL}>
         <StarIcon className="size-4 text-primary" />
-        Your points
+        {m.shell_points_pill_link()}
       </a>
     );
   }
@@ -37,19 +38,19 @@ export function PointsSummaryPill({ load, href = POINTS_HISTORY_HREF }: { load: 
     <a href={href} className={PILL} data-balance={balance}>
       <StarIcon className="size-4 shrink-0 text-primary" />
       <span>
-        <span className="sr-only">Your balance: </span>
-        <strong className="font-semibold tabular-nums">{balance.toLocaleString('en')}</strong> {balance === 1 ? 'point' : 'points'}
+        <span className="sr-only">{m.shell_points_pill_balance()} </span>
+        <strong className="font-semibold tabular-nums">{formatCount(balance)}</strong> {m.shell_points_pill_points({ count: balance })}
       </span>
       {pending > 0 && (
         <span className="text-muted-foreground">
           <span aria-hidden="true">· </span>
-          <span className="tabular-nums">{pending.toLocaleString('en')}</span> pending
+          <span className="tabular-nums">{formatCount(pending)}</span> {m.shell_points_pill_pending({ count: pending })}
         </span>
       )}
       {held > 0 && (
         <span className="text-muted-foreground">
           <span aria-hidden="true">· </span>
-          <span className="tabular-nums">{held.toLocaleString('en')}</span> held for a reward
+          <span className="tabular-nums">{formatCount(held)}</span> {m.shell_points_pill_held({ count: held })}
         </span>
       )}
     </a>

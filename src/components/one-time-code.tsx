@@ -5,10 +5,22 @@
  */
 import type { ComponentProps } from 'react';
 import { TOTP } from '../shared/second-factors.ts';
+import { m } from '../shared/i18n.ts';
 import { Input } from './ui/input.tsx';
 
+/** The fields' words in the page's language. */
+export const codeLabel = (): string => m.shell_code_label();
+export const recoveryCodeLabel = (): string => m.shell_code_recovery_label();
+export const codeHint = (): string => m.shell_code_hint({ digits: String(TOTP.digits) });
+
+/**
+ * @deprecated English only (a constant keeps the language it was made in): use codeLabel(),
+ * recoveryCodeLabel() and codeHint(). Kept while src/islands/account/SecurityScreen.tsx uses them.
+ */
 export const CODE_LABEL = 'Authentication code';
+/** @deprecated English only: use recoveryCodeLabel(). */
 export const RECOVERY_CODE_LABEL = 'Recovery code';
+/** @deprecated English only: use codeHint(). */
 export const CODE_HINT = `The ${TOTP.digits}-digit code your authenticator app shows now.`;
 
 /** The code as typed, without the spaces and dashes some apps show in it. */
@@ -19,13 +31,13 @@ export function normaliseCode(text: string): string {
 /** What is wrong with a typed authentication code, or null. */
 export function codeProblem(text: string): string | null {
   const code = normaliseCode(text);
-  if (code === '') return 'Enter the code from your authenticator app';
-  return new RegExp(`^\\d{${TOTP.digits}}$`).test(code) ? null : `Enter the ${TOTP.digits} digits your authenticator app shows`;
+  if (code === '') return m.shell_code_required();
+  return new RegExp(`^\\d{${TOTP.digits}}$`).test(code) ? null : m.shell_code_digits({ digits: String(TOTP.digits) });
 }
 
 /** What is wrong with a typed recovery code, or null. */
 export function recoveryCodeProblem(text: string): string | null {
-  return normaliseCode(text) === '' ? 'Enter one of your recovery codes' : null;
+  return normaliseCode(text) === '' ? m.shell_code_recovery_required() : null;
 }
 
 /** The one-time code input: digits, the browser's and the phone's one-time-code autofill. */

@@ -1,5 +1,7 @@
-/** Dates and devices as the account screens show them (English, the user's time zone). */
+/** Dates and devices as the account screens show them (the page's language, the user's time zone). */
 import { formatDate } from '../shared/dates.ts';
+import { m, currentLanguage } from '../shared/i18n.ts';
+import type { Language } from '../shared/languages.ts';
 
 /** The one date formatter (src/shared/dates.ts): "Nov 28, 2026", "Nov 28, 2026, 7:54 PM". */
 export { formatDate, formatDateTime } from '../shared/dates.ts';
@@ -13,20 +15,31 @@ export function onFirstUse<T>(make: () => T): () => T {
   return () => (value ??= make());
 }
 
-const relative = onFirstUse(() => new Intl.RelativeTimeFormat('en', { numeric: 'auto' }));
+/** One relative-time format per language, made on first use. */
+const relativeFormats = new Map<Language, Intl.RelativeTimeFormat>();
+
+function relative(): Intl.RelativeTimeFormat {
+  const language = currentLanguage();
+  let format = relativeFormats.get(language);
+  if (!format) {
+    format = new Intl.RelativeTimeFormat(language, { numeric: 'auto' });
+    relativeFormats.set(language, format);
+  }
+  return format;
+}
 
 function parse(value: string): Date | null {
   const date = new Date(value);
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
-/** "just now", "5 minutes ago", "yesterday", … */
+/** "just now", "5 minutes ago", "yesterday", … (in the page's language). */
 export function formatRelative(value: string, now = Date.now()): string {
   const date = parse(value);
   if (!date) return '';
   const seconds = Math.round((date.getTime() - now) / 1000);
   const abs = Math.abs(seconds);
-  if (abs < 60) return 'just now';
+  if (abs < 60) return m.shell_time_just_now();
   if (abs < 3600) return relative().format(Math.round(seconds / 60), 'minute');
   if (abs < 86400) return relative().format(Math.round(seconds / 3600), 'hour');
   if (abs < 86400 * 30) return relative().format(Math.round(seconds / 86400), 'day');

@@ -3,6 +3,7 @@
  * way to try again. `heading`: the failure stands for the whole page, under the page's <h1>.
  */
 import { cn } from '../../lib/utils.ts';
+import { m } from '../../shared/i18n.ts';
 import { Alert } from '../ui/alert.tsx';
 import { Button } from '../ui/button.tsx';
 
@@ -11,7 +12,7 @@ export function Failed({
   message,
   onRetry,
   heading,
-  retryLabel = 'Try again',
+  retryLabel = m.shell_common_try_again(),
   className,
 }: {
   title: string;

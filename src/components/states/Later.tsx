@@ -4,6 +4,7 @@
  */
 import { Component, Suspense, type ReactNode } from 'react';
 import { Failed } from './Failed.tsx';
+import { m } from '../../shared/i18n.ts';
 
 class LoadBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
   override state = { failed: false };
@@ -14,9 +15,9 @@ class LoadBoundary extends Component<{ children: ReactNode }, { failed: boolean 
     if (!this.state.failed) return this.props.children;
     return (
       <Failed
-        title="Part of this page could not load"
-        message="Check your connection, then reload the page."
-        retryLabel="Reload"
+        title={m.shell_later_failed_title()}
+        message={m.shell_later_failed_message()}
+        retryLabel={m.shell_later_reload()}
         onRetry={() => location.reload()}
       />
     );

@@ -6,6 +6,7 @@
  */
 import type { ReactNode } from 'react';
 import { cn } from '../../lib/utils.ts';
+import { m } from '../../shared/i18n.ts';
 import { Spinner } from '../ui/spinner.tsx';
 
 export function Loading({ label, className, children }: { label: string; className?: string; children?: ReactNode }) {
@@ -26,7 +27,7 @@ export function Loading({ label, className, children }: { label: string; classNa
 }
 
 /** The announcement alone, inside a frame that says it is busy itself (a card keeping its heading while its content loads). */
-export function LoadingNote({ label = 'Loading…' }: { label?: string }) {
+export function LoadingNote({ label = m.shell_common_loading() }: { label?: string }) {
   return (
     <span role="status" className="sr-only">
       {label}

@@ -6,6 +6,7 @@
  */
 import { lazy, useEffect, type ReactNode } from 'react';
 import { cn } from '../../lib/utils.ts';
+import { m } from '../../shared/i18n.ts';
 import { Later } from './Later.tsx';
 
 const ErrorPage = lazy(() => import('../ErrorPage.tsx'));
@@ -28,7 +29,7 @@ export function NotFound(props: Props) {
 
 function SiteNotFound() {
   useEffect(() => {
-    document.title = 'Page Not Found · Fieldwork';
+    document.title = `${m.shell_error_page_not_found()} · Fieldwork`;
   }, []);
   return (
     <Later fallback={null}>

@@ -6,6 +6,7 @@
 import type { ReactNode } from 'react';
 import type { RoutePattern } from '../../shared/routes.ts';
 import { useResource, useRouteIds, type Resource } from '../../lib/resource.ts';
+import { m } from '../../shared/i18n.ts';
 import { Failed } from './Failed.tsx';
 import { NotFound } from './NotFound.tsx';
 
@@ -24,7 +25,7 @@ export function RoutePage<T>({ pattern, path, heading, skeleton, children }: Rou
   const resource = useResource<T>(ids ? path(ids) : null);
   const { load, reload } = resource;
   if (ids === null || load.status === 'missing') return <NotFound />;
-  if (load.status === 'error') return <Failed heading={heading} title="We could not load this page" message={load.message} onRetry={reload} />;
+  if (load.status === 'error') return <Failed heading={heading} title={m.shell_route_page_failed()} message={load.message} onRetry={reload} />;
   if (load.status === 'loading') return <>{skeleton}</>;
   return <>{children(load.data, resource)}</>;
 }

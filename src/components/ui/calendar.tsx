@@ -20,6 +20,7 @@ import {
 } from '../../lib/ui-kit/calendar-grid.ts';
 import type { CalendarDate, Weekday } from '../../lib/ui-kit/calendar-grid.ts';
 import { CALENDAR_DEFAULT_WEEK_START } from '../../shared/ui-constants.ts';
+import { m, currentLanguage } from '../../shared/i18n.ts';
 
 export type { CalendarDate, Weekday } from '../../lib/ui-kit/calendar-grid.ts';
 
@@ -45,7 +46,7 @@ export interface CalendarProps {
   fixedWeeks?: boolean;
   /** Show the days of the neighbouring months in the first and last week; default true. */
   showOutsideDays?: boolean;
-  /** BCP 47 locale for the month, weekday and day labels; default the browser's. */
+  /** BCP 47 locale for the month, weekday and day labels; default the page's language. */
   locale?: string;
   min?: CalendarDate;
   max?: CalendarDate;
@@ -76,7 +77,7 @@ export function Calendar({
   weekStartsOn = CALENDAR_DEFAULT_WEEK_START,
   fixedWeeks = true,
   showOutsideDays = true,
-  locale,
+  locale: localeProp,
   min,
   max,
   isDateDisabled,
@@ -84,6 +85,7 @@ export function Calendar({
   label,
   className,
 }: CalendarProps) {
+  const locale = localeProp ?? currentLanguage();
   const [innerValue, setInnerValue] = useState<CalendarDate | null>(defaultValue);
   const selected = value === undefined ? innerValue : value;
   const [innerView, setInnerView] = useState<CalendarMonth>(() => {
@@ -168,14 +170,14 @@ export function Calendar({
   return (
     <div role="group" aria-label={label} className={cn('w-fit rounded-lg border border-border bg-card p-3 text-card-foreground', className)}>
       <div className="mb-2 flex items-center justify-between gap-2">
-        <button type="button" className={navButton} aria-label="Previous month" disabled={!canGoBack} onClick={() => stepMonth(-1)}>
-          <ChevronLeftIcon />
+        <button type="button" className={navButton} aria-label={m.shell_calendar_previous_month()} disabled={!canGoBack} onClick={() => stepMonth(-1)}>
+          <ChevronLeftIcon className="size-4 rtl:-scale-x-100" />
         </button>
         <p id={headingId} aria-live="polite" className="text-sm font-semibold">
           {formatMonthYear(view.year, view.month, locale)}
         </p>
-        <button type="button" className={navButton} aria-label="Next month" disabled={!canGoForward} onClick={() => stepMonth(1)}>
-          <ChevronRightIcon />
+        <button type="button" className={navButton} aria-label={m.shell_calendar_next_month()} disabled={!canGoForward} onClick={() => stepMonth(1)}>
+          <ChevronRightIcon className="size-4 rtl:-scale-x-100" />
         </button>
       </div>
       <table ref={gridRef} role="grid" aria-labelledby={headingId} className="border-collapse">

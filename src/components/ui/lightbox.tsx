@@ -3,6 +3,7 @@ import type { KeyboardEvent, PointerEvent, ReactNode } from 'react';
 import { Icon } from '../icons.tsx';
 import { Dialog as DialogPrimitive } from 'radix-ui';
 import { cn } from '../../lib/utils.ts';
+import { m } from '../../shared/i18n.ts';
 import {
   DEFAULT_ZOOM,
   canPan,
@@ -82,12 +83,15 @@ const sideButton =
  */
 function IconButton({
   className,
+  iconClassName = 'size-5',
   label,
   unavailable,
   onClick,
   children,
 }: {
   className: string;
+  /** The icon's classes (a direction's arrow is mirrored right to left). */
+  iconClassName?: string;
   label: string;
   unavailable: boolean;
   onClick: () => void;
@@ -95,7 +99,7 @@ function IconButton({
 }) {
   return (
     <button type="button" className={className} aria-label={label} aria-disabled={unavailable || undefined} onClick={onClick}>
-      <Icon className="size-5">{children}</Icon>
+      <Icon className={iconClassName}>{children}</Icon>
     </button>
   );
 }
@@ -117,7 +121,7 @@ export function Lightbox({
   loop = false,
   className,
   aside,
-  asideLabel = 'Details',
+  asideLabel = m.shell_lightbox_details(),
 }: LightboxProps) {
   const [innerIndex, setInnerIndex] = useState(defaultIndex);
   const current = clampIndex(index ?? innerIndex, items.length);
@@ -285,19 +289,31 @@ export function Lightbox({
         )}
         {item && failed && (
           <p role="alert" className="px-6 text-center text-sm text-white/80">
-            The image could not be loaded. {item.alt}
+            {m.shell_lightbox_image_failed()} {item.alt}
           </p>
         )}
-        {!item && <p className="text-sm text-white/80">No images.</p>}
+        {!item && <p className="text-sm text-white/80">{m.shell_lightbox_no_images()}</p>}
       </div>
 
       {count > 1 && (
         <>
           {/* aria-disabled, not disabled: a focused button that became disabled would drop focus out of the dialog. */}
-          <IconButton className={cn(sideButton, 'left-3')} label="Previous image" unavailable={!hasPrevious(current, count, loop)} onClick={() => go(-1)}>
+          <IconButton
+            className={cn(sideButton, 'start-3')}
+            iconClassName="size-5 rtl:-scale-x-100"
+            label={m.shell_lightbox_previous_image()}
+            unavailable={!hasPrevious(current, count, loop)}
+            onClick={() => go(-1)}
+          >
             <path d="m15 18-6-6 6-6" />
           </IconButton>
-          <IconButton className={cn(sideButton, 'right-3')} label="Next image" unavailable={!hasNext(current, count, loop)} onClick={() => go(1)}>
+          <IconButton
+            className={cn(sideButton, 'end-3')}
+            iconClassName="size-5 rtl:-scale-x-100"
+            label={m.shell_lightbox_next_image()}
+            unavailable={!hasNext(current, count, loop)}
+            onClick={() => go(1)}
+          >
             <path d="m9 18 6-6-6-6" />
           </IconButton>
         </>
@@ -328,32 +344,30 @@ export function Lightbox({
           <div className="flex items-center gap-2 bg-black/70 px-3 py-2">
             <div className="min-w-0 flex-1">
               <DialogPrimitive.Title className="truncate text-sm font-semibold sm:text-base">{title}</DialogPrimitive.Title>
-              <DialogPrimitive.Description className="sr-only">
-                {position}. Use the arrow keys to change image, plus and minus to zoom, 0 to reset.
-              </DialogPrimitive.Description>
+              <DialogPrimitive.Description className="sr-only">{m.shell_lightbox_description({ position })}</DialogPrimitive.Description>
               {count > 1 && (
                 <p className="text-xs text-white/75 tabular-nums" aria-hidden="true">
                   {lightboxCounter(current, count)}
                 </p>
               )}
             </div>
-            <IconButton className={toolButton} label="Zoom out" unavailable={!canZoomOut(view.zoom)} onClick={() => run('zoomOut')}>
+            <IconButton className={toolButton} label={m.shell_lightbox_zoom_out()} unavailable={!canZoomOut(view.zoom)} onClick={() => run('zoomOut')}>
               <circle cx="11" cy="11" r="8" />
               <path d="m21 21-4.3-4.3M8 11h6" />
             </IconButton>
             <button
               type="button"
               className={cn(toolButton, 'w-16 tabular-nums')}
-              aria-label={`Reset zoom, ${zoomPercent(view.zoom)}`}
+              aria-label={m.shell_lightbox_reset_zoom({ zoom: zoomPercent(view.zoom) })}
               onClick={() => run('reset')}
             >
               {zoomPercent(view.zoom)}
             </button>
-            <IconButton className={toolButton} label="Zoom in" unavailable={!canZoomIn(view.zoom)} onClick={() => run('zoomIn')}>
+            <IconButton className={toolButton} label={m.shell_lightbox_zoom_in()} unavailable={!canZoomIn(view.zoom)} onClick={() => run('zoomIn')}>
               <circle cx="11" cy="11" r="8" />
               <path d="m21 21-4.3-4.3M11 8v6M8 11h6" />
             </IconButton>
-            <DialogPrimitive.Close ref={closeRef} className={toolButton} aria-label="Close">
+            <DialogPrimitive.Close ref={closeRef} className={toolButton} aria-label={m.shell_common_close()}>
               <Icon className="size-5">
                 <path d="M18 6 6 18M6 6l12 12" />
               </Icon>
@@ -368,7 +382,7 @@ export function Lightbox({
               <aside
                 ref={asideRef}
                 aria-label={asideLabel}
-                className="max-h-[45%] shrink-0 overflow-y-auto border-t border-white/10 bg-card text-card-foreground md:max-h-none md:w-96 md:border-t-0 md:border-l"
+                className="max-h-[45%] shrink-0 overflow-y-auto border-t border-white/10 bg-card text-card-foreground md:max-h-none md:w-96 md:border-t-0 md:border-s"
               >
                 {aside}
               </aside>

@@ -1,5 +1,6 @@
 import type { ComponentProps, ReactNode } from 'react';
 import { cn } from '../../lib/utils.ts';
+import { m, formatCount } from '../../shared/i18n.ts';
 import { ChevronLeftIcon, ChevronRightIcon } from '../icons.tsx';
 import { paginationRange } from '../../lib/ui-kit/pagination-range.ts';
 import { buttonVariants } from './button.tsx';
@@ -26,7 +27,17 @@ export interface PaginationProps extends Omit<ComponentProps<'nav'>, 'onChange'>
  * aria-current="page"), ellipses for skipped ranges, and Next. Links when `getHref` is given,
  * buttons otherwise.
  */
-export function Pagination({ page, total, perPage, siblings, onPageChange, getHref, label = 'Pagination', className, ...props }: PaginationProps) {
+export function Pagination({
+  page,
+  total,
+  perPage,
+  siblings,
+  onPageChange,
+  getHref,
+  label = m.shell_pagination_label(),
+  className,
+  ...props
+}: PaginationProps) {
   const range = paginationRange({ page, total, perPage, siblings });
 
   function control(target: number | null, name: string, content: ReactNode, options: { current?: boolean; edge?: boolean } = {}) {
@@ -72,31 +83,33 @@ export function Pagination({ page, total, perPage, siblings, onPageChange, getHr
         <li>
           {control(
             range.previous,
-            'Previous page',
+            m.shell_pagination_previous_page(),
             <>
-              <ChevronLeftIcon />
-              <span className="hidden sm:inline">Previous</span>
+              <ChevronLeftIcon className="size-4 rtl:-scale-x-100" />
+              <span className="hidden sm:inline">{m.shell_pagination_previous()}</span>
             </>,
             { edge: true },
           )}
         </li>
         {range.items.map((item) =>
           item.type === 'page' ? (
-            <li key={item.page}>{control(item.page, `Page ${item.page}`, item.page, { current: item.current })}</li>
+            <li key={item.page}>
+              {control(item.page, m.shell_pagination_page({ page: formatCount(item.page) }), formatCount(item.page), { current: item.current })}
+            </li>
           ) : (
             <li key={item.key} className="flex size-10 items-center justify-center text-muted-foreground">
               <span aria-hidden="true">…</span>
-              <span className="sr-only">More pages</span>
+              <span className="sr-only">{m.shell_pagination_more()}</span>
             </li>
           ),
         )}
         <li>
           {control(
             range.next,
-            'Next page',
+            m.shell_pagination_next_page(),
             <>
-              <span className="hidden sm:inline">Next</span>
-              <ChevronRightIcon />
+              <span className="hidden sm:inline">{m.shell_pagination_next()}</span>
+              <ChevronRightIcon className="size-4 rtl:-scale-x-100" />
             </>,
             { edge: true },
           )}

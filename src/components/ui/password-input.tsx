@@ -1,5 +1,6 @@
 import { useState, type ComponentProps } from 'react';
 import { cn } from '../../lib/utils.ts';
+import { m } from '../../shared/i18n.ts';
 import { EyeIcon, EyeOffIcon } from '../icons.tsx';
 import { controlClasses } from './input.tsx';
 
@@ -19,7 +20,7 @@ export function PasswordInput({ className, id, ...props }: PasswordInputProps) {
         autoCapitalize="none"
         autoCorrect="off"
         spellCheck={false}
-        className={cn(controlClasses, 'pr-11', className)}
+        className={cn(controlClasses, 'pe-11', className)}
         {...props}
       />
       <button
@@ -27,8 +28,8 @@ export function PasswordInput({ className, id, ...props }: PasswordInputProps) {
         onClick={() => setVisible((v) => !v)}
         aria-controls={id}
         aria-pressed={visible}
-        aria-label={visible ? 'Hide password' : 'Show password'}
-        className="absolute inset-y-0 right-0 flex w-10 items-center justify-center rounded-r-md text-muted-foreground hover:text-foreground focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-ring"
+        aria-label={visible ? m.shell_password_hide() : m.shell_password_show()}
+        className="absolute inset-y-0 end-0 flex w-10 items-center justify-center rounded-e-md text-muted-foreground hover:text-foreground focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-ring"
       >
         {visible ? <EyeOffIcon className="size-4" /> : <EyeIcon className="size-4" />}
       </button>

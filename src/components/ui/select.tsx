@@ -14,7 +14,7 @@ export const SelectGroup = SelectPrimitive.Group;
 export function SelectTrigger({ className, children, ...props }: ComponentProps<typeof SelectPrimitive.Trigger>) {
   return (
     <SelectPrimitive.Trigger
-      className={cn(controlClasses, 'items-center justify-between gap-2 text-left data-[placeholder]:text-muted-foreground [&>span]:truncate', className)}
+      className={cn(controlClasses, 'items-center justify-between gap-2 text-start data-[placeholder]:text-muted-foreground [&>span]:truncate', className)}
       {...props}
     >
       {children}
@@ -59,13 +59,13 @@ export function SelectItem<V extends string>({ className, children, value, ...pr
     <SelectPrimitive.Item
       value={value}
       className={cn(
-        'relative flex w-full cursor-default select-none items-center rounded-sm py-2 pr-8 pl-2 text-sm outline-none data-[disabled]:pointer-events-none data-[highlighted]:bg-accent data-[highlighted]:text-accent-foreground data-[disabled]:opacity-50',
+        'relative flex w-full cursor-default select-none items-center rounded-sm py-2 pe-8 ps-2 text-sm outline-none data-[disabled]:pointer-events-none data-[highlighted]:bg-accent data-[highlighted]:text-accent-foreground data-[disabled]:opacity-50',
         className,
       )}
       {...props}
     >
       <SelectPrimitive.ItemText>{children}</SelectPrimitive.ItemText>
-      <span className="absolute right-2 flex size-4 items-center justify-center">
+      <span className="absolute end-2 flex size-4 items-center justify-center">
         <SelectPrimitive.ItemIndicator>
           <CheckIcon className="size-4" />
         </SelectPrimitive.ItemIndicator>

@@ -2,6 +2,7 @@ import { useId, useRef, useState } from 'react';
 import type { ChangeEvent, ClipboardEvent, KeyboardEvent } from 'react';
 import { XIcon } from '../icons.tsx';
 import { cn } from '../../lib/utils.ts';
+import { m, formatCount } from '../../shared/i18n.ts';
 import { TAGS_DELIMITER, TAGS_MAX } from '../../shared/ui-constants.ts';
 import { addTags, describeRejection, isUnlimited, removeLastTag, removeTagAt, takeCompleted, tooLongMessage } from '../../lib/ui-kit/tags.ts';
 import type { TagRejection } from '../../lib/ui-kit/tags.ts';
@@ -104,7 +105,7 @@ export function TagsInput({
     const meaningful = result.rejected.filter((r) => r.reason !== 'empty');
     const messages = meaningful
       .map((r) => (r.reason === 'too_long' ? tooLongText : describeRejection(r, max, maxLength)))
-      .filter((m): m is string => m !== null);
+      .filter((text): text is string => text !== null);
     say([...new Set(messages)].join(' '));
     if (result.rejected.length > 0) onReject?.(result.rejected);
     const kept = meaningful.filter((r) => r.reason === 'too_long' || r.reason === 'max').map((r) => r.value);
@@ -137,7 +138,7 @@ export function TagsInput({
       const last = tags[tags.length - 1];
       commitTags(removeLastTag(tags));
       setNotice('');
-      setAnnouncement(last === undefined ? '' : `Removed "${last}".`);
+      setAnnouncement(last === undefined ? '' : m.shell_tags_removed({ tag: last }));
     }
   }
 
@@ -160,13 +161,17 @@ export function TagsInput({
     const removed = tags[index];
     commitTags(removeTagAt(tags, index));
     setNotice('');
-    setAnnouncement(removed === undefined ? '' : `Removed "${removed}".`);
+    setAnnouncement(removed === undefined ? '' : m.shell_tags_removed({ tag: removed }));
     inputRef.current?.focus();
   }
 
-  const hint = `Separate tags with ${delimiter === ',' ? 'commas' : `"${delimiter}"`} or press Enter.${isUnlimited(max) ? '' : ` Up to ${Math.floor(max)}.`}${
-    limited ? ` At most ${Math.floor(maxLength)} characters a tag.` : ''
-  }`;
+  const hint = [
+    delimiter === ',' ? m.shell_tags_hint_commas() : m.shell_tags_hint_delimiter({ delimiter }),
+    isUnlimited(max) ? null : m.shell_tags_hint_max({ max: formatCount(Math.floor(max)) }),
+    limited ? m.shell_tags_hint_max_length({ count: formatCount(Math.floor(maxLength)) }) : null,
+  ]
+    .filter((part) => part !== null)
+    .join(' ');
   const describedBy = [aria['aria-describedby'], hintId, notice ? noticeId : undefined].filter(Boolean).join(' ');
   const typed = text.trim().length;
 
@@ -183,18 +188,18 @@ export function TagsInput({
         }}
       >
         {tags.length > 0 && (
-          <ul className="contents" aria-label="Tags">
+          <ul className="contents" aria-label={m.shell_tags_list()}>
             {tags.map((tag, index) => (
               <li
                 // Duplicates may be allowed, so the index is part of the key.
                 key={`${index}-${tag}`}
-                className="inline-flex max-w-full items-center gap-1 rounded-sm bg-secondary py-0.5 pr-0.5 pl-2 text-sm text-secondary-foreground"
+                className="inline-flex max-w-full items-center gap-1 rounded-sm bg-secondary py-0.5 pe-0.5 ps-2 text-sm text-secondary-foreground"
               >
                 <span className="truncate">{tag}</span>
                 <button
                   type="button"
                   disabled={disabled}
-                  aria-label={`Remove ${tag}`}
+                  aria-label={m.shell_tags_remove({ tag })}
                   onClick={() => remove(index)}
                   className="inline-flex size-6 shrink-0 items-center justify-center rounded-sm text-secondary-foreground/80 hover:bg-background/60 hover:text-foreground focus-visible:outline-2 focus-visible:outline-ring"
                 >
@@ -231,7 +236,7 @@ export function TagsInput({
       </span>
       {limited && typed > 0 && (
         <p id={counterId} aria-hidden="true" className={cn('text-xs tabular-nums', typed > maxLength ? 'text-destructive' : 'text-muted-foreground')}>
-          {typed}/{Math.floor(maxLength)} characters
+          {m.shell_tags_counter({ typed: formatCount(typed), max: formatCount(Math.floor(maxLength)) })}
         </p>
       )}
       {notice && (

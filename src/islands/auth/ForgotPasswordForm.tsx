@@ -8,6 +8,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { CheckInbox, LINK_CLASS } from '../../components/CheckInbox.tsx';
+import { m } from '../../shared/i18n.ts';
 
 type ForgotValues = z.input<typeof forgotPasswordSchema>;
 
@@ -20,7 +21,7 @@ export default function ForgotPasswordForm() {
     register,
     formState: { errors, isSubmitting },
   } = useApiForm<ForgotValues>({
-    schema: () => import('../../shared/schemas/auth.ts').then((m) => m.forgotPasswordSchema),
+    schema: () => import('../../shared/schemas/auth.ts').then((schemas) => schemas.forgotPasswordSchema),
     defaultValues: { email: '' },
     fields: ['email'],
     submit: async (values) => {
@@ -33,18 +34,18 @@ export default function ForgotPasswordForm() {
 
   return (
     <form noValidate onSubmit={onSubmit} className="flex flex-col gap-5">
-      <p className="-mt-1 text-sm text-muted-foreground">Enter the email address of your account and we will send you a link to choose a new password.</p>
+      <p className="-mt-1 text-sm text-muted-foreground">{m.auth_forgot_intro()}</p>
       <FormAlert message={alert} />
-      <FormField id="forgot-email" label="Email" error={errors.email?.message}>
+      <FormField id="forgot-email" label={m.auth_email()} error={errors.email?.message}>
         {(c) => <Input {...c} type="email" autoComplete="email" inputMode="email" autoCapitalize="none" spellCheck={false} {...register('email')} />}
       </FormField>
       <Button type="submit" heldBeforeHydration size="lg" loading={isSubmitting} className="w-full">
-        Send reset link
+        {m.auth_forgot_submit()}
       </Button>
       <p className="text-center text-sm text-muted-foreground">
-        Remembered it?{' '}
+        {m.auth_forgot_remembered()}{' '}
         <a href="/login" className={LINK_CLASS}>
-          Back to sign in
+          {m.auth_back_to_sign_in()}
         </a>
       </p>
     </form>
@@ -53,8 +54,8 @@ export default function ForgotPasswordForm() {
 
 function LinkSent({ onRestart }: { onRestart: () => void }) {
   return (
-    <CheckInbox retry={{ lead: 'Nothing arrived?', label: 'send another link', onRestart }}>
-      <p>If an account exists for that address, we sent a link to reset the password. It works for 1 hour.</p>
+    <CheckInbox retry={{ lead: m.auth_forgot_sent_lead(), label: m.auth_forgot_sent_retry(), onRestart }}>
+      <p>{m.auth_forgot_sent()}</p>
     </CheckInbox>
   );
 }

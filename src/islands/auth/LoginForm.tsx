@@ -10,13 +10,13 @@ import { ApiError, apiSend, type OkResponse, type SecondFactorNeeded } from '../
 import { loadCurrentUser } from '../../stores/auth.ts';
 import { FormAlert } from '../../components/FormAlert.tsx';
 import {
-  CODE_HINT,
-  CODE_LABEL,
+  codeHint,
+  codeLabel,
   codeProblem,
   normaliseCode,
   OneTimeCodeInput,
-  RECOVERY_CODE_LABEL,
   RecoveryCodeInput,
+  recoveryCodeLabel,
   recoveryCodeProblem,
 } from '../../components/one-time-code.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -24,16 +24,13 @@ import { CheckboxField } from '../../components/ui/checkbox.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { PasswordInput } from '../../components/ui/password-input.tsx';
-
-const INCORRECT = 'Incorrect email or password';
-const NOT_KEPT = 'You signed in, but this browser did not keep the session. Allow cookies for this site and try again.';
-const PENDING_ENDED = 'Your sign-in timed out or was stopped. Enter your email and password again.';
+import { m } from '../../shared/i18n.ts';
 
 /** What a sign-in that started a session does next: ask who we are now, then follow `r` (or go home). Returns an alert, or null once it navigates. */
 async function finishSignIn(): Promise<string | null> {
   // Sign-in alone does not set the state: ask who we are now.
   const state = await loadCurrentUser();
-  if (state.status !== 'authenticated') return NOT_KEPT;
+  if (state.status !== 'authenticated') return m.auth_login_not_kept();
   const r = new URLSearchParams(location.search).get('r');
   // Moderators and admins land on the admin dashboard unless `r` names another page.
   await navigateTo(afterSignIn(r, state.user.role), { replace: true });
@@ -58,9 +55,9 @@ export default function LoginForm() {
     setAlert,
     formState: { errors, isSubmitting },
   } = useApiForm<LoginInput>({
-    schema: () => import('../../shared/schemas/auth.ts').then((m) => m.loginSchema),
+    schema: () => import('../../shared/schemas/auth.ts').then((schemas) => schemas.loginSchema),
     defaultValues: { email: '', password: '' },
-    describeError: (error) => (error instanceof ApiError && error.code === 'invalid_credentials' ? INCORRECT : undefined),
+    describeError: (error) => (error instanceof ApiError && error.code === 'invalid_credentials' ? m.auth_login_incorrect() : undefined),
     submit: async (values, form) => {
       const answer = await apiSend<OkResponse | SecondFactorNeeded>('POST', '/api/auth/login', values);
       if (needsSecondStep(answer)) {
@@ -104,29 +101,29 @@ export default function LoginForm() {
     <div className="flex flex-col gap-5">
       <form noValidate onSubmit={onSubmit} className="flex flex-col gap-5" aria-describedby="login-intro">
         <p id="login-intro" className="-mt-1 text-sm text-muted-foreground">
-          Welcome back. Sign in to take part in surveys and missions.
+          {m.auth_login_intro()}
         </p>
         <FormAlert message={alert} />
-        <FormField id="login-email" label="Email" error={errors.email?.message}>
+        <FormField id="login-email" label={m.auth_email()} error={errors.email?.message}>
           {(control) => (
             <Input {...control} type="email" autoComplete="email" inputMode="email" autoCapitalize="none" spellCheck={false} {...register('email')} />
           )}
         </FormField>
         <div className="flex flex-col gap-2">
-          <FormField id="login-password" label="Password" error={errors.password?.message}>
+          <FormField id="login-password" label={m.auth_password()} error={errors.password?.message}>
             {(control) => <PasswordInput {...control} autoComplete="current-password" {...register('password')} />}
           </FormField>
           <a href="/forgot-password" className="self-end text-sm font-medium text-primary underline-offset-4 hover:underline">
-            Forgot password?
+            {m.auth_login_forgot()}
           </a>
         </div>
         <Button type="submit" heldBeforeHydration size="lg" loading={isSubmitting} disabled={passkeyBusy} className="w-full">
-          Sign in
+          {m.auth_sign_in()}
         </Button>
       </form>
       <div className="flex items-center gap-3 text-xs text-muted-foreground" aria-hidden="true">
         <span className="h-px flex-1 bg-border" />
-        or
+        {m.auth_login_or()}
         <span className="h-px flex-1 bg-border" />
       </div>
       <Button
@@ -138,12 +135,12 @@ export default function LoginForm() {
         className="w-full"
         onClick={() => void signInWithPasskey()}
       >
-        Sign in with a passkey
+        {m.auth_login_passkey()}
       </Button>
       <p className="text-center text-sm text-muted-foreground">
-        New to Fieldwork?{' '}
+        {m.auth_login_new()}{' '}
         <a href="/register" className="font-medium text-primary underline underline-offset-4 hover:no-underline">
-          Create an account
+          {m.auth_login_create_account()}
         </a>
       </p>
     </div>
@@ -197,7 +194,7 @@ function SecondStep({
 
   const fail = (error: unknown) => {
     if (error instanceof ApiError && error.status === 401 && error.code !== 'invalid_code') {
-      onRestart(PENDING_ENDED);
+      onRestart(m.auth_login_pending_ended());
       return;
     }
     if (error instanceof ApiError && error.code === 'invalid_code') {
@@ -240,7 +237,7 @@ function SecondStep({
     try {
       await send({ passkey: await passkeyAssertion('/api/auth/passkey/options') });
     } catch (error) {
-      if (error instanceof ApiError && error.status === 401 && error.code !== 'invalid_code') onRestart(PENDING_ENDED);
+      if (error instanceof ApiError && error.status === 401 && error.code !== 'invalid_code') onRestart(m.auth_login_pending_ended());
       else setAlert(passkeyErrorMessage(error));
     } finally {
       setBusy(null);
@@ -248,17 +245,13 @@ function SecondStep({
   };
 
   const fieldId = `${id}-${mode}`;
-  const intro = !showCodeForm
-    ? 'Your password was right. Now confirm it’s you with your passkey.'
-    : mode === 'totp'
-      ? 'Your password was right. Now enter the code from your authenticator app.'
-      : 'Enter one of the recovery codes you saved when you set up two-step sign-in. Each works once.';
+  const intro = !showCodeForm ? m.auth_second_step_intro_passkey() : mode === 'totp' ? m.auth_second_step_intro_totp() : m.auth_second_step_intro_recovery();
 
   return (
     <section className="flex flex-col gap-5" aria-labelledby={`${id}-title`}>
       <div className="-mt-1 flex flex-col gap-1">
         <h2 id={`${id}-title`} className="text-lg font-semibold tracking-tight">
-          Two-step sign-in
+          {m.auth_second_step_title()}
         </h2>
         <p id={`${id}-intro`} className="text-sm text-muted-foreground">
           {intro}
@@ -276,8 +269,8 @@ function SecondStep({
           <FormField
             key={mode}
             id={fieldId}
-            label={mode === 'totp' ? CODE_LABEL : RECOVERY_CODE_LABEL}
-            description={mode === 'totp' ? CODE_HINT : undefined}
+            label={mode === 'totp' ? codeLabel() : recoveryCodeLabel()}
+            description={mode === 'totp' ? codeHint() : undefined}
             error={fieldError ?? undefined}
           >
             {(control) =>
@@ -290,7 +283,7 @@ function SecondStep({
           </FormField>
           {canTrustBrowser && <TrustBrowser id={`${id}-trust`} checked={trust} onChange={setTrust} />}
           <Button type="submit" size="lg" loading={busy === 'code'} disabled={busy === 'passkey'} className="w-full">
-            Continue
+            {m.auth_second_step_continue()}
           </Button>
         </form>
       )}
@@ -308,15 +301,15 @@ function SecondStep({
               className="w-full"
               onClick={() => void signInWithPasskeyStep()}
             >
-              Use a passkey
+              {m.auth_second_step_passkey()}
             </Button>
           </>
         )}
         <div className="flex flex-col items-center gap-2 text-sm">
-          {showCodeForm && mode === 'totp' && hasRecovery && <LinkButton onClick={() => switchTo('recovery')}>Use a recovery code</LinkButton>}
-          {(!showCodeForm || mode === 'recovery') && hasTotp && <LinkButton onClick={() => switchTo('totp')}>Use your authenticator app</LinkButton>}
-          {!showCodeForm && !hasTotp && hasRecovery && <LinkButton onClick={() => switchTo('recovery')}>Use a recovery code</LinkButton>}
-          <LinkButton onClick={() => onRestart('')}>Sign in with another account</LinkButton>
+          {showCodeForm && mode === 'totp' && hasRecovery && <LinkButton onClick={() => switchTo('recovery')}>{m.auth_second_step_use_recovery()}</LinkButton>}
+          {(!showCodeForm || mode === 'recovery') && hasTotp && <LinkButton onClick={() => switchTo('totp')}>{m.auth_second_step_use_app()}</LinkButton>}
+          {!showCodeForm && !hasTotp && hasRecovery && <LinkButton onClick={() => switchTo('recovery')}>{m.auth_second_step_use_recovery()}</LinkButton>}
+          <LinkButton onClick={() => onRestart('')}>{m.auth_second_step_other_account()}</LinkButton>
         </div>
       </div>
     </section>
@@ -327,8 +320,8 @@ function TrustBrowser({ id, checked, onChange }: { id: string; checked: boolean;
   return (
     <CheckboxField
       id={id}
-      label="Trust this browser for 30 days"
-      description="No second step on this browser for 30 days. Only on a device you alone use."
+      label={m.auth_second_step_trust()}
+      description={m.auth_second_step_trust_description()}
       checked={checked}
       onCheckedChange={(next) => onChange(next === true)}
     />

@@ -17,19 +17,20 @@ import { Input } from '../../components/ui/input.tsx';
 import { PasswordInput } from '../../components/ui/password-input.tsx';
 import { TermsField } from './TermsField.tsx';
 import { TokenInvalid } from './TokenStates.tsx';
+import { m } from '../../shared/i18n.ts';
 
 /** The invitation link is unknown, used or expired (prerendered by the page, `TokenCheck.astro`). */
 export function InvalidInvitationLink() {
   return (
     <TokenInvalid
-      title="This invitation link is invalid or has expired"
+      title={m.auth_onboarding_invalid_title()}
       action={
         <a href="/register" className={buttonVariants()}>
-          Get a new link
+          {m.auth_onboarding_invalid_action()}
         </a>
       }
     >
-      <p>Invitation links work once and for 7 days. Enter your details again on the registration page and we will email you a fresh link.</p>
+      <p>{m.auth_onboarding_invalid_text()}</p>
     </TokenInvalid>
   );
 }
@@ -43,16 +44,16 @@ export function UsedInvitationLink() {
       title={INVITATION_USED_MESSAGE}
       action={
         <a href="/login" className={buttonVariants()}>
-          Sign in
+          {m.auth_sign_in()}
         </a>
       }
     >
       <p>
-        Your account is already set up: sign in with your email address and the password you chose. Forgotten it?{' '}
+        {m.auth_onboarding_used_text()}{' '}
         <a href="/forgot-password" className="font-medium text-primary underline underline-offset-4 hover:no-underline">
-          Choose a new one
+          {m.auth_onboarding_used_link()}
         </a>
-        .
+        {m.auth_onboarding_used_after()}
       </p>
     </Outcome>
   );
@@ -122,37 +123,37 @@ export default function OnboardingScreen() {
           {greetingFor(info)}
         </p>
         <p className="text-sm text-muted-foreground">
-          Choose a password to finish setting up your account for{' '}
+          {m.auth_onboarding_intro_before()}{' '}
           <strong data-token-text="email" className="font-semibold wrap-anywhere text-foreground">
             {info?.email}
           </strong>
-          .
+          {m.auth_onboarding_intro_after()}
         </p>
       </div>
       <FormAlert message={alert} />
       {/* The names only when the account lacks them: always rendered (the page shows or hides them), registered only then. */}
       <div data-token-needs="name" hidden={!needsName} className="grid gap-5 sm:grid-cols-2">
-        <FormField id="onboard-first-name" label="First name" error={errors.firstName?.message}>
+        <FormField id="onboard-first-name" label={m.auth_first_name()} error={errors.firstName?.message}>
           {(c) => <Input {...c} autoComplete="given-name" {...(needsName ? register('firstName') : { name: 'firstName' })} />}
         </FormField>
-        <FormField id="onboard-last-name" label="Last name" error={errors.lastName?.message}>
+        <FormField id="onboard-last-name" label={m.auth_last_name()} error={errors.lastName?.message}>
           {(c) => <Input {...c} autoComplete="family-name" {...(needsName ? register('lastName') : { name: 'lastName' })} />}
         </FormField>
       </div>
       {/* For password managers: the account this password belongs to. */}
       <input type="email" name="username" autoComplete="username" defaultValue={info?.email ?? ''} readOnly hidden />
-      <FormField id="onboard-password" label="Password" error={errors.password?.message} extraDescribedBy="onboard-password-rules">
+      <FormField id="onboard-password" label={m.auth_password()} error={errors.password?.message} extraDescribedBy="onboard-password-rules">
         {(c) => <PasswordInput {...c} autoComplete="new-password" {...register('password')} />}
       </FormField>
       <PasswordRequirements id="onboard-password-rules" password={password} />
-      <FormField id="onboard-confirm-password" label="Confirm password" error={errors.confirmPassword?.message}>
+      <FormField id="onboard-confirm-password" label={m.auth_onboarding_confirm_password()} error={errors.confirmPassword?.message}>
         {(c) => <PasswordInput {...c} autoComplete="new-password" {...register('confirmPassword')} />}
       </FormField>
       <div data-token-needs="terms" hidden={!needsTerms}>
         <TermsField id="onboard-accept-terms" control={control} name="acceptTerms" error={errors.acceptTerms?.message} />
       </div>
       <Button type="submit" heldBeforeHydration size="lg" loading={isSubmitting} className="w-full">
-        Finish and sign in
+        {m.auth_onboarding_submit()}
       </Button>
     </form>
   );

@@ -9,6 +9,7 @@ import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { TermsField } from './TermsField.tsx';
 import { CheckInbox, LINK_CLASS } from '../../components/CheckInbox.tsx';
+import { m } from '../../shared/i18n.ts';
 
 type RegisterValues = z.input<typeof registerSchema>;
 
@@ -22,7 +23,7 @@ export default function RegisterForm() {
     control,
     formState: { errors, isSubmitting },
   } = useApiForm<RegisterValues>({
-    schema: () => import('../../shared/schemas/auth.ts').then((m) => m.registerSchema),
+    schema: () => import('../../shared/schemas/auth.ts').then((schemas) => schemas.registerSchema),
     defaultValues: { firstName: '', lastName: '', email: '' },
     fields: ['firstName', 'lastName', 'email', 'acceptTerms'],
     submit: async (values) => {
@@ -35,27 +36,27 @@ export default function RegisterForm() {
 
   return (
     <form noValidate onSubmit={onSubmit} className="flex flex-col gap-5">
-      <p className="-mt-1 text-sm text-muted-foreground">Join our research community. We will email you a link to choose your password.</p>
+      <p className="-mt-1 text-sm text-muted-foreground">{m.auth_register_intro()}</p>
       <FormAlert message={alert} />
       <div className="grid gap-5 sm:grid-cols-2">
-        <FormField id="register-first-name" label="First name" error={errors.firstName?.message}>
+        <FormField id="register-first-name" label={m.auth_first_name()} error={errors.firstName?.message}>
           {(c) => <Input {...c} autoComplete="given-name" {...register('firstName')} />}
         </FormField>
-        <FormField id="register-last-name" label="Last name" error={errors.lastName?.message}>
+        <FormField id="register-last-name" label={m.auth_last_name()} error={errors.lastName?.message}>
           {(c) => <Input {...c} autoComplete="family-name" {...register('lastName')} />}
         </FormField>
       </div>
-      <FormField id="register-email" label="Email" error={errors.email?.message}>
+      <FormField id="register-email" label={m.auth_email()} error={errors.email?.message}>
         {(c) => <Input {...c} type="email" autoComplete="email" inputMode="email" autoCapitalize="none" spellCheck={false} {...register('email')} />}
       </FormField>
       <TermsField id="register-accept-terms" control={control} name="acceptTerms" error={errors.acceptTerms?.message} />
       <Button type="submit" heldBeforeHydration size="lg" loading={isSubmitting} className="w-full">
-        Create account
+        {m.auth_register_submit()}
       </Button>
       <p className="text-center text-sm text-muted-foreground">
-        Already have an account?{' '}
+        {m.auth_register_have_account()}{' '}
         <a href="/login" className={LINK_CLASS}>
-          Sign in
+          {m.auth_sign_in()}
         </a>
       </p>
     </form>
@@ -64,9 +65,9 @@ export default function RegisterForm() {
 
 function AccountLinkSent({ email, onRestart }: { email: string; onRestart: () => void }) {
   return (
-    <CheckInbox retry={{ lead: 'No email after a few minutes?', label: 'try again with another address', onRestart }}>
+    <CheckInbox retry={{ lead: m.auth_register_sent_lead(), label: m.auth_register_sent_retry(), onRestart }}>
       <p>
-        We sent an email to <strong className="font-semibold wrap-anywhere text-foreground">{email}</strong> with a link to finish setting up your account.
+        {m.auth_register_sent_before()} <strong className="font-semibold wrap-anywhere text-foreground">{email}</strong> {m.auth_register_sent_after()}
       </p>
     </CheckInbox>
   );

@@ -11,19 +11,20 @@ import { FormField } from '../../components/ui/form-field.tsx';
 import { PasswordInput } from '../../components/ui/password-input.tsx';
 import { TokenInvalid } from './TokenStates.tsx';
 import { Outcome } from '../../components/Outcome.tsx';
+import { m } from '../../shared/i18n.ts';
 
 /** The link is unknown, used or expired (also prerendered by the page, `TokenCheck.astro`). */
 export function InvalidResetLink() {
   return (
     <TokenInvalid
-      title="This reset link is invalid or has expired"
+      title={m.auth_reset_invalid_title()}
       action={
         <a href="/forgot-password" className={buttonVariants()}>
-          Send a new link
+          {m.auth_reset_invalid_action()}
         </a>
       }
     >
-      <p>Reset links work once and for 1 hour, and only the newest one you asked for works. Ask for a new link and use it right away.</p>
+      <p>{m.auth_reset_invalid_text()}</p>
     </TokenInvalid>
   );
 }
@@ -52,7 +53,7 @@ function ResetForm({ onDone, onInvalid }: { onDone: () => void; onInvalid: () =>
     watch,
     formState: { errors, isSubmitting },
   } = useApiForm<ResetValues>({
-    schema: () => import('../../shared/schemas/auth.ts').then((m) => m.resetPasswordSchema),
+    schema: () => import('../../shared/schemas/auth.ts').then((schemas) => schemas.resetPasswordSchema),
     defaultValues: { password: '', confirmPassword: '' },
     describeError: (error) => {
       if (!(error instanceof ApiError && error.code === 'invalid_token')) return undefined;
@@ -69,23 +70,23 @@ function ResetForm({ onDone, onInvalid }: { onDone: () => void; onInvalid: () =>
   return (
     <form noValidate onSubmit={onSubmit} className="flex flex-col gap-5">
       <p className="-mt-1 text-sm text-muted-foreground">
-        Choose a new password for{' '}
+        {m.auth_reset_intro_before()}{' '}
         <strong data-token-text="email" className="font-semibold wrap-anywhere text-foreground">
           {link?.info.email}
         </strong>
-        .
+        {m.auth_reset_intro_after()}
       </p>
       <FormAlert message={alert} />
       <input type="email" name="username" autoComplete="username" defaultValue={link?.info.email ?? ''} readOnly hidden />
-      <FormField id="reset-password" label="New password" error={errors.password?.message} extraDescribedBy="reset-password-rules">
+      <FormField id="reset-password" label={m.auth_reset_new_password()} error={errors.password?.message} extraDescribedBy="reset-password-rules">
         {(c) => <PasswordInput {...c} autoComplete="new-password" {...register('password')} />}
       </FormField>
       <PasswordRequirements id="reset-password-rules" password={password} />
-      <FormField id="reset-confirm-password" label="Confirm new password" error={errors.confirmPassword?.message}>
+      <FormField id="reset-confirm-password" label={m.auth_reset_confirm_password()} error={errors.confirmPassword?.message}>
         {(c) => <PasswordInput {...c} autoComplete="new-password" {...register('confirmPassword')} />}
       </FormField>
       <Button type="submit" heldBeforeHydration size="lg" loading={isSubmitting} className="w-full">
-        Change password
+        {m.auth_reset_submit()}
       </Button>
     </form>
   );
@@ -95,14 +96,14 @@ function PasswordChanged() {
   return (
     <Outcome
       tone="success"
-      title="Your password is changed"
+      title={m.auth_reset_done_title()}
       action={
         <Button asChild size="lg" className="w-full">
-          <a href="/login">Sign in</a>
+          <a href="/login">{m.auth_sign_in()}</a>
         </Button>
       }
     >
-      <p>For your security, every device that was signed in to your account has been signed out. Sign in with your new password.</p>
+      <p>{m.auth_reset_done_text()}</p>
     </Outcome>
   );
 }

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Outcome } from '../../components/Outcome.tsx';
 import { Failed } from '../../components/states/Failed.tsx';
 import { Loading } from '../../components/states/Loading.tsx';
+import { m } from '../../shared/i18n.ts';
 
 /** While GET /api/tokens/verify runs. */
 export function TokenChecking({ label }: { label: string }) {
@@ -19,5 +20,5 @@ export function TokenInvalid({ title, children, action }: { title: string; child
 
 /** The check itself failed (network, rate limit): the message and a retry. */
 export function TokenCheckFailed({ message, onRetry }: { message: string; onRetry: () => void }) {
-  return <Failed title="We could not check your link" message={message} onRetry={onRetry} />;
+  return <Failed title={m.shell_token_check_failed()} message={message} onRetry={onRetry} />;
 }

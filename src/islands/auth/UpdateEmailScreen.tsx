@@ -9,20 +9,21 @@ import { MailIcon } from '../../components/icons.tsx';
 import { Button, buttonVariants } from '../../components/ui/button.tsx';
 import { TokenCheckFailed, TokenChecking, TokenInvalid } from './TokenStates.tsx';
 import { Outcome } from '../../components/Outcome.tsx';
+import { m } from '../../shared/i18n.ts';
 
 type Outcome = { status: 'idle' } | { status: 'done'; email: string } | { status: 'invalid' } | { status: 'wrong-account' };
 
 function InvalidEmailLink() {
   return (
     <TokenInvalid
-      title="This confirmation link is invalid or has expired"
+      title={m.auth_update_email_invalid_title()}
       action={
         <a href="/account/edit" className={buttonVariants()}>
-          Ask for a new link
+          {m.auth_update_email_invalid_action()}
         </a>
       }
     >
-      <p>Confirmation links work once and for 24 hours. Ask again for the change from your account and open the newest link.</p>
+      <p>{m.auth_update_email_invalid_text()}</p>
     </TokenInvalid>
   );
 }
@@ -39,23 +40,21 @@ export default function UpdateEmailScreen() {
   if (outcome.status === 'wrong-account') {
     return (
       <TokenInvalid
-        title="This link is for another account"
+        title={m.auth_update_email_wrong_account_title()}
         action={
           <a href="/account" className={buttonVariants({ variant: 'outline' })}>
-            Go to your account
+            {m.auth_update_email_go_to_account()}
           </a>
         }
       >
-        <p>
-          You are signed in with a different account than the one that asked for this change. Sign out, sign in with that account, then open the link again.
-        </p>
+        <p>{m.auth_update_email_wrong_account_text()}</p>
       </TokenInvalid>
     );
   }
 
   switch (check.status) {
     case 'checking':
-      return <TokenChecking label="Checking your confirmation link…" />;
+      return <TokenChecking label={m.auth_update_email_checking()} />;
     case 'invalid':
     case 'used':
       return <InvalidEmailLink />;
@@ -89,19 +88,17 @@ export default function UpdateEmailScreen() {
       <div className="flex items-start gap-3 rounded-lg border border-border bg-muted px-4 py-3">
         <MailIcon className="mt-0.5 size-5 shrink-0 text-primary" />
         <div className="min-w-0">
-          <p className="text-sm text-muted-foreground">New email address</p>
+          <p className="text-sm text-muted-foreground">{m.auth_update_email_new_address()}</p>
           <p className="font-semibold wrap-anywhere">{info.email}</p>
         </div>
       </div>
-      <p className="text-sm text-muted-foreground">
-        Confirm to use this address to sign in and to receive our emails. We will let your current address know about the change.
-      </p>
+      <p className="text-sm text-muted-foreground">{m.auth_update_email_text()}</p>
       <div className="flex flex-col gap-3 sm:flex-row-reverse">
         <Button size="lg" loading={busy} onClick={() => void confirm()} className="sm:flex-1">
-          Confirm new email
+          {m.auth_update_email_submit()}
         </Button>
         <Button asChild size="lg" variant="outline" className="sm:flex-1">
-          <a href="/account">Cancel</a>
+          <a href="/account">{m.shell_common_cancel()}</a>
         </Button>
       </div>
     </div>
@@ -112,16 +109,16 @@ function EmailChanged({ email }: { email: string }) {
   return (
     <Outcome
       tone="success"
-      title="Your email address is changed"
+      title={m.auth_update_email_done_title()}
       action={
         <Button asChild size="lg" className="w-full">
-          <a href="/account">Go to your account</a>
+          <a href="/account">{m.auth_update_email_go_to_account()}</a>
         </Button>
       }
     >
       <p>
-        From now on, sign in with <strong className="font-semibold wrap-anywhere text-foreground">{email}</strong>. Other devices signed in to your account have
-        been signed out.
+        {m.auth_update_email_done_before()} <strong className="font-semibold wrap-anywhere text-foreground">{email}</strong>
+        {m.auth_update_email_done_after()}
       </p>
     </Outcome>
   );

@@ -23,6 +23,7 @@ import {
   DropdownMenuTrigger,
 } from '../../components/ui/dropdown-menu.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
+import { m, formatCount } from '../../shared/i18n.ts';
 import { safeLink } from './notification-words.ts';
 import { BellFace } from './bell-face.tsx';
 
@@ -137,14 +138,18 @@ export default function NotificationsDropdown({
         }}
       >
         <DropdownMenuLabel className="flex items-baseline justify-between gap-3">
-          <span className="font-semibold">Notifications</span>
-          {unread !== null && <span className="text-xs font-normal text-muted-foreground">{unread === 0 ? 'All read' : `${unread} unread`}</span>}
+          <span className="font-semibold">{m.shell_notifications_title()}</span>
+          {unread !== null && (
+            <span className="text-xs font-normal text-muted-foreground">
+              {unread === 0 ? m.shell_notifications_all_read() : m.shell_notifications_unread({ count: formatCount(unread) })}
+            </span>
+          )}
         </DropdownMenuLabel>
         <DropdownMenuSeparator />
         {list.status === 'loading' && (
           <p role="status" className="flex items-center gap-2 px-2.5 py-3 text-sm text-muted-foreground">
             <Spinner />
-            Loading your notifications…
+            {m.shell_notifications_loading()}
           </p>
         )}
         {list.status === 'error' && (
@@ -159,16 +164,12 @@ export default function NotificationsDropdown({
                 void refresh();
               }}
             >
-              Try again
+              {m.shell_common_try_again()}
             </DropdownMenuItem>
           </>
         )}
         {list.status === 'ready' && items.length === 0 && (
-          <p className="px-2.5 py-3 text-sm text-muted-foreground">
-            {staff
-              ? 'Nothing for you here yet. Entries waiting for review are in the admin area.'
-              : 'Nothing yet. When a moderator reviews your entries or asks you something, it shows here.'}
-          </p>
+          <p className="px-2.5 py-3 text-sm text-muted-foreground">{staff ? m.shell_notifications_empty_staff() : m.shell_notifications_empty()}</p>
         )}
         {items.length > 0 && (
           <div className="max-h-[min(24rem,60dvh)] overflow-y-auto">
@@ -182,7 +183,7 @@ export default function NotificationsDropdown({
                 <span aria-hidden="true" className={cn('mt-1.5 size-2 shrink-0 rounded-full', item.read ? 'bg-transparent' : 'bg-primary')} />
                 <span className="flex min-w-0 flex-1 flex-col gap-0.5">
                   <span className={cn('line-clamp-3 text-sm break-words', item.read ? 'text-foreground/80' : 'font-semibold text-foreground')}>
-                    {!item.read && <span className="sr-only">Unread: </span>}
+                    {!item.read && <span className="sr-only">{m.shell_notifications_unread_mark()} </span>}
                     {item.text}
                   </span>
                   <time dateTime={item.createdAt} title={formatDateTime(item.createdAt)} className="text-xs text-muted-foreground">
@@ -202,18 +203,18 @@ export default function NotificationsDropdown({
           }}
         >
           {marking ? <Spinner /> : <CheckIcon />}
-          Mark all as read
+          {m.shell_notifications_mark_all_read()}
         </DropdownMenuItem>
         <DropdownMenuItem asChild>
           {staff ? (
             <a href="/admin/review">
-              <ChevronRightIcon />
-              Entries waiting for review
+              <ChevronRightIcon className="size-4 rtl:-scale-x-100" />
+              {m.shell_notifications_review_link()}
             </a>
           ) : (
             <a href="/account#mission-history">
-              <ChevronRightIcon />
-              Your missions
+              <ChevronRightIcon className="size-4 rtl:-scale-x-100" />
+              {m.shell_notifications_missions_link()}
             </a>
           )}
         </DropdownMenuItem>

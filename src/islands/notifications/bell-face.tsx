@@ -19,7 +19,7 @@ export function BellFace({ unread }: { unread: number | null }) {
         <span
           aria-hidden="true"
           data-unread-badge
-          className="absolute top-0.5 right-0.5 flex h-[1.125rem] min-w-[1.125rem] items-center justify-center rounded-full bg-destructive px-1 text-[0.6875rem] leading-none font-semibold text-destructive-foreground tabular-nums ring-2 ring-card"
+          className="absolute top-0.5 end-0.5 flex h-[1.125rem] min-w-[1.125rem] items-center justify-center rounded-full bg-destructive px-1 text-[0.6875rem] leading-none font-semibold text-destructive-foreground tabular-nums ring-2 ring-card"
         >
           {badge}
         </span>

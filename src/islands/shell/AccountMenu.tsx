@@ -10,12 +10,13 @@ import { Avatar } from '../../components/ui/avatar.tsx';
 import { buttonVariants } from '../../components/ui/button-variants.ts';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { signOut } from '../../stores/auth.ts';
+import { m } from '../../shared/i18n.ts';
 
 /** The menu itself (Radix), loaded when someone shows an intent to open it. */
 const dropdown = lazyModule(() => import('./AccountMenuDropdown.tsx'));
 
 const TRIGGER_CLASSES =
-  'group flex h-10 items-center gap-2 rounded-full py-0.5 pr-0.5 pl-0.5 sm:pr-2 text-sm font-medium text-foreground hover:bg-accent focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring data-[state=open]:bg-accent';
+  'group flex h-10 items-center gap-2 rounded-full py-0.5 pe-0.5 ps-0.5 sm:pe-2 text-sm font-medium text-foreground hover:bg-accent focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring data-[state=open]:bg-accent';
 
 /**
  * The header's account corner (default, admin and formbuilder layouts): the signed-in user's
@@ -40,7 +41,7 @@ export default function AccountMenu() {
   if (auth.status === 'unauthenticated') {
     return (
       <a href={LOGIN_PATH} className={buttonVariants({ variant: 'outline', className: 'h-10' })}>
-        Sign in
+        {m.shell_account_menu_sign_in()}
       </a>
     );
   }
@@ -55,7 +56,7 @@ export default function AccountMenu() {
       await signOut();
       await navigate(LOGIN_PATH);
     } catch (error) {
-      setFailure(`Could not sign out. ${errorMessage(error)}`);
+      setFailure(m.shell_account_menu_sign_out_failed({ reason: errorMessage(error) }));
     } finally {
       setSigningOut(false);
     }

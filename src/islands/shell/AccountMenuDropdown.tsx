@@ -4,6 +4,7 @@
  */
 import { useRef, type ReactNode } from 'react';
 import { isElevated } from '../../shared/roles.ts';
+import { m } from '../../shared/i18n.ts';
 import type { CurrentUser } from '../../platform/api.ts';
 import { useTriggerHandoff, type TriggerHandoff } from '../../lib/lazy-module.ts';
 import { LogOutIcon, ShieldIcon, StarIcon, UserIcon } from '../../components/icons.tsx';
@@ -51,14 +52,14 @@ export default function AccountMenuDropdown({
         <DropdownMenuItem asChild>
           <a href="/account">
             <UserIcon />
-            Account
+            {m.shell_account_menu_account()}
           </a>
         </DropdownMenuItem>
         {user.role === 'participant' && (
           <DropdownMenuItem asChild>
             <a href="/account/rewards">
               <StarIcon />
-              Rewards
+              {m.shell_account_menu_rewards()}
             </a>
           </DropdownMenuItem>
         )}
@@ -66,14 +67,14 @@ export default function AccountMenuDropdown({
           <DropdownMenuItem asChild>
             <a href="/admin">
               <ShieldIcon />
-              Admin
+              {m.shell_account_menu_admin()}
             </a>
           </DropdownMenuItem>
         )}
         <DropdownMenuSeparator />
         <DropdownMenuItem disabled={signingOut} onSelect={onSignOut}>
           <LogOutIcon />
-          Sign out
+          {m.shell_account_menu_sign_out()}
         </DropdownMenuItem>
       </DropdownMenuContent>
     </DropdownMenu>

@@ -10,6 +10,7 @@ import { useTriggerHandoff, type TriggerHandoff } from '../../lib/lazy-module.ts
 import { DropdownMenu, DropdownMenuContent, DropdownMenuLabel, DropdownMenuTrigger } from '../../components/ui/dropdown-menu.tsx';
 import { CheckIcon } from '../../components/icons.tsx';
 import { Tooltip, TooltipContent, TooltipProvider, TooltipTrigger } from '../../components/ui/tooltip.tsx';
+import { m } from '../../shared/i18n.ts';
 import { COLOR_MODE_OPTIONS, COLOR_MODE_TRIGGER_CLASSES } from './color-mode-options.tsx';
 
 export interface ColorModeMenuProps extends TriggerHandoff {
@@ -25,14 +26,14 @@ export default function ColorModeMenu({ mode, defaultOpen, focusTrigger }: Color
       <DropdownMenu modal={false} defaultOpen={defaultOpen}>
         <Tooltip>
           <TooltipTrigger asChild>
-            <DropdownMenuTrigger ref={triggerRef} aria-label="Colour mode" className={COLOR_MODE_TRIGGER_CLASSES}>
+            <DropdownMenuTrigger ref={triggerRef} aria-label={m.shell_color_mode_label()} className={COLOR_MODE_TRIGGER_CLASSES}>
               {current.icon()}
             </DropdownMenuTrigger>
           </TooltipTrigger>
-          <TooltipContent>Colour mode: {current.label}</TooltipContent>
+          <TooltipContent>{m.shell_color_mode_current({ mode: current.label() })}</TooltipContent>
         </Tooltip>
         <DropdownMenuContent className="min-w-[11rem]">
-          <DropdownMenuLabel className="text-muted-foreground">Colour mode</DropdownMenuLabel>
+          <DropdownMenuLabel className="text-muted-foreground">{m.shell_color_mode_label()}</DropdownMenuLabel>
           <MenuPrimitive.RadioGroup
             value={mode}
             onValueChange={(value) => {
@@ -45,11 +46,11 @@ export default function ColorModeMenu({ mode, defaultOpen, focusTrigger }: Color
               <MenuPrimitive.RadioItem
                 key={value}
                 value={value}
-                className="relative flex min-h-10 cursor-default select-none items-center gap-2.5 rounded-md py-2 pr-8 pl-2.5 text-sm outline-none data-[highlighted]:bg-accent data-[highlighted]:text-accent-foreground [&_svg]:text-muted-foreground"
+                className="relative flex min-h-10 cursor-default select-none items-center gap-2.5 rounded-md py-2 pe-8 ps-2.5 text-sm outline-none data-[highlighted]:bg-accent data-[highlighted]:text-accent-foreground [&_svg]:text-muted-foreground"
               >
                 {COLOR_MODE_OPTIONS[value].icon()}
-                {COLOR_MODE_OPTIONS[value].label}
-                <MenuPrimitive.ItemIndicator className="absolute right-2.5 inline-flex">
+                {COLOR_MODE_OPTIONS[value].label()}
+                <MenuPrimitive.ItemIndicator className="absolute end-2.5 inline-flex">
                   <CheckIcon />
                 </MenuPrimitive.ItemIndicator>
               </MenuPrimitive.RadioItem>

@@ -9,6 +9,7 @@
 import { lazyModule, useLazyTrigger } from '../../lib/lazy-module.ts';
 import { useClientStore } from '../../lib/use-client-store.ts';
 import { $colorMode } from '../../stores/color-mode.ts';
+import { m } from '../../shared/i18n.ts';
 import { COLOR_MODE_OPTIONS, COLOR_MODE_TRIGGER_CLASSES } from './color-mode-options.tsx';
 
 const menu = lazyModule(() => import('./ColorModeMenu.tsx'));
@@ -18,7 +19,7 @@ export default function ColorModeSwitch() {
   const { loaded: Menu, handoff, standIn } = useLazyTrigger(menu);
   if (Menu) return <Menu.default mode={mode} {...handoff} />;
   return (
-    <button {...standIn} aria-label="Colour mode" className={COLOR_MODE_TRIGGER_CLASSES}>
+    <button {...standIn} aria-label={m.shell_color_mode_label()} className={COLOR_MODE_TRIGGER_CLASSES}>
       {COLOR_MODE_OPTIONS[mode].icon()}
     </button>
   );

@@ -28,12 +28,14 @@ import {
 } from '../../stores/consent.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { Switch } from '../../components/ui/switch.tsx';
+import { m } from '../../shared/i18n.ts';
 
-const CATEGORIES: readonly { key: ConsentCategory; label: string; description: string }[] = [
-  { key: 'necessary', label: 'Necessary', description: 'Sign-in and security. Always on.' },
-  { key: 'preferences', label: 'Preferences', description: 'Remembers your settings.' },
-  { key: 'statistics', label: 'Statistics', description: 'Usage statistics (Google Analytics).' },
-  { key: 'marketing', label: 'Marketing', description: 'Measures our invitations.' },
+/** The categories and their words (messages, called as the banner renders: the page's language). */
+const CATEGORIES: readonly { key: ConsentCategory; label: () => string; description: () => string }[] = [
+  { key: 'necessary', label: m.shell_cookie_necessary, description: m.shell_cookie_necessary_description },
+  { key: 'preferences', label: m.shell_cookie_preferences, description: m.shell_cookie_preferences_description },
+  { key: 'statistics', label: m.shell_cookie_statistics, description: m.shell_cookie_statistics_description },
+  { key: 'marketing', label: m.shell_cookie_marketing, description: m.shell_cookie_marketing_description },
 ];
 
 /** What the prerendered page shows: open with its settings, as for a first visit (CSS hides it for visitors who chose). */
@@ -130,19 +132,17 @@ export default function CookieBanner() {
       <div className="mx-auto flex max-w-6xl flex-col gap-2 sm:gap-3 lg:flex-row lg:items-start lg:gap-6">
         <div className="min-w-0 lg:flex-1">
           <h2 id="cookie-banner-title" ref={heading} tabIndex={-1} className="text-sm font-semibold outline-none sm:text-base">
-            Cookies on Fieldwork
+            {m.shell_cookie_title()}
           </h2>
           <p id="cookie-banner-description" className="mt-0.5 text-xs text-muted-foreground sm:mt-1 sm:text-sm">
-            <span className="max-sm:hidden">
-              We use necessary cookies to run Fieldwork. With your consent we also use cookies for preferences, statistics and marketing.{' '}
-            </span>
-            <span className="sm:hidden">Necessary cookies run Fieldwork; others only with your consent. </span>
-            Read our{' '}
+            <span className="max-sm:hidden">{m.shell_cookie_description()} </span>
+            <span className="sm:hidden">{m.shell_cookie_description_short()} </span>
+            {m.shell_cookie_read_before()}{' '}
             <a href="/privacy" target="_blank" rel="noopener" className="font-medium text-primary underline underline-offset-4 hover:no-underline">
-              privacy policy
-              <span className="sr-only"> (opens in a new tab)</span>
+              {m.shell_cookie_privacy_link()}
+              <span className="sr-only"> {m.shell_common_new_tab()}</span>
             </a>
-            .{' '}
+            {m.shell_cookie_read_after()}{' '}
             <button
               type="button"
               aria-expanded={showSwitches}
@@ -156,7 +156,7 @@ export default function CookieBanner() {
               }}
               className="inline-flex min-h-6 items-center font-medium text-primary underline underline-offset-4 hover:no-underline"
             >
-              Customise
+              {m.shell_cookie_customise()}
             </button>
           </p>
         </div>
@@ -164,7 +164,7 @@ export default function CookieBanner() {
         <div
           id="cookie-banner-categories"
           role="group"
-          aria-label="Cookie categories"
+          aria-label={m.shell_cookie_categories()}
           hidden={!banner.settingsOpen}
           className={`grid gap-x-5 gap-y-2 sm:grid-cols-2 lg:w-[27rem] lg:shrink-0 ${customising ? '' : 'max-sm:hidden'}`}
         >
@@ -175,10 +175,10 @@ export default function CookieBanner() {
               <div key={key} className="flex items-center justify-between gap-3">
                 <div className="flex min-w-0 flex-col">
                   <label htmlFor={id} className="text-sm font-medium">
-                    {label}
+                    {label()}
                   </label>
                   <span id={`${id}-description`} className="text-xs leading-snug text-muted-foreground">
-                    {description}
+                    {description()}
                   </span>
                 </div>
                 <Switch
@@ -197,7 +197,7 @@ export default function CookieBanner() {
 
         <div className="flex flex-wrap gap-2 lg:w-36 lg:shrink-0 lg:flex-col">
           <Button variant="outline" size="sm" data-consent-choice="deny" onClick={done(() => denyConsent())}>
-            Deny
+            {m.shell_cookie_deny()}
           </Button>
           {/* Only beside the switches it saves: with the settings open, and on phones once "Customise" shows them (CSS, as the switches). */}
           {banner.settingsOpen && (
@@ -208,11 +208,11 @@ export default function CookieBanner() {
               className={customising ? undefined : 'max-sm:hidden'}
               onClick={done(() => allowSelectedConsent(selection))}
             >
-              Allow Selection
+              {m.shell_cookie_allow_selection()}
             </Button>
           )}
           <Button size="sm" data-consent-choice="all" onClick={done(() => allowAllConsent())}>
-            Allow All
+            {m.shell_cookie_allow_all()}
           </Button>
         </div>
       </div>

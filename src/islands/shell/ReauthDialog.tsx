@@ -14,11 +14,12 @@ import { handleSessionLost } from '../../lib/session.ts';
 import { useClientStore } from '../../lib/use-client-store.ts';
 import { $reauth, settleReauth, type ReauthState } from '../../stores/reauth.ts';
 import { FormAlert } from '../../components/FormAlert.tsx';
-import { CODE_HINT, CODE_LABEL, codeProblem, normaliseCode, OneTimeCodeInput } from '../../components/one-time-code.tsx';
+import { codeHint, codeLabel, codeProblem, normaliseCode, OneTimeCodeInput } from '../../components/one-time-code.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { PasswordInput } from '../../components/ui/password-input.tsx';
+import { m } from '../../shared/i18n.ts';
 
 const CLOSED: ReauthState = { open: false };
 
@@ -88,7 +89,7 @@ function ReauthForm() {
     event.preventDefault();
     setAlert(null);
     const problems = {
-      password: password === '' ? 'Enter your password' : undefined,
+      password: password === '' ? m.shell_reauth_password_required() : undefined,
       code: askCode && (factors.status === 'known' || code !== '') ? (codeProblem(code) ?? undefined) : undefined,
     };
     setErrors(problems);
@@ -133,14 +134,12 @@ function ReauthForm() {
       }}
     >
       <DialogHeader>
-        <DialogTitle>Confirm it’s you</DialogTitle>
-        <DialogDescription id={`${id}-description`}>
-          This needs a recent sign-in. Confirm it’s you, and we will carry on with what you were doing.
-        </DialogDescription>
+        <DialogTitle>{m.shell_reauth_title()}</DialogTitle>
+        <DialogDescription id={`${id}-description`}>{m.shell_reauth_description()}</DialogDescription>
       </DialogHeader>
       <form noValidate onSubmit={(event) => void submit(event)} className="flex flex-col gap-4">
         <FormAlert message={alert} />
-        <FormField id={`${id}-password`} label="Password" error={errors.password}>
+        <FormField id={`${id}-password`} label={m.shell_reauth_password()} error={errors.password}>
           {(control) => (
             <PasswordInput
               {...control}
@@ -154,9 +153,9 @@ function ReauthForm() {
         {askCode && (
           <FormField
             id={`${id}-code`}
-            label={CODE_LABEL}
-            hint={factors.status === 'unknown' ? '(if you use an authenticator app)' : undefined}
-            description={CODE_HINT}
+            label={codeLabel()}
+            hint={factors.status === 'unknown' ? m.shell_reauth_code_hint() : undefined}
+            description={codeHint()}
             error={errors.code}
           >
             {(control) => <OneTimeCodeInput {...control} value={code} onChange={(event) => setCode(event.target.value)} />}
@@ -164,18 +163,18 @@ function ReauthForm() {
         )}
         <DialogFooter className="pt-2">
           <Button type="button" variant="outline" onClick={() => settleReauth(false)}>
-            Cancel
+            {m.shell_common_cancel()}
           </Button>
           <Button type="submit" loading={busy === 'password'} disabled={busy === 'passkey'}>
-            Confirm
+            {m.shell_reauth_confirm()}
           </Button>
         </DialogFooter>
       </form>
       {offerPasskey && (
         <div className="flex flex-col gap-3 border-t border-border pt-4">
-          <p className="text-sm text-muted-foreground">Or confirm with a passkey on this device.</p>
+          <p className="text-sm text-muted-foreground">{m.shell_reauth_passkey_lead()}</p>
           <Button type="button" variant="secondary" loading={busy === 'passkey'} disabled={busy === 'password'} onClick={() => void confirmWithPasskey()}>
-            Use a passkey
+            {m.shell_reauth_use_passkey()}
           </Button>
         </div>
       )}
