@@ -1,29 +1,30 @@
 /**
  * Turning API failures into what a form shows: field messages beside their fields
- * (react-hook-form `setError`) and one message for the alert at the top of the form.
+ * (react-hook-form `setError`) and one message for the alert at the top of the form, in the
+ * page's language: the API's messages are English, our validation messages among them become the
+ * page's (translateValidation); lazy-resolver.ts does the same for the browser's own zod check.
  */
 import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
 import { ApiError } from '../platform/api.ts';
-
-function plural(count: number, unit: string): string {
-  return `${count} ${unit}${count === 1 ? '' : 's'}`;
-}
+import { currentLanguage, m } from '../shared/i18n.ts';
+import { translateValidation } from '../shared/validation-words.ts';
 
 /** "Too many attempts. Try again in N minutes/seconds." from Retry-After seconds. */
 export function tooManyAttemptsMessage(retryAfter: number | null): string {
-  if (retryAfter === null) return 'Too many attempts. Try again in a few minutes.';
+  if (retryAfter === null) return m.validation_too_many_attempts_few_minutes();
   const seconds = Math.max(1, Math.ceil(retryAfter));
-  const wait = seconds < 60 ? plural(seconds, 'second') : plural(Math.ceil(seconds / 60), 'minute');
-  return `Too many attempts. Try again in ${wait}.`;
+  const count = seconds < 60 ? seconds : Math.ceil(seconds / 60);
+  const countText = count.toLocaleString(currentLanguage());
+  return seconds < 60 ? m.validation_too_many_attempts_seconds({ count, countText }) : m.validation_too_many_attempts_minutes({ count, countText });
 }
 
 /** One sentence for the alert of a form or screen. */
 export function errorMessage(error: unknown): string {
   if (error instanceof ApiError) {
     if (error.status === 429) return tooManyAttemptsMessage(error.retryAfter);
-    return error.message;
+    return translateValidation(error.message);
   }
-  return 'Something went wrong. Please try again.';
+  return m.validation_something_went_wrong();
 }
 
 /**
@@ -40,7 +41,7 @@ export function applyApiError<T extends FieldValues>(error: unknown, setError: U
       unplaced += 1;
       continue;
     }
-    setError(field, { type: 'server', message: messages.join(' ') }, { shouldFocus: placed === 0 });
+    setError(field, { type: 'server', message: messages.map((message) => translateValidation(message)).join(' ') }, { shouldFocus: placed === 0 });
     placed += 1;
   }
   if (placed > 0 && unplaced === 0 && error.status === 400) return null;

@@ -13,6 +13,8 @@ import { Input } from '../../components/ui/input.tsx';
 import { controlClasses } from '../../components/ui/input.tsx';
 import { cn } from '../../lib/utils.ts';
 import { Outcome } from '../../components/Outcome.tsx';
+import { m } from '../../shared/i18n.ts';
+import { aroundPlaceholder } from './message-parts.ts';
 
 type ContactValues = z.input<typeof contactSchema>;
 
@@ -64,13 +66,13 @@ export default function ContactForm() {
   return (
     <form noValidate onSubmit={onSubmit} className="flex flex-col gap-5">
       <FormAlert message={alert} />
-      <FormField id="contact-name" label="Your name" error={errors.name?.message}>
+      <FormField id="contact-name" label={m.public_contact_name_label()} error={errors.name?.message}>
         {(c) => <Input {...c} autoComplete="name" {...register('name')} />}
       </FormField>
-      <FormField id="contact-email" label="Email" description="We answer to this address." error={errors.email?.message}>
+      <FormField id="contact-email" label={m.public_email_label()} description={m.public_contact_email_description()} error={errors.email?.message}>
         {(c) => <Input {...c} type="email" autoComplete="email" inputMode="email" autoCapitalize="none" spellCheck={false} {...register('email')} />}
       </FormField>
-      <FormField id="contact-message" label="Message" error={errors.message?.message} extraDescribedBy="contact-message-count">
+      <FormField id="contact-message" label={m.public_contact_message_label()} error={errors.message?.message} extraDescribedBy="contact-message-count">
         {(c) => (
           <textarea
             {...c}
@@ -81,30 +83,33 @@ export default function ContactForm() {
           />
         )}
       </FormField>
-      <p id="contact-message-count" className="-mt-3 text-right text-xs text-muted-foreground tabular-nums">
-        {length} / {CONTACT_MESSAGE_MAX_LENGTH} characters
+      <p id="contact-message-count" className="-mt-3 text-end text-xs text-muted-foreground tabular-nums">
+        {m.public_contact_message_count({ length: String(length), max: String(CONTACT_MESSAGE_MAX_LENGTH) })}
       </p>
       <Button type="submit" heldBeforeHydration size="lg" loading={isSubmitting} className="w-full sm:w-auto sm:self-start">
-        Send message
+        {m.public_contact_submit()}
       </Button>
     </form>
   );
 }
 
 function MessageSent({ email, onAnother }: { email: string; onAnother: () => void }) {
+  const [before, after] = aroundPlaceholder((slot) => m.public_contact_sent_text({ email: slot }));
   return (
     <Outcome
       tone="success"
       level="h3"
-      title="Thank you, your message is on its way"
+      title={m.public_contact_sent_title()}
       action={
         <Button variant="outline" onClick={onAnother}>
-          Send another message
+          {m.public_contact_sent_another()}
         </Button>
       }
     >
       <p>
-        We will answer at <strong className="font-semibold wrap-anywhere text-foreground">{email}</strong>, usually within two working days.
+        {before}
+        <strong className="font-semibold wrap-anywhere text-foreground">{email}</strong>
+        {after}
       </p>
     </Outcome>
   );

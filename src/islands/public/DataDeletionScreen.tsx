@@ -17,6 +17,8 @@ import { Failed } from '../../components/states/Failed.tsx';
 import { Loading } from '../../components/states/Loading.tsx';
 import { Outcome } from '../../components/Outcome.tsx';
 import { CheckInbox, LINK_CLASS, LinkButton } from '../../components/CheckInbox.tsx';
+import { m } from '../../shared/i18n.ts';
+import { aroundPlaceholder } from './message-parts.ts';
 
 /** The `?token=` of a mailed confirmation link, if any. */
 function tokenFromQuery(): string | null {
@@ -75,7 +77,13 @@ function RequestForm() {
 
 function ReasonField({ id, error, registration }: { id: string; error: string | undefined; registration: UseFormRegisterReturn<'reason'> }) {
   return (
-    <FormField id={id} label="Reason" hint="(optional)" description="Anything you tell us helps us improve Fieldwork." error={error}>
+    <FormField
+      id={id}
+      label={m.public_deletion_reason_label()}
+      hint={m.public_deletion_reason_hint()}
+      description={m.public_deletion_reason_description()}
+      error={error}
+    >
       {(c) => (
         <textarea
           {...c}
@@ -114,21 +122,23 @@ function SignedInForm({ email, onDone }: { email: string; onDone: () => void }) 
     { currentPassword: '', reason: '' },
     onDone,
   );
+  const [before, after] = aroundPlaceholder((slot) => m.public_deletion_signed_in_text({ email: slot }));
 
   return (
     <form noValidate onSubmit={onSubmit} className="flex flex-col gap-5">
       <p className="-mt-1 text-sm text-muted-foreground">
-        You are signed in as <strong className="font-semibold wrap-anywhere text-foreground">{email}</strong>. Enter your password to confirm that you want this
-        account and its data deleted.
+        {before}
+        <strong className="font-semibold wrap-anywhere text-foreground">{email}</strong>
+        {after}
       </p>
       <FormAlert message={alert} />
       <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
-      <FormField id="deletion-password" label="Current password" error={errors.currentPassword?.message}>
+      <FormField id="deletion-password" label={m.public_deletion_current_password_label()} error={errors.currentPassword?.message}>
         {(c) => <PasswordInput {...c} autoComplete="current-password" {...register('currentPassword')} />}
       </FormField>
       <ReasonField id="deletion-reason" error={errors.reason?.message} registration={register('reason')} />
       <Button type="submit" heldBeforeHydration variant="destructive" size="lg" loading={isSubmitting} className="w-full">
-        Delete my account and data
+        {m.public_deletion_signed_in_submit()}
       </Button>
     </form>
   );
@@ -147,23 +157,24 @@ function ByEmailForm({ onDone }: { onDone: () => void }) {
     { email: '', reason: '' },
     onDone,
   );
+  const [before, after] = aroundPlaceholder((slot) => m.public_deletion_by_email_text({ signIn: slot }));
 
   return (
     <form noValidate onSubmit={onSubmit} className="flex flex-col gap-5" data-guest-only>
       <p className="-mt-1 text-sm text-muted-foreground">
-        Enter the email address of your account and we will send you a link to confirm the request. Have your password?{' '}
+        {before}
         <a href="/login?r=/data-deletion" className={LINK_CLASS}>
-          Sign in
-        </a>{' '}
-        to confirm at once.
+          {m.public_deletion_by_email_sign_in()}
+        </a>
+        {after}
       </p>
       <FormAlert message={alert} />
-      <FormField id="deletion-email" label="Email" error={errors.email?.message}>
+      <FormField id="deletion-email" label={m.public_email_label()} error={errors.email?.message}>
         {(c) => <Input {...c} type="email" autoComplete="email" inputMode="email" autoCapitalize="none" spellCheck={false} {...register('email')} />}
       </FormField>
       <ReasonField id="deletion-reason" error={errors.reason?.message} registration={register('reason')} />
       <Button type="submit" heldBeforeHydration size="lg" loading={isSubmitting} className="w-full">
-        Send confirmation link
+        {m.public_deletion_by_email_submit()}
       </Button>
     </form>
   );
@@ -208,51 +219,54 @@ function ConfirmLink({ token, onStartOver }: { token: string; onStartOver: () =>
 
   switch (check.status) {
     case 'checking':
-      return <Loading label="Checking your link…" />;
+      return <Loading label={m.public_deletion_link_checking()} />;
     case 'confirmed':
       return <Confirmed />;
     case 'error':
-      return <Failed title="We could not check your link" message={check.message} onRetry={() => setAttempt((n) => n + 1)} />;
+      return <Failed title={m.public_deletion_link_check_failed()} message={check.message} onRetry={() => setAttempt((n) => n + 1)} />;
     case 'invalid':
       return (
         <Outcome
           tone="error"
-          title="This link is invalid or has expired"
+          title={m.public_deletion_link_invalid_title()}
           action={
             <Button variant="outline" onClick={onStartOver}>
-              Ask for a new link
+              {m.public_deletion_link_invalid_new()}
             </Button>
           }
         >
-          Confirmation links work once and for 24 hours, and only the newest one you asked for works. If you already confirmed, there is nothing more to do: we
-          will email you when your data is deleted.
+          {m.public_deletion_link_invalid_text()}
         </Outcome>
       );
-    case 'valid':
+    case 'valid': {
+      const [before, after] = aroundPlaceholder((slot) => m.public_deletion_confirm_text({ email: slot }));
       return (
         <div className="flex flex-col gap-5">
           <p className="text-muted-foreground">
-            Confirm that you want the Fieldwork account of <strong className="font-semibold wrap-anywhere text-foreground">{check.email}</strong> and its data
-            deleted. Our team completes the request within 30 days.
+            {before}
+            <strong className="font-semibold wrap-anywhere text-foreground">{check.email}</strong>
+            {after}
           </p>
           <FormAlert message={alert} />
           <Button variant="destructive" size="lg" loading={confirming} onClick={() => void confirm()} className="w-full">
-            Confirm deletion request
+            {m.public_deletion_confirm_submit()}
           </Button>
         </div>
       );
+    }
   }
 }
 
 function Confirmed() {
+  const [before, after] = aroundPlaceholder((slot) => m.public_deletion_confirmed_text({ contact: slot }));
   return (
-    <Outcome level="h3" tone="success" title="Your request is confirmed">
+    <Outcome level="h3" tone="success" title={m.public_deletion_confirmed_title()}>
       <p>
-        We will delete your account and data within 30 days and email you when it is done. Changed your mind?{' '}
+        {before}
         <a href="/contact" className={LINK_CLASS}>
-          Contact us
-        </a>{' '}
-        before then.
+          {m.public_deletion_confirmed_contact()}
+        </a>
+        {after}
       </p>
     </Outcome>
   );
@@ -263,11 +277,11 @@ function LinkSent({ onRestart }: { onRestart: () => void }) {
     <CheckInbox
       action={
         <LinkButton onClick={onRestart} className="text-sm">
-          Send another link
+          {m.public_deletion_send_another()}
         </LinkButton>
       }
     >
-      <p>If an account exists for that address, we sent a link to confirm the deletion request. It works for 24 hours.</p>
+      <p>{m.public_deletion_link_sent_text()}</p>
     </CheckInbox>
   );
 }

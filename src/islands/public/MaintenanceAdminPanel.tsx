@@ -3,6 +3,7 @@ import { apiSend } from '../../platform/api.ts';
 import { errorMessage } from '../../lib/form-errors.ts';
 import { FormAlert } from '../../components/FormAlert.tsx';
 import { Button } from '../../components/ui/button.tsx';
+import { m } from '../../shared/i18n.ts';
 
 /**
  * /maintenance for a signed-in admin (MaintenanceAdmin.tsx loads it for admins only): switch
@@ -28,12 +29,12 @@ export default function MaintenanceAdminPanel() {
   return (
     <section aria-labelledby="maintenance-admin-heading" className="mt-6 flex flex-col gap-3 border-t border-border pt-6">
       <h2 id="maintenance-admin-heading" className="text-base font-semibold">
-        You are an admin
+        {m.public_maintenance_admin_heading()}
       </h2>
-      <p className="text-sm text-muted-foreground">Maintenance is on for everyone. Turn it off when the work is done.</p>
+      <p className="text-sm text-muted-foreground">{m.public_maintenance_admin_text()}</p>
       <FormAlert message={alert} />
       <Button variant="outline" loading={busy} onClick={() => void turnOff()} className="self-start">
-        Turn maintenance off
+        {m.public_maintenance_admin_turn_off()}
       </Button>
     </section>
   );

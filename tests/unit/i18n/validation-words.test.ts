@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { LANGUAGES } from '../../../src/shared/languages.ts';
+import { atMostCharacters, MESSAGES } from '../../../src/shared/messages.ts';
+import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH } from '../../../src/shared/limits.ts';
+import { CONTACT_MESSAGES } from '../../../src/shared/schemas/contact-messages.ts';
+import { SIGN_IN_MESSAGES } from '../../../src/shared/schemas/sign-in.ts';
+import { RECOVERY_CODE_MESSAGE, TOTP_CODE_MESSAGE } from '../../../src/shared/schemas/second-factors.ts';
+import { ENTRY_EXPORT_DAYS_MESSAGE } from '../../../src/shared/entry-exports.ts';
+import { COMMON_PASSWORD_MESSAGE } from '../../../src/server/services/common-passwords.ts';
+import { knownValidationTexts, translateValidation } from '../../../src/shared/validation-words.ts';
+
+/** Every English validation message of the sources, from their own constants. */
+const SOURCE_MESSAGES: string[] = [
+  ...Object.values(MESSAGES),
+  atMostCharacters(NAME_MAX_LENGTH),
+  atMostCharacters(EMAIL_MAX_LENGTH),
+  ...Object.values(CONTACT_MESSAGES),
+  ...Object.values(SIGN_IN_MESSAGES),
+  TOTP_CODE_MESSAGE,
+  RECOVERY_CODE_MESSAGE,
+  COMMON_PASSWORD_MESSAGE,
+  ENTRY_EXPORT_DAYS_MESSAGE,
+];
+
+describe('translateValidation (issue 31: the English validation messages are the keys)', () => {
+  it('maps every English validation message to a message whose English text is identical', () => {
+    for (const text of [...SOURCE_MESSAGES, ...knownValidationTexts()]) {
+      expect(translateValidation(text, 'en')).toBe(text);
+      // Without a language: the page's, English here (no document, no prerender).
+      expect(translateValidation(text)).toBe(text);
+    }
+  });
+
+  it('knows every source message (each says something else in every other language)', () => {
+    for (const text of [...SOURCE_MESSAGES, ...knownValidationTexts()]) {
+      for (const language of LANGUAGES.filter((language) => language !== 'en'))
+        expect(translateValidation(text, language), `${text} (${language})`).not.toBe(text);
+    }
+  });
+
+  it('words them in the language asked for, numbers in its digits', () => {
+    expect(translateValidation(MESSAGES.required, 'de')).toBe('Erforderlich');
+    expect(translateValidation(MESSAGES.passwordsDoNotMatch, 'de')).toBe('Die Passwörter stimmen nicht überein');
+    expect(translateValidation(atMostCharacters(100), 'de')).toBe('Höchstens 100 Zeichen');
+    expect(translateValidation(CONTACT_MESSAGES.messageTooLong, 'ar')).toBe(`يجب ألا يتجاوز النص ${(5000).toLocaleString('ar', { useGrouping: false })} حرف`);
+  });
+
+  it('leaves any other text as it is', () => {
+    expect(translateValidation('Something only this screen says', 'de')).toBe('Something only this screen says');
+    expect(translateValidation('Erforderlich', 'de')).toBe('Erforderlich');
+    expect(translateValidation('At most many characters', 'de')).toBe('At most many characters');
+  });
+});
