@@ -14,11 +14,29 @@ import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { PasswordInput } from '../../components/ui/password-input.tsx';
 import { AccountPending, InertForm, PLACEHOLDER_USER, useAccount } from './use-account.tsx';
+import { rich } from './rich.tsx';
+import { m } from '../../shared/i18n.ts';
 
-const SECTIONS = [
-  { href: '/account/edit/profile', title: 'Profile', description: 'Your name, and your year of birth if you wish', icon: <UserIcon className="size-5" /> },
-  { href: '/account/edit/address', title: 'Address', description: 'Where we can send you things', icon: <MapPinIcon className="size-5" /> },
-  { href: '/account/edit/preferences', title: 'Preferences', description: 'Emails, language and colour mode', icon: <SlidersIcon className="size-5" /> },
+/** The edit pages, in the page's language (called at render). */
+const sections = () => [
+  {
+    href: '/account/edit/profile',
+    title: m.account_edit_profile_title(),
+    description: m.account_edit_profile_description(),
+    icon: <UserIcon className="size-5" />,
+  },
+  {
+    href: '/account/edit/address',
+    title: m.account_common_address(),
+    description: m.account_edit_address_description(),
+    icon: <MapPinIcon className="size-5" />,
+  },
+  {
+    href: '/account/edit/preferences',
+    title: m.account_common_preferences(),
+    description: m.account_edit_preferences_description(),
+    icon: <SlidersIcon className="size-5" />,
+  },
 ];
 
 /** /account/edit: links to the edit pages, and the email and password changes. */
@@ -26,9 +44,9 @@ export default function AccountEditHub() {
   const { load, reload, setUser } = useAccount();
   return (
     <div className="flex flex-col gap-8">
-      <nav aria-label="Account settings">
+      <nav aria-label={m.account_edit_nav_label()}>
         <ul className="grid gap-4 sm:grid-cols-3">
-          {SECTIONS.map((section) => (
+          {sections().map((section) => (
             <li key={section.href}>
               <Card
                 asChild
@@ -40,7 +58,7 @@ export default function AccountEditHub() {
                     <span className="font-semibold">{section.title}</span>
                     <span className="text-sm text-muted-foreground">{section.description}</span>
                   </span>
-                  <ChevronRightIcon className="size-5 shrink-0 text-muted-foreground transition-transform group-hover:translate-x-0.5" />
+                  <ChevronRightIcon className="size-5 shrink-0 text-muted-foreground transition-transform group-hover:translate-x-0.5 rtl:group-hover:-translate-x-0.5" />
                 </a>
               </Card>
             </li>
@@ -98,7 +116,7 @@ function EmailChangeCard({ user, onChange }: { user: AccountUser; onChange: (use
     reset,
     formState: { errors, isSubmitting },
   } = useApiForm<EmailChangeValues>({
-    schema: () => import('../../shared/schemas/account.ts').then((m) => m.emailChangeSchema),
+    schema: () => import('../../shared/schemas/account.ts').then((schemas) => schemas.emailChangeSchema),
     defaultValues: { newEmail: '', currentPassword: '' },
     fields: ['newEmail', 'currentPassword'],
     describeError: (error) => (handleSessionLost(error) ? null : undefined),
@@ -116,43 +134,43 @@ function EmailChangeCard({ user, onChange }: { user: AccountUser; onChange: (use
   return (
     <SettingCard
       icon={<MailIcon className="size-5" />}
-      title="Email address"
-      description={
-        <>
-          You sign in with <strong className="font-semibold wrap-anywhere text-foreground">{user.email}</strong>.
-        </>
-      }
+      title={m.account_edit_email_title()}
+      description={rich((mark) => m.account_edit_email_description({ email: mark('email') }), {
+        email: <strong className="font-semibold wrap-anywhere text-foreground">{user.email}</strong>,
+      })}
     >
       <form noValidate onSubmit={onSubmit} className="flex flex-col gap-5">
         {sentTo ? (
-          <Alert variant="success" title="Check your new inbox">
-            We sent a confirmation link to <strong className="wrap-anywhere">{sentTo}</strong>. Open it within 24 hours to finish the change. Until then, keep
-            signing in with {user.email}.
+          <Alert variant="success" title={m.account_edit_email_sent_title()}>
+            {rich((mark) => m.account_edit_email_sent({ email: mark('email'), current: user.email }), {
+              email: <strong className="wrap-anywhere">{sentTo}</strong>,
+            })}
           </Alert>
         ) : (
           pending && (
             <Alert>
-              A change to <strong className="wrap-anywhere">{pending}</strong> is waiting for you to open the confirmation link we sent there. Ask again below
-              to get a new link.
+              {rich((mark) => m.account_edit_email_pending({ email: mark('email') }), {
+                email: <strong className="wrap-anywhere">{pending}</strong>,
+              })}
             </Alert>
           )
         )}
         <FormAlert message={alert} />
         <input type="email" name="username" autoComplete="username" value={user.email} readOnly hidden />
-        <FormField id="email-new" label="New email address" error={errors.newEmail?.message}>
+        <FormField id="email-new" label={m.account_edit_new_email()} error={errors.newEmail?.message}>
           {(c) => <Input {...c} type="email" autoComplete="email" inputMode="email" autoCapitalize="none" spellCheck={false} {...register('newEmail')} />}
         </FormField>
         <FormField
           id="email-current-password"
-          label="Current password"
-          description="To keep your account safe, confirm it is you."
+          label={m.account_common_current_password()}
+          description={m.account_edit_confirm_it_is_you()}
           error={errors.currentPassword?.message}
         >
           {(c) => <PasswordInput {...c} autoComplete="current-password" {...register('currentPassword')} />}
         </FormField>
         <div>
           <Button type="submit" loading={isSubmitting}>
-            Send confirmation link
+            {m.account_edit_send_confirmation_link()}
           </Button>
         </div>
       </form>
@@ -172,7 +190,7 @@ function PasswordChangeCard({ email }: { email: string }) {
     watch,
     formState: { errors, isSubmitting },
   } = useApiForm<PasswordChangeValues>({
-    schema: () => import('../../shared/schemas/account.ts').then((m) => m.passwordChangeSchema),
+    schema: () => import('../../shared/schemas/account.ts').then((schemas) => schemas.passwordChangeSchema),
     defaultValues: { currentPassword: '', password: '', confirmPassword: '' },
     fields: ['currentPassword', 'password', 'confirmPassword'],
     describeError: (error) => (handleSessionLost(error) ? null : undefined),
@@ -186,28 +204,28 @@ function PasswordChangeCard({ email }: { email: string }) {
   const password = watch('password');
 
   return (
-    <SettingCard icon={<KeyIcon className="size-5" />} title="Password" description="Changing your password signs you out on every other device.">
+    <SettingCard icon={<KeyIcon className="size-5" />} title={m.account_overview_password()} description={m.account_edit_password_description()}>
       <form noValidate onSubmit={onSubmit} className="flex flex-col gap-5">
         {changed && (
-          <Alert variant="success" title="Your password is changed">
-            Use it the next time you sign in. Your other devices have been signed out.
+          <Alert variant="success" title={m.account_edit_password_changed_title()}>
+            {m.account_edit_password_changed()}
           </Alert>
         )}
         <FormAlert message={alert} />
         <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
-        <FormField id="password-current" label="Current password" error={errors.currentPassword?.message}>
+        <FormField id="password-current" label={m.account_common_current_password()} error={errors.currentPassword?.message}>
           {(c) => <PasswordInput {...c} autoComplete="current-password" {...register('currentPassword')} />}
         </FormField>
-        <FormField id="password-new" label="New password" error={errors.password?.message} extraDescribedBy="password-new-rules">
+        <FormField id="password-new" label={m.account_edit_new_password()} error={errors.password?.message} extraDescribedBy="password-new-rules">
           {(c) => <PasswordInput {...c} autoComplete="new-password" {...register('password')} />}
         </FormField>
         <PasswordRequirements id="password-new-rules" password={password} />
-        <FormField id="password-confirm" label="Confirm new password" error={errors.confirmPassword?.message}>
+        <FormField id="password-confirm" label={m.account_edit_confirm_new_password()} error={errors.confirmPassword?.message}>
           {(c) => <PasswordInput {...c} autoComplete="new-password" {...register('confirmPassword')} />}
         </FormField>
         <div>
           <Button type="submit" loading={isSubmitting}>
-            Change password
+            {m.account_edit_change_password()}
           </Button>
         </div>
       </form>

@@ -17,15 +17,21 @@ import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import type { PointsSummary } from '../../shared/points.ts';
 import { Bone } from '../../components/ui/skeleton.tsx';
-import { AccountPending, LOADING_ACCOUNT, useAccount } from './use-account.tsx';
+import { AccountPending, useAccount } from './use-account.tsx';
+import { rich } from './rich.tsx';
 import { PointsSummaryPill } from '../../components/PointsPill.tsx';
 import MissionsSection, { MISSION_HISTORY_ANCHOR } from './MissionsSection.tsx';
 import PointsSection from './PointsSection.tsx';
 import { mailSummary } from '../../lib/preferences.ts';
 import { pointsPath } from './points.ts';
+import { m } from '../../shared/i18n.ts';
+import { LANGUAGE_NAMES } from '../../shared/languages.ts';
 
-const COLOR_MODE_LABELS: Readonly<Record<Preferences['colorMode'], string>> = { system: 'Same as your device', light: 'Light', dark: 'Dark' };
-const LANGUAGE_LABELS: Readonly<Record<Preferences['language'], string>> = { en: 'English' };
+const COLOR_MODE_LABELS: Readonly<Record<Preferences['colorMode'], () => string>> = {
+  system: m.account_overview_color_mode_system,
+  light: m.account_overview_color_mode_light,
+  dark: m.account_overview_color_mode_dark,
+};
 
 /** A card link in the corner of a section ("Edit address" →). */
 function EditLink({ href, children }: { href: string; children: ReactNode }) {
@@ -68,7 +74,7 @@ function Row({ term, children }: { term: string; children: ReactNode }) {
   return (
     <div className="flex flex-col gap-0.5 py-2 first:pt-0 last:pb-0 sm:flex-row sm:justify-between sm:gap-4">
       <dt className="text-sm text-muted-foreground">{term}</dt>
-      <dd className="text-sm font-medium sm:text-right">{children}</dd>
+      <dd className="text-sm font-medium sm:text-end">{children}</dd>
     </div>
   );
 }
@@ -125,35 +131,48 @@ function AccountDetails({
     <div className="flex flex-col gap-6">
       <IdentityCard user={user} points={points} />
       <div className="grid gap-6 md:grid-cols-2">
-        <Section icon={<MailIcon className="size-5" />} title="Sign-in details" action={<EditLink href="/account/edit">Change</EditLink>}>
+        <Section
+          icon={<MailIcon className="size-5" />}
+          title={m.account_overview_sign_in_title()}
+          action={<EditLink href="/account/edit">{m.account_overview_change()}</EditLink>}
+        >
           <dl className="divide-y divide-border">
-            <Row term="Email">
+            <Row term={m.account_overview_email()}>
               <span className="wrap-anywhere">{user.email}</span>
             </Row>
-            <Row term="Password">••••••••</Row>
+            <Row term={m.account_overview_password()}>••••••••</Row>
           </dl>
           {user.pendingEmail && (
             <p className="mt-4 rounded-md bg-muted px-3 py-2 text-sm text-muted-foreground">
-              Waiting for you to confirm <strong className="font-semibold wrap-anywhere text-foreground">{user.pendingEmail}</strong>: open the link we sent
-              there.
+              {rich((mark) => m.account_overview_pending_email({ email: mark('email') }), {
+                email: <strong className="font-semibold wrap-anywhere text-foreground">{user.pendingEmail}</strong>,
+              })}
             </p>
           )}
         </Section>
         <Section
           icon={<MapPinIcon className="size-5" />}
-          title="Address"
-          action={<EditLink href="/account/edit/address">{user.address ? 'Edit' : 'Add'}</EditLink>}
+          title={m.account_common_address()}
+          action={<EditLink href="/account/edit/address">{user.address ? m.account_overview_edit() : m.account_overview_add()}</EditLink>}
         >
-          {user.address ? <AddressLines address={user.address} /> : <p className="text-sm text-muted-foreground">You have not added an address yet.</p>}
+          {user.address ? <AddressLines address={user.address} /> : <p className="text-sm text-muted-foreground">{m.account_overview_no_address()}</p>}
         </Section>
-        <Section icon={<SlidersIcon className="size-5" />} title="Preferences" action={<EditLink href="/account/edit/preferences">Edit</EditLink>}>
+        <Section
+          icon={<SlidersIcon className="size-5" />}
+          title={m.account_common_preferences()}
+          action={<EditLink href="/account/edit/preferences">{m.account_overview_edit()}</EditLink>}
+        >
           <dl className="divide-y divide-border">
-            <Row term="Email notifications">{mailSummary(user.preferences)}</Row>
-            <Row term="Language">{LANGUAGE_LABELS[user.preferences.language] ?? user.preferences.language}</Row>
-            <Row term="Colour mode">{COLOR_MODE_LABELS[user.preferences.colorMode] ?? user.preferences.colorMode}</Row>
+            <Row term={m.account_common_email_notifications()}>{mailSummary(user.preferences)}</Row>
+            <Row term={m.account_common_language()}>{LANGUAGE_NAMES[user.preferences.language] ?? user.preferences.language}</Row>
+            <Row term={m.account_common_color_mode()}>{COLOR_MODE_LABELS[user.preferences.colorMode]?.() ?? user.preferences.colorMode}</Row>
           </dl>
         </Section>
-        <Section icon={<KeyIcon className="size-5" />} title="Security" action={<EditLink href="/account/edit">Manage</EditLink>}>
+        <Section
+          icon={<KeyIcon className="size-5" />}
+          title={m.account_overview_security_title()}
+          action={<EditLink href="/account/edit">{m.account_overview_manage()}</EditLink>}
+        >
           <SecurityNote />
         </Section>
       </div>
@@ -166,10 +185,8 @@ function AccountDetails({
 function SecurityNote() {
   return (
     <div className="flex flex-col items-start gap-3">
-      <p className="text-sm text-muted-foreground">
-        Change your password or email address from your account settings. Changing your password signs out your other devices.
-      </p>
-      <EditLink href="/account/security">Two-step sign-in and passkeys</EditLink>
+      <p className="text-sm text-muted-foreground">{m.account_overview_security_note()}</p>
+      <EditLink href="/account/security">{m.account_overview_security_link()}</EditLink>
     </div>
   );
 }
@@ -180,7 +197,7 @@ function PointsAndMissionsLinks({ balance }: { balance: ReactNode }) {
     <div className="flex flex-col items-start gap-3 border-t border-border pt-4 md:flex-row md:items-center md:gap-6">
       {balance}
       <a href={`#${MISSION_HISTORY_ANCHOR}`} className="inline-flex h-5 items-center gap-1 text-sm font-medium text-primary underline-offset-4 hover:underline">
-        Your missions
+        {m.account_missions_title()}
         <ChevronRightIcon className="size-4" />
       </a>
     </div>
@@ -198,10 +215,10 @@ function IdentityCard({ user, points }: { user: AccountUser; points: Load<Points
             <Badge variant={user.role === 'participant' ? 'secondary' : 'default'}>{ROLE_LABELS[user.role]}</Badge>
           </div>
           <p className="text-sm wrap-anywhere text-muted-foreground">{user.email}</p>
-          {user.createdAt && <p className="text-sm text-muted-foreground">Member since {formatDate(user.createdAt)}</p>}
+          {user.createdAt && <p className="text-sm text-muted-foreground">{m.account_overview_member_since({ date: formatDate(user.createdAt) })}</p>}
         </div>
         <Button asChild variant="outline" className="self-start sm:self-center">
-          <a href="/account/edit/profile">Edit profile</a>
+          <a href="/account/edit/profile">{m.account_overview_edit_profile()}</a>
         </Button>
       </div>
       <PointsAndMissionsLinks balance={<PointsSummaryPill load={points} href="#points" />} />
@@ -218,9 +235,9 @@ function DevicesFrame({ children }: { children: ReactNode }) {
           <span className="text-primary">
             <MonitorIcon className="size-5" />
           </span>
-          Signed-in devices
+          {m.account_devices_title()}
         </CardTitle>
-        <CardDescription>The browsers and devices where your account is signed in right now.</CardDescription>
+        <CardDescription>{m.account_devices_description()}</CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-4">{children}</CardContent>
     </Card>
@@ -252,14 +269,14 @@ function DevicesCard({ sessions, onSessionsChange }: { sessions: AccountSession[
     act('others', async () => {
       const result = await apiSend<{ ended: number }>('POST', '/api/account/sessions/revoke-others', {});
       onSessionsChange(sessions.filter((session) => session.current));
-      return result.ended === 0 ? 'No other devices were signed in.' : `Signed out of ${result.ended} other ${result.ended === 1 ? 'device' : 'devices'}.`;
+      return result.ended === 0 ? m.account_devices_none_other() : m.account_devices_signed_out_others({ count: result.ended });
     });
 
   const revokeOne = (session: AccountSession, device: string) =>
     act(String(session.id), async () => {
       await apiSend<{ ok: true }>('DELETE', `/api/account/sessions/${encodeURIComponent(String(session.id))}`, {});
       onSessionsChange(sessions.filter((each) => each.id !== session.id));
-      return `Signed out of ${device}.`;
+      return m.account_devices_signed_out_one({ device });
     });
 
   return (
@@ -279,13 +296,13 @@ function DevicesCard({ sessions, onSessionsChange }: { sessions: AccountSession[
                 <div className="flex min-w-0 flex-1 flex-col gap-0.5">
                   <p className="flex flex-wrap items-center gap-2 text-sm font-medium">
                     {device}
-                    {session.current && <Badge variant="default">This device</Badge>}
+                    {session.current && <Badge variant="default">{m.account_devices_this_device()}</Badge>}
                   </p>
                   <p className="text-sm text-muted-foreground">
-                    {session.current ? 'Active now' : `Last active ${formatRelative(session.lastSeenAt)}`}
+                    {session.current ? m.account_devices_active_now() : m.account_devices_last_active({ when: formatRelative(session.lastSeenAt) })}
                     {session.ip ? ` · ${session.ip}` : ''}
                   </p>
-                  <p className="text-xs text-muted-foreground">Signed in {formatDateTime(session.createdAt)}</p>
+                  <p className="text-xs text-muted-foreground">{m.account_devices_signed_in_at({ date: formatDateTime(session.createdAt) })}</p>
                 </div>
               </div>
               {!session.current && (
@@ -297,7 +314,8 @@ function DevicesCard({ sessions, onSessionsChange }: { sessions: AccountSession[
                   disabled={busy !== null && busy !== String(session.id)}
                   onClick={() => void revokeOne(session, device)}
                 >
-                  Sign out<span className="sr-only"> of {device}</span>
+                  {m.account_devices_sign_out()}
+                  <span className="sr-only"> {m.account_devices_sign_out_hidden({ device })}</span>
                 </Button>
               )}
             </li>
@@ -307,11 +325,11 @@ function DevicesCard({ sessions, onSessionsChange }: { sessions: AccountSession[
       {others > 0 ? (
         <div>
           <Button variant="outline" loading={busy === 'others'} disabled={busy !== null && busy !== 'others'} onClick={() => void revokeOthers()}>
-            Sign out everywhere else
+            {m.account_devices_sign_out_others()}
           </Button>
         </div>
       ) : (
-        ended === null && <p className="text-sm text-muted-foreground">This is the only device signed in to your account.</p>
+        ended === null && <p className="text-sm text-muted-foreground">{m.account_devices_only_this()}</p>
       )}
     </DevicesFrame>
   );
@@ -322,7 +340,7 @@ function OverviewSkeleton() {
   const value = <Bone className="h-5 w-28" />;
   return (
     <div className="flex flex-col gap-6">
-      <LoadingNote label={LOADING_ACCOUNT} />
+      <LoadingNote label={m.account_loading()} />
       <Card className="flex flex-col gap-5 p-6">
         <div className="flex flex-col gap-5 sm:flex-row sm:items-center">
           <Bone className="size-16 rounded-full" />
@@ -336,23 +354,23 @@ function OverviewSkeleton() {
         <PointsAndMissionsLinks balance={<Bone className="h-10 w-48 rounded-full" />} />
       </Card>
       <div className="grid gap-6 md:grid-cols-2">
-        <Section icon={<MailIcon className="size-5" />} title="Sign-in details">
+        <Section icon={<MailIcon className="size-5" />} title={m.account_overview_sign_in_title()}>
           <dl className="divide-y divide-border">
-            <Row term="Email">{value}</Row>
-            <Row term="Password">{value}</Row>
+            <Row term={m.account_overview_email()}>{value}</Row>
+            <Row term={m.account_overview_password()}>{value}</Row>
           </dl>
         </Section>
-        <Section icon={<MapPinIcon className="size-5" />} title="Address">
+        <Section icon={<MapPinIcon className="size-5" />} title={m.account_common_address()}>
           <Bone className="h-5 w-48" />
         </Section>
-        <Section icon={<SlidersIcon className="size-5" />} title="Preferences">
+        <Section icon={<SlidersIcon className="size-5" />} title={m.account_common_preferences()}>
           <dl className="divide-y divide-border">
-            <Row term="Email notifications">{value}</Row>
-            <Row term="Language">{value}</Row>
-            <Row term="Colour mode">{value}</Row>
+            <Row term={m.account_common_email_notifications()}>{value}</Row>
+            <Row term={m.account_common_language()}>{value}</Row>
+            <Row term={m.account_common_color_mode()}>{value}</Row>
           </dl>
         </Section>
-        <Section icon={<KeyIcon className="size-5" />} title="Security">
+        <Section icon={<KeyIcon className="size-5" />} title={m.account_overview_security_title()}>
           <SecurityNote />
         </Section>
       </div>

@@ -6,6 +6,7 @@ import { countries, type Country } from '../../lib/countries.ts';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { controlClasses, Input } from '../../components/ui/input.tsx';
 import { cn } from '../../lib/utils.ts';
+import { m } from '../../shared/i18n.ts';
 import { EditCard } from './EditCard.tsx';
 import { useAccountForm } from './use-account-form.ts';
 import { AccountPending, InertForm, PLACEHOLDER_USER, useAccount } from './use-account.tsx';
@@ -50,43 +51,43 @@ function valuesOf(user: AccountUser): AddressValues {
 function AddressForm({ user, onSaved }: { user: AccountUser; onSaved: (user: AccountUser) => void }) {
   const list = useCountries();
   const form = useAccountForm<AddressValues>({
-    schema: () => import('../../shared/schemas/account.ts').then((m) => m.addressSchema),
+    schema: () => import('../../shared/schemas/account.ts').then((schemas) => schemas.addressSchema),
     user,
     valuesOf,
     method: 'PUT',
     path: '/api/account/address',
     fields: FIELDS,
-    savedMessage: 'Your address is saved.',
+    savedMessage: m.account_address_saved(),
     onSaved,
   });
   const { register } = form;
   const { errors } = form.formState;
 
   return (
-    <EditCard description="Where we can send you rewards and research materials. Only our team sees it." form={form}>
-      <FormField id="address-line1" label="Address line 1" description="Street and house number" error={errors.line1?.message}>
+    <EditCard description={m.account_address_description()} form={form}>
+      <FormField id="address-line1" label={m.account_address_line1()} description={m.account_address_line1_description()} error={errors.line1?.message}>
         {(c) => <Input {...c} autoComplete="address-line1" {...register('line1')} />}
       </FormField>
-      <FormField id="address-line2" label="Address line 2" hint="(optional)" error={errors.line2?.message}>
+      <FormField id="address-line2" label={m.account_address_line2()} hint={m.account_address_optional()} error={errors.line2?.message}>
         {(c) => <Input {...c} autoComplete="address-line2" {...register('line2')} />}
       </FormField>
       <div className="grid gap-5 sm:grid-cols-2">
-        <FormField id="address-city" label="Town or city" error={errors.city?.message}>
+        <FormField id="address-city" label={m.account_address_city()} error={errors.city?.message}>
           {(c) => <Input {...c} autoComplete="address-level2" {...register('city')} />}
         </FormField>
-        <FormField id="address-region" label="State, province or region" hint="(optional)" error={errors.region?.message}>
+        <FormField id="address-region" label={m.account_address_region()} hint={m.account_address_optional()} error={errors.region?.message}>
           {(c) => <Input {...c} autoComplete="address-level1" {...register('region')} />}
         </FormField>
       </div>
       <div className="grid gap-5 sm:grid-cols-2">
-        <FormField id="address-postal-code" label="Postal code" error={errors.postalCode?.message}>
+        <FormField id="address-postal-code" label={m.account_address_postal_code()} error={errors.postalCode?.message}>
           {(c) => <Input {...c} autoComplete="postal-code" autoCapitalize="characters" {...register('postalCode')} />}
         </FormField>
-        <FormField id="address-country" label="Country" error={errors.country?.message}>
+        <FormField id="address-country" label={m.account_address_country()} error={errors.country?.message}>
           {(c) => (
             // A native select: the phone's own picker, type-to-find on desktop, and cheap with ~250 countries.
-            <select {...c} autoComplete="country" className={cn(controlClasses, 'appearance-auto pr-2')} {...register('country')}>
-              <option value="">Choose a country</option>
+            <select {...c} autoComplete="country" className={cn(controlClasses, 'appearance-auto pe-2')} {...register('country')}>
+              <option value="">{m.account_address_choose_country()}</option>
               {list.map((country) => (
                 <option key={country.code} value={country.code}>
                   {country.name}

@@ -1,4 +1,5 @@
 import type { BaseSyntheticEvent, ReactNode } from 'react';
+import { m } from '../../shared/i18n.ts';
 import { FormAlert } from '../../components/FormAlert.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -21,7 +22,7 @@ interface EditCardProps {
 }
 
 /** The frame of an account edit page: description, messages, fields, Save and Back. */
-export function EditCard({ description, form, submitLabel = 'Save changes', children }: EditCardProps) {
+export function EditCard({ description, form, submitLabel, children }: EditCardProps) {
   const { saved, alert } = form;
   return (
     <Card className="max-w-2xl">
@@ -32,7 +33,7 @@ export function EditCard({ description, form, submitLabel = 'Save changes', chil
         <CardContent className="flex flex-col gap-5">
           {saved && (
             <Alert variant="success" title={saved}>
-              <a href="/account">Back to your account</a>
+              <a href="/account">{m.account_edit_back_to_account()}</a>
             </Alert>
           )}
           <FormAlert message={alert} />
@@ -40,10 +41,10 @@ export function EditCard({ description, form, submitLabel = 'Save changes', chil
         </CardContent>
         <CardFooter className="flex-col-reverse items-stretch border-t border-border pt-6 sm:flex-row sm:items-center sm:justify-end">
           <Button asChild variant="ghost">
-            <a href="/account">Cancel</a>
+            <a href="/account">{m.account_common_cancel()}</a>
           </Button>
           <Button type="submit" loading={form.formState.isSubmitting}>
-            {submitLabel}
+            {submitLabel ?? m.account_edit_save_changes()}
           </Button>
         </CardFooter>
       </form>

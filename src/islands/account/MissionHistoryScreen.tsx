@@ -36,7 +36,9 @@ import { BackLink } from '../../components/BackLink.tsx';
 import { StarIcon } from '../../components/icons.tsx';
 import { Bone } from '../../components/ui/skeleton.tsx';
 import { QuestionIcon } from '../../components/icons.tsx';
-import { editEntryHref, entryPhotoIds, HISTORY_STATUS_LABELS, numberEntries } from './mission-history.ts';
+import { formatCount, m } from '../../shared/i18n.ts';
+import { editEntryHref, entryPhotoIds, historyStatusLabel, numberEntries } from './mission-history.ts';
+import { rich } from './rich.tsx';
 import { signedPoints, spokenPoints } from './points.ts';
 
 /** A stored photo at display size (the lightbox). */
@@ -48,7 +50,7 @@ export default function MissionHistoryScreen() {
     <RoutePage<MissionHistory>
       pattern="/account/mission-history/:missionId"
       path={(ids) => `/api/account/mission-history/${ids.missionId}`}
-      heading="Mission history"
+      heading={m.account_history_heading()}
       skeleton={<HistorySkeleton />}
     >
       {(history) => <HistoryView key={history.missionId} history={history} />}
@@ -58,7 +60,7 @@ export default function MissionHistoryScreen() {
 
 function HistorySkeleton() {
   return (
-    <Loading label="Loading your mission history…" className="mx-auto flex max-w-2xl flex-col gap-6">
+    <Loading label={m.account_history_loading()} className="mx-auto flex max-w-2xl flex-col gap-6">
       <div className="flex flex-col gap-2">
         <div className="-mt-5 flex h-11 items-center sm:-mt-6">
           <Bone className="h-4 w-28" />
@@ -83,7 +85,7 @@ function HistorySkeleton() {
 function HistoryView({ history }: { history: MissionHistory }) {
   const [entries, setEntries] = useState(history.entries);
   useEffect(() => {
-    document.title = `${history.title} · Mission history · Fieldwork`;
+    document.title = m.account_history_document_title({ title: history.title });
   }, [history.title]);
   const numbered = numberEntries(entries);
   const needChanges = numbered.filter(({ entry }) => entry.status === 'changes_requested');
@@ -99,7 +101,7 @@ function HistoryView({ history }: { history: MissionHistory }) {
   return (
     <div className="mx-auto flex max-w-2xl flex-col gap-6">
       <header className="flex flex-col gap-2">
-        <BackLink href="/account#mission-history">Your missions</BackLink>
+        <BackLink href="/account#mission-history">{m.account_missions_title()}</BackLink>
         <p className="text-sm font-medium text-primary">{history.projectName}</p>
         <h1 className="text-2xl leading-tight font-semibold tracking-tight break-words sm:text-3xl">{history.title}</h1>
         <ul className="flex flex-wrap items-center gap-x-5 gap-y-1.5 text-sm text-muted-foreground">
@@ -107,26 +109,30 @@ function HistoryView({ history }: { history: MissionHistory }) {
             <StarIcon className="size-4 text-primary" />
             {pointsLabel(history.points, history.pointsPerEntry)}
           </li>
-          <li>{history.review === 'manual' ? 'Reviewed by our team' : 'Approved when you submit'}</li>
+          <li>{history.review === 'manual' ? m.account_history_review_manual() : m.account_history_review_auto()}</li>
           <li>
             <a href={`/missions/${history.missionId}`} className="font-medium text-primary underline-offset-4 hover:underline">
-              Go to the mission
+              {m.account_history_go_to_mission()}
             </a>
           </li>
         </ul>
       </header>
 
       {(needChanges.length > 0 || questions.length > 0) && (
-        <Alert variant="info" title="Waiting for you">
+        <Alert variant="info" title={m.account_history_waiting_for_you()}>
           <ul className="flex flex-col gap-1">
             {needChanges.map(({ entry, number }) => (
               <li key={`changes-${entry.id}`}>
-                <a href={`#entry-${entry.id}`}>Entry {number}</a>: changes were requested.
+                {rich((mark) => m.account_history_waiting_changes({ entry: mark('entry') }), {
+                  entry: <a href={`#entry-${entry.id}`}>{m.account_history_entry_number({ number: formatCount(number) })}</a>,
+                })}
               </li>
             ))}
             {questions.map(({ entry, number }) => (
               <li key={`probe-${entry.id}`}>
-                <a href={`#entry-${entry.id}`}>Entry {number}</a>: a question from our team waits for your answer.
+                {rich((mark) => m.account_history_waiting_question({ entry: mark('entry') }), {
+                  entry: <a href={`#entry-${entry.id}`}>{m.account_history_entry_number({ number: formatCount(number) })}</a>,
+                })}
               </li>
             ))}
           </ul>
@@ -137,10 +143,10 @@ function HistoryView({ history }: { history: MissionHistory }) {
 
       <section aria-labelledby="history-entries" className="flex flex-col gap-4">
         <h2 id="history-entries" className="text-xl font-semibold tracking-tight">
-          Your entries
+          {m.account_history_your_entries()}
         </h2>
         {numbered.length === 0 ? (
-          <p className="text-sm text-muted-foreground">No entries in this mission.</p>
+          <p className="text-sm text-muted-foreground">{m.account_history_no_entries()}</p>
         ) : (
           <ol className="flex flex-col gap-4">
             {numbered.map(({ entry, number }) => (
@@ -167,16 +173,16 @@ export function StatusBadge({ status }: { status: HistoryEntry['status'] }) {
             : '';
   return (
     <Badge variant={status === 'submitted' ? 'secondary' : 'outline'} className={tone} data-status={status}>
-      {HISTORY_STATUS_LABELS[status]}
+      {historyStatusLabel(status)}
     </Badge>
   );
 }
 
 /** What an entry's points line says of their state. */
-const ENTRY_POINTS_STATE: Readonly<Record<NonNullable<HistoryEntry['points']>['state'], string>> = {
-  pending: 'pending until the entry is approved',
-  available: 'available in your balance',
-  voided: 'cancelled: the entry was not accepted',
+const ENTRY_POINTS_STATE: Readonly<Record<NonNullable<HistoryEntry['points']>['state'], () => string>> = {
+  pending: m.account_history_points_pending,
+  available: m.account_history_points_available,
+  voided: m.account_history_points_voided,
 };
 
 function EntryCard({
@@ -194,8 +200,8 @@ function EntryCard({
   const photoIds = useMemo(() => entryPhotoIds(entry.definition, entry.answers), [entry.definition, entry.answers]);
   const items: LightboxItem[] = photoIds.map((id, index) => ({
     src: photoUrl(id),
-    alt: `Photo ${index + 1} of ${photoIds.length} of entry ${number}`,
-    title: `Entry ${number}: photo ${index + 1} of ${photoIds.length}`,
+    alt: m.account_history_photo_alt({ photo: formatCount(index + 1), photos: formatCount(photoIds.length), number: formatCount(number) }),
+    title: m.account_history_photo_title({ photo: formatCount(index + 1), photos: formatCount(photoIds.length), number: formatCount(number) }),
   }));
   const titleId = entryTitleId(entry);
   const sentBack = entry.status === 'changes_requested' || entry.status === 'rejected';
@@ -207,7 +213,7 @@ function EntryCard({
           <div className="flex flex-wrap items-start justify-between gap-2">
             <EntryHeading entry={entry} number={number} className="text-lg" />
             <div className="flex flex-wrap items-center gap-1.5">
-              {entry.resubmission && <Badge variant="outline">Sent again</Badge>}
+              {entry.resubmission && <Badge variant="outline">{m.account_history_sent_again()}</Badge>}
               <StatusBadge status={entry.status} />
             </div>
           </div>
@@ -220,7 +226,7 @@ function EntryCard({
                   <span aria-hidden="true">{signedPoints(entry.points.points)}</span>
                   <span className="sr-only">{spokenPoints(entry.points.points)}</span>
                 </span>{' '}
-                <span className="text-muted-foreground">{ENTRY_POINTS_STATE[entry.points.state]}</span>
+                <span className="text-muted-foreground">{ENTRY_POINTS_STATE[entry.points.state]()}</span>
               </span>
             </p>
           )}
@@ -239,9 +245,11 @@ function EntryCard({
                   className={cn('mt-0.5 size-5 shrink-0', entry.status === 'changes_requested' ? 'text-destructive' : 'text-muted-foreground')}
                 />
                 <div className="flex min-w-0 flex-col gap-1 text-sm">
-                  <p className="font-semibold">{entry.status === 'changes_requested' ? 'What the reviewer asks you to change' : 'Why it was not accepted'}</p>
+                  <p className="font-semibold">
+                    {entry.status === 'changes_requested' ? m.account_history_reviewer_asks() : m.account_history_why_not_accepted()}
+                  </p>
                   <p className="whitespace-pre-wrap break-words" data-review-reason>
-                    {entry.reviewReason || 'The reviewer gave no reason.'}
+                    {entry.reviewReason || m.account_history_no_reason()}
                   </p>
                   {entry.reviewedAt && (
                     <p className="text-xs text-muted-foreground">
@@ -254,7 +262,7 @@ function EntryCard({
                 <div>
                   <Button asChild size="lg" className="w-full sm:w-auto">
                     <a href={editEntryHref(missionId, entry.id)} aria-describedby={titleId}>
-                      Edit and resubmit
+                      {m.account_history_edit_resubmit()}
                     </a>
                   </Button>
                 </div>
@@ -264,9 +272,9 @@ function EntryCard({
 
           {entry.status === 'draft' && (
             <p className="text-sm text-muted-foreground">
-              This entry is a draft: it has not been sent yet.{' '}
+              {m.account_history_draft()}{' '}
               <a href={editEntryHref(missionId, entry.id)} className="font-medium text-primary underline underline-offset-4">
-                Continue it on the mission page
+                {m.account_history_continue_draft()}
               </a>
             </p>
           )}
@@ -274,7 +282,7 @@ function EntryCard({
           {entry.probes.length > 0 && (
             <section aria-labelledby={`entry-${entry.id}-probes`} className="flex flex-col gap-3">
               <h4 id={`entry-${entry.id}-probes`} className="text-base font-semibold">
-                Questions from our team
+                {m.account_history_questions()}
               </h4>
               <ul className="flex flex-col gap-3">
                 {entry.probes.map((probe) => (
@@ -286,7 +294,7 @@ function EntryCard({
 
           <section aria-labelledby={`entry-${entry.id}-answers`} className="flex flex-col gap-3">
             <h4 id={`entry-${entry.id}-answers`} className="text-base font-semibold">
-              Your answers
+              {m.account_history_your_answers()}
             </h4>
             <AnswersView
               definition={entry.definition}
@@ -316,7 +324,9 @@ function ProbeItem({ probe, onAnswered }: { probe: ProbeView; onAnswered: (probe
         <div className="flex min-w-0 flex-col gap-0.5">
           <p className="text-sm font-medium whitespace-pre-wrap break-words">{probe.question}</p>
           <p className="text-xs text-muted-foreground">
-            Asked <time dateTime={probe.askedAt}>{formatDateTime(probe.askedAt)}</time>
+            {rich((mark) => m.account_history_asked({ when: mark('when') }), {
+              when: <time dateTime={probe.askedAt}>{formatDateTime(probe.askedAt)}</time>,
+            })}
           </p>
         </div>
       </div>
@@ -326,11 +336,13 @@ function ProbeItem({ probe, onAnswered }: { probe: ProbeView; onAnswered: (probe
         <div className="flex items-start gap-2.5 border-t border-border pt-3">
           <CheckCircleIcon className="mt-0.5 size-5 shrink-0 text-success" />
           <div className="flex min-w-0 flex-col gap-0.5">
-            <p className="text-xs font-medium text-muted-foreground">Your answer</p>
+            <p className="text-xs font-medium text-muted-foreground">{m.account_history_your_answer()}</p>
             <p className="text-sm whitespace-pre-wrap break-words">{probe.answer}</p>
             {probe.answeredAt && (
               <p className="text-xs text-muted-foreground">
-                Sent <time dateTime={probe.answeredAt}>{formatDateTime(probe.answeredAt)}</time>
+                {rich((mark) => m.account_history_answered({ when: mark('when') }), {
+                  when: <time dateTime={probe.answeredAt}>{formatDateTime(probe.answeredAt)}</time>,
+                })}
               </p>
             )}
           </div>
@@ -354,7 +366,7 @@ function ProbeAnswerForm({ probe, onAnswered }: { probe: ProbeView; onAnswered: 
     setError,
     formState: { errors, isSubmitting },
   } = useForm<ProbeAnswerValues>({
-    resolver: lazyZodResolver(() => import('../../shared/schemas/review.ts').then((m) => m.probeAnswerSchema)),
+    resolver: lazyZodResolver(() => import('../../shared/schemas/review.ts').then((schemas) => schemas.probeAnswerSchema)),
     defaultValues: { answer: '' },
   });
 
@@ -366,7 +378,7 @@ function ProbeAnswerForm({ probe, onAnswered }: { probe: ProbeView; onAnswered: 
     } catch (error) {
       if (handleSessionLost(error)) return;
       if (error instanceof ApiError && error.code === 'already_answered') {
-        setAlert('This question was already answered, perhaps on another device. Reload the page to see the answer.');
+        setAlert(m.account_history_already_answered());
         return;
       }
       setAlert(applyApiError(error, setError, ['answer']));
@@ -374,14 +386,14 @@ function ProbeAnswerForm({ probe, onAnswered }: { probe: ProbeView; onAnswered: 
   });
 
   return (
-    <form noValidate onSubmit={onSubmit} className="flex flex-col gap-3" aria-label="Answer the question">
+    <form noValidate onSubmit={onSubmit} className="flex flex-col gap-3" aria-label={m.account_history_answer_form()}>
       <FormAlert message={alert} />
-      <FormField id={fieldId} label="Your answer" error={errors.answer?.message}>
+      <FormField id={fieldId} label={m.account_history_your_answer()} error={errors.answer?.message}>
         {(control) => <Textarea {...control} {...register('answer')} rows={3} />}
       </FormField>
       <div>
         <Button type="submit" loading={isSubmitting} className="w-full sm:w-auto">
-          Send answer
+          {m.account_history_send_answer()}
         </Button>
       </div>
     </form>

@@ -15,7 +15,9 @@ import { LoadingNote } from '../../components/states/Loading.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { pointsLabel } from '../../lib/labels.ts';
 import { Bone } from '../../components/ui/skeleton.tsx';
+import { m } from '../../shared/i18n.ts';
 import { entriesLabel, entryCounts, probesWaitingLabel, type EntryCount } from './mission-history.ts';
+import { rich } from './rich.tsx';
 
 /** The id the list is reached at (`/account#mission-history`). */
 export const MISSION_HISTORY_ANCHOR = 'mission-history';
@@ -37,9 +39,9 @@ function Frame({ children, busy = false }: { children: ReactNode; busy?: boolean
           <span className="text-primary">
             <FlagIcon className="size-5" />
           </span>
-          Your missions
+          {m.account_missions_title()}
         </CardTitle>
-        <CardDescription>The missions you have sent entries to: how each entry was reviewed, and questions from our team.</CardDescription>
+        <CardDescription>{m.account_missions_description()}</CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-4">{children}</CardContent>
     </Card>
@@ -55,9 +57,7 @@ export default function MissionsSection() {
         <MissionsSkeleton />
       ) : load.status === 'ready' ? (
         load.data.items.length === 0 ? (
-          <p className="rounded-lg border border-border px-4 py-3 text-sm text-muted-foreground">
-            No missions yet. When you send an entry to a mission, it shows here with how it was reviewed.
-          </p>
+          <p className="rounded-lg border border-border px-4 py-3 text-sm text-muted-foreground">{m.account_missions_none()}</p>
         ) : (
           <ul className="flex flex-col gap-3">
             {load.data.items.map((item) => (
@@ -66,7 +66,7 @@ export default function MissionsSection() {
           </ul>
         )
       ) : (
-        <Failed title="We could not load your missions" message={load.message} onRetry={reload} />
+        <Failed title={m.account_missions_load_failed()} message={load.message} onRetry={reload} />
       )}
     </Frame>
   );
@@ -104,7 +104,7 @@ function MissionRow({ item }: { item: MissionHistoryItem }) {
           {probes}
         </p>
       )}
-      <ul aria-label="Entries" className="flex flex-wrap gap-1.5">
+      <ul aria-label={m.account_missions_entries_label()} className="flex flex-wrap gap-1.5">
         {counts.map((count) => (
           <li key={count.key} className={cn('rounded-full border px-2.5 py-0.5 text-xs font-medium', COUNT_TONES[count.key])}>
             {count.text}
@@ -112,8 +112,10 @@ function MissionRow({ item }: { item: MissionHistoryItem }) {
         ))}
       </ul>
       <p className="text-xs text-muted-foreground">
-        {entriesLabel(item.entries.total)} · {pointsLabel(item.points, item.pointsPerEntry)} · last activity{' '}
-        <time dateTime={item.lastActivityAt}>{formatRelative(item.lastActivityAt)}</time>
+        {entriesLabel(item.entries.total)} · {pointsLabel(item.points, item.pointsPerEntry)} ·{' '}
+        {rich((mark) => m.account_missions_last_activity({ when: mark('when') }), {
+          when: <time dateTime={item.lastActivityAt}>{formatRelative(item.lastActivityAt)}</time>,
+        })}
       </p>
     </li>
   );
@@ -122,7 +124,7 @@ function MissionRow({ item }: { item: MissionHistoryItem }) {
 function MissionsSkeleton() {
   return (
     <>
-      <LoadingNote label="Loading your missions…" />
+      <LoadingNote label={m.account_missions_loading()} />
       <div aria-hidden="true" className="flex flex-col gap-3">
         {[0, 1].map((n) => (
           <div key={n} className="flex flex-col gap-2 rounded-lg border border-border p-4">

@@ -19,13 +19,22 @@ import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { ChevronRightIcon, StarIcon } from '../../components/icons.tsx';
 import { Bone } from '../../components/ui/skeleton.tsx';
-import { appendPage, hasMore, POINT_SOURCE_LABELS, POINT_STATE_LABELS, POINTS_PAGE_SIZE, pointsPath, signedPoints, spokenPoints } from './points.ts';
+import { m } from '../../shared/i18n.ts';
+import {
+  appendPage,
+  hasMore,
+  pointSourceLabel,
+  pointStateLabel,
+  pointStateSpoken,
+  POINTS_PAGE_SIZE,
+  pointsPath,
+  pointsText,
+  signedPoints,
+  spokenPoints,
+} from './points.ts';
 
 /** Where points become rewards (issue 30). */
 export const REWARDS_HREF = '/account/rewards';
-
-/** The sentence under the pending total: it answers "pending for how long?". */
-export const PENDING_EXPLANATION = 'Pending points become available when your entry is approved.';
 
 function Frame({ children, busy = false }: { children: ReactNode; busy?: boolean }) {
   return (
@@ -35,11 +44,11 @@ function Frame({ children, busy = false }: { children: ReactNode; busy?: boolean
           <span className="text-primary">
             <StarIcon className="size-5" />
           </span>
-          Points
+          {m.account_points_title()}
         </CardTitle>
-        <CardDescription>What you have earned for surveys and missions, and why.</CardDescription>
+        <CardDescription>{m.account_points_description()}</CardDescription>
         <a href={REWARDS_HREF} className="inline-flex items-center gap-1 self-start text-sm font-medium text-primary underline-offset-4 hover:underline">
-          Redeem points
+          {m.account_points_redeem()}
           <ChevronRightIcon className="size-4" />
         </a>
       </CardHeader>
@@ -53,21 +62,18 @@ function Totals({ balance, pending, held = 0 }: { balance: ReactNode; pending: R
     <div className="flex flex-col gap-2">
       <dl className="grid grid-cols-2 gap-3">
         <div className="flex flex-col gap-1 rounded-lg bg-muted px-4 py-3">
-          <dt className="text-sm text-muted-foreground">Balance</dt>
+          <dt className="text-sm text-muted-foreground">{m.account_points_balance()}</dt>
           <dd className="text-2xl font-semibold tabular-nums">{balance}</dd>
         </div>
         <div className="flex flex-col gap-1 rounded-lg border border-dashed border-border px-4 py-3">
-          <dt className="text-sm text-muted-foreground">Pending</dt>
+          <dt className="text-sm text-muted-foreground">{m.account_points_pending()}</dt>
           <dd className="text-2xl font-semibold text-muted-foreground tabular-nums">{pending}</dd>
         </div>
       </dl>
-      <p className="text-sm text-muted-foreground">{PENDING_EXPLANATION}</p>
+      {/* The sentence under the pending total: it answers "pending for how long?". */}
+      <p className="text-sm text-muted-foreground">{m.account_points_pending_explanation()}</p>
       {/* Held points are out of the balance already: said, so the balance never looks wrong. */}
-      {held > 0 && (
-        <p className="text-sm text-muted-foreground">
-          {`${held.toLocaleString('en')} ${held === 1 ? 'point is' : 'points are'} held for a reward you asked for: spent once it is sent, back if it is not.`}
-        </p>
-      )}
+      {held > 0 && <p className="text-sm text-muted-foreground">{m.account_points_held({ count: held })}</p>}
     </div>
   );
 }
@@ -84,7 +90,7 @@ export default function PointsSection({ load, reload }: Pick<Resource<PointsSumm
       ) : load.status === 'ready' ? (
         <PointsView first={load.data} />
       ) : (
-        <Failed title="We could not load your points" message={load.message} onRetry={reload} />
+        <Failed title={m.account_points_load_failed()} message={load.message} onRetry={reload} />
       )}
     </Frame>
   );
@@ -115,19 +121,13 @@ function PointsView({ first }: { first: PointsSummary }) {
   const more = hasMore(pages, POINTS_PAGE_SIZE, total);
   return (
     <>
-      <Totals
-        balance={`${first.balance.toLocaleString('en')} ${first.balance === 1 ? 'point' : 'points'}`}
-        pending={`${first.pending.toLocaleString('en')} ${first.pending === 1 ? 'point' : 'points'}`}
-        held={first.held}
-      />
+      <Totals balance={pointsText(first.balance)} pending={pointsText(first.pending)} held={first.held} />
       <section aria-labelledby="points-history" className="flex flex-col gap-3">
         <h3 id="points-history" className="text-base font-semibold">
-          History
+          {m.account_points_history()}
         </h3>
         {entries.length === 0 ? (
-          <p className="rounded-lg border border-border px-4 py-3 text-sm text-muted-foreground">
-            No points yet. Surveys and missions say how many points they are worth; what you earn shows here with the reason.
-          </p>
+          <p className="rounded-lg border border-border px-4 py-3 text-sm text-muted-foreground">{m.account_points_none()}</p>
         ) : (
           <ul className="flex flex-col divide-y divide-border rounded-lg border border-border">
             {entries.map((entry) => (
@@ -136,14 +136,14 @@ function PointsView({ first }: { first: PointsSummary }) {
           </ul>
         )}
         {failure && (
-          <Alert variant="destructive" title="We could not load more of your history">
+          <Alert variant="destructive" title={m.account_points_more_failed()}>
             {failure}
           </Alert>
         )}
         {more && (
           <div>
             <Button variant="outline" loading={loading} onClick={() => void showMore()}>
-              Show more
+              {m.account_common_show_more()}
             </Button>
           </div>
         )}
@@ -161,13 +161,13 @@ function PointsRow({ entry }: { entry: PointsEntryView }) {
         <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-muted-foreground">
           <time dateTime={entry.createdAt}>{formatDate(entry.createdAt)}</time>
           <span aria-hidden="true">·</span>
-          <span>{POINT_SOURCE_LABELS[entry.source] ?? entry.source}</span>
-          {entry.state !== 'available' && <Badge variant="outline">{POINT_STATE_LABELS[entry.state] ?? entry.state}</Badge>}
+          <span>{pointSourceLabel(entry.source)}</span>
+          {entry.state !== 'available' && <Badge variant="outline">{pointStateLabel(entry.state)}</Badge>}
         </p>
       </div>
       <p
         className={cn(
-          'shrink-0 text-right text-sm font-semibold tabular-nums',
+          'shrink-0 text-end text-sm font-semibold tabular-nums',
           voided
             ? 'text-muted-foreground line-through'
             : entry.state === 'pending'
@@ -180,7 +180,7 @@ function PointsRow({ entry }: { entry: PointsEntryView }) {
         <span aria-hidden="true">{signedPoints(entry.points)}</span>
         <span className="sr-only">
           {spokenPoints(entry.points)}
-          {entry.state !== 'available' ? `, ${POINT_STATE_LABELS[entry.state].toLowerCase()}` : ''}
+          {entry.state !== 'available' ? `, ${pointStateSpoken(entry.state)}` : ''}
         </span>
       </p>
     </li>
@@ -190,7 +190,7 @@ function PointsRow({ entry }: { entry: PointsEntryView }) {
 function PointsSkeleton() {
   return (
     <>
-      <LoadingNote label="Loading your points…" />
+      <LoadingNote label={m.account_points_loading()} />
       <Totals balance={<Bone className="h-8 w-24" />} pending={<Bone className="h-8 w-20" />} />
       <div aria-hidden="true" className="flex flex-col gap-3">
         <Bone className="h-6 w-16" />

@@ -1,7 +1,9 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Controller, type Control } from 'react-hook-form';
 import type { PreferencesInput } from '../../shared/schemas/account.ts';
-import { COLOR_MODES } from '../../shared/limits.ts';
+import { COLOR_MODES, LANGUAGES } from '../../shared/limits.ts';
+import { currentLanguage, m } from '../../shared/i18n.ts';
+import { LANGUAGE_NAMES, relocalize } from '../../shared/languages.ts';
 import { deviceTimeZone, timeZoneNames, utcOffsetLabel } from '../../shared/time-zone.ts';
 import { MAIL_PREFERENCE_KEYS, type NotificationKind } from '../../shared/notifications.ts';
 import { isElevated } from '../../shared/roles.ts';
@@ -17,32 +19,32 @@ import { EditCard } from './EditCard.tsx';
 import { useAccountForm } from './use-account-form.ts';
 import { AccountPending, InertForm, PLACEHOLDER_USER, useAccount } from './use-account.tsx';
 
-const COLOR_MODE_OPTIONS: Readonly<Record<ColorMode, { label: string; description: string }>> = {
-  system: { label: 'System', description: 'Follow the light or dark setting of your device' },
-  light: { label: 'Light', description: 'Dark text on a light background' },
-  dark: { label: 'Dark', description: 'Light text on a dark background' },
+const COLOR_MODE_OPTIONS: Readonly<Record<ColorMode, { label: () => string; description: () => string }>> = {
+  system: { label: m.account_preferences_color_mode_system, description: m.account_preferences_color_mode_system_description },
+  light: { label: m.account_overview_color_mode_light, description: m.account_preferences_color_mode_light_description },
+  dark: { label: m.account_overview_color_mode_dark, description: m.account_preferences_color_mode_dark_description },
 };
 
 /** A per-kind mail switch (`MAIL_PREFERENCE_KEYS`, and the staff's review digest): its field and what it says. */
 type MailKey = (typeof MAIL_PREFERENCE_KEYS)[NotificationKind] | 'mailReviewDigest';
 
-/** The mail switches under "Email notifications", in the order of a participant's day. */
-export const MAIL_SWITCHES: readonly { key: MailKey; label: string }[] = [
-  { key: MAIL_PREFERENCE_KEYS.changes_requested, label: 'When changes are asked on an entry' },
-  { key: MAIL_PREFERENCE_KEYS.rejected, label: 'When an entry is rejected' },
-  { key: MAIL_PREFERENCE_KEYS.probe, label: 'When a moderator asks you a question' },
-  { key: MAIL_PREFERENCE_KEYS.approved, label: 'A daily summary of approved entries' },
-  { key: MAIL_PREFERENCE_KEYS.reminder, label: 'Reminders two days before a mission closes' },
-  { key: MAIL_PREFERENCE_KEYS.new_work, label: 'When a new survey or mission opens for you' },
-  { key: MAIL_PREFERENCE_KEYS.announcement, label: 'Announcements from your projects' },
-  { key: MAIL_PREFERENCE_KEYS.points, label: 'When staff add or remove points' },
-  { key: MAIL_PREFERENCE_KEYS.reward, label: 'When a reward you asked for moves on (requested, sent, or not)' },
+/** The mail switches under "Email notifications", in the order of a participant's day (labels made at render). */
+export const MAIL_SWITCHES: readonly { key: MailKey; label: () => string }[] = [
+  { key: MAIL_PREFERENCE_KEYS.changes_requested, label: m.account_preferences_mail_changes_requested },
+  { key: MAIL_PREFERENCE_KEYS.rejected, label: m.account_preferences_mail_rejected },
+  { key: MAIL_PREFERENCE_KEYS.probe, label: m.account_preferences_mail_probe },
+  { key: MAIL_PREFERENCE_KEYS.approved, label: m.account_preferences_mail_approved },
+  { key: MAIL_PREFERENCE_KEYS.reminder, label: m.account_preferences_mail_reminder },
+  { key: MAIL_PREFERENCE_KEYS.new_work, label: m.account_preferences_mail_new_work },
+  { key: MAIL_PREFERENCE_KEYS.announcement, label: m.account_preferences_mail_announcement },
+  { key: MAIL_PREFERENCE_KEYS.points, label: m.account_preferences_mail_points },
+  { key: MAIL_PREFERENCE_KEYS.reward, label: m.account_preferences_mail_reward },
 ];
 
 const MAIL_KEYS = MAIL_SWITCHES.map((each) => each.key);
 
 /** Moderators and admins only (docs/product.md §2.5): off unless turned on, never shown to participants. */
-export const REVIEW_DIGEST_SWITCH = { key: 'mailReviewDigest', label: 'Daily mail when entries have waited for review more than a day' } as const;
+export const REVIEW_DIGEST_SWITCH = { key: 'mailReviewDigest', label: m.account_preferences_mail_review_digest } as const;
 
 /**
  * The form's values from the stored preferences: every mail switch present (on when never set),
@@ -79,15 +81,23 @@ export default function PreferencesScreen() {
 }
 
 function PreferencesForm({ user, onSaved }: { user: AccountUser; onSaved: (user: AccountUser) => void }) {
+  /** A saved change of language: the page again, in that language (a change of language is a full page load). */
+  const onPreferencesSaved = (saved: AccountUser) => {
+    onSaved(saved);
+    const language = saved.preferences.language;
+    if (language !== user.preferences.language && language !== currentLanguage()) {
+      window.location.assign(relocalize(location.pathname + location.search, language)); // i18n: goToLanguage
+    }
+  };
   const form = useAccountForm<PreferencesInput>({
-    schema: () => import('../../shared/schemas/account.ts').then((m) => m.preferencesSchema),
+    schema: () => import('../../shared/schemas/account.ts').then((schemas) => schemas.preferencesSchema),
     user,
     valuesOf: (u) => preferencesFormValues(u.preferences),
     method: 'PATCH',
     path: '/api/account/preferences',
     fields: ['emailNotifications', 'language', 'timeZone', 'colorMode', ...MAIL_KEYS, REVIEW_DIGEST_SWITCH.key],
-    savedMessage: 'Your preferences are saved.',
-    onSaved,
+    savedMessage: m.account_preferences_saved(),
+    onSaved: onPreferencesSaved,
   });
   const {
     control,
@@ -117,7 +127,7 @@ function PreferencesForm({ user, onSaved }: { user: AccountUser; onSaved: (user:
   );
 
   return (
-    <EditCard description="How Fieldwork keeps in touch with you and how it looks." form={form}>
+    <EditCard description={m.account_preferences_description()} form={form}>
       <div className="flex flex-col gap-2">
         <div className="flex flex-col rounded-lg border border-border">
           <Controller
@@ -126,9 +136,9 @@ function PreferencesForm({ user, onSaved }: { user: AccountUser; onSaved: (user:
             render={({ field }) => (
               <div className="flex items-start justify-between gap-4 p-4">
                 <div className="flex flex-col gap-1">
-                  <Label htmlFor="prefs-email-notifications">Email notifications</Label>
+                  <Label htmlFor="prefs-email-notifications">{m.account_common_email_notifications()}</Label>
                   <p id="prefs-email-notifications-description" className="text-sm text-muted-foreground">
-                    Emails about your entries and missions. Account and security emails are always sent.
+                    {m.account_preferences_email_notifications_description()}
                   </p>
                 </div>
                 <Switch
@@ -144,21 +154,21 @@ function PreferencesForm({ user, onSaved }: { user: AccountUser; onSaved: (user:
             )}
           />
           <fieldset disabled={!mailOn} aria-describedby={mailOn ? undefined : 'prefs-mail-off'} className="flex flex-col border-t border-border px-4 pt-3 pb-2">
-            <legend className="float-left w-full pb-1 text-sm font-medium">Email me</legend>
+            <legend className="float-start w-full pb-1 text-sm font-medium">{m.account_preferences_email_me()}</legend>
             {!mailOn && (
               <p id="prefs-mail-off" className="clear-both pb-1 text-sm text-muted-foreground">
-                Turn on email notifications to choose which emails you get.
+                {m.account_preferences_mail_off()}
               </p>
             )}
             <ul className="clear-both flex flex-col divide-y divide-border">
               {MAIL_SWITCHES.map(({ key, label }) => (
                 <li key={key}>
-                  <MailSwitch control={control} name={key} label={label} disabled={!mailOn} />
+                  <MailSwitch control={control} name={key} label={label()} disabled={!mailOn} />
                 </li>
               ))}
               {isElevated(user.role) && (
                 <li>
-                  <MailSwitch control={control} name={REVIEW_DIGEST_SWITCH.key} label={REVIEW_DIGEST_SWITCH.label} disabled={!mailOn} />
+                  <MailSwitch control={control} name={REVIEW_DIGEST_SWITCH.key} label={REVIEW_DIGEST_SWITCH.label()} disabled={!mailOn} />
                 </li>
               )}
             </ul>
@@ -170,14 +180,19 @@ function PreferencesForm({ user, onSaved }: { user: AccountUser; onSaved: (user:
         control={control}
         name="language"
         render={({ field }) => (
-          <FormField id="prefs-language" label="Language" className="sm:max-w-xs" error={errors.language?.message}>
+          <FormField id="prefs-language" label={m.account_common_language()} className="sm:max-w-xs" error={errors.language?.message}>
             {(c) => (
               <Select name={field.name} value={field.value} onValueChange={field.onChange}>
                 <SelectTrigger {...c} ref={field.ref} onBlur={field.onBlur}>
-                  <SelectValue placeholder="Choose a language" />
+                  <SelectValue placeholder={m.account_preferences_choose_language()} />
                 </SelectTrigger>
                 <SelectContent>
-                  <SelectItem value="en">English</SelectItem>
+                  {LANGUAGES.map((language) => (
+                    // Each language in its own words and script, never translated.
+                    <SelectItem key={language} value={language} lang={language}>
+                      {LANGUAGE_NAMES[language]}
+                    </SelectItem>
+                  ))}
                 </SelectContent>
               </Select>
             )}
@@ -190,8 +205,8 @@ function PreferencesForm({ user, onSaved }: { user: AccountUser; onSaved: (user:
         render={({ field }) => (
           <FormField
             id="prefs-time-zone"
-            label="Time zone"
-            description="Your calendar day: diary missions that take one entry a day count your days in this zone."
+            label={m.account_preferences_time_zone()}
+            description={m.account_preferences_time_zone_description()}
             className="sm:max-w-md"
             error={errors.timeZone?.message}
           >
@@ -204,7 +219,7 @@ function PreferencesForm({ user, onSaved }: { user: AccountUser; onSaved: (user:
                 value={field.value ?? ''}
                 onChange={(event) => field.onChange(event.target.value)}
                 onBlur={field.onBlur}
-                className={cn(controlClasses, 'appearance-auto pr-2')}
+                className={cn(controlClasses, 'appearance-auto pe-2')}
               >
                 {zones.map(({ zone, label }) => (
                   <option key={zone} value={zone}>
@@ -222,7 +237,7 @@ function PreferencesForm({ user, onSaved }: { user: AccountUser; onSaved: (user:
         render={({ field }) => (
           <fieldset className="flex flex-col gap-3" aria-describedby={errors.colorMode?.message ? 'prefs-color-mode-error' : undefined}>
             <legend id="prefs-color-mode-legend" className="mb-3 text-sm font-medium">
-              Colour mode
+              {m.account_common_color_mode()}
             </legend>
             <RadioCardGroup
               name={field.name}
@@ -236,8 +251,8 @@ function PreferencesForm({ user, onSaved }: { user: AccountUser; onSaved: (user:
                   key={mode}
                   id={`prefs-color-mode-${mode}`}
                   value={mode}
-                  label={COLOR_MODE_OPTIONS[mode].label}
-                  description={COLOR_MODE_OPTIONS[mode].description}
+                  label={COLOR_MODE_OPTIONS[mode].label()}
+                  description={COLOR_MODE_OPTIONS[mode].description()}
                   className="has-[[data-state=checked]]:bg-accent"
                 />
               ))}

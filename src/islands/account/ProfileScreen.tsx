@@ -2,6 +2,7 @@ import type { ProfileInput } from '../../shared/schemas/account.ts';
 import type { AccountUser } from '../../platform/api.ts';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
+import { m } from '../../shared/i18n.ts';
 import { EditCard } from './EditCard.tsx';
 import { useAccountForm } from './use-account-form.ts';
 import { AccountPending, InertForm, PLACEHOLDER_USER, useAccount } from './use-account.tsx';
@@ -27,31 +28,31 @@ function birthYearValue(value: unknown): unknown {
 
 function ProfileForm({ user, onSaved }: { user: AccountUser; onSaved: (user: AccountUser) => void }) {
   const form = useAccountForm<ProfileInput>({
-    schema: () => import('../../shared/schemas/account.ts').then((m) => m.profileSchema),
+    schema: () => import('../../shared/schemas/account.ts').then((schemas) => schemas.profileSchema),
     user,
     valuesOf: (u) => ({ firstName: u.firstName, lastName: u.lastName, birthYear: u.birthYear }),
     method: 'PATCH',
     path: '/api/account/profile',
     fields: ['firstName', 'lastName', 'birthYear'],
-    savedMessage: 'Your profile is saved.',
+    savedMessage: m.account_profile_saved(),
     onSaved,
   });
   const { register } = form;
   const { errors } = form.formState;
 
   return (
-    <EditCard description="Your name as other people in Fieldwork see it." form={form}>
+    <EditCard description={m.account_profile_description()} form={form}>
       <div className="grid gap-5 sm:grid-cols-2">
-        <FormField id="profile-first-name" label="First name" error={errors.firstName?.message}>
+        <FormField id="profile-first-name" label={m.account_profile_first_name()} error={errors.firstName?.message}>
           {(c) => <Input {...c} autoComplete="given-name" {...register('firstName')} />}
         </FormField>
-        <FormField id="profile-last-name" label="Last name" error={errors.lastName?.message}>
+        <FormField id="profile-last-name" label={m.account_profile_last_name()} error={errors.lastName?.message}>
           {(c) => <Input {...c} autoComplete="family-name" {...register('lastName')} />}
         </FormField>
         <FormField
           id="profile-birth-year"
-          label="Year of birth"
-          description="Optional. Used only in anonymous age bands for research reports."
+          label={m.account_profile_birth_year()}
+          description={m.account_profile_birth_year_description()}
           error={errors.birthYear?.message}
         >
           {(c) => (

@@ -15,6 +15,8 @@ import { FormAlert } from '../../components/FormAlert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog.tsx';
 import { formatMoney, newIdempotencyKey, pointsText, refusalMessage } from './rewards.ts';
+import { m } from '../../shared/i18n.ts';
+import { rich } from './rich.tsx';
 
 /** A reward and value the participant chose, with what it costs. */
 export interface Choice {
@@ -29,7 +31,7 @@ function failureMessage(error: unknown): string {
   if (error.status === 409) return refusalMessage(error.code, error.message, error.details);
   const fieldMessages = Object.values(error.fields).flat();
   if (error.status === 400 && fieldMessages.length > 0) return fieldMessages.join(' ');
-  if (error.status === 0) return `${error.message} Trying again will not ask twice.`;
+  if (error.status === 0) return m.account_confirm_retry_safe({ message: error.message });
   return errorMessage(error);
 }
 
@@ -104,36 +106,28 @@ function Confirmation({
   return (
     <DialogContent onCloseAutoFocus={onCloseAutoFocus} onInteractOutside={(event) => busy && event.preventDefault()}>
       <DialogHeader>
-        <DialogTitle>Request {reward.title}?</DialogTitle>
-        <DialogDescription>
-          {money} for {pointsText(points)}.
-        </DialogDescription>
+        <DialogTitle>{m.account_confirm_title({ title: reward.title })}</DialogTitle>
+        <DialogDescription>{m.account_confirm_description({ money, points: pointsText(points) })}</DialogDescription>
       </DialogHeader>
-      <FormAlert message={alert} title="We could not make this request" />
-      <ul className="flex list-disc flex-col gap-2 pl-5 text-sm">
+      <FormAlert message={alert} title={m.account_confirm_failed_title()} />
+      <ul className="flex list-disc flex-col gap-2 ps-5 text-sm">
+        <li>{m.account_confirm_hold({ points: pointsText(points) })}</li>
+        <li>{m.account_confirm_check()}</li>
         <li>
-          We hold {pointsText(points)} now. They are spent when your reward is sent, and come back to your balance if the request is rejected or you cancel it.
-        </li>
-        <li>Some requests, such as a first one, wait for a check by our team, usually within 2 working days. You can cancel until then.</li>
-        <li>
-          {email ? (
-            <>
-              We tell you at <strong className="font-semibold wrap-anywhere">{email}</strong> when it is sent.{' '}
-            </>
-          ) : (
-            'We tell you by e-mail when it is sent. '
-          )}
-          {reward.kind === 'gift_card' ? 'The code or link is shown on this page, to you alone.' : 'Its details are shown on this page, to you alone.'}
+          {email
+            ? rich((mark) => m.account_confirm_tell_at({ email: mark('email') }), { email: <strong className="font-semibold wrap-anywhere">{email}</strong> })
+            : m.account_confirm_tell_by_email()}{' '}
+          {reward.kind === 'gift_card' ? m.account_confirm_code_shown() : m.account_confirm_details_shown()}
         </li>
       </ul>
       <DialogFooter>
         <DialogClose asChild>
           <Button variant="outline" disabled={busy}>
-            Not now
+            {m.account_confirm_not_now()}
           </Button>
         </DialogClose>
         <Button loading={busy} onClick={() => void request()}>
-          Request for {pointsText(points)}
+          {m.account_confirm_request({ points: pointsText(points) })}
         </Button>
       </DialogFooter>
     </DialogContent>

@@ -25,7 +25,8 @@ import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { Bone } from '../../components/ui/skeleton.tsx';
 import { appendPage, hasMore } from './points.ts';
-import { formatMoney, pointsText, REDEMPTION_STATUS_LABELS, REDEMPTIONS_PAGE_SIZE, redemptionsPath, timelineOf, type TimelineStep } from './rewards.ts';
+import { formatMoney, pointsText, redemptionStatusLabel, REDEMPTIONS_PAGE_SIZE, redemptionsPath, timelineOf, type TimelineStep } from './rewards.ts';
+import { m } from '../../shared/i18n.ts';
 
 /** The id of a request's heading: the screen moves the focus there once it is made. */
 export const requestHeadingId = (id: number) => `redemption-${id}-title`;
@@ -45,13 +46,13 @@ export default function RewardsRequests({
   return (
     <section aria-labelledby="requests-title" aria-busy={load.status === 'loading' || undefined} className="flex flex-col gap-4" id="your-requests">
       <h2 id="requests-title" className="text-xl font-semibold tracking-tight">
-        Your requests
+        {m.account_requests_title()}
       </h2>
       {created && (
-        <Alert variant="success" title="Your request is in">
+        <Alert variant="success" title={m.account_requests_created_title()}>
           {created.status === 'requested' && created.needsReview
-            ? `${created.reward.title}: your points are held while our team checks it, usually within 2 working days.`
-            : `${created.reward.title}: your points are held until it is sent.`}
+            ? m.account_requests_created_review({ title: created.reward.title })
+            : m.account_requests_created({ title: created.reward.title })}
         </Alert>
       )}
       {load.status === 'loading' ? (
@@ -59,7 +60,7 @@ export default function RewardsRequests({
       ) : load.status === 'ready' ? (
         <RequestsList first={load.data} replaceFirst={resource.replace} onChanged={onChanged} />
       ) : (
-        <Failed title="We could not load your requests" message={load.message} onRetry={resource.reload} />
+        <Failed title={m.account_requests_load_failed()} message={load.message} onRetry={resource.reload} />
       )}
     </section>
   );
@@ -102,12 +103,7 @@ function RequestsList({
     onChanged(redemption);
   };
 
-  if (items.length === 0)
-    return (
-      <p className="rounded-lg border border-border px-4 py-3 text-sm text-muted-foreground">
-        You have not asked for a reward yet. Choose one above: its request and each step of it show here.
-      </p>
-    );
+  if (items.length === 0) return <p className="rounded-lg border border-border px-4 py-3 text-sm text-muted-foreground">{m.account_requests_none()}</p>;
   return (
     <>
       <ul className="flex flex-col gap-4">
@@ -116,14 +112,14 @@ function RequestsList({
         ))}
       </ul>
       {failure && (
-        <Alert variant="destructive" title="We could not load more of your requests">
+        <Alert variant="destructive" title={m.account_requests_more_failed()}>
           {failure}
         </Alert>
       )}
       {hasMore(pages, REDEMPTIONS_PAGE_SIZE, first.total) && (
         <div>
           <Button variant="outline" loading={loading} onClick={() => void showMore()}>
-            Show more
+            {m.account_common_show_more()}
           </Button>
         </div>
       )}
@@ -142,7 +138,7 @@ function StatusBadge({ status }: { status: Redemption['status'] }) {
           : '';
   return (
     <Badge variant={status === 'requested' || status === 'approved' || status === 'ordering' ? 'secondary' : 'outline'} className={tone} data-status={status}>
-      {REDEMPTION_STATUS_LABELS[status]}
+      {redemptionStatusLabel(status)}
     </Badge>
   );
 }
@@ -190,7 +186,7 @@ function RequestCard({ redemption, onChanged }: { redemption: Redemption; onChan
             <StatusBadge status={redemption.status} />
           </div>
 
-          <ol aria-label={`Steps of ${redemption.reward.title}`} className="flex flex-col">
+          <ol aria-label={m.account_requests_steps_of({ title: redemption.reward.title })} className="flex flex-col">
             {steps.map((step, index) => (
               <Step key={step.key} step={step} last={index === steps.length - 1} />
             ))}
@@ -202,12 +198,13 @@ function RequestCard({ redemption, onChanged }: { redemption: Redemption; onChan
           {redemption.status === 'requested' && (
             <ConfirmButton
               className="self-start"
-              question="Cancel this request? Your points come back."
-              confirmLabel="Yes, cancel it"
+              question={m.account_requests_cancel_question()}
+              confirmLabel={m.account_requests_cancel_confirm()}
               confirmVariant="destructive"
               onConfirm={cancel}
             >
-              Cancel request<span className="sr-only"> for {redemption.reward.title}</span>
+              {m.account_requests_cancel()}
+              <span className="sr-only"> {m.account_requests_cancel_hidden({ title: redemption.reward.title })}</span>
             </ConfirmButton>
           )}
         </article>
@@ -226,7 +223,7 @@ const STEP_ICONS = {
 function Step({ step, last }: { step: TimelineStep; last: boolean }) {
   return (
     <li className="relative flex gap-3 pb-3 last:pb-0" data-step={step.key} data-state={step.state}>
-      {!last && <span aria-hidden="true" className="absolute top-6 bottom-0 left-[9px] w-px bg-border" />}
+      {!last && <span aria-hidden="true" className="absolute start-[9px] top-6 bottom-0 w-px bg-border" />}
       <span className="relative mt-0.5 shrink-0 bg-card">{STEP_ICONS[step.state]}</span>
       <div className="flex min-w-0 flex-col gap-0.5 text-sm">
         <p className={cn('font-medium', step.state === 'ahead' && 'text-muted-foreground')}>
@@ -259,14 +256,14 @@ function Delivery({ delivery }: { delivery: NonNullable<Redemption['delivery']> 
   };
   return (
     <div className="flex flex-col gap-3 rounded-lg border border-[color-mix(in_oklab,var(--success)_45%,transparent)] bg-[color-mix(in_oklab,var(--success)_6%,var(--card))] p-4">
-      <p className="text-sm font-semibold">Your reward</p>
+      <p className="text-sm font-semibold">{m.account_requests_your_reward()}</p>
       {delivery.code && (
         <div className="flex flex-col gap-1.5">
-          <span className="text-xs text-muted-foreground">Code</span>
+          <span className="text-xs text-muted-foreground">{m.account_requests_code()}</span>
           <div className="flex flex-wrap items-center gap-2">
             <code className="rounded-md bg-card px-3 py-2 font-mono text-base tracking-wider break-all">{delivery.code}</code>
             <Button variant="outline" size="sm" onClick={() => void copy('code', delivery.code ?? '')}>
-              Copy code
+              {m.account_requests_copy_code()}
             </Button>
           </div>
         </div>
@@ -275,24 +272,24 @@ function Delivery({ delivery }: { delivery: NonNullable<Redemption['delivery']> 
         <div className="flex flex-wrap items-center gap-2">
           <Button asChild size="sm">
             <a href={delivery.link} target="_blank" rel="noopener noreferrer">
-              Open your reward
+              {m.account_requests_open_reward()}
               <ExternalIcon />
-              <span className="sr-only"> (opens in a new tab)</span>
+              <span className="sr-only"> {m.account_requests_new_tab()}</span>
             </a>
           </Button>
           <Button variant="outline" size="sm" onClick={() => void copy('link', delivery.link ?? '')}>
-            Copy link
+            {m.account_requests_copy_link()}
           </Button>
         </div>
       )}
       <p role="status" className="text-xs text-muted-foreground">
         {copied === 'code'
-          ? 'Code copied.'
+          ? m.account_requests_code_copied()
           : copied === 'link'
-            ? 'Link copied.'
+            ? m.account_requests_link_copied()
             : copied === 'failed'
-              ? 'Your browser did not let us copy: select the text and copy it yourself.'
-              : 'Only you can see this. Keep it to yourself.'}
+              ? m.account_requests_copy_failed()
+              : m.account_requests_only_you()}
       </p>
     </div>
   );
@@ -301,7 +298,7 @@ function Delivery({ delivery }: { delivery: NonNullable<Redemption['delivery']> 
 function RequestsSkeleton() {
   return (
     <>
-      <LoadingNote label="Loading your requests…" />
+      <LoadingNote label={m.account_requests_loading()} />
       <Card aria-hidden="true" className="flex flex-col gap-4 p-4 sm:p-5">
         <div className="flex items-start justify-between gap-2">
           <div className="flex flex-col gap-1">

@@ -25,10 +25,11 @@ import { describedBy, FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { RadioCard, RadioCardGroup } from '../../components/ui/radio-card.tsx';
 import { Bone } from '../../components/ui/skeleton.tsx';
-import { PENDING_EXPLANATION } from './PointsSection.tsx';
+import { m } from '../../shared/i18n.ts';
+import { rich } from './rich.tsx';
 import RewardsConfirmDialog, { type Choice } from './RewardsConfirmDialog.tsx';
 import RewardsRequests, { requestHeadingId } from './RewardsRequests.tsx';
-import { formatMoney, pointsText, rangeHint, reachOf, redemptionsPath, REWARD_KIND_LABELS, REWARDS_PATH, startingValue, valuesOf } from './rewards.ts';
+import { formatMoney, pointsText, rangeHint, reachOf, redemptionsPath, rewardKindLabel, REWARDS_PATH, startingValue, valuesOf } from './rewards.ts';
 
 const UNKNOWN: AuthStoreState = { status: 'unknown' };
 
@@ -46,7 +47,7 @@ export default function RewardsScreen() {
 
   const { load } = catalogue;
   if (load.status === 'loading') return <RewardsSkeleton />;
-  if (load.status !== 'ready') return <Failed title="We could not load the rewards" message={load.message} onRetry={catalogue.reload} />;
+  if (load.status !== 'ready') return <Failed title={m.account_rewards_load_failed()} message={load.message} onRetry={catalogue.reload} />;
   const { items, balance, settings } = load.data;
 
   /** After a request was made or cancelled: the balance again (quietly; what is on screen stays if it fails). */
@@ -69,22 +70,22 @@ export default function RewardsScreen() {
       <Balance available={balance.available} pending={balance.pending} held={balance.held} />
 
       {user && !participant && (
-        <Alert variant="info" title="Rewards are for participants">
-          This is the catalogue as participants see it, priced against your own balance. Staff cannot request rewards.
+        <Alert variant="info" title={m.account_rewards_staff_title()}>
+          {m.account_rewards_staff_body()}
         </Alert>
       )}
 
       <section aria-labelledby="rewards-title" className="flex flex-col gap-4">
         <div className="flex flex-col gap-1">
           <h2 id="rewards-title" className="text-xl font-semibold tracking-tight">
-            Choose a reward
+            {m.account_rewards_choose_title()}
           </h2>
-          {settings.minimumPoints > 0 && <p className="text-sm text-muted-foreground">The smallest reward is {pointsText(settings.minimumPoints)}.</p>}
+          {settings.minimumPoints > 0 && (
+            <p className="text-sm text-muted-foreground">{m.account_rewards_minimum({ points: pointsText(settings.minimumPoints) })}</p>
+          )}
         </div>
         {items.length === 0 ? (
-          <p className="rounded-lg border border-border px-4 py-3 text-sm text-muted-foreground">
-            No rewards are offered yet. When there are, they are listed here.
-          </p>
+          <p className="rounded-lg border border-border px-4 py-3 text-sm text-muted-foreground">{m.account_rewards_none()}</p>
         ) : (
           <ul className="grid gap-4 sm:grid-cols-2">
             {items.map((reward) => (
@@ -144,25 +145,25 @@ function Balance({ available, pending, held }: { available: ReactNode | number; 
       <section aria-labelledby="balance-title">
         <h2 id="balance-title" className="flex items-center gap-2 text-lg font-semibold tracking-tight">
           <StarIcon className="size-5 text-primary" />
-          Your points
+          {m.account_rewards_your_points()}
         </h2>
         <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3">
           <div className="col-span-2 flex flex-col gap-1 rounded-lg bg-muted px-4 py-3 sm:col-span-1">
-            <dt className="text-sm text-muted-foreground">Available to spend</dt>
+            <dt className="text-sm text-muted-foreground">{m.account_rewards_available()}</dt>
             <dd className="text-2xl font-semibold tabular-nums">{amount(available)}</dd>
           </div>
           <div className="flex flex-col gap-1 rounded-lg border border-dashed border-border px-4 py-3">
-            <dt className="text-sm text-muted-foreground">Pending</dt>
+            <dt className="text-sm text-muted-foreground">{m.account_points_pending()}</dt>
             <dd className="text-xl font-semibold text-muted-foreground tabular-nums">{amount(pending)}</dd>
           </div>
           <div className="flex flex-col gap-1 rounded-lg border border-border px-4 py-3">
-            <dt className="text-sm text-muted-foreground">Held for requests</dt>
+            <dt className="text-sm text-muted-foreground">{m.account_rewards_held()}</dt>
             <dd className="text-xl font-semibold text-muted-foreground tabular-nums">{amount(held)}</dd>
           </div>
         </dl>
         <ul className="flex flex-col gap-1 text-sm text-muted-foreground">
-          <li>{PENDING_EXPLANATION}</li>
-          <li>Held points are out of your balance while a request is open: spent once it is sent, back if it is not.</li>
+          <li>{m.account_points_pending_explanation()}</li>
+          <li>{m.account_rewards_held_explanation()}</li>
         </ul>
       </section>
     </Card>
@@ -205,7 +206,7 @@ function RewardCard({
         <div className="flex flex-1 flex-col gap-4 p-4 sm:p-5">
           <div className="flex flex-col gap-1.5">
             <div className="flex flex-wrap items-center gap-2">
-              <Badge variant="secondary">{REWARD_KIND_LABELS[reward.kind]}</Badge>
+              <Badge variant="secondary">{rewardKindLabel(reward.kind)}</Badge>
               <span className="text-xs text-muted-foreground">{reward.currency}</span>
             </div>
             <h3 id={titleId} className="text-lg leading-snug font-semibold break-words">
@@ -215,7 +216,7 @@ function RewardCard({
           </div>
 
           {range ? (
-            <FormField id={`${id}-value`} label={`Value in ${reward.currency}`} description={rangeHint(range, reward.currency)}>
+            <FormField id={`${id}-value`} label={m.account_rewards_value_in({ currency: reward.currency })} description={rangeHint(range, reward.currency)}>
               {(control) => (
                 <Input
                   {...control}
@@ -236,7 +237,7 @@ function RewardCard({
           ) : (
             <div className="flex flex-col gap-2">
               <p id={`${id}-values`} className="text-sm font-medium">
-                Value
+                {m.account_rewards_value()}
               </p>
               <RadioCardGroup
                 aria-labelledby={`${id}-values ${titleId}`}
@@ -265,7 +266,9 @@ function RewardCard({
               <p className="flex items-center gap-1.5 text-sm" aria-live="polite">
                 <StarIcon className="size-4 text-primary" />
                 <span>
-                  Costs <strong className="font-semibold tabular-nums">{pointsText(reach.points)}</strong>
+                  {rich((mark) => m.account_rewards_costs({ points: mark('points') }), {
+                    points: <strong className="font-semibold tabular-nums">{pointsText(reach.points)}</strong>,
+                  })}
                 </span>
               </p>
             )}
@@ -288,7 +291,8 @@ function RewardCard({
                   if (reach.ok && value !== null) onChoose(value, reach.points);
                 }}
               >
-                Choose<span className="sr-only"> {reward.title}</span>
+                {m.account_rewards_choose()}
+                <span className="sr-only"> {reward.title}</span>
               </Button>
             )}
           </div>
@@ -301,7 +305,7 @@ function RewardCard({
 function RewardsSkeleton() {
   return (
     <div aria-busy="true" className="flex max-w-3xl flex-col gap-8">
-      <LoadingNote label="Loading the rewards…" />
+      <LoadingNote label={m.account_rewards_loading()} />
       <Balance available={<Bone className="h-8 w-28" />} pending={<Bone className="h-7 w-16" />} held={<Bone className="h-7 w-16" />} />
       <div aria-hidden="true" className="flex flex-col gap-4">
         <Bone className="h-7 w-44" />

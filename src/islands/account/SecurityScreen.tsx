@@ -31,9 +31,9 @@ import { ConfirmButton } from '../../components/ConfirmButton.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { Bone } from '../../components/ui/skeleton.tsx';
+import { formatCount, m } from '../../shared/i18n.ts';
 
 export const SECURITY_PATH = '/api/account/security';
-export const STAFF_NEED = 'Set up a second way to sign in to use the admin area';
 
 /** A secret as people read it: groups of four. */
 export function groupSecret(secret: string): string {
@@ -43,17 +43,23 @@ export function groupSecret(secret: string): string {
 /** The recovery codes as the downloaded text file holds them. */
 export function recoveryCodesText(codes: readonly string[], email: string | null, madeAt: Date = new Date()): string {
   const lines = [
-    'Fieldwork recovery codes',
-    email ? `Account: ${email}` : null,
-    `Made: ${madeAt.toISOString().slice(0, 10)}`,
+    m.account_security_codes_file_title(),
+    email ? m.account_security_codes_file_account({ email }) : null,
+    m.account_security_codes_file_made({ date: madeAt.toISOString().slice(0, 10) }),
     '',
-    'Each code signs you in once, in place of a code from your authenticator app.',
-    'Keep them somewhere safe. Making new codes stops these from working.',
+    m.account_security_codes_file_each(),
+    m.account_security_codes_file_keep(),
     '',
     ...codes,
     '',
   ];
   return lines.filter((line): line is string => line !== null).join('\n');
+}
+
+/** What is wrong with a passkey's name (trimmed), or null. */
+function passkeyNameProblem(name: string): string | null {
+  if (name === '') return m.account_security_passkey_name_missing();
+  return name.length > PASSKEY_NAME_MAX ? m.account_security_passkey_name_too_long({ count: PASSKEY_NAME_MAX }) : null;
 }
 
 /** The QR code as an image: our server's SVG, shown as a picture (never put into the page as markup). */
@@ -74,7 +80,7 @@ export default function SecurityScreen() {
   const [codes, setCodes] = useState<string[] | null>(null);
 
   if (load.status === 'loading') return <SecuritySkeleton />;
-  if (load.status !== 'ready') return <Failed title="We could not load your security settings" message={load.message} onRetry={security.reload} />;
+  if (load.status !== 'ready') return <Failed title={m.account_security_load_failed()} message={load.message} onRetry={security.reload} />;
 
   const view = load.data;
   const hasFactor = view.totp || view.passkeys.length > 0;
@@ -85,18 +91,15 @@ export default function SecurityScreen() {
 
   return (
     <div className="flex max-w-3xl flex-col gap-6">
-      <p className="text-muted-foreground">
-        A second way to sign in keeps your account safe even if someone learns your password. Use an authenticator app, a passkey, or both.
-      </p>
+      <p className="text-muted-foreground">{m.account_security_intro()}</p>
       {view.required && !hasFactor && (
-        <Alert variant="destructive" title={STAFF_NEED} role="status">
-          Staff accounts see participants’ personal details, so they need an authenticator app or a passkey as well as a password. Set one up below and the
-          admin area opens.
+        <Alert variant="destructive" title={m.account_security_staff_need()} role="status">
+          {m.account_security_staff_why()}
         </Alert>
       )}
       {view.required && hasFactor && !codes && new URLSearchParams(location.search).has('r') && (
-        <Alert variant="success" title="Two-step sign-in is on">
-          <a href={adminTarget()}>Continue to the admin area</a>
+        <Alert variant="success" title={m.account_security_two_step_on()}>
+          <a href={adminTarget()}>{m.account_security_continue_admin()}</a>
         </Alert>
       )}
       {codes ? (
@@ -148,7 +151,7 @@ function SectionCard({
 }
 
 function OnOff({ on }: { on: boolean }) {
-  return <Badge variant={on ? 'default' : 'secondary'}>{on ? 'On' : 'Off'}</Badge>;
+  return <Badge variant={on ? 'default' : 'secondary'}>{on ? m.account_security_on() : m.account_security_off()}</Badge>;
 }
 
 /** Runs a change and says what went wrong in the card's alert (a 401 sends the person to sign in). */
@@ -186,9 +189,9 @@ function AuthenticatorCard({ view, onChanged, onCodes }: { view: SecurityView; o
   return (
     <SectionCard
       icon={<SmartphoneIcon className="size-5" />}
-      title="Authenticator app"
+      title={m.account_security_totp_title()}
       status={<OnOff on={view.totp} />}
-      description="An app such as Google Authenticator, Microsoft Authenticator or 1Password shows a new 6-digit code every 30 seconds. You type it after your password."
+      description={m.account_security_totp_description()}
     >
       <FormAlert message={alert} />
       {enrolment ? (
@@ -206,8 +209,8 @@ function AuthenticatorCard({ view, onChanged, onCodes }: { view: SecurityView; o
           <ConfirmButton
             size="default"
             confirmVariant="destructive"
-            question="Remove the authenticator app? Its codes will stop working."
-            confirmLabel="Remove"
+            question={m.account_security_totp_remove_question()}
+            confirmLabel={m.account_security_remove()}
             onConfirm={() =>
               run(async () => {
                 await apiSend('DELETE', '/api/account/totp', {});
@@ -215,13 +218,13 @@ function AuthenticatorCard({ view, onChanged, onCodes }: { view: SecurityView; o
               })
             }
           >
-            Remove the authenticator app
+            {m.account_security_totp_remove()}
           </ConfirmButton>
         </div>
       ) : (
         <div>
           <Button loading={starting} onClick={() => void start()}>
-            Set up an authenticator app
+            {m.account_security_totp_set_up()}
           </Button>
         </div>
       )}
@@ -276,33 +279,33 @@ function TotpSetup({ enrolment, onCancel, onConfirmed }: { enrolment: TotpEnrolm
   return (
     <div className="flex flex-col gap-5 rounded-lg border border-border p-4 sm:p-5">
       <h3 ref={heading} tabIndex={-1} className="text-base font-semibold outline-none">
-        Set up your authenticator app
+        {m.account_security_totp_setup_title()}
       </h3>
-      <ol className="flex list-decimal flex-col gap-5 pl-5 text-sm marker:font-semibold">
+      <ol className="flex list-decimal flex-col gap-5 ps-5 text-sm marker:font-semibold">
         <li>
           <div className="flex flex-col gap-3">
-            <span>In your app, add an account and scan this QR code.</span>
+            <span>{m.account_security_totp_scan()}</span>
             <div className="self-start rounded-lg border border-border bg-white p-3">
-              <img src={qrImageSource(enrolment.qrSvg)} alt="QR code to scan with your authenticator app" width={176} height={176} className="size-44" />
+              <img src={qrImageSource(enrolment.qrSvg)} alt={m.account_security_totp_qr_alt()} width={176} height={176} className="size-44" />
             </div>
           </div>
         </li>
         <li>
           <div className="flex flex-col gap-2">
-            <span id={`${id}-key-label`}>Can’t scan it? Type this key into the app instead:</span>
+            <span id={`${id}-key-label`}>{m.account_security_totp_key_label()}</span>
             <div className="flex flex-wrap items-center gap-3">
               <code aria-labelledby={`${id}-key-label`} className="rounded-md bg-muted px-3 py-2 font-mono text-base tracking-wider">
                 {groupSecret(enrolment.secret)}
               </code>
               <Button type="button" variant="outline" size="sm" onClick={() => void copyKey()}>
-                {copied ? 'Key copied' : 'Copy key'}
+                {copied ? m.account_security_totp_key_copied() : m.account_security_totp_copy_key()}
               </Button>
             </div>
           </div>
         </li>
         <li>
           <div className="flex flex-col gap-3">
-            <span>Enter the code the app shows now, to check it works.</span>
+            <span>{m.account_security_totp_enter_code()}</span>
             <form noValidate onSubmit={(event) => void confirm(event)} className="flex flex-col gap-4">
               <FormAlert message={alert} />
               <FormField id={`${id}-code`} label={CODE_LABEL} description={CODE_HINT} error={fieldError ?? undefined} className="max-w-xs">
@@ -310,10 +313,10 @@ function TotpSetup({ enrolment, onCancel, onConfirmed }: { enrolment: TotpEnrolm
               </FormField>
               <div className="flex flex-wrap gap-2">
                 <Button type="submit" loading={busy}>
-                  Turn on
+                  {m.account_security_totp_turn_on()}
                 </Button>
                 <Button type="button" variant="ghost" disabled={busy} onClick={onCancel}>
-                  Cancel
+                  {m.account_common_cancel()}
                 </Button>
               </div>
             </form>
@@ -332,26 +335,22 @@ function RecoveryCodesCard({ left, onCodes, onChanged }: { left: number; onCodes
   return (
     <SectionCard
       icon={<KeyIcon className="size-5" />}
-      title="Recovery codes"
+      title={m.account_security_codes_title()}
       status={
         <Badge variant={left === 0 ? 'outline' : 'secondary'}>
-          {left} of {RECOVERY_CODE_COUNT} left
+          {m.account_security_codes_left({ left: formatCount(left), total: formatCount(RECOVERY_CODE_COUNT) })}
         </Badge>
       }
-      description="Each recovery code signs you in once, if you lose your phone or passkey. Keep them somewhere safe."
+      description={m.account_security_codes_description()}
     >
       <FormAlert message={alert} />
-      {left <= 2 && (
-        <p className="text-sm font-medium">
-          {left === 0 ? 'You have no recovery codes left: make new ones.' : 'You are running out of recovery codes: make new ones.'}
-        </p>
-      )}
+      {left <= 2 && <p className="text-sm font-medium">{left === 0 ? m.account_security_codes_none_left() : m.account_security_codes_running_out()}</p>}
       <div>
         <ConfirmButton
           size="default"
           confirmVariant="destructive"
-          question="Make new codes? Your old codes will stop working."
-          confirmLabel="Make new codes"
+          question={m.account_security_codes_new_question()}
+          confirmLabel={m.account_security_codes_new()}
           onConfirm={() =>
             run(async () => {
               const { recoveryCodes } = await apiSend<RecoveryCodesAnswer>('POST', '/api/account/recovery-codes', {});
@@ -360,7 +359,7 @@ function RecoveryCodesCard({ left, onCodes, onChanged }: { left: number; onCodes
             })
           }
         >
-          Make new codes
+          {m.account_security_codes_new()}
         </ConfirmButton>
       </div>
     </SectionCard>
@@ -400,14 +399,14 @@ function RecoveryCodesPanel({ codes, onDone }: { codes: readonly string[]; onDon
       <section aria-labelledby={`${id}-title`} className="flex flex-col gap-5 p-6">
         <div className="flex flex-col gap-1.5">
           <h2 id={`${id}-title`} ref={heading} tabIndex={-1} className="text-lg font-semibold tracking-tight outline-none">
-            Save your recovery codes
+            {m.account_security_codes_save_title()}
           </h2>
-          <p className="text-sm text-muted-foreground">
-            Each code signs you in once if you lose your phone or passkey. This is the only time they are shown: copy them or download them now, and keep them
-            somewhere safe.
-          </p>
+          <p className="text-sm text-muted-foreground">{m.account_security_codes_save_description()}</p>
         </div>
-        <ol aria-label="Recovery codes" className="grid grid-cols-1 gap-2 rounded-lg border border-border bg-muted p-4 font-mono text-base sm:grid-cols-2">
+        <ol
+          aria-label={m.account_security_codes_title()}
+          className="grid grid-cols-1 gap-2 rounded-lg border border-border bg-muted p-4 font-mono text-base sm:grid-cols-2"
+        >
           {codes.map((code) => (
             <li key={code} className="tracking-wider">
               {code}
@@ -416,15 +415,15 @@ function RecoveryCodesPanel({ codes, onDone }: { codes: readonly string[]; onDon
         </ol>
         <div className="flex flex-wrap gap-2">
           <Button variant="outline" onClick={() => void copy()}>
-            Copy
+            {m.account_security_codes_copy()}
           </Button>
           <Button variant="outline" onClick={download}>
-            Download as text
+            {m.account_security_codes_download()}
           </Button>
-          <Button onClick={onDone}>Done</Button>
+          <Button onClick={onDone}>{m.account_security_codes_done()}</Button>
         </div>
         <p role="status" className="min-h-5 text-sm text-muted-foreground">
-          {copied === true ? 'Copied.' : copied === false ? 'This browser did not let us copy: select the codes, or download them.' : ''}
+          {copied === true ? m.account_security_codes_copied() : copied === false ? m.account_security_codes_copy_failed() : ''}
         </p>
       </section>
     </Card>
@@ -445,7 +444,7 @@ function PasskeysCard({ passkeys, onChanged }: { passkeys: readonly PasskeyView[
   const add = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const trimmed = name.trim();
-    const problem = trimmed === '' ? 'Give the passkey a name' : trimmed.length > PASSKEY_NAME_MAX ? `At most ${PASSKEY_NAME_MAX} characters` : null;
+    const problem = passkeyNameProblem(trimmed);
     setNameError(problem);
     if (problem) {
       document.getElementById(`${id}-name`)?.focus();
@@ -467,13 +466,13 @@ function PasskeysCard({ passkeys, onChanged }: { passkeys: readonly PasskeyView[
   return (
     <SectionCard
       icon={<LockIcon className="size-5" />}
-      title="Passkeys"
+      title={m.account_security_passkeys_title()}
       status={<OnOff on={passkeys.length > 0} />}
-      description="A passkey signs you in with your fingerprint, face or screen lock, with no password to type. It stays on your device or in your password manager."
+      description={m.account_security_passkeys_description()}
     >
       <FormAlert message={alert} />
       {passkeys.length > 0 && (
-        <ul aria-label="Your passkeys" className="divide-y divide-border rounded-lg border border-border">
+        <ul aria-label={m.account_security_passkeys_yours()} className="divide-y divide-border rounded-lg border border-border">
           {passkeys.map((passkey) => (
             <PasskeyRow key={String(passkey.id)} passkey={passkey} onChanged={onChanged} />
           ))}
@@ -483,15 +482,15 @@ function PasskeysCard({ passkeys, onChanged }: { passkeys: readonly PasskeyView[
         <p className="text-sm text-muted-foreground">{TOO_MANY_PASSKEYS}.</p>
       ) : supported ? (
         <form noValidate onSubmit={(event) => void add(event)} className="flex flex-col gap-3 sm:flex-row sm:items-end">
-          <FormField id={`${id}-name`} label="Name of the new passkey" error={nameError ?? undefined} className="flex-1">
+          <FormField id={`${id}-name`} label={m.account_security_passkey_new_name()} error={nameError ?? undefined} className="flex-1">
             {(control) => <Input {...control} value={name} maxLength={PASSKEY_NAME_MAX + 10} onChange={(event) => setName(event.target.value)} />}
           </FormField>
           <Button type="submit" loading={adding} className={cn(nameError && 'sm:mb-7')}>
-            Add a passkey
+            {m.account_security_passkey_add()}
           </Button>
         </form>
       ) : (
-        <p className="text-sm text-muted-foreground">This browser cannot make passkeys. Use another browser or device to add one.</p>
+        <p className="text-sm text-muted-foreground">{m.account_security_passkeys_unsupported()}</p>
       )}
     </SectionCard>
   );
@@ -508,7 +507,7 @@ function PasskeyRow({ passkey, onChanged }: { passkey: PasskeyView; onChanged: (
   const rename = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const trimmed = name.trim();
-    const problem = trimmed === '' ? 'Give the passkey a name' : trimmed.length > PASSKEY_NAME_MAX ? `At most ${PASSKEY_NAME_MAX} characters` : null;
+    const problem = passkeyNameProblem(trimmed);
     setNameError(problem);
     if (problem) return;
     setBusy(true);
@@ -528,7 +527,12 @@ function PasskeyRow({ passkey, onChanged }: { passkey: PasskeyView; onChanged: (
       <FormAlert message={alert} />
       {renaming ? (
         <form noValidate onSubmit={(event) => void rename(event)} className="flex flex-col gap-3 sm:flex-row sm:items-end">
-          <FormField id={`${id}-rename`} label={`New name for “${passkey.name}”`} error={nameError ?? undefined} className="flex-1">
+          <FormField
+            id={`${id}-rename`}
+            label={m.account_security_passkey_rename_label({ name: passkey.name })}
+            error={nameError ?? undefined}
+            className="flex-1"
+          >
             {(control) => (
               // eslint-disable-next-line jsx-a11y/no-autofocus -- the Rename button just pressed is gone: the field it opened takes the focus
               <Input {...control} autoFocus value={name} maxLength={PASSKEY_NAME_MAX + 10} onChange={(event) => setName(event.target.value)} />
@@ -536,7 +540,7 @@ function PasskeyRow({ passkey, onChanged }: { passkey: PasskeyView; onChanged: (
           </FormField>
           <div className="flex gap-2">
             <Button type="submit" loading={busy}>
-              Save
+              {m.account_security_passkey_save()}
             </Button>
             <Button
               type="button"
@@ -548,7 +552,7 @@ function PasskeyRow({ passkey, onChanged }: { passkey: PasskeyView; onChanged: (
                 setNameError(null);
               }}
             >
-              Cancel
+              {m.account_common_cancel()}
             </Button>
           </div>
         </form>
@@ -557,17 +561,19 @@ function PasskeyRow({ passkey, onChanged }: { passkey: PasskeyView; onChanged: (
           <div className="flex min-w-0 flex-col gap-0.5">
             <p className="font-medium wrap-anywhere">{passkey.name}</p>
             <p className="text-sm text-muted-foreground">
-              Added {formatDate(passkey.createdAt)} · {passkey.lastUsedAt ? `Last used ${formatRelative(passkey.lastUsedAt)}` : 'Not used yet'}
+              {m.account_security_passkey_added({ date: formatDate(passkey.createdAt) })} ·{' '}
+              {passkey.lastUsedAt ? m.account_security_passkey_last_used({ when: formatRelative(passkey.lastUsedAt) }) : m.account_security_passkey_not_used()}
             </p>
           </div>
           <div className="flex flex-wrap gap-2">
             <Button variant="outline" size="sm" onClick={() => setRenaming(true)}>
-              Rename<span className="sr-only"> {passkey.name}</span>
+              {m.account_security_passkey_rename()}
+              <span className="sr-only"> {passkey.name}</span>
             </Button>
             <ConfirmButton
               confirmVariant="destructive"
-              question={`Remove “${passkey.name}”?`}
-              confirmLabel="Remove"
+              question={m.account_security_passkey_remove_question({ name: passkey.name })}
+              confirmLabel={m.account_security_remove()}
               onConfirm={() =>
                 run(async () => {
                   await apiSend('DELETE', `/api/account/passkeys/${encodeURIComponent(String(passkey.id))}`, {});
@@ -575,7 +581,8 @@ function PasskeyRow({ passkey, onChanged }: { passkey: PasskeyView; onChanged: (
                 })
               }
             >
-              Remove<span className="sr-only"> {passkey.name}</span>
+              {m.account_security_remove()}
+              <span className="sr-only"> {passkey.name}</span>
             </ConfirmButton>
           </div>
         </div>
@@ -594,10 +601,10 @@ function SecuritySkeleton() {
   );
   return (
     <div aria-busy="true" className="flex max-w-3xl flex-col gap-6">
-      <LoadingNote label="Loading your security settings…" />
+      <LoadingNote label={m.account_security_loading()} />
       <Bone className="h-6 w-full max-w-xl" />
-      {frame('Authenticator app', <SmartphoneIcon className="size-5" />)}
-      {frame('Passkeys', <LockIcon className="size-5" />)}
+      {frame(m.account_security_totp_title(), <SmartphoneIcon className="size-5" />)}
+      {frame(m.account_security_passkeys_title(), <LockIcon className="size-5" />)}
     </div>
   );
 }

@@ -3,19 +3,24 @@
  * photos of an entry in the order the form shows them, and the links between the history and the
  * mission page. Pure and zod-free, unit-tested.
  */
+import { m } from '../../shared/i18n.ts';
 import type { Answers, FormDefinition } from '../../shared/forms/definition.ts';
 import { isPlainObject, resolveVisibility } from '../../shared/forms/logic.ts';
 import type { EntryStatus } from '../../shared/mission-entries.ts';
 import type { MissionHistoryItem } from '../../shared/review.ts';
 
 /** What the mission history says of an entry's status. */
-export const HISTORY_STATUS_LABELS: Readonly<Record<EntryStatus, string>> = {
-  draft: 'Draft',
-  submitted: 'Waiting for review',
-  approved: 'Approved',
-  changes_requested: 'Changes requested',
-  rejected: 'Not accepted',
+const HISTORY_STATUS_LABELS: Readonly<Record<EntryStatus, () => string>> = {
+  draft: m.account_history_status_draft,
+  submitted: m.account_history_status_submitted,
+  approved: m.account_history_status_approved,
+  changes_requested: m.account_history_status_changes_requested,
+  rejected: m.account_history_status_rejected,
 };
+
+export function historyStatusLabel(status: EntryStatus): string {
+  return HISTORY_STATUS_LABELS[status]();
+}
 
 /** Entries numbered from 1 in the order they were made (the API lists them newest first); the list keeps its order. */
 export function numberEntries<T extends { id: number; createdAt: string }>(entries: readonly T[]): { entry: T; number: number }[] {
@@ -27,12 +32,12 @@ export function numberEntries<T extends { id: number; createdAt: string }>(entri
 export type EntryCountKey = keyof MissionHistoryItem['entries'];
 
 /** The entry counts a mission row shows, in this order, and the words for each. */
-const COUNT_WORDS: readonly { key: Exclude<EntryCountKey, 'total'>; one: string; many: string; status: EntryStatus }[] = [
-  { key: 'changesRequested', one: 'changes asked', many: 'changes asked', status: 'changes_requested' },
-  { key: 'waiting', one: 'waiting for review', many: 'waiting for review', status: 'submitted' },
-  { key: 'approved', one: 'approved', many: 'approved', status: 'approved' },
-  { key: 'rejected', one: 'not accepted', many: 'not accepted', status: 'rejected' },
-  { key: 'drafts', one: 'draft', many: 'drafts', status: 'draft' },
+const COUNT_WORDS: readonly { key: Exclude<EntryCountKey, 'total'>; words: (inputs: { count: number }) => string; status: EntryStatus }[] = [
+  { key: 'changesRequested', words: m.account_missions_count_changes_requested, status: 'changes_requested' },
+  { key: 'waiting', words: m.account_missions_count_waiting, status: 'submitted' },
+  { key: 'approved', words: m.account_missions_count_approved, status: 'approved' },
+  { key: 'rejected', words: m.account_missions_count_rejected, status: 'rejected' },
+  { key: 'drafts', words: m.account_missions_count_drafts, status: 'draft' },
 ];
 
 export interface EntryCount {
@@ -48,23 +53,23 @@ export interface EntryCount {
  * asked), then waiting, approved, not accepted and drafts.
  */
 export function entryCounts(entries: MissionHistoryItem['entries']): EntryCount[] {
-  return COUNT_WORDS.filter(({ key }) => entries[key] > 0).map(({ key, one, many, status }) => ({
+  return COUNT_WORDS.filter(({ key }) => entries[key] > 0).map(({ key, words, status }) => ({
     key,
     status,
     count: entries[key],
-    text: `${entries[key]} ${entries[key] === 1 ? one : many}`,
+    text: words({ count: entries[key] }),
   }));
 }
 
 /** "1 question waiting for your answer", "2 questions …"; null with none. */
 export function probesWaitingLabel(count: number): string | null {
   if (count <= 0) return null;
-  return `${count} ${count === 1 ? 'question' : 'questions'} waiting for your answer`;
+  return m.account_missions_questions_waiting({ count });
 }
 
 /** "3 entries", "1 entry". */
 export function entriesLabel(count: number): string {
-  return `${count} ${count === 1 ? 'entry' : 'entries'}`;
+  return m.account_missions_entries({ count });
 }
 
 /**

@@ -18,6 +18,10 @@ import {
   type RewardValues,
   type RewardView,
 } from '../../shared/rewards.ts';
+import { currentLanguage, m } from '../../shared/i18n.ts';
+import { pointsText } from './points.ts';
+
+export { pointsText };
 
 /** How many requests "Your requests" shows per page ("Show more" loads the next). */
 export const REDEMPTIONS_PAGE_SIZE = 10;
@@ -28,38 +32,38 @@ export const redemptionsPath = (page: number) => `/api/redemptions?page=${page}&
 export const REWARDS_PATH = '/api/rewards';
 
 /** What a reward's card calls its kind. */
-export const REWARD_KIND_LABELS: Readonly<Record<RewardKind, string>> = {
-  gift_card: 'Gift card',
-  donation: 'Donation',
-  custom: 'Reward',
+const REWARD_KIND_LABELS: Readonly<Record<RewardKind, () => string>> = {
+  gift_card: m.account_rewards_kind_gift_card,
+  donation: m.account_rewards_kind_donation,
+  custom: m.account_rewards_kind_custom,
 };
+
+export function rewardKindLabel(kind: RewardKind): string {
+  return REWARD_KIND_LABELS[kind]();
+}
 
 /** A request's status badge. */
-export const REDEMPTION_STATUS_LABELS: Readonly<Record<RedemptionStatus, string>> = {
-  requested: 'Requested',
-  approved: 'Approved',
-  ordering: 'Being sent',
-  delivered: 'Sent',
-  rejected: 'Rejected',
-  failed: 'Failed',
-  cancelled: 'Cancelled',
+const REDEMPTION_STATUS_LABELS: Readonly<Record<RedemptionStatus, () => string>> = {
+  requested: m.account_requests_status_requested,
+  approved: m.account_requests_status_approved,
+  ordering: m.account_requests_status_ordering,
+  delivered: m.account_requests_status_delivered,
+  rejected: m.account_requests_status_rejected,
+  failed: m.account_requests_status_failed,
+  cancelled: m.account_requests_status_cancelled,
 };
 
-/** What the timeline says while a request waits for a person. */
-export const WAITS_FOR_CHECK = 'Waits for a check, usually within 2 working days';
+export function redemptionStatusLabel(status: RedemptionStatus): string {
+  return REDEMPTION_STATUS_LABELS[status]();
+}
 
 /** "12.50 EUR" as people read money: the currency's symbol where the language has one ("€12.50"). */
 export function formatMoney(value: number, currency: string): string {
   try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency, minimumFractionDigits: Number.isInteger(value) ? 0 : 2 }).format(value);
+    return new Intl.NumberFormat(currentLanguage(), { style: 'currency', currency, minimumFractionDigits: Number.isInteger(value) ? 0 : 2 }).format(value);
   } catch {
     return `${value.toFixed(Number.isInteger(value) ? 0 : 2)} ${currency}`;
   }
-}
-
-/** "1,250 points", "1 point". */
-export function pointsText(points: number): string {
-  return `${points.toLocaleString('en')} ${Math.abs(points) === 1 ? 'point' : 'points'}`;
 }
 
 /** The values a reward offers, smallest first: its denominations, or every step of its range (at most `max` of them). */
@@ -74,7 +78,11 @@ export function valuesOf(values: RewardValues, max = 200): number[] {
 
 /** "From €5 to €50, in steps of €5": the hint of a range's number field. */
 export function rangeHint(range: { min: number; max: number; step: number }, currency: string): string {
-  return `From ${formatMoney(range.min, currency)} to ${formatMoney(range.max, currency)}, in steps of ${formatMoney(range.step, currency)}`;
+  return m.account_rewards_range_hint({
+    min: formatMoney(range.min, currency),
+    max: formatMoney(range.max, currency),
+    step: formatMoney(range.step, currency),
+  });
 }
 
 /**
@@ -120,12 +128,11 @@ export type Reach = { ok: true; points: number } | { ok: false; points: number |
  */
 export function reachOf(reward: RewardView, value: number | null, available: number, minimumPoints: number): Reach {
   if (!reward.available || reward.pointsPerUnit === null)
-    return { ok: false, points: null, reason: reward.unavailableReason ?? 'Not available', kind: 'unavailable' };
+    return { ok: false, points: null, reason: reward.unavailableReason ?? m.account_rewards_not_available(), kind: 'unavailable' };
   if (value === null || !Number.isFinite(value) || !offersValue(reward.denominations, value))
-    return { ok: false, points: null, reason: 'Choose one of the values this reward offers', kind: 'invalid' };
+    return { ok: false, points: null, reason: m.account_rewards_choose_offered_value(), kind: 'invalid' };
   const points = pointsFor(value, reward.pointsPerUnit);
-  if (points < minimumPoints)
-    return { ok: false, points, reason: `The smallest reward is ${pointsText(minimumPoints)}: choose a larger value`, kind: 'minimum' };
+  if (points < minimumPoints) return { ok: false, points, reason: m.account_rewards_below_minimum({ points: pointsText(minimumPoints) }), kind: 'minimum' };
   if (points > available) return { ok: false, points, reason: morePointsNeeded(points - available), kind: 'points' };
   return { ok: true, points };
 }
@@ -166,27 +173,36 @@ const timeOf = (redemption: Redemption, status: RedemptionStatus): string | null
  */
 export function timelineOf(redemption: Redemption): TimelineStep[] {
   const { status } = redemption;
-  const steps: TimelineStep[] = [{ key: 'requested', label: 'Requested', at: timeOf(redemption, 'requested') ?? redemption.createdAt, state: 'done' }];
+  const steps: TimelineStep[] = [
+    { key: 'requested', label: m.account_requests_status_requested(), at: timeOf(redemption, 'requested') ?? redemption.createdAt, state: 'done' },
+  ];
   const approvedAt = timeOf(redemption, 'approved');
   const released = (RELEASED_REDEMPTION_STATUSES as readonly RedemptionStatus[]).includes(status);
-  const back = `Your ${pointsText(redemption.points)} ${redemption.points === 1 ? 'is' : 'are'} back in your balance.`;
+  const back = m.account_requests_points_back({ count: redemption.points });
 
-  if (approvedAt) steps.push({ key: 'approved', label: 'Approved', at: approvedAt, state: 'done' });
+  if (approvedAt) steps.push({ key: 'approved', label: m.account_requests_status_approved(), at: approvedAt, state: 'done' });
   else if (status === 'requested')
     steps.push(
       redemption.needsReview
-        ? { key: 'approved', label: 'Approval', at: null, state: 'now', note: WAITS_FOR_CHECK }
-        : { key: 'approved', label: 'Approval', at: null, state: 'now', note: 'Approved in a moment' },
+        ? { key: 'approved', label: m.account_requests_step_approval(), at: null, state: 'now', note: m.account_requests_waits_for_check() }
+        : { key: 'approved', label: m.account_requests_step_approval(), at: null, state: 'now', note: m.account_requests_approved_soon() },
     );
 
   if (status === 'ordering')
-    steps.push({ key: 'ordering', label: 'Being sent', at: timeOf(redemption, 'ordering'), state: 'now', note: 'We are ordering it now.' });
+    steps.push({
+      key: 'ordering',
+      label: m.account_requests_status_ordering(),
+      at: timeOf(redemption, 'ordering'),
+      state: 'now',
+      note: m.account_requests_ordering_now(),
+    });
 
-  if (status === 'delivered') steps.push({ key: 'delivered', label: 'Sent', at: timeOf(redemption, 'delivered'), state: 'done' });
+  if (status === 'delivered')
+    steps.push({ key: 'delivered', label: m.account_requests_status_delivered(), at: timeOf(redemption, 'delivered'), state: 'done' });
   else if (released) {
-    const label = REDEMPTION_STATUS_LABELS[status];
-    const why = status === 'cancelled' ? 'You cancelled it.' : redemption.reason ? redemption.reason : null;
+    const label = redemptionStatusLabel(status);
+    const why = status === 'cancelled' ? m.account_requests_you_cancelled() : redemption.reason ? redemption.reason : null;
     steps.push({ key: status, label, at: timeOf(redemption, status), state: 'stopped', note: [why, back].filter(Boolean).join(' ') });
-  } else steps.push({ key: 'delivered', label: 'Sent', at: null, state: 'ahead', note: 'We e-mail you when it is sent, and show the code or link here.' });
+  } else steps.push({ key: 'delivered', label: m.account_requests_status_delivered(), at: null, state: 'ahead', note: m.account_requests_sent_ahead() });
   return steps;
 }

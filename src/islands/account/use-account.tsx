@@ -10,6 +10,7 @@ import type { Load } from '../../lib/resource.ts';
 import { handleSessionLost } from '../../lib/session.ts';
 import { useClientStore } from '../../lib/use-client-store.ts';
 import { $account, loadAccount, reloadAccount, setAccountSessions, setAccountUser, type AccountState } from '../../stores/account.ts';
+import { m } from '../../shared/i18n.ts';
 import { Failed } from '../../components/states/Failed.tsx';
 import { LoadingNote } from '../../components/states/Loading.tsx';
 
@@ -55,12 +56,9 @@ export function useAccount(): UseAccount {
  */
 export function AccountPending({ load, reload, skeleton }: { load: Load<AccountResponse>; reload: () => void; skeleton: ReactNode }) {
   if (load.status === 'loading') return <>{skeleton}</>;
-  if (load.status !== 'ready') return <Failed title="We could not load your account" message={load.message} onRetry={reload} />;
+  if (load.status !== 'ready') return <Failed title={m.account_load_failed()} message={load.message} onRetry={reload} />;
   return null;
 }
-
-/** What the account screens' skeletons announce. */
-export const LOADING_ACCOUNT = 'Loading your account…';
 
 /** An empty user for an edit form drawn, inert, as its own skeleton while the account loads. */
 export const PLACEHOLDER_USER: AccountUser = {
@@ -86,7 +84,7 @@ const ignore = (): void => {};
 export function InertForm({ children }: { children: (onSaved: (user: AccountUser) => void) => ReactNode }) {
   return (
     <div aria-busy="true" className="opacity-60">
-      <LoadingNote label={LOADING_ACCOUNT} />
+      <LoadingNote label={m.account_loading()} />
       <div inert>{children(ignore)}</div>
     </div>
   );
