@@ -10,9 +10,10 @@ import type { AnswerValue, Answers, FormDefinition, FormElement, FormOption } fr
 import { isAnswered, isOtherAnswer, isPlainObject, resolveVisibility } from '../../shared/forms/logic.ts';
 import { deviceDate } from '../../shared/calendar-day.ts';
 import { cn } from '../../lib/utils.ts';
-import { own } from './form-utils.ts';
+import { formatNumber, own } from './form-utils.ts';
+import { formatCount, m } from '../../shared/i18n.ts';
+import { withNodes } from './rich-text.tsx';
 import type { PhotoAdapter } from './types.ts';
-import { onFirstUse } from '../../lib/format.ts';
 import { formatCalendarDay } from '../../shared/dates.ts';
 
 export interface AnswersViewProps {
@@ -27,8 +28,6 @@ export interface AnswersViewProps {
   className?: string;
 }
 
-const numberFormat = onFirstUse(() => new Intl.NumberFormat('en', { maximumFractionDigits: 10 }));
-
 /** `2026-03-05` → "Mar 5, 2026" (the calendar day as written, whatever the time zone). */
 export function formatAnswerDate(value: string): string {
   return formatCalendarDay(value);
@@ -38,21 +37,32 @@ function labelOf(options: readonly FormOption[], id: string): string {
   return options.find((option) => option.id === id)?.label ?? id;
 }
 
-function choiceText(options: readonly FormOption[], item: unknown): string {
-  if (isOtherAnswer(item)) return `Other: ${item.other}`;
+/** A choice in words; the participant's own "Other" text keeps its own direction (Arabic on an English page). */
+function choiceText(options: readonly FormOption[], item: unknown): ReactNode {
+  if (isOtherAnswer(item)) return withNodes((marks) => m.participant_form_other_answer({ text: marks.text }), { text: <span dir="auto">{item.other}</span> });
   return typeof item === 'string' ? labelOf(options, item) : String(item);
+}
+
+/** A rating's or scale's point in the page's digits (ungrouped, as the control shows it). */
+function pointText(value: AnswerValue): string {
+  return typeof value === 'number' ? formatNumber(value, false) : String(value);
 }
 
 const Muted = ({ children }: { children: ReactNode }) => <span className="text-muted-foreground">{children}</span>;
 
 function Photos({ ids, photos, onOpenPhoto }: { ids: string[]; photos: AnswersViewProps['photos']; onOpenPhoto: AnswersViewProps['onOpenPhoto'] }) {
-  if (!photos) return <>{ids.length === 1 ? '1 photo' : `${ids.length} photos`}</>;
+  if (!photos) return <>{m.participant_form_photos_count({ count: ids.length })}</>;
   return (
     <ul className="flex flex-wrap gap-2">
       {ids.map((id, index) => {
         const image = (
-          // eslint-disable-next-line jsx-a11y/img-redundant-alt -- "Photo 2 of 3" says which photo it is: the position is the only name a participant's photo has
-          <img src={photos.thumbnailUrl(id)} alt={`Photo ${index + 1} of ${ids.length}`} className="size-20 rounded-md object-cover" loading="lazy" />
+          // "Photo 2 of 3" says which photo it is: the position is the only name a participant's photo has
+          <img
+            src={photos.thumbnailUrl(id)}
+            alt={m.participant_form_photo_alt({ number: formatCount(index + 1), total: formatCount(ids.length) })}
+            className="size-20 rounded-md object-cover"
+            loading="lazy"
+          />
         );
         return (
           <li key={id}>
@@ -84,13 +94,17 @@ function AnswerText({
   switch (element.type) {
     case 'short_text':
     case 'long_text':
-      return <span className="whitespace-pre-wrap">{String(value)}</span>;
+      return (
+        <span dir="auto" className="whitespace-pre-wrap">
+          {String(value)}
+        </span>
+      );
     case 'single_choice':
     case 'dropdown':
       return choiceText(element.options, value);
     case 'multiple_choice':
       return Array.isArray(value) ? (
-        <ul className="list-disc pl-5">
+        <ul className="list-disc ps-5">
           {value.map((item, index) => (
             <li key={index}>{choiceText(element.options, item)}</li>
           ))}
@@ -99,17 +113,18 @@ function AnswerText({
         String(value)
       );
     case 'rating':
-      return `${String(value)} of ${element.max}`;
+      return m.participant_form_value_of_max({ value: pointText(value), max: formatCount(element.max) });
     case 'scale': {
       const label = value === element.min ? element.minLabel : value === element.max ? element.maxLabel : undefined;
-      return `${String(value)} (${element.min} to ${element.max})${label ? ` – ${label}` : ''}`;
+      const shown = m.participant_form_scale_answer({ value: pointText(value), min: pointText(element.min), max: pointText(element.max) });
+      return `${shown}${label ? ` – ${label}` : ''}`;
     }
     case 'number':
-      return typeof value === 'number' ? `${numberFormat().format(value)}${element.unit ? ` ${element.unit}` : ''}` : String(value);
+      return typeof value === 'number' ? `${formatNumber(value)}${element.unit ? ` ${element.unit}` : ''}` : String(value);
     case 'date':
       return typeof value === 'string' ? <time dateTime={value}>{formatAnswerDate(value)}</time> : String(value);
     case 'consent':
-      return value === true ? 'Agreed' : String(value);
+      return value === true ? m.participant_form_agreed() : String(value);
     case 'photo':
       return Array.isArray(value) ? (
         <Photos ids={value.filter((id): id is string => typeof id === 'string')} photos={photos} onOpenPhoto={onOpenPhoto} />
@@ -118,7 +133,7 @@ function AnswerText({
       );
     case 'ranking':
       return Array.isArray(value) ? (
-        <ol className="list-decimal pl-5">
+        <ol className="list-decimal ps-5">
           {value.map((item, index) => (
             <li key={index}>{choiceText(element.options, item)}</li>
           ))}
@@ -130,7 +145,7 @@ function AnswerText({
       if (!isPlainObject(value)) return String(value);
       const cells = value as Record<string, unknown>;
       return (
-        <table className="w-full max-w-xl text-left text-sm">
+        <table className="w-full max-w-xl text-start text-sm">
           <tbody>
             {element.rows.map((row) => {
               const cell = own(cells, row.id);
@@ -141,10 +156,10 @@ function AnswerText({
                   : '';
               return (
                 <tr key={row.id} className="border-b border-border last:border-0">
-                  <th scope="row" className="py-1.5 pr-4 font-normal text-muted-foreground">
+                  <th scope="row" className="py-1.5 pe-4 font-normal text-muted-foreground">
                     {row.label}
                   </th>
-                  <td className="py-1.5">{text || <Muted>Not answered</Muted>}</td>
+                  <td className="py-1.5">{text || <Muted>{m.participant_form_not_answered()}</Muted>}</td>
                 </tr>
               );
             })}
@@ -172,7 +187,7 @@ export function AnswersView({ definition, answers, photos, onOpenPhoto, today, c
               {value !== undefined && isAnswered(value) ? (
                 <AnswerText element={element} value={value} photos={photos} onOpenPhoto={onOpenPhoto} />
               ) : (
-                <Muted>Not answered</Muted>
+                <Muted>{m.participant_form_not_answered()}</Muted>
               )}
             </dd>
           </div>

@@ -14,6 +14,7 @@ import { PhotoControl } from './PhotoControl.tsx';
 import { MatrixControl, RankingControl } from './structured-controls.tsx';
 import { DateControl, DropdownControl, LongTextControl, NumberControl, ShortTextControl } from './text-controls.tsx';
 import type { ControlProps, FieldContext } from './types.ts';
+import { m } from '../../shared/i18n.ts';
 
 /** How an element is labelled: one control with a <label>, or a fieldset (a radio group when its answer is one radio). */
 export function layoutOf(element: FormElement): 'control' | 'group' | 'radiogroup' {
@@ -42,9 +43,12 @@ export function hintOf(element: FormElement): string | null {
     case 'photo':
       return photoHint(element.minFiles, element.maxFiles);
     case 'ranking':
-      return 'Put the items in order with the Move up and Move down buttons.';
+      return m.participant_form_hint_ranking();
     case 'matrix': {
-      const parts = [element.multiple ? 'Choose any number of columns in each row.' : null, element.allRowsRequired ? 'Answer every row.' : null];
+      const parts = [
+        element.multiple ? m.participant_form_hint_matrix_multiple() : null,
+        element.allRowsRequired ? m.participant_form_hint_matrix_all_rows() : null,
+      ];
       return parts.filter(Boolean).join(' ') || null;
     }
     default:
@@ -90,7 +94,7 @@ function renderControl(props: ControlProps): ReactNode {
 /** The visible required mark; assistive technology hears "required" from the control or legend instead. */
 function RequiredMark() {
   return (
-    <span aria-hidden="true" className="ml-1 text-destructive">
+    <span aria-hidden="true" className="ms-1 text-destructive">
       *
     </span>
   );
@@ -202,10 +206,10 @@ export function ElementField({ element, value, errors, ctx, onChange, onIssue, o
       className="flex min-w-0 flex-col gap-2"
       onBlur={leave}
     >
-      <legend id={ids.label} className="float-left w-full text-base leading-snug font-medium break-words">
+      <legend id={ids.label} className="float-start w-full text-base leading-snug font-medium break-words">
         {title}
         {/* Groups other than radio groups cannot carry aria-required: the legend says it. */}
-        {required && !radiogroup && element.type !== 'consent' && <span className="sr-only"> (required)</span>}
+        {required && !radiogroup && element.type !== 'consent' && <span className="sr-only"> {m.participant_form_required()}</span>}
       </legend>
       {details}
       {renderControl(props)}

@@ -17,7 +17,9 @@ import { FormAlert } from '../FormAlert.tsx';
 import { Alert } from '../ui/alert.tsx';
 import { Button } from '../ui/button.tsx';
 import { ElementField } from './ElementField.tsx';
-import { domSafeId, elementIdOfKey, elementName, fieldIds, isEmptyAnswer, own, PHOTOS_PENDING_MESSAGE } from './form-utils.ts';
+import { domSafeId, elementIdOfKey, elementName, fieldIds, isEmptyAnswer, own, photosPendingMessage } from './form-utils.ts';
+import { formatCount, m } from '../../shared/i18n.ts';
+import { withNodes } from './rich-text.tsx';
 import { Markdown } from './Markdown.tsx';
 import { addressPage, listenToPages, pageBelow, pushPage, replacePage } from './page-address.ts';
 import { usePhotoUploads } from './photo-uploads.ts';
@@ -97,7 +99,17 @@ function findPage(pages: FormPage[], definition: FormDefinition, pageId: string 
 
 /** Renders a form definition page by page; see FormRendererProps. */
 export function FormRenderer(props: FormRendererProps) {
-  const { definition, seed, initialAnswers, initialPageId, submitLabel = 'Submit', today: todayProp, idPrefix, disabled = false, headingLevel = 2 } = props;
+  const {
+    definition,
+    seed,
+    initialAnswers,
+    initialPageId,
+    submitLabel = m.participant_form_submit(),
+    today: todayProp,
+    idPrefix,
+    disabled = false,
+    headingLevel = 2,
+  } = props;
   const reactId = useId();
   const prefix = idPrefix ?? `form-${domSafeId(reactId)}`;
   const today = todayProp ?? deviceDate();
@@ -188,7 +200,7 @@ export function FormRenderer(props: FormRendererProps) {
   const ctx: FieldContext = { prefix, seed, today, disabled, headingLevel, photos };
 
   /** What blocks an element now, checked or not: a control's issue or running uploads. */
-  const blockerOf = (elementId: string): string | undefined => own(issues, elementId) ?? (photos.pending(elementId) ? PHOTOS_PENDING_MESSAGE : undefined);
+  const blockerOf = (elementId: string): string | undefined => own(issues, elementId) ?? (photos.pending(elementId) ? photosPendingMessage() : undefined);
 
   /** The messages an element shows now. */
   const errorsOf = (element: FormElement, onPageId: string): string[] => {
@@ -268,7 +280,7 @@ export function FormRenderer(props: FormRendererProps) {
     const first = current.pages.find((each) => each.elements.some((element) => own(byElement, element.id)));
     if (first) showProblems(first.id);
     // After the jump (which clears the form-level alert).
-    if (loose.length > 0 || !first) setFormError(loose.length > 0 ? loose.join(' ') : 'Your answers were not accepted. Check them and try again.');
+    if (loose.length > 0 || !first) setFormError(loose.length > 0 ? loose.join(' ') : m.participant_form_not_accepted());
   };
 
   const next = () => {
@@ -305,7 +317,7 @@ export function FormRenderer(props: FormRendererProps) {
       if (!mounted.current) return;
       if (outcome && outcome.errors && Object.keys(outcome.errors).length > 0) applyServerErrors(outcome.errors);
     } catch (error) {
-      if (mounted.current) setFormError(error instanceof Error && error.message ? error.message : 'Your answers could not be sent. Try again.');
+      if (mounted.current) setFormError(error instanceof Error && error.message ? error.message : m.participant_form_send_failed());
     } finally {
       if (mounted.current) setSubmitting(false);
     }
@@ -330,8 +342,8 @@ export function FormRenderer(props: FormRendererProps) {
 
   if (!page) {
     return (
-      <Alert variant="info" title="Nothing to answer">
-        This form has no pages to show.
+      <Alert variant="info" title={m.participant_form_no_pages_title()}>
+        {m.participant_form_no_pages_body()}
       </Alert>
     );
   }
@@ -356,7 +368,7 @@ export function FormRenderer(props: FormRendererProps) {
       {pages.length > 1 && (
         <div className="flex flex-col gap-1.5">
           <p id={progressId} className="text-sm font-medium text-muted-foreground tabular-nums">
-            Page {pageIndex + 1} of {pages.length}
+            {m.participant_form_page_of({ page: formatCount(pageIndex + 1), total: formatCount(pages.length) })}
           </p>
           <div aria-hidden="true" className="h-1.5 overflow-hidden rounded-full bg-muted">
             <div className="h-full rounded-full bg-primary transition-[width]" style={{ width: `${((pageIndex + 1) / pages.length) * 100}%` }} />
@@ -380,20 +392,14 @@ export function FormRenderer(props: FormRendererProps) {
         {page.description && <Markdown headingLevel={headingLevel + 1}>{page.description}</Markdown>}
         {hasRequired && !disabled && (
           <p aria-hidden="true" className="text-sm text-muted-foreground">
-            <span className="text-destructive">*</span> marks a required question.
+            {withNodes((marks) => m.participant_form_required_note({ mark: marks.mark }), { mark: <span className="text-destructive">*</span> })}
           </p>
         )}
       </div>
 
       {problems.length > 0 && (
         // A new key per attempt: the alert is announced again, and it takes focus.
-        <Alert
-          key={summary?.version}
-          ref={summaryBox}
-          tabIndex={-1}
-          variant="destructive"
-          title={problems.length === 1 ? 'There is a problem on this page' : `There are ${problems.length} problems on this page`}
-        >
+        <Alert key={summary?.version} ref={summaryBox} tabIndex={-1} variant="destructive" title={m.participant_form_problems({ count: problems.length })}>
           <ul className="mt-1 flex flex-col gap-1">
             {problems.map(({ element, message }) => (
               <li key={element.id}>
@@ -406,7 +412,7 @@ export function FormRenderer(props: FormRendererProps) {
         </Alert>
       )}
 
-      <FormAlert message={formError} title="Your answers were not sent" />
+      <FormAlert message={formError} title={m.participant_form_not_sent()} />
 
       {/* On a phone the Back/Next bar sticks to the bottom: what takes focus or is scrolled to stays above it. */}
       <div className="flex flex-col gap-8 max-sm:[&_*]:scroll-mb-28">
@@ -438,12 +444,12 @@ export function FormRenderer(props: FormRendererProps) {
       >
         {pageIndex > 0 && (
           <Button variant="outline" size="lg" className="flex-1 sm:flex-none" onClick={back}>
-            Back
+            {m.participant_form_back()}
           </Button>
         )}
         {(!isLast || !disabled) && (
-          <Button type="submit" size="lg" className="flex-1 sm:ml-auto sm:flex-none" loading={submitting}>
-            {isLast ? submitLabel : 'Next'}
+          <Button type="submit" size="lg" className="flex-1 sm:ms-auto sm:flex-none" loading={submitting}>
+            {isLast ? submitLabel : m.participant_form_next()}
           </Button>
         )}
       </div>

@@ -10,6 +10,8 @@ import { cn } from '../../lib/utils.ts';
 import { Button, buttonVariants } from '../ui/button.tsx';
 import type { PhotoItem } from './types.ts';
 import type { ControlProps } from './types.ts';
+import { formatCount, m } from '../../shared/i18n.ts';
+import { withNodes } from './rich-text.tsx';
 
 type IconProps = Omit<ComponentProps<'svg'>, 'children'>;
 
@@ -111,7 +113,7 @@ function usePicture(src: string | null): string | null {
 }
 
 function PhotoRow({ item, index, disabled, onRetry, onRemove }: { item: PhotoItem; index: number; disabled: boolean; onRetry(): void; onRemove(): void }) {
-  const name = item.name || `Photo ${index + 1}`;
+  const name = item.name || m.participant_form_photo_name({ number: formatCount(index + 1) });
   const percent = Math.round(item.progress * 100);
   const picture = usePicture(item.src);
   // A stored thumbnail that does not load shows the placeholder, not a broken image.
@@ -123,11 +125,13 @@ function PhotoRow({ item, index, disabled, onRetry, onRemove }: { item: PhotoIte
         {src ? <img src={src} alt="" className="size-full object-cover" onError={() => setBroken(src)} /> : <ImageIcon className="size-6" />}
       </div>
       <div className="flex min-w-0 flex-1 basis-32 flex-col gap-1">
-        <p className="truncate font-medium">{name}</p>
+        <p dir="auto" className="truncate font-medium">
+          {name}
+        </p>
         {item.status === 'uploading' && (
           <div
             role="progressbar"
-            aria-label={`Uploading ${name}`}
+            aria-label={m.participant_form_photo_uploading({ name })}
             aria-valuemin={0}
             aria-valuemax={100}
             aria-valuenow={percent}
@@ -136,22 +140,28 @@ function PhotoRow({ item, index, disabled, onRetry, onRemove }: { item: PhotoIte
             <div className="h-full rounded-full bg-primary transition-[width]" style={{ width: `${percent}%` }} />
           </div>
         )}
-        {item.status === 'done' && <p className="text-muted-foreground">{item.mediaId?.startsWith('preview-') ? 'Added (preview)' : 'Uploaded'}</p>}
+        {item.status === 'done' && (
+          <p className="text-muted-foreground">
+            {item.mediaId?.startsWith('preview-') ? m.participant_form_photo_added_preview() : m.participant_form_photo_uploaded()}
+          </p>
+        )}
         {item.status === 'failed' && <p className="font-medium text-destructive">{item.error}</p>}
         {item.status === 'refused' && (
           <p className="font-medium text-destructive">
-            Refused: <span className="font-normal">{item.error}</span>
+            {withNodes((marks) => m.participant_form_photo_refused({ reason: marks.reason }), { reason: <span className="font-normal">{item.error}</span> })}
           </p>
         )}
       </div>
       <div className="flex gap-1">
         {item.status === 'failed' && (
           <Button variant="outline" className="h-11" disabled={disabled} onClick={onRetry}>
-            Retry<span className="sr-only"> {name}</span>
+            {m.participant_form_photo_retry()}
+            <span className="sr-only"> {name}</span>
           </Button>
         )}
         <Button variant="ghost" className="h-11" disabled={disabled} data-remove="" onClick={onRemove}>
-          Remove<span className="sr-only"> {name}</span>
+          {m.participant_form_photo_remove()}
+          <span className="sr-only"> {name}</span>
         </Button>
       </div>
     </li>
@@ -202,7 +212,7 @@ export function PhotoControl(props: ControlProps<ElementOf<'photo'>>) {
         {capture !== 'library' && (
           <PickButton
             id={`${ids.control}-camera`}
-            label="Take a photo"
+            label={m.participant_form_photo_take()}
             camera
             disabled={ctx.disabled}
             describedBy={describedBy}
@@ -212,7 +222,7 @@ export function PhotoControl(props: ControlProps<ElementOf<'photo'>>) {
         {capture !== 'camera' && (
           <PickButton
             id={`${ids.control}-library`}
-            label="Choose from library"
+            label={m.participant_form_photo_choose()}
             camera={false}
             disabled={ctx.disabled}
             describedBy={describedBy}
@@ -221,9 +231,7 @@ export function PhotoControl(props: ControlProps<ElementOf<'photo'>>) {
         )}
       </div>
       {kept > 0 && (
-        <p className="text-xs text-muted-foreground tabular-nums">
-          {kept} of {element.maxFiles} {element.maxFiles === 1 ? 'photo' : 'photos'}
-        </p>
+        <p className="text-xs text-muted-foreground tabular-nums">{m.participant_form_photo_count({ kept: formatCount(kept), max: element.maxFiles })}</p>
       )}
       {notice && (
         <p role="alert" className="text-sm font-medium text-destructive">

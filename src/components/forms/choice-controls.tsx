@@ -11,9 +11,10 @@ import { isOtherAnswer } from '../../shared/forms/logic.ts';
 import { displayOptions } from '../../shared/forms/order.ts';
 import { cn } from '../../lib/utils.ts';
 import { Markdown } from './Markdown.tsx';
-import { OTHER_VALUE, scalePoints } from './form-utils.ts';
+import { formatNumber, OTHER_VALUE, scalePoints } from './form-utils.ts';
 import { fieldControlClasses } from './text-controls.tsx';
 import type { ControlProps } from './types.ts';
+import { formatCount, m } from '../../shared/i18n.ts';
 
 /** One choice: the whole row is the label, at least 44 px high. */
 const optionRowClasses =
@@ -59,13 +60,14 @@ function OptionRow({ type, id, name, value, checked, invalid, disabled, onChange
 /** The text box of the "Other" choice, under it. */
 function OtherText({ id, text, invalid, disabled, onChange }: { id: string; text: string; invalid: boolean; disabled: boolean; onChange(text: string): void }) {
   return (
-    <div className="ml-8 flex flex-col gap-1.5">
+    <div className="ms-8 flex flex-col gap-1.5">
       <label htmlFor={id} className="text-sm font-medium">
-        Other (please specify)
+        {m.participant_form_other_specify()}
       </label>
       <input
         id={id}
         type="text"
+        dir="auto"
         className={fieldControlClasses}
         maxLength={FORM_LIMITS.otherTextMax}
         value={text}
@@ -86,7 +88,7 @@ function ClearAnswer({ show, onClear }: { show: boolean; onClear(): void }) {
       className="mt-1 min-h-11 self-start text-sm font-medium text-primary underline underline-offset-4 hover:no-underline"
       onClick={onClear}
     >
-      Clear answer
+      {m.participant_form_clear_answer()}
     </button>
   );
 }
@@ -117,7 +119,7 @@ export function SingleChoiceControl(props: ControlProps<ElementOf<'single_choice
     <>
       <div className="grid gap-2">
         {options.map((option) => row(option.id, option.label, () => onChange(option.id)))}
-        {element.allowOther && row(OTHER_VALUE, 'Other', () => onChange({ other: otherText.current }))}
+        {element.allowOther && row(OTHER_VALUE, m.participant_form_other(), () => onChange({ other: otherText.current }))}
         {selected === OTHER_VALUE && (
           <OtherText
             id={`${ids.control}-other-text`}
@@ -203,7 +205,7 @@ export function MultipleChoiceControl(props: ControlProps<ElementOf<'multiple_ch
           disabled={ctx.disabled}
           onChange={toggleOther}
         >
-          Other
+          {m.participant_form_other()}
         </OptionRow>
       )}
       {other && (
@@ -326,19 +328,17 @@ export function RatingControl(props: ControlProps<ElementOf<'rating'>>) {
             {stars ? (
               <>
                 <StarIcon filled={point <= current} className="size-8" />
-                <span className="sr-only">
-                  {point} {point === 1 ? 'star' : 'stars'}
-                </span>
+                <span className="sr-only">{m.participant_form_stars({ count: point })}</span>
               </>
             ) : (
-              point
+              formatCount(point)
             )}
           </PointTile>
         ))}
       </div>
       {stars && current > 0 && (
         <p className="text-sm text-muted-foreground" aria-hidden="true">
-          {current} of {element.max}
+          {m.participant_form_value_of_max({ value: formatCount(current), max: formatCount(element.max) })}
         </p>
       )}
       <ClearAnswer show={!element.required && value !== undefined && !ctx.disabled} onClear={() => onChange(undefined)} />
@@ -346,8 +346,9 @@ export function RatingControl(props: ControlProps<ElementOf<'rating'>>) {
   );
 }
 
+/** A point of a scale in the page's digits, ungrouped ("1000"), decimals kept ("2.5"). */
 function formatPoint(point: number): string {
-  return String(point);
+  return formatNumber(point, false);
 }
 
 /** Up to 11 points (NPS 0–10 included): a row of radio buttons with the end labels. */
@@ -380,7 +381,7 @@ export function ScaleControl(props: ControlProps<ElementOf<'scale'>>) {
       {(element.minLabel || element.maxLabel) && (
         <div aria-hidden="true" className="flex justify-between gap-4 text-xs text-muted-foreground">
           <span>{element.minLabel}</span>
-          <span className="text-right">{element.maxLabel}</span>
+          <span className="text-end">{element.maxLabel}</span>
         </div>
       )}
       <ClearAnswer show={!element.required && value !== undefined && !ctx.disabled} onClear={() => onChange(undefined)} />
@@ -410,14 +411,14 @@ export function RangeScaleControl(props: ControlProps<ElementOf<'scale'>>) {
           aria-invalid={props.invalid || undefined}
           aria-required={props.required || undefined}
           aria-describedby={props.describedBy}
-          aria-valuetext={answered ? undefined : 'Not answered'}
+          aria-valuetext={answered ? undefined : m.participant_form_not_answered()}
           className={cn('h-11 w-full min-w-0 accent-primary', !answered && 'opacity-60')}
           onChange={(event) => onChange(Number(event.target.value))}
           // A tap on the resting value fires no change: it still answers.
           onPointerUp={(event) => !answered && onChange(Number(event.currentTarget.value))}
         />
-        <output id={outputId} htmlFor={ids.control} className="min-w-24 text-right text-sm font-medium tabular-nums">
-          {answered ? formatPoint(value) : 'Not answered'}
+        <output id={outputId} htmlFor={ids.control} className="min-w-24 text-end text-sm font-medium tabular-nums">
+          {answered ? formatPoint(value) : m.participant_form_not_answered()}
         </output>
       </div>
       <div className="flex justify-between gap-4 text-xs text-muted-foreground">
@@ -425,7 +426,7 @@ export function RangeScaleControl(props: ControlProps<ElementOf<'scale'>>) {
           {formatPoint(element.min)}
           {element.minLabel && ` – ${element.minLabel}`}
         </span>
-        <span className="text-right">
+        <span className="text-end">
           {formatPoint(element.max)}
           {element.maxLabel && ` – ${element.maxLabel}`}
         </span>

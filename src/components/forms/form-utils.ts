@@ -5,6 +5,7 @@
  */
 import type { AnswerValue, FormElement } from '../../shared/forms/definition.ts';
 import { isOtherAnswer } from '../../shared/forms/logic.ts';
+import { currentLanguage, formatCount, m } from '../../shared/i18n.ts';
 
 /** The radio/checkbox value of the "Other" choice (never a valid option id). */
 export const OTHER_VALUE = ':other';
@@ -13,10 +14,27 @@ export const OTHER_VALUE = ':other';
 export const SCALE_MAX_RADIOS = 11;
 
 /** The message of a photo element whose uploads are still running on Next or Submit. */
-export const PHOTOS_PENDING_MESSAGE = 'Wait for your photos to finish uploading';
+export const photosPendingMessage = (): string => m.participant_form_photos_pending();
 
 /** The message of a number field holding text that is not a number. */
-export const NOT_A_NUMBER_MESSAGE = 'Enter a number';
+export const notANumberMessage = (): string => m.participant_form_not_a_number();
+
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * A number in the page's language, decimals kept ("1,250.5", "1.250,5"); `grouping: false` for
+ * points of a scale ("1000", not "1,000").
+ */
+export function formatNumber(value: number, grouping = true): string {
+  const language = currentLanguage();
+  const key = `${language}-${grouping}`;
+  let format = numberFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(language, { maximumFractionDigits: 10, useGrouping: grouping });
+    numberFormats.set(key, format);
+  }
+  return format.format(value);
+}
 
 /** A date bound of the definition (`YYYY-MM-DD` or `today`) as a date. */
 export function resolveDateBound(bound: string | undefined, today: string): string | undefined {
@@ -27,18 +45,23 @@ export function resolveDateBound(bound: string | undefined, today: string): stri
 /** The hint of a multiple-choice question: "Choose up to 3", "Choose 2 to 4", … or null. */
 export function choiceHint(min: number | undefined, max: number | undefined): string | null {
   const low = min !== undefined && min > 0 ? min : undefined;
-  if (low !== undefined && max !== undefined) return low === max ? `Choose ${max}` : `Choose ${low} to ${max}`;
-  if (max !== undefined) return `Choose up to ${max}`;
-  if (low !== undefined && low > 1) return `Choose at least ${low}`;
+  if (low !== undefined && max !== undefined)
+    return low === max
+      ? m.participant_form_choose_exactly({ count: formatCount(max) })
+      : m.participant_form_choose_range({ min: formatCount(low), max: formatCount(max) });
+  if (max !== undefined) return m.participant_form_choose_up_to({ max: formatCount(max) });
+  if (low !== undefined && low > 1) return m.participant_form_choose_at_least({ min: formatCount(low) });
   return null;
 }
 
 /** The hint of a photo element: "Add up to 3 photos", "Add 2 to 5 photos", … */
 export function photoHint(min: number | undefined, max: number): string {
-  const noun = (n: number) => (n === 1 ? 'photo' : 'photos');
   const low = min !== undefined && min > 0 ? min : undefined;
-  if (low !== undefined) return low === max ? `Add ${max} ${noun(max)}` : `Add ${low} to ${max} photos`;
-  return `Add up to ${max} ${noun(max)}`;
+  if (low !== undefined)
+    return low === max
+      ? m.participant_form_photo_hint_exactly({ count: max })
+      : m.participant_form_photo_hint_range({ min: formatCount(low), max: formatCount(max) });
+  return m.participant_form_photo_hint_up_to({ count: max });
 }
 
 function decimalsOf(n: number): number {
@@ -94,7 +117,7 @@ export function elementIdOfKey(key: string, elementIds: ReadonlySet<string>): st
 /** A short name of an element for the error summary: its title, or "Question N". */
 export function elementName(element: FormElement, index: number): string {
   const title = element.title.trim();
-  return title === '' ? `Question ${index + 1}` : title;
+  return title === '' ? m.participant_form_question({ number: formatCount(index + 1) }) : title;
 }
 
 /** A record's own value for a key: element and row ids may be `constructor` or `toString`. */

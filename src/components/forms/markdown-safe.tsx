@@ -5,6 +5,7 @@
  */
 import type { ReactNode } from 'react';
 import { cn } from '../../lib/utils.ts';
+import { m } from '../../shared/i18n.ts';
 
 /** The URLs a link may have: absolute http(s) and mailto. */
 export function safeHref(value: string | null | undefined): string | null {
@@ -22,7 +23,7 @@ export function SafeLink({ href, children, title }: { href?: string | null; chil
   return (
     <a href={url} title={title} target="_blank" rel="noopener noreferrer">
       {children}
-      <span className="sr-only"> (opens in a new tab)</span>
+      <span className="sr-only"> {m.participant_form_opens_new_tab()}</span>
     </a>
   );
 }
@@ -53,11 +54,11 @@ export function SafeImage({ src, alt, title }: { src?: string; alt?: string; tit
 /** Block-level markdown styled without a typography plugin (paragraphs, lists, links, code). */
 export const markdownClasses = cn(
   'text-sm leading-6 break-words [&>*+*]:mt-3',
-  '[&_ul]:list-disc [&_ol]:list-decimal [&_ul]:pl-5 [&_ol]:pl-5 [&_li]:my-1',
+  '[&_ul]:list-disc [&_ol]:list-decimal [&_ul]:ps-5 [&_ol]:ps-5 [&_li]:my-1',
   '[&_a]:font-medium [&_a]:text-primary [&_a]:underline [&_a]:underline-offset-4 [&_a:hover]:no-underline',
   '[&_strong]:font-semibold [&_code]:rounded [&_code]:bg-muted [&_code]:px-1 [&_code]:py-0.5 [&_code]:text-[0.9em]',
-  '[&_pre]:overflow-x-auto [&_pre]:rounded-md [&_pre]:bg-muted [&_pre]:p-3 [&_blockquote]:border-l-4 [&_blockquote]:border-border [&_blockquote]:pl-3',
-  '[&_table]:w-full [&_th]:border [&_td]:border [&_th]:px-2 [&_td]:px-2 [&_th]:text-left',
+  '[&_pre]:overflow-x-auto [&_pre]:rounded-md [&_pre]:bg-muted [&_pre]:p-3 [&_blockquote]:border-s-4 [&_blockquote]:border-border [&_blockquote]:ps-3',
+  '[&_table]:w-full [&_th]:border [&_td]:border [&_th]:px-2 [&_td]:px-2 [&_th]:text-start',
 );
 
 export interface MarkdownProps {

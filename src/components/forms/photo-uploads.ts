@@ -14,8 +14,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { AnswerValue } from '../../shared/forms/definition.ts';
 import { own } from './form-utils.ts';
 import type { PhotoAdapter, PhotoItem, PhotoUploads } from './types.ts';
-
-const plural = (count: number) => (count === 1 ? 'photo' : 'photos');
+import { m } from '../../shared/i18n.ts';
 
 /** A PhotoAdapter's rejection of a file that can never be accepted as it is (its message says why): no Retry. */
 export class UploadRefused extends Error {
@@ -23,7 +22,7 @@ export class UploadRefused extends Error {
 }
 
 function messageOf(error: unknown): string {
-  return error instanceof Error && error.message ? error.message : 'The photo could not be uploaded.';
+  return error instanceof Error && error.message ? error.message : m.participant_form_photo_failed();
 }
 
 function createObjectUrl(file: File): string | null {
@@ -135,7 +134,7 @@ export function usePhotoUploads(
           const local = items(elementId).find((entry) => entry.key === item.key)?.src ?? null;
           patch(elementId, item.key, { status: 'done', progress: 1, mediaId: media.id, src: media.thumbnailUrl || local, file: null });
           if (media.thumbnailUrl) forget(local);
-          say(elementId, 'announcements', `${item.name} uploaded`);
+          say(elementId, 'announcements', m.participant_form_photo_uploaded_named({ name: item.name }));
         },
         (error: unknown) => {
           if (!live()) return;
@@ -145,11 +144,11 @@ export function usePhotoUploads(
             const local = items(elementId).find((entry) => entry.key === item.key)?.src ?? null;
             forget(local);
             patch(elementId, item.key, { status: 'refused', error: message, src: null, file: null });
-            say(elementId, 'announcements', `${item.name} was refused: ${message}`);
+            say(elementId, 'announcements', m.participant_form_photo_refused_named({ name: item.name, reason: message }));
             return;
           }
           patch(elementId, item.key, { status: 'failed', error: message });
-          say(elementId, 'announcements', `${item.name} could not be uploaded: ${message}`);
+          say(elementId, 'announcements', m.participant_form_photo_failed_named({ name: item.name, reason: message }));
         },
       );
   };
@@ -169,9 +168,9 @@ export function usePhotoUploads(
       let notice: string | null = null;
       if (images.length > room) {
         const refused = images.length - room;
-        notice = `You can add ${max} ${plural(max)} at most: ${refused} ${plural(refused)} not added.`;
+        notice = `${m.participant_form_photos_at_most({ count: max })}: ${m.participant_form_photos_not_added({ count: refused })}`;
       } else if (images.length < files.length) {
-        notice = 'Only photos can be added.';
+        notice = m.participant_form_photos_only();
       }
       say(element.id, 'notices', notice);
       if (accepted.length === 0) return;
@@ -194,7 +193,11 @@ export function usePhotoUploads(
         };
       });
       update(element.id, (list) => [...list, ...added]);
-      say(element.id, 'announcements', current ? `Uploading ${added.length} ${plural(added.length)}` : `${added.length} ${plural(added.length)} added`);
+      say(
+        element.id,
+        'announcements',
+        current ? m.participant_form_photos_uploading({ count: added.length }) : m.participant_form_photos_added({ count: added.length }),
+      );
       for (const item of added) start(element.id, item);
     },
 
@@ -202,7 +205,7 @@ export function usePhotoUploads(
       const item = items(elementId).find((entry) => entry.key === key);
       if (!item || item.status !== 'failed') return;
       patch(elementId, key, { status: 'uploading', progress: 0, error: null });
-      say(elementId, 'announcements', `Uploading ${item.name}`);
+      say(elementId, 'announcements', m.participant_form_photo_uploading({ name: item.name }));
       start(elementId, { ...item, status: 'uploading' });
     },
 
@@ -215,7 +218,7 @@ export function usePhotoUploads(
       forget(item.src);
       update(elementId, (list) => list.filter((entry) => entry.key !== key));
       say(elementId, 'notices', null);
-      say(elementId, 'announcements', `${item.name || 'Photo'} removed`);
+      say(elementId, 'announcements', item.name ? m.participant_form_photo_removed_named({ name: item.name }) : m.participant_form_photo_removed());
     },
   };
 }

@@ -11,6 +11,7 @@ import { Button } from '../ui/button.tsx';
 import { nativeChoiceClasses } from './choice-controls.tsx';
 import { own } from './form-utils.ts';
 import type { ControlProps } from './types.ts';
+import { formatCount, m } from '../../shared/i18n.ts';
 
 type MatrixAnswer = Record<string, string | string[]>;
 
@@ -68,8 +69,8 @@ export function MatrixControl(props: ControlProps<ElementOf<'matrix'>>) {
             style={grid}
           >
             {/* Floated, the legend is an ordinary grid item from md up (and sits above the choices below). */}
-            <legend className="float-left w-full pb-2 text-sm font-medium break-words md:w-auto md:pb-0 md:font-normal">{row.label}</legend>
-            <div className="clear-left grid gap-2 md:contents">
+            <legend className="float-start w-full pb-2 text-sm font-medium break-words md:w-auto md:pb-0 md:font-normal">{row.label}</legend>
+            <div className="clear-start grid gap-2 md:contents">
               {element.columns.map((column) => {
                 const id = `${ids.control}-${row.id}-${column.id}`;
                 return (
@@ -145,7 +146,7 @@ export function RankingControl(props: ControlProps<ElementOf<'ranking'>>) {
     next[index] = next[to] as string;
     next[to] = id;
     focusAfterMove.current = { id, direction };
-    setMessage(`${labels.get(id) ?? id} moved to position ${to + 1}`);
+    setMessage(m.participant_form_moved_to({ label: labels.get(id) ?? id, position: formatCount(to + 1) }));
     onChange(next);
   };
 
@@ -155,9 +156,9 @@ export function RankingControl(props: ControlProps<ElementOf<'ranking'>>) {
         {order.map((id, index) => {
           const label = labels.get(id) ?? id;
           return (
-            <li key={id} className="flex min-h-11 items-center gap-2 rounded-md border border-border bg-card py-1 pr-1 pl-3 text-sm">
+            <li key={id} className="flex min-h-11 items-center gap-2 rounded-md border border-border bg-card py-1 ps-3 pe-1 text-sm">
               <span aria-hidden="true" className="flex size-7 shrink-0 items-center justify-center rounded-full bg-muted text-xs font-semibold tabular-nums">
-                {index + 1}
+                {formatCount(index + 1)}
               </span>
               <span className="min-w-0 flex-1 break-words">{label}</span>
               {(['up', 'down'] as const).map((direction) => (
@@ -170,9 +171,7 @@ export function RankingControl(props: ControlProps<ElementOf<'ranking'>>) {
                   onClick={() => move(index, direction)}
                 >
                   <ChevronDownIcon className={cn('size-5', direction === 'up' && 'rotate-180')} />
-                  <span className="sr-only">
-                    Move {label} {direction}
-                  </span>
+                  <span className="sr-only">{direction === 'up' ? m.participant_form_move_up({ label }) : m.participant_form_move_down({ label })}</span>
                 </button>
               ))}
             </li>
@@ -186,11 +185,11 @@ export function RankingControl(props: ControlProps<ElementOf<'ranking'>>) {
           onClick={() => {
             // The button goes away: focus moves to the list's first item.
             if (order[0] !== undefined) focusAfterMove.current = { id: order[0], direction: 'down' };
-            setMessage('Order kept');
+            setMessage(m.participant_form_order_kept());
             onChange(order);
           }}
         >
-          Keep this order
+          {m.participant_form_keep_order()}
         </Button>
       )}
       <p role="status" className="sr-only">

@@ -11,8 +11,9 @@ import { cn } from '../../lib/utils.ts';
 import { ChevronDownIcon } from '../icons.tsx';
 import { controlClasses } from '../ui/input.tsx';
 import { describedBy } from '../ui/form-field.tsx';
-import { NOT_A_NUMBER_MESSAGE, parseNumberText, resolveDateBound } from './form-utils.ts';
+import { formatNumber, notANumberMessage, parseNumberText, resolveDateBound } from './form-utils.ts';
 import type { ControlProps } from './types.ts';
+import { formatCount, m } from '../../shared/i18n.ts';
 
 /** Text-like controls: 44 px high for fingers. */
 export const fieldControlClasses = cn(controlClasses, 'h-11');
@@ -29,8 +30,8 @@ function aria(props: ControlProps) {
 /** "12 / 255 characters", linked to the control with aria-describedby. */
 function CharacterCount({ id, length, max }: { id: string; length: number; max: number }) {
   return (
-    <p id={id} className={cn('text-right text-xs tabular-nums', length > max ? 'font-medium text-destructive' : 'text-muted-foreground')}>
-      {length} / {max} characters
+    <p id={id} className={cn('text-end text-xs tabular-nums', length > max ? 'font-medium text-destructive' : 'text-muted-foreground')}>
+      {m.participant_form_characters({ length: formatNumber(length, false), max: formatNumber(max, false) })}
     </p>
   );
 }
@@ -52,6 +53,8 @@ export function ShortTextControl(props: ControlProps<ElementOf<'short_text'>>) {
         {...aria(props)}
         aria-describedby={describedBy(props.describedBy, showCount && countId)}
         type={INPUT_TYPES[format]}
+        // Free text in either direction (an Arabic answer on an English page); addresses and numbers stay left to right.
+        dir={format === 'text' ? 'auto' : 'ltr'}
         autoComplete={AUTOCOMPLETE[format]}
         autoCapitalize={format === 'text' ? undefined : 'none'}
         spellCheck={format === 'text' ? undefined : false}
@@ -76,6 +79,7 @@ export function LongTextControl(props: ControlProps<ElementOf<'long_text'>>) {
       <textarea
         {...aria(props)}
         aria-describedby={describedBy(props.describedBy, countId)}
+        dir="auto"
         rows={5}
         placeholder={element.placeholder}
         maxLength={max}
@@ -125,7 +129,7 @@ export function NumberControl(props: ControlProps<ElementOf<'number'>>) {
           const next = event.target.value;
           setText(next);
           const parsed = parseNumberText(next);
-          onIssue(parsed === null ? NOT_A_NUMBER_MESSAGE : null);
+          onIssue(parsed === null ? notANumberMessage() : null);
           onChange(typeof parsed === 'number' ? parsed : undefined);
         }}
       />
@@ -182,11 +186,13 @@ export function DropdownControl(props: ControlProps<ElementOf<'dropdown'>>) {
       {element.searchable && (
         <div className="flex flex-col gap-1.5">
           <label htmlFor={searchId} className="text-sm text-muted-foreground">
-            Search the list<span className="sr-only"> of {element.title}</span>
+            {m.participant_form_search_list()}
           </label>
           <input
             id={searchId}
             type="search"
+            // The list's name with it (the visible label is short): "Search the list of Country".
+            aria-label={m.participant_form_search_list_of({ title: element.title })}
             autoComplete="off"
             className={fieldControlClasses}
             value={query}
@@ -202,7 +208,7 @@ export function DropdownControl(props: ControlProps<ElementOf<'dropdown'>>) {
             }}
           />
           <p id={countId} role="status" className="text-xs text-muted-foreground">
-            {needle === '' ? '' : `${matches.length} of ${options.length} options match`}
+            {needle === '' ? '' : m.participant_form_options_match({ matches: formatCount(matches.length), total: formatCount(options.length) })}
           </p>
         </div>
       )}
@@ -210,18 +216,18 @@ export function DropdownControl(props: ControlProps<ElementOf<'dropdown'>>) {
         <select
           {...aria(props)}
           aria-describedby={props.describedBy}
-          className={cn(fieldControlClasses, 'appearance-none pr-10')}
+          className={cn(fieldControlClasses, 'appearance-none pe-10')}
           value={selected}
           onChange={(event) => onChange(event.target.value === '' ? undefined : event.target.value)}
         >
-          <option value="">Choose…</option>
+          <option value="">{m.participant_form_choose()}</option>
           {shown.map((option) => (
             <option key={option.id} value={option.id}>
               {option.label}
             </option>
           ))}
         </select>
-        <ChevronDownIcon className="pointer-events-none absolute top-1/2 right-3 size-4 -translate-y-1/2 text-muted-foreground" />
+        <ChevronDownIcon className="pointer-events-none absolute end-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" />
       </div>
     </div>
   );

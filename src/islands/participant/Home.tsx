@@ -18,8 +18,14 @@ import { closesLabel, closesSoon, entriesProgressLabel, minutesLabel, opensLabel
 import { Bone, CalendarIcon, ClockIcon, MetaItem, ProgressBar, StarIcon } from './parts.tsx';
 import PointsPill from '../../components/PointsPill.tsx';
 import { HomeAnnouncements } from './HomeAnnouncements.tsx';
+import { formatCount, m } from '../../shared/i18n.ts';
 
-const KIND_LABELS: Readonly<Record<HomeItem['kind'], string>> = { survey: 'Survey', mission: 'Mission', mission_group: 'Mission group' };
+/** What a card says of its kind (called when shown: in the page's language). */
+const KIND_LABELS: Readonly<Record<HomeItem['kind'], () => string>> = {
+  survey: m.participant_survey_heading,
+  mission: m.participant_mission_heading,
+  mission_group: m.participant_group_heading,
+};
 
 /** The screen of an item. */
 export function itemHref(item: Pick<HomeItem, 'kind' | 'id'>): string {
@@ -30,7 +36,7 @@ export function itemHref(item: Pick<HomeItem, 'kind' | 'id'>): string {
 function Heading() {
   return (
     <div className="mb-6 flex flex-wrap items-end justify-between gap-x-6 gap-y-2">
-      <h1 className="text-3xl font-semibold tracking-tight">Home</h1>
+      <h1 className="text-3xl font-semibold tracking-tight">{m.participant_home_title()}</h1>
       {/* The points balance and what is pending, linking to the history on /account. */}
       <PointsPill />
     </div>
@@ -62,7 +68,8 @@ export default function Home() {
       </div>
     );
   }
-  if (load.status !== 'ready') return <Failed heading="Home" title="We could not load this page" message={load.message} onRetry={reload} />;
+  if (load.status !== 'ready')
+    return <Failed heading={m.participant_home_title()} title={m.participant_home_load_failed()} message={load.message} onRetry={reload} />;
   const { todo, submitted, done, staff, announcements } = load.data;
   const nothingYet = todo.length === 0 && submitted.length === 0 && done.length === 0;
 
@@ -75,9 +82,11 @@ export default function Home() {
         <EmptyState />
       ) : (
         <div className="flex flex-col gap-10">
-          <Section id="todo" title="To do" items={todo} empty="You are all caught up. New surveys and missions appear here as soon as they open." />
-          {submitted.length > 0 && <Section id="submitted" title="Submitted" note="Waiting for review" items={submitted} />}
-          {done.length > 0 && <Section id="done" title="Done" items={done} />}
+          <Section id="todo" title={m.participant_home_todo()} items={todo} empty={m.participant_home_todo_empty()} />
+          {submitted.length > 0 && (
+            <Section id="submitted" title={m.participant_home_submitted()} note={m.participant_home_submitted_note()} items={submitted} />
+          )}
+          {done.length > 0 && <Section id="done" title={m.participant_home_done()} items={done} />}
         </div>
       )}
     </div>
@@ -86,8 +95,7 @@ export default function Home() {
 
 /** "12 entries wait for review" (singular "1 entry waits for review"), as the staff card says it. */
 export function reviewWaitingLabel(count: number): string {
-  if (count === 0) return 'No entries wait for review';
-  return count === 1 ? '1 entry waits for review' : `${count} entries wait for review`;
+  return count === 0 ? m.participant_home_review_none() : m.participant_home_review_waiting({ count });
 }
 
 /** Moderators and admins: what waits for them (the review queue) and the way to the admin area. */
@@ -97,7 +105,7 @@ export function StaffCard({ reviewWaiting }: { reviewWaiting: number }) {
     <Card asChild className="mb-6 flex flex-col gap-1 border-primary/40 bg-primary/5 px-5 py-4">
       <section aria-labelledby="home-staff">
         <h2 id="home-staff" className="text-sm font-medium text-muted-foreground">
-          For staff
+          {m.participant_home_staff()}
         </h2>
         <p className="text-base">
           <a href="/admin/review" className={link}>
@@ -107,7 +115,7 @@ export function StaffCard({ reviewWaiting }: { reviewWaiting: number }) {
             {' · '}
           </span>{' '}
           <a href="/admin" className={link}>
-            Open the admin area
+            {m.participant_home_open_admin()}
           </a>
         </p>
       </section>
@@ -125,12 +133,10 @@ function EmptyState({ early = false }: { early?: boolean }) {
     >
       <section aria-labelledby="home-empty">
         <h2 id="home-empty" className="text-xl font-semibold tracking-tight">
-          Nothing to do yet
+          {m.participant_home_empty_title()}
         </h2>
-        <p className="max-w-prose text-muted-foreground">
-          When a project you take part in opens a survey or mission, it appears here, with the points it is worth, about how long it takes and when it closes.
-        </p>
-        <p className="max-w-prose text-sm text-muted-foreground">What you finish moves to “Submitted” while it waits for review, then to “Done”.</p>
+        <p className="max-w-prose text-muted-foreground">{m.participant_home_empty_body()}</p>
+        <p className="max-w-prose text-sm text-muted-foreground">{m.participant_home_empty_flow()}</p>
       </section>
     </Card>
   );
@@ -143,11 +149,11 @@ function Section({ id, title, note, items, empty }: { id: HomeList; title: strin
       <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
         <h2
           id={headingId}
-          aria-label={`${title}, ${items.length} ${items.length === 1 ? 'item' : 'items'}`}
+          aria-label={m.participant_home_section_label({ title, count: items.length })}
           className="flex items-center gap-2 text-xl font-semibold tracking-tight"
         >
           {title}
-          <span className="rounded-full bg-muted px-2 py-0.5 text-sm font-medium text-muted-foreground tabular-nums">{items.length}</span>
+          <span className="rounded-full bg-muted px-2 py-0.5 text-sm font-medium text-muted-foreground tabular-nums">{formatCount(items.length)}</span>
         </h2>
         {note && <p className="text-sm text-muted-foreground">{note}</p>}
       </div>
@@ -171,8 +177,8 @@ function Section({ id, title, note, items, empty }: { id: HomeList; title: strin
 
 /** The badge of a card: its state while to do; "In review", "Approved" or "Done" after. */
 export function cardBadge(item: Pick<HomeItem, 'state'>, list: HomeList): string | null {
-  if (list === 'submitted') return 'In review';
-  if (list === 'done') return item.state === 'approved' ? 'Approved' : 'Done';
+  if (list === 'submitted') return m.participant_home_in_review();
+  if (list === 'done') return item.state === 'approved' ? m.participant_home_approved() : m.participant_home_done();
   return stateLabel(item.state);
 }
 
@@ -194,7 +200,7 @@ export function ItemCard({ item, list }: { item: HomeItem; list: HomeList }) {
       <article aria-labelledby={titleId}>
         <div className="flex items-start justify-between gap-3">
           <p className="min-w-0 text-xs font-medium tracking-wide text-muted-foreground uppercase">
-            {KIND_LABELS[item.kind]}
+            {KIND_LABELS[item.kind]()}
             <span aria-hidden="true"> · </span>
             <span className="normal-case">{item.projectName}</span>
           </p>
@@ -226,9 +232,9 @@ export function ItemCard({ item, list }: { item: HomeItem; list: HomeList }) {
           showProgress &&
           progress !== null && (
             <div className="flex items-center gap-3">
-              <ProgressBar value={progress} label={`Progress of ${item.title}`} className="flex-1" />
+              <ProgressBar value={progress} label={m.participant_home_progress_of({ title: item.title })} className="flex-1" />
               <span className="text-xs font-medium text-muted-foreground tabular-nums" aria-hidden="true">
-                {progress}%
+                {m.participant_home_percent({ percent: formatCount(progress) })}
               </span>
             </div>
           )
@@ -245,7 +251,7 @@ function DiaryLine({ diary, title }: { diary: HomeDiary; title: string }) {
   return (
     <div className="flex flex-col gap-2" data-diary>
       <div className="flex items-center gap-3">
-        <ProgressBar value={(Math.min(diary.entries, diary.max) / diary.max) * 100} label={`Entries of ${title}`} className="flex-1" />
+        <ProgressBar value={(Math.min(diary.entries, diary.max) / diary.max) * 100} label={m.participant_home_entries_of({ title })} className="flex-1" />
         <span className="text-xs font-medium text-muted-foreground tabular-nums">{count}</span>
       </div>
       <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
@@ -264,7 +270,7 @@ function DiaryLine({ diary, title }: { diary: HomeDiary; title: string }) {
 function HomeSkeleton() {
   return (
     <div className="flex flex-col gap-4 in-data-home-empty:hidden">
-      <LoadingNote label="Loading your surveys and missions…" />
+      <LoadingNote label={m.participant_home_loading()} />
       <Bone className="h-7 w-28" />
       <ul aria-hidden="true" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
         {[0, 1, 2].map((n) => (

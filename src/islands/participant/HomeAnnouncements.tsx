@@ -11,6 +11,7 @@ import type { HomeAnnouncement } from '../../shared/announcements.ts';
 import { Markdown } from '../../components/forms/Markdown.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { formatDate } from '../../lib/format.ts';
+import { m } from '../../shared/i18n.ts';
 
 /** The element id of an announcement on home (the notification's link ends with it). */
 export const announcementAnchor = (id: number): string => `announcement-${id}`;
@@ -20,7 +21,7 @@ export function HomeAnnouncements({ items }: { items: readonly HomeAnnouncement[
   return (
     <section aria-labelledby="home-news" className="mb-8 flex flex-col gap-3">
       <h2 id="home-news" className="text-xl font-semibold tracking-tight">
-        News from your projects
+        {m.participant_home_news()}
       </h2>
       <ul className="flex flex-col gap-3">
         {items.map((announcement, index) => (
@@ -46,7 +47,7 @@ function AnnouncementCard({ announcement, initiallyOpen }: { announcement: HomeA
     return () => window.removeEventListener('hashchange', openIfTarget);
   }, [anchor]);
   return (
-    <Card asChild className="group scroll-mt-6 border-l-4 border-l-primary">
+    <Card asChild className="group scroll-mt-6 border-s-4 border-s-primary">
       <details id={anchor} open={open} onToggle={(event) => setOpen(event.currentTarget.open)}>
         <summary className="flex cursor-pointer list-none flex-col gap-1 rounded-xl px-4 py-3 outline-none focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring [&::-webkit-details-marker]:hidden">
           <span className="text-xs font-medium text-muted-foreground">
@@ -57,10 +58,10 @@ function AnnouncementCard({ announcement, initiallyOpen }: { announcement: HomeA
           <span className="flex items-start justify-between gap-3">
             <span className="text-lg leading-snug font-semibold break-words">{announcement.title}</span>
             <span aria-hidden="true" className="mt-1 shrink-0 text-sm text-primary group-open:hidden">
-              Read
+              {m.participant_home_news_read()}
             </span>
             <span aria-hidden="true" className="mt-1 hidden shrink-0 text-sm text-muted-foreground group-open:inline">
-              Hide
+              {m.participant_home_news_hide()}
             </span>
           </span>
         </summary>

@@ -12,16 +12,15 @@ import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { closesLabel, closesSoon, GROUP_MISSION_STATE_LABELS, pointsLabel } from '../../lib/labels.ts';
+import { formatCount, m } from '../../shared/i18n.ts';
 import { ACTIVITY_COLUMN, ActivityHeader, ActivitySkeleton, Bone, CalendarIcon, LockIcon, MetaItem, ProgressBar, StarIcon } from './parts.tsx';
 
 type GroupMission = ParticipantMissionGroup['missions'][number];
 
 /** How the group unlocks its missions, in words. */
 export function unlockText(group: Pick<ParticipantMissionGroup, 'unlock' | 'unlockOn'>): string {
-  if (group.unlock === 'all_open') return 'Do the missions in any order.';
-  return group.unlockOn === 'approved'
-    ? 'Each mission opens once the one before it is approved.'
-    : 'Each mission opens once you have submitted the one before it.';
+  if (group.unlock === 'all_open') return m.participant_group_unlock_any();
+  return group.unlockOn === 'approved' ? m.participant_group_unlock_approved() : m.participant_group_unlock_submitted();
 }
 
 /** The island of `/mission-groups/{id}`. */
@@ -30,7 +29,7 @@ export default function MissionGroupScreen() {
     <RoutePage<ParticipantMissionGroup>
       pattern="/mission-groups/:id"
       path={(ids) => `/api/mission-groups/${ids.id}`}
-      heading="Mission group"
+      heading={m.participant_group_heading()}
       skeleton={<GroupSkeleton />}
     >
       {(group) => <GroupView group={group} />}
@@ -48,21 +47,19 @@ function GroupView({ group }: { group: ParticipantMissionGroup }) {
       <Card asChild className="flex flex-col gap-2 p-4 sm:p-6">
         <section aria-labelledby="group-progress">
           <h2 id="group-progress" className="text-sm font-medium text-muted-foreground">
-            Your progress
+            {m.participant_group_progress()}
           </h2>
-          <p className="text-2xl font-semibold tabular-nums">
-            {done} of {total} {total === 1 ? 'mission' : 'missions'} done
-          </p>
-          <ProgressBar value={total > 0 ? (done / total) * 100 : 0} label="Missions done" />
+          <p className="text-2xl font-semibold tabular-nums">{m.participant_group_done_count({ done: formatCount(done), total })}</p>
+          <ProgressBar value={total > 0 ? (done / total) * 100 : 0} label={m.participant_group_missions_done()} />
           <p className="text-sm text-muted-foreground">{unlockText(group)}</p>
         </section>
       </Card>
       <section aria-labelledby="group-missions" className="flex flex-col gap-3">
         <h2 id="group-missions" className="text-lg font-semibold">
-          Missions
+          {m.participant_group_missions()}
         </h2>
         {group.missions.length === 0 ? (
-          <p className="text-sm text-muted-foreground">This group has no missions yet.</p>
+          <p className="text-sm text-muted-foreground">{m.participant_group_no_missions()}</p>
         ) : (
           <ol className="flex flex-col gap-3">
             {group.missions.map((mission, index) => (
@@ -75,13 +72,19 @@ function GroupView({ group }: { group: ParticipantMissionGroup }) {
   );
 }
 
-const ACTION_LABELS: Partial<Record<GroupMissionState, string>> = { open: 'Start', in_progress: 'Continue', submitted: 'View', approved: 'View' };
+/** What the button of a mission in each state says (none when locked). */
+const ACTION_LABELS: Partial<Record<GroupMissionState, () => string>> = {
+  open: m.participant_group_action_start,
+  in_progress: m.participant_group_action_continue,
+  submitted: m.participant_group_action_view,
+  approved: m.participant_group_action_view,
+};
 
 function MissionRow({ mission, number }: { mission: GroupMission; number: number }) {
   const locked = mission.state === 'locked';
   const finished = mission.state === 'submitted' || mission.state === 'approved';
   const closes = finished || locked ? null : closesLabel(mission.closesAt);
-  const action = ACTION_LABELS[mission.state];
+  const action = ACTION_LABELS[mission.state]?.();
   const titleId = `group-mission-${mission.id}`;
   return (
     <Card asChild className={cn('flex gap-4 p-4', locked && 'bg-muted/60 shadow-none')}>
@@ -93,12 +96,12 @@ function MissionRow({ mission, number }: { mission: GroupMission; number: number
             finished ? 'bg-success text-background' : locked ? 'bg-muted text-muted-foreground' : 'bg-primary text-primary-foreground',
           )}
         >
-          {finished ? <CheckIcon className="size-5" /> : locked ? <LockIcon className="size-4" /> : number}
+          {finished ? <CheckIcon className="size-5" /> : locked ? <LockIcon className="size-4" /> : formatCount(number)}
         </span>
         <div className="flex min-w-0 flex-1 flex-col gap-2">
           <div className="flex flex-wrap items-start justify-between gap-2">
             <h3 id={titleId} className={cn('font-semibold break-words', locked && 'text-muted-foreground')}>
-              <span className="sr-only">{number}. </span>
+              <span className="sr-only">{formatCount(number)}. </span>
               {mission.title}
             </h3>
             <Badge variant={finished ? 'secondary' : 'outline'}>{GROUP_MISSION_STATE_LABELS[mission.state]}</Badge>
@@ -111,7 +114,7 @@ function MissionRow({ mission, number }: { mission: GroupMission; number: number
               </MetaItem>
             )}
           </ul>
-          {locked && <p className="text-sm text-muted-foreground">{mission.lockedReason || 'Opens when you finish the mission before it.'}</p>}
+          {locked && <p className="text-sm text-muted-foreground">{mission.lockedReason || m.participant_group_locked_default()}</p>}
           {action && (
             <Button asChild size="lg" variant={finished ? 'outline' : 'default'} className="w-full sm:w-auto sm:self-start">
               <a href={`/missions/${mission.id}`} aria-label={`${action}: ${mission.title}`}>
@@ -127,7 +130,7 @@ function MissionRow({ mission, number }: { mission: GroupMission; number: number
 
 function GroupSkeleton() {
   return (
-    <ActivitySkeleton label="Loading the mission group…">
+    <ActivitySkeleton label={m.participant_group_loading()}>
       <Card variant="flat" aria-hidden="true" className="flex flex-col gap-2 p-4 sm:p-6">
         <Bone className="h-4 w-28" />
         <Bone className="h-8 w-48" />

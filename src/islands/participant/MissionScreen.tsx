@@ -41,6 +41,8 @@ import { diaryTodayLabel } from './diary-labels.ts';
 import { thumbnailUrl } from '../../shared/media.ts';
 import { ACTIVITY_COLUMN, ActivityHeader, ActivityMeta, ActivitySkeleton, ArrowLeftIcon, Bone, FormSkeleton, ProgressBar, useOwner } from './parts.tsx';
 import { entryGoal, entryParam, isDiary } from '../../shared/mission-entries.ts';
+import { formatCount, m } from '../../shared/i18n.ts';
+import { withNodes } from '../../components/forms/rich-text.tsx';
 
 /** The browser's IANA time zone: the diary's calendar day is the participant's. */
 function timeZone(): string | undefined {
@@ -109,13 +111,13 @@ function ReviewReason({ entry, reasons, title }: { entry: Pick<ParticipantEntry,
   const reason = reasons.get(entry.id);
   const changes = entry.status === 'changes_requested';
   return (
-    <Alert variant="info" role="note" title={title ?? (changes ? 'Changes were requested' : 'This entry was not accepted')}>
+    <Alert variant="info" role="note" title={title ?? (changes ? m.participant_mission_changes_requested() : m.participant_mission_not_accepted())}>
       {reason && (
         <p className="whitespace-pre-wrap break-words" data-review-reason>
-          <span className="font-medium">The reviewer wrote:</span> {reason}
+          <span className="font-medium">{m.participant_mission_reviewer_wrote()}</span> <span dir="auto">{reason}</span>
         </p>
       )}
-      {changes && <p className={reason ? 'mt-1' : undefined}>Change what is needed in your answers below and submit once more.</p>}
+      {changes && <p className={reason ? 'mt-1' : undefined}>{m.participant_mission_change_and_resubmit()}</p>}
     </Alert>
   );
 }
@@ -123,14 +125,19 @@ function ReviewReason({ entry, reasons, title }: { entry: Pick<ParticipantEntry,
 /** The island of `/missions/{id}`. */
 export default function MissionScreen() {
   return (
-    <RoutePage<ParticipantMission> pattern="/missions/:id" path={(ids) => `/api/missions/${ids.id}`} heading="Mission" skeleton={<MissionSkeleton />}>
+    <RoutePage<ParticipantMission>
+      pattern="/missions/:id"
+      path={(ids) => `/api/missions/${ids.id}`}
+      heading={m.participant_mission_heading()}
+      skeleton={<MissionSkeleton />}
+    >
       {(mission, { refresh }) => <MissionView key={mission.id} mission={mission} refresh={refresh} />}
     </RoutePage>
   );
 }
 
 const MissionSkeleton = () => (
-  <ActivitySkeleton label="Loading the mission…">
+  <ActivitySkeleton label={m.participant_mission_loading()}>
     <Card variant="flat" aria-hidden="true" className="flex flex-col gap-3 p-4 sm:p-6">
       <Bone className="h-6 w-40" />
       <Bone className="h-4 w-full" />
@@ -144,7 +151,7 @@ const MissionSkeleton = () => (
 function MissionView({ mission, refresh }: { mission: ParticipantMission; refresh: () => Promise<void> }) {
   const owner = useOwner();
   const reload = () => {
-    refresh().catch((error: unknown) => toast({ title: 'We could not reload the mission', description: errorMessage(error), variant: 'destructive' }));
+    refresh().catch((error: unknown) => toast({ title: m.participant_mission_reload_failed(), description: errorMessage(error), variant: 'destructive' }));
   };
   const single = mission.entries.max <= 1;
   const finished = single && mission.myEntries.some((entry) => !isEditable(entry));
@@ -153,13 +160,13 @@ function MissionView({ mission, refresh }: { mission: ParticipantMission; refres
     <div className={ACTIVITY_COLUMN}>
       <ActivityHeader projectName={mission.projectName} title={mission.title}>
         <ActivityMeta points={mission.points} perEntry={!single} closesAt={mission.availability === 'open' && !finished ? mission.closesAt : null} />
-        {mission.review === 'manual' && <p className="text-sm text-muted-foreground">Our team reviews what you submit.</p>}
+        {mission.review === 'manual' && <p className="text-sm text-muted-foreground">{m.participant_mission_manual_review()}</p>}
       </ActivityHeader>
       {mission.availability === 'upcoming' ? (
         <>
           <Instructions text={mission.instructions} />
           <Alert variant="info" title={opensLabel(mission.opensAt)}>
-            This mission is not open yet. It appears under “To do” on your home page when it opens.
+            {m.participant_mission_upcoming()}
           </Alert>
         </>
       ) : single ? (
@@ -173,8 +180,8 @@ function MissionView({ mission, refresh }: { mission: ParticipantMission; refres
 
 function ClosedNote({ mission, hadDraft }: { mission: ParticipantMission; hadDraft: boolean }) {
   return (
-    <Alert variant="info" title={`This mission is closed · ${closedLabel(mission.closesAt)}`}>
-      {hadDraft ? 'Your draft was not submitted before it closed, so it can no longer be sent.' : 'It is no longer taking entries.'}
+    <Alert variant="info" title={m.participant_mission_closed_title({ closed: closedLabel(mission.closesAt) })}>
+      {hadDraft ? m.participant_mission_closed_draft() : m.participant_mission_closed_body()}
     </Alert>
   );
 }
@@ -207,8 +214,8 @@ function SingleEntry({ mission, owner, reload, reasons }: MissionParts) {
     return (
       <>
         <Instructions text={mission.instructions} />
-        <Alert variant="info" title={mission.lockedReason ? 'This mission is locked' : 'You cannot start this mission now'}>
-          {mission.lockedReason || mission.addEntryBlockedReason || 'Try again later.'}
+        <Alert variant="info" title={mission.lockedReason ? m.participant_mission_locked() : m.participant_mission_cannot_start()}>
+          {mission.lockedReason || mission.addEntryBlockedReason || m.participant_mission_try_later()}
         </Alert>
       </>
     );
@@ -227,10 +234,19 @@ function SubmittedEntry({ mission, entry, focus, reasons }: { mission: Participa
   const waiting = entry.status === 'submitted' && mission.review === 'manual';
   const title =
     entry.status === 'changes_requested'
-      ? 'Changes were requested'
+      ? m.participant_mission_changes_requested()
       : entry.status === 'rejected'
-        ? 'This entry was not accepted'
-        : 'Thank you — your mission is in';
+        ? m.participant_mission_not_accepted()
+        : m.participant_mission_thanks_title();
+  const submittedOn = entry.submittedAt ? dateLabel(entry.submittedAt) : null;
+  const worth = (points: string): string =>
+    submittedOn
+      ? waiting
+        ? m.participant_mission_submitted_on_worth_review({ date: submittedOn, points })
+        : m.participant_mission_submitted_on_worth({ date: submittedOn, points })
+      : waiting
+        ? m.participant_mission_submitted_worth_review({ points })
+        : m.participant_mission_submitted_worth({ points });
   return (
     <div className="flex flex-col gap-8">
       <Outcome
@@ -239,21 +255,23 @@ function SubmittedEntry({ mission, entry, focus, reasons }: { mission: Participa
         focus={focus}
         action={
           <Button asChild variant="outline" size="lg">
-            <a href="/">Back to home</a>
+            <a href="/">{m.participant_back_home()}</a>
           </Button>
         }
       >
         <p>
-          You submitted it{entry.submittedAt ? ` on ${dateLabel(entry.submittedAt)}` : ''}. It is worth{' '}
-          <strong className="font-semibold text-foreground">{pointsLabel(mission.points)}</strong>
-          {waiting ? '; our team reviews it first.' : '.'}
+          {withNodes((marks) => worth(marks.points), {
+            points: <strong className="font-semibold text-foreground">{pointsLabel(mission.points)}</strong>,
+          })}
         </p>
       </Outcome>
-      {entry.status === 'rejected' && reasons.has(entry.id) && <ReviewReason entry={entry} reasons={reasons} title="Why it was not accepted" />}
+      {entry.status === 'rejected' && reasons.has(entry.id) && (
+        <ReviewReason entry={entry} reasons={reasons} title={m.participant_mission_why_not_accepted()} />
+      )}
       <Card asChild className="flex flex-col gap-4 p-4 sm:p-6">
         <section aria-labelledby="entry-answers">
           <h2 id="entry-answers" className="text-lg font-semibold">
-            Your answers
+            {m.participant_your_answers()}
           </h2>
           <AnswersView definition={definitionOf(mission, entry)} answers={entry.answers} photos={{ thumbnailUrl }} />
         </section>
@@ -321,7 +339,7 @@ function Entries(shared: MissionParts) {
       reload();
     } catch (error) {
       if (handleSessionLost(error)) return;
-      toast({ title: 'The entry could not be added', description: errorMessage(error), variant: 'destructive' });
+      toast({ title: m.participant_mission_add_failed(), description: errorMessage(error), variant: 'destructive' });
       if (error instanceof ApiError && error.status === 409) reload();
     } finally {
       setAdding(false);
@@ -348,12 +366,12 @@ function Entries(shared: MissionParts) {
         entry={entry}
         number={number}
         onBack={() => closeEditor(null)}
-        onSubmitted={() => closeEditor(`Entry ${number} is submitted — thank you!`)}
+        onSubmitted={() => closeEditor(m.participant_mission_entry_submitted({ number: formatCount(number) }))}
       />
     );
   }
 
-  const addLabel = diary ? diaryTodayLabel({ today: 'add', next: 0, max: 0 }) : 'Add an entry';
+  const addLabel = diary ? diaryTodayLabel({ today: 'add', next: 0, max: 0 }) : m.participant_mission_add_entry();
   const room = mission.myEntries.length < mission.entries.max;
   const perDay = mission.entries.perDay;
   // A limit reached with a draft (a submit that failed offline) is not an entry made: it is continued.
@@ -361,10 +379,10 @@ function Entries(shared: MissionParts) {
   const tomorrow = !draft && diary && open && !mission.canAddEntry && !mission.lockedReason && room && mission.nextEntryAt;
   const zone = mission.zoneChange;
   const made = zone
-    ? `You changed your time zone: your entry of ${localDateLabel(zone.entryDay)} falls on today in ${zone.timeZone}.`
+    ? m.participant_mission_zone_changed({ date: localDateLabel(zone.entryDay), zone: zone.timeZone })
     : perDay === 1
-      ? 'You have made today’s entry.'
-      : 'You have made today’s entries.';
+      ? m.participant_mission_made_today_one()
+      : m.participant_mission_made_today_many();
   const blocked =
     !open || mission.canAddEntry
       ? null
@@ -372,9 +390,15 @@ function Entries(shared: MissionParts) {
         ? `${made} ${diaryTodayLabel({ today: 'tomorrow', next: mission.myEntries.length + 1, max: mission.entries.max })}.`
         : blockedText(mission);
   const rule = [
-    perDay === 1 ? 'One entry a day.' : perDay ? `Up to ${perDay} entries a day.` : null,
+    perDay === 1 ? m.participant_mission_rule_one_a_day() : perDay ? m.participant_mission_rule_per_day({ count: perDay }) : null,
     // A diary's count already says its maximum; its minimum, when more than one, is said here.
-    diary ? (needed > 1 ? `At least ${needed} needed.` : null) : mission.entries.max > needed ? `You can add up to ${mission.entries.max}.` : null,
+    diary
+      ? needed > 1
+        ? m.participant_mission_rule_at_least({ count: formatCount(needed) })
+        : null
+      : mission.entries.max > needed
+        ? m.participant_mission_rule_up_to({ count: formatCount(mission.entries.max) })
+        : null,
   ]
     .filter(Boolean)
     .join(' ');
@@ -386,13 +410,13 @@ function Entries(shared: MissionParts) {
         <Alert variant="success" title={notice}>
           {diary
             ? done >= goal
-              ? 'You have made every entry of this diary.'
+              ? m.participant_mission_diary_complete()
               : mission.canAddEntry
-                ? 'You can add another entry today.'
-                : 'That is today’s entry — see you tomorrow.'
+                ? m.participant_mission_diary_another()
+                : m.participant_mission_diary_tomorrow()
             : done >= needed
-              ? 'You have all the entries this mission needs.'
-              : `${needed - done} more to go.`}
+              ? m.participant_mission_all_entries()
+              : m.participant_mission_more_to_go({ count: needed - done })}
         </Alert>
       )}
       {!open && <ClosedNote mission={mission} hadDraft={mission.myEntries.some(isEditable)} />}
@@ -400,20 +424,20 @@ function Entries(shared: MissionParts) {
         <section aria-labelledby="entries-heading">
           <div className="flex flex-col gap-2">
             <h2 ref={listHeading} id="entries-heading" tabIndex={-1} className="text-lg font-semibold">
-              Your entries
+              {m.participant_mission_your_entries()}
             </h2>
             {/* Not a paragraph: a big count reads as a heading to axe (p-as-heading); the list's heading is "Your entries". */}
             <div className="text-2xl font-semibold tabular-nums" data-entry-count>
               {entriesProgressLabel(done, goal)}
             </div>
-            <ProgressBar value={(Math.min(done, goal) / goal) * 100} label="Entries done" />
+            <ProgressBar value={(Math.min(done, goal) / goal) * 100} label={m.participant_mission_entries_done()} />
             {rule && <p className="text-sm text-muted-foreground">{rule}</p>}
           </div>
           {open && (
             <div className="flex flex-col gap-2">
               {draft ? (
                 <Button size="lg" className="w-full sm:w-auto sm:self-start" aria-describedby="add-entry-blocked" onClick={() => setOpenId(draft.entry.id)}>
-                  {mission.nextEntryAt ? 'Continue today’s draft' : 'Continue your draft'}
+                  {mission.nextEntryAt ? m.participant_mission_continue_today_draft() : m.participant_mission_continue_draft()}
                 </Button>
               ) : (
                 <Button
@@ -435,7 +459,9 @@ function Entries(shared: MissionParts) {
             </div>
           )}
           {numbered.length === 0 ? (
-            <p className="text-sm text-muted-foreground">No entries yet.{open ? ` Start with “${addLabel}”.` : ''}</p>
+            <p className="text-sm text-muted-foreground">
+              {open ? m.participant_mission_no_entries_start({ action: addLabel }) : m.participant_mission_no_entries()}
+            </p>
           ) : (
             <ol className="flex flex-col divide-y divide-border border-t border-border">
               {[...numbered].reverse().map(({ entry, number }) => (
@@ -451,7 +477,7 @@ function Entries(shared: MissionParts) {
 
 /** Why no entry can be added now (the API's words: locked, limits, today's entry made or a draft of today to continue). */
 function blockedText(mission: ParticipantMission): string {
-  return mission.lockedReason || mission.addEntryBlockedReason || 'You cannot add an entry now.';
+  return mission.lockedReason || mission.addEntryBlockedReason || m.participant_mission_cannot_add();
 }
 
 function EntryRow({
@@ -478,11 +504,11 @@ function EntryRow({
     try {
       await apiSend('DELETE', `/api/missions/${mission.id}/entries/${entry.id}`);
       clearLocalDraft(local(), localDraftKey(owner, 'entry', entry.id));
-      toast({ title: `Entry ${number} deleted` });
+      toast({ title: m.participant_mission_entry_deleted({ number: formatCount(number) }) });
       reload();
     } catch (error) {
       if (handleSessionLost(error)) return;
-      toast({ title: 'The draft could not be deleted', description: errorMessage(error), variant: 'destructive' });
+      toast({ title: m.participant_mission_delete_failed(), description: errorMessage(error), variant: 'destructive' });
       setDeleting(false);
       setConfirming(false);
       if (error instanceof ApiError && (error.status === 404 || error.status === 409)) reload();
@@ -497,37 +523,46 @@ function EntryRow({
       </div>
       {sentBack(entry) && reasons.has(entry.id) && (
         <p className="text-sm whitespace-pre-wrap break-words" data-review-reason>
-          <span className="font-medium">The reviewer wrote:</span> {reasons.get(entry.id)}
+          <span className="font-medium">{m.participant_mission_reviewer_wrote()}</span> <span dir="auto">{reasons.get(entry.id)}</span>
         </p>
       )}
       {isEditable(entry) ? (
         editable &&
         (confirming ? (
-          <div role="group" aria-label={`Delete the draft of entry ${number}?`} className="flex flex-col gap-2 rounded-lg bg-muted p-3">
-            <p className="text-sm font-medium">Delete this draft? Its answers and photos are removed.</p>
+          <div
+            role="group"
+            aria-label={m.participant_mission_delete_confirm_label({ number: formatCount(number) })}
+            className="flex flex-col gap-2 rounded-lg bg-muted p-3"
+          >
+            <p className="text-sm font-medium">{m.participant_mission_delete_confirm()}</p>
             <div className="flex flex-wrap gap-2">
               <Button variant="destructive" size="lg" loading={deleting} onClick={() => void remove()}>
-                Delete draft
+                {m.participant_mission_delete_draft()}
               </Button>
               <Button variant="outline" size="lg" disabled={deleting} onClick={() => setConfirming(false)}>
-                Keep it
+                {m.participant_mission_keep_draft()}
               </Button>
             </div>
           </div>
         ) : (
           <div className="flex flex-wrap gap-2">
             {entry.status === 'changes_requested' ? (
-              <Button size="lg" onClick={onOpen} aria-label={`Edit and resubmit entry ${number}`}>
-                Edit and resubmit
+              <Button size="lg" onClick={onOpen} aria-label={m.participant_mission_resubmit_label({ number: formatCount(number) })}>
+                {m.participant_mission_resubmit()}
               </Button>
             ) : (
-              <Button size="lg" onClick={onOpen} aria-label={`Continue entry ${number}`}>
-                Continue
+              <Button size="lg" onClick={onOpen} aria-label={m.participant_mission_continue_label({ number: formatCount(number) })}>
+                {m.participant_group_action_continue()}
               </Button>
             )}
             {entry.status === 'draft' && (
-              <Button variant="outline" size="lg" onClick={() => setConfirming(true)} aria-label={`Delete the draft of entry ${number}`}>
-                Delete
+              <Button
+                variant="outline"
+                size="lg"
+                onClick={() => setConfirming(true)}
+                aria-label={m.participant_mission_delete_label({ number: formatCount(number) })}
+              >
+                {m.participant_mission_delete()}
               </Button>
             )}
           </div>
@@ -536,8 +571,8 @@ function EntryRow({
         <details className="group">
           <summary className="inline-flex min-h-11 cursor-pointer list-none items-center gap-1.5 rounded-md text-sm font-medium text-primary [&::-webkit-details-marker]:hidden">
             <ChevronDownIcon className="size-4 transition-transform group-open:rotate-180" />
-            <span className="group-open:hidden">Show answers</span>
-            <span className="hidden group-open:inline">Hide answers</span>
+            <span className="group-open:hidden">{m.participant_mission_show_answers()}</span>
+            <span className="hidden group-open:inline">{m.participant_mission_hide_answers()}</span>
           </summary>
           <AnswersView className="pt-2" definition={definitionOf(mission, entry)} answers={entry.answers} photos={{ thumbnailUrl }} />
         </details>
@@ -567,13 +602,13 @@ function EntryEditor({
   return (
     <>
       <Button variant="outline" size="lg" className="self-start" onClick={onBack}>
-        <ArrowLeftIcon className="size-4" />
-        Your entries
+        <ArrowLeftIcon className="size-4 rtl:-scale-x-100" />
+        {m.participant_mission_your_entries()}
       </Button>
       <Instructions text={mission.instructions} collapsible />
       <h2 ref={heading} tabIndex={-1} className="text-xl font-semibold tracking-tight">
-        Entry {number}
-        {date && <span className="ml-2 text-base font-normal text-muted-foreground">{date}</span>}
+        {m.participant_mission_entry_title({ number: formatCount(number) })}
+        {date && <span className="ms-2 text-base font-normal text-muted-foreground">{date}</span>}
       </h2>
       {entry.status === 'changes_requested' && <ReviewReason entry={entry} reasons={reasons} />}
       <EntryForm mission={mission} entry={entry} owner={owner} reload={reload} onSubmitted={onSubmitted} headingLevel={3} />
@@ -649,7 +684,7 @@ function EntryForm({
         const id = await ensureEntry();
         await apiSend('POST', `/api/missions/${mission.id}/entries/${id}/submit`, { answers, revision });
       }}
-      notSent="Your entry was not submitted"
+      notSent={m.participant_mission_not_submitted()}
       reload={reload}
       onSubmitted={onSubmitted}
     />

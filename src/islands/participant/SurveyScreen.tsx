@@ -16,6 +16,7 @@ import { apiSend } from '../../platform/api.ts';
 import { errorMessage } from '../../lib/form-errors.ts';
 import { toast } from '../../stores/toasts.ts';
 import { Later } from '../../components/states/Later.tsx';
+import { m } from '../../shared/i18n.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { AnswersForm } from './answers-form.tsx';
 import { localDraftKey, type AnswersPayload } from './autosave.ts';
@@ -25,14 +26,19 @@ import { ACTIVITY_COLUMN, ActivityHeader, ActivityMeta, ActivitySkeleton, FormSk
 /** The island of `/surveys/{id}`. */
 export default function SurveyScreen() {
   return (
-    <RoutePage<ParticipantSurvey> pattern="/surveys/:id" path={(ids) => `/api/surveys/${ids.id}`} heading="Survey" skeleton={<SurveySkeleton />}>
+    <RoutePage<ParticipantSurvey>
+      pattern="/surveys/:id"
+      path={(ids) => `/api/surveys/${ids.id}`}
+      heading={m.participant_survey_heading()}
+      skeleton={<SurveySkeleton />}
+    >
       {(survey, { refresh }) => <SurveyView key={survey.id} survey={survey} refresh={refresh} />}
     </RoutePage>
   );
 }
 
 const SurveySkeleton = () => (
-  <ActivitySkeleton label="Loading the survey…">
+  <ActivitySkeleton label={m.participant_survey_loading()}>
     <FormSkeleton fields={2} progress />
   </ActivitySkeleton>
 );
@@ -40,7 +46,7 @@ const SurveySkeleton = () => (
 function SurveyView({ survey, refresh }: { survey: ParticipantSurvey; refresh: () => Promise<void> }) {
   const owner = useOwner();
   const reload = () => {
-    refresh().catch((error: unknown) => toast({ title: 'We could not reload the survey', description: errorMessage(error), variant: 'destructive' }));
+    refresh().catch((error: unknown) => toast({ title: m.participant_survey_reload_failed(), description: errorMessage(error), variant: 'destructive' }));
   };
   const done = survey.state === 'submitted' || survey.state === 'closed';
   return (
@@ -75,8 +81,8 @@ function NativeSurvey({ survey, owner, reload }: { survey: ParticipantSurvey; ow
   if (survey.state === 'upcoming' || (survey.state === 'closed' && !sent)) return <NotOpen survey={survey} />;
   if (!survey.form) {
     return (
-      <Alert variant="destructive" title="This survey cannot be shown">
-        Its questions are missing. Please try again later.
+      <Alert variant="destructive" title={m.participant_survey_missing_title()}>
+        {m.participant_survey_missing_body()}
       </Alert>
     );
   }
@@ -135,7 +141,7 @@ function SurveyForm({
         apiSend<AnswersSaved>('PUT', `/api/surveys/${survey.id}/response`, { answers: payload.answers, pageId: payload.pageId, revision }, { keepalive })
       }
       submit={(answers, revision) => apiSend('POST', `/api/surveys/${survey.id}/response/submit`, { answers, today: deviceDate(), revision })}
-      notSent="Your answers were not sent"
+      notSent={m.participant_form_not_sent()}
       reload={reload}
       onSubmitted={onSubmitted}
     />

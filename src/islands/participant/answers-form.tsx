@@ -14,7 +14,8 @@ import { handleSessionLost } from '../../lib/session.ts';
 import { toast } from '../../stores/toasts.ts';
 import { FormRenderer, type FormRendererHandle, type SubmitErrors } from '../../components/forms/FormRenderer.tsx';
 import { Card } from '../../components/ui/card.tsx';
-import { CHECK_AND_SUBMIT_AGAIN, changedOnPage, clearLocalDraft, MERGED_NOTE, readLocalDraft, resumeFrom, type AnswersPayload } from './autosave.ts';
+import { checkAndSubmitAgain, changedOnPage, clearLocalDraft, mergedNote, readLocalDraft, resumeFrom, type AnswersPayload } from './autosave.ts';
+import { m } from '../../shared/i18n.ts';
 import { photoAdapter } from './photos.ts';
 import { SaveLine, useTransientNote } from './parts.tsx';
 import { submitFailure } from './send.ts';
@@ -75,11 +76,11 @@ export function AnswersForm<T extends AnswersPayload>(props: AnswersFormProps<T>
     onMerged: (next, mine) => {
       merged.current = true;
       form.current?.replaceAnswers(next.answers);
-      if (changedOnPage(definition, page.current, mine.answers, next.answers)) showNote(MERGED_NOTE);
+      if (changedOnPage(definition, page.current, mine.answers, next.answers)) showNote(mergedNote());
     },
     onRejected: (failure) => {
       if (handleSessionLost(failure)) return;
-      if (!props.quietRejection?.()) toast({ title: 'Your answers were not saved', description: errorMessage(failure), variant: 'destructive' });
+      if (!props.quietRejection?.()) toast({ title: m.participant_save_not_saved(), description: errorMessage(failure), variant: 'destructive' });
       props.reload();
     },
   });
@@ -88,7 +89,7 @@ export function AnswersForm<T extends AnswersPayload>(props: AnswersFormProps<T>
     // Answers restored from this device go to the server at once; a note when the other device changed some on screen meanwhile.
     if (start.restored) autosave.change(start.payload);
     if (start.adoptedFrom) clearLocalDraft(local(), start.adoptedFrom);
-    if (start.seen && changedOnPage(definition, page.current, start.seen, start.payload.answers)) showNote(MERGED_NOTE);
+    if (start.seen && changedOnPage(definition, page.current, start.seen, start.payload.answers)) showNote(mergedNote());
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once, for the answers found when the form opened: re-running would send them again
   }, [autosave, start]);
 
@@ -98,12 +99,12 @@ export function AnswersForm<T extends AnswersPayload>(props: AnswersFormProps<T>
     await autosave.flush();
     if (autosave.status() === 'error') return;
     // Answers from the other device arrived meanwhile: the person checks them first.
-    if (merged.current) throw new Error(CHECK_AND_SUBMIT_AGAIN);
+    if (merged.current) throw new Error(checkAndSubmitAgain());
     try {
       await props.submit(answers, autosave.revision());
     } catch (failure) {
       // Changed on the other device since: merged like a save, never submitted unseen.
-      if (autosave.handleConflict(failure)) throw new Error(CHECK_AND_SUBMIT_AGAIN);
+      if (autosave.handleConflict(failure)) throw new Error(checkAndSubmitAgain());
       // Refused answers are saved first: the server holds them at the revision it gives.
       if (failure instanceof ApiError && failure.status === 400 && typeof failure.details.revision === 'number')
         autosave.acknowledge(props.payload(answers, page.current), failure.details.revision);
@@ -138,7 +139,7 @@ export function AnswersForm<T extends AnswersPayload>(props: AnswersFormProps<T>
             void autosave.flush();
           }}
           onSubmit={onSubmit}
-          submitLabel="Submit"
+          submitLabel={m.participant_form_submit()}
           activityTitle={props.activityTitle}
           scrollToTop
           pageInAddress={props.pageInAddress === true}

@@ -10,31 +10,37 @@ import type { AnswersConflict } from '../../shared/answers.ts';
 import { ApiError } from '../../platform/api.ts';
 import { clearKept, readKept, sameValue, type Kept, type KeptCodec, type Resolution, type SaveStatus } from '../../lib/autosave.ts';
 import type { StorageLike } from '../../platform/storage.ts';
+import { m } from '../../shared/i18n.ts';
 
 export { sameValue, type SaveStatus };
 
 /** Wait after the last change before sending. */
 export const AUTOSAVE_DELAY_MS = 1_000;
 
-/** What the save-state line says. */
-export const SAVE_STATUS_TEXT: Readonly<Record<SaveStatus, string>> = {
-  saved: 'Saved',
-  saving: 'Saving…',
-  offline: 'Offline — your answers are kept on this device and sent when you are back online',
-  retrying: 'Not saved yet — trying again. Your answers are kept on this device.',
+/** What the save-state line says (in the page's language: called when shown). */
+const SAVE_STATUS_TEXT: Readonly<Record<SaveStatus, () => string>> = {
+  saved: m.participant_save_saved,
+  saving: m.participant_save_saving,
+  offline: m.participant_save_offline,
+  retrying: m.participant_save_retrying,
   // Never shown: the participant screens resolve conflicts at once (merged, sent again).
-  conflict: 'Saving…',
-  error: 'Not saved',
+  conflict: m.participant_save_saving,
+  error: m.participant_save_error,
 };
 
+/** What the save-state line says of a status. */
+export function saveStatusText(status: SaveStatus): string {
+  return SAVE_STATUS_TEXT[status]();
+}
+
 /** What a submit says when it cannot reach the server. */
-export const OFFLINE_SUBMIT_MESSAGE = 'You seem to be offline. Your answers are kept on this device: submit again when you are back online.';
+export const offlineSubmitMessage = (): string => m.participant_submit_offline();
 
 /** The note beside the save line when answers on screen changed through a merge. */
-export const MERGED_NOTE = 'Updated from your other device';
+export const mergedNote = (): string => m.participant_save_merged_note();
 
 /** What a submit says when the answers changed on another device meanwhile: nothing was submitted. */
-export const CHECK_AND_SUBMIT_AGAIN = 'Your answers changed on your other device, so nothing was submitted. Check them, then submit again.';
+export const checkAndSubmitAgain = (): string => m.participant_submit_check_again();
 
 /** What is saved: the answers, and for surveys the page reached. */
 export interface AnswersPayload {

@@ -9,6 +9,7 @@ import { MEDIA_LIMITS, MEDIA_MESSAGES, type MediaUploaded } from '../../shared/m
 import type { PhotoAdapter } from '../../components/forms/types.ts';
 import { UploadRefused } from '../../components/forms/photo-uploads.ts';
 import { thumbnailUrl } from '../../shared/media.ts';
+import { m } from '../../shared/i18n.ts';
 
 /** The part of XMLHttpRequest the uploader uses (tests give a fake). */
 export interface UploadRequest {
@@ -29,7 +30,7 @@ export interface UploadRequest {
 
 export { thumbnailUrl };
 
-const NETWORK_MESSAGE = 'The upload was interrupted. Check your connection and try again.';
+const networkMessage = (): string => m.participant_upload_interrupted();
 
 /** The message shown under a photo whose upload the API refused (its own message when it sent one). */
 export function uploadErrorMessage(status: number, responseText: string, retryAfter: string | null = null): string {
@@ -41,19 +42,20 @@ export function uploadErrorMessage(status: number, responseText: string, retryAf
     message = null;
   }
   if (message) return message;
-  if (status === 0) return NETWORK_MESSAGE;
+  if (status === 0) return networkMessage();
   if (status === 413) return MEDIA_MESSAGES.tooLarge;
   if (status === 415) return MEDIA_MESSAGES.notAnImage;
   if (status === 429) {
     const seconds = Number(retryAfter);
-    const wait =
-      Number.isFinite(seconds) && seconds > 0 ? (seconds < 60 ? `${Math.ceil(seconds)} seconds` : `${Math.ceil(seconds / 60)} minutes`) : 'a few minutes';
-    return `You have uploaded many photos in a short time. Try again in ${wait}.`;
+    if (!Number.isFinite(seconds) || seconds <= 0) return m.participant_upload_rate_later();
+    return seconds < 60
+      ? m.participant_upload_rate_seconds({ seconds: Math.ceil(seconds) })
+      : m.participant_upload_rate_minutes({ minutes: Math.ceil(seconds / 60) });
   }
-  if (status === 401) return 'You are signed out. Sign in again, then retry.';
+  if (status === 401) return m.participant_upload_signed_out();
   if (status === 400) return MEDIA_MESSAGES.unreadable;
   if (status === 503) return MEDIA_MESSAGES.busy;
-  return 'The photo could not be uploaded. Try again.';
+  return m.participant_upload_failed_retry();
 }
 
 /**
@@ -67,7 +69,7 @@ export function retryable(status: number): boolean {
 }
 
 function abortError(): DOMException {
-  return new DOMException('The upload was cancelled.', 'AbortError');
+  return new DOMException(m.participant_upload_cancelled(), 'AbortError');
 }
 
 /** Reads the API's answer to a successful upload; null when it is not one. */
@@ -157,7 +159,7 @@ export function createMediaUploader(request: () => UploadRequest = browserReques
         };
         xhr.onerror = () => {
           done();
-          reject(new Error(NETWORK_MESSAGE));
+          reject(new Error(networkMessage()));
         };
         xhr.ontimeout = xhr.onerror;
         xhr.onabort = () => {

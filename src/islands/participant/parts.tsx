@@ -19,7 +19,8 @@ export { Bone };
 import { ArrowLeftIcon, ClockIcon, CalendarIcon, StarIcon, LockIcon, CloudOffIcon, ExternalIcon } from '../../components/icons.tsx';
 
 export { ArrowLeftIcon, ClockIcon, CalendarIcon, StarIcon, LockIcon, CloudOffIcon, ExternalIcon };
-import { SAVE_STATUS_TEXT, type SaveStatus } from './autosave.ts';
+import { saveStatusText, type SaveStatus } from './autosave.ts';
+import { m } from '../../shared/i18n.ts';
 import { closesLabel, closesSoon, minutesLabel, pointsLabel } from '../../lib/labels.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -189,10 +190,10 @@ export function ProgressBar({ value, label, className }: { value: number; label:
 export function SaveLine({ status, error, idle = false, note = null }: { status: SaveStatus; error: unknown; idle?: boolean; note?: string | null }) {
   const text =
     status === 'error' && error instanceof ApiError
-      ? `${SAVE_STATUS_TEXT.error}: ${error.message}`
+      ? m.participant_save_error_reason({ reason: error.message })
       : idle && status === 'saved'
-        ? 'Your answers are saved as you go'
-        : SAVE_STATUS_TEXT[status];
+        ? m.participant_save_idle()
+        : saveStatusText(status);
   const warn = status === 'offline' || status === 'retrying' || status === 'error';
   const chip = 'flex min-h-8 items-start gap-2 rounded-lg border bg-card/95 px-3 py-1.5 text-sm shadow-sm backdrop-blur-sm';
   return (

@@ -5,6 +5,7 @@
  */
 import type { PhotoAdapter } from '../../components/forms/types.ts';
 import { thumbnailUrl } from '../../shared/media.ts';
+import { m } from '../../shared/i18n.ts';
 
 let uploader: Promise<PhotoAdapter> | null = null;
 
@@ -16,7 +17,7 @@ export const photoAdapter: PhotoAdapter = {
       (module) => module.createMediaUploader(),
       () => {
         uploader = null;
-        throw new Error('The upload could not start. Check your connection and try again.');
+        throw new Error(m.participant_upload_not_started());
       },
     );
     return uploader.then((adapter) => adapter.upload(file, options));

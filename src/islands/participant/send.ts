@@ -7,7 +7,7 @@ import { errorMessage } from '../../lib/form-errors.ts';
 import { handleSessionLost } from '../../lib/session.ts';
 import { toast } from '../../stores/toasts.ts';
 import type { SubmitErrors } from '../../components/forms/FormRenderer.tsx';
-import { OFFLINE_SUBMIT_MESSAGE } from './autosave.ts';
+import { offlineSubmitMessage } from './autosave.ts';
 
 /**
  * What a refused submit (of a survey response or a mission entry) means to the form renderer:
@@ -24,7 +24,7 @@ export function submitFailure(failure: unknown, notSent: string, reload: () => v
       reload();
       return undefined;
     }
-    if (failure.status === 0) throw new Error(OFFLINE_SUBMIT_MESSAGE);
+    if (failure.status === 0) throw new Error(offlineSubmitMessage());
   }
   throw failure instanceof Error ? failure : new Error(errorMessage(failure));
 }

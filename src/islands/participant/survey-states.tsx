@@ -14,6 +14,8 @@ import { closedLabel, dateLabel, minutesLabel, opensLabel, pointsLabel } from '.
 import { ExternalIcon } from './parts.tsx';
 import { thumbnailUrl } from '../../shared/media.ts';
 import { Description } from './description.tsx';
+import { currentLanguage, m } from '../../shared/i18n.ts';
+import { withNodes } from '../../components/forms/rich-text.tsx';
 
 /** `?returned=1&outcome=…` on the way back from an external survey. */
 function returnedFromExternal(): { returned: boolean; outcome: ExternalOutcome | null } {
@@ -30,14 +32,14 @@ export function NotOpen({ survey }: { survey: ParticipantSurvey }) {
       <>
         <Description text={survey.description} />
         <Alert variant="info" title={opensLabel(survey.opensAt)}>
-          This survey is not open yet. It appears under “To do” on your home page when it opens.
+          {m.participant_survey_upcoming()}
         </Alert>
       </>
     );
   }
   return (
-    <Alert variant="info" title={`This survey is closed · ${closedLabel(survey.closesAt)}`}>
-      It is no longer taking answers. Thank you for your interest — new surveys appear on your home page.
+    <Alert variant="info" title={m.participant_survey_closed_title({ closed: closedLabel(survey.closesAt) })}>
+      {m.participant_survey_closed_body()}
     </Alert>
   );
 }
@@ -61,21 +63,23 @@ export function ExternalSurvey({ survey }: { survey: ParticipantSurvey }) {
         <Description text={survey.description} />
         <div className="flex flex-col gap-2">
           <h2 id="survey-start" className="text-lg font-semibold">
-            {started ? 'Pick up where you left off' : 'What to expect'}
+            {started ? m.participant_survey_external_resume() : m.participant_survey_external_expect()}
           </h2>
-          <ul className="flex list-disc flex-col gap-1.5 pl-5 text-sm">
-            <li>The survey opens in this tab, on our survey partner’s site.</li>
-            {minutes && <li>It takes {minutes.toLowerCase()}.</li>}
+          <ul className="flex list-disc flex-col gap-1.5 ps-5 text-sm">
+            <li>{m.participant_survey_external_partner()}</li>
+            {minutes && <li>{m.participant_survey_external_takes({ duration: lowerFirst(minutes) })}</li>}
             <li>
-              You earn {pointsLabel(survey.points)} when you complete it{survey.closesAt ? `, before it closes on ${dateLabel(survey.closesAt)}` : ''}.
+              {survey.closesAt
+                ? m.participant_survey_external_earn_before({ points: pointsLabel(survey.points), date: dateLabel(survey.closesAt) })
+                : m.participant_survey_external_earn({ points: pointsLabel(survey.points) })}
             </li>
-            <li>At the end you come back here automatically.</li>
+            <li>{m.participant_survey_external_return()}</li>
           </ul>
         </div>
         <Button asChild size="lg" className="w-full sm:w-auto sm:self-start">
           <a href={`/api/surveys/${survey.id}/start`} data-astro-reload>
-            {started ? 'Continue the survey' : 'Start the survey'}
-            <ExternalIcon className="size-4" />
+            {started ? m.participant_survey_external_continue() : m.participant_survey_external_start()}
+            <ExternalIcon className="size-4 rtl:-scale-x-100" />
           </a>
         </Button>
       </section>
@@ -86,25 +90,21 @@ export function ExternalSurvey({ survey }: { survey: ParticipantSurvey }) {
 function ExternalOutcomeView({ outcome, points, focus }: { outcome: ExternalOutcome; points: number; focus: boolean }) {
   if (outcome === 'screened_out') {
     return (
-      <Outcome tone="info" title="Thanks — this survey was looking for different participants this time" focus={focus} action={<HomeButton />}>
-        <p>
-          Your answers told us this survey is not the right fit for you, so it ended early. That is nothing you did wrong; new surveys appear on your home page.
-        </p>
+      <Outcome tone="info" title={m.participant_survey_screened_out_title()} focus={focus} action={<HomeButton />}>
+        <p>{m.participant_survey_screened_out_body()}</p>
       </Outcome>
     );
   }
   if (outcome === 'over_quota') {
     return (
-      <Outcome tone="info" title="Thanks — this survey already has all the answers it needs" focus={focus} action={<HomeButton />}>
-        <p>It filled up while you were taking part, so it ended early. Thank you for your time; new surveys appear on your home page.</p>
+      <Outcome tone="info" title={m.participant_survey_over_quota_title()} focus={focus} action={<HomeButton />}>
+        <p>{m.participant_survey_over_quota_body()}</p>
       </Outcome>
     );
   }
   return (
-    <Outcome tone="success" title="Thank you — your answers are in" focus={focus} action={<HomeButton />}>
-      <p>
-        You completed this survey. It is worth <strong className="font-semibold text-foreground">{pointsLabel(points)}</strong>.
-      </p>
+    <Outcome tone="success" title={m.participant_survey_thanks_title()} focus={focus} action={<HomeButton />}>
+      <p>{withNodes((marks) => m.participant_survey_completed_worth({ points: marks.points }), { points: <Worth points={points} /> })}</p>
     </Outcome>
   );
 }
@@ -112,9 +112,19 @@ function ExternalOutcomeView({ outcome, points, focus }: { outcome: ExternalOutc
 function HomeButton() {
   return (
     <Button asChild variant="outline" size="lg">
-      <a href="/">Back to home</a>
+      <a href="/">{m.participant_back_home()}</a>
     </Button>
   );
+}
+
+/** What a survey is worth, in bold inside its sentence. */
+function Worth({ points }: { points: number }) {
+  return <strong className="font-semibold text-foreground">{pointsLabel(points)}</strong>;
+}
+
+/** "About 5 minutes" → "about 5 minutes", inside a sentence (only the first letter: German nouns keep theirs). */
+function lowerFirst(text: string): string {
+  return text.charAt(0).toLocaleLowerCase(currentLanguage()) + text.slice(1);
 }
 
 /** A submitted native survey: the thank-you with the points, then the answers read-only. */
@@ -130,17 +140,22 @@ export function SubmittedSurvey({
   const submittedAt = survey.response?.submittedAt;
   return (
     <div className="flex flex-col gap-8">
-      <Outcome tone="success" title="Thank you — your answers are in" focus={focus} action={<HomeButton />}>
+      <Outcome tone="success" title={m.participant_survey_thanks_title()} focus={focus} action={<HomeButton />}>
         <p>
-          You submitted this survey{submittedAt ? ` on ${dateLabel(submittedAt)}` : ''}. It is worth{' '}
-          <strong className="font-semibold text-foreground">{pointsLabel(survey.points)}</strong>.
+          {withNodes(
+            (marks) =>
+              submittedAt
+                ? m.participant_survey_submitted_on_worth({ date: dateLabel(submittedAt), points: marks.points })
+                : m.participant_survey_submitted_worth({ points: marks.points }),
+            { points: <Worth points={survey.points} /> },
+          )}
         </p>
       </Outcome>
       {survey.response && (
         <Card asChild className="flex flex-col gap-4 p-4 sm:p-6">
           <section aria-labelledby="survey-answers">
             <h2 id="survey-answers" className="text-lg font-semibold">
-              Your answers
+              {m.participant_your_answers()}
             </h2>
             <AnswersView definition={definition} answers={survey.response.answers} photos={{ thumbnailUrl }} />
           </section>
