@@ -11,10 +11,13 @@ import { isLanguage, languageCookie, relocalize, type Language } from '../shared
 import { m } from '../shared/i18n.ts';
 import { toast } from '../stores/toasts.ts';
 
-/** Remembers a language, saves it to the account when signed in, and opens this page in it. */
-export async function goToLanguage(language: Language): Promise<void> {
+/**
+ * Remembers a language, saves it to the account when signed in (unless `saved`: the preferences
+ * screen's save already did), and opens this page in it.
+ */
+export async function goToLanguage(language: Language, options: { saved?: boolean } = {}): Promise<void> {
   document.cookie = languageCookie(language, location.protocol === 'https:');
-  if ($auth.get().status === 'authenticated') {
+  if (!options.saved && $auth.get().status === 'authenticated') {
     try {
       await apiSend('PUT', '/api/account/language', { language });
     } catch {

@@ -261,7 +261,7 @@ export type ColorMode = 'system' | 'light' | 'dark';
  */
 export interface Preferences extends MailSwitches {
   emailNotifications: boolean;
-  language: 'en';
+  language: Language;
   colorMode: ColorMode;
   /** The participant's time zone (IANA); absent until the browser or the participant sets it. */
   timeZone?: string;

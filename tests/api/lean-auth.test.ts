@@ -93,6 +93,7 @@ for (const backend of BACKENDS) {
         status: 'active',
         secondFactor: false,
         secondFactorRequired: false,
+        language: 'en',
       });
       expect(signedIn.headers['content-length']).toBe(String(Buffer.byteLength(signedIn.body)));
       expect(signedIn.headers['set-cookie']).toBeUndefined();

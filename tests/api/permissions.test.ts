@@ -143,6 +143,7 @@ const ROWS: Row[] = [
   { call: 'PATCH /api/account/profile', request: () => send('PATCH', '/api/account/profile'), expect: signedIn(400) },
   { call: 'PUT /api/account/address', request: () => send('PUT', '/api/account/address'), expect: signedIn(400) },
   { call: 'PATCH /api/account/preferences', request: () => send('PATCH', '/api/account/preferences'), expect: signedIn(400) },
+  { call: 'PUT /api/account/language', request: () => send('PUT', '/api/account/language'), expect: signedIn(400) },
   { call: 'POST /api/account/email', request: () => send('POST', '/api/account/email'), expect: signedIn(400) },
   { call: 'POST /api/account/email/confirm', request: () => send('POST', '/api/account/email/confirm?token=not-a-token'), expect: signedIn(404) },
   { call: 'POST /api/account/password', request: () => send('POST', '/api/account/password'), expect: signedIn(400) },

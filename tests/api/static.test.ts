@@ -33,7 +33,13 @@ function writeFixtureDist(): string {
       { pattern: '/admin', file: 'admin/index.html', access: 'admin', params: {} },
       { pattern: '/terms', file: 'terms/index.html', access: 'public', params: {} },
       { pattern: '/maintenance', file: 'maintenance/index.html', access: 'maintenance', params: {} },
+      // The same pages in German (issue 31; builds/languages.ts writes every language's).
+      { pattern: '/de', language: 'de', file: 'de/index.html', access: 'auth', params: {} },
+      { pattern: '/de/login', language: 'de', file: 'de/login/index.html', access: 'guest', params: {} },
+      { pattern: '/de/surveys/:id', language: 'de', file: 'de/surveys/_/index.html', access: 'auth', params: { id: 'id' } },
+      { pattern: '/de/terms', language: 'de', file: 'de/terms/index.html', access: 'public', params: {} },
     ],
+    notFoundByLanguage: { en: '404.html', de: 'de/404/index.html' },
   };
   write('_routes.json', JSON.stringify(table));
   write('_redirects', '/surveys/:id  /surveys/_/  200\n');
@@ -50,6 +56,11 @@ function writeFixtureDist(): string {
   write('admin/index.html', '<h1>Dashboard</h1>');
   write('terms/index.html', '<h1>Terms</h1>');
   write('maintenance/index.html', '<h1>Maintenance</h1>');
+  write('de/index.html', guarded('<h1>Startseite</h1>'));
+  write('de/login/index.html', guarded('<h1>Anmelden</h1>'));
+  write('de/surveys/_/index.html', '<h1>Umfrage</h1>');
+  write('de/terms/index.html', '<h1>Nutzungsbedingungen</h1>');
+  write('de/404/index.html', '<h1>Seite nicht gefunden</h1>');
   const script = 'console.log("hello");'.repeat(100);
   write('_astro/app.3f9a1c.js', script);
   write('_astro/app.3f9a1c.js.br', zlib.brotliCompressSync(script));
@@ -134,6 +145,43 @@ describe('serving the built site', () => {
       const res = await ctx.request('/maintenance');
       expect(res.status).toBe(302);
       expect(res.headers.get('location')).toBe('/');
+    });
+  });
+
+  describe('in every language (issue 31)', () => {
+    it('serves a language’s page under its prefix, its shells and its own not-found page', async () => {
+      const login = await ctx.request('/de/login');
+      expect(login.status).toBe(200);
+      expect(await login.text()).toContain('Anmelden');
+      expect(await (await ctx.request('/de/surveys/12', { headers: await signedIn('participant') })).text()).toContain('Umfrage');
+      const missing = await ctx.request('/de/no/such/page');
+      expect(missing.status).toBe(404);
+      expect(await missing.text()).toContain('Seite nicht gefunden');
+    });
+
+    it('keeps the prefix through the redirect rules: r is the page as opened', async () => {
+      const res = await ctx.request('/de/surveys/12?tab=2');
+      expect(res.headers.get('location')).toBe('/de/login?r=/de/surveys/12%3Ftab%3D2');
+      expect((await ctx.request('/de')).headers.get('location')).toBe('/de/login');
+      const signedInVisitor = await ctx.request('/de/login', { headers: await signedIn('participant') });
+      expect(signedInVisitor.headers.get('location')).toBe('/de');
+    });
+
+    it('opens a page without a prefix in the remembered choice, else the browser’s language; a prefix is a choice', async () => {
+      const remembered = await ctx.request('/terms', { headers: { Cookie: 'fw_lang=de', 'Accept-Language': 'es' } });
+      expect(remembered.status).toBe(302);
+      expect(remembered.headers.get('location')).toBe('/de/terms');
+      expect((await ctx.request('/login', { headers: { 'Accept-Language': 'fr-CH, de;q=0.8' } })).headers.get('location')).toBe('/de/login');
+      expect((await ctx.request('/login', { headers: { 'Accept-Language': 'fr-CH, ja' } })).status).toBe(200);
+      expect((await ctx.request('/de/terms', { headers: { Cookie: 'fw_lang=en' } })).status).toBe(200);
+    });
+
+    it('opens a signed-in person’s pages in their account’s language, whatever the path says', async () => {
+      const headers = await signedIn('participant');
+      expect((await ctx.json('PUT', '/api/account/language', { language: 'de' }, headers)).status).toBe(200);
+      const res = await ctx.request('/surveys/12?tab=2', { headers: { ...headers, 'Accept-Language': 'es' } });
+      expect(res.status).toBe(302);
+      expect(res.headers.get('location')).toBe('/de/surveys/12?tab=2');
     });
   });
 

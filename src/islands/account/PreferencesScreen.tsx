@@ -3,7 +3,8 @@ import { Controller, type Control } from 'react-hook-form';
 import type { PreferencesInput } from '../../shared/schemas/account.ts';
 import { COLOR_MODES, LANGUAGES } from '../../shared/limits.ts';
 import { currentLanguage, m } from '../../shared/i18n.ts';
-import { LANGUAGE_NAMES, relocalize } from '../../shared/languages.ts';
+import { LANGUAGE_NAMES } from '../../shared/languages.ts';
+import { goToLanguage } from '../../lib/language-switch.ts';
 import { deviceTimeZone, timeZoneNames, utcOffsetLabel } from '../../shared/time-zone.ts';
 import { MAIL_PREFERENCE_KEYS, type NotificationKind } from '../../shared/notifications.ts';
 import { isElevated } from '../../shared/roles.ts';
@@ -86,7 +87,7 @@ function PreferencesForm({ user, onSaved }: { user: AccountUser; onSaved: (user:
     onSaved(saved);
     const language = saved.preferences.language;
     if (language !== user.preferences.language && language !== currentLanguage()) {
-      window.location.assign(relocalize(location.pathname + location.search, language)); // i18n: goToLanguage
+      void goToLanguage(language, { saved: true });
     }
   };
   const form = useAccountForm<PreferencesInput>({
