@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { rememberedLanguage } from '../../shared/languages.ts';
 import { canonicalTimeZone } from '../../shared/time-zone.ts';
 import { forgotPasswordSchema, loginSchema, onboardSchema, registerSchema, resetPasswordSchema, tokenQuerySchema } from '../../shared/schemas/auth.ts';
 import { reauthSchema, secondFactorSchema } from '../../shared/schemas/sign-in.ts';
@@ -82,7 +83,10 @@ export const authRoutes = new Hono<AppEnv>()
     const passwordHash = await hashPassword(input.password);
     // The browser's zone becomes the participant's (the day diary entries count on), unless set.
     const timeZone = canonicalTimeZone(input.timeZone);
-    const preferences = timeZone && !user.preferences.timeZone ? { ...user.preferences, timeZone } : user.preferences;
+    const withZone = timeZone && !user.preferences.timeZone ? { ...user.preferences, timeZone } : user.preferences;
+    // The language chosen on this device becomes the account's, unless it has one (issue 31).
+    const language = rememberedLanguage(c.req.header('cookie'));
+    const preferences = language && !withZone.language ? { ...withZone, language } : withZone;
     const set = {
       passwordHash,
       firstName: user.firstName || (input.firstName ?? ''),

@@ -22,10 +22,11 @@ import { and, eq, gt, lt, lte, or, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { PENDING_SIGN_IN_MAX_FAILURES, PENDING_SIGN_IN_MS, REAUTH_MAX_AGE_MS, TRUSTED_BROWSER_MS } from '../../shared/second-factors.ts';
+import { rememberedLanguage, type Language } from '../../shared/languages.ts';
 import type { AppEnv } from '../context.ts';
 import type { Db } from '../db/index.ts';
 import type { Clock } from './clock.ts';
-import { pendingSignIns, trustedBrowsers, webauthnChallenges, type SessionUser, type User } from '../db/schema/index.ts';
+import { pendingSignIns, trustedBrowsers, users, webauthnChallenges, type SessionUser, type User } from '../db/schema/index.ts';
 import { clientIp } from '../http.ts';
 import { sessionToken, setSessionCookie } from '../middleware/session.ts';
 import { recordSignIn } from './account.ts';
@@ -87,10 +88,24 @@ export async function startSession(
     limits: deps.config,
   });
   await recordSignIn(db, deps.clock, user.id);
+  await adoptDeviceLanguage(db, user.id, rememberedLanguage(c.req.header('cookie')));
   setSessionCookie(c, session.token, session.expiresAt);
   const method = options.method ?? (options.secondFactor ? 'passkey' : 'password');
   await audit(db, { actorId: user.id, via: 'api', action: 'user.sign_in', targetType: 'user', targetId: user.id, after: { method }, ip });
   await noteNewBrowser(c, user.id);
+}
+
+/**
+ * A language chosen on this device (the switcher's cookie) becomes the account's when the account
+ * never chose one (issue 31): a visitor who switched to German and signs in stays in German, and
+ * their other devices follow. An account's own choice is never replaced.
+ */
+export async function adoptDeviceLanguage(db: Db, userId: number, language: Language | null): Promise<void> {
+  if (!language) return;
+  await db
+    .update(users)
+    .set({ preferences: sql`jsonb_set(${users.preferences}, '{language}', to_jsonb(${language}::text))` })
+    .where(and(eq(users.id, userId), sql`${users.preferences} ->> 'language' is null`));
 }
 
 /** The moment a proof made now stops being recent (the `until` of `POST /api/auth/reauth`). */
