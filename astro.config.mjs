@@ -5,6 +5,7 @@ import tailwindcss from '@tailwindcss/vite';
 import clientDirectives from './builds/directives.ts';
 import buildManifests from './builds/integration.ts';
 import languagePages from './builds/languages.ts';
+import { ROUTE_RULES } from './builds/route-rules.ts';
 
 // Static output: every page is prerendered; dynamic routes are one shell each (see src/shared/routes.ts).
 export default defineConfig({
@@ -16,13 +17,8 @@ export default defineConfig({
     react(),
     clientDirectives(),
     languagePages(),
-    buildManifests({
-      // Route rules (docs/product.md §2: a server-provided redirect for a path), applied by the Node server and the browser's guard.
-      routeRules: {
-        // docs/product.md: no screen of its own; the participant's missions are listed on /account.
-        '/account/mission-history': { redirect: { to: '/account#mission-history', statusCode: 302 } },
-      },
-    }),
+    // Route rules: builds/route-rules.ts (scripts/build.ts writes the manifests of a whole build with them too).
+    buildManifests({ routeRules: ROUTE_RULES }),
   ],
   devToolbar: { enabled: false },
   prefetch: false,
@@ -40,7 +36,7 @@ export default defineConfig({
               { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]|rolldown[\\/]runtime/ },
               {
                 name: 'shell',
-                test: /src[\\/]platform[\\/](?!upload\.ts)|src[\\/]stores[\\/]|src[\\/]shared[\\/](route-rules|routes|roles|ui-constants|languages)\.ts|src[\\/]lib[\\/](form-errors|navigation|navigation-target|user|session)\.ts|node_modules[\\/]nanostores[\\/]|node_modules[\\/]astro[\\/]dist[\\/]transitions[\\/]|vite[\\/]preload-helper/,
+                test: /src[\\/]platform[\\/](?!upload\.ts)|src[\\/]stores[\\/]|src[\\/]shared[\\/](route-rules|routes|roles|ui-constants|languages|i18n)\.ts|src[\\/]paraglide[\\/](runtime|registry)\.js|src[\\/]lib[\\/](navigation|navigation-target|user|session)\.ts|node_modules[\\/]nanostores[\\/]|node_modules[\\/]astro[\\/]dist[\\/]transitions[\\/]|vite[\\/]preload-helper/,
               },
               // What the header's islands use on every page that has them: the React hooks of src/lib
               // (stores, auth, lazy menus; React-free pages such as /login must not load them with the

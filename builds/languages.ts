@@ -26,14 +26,17 @@ export function pageFiles(dir = pagesDir): { file: string; route: string }[] {
  * Each page again under every other language's prefix (issue 31; src/shared/languages.ts): the
  * same page file, prerendered with that language (src/middleware.ts gives the render its
  * language from the path), so `/de/login` is German at first paint, before any script runs.
+ * `npm run build` (scripts/build.ts) builds one language at a time (`FW_BUILD_LANGUAGE`): then
+ * only that language's pages are added, and its scripts carry its messages alone.
  */
 export default function languagePages(): AstroIntegration {
+  const only = process.env.FW_BUILD_LANGUAGE;
   return {
     name: 'fieldwork-language-pages',
     hooks: {
       'astro:config:setup': ({ injectRoute }) => {
         for (const language of LANGUAGES) {
-          if (language === SOURCE_LANGUAGE) continue;
+          if (language === SOURCE_LANGUAGE || (only && language !== only)) continue;
           for (const { file, route } of pageFiles()) {
             injectRoute({ pattern: route === '/' ? `/${language}` : `/${language}${route}`, entrypoint: file, prerender: true });
           }

@@ -5,7 +5,6 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runWithServerNodeFlags } from '../src/server/node-flags.ts';
@@ -41,14 +40,12 @@ export function buildIfStale(distDir: string): void {
   const current = fs.existsSync(path.join(distDir, '_routes.json')) && fs.existsSync(stampFile) ? fs.readFileSync(stampFile, 'utf8') : '';
   if (current === wanted) return;
   console.log(current ? 'Sources changed since the last build: building the site…' : 'No build found: building the site…');
-  // The messages first (src/paraglide/, compiled from messages/: scripts/messages.ts).
-  const messages = spawnSync(process.execPath, [path.join(root, 'scripts', 'messages.ts')], { cwd: root, stdio: 'inherit', env: process.env });
-  if (messages.status !== 0) {
-    console.error('The messages did not compile; see above.');
-    process.exit(messages.status ?? 1);
-  }
-  const astroBin = path.join(path.dirname(createRequire(import.meta.url).resolve('astro/package.json')), 'bin', 'astro.mjs');
-  const result = spawnSync(process.execPath, [astroBin, 'build', '--silent'], { cwd: root, stdio: 'inherit', env: process.env });
+  // Every language, one at a time, then the manifests over the whole (scripts/build.ts).
+  const result = spawnSync(process.execPath, [path.join(root, 'scripts', 'build.ts'), '--silent'], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, DIST_DIR: distDir },
+  });
   if (result.status !== 0) {
     console.error('The build failed; see above.');
     process.exit(result.status ?? 1);
