@@ -5,6 +5,7 @@
  */
 import { createRoot, type Root } from 'react-dom/client';
 import ErrorPage, { type ErrorPageProps } from '../components/ErrorPage.tsx';
+import { m } from '../shared/i18n.ts';
 
 let root: Root | null = null;
 let host: Element | null = null;
@@ -18,7 +19,7 @@ export function renderErrorView(props: ErrorPageProps): void {
     host = main;
   }
   const notFound = props.statusCode === 404;
-  document.title = `${props.statusMessage ?? (notFound ? 'Page Not Found' : 'Internal Server Error')} · Fieldwork`;
+  document.title = `${props.statusMessage ?? (notFound ? m.shell_error_page_not_found() : m.shell_error_page_server_error())} · Fieldwork`;
   root.render(<ErrorPage {...props} />);
   delete document.documentElement.dataset.guard;
 }

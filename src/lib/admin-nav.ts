@@ -1,5 +1,5 @@
 import { $auth } from '../stores/auth.ts';
-import { ROLE_LABELS } from './user.ts';
+import { roleLabel } from './user.ts';
 
 /**
  * The admin layout's phone-size menu toggle. Bound after every page load and client-side
@@ -39,7 +39,7 @@ function showRole(): void {
   }
   const badge = document.querySelector<HTMLElement>('[data-role-badge]');
   if (!badge) return;
-  const label = state.status === 'authenticated' ? ROLE_LABELS[state.user.role] : '';
+  const label = state.status === 'authenticated' ? roleLabel(state.user.role) : '';
   if (badge.textContent !== label) badge.textContent = label;
   badge.hidden = label === '';
 }

@@ -1,8 +1,12 @@
 /**
- * The countries of the address form: ISO 3166-1 alpha-2 codes with their English names, from the
- * browser's (or Node's) own region names. Every two-letter pair is tried; codes that are not
- * countries (user-assigned, reserved, withdrawn, or groupings such as EU/UN) are left out.
+ * The countries of the address form: ISO 3166-1 alpha-2 codes with their names in the page's
+ * language, from the browser's (or Node's) own region names, sorted in that language. Every
+ * two-letter pair is tried; codes that are not countries (user-assigned, reserved, withdrawn, or
+ * groupings such as EU/UN) are left out.
  */
+import { currentLanguage } from '../shared/i18n.ts';
+import type { Language } from '../shared/languages.ts';
+
 export interface Country {
   code: string;
   name: string;
@@ -49,10 +53,10 @@ function userAssigned(code: string): boolean {
   return code === 'AA' || code === 'ZZ' || (code[0] === 'Q' && code >= 'QM') || code[0] === 'X';
 }
 
-function build(): Country[] {
+function build(language: Language): Country[] {
   let names: Intl.DisplayNames;
   try {
-    names = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' });
+    names = new Intl.DisplayNames([language], { type: 'region', fallback: 'code' });
   } catch {
     return [];
   }
@@ -74,14 +78,20 @@ function build(): Country[] {
       list.push({ code, name });
     }
   }
-  return list.sort((a, b) => a.name.localeCompare(b.name, 'en'));
+  return list.sort((a, b) => a.name.localeCompare(b.name, language));
 }
 
-let cache: Country[] | null = null;
+/** Each language's list, made on first use. */
+const cache = new Map<Language, Country[]>();
 
 export function countries(): readonly Country[] {
-  cache ??= build();
-  return cache;
+  const language = currentLanguage();
+  let list = cache.get(language);
+  if (!list) {
+    list = build(language);
+    cache.set(language, list);
+  }
+  return list;
 }
 
 export function countryName(code: string): string {

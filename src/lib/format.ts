@@ -2,6 +2,7 @@
 import { formatDate } from '../shared/dates.ts';
 import { m, currentLanguage } from '../shared/i18n.ts';
 import type { Language } from '../shared/languages.ts';
+import { BROWSER_NAMES, describeUserAgent, SYSTEM_NAMES, UNKNOWN_DEVICE, type DeviceDescription } from '../shared/user-agent.ts';
 
 /** The one date formatter (src/shared/dates.ts): "Nov 28, 2026", "Nov 28, 2026, 7:54 PM". */
 export { formatDate, formatDateTime } from '../shared/dates.ts';
@@ -46,5 +47,18 @@ export function formatRelative(value: string, now = Date.now()): string {
   return formatDate(date);
 }
 
-/** A readable "Browser on System" from a user-agent string: the server's words too (`src/shared/user-agent.ts`). */
-export { describeUserAgent as describeDevice, type DeviceDescription } from '../shared/user-agent.ts';
+export type { DeviceDescription } from '../shared/user-agent.ts';
+
+/**
+ * A readable "Browser on System" from a user-agent string, in the page's language: the server's
+ * reading (`src/shared/user-agent.ts`, whose English words the API and mails use), its two
+ * sentences said as messages (browser and system names are names).
+ */
+export function describeDevice(userAgent: string | null | undefined): DeviceDescription {
+  const described = describeUserAgent(userAgent);
+  if (described.label === UNKNOWN_DEVICE) return { ...described, label: m.common_device_unknown() };
+  const [browser, system, ...rest] = described.label.split(' on ');
+  if (browser && system && rest.length === 0 && BROWSER_NAMES.has(browser) && SYSTEM_NAMES.has(system))
+    return { ...described, label: m.common_device_browser_on_system({ browser, system }) };
+  return described;
+}

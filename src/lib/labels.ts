@@ -1,13 +1,14 @@
 /**
  * Words for the participant screens: closing and opening dates ("Closes in 3 days"), points,
- * estimated time, entry counts and states. Pure functions (a `now` can be given), unit-tested.
+ * estimated time, entry counts and states, in the page's language (messages/common). Pure
+ * functions (a `now` can be given), unit-tested.
  */
 import type { EntryStatus } from '../shared/mission-entries.ts';
 import type { GroupMissionState } from '../shared/mission-groups.ts';
 import type { SurveyState } from '../shared/surveys.ts';
 import { deviceDate } from '../shared/calendar-day.ts';
 import { formatCalendarDay, formatDate, formatDateTime, formatTime, formatWeekdayDay } from '../shared/dates.ts';
-import { pointsText } from '../shared/points.ts';
+import { formatCount, m } from '../shared/i18n.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -17,10 +18,6 @@ function parse(value: string | null | undefined): Date | null {
   if (!value) return null;
   const date = new Date(value);
   return Number.isNaN(date.getTime()) ? null : date;
-}
-
-function plural(count: number, unit: string, units = `${unit}s`): string {
-  return `${count} ${count === 1 ? unit : units}`;
 }
 
 /** True when both moments fall on the same local calendar day. */
@@ -37,13 +34,13 @@ export function closesLabel(closesAt: string | null | undefined, now: Date = new
   const date = parse(closesAt);
   if (!date) return null;
   const left = date.getTime() - now.getTime();
-  if (left <= 0) return 'Closed';
-  if (left < HOUR) return `Closes in ${plural(Math.max(1, Math.ceil(left / MINUTE)), 'minute')}`;
-  if (left < 12 * HOUR || (sameDay(date, now) && left < DAY)) return `Closes in ${plural(Math.round(left / HOUR), 'hour')}`;
+  if (left <= 0) return m.common_closed();
+  if (left < HOUR) return m.common_closes_in_minutes({ count: Math.max(1, Math.ceil(left / MINUTE)) });
+  if (left < 12 * HOUR || (sameDay(date, now) && left < DAY)) return m.common_closes_in_hours({ count: Math.round(left / HOUR) });
   const days = Math.round(left / DAY);
-  if (days <= 1) return 'Closes tomorrow';
-  if (days <= 14) return `Closes in ${days} days`;
-  return `Closes on ${formatWeekdayDay(date)}`;
+  if (days <= 1) return m.common_closes_tomorrow();
+  if (days <= 14) return m.common_closes_in_days({ count: days });
+  return m.common_closes_on({ date: formatWeekdayDay(date) });
 }
 
 /** True when it closes within two days: the card shows the date in a warning colour. */
@@ -57,15 +54,15 @@ export function closesSoon(closesAt: string | null | undefined, now: Date = new 
 /** "Opens on Mar 5, 2026, 9:00 AM" (or "Opens today at 9:00 AM"). */
 export function opensLabel(opensAt: string | null | undefined, now: Date = new Date()): string {
   const date = parse(opensAt);
-  if (!date) return 'Opens soon';
-  if (sameDay(date, now)) return `Opens today at ${formatTime(date)}`;
-  return `Opens on ${formatDateTime(date)}`;
+  if (!date) return m.common_opens_soon();
+  if (sameDay(date, now)) return m.common_opens_today_at({ time: formatTime(date) });
+  return m.common_opens_on({ date: formatDateTime(date) });
 }
 
 /** "Closed on Mar 5, 2026" (or plain "Closed" without a date). */
 export function closedLabel(closesAt: string | null | undefined): string {
   const date = parse(closesAt);
-  return date ? `Closed on ${formatDate(date)}` : 'Closed';
+  return date ? m.common_closed_on({ date: formatDate(date) }) : m.common_closed();
 }
 
 /** A moment as a medium date ("Mar 5, 2026"). */
@@ -90,17 +87,18 @@ export function entryDateLabel(entry: { localDate: string | null; submittedAt: s
  * `perEntry` (a mission that takes more than one entry: each entry earns them) "250 points an entry".
  */
 export function pointsLabel(points: number, perEntry = false): string {
-  return `${pointsText(points)}${perEntry ? ' an entry' : ''}`;
+  return perEntry ? m.common_points_per_entry({ count: points }) : m.common_points({ count: points });
 }
 
 /** "About 5 minutes", "About 1 hour 30 minutes"; null when unknown. */
 export function minutesLabel(minutes: number | null | undefined): string | null {
   if (minutes === null || minutes === undefined || !Number.isFinite(minutes) || minutes <= 0) return null;
   const whole = Math.round(minutes);
-  if (whole < 60) return `About ${plural(whole, 'minute')}`;
-  const hours = Math.floor(whole / 60);
+  if (whole < 60) return m.common_duration_about({ duration: m.common_duration_minutes({ count: whole }) });
+  const hours = m.common_duration_hours({ count: Math.floor(whole / 60) });
   const rest = whole % 60;
-  return `About ${plural(hours, 'hour')}${rest > 0 ? ` ${plural(rest, 'minute')}` : ''}`;
+  if (rest === 0) return m.common_duration_about({ duration: hours });
+  return m.common_duration_about_hours_minutes({ hours, minutes: m.common_duration_minutes({ count: rest }) });
 }
 
 /** A 0…1 progress as a whole percentage (clamped); null when there is none. */
@@ -116,38 +114,47 @@ export function countsAsDone(status: EntryStatus): boolean {
 
 /** "2 of 5 entries": entries done of the mission's goal (`entryGoal`: a diary's maximum, else its minimum), on every screen. */
 export function entriesProgressLabel(done: number, goal: number): string {
-  return `${done} of ${plural(goal, 'entry', 'entries')}`;
+  return m.common_entries_progress({ done: formatCount(done), count: goal });
+}
+
+/** A table of words read when shown: each property calls its message then, in that moment's language. */
+function wordsOf<K extends string>(messages: Readonly<Record<K, () => string>>): Readonly<Record<K, string>> {
+  const words = {} as Record<K, string>;
+  for (const key of Object.keys(messages) as K[]) Object.defineProperty(words, key, { enumerable: true, get: messages[key] });
+  return words;
 }
 
 /** What the entry list says of an entry's status. */
-export const ENTRY_STATUS_LABELS: Readonly<Record<EntryStatus, string>> = {
-  draft: 'Draft',
-  submitted: 'Submitted',
-  approved: 'Approved',
-  changes_requested: 'Changes requested',
-  rejected: 'Not accepted',
+export const ENTRY_STATUS_LABELS: Readonly<Record<EntryStatus, string>> = wordsOf({
+  draft: m.common_state_draft,
+  submitted: m.common_state_submitted,
+  approved: m.common_state_approved,
+  changes_requested: m.common_state_changes_requested,
+  rejected: m.common_state_not_accepted,
+});
+
+const GROUP_MISSION_STATE_MESSAGES: Readonly<Record<GroupMissionState, () => string>> = {
+  locked: m.common_state_locked,
+  open: m.common_state_open,
+  in_progress: m.common_state_in_progress,
+  submitted: m.common_state_submitted,
+  approved: m.common_state_approved,
 };
 
 /** What the group screen says of each mission's state. */
-export const GROUP_MISSION_STATE_LABELS: Readonly<Record<GroupMissionState, string>> = {
-  locked: 'Locked',
-  open: 'Open',
-  in_progress: 'In progress',
-  submitted: 'Submitted',
-  approved: 'Approved',
-};
+export const GROUP_MISSION_STATE_LABELS: Readonly<Record<GroupMissionState, string>> = wordsOf(GROUP_MISSION_STATE_MESSAGES);
 
-const STATE_LABELS: Readonly<Record<string, string>> = {
-  ...GROUP_MISSION_STATE_LABELS,
-  upcoming: 'Upcoming',
-  open: 'New',
-  closed: 'Closed',
-  draft: 'Draft',
-  done: 'Done',
-  complete: 'Done',
-  changes_requested: 'Changes requested',
-  rejected: 'Not accepted',
-} satisfies Partial<Record<SurveyState | EntryStatus | GroupMissionState | 'done' | 'complete', string>>;
+const STATE_MESSAGES: Readonly<Record<string, () => string>> = {
+  ...GROUP_MISSION_STATE_MESSAGES,
+  upcoming: m.common_state_upcoming,
+  open: m.common_state_new,
+  closed: m.common_closed,
+  draft: m.common_state_draft,
+  done: m.common_state_done,
+  complete: m.common_state_done,
+  changes_requested: m.common_state_changes_requested,
+  rejected: m.common_state_not_accepted,
+} satisfies Partial<Record<SurveyState | EntryStatus | GroupMissionState | 'done' | 'complete', () => string>>;
 
 /**
  * The badge of a home card from the item's `state`: known states in words, anything else
@@ -155,8 +162,8 @@ const STATE_LABELS: Readonly<Record<string, string>> = {
  */
 export function stateLabel(state: string | null | undefined): string | null {
   if (!state) return null;
-  const known = Object.hasOwn(STATE_LABELS, state) ? STATE_LABELS[state] : undefined;
-  if (known) return known;
+  const known = Object.hasOwn(STATE_MESSAGES, state) ? STATE_MESSAGES[state] : undefined;
+  if (known) return known();
   const words = state.replace(/_/g, ' ').trim();
   return words ? words.charAt(0).toUpperCase() + words.slice(1) : null;
 }

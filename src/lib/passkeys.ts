@@ -11,6 +11,7 @@ import type {
   RegistrationResponseJSON,
 } from '@simplewebauthn/browser';
 import { ApiError, apiSend } from '../platform/api.ts';
+import { m } from '../shared/i18n.ts';
 import { errorMessage } from './form-errors.ts';
 
 const webauthn = () => import('@simplewebauthn/browser');
@@ -54,11 +55,11 @@ export function passkeyErrorMessage(error: unknown): string {
   const refusal = refusalOf(error);
   if (!refusal) return errorMessage(error);
   if (refusal.code === 'ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED' || refusal.name === 'InvalidStateError') {
-    return 'This device already holds a passkey for your account.';
+    return m.common_passkey_already_registered();
   }
   if (refusal.name === 'NotAllowedError' || refusal.name === 'AbortError' || refusal.code === 'ERROR_CEREMONY_ABORTED') {
-    return 'The passkey prompt was closed or timed out. Try again when you are ready.';
+    return m.common_passkey_closed();
   }
-  if (refusal.name === 'NotSupportedError' || refusal.name === 'SecurityError') return 'This browser cannot use a passkey here. Try another way.';
-  return 'The passkey did not work. Try again, or use another way.';
+  if (refusal.name === 'NotSupportedError' || refusal.name === 'SecurityError') return m.common_passkey_unsupported();
+  return m.common_passkey_failed();
 }

@@ -2,6 +2,8 @@
  * The participant's mail preferences in words, as the account overview sums them up, and a
  * person's preferences as staff read them on their page. Pure and zod-free, unit-tested.
  */
+import { formatCount, m } from '../shared/i18n.ts';
+import { LANGUAGE_NAMES, isLanguage } from '../shared/languages.ts';
 import { MAIL_PREFERENCE_KEYS } from '../shared/notifications.ts';
 import { isElevated, type Role } from '../shared/roles.ts';
 import { utcOffsetLabel } from '../shared/time-zone.ts';
@@ -13,15 +15,18 @@ import { utcOffsetLabel } from '../shared/time-zone.ts';
 export function mailSummary(
   preferences: { emailNotifications: boolean } & Partial<Record<(typeof MAIL_PREFERENCE_KEYS)[keyof typeof MAIL_PREFERENCE_KEYS], boolean>>,
 ): string {
-  if (!preferences.emailNotifications) return 'Off';
+  if (!preferences.emailNotifications) return m.common_mail_off();
   const kinds = Object.values(MAIL_PREFERENCE_KEYS);
   const on = kinds.filter((key) => preferences[key] !== false).length;
-  if (on === kinds.length) return 'On';
-  return on === 0 ? 'On, every kind off' : `On for ${on} of ${kinds.length} kinds`;
+  if (on === kinds.length) return m.common_mail_on();
+  return on === 0 ? m.common_mail_every_kind_off() : m.common_mail_on_for_kinds({ on: formatCount(on), count: kinds.length });
 }
 
-const LANGUAGE_WORDS: Readonly<Record<string, string>> = { en: 'English' };
-const COLOR_MODE_WORDS: Readonly<Record<string, string>> = { system: 'Same as the device', light: 'Light', dark: 'Dark' };
+const COLOR_MODE_WORDS: Readonly<Record<string, () => string>> = {
+  system: m.common_preference_same_as_device,
+  light: m.common_preference_light,
+  dark: m.common_preference_dark,
+};
 
 /**
  * A person's stored preferences (only what they changed is stored) as labelled words for staff
@@ -37,10 +42,15 @@ export function preferenceRows(preferences: Record<string, unknown>, role: Role,
   const colorMode = text('colorMode') ?? 'system';
   const timeZone = text('timeZone');
   return [
-    { term: 'Email notifications', value: mailSummary({ emailNotifications: flag('emailNotifications', true), ...mails }) },
-    ...(isElevated(role) ? [{ term: 'Review digest', value: flag('mailReviewDigest', false) ? 'On' : 'Off' }] : []),
-    { term: 'Language', value: LANGUAGE_WORDS[language] ?? language },
-    { term: 'Time zone', value: timeZone ? `${timeZone.replace(/_/g, ' ')} (${utcOffsetLabel(timeZone, now)})` : 'Not set yet' },
-    { term: 'Colour mode', value: COLOR_MODE_WORDS[colorMode] ?? colorMode },
+    { term: m.common_preference_email_notifications(), value: mailSummary({ emailNotifications: flag('emailNotifications', true), ...mails }) },
+    ...(isElevated(role)
+      ? [{ term: m.common_preference_review_digest(), value: flag('mailReviewDigest', false) ? m.common_mail_on() : m.common_mail_off() }]
+      : []),
+    { term: m.common_preference_language(), value: isLanguage(language) ? LANGUAGE_NAMES[language] : language },
+    {
+      term: m.common_preference_time_zone(),
+      value: timeZone ? `${timeZone.replace(/_/g, ' ')} (${utcOffsetLabel(timeZone, now)})` : m.common_preference_not_set(),
+    },
+    { term: m.common_preference_colour_mode(), value: Object.hasOwn(COLOR_MODE_WORDS, colorMode) ? (COLOR_MODE_WORDS[colorMode]?.() ?? colorMode) : colorMode },
   ];
 }

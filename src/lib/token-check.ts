@@ -11,6 +11,7 @@
  */
 import type { TokenType } from '../shared/tokens.ts';
 import { ApiError, apiGet, withQuery, type TokenInfo } from '../platform/api.ts';
+import { m } from '../shared/i18n.ts';
 import { errorMessage } from './form-errors.ts';
 
 /** The token from the address bar (the page is a prerendered shell for every token). */
@@ -59,7 +60,7 @@ export function validToken(): { token: string; info: TokenInfo } | null {
 /** The onboarding greeting ("Hello Ada!"), written the same by the page and by its form. */
 export function greetingFor(info: TokenInfo | null): string {
   const name = info?.firstName.trim() ?? '';
-  return name ? `Hello ${name}!` : 'Hello!';
+  return name ? m.common_greeting_name({ name }) : m.common_greeting();
 }
 
 /**

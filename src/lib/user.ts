@@ -1,4 +1,5 @@
 /** How a user's name is shown: initials on the avatar, the full name beside it. */
+import { m } from '../shared/i18n.ts';
 import type { Role } from '../shared/roles.ts';
 
 interface Named {
@@ -20,8 +21,26 @@ export function fullNameOf(user: Named): string {
   return `${user.firstName.trim()} ${user.lastName.trim()}`.trim();
 }
 
+const ROLE_MESSAGES: Readonly<Record<Role, () => string>> = {
+  participant: m.common_role_participant,
+  moderator: m.common_role_moderator,
+  admin: m.common_role_admin,
+};
+
+/** A role in words, in the page's language ("Participant", "Moderator", "Admin"). */
+export function roleLabel(role: Role): string {
+  return ROLE_MESSAGES[role]();
+}
+
+/** The roles in words, each read when shown (in that moment's language): `ROLE_LABELS[role]` is `roleLabel(role)`. */
 export const ROLE_LABELS: Readonly<Record<Role, string>> = {
-  participant: 'Participant',
-  moderator: 'Moderator',
-  admin: 'Admin',
+  get participant() {
+    return roleLabel('participant');
+  },
+  get moderator() {
+    return roleLabel('moderator');
+  },
+  get admin() {
+    return roleLabel('admin');
+  },
 };

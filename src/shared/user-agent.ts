@@ -35,17 +35,24 @@ const SYSTEMS: readonly (readonly [RegExp, string])[] = [
   [/\bLinux\b|\bX11\b/, 'Linux'],
 ];
 
+/** The label of an empty user agent (the browser says it in the page's language: src/lib/format.ts). */
+export const UNKNOWN_DEVICE = 'Unknown device';
+
+/** The browsers' and systems' names a label can hold (names: the same in every language). */
+export const BROWSER_NAMES: ReadonlySet<string> = new Set(BROWSERS.map(([, name]) => name));
+export const SYSTEM_NAMES: ReadonlySet<string> = new Set(SYSTEMS.map(([, name]) => name));
+
 const first = (table: readonly (readonly [RegExp, string])[], userAgent: string): string | null =>
   table.find(([pattern]) => pattern.test(userAgent))?.[1] ?? null;
 
 /** A readable "Browser on System" from a user-agent string. */
 export function describeUserAgent(userAgent: string | null | undefined): DeviceDescription {
   const ua = userAgent?.trim() ?? '';
-  if (!ua) return { label: 'Unknown device', mobile: false };
+  if (!ua) return { label: UNKNOWN_DEVICE, mobile: false };
   const browser = first(BROWSERS, ua);
   const system = first(SYSTEMS, ua);
   const mobile = /\bMobile\b|\bAndroid\b|\biPhone\b|\biPad\b|\biPod\b/.test(ua);
   if (browser && system) return { label: `${browser} on ${system}`, mobile };
-  if (browser || system) return { label: browser ?? system ?? 'Unknown device', mobile };
+  if (browser || system) return { label: browser ?? system ?? UNKNOWN_DEVICE, mobile };
   return { label: ua.length > 60 ? `${ua.slice(0, 57)}…` : ua, mobile };
 }

@@ -8,17 +8,28 @@
  *
  * Never a process-wide zod locale: the server answers every caller in English.
  */
+import { ANNOUNCEMENT_MESSAGES } from './announcements.ts';
+import { FORM_MESSAGES } from './forms/validate.ts';
+import { GALLERY_LIMITS, GALLERY_MESSAGES } from './gallery.ts';
 import { currentLanguage, m } from './i18n.ts';
 import type { Language } from './languages.ts';
 import { CONTACT_MESSAGE_MAX_LENGTH, CONTACT_MESSAGE_MIN_LENGTH } from './limits.ts';
+import { MEDIA_LIMITS, MEDIA_MESSAGES } from './media.ts';
 import { MESSAGES } from './messages.ts';
-import { TOTP } from './second-factors.ts';
+import { REDEMPTION_REFUSALS, REWARD_PROVIDER_FAILED, REWARD_UNAVAILABLE } from './rewards.ts';
+import { PASSKEYS_MAX, TOO_MANY_PASSKEYS, TOTP } from './second-factors.ts';
+import { INVITATION_USED_MESSAGE } from './tokens.ts';
 
 type Options = { locale?: Language };
 
 /** A number in the language's digits, without grouping ("5000", as the English texts have it). */
 function plainNumber(value: number, locale: Language | undefined): string {
-  return value.toLocaleString(locale ?? currentLanguage(), { useGrouping: false });
+  return value.toLocaleString(locale ?? currentLanguage(), { useGrouping: false, maximumFractionDigits: 20 });
+}
+
+/** A number as an English text writes it ("1,250", "-2.5"), or NaN. */
+function numberOf(text: string | undefined): number {
+  return Number((text ?? '').replace(/,/g, ''));
 }
 
 /**
@@ -119,7 +130,71 @@ const EXACT: ReadonlyMap<string, (options: Options) => string> = new Map<string,
   ['Too many attempts. Try again later.', (o) => m.validation_too_many_attempts_later({}, o)],
   ['We could not reach Fieldwork. Check your connection and try again.', (o) => m.validation_network_error({}, o)],
   ['Something went wrong on our side. Please try again in a moment.', (o) => m.validation_server_error({}, o)],
+  // Rewards (src/shared/rewards.ts): a redemption's refusals, a provider's failure, why a reward cannot be chosen
+  [REDEMPTION_REFUSALS.insufficient_points, (o) => m.common_refusal_insufficient_points({}, o)],
+  [REDEMPTION_REFUSALS.below_minimum, (o) => m.common_refusal_below_minimum({}, o)],
+  [REDEMPTION_REFUSALS.open_request_exists, (o) => m.common_refusal_open_request_exists({}, o)],
+  [REDEMPTION_REFUSALS.not_available_here, (o) => m.common_refusal_not_available_here({}, o)],
+  [REDEMPTION_REFUSALS.tax_form_required, (o) => m.common_refusal_tax_form_required({}, o)],
+  [REDEMPTION_REFUSALS.out_of_stock, (o) => m.common_refusal_out_of_stock({}, o)],
+  [REWARD_PROVIDER_FAILED, (o) => m.common_reward_provider_failed({}, o)],
+  [REWARD_UNAVAILABLE.country, (o) => m.common_reward_unavailable_country({}, o)],
+  [REWARD_UNAVAILABLE.noCountry, (o) => m.common_reward_unavailable_no_country({}, o)],
+  [REWARD_UNAVAILABLE.outOfStock, (o) => m.common_reward_unavailable_out_of_stock({}, o)],
+  [REWARD_UNAVAILABLE.noRate, (o) => m.common_reward_unavailable_no_rate({}, o)],
+  // Photos (src/shared/media.ts, gallery.ts)
+  [MEDIA_MESSAGES.fileRequired, (o) => m.common_media_file_required({}, o)],
+  [MEDIA_MESSAGES.empty, (o) => m.common_media_empty({}, o)],
+  [MEDIA_MESSAGES.invalidUpload, (o) => m.common_media_invalid_upload({}, o)],
+  [MEDIA_MESSAGES.tooLarge, (o) => m.common_media_too_large({}, o)],
+  [MEDIA_MESSAGES.notAnImage, (o) => m.common_media_not_an_image({}, o)],
+  [MEDIA_MESSAGES.heicUnsupported, (o) => m.common_media_heic_unsupported({}, o)],
+  [MEDIA_MESSAGES.unreadable, (o) => m.common_media_unreadable({}, o)],
+  [MEDIA_MESSAGES.tooManyPixels, (o) => m.common_media_too_many_pixels({}, o)],
+  [MEDIA_MESSAGES.dailyBytes, (o) => m.common_media_daily_bytes({}, o)],
+  [MEDIA_MESSAGES.busy, (o) => m.common_media_busy({}, o)],
+  [MEDIA_MESSAGES.tooManyUploads, (o) => m.common_media_too_many_uploads({ count: MEDIA_LIMITS.uploadsAtOnce }, o)],
+  [MEDIA_MESSAGES.stalled, (o) => m.common_media_stalled({}, o)],
+  [MEDIA_MESSAGES.inUse, (o) => m.common_media_in_use({}, o)],
+  [MEDIA_MESSAGES.notFound, (o) => m.common_media_not_found({}, o)],
+  [GALLERY_MESSAGES.badCursor, (o) => m.common_gallery_bad_cursor({}, o)],
+  [GALLERY_MESSAGES.conflict, (o) => m.common_gallery_conflict({}, o)],
+  [GALLERY_MESSAGES.tooManyTags, (o) => m.common_gallery_too_many_tags({ count: GALLERY_LIMITS.tagsMax }, o)],
+  [GALLERY_MESSAGES.tagTooLong, (o) => m.common_gallery_tag_too_long({ count: GALLERY_LIMITS.tagLength }, o)],
+  [GALLERY_MESSAGES.zipTooMany, (o) => m.common_gallery_zip_too_many({ count: GALLERY_LIMITS.zipMax }, o)],
+  [GALLERY_MESSAGES.zipUnknown, (o) => m.common_gallery_zip_unknown({}, o)],
+  // Announcements, invitations, passkeys (src/shared/announcements.ts, tokens.ts, second-factors.ts)
+  [ANNOUNCEMENT_MESSAGES.noPictures, (o) => m.common_announcement_no_pictures({}, o)],
+  [ANNOUNCEMENT_MESSAGES.notLive, (o) => m.common_announcement_not_live({}, o)],
+  [INVITATION_USED_MESSAGE, (o) => m.common_invitation_used({}, o)],
+  [TOO_MANY_PASSKEYS, (o) => m.common_too_many_passkeys({ count: PASSKEYS_MAX }, o)],
+  // Answers of a form (src/shared/forms/validate.ts, FORM_MESSAGES; the numbered ones are PATTERNS)
+  [FORM_MESSAGES.invalidUrl, (o) => m.common_form_invalid_url({}, o)],
+  [FORM_MESSAGES.invalidPhone, (o) => m.common_form_invalid_phone({}, o)],
+  [FORM_MESSAGES.text, (o) => m.common_form_text({}, o)],
+  [FORM_MESSAGES.chooseOption, (o) => m.common_form_choose_option({}, o)],
+  [FORM_MESSAGES.chooseOptions, (o) => m.common_form_choose_options({}, o)],
+  [FORM_MESSAGES.otherNotAllowed, (o) => m.common_form_other_not_allowed({}, o)],
+  [FORM_MESSAGES.oneOther, (o) => m.common_form_one_other({}, o)],
+  [FORM_MESSAGES.chooseOnce, (o) => m.common_form_choose_once({}, o)],
+  [FORM_MESSAGES.number, (o) => m.common_form_number({}, o)],
+  [FORM_MESSAGES.date, (o) => m.common_form_date({}, o)],
+  [FORM_MESSAGES.photos, (o) => m.common_form_photos({}, o)],
+  [FORM_MESSAGES.photoOnce, (o) => m.common_form_photo_once({}, o)],
+  [FORM_MESSAGES.consent, (o) => m.common_form_consent({}, o)],
+  [FORM_MESSAGES.matrix, (o) => m.common_form_matrix({}, o)],
+  [FORM_MESSAGES.unknownRow, (o) => m.common_form_unknown_row({}, o)],
+  [FORM_MESSAGES.chooseColumn, (o) => m.common_form_choose_column({}, o)],
+  [FORM_MESSAGES.everyRow, (o) => m.common_form_every_row({}, o)],
+  [FORM_MESSAGES.ranking, (o) => m.common_form_ranking({}, o)],
+  [FORM_MESSAGES.rankOnce, (o) => m.common_form_rank_once({}, o)],
+  [FORM_MESSAGES.rankEvery, (o) => m.common_form_rank_every({}, o)],
 ]);
+
+/** A number of a text: digits, an optional minus and decimals. */
+const NUMBER = '(-?\\d+(?:\\.\\d+)?)';
+/** A count of a text, grouped as English groups it ("1,250"). */
+const COUNT = '(\\d{1,3}(?:,\\d{3})*|\\d+)';
 
 /** Texts with a number in them: a pattern and the message it becomes. */
 const PATTERNS: readonly { pattern: RegExp; message: (match: RegExpExecArray, options: Options) => string }[] = [
@@ -128,6 +203,49 @@ const PATTERNS: readonly { pattern: RegExp; message: (match: RegExpExecArray, op
     pattern: /^At most (\d+) characters$/,
     message: (match, o) => m.validation_at_most_characters({ count: plainNumber(Number(match[1]), o.locale) }, o),
   },
+  // src/shared/rewards.ts, morePointsNeeded; src/shared/points.ts, pointsText
+  { pattern: new RegExp(`^You need ${COUNT} more points$`), message: (match, o) => m.common_more_points_needed({ count: numberOf(match[1]) }, o) },
+  { pattern: new RegExp(`^${COUNT} points?$`), message: (match, o) => m.common_points({ count: numberOf(match[1]) }, o) },
+  // src/shared/forms/validate.ts, FORM_MESSAGES
+  { pattern: /^"(.+)" cannot be combined with other choices$/, message: (match, o) => m.common_form_exclusive({ label: match[1] ?? '' }, o) },
+  {
+    pattern: new RegExp(`^Choose at least ${NUMBER}$`),
+    message: (match, o) => m.common_form_choose_at_least({ count: plainNumber(numberOf(match[1]), o.locale) }, o),
+  },
+  {
+    pattern: new RegExp(`^Choose at most ${NUMBER}$`),
+    message: (match, o) => m.common_form_choose_at_most({ count: plainNumber(numberOf(match[1]), o.locale) }, o),
+  },
+  {
+    pattern: new RegExp(`^Enter a number from ${NUMBER} to ${NUMBER}$`),
+    message: (match, o) => m.common_form_number_from_to({ min: plainNumber(numberOf(match[1]), o.locale), max: plainNumber(numberOf(match[2]), o.locale) }, o),
+  },
+  {
+    pattern: new RegExp(`^Enter a number of at least ${NUMBER}$`),
+    message: (match, o) => m.common_form_number_at_least({ min: plainNumber(numberOf(match[1]), o.locale) }, o),
+  },
+  {
+    pattern: new RegExp(`^Enter a number of at most ${NUMBER}$`),
+    message: (match, o) => m.common_form_number_at_most({ max: plainNumber(numberOf(match[1]), o.locale) }, o),
+  },
+  {
+    pattern: new RegExp(`^Choose a value from ${NUMBER} to ${NUMBER} in steps of ${NUMBER}$`),
+    message: (match, o) =>
+      m.common_form_scale_step(
+        { min: plainNumber(numberOf(match[1]), o.locale), max: plainNumber(numberOf(match[2]), o.locale), step: plainNumber(numberOf(match[3]), o.locale) },
+        o,
+      ),
+  },
+  {
+    pattern: /^Choose a date on or after (today|\d{4}-\d{2}-\d{2})$/,
+    message: (match, o) => (match[1] === 'today' ? m.common_form_date_on_or_after_today({}, o) : m.common_form_date_on_or_after({ date: match[1] ?? '' }, o)),
+  },
+  {
+    pattern: /^Choose a date on or before (today|\d{4}-\d{2}-\d{2})$/,
+    message: (match, o) => (match[1] === 'today' ? m.common_form_date_on_or_before_today({}, o) : m.common_form_date_on_or_before({ date: match[1] ?? '' }, o)),
+  },
+  { pattern: /^Add at least (\d+) photos?$/, message: (match, o) => m.common_form_photos_at_least({ count: Number(match[1]) }, o) },
+  { pattern: /^Add at most (\d+) photos?$/, message: (match, o) => m.common_form_photos_at_most({ count: Number(match[1]) }, o) },
 ];
 
 /**

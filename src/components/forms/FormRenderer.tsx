@@ -19,6 +19,7 @@ import { Button } from '../ui/button.tsx';
 import { ElementField } from './ElementField.tsx';
 import { domSafeId, elementIdOfKey, elementName, fieldIds, isEmptyAnswer, own, photosPendingMessage } from './form-utils.ts';
 import { formatCount, m } from '../../shared/i18n.ts';
+import { translateValidation } from '../../shared/validation-words.ts';
 import { withNodes } from './rich-text.tsx';
 import { Markdown } from './Markdown.tsx';
 import { addressPage, listenToPages, pageBelow, pushPage, replacePage } from './page-address.ts';
@@ -202,13 +203,13 @@ export function FormRenderer(props: FormRendererProps) {
   /** What blocks an element now, checked or not: a control's issue or running uploads. */
   const blockerOf = (elementId: string): string | undefined => own(issues, elementId) ?? (photos.pending(elementId) ? photosPendingMessage() : undefined);
 
-  /** The messages an element shows now. */
+  /** The messages an element shows now, in the page's language (the validator's and the API's are English). */
   const errorsOf = (element: FormElement, onPageId: string): string[] => {
     const server = own(serverErrors, element.id);
-    if (server && server.length > 0) return server;
+    if (server && server.length > 0) return server.map((message) => translateValidation(message));
     if (!attempted.has(onPageId) && !left.has(element.id)) return [];
     const blocker = blockerOf(element.id);
-    return blocker ? [blocker] : validateElement(element, answerOf(answers, element.id), { today });
+    return blocker ? [blocker] : validateElement(element, answerOf(answers, element.id), { today }).map((message) => translateValidation(message));
   };
 
   const visibleElements = (of: FormPage) => of.elements.filter((element) => visibility.elementIds.has(element.id));
@@ -280,7 +281,8 @@ export function FormRenderer(props: FormRendererProps) {
     const first = current.pages.find((each) => each.elements.some((element) => own(byElement, element.id)));
     if (first) showProblems(first.id);
     // After the jump (which clears the form-level alert).
-    if (loose.length > 0 || !first) setFormError(loose.length > 0 ? loose.join(' ') : m.participant_form_not_accepted());
+    if (loose.length > 0 || !first)
+      setFormError(loose.length > 0 ? loose.map((message) => translateValidation(message)).join(' ') : m.participant_form_not_accepted());
   };
 
   const next = () => {

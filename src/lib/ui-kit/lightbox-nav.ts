@@ -2,6 +2,7 @@
  * Lightbox navigation (docs/product.md §3, §9): the item shape, moving between items, the keyboard map
  * and touch swipes beyond the 50 px tolerance. Pure.
  */
+import { formatCount, m } from '../../shared/i18n.ts';
 import { LIGHTBOX_SWIPE_TOLERANCE_PX } from '../../shared/ui-constants.ts';
 import type { Point } from './lightbox-zoom.ts';
 
@@ -39,17 +40,19 @@ export function hasNext(index: number, length: number, loop = false): boolean {
 
 /** The visible counter, "2 / 5". */
 export function lightboxCounter(index: number, length: number): string {
-  return length <= 0 ? '0 / 0' : `${clampIndex(index, length) + 1} / ${length}`;
+  return length <= 0 ? `${formatCount(0)} / ${formatCount(0)}` : `${formatCount(clampIndex(index, length) + 1)} / ${formatCount(length)}`;
 }
 
 /** What screen readers hear for the counter, "Image 2 of 5". */
 export function lightboxPosition(index: number, length: number): string {
-  return length <= 0 ? 'No images' : `Image ${clampIndex(index, length) + 1} of ${length}`;
+  return length <= 0
+    ? m.common_lightbox_no_images()
+    : m.common_lightbox_position({ current: formatCount(clampIndex(index, length) + 1), total: formatCount(length) });
 }
 
 /** The dialog's title: the item's title, else its alt text. */
 export function lightboxTitle(item: LightboxItem | undefined): string {
-  return item?.title?.trim() || item?.alt.trim() || 'Image';
+  return item?.title?.trim() || item?.alt.trim() || m.common_lightbox_image();
 }
 
 export type LightboxAction = 'previous' | 'next' | 'zoomIn' | 'zoomOut' | 'reset';

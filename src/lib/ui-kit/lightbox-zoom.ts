@@ -3,6 +3,8 @@
  * throttled to one step per 80 ms, pinch zoom, and panning kept inside the zoomed image.
  * Pure: the component feeds it numbers and times.
  */
+import { currentLanguage } from '../../shared/i18n.ts';
+import type { Language } from '../../shared/languages.ts';
 import { LIGHTBOX_MAX_ZOOM, LIGHTBOX_MIN_ZOOM, LIGHTBOX_WHEEL_THROTTLE_MS, LIGHTBOX_ZOOM_STEP } from '../../shared/ui-constants.ts';
 
 /** The scale at which the image fits the stage. */
@@ -47,10 +49,19 @@ export function canZoomOut(zoom: number, { min = LIGHTBOX_MIN_ZOOM }: ZoomLimits
   return zoom > min;
 }
 
-/** "100%", "112%", … for the reset button. */
+/** "100%", "112%", … for the reset button (the language's digits and percent sign: "100 %", "١٠٠٪"). */
 export function zoomPercent(zoom: number): string {
-  return `${Math.round(zoom * 100)}%`;
+  const language = currentLanguage();
+  let format = percentFormats.get(language);
+  if (!format) {
+    format = new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 0, useGrouping: false });
+    percentFormats.set(language, format);
+  }
+  return format.format(Math.round(zoom * 100) / 100);
 }
+
+/** One percent format per language, made on first use. */
+const percentFormats = new Map<Language, Intl.NumberFormat>();
 
 export type ZoomDirection = -1 | 0 | 1;
 

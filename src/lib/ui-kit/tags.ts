@@ -3,6 +3,7 @@
  * maximum count where 0 means unlimited; duplicates rejected unless allowed; optionally a maximum
  * length of one tag (0 = none). Pure.
  */
+import { m } from '../../shared/i18n.ts';
 import { TAGS_DELIMITER, TAGS_MAX } from '../../shared/ui-constants.ts';
 
 export interface TagsOptions {
@@ -90,13 +91,13 @@ export function takeCompleted(text: string, delimiter: string = TAGS_DELIMITER):
 
 /** The message of a tag longer than `maxLength` (unless the widget is given its own). */
 export function tooLongMessage(maxLength: number): string {
-  return `A tag is at most ${Math.floor(maxLength)} characters.`;
+  return m.common_tag_too_long({ count: Math.floor(maxLength) });
 }
 
 /** A short message for a rejection, for the widget's live region. */
 export function describeRejection({ value, reason }: TagRejection, max: number = TAGS_MAX, maxLength = 0): string | null {
-  if (reason === 'duplicate') return `"${value}" is already added.`;
-  if (reason === 'max') return `At most ${Math.floor(max)} ${Math.floor(max) === 1 ? 'tag' : 'tags'} can be added.`;
+  if (reason === 'duplicate') return m.common_tag_duplicate({ value });
+  if (reason === 'max') return m.common_tag_max({ count: Math.floor(max) });
   if (reason === 'too_long') return tooLongMessage(maxLength);
   return null;
 }

@@ -8,6 +8,14 @@ import { RECOVERY_CODE_MESSAGE, TOTP_CODE_MESSAGE } from '../../../src/shared/sc
 import { ENTRY_EXPORT_DAYS_MESSAGE } from '../../../src/shared/entry-exports.ts';
 import { COMMON_PASSWORD_MESSAGE } from '../../../src/server/services/common-passwords.ts';
 import { knownValidationTexts, translateValidation } from '../../../src/shared/validation-words.ts';
+import { morePointsNeeded, REDEMPTION_REFUSALS, REWARD_PROVIDER_FAILED, REWARD_UNAVAILABLE } from '../../../src/shared/rewards.ts';
+import { pointsText } from '../../../src/shared/points.ts';
+import { MEDIA_MESSAGES } from '../../../src/shared/media.ts';
+import { GALLERY_MESSAGES } from '../../../src/shared/gallery.ts';
+import { ANNOUNCEMENT_MESSAGES } from '../../../src/shared/announcements.ts';
+import { INVITATION_USED_MESSAGE } from '../../../src/shared/tokens.ts';
+import { TOO_MANY_PASSKEYS } from '../../../src/shared/second-factors.ts';
+import { FORM_MESSAGES } from '../../../src/shared/forms/validate.ts';
 
 /** Every English validation message of the sources, from their own constants. */
 const SOURCE_MESSAGES: string[] = [
@@ -20,6 +28,35 @@ const SOURCE_MESSAGES: string[] = [
   RECOVERY_CODE_MESSAGE,
   COMMON_PASSWORD_MESSAGE,
   ENTRY_EXPORT_DAYS_MESSAGE,
+  // Texts of src/shared the server sends and the browser shows (messages/common)
+  ...Object.values(REDEMPTION_REFUSALS),
+  REWARD_PROVIDER_FAILED,
+  ...Object.values(REWARD_UNAVAILABLE),
+  morePointsNeeded(1),
+  morePointsNeeded(1250),
+  pointsText(1),
+  pointsText(1250),
+  ...Object.values(MEDIA_MESSAGES),
+  ...Object.values(GALLERY_MESSAGES),
+  ...Object.values(ANNOUNCEMENT_MESSAGES),
+  INVITATION_USED_MESSAGE,
+  TOO_MANY_PASSKEYS,
+  ...Object.values(FORM_MESSAGES).filter((message) => typeof message === 'string'),
+  FORM_MESSAGES.exclusive('None of these'),
+  FORM_MESSAGES.chooseAtLeast(2),
+  FORM_MESSAGES.chooseAtMost(3),
+  FORM_MESSAGES.numberFromTo(-5, 10),
+  FORM_MESSAGES.numberAtLeast(0.5),
+  FORM_MESSAGES.numberAtMost(1000),
+  FORM_MESSAGES.scaleStep(0, 10, 0.5),
+  FORM_MESSAGES.dateOnOrAfter('today'),
+  FORM_MESSAGES.dateOnOrAfter('2026-03-05'),
+  FORM_MESSAGES.dateOnOrBefore('today'),
+  FORM_MESSAGES.dateOnOrBefore('2026-12-31'),
+  FORM_MESSAGES.photosAtLeast(1),
+  FORM_MESSAGES.photosAtLeast(3),
+  FORM_MESSAGES.photosAtMost(1),
+  FORM_MESSAGES.photosAtMost(10),
 ];
 
 describe('translateValidation (issue 31: the English validation messages are the keys)', () => {
