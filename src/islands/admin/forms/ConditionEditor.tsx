@@ -12,6 +12,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Checkbox } from '../../../components/ui/checkbox.tsx';
 import { Label } from '../../../components/ui/label.tsx';
 import { typeLabel } from './catalog.ts';
+import { currentLanguage, formatCount, m } from '../../../shared/i18n.ts';
 import {
   conditionCandidates,
   fitRow,
@@ -39,7 +40,6 @@ export interface ConditionEditorProps {
 
 export function ConditionEditor({ draft, target, condition, onChange, today }: ConditionEditorProps) {
   const headingId = useId();
-  const subject = target.kind === 'page' ? 'page' : 'question';
   const candidates = conditionCandidates(draft, target);
   const rule = toSimpleRule(condition);
   const keyBase = `condition:${target.kind}:${target.id}`;
@@ -73,39 +73,33 @@ export function ConditionEditor({ draft, target, condition, onChange, today }: C
   return (
     <section ref={root} aria-labelledby={headingId} className="flex flex-col gap-3">
       <h3 id={headingId} tabIndex={-1} className="text-base font-semibold">
-        Show this {subject} when…
+        {target.kind === 'page' ? m.forms_condition_heading_page() : m.forms_condition_heading_question()}
       </h3>
       {rule === null && (
         <>
-          <p className="text-sm text-muted-foreground">Always shown.</p>
+          <p className="text-sm text-muted-foreground">{m.forms_condition_always()}</p>
           {first ? (
             <Button variant="outline" size="sm" className="self-start" data-condition-start onClick={() => start(first)}>
-              Add a condition
+              {m.forms_condition_add()}
             </Button>
           ) : (
-            <p className="text-sm text-muted-foreground">
-              {target.kind === 'page'
-                ? 'A page condition uses questions of earlier pages; there are none yet.'
-                : 'A condition uses questions that come before this one; there are none yet.'}
-            </p>
+            <p className="text-sm text-muted-foreground">{target.kind === 'page' ? m.forms_condition_none_page() : m.forms_condition_none_question()}</p>
           )}
         </>
       )}
 
       {rule === 'complex' && (
         <>
-          <p className="text-sm text-muted-foreground">
-            This condition is too complex for the editor (nested groups or “not”). It is shown as it is in the file; it can still be published when it is valid.
-          </p>
+          <p className="text-sm text-muted-foreground">{m.forms_condition_complex()}</p>
           <pre
             // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region must be focusable to scroll with the keyboard (axe: scrollable-region-focusable)
             tabIndex={0}
-            aria-label="The condition as JSON"
+            aria-label={m.forms_condition_json()}
             className="max-h-60 overflow-auto rounded-md border border-border bg-muted p-3 font-mono text-xs"
           >
             {JSON.stringify(condition, null, 2)}
           </pre>
-          <ConditionActions addLabel="Replace with a simple rule" onAdd={first ? () => start(first) : undefined} onRemove={remove} />
+          <ConditionActions addLabel={m.forms_condition_replace_simple()} onAdd={first ? () => start(first) : undefined} onRemove={remove} />
         </>
       )}
 
@@ -113,11 +107,11 @@ export function ConditionEditor({ draft, target, condition, onChange, today }: C
         <>
           {rule.rows.length > 1 && (
             <SelectSetting
-              label="Show when"
+              label={m.forms_condition_mode()}
               value={rule.mode}
               choices={[
-                { value: 'all', label: 'all of these are true' },
-                { value: 'any', label: 'any of these is true' },
+                { value: 'all', label: m.forms_condition_mode_all() },
+                { value: 'any', label: m.forms_condition_mode_any() },
               ]}
               onChange={(mode) => mode && write({ ...rule, mode })}
             />
@@ -143,7 +137,7 @@ export function ConditionEditor({ draft, target, condition, onChange, today }: C
             ))}
           </ol>
           <ConditionActions
-            addLabel="Add a rule"
+            addLabel={m.forms_condition_add_rule()}
             onAdd={
               first
                 ? () => {
@@ -170,14 +164,25 @@ function ConditionActions({ addLabel, onAdd, onRemove }: { addLabel: string; onA
         </Button>
       )}
       <Button variant="ghost" size="sm" onClick={onRemove}>
-        Remove condition
+        {m.forms_condition_remove()}
       </Button>
     </div>
   );
 }
 
+/** A type's name inside a sentence: lower case, but German nouns keep their capital. */
+function typeInSentence(type: string): string {
+  const language = currentLanguage();
+  const label = typeLabel(type);
+  return language === 'de' ? label : label.toLocaleLowerCase(language);
+}
+
 function candidateLabel(candidate: Candidate): string {
-  return `${candidate.title.trim() || candidate.id} (page ${candidate.pageNumber}, ${typeLabel(candidate.type).toLowerCase()})`;
+  return m.forms_condition_candidate({
+    name: candidate.title.trim() || candidate.id,
+    page: formatCount(candidate.pageNumber),
+    type: typeInSentence(candidate.type),
+  });
 }
 
 function RuleRowEditor({
@@ -197,15 +202,20 @@ function RuleRowEditor({
 }) {
   const candidate = candidates.find((each) => each.id === row.ref);
   const questionChoices = candidates.map((each) => ({ value: each.id, label: candidateLabel(each) }));
-  if (!candidate) questionChoices.push({ value: row.ref, label: `“${row.ref}” (not before this one)` });
+  if (!candidate) questionChoices.push({ value: row.ref, label: m.forms_condition_not_before({ id: row.ref }) });
   const ops = candidate ? opsFor(candidate.type) : [row.op];
   return (
-    <div role="group" data-rule aria-label={`Rule ${index + 1}`} className="flex flex-col gap-3 rounded-md border border-border bg-muted/40 p-3">
+    <div
+      role="group"
+      data-rule
+      aria-label={m.forms_condition_rule({ number: formatCount(index + 1) })}
+      className="flex flex-col gap-3 rounded-md border border-border bg-muted/40 p-3"
+    >
       <SelectSetting
-        label="Question"
+        label={m.forms_condition_question()}
         value={row.ref}
         choices={questionChoices}
-        error={candidate ? undefined : 'Choose a question that comes before this one.'}
+        error={candidate ? undefined : m.forms_condition_question_error()}
         onChange={(ref) => {
           if (!ref) return;
           const next = candidates.find((each) => each.id === ref);
@@ -213,14 +223,20 @@ function RuleRowEditor({
         }}
       />
       <SelectSetting
-        label="Comparison"
+        label={m.forms_condition_comparison()}
         value={row.op}
         choices={ops.map((op) => ({ value: op, label: opLabel(op, candidate?.type) }))}
         onChange={(op) => op && onChange(fitRow({ ...row, op: op as ConditionOp }, candidate, today))}
       />
       {candidate && <ValueEditor row={row} candidate={candidate} onChange={onChange} />}
-      <Button variant="ghost" size="sm" className="self-start" onClick={onRemove}>
-        Remove rule<span className="sr-only"> {index + 1}</span>
+      <Button
+        variant="ghost"
+        size="sm"
+        className="self-start"
+        aria-label={m.forms_condition_remove_rule_numbered({ number: formatCount(index + 1) })}
+        onClick={onRemove}
+      >
+        {m.forms_condition_remove_rule()}
       </Button>
     </div>
   );
@@ -243,7 +259,7 @@ function ValueEditor({ row, candidate, onChange }: { row: RuleRow; candidate: Ca
         return (
           <fieldset className="flex flex-col gap-2" aria-labelledby={`${groupId}-legend`}>
             <legend id={`${groupId}-legend`} className="text-sm font-medium">
-              Values
+              {m.forms_condition_values()}
             </legend>
             {candidate.options.map((option) => (
               <div key={option.id} className="flex items-center gap-2">
@@ -264,7 +280,7 @@ function ValueEditor({ row, candidate, onChange }: { row: RuleRow; candidate: Ca
       }
       return (
         <SelectSetting
-          label="Value"
+          label={m.forms_condition_value()}
           value={typeof row.value === 'string' && row.value !== '' ? row.value : undefined}
           choices={candidate.options.filter((option) => option.id !== '').map((option) => ({ value: option.id, label: option.label || option.id }))}
           onChange={(value) => value && set(value)}
@@ -275,7 +291,7 @@ function ValueEditor({ row, candidate, onChange }: { row: RuleRow; candidate: Ca
     case 'number':
       return (
         <NumberSetting
-          label="Value"
+          label={m.forms_condition_value()}
           value={typeof row.value === 'number' ? row.value : undefined}
           min={candidate.min}
           max={candidate.max}
@@ -285,28 +301,28 @@ function ValueEditor({ row, candidate, onChange }: { row: RuleRow; candidate: Ca
     case 'date':
       return (
         <TextSetting
-          label="Value"
-          description="A date as YYYY-MM-DD, or “today”."
+          label={m.forms_condition_value()}
+          description={m.forms_condition_date_help()}
           value={typeof row.value === 'string' ? row.value : ''}
-          placeholder="YYYY-MM-DD"
+          placeholder={m.forms_date_placeholder()}
           onChange={(value) => set(value.trim(), 'value')}
         />
       );
     case 'consent':
       return (
         <SelectSetting
-          label="Value"
+          label={m.forms_condition_value()}
           value={row.value === false ? 'false' : 'true'}
           choices={[
-            { value: 'true', label: 'Ticked' },
-            { value: 'false', label: 'Not ticked' },
+            { value: 'true', label: m.forms_condition_ticked() },
+            { value: 'false', label: m.forms_condition_not_ticked() },
           ]}
           onChange={(value) => set(value !== 'false')}
         />
       );
     default:
       if (many) return <ListSetting values={Array.isArray(row.value) ? row.value.map(String) : []} onChange={(values) => set(values, 'value')} />;
-      return <TextSetting label="Value" value={typeof row.value === 'string' ? row.value : ''} onChange={(value) => set(value, 'value')} />;
+      return <TextSetting label={m.forms_condition_value()} value={typeof row.value === 'string' ? row.value : ''} onChange={(value) => set(value, 'value')} />;
   }
 }
 
@@ -326,8 +342,8 @@ function ListSetting({ values, onChange }: { values: string[]; onChange: (values
   }, [valuesKey]);
   return (
     <TextSetting
-      label="Values"
-      description="Separate the values with commas."
+      label={m.forms_condition_values()}
+      description={m.forms_condition_values_help()}
       value={text}
       onChange={(value) => {
         setText(value);

@@ -26,8 +26,9 @@ import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { findElement, positionText, type BuilderAction, type BuilderState, type DraftPage } from './builder-state.ts';
-import { typeLabel } from './catalog.ts';
-import { conditionSummary, elementIndex } from './conditions.ts';
+import { pageName, typeLabel } from './catalog.ts';
+import { conditionSummary, elementIndex, quote } from './conditions.ts';
+import { formatCount, m } from '../../../shared/i18n.ts';
 
 export interface ElementListProps {
   state: BuilderState;
@@ -47,7 +48,6 @@ export interface ElementListProps {
 
 const PAGE_DROP = 'page:';
 const titleOf = (element: { id: string; title: string }) => element.title.trim() || element.id;
-const quote = (text: string) => `“${text}”`;
 const MOVES = [
   { delta: -1, way: 'up' },
   { delta: 1, way: 'down' },
@@ -55,14 +55,15 @@ const MOVES = [
 
 /** The "Move … up" and "Move … down" buttons of a page or a card; their focus keys end in `up` and `down`. */
 function MoveButtons({
-  name,
+  labels,
   focusKey,
   describedBy,
   className,
   blocked,
   onMove,
 }: {
-  name: string;
+  /** The buttons' words: "Move up", "Move down". */
+  labels: { up: string; down: string };
   focusKey: string;
   describedBy: string;
   className?: string;
@@ -80,7 +81,7 @@ function MoveButtons({
       disabled={blocked(delta)}
       onClick={() => onMove(delta)}
     >
-      {`${name} ${way}`}
+      {labels[way]}
     </Button>
   ));
 }
@@ -117,18 +118,20 @@ export function ElementList({ state, dispatch, problems, onEdit, onEditPage, onD
     const text = String(id);
     if (text.startsWith(PAGE_DROP)) {
       const pageIndex = draft.pages.findIndex((page) => page.id === text.slice(PAGE_DROP.length));
-      return `the end of page ${pageIndex + 1}`;
+      return m.forms_list_drag_page_end({ page: formatCount(pageIndex + 1) });
     }
     const place = findElement(draft, text);
-    return place ? `${quote(titleOf(place.element))}, ${positionText(draft, text)}` : text;
+    return place ? `${quote(titleOf(place.element))}${m.forms_list_separator()}${positionText(draft, text)}` : text;
   };
 
   const announcements: Announcements = {
-    onDragStart: ({ active }) => `Picked up ${nameOfId(active.id)}. Use the arrow keys to move it, Space to drop it, Escape to cancel.`,
-    onDragOver: ({ active, over }) => (over && over.id !== active.id ? `Over ${nameOfId(over.id)}.` : undefined),
+    onDragStart: ({ active }) => m.forms_list_drag_start({ name: nameOfId(active.id) }),
+    onDragOver: ({ active, over }) => (over && over.id !== active.id ? m.forms_list_drag_over({ name: nameOfId(over.id) }) : undefined),
     onDragEnd: ({ active, over }) =>
-      over ? `Dropped ${quote(titleOf(findElement(draft, String(active.id))?.element ?? { id: String(active.id), title: '' }))}.` : 'Dropped where it was.',
-    onDragCancel: ({ active }) => `Moving ${nameOfId(active.id)} was cancelled.`,
+      over
+        ? m.forms_list_drag_end({ name: quote(titleOf(findElement(draft, String(active.id))?.element ?? { id: String(active.id), title: '' })) })
+        : m.forms_list_drag_end_nowhere(),
+    onDragCancel: ({ active }) => m.forms_list_drag_cancel({ name: nameOfId(active.id) }),
   };
 
   function onDragEnd(event: DragEndEvent) {
@@ -157,7 +160,16 @@ export function ElementList({ state, dispatch, problems, onEdit, onEditPage, onD
     const target = pages.find((page) => page.id === toPageId);
     if (target) {
       const count = target.elements.length + 1;
-      announce(`${quote(titleOf(from.element))} is now at position ${Math.min(toIndex, count - 1) + 1} of ${count} on page ${pages.indexOf(target) + 1}.`);
+      announce(
+        m.forms_list_now_at({
+          name: quote(titleOf(from.element)),
+          position: m.forms_position({
+            position: formatCount(Math.min(toIndex, count - 1) + 1),
+            count: formatCount(count),
+            page: formatCount(pages.indexOf(target) + 1),
+          }),
+        }),
+      );
     }
   }
 
@@ -169,14 +181,15 @@ export function ElementList({ state, dispatch, problems, onEdit, onEditPage, onD
     // Work out the new position the same way the reducer does.
     const within = before.index + delta;
     let text: string;
-    if (within >= 0 && within < before.page.elements.length) text = `position ${within + 1} of ${before.page.elements.length} on page ${before.pageIndex + 1}`;
+    if (within >= 0 && within < before.page.elements.length)
+      text = m.forms_position({ position: formatCount(within + 1), count: formatCount(before.page.elements.length), page: formatCount(before.pageIndex + 1) });
     else {
       const neighbour = draft.pages[before.pageIndex + delta];
       if (!neighbour) return;
       const count = neighbour.elements.length + 1;
-      text = `position ${delta === -1 ? count : 1} of ${count} on page ${before.pageIndex + delta + 1}`;
+      text = m.forms_position({ position: formatCount(delta === -1 ? count : 1), count: formatCount(count), page: formatCount(before.pageIndex + delta + 1) });
     }
-    announce(`Moved ${quote(titleOf(element))} to ${text}.`);
+    announce(m.forms_list_moved({ name: quote(titleOf(element)), position: text }));
   };
 
   const first = draft.pages[0]?.elements[0]?.id;
@@ -192,7 +205,7 @@ export function ElementList({ state, dispatch, problems, onEdit, onEditPage, onD
         accessibility={{
           announcements,
           screenReaderInstructions: {
-            draggable: 'To move this question, press Space, then the arrow keys; press Space again to drop it, or Escape to cancel.',
+            draggable: m.forms_list_drag_instructions(),
           },
         }}
       >
@@ -215,13 +228,13 @@ export function ElementList({ state, dispatch, problems, onEdit, onEditPage, onD
             onMove={move}
             onDuplicate={(element) => {
               dispatch({ type: 'duplicate_element', id: element.id });
-              announce(`Duplicated ${quote(titleOf(element))}.`);
+              announce(m.forms_list_duplicated({ name: quote(titleOf(element)) }));
             }}
             onDelete={onDelete}
             onMovePage={(delta) => {
               dispatch({ type: 'move_page', id: page.id, delta });
               pendingFocus.current = `${page.id}|page-${delta === -1 ? 'up' : 'down'}`;
-              announce(`Page ${pageIndex + 1} is now page ${pageIndex + delta + 1}.`);
+              announce(m.forms_list_page_moved({ from: formatCount(pageIndex + 1), to: formatCount(pageIndex + delta + 1) }));
             }}
             onDeletePage={() => onDeletePage(page.id)}
             onAddHere={() => onAddHere(page.id)}
@@ -233,10 +246,10 @@ export function ElementList({ state, dispatch, problems, onEdit, onEditPage, onD
         className="self-start"
         onClick={() => {
           dispatch({ type: 'add_page', afterPageId: lastPage?.id });
-          announce(`Added page ${draft.pages.length + 1}; new questions go there.`);
+          announce(m.forms_list_page_added({ page: formatCount(draft.pages.length + 1) }));
         }}
       >
-        <span aria-hidden="true">+</span> Add page
+        <span aria-hidden="true">+</span> {m.forms_list_add_page()}
       </Button>
     </div>
   );
@@ -277,25 +290,24 @@ function PageSection(props: PageSectionProps) {
         <div className="flex flex-wrap items-start justify-between gap-2">
           <div className="flex min-w-0 flex-col gap-0.5">
             <h2 id={headingId} className="text-base font-semibold break-words">
-              Page {pageIndex + 1}
-              {page.title?.trim() ? `: ${page.title.trim()}` : ''}
+              {pageName(page, pageIndex)}
             </h2>
-            {current && <p className="text-xs font-medium text-primary">New questions are added to this page</p>}
+            {current && <p className="text-xs font-medium text-primary">{m.forms_list_current_page()}</p>}
             {summary && <p className="text-sm text-muted-foreground">{summary}</p>}
           </div>
           <div className="flex flex-wrap gap-1">
             <Button variant="ghost" size="sm" aria-describedby={headingId} onClick={() => props.onEditPage(page.id)}>
-              Page settings
+              {m.forms_panel_page_settings()}
             </Button>
             <MoveButtons
-              name="Move page"
+              labels={{ up: m.forms_list_move_page_up(), down: m.forms_list_move_page_down() }}
               focusKey={`${page.id}|page-`}
               describedBy={headingId}
               blocked={(delta) => pageIndex + delta < 0 || pageIndex + delta >= pageCount}
               onMove={props.onMovePage}
             />
             <Button variant="ghost" size="sm" aria-describedby={headingId} className="text-destructive" disabled={pageCount === 1} onClick={props.onDeletePage}>
-              Delete page
+              {m.forms_list_delete_page()}
             </Button>
           </div>
         </div>
@@ -309,20 +321,20 @@ function PageSection(props: PageSectionProps) {
         <SortableContext items={page.elements.map((element) => element.id)} strategy={verticalListSortingStrategy}>
           <ol
             ref={setNodeRef}
-            aria-label={`Questions on page ${pageIndex + 1}`}
+            aria-label={m.forms_list_questions_on_page({ page: formatCount(pageIndex + 1) })}
             className={cn('flex min-h-16 flex-col gap-2 rounded-lg', isOver && 'bg-accent/60')}
           >
             {page.elements.map((element) => (
               <ElementCard key={element.id} {...props} element={element} selected={element.id === props.selectedId} />
             ))}
             {page.elements.length === 0 && (
-              <li className="rounded-lg border border-dashed border-border px-3 py-5 text-sm text-muted-foreground">No questions on this page yet.</li>
+              <li className="rounded-lg border border-dashed border-border px-3 py-5 text-sm text-muted-foreground">{m.forms_list_no_questions()}</li>
             )}
           </ol>
         </SortableContext>
         {!current && (
           <Button variant="link" size="sm" className="self-start" aria-describedby={headingId} onClick={props.onAddHere}>
-            Add questions to this page
+            {m.forms_list_add_here()}
           </Button>
         )}
       </section>
@@ -374,7 +386,7 @@ function ElementCard({
           type="button"
           {...attributes}
           {...listeners}
-          aria-label={`Drag to reorder ${quote(title || element.id)}`}
+          aria-label={m.forms_list_drag_handle({ name: quote(title || element.id) })}
           data-focus-key={`${element.id}|drag`}
           className="mt-0.5 flex h-9 w-7 shrink-0 cursor-grab touch-none items-center justify-center rounded-md text-muted-foreground hover:bg-accent focus-visible:outline-2 focus-visible:outline-ring active:cursor-grabbing"
         >
@@ -390,16 +402,16 @@ function ElementCard({
         <div className="flex min-w-0 flex-1 flex-col gap-2">
           <div className="flex flex-col gap-1">
             <h3 id={titleId} className={cn('font-medium break-words', !title && 'text-muted-foreground italic')}>
-              {title || 'Untitled question'}
+              {title || m.forms_untitled_question()}
             </h3>
             <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-muted-foreground">
               <Badge variant="outline">{typeLabel(element.type)}</Badge>
               <span className="font-mono">{element.id}</span>
-              {raw.required === true && <Badge variant="secondary">Required</Badge>}
+              {raw.required === true && <Badge variant="secondary">{m.forms_panel_required()}</Badge>}
             </p>
             {summary && <p className="text-sm text-muted-foreground">{summary}</p>}
             {messages.length > 0 && (
-              <ul aria-label="Problems" className="flex flex-col gap-0.5 text-sm text-destructive">
+              <ul aria-label={m.forms_list_problems()} className="flex flex-col gap-0.5 text-sm text-destructive">
                 {messages.map((message) => (
                   <li key={message}>{message}</li>
                 ))}
@@ -415,10 +427,10 @@ function ElementCard({
               data-focus-key={`${element.id}|edit`}
               onClick={() => onEdit(element.id)}
             >
-              Edit
+              {m.forms_list_edit()}
             </Button>
             <MoveButtons
-              name="Move"
+              labels={{ up: m.forms_list_move_up(), down: m.forms_list_move_down() }}
               focusKey={`${element.id}|`}
               describedBy={titleId}
               className="h-8"
@@ -426,10 +438,10 @@ function ElementCard({
               onMove={(delta) => onMove(element, delta)}
             />
             <Button variant="ghost" size="sm" className="h-8" aria-describedby={titleId} onClick={() => onDuplicate(element)}>
-              Duplicate
+              {m.forms_list_duplicate()}
             </Button>
             <Button variant="ghost" size="sm" className="h-8 text-destructive" aria-describedby={titleId} onClick={() => onDelete(element.id)}>
-              Delete
+              {m.forms_list_delete()}
             </Button>
           </div>
         </div>

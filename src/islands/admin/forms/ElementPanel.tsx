@@ -18,11 +18,12 @@ import type { DraftElement } from '../../../shared/forms/definition.ts';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { findElement, isLocked, unavailableIds, type BuilderAction, type BuilderState, type DraftPage } from './builder-state.ts';
-import { TYPE_LABELS, canHoldElementId, elementIdProblem, typeLabel, type Item } from './catalog.ts';
+import { TYPE_LABELS, canHoldElementId, elementIdProblem, pageName, typeLabel, type Item } from './catalog.ts';
 import { ConditionEditor } from './ConditionEditor.tsx';
 import type { ConditionTarget } from './conditions.ts';
 import { CheckSetting, LongTextSetting, NumberSetting, SelectSetting, TextSetting, type Choice } from './fields.tsx';
 import { OptionsEditor } from './OptionsEditor.tsx';
+import { formatCount, m } from '../../../shared/i18n.ts';
 
 export interface ElementPanelProps {
   state: BuilderState;
@@ -48,8 +49,6 @@ const itemsOf = (raw: Raw, key: string): Item[] =>
       )
     : [];
 
-const pageName = (page: DraftPage, index: number) => `Page ${index + 1}${page.title?.trim() ? `: ${page.title.trim()}` : ''}`;
-
 export function ElementPanel(props: ElementPanelProps) {
   const { state } = props;
   const place = state.elementId === null ? null : findElement(state.draft, state.elementId);
@@ -59,7 +58,7 @@ export function ElementPanel(props: ElementPanelProps) {
   if (!page) {
     return (
       <h2 ref={props.headingRef} id={props.headingId} tabIndex={-1} className="text-lg font-semibold">
-        Nothing selected
+        {m.forms_panel_nothing_selected()}
       </h2>
     );
   }
@@ -69,7 +68,7 @@ export function ElementPanel(props: ElementPanelProps) {
 function Problems({ messages }: { messages: readonly string[] | undefined }) {
   if (!messages || messages.length === 0) return null;
   return (
-    <Alert variant="destructive" role="note" title={messages.length === 1 ? 'To fix before publishing' : `${messages.length} things to fix before publishing`}>
+    <Alert variant="destructive" role="note" title={m.forms_panel_problems_title({ count: messages.length })}>
       <ul className="flex flex-col gap-1">
         {messages.map((message) => (
           <li key={message}>{message}</li>
@@ -84,21 +83,21 @@ function PageSettings({ problems, page, pageIndex, ...panel }: ElementPanelProps
   return (
     <SettingsPanel
       {...panel}
-      heading="Page settings"
+      heading={m.forms_panel_page_settings()}
       about={
         <>
-          {pageName(page, pageIndex)} · id <span className="font-mono">{page.id}</span> ·{' '}
-          {page.elements.length === 1 ? '1 question' : `${page.elements.length} questions`}
+          {pageName(page, pageIndex)} · {m.forms_panel_id()} <span className="font-mono">{page.id}</span> ·{' '}
+          {m.forms_count_questions({ count: page.elements.length })}
         </>
       }
       problems={problems[page.id]}
       target={{ kind: 'page', id: page.id }}
       condition={page.visibleIf}
     >
-      <TextSetting label="Page title" value={page.title ?? ''} onChange={(title) => update({ title }, 'title')} />
+      <TextSetting label={m.forms_panel_page_title()} value={page.title ?? ''} onChange={(title) => update({ title }, 'title')} />
       <DescriptionSetting
-        label="Page description"
-        help="Shown under the page title."
+        label={m.forms_panel_page_description()}
+        help={m.forms_panel_page_description_help()}
         value={str(page, 'description')}
         onChange={(description) => update({ description }, 'description')}
       />
@@ -163,7 +162,7 @@ function DescriptionSetting({
   return (
     <LongTextSetting
       label={label}
-      description={`${help} Markdown: **bold**, _italic_, lists, links.`}
+      description={m.forms_panel_description_help({ help })}
       value={value}
       onChange={(text) => onChange(text === '' ? undefined : text)}
     />
@@ -183,27 +182,27 @@ function ElementSettings({ problems, element, pageId, ...panel }: ElementPanelPr
   return (
     <SettingsPanel
       {...panel}
-      heading="Question settings"
+      heading={m.forms_panel_question_settings()}
       about={
         <>
-          {typeLabel(element.type)} · id <span className="font-mono">{id}</span>
+          {typeLabel(element.type)} · {m.forms_panel_id()} <span className="font-mono">{id}</span>
         </>
       }
       problems={problems[id]}
       target={{ kind: 'element', id }}
       condition={raw.visibleIf}
     >
-      <LongTextSetting label="Question title" rows={2} value={element.title} onChange={(title) => update({ title }, 'title')} />
+      <LongTextSetting label={m.forms_panel_question_title()} rows={2} value={element.title} onChange={(title) => update({ title }, 'title')} />
       <DescriptionSetting
-        label="Description"
-        help="Help under the title."
+        label={m.forms_panel_description()}
+        help={m.forms_panel_description_question_help()}
         value={str(raw, 'description')}
         onChange={(description) => update({ description }, 'description')}
       />
       {element.type !== 'statement' && (
         <CheckSetting
-          label="Required"
-          description="The person must answer before going on."
+          label={m.forms_panel_required()}
+          description={m.forms_panel_required_help()}
           checked={bool(raw, 'required')}
           onChange={(required) => update({ required: required || undefined }, 'required')}
         />
@@ -213,38 +212,35 @@ function ElementSettings({ problems, element, pageId, ...panel }: ElementPanelPr
 
       <div className="flex flex-col gap-3">
         <SelectSetting<ElementType>
-          label="Type"
+          label={m.forms_panel_type()}
           value={isElementType(element.type) ? element.type : undefined}
-          description={locked ? 'A published version has this question: a new type makes it a new question with a new id.' : undefined}
-          choices={ELEMENT_TYPES.map((type) => ({ value: type, label: TYPE_LABELS[type] }))}
+          description={locked ? m.forms_panel_type_locked() : undefined}
+          choices={ELEMENT_TYPES.map((type) => ({ value: type, label: TYPE_LABELS[type]() }))}
           onChange={(type) => {
             if (!type || type === element.type) return;
             if (locked) setPendingType(type);
             else {
               dispatch({ type: 'change_type', id, elementType: type });
-              announce(`Changed to ${TYPE_LABELS[type]}`);
+              announce(m.forms_panel_changed_type({ type: TYPE_LABELS[type]() }));
             }
           }}
         />
         {pendingType && (
-          <div role="group" aria-label="Replace with a new question" className="flex flex-col gap-2 rounded-md border border-border bg-muted/40 p-3">
-            <p className="text-sm">
-              Answers already given stay with “{element.title.trim() || id}” in the published versions. The new {TYPE_LABELS[pendingType]} question gets a new
-              id.
-            </p>
+          <div role="group" aria-label={m.forms_panel_replace()} className="flex flex-col gap-2 rounded-md border border-border bg-muted/40 p-3">
+            <p className="text-sm">{m.forms_panel_replace_explained({ title: element.title.trim() || id, type: TYPE_LABELS[pendingType]() })}</p>
             <div className="flex flex-wrap gap-2">
               <Button
                 size="sm"
                 onClick={() => {
                   dispatch({ type: 'change_type', id, elementType: pendingType });
-                  announce(`Replaced with a new ${TYPE_LABELS[pendingType]} question`);
+                  announce(m.forms_panel_replaced({ type: TYPE_LABELS[pendingType]() }));
                   setPendingType(null);
                 }}
               >
-                Replace with a new question
+                {m.forms_panel_replace()}
               </Button>
               <Button size="sm" variant="ghost" onClick={() => setPendingType(null)}>
-                Keep it
+                {m.forms_panel_keep()}
               </Button>
             </div>
           </div>
@@ -253,14 +249,14 @@ function ElementSettings({ problems, element, pageId, ...panel }: ElementPanelPr
 
       {state.draft.pages.length > 1 && (
         <SelectSetting
-          label="Move to page"
+          label={m.forms_panel_move_to_page()}
           value={pageId}
           choices={state.draft.pages.map((page, index) => ({ value: page.id, label: pageName(page, index) }))}
           onChange={(toPageId) => {
             if (!toPageId || toPageId === pageId) return;
             const target = state.draft.pages.findIndex((page) => page.id === toPageId);
             dispatch({ type: 'move_element', id, toPageId, toIndex: state.draft.pages[target]?.elements.length ?? 0 });
-            announce(`Moved to the end of page ${target + 1}`);
+            announce(m.forms_panel_moved_to_page({ page: formatCount(target + 1) }));
           }}
         />
       )}
@@ -282,12 +278,8 @@ function IdSetting({ state, id, locked, onRename }: { state: BuilderState; id: s
   const problem = locked ? null : elementIdProblem(text, taken);
   return (
     <TextSetting
-      label="Id"
-      description={
-        locked
-          ? 'Locked: a published version uses this id, and answers are stored under it.'
-          : 'Answers are stored under this id. Lower-case letters, digits and _.'
-      }
+      label={m.forms_panel_id_label()}
+      description={locked ? m.forms_panel_id_locked() : m.forms_panel_id_help()}
       value={text}
       disabled={locked}
       error={problem ?? undefined}
@@ -337,35 +329,45 @@ function TypeSettings({
   );
   const lengths = (defaultMax: number, hardMax: number) => (
     <>
-      {number('minLength', 'Minimum length', { min: 0, step: 1 })}
-      {number('maxLength', 'Maximum length', { description: `${defaultMax} when empty.`, min: 1, max: hardMax, step: 1 })}
-      {text('placeholder', 'Placeholder')}
+      {number('minLength', m.forms_setting_min_length(), { min: 0, step: 1 })}
+      {number('maxLength', m.forms_setting_max_length(), {
+        description: m.forms_setting_when_empty({ value: formatCount(defaultMax) }),
+        min: 1,
+        max: hardMax,
+        step: 1,
+      })}
+      {text('placeholder', m.forms_setting_placeholder())}
     </>
   );
   const choiceSettings = (
     <>
       {options('options', 'option')}
       <CheckSetting
-        label="Shuffle the options"
-        description="Each person sees them in their own random order."
+        label={m.forms_setting_shuffle()}
+        description={m.forms_setting_shuffle_help()}
         checked={raw.optionOrder === 'random'}
         onChange={(random) => update({ optionOrder: random ? 'random' : undefined }, 'optionOrder')}
       />
-      {check('allowOther', 'Add an “Other” choice with a text box')}
+      {check('allowOther', m.forms_setting_allow_other())}
     </>
   );
-  const dateHelp = { description: 'YYYY-MM-DD, or “today”.', placeholder: 'YYYY-MM-DD' };
+  const dateHelp = { description: m.forms_setting_date_help(), placeholder: m.forms_date_placeholder() };
 
   const settingsOf: Readonly<Record<ElementType, () => ReactNode>> = {
     short_text: () => (
       <>
         {select(
           'format',
-          'Format',
-          'Any text',
+          m.forms_setting_format(),
+          m.forms_setting_format_any(),
           SHORT_TEXT_FORMATS.filter((format) => format !== 'text').map((format) => ({
             value: format,
-            label: { email: 'Email address', url: 'Web address', phone: 'Phone number' }[format] ?? format,
+            label: {
+              text: m.forms_setting_format_any,
+              email: m.forms_setting_format_email,
+              url: m.forms_setting_format_url,
+              phone: m.forms_setting_format_phone,
+            }[format](),
           })),
         )}
         {lengths(FORM_LIMITS.shortTextDefaultMax, FORM_LIMITS.shortTextHardMax)}
@@ -379,11 +381,11 @@ function TypeSettings({
       return (
         <>
           {choiceSettings}
-          {number('minSelected', 'Choose at least', { min: 0, step: 1 })}
-          {number('maxSelected', 'Choose at most', { min: 1, step: 1 })}
+          {number('minSelected', m.forms_setting_min_selected(), { min: 0, step: 1 })}
+          {number('maxSelected', m.forms_setting_max_selected(), { min: 1, step: 1 })}
           {items.length > 0 && (
             <fieldset className="flex flex-col gap-2">
-              <legend className="mb-1 text-sm font-medium">Options that clear the others (e.g. “None of these”)</legend>
+              <legend className="mb-1 text-sm font-medium">{m.forms_setting_exclusive()}</legend>
               {items.map((item) => (
                 <CheckSetting
                   key={item.id}
@@ -403,85 +405,93 @@ function TypeSettings({
     dropdown: () => (
       <>
         {options('options', 'option')}
-        {check('searchable', 'Searchable', 'A search box filters long lists.')}
+        {check('searchable', m.forms_setting_searchable(), m.forms_setting_searchable_help())}
       </>
     ),
     ranking: () => (
       <>
         {options('options', 'option')}
-        {check('rankAll', 'Rank every option')}
+        {check('rankAll', m.forms_setting_rank_all())}
       </>
     ),
     rating: () => (
       <>
-        {number('max', 'Highest rating', {
-          description: `From ${FORM_LIMITS.ratingMin} to ${FORM_LIMITS.ratingMax}.`,
+        {number('max', m.forms_setting_rating_max(), {
+          description: m.forms_setting_from_to({ min: formatCount(FORM_LIMITS.ratingMin), max: formatCount(FORM_LIMITS.ratingMax) }),
           min: FORM_LIMITS.ratingMin,
           max: FORM_LIMITS.ratingMax,
           step: 1,
         })}
         {select(
           'icon',
-          'Shown as',
-          'Stars (default)',
-          RATING_ICONS.filter((icon) => icon !== 'star').map((icon) => ({ value: icon, label: 'Numbers' })),
+          m.forms_setting_rating_icon(),
+          m.forms_setting_rating_icon_stars(),
+          RATING_ICONS.filter((icon) => icon !== 'star').map((icon) => ({ value: icon, label: m.forms_setting_rating_icon_numbers() })),
         )}
       </>
     ),
     scale: () => (
       <>
-        {number('min', 'From')}
-        {number('max', 'To')}
-        {number('step', 'Step', { description: '1 when empty.', min: 0 })}
-        {text('minLabel', 'Label of the low end', { placeholder: 'Not at all likely' })}
-        {text('maxLabel', 'Label of the high end', { placeholder: 'Extremely likely' })}
+        {number('min', m.forms_setting_scale_from())}
+        {number('max', m.forms_setting_scale_to())}
+        {number('step', m.forms_setting_scale_step(), { description: m.forms_setting_when_empty({ value: formatCount(1) }), min: 0 })}
+        {text('minLabel', m.forms_setting_scale_min_label(), { placeholder: m.forms_setting_scale_min_label_placeholder() })}
+        {text('maxLabel', m.forms_setting_scale_max_label(), { placeholder: m.forms_setting_scale_max_label_placeholder() })}
         {select(
           'preset',
-          'Preset',
-          'None',
-          SCALE_PRESETS.map((preset) => ({ value: preset, label: preset === 'nps' ? 'Net Promoter Score (0–10)' : 'Likert' })),
+          m.forms_setting_scale_preset(),
+          m.forms_setting_scale_preset_none(),
+          SCALE_PRESETS.map((preset) => ({
+            value: preset,
+            label: preset === 'nps' ? m.forms_setting_scale_preset_nps() : m.forms_setting_scale_preset_likert(),
+          })),
         )}
       </>
     ),
     number: () => (
       <>
-        {number('min', 'Minimum')}
-        {number('max', 'Maximum')}
-        {check('integer', 'Whole numbers only')}
-        {text('unit', 'Unit', { placeholder: 'km, €, minutes…' })}
+        {number('min', m.forms_setting_number_min())}
+        {number('max', m.forms_setting_number_max())}
+        {check('integer', m.forms_setting_integer())}
+        {text('unit', m.forms_setting_unit(), { placeholder: m.forms_setting_unit_placeholder() })}
       </>
     ),
     date: () => (
       <>
-        {text('minDate', 'Earliest date', dateHelp)}
-        {text('maxDate', 'Latest date', dateHelp)}
+        {text('minDate', m.forms_setting_min_date(), dateHelp)}
+        {text('maxDate', m.forms_setting_max_date(), dateHelp)}
       </>
     ),
     photo: () => (
       <>
-        {number('minFiles', 'At least', { description: 'Photos needed when the question is answered.', min: 0, max: FORM_LIMITS.photoMaxFiles, step: 1 })}
-        {number('maxFiles', 'At most', { description: `Up to ${FORM_LIMITS.photoMaxFiles}.`, min: 1, max: FORM_LIMITS.photoMaxFiles, step: 1 })}
+        {number('minFiles', m.forms_setting_min_files(), { description: m.forms_setting_min_files_help(), min: 0, max: FORM_LIMITS.photoMaxFiles, step: 1 })}
+        {number('maxFiles', m.forms_setting_max_files(), {
+          description: m.forms_setting_max_files_help({ max: formatCount(FORM_LIMITS.photoMaxFiles) }),
+          min: 1,
+          max: FORM_LIMITS.photoMaxFiles,
+          step: 1,
+        })}
         {select(
           'capture',
-          'Photos from',
-          'Camera or library (default)',
+          m.forms_setting_capture(),
+          m.forms_setting_capture_both(),
           PHOTO_CAPTURE.filter((capture) => capture !== 'both').map((capture) => ({
             value: capture,
-            label: capture === 'camera' ? 'The camera only' : 'The library only',
+            label: capture === 'camera' ? m.forms_setting_capture_camera() : m.forms_setting_capture_library(),
           })),
         )}
       </>
     ),
-    consent: () => longText('statement', 'Statement to tick'),
+    consent: () => longText('statement', m.forms_setting_consent_statement()),
     matrix: () => (
       <>
         {options('rows', 'row')}
         {options('columns', 'column')}
-        {check('multiple', 'Several columns per row')}
-        {check('allRowsRequired', 'Every row must be answered')}
+        {check('multiple', m.forms_setting_matrix_multiple())}
+        {check('allRowsRequired', m.forms_setting_matrix_all_rows())}
       </>
     ),
-    statement: () => longText('body', 'Text', { description: 'Markdown: **bold**, _italic_, lists, links.', rows: 5 }),
+    statement: () => longText('body', m.forms_setting_statement_body(), { description: m.forms_setting_markdown_help(), rows: 5 }),
   };
   return <Settings>{settingsOf[type]()}</Settings>;
 }
@@ -492,7 +502,7 @@ function Settings({ children }: { children: ReactNode }) {
   return (
     <section aria-labelledby={id} className="flex flex-col gap-4 border-t border-border pt-4">
       <h3 id={id} className="text-base font-semibold">
-        Answer settings
+        {m.forms_panel_answer_settings()}
       </h3>
       {children}
     </section>

@@ -30,8 +30,11 @@ import { Input } from '../../../components/ui/input.tsx';
 import { Label } from '../../../components/ui/label.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs.tsx';
 import { Card } from '../../../components/ui/card.tsx';
-import { builderReducer, findElement, initBuilderState, sameDraft, type BuilderState } from './builder-state.ts';
+import { builderReducer, deletePageLabel, findElement, initBuilderState, sameDraft, type BuilderState } from './builder-state.ts';
 import { TYPE_LABELS, typeLabel } from './catalog.ts';
+import { quote } from './conditions.ts';
+import { formatCount, m } from '../../../shared/i18n.ts';
+import { withNodes } from '../../../components/forms/rich-text.tsx';
 import { ElementList } from './ElementList.tsx';
 import { ElementPanel } from './ElementPanel.tsx';
 import { ImportButton, exportDraft } from './ImportExport.tsx';
@@ -41,9 +44,9 @@ import { Later } from '../../../components/states/Later.tsx';
 
 // Loaded when used (issue 19, "page weight"): the preview (the form renderer) when its tab is
 // chosen or, on a phone, when it scrolls into view; the publish and versions dialogs when opened.
-const PreviewPanel = lazy(() => import('./PreviewPanel.tsx').then((m) => ({ default: m.PreviewPanel })));
-const PublishDialog = lazy(() => import('./PublishDialog.tsx').then((m) => ({ default: m.PublishDialog })));
-const VersionHistory = lazy(() => import('./VersionHistory.tsx').then((m) => ({ default: m.VersionHistory })));
+const PreviewPanel = lazy(() => import('./PreviewPanel.tsx').then((loaded) => ({ default: loaded.PreviewPanel })));
+const PublishDialog = lazy(() => import('./PublishDialog.tsx').then((loaded) => ({ default: loaded.PublishDialog })));
+const VersionHistory = lazy(() => import('./VersionHistory.tsx').then((loaded) => ({ default: loaded.VersionHistory })));
 
 /** True from the first time `on` is true: a part loaded on first use stays mounted (its state, a dialog's closing). */
 function useOnceTrue(on: boolean): boolean {
@@ -75,9 +78,9 @@ function PreviewLoading({ headingId }: { headingId: string }) {
   return (
     <div className="flex flex-col gap-4">
       <h2 id={headingId} className="text-lg font-semibold">
-        Preview
+        {m.forms_preview_heading()}
       </h2>
-      <Loading label="Loading the preview…" />
+      <Loading label={m.forms_preview_loading()} />
     </div>
   );
 }
@@ -104,20 +107,20 @@ export default function FormBuilder() {
 
   if (ids === null || load.status === 'missing') {
     return (
-      <NotFound title="No such form" href="/admin/forms" linkLabel="All forms" className="mx-auto">
-        This form does not exist. It may have been mistyped in the address.
+      <NotFound title={m.forms_builder_not_found_title()} href="/admin/forms" linkLabel={m.forms_builder_not_found_link()} className="mx-auto">
+        {m.forms_builder_not_found_body()}
       </NotFound>
     );
   }
   if (load.status === 'loading') return <BuilderSkeleton />;
-  if (load.status === 'error') return <Failed title="The form could not be loaded" message={load.message} onRetry={reload} className="mx-auto" />;
+  if (load.status === 'error') return <Failed title={m.forms_builder_load_failed()} message={load.message} onRetry={reload} className="mx-auto" />;
   return <Builder key={load.data.id} initial={load.data} />;
 }
 
 /** The builder's loading state, shaped like the builder. */
 function BuilderSkeleton() {
   return (
-    <Loading label="Loading the form…" className="flex flex-col gap-4 lg:h-[calc(100dvh-6.5rem)] lg:min-h-[34rem]">
+    <Loading label={m.forms_builder_loading()} className="flex flex-col gap-4 lg:h-[calc(100dvh-6.5rem)] lg:min-h-[34rem]">
       <Card variant="flat" aria-hidden="true" className="h-[4.5rem] animate-pulse" />
       <div aria-hidden="true" className="grid gap-4 lg:min-h-0 lg:flex-1 lg:grid-cols-[13.5rem_minmax(0,1fr)_27.5rem]">
         <Card variant="flat" className="h-64 animate-pulse lg:h-full" />
@@ -130,8 +133,6 @@ function BuilderSkeleton() {
     </Loading>
   );
 }
-
-const quote = (text: string) => `“${text}”`;
 
 function Builder({ initial }: { initial: AdminForm }) {
   const formId = initial.id;
@@ -182,7 +183,7 @@ function Builder({ initial }: { initial: AdminForm }) {
   const problems = useMemo(() => checkForPublish(deferredDraft).problems, [deferredDraft]);
 
   useEffect(() => {
-    document.title = `${state.draft.title.trim() || 'Untitled form'} · Form builder · Fieldwork`;
+    document.title = m.forms_builder_document_title({ title: state.draft.title.trim() || m.forms_untitled_form() });
   }, [state.draft.title]);
 
   // The live region: everything the builder says after a change.
@@ -253,7 +254,7 @@ function Builder({ initial }: { initial: AdminForm }) {
       0,
       current.draft.pages.findIndex((page) => page.id === current.pageId),
     );
-    announce(`Added a ${TYPE_LABELS[type]} question to page ${pageIndex + 1}.`);
+    announce(m.forms_builder_added({ type: TYPE_LABELS[type](), page: formatCount(pageIndex + 1) }));
     openPanel('title');
   };
 
@@ -262,9 +263,9 @@ function Builder({ initial }: { initial: AdminForm }) {
     const current = stateRef.current;
     if (current.past.length === depth && current.past[depth - 1]?.label === label) {
       dispatch({ type: 'undo' });
-      announce(`Undid ${label}.`);
+      announce(m.forms_builder_undid({ label }));
     } else {
-      toast({ title: 'Other changes came after it', description: 'Use Undo in the toolbar to go back step by step.' });
+      toast({ title: m.forms_builder_undo_later_title(), description: m.forms_builder_undo_later_description() });
     }
   };
 
@@ -273,14 +274,15 @@ function Builder({ initial }: { initial: AdminForm }) {
     const place = findElement(current.draft, elementId);
     if (!place) return;
     const next = place.page.elements[place.index + 1] ?? place.page.elements[place.index - 1];
-    const label = `Delete ${quote(place.element.title.trim() || place.element.id)}`;
+    const name = quote(place.element.title.trim() || place.element.id);
+    const label = m.forms_history_delete({ name });
     dispatch({ type: 'delete_element', id: elementId });
     const depth = Math.min(current.past.length + 1, 200);
     toast({
-      title: `Deleted ${quote(place.element.title.trim() || place.element.id)}`,
-      action: { label: 'Undo', altText: `Undo: ${label}`, onClick: undoFromToast(label, depth) },
+      title: m.forms_builder_deleted({ name }),
+      action: { label: m.forms_builder_undo(), altText: m.forms_builder_undo_this({ label }), onClick: undoFromToast(label, depth) },
     });
-    announce(`Deleted ${quote(place.element.title.trim() || place.element.id)}.`);
+    announce(m.forms_builder_deleted_announce({ name }));
     focusNext.current = () =>
       (next ? document.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(`${next.id}|edit`)}"]`) : null) ??
       paletteRef.current?.querySelector<HTMLElement>('button');
@@ -293,14 +295,15 @@ function Builder({ initial }: { initial: AdminForm }) {
     if (!page || current.draft.pages.length <= 1) return;
     dispatch({ type: 'delete_page', id: pageId });
     const count = page.elements.length;
-    const label = `Delete page ${pageIndex + 1}${count === 0 ? '' : ` and its ${count === 1 ? 'question' : `${count} questions`}`}`;
+    const label = deletePageLabel(pageIndex, count);
+    const pageNumber = formatCount(pageIndex + 1);
     const depth = Math.min(current.past.length + 1, 200);
     toast({
-      title: `Deleted page ${pageIndex + 1}`,
-      description: count > 0 ? `With ${count === 1 ? 'its question' : `its ${count} questions`}.` : undefined,
-      action: { label: 'Undo', altText: `Undo: ${label}`, onClick: undoFromToast(label, depth) },
+      title: m.forms_builder_deleted_page({ page: pageNumber }),
+      description: count > 0 ? m.forms_builder_deleted_page_questions({ count }) : undefined,
+      action: { label: m.forms_builder_undo(), altText: m.forms_builder_undo_this({ label }), onClick: undoFromToast(label, depth) },
     });
-    announce(`Deleted page ${pageIndex + 1}.`);
+    announce(m.forms_builder_deleted_page_announce({ page: pageNumber }));
     focusNext.current = () => paletteRef.current?.querySelector<HTMLElement>('button');
   };
 
@@ -308,13 +311,13 @@ function Builder({ initial }: { initial: AdminForm }) {
     const entry = stateRef.current.past.at(-1);
     if (!entry) return;
     dispatch({ type: 'undo' });
-    announce(`Undid ${entry.label}.`);
+    announce(m.forms_builder_undid({ label: entry.label }));
   }, [announce]);
   const redo = useCallback(() => {
     const entry = stateRef.current.future.at(-1);
     if (!entry) return;
     dispatch({ type: 'redo' });
-    announce(`Redid ${entry.label}.`);
+    announce(m.forms_builder_redid({ label: entry.label }));
   }, [announce]);
 
   // Ctrl/Cmd+Z undoes, Ctrl/Cmd+Shift+Z and Ctrl+Y redo (not while a dialog is open).
@@ -335,20 +338,24 @@ function Builder({ initial }: { initial: AdminForm }) {
   const replaceDraft = (draft: FormDraft, label: string, title: string) => {
     const depth = Math.min(stateRef.current.past.length + 1, 200);
     dispatch({ type: 'replace_draft', draft, label });
-    toast({ title, action: { label: 'Undo', altText: `Undo: ${label}`, onClick: undoFromToast(label, depth) } });
+    toast({ title, action: { label: m.forms_builder_undo(), altText: m.forms_builder_undo_this({ label }), onClick: undoFromToast(label, depth) } });
     announce(`${title}.`);
   };
 
   const describeKey = (key: string): string => {
-    if (key === FORM_PROBLEMS_KEY) return 'The form';
+    if (key === FORM_PROBLEMS_KEY) return m.forms_builder_problem_form();
     const place = findElement(state.draft, key);
     if (place) {
       const title = place.element.title.trim();
       // An untitled question is named as its card names it, with its id to tell it apart.
-      return `${title ? quote(title) : `Untitled question ${quote(place.element.id)}`} (${typeLabel(place.element.type)}, page ${place.pageIndex + 1})`;
+      return m.forms_builder_problem_question({
+        name: title ? quote(title) : m.forms_untitled_question_id({ id: place.element.id }),
+        type: typeLabel(place.element.type),
+        page: formatCount(place.pageIndex + 1),
+      });
     }
     const pageIndex = state.draft.pages.findIndex((page) => page.id === key);
-    return pageIndex === -1 ? key : `Page ${pageIndex + 1}`;
+    return pageIndex === -1 ? key : m.forms_page_name({ page: formatCount(pageIndex + 1) });
   };
 
   const selectProblem = (key: string) => {
@@ -361,8 +368,9 @@ function Builder({ initial }: { initial: AdminForm }) {
   };
 
   const onPublished = (published: FormPublished) => {
-    toast({ title: `Version ${published.version} published` });
-    announce(`Version ${published.version} published.`);
+    const version = formatCount(published.version);
+    toast({ title: m.forms_builder_published({ version }) });
+    announce(m.forms_builder_published_announce({ version }));
     apiGet<AdminForm>(`/api/admin/forms/${formId}`)
       .then((form) => setMeta(form))
       .catch((error: unknown) => {
@@ -374,9 +382,9 @@ function Builder({ initial }: { initial: AdminForm }) {
     try {
       const form = await apiSend<AdminForm>('POST', `/api/admin/forms/${formId}/restore`);
       setMeta(form);
-      toast({ title: 'The form is restored' });
+      toast({ title: m.forms_builder_restored() });
     } catch (error) {
-      if (!handleSessionLost(error)) toast({ title: 'The form was not restored', description: errorMessage(error), variant: 'destructive' });
+      if (!handleSessionLost(error)) toast({ title: m.forms_restore_failed(), description: errorMessage(error), variant: 'destructive' });
     }
   };
 
@@ -387,7 +395,10 @@ function Builder({ initial }: { initial: AdminForm }) {
   const currentPage = state.draft.pages[currentPageIndex];
   const selected =
     state.elementId !== null && currentPage?.elements.some((element) => element.id === state.elementId) ? findElement(state.draft, state.elementId) : null;
-  const where = `page ${currentPageIndex + 1}${selected ? `, after ${quote(selected.element.title.trim() || selected.element.id)}` : ''}`;
+  const wherePage = formatCount(currentPageIndex + 1);
+  const where = selected
+    ? m.forms_palette_goes_to_after({ page: wherePage, title: selected.element.title.trim() || selected.element.id })
+    : m.forms_palette_goes_to_page({ page: wherePage });
   const problemCount = Object.values(problems).reduce((sum, list) => sum + list.length, 0);
 
   const panel = (
@@ -431,26 +442,27 @@ function Builder({ initial }: { initial: AdminForm }) {
         onRedo={redo}
         onVersions={() => setVersionsOpen(true)}
         onExport={() => exportDraft(state.draft)}
-        onImport={(draft) => replaceDraft(draft, 'Import a JSON file', 'The draft is replaced by the file')}
+        onImport={(draft) => replaceDraft(draft, m.forms_builder_import_label(), m.forms_builder_imported())}
         onPublish={() => setPublishOpen(true)}
         disabled={archived}
       />
 
       {recovered && (
-        <Alert variant="info" title="Unsaved changes were found in this browser">
+        <Alert variant="info" title={m.forms_builder_recovered_title()}>
           <p>
-            Changes from <time dateTime={recovered.savedAt}>{formatDateTime(recovered.savedAt)}</time> did not reach the server. Restore them to go on where you
-            stopped (the current draft stays in Undo).
+            {withNodes((marks) => m.forms_builder_recovered_body({ time: marks.time }), {
+              time: <time dateTime={recovered.savedAt}>{formatDateTime(recovered.savedAt)}</time>,
+            })}
           </p>
           <div className="mt-2 flex flex-wrap gap-2">
             <Button
               size="sm"
               onClick={() => {
-                replaceDraft(recovered.draft, 'Restore unsaved changes', 'Your unsaved changes are restored');
+                replaceDraft(recovered.draft, m.forms_builder_recover_label(), m.forms_builder_recovered());
                 setRecovered(null);
               }}
             >
-              Restore my changes
+              {m.forms_builder_recover()}
             </Button>
             <Button
               size="sm"
@@ -460,17 +472,17 @@ function Builder({ initial }: { initial: AdminForm }) {
                 setRecovered(null);
               }}
             >
-              Discard them
+              {m.forms_builder_discard()}
             </Button>
           </div>
         </Alert>
       )}
 
       {archived && (
-        <Alert variant="destructive" title="This form is archived">
-          <p>Its versions stay readable, but the draft cannot change. Restore it to edit and publish again.</p>
+        <Alert variant="destructive" title={m.forms_builder_archived_title()}>
+          <p>{m.forms_builder_archived_body()}</p>
           <Button size="sm" className="mt-2" onClick={() => void restoreForm()}>
-            Restore the form
+            {m.forms_builder_restore()}
           </Button>
         </Alert>
       )}
@@ -497,12 +509,12 @@ function Builder({ initial }: { initial: AdminForm }) {
         </div>
         {desktop ? (
           <Card asChild className="lg:min-h-0 lg:overflow-y-auto">
-            <aside ref={asideRef} aria-label="Side panel">
+            <aside ref={asideRef} aria-label={m.forms_builder_side_panel()}>
               <Tabs value={tab} onValueChange={(value) => setTab(value === 'preview' ? 'preview' : 'settings')} className="flex flex-col">
                 <div className="sticky top-0 z-10 border-b border-border bg-card p-3">
-                  <TabsList aria-label="Side panel" className="w-full">
-                    <TabsTrigger value="settings">Settings</TabsTrigger>
-                    <TabsTrigger value="preview">Preview</TabsTrigger>
+                  <TabsList aria-label={m.forms_builder_side_panel()} className="w-full">
+                    <TabsTrigger value="settings">{m.forms_builder_tab_settings()}</TabsTrigger>
+                    <TabsTrigger value="preview">{m.forms_preview_heading()}</TabsTrigger>
                   </TabsList>
                 </div>
                 <TabsContent forceMount value="settings" className="p-4 data-[state=inactive]:hidden" ref={panelRef}>
@@ -535,10 +547,10 @@ function Builder({ initial }: { initial: AdminForm }) {
               title?.select();
             }}
           >
-            <DialogTitle className="sr-only">{state.elementId ? 'Question settings' : 'Page settings'}</DialogTitle>
+            <DialogTitle className="sr-only">{state.elementId ? m.forms_panel_question_settings() : m.forms_panel_page_settings()}</DialogTitle>
             <div ref={panelRef}>{panel}</div>
             <Button variant="outline" onClick={() => setSheetOpen(false)}>
-              Done
+              {m.forms_builder_done()}
             </Button>
           </DialogContent>
         </Dialog>
@@ -568,7 +580,11 @@ function Builder({ initial }: { initial: AdminForm }) {
             formId={formId}
             versions={meta.versions}
             onCopy={(version) =>
-              replaceDraft(version.definition, `Copy version ${version.version} into the draft`, `Version ${version.version} is copied into the draft`)
+              replaceDraft(
+                version.definition,
+                m.forms_builder_copy_label({ version: formatCount(version.version) }),
+                m.forms_builder_copied({ version: formatCount(version.version) }),
+              )
             }
           />
         </Later>
@@ -577,11 +593,11 @@ function Builder({ initial }: { initial: AdminForm }) {
         conflict={autosave.conflict}
         onKeepMine={() => {
           autosave.keepMine();
-          announce('Saving your version.');
+          announce(m.forms_builder_saving_yours());
         }}
         onTakeTheirs={() => {
           const theirs = autosave.takeTheirs();
-          if (theirs) replaceDraft(theirs, 'Load their version', 'Their version is loaded; Undo brings yours back');
+          if (theirs) replaceDraft(theirs, m.forms_conflict_load_theirs(), m.forms_builder_theirs_loaded());
         }}
       />
 
@@ -627,19 +643,19 @@ function Toolbar(props: ToolbarProps) {
   const { status } = props;
   return (
     <Card asChild className="flex flex-col gap-3 p-3 lg:flex-row lg:items-end lg:gap-4">
-      <section aria-label="Form actions">
+      <section aria-label={m.forms_toolbar_label()}>
         {/* The title field is what the eye reads as the heading; a screen reader's heading list gets it too. */}
-        <h1 className="sr-only">{props.title.trim() || 'Untitled form'}</h1>
+        <h1 className="sr-only">{props.title.trim() || m.forms_untitled_form()}</h1>
         <div className="flex min-w-0 flex-1 flex-col gap-1.5">
           <Label htmlFor={titleId} className="text-xs text-muted-foreground">
-            Form title
+            {m.forms_toolbar_title()}
           </Label>
           <Input
             ref={props.titleInput}
             id={titleId}
             value={props.title}
             disabled={props.disabled}
-            placeholder="Untitled form"
+            placeholder={m.forms_untitled_form()}
             autoComplete="off"
             className="h-10 text-lg font-semibold sm:text-lg"
             onChange={(event) => props.onTitle(event.target.value)}
@@ -647,16 +663,20 @@ function Toolbar(props: ToolbarProps) {
         </div>
         <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
           <Badge variant={props.formStatus === 'published' ? 'default' : 'outline'}>
-            {props.formStatus === 'archived' ? 'Archived' : props.latestVersion === null ? 'Never published' : `Version ${props.latestVersion} published`}
+            {props.formStatus === 'archived'
+              ? m.forms_status_archived()
+              : props.latestVersion === null
+                ? m.forms_toolbar_never_published()
+                : m.forms_builder_published({ version: formatCount(props.latestVersion) })}
           </Badge>
           <p role="status" className="flex items-center gap-1.5 text-sm whitespace-nowrap" title={props.saveMessage ?? undefined}>
             <span aria-hidden="true" className={cn('size-2 rounded-full', STATUS_DOT[status])} />
-            {SAVE_STATUS_TEXT[status]}
+            {SAVE_STATUS_TEXT[status]()}
             {status === 'error' && props.saveMessage ? <span className="sr-only">: {props.saveMessage}</span> : null}
           </p>
           {(status === 'retrying' || status === 'offline') && (
             <Button variant="link" size="sm" onClick={props.onRetrySave}>
-              Retry now
+              {m.forms_toolbar_retry()}
             </Button>
           )}
         </div>
@@ -665,35 +685,35 @@ function Toolbar(props: ToolbarProps) {
             variant="outline"
             size="sm"
             disabled={props.disabled || props.undoLabel === null}
-            title={props.undoLabel ? `Undo: ${props.undoLabel} (Ctrl+Z)` : 'Nothing to undo'}
+            title={props.undoLabel ? m.forms_toolbar_undo_title({ label: props.undoLabel }) : m.forms_toolbar_nothing_to_undo()}
             aria-keyshortcuts="Control+Z Meta+Z"
             onClick={props.onUndo}
           >
-            Undo
+            {m.forms_builder_undo()}
           </Button>
           <Button
             variant="outline"
             size="sm"
             disabled={props.disabled || props.redoLabel === null}
-            title={props.redoLabel ? `Redo: ${props.redoLabel} (Ctrl+Shift+Z)` : 'Nothing to redo'}
+            title={props.redoLabel ? m.forms_toolbar_redo_title({ label: props.redoLabel }) : m.forms_toolbar_nothing_to_redo()}
             aria-keyshortcuts="Control+Shift+Z Meta+Shift+Z Control+Y"
             onClick={props.onRedo}
           >
-            Redo
+            {m.forms_toolbar_redo()}
           </Button>
           <Button variant="outline" size="sm" onClick={props.onVersions}>
-            Versions
+            {m.forms_toolbar_versions()}
           </Button>
           <ImportButton onImport={props.onImport} />
           <Button variant="outline" size="sm" onClick={props.onExport}>
-            Export JSON
+            {m.forms_toolbar_export()}
           </Button>
           <Button size="sm" disabled={props.disabled} onClick={props.onPublish} aria-describedby={props.problemCount > 0 ? `${titleId}-problems` : undefined}>
-            Publish
+            {m.forms_toolbar_publish()}
           </Button>
           {props.problemCount > 0 && (
             <span id={`${titleId}-problems`} className="text-xs text-destructive">
-              {props.problemCount === 1 ? '1 problem to fix' : `${props.problemCount} problems to fix`}
+              {m.forms_toolbar_problems({ count: props.problemCount })}
             </span>
           )}
         </div>
@@ -721,18 +741,20 @@ function ConflictDialog({
         onInteractOutside={(event) => event.preventDefault()}
       >
         <DialogHeader>
-          <DialogTitle>Someone else saved this form</DialogTitle>
+          <DialogTitle>{m.forms_conflict_title()}</DialogTitle>
           <DialogDescription>
-            {conflict?.updatedBy ? `${fullNameOf(conflict.updatedBy)} saved it` : 'It was saved elsewhere'}
-            {conflict ? ` on ${formatDateTime(conflict.updatedAt)}` : ''}, after you opened it. Your changes are not saved yet. Keep your version (it replaces
-            theirs), or load theirs (yours stays in Undo).
+            {conflict === null
+              ? m.forms_conflict_description_unknown()
+              : conflict.updatedBy
+                ? m.forms_conflict_description_named({ name: fullNameOf(conflict.updatedBy), date: formatDateTime(conflict.updatedAt) })
+                : m.forms_conflict_description({ date: formatDateTime(conflict.updatedAt) })}
           </DialogDescription>
         </DialogHeader>
         <DialogFooter>
           <Button variant="outline" onClick={onTakeTheirs}>
-            Load their version
+            {m.forms_conflict_load_theirs()}
           </Button>
-          <Button onClick={onKeepMine}>Keep my version</Button>
+          <Button onClick={onKeepMine}>{m.forms_conflict_keep_mine()}</Button>
         </DialogFooter>
       </DialogContent>
     </Dialog>

@@ -9,7 +9,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { AdminForm, AdminFormList, AdminFormListItem, FormInUseError, FormSort, FormUse } from '../../../shared/schemas/forms.ts';
 import { FORM_LIMITS } from '../../../shared/forms/constants.ts';
-import { MESSAGES } from '../../../shared/messages.ts';
 import { ApiError, apiSend, withQuery } from '../../../platform/api.ts';
 import { errorMessage } from '../../../lib/form-errors.ts';
 import { formatDateTime, formatRelative } from '../../../lib/format.ts';
@@ -31,14 +30,19 @@ import { Label } from '../../../components/ui/label.tsx';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select.tsx';
 import { Switch } from '../../../components/ui/switch.tsx';
 import { ConfirmButton, ListFooter, PER_PAGE, SearchForm } from '../admin-kit.tsx';
+import { withNodes } from '../../../components/forms/rich-text.tsx';
+import { formatCount, m } from '../../../shared/i18n.ts';
 
-/** The sort choices: the API's `sort` and `dir`. */
+/** A title in the language's quotation marks. */
+const quote = (text: string): string => m.forms_quote({ text });
+
+/** The sort choices: the API's `sort` and `dir` (labels are messages, called at render). */
 const SORTS = {
-  updated: { label: 'Last changed', sort: 'updated', dir: 'desc' },
-  title: { label: 'Title (A to Z)', sort: 'title', dir: 'asc' },
-  created: { label: 'Newest first', sort: 'created', dir: 'desc' },
-  'created-asc': { label: 'Oldest first', sort: 'created', dir: 'asc' },
-} as const satisfies Record<string, { label: string; sort: FormSort; dir: 'asc' | 'desc' }>;
+  updated: { label: m.forms_index_sort_updated, sort: 'updated', dir: 'desc' },
+  title: { label: m.forms_index_sort_title, sort: 'title', dir: 'asc' },
+  created: { label: m.forms_index_sort_created, sort: 'created', dir: 'desc' },
+  'created-asc': { label: m.forms_index_sort_created_asc, sort: 'created', dir: 'asc' },
+} as const satisfies Record<string, { label: () => string; sort: FormSort; dir: 'asc' | 'desc' }>;
 type SortKey = keyof typeof SORTS;
 const isSortKey = (value: string | null): value is SortKey => value !== null && Object.hasOwn(SORTS, value);
 
@@ -87,11 +91,13 @@ function lastPageInstead(data: AdminFormList): number | null {
   return data.items.length === 0 && data.page > last ? last : null;
 }
 
-const STATUS_LABELS = { draft: 'Draft', published: 'Published', archived: 'Archived' } as const;
+const STATUS_LABELS = { draft: m.forms_status_draft, published: m.forms_status_published, archived: m.forms_status_archived } as const;
 
 /** "Survey “Spring walk” (project 3, version 2)". */
 export function usageLabel(use: FormUse): string {
-  return `${use.kind === 'survey' ? 'Survey' : 'Mission'} “${use.title}” (version ${use.version}${use.live ? ', live' : ''})`;
+  const inputs = { title: use.title, version: formatCount(use.version) };
+  if (use.kind === 'survey') return use.live ? m.forms_index_use_survey_live(inputs) : m.forms_index_use_survey(inputs);
+  return use.live ? m.forms_index_use_mission_live(inputs) : m.forms_index_use_mission(inputs);
 }
 
 function usageHref(use: FormUse): string {
@@ -136,22 +142,26 @@ export default function FormsList() {
     try {
       const copy = await apiSend<AdminForm>('POST', `/api/admin/forms/${item.id}/duplicate`);
       toast({
-        title: `“${copy.title}” created`,
-        action: { label: 'Open', altText: `Open “${copy.title}” in the builder`, onClick: () => void navigateTo(`/admin/forms/${copy.id}`) },
+        title: m.forms_index_created({ title: copy.title }),
+        action: {
+          label: m.forms_index_open(),
+          altText: m.forms_index_open_in_builder({ title: copy.title }),
+          onClick: () => void navigateTo(`/admin/forms/${copy.id}`),
+        },
       });
       reload();
     } catch (error) {
-      if (!handleSessionLost(error)) toast({ title: 'The form was not duplicated', description: errorMessage(error), variant: 'destructive' });
+      if (!handleSessionLost(error)) toast({ title: m.forms_index_duplicate_failed(), description: errorMessage(error), variant: 'destructive' });
     }
   }
 
   async function restore(item: AdminFormListItem, { quiet = false } = {}) {
     try {
       await apiSend<AdminForm>('POST', `/api/admin/forms/${item.id}/restore`);
-      if (!quiet) toast({ title: `“${item.title}” restored` });
+      if (!quiet) toast({ title: m.forms_index_restored({ title: item.title }) });
       reload();
     } catch (error) {
-      if (!handleSessionLost(error)) toast({ title: 'The form was not restored', description: errorMessage(error), variant: 'destructive' });
+      if (!handleSessionLost(error)) toast({ title: m.forms_restore_failed(), description: errorMessage(error), variant: 'destructive' });
     }
   }
 
@@ -160,9 +170,13 @@ export default function FormsList() {
     try {
       await apiSend<unknown>('DELETE', `/api/admin/forms/${item.id}`);
       toast({
-        title: `“${item.title}” archived`,
-        description: 'Its versions stay readable.',
-        action: { label: 'Undo', altText: `Restore “${item.title}”`, onClick: () => void restore(item, { quiet: true }) },
+        title: m.forms_index_archived({ title: item.title }),
+        description: m.forms_index_archived_description(),
+        action: {
+          label: m.forms_builder_undo(),
+          altText: m.forms_index_restore_named({ title: item.title }),
+          onClick: () => void restore(item, { quiet: true }),
+        },
       });
       reload();
     } catch (error) {
@@ -177,18 +191,16 @@ export default function FormsList() {
   return (
     <div className="flex flex-col gap-6">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
-        <p className="max-w-prose text-muted-foreground">
-          Questionnaires for surveys and missions. Each form has a working draft and numbered versions; surveys and missions use a published version.
-        </p>
+        <p className="max-w-prose text-muted-foreground">{m.forms_index_intro()}</p>
         <Button onClick={() => setCreating(true)} className="self-start sm:self-auto">
-          <span aria-hidden="true">+</span> New form
+          <span aria-hidden="true">+</span> {m.forms_index_new()}
         </Button>
       </div>
 
       <Card className="flex flex-col gap-5 p-4 sm:p-6">
-        <SearchForm label="Search forms" value={current.q} onSearch={(q) => update({ q, page: 1 })}>
+        <SearchForm label={m.forms_index_search()} value={current.q} onSearch={(q) => update({ q, page: 1 })}>
           <div className="flex flex-col gap-2 sm:w-48">
-            <Label htmlFor={sortId}>Sort by</Label>
+            <Label htmlFor={sortId}>{m.forms_index_sort()}</Label>
             <Select value={current.sort} onValueChange={(value) => isSortKey(value) && update({ sort: value, page: 1 })}>
               <SelectTrigger id={sortId}>
                 <SelectValue />
@@ -196,7 +208,7 @@ export default function FormsList() {
               <SelectContent>
                 {(Object.keys(SORTS) as SortKey[]).map((key) => (
                   <SelectItem key={key} value={key}>
-                    {SORTS[key].label}
+                    {SORTS[key].label()}
                   </SelectItem>
                 ))}
               </SelectContent>
@@ -205,7 +217,7 @@ export default function FormsList() {
         </SearchForm>
         <div className="flex items-center gap-3">
           <Switch id={archivedId} checked={current.archived} onCheckedChange={(archived) => update({ archived, page: 1 })} />
-          <Label htmlFor={archivedId}>Show archived forms</Label>
+          <Label htmlFor={archivedId}>{m.forms_index_show_archived()}</Label>
         </div>
 
         <ListArea
@@ -243,19 +255,21 @@ function ListArea(props: {
 }) {
   const { load, query } = props;
   if (load.status === 'loading') return <ListSkeleton />;
-  if (load.status !== 'ready') return <Failed title="The forms could not be loaded" message={load.message} onRetry={props.onRetry} />;
+  if (load.status !== 'ready') return <Failed title={m.forms_index_load_failed()} message={load.message} onRetry={props.onRetry} />;
   const { data } = load;
   if (data.items.length === 0) {
     return (
       <div className="flex flex-col items-center gap-3 rounded-lg border border-dashed border-border px-4 py-10 text-center">
         <p className="text-muted-foreground">
           {query.q
-            ? `No ${query.archived ? 'archived ' : ''}forms match “${query.q}”.`
+            ? query.archived
+              ? m.forms_index_no_archived_match({ query: query.q })
+              : m.forms_index_no_match({ query: query.q })
             : query.archived
-              ? 'No archived forms.'
-              : 'No forms yet. Create the first one: give it a title, then add questions in the builder.'}
+              ? m.forms_index_no_archived()
+              : m.forms_index_empty()}
         </p>
-        {!query.q && !query.archived && <Button onClick={props.onCreate}>New form</Button>}
+        {!query.q && !query.archived && <Button onClick={props.onCreate}>{m.forms_index_new()}</Button>}
       </div>
     );
   }
@@ -265,14 +279,14 @@ function ListArea(props: {
         aria-hidden="true"
         className={cn('hidden border-b border-border px-4 pb-2 text-xs font-semibold tracking-wide text-muted-foreground uppercase', ROW_GRID)}
       >
-        <span>Form</span>
-        <span>Status</span>
-        <span>Version</span>
-        <span>Last change</span>
-        <span>Used by</span>
-        <span className="text-right">Actions</span>
+        <span>{m.forms_index_column_form()}</span>
+        <span>{m.forms_index_column_status()}</span>
+        <span>{m.forms_index_column_version()}</span>
+        <span>{m.forms_index_column_changed()}</span>
+        <span>{m.forms_index_column_used_by()}</span>
+        <span className="text-end">{m.forms_index_column_actions()}</span>
       </div>
-      <ul aria-label={query.archived ? 'Archived forms' : 'Forms'} className="flex flex-col gap-3 md:gap-0">
+      <ul aria-label={query.archived ? m.forms_index_archived_list() : m.forms_index_list()} className="flex flex-col gap-3 md:gap-0">
         {data.items.map((item) => (
           <FormRow
             key={item.id}
@@ -285,7 +299,7 @@ function ListArea(props: {
           />
         ))}
       </ul>
-      <ListFooter page={data.page} total={data.total} perPage={PER_PAGE} label="Form list pages" onPageChange={props.onPage} />
+      <ListFooter page={data.page} total={data.total} perPage={PER_PAGE} label={m.forms_index_pages()} onPageChange={props.onPage} />
     </div>
   );
 }
@@ -305,7 +319,7 @@ function FormRow({
   onArchive: (item: AdminFormListItem) => Promise<void>;
   onRestore: (item: AdminFormListItem) => void;
 }) {
-  const title = item.title.trim() || 'Untitled form';
+  const title = item.title.trim() || m.forms_untitled_form();
   const fieldLabel = 'text-xs font-medium text-muted-foreground md:sr-only';
   return (
     <li className="rounded-lg border border-border p-4 md:rounded-none md:border-x-0 md:border-t-0 md:px-4 md:py-3 md:last:border-b-0">
@@ -315,31 +329,39 @@ function FormRow({
             {title}
           </a>
           <span className="text-xs text-muted-foreground">
-            Created <time dateTime={item.createdAt}>{formatDateTime(item.createdAt)}</time>
+            {withNodes((marks) => m.forms_index_created_at({ date: marks.date }), {
+              date: <time dateTime={item.createdAt}>{formatDateTime(item.createdAt)}</time>,
+            })}
           </span>
         </div>
         <div className="grid grid-cols-3 gap-3 md:contents">
           <div className="flex flex-col gap-1 md:block">
-            <span className={fieldLabel}>Status</span>
-            <Badge variant={item.status === 'published' ? 'default' : item.status === 'archived' ? 'outline' : 'secondary'}>{STATUS_LABELS[item.status]}</Badge>
+            <span className={fieldLabel}>{m.forms_index_column_status()}</span>
+            <Badge variant={item.status === 'published' ? 'default' : item.status === 'archived' ? 'outline' : 'secondary'}>
+              {STATUS_LABELS[item.status]()}
+            </Badge>
           </div>
           <div className="flex flex-col gap-1 md:block">
-            <span className={fieldLabel}>Latest version</span>
+            <span className={fieldLabel}>{m.forms_index_latest_version()}</span>
             <span className="text-sm tabular-nums">
-              {item.latestVersion === null ? <span className="text-muted-foreground">None</span> : `v${item.latestVersion}`}
+              {item.latestVersion === null ? (
+                <span className="text-muted-foreground">{m.forms_index_no_version()}</span>
+              ) : (
+                m.forms_index_version_short({ version: formatCount(item.latestVersion) })
+              )}
             </span>
           </div>
           <div className="flex flex-col gap-1 md:block">
-            <span className={fieldLabel}>Last change</span>
+            <span className={fieldLabel}>{m.forms_index_column_changed()}</span>
             <time dateTime={item.updatedAt} title={formatDateTime(item.updatedAt)} className="text-sm">
               {formatRelative(item.updatedAt)}
             </time>
           </div>
         </div>
         <div className="flex min-w-0 flex-col gap-1 md:block">
-          <span className={fieldLabel}>Used by</span>
+          <span className={fieldLabel}>{m.forms_index_column_used_by()}</span>
           {item.usedBy.length === 0 ? (
-            <span className="text-sm text-muted-foreground">Not used yet</span>
+            <span className="text-sm text-muted-foreground">{m.forms_index_not_used()}</span>
           ) : (
             <ul className="flex flex-col gap-0.5 text-sm">
               {item.usedBy.map((use) => (
@@ -354,25 +376,33 @@ function FormRow({
         </div>
         <div className="flex flex-wrap gap-2 md:justify-end">
           <Button variant="outline" size="sm" onClick={() => onDuplicate(item)}>
-            Duplicate<span className="sr-only"> “{title}”</span>
+            {m.forms_list_duplicate()}
+            <span className="sr-only"> {quote(title)}</span>
           </Button>
           {item.status === 'archived' ? (
             <Button variant="outline" size="sm" onClick={() => onRestore(item)}>
-              Restore<span className="sr-only"> “{title}”</span>
+              {m.forms_index_restore()}
+              <span className="sr-only"> {quote(title)}</span>
             </Button>
           ) : (
-            <ConfirmButton question="Archive this form?" confirmLabel="Archive" confirmVariant="destructive" onConfirm={() => onArchive(item)}>
-              Archive<span className="sr-only"> “{title}”</span>
+            <ConfirmButton
+              question={m.forms_index_archive_question()}
+              confirmLabel={m.forms_index_archive()}
+              confirmVariant="destructive"
+              onConfirm={() => onArchive(item)}
+            >
+              {m.forms_index_archive()}
+              <span className="sr-only"> {quote(title)}</span>
             </ConfirmButton>
           )}
         </div>
       </div>
       {error && (
         <div className="mt-3 flex flex-col items-start gap-2">
-          <Alert variant="destructive" title="This form was not archived">
+          <Alert variant="destructive" title={m.forms_index_archive_failed()}>
             <p>{error.message}</p>
             {error.usedBy.length > 0 && (
-              <ul className="mt-1 list-disc pl-5">
+              <ul className="mt-1 list-disc ps-5">
                 {error.usedBy.map((use) => (
                   <li key={`${use.kind}-${use.id}`}>
                     <a href={usageHref(use)}>{usageLabel(use)}</a>
@@ -382,7 +412,7 @@ function FormRow({
             )}
           </Alert>
           <Button variant="ghost" size="sm" onClick={onDismissError}>
-            Dismiss
+            {m.forms_index_dismiss()}
           </Button>
         </div>
       )}
@@ -393,7 +423,7 @@ function FormRow({
 /** The list's loading state: rows of the final size. */
 function ListSkeleton() {
   return (
-    <Loading label="Loading forms…" className="flex flex-col gap-4">
+    <Loading label={m.forms_index_loading()} className="flex flex-col gap-4">
       <div aria-hidden="true" className="flex flex-col gap-3 md:gap-0 md:divide-y md:divide-border">
         {Array.from({ length: PER_PAGE }, (_, index) => (
           <div
@@ -403,7 +433,7 @@ function ListSkeleton() {
             <div className="h-4 w-2/3 animate-pulse rounded bg-muted md:w-1/4" />
             <div className="h-4 w-1/2 animate-pulse rounded bg-muted md:w-16" />
             <div className="h-4 w-1/3 animate-pulse rounded bg-muted md:w-24" />
-            <div className="hidden h-8 w-40 animate-pulse rounded bg-muted md:ml-auto md:block" />
+            <div className="hidden h-8 w-40 animate-pulse rounded bg-muted md:ms-auto md:block" />
           </div>
         ))}
       </div>
@@ -414,8 +444,8 @@ function ListSkeleton() {
 /** Checks a title as the API does: trimmed, required, at most 300 characters. */
 export function titleProblem(title: string): string | null {
   const trimmed = title.trim();
-  if (trimmed === '') return MESSAGES.required;
-  if (trimmed.length > FORM_LIMITS.titleMax) return MESSAGES.tooLong;
+  if (trimmed === '') return m.validation_required();
+  if (trimmed.length > FORM_LIMITS.titleMax) return m.validation_too_long();
   return null;
 }
 
@@ -462,12 +492,12 @@ function CreateFormDialog({ open, onOpenChange }: { open: boolean; onOpenChange:
     <Dialog open={open} onOpenChange={(next) => !busy && onOpenChange(next)}>
       <DialogContent>
         <DialogHeader>
-          <DialogTitle>New form</DialogTitle>
-          <DialogDescription>Give the form a title; you add the questions in the builder next.</DialogDescription>
+          <DialogTitle>{m.forms_index_new()}</DialogTitle>
+          <DialogDescription>{m.forms_index_new_description()}</DialogDescription>
         </DialogHeader>
         <form noValidate onSubmit={(event) => void submit(event)} className="flex flex-col gap-4">
           {alert && <Alert variant="destructive">{alert}</Alert>}
-          <FormField id={id} label="Title" error={error ?? undefined}>
+          <FormField id={id} label={m.forms_index_title_label()} error={error ?? undefined}>
             {(control) => (
               <Input
                 ref={input}
@@ -481,10 +511,10 @@ function CreateFormDialog({ open, onOpenChange }: { open: boolean; onOpenChange:
           </FormField>
           <DialogFooter>
             <Button variant="outline" onClick={() => onOpenChange(false)} disabled={busy}>
-              Cancel
+              {m.forms_cancel()}
             </Button>
             <Button type="submit" loading={busy}>
-              Create form
+              {m.forms_index_create()}
             </Button>
           </DialogFooter>
         </form>

@@ -12,6 +12,7 @@ import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog.tsx';
 import { HiddenFileInput } from '../../../components/ui/hidden-file-input.tsx';
+import { m } from '../../../shared/i18n.ts';
 
 /** A file name from a title: "Pet survey 2026!" → "pet-survey-2026.json". */
 export function exportFileName(title: string): string {
@@ -41,9 +42,12 @@ export function exportDraft(draft: FormDraft): void {
 /** The outcome of reading a file: a draft (with its publish problems) or why it is refused. */
 export type ImportResult = { ok: true; draft: FormDraft; problems: string[] } | { ok: false; problems: string[] };
 
-/** What the import says of a file that is not JSON at all (never the parser's own words). */
+/**
+ * What the import says of a file that is not JSON at all (never the parser's own words), in
+ * English: the message `forms_import_not_json` (readImport says it in the page's language).
+ */
 export const NOT_JSON_MESSAGE = 'This file is not a JSON file. Choose a form saved with “Export JSON” (a .json file).';
-/** … of an empty file. */
+/** … of an empty file (`forms_import_empty`). */
 export const EMPTY_FILE_MESSAGE = 'This file is empty.';
 
 /**
@@ -51,17 +55,17 @@ export const EMPTY_FILE_MESSAGE = 'This file is empty.';
  * check's words (`checkForPublish`), the same as the builder and the server use.
  */
 export function readImport(text: string): ImportResult {
-  if (text.trim() === '') return { ok: false, problems: [EMPTY_FILE_MESSAGE] };
+  if (text.trim() === '') return { ok: false, problems: [m.forms_import_empty()] };
   let value: unknown;
   try {
     value = JSON.parse(text) as unknown;
   } catch {
-    return { ok: false, problems: [NOT_JSON_MESSAGE] };
+    return { ok: false, problems: [m.forms_import_not_json()] };
   }
   const problems = Object.values(checkForPublish(value).problems).flat();
   const parsed = formDraftSchema.safeParse(value);
   // A draft that is not well-formed always has publish problems (the publish shape is stricter); the fallback is never expected.
-  if (!parsed.success) return { ok: false, problems: problems.length > 0 ? problems : ['This file is not a form definition.'] };
+  if (!parsed.success) return { ok: false, problems: problems.length > 0 ? problems : [m.forms_import_not_a_form()] };
   return { ok: true, draft: parsed.data, problems };
 }
 
@@ -74,7 +78,7 @@ export function ImportButton({ onImport, className }: { onImport: (draft: FormDr
 
   async function read(file: File) {
     const text = await file.text().catch(() => null);
-    setPending({ name: file.name, result: text === null ? { ok: false, problems: ['The file cannot be read.'] } : readImport(text) });
+    setPending({ name: file.name, result: text === null ? { ok: false, problems: [m.forms_import_unreadable()] } : readImport(text) });
   }
 
   const result = pending?.result;
@@ -84,7 +88,7 @@ export function ImportButton({ onImport, className }: { onImport: (draft: FormDr
   return (
     <>
       <Button variant="outline" size="sm" className={className} onClick={() => input.current?.click()}>
-        Import JSON
+        {m.forms_import_button()}
       </Button>
       <HiddenFileInput
         ref={input}
@@ -98,30 +102,33 @@ export function ImportButton({ onImport, className }: { onImport: (draft: FormDr
           {result && !result.ok && (
             <>
               <DialogHeader>
-                <DialogTitle>This file cannot be imported</DialogTitle>
-                <DialogDescription>“{pending?.name}” is not a form definition. The draft was not changed.</DialogDescription>
+                <DialogTitle>{m.forms_import_refused_title()}</DialogTitle>
+                <DialogDescription>{m.forms_import_refused_description({ name: pending?.name ?? '' })}</DialogDescription>
               </DialogHeader>
-              <ul className="flex max-h-72 list-disc flex-col gap-1 overflow-y-auto pl-5 text-sm">
+              <ul className="flex max-h-72 list-disc flex-col gap-1 overflow-y-auto ps-5 text-sm">
                 {result.problems.map((problem, index) => (
                   <li key={index}>{problem}</li>
                 ))}
               </ul>
               <DialogFooter>
-                <Button onClick={() => setPending(null)}>Close</Button>
+                <Button onClick={() => setPending(null)}>{m.forms_import_close()}</Button>
               </DialogFooter>
             </>
           )}
           {result?.ok && draft && (
             <>
               <DialogHeader>
-                <DialogTitle>Replace the draft with this file?</DialogTitle>
+                <DialogTitle>{m.forms_import_confirm_title()}</DialogTitle>
                 <DialogDescription>
-                  “{draft.title || pending?.name}”: {draft.pages.length === 1 ? '1 page' : `${draft.pages.length} pages`},{' '}
-                  {count === 1 ? '1 question' : `${count} questions`}. You can undo it.
+                  {m.forms_import_confirm_description({
+                    name: draft.title || pending?.name || '',
+                    pages: m.forms_count_pages({ count: draft.pages.length }),
+                    questions: m.forms_count_questions({ count }),
+                  })}
                 </DialogDescription>
               </DialogHeader>
               {result.problems.length > 0 && (
-                <Alert variant="info" title={`${result.problems.length === 1 ? '1 problem' : `${result.problems.length} problems`} to fix before publishing`}>
+                <Alert variant="info" title={m.forms_import_problems({ count: result.problems.length })}>
                   <ul className="flex max-h-56 flex-col gap-1 overflow-y-auto">
                     {result.problems.map((problem, index) => (
                       <li key={index}>{problem}</li>
@@ -131,7 +138,7 @@ export function ImportButton({ onImport, className }: { onImport: (draft: FormDr
               )}
               <DialogFooter>
                 <Button variant="outline" onClick={() => setPending(null)}>
-                  Cancel
+                  {m.forms_cancel()}
                 </Button>
                 <Button
                   onClick={() => {
@@ -139,7 +146,7 @@ export function ImportButton({ onImport, className }: { onImport: (draft: FormDr
                     setPending(null);
                   }}
                 >
-                  Replace the draft
+                  {m.forms_import_replace()}
                 </Button>
               </DialogFooter>
             </>

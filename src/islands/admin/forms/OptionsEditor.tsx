@@ -8,6 +8,7 @@ import { cn } from '../../../lib/utils.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Input } from '../../../components/ui/input.tsx';
 import { nextItemId, type Item } from './catalog.ts';
+import { formatCount, m } from '../../../shared/i18n.ts';
 
 export interface OptionsEditorProps {
   /** "option", "row" or "column": the words of the labels and the prefix of new ids. */
@@ -19,20 +20,53 @@ export interface OptionsEditorProps {
   disabled?: boolean;
 }
 
-const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+type Label = (inputs: { label: string }) => string;
+type Numbered = (inputs: { number: string }) => string;
+
+/** Each noun's words (messages, called at render). */
+const NOUN_TEXTS: Readonly<
+  Record<OptionsEditorProps['noun'], { legend: () => string; item: Numbered; up: Label; down: Label; remove: Label; none: () => string; add: () => string }>
+> = {
+  option: {
+    legend: m.forms_options_legend,
+    item: m.forms_default_option,
+    up: m.forms_options_move_up,
+    down: m.forms_options_move_down,
+    remove: m.forms_options_remove,
+    none: m.forms_options_none,
+    add: m.forms_options_add,
+  },
+  row: {
+    legend: m.forms_rows_legend,
+    item: m.forms_default_row,
+    up: m.forms_rows_move_up,
+    down: m.forms_rows_move_down,
+    remove: m.forms_rows_remove,
+    none: m.forms_rows_none,
+    add: m.forms_rows_add,
+  },
+  column: {
+    legend: m.forms_columns_legend,
+    item: m.forms_default_column,
+    up: m.forms_columns_move_up,
+    down: m.forms_columns_move_down,
+    remove: m.forms_columns_remove,
+    none: m.forms_columns_none,
+    add: m.forms_columns_add,
+  },
+};
 
 /** The Up and Down buttons of an item. */
 const MOVES = [
-  { delta: -1, way: 'up', text: 'Up' },
-  { delta: 1, way: 'down', text: 'Down' },
+  { delta: -1, way: 'up', text: m.forms_options_up },
+  { delta: 1, way: 'down', text: m.forms_options_down },
 ] as const;
 
-/** A small button of an item: the word people see, then for screen readers the item it acts on. */
-function ItemButton({ text, more, className, ...props }: Omit<ComponentProps<typeof Button>, 'children'> & { text: string; more: string }) {
+/** A small button of an item: the word people see; its name for screen readers says the item it acts on. */
+function ItemButton({ text, name, className, ...props }: Omit<ComponentProps<typeof Button>, 'children'> & { text: string; name: string }) {
   return (
-    <Button variant="ghost" size="sm" className={cn('h-8 px-2', className)} {...props}>
+    <Button variant="ghost" size="sm" className={cn('h-8 px-2', className)} aria-label={name} {...props}>
       {text}
-      <span className="sr-only">{more}</span>
     </Button>
   );
 }
@@ -42,7 +76,7 @@ export function OptionsEditor({ noun, items, onChange, elementId, disabled = fal
   const list = useRef<HTMLOListElement>(null);
   const focusIndex = useRef<number | null>(null);
   const focusButton = useRef<string | null>(null);
-  const Noun = capital(noun);
+  const words = NOUN_TEXTS[noun];
 
   useEffect(() => {
     if (focusIndex.current !== null) {
@@ -69,16 +103,17 @@ export function OptionsEditor({ noun, items, onChange, elementId, disabled = fal
   return (
     <fieldset className="flex flex-col gap-3" aria-labelledby={headingId}>
       <legend id={headingId} className="text-sm font-medium">
-        {Noun}s
+        {words.legend()}
       </legend>
       <ol ref={list} className="flex flex-col gap-2">
         {items.map((item, index) => {
-          const label = item.label.trim() || `${Noun} ${index + 1}`;
+          const number = formatCount(index + 1);
+          const label = item.label.trim() || words.item({ number });
           return (
             <li key={item.id} className="flex flex-col gap-1.5 rounded-md border border-border p-2">
               <div className="flex items-center gap-2">
                 <Input
-                  aria-label={`${Noun} ${index + 1}`}
+                  aria-label={words.item({ number })}
                   aria-describedby={`${headingId}-${index}-id`}
                   value={item.label}
                   disabled={disabled}
@@ -92,22 +127,22 @@ export function OptionsEditor({ noun, items, onChange, elementId, disabled = fal
                 />
               </div>
               <div className="flex flex-wrap items-center gap-1">
-                <span id={`${headingId}-${index}-id`} className="mr-auto font-mono text-xs text-muted-foreground">
-                  id {item.id}
+                <span id={`${headingId}-${index}-id`} className="me-auto font-mono text-xs text-muted-foreground">
+                  {m.forms_panel_id()} {item.id}
                 </span>
                 {MOVES.map(({ delta, way, text }) => (
                   <ItemButton
                     key={way}
-                    text={text}
-                    more={`: move ${noun} “${label}” ${way}`}
+                    text={text()}
+                    name={words[way]({ label })}
                     data-option-focus={`${item.id}:${way}`}
                     disabled={disabled || index + delta < 0 || index + delta >= items.length}
                     onClick={() => move(index, delta)}
                   />
                 ))}
                 <ItemButton
-                  text="Remove"
-                  more={` ${noun} “${label}”`}
+                  text={m.forms_options_remove_button()}
+                  name={words.remove({ label })}
                   className="text-destructive"
                   disabled={disabled}
                   onClick={() => {
@@ -123,7 +158,7 @@ export function OptionsEditor({ noun, items, onChange, elementId, disabled = fal
           );
         })}
       </ol>
-      {items.length === 0 && <p className="text-sm text-muted-foreground">No {noun}s yet.</p>}
+      {items.length === 0 && <p className="text-sm text-muted-foreground">{words.none()}</p>}
       <Button
         variant="outline"
         size="sm"
@@ -132,10 +167,10 @@ export function OptionsEditor({ noun, items, onChange, elementId, disabled = fal
         onClick={() => {
           const id = nextItemId(items, noun);
           focusIndex.current = items.length;
-          onChange([...items, { id, label: `${Noun} ${items.length + 1}` }], `${elementId}:${noun}s:add:${id}`);
+          onChange([...items, { id, label: words.item({ number: formatCount(items.length + 1) }) }], `${elementId}:${noun}s:add:${id}`);
         }}
       >
-        Add {noun}
+        {words.add()}
       </Button>
     </fieldset>
   );

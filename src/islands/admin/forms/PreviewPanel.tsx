@@ -11,6 +11,7 @@ import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../../components/ui/dialog.tsx';
 import { previewDefinition } from './preview.ts';
+import { m } from '../../../shared/i18n.ts';
 
 export const PHONE_WIDTH_PX = 390;
 
@@ -33,10 +34,10 @@ export function PreviewPanel({ draft, headingId }: { draft: FormDraft; headingId
   const renderer = (where: 'phone' | 'desktop') => (
     <div className="flex flex-col gap-4">
       {sent && (
-        <Alert variant="success" title="Preview only: nothing was sent">
-          <p>The answers it would send:</p>
+        <Alert variant="success" title={m.forms_preview_sent_title()}>
+          <p>{m.forms_preview_sent_body()}</p>
           <pre
-            aria-label="The answers it would send"
+            aria-label={m.forms_preview_sent_label()}
             // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region must be focusable to scroll with the keyboard (axe: scrollable-region-focusable)
             tabIndex={0}
             className="mt-2 max-h-48 overflow-auto rounded-md bg-muted p-2 font-mono text-xs whitespace-pre-wrap"
@@ -67,34 +68,27 @@ export function PreviewPanel({ draft, headingId }: { draft: FormDraft; headingId
 
   const toolbar = (
     <div className="flex flex-wrap items-center gap-2">
-      <div role="group" aria-label="Preview width" className="inline-flex rounded-md border border-input p-0.5">
+      <div role="group" aria-label={m.forms_preview_width()} className="inline-flex rounded-md border border-input p-0.5">
         <Button variant={wide ? 'ghost' : 'secondary'} size="sm" className="h-8" aria-pressed={!wide} onClick={() => setWide(false)}>
-          Phone width
+          {m.forms_preview_phone()}
         </Button>
         <Button variant={wide ? 'secondary' : 'ghost'} size="sm" className="h-8" aria-pressed={wide} onClick={() => setWide(true)}>
-          Desktop width
+          {m.forms_preview_desktop()}
         </Button>
       </div>
       <Button variant="outline" size="sm" className="h-9" onClick={restart}>
-        Restart preview
+        {m.forms_preview_restart()}
       </Button>
     </div>
   );
 
   const notes =
     leftOut.length > 0 ? (
-      <Alert
-        variant="info"
-        title={
-          leftOut.length === 1
-            ? '1 question is left out of the preview until it is fixed'
-            : `${leftOut.length} questions are left out of the preview until they are fixed`
-        }
-      >
+      <Alert variant="info" title={m.forms_preview_left_out({ count: leftOut.length })}>
         <ul className="flex flex-col gap-0.5">
           {leftOut.map((item) => (
             <li key={`${item.id}-${item.reason}`}>
-              “{item.title.trim() || item.id}” ({item.id}): {item.reason}
+              {m.forms_preview_left_out_item({ title: item.title.trim() || item.id, id: item.id, reason: item.reason })}
             </li>
           ))}
         </ul>
@@ -105,9 +99,9 @@ export function PreviewPanel({ draft, headingId }: { draft: FormDraft; headingId
     <div className="flex flex-col gap-4">
       <div className="flex flex-col gap-1">
         <h2 id={headingId} className="text-lg font-semibold">
-          Preview
+          {m.forms_preview_heading()}
         </h2>
-        <p className="text-sm text-muted-foreground">Fill it in to try the conditions. Nothing is sent.</p>
+        <p className="text-sm text-muted-foreground">{m.forms_preview_intro()}</p>
       </div>
       {toolbar}
       {notes}
@@ -115,23 +109,23 @@ export function PreviewPanel({ draft, headingId }: { draft: FormDraft; headingId
         // On large screens a phone-sized frame; on a phone the screen is the frame.
         <div
           role="region"
-          aria-label="Preview at phone width"
+          aria-label={m.forms_preview_at_phone()}
           className="mx-auto w-full lg:rounded-[1.75rem] lg:border-[6px] lg:border-foreground/80 lg:bg-background lg:px-4 lg:py-5 lg:shadow-sm"
           style={{ maxWidth: PHONE_WIDTH_PX + 12 }}
         >
           {renderer('phone')}
         </div>
       )}
-      {wide && <p className="text-sm text-muted-foreground">The preview is open in a wide window.</p>}
+      {wide && <p className="text-sm text-muted-foreground">{m.forms_preview_wide_open()}</p>}
       <Dialog open={wide} onOpenChange={setWide}>
         <DialogContent variant="wide" className="gap-5">
           <DialogHeader>
-            <DialogTitle>Preview at desktop width</DialogTitle>
-            <DialogDescription>Fill it in to try the conditions. Nothing is sent.</DialogDescription>
+            <DialogTitle>{m.forms_preview_at_desktop()}</DialogTitle>
+            <DialogDescription>{m.forms_preview_intro()}</DialogDescription>
           </DialogHeader>
           {toolbar}
           {notes}
-          <div role="region" aria-label="Preview at desktop width" className="mx-auto w-full max-w-3xl rounded-lg border border-border bg-background p-6">
+          <div role="region" aria-label={m.forms_preview_at_desktop()} className="mx-auto w-full max-w-3xl rounded-lg border border-border bg-background p-6">
             {renderer('desktop')}
           </div>
         </DialogContent>

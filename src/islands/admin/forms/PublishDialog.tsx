@@ -18,6 +18,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog.tsx';
 import { Failed } from '../../../components/states/Failed.tsx';
 import { Loading } from '../../../components/states/Loading.tsx';
+import { formatCount, m } from '../../../shared/i18n.ts';
 
 export interface PublishDialogProps {
   open: boolean;
@@ -103,7 +104,7 @@ export function PublishDialog({
       const saved = await flush();
       if (cancelled) return;
       if (!saved) {
-        setStep({ kind: 'failed', message: 'Your latest changes are not saved yet, so they cannot be published. Check the save status, then try again.' });
+        setStep({ kind: 'failed', message: m.forms_publish_not_saved() });
         return;
       }
       try {
@@ -154,28 +155,28 @@ export function PublishDialog({
     <Dialog open={open} onOpenChange={(value) => !busy && onOpenChange(value)}>
       <DialogContent className="sm:max-w-2xl">
         <DialogHeader>
-          <DialogTitle>{next === null ? 'Publish' : `Publish version ${next}`}</DialogTitle>
-          <DialogDescription>Surveys and missions use published versions; the draft stays yours to change.</DialogDescription>
+          <DialogTitle>{next === null ? m.forms_toolbar_publish() : m.forms_publish_version({ version: formatCount(next) })}</DialogTitle>
+          <DialogDescription>{m.forms_publish_description()}</DialogDescription>
         </DialogHeader>
 
-        {step.kind === 'loading' && <Loading label="Saving the draft and comparing it with the last version…" />}
+        {step.kind === 'loading' && <Loading label={m.forms_publish_loading()} />}
 
-        {step.kind === 'failed' && <Failed title="Publishing is not possible right now" message={step.message} onRetry={() => setAttempt((n) => n + 1)} />}
+        {step.kind === 'failed' && <Failed title={m.forms_publish_failed()} message={step.message} onRetry={() => setAttempt((n) => n + 1)} />}
 
         {(step.kind === 'ready' || step.kind === 'problems') && (
           <div className="flex flex-col gap-4">
             {blocking.length > 0 ? (
               <section aria-labelledby="publish-problems" className="flex flex-col gap-2">
                 <h3 id="publish-problems" className="font-semibold">
-                  {problemCount === 1 ? 'Fix this problem before publishing' : `Fix these ${problemCount} problems before publishing`}
+                  {m.forms_publish_problems_title({ count: problemCount })}
                 </h3>
-                <p className="text-sm text-muted-foreground">Nothing was published. Choose a question to go to it.</p>
+                <p className="text-sm text-muted-foreground">{m.forms_publish_problems_intro()}</p>
                 <ul className="flex flex-col gap-1.5">
                   {blocking.map(([key, messages]) => (
                     <li key={key}>
                       <button
                         type="button"
-                        className="w-full rounded-md border border-[color-mix(in_oklab,var(--destructive)_40%,transparent)] px-3 py-2 text-left text-sm break-words hover:bg-accent focus-visible:outline-2 focus-visible:outline-ring"
+                        className="w-full rounded-md border border-[color-mix(in_oklab,var(--destructive)_40%,transparent)] px-3 py-2 text-start text-sm break-words hover:bg-accent focus-visible:outline-2 focus-visible:outline-ring"
                         onClick={() => {
                           onOpenChange(false);
                           onSelectProblem(key);
@@ -195,12 +196,14 @@ export function PublishDialog({
             ) : step.kind === 'ready' ? (
               <section aria-labelledby="publish-changes" className="flex flex-col gap-2">
                 <h3 id="publish-changes" className="font-semibold">
-                  {step.data.latestVersion === null ? 'The first version' : `Changes since version ${step.data.latestVersion}`}
+                  {step.data.latestVersion === null
+                    ? m.forms_publish_first_version()
+                    : m.forms_publish_changes_since({ version: formatCount(step.data.latestVersion) })}
                 </h3>
                 {step.data.latestVersion === null ? (
-                  <p className="text-sm text-muted-foreground">Nothing has been published yet: this version holds the whole form.</p>
+                  <p className="text-sm text-muted-foreground">{m.forms_publish_first_version_body()}</p>
                 ) : step.data.changes.length === 0 ? (
-                  <p className="text-sm text-muted-foreground">Nothing changed since version {step.data.latestVersion}.</p>
+                  <p className="text-sm text-muted-foreground">{m.forms_publish_no_changes({ version: formatCount(step.data.latestVersion) })}</p>
                 ) : (
                   <ul className="flex max-h-72 flex-col gap-1.5 overflow-y-auto text-sm">
                     {step.data.changes.map((change, index) => (
@@ -208,7 +211,7 @@ export function PublishDialog({
                         <span className="min-w-0 flex-1 break-words">{change.message}</span>
                         {change.breaking && (
                           <Badge variant="outline" className="border-destructive text-destructive">
-                            Affects answers
+                            {m.forms_publish_affects_answers()}
                           </Badge>
                         )}
                       </li>
@@ -216,13 +219,10 @@ export function PublishDialog({
                   </ul>
                 )}
                 {needsConfirm && (
-                  <Alert variant="destructive" title="Some changes affect answers already given">
-                    <p>
-                      Earlier versions have answers that these changes no longer fit (removed questions or options, a new type, a new range). Those answers stay
-                      with their version.
-                    </p>
+                  <Alert variant="destructive" title={m.forms_publish_breaking_title()}>
+                    <p>{m.forms_publish_breaking_body()}</p>
                     {forcedBreaking && forcedBreaking.length > 0 && (
-                      <ul className="mt-1 list-disc pl-5">
+                      <ul className="mt-1 list-disc ps-5">
                         {forcedBreaking.map((change, index) => (
                           <li key={index}>{change.message}</li>
                         ))}
@@ -238,11 +238,11 @@ export function PublishDialog({
 
         <DialogFooter>
           <Button variant="outline" disabled={busy} onClick={() => onOpenChange(false)}>
-            Cancel
+            {m.forms_cancel()}
           </Button>
           {(step.kind === 'ready' || step.kind === 'problems') && (
             <Button variant={needsConfirm ? 'destructive' : 'default'} loading={busy} disabled={blocking.length > 0} onClick={() => void publish(needsConfirm)}>
-              {needsConfirm ? 'Publish and accept these changes' : `Publish version ${next}`}
+              {needsConfirm ? m.forms_publish_confirm() : m.forms_publish_version({ version: formatCount(next ?? 1) })}
             </Button>
           )}
         </DialogFooter>

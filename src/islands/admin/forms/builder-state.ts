@@ -13,6 +13,7 @@
 import { isElementType, type ElementType } from '../../../shared/forms/constants.ts';
 import type { Condition, DraftElement, FormDraft } from '../../../shared/forms/definition.ts';
 import { canHoldElementId, defaultSettings, newElement, typeLabel, uniqueId } from './catalog.ts';
+import { formatCount, m } from '../../../shared/i18n.ts';
 
 export type DraftPage = FormDraft['pages'][number];
 
@@ -134,7 +135,7 @@ export function initBuilderState(draft: FormDraft, reserved: readonly string[] =
   return { draft, past: [], future: [], pageId: draft.pages[0]?.id ?? '', elementId: null, reserved: [...reserved], lastKey: null, lastLabel: null };
 }
 
-const quote = (text: string) => `“${text}”`;
+const quote = (text: string) => m.forms_quote({ text });
 const nameOf = (element: { id: string; title: string }) => quote(element.title.trim() || element.id);
 
 /** A draft whose pages are replaced (elements of other pages kept as they are). */
@@ -222,7 +223,7 @@ function addElement(state: BuilderState, elementType: ElementType, pageId: strin
     draft,
     pages.map((each, index) => (index === pageIndex ? { ...page, elements } : each)),
   );
-  return commit(state, next, `Add ${typeLabel(elementType)}`, { pageId: page.id, elementId: id });
+  return commit(state, next, m.forms_history_add({ type: typeLabel(elementType) }), { pageId: page.id, elementId: id });
 }
 
 function moveElement(state: BuilderState, id: string, toPageId: string, toIndex: number): BuilderState {
@@ -237,7 +238,8 @@ function moveElement(state: BuilderState, id: string, toPageId: string, toIndex:
   const pages = without.map((page, pageIndex) =>
     pageIndex === targetIndex ? { ...page, elements: [...page.elements.slice(0, index), place.element, ...page.elements.slice(index)] } : page,
   );
-  const label = targetPage.id === place.page.id ? `Move ${nameOf(place.element)}` : `Move ${nameOf(place.element)} to page ${targetIndex + 1}`;
+  const name = nameOf(place.element);
+  const label = targetPage.id === place.page.id ? m.forms_history_move({ name }) : m.forms_history_move_to_page({ name, page: formatCount(targetIndex + 1) });
   return commit(state, withPages(state.draft, pages), label, { pageId: targetPage.id, elementId: id });
 }
 
@@ -262,7 +264,7 @@ function duplicateElement(state: BuilderState, id: string): BuilderState {
   const pages = state.draft.pages.map((page) =>
     page === place.page ? { ...page, elements: [...page.elements.slice(0, place.index + 1), copy, ...page.elements.slice(place.index + 1)] } : page,
   );
-  return commit(state, withPages(state.draft, pages), `Duplicate ${nameOf(place.element)}`, { pageId: place.page.id, elementId: copyId });
+  return commit(state, withPages(state.draft, pages), m.forms_history_duplicate({ name: nameOf(place.element) }), { pageId: place.page.id, elementId: copyId });
 }
 
 function deleteElement(state: BuilderState, id: string): BuilderState {
@@ -271,7 +273,7 @@ function deleteElement(state: BuilderState, id: string): BuilderState {
   const pages = state.draft.pages.map((page) => (page === place.page ? { ...page, elements: page.elements.filter((element) => element.id !== id) } : page));
   const neighbour = place.page.elements[place.index + 1] ?? place.page.elements[place.index - 1];
   const elementId = state.elementId === id ? (neighbour?.id ?? null) : state.elementId;
-  return commit(state, withPages(state.draft, pages), `Delete ${nameOf(place.element)}`, { pageId: place.page.id, elementId });
+  return commit(state, withPages(state.draft, pages), m.forms_history_delete({ name: nameOf(place.element) }), { pageId: place.page.id, elementId });
 }
 
 /**
@@ -291,8 +293,8 @@ function changeType(state: BuilderState, id: string, elementType: ElementType): 
   if (elementType === 'statement') delete next.required;
   const draft = mapElement(state.draft, id, () => next as DraftElement);
   const label = locked
-    ? `Replace ${nameOf(place.element)} with a new ${typeLabel(elementType)} question`
-    : `Change ${nameOf(place.element)} to ${typeLabel(elementType)}`;
+    ? m.forms_history_replace({ name: nameOf(place.element), type: typeLabel(elementType) })
+    : m.forms_history_change_type({ name: nameOf(place.element), type: typeLabel(elementType) });
   return commit(state, draft, label, { pageId: place.page.id, elementId: newId });
 }
 
@@ -305,7 +307,13 @@ function renameElement(state: BuilderState, id: string, newId: string): BuilderS
   if (!canHoldElementId(newId, taken)) return state;
   const draft = renameEverywhere(state.draft, id, newId);
   // Typing an id is one step, whatever it passes through.
-  return commit(state, draft, `Rename ${quote(id)} to ${quote(newId)}`, { elementId: newId, pageId: place.page.id }, `id:${place.page.id}:${place.index}`);
+  return commit(
+    state,
+    draft,
+    m.forms_history_rename({ from: quote(id), to: quote(newId) }),
+    { elementId: newId, pageId: place.page.id },
+    `id:${place.page.id}:${place.index}`,
+  );
 }
 
 function addPage(state: BuilderState, afterPageId: string | undefined): BuilderState {
@@ -313,7 +321,7 @@ function addPage(state: BuilderState, afterPageId: string | undefined): BuilderS
   const at =
     afterPageId === undefined ? state.draft.pages.length : state.draft.pages.findIndex((page) => page.id === afterPageId) + 1 || state.draft.pages.length;
   const pages = [...state.draft.pages.slice(0, at), { id, title: '', elements: [] }, ...state.draft.pages.slice(at)];
-  return commit(state, withPages(state.draft, pages), `Add page ${at + 1}`, { pageId: id, elementId: null });
+  return commit(state, withPages(state.draft, pages), m.forms_history_add_page({ page: formatCount(at + 1) }), { pageId: id, elementId: null });
 }
 
 function movePage(state: BuilderState, id: string, delta: -1 | 1): BuilderState {
@@ -323,7 +331,16 @@ function movePage(state: BuilderState, id: string, delta: -1 | 1): BuilderState 
   const pages = [...state.draft.pages];
   const [page] = pages.splice(index, 1);
   pages.splice(to, 0, page as DraftPage);
-  return commit(state, withPages(state.draft, pages), `Move page ${index + 1} to position ${to + 1}`, { pageId: id, elementId: null });
+  return commit(state, withPages(state.draft, pages), m.forms_history_move_page({ page: formatCount(index + 1), position: formatCount(to + 1) }), {
+    pageId: id,
+    elementId: null,
+  });
+}
+
+/** "Delete page 2", "Delete page 2 and its question", "Delete page 2 and its 3 questions" (also the toast's Undo). */
+export function deletePageLabel(index: number, count: number): string {
+  const page = formatCount(index + 1);
+  return count === 0 ? m.forms_history_delete_page({ page }) : m.forms_history_delete_page_and_questions({ page, count });
 }
 
 function deletePage(state: BuilderState, id: string): BuilderState {
@@ -333,12 +350,11 @@ function deletePage(state: BuilderState, id: string): BuilderState {
   const neighbour = pages[Math.min(index, pages.length - 1)] as DraftPage;
   const page = state.draft.pages[index] as DraftPage;
   const count = page.elements.length;
-  const what = count === 0 ? '' : ` and its ${count === 1 ? 'question' : `${count} questions`}`;
-  return commit(state, withPages(state.draft, pages), `Delete page ${index + 1}${what}`, { pageId: neighbour.id, elementId: null });
+  return commit(state, withPages(state.draft, pages), deletePageLabel(index, count), { pageId: neighbour.id, elementId: null });
 }
 
 function setCondition(state: BuilderState, kind: 'element' | 'page', id: string, condition: Condition | null, key: string | undefined): BuilderState {
-  const label = condition === null ? 'Remove condition' : 'Change condition';
+  const label = condition === null ? m.forms_history_remove_condition() : m.forms_history_change_condition();
   const set = <T extends Record<string, unknown>>(owner: T): T => patched(owner, { visibleIf: condition ?? undefined });
   if (kind === 'element') {
     if (!findElement(state.draft, id)) return state;
@@ -370,14 +386,20 @@ export function builderReducer(state: BuilderState, action: BuilderAction): Buil
     }
     case 'set_title':
       if (action.title === state.draft.title) return state;
-      return commit(state, { ...state.draft, title: action.title }, 'Rename the form', {}, 'form:title');
+      return commit(state, { ...state.draft, title: action.title }, m.forms_history_rename_form(), {}, 'form:title');
     case 'add_element':
       return addElement(state, action.elementType, action.pageId, action.afterId);
     case 'update_element': {
       const place = findElement(state.draft, action.id);
       if (!place) return state;
       const draft = mapElement(state.draft, action.id, (element) => patched(element, action.patch));
-      return commit(state, draft, action.label ?? `Edit ${nameOf(place.element)}`, { elementId: action.id, pageId: place.page.id }, action.key ?? null);
+      return commit(
+        state,
+        draft,
+        action.label ?? m.forms_history_edit({ name: nameOf(place.element) }),
+        { elementId: action.id, pageId: place.page.id },
+        action.key ?? null,
+      );
     }
     case 'rename_element':
       return renameElement(state, action.id, action.newId);
@@ -397,7 +419,13 @@ export function builderReducer(state: BuilderState, action: BuilderAction): Buil
       const index = state.draft.pages.findIndex((page) => page.id === action.id);
       if (index === -1) return state;
       const pages = state.draft.pages.map((page) => (page.id === action.id ? patched(page, action.patch) : page));
-      return commit(state, withPages(state.draft, pages), `Edit page ${index + 1}`, { pageId: action.id }, action.key ?? null);
+      return commit(
+        state,
+        withPages(state.draft, pages),
+        m.forms_history_edit_page({ page: formatCount(index + 1) }),
+        { pageId: action.id },
+        action.key ?? null,
+      );
     }
     case 'move_page':
       return movePage(state, action.id, action.delta);
@@ -421,7 +449,7 @@ export function builderReducer(state: BuilderState, action: BuilderAction): Buil
         future: [...state.future, redo],
         ...fixSelection(entry.draft, entry.pageId, entry.elementId),
         lastKey: null,
-        lastLabel: `Undid ${entry.label}`,
+        lastLabel: m.forms_history_undid({ label: entry.label }),
       };
     }
     case 'redo': {
@@ -435,7 +463,7 @@ export function builderReducer(state: BuilderState, action: BuilderAction): Buil
         future: state.future.slice(0, -1),
         ...fixSelection(entry.draft, entry.pageId, entry.elementId),
         lastKey: null,
-        lastLabel: `Redid ${entry.label}`,
+        lastLabel: m.forms_history_redid({ label: entry.label }),
       };
     }
   }
@@ -445,5 +473,5 @@ export function builderReducer(state: BuilderState, action: BuilderAction): Buil
 export function positionText(draft: FormDraft, id: string): string {
   const place = findElement(draft, id);
   if (!place) return '';
-  return `position ${place.index + 1} of ${place.page.elements.length} on page ${place.pageIndex + 1}`;
+  return m.forms_position({ position: formatCount(place.index + 1), count: formatCount(place.page.elements.length), page: formatCount(place.pageIndex + 1) });
 }

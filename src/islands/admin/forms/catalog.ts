@@ -5,51 +5,59 @@
  */
 import { ELEMENT_ID_PATTERN, FORM_LIMITS, type ElementType } from '../../../shared/forms/constants.ts';
 import type { DraftElement } from '../../../shared/forms/definition.ts';
+import { formatCount, m } from '../../../shared/i18n.ts';
 
-/** A type's name as the palette and the cards say it ("Add Short text"). */
-export const TYPE_LABELS: Readonly<Record<ElementType, string>> = {
-  short_text: 'Short text',
-  long_text: 'Long text',
-  single_choice: 'Single choice',
-  multiple_choice: 'Multiple choice',
-  dropdown: 'Dropdown',
-  rating: 'Rating',
-  scale: 'Scale',
-  number: 'Number',
-  date: 'Date',
-  photo: 'Photo',
-  consent: 'Consent',
-  matrix: 'Matrix',
-  ranking: 'Ranking',
-  statement: 'Statement',
+/** A type's name as the palette and the cards say it ("Add Short text"): its message, called at render. */
+export const TYPE_LABELS: Readonly<Record<ElementType, () => string>> = {
+  short_text: m.forms_type_short_text,
+  long_text: m.forms_type_long_text,
+  single_choice: m.forms_type_single_choice,
+  multiple_choice: m.forms_type_multiple_choice,
+  dropdown: m.forms_type_dropdown,
+  rating: m.forms_type_rating,
+  scale: m.forms_type_scale,
+  number: m.forms_type_number,
+  date: m.forms_type_date,
+  photo: m.forms_type_photo,
+  consent: m.forms_type_consent,
+  matrix: m.forms_type_matrix,
+  ranking: m.forms_type_ranking,
+  statement: m.forms_type_statement,
 };
 
-/** One line about each type, for the palette's descriptions. */
-export const TYPE_HINTS: Readonly<Record<ElementType, string>> = {
-  short_text: 'A line of text: a name, an email, a link',
-  long_text: 'Paragraphs of text',
-  single_choice: 'One option from a list',
-  multiple_choice: 'Several options from a list',
-  dropdown: 'One option from a long list',
-  rating: 'Stars or numbers, 1 to 5 by default',
-  scale: 'A point on a scale, 1 to 10 by default',
-  number: 'A number, with limits and a unit',
-  date: 'A calendar day',
-  photo: 'Up to 3 photos by default',
-  consent: 'A statement to tick',
-  matrix: 'A grid of rows and columns',
-  ranking: 'Options put in order',
-  statement: 'Text to read, no answer',
+/** One line about each type, for the palette's descriptions (messages). */
+export const TYPE_HINTS: Readonly<Record<ElementType, () => string>> = {
+  short_text: m.forms_type_short_text_hint,
+  long_text: m.forms_type_long_text_hint,
+  single_choice: m.forms_type_single_choice_hint,
+  multiple_choice: m.forms_type_multiple_choice_hint,
+  dropdown: m.forms_type_dropdown_hint,
+  rating: m.forms_type_rating_hint,
+  scale: m.forms_type_scale_hint,
+  number: m.forms_type_number_hint,
+  date: m.forms_type_date_hint,
+  photo: m.forms_type_photo_hint,
+  consent: m.forms_type_consent_hint,
+  matrix: m.forms_type_matrix_hint,
+  ranking: m.forms_type_ranking_hint,
+  statement: m.forms_type_statement_hint,
 };
 
 /** The name of a type for people, or undefined for a type the builder does not know. */
 export function knownTypeLabel(type: string): string | undefined {
-  return Object.hasOwn(TYPE_LABELS, type) ? TYPE_LABELS[type as ElementType] : undefined;
+  return Object.hasOwn(TYPE_LABELS, type) ? TYPE_LABELS[type as ElementType]() : undefined;
 }
 
 /** The name of a type for people; unknown types (imported drafts) are shown as they are. */
 export function typeLabel(type: string): string {
-  return knownTypeLabel(type) ?? `Unknown type "${type}"`;
+  return knownTypeLabel(type) ?? m.forms_type_unknown({ type });
+}
+
+/** "Page 2", or "Page 2: About you" when the page has a title (`index` counts from 0). */
+export function pageName(page: { title?: string | undefined }, index: number): string {
+  const title = page.title?.trim();
+  const number = formatCount(index + 1);
+  return title ? m.forms_page_name_titled({ page: number, title }) : m.forms_page_name({ page: number });
 }
 
 /** `{ id, label }` items: options, matrix rows and columns. */
@@ -58,9 +66,9 @@ export interface Item {
   label: string;
 }
 
-/** Items `prefix_1 … prefix_n` labelled `Label 1 … Label n`. */
-function items(prefix: string, label: string, count: number): Item[] {
-  return Array.from({ length: count }, (_, index) => ({ id: `${prefix}_${index + 1}`, label: `${label} ${index + 1}` }));
+/** Items `prefix_1 … prefix_n` labelled `Label 1 … Label n` (in the builder's language). */
+function items(prefix: string, label: (inputs: { number: string }) => string, count: number): Item[] {
+  return Array.from({ length: count }, (_, index) => ({ id: `${prefix}_${index + 1}`, label: label({ number: formatCount(index + 1) }) }));
 }
 
 /** The settings a new element of each type starts with (besides id, type and title). */
@@ -69,9 +77,9 @@ export function defaultSettings(type: ElementType): Record<string, unknown> {
     case 'single_choice':
     case 'multiple_choice':
     case 'dropdown':
-      return { options: items('option', 'Option', 2) };
+      return { options: items('option', m.forms_default_option, 2) };
     case 'ranking':
-      return { options: items('option', 'Option', 3) };
+      return { options: items('option', m.forms_default_option, 3) };
     case 'rating':
       return { max: 5, icon: 'star' };
     case 'scale':
@@ -79,9 +87,9 @@ export function defaultSettings(type: ElementType): Record<string, unknown> {
     case 'photo':
       return { maxFiles: 3 };
     case 'consent':
-      return { statement: 'I agree.' };
+      return { statement: m.forms_default_consent_statement() };
     case 'matrix':
-      return { rows: items('row', 'Row', 2), columns: items('column', 'Column', 3) };
+      return { rows: items('row', m.forms_default_row, 2), columns: items('column', m.forms_default_column, 3) };
     case 'statement':
       return { body: '' };
     default:
@@ -91,7 +99,12 @@ export function defaultSettings(type: ElementType): Record<string, unknown> {
 
 /** A new element of `type` with the given id: a title to replace and its type's defaults. */
 export function newElement(type: ElementType, id: string): DraftElement {
-  return { id, type, title: type === 'statement' ? 'Statement' : `${TYPE_LABELS[type]} question`, ...defaultSettings(type) };
+  return {
+    id,
+    type,
+    title: type === 'statement' ? m.forms_default_statement_title() : m.forms_default_question_title({ type: TYPE_LABELS[type]() }),
+    ...defaultSettings(type),
+  };
 }
 
 /** The first `${base}_${n}` (n = 1, 2, …) that is not taken. */
@@ -114,9 +127,9 @@ export function nextItemId(list: readonly Item[], prefix: string): string {
 
 /** Why `id` cannot be an element id (format or taken), or null when it can. */
 export function elementIdProblem(id: string, taken: ReadonlySet<string>): string | null {
-  if (id === '') return 'Required';
-  if (!ELEMENT_ID_PATTERN.test(id)) return 'Use a lower-case letter, then lower-case letters, digits or _ (64 at most)';
-  if (taken.has(id)) return 'Another question or page already has this id';
+  if (id === '') return m.forms_id_required();
+  if (!ELEMENT_ID_PATTERN.test(id)) return m.forms_id_format();
+  if (taken.has(id)) return m.forms_id_taken();
   return null;
 }
 

@@ -7,6 +7,7 @@
 import { CONDITION_OPS_BY_TYPE, VALUELESS_OPS, isElementType, type ConditionOp, type ElementType } from '../../../shared/forms/constants.ts';
 import type { Condition, ConditionValue, FormDraft } from '../../../shared/forms/definition.ts';
 import type { Item } from './catalog.ts';
+import { m } from '../../../shared/i18n.ts';
 
 /** One row of a simple rule. */
 export interface RuleRow {
@@ -122,26 +123,32 @@ export function conditionCandidates(draft: FormDraft, target: ConditionTarget): 
   return out;
 }
 
-const OP_WORDS: Record<ConditionOp, string> = {
-  eq: 'is',
-  neq: 'is not',
-  gt: 'is more than',
-  gte: 'is at least',
-  lt: 'is less than',
-  lte: 'is at most',
-  in: 'is one of',
-  includes_any: 'includes any of',
-  includes_all: 'includes all of',
-  answered: 'is answered',
-  not_answered: 'is not answered',
+/** The ops in words (messages, called at render). */
+const OP_WORDS: Record<ConditionOp, () => string> = {
+  eq: m.forms_op_eq,
+  neq: m.forms_op_neq,
+  gt: m.forms_op_gt,
+  gte: m.forms_op_gte,
+  lt: m.forms_op_lt,
+  lte: m.forms_op_lte,
+  in: m.forms_op_in,
+  includes_any: m.forms_op_includes_any,
+  includes_all: m.forms_op_includes_all,
+  answered: m.forms_op_answered,
+  not_answered: m.forms_op_not_answered,
 };
 
-const DATE_WORDS: Partial<Record<ConditionOp, string>> = { gt: 'is after', gte: 'is on or after', lt: 'is before', lte: 'is on or before' };
+const DATE_WORDS: Partial<Record<ConditionOp, () => string>> = {
+  gt: m.forms_op_date_gt,
+  gte: m.forms_op_date_gte,
+  lt: m.forms_op_date_lt,
+  lte: m.forms_op_date_lte,
+};
 
 /** An op in words for an element of `type` ("is at least", "is before"). */
 export function opLabel(op: ConditionOp, type?: string): string {
-  if (type === 'date') return DATE_WORDS[op] ?? OP_WORDS[op];
-  return OP_WORDS[op];
+  if (type === 'date') return (DATE_WORDS[op] ?? OP_WORDS[op])();
+  return OP_WORDS[op]();
 }
 
 /** The ops the editor offers for an element of `type`. */
@@ -200,17 +207,18 @@ export function newRow(candidates: readonly Candidate[], today: string): RuleRow
   return value === undefined ? { ref: last.id, op } : { ref: last.id, op, value };
 }
 
-const quote = (text: string) => `“${text}”`;
+/** A name or value in the language's quotation marks. */
+export const quote = (text: string): string => m.forms_quote({ text });
 
 function valueWords(value: ConditionValue | undefined, element: { type: string; options: Item[] } | undefined): string {
   const one = (item: string | number | boolean): string => {
-    if (typeof item === 'boolean') return item ? 'ticked' : 'not ticked';
+    if (typeof item === 'boolean') return item ? m.forms_condition_value_ticked() : m.forms_condition_value_not_ticked();
     const option = element?.options.find((candidate) => candidate.id === String(item));
     if (option) return quote(option.label);
     return typeof item === 'string' ? quote(item) : String(item);
   };
   if (value === undefined) return '';
-  if (Array.isArray(value)) return value.map(one).join(', ');
+  if (Array.isArray(value)) return value.map(one).join(m.forms_list_separator());
   return one(value);
 }
 
@@ -228,12 +236,13 @@ export function elementIndex(draft: FormDraft): Map<string, { title: string; typ
 /** "“Do you have a dog?” is “Yes”" for one row. */
 export function rowSummary(row: RuleRow, elements: ReadonlyMap<string, { title: string; type: string; options: Item[] }>): string {
   const element = elements.get(row.ref);
-  const name = element ? quote(element.title.trim() || row.ref) : `${quote(row.ref)} (missing)`;
+  const name = element ? quote(element.title.trim() || row.ref) : m.forms_condition_missing({ name: quote(row.ref) });
   if (element?.type === 'consent' && (row.op === 'eq' || row.op === 'neq') && typeof row.value === 'boolean') {
-    return `${name} is ${row.value === (row.op === 'eq') ? 'ticked' : 'not ticked'}`;
+    return row.value === (row.op === 'eq') ? m.forms_condition_is_ticked({ name }) : m.forms_condition_is_not_ticked({ name });
   }
   const words = opLabel(row.op, element?.type);
   const value = valueWords(row.value, element);
+  // Words only, in the order every language here uses: the element, the comparison, the value.
   return value ? `${name} ${words} ${value}` : `${name} ${words}`;
 }
 
@@ -241,7 +250,8 @@ export function rowSummary(row: RuleRow, elements: ReadonlyMap<string, { title: 
 export function conditionSummary(condition: unknown, elements: ReadonlyMap<string, { title: string; type: string; options: Item[] }>): string | null {
   const rule = toSimpleRule(condition);
   if (rule === null) return null;
-  if (rule === 'complex') return 'Shown under a custom condition';
+  if (rule === 'complex') return m.forms_condition_summary_complex();
   const parts = rule.rows.map((row) => rowSummary(row, elements));
-  return `Shown when ${parts.join(rule.mode === 'all' ? ' and ' : ' or ')}`;
+  const join = rule.mode === 'all' ? m.forms_condition_join_and : m.forms_condition_join_or;
+  return m.forms_condition_summary({ condition: parts.reduce((first, second) => join({ first, second })) });
 }

@@ -8,6 +8,7 @@ import { FormField } from '../../../components/ui/form-field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select.tsx';
 import { Textarea } from '../../../components/ui/textarea.tsx';
+import { m } from '../../../shared/i18n.ts';
 
 interface Common {
   label: ReactNode;
@@ -132,7 +133,7 @@ export function SelectSetting<V extends string>({
           onValueChange={(next) => onChange(next === NONE ? undefined : (next as V))}
         >
           <SelectTrigger {...control}>
-            <SelectValue placeholder="Choose…" />
+            <SelectValue placeholder={m.forms_select_placeholder()} />
           </SelectTrigger>
           <SelectContent>
             {none && <SelectItem value={NONE}>{none}</SelectItem>}

@@ -5,6 +5,7 @@
  */
 import { conditionSchema, formElementSchema, type FormDefinition, type FormDraft, type FormElement, type FormPage } from '../../../shared/forms/definition.ts';
 import { FORM_SCHEMA_ID } from '../../../shared/forms/constants.ts';
+import { m } from '../../../shared/i18n.ts';
 
 /** An element the preview leaves out, and why. */
 export interface LeftOut {
@@ -30,14 +31,14 @@ export function previewDefinition(draft: FormDraft): PreviewDefinition {
     for (const raw of page.elements) {
       const title = typeof raw.title === 'string' ? raw.title : '';
       if (seen.has(raw.id)) {
-        leftOut.push({ id: raw.id, title, reason: 'another element or page has the same id' });
+        leftOut.push({ id: raw.id, title, reason: m.forms_preview_same_id() });
         continue;
       }
       const parsed = formElementSchema.safeParse(raw);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
         const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
-        leftOut.push({ id: raw.id, title, reason: `${where}${issue?.message ?? 'not valid'}` });
+        leftOut.push({ id: raw.id, title, reason: `${where}${issue?.message ?? m.forms_preview_not_valid()}` });
         continue;
       }
       seen.add(raw.id);

@@ -20,20 +20,21 @@ import { errorMessage } from '../../../lib/form-errors.ts';
 import { handleSessionLost } from '../../../lib/session.ts';
 import { local } from '../../../platform/storage.ts';
 import { canonicalJson } from './builder-state.ts';
+import { m } from '../../../shared/i18n.ts';
 
 export type { SaveStatus };
 
 /** Debounce of the autosave after the last change. */
 export const AUTOSAVE_DELAY_MS = 800;
 
-/** What the status region says for each state. */
-export const SAVE_STATUS_TEXT: Readonly<Record<SaveStatus, string>> = {
-  saved: 'Saved',
-  saving: 'Saving…',
-  retrying: 'Not saved — retrying',
-  offline: 'Offline',
-  conflict: 'Not saved — someone else saved this form',
-  error: 'Not saved',
+/** What the status region says for each state (messages, called at render). */
+export const SAVE_STATUS_TEXT: Readonly<Record<SaveStatus, () => string>> = {
+  saved: m.forms_save_saved,
+  saving: m.forms_save_saving,
+  retrying: m.forms_save_retrying,
+  offline: m.forms_save_offline,
+  conflict: m.forms_save_conflict,
+  error: m.forms_save_error,
 };
 
 /** A draft kept in the browser until the server has it. */
