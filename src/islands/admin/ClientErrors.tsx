@@ -5,6 +5,7 @@ import type { ListPage } from '../../shared/list.ts';
 import { describeDevice, formatDateTime, formatRelative } from '../../lib/format.ts';
 import { fullNameOf } from '../../lib/user.ts';
 import { Badge } from '../../components/ui/badge.tsx';
+import { formatCount, m } from '../../shared/i18n.ts';
 import { FilterSelect, ListBody, ListFooter, PER_PAGE, SearchForm, Section, TableScroller, td, th, useApi } from './admin-kit.tsx';
 
 export interface ClientReport {
@@ -35,8 +36,8 @@ function shortJson(value: unknown): string {
 
 /** The kind of report, as a short label: "Uncaught · HTTP", "Manual", "Action". */
 export function reportType(data: ReportData): string {
-  if (data.type === 'action') return 'Action';
-  const type = data.type === 'uncaught' ? 'Uncaught' : 'Manual';
+  if (data.type === 'action') return m.admin_errors_type_action();
+  const type = data.type === 'uncaught' ? m.admin_errors_type_uncaught() : m.admin_errors_type_manual();
   return data.data.kind === 'http' ? `${type} · HTTP` : type;
 }
 
@@ -44,7 +45,11 @@ export function reportType(data: ReportData): string {
 export function reportMessage(data: ReportData): string {
   if (data.type === 'action') return data.action.name === 'page_load' ? 'page_load' : `misc: ${shortJson(data.action.data)}`;
   if (data.data.kind === 'http') {
-    const parts = [data.data.code === null ? 'HTTP error' : `HTTP ${data.data.code}`, data.data.cause, data.data.body ? firstLine(data.data.body) : null];
+    const parts = [
+      data.data.code === null ? m.admin_errors_http_error() : `HTTP ${data.data.code}`,
+      data.data.cause,
+      data.data.body ? firstLine(data.data.body) : null,
+    ];
     return parts.filter((part): part is string => Boolean(part)).join(' — ');
   }
   const stack = data.stacktrace ? firstLine(data.stacktrace) : '';
@@ -53,12 +58,17 @@ export function reportMessage(data: ReportData): string {
 }
 
 /** What the list shows: errors unless asked (actions such as `page_load` are most reports, and rarely news). */
-const KIND_OPTIONS: readonly { value: ClientReportKind; label: string }[] = [
-  { value: 'error', label: 'Errors' },
-  { value: 'action', label: 'Actions (page loads…)' },
-  { value: 'all', label: 'Errors and actions' },
+const kindOptions = (): readonly { value: ClientReportKind; label: string }[] => [
+  { value: 'error', label: m.admin_errors_kind_errors() },
+  { value: 'action', label: m.admin_errors_kind_actions() },
+  { value: 'all', label: m.admin_errors_kind_all() },
 ];
-const KIND_NOUNS: Readonly<Record<ClientReportKind, string>> = { error: 'client errors', action: 'actions', all: 'reports' };
+/** The list's words for each kind: nothing found by a search, nothing reported, its caption. */
+const KIND_WORDS: Readonly<Record<ClientReportKind, { noMatch: (inputs: { search: string }) => string; none: () => string; caption: () => string }>> = {
+  error: { noMatch: m.admin_errors_empty_search_error, none: m.admin_errors_empty_error, caption: m.admin_errors_caption_error },
+  action: { noMatch: m.admin_errors_empty_search_action, none: m.admin_errors_empty_action, caption: m.admin_errors_caption_action },
+  all: { noMatch: m.admin_errors_empty_search_all, none: m.admin_errors_empty_all, caption: m.admin_errors_caption_all },
+};
 
 /** "Client errors" (docs/product.md §3, §4, §8): the reports browsers sent, errors by default (actions behind a filter), last seen first, with search and pages. */
 export function ClientErrorsSection() {
@@ -73,16 +83,16 @@ export function ClientErrorsSection() {
   return (
     <Section
       id="client-errors"
-      title="Client errors"
-      description="Errors visitors' browsers reported, each counted once per distinct content; actions such as page loads are behind “Show”. Search looks in the page, the browser and the error."
+      title={m.admin_errors_title()}
+      description={m.admin_errors_description()}
       aside={
         <button type="button" onClick={reload} className="text-sm font-medium text-primary underline-offset-4 hover:underline">
-          Refresh
+          {m.admin_errors_refresh()}
         </button>
       }
     >
       <SearchForm
-        label="Search client errors"
+        label={m.admin_errors_search()}
         value={search}
         onSearch={(value) => {
           setSearch(value);
@@ -90,9 +100,9 @@ export function ClientErrorsSection() {
         }}
       >
         <FilterSelect
-          label="Show"
+          label={m.admin_errors_show()}
           value={kind}
-          options={KIND_OPTIONS}
+          options={kindOptions()}
           onChange={(value) => {
             setKind(value);
             setPage(1);
@@ -103,42 +113,34 @@ export function ClientErrorsSection() {
       <ListBody
         load={load}
         reload={reload}
-        loadingLabel="Loading client errors…"
+        loadingLabel={m.admin_errors_loading()}
         isEmpty={(data) => data.items.length === 0}
-        empty={
-          search
-            ? `No ${KIND_NOUNS[kind]} match “${search}”.`
-            : kind === 'error'
-              ? 'No client errors have been reported. That is good news.'
-              : `No ${KIND_NOUNS[kind]} have been reported.`
-        }
+        empty={search ? KIND_WORDS[kind].noMatch({ search }) : KIND_WORDS[kind].none()}
       >
         {(data) => (
           <>
-            <TableScroller label="Client errors table">
+            <TableScroller label={m.admin_errors_table()}>
               <table className="w-full min-w-[56rem] border-collapse">
-                <caption className="sr-only">
-                  {kind === 'error' ? 'Client errors' : kind === 'action' ? 'Actions' : 'Client errors and actions'}, last seen first
-                </caption>
+                <caption className="sr-only">{KIND_WORDS[kind].caption()}</caption>
                 <thead>
                   <tr>
                     <th scope="col" className={th}>
-                      Page
+                      {m.admin_errors_column_page()}
                     </th>
                     <th scope="col" className={th}>
-                      Type
+                      {m.admin_errors_column_type()}
                     </th>
                     <th scope="col" className={th}>
-                      Message
+                      {m.admin_errors_column_message()}
                     </th>
-                    <th scope="col" className={`${th} text-right`}>
-                      Count
-                    </th>
-                    <th scope="col" className={th}>
-                      Last seen
+                    <th scope="col" className={`${th} text-end`}>
+                      {m.admin_errors_column_count()}
                     </th>
                     <th scope="col" className={th}>
-                      User
+                      {m.admin_errors_column_last_seen()}
+                    </th>
+                    <th scope="col" className={th}>
+                      {m.admin_errors_column_user()}
                     </th>
                   </tr>
                 </thead>
@@ -153,7 +155,7 @@ export function ClientErrorsSection() {
                         <p className="font-mono text-xs break-words">{reportMessage(report.data)}</p>
                         <p className="mt-1 text-xs text-muted-foreground">{describeDevice(report.userAgent).label}</p>
                       </td>
-                      <td className={`${td} text-right tabular-nums`}>{report.count}</td>
+                      <td className={`${td} text-end tabular-nums`}>{formatCount(report.count)}</td>
                       <td className={`${td} whitespace-nowrap`}>
                         <time dateTime={report.lastSeenAt} title={formatDateTime(report.lastSeenAt)}>
                           {formatRelative(report.lastSeenAt)}
@@ -165,7 +167,7 @@ export function ClientErrorsSection() {
                             {fullNameOf(report.user) || report.user.email}
                           </a>
                         ) : (
-                          <span className="text-muted-foreground">Not signed in</span>
+                          <span className="text-muted-foreground">{m.admin_errors_not_signed_in()}</span>
                         )}
                       </td>
                     </tr>
@@ -173,7 +175,7 @@ export function ClientErrorsSection() {
                 </tbody>
               </table>
             </TableScroller>
-            <ListFooter page={data.page} total={data.total} perPage={data.pageSize} label="Client errors pages" onPageChange={setPage} />
+            <ListFooter page={data.page} total={data.total} perPage={data.pageSize} label={m.admin_errors_pages()} onPageChange={setPage} />
           </>
         )}
       </ListBody>

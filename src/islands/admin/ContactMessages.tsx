@@ -5,6 +5,7 @@ import { formatDateTime } from '../../lib/format.ts';
 import { FormAlert } from '../../components/FormAlert.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
+import { m } from '../../shared/i18n.ts';
 import type { ListPage } from '../../shared/list.ts';
 import { ListBody, ListFooter, PER_PAGE, SearchForm, Section, useApi } from './admin-kit.tsx';
 
@@ -34,7 +35,7 @@ export function ContactMessages() {
     setBusy(message.id);
     try {
       const { message: updated } = await apiSend<{ message: ContactMessage }>('PATCH', `/api/admin/contact-messages/${message.id}`, { handled });
-      replace((data) => ({ ...data, items: data.items.map((m) => (m.id === updated.id ? updated : m)) }));
+      replace((data) => ({ ...data, items: data.items.map((each) => (each.id === updated.id ? updated : each)) }));
     } catch (error) {
       setAlert(errorMessage(error));
     } finally {
@@ -43,9 +44,9 @@ export function ContactMessages() {
   }
 
   return (
-    <Section id="contact-messages" title="Contact messages" description="Messages from the contact form. Answer by email, then mark them handled.">
+    <Section id="contact-messages" title={m.admin_contact_title()} description={m.admin_contact_description()}>
       <SearchForm
-        label="Search messages"
+        label={m.admin_contact_search()}
         value={search}
         onSearch={(value) => {
           setSearch(value);
@@ -56,27 +57,27 @@ export function ContactMessages() {
       <ListBody
         load={load}
         reload={reload}
-        loadingLabel="Loading messages…"
+        loadingLabel={m.admin_contact_loading()}
         isEmpty={(data) => data.items.length === 0}
-        empty={search ? `No messages match “${search}”.` : 'No messages yet.'}
+        empty={search ? m.admin_contact_empty_search({ search }) : m.admin_contact_empty()}
       >
         {(data) => (
           <>
-            <ul className="flex flex-col divide-y divide-border rounded-lg border border-border" aria-label="Contact messages">
+            <ul className="flex flex-col divide-y divide-border rounded-lg border border-border" aria-label={m.admin_contact_title()}>
               {data.items.map((message) => (
                 <li key={message.id} className="flex flex-col gap-3 p-4">
                   <div className="flex flex-col gap-2 sm:flex-row sm:items-start sm:justify-between">
                     <div className="flex min-w-0 flex-col gap-0.5">
                       <p className="flex flex-wrap items-center gap-2">
                         <span className="font-medium">{message.name}</span>
-                        {message.handledAt ? <Badge variant="outline">Handled</Badge> : <Badge>New</Badge>}
+                        {message.handledAt ? <Badge variant="outline">{m.admin_contact_handled()}</Badge> : <Badge>{m.admin_contact_new()}</Badge>}
                       </p>
                       <a href={`mailto:${message.email}`} className="text-sm text-primary underline-offset-4 wrap-anywhere hover:underline">
                         {message.email}
                       </a>
                       <p className="text-xs text-muted-foreground">
                         <time dateTime={message.createdAt}>{formatDateTime(message.createdAt)}</time>
-                        {message.handledAt && <> · handled {formatDateTime(message.handledAt)}</>}
+                        {message.handledAt && <> · {m.admin_contact_handled_at({ date: formatDateTime(message.handledAt) })}</>}
                       </p>
                     </div>
                     <Button
@@ -86,14 +87,14 @@ export function ContactMessages() {
                       onClick={() => void setHandled(message, message.handledAt === null)}
                       className="self-start"
                     >
-                      {message.handledAt ? 'Reopen' : 'Mark handled'}
+                      {message.handledAt ? m.admin_contact_reopen() : m.admin_contact_mark_handled()}
                     </Button>
                   </div>
                   <p className="text-sm whitespace-pre-line wrap-anywhere">{message.message}</p>
                 </li>
               ))}
             </ul>
-            <ListFooter page={data.page} total={data.total} perPage={data.pageSize} label="Contact message pages" onPageChange={setPage} />
+            <ListFooter page={data.page} total={data.total} perPage={data.pageSize} label={m.admin_contact_pages()} onPageChange={setPage} />
           </>
         )}
       </ListBody>

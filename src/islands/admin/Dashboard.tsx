@@ -17,13 +17,14 @@ import { Later } from '../../components/states/Later.tsx';
 import { Loading, LoadingNote } from '../../components/states/Loading.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { Bone } from '../../components/ui/skeleton.tsx';
+import { withNodes } from '../../components/forms/rich-text.tsx';
+import { currentLanguage, formatCount, m } from '../../shared/i18n.ts';
 import { Section } from './admin-kit.tsx';
 import { ProjectsSection } from './projects/ProjectsSection.tsx';
 
 /** The charts (recharts), loaded once the numbers are on screen. */
 const DashboardCharts = lazy(() => import('./DashboardCharts.tsx'));
 
-const NUMBER = new Intl.NumberFormat('en-GB');
 const link = 'font-medium text-primary underline-offset-4 hover:underline';
 
 /**
@@ -45,22 +46,20 @@ export const DASHBOARD_LINKS = {
 
 /** "1,234.50 EUR · 987.00 USD": what outstanding points are worth at the settings' rates. */
 export function valueWords(value: DashboardAnswer['rewards']['value']): string {
-  return value.map((each) => `${each.value.toLocaleString('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} ${each.currency}`).join(' · ');
+  return value
+    .map((each) => `${each.value.toLocaleString(currentLanguage(), { minimumFractionDigits: 2, maximumFractionDigits: 2 })} ${each.currency}`)
+    .join(' · ');
 }
 
 /** How long an entry has waited: "less than an hour", "5 hours", "3 days". */
 export function ageLabel(hours: number): string {
-  if (hours < 1) return 'less than an hour';
-  if (hours < 48) return hours === 1 ? '1 hour' : `${hours} hours`;
-  const days = Math.floor(hours / 24);
-  return `${days} days`;
+  if (hours < 1) return m.admin_dashboard_age_under_hour();
+  if (hours < 48) return m.admin_dashboard_age_hours({ count: hours });
+  return m.admin_dashboard_age_days({ count: Math.floor(hours / 24) });
 }
 
-/** "1 entry waits for review" / "12 entries wait for review". */
-const waitingWords = (count: number) => (count === 1 ? 'entry waits for review' : 'entries wait for review');
-
 function Stat({ value, label, href, note }: { value: number; label: string; href?: string; note?: ReactNode }) {
-  const number = <span className="text-3xl font-semibold tracking-tight text-foreground tabular-nums">{NUMBER.format(value)}</span>;
+  const number = <span className="text-3xl font-semibold tracking-tight text-foreground tabular-nums">{formatCount(value)}</span>;
   const words = <span className="text-sm text-muted-foreground">{label}</span>;
   return (
     <li>
@@ -90,40 +89,40 @@ function AtAGlance({ data }: { data: DashboardAnswer }) {
     <section aria-labelledby="dashboard-numbers-heading" className="flex flex-col gap-3">
       <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
         <h2 id="dashboard-numbers-heading" className="text-xl font-semibold tracking-tight">
-          At a glance
+          {m.admin_dashboard_at_a_glance()}
         </h2>
         <p className="text-xs text-muted-foreground">
-          Counted <time dateTime={data.generatedAt}>{formatDateTime(data.generatedAt)}</time>
+          {withNodes((marks) => m.admin_dashboard_counted(marks), { time: <time dateTime={data.generatedAt}>{formatDateTime(data.generatedAt)}</time> })}
         </p>
       </div>
       <ul className="grid grid-cols-2 gap-3 md:grid-cols-4">
-        <Stat value={review.waiting} label={waitingWords(review.waiting)} href={DASHBOARD_LINKS.review} />
-        <Stat value={participants.total} label={participants.total === 1 ? 'participant' : 'participants'} href={DASHBOARD_LINKS.participants} />
-        <Stat value={participants.active30d} label="active in the last 30 days" href={DASHBOARD_LINKS.active} />
-        <Stat value={participants.newThisWeek} label="new this week" href={DASHBOARD_LINKS.newThisWeek(participants.weekStart)} />
+        <Stat value={review.waiting} label={m.admin_dashboard_stat_waiting({ count: review.waiting })} href={DASHBOARD_LINKS.review} />
+        <Stat value={participants.total} label={m.admin_dashboard_stat_participants({ count: participants.total })} href={DASHBOARD_LINKS.participants} />
+        <Stat value={participants.active30d} label={m.admin_dashboard_stat_active()} href={DASHBOARD_LINKS.active} />
+        <Stat value={participants.newThisWeek} label={m.admin_dashboard_stat_new()} href={DASHBOARD_LINKS.newThisWeek(participants.weekStart)} />
         <Stat
           value={points.pending}
-          label="points pending this month"
-          note={<span className="text-xs text-muted-foreground">{NUMBER.format(points.available)} available</span>}
+          label={m.admin_dashboard_stat_points_pending()}
+          note={<span className="text-xs text-muted-foreground">{m.admin_dashboard_points_available({ count: formatCount(points.available) })}</span>}
         />
-        <Stat value={clientErrors.total} label={clientErrors.total === 1 ? 'client error' : 'client errors'} href={DASHBOARD_LINKS.clientErrors} />
+        <Stat value={clientErrors.total} label={m.admin_dashboard_stat_client_errors({ count: clientErrors.total })} href={DASHBOARD_LINKS.clientErrors} />
         <Stat
           value={rewards.waiting}
-          label={rewards.waiting === 1 ? 'reward request waits for approval' : 'reward requests wait for approval'}
+          label={m.admin_dashboard_stat_reward_requests({ count: rewards.waiting })}
           href={DASHBOARD_LINKS.rewardRequests}
           note={
             rewards.toDeliver > 0 ? (
-              <span className="text-xs text-muted-foreground">{NUMBER.format(rewards.toDeliver)} approved, to send by hand</span>
+              <span className="text-xs text-muted-foreground">{m.admin_dashboard_to_deliver({ count: formatCount(rewards.toDeliver) })}</span>
             ) : undefined
           }
         />
         <Stat
           value={rewards.outstandingPoints}
-          label="points outstanding (available and held)"
+          label={m.admin_dashboard_stat_outstanding()}
           note={
             <span className="text-xs text-muted-foreground">
-              {rewards.value.length > 0 ? `worth ${valueWords(rewards.value)}` : 'no currency priced yet'}
-              {rewards.held > 0 ? ` · ${NUMBER.format(rewards.held)} held` : ''}
+              {rewards.value.length > 0 ? m.admin_dashboard_worth({ value: valueWords(rewards.value) }) : m.admin_dashboard_no_currency()}
+              {rewards.held > 0 ? ` · ${m.admin_dashboard_held({ count: formatCount(rewards.held) })}` : ''}
             </span>
           }
         />
@@ -144,7 +143,7 @@ function WaitingEntry({ entry }: { entry: DashboardWaitingEntry }) {
         <span className="block text-xs text-muted-foreground">{entry.projectName}</span>
       </span>
       <span className="shrink-0 text-sm text-muted-foreground tabular-nums">
-        waiting <time dateTime={entry.submittedAt}>{ageLabel(entry.ageHours)}</time>
+        {withNodes((marks) => m.admin_dashboard_waiting_for(marks), { age: <time dateTime={entry.submittedAt}>{ageLabel(entry.ageHours)}</time> })}
       </span>
     </li>
   );
@@ -154,16 +153,16 @@ function Waiting({ review }: { review: DashboardAnswer['review'] }) {
   return (
     <Section
       id="dashboard-review"
-      title="Waiting for review"
-      description={review.waiting === 0 ? 'No entry waits for review.' : `${NUMBER.format(review.waiting)} ${waitingWords(review.waiting)}; the oldest first.`}
+      title={m.admin_dashboard_review_title()}
+      description={review.waiting === 0 ? m.admin_dashboard_review_none() : m.admin_dashboard_review_some({ count: review.waiting })}
       aside={
         <a href={DASHBOARD_LINKS.review} className={`${link} text-sm`}>
-          Open the review queue
+          {m.admin_dashboard_open_review()}
         </a>
       }
     >
       {review.oldest.length > 0 && (
-        <ul aria-label="Oldest entries waiting for review" className="-my-2.5">
+        <ul aria-label={m.admin_dashboard_oldest_waiting()} className="-my-2.5">
           {review.oldest.map((entry) => (
             <WaitingEntry key={entry.entryId} entry={entry} />
           ))}
@@ -182,7 +181,7 @@ function ProjectCompletion({ project }: { project: DashboardProject }) {
           {project.name}
         </a>
         <span className="text-sm text-muted-foreground tabular-nums">
-          {NUMBER.format(project.completed)} of {NUMBER.format(project.members)} {project.members === 1 ? 'member' : 'members'} ({share}%)
+          {m.admin_dashboard_completion_count({ completed: formatCount(project.completed), count: project.members, share: formatCount(share) })}
         </span>
       </div>
       <span aria-hidden="true" className="block h-2 overflow-hidden rounded-full bg-muted">
@@ -196,13 +195,14 @@ function Completion({ projects }: { projects: DashboardProject[] }) {
   return (
     <Section
       id="dashboard-completion"
-      title="Completion in live projects"
-      description={`Members who have submitted something in the project: a mission entry or a survey (drafts do not count).${
-        projects.length >= DASHBOARD_PROJECTS ? ` The ${DASHBOARD_PROJECTS} most recently updated live projects.` : ''
-      }`}
+      title={m.admin_dashboard_completion_title()}
+      description={[
+        m.admin_dashboard_completion_description(),
+        ...(projects.length >= DASHBOARD_PROJECTS ? [m.admin_dashboard_completion_most_recent({ count: formatCount(DASHBOARD_PROJECTS) })] : []),
+      ].join(' ')}
     >
       {projects.length === 0 ? (
-        <p className="text-sm text-muted-foreground">No project is live.</p>
+        <p className="text-sm text-muted-foreground">{m.admin_dashboard_no_live_project()}</p>
       ) : (
         <ul className="flex flex-col gap-4">
           {projects.map((project) => (
@@ -217,7 +217,7 @@ function Completion({ projects }: { projects: DashboardProject[] }) {
 function ChartsSkeleton() {
   return (
     <div className="grid gap-8 lg:grid-cols-2">
-      <LoadingNote label="Loading the charts…" />
+      <LoadingNote label={m.admin_dashboard_loading_charts()} />
       {[0, 1].map((n) => (
         <div key={n} className="flex flex-col gap-3">
           <Bone className="h-5 w-40" />
@@ -231,7 +231,7 @@ function ChartsSkeleton() {
 
 function Activity({ data }: { data: DashboardAnswer }) {
   return (
-    <Section id="dashboard-activity" title="Activity" description="Participant accounts created per week, and mission entries submitted per day (UTC).">
+    <Section id="dashboard-activity" title={m.admin_dashboard_activity()} description={m.admin_dashboard_activity_description()}>
       <Later fallback={<ChartsSkeleton />}>
         <DashboardCharts data={data} />
       </Later>
@@ -242,7 +242,7 @@ function Activity({ data }: { data: DashboardAnswer }) {
 function NumbersSkeleton() {
   return (
     <div aria-busy="true" className="flex flex-col gap-3">
-      <LoadingNote label="Counting…" />
+      <LoadingNote label={m.admin_dashboard_counting()} />
       <Bone className="h-7 w-36" />
       <ul aria-hidden="true" className="grid grid-cols-2 gap-3 md:grid-cols-3 xl:grid-cols-6">
         {[0, 1, 2, 3, 4, 5].map((n) => (
@@ -268,7 +268,7 @@ function Tile({ href, title, children }: { href: string; title: string; children
         >
           <span className="flex items-center justify-between gap-2 font-semibold text-foreground">
             {title}
-            <ChevronRightIcon className="size-4 shrink-0 text-muted-foreground" />
+            <ChevronRightIcon className="size-4 shrink-0 text-muted-foreground rtl:-scale-x-100" />
           </span>
           <span className="text-sm text-muted-foreground">{children}</span>
         </a>
@@ -283,11 +283,11 @@ export default function Dashboard() {
   const ready = auth.status === 'authenticated';
   const isAdmin = ready && auth.user.role === 'admin';
   const { load, reload } = useResource<DashboardAnswer>(ready ? '/api/admin/dashboard' : null);
-  if (!ready) return <Loading label="Loading the dashboard…" />;
+  if (!ready) return <Loading label={m.admin_dashboard_loading()} />;
 
   return (
     <div className="flex flex-col gap-6">
-      <p className="text-muted-foreground">Welcome back, {auth.user.firstName}. Here is where things stand.</p>
+      <p className="text-muted-foreground">{m.admin_dashboard_welcome({ name: auth.user.firstName })}</p>
       {load.status === 'ready' ? (
         <>
           <AtAGlance data={load.data} />
@@ -300,29 +300,29 @@ export default function Dashboard() {
       ) : load.status === 'loading' ? (
         <NumbersSkeleton />
       ) : (
-        <Failed title="We could not count the dashboard's numbers" message={load.message} onRetry={reload} />
+        <Failed title={m.admin_dashboard_failed()} message={load.message} onRetry={reload} />
       )}
-      <nav aria-label="Admin screens">
+      <nav aria-label={m.admin_dashboard_screens_nav()}>
         <ul className="grid gap-3 sm:grid-cols-2 xl:grid-cols-3">
-          <Tile href="/admin/users" title="Users">
-            Invite people, change roles, disable accounts.
+          <Tile href="/admin/users" title={m.admin_dashboard_tile_users()}>
+            {m.admin_dashboard_tile_users_text()}
           </Tile>
-          <Tile href="/admin/gallery" title="Gallery">
-            Browse the photos participants uploaded.
+          <Tile href="/admin/gallery" title={m.admin_dashboard_tile_gallery()}>
+            {m.admin_dashboard_tile_gallery_text()}
           </Tile>
-          <Tile href="/admin/forms" title="Forms">
-            Build the forms surveys and missions use.
+          <Tile href="/admin/forms" title={m.admin_dashboard_tile_forms()}>
+            {m.admin_dashboard_tile_forms_text()}
           </Tile>
-          <Tile href="/admin/tools#contact-messages" title="Contact messages">
-            What people sent through the contact form.
+          <Tile href="/admin/tools#contact-messages" title={m.admin_dashboard_tile_contact()}>
+            {m.admin_dashboard_tile_contact_text()}
           </Tile>
           {isAdmin && (
-            <Tile href="/admin/tools#data-deletion-requests" title="Data-deletion requests">
-              Confirmed requests to delete an account.
+            <Tile href="/admin/tools#data-deletion-requests" title={m.admin_dashboard_tile_deletion()}>
+              {m.admin_dashboard_tile_deletion_text()}
             </Tile>
           )}
-          <Tile href="/admin/tools" title="Tools">
-            Points bulk update, exports{isAdmin ? ', site switches' : ''}.
+          <Tile href="/admin/tools" title={m.admin_dashboard_tile_tools()}>
+            {isAdmin ? m.admin_dashboard_tile_tools_text_admin() : m.admin_dashboard_tile_tools_text()}
           </Tile>
         </ul>
       </nav>

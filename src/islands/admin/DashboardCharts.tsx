@@ -9,6 +9,7 @@ import { useId } from 'react';
 import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from 'recharts';
 import type { DashboardAnswer } from '../../shared/dashboard.ts';
 import { formatShortDay } from '../../shared/dates.ts';
+import { formatCount, m } from '../../shared/i18n.ts';
 
 /** "Nov 3" for a `YYYY-MM-DD` day (UTC). */
 export function shortDay(day: string): string {
@@ -22,7 +23,10 @@ interface Point {
 
 /** How a chart's summary names its points: "in the week of 23 Nov" / "this week", "on 23 Nov" / "today". */
 export interface PointWords {
-  noun: readonly [one: string, many: string];
+  /** The things counted, one and many ("submission", "submissions"); with `count`, only the many (which also says "none of them"). */
+  noun: readonly [one: string, many: string] | readonly [many: string];
+  /** "5 submissions" in the page's language (a plural message); without it, the number and `noun`. */
+  count?: (n: number) => string;
   period: string;
   point: (label: string) => string;
   latest: string;
@@ -31,12 +35,13 @@ export interface PointWords {
 /** One sentence a screen reader hears before the table (and everyone reads under the title): total, highest, latest. */
 export function chartSummary(points: readonly Point[], words: PointWords): string {
   const total = points.reduce((sum, point) => sum + point.count, 0);
-  const count = (n: number) => `${n} ${n === 1 ? words.noun[0] : words.noun[1]}`;
-  if (total === 0) return `No ${words.noun[1]} in ${words.period}.`;
+  const many = words.noun[words.noun.length - 1] ?? '';
+  const count = words.count ?? ((n: number) => `${formatCount(n)} ${n === 1 ? words.noun[0] : many}`);
+  if (total === 0) return m.admin_charts_none({ nouns: many, period: words.period });
   const top = points.reduce((best, point) => (point.count > best.count ? point : best));
   const last = points.at(-1) ?? top;
-  const most = `most ${words.point(top.label)} (${top.count})`;
-  return `${count(total)} in ${words.period}; ${most}; ${words.latest} ${last.count}.`;
+  const most = m.admin_charts_most({ point: words.point(top.label), count: formatCount(top.count) });
+  return m.admin_charts_summary({ total: count(total), period: words.period, most, latest: words.latest, last: formatCount(last.count) });
 }
 
 function Chart({
@@ -99,7 +104,7 @@ function Chart({
           {points.map((point) => (
             <tr key={point.label}>
               <th scope="row">{point.label}</th>
-              <td>{point.count}</td>
+              <td>{formatCount(point.count)}</td>
             </tr>
           ))}
         </tbody>
@@ -113,19 +118,31 @@ export default function DashboardCharts({ data }: { data: Pick<DashboardAnswer, 
   return (
     <div className="grid gap-8 lg:grid-cols-2">
       <Chart
-        title="Sign-ups per week"
-        rowLabel="Week of"
-        columnLabel="Sign-ups"
+        title={m.admin_charts_signups_title()}
+        rowLabel={m.admin_charts_week_of()}
+        columnLabel={m.admin_charts_signups()}
         points={data.signupsPerWeek.map((week) => ({ label: shortDay(week.week), count: week.count }))}
-        words={{ noun: ['sign-up', 'sign-ups'], period: 'the last 12 weeks', point: (label) => `in the week of ${label}`, latest: 'this week' }}
+        words={{
+          noun: [m.admin_charts_signups_nouns()],
+          count: (count) => m.admin_charts_signups_count({ count }),
+          period: m.admin_charts_last_12_weeks(),
+          point: (day) => m.admin_charts_in_week_of({ day }),
+          latest: m.admin_charts_this_week(),
+        }}
         color="var(--color-primary)"
       />
       <Chart
-        title="Submissions per day"
-        rowLabel="Day"
-        columnLabel="Submissions"
+        title={m.admin_charts_submissions_title()}
+        rowLabel={m.admin_charts_day()}
+        columnLabel={m.admin_charts_submissions()}
         points={data.submissionsPerDay.map((day) => ({ label: shortDay(day.day), count: day.count }))}
-        words={{ noun: ['submission', 'submissions'], period: 'the last 30 days', point: (label) => `on ${label}`, latest: 'today' }}
+        words={{
+          noun: [m.admin_charts_submissions_nouns()],
+          count: (count) => m.admin_charts_submissions_count({ count }),
+          period: m.admin_charts_last_30_days(),
+          point: (day) => m.admin_charts_on_day({ day }),
+          latest: m.admin_charts_today(),
+        }}
         color="var(--color-primary)"
       />
     </div>

@@ -6,6 +6,7 @@ import { formatDateTime } from '../../lib/format.ts';
 import { fullNameOf } from '../../lib/user.ts';
 import { FormAlert } from '../../components/FormAlert.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
+import { m } from '../../shared/i18n.ts';
 import { Label } from '../../components/ui/label.tsx';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../components/ui/select.tsx';
 import type { ListPage } from '../../shared/list.ts';
@@ -25,20 +26,27 @@ export interface DataDeletionRequest {
   user: { id: number; email: string; firstName: string; lastName: string } | null;
 }
 
-const STATUS_LABELS: Readonly<Record<DataDeletionStatus, string>> = {
-  pending: 'Waiting for confirmation',
-  confirmed: 'Confirmed',
-  completed: 'Completed',
-  cancelled: 'Cancelled',
+const STATUS_LABELS: Readonly<Record<DataDeletionStatus, () => string>> = {
+  pending: m.admin_deletion_status_pending,
+  confirmed: m.admin_deletion_status_confirmed,
+  completed: m.admin_deletion_status_completed,
+  cancelled: m.admin_deletion_status_cancelled,
 };
 
 type StatusFilter = DataDeletionStatus | 'all';
 
 /** How an admin closes a request, each offered while `canMoveTo` allows it. */
-const CLOSING_STEPS = [
-  { to: 'completed', label: 'Mark completed', question: 'Is the data deleted? The person will be emailed.', variant: 'default', confirmVariant: 'default' },
-  { to: 'cancelled', label: 'Cancel request', question: 'Cancel this request?', variant: 'outline', confirmVariant: 'destructive' },
-] as const;
+const closingSteps = () =>
+  [
+    {
+      to: 'completed',
+      label: m.admin_deletion_mark_completed(),
+      question: m.admin_deletion_mark_completed_question(),
+      variant: 'default',
+      confirmVariant: 'default',
+    },
+    { to: 'cancelled', label: m.admin_deletion_cancel(), question: m.admin_deletion_cancel_question(), variant: 'outline', confirmVariant: 'destructive' },
+  ] as const;
 
 /** "Data-deletion requests" (admin only): filter by status, complete or cancel. */
 export function DataDeletionRequests() {
@@ -65,13 +73,9 @@ export function DataDeletionRequests() {
   }
 
   return (
-    <Section
-      id="data-deletion-requests"
-      title="Data-deletion requests"
-      description="Requests from the data deletion page. Delete the person's data first, then mark the request completed: they get an email. Only admins see this."
-    >
+    <Section id="data-deletion-requests" title={m.admin_deletion_title()} description={m.admin_deletion_description()}>
       <SearchForm
-        label="Search requests"
+        label={m.admin_deletion_search()}
         value={search}
         onSearch={(value) => {
           setSearch(value);
@@ -79,7 +83,7 @@ export function DataDeletionRequests() {
         }}
       >
         <div className="flex flex-col gap-2 sm:w-56">
-          <Label htmlFor="deletion-status-filter">Status</Label>
+          <Label htmlFor="deletion-status-filter">{m.admin_deletion_status()}</Label>
           <Select
             value={status}
             onValueChange={(value) => {
@@ -91,10 +95,10 @@ export function DataDeletionRequests() {
               <SelectValue />
             </SelectTrigger>
             <SelectContent>
-              <SelectItem value="all">All statuses</SelectItem>
+              <SelectItem value="all">{m.admin_deletion_all_statuses()}</SelectItem>
               {DATA_DELETION_STATUSES.map((s) => (
                 <SelectItem key={s} value={s}>
-                  {STATUS_LABELS[s]}
+                  {STATUS_LABELS[s]()}
                 </SelectItem>
               ))}
             </SelectContent>
@@ -105,20 +109,20 @@ export function DataDeletionRequests() {
       <ListBody
         load={load}
         reload={reload}
-        loadingLabel="Loading requests…"
+        loadingLabel={m.admin_deletion_loading()}
         isEmpty={(data) => data.items.length === 0}
-        empty={search || status !== 'all' ? 'No requests match.' : 'No data-deletion requests yet.'}
+        empty={search || status !== 'all' ? m.admin_deletion_empty_filtered() : m.admin_deletion_empty()}
       >
         {(data) => (
           <>
-            <ul className="flex flex-col divide-y divide-border rounded-lg border border-border" aria-label="Data-deletion requests">
+            <ul className="flex flex-col divide-y divide-border rounded-lg border border-border" aria-label={m.admin_deletion_title()}>
               {data.items.map((request) => (
                 <li key={request.id} className="flex flex-col gap-3 p-4 sm:flex-row sm:items-start sm:justify-between">
                   <div className="flex min-w-0 flex-col gap-1">
                     <p className="flex flex-wrap items-center gap-2">
                       <span className="font-medium wrap-anywhere">{request.email}</span>
                       <Badge variant={request.status === 'confirmed' ? 'default' : request.status === 'pending' ? 'secondary' : 'outline'}>
-                        {STATUS_LABELS[request.status]}
+                        {STATUS_LABELS[request.status]()}
                       </Badge>
                     </p>
                     {request.user && (
@@ -129,30 +133,34 @@ export function DataDeletionRequests() {
                       </p>
                     )}
                     <p className="text-xs text-muted-foreground">
-                      Asked {formatDateTime(request.createdAt)}
-                      {request.confirmedAt && <> · confirmed {formatDateTime(request.confirmedAt)}</>}
-                      {request.handledAt && <> · closed {formatDateTime(request.handledAt)}</>}
+                      {m.admin_deletion_asked({ date: formatDateTime(request.createdAt) })}
+                      {request.confirmedAt && <> · {m.admin_deletion_confirmed_at({ date: formatDateTime(request.confirmedAt) })}</>}
+                      {request.handledAt && <> · {m.admin_deletion_closed_at({ date: formatDateTime(request.handledAt) })}</>}
                     </p>
-                    {request.reason && <p className="mt-1 text-sm whitespace-pre-line text-muted-foreground">“{request.reason}”</p>}
+                    {request.reason && (
+                      <p className="mt-1 text-sm whitespace-pre-line text-muted-foreground">{m.admin_deletion_reason({ reason: request.reason })}</p>
+                    )}
                   </div>
                   <div className="flex shrink-0 flex-wrap gap-2">
-                    {CLOSING_STEPS.filter((step) => canMoveTo(request.status, step.to)).map(({ to, label, question, variant, confirmVariant }) => (
-                      <ConfirmButton
-                        key={to}
-                        confirmLabel={label}
-                        question={question}
-                        onConfirm={() => close(request, to)}
-                        variant={variant}
-                        confirmVariant={confirmVariant}
-                      >
-                        {label}
-                      </ConfirmButton>
-                    ))}
+                    {closingSteps()
+                      .filter((step) => canMoveTo(request.status, step.to))
+                      .map(({ to, label, question, variant, confirmVariant }) => (
+                        <ConfirmButton
+                          key={to}
+                          confirmLabel={label}
+                          question={question}
+                          onConfirm={() => close(request, to)}
+                          variant={variant}
+                          confirmVariant={confirmVariant}
+                        >
+                          {label}
+                        </ConfirmButton>
+                      ))}
                   </div>
                 </li>
               ))}
             </ul>
-            <ListFooter page={data.page} total={data.total} perPage={data.pageSize} label="Data-deletion request pages" onPageChange={setPage} />
+            <ListFooter page={data.page} total={data.total} perPage={data.pageSize} label={m.admin_deletion_pages()} onPageChange={setPage} />
           </>
         )}
       </ListBody>

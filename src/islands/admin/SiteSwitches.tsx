@@ -14,6 +14,7 @@ import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
+import { m } from '../../shared/i18n.ts';
 import { ConfirmButton, ListBody, Section } from './admin-kit.tsx';
 
 interface AdminFlag {
@@ -39,8 +40,8 @@ export function SiteSwitches() {
     replace((data) => ({ flags: [...data.flags.filter((f) => f.key !== key), ...(flag ? [flag] : [])] }));
 
   return (
-    <Section id="site-switches" title="Site switches" description="Take effect at once for everyone, without a new build. Only admins see this.">
-      <ListBody load={load} reload={reload} loadingLabel="Loading switches…" isEmpty={() => false} empty={null}>
+    <Section id="site-switches" title={m.admin_switches_title()} description={m.admin_switches_description()}>
+      <ListBody load={load} reload={reload} loadingLabel={m.admin_switches_loading()} isEmpty={() => false} empty={null}>
         {(data) => {
           const maintenance = data.flags.find((f) => f.key === KNOWN_FLAGS.maintenance) ?? null;
           const banner = data.flags.find((f) => f.key === KNOWN_FLAGS.banner) ?? null;
@@ -82,28 +83,32 @@ function MaintenanceSwitch({ flag, onChange }: { flag: AdminFlag | null; onChang
   return (
     <div className="flex flex-col gap-3 rounded-lg border border-border p-4">
       <div className="flex items-center justify-between gap-3">
-        <h3 className="font-semibold">Maintenance mode</h3>
-        <Badge variant={on ? 'default' : 'outline'}>{on ? 'On' : 'Off'}</Badge>
+        <h3 className="font-semibold">{m.admin_switches_maintenance()}</h3>
+        <Badge variant={on ? 'default' : 'outline'}>{on ? m.admin_switches_on() : m.admin_switches_off()}</Badge>
       </div>
-      <p className="text-sm text-muted-foreground">
-        While it is on, every page sends visitors (you too) to the maintenance page; the API keeps working. An admin can turn it off from that page.
-      </p>
-      {flag && <p className="text-xs text-muted-foreground">Last changed {formatDateTime(flag.updatedAt)}</p>}
+      <p className="text-sm text-muted-foreground">{m.admin_switches_maintenance_help()}</p>
+      {flag && <p className="text-xs text-muted-foreground">{m.admin_switches_last_changed({ date: formatDateTime(flag.updatedAt) })}</p>}
       <FormAlert message={alert} />
       {on ? (
-        <ConfirmButton variant="outline" confirmLabel="Turn off" question="Bring the site back for everyone?" onConfirm={turnOff} className="self-start">
-          Turn maintenance off
+        <ConfirmButton
+          variant="outline"
+          confirmLabel={m.admin_switches_turn_off()}
+          question={m.admin_switches_turn_off_question()}
+          onConfirm={turnOff}
+          className="self-start"
+        >
+          {m.admin_switches_maintenance_off()}
         </ConfirmButton>
       ) : (
         <ConfirmButton
           variant="outline"
           confirmVariant="destructive"
-          confirmLabel="Turn on"
-          question="Every visitor will see the maintenance page. Continue?"
+          confirmLabel={m.admin_switches_turn_on()}
+          question={m.admin_switches_turn_on_question()}
           onConfirm={turnOn}
           className="self-start"
         >
-          Turn maintenance on
+          {m.admin_switches_maintenance_on()}
         </ConfirmButton>
       )}
     </div>
@@ -136,7 +141,7 @@ function BannerSwitch({ flag, onChange }: { flag: AdminFlag | null; onChange: (f
       const { flag: next } = await apiSend<{ flag: AdminFlag }>('PUT', `/api/admin/flags/${KNOWN_FLAGS.banner}`, { value: values.text });
       onChange(next);
       reset({ text: bannerText(next.value) });
-      setSaved('The banner is shown.');
+      setSaved(m.admin_switches_banner_shown_saved());
     },
   });
 
@@ -148,7 +153,7 @@ function BannerSwitch({ flag, onChange }: { flag: AdminFlag | null; onChange: (f
       await apiSend<{ ok: true; removed: boolean }>('DELETE', `/api/admin/flags/${KNOWN_FLAGS.banner}`);
       onChange(null);
       reset({ text: '' });
-      setSaved('The banner is cleared.');
+      setSaved(m.admin_switches_banner_cleared());
     } catch (error) {
       setAlert(errorMessage(error));
     } finally {
@@ -160,22 +165,22 @@ function BannerSwitch({ flag, onChange }: { flag: AdminFlag | null; onChange: (f
   return (
     <form noValidate onSubmit={onSubmit} className="flex flex-col gap-3 rounded-lg border border-border p-4">
       <div className="flex items-center justify-between gap-3">
-        <h3 className="font-semibold">Site banner</h3>
-        <Badge variant={shown ? 'default' : 'outline'}>{shown ? 'Shown' : 'Hidden'}</Badge>
+        <h3 className="font-semibold">{m.admin_switches_banner()}</h3>
+        <Badge variant={shown ? 'default' : 'outline'}>{shown ? m.admin_switches_shown() : m.admin_switches_hidden()}</Badge>
       </div>
-      <p className="text-sm text-muted-foreground">A short message at the top of every page, for example planned downtime or a new project.</p>
+      <p className="text-sm text-muted-foreground">{m.admin_switches_banner_help()}</p>
       <FormAlert message={alert} />
       {saved && <Alert variant="success">{saved}</Alert>}
-      <FormField id="banner-text" label="Banner text" error={errors.text?.message}>
+      <FormField id="banner-text" label={m.admin_switches_banner_text()} error={errors.text?.message}>
         {(c) => <Input {...c} maxLength={BANNER_MAX_LENGTH} {...register('text')} />}
       </FormField>
       <div className="flex flex-wrap gap-2">
         <Button type="submit" loading={isSubmitting}>
-          Save banner
+          {m.admin_switches_save_banner()}
         </Button>
         {flag && (
           <Button type="button" variant="outline" loading={clearing} onClick={() => void clear()}>
-            Clear banner
+            {m.admin_switches_clear_banner()}
           </Button>
         )}
       </div>

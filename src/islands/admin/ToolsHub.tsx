@@ -6,20 +6,15 @@ import { ClientErrorsSection } from './ClientErrors.tsx';
 import { ContactMessages } from './ContactMessages.tsx';
 import { DataDeletionRequests } from './DataDeletionRequests.tsx';
 import { SiteSwitches } from './SiteSwitches.tsx';
+import { m } from '../../shared/i18n.ts';
 
-const TOOLS = [
-  { href: '/admin/tools/points-bulk-update', title: 'Points bulk update', description: 'Credit or correct points for many participants at once from a file.' },
-  {
-    href: '/admin/tools/alchemer-export-append',
-    title: 'Alchemer export append',
-    description: 'Add Fieldwork participant details to an export from Alchemer, and confirm its completes.',
-  },
-  {
-    href: '/admin/tools/export-reviews-unilever',
-    title: 'Export reviews (Unilever)',
-    description: 'Turn approved product reviews into a retail platform’s import file (CSV, Excel, PowerReviews, Bazaarvoice).',
-  },
-] as const;
+/** The bulk tools' cards (words made at render, in the page's language). */
+const tools = () =>
+  [
+    { href: '/admin/tools/points-bulk-update', title: m.admin_tools_points_title(), description: m.admin_tools_points_description() },
+    { href: '/admin/tools/alchemer-export-append', title: m.admin_tools_alchemer_title(), description: m.admin_tools_alchemer_description() },
+    { href: '/admin/tools/export-reviews-unilever', title: m.admin_tools_reviews_title(), description: m.admin_tools_reviews_description() },
+  ] as const;
 
 /**
  * /admin/tools: the bulk tools as cards, then the working sections. Admin-only parts (the bulk
@@ -27,13 +22,13 @@ const TOOLS = [
  */
 export default function ToolsHub() {
   const auth = useAuth();
-  if (auth.status !== 'authenticated') return <Loading label="Loading tools…" />;
+  if (auth.status !== 'authenticated') return <Loading label={m.admin_tools_loading()} />;
   const isAdmin = auth.user.role === 'admin';
   const sections = [
-    ...(isAdmin ? [{ id: 'site-switches', label: 'Site switches' }] : []),
-    { id: 'client-errors', label: 'Client errors' },
-    ...(isAdmin ? [{ id: 'data-deletion-requests', label: 'Data-deletion requests' }] : []),
-    { id: 'contact-messages', label: 'Contact messages' },
+    ...(isAdmin ? [{ id: 'site-switches', label: m.admin_tools_section_site_switches() }] : []),
+    { id: 'client-errors', label: m.admin_tools_section_client_errors() },
+    ...(isAdmin ? [{ id: 'data-deletion-requests', label: m.admin_tools_section_data_deletion() }] : []),
+    { id: 'contact-messages', label: m.admin_tools_section_contact() },
   ];
 
   return (
@@ -41,10 +36,10 @@ export default function ToolsHub() {
       {isAdmin ? (
         <section aria-labelledby="bulk-tools-heading" className="flex flex-col gap-3">
           <h2 id="bulk-tools-heading" className="text-lg font-semibold tracking-tight">
-            Bulk tools
+            {m.admin_tools_bulk_heading()}
           </h2>
           <ul className="grid gap-4 md:grid-cols-3">
-            {TOOLS.map((tool) => (
+            {tools().map((tool) => (
               <li key={tool.href}>
                 <Card className="h-full transition-colors hover:border-primary">
                   <a
@@ -53,7 +48,7 @@ export default function ToolsHub() {
                   >
                     <span className="flex items-center justify-between gap-2 font-semibold text-foreground">
                       {tool.title}
-                      <ChevronRightIcon className="size-4 shrink-0 text-muted-foreground" />
+                      <ChevronRightIcon className="size-4 shrink-0 text-muted-foreground rtl:-scale-x-100" />
                     </span>
                     <span className="text-sm text-muted-foreground">{tool.description}</span>
                   </a>
@@ -63,10 +58,10 @@ export default function ToolsHub() {
           </ul>
         </section>
       ) : (
-        <p className="text-sm text-muted-foreground">The bulk tools (points bulk update, Alchemer export append, review exports) are for admins.</p>
+        <p className="text-sm text-muted-foreground">{m.admin_tools_bulk_admins_only()}</p>
       )}
 
-      <nav aria-label="Tool sections" className="-mb-2">
+      <nav aria-label={m.admin_tools_sections_nav()} className="-mb-2">
         <ul className="flex flex-wrap gap-2">
           {sections.map((section) => (
             <li key={section.id}>

@@ -14,6 +14,7 @@ import { Pagination } from '../../components/ui/pagination.tsx';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../components/ui/select.tsx';
 import { ConfirmButton } from '../../components/ConfirmButton.tsx';
 import { Checkbox } from '../../components/ui/checkbox.tsx';
+import { formatCount, m } from '../../shared/i18n.ts';
 
 export { ConfirmButton };
 
@@ -112,7 +113,7 @@ export function SearchForm({
       {children}
       <div className="flex gap-2">
         <Button type={nested ? 'button' : 'submit'} variant="secondary" onClick={nested ? search : undefined}>
-          Search
+          {m.admin_kit_search()}
         </Button>
         {value !== '' && (
           <Button
@@ -123,7 +124,7 @@ export function SearchForm({
               onSearch('');
             }}
           >
-            Clear
+            {m.admin_kit_clear()}
           </Button>
         )}
       </div>
@@ -161,7 +162,7 @@ export function PhoneFolded({ count, className, children }: { count: number; cla
   return (
     <div className={cn('flex flex-col gap-3', className)}>
       <Button type="button" variant="outline" className="self-start sm:hidden" aria-expanded={open} aria-controls={id} onClick={() => setOpen(!open)}>
-        {count > 0 ? `Filters (${count})` : 'Filters'}
+        {count > 0 ? m.admin_kit_filters_count({ count: formatCount(count) }) : m.admin_kit_filters()}
       </Button>
       <div id={id} className={cn('sm:block', open ? 'block' : 'hidden')}>
         {children}
@@ -230,7 +231,7 @@ export function ListBody<T>({
   children: (data: T) => ReactNode;
 }) {
   if (load.status === 'loading') return <Loading label={loadingLabel} />;
-  if (load.status !== 'ready') return <Failed title="The list could not be loaded" message={load.message} onRetry={reload} />;
+  if (load.status !== 'ready') return <Failed title={m.admin_kit_list_failed()} message={load.message} onRetry={reload} />;
   if (isEmpty(load.data)) return <p className="rounded-lg border border-dashed border-border px-4 py-8 text-center text-sm text-muted-foreground">{empty}</p>;
   return <>{children(load.data)}</>;
 }
@@ -254,7 +255,7 @@ export function ListFooter({
   return (
     <div className="flex flex-col items-center gap-3 sm:flex-row sm:justify-between">
       <p className="text-sm text-muted-foreground tabular-nums">
-        Showing {from}–{to} of {total}
+        {m.admin_kit_showing({ from: formatCount(from), to: formatCount(to), total: formatCount(total) })}
       </p>
       {total > perPage && <Pagination page={page} total={total} perPage={perPage} onPageChange={onPageChange} label={label} />}
     </div>
@@ -277,7 +278,7 @@ export function TableScroller({ label, children }: { label: string; children: Re
   );
 }
 
-export const th = 'border-b border-border px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-muted-foreground whitespace-nowrap';
+export const th = 'border-b border-border px-3 py-2 text-start text-xs font-semibold uppercase tracking-wide text-muted-foreground whitespace-nowrap';
 export const td = 'border-b border-border px-3 py-3 align-top text-sm';
 
 /** A column of `TableHead`: extra classes, or named for screen readers only (`hidden`: an actions column). */
@@ -308,10 +309,10 @@ export function TableHead({ columns }: { columns: readonly (string | TableColumn
 /** A file's problems as the bulk previews list them (invitations, points): line (the header is line 1), column, message. */
 export function FileProblemsTable({ problems }: { problems: readonly { line: number; column?: string | null | undefined; message: string }[] }) {
   return (
-    <TableScroller label="Problems in the file">
+    <TableScroller label={m.admin_kit_problems_label()}>
       <table className="w-full border-collapse">
-        <caption className="sr-only">Problems in the file, by line</caption>
-        <TableHead columns={['Line', 'Column', 'Problem']} />
+        <caption className="sr-only">{m.admin_kit_problems_caption()}</caption>
+        <TableHead columns={[m.admin_kit_problems_line(), m.admin_kit_problems_column(), m.admin_kit_problems_problem()]} />
         <tbody>
           {problems.map((problem, index) => (
             <tr key={`${problem.line}-${problem.column ?? ''}-${index}`}>
@@ -341,9 +342,13 @@ export function transferProgress(progress: TransferProgress | null, words: Trans
   if (!progress) return { label: words.starting, value: null, detail: undefined };
   const sent = progress.total !== null && progress.loaded >= progress.total;
   if (progress.phase === 'upload' && (!words.uploads || sent)) return { label: words.waiting, value: null, detail: undefined };
-  const label = progress.phase === 'upload' ? 'Uploading' : 'Downloading';
+  const label = progress.phase === 'upload' ? m.admin_kit_uploading() : m.admin_kit_downloading();
   if (progress.total === null) return { label, value: null, detail: formatBytes(progress.loaded, 1) };
-  return { label, value: (progress.loaded / progress.total) * 100, detail: `${formatBytes(progress.loaded, 1)} of ${formatBytes(progress.total, 1)}` };
+  return {
+    label,
+    value: (progress.loaded / progress.total) * 100,
+    detail: m.admin_kit_transfer_of({ loaded: formatBytes(progress.loaded, 1), total: formatBytes(progress.total, 1) }),
+  };
 }
 
 /**
@@ -378,11 +383,17 @@ export function BulkApproveBar({
       </div>
       {count === 0 ? (
         <Button size="sm" variant="outline" disabled>
-          Approve selected
+          {m.admin_kit_approve_selected()}
         </Button>
       ) : (
-        <ConfirmButton variant="default" confirmVariant="default" confirmLabel={`Approve ${count}`} question={question} onConfirm={onApprove}>
-          Approve {count} selected
+        <ConfirmButton
+          variant="default"
+          confirmVariant="default"
+          confirmLabel={m.admin_kit_approve_count({ count: formatCount(count) })}
+          question={question}
+          onConfirm={onApprove}
+        >
+          {m.admin_kit_approve_count_selected({ count: formatCount(count) })}
         </ConfirmButton>
       )}
     </div>

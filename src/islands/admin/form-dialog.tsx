@@ -11,6 +11,7 @@ import { handleSessionLost } from '../../lib/session.ts';
 import { cn } from '../../lib/utils.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
+import { m } from '../../shared/i18n.ts';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog.tsx';
 
 /** Whether the dialog is open, and how it asks to open or close. */
@@ -69,7 +70,7 @@ export function FormDialog<T extends FieldValues>({
           {children}
           <DialogFooter>
             <Button variant="outline" onClick={() => onOpenChange(false)} disabled={isSubmitting}>
-              Cancel
+              {m.admin_dialog_cancel()}
             </Button>
             <Button type="submit" loading={isSubmitting}>
               {submitLabel}

@@ -33,6 +33,7 @@ import { HiddenFileInput } from '../../../components/ui/hidden-file-input.tsx';
 import { Label } from '../../../components/ui/label.tsx';
 import { Progress } from '../../../components/ui/progress.tsx';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select.tsx';
+import { formatCount, m } from '../../../shared/i18n.ts';
 import { Section, transferProgress, type TransferWords } from '../admin-kit.tsx';
 
 const PREVIEW_PATH = '/api/admin/tools/alchemer-export-append/preview';
@@ -47,9 +48,8 @@ type Step =
   | { kind: 'appending'; file: File; preview: ExportPreview; progress: TransferProgress | null }
   | { kind: 'done'; file: File; preview: ExportPreview; counts: AppendCounts; fileName: string; confirmed: boolean };
 
-const number = (n: number) => n.toLocaleString('en');
-const plural = (n: number, one: string, many: string) => `${number(n)} ${n === 1 ? one : many}`;
-const TRANSFER_WORDS: TransferWords = { starting: 'Starting…', waiting: 'Reading the file and matching participants…', uploads: true };
+const number = formatCount;
+const transferWords = (): TransferWords => ({ starting: m.admin_alchemer_starting(), waiting: m.admin_alchemer_waiting(), uploads: true });
 
 /** The columns to choose from: each name once (the first of a repeated name is the one read). */
 function choosableColumns(columns: readonly ExportColumn[]): ExportColumn[] {
@@ -64,11 +64,11 @@ function choosableColumns(columns: readonly ExportColumn[]): ExportColumn[] {
 
 export default function AlchemerExportAppend() {
   const auth = useAuth();
-  if (auth.status !== 'authenticated') return <Loading label="Loading the tool…" />;
+  if (auth.status !== 'authenticated') return <Loading label={m.admin_alchemer_loading()} />;
   if (auth.user.role !== 'admin')
     return (
-      <Alert variant="info" title="Only admins can run this tool">
-        Ask an admin to append Fieldwork details to an Alchemer export.
+      <Alert variant="info" title={m.admin_alchemer_admins_only_title()}>
+        {m.admin_alchemer_admins_only_text()}
       </Alert>
     );
   return <AppendTool />;
@@ -88,7 +88,7 @@ function AppendTool() {
     if (!file) return;
     setAlert(null);
     if (file.size > ALCHEMER_APPEND_LIMITS.maxBytes) {
-      setAlert(`${file.name} is larger than ${formatBytes(ALCHEMER_APPEND_LIMITS.maxBytes, 1)}: export fewer responses or columns from Alchemer.`);
+      setAlert(m.admin_alchemer_too_large({ name: file.name, max: formatBytes(ALCHEMER_APPEND_LIMITS.maxBytes, 1) }));
       return;
     }
     setStep({ kind: 'previewing', file, progress: null });
@@ -146,11 +146,7 @@ function AppendTool() {
 
   return (
     <div className="flex flex-col gap-6">
-      <Section
-        id="alchemer-file"
-        title="1. The Alchemer export"
-        description="Export the responses from Alchemer as CSV or XLSX (at most 512 MB), with the URL variable pid. The file you get back is the same file, every column and row as it was, with the Fieldwork columns you choose added at the end."
-      >
+      <Section id="alchemer-file" title={m.admin_alchemer_file_title()} description={m.admin_alchemer_file_description()}>
         {alert && <Alert variant="destructive">{alert}</Alert>}
         <HiddenFileInput ref={input} id={`${ids}-file`} accept={ACCEPT} onFile={(file) => void choose(file)} />
         <div
@@ -166,84 +162,76 @@ function AppendTool() {
           )}
         >
           <p className="text-sm text-muted-foreground">
-            {step.kind === 'choose' ? 'Drop the export here, or' : `${step.file.name} (${formatBytes(step.file.size, 1)})`}
+            {step.kind === 'choose' ? m.admin_alchemer_drop() : `${step.file.name} (${formatBytes(step.file.size, 1)})`}
           </p>
           <Button variant={step.kind === 'choose' ? 'default' : 'outline'} onClick={() => input.current?.click()} disabled={busy}>
-            {step.kind === 'choose' ? 'Choose the export file' : 'Choose another file'}
+            {step.kind === 'choose' ? m.admin_alchemer_choose() : m.admin_alchemer_choose_another()}
           </Button>
         </div>
-        {step.kind === 'previewing' && <Progress {...transferProgress(step.progress, TRANSFER_WORDS)} />}
+        {step.kind === 'previewing' && <Progress {...transferProgress(step.progress, transferWords())} />}
       </Section>
 
       {preview && step.kind !== 'choose' && step.kind !== 'previewing' && (
-        <Section id="alchemer-append" title="2. What to append" description={`${preview.fileName}: what Fieldwork found in it.`}>
+        <Section id="alchemer-append" title={m.admin_alchemer_append_title()} description={m.admin_alchemer_append_description({ name: preview.fileName })}>
           <dl className="grid grid-cols-1 gap-3 text-sm sm:grid-cols-3">
             <div className="flex flex-col gap-0.5">
-              <dt className="text-muted-foreground">Format</dt>
+              <dt className="text-muted-foreground">{m.admin_alchemer_format()}</dt>
               <dd className="font-medium">{preview.format.toUpperCase()}</dd>
             </div>
             <div className="flex flex-col gap-0.5">
-              <dt className="text-muted-foreground">Encoding</dt>
-              <dd className="font-medium">{preview.encoding ? ENCODING_LABELS[preview.encoding] : 'Excel workbook'}</dd>
+              <dt className="text-muted-foreground">{m.admin_alchemer_encoding()}</dt>
+              <dd className="font-medium">{preview.encoding ? ENCODING_LABELS[preview.encoding] : m.admin_alchemer_excel_workbook()}</dd>
             </div>
             <div className="flex flex-col gap-0.5">
-              <dt className="text-muted-foreground">Rows</dt>
+              <dt className="text-muted-foreground">{m.admin_alchemer_rows()}</dt>
               <dd className="font-medium tabular-nums">{number(preview.rows)}</dd>
             </div>
           </dl>
 
           <div className="flex flex-col gap-2">
-            <Label htmlFor={`${ids}-id-column`}>Column with the participant reference</Label>
+            <Label htmlFor={`${ids}-id-column`}>{m.admin_alchemer_id_column()}</Label>
             <div className="flex flex-col gap-2 sm:flex-row sm:items-center sm:gap-4">
               <Select value={idColumn} onValueChange={setIdColumn} disabled={busy}>
                 <SelectTrigger id={`${ids}-id-column`} className="sm:max-w-sm" aria-describedby={`${ids}-id-matches`}>
-                  <SelectValue placeholder="Choose a column" />
+                  <SelectValue placeholder={m.admin_alchemer_choose_column()} />
                 </SelectTrigger>
                 <SelectContent>
                   {columns.map((column) => (
                     <SelectItem key={column.index} value={column.name}>
                       {column.name}
-                      {column.matches > 0 ? ` (${plural(column.matches, 'match', 'matches')})` : ''}
+                      {column.matches > 0 ? ` (${m.admin_alchemer_column_matches({ count: column.matches })})` : ''}
                     </SelectItem>
                   ))}
                 </SelectContent>
               </Select>
               <p id={`${ids}-id-matches`} className="text-sm text-muted-foreground" role="status">
-                {chosen ? `${number(chosen.matches)} of ${number(chosen.sampled)} sampled values match a Fieldwork reference` : 'No column chosen'}
+                {chosen ? m.admin_alchemer_sampled_match({ matches: number(chosen.matches), sampled: number(chosen.sampled) }) : m.admin_alchemer_no_column()}
               </p>
             </div>
-            {preview.proposedIdColumn === null && (
-              <p className="text-sm text-muted-foreground">
-                No column holds Fieldwork references in the first rows: check the export includes the URL variable pid.
-              </p>
-            )}
+            {preview.proposedIdColumn === null && <p className="text-sm text-muted-foreground">{m.admin_alchemer_no_reference()}</p>}
           </div>
 
           <fieldset className="flex flex-col gap-3" disabled={busy}>
-            <legend className="mb-2 text-sm font-medium">Fields to append</legend>
+            <legend className="mb-2 text-sm font-medium">{m.admin_alchemer_fields()}</legend>
             <div className="grid grid-cols-2 gap-3 sm:grid-cols-3">
               {APPEND_FIELDS.map((field) => (
                 <CheckboxField
                   key={field}
                   id={`${ids}-field-${field}`}
                   label={APPEND_FIELD_LABELS[field]}
-                  description={field === 'ageBand' ? 'From the year of birth a participant may give in their profile; empty when they did not.' : undefined}
+                  description={field === 'ageBand' ? m.admin_alchemer_age_band_help() : undefined}
                   checked={fields.includes(field)}
                   onCheckedChange={(checked) => setFields((current) => (checked === true ? [...current, field] : current.filter((one) => one !== field)))}
                 />
               ))}
             </div>
-            <p className="text-sm text-muted-foreground">A column “Fieldwork: Match” is always added: rows whose reference matches nobody say “No match”.</p>
+            <p className="text-sm text-muted-foreground">{m.admin_alchemer_match_column()}</p>
           </fieldset>
 
           <CheckboxField
             id={`${ids}-confirm`}
-            label="Confirm completes"
-            description={
-              preview.hasStatus
-                ? 'For rows whose Status is Complete, confirm the survey outcome as Alchemer’s webhook would: their pending points become available (once; running the file again changes nothing). Partial and Disqualified rows confirm nothing.'
-                : 'This file has no Status column, so there is nothing to confirm.'
-            }
+            label={m.admin_alchemer_confirm()}
+            description={preview.hasStatus ? m.admin_alchemer_confirm_help() : m.admin_alchemer_no_status()}
             checked={confirmCompletes}
             disabled={busy || !preview.hasStatus}
             onCheckedChange={(checked) => setConfirmCompletes(checked === true)}
@@ -252,33 +240,31 @@ function AppendTool() {
           <div className="flex flex-col gap-3">
             <div>
               <Button onClick={() => void append(step.file, preview)} loading={step.kind === 'appending'} disabled={busy || !chosen}>
-                Download appended file
+                {m.admin_alchemer_download()}
               </Button>
             </div>
-            {step.kind === 'appending' && <Progress {...transferProgress(step.progress, TRANSFER_WORDS)} />}
+            {step.kind === 'appending' && <Progress {...transferProgress(step.progress, transferWords())} />}
           </div>
         </Section>
       )}
 
       {step.kind === 'done' && (
-        <Section id="alchemer-summary" title="3. Done" description={`Saved as ${step.fileName}.`}>
+        <Section id="alchemer-summary" title={m.admin_alchemer_done_title()} description={m.admin_alchemer_saved_as({ name: step.fileName })}>
           <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-4" aria-live="polite">
-            <Count label="Rows" value={step.counts.rows} />
-            <Count label="Matched" value={step.counts.matched} />
-            <Count label="Unmatched" value={step.counts.unmatched} />
+            <Count label={m.admin_alchemer_rows()} value={step.counts.rows} />
+            <Count label={m.admin_alchemer_matched()} value={step.counts.matched} />
+            <Count label={m.admin_alchemer_unmatched()} value={step.counts.unmatched} />
             {step.confirmed && (
               <>
-                <Count label="Confirmed" value={step.counts.confirmed} />
-                <Count label="Already confirmed" value={step.counts.alreadyConfirmed} />
-                {step.counts.notConfirmed > 0 && <Count label="Not confirmed (another outcome)" value={step.counts.notConfirmed} />}
+                <Count label={m.admin_alchemer_confirmed()} value={step.counts.confirmed} />
+                <Count label={m.admin_alchemer_already_confirmed()} value={step.counts.alreadyConfirmed} />
+                {step.counts.notConfirmed > 0 && <Count label={m.admin_alchemer_not_confirmed()} value={step.counts.notConfirmed} />}
               </>
             )}
           </dl>
           <p className="text-sm text-muted-foreground" role="status">
-            {`${plural(step.counts.matched, 'row', 'rows')} matched a participant; ${plural(step.counts.unmatched, 'row', 'rows')} flagged “No match”.`}
-            {step.confirmed
-              ? ` ${plural(step.counts.confirmed, 'complete', 'completes')} confirmed, ${number(step.counts.alreadyConfirmed)} already confirmed.`
-              : ''}
+            {m.admin_alchemer_summary_rows({ count: step.counts.matched, unmatched: m.admin_alchemer_summary_unmatched({ count: step.counts.unmatched }) })}
+            {step.confirmed ? ` ${m.admin_alchemer_summary_confirmed({ count: step.counts.confirmed, already: number(step.counts.alreadyConfirmed) })}` : ''}
           </p>
         </Section>
       )}

@@ -19,19 +19,21 @@ import { Input } from '../../../components/ui/input.tsx';
 import { Label } from '../../../components/ui/label.tsx';
 import { downloadAfterSignInProof } from '../../../platform/download.ts';
 import { FilterSelect, ListBody, ListFooter, PhoneFolded, SearchForm, Section, TableScroller, td, th } from '../admin-kit.tsx';
+import { formatCount, m } from '../../../shared/i18n.ts';
 import { auditApiPath, auditCsvHref, auditFilterCount, DEFAULT_AUDIT_QUERY, prettyJson, readAuditQuery, writeAuditQuery, type AuditQuery } from './logic.ts';
 
 const ALL = 'all';
-const VIA_LABELS: Readonly<Record<string, string>> = { cli: 'Operator CLI', system: 'System', api: 'API' };
+const VIA_LABELS: Readonly<Record<string, () => string>> = { cli: m.admin_audit_via_cli, system: m.admin_audit_via_system, api: m.admin_audit_via_api };
+const viaLabel = (via: string) => VIA_LABELS[via]?.() ?? via;
 
 /** The island of /admin/audit: admins read the log (the API refuses moderators anyway). */
 export default function AuditLog() {
   const auth = useAuth();
-  if (auth.status !== 'authenticated') return <Loading label="Loading the audit log…" />;
+  if (auth.status !== 'authenticated') return <Loading label={m.admin_audit_loading()} />;
   if (auth.user.role !== 'admin') {
     return (
-      <Alert variant="info" title="Only admins can read the audit log">
-        The audit log records what every account did, so only admins can read it. Ask an admin if you need to know who changed something.
+      <Alert variant="info" title={m.admin_audit_admins_only_title()}>
+        {m.admin_audit_admins_only_text()}
       </Alert>
     );
   }
@@ -47,7 +49,7 @@ function Actor({ entry }: { entry: AuditListItem }) {
       </a>
     );
   }
-  return <span className="text-muted-foreground">{VIA_LABELS[entry.via] ?? entry.via}</span>;
+  return <span className="text-muted-foreground">{viaLabel(entry.via)}</span>;
 }
 
 /** What it was done to: a user's page for a user, else the type and id. */
@@ -71,29 +73,29 @@ function Details({ entry }: { entry: AuditListItem }) {
     <div className="flex flex-col gap-3">
       <dl className="flex flex-wrap gap-x-6 gap-y-1 text-xs text-muted-foreground">
         <div className="flex gap-1">
-          <dt>Entry</dt>
+          <dt>{m.admin_audit_entry()}</dt>
           <dd className="tabular-nums">#{entry.id}</dd>
         </div>
         <div className="flex gap-1">
-          <dt>Via</dt>
-          <dd>{VIA_LABELS[entry.via] ?? entry.via}</dd>
+          <dt>{m.admin_audit_via()}</dt>
+          <dd>{viaLabel(entry.via)}</dd>
         </div>
         <div className="flex gap-1">
-          <dt>IP address</dt>
+          <dt>{m.admin_audit_ip()}</dt>
           <dd className="font-mono">{entry.ip ?? '—'}</dd>
         </div>
         <div className="flex gap-1">
-          <dt>Time</dt>
+          <dt>{m.admin_audit_time()}</dt>
           <dd>{formatDateTime(entry.createdAt)}</dd>
         </div>
       </dl>
       <div className="grid gap-3 md:grid-cols-2">
         <div className="flex min-w-0 flex-col gap-1">
-          <p className="text-xs font-semibold tracking-wide text-muted-foreground uppercase">Before</p>
+          <p className="text-xs font-semibold tracking-wide text-muted-foreground uppercase">{m.admin_audit_before()}</p>
           <pre className={block}>{prettyJson(entry.before)}</pre>
         </div>
         <div className="flex min-w-0 flex-col gap-1">
-          <p className="text-xs font-semibold tracking-wide text-muted-foreground uppercase">After</p>
+          <p className="text-xs font-semibold tracking-wide text-muted-foreground uppercase">{m.admin_audit_after()}</p>
           <pre className={block}>{prettyJson(entry.after)}</pre>
         </div>
       </div>
@@ -135,42 +137,42 @@ function AuditScreen() {
   return (
     <Section
       id="audit"
-      title="Audited actions"
-      description="Everything staff, the operator CLI and the system changed, and every sign-in and security change, newest first. Open a row to see the state before and after."
+      title={m.admin_audit_title()}
+      description={m.admin_audit_description()}
       aside={
         <a href={auditCsvHref(current)} className={buttonVariants({ variant: 'outline' })} download onClick={(event) => downloadAfterSignInProof(event)}>
-          Export CSV
+          {m.admin_audit_export_csv()}
         </a>
       }
     >
       <PhoneFolded count={count}>
         <div className="flex flex-col gap-3">
-          <SearchForm label="Search by who did it (email or name)" value={current.q} onSearch={(q) => update({ q })} />
+          <SearchForm label={m.admin_audit_search()} value={current.q} onSearch={(q) => update({ q })} />
           <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
             <FilterSelect
-              label="Action"
+              label={m.admin_audit_action()}
               value={current.action || ALL}
-              options={options(known.actions, current.action, 'All actions')}
+              options={options(known.actions, current.action, m.admin_audit_all_actions())}
               onChange={(value) => update({ action: value === ALL ? '' : value })}
             />
             <FilterSelect
-              label="Target type"
+              label={m.admin_audit_target_type()}
               value={current.targetType || ALL}
-              options={options(known.targetTypes, current.targetType, 'All targets')}
+              options={options(known.targetTypes, current.targetType, m.admin_audit_all_targets())}
               onChange={(value) => update({ targetType: value === ALL ? '' : value })}
             />
             <div className="flex flex-col gap-2">
-              <Label htmlFor={ids.target}>Target ID</Label>
+              <Label htmlFor={ids.target}>{m.admin_audit_target_id()}</Label>
               <Input
                 id={ids.target}
                 value={current.targetId}
                 maxLength={100}
                 onChange={(event) => update({ targetId: event.target.value.trim() })}
-                placeholder="Any"
+                placeholder={m.admin_audit_any()}
               />
             </div>
             <div className="flex flex-col gap-2">
-              <Label htmlFor={ids.actor}>Actor ID</Label>
+              <Label htmlFor={ids.actor}>{m.admin_audit_actor_id()}</Label>
               <Input
                 id={ids.actor}
                 inputMode="numeric"
@@ -179,22 +181,22 @@ function AuditScreen() {
                   const id = Number(event.target.value.trim());
                   update({ actorId: Number.isInteger(id) && id > 0 && id <= 2_147_483_647 ? id : null });
                 }}
-                placeholder="Anyone"
+                placeholder={m.admin_audit_anyone()}
               />
             </div>
             <div className="flex flex-col gap-2">
-              <Label htmlFor={ids.from}>From</Label>
+              <Label htmlFor={ids.from}>{m.admin_audit_from()}</Label>
               <Input id={ids.from} type="date" value={current.from} max={current.to || undefined} onChange={(event) => update({ from: event.target.value })} />
             </div>
             <div className="flex flex-col gap-2">
-              <Label htmlFor={ids.to}>To</Label>
+              <Label htmlFor={ids.to}>{m.admin_audit_to()}</Label>
               <Input id={ids.to} type="date" value={current.to} min={current.from || undefined} onChange={(event) => update({ to: event.target.value })} />
             </div>
           </div>
           {count > 0 && (
             <div>
               <Button variant="ghost" onClick={() => setQuery({ ...DEFAULT_AUDIT_QUERY, dir: current.dir })}>
-                Clear filters
+                {m.admin_audit_clear_filters()}
               </Button>
             </div>
           )}
@@ -203,14 +205,14 @@ function AuditScreen() {
       <ListBody
         load={query === null ? { status: 'loading' } : load}
         reload={reload}
-        loadingLabel="Loading the audit log…"
+        loadingLabel={m.admin_audit_loading()}
         isEmpty={(data) => data.items.length === 0}
-        empty={count > 0 ? 'No entries match these filters.' : 'Nothing has been audited yet.'}
+        empty={count > 0 ? m.admin_audit_empty_filtered() : m.admin_audit_empty()}
       >
         {(data) => (
           <>
             {/* Phones: one card per entry. */}
-            <ul className="flex flex-col divide-y divide-border border-y border-border sm:hidden" aria-label="Audit log entries">
+            <ul className="flex flex-col divide-y divide-border border-y border-border sm:hidden" aria-label={m.admin_audit_entries()}>
               {data.items.map((entry) => {
                 const expanded = open.has(entry.id);
                 const detailsId = `${ids.details}-card-${entry.id}`;
@@ -224,10 +226,10 @@ function AuditScreen() {
                     </div>
                     <p className="flex flex-wrap gap-x-2 text-sm wrap-anywhere">
                       <Actor entry={entry} />
-                      <span aria-hidden="true" className="text-muted-foreground">
+                      <span aria-hidden="true" className="inline-block text-muted-foreground rtl:-scale-x-100">
                         →
                       </span>
-                      <span className="sr-only">on</span>
+                      <span className="sr-only">{m.admin_audit_sr_on()}</span>
                       <Target entry={entry} />
                     </p>
                     <Button
@@ -238,8 +240,8 @@ function AuditScreen() {
                       aria-controls={detailsId}
                       onClick={() => toggle(entry.id)}
                     >
-                      {expanded ? 'Hide details' : 'Details'}
-                      <span className="sr-only"> of entry {entry.id}</span>
+                      {expanded ? m.admin_audit_hide_details() : m.admin_audit_details()}
+                      <span className="sr-only"> {m.admin_audit_sr_of_entry({ id: String(entry.id) })}</span>
                     </Button>
                     <div id={detailsId} hidden={!expanded}>
                       {expanded && <Details entry={entry} />}
@@ -250,12 +252,14 @@ function AuditScreen() {
             </ul>
             {/* From the `sm` width: the table. */}
             <div className="hidden sm:block">
-              <TableScroller label="Audit log table">
+              <TableScroller label={m.admin_audit_table()}>
                 {/* Positioned, so the screen-reader caption (absolute) stays inside the scrolling box. */}
                 <div className="relative">
                   <table className="w-full min-w-[44rem] border-collapse">
                     <caption className="sr-only">
-                      Audit log, {newestFirst ? 'newest' : 'oldest'} first, {data.total} in all
+                      {newestFirst
+                        ? m.admin_audit_caption_newest({ total: formatCount(data.total) })
+                        : m.admin_audit_caption_oldest({ total: formatCount(data.total) })}
                     </caption>
                     <thead>
                       <tr>
@@ -265,22 +269,22 @@ function AuditScreen() {
                             className="inline-flex items-center gap-1 rounded-sm uppercase hover:text-foreground focus-visible:outline-2 focus-visible:outline-ring"
                             onClick={() => update({ dir: newestFirst ? 'asc' : null })}
                           >
-                            Time
+                            {m.admin_audit_time()}
                             <span aria-hidden="true">{newestFirst ? '▼' : '▲'}</span>
-                            <span className="sr-only">, {newestFirst ? 'newest first: show oldest first' : 'oldest first: show newest first'}</span>
+                            <span className="sr-only">, {newestFirst ? m.admin_audit_sort_newest() : m.admin_audit_sort_oldest()}</span>
                           </button>
                         </th>
                         <th scope="col" className={th}>
-                          Who
+                          {m.admin_audit_who()}
                         </th>
                         <th scope="col" className={th}>
-                          Action
+                          {m.admin_audit_action()}
                         </th>
                         <th scope="col" className={th}>
-                          Target
+                          {m.admin_audit_target()}
                         </th>
                         <th scope="col" className={th}>
-                          <span className="sr-only">Details</span>
+                          <span className="sr-only">{m.admin_audit_details()}</span>
                         </th>
                       </tr>
                     </thead>
@@ -305,10 +309,10 @@ function AuditScreen() {
                               <td className={td}>
                                 <Target entry={entry} />
                               </td>
-                              <td className={`${td} text-right`}>
+                              <td className={`${td} text-end`}>
                                 <Button variant="ghost" size="sm" aria-expanded={expanded} aria-controls={detailsId} onClick={() => toggle(entry.id)}>
-                                  {expanded ? 'Hide' : 'Details'}
-                                  <span className="sr-only"> of entry {entry.id}</span>
+                                  {expanded ? m.admin_audit_hide() : m.admin_audit_details()}
+                                  <span className="sr-only"> {m.admin_audit_sr_of_entry({ id: String(entry.id) })}</span>
                                 </Button>
                               </td>
                             </tr>
@@ -325,7 +329,7 @@ function AuditScreen() {
                 </div>
               </TableScroller>
             </div>
-            <ListFooter page={data.page} total={data.total} perPage={data.pageSize} label="Audit log pages" onPageChange={(page) => update({ page })} />
+            <ListFooter page={data.page} total={data.total} perPage={data.pageSize} label={m.admin_audit_pages()} onPageChange={(page) => update({ page })} />
           </>
         )}
       </ListBody>

@@ -32,6 +32,8 @@ import { CheckboxField } from '../../../components/ui/checkbox.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog.tsx';
 import { HiddenFileInput } from '../../../components/ui/hidden-file-input.tsx';
 import { Progress } from '../../../components/ui/progress.tsx';
+import { withNodes } from '../../../components/forms/rich-text.tsx';
+import { formatCount, m } from '../../../shared/i18n.ts';
 import { FileProblemsTable, FilterSelect, ListBody, ListFooter, PER_PAGE, Section, TableHead, TableScroller, td } from '../admin-kit.tsx';
 
 const BASE = '/api/admin/tools/points-bulk-update';
@@ -39,27 +41,34 @@ const ACCEPT = '.csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocumen
 const SHOWN_PROBLEMS = 100;
 const NONE = '__none__';
 
-const number = (n: number) => n.toLocaleString('en-GB');
-const signed = (n: number) => (n > 0 ? `+${number(n)}` : n < 0 ? `−${number(-n)}` : '0');
-const plural = (n: number, one: string, many: string) => `${number(n)} ${n === 1 ? one : many}`;
+const number = formatCount;
+const signed = (n: number) => (n > 0 ? `+${number(n)}` : n < 0 ? `−${number(-n)}` : number(0));
 const SHOWN_LINES = 20;
 
 /** "Line 3." / "Lines 3, 4 and 5." / "Lines 3, 4, … 22 and 180 more." (the first 20 named) */
 function linesText(lines: readonly number[], total: number): string {
   const shown = lines.slice(0, SHOWN_LINES).map(number);
-  if (shown.length === 1 && total === 1) return `Line ${shown[0] ?? ''}.`;
-  if (total > shown.length) return `Lines ${shown.join(', ')} and ${number(total - shown.length)} more.`;
-  return `Lines ${shown.slice(0, -1).join(', ')} and ${shown.at(-1) ?? ''}.`;
+  if (shown.length === 1 && total === 1) return m.admin_points_line_one({ line: shown[0] ?? '' });
+  if (total > shown.length) return m.admin_points_lines_more({ list: shown.join(', '), more: number(total - shown.length) });
+  return m.admin_points_lines({ list: shown.slice(0, -1).join(', '), last: shown.at(-1) ?? '' });
 }
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const LIMIT = `${POINTS_BULK_LIMITS.maxBytes / 1024 / 1024} MB`;
 
-const PHASE_LABELS: Record<string, string> = {
-  upload: 'Uploading',
-  reading: 'Reading the file',
-  checking: 'Checking participants and points',
-  saving: 'Saving the preview',
-  applying: 'Applying to the points ledger',
+const PHASE_LABELS: Readonly<Record<string, () => string>> = {
+  upload: m.admin_points_phase_upload,
+  reading: m.admin_points_phase_reading,
+  checking: m.admin_points_phase_checking,
+  saving: m.admin_points_phase_saving,
+  applying: m.admin_points_phase_applying,
+};
+
+/** The required columns' names in the mapping form. */
+const COLUMN_LABELS: Readonly<Record<BulkColumn, () => string>> = {
+  participant: m.admin_points_column_participant,
+  points: m.admin_points_column_points,
+  reason: m.admin_points_column_reason,
+  reference: m.admin_points_column_reference,
 };
 
 interface Bar {
@@ -80,9 +89,16 @@ type Step =
 function barOf(line: StreamLine): Bar | null {
   const { phase, done, total } = line;
   if (typeof phase !== 'string' || typeof done !== 'number' || typeof total !== 'number') return null;
-  const label = PHASE_LABELS[phase] ?? phase;
+  const label = PHASE_LABELS[phase]?.() ?? phase;
   const value = total > 0 ? (done / total) * 100 : null;
-  return { label, value, detail: phase === 'reading' ? `${mb(done)} of ${mb(total)}` : `${number(done)} of ${plural(total, 'row', 'rows')}` };
+  return {
+    label,
+    value,
+    detail:
+      phase === 'reading'
+        ? m.admin_kit_transfer_of({ loaded: mb(done), total: mb(total) })
+        : m.admin_points_rows_progress({ done: number(done), count: total }),
+  };
 }
 
 /** The header each column is probably in (the server's aliases first, else the first header). */
@@ -98,11 +114,11 @@ function guessMap(headers: readonly string[]): Record<BulkColumn, string> {
 
 export default function PointsBulkUpdate() {
   const auth = useAuth();
-  if (auth.status !== 'authenticated') return <Loading label="Loading the tool…" />;
+  if (auth.status !== 'authenticated') return <Loading label={m.admin_points_loading()} />;
   if (auth.user.role !== 'admin') {
     return (
-      <Alert variant="destructive" title="Only admins can run this tool">
-        Points bulk updates change many participants&apos; balances at once, so only admins can run them. Ask an admin if a batch of points needs crediting.
+      <Alert variant="destructive" title={m.admin_points_admins_only_title()}>
+        {m.admin_points_admins_only_text()}
       </Alert>
     );
   }
@@ -126,7 +142,7 @@ function BulkUpdateScreen() {
     if (!file) return;
     setAlert(null);
     if (file.size > POINTS_BULK_LIMITS.maxBytes) {
-      setAlert(`The file is too large (${mb(file.size)}; at most ${LIMIT}).`);
+      setAlert(m.admin_points_too_large({ size: mb(file.size), max: LIMIT }));
       return;
     }
     const body = new FormData();
@@ -134,7 +150,7 @@ function BulkUpdateScreen() {
     if (columns) body.set('columns', JSON.stringify(columns));
     setAllowNegative(false);
     setBelowZeroRefused(false);
-    setStep({ kind: 'working', file, bar: { label: `Uploading ${file.name}`, value: 0 } });
+    setStep({ kind: 'working', file, bar: { label: m.admin_points_uploading_file({ name: file.name }), value: 0 } });
     try {
       const preview = await uploadForNdjson<BulkPreview>(`${BASE}/preview`, body, {
         onProgress: (p) => {
@@ -142,7 +158,11 @@ function BulkUpdateScreen() {
             setStep({
               kind: 'working',
               file,
-              bar: { label: `Uploading ${file.name}`, value: (p.loaded / p.total) * 100, detail: `${mb(p.loaded)} of ${mb(p.total)}` },
+              bar: {
+                label: m.admin_points_uploading_file({ name: file.name }),
+                value: (p.loaded / p.total) * 100,
+                detail: m.admin_kit_transfer_of({ loaded: mb(p.loaded), total: mb(p.total) }),
+              },
             });
         },
         onLine: (line) => {
@@ -167,7 +187,12 @@ function BulkUpdateScreen() {
     setConfirm(null);
     setAlert(null);
     const total = excludeProblemRows ? preview.cleanRows : preview.rows;
-    setStep({ kind: 'applying', file, preview, bar: { label: PHASE_LABELS.applying ?? 'Applying', value: 0, detail: `0 of ${plural(total, 'row', 'rows')}` } });
+    setStep({
+      kind: 'applying',
+      file,
+      preview,
+      bar: { label: m.admin_points_phase_applying(), value: 0, detail: m.admin_points_rows_progress({ done: number(0), count: total }) },
+    });
     try {
       const body = allowNegative ? { excludeProblemRows, allowNegative: true } : { excludeProblemRows };
       const result = await uploadForNdjson<BulkApplyResult>(`${BASE}/${preview.batchId}/apply`, JSON.stringify(body), {
@@ -199,15 +224,13 @@ function BulkUpdateScreen() {
     <div className="flex flex-col gap-8">
       <Section
         id="points-file"
-        title="Upload a points file"
-        description={
-          <>
-            A CSV or XLSX (at most {LIMIT}, {number(POINTS_BULK_LIMITS.maxRows)} rows) with the columns <code>participant</code> (email or Fieldwork id),{' '}
-            <code>points</code> (a whole number, negative to take points away), <code>reason</code> (shown to the participant) and optionally{' '}
-            <code>reference</code> (your own key, unique in the file). A row credited before — the same reference, or without one the same participant, points
-            and reason — is never credited twice, so a corrected file can be applied again. Nothing changes until you apply.
-          </>
-        }
+        title={m.admin_points_upload_title()}
+        description={withNodes((marks) => m.admin_points_upload_description({ limit: LIMIT, rows: number(POINTS_BULK_LIMITS.maxRows), ...marks }), {
+          participant: <code>participant</code>,
+          points: <code>points</code>,
+          reason: <code>reason</code>,
+          reference: <code>reference</code>,
+        })}
       >
         <HiddenFileInput ref={input} accept={ACCEPT} onFile={(file) => void upload(file)} />
         {alert && <Alert variant="destructive">{alert}</Alert>}
@@ -223,8 +246,8 @@ function BulkUpdateScreen() {
             onDrop={onDrop}
             className={`flex flex-col items-center gap-3 rounded-lg border-2 border-dashed px-4 py-8 text-center ${dragging ? 'border-primary bg-accent' : 'border-border'}`}
           >
-            <p className="text-sm text-muted-foreground">Drop the file here, or</p>
-            <Button onClick={() => input.current?.click()}>{step.kind === 'applied' ? 'Choose another file' : 'Choose a file'}</Button>
+            <p className="text-sm text-muted-foreground">{m.admin_points_drop()}</p>
+            <Button onClick={() => input.current?.click()}>{step.kind === 'applied' ? m.admin_points_choose_another() : m.admin_points_choose_file()}</Button>
           </div>
         )}
 
@@ -242,31 +265,32 @@ function BulkUpdateScreen() {
               const pick = (column: BulkColumn) => (step.map[column] === NONE ? null : step.map[column]);
               const map = { participant: pick('participant'), points: pick('points'), reason: pick('reason'), reference: pick('reference') };
               if (!map.participant || !map.points || !map.reason) {
-                setAlert('Choose the columns for participant, points and reason.');
+                setAlert(m.admin_points_map_required());
                 return;
               }
               void upload(step.file, { participant: map.participant, points: map.points, reason: map.reason, reference: map.reference });
             }}
           >
             <Alert variant="info">{step.message}.</Alert>
-            <p className="text-sm">Choose which column of {step.file.name} holds each value:</p>
+            <p className="text-sm">{m.admin_points_map_which({ name: step.file.name })}</p>
             <div className="grid gap-4 sm:grid-cols-2">
               {BULK_COLUMNS.map((column) => (
                 <FilterSelect<string>
                   key={column}
-                  label={
-                    (REQUIRED_BULK_COLUMNS as readonly string[]).includes(column) ? `${column[0]?.toUpperCase()}${column.slice(1)}` : 'Reference (optional)'
-                  }
+                  label={(REQUIRED_BULK_COLUMNS as readonly string[]).includes(column) ? COLUMN_LABELS[column]() : m.admin_points_column_reference()}
                   value={step.map[column]}
-                  options={[{ value: NONE, label: column === 'reference' ? 'None' : 'Choose a column' }, ...step.headers.map((h) => ({ value: h, label: h }))]}
+                  options={[
+                    { value: NONE, label: column === 'reference' ? m.admin_points_none() : m.admin_points_choose_column() },
+                    ...step.headers.map((h) => ({ value: h, label: h })),
+                  ]}
                   onChange={(value) => setStep({ ...step, map: { ...step.map, [column]: value } })}
                 />
               ))}
             </div>
             <div className="flex flex-wrap gap-2">
-              <Button type="submit">Read with these columns</Button>
+              <Button type="submit">{m.admin_points_read_columns()}</Button>
               <Button type="button" variant="outline" onClick={() => input.current?.click()}>
-                Choose another file
+                {m.admin_points_choose_another()}
               </Button>
             </div>
           </form>
@@ -277,8 +301,8 @@ function BulkUpdateScreen() {
         {offerNegative && (
           <CheckboxField
             id="bulk-allow-negative"
-            label="Allow the balance to go below zero"
-            description="Rows taking a participant's available points below zero are applied too; their balance becomes negative until they earn more."
+            label={m.admin_points_allow_negative()}
+            description={m.admin_points_allow_negative_help()}
             checked={allowNegative}
             onCheckedChange={(checked) => setAllowNegative(checked === true)}
           />
@@ -286,13 +310,13 @@ function BulkUpdateScreen() {
         {step.kind === 'preview' && (
           <div className="flex flex-wrap gap-2">
             {preview?.status === 'previewed' && (preview.problemCount === 0 || (allowNegative && onlyBelowZero(preview))) && (
-              <Button onClick={() => setConfirm({ excludeProblemRows: false })}>{`Apply ${plural(preview.rows, 'row', 'rows')}`}</Button>
+              <Button onClick={() => setConfirm({ excludeProblemRows: false })}>{m.admin_points_apply_rows({ count: preview.rows })}</Button>
             )}
             {preview?.status === 'previewed' && preview.problemCount > 0 && preview.cleanRows > 0 && (
-              <Button onClick={() => setConfirm({ excludeProblemRows: true })}>{`Apply clean rows only (${number(preview.cleanRows)})`}</Button>
+              <Button onClick={() => setConfirm({ excludeProblemRows: true })}>{m.admin_points_apply_clean({ count: number(preview.cleanRows) })}</Button>
             )}
             <Button variant="outline" onClick={() => input.current?.click()}>
-              Choose another file
+              {m.admin_points_choose_another()}
             </Button>
           </div>
         )}
@@ -308,14 +332,30 @@ function BulkUpdateScreen() {
         />
       )}
 
-      <Section id="points-batches" title="Batches" description="Every file checked here, newest first, with what was applied to each row.">
-        <ListBody load={history.load} reload={history.reload} isEmpty={(data) => data.items.length === 0} empty="No batch yet." loadingLabel="Loading batches…">
+      <Section id="points-batches" title={m.admin_points_batches()} description={m.admin_points_batches_description()}>
+        <ListBody
+          load={history.load}
+          reload={history.reload}
+          isEmpty={(data) => data.items.length === 0}
+          empty={m.admin_points_batches_empty()}
+          loadingLabel={m.admin_points_batches_loading()}
+        >
           {(data) => (
             <div className="flex flex-col gap-4">
-              <TableScroller label="Batches table">
+              <TableScroller label={m.admin_points_batches_table()}>
                 <table className="w-full border-collapse">
-                  <caption className="sr-only">Points batches, newest first</caption>
-                  <TableHead columns={['When', 'File', 'By', 'Rows', 'Points', 'Status', { label: 'Download', hidden: true }]} />
+                  <caption className="sr-only">{m.admin_points_batches_caption()}</caption>
+                  <TableHead
+                    columns={[
+                      m.admin_points_col_when(),
+                      m.admin_points_col_file(),
+                      m.admin_points_col_by(),
+                      m.admin_points_col_rows(),
+                      m.admin_points_col_points(),
+                      m.admin_points_col_status(),
+                      { label: m.admin_points_col_download(), hidden: true },
+                    ]}
+                  />
                   <tbody>
                     {data.items.map((batch) => (
                       <tr key={batch.id}>
@@ -325,14 +365,16 @@ function BulkUpdateScreen() {
                         <td className={`${td} tabular-nums`}>
                           {number(batch.rows)}
                           {batch.status === 'applied' && batch.appliedRows !== batch.rows && (
-                            <span className="block text-xs text-muted-foreground">{number(batch.appliedRows)} credited</span>
+                            <span className="block text-xs text-muted-foreground">{m.admin_points_credited_count({ count: number(batch.appliedRows) })}</span>
                           )}
                         </td>
                         <td className={`${td} whitespace-nowrap tabular-nums`}>
                           {signed(batch.totals.positive)} / {signed(batch.totals.negative)}
                         </td>
                         <td className={td}>
-                          <Badge variant={batch.status === 'applied' ? 'default' : 'outline'}>{batch.status === 'applied' ? 'Applied' : 'Not applied'}</Badge>
+                          <Badge variant={batch.status === 'applied' ? 'default' : 'outline'}>
+                            {batch.status === 'applied' ? m.admin_points_applied() : m.admin_points_not_applied()}
+                          </Badge>
                         </td>
                         <td className={td}>
                           <a
@@ -340,7 +382,8 @@ function BulkUpdateScreen() {
                             download
                             className="whitespace-nowrap font-medium text-primary underline-offset-4 hover:underline"
                           >
-                            Download results<span className="sr-only"> of {batch.fileName}</span>
+                            {m.admin_points_download_results()}
+                            <span className="sr-only"> {m.admin_points_sr_of_file({ name: batch.fileName })}</span>
                           </a>
                         </td>
                       </tr>
@@ -348,7 +391,7 @@ function BulkUpdateScreen() {
                   </tbody>
                 </table>
               </TableScroller>
-              <ListFooter page={page} total={data.total} label="Batches pages" onPageChange={setPage} />
+              <ListFooter page={page} total={data.total} label={m.admin_points_batches_pages()} onPageChange={setPage} />
             </div>
           )}
         </ListBody>
@@ -370,50 +413,48 @@ function PreviewSummary({ preview }: { preview: BulkPreview }) {
   const shown = preview.problems.slice(0, SHOWN_PROBLEMS);
   return (
     <div className="flex flex-col gap-4" aria-live="polite">
-      <h3 className="text-base font-semibold">Preview of {preview.fileName}</h3>
+      <h3 className="text-base font-semibold">{m.admin_points_preview_of({ name: preview.fileName })}</h3>
       {preview.status === 'applied' && (
-        <Alert variant="info" title="Already applied">
-          This content was applied{preview.appliedAt ? ` on ${formatDateTime(preview.appliedAt)}` : ''}. Applying it again changes nothing.
+        <Alert variant="info" title={m.admin_points_already_applied()}>
+          {preview.appliedAt ? m.admin_points_applied_on({ date: formatDateTime(preview.appliedAt) }) : m.admin_points_applied_before()}
         </Alert>
       )}
       <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6">
-        <Figure label="Rows" value={number(preview.rows)} />
-        <Figure label="Matched" value={number(preview.matched)} />
-        <Figure label="Problems" value={number(preview.problemCount)} />
-        <Figure label="Points added" value={signed(preview.totals.positive)} />
-        <Figure label="Points taken away" value={signed(preview.totals.negative)} />
-        <Figure label="Participants" value={number(preview.totals.participants)} />
+        <Figure label={m.admin_points_fig_rows()} value={number(preview.rows)} />
+        <Figure label={m.admin_points_fig_matched()} value={number(preview.matched)} />
+        <Figure label={m.admin_points_fig_problems()} value={number(preview.problemCount)} />
+        <Figure label={m.admin_points_fig_added()} value={signed(preview.totals.positive)} />
+        <Figure label={m.admin_points_fig_taken()} value={signed(preview.totals.negative)} />
+        <Figure label={m.admin_points_fig_participants()} value={number(preview.totals.participants)} />
       </dl>
       {preview.status === 'previewed' && preview.alreadyCredited > 0 && (
-        <Alert variant="info" title="Credited before">
-          {`${plural(preview.alreadyCredited, 'row was', 'rows were')} credited before (the same reference, or the same participant, points and reason): applying leaves ${preview.alreadyCredited === 1 ? 'it as it is' : 'them as they are'}. ${linesText(preview.alreadyCreditedLines, preview.alreadyCredited)}`}
+        <Alert variant="info" title={m.admin_points_credited_before_title()}>
+          {`${m.admin_points_credited_before({ count: preview.alreadyCredited })} ${linesText(preview.alreadyCreditedLines, preview.alreadyCredited)}`}
         </Alert>
       )}
-      {preview.problemCount === 0 && preview.status === 'previewed' && (
-        <p className="text-sm">{`No problems: ${preview.rows === 1 ? 'the row' : `all ${plural(preview.rows, 'row', 'rows')}`} can be applied.`}</p>
-      )}
+      {preview.problemCount === 0 && preview.status === 'previewed' && <p className="text-sm">{m.admin_points_no_problems({ count: preview.rows })}</p>}
       {preview.problemCount > 0 && (
         <p className="text-sm">
           {[
-            preview.counts.unknownParticipants && plural(preview.counts.unknownParticipants, 'unknown participant', 'unknown participants'),
-            preview.counts.disabledAccounts && plural(preview.counts.disabledAccounts, 'disabled account', 'disabled accounts'),
-            preview.counts.invalidPoints && plural(preview.counts.invalidPoints, 'invalid points value', 'invalid points values'),
-            preview.counts.invalidReasons && plural(preview.counts.invalidReasons, 'missing or long reason', 'missing or long reasons'),
-            preview.counts.duplicateReferences && plural(preview.counts.duplicateReferences, 'duplicate reference', 'duplicate references'),
-            preview.counts.insufficientPoints && plural(preview.counts.insufficientPoints, 'row below zero points', 'rows below zero points'),
+            preview.counts.unknownParticipants && m.admin_points_unknown_participants({ count: preview.counts.unknownParticipants }),
+            preview.counts.disabledAccounts && m.admin_points_disabled_accounts({ count: preview.counts.disabledAccounts }),
+            preview.counts.invalidPoints && m.admin_points_invalid_points({ count: preview.counts.invalidPoints }),
+            preview.counts.invalidReasons && m.admin_points_invalid_reasons({ count: preview.counts.invalidReasons }),
+            preview.counts.duplicateReferences && m.admin_points_duplicate_references({ count: preview.counts.duplicateReferences }),
+            preview.counts.insufficientPoints && m.admin_points_below_zero({ count: preview.counts.insufficientPoints }),
           ]
             .filter(Boolean)
             .join(' · ')}
-          . Totals count the {plural(preview.cleanRows, 'clean row', 'clean rows')} only.
+          . {m.admin_points_totals_clean({ count: preview.cleanRows })}
         </p>
       )}
       {shown.length > 0 && (
         <>
           <FileProblemsTable problems={shown} />
           <p className="text-sm text-muted-foreground">
-            {preview.problemCount > shown.length ? `The first ${number(shown.length)} of ${plural(preview.problemCount, 'problem', 'problems')}. ` : ''}
+            {preview.problemCount > shown.length ? `${m.admin_points_first_problems({ shown: number(shown.length), count: preview.problemCount })} ` : ''}
             <a href={`${BASE}/${preview.batchId}/problems.csv`} download className="font-medium text-primary underline-offset-4 hover:underline">
-              Download the problems (CSV)
+              {m.admin_points_download_problems()}
             </a>
           </p>
         </>
@@ -445,23 +486,28 @@ function ConfirmApply({
     <Dialog open onOpenChange={(open) => !open && onCancel()}>
       <DialogContent>
         <DialogHeader>
-          <DialogTitle>{`Apply ${plural(rows, 'row', 'rows')}?`}</DialogTitle>
+          <DialogTitle>{m.admin_points_apply_rows_question({ count: rows })}</DialogTitle>
           <DialogDescription>
-            {signed(preview.totals.positive)} points added and {signed(preview.totals.negative)} taken away (net {signed(preview.totals.net)}) for{' '}
-            {plural(preview.totals.participants, 'participant', 'participants')}, at once and all together.
-            {excludeProblemRows ? ` The ${plural(preview.problemRows, 'row', 'rows')} with problems are left out.` : ''}
-            {!excludeProblemRows && preview.problemRows > 0 ? ` The ${plural(preview.problemRows, 'row', 'rows')} going below zero are applied too.` : ''}
-            {preview.alreadyCredited > 0
-              ? ` ${plural(preview.alreadyCredited, 'row was', 'rows were')} credited before and ${preview.alreadyCredited === 1 ? 'is' : 'are'} left as ${preview.alreadyCredited === 1 ? 'it is' : 'they are'}.`
-              : ''}{' '}
-            {allowNegative ? 'Balances may go below zero. ' : ''}Participants see each reason in their points history.
+            {[
+              m.admin_points_confirm_totals({
+                added: signed(preview.totals.positive),
+                taken: signed(preview.totals.negative),
+                net: signed(preview.totals.net),
+                count: preview.totals.participants,
+              }),
+              ...(excludeProblemRows ? [m.admin_points_confirm_left_out({ count: preview.problemRows })] : []),
+              ...(!excludeProblemRows && preview.problemRows > 0 ? [m.admin_points_confirm_below_zero({ count: preview.problemRows })] : []),
+              ...(preview.alreadyCredited > 0 ? [m.admin_points_confirm_credited({ count: preview.alreadyCredited })] : []),
+              ...(allowNegative ? [m.admin_points_confirm_negative()] : []),
+              m.admin_points_confirm_history(),
+            ].join(' ')}
           </DialogDescription>
         </DialogHeader>
         <DialogFooter>
           <Button variant="outline" onClick={onCancel}>
-            Cancel
+            {m.admin_dialog_cancel()}
           </Button>
-          <Button onClick={onConfirm}>{`Apply ${plural(rows, 'row', 'rows')}`}</Button>
+          <Button onClick={onConfirm}>{m.admin_points_apply_rows({ count: rows })}</Button>
         </DialogFooter>
       </DialogContent>
     </Dialog>
@@ -471,22 +517,20 @@ function ConfirmApply({
 function AppliedSummary({ preview, result }: { preview: BulkPreview; result: BulkApplyResult }) {
   return (
     <div className="flex flex-col gap-3">
-      <Alert variant="success" title={result.alreadyApplied ? 'Already applied' : 'Applied'}>
+      <Alert variant="success" title={result.alreadyApplied ? m.admin_points_already_applied() : m.admin_points_applied_title()}>
         {result.alreadyApplied
-          ? 'This batch was applied before: nothing changed.'
+          ? m.admin_points_applied_nothing()
           : [
-              `${plural(result.applied, 'row', 'rows')} credited to the points ledger.`,
-              result.alreadyCredited > 0
-                ? `${plural(result.alreadyCredited, 'row was', 'rows were')} credited before and left as ${result.alreadyCredited === 1 ? 'it was' : 'they were'}.`
-                : '',
-              result.skipped > 0 ? `${plural(result.skipped, 'row', 'rows')} with problems left out.` : '',
+              m.admin_points_applied_rows({ count: result.applied }),
+              result.alreadyCredited > 0 ? m.admin_points_applied_credited({ count: result.alreadyCredited }) : '',
+              result.skipped > 0 ? m.admin_points_applied_skipped({ count: result.skipped }) : '',
             ]
               .filter(Boolean)
               .join(' ')}
       </Alert>
       <p className="text-sm">
         <a href={`${BASE}/${preview.batchId}/rows.csv`} download className="font-medium text-primary underline-offset-4 hover:underline">
-          Download the results of {preview.fileName} (CSV)
+          {m.admin_points_download_results_of({ name: preview.fileName })}
         </a>
       </p>
     </div>

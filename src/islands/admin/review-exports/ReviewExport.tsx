@@ -42,17 +42,18 @@ import { Input } from '../../../components/ui/input.tsx';
 import { Progress } from '../../../components/ui/progress.tsx';
 import { RadioCard, RadioCardGroup } from '../../../components/ui/radio-card.tsx';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select.tsx';
+import { formatCount, m } from '../../../shared/i18n.ts';
 import { Section, transferProgress, type TransferWords } from '../admin-kit.tsx';
 
 const EXPORT_PATH = '/api/admin/tools/export-reviews';
 const HISTORY_PATH = '/api/admin/tools/export-reviews/history';
 const NONE = '__none';
 
-const FORMAT_DESCRIPTIONS: Readonly<Record<ReviewExportFormat, string>> = {
-  csv: 'Fieldwork’s columns, for a spreadsheet.',
-  xlsx: 'Fieldwork’s columns as an Excel workbook.',
-  powerreviews: 'PowerReviews’ import file (CSV, their columns and limits).',
-  bazaarvoice: 'Bazaarvoice’s native content import (XML).',
+const FORMAT_DESCRIPTIONS: Readonly<Record<ReviewExportFormat, () => string>> = {
+  csv: m.admin_reviews_format_csv,
+  xlsx: m.admin_reviews_format_xlsx,
+  powerreviews: m.admin_reviews_format_powerreviews,
+  bazaarvoice: m.admin_reviews_format_bazaarvoice,
 };
 
 interface ProjectOption {
@@ -61,16 +62,16 @@ interface ProjectOption {
   client: string;
 }
 
-const number = (n: number) => n.toLocaleString('en');
-const TRANSFER_WORDS: TransferWords = { starting: 'Preparing the file…', waiting: 'Preparing the file…' };
+const number = formatCount;
+const transferWords = (): TransferWords => ({ starting: m.admin_reviews_preparing(), waiting: m.admin_reviews_preparing() });
 
 export default function ReviewExport() {
   const auth = useAuth();
-  if (auth.status !== 'authenticated') return <Loading label="Loading the tool…" />;
+  if (auth.status !== 'authenticated') return <Loading label={m.admin_reviews_loading()} />;
   if (auth.user.role !== 'admin')
     return (
-      <Alert variant="info" title="Only admins can run this tool">
-        Ask an admin to export a project’s reviews.
+      <Alert variant="info" title={m.admin_reviews_admins_only_title()}>
+        {m.admin_reviews_admins_only_text()}
       </Alert>
     );
   return <ExportTool />;
@@ -146,7 +147,7 @@ function ExportTool() {
     if (handleSessionLost(error)) return;
     if (error instanceof ApiError && error.code === 'validation_failed') {
       setFields(error.fields);
-      setAlert('Check the highlighted fields.');
+      setAlert(m.admin_reviews_check_fields());
     } else setAlert(errorMessage(error));
   }
 
@@ -157,7 +158,7 @@ function ExportTool() {
   function projectChosen(): boolean {
     if (projectId !== '') return true;
     setFields({ projectId: [MESSAGES.required] });
-    setAlert('Choose a project, then tick its missions.');
+    setAlert(m.admin_reviews_choose_project_first());
     return false;
   }
 
@@ -190,7 +191,7 @@ function ExportTool() {
       const fileName = answer.fileName ?? `reviews.${format === 'xlsx' ? 'xlsx' : format === 'bazaarvoice' ? 'xml' : 'csv'}`;
       saveBlob(answer.blob, fileName);
       const count = Number(answer.headers('X-Review-Count') ?? 0);
-      setDone(`Saved ${fileName}: ${number(count)} ${count === 1 ? 'review' : 'reviews'}.`);
+      setDone(m.admin_reviews_saved({ name: fileName, count }));
       void history.refresh().catch(() => history.reload());
     } catch (error) {
       failed(error);
@@ -204,11 +205,7 @@ function ExportTool() {
 
   return (
     <div className="flex flex-col gap-8">
-      <Section
-        id="review-export"
-        title="Export reviews"
-        description="Turn the entries of product-review missions into reviews a ratings-and-reviews platform imports. Every review given for points says so."
-      >
+      <Section id="review-export" title={m.admin_reviews_title()} description={m.admin_reviews_description()}>
         <form
           className="flex flex-col gap-6"
           onSubmit={(event) => {
@@ -217,11 +214,11 @@ function ExportTool() {
           }}
           noValidate
         >
-          <FormField id={`${ids}-project`} label="Project" error={fieldError('projectId')}>
+          <FormField id={`${ids}-project`} label={m.admin_reviews_project()} error={fieldError('projectId')}>
             {(c) => (
               <Select value={projectId} onValueChange={setProjectId} disabled={projects.load.status !== 'ready'}>
                 <SelectTrigger {...c} className="sm:max-w-md">
-                  <SelectValue placeholder={projects.load.status === 'ready' ? 'Choose a project' : 'Loading projects…'} />
+                  <SelectValue placeholder={projects.load.status === 'ready' ? m.admin_reviews_choose_project() : m.admin_reviews_loading_projects()} />
                 </SelectTrigger>
                 <SelectContent>
                   {projects.load.status === 'ready' &&
@@ -234,16 +231,16 @@ function ExportTool() {
               </Select>
             )}
           </FormField>
-          {projects.load.status === 'error' && <Failed title="The projects could not be loaded" message={projects.load.message} onRetry={projects.reload} />}
+          {projects.load.status === 'error' && <Failed title={m.admin_reviews_projects_failed()} message={projects.load.message} onRetry={projects.reload} />}
 
           {projectId !== '' && (
             <fieldset className="flex flex-col gap-3" aria-describedby={fieldError('missionIds') ? `${ids}-missions-error` : undefined}>
-              <legend className="mb-1 text-sm font-medium">Missions</legend>
-              {missions.load.status === 'loading' && <Loading label="Loading the missions…" />}
+              <legend className="mb-1 text-sm font-medium">{m.admin_reviews_missions()}</legend>
+              {missions.load.status === 'loading' && <Loading label={m.admin_reviews_loading_missions()} />}
               {missions.load.status === 'error' && (
-                <Failed title="The missions could not be loaded" message={missions.load.message} onRetry={missions.reload} />
+                <Failed title={m.admin_reviews_missions_failed()} message={missions.load.message} onRetry={missions.reload} />
               )}
-              {missions.load.status === 'ready' && missionList.length === 0 && <p className="text-sm text-muted-foreground">This project has no missions.</p>}
+              {missions.load.status === 'ready' && missionList.length === 0 && <p className="text-sm text-muted-foreground">{m.admin_reviews_no_missions()}</p>}
               <ul className="flex flex-col gap-3">
                 {missionList.map((mission) => (
                   <li key={mission.id}>
@@ -255,10 +252,11 @@ function ExportTool() {
                       description={
                         mission.productId ? (
                           <>
-                            Product id {mission.productId} · {mission.points > 0 ? `${number(mission.points)} points (incentivized)` : 'no points'}
+                            {m.admin_reviews_product_id({ id: mission.productId })} ·{' '}
+                            {mission.points > 0 ? m.admin_reviews_points_incentivized({ count: mission.points }) : m.admin_reviews_no_points()}
                           </>
                         ) : (
-                          <span className="text-destructive">No product id: set it on the mission’s edit screen.</span>
+                          <span className="text-destructive">{m.admin_reviews_no_product_id()}</span>
                         )
                       }
                     />
@@ -272,7 +270,7 @@ function ExportTool() {
 
           {chosenMissions.map((mission) => (
             <fieldset key={mission.id} className="flex flex-col gap-3 rounded-lg border border-border p-4">
-              <legend className="px-1 text-sm font-medium">Fields of “{mission.title}”</legend>
+              <legend className="px-1 text-sm font-medium">{m.admin_reviews_fields_of({ title: mission.title })}</legend>
               <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
                 {REVIEW_FIELDS.map((field) => {
                   const options = elementsFor(field, mission.elements);
@@ -283,7 +281,7 @@ function ExportTool() {
                       key={field}
                       id={`${ids}-map-${mission.id}-${field}`}
                       label={REVIEW_FIELD_LABELS[field]}
-                      hint={required ? undefined : '(optional)'}
+                      hint={required ? undefined : m.admin_reviews_optional()}
                       error={fieldError(`mapping.${mission.id}.${field}`)}
                     >
                       {(c) => (
@@ -292,7 +290,7 @@ function ExportTool() {
                             <SelectValue />
                           </SelectTrigger>
                           <SelectContent>
-                            <SelectItem value={NONE}>{options.length === 0 ? 'No question fits' : 'None'}</SelectItem>
+                            <SelectItem value={NONE}>{options.length === 0 ? m.admin_reviews_no_question() : m.admin_reviews_none()}</SelectItem>
                             {options.map((element) => (
                               <SelectItem key={element.id} value={element.id}>
                                 {element.title || element.id}
@@ -309,35 +307,40 @@ function ExportTool() {
           ))}
 
           <div className="flex flex-wrap gap-5">
-            <FormField id={`${ids}-from`} label="Submitted from" hint="(optional)" error={fieldError('from')}>
+            <FormField id={`${ids}-from`} label={m.admin_reviews_submitted_from()} hint={m.admin_reviews_optional()} error={fieldError('from')}>
               {(c) => <Input {...c} type="date" value={from} max={to || undefined} onChange={(event) => setFrom(event.target.value)} className="w-44" />}
             </FormField>
-            <FormField id={`${ids}-to`} label="to" hint="(optional, included)" error={fieldError('to')}>
+            <FormField id={`${ids}-to`} label={m.admin_reviews_to()} hint={m.admin_reviews_optional_included()} error={fieldError('to')}>
               {(c) => <Input {...c} type="date" value={to} min={from || undefined} onChange={(event) => setTo(event.target.value)} className="w-44" />}
             </FormField>
           </div>
 
           <fieldset className="flex flex-col gap-3">
-            <legend className="mb-1 text-sm font-medium">Entries</legend>
-            <CheckboxField id={`${ids}-approved`} label="Approved" checked={withApproved} onCheckedChange={(on) => setWithApproved(on === true)} />
+            <legend className="mb-1 text-sm font-medium">{m.admin_reviews_entries()}</legend>
+            <CheckboxField
+              id={`${ids}-approved`}
+              label={m.admin_reviews_approved()}
+              checked={withApproved}
+              onCheckedChange={(on) => setWithApproved(on === true)}
+            />
             <CheckboxField
               id={`${ids}-submitted`}
-              label="Submitted, not reviewed yet"
+              label={m.admin_reviews_submitted()}
               checked={withSubmitted}
               onCheckedChange={(on) => setWithSubmitted(on === true)}
             />
             {(fieldError('states') ?? (!withApproved && !withSubmitted)) && (
-              <FieldError id={`${ids}-states-error`}>{fieldError('states') ?? 'Choose approved, submitted or both'}</FieldError>
+              <FieldError id={`${ids}-states-error`}>{fieldError('states') ?? m.admin_reviews_choose_states()}</FieldError>
             )}
           </fieldset>
 
           <fieldset className="flex flex-col gap-3">
-            <legend className="mb-1 text-sm font-medium">Format</legend>
+            <legend className="mb-1 text-sm font-medium">{m.admin_reviews_format()}</legend>
             <RadioCardGroup
               value={format}
               onValueChange={(value) => setFormat(value as ReviewExportFormat)}
               className="grid sm:grid-cols-2"
-              aria-label="Format"
+              aria-label={m.admin_reviews_format()}
             >
               {REVIEW_EXPORT_FORMATS.map((value) => (
                 <RadioCard
@@ -345,16 +348,16 @@ function ExportTool() {
                   id={`${ids}-format-${value}`}
                   value={value}
                   label={REVIEW_EXPORT_FORMAT_LABELS[value]}
-                  description={FORMAT_DESCRIPTIONS[value]}
+                  description={FORMAT_DESCRIPTIONS[value]()}
                 />
               ))}
             </RadioCardGroup>
             {format === 'bazaarvoice' && (
               <FormField
                 id={`${ids}-campaign`}
-                label="Campaign id"
-                hint="(required)"
-                description="Bazaarvoice’s id of the sampling campaign; every review carries it."
+                label={m.admin_reviews_campaign()}
+                hint={m.admin_reviews_required()}
+                description={m.admin_reviews_campaign_help()}
                 error={fieldError('campaignId')}
                 className="sm:max-w-sm"
               >
@@ -374,7 +377,7 @@ function ExportTool() {
           </fieldset>
 
           {alert && (
-            <Alert variant="destructive" title="The export could not be made">
+            <Alert variant="destructive" title={m.admin_reviews_failed_title()}>
               {alert}
             </Alert>
           )}
@@ -382,13 +385,13 @@ function ExportTool() {
           <div className="flex flex-wrap gap-3">
             {/* Never disabled but while busy: what is missing is said beside its field (issue 28 §12). */}
             <Button type="submit" variant="outline" disabled={busy !== null}>
-              {busy === 'preview' ? 'Checking…' : 'Preview'}
+              {busy === 'preview' ? m.admin_reviews_checking() : m.admin_reviews_preview()}
             </Button>
             <Button type="button" disabled={busy !== null} onClick={() => void download()}>
-              Download
+              {m.admin_reviews_download()}
             </Button>
           </div>
-          {busy === 'download' && <Progress {...transferProgress(progress, TRANSFER_WORDS)} />}
+          {busy === 'download' && <Progress {...transferProgress(progress, transferWords())} />}
           {done && (
             <p className="text-sm text-muted-foreground" role="status">
               {done}
@@ -399,7 +402,7 @@ function ExportTool() {
         {preview && <PreviewView preview={preview} />}
       </Section>
 
-      <Section id="review-export-history" title="Exports made" description="Every download, newest first.">
+      <Section id="review-export-history" title={m.admin_reviews_exports_made()} description={m.admin_reviews_exports_made_description()}>
         <HistoryView load={history.load} onRetry={history.reload} />
       </Section>
     </div>
@@ -411,31 +414,35 @@ function PreviewView({ preview }: { preview: ReviewExportPreview }) {
     <section className="flex flex-col gap-4" aria-labelledby="review-preview-heading">
       <div role="status">
         <h3 id="review-preview-heading" className="text-lg font-semibold">
-          {number(preview.total)} {preview.total === 1 ? 'review' : 'reviews'}
-          {preview.problems.length > 0 ? `, ${number(preview.problems.length)} ${preview.problems.length === 1 ? 'problem' : 'problems'}` : ', no problems'}
+          {preview.problems.length > 0
+            ? m.admin_reviews_preview_heading_problems({
+                reviews: m.admin_reviews_preview_reviews({ count: preview.total }),
+                problems: m.admin_reviews_preview_problems({ count: preview.problems.length }),
+              })
+            : m.admin_reviews_preview_heading_clean({ reviews: m.admin_reviews_preview_reviews({ count: preview.total }) })}
         </h3>
       </div>
       {preview.problems.length > 0 && (
         <div className="overflow-x-auto rounded-lg border border-border">
           <table className="w-full text-sm">
-            <caption className="px-3 py-2 text-left text-muted-foreground">Problems (row 0: the export as a whole)</caption>
-            <thead className="bg-muted/50 text-left">
+            <caption className="px-3 py-2 text-start text-muted-foreground">{m.admin_reviews_problems_caption()}</caption>
+            <thead className="bg-muted/50 text-start">
               <tr>
                 <th scope="col" className="px-3 py-2 font-medium">
-                  Row
+                  {m.admin_reviews_col_row()}
                 </th>
                 <th scope="col" className="px-3 py-2 font-medium">
-                  Field
+                  {m.admin_reviews_col_field()}
                 </th>
                 <th scope="col" className="px-3 py-2 font-medium">
-                  Problem
+                  {m.admin_reviews_col_problem()}
                 </th>
               </tr>
             </thead>
             <tbody>
               {preview.problems.map((problem, index) => (
                 <tr key={`${problem.row}-${problem.field}-${index}`} className="border-t border-border">
-                  <td className="px-3 py-2 tabular-nums">{problem.row === 0 ? '—' : problem.row}</td>
+                  <td className="px-3 py-2 tabular-nums">{problem.row === 0 ? '—' : number(problem.row)}</td>
                   <td className="px-3 py-2">{problem.field}</td>
                   <td className="px-3 py-2">{problem.message}</td>
                 </tr>
@@ -447,14 +454,26 @@ function PreviewView({ preview }: { preview: ReviewExportPreview }) {
       {preview.rows.length > 0 && (
         <div className="overflow-x-auto rounded-lg border border-border">
           <table className="w-full min-w-[48rem] text-sm">
-            <caption className="px-3 py-2 text-left text-muted-foreground">
+            <caption className="px-3 py-2 text-start text-muted-foreground">
               {preview.rows.length === preview.total
-                ? `${preview.total === 1 ? 'The review' : `All ${number(preview.total)} reviews`}`
-                : `The first ${number(preview.rows.length)} of ${number(preview.total)} reviews`}
+                ? m.admin_reviews_rows_all({ count: preview.total })
+                : m.admin_reviews_rows_first({ shown: number(preview.rows.length), count: preview.total })}
             </caption>
-            <thead className="bg-muted/50 text-left">
+            <thead className="bg-muted/50 text-start">
               <tr>
-                {['#', 'Product', 'Rating', 'Title', 'Review', 'Recommends', 'Photos', 'Reviewer', 'Region', 'Submitted', 'Incentivized'].map((header) => (
+                {[
+                  '#',
+                  m.admin_reviews_col_product(),
+                  m.admin_reviews_col_rating(),
+                  m.admin_reviews_col_title(),
+                  m.admin_reviews_col_review(),
+                  m.admin_reviews_col_recommends(),
+                  m.admin_reviews_col_photos(),
+                  m.admin_reviews_col_reviewer(),
+                  m.admin_reviews_col_region(),
+                  m.admin_reviews_col_submitted(),
+                  m.admin_reviews_col_incentivized(),
+                ].map((header) => (
                   <th key={header} scope="col" className="px-3 py-2 font-medium whitespace-nowrap">
                     {header}
                   </th>
@@ -464,25 +483,25 @@ function PreviewView({ preview }: { preview: ReviewExportPreview }) {
             <tbody>
               {preview.rows.map((row, index) => (
                 <tr key={row.reviewId} className="border-t border-border align-top">
-                  <td className="px-3 py-2 tabular-nums">{index + 1}</td>
+                  <td className="px-3 py-2 tabular-nums">{number(index + 1)}</td>
                   <td className="px-3 py-2">{row.productId ?? '—'}</td>
                   <td className="px-3 py-2 tabular-nums">{row.rating ?? '—'}</td>
                   <td className="px-3 py-2">{row.title}</td>
                   <td className="max-w-xs px-3 py-2">
                     <span className="line-clamp-3">{row.text}</span>
                   </td>
-                  <td className="px-3 py-2">{row.recommend === null ? '—' : row.recommend ? 'Yes' : 'No'}</td>
+                  <td className="px-3 py-2">{row.recommend === null ? '—' : row.recommend ? m.admin_reviews_yes() : m.admin_reviews_no()}</td>
                   <td className="px-3 py-2">
                     {row.photos.map((url, photo) => (
-                      <a key={url} href={url} target="_blank" rel="noreferrer" className="mr-2 text-primary underline-offset-4 hover:underline">
-                        Photo {photo + 1}
+                      <a key={url} href={url} target="_blank" rel="noreferrer" className="me-2 text-primary underline-offset-4 hover:underline">
+                        {m.admin_reviews_photo({ number: number(photo + 1) })}
                       </a>
                     ))}
                   </td>
                   <td className="px-3 py-2 whitespace-nowrap">{row.nickname}</td>
                   <td className="px-3 py-2">{row.region}</td>
                   <td className="px-3 py-2 whitespace-nowrap">{row.submittedAt.slice(0, 10)}</td>
-                  <td className="px-3 py-2">{row.incentivized ? <Badge variant="secondary">Points</Badge> : 'No'}</td>
+                  <td className="px-3 py-2">{row.incentivized ? <Badge variant="secondary">{m.admin_reviews_points_badge()}</Badge> : m.admin_reviews_no()}</td>
                 </tr>
               ))}
             </tbody>
@@ -494,16 +513,22 @@ function PreviewView({ preview }: { preview: ReviewExportPreview }) {
 }
 
 function HistoryView({ load, onRetry }: { load: ReturnType<typeof useResource<{ items: ReviewExportRecord[] }>>['load']; onRetry: () => void }) {
-  if (load.status === 'loading') return <Loading label="Loading the exports…" />;
-  if (load.status !== 'ready') return <Failed title="The exports could not be loaded" message={load.message} onRetry={onRetry} />;
-  if (load.data.items.length === 0) return <p className="text-sm text-muted-foreground">No reviews exported yet.</p>;
+  if (load.status === 'loading') return <Loading label={m.admin_reviews_loading_exports()} />;
+  if (load.status !== 'ready') return <Failed title={m.admin_reviews_exports_failed()} message={load.message} onRetry={onRetry} />;
+  if (load.data.items.length === 0) return <p className="text-sm text-muted-foreground">{m.admin_reviews_no_exports()}</p>;
   return (
     <div className="overflow-x-auto rounded-lg border border-border">
       <table className="w-full text-sm">
-        <caption className="sr-only">Exports made</caption>
-        <thead className="bg-muted/50 text-left">
+        <caption className="sr-only">{m.admin_reviews_exports_made()}</caption>
+        <thead className="bg-muted/50 text-start">
           <tr>
-            {['When', 'Who', 'Project', 'Format', 'Reviews'].map((header) => (
+            {[
+              m.admin_reviews_col_when(),
+              m.admin_reviews_col_who(),
+              m.admin_reviews_col_project(),
+              m.admin_reviews_col_format(),
+              m.admin_reviews_col_reviews(),
+            ].map((header) => (
               <th key={header} scope="col" className="px-3 py-2 font-medium">
                 {header}
               </th>

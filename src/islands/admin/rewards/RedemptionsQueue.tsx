@@ -32,6 +32,7 @@ import { Textarea } from '../../../components/ui/textarea.tsx';
 import { BulkApproveBar, ConfirmButton, FilterSelect, ListBody, ListFooter, SearchForm, Section, TableHead, TableScroller, td } from '../admin-kit.tsx';
 import { FormDialog, useDialogForm } from '../form-dialog.tsx';
 import { selectAllState, toggleAll } from '../review/logic.ts';
+import { formatCount, m } from '../../../shared/i18n.ts';
 import {
   actionsFor,
   bulkApproveText,
@@ -49,10 +50,8 @@ import {
   type QueueQuery,
 } from './logic.ts';
 
-const STATUS_OPTIONS = [
-  { value: 'all', label: 'All statuses' },
-  ...REDEMPTION_STATUSES.map((value) => ({ value, label: STATUS_FILTER_LABELS[value] })),
-] as const;
+const statusOptions = () =>
+  [{ value: 'all', label: m.admin_queue_all_statuses() }, ...REDEMPTION_STATUSES.map((value) => ({ value, label: STATUS_FILTER_LABELS[value]() }))] as const;
 
 const whoOf = (item: AdminRedemption) => fullNameOf({ firstName: item.user.firstName ?? '', lastName: item.user.lastName ?? '' }) || item.user.email;
 const whatOf = (item: AdminRedemption) => `${item.reward.title} (${formatMoney(item.value, item.currency)})`;
@@ -60,7 +59,7 @@ const whatOf = (item: AdminRedemption) => `${item.reward.title} (${formatMoney(i
 /** The island of /admin/rewards/redemptions. */
 export default function RedemptionsQueue() {
   const auth = useAuth();
-  if (auth.status !== 'authenticated') return <Loading label="Loading reward requests…" />;
+  if (auth.status !== 'authenticated') return <Loading label={m.admin_queue_loading()} />;
   return <Queue canDecide={auth.user.role === 'admin'} />;
 }
 
@@ -92,10 +91,10 @@ function Queue({ canDecide }: { canDecide: boolean }) {
   };
   const catalogue = rewards.load.status === 'ready' ? rewards.load.data.items : [];
   const rewardOptions = [
-    { value: 'all', label: 'All rewards' },
+    { value: 'all', label: m.admin_queue_all_rewards() },
     ...catalogue.map((reward) => ({ value: String(reward.id), label: reward.title })),
     ...(current.rewardId !== null && !catalogue.some((reward) => reward.id === current.rewardId)
-      ? [{ value: String(current.rewardId), label: `Reward ${current.rewardId}` }]
+      ? [{ value: String(current.rewardId), label: m.admin_queue_reward_number({ id: String(current.rewardId) }) }]
       : []),
   ];
 
@@ -139,56 +138,58 @@ function Queue({ canDecide }: { canDecide: boolean }) {
   return (
     <Section
       id="redemptions"
-      title="Requests"
-      description={
-        canDecide
-          ? 'Oldest first. Approve, reject with a reason the participant reads, or send a reward delivered by hand.'
-          : 'Oldest first. Only admins decide on requests; moderators see them.'
-      }
+      title={m.admin_queue_title()}
+      description={canDecide ? m.admin_queue_description() : m.admin_queue_description_moderator()}
       aside={
         <a href={queueCsvHref(current)} download className={buttonVariants({ variant: 'outline' })} onClick={(event) => downloadAfterSignInProof(event)}>
-          Download CSV
+          {m.admin_queue_download_csv()}
         </a>
       }
     >
       <p className="text-sm">
         <a href="/admin/rewards" className="font-medium text-primary underline-offset-4 hover:underline">
-          ← The catalogue and settings
+          {m.admin_queue_back()}
         </a>
       </p>
-      <SearchForm label="Search participants" value={current.q} onSearch={(q) => update({ q })}>
-        <FilterSelect label="Status" value={current.status} options={STATUS_OPTIONS} onChange={(status) => update({ status })} className="sm:w-64" />
+      <SearchForm label={m.admin_queue_search()} value={current.q} onSearch={(q) => update({ q })}>
+        <FilterSelect
+          label={m.admin_queue_status()}
+          value={current.status}
+          options={statusOptions()}
+          onChange={(status) => update({ status })}
+          className="sm:w-64"
+        />
       </SearchForm>
       <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
         <FilterSelect
-          label="Reward"
+          label={m.admin_queue_reward()}
           value={current.rewardId === null ? 'all' : String(current.rewardId)}
           options={rewardOptions}
           onChange={(value) => update({ rewardId: value === 'all' ? null : Number(value) })}
           className="sm:w-64"
         />
         <div className="flex flex-col gap-2">
-          <Label htmlFor={fromId}>Requested from</Label>
+          <Label htmlFor={fromId}>{m.admin_queue_requested_from()}</Label>
           <Input id={fromId} type="date" value={current.from} max={current.to || undefined} onChange={(event) => update({ from: event.target.value })} />
         </div>
         <div className="flex flex-col gap-2">
-          <Label htmlFor={toId}>Requested to</Label>
+          <Label htmlFor={toId}>{m.admin_queue_requested_to()}</Label>
           <Input id={toId} type="date" value={current.to} min={current.from || undefined} onChange={(event) => update({ to: event.target.value })} />
         </div>
         {isQueueFiltered(current) && (
           <Button variant="ghost" onClick={() => update({ ...DEFAULT_QUEUE_QUERY })}>
-            Clear filters
+            {m.admin_queue_clear_filters()}
           </Button>
         )}
       </div>
 
       {problem && (
-        <Alert variant="destructive" title="That did not happen">
+        <Alert variant="destructive" title={m.admin_queue_problem_title()}>
           {problem}
         </Alert>
       )}
       {notice && (
-        <Alert variant="success" title="Bulk approval">
+        <Alert variant="success" title={m.admin_queue_bulk_title()}>
           {notice}
         </Alert>
       )}
@@ -196,9 +197,9 @@ function Queue({ canDecide }: { canDecide: boolean }) {
       <ListBody
         load={query === null ? { status: 'loading' } : list.load}
         reload={list.reload}
-        loadingLabel="Loading reward requests…"
+        loadingLabel={m.admin_queue_loading()}
         isEmpty={(data) => data.items.length === 0}
-        empty={isQueueFiltered(current) ? 'No request matches these filters.' : 'Nothing waits for approval.'}
+        empty={isQueueFiltered(current) ? m.admin_queue_empty_filtered() : m.admin_queue_empty()}
       >
         {(data) => {
           const approvable = data.items.filter((item) => item.status === 'requested').map((item) => item.id);
@@ -208,27 +209,27 @@ function Queue({ canDecide }: { canDecide: boolean }) {
               {canDecide && approvable.length > 0 && (
                 <BulkApproveBar
                   id={allId}
-                  allLabel="Select all requested on this page"
+                  allLabel={m.admin_queue_select_all()}
                   checked={selectAllState(approvable, selected)}
                   onToggleAll={() => setSelected(toggleAll(approvable, selected))}
                   count={count}
-                  question={`Approve ${count} ${count === 1 ? 'request' : 'requests'}?`}
+                  question={m.admin_queue_approve_question({ count })}
                   onApprove={() => bulkApprove(approvable.filter((rowId) => selected.has(rowId)))}
                 />
               )}
-              <TableScroller label="Reward requests table">
+              <TableScroller label={m.admin_queue_table()}>
                 <div className="relative">
                   <table className="w-full min-w-[56rem] border-collapse">
-                    <caption className="sr-only">Reward requests, oldest first, {data.total} in all</caption>
+                    <caption className="sr-only">{m.admin_queue_caption({ total: formatCount(data.total) })}</caption>
                     <TableHead
                       columns={[
-                        ...(canDecide ? [{ label: 'Select', hidden: true }] : []),
-                        'Requested',
-                        'Participant',
-                        'Reward',
-                        'Points',
-                        'Status',
-                        ...(canDecide ? [{ label: 'Actions', hidden: true }] : []),
+                        ...(canDecide ? [{ label: m.admin_queue_column_select(), hidden: true }] : []),
+                        m.admin_queue_column_requested(),
+                        m.admin_queue_column_participant(),
+                        m.admin_queue_reward(),
+                        m.admin_queue_column_points(),
+                        m.admin_queue_status(),
+                        ...(canDecide ? [{ label: m.admin_queue_column_actions(), hidden: true }] : []),
                       ]}
                     />
                     <tbody>
@@ -241,7 +242,7 @@ function Queue({ canDecide }: { canDecide: boolean }) {
                               <td className={td}>
                                 {item.status === 'requested' && (
                                   <Checkbox
-                                    aria-label={`Select the request of ${who}`}
+                                    aria-label={m.admin_queue_select_request({ who })}
                                     checked={selected.has(item.id)}
                                     onCheckedChange={(checked) => {
                                       const next = new Set(selected);
@@ -264,10 +265,12 @@ function Queue({ canDecide }: { canDecide: boolean }) {
                               {item.reward.title}
                               <span className="block text-xs text-muted-foreground tabular-nums">{formatMoney(item.value, item.currency)}</span>
                             </td>
-                            <td className={`${td} tabular-nums`}>{item.points.toLocaleString('en')}</td>
+                            <td className={`${td} tabular-nums`}>{formatCount(item.points)}</td>
                             <td className={td}>
                               <StatusBadge status={item.status} />
-                              {item.status === 'requested' && item.needsReview && <span className="block text-xs text-muted-foreground">Needs a check</span>}
+                              {item.status === 'requested' && item.needsReview && (
+                                <span className="block text-xs text-muted-foreground">{m.admin_queue_needs_check()}</span>
+                              )}
                               {item.reason && <span className="block max-w-64 text-xs text-muted-foreground">{item.reason}</span>}
                             </td>
                             {canDecide && (
@@ -275,26 +278,29 @@ function Queue({ canDecide }: { canDecide: boolean }) {
                                 <div className="flex flex-wrap gap-2">
                                   {can.approve && (
                                     <ConfirmButton
-                                      confirmLabel="Approve"
-                                      question={`Approve ${whatOf(item)} for ${who}?`}
+                                      confirmLabel={m.admin_queue_approve()}
+                                      question={m.admin_queue_approve_one_question({ what: whatOf(item), who })}
                                       onConfirm={() =>
                                         decide(
                                           () => apiSend('POST', `/api/admin/redemptions/${item.id}/approve`, { expectedStatus: item.status }),
-                                          `Approved: ${whatOf(item)} for ${who}`,
+                                          m.admin_queue_approved_toast({ what: whatOf(item), who }),
                                         )
                                       }
                                     >
-                                      Approve<span className="sr-only"> the request of {who}</span>
+                                      {m.admin_queue_approve()}
+                                      <span className="sr-only"> {m.admin_queue_sr_request_of({ who })}</span>
                                     </ConfirmButton>
                                   )}
                                   {can.deliver && (
                                     <Button variant="outline" size="sm" onClick={() => setDialog({ kind: 'deliver', item })}>
-                                      Mark delivered<span className="sr-only"> for {who}</span>
+                                      {m.admin_queue_mark_delivered()}
+                                      <span className="sr-only"> {m.admin_queue_sr_for({ who })}</span>
                                     </Button>
                                   )}
                                   {can.reject && (
                                     <Button variant="outline" size="sm" onClick={() => setDialog({ kind: 'reject', item })}>
-                                      Reject<span className="sr-only"> the request of {who}</span>
+                                      {m.admin_queue_reject()}
+                                      <span className="sr-only"> {m.admin_queue_sr_request_of({ who })}</span>
                                     </Button>
                                   )}
                                 </div>
@@ -307,7 +313,7 @@ function Queue({ canDecide }: { canDecide: boolean }) {
                   </table>
                 </div>
               </TableScroller>
-              <ListFooter page={data.page} total={data.total} perPage={data.pageSize} label="Reward request pages" onPageChange={(page) => update({ page })} />
+              <ListFooter page={data.page} total={data.total} perPage={data.pageSize} label={m.admin_queue_pages()} onPageChange={(page) => update({ page })} />
             </>
           );
         }}
@@ -331,7 +337,7 @@ function Queue({ canDecide }: { canDecide: boolean }) {
 
 function StatusBadge({ status }: { status: RedemptionStatus }) {
   const variant = status === 'delivered' || status === 'approved' ? 'default' : status === 'requested' || status === 'ordering' ? 'secondary' : 'outline';
-  return <Badge variant={variant}>{STATUS_LABELS[status]}</Badge>;
+  return <Badge variant={variant}>{STATUS_LABELS[status]()}</Badge>;
 }
 
 /** A refusal that means the request moved on: the page is asked for again, and the message stays in the dialog. */
@@ -350,12 +356,12 @@ function RejectDialog({ item, onClose, onDone }: { item: AdminRedemption | null;
   const form = useDialogForm<{ reason: string }>(
     { open: item !== null, onOpenChange: (open) => !open && onClose() },
     {
-      schema: () => import('../../../shared/schemas/redemptions.ts').then((m) => m.redemptionRejectSchema.pick({ reason: true })),
+      schema: () => import('../../../shared/schemas/redemptions.ts').then((module) => module.redemptionRejectSchema.pick({ reason: true })),
       defaultValues: { reason: '' },
       submit: async ({ reason }) => {
         if (!item) return;
         await sendDecision(() => apiSend('POST', `/api/admin/redemptions/${item.id}/reject`, { reason, expectedStatus: item.status }), onDone);
-        toast({ title: `Rejected: ${whatOf(item)} for ${whoOf(item)}. The points are back.` });
+        toast({ title: m.admin_queue_rejected_toast({ what: whatOf(item), who: whoOf(item) }) });
         onClose();
       },
     },
@@ -367,11 +373,11 @@ function RejectDialog({ item, onClose, onDone }: { item: AdminRedemption | null;
   return (
     <FormDialog
       form={form}
-      title="Reject the request"
-      description={item ? `${whatOf(item)} for ${whoOf(item)}. Their ${item.points.toLocaleString('en')} points are given back.` : ''}
-      submitLabel="Reject"
+      title={m.admin_queue_reject_title()}
+      description={item ? m.admin_queue_reject_description({ what: whatOf(item), who: whoOf(item), count: item.points }) : ''}
+      submitLabel={m.admin_queue_reject()}
     >
-      <FormField id={`${id}-reason`} label="Reason" description="The participant reads it." error={errors.reason?.message}>
+      <FormField id={`${id}-reason`} label={m.admin_queue_reason()} description={m.admin_queue_reason_help()} error={errors.reason?.message}>
         {(c) => <Textarea {...c} rows={3} {...register('reason')} />}
       </FormField>
     </FormDialog>
@@ -389,12 +395,12 @@ function DeliverDialog({ item, onClose, onDone }: { item: AdminRedemption | null
   const form = useDialogForm<DeliverValues>(
     { open: item !== null, onOpenChange: (open) => !open && onClose() },
     {
-      schema: () => import('../../../shared/schemas/redemptions.ts').then((m) => m.redemptionDeliverSchema),
+      schema: () => import('../../../shared/schemas/redemptions.ts').then((module) => module.redemptionDeliverSchema),
       defaultValues: { code: '', link: '', note: '' },
       submit: async (values) => {
         if (!item) return;
         await sendDecision(() => apiSend('POST', `/api/admin/redemptions/${item.id}/deliver`, values), onDone);
-        toast({ title: `Sent: ${whatOf(item)} to ${whoOf(item)}` });
+        toast({ title: m.admin_queue_sent_toast({ what: whatOf(item), who: whoOf(item) }) });
         onClose();
       },
     },
@@ -406,19 +412,23 @@ function DeliverDialog({ item, onClose, onDone }: { item: AdminRedemption | null
   return (
     <FormDialog
       form={form}
-      title="Mark delivered"
-      description={
-        item ? `${whatOf(item)} for ${whoOf(item)}. The code or link is shown to them alone (staff never see it again); their points are spent.` : ''
-      }
-      submitLabel="Mark delivered"
+      title={m.admin_queue_mark_delivered()}
+      description={item ? m.admin_queue_deliver_description({ what: whatOf(item), who: whoOf(item) }) : ''}
+      submitLabel={m.admin_queue_mark_delivered()}
     >
-      <FormField id={`${id}-code`} label="Code" hint="(a code, a link or both)" error={errors.code?.message}>
+      <FormField id={`${id}-code`} label={m.admin_queue_code()} hint={m.admin_queue_code_hint()} error={errors.code?.message}>
         {(c) => <Input {...c} autoComplete="off" {...register('code')} />}
       </FormField>
-      <FormField id={`${id}-link`} label="Link" description="Starting with https://" error={errors.link?.message}>
+      <FormField id={`${id}-link`} label={m.admin_queue_link()} description={m.admin_queue_link_help()} error={errors.link?.message}>
         {(c) => <Input {...c} type="url" inputMode="url" autoComplete="off" {...register('link')} />}
       </FormField>
-      <FormField id={`${id}-note`} label="Note" hint="(optional)" description="For staff; never the code." error={errors.note?.message}>
+      <FormField
+        id={`${id}-note`}
+        label={m.admin_queue_note()}
+        hint={m.admin_reward_dialog_optional()}
+        description={m.admin_queue_note_help()}
+        error={errors.note?.message}
+      >
         {(c) => <Textarea {...c} rows={2} {...register('note')} />}
       </FormField>
     </FormDialog>

@@ -23,6 +23,7 @@ import { Label } from '../../../components/ui/label.tsx';
 import { Textarea } from '../../../components/ui/textarea.tsx';
 import { FilterSelect } from '../admin-kit.tsx';
 import { FormDialog, useDialogForm } from '../form-dialog.tsx';
+import { m } from '../../../shared/i18n.ts';
 import {
   FULFILMENT_LABELS,
   KIND_LABELS,
@@ -34,11 +35,11 @@ import {
   type ValuesMode,
 } from './logic.ts';
 
-const KIND_OPTIONS = REWARD_KINDS.map((value) => ({ value, label: KIND_LABELS[value] }));
-const FULFILMENT_OPTIONS = REWARD_FULFILMENTS.map((value) => ({ value, label: FULFILMENT_LABELS[value] }));
-const MODE_OPTIONS: readonly { value: ValuesMode; label: string }[] = [
-  { value: 'fixed', label: 'Fixed values' },
-  { value: 'range', label: 'A range (min, max, step)' },
+const kindOptions = () => REWARD_KINDS.map((value) => ({ value, label: KIND_LABELS[value]() }));
+const fulfilmentOptions = () => REWARD_FULFILMENTS.map((value) => ({ value, label: FULFILMENT_LABELS[value]() }));
+const modeOptions = (): readonly { value: ValuesMode; label: string }[] => [
+  { value: 'fixed', label: m.admin_reward_dialog_fixed() },
+  { value: 'range', label: m.admin_reward_dialog_range_option() },
 ];
 
 export function RewardDialog({
@@ -61,7 +62,7 @@ export function RewardDialog({
   const form = useDialogForm<RewardFormValues>(
     { open, onOpenChange },
     {
-      schema: () => import('./form-schema.ts').then((m) => m.rewardFormSchema),
+      schema: () => import('./form-schema.ts').then((module) => module.rewardFormSchema),
       defaultValues: initial,
       fields: REWARD_FORM_FIELDS,
       submit: async (values) => {
@@ -69,12 +70,12 @@ export function RewardDialog({
           const patch = rewardPatch(initial, values);
           if (Object.keys(patch).length > 0) {
             const saved = await apiSend<AdminReward>('PATCH', `/api/admin/rewards/${reward.id}`, patch);
-            toast({ title: `${saved.title} is saved` });
+            toast({ title: m.admin_reward_dialog_saved({ title: saved.title }) });
             onSaved(saved);
           }
         } else {
           const saved = await apiSend<AdminReward>('POST', '/api/admin/rewards', rewardBody(values));
-          toast({ title: `${saved.title} is added` });
+          toast({ title: m.admin_reward_dialog_added({ title: saved.title }) });
           onSaved(saved);
         }
         onOpenChange(false);
@@ -93,70 +94,91 @@ export function RewardDialog({
   return (
     <FormDialog
       form={form}
-      title={reward ? `Edit ${reward.title}` : 'New reward'}
-      description="What participants can turn their points into. A reward is never deleted: make it inactive to take it out of the catalogue."
-      submitLabel={reward ? 'Save reward' : 'Add reward'}
+      title={reward ? m.admin_reward_dialog_edit_title({ title: reward.title }) : m.admin_rewards_new()}
+      description={m.admin_reward_dialog_description()}
+      submitLabel={reward ? m.admin_reward_dialog_save() : m.admin_reward_dialog_add()}
     >
-      <FormField id={`${id}-title`} label="Title" error={errors.title?.message}>
+      <FormField id={`${id}-title`} label={m.admin_reward_dialog_title_label()} error={errors.title?.message}>
         {(c) => <Input {...c} autoComplete="off" {...register('title')} />}
       </FormField>
-      <FormField id={`${id}-description`} label="Description" hint="(optional)" error={errors.description?.message}>
+      <FormField
+        id={`${id}-description`}
+        label={m.admin_reward_dialog_description_label()}
+        hint={m.admin_reward_dialog_optional()}
+        error={errors.description?.message}
+      >
         {(c) => <Textarea {...c} rows={3} {...register('description')} />}
       </FormField>
       <div className="grid gap-4 sm:grid-cols-2">
         <Controller
           control={control}
           name="kind"
-          render={({ field }) => <FilterSelect label="Kind" value={field.value} options={KIND_OPTIONS} onChange={field.onChange} />}
+          render={({ field }) => <FilterSelect label={m.admin_reward_dialog_kind()} value={field.value} options={kindOptions()} onChange={field.onChange} />}
         />
         <Controller
           control={control}
           name="fulfilment"
-          render={({ field }) => <FilterSelect label="Delivered" value={field.value} options={FULFILMENT_OPTIONS} onChange={field.onChange} />}
+          render={({ field }) => (
+            <FilterSelect label={m.admin_reward_dialog_delivered()} value={field.value} options={fulfilmentOptions()} onChange={field.onChange} />
+          )}
         />
       </div>
       {errors.kind?.message && <FieldError id={`${id}-kind-error`}>{errors.kind.message}</FieldError>}
       {errors.fulfilment?.message && <FieldError id={`${id}-fulfilment-error`}>{errors.fulfilment.message}</FieldError>}
       {fulfilment === 'provider' && provider === null && (
-        <Alert variant="destructive" role="status" title="No gift-card provider is set up">
-          This server orders from no provider (REWARDS_PROVIDER): requests for this reward wait, and cannot be approved, until one is set up (the deployment
-          guide, “Rewards through Tremendous”).
+        <Alert variant="destructive" role="status" title={m.admin_reward_dialog_no_provider_title()}>
+          {m.admin_reward_dialog_no_provider_text()}
         </Alert>
       )}
       {fulfilment === 'provider' && (
         <FormField
           id={`${id}-product`}
-          label="Provider's product id"
-          description="The gift card's product in the provider's catalogue."
+          label={m.admin_reward_dialog_product()}
+          description={m.admin_reward_dialog_product_help()}
           error={errors.providerProductId?.message}
         >
           {(c) => <Input {...c} autoComplete="off" {...register('providerProductId')} />}
         </FormField>
       )}
-      <FormField id={`${id}-currency`} label="Currency" description="The ISO 4217 code, e.g. EUR." error={errors.currency?.message}>
+      <FormField
+        id={`${id}-currency`}
+        label={m.admin_reward_dialog_currency()}
+        description={m.admin_reward_dialog_currency_help()}
+        error={errors.currency?.message}
+      >
         {(c) => <Input {...c} autoComplete="off" maxLength={3} className="w-28 uppercase" {...register('currency')} />}
       </FormField>
       <Controller
         control={control}
         name="valuesMode"
-        render={({ field }) => <FilterSelect label="Values offered" value={field.value} options={MODE_OPTIONS} onChange={field.onChange} className="sm:w-72" />}
+        render={({ field }) => (
+          <FilterSelect
+            label={m.admin_reward_dialog_values_offered()}
+            value={field.value}
+            options={modeOptions()}
+            onChange={field.onChange}
+            className="sm:w-72"
+          />
+        )}
       />
       {mode === 'fixed' ? (
         <FormField
           id={`${id}-denominations`}
-          label="Values"
-          description="Separated by commas, e.g. 5, 10, 25 (at most two decimals)."
+          label={m.admin_reward_dialog_values()}
+          description={m.admin_reward_dialog_values_help()}
           error={errors.denominations?.message}
         >
           {(c) => <Input {...c} inputMode="decimal" autoComplete="off" {...register('denominations')} />}
         </FormField>
       ) : (
         <fieldset className="flex flex-col gap-2" aria-describedby={errors.range?.message ? `${id}-range-error` : undefined}>
-          <legend className="mb-2 text-sm font-medium">Range</legend>
+          <legend className="mb-2 text-sm font-medium">{m.admin_reward_dialog_range()}</legend>
           <div className="grid grid-cols-3 gap-3">
             {(['min', 'max', 'step'] as const).map((part) => (
               <div key={part} className="flex flex-col gap-2">
-                <Label htmlFor={`${id}-range-${part}`}>{part === 'min' ? 'Minimum' : part === 'max' ? 'Maximum' : 'Step'}</Label>
+                <Label htmlFor={`${id}-range-${part}`}>
+                  {part === 'min' ? m.admin_reward_dialog_minimum() : part === 'max' ? m.admin_reward_dialog_maximum() : m.admin_reward_dialog_step()}
+                </Label>
                 <Input
                   id={`${id}-range-${part}`}
                   inputMode="decimal"
@@ -172,15 +194,21 @@ export function RewardDialog({
       )}
       <FormField
         id={`${id}-countries`}
-        label="Countries"
-        hint="(optional)"
-        description="ISO 3166 codes separated by commas, e.g. NL, BE. Empty: everywhere."
+        label={m.admin_reward_dialog_countries()}
+        hint={m.admin_reward_dialog_optional()}
+        description={m.admin_reward_dialog_countries_help()}
         error={errors.countries?.message}
       >
         {(c) => <Input {...c} autoComplete="off" className="uppercase" {...register('countries')} />}
       </FormField>
       {kind === 'custom' && (
-        <FormField id={`${id}-stock`} label="Stock" hint="(optional)" description="How many are left. Empty: no limit." error={errors.stock?.message}>
+        <FormField
+          id={`${id}-stock`}
+          label={m.admin_reward_dialog_stock()}
+          hint={m.admin_reward_dialog_optional()}
+          description={m.admin_reward_dialog_stock_help()}
+          error={errors.stock?.message}
+        >
           {(c) => <Input {...c} type="number" min={0} step={1} inputMode="numeric" className="w-40" {...register('stock')} />}
         </FormField>
       )}
@@ -196,8 +224,8 @@ export function RewardDialog({
         render={({ field }) => (
           <CheckboxField
             id={`${id}-active`}
-            label="Active"
-            description="Shown to participants, who may request it."
+            label={m.admin_reward_dialog_active()}
+            description={m.admin_reward_dialog_active_help()}
             checked={field.value}
             onCheckedChange={(checked) => field.onChange(checked === true)}
             error={errors.active?.message}
@@ -221,7 +249,7 @@ function ImageField({ id, value, error, onChange }: { id: string; value: string 
     try {
       const body = new FormData();
       body.append('file', file);
-      const media = await uploadForJson<MediaUploaded>('/api/media', body, { refusedMessage: 'The picture could not be uploaded. Please try again.' });
+      const media = await uploadForJson<MediaUploaded>('/api/media', body, { refusedMessage: m.admin_reward_dialog_upload_failed() });
       onChange(media.id);
     } catch (failure) {
       if (!handleSessionLost(failure)) setProblem(errorMessage(failure));
@@ -234,11 +262,11 @@ function ImageField({ id, value, error, onChange }: { id: string; value: string 
   return (
     <div className="flex flex-col gap-2">
       <span id={`${id}-label`} className="text-sm font-medium">
-        Image <span className="font-normal text-muted-foreground">(optional)</span>
+        {m.admin_reward_dialog_image()} <span className="font-normal text-muted-foreground">{m.admin_reward_dialog_optional()}</span>
       </span>
       <HiddenFileInput ref={input} accept={MEDIA_ACCEPT} onFile={(file) => void upload(file)} />
       <div className="flex flex-wrap items-center gap-3">
-        {value && <img src={thumbnailUrl(value)} alt="Chosen for this reward" className="size-16 rounded-md border border-border object-cover" />}
+        {value && <img src={thumbnailUrl(value)} alt={m.admin_reward_dialog_image_alt()} className="size-16 rounded-md border border-border object-cover" />}
         <Button
           type="button"
           variant="outline"
@@ -247,11 +275,11 @@ function ImageField({ id, value, error, onChange }: { id: string; value: string 
           aria-describedby={message ? `${id}-error` : undefined}
           onClick={() => input.current?.click()}
         >
-          {value ? 'Replace image' : 'Upload an image'}
+          {value ? m.admin_reward_dialog_replace_image() : m.admin_reward_dialog_upload_image()}
         </Button>
         {value && (
           <Button type="button" variant="ghost" size="sm" onClick={() => onChange(null)}>
-            Remove image
+            {m.admin_reward_dialog_remove_image()}
           </Button>
         )}
       </div>

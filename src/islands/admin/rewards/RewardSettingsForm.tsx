@@ -17,6 +17,7 @@ import { CheckboxField } from '../../../components/ui/checkbox.tsx';
 import { FieldError, FormField } from '../../../components/ui/form-field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
 import { Label } from '../../../components/ui/label.tsx';
+import { formatCount, m } from '../../../shared/i18n.ts';
 import { SETTINGS_FORM_FIELDS, settingsBody, settingsFormValues, type SettingsFormValues } from './logic.ts';
 
 export function RewardSettingsForm({
@@ -31,7 +32,7 @@ export function RewardSettingsForm({
   const id = useId();
   const [saved, setSaved] = useState(false);
   const form = useApiForm<SettingsFormValues>({
-    schema: () => import('./form-schema.ts').then((m) => m.settingsFormSchema),
+    schema: () => import('./form-schema.ts').then((module) => module.settingsFormSchema),
     defaultValues: settingsFormValues(settings),
     fields: SETTINGS_FORM_FIELDS,
     describeError: (error) => (handleSessionLost(error) ? null : undefined),
@@ -56,19 +57,19 @@ export function RewardSettingsForm({
   const disabled = !canEdit;
 
   return (
-    <form noValidate onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-5" aria-label="Rewards settings">
+    <form noValidate onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-5" aria-label={m.admin_reward_settings_label()}>
       <FormAlert message={alert} />
-      {saved && <Alert variant="success">The settings are saved.</Alert>}
+      {saved && <Alert variant="success">{m.admin_reward_settings_saved()}</Alert>}
       <fieldset className="flex flex-col gap-3" disabled={disabled} aria-describedby={errors.pointsPerUnit?.message ? `${id}-rates-error` : `${id}-rates-help`}>
-        <legend className="text-sm font-medium">Points per unit of each currency</legend>
+        <legend className="text-sm font-medium">{m.admin_reward_settings_rates()}</legend>
         <p id={`${id}-rates-help`} className="text-sm text-muted-foreground">
-          For example 100 points = 1 EUR. A reward in a currency without a rate cannot be requested.
+          {m.admin_reward_settings_rates_help()}
         </p>
         <ul className="flex flex-col gap-3">
           {rates.fields.map((row, index) => (
             <li key={row.id} className="flex flex-wrap items-end gap-3">
               <div className="flex flex-col gap-2">
-                <Label htmlFor={`${id}-rate-${index}-currency`}>Currency</Label>
+                <Label htmlFor={`${id}-rate-${index}-currency`}>{m.admin_reward_settings_currency()}</Label>
                 <Input
                   id={`${id}-rate-${index}-currency`}
                   maxLength={3}
@@ -78,7 +79,7 @@ export function RewardSettingsForm({
                 />
               </div>
               <div className="flex flex-col gap-2">
-                <Label htmlFor={`${id}-rate-${index}-points`}>Points per unit</Label>
+                <Label htmlFor={`${id}-rate-${index}-points`}>{m.admin_reward_settings_points_per_unit()}</Label>
                 <Input
                   id={`${id}-rate-${index}-points`}
                   type="number"
@@ -91,7 +92,8 @@ export function RewardSettingsForm({
               </div>
               {canEdit && (
                 <Button type="button" variant="ghost" size="sm" onClick={() => rates.remove(index)}>
-                  Remove<span className="sr-only"> the rate of row {index + 1}</span>
+                  {m.admin_reward_settings_remove()}
+                  <span className="sr-only"> {m.admin_reward_settings_remove_row({ row: formatCount(index + 1) })}</span>
                 </Button>
               )}
             </li>
@@ -99,13 +101,13 @@ export function RewardSettingsForm({
         </ul>
         {canEdit && (
           <Button type="button" variant="outline" size="sm" className="self-start" onClick={() => rates.append({ currency: '', points: '' })}>
-            Add a currency
+            {m.admin_reward_settings_add_currency()}
           </Button>
         )}
         {errors.pointsPerUnit?.message && <FieldError id={`${id}-rates-error`}>{errors.pointsPerUnit.message}</FieldError>}
       </fieldset>
 
-      <FormField id={`${id}-minimum`} label="Minimum redemption (points)" error={errors.minimumPoints?.message}>
+      <FormField id={`${id}-minimum`} label={m.admin_reward_settings_minimum()} error={errors.minimumPoints?.message}>
         {(c) => <Input {...c} type="number" min={0} step={1} inputMode="numeric" className="w-40" disabled={disabled} {...register('minimumPoints')} />}
       </FormField>
 
@@ -115,8 +117,8 @@ export function RewardSettingsForm({
         render={({ field }) => (
           <CheckboxField
             id={`${id}-one-open`}
-            label="One open request at a time"
-            description="A participant waits until their request is sent, rejected or cancelled before asking for another."
+            label={m.admin_reward_settings_one_open()}
+            description={m.admin_reward_settings_one_open_help()}
             checked={field.value}
             disabled={disabled}
             onCheckedChange={(checked) => field.onChange(checked === true)}
@@ -130,8 +132,8 @@ export function RewardSettingsForm({
         render={({ field }) => (
           <CheckboxField
             id={`${id}-review-first`}
-            label="Review a participant's first redemption"
-            description="Their first request waits for a person's approval."
+            label={m.admin_reward_settings_review_first()}
+            description={m.admin_reward_settings_review_first_help()}
             checked={field.value}
             disabled={disabled}
             onCheckedChange={(checked) => field.onChange(checked === true)}
@@ -142,10 +144,10 @@ export function RewardSettingsForm({
 
       <ThresholdFields
         id={`${id}-tax`}
-        legend="Tax form"
-        switchLabel="Require a tax form above a yearly value"
-        description="Above this value redeemed in a calendar year, a participant's tax form must be on file before more is sent."
-        valueLabel="Yearly value"
+        legend={m.admin_reward_settings_tax()}
+        switchLabel={m.admin_reward_settings_tax_switch()}
+        description={m.admin_reward_settings_tax_help()}
+        valueLabel={m.admin_reward_settings_yearly_value()}
         on={taxOn}
         disabled={disabled}
         error={errors.taxForm?.message}
@@ -155,10 +157,10 @@ export function RewardSettingsForm({
       />
       <ThresholdFields
         id={`${id}-approval`}
-        legend="Approval"
-        switchLabel="Always approve requests above a value"
-        description="A request worth more than this always waits for a person's approval."
-        valueLabel="Value"
+        legend={m.admin_reward_settings_approval()}
+        switchLabel={m.admin_reward_settings_approval_switch()}
+        description={m.admin_reward_settings_approval_help()}
+        valueLabel={m.admin_reward_settings_value()}
         on={approvalOn}
         disabled={disabled}
         error={errors.approvalAbove?.message}
@@ -169,7 +171,7 @@ export function RewardSettingsForm({
 
       {canEdit && (
         <Button type="submit" loading={isSubmitting} className="self-start">
-          Save settings
+          {m.admin_reward_settings_save()}
         </Button>
       )}
     </form>
@@ -222,7 +224,7 @@ function ThresholdFields({
         )}
       />
       {on && (
-        <div className="flex flex-wrap gap-3 pl-8">
+        <div className="flex flex-wrap gap-3 ps-8">
           <div className="flex flex-col gap-2">
             <Label htmlFor={`${id}-value`}>{valueLabel}</Label>
             <Input
@@ -235,7 +237,7 @@ function ThresholdFields({
             />
           </div>
           <div className="flex flex-col gap-2">
-            <Label htmlFor={`${id}-currency`}>Currency</Label>
+            <Label htmlFor={`${id}-currency`}>{m.admin_reward_settings_currency()}</Label>
             <Input
               id={`${id}-currency`}
               maxLength={3}

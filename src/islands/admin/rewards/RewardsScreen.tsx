@@ -18,20 +18,19 @@ import { FilterSelect, ListBody, ListFooter, PER_PAGE, SearchForm, Section, Tabl
 import { countriesText, FULFILMENT_LABELS, KIND_LABELS, valuesText } from './logic.ts';
 import { RewardDialog } from './RewardDialog.tsx';
 import { RewardSettingsForm } from './RewardSettingsForm.tsx';
+import { formatCount, m } from '../../../shared/i18n.ts';
 
 type ActiveFilter = 'all' | 'true' | 'false';
-const ACTIVE_OPTIONS: readonly { value: ActiveFilter; label: string }[] = [
-  { value: 'all', label: 'Active and inactive' },
-  { value: 'true', label: 'Active' },
-  { value: 'false', label: 'Inactive' },
+const activeOptions = (): readonly { value: ActiveFilter; label: string }[] => [
+  { value: 'all', label: m.admin_rewards_active_all() },
+  { value: 'true', label: m.admin_rewards_active() },
+  { value: 'false', label: m.admin_rewards_inactive() },
 ];
-
-const MODERATOR_NOTE = 'Only admins can change rewards. Moderators see them.';
 
 /** The island of /admin/rewards. */
 export default function RewardsScreen() {
   const auth = useAuth();
-  if (auth.status !== 'authenticated') return <Loading label="Loading rewards…" />;
+  if (auth.status !== 'authenticated') return <Loading label={m.admin_rewards_loading()} />;
   return <Rewards canEdit={auth.user.role === 'admin'} />;
 }
 
@@ -52,17 +51,17 @@ function Rewards({ canEdit }: { canEdit: boolean }) {
     <div className="flex flex-col gap-8">
       <p className="text-sm">
         <a href="/admin/rewards/redemptions" className="font-medium text-primary underline-offset-4 hover:underline">
-          Reward requests →
+          {m.admin_rewards_requests_link()}
         </a>
       </p>
       <Section
         id="catalogue"
-        title="Catalogue"
-        description={canEdit ? 'What participants can turn their points into.' : `What participants can turn their points into. ${MODERATOR_NOTE}`}
-        aside={canEdit ? <Button onClick={() => setEditing('new')}>New reward</Button> : undefined}
+        title={m.admin_rewards_catalogue()}
+        description={canEdit ? m.admin_rewards_catalogue_description() : m.admin_rewards_catalogue_description_moderator()}
+        aside={canEdit ? <Button onClick={() => setEditing('new')}>{m.admin_rewards_new()}</Button> : undefined}
       >
         <SearchForm
-          label="Search rewards"
+          label={m.admin_rewards_search()}
           value={q}
           onSearch={(next) => {
             setQ(next);
@@ -70,9 +69,9 @@ function Rewards({ canEdit }: { canEdit: boolean }) {
           }}
         >
           <FilterSelect
-            label="Shown"
+            label={m.admin_rewards_shown()}
             value={active}
-            options={ACTIVE_OPTIONS}
+            options={activeOptions()}
             onChange={(next) => {
               setActive(next);
               setPage(1);
@@ -83,49 +82,52 @@ function Rewards({ canEdit }: { canEdit: boolean }) {
         <ListBody
           load={list.load}
           reload={list.reload}
-          loadingLabel="Loading rewards…"
+          loadingLabel={m.admin_rewards_loading()}
           isEmpty={(data) => data.items.length === 0}
-          empty={filtered ? 'No reward matches.' : canEdit ? 'No rewards yet. Add the first one.' : 'No rewards yet.'}
+          empty={filtered ? m.admin_rewards_empty_filtered() : canEdit ? m.admin_rewards_empty_editor() : m.admin_rewards_empty()}
         >
           {(data) => (
             <>
-              <TableScroller label="Rewards table">
+              <TableScroller label={m.admin_rewards_table()}>
                 <div className="relative">
                   <table className="w-full min-w-[56rem] border-collapse">
-                    <caption className="sr-only">Rewards, {data.total} in all</caption>
+                    <caption className="sr-only">{m.admin_rewards_caption({ total: formatCount(data.total) })}</caption>
                     <TableHead
                       columns={[
-                        'Title',
-                        'Kind',
-                        'Delivered',
-                        'Currency',
-                        'Values',
-                        'Countries',
-                        'Active',
-                        'Stock',
-                        ...(canEdit ? [{ label: 'Actions', hidden: true }] : []),
+                        m.admin_rewards_column_title(),
+                        m.admin_rewards_column_kind(),
+                        m.admin_rewards_column_delivered(),
+                        m.admin_rewards_column_currency(),
+                        m.admin_rewards_column_values(),
+                        m.admin_rewards_column_countries(),
+                        m.admin_rewards_active(),
+                        m.admin_rewards_column_stock(),
+                        ...(canEdit ? [{ label: m.admin_rewards_column_actions(), hidden: true }] : []),
                       ]}
                     />
                     <tbody>
                       {data.items.map((item) => (
                         <tr key={item.id}>
                           <td className={`${td} font-medium`}>{item.title}</td>
-                          <td className={td}>{KIND_LABELS[item.kind]}</td>
+                          <td className={td}>{KIND_LABELS[item.kind]()}</td>
                           <td className={td}>
-                            {FULFILMENT_LABELS[item.fulfilment]}
+                            {FULFILMENT_LABELS[item.fulfilment]()}
                             {item.providerProductId && <span className="block text-xs text-muted-foreground">{item.providerProductId}</span>}
                           </td>
                           <td className={td}>{item.currency}</td>
                           <td className={`${td} tabular-nums`}>{valuesText(item)}</td>
                           <td className={td}>{countriesText(item.countries)}</td>
                           <td className={td}>
-                            <Badge variant={item.active ? 'default' : 'outline'}>{item.active ? 'Active' : 'Inactive'}</Badge>
+                            <Badge variant={item.active ? 'default' : 'outline'}>{item.active ? m.admin_rewards_active() : m.admin_rewards_inactive()}</Badge>
                           </td>
-                          <td className={`${td} tabular-nums`}>{item.kind === 'custom' ? (item.stock ?? 'No limit') : '—'}</td>
+                          <td className={`${td} tabular-nums`}>
+                            {item.kind === 'custom' ? (item.stock === null ? m.admin_rewards_no_limit() : formatCount(item.stock)) : '—'}
+                          </td>
                           {canEdit && (
                             <td className={td}>
                               <Button variant="outline" size="sm" onClick={() => setEditing(item)}>
-                                Edit<span className="sr-only"> {item.title}</span>
+                                {m.admin_rewards_edit()}
+                                <span className="sr-only"> {item.title}</span>
                               </Button>
                             </td>
                           )}
@@ -135,7 +137,7 @@ function Rewards({ canEdit }: { canEdit: boolean }) {
                   </table>
                 </div>
               </TableScroller>
-              <ListFooter page={data.page} total={data.total} perPage={data.pageSize} label="Rewards pages" onPageChange={setPage} />
+              <ListFooter page={data.page} total={data.total} perPage={data.pageSize} label={m.admin_rewards_pages()} onPageChange={setPage} />
             </>
           )}
         </ListBody>
@@ -143,13 +145,13 @@ function Rewards({ canEdit }: { canEdit: boolean }) {
 
       <Section
         id="settings"
-        title="Settings"
-        description={canEdit ? 'How points turn into money, and when a person checks a request.' : `How points turn into money. ${MODERATOR_NOTE}`}
+        title={m.admin_rewards_settings()}
+        description={canEdit ? m.admin_rewards_settings_description() : m.admin_rewards_settings_description_moderator()}
       >
         {settings.load.status === 'loading' ? (
-          <Loading label="Loading the settings…" />
+          <Loading label={m.admin_rewards_settings_loading()} />
         ) : settings.load.status !== 'ready' ? (
-          <Failed title="The settings could not be loaded" message={settings.load.message} onRetry={settings.reload} />
+          <Failed title={m.admin_rewards_settings_failed()} message={settings.load.message} onRetry={settings.reload} />
         ) : (
           <RewardSettingsForm settings={settings.load.data} canEdit={canEdit} onSaved={(next) => settings.replace(next)} />
         )}

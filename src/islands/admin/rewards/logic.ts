@@ -15,31 +15,43 @@ import {
   type RewardKind,
   type RewardSettings,
 } from '../../../shared/rewards.ts';
+import { currentLanguage, m } from '../../../shared/i18n.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Words
 
-export const KIND_LABELS: Readonly<Record<RewardKind, string>> = { gift_card: 'Gift card', donation: 'Donation', custom: 'Custom reward' };
-export const FULFILMENT_LABELS: Readonly<Record<RewardFulfilment, string>> = { manual: 'By hand', provider: 'Gift-card provider' };
-export const STATUS_LABELS: Readonly<Record<RedemptionStatus, string>> = {
-  requested: 'Requested',
-  approved: 'Approved',
-  ordering: 'Being ordered',
-  delivered: 'Delivered',
-  rejected: 'Rejected',
-  failed: 'Failed',
-  cancelled: 'Cancelled',
+// Each a message (called at render: the words are in the page's language).
+export const KIND_LABELS: Readonly<Record<RewardKind, () => string>> = {
+  gift_card: m.admin_rewards_kind_gift_card,
+  donation: m.admin_rewards_kind_donation,
+  custom: m.admin_rewards_kind_custom,
+};
+export const FULFILMENT_LABELS: Readonly<Record<RewardFulfilment, () => string>> = {
+  manual: m.admin_rewards_fulfilment_manual,
+  provider: m.admin_rewards_fulfilment_provider,
+};
+export const STATUS_LABELS: Readonly<Record<RedemptionStatus, () => string>> = {
+  requested: m.admin_rewards_status_requested,
+  approved: m.admin_rewards_status_approved,
+  ordering: m.admin_rewards_status_ordering,
+  delivered: m.admin_rewards_status_delivered,
+  rejected: m.admin_rewards_status_rejected,
+  failed: m.admin_rewards_status_failed,
+  cancelled: m.admin_rewards_status_cancelled,
 };
 /** The status filter's words: what each status waits for. */
-export const STATUS_FILTER_LABELS: Readonly<Record<RedemptionStatus, string>> = {
+export const STATUS_FILTER_LABELS: Readonly<Record<RedemptionStatus, () => string>> = {
   ...STATUS_LABELS,
-  requested: 'Requested (waiting for approval)',
-  approved: 'Approved (waiting to be sent)',
+  requested: m.admin_rewards_status_filter_requested,
+  approved: m.admin_rewards_status_filter_approved,
 };
 
 /** "10.00 EUR" (two decimals when the value has any). */
 export function formatMoney(value: number, currency: string): string {
-  const text = Number.isInteger(value) ? value.toLocaleString('en') : value.toLocaleString('en', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const language = currentLanguage();
+  const text = Number.isInteger(value)
+    ? value.toLocaleString(language)
+    : value.toLocaleString(language, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   return `${text} ${currency}`;
 }
 
@@ -47,13 +59,14 @@ export function formatMoney(value: number, currency: string): string {
 export function valuesText(reward: Pick<AdminReward, 'denominations' | 'range' | 'currency'>): string {
   if (reward.range) {
     const { min, max, step } = reward.range;
-    return `${formatMoney(min, reward.currency).replace(` ${reward.currency}`, '')}–${formatMoney(max, reward.currency)} in steps of ${formatMoney(step, reward.currency).replace(` ${reward.currency}`, '')}`;
+    const bare = (value: number) => formatMoney(value, reward.currency).replace(` ${reward.currency}`, '');
+    return m.admin_rewards_values_range({ min: bare(min), max: formatMoney(max, reward.currency), step: bare(step) });
   }
   return `${(reward.denominations ?? []).map((value) => formatMoney(value, reward.currency).replace(` ${reward.currency}`, '')).join(', ')} ${reward.currency}`;
 }
 
 /** The countries column: "Everywhere" or the codes. */
-export const countriesText = (countries: readonly string[]) => (countries.length === 0 ? 'Everywhere' : countries.join(', '));
+export const countriesText = (countries: readonly string[]) => (countries.length === 0 ? m.admin_rewards_everywhere() : countries.join(', '));
 
 // ---------------------------------------------------------------------------------------------
 // The reward form
@@ -321,22 +334,21 @@ export function actionsFor(status: RedemptionStatus, manual: boolean): { approve
   return { approve: status === 'requested', reject: open, deliver: open && manual };
 }
 
-const SKIP_REASONS: Readonly<Record<string, string>> = {
-  not_found: 'no longer exists',
-  conflict: 'changed meanwhile',
-  not_approvable: 'not waiting for approval',
+const SKIP_REASONS: Readonly<Record<string, () => string>> = {
+  not_found: m.admin_rewards_skip_not_found,
+  conflict: m.admin_rewards_skip_conflict,
+  not_approvable: m.admin_rewards_skip_not_approvable,
 };
 
 /** The bulk approval's outcome in words: "3 requests approved. 1 skipped: #12 changed meanwhile." */
 export function bulkApproveText(result: BulkApproveResult): string {
-  const approved = result.approved.length;
-  const parts = [`${approved} ${approved === 1 ? 'request' : 'requests'} approved.`];
+  const parts = [m.admin_rewards_bulk_approved({ count: result.approved.length })];
   if (result.skipped.length > 0) {
     const shown = result.skipped
       .slice(0, 10)
-      .map((skip) => `#${skip.id} ${SKIP_REASONS[skip.reason] ?? skip.reason}`)
+      .map((skip) => `#${skip.id} ${SKIP_REASONS[skip.reason]?.() ?? skip.reason}`)
       .join(', ');
-    parts.push(`${result.skipped.length} skipped: ${shown}${result.skipped.length > 10 ? ', …' : ''}.`);
+    parts.push(m.admin_rewards_bulk_skipped({ count: result.skipped.length, list: `${shown}${result.skipped.length > 10 ? ', …' : ''}` }));
   }
   return parts.join(' ');
 }
