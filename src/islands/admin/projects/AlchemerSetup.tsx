@@ -15,49 +15,48 @@ import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { ConfirmButton, Section } from '../admin-kit.tsx';
 import { ALCHEMER_PID_MERGE_CODE } from '../../../shared/surveys.ts';
+import { m } from '../../../shared/i18n.ts';
+import { withNodes } from '../../../components/forms/rich-text.tsx';
 
-const OUTCOMES: readonly { status: ExternalOutcome; label: string; where: string }[] = [
-  { status: 'complete', label: 'Finished (end of survey)', where: 'On the Thank You page: Action → URL Redirect.' },
-  { status: 'screened_out', label: 'Screened out', where: 'On the disqualification page (or a Disqualify action): URL Redirect.' },
-  { status: 'over_quota', label: 'Over quota', where: 'In the quota settings: when a quota is full, redirect to this URL.' },
+/** The outcomes with a return link each (texts read when shown). */
+const outcomes = (): readonly { status: ExternalOutcome; label: string; where: string }[] => [
+  { status: 'complete', label: m.projects_alchemer_outcome_complete(), where: m.projects_alchemer_outcome_complete_where() },
+  { status: 'screened_out', label: m.projects_alchemer_outcome_screened_out(), where: m.projects_alchemer_outcome_screened_out_where() },
+  { status: 'over_quota', label: m.projects_alchemer_outcome_over_quota(), where: m.projects_alchemer_outcome_over_quota_where() },
 ];
 
 /** The setup steps of an external survey, or a note while its links are not there. */
 export function AlchemerSetup({ survey }: { survey: AdminSurvey }) {
   if (!survey.returnLinks || !survey.webhook) {
     return (
-      <Section id="alchemer" title="Alchemer setup">
-        <p className="text-sm text-muted-foreground">The return links are not available yet. Reload the page in a moment.</p>
+      <Section id="alchemer" title={m.projects_alchemer_title()}>
+        <p className="text-sm text-muted-foreground">{m.projects_alchemer_not_ready()}</p>
       </Section>
     );
   }
   const links = survey.returnLinks;
   return (
-    <Section
-      id="alchemer"
-      title="Alchemer setup"
-      description="Members reach the survey with an anonymous reference (pid). Alchemer must keep it and send it back when they leave."
-    >
-      <ol className="flex list-decimal flex-col gap-3 pl-5 text-sm">
+    <Section id="alchemer" title={m.projects_alchemer_title()} description={m.projects_alchemer_description()}>
+      <ol className="flex list-decimal flex-col gap-3 ps-5 text-sm">
         <li>
-          On the survey's first page, add a <strong>Hidden Value</strong> action named <code>pid</code> with the value{' '}
-          <CopyableCode text={ALCHEMER_PID_MERGE_CODE} label="the pid merge code" />.
+          {withNodes((marks) => m.projects_alchemer_step_hidden_value(marks), {
+            action: <strong>Hidden Value</strong>,
+            pid: <code>pid</code>,
+            value: <CopyableCode text={ALCHEMER_PID_MERGE_CODE} label={m.projects_alchemer_pid_code_label()} name={m.projects_alchemer_pid_code_name()} />,
+          })}
         </li>
-        <li>
-          Add the redirects below, each with its own link: a link only works for its outcome. Alchemer fills in the member's pid. Keep “Pass URL variables” off:
-          the pid is already in the link.
-        </li>
-        <li>Add the webhook below, so Alchemer confirms each outcome itself.</li>
-        <li>Test it once with a member account: the survey page shows the member's outcome afterwards.</li>
+        <li>{m.projects_alchemer_step_redirects()}</li>
+        <li>{m.projects_alchemer_step_webhook()}</li>
+        <li>{m.projects_alchemer_step_test()}</li>
       </ol>
-      <ul aria-label="Return links" className="flex flex-col gap-4">
-        {OUTCOMES.map((entry) => (
+      <ul aria-label={m.projects_alchemer_return_links()} className="flex flex-col gap-4">
+        {outcomes().map((entry) => (
           <li key={entry.status} className="flex flex-col gap-2 rounded-lg border border-border p-3">
             <div className="flex flex-col gap-0.5">
               <span className="text-sm font-semibold">{entry.label}</span>
               <span className="text-sm text-muted-foreground">{entry.where}</span>
             </div>
-            <CopyField value={links[entry.status]} label={`Return URL: ${entry.label}`} />
+            <CopyField value={links[entry.status]} label={m.projects_alchemer_return_url({ outcome: entry.label })} />
           </li>
         ))}
       </ul>
@@ -80,7 +79,7 @@ function WebhookSetup({ surveyId, initial, trustReturns }: { surveyId: number; i
       setSecret(made.secret);
       setWebhook(made.webhook);
     } catch (error) {
-      if (!handleSessionLost(error)) toast({ title: 'The webhook secret was not made', description: errorMessage(error), variant: 'destructive' });
+      if (!handleSessionLost(error)) toast({ title: m.projects_alchemer_secret_failed(), description: errorMessage(error), variant: 'destructive' });
     } finally {
       setBusy(false);
     }
@@ -90,52 +89,65 @@ function WebhookSetup({ surveyId, initial, trustReturns }: { surveyId: number; i
     <section aria-labelledby={headingId} className="flex flex-col gap-4 border-t border-border pt-5">
       <div className="flex flex-wrap items-center gap-2">
         <h3 id={headingId} className="text-base font-semibold">
-          Webhook
+          {m.projects_alchemer_webhook()}
         </h3>
-        <Badge variant={webhook.configured ? 'default' : 'secondary'}>{webhook.configured ? 'Secret made' : 'No secret yet'}</Badge>
+        <Badge variant={webhook.configured ? 'default' : 'secondary'}>
+          {webhook.configured ? m.projects_alchemer_secret_made() : m.projects_alchemer_no_secret()}
+        </Badge>
       </div>
-      <p className="text-sm text-muted-foreground">
-        {trustReturns
-          ? 'This survey trusts returns: a member who comes back on the Finished link gets the points at once. The webhook still confirms each outcome, and corrects one that Alchemer did not send.'
-          : 'Points of a finished survey stay pending until Alchemer confirms the outcome here (or until the export is checked).'}
-      </p>
-      <ol className="flex list-decimal flex-col gap-3 pl-5 text-sm">
+      <p className="text-sm text-muted-foreground">{trustReturns ? m.projects_alchemer_trusts_returns() : m.projects_alchemer_pending_until_confirmed()}</p>
+      <ol className="flex list-decimal flex-col gap-3 ps-5 text-sm">
         <li className="flex flex-col gap-2">
           <span>
-            On the page after the last question, add a <strong>Webhook</strong> action with the method <strong>POST</strong> and this URL:
+            {withNodes((marks) => m.projects_alchemer_webhook_step_action(marks), { action: <strong>Webhook</strong>, method: <strong>POST</strong> })}
           </span>
-          <CopyField value={webhook.url} label="Webhook URL" />
+          <CopyField value={webhook.url} label={m.projects_alchemer_webhook_url()} />
         </li>
         <li>
-          Under “Fields to pass”, choose <strong>Post custom fields</strong>: <code>pid</code> ={' '}
-          <CopyableCode text={ALCHEMER_PID_MERGE_CODE} label="the pid merge code for the webhook" />, <code>status</code> = <code>complete</code> and{' '}
-          <code>secret</code> = the webhook secret.
+          {withNodes((marks) => m.projects_alchemer_webhook_step_fields(marks), {
+            choice: <strong>Post custom fields</strong>,
+            pid: <code>pid</code>,
+            pidValue: (
+              <CopyableCode
+                text={ALCHEMER_PID_MERGE_CODE}
+                label={m.projects_alchemer_pid_code_webhook_label()}
+                name={m.projects_alchemer_pid_code_webhook_name()}
+              />
+            ),
+            status: <code>status</code>,
+            complete: <code>complete</code>,
+            secret: <code>secret</code>,
+          })}
         </li>
         <li>
-          Optionally, the same action on the disqualification and quota pages, with <code>status</code> = <code>screened_out</code> or <code>over_quota</code>.
+          {withNodes((marks) => m.projects_alchemer_webhook_step_other(marks), {
+            status: <code>status</code>,
+            screenedOut: <code>screened_out</code>,
+            overQuota: <code>over_quota</code>,
+          })}
         </li>
       </ol>
       {secret !== null && (
         <div className="flex flex-col gap-2">
-          <Alert variant="success" title="Webhook secret made">
-            Copy it into the Webhook action now: it is shown only this once.
+          <Alert variant="success" title={m.projects_alchemer_secret_made_title()}>
+            {m.projects_alchemer_secret_made_text()}
           </Alert>
-          <CopyField value={secret} label="Webhook secret" />
+          <CopyField value={secret} label={m.projects_alchemer_webhook_secret()} />
         </div>
       )}
       <div>
         {webhook.configured ? (
           <ConfirmButton
-            confirmLabel="Replace secret"
+            confirmLabel={m.projects_alchemer_replace_secret()}
             confirmVariant="destructive"
-            question="Replace the secret? Webhooks sending the old one are refused from now on."
+            question={m.projects_alchemer_replace_question()}
             onConfirm={makeSecret}
           >
-            Replace secret
+            {m.projects_alchemer_replace_secret()}
           </ConfirmButton>
         ) : (
           <Button variant="outline" size="sm" loading={busy} onClick={() => void makeSecret()}>
-            Create webhook secret
+            {m.projects_alchemer_create_secret()}
           </Button>
         )}
       </div>
@@ -146,9 +158,9 @@ function WebhookSetup({ surveyId, initial, trustReturns }: { surveyId: number; i
 async function copyText(text: string, what: string): Promise<void> {
   try {
     await navigator.clipboard.writeText(text);
-    toast({ title: `${what} copied` });
+    toast({ title: m.projects_alchemer_copied({ what }) });
   } catch {
-    toast({ title: 'Copying did not work', description: 'Select the text and copy it with Ctrl+C (or ⌘C).', variant: 'destructive' });
+    toast({ title: m.projects_alchemer_copy_failed(), description: m.projects_alchemer_copy_failed_description(), variant: 'destructive' });
   }
 }
 
@@ -167,18 +179,19 @@ function CopyField({ value, label }: { value: string; label: string }) {
         className="h-10 min-w-0 flex-1 rounded-md border border-input bg-muted px-3 font-mono text-xs text-foreground focus-visible:outline-2 focus-visible:outline-ring"
       />
       <Button variant="secondary" size="sm" onClick={() => void copyText(value, label)} className="self-start sm:self-auto">
-        Copy<span className="sr-only"> {label}</span>
+        {withNodes((marks) => m.projects_alchemer_copy(marks), { label: <span className="sr-only">{label}</span> })}
       </Button>
     </div>
   );
 }
 
-function CopyableCode({ text, label }: { text: string; label: string }) {
+/** A code to copy; `label` completes "Copy …" for screen readers, `name` is what the toast says was copied. */
+function CopyableCode({ text, label, name }: { text: string; label: string; name: string }) {
   return (
     <span className="inline-flex flex-wrap items-center gap-1">
       <code className="rounded bg-muted px-1.5 py-0.5">{text}</code>
-      <Button variant="link" className="text-sm" onClick={() => void copyText(text, label[0]?.toUpperCase() + label.slice(1))}>
-        Copy<span className="sr-only"> {label}</span>
+      <Button variant="link" className="text-sm" onClick={() => void copyText(text, name)}>
+        {withNodes((marks) => m.projects_alchemer_copy(marks), { label: <span className="sr-only">{label}</span> })}
       </Button>
     </span>
   );

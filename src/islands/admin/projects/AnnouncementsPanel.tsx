@@ -23,28 +23,26 @@ import { FormField } from '../../../components/ui/form-field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
 import { Section } from '../admin-kit.tsx';
 import { MarkdownEditor } from './MarkdownEditor.tsx';
-
-const members = (n: number) => (n === 1 ? '1 member' : `${n.toLocaleString('en')} members`);
+import { formatCount, m } from '../../../shared/i18n.ts';
+import { withNodes } from '../../../components/forms/rich-text.tsx';
 
 export function AnnouncementsPanel({ project }: { project: AdminProject }) {
   const { load, reload } = useResource<AdminAnnouncementList>(`/api/admin/projects/${project.id}/announcements`);
   const recipients = load.status === 'ready' ? load.data.recipients : null;
   return (
-    <Section id="announcements" title="Announcements" description="News for the project’s members: shown on their home and sent by email to those who want it.">
+    <Section id="announcements" title={m.projects_announcements_title()} description={m.projects_announcements_description()}>
       {project.status === 'live' ? (
         <AnnouncementForm projectId={project.id} recipients={recipients} onSent={reload} />
       ) : (
-        <p className="rounded-lg border border-dashed border-border px-4 py-3 text-sm text-muted-foreground">
-          Announcements go to the members of a live project. Make the project live to write one.
-        </p>
+        <p className="rounded-lg border border-dashed border-border px-4 py-3 text-sm text-muted-foreground">{m.projects_announcements_not_live()}</p>
       )}
       <div className="flex flex-col gap-3">
-        <h3 className="text-base font-semibold">Sent before</h3>
-        {load.status === 'loading' && <p className="text-sm text-muted-foreground">Loading the announcements…</p>}
+        <h3 className="text-base font-semibold">{m.projects_announcements_sent_before()}</h3>
+        {load.status === 'loading' && <p className="text-sm text-muted-foreground">{m.projects_announcements_loading()}</p>}
         {(load.status === 'error' || load.status === 'missing') && <Alert variant="destructive">{load.message}</Alert>}
         {load.status === 'ready' &&
           (load.data.items.length === 0 ? (
-            <p className="text-sm text-muted-foreground">No announcement yet.</p>
+            <p className="text-sm text-muted-foreground">{m.projects_announcements_none()}</p>
           ) : (
             <ul className="flex flex-col gap-3">
               {load.data.items.map((item) => (
@@ -63,7 +61,7 @@ function AnnouncementForm({ projectId, recipients, onSent }: { projectId: number
   const id = useId();
   const [confirming, setConfirming] = useState(false);
   const form = useApiForm<AnnouncementCreateInput>({
-    schema: () => import('../../../shared/schemas/announcements.ts').then((m) => m.announcementCreateSchema),
+    schema: () => import('../../../shared/schemas/announcements.ts').then((schemas) => schemas.announcementCreateSchema),
     defaultValues: { title: '', body: '' },
     submit: async (values, api) => {
       try {
@@ -75,7 +73,7 @@ function AnnouncementForm({ projectId, recipients, onSent }: { projectId: number
       }
       setConfirming(false);
       api.reset({ title: '', body: '' });
-      toast({ title: 'Announcement sent', description: 'Members see it on their home; emails go out in the next minutes.' });
+      toast({ title: m.projects_announcements_sent(), description: m.projects_announcements_sent_description() });
       onSent();
     },
   });
@@ -86,7 +84,7 @@ function AnnouncementForm({ projectId, recipients, onSent }: { projectId: number
     formState: { errors, isSubmitting },
   } = form;
   const title = watch('title');
-  const reach = recipients === null ? 'the members' : members(recipients);
+  const reach = recipients === null ? m.projects_announcements_the_members() : m.projects_announcements_members({ count: recipients });
 
   return (
     <form
@@ -102,8 +100,8 @@ function AnnouncementForm({ projectId, recipients, onSent }: { projectId: number
       {form.alert && <Alert variant="destructive">{form.alert}</Alert>}
       <FormField
         id={`${id}-title`}
-        label="Title"
-        description={`At most ${ANNOUNCEMENT_LIMITS.titleMax} characters.`}
+        label={m.projects_announcements_field_title()}
+        description={m.projects_announcements_title_help({ max: formatCount(ANNOUNCEMENT_LIMITS.titleMax) })}
         error={errors.title?.message}
         className="sm:max-w-xl"
       >
@@ -115,8 +113,8 @@ function AnnouncementForm({ projectId, recipients, onSent }: { projectId: number
         render={({ field, fieldState }) => (
           <MarkdownEditor
             id={`${id}-body`}
-            label="Text"
-            description={`What members read, at most ${ANNOUNCEMENT_LIMITS.bodyMax.toLocaleString('en')} characters. Link to pictures rather than inserting them.`}
+            label={m.projects_announcements_field_text()}
+            description={m.projects_announcements_text_help({ max: formatCount(ANNOUNCEMENT_LIMITS.bodyMax) })}
             value={field.value}
             onChange={(value) => {
               setConfirming(false);
@@ -131,24 +129,26 @@ function AnnouncementForm({ projectId, recipients, onSent }: { projectId: number
         )}
       />
       {confirming ? (
-        <div role="group" aria-label="Confirm" className="flex flex-col gap-3 rounded-lg border border-primary/40 bg-primary/5 p-4 sm:flex-row sm:items-center">
-          <p className="text-sm sm:flex-1">
-            Send “{title.trim()}” to {reach}? It cannot be taken back.
-          </p>
+        <div
+          role="group"
+          aria-label={m.projects_announcements_confirm()}
+          className="flex flex-col gap-3 rounded-lg border border-primary/40 bg-primary/5 p-4 sm:flex-row sm:items-center"
+        >
+          <p className="text-sm sm:flex-1">{m.projects_announcements_confirm_question({ title: title.trim(), reach })}</p>
           <div className="flex gap-2">
             {/* eslint-disable-next-line jsx-a11y/no-autofocus -- the button just pressed is gone: focus moves to the question's answer */}
             <Button type="submit" loading={isSubmitting} autoFocus>
-              Send now
+              {m.projects_announcements_send_now()}
             </Button>
             <Button type="button" variant="ghost" disabled={isSubmitting} onClick={() => setConfirming(false)}>
-              Cancel
+              {m.projects_cancel()}
             </Button>
           </div>
         </div>
       ) : (
         <div className="flex flex-wrap items-center gap-3">
-          <Button type="submit">Send to {reach}</Button>
-          <p className="text-sm text-muted-foreground">At most {ANNOUNCEMENT_LIMITS.perProjectPerDay} a day for a project.</p>
+          <Button type="submit">{m.projects_announcements_send_to({ reach })}</Button>
+          <p className="text-sm text-muted-foreground">{m.projects_announcements_per_day({ max: formatCount(ANNOUNCEMENT_LIMITS.perProjectPerDay) })}</p>
         </div>
       )}
     </form>
@@ -156,13 +156,15 @@ function AnnouncementForm({ projectId, recipients, onSent }: { projectId: number
 }
 
 function PastAnnouncement({ item }: { item: AdminAnnouncement }) {
-  const by = item.author ? `${item.author.firstName} ${item.author.lastName}`.trim() : 'a former staff member';
+  const by = item.author ? `${item.author.firstName} ${item.author.lastName}`.trim() : m.projects_announcements_former_staff();
   return (
     <details className="group rounded-lg border border-border bg-background">
       <summary className="flex cursor-pointer list-none flex-col gap-0.5 rounded-lg px-4 py-3 outline-none focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring [&::-webkit-details-marker]:hidden">
         <span className="font-medium break-words">{item.title}</span>
         <span className="text-sm text-muted-foreground">
-          <time dateTime={item.createdAt}>{formatDateTime(item.createdAt)}</time>, by {by}
+          {withNodes((marks) => m.projects_announcements_sent_by({ time: marks.time, by }), {
+            time: <time dateTime={item.createdAt}>{formatDateTime(item.createdAt)}</time>,
+          })}
         </span>
       </summary>
       <div className="border-t border-border px-4 pt-3 pb-4">

@@ -27,6 +27,8 @@ import { Bone } from '../../../components/ui/skeleton.tsx';
 import { Switch } from '../../../components/ui/switch.tsx';
 import { SearchForm } from '../admin-kit.tsx';
 import { numberOrNaN } from './logic.ts';
+import { formatCount, m } from '../../../shared/i18n.ts';
+import { withNodes } from '../../../components/forms/rich-text.tsx';
 
 /** The fields every survey and mission form has (the API's payload names). */
 export interface EditorValues {
@@ -47,8 +49,8 @@ export const INCOMPLETE_MOMENT = 'incomplete';
 
 /** The two inputs of a moment, in order. */
 const MOMENT_PARTS = [
-  { name: 'date', label: 'Date', width: 'w-44' },
-  { name: 'time', label: 'Time', width: 'w-32' },
+  { name: 'date', label: m.projects_moment_date, width: 'w-44' },
+  { name: 'time', label: m.projects_moment_time, width: 'w-32' },
 ] as const;
 
 /**
@@ -101,14 +103,15 @@ export function MomentField({
       <legend className="mb-2 text-sm font-medium">{label}</legend>
       <p id={descriptionId} className="-mt-1 text-sm text-muted-foreground">
         {description ? <>{description} </> : null}
-        Your time zone: {timeZone.replaceAll('_', ' ')}
-        {utcOffsetLabel(timeZone) === timeZone ? '' : ` (${utcOffsetLabel(timeZone)})`}.
+        {utcOffsetLabel(timeZone) === timeZone
+          ? m.projects_moment_time_zone({ zone: timeZone.replaceAll('_', ' ') })
+          : m.projects_moment_time_zone_offset({ zone: timeZone.replaceAll('_', ' '), offset: utcOffsetLabel(timeZone) })}
       </p>
       <div className="flex flex-wrap items-end gap-2">
         {MOMENT_PARTS.map((part) => (
           <div key={part.name} className="flex flex-col gap-1.5">
             <Label htmlFor={`${id}-${part.name}`} className="text-xs text-muted-foreground">
-              {part.label}
+              {part.label()}
             </Label>
             <Input
               id={`${id}-${part.name}`}
@@ -129,7 +132,7 @@ export function MomentField({
               onChange(null);
             }}
           >
-            Clear<span className="sr-only"> {label.toLowerCase()}</span>
+            {withNodes((marks) => m.projects_moment_clear(marks), { label: <span className="sr-only">{label.toLowerCase()}</span> })}
           </Button>
         )}
       </div>
@@ -138,10 +141,10 @@ export function MomentField({
   );
 }
 
-const STATUS_CHOICES: readonly CardChoice<ActivityStatus>[] = [
-  { value: 'draft', label: 'Draft', description: 'Being prepared: members do not see it.' },
-  { value: 'live', label: 'Live', description: 'Members of a live project see it between its dates.' },
-  { value: 'closed', label: 'Closed', description: 'No more answers; members see it as closed.' },
+const statusChoices = (): readonly CardChoice<ActivityStatus>[] => [
+  { value: 'draft', label: m.projects_status_draft(), description: m.projects_activity_status_draft_description() },
+  { value: 'live', label: m.projects_status_live(), description: m.projects_activity_status_live_description() },
+  { value: 'closed', label: m.projects_status_closed(), description: m.projects_activity_status_closed_description() },
 ];
 
 /** One described card of `ChoiceCards`. */
@@ -246,7 +249,7 @@ export function FormPicker({
 
   return (
     <fieldset className="flex flex-col gap-3" aria-describedby={error ? errorId : undefined}>
-      <legend className="mb-2 text-sm font-medium">Form</legend>
+      <legend className="mb-2 text-sm font-medium">{m.projects_detail_form()}</legend>
       {value.formId !== null && !choosing ? (
         <ChosenForm
           id={id}
@@ -292,13 +295,13 @@ function ChosenForm({
   const { load, reload } = useResource<AdminForm>(`/api/admin/forms/${formId}`);
   if (load.status === 'loading') {
     return (
-      <Loading label="Loading the form…" className="flex h-[7.5rem] flex-col gap-2 rounded-lg border border-border p-4">
+      <Loading label={m.projects_form_loading()} className="flex h-[7.5rem] flex-col gap-2 rounded-lg border border-border p-4">
         <Bone className="h-5 w-56" />
         <Bone className="h-10 w-64" />
       </Loading>
     );
   }
-  if (load.status !== 'ready') return <Failed title="The form could not be loaded" message={load.message} onRetry={reload} />;
+  if (load.status !== 'ready') return <Failed title={m.projects_form_failed()} message={load.message} onRetry={reload} />;
   const form = load.data;
   const versions = form.versions;
   const latest = form.latestVersion;
@@ -307,13 +310,15 @@ function ChosenForm({
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div className="flex min-w-0 flex-col gap-0.5">
           <a href={`/admin/forms/${form.id}`} className="font-semibold break-words text-primary underline-offset-4 hover:underline">
-            {form.title || 'Untitled form'}
+            {form.title || m.projects_form_untitled()}
           </a>
-          <span className="text-sm text-muted-foreground">{latest === null ? 'Not published yet' : `Latest version: ${latest}`}</span>
+          <span className="text-sm text-muted-foreground">
+            {latest === null ? m.projects_form_not_published() : m.projects_form_latest_version({ version: formatCount(latest) })}
+          </span>
         </div>
         {onChange && (
           <Button variant="outline" size="sm" onClick={onChange}>
-            Change form
+            {m.projects_form_change()}
           </Button>
         )}
       </div>
@@ -322,22 +327,22 @@ function ChosenForm({
         <PinnedVersion id={id} pinned={pinned} latest={latest} value={formVersion} onChange={onVersion} />
       ) : versions.length > 0 ? (
         <div className="flex flex-col gap-2 sm:w-64">
-          <Label htmlFor={`${id}-version`}>Version</Label>
+          <Label htmlFor={`${id}-version`}>{m.projects_form_version()}</Label>
           <Select value={formVersion === null ? undefined : String(formVersion)} onValueChange={(next) => onVersion(Number(next))}>
             <SelectTrigger id={`${id}-version`}>
-              <SelectValue placeholder="Choose a version" />
+              <SelectValue placeholder={m.projects_form_choose_version()} />
             </SelectTrigger>
             <SelectContent>
               {versions.map((version) => (
                 <SelectItem key={version.version} value={String(version.version)}>
-                  {`Version ${version.version}${version.version === latest ? ' (latest)' : ''} · ${formatDate(version.publishedAt)}`}
+                  {`${version.version === latest ? m.projects_form_version_latest({ version: formatCount(version.version) }) : m.projects_form_version_number({ version: formatCount(version.version) })} · ${formatDate(version.publishedAt)}`}
                 </SelectItem>
               ))}
             </SelectContent>
           </Select>
         </div>
       ) : (
-        <p className="text-sm text-destructive">This form has no published version: publish it in the form builder first.</p>
+        <p className="text-sm text-destructive">{m.projects_form_no_version()}</p>
       )}
     </div>
   );
@@ -361,8 +366,9 @@ function PinnedVersion({
   return (
     <div className="flex flex-col gap-2">
       <p className="text-sm">
-        Uses version <span className="font-semibold">{pinned}</span>
-        {newer ? '.' : ', the latest.'}
+        {withNodes((marks) => (newer ? m.projects_form_uses_version(marks) : m.projects_form_uses_latest_version(marks)), {
+          version: <span className="font-semibold">{formatCount(pinned)}</span>,
+        })}
       </p>
       {newer && (
         <div className="flex items-start gap-2 rounded-md bg-muted p-3">
@@ -374,9 +380,9 @@ function PinnedVersion({
             className="mt-0.5"
           />
           <div className="flex flex-col gap-1">
-            <Label htmlFor={`${id}-move`}>Move to version {latest}</Label>
+            <Label htmlFor={`${id}-move`}>{m.projects_form_move_to_version({ version: formatCount(latest) })}</Label>
             <p id={`${id}-move-description`} className="text-sm text-muted-foreground">
-              New answers use version {latest}. Answers already given keep version {pinned}, the version they were given on.
+              {m.projects_form_move_description({ latest: formatCount(latest), pinned: formatCount(pinned) })}
             </p>
           </div>
         </div>
@@ -407,7 +413,7 @@ function PublishedForms({
     <div className="flex flex-col gap-3 rounded-lg border border-border p-4">
       <SearchForm
         nested
-        label="Search published forms"
+        label={m.projects_forms_search()}
         value={q}
         onSearch={(value) => {
           setQ(value);
@@ -415,31 +421,37 @@ function PublishedForms({
         }}
       />
       {load.status === 'loading' ? (
-        <Loading label="Loading the forms…" className="flex flex-col gap-2">
+        <Loading label={m.projects_forms_loading()} className="flex flex-col gap-2">
           {[0, 1, 2].map((row) => (
             <Bone key={row} className="h-12 w-full" />
           ))}
         </Loading>
       ) : load.status !== 'ready' ? (
-        <Failed title="The forms could not be loaded" message={load.message} onRetry={reload} />
+        <Failed title={m.projects_forms_failed()} message={load.message} onRetry={reload} />
       ) : load.data.items.length === 0 ? (
         <p className="rounded-lg border border-dashed border-border px-3 py-6 text-center text-sm text-muted-foreground">
-          {q ? `No published forms match “${q}”.` : 'No published forms yet. '}
-          {!q && (
-            <a href="/admin/forms" className="text-primary underline underline-offset-4">
-              Build and publish a form first.
-            </a>
-          )}
+          {q
+            ? m.projects_forms_none_match({ q })
+            : withNodes((marks) => m.projects_forms_none(marks), {
+                link: (
+                  <a href="/admin/forms" className="text-primary underline underline-offset-4">
+                    {m.projects_forms_none_link()}
+                  </a>
+                ),
+              })}
         </p>
       ) : (
         <>
-          <ul id={listId} aria-label="Published forms" className="flex flex-col divide-y divide-border rounded-md border border-border">
+          <ul id={listId} aria-label={m.projects_forms_published()} className="flex flex-col divide-y divide-border rounded-md border border-border">
             {load.data.items.map((form) => (
               <li key={form.id} className="flex items-center justify-between gap-3 p-2.5">
                 <span className="flex min-w-0 flex-col">
-                  <span className="font-medium break-words">{form.title || 'Untitled form'}</span>
+                  <span className="font-medium break-words">{form.title || m.projects_form_untitled()}</span>
                   <span className="text-xs text-muted-foreground">
-                    Version {form.latestVersion} · changed {formatDate(form.updatedAt)}
+                    {m.projects_forms_version_changed({
+                      version: form.latestVersion === null ? '' : formatCount(form.latestVersion),
+                      date: formatDate(form.updatedAt),
+                    })}
                   </span>
                 </span>
                 <Button
@@ -449,7 +461,7 @@ function PublishedForms({
                   onClick={() => form.latestVersion !== null && onChoose({ ...form, latestVersion: form.latestVersion })}
                 >
                   {/* The visible words start the accessible name (voice control: "click Use this form"). */}
-                  Use this form<span className="sr-only"> “{form.title || 'Untitled form'}”</span>
+                  {withNodes((marks) => m.projects_forms_use(marks), { title: <span className="sr-only">“{form.title || m.projects_form_untitled()}”</span> })}
                 </Button>
               </li>
             ))}
@@ -457,13 +469,13 @@ function PublishedForms({
           {load.data.total > pageSize && (
             <div className="flex items-center justify-between gap-2 text-sm">
               <Button variant="ghost" size="sm" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-                Previous
+                {m.projects_forms_previous()}
               </Button>
               <span className="text-muted-foreground tabular-nums">
-                Page {page} of {Math.ceil(load.data.total / pageSize)}
+                {m.projects_forms_page({ page: formatCount(page), pages: formatCount(Math.ceil(load.data.total / pageSize)) })}
               </span>
               <Button variant="ghost" size="sm" disabled={page * pageSize >= load.data.total} onClick={() => setPage(page + 1)}>
-                Next
+                {m.projects_forms_next()}
               </Button>
             </div>
           )}
@@ -471,7 +483,7 @@ function PublishedForms({
       )}
       {onCancel && (
         <Button variant="ghost" size="sm" className="self-start" onClick={onCancel}>
-          Keep the current form
+          {m.projects_forms_keep()}
         </Button>
       )}
     </div>
@@ -518,9 +530,9 @@ export function SaveBar({ submitting, label, cancelHref, dirty }: { submitting: 
         {label}
       </Button>
       <a href={cancelHref} className="text-sm text-primary underline underline-offset-4 hover:no-underline">
-        Cancel
+        {m.projects_cancel()}
       </a>
-      {dirty && <span className="text-sm text-muted-foreground">Unsaved changes</span>}
+      {dirty && <span className="text-sm text-muted-foreground">{m.projects_editor_unsaved()}</span>}
     </div>
   );
 }
@@ -538,7 +550,12 @@ function useEditorForm() {
 export function TitleField() {
   const { id, register, formState } = useEditorForm();
   return (
-    <FormField id={`${id}-title`} label="Title" description="Members see it on their home page." error={formState.errors.title?.message}>
+    <FormField
+      id={`${id}-title`}
+      label={m.projects_announcements_field_title()}
+      description={m.projects_editor_title_help()}
+      error={formState.errors.title?.message}
+    >
       {(c) => <Input {...c} autoComplete="off" maxLength={PROGRAMME_LIMITS.titleMax + 20} {...register('title')} />}
     </FormField>
   );
@@ -548,7 +565,7 @@ export function TitleField() {
 export function PointsField({ description }: { description: string }) {
   const { id, register, formState } = useEditorForm();
   return (
-    <FormField id={`${id}-points`} label="Points" description={description} error={formState.errors.points?.message}>
+    <FormField id={`${id}-points`} label={m.projects_detail_points()} description={description} error={formState.errors.points?.message}>
       {(c) => <Input {...c} {...wholeNumber(0, PROGRAMME_LIMITS.pointsMax)} className="sm:w-40" {...register('points', { setValueAs: numberOrNaN })} />}
     </FormField>
   );
@@ -586,7 +603,7 @@ export function FormChoiceField({
               }}
               error={fieldState.error?.message ?? versionState.error?.message}
               pinned={pinned}
-              locked={answered ? `Members have started this ${subject}: it keeps its form (a newer version can still be chosen).` : null}
+              locked={answered ? (subject === 'survey' ? m.projects_form_locked_survey() : m.projects_form_locked_mission()) : null}
             />
           )}
         />
@@ -597,8 +614,8 @@ export function FormChoiceField({
 
 /** The two ends of the schedule: empty means "as soon as it is live" and "until closed by hand". */
 const SCHEDULE = [
-  { name: 'opensAt', id: 'opens', label: 'Opens at', description: 'Empty: open as soon as it is live.', defaultTime: '09:00' },
-  { name: 'closesAt', id: 'closes', label: 'Closes at', description: 'Empty: open until closed by hand.', defaultTime: '23:59' },
+  { name: 'opensAt', id: 'opens', label: m.projects_schedule_opens, description: m.projects_schedule_opens_help, defaultTime: '09:00' },
+  { name: 'closesAt', id: 'closes', label: m.projects_schedule_closes, description: m.projects_schedule_closes_help, defaultTime: '23:59' },
 ] as const;
 
 /** When it opens and closes: two moments side by side. */
@@ -614,8 +631,8 @@ export function ScheduleFields() {
           render={({ field, fieldState }) => (
             <MomentField
               id={`${id}-${end.id}`}
-              label={end.label}
-              description={end.description}
+              label={end.label()}
+              description={end.description()}
               value={field.value}
               onChange={field.onChange}
               onBlur={field.onBlur}
@@ -639,8 +656,8 @@ export function StatusChoiceField() {
       render={({ field, fieldState }) => (
         <ChoiceCards
           idPrefix={`${id}-status`}
-          legend="Status"
-          choices={STATUS_CHOICES}
+          legend={m.projects_editor_status()}
+          choices={statusChoices()}
           value={field.value}
           onChange={field.onChange}
           size="sm"

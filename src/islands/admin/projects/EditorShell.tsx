@@ -22,10 +22,24 @@ import { Card } from '../../../components/ui/card.tsx';
 import { SaveBar, StatusChoiceField, type EditorSubject, type EditorValues } from './EditorFields.tsx';
 import { Breadcrumbs, projectCrumbs, ScreenHeader } from './kit.tsx';
 import { ProjectItemLoader } from './ProjectItemLoader.tsx';
+import { m } from '../../../shared/i18n.ts';
 
-const SUBJECT_WORDS: Readonly<Record<EditorSubject, { title: string; path: string }>> = {
-  survey: { title: 'Survey', path: 'surveys' },
-  mission: { title: 'Mission', path: 'missions' },
+/** A subject's texts (functions: read in the page's language when shown) and its path. */
+const SUBJECT_WORDS: Readonly<Record<EditorSubject, { saved: () => string; isNew: () => string; edit: () => string; create: () => string; path: string }>> = {
+  survey: {
+    saved: m.projects_editor_survey_saved,
+    isNew: m.projects_editor_new_survey,
+    edit: m.projects_editor_edit_survey,
+    create: m.projects_editor_create_survey,
+    path: 'surveys',
+  },
+  mission: {
+    saved: m.projects_editor_mission_saved,
+    isNew: m.projects_editor_new_mission,
+    edit: m.projects_editor_edit_mission,
+    create: m.projects_editor_create_mission,
+    path: 'missions',
+  },
 };
 
 /** What an editor is given: the project, the survey or mission (null when new), and whether members have started it. */
@@ -93,11 +107,11 @@ export function useEditorForm<T extends EditorValues>({
       if (existing) {
         const body = changes(values);
         if (Object.keys(body).length > 0) await apiSend<unknown>('PATCH', `/api/admin/${words.path}/${existing.id}`, body);
-        toast({ title: `${words.title} saved` });
+        toast({ title: words.saved() });
         await navigateTo(existingHref ?? projectHref);
       } else {
         const created = await apiSend<{ id: number; title: string }>('POST', `/api/admin/projects/${project.id}/${words.path}`, values);
-        toast({ title: `“${created.title}” created` });
+        toast({ title: m.projects_editor_created({ title: created.title }) });
         await navigateTo(`${projectHref}/${words.path}/${created.id}`);
       }
     },
@@ -121,6 +135,7 @@ export interface EditorShellProps<T extends EditorValues> {
 
 export function EditorShell<T extends EditorValues>({ subject, project, existing, subtitle, form, children, afterStatus }: EditorShellProps<T>) {
   const { projectHref, existingHref } = editorHrefs(subject, project, existing);
+  const words = SUBJECT_WORDS[subject];
   const {
     alert,
     onSubmit,
@@ -131,28 +146,23 @@ export function EditorShell<T extends EditorValues>({ subject, project, existing
     <div className="mx-auto flex w-full max-w-3xl flex-col gap-4">
       {existing ? (
         // The layout's bar holds the heading ("Edit survey").
-        <Breadcrumbs items={projectCrumbs(project, { label: existing.title, href: existingHref ?? projectHref }, { label: 'Edit' })} />
+        <Breadcrumbs items={projectCrumbs(project, { label: existing.title, href: existingHref ?? projectHref }, { label: m.projects_editor_crumb_edit() })} />
       ) : (
         <div>
-          <Breadcrumbs items={projectCrumbs(project, { label: `New ${subject}` })} />
-          <ScreenHeader title={`New ${subject}`} subtitle={subtitle} />
+          <Breadcrumbs items={projectCrumbs(project, { label: words.isNew() })} />
+          <ScreenHeader title={words.isNew()} subtitle={subtitle} />
         </div>
       )}
       <Card className="p-5 sm:p-6">
         <FormProvider {...form}>
-          <form
-            noValidate
-            aria-label={existing ? `Edit ${subject}` : `New ${subject}`}
-            onSubmit={(event) => void onSubmit(event)}
-            className="flex flex-col gap-8"
-          >
+          <form noValidate aria-label={existing ? words.edit() : words.isNew()} onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-8">
             {alert && <Alert variant="destructive">{alert}</Alert>}
             {children}
             <StatusChoiceField />
             {afterStatus}
             <SaveBar
               submitting={isSubmitting}
-              label={existing ? 'Save changes' : `Create ${subject}`}
+              label={existing ? m.projects_editor_save_changes() : words.create()}
               cancelHref={existingHref ?? projectHref}
               dirty={isDirty}
             />

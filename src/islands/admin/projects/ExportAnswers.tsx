@@ -6,7 +6,6 @@
  */
 import { useId, useState, type MouseEvent } from 'react';
 import {
-  ENTRY_EXPORT_DAYS_MESSAGE,
   ENTRY_EXPORT_FORMAT_LABELS,
   ENTRY_EXPORT_FORMATS,
   ENTRY_EXPORT_STATUSES,
@@ -23,9 +22,15 @@ import { RadioCard, RadioCardGroup } from '../../../components/ui/radio-card.tsx
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select.tsx';
 import { downloadAfterSignInProof } from '../../../platform/download.ts';
 import { ENTRY_STATUS_LABELS } from './logic.ts';
+import { m } from '../../../shared/i18n.ts';
 
-const STATUS_WORDS: Readonly<Record<EntryExportStatus, string>> = { all: 'All but drafts', ...ENTRY_STATUS_LABELS };
-const FORMAT_DESCRIPTIONS = { csv: 'One table, UTF-8: any spreadsheet or analysis tool.', xlsx: 'An Excel workbook (XLSX)' } as const;
+const statusWord = (status: EntryExportStatus): string => (status === 'all' ? m.projects_export_status_all() : ENTRY_STATUS_LABELS[status]);
+
+/** A format's line under its name; Excel of a project adds its sheets. */
+function formatDescription(format: 'csv' | 'xlsx', project: boolean): string {
+  if (format === 'csv') return m.projects_export_csv_description();
+  return project ? m.projects_export_xlsx_project_description() : m.projects_export_xlsx_description();
+}
 
 const isStatus = (value: string): value is EntryExportStatus => (ENTRY_EXPORT_STATUSES as readonly string[]).includes(value);
 
@@ -34,7 +39,7 @@ export function ExportAnswers({ scope }: { scope: EntryExportScope }) {
   const id = useId();
   const [open, setOpen] = useState(false);
   const [filters, setFilters] = useState<EntryExportFilters>({ format: 'csv', status: 'all', from: '', to: '' });
-  const daysError = filters.from && filters.to && filters.to < filters.from ? ENTRY_EXPORT_DAYS_MESSAGE : undefined;
+  const daysError = filters.from && filters.to && filters.to < filters.from ? m.validation_entry_export_days() : undefined;
   const project = scope.kind === 'project';
 
   function download(event: MouseEvent<HTMLAnchorElement>) {
@@ -51,26 +56,21 @@ export function ExportAnswers({ scope }: { scope: EntryExportScope }) {
   return (
     <Dialog open={open} onOpenChange={setOpen}>
       <DialogTrigger asChild>
-        <Button variant="outline">Export answers</Button>
+        <Button variant="outline">{m.projects_export_title()}</Button>
       </DialogTrigger>
       <DialogContent>
         <DialogHeader>
-          <DialogTitle>Export answers</DialogTitle>
-          <DialogDescription>
-            {project
-              ? 'Every mission’s entries of this project: one row per entry, one column per question (in Excel, a sheet per mission).'
-              : 'This mission’s entries: one row per entry, one column per question.'}{' '}
-            Photos are links that work for 30 days.
-          </DialogDescription>
+          <DialogTitle>{m.projects_export_title()}</DialogTitle>
+          <DialogDescription>{project ? m.projects_export_project_description() : m.projects_export_mission_description()}</DialogDescription>
         </DialogHeader>
         <div className="flex flex-col gap-4">
           <fieldset className="flex flex-col gap-2">
-            <legend className="mb-1 text-sm font-medium">Format</legend>
+            <legend className="mb-1 text-sm font-medium">{m.projects_export_format()}</legend>
             <RadioCardGroup
               value={filters.format}
               onValueChange={(value) => setFilters({ ...filters, format: value === 'xlsx' ? 'xlsx' : 'csv' })}
               className="grid sm:grid-cols-2"
-              aria-label="Format"
+              aria-label={m.projects_export_format()}
             >
               {ENTRY_EXPORT_FORMATS.map((format) => (
                 <RadioCard
@@ -78,12 +78,12 @@ export function ExportAnswers({ scope }: { scope: EntryExportScope }) {
                   id={`${id}-format-${format}`}
                   value={format}
                   label={ENTRY_EXPORT_FORMAT_LABELS[format]}
-                  description={format === 'xlsx' && project ? `${FORMAT_DESCRIPTIONS.xlsx}, a sheet per mission.` : FORMAT_DESCRIPTIONS[format]}
+                  description={formatDescription(format, project)}
                 />
               ))}
             </RadioCardGroup>
           </fieldset>
-          <FormField id={`${id}-status`} label="Status">
+          <FormField id={`${id}-status`} label={m.projects_export_status()}>
             {(control) => (
               <Select value={filters.status} onValueChange={(value) => isStatus(value) && setFilters({ ...filters, status: value })}>
                 <SelectTrigger {...control}>
@@ -92,7 +92,7 @@ export function ExportAnswers({ scope }: { scope: EntryExportScope }) {
                 <SelectContent>
                   {ENTRY_EXPORT_STATUSES.map((status) => (
                     <SelectItem key={status} value={status}>
-                      {STATUS_WORDS[status]}
+                      {statusWord(status)}
                     </SelectItem>
                   ))}
                 </SelectContent>
@@ -100,7 +100,7 @@ export function ExportAnswers({ scope }: { scope: EntryExportScope }) {
             )}
           </FormField>
           <div className="grid gap-3 sm:grid-cols-2">
-            <FormField id={`${id}-from`} label="Submitted from" hint="(optional)">
+            <FormField id={`${id}-from`} label={m.projects_export_from()} hint={m.projects_optional()}>
               {(control) => (
                 <Input
                   {...control}
@@ -111,7 +111,7 @@ export function ExportAnswers({ scope }: { scope: EntryExportScope }) {
                 />
               )}
             </FormField>
-            <FormField id={`${id}-to`} label="Submitted to" hint="(optional, included)" error={daysError}>
+            <FormField id={`${id}-to`} label={m.projects_export_to()} hint={m.projects_export_to_hint()} error={daysError}>
               {(control) => (
                 <Input
                   {...control}
@@ -126,10 +126,10 @@ export function ExportAnswers({ scope }: { scope: EntryExportScope }) {
         </div>
         <DialogFooter>
           <Button variant="outline" onClick={() => setOpen(false)}>
-            Cancel
+            {m.projects_cancel()}
           </Button>
           <a href={entryExportHref(scope, filters)} download onClick={download} className={buttonVariants()}>
-            Download {ENTRY_EXPORT_FORMAT_LABELS[filters.format]}
+            {m.projects_export_download({ format: ENTRY_EXPORT_FORMAT_LABELS[filters.format] })}
           </a>
         </DialogFooter>
       </DialogContent>

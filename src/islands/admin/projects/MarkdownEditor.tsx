@@ -18,12 +18,13 @@ import { Label } from '../../../components/ui/label.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs.tsx';
 import { Textarea } from '../../../components/ui/textarea.tsx';
 import { insertAt } from './markdown-insert.ts';
+import { m } from '../../../shared/i18n.ts';
 
 /** Uploads one file as multipart `file`; the API's error message when it refuses. */
 export function uploadMedia(file: File): Promise<MediaUploaded> {
   const body = new FormData();
   body.append('file', file);
-  return uploadForJson<MediaUploaded>('/api/media', body, { refusedMessage: 'The picture could not be uploaded. Please try again.' });
+  return uploadForJson<MediaUploaded>('/api/media', body, { refusedMessage: m.projects_markdown_upload_refused() });
 }
 
 export function MarkdownEditor({
@@ -80,14 +81,15 @@ export function MarkdownEditor({
       return;
     }
     setUploading(true);
-    setStatus(`Uploading ${picked.name}…`);
+    setStatus(m.projects_markdown_uploading({ name: picked.name }));
     try {
       const media = await uploadMedia(picked);
       const at = selection.current ?? { start: value.length, end: value.length };
-      const result = insertAt(value, at, `![description](/api/media/${media.id})`, 'description');
+      const placeholder = m.projects_markdown_image_placeholder();
+      const result = insertAt(value, at, `![${placeholder}](/api/media/${media.id})`, placeholder);
       onChange(result.text);
       setTab('write');
-      setStatus('Image inserted. Replace “description” with what the image shows.');
+      setStatus(m.projects_markdown_inserted({ placeholder }));
       requestAnimationFrame(() => {
         const node = area.current;
         if (!node) return;
@@ -113,9 +115,9 @@ export function MarkdownEditor({
       )}
       <Tabs value={tab} onValueChange={setTab} className="flex flex-col gap-2">
         <div className="flex flex-wrap items-center justify-between gap-2">
-          <TabsList aria-label={`${label}: write or preview`}>
-            <TabsTrigger value="write">Write</TabsTrigger>
-            <TabsTrigger value="preview">Preview</TabsTrigger>
+          <TabsList aria-label={m.projects_markdown_tabs({ label })}>
+            <TabsTrigger value="write">{m.projects_markdown_write()}</TabsTrigger>
+            <TabsTrigger value="preview">{m.projects_markdown_preview()}</TabsTrigger>
           </TabsList>
           {images && (
             <>
@@ -129,7 +131,7 @@ export function MarkdownEditor({
                   file.current?.click();
                 }}
               >
-                Insert image
+                {m.projects_markdown_insert_image()}
               </Button>
               <HiddenFileInput ref={file} accept={MEDIA_ACCEPT} onFile={(picked) => void onFile(picked)} />
             </>
@@ -153,11 +155,11 @@ export function MarkdownEditor({
           />
         </TabsContent>
         <TabsContent value="preview" className="min-h-40 rounded-md border border-border bg-card p-4">
-          {value.trim() ? <Markdown headingLevel={3}>{value}</Markdown> : <p className="text-sm text-muted-foreground">Nothing to preview yet.</p>}
+          {value.trim() ? <Markdown headingLevel={3}>{value}</Markdown> : <p className="text-sm text-muted-foreground">{m.projects_markdown_nothing()}</p>}
         </TabsContent>
       </Tabs>
       <p id={helpId} className="text-xs text-muted-foreground">
-        Markdown: **bold**, *italic*, - lists, [links](https://example.org), # headings.
+        {m.projects_markdown_help()}
       </p>
       <p role="status" className="sr-only">
         {status}

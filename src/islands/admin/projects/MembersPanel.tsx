@@ -26,10 +26,15 @@ import { Bone } from '../../../components/ui/skeleton.tsx';
 import { Textarea } from '../../../components/ui/textarea.tsx';
 import { ConfirmButton, ListFooter, PER_PAGE, SearchForm, Section } from '../admin-kit.tsx';
 import { chunk, emailsFromRows, mergeAddResults, parseEmailText } from './emails.ts';
-import { plural } from './logic.ts';
+import { formatCount, m } from '../../../shared/i18n.ts';
+import { withNodes } from '../../../components/forms/rich-text.tsx';
 import type { MemberList } from './types.ts';
 
-const STATUS_LABELS: Record<ProjectMember['status'], string> = { active: 'Active', invited: 'Invited', disabled: 'Disabled' };
+const STATUS_LABELS: Readonly<Record<ProjectMember['status'], () => string>> = {
+  active: m.projects_members_status_active,
+  invited: m.projects_members_status_invited,
+  disabled: m.projects_members_status_disabled,
+};
 
 /** Sends the addresses in slices the API accepts and merges the answers. */
 async function addMembers(projectId: number, emails: string[], invite: boolean): Promise<AddMembersResult> {
@@ -71,23 +76,24 @@ export function MembersPanel({ projectId, onChanged }: { projectId: number; onCh
   async function remove(member: ProjectMember) {
     try {
       await apiSend<unknown>('DELETE', `/api/admin/projects/${projectId}/members/${member.userId}`);
-      toast({ title: `${fullNameOf(member) || member.email} removed from the project` });
+      toast({ title: m.projects_members_removed({ name: fullNameOf(member) || member.email }) });
       changed();
     } catch (error) {
-      if (!handleSessionLost(error)) toast({ title: 'The member was not removed', description: errorMessage(error), variant: 'destructive' });
+      if (!handleSessionLost(error)) toast({ title: m.projects_members_remove_failed(), description: errorMessage(error), variant: 'destructive' });
     }
   }
 
   return (
-    <Section id="members" title="Members" description="Participants taking part. Only members see the project's surveys and missions, once it is live.">
+    <Section id="members" title={m.projects_counts_members()} description={m.projects_members_description()}>
       <AddMembers projectId={projectId} onAdded={changed} />
 
       <div className="flex flex-col gap-4 border-t border-border pt-5">
         <h3 className="text-base font-semibold">
-          Members{load.status === 'ready' && !q ? <span className="font-normal text-muted-foreground"> ({load.data.total})</span> : null}
+          {m.projects_counts_members()}
+          {load.status === 'ready' && !q ? <span className="font-normal text-muted-foreground"> ({formatCount(load.data.total)})</span> : null}
         </h3>
         <SearchForm
-          label="Search members"
+          label={m.projects_members_search()}
           value={q}
           onSearch={(value) => {
             setQ(value);
@@ -97,38 +103,44 @@ export function MembersPanel({ projectId, onChanged }: { projectId: number; onCh
         {load.status === 'loading' ? (
           <MemberRowsSkeleton />
         ) : load.status !== 'ready' ? (
-          <Failed title="The members could not be loaded" message={load.message} onRetry={reload} />
+          <Failed title={m.projects_members_failed()} message={load.message} onRetry={reload} />
         ) : load.data.items.length === 0 ? (
           <p className="rounded-lg border border-dashed border-border px-4 py-8 text-center text-sm text-muted-foreground">
-            {q ? `No members match “${q}”.` : 'No members yet. Paste email addresses above, or upload a CSV file of them, to add people.'}
+            {q ? m.projects_members_none_match({ q }) : m.projects_members_none()}
           </p>
         ) : (
           <>
-            <ul aria-label="Members" className="flex flex-col divide-y divide-border rounded-lg border border-border">
+            <ul aria-label={m.projects_counts_members()} className="flex flex-col divide-y divide-border rounded-lg border border-border">
               {load.data.items.map((member) => (
                 <li key={member.userId} className="flex flex-col gap-2 p-3 sm:flex-row sm:items-center sm:justify-between sm:gap-4">
                   <div className="flex min-w-0 flex-col">
-                    <span className="font-medium break-words">{fullNameOf(member) || <span className="text-muted-foreground">No name yet</span>}</span>
+                    <span className="font-medium break-words">
+                      {fullNameOf(member) || <span className="text-muted-foreground">{m.projects_members_no_name()}</span>}
+                    </span>
                     <span className="text-sm break-all text-muted-foreground">{member.email}</span>
                   </div>
                   <div className="flex flex-wrap items-center gap-3">
-                    <Badge variant={member.status === 'active' ? 'secondary' : 'outline'}>{STATUS_LABELS[member.status]}</Badge>
+                    <Badge variant={member.status === 'active' ? 'secondary' : 'outline'}>{STATUS_LABELS[member.status]()}</Badge>
                     <span className="text-xs text-muted-foreground">
-                      Added <time dateTime={member.addedAt}>{formatDate(member.addedAt)}</time>
+                      {withNodes((marks) => m.projects_members_added_on(marks), {
+                        date: <time dateTime={member.addedAt}>{formatDate(member.addedAt)}</time>,
+                      })}
                     </span>
                     <ConfirmButton
                       confirmVariant="destructive"
-                      confirmLabel="Remove"
-                      question={`Remove ${fullNameOf(member) || member.email}?`}
+                      confirmLabel={m.projects_members_remove()}
+                      question={m.projects_members_remove_question({ name: fullNameOf(member) || member.email })}
                       onConfirm={() => remove(member)}
                     >
-                      Remove<span className="sr-only"> {fullNameOf(member) || member.email}</span>
+                      {withNodes((marks) => m.projects_members_remove_named(marks), {
+                        name: <span className="sr-only">{fullNameOf(member) || member.email}</span>,
+                      })}
                     </ConfirmButton>
                   </div>
                 </li>
               ))}
             </ul>
-            <ListFooter page={load.data.page} total={load.data.total} perPage={load.data.pageSize} label="Member list pages" onPageChange={setPage} />
+            <ListFooter page={load.data.page} total={load.data.total} perPage={load.data.pageSize} label={m.projects_members_pages()} onPageChange={setPage} />
           </>
         )}
       </div>
@@ -138,7 +150,7 @@ export function MembersPanel({ projectId, onChanged }: { projectId: number; onCh
 
 function MemberRowsSkeleton() {
   return (
-    <Loading label="Loading the members…" className="flex flex-col divide-y divide-border rounded-lg border border-border">
+    <Loading label={m.projects_members_loading()} className="flex flex-col divide-y divide-border rounded-lg border border-border">
       {[0, 1, 2].map((row) => (
         <div key={row} aria-hidden="true" className="flex h-[4.25rem] flex-col justify-center gap-2 p-3">
           <Bone className="h-4 w-40" />
@@ -167,7 +179,7 @@ function AddMembers({ projectId, onAdded }: { projectId: number; onAdded: () => 
     setAlert(null);
     const emails = parseEmailText(text);
     if (emails.length === 0) {
-      setError('Paste at least one email address');
+      setError(m.projects_members_paste_one());
       textarea.current?.focus();
       return;
     }
@@ -212,17 +224,19 @@ function AddMembers({ projectId, onAdded }: { projectId: number; onAdded: () => 
     try {
       const found = await readCsvEmails(file);
       if (found.emails.length === 0) {
-        setAlert(`No email addresses were found in “${file.name}”. The file needs a column of addresses (a header such as “email” helps).`);
+        setAlert(m.projects_members_csv_none({ file: file.name }));
         return;
       }
       setText((current) => [current.trim(), found.emails.join('\n')].filter(Boolean).join('\n'));
       setError(null);
       setNote(
-        `${plural(found.emails.length, 'address', 'addresses')} read from “${file.name}”${found.header ? ` (column “${found.header}”)` : ''}. Check them, then add them.`,
+        found.header
+          ? m.projects_members_csv_read_column({ count: found.emails.length, file: file.name, column: found.header })
+          : m.projects_members_csv_read({ count: found.emails.length, file: file.name }),
       );
       textarea.current?.focus();
     } catch {
-      setAlert(`“${file.name}” could not be read as a CSV file.`);
+      setAlert(m.projects_members_csv_unreadable({ file: file.name }));
     }
   }
 
@@ -230,14 +244,9 @@ function AddMembers({ projectId, onAdded }: { projectId: number; onAdded: () => 
 
   return (
     <div className="flex flex-col gap-4">
-      <form noValidate aria-label="Add members" onSubmit={(event) => void submit(event)} className="flex flex-col gap-4">
+      <form noValidate aria-label={m.projects_members_add()} onSubmit={(event) => void submit(event)} className="flex flex-col gap-4">
         {alert && <Alert variant="destructive">{alert}</Alert>}
-        <FormField
-          id={id}
-          label="Add members by email"
-          description="Paste addresses separated by commas, semicolons, spaces or new lines (“Name <address>” works too), or upload a CSV file with a column of addresses."
-          error={error ?? undefined}
-        >
+        <FormField id={id} label={m.projects_members_add_by_email()} description={m.projects_members_add_description()} error={error ?? undefined}>
           {(control) => (
             <Textarea
               {...control}
@@ -258,11 +267,11 @@ function AddMembers({ projectId, onAdded }: { projectId: number; onAdded: () => 
         )}
         <div className="flex flex-wrap items-center gap-2">
           <Button type="submit" loading={busy}>
-            {count > 1 ? `Add ${count} members` : 'Add members'}
+            {count > 1 ? m.projects_members_add_count({ count }) : m.projects_members_add()}
           </Button>
           <HiddenFileInput ref={fileInput} id={fileId} accept=".csv,text/csv,text/plain" onFile={(file) => void onFile(file)} />
           <Button variant="outline" onClick={() => fileInput.current?.click()}>
-            Upload a CSV file
+            {m.projects_members_upload_csv()}
           </Button>
         </div>
       </form>
@@ -280,7 +289,7 @@ function AddressList({ title, emails, tone = 'default', children }: { title: str
       className={cn('flex flex-col gap-2 rounded-lg border p-3', tone === 'warning' ? 'border-destructive/50' : 'border-border')}
     >
       <h4 id={headingId} className="text-sm font-semibold">
-        {title} <span className="font-normal text-muted-foreground">({emails.length})</span>
+        {title} <span className="font-normal text-muted-foreground">({formatCount(emails.length)})</span>
       </h4>
       <ul className="flex max-h-48 flex-wrap gap-1.5 overflow-y-auto">
         {emails.map((email) => (
@@ -299,30 +308,27 @@ function AddResult({ result, onInvite, onDismiss }: { result: AddMembersResult; 
   const [inviting, setInviting] = useState(false);
   const invited = result.invited ?? [];
   const summary = [
-    result.added.length > 0 && `${plural(result.added.length, 'member', 'members')} added`,
-    invited.length > 0 && `${plural(invited.length, 'person', 'people')} invited`,
-    result.alreadyMembers.length > 0 &&
-      `${plural(result.alreadyMembers.length, 'was', 'were')} already ${result.alreadyMembers.length === 1 ? 'a member' : 'members'}`,
-    result.unknown.length > 0 && `${plural(result.unknown.length, 'address has', 'addresses have')} no account yet`,
-    result.invalid.length > 0 && `${plural(result.invalid.length, 'entry is', 'entries are')} not an email address`,
+    result.added.length > 0 && m.projects_members_summary_added({ count: result.added.length }),
+    invited.length > 0 && m.projects_members_summary_invited({ count: invited.length }),
+    result.alreadyMembers.length > 0 && m.projects_members_summary_already({ count: result.alreadyMembers.length }),
+    result.unknown.length > 0 && m.projects_members_summary_unknown({ count: result.unknown.length }),
+    result.invalid.length > 0 && m.projects_members_summary_invalid({ count: result.invalid.length }),
   ].filter(Boolean);
   return (
-    <div className="flex flex-col gap-3 rounded-lg bg-muted/50 p-4" aria-label="Result of adding members" role="region">
+    <div className="flex flex-col gap-3 rounded-lg bg-muted/50 p-4" aria-label={m.projects_members_result()} role="region">
       <div className="flex flex-wrap items-start justify-between gap-2">
         <p role="status" className="text-sm font-medium">
-          {summary.length > 0 ? `${summary.join('; ')}.` : 'Nothing was added.'}
+          {summary.length > 0 ? `${summary.join(m.projects_members_summary_separator())}.` : m.projects_members_nothing_added()}
         </p>
         <Button variant="ghost" size="sm" onClick={onDismiss}>
-          Dismiss
+          {m.projects_members_dismiss()}
         </Button>
       </div>
-      <AddressList title="Added" emails={result.added} />
-      <AddressList title="Invited and added" emails={invited} />
-      <AddressList title="Already members" emails={result.alreadyMembers} />
-      <AddressList title="No account yet" emails={result.unknown} tone="warning">
-        <p className="text-sm text-muted-foreground">
-          These people are not registered. Invite them: each gets an email to create their account, and joins the project.
-        </p>
+      <AddressList title={m.projects_members_list_added()} emails={result.added} />
+      <AddressList title={m.projects_members_list_invited()} emails={invited} />
+      <AddressList title={m.projects_members_list_already()} emails={result.alreadyMembers} />
+      <AddressList title={m.projects_members_list_unknown()} emails={result.unknown} tone="warning">
+        <p className="text-sm text-muted-foreground">{m.projects_members_unknown_help()}</p>
         <Button
           className="self-start"
           loading={inviting}
@@ -331,11 +337,11 @@ function AddResult({ result, onInvite, onDismiss }: { result: AddMembersResult; 
             void onInvite(result.unknown).finally(() => setInviting(false));
           }}
         >
-          {result.unknown.length === 1 ? 'Invite this person' : `Invite these ${result.unknown.length} people`}
+          {result.unknown.length === 1 ? m.projects_members_invite_one() : m.projects_members_invite_many({ count: result.unknown.length })}
         </Button>
       </AddressList>
-      <AddressList title="Not email addresses" emails={result.invalid} tone="warning">
-        <p className="text-sm text-muted-foreground">Fix these and paste them again.</p>
+      <AddressList title={m.projects_members_list_invalid()} emails={result.invalid} tone="warning">
+        <p className="text-sm text-muted-foreground">{m.projects_members_invalid_help()}</p>
       </AddressList>
     </div>
   );

@@ -19,6 +19,7 @@ import { EditorShell, editorIsland, useEditorForm, type EditorProps } from './Ed
 import { numberOrNaN } from './logic.ts';
 import { MarkdownEditor } from './MarkdownEditor.tsx';
 import { changedFields } from './payload.ts';
+import { formatCount, m } from '../../../shared/i18n.ts';
 
 /** The form's values: the API's payload fields. */
 export type MissionValues = EditorValues & Pick<AdminMission, 'instructions' | 'review' | 'entries' | 'productId'>;
@@ -40,15 +41,15 @@ const MISSION_FIELDS = [
   'status',
 ] as const;
 
-const REVIEW_CHOICES: readonly CardChoice<ReviewMode>[] = [
-  { value: 'manual', label: 'Manual', description: 'A moderator approves each submission, or asks for changes.' },
-  { value: 'automatic', label: 'Automatic', description: 'Submissions are approved as they arrive.' },
+const reviewChoices = (): readonly CardChoice<ReviewMode>[] => [
+  { value: 'manual', label: m.projects_mission_review_manual(), description: m.projects_mission_review_manual_description() },
+  { value: 'automatic', label: m.projects_mission_review_automatic(), description: m.projects_mission_review_automatic_description() },
 ];
 
 /** The entries' two bounds, side by side. */
 const ENTRY_BOUNDS = [
-  { name: 'min', label: 'At least' },
-  { name: 'max', label: 'At most' },
+  { name: 'min', label: m.projects_mission_entries_at_least },
+  { name: 'max', label: m.projects_mission_entries_at_most },
 ] as const;
 
 function missionValues(mission: AdminMission | null): MissionValues {
@@ -78,7 +79,7 @@ function MissionEditor({ project, item: mission, answered }: EditorProps<AdminMi
     subject: 'mission',
     project,
     existing: mission,
-    schema: () => import('../../../shared/schemas/missions.ts').then((m) => (mission ? m.missionPatchSchema : m.missionCreateSchema)),
+    schema: () => import('../../../shared/schemas/missions.ts').then((schemas) => (mission ? schemas.missionPatchSchema : schemas.missionCreateSchema)),
     defaultValues: initial,
     fields: MISSION_FIELDS,
     changes: (values) => changedFields(initial, values),
@@ -96,13 +97,7 @@ function MissionEditor({ project, item: mission, answered }: EditorProps<AdminMi
   const entriesError = errors.entries?.message ?? errors.entries?.root?.message;
 
   return (
-    <EditorShell
-      subject="mission"
-      project={project}
-      existing={mission}
-      subtitle={`In ${project.name}. A task members do with a form: photos, texts, ratings; once, several times, or one entry a day.`}
-      form={form}
-    >
+    <EditorShell subject="mission" project={project} existing={mission} subtitle={m.projects_mission_subtitle({ project: project.name })} form={form}>
       <TitleField />
 
       <Controller
@@ -111,8 +106,8 @@ function MissionEditor({ project, item: mission, answered }: EditorProps<AdminMi
         render={({ field, fieldState }) => (
           <MarkdownEditor
             id={`${id}-instructions`}
-            label="Instructions"
-            description="What members should do, shown above the form. Add pictures with “Insert image”."
+            label={m.projects_mission_instructions()}
+            description={m.projects_mission_instructions_help()}
             value={field.value}
             onChange={field.onChange}
             onBlur={field.onBlur}
@@ -124,13 +119,13 @@ function MissionEditor({ project, item: mission, answered }: EditorProps<AdminMi
 
       <FormChoiceField subject="mission" pinned={mission ? { formId: mission.formId, formVersion: mission.formVersion } : null} answered={answered} />
 
-      <PointsField description="Earned for the mission." />
+      <PointsField description={m.projects_mission_points_help()} />
 
       <FormField
         id={`${id}-product-id`}
-        label="Product id (GTIN, EAN or SKU)"
-        hint="(optional)"
-        description="Used by review exports"
+        label={m.projects_mission_product_id()}
+        hint={m.projects_optional()}
+        description={m.projects_mission_product_id_help()}
         error={errors.productId?.message}
         className="sm:w-80"
       >
@@ -153,8 +148,8 @@ function MissionEditor({ project, item: mission, answered }: EditorProps<AdminMi
         render={({ field, fieldState }) => (
           <ChoiceCards
             idPrefix={id}
-            legend="Review"
-            choices={REVIEW_CHOICES}
+            legend={m.projects_detail_review()}
+            choices={reviewChoices()}
             value={field.value}
             onChange={field.onChange}
             size="lg"
@@ -166,11 +161,11 @@ function MissionEditor({ project, item: mission, answered }: EditorProps<AdminMi
       />
 
       <fieldset className="flex flex-col gap-4">
-        <legend className="mb-2 text-sm font-medium">Entries</legend>
-        <p className="-mt-2 text-sm text-muted-foreground">How many times each member does the mission. A draft entry counts until it is deleted.</p>
+        <legend className="mb-2 text-sm font-medium">{m.projects_detail_entries()}</legend>
+        <p className="-mt-2 text-sm text-muted-foreground">{m.projects_mission_entries_help()}</p>
         <div className="flex flex-wrap gap-5">
           {ENTRY_BOUNDS.map((bound) => (
-            <FormField key={bound.name} id={`${id}-${bound.name}`} label={bound.label} error={errors.entries?.[bound.name]?.message}>
+            <FormField key={bound.name} id={`${id}-${bound.name}`} label={bound.label()} error={errors.entries?.[bound.name]?.message}>
               {(c) => (
                 <Input
                   {...c}
@@ -185,14 +180,14 @@ function MissionEditor({ project, item: mission, answered }: EditorProps<AdminMi
         <div className="flex flex-col gap-3 rounded-lg border border-border p-4">
           <SwitchField
             id={`${id}-per-day`}
-            label="Limit entries per day"
+            label={m.projects_mission_per_day_switch()}
             checked={perDay !== null}
             onCheckedChange={(on) => setValue('entries.perDay', on ? 1 : null, { shouldDirty: true })}
           >
-            Days are the member's own calendar days. At most 1 a day makes a diary{typeof max === 'number' && max > 1 ? ` of up to ${max} days` : ''}.
+            {typeof max === 'number' && max > 1 ? m.projects_mission_per_day_help_days({ max: formatCount(max) }) : m.projects_mission_per_day_help()}
           </SwitchField>
           {perDay !== null && (
-            <FormField id={`${id}-per-day-count`} label="At most this many a day" error={errors.entries?.perDay?.message} className="sm:w-56">
+            <FormField id={`${id}-per-day-count`} label={m.projects_mission_per_day_count()} error={errors.entries?.perDay?.message} className="sm:w-56">
               {(c) => (
                 <Input {...c} {...wholeNumber(1, PROGRAMME_LIMITS.perDayMax)} className="w-32" {...register('entries.perDay', { setValueAs: numberOrNaN })} />
               )}

@@ -30,11 +30,13 @@ import { ActivityStatusBadge } from './kit.tsx';
 import { moveItem } from './logic.ts';
 import { DescriptionField } from './ProjectFields.tsx';
 import type { MissionGroupList } from './types.ts';
+import { formatCount, m } from '../../../shared/i18n.ts';
+import { withNodes } from '../../../components/forms/rich-text.tsx';
 
 /** How a group's missions open, in words. */
 export function unlockText(group: Pick<AdminMissionGroup, 'unlock' | 'unlockOn'>): string {
-  if (group.unlock === 'all_open') return 'All missions open at once';
-  return group.unlockOn === 'approved' ? 'In order: each opens once the one before it is approved' : 'In order: each opens once the one before it is submitted';
+  if (group.unlock === 'all_open') return m.projects_groups_unlock_all_open();
+  return group.unlockOn === 'approved' ? m.projects_groups_unlock_in_order_approved() : m.projects_groups_unlock_in_order_submitted();
 }
 
 export function MissionGroupsPanel({
@@ -49,44 +51,44 @@ export function MissionGroupsPanel({
   missions: AdminMission[] | null;
 }) {
   const [editing, setEditing] = useState<AdminMissionGroup | 'new' | null>(null);
-  const titleOf = (id: number) => missions?.find((mission) => mission.id === id)?.title ?? `Mission ${id}`;
+  const titleOf = (id: number) => missions?.find((mission) => mission.id === id)?.title ?? m.projects_groups_mission_fallback({ id: String(id) });
 
   async function remove(group: AdminMissionGroup) {
     try {
       await apiSend<unknown>('DELETE', `/api/admin/mission-groups/${group.id}`);
-      toast({ title: `“${group.title}” deleted`, description: 'Its missions stay in the project.' });
+      toast({ title: m.projects_groups_deleted({ title: group.title }), description: m.projects_groups_deleted_description() });
       reload();
     } catch (error) {
-      if (!handleSessionLost(error)) toast({ title: 'The group was not deleted', description: errorMessage(error), variant: 'destructive' });
+      if (!handleSessionLost(error)) toast({ title: m.projects_groups_delete_failed(), description: errorMessage(error), variant: 'destructive' });
     }
   }
 
   return (
     <Section
       id="mission-groups"
-      title="Mission groups"
-      description="Missions shown together, all at once or one after another."
+      title={m.projects_groups_title()}
+      description={m.projects_groups_description()}
       aside={
         <Button size="sm" onClick={() => setEditing('new')}>
-          <span aria-hidden="true">+</span> New mission group
+          <span aria-hidden="true">+</span> {m.projects_groups_new()}
         </Button>
       }
     >
       {load.status === 'loading' ? (
-        <Loading label="Loading the mission groups…" className="flex flex-col gap-2">
+        <Loading label={m.projects_groups_loading()} className="flex flex-col gap-2">
           <Bone className="h-28 w-full" />
         </Loading>
       ) : load.status !== 'ready' ? (
-        <Failed title="The mission groups could not be loaded" message={load.message} onRetry={reload} />
+        <Failed title={m.projects_groups_failed()} message={load.message} onRetry={reload} />
       ) : load.data.items.length === 0 ? (
         <div className="flex flex-col items-center gap-3 rounded-lg border border-dashed border-border px-4 py-8 text-center text-sm text-muted-foreground">
-          <p>No mission groups. Group missions to show them together, or to open them one after another.</p>
+          <p>{m.projects_groups_none()}</p>
           <Button variant="outline" size="sm" onClick={() => setEditing('new')}>
-            New mission group
+            {m.projects_groups_new()}
           </Button>
         </div>
       ) : (
-        <ul aria-label="Mission groups" className="flex flex-col divide-y divide-border rounded-lg border border-border">
+        <ul aria-label={m.projects_groups_title()} className="flex flex-col divide-y divide-border rounded-lg border border-border">
           {load.data.items.map((group) => (
             <li key={group.id} className="flex flex-col gap-3 p-4">
               <div className="flex flex-wrap items-start justify-between gap-3">
@@ -97,22 +99,22 @@ export function MissionGroupsPanel({
                 </div>
                 <div className="flex flex-wrap gap-2">
                   <Button variant="outline" size="sm" onClick={() => setEditing(group)}>
-                    Edit<span className="sr-only"> “{group.title}”</span>
+                    {withNodes((marks) => m.projects_list_edit_item(marks), { title: <span className="sr-only">“{group.title}”</span> })}
                   </Button>
                   <ConfirmButton
                     confirmVariant="destructive"
-                    confirmLabel="Delete"
-                    question={`Delete “${group.title}”? Its missions stay.`}
+                    confirmLabel={m.projects_groups_delete()}
+                    question={m.projects_groups_delete_question({ title: group.title })}
                     onConfirm={() => remove(group)}
                   >
-                    Delete<span className="sr-only"> “{group.title}”</span>
+                    {withNodes((marks) => m.projects_groups_delete_named(marks), { title: <span className="sr-only">“{group.title}”</span> })}
                   </ConfirmButton>
                 </div>
               </div>
               {group.missionIds.length === 0 ? (
-                <p className="text-sm text-muted-foreground">No missions in this group yet.</p>
+                <p className="text-sm text-muted-foreground">{m.projects_groups_no_missions()}</p>
               ) : (
-                <ol aria-label={`Missions of “${group.title}”`} className="flex list-decimal flex-col gap-1 pl-6 text-sm">
+                <ol aria-label={m.projects_groups_missions_of({ title: group.title })} className="flex list-decimal flex-col gap-1 ps-6 text-sm">
                   {group.missionIds.map((id) => (
                     <li key={id}>
                       <a href={`/admin/projects/${projectId}/missions/${id}`} className="text-primary underline-offset-4 hover:underline">
@@ -133,7 +135,7 @@ export function MissionGroupsPanel({
         onClose={() => setEditing(null)}
         onSaved={(saved, created) => {
           setEditing(null);
-          toast({ title: created ? `“${saved.title}” created` : `“${saved.title}” saved` });
+          toast({ title: created ? m.projects_groups_created({ title: saved.title }) : m.projects_groups_saved({ title: saved.title }) });
           reload();
         }}
       />
@@ -169,8 +171,8 @@ function GroupDialog({
     <Dialog open={group !== null} onOpenChange={(open) => !open && onClose()}>
       <DialogContent className="sm:max-w-2xl">
         <DialogHeader>
-          <DialogTitle>{creating ? 'New mission group' : 'Edit mission group'}</DialogTitle>
-          <DialogDescription>Choose the missions and the order they come in, and how they open.</DialogDescription>
+          <DialogTitle>{creating ? m.projects_groups_new() : m.projects_groups_edit()}</DialogTitle>
+          <DialogDescription>{m.projects_groups_dialog_description()}</DialogDescription>
         </DialogHeader>
         {group !== null && (
           <GroupForm
@@ -210,7 +212,8 @@ function GroupForm({
     setValue,
     formState: { errors, isSubmitting },
   } = useApiForm<GroupValues>({
-    schema: () => import('../../../shared/schemas/mission-groups.ts').then((m) => (group ? m.missionGroupPatchSchema : m.missionGroupCreateSchema)),
+    schema: () =>
+      import('../../../shared/schemas/mission-groups.ts').then((schemas) => (group ? schemas.missionGroupPatchSchema : schemas.missionGroupCreateSchema)),
     defaultValues: {
       title: group?.title ?? '',
       description: group?.description ?? '',
@@ -233,12 +236,12 @@ function GroupForm({
   return (
     <form noValidate onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-5">
       {alert && <Alert variant="destructive">{alert}</Alert>}
-      <FormField id={`${id}-title`} label="Title" error={errors.title?.message}>
+      <FormField id={`${id}-title`} label={m.projects_announcements_field_title()} error={errors.title?.message}>
         {(c) => <Input {...c} autoComplete="off" {...register('title')} />}
       </FormField>
       <DescriptionField
         id={`${id}-description`}
-        description="Members see it above the missions."
+        description={m.projects_groups_description_help()}
         rows={3}
         error={errors.description?.message}
         registration={register('description')}
@@ -246,27 +249,32 @@ function GroupForm({
       <MissionOrder control={control} missions={missions} idPrefix={id} />
 
       <fieldset className="flex flex-col gap-3">
-        <legend className="mb-2 text-sm font-medium">How the missions open</legend>
+        <legend className="mb-2 text-sm font-medium">{m.projects_groups_how_open()}</legend>
         <RadioGroup
           value={unlock}
           onValueChange={(value) => setValue('unlock', value === 'in_order' ? 'in_order' : 'all_open', { shouldDirty: true })}
-          aria-label="How the missions open"
+          aria-label={m.projects_groups_how_open()}
         >
-          <RadioChoice id={`${id}-all-open`} value="all_open" label="All at once" description="Every mission of the group is open together." />
-          <RadioChoice id={`${id}-in-order`} value="in_order" label="In order" description="Each mission opens once the one before it is done." />
+          <RadioChoice
+            id={`${id}-all-open`}
+            value="all_open"
+            label={m.projects_groups_all_at_once()}
+            description={m.projects_groups_all_at_once_description()}
+          />
+          <RadioChoice id={`${id}-in-order`} value="in_order" label={m.projects_groups_in_order()} description={m.projects_groups_in_order_description()} />
         </RadioGroup>
         {unlock === 'in_order' && (
-          <div className="ml-7 flex flex-col gap-2">
+          <div className="ms-7 flex flex-col gap-2">
             <span id={`${id}-done-label`} className="text-sm font-medium">
-              A mission is done when it is
+              {m.projects_groups_done_when()}
             </span>
             <RadioGroup
               value={unlockOn}
               onValueChange={(value) => setValue('unlockOn', value === 'approved' ? 'approved' : 'submitted', { shouldDirty: true })}
               aria-labelledby={`${id}-done-label`}
             >
-              <RadioChoice id={`${id}-submitted`} value="submitted" label="Submitted" />
-              <RadioChoice id={`${id}-approved`} value="approved" label="Approved by a moderator" />
+              <RadioChoice id={`${id}-submitted`} value="submitted" label={m.projects_groups_done_submitted()} />
+              <RadioChoice id={`${id}-approved`} value="approved" label={m.projects_groups_done_approved()} />
             </RadioGroup>
           </div>
         )}
@@ -277,10 +285,10 @@ function GroupForm({
 
       <DialogFooter>
         <Button variant="outline" onClick={onCancel} disabled={isSubmitting}>
-          Cancel
+          {m.projects_cancel()}
         </Button>
         <Button type="submit" loading={isSubmitting}>
-          {group ? 'Save group' : 'Create group'}
+          {group ? m.projects_groups_save() : m.projects_groups_create()}
         </Button>
       </DialogFooter>
     </form>
@@ -310,7 +318,8 @@ function MissionOrder({ control, missions, idPrefix }: { control: Control<GroupV
   const [choice, setChoice] = useState<string>('');
   const [announcement, setAnnouncement] = useState('');
   const available = (missions ?? []).filter((mission) => !ids.includes(mission.id));
-  const titleOf = (missionId: number) => missions?.find((mission) => mission.id === missionId)?.title ?? `Mission ${missionId}`;
+  const titleOf = (missionId: number) =>
+    missions?.find((mission) => mission.id === missionId)?.title ?? m.projects_groups_mission_fallback({ id: String(missionId) });
   const errorId = `${idPrefix}-missions-error`;
 
   useEffect(() => {
@@ -321,7 +330,8 @@ function MissionOrder({ control, missions, idPrefix }: { control: Control<GroupV
     const next = moveItem(ids, index, delta);
     field.onChange(next);
     const id = ids[index];
-    if (id !== undefined) setAnnouncement(`“${titleOf(id)}” is now number ${next.indexOf(id) + 1} of ${next.length}.`);
+    if (id !== undefined)
+      setAnnouncement(m.projects_groups_moved({ title: titleOf(id), position: formatCount(next.indexOf(id) + 1), total: formatCount(next.length) }));
     // Keep the focus on the same button of the moved row when it still exists.
     requestAnimationFrame(() => {
       const target = document.getElementById(`${idPrefix}-mission-${id}-${delta < 0 ? 'up' : 'down'}`) as HTMLButtonElement | null;
@@ -332,14 +342,16 @@ function MissionOrder({ control, missions, idPrefix }: { control: Control<GroupV
 
   return (
     <fieldset className="flex flex-col gap-3" aria-describedby={fieldState.error ? errorId : undefined}>
-      <legend className="mb-2 text-sm font-medium">Missions, in order</legend>
+      <legend className="mb-2 text-sm font-medium">{m.projects_groups_missions_in_order()}</legend>
       <p className="sr-only" role="status" aria-live="polite">
         {announcement}
       </p>
       {missions === null ? (
         <Bone className="h-20 w-full" />
       ) : ids.length === 0 ? (
-        <p className="rounded-lg border border-dashed border-border px-3 py-4 text-center text-sm text-muted-foreground">No missions yet: add them below.</p>
+        <p className="rounded-lg border border-dashed border-border px-3 py-4 text-center text-sm text-muted-foreground">
+          {m.projects_groups_no_missions_add()}
+        </p>
       ) : (
         <ol className="flex flex-col divide-y divide-border rounded-lg border border-border">
           {ids.map((missionId, index) => {
@@ -348,7 +360,7 @@ function MissionOrder({ control, missions, idPrefix }: { control: Control<GroupV
             return (
               <li key={missionId} className="flex flex-col gap-2 p-2.5 sm:flex-row sm:items-center sm:justify-between">
                 <span className="flex min-w-0 items-center gap-2 text-sm">
-                  <span className="w-6 shrink-0 text-right text-muted-foreground tabular-nums">{index + 1}.</span>
+                  <span className="w-6 shrink-0 text-end text-muted-foreground tabular-nums">{formatCount(index + 1)}.</span>
                   <span className="break-words">{title}</span>
                   {mission && <ActivityStatusBadge status={mission.status} />}
                 </span>
@@ -359,9 +371,9 @@ function MissionOrder({ control, missions, idPrefix }: { control: Control<GroupV
                     size="sm"
                     disabled={index === 0}
                     onClick={() => move(index, -1)}
-                    aria-label={`Move “${title}” up`}
+                    aria-label={m.projects_groups_move_up_named({ title })}
                   >
-                    Move up
+                    {m.projects_groups_move_up()}
                   </Button>
                   <Button
                     id={`${idPrefix}-mission-${missionId}-down`}
@@ -369,20 +381,20 @@ function MissionOrder({ control, missions, idPrefix }: { control: Control<GroupV
                     size="sm"
                     disabled={index === ids.length - 1}
                     onClick={() => move(index, 1)}
-                    aria-label={`Move “${title}” down`}
+                    aria-label={m.projects_groups_move_down_named({ title })}
                   >
-                    Move down
+                    {m.projects_groups_move_down()}
                   </Button>
                   <Button
                     variant="ghost"
                     size="sm"
-                    aria-label={`Remove “${title}”`}
+                    aria-label={m.projects_groups_remove_named({ title })}
                     onClick={() => {
                       field.onChange(ids.filter((other) => other !== missionId));
-                      setAnnouncement(`“${title}” removed from the group.`);
+                      setAnnouncement(m.projects_groups_removed({ title }));
                     }}
                   >
-                    Remove
+                    {m.projects_members_remove()}
                   </Button>
                 </span>
               </li>
@@ -393,12 +405,16 @@ function MissionOrder({ control, missions, idPrefix }: { control: Control<GroupV
       {missions !== null && (
         <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
           <div className="flex min-w-0 flex-1 flex-col gap-2">
-            <Label htmlFor={`${idPrefix}-add`}>Add a mission</Label>
+            <Label htmlFor={`${idPrefix}-add`}>{m.projects_groups_add_mission()}</Label>
             <Select value={choice} onValueChange={setChoice} disabled={available.length === 0}>
               <SelectTrigger id={`${idPrefix}-add`}>
                 <SelectValue
                   placeholder={
-                    missions.length === 0 ? 'The project has no missions yet' : available.length === 0 ? 'Every mission is in the group' : 'Choose a mission'
+                    missions.length === 0
+                      ? m.projects_groups_project_no_missions()
+                      : available.length === 0
+                        ? m.projects_groups_all_in_group()
+                        : m.projects_groups_choose_mission()
                   }
                 />
               </SelectTrigger>
@@ -418,17 +434,17 @@ function MissionOrder({ control, missions, idPrefix }: { control: Control<GroupV
               const missionId = Number(choice);
               if (!Number.isInteger(missionId) || ids.includes(missionId)) return;
               field.onChange([...ids, missionId]);
-              setAnnouncement(`“${titleOf(missionId)}” added as number ${ids.length + 1}.`);
+              setAnnouncement(m.projects_groups_added({ title: titleOf(missionId), position: formatCount(ids.length + 1) }));
               setChoice('');
             }}
           >
-            Add
+            {m.projects_groups_add()}
           </Button>
         </div>
       )}
       {fieldState.error?.message && <FieldError id={errorId}>{fieldState.error.message}</FieldError>}
       {missions !== null && missions.length > 0 && (
-        <p className="text-xs text-muted-foreground">{missions.length === 1 ? '1 mission in this project.' : `${missions.length} missions in this project.`}</p>
+        <p className="text-xs text-muted-foreground">{m.projects_groups_missions_in_project({ count: missions.length })}</p>
       )}
     </fieldset>
   );

@@ -24,6 +24,7 @@ import {
 } from './kit.tsx';
 import { ReviewWorkspace } from '../review/ReviewWorkspace.tsx';
 import { ExportAnswers } from './ExportAnswers.tsx';
+import { formatCount, m } from '../../../shared/i18n.ts';
 
 /** The island of the mission page. */
 export default function MissionScreen() {
@@ -47,7 +48,7 @@ function Mission({ project, mission, onProjectLive }: { project: AdminProject; m
             <>
               <ExportAnswers scope={{ kind: 'mission', id: mission.id }} />
               <a href={`${projectHref}/missions/${mission.id}/edit`} className={buttonVariants({ variant: 'outline' })}>
-                Edit mission
+                {m.projects_mission_edit()}
               </a>
             </>
           }
@@ -59,25 +60,27 @@ function Mission({ project, mission, onProjectLive }: { project: AdminProject; m
       <ReviewWorkspace project={project} mission={mission} />
 
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
-        <Section id="details" title="Details">
+        <Section id="details" title={m.projects_details_title()}>
           <dl className="grid gap-4 sm:grid-cols-2">
-            <Detail term="Form">
+            <Detail term={m.projects_detail_form()}>
               <FormVersionLink formId={mission.formId} version={mission.formVersion} latest={mission.latestFormVersion} />
             </Detail>
-            <Detail term="Points">{mission.points}</Detail>
-            <Detail term="Entries">{entriesRule(mission.entries)}</Detail>
-            <Detail term="Review">{mission.review === 'manual' ? 'Manual: a moderator approves each one' : 'Automatic: approved on arrival'}</Detail>
-            <Detail term="Opens">
-              <Moment value={mission.opensAt} empty="When it goes live" />
+            <Detail term={m.projects_detail_points()}>{formatCount(mission.points)}</Detail>
+            <Detail term={m.projects_detail_entries()}>{entriesRule(mission.entries)}</Detail>
+            <Detail term={m.projects_detail_review()}>
+              {mission.review === 'manual' ? m.projects_mission_review_manual_detail() : m.projects_mission_review_automatic_detail()}
             </Detail>
-            <Detail term="Closes">
-              <Moment value={mission.closesAt} empty="When closed by hand" />
+            <Detail term={m.projects_detail_opens()}>
+              <Moment value={mission.opensAt} empty={m.projects_detail_opens_empty()} />
+            </Detail>
+            <Detail term={m.projects_detail_closes()}>
+              <Moment value={mission.closesAt} empty={m.projects_detail_closes_empty()} />
             </Detail>
           </dl>
           {mission.instructions.trim() && (
             <details className="group rounded-lg border border-border">
               <summary className="cursor-pointer rounded-lg px-4 py-3 text-sm font-medium focus-visible:outline-2 focus-visible:outline-ring">
-                Instructions
+                {m.projects_mission_instructions()}
               </summary>
               <div className="border-t border-border px-4 py-3">
                 <Markdown headingLevel={3}>{mission.instructions}</Markdown>
@@ -85,7 +88,7 @@ function Mission({ project, mission, onProjectLive }: { project: AdminProject; m
             </details>
           )}
         </Section>
-        <Section id="counts" title="Counts">
+        <Section id="counts" title={m.projects_counts_title()}>
           <CountsRow counts={mission.counts} />
           <CompletionBar counts={mission.counts} />
         </Section>

@@ -15,8 +15,17 @@ import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { ConfirmButton, Section } from '../admin-kit.tsx';
 import { Detail, formatDay, ProjectStatusBadge } from './kit.tsx';
-import { PROJECT_STATUS_HELP, PROJECT_STATUS_LABELS, projectMoves } from './logic.ts';
+import { PROJECT_STATUS_HELP, projectMoves } from './logic.ts';
 import { PROJECT_FIELD_NAMES, ProjectFields, type ProjectValues } from './ProjectFields.tsx';
+import { m } from '../../../shared/i18n.ts';
+
+/** "The project is live" and the like, after a status move. */
+const STATUS_TOAST: Readonly<Record<AdminProject['status'], () => string>> = {
+  draft: m.projects_details_now_draft,
+  live: m.projects_toast_project_live,
+  closed: m.projects_details_now_closed,
+  archived: m.projects_details_now_archived,
+};
 
 export function ProjectDetails({ project, onSaved }: { project: AdminProject; onSaved: (project: AdminProject) => void }) {
   const [editing, setEditing] = useState(false);
@@ -35,7 +44,7 @@ export function ProjectDetails({ project, onSaved }: { project: AdminProject; on
     try {
       const saved = await apiSend<AdminProject>('PATCH', `/api/admin/projects/${project.id}`, { status: to });
       onSaved(saved);
-      toast({ title: `The project is ${PROJECT_STATUS_LABELS[saved.status].toLowerCase()}`, description: PROJECT_STATUS_HELP[saved.status] });
+      toast({ title: STATUS_TOAST[saved.status](), description: PROJECT_STATUS_HELP[saved.status] });
     } catch (error) {
       if (!handleSessionLost(error)) setStatusError(errorMessage(error));
     }
@@ -44,11 +53,11 @@ export function ProjectDetails({ project, onSaved }: { project: AdminProject; on
   return (
     <Section
       id="details"
-      title="Details"
+      title={m.projects_details_title()}
       aside={
         !editing && (
           <Button ref={editButton} variant="outline" size="sm" onClick={() => setEditing(true)}>
-            Edit details
+            {m.projects_details_edit()}
           </Button>
         )
       }
@@ -60,29 +69,33 @@ export function ProjectDetails({ project, onSaved }: { project: AdminProject; on
           onSaved={(saved) => {
             onSaved(saved);
             setEditing(false);
-            toast({ title: 'Details saved' });
+            toast({ title: m.projects_details_saved() });
           }}
         />
       ) : (
         <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-          <Detail term="Client">{project.client || <span className="text-muted-foreground">None</span>}</Detail>
-          <Detail term="Start date">{project.startsAt ? formatDay(project.startsAt) : <span className="text-muted-foreground">Not set</span>}</Detail>
-          <Detail term="End date">{project.endsAt ? formatDay(project.endsAt) : <span className="text-muted-foreground">Not set</span>}</Detail>
-          <Detail term="Last change">
+          <Detail term={m.projects_field_client()}>{project.client || <span className="text-muted-foreground">{m.projects_none()}</span>}</Detail>
+          <Detail term={m.projects_field_start_date()}>
+            {project.startsAt ? formatDay(project.startsAt) : <span className="text-muted-foreground">{m.projects_not_set()}</span>}
+          </Detail>
+          <Detail term={m.projects_field_end_date()}>
+            {project.endsAt ? formatDay(project.endsAt) : <span className="text-muted-foreground">{m.projects_not_set()}</span>}
+          </Detail>
+          <Detail term={m.projects_details_last_change()}>
             <time dateTime={project.updatedAt}>{formatDateTime(project.updatedAt)}</time>
           </Detail>
-          <Detail term="Description" className="sm:col-span-2 lg:col-span-4">
+          <Detail term={m.projects_field_description()} className="sm:col-span-2 lg:col-span-4">
             {project.description ? (
               <p className="whitespace-pre-line">{project.description}</p>
             ) : (
-              <span className="text-muted-foreground">No description.</span>
+              <span className="text-muted-foreground">{m.projects_details_no_description()}</span>
             )}
           </Detail>
         </dl>
       )}
 
       <div className="flex flex-col gap-3 border-t border-border pt-4">
-        <h3 className="text-base font-semibold">Status</h3>
+        <h3 className="text-base font-semibold">{m.projects_list_status()}</h3>
         <div className="flex flex-wrap items-center gap-2">
           <ProjectStatusBadge status={project.status} />
           <span className="text-sm text-muted-foreground">{PROJECT_STATUS_HELP[project.status]}</span>
@@ -115,7 +128,7 @@ function DetailsForm({ project, onCancel, onSaved }: { project: AdminProject; on
     setFocus,
     formState: { errors, isSubmitting },
   } = useApiForm<ProjectValues>({
-    schema: () => import('../../../shared/schemas/projects.ts').then((m) => m.projectPatchSchema),
+    schema: () => import('../../../shared/schemas/projects.ts').then((schemas) => schemas.projectPatchSchema),
     defaultValues: { name: project.name, client: project.client, description: project.description, startsAt: project.startsAt, endsAt: project.endsAt },
     fields: PROJECT_FIELD_NAMES,
     describeError: (error) => (handleSessionLost(error) ? null : undefined),
@@ -128,15 +141,15 @@ function DetailsForm({ project, onCancel, onSaved }: { project: AdminProject; on
   useEffect(() => setFocus('name'), [setFocus]);
 
   return (
-    <form noValidate aria-label="Project details" onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-5">
+    <form noValidate aria-label={m.projects_details_form()} onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-5">
       {alert && <Alert variant="destructive">{alert}</Alert>}
       <ProjectFields register={register} errors={errors} idPrefix="project" />
       <div className="flex flex-wrap gap-2">
         <Button type="submit" loading={isSubmitting}>
-          Save details
+          {m.projects_details_save()}
         </Button>
         <Button variant="outline" onClick={onCancel} disabled={isSubmitting}>
-          Cancel
+          {m.projects_cancel()}
         </Button>
       </div>
     </form>

@@ -9,6 +9,7 @@ import { PROGRAMME_LIMITS } from '../../../shared/projects.ts';
 import { FormField } from '../../../components/ui/form-field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
 import { Textarea } from '../../../components/ui/textarea.tsx';
+import { m } from '../../../shared/i18n.ts';
 
 /** The form's values: the API's payload fields (dates `YYYY-MM-DD` or null). */
 export interface ProjectValues {
@@ -35,21 +36,27 @@ export function ProjectFields({
 }) {
   return (
     <div className="grid gap-5 sm:grid-cols-2">
-      <FormField id={`${idPrefix}-name`} label="Name" error={errors.name?.message} className="sm:col-span-2">
+      <FormField id={`${idPrefix}-name`} label={m.projects_field_name()} error={errors.name?.message} className="sm:col-span-2">
         {(c) => <Input {...c} autoComplete="off" maxLength={PROGRAMME_LIMITS.nameMax + 20} {...register('name')} />}
       </FormField>
-      <FormField id={`${idPrefix}-client`} label="Client" hint="(optional)" error={errors.client?.message} className="sm:col-span-2">
+      <FormField
+        id={`${idPrefix}-client`}
+        label={m.projects_field_client()}
+        hint={m.projects_optional()}
+        error={errors.client?.message}
+        className="sm:col-span-2"
+      >
         {(c) => <Input {...c} autoComplete="organization" maxLength={PROGRAMME_LIMITS.clientMax + 20} {...register('client')} />}
       </FormField>
-      <FormField id={`${idPrefix}-starts`} label="Start date" hint="(optional)" error={errors.startsAt?.message}>
+      <FormField id={`${idPrefix}-starts`} label={m.projects_field_start_date()} hint={m.projects_optional()} error={errors.startsAt?.message}>
         {(c) => <Input {...c} type="date" {...register('startsAt', { setValueAs: dateOrNull })} />}
       </FormField>
-      <FormField id={`${idPrefix}-ends`} label="End date" hint="(optional)" error={errors.endsAt?.message}>
+      <FormField id={`${idPrefix}-ends`} label={m.projects_field_end_date()} hint={m.projects_optional()} error={errors.endsAt?.message}>
         {(c) => <Input {...c} type="date" {...register('endsAt', { setValueAs: dateOrNull })} />}
       </FormField>
       <DescriptionField
         id={`${idPrefix}-description`}
-        description="For moderators and admins: what the project is about, who takes part."
+        description={m.projects_field_description_help()}
         rows={4}
         error={errors.description?.message}
         registration={register('description')}
@@ -76,7 +83,7 @@ export function DescriptionField({
   className?: string;
 }) {
   return (
-    <FormField id={id} label="Description" hint="(optional)" description={description} error={error} className={className}>
+    <FormField id={id} label={m.projects_field_description()} hint={m.projects_optional()} description={description} error={error} className={className}>
       {(c) => <Textarea {...c} rows={rows} {...registration} />}
     </FormField>
   );

@@ -11,6 +11,7 @@ import { useResource, useRouteIds } from '../../../lib/resource.ts';
 import { Failed } from '../../../components/states/Failed.tsx';
 import { NotFound } from '../../../components/states/NotFound.tsx';
 import { ScreenSkeleton } from './kit.tsx';
+import { m } from '../../../shared/i18n.ts';
 
 /** The routes of a survey's or mission's pages: its page, and its editor (new and edit). */
 const ROUTES = {
@@ -48,34 +49,37 @@ export function ProjectItemLoader<T extends { projectId: number }>({ subject, pa
   const wantsItem = itemParam !== null;
 
   if (ids === undefined || (ids && (project.load.status === 'loading' || (wantsItem && item.load.status === 'loading')))) {
-    return <ScreenSkeleton label={page === 'new' ? 'Loading…' : `Loading the ${subject}…`} cards={cards} />;
+    const label = page === 'new' ? m.projects_loading() : subject === 'survey' ? m.projects_survey_loading() : m.projects_mission_loading();
+    return <ScreenSkeleton label={label} cards={cards} />;
   }
   const wrongProject = item.load.status === 'ready' && ids !== null && item.load.data.projectId !== ids.projectId;
+  const noSuchItem = subject === 'survey' ? m.projects_no_such_survey() : m.projects_no_such_mission();
   if (ids === null || project.load.status === 'missing' || item.load.status === 'missing' || wrongProject) {
     if (notFound === 'editor') {
       return (
         <NotFound
-          title={!wantsItem || project.load.status === 'missing' ? 'No such project' : `No such ${subject}`}
+          title={!wantsItem || project.load.status === 'missing' ? m.projects_no_such_project() : noSuchItem}
           href="/admin/projects"
-          linkLabel="All projects"
+          linkLabel={m.projects_all_projects()}
         >
-          It does not exist. It may have been mistyped in the address.
+          {m.projects_item_missing_text()}
         </NotFound>
       );
     }
     const projectReady = ids !== null && project.load.status === 'ready';
     return (
       <NotFound
-        title={`No such ${subject}`}
+        title={noSuchItem}
         href={projectReady ? `/admin/projects/${ids.projectId}#${subject}s` : '/admin/projects'}
-        linkLabel={projectReady ? `The project’s ${subject}s` : 'All projects'}
+        linkLabel={projectReady ? (subject === 'survey' ? m.projects_project_surveys_link() : m.projects_project_missions_link()) : m.projects_all_projects()}
       >
-        This {subject} does not exist in this project. It may have been mistyped in the address.
+        {subject === 'survey' ? m.projects_survey_missing_text() : m.projects_mission_missing_text()}
       </NotFound>
     );
   }
-  if (project.load.status === 'error') return <Failed title="The project could not be loaded" message={project.load.message} onRetry={project.reload} />;
-  if (item.load.status === 'error') return <Failed title={`The ${subject} could not be loaded`} message={item.load.message} onRetry={item.reload} />;
+  if (project.load.status === 'error') return <Failed title={m.projects_project_failed()} message={project.load.message} onRetry={project.reload} />;
+  if (item.load.status === 'error')
+    return <Failed title={subject === 'survey' ? m.projects_survey_failed() : m.projects_mission_failed()} message={item.load.message} onRetry={item.reload} />;
   if (project.load.status !== 'ready' || (wantsItem && item.load.status !== 'ready')) return null;
   return <>{children(project.load.data, item.load.status === 'ready' ? item.load.data : null, project.reload)}</>;
 }

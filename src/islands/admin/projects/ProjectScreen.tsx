@@ -13,6 +13,7 @@ import { MembersPanel } from './MembersPanel.tsx';
 import { MissionGroupsPanel } from './MissionGroupsPanel.tsx';
 import { ProjectDetails } from './ProjectDetails.tsx';
 import type { MissionGroupList, MissionList, SurveyList } from './types.ts';
+import { formatCount, m } from '../../../shared/i18n.ts';
 
 /** The island of /admin/projects/{projectId}. */
 export default function ProjectScreen() {
@@ -20,15 +21,15 @@ export default function ProjectScreen() {
     <RecordScreen<AdminProject>
       pattern="/admin/projects/:projectId"
       path={(ids) => `/api/admin/projects/${ids.projectId}`}
-      loading="Loading the project…"
+      loading={m.projects_project_loading()}
       cards={[14, 22, 12, 12]}
       missing={{
-        title: 'No such project',
+        title: m.projects_no_such_project(),
         href: '/admin/projects',
-        linkLabel: 'All projects',
-        text: 'This project does not exist. It may have been mistyped in the address.',
+        linkLabel: m.projects_all_projects(),
+        text: m.projects_project_missing_text(),
       }}
-      failed="The project could not be loaded"
+      failed={m.projects_project_failed()}
     >
       {(project, { reload, replace }) => <Project project={project} onSaved={replace} onCountsChanged={reload} />}
     </RecordScreen>
@@ -44,12 +45,12 @@ function Project({ project, onSaved, onCountsChanged }: { project: AdminProject;
   const count = (load: typeof surveys.load | typeof missions.load | typeof groups.load, fallback: number) =>
     load.status === 'ready' ? load.data.items.length : fallback;
   const jumps: [string, string, number][] = [
-    ['details', 'Details', -1],
-    ['members', 'Members', project.counts.members],
-    ['announcements', 'Announcements', -1],
-    ['surveys', 'Surveys', count(surveys.load, project.counts.surveys)],
-    ['missions', 'Missions', count(missions.load, project.counts.missions)],
-    ['mission-groups', 'Mission groups', count(groups.load, project.counts.missionGroups)],
+    ['details', m.projects_details_title(), -1],
+    ['members', m.projects_counts_members(), project.counts.members],
+    ['announcements', m.projects_announcements_title(), -1],
+    ['surveys', m.projects_list_column_surveys(), count(surveys.load, project.counts.surveys)],
+    ['missions', m.projects_list_column_missions(), count(missions.load, project.counts.missions)],
+    ['mission-groups', m.projects_groups_title(), count(groups.load, project.counts.missionGroups)],
   ];
 
   return (
@@ -62,7 +63,7 @@ function Project({ project, onSaved, onCountsChanged }: { project: AdminProject;
           subtitle={project.client || undefined}
           actions={<ExportAnswers scope={{ kind: 'project', id: project.id }} />}
         />
-        <nav aria-label="On this page" className="mt-3">
+        <nav aria-label={m.projects_project_on_this_page()} className="mt-3">
           <ul className="flex flex-wrap gap-2">
             {jumps.map(([id, label, value]) => (
               <li key={id}>
@@ -71,7 +72,7 @@ function Project({ project, onSaved, onCountsChanged }: { project: AdminProject;
                   className="inline-flex h-9 items-center gap-1.5 rounded-full border border-border bg-card px-3 text-sm no-underline hover:bg-accent"
                 >
                   {label}
-                  {value >= 0 && <span className="text-muted-foreground tabular-nums">{value}</span>}
+                  {value >= 0 && <span className="text-muted-foreground tabular-nums">{formatCount(value)}</span>}
                 </a>
               </li>
             ))}

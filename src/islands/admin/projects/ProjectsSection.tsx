@@ -18,14 +18,23 @@ import { FilterSelect, ListFooter, PER_PAGE, SearchForm, Section } from '../admi
 import { FormDialog, useDialogForm } from '../form-dialog.tsx';
 import { dayRange, ProjectStatusBadge } from './kit.tsx';
 import { PROJECT_STATUS_LABELS } from './logic.ts';
+import { formatCount, m } from '../../../shared/i18n.ts';
 import { PROJECT_FIELD_NAMES, ProjectFields, type ProjectValues } from './ProjectFields.tsx';
 import type { ProjectList } from './types.ts';
 
 type StatusFilter = ProjectStatus | 'all';
-const STATUS_OPTIONS: readonly { value: StatusFilter; label: string }[] = [
-  { value: 'all', label: 'All statuses' },
+const statusOptions = (): readonly { value: StatusFilter; label: string }[] => [
+  { value: 'all', label: m.projects_list_all_statuses() },
   ...PROJECT_STATUSES.map((value) => ({ value, label: PROJECT_STATUS_LABELS[value] })),
 ];
+
+/** "No live projects match “x”." and its shorter forms. */
+function noProjectsText(status: StatusFilter, q: string): string {
+  const adjective = status !== 'all' ? PROJECT_STATUS_LABELS[status].toLowerCase() : '';
+  if (adjective && q) return m.projects_list_none_status_match({ status: adjective, q });
+  if (adjective) return m.projects_list_none_status({ status: adjective });
+  return m.projects_list_none_match({ q });
+}
 
 /** The dashboard section. */
 export function ProjectsSection() {
@@ -49,16 +58,16 @@ export function ProjectsSection() {
   return (
     <Section
       id="projects"
-      title="Projects"
-      description="Each project holds its members, surveys, missions and mission groups."
+      title={m.projects_list_title()}
+      description={m.projects_list_description()}
       aside={
         <Button onClick={() => setCreating(true)}>
-          <span aria-hidden="true">+</span> New project
+          <span aria-hidden="true">+</span> {m.projects_list_new()}
         </Button>
       }
     >
       <SearchForm
-        label="Search projects"
+        label={m.projects_list_search()}
         value={q}
         onSearch={(value) => {
           setQ(value);
@@ -66,9 +75,9 @@ export function ProjectsSection() {
         }}
       >
         <FilterSelect
-          label="Status"
+          label={m.projects_list_status()}
           value={status}
-          options={STATUS_OPTIONS}
+          options={statusOptions()}
           onChange={(value) => {
             setStatus(value);
             setPage(1);
@@ -80,15 +89,11 @@ export function ProjectsSection() {
       {load.status === 'loading' ? (
         <ProjectRowsSkeleton />
       ) : load.status !== 'ready' ? (
-        <Failed title="The projects could not be loaded" message={load.message} onRetry={reload} />
+        <Failed title={m.projects_list_failed()} message={load.message} onRetry={reload} />
       ) : load.data.items.length === 0 ? (
         <div className="flex flex-col items-center gap-3 rounded-lg border border-dashed border-border px-4 py-10 text-center">
-          <p className="text-muted-foreground">
-            {q || status !== 'all'
-              ? `No ${status !== 'all' ? `${PROJECT_STATUS_LABELS[status].toLowerCase()} ` : ''}projects${q ? ` match “${q}”` : ''}.`
-              : 'No projects yet. Create the first one, then add its members, surveys and missions.'}
-          </p>
-          {!q && status === 'all' && <Button onClick={() => setCreating(true)}>New project</Button>}
+          <p className="text-muted-foreground">{q || status !== 'all' ? noProjectsText(status, q) : m.projects_list_empty()}</p>
+          {!q && status === 'all' && <Button onClick={() => setCreating(true)}>{m.projects_list_new()}</Button>}
         </div>
       ) : (
         <div className="flex flex-col gap-4">
@@ -96,19 +101,19 @@ export function ProjectsSection() {
             aria-hidden="true"
             className={cn('hidden border-b border-border px-4 pb-2 text-xs font-semibold tracking-wide text-muted-foreground uppercase', ROW_GRID)}
           >
-            <span>Project</span>
-            <span>Status</span>
-            <span>Dates</span>
-            <span className="text-right">Members</span>
-            <span className="text-right">Surveys</span>
-            <span className="text-right">Missions</span>
+            <span>{m.projects_list_column_project()}</span>
+            <span>{m.projects_list_status()}</span>
+            <span>{m.projects_list_column_dates()}</span>
+            <span className="text-end">{m.projects_counts_members()}</span>
+            <span className="text-end">{m.projects_list_column_surveys()}</span>
+            <span className="text-end">{m.projects_list_column_missions()}</span>
           </div>
-          <ul aria-label="Projects" className="flex flex-col gap-3 md:gap-0">
+          <ul aria-label={m.projects_list_title()} className="flex flex-col gap-3 md:gap-0">
             {load.data.items.map((item) => (
               <ProjectRow key={item.id} item={item} />
             ))}
           </ul>
-          <ListFooter page={load.data.page} total={load.data.total} perPage={load.data.pageSize} label="Project list pages" onPageChange={setPage} />
+          <ListFooter page={load.data.page} total={load.data.total} perPage={load.data.pageSize} label={m.projects_list_pages()} onPageChange={setPage} />
         </div>
       )}
 
@@ -122,9 +127,9 @@ const ROW_GRID = 'md:grid md:grid-cols-[minmax(0,2.2fr)_6rem_minmax(0,1.6fr)_5.5
 function ProjectRow({ item }: { item: AdminProjectListItem }) {
   const fieldLabel = 'text-xs font-medium text-muted-foreground md:sr-only';
   const counts: [string, number][] = [
-    ['Members', item.counts.members],
-    ['Surveys', item.counts.surveys],
-    ['Missions', item.counts.missions],
+    [m.projects_counts_members(), item.counts.members],
+    [m.projects_list_column_surveys(), item.counts.surveys],
+    [m.projects_list_column_missions(), item.counts.missions],
   ];
   return (
     <li className="rounded-lg border border-border p-4 md:rounded-none md:border-x-0 md:border-t-0 md:px-4 md:py-3 md:last:border-b-0">
@@ -137,19 +142,19 @@ function ProjectRow({ item }: { item: AdminProjectListItem }) {
         </div>
         <div className="flex flex-wrap items-center gap-x-4 gap-y-2 md:contents">
           <div className="flex items-center gap-2 md:block">
-            <span className={fieldLabel}>Status</span>
+            <span className={fieldLabel}>{m.projects_list_status()}</span>
             <ProjectStatusBadge status={item.status} />
           </div>
           <div className="flex items-center gap-2 text-sm md:block">
-            <span className={fieldLabel}>Dates</span>
+            <span className={fieldLabel}>{m.projects_list_column_dates()}</span>
             <span className={cn(!item.startsAt && !item.endsAt && 'text-muted-foreground')}>{dayRange(item.startsAt, item.endsAt)}</span>
           </div>
         </div>
         <dl className="grid grid-cols-3 gap-3 md:contents">
           {counts.map(([term, value]) => (
-            <div key={term} className="flex flex-col gap-0.5 md:block md:text-right">
+            <div key={term} className="flex flex-col gap-0.5 md:block md:text-end">
               <dt className={fieldLabel}>{term}</dt>
-              <dd className="text-sm tabular-nums">{value}</dd>
+              <dd className="text-sm tabular-nums">{formatCount(value)}</dd>
             </div>
           ))}
         </dl>
@@ -160,7 +165,7 @@ function ProjectRow({ item }: { item: AdminProjectListItem }) {
 
 function ProjectRowsSkeleton() {
   return (
-    <Loading label="Loading the projects…" className="flex flex-col gap-3 md:gap-0">
+    <Loading label={m.projects_list_loading()} className="flex flex-col gap-3 md:gap-0">
       {[0, 1, 2].map((row) => (
         <div
           key={row}
@@ -181,7 +186,7 @@ export function NewProjectDialog({ open, onOpenChange }: { open: boolean; onOpen
   const form = useDialogForm<ProjectValues>(
     { open, onOpenChange },
     {
-      schema: () => import('../../../shared/schemas/projects.ts').then((m) => m.projectCreateSchema),
+      schema: () => import('../../../shared/schemas/projects.ts').then((schemas) => schemas.projectCreateSchema),
       defaultValues: { name: '', client: '', description: '', startsAt: null, endsAt: null },
       fields: PROJECT_FIELD_NAMES,
       submit: async (values) => {
@@ -191,13 +196,7 @@ export function NewProjectDialog({ open, onOpenChange }: { open: boolean; onOpen
     },
   );
   return (
-    <FormDialog
-      form={form}
-      title="New project"
-      description="It starts as a draft: members see it once you make it live."
-      submitLabel="Create project"
-      className="gap-5"
-    >
+    <FormDialog form={form} title={m.projects_new_title()} description={m.projects_new_description()} submitLabel={m.projects_new_submit()} className="gap-5">
       <ProjectFields register={form.register} errors={form.formState.errors} idPrefix="new-project" />
     </FormDialog>
   );

@@ -14,7 +14,8 @@ import { Badge } from '../../../components/ui/badge.tsx';
 import { buttonVariants } from '../../../components/ui/button.tsx';
 import { Bone } from '../../../components/ui/skeleton.tsx';
 import { ActivityStatusBadge, CompletionBar, WindowText } from './kit.tsx';
-import { plural } from './logic.ts';
+import { formatCount, m } from '../../../shared/i18n.ts';
+import { withNodes } from '../../../components/forms/rich-text.tsx';
 import type { MissionList, SurveyList } from './types.ts';
 
 /** What a list shows of a survey or mission. */
@@ -50,7 +51,7 @@ function ListRow({ item, words: { kind, extra }, href, projectStatus }: { item: 
         <p className="text-sm text-muted-foreground">
           <WindowText opensAt={item.opensAt} closesAt={item.closesAt} />
           <Separator />
-          {plural(item.points, 'point', 'points')}
+          {m.projects_points_count({ count: item.points })}
           {extra !== null && (
             <>
               <Separator />
@@ -59,7 +60,7 @@ function ListRow({ item, words: { kind, extra }, href, projectStatus }: { item: 
           )}
         </p>
         <a href={`${href}/edit`} className="self-start text-sm text-primary underline underline-offset-4 hover:no-underline">
-          Edit<span className="sr-only"> “{item.title}”</span>
+          {withNodes((marks) => m.projects_list_edit_item(marks), { title: <span className="sr-only">“{item.title}”</span> })}
         </a>
       </div>
       <CompletionBar counts={item.counts} />
@@ -108,7 +109,9 @@ function ActivitiesSection<T extends ListItem>({
   empty: string;
 }) {
   const what = `${subject}s`;
-  const title = `${subject[0]?.toUpperCase()}${subject.slice(1)}s`;
+  const survey = subject === 'survey';
+  const title = survey ? m.projects_list_column_surveys() : m.projects_list_column_missions();
+  const newLabel = survey ? m.projects_editor_new_survey() : m.projects_editor_new_mission();
   const newHref = `/admin/projects/${projectId}/${what}/new`;
   return (
     <Section
@@ -117,19 +120,19 @@ function ActivitiesSection<T extends ListItem>({
       description={description}
       aside={
         <a href={newHref} className={buttonVariants({ size: 'sm' })}>
-          <span aria-hidden="true">+</span> New {subject}
+          <span aria-hidden="true">+</span> {newLabel}
         </a>
       }
     >
       {load.status === 'loading' ? (
-        <RowsSkeleton label={`Loading the ${what}…`} />
+        <RowsSkeleton label={survey ? m.projects_surveys_loading() : m.projects_missions_loading()} />
       ) : load.status !== 'ready' ? (
-        <Failed title={`The ${what} could not be loaded`} message={load.message} onRetry={reload} />
+        <Failed title={survey ? m.projects_surveys_failed() : m.projects_missions_failed()} message={load.message} onRetry={reload} />
       ) : load.data.items.length === 0 ? (
         <div className="flex flex-col items-center gap-3 rounded-lg border border-dashed border-border px-4 py-8 text-center text-sm text-muted-foreground">
           <p>{empty}</p>
           <a href={newHref} className={buttonVariants({ variant: 'outline', size: 'sm' })}>
-            New {subject}
+            {newLabel}
           </a>
         </div>
       ) : (
@@ -149,19 +152,22 @@ export function SurveysSection(props: SectionProps<SurveyList>) {
       {...props}
       subject="survey"
       words={(survey) => ({
-        kind: survey.kind === 'native' ? 'Form' : 'Alchemer',
-        extra: survey.estimatedMinutes ? `~${survey.estimatedMinutes} min` : null,
+        kind: survey.kind === 'native' ? m.projects_detail_form() : 'Alchemer',
+        extra: survey.estimatedMinutes ? m.projects_survey_minutes({ minutes: formatCount(survey.estimatedMinutes) }) : null,
       })}
-      description="Questionnaires from a published form, or an Alchemer link."
-      empty="No surveys yet. Create one from a published form, or link an Alchemer survey."
+      description={m.projects_surveys_description()}
+      empty={m.projects_surveys_empty()}
     />
   );
 }
 
 /** "1 entry", "2–5 entries", "up to 1 a day". */
 export function entriesRule(entries: AdminMission['entries']): string {
-  const count = entries.min === entries.max ? plural(entries.min, 'entry', 'entries') : `${entries.min}–${entries.max} entries`;
-  return entries.perDay ? `${count}, at most ${entries.perDay} a day` : count;
+  const count =
+    entries.min === entries.max
+      ? m.projects_entries_count({ count: entries.min })
+      : m.projects_entries_range({ min: formatCount(entries.min), max: formatCount(entries.max) });
+  return entries.perDay ? m.projects_entries_per_day({ entries: count, perDay: formatCount(entries.perDay) }) : count;
 }
 
 export function MissionsSection(props: SectionProps<MissionList>) {
@@ -169,9 +175,12 @@ export function MissionsSection(props: SectionProps<MissionList>) {
     <ActivitiesSection
       {...props}
       subject="mission"
-      words={(mission) => ({ kind: mission.entries.perDay === 1 && mission.entries.max > 1 ? 'Diary' : 'Mission', extra: entriesRule(mission.entries) })}
-      description="Tasks with photos, texts and ratings; diaries take one entry a day."
-      empty="No missions yet. Create one from a published form: a photo task, a diary, a review."
+      words={(mission) => ({
+        kind: mission.entries.perDay === 1 && mission.entries.max > 1 ? m.projects_missions_kind_diary() : m.projects_missions_kind_mission(),
+        extra: entriesRule(mission.entries),
+      })}
+      description={m.projects_missions_description()}
+      empty={m.projects_missions_empty()}
     />
   );
 }

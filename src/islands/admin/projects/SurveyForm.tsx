@@ -18,6 +18,7 @@ import { EditorShell, editorIsland, useEditorForm, type EditorProps } from './Ed
 import { numberOrNull } from './logic.ts';
 import { changedFields, normalizeSurvey } from './payload.ts';
 import { DescriptionField } from './ProjectFields.tsx';
+import { m } from '../../../shared/i18n.ts';
 
 /** The form's values: the API's payload fields. */
 export type SurveyValues = EditorValues & Pick<AdminSurvey, 'description' | 'kind' | 'externalUrl' | 'trustReturns' | 'estimatedMinutes'>;
@@ -37,13 +38,9 @@ const SURVEY_FIELDS = [
   'status',
 ] as const;
 
-const KIND_CHOICES: readonly CardChoice<SurveyKind>[] = [
-  {
-    value: 'native',
-    label: 'A Fieldwork form',
-    description: 'Members answer a published form here; the results and responses are shown on the survey page.',
-  },
-  { value: 'external', label: 'An Alchemer survey', description: 'Members go to Alchemer with an anonymous reference and come back when they finish.' },
+const kindChoices = (): readonly CardChoice<SurveyKind>[] => [
+  { value: 'native', label: m.projects_survey_kind_native(), description: m.projects_survey_kind_native_description() },
+  { value: 'external', label: m.projects_survey_kind_external(), description: m.projects_survey_kind_external_description() },
 ];
 
 function surveyValues(survey: AdminSurvey | null): SurveyValues {
@@ -76,8 +73,8 @@ function SurveyEditor({ project, item: survey, answered }: EditorProps<AdminSurv
     existing: survey,
     // The other kind's fields are cleared before validation (a link typed, then "A Fieldwork form" chosen).
     schema: () =>
-      Promise.all([import('../../../shared/schemas/surveys.ts'), import('../../../shared/zod.ts')]).then(([m, { z }]) =>
-        z.preprocess((values: SurveyValues) => normalizeSurvey(values), survey ? m.surveyPatchSchema : m.surveyCreateSchema),
+      Promise.all([import('../../../shared/schemas/surveys.ts'), import('../../../shared/zod.ts')]).then(([schemas, { z }]) =>
+        z.preprocess((values: SurveyValues) => normalizeSurvey(values), survey ? schemas.surveyPatchSchema : schemas.surveyCreateSchema),
       ),
     defaultValues: initial,
     fields: SURVEY_FIELDS,
@@ -96,7 +93,7 @@ function SurveyEditor({ project, item: survey, answered }: EditorProps<AdminSurv
       subject="survey"
       project={project}
       existing={survey}
-      subtitle={`In ${project.name}. Members answer it on Fieldwork (a form) or on Alchemer (a link).`}
+      subtitle={m.projects_survey_subtitle({ project: project.name })}
       form={form}
       afterStatus={
         <>
@@ -109,7 +106,7 @@ function SurveyEditor({ project, item: survey, answered }: EditorProps<AdminSurv
         <TitleField />
         <DescriptionField
           id={`${id}-description`}
-          description="A line or two on what it is about."
+          description={m.projects_survey_description_help()}
           rows={3}
           error={errors.description?.message}
           registration={register('description')}
@@ -122,9 +119,9 @@ function SurveyEditor({ project, item: survey, answered }: EditorProps<AdminSurv
         render={({ field }) => (
           <ChoiceCards
             idPrefix={id}
-            legend="Kind"
-            note={answered ? 'Members have started it: the kind can no longer change.' : null}
-            choices={KIND_CHOICES}
+            legend={m.projects_survey_kind()}
+            note={answered ? m.projects_survey_kind_locked() : null}
+            choices={kindChoices()}
             value={field.value}
             onChange={field.onChange}
             disabled={answered}
@@ -146,12 +143,7 @@ function SurveyEditor({ project, item: survey, answered }: EditorProps<AdminSurv
         />
       ) : (
         <div className="flex flex-col gap-5">
-          <FormField
-            id={`${id}-url`}
-            label="Alchemer survey link"
-            description="The survey's share link, starting with https://. Fieldwork adds the member's anonymous reference (pid) to it."
-            error={errors.externalUrl?.message}
-          >
+          <FormField id={`${id}-url`} label={m.projects_survey_link()} description={m.projects_survey_link_description()} error={errors.externalUrl?.message}>
             {(c) => (
               <Input
                 {...c}
@@ -167,10 +159,8 @@ function SurveyEditor({ project, item: survey, answered }: EditorProps<AdminSurv
             control={control}
             name="trustReturns"
             render={({ field }) => (
-              <SwitchField id={`${id}-trust`} label="Trust returns" checked={field.value} onCheckedChange={field.onChange}>
-                On: a member who comes back on the Finished link gets the points at once. Off: the points wait until Alchemer's webhook confirms the outcome (or
-                the completes are checked against Alchemer's export). A member who passes the Finished link to another could let them claim it without
-                finishing, so turn it on only when that risk is acceptable.
+              <SwitchField id={`${id}-trust`} label={m.projects_survey_trust_returns()} checked={field.value} onCheckedChange={field.onChange}>
+                {m.projects_survey_trust_returns_description()}
               </SwitchField>
             )}
           />
@@ -178,12 +168,12 @@ function SurveyEditor({ project, item: survey, answered }: EditorProps<AdminSurv
       )}
 
       <div className="grid gap-5 sm:grid-cols-2">
-        <PointsField description="Earned on submitting." />
+        <PointsField description={m.projects_survey_points_help()} />
         <FormField
           id={`${id}-minutes`}
-          label="Estimated minutes"
-          hint="(optional)"
-          description="How long it takes, shown to members."
+          label={m.projects_survey_minutes_label()}
+          hint={m.projects_optional()}
+          description={m.projects_survey_minutes_help()}
           error={errors.estimatedMinutes?.message}
         >
           {(c) => (

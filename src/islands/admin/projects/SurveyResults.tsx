@@ -8,14 +8,19 @@
 import { useId } from 'react';
 import { Bar, BarChart, LabelList, XAxis, YAxis } from 'recharts';
 import { ResultsSkeleton } from './kit.tsx';
-import { formatAverage, percentOf, plural } from './logic.ts';
+import { formatAverage, percentOf } from './logic.ts';
+import { currentLanguage, formatCount, m } from '../../../shared/i18n.ts';
+import { directionOf } from '../../../shared/languages.ts';
 import type { ResultElement, SurveyResults as Results } from './types.ts';
 import { useResource } from '../../../lib/resource.ts';
 import { Failed } from '../../../components/states/Failed.tsx';
 import { knownTypeLabel } from '../forms/catalog.ts';
 
 /** A type's name as the builder says it, but "Photos": a photo question's answers are photos. */
-const resultTypeLabel = (type: string): string => (type === 'photo' ? 'Photos' : (knownTypeLabel(type) ?? type));
+const resultTypeLabel = (type: string): string => (type === 'photo' ? m.projects_results_type_photos() : (knownTypeLabel(type) ?? type));
+
+/** A share as the results write it ("33.3%"), in the page's digits. */
+const percentText = (count: number, whole: number): string => m.projects_percent({ percent: formatAverage(percentOf(count, whole)) });
 
 /** At most this many characters of an option's label beside its bar (the table has them whole). */
 const TICK_MAX = 26;
@@ -24,20 +29,14 @@ const shorten = (text: string) => (text.length > TICK_MAX ? `${text.slice(0, TIC
 export default function SurveyResults({ surveyId }: { surveyId: number }) {
   const { load, reload } = useResource<Results>(`/api/admin/surveys/${surveyId}/results`);
   if (load.status === 'loading') return <ResultsSkeleton />;
-  if (load.status !== 'ready') return <Failed title="The results could not be loaded" message={load.message} onRetry={reload} />;
+  if (load.status !== 'ready') return <Failed title={m.projects_results_failed()} message={load.message} onRetry={reload} />;
   const { submitted, elements } = load.data;
   if (submitted === 0) {
-    return (
-      <p className="rounded-lg border border-dashed border-border px-4 py-8 text-center text-sm text-muted-foreground">
-        No submitted responses yet. The results appear here as members submit the survey.
-      </p>
-    );
+    return <p className="rounded-lg border border-dashed border-border px-4 py-8 text-center text-sm text-muted-foreground">{m.projects_results_none()}</p>;
   }
   return (
     <div className="flex flex-col gap-4">
-      <p className="text-sm text-muted-foreground">
-        From {plural(submitted, 'submitted response', 'submitted responses')}. Responses in progress are not counted.
-      </p>
+      <p className="text-sm text-muted-foreground">{m.projects_results_from({ count: submitted })}</p>
       <ol className="flex flex-col gap-4">
         {elements.map((element, index) => (
           <li key={element.id}>
@@ -56,25 +55,30 @@ function ElementResult({ element, index, submitted }: { element: ResultElement; 
     <section aria-labelledby={headingId} className="flex flex-col gap-3 rounded-lg border border-border p-4">
       <div className="flex flex-col gap-0.5">
         <h3 id={headingId} className="font-semibold break-words">
-          <span className="text-muted-foreground">{index + 1}. </span>
-          {element.title || 'Untitled question'}
+          <span className="text-muted-foreground">{formatCount(index + 1)}. </span>
+          {element.title || m.projects_results_untitled()}
         </h3>
         <p className="text-xs text-muted-foreground">
-          {resultTypeLabel(element.type)} · {element.answered} of {submitted} answered ({percentOf(element.answered, submitted)}%)
+          {resultTypeLabel(element.type)} ·{' '}
+          {m.projects_results_answered({
+            answered: formatCount(element.answered),
+            submitted: formatCount(submitted),
+            percent: percentText(element.answered, submitted),
+          })}
         </p>
       </div>
       {hasAverage && (
         <dl className="flex flex-wrap gap-x-6 gap-y-2">
-          <Stat term="Average" value={formatAverage(element.average)} strong />
-          {element.min !== undefined && <Stat term="Lowest" value={formatAverage(element.min)} />}
-          {element.max !== undefined && <Stat term="Highest" value={formatAverage(element.max)} />}
+          <Stat term={m.projects_results_average()} value={formatAverage(element.average)} strong />
+          {element.min !== undefined && <Stat term={m.projects_results_lowest()} value={formatAverage(element.min)} />}
+          {element.max !== undefined && <Stat term={m.projects_results_highest()} value={formatAverage(element.max)} />}
         </dl>
       )}
       {element.options && element.options.length > 0 && <OptionsChart element={element} options={element.options} />}
       {element.rows && element.rows.length > 0 && <MatrixTable element={element} rows={element.rows} />}
       {element.samples && element.samples.length > 0 && (
         <div className="flex flex-col gap-2">
-          <h4 className="text-sm font-medium">Latest answers</h4>
+          <h4 className="text-sm font-medium">{m.projects_results_latest()}</h4>
           <ul className="flex flex-col gap-1.5">
             {element.samples.map((sample, sampleIndex) => (
               <li key={sampleIndex} className="rounded-md bg-muted px-3 py-2 text-sm break-words whitespace-pre-line">
@@ -84,7 +88,7 @@ function ElementResult({ element, index, submitted }: { element: ResultElement; 
           </ul>
         </div>
       )}
-      {element.answered === 0 && <p className="text-sm text-muted-foreground">Nobody answered this question yet.</p>}
+      {element.answered === 0 && <p className="text-sm text-muted-foreground">{m.projects_results_nobody()}</p>}
     </section>
   );
 }
@@ -101,12 +105,15 @@ function Stat({ term, value, strong = false }: { term: string; value: string; st
 /** Counts per option: a horizontal bar chart for the eye, a table with the same numbers for everyone else. */
 function OptionsChart({ element, options }: { element: ResultElement; options: NonNullable<ResultElement['options']> }) {
   const data = options.map((option) => {
-    const percent = percentOf(option.count, element.answered);
-    return { id: option.id, label: option.label, short: shorten(option.label), count: option.count, percent, display: `${option.count} (${percent}%)` };
+    const percent = percentText(option.count, element.answered);
+    const count = formatCount(option.count);
+    return { id: option.id, label: option.label, short: shorten(option.label), count: option.count, percent, display: `${count} (${percent})` };
   });
   const height = Math.max(80, data.length * 36 + 16);
   // Room for the longest (shortened) label, about 7 px a character at 12 px.
   const axisWidth = Math.min(170, Math.max(28, ...data.map((row) => row.short.length * 7 + 12)));
+  // Right to left: the labels on the right, the bars growing leftwards, the counts at their ends.
+  const rtl = directionOf(currentLanguage()) === 'rtl';
   return (
     <div className="flex flex-col gap-2">
       <div
@@ -119,32 +126,41 @@ function OptionsChart({ element, options }: { element: ResultElement; options: N
           responsive
           accessibilityLayer={false}
           style={{ width: '100%', height }}
-          margin={{ top: 4, right: 72, bottom: 4, left: 4 }}
+          margin={{ top: 4, right: rtl ? 4 : 72, bottom: 4, left: rtl ? 72 : 4 }}
         >
-          <XAxis type="number" hide allowDecimals={false} domain={[0, 'dataMax']} />
-          <YAxis type="category" dataKey="short" width={axisWidth} tickLine={false} axisLine={false} tick={{ fontSize: 12 }} interval={0} />
-          <Bar dataKey="count" radius={[0, 4, 4, 0]} barSize={20} isAnimationActive={false} minPointSize={2}>
-            <LabelList dataKey="display" position="right" style={{ fontSize: 12 }} />
+          <XAxis type="number" hide allowDecimals={false} domain={[0, 'dataMax']} reversed={rtl} />
+          <YAxis
+            type="category"
+            dataKey="short"
+            width={axisWidth}
+            orientation={rtl ? 'right' : 'left'}
+            tickLine={false}
+            axisLine={false}
+            tick={{ fontSize: 12 }}
+            interval={0}
+          />
+          <Bar dataKey="count" radius={rtl ? [4, 0, 0, 4] : [0, 4, 4, 0]} barSize={20} isAnimationActive={false} minPointSize={2}>
+            <LabelList dataKey="display" position={rtl ? 'left' : 'right'} style={{ fontSize: 12 }} />
           </Bar>
         </BarChart>
       </div>
       {/* A table lays out at its content width whatever its own box: the hidden box clips it. */}
       <div className="sr-only">
         <table>
-          <caption>{`${element.title || 'Untitled question'}: answers per option`}</caption>
+          <caption>{m.projects_results_per_option({ title: element.title || m.projects_results_untitled() })}</caption>
           <thead>
             <tr>
-              <th scope="col">Option</th>
-              <th scope="col">Count</th>
-              <th scope="col">Percent of those who answered</th>
+              <th scope="col">{m.projects_results_option()}</th>
+              <th scope="col">{m.projects_results_count()}</th>
+              <th scope="col">{m.projects_results_percent_answered()}</th>
             </tr>
           </thead>
           <tbody>
             {data.map((row) => (
               <tr key={row.id}>
                 <th scope="row">{row.label}</th>
-                <td>{row.count}</td>
-                <td>{row.percent}%</td>
+                <td>{formatCount(row.count)}</td>
+                <td>{row.percent}</td>
               </tr>
             ))}
           </tbody>
@@ -160,13 +176,13 @@ function MatrixTable({ element, rows }: { element: ResultElement; rows: NonNulla
   return (
     <div
       role="region"
-      aria-label={`${element.title || 'Matrix'}: counts`}
+      aria-label={m.projects_results_matrix_counts({ title: element.title || m.projects_results_matrix() })}
       // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region must be focusable to scroll with the keyboard (axe: scrollable-region-focusable)
       tabIndex={0}
       className="overflow-x-auto rounded-md focus-visible:outline-2 focus-visible:outline-ring"
     >
       <table className="relative w-full min-w-[24rem] border-collapse text-sm">
-        <caption className="sr-only">{`${element.title || 'Untitled question'}: answers per row and column`}</caption>
+        <caption className="sr-only">{m.projects_results_per_row_column({ title: element.title || m.projects_results_untitled() })}</caption>
         <thead>
           <tr>
             <td className="border-b border-border px-2 py-1.5" />
@@ -182,13 +198,13 @@ function MatrixTable({ element, rows }: { element: ResultElement; rows: NonNulla
             const total = row.columns.reduce((sum, column) => sum + column.count, 0);
             return (
               <tr key={row.id}>
-                <th scope="row" className="border-b border-border px-2 py-1.5 text-left font-medium">
+                <th scope="row" className="border-b border-border px-2 py-1.5 text-start font-medium">
                   {row.label}
                 </th>
                 {row.columns.map((column) => (
                   <td key={column.id} className="border-b border-border px-2 py-1.5 text-center tabular-nums">
-                    {column.count}
-                    <span className="block text-xs text-muted-foreground">{percentOf(column.count, total)}%</span>
+                    {formatCount(column.count)}
+                    <span className="block text-xs text-muted-foreground">{percentText(column.count, total)}</span>
                   </td>
                 ))}
               </tr>

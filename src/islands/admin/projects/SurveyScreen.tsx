@@ -44,6 +44,8 @@ import {
 } from './kit.tsx';
 import { AlchemerSetup } from './AlchemerSetup.tsx';
 import type { ResponseList } from './types.ts';
+import { formatCount, m } from '../../../shared/i18n.ts';
+import { withNodes } from '../../../components/forms/rich-text.tsx';
 
 const SurveyResults = lazy(() => import('./SurveyResults.tsx'));
 
@@ -69,13 +71,13 @@ function Survey({ project, survey, onProjectLive }: { project: AdminProject; sur
           badges={
             <>
               <ActivityStatusBadge status={survey.status} projectStatus={project.status} />
-              <Badge variant="outline">{native ? 'Form' : 'Alchemer'}</Badge>
+              <Badge variant="outline">{native ? m.projects_detail_form() : 'Alchemer'}</Badge>
             </>
           }
           subtitle={survey.description || undefined}
           actions={
             <a href={editHref} className={buttonVariants({ variant: 'outline' })}>
-              Edit survey
+              {m.projects_editor_edit_survey()}
             </a>
           }
         />
@@ -84,46 +86,50 @@ function Survey({ project, survey, onProjectLive }: { project: AdminProject; sur
       <HiddenLiveAlert project={project} status={survey.status} subject="survey" onProjectLive={onProjectLive} />
 
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
-        <Section id="details" title="Details">
+        <Section id="details" title={m.projects_details_title()}>
           <dl className="grid gap-4 sm:grid-cols-2">
             {native ? (
-              <Detail term="Form">
+              <Detail term={m.projects_detail_form()}>
                 {survey.formId !== null && survey.formVersion !== null ? (
                   <FormVersionLink formId={survey.formId} version={survey.formVersion} latest={survey.latestFormVersion} />
                 ) : (
-                  'None'
+                  m.projects_none()
                 )}
               </Detail>
             ) : (
-              <Detail term="Alchemer link">
+              <Detail term={m.projects_survey_alchemer_link()}>
                 {survey.externalUrl ? (
                   <a href={survey.externalUrl} target="_blank" rel="noopener noreferrer" className="break-all text-primary underline-offset-4 hover:underline">
                     {survey.externalUrl}
-                    <span className="sr-only"> (opens in a new tab)</span>
+                    <span className="sr-only"> {m.projects_opens_new_tab()}</span>
                   </a>
                 ) : (
-                  'None'
+                  m.projects_none()
                 )}
               </Detail>
             )}
-            <Detail term="Points">{survey.points}</Detail>
-            <Detail term="Estimated time">
-              {survey.estimatedMinutes ? `${survey.estimatedMinutes} min` : <span className="text-muted-foreground">Not set</span>}
+            <Detail term={m.projects_detail_points()}>{formatCount(survey.points)}</Detail>
+            <Detail term={m.projects_survey_estimated_time()}>
+              {survey.estimatedMinutes ? (
+                m.projects_survey_minutes_value({ minutes: formatCount(survey.estimatedMinutes) })
+              ) : (
+                <span className="text-muted-foreground">{m.projects_not_set()}</span>
+              )}
             </Detail>
             {!native && (
-              <Detail term="Returns">
-                {survey.trustReturns ? 'Trusted: complete returns credit points at once' : 'Points once Alchemer’s webhook (or the export) confirms'}
+              <Detail term={m.projects_survey_returns()}>
+                {survey.trustReturns ? m.projects_survey_returns_trusted() : m.projects_survey_returns_confirmed()}
               </Detail>
             )}
-            <Detail term="Opens">
-              <Moment value={survey.opensAt} empty="When it goes live" />
+            <Detail term={m.projects_detail_opens()}>
+              <Moment value={survey.opensAt} empty={m.projects_detail_opens_empty()} />
             </Detail>
-            <Detail term="Closes">
-              <Moment value={survey.closesAt} empty="When closed by hand" />
+            <Detail term={m.projects_detail_closes()}>
+              <Moment value={survey.closesAt} empty={m.projects_detail_closes_empty()} />
             </Detail>
           </dl>
         </Section>
-        <Section id="counts" title="Counts">
+        <Section id="counts" title={m.projects_counts_title()}>
           <CountsRow counts={survey.counts} />
           <CompletionBar counts={survey.counts} />
         </Section>
@@ -151,10 +157,10 @@ function NativeTabs({ survey }: { survey: AdminSurvey }) {
         }}
         className="flex flex-col gap-5"
       >
-        <TabsList aria-label="Survey data" className="w-full sm:w-auto sm:self-start">
-          <TabsTrigger value="results">Results</TabsTrigger>
-          <TabsTrigger value="responses">Responses</TabsTrigger>
-          <TabsTrigger value="preview">Preview</TabsTrigger>
+        <TabsList aria-label={m.projects_survey_tabs()} className="w-full sm:w-auto sm:self-start">
+          <TabsTrigger value="results">{m.projects_survey_tab_results()}</TabsTrigger>
+          <TabsTrigger value="responses">{m.projects_survey_tab_responses()}</TabsTrigger>
+          <TabsTrigger value="preview">{m.projects_markdown_preview()}</TabsTrigger>
         </TabsList>
         <TabsContent value="results">
           <Suspense fallback={<ResultsSkeleton />}>
@@ -181,15 +187,15 @@ function useVersion(formId: number | null, version: number | null) {
 function Preview({ survey }: { survey: AdminSurvey }) {
   const { load, reload } = useVersion(survey.formId, survey.formVersion);
   const [run, setRun] = useState(0);
-  if (survey.formId === null || survey.formVersion === null) return <p className="text-sm text-muted-foreground">This survey has no form.</p>;
+  if (survey.formId === null || survey.formVersion === null) return <p className="text-sm text-muted-foreground">{m.projects_survey_no_form()}</p>;
   if (load.status === 'loading') return <Bone className="h-96 w-full" />;
-  if (load.status !== 'ready') return <Failed title="The form could not be loaded" message={load.message} onRetry={reload} />;
+  if (load.status !== 'ready') return <Failed title={m.projects_form_failed()} message={load.message} onRetry={reload} />;
   return (
-    <section aria-label="Preview" className="flex flex-col gap-4">
+    <section aria-label={m.projects_markdown_preview()} className="flex flex-col gap-4">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <p className="text-sm text-muted-foreground">Version {survey.formVersion}, as members see it. Nothing you answer here is saved.</p>
+        <p className="text-sm text-muted-foreground">{m.projects_survey_preview_note({ version: formatCount(survey.formVersion) })}</p>
         <Button variant="outline" size="sm" onClick={() => setRun((n) => n + 1)}>
-          Restart preview
+          {m.projects_survey_preview_restart()}
         </Button>
       </div>
       <Card variant="flat" className="mx-auto w-full max-w-2xl bg-background p-4 sm:p-6">
@@ -199,9 +205,9 @@ function Preview({ survey }: { survey: AdminSurvey }) {
           seed={`preview-${survey.id}`}
           idPrefix="survey-preview"
           headingLevel={3}
-          submitLabel="Submit (preview)"
+          submitLabel={m.projects_survey_preview_submit()}
           onSubmit={async () => {
-            toast({ title: 'This is a preview', description: 'Nothing was sent.' });
+            toast({ title: m.projects_survey_preview_toast(), description: m.projects_survey_preview_toast_description() });
           }}
         />
       </Card>
@@ -210,13 +216,21 @@ function Preview({ survey }: { survey: AdminSurvey }) {
 }
 
 type StatusFilter = 'all' | 'submitted' | 'draft';
-const STATUS_OPTIONS: readonly { value: StatusFilter; label: string }[] = [
-  { value: 'all', label: 'All responses' },
-  { value: 'submitted', label: 'Submitted' },
-  { value: 'draft', label: 'In progress' },
+const statusOptions = (): readonly { value: StatusFilter; label: string }[] => [
+  { value: 'all', label: m.projects_responses_all() },
+  { value: 'submitted', label: m.projects_responses_submitted() },
+  { value: 'draft', label: m.projects_responses_in_progress() },
 ];
 
-const RESPONSE_COLUMNS = ['Participant', 'Status', 'Version', 'Started', 'Submitted', { label: 'Actions', hidden: true }] as const;
+const responseColumns = () =>
+  [
+    m.projects_responses_participant(),
+    m.projects_responses_status(),
+    m.projects_form_version(),
+    m.projects_responses_started(),
+    m.projects_responses_submitted(),
+    { label: m.projects_responses_actions(), hidden: true },
+  ] as const;
 
 function ResponsesTable({ survey }: { survey: AdminSurvey }) {
   const [status, setStatus] = useState<StatusFilter>('all');
@@ -232,9 +246,9 @@ function ResponsesTable({ survey }: { survey: AdminSurvey }) {
     <div className="flex flex-col gap-4">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
         <FilterSelect
-          label="Show"
+          label={m.projects_responses_show()}
           value={status}
-          options={STATUS_OPTIONS}
+          options={statusOptions()}
           onChange={(value) => {
             setStatus(value);
             setPage(1);
@@ -242,31 +256,31 @@ function ResponsesTable({ survey }: { survey: AdminSurvey }) {
           className="sm:w-52"
         />
         <a href={csvHref} download onClick={(event) => downloadAfterSignInProof(event)} className={buttonVariants({ variant: 'outline' })}>
-          Download CSV
+          {m.projects_responses_download_csv()}
         </a>
       </div>
       {load.status === 'loading' ? (
-        <Loading label="Loading the responses…" className="flex flex-col gap-2">
+        <Loading label={m.projects_responses_loading()} className="flex flex-col gap-2">
           {[0, 1, 2, 3].map((row) => (
             <Bone key={row} className="h-12 w-full" />
           ))}
         </Loading>
       ) : load.status !== 'ready' ? (
-        <Failed title="The responses could not be loaded" message={load.message} onRetry={reload} />
+        <Failed title={m.projects_responses_failed()} message={load.message} onRetry={reload} />
       ) : load.data.items.length === 0 ? (
         <p className="rounded-lg border border-dashed border-border px-4 py-8 text-center text-sm text-muted-foreground">
           {status === 'all'
-            ? 'No responses yet. They appear here as members start the survey.'
+            ? m.projects_responses_none()
             : status === 'submitted'
-              ? 'No submitted responses yet.'
-              : 'No responses in progress.'}
+              ? m.projects_responses_none_submitted()
+              : m.projects_responses_none_in_progress()}
         </p>
       ) : (
         <>
-          <TableScroller label="Responses">
+          <TableScroller label={m.projects_survey_tab_responses()}>
             <table className="relative w-full min-w-[40rem] border-collapse">
-              <caption className="sr-only">Responses ({load.data.total})</caption>
-              <TableHead columns={RESPONSE_COLUMNS} />
+              <caption className="sr-only">{m.projects_responses_caption({ total: formatCount(load.data.total) })}</caption>
+              <TableHead columns={responseColumns()} />
               <tbody>
                 {load.data.items.map((response) => (
                   <tr key={response.id}>
@@ -278,19 +292,21 @@ function ResponsesTable({ survey }: { survey: AdminSurvey }) {
                     </td>
                     <td className={td}>
                       <Badge variant={response.status === 'submitted' ? 'default' : 'secondary'}>
-                        {response.status === 'submitted' ? 'Submitted' : 'In progress'}
+                        {response.status === 'submitted' ? m.projects_responses_submitted() : m.projects_responses_in_progress()}
                       </Badge>
                     </td>
-                    <td className={`${td} tabular-nums`}>{response.formVersion}</td>
+                    <td className={`${td} tabular-nums`}>{formatCount(response.formVersion)}</td>
                     <td className={td}>
                       <time dateTime={response.startedAt}>{formatDateTime(response.startedAt)}</time>
                     </td>
                     <td className={td}>
-                      <Moment value={response.submittedAt} empty="Not yet" />
+                      <Moment value={response.submittedAt} empty={m.projects_responses_not_yet()} />
                     </td>
-                    <td className={`${td} text-right`}>
+                    <td className={`${td} text-end`}>
                       <Button variant="outline" size="sm" onClick={() => setOpen(response)}>
-                        View<span className="sr-only"> the response of {fullNameOf(response.user) || response.user.email}</span>
+                        {withNodes((marks) => m.projects_responses_view(marks), {
+                          whose: <span className="sr-only">{m.projects_responses_view_whose({ name: fullNameOf(response.user) || response.user.email })}</span>,
+                        })}
                       </Button>
                     </td>
                   </tr>
@@ -298,7 +314,7 @@ function ResponsesTable({ survey }: { survey: AdminSurvey }) {
               </tbody>
             </table>
           </TableScroller>
-          <ListFooter page={load.data.page} total={load.data.total} perPage={load.data.pageSize} label="Response pages" onPageChange={setPage} />
+          <ListFooter page={load.data.page} total={load.data.total} perPage={load.data.pageSize} label={m.projects_responses_pages()} onPageChange={setPage} />
         </>
       )}
       <ResponseDialog survey={survey} response={open} onClose={() => setOpen(null)} />
@@ -316,9 +332,8 @@ function ResponseDialog({ survey, response, onClose }: { survey: AdminSurvey; re
               <DialogTitle>{fullNameOf(response.user) || response.user.email}</DialogTitle>
               <DialogDescription>
                 {response.status === 'submitted' && response.submittedAt
-                  ? `Submitted ${formatDateTime(response.submittedAt)}`
-                  : `In progress, last saved ${formatDateTime(response.updatedAt)}`}{' '}
-                · version {response.formVersion}
+                  ? m.projects_responses_dialog_submitted({ date: formatDateTime(response.submittedAt), version: formatCount(response.formVersion) })
+                  : m.projects_responses_dialog_in_progress({ date: formatDateTime(response.updatedAt), version: formatCount(response.formVersion) })}
               </DialogDescription>
             </DialogHeader>
             <ResponseAnswers formId={survey.formId} version={response.formVersion} answers={response.answers} />
@@ -332,7 +347,7 @@ function ResponseDialog({ survey, response, onClose }: { survey: AdminSurvey; re
 function ResponseAnswers({ formId, version, answers }: { formId: number | null; version: number; answers: AdminSurveyResponse['answers'] }) {
   const { load, reload } = useVersion(formId, version);
   if (load.status === 'loading') return <Bone className="h-48 w-full" />;
-  if (load.status !== 'ready') return <Failed title="The form could not be loaded" message={load.message} onRetry={reload} />;
+  if (load.status !== 'ready') return <Failed title={m.projects_form_failed()} message={load.message} onRetry={reload} />;
   const definition: FormDefinition = load.data.definition;
   return <AnswersView definition={definition} answers={answers} photos={{ thumbnailUrl: (id) => `/api/media/${id}/thumbnail` }} />;
 }

@@ -24,6 +24,8 @@ import { Badge } from '../../../components/ui/badge.tsx';
 import { Bone } from '../../../components/ui/skeleton.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { ChevronRightIcon } from '../../../components/icons.tsx';
+import { formatCount, m } from '../../../shared/i18n.ts';
+import { withNodes } from '../../../components/forms/rich-text.tsx';
 import { ACTIVITY_STATUS_LABELS, completionPercent, ENTRY_STATUS_LABELS, hiddenLiveNote, PROJECT_STATUS_HELP, PROJECT_STATUS_LABELS } from './logic.ts';
 
 /** A calendar day `YYYY-MM-DD` written out ("Mar 5, 2026"), the same in every time zone. */
@@ -34,32 +36,28 @@ export function formatDay(value: string | null | undefined): string {
 /** "Mar 5, 2026 – Apr 1, 2026", "From Mar 5, 2026", "Until …", or "No dates". */
 export function dayRange(start: string | null, end: string | null): string {
   if (start && end) return `${formatDay(start)} – ${formatDay(end)}`;
-  if (start) return `From ${formatDay(start)}`;
-  if (end) return `Until ${formatDay(end)}`;
-  return 'No dates';
+  if (start) return m.projects_day_range_from({ date: formatDay(start) });
+  if (end) return m.projects_day_range_until({ date: formatDay(end) });
+  return m.projects_day_range_none();
 }
 
 /** A moment in the reader's time zone, with its `<time>` element; "Not set" when empty. */
-export function Moment({ value, empty = 'Not set' }: { value: string | null | undefined; empty?: string }) {
+export function Moment({ value, empty = m.projects_not_set() }: { value: string | null | undefined; empty?: string }) {
   if (!value) return <span className="text-muted-foreground">{empty}</span>;
   return <time dateTime={value}>{formatDateTime(value)}</time>;
 }
 
 /** "Opens … · Closes …" for an activity's list row. */
 export function WindowText({ opensAt, closesAt }: { opensAt: string | null; closesAt: string | null }) {
-  if (!opensAt && !closesAt) return <span className="text-muted-foreground">Always open while live</span>;
+  if (!opensAt && !closesAt) return <span className="text-muted-foreground">{m.projects_window_always_open()}</span>;
   return (
     <span>
-      {opensAt && (
-        <>
-          Opens <Moment value={opensAt} />
-        </>
-      )}
+      {opensAt && <>{withNodes((marks) => m.projects_window_opens(marks), { moment: <Moment value={opensAt} /> })}</>}
       {opensAt && closesAt && <span aria-hidden="true"> · </span>}
       {closesAt && (
         <>
           {opensAt ? <span className="sr-only">, </span> : null}
-          Closes <Moment value={closesAt} />
+          {withNodes((marks) => m.projects_window_closes(marks), { moment: <Moment value={closesAt} /> })}
         </>
       )}
     </span>
@@ -108,19 +106,19 @@ export function HiddenLiveAlert({
     setBusy(true);
     try {
       await apiSend<AdminProject>('PATCH', `/api/admin/projects/${project.id}`, { status: 'live' });
-      toast({ title: 'The project is live', description: PROJECT_STATUS_HELP.live });
+      toast({ title: m.projects_toast_project_live(), description: PROJECT_STATUS_HELP.live });
       onProjectLive();
     } catch (error) {
-      if (!handleSessionLost(error)) toast({ title: 'The project could not go live', description: errorMessage(error), variant: 'destructive' });
+      if (!handleSessionLost(error)) toast({ title: m.projects_toast_project_live_failed(), description: errorMessage(error), variant: 'destructive' });
     } finally {
       setBusy(false);
     }
   };
   return (
-    <Alert variant="info" title={`Members don’t see this ${subject} yet`}>
-      <p>It is live, but its project “{project.name}” is a draft. Put the project live and its members see its live surveys and missions.</p>
+    <Alert variant="info" title={subject === 'survey' ? m.projects_hidden_live_title_survey() : m.projects_hidden_live_title_mission()}>
+      <p>{m.projects_hidden_live_text({ name: project.name })}</p>
       <Button size="sm" className="mt-3" loading={busy} onClick={() => void goLive()}>
-        Put the project live
+        {m.projects_hidden_live_go()}
       </Button>
     </Alert>
   );
@@ -140,16 +138,23 @@ export function CompletionBar({ counts, className }: { counts: ActivityCounts; c
     <div className={cn('flex flex-col gap-1.5', className)}>
       <div className="flex flex-wrap items-baseline justify-between gap-x-3 text-sm">
         <span>
-          <span className="font-semibold tabular-nums">{counts.submitted}</span> of <span className="tabular-nums">{counts.members}</span>{' '}
-          {counts.members === 1 ? 'member' : 'members'} submitted
+          {withNodes((marks) => m.projects_completion_submitted({ count: counts.members, ...marks }), {
+            submitted: <span className="font-semibold tabular-nums">{formatCount(counts.submitted)}</span>,
+            members: <span className="tabular-nums">{formatCount(counts.members)}</span>,
+          })}
         </span>
-        <span className="text-muted-foreground tabular-nums">{percent}%</span>
+        <span className="text-muted-foreground tabular-nums">{m.projects_percent({ percent: formatCount(percent) })}</span>
       </div>
       <div aria-hidden="true" className="h-2 w-full overflow-hidden rounded-full bg-muted">
         <div className="h-full rounded-full bg-primary transition-[width]" style={{ width: `${percent}%` }} />
       </div>
       <span className="text-xs text-muted-foreground tabular-nums">
-        {counts.started} started{counts.members > 0 ? ` (${completionPercent(counts.started, counts.members)}%)` : ''}
+        {counts.members > 0
+          ? m.projects_completion_started_percent({
+              count: formatCount(counts.started),
+              percent: formatCount(completionPercent(counts.started, counts.members)),
+            })
+          : m.projects_completion_started({ count: formatCount(counts.started) })}
       </span>
     </div>
   );
@@ -167,8 +172,8 @@ export interface Crumb {
  */
 export function projectCrumbs(project: { id: number; name: string }, ...rest: Crumb[]): Crumb[] {
   return [
-    { label: 'Dashboard', href: '/admin' },
-    { label: 'Projects', href: '/admin/projects' },
+    { label: m.projects_crumb_dashboard(), href: '/admin' },
+    { label: m.projects_crumb_projects(), href: '/admin/projects' },
     rest.length > 0 ? { label: project.name, href: `/admin/projects/${project.id}` } : { label: project.name },
     ...rest,
   ];
@@ -177,11 +182,11 @@ export function projectCrumbs(project: { id: number; name: string }, ...rest: Cr
 /** Where this screen is: Dashboard › Projects › Project › Survey (the last one is the current page). */
 export function Breadcrumbs({ items }: { items: Crumb[] }) {
   return (
-    <nav aria-label="Breadcrumb" className="mb-2 text-sm">
+    <nav aria-label={m.projects_breadcrumb()} className="mb-2 text-sm">
       <ol className="flex flex-wrap items-center gap-1 text-muted-foreground">
         {items.map((item, index) => (
           <li key={`${index}-${item.label}`} className="flex min-w-0 items-center gap-1">
-            {index > 0 && <ChevronRightIcon className="size-3.5 shrink-0" />}
+            {index > 0 && <ChevronRightIcon className="size-3.5 shrink-0 rtl:-scale-x-100" />}
             {item.href ? (
               <a href={item.href} className="truncate rounded-sm text-primary underline-offset-4 hover:underline">
                 {item.label}
@@ -259,7 +264,7 @@ export function ScreenSkeleton({ label, cards = [12, 16, 20] }: { label: string;
   );
 }
 
-/** A heading row of a screen: the title (h1) with badges, a line under it, and the actions on the right. */
+/** A heading row of a screen: the title (h1) with badges, a line under it, and the actions at the end. */
 export function ScreenHeader({ title, badges, subtitle, actions }: { title: string; badges?: ReactNode; subtitle?: ReactNode; actions?: ReactNode }) {
   return (
     <div className="mb-2 flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
@@ -288,16 +293,16 @@ export function Detail({ term, children, className }: { term: string; children: 
 /** Members / started / submitted as three numbers. */
 export function CountsRow({ counts }: { counts: ActivityCounts }) {
   const items: [string, number][] = [
-    ['Members', counts.members],
-    ['Started', counts.started],
-    ['Submitted', counts.submitted],
+    [m.projects_counts_members(), counts.members],
+    [m.projects_counts_started(), counts.started],
+    [m.projects_counts_submitted(), counts.submitted],
   ];
   return (
     <dl className="grid grid-cols-3 gap-3">
       {items.map(([term, value]) => (
         <div key={term} className="flex flex-col gap-0.5 rounded-lg border border-border p-3">
           <dt className="text-xs font-medium text-muted-foreground">{term}</dt>
-          <dd className="text-2xl font-semibold tabular-nums">{value}</dd>
+          <dd className="text-2xl font-semibold tabular-nums">{formatCount(value)}</dd>
         </div>
       ))}
     </dl>
@@ -307,7 +312,7 @@ export function CountsRow({ counts }: { counts: ActivityCounts }) {
 /** The results tab while its code or its numbers load: shaped like two question cards. */
 export function ResultsSkeleton() {
   return (
-    <Loading label="Loading the results…" className="flex flex-col gap-4">
+    <Loading label={m.projects_results_loading()} className="flex flex-col gap-4">
       <Bone className="h-5 w-60" />
       <Bone className="h-56 w-full" />
       <Bone className="h-56 w-full" />
@@ -322,13 +327,15 @@ export function ResultsSkeleton() {
 export function FormVersionLink({ formId, version, latest }: { formId: number; version: number; latest: number | null }) {
   // Until it comes (or if it does not), the link says "Form {id}".
   const { load } = useResource<{ definition: { title: string } }>(`/api/admin/forms/${formId}/versions/${version}`);
-  const title = load.status === 'ready' ? load.data.definition.title || 'Untitled form' : null;
+  const title = load.status === 'ready' ? load.data.definition.title || m.projects_form_untitled() : null;
   return (
     <span className="flex flex-col gap-0.5">
       <a href={`/admin/forms/${formId}`} className="text-primary underline-offset-4 hover:underline">
-        {title ?? `Form ${formId}`}, version {version}
+        {m.projects_form_version_link({ title: title ?? m.projects_form_fallback({ id: String(formId) }), version: String(version) })}
       </a>
-      {latest !== null && latest > version && <span className="text-xs text-muted-foreground">Version {latest} is out: edit to move to it.</span>}
+      {latest !== null && latest > version && (
+        <span className="text-xs text-muted-foreground">{m.projects_form_newer_version({ version: String(latest) })}</span>
+      )}
     </span>
   );
 }

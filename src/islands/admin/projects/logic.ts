@@ -5,31 +5,77 @@
  */
 import type { EntryStatus } from '../../../shared/mission-entries.ts';
 import type { ActivityStatus, ProjectStatus } from '../../../shared/projects.ts';
+import { currentLanguage, m } from '../../../shared/i18n.ts';
 
-export const PROJECT_STATUS_LABELS: Readonly<Record<ProjectStatus, string>> = { draft: 'Draft', live: 'Live', closed: 'Closed', archived: 'Archived' };
-export const ACTIVITY_STATUS_LABELS: Readonly<Record<ActivityStatus, string>> = { draft: 'Draft', live: 'Live', closed: 'Closed' };
+/**
+ * The status words. Getters: each reading asks for the text in the page's language (a module-level
+ * text would be fixed in whatever language first loaded the module).
+ */
+export const PROJECT_STATUS_LABELS: Readonly<Record<ProjectStatus, string>> = {
+  get draft() {
+    return m.projects_status_draft();
+  },
+  get live() {
+    return m.projects_status_live();
+  },
+  get closed() {
+    return m.projects_status_closed();
+  },
+  get archived() {
+    return m.projects_status_archived();
+  },
+};
+export const ACTIVITY_STATUS_LABELS: Readonly<Record<ActivityStatus, string>> = {
+  get draft() {
+    return m.projects_status_draft();
+  },
+  get live() {
+    return m.projects_status_live();
+  },
+  get closed() {
+    return m.projects_status_closed();
+  },
+};
 export const ENTRY_STATUS_LABELS: Readonly<Record<EntryStatus, string>> = {
-  draft: 'Draft',
-  submitted: 'Submitted',
-  approved: 'Approved',
-  changes_requested: 'Changes requested',
-  rejected: 'Rejected',
+  get draft() {
+    return m.projects_entry_status_draft();
+  },
+  get submitted() {
+    return m.projects_entry_status_submitted();
+  },
+  get approved() {
+    return m.projects_entry_status_approved();
+  },
+  get changes_requested() {
+    return m.projects_entry_status_changes_requested();
+  },
+  get rejected() {
+    return m.projects_entry_status_rejected();
+  },
 };
 
-/** What each status means for members, said once beside the status. */
 /**
  * What a survey's or mission's status badge adds when it is live in a draft project: members do
  * not see it yet (issue 17); null otherwise.
  */
 export function hiddenLiveNote(status: ActivityStatus, projectStatus: ProjectStatus | undefined): string | null {
-  return status === 'live' && projectStatus === 'draft' ? 'the project is a draft, members don’t see it yet' : null;
+  return status === 'live' && projectStatus === 'draft' ? m.projects_hidden_live_note() : null;
 }
 
+/** What each project status means for members, said once beside the status. */
 export const PROJECT_STATUS_HELP: Readonly<Record<ProjectStatus, string>> = {
-  draft: 'Being prepared: members do not see it yet.',
-  live: 'Members see its live surveys and missions.',
-  closed: 'Members see its activities as closed (read-only).',
-  archived: 'Hidden from everyone but admins.',
+  get draft() {
+    return m.projects_status_help_draft();
+  },
+  get live() {
+    return m.projects_status_help_live();
+  },
+  get closed() {
+    return m.projects_status_help_closed();
+  },
+  get archived() {
+    return m.projects_status_help_archived();
+  },
 };
 
 export interface StatusMove {
@@ -46,16 +92,16 @@ export interface StatusMove {
  * again).
  */
 export function projectMoves(status: ProjectStatus): StatusMove[] {
-  const archive: StatusMove = { to: 'archived', label: 'Archive', effect: 'The project disappears for members and leaves the default project list.' };
+  const archive: StatusMove = { to: 'archived', label: m.projects_move_archive(), effect: m.projects_move_archive_effect() };
   switch (status) {
     case 'draft':
-      return [{ to: 'live', label: 'Go live', effect: 'Members will see its live surveys and missions.' }, archive];
+      return [{ to: 'live', label: m.projects_move_go_live(), effect: m.projects_move_go_live_effect() }, archive];
     case 'live':
-      return [{ to: 'closed', label: 'Close', effect: 'Members will see its activities as closed; nothing more can be answered.' }, archive];
+      return [{ to: 'closed', label: m.projects_move_close(), effect: m.projects_move_close_effect() }, archive];
     case 'closed':
-      return [{ to: 'live', label: 'Reopen', effect: 'Members will see its live surveys and missions again.' }, archive];
+      return [{ to: 'live', label: m.projects_move_reopen(), effect: m.projects_move_reopen_effect() }, archive];
     case 'archived':
-      return [{ to: 'draft', label: 'Restore as draft', effect: 'The project comes back as a draft; members see it once it goes live.' }];
+      return [{ to: 'draft', label: m.projects_move_restore(), effect: m.projects_move_restore_effect() }];
   }
 }
 
@@ -84,7 +130,7 @@ export function percentOf(count: number, whole: number): number {
 /** A number as the results show it: at most two decimals ("3.67"), a dash when missing. */
 export function formatAverage(value: number | null | undefined): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '–';
-  return new Intl.NumberFormat('en', { maximumFractionDigits: 2 }).format(value);
+  return new Intl.NumberFormat(currentLanguage(), { maximumFractionDigits: 2 }).format(value);
 }
 
 /** "1 member" / "3 members". */
