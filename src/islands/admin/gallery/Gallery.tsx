@@ -23,6 +23,8 @@ import {
   type GalleryPage,
 } from '../../../shared/gallery.ts';
 import { ApiError, apiGet, apiSend } from '../../../lib/api.ts';
+import { m } from '../../../shared/i18n.ts';
+import { withNodes } from '../../../components/forms/rich-text.tsx';
 import { errorMessage } from '../../../lib/form-errors.ts';
 import { formatDate } from '../../../lib/format.ts';
 import { handleSessionLost } from '../../../lib/session.ts';
@@ -40,8 +42,9 @@ type Status = { kind: 'loading' } | { kind: 'ready' } | { kind: 'error'; message
 
 /** A photo's text alternative: who took it, for what, when (and "replaced" when it is not in the current version). */
 function altOf(item: GalleryItem): string {
-  const state = item.versionState === 'current' ? '' : `, ${GALLERY_VERSION_LABELS[item.versionState].badge.toLowerCase()}`;
-  return `Photo by ${item.userName}, ${item.sourceTitle || item.projectName}, ${formatDate(item.createdAt)}${state}`;
+  const params = { name: item.userName, source: item.sourceTitle || item.projectName, date: formatDate(item.createdAt) };
+  if (item.versionState === 'current') return m.gallery_photo_alt(params);
+  return m.gallery_photo_alt_state({ ...params, state: GALLERY_VERSION_LABELS[item.versionState].badge.toLowerCase() });
 }
 
 /** Why a change was refused: the field's own message when there is one (never just "Check the highlighted fields"). */
@@ -117,7 +120,7 @@ export default function Gallery() {
       setNextCursor(page.nextCursor);
     } catch (error) {
       if ((error instanceof DOMException && error.name === 'AbortError') || handleSessionLost(error)) return;
-      toast({ title: 'More photos could not be loaded', description: errorMessage(error), variant: 'destructive' });
+      toast({ title: m.gallery_more_failed(), description: errorMessage(error), variant: 'destructive' });
     } finally {
       setLoadingMore(false);
     }
@@ -157,7 +160,7 @@ export default function Gallery() {
         const merged = mergeTags(body.baseTags, body.tags, current.tags).slice(0, GALLERY_LIMITS.tagsMax);
         try {
           replaceItem(await apiSend<GalleryItem>('PATCH', `/api/admin/media/${item.id}`, { tags: merged, baseTags: current.tags }));
-          toast({ title: 'Tags merged', description: 'Someone else changed these tags too: both changes are kept.' });
+          toast({ title: m.gallery_tags_merged(), description: m.gallery_tags_merged_description() });
           return;
         } catch (again) {
           failure = again;
@@ -166,7 +169,7 @@ export default function Gallery() {
       // Not saved: the photo shows what the server has again.
       replaceItem(item);
       if (handleSessionLost(failure)) return;
-      toast({ title: 'The photo could not be saved', description: refusal(failure), variant: 'destructive' });
+      toast({ title: m.gallery_save_failed(), description: refusal(failure), variant: 'destructive' });
     } finally {
       setSaving(false);
     }
@@ -188,7 +191,7 @@ export default function Gallery() {
       const next = new Set(current);
       if (next.has(id)) next.delete(id);
       else if (next.size < GALLERY_LIMITS.zipMax) next.add(id);
-      else toast({ title: `At most ${GALLERY_LIMITS.zipMax} photos at a time`, variant: 'destructive' });
+      else toast({ title: m.gallery_zip_too_many({ count: GALLERY_LIMITS.zipMax }), variant: 'destructive' });
       return next;
     });
   }
@@ -205,41 +208,42 @@ export default function Gallery() {
 
   return (
     <div className="flex flex-col gap-6 pb-24">
-      <p className="text-sm text-muted-foreground">Every photo participants’ answers hold, newest first.</p>
+      <p className="text-sm text-muted-foreground">{m.gallery_intro()}</p>
       {filters && <GalleryFiltersBar filters={filters} onChange={applyFilters} />}
 
       {filters?.userId && items[0] && (
         <p className="text-sm">
-          Photos by <span className="font-semibold">{items[0].userName}</span> (user {filters.userId}).
+          {withNodes((marks) => m.gallery_by_user({ name: marks.name, id: filters.userId ?? '' }), {
+            name: <span className="font-semibold">{items[0].userName}</span>,
+          })}
         </p>
       )}
       {filters?.participant && (
         <p className="text-sm">
-          Photos by participants whose name or email contains “<span className="font-semibold">{filters.participant}</span>”.
+          {withNodes((marks) => m.gallery_by_participant({ text: marks.text }), { text: <span className="font-semibold">{filters.participant}</span> })}
         </p>
       )}
       {filters?.replaced === 'true' && (
         <p className="text-sm">
-          Photos no entry’s current version holds: ones the participants replaced (marked “{GALLERY_VERSION_LABELS.replaced.badge}”) and ones only in changes
-          not submitted yet (“{GALLERY_VERSION_LABELS.unsubmitted.badge}”).
+          {m.gallery_replaced_intro({ replaced: GALLERY_VERSION_LABELS.replaced.badge, unsubmitted: GALLERY_VERSION_LABELS.unsubmitted.badge })}
         </p>
       )}
-      {status.kind === 'loading' && <Loading label="Loading photos…" />}
-      {status.kind === 'error' && <Failed title="The photos could not be loaded" message={status.message} onRetry={() => filters && void loadFirst(filters)} />}
+      {status.kind === 'loading' && <Loading label={m.gallery_loading()} />}
+      {status.kind === 'error' && <Failed title={m.gallery_failed()} message={status.message} onRetry={() => filters && void loadFirst(filters)} />}
       {status.kind === 'ready' && items.length === 0 && (
-        <p className="rounded-lg border border-dashed border-border p-8 text-center text-sm text-muted-foreground">No photos match these filters.</p>
+        <p className="rounded-lg border border-dashed border-border p-8 text-center text-sm text-muted-foreground">{m.gallery_empty()}</p>
       )}
 
       {items.length > 0 && (
         <div className="flex flex-wrap items-center justify-between gap-2 text-sm text-muted-foreground">
-          <span>{nextCursor ? `${items.length} photos shown, more below` : items.length === 1 ? '1 photo' : `${items.length} photos`}</span>
+          <span>{nextCursor ? m.gallery_shown_more({ count: items.length }) : m.gallery_count({ count: items.length })}</span>
           <Button type="button" variant="ghost" size="sm" onClick={() => setSelected(new Set(items.slice(0, GALLERY_LIMITS.zipMax).map((item) => item.id)))}>
-            {items.length > GALLERY_LIMITS.zipMax ? `Select the first ${GALLERY_LIMITS.zipMax}` : 'Select all shown'}
+            {items.length > GALLERY_LIMITS.zipMax ? m.gallery_select_first({ count: GALLERY_LIMITS.zipMax }) : m.gallery_select_all_shown()}
           </Button>
         </div>
       )}
       {items.length > 0 && (
-        <ul aria-label="Photos" className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4 xl:grid-cols-5">
+        <ul aria-label={m.gallery_photos_label()} className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4 xl:grid-cols-5">
           {items.map((item, index) => {
             const isSelected = selected.has(item.id);
             return (
@@ -263,26 +267,26 @@ export default function Gallery() {
                   <button
                     type="button"
                     aria-pressed={item.starred}
-                    aria-label={`Star photo by ${item.userName}`}
+                    aria-label={m.gallery_star_photo({ name: item.userName })}
                     onClick={() => setStar(item, !item.starred)}
                     className={cn(
-                      'absolute top-2 right-2 inline-flex size-9 items-center justify-center rounded-full bg-black/55 text-white hover:bg-black/75 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring',
+                      'absolute end-2 top-2 inline-flex size-9 items-center justify-center rounded-full bg-black/55 text-white hover:bg-black/75 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring',
                       item.starred && 'text-yellow-300',
                     )}
                   >
                     <StarIcon className={cn('size-5', item.starred && 'fill-current')} />
                   </button>
                   {item.versionState !== 'current' && (
-                    <span className="pointer-events-none absolute bottom-2 left-2 rounded-sm bg-black/75 px-1.5 py-0.5 text-xs font-semibold text-white">
+                    <span className="pointer-events-none absolute start-2 bottom-2 rounded-sm bg-black/75 px-1.5 py-0.5 text-xs font-semibold text-white">
                       {GALLERY_VERSION_LABELS[item.versionState].badge}
                     </span>
                   )}
-                  <label className="absolute top-2 left-2 inline-flex size-9 cursor-pointer items-center justify-center rounded-full bg-black/55 hover:bg-black/75">
+                  <label className="absolute start-2 top-2 inline-flex size-9 cursor-pointer items-center justify-center rounded-full bg-black/55 hover:bg-black/75">
                     <input
                       type="checkbox"
                       checked={isSelected}
                       onChange={() => toggle(item.id)}
-                      aria-label={`Select photo by ${item.userName}`}
+                      aria-label={m.gallery_select_photo({ name: item.userName })}
                       className="size-4 accent-primary"
                     />
                   </label>
@@ -292,7 +296,7 @@ export default function Gallery() {
                   <span className="truncate text-muted-foreground">{item.sourceTitle || item.projectName}</span>
                   {item.versionState !== 'current' && <span className="font-medium">{GALLERY_VERSION_LABELS[item.versionState].line}</span>}
                   {item.tags.length > 0 && (
-                    <ul aria-label="Tags" className="flex flex-wrap gap-1">
+                    <ul aria-label={m.gallery_tags_label()} className="flex flex-wrap gap-1">
                       {item.tags.map((tag) => (
                         <li key={tag} className="rounded-sm bg-secondary px-1.5 py-0.5 text-secondary-foreground">
                           {tag}
@@ -311,7 +315,7 @@ export default function Gallery() {
       {nextCursor && status.kind === 'ready' && (
         <div className="flex justify-center">
           <Button type="button" variant="outline" loading={loadingMore} onClick={() => void loadMore()}>
-            Load more photos
+            {m.gallery_load_more()}
           </Button>
         </div>
       )}
@@ -319,19 +323,19 @@ export default function Gallery() {
       {selectedIds.length > 0 && (
         <div
           role="region"
-          aria-label="Selected photos"
+          aria-label={m.gallery_selected_label()}
           className="fixed inset-x-0 bottom-0 z-40 flex flex-wrap items-center justify-center gap-3 border-t border-border bg-card/95 p-3 shadow-lg backdrop-blur"
         >
-          <span className="text-sm font-medium">{selectedIds.length === 1 ? '1 photo selected' : `${selectedIds.length} photos selected`}</span>
+          <span className="text-sm font-medium">{m.gallery_selected_count({ count: selectedIds.length })}</span>
           {/* A plain form post: the browser streams the ZIP to disk (data-astro-reload: not the client router's). */}
           <form method="post" action="/api/admin/media/zip" data-astro-reload>
             {selectedIds.map((id) => (
               <input key={id} type="hidden" name="ids" value={id} />
             ))}
-            <Button type="submit">{selectedIds.length === 1 ? 'Download 1 photo as ZIP' : `Download ${selectedIds.length} photos as ZIP`}</Button>
+            <Button type="submit">{m.gallery_download_zip({ count: selectedIds.length })}</Button>
           </form>
           <Button type="button" variant="outline" onClick={() => setSelected(new Set())}>
-            Clear selection
+            {m.gallery_clear_selection()}
           </Button>
         </div>
       )}
@@ -345,7 +349,7 @@ export default function Gallery() {
           setOpen(index);
           if (index >= items.length - 3) void loadMore();
         }}
-        asideLabel="Photo details"
+        asideLabel={m.gallery_photo_details()}
         aside={
           shown ? <PhotoPanel item={shown} saving={saving} onTags={(tags) => setTags(shown, tags)} onStar={(starred) => setStar(shown, starred)} /> : undefined
         }

@@ -11,6 +11,7 @@ import { ENTRY_STATUSES } from '../../../shared/mission-entries.ts';
 import type { ListPage } from '../../../shared/list.ts';
 import type { AdminProject } from '../../../shared/projects.ts';
 import type { AdminMission } from '../../../shared/missions.ts';
+import { formatCount, m } from '../../../shared/i18n.ts';
 import { useResource } from '../../../lib/resource.ts';
 import { cn } from '../../../lib/utils.ts';
 import { Button } from '../../../components/ui/button.tsx';
@@ -21,16 +22,19 @@ import { ENTRY_STATUS_LABELS } from '../projects/logic.ts';
 
 const ALL = 'all';
 
-const STATE_OPTIONS = [{ value: ALL, label: 'Any state' }, ...ENTRY_STATUSES.map((status) => ({ value: status, label: ENTRY_STATUS_LABELS[status] }))];
-const STARRED_OPTIONS = [
-  { value: ALL, label: 'All photos' },
-  { value: 'true', label: 'Starred only' },
-  { value: 'false', label: 'Not starred' },
+const stateOptions = () => [
+  { value: ALL, label: m.gallery_filter_any_state() },
+  ...ENTRY_STATUSES.map((status) => ({ value: status, label: ENTRY_STATUS_LABELS[status] })),
+];
+const starredOptions = () => [
+  { value: ALL, label: m.gallery_filter_all_photos() },
+  { value: 'true', label: m.gallery_filter_starred_only() },
+  { value: 'false', label: m.gallery_filter_not_starred() },
 ];
 /** The photos of each entry's current version, or the ones replaced (`replaced=true`). */
-const VERSION_OPTIONS = [
-  { value: ALL, label: 'In the current version' },
-  { value: 'true', label: 'Replaced photos' },
+const versionOptions = () => [
+  { value: ALL, label: m.gallery_filter_current_version() },
+  { value: 'true', label: m.gallery_filter_replaced() },
 ];
 
 /** The text fields, edited here until applied. */
@@ -59,19 +63,19 @@ export function GalleryFiltersBar({ filters, onChange }: { filters: GalleryFilte
   useEffect(() => setDraft(draftOf(filters)), [filters]);
 
   const projectOptions = [
-    { value: ALL, label: 'All projects' },
+    { value: ALL, label: m.gallery_filter_all_projects() },
     ...(projects.load.status === 'ready' ? projects.load.data.items.map((project) => ({ value: String(project.id), label: project.name })) : []),
   ];
   // A project from the address that the first 100 do not hold still shows as chosen.
   if (filters.projectId && !projectOptions.some((option) => option.value === filters.projectId)) {
-    projectOptions.push({ value: filters.projectId, label: `Project ${filters.projectId}` });
+    projectOptions.push({ value: filters.projectId, label: m.gallery_filter_project_number({ id: filters.projectId }) });
   }
   const missionOptions = [
-    { value: ALL, label: 'All missions' },
+    { value: ALL, label: m.gallery_filter_all_missions() },
     ...(missions.load.status === 'ready' ? missions.load.data.items.map((mission) => ({ value: String(mission.id), label: mission.title })) : []),
   ];
   if (filters.missionId && !missionOptions.some((option) => option.value === filters.missionId)) {
-    missionOptions.push({ value: filters.missionId, label: `Mission ${filters.missionId}` });
+    missionOptions.push({ value: filters.missionId, label: m.gallery_filter_mission_number({ id: filters.missionId }) });
   }
 
   const set = (patch: GalleryFilters) => {
@@ -101,35 +105,55 @@ export function GalleryFiltersBar({ filters, onChange }: { filters: GalleryFilte
         aria-controls={`${id}-form`}
         onClick={() => setExpanded(!expanded)}
       >
-        {count > 0 ? `Filters (${count})` : 'Filters'}
+        {count > 0 ? m.gallery_filters_count({ count: formatCount(count) }) : m.gallery_filters()}
       </Button>
       <form
         id={`${id}-form`}
         role="search"
-        aria-label="Filter photos"
+        aria-label={m.gallery_filter_label()}
         onSubmit={apply}
         className={cn('flex-col gap-4 rounded-lg border border-border bg-card p-4 sm:flex', expanded ? 'flex' : 'hidden')}
       >
         <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
           <FilterSelect
-            label="Project"
+            label={m.gallery_filter_project()}
             value={filters.projectId ?? ALL}
             options={projectOptions}
             onChange={(value) => set({ projectId: value, missionId: '' })}
           />
           {filters.projectId ? (
-            <FilterSelect label="Mission" value={filters.missionId ?? ALL} options={missionOptions} onChange={(value) => set({ missionId: value })} />
+            <FilterSelect
+              label={m.gallery_filter_mission()}
+              value={filters.missionId ?? ALL}
+              options={missionOptions}
+              onChange={(value) => set({ missionId: value })}
+            />
           ) : (
             <div className="flex flex-col gap-2">
-              <Label htmlFor={`${id}-mission`}>Mission</Label>
-              <Input id={`${id}-mission`} disabled value="" placeholder="Choose a project first" readOnly />
+              <Label htmlFor={`${id}-mission`}>{m.gallery_filter_mission()}</Label>
+              <Input id={`${id}-mission`} disabled value="" placeholder={m.gallery_filter_choose_project_first()} readOnly />
             </div>
           )}
-          <FilterSelect label="Entry state" value={filters.state ?? ALL} options={STATE_OPTIONS} onChange={(value) => set({ state: value })} />
-          <FilterSelect label="Photos" value={filters.replaced ?? ALL} options={VERSION_OPTIONS} onChange={(value) => set({ replaced: value })} />
-          <FilterSelect label="Starred" value={filters.starred ?? ALL} options={STARRED_OPTIONS} onChange={(value) => set({ starred: value })} />
+          <FilterSelect
+            label={m.gallery_filter_entry_state()}
+            value={filters.state ?? ALL}
+            options={stateOptions()}
+            onChange={(value) => set({ state: value })}
+          />
+          <FilterSelect
+            label={m.gallery_filter_photos()}
+            value={filters.replaced ?? ALL}
+            options={versionOptions()}
+            onChange={(value) => set({ replaced: value })}
+          />
+          <FilterSelect
+            label={m.gallery_filter_starred()}
+            value={filters.starred ?? ALL}
+            options={starredOptions()}
+            onChange={(value) => set({ starred: value })}
+          />
           <div className="flex flex-col gap-2">
-            <Label htmlFor={`${id}-user`}>Participant</Label>
+            <Label htmlFor={`${id}-user`}>{m.gallery_filter_participant()}</Label>
             <Input
               id={`${id}-user`}
               value={draft.participant}
@@ -138,11 +162,11 @@ export function GalleryFiltersBar({ filters, onChange }: { filters: GalleryFilte
               onChange={(event) => setDraft({ ...draft, participant: event.target.value })}
             />
             <span id={`${id}-user-hint`} className="text-xs text-muted-foreground">
-              Part of a name or an email, or a user id
+              {m.gallery_filter_participant_hint()}
             </span>
           </div>
           <div className="flex flex-col gap-2">
-            <Label htmlFor={`${id}-tag`}>Tag</Label>
+            <Label htmlFor={`${id}-tag`}>{m.gallery_filter_tag()}</Label>
             <Input
               id={`${id}-tag`}
               value={draft.tag}
@@ -151,23 +175,23 @@ export function GalleryFiltersBar({ filters, onChange }: { filters: GalleryFilte
               onChange={(event) => setDraft({ ...draft, tag: event.target.value })}
             />
             <span id={`${id}-tag-hint`} className="text-xs text-muted-foreground">
-              Up to {GALLERY_LIMITS.tagLength} characters
+              {m.gallery_filter_tag_hint({ count: GALLERY_LIMITS.tagLength })}
             </span>
           </div>
           <div className="flex flex-col gap-2">
-            <Label htmlFor={`${id}-from`}>From (UTC day)</Label>
+            <Label htmlFor={`${id}-from`}>{m.gallery_filter_from()}</Label>
             <Input id={`${id}-from`} type="date" value={draft.from} onChange={(event) => setDraft({ ...draft, from: event.target.value })} />
           </div>
           <div className="flex flex-col gap-2">
-            <Label htmlFor={`${id}-to`}>To (UTC day)</Label>
+            <Label htmlFor={`${id}-to`}>{m.gallery_filter_to()}</Label>
             <Input id={`${id}-to`} type="date" value={draft.to} onChange={(event) => setDraft({ ...draft, to: event.target.value })} />
           </div>
         </div>
         <div className="flex flex-wrap gap-2">
-          <Button type="submit">Apply filters</Button>
+          <Button type="submit">{m.gallery_filter_apply()}</Button>
           {active && (
             <Button type="button" variant="outline" onClick={() => onChange({})}>
-              Clear filters
+              {m.gallery_filter_clear()}
             </Button>
           )}
         </div>

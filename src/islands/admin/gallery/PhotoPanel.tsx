@@ -10,6 +10,7 @@ import type { GalleryItem } from '../../../shared/gallery.ts';
 import { GALLERY_LIMITS, GALLERY_MESSAGES, GALLERY_VERSION_LABELS, galleryZipName } from '../../../shared/gallery.ts';
 import { MEDIA_LIMITS, thumbnailUrl } from '../../../shared/media.ts';
 import type { ReviewSubmission } from '../../../shared/review.ts';
+import { formatCount, m } from '../../../shared/i18n.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useResource } from '../../../lib/resource.ts';
 import { AnswersView } from '../../../components/forms/AnswersView.tsx';
@@ -36,13 +37,15 @@ export function downloadName(item: GalleryItem): string {
 /** The answers of the entry's current version: its latest submitted version, or its draft before any (the rule of `entry-versions.ts`). */
 function EntryAnswers({ entryId }: { entryId: number }) {
   const { load } = useResource<ReviewSubmission>(`/api/admin/submissions/${entryId}`);
-  if (load.status === 'loading') return <LoadingNote label="Loading the answers…" />;
-  if (load.status !== 'ready') return <p className="text-sm text-muted-foreground">The answers could not be loaded: {load.message}</p>;
+  if (load.status === 'loading') return <LoadingNote label={m.gallery_answers_loading()} />;
+  if (load.status !== 'ready') return <p className="text-sm text-muted-foreground">{m.gallery_answers_failed({ message: load.message })}</p>;
   const latest = load.data.history.at(-1);
   return (
     <>
       <p className="text-xs text-muted-foreground">
-        {latest ? `Version ${latest.version}, submitted ${formatDateTime(latest.submittedAt)}` : 'Not submitted yet'}
+        {latest
+          ? m.gallery_answers_version({ version: formatCount(latest.version), date: formatDateTime(latest.submittedAt) })
+          : m.gallery_answers_not_submitted()}
       </p>
       <AnswersView definition={load.data.definition} answers={latest?.answers ?? load.data.answers} photos={{ thumbnailUrl }} />
     </>
@@ -66,9 +69,9 @@ export function PhotoPanel({
       <div className="flex flex-col gap-1">
         <p className="font-semibold">{item.userName}</p>
         <p className="text-sm text-muted-foreground">
-          {item.projectName} · {item.sourceTitle || (item.entryId !== null ? 'Mission' : 'Survey')}
+          {item.projectName} · {item.sourceTitle || (item.entryId !== null ? m.gallery_panel_mission() : m.gallery_panel_survey())}
         </p>
-        <p className="text-sm text-muted-foreground">Uploaded {formatDateTime(item.createdAt)}</p>
+        <p className="text-sm text-muted-foreground">{m.gallery_panel_uploaded({ date: formatDateTime(item.createdAt) })}</p>
         {item.entryStatus && (
           <p className="text-sm">
             <EntryStatusBadge status={item.entryStatus} />
@@ -86,25 +89,24 @@ export function PhotoPanel({
       <div className="flex flex-col gap-2">
         <div className="flex flex-wrap gap-2">
           <Button type="button" variant={item.starred ? 'default' : 'outline'} aria-pressed={item.starred} onClick={() => onStar(!item.starred)}>
-            <StarIcon className="size-4" /> Star
+            <StarIcon className="size-4" /> {m.gallery_panel_star()}
           </Button>
           <Button asChild variant="outline">
             <a href={item.url} download={downloadName(item)} aria-describedby={`${tagsId}-download`}>
-              Download JPEG
+              {m.gallery_panel_download()}
             </a>
           </Button>
           <Button asChild variant="outline">
-            <a href={sourceHref(item)}>{item.entryId !== null ? 'Open the entry' : 'Open the survey'}</a>
+            <a href={sourceHref(item)}>{item.entryId !== null ? m.gallery_panel_open_entry() : m.gallery_panel_open_survey()}</a>
           </Button>
         </div>
         <p id={`${tagsId}-download`} className="text-xs text-muted-foreground">
-          The photo as stored: a JPEG of at most {MEDIA_LIMITS.displaySide.toLocaleString('en')} px on its longer side, location and camera data removed. The
-          participant’s original file is not kept.
+          {m.gallery_panel_stored({ side: formatCount(MEDIA_LIMITS.displaySide) })}
         </p>
       </div>
       <div className="flex flex-col gap-2">
         <label htmlFor={tagsId} className="text-sm font-medium">
-          Tags
+          {m.gallery_panel_tags()}
         </label>
         <TagsInput
           id={tagsId}
@@ -116,16 +118,16 @@ export function PhotoPanel({
           disabled={false}
         />
         <p className="text-xs text-muted-foreground" aria-live="polite">
-          {saving ? 'Saving…' : 'Tags are saved as you add or remove them.'}
+          {saving ? m.gallery_panel_saving() : m.gallery_panel_tags_saved()}
         </p>
       </div>
       {item.entryId !== null ? (
-        <section aria-label="Answers of the entry" className="flex flex-col gap-2 border-t border-border pt-4">
-          <h2 className="text-sm font-semibold">Answers of the entry’s current version</h2>
+        <section aria-label={m.gallery_panel_answers_label()} className="flex flex-col gap-2 border-t border-border pt-4">
+          <h2 className="text-sm font-semibold">{m.gallery_panel_answers_heading()}</h2>
           <EntryAnswers key={item.entryId} entryId={item.entryId} />
         </section>
       ) : (
-        <p className="border-t border-border pt-4 text-sm text-muted-foreground">A photo of a survey response: its answers are in the survey’s results.</p>
+        <p className="border-t border-border pt-4 text-sm text-muted-foreground">{m.gallery_panel_survey_photo()}</p>
       )}
     </div>
   );

@@ -8,6 +8,7 @@
 import { useEffect, useId, useState } from 'react';
 import { REVIEW_LIMITS, type ReasonTemplateKind, type ReviewDecision, type ReviewSubmission } from '../../../shared/review.ts';
 import type { ReviewDecisionInput } from '../../../shared/schemas/review.ts';
+import { m } from '../../../shared/i18n.ts';
 import { applyApiError, errorMessage } from '../../../lib/form-errors.ts';
 import { handleSessionLost } from '../../../lib/session.ts';
 import { useApiForm } from '../../../lib/use-api-form.ts';
@@ -17,8 +18,8 @@ import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { FormField } from '../../../components/ui/form-field.tsx';
 import { Textarea } from '../../../components/ui/textarea.tsx';
+import { withNodes } from '../../../components/forms/rich-text.tsx';
 import { EntryStatusBadge, Moment } from '../projects/kit.tsx';
-import { plural } from '../projects/logic.ts';
 import { Kbd } from './ShortcutsHelp.tsx';
 import { keyOf } from './shortcuts.ts';
 import type { ReasonTemplates } from './templates.ts';
@@ -29,18 +30,18 @@ export type ReasonKind = ReasonTemplateKind;
 /** In the order of their buttons. */
 const REASON_KINDS: readonly ReasonKind[] = ['request_changes', 'reject'];
 
-const KIND_WORDS: Record<ReasonKind, { title: string; submit: string; help: string; templates: string }> = {
+const KIND_WORDS: Record<ReasonKind, { title: () => string; submit: () => string; help: () => string; templates: () => string }> = {
   request_changes: {
-    title: 'Ask for changes',
-    submit: 'Send the request for changes',
-    help: 'The participant reads this reason beside their entry, edits it and sends it again.',
-    templates: 'Templates for asking for changes',
+    title: m.review_decision_changes_title,
+    submit: m.review_decision_changes_submit,
+    help: m.review_decision_changes_help,
+    templates: m.review_decision_changes_templates,
   },
   reject: {
-    title: 'Reject',
-    submit: 'Reject with this reason',
-    help: 'The participant reads this reason. A rejected entry earns no points.',
-    templates: 'Templates for rejecting',
+    title: m.review_decision_reject_title,
+    submit: m.review_decision_reject_submit,
+    help: m.review_decision_reject_help,
+    templates: m.review_decision_reject_templates,
   },
 };
 
@@ -64,15 +65,15 @@ export interface DecisionPanelProps {
 function standing(submission: ReviewSubmission): string {
   switch (submission.status) {
     case 'draft':
-      return 'A draft: the participant has not sent it yet. It can be reviewed once they submit it.';
+      return m.review_standing_draft();
     case 'submitted':
-      return submission.resubmission ? 'Sent again after changes were asked for: waiting for your review.' : 'Waiting for your review.';
+      return submission.resubmission ? m.review_standing_resubmitted() : m.review_standing_submitted();
     case 'approved':
-      return 'Approved.';
+      return m.review_standing_approved();
     case 'changes_requested':
-      return 'Changes were asked for: the participant can edit the entry and send it again.';
+      return m.review_standing_changes_requested();
     case 'rejected':
-      return 'Rejected.';
+      return m.review_standing_rejected();
   }
 }
 
@@ -81,12 +82,11 @@ export function DecisionPanel({ submission, points, mode, onModeChange, focusReq
   const decided = submission.status === 'approved' || submission.status === 'changes_requested' || submission.status === 'rejected';
   const draft = submission.status === 'draft';
   const formId = `${id}-reason-form`;
-  const pointsText = points === null ? 'points' : plural(points, 'point', 'points');
 
   return (
     <section aria-labelledby={`${id}-heading`} className="flex flex-col gap-3 rounded-lg border border-border bg-muted/40 p-4">
       <h4 id={`${id}-heading`} className="text-base font-semibold">
-        Decision
+        {m.review_decision_heading()}
       </h4>
       <div className="flex flex-col gap-1.5 text-sm">
         <p className="flex flex-wrap items-center gap-2">
@@ -95,26 +95,24 @@ export function DecisionPanel({ submission, points, mode, onModeChange, focusReq
         </p>
         {decided && (submission.reviewedBy || submission.reviewedAt) && (
           <p className="text-muted-foreground">
-            {submission.reviewedBy ? `By ${fullNameOf(submission.reviewedBy) || submission.reviewedBy.email}` : 'Decided'}
-            {submission.reviewedAt && (
-              <>
-                {' '}
-                on <Moment value={submission.reviewedAt} />
-              </>
+            {withNodes(
+              (marks) => {
+                const name = submission.reviewedBy ? fullNameOf(submission.reviewedBy) || submission.reviewedBy.email : null;
+                if (!submission.reviewedAt) return name === null ? m.review_decision_decided() : m.review_decision_by({ name });
+                return name === null ? m.review_decision_decided_on({ time: marks.time }) : m.review_decision_by_on({ name, time: marks.time });
+              },
+              { time: <Moment value={submission.reviewedAt} /> },
             )}
           </p>
         )}
         {submission.reviewReason && (submission.status === 'changes_requested' || submission.status === 'rejected') && (
           <div className="rounded-md border border-border bg-card px-3 py-2">
-            <p className="text-xs font-medium tracking-wide text-muted-foreground uppercase">Reason given to the participant</p>
+            <p className="text-xs font-medium tracking-wide text-muted-foreground uppercase">{m.review_decision_reason_given()}</p>
             <p className="whitespace-pre-wrap">{submission.reviewReason}</p>
           </div>
         )}
         {decided && (
-          <p className="text-muted-foreground">
-            You can change this decision. The participant is told, and their points follow: approving makes the mission’s {pointsText} available to them,
-            rejecting voids them, asking for changes makes them pending again.
-          </p>
+          <p className="text-muted-foreground">{points === null ? m.review_decision_can_change() : m.review_decision_can_change_points({ count: points })}</p>
         )}
       </div>
       <div className="flex flex-wrap gap-2">
@@ -124,7 +122,7 @@ export function DecisionPanel({ submission, points, mode, onModeChange, focusReq
           loading={busy === 'approve'}
           aria-keyshortcuts={keyOf('approve')}
         >
-          Approve <Kbd>{keyOf('approve')}</Kbd>
+          {m.review_decision_approve()} <Kbd>{keyOf('approve')}</Kbd>
         </Button>
         {REASON_KINDS.map((kind) => (
           <Button
@@ -136,7 +134,7 @@ export function DecisionPanel({ submission, points, mode, onModeChange, focusReq
             aria-keyshortcuts={keyOf(kind)}
             onClick={() => onModeChange(mode === kind ? null : kind)}
           >
-            {KIND_WORDS[kind].title} <Kbd>{keyOf(kind)}</Kbd>
+            {KIND_WORDS[kind].title()} <Kbd>{keyOf(kind)}</Kbd>
           </Button>
         ))}
       </div>
@@ -196,7 +194,7 @@ function ReasonForm({
     watch,
     formState: { errors, isSubmitted },
   } = useApiForm<ReasonValues>({
-    schema: () => import('../../../shared/schemas/review.ts').then((m) => m.reviewDecisionSchema),
+    schema: () => import('../../../shared/schemas/review.ts').then((schemas) => schemas.reviewDecisionSchema),
     defaultValues: { decision: kind, reason: initialReason },
     fields: ['reason'],
     describeError: (error) => (handleSessionLost(error) ? null : undefined),
@@ -219,14 +217,14 @@ function ReasonForm({
   async function saveTemplate() {
     const text = getValues('reason').trim();
     if (!text) {
-      setError('reason', { type: 'manual', message: 'Required' }, { shouldFocus: true });
+      setError('reason', { type: 'manual', message: m.validation_required() }, { shouldFocus: true });
       return;
     }
     setSaving(true);
     setAlert(null);
     try {
       await templates.add(kind, text);
-      toast({ title: 'Template saved', description: 'It is listed under the reason for this project’s next reviews.' });
+      toast({ title: m.review_template_saved(), description: m.review_template_saved_description() });
     } catch (error) {
       if (!handleSessionLost(error)) setAlert(applyApiError(error, setError, ['reason']));
     } finally {
@@ -237,16 +235,16 @@ function ReasonForm({
   async function removeTemplate(templateId: number) {
     try {
       await templates.remove(templateId);
-      toast({ title: 'Template deleted' });
+      toast({ title: m.review_template_deleted() });
     } catch (error) {
-      if (!handleSessionLost(error)) toast({ title: 'The template could not be deleted', description: errorMessage(error), variant: 'destructive' });
+      if (!handleSessionLost(error)) toast({ title: m.review_template_delete_failed(), description: errorMessage(error), variant: 'destructive' });
     }
   }
 
   return (
-    <form id={id} noValidate aria-label={words.title} onSubmit={(event) => void submit(event)} className="flex flex-col gap-3 border-t border-border pt-3">
+    <form id={id} noValidate aria-label={words.title()} onSubmit={(event) => void submit(event)} className="flex flex-col gap-3 border-t border-border pt-3">
       {alert && <Alert variant="destructive">{alert}</Alert>}
-      <FormField id={`${id}-reason`} label="Reason" description={words.help} error={errors.reason?.message}>
+      <FormField id={`${id}-reason`} label={m.review_decision_reason()} description={words.help()} error={errors.reason?.message}>
         {(control) => (
           <Textarea
             {...control}
@@ -266,37 +264,37 @@ function ReasonForm({
 
       <div className="flex flex-col gap-2">
         <h5 className="text-sm font-medium" id={`${id}-templates`}>
-          {words.templates}
+          {words.templates()}
         </h5>
         {templates.items === null ? (
-          <p className="text-sm text-muted-foreground">Loading the templates…</p>
+          <p className="text-sm text-muted-foreground">{m.review_templates_loading()}</p>
         ) : templates.error ? (
           <p className="text-sm text-muted-foreground">
-            The templates could not be loaded ({templates.error}).{' '}
+            {m.review_templates_failed({ error: templates.error })}{' '}
             <Button variant="link" onClick={templates.reload}>
-              Try again
+              {m.shell_common_try_again()}
             </Button>
           </p>
         ) : mine.length === 0 ? (
-          <p className="text-sm text-muted-foreground">None yet. Write a reason and save it as a template to use it again with one click.</p>
+          <p className="text-sm text-muted-foreground">{m.review_templates_none()}</p>
         ) : (
           <ul aria-labelledby={`${id}-templates`} className="flex max-h-56 flex-col gap-1.5 overflow-y-auto">
             {mine.map((template) => (
               <li key={template.id} className="flex items-start gap-1 rounded-md border border-border bg-card">
                 <button
                   type="button"
-                  className="min-w-0 flex-1 rounded-md px-3 py-2 text-left text-sm hover:bg-accent focus-visible:outline-2 focus-visible:outline-ring"
+                  className="min-w-0 flex-1 rounded-md px-3 py-2 text-start text-sm hover:bg-accent focus-visible:outline-2 focus-visible:outline-ring"
                   onClick={() => {
                     setValue('reason', template.text, { shouldValidate: isSubmitted });
                     setFocus('reason');
                   }}
                 >
-                  <span className="sr-only">Use the template: </span>
+                  <span className="sr-only">{m.review_templates_use()} </span>
                   <span className="line-clamp-3 whitespace-pre-wrap">{template.text}</span>
                 </button>
                 <button
                   type="button"
-                  aria-label={`Delete the template “${template.text.length > 60 ? `${template.text.slice(0, 60)}…` : template.text}”`}
+                  aria-label={m.review_templates_delete({ text: template.text.length > 60 ? `${template.text.slice(0, 60)}…` : template.text })}
                   className="inline-flex size-9 shrink-0 items-center justify-center rounded-md text-muted-foreground hover:bg-accent hover:text-foreground focus-visible:outline-2 focus-visible:outline-ring"
                   onClick={() => void removeTemplate(template.id)}
                 >
@@ -312,13 +310,13 @@ function ReasonForm({
 
       <div className="flex flex-wrap gap-2">
         <Button type="submit" variant={kind === 'reject' ? 'destructive' : 'default'} loading={busy}>
-          {words.submit}
+          {words.submit()}
         </Button>
         <Button variant="outline" onClick={() => void saveTemplate()} loading={saving} disabled={alreadySaved || busy}>
-          {alreadySaved ? 'Saved as a template' : 'Save as a template'}
+          {alreadySaved ? m.review_templates_saved_as() : m.review_templates_save_as()}
         </Button>
         <Button variant="ghost" onClick={onCancel} disabled={busy}>
-          Cancel
+          {m.shell_common_cancel()}
         </Button>
       </div>
     </form>

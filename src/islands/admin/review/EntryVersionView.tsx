@@ -8,11 +8,12 @@ import { thumbnailUrl } from '../../../shared/media.ts';
 import { useCallback, useState, type ReactNode } from 'react';
 import type { Answers, FormDefinition } from '../../../shared/forms/definition.ts';
 import type { ReviewSubmission } from '../../../shared/review.ts';
+import { formatCount, m } from '../../../shared/i18n.ts';
 import { AnswersView } from '../../../components/forms/AnswersView.tsx';
+import { withNodes } from '../../../components/forms/rich-text.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Lightbox, type LightboxItem } from '../../../components/ui/lightbox.tsx';
 import { EntryStatusBadge, formatDay, Moment } from '../projects/kit.tsx';
-import { ENTRY_STATUS_LABELS } from '../projects/logic.ts';
 
 /** Where a stored photo's thumbnail is. */
 /** Where a stored photo's display image is (what the lightbox shows). */
@@ -31,8 +32,8 @@ export function usePhotoLightbox(who: string): { open: OpenPhotos; lightbox: Rea
     (ids, start) => {
       const items = ids.map((id, index) => ({
         src: photoUrl(id),
-        alt: `Photo ${index + 1} of ${ids.length} by ${who}`,
-        title: `Photo ${index + 1} of ${ids.length}`,
+        alt: m.review_photo_alt({ index: formatCount(index + 1), total: formatCount(ids.length), name: who }),
+        title: m.review_photo_title({ index: formatCount(index + 1), total: formatCount(ids.length) }),
       }));
       const index = Math.max(0, ids.indexOf(start));
       if (items.length > 0) setState({ items, index });
@@ -82,9 +83,18 @@ export function EntryVersionAnswers({
   );
 }
 
+/** An entry's status inside a sentence ("Open the submitted entry"). */
+const STATUS_SPOKEN: Record<ReviewSubmission['otherEntries'][number]['status'], () => string> = {
+  draft: m.review_status_spoken_draft,
+  submitted: m.review_status_spoken_submitted,
+  approved: m.review_status_spoken_approved,
+  changes_requested: m.review_status_spoken_changes_requested,
+  rejected: m.review_status_spoken_rejected,
+};
+
 /** The participant's other entries in this mission, each with a button that opens it. */
 export function OtherEntries({ entries, who, onOpen }: { entries: ReviewSubmission['otherEntries']; who: string; onOpen: (id: number) => void }) {
-  if (entries.length === 0) return <p className="text-sm text-muted-foreground">None: this is {who}’s only entry in this mission.</p>;
+  if (entries.length === 0) return <p className="text-sm text-muted-foreground">{m.review_other_entries_none({ name: who })}</p>;
   return (
     <ul className="flex flex-col divide-y divide-border rounded-lg border border-border">
       {entries.map((entry) => (
@@ -94,15 +104,17 @@ export function OtherEntries({ entries, who, onOpen }: { entries: ReviewSubmissi
             {entry.localDate ? formatDay(entry.localDate) : null}
             {entry.submittedAt && (
               <span className="text-muted-foreground">
-                submitted <Moment value={entry.submittedAt} />
+                {withNodes((marks) => m.review_other_entries_submitted({ time: marks.time }), { time: <Moment value={entry.submittedAt} /> })}
               </span>
             )}
           </span>
           <Button variant="outline" size="sm" onClick={() => onOpen(entry.id)}>
-            Open
+            {m.review_other_entries_open()}
             <span className="sr-only">
               {' '}
-              the {ENTRY_STATUS_LABELS[entry.status].toLowerCase()} entry{entry.localDate ? ` of ${formatDay(entry.localDate)}` : ''}
+              {entry.localDate
+                ? m.review_other_entries_which_day({ status: STATUS_SPOKEN[entry.status](), day: formatDay(entry.localDate) })
+                : m.review_other_entries_which({ status: STATUS_SPOKEN[entry.status]() })}
             </span>
           </Button>
         </li>

@@ -6,6 +6,7 @@
 import { useEffect, useId, type ReactNode } from 'react';
 import { REVIEW_LIMITS, type ProbeView, type ReviewNoteView } from '../../../shared/review.ts';
 import { apiSend } from '../../../platform/api.ts';
+import { m } from '../../../shared/i18n.ts';
 import { handleSessionLost } from '../../../lib/session.ts';
 import { useApiForm, type ApiFormOptions } from '../../../lib/use-api-form.ts';
 import { fullNameOf } from '../../../lib/user.ts';
@@ -20,7 +21,7 @@ import { Kbd } from './ShortcutsHelp.tsx';
 import { keyOf } from './shortcuts.ts';
 
 const nameOf = (user: { firstName: string; lastName: string; email: string } | null | undefined): string =>
-  user ? fullNameOf(user) || user.email : 'Someone no longer here';
+  user ? fullNameOf(user) || user.email : m.review_someone_gone();
 
 /** The internal notes of an entry, oldest first, and the form to add one (`n` puts the cursor in it). */
 export function NotesPanel({
@@ -37,11 +38,11 @@ export function NotesPanel({
   return (
     <div className="flex flex-col gap-3">
       <p className="flex items-start gap-2 text-sm text-muted-foreground">
-        <Badge variant="outline">Internal</Badge>
-        <span>Only moderators and admins see these notes. The participant never does.</span>
+        <Badge variant="outline">{m.review_notes_internal()}</Badge>
+        <span>{m.review_notes_only_staff()}</span>
       </p>
       {notes.length === 0 ? (
-        <p className="text-sm text-muted-foreground">No notes yet.</p>
+        <p className="text-sm text-muted-foreground">{m.review_notes_none()}</p>
       ) : (
         <ol className="flex flex-col gap-2">
           {notes.map((note) => (
@@ -56,17 +57,17 @@ export function NotesPanel({
       )}
       <PostForm
         name="body"
-        schema={() => import('../../../shared/schemas/review.ts').then((m) => m.reviewNoteSchema)}
+        schema={() => import('../../../shared/schemas/review.ts').then((schemas) => schemas.reviewNoteSchema)}
         post={async (body) => onAdded(await apiSend<ReviewNoteView>('POST', `/api/admin/submissions/${entryId}/notes`, { body }))}
-        posted={{ title: 'Note added', description: 'Only moderators and admins see it.' }}
-        formLabel="Add an internal note"
+        posted={{ title: m.review_notes_added_title(), description: m.review_notes_added_description() }}
+        formLabel={m.review_notes_form_label()}
         fieldId="note"
-        label="Internal note"
+        label={m.review_notes_field()}
         maxLength={REVIEW_LIMITS.noteMax}
         keyShortcut={keyOf('note')}
         focusRequest={focusRequest}
       >
-        Add note <Kbd>{keyOf('note')}</Kbd>
+        {m.review_notes_submit()} <Kbd>{keyOf('note')}</Kbd>
       </PostForm>
     </div>
   );
@@ -87,7 +88,7 @@ export function ProbesPanel({
   return (
     <div className="flex flex-col gap-3">
       {probes.length === 0 ? (
-        <p className="text-sm text-muted-foreground">No follow-up questions yet.</p>
+        <p className="text-sm text-muted-foreground">{m.review_probes_none()}</p>
       ) : (
         <ol className="flex flex-col gap-2">
           {probes.map((probe) => (
@@ -100,7 +101,7 @@ export function ProbesPanel({
               {probe.answer !== null ? (
                 <div className="rounded-md bg-muted px-2.5 py-1.5">
                   <p className="text-xs text-muted-foreground">
-                    Answer
+                    {m.review_probes_answer()}
                     {probe.answeredAt ? (
                       <>
                         {' '}
@@ -112,7 +113,7 @@ export function ProbesPanel({
                 </div>
               ) : (
                 <p>
-                  <Badge variant="outline">Waiting for an answer</Badge>
+                  <Badge variant="outline">{m.review_probes_waiting()}</Badge>
                 </p>
               )}
             </li>
@@ -122,19 +123,19 @@ export function ProbesPanel({
       {canAsk ? (
         <PostForm
           name="question"
-          schema={() => import('../../../shared/schemas/review.ts').then((m) => m.probeCreateSchema)}
+          schema={() => import('../../../shared/schemas/review.ts').then((schemas) => schemas.probeCreateSchema)}
           post={async (question) => onAsked(await apiSend<ProbeView>('POST', `/api/admin/submissions/${entryId}/probes`, { question }))}
-          posted={{ title: 'Question sent', description: 'The participant is told and answers it from their mission history.' }}
-          formLabel="Ask a follow-up question"
+          posted={{ title: m.review_probes_sent_title(), description: m.review_probes_told() }}
+          formLabel={m.review_probes_form_label()}
           fieldId="question"
-          label="Follow-up question"
-          description="The participant is told and answers it from their mission history."
+          label={m.review_probes_field()}
+          description={m.review_probes_told()}
           maxLength={REVIEW_LIMITS.questionMax}
         >
-          Ask the participant
+          {m.review_probes_submit()}
         </PostForm>
       ) : (
-        <p className="text-sm text-muted-foreground">Questions can be asked once the entry is submitted.</p>
+        <p className="text-sm text-muted-foreground">{m.review_probes_not_yet()}</p>
       )}
     </div>
   );

@@ -9,6 +9,7 @@ import { useCallback, useId, useImperativeHandle, useRef, useState, type ReactNo
 import type { AdminMission } from '../../../shared/missions.ts';
 import type { ProbeView, ReviewDecision, ReviewNoteView, ReviewSubmission } from '../../../shared/review.ts';
 import { ApiError, apiGet, apiSend } from '../../../platform/api.ts';
+import { formatCount, m } from '../../../shared/i18n.ts';
 import { errorMessage } from '../../../lib/form-errors.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useResource } from '../../../lib/resource.ts';
@@ -74,14 +75,14 @@ function Part({ title, count, children, id }: { title: string; count?: ReactNode
 }
 
 /** What the screen says when a decision meets an entry that changed after it was loaded (409 `changed`). */
-export const CHANGED_TITLE = 'This entry changed while you were looking at it';
+export const changedTitle = (): string => m.review_detail_changed_title();
 
 export function ReviewDetail(props: ReviewDetailProps) {
   const { load, reload, replace } = useResource<ReviewSubmission>(`/api/admin/submissions/${props.submissionId}`);
 
   if (load.status === 'loading') {
     return (
-      <Loading label="Loading the submission…" className="flex flex-col gap-4">
+      <Loading label={m.review_detail_loading()} className="flex flex-col gap-4">
         <BackButton onBack={props.onBack} />
         <Bone className="h-8 w-56" />
         <Bone className="h-32 w-full" />
@@ -93,8 +94,8 @@ export function ReviewDetail(props: ReviewDetailProps) {
     return (
       <div className="flex flex-col items-start gap-3">
         <BackButton onBack={props.onBack} />
-        <h3 className="text-lg font-semibold">Submission not found</h3>
-        <p className="text-sm text-muted-foreground">This entry does not exist any more, or the link is wrong.</p>
+        <h3 className="text-lg font-semibold">{m.review_detail_missing_title()}</h3>
+        <p className="text-sm text-muted-foreground">{m.review_detail_missing_text()}</p>
       </div>
     );
   }
@@ -102,7 +103,7 @@ export function ReviewDetail(props: ReviewDetailProps) {
     return (
       <div className="flex flex-col items-start gap-3">
         <BackButton onBack={props.onBack} />
-        <Failed title="The submission could not be loaded" message={load.message} onRetry={reload} />
+        <Failed title={m.review_detail_failed()} message={load.message} onRetry={reload} />
       </div>
     );
   }
@@ -112,9 +113,9 @@ export function ReviewDetail(props: ReviewDetailProps) {
     return (
       <div className="flex flex-col items-start gap-3">
         <BackButton onBack={props.onBack} />
-        <h3 className="text-lg font-semibold">This entry belongs to another mission</h3>
+        <h3 className="text-lg font-semibold">{m.review_detail_other_mission()}</h3>
         <a href={`/admin/projects/${projectId}/missions/${missionId}?submission=${load.data.id}`} className="text-sm text-primary underline underline-offset-4">
-          Open it in {missionTitle ? `“${missionTitle}”` : 'its mission'}
+          {missionTitle ? m.review_detail_open_in_mission({ title: missionTitle }) : m.review_detail_open_in_its_mission()}
         </a>
       </div>
     );
@@ -124,9 +125,9 @@ export function ReviewDetail(props: ReviewDetailProps) {
 
 function BackButton({ onBack }: { onBack: () => void }) {
   return (
-    <Button variant="ghost" size="sm" className="-ml-2 self-start xl:hidden" onClick={onBack}>
-      <ArrowLeftIcon />
-      Back to the queue
+    <Button variant="ghost" size="sm" className="-ms-2 self-start xl:hidden" onClick={onBack}>
+      <ArrowLeftIcon className="rtl:-scale-x-100" />
+      {m.review_detail_back()}
     </Button>
   );
 }
@@ -176,7 +177,7 @@ function Loaded({
       } catch (error) {
         if (error instanceof ApiError && error.status === 409 && error.code === 'changed') {
           // Show the entry as it is now; a reason being typed stays in its form, to send again or not.
-          toast({ title: CHANGED_TITLE, description: 'It is shown again as it is now: look again before you decide.', variant: 'destructive' });
+          toast({ title: changedTitle(), description: m.review_detail_changed_description(), variant: 'destructive' });
           try {
             const fresh = await apiGet<ReviewSubmission>(`/api/admin/submissions/${submission.id}`);
             replace(fresh);
@@ -188,7 +189,7 @@ function Loaded({
         }
         // The reason form shows its own errors; an approval's failure is a toast.
         if (decision === 'approve' && !handleSessionLost(error))
-          toast({ title: 'The entry could not be approved', description: errorMessage(error), variant: 'destructive' });
+          toast({ title: m.review_detail_approve_failed(), description: errorMessage(error), variant: 'destructive' });
         throw error;
       } finally {
         busyRef.current = false;
@@ -207,12 +208,13 @@ function Loaded({
     actionsRef,
     () => ({
       approve: () => {
-        if (submission.status === 'draft') toast({ title: 'A draft cannot be reviewed', description: 'It can be once the participant submits it.' });
-        else if (submission.status === 'approved') toast({ title: 'Already approved', description: `${who}’s entry is approved: nothing changed.` });
+        if (submission.status === 'draft') toast({ title: m.review_detail_draft_title(), description: m.review_detail_draft_description() });
+        else if (submission.status === 'approved')
+          toast({ title: m.review_detail_already_approved(), description: m.review_detail_already_approved_description({ name: who }) });
         else void decide('approve').catch(() => undefined);
       },
-      requestChanges: () => (submission.status === 'draft' ? toast({ title: 'A draft cannot be reviewed' }) : openReason('request_changes')),
-      reject: () => (submission.status === 'draft' ? toast({ title: 'A draft cannot be reviewed' }) : openReason('reject')),
+      requestChanges: () => (submission.status === 'draft' ? toast({ title: m.review_detail_draft_title() }) : openReason('request_changes')),
+      reject: () => (submission.status === 'draft' ? toast({ title: m.review_detail_draft_title() }) : openReason('reject')),
       note: () => {
         document.getElementById(notesId)?.scrollIntoView({ block: 'nearest' });
         setNoteFocus((n) => n + 1);
@@ -244,37 +246,39 @@ function Loaded({
                 {who}
               </h3>
               <EntryStatusBadge status={submission.status} />
-              {submission.resubmission && <Badge variant="outline">Resubmission</Badge>}
+              {submission.resubmission && <Badge variant="outline">{m.review_resubmission()}</Badge>}
             </div>
             <p className="text-sm break-all text-muted-foreground">{submission.user.email}</p>
           </div>
-          <nav aria-label="Move through the queue" className="flex shrink-0 flex-wrap items-center gap-2">
+          <nav aria-label={m.review_detail_move_nav()} className="flex shrink-0 flex-wrap items-center gap-2">
             {position && <span className="text-sm text-muted-foreground tabular-nums">{position}</span>}
             <Button variant="outline" size="sm" onClick={onPrevious} aria-keyshortcuts={keyOf('previous')}>
-              Previous <Kbd>{keyOf('previous')}</Kbd>
+              {m.review_detail_previous()} <Kbd>{keyOf('previous')}</Kbd>
             </Button>
             <Button variant="outline" size="sm" onClick={onNext} aria-keyshortcuts={keyOf('next')}>
-              Next <Kbd>{keyOf('next')}</Kbd>
+              {m.review_detail_next()} <Kbd>{keyOf('next')}</Kbd>
             </Button>
           </nav>
         </div>
         <dl className="grid grid-cols-2 gap-4 sm:grid-cols-4">
-          <Detail term="Submitted">
-            <Moment value={submission.submittedAt} empty="Not yet" />
+          <Detail term={m.review_detail_submitted()}>
+            <Moment value={submission.submittedAt} empty={m.review_detail_not_yet()} />
           </Detail>
-          <Detail term="Day">
+          <Detail term={m.review_detail_day()}>
             {submission.localDate ? formatDay(submission.localDate) : '–'}
             {/* The participant changed time zone since their entry before: the day is taken in another zone (issue 28 §8). */}
             {submission.timeZoneChangedFrom && (
               <span className="block text-xs text-muted-foreground" data-time-zone-change>
-                Time zone {submission.timeZone}, earlier entries {submission.timeZoneChangedFrom}
+                {m.review_detail_time_zone_changed({ zone: submission.timeZone, earlier: submission.timeZoneChangedFrom })}
               </span>
             )}
           </Detail>
-          <Detail term="Started">
+          <Detail term={m.review_detail_started()}>
             <time dateTime={submission.createdAt}>{formatDateTime(submission.createdAt)}</time>
           </Detail>
-          <Detail term="Version">{latest ? `${latest.version} of ${versions.length}` : '–'}</Detail>
+          <Detail term={m.review_detail_version()}>
+            {latest ? m.review_detail_version_of({ version: formatCount(latest.version), total: formatCount(versions.length) }) : '–'}
+          </Detail>
         </dl>
       </div>
 
@@ -293,19 +297,17 @@ function Loaded({
       />
 
       <Part
-        title={compare ? 'Answers and what changed' : 'Answers'}
-        count={<span className="text-sm font-normal text-muted-foreground">form version {submission.formVersion}</span>}
+        title={compare ? m.review_detail_answers_changed() : m.review_detail_answers()}
+        count={
+          <span className="text-sm font-normal text-muted-foreground">{m.review_detail_form_version({ version: formatCount(submission.formVersion) })}</span>
+        }
       >
-        {submission.status === 'changes_requested' && (
-          <p className="rounded-md bg-muted px-3 py-2 text-sm">
-            The participant may be editing this entry: the answers below are as they are now; what they sent is kept in the history.
-          </p>
-        )}
+        {submission.status === 'changes_requested' && <p className="rounded-md bg-muted px-3 py-2 text-sm">{m.review_detail_may_be_editing()}</p>}
         {compare ? (
           <Tabs defaultValue="compare" className="flex flex-col gap-3">
             <TabsList className="self-start">
-              <TabsTrigger value="compare">Compare with version {versions[versions.length - 2]?.version}</TabsTrigger>
-              <TabsTrigger value="answers">All answers</TabsTrigger>
+              <TabsTrigger value="compare">{m.review_detail_compare_with({ version: formatCount(versions[versions.length - 2]?.version ?? 0) })}</TabsTrigger>
+              <TabsTrigger value="answers">{m.review_detail_all_answers()}</TabsTrigger>
             </TabsList>
             <TabsContent value="compare">
               <VersionComparison definition={submission.definition} versions={versions} today={today} onOpenPhotos={openPhotos} />
@@ -318,13 +320,16 @@ function Loaded({
       </Part>
 
       <Part
-        title="History of this entry"
-        count={<span className="text-sm font-normal text-muted-foreground">{versions.length === 1 ? '1 version' : `${versions.length} versions`}</span>}
+        title={m.review_detail_history()}
+        count={<span className="text-sm font-normal text-muted-foreground">{m.review_detail_versions_count({ count: versions.length })}</span>}
       >
         <VersionHistory versions={versions} status={submission.status} />
       </Part>
 
-      <Part title="Follow-up questions" count={waiting > 0 ? <Badge variant="outline">{waiting} waiting</Badge> : undefined}>
+      <Part
+        title={m.review_detail_probes()}
+        count={waiting > 0 ? <Badge variant="outline">{m.review_detail_probes_waiting({ count: waiting })}</Badge> : undefined}
+      >
         <ProbesPanel
           entryId={submission.id}
           probes={submission.probes}
@@ -333,7 +338,7 @@ function Loaded({
         />
       </Part>
 
-      <Part id={notesId} title="Internal notes">
+      <Part id={notesId} title={m.review_detail_notes()}>
         <NotesPanel
           entryId={submission.id}
           notes={submission.notes}
@@ -342,7 +347,7 @@ function Loaded({
         />
       </Part>
 
-      <Part title={`Other entries by ${who}`}>
+      <Part title={m.review_detail_other_entries({ name: who })}>
         <OtherEntries entries={submission.otherEntries} who={who} onOpen={onOpen} />
       </Part>
 

@@ -14,6 +14,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { ReviewInboxItem, ReviewInboxPage } from '../../../shared/review.ts';
 import { apiGet, withQuery } from '../../../platform/api.ts';
+import { m } from '../../../shared/i18n.ts';
+import { withNodes } from '../../../components/forms/rich-text.tsx';
 import { errorMessage } from '../../../lib/form-errors.ts';
 import type { Load } from '../../../lib/resource.ts';
 import { useResource } from '../../../lib/resource.ts';
@@ -70,7 +72,7 @@ export default function ReviewInbox() {
   useEffect(() => setInitial(readInboxLocation(location.search)), []);
   if (initial === null) {
     return (
-      <Loading label="Loading the queue…" className="flex flex-col gap-4">
+      <Loading label={m.review_queue_loading()} className="flex flex-col gap-4">
         <Bone className="h-32 w-full" />
         <Bone className="h-64 w-full xl:w-96" />
       </Loading>
@@ -127,7 +129,7 @@ function Inbox({ initial }: { initial: InboxLocation }) {
       setData({ items: [...current.items, ...fresh], nextCursor: page.nextCursor, total: page.total });
       return fresh.map((item) => item.id);
     } catch (error) {
-      if (!handleSessionLost(error)) toast({ title: 'More entries could not be loaded', description: errorMessage(error), variant: 'destructive' });
+      if (!handleSessionLost(error)) toast({ title: m.review_inbox_more_failed(), description: errorMessage(error), variant: 'destructive' });
       return [];
     } finally {
       setLoadingMore(false);
@@ -144,30 +146,34 @@ function Inbox({ initial }: { initial: InboxLocation }) {
   const more = load.status === 'ready' && load.data.nextCursor !== null;
 
   const projectOptions = [
-    { value: ALL, label: 'All projects' },
+    { value: ALL, label: m.review_all_projects() },
     ...(projects.load.status === 'ready' ? projects.load.data.items.map((project) => ({ value: String(project.id), label: project.name })) : []),
   ];
   // A project in the address that is not in the list (yet): still named, by its number.
   if (filters.projectId !== null && !projectOptions.some((option) => option.value === String(filters.projectId)))
-    projectOptions.push({ value: String(filters.projectId), label: `Project ${filters.projectId}` });
+    projectOptions.push({ value: String(filters.projectId), label: m.review_project_number({ id: String(filters.projectId) }) });
   const missionOptions = [
-    { value: ALL, label: filters.projectId === null ? 'Choose a project first' : 'All missions' },
+    { value: ALL, label: filters.projectId === null ? m.review_choose_project_first() : m.review_all_missions() },
     ...(missions.load.status === 'ready' ? missions.load.data.items.map((mission) => ({ value: String(mission.id), label: mission.title })) : []),
   ];
   if (filters.missionId !== null && !missionOptions.some((option) => option.value === String(filters.missionId)))
-    missionOptions.push({ value: String(filters.missionId), label: `Mission ${filters.missionId}` });
+    missionOptions.push({ value: String(filters.missionId), label: m.review_mission_number({ id: String(filters.missionId) }) });
 
   return (
-    <section aria-label="Review inbox" className="flex flex-col gap-4">
+    <section aria-label={m.review_inbox_label()} className="flex flex-col gap-4">
       <div className="flex flex-wrap items-end justify-between gap-3">
         <p className="text-sm text-muted-foreground">
-          Entries from every project, oldest first. Open one to decide
-          {/* Keys only where there is a keyboard to press them: not on phones and touch screens. */}
-          <span className="hidden sm:pointer-fine:inline">
-            ; <kbd className="rounded border border-border bg-muted px-1.5 font-mono">j</kbd> and{' '}
-            <kbd className="rounded border border-border bg-muted px-1.5 font-mono">k</kbd> move through the queue
-          </span>
-          .
+          {withNodes((marks) => m.review_inbox_intro({ keys: marks.keys }), {
+            // Keys only where there is a keyboard to press them: not on phones and touch screens.
+            keys: (
+              <span className="hidden sm:pointer-fine:inline">
+                {withNodes((marks) => m.review_inbox_intro_keys({ next: marks.next, previous: marks.previous }), {
+                  next: <kbd className="rounded border border-border bg-muted px-1.5 font-mono">j</kbd>,
+                  previous: <kbd className="rounded border border-border bg-muted px-1.5 font-mono">k</kbd>,
+                })}
+              </span>
+            ),
+          })}
         </p>
         <ShortcutsButton session={session} />
       </div>
@@ -179,13 +185,13 @@ function Inbox({ initial }: { initial: InboxLocation }) {
         <Card variant="flat" className="flex flex-col gap-3 p-4 sm:p-5">
           <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-[16.5rem_minmax(0,22rem)]">
             <FilterSelect<string>
-              label="Project"
+              label={m.review_project()}
               value={filters.projectId === null ? ALL : String(filters.projectId)}
               options={projectOptions}
               onChange={(value) => applyFilters({ ...filters, projectId: value === ALL ? null : Number(value), missionId: null })}
             />
             <FilterSelect<string>
-              label="Mission"
+              label={m.review_mission()}
               value={filters.missionId === null ? ALL : String(filters.missionId)}
               options={missionOptions}
               onChange={(value) => applyFilters({ ...filters, missionId: value === ALL ? null : Number(value) })}
@@ -215,7 +221,7 @@ function Inbox({ initial }: { initial: InboxLocation }) {
             footer={
               more ? (
                 <Button variant="outline" onClick={() => void loadMore()} loading={loadingMore}>
-                  Load more
+                  {m.review_inbox_load_more()}
                 </Button>
               ) : null
             }

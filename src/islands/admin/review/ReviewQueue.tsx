@@ -9,7 +9,9 @@ import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'reac
 import { ENTRY_STATUSES, type EntryStatus } from '../../../shared/mission-entries.ts';
 import type { ListPage } from '../../../shared/list.ts';
 import type { ReviewQueueItem } from '../../../shared/review.ts';
+import { m } from '../../../shared/i18n.ts';
 import type { Load } from '../../../lib/resource.ts';
+import { withNodes } from '../../../components/forms/rich-text.tsx';
 import { fullNameOf } from '../../../lib/user.ts';
 import { cn } from '../../../lib/utils.ts';
 import { Failed } from '../../../components/states/Failed.tsx';
@@ -25,12 +27,12 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '.
 import { Bone } from '../../../components/ui/skeleton.tsx';
 import { BulkApproveBar } from '../admin-kit.tsx';
 import { EntryStatusBadge, formatDay, Moment } from '../projects/kit.tsx';
-import { ENTRY_STATUS_LABELS, plural } from '../projects/logic.ts';
+import { ENTRY_STATUS_LABELS } from '../projects/logic.ts';
 import { DEFAULT_FILTERS, isFiltered, selectAllState, toggleAll, type QueueFilters } from './logic.ts';
 
 const isEntryStatus = (value: string): value is EntryStatus => (ENTRY_STATUSES as readonly string[]).includes(value);
 /** The status filter's words: `submitted` is what waits for review. */
-const STATUS_OPTION: Record<EntryStatus, string> = { ...ENTRY_STATUS_LABELS, submitted: 'Submitted (waiting for review)' };
+const statusOption = (status: EntryStatus): string => (status === 'submitted' ? m.review_queue_status_submitted() : ENTRY_STATUS_LABELS[status]);
 
 /** The filter bar: applied on "Filter"; "Clear" goes back to what waits for review. */
 export function QueueFilterBar({ filters, onApply }: { filters: QueueFilters; onApply: (filters: QueueFilters) => void }) {
@@ -44,30 +46,36 @@ export function QueueFilterBar({ filters, onApply }: { filters: QueueFilters; on
   }
 
   return (
-    <form role="search" aria-label="Filter the queue" onSubmit={apply} className="flex flex-col gap-3">
+    <form role="search" aria-label={m.review_queue_filter_label()} onSubmit={apply} className="flex flex-col gap-3">
       <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-[16.5rem_minmax(0,1fr)_10rem_10rem]">
         <div className="flex flex-col gap-2">
-          <Label htmlFor={`${id}-status`}>Status</Label>
+          <Label htmlFor={`${id}-status`}>{m.review_queue_status()}</Label>
           <Select value={draft.status} onValueChange={(value) => (value === 'all' || isEntryStatus(value)) && setDraft({ ...draft, status: value })}>
             <SelectTrigger id={`${id}-status`}>
               <SelectValue />
             </SelectTrigger>
             <SelectContent>
-              <SelectItem value="all">All but drafts</SelectItem>
+              <SelectItem value="all">{m.review_queue_all_but_drafts()}</SelectItem>
               {ENTRY_STATUSES.map((status) => (
                 <SelectItem key={status} value={status}>
-                  {STATUS_OPTION[status]}
+                  {statusOption(status)}
                 </SelectItem>
               ))}
             </SelectContent>
           </Select>
         </div>
         <div className="flex flex-col gap-2">
-          <Label htmlFor={`${id}-q`}>Participant</Label>
-          <Input id={`${id}-q`} type="search" placeholder="Name or email" value={draft.q} onChange={(event) => setDraft({ ...draft, q: event.target.value })} />
+          <Label htmlFor={`${id}-q`}>{m.review_queue_participant()}</Label>
+          <Input
+            id={`${id}-q`}
+            type="search"
+            placeholder={m.review_queue_name_or_email()}
+            value={draft.q}
+            onChange={(event) => setDraft({ ...draft, q: event.target.value })}
+          />
         </div>
         <div className="flex flex-col gap-2">
-          <Label htmlFor={`${id}-from`}>From</Label>
+          <Label htmlFor={`${id}-from`}>{m.review_queue_from()}</Label>
           <Input
             id={`${id}-from`}
             type="date"
@@ -77,7 +85,7 @@ export function QueueFilterBar({ filters, onApply }: { filters: QueueFilters; on
           />
         </div>
         <div className="flex flex-col gap-2">
-          <Label htmlFor={`${id}-to`}>To</Label>
+          <Label htmlFor={`${id}-to`}>{m.review_queue_to()}</Label>
           <Input
             id={`${id}-to`}
             type="date"
@@ -90,17 +98,17 @@ export function QueueFilterBar({ filters, onApply }: { filters: QueueFilters; on
       <div className="flex flex-wrap items-center justify-between gap-3">
         <CheckboxField
           id={`${id}-probes`}
-          label="Probes waiting for an answer"
+          label={m.review_queue_probes_filter()}
           checked={draft.probesWaiting}
           onCheckedChange={(checked) => setDraft({ ...draft, probesWaiting: checked === true })}
         />
         <div className="flex gap-2">
           <Button type="submit" variant="secondary">
-            Filter
+            {m.review_queue_filter()}
           </Button>
           {(isFiltered(filters) || isFiltered(draft)) && (
             <Button variant="ghost" onClick={() => onApply({ ...DEFAULT_FILTERS })}>
-              Clear
+              {m.review_queue_clear()}
             </Button>
           )}
         </div>
@@ -151,14 +159,14 @@ export function ReviewQueue<T extends ReviewQueueItem = ReviewQueueItem>({
   const id = useId();
   if (load.status === 'loading') {
     return (
-      <Loading label="Loading the queue…" className="flex flex-col gap-2">
+      <Loading label={m.review_queue_loading()} className="flex flex-col gap-2">
         {[0, 1, 2, 3, 4].map((row) => (
           <Bone key={row} className="h-16 w-full" />
         ))}
       </Loading>
     );
   }
-  if (load.status !== 'ready') return <Failed title="The queue could not be loaded" message={load.message} onRetry={onRetry} />;
+  if (load.status !== 'ready') return <Failed title={m.review_queue_failed()} message={load.message} onRetry={onRetry} />;
 
   const { items, total, pageSize } = load.data;
   const ids = items.map((item) => item.id);
@@ -171,31 +179,27 @@ export function ReviewQueue<T extends ReviewQueueItem = ReviewQueueItem>({
   return (
     <div className="flex flex-col gap-3">
       {bulkResult && (
-        <Alert variant="success" title="Bulk approval">
+        <Alert variant="success" title={m.review_bulk_title()}>
           {bulkResult}
         </Alert>
       )}
       {items.length === 0 ? (
         <p className="rounded-lg border border-dashed border-border px-4 py-8 text-center text-sm text-muted-foreground">
-          {waitingQueue
-            ? missionLive
-              ? 'Nothing waits for review. Entries appear here as members submit them.'
-              : 'Nothing waits for review. Members can make entries once the mission and its project are live.'
-            : 'No submissions match these filters.'}
+          {waitingQueue ? (missionLive ? m.review_queue_empty_live() : m.review_queue_empty_not_live()) : m.review_queue_empty_filtered()}
         </p>
       ) : (
         <>
           <BulkApproveBar
             id={`${id}-all`}
-            allLabel="Select all on this page"
+            allLabel={m.review_queue_select_all()}
             checked={all}
             onToggleAll={() => onSelectedChange(toggleAll(ids, selected))}
             count={count}
-            question={`Approve ${plural(count, 'entry', 'entries')}?`}
+            question={m.review_queue_approve_question({ count })}
             onApprove={onBulkApprove}
           />
           <ul
-            aria-label={`Submissions ${from}–${to} of ${total}`}
+            aria-label={m.review_queue_rows_label({ from: String(from), to: String(to), total: String(total) })}
             className="flex flex-col divide-y divide-border overflow-hidden rounded-lg border border-border bg-card"
           >
             {items.map((item) => {
@@ -205,7 +209,7 @@ export function ReviewQueue<T extends ReviewQueueItem = ReviewQueueItem>({
                 <li key={item.id} data-row-id={item.id} className={cn('flex items-start gap-3 px-3 py-2.5', open && 'bg-accent')}>
                   <Checkbox
                     className="mt-1"
-                    aria-label={`Select the entry of ${who}`}
+                    aria-label={m.review_queue_select_entry({ name: who })}
                     checked={selected.has(item.id)}
                     onCheckedChange={(checked) => {
                       const next = new Set(selected);
@@ -218,21 +222,25 @@ export function ReviewQueue<T extends ReviewQueueItem = ReviewQueueItem>({
                     type="button"
                     aria-current={open ? 'true' : undefined}
                     onClick={() => onOpen(item.id)}
-                    className="flex min-w-0 flex-1 flex-col gap-1 rounded-md text-left focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
+                    className="flex min-w-0 flex-1 flex-col gap-1 rounded-md text-start focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
                   >
                     <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
-                      <span className="sr-only">Open the entry of </span>
+                      <span className="sr-only">{m.review_queue_open_entry()} </span>
                       <span className="font-medium break-words">{who}</span>
                       <EntryStatusBadge status={item.status} />
-                      {item.resubmission && <Badge variant="outline">Resubmission</Badge>}
+                      {item.resubmission && <Badge variant="outline">{m.review_resubmission()}</Badge>}
                     </span>
                     <span className="truncate text-xs text-muted-foreground">{item.user.email}</span>
                     <span className="flex flex-wrap gap-x-3 gap-y-0.5 text-xs text-muted-foreground">
                       <span>
-                        Submitted <Moment value={item.submittedAt} empty="not yet" />
+                        {withNodes((marks) => m.review_queue_submitted({ time: marks.time }), {
+                          time: <Moment value={item.submittedAt} empty={m.review_queue_not_yet()} />,
+                        })}
                       </span>
-                      {item.localDate && <span>Day {formatDay(item.localDate)}</span>}
-                      {item.probesWaiting > 0 && <span className="font-medium text-foreground">{plural(item.probesWaiting, 'probe', 'probes')} waiting</span>}
+                      {item.localDate && <span>{m.review_queue_day({ day: formatDay(item.localDate) })}</span>}
+                      {item.probesWaiting > 0 && (
+                        <span className="font-medium text-foreground">{m.review_queue_probes_waiting({ count: item.probesWaiting })}</span>
+                      )}
                     </span>
                     {rowDetail?.(item)}
                   </button>
@@ -245,10 +253,14 @@ export function ReviewQueue<T extends ReviewQueueItem = ReviewQueueItem>({
       <div className="flex flex-col items-center gap-2">
         {/* An empty queue already says so above: no count line of its own. */}
         {total > 0 && (
-          <p className="text-sm text-muted-foreground tabular-nums">{`Showing ${from}–${to} of ${load.data.totalEstimated ? 'about ' : ''}${total}`}</p>
+          <p className="text-sm text-muted-foreground tabular-nums">
+            {(load.data.totalEstimated ? m.review_queue_showing_about : m.review_queue_showing)({ from: String(from), to: String(to), total: String(total) })}
+          </p>
         )}
         {footer ??
-          (total > pageSize && <Pagination page={page} total={total} perPage={pageSize} siblings={1} onPageChange={onPageChange} label="Queue pages" />)}
+          (total > pageSize && (
+            <Pagination page={page} total={total} perPage={pageSize} siblings={1} onPageChange={onPageChange} label={m.review_queue_pages()} />
+          ))}
       </div>
     </div>
   );

@@ -18,6 +18,7 @@ import type { ListPage } from '../../../shared/list.ts';
 import type { AdminProject } from '../../../shared/projects.ts';
 import type { ReviewQueueItem } from '../../../shared/review.ts';
 import { apiGet, withQuery } from '../../../platform/api.ts';
+import { m } from '../../../shared/i18n.ts';
 import { cn } from '../../../lib/utils.ts';
 import { Card } from '../../../components/ui/card.tsx';
 import { PER_PAGE, PhoneFolded } from '../admin-kit.tsx';
@@ -94,13 +95,9 @@ export function ReviewWorkspace({ project, mission }: { project: AdminProject; m
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div className="flex flex-col gap-1">
           <h2 id="review-heading" className="text-xl font-semibold tracking-tight">
-            Review
+            {m.review_workspace_title()}
           </h2>
-          <p className="text-sm text-muted-foreground">
-            {mission.review === 'manual'
-              ? 'Each entry waits here for a moderator’s decision.'
-              : 'This mission approves entries on arrival; you can still change a decision here.'}
-          </p>
+          <p className="text-sm text-muted-foreground">{mission.review === 'manual' ? m.review_workspace_manual() : m.review_workspace_automatic()}</p>
         </div>
         <ShortcutsButton session={session} />
       </div>

@@ -4,6 +4,7 @@
  * and the document-wide listener that routes keys through `shortcutFor`.
  */
 import { useEffect, useRef } from 'react';
+import { m } from '../../../shared/i18n.ts';
 import { cn } from '../../../lib/utils.ts';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../../components/ui/dialog.tsx';
 import { SHORTCUTS, shortcutFor, type KeyTarget, type ShortcutAction } from './shortcuts.ts';
@@ -26,25 +27,25 @@ export function ShortcutsHelp({ open, onOpenChange }: { open: boolean; onOpenCha
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent>
         <DialogHeader>
-          <DialogTitle>Keyboard shortcuts</DialogTitle>
-          <DialogDescription>They work anywhere on this screen except while you type in a field. Every one of them also has a button.</DialogDescription>
+          <DialogTitle>{m.review_shortcuts_title()}</DialogTitle>
+          <DialogDescription>{m.review_shortcuts_description()}</DialogDescription>
         </DialogHeader>
         <table className="w-full text-sm">
-          <caption className="sr-only">Keys and what they do</caption>
+          <caption className="sr-only">{m.review_shortcuts_caption()}</caption>
           <thead>
-            <tr className="border-b border-border text-left text-xs tracking-wide text-muted-foreground uppercase">
-              <th scope="col" className="py-2 pr-4 font-semibold">
-                Key
+            <tr className="border-b border-border text-start text-xs tracking-wide text-muted-foreground uppercase">
+              <th scope="col" className="py-2 pe-4 font-semibold">
+                {m.review_shortcuts_key()}
               </th>
               <th scope="col" className="py-2 font-semibold">
-                What it does
+                {m.review_shortcuts_action()}
               </th>
             </tr>
           </thead>
           <tbody>
             {SHORTCUTS.map((shortcut) => (
               <tr key={shortcut.key} className="border-b border-border last:border-0">
-                <td className="py-2 pr-4">
+                <td className="py-2 pe-4">
                   <kbd className="inline-block min-w-7 rounded border border-border bg-muted px-2 py-0.5 text-center font-mono text-sm">{shortcut.key}</kbd>
                 </td>
                 <td className="py-2">{shortcut.label}</td>

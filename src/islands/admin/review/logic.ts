@@ -6,6 +6,7 @@
 import type { Answers, AnswerValue, FormDefinition, FormElement } from '../../../shared/forms/definition.ts';
 import { isAnswerable, resolveVisibility } from '../../../shared/forms/logic.ts';
 import { ENTRY_STATUSES, type EntryStatus } from '../../../shared/mission-entries.ts';
+import { m } from '../../../shared/i18n.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Filters
@@ -194,9 +195,9 @@ export function toggleAll(pageIds: readonly number[], selected: ReadonlySet<numb
 
 /** The bulk answer in words: "2 approved", "2 approved, 1 skipped (no longer waiting for review: …)". */
 export function bulkResultText(result: { approved: number; skipped: number }): string {
-  const approved = `${result.approved} approved`;
+  const approved = m.review_bulk_approved({ count: result.approved });
   if (result.skipped === 0) return approved;
-  return `${approved}, ${result.skipped} skipped (no longer waiting for review: already decided, still drafts or gone)`;
+  return m.review_bulk_approved_skipped({ approved, count: result.skipped });
 }
 
 // ---------------------------------------------------------------------------------------------

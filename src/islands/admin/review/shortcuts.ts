@@ -4,25 +4,68 @@
  * auto-repeated decision key). No React, no DOM access: the screen describes the event's target
  * (`targetOf`) and asks `shortcutFor`.
  */
+import { m } from '../../../shared/i18n.ts';
 
 export type ShortcutAction = 'next' | 'previous' | 'approve' | 'request_changes' | 'reject' | 'note' | 'help';
 
 export interface Shortcut {
   key: string;
   action: ShortcutAction;
-  /** What it does, for the help dialog. */
-  label: string;
+  /** What it does, for the help dialog (read when shown: in the page's language). */
+  readonly label: string;
 }
 
 /** Every shortcut, in the order the help lists them. */
 export const SHORTCUTS: readonly Shortcut[] = [
-  { key: 'j', action: 'next', label: 'Next submission in the queue' },
-  { key: 'k', action: 'previous', label: 'Previous submission in the queue' },
-  { key: 'a', action: 'approve', label: 'Approve, then move to the next one' },
-  { key: 'c', action: 'request_changes', label: 'Ask for changes (puts you in the reason)' },
-  { key: 'r', action: 'reject', label: 'Reject (puts you in the reason)' },
-  { key: 'n', action: 'note', label: 'Add an internal note' },
-  { key: '?', action: 'help', label: 'Show these shortcuts' },
+  {
+    key: 'j',
+    action: 'next',
+    get label() {
+      return m.review_shortcut_next();
+    },
+  },
+  {
+    key: 'k',
+    action: 'previous',
+    get label() {
+      return m.review_shortcut_previous();
+    },
+  },
+  {
+    key: 'a',
+    action: 'approve',
+    get label() {
+      return m.review_shortcut_approve();
+    },
+  },
+  {
+    key: 'c',
+    action: 'request_changes',
+    get label() {
+      return m.review_shortcut_request_changes();
+    },
+  },
+  {
+    key: 'r',
+    action: 'reject',
+    get label() {
+      return m.review_shortcut_reject();
+    },
+  },
+  {
+    key: 'n',
+    action: 'note',
+    get label() {
+      return m.review_shortcut_note();
+    },
+  },
+  {
+    key: '?',
+    action: 'help',
+    get label() {
+      return m.review_shortcut_help();
+    },
+  },
 ];
 
 /** The key of an action, for `aria-keyshortcuts` and the hints on the buttons. */

@@ -15,6 +15,8 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { ReviewDecision, ReviewQueueItem, ReviewSubmission } from '../../../shared/review.ts';
 import { apiGet, apiSend } from '../../../platform/api.ts';
+import { formatCount, m } from '../../../shared/i18n.ts';
+import { withNodes } from '../../../components/forms/rich-text.tsx';
 import { errorMessage } from '../../../lib/form-errors.ts';
 import type { Load } from '../../../lib/resource.ts';
 import { handleSessionLost } from '../../../lib/session.ts';
@@ -23,7 +25,6 @@ import { cn } from '../../../lib/utils.ts';
 import { toast } from '../../../stores/toasts.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
-import { plural } from '../projects/logic.ts';
 import { bulkResultText, stepAfterDecision, stepInQueue, type QueuePage, type QueueStep } from './logic.ts';
 import type { DetailActions, ReviewDetailProps } from './ReviewDetail.tsx';
 import type { ReviewQueueProps } from './ReviewQueue.tsx';
@@ -37,7 +38,8 @@ const WIDE = '(min-width: 80rem)';
 const isWide = () => typeof matchMedia === 'function' && matchMedia(WIDE).matches;
 
 /** "3 of 10": a row's place in the whole queue. */
-const positionText = (queue: QueuePage, index: number): string => `${(queue.page - 1) * queue.pageSize + index + 1} of ${queue.total}`;
+const positionText = (queue: QueuePage, index: number): string =>
+  m.review_session_position({ position: formatCount((queue.page - 1) * queue.pageSize + index + 1), total: formatCount(queue.total) });
 
 export interface ReviewSessionOptions<T extends ReviewQueueItem, D extends { items: T[] }> {
   /** The entry open as the screen opens (from the address). */
@@ -100,7 +102,9 @@ export function useReviewSession<T extends ReviewQueueItem, D extends { items: T
     const item = data?.items[index];
     const { pageOf, rowLabel } = optionsRef.current;
     setAnnouncement(
-      item && data ? `${rowLabel ? rowLabel(item) : fullNameOf(item.user) || item.user.email}: ${positionText(pageOf(data), index)}` : 'Submission opened',
+      item && data
+        ? `${rowLabel ? rowLabel(item) : fullNameOf(item.user) || item.user.email}: ${positionText(pageOf(data), index)}`
+        : m.review_session_opened(),
     );
     requestAnimationFrame(() => {
       document.querySelector(`[data-row-id="${id}"]`)?.scrollIntoView({ block: 'nearest' });
@@ -154,7 +158,7 @@ export function useReviewSession<T extends ReviewQueueItem, D extends { items: T
           return null;
         }
         case 'none': {
-          const text = step.edge === 'end' ? 'That was the last submission in this queue.' : 'This is the first submission in this queue.';
+          const text = step.edge === 'end' ? m.review_session_last() : m.review_session_first();
           setAnnouncement(text);
           return text;
         }
@@ -185,19 +189,17 @@ export function useReviewSession<T extends ReviewQueueItem, D extends { items: T
           setData(after);
           if (before !== null) step = stepAfterDecision(pageOf(before), pageOf(after), submission.id);
         }
-        const last =
-          step.kind === 'none'
-            ? ' That was the last one in this queue.'
-            : 'wrapped' in step && step.wrapped
-              ? ' Back to the top of the queue for the ones skipped.'
-              : '';
-        const title = decision === 'approve' ? 'Entry approved' : decision === 'reject' ? 'Entry rejected' : 'Changes asked';
+        const last = step.kind === 'none' ? ` ${m.review_session_last_one()}` : 'wrapped' in step && step.wrapped ? ` ${m.review_session_wrapped()}` : '';
+        const title =
+          decision === 'approve' ? m.review_session_approved() : decision === 'reject' ? m.review_session_rejected() : m.review_session_changes_asked();
         const description =
           decision === 'approve'
-            ? `${who}: the mission’s ${points === null ? 'points are' : `${plural(points, 'point', 'points')} are`} now available to them.`
+            ? points === null
+              ? m.review_session_approved_description({ name: who })
+              : m.review_session_approved_points({ name: who, count: points })
             : decision === 'reject'
-              ? `${who} is told why.`
-              : `${who} is told what to change and can send the entry again.`;
+              ? m.review_session_rejected_description({ name: who })
+              : m.review_session_changes_description({ name: who });
         toast({ title, description: `${description}${last}` });
         follow(step);
       };
@@ -231,13 +233,13 @@ export function useReviewSession<T extends ReviewQueueItem, D extends { items: T
       const result = await apiSend<{ approved: number; skipped: number }>('POST', '/api/admin/submissions/review', { ids, decision: 'approve' });
       const text = bulkResultText(result);
       setBulkResult(text);
-      toast({ title: 'Bulk approval', description: text });
+      toast({ title: m.review_bulk_title(), description: text });
       setSelected(new Set());
       retry();
       optionsRef.current.onBulkApproved?.();
       if (openId !== null && ids.includes(openId)) setDetailVersion((n) => n + 1);
     } catch (error) {
-      if (!handleSessionLost(error)) toast({ title: 'Nothing was approved', description: errorMessage(error), variant: 'destructive' });
+      if (!handleSessionLost(error)) toast({ title: m.review_bulk_failed(), description: errorMessage(error), variant: 'destructive' });
     }
   }
 
@@ -246,8 +248,8 @@ export function useReviewSession<T extends ReviewQueueItem, D extends { items: T
     if (action === 'next') return move(1);
     if (action === 'previous') return move(-1);
     const actions = actionsRef.current;
-    if (openId === null) return void toast({ title: 'No submission is open', description: `Press ${keyOf('next')} to open the first one in the queue.` });
-    if (!actions) return void toast({ title: 'The submission is still loading', description: 'Try again in a moment.' });
+    if (openId === null) return void toast({ title: m.review_session_none_open(), description: m.review_session_press_next({ key: keyOf('next') }) });
+    if (!actions) return void toast({ title: m.review_session_still_loading(), description: m.review_session_try_again_soon() });
     if (action === 'approve') actions.approve();
     else if (action === 'request_changes') actions.requestChanges();
     else if (action === 'reject') actions.reject();
@@ -321,7 +323,7 @@ export type ReviewSession = ReturnType<typeof useReviewSession>;
 export function ShortcutsButton({ session }: { session: Pick<ReviewSession, 'setHelp'> }) {
   return (
     <Button variant="outline" size="sm" className="hidden sm:pointer-fine:inline-flex" onClick={() => session.setHelp(true)} aria-keyshortcuts="?">
-      Keyboard shortcuts <Kbd>?</Kbd>
+      {m.review_shortcuts_title()} <Kbd>?</Kbd>
     </Button>
   );
 }
@@ -347,9 +349,9 @@ export function ReviewPanes({
       <div className={className}>
         <div
           role="region"
-          aria-label="Queue"
+          aria-label={m.review_panes_queue()}
           className={cn(
-            'flex flex-col gap-3 xl:sticky xl:top-[4.5rem] xl:max-h-[calc(100dvh-5.5rem)] xl:overflow-y-auto xl:pr-1',
+            'flex flex-col gap-3 xl:sticky xl:top-[4.5rem] xl:max-h-[calc(100dvh-5.5rem)] xl:overflow-y-auto xl:pe-1',
             openId !== null && 'hidden xl:flex',
           )}
         >
@@ -361,19 +363,23 @@ export function ReviewPanes({
           ref={session.detailRef}
           tabIndex={-1}
           role="region"
-          aria-label="Submission"
+          aria-label={m.review_panes_submission()}
           className={cn('min-w-0 scroll-mt-20 p-4 outline-none sm:p-6', openId === null && 'hidden xl:block')}
         >
           {openId === null ? (
             <div className="flex flex-col items-center gap-2 py-16 text-center text-sm text-muted-foreground">
-              <p className="text-base font-medium text-foreground">No submission open</p>
+              <p className="text-base font-medium text-foreground">{m.review_panes_none_open()}</p>
               <p>
-                Choose one in the queue
-                {/* The key only where there is a keyboard (not on touch screens). */}
-                <span className="hidden pointer-fine:inline">
-                  , or press <kbd className="rounded border border-border bg-muted px-1.5 font-mono">{keyOf('next')}</kbd> to open the first
-                </span>
-                .
+                {withNodes((marks) => m.review_panes_choose({ keys: marks.keys }), {
+                  // The key only where there is a keyboard (not on touch screens).
+                  keys: (
+                    <span className="hidden pointer-fine:inline">
+                      {withNodes((marks) => m.review_panes_or_press({ key: marks.key }), {
+                        key: <kbd className="rounded border border-border bg-muted px-1.5 font-mono">{keyOf('next')}</kbd>,
+                      })}
+                    </span>
+                  ),
+                })}
               </p>
             </div>
           ) : (

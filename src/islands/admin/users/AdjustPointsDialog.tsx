@@ -6,6 +6,7 @@
 import { useEffect, useState } from 'react';
 import { Controller } from 'react-hook-form';
 import { ApiError, apiSend } from '../../../platform/api.ts';
+import { formatCount, m } from '../../../shared/i18n.ts';
 import { toast } from '../../../stores/toasts.ts';
 import { CheckboxField } from '../../../components/ui/checkbox.tsx';
 import { FormField } from '../../../components/ui/form-field.tsx';
@@ -42,7 +43,7 @@ export function AdjustPointsDialog({
   const form = useDialogForm<AdjustValues>(
     { open, onOpenChange },
     {
-      schema: () => import('../../../shared/schemas/points.ts').then((m) => m.pointsAdjustSchema),
+      schema: () => import('../../../shared/schemas/points.ts').then((schemas) => schemas.pointsAdjustSchema),
       defaultValues: DEFAULTS,
       submit: async ({ allowNegative, ...values }) => {
         try {
@@ -51,7 +52,13 @@ export function AdjustPointsDialog({
           if (error instanceof ApiError && error.code === 'insufficient_points') setBelowZero(true);
           throw error;
         }
-        toast({ title: `${values.points > 0 ? '+' : ''}${values.points} points for ${name}` });
+        toast({
+          title: m.users_points_adjusted({
+            count: Math.abs(values.points),
+            points: `${values.points > 0 ? '+' : values.points < 0 ? '-' : ''}${formatCount(Math.abs(values.points))}`,
+            name,
+          }),
+        });
         onAdjusted();
         onOpenChange(false);
       },
@@ -64,16 +71,11 @@ export function AdjustPointsDialog({
   } = form;
 
   return (
-    <FormDialog
-      form={form}
-      title="Adjust points"
-      description="Add points with a positive number, take some away with a negative one. They are available at once."
-      submitLabel="Save adjustment"
-    >
-      <FormField id="adjust-points" label="Points" description="For example 50 or -20." error={errors.points?.message}>
+    <FormDialog form={form} title={m.users_points_title()} description={m.users_points_description()} submitLabel={m.users_points_submit()}>
+      <FormField id="adjust-points" label={m.users_points_field()} description={m.users_points_field_hint()} error={errors.points?.message}>
         {(control) => <Input {...control} type="number" step={1} inputMode="numeric" {...register('points', { valueAsNumber: true })} />}
       </FormField>
-      <FormField id="adjust-reason" label="Reason" description="They see it in their points history." error={errors.reason?.message}>
+      <FormField id="adjust-reason" label={m.users_points_reason()} description={m.users_points_reason_hint()} error={errors.reason?.message}>
         {(control) => <Textarea {...control} rows={3} {...register('reason')} />}
       </FormField>
       {belowZero && (
@@ -83,8 +85,8 @@ export function AdjustPointsDialog({
           render={({ field }) => (
             <CheckboxField
               id="adjust-allow-negative"
-              label="Allow the balance to go below zero"
-              description="Their available points become negative until they earn more."
+              label={m.users_points_allow_negative()}
+              description={m.users_points_allow_negative_hint()}
               checked={field.value}
               onCheckedChange={(checked) => field.onChange(checked === true)}
             />

@@ -6,7 +6,9 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Role } from '../../../shared/roles.ts';
 import { INVITE_CSV_MAX_BYTES, type BulkInviteResult } from '../../../shared/users.ts';
+import { m } from '../../../shared/i18n.ts';
 import { errorMessage } from '../../../lib/form-errors.ts';
+import { withNodes } from '../../../components/forms/rich-text.tsx';
 import { handleSessionLost } from '../../../lib/session.ts';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
@@ -16,8 +18,6 @@ import { FileProblemsTable } from '../admin-kit.tsx';
 import { uploadInviteCsv } from './parts.tsx';
 
 type Step = { kind: 'choose' } | { kind: 'preview'; file: File; result: BulkInviteResult } | { kind: 'done'; result: BulkInviteResult };
-
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 export function BulkInviteDialog({
   open,
@@ -46,7 +46,7 @@ export function BulkInviteDialog({
     if (!file) return;
     setAlert(null);
     if (file.size > INVITE_CSV_MAX_BYTES) {
-      setAlert('The file is too large (at most 1 MB).');
+      setAlert(m.users_bulk_too_large());
       return;
     }
     setBusy(true);
@@ -78,11 +78,15 @@ export function BulkInviteDialog({
     <Dialog open={open} onOpenChange={(next) => !busy && onOpenChange(next)}>
       <DialogContent className="sm:max-w-2xl">
         <DialogHeader>
-          <DialogTitle>Invite from a CSV</DialogTitle>
+          <DialogTitle>{m.users_bulk_title()}</DialogTitle>
           <DialogDescription>
-            The first line names the columns: <code>email</code>, <code>first name</code>, <code>last name</code>, and optionally <code>role</code>
-            {role === 'admin' ? '' : ' (participants only for moderators)'} and <code>project</code> (its name or number). You see what will happen before
-            anything is sent.
+            {withNodes((marks) => (role === 'admin' ? m.users_bulk_description(marks) : m.users_bulk_description_moderator(marks)), {
+              email: <code>email</code>,
+              first: <code>first name</code>,
+              last: <code>last name</code>,
+              role: <code>role</code>,
+              project: <code>project</code>,
+            })}
           </DialogDescription>
         </DialogHeader>
         {alert && <Alert variant="destructive">{alert}</Alert>}
@@ -90,7 +94,7 @@ export function BulkInviteDialog({
         {step.kind === 'choose' && (
           <div>
             <Button onClick={() => input.current?.click()} loading={busy}>
-              Choose a CSV file
+              {m.users_bulk_choose()}
             </Button>
           </div>
         )}
@@ -98,8 +102,12 @@ export function BulkInviteDialog({
           <div className="flex flex-col gap-4" aria-live="polite">
             <p className="text-sm" role="status">
               {step.kind === 'done'
-                ? `${plural(result.invited, 'invitation', 'invitations')} sent. ${plural(result.problems.length, 'problem', 'problems')} left out.`
-                : `${plural(result.rows, 'row', 'rows')} read: ${plural(result.valid, 'person', 'people')} can be invited, ${plural(result.problems.length, 'problem', 'problems')}.`}
+                ? `${m.users_bulk_done_sent({ count: result.invited })} ${m.users_bulk_done_left_out({ count: result.problems.length })}`
+                : m.users_bulk_preview({
+                    rows: m.users_bulk_rows_read({ count: result.rows }),
+                    people: m.users_bulk_people_invitable({ count: result.valid }),
+                    problems: m.users_bulk_problems({ count: result.problems.length }),
+                  })}
             </p>
             {result.problems.length > 0 && <FileProblemsTable problems={result.problems} />}
           </div>
@@ -108,16 +116,16 @@ export function BulkInviteDialog({
           {step.kind === 'preview' && (
             <>
               <Button variant="outline" onClick={() => input.current?.click()} disabled={busy}>
-                Choose another file
+                {m.users_bulk_choose_another()}
               </Button>
               <Button onClick={() => void send(step.file)} loading={busy} disabled={step.result.valid === 0}>
-                {`Send ${plural(step.result.valid, 'invitation', 'invitations')}`}
+                {m.users_bulk_send({ count: step.result.valid })}
               </Button>
             </>
           )}
           {step.kind !== 'preview' && (
             <Button variant="outline" onClick={() => onOpenChange(false)} disabled={busy}>
-              {step.kind === 'done' ? 'Done' : 'Cancel'}
+              {step.kind === 'done' ? m.users_bulk_done() : m.shell_common_cancel()}
             </Button>
           )}
         </DialogFooter>

@@ -7,6 +7,7 @@ import { useId } from 'react';
 import { ROLES, type Role } from '../../../shared/roles.ts';
 import type { InvitationResult } from '../../../shared/users.ts';
 import { apiSend } from '../../../platform/api.ts';
+import { m } from '../../../shared/i18n.ts';
 import { ROLE_LABELS } from '../../../lib/user.ts';
 import { toast } from '../../../stores/toasts.ts';
 import { FormField } from '../../../components/ui/form-field.tsx';
@@ -45,12 +46,12 @@ export function InviteDialog({
   const form = useDialogForm<InviteValues>(
     { open, onOpenChange },
     {
-      schema: () => import('../../../shared/schemas/users.ts').then((m) => m.invitationSchema),
+      schema: () => import('../../../shared/schemas/users.ts').then((schemas) => schemas.invitationSchema),
       defaultValues: DEFAULTS,
       submit: async (values) => {
         const body = { ...values, firstName: values.firstName || undefined, lastName: values.lastName || undefined };
         const done = await apiSend<InvitationResult>('POST', '/api/admin/invitations', body);
-        toast({ title: done.created ? `Invitation sent to ${done.user.email}` : `${done.user.email} was invited again` });
+        toast({ title: done.created ? m.users_invite_sent({ email: done.user.email }) : m.users_invite_again({ email: done.user.email }) });
         onInvited();
         onOpenChange(false);
       },
@@ -68,26 +69,21 @@ export function InviteDialog({
   const roles = role === 'admin' ? ROLES : (['participant'] as const);
 
   return (
-    <FormDialog
-      form={form}
-      title="Invite someone"
-      description="They get an email with a link to set their password (valid for 7 days)."
-      submitLabel="Send invitation"
-    >
-      <FormField id="invite-email" label="Email" error={errors.email?.message}>
+    <FormDialog form={form} title={m.users_invite_title()} description={m.users_invite_description()} submitLabel={m.users_invite_submit()}>
+      <FormField id="invite-email" label={m.users_invite_email()} error={errors.email?.message}>
         {(control) => <Input {...control} type="email" autoComplete="off" {...register('email')} />}
       </FormField>
       <div className="grid gap-4 sm:grid-cols-2">
-        <FormField id="invite-first-name" label="First name" hint="(optional)" error={errors.firstName?.message}>
+        <FormField id="invite-first-name" label={m.users_invite_first_name()} hint={m.users_invite_optional()} error={errors.firstName?.message}>
           {(control) => <Input {...control} autoComplete="off" {...register('firstName')} />}
         </FormField>
-        <FormField id="invite-last-name" label="Last name" hint="(optional)" error={errors.lastName?.message}>
+        <FormField id="invite-last-name" label={m.users_invite_last_name()} hint={m.users_invite_optional()} error={errors.lastName?.message}>
           {(control) => <Input {...control} autoComplete="off" {...register('lastName')} />}
         </FormField>
       </div>
       <div className="grid gap-4 sm:grid-cols-2">
         <div className="flex flex-col gap-2">
-          <Label htmlFor={roleId}>Role</Label>
+          <Label htmlFor={roleId}>{m.users_invite_role()}</Label>
           <Select value={chosenRole} onValueChange={(value) => setValue('role', value as Role)} disabled={roles.length === 1}>
             <SelectTrigger id={roleId} aria-describedby={roles.length === 1 ? `${roleId}-note` : undefined}>
               <SelectValue />
@@ -102,12 +98,12 @@ export function InviteDialog({
           </Select>
           {roles.length === 1 && (
             <p id={`${roleId}-note`} className="text-xs text-muted-foreground">
-              Only admins can invite moderators and admins.
+              {m.users_invite_role_note()}
             </p>
           )}
         </div>
         <div className="flex flex-col gap-2">
-          <Label htmlFor={projectId}>Project</Label>
+          <Label htmlFor={projectId}>{m.users_invite_project()}</Label>
           <Select
             value={chosenProject === null ? 'none' : String(chosenProject)}
             onValueChange={(value) => setValue('projectId', value === 'none' ? null : Number(value))}
@@ -116,7 +112,7 @@ export function InviteDialog({
               <SelectValue />
             </SelectTrigger>
             <SelectContent>
-              <SelectItem value="none">No project</SelectItem>
+              <SelectItem value="none">{m.users_invite_no_project()}</SelectItem>
               {projects.map((project) => (
                 <SelectItem key={project.id} value={String(project.id)}>
                   {project.name}

@@ -11,6 +11,8 @@ import { ROLES } from '../../../shared/roles.ts';
 import type { TaxFormRecord } from '../../../shared/rewards.ts';
 import type { AdminUserDetail, AdminUserListItem } from '../../../shared/users.ts';
 import { apiSend } from '../../../platform/api.ts';
+import { formatCount, m } from '../../../shared/i18n.ts';
+import { withNodes } from '../../../components/forms/rich-text.tsx';
 import { errorMessage } from '../../../lib/form-errors.ts';
 import { describeDevice, formatDate, formatDateTime, formatRelative } from '../../../lib/format.ts';
 import { handleSessionLost } from '../../../lib/session.ts';
@@ -23,7 +25,7 @@ import { Switch } from '../../../components/ui/switch.tsx';
 import { ConfirmButton, FilterSelect, Section, TableScroller, td, th } from '../admin-kit.tsx';
 import { Breadcrumbs, Detail, EntryStatusBadge, RecordScreen, ScreenHeader } from '../projects/kit.tsx';
 import { AdjustPointsDialog } from './AdjustPointsDialog.tsx';
-import { ADMIN_ONLY_NOTE, StatusBadge, useCurrentRole } from './parts.tsx';
+import { adminOnlyNote, StatusBadge, useCurrentRole } from './parts.tsx';
 import { preferenceRows } from '../../../lib/preferences.ts';
 
 /** The island of /admin/users/{userId}. */
@@ -32,15 +34,15 @@ export default function UserDetail() {
     <RecordScreen<AdminUserDetail>
       pattern="/admin/users/:userId"
       path={(ids) => `/api/admin/users/${ids.userId}`}
-      loading="Loading the person…"
+      loading={m.users_detail_loading()}
       cards={[12, 10, 10, 14]}
       missing={{
-        title: 'No such person',
+        title: m.users_detail_missing_title(),
         href: '/admin/users',
-        linkLabel: 'All people',
-        text: 'This account does not exist. It may have been mistyped in the address.',
+        linkLabel: m.users_detail_missing_link(),
+        text: m.users_detail_missing_text(),
       }}
-      failed="This person could not be loaded"
+      failed={m.users_detail_failed()}
     >
       {(user, { reload }) => <Person user={user} reload={reload} />}
     </RecordScreen>
@@ -82,42 +84,50 @@ function Table<T>({
 
 const Empty = ({ children }: { children: ReactNode }) => <p className="text-sm text-muted-foreground">{children}</p>;
 
-const ACTION_LABELS: Record<string, string> = {
-  'user.invite': 'Invited',
-  'user.invite_resend': 'Invitation resent',
-  'user.update': 'Role or status changed',
-  'user.tax_form': 'Tax form recorded or withdrawn',
-  'user.sessions_end': 'Sessions ended',
-  'user.onboard': 'Finished setting up the account',
-  'user.password_reset': 'Password reset',
-  'user.password_change': 'Password changed',
-  'points.adjust': 'Points adjusted',
-  'user.create': 'Account created',
-  'user.register': 'Registered',
-  'user.profile': 'Profile changed',
-  'user.email_change': 'Email changed',
-  'user.sign_in': 'Signed in',
-  'user.session_end': 'Signed out a session',
-  'user.reauth': 'Confirmed it was them',
-  'user.second_factor_failed': 'Wrong second step at sign-in',
-  'user.totp_enabled': 'Authenticator app turned on',
-  'user.totp_removed': 'Authenticator app removed',
-  'user.recovery_codes_made': 'New recovery codes made',
-  'user.passkey_added': 'Passkey added',
-  'user.passkey_renamed': 'Passkey renamed',
-  'user.passkey_removed': 'Passkey removed',
-  'user.second_factors_reset': 'Second factors reset by an admin',
+const ACTION_LABELS: Record<string, () => string> = {
+  'user.invite': m.users_audit_invite,
+  'user.invite_resend': m.users_audit_invite_resend,
+  'user.update': m.users_audit_update,
+  'user.tax_form': m.users_audit_tax_form,
+  'user.sessions_end': m.users_audit_sessions_end,
+  'user.onboard': m.users_audit_onboard,
+  'user.password_reset': m.users_audit_password_reset,
+  'user.password_change': m.users_audit_password_change,
+  'points.adjust': m.users_audit_points_adjust,
+  'user.create': m.users_audit_create,
+  'user.register': m.users_audit_register,
+  'user.profile': m.users_audit_profile,
+  'user.email_change': m.users_audit_email_change,
+  'user.sign_in': m.users_audit_sign_in,
+  'user.session_end': m.users_audit_session_end,
+  'user.reauth': m.users_audit_reauth,
+  'user.second_factor_failed': m.users_audit_second_factor_failed,
+  'user.totp_enabled': m.users_audit_totp_enabled,
+  'user.totp_removed': m.users_audit_totp_removed,
+  'user.recovery_codes_made': m.users_audit_recovery_codes_made,
+  'user.passkey_added': m.users_audit_passkey_added,
+  'user.passkey_renamed': m.users_audit_passkey_renamed,
+  'user.passkey_removed': m.users_audit_passkey_removed,
+  'user.second_factors_reset': m.users_audit_second_factors_reset,
+};
+
+/** A role inside a sentence ("Make Ann moderator?"). */
+const ROLE_SPOKEN: Record<Role, () => string> = {
+  participant: m.users_role_spoken_participant,
+  moderator: m.users_role_spoken_moderator,
+  admin: m.users_role_spoken_admin,
 };
 
 /** What an audit row did, in words: a role or status change says which. */
 function auditWhat(row: AdminUserDetail['audit'][number]): string {
-  if (row.action !== 'user.update') return ACTION_LABELS[row.action] ?? row.action;
+  if (row.action !== 'user.update') return ACTION_LABELS[row.action]?.() ?? row.action;
   const before = (row.before ?? {}) as { role?: Role; status?: string };
   const after = (row.after ?? {}) as { role?: Role; status?: string };
   const parts: string[] = [];
-  if (before.role && after.role && before.role !== after.role) parts.push(`Role: ${ROLE_LABELS[before.role]} → ${ROLE_LABELS[after.role]}`);
-  if (before.status !== after.status) parts.push(after.status === 'disabled' ? 'Disabled' : 'Enabled');
-  return parts.join('; ') || 'Role or status changed';
+  if (before.role && after.role && before.role !== after.role)
+    parts.push(m.users_audit_role_change({ from: ROLE_LABELS[before.role], to: ROLE_LABELS[after.role] }));
+  if (before.status !== after.status) parts.push(after.status === 'disabled' ? m.users_audit_disabled() : m.users_audit_enabled());
+  return parts.join('; ') || m.users_audit_update();
 }
 
 /** A short reading of an audit row's after-state ("role: moderator, status: active"). */
@@ -153,13 +163,17 @@ function Person({ user, reload }: { user: AdminUserDetail; reload: () => void })
   const patch = (body: { role?: Role; status?: 'active' | 'disabled' }) =>
     apiSend<{ user: AdminUserListItem; endedSessions: number }>('PATCH', `/api/admin/users/${user.id}`, body);
   const adminNote = isAdmin ? null : (
-    <p className="text-xs text-muted-foreground">{ADMIN_ONLY_NOTE} Moderators see this page and may resend a participant's invitation.</p>
+    <p className="text-xs text-muted-foreground">
+      {adminOnlyNote()} {m.users_detail_moderators_note()}
+    </p>
   );
 
   return (
     <div className="flex flex-col gap-6">
       <div>
-        <Breadcrumbs items={[{ label: 'Dashboard', href: '/admin' }, { label: 'Users', href: '/admin/users' }, { label: name }]} />
+        <Breadcrumbs
+          items={[{ label: m.users_detail_crumb_dashboard(), href: '/admin' }, { label: m.users_detail_crumb_users(), href: '/admin/users' }, { label: name }]}
+        />
         <ScreenHeader
           title={name}
           badges={
@@ -172,24 +186,24 @@ function Person({ user, reload }: { user: AdminUserDetail; reload: () => void })
         />
       </div>
       {problem && (
-        <Alert variant="destructive" title="That did not happen">
+        <Alert variant="destructive" title={m.users_detail_problem()}>
           {problem}
         </Alert>
       )}
 
-      <Section id="profile" title="Profile">
+      <Section id="profile" title={m.users_detail_profile()}>
         <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-          <Detail term="Name">{fullNameOf(user) || 'Not given yet'}</Detail>
-          <Detail term="Email">{user.email}</Detail>
-          <Detail term="Role">{ROLE_LABELS[user.role]}</Detail>
-          <Detail term="Status">
+          <Detail term={m.users_detail_name()}>{fullNameOf(user) || m.users_detail_not_given_yet()}</Detail>
+          <Detail term={m.users_detail_email()}>{user.email}</Detail>
+          <Detail term={m.users_detail_role()}>{ROLE_LABELS[user.role]}</Detail>
+          <Detail term={m.users_detail_status()}>
             <StatusBadge status={user.status} />
           </Detail>
-          <Detail term="Signed up">{formatDateTime(user.createdAt)}</Detail>
-          <Detail term="Last active">{user.lastActiveAt ? formatRelative(user.lastActiveAt) : 'Never'}</Detail>
-          <Detail term="Last sign-in">{user.lastSignInAt ? formatDateTime(user.lastSignInAt) : 'Never'}</Detail>
-          <Detail term="Terms accepted">{user.termsAcceptedAt ? formatDate(user.termsAcceptedAt) : 'Not yet'}</Detail>
-          <Detail term="Address">
+          <Detail term={m.users_detail_signed_up()}>{formatDateTime(user.createdAt)}</Detail>
+          <Detail term={m.users_detail_last_active()}>{user.lastActiveAt ? formatRelative(user.lastActiveAt) : m.users_detail_never()}</Detail>
+          <Detail term={m.users_detail_last_sign_in()}>{user.lastSignInAt ? formatDateTime(user.lastSignInAt) : m.users_detail_never()}</Detail>
+          <Detail term={m.users_detail_terms()}>{user.termsAcceptedAt ? formatDate(user.termsAcceptedAt) : m.users_detail_not_yet()}</Detail>
+          <Detail term={m.users_detail_address()}>
             {user.address ? (
               <span className="whitespace-pre-line">
                 {[user.address.line1, user.address.line2, `${user.address.postalCode} ${user.address.city}`, user.address.region, user.address.country]
@@ -197,10 +211,10 @@ function Person({ user, reload }: { user: AdminUserDetail; reload: () => void })
                   .join('\n')}
               </span>
             ) : (
-              'Not given'
+              m.users_detail_not_given()
             )}
           </Detail>
-          {user.birthYear !== null && <Detail term="Year of birth">{user.birthYear}</Detail>}
+          {user.birthYear !== null && <Detail term={m.users_detail_birth_year()}>{user.birthYear}</Detail>}
           {preferenceRows(user.preferences, user.role).map((row) => (
             <Detail key={row.term} term={row.term}>
               {row.value}
@@ -209,15 +223,11 @@ function Person({ user, reload }: { user: AdminUserDetail; reload: () => void })
         </dl>
       </Section>
 
-      <Section
-        id="access"
-        title="Access"
-        description="A role change or a disable signs them out everywhere at once. Nobody can change their own role or disable themself."
-      >
+      <Section id="access" title={m.users_detail_access()} description={m.users_detail_access_description()}>
         <div className="flex flex-col gap-4">
           <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
             <FilterSelect
-              label="Role"
+              label={m.users_detail_role()}
               value={nextRole}
               options={ROLES.map((value) => ({ value, label: ROLE_LABELS[value] }))}
               onChange={setNextRole}
@@ -225,64 +235,66 @@ function Person({ user, reload }: { user: AdminUserDetail; reload: () => void })
             />
             {isAdmin && nextRole !== user.role ? (
               <ConfirmButton
-                confirmLabel="Change role"
-                question={`Make ${name} ${ROLE_LABELS[nextRole].toLowerCase()}? They are signed out.`}
-                onConfirm={() => act(() => patch({ role: nextRole }), `${name} is now ${ROLE_LABELS[nextRole].toLowerCase()}`)}
+                confirmLabel={m.users_detail_change_role()}
+                question={m.users_detail_change_role_question({ name, role: ROLE_SPOKEN[nextRole]() })}
+                onConfirm={() => act(() => patch({ role: nextRole }), m.users_detail_change_role_done({ name, role: ROLE_SPOKEN[nextRole]() }))}
               >
-                Change role
+                {m.users_detail_change_role()}
               </ConfirmButton>
             ) : (
               <Button variant="outline" size="sm" disabled aria-describedby={isAdmin ? undefined : 'access-note'}>
-                Change role
+                {m.users_detail_change_role()}
               </Button>
             )}
           </div>
           <div className="flex flex-wrap gap-2">
             {isAdmin && user.status !== 'disabled' && (
               <ConfirmButton
-                confirmLabel="Disable"
+                confirmLabel={m.users_detail_disable()}
                 confirmVariant="destructive"
-                question={`Disable ${name}? They are signed out at once and cannot sign in.`}
-                onConfirm={() => act(() => patch({ status: 'disabled' }), `${name} is disabled`)}
+                question={m.users_detail_disable_question({ name })}
+                onConfirm={() => act(() => patch({ status: 'disabled' }), m.users_detail_disable_done({ name }))}
               >
-                Disable account
+                {m.users_detail_disable_account()}
               </ConfirmButton>
             )}
             {isAdmin && user.status === 'disabled' && (
               <ConfirmButton
-                confirmLabel="Enable"
-                question={`Enable ${name}? They can sign in again.`}
-                onConfirm={() => act(() => patch({ status: 'active' }), `${name} is enabled`)}
+                confirmLabel={m.users_detail_enable()}
+                question={m.users_detail_enable_question({ name })}
+                onConfirm={() => act(() => patch({ status: 'active' }), m.users_detail_enable_done({ name }))}
               >
-                Enable account
+                {m.users_detail_enable_account()}
               </ConfirmButton>
             )}
             {isAdmin && (
               <ConfirmButton
-                confirmLabel="End sessions"
-                question={`Sign ${name} out on every device?`}
-                onConfirm={() => act(() => apiSend<{ ended: number }>('POST', `/api/admin/users/${user.id}/sessions/end`), `${name} is signed out everywhere`)}
+                confirmLabel={m.users_detail_end_sessions()}
+                question={m.users_detail_end_sessions_question({ name })}
+                onConfirm={() =>
+                  act(() => apiSend<{ ended: number }>('POST', `/api/admin/users/${user.id}/sessions/end`), m.users_detail_end_sessions_done({ name }))
+                }
               >
-                End all sessions
+                {m.users_detail_end_all_sessions()}
               </ConfirmButton>
             )}
             {!isAdmin && (
               <>
                 <Button variant="outline" size="sm" disabled aria-describedby="access-note">
-                  {user.status === 'disabled' ? 'Enable account' : 'Disable account'}
+                  {user.status === 'disabled' ? m.users_detail_enable_account() : m.users_detail_disable_account()}
                 </Button>
                 <Button variant="outline" size="sm" disabled aria-describedby="access-note">
-                  End all sessions
+                  {m.users_detail_end_all_sessions()}
                 </Button>
               </>
             )}
             {user.status === 'invited' && (isAdmin || user.role === 'participant') && (
               <ConfirmButton
-                confirmLabel="Resend"
-                question={`Send ${user.email} a new invitation link? The earlier link stops working.`}
-                onConfirm={() => act(() => apiSend('POST', `/api/admin/users/${user.id}/invitation`), `Invitation sent again to ${user.email}`)}
+                confirmLabel={m.users_detail_resend()}
+                question={m.users_detail_resend_question({ email: user.email })}
+                onConfirm={() => act(() => apiSend('POST', `/api/admin/users/${user.id}/invitation`), m.users_detail_resend_done({ email: user.email }))}
               >
-                Resend invitation
+                {m.users_detail_resend_invitation()}
               </ConfirmButton>
             )}
           </div>
@@ -290,8 +302,13 @@ function Person({ user, reload }: { user: AdminUserDetail; reload: () => void })
         </div>
       </Section>
 
-      <Section id="sessions" title="Sessions" description="Where they are signed in.">
-        <Table label="Session list" columns={['Device', 'Address', 'Signed in', 'Last seen']} rows={user.sessions} empty="Not signed in anywhere.">
+      <Section id="sessions" title={m.users_detail_sessions()} description={m.users_detail_sessions_description()}>
+        <Table
+          label={m.users_detail_sessions_table()}
+          columns={[m.users_detail_column_device(), m.users_detail_column_address(), m.users_detail_column_signed_in(), m.users_detail_column_last_seen()]}
+          rows={user.sessions}
+          empty={m.users_detail_sessions_empty()}
+        >
           {(session) => (
             <tr key={session.id}>
               <td className={td}>{describeDevice(session.userAgent).label}</td>
@@ -303,9 +320,9 @@ function Person({ user, reload }: { user: AdminUserDetail; reload: () => void })
         </Table>
       </Section>
 
-      <Section id="projects" title="Projects">
+      <Section id="projects" title={m.users_detail_projects()}>
         {user.projects.length === 0 ? (
-          <Empty>Not a member of any project.</Empty>
+          <Empty>{m.users_detail_projects_empty()}</Empty>
         ) : (
           <ul className="flex flex-col gap-2">
             {user.projects.map((project) => (
@@ -313,17 +330,20 @@ function Person({ user, reload }: { user: AdminUserDetail; reload: () => void })
                 <a href={`/admin/projects/${project.id}`} className="font-medium text-primary underline-offset-4 hover:underline">
                   {project.name}
                 </a>{' '}
-                <span className="text-muted-foreground">
-                  ({project.status}, member since {formatDate(project.addedAt)})
-                </span>
+                <span className="text-muted-foreground">{m.users_detail_member_since({ status: project.status, date: formatDate(project.addedAt) })}</span>
               </li>
             ))}
           </ul>
         )}
       </Section>
 
-      <Section id="entries" title="Entries" description="Their latest mission entries and where each stands.">
-        <Table label="Entry list" columns={['Mission', 'State', 'Submitted', 'Last change']} rows={user.entries} empty="No entries yet.">
+      <Section id="entries" title={m.users_detail_entries()} description={m.users_detail_entries_description()}>
+        <Table
+          label={m.users_detail_entries_table()}
+          columns={[m.users_detail_column_mission(), m.users_detail_column_state(), m.users_detail_column_submitted(), m.users_detail_column_last_change()]}
+          rows={user.entries}
+          empty={m.users_detail_entries_empty()}
+        >
           {(entry) => (
             <tr key={entry.id}>
               <td className={td}>
@@ -343,34 +363,33 @@ function Person({ user, reload }: { user: AdminUserDetail; reload: () => void })
 
       <Section
         id="points"
-        title="Points"
-        description={
-          <>
-            Balance <strong className="tabular-nums">{user.points.balance}</strong>, pending <span className="tabular-nums">{user.points.pending}</span>
-            {user.points.held > 0 && (
-              <>
-                , held for rewards <span className="tabular-nums">{user.points.held}</span>
-              </>
-            )}
-            .
-          </>
-        }
+        title={m.users_detail_points()}
+        description={withNodes((marks) => (user.points.held > 0 ? m.users_detail_points_balance_held(marks) : m.users_detail_points_balance(marks)), {
+          balance: <strong className="tabular-nums">{formatCount(user.points.balance)}</strong>,
+          pending: <span className="tabular-nums">{formatCount(user.points.pending)}</span>,
+          held: <span className="tabular-nums">{formatCount(user.points.held)}</span>,
+        })}
         aside={
           isAdmin ? (
-            <Button onClick={() => setAdjusting(true)}>Adjust points</Button>
+            <Button onClick={() => setAdjusting(true)}>{m.users_detail_adjust_points()}</Button>
           ) : (
             <div className="flex flex-col items-end gap-1">
               <Button disabled aria-describedby="points-note">
-                Adjust points
+                {m.users_detail_adjust_points()}
               </Button>
               <p id="points-note" className="text-xs text-muted-foreground">
-                {ADMIN_ONLY_NOTE}
+                {adminOnlyNote()}
               </p>
             </div>
           )
         }
       >
-        <Table label="Points ledger" columns={['When', 'Points', 'State', 'Reason']} rows={user.points.entries} empty="No points yet.">
+        <Table
+          label={m.users_detail_points_table()}
+          columns={[m.users_detail_column_when(), m.users_detail_column_points(), m.users_detail_column_state(), m.users_detail_column_reason()]}
+          rows={user.points.entries}
+          empty={m.users_detail_points_empty()}
+        >
           {(entry) => (
             <tr key={entry.id}>
               <td className={`${td} whitespace-nowrap`}>{formatDateTime(entry.createdAt)}</td>
@@ -383,25 +402,27 @@ function Person({ user, reload }: { user: AdminUserDetail; reload: () => void })
       </Section>
       <AdjustPointsDialog open={adjusting} onOpenChange={setAdjusting} userId={user.id} name={name} onAdjusted={reload} />
 
-      <Section id="rewards" title="Rewards" description="Above the community's yearly value, rewards are sent only once a tax form is on file.">
+      <Section id="rewards" title={m.users_detail_rewards()} description={m.users_detail_rewards_description()}>
         <TaxFormSwitch user={user} isAdmin={isAdmin} onChanged={reload} />
       </Section>
 
-      <Section id="audit" title="Audit trail" description="Everything done to or by this person, newest first.">
-        <Table label="Audit rows" columns={['When', 'What', 'Who', 'Details']} rows={user.audit} empty="Nothing recorded yet.">
+      <Section id="audit" title={m.users_detail_audit()} description={m.users_detail_audit_description()}>
+        <Table
+          label={m.users_detail_audit_table()}
+          columns={[m.users_detail_column_when(), m.users_detail_column_what(), m.users_detail_column_who(), m.users_detail_column_details()]}
+          rows={user.audit}
+          empty={m.users_detail_audit_empty()}
+        >
           {(row) => (
             <tr key={row.id}>
               <td className={`${td} whitespace-nowrap`}>{formatDateTime(row.createdAt)}</td>
               <td className={td}>
                 {auditWhat(row)}
                 {row.direction === 'by' && row.targetType && (
-                  <span className="text-muted-foreground">
-                    {' '}
-                    (on {row.targetType} {row.targetId})
-                  </span>
+                  <span className="text-muted-foreground"> {m.users_audit_on({ type: row.targetType, id: row.targetId ?? '' })}</span>
                 )}
               </td>
-              <td className={td}>{row.direction === 'by' ? 'They did' : (row.actorEmail ?? 'The system')}</td>
+              <td className={td}>{row.direction === 'by' ? m.users_audit_they_did() : (row.actorEmail ?? m.users_audit_system())}</td>
               <td className={`${td} text-muted-foreground`}>{summary(row.after)}</td>
             </tr>
           )}
@@ -424,7 +445,7 @@ function TaxFormSwitch({ user, isAdmin, onChanged }: { user: AdminUserDetail; is
     setOnFile(next);
     try {
       await apiSend<TaxFormRecord>('PUT', `/api/admin/users/${user.id}/tax-form`, { onFile: next });
-      toast({ title: next ? 'Tax form recorded as on file' : 'Tax form withdrawn' });
+      toast({ title: next ? m.users_tax_recorded() : m.users_tax_withdrawn() });
       onChanged();
     } catch (error) {
       setOnFile(!next);
@@ -446,10 +467,10 @@ function TaxFormSwitch({ user, isAdmin, onChanged }: { user: AdminUserDetail; is
           className="mt-0.5"
         />
         <div className="flex flex-col gap-1">
-          <Label htmlFor={id}>Tax form on file</Label>
+          <Label htmlFor={id}>{m.users_tax_on_file()}</Label>
           <p id={`${id}-description`} className="text-sm text-muted-foreground">
-            {user.taxFormOnFileAt ? `Recorded on ${formatDate(user.taxFormOnFileAt)}.` : 'Not recorded.'}
-            {isAdmin ? '' : ` ${ADMIN_ONLY_NOTE}`}
+            {user.taxFormOnFileAt ? m.users_tax_recorded_on({ date: formatDate(user.taxFormOnFileAt) }) : m.users_tax_not_recorded()}
+            {isAdmin ? '' : ` ${adminOnlyNote()}`}
           </p>
         </div>
       </div>

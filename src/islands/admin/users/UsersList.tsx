@@ -10,6 +10,7 @@ import type { ListPage } from '../../../shared/list.ts';
 import { ROLES, USER_STATUSES } from '../../../shared/roles.ts';
 import { USER_ACTIVE_LABELS, USER_ACTIVE_WINDOWS, USER_STATUS_LABELS, type AdminUserListItem, type UserSort } from '../../../shared/users.ts';
 import { withQuery } from '../../../platform/api.ts';
+import { m } from '../../../shared/i18n.ts';
 import { formatDate, formatRelative } from '../../../lib/format.ts';
 import { useResource } from '../../../lib/resource.ts';
 import { fullNameOf, ROLE_LABELS } from '../../../lib/user.ts';
@@ -33,17 +34,24 @@ import {
 } from './logic.ts';
 import { StatusBadge, useCurrentRole, type ProjectOption } from './parts.tsx';
 
-const ROLE_OPTIONS = [{ value: 'all', label: 'All roles' }, ...ROLES.map((value) => ({ value, label: ROLE_LABELS[value] }))] as const;
-const ACTIVE_OPTIONS = [{ value: 'all', label: 'Any activity' }, ...USER_ACTIVE_WINDOWS.map((value) => ({ value, label: USER_ACTIVE_LABELS[value] }))] as const;
-const STATUS_OPTIONS = [{ value: 'all', label: 'All statuses' }, ...USER_STATUSES.map((value) => ({ value, label: USER_STATUS_LABELS[value] }))] as const;
+const roleOptions = () => [{ value: 'all' as const, label: m.users_list_all_roles() }, ...ROLES.map((value) => ({ value, label: ROLE_LABELS[value] }))];
+const activeOptions = () => [
+  { value: 'all' as const, label: m.users_list_any_activity() },
+  ...USER_ACTIVE_WINDOWS.map((value) => ({ value, label: USER_ACTIVE_LABELS[value] })),
+];
+const statusOptions = () => [
+  { value: 'all' as const, label: m.users_list_all_statuses() },
+  ...USER_STATUSES.map((value) => ({ value, label: USER_STATUS_LABELS[value] })),
+];
 
-const COLUMNS: readonly { key: UserSort | null; label: string; className?: string }[] = [
-  { key: 'name', label: 'Name' },
-  { key: 'email', label: 'Email' },
-  { key: null, label: 'Role' },
-  { key: null, label: 'Status' },
-  { key: 'created', label: 'Signed up' },
-  { key: 'lastActive', label: 'Last active' },
+/** The table's columns (`id`: React's key; the label is read at render, in the page's language). */
+const COLUMNS: readonly { id: string; key: UserSort | null; label: () => string; className?: string }[] = [
+  { id: 'name', key: 'name', label: m.users_list_column_name },
+  { id: 'email', key: 'email', label: m.users_list_column_email },
+  { id: 'role', key: null, label: m.users_list_column_role },
+  { id: 'status', key: null, label: m.users_list_column_status },
+  { id: 'created', key: 'created', label: m.users_list_column_signed_up },
+  { id: 'lastActive', key: 'lastActive', label: m.users_list_column_last_active },
 ];
 
 /** The island of /admin/users. */
@@ -67,11 +75,11 @@ export default function UsersList() {
   const current = query ?? DEFAULT_USERS_QUERY;
   const update = (patch: Partial<UsersQuery>) => setQuery((was) => ({ ...(was ?? DEFAULT_USERS_QUERY), ...patch, page: patch.page ?? 1 }));
   const projectOptions = [
-    { value: 'all', label: 'All projects' },
+    { value: 'all', label: m.users_list_all_projects() },
     ...(projects.load.status === 'ready' ? projects.load.data.items.map((p) => ({ value: String(p.id), label: p.name })) : []),
     // A project named in the address that is not among the first 100 still shows.
     ...(current.projectId !== null && !(projects.load.status === 'ready' && projects.load.data.items.some((p) => p.id === current.projectId))
-      ? [{ value: String(current.projectId), label: `Project ${current.projectId}` }]
+      ? [{ value: String(current.projectId), label: m.users_list_project_number({ id: String(current.projectId) }) }]
       : []),
   ];
   const filtered = Object.keys(filterParams(current)).length > 0;
@@ -79,79 +87,99 @@ export default function UsersList() {
   return (
     <Section
       id="users"
-      title="People"
-      description="Participants, moderators and admins. Search by any part of a name or an email."
+      title={m.users_list_title()}
+      description={m.users_list_description()}
       aside={
         <div className="flex flex-wrap gap-2">
-          <Button onClick={() => setInviting(true)}>Invite</Button>
+          <Button onClick={() => setInviting(true)}>{m.users_list_invite()}</Button>
           <Button variant="outline" onClick={() => setBulk(true)}>
-            Invite from a CSV
+            {m.users_list_invite_csv()}
           </Button>
           <a href={usersCsvHref(current)} className={buttonVariants({ variant: 'outline' })} download onClick={(event) => downloadAfterSignInProof(event)}>
-            Export CSV
+            {m.users_list_export_csv()}
           </a>
         </div>
       }
     >
-      <SearchForm label="Search people" value={current.q} onSearch={(q) => update({ q })}>
-        <FilterSelect label="Role" value={current.role} options={ROLE_OPTIONS} onChange={(value) => update({ role: value })} className="sm:w-40" />
-        <FilterSelect label="Status" value={current.status} options={STATUS_OPTIONS} onChange={(value) => update({ status: value })} className="sm:w-40" />
-        <FilterSelect label="Activity" value={current.active} options={ACTIVE_OPTIONS} onChange={(value) => update({ active: value })} className="sm:w-56" />
+      <SearchForm label={m.users_list_search()} value={current.q} onSearch={(q) => update({ q })}>
+        <FilterSelect
+          label={m.users_list_role()}
+          value={current.role}
+          options={roleOptions()}
+          onChange={(value) => update({ role: value })}
+          className="sm:w-40"
+        />
+        <FilterSelect
+          label={m.users_list_status()}
+          value={current.status}
+          options={statusOptions()}
+          onChange={(value) => update({ status: value })}
+          className="sm:w-40"
+        />
+        <FilterSelect
+          label={m.users_list_activity()}
+          value={current.active}
+          options={activeOptions()}
+          onChange={(value) => update({ active: value })}
+          className="sm:w-56"
+        />
       </SearchForm>
       <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
         <FilterSelect
-          label="Project"
+          label={m.users_list_project()}
           value={current.projectId === null ? 'all' : String(current.projectId)}
           options={projectOptions}
           onChange={(value) => update({ projectId: value === 'all' ? null : Number(value) })}
           className="sm:w-64"
         />
         <div className="flex flex-col gap-2">
-          <Label htmlFor={fromId}>Signed up from</Label>
+          <Label htmlFor={fromId}>{m.users_list_signed_up_from()}</Label>
           <Input id={fromId} type="date" value={current.from} max={current.to || undefined} onChange={(event) => update({ from: event.target.value })} />
         </div>
         <div className="flex flex-col gap-2">
-          <Label htmlFor={toId}>Signed up to</Label>
+          <Label htmlFor={toId}>{m.users_list_signed_up_to()}</Label>
           <Input id={toId} type="date" value={current.to} min={current.from || undefined} onChange={(event) => update({ to: event.target.value })} />
         </div>
         {filtered && (
           <Button variant="ghost" onClick={() => setQuery({ ...DEFAULT_USERS_QUERY, sort: current.sort, dir: current.dir })}>
-            Clear filters
+            {m.users_list_clear_filters()}
           </Button>
         )}
       </div>
       <ListBody
         load={query === null ? { status: 'loading' } : load}
         reload={reload}
-        loadingLabel="Loading people…"
+        loadingLabel={m.users_list_loading()}
         isEmpty={(data) => data.items.length === 0}
-        empty={filtered ? 'Nobody matches these filters.' : 'Nobody here yet. Invite someone.'}
+        empty={filtered ? m.users_list_empty_filtered() : m.users_list_empty()}
       >
         {(data) => (
           <>
-            <TableScroller label="People table">
+            <TableScroller label={m.users_list_table()}>
               {/* Positioned, so the screen-reader caption (absolute) stays inside the scrolling box. */}
               <div className="relative">
                 <table className="w-full min-w-[46rem] border-collapse">
-                  <caption className="sr-only">People, {data.total} in all</caption>
+                  <caption className="sr-only">{m.users_list_caption({ count: data.total })}</caption>
                   <thead>
                     <tr>
                       {COLUMNS.map((column) => {
                         const dir = column.key ? sortedDirection(current, column.key) : null;
                         return (
-                          <th key={column.label} scope="col" className={th} aria-sort={dir === 'asc' ? 'ascending' : dir === 'desc' ? 'descending' : undefined}>
+                          <th key={column.id} scope="col" className={th} aria-sort={dir === 'asc' ? 'ascending' : dir === 'desc' ? 'descending' : undefined}>
                             {column.key ? (
                               <button
                                 type="button"
                                 className="inline-flex items-center gap-1 rounded-sm uppercase hover:text-foreground focus-visible:outline-2 focus-visible:outline-ring"
                                 onClick={() => column.key && setQuery(toggleSort(current, column.key))}
                               >
-                                {column.label}
+                                {column.label()}
                                 <span aria-hidden="true">{dir === 'asc' ? '▲' : dir === 'desc' ? '▼' : '↕'}</span>
-                                <span className="sr-only">{dir ? `, sorted ${dir === 'asc' ? 'ascending' : 'descending'}` : ', sort'}</span>
+                                <span className="sr-only">
+                                  {dir === 'asc' ? m.users_list_sorted_ascending() : dir === 'desc' ? m.users_list_sorted_descending() : m.users_list_sort()}
+                                </span>
                               </button>
                             ) : (
-                              column.label
+                              column.label()
                             )}
                           </th>
                         );
@@ -172,14 +200,14 @@ export default function UsersList() {
                           <StatusBadge status={user.status} />
                         </td>
                         <td className={`${td} whitespace-nowrap tabular-nums`}>{formatDate(user.createdAt)}</td>
-                        <td className={`${td} whitespace-nowrap`}>{user.lastActiveAt ? formatRelative(user.lastActiveAt) : 'Never'}</td>
+                        <td className={`${td} whitespace-nowrap`}>{user.lastActiveAt ? formatRelative(user.lastActiveAt) : m.users_list_never()}</td>
                       </tr>
                     ))}
                   </tbody>
                 </table>
               </div>
             </TableScroller>
-            <ListFooter page={data.page} total={data.total} perPage={data.pageSize} label="People pages" onPageChange={(page) => update({ page })} />
+            <ListFooter page={data.page} total={data.total} perPage={data.pageSize} label={m.users_list_pages()} onPageChange={(page) => update({ page })} />
           </>
         )}
       </ListBody>

@@ -3,6 +3,7 @@ import { useStore } from '@nanostores/react';
 import type { Role, UserStatus } from '../../../shared/roles.ts';
 import { USER_STATUS_LABELS } from '../../../shared/users.ts';
 import { uploadForJson } from '../../../platform/upload.ts';
+import { m } from '../../../shared/i18n.ts';
 import { $auth } from '../../../stores/auth.ts';
 import { Badge } from '../../../components/ui/badge.tsx';
 
@@ -24,11 +25,11 @@ export function useCurrentRole(): Role | null {
 }
 
 /** Only admins change roles and status, end sessions and invite staff (docs/permissions.md). */
-export const ADMIN_ONLY_NOTE = 'Only admins can do this.';
+export const adminOnlyNote = (): string => m.users_admin_only();
 
 /** Sends a CSV as the multipart `file` of the bulk invitation call; the API's answer, or its error as `ApiError`. */
 export function uploadInviteCsv<T>(file: File, dryRun: boolean): Promise<T> {
   const body = new FormData();
   body.append('file', file);
-  return uploadForJson<T>(`/api/admin/invitations/bulk${dryRun ? '?dryRun=1' : ''}`, body, { refusedMessage: 'The file could not be sent. Please try again.' });
+  return uploadForJson<T>(`/api/admin/invitations/bulk${dryRun ? '?dryRun=1' : ''}`, body, { refusedMessage: m.users_upload_refused() });
 }
