@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { navigate } from 'astro:transitions/client';
 import { LOGIN_PATH } from '../../shared/route-rules.ts';
-import { errorMessage } from '../../lib/form-errors.ts';
 import { lazyModule, useLazyTrigger } from '../../lib/lazy-module.ts';
 import { useAuth } from '../../lib/use-auth.ts';
 import { fullNameOf, initialsOf } from '../../lib/user.ts';
@@ -56,6 +55,8 @@ export default function AccountMenu() {
       await signOut();
       await navigate(LOGIN_PATH);
     } catch (error) {
+      // The error words (and their translations) load only when a sign-out fails: not on every page's header.
+      const { errorMessage } = await import('../../lib/form-errors.ts');
       setFailure(m.shell_account_menu_sign_out_failed({ reason: errorMessage(error) }));
     } finally {
       setSigningOut(false);
