@@ -12,6 +12,7 @@ import { zValidator } from '@hono/zod-validator';
 import type { Context, HonoRequest, MiddlewareHandler } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { z } from 'zod';
+import { acceptLanguageTags, firstLanguageOf, isLanguage, rememberedLanguage, type Language } from '../shared/languages.ts';
 import { ELEVATED_ROLES, isElevated, type Role } from '../shared/roles.ts';
 import type { AppEnv } from './context.ts';
 import type { SessionUser, User } from './db/schema/index.ts';
@@ -313,6 +314,18 @@ export function clientIp(c: Context<AppEnv>): string {
   } catch {
     return 'unknown'; // app.request() in tests has no socket.
   }
+}
+
+/**
+ * The language of the page a request came from (issue 31), for a mail that may go to an address
+ * with no account of its own language (registration, forgot password, an invitation): the caller's
+ * account's language when signed in, else the choice remembered on the device (LANGUAGE_COOKIE),
+ * else the browser's first language of ours (`Accept-Language`); null when none says.
+ */
+export function requestLanguage(c: Context<AppEnv>): Language | null {
+  const preferred = c.get('user')?.preferences.language;
+  if (isLanguage(preferred)) return preferred;
+  return rememberedLanguage(c.req.header('cookie')) ?? firstLanguageOf(acceptLanguageTags(c.req.header('accept-language')));
 }
 
 export type RateLimitList = readonly (readonly [key: string, rule: RateLimitRule])[];

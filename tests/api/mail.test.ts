@@ -29,6 +29,7 @@ describe('mail over SMTP (SMTP_URL set)', () => {
     await mailer.send(
       invitationMail({
         to: 'someone@example.org',
+        language: 'en',
         firstName: 'Sam',
         role: 'participant',
         url: 'https://fieldwork.test/onboarding/abc',

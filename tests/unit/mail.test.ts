@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/server/logger.ts';
 import { createMailer, linksIn } from '../../src/server/mail/mailer.ts';
 import type { Mailer } from '../../src/server/mail/mailer.ts';
-import { PRODUCT_NAME, invitationMail, linkMail } from '../../src/server/mail/templates.ts';
+import { approvalsDigestMail, invitationMail, linkMail, mailLanguageOf, missionReminderMail, PRODUCT_NAME } from '../../src/server/mail/templates.ts';
+import { formatDateTimeWithZone } from '../../src/shared/dates.ts';
 
 describe('linksIn', () => {
   it('finds every link once, in order', () => {
@@ -150,14 +151,14 @@ describe('invitationMail', () => {
   const url = 'https://fw.example/onboarding/q3Zc9_x-VbN0aLk7Tt2mWpR8sYdEfGhJ1uIoPlKjHg4';
 
   it('is addressed to the invitee with a subject naming Fieldwork', () => {
-    const mail = invitationMail({ to: 'ann@example.org', firstName: 'Ann', role: 'participant', url, expiresAt, now });
+    const mail = invitationMail({ to: 'ann@example.org', language: 'en', firstName: 'Ann', role: 'participant', url, expiresAt, now });
     expect(mail.to).toBe('ann@example.org');
     expect(PRODUCT_NAME).toBe('Fieldwork');
     expect(mail.subject).toContain('Fieldwork');
   });
 
   it('gives the link and its 7-day expiry in text and HTML', () => {
-    const mail = invitationMail({ to: 'ann@example.org', firstName: 'Ann', role: 'participant', url, expiresAt, now });
+    const mail = invitationMail({ to: 'ann@example.org', language: 'en', firstName: 'Ann', role: 'participant', url, expiresAt, now });
     expect(mail.text).toContain(url);
     expect(mail.html).toContain(`href="${url}"`);
     expect(mail.text).toContain('expires in 7 days');
@@ -167,19 +168,28 @@ describe('invitationMail', () => {
   });
 
   it('HTML-escapes the first name', () => {
-    const mail = invitationMail({ to: 'x@example.org', firstName: '<b>Ann</b> & "Co"', role: 'participant', url, expiresAt, now });
+    const mail = invitationMail({ to: 'x@example.org', language: 'en', firstName: '<b>Ann</b> & "Co"', role: 'participant', url, expiresAt, now });
     expect(mail.html).not.toContain('<b>Ann');
     expect(mail.html).toContain('Hello &lt;b&gt;Ann&lt;/b&gt; &amp; &quot;Co&quot;,');
     expect(mail.text).toContain('Hello <b>Ann</b> & "Co",');
   });
 
   it('greets without a name when there is none', () => {
-    const mail = invitationMail({ to: 'x@example.org', firstName: '', role: 'participant', url, expiresAt, now });
+    const mail = invitationMail({ to: 'x@example.org', language: 'en', firstName: '', role: 'participant', url, expiresAt, now });
     expect(mail.text.startsWith('Hello,\n')).toBe(true);
   });
 
   it('is worded by role, naming the project and who invites, escaped in the HTML (issue 28 §10)', () => {
-    const about = { to: 'x@example.org', firstName: 'Ann', url, expiresAt, now, projectName: 'Snacks <2026>', inviterName: 'Ada "A" Lee' };
+    const about = {
+      to: 'x@example.org',
+      language: 'en' as const,
+      firstName: 'Ann',
+      url,
+      expiresAt,
+      now,
+      projectName: 'Snacks <2026>',
+      inviterName: 'Ada "A" Lee',
+    };
     const participant = invitationMail({ ...about, role: 'participant' });
     expect(participant.subject).toBe('You are invited to take part in “Snacks <2026>” on Fieldwork');
     expect(participant.text).toContain('Ada "A" Lee invited you to take part in the research project “Snacks <2026>” on Fieldwork.');
@@ -206,7 +216,7 @@ describe('invitationMail', () => {
 
   it('escapes the URL inside the HTML attribute', () => {
     const tricky = 'https://fw.example/onboarding/abc?x=1&y="><script>alert(1)</script>';
-    const mail = invitationMail({ to: 'x@example.org', firstName: 'Ann', role: 'participant', url: tricky, expiresAt, now });
+    const mail = invitationMail({ to: 'x@example.org', language: 'en', firstName: 'Ann', role: 'participant', url: tricky, expiresAt, now });
     expect(mail.html).not.toContain('<script>');
     expect(mail.html).toContain('href="https://fw.example/onboarding/abc?x=1&amp;y=&quot;&gt;&lt;script&gt;');
   });
@@ -217,6 +227,7 @@ describe('linkMail expiry wording', () => {
   const mailExpiringIn = (hours: number) =>
     linkMail({
       to: 'x@example.org',
+      language: 'en',
       subject: 'S',
       greeting: 'Hi,',
       paragraphs: ['P'],
@@ -234,5 +245,63 @@ describe('linkMail expiry wording', () => {
     [168, '7 days'],
   ])('%i hours reads "%s"', (hours, wording) => {
     expect(mailExpiringIn(hours).text).toContain(`expires in ${wording}.`);
+  });
+});
+
+describe('mails in the recipient’s language (issue 31)', () => {
+  const closesAt = new Date('2026-11-28T19:54:00.000Z');
+  const reminder = (language: 'en' | 'de' | 'es' | 'ar') =>
+    missionReminderMail({
+      to: 'x@example.org',
+      language,
+      firstName: 'Ann',
+      missionTitle: 'Snacks',
+      closesAt,
+      url: 'https://fw.example/missions/1',
+      preferencesUrl: 'https://fw.example/p',
+    });
+
+  it('writes subject, text and dates in the language, with <html lang dir>', () => {
+    const english = reminder('en');
+    expect(english.subject).toBe('Reminder: Snacks closes in less than two days');
+    expect(english.text).toContain(`The mission "Snacks" closes on ${formatDateTimeWithZone(closesAt, 'UTC', 'en')}, and you have not finished it yet.`);
+    expect(english.html).toContain('<html lang="en" dir="ltr">');
+
+    const german = reminder('de');
+    expect(german.subject).toBe('Erinnerung: Snacks endet in weniger als zwei Tagen');
+    expect(german.text).toContain(`Die Mission „Snacks“ endet am ${formatDateTimeWithZone(closesAt, 'UTC', 'de')}`);
+    expect(formatDateTimeWithZone(closesAt, 'UTC', 'de')).toContain('28.');
+    expect(german.text.startsWith('Hallo Ann,\n')).toBe(true);
+    expect(german.html).toContain('<html lang="de" dir="ltr">');
+    expect(german.html).toContain('Sie können diese E-Mails in <a href="https://fw.example/p" style="color:#006973">Ihren Einstellungen</a> abschalten.');
+
+    const arabic = reminder('ar');
+    expect(arabic.html).toContain('<html lang="ar" dir="rtl">');
+    expect(arabic.subject).toBe('تذكير: تُغلق المهمة «Snacks» خلال أقل من يومين');
+  });
+
+  it('counts in the language’s plural forms', () => {
+    const digest = (language: 'en' | 'ar', count: number) =>
+      approvalsDigestMail({
+        to: 'x@example.org',
+        language,
+        firstName: '',
+        items: Array.from({ length: count }, (_, i) => ({ text: `Entry ${i}`, url: `https://fw.example/${i}` })),
+        more: 0,
+        url: 'https://fw.example/account',
+        preferencesUrl: 'https://fw.example/p',
+      }).subject;
+    expect(digest('en', 1)).toBe('1 entry approved on Fieldwork');
+    expect(digest('en', 3)).toBe('3 entries approved on Fieldwork');
+    expect(digest('ar', 2)).toBe('تم قبول إدخالين على Fieldwork');
+    // Digits as Intl writes them in Arabic (Latin digits in current CLDR).
+    expect(digest('ar', 3)).toBe(`تم قبول ${new Intl.NumberFormat('ar').format(3)} إدخالات على Fieldwork`);
+  });
+
+  it('reads the language from the account’s preferences, else the request’s, else English', () => {
+    expect(mailLanguageOf({ language: 'de' }, 'es')).toBe('de');
+    expect(mailLanguageOf({}, 'es')).toBe('es');
+    expect(mailLanguageOf({ language: 'fr' })).toBe('en');
+    expect(mailLanguageOf(null, null)).toBe('en');
   });
 });

@@ -397,9 +397,17 @@ describe('the development outbox logs a link token only for its owner', () => {
       const now = new Date('2026-01-01T00:00:00Z');
       const expiresAt = new Date(now.getTime() + 3_600_000);
       const own = [
-        invitationMail({ to: 'a@example.org', firstName: 'A', role: 'participant', url: `https://fw.example/onboarding/${TOKEN}`, expiresAt, now }),
-        resetPasswordMail({ to: 'a@example.org', firstName: 'A', url: `https://fw.example/reset-password/${TOKEN}`, expiresAt, now }),
-        confirmEmailChangeMail({ to: 'a@example.org', firstName: 'A', url: `https://fw.example/update-email/${TOKEN}`, expiresAt, now }),
+        invitationMail({
+          to: 'a@example.org',
+          language: 'en',
+          firstName: 'A',
+          role: 'participant',
+          url: `https://fw.example/onboarding/${TOKEN}`,
+          expiresAt,
+          now,
+        }),
+        resetPasswordMail({ to: 'a@example.org', language: 'en', firstName: 'A', url: `https://fw.example/reset-password/${TOKEN}`, expiresAt, now }),
+        confirmEmailChangeMail({ to: 'a@example.org', language: 'en', firstName: 'A', url: `https://fw.example/update-email/${TOKEN}`, expiresAt, now }),
       ];
       for (const mail of own) expect(mail.recipientOwnsLinks).toBe(true);
       for (const mail of own) await mailer.send(mail);

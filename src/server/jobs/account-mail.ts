@@ -3,6 +3,10 @@
  * whether it has an account) or that carry a link token (issued here, when the mail is made, so
  * no live token waits in a job's data). Each runs as a job; a retry issues a fresh link (the
  * newest one is the only one that works).
+ *
+ * Each mail is in the language of the account it goes to, read when the job runs (issue 31): the
+ * account's own choice, else the language of the page the request came from (`language` in the
+ * job's data, for an address with no account or an account that never chose one), else English.
  */
 import { eq } from 'drizzle-orm';
 import type { Config } from '../config.ts';
@@ -13,9 +17,15 @@ import {
   alreadyRegisteredMail,
   confirmDataDeletionMail,
   confirmEmailChangeMail,
+  dataDeletionCompletedNotice,
+  dataDeletionConfirmedNotice,
+  emailChangedNotice,
   emailInUseNotice,
   finishSetupMail,
+  mailLanguageOf,
+  passwordChangedNotice,
   resetPasswordMail,
+  secondFactorsResetNotice,
 } from '../mail/templates.ts';
 import { audit } from '../services/audit.ts';
 import type { Clock } from '../services/clock.ts';
@@ -42,7 +52,8 @@ export async function registerMail(deps: AccountMailDeps, input: JobDataMap['aut
   const now = clock.now();
   let user: User | undefined = (await findUserByEmail(db, input.email)) ?? undefined;
   if (user?.status === 'active') {
-    await deps.mailer.send(alreadyRegisteredMail({ to: user.email, firstName: user.firstName, publicUrl: config.publicUrl }));
+    const language = mailLanguageOf(user.preferences, input.language);
+    await deps.mailer.send(alreadyRegisteredMail({ to: user.email, language, firstName: user.firstName, publicUrl: config.publicUrl }));
     return;
   }
   if (user?.status === 'disabled') return;
@@ -69,7 +80,8 @@ export async function registerMail(deps: AccountMailDeps, input: JobDataMap['aut
   }
   const { token, expiresAt } = await issueLinkToken(db, clock, { type: 'onboarding', userId: user.id });
   const url = linkUrl(config.publicUrl, 'onboarding', token);
-  await deps.mailer.send(finishSetupMail({ to: user.email, firstName: user.firstName, url, expiresAt, now }));
+  const language = mailLanguageOf(user.preferences, input.language);
+  await deps.mailer.send(finishSetupMail({ to: user.email, language, firstName: user.firstName, url, expiresAt, now }));
 }
 
 /** Forgot password: a reset link to an active account, the setup link to an invited one, nothing otherwise. */
@@ -78,15 +90,16 @@ export async function forgotPasswordMail(deps: AccountMailDeps, input: JobDataMa
   const user = await findUserByEmail(db, input.email);
   if (!user || user.status === 'disabled') return;
   const now = clock.now();
+  const language = mailLanguageOf(user.preferences, input.language);
   if (user.status === 'invited') {
     const { token, expiresAt } = await issueLinkToken(db, clock, { type: 'onboarding', userId: user.id });
     const url = linkUrl(config.publicUrl, 'onboarding', token);
-    await deps.mailer.send(await invitationMailFor(db, { user, url, expiresAt, now }));
+    await deps.mailer.send(await invitationMailFor(db, { user, url, expiresAt, now, language }));
     return;
   }
   const { token, expiresAt } = await issueLinkToken(db, clock, { type: 'reset-password', userId: user.id });
   const url = linkUrl(config.publicUrl, 'reset-password', token);
-  await deps.mailer.send(resetPasswordMail({ to: user.email, firstName: user.firstName, url, expiresAt, now }));
+  await deps.mailer.send(resetPasswordMail({ to: user.email, language, firstName: user.firstName, url, expiresAt, now }));
 }
 
 /**
@@ -98,13 +111,16 @@ export async function emailChangeMail(deps: AccountMailDeps, input: JobDataMap['
   const user = await findUserById(db, input.userId);
   if (!user || user.status !== 'active') return;
   const supportUrl = `${config.publicUrl}/contact`;
-  if (await findUserByEmail(db, input.newEmail)) {
-    await deps.mailer.send(emailInUseNotice({ to: input.newEmail, supportUrl }));
+  const owner = await findUserByEmail(db, input.newEmail);
+  if (owner) {
+    // To the address's own account: in its language (else the asker's, who wrote to it).
+    await deps.mailer.send(emailInUseNotice({ to: input.newEmail, language: mailLanguageOf(owner.preferences, mailLanguageOf(user.preferences)), supportUrl }));
     return;
   }
   const { token, expiresAt } = await issueLinkToken(db, clock, { type: 'update-email', userId: user.id, data: { email: input.newEmail } });
   const url = linkUrl(config.publicUrl, 'update-email', token);
-  await deps.mailer.send(confirmEmailChangeMail({ to: input.newEmail, firstName: user.firstName, url, expiresAt, now: clock.now() }));
+  const language = mailLanguageOf(user.preferences);
+  await deps.mailer.send(confirmEmailChangeMail({ to: input.newEmail, language, firstName: user.firstName, url, expiresAt, now: clock.now() }));
 }
 
 /** Data deletion asked by email: opens (or reuses) the request and mails a confirmation link, for active accounts only. */
@@ -116,7 +132,8 @@ export async function dataDeletionRequestMail(deps: AccountMailDeps, input: JobD
   const { token, expiresAt } = await issueLinkToken(db, clock, { type: 'data-deletion', userId: account.id, data: { requestId: String(request.id) } });
   await audit(db, { via: 'api', action: 'data_deletion.request', targetType: 'data_deletion_request', targetId: request.id, ip: input.ip });
   const url = linkUrl(config.publicUrl, 'data-deletion', token);
-  await deps.mailer.send(confirmDataDeletionMail({ to: account.email, firstName: account.firstName, url, expiresAt, now: clock.now() }));
+  const language = mailLanguageOf(account.preferences, input.language);
+  await deps.mailer.send(confirmDataDeletionMail({ to: account.email, language, firstName: account.firstName, url, expiresAt, now: clock.now() }));
 }
 
 /** An invitation: a fresh 7-day onboarding link to an account that is still invited, worded by its role, naming who invites and the project. */
@@ -127,5 +144,37 @@ export async function invitationSendMail(deps: AccountMailDeps, input: JobDataMa
   const { token, expiresAt } = await issueLinkToken(db, clock, { type: 'onboarding', userId: user.id });
   const url = linkUrl(config.publicUrl, 'onboarding', token);
   const about = { invitedBy: input.invitedBy ?? null, projectId: input.projectId ?? null };
-  await deps.mailer.send(await invitationMailFor(db, { user, url, expiresAt, now: clock.now(), ...about }));
+  const language = mailLanguageOf(user.preferences, input.language);
+  await deps.mailer.send(await invitationMailFor(db, { user, url, expiresAt, now: clock.now(), language, ...about }));
+}
+
+/**
+ * An account notice (`account.notice`): written now, in the account's language now, to the address
+ * it was queued for. Sent whatever the account's status (a security notice is always sent); a
+ * deleted account's in English, without a name.
+ */
+export async function accountNoticeMail(deps: AccountMailDeps, input: JobDataMap['account.notice']): Promise<void> {
+  const user = input.userId === null ? null : await findUserById(deps.db, input.userId);
+  const language = mailLanguageOf(user?.preferences);
+  const firstName = user?.firstName ?? '';
+  const { publicUrl } = deps.config;
+  const supportUrl = `${publicUrl}/contact`;
+  const to = input.to;
+  switch (input.notice) {
+    case 'email-changed':
+      await deps.mailer.send(emailChangedNotice({ to, language, firstName, newEmail: input.newEmail ?? user?.email ?? '', supportUrl }));
+      return;
+    case 'password-changed':
+      await deps.mailer.send(passwordChangedNotice({ to, language, firstName, supportUrl, resetUrl: `${publicUrl}/forgot-password` }));
+      return;
+    case 'second-factors-reset':
+      await deps.mailer.send(secondFactorsResetNotice({ to, language, firstName, securityUrl: `${publicUrl}/account/security`, supportUrl }));
+      return;
+    case 'data-deletion-confirmed':
+      await deps.mailer.send(dataDeletionConfirmedNotice({ to, language, firstName, supportUrl }));
+      return;
+    case 'data-deletion-completed':
+      await deps.mailer.send(dataDeletionCompletedNotice({ to, language, supportUrl }));
+      return;
+  }
 }

@@ -12,7 +12,7 @@ import { newSignInMail } from '../services/new-sign-in.ts';
 import { mailReviewDigests } from '../services/review-digest.ts';
 import { fulfilRedemption, pollProviderOrders } from '../services/reward-provider-fulfilment.ts';
 import { createStorage, type Storage } from '../storage/index.ts';
-import { dataDeletionRequestMail, emailChangeMail, forgotPasswordMail, invitationSendMail, registerMail } from './account-mail.ts';
+import { accountNoticeMail, dataDeletionRequestMail, emailChangeMail, forgotPasswordMail, invitationSendMail, registerMail } from './account-mail.ts';
 import type { JobSender } from './queue.ts';
 import { sendMissionReminders } from './reminders.ts';
 import type { JobHandlers } from './types.ts';
@@ -42,6 +42,7 @@ export function createJobHandlers(deps: JobDeps): JobHandlers {
     'account.email-change': (data) => emailChangeMail(deps, data),
     'data-deletion.request': (data) => dataDeletionRequestMail(deps, data),
     'invitation.send': (data) => invitationSendMail(deps, data),
+    'account.notice': (data) => accountNoticeMail(deps, data),
     'notifications.mail-one': async ({ notificationId }) => {
       await mailNotification(deps, notificationId);
     },

@@ -51,6 +51,7 @@ export const QUEUES: Readonly<Record<JobName, QueueSpec>> = {
   'account.email-change': { options: MAIL, batchSize: 10 },
   'data-deletion.request': { options: MAIL, batchSize: 10 },
   'invitation.send': { options: MAIL, batchSize: 10 },
+  'account.notice': { options: MAIL, batchSize: 10 },
   'notifications.mail-one': { options: MAIL, batchSize: 10 },
   'new-work.fan-out': { options: FAN_OUT, batchSize: 1 },
   'announcement.send': { options: FAN_OUT, batchSize: 1 },

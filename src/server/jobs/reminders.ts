@@ -8,7 +8,7 @@ import { and, asc, eq, gt, isNull, lte, notExists, or, sql } from 'drizzle-orm';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/index.ts';
 import { missionEntries, missionReminders, missions, notifications, projectMembers, projects, users } from '../db/schema/index.ts';
-import { missionReminderMail, preferencesUrl } from '../mail/templates.ts';
+import { mailLanguageOf, missionReminderMail, preferencesUrl } from '../mail/templates.ts';
 import type { Clock } from '../services/clock.ts';
 import { mailAllowed } from '../services/notifications.ts';
 import { orderLocks, shortDay } from '../services/participation.ts';
@@ -114,6 +114,7 @@ export async function sendMissionReminders(deps: ReminderDeps): Promise<number> 
         if (mailAllowed(row.preferences, 'reminder')) {
           const message = missionReminderMail({
             to: row.email,
+            language: mailLanguageOf(row.preferences),
             firstName: row.firstName,
             missionTitle: row.title,
             closesAt,

@@ -5,26 +5,55 @@
  * Data carries references and what the work needs to start, never a secret it can make itself:
  * jobs that mail a link token issue the token when they run (see docs/decisions/011-job-queue.md).
  */
+import type { Language } from '../../shared/languages.ts';
 import type { MailMessage } from '../mail/mailer.ts';
 
+/**
+ * The language of the page a request came from (issue 31): the mail of a job that may go to an
+ * address with no account, or to an account that never chose a language, is written in it. An
+ * account's own language, read when the job runs, always wins (`mailLanguageOf`).
+ */
+interface AskedIn {
+  language?: Language;
+}
+
+/** The account notices (`account.notice`), each always sent: no preference turns it off. */
+export type AccountNotice =
+  /** The address was changed: to the old address, naming the new one (`newEmail`). */
+  | 'email-changed'
+  /** The password was changed or reset. */
+  | 'password-changed'
+  /** An admin reset the second factors. */
+  | 'second-factors-reset'
+  /** A data-deletion request is confirmed. */
+  | 'data-deletion-confirmed'
+  /** A data-deletion request is completed (the account may be gone by then). */
+  | 'data-deletion-completed';
+
 export interface JobDataMap {
-  /** One rendered mail to send (notices, the contact form, notifications, the CLI's invitation). */
+  /** One rendered mail to send (the contact form, notifications, digests, the CLI's invitation). */
   'mail.send': { message: MailMessage };
   /** Registration: looks the address up, creates or completes the invited account, mails the link. */
-  'auth.register': { email: string; firstName: string; lastName: string; ip: string };
+  'auth.register': { email: string; firstName: string; lastName: string; ip: string } & AskedIn;
   /** Forgot password: a reset link to a known active address (the setup link to an invited one). */
-  'auth.forgot-password': { email: string };
+  'auth.forgot-password': { email: string } & AskedIn;
   /** A sign-in from a browser not seen before on the account: "New sign-in to Fieldwork" (services/new-sign-in.ts). */
   'auth.new-sign-in': { userId: number; at: string; device: string; ip: string | null };
+  /**
+   * A notice to an account (`AccountNotice`), queued in the transaction of the change: written when
+   * the job runs, in the account's language then (issue 31); `to` is the address when it was
+   * queued (the old one, for an address change), `userId` null when the account is gone.
+   */
+  'account.notice': { notice: AccountNotice; to: string; userId: number | null; newEmail?: string };
   /** Email change: a confirmation link to the new address, or a notice when it has an account. */
   'account.email-change': { userId: number; newEmail: string };
   /** Data deletion asked by email: a confirmation link when the address has an active account. */
-  'data-deletion.request': { email: string; reason?: string; ip: string };
+  'data-deletion.request': { email: string; reason?: string; ip: string } & AskedIn;
   /**
    * An invitation (members added by email): a fresh onboarding link mailed to the invited account,
    * naming who invites and the project it joins (`invitedBy`, `projectId`: when known).
    */
-  'invitation.send': { userId: number; invitedBy?: number; projectId?: number };
+  'invitation.send': { userId: number; invitedBy?: number; projectId?: number } & AskedIn;
   /**
    * One notification of an immediate kind (changes asked, rejected, probe): queued by `notify()` in
    * the transaction that records it, so its mail follows within seconds of the commit.
@@ -81,6 +110,7 @@ export const JOB_NAMES = [
   'account.email-change',
   'data-deletion.request',
   'invitation.send',
+  'account.notice',
   'mail.send',
 ] as const satisfies readonly JobName[];
 

@@ -1,4 +1,6 @@
 import { formatDateTimeWithZone } from '../../shared/dates.ts';
+import { m } from '../../shared/i18n.ts';
+import { directionOf, isLanguage, SOURCE_LANGUAGE, type Language } from '../../shared/languages.ts';
 import type { Role } from '../../shared/roles.ts';
 import type { MailMessage } from './mailer.ts';
 
@@ -10,33 +12,71 @@ export const PRODUCT_NAME = 'Fieldwork';
  */
 export const MAIL_ACCENT = '#006973';
 
+/**
+ * The language of a person's mails (issue 31): their account's (`preferences.language`), else the
+ * one given (the language of the request that asked for the mail, for an address whose account has
+ * none or that has no account), else English. The jobs read it when they run, not when queued:
+ * a person who changes their language meanwhile gets the mail in the new one.
+ */
+export function mailLanguageOf(preferences: { language?: string | undefined } | null | undefined, fallback?: Language | null): Language {
+  const preferred = preferences?.language;
+  return isLanguage(preferred) ? preferred : (fallback ?? SOURCE_LANGUAGE);
+}
+
+/** Every template's input: who it goes to, and in which language (`mailLanguageOf`). */
+interface Addressed {
+  to: string;
+  language: Language;
+}
+
 const escapeHtml = (value: string): string =>
   value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
-function describeExpiry(expiresAt: Date, now: Date): string {
+/** A message's options for a language: every text of a mail is looked up in the recipient's. */
+const localeOf = (language: Language) => ({ locale: language });
+
+/** The document's opening tag: the mail's language and direction (Arabic: right to left). */
+const htmlTag = (language: Language): string => `<html lang="${language}" dir="${directionOf(language)}">`;
+
+/** A text put in HTML with one link in it: the text escaped, `{link}` made the link (of `label`). */
+function withLink(render: (link: string) => string, url: string, label: string, style: string): string {
+  const marker = '\u0000';
+  return escapeHtml(render(marker)).replace(marker, `<a href="${escapeHtml(url)}" style="${style}">${escapeHtml(label)}</a>`);
+}
+
+/** "Hello Sam," or "Hello," in the mail's language. */
+function greetingOf(firstName: string, language: Language, max?: number): string {
+  return firstName
+    ? m.mail_greeting_name({ name: max === undefined ? firstName : oneLine(firstName, max) }, localeOf(language))
+    : m.mail_greeting({}, localeOf(language));
+}
+
+function describeExpiry(expiresAt: Date, now: Date, language: Language): string {
   const hours = Math.round((expiresAt.getTime() - now.getTime()) / 3_600_000);
-  if (hours >= 48) return `${Math.round(hours / 24)} days`;
-  if (hours >= 2) return `${hours} hours`;
-  return '1 hour';
+  if (hours >= 48) return m.mail_link_expires_days({ count: Math.round(hours / 24) }, localeOf(language));
+  if (hours >= 2) return m.mail_link_expires_hours({ count: hours }, localeOf(language));
+  return m.mail_link_expires_hour({}, localeOf(language));
 }
 
 /**
  * One mail layout: a heading, paragraphs, one button link and its expiry, in HTML and text. The
  * link is always the recipient's own link token (`recipientOwnsLinks`, see mailer.ts).
  */
-export function linkMail(input: {
-  to: string;
-  subject: string;
-  greeting: string;
-  paragraphs: string[];
-  action: string;
-  url: string;
-  expiresAt: Date;
-  now: Date;
-  footer?: string;
-}): MailMessage {
-  const expiry = `This link works once and expires in ${describeExpiry(input.expiresAt, input.now)}.`;
-  const footer = input.footer ?? `If you did not expect this email, you can ignore it.`;
+export function linkMail(
+  input: Addressed & {
+    subject: string;
+    greeting: string;
+    paragraphs: string[];
+    action: string;
+    url: string;
+    expiresAt: Date;
+    now: Date;
+    footer?: string;
+  },
+): MailMessage {
+  const { language } = input;
+  const expiry = describeExpiry(input.expiresAt, input.now, language);
+  const footer = input.footer ?? m.mail_link_footer({}, localeOf(language));
   const text = [
     input.greeting,
     '',
@@ -49,14 +89,14 @@ export function linkMail(input: {
     `— ${PRODUCT_NAME}`,
   ].join('\n');
   const html = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(input.subject)}</title></head>
+${htmlTag(language)}<head><meta charset="utf-8"><title>${escapeHtml(input.subject)}</title></head>
 <body style="margin:0;padding:24px;background:#f4f5f7;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1f2933">
   <div style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:12px;padding:32px">
     <p style="margin:0 0 24px;font-weight:700;font-size:18px;color:${MAIL_ACCENT}">${PRODUCT_NAME}</p>
     <p style="margin:0 0 16px">${escapeHtml(input.greeting)}</p>
     ${input.paragraphs.map((p) => `<p style="margin:0 0 16px;line-height:1.5">${escapeHtml(p)}</p>`).join('\n    ')}
     <p style="margin:24px 0"><a href="${escapeHtml(input.url)}" style="display:inline-block;background:${MAIL_ACCENT};color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:8px;font-weight:600">${escapeHtml(input.action)}</a></p>
-    <p style="margin:0 0 8px;font-size:14px;color:#52606d">Or paste this link into your browser: <br><a href="${escapeHtml(input.url)}" style="color:${MAIL_ACCENT};word-break:break-all">${escapeHtml(input.url)}</a></p>
+    <p style="margin:0 0 8px;font-size:14px;color:#52606d">${escapeHtml(m.mail_link_paste({}, localeOf(language)))} <br><a href="${escapeHtml(input.url)}" style="color:${MAIL_ACCENT};word-break:break-all">${escapeHtml(input.url)}</a></p>
     <p style="margin:16px 0 0;font-size:14px;color:#52606d">${escapeHtml(expiry)} ${escapeHtml(footer)}</p>
   </div>
 </body></html>`;
@@ -70,54 +110,73 @@ function oneLine(text: string, max = 120): string {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
+/** The invitation's subject, by role and whether it names a project. */
+function invitationSubject(role: Role, project: string, language: Language): string {
+  const o = localeOf(language);
+  if (role === 'participant') return project ? m.mail_invitation_subject_participant_project({ project }, o) : m.mail_invitation_subject_participant({}, o);
+  if (role === 'moderator') return project ? m.mail_invitation_subject_moderator_project({ project }, o) : m.mail_invitation_subject_moderator({}, o);
+  return project ? m.mail_invitation_subject_admin_project({ project }, o) : m.mail_invitation_subject_admin({}, o);
+}
+
+/** Who invites the person to what: by role, with or without the inviter's name and the project. */
+function invitationSentence(role: Role, inviter: string, project: string, language: Language): string {
+  const o = localeOf(language);
+  const by = { inviter };
+  const to = { project };
+  const both = { inviter, project };
+  switch (role) {
+    case 'participant':
+      if (project) return inviter ? m.mail_invitation_participant_project_by(both, o) : m.mail_invitation_participant_project(to, o);
+      return inviter ? m.mail_invitation_participant_by(by, o) : m.mail_invitation_participant({}, o);
+    case 'moderator':
+      if (project) return inviter ? m.mail_invitation_moderator_project_by(both, o) : m.mail_invitation_moderator_project(to, o);
+      return inviter ? m.mail_invitation_moderator_by(by, o) : m.mail_invitation_moderator({}, o);
+    case 'admin':
+      if (project) return inviter ? m.mail_invitation_admin_project_by(both, o) : m.mail_invitation_admin_project(to, o);
+      return inviter ? m.mail_invitation_admin_by(by, o) : m.mail_invitation_admin({}, o);
+  }
+}
+
 /** What each role is invited to do, in the invitation's words. */
-const INVITED_AS: Readonly<Record<Role, { as: string; does: string }>> = {
-  participant: { as: '', does: 'You answer surveys and missions and earn points for your contributions.' },
-  moderator: {
-    as: ' as a moderator',
-    does: 'As a moderator you run research projects and their surveys and missions, review participants’ entries and ask them follow-up questions.',
-  },
-  admin: { as: ' as an admin', does: 'As an admin you run research projects and review entries, and you manage accounts, points and the tools.' },
-};
+function invitedToDo(role: Role, language: Language): string {
+  const o = localeOf(language);
+  if (role === 'participant') return m.mail_invitation_does_participant({}, o);
+  if (role === 'moderator') return m.mail_invitation_does_moderator({}, o);
+  return m.mail_invitation_does_admin({}, o);
+}
 
 /**
  * An invitation, worded for the role it gives (participant, moderator, admin), naming the project
  * the person joins and who invites them when known. Names are put in as text: escaped in the HTML
  * (linkMail) and on one line.
  */
-export function invitationMail(input: {
-  to: string;
-  firstName: string;
-  role: Role;
-  /** The project the person is added to, if any. */
-  projectName?: string | null | undefined;
-  /** Who invites ("Ada Lovelace"); none for the operator's CLI. */
-  inviterName?: string | null | undefined;
-  url: string;
-  expiresAt: Date;
-  now: Date;
-}): MailMessage {
-  const words = INVITED_AS[input.role];
+export function invitationMail(
+  input: Addressed & {
+    firstName: string;
+    role: Role;
+    /** The project the person is added to, if any. */
+    projectName?: string | null | undefined;
+    /** Who invites ("Ada Lovelace"); none for the operator's CLI. */
+    inviterName?: string | null | undefined;
+    url: string;
+    expiresAt: Date;
+    now: Date;
+  },
+): MailMessage {
+  const { language } = input;
   const project = input.projectName ? oneLine(input.projectName) : '';
   const inviter = input.inviterName ? oneLine(input.inviterName, 80) : '';
-  const who = inviter ? `${inviter} invited you` : 'You have been invited';
-  const where =
-    input.role === 'participant'
-      ? project
-        ? `to take part in the research project “${project}” on ${PRODUCT_NAME}.`
-        : `to take part in research on ${PRODUCT_NAME}.`
-      : `to join ${PRODUCT_NAME}${words.as}${project ? `, starting with the project “${project}”` : ''}.`;
   return linkMail({
     to: input.to,
-    subject:
-      input.role === 'participant'
-        ? project
-          ? `You are invited to take part in “${oneLine(project, 80)}” on ${PRODUCT_NAME}`
-          : `You are invited to ${PRODUCT_NAME}`
-        : `You are invited to ${PRODUCT_NAME}${words.as}${project ? ` for “${oneLine(project, 80)}”` : ''}`,
-    greeting: input.firstName ? `Hello ${oneLine(input.firstName, 80)},` : 'Hello,',
-    paragraphs: [`${who} ${where}`, words.does, 'Choose your password to finish setting up your account.'],
-    action: 'Set up your account',
+    language,
+    subject: invitationSubject(input.role, project ? oneLine(project, 80) : '', language),
+    greeting: greetingOf(input.firstName, language, 80),
+    paragraphs: [
+      invitationSentence(input.role, inviter, project, language),
+      invitedToDo(input.role, language),
+      m.mail_invitation_choose_password({}, localeOf(language)),
+    ],
+    action: m.mail_invitation_action({}, localeOf(language)),
     url: input.url,
     expiresAt: input.expiresAt,
     now: input.now,
@@ -125,82 +184,99 @@ export function invitationMail(input: {
 }
 
 /** Registration of a new address, or of an invited one: the link to finish setting up. */
-export function finishSetupMail(input: { to: string; firstName: string; url: string; expiresAt: Date; now: Date }): MailMessage {
+export function finishSetupMail(input: Addressed & { firstName: string; url: string; expiresAt: Date; now: Date }): MailMessage {
+  const o = localeOf(input.language);
   return linkMail({
     to: input.to,
-    subject: `Finish setting up your ${PRODUCT_NAME} account`,
-    greeting: input.firstName ? `Hello ${input.firstName},` : 'Hello,',
-    paragraphs: [`Thank you for joining ${PRODUCT_NAME}. One step is left: choose your password.`],
-    action: 'Choose your password',
+    language: input.language,
+    subject: m.mail_finish_setup_subject({}, o),
+    greeting: greetingOf(input.firstName, input.language),
+    paragraphs: [m.mail_finish_setup_body({}, o)],
+    action: m.mail_finish_setup_action({}, o),
     url: input.url,
     expiresAt: input.expiresAt,
     now: input.now,
-    footer: 'If you did not ask to join, you can ignore this email: no account is opened without it.',
+    footer: m.mail_finish_setup_footer({}, o),
   });
 }
 
 /** Someone registered with an address that already has an account: help its owner in. */
-export function alreadyRegisteredMail(input: { to: string; firstName: string; publicUrl: string }): MailMessage {
+export function alreadyRegisteredMail(input: Addressed & { firstName: string; publicUrl: string }): MailMessage {
+  const { language } = input;
+  const o = localeOf(language);
   const signIn = `${input.publicUrl}/login`;
   const reset = `${input.publicUrl}/forgot-password`;
-  const greeting = input.firstName ? `Hello ${input.firstName},` : 'Hello,';
+  const greeting = greetingOf(input.firstName, language);
+  const body = m.mail_already_registered_body({}, o);
+  const footer = m.mail_already_registered_footer({}, o);
+  const signInLabel = m.mail_already_registered_sign_in({}, o);
   const text = [
     greeting,
     '',
-    `Someone (probably you) tried to create a ${PRODUCT_NAME} account with this address, but you already have one.`,
+    body,
     '',
-    `Sign in: ${signIn}`,
-    `Forgot your password? Choose a new one: ${reset}`,
+    `${signInLabel}: ${signIn}`,
+    m.mail_already_registered_forgot_text({ url: reset }, o),
     '',
-    'If this was not you, you can ignore this email: nothing has changed.',
+    footer,
     '',
     `— ${PRODUCT_NAME}`,
   ].join('\n');
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>You already have an account</title></head>
+  const forgot = withLink(
+    (link) => m.mail_already_registered_forgot_html({ link }, o),
+    reset,
+    m.mail_already_registered_choose_new({}, o),
+    `color:${MAIL_ACCENT}`,
+  );
+  const html = `<!doctype html>${htmlTag(language)}<head><meta charset="utf-8"><title>${escapeHtml(m.mail_already_registered_title({}, o))}</title></head>
 <body style="margin:0;padding:24px;background:#f4f5f7;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1f2933">
   <div style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:12px;padding:32px">
     <p style="margin:0 0 24px;font-weight:700;font-size:18px;color:${MAIL_ACCENT}">${PRODUCT_NAME}</p>
     <p>${escapeHtml(greeting)}</p>
-    <p style="line-height:1.5">Someone (probably you) tried to create a ${PRODUCT_NAME} account with this address, but you already have one.</p>
-    <p style="margin:24px 0"><a href="${escapeHtml(signIn)}" style="display:inline-block;background:${MAIL_ACCENT};color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:8px;font-weight:600">Sign in</a></p>
-    <p style="line-height:1.5">Forgot your password? <a href="${escapeHtml(reset)}" style="color:${MAIL_ACCENT}">Choose a new one</a>.</p>
-    <p style="font-size:14px;color:#52606d">If this was not you, you can ignore this email: nothing has changed.</p>
+    <p style="line-height:1.5">${escapeHtml(body)}</p>
+    <p style="margin:24px 0"><a href="${escapeHtml(signIn)}" style="display:inline-block;background:${MAIL_ACCENT};color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:8px;font-weight:600">${escapeHtml(signInLabel)}</a></p>
+    <p style="line-height:1.5">${forgot}</p>
+    <p style="font-size:14px;color:#52606d">${escapeHtml(footer)}</p>
   </div></body></html>`;
-  return { to: input.to, subject: `You already have a ${PRODUCT_NAME} account`, text, html };
+  return { to: input.to, subject: m.mail_already_registered_subject({}, o), text, html };
 }
 
-export function resetPasswordMail(input: { to: string; firstName: string; url: string; expiresAt: Date; now: Date }): MailMessage {
+export function resetPasswordMail(input: Addressed & { firstName: string; url: string; expiresAt: Date; now: Date }): MailMessage {
+  const o = localeOf(input.language);
   return linkMail({
     to: input.to,
-    subject: `Reset your ${PRODUCT_NAME} password`,
-    greeting: input.firstName ? `Hello ${input.firstName},` : 'Hello,',
-    paragraphs: ['We received a request to reset your password. Choose a new one with the link below; it also signs you out of every device.'],
-    action: 'Choose a new password',
+    language: input.language,
+    subject: m.mail_reset_password_subject({}, o),
+    greeting: greetingOf(input.firstName, input.language),
+    paragraphs: [m.mail_reset_password_body({}, o)],
+    action: m.mail_reset_password_action({}, o),
     url: input.url,
     expiresAt: input.expiresAt,
     now: input.now,
-    footer: 'If you did not ask for this, ignore this email: your password stays as it is.',
+    footer: m.mail_reset_password_footer({}, o),
   });
 }
 
-export function confirmEmailChangeMail(input: { to: string; firstName: string; url: string; expiresAt: Date; now: Date }): MailMessage {
+export function confirmEmailChangeMail(input: Addressed & { firstName: string; url: string; expiresAt: Date; now: Date }): MailMessage {
+  const o = localeOf(input.language);
   return linkMail({
     to: input.to,
-    subject: `Confirm your new ${PRODUCT_NAME} email address`,
-    greeting: input.firstName ? `Hello ${input.firstName},` : 'Hello,',
-    paragraphs: [`Confirm that you want to use this address for your ${PRODUCT_NAME} account. You will need to be signed in.`],
-    action: 'Confirm this address',
+    language: input.language,
+    subject: m.mail_email_change_subject({}, o),
+    greeting: greetingOf(input.firstName, input.language),
+    paragraphs: [m.mail_email_change_body({}, o)],
+    action: m.mail_email_change_action({}, o),
     url: input.url,
     expiresAt: input.expiresAt,
     now: input.now,
-    footer: 'If you did not ask for this, ignore this email: nothing changes without it.',
+    footer: m.mail_email_change_footer({}, o),
   });
 }
 
 /** A plain notice with no link to act on. */
-function noticeMail(to: string, subject: string, greeting: string, paragraphs: string[]): MailMessage {
+function noticeMail(to: string, language: Language, subject: string, greeting: string, paragraphs: string[]): MailMessage {
   const text = [greeting, '', ...paragraphs.flatMap((p) => [p, '']), `— ${PRODUCT_NAME}`].join('\n');
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
+  const html = `<!doctype html>${htmlTag(language)}<head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
 <body style="margin:0;padding:24px;background:#f4f5f7;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1f2933">
   <div style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:12px;padding:32px">
     <p style="margin:0 0 24px;font-weight:700;font-size:18px;color:${MAIL_ACCENT}">${PRODUCT_NAME}</p>
@@ -210,26 +286,29 @@ function noticeMail(to: string, subject: string, greeting: string, paragraphs: s
   return { to, subject, text, html };
 }
 
-export function emailChangedNotice(input: { to: string; firstName: string; newEmail: string; supportUrl: string }): MailMessage {
-  return noticeMail(input.to, `Your ${PRODUCT_NAME} email address was changed`, input.firstName ? `Hello ${input.firstName},` : 'Hello,', [
-    `The email address of your ${PRODUCT_NAME} account was changed to ${input.newEmail}. Mail about your account now goes there.`,
-    `If you did not make this change, contact us at once: ${input.supportUrl}`,
+export function emailChangedNotice(input: Addressed & { firstName: string; newEmail: string; supportUrl: string }): MailMessage {
+  const o = localeOf(input.language);
+  return noticeMail(input.to, input.language, m.mail_email_changed_subject({}, o), greetingOf(input.firstName, input.language), [
+    m.mail_email_changed_body({ email: input.newEmail }, o),
+    m.mail_email_changed_contact({ url: input.supportUrl }, o),
   ]);
 }
 
-export function emailInUseNotice(input: { to: string; supportUrl: string }): MailMessage {
-  return noticeMail(input.to, `Someone tried to use this address on ${PRODUCT_NAME}`, 'Hello,', [
-    `Someone signed in to ${PRODUCT_NAME} asked to move their account to this address, but it already belongs to an account (perhaps yours). Nothing has changed.`,
-    `If you need help, contact us: ${input.supportUrl}`,
+export function emailInUseNotice(input: Addressed & { supportUrl: string }): MailMessage {
+  const o = localeOf(input.language);
+  return noticeMail(input.to, input.language, m.mail_email_in_use_subject({}, o), m.mail_greeting({}, o), [
+    m.mail_email_in_use_body({}, o),
+    m.mail_email_in_use_contact({ url: input.supportUrl }, o),
   ]);
 }
 
 /** A security notice, always sent (no preference turns it off): after a password change or a reset. */
-export function passwordChangedNotice(input: { to: string; firstName: string; supportUrl: string; resetUrl: string }): MailMessage {
-  return noticeMail(input.to, `Your ${PRODUCT_NAME} password was changed`, input.firstName ? `Hello ${input.firstName},` : 'Hello,', [
-    'The password of your account was just changed, and your other devices were signed out.',
-    `If this was not you, someone else may know your password or have access to your email. Choose a new password at once: ${input.resetUrl}`,
-    `Then contact us, so we can check your account: ${input.supportUrl}`,
+export function passwordChangedNotice(input: Addressed & { firstName: string; supportUrl: string; resetUrl: string }): MailMessage {
+  const o = localeOf(input.language);
+  return noticeMail(input.to, input.language, m.mail_password_changed_subject({}, o), greetingOf(input.firstName, input.language), [
+    m.mail_password_changed_body({}, o),
+    m.mail_password_changed_not_you({ url: input.resetUrl }, o),
+    m.mail_password_changed_contact({ url: input.supportUrl }, o),
   ]);
 }
 
@@ -237,11 +316,12 @@ export function passwordChangedNotice(input: { to: string; firstName: string; su
  * A security notice, always sent (no preference turns it off): an admin reset the person's second
  * factors (issue 29; services/second-factors.ts, `resetSecondFactors`).
  */
-export function secondFactorsResetNotice(input: { to: string; firstName: string; securityUrl: string; supportUrl: string }): MailMessage {
-  return noticeMail(input.to, `Your ${PRODUCT_NAME} second factors were reset`, input.firstName ? `Hello ${input.firstName},` : 'Hello,', [
-    'An administrator removed the second ways to sign in to your account (authenticator app, passkeys and recovery codes), and your devices were signed out.',
-    `Sign in with your password, then set up a second way to sign in again: ${input.securityUrl}`,
-    `If you did not ask for this, contact us at once: ${input.supportUrl}`,
+export function secondFactorsResetNotice(input: Addressed & { firstName: string; securityUrl: string; supportUrl: string }): MailMessage {
+  const o = localeOf(input.language);
+  return noticeMail(input.to, input.language, m.mail_second_factors_reset_subject({}, o), greetingOf(input.firstName, input.language), [
+    m.mail_second_factors_reset_body({}, o),
+    m.mail_second_factors_reset_again({ url: input.securityUrl }, o),
+    m.mail_second_factors_reset_contact({ url: input.supportUrl }, o),
   ]);
 }
 
@@ -249,20 +329,23 @@ export function secondFactorsResetNotice(input: { to: string; firstName: string;
  * A security notice, always sent (no preference turns it off): the account was signed in to from
  * a browser it was never signed in on before (issue 29 §5; services/new-sign-in.ts).
  */
-export function newSignInNotice(input: {
-  to: string;
-  firstName: string;
-  at: Date;
-  timeZone: string;
-  device: string;
-  ip: string | null;
-  resetUrl: string;
-}): MailMessage {
-  const where = input.ip ? `${oneLine(input.device)} (IP address ${input.ip})` : oneLine(input.device);
-  return noticeMail(input.to, `New sign-in to ${PRODUCT_NAME}`, input.firstName ? `Hello ${input.firstName},` : 'Hello,', [
-    `Your ${PRODUCT_NAME} account was just signed in to from a browser it was not used on before: ${where}, on ${formatDateTimeWithZone(input.at, input.timeZone)}.`,
-    'If this was you, there is nothing to do.',
-    `Not you? Someone may know your password: reset it at once: ${input.resetUrl}`,
+export function newSignInNotice(
+  input: Addressed & {
+    firstName: string;
+    at: Date;
+    timeZone: string;
+    device: string;
+    ip: string | null;
+    resetUrl: string;
+  },
+): MailMessage {
+  const { language } = input;
+  const o = localeOf(language);
+  const where = input.ip ? m.mail_new_sign_in_where_ip({ device: oneLine(input.device), ip: input.ip }, o) : oneLine(input.device);
+  return noticeMail(input.to, language, m.mail_new_sign_in_subject({}, o), greetingOf(input.firstName, language), [
+    m.mail_new_sign_in_body({ where, when: formatDateTimeWithZone(input.at, input.timeZone, language) }, o),
+    m.mail_new_sign_in_was_you({}, o),
+    m.mail_new_sign_in_not_you({ url: input.resetUrl }, o),
   ]);
 }
 
@@ -297,36 +380,37 @@ export function contactMail(input: {
 }
 
 /** The link that confirms a data-deletion request made without signing in. */
-export function confirmDataDeletionMail(input: { to: string; firstName: string; url: string; expiresAt: Date; now: Date }): MailMessage {
+export function confirmDataDeletionMail(input: Addressed & { firstName: string; url: string; expiresAt: Date; now: Date }): MailMessage {
+  const o = localeOf(input.language);
   return linkMail({
     to: input.to,
-    subject: `Confirm the deletion of your ${PRODUCT_NAME} data`,
-    greeting: input.firstName ? `Hello ${input.firstName},` : 'Hello,',
-    paragraphs: [
-      `We received a request to delete your ${PRODUCT_NAME} account and the data that belongs to it.`,
-      'Confirm it with the link below. Once confirmed, our team deletes your data within 30 days and tells you when it is done.',
-    ],
-    action: 'Confirm the deletion',
+    language: input.language,
+    subject: m.mail_data_deletion_subject({}, o),
+    greeting: greetingOf(input.firstName, input.language),
+    paragraphs: [m.mail_data_deletion_body({}, o), m.mail_data_deletion_confirm({}, o)],
+    action: m.mail_data_deletion_action({}, o),
     url: input.url,
     expiresAt: input.expiresAt,
     now: input.now,
-    footer: 'If you did not ask for this, ignore this email: nothing is deleted without your confirmation.',
+    footer: m.mail_data_deletion_footer({}, o),
   });
 }
 
 /** Sent once a data-deletion request is confirmed. */
-export function dataDeletionConfirmedNotice(input: { to: string; firstName: string; supportUrl: string }): MailMessage {
-  return noticeMail(input.to, `Your ${PRODUCT_NAME} data-deletion request is confirmed`, input.firstName ? `Hello ${input.firstName},` : 'Hello,', [
-    `Your request to delete your ${PRODUCT_NAME} account and its data is confirmed. Our team deletes your data within 30 days and tells you when it is done.`,
-    `If you change your mind or did not ask for this, contact us at once: ${input.supportUrl}`,
+export function dataDeletionConfirmedNotice(input: Addressed & { firstName: string; supportUrl: string }): MailMessage {
+  const o = localeOf(input.language);
+  return noticeMail(input.to, input.language, m.mail_data_deletion_confirmed_subject({}, o), greetingOf(input.firstName, input.language), [
+    m.mail_data_deletion_confirmed_body({}, o),
+    m.mail_data_deletion_confirmed_contact({ url: input.supportUrl }, o),
   ]);
 }
 
 /** Sent when an admin marks a data-deletion request completed. */
-export function dataDeletionCompletedNotice(input: { to: string; supportUrl: string }): MailMessage {
-  return noticeMail(input.to, `Your ${PRODUCT_NAME} data has been deleted`, 'Hello,', [
-    `As you asked, your ${PRODUCT_NAME} account and the data that belonged to it have been deleted. This is the last email you receive from us about it.`,
-    `Questions? Contact us: ${input.supportUrl}`,
+export function dataDeletionCompletedNotice(input: Addressed & { supportUrl: string }): MailMessage {
+  const o = localeOf(input.language);
+  return noticeMail(input.to, input.language, m.mail_data_deletion_completed_subject({}, o), m.mail_greeting({}, o), [
+    m.mail_data_deletion_completed_body({}, o),
+    m.mail_data_deletion_completed_contact({ url: input.supportUrl }, o),
   ]);
 }
 
@@ -340,19 +424,22 @@ export function preferencesUrl(publicUrl: string): string {
 }
 
 /** A notification mail: greeting, paragraphs, a list (optional), one button, and the preferences footer. */
-function notificationMail(input: {
-  to: string;
-  subject: string;
-  firstName: string;
-  paragraphs: string[];
-  list?: { text: string; url: string }[];
-  action: string;
-  url: string;
-  preferencesUrl: string;
-  why: string;
-}): MailMessage {
-  const greeting = input.firstName ? `Hello ${input.firstName},` : 'Hello,';
-  const footer = `${input.why} You can turn these emails off in your preferences: ${input.preferencesUrl}`;
+function notificationMail(
+  input: Addressed & {
+    subject: string;
+    firstName: string;
+    paragraphs: string[];
+    list?: { text: string; url: string }[];
+    action: string;
+    url: string;
+    preferencesUrl: string;
+    why: string;
+  },
+): MailMessage {
+  const { language } = input;
+  const o = localeOf(language);
+  const greeting = greetingOf(input.firstName, language);
+  const footer = m.mail_notification_turn_off_text({ why: input.why, url: input.preferencesUrl }, o);
   const list = input.list ?? [];
   const text = [
     greeting,
@@ -365,14 +452,22 @@ function notificationMail(input: {
     '',
     `— ${PRODUCT_NAME}`,
   ].join('\n');
+  // The list's indent on the side lines start from (the right, in Arabic).
+  const indent = directionOf(language) === 'rtl' ? 'padding-right' : 'padding-left';
   const listHtml =
     list.length > 0
-      ? `<ul style="margin:0 0 16px;padding-left:20px;line-height:1.5">${list
+      ? `<ul style="margin:0 0 16px;${indent}:20px;line-height:1.5">${list
           .map((item) => `<li style="margin:0 0 8px"><a href="${escapeHtml(item.url)}" style="color:${MAIL_ACCENT}">${escapeHtml(item.text)}</a></li>`)
           .join('')}</ul>`
       : '';
+  const turnOff = withLink(
+    (link) => m.mail_notification_turn_off_html({ why: input.why, link }, o),
+    input.preferencesUrl,
+    m.mail_notification_preferences_link({}, o),
+    `color:${MAIL_ACCENT}`,
+  );
   const html = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(input.subject)}</title></head>
+${htmlTag(language)}<head><meta charset="utf-8"><title>${escapeHtml(input.subject)}</title></head>
 <body style="margin:0;padding:24px;background:#f4f5f7;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1f2933">
   <div style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:12px;padding:32px">
     <p style="margin:0 0 24px;font-weight:700;font-size:18px;color:${MAIL_ACCENT}">${PRODUCT_NAME}</p>
@@ -380,18 +475,17 @@ function notificationMail(input: {
     ${input.paragraphs.map((p) => `<p style="margin:0 0 16px;line-height:1.5">${escapeHtml(p)}</p>`).join('\n    ')}
     ${listHtml}
     <p style="margin:24px 0"><a href="${escapeHtml(input.url)}" style="display:inline-block;background:${MAIL_ACCENT};color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:8px;font-weight:600">${escapeHtml(input.action)}</a></p>
-    <p style="margin:0 0 8px;font-size:14px;color:#52606d">Or paste this link into your browser: <br><a href="${escapeHtml(input.url)}" style="color:${MAIL_ACCENT};word-break:break-all">${escapeHtml(input.url)}</a></p>
-    <p style="margin:16px 0 0;font-size:14px;color:#52606d">${escapeHtml(input.why)} You can turn these emails off in <a href="${escapeHtml(input.preferencesUrl)}" style="color:${MAIL_ACCENT}">your preferences</a>.</p>
+    <p style="margin:0 0 8px;font-size:14px;color:#52606d">${escapeHtml(m.mail_link_paste({}, o))} <br><a href="${escapeHtml(input.url)}" style="color:${MAIL_ACCENT};word-break:break-all">${escapeHtml(input.url)}</a></p>
+    <p style="margin:16px 0 0;font-size:14px;color:#52606d">${turnOff}</p>
   </div>
 </body></html>`;
   return { to: input.to, subject: input.subject, text, html };
 }
 
-/** What every notification mail needs: the person, the notification's sentence and its screen. */
-export interface NotificationMailInput {
-  to: string;
+/** What every notification mail needs: the person, their language, the notification's sentence and its screen. */
+export interface NotificationMailInput extends Addressed {
   firstName: string;
-  /** The notification's sentence (as the header menu shows it). */
+  /** The notification's sentence (as the header menu shows it; stored in English). */
   text: string;
   /** The screen it is about (absolute). */
   url: string;
@@ -400,133 +494,150 @@ export interface NotificationMailInput {
 
 /** A reviewer asked for changes to an entry: edit and resubmit from the mission history. */
 export function changesRequestedMail(input: NotificationMailInput): MailMessage {
+  const o = localeOf(input.language);
   return notificationMail({
     ...input,
-    subject: `Changes asked on your ${PRODUCT_NAME} entry`,
-    paragraphs: [input.text, "Your entry is back with you: edit it and send it again. The reviewer's reason is beside it."],
-    action: 'Edit your entry',
-    why: 'You receive this email when a reviewer asks for changes to one of your entries.',
+    subject: m.mail_changes_requested_subject({}, o),
+    paragraphs: [input.text, m.mail_changes_requested_body({}, o)],
+    action: m.mail_changes_requested_action({}, o),
+    why: m.mail_changes_requested_why({}, o),
   });
 }
 
 /** An entry was rejected: the reason is on the mission history. */
 export function rejectedMail(input: NotificationMailInput): MailMessage {
+  const o = localeOf(input.language);
   return notificationMail({
     ...input,
-    subject: `Your ${PRODUCT_NAME} entry was not accepted`,
-    paragraphs: [input.text, "The reviewer's reason is beside your entry."],
-    action: 'See why',
-    why: 'You receive this email when one of your entries is not accepted.',
+    subject: m.mail_rejected_subject({}, o),
+    paragraphs: [input.text, m.mail_rejected_body({}, o)],
+    action: m.mail_rejected_action({}, o),
+    why: m.mail_rejected_why({}, o),
   });
 }
 
 /** A moderator asked a follow-up question on an entry: answer it from the mission history. */
 export function probeMail(input: NotificationMailInput): MailMessage {
+  const o = localeOf(input.language);
   return notificationMail({
     ...input,
-    subject: `A question about your ${PRODUCT_NAME} entry`,
-    paragraphs: [input.text, 'Answer it from your mission history.'],
-    action: 'Answer the question',
-    why: 'You receive this email when a moderator asks you about one of your entries.',
+    subject: m.mail_probe_subject({}, o),
+    paragraphs: [input.text, m.mail_probe_body({}, o)],
+    action: m.mail_probe_action({}, o),
+    why: m.mail_probe_why({}, o),
   });
 }
 
 /** A step of a reward the participant asked for (requested, approved, sent, rejected, failed, cancelled): the code itself is never mailed. */
 export function rewardMail(input: NotificationMailInput): MailMessage {
+  const o = localeOf(input.language);
   return notificationMail({
     ...input,
-    subject: `Your ${PRODUCT_NAME} reward`,
-    paragraphs: [input.text, 'See where it is, and when it is sent the code or link, on your rewards page.'],
-    action: 'See your reward',
-    why: 'You receive this email when a reward you asked for moves on.',
+    subject: m.mail_reward_subject({}, o),
+    paragraphs: [input.text, m.mail_reward_body({}, o)],
+    action: m.mail_reward_action({}, o),
+    why: m.mail_reward_why({}, o),
   });
 }
 
 /** Once a day at most: the entries approved since the last digest (the first ones listed, the rest counted). */
-export function approvalsDigestMail(input: {
-  to: string;
-  firstName: string;
-  items: { text: string; url: string }[];
-  /** Approvals not listed (beyond the list's length). */
-  more: number;
-  /** Where points and history are (`/account`). */
-  url: string;
-  preferencesUrl: string;
-}): MailMessage {
+export function approvalsDigestMail(
+  input: Addressed & {
+    firstName: string;
+    items: { text: string; url: string }[];
+    /** Approvals not listed (beyond the list's length). */
+    more: number;
+    /** Where points and history are (`/account`). */
+    url: string;
+    preferencesUrl: string;
+  },
+): MailMessage {
+  const o = localeOf(input.language);
   const count = input.items.length + input.more;
   return notificationMail({
     to: input.to,
+    language: input.language,
     firstName: input.firstName,
-    subject: count === 1 ? `1 entry approved on ${PRODUCT_NAME}` : `${count} entries approved on ${PRODUCT_NAME}`,
-    paragraphs: [
-      count === 1 ? 'Good news: one of your entries was approved.' : `Good news: ${count} of your entries were approved.`,
-      ...(input.more > 0 ? [`The latest ${input.items.length} are listed below; your account shows them all.`] : []),
-    ],
+    subject: m.mail_approvals_subject({ count }, o),
+    paragraphs: [m.mail_approvals_body({ count }, o), ...(input.more > 0 ? [m.mail_approvals_latest({ count: input.items.length }, o)] : [])],
     list: input.items,
-    action: 'See your points',
+    action: m.mail_points_action({}, o),
     url: input.url,
     preferencesUrl: input.preferencesUrl,
-    why: 'You receive this email at most once a day when entries of yours are approved.',
+    why: m.mail_approvals_why({}, o),
   });
 }
 
 /** A mission the person has not finished closes within two days. */
-export function missionReminderMail(input: {
-  to: string;
-  firstName: string;
-  missionTitle: string;
-  closesAt: Date;
-  url: string;
-  preferencesUrl: string;
-}): MailMessage {
-  const when = formatDateTimeWithZone(input.closesAt, 'UTC');
+export function missionReminderMail(
+  input: Addressed & {
+    firstName: string;
+    missionTitle: string;
+    closesAt: Date;
+    url: string;
+    preferencesUrl: string;
+  },
+): MailMessage {
+  const o = localeOf(input.language);
+  const when = formatDateTimeWithZone(input.closesAt, 'UTC', input.language);
   return notificationMail({
     to: input.to,
+    language: input.language,
     firstName: input.firstName,
-    subject: `Reminder: ${input.missionTitle.replace(/\s+/g, ' ').trim().slice(0, 120)} closes in less than two days`,
-    paragraphs: [`The mission "${input.missionTitle}" closes on ${when}, and you have not finished it yet.`, 'There is still time to send your entries.'],
-    action: 'Go to the mission',
+    subject: m.mail_reminder_subject({ title: input.missionTitle.replace(/\s+/g, ' ').trim().slice(0, 120) }, o),
+    paragraphs: [m.mail_reminder_body({ title: input.missionTitle, when }, o), m.mail_reminder_time({}, o)],
+    action: m.mail_reminder_action({}, o),
     url: input.url,
     preferencesUrl: input.preferencesUrl,
-    why: 'You receive one reminder for each mission you have not finished, two days before it closes.',
+    why: m.mail_reminder_why({}, o),
   });
 }
 
+/** How long something has waited, in words in a language: hours under two days, days beyond ("3 days"). */
+export function waitedFor(ms: number, language: Language): string {
+  const hours = Math.max(1, Math.floor(ms / 3_600_000));
+  if (hours < 48) return m.mail_waited_hours({ count: hours }, localeOf(language));
+  return m.mail_waited_days({ count: Math.floor(hours / 24) }, localeOf(language));
+}
+
 /** The staff's daily review digest: entries have waited for review more than a day (docs/product.md §2.5). */
-export function reviewDigestMail(input: {
-  to: string;
-  firstName: string;
-  /** Every entry waiting for review, and how many of them for more than a day. */
-  waiting: number;
-  overADay: number;
-  /** How long the oldest has waited, in words ("3 days"). */
-  oldestAge: string;
-  /** Waiting entries per project, most first. */
-  projects: { name: string; waiting: number; url: string }[];
-  /** The review inbox (`/admin/review`). */
-  url: string;
-  preferencesUrl: string;
-}): MailMessage {
-  const entries = (n: number) => (n === 1 ? '1 entry' : `${n} entries`);
+export function reviewDigestMail(
+  input: Addressed & {
+    firstName: string;
+    /** Every entry waiting for review, and how many of them for more than a day. */
+    waiting: number;
+    overADay: number;
+    /** How long the oldest has waited, in milliseconds (written in the mail's language, `waitedFor`). */
+    oldestWaitedMs: number;
+    /** Waiting entries per project, most first. */
+    projects: { name: string; waiting: number; url: string }[];
+    /** The review inbox (`/admin/review`). */
+    url: string;
+    preferencesUrl: string;
+  },
+): MailMessage {
+  const { language } = input;
+  const o = localeOf(language);
+  const number = new Intl.NumberFormat(language, { maximumFractionDigits: 0 });
   return notificationMail({
     to: input.to,
+    language,
     firstName: input.firstName,
-    subject: `${entries(input.waiting)} waiting for review on ${PRODUCT_NAME}`,
+    subject: m.mail_review_digest_subject({ count: input.waiting }, o),
     paragraphs: [
-      `${entries(input.waiting)} ${input.waiting === 1 ? 'waits' : 'wait'} for review; ${input.overADay} for more than a day. The oldest has waited ${input.oldestAge}.`,
-      'Waiting, by project:',
+      m.mail_review_digest_body({ count: input.waiting, over: number.format(input.overADay), oldest: waitedFor(input.oldestWaitedMs, language) }, o),
+      m.mail_review_digest_by_project({}, o),
     ],
-    list: input.projects.map((project) => ({ text: `${project.name}: ${project.waiting}`, url: project.url })),
-    action: 'Open the review queue',
+    list: input.projects.map((project) => ({ text: `${project.name}: ${number.format(project.waiting)}`, url: project.url })),
+    action: m.mail_review_digest_action({}, o),
     url: input.url,
     preferencesUrl: input.preferencesUrl,
-    why: 'You receive this email at most once a day, when entries have waited for review more than a day, because you asked for it.',
+    why: m.mail_review_digest_why({}, o),
   });
 }
 
 /** The items of a batched notification mail (new work, points changes): the first ones listed, the rest counted. */
-export interface BatchedMailInput {
-  to: string;
+export interface BatchedMailInput extends Addressed {
   firstName: string;
   items: { text: string; url: string }[];
   /** Items not listed (beyond the list's length). */
@@ -540,69 +651,77 @@ const subjectLine = (text: string): string => text.replace(/\s+/g, ' ').trim().s
 
 /** Surveys or missions opened for the person: one mail for all that opened together. */
 export function newWorkMail(input: BatchedMailInput): MailMessage {
+  const o = localeOf(input.language);
   const count = input.items.length + input.more;
   const first = input.items[0]?.text ?? '';
   return notificationMail({
     to: input.to,
+    language: input.language,
     firstName: input.firstName,
-    subject: count === 1 ? subjectLine(first) : `${count} new surveys and missions for you on ${PRODUCT_NAME}`,
+    subject: count === 1 ? subjectLine(first) : m.mail_new_work_subject({ count }, o),
     paragraphs: [
-      count === 1 ? 'Something new is open for you:' : `${count} new surveys and missions are open for you:`,
-      ...(input.more > 0 ? [`The first ${input.items.length} are listed below; your home shows them all.`] : []),
+      count === 1 ? m.mail_new_work_one({}, o) : m.mail_new_work_body({ count }, o),
+      ...(input.more > 0 ? [m.mail_new_work_first({ count: input.items.length }, o)] : []),
     ],
     list: input.items,
-    action: 'See what to do',
+    action: m.mail_new_work_action({}, o),
     url: `${input.publicUrl}/`,
     preferencesUrl: input.preferencesUrl,
-    why: 'You receive this email when a survey or mission opens for you (several at once in one email).',
+    why: m.mail_new_work_why({}, o),
   });
 }
 
 /** Staff added or removed points (an adjustment, a bulk correction): one mail for the changes made together. */
 export function pointsChangedMail(input: BatchedMailInput): MailMessage {
+  const o = localeOf(input.language);
   const count = input.items.length + input.more;
   return notificationMail({
     to: input.to,
+    language: input.language,
     firstName: input.firstName,
-    subject: `Your ${PRODUCT_NAME} points were updated`,
+    subject: m.mail_points_subject({}, o),
     paragraphs: [
-      count === 1 ? 'Our team changed your points:' : `Our team made ${count} changes to your points:`,
-      ...(input.more > 0 ? [`The first ${input.items.length} are listed below; your account shows them all.`] : []),
+      count === 1 ? m.mail_points_one({}, o) : m.mail_points_body({ count }, o),
+      ...(input.more > 0 ? [m.mail_points_first({ count: input.items.length }, o)] : []),
     ],
     list: input.items,
-    action: 'See your points',
+    action: m.mail_points_action({}, o),
     url: `${input.publicUrl}/account#points`,
     preferencesUrl: input.preferencesUrl,
-    why: 'You receive this email when our team adds or removes points.',
+    why: m.mail_points_why({}, o),
   });
 }
 
 /**
  * A project's announcement. Its Markdown is sent as it was written (a blank line starts a
- * paragraph), as text: nothing of it is read as HTML.
+ * paragraph), as text: nothing of it is read as HTML. The announcement is in the words its team
+ * wrote; the frame around it is in the recipient's language.
  */
-export function announcementMail(input: {
-  to: string;
-  firstName: string;
-  projectName: string;
-  title: string;
-  /** Markdown. */
-  body: string;
-  url: string;
-  preferencesUrl: string;
-}): MailMessage {
+export function announcementMail(
+  input: Addressed & {
+    firstName: string;
+    projectName: string;
+    title: string;
+    /** Markdown. */
+    body: string;
+    url: string;
+    preferencesUrl: string;
+  },
+): MailMessage {
+  const o = localeOf(input.language);
   const paragraphs = input.body
     .split(/\n\s*\n/)
     .map((block) => block.trim())
     .filter((block) => block !== '');
   return notificationMail({
     to: input.to,
+    language: input.language,
     firstName: input.firstName,
     subject: subjectLine(`${input.projectName}: ${input.title}`),
-    paragraphs: [`An announcement from ${input.projectName}: ${input.title}`, ...paragraphs],
-    action: 'Open Fieldwork',
+    paragraphs: [m.mail_announcement_body({ project: input.projectName, title: input.title }, o), ...paragraphs],
+    action: m.mail_announcement_action({}, o),
     url: input.url,
     preferencesUrl: input.preferencesUrl,
-    why: 'You receive this email when the team of a project you take part in sends an announcement.',
+    why: m.mail_announcement_why({}, o),
   });
 }

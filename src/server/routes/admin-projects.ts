@@ -6,7 +6,7 @@ import { addMembersSchema, memberListQuerySchema, projectCreateSchema, projectLi
 import { surveyCreateSchema } from '../../shared/schemas/surveys.ts';
 import type { AppEnv } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { check, clientIp, enforceRateLimits, jsonBody, pathId, perRequest, query, signedInUser, staffOnly } from '../http.ts';
+import { check, clientIp, enforceRateLimits, jsonBody, pathId, perRequest, query, requestLanguage, signedInUser, staffOnly } from '../http.ts';
 import { createAnnouncement, listAnnouncements, requireLiveProject } from '../services/announcements.ts';
 import { withAudit } from '../services/audit.ts';
 import { addMembers, listMembers, removeMember } from '../services/members.ts';
@@ -104,7 +104,7 @@ export const adminProjectRoutes = new Hono<AppEnv>()
       (tx) =>
         addMembers(
           { db: tx, clock: deps.clock, jobs: deps.jobs },
-          { projectId: project.id, emails: input.emails, invite: input.invite === true, actorId: user.id },
+          { projectId: project.id, emails: input.emails, invite: input.invite === true, actorId: user.id, language: requestLanguage(c) },
         ),
       (added) => ({
         actorId: user.id,

@@ -3,7 +3,7 @@ import { bulkInvitationQuerySchema, invitationSchema, userListQuerySchema, userP
 import { INVITE_CSV_MAX_BYTES } from '../../shared/users.ts';
 import type { AppEnv } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { adminOnly, check, clientIp, jsonBody, notFound, pathId, perRequest, query, recentAuth, signedInUser, staffOnly } from '../http.ts';
+import { adminOnly, check, clientIp, jsonBody, notFound, pathId, perRequest, query, recentAuth, requestLanguage, signedInUser, staffOnly } from '../http.ts';
 import { bulkInvite, InvitationError, inviteLater, mayInviteAs, resendInvitation } from '../services/invitations.ts';
 import { existingProject } from '../services/projects.ts';
 import { resetSecondFactors } from '../services/second-factors.ts';
@@ -108,7 +108,10 @@ export const adminUserRoutes = new Hono<AppEnv>()
     const actor = signedInUser(c.get('user'));
     const user = await userOf(c);
     if (!mayInviteAs(actor, user.role)) throw refuseRole();
-    await resendInvitation({ db: c.get('db'), jobs: c.get('deps').jobs, clock: c.get('deps').clock }, { user, actorId: actor.id, ip: clientIp(c) });
+    await resendInvitation(
+      { db: c.get('db'), jobs: c.get('deps').jobs, clock: c.get('deps').clock },
+      { user, actorId: actor.id, ip: clientIp(c), language: requestLanguage(c) },
+    );
     return c.json({ user: adminUserListItem(user), created: false }, 202);
   })
 
@@ -124,7 +127,7 @@ export const adminUserRoutes = new Hono<AppEnv>()
     try {
       const { user, created } = await inviteLater(
         { db: c.get('db'), jobs: c.get('deps').jobs },
-        { ...input, invitedBy: actor.id, inviterRole: actor.role, via: 'api', ip: clientIp(c) },
+        { ...input, invitedBy: actor.id, inviterRole: actor.role, via: 'api', ip: clientIp(c), language: requestLanguage(c) },
         c.get('deps').clock,
       );
       return c.json({ user: adminUserListItem(user), created }, created ? 201 : 200);
@@ -140,5 +143,5 @@ export const adminUserRoutes = new Hono<AppEnv>()
     const { dryRun } = c.req.valid('query');
     const text = await uploadedCsv(c);
     const deps = { db: c.get('db'), jobs: c.get('deps').jobs, clock: c.get('deps').clock };
-    return c.json(await bulkInvite(deps, { inviter: actor, text, dryRun, ip: clientIp(c) }), 200);
+    return c.json(await bulkInvite(deps, { inviter: actor, text, dryRun, ip: clientIp(c), language: requestLanguage(c) }), 200);
   });

@@ -5,7 +5,7 @@ import { forgotPasswordSchema, loginSchema, onboardSchema, registerSchema, reset
 import { reauthSchema, secondFactorSchema } from '../../shared/schemas/sign-in.ts';
 import type { AppEnv } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { clientIp, enforceRateLimits, jsonBody, query, signedIn, signedInAccount, signedInUser, type RateLimitList } from '../http.ts';
+import { clientIp, enforceRateLimits, jsonBody, query, requestLanguage, signedIn, signedInAccount, signedInUser, type RateLimitList } from '../http.ts';
 import { clearSessionCookie, sessionToken, setSessionCookie } from '../middleware/session.ts';
 import { completeOnboarding, resetPassword } from '../services/account.ts';
 import { audit } from '../services/audit.ts';
@@ -59,7 +59,14 @@ export const authRoutes = new Hono<AppEnv>()
       [`register:ip:${clientIp(c)}`, RATE_LIMITS.registerPerIp],
     ]);
     const { deps } = c.var;
-    await deps.jobs.send('auth.register', { email: input.email, firstName: input.firstName, lastName: input.lastName, ip: clientIp(c) });
+    const language = requestLanguage(c);
+    await deps.jobs.send('auth.register', {
+      email: input.email,
+      firstName: input.firstName,
+      lastName: input.lastName,
+      ip: clientIp(c),
+      ...(language ? { language } : {}),
+    });
     return c.json({ ok: true } as const, 202);
   })
 
@@ -262,7 +269,8 @@ export const authRoutes = new Hono<AppEnv>()
       [`forgot:email:${email}`, RATE_LIMITS.forgotPerEmail],
       [`forgot:ip:${clientIp(c)}`, RATE_LIMITS.forgotPerIp],
     ]);
-    await c.get('deps').jobs.send('auth.forgot-password', { email });
+    const language = requestLanguage(c);
+    await c.get('deps').jobs.send('auth.forgot-password', { email, ...(language ? { language } : {}) });
     return c.json({ ok: true } as const, 202);
   })
 

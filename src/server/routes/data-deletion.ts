@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { tokenQuerySchema } from '../../shared/schemas/auth.ts';
 import { dataDeletionByEmailSchema, dataDeletionSignedInSchema } from '../../shared/schemas/data-deletion.ts';
 import type { AppEnv } from '../context.ts';
-import { clientIp, enforceRateLimits, jsonBodyBySession, query, signedInAccount } from '../http.ts';
+import { clientIp, enforceRateLimits, jsonBodyBySession, query, requestLanguage, signedInAccount } from '../http.ts';
 import { checkCurrentPassword } from '../services/account.ts';
 import { confirmByLink, findRequest, requestConfirmed } from '../services/data-deletion.ts';
 import { findUsableToken, invalidToken } from '../services/tokens.ts';
@@ -35,7 +35,13 @@ export const dataDeletionRoutes = new Hono<AppEnv>()
       [`data-deletion:ip:${ip}`, RATE_LIMITS.dataDeletionPerIp],
     ]);
     // A job looks the address up and mails, so the answer's timing says nothing about which addresses have an account.
-    await deps.jobs.send('data-deletion.request', { email: input.email, ...(input.reason === undefined ? {} : { reason: input.reason }), ip });
+    const language = requestLanguage(c);
+    await deps.jobs.send('data-deletion.request', {
+      email: input.email,
+      ...(input.reason === undefined ? {} : { reason: input.reason }),
+      ip,
+      ...(language ? { language } : {}),
+    });
     return c.json({ ok: true } as const, 202);
   })
 

@@ -8,7 +8,6 @@ import type { Db } from '../db/index.ts';
 import { tokens, users, type Preferences, type Token, type User } from '../db/schema/index.ts';
 import { ApiError } from '../errors.ts';
 import type { JobQueue } from '../jobs/queue.ts';
-import { emailChangedNotice, passwordChangedNotice } from '../mail/templates.ts';
 import { audit } from './audit.ts';
 import type { Clock } from './clock.ts';
 import { consumeToken } from './tokens.ts';
@@ -146,7 +145,8 @@ export async function confirmEmailChange(
     if (!(await consumeToken(tx, deps.clock, input.token.id))) return null;
     const [row] = await tx.update(users).set({ email: newEmail, updatedAt: deps.clock.now() }).where(eq(users.id, user.id)).returning();
     await deleteUserSessions(tx, user.id, input.keepSessionId ?? undefined);
-    await deps.jobs.mail(emailChangedNotice({ to: user.email, firstName: user.firstName, newEmail, supportUrl: `${deps.config.publicUrl}/contact` }), { tx });
+    // Written when the job runs, in the account's language then (issue 31), to the old address.
+    await deps.jobs.send('account.notice', { notice: 'email-changed', to: user.email, userId: user.id, newEmail }, { tx });
     return row ?? null;
   });
   if (!updated) return null;
@@ -163,10 +163,9 @@ export async function confirmEmailChange(
   return updated;
 }
 
-/** The security notice after a password change or reset (always sent): what to do if it was not them. */
-function passwordChangedMail(deps: AccountMailDeps, user: Pick<User, 'email' | 'firstName'>) {
-  const { publicUrl } = deps.config;
-  return passwordChangedNotice({ to: user.email, firstName: user.firstName, supportUrl: `${publicUrl}/contact`, resetUrl: `${publicUrl}/forgot-password` });
+/** Queues the security notice after a password change or reset (always sent): what to do if it was not them. */
+function passwordChangedMail(deps: AccountMailDeps, tx: Db, user: Pick<User, 'id' | 'email'>) {
+  return deps.jobs.send('account.notice', { notice: 'password-changed', to: user.email, userId: user.id }, { tx });
 }
 
 /** A new password (already hashed); every other session ends and the user is told; audited `user.password_change`. */
@@ -180,7 +179,7 @@ export async function changePassword(
   await db.transaction(async (tx) => {
     await tx.update(users).set({ passwordHash: input.passwordHash, updatedAt: deps.clock.now() }).where(eq(users.id, user.id));
     await deleteUserSessions(tx, user.id, input.keepSessionId ?? undefined);
-    await deps.jobs.mail(passwordChangedMail(deps, user), { tx });
+    await passwordChangedMail(deps, tx, user);
   });
   await audit(db, { actorId: user.id, via: 'api', action: 'user.password_change', targetType: 'user', targetId: user.id, ip: actor.ip });
 }
@@ -229,7 +228,7 @@ export async function resetPassword(db: Db, deps: AccountMailDeps, input: { toke
     if (!(await consumeToken(tx, clock, input.token.id))) return false;
     const [user] = await tx.update(users).set({ passwordHash: input.passwordHash, updatedAt: clock.now() }).where(eq(users.id, userId)).returning();
     await deleteUserSessions(tx, userId);
-    if (user) await deps.jobs.mail(passwordChangedMail(deps, user), { tx });
+    if (user) await passwordChangedMail(deps, tx, user);
     return true;
   });
   if (done) await audit(db, { actorId: userId, via: 'api', action: 'user.password_reset', targetType: 'user', targetId: userId, ip: actor.ip });

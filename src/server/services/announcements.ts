@@ -15,7 +15,7 @@ import { queryRows, type Db } from '../db/index.ts';
 import { announcements, projects, users, type Announcement, type Project } from '../db/schema/index.ts';
 import { ApiError } from '../errors.ts';
 import type { JobSender } from '../jobs/queue.ts';
-import { announcementMail, preferencesUrl } from '../mail/templates.ts';
+import { announcementMail, mailLanguageOf, preferencesUrl } from '../mail/templates.ts';
 import { withAudit } from './audit.ts';
 import { activeMemberBatches, activeMemberCount } from './members.ts';
 import type { Clock } from './clock.ts';
@@ -141,6 +141,7 @@ export async function sendAnnouncement(deps: AnnouncementDeps, announcementId: n
         if (person.status !== 'active' || !mailAllowed(person.preferences, 'announcement')) continue;
         const message = announcementMail({
           to: person.email,
+          language: mailLanguageOf(person.preferences),
           firstName: person.firstName,
           projectName,
           title: announcement.title,

@@ -7,7 +7,6 @@ import type { AppDeps } from '../context.ts';
 import type { Db } from '../db/index.ts';
 import { dataDeletionRequests, type DataDeletionRequest, type Token, type User } from '../db/schema/index.ts';
 import { ApiError } from '../errors.ts';
-import { dataDeletionCompletedNotice, dataDeletionConfirmedNotice } from '../mail/templates.ts';
 import { audit } from './audit.ts';
 import type { Clock } from './clock.ts';
 import { consumeToken, invalidToken } from './tokens.ts';
@@ -16,8 +15,6 @@ import { containsPattern } from './search.ts';
 
 /** What the calls that mail need besides the database. */
 type MailDeps = Pick<AppDeps, 'clock' | 'jobs' | 'config'>;
-
-const supportUrlOf = (deps: MailDeps) => `${deps.config.publicUrl}/contact`;
 
 /** Requests still waiting for someone: the owner's confirmation (pending) or an admin (confirmed). */
 const OPEN_STATUSES: DataDeletionStatus[] = ['pending', 'confirmed'];
@@ -131,7 +128,7 @@ export async function requestConfirmed(db: Db, deps: MailDeps, input: { user: Us
   const { user } = input;
   const request = await openRequest(db, deps.clock, { user, status: 'confirmed', reason: input.reason, ip: actor.ip });
   await audit(db, { actorId: user.id, via: 'api', action: 'data_deletion.confirm', targetType: 'data_deletion_request', targetId: request.id, ip: actor.ip });
-  await deps.jobs.mail(dataDeletionConfirmedNotice({ to: user.email, firstName: user.firstName, supportUrl: supportUrlOf(deps) }));
+  await deps.jobs.send('account.notice', { notice: 'data-deletion-confirmed', to: user.email, userId: user.id });
 }
 
 /**
@@ -166,7 +163,7 @@ export async function confirmByLink(
   });
   if (!confirmed) throw invalidToken();
   await audit(db, { actorId: user.id, via: 'api', action: 'data_deletion.confirm', targetType: 'data_deletion_request', targetId: request.id, ip: actor.ip });
-  await deps.jobs.mail(dataDeletionConfirmedNotice({ to: user.email, firstName: user.firstName, supportUrl: supportUrlOf(deps) }));
+  await deps.jobs.send('account.notice', { notice: 'data-deletion-confirmed', to: user.email, userId: user.id });
 }
 
 /**
@@ -203,6 +200,7 @@ export async function closeRequest(
     after: { status },
     ip: actor.ip,
   });
-  if (status === 'completed') await deps.jobs.mail(dataDeletionCompletedNotice({ to: updated.email, supportUrl: supportUrlOf(deps) }));
+  // In the account's language when the job runs, while the account exists (English once it is gone).
+  if (status === 'completed') await deps.jobs.send('account.notice', { notice: 'data-deletion-completed', to: updated.email, userId: updated.userId });
   return updated;
 }

@@ -1,5 +1,6 @@
 import { desc, eq, inArray } from 'drizzle-orm';
 import { INVITATION_MAIL_LIMIT } from '../../shared/invitations.ts';
+import type { Language } from '../../shared/languages.ts';
 import Papa from 'papaparse';
 import { ROLES, type Role } from '../../shared/roles.ts';
 import { emailSchema } from '../../shared/schemas/common.ts';
@@ -9,7 +10,7 @@ import { projectMembers, projects, users, type User } from '../db/schema/index.t
 import { ApiError } from '../errors.ts';
 import type { JobSender } from '../jobs/queue.ts';
 import type { Mailer, MailMessage } from '../mail/mailer.ts';
-import { invitationMail } from '../mail/templates.ts';
+import { invitationMail, mailLanguageOf } from '../mail/templates.ts';
 import { audit } from './audit.ts';
 import type { Clock } from './clock.ts';
 import { hitRateLimit, RATE_LIMITS } from './rate-limit.ts';
@@ -86,7 +87,8 @@ export async function inviteUser(
   const { user, created } = await invitableAccount(db, input);
   const { token, expiresAt } = await issueLinkToken(db, clock, { type: 'onboarding', userId: user.id });
   const url = linkUrl(deps.publicUrl, 'onboarding', token);
-  await deps.mailer.send(await invitationMailFor(db, { user, url, expiresAt, now: clock.now(), invitedBy: input.invitedBy }));
+  const language = mailLanguageOf(user.preferences);
+  await deps.mailer.send(await invitationMailFor(db, { user, url, expiresAt, now: clock.now(), invitedBy: input.invitedBy, language }));
   await auditInvitation(db, input, user, created);
   return { user, url, expiresAt, created };
 }
@@ -103,6 +105,8 @@ export async function invitationMailFor(
     url: string;
     expiresAt: Date;
     now: Date;
+    /** The mail's language (`mailLanguageOf`: the account's, else the request's). */
+    language: Language;
     invitedBy?: number | null;
     projectId?: number | null;
   },
@@ -122,6 +126,7 @@ export async function invitationMailFor(
   const inviterName = inviter ? `${inviter.firstName.trim()} ${inviter.lastName.trim()}`.trim() : '';
   return invitationMail({
     to: input.user.email,
+    language: input.language,
     firstName: input.user.firstName,
     role: input.user.role,
     projectName: project?.name ?? null,
@@ -145,6 +150,8 @@ export interface QueuedInvitation {
   /** Made a member of this project (it must exist). */
   projectId?: number | null | undefined;
   ip?: string | undefined;
+  /** The language of the inviter's page: the mail's, unless the account has chosen one by the time it is sent. */
+  language?: Language | null | undefined;
 }
 
 /**
@@ -187,7 +194,11 @@ export async function inviteInTransaction(tx: Db, jobs: JobSender, input: Queued
   }
   await auditInvitation(tx, input, user, found.created);
   // The mail names who invites and the project (`invitationMailFor`).
-  const about = { ...(input.invitedBy ? { invitedBy: input.invitedBy } : {}), ...(input.projectId ? { projectId: input.projectId } : {}) };
+  const about = {
+    ...(input.invitedBy ? { invitedBy: input.invitedBy } : {}),
+    ...(input.projectId ? { projectId: input.projectId } : {}),
+    ...(input.language ? { language: input.language } : {}),
+  };
   await jobs.send('invitation.send', { userId: user.id, ...about }, { tx });
   return { user, created: found.created };
 }
@@ -197,7 +208,10 @@ export async function inviteInTransaction(tx: Db, jobs: JobSender, input: Queued
  * earlier one stops working); 409 `not_invited` for an account that is active or disabled. The
  * mail counts against the staff member's allowance (`countInvitationMails`).
  */
-export async function resendInvitation(deps: { db: Db; jobs: JobSender; clock: Clock }, input: { user: User; actorId: number; ip: string }): Promise<void> {
+export async function resendInvitation(
+  deps: { db: Db; jobs: JobSender; clock: Clock },
+  input: { user: User; actorId: number; ip: string; language?: Language | null },
+): Promise<void> {
   if (input.user.status !== 'invited') {
     throw new ApiError(
       409,
@@ -209,7 +223,11 @@ export async function resendInvitation(deps: { db: Db; jobs: JobSender; clock: C
   }
   await deps.db.transaction(async (tx) => {
     await audit(tx, { actorId: input.actorId, via: 'api', action: 'user.invite_resend', targetType: 'user', targetId: input.user.id, ip: input.ip });
-    await deps.jobs.send('invitation.send', { userId: input.user.id, invitedBy: input.actorId }, { tx });
+    await deps.jobs.send(
+      'invitation.send',
+      { userId: input.user.id, invitedBy: input.actorId, ...(input.language ? { language: input.language } : {}) },
+      { tx },
+    );
     await countInvitationMails(tx, deps.clock, input.actorId, 1);
   });
 }
@@ -375,7 +393,7 @@ export async function readInviteCsv(db: Db, inviter: Inviter, text: string): Pro
  */
 export async function bulkInvite(
   deps: { db: Db; jobs: JobSender; clock: Clock },
-  input: { inviter: Inviter; text: string; dryRun: boolean; ip: string },
+  input: { inviter: Inviter; text: string; dryRun: boolean; ip: string; language?: Language | null },
 ): Promise<BulkInviteResult> {
   const read = await readInviteCsv(deps.db, input.inviter, input.text);
   if (input.dryRun || read.valid.length === 0) return { rows: read.rows, valid: read.valid.length, problems: read.problems, dryRun: input.dryRun, invited: 0 };
@@ -403,6 +421,7 @@ export async function bulkInvite(
           inviterRole: input.inviter.role,
           via: 'api',
           ip: input.ip,
+          language: input.language,
         });
         count += 1;
       } catch (error) {

@@ -3,6 +3,7 @@
  * addresses are listed, or invited), and removing one.
  */
 import { and, asc, count, eq, gt, ilike, inArray, isNull, or, sql } from 'drizzle-orm';
+import type { Language } from '../../shared/languages.ts';
 import type { ListPage } from '../../shared/list.ts';
 import type { AddMembersResult, ProjectMember } from '../../shared/projects.ts';
 import { emailSchema } from '../../shared/schemas/common.ts';
@@ -104,7 +105,7 @@ export interface AddMembersDeps {
  */
 export async function addMembers(
   deps: AddMembersDeps,
-  input: { projectId: number; emails: readonly string[]; invite: boolean; actorId: number },
+  input: { projectId: number; emails: readonly string[]; invite: boolean; actorId: number; language?: Language | null },
 ): Promise<AddMembersResult> {
   const { db } = deps;
   const { valid, invalid } = normaliseEmails(input.emails);
@@ -131,7 +132,7 @@ export async function addMembers(
         // A member at once, in the invitation's transaction (its mail names the project).
         const { user } = await inviteLater(
           { db, jobs: deps.jobs },
-          { email, role: 'participant', invitedBy: input.actorId, via: 'api', projectId: input.projectId },
+          { email, role: 'participant', invitedBy: input.actorId, via: 'api', projectId: input.projectId, language: input.language },
         );
         found.set(email, user.id);
         invited.push(email);

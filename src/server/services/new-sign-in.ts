@@ -26,7 +26,7 @@ import type { Db } from '../db/index.ts';
 import { auditLog } from '../db/schema/index.ts';
 import { clientIp } from '../http.ts';
 import type { Mailer } from '../mail/mailer.ts';
-import { newSignInNotice } from '../mail/templates.ts';
+import { mailLanguageOf, newSignInNotice } from '../mail/templates.ts';
 import type { JobDataMap } from '../jobs/types.ts';
 import { audit } from './audit.ts';
 import { randomToken, sha256Hex } from './crypto.ts';
@@ -92,6 +92,8 @@ export async function newSignInMail(deps: { db: Db; mailer: Mailer; config: Pick
   await deps.mailer.send(
     newSignInNotice({
       to: user.email,
+      // The account's language when the job runs (issue 31), as its time zone.
+      language: mailLanguageOf(user.preferences),
       firstName: user.firstName,
       at: new Date(input.at),
       timeZone: user.preferences.timeZone ?? 'UTC',

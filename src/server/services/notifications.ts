@@ -33,6 +33,7 @@ import {
   changesRequestedMail,
   newWorkMail,
   pointsChangedMail,
+  mailLanguageOf,
   preferencesUrl,
   probeMail,
   rewardMail,
@@ -182,6 +183,8 @@ async function claimAndMail(deps: NotificationMailDeps, tx: Db, where: SQL | und
     if (row.status !== 'active' || !mailAllowed(row.preferences, kind)) continue;
     const message = IMMEDIATE_TEMPLATES[kind]({
       to: row.email,
+      // The account's language now, when the job runs (issue 31); the notification's own sentence stays as stored.
+      language: mailLanguageOf(row.preferences),
       firstName: row.firstName,
       text: row.notification.text,
       url: `${config.publicUrl}${row.notification.link}`,
@@ -265,6 +268,7 @@ async function claimBatch(deps: NotificationMailDeps, tx: Db, userId: number, ki
     const listed = rows.slice(0, DIGEST_LIST_MAX);
     const message = BATCHED_TEMPLATES[kind]({
       to: user.email,
+      language: mailLanguageOf(user.preferences),
       firstName: user.firstName,
       items: listed.map((row) => ({ text: row.text, url: `${config.publicUrl}${row.link}` })),
       more: rows.length - listed.length,
@@ -362,6 +366,7 @@ export async function mailApprovalDigests(deps: NotificationMailDeps): Promise<n
         const listed = rows.slice(0, DIGEST_LIST_MAX);
         const message = approvalsDigestMail({
           to: user.email,
+          language: mailLanguageOf(user.preferences),
           firstName: user.firstName,
           items: listed.map((row) => ({ text: row.text, url: `${config.publicUrl}${row.link}` })),
           more: rows.length - listed.length,

@@ -16,7 +16,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/index.ts';
 import { missionEntries, missions, projects, rateLimits, users } from '../db/schema/index.ts';
 import type { JobSender } from '../jobs/queue.ts';
-import { preferencesUrl, reviewDigestMail } from '../mail/templates.ts';
+import { mailLanguageOf, preferencesUrl, reviewDigestMail } from '../mail/templates.ts';
 import type { Clock } from './clock.ts';
 
 export interface ReviewDigestDeps {
@@ -24,16 +24,6 @@ export interface ReviewDigestDeps {
   clock: Clock;
   config: Pick<Config, 'publicUrl'>;
   jobs: Pick<JobSender, 'mail'>;
-}
-
-const HOUR = 60 * 60 * 1000;
-
-/** How long something has waited, in words: hours under two days, days beyond. */
-export function waitedFor(ms: number): string {
-  const hours = Math.max(1, Math.floor(ms / HOUR));
-  if (hours < 48) return hours === 1 ? '1 hour' : `${hours} hours`;
-  const days = Math.floor(hours / 24);
-  return `${days} days`;
 }
 
 /** The marker of a person's digest of a UTC day (a `rate_limits` key). */
@@ -52,7 +42,7 @@ export async function mailReviewDigests(deps: ReviewDigestDeps): Promise<number>
   if (!longest?.oldest || longest.overADay === 0) return 0;
 
   const staff = await db
-    .select({ id: users.id, email: users.email, firstName: users.firstName })
+    .select({ id: users.id, email: users.email, firstName: users.firstName, preferences: users.preferences })
     .from(users)
     .where(
       and(
@@ -88,10 +78,11 @@ export async function mailReviewDigests(deps: ReviewDigestDeps): Promise<number>
       if (!marked) return false;
       const message = reviewDigestMail({
         to: person.email,
+        language: mailLanguageOf(person.preferences),
         firstName: person.firstName,
         waiting,
         overADay: longest.overADay,
-        oldestAge: waitedFor(now.getTime() - oldest.getTime()),
+        oldestWaitedMs: now.getTime() - oldest.getTime(),
         projects: perProject.map((project) => ({
           name: project.name,
           waiting: project.waiting,

@@ -33,7 +33,6 @@ import { queryRows, type Db } from '../db/index.ts';
 import { passkeys, pendingSignIns, recoveryCodes, totpFactors, trustedBrowsers, users, webauthnChallenges, type SessionUser } from '../db/schema/index.ts';
 import { ApiError, notFound } from '../errors.ts';
 import type { JobSender } from '../jobs/queue.ts';
-import { secondFactorsResetNotice } from '../mail/templates.ts';
 import { audit } from './audit.ts';
 import type { Clock } from './clock.ts';
 import { sha256Hex } from './crypto.ts';
@@ -400,16 +399,8 @@ export async function resetSecondFactors(
     await tx.delete(webauthnChallenges).where(eq(webauthnChallenges.userId, targetUserId));
     const endedSessions = await deleteUserSessions(tx, targetUserId);
     await refreshSecondFactor(tx, targetUserId);
-    const { publicUrl } = deps.config;
-    await deps.jobs.mail(
-      secondFactorsResetNotice({
-        to: target.email,
-        firstName: target.firstName,
-        securityUrl: `${publicUrl}/account/security`,
-        supportUrl: `${publicUrl}/contact`,
-      }),
-      { tx },
-    );
+    // Written when the job runs, in the account's language then (issue 31).
+    await deps.jobs.send('account.notice', { notice: 'second-factors-reset', to: target.email, userId: target.id }, { tx });
     await audit(tx, {
       actorId: actor.id,
       via: 'api',
