@@ -90,7 +90,8 @@ export default defineConfig({
     command: 'node scripts/start.ts',
     url: `${baseURL}/api/health`,
     reuseExistingServer: false,
-    timeout: 180_000,
+    // A first start builds the site once per language (scripts/build.ts): minutes on two cores.
+    timeout: 420_000,
     stdout: 'ignore',
     stderr: 'pipe',
     gracefulShutdown: { signal: 'SIGTERM', timeout: 12_000 },

@@ -36,7 +36,7 @@ export default defineConfig({
       command: 'node scripts/start.ts',
       url: `http://127.0.0.1:${process.env.E2E_API_PORT}/api/health`,
       reuseExistingServer: false,
-      timeout: 120_000,
+      timeout: 420_000,
       stdout: 'ignore',
       stderr: 'pipe',
       gracefulShutdown: { signal: 'SIGTERM', timeout: 12_000 },
