@@ -4,6 +4,8 @@ const map = {
   'android-arm64': [['android'], ['arm64']],
   'darwin-arm64': [['darwin'], ['arm64']],
   'darwin-x64': [['darwin'], ['x64']],
+  'linux-arm64': [['linux'], ['arm64']],
+  'win32-x64': [['win32'], ['x64']],
   'linux-arm64-gnu': [['linux'], ['arm64'], ['glibc']],
   'linux-arm64-musl': [['linux'], ['arm64'], ['musl']],
   'wasm32-wasi': [null, ['wasm32']],
