@@ -224,7 +224,26 @@ export async function compileMessages(only?: Language): Promise<void> {
   fs.writeFileSync(path.join(OUT_DIR, 'runtime.js'), LEAN_RUNTIME.replace('__STATIC__', only ? JSON.stringify(only) : 'undefined'));
   // Paraglide's middleware for its own detection: unused, and it needs the runtime replaced above.
   for (const file of ['server.js', 'server.d.ts']) fs.rmSync(path.join(OUT_DIR, file), { force: true });
+  // The tests' copy: every message in one module (vitest.config.ts aliases messages.js to it).
+  // Loading the 3,000 one-message modules anew in every test file doubled the suite's time; the
+  // site's build keeps them apart, so a page carries only the messages it calls.
+  const { build } = await import('esbuild');
+  await build({
+    entryPoints: [path.join(OUT_DIR, 'messages.js')],
+    outfile: path.join(OUT_DIR, MESSAGES_BUNDLE),
+    bundle: true,
+    format: 'esm',
+    minifyWhitespace: true,
+    minifySyntax: true,
+    legalComments: 'none',
+    logLevel: 'silent',
+    // One runtime for all: the one src/shared/i18n.ts sets the language on.
+    plugins: [{ name: 'shared-runtime', setup: (b) => b.onResolve({ filter: /runtime\.js$/ }, () => ({ path: './runtime.js', external: true })) }],
+  });
 }
+
+/** The tests' single-module copy of the messages, in src/paraglide/. */
+export const MESSAGES_BUNDLE = 'messages.bundle.js';
 
 const main = process.argv[1] && fs.realpathSync(process.argv[1]) === fileURLToPath(import.meta.url);
 if (main) {

@@ -7,7 +7,7 @@
  */
 import { apiSend } from '../platform/api.ts';
 import { $auth } from '../stores/auth.ts';
-import { isLanguage, languageCookie, relocalize, type Language } from '../shared/languages.ts';
+import { languageCookie, relocalize, type Language } from '../shared/languages.ts';
 import { m } from '../shared/i18n.ts';
 import { toast } from '../stores/toasts.ts';
 
@@ -26,20 +26,4 @@ export async function goToLanguage(language: Language, options: { saved?: boolea
     }
   }
   location.assign(relocalize(`${location.pathname}${location.search}${location.hash}`, language));
-}
-
-let started = false;
-
-/** One listener for every switcher, across client-side navigations. */
-export function startLanguageSwitcher(): void {
-  if (started) return;
-  started = true;
-  document.addEventListener('click', (event) => {
-    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-    const link = event.target instanceof Element ? event.target.closest<HTMLAnchorElement>('[data-language-switcher] a[data-language]') : null;
-    const language = link?.dataset.language;
-    if (!link || !isLanguage(language)) return;
-    event.preventDefault();
-    void goToLanguage(language);
-  });
 }

@@ -13,6 +13,7 @@ import { FORM_MESSAGES } from './forms/validate.ts';
 import { GALLERY_LIMITS, GALLERY_MESSAGES } from './gallery.ts';
 import { currentLanguage, m } from './i18n.ts';
 import type { Language } from './languages.ts';
+import { experimentalStaticLocale } from '../paraglide/runtime.js';
 import { CONTACT_MESSAGE_MAX_LENGTH, CONTACT_MESSAGE_MIN_LENGTH } from './limits.ts';
 import { MEDIA_LIMITS, MEDIA_MESSAGES } from './media.ts';
 import { MESSAGES } from './messages.ts';
@@ -21,6 +22,12 @@ import { PASSKEYS_MAX, TOO_MANY_PASSKEYS, TOTP } from './second-factors.ts';
 import { INVITATION_USED_MESSAGE } from './tokens.ts';
 
 type Options = { locale?: Language };
+
+/** A value made at its first use (the tables: not at load, so a build that never uses them drops them). */
+function once<T>(make: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= make());
+}
 
 /** A number in the language's digits, without grouping ("5000", as the English texts have it). */
 function plainNumber(value: number, locale: Language | undefined): string {
@@ -39,157 +46,160 @@ function numberOf(text: string | undefined): number {
  * The schemas' own constants live in zod modules the browser loads lazily; these are their texts,
  * and tests/unit/i18n/validation-words.test.ts holds each one to its constant.
  */
-const EXACT: ReadonlyMap<string, (options: Options) => string> = new Map<string, (options: Options) => string>([
-  // docs/product.md §5, §8 (src/shared/messages.ts)
-  [MESSAGES.required, (o) => m.validation_required({}, o)],
-  [MESSAGES.tooLong, (o) => m.validation_too_long({}, o)],
-  [MESSAGES.invalidEmail, (o) => m.validation_invalid_email({}, o)],
-  [MESSAGES.missingRequirements, (o) => m.validation_missing_requirements({}, o)],
-  [MESSAGES.passwordsDoNotMatch, (o) => m.validation_passwords_do_not_match({}, o)],
-  [MESSAGES.tooShort, (o) => m.validation_too_short({}, o)],
-  [MESSAGES.invalidEnumValue, (o) => m.validation_invalid_enum_value({}, o)],
-  // The contact form (src/shared/schemas/contact-messages.ts, CONTACT_MESSAGES)
-  [
-    `Write at least ${CONTACT_MESSAGE_MIN_LENGTH} characters`,
-    (o) => m.validation_contact_message_too_short({ count: plainNumber(CONTACT_MESSAGE_MIN_LENGTH, o.locale) }, o),
-  ],
-  [
-    `Keep it under ${CONTACT_MESSAGE_MAX_LENGTH} characters`,
-    (o) => m.validation_contact_message_too_long({ count: plainNumber(CONTACT_MESSAGE_MAX_LENGTH, o.locale) }, o),
-  ],
-  // Sign-in's second step (src/shared/schemas/sign-in.ts, second-factors.ts)
-  ['Give one of: a code, a recovery code or a passkey', (o) => m.validation_sign_in_one_second_step({}, o)],
-  ['Give your password (and code), or use a passkey', (o) => m.validation_sign_in_one_password({}, o)],
-  ['A code goes with the password', (o) => m.validation_sign_in_code_with_password({}, o)],
-  ['Must be true or false', (o) => m.validation_true_or_false({}, o)],
-  [`Enter the ${TOTP.digits}-digit code from your authenticator app`, (o) => m.validation_totp_code({ digits: plainNumber(TOTP.digits, o.locale) }, o)],
-  ['Enter one of your recovery codes', (o) => m.validation_recovery_code({}, o)],
-  // Passwords and the account (src/server/services/common-passwords.ts, account.ts; routes/account.ts)
-  ['This password is too common: choose another', (o) => m.validation_common_password({}, o)],
-  ['Incorrect password', (o) => m.validation_incorrect_password({}, o)],
-  ['This is already your email address', (o) => m.validation_already_your_email({}, o)],
-  ['Choose a time zone from the list', (o) => m.validation_time_zone_from_list({}, o)],
-  // Date ranges (src/shared/schemas: users, projects, redemptions, audit, review-exports)
-  ['Must be on or after the start date', (o) => m.validation_on_or_after_start_date({}, o)],
-  // Other fields' messages of the schemas (src/shared/schemas) and the API (src/server), screens of every area
-  ['Accept the terms of use and the privacy policy to continue', (o) => m.validation_accept_terms({}, o)],
-  ['Choose a country', (o) => m.validation_choose_country({}, o)],
-  ['Enter the year as four digits, like 1985', (o) => m.validation_birth_year_digits({}, o)],
-  ['Year of birth cannot be in the future', (o) => m.validation_birth_year_future({}, o)],
-  ['Choose a reward', (o) => m.validation_choose_reward({}, o)],
-  ['Choose one of the values this reward offers', (o) => m.validation_reward_value_offered({}, o)],
-  ['Must be text', (o) => m.validation_must_be_text({}, o)],
-  ['Must be a number', (o) => m.validation_must_be_number({}, o)],
-  ['Must be a positive integer', (o) => m.validation_must_be_positive_integer({}, o)],
-  ['Must be a whole number', (o) => m.validation_must_be_whole_number({}, o)],
-  ['Must be a positive number', (o) => m.validation_must_be_positive_number({}, o)],
-  ['Must be 1 or more', (o) => m.validation_must_be_one_or_more({}, o)],
-  ['Enter a whole number', (o) => m.validation_enter_whole_number({}, o)],
-  ['Enter a whole number of points', (o) => m.validation_enter_whole_points({}, o)],
-  ['Enter a date (YYYY-MM-DD)', (o) => m.validation_enter_date({}, o)],
-  ['Enter a date and time', (o) => m.validation_enter_date_time({}, o)],
-  ['Enter a date from 1900 to 9998', (o) => m.validation_date_from_1900({}, o)],
-  ['Too large', (o) => m.validation_too_large({}, o)],
-  ['At least 1', (o) => m.validation_at_least_one({}, o)],
-  ['Enter 0 or more', (o) => m.validation_zero_or_more({}, o)],
-  ['Enter 1 or more', (o) => m.validation_one_or_more({}, o)],
-  ['Enter a number other than 0', (o) => m.validation_not_zero({}, o)],
-  ['At most two decimals', (o) => m.validation_two_decimals({}, o)],
-  ['Say why', (o) => m.validation_say_why({}, o)],
-  ['Must be on or after the “from” day', (o) => m.validation_entry_export_days({}, o)],
-  ['Enter a currency code (ISO 4217, e.g. EUR)', (o) => m.validation_currency_code({}, o)],
-  ['Upload an image', (o) => m.validation_upload_image({}, o)],
-  ['Give a role or a status', (o) => m.validation_role_or_status({}, o)],
-  ['Give fixed values or a range, not both', (o) => m.validation_values_or_range({}, o)],
-  ['Give a code or a link', (o) => m.validation_code_or_link({}, o)],
-  ['Must be at least the minimum', (o) => m.validation_at_least_minimum({}, o)],
-  ['Must be after the opening time', (o) => m.validation_after_opening_time({}, o)],
-  ['Choose a form', (o) => m.validation_choose_form({}, o)],
-  ['Enter the survey’s https:// link', (o) => m.validation_survey_link({}, o)],
-  ['Enter the campaign id for Bazaarvoice', (o) => m.validation_bazaarvoice_campaign({}, o)],
-  ['Choose at least one mission', (o) => m.validation_choose_mission({}, o)],
-  ['Choose at least one request', (o) => m.validation_choose_request({}, o)],
-  ['Choose a column', (o) => m.validation_choose_column({}, o)],
-  ['Choose the column that holds the participant reference', (o) => m.validation_choose_reference_column({}, o)],
-  ['Enter an amount', (o) => m.validation_enter_amount({}, o)],
-  ['Enter the values offered', (o) => m.validation_enter_values_offered({}, o)],
-  ['Enter min, max and step', (o) => m.validation_enter_min_max_step({}, o)],
-  ['Enter at least one value', (o) => m.validation_enter_one_value({}, o)],
-  ['Each value once', (o) => m.validation_each_value_once({}, o)],
-  ['A mission can be in the list once', (o) => m.validation_mission_once({}, o)],
-  ['At most 500 at a time', (o) => m.validation_at_most_500({}, o)],
-  ['At most 200 missions', (o) => m.validation_at_most_200_missions({}, o)],
-  ['Choose active or disabled', (o) => m.validation_choose_active_disabled({}, o)],
-  ['Choose csv or xlsx', (o) => m.validation_choose_csv_xlsx({}, o)],
-  ['Choose CSV, Excel, PowerReviews or Bazaarvoice', (o) => m.validation_choose_export_format({}, o)],
-  ['Choose approved, submitted or both', (o) => m.validation_choose_approved_submitted({}, o)],
-  ['Choose a question of the form', (o) => m.validation_choose_question({}, o)],
-  ['Use letters, digits, -, _ or . (a GTIN, EAN or SKU)', (o) => m.validation_product_code_characters({}, o)],
-  // The API's alerts (src/server/http.ts) and the browser's own (src/platform/api.ts)
-  ['Check the highlighted fields', (o) => m.validation_check_highlighted_fields({}, o)],
-  ['Too many attempts. Try again later.', (o) => m.validation_too_many_attempts_later({}, o)],
-  ['We could not reach Fieldwork. Check your connection and try again.', (o) => m.validation_network_error({}, o)],
-  ['Something went wrong on our side. Please try again in a moment.', (o) => m.validation_server_error({}, o)],
-  // Rewards (src/shared/rewards.ts): a redemption's refusals, a provider's failure, why a reward cannot be chosen
-  [REDEMPTION_REFUSALS.insufficient_points, (o) => m.common_refusal_insufficient_points({}, o)],
-  [REDEMPTION_REFUSALS.below_minimum, (o) => m.common_refusal_below_minimum({}, o)],
-  [REDEMPTION_REFUSALS.open_request_exists, (o) => m.common_refusal_open_request_exists({}, o)],
-  [REDEMPTION_REFUSALS.not_available_here, (o) => m.common_refusal_not_available_here({}, o)],
-  [REDEMPTION_REFUSALS.tax_form_required, (o) => m.common_refusal_tax_form_required({}, o)],
-  [REDEMPTION_REFUSALS.out_of_stock, (o) => m.common_refusal_out_of_stock({}, o)],
-  [REWARD_PROVIDER_FAILED, (o) => m.common_reward_provider_failed({}, o)],
-  [REWARD_UNAVAILABLE.country, (o) => m.common_reward_unavailable_country({}, o)],
-  [REWARD_UNAVAILABLE.noCountry, (o) => m.common_reward_unavailable_no_country({}, o)],
-  [REWARD_UNAVAILABLE.outOfStock, (o) => m.common_reward_unavailable_out_of_stock({}, o)],
-  [REWARD_UNAVAILABLE.noRate, (o) => m.common_reward_unavailable_no_rate({}, o)],
-  // Photos (src/shared/media.ts, gallery.ts)
-  [MEDIA_MESSAGES.fileRequired, (o) => m.common_media_file_required({}, o)],
-  [MEDIA_MESSAGES.empty, (o) => m.common_media_empty({}, o)],
-  [MEDIA_MESSAGES.invalidUpload, (o) => m.common_media_invalid_upload({}, o)],
-  [MEDIA_MESSAGES.tooLarge, (o) => m.common_media_too_large({}, o)],
-  [MEDIA_MESSAGES.notAnImage, (o) => m.common_media_not_an_image({}, o)],
-  [MEDIA_MESSAGES.heicUnsupported, (o) => m.common_media_heic_unsupported({}, o)],
-  [MEDIA_MESSAGES.unreadable, (o) => m.common_media_unreadable({}, o)],
-  [MEDIA_MESSAGES.tooManyPixels, (o) => m.common_media_too_many_pixels({}, o)],
-  [MEDIA_MESSAGES.dailyBytes, (o) => m.common_media_daily_bytes({}, o)],
-  [MEDIA_MESSAGES.busy, (o) => m.common_media_busy({}, o)],
-  [MEDIA_MESSAGES.tooManyUploads, (o) => m.common_media_too_many_uploads({ count: MEDIA_LIMITS.uploadsAtOnce }, o)],
-  [MEDIA_MESSAGES.stalled, (o) => m.common_media_stalled({}, o)],
-  [MEDIA_MESSAGES.inUse, (o) => m.common_media_in_use({}, o)],
-  [MEDIA_MESSAGES.notFound, (o) => m.common_media_not_found({}, o)],
-  [GALLERY_MESSAGES.badCursor, (o) => m.common_gallery_bad_cursor({}, o)],
-  [GALLERY_MESSAGES.conflict, (o) => m.common_gallery_conflict({}, o)],
-  [GALLERY_MESSAGES.tooManyTags, (o) => m.common_gallery_too_many_tags({ count: GALLERY_LIMITS.tagsMax }, o)],
-  [GALLERY_MESSAGES.tagTooLong, (o) => m.common_gallery_tag_too_long({ count: GALLERY_LIMITS.tagLength }, o)],
-  [GALLERY_MESSAGES.zipTooMany, (o) => m.common_gallery_zip_too_many({ count: GALLERY_LIMITS.zipMax }, o)],
-  [GALLERY_MESSAGES.zipUnknown, (o) => m.common_gallery_zip_unknown({}, o)],
-  // Announcements, invitations, passkeys (src/shared/announcements.ts, tokens.ts, second-factors.ts)
-  [ANNOUNCEMENT_MESSAGES.noPictures, (o) => m.common_announcement_no_pictures({}, o)],
-  [ANNOUNCEMENT_MESSAGES.notLive, (o) => m.common_announcement_not_live({}, o)],
-  [INVITATION_USED_MESSAGE, (o) => m.common_invitation_used({}, o)],
-  [TOO_MANY_PASSKEYS, (o) => m.common_too_many_passkeys({ count: PASSKEYS_MAX }, o)],
-  // Answers of a form (src/shared/forms/validate.ts, FORM_MESSAGES; the numbered ones are PATTERNS)
-  [FORM_MESSAGES.invalidUrl, (o) => m.common_form_invalid_url({}, o)],
-  [FORM_MESSAGES.invalidPhone, (o) => m.common_form_invalid_phone({}, o)],
-  [FORM_MESSAGES.text, (o) => m.common_form_text({}, o)],
-  [FORM_MESSAGES.chooseOption, (o) => m.common_form_choose_option({}, o)],
-  [FORM_MESSAGES.chooseOptions, (o) => m.common_form_choose_options({}, o)],
-  [FORM_MESSAGES.otherNotAllowed, (o) => m.common_form_other_not_allowed({}, o)],
-  [FORM_MESSAGES.oneOther, (o) => m.common_form_one_other({}, o)],
-  [FORM_MESSAGES.chooseOnce, (o) => m.common_form_choose_once({}, o)],
-  [FORM_MESSAGES.number, (o) => m.common_form_number({}, o)],
-  [FORM_MESSAGES.date, (o) => m.common_form_date({}, o)],
-  [FORM_MESSAGES.photos, (o) => m.common_form_photos({}, o)],
-  [FORM_MESSAGES.photoOnce, (o) => m.common_form_photo_once({}, o)],
-  [FORM_MESSAGES.consent, (o) => m.common_form_consent({}, o)],
-  [FORM_MESSAGES.matrix, (o) => m.common_form_matrix({}, o)],
-  [FORM_MESSAGES.unknownRow, (o) => m.common_form_unknown_row({}, o)],
-  [FORM_MESSAGES.chooseColumn, (o) => m.common_form_choose_column({}, o)],
-  [FORM_MESSAGES.everyRow, (o) => m.common_form_every_row({}, o)],
-  [FORM_MESSAGES.ranking, (o) => m.common_form_ranking({}, o)],
-  [FORM_MESSAGES.rankOnce, (o) => m.common_form_rank_once({}, o)],
-  [FORM_MESSAGES.rankEvery, (o) => m.common_form_rank_every({}, o)],
-]);
+const exactTexts = once(
+  (): ReadonlyMap<string, (options: Options) => string> =>
+    new Map<string, (options: Options) => string>([
+      // docs/product.md §5, §8 (src/shared/messages.ts)
+      [MESSAGES.required, (o) => m.validation_required({}, o)],
+      [MESSAGES.tooLong, (o) => m.validation_too_long({}, o)],
+      [MESSAGES.invalidEmail, (o) => m.validation_invalid_email({}, o)],
+      [MESSAGES.missingRequirements, (o) => m.validation_missing_requirements({}, o)],
+      [MESSAGES.passwordsDoNotMatch, (o) => m.validation_passwords_do_not_match({}, o)],
+      [MESSAGES.tooShort, (o) => m.validation_too_short({}, o)],
+      [MESSAGES.invalidEnumValue, (o) => m.validation_invalid_enum_value({}, o)],
+      // The contact form (src/shared/schemas/contact-messages.ts, CONTACT_MESSAGES)
+      [
+        `Write at least ${CONTACT_MESSAGE_MIN_LENGTH} characters`,
+        (o) => m.validation_contact_message_too_short({ count: plainNumber(CONTACT_MESSAGE_MIN_LENGTH, o.locale) }, o),
+      ],
+      [
+        `Keep it under ${CONTACT_MESSAGE_MAX_LENGTH} characters`,
+        (o) => m.validation_contact_message_too_long({ count: plainNumber(CONTACT_MESSAGE_MAX_LENGTH, o.locale) }, o),
+      ],
+      // Sign-in's second step (src/shared/schemas/sign-in.ts, second-factors.ts)
+      ['Give one of: a code, a recovery code or a passkey', (o) => m.validation_sign_in_one_second_step({}, o)],
+      ['Give your password (and code), or use a passkey', (o) => m.validation_sign_in_one_password({}, o)],
+      ['A code goes with the password', (o) => m.validation_sign_in_code_with_password({}, o)],
+      ['Must be true or false', (o) => m.validation_true_or_false({}, o)],
+      [`Enter the ${TOTP.digits}-digit code from your authenticator app`, (o) => m.validation_totp_code({ digits: plainNumber(TOTP.digits, o.locale) }, o)],
+      ['Enter one of your recovery codes', (o) => m.validation_recovery_code({}, o)],
+      // Passwords and the account (src/server/services/common-passwords.ts, account.ts; routes/account.ts)
+      ['This password is too common: choose another', (o) => m.validation_common_password({}, o)],
+      ['Incorrect password', (o) => m.validation_incorrect_password({}, o)],
+      ['This is already your email address', (o) => m.validation_already_your_email({}, o)],
+      ['Choose a time zone from the list', (o) => m.validation_time_zone_from_list({}, o)],
+      // Date ranges (src/shared/schemas: users, projects, redemptions, audit, review-exports)
+      ['Must be on or after the start date', (o) => m.validation_on_or_after_start_date({}, o)],
+      // Other fields' messages of the schemas (src/shared/schemas) and the API (src/server), screens of every area
+      ['Accept the terms of use and the privacy policy to continue', (o) => m.validation_accept_terms({}, o)],
+      ['Choose a country', (o) => m.validation_choose_country({}, o)],
+      ['Enter the year as four digits, like 1985', (o) => m.validation_birth_year_digits({}, o)],
+      ['Year of birth cannot be in the future', (o) => m.validation_birth_year_future({}, o)],
+      ['Choose a reward', (o) => m.validation_choose_reward({}, o)],
+      ['Choose one of the values this reward offers', (o) => m.validation_reward_value_offered({}, o)],
+      ['Must be text', (o) => m.validation_must_be_text({}, o)],
+      ['Must be a number', (o) => m.validation_must_be_number({}, o)],
+      ['Must be a positive integer', (o) => m.validation_must_be_positive_integer({}, o)],
+      ['Must be a whole number', (o) => m.validation_must_be_whole_number({}, o)],
+      ['Must be a positive number', (o) => m.validation_must_be_positive_number({}, o)],
+      ['Must be 1 or more', (o) => m.validation_must_be_one_or_more({}, o)],
+      ['Enter a whole number', (o) => m.validation_enter_whole_number({}, o)],
+      ['Enter a whole number of points', (o) => m.validation_enter_whole_points({}, o)],
+      ['Enter a date (YYYY-MM-DD)', (o) => m.validation_enter_date({}, o)],
+      ['Enter a date and time', (o) => m.validation_enter_date_time({}, o)],
+      ['Enter a date from 1900 to 9998', (o) => m.validation_date_from_1900({}, o)],
+      ['Too large', (o) => m.validation_too_large({}, o)],
+      ['At least 1', (o) => m.validation_at_least_one({}, o)],
+      ['Enter 0 or more', (o) => m.validation_zero_or_more({}, o)],
+      ['Enter 1 or more', (o) => m.validation_one_or_more({}, o)],
+      ['Enter a number other than 0', (o) => m.validation_not_zero({}, o)],
+      ['At most two decimals', (o) => m.validation_two_decimals({}, o)],
+      ['Say why', (o) => m.validation_say_why({}, o)],
+      ['Must be on or after the “from” day', (o) => m.validation_entry_export_days({}, o)],
+      ['Enter a currency code (ISO 4217, e.g. EUR)', (o) => m.validation_currency_code({}, o)],
+      ['Upload an image', (o) => m.validation_upload_image({}, o)],
+      ['Give a role or a status', (o) => m.validation_role_or_status({}, o)],
+      ['Give fixed values or a range, not both', (o) => m.validation_values_or_range({}, o)],
+      ['Give a code or a link', (o) => m.validation_code_or_link({}, o)],
+      ['Must be at least the minimum', (o) => m.validation_at_least_minimum({}, o)],
+      ['Must be after the opening time', (o) => m.validation_after_opening_time({}, o)],
+      ['Choose a form', (o) => m.validation_choose_form({}, o)],
+      ['Enter the survey’s https:// link', (o) => m.validation_survey_link({}, o)],
+      ['Enter the campaign id for Bazaarvoice', (o) => m.validation_bazaarvoice_campaign({}, o)],
+      ['Choose at least one mission', (o) => m.validation_choose_mission({}, o)],
+      ['Choose at least one request', (o) => m.validation_choose_request({}, o)],
+      ['Choose a column', (o) => m.validation_choose_column({}, o)],
+      ['Choose the column that holds the participant reference', (o) => m.validation_choose_reference_column({}, o)],
+      ['Enter an amount', (o) => m.validation_enter_amount({}, o)],
+      ['Enter the values offered', (o) => m.validation_enter_values_offered({}, o)],
+      ['Enter min, max and step', (o) => m.validation_enter_min_max_step({}, o)],
+      ['Enter at least one value', (o) => m.validation_enter_one_value({}, o)],
+      ['Each value once', (o) => m.validation_each_value_once({}, o)],
+      ['A mission can be in the list once', (o) => m.validation_mission_once({}, o)],
+      ['At most 500 at a time', (o) => m.validation_at_most_500({}, o)],
+      ['At most 200 missions', (o) => m.validation_at_most_200_missions({}, o)],
+      ['Choose active or disabled', (o) => m.validation_choose_active_disabled({}, o)],
+      ['Choose csv or xlsx', (o) => m.validation_choose_csv_xlsx({}, o)],
+      ['Choose CSV, Excel, PowerReviews or Bazaarvoice', (o) => m.validation_choose_export_format({}, o)],
+      ['Choose approved, submitted or both', (o) => m.validation_choose_approved_submitted({}, o)],
+      ['Choose a question of the form', (o) => m.validation_choose_question({}, o)],
+      ['Use letters, digits, -, _ or . (a GTIN, EAN or SKU)', (o) => m.validation_product_code_characters({}, o)],
+      // The API's alerts (src/server/http.ts) and the browser's own (src/platform/api.ts)
+      ['Check the highlighted fields', (o) => m.validation_check_highlighted_fields({}, o)],
+      ['Too many attempts. Try again later.', (o) => m.validation_too_many_attempts_later({}, o)],
+      ['We could not reach Fieldwork. Check your connection and try again.', (o) => m.validation_network_error({}, o)],
+      ['Something went wrong on our side. Please try again in a moment.', (o) => m.validation_server_error({}, o)],
+      // Rewards (src/shared/rewards.ts): a redemption's refusals, a provider's failure, why a reward cannot be chosen
+      [REDEMPTION_REFUSALS.insufficient_points, (o) => m.common_refusal_insufficient_points({}, o)],
+      [REDEMPTION_REFUSALS.below_minimum, (o) => m.common_refusal_below_minimum({}, o)],
+      [REDEMPTION_REFUSALS.open_request_exists, (o) => m.common_refusal_open_request_exists({}, o)],
+      [REDEMPTION_REFUSALS.not_available_here, (o) => m.common_refusal_not_available_here({}, o)],
+      [REDEMPTION_REFUSALS.tax_form_required, (o) => m.common_refusal_tax_form_required({}, o)],
+      [REDEMPTION_REFUSALS.out_of_stock, (o) => m.common_refusal_out_of_stock({}, o)],
+      [REWARD_PROVIDER_FAILED, (o) => m.common_reward_provider_failed({}, o)],
+      [REWARD_UNAVAILABLE.country, (o) => m.common_reward_unavailable_country({}, o)],
+      [REWARD_UNAVAILABLE.noCountry, (o) => m.common_reward_unavailable_no_country({}, o)],
+      [REWARD_UNAVAILABLE.outOfStock, (o) => m.common_reward_unavailable_out_of_stock({}, o)],
+      [REWARD_UNAVAILABLE.noRate, (o) => m.common_reward_unavailable_no_rate({}, o)],
+      // Photos (src/shared/media.ts, gallery.ts)
+      [MEDIA_MESSAGES.fileRequired, (o) => m.common_media_file_required({}, o)],
+      [MEDIA_MESSAGES.empty, (o) => m.common_media_empty({}, o)],
+      [MEDIA_MESSAGES.invalidUpload, (o) => m.common_media_invalid_upload({}, o)],
+      [MEDIA_MESSAGES.tooLarge, (o) => m.common_media_too_large({}, o)],
+      [MEDIA_MESSAGES.notAnImage, (o) => m.common_media_not_an_image({}, o)],
+      [MEDIA_MESSAGES.heicUnsupported, (o) => m.common_media_heic_unsupported({}, o)],
+      [MEDIA_MESSAGES.unreadable, (o) => m.common_media_unreadable({}, o)],
+      [MEDIA_MESSAGES.tooManyPixels, (o) => m.common_media_too_many_pixels({}, o)],
+      [MEDIA_MESSAGES.dailyBytes, (o) => m.common_media_daily_bytes({}, o)],
+      [MEDIA_MESSAGES.busy, (o) => m.common_media_busy({}, o)],
+      [MEDIA_MESSAGES.tooManyUploads, (o) => m.common_media_too_many_uploads({ count: MEDIA_LIMITS.uploadsAtOnce }, o)],
+      [MEDIA_MESSAGES.stalled, (o) => m.common_media_stalled({}, o)],
+      [MEDIA_MESSAGES.inUse, (o) => m.common_media_in_use({}, o)],
+      [MEDIA_MESSAGES.notFound, (o) => m.common_media_not_found({}, o)],
+      [GALLERY_MESSAGES.badCursor, (o) => m.common_gallery_bad_cursor({}, o)],
+      [GALLERY_MESSAGES.conflict, (o) => m.common_gallery_conflict({}, o)],
+      [GALLERY_MESSAGES.tooManyTags, (o) => m.common_gallery_too_many_tags({ count: GALLERY_LIMITS.tagsMax }, o)],
+      [GALLERY_MESSAGES.tagTooLong, (o) => m.common_gallery_tag_too_long({ count: GALLERY_LIMITS.tagLength }, o)],
+      [GALLERY_MESSAGES.zipTooMany, (o) => m.common_gallery_zip_too_many({ count: GALLERY_LIMITS.zipMax }, o)],
+      [GALLERY_MESSAGES.zipUnknown, (o) => m.common_gallery_zip_unknown({}, o)],
+      // Announcements, invitations, passkeys (src/shared/announcements.ts, tokens.ts, second-factors.ts)
+      [ANNOUNCEMENT_MESSAGES.noPictures, (o) => m.common_announcement_no_pictures({}, o)],
+      [ANNOUNCEMENT_MESSAGES.notLive, (o) => m.common_announcement_not_live({}, o)],
+      [INVITATION_USED_MESSAGE, (o) => m.common_invitation_used({}, o)],
+      [TOO_MANY_PASSKEYS, (o) => m.common_too_many_passkeys({ count: PASSKEYS_MAX }, o)],
+      // Answers of a form (src/shared/forms/validate.ts, FORM_MESSAGES; the numbered ones are PATTERNS)
+      [FORM_MESSAGES.invalidUrl, (o) => m.common_form_invalid_url({}, o)],
+      [FORM_MESSAGES.invalidPhone, (o) => m.common_form_invalid_phone({}, o)],
+      [FORM_MESSAGES.text, (o) => m.common_form_text({}, o)],
+      [FORM_MESSAGES.chooseOption, (o) => m.common_form_choose_option({}, o)],
+      [FORM_MESSAGES.chooseOptions, (o) => m.common_form_choose_options({}, o)],
+      [FORM_MESSAGES.otherNotAllowed, (o) => m.common_form_other_not_allowed({}, o)],
+      [FORM_MESSAGES.oneOther, (o) => m.common_form_one_other({}, o)],
+      [FORM_MESSAGES.chooseOnce, (o) => m.common_form_choose_once({}, o)],
+      [FORM_MESSAGES.number, (o) => m.common_form_number({}, o)],
+      [FORM_MESSAGES.date, (o) => m.common_form_date({}, o)],
+      [FORM_MESSAGES.photos, (o) => m.common_form_photos({}, o)],
+      [FORM_MESSAGES.photoOnce, (o) => m.common_form_photo_once({}, o)],
+      [FORM_MESSAGES.consent, (o) => m.common_form_consent({}, o)],
+      [FORM_MESSAGES.matrix, (o) => m.common_form_matrix({}, o)],
+      [FORM_MESSAGES.unknownRow, (o) => m.common_form_unknown_row({}, o)],
+      [FORM_MESSAGES.chooseColumn, (o) => m.common_form_choose_column({}, o)],
+      [FORM_MESSAGES.everyRow, (o) => m.common_form_every_row({}, o)],
+      [FORM_MESSAGES.ranking, (o) => m.common_form_ranking({}, o)],
+      [FORM_MESSAGES.rankOnce, (o) => m.common_form_rank_once({}, o)],
+      [FORM_MESSAGES.rankEvery, (o) => m.common_form_rank_every({}, o)],
+    ]),
+);
 
 /** A number of a text: digits, an optional minus and decimals. */
 const NUMBER = '(-?\\d+(?:\\.\\d+)?)';
@@ -197,7 +207,7 @@ const NUMBER = '(-?\\d+(?:\\.\\d+)?)';
 const COUNT = '(\\d{1,3}(?:,\\d{3})*|\\d+)';
 
 /** Texts with a number in them: a pattern and the message it becomes. */
-const PATTERNS: readonly { pattern: RegExp; message: (match: RegExpExecArray, options: Options) => string }[] = [
+const patterns = once((): readonly { pattern: RegExp; message: (match: RegExpExecArray, options: Options) => string }[] => [
   // src/shared/messages.ts, atMostCharacters
   {
     pattern: /^At most (\d+) characters$/,
@@ -246,17 +256,21 @@ const PATTERNS: readonly { pattern: RegExp; message: (match: RegExpExecArray, op
   },
   { pattern: /^Add at least (\d+) photos?$/, message: (match, o) => m.common_form_photos_at_least({ count: Number(match[1]) }, o) },
   { pattern: /^Add at most (\d+) photos?$/, message: (match, o) => m.common_form_photos_at_most({ count: Number(match[1]) }, o) },
-];
+]);
 
 /**
  * A validation message of ours (English, as the schemas and the API send it) in the page's
  * language, or in `language`; any other text unchanged.
  */
 export function translateValidation(text: string, language?: Language): string {
+  // A build of the English pages alone (scripts/build.ts; 'en' is SOURCE_LANGUAGE, written out so
+  // the bundler folds the test): the texts are the messages, and the
+  // tables below (and the modules their texts come from) drop out of its scripts.
+  if (experimentalStaticLocale === 'en') return text;
   const options: Options = language === undefined ? {} : { locale: language };
-  const exact = EXACT.get(text);
+  const exact = exactTexts().get(text);
   if (exact) return exact(options);
-  for (const { pattern, message } of PATTERNS) {
+  for (const { pattern, message } of patterns()) {
     const match = pattern.exec(text);
     if (match) return message(match, options);
   }
@@ -265,5 +279,5 @@ export function translateValidation(text: string, language?: Language): string {
 
 /** Every English text translateValidation knows exactly (for tests). */
 export function knownValidationTexts(): string[] {
-  return [...EXACT.keys()];
+  return [...exactTexts().keys()];
 }

@@ -3,12 +3,14 @@
  * thing loaded, and the states around it — its skeleton while it loads, the site's not-found page
  * for a malformed id or a 404, a failure with "Try again" under the page's heading — then the page.
  */
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import type { RoutePattern } from '../../shared/routes.ts';
 import { useResource, useRouteIds, type Resource } from '../../lib/resource.ts';
 import { m } from '../../shared/i18n.ts';
 import { Failed } from './Failed.tsx';
-import { NotFound } from './NotFound.tsx';
+
+/** The not-found page: loaded when an address names nothing (rare), not with every page of one thing. */
+const NotFound = lazy(() => import('./NotFound.tsx').then((module) => ({ default: module.NotFound })));
 
 export interface RoutePageProps<T> {
   pattern: RoutePattern;
@@ -24,7 +26,12 @@ export function RoutePage<T>({ pattern, path, heading, skeleton, children }: Rou
   const ids = useRouteIds(pattern);
   const resource = useResource<T>(ids ? path(ids) : null);
   const { load, reload } = resource;
-  if (ids === null || load.status === 'missing') return <NotFound />;
+  if (ids === null || load.status === 'missing')
+    return (
+      <Suspense fallback={null}>
+        <NotFound />
+      </Suspense>
+    );
   if (load.status === 'error') return <Failed heading={heading} title={m.shell_route_page_failed()} message={load.message} onRetry={reload} />;
   if (load.status === 'loading') return <>{skeleton}</>;
   return <>{children(load.data, resource)}</>;
