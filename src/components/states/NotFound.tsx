@@ -37,3 +37,6 @@ function SiteNotFound() {
     </Later>
   );
 }
+
+/** For `lazy()` (components/states/RoutePage.tsx). */
+export default NotFound;

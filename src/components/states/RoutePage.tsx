@@ -10,7 +10,7 @@ import { m } from '../../shared/i18n.ts';
 import { Failed } from './Failed.tsx';
 
 /** The not-found page: loaded when an address names nothing (rare), not with every page of one thing. */
-const NotFound = lazy(() => import('./NotFound.tsx').then((module) => ({ default: module.NotFound })));
+const NotFound = lazy(() => import('./NotFound.tsx'));
 
 export interface RoutePageProps<T> {
   pattern: RoutePattern;
