@@ -8,6 +8,7 @@ import {
   type FormDraftSaved,
   type FormInUseError,
   type FormPublished,
+  type MissingTranslationsError,
   type StaleRevisionError,
 } from '../../shared/schemas/forms.ts';
 import type { AppEnv } from '../context.ts';
@@ -112,6 +113,7 @@ export const adminFormRoutes = new Hono<AppEnv>()
       id,
       confirmBreaking: input.confirmBreaking === true,
       ...(input.revision === undefined ? {} : { revision: input.revision }),
+      ...(input.fallback === undefined ? {} : { fallback: input.fallback }),
       actorId: user.id,
     });
     switch (result.kind) {
@@ -125,6 +127,15 @@ export const adminFormRoutes = new Hono<AppEnv>()
         throw new ApiError(409, 'breaking_changes', 'Some changes affect answers already given. Publish again with confirmBreaking to go ahead.', {
           details: { changes: result.changes } satisfies Pick<BreakingChangesError, 'changes'>,
         });
+      case 'missing_translations':
+        throw new ApiError(
+          409,
+          'missing_translations',
+          'Some texts have no translation. Publish again with fallback "source" to show them in the source language.',
+          {
+            details: { missing: result.missing } satisfies MissingTranslationsError,
+          },
+        );
       case 'conflict':
         throw new ApiError(409, 'publish_conflict', 'Someone published this form at the same time; reload it and try again');
       case 'published': {

@@ -5,8 +5,9 @@
  * as version 1, 2, … once it passes the publish checks.
  */
 import { and, count, desc, eq, ilike, inArray, max, ne, sql, type SQL } from 'drizzle-orm';
-import { emptyDefinition, type FormDraft } from '../../shared/forms/definition.ts';
-import { checkForPublish, diffDefinitions, type FormChange } from '../../shared/forms/index.ts';
+import { emptyDefinition, type FormDefinition, type FormDraft } from '../../shared/forms/definition.ts';
+import { checkForPublish, diffDefinitions, missingTranslations, type FormChange } from '../../shared/forms/index.ts';
+import type { Language } from '../../shared/languages.ts';
 import {
   FORM_TITLE_MAX_LENGTH,
   type AdminForm,
@@ -216,6 +217,7 @@ export type PublishResult =
   | { kind: 'stale'; error: StaleRevisionError }
   | { kind: 'problems'; problems: Record<string, string[]> }
   | { kind: 'breaking'; changes: FormChange[] }
+  | { kind: 'missing_translations'; missing: Partial<Record<Language, number>> }
   | { kind: 'conflict' };
 
 const hasProblems = (problems: Record<string, string[]>) => Object.values(problems).some((list) => list.length > 0);
@@ -228,7 +230,7 @@ const hasProblems = (problems: Record<string, string[]>) => Object.values(proble
 export async function publishForm(
   db: Db,
   clock: Clock,
-  input: { id: number; confirmBreaking: boolean; revision?: number; actorId: number },
+  input: { id: number; confirmBreaking: boolean; revision?: number; fallback?: 'source'; actorId: number },
 ): Promise<PublishResult> {
   try {
     return await db.transaction(async (tx): Promise<PublishResult> => {
@@ -236,8 +238,14 @@ export async function publishForm(
       if (!form) return { kind: 'not_found' };
       if (form.status === 'archived') return { kind: 'archived' };
       if (input.revision !== undefined && input.revision !== form.revision) return { kind: 'stale', error: await staleRevision(tx, form) };
-      const { definition, problems } = checkForPublish(form.draft);
-      if (!definition || hasProblems(problems)) return { kind: 'problems', problems };
+      const { definition: checked, problems } = checkForPublish(form.draft);
+      if (!checked || hasProblems(problems)) return { kind: 'problems', problems };
+      // Missing translations publish only with the fallback named; the version records it.
+      const missing = missingTranslations(checked);
+      const hasMissing = Object.keys(missing).length > 0;
+      if (hasMissing && input.fallback !== 'source') return { kind: 'missing_translations', missing };
+      const { fallback: _fallback, ...rest } = checked;
+      const definition: FormDefinition = hasMissing ? { ...rest, fallback: 'source' } : rest;
       const previous = await latestVersion(tx, form.id);
       const changes = previous ? diffDefinitions(previous.definition, definition) : [];
       const breaking = changes.filter((change) => change.breaking);
@@ -262,9 +270,10 @@ export async function draftChanges(db: Db, form: Form): Promise<FormDraftChanges
   const hasAnswers = answered.length > 0;
   const latest = previous?.version ?? null;
   const { definition, problems } = checkForPublish(form.draft);
-  if (!definition || hasProblems(problems)) return { changes: [], breaking: false, hasAnswers, latestVersion: latest, problems };
+  const missing = missingTranslations(form.draft);
+  if (!definition || hasProblems(problems)) return { changes: [], breaking: false, hasAnswers, latestVersion: latest, problems, missingTranslations: missing };
   const changes = previous ? diffDefinitions(previous.definition, definition) : [];
-  return { changes, breaking: changes.some((change) => change.breaking), hasAnswers, latestVersion: latest };
+  return { changes, breaking: changes.some((change) => change.breaking), hasAnswers, latestVersion: latest, missingTranslations: missing };
 }
 
 /** One published version with its frozen definition, or null. */

@@ -28,6 +28,7 @@ import {
   SHORT_TEXT_FORMATS,
 } from './constants.ts';
 import type { ConditionOp, ElementType } from './constants.ts';
+import { LANGUAGES } from '../languages.ts';
 
 // The constants and zod-free helpers (FORM_SCHEMA_ID, ELEMENT_TYPES, FORM_LIMITS, allElements, …)
 // live in ./constants.ts so the browser's renderer can use them without zod; this module
@@ -214,6 +215,9 @@ export type ElementOf<T extends ElementType> = Extract<FormElement, { type: T }>
 /** Elements whose answers are option ids. */
 export type ChoiceElement = ElementOf<'single_choice' | 'multiple_choice' | 'dropdown' | 'ranking'>;
 
+/** Per text key (./translations.ts), per language code: a text. Unknown keys and languages are reported by `translationProblems`. */
+const translationMapSchema = z.record(z.string().max(300), z.record(z.string().max(8), text(FORM_LIMITS.descriptionMax)));
+
 export const formPageSchema = z.strictObject({
   id: idSchema,
   title: text(FORM_LIMITS.titleMax).optional(),
@@ -229,6 +233,14 @@ export const formDefinitionSchema = z.strictObject({
   title: text(FORM_LIMITS.titleMax),
   description: text(FORM_LIMITS.descriptionMax).optional(),
   pages: z.array(formPageSchema).min(1, 'Add at least one page').max(FORM_LIMITS.maxPages),
+  // Content in several languages (./translations.ts): the source language, the languages offered
+  // (the source first), per text key a map from language code to text, the fingerprints of the
+  // sources translated, and the fallback a publish with missing translations chose.
+  language: z.enum(LANGUAGES).optional(),
+  languages: z.array(z.enum(LANGUAGES)).max(LANGUAGES.length).optional(),
+  translations: translationMapSchema.optional(),
+  translatedFrom: translationMapSchema.optional(),
+  fallback: z.literal('source').optional(),
 });
 export type FormDefinition = z.infer<typeof formDefinitionSchema>;
 

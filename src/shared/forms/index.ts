@@ -13,3 +13,4 @@ export * from './order.ts';
 export * from './publish.ts';
 export * from './changes.ts';
 export * from './json-schema.ts';
+export * from './translations.ts';

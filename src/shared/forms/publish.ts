@@ -17,6 +17,7 @@ import { CONDITION_OPS, CONDITION_OPS_BY_TYPE, FORM_LIMITS, SCALE_DEFAULT_STEP, 
 import type { ConditionOp, ElementType } from './constants.ts';
 import { formDefinitionSchema } from './definition.ts';
 import type { FormDefinition } from './definition.ts';
+import { translationProblems } from './translations.ts';
 import { isOnStep } from './validate.ts';
 
 /** The result of `checkForPublish`. */
@@ -536,5 +537,6 @@ export function checkForPublish(draft: unknown): PublishCheck {
     checkSettings(item, problems);
   }
   checkConditions(pages, elements, badConditions, problems);
+  for (const message of translationProblems(draft)) problems.add(FORM_PROBLEMS_KEY, message);
   return { definition: parsed.success && problems.empty ? parsed.data : null, problems: problems.record };
 }

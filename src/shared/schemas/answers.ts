@@ -1,5 +1,7 @@
 /** Saving answers, to a survey response and a mission entry alike (zod): the revision a save is based on. Answer types: `../answers.ts`. */
 import { z } from '../zod.ts';
+import { LANGUAGES } from '../languages.ts';
+import { MESSAGES } from '../messages.ts';
 
 /** The 400 on `revision` when a save leaves it out although the answers were saved before. */
 export const REVISION_REQUIRED_MESSAGE = 'Required: send the revision your answers are based on (0 before the first save); reload to get it';
@@ -13,3 +15,13 @@ export const revisionSchema = z
   .int('Send the revision as a whole number')
   .min(0, 'Send 0 or more')
   .max(2_147_483_647, 'Too large');
+
+/**
+ * The language the answers were given in (issue 31 §2): one of the languages the form version
+ * offers (`offeredLanguages`); a language it does not offer is 400 with
+ * `ANSWER_LANGUAGE_NOT_OFFERED`. Left out: the language recorded before stays (at first, the
+ * version's source language).
+ */
+export const answerLanguageSchema = z.enum(LANGUAGES, { error: MESSAGES.invalidEnumValue });
+/** The 400 on `language` when the form version does not offer it. */
+export const ANSWER_LANGUAGE_NOT_OFFERED = 'This form is not offered in that language';

@@ -5,6 +5,7 @@
 import { z } from '../zod.ts';
 import { FORM_LIMITS, formDraftSchema, type FormDefinition, type FormDraft } from '../forms/definition.ts';
 import type { FormChange } from '../forms/index.ts';
+import type { Language } from '../languages.ts';
 import { listQuerySchema, type ListPage } from '../list.ts';
 import { MESSAGES } from '../messages.ts';
 
@@ -70,6 +71,8 @@ export type FormDraftSaveInput = z.infer<typeof formDraftSaveSchema>;
 export const formPublishSchema = z.strictObject({
   confirmBreaking: z.boolean({ error: 'Must be true or false' }).optional(),
   revision: revisionSchema.optional(),
+  /** Required when an offered language misses translations: those texts show in the source language (recorded on the version). */
+  fallback: z.literal('source', { error: 'Must be "source"' }).optional(),
 });
 export type FormPublishInput = z.infer<typeof formPublishSchema>;
 
@@ -177,6 +180,13 @@ export interface FormDraftChanges {
   hasAnswers: boolean;
   latestVersion: number | null;
   problems?: Record<string, string[]>;
+  /** Per offered language, how many texts have no translation (publishing then needs `fallback: "source"`). */
+  missingTranslations: Partial<Record<Language, number>>;
+}
+
+/** 409 `missing_translations` (publish without `fallback`): per language, the texts without a translation. */
+export interface MissingTranslationsError {
+  missing: Partial<Record<Language, number>>;
 }
 
 /**

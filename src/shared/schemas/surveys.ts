@@ -5,7 +5,7 @@ import { answersSchema } from '../forms/definition.ts';
 import { MESSAGES } from '../messages.ts';
 import { ACTIVITY_STATUSES, PROGRAMME_LIMITS } from '../projects.ts';
 import { RESPONSE_EXPORT_STATUSES, RESPONSE_STATUSES, SURVEY_KINDS } from '../surveys.ts';
-import { revisionSchema } from './answers.ts';
+import { answerLanguageSchema, revisionSchema } from './answers.ts';
 import { datesInOrder, enumOf, everyObject, idSchema, momentSchema, optionalText, pointsSchema, requiredText } from './fields.ts';
 
 const L = PROGRAMME_LIMITS;
@@ -83,13 +83,23 @@ const pageIdSchema = z.string().max(64).nullable();
  * `PUT /api/surveys/{id}/response`: autosave of a native survey's answers and the page reached.
  * `revision` may be left out only while no response exists (`docs/api.md`, "Taking part").
  */
-export const responseSaveSchema = z.strictObject({ answers: answersSchema, pageId: pageIdSchema, revision: revisionSchema.optional() });
+export const responseSaveSchema = z.strictObject({
+  answers: answersSchema,
+  pageId: pageIdSchema,
+  revision: revisionSchema.optional(),
+  language: answerLanguageSchema.optional(),
+});
 /**
  * `POST /api/surveys/{id}/response/submit`. `today` (optional): the participant's calendar day,
  * for date questions bounded by "today"; the server uses it only when it is within one day of its
  * own UTC date, else its own. `revision` (optional): when given, a stale one is 409 `conflict`.
  */
-export const responseSubmitSchema = z.strictObject({ answers: answersSchema, today: z.iso.date().optional(), revision: revisionSchema.optional() });
+export const responseSubmitSchema = z.strictObject({
+  answers: answersSchema,
+  today: z.iso.date().optional(),
+  revision: revisionSchema.optional(),
+  language: answerLanguageSchema.optional(),
+});
 
 /** `GET /api/surveys/return?pid=&status=`. */
 export const externalReturnQuerySchema = z.object({

@@ -64,6 +64,7 @@ describe('the publish dialog', () => {
         breaking: false,
         hasAnswers: false,
         latestVersion: 1,
+        missingTranslations: {},
       },
       [{ status: 201, body: { version: 2, changes: [] } }],
     );
@@ -75,7 +76,9 @@ describe('the publish dialog', () => {
   });
 
   it('asks for the explicit confirmation when breaking changes meet answers, and sends confirmBreaking', async () => {
-    serve({ changes: [removed], breaking: true, hasAnswers: true, latestVersion: 3 }, [{ status: 201, body: { version: 4, changes: [removed] } }]);
+    serve({ changes: [removed], breaking: true, hasAnswers: true, latestVersion: 3, missingTranslations: {} }, [
+      { status: 201, body: { version: 4, changes: [removed] } },
+    ]);
     const { onPublished, user } = open();
     expect(await screen.findByText('Some changes affect answers already given')).toBeTruthy();
     expect(screen.getByText('Affects answers')).toBeTruthy();
@@ -85,7 +88,7 @@ describe('the publish dialog', () => {
   });
 
   it('turns a 409 breaking_changes into the confirmation', async () => {
-    serve({ changes: [removed], breaking: true, hasAnswers: false, latestVersion: 3 }, [
+    serve({ changes: [removed], breaking: true, hasAnswers: false, latestVersion: 3, missingTranslations: {} }, [
       { status: 409, body: { error: { code: 'breaking_changes', message: 'Some changes affect answers', changes: [removed] } } },
       { status: 201, body: { version: 4, changes: [removed] } },
     ]);
@@ -96,7 +99,10 @@ describe('the publish dialog', () => {
   });
 
   it('blocks publishing while there are problems; each problem leads to its element', async () => {
-    serve({ changes: [], breaking: false, hasAnswers: false, latestVersion: null, problems: { rate: ['"rate": max must be at most 10'] } }, []);
+    serve(
+      { changes: [], breaking: false, hasAnswers: false, latestVersion: null, missingTranslations: {}, problems: { rate: ['"rate": max must be at most 10'] } },
+      [],
+    );
     const { onSelectProblem, user } = open();
     const problem = await screen.findByRole('button', { name: /Question rate/ });
     expect(screen.getByRole('button', { name: 'Publish version 1' }).hasAttribute('disabled')).toBe(true);
@@ -105,7 +111,7 @@ describe('the publish dialog', () => {
   });
 
   it('lists the builder’s own problems by question at once and sends nothing (issue 28)', async () => {
-    serve({ changes: [], breaking: false, hasAnswers: false, latestVersion: 1 }, []);
+    serve({ changes: [], breaking: false, hasAnswers: false, latestVersion: 1, missingTranslations: {} }, []);
     const fetch = vi.mocked(globalThis.fetch);
     const { onPublished, onSelectProblem, user } = open({
       latestVersion: 1,
@@ -123,7 +129,7 @@ describe('the publish dialog', () => {
   });
 
   it('lists the problems of a refused publish (400 validation_failed) and claims no version', async () => {
-    serve({ changes: [], breaking: false, hasAnswers: false, latestVersion: null }, [
+    serve({ changes: [], breaking: false, hasAnswers: false, latestVersion: null, missingTranslations: {} }, [
       {
         status: 400,
         body: { error: { code: 'validation_failed', message: 'Fix the problems before publishing', fields: { q: ['"q": the question has no title'] } } },
@@ -137,7 +143,7 @@ describe('the publish dialog', () => {
   });
 
   it('says so when the draft could not be saved first', async () => {
-    serve({ changes: [], breaking: false, hasAnswers: false, latestVersion: null }, []);
+    serve({ changes: [], breaking: false, hasAnswers: false, latestVersion: null, missingTranslations: {} }, []);
     open({ flush: async () => false });
     expect(await screen.findByText(/Your latest changes are not saved yet/)).toBeTruthy();
     expect(screen.queryByRole('button', { name: /^Publish version/ })).toBeNull();
