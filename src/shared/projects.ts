@@ -6,6 +6,7 @@
  */
 
 import type { HomeAnnouncement } from './announcements.ts';
+import type { Language } from './languages.ts';
 
 export const PROJECT_STATUSES = ['draft', 'live', 'closed', 'archived'] as const;
 
@@ -139,3 +140,10 @@ export interface HomeAnswer {
   /** Moderators and admins only: how many mission entries wait for review (the staff card). */
   staff?: { reviewWaiting: number };
 }
+
+/**
+ * A survey's or mission's own texts in other languages (decision 035): per field (`title`,
+ * `description`, `instructions`), a map from language code to text. The row's own fields are the
+ * texts as written; a participant's call answers them in the participant's language when present.
+ */
+export type ItemTranslations = Partial<Record<'title' | 'description' | 'instructions', Partial<Record<Language, string>>>>;

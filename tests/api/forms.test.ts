@@ -404,9 +404,9 @@ describeEachBackend('forms API', (ctx) => {
   it('changes of the draft against the latest version, for the publish dialog', async () => {
     const form = await create({ title: 'Compare', definition: definitionWith('Compare', [nameQuestion, colourQuestion]) });
     const changesOf = async () => ok<FormDraftChanges>(await call('GET', `/${form.id}/changes`));
-    expect(await changesOf()).toEqual({ changes: [], breaking: false, hasAnswers: false, latestVersion: null });
+    expect(await changesOf()).toEqual({ changes: [], breaking: false, hasAnswers: false, latestVersion: null, missingTranslations: {} });
     await published(form.id);
-    expect(await changesOf()).toEqual({ changes: [], breaking: false, hasAnswers: false, latestVersion: 1 });
+    expect(await changesOf()).toEqual({ changes: [], breaking: false, hasAnswers: false, latestVersion: 1, missingTranslations: {} });
 
     // Taking an option away breaks the answers that chose it.
     await saved(form.id, definitionWith('Compare', [nameQuestion, { ...colourQuestion, options: [{ id: 'red', label: 'Red' }] }]), 1);

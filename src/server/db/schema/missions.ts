@@ -3,7 +3,8 @@ import { check, date, index, integer, jsonb, pgTable, text, timestamp } from 'dr
 import type { Answers } from '../../../shared/forms/definition.ts';
 import { ENTRY_STATUSES } from '../../../shared/mission-entries.ts';
 import { REVIEW_MODES } from '../../../shared/missions.ts';
-import { ACTIVITY_STATUSES } from '../../../shared/projects.ts';
+import { LANGUAGES } from '../../../shared/languages.ts';
+import { ACTIVITY_STATUSES, type ItemTranslations } from '../../../shared/projects.ts';
 import { forms } from './forms.ts';
 import { projectItemColumns, timestampColumns } from './columns.ts';
 import { users } from './users.ts';
@@ -18,6 +19,8 @@ export const missions = pgTable(
     ...projectItemColumns(),
     /** Markdown; images uploaded in the editor are media the instructions link to. */
     instructions: text('instructions').notNull().default(''),
+    /** The title's and instructions' translations (decision 035): `{ "instructions": { "ar": "…" } }`. */
+    translations: jsonb('translations').$type<ItemTranslations>().notNull().default({}),
     formId: integer('form_id')
       .notNull()
       .references(() => forms.id),
@@ -66,6 +69,8 @@ export const missionEntries = pgTable(
     /** Bumped by every save and submit: a save names the revision it was based on (two devices never overwrite each other). */
     revision: integer('revision').notNull().default(0),
     status: text('status', { enum: ENTRY_STATUSES }).notNull().default('draft'),
+    /** The language the answers were last saved or submitted in (one the version offers; decision 035); null: its source language. */
+    language: text('language', { enum: LANGUAGES }),
     /** The participant's calendar day when the entry was made (their time zone), for the per-day limit. */
     localDate: date('local_date', { mode: 'string' }).notNull(),
     timeZone: text('time_zone').notNull().default('UTC'),

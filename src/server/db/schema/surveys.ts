@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { Answers } from '../../../shared/forms/definition.ts';
-import { ACTIVITY_STATUSES } from '../../../shared/projects.ts';
+import { LANGUAGES } from '../../../shared/languages.ts';
+import { ACTIVITY_STATUSES, type ItemTranslations } from '../../../shared/projects.ts';
 import { EXTERNAL_OUTCOMES, RESPONSE_STATUSES, SURVEY_KINDS } from '../../../shared/surveys.ts';
 import { forms } from './forms.ts';
 import { projectItemColumns, timestampColumns } from './columns.ts';
@@ -16,6 +17,8 @@ export const surveys = pgTable(
   {
     ...projectItemColumns(),
     description: text('description').notNull().default(''),
+    /** The title's and description's translations (decision 035): `{ "title": { "de": "…" } }`. */
+    translations: jsonb('translations').$type<ItemTranslations>().notNull().default({}),
     kind: text('kind', { enum: SURVEY_KINDS }).notNull(),
     formId: integer('form_id').references(() => forms.id),
     /** The published version new responses are given; a response keeps the version it started on. */
@@ -69,6 +72,8 @@ export const surveyResponses = pgTable(
     revision: integer('revision').notNull().default(1),
     /** The page the participant was on at the last autosave: they resume there, on any device. */
     pageId: text('page_id'),
+    /** The language the answers were last saved or submitted in (one the version offers; decision 035); null: its source language. */
+    language: text('language', { enum: LANGUAGES }),
     status: text('status', { enum: RESPONSE_STATUSES }).notNull().default('draft'),
     startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
