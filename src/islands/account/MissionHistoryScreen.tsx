@@ -8,28 +8,20 @@
  * Data: `GET /api/account/mission-history/{missionId}` (404: not theirs, not visible).
  */
 import { RoutePage } from '../../components/states/RoutePage.tsx';
-import { useEffect, useMemo, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import type { HistoryEntry, MissionHistory, ProbeView } from '../../shared/review.ts';
-import { ApiError, apiSend } from '../../platform/api.ts';
-import { applyApiError } from '../../lib/form-errors.ts';
 import { formatDateTime } from '../../lib/format.ts';
-import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
-import { handleSessionLost } from '../../lib/session.ts';
 import { cn } from '../../lib/utils.ts';
 import { AnswersView } from '../../components/forms/AnswersView.tsx';
 import { EntryHeading, entryTitleId } from '../../components/EntryHeading.tsx';
 import { Instructions } from '../../components/Instructions.tsx';
-import { FormAlert } from '../../components/FormAlert.tsx';
 import { Loading } from '../../components/states/Loading.tsx';
 import { AlertCircleIcon, CheckCircleIcon } from '../../components/icons.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
-import { FormField } from '../../components/ui/form-field.tsx';
-import { Lightbox, type LightboxItem } from '../../components/ui/lightbox.tsx';
-import { Textarea } from '../../components/ui/textarea.tsx';
 import { Card } from '../../components/ui/card.tsx';
+import type { LightboxItem } from '../../components/ui/lightbox.tsx';
 import { pointsLabel } from '../../lib/labels.ts';
 import { thumbnailUrl } from '../../shared/media.ts';
 import { BackLink } from '../../components/BackLink.tsx';
@@ -45,6 +37,11 @@ import { signedPoints, spokenPoints } from './points.ts';
 const photoUrl = (id: string): string => `/api/media/${encodeURIComponent(id)}`;
 
 /** The island of `/account/mission-history/{missionId}`. */
+// Loaded when needed (the page's JavaScript budget): the answer form when a question waits, the
+// lightbox when a photo is opened.
+const ProbeAnswerForm = lazy(() => import('./ProbeAnswerForm.tsx'));
+const Lightbox = lazy(() => import('../../components/ui/lightbox.tsx').then((loaded) => ({ default: loaded.Lightbox })));
+
 export default function MissionHistoryScreen() {
   return (
     <RoutePage<MissionHistory>
@@ -306,8 +303,10 @@ function EntryCard({
               }}
             />
           </section>
-          {items.length > 0 && (
-            <Lightbox items={items} open={photo !== null} onOpenChange={(open) => !open && setPhoto(null)} index={photo ?? 0} onIndexChange={setPhoto} />
+          {items.length > 0 && photo !== null && (
+            <Suspense fallback={null}>
+              <Lightbox items={items} open onOpenChange={(open) => !open && setPhoto(null)} index={photo} onIndexChange={setPhoto} />
+            </Suspense>
           )}
         </article>
       </Card>
@@ -331,7 +330,9 @@ function ProbeItem({ probe, onAnswered }: { probe: ProbeView; onAnswered: (probe
         </div>
       </div>
       {waiting ? (
-        <ProbeAnswerForm probe={probe} onAnswered={onAnswered} />
+        <Suspense fallback={<Loading label={m.account_history_loading()} />}>
+          <ProbeAnswerForm probe={probe} onAnswered={onAnswered} />
+        </Suspense>
       ) : (
         <div className="flex items-start gap-2.5 border-t border-border pt-3">
           <CheckCircleIcon className="mt-0.5 size-5 shrink-0 text-success" />
@@ -349,53 +350,5 @@ function ProbeItem({ probe, onAnswered }: { probe: ProbeView; onAnswered: (probe
         </div>
       )}
     </li>
-  );
-}
-
-interface ProbeAnswerValues {
-  answer: string;
-}
-
-/** The answer to a waiting question: `probeAnswerSchema`'s messages, 409 `already_answered` said plainly. */
-function ProbeAnswerForm({ probe, onAnswered }: { probe: ProbeView; onAnswered: (probe: ProbeView) => void }) {
-  const fieldId = `probe-${probe.id}-answer`;
-  const [alert, setAlert] = useState<string | null>(null);
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<ProbeAnswerValues>({
-    resolver: lazyZodResolver(() => import('../../shared/schemas/review.ts').then((schemas) => schemas.probeAnswerSchema)),
-    defaultValues: { answer: '' },
-  });
-
-  const onSubmit = handleSubmit(async (values) => {
-    setAlert(null);
-    try {
-      const answered = await apiSend<ProbeView>('POST', `/api/account/probes/${probe.id}/answer`, values);
-      onAnswered(answered);
-    } catch (error) {
-      if (handleSessionLost(error)) return;
-      if (error instanceof ApiError && error.code === 'already_answered') {
-        setAlert(m.account_history_already_answered());
-        return;
-      }
-      setAlert(applyApiError(error, setError, ['answer']));
-    }
-  });
-
-  return (
-    <form noValidate onSubmit={onSubmit} className="flex flex-col gap-3" aria-label={m.account_history_answer_form()}>
-      <FormAlert message={alert} />
-      <FormField id={fieldId} label={m.account_history_your_answer()} error={errors.answer?.message}>
-        {(control) => <Textarea {...control} {...register('answer')} rows={3} />}
-      </FormField>
-      <div>
-        <Button type="submit" loading={isSubmitting} className="w-full sm:w-auto">
-          {m.account_history_send_answer()}
-        </Button>
-      </div>
-    </form>
   );
 }

@@ -14,7 +14,6 @@ import { controlClasses } from '../../components/ui/input.tsx';
 import { cn } from '../../lib/utils.ts';
 import { Label } from '../../components/ui/label.tsx';
 import { RadioCard, RadioCardGroup } from '../../components/ui/radio-card.tsx';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../components/ui/select.tsx';
 import { Switch } from '../../components/ui/switch.tsx';
 import { EditCard } from './EditCard.tsx';
 import { useAccountForm } from './use-account-form.ts';
@@ -183,19 +182,23 @@ function PreferencesForm({ user, onSaved }: { user: AccountUser; onSaved: (user:
         render={({ field }) => (
           <FormField id="prefs-language" label={m.account_common_language()} className="sm:max-w-xs" error={errors.language?.message}>
             {(c) => (
-              <Select name={field.name} value={field.value} onValueChange={field.onChange}>
-                <SelectTrigger {...c} ref={field.ref} onBlur={field.onBlur}>
-                  <SelectValue placeholder={m.account_preferences_choose_language()} />
-                </SelectTrigger>
-                <SelectContent>
-                  {LANGUAGES.map((language) => (
-                    // Each language in its own words and script, never translated.
-                    <SelectItem key={language} value={language} lang={language}>
-                      {LANGUAGE_NAMES[language]}
-                    </SelectItem>
-                  ))}
-                </SelectContent>
-              </Select>
+              // A native select, as for the time zone: four choices, the phone's own picker, no popup library.
+              <select
+                {...c}
+                ref={field.ref}
+                name={field.name}
+                value={field.value}
+                onChange={(event) => field.onChange(event.target.value)}
+                onBlur={field.onBlur}
+                className={cn(controlClasses, 'appearance-auto pe-2')}
+              >
+                {LANGUAGES.map((language) => (
+                  // Each language in its own words and script, never translated.
+                  <option key={language} value={language} lang={language}>
+                    {LANGUAGE_NAMES[language]}
+                  </option>
+                ))}
+              </select>
             )}
           </FormField>
         )}

@@ -120,3 +120,6 @@ export function allElements<T extends { id: string }>(
   for (const page of pages) for (const element of page.elements) out.push({ element, pageId: page.id, index: index++ });
   return out;
 }
+
+/** The publish check's key of form-level problems (`checkForPublish`, ./publish.ts). */
+export const FORM_PROBLEMS_KEY = 'form';

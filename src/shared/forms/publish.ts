@@ -13,7 +13,16 @@
  * gets all its other problems reported.
  */
 import type { z } from 'zod';
-import { CONDITION_OPS, CONDITION_OPS_BY_TYPE, FORM_LIMITS, SCALE_DEFAULT_STEP, VALUELESS_OPS, isCalendarDate, isElementType } from './constants.ts';
+import {
+  CONDITION_OPS,
+  CONDITION_OPS_BY_TYPE,
+  FORM_PROBLEMS_KEY,
+  FORM_LIMITS,
+  SCALE_DEFAULT_STEP,
+  VALUELESS_OPS,
+  isCalendarDate,
+  isElementType,
+} from './constants.ts';
 import type { ConditionOp, ElementType } from './constants.ts';
 import { formDefinitionSchema } from './definition.ts';
 import type { FormDefinition } from './definition.ts';
@@ -27,9 +36,6 @@ export interface PublishCheck {
   /** Messages keyed by element id, page id, or `"form"` for form-level ones. */
   problems: Record<string, string[]>;
 }
-
-/** The problems key of form-level problems. */
-export const FORM_PROBLEMS_KEY = 'form';
 
 type Raw = Record<string, unknown>;
 

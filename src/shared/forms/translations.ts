@@ -202,7 +202,7 @@ export function localizeDefinition<T>(definition: T, language: Language): T {
 }
 
 /** A copy of a draft with one text's translation set (or removed when blank), fingerprinted against its current source. */
-export function withTranslation<T extends object>(draft: T, text: TranslatableText, language: Language, value: string): T {
+export function withTranslation<T extends object>(draft: T, text: TranslatableText, language: Language, value: string): T & ContentLanguages {
   const raw = draft as Raw;
   const translations = { ...mapOf(raw, 'translations') };
   const translatedFrom = { ...mapOf(raw, 'translatedFrom') };
@@ -225,7 +225,7 @@ export function withTranslation<T extends object>(draft: T, text: TranslatableTe
 }
 
 /** A copy of a draft offering `languages` (the source kept first); translations into languages no longer offered are dropped. */
-export function withLanguages<T extends object>(draft: T, languages: readonly Language[]): T {
+export function withLanguages<T extends object>(draft: T, languages: readonly Language[]): T & ContentLanguages {
   const source = sourceLanguageOf(draft);
   const offered = [source, ...LANGUAGES.filter((language) => language !== source && languages.includes(language))];
   const keep = (map: TranslationMap): TranslationMap => {

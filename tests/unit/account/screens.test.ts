@@ -408,12 +408,12 @@ describe('a mission’s history', () => {
     expect(within(entry).getByText('Waiting for review')).toBeTruthy();
     expect(screen.getByText(/a question from our team waits for your answer/)).toBeTruthy();
 
-    await user.click(within(entry).getByRole('button', { name: 'Send answer' }));
+    await user.click(await within(entry).findByRole('button', { name: 'Send answer' }));
     expect(await within(entry).findByText('Required')).toBeTruthy();
     expect(sent('POST', '/api/account/probes/9/answer')).toHaveLength(0);
 
-    await user.type(within(entry).getByRole('textbox', { name: 'Your answer' }), 'Yes, oat milk.');
-    await user.click(within(entry).getByRole('button', { name: 'Send answer' }));
+    await user.type(await within(entry).findByRole('textbox', { name: 'Your answer' }), 'Yes, oat milk.');
+    await user.click(await within(entry).findByRole('button', { name: 'Send answer' }));
     expect(await within(entry).findByText('Yes, oat milk.')).toBeTruthy();
     expect(within(entry).queryByRole('textbox', { name: 'Your answer' })).toBeNull();
     expect(sent('POST', '/api/account/probes/9/answer').map((call) => call.body)).toEqual([{ answer: 'Yes, oat milk.' }]);
@@ -433,8 +433,8 @@ describe('a mission’s history', () => {
     on('POST', '/api/account/probes/9/answer', json(409, { error: { code: 'already_answered', message: 'This question is already answered' } }));
     const { user } = open('/account/mission-history/4', MissionHistoryScreen);
     const entry = await screen.findByRole('article', { name: 'Entry 1' });
-    await user.type(within(entry).getByRole('textbox', { name: 'Your answer' }), 'Yes');
-    await user.click(within(entry).getByRole('button', { name: 'Send answer' }));
+    await user.type(await within(entry).findByRole('textbox', { name: 'Your answer' }), 'Yes');
+    await user.click(await within(entry).findByRole('button', { name: 'Send answer' }));
     expect(await within(entry).findByText(/already answered, perhaps on another device/)).toBeTruthy();
   });
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { FORM_SCHEMA_ID } from '../../../src/shared/forms/constants.ts';
 import type { FormDraft } from '../../../src/shared/forms/definition.ts';
 import { checkForPublish } from '../../../src/shared/forms/publish.ts';
-import { EMPTY_FILE_MESSAGE, NOT_JSON_MESSAGE, exportFileName, readImport } from '../../../src/islands/admin/forms/ImportExport.tsx';
+import { exportFileName } from '../../../src/islands/admin/forms/ImportExport.tsx';
+import { EMPTY_FILE_MESSAGE, NOT_JSON_MESSAGE, readImport } from '../../../src/islands/admin/forms/import-check.ts';
 import { previewDefinition } from '../../../src/islands/admin/forms/preview.ts';
 
 describe('import', () => {

@@ -6,9 +6,8 @@
  * builder-state.ts (undoable) and is autosaved (use-autosave.ts).
  */
 import { lazy, useCallback, useDeferredValue, useEffect, useId, useMemo, useReducer, useRef, useState, useSyncExternalStore, type RefObject } from 'react';
-import type { ElementType } from '../../../shared/forms/constants.ts';
+import { FORM_PROBLEMS_KEY, type ElementType } from '../../../shared/forms/constants.ts';
 import type { FormDraft } from '../../../shared/forms/definition.ts';
-import { checkForPublish, FORM_PROBLEMS_KEY } from '../../../shared/forms/publish.ts';
 import type { AdminForm, FormPublished, FormVersion } from '../../../shared/schemas/forms.ts';
 import { utcDate } from '../../../shared/calendar-day.ts';
 import { apiGet, apiSend } from '../../../platform/api.ts';
@@ -87,6 +86,27 @@ function PreviewLoading({ headingId }: { headingId: string }) {
 
 /** Large screens: three columns, the side panel beside the list. Below: the panel is a sheet. */
 const DESKTOP_QUERY = '(min-width: 64rem)';
+
+type PublishCheckFn = (typeof import('../../../shared/forms/publish.ts'))['checkForPublish'];
+
+/**
+ * The draft's publish problems (`checkForPublish`, the server's own check). The check and zod
+ * (~70 KB) load after the first paint, not with the page (its JavaScript budget): until then no
+ * problem is shown, and a publish meanwhile is checked by the server all the same.
+ */
+function usePublishProblems(draft: FormDraft): Record<string, string[]> {
+  const [check, setCheck] = useState<PublishCheckFn | null>(null);
+  useEffect(() => {
+    let live = true;
+    void import('../../../shared/forms/publish.ts').then((loaded) => {
+      if (live) setCheck(() => loaded.checkForPublish);
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
+  return useMemo(() => (check ? check(draft).problems : {}), [check, draft]);
+}
 
 function useMediaQuery(query: string): boolean {
   return useSyncExternalStore(
@@ -180,7 +200,7 @@ function Builder({ initial }: { initial: AdminForm }) {
   }, [formId, versionCount]);
 
   const deferredDraft = useDeferredValue(state.draft);
-  const problems = useMemo(() => checkForPublish(deferredDraft).problems, [deferredDraft]);
+  const problems = usePublishProblems(deferredDraft);
 
   useEffect(() => {
     document.title = m.forms_builder_document_title({ title: state.draft.title.trim() || m.forms_untitled_form() });

@@ -3,16 +3,16 @@
  * a file that is not JSON is refused in our words (never the parser's); JSON that is not a
  * well-formed draft (`formDraftSchema`) is refused with every problem listed in the publish
  * check's words, and the draft untouched; a well-formed one may still have publish problems
- * (listed), and replaces the draft once confirmed (undoable).
+ * (listed), and replaces the draft once confirmed (undoable). The reading itself: ./import-check.ts.
  */
 import { useRef, useState } from 'react';
-import { formDraftSchema, type FormDraft } from '../../../shared/forms/definition.ts';
-import { checkForPublish } from '../../../shared/forms/publish.ts';
+import type { FormDraft } from '../../../shared/forms/definition.ts';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog.tsx';
 import { HiddenFileInput } from '../../../components/ui/hidden-file-input.tsx';
 import { m } from '../../../shared/i18n.ts';
+import type { ImportResult } from './import-check.ts';
 
 /** A file name from a title: "Pet survey 2026!" → "pet-survey-2026.json". */
 export function exportFileName(title: string): string {
@@ -39,36 +39,6 @@ export function exportDraft(draft: FormDraft): void {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-/** The outcome of reading a file: a draft (with its publish problems) or why it is refused. */
-export type ImportResult = { ok: true; draft: FormDraft; problems: string[] } | { ok: false; problems: string[] };
-
-/**
- * What the import says of a file that is not JSON at all (never the parser's own words), in
- * English: the message `forms_import_not_json` (readImport says it in the page's language).
- */
-export const NOT_JSON_MESSAGE = 'This file is not a JSON file. Choose a form saved with “Export JSON” (a .json file).';
-/** … of an empty file (`forms_import_empty`). */
-export const EMPTY_FILE_MESSAGE = 'This file is empty.';
-
-/**
- * Reads a file's text as a draft; see the module comment. Whatever is wrong is said in the publish
- * check's words (`checkForPublish`), the same as the builder and the server use.
- */
-export function readImport(text: string): ImportResult {
-  if (text.trim() === '') return { ok: false, problems: [m.forms_import_empty()] };
-  let value: unknown;
-  try {
-    value = JSON.parse(text) as unknown;
-  } catch {
-    return { ok: false, problems: [m.forms_import_not_json()] };
-  }
-  const problems = Object.values(checkForPublish(value).problems).flat();
-  const parsed = formDraftSchema.safeParse(value);
-  // A draft that is not well-formed always has publish problems (the publish shape is stricter); the fallback is never expected.
-  if (!parsed.success) return { ok: false, problems: problems.length > 0 ? problems : [m.forms_import_not_a_form()] };
-  return { ok: true, draft: parsed.data, problems };
-}
-
 type Pending = { name: string; result: ImportResult } | null;
 
 /** "Import JSON": a button, the file picker, and the dialogs that follow. */
@@ -78,7 +48,13 @@ export function ImportButton({ onImport, className }: { onImport: (draft: FormDr
 
   async function read(file: File) {
     const text = await file.text().catch(() => null);
-    setPending({ name: file.name, result: text === null ? { ok: false, problems: [m.forms_import_unreadable()] } : readImport(text) });
+    if (text === null) {
+      setPending({ name: file.name, result: { ok: false, problems: [m.forms_import_unreadable()] } });
+      return;
+    }
+    // The check (zod) loads when a file is chosen, not with the builder (the page's JavaScript budget).
+    const { readImport } = await import('./import-check.ts');
+    setPending({ name: file.name, result: readImport(text) });
   }
 
   const result = pending?.result;
