@@ -38,6 +38,17 @@ const zones = [
   })),
 ];
 
+/**
+ * Tailwind classes that name a physical side (issue 31: Arabic is right to left): use the logical
+ * ones (`ms-`/`me-`, `ps-`/`pe-`, `start-`/`end-`, `border-s`/`border-e`, `rounded-s`/`rounded-e`,
+ * `text-start`/`text-end`). A physical class that must stay (centring with `left-1/2` and a
+ * translation) says why in an eslint-disable comment. The same pattern checks the .astro files
+ * (tests/unit/i18n/logical-classes.test.ts).
+ */
+export const PHYSICAL_CLASS =
+  '(^|[\\s:])-?(ml|mr|pl|pr|left|right|border-l|border-r|rounded-l|rounded-r|rounded-tl|rounded-tr|rounded-bl|rounded-br|scroll-ml|scroll-mr|scroll-pl|scroll-pr)-[^\\s]|(^|[\\s:])(text|float|clear)-(left|right)($|\\s)';
+const physicalClassMessage = 'A physical side in a class: use the logical one (ms-/me-, ps-/pe-, start-/end-, text-start/text-end) so Arabic mirrors.';
+
 export default tseslint.config(
   {
     ignores: [
@@ -77,6 +88,11 @@ export default tseslint.config(
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'error',
       ...jsxA11y.flatConfigs.recommended.rules,
+      'no-restricted-syntax': [
+        'error',
+        { selector: `Literal[value=/${PHYSICAL_CLASS}/]`, message: physicalClassMessage },
+        { selector: `TemplateElement[value.raw=/${PHYSICAL_CLASS}/]`, message: physicalClassMessage },
+      ],
     },
   },
   {

@@ -21,8 +21,12 @@ export interface DialogContentProps extends ComponentProps<typeof DialogPrimitiv
   hideClose?: boolean;
 }
 
+// Centred with `left-1/2` and a translation, which is the same in both directions (`start-1/2`
+// would not centre right to left).
 const variants = {
+  // eslint-disable-next-line no-restricted-syntax -- centring, the same in both directions
   center: 'top-1/2 left-1/2 w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 rounded-xl max-h-[calc(100dvh-2rem)]',
+  // eslint-disable-next-line no-restricted-syntax -- centring, the same in both directions
   wide: 'top-1/2 left-1/2 w-[calc(100%-2rem)] max-w-5xl -translate-x-1/2 -translate-y-1/2 rounded-xl h-[calc(100dvh-2rem)]',
   sheet: 'inset-x-0 bottom-0 max-h-[90dvh] rounded-t-2xl pb-[max(1.5rem,env(safe-area-inset-bottom))]',
 } as const;
