@@ -36,3 +36,23 @@ export interface NotificationsAnswer {
   items: NotificationView[];
   unread: number;
 }
+
+/** What a notification says, as a message and its values (stored in `notifications.notice`). */
+/** Said in the reader's language by the server (src/server/services/notices.ts). */
+export type Notice =
+  | { key: 'approved'; mission: string; points: number }
+  | { key: 'changes_requested' | 'rejected'; mission: string; reason: string | null }
+  | { key: 'probe'; mission: string; question: string }
+  /** `closes`: the moment the mission closes (ISO); said as a day in UTC, as before. */
+  | { key: 'reminder'; title: string; closes: string }
+  | { key: 'new_work'; activity: 'survey' | 'mission'; title: string; project: string }
+  | { key: 'announcement'; project: string; title: string }
+  | { key: 'points'; points: number; reason: string }
+  /** `reward`: the reward's title (null when it is gone); `value` in `currency`'s units. */
+  | {
+      key: 'reward_requested' | 'reward_approved' | 'reward_sent' | 'reward_rejected' | 'reward_failed';
+      reward: string | null;
+      value: number;
+      currency: string;
+    }
+  | { key: 'reward_cancelled'; reward: string | null; points: number };

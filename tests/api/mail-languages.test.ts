@@ -46,15 +46,41 @@ describeEachBackend('mails in the recipient’s language', (ctx) => {
   it('an Arabic account’s notification mail is Arabic, right to left', async () => {
     const person = await signedInUser(ctx());
     await setLanguage(ctx(), person.id, 'ar');
-    await notify(ctx().database.db, { userId: person.id, kind: 'probe', text: 'A moderator asked about your entry.', link: '/account' }, ctx().jobs);
+    await notify(
+      ctx().database.db,
+      { userId: person.id, kind: 'probe', notice: { key: 'probe', mission: 'Park benches', question: 'Which bench?' }, link: '/account' },
+      ctx().jobs,
+    );
     const mail = await onlyMailTo(ctx(), person.email);
     expect(mail.subject).toBe('سؤال عن إدخالك في Fieldwork');
     expect(mail.raw).toContain('<html lang="ar" dir="rtl">');
     expect(mail.raw).toContain('مرحبًا Robin،');
     expect(mail.raw).toContain('أجب عنه من سجل مهامك.');
     expect(mail.raw).toContain('يمكنك إيقاف هذه الرسائل من');
-    // The notification's own sentence is stored in English and stays so.
-    expect(mail.raw).toContain('A moderator asked about your entry.');
+    // The notification's own sentence too, with what the participant and the moderator wrote as written.
+    expect(mail.raw).toContain('سؤال حول مشاركتك في «Park benches»: Which bench?');
+    expect(mail.raw).not.toContain('A question about');
+  });
+
+  it('the notifications menu says each notice in the reader’s language; a sentence stored before notices stays as it is', async () => {
+    const person = await signedInUser(ctx());
+    await setLanguage(ctx(), person.id, 'de');
+    const db = ctx().database.db;
+    await notify(db, { userId: person.id, kind: 'approved', notice: { key: 'approved', mission: 'Parkbänke', points: 1200 }, link: '/account' });
+    await notify(db, {
+      userId: person.id,
+      kind: 'reward',
+      notice: { key: 'reward_requested', reward: 'Buchgutschein', value: 12.5, currency: 'EUR' },
+      link: '/account',
+    });
+    await notify(db, { userId: person.id, kind: 'points', text: 'Points added: 5 — Bonus', link: '/account' });
+    const res = await ctx().request('/api/account/notifications', { headers: person.headers });
+    const { items } = (await res.json()) as { items: { text: string }[] };
+    expect(items.map((item) => item.text)).toEqual([
+      'Points added: 5 — Bonus',
+      'Prämie angefordert: Buchgutschein (12,50 EUR)',
+      'Ihr Beitrag zu „Parkbänke“ wurde angenommen: 1.200 Punkte sind jetzt verfügbar',
+    ]);
   });
 
   it('is written in the language the account has when the job runs, not when it was queued', async () => {

@@ -11,7 +11,8 @@ import { missionEntries, missionReminders, missions, notifications, projectMembe
 import { mailLanguageOf, missionReminderMail, preferencesUrl } from '../mail/templates.ts';
 import type { Clock } from '../services/clock.ts';
 import { mailAllowed } from '../services/notifications.ts';
-import { orderLocks, shortDay } from '../services/participation.ts';
+import { noticeRow } from '../services/notices.ts';
+import { orderLocks } from '../services/participation.ts';
 import type { JobSender } from './queue.ts';
 
 /** How long before a mission closes its reminders go out. */
@@ -107,7 +108,7 @@ export async function sendMissionReminders(deps: ReminderDeps): Promise<number> 
         await tx.insert(notifications).values({
           userId: row.userId,
           kind: 'reminder',
-          text: `“${row.title}” closes on ${shortDay(closesAt)}: finish it before then.`,
+          ...noticeRow({ key: 'reminder', title: row.title, closes: closesAt.toISOString() }),
           link,
           mailedAt: now,
         });

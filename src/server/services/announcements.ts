@@ -7,6 +7,7 @@
  * or repeated job skips whoever a committed batch told: nobody gets it twice. Home shows the latest
  * ones of the member's live projects (`services/home.ts`).
  */
+import { noticeRow } from './notices.ts';
 import { desc, eq, inArray, sql } from 'drizzle-orm';
 import { ANNOUNCEMENT_MESSAGES, type AdminAnnouncement, type AdminAnnouncementList } from '../../shared/announcements.ts';
 import type { AnnouncementCreateInput } from '../../shared/schemas/announcements.ts';
@@ -26,9 +27,6 @@ const ADMIN_LIST_MAX = 50;
 
 /** The link of an announcement's notification: home, at the announcement. */
 export const announcementLink = (id: number): string => `/#announcement-${id}`;
-
-/** The notification's sentence: `Brand study: New products to test next week`. */
-export const announcementText = (projectName: string, title: string): string => `${projectName}: ${title}`;
 
 function adminView(row: Announcement, author: AdminAnnouncement['author']): AdminAnnouncement {
   return { id: row.id, title: row.title, body: row.body, createdAt: row.createdAt.toISOString(), author };
@@ -114,14 +112,15 @@ export async function sendAnnouncement(deps: AnnouncementDeps, announcementId: n
   if (!row || row.projectStatus !== 'live') return done;
   const { announcement, projectName } = row;
   const link = announcementLink(announcement.id);
+  const notice = noticeRow({ key: 'announcement', project: projectName, title: announcement.title });
   for await (const members of activeMemberBatches(db, announcement.projectId)) {
     await db.transaction(async (tx) => {
       const now = clock.now();
       // Handled by the mail step here and now (`mailed_at`): the sweeps never mail it again.
       const told = await queryRows<{ userId: number }>(
         tx,
-        sql`insert into notifications (user_id, kind, text, link, created_at, mailed_at, dedupe_key)
-            select u, 'announcement', ${announcementText(projectName, announcement.title)}, ${link}, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz, ${`announcement:${announcement.id}`}
+        sql`insert into notifications (user_id, kind, text, notice, link, created_at, mailed_at, dedupe_key)
+            select u, 'announcement', ${notice.text}, ${JSON.stringify(notice.notice)}::jsonb, ${link}, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz, ${`announcement:${announcement.id}`}
             from unnest(${sql.param(members)}::int[]) as t(u)
             on conflict (user_id, dedupe_key) do nothing
             returning user_id as "userId"`,

@@ -15,6 +15,7 @@
  *   mission when it opens for them (`notifyUnlockedMissions`, called where an entry is submitted or
  *   approved), under the same key.
  */
+import { noticeRow } from './notices.ts';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../db/index.ts';
 import { missionEntries, missions, notifications, projects, surveys, users } from '../db/schema/index.ts';
@@ -30,11 +31,6 @@ type ActivityKind = 'survey' | 'mission';
 
 /** The key under which a member hears of an activity once. */
 export const newWorkKey = (kind: ActivityKind, id: number): string => `new_work:${kind}:${id}`;
-
-/** The notification's sentence: `New survey in Brand study: “Breakfast habits”`. */
-export function newWorkText(kind: ActivityKind, title: string, projectName: string): string {
-  return `New ${kind} in ${projectName}: “${title}”`;
-}
 
 /** The screen of the activity. */
 export const newWorkLink = (kind: ActivityKind, id: number): string => (kind === 'survey' ? `/surveys/${id}` : `/missions/${id}`);
@@ -144,10 +140,11 @@ async function insertNewWork(
 ): Promise<number> {
   if (userIds.length === 0) return 0;
   const { kind, id } = activity;
+  const notice = noticeRow({ key: 'new_work', activity: kind, title: activity.title, project: activity.projectName });
   const rows = await queryRows<{ id: number }>(
     tx,
-    sql`insert into ${notifications} (user_id, kind, text, link, created_at, dedupe_key)
-        select u, 'new_work', ${newWorkText(kind, activity.title, activity.projectName)}, ${newWorkLink(kind, id)}, ${now.toISOString()}::timestamptz, ${newWorkKey(kind, id)}
+    sql`insert into ${notifications} (user_id, kind, text, notice, link, created_at, dedupe_key)
+        select u, 'new_work', ${notice.text}, ${JSON.stringify(notice.notice)}::jsonb, ${newWorkLink(kind, id)}, ${now.toISOString()}::timestamptz, ${newWorkKey(kind, id)}
         from unnest(${sql.param([...userIds])}::int[]) as t(u)
         where exists (select 1 from ${users} a where a.id = u and a.status = 'active') and ${notTakenPart(kind, id)}
         on conflict (user_id, dedupe_key) do nothing

@@ -20,7 +20,7 @@
  * job as it records them (services/announcements.ts).
  */
 import { and, asc, count, desc, eq, gte, inArray, isNull, sql, type SQL } from 'drizzle-orm';
-import { MAIL_PREFERENCE_KEYS, type NotificationKind, type NotificationView, type NotificationsAnswer } from '../../shared/notifications.ts';
+import { MAIL_PREFERENCE_KEYS, type Notice, type NotificationKind, type NotificationView, type NotificationsAnswer } from '../../shared/notifications.ts';
 import { utcDate, utcMidnight } from '../../shared/calendar-day.ts';
 import { z } from 'zod';
 import type { Config } from '../config.ts';
@@ -42,14 +42,24 @@ import {
   type NotificationMailInput,
 } from '../mail/templates.ts';
 import type { Clock } from './clock.ts';
+import { noticeRow, notificationText } from './notices.ts';
+import type { Language } from '../../shared/languages.ts';
 
-export interface NotifyInput {
+/**
+ * A notification to record: what happened as a `notice` (said in the reader's language when read
+ * or mailed; services/notices.ts), or a fixed `text` (one sentence, shown as it is).
+ */
+export type NotifyInput = {
   userId: number;
   kind: NotificationKind;
-  /** One sentence, shown in the menu and used in the mail. */
-  text: string;
   /** A same-site path to the screen it is about (e.g. `/account/mission-history/12`). */
   link: string;
+} & ({ notice: Notice } | { text: string });
+
+/** The row of a `NotifyInput`: the notice and its English sentence. */
+function rowOf(input: NotifyInput) {
+  const { userId, kind, link } = input;
+  return 'notice' in input ? { userId, kind, link, ...noticeRow(input.notice) } : { userId, kind, link, text: input.text };
 }
 
 /**
@@ -60,7 +70,7 @@ export interface NotifyInput {
  * next daily digest either way.
  */
 export async function notify(db: Db, input: NotifyInput, jobs?: JobSender): Promise<Notification> {
-  const [row] = await db.insert(notifications).values(input).returning();
+  const [row] = await db.insert(notifications).values(rowOf(input)).returning();
   if (!row) throw new Error('insert returned no row');
   if (jobs && isImmediateKind(row.kind)) await jobs.send('notifications.mail-one', { notificationId: row.id }, { tx: db });
   return row;
@@ -75,7 +85,7 @@ export async function notify(db: Db, input: NotifyInput, jobs?: JobSender): Prom
  */
 export async function notifyMany(db: Db, inputs: readonly NotifyInput[], jobs?: JobSender): Promise<void> {
   if (inputs.length === 0) return;
-  await db.insert(notifications).values([...inputs]);
+  await db.insert(notifications).values(inputs.map(rowOf));
   if (jobs && inputs.some((input) => isImmediateKind(input.kind))) await jobs.send('notifications.mail', {}, { tx: db });
 }
 
@@ -90,8 +100,15 @@ export const notificationsQuerySchema = z.object({
   pageSize: z.coerce.number().int().min(1).max(100).default(20),
 });
 
-function view(row: Notification): NotificationView {
-  return { id: row.id, kind: row.kind, text: row.text, link: row.link, createdAt: row.createdAt.toISOString(), read: row.readAt !== null };
+function view(row: Notification, language: Language): NotificationView {
+  return {
+    id: row.id,
+    kind: row.kind,
+    text: notificationText(row, language),
+    link: row.link,
+    createdAt: row.createdAt.toISOString(),
+    read: row.readAt !== null,
+  };
 }
 
 /** How many of the user's notifications are unread. */
@@ -103,8 +120,8 @@ export async function unreadCount(db: Db, userId: number): Promise<number> {
   return row?.value ?? 0;
 }
 
-/** A page of the user's notifications, newest first, and the unread count. */
-export async function listNotifications(db: Db, userId: number, query: { page: number; pageSize: number }): Promise<NotificationsAnswer> {
+/** A page of the user's notifications, newest first, each said in `language`, and the unread count. */
+export async function listNotifications(db: Db, userId: number, query: { page: number; pageSize: number }, language: Language): Promise<NotificationsAnswer> {
   const rows = await db
     .select()
     .from(notifications)
@@ -112,7 +129,7 @@ export async function listNotifications(db: Db, userId: number, query: { page: n
     .orderBy(desc(notifications.createdAt), desc(notifications.id))
     .limit(query.pageSize)
     .offset((query.page - 1) * query.pageSize);
-  return { items: rows.map(view), unread: await unreadCount(db, userId) };
+  return { items: rows.map((row) => view(row, language)), unread: await unreadCount(db, userId) };
 }
 
 /** Marks these notifications of the user read (ids of others are ignored), or all of them; returns the unread count. */
@@ -181,12 +198,13 @@ async function claimAndMail(deps: NotificationMailDeps, tx: Db, where: SQL | und
   for (const row of rows) {
     const kind = row.notification.kind as ImmediateKind;
     if (row.status !== 'active' || !mailAllowed(row.preferences, kind)) continue;
+    // The account's language now, when the job runs (issue 31), for the mail and the notice's sentence.
+    const language = mailLanguageOf(row.preferences);
     const message = IMMEDIATE_TEMPLATES[kind]({
       to: row.email,
-      // The account's language now, when the job runs (issue 31); the notification's own sentence stays as stored.
-      language: mailLanguageOf(row.preferences),
+      language,
       firstName: row.firstName,
-      text: row.notification.text,
+      text: notificationText(row.notification, language),
       url: `${config.publicUrl}${row.notification.link}`,
       preferencesUrl: preferencesUrl(config.publicUrl),
     });
@@ -266,11 +284,12 @@ async function claimBatch(deps: NotificationMailDeps, tx: Db, userId: number, ki
   let mailed = false;
   if (user && user.status === 'active' && mailAllowed(user.preferences, kind)) {
     const listed = rows.slice(0, DIGEST_LIST_MAX);
+    const language = mailLanguageOf(user.preferences);
     const message = BATCHED_TEMPLATES[kind]({
       to: user.email,
-      language: mailLanguageOf(user.preferences),
+      language,
       firstName: user.firstName,
-      items: listed.map((row) => ({ text: row.text, url: `${config.publicUrl}${row.link}` })),
+      items: listed.map((row) => ({ text: notificationText(row, language), url: `${config.publicUrl}${row.link}` })),
       more: rows.length - listed.length,
       preferencesUrl: preferencesUrl(config.publicUrl),
       publicUrl: config.publicUrl,
@@ -364,11 +383,12 @@ export async function mailApprovalDigests(deps: NotificationMailDeps): Promise<n
       let mailed = false;
       if (user && user.status === 'active' && mailAllowed(user.preferences, 'approved')) {
         const listed = rows.slice(0, DIGEST_LIST_MAX);
+        const language = mailLanguageOf(user.preferences);
         const message = approvalsDigestMail({
           to: user.email,
-          language: mailLanguageOf(user.preferences),
+          language,
           firstName: user.firstName,
-          items: listed.map((row) => ({ text: row.text, url: `${config.publicUrl}${row.link}` })),
+          items: listed.map((row) => ({ text: notificationText(row, language), url: `${config.publicUrl}${row.link}` })),
           more: rows.length - listed.length,
           url: `${config.publicUrl}/account`,
           preferencesUrl: preferencesUrl(config.publicUrl),

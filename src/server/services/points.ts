@@ -10,6 +10,7 @@
  * `voided` (back). Whatever takes points away first locks the participant (`lockPointsOf`), then
  * reads the balance, then writes, in one transaction: two at once never both spend the same points.
  */
+import { noticeRow } from './notices.ts';
 import { randomUUID } from 'node:crypto';
 import { and, asc, count, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { EntryStatus } from '../../shared/mission-entries.ts';
@@ -298,11 +299,6 @@ export async function adjustPoints(db: Db, clock: Clock, input: AdjustmentInput)
   });
 }
 
-/** The sentence of a change staff made to someone's points: `Points added: 50 — Adjustment: late survey`. */
-export function pointsNoticeText(points: number, reason: string): string {
-  return `Points ${points < 0 ? 'removed' : 'added'}: ${Math.abs(points)} — ${reason}`;
-}
-
 /** A ledger entry staff made (an adjustment, a bulk correction), as its owner is told of it. */
 export interface PointsChange {
   userId: number;
@@ -319,11 +315,13 @@ export interface PointsChange {
  */
 export async function notifyPointsChanges(tx: Db, now: Date, changes: readonly PointsChange[]): Promise<void> {
   if (changes.length === 0) return;
+  const rows = changes.map((change) => noticeRow({ key: 'points', points: change.points, reason: change.reason }));
   await tx.execute(sql`
-    insert into ${notifications} (user_id, kind, text, link, created_at, dedupe_key)
-    select c.user_id, 'points', c.text, '/account#points', ${now.toISOString()}::timestamptz, c.dedupe_key
-    from unnest(${sql.param(changes.map((change) => change.userId))}::int[], ${sql.param(changes.map((change) => pointsNoticeText(change.points, change.reason)))}::text[],
-      ${sql.param(changes.map((change) => `points:ledger:${change.ledgerId}`))}::text[]) as c(user_id, text, dedupe_key)
+    insert into ${notifications} (user_id, kind, text, notice, link, created_at, dedupe_key)
+    select c.user_id, 'points', c.text, c.notice, '/account#points', ${now.toISOString()}::timestamptz, c.dedupe_key
+    from unnest(${sql.param(changes.map((change) => change.userId))}::int[], ${sql.param(rows.map((row) => row.text))}::text[],
+      ${sql.param(rows.map((row) => JSON.stringify(row.notice)))}::jsonb[],
+      ${sql.param(changes.map((change) => `points:ledger:${change.ledgerId}`))}::text[]) as c(user_id, text, notice, dedupe_key)
     on conflict (user_id, dedupe_key) do nothing`);
 }
 

@@ -81,7 +81,7 @@ export async function askProbe(
       {
         userId: entry.userId,
         kind: 'probe',
-        text: `A question about your entry to “${entry.missionTitle}”: ${question}`,
+        notice: { key: 'probe', mission: entry.missionTitle, question },
         link: historyLink(entry.missionId),
       },
       jobs,

@@ -14,16 +14,16 @@
 import { and, asc, count, desc, eq, gte, inArray, lt, type SQL } from 'drizzle-orm';
 import type { ListPage } from '../../shared/list.ts';
 import type { AdminRedemption, RedemptionStatus } from '../../shared/rewards.ts';
-import { fromMinorUnits } from '../../shared/rewards.ts';
 import type { AdminRedemptionListQuery, RedemptionDeliverInput } from '../../shared/schemas/redemptions.ts';
 import type { Db } from '../db/index.ts';
 import { redemptions, rewards, users, type RedemptionRow, type Reward } from '../db/schema/index.ts';
 import { ApiError, notFound } from '../errors.ts';
 import { audit, auditMany } from './audit.ts';
 import { countOf, paginate } from './list.ts';
+import { rewardNotice } from './notices.ts';
 import { notify, notifyMany } from './notifications.ts';
 import { lockPointsOf, lockPointsOfMany, setCreditState } from './points.ts';
-import { REWARDS_PAGE, redemptionView, releaseHold, valueText, type RedemptionDeps } from './redemptions.ts';
+import { REWARDS_PAGE, redemptionView, releaseHold, type RedemptionDeps } from './redemptions.ts';
 import { rewardDeliveryKey, sealDelivery } from './secret-box.ts';
 import { userSearchMatches } from './users.ts';
 import { pointReference } from '../../shared/points.ts';
@@ -111,8 +111,6 @@ async function lockRedemption(tx: Db, id: number): Promise<{ row: RedemptionRow;
   return { row, reward, user };
 }
 
-const titleOf = (row: RedemptionRow, reward: Reward) => `${reward.title} (${valueText(fromMinorUnits(row.valueMinor), row.currency)})`;
-
 /** 409 `provider_not_configured`: a provider reward, and no provider (`REWARDS_PROVIDER=none`) to order it from. */
 const providerNotConfigured = () =>
   new ApiError(
@@ -146,7 +144,7 @@ async function approveLocked(tx: Db, deps: RedemptionDeps, row: RedemptionRow, r
     after: { status: 'approved', userId: row.userId, rewardId: row.rewardId, points: row.points },
     ip: actor.ip,
   });
-  await notify(tx, { userId: row.userId, kind: 'reward', text: `Reward approved: ${titleOf(row, reward)}`, link: REWARDS_PAGE }, deps.jobs);
+  await notify(tx, { userId: row.userId, kind: 'reward', notice: rewardNotice('reward_approved', row, reward), link: REWARDS_PAGE }, deps.jobs);
   if (reward.fulfilment === 'provider') await deps.jobs.send('rewards.order', { redemptionId: row.id }, { tx });
   return approved;
 }
@@ -216,11 +214,7 @@ export async function rejectRedemption(
       after: { status: 'rejected', reason: input.reason, userId: row.userId, rewardId: row.rewardId, points: row.points },
       ip: actor.ip,
     });
-    await notify(
-      tx,
-      { userId: row.userId, kind: 'reward', text: `Reward request rejected: ${titleOf(row, reward)} — your points are back`, link: REWARDS_PAGE },
-      deps.jobs,
-    );
+    await notify(tx, { userId: row.userId, kind: 'reward', notice: rewardNotice('reward_rejected', row, reward), link: REWARDS_PAGE }, deps.jobs);
     return adminView(rejected, reward, user);
   });
 }
@@ -280,7 +274,7 @@ export async function deliverRedemption(
       after: { status: 'delivered', delivered: true, note: input.note ?? null, userId: row.userId, rewardId: row.rewardId, points: row.points },
       ip: actor.ip,
     });
-    await notify(tx, { userId: row.userId, kind: 'reward', text: `Reward sent: ${titleOf(row, reward)}`, link: REWARDS_PAGE }, deps.jobs);
+    await notify(tx, { userId: row.userId, kind: 'reward', notice: rewardNotice('reward_sent', row, reward), link: REWARDS_PAGE }, deps.jobs);
     return adminView(delivered, reward, user);
   });
 }
@@ -358,7 +352,7 @@ export async function bulkApproveRedemptions(
         chosen.map(({ row, reward }) => ({
           userId: row.userId,
           kind: 'reward' as const,
-          text: `Reward approved: ${titleOf(row, reward)}`,
+          notice: rewardNotice('reward_approved', row, reward),
           link: REWARDS_PAGE,
         })),
         deps.jobs,

@@ -32,6 +32,8 @@ import type { JobSender } from '../jobs/queue.ts';
 import type { Clock } from './clock.ts';
 import { countOf, paginate } from './list.ts';
 import { notify } from './notifications.ts';
+import { rewardValueText } from './notices.ts';
+import { SOURCE_LANGUAGE } from '../../shared/languages.ts';
 import { balanceColumns, credit, lockPointsOf, setCreditState } from './points.ts';
 import { savedSettingsColumn, settingsOf } from './rewards.ts';
 import { containsPattern } from './search.ts';
@@ -43,12 +45,8 @@ export const REWARDS_PAGE = '/account/rewards';
 /** 409 with the participant's words for a refusal. */
 const refused = (code: RedemptionRefusal, details?: Record<string, number>) => new ApiError(409, code, REDEMPTION_REFUSALS[code], details ? { details } : {});
 
-/** Made once: a formatter made per call (`toLocaleString` with options) was a tenth of a request's own time. */
-const WHOLE = new Intl.NumberFormat('en', { maximumFractionDigits: 0 });
-const CENTS = new Intl.NumberFormat('en', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-
-/** "25 EUR" (values keep their cents when they have any: "12.50 EUR"). */
-export const valueText = (value: number, currency: string) => `${(Number.isInteger(value) ? WHOLE : CENTS).format(value)} ${currency}`;
+/** "25 EUR" (values keep their cents when they have any: "12.50 EUR"), in English: ledger reasons, exports. */
+export const valueText = (value: number, currency: string) => rewardValueText(value, currency, SOURCE_LANGUAGE);
 
 /** The ledger reason of a redemption's points: "Reward: Book voucher (25 EUR)". */
 const ledgerReason = (title: string, value: number, currency: string) => `Reward: ${title} (${valueText(value, currency)})`;
@@ -267,7 +265,7 @@ export async function createRedemption(db: Db, deps: RedemptionDeps, input: Crea
     });
     await notify(
       tx,
-      { userId: input.userId, kind: 'reward', text: `Reward requested: ${reward.title} (${valueText(value, reward.currency)})`, link: REWARDS_PAGE },
+      { userId: input.userId, kind: 'reward', notice: { key: 'reward_requested', reward: reward.title, value, currency: reward.currency }, link: REWARDS_PAGE },
       deps.jobs,
     );
     if (approved) await deps.jobs.send('rewards.order', { redemptionId: row.id }, { tx });
@@ -316,7 +314,7 @@ export async function cancelRedemption(db: Db, deps: RedemptionDeps, userId: num
       {
         userId,
         kind: 'reward',
-        text: `Reward cancelled: ${reward?.title ?? 'your reward'} — your ${cancelled.points.toLocaleString('en')} points are back`,
+        notice: { key: 'reward_cancelled', reward: reward?.title ?? null, points: cancelled.points },
         link: REWARDS_PAGE,
       },
       deps.jobs,

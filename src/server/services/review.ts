@@ -58,7 +58,7 @@ import { submissionDetail } from './missions.ts';
 import type { JobSender } from '../jobs/queue.ts';
 import { notify, notifyMany } from './notifications.ts';
 import { missionEntryReason, syncEntryPoints } from './points.ts';
-import { pointReference, pointsText } from '../../shared/points.ts';
+import { pointReference } from '../../shared/points.ts';
 import { historyLink, notReviewable, probeViews } from './probes.ts';
 import { notifyUnlockedMissions } from './new-work.ts';
 import { iso } from './projects.ts';
@@ -516,18 +516,13 @@ export interface DecisionOutcome {
 
 /** The participant's notification for each decision. */
 function decisionNotice(status: 'approved' | 'changes_requested' | 'rejected', missionTitle: string, reason: string | null, points: number) {
-  const because = reason ? `: ${reason}` : '';
   switch (status) {
     case 'changes_requested':
-      return { kind: 'changes_requested', text: `Changes were asked for your entry to “${missionTitle}”${because}` } as const;
+      return { kind: 'changes_requested', notice: { key: 'changes_requested', mission: missionTitle, reason } } as const;
     case 'rejected':
-      return { kind: 'rejected', text: `Your entry to “${missionTitle}” was rejected${because}` } as const;
+      return { kind: 'rejected', notice: { key: 'rejected', mission: missionTitle, reason } } as const;
     case 'approved':
-      // What the approval made available, in the words of every screen (`pointsText`).
-      return {
-        kind: 'approved',
-        text: `Your entry to “${missionTitle}” was approved${points > 0 ? `: ${pointsText(points)} ${points === 1 ? 'is' : 'are'} now available` : ''}`,
-      } as const;
+      return { kind: 'approved', notice: { key: 'approved', mission: missionTitle, points } } as const;
   }
 }
 

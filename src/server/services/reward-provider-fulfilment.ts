@@ -28,12 +28,13 @@ import { redemptions, rewards, rewardWebhookEvents, type RedemptionRow } from '.
 import type { JobSender } from '../jobs/queue.ts';
 import type { Logger } from '../logger.ts';
 import { audit } from './audit.ts';
+import { rewardNotice } from './notices.ts';
 import type { Clock } from './clock.ts';
 import { notify } from './notifications.ts';
 import { lockPointsOf, personName, setCreditState } from './points.ts';
 import { providerExternalId, ProviderRefusal, type ProviderOrder, type ProviderWebhookEvent, type RewardProvider } from './reward-provider.ts';
 import { TremendousProvider } from './reward-provider-tremendous.ts';
-import { REWARDS_PAGE, releaseHold, valueText } from './redemptions.ts';
+import { REWARDS_PAGE, releaseHold } from './redemptions.ts';
 import { rewardDeliveryKey, sealDelivery } from './secret-box.ts';
 
 export interface FulfilmentDeps {
@@ -110,14 +111,13 @@ async function record(deps: FulfilmentDeps, id: number, order: ProviderOrder): P
     const [row] = await tx.select().from(redemptions).where(eq(redemptions.id, id)).for('update');
     if (row?.status !== 'ordering') return 'skipped';
     const [reward] = await tx.select({ title: rewards.title }).from(rewards).where(eq(rewards.id, row.rewardId));
-    const title = `${reward?.title ?? 'Your reward'} (${valueText(fromMinorUnits(row.valueMinor), row.currency)})`;
     const now = deps.clock.now();
     if (order.state === 'pending') {
       await tx.update(redemptions).set({ providerOrderId: order.orderId, updatedAt: now }).where(eq(redemptions.id, id));
       return 'pending';
     }
     if (order.state === 'failed') {
-      await failLocked(tx, deps, row, title, order.message, order.orderId);
+      await failLocked(tx, deps, row, reward, order.message, order.orderId);
       return 'failed';
     }
     if (!key) throw new Error('no delivery key');
@@ -135,13 +135,20 @@ async function record(deps: FulfilmentDeps, id: number, order: ProviderOrder): P
       // Never the link or code: that one was delivered, and by which order.
       after: { status: 'delivered', delivered: true, provider: deps.config.rewardsProvider?.name ?? null, providerOrderId: order.orderId, userId: row.userId },
     });
-    await notify(tx, { userId: row.userId, kind: 'reward', text: `Reward sent: ${title}`, link: REWARDS_PAGE }, deps.jobs);
+    await notify(tx, { userId: row.userId, kind: 'reward', notice: rewardNotice('reward_sent', row, reward), link: REWARDS_PAGE }, deps.jobs);
     return 'delivered';
   });
 }
 
 /** Fails a locked `ordering` row: the participant's reason, the hold released, audited with the provider's words, notified. */
-async function failLocked(tx: Db, deps: FulfilmentDeps, row: RedemptionRow, title: string, providerMessage: string, orderId: string | null): Promise<void> {
+async function failLocked(
+  tx: Db,
+  deps: FulfilmentDeps,
+  row: RedemptionRow,
+  reward: { title: string } | undefined,
+  providerMessage: string,
+  orderId: string | null,
+): Promise<void> {
   const now = deps.clock.now();
   await tx
     .update(redemptions)
@@ -156,7 +163,7 @@ async function failLocked(tx: Db, deps: FulfilmentDeps, row: RedemptionRow, titl
     before: { status: 'ordering' },
     after: { status: 'failed', providerMessage, provider: deps.config.rewardsProvider?.name ?? null, providerOrderId: orderId || null, userId: row.userId },
   });
-  await notify(tx, { userId: row.userId, kind: 'reward', text: `Reward failed: ${title} — your points are back`, link: REWARDS_PAGE }, deps.jobs);
+  await notify(tx, { userId: row.userId, kind: 'reward', notice: rewardNotice('reward_failed', row, reward), link: REWARDS_PAGE }, deps.jobs);
 }
 
 /** A final refusal of the order: the redemption fails (if still `ordering`). */

@@ -1,5 +1,5 @@
-import { index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { NOTIFICATION_KINDS } from '../../../shared/notifications.ts';
+import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { NOTIFICATION_KINDS, type Notice } from '../../../shared/notifications.ts';
 import { missions } from './missions.ts';
 import { users } from './users.ts';
 
@@ -17,7 +17,10 @@ export const notifications = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     kind: text('kind', { enum: NOTIFICATION_KINDS }).notNull(),
+    /** The sentence in English, as it was when written (rows without a notice show it as it is). */
     text: text('text').notNull(),
+    /** What happened, as a message and its values: said in the reader's language when read or mailed (services/notices.ts). */
+    notice: jsonb('notice').$type<Notice>(),
     /** A same-site path to the screen it is about. */
     link: text('link').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
