@@ -1,10 +1,12 @@
 /** Byte sizes for people (docs/product.md §9): B, KB, MB, GB, TB in steps of 1024. */
+import { currentLanguage } from '../../shared/i18n.ts';
 import { BYTE_STEP, BYTE_UNITS } from '../../shared/ui-constants.ts';
 
 export type ByteUnit = (typeof BYTE_UNITS)[number];
 
 /**
- * "0 B", "1023 B", "1 KB", "1.5 KB", "1 TB", "2048 TB". At most `decimals` fraction digits
+ * "0 B", "1023 B", "1 KB", "1.5 KB", "1 TB", "2048 TB" (digits and decimal sign in the page's
+ * language: "1,5 KB" in German; no grouping). At most `decimals` fraction digits
  * (default 2), trailing zeros dropped; a value that rounds up to 1024 moves to the next unit
  * (1048575 → "1 MB", not "1024 KB"). Negative sizes keep their sign; NaN and ±Infinity are a
  * programming error (RangeError).
@@ -23,5 +25,6 @@ export function formatBytes(bytes: number, decimals = 2): string {
     unit += 1;
     value = Number((size / BYTE_STEP ** unit).toFixed(digits));
   }
-  return `${value === 0 ? '' : sign}${value} ${BYTE_UNITS[unit] ?? 'B'}`;
+  const number = new Intl.NumberFormat(currentLanguage(), { maximumFractionDigits: digits, useGrouping: false }).format(value);
+  return `${value === 0 ? '' : sign}${number} ${BYTE_UNITS[unit] ?? 'B'}`;
 }

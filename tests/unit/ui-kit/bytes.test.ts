@@ -1,3 +1,4 @@
+// @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
 import { formatBytes } from '../../../src/lib/ui-kit/bytes.ts';
 
@@ -44,5 +45,17 @@ describe('formatBytes (B, KB, MB, GB, TB; steps of 1024)', () => {
   it('refuses NaN and infinities', () => {
     expect(() => formatBytes(Number.NaN)).toThrow(RangeError);
     expect(() => formatBytes(Number.POSITIVE_INFINITY)).toThrow(RangeError);
+  });
+
+  it('writes the number in the page’s language: a decimal comma in German, Arabic digits in Arabic', () => {
+    document.documentElement.lang = 'de';
+    try {
+      expect(formatBytes(1536)).toBe('1,5 KB');
+      expect(formatBytes(2048 * 1024 ** 4)).toBe('2048 TB');
+      document.documentElement.lang = 'ar';
+      expect(formatBytes(1536)).toBe(`${new Intl.NumberFormat('ar').format(1.5)} KB`);
+    } finally {
+      document.documentElement.lang = 'en';
+    }
   });
 });
