@@ -490,8 +490,31 @@ async function benchBackend(
           { label: '`/` (home, empty: a new participant)', path: '/', headers: { Cookie: await newParticipantCookie(server.url, env) } },
           { label: '`/account` (signed in)', path: '/account', headers: { Cookie: `fw_session=${seeded.participantToken}` } },
           { label: '`/surveys/{id}` (participant)', path: `/surveys/${seeded.surveyId}`, headers: { Cookie: `fw_session=${seeded.participantToken}` } },
+          // Issue 31: the sign-in page in German and Arabic, and the survey screen in Arabic (right to left).
+          { label: '`/de/login` (guest, German)', path: '/de/login' },
+          { label: '`/ar/login` (guest, Arabic)', path: '/ar/login' },
         ];
-        for (const row of await lighthousePages(server.url, pages, chromium)) {
+        const arabicSurvey = {
+          label: '`/ar/surveys/{id}` (participant, Arabic)',
+          path: `/ar/surveys/${seeded.surveyId}`,
+          headers: { Cookie: `fw_session=${seeded.participantToken}` },
+        };
+        const inArabic = async () => {
+          // The participant's account speaks Arabic for this page, and English again after it.
+          const setLanguage = (language: string) =>
+            fetch(`${server.url}/api/account/language`, {
+              method: 'PUT',
+              headers: { Origin: server.url, 'Content-Type': 'application/json', Cookie: `fw_session=${seeded.participantToken}` },
+              body: JSON.stringify({ language }),
+            });
+          await setLanguage('ar');
+          try {
+            return await lighthousePages(server.url, [arabicSurvey], chromium);
+          } finally {
+            await setLanguage('en');
+          }
+        };
+        for (const row of [...(await lighthousePages(server.url, pages, chromium)), ...(await inArabic())]) {
           lighthouse.push(row);
           console.log(
             `  Lighthouse ${row.path}: performance ${row.performance}, LCP ${Math.round(row.lcpMs)} ms, CLS ${row.cls.toFixed(3)}, JS ${(row.jsBytes / 1024).toFixed(1)} KiB ` +
