@@ -1,6 +1,7 @@
 /** How a user's name is shown: initials on the avatar, the full name beside it. */
 import { m } from '../shared/i18n.ts';
-import type { Role } from '../shared/roles.ts';
+import type { Role, UserStatus } from '../shared/roles.ts';
+import { activeWindowDays, type UserActiveWindow } from '../shared/users.ts';
 
 interface Named {
   firstName: string;
@@ -44,3 +45,20 @@ export const ROLE_LABELS: Readonly<Record<Role, string>> = {
     return roleLabel('admin');
   },
 };
+
+/** An account's status in words, in the page's language. */
+export function userStatusLabel(status: UserStatus): string {
+  switch (status) {
+    case 'invited':
+      return m.admin_users_status_invited();
+    case 'active':
+      return m.admin_users_status_active();
+    case 'disabled':
+      return m.admin_users_status_disabled();
+  }
+}
+
+/** The users list's activity filter in words (`30d` → "Active in the last 30 days"). */
+export function activeWindowLabel(window: UserActiveWindow): string {
+  return m.admin_users_active_in_days({ count: activeWindowDays(window) });
+}

@@ -16,11 +16,6 @@ export const USER_ACTIVE_WINDOWS = ['7d', '30d', '90d'] as const;
 export type UserActiveWindow = (typeof USER_ACTIVE_WINDOWS)[number];
 /** The days of a window (`30d` → 30). */
 export const activeWindowDays = (window: UserActiveWindow): number => Number(window.slice(0, -1));
-export const USER_ACTIVE_LABELS: Readonly<Record<UserActiveWindow, string>> = {
-  '7d': 'Active in the last 7 days',
-  '30d': 'Active in the last 30 days',
-  '90d': 'Active in the last 90 days',
-};
 
 /** A row of `GET /api/admin/users` (and of its CSV). */
 export interface AdminUserListItem {
@@ -131,5 +126,3 @@ export interface InvitationResult {
   user: AdminUserListItem;
   created: boolean;
 }
-
-export const USER_STATUS_LABELS: Readonly<Record<UserStatus, string>> = { invited: 'Invited', active: 'Active', disabled: 'Disabled' };

@@ -14,7 +14,7 @@ import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { PasswordInput } from '../../components/ui/password-input.tsx';
 import { AccountPending, InertForm, PLACEHOLDER_USER, useAccount } from './use-account.tsx';
-import { rich } from './rich.tsx';
+import { withNodes } from '../../components/forms/rich-text.tsx';
 import { m } from '../../shared/i18n.ts';
 
 /** The edit pages, in the page's language (called at render). */
@@ -135,21 +135,21 @@ function EmailChangeCard({ user, onChange }: { user: AccountUser; onChange: (use
     <SettingCard
       icon={<MailIcon className="size-5" />}
       title={m.account_edit_email_title()}
-      description={rich((mark) => m.account_edit_email_description({ email: mark('email') }), {
+      description={withNodes((marks) => m.account_edit_email_description({ email: marks.email }), {
         email: <strong className="font-semibold wrap-anywhere text-foreground">{user.email}</strong>,
       })}
     >
       <form noValidate onSubmit={onSubmit} className="flex flex-col gap-5">
         {sentTo ? (
           <Alert variant="success" title={m.account_edit_email_sent_title()}>
-            {rich((mark) => m.account_edit_email_sent({ email: mark('email'), current: user.email }), {
+            {withNodes((marks) => m.account_edit_email_sent({ email: marks.email, current: user.email }), {
               email: <strong className="wrap-anywhere">{sentTo}</strong>,
             })}
           </Alert>
         ) : (
           pending && (
             <Alert>
-              {rich((mark) => m.account_edit_email_pending({ email: mark('email') }), {
+              {withNodes((marks) => m.account_edit_email_pending({ email: marks.email }), {
                 email: <strong className="wrap-anywhere">{pending}</strong>,
               })}
             </Alert>

@@ -18,7 +18,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import type { PointsSummary } from '../../shared/points.ts';
 import { Bone } from '../../components/ui/skeleton.tsx';
 import { AccountPending, useAccount } from './use-account.tsx';
-import { rich } from './rich.tsx';
+import { withNodes } from '../../components/forms/rich-text.tsx';
 import { PointsSummaryPill } from '../../components/PointsPill.tsx';
 import MissionsSection, { MISSION_HISTORY_ANCHOR } from './MissionsSection.tsx';
 import PointsSection from './PointsSection.tsx';
@@ -144,7 +144,7 @@ function AccountDetails({
           </dl>
           {user.pendingEmail && (
             <p className="mt-4 rounded-md bg-muted px-3 py-2 text-sm text-muted-foreground">
-              {rich((mark) => m.account_overview_pending_email({ email: mark('email') }), {
+              {withNodes((marks) => m.account_overview_pending_email({ email: marks.email }), {
                 email: <strong className="font-semibold wrap-anywhere text-foreground">{user.pendingEmail}</strong>,
               })}
             </p>

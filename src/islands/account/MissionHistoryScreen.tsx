@@ -30,7 +30,7 @@ import { Bone } from '../../components/ui/skeleton.tsx';
 import { QuestionIcon } from '../../components/icons.tsx';
 import { formatCount, m } from '../../shared/i18n.ts';
 import { editEntryHref, entryPhotoIds, historyStatusLabel, numberEntries } from './mission-history.ts';
-import { rich } from './rich.tsx';
+import { withNodes } from '../../components/forms/rich-text.tsx';
 import { signedPoints, spokenPoints } from './points.ts';
 
 /** A stored photo at display size (the lightbox). */
@@ -120,14 +120,14 @@ function HistoryView({ history }: { history: MissionHistory }) {
           <ul className="flex flex-col gap-1">
             {needChanges.map(({ entry, number }) => (
               <li key={`changes-${entry.id}`}>
-                {rich((mark) => m.account_history_waiting_changes({ entry: mark('entry') }), {
+                {withNodes((marks) => m.account_history_waiting_changes({ entry: marks.entry }), {
                   entry: <a href={`#entry-${entry.id}`}>{m.account_history_entry_number({ number: formatCount(number) })}</a>,
                 })}
               </li>
             ))}
             {questions.map(({ entry, number }) => (
               <li key={`probe-${entry.id}`}>
-                {rich((mark) => m.account_history_waiting_question({ entry: mark('entry') }), {
+                {withNodes((marks) => m.account_history_waiting_question({ entry: marks.entry }), {
                   entry: <a href={`#entry-${entry.id}`}>{m.account_history_entry_number({ number: formatCount(number) })}</a>,
                 })}
               </li>
@@ -323,7 +323,7 @@ function ProbeItem({ probe, onAnswered }: { probe: ProbeView; onAnswered: (probe
         <div className="flex min-w-0 flex-col gap-0.5">
           <p className="text-sm font-medium whitespace-pre-wrap break-words">{probe.question}</p>
           <p className="text-xs text-muted-foreground">
-            {rich((mark) => m.account_history_asked({ when: mark('when') }), {
+            {withNodes((marks) => m.account_history_asked({ when: marks.when }), {
               when: <time dateTime={probe.askedAt}>{formatDateTime(probe.askedAt)}</time>,
             })}
           </p>
@@ -341,7 +341,7 @@ function ProbeItem({ probe, onAnswered }: { probe: ProbeView; onAnswered: (probe
             <p className="text-sm whitespace-pre-wrap break-words">{probe.answer}</p>
             {probe.answeredAt && (
               <p className="text-xs text-muted-foreground">
-                {rich((mark) => m.account_history_answered({ when: mark('when') }), {
+                {withNodes((marks) => m.account_history_answered({ when: marks.when }), {
                   when: <time dateTime={probe.answeredAt}>{formatDateTime(probe.answeredAt)}</time>,
                 })}
               </p>

@@ -17,7 +17,7 @@ import { pointsLabel } from '../../lib/labels.ts';
 import { Bone } from '../../components/ui/skeleton.tsx';
 import { m } from '../../shared/i18n.ts';
 import { entriesLabel, entryCounts, probesWaitingLabel, type EntryCount } from './mission-history.ts';
-import { rich } from './rich.tsx';
+import { withNodes } from '../../components/forms/rich-text.tsx';
 
 /** The id the list is reached at (`/account#mission-history`). */
 export const MISSION_HISTORY_ANCHOR = 'mission-history';
@@ -113,7 +113,7 @@ function MissionRow({ item }: { item: MissionHistoryItem }) {
       </ul>
       <p className="text-xs text-muted-foreground">
         {entriesLabel(item.entries.total)} · {pointsLabel(item.points, item.pointsPerEntry)} ·{' '}
-        {rich((mark) => m.account_missions_last_activity({ when: mark('when') }), {
+        {withNodes((marks) => m.account_missions_last_activity({ when: marks.when }), {
           when: <time dateTime={item.lastActivityAt}>{formatRelative(item.lastActivityAt)}</time>,
         })}
       </p>

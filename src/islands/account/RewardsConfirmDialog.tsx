@@ -16,7 +16,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog.tsx';
 import { formatMoney, newIdempotencyKey, pointsText, refusalMessage } from './rewards.ts';
 import { m } from '../../shared/i18n.ts';
-import { rich } from './rich.tsx';
+import { withNodes } from '../../components/forms/rich-text.tsx';
 
 /** A reward and value the participant chose, with what it costs. */
 export interface Choice {
@@ -115,7 +115,9 @@ function Confirmation({
         <li>{m.account_confirm_check()}</li>
         <li>
           {email
-            ? rich((mark) => m.account_confirm_tell_at({ email: mark('email') }), { email: <strong className="font-semibold wrap-anywhere">{email}</strong> })
+            ? withNodes((marks) => m.account_confirm_tell_at({ email: marks.email }), {
+                email: <strong className="font-semibold wrap-anywhere">{email}</strong>,
+              })
             : m.account_confirm_tell_by_email()}{' '}
           {reward.kind === 'gift_card' ? m.account_confirm_code_shown() : m.account_confirm_details_shown()}
         </li>

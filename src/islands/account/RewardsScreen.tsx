@@ -26,7 +26,7 @@ import { Input } from '../../components/ui/input.tsx';
 import { RadioCard, RadioCardGroup } from '../../components/ui/radio-card.tsx';
 import { Bone } from '../../components/ui/skeleton.tsx';
 import { m } from '../../shared/i18n.ts';
-import { rich } from './rich.tsx';
+import { withNodes } from '../../components/forms/rich-text.tsx';
 import RewardsConfirmDialog, { type Choice } from './RewardsConfirmDialog.tsx';
 import RewardsRequests, { requestHeadingId } from './RewardsRequests.tsx';
 import { formatMoney, pointsText, rangeHint, reachOf, redemptionsPath, rewardKindLabel, REWARDS_PATH, startingValue, valuesOf } from './rewards.ts';
@@ -266,7 +266,7 @@ function RewardCard({
               <p className="flex items-center gap-1.5 text-sm" aria-live="polite">
                 <StarIcon className="size-4 text-primary" />
                 <span>
-                  {rich((mark) => m.account_rewards_costs({ points: mark('points') }), {
+                  {withNodes((marks) => m.account_rewards_costs({ points: marks.points }), {
                     points: <strong className="font-semibold tabular-nums">{pointsText(reach.points)}</strong>,
                   })}
                 </span>

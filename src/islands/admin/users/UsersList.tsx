@@ -8,12 +8,12 @@
 import { useEffect, useId, useState } from 'react';
 import type { ListPage } from '../../../shared/list.ts';
 import { ROLES, USER_STATUSES } from '../../../shared/roles.ts';
-import { USER_ACTIVE_LABELS, USER_ACTIVE_WINDOWS, USER_STATUS_LABELS, type AdminUserListItem, type UserSort } from '../../../shared/users.ts';
+import { USER_ACTIVE_WINDOWS, type AdminUserListItem, type UserSort } from '../../../shared/users.ts';
 import { withQuery } from '../../../platform/api.ts';
 import { m } from '../../../shared/i18n.ts';
 import { formatDate, formatRelative } from '../../../lib/format.ts';
 import { useResource } from '../../../lib/resource.ts';
-import { fullNameOf, ROLE_LABELS } from '../../../lib/user.ts';
+import { activeWindowLabel, fullNameOf, ROLE_LABELS, userStatusLabel } from '../../../lib/user.ts';
 import { Button, buttonVariants } from '../../../components/ui/button.tsx';
 import { Input } from '../../../components/ui/input.tsx';
 import { Label } from '../../../components/ui/label.tsx';
@@ -37,11 +37,11 @@ import { StatusBadge, useCurrentRole, type ProjectOption } from './parts.tsx';
 const roleOptions = () => [{ value: 'all' as const, label: m.users_list_all_roles() }, ...ROLES.map((value) => ({ value, label: ROLE_LABELS[value] }))];
 const activeOptions = () => [
   { value: 'all' as const, label: m.users_list_any_activity() },
-  ...USER_ACTIVE_WINDOWS.map((value) => ({ value, label: USER_ACTIVE_LABELS[value] })),
+  ...USER_ACTIVE_WINDOWS.map((value) => ({ value, label: activeWindowLabel(value) })),
 ];
 const statusOptions = () => [
   { value: 'all' as const, label: m.users_list_all_statuses() },
-  ...USER_STATUSES.map((value) => ({ value, label: USER_STATUS_LABELS[value] })),
+  ...USER_STATUSES.map((value) => ({ value, label: userStatusLabel(value) })),
 ];
 
 /** The table's columns (`id`: React's key; the label is read at render, in the page's language). */

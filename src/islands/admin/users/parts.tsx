@@ -1,7 +1,7 @@
 /** What the users screens share: who is looking (their role decides what they may do), projects to choose from, the CSV upload. */
 import { useStore } from '@nanostores/react';
 import type { Role, UserStatus } from '../../../shared/roles.ts';
-import { USER_STATUS_LABELS } from '../../../shared/users.ts';
+import { userStatusLabel } from '../../../lib/user.ts';
 import { uploadForJson } from '../../../platform/upload.ts';
 import { m } from '../../../shared/i18n.ts';
 import { $auth } from '../../../stores/auth.ts';
@@ -9,7 +9,7 @@ import { Badge } from '../../../components/ui/badge.tsx';
 
 /** Invited, active or disabled, as a badge. */
 export function StatusBadge({ status }: { status: UserStatus }) {
-  return <Badge variant={status === 'active' ? 'default' : status === 'invited' ? 'secondary' : 'outline'}>{USER_STATUS_LABELS[status]}</Badge>;
+  return <Badge variant={status === 'active' ? 'default' : status === 'invited' ? 'secondary' : 'outline'}>{userStatusLabel(status)}</Badge>;
 }
 
 /** A project in the filters and the invitation's "Project" choice. */
