@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import { splitLanguage } from '../shared/languages.ts';
 import { matchRoute } from '../shared/routes.ts';
 import { m } from '../shared/i18n.ts';
 import { Button } from './ui/button.tsx';
@@ -34,7 +35,7 @@ export default function ErrorPage({ statusCode, statusMessage, description, path
   const locationPath = useSyncExternalStore(noSubscription, getLocationPath, getServerPath);
   const shownPath = path ?? locationPath;
   // An unmatched route names its path in the message itself.
-  const unmatched = notFound && detectRoute && shownPath !== null && matchRoute(shownPath) === null;
+  const unmatched = notFound && detectRoute && shownPath !== null && matchRoute(splitLanguage(shownPath).path) === null;
   const message = statusMessage ?? (unmatched ? m.shell_error_page_unmatched() : notFound ? m.shell_error_page_not_found() : m.shell_error_page_server_error());
   const text = description ?? (notFound ? m.shell_error_page_not_found_text() : m.shell_error_page_server_error_text());
 

@@ -4,14 +4,17 @@
  */
 import type { PagePayload } from '../shared/build-manifest.ts';
 import { PAYLOAD_CACHE_MS } from '../shared/ui-constants.ts';
+import { localizedPath, splitLanguage } from '../shared/languages.ts';
 import { matchRoute, shellPath } from '../shared/routes.ts';
 import { $build } from '../stores/build.ts';
 
 /** The path whose payload serves a URL path: dynamic routes share their shell's. */
 export function payloadPagePath(path: string): string {
   const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
-  const match = matchRoute(trimmed);
-  if (match?.route.params) return shellPath(match.route.pattern);
+  // Each language's pages have their own payloads: `/de/surveys/42` is served by `/de/surveys/_`.
+  const { language, path: unprefixed } = splitLanguage(trimmed);
+  const match = matchRoute(unprefixed);
+  if (match?.route.params) return localizedPath(shellPath(match.route.pattern), language);
   return trimmed;
 }
 

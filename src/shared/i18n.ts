@@ -11,7 +11,7 @@
  *   (`m.mail_x(params, { locale })`); without one it is English.
  */
 import { getLocale, overwriteGetLocale } from '../paraglide/runtime.js';
-import { isLanguage, SOURCE_LANGUAGE, type Language } from './languages.ts';
+import { directionOf, isLanguage, SOURCE_LANGUAGE, type Language } from './languages.ts';
 
 export { m } from '../paraglide/messages.js';
 
@@ -26,6 +26,14 @@ export function currentLanguage(): Language {
 }
 
 overwriteGetLocale(currentLanguage);
+
+/**
+ * The page's writing direction, for the Radix primitives that take one (radio groups, tabs, menus,
+ * selects): without it they set `dir="ltr"` on their own element and stay left to right in Arabic.
+ */
+export function pageDirection(): 'ltr' | 'rtl' {
+  return directionOf(currentLanguage());
+}
 
 const numberFormats = new Map<Language, Intl.NumberFormat>();
 

@@ -17,6 +17,7 @@
  * nothing but the route table. The data migration of 0005_integrity.sql applies the same regular
  * expressions in SQL to stored reports; tests/api/reports.test.ts checks the two agree.
  */
+import { localizedPath, splitLanguage } from './languages.ts';
 import { matchRoute, ROUTES, type RouteDef } from './routes.ts';
 
 /** What a link token's path segment becomes. */
@@ -114,11 +115,12 @@ export function redactJson(value: unknown): unknown {
  * token (`/reset-password/[token]`), any other path with its secrets redacted.
  */
 export function reportPagePath(pathname: string): string {
-  const match = matchRoute(pathname);
+  const { language, path: unprefixed } = splitLanguage(pathname);
+  const match = matchRoute(unprefixed);
   const kinds = match?.route.params ?? {};
   if (!match || !Object.values(kinds).includes('token')) return redactSecrets(pathname);
   const path = match.route.pattern.replace(/:([A-Za-z]+)/g, (_, name: string) =>
     kinds[name] === 'token' ? TOKEN_PLACEHOLDER : encodeURIComponent(match.params[name] ?? ''),
   );
-  return redactSecrets(path);
+  return redactSecrets(localizedPath(path, language));
 }

@@ -230,6 +230,7 @@ describe('reports without secrets', () => {
   it('a token page is named by its route pattern', () => {
     expect(reportPagePath(`/reset-password/${TOKEN}`)).toBe('/reset-password/[token]');
     expect(reportPagePath(`/reset-password/${TOKEN}/`)).toBe('/reset-password/[token]');
+    expect(reportPagePath(`/de/reset-password/${TOKEN}`)).toBe('/de/reset-password/[token]');
     expect(reportPagePath(`/onboarding/${TOKEN}`)).toBe('/onboarding/[token]');
     expect(reportPagePath(`/update-email/${TOKEN}`)).toBe('/update-email/[token]');
     // A malformed token is still not sent.

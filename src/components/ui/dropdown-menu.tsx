@@ -1,8 +1,12 @@
 import type { ComponentProps } from 'react';
 import { DropdownMenu as MenuPrimitive } from 'radix-ui';
 import { cn } from '../../lib/utils.ts';
+import { pageDirection } from '../../shared/i18n.ts';
 
-export const DropdownMenu = MenuPrimitive.Root;
+/** In the page's direction (submenus and arrow keys mirrored in Arabic) unless `dir` says otherwise. */
+export function DropdownMenu({ dir, ...props }: ComponentProps<typeof MenuPrimitive.Root>) {
+  return <MenuPrimitive.Root dir={dir ?? pageDirection()} {...props} />;
+}
 export const DropdownMenuTrigger = MenuPrimitive.Trigger;
 export const DropdownMenuGroup = MenuPrimitive.Group;
 

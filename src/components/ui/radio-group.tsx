@@ -1,9 +1,11 @@
 import type { ComponentProps } from 'react';
 import { RadioGroup as RadioGroupPrimitive } from 'radix-ui';
 import { cn } from '../../lib/utils.ts';
+import { pageDirection } from '../../shared/i18n.ts';
 
 export function RadioGroup({ className, ...props }: ComponentProps<typeof RadioGroupPrimitive.Root>) {
-  return <RadioGroupPrimitive.Root className={cn('grid gap-2', className)} {...props} />;
+  // In the page's direction: Radix would set dir="ltr" on the group, and Arabic would not mirror.
+  return <RadioGroupPrimitive.Root className={cn('grid gap-2', className)} dir={props.dir ?? pageDirection()} {...props} />;
 }
 
 export function RadioGroupItem({ className, ...props }: ComponentProps<typeof RadioGroupPrimitive.Item>) {

@@ -1,13 +1,17 @@
 import type { ComponentProps } from 'react';
 import { Select as SelectPrimitive } from 'radix-ui';
 import { cn } from '../../lib/utils.ts';
+import { pageDirection } from '../../shared/i18n.ts';
 import { CheckIcon, ChevronDownIcon } from '../icons.tsx';
 import { controlClasses } from './input.tsx';
 
 /** docs/product.md §9: the select keeps 10 px from the viewport edges. */
 export const SELECT_EDGE_MARGIN = 10;
 
-export const Select = SelectPrimitive.Root;
+/** In the page's direction (the list mirrored in Arabic) unless `dir` says otherwise. */
+export function Select({ dir, ...props }: ComponentProps<typeof SelectPrimitive.Root>) {
+  return <SelectPrimitive.Root dir={dir ?? pageDirection()} {...props} />;
+}
 export const SelectValue = SelectPrimitive.Value;
 export const SelectGroup = SelectPrimitive.Group;
 

@@ -2,8 +2,12 @@
 import type { ComponentProps } from 'react';
 import { Tabs as TabsPrimitive } from 'radix-ui';
 import { cn } from '../../lib/utils.ts';
+import { pageDirection } from '../../shared/i18n.ts';
 
-export const Tabs = TabsPrimitive.Root;
+/** In the page's direction (arrow keys and layout mirrored in Arabic) unless `dir` says otherwise. */
+export function Tabs({ dir, ...props }: ComponentProps<typeof TabsPrimitive.Root>) {
+  return <TabsPrimitive.Root dir={dir ?? pageDirection()} {...props} />;
+}
 
 export function TabsList({ className, ...props }: ComponentProps<typeof TabsPrimitive.List>) {
   return <TabsPrimitive.List className={cn('inline-flex h-10 items-center gap-1 rounded-lg bg-muted p-1 text-muted-foreground', className)} {...props} />;

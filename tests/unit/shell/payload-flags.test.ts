@@ -10,6 +10,9 @@ describe('page payloads (docs/architecture.md, docs/product.md §9)', () => {
   it('maps pages to their payload files (dynamic routes share the shell)', () => {
     expect(payloadPagePath('/terms/')).toBe('/terms');
     expect(payloadPagePath('/surveys/42')).toBe('/surveys/_');
+    // Each language's pages have their own payloads.
+    expect(payloadPagePath('/de/surveys/42')).toBe('/de/surveys/_');
+    expect(payloadPagePath('/ar/terms')).toBe('/ar/terms');
     expect(payloadUrl('/')).toBe('/_payload.json');
     expect(payloadUrl('/terms')).toBe('/terms/_payload.json');
   });
