@@ -277,3 +277,70 @@ describe('sameDraft', () => {
     expect(sameDraft({ a: 1 }, { a: 2 })).toBe(false);
   });
 });
+
+describe('languages and translations (issue 31 §2)', () => {
+  const withQuestion = () => draft({ id: 'page_1', title: '', elements: [{ id: 'age', type: 'number', title: 'Your age?' }] });
+  const title = { key: 'elements.age.title', source: 'Your age?', kind: 'title' as const, owner: 'age' };
+
+  it('adds and removes a language (its translations go; Undo brings them back), and changes the source while no other is offered', () => {
+    let state = run(
+      initBuilderState(withQuestion()),
+      { type: 'set_languages', languages: [], source: 'de', label: 'source' },
+      { type: 'set_languages', languages: ['es'], label: 'add' },
+      { type: 'set_translation', text: title, language: 'es', value: '¿Tu' },
+      { type: 'set_translation', text: title, language: 'es', value: '¿Tu edad?' },
+    );
+    expect(state.draft).toMatchObject({ language: 'de', languages: ['de', 'es'], translations: { 'elements.age.title': { es: '¿Tu edad?' } } });
+    // Typing into one translation is one undo step.
+    expect(state.past.map((entry) => entry.label)).toEqual(['source', 'add', 'Edit a translation']);
+    state = run(state, { type: 'set_languages', languages: [], label: 'remove' });
+    expect(state.draft).toMatchObject({ languages: ['de'], translations: {} });
+    state = run(state, { type: 'undo' });
+    expect(state.draft).toMatchObject({ languages: ['de', 'es'], translations: { 'elements.age.title': { es: '¿Tu edad?' } } });
+  });
+});
+
+describe('translations follow the questions', () => {
+  it('a renamed question keeps its translations; a deleted question or option takes them along (Undo brings them back)', () => {
+    const start = {
+      ...draft({
+        id: 'page_1',
+        title: '',
+        elements: [
+          {
+            id: 'pet',
+            type: 'single_choice',
+            title: 'Pet?',
+            options: [
+              { id: 'dog', label: 'Dog' },
+              { id: 'cat', label: 'Cat' },
+            ],
+          },
+          { id: 'age', type: 'number', title: 'Age?' },
+        ],
+      }),
+      language: 'en',
+      languages: ['en', 'es'],
+      translations: {
+        'form.title': { es: 'Mascotas' },
+        'elements.pet.title': { es: '¿Mascota?' },
+        'elements.pet.options.cat': { es: 'Gato' },
+        'elements.age.title': { es: '¿Edad?' },
+      },
+      translatedFrom: { 'elements.age.title': { es: 'x' } },
+    } as FormDraft;
+    let state = run(initBuilderState(start), { type: 'rename_element', id: 'pet', newId: 'animal' });
+    expect(Object.keys((state.draft as { translations?: object }).translations ?? {})).toEqual([
+      'form.title',
+      'elements.animal.title',
+      'elements.animal.options.cat',
+      'elements.age.title',
+    ]);
+    state = run(state, { type: 'update_element', id: 'animal', patch: { options: [{ id: 'dog', label: 'Dog' }] } }, { type: 'delete_element', id: 'age' });
+    expect(state.draft).toMatchObject({ translations: { 'form.title': { es: 'Mascotas' }, 'elements.animal.title': { es: '¿Mascota?' } }, translatedFrom: {} });
+    expect(Object.keys((state.draft as { translations?: object }).translations ?? {})).toHaveLength(2);
+    expect(checkForPublish(state.draft).problems).toEqual({});
+    state = run(state, { type: 'undo' });
+    expect((state.draft as { translations?: object }).translations).toHaveProperty(['elements.age.title']);
+  });
+});

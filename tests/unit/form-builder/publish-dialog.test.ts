@@ -98,6 +98,39 @@ describe('the publish dialog', () => {
     await waitFor(() => expect(posted).toEqual([{ revision: 12 }, { revision: 12, confirmBreaking: true }]));
   });
 
+  it('lists the missing translations per language and publishes only with the source-language fallback chosen', async () => {
+    serve({ changes: [], breaking: false, hasAnswers: false, latestVersion: 1, missingTranslations: { es: 3, ar: 1 } }, [
+      { status: 201, body: { version: 2, changes: [] } },
+    ]);
+    const { onPublished, user } = open({ sourceLanguage: 'de' });
+    expect(await screen.findByRole('heading', { name: 'Some texts are not translated' })).toBeTruthy();
+    expect(screen.getByText('Spanish: texts missing: 3')).toBeTruthy();
+    expect(screen.getByText('Arabic: texts missing: 1')).toBeTruthy();
+    const publish = screen.getByRole('button', { name: 'Publish version 2' });
+    expect(publish.hasAttribute('disabled')).toBe(true);
+    await user.click(screen.getByRole('checkbox', { name: 'Show the source language (German) where a translation is missing' }));
+    expect(publish.hasAttribute('disabled')).toBe(false);
+    await user.click(publish);
+    await waitFor(() => expect(onPublished).toHaveBeenCalledWith({ version: 2, changes: [] }));
+    expect(posted).toEqual([{ revision: 12, fallback: 'source' }]);
+  });
+
+  it('turns a 409 missing_translations into the choice of the fallback', async () => {
+    serve({ changes: [], breaking: false, hasAnswers: false, latestVersion: null, missingTranslations: {} }, [
+      { status: 409, body: { error: { code: 'missing_translations', message: 'Some texts have no translation.', missing: { es: 2 } } } },
+      { status: 201, body: { version: 1, changes: [] } },
+    ]);
+    const { onPublished, user } = open();
+    expect(screen.queryByRole('heading', { name: 'Some texts are not translated' })).toBeNull();
+    await user.click(await screen.findByRole('button', { name: 'Publish version 1' }));
+    expect(await screen.findByText('Spanish: texts missing: 2')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Publish version 1' }).hasAttribute('disabled')).toBe(true);
+    await user.click(screen.getByRole('checkbox', { name: 'Show the source language (English) where a translation is missing' }));
+    await user.click(screen.getByRole('button', { name: 'Publish version 1' }));
+    await waitFor(() => expect(onPublished).toHaveBeenCalled());
+    expect(posted).toEqual([{ revision: 12 }, { revision: 12, fallback: 'source' }]);
+  });
+
   it('blocks publishing while there are problems; each problem leads to its element', async () => {
     serve(
       { changes: [], breaking: false, hasAnswers: false, latestVersion: null, missingTranslations: {}, problems: { rate: ['"rate": max must be at most 10'] } },

@@ -8,6 +8,7 @@
 import { lazy, useCallback, useDeferredValue, useEffect, useId, useMemo, useReducer, useRef, useState, useSyncExternalStore, type RefObject } from 'react';
 import { FORM_PROBLEMS_KEY, type ElementType } from '../../../shared/forms/constants.ts';
 import type { FormDraft } from '../../../shared/forms/definition.ts';
+import { sourceLanguageOf } from '../../../shared/forms/translations.ts';
 import type { AdminForm, FormPublished, FormVersion } from '../../../shared/schemas/forms.ts';
 import { utcDate } from '../../../shared/calendar-day.ts';
 import { apiGet, apiSend } from '../../../platform/api.ts';
@@ -46,6 +47,8 @@ import { Later } from '../../../components/states/Later.tsx';
 const PreviewPanel = lazy(() => import('./PreviewPanel.tsx').then((loaded) => ({ default: loaded.PreviewPanel })));
 const PublishDialog = lazy(() => import('./PublishDialog.tsx').then((loaded) => ({ default: loaded.PublishDialog })));
 const VersionHistory = lazy(() => import('./VersionHistory.tsx').then((loaded) => ({ default: loaded.VersionHistory })));
+// The language bar (its translation editor loads when opened) comes right after the first paint.
+const LanguageBar = lazy(() => import('./LanguageBar.tsx').then((loaded) => ({ default: loaded.LanguageBar })));
 
 /** True from the first time `on` is true: a part loaded on first use stays mounted (its state, a dialog's closing). */
 function useOnceTrue(on: boolean): boolean {
@@ -507,6 +510,10 @@ function Builder({ initial }: { initial: AdminForm }) {
         </Alert>
       )}
 
+      <Later fallback={<Card variant="flat" aria-hidden="true" className="h-12 shrink-0 animate-pulse" />}>
+        <LanguageBar draft={state.draft} dispatch={dispatch} announce={announce} status={autosave.status} disabled={archived} />
+      </Later>
+
       <div inert={archived} className="grid items-start gap-4 lg:min-h-0 lg:flex-1 lg:grid-cols-[13.5rem_minmax(0,1fr)_27.5rem] lg:items-stretch">
         <div className="lg:min-h-0 lg:overflow-y-auto">
           <Palette ref={paletteRef} where={where} onAdd={add} />
@@ -586,6 +593,7 @@ function Builder({ initial }: { initial: AdminForm }) {
             revision={autosave.revision}
             problems={problems}
             latestVersion={meta.latestVersion}
+            sourceLanguage={sourceLanguageOf(state.draft)}
             describeKey={describeKey}
             onSelectProblem={selectProblem}
             onPublished={onPublished}

@@ -2,7 +2,9 @@
  * The builder's live preview: the one FormRenderer on the current draft, at phone width (390 px)
  * or desktop width (a wide window), to fill in and try the logic. Elements that are not valid yet
  * are left out, with a note. Submitting sends nothing: it shows the answers it would send.
- * The answers carry over between the two widths; "Restart preview" starts again.
+ * The answers carry over between the two widths; "Restart preview" starts again. A form offered
+ * in several languages can be previewed in each (`localizeDefinition`: a missing translation shows
+ * the source text, as participants see it).
  */
 import { useDeferredValue, useMemo, useState } from 'react';
 import type { Answers, FormDraft } from '../../../shared/forms/definition.ts';
@@ -12,12 +14,18 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../../components/ui/dialog.tsx';
 import { previewDefinition } from './preview.ts';
 import { m } from '../../../shared/i18n.ts';
+import { contentLanguageFor, localizeDefinition, offeredLanguages } from '../../../shared/forms/translations.ts';
+import { directionOf, type Language } from '../../../shared/languages.ts';
+import { languageName } from './language-names.ts';
 
 export const PHONE_WIDTH_PX = 390;
 
 export function PreviewPanel({ draft, headingId }: { draft: FormDraft; headingId: string }) {
   const deferred = useDeferredValue(draft);
-  const { definition, leftOut } = useMemo(() => previewDefinition(deferred), [deferred]);
+  const [wanted, setWanted] = useState<Language | null>(null);
+  const offered = offeredLanguages(deferred);
+  const language = contentLanguageFor(deferred, wanted);
+  const { definition, leftOut } = useMemo(() => previewDefinition(localizeDefinition(deferred, language)), [deferred, language]);
   const [wide, setWide] = useState(false);
   const [run, setRun] = useState(0);
   const [answers, setAnswers] = useState<Answers>({});
@@ -46,23 +54,25 @@ export function PreviewPanel({ draft, headingId }: { draft: FormDraft; headingId
           </pre>
         </Alert>
       )}
-      <FormRenderer
-        key={`${run}-${where}`}
-        definition={definition}
-        seed="preview"
-        idPrefix={`preview-${where}`}
-        headingLevel={3}
-        initialAnswers={answers}
-        initialPageId={pageId}
-        onChange={(next, page) => {
-          setAnswers(next);
-          setPageId(page);
-        }}
-        onPageChange={(page) => setPageId(page)}
-        onSubmit={async (cleaned) => {
-          setSent(cleaned);
-        }}
-      />
+      <div lang={language} dir={directionOf(language)}>
+        <FormRenderer
+          key={`${run}-${where}`}
+          definition={definition}
+          seed="preview"
+          idPrefix={`preview-${where}`}
+          headingLevel={3}
+          initialAnswers={answers}
+          initialPageId={pageId}
+          onChange={(next, page) => {
+            setAnswers(next);
+            setPageId(page);
+          }}
+          onPageChange={(page) => setPageId(page)}
+          onSubmit={async (cleaned) => {
+            setSent(cleaned);
+          }}
+        />
+      </div>
     </div>
   );
 
@@ -76,6 +86,22 @@ export function PreviewPanel({ draft, headingId }: { draft: FormDraft; headingId
           {m.forms_preview_desktop()}
         </Button>
       </div>
+      {offered.length > 1 && (
+        <div role="group" aria-label={m.forms_preview_language()} className="inline-flex flex-wrap rounded-md border border-input p-0.5">
+          {offered.map((each) => (
+            <Button
+              key={each}
+              variant={each === language ? 'secondary' : 'ghost'}
+              size="sm"
+              className="h-8"
+              aria-pressed={each === language}
+              onClick={() => setWanted(each)}
+            >
+              {languageName(each)}
+            </Button>
+          ))}
+        </div>
+      )}
       <Button variant="outline" size="sm" className="h-9" onClick={restart}>
         {m.forms_preview_restart()}
       </Button>

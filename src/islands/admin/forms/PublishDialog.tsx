@@ -4,21 +4,27 @@
  * and nothing is sent. Otherwise it saves the draft, lists the changes since the last version
  * (GET …/changes) and publishes; problems the server still finds (400 `validation_failed`) are
  * listed the same way. When a breaking change meets answers already given, the button becomes
- * "Publish and accept these changes" and sends `confirmBreaking: true`.
+ * "Publish and accept these changes" and sends `confirmBreaking: true`. When an offered language
+ * misses translations (the changes call's `missingTranslations`, or a 409 `missing_translations`)
+ * it lists them per language, and publishing needs the choice "Show the source language where a
+ * translation is missing", sent as `fallback: "source"`.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import type { FormChange } from '../../../shared/forms/changes.ts';
-import type { BreakingChangesError, FormDraftChanges, FormPublished } from '../../../shared/schemas/forms.ts';
+import type { BreakingChangesError, FormDraftChanges, FormPublished, MissingTranslationsError } from '../../../shared/schemas/forms.ts';
+import { LANGUAGES, SOURCE_LANGUAGE, type Language } from '../../../shared/languages.ts';
 import { ApiError, apiGet, apiSend } from '../../../platform/api.ts';
 import { errorMessage } from '../../../lib/form-errors.ts';
 import { handleSessionLost } from '../../../lib/session.ts';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
+import { CheckboxField } from '../../../components/ui/checkbox.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog.tsx';
 import { Failed } from '../../../components/states/Failed.tsx';
 import { Loading } from '../../../components/states/Loading.tsx';
 import { formatCount, m } from '../../../shared/i18n.ts';
+import { languageName } from './language-names.ts';
 
 export interface PublishDialogProps {
   open: boolean;
@@ -31,6 +37,8 @@ export interface PublishDialogProps {
   problems: Readonly<Record<string, string[]>>;
   /** The latest published version as the builder knows it (null before the first). */
   latestVersion: number | null;
+  /** The draft's source language (the fallback shows it where a translation is missing); English when not given. */
+  sourceLanguage?: Language;
   /** Where a problem's key points: the element or page title. */
   describeKey: (key: string) => string;
   /** A problem was chosen: select its element or page. */
@@ -79,6 +87,7 @@ export function PublishDialog({
   revision,
   problems,
   latestVersion,
+  sourceLanguage = SOURCE_LANGUAGE,
   describeKey,
   onSelectProblem,
   onPublished,
@@ -88,12 +97,18 @@ export function PublishDialog({
   const [busy, setBusy] = useState(false);
   const [alert, setAlert] = useState<string | null>(null);
   const [forcedBreaking, setForcedBreaking] = useState<FormChange[] | null>(null);
+  /** Missing translations the server answered with a 409 (they replace the changes call's). */
+  const [forcedMissing, setForcedMissing] = useState<MissingTranslationsError['missing'] | null>(null);
+  const [fallback, setFallback] = useState(false);
+  const fallbackId = useId();
 
   useEffect(() => {
     if (!open) return;
     let cancelled = false;
     setAlert(null);
     setForcedBreaking(null);
+    setForcedMissing(null);
+    setFallback(false);
     // The same check as the server's: a draft with problems is not sent at all.
     if (hasProblems(problems)) {
       setStep({ kind: 'problems', problems: problemsOf(problems, undefined) });
@@ -129,6 +144,7 @@ export function PublishDialog({
       const published = await apiSend<FormPublished>('POST', `/api/admin/forms/${formId}/publish`, {
         revision: revision(),
         ...(confirmBreaking ? { confirmBreaking: true } : {}),
+        ...(fallback ? { fallback: 'source' } : {}),
       });
       onPublished(published);
       onOpenChange(false);
@@ -136,6 +152,9 @@ export function PublishDialog({
       if (handleSessionLost(error)) return;
       if (error instanceof ApiError && error.code === 'breaking_changes') {
         setForcedBreaking(bodyError<BreakingChangesError>(error)?.changes ?? []);
+      } else if (error instanceof ApiError && error.code === 'missing_translations') {
+        setForcedMissing(bodyError<MissingTranslationsError>(error)?.missing ?? {});
+        setFallback(false);
       } else if (error instanceof ApiError && error.code === 'validation_failed' && step.kind === 'ready') {
         setStep({ ...step, problems: problemsOf(step.problems, error.fields as Record<string, string[]>) });
       } else {
@@ -150,6 +169,12 @@ export function PublishDialog({
   const blocking = step.kind === 'ready' || step.kind === 'problems' ? Object.entries(step.problems).filter(([, messages]) => messages.length > 0) : [];
   const problemCount = blocking.reduce((sum, [, messages]) => sum + messages.length, 0);
   const needsConfirm = step.kind === 'ready' && ((step.data.breaking && step.data.hasAnswers) || forcedBreaking !== null);
+  const missingMap = forcedMissing ?? (step.kind === 'ready' ? (step.data.missingTranslations ?? {}) : {});
+  const missing = LANGUAGES.flatMap((language) => {
+    const count = missingMap[language];
+    return typeof count === 'number' && count > 0 ? [{ language, count }] : [];
+  });
+  const needsFallback = step.kind === 'ready' && blocking.length === 0 && missing.length > 0;
 
   return (
     <Dialog open={open} onOpenChange={(value) => !busy && onOpenChange(value)}>
@@ -232,6 +257,26 @@ export function PublishDialog({
                 )}
               </section>
             ) : null}
+            {needsFallback && (
+              <section aria-labelledby={`${fallbackId}-title`} className="flex flex-col gap-2 rounded-md border border-border p-3">
+                <h3 id={`${fallbackId}-title`} className="font-semibold">
+                  {m.forms_publish_missing_title()}
+                </h3>
+                <ul className="list-disc ps-5 text-sm">
+                  {missing.map(({ language, count }) => (
+                    <li key={language}>{m.forms_publish_missing_item({ language: languageName(language), count: formatCount(count) })}</li>
+                  ))}
+                </ul>
+                <p className="text-sm text-muted-foreground">{m.forms_publish_missing_body()}</p>
+                <CheckboxField
+                  id={fallbackId}
+                  label={m.forms_publish_missing_fallback({ language: languageName(sourceLanguage) })}
+                  checked={fallback}
+                  onCheckedChange={(checked) => setFallback(checked === true)}
+                  description={fallback ? undefined : m.forms_publish_missing_choose()}
+                />
+              </section>
+            )}
             {alert && <Alert variant="destructive">{alert}</Alert>}
           </div>
         )}
@@ -241,7 +286,12 @@ export function PublishDialog({
             {m.forms_cancel()}
           </Button>
           {(step.kind === 'ready' || step.kind === 'problems') && (
-            <Button variant={needsConfirm ? 'destructive' : 'default'} loading={busy} disabled={blocking.length > 0} onClick={() => void publish(needsConfirm)}>
+            <Button
+              variant={needsConfirm ? 'destructive' : 'default'}
+              loading={busy}
+              disabled={blocking.length > 0 || (needsFallback && !fallback)}
+              onClick={() => void publish(needsConfirm)}
+            >
               {needsConfirm ? m.forms_publish_confirm() : m.forms_publish_version({ version: formatCount(next ?? 1) })}
             </Button>
           )}

@@ -14,6 +14,8 @@ import { isElementType, type ElementType } from '../../../shared/forms/constants
 import type { Condition, DraftElement, FormDraft } from '../../../shared/forms/definition.ts';
 import { canHoldElementId, defaultSettings, newElement, typeLabel, uniqueId } from './catalog.ts';
 import { formatCount, m } from '../../../shared/i18n.ts';
+import type { Language } from '../../../shared/languages.ts';
+import { sourceLanguageOf, withLanguages, withTranslation, type TranslatableText } from '../../../shared/forms/translations.ts';
 
 export type DraftPage = FormDraft['pages'][number];
 
@@ -66,6 +68,10 @@ export type BuilderAction =
   | { type: 'delete_page'; id: string }
   | { type: 'set_condition'; kind: 'element' | 'page'; id: string; condition: Condition | null; key?: string }
   | { type: 'replace_draft'; draft: FormDraft; label: string }
+  /** The languages offered (the source kept first); `source` changes the source language too. */
+  | { type: 'set_languages'; languages: readonly Language[]; source?: Language; label: string }
+  /** One text's translation (blank removes it); typing in one field is one undo step. */
+  | { type: 'set_translation'; text: TranslatableText; language: Language; value: string }
   | { type: 'undo' }
   | { type: 'redo' };
 
@@ -182,8 +188,67 @@ function renameEverywhere(draft: FormDraft, from: string, to: string): FormDraft
   );
 }
 
+type TextMap = Record<string, Record<string, string>>;
+
+/**
+ * The draft without translations of what is gone (decision 035): a deleted page, element, option,
+ * row or column takes its translations with it (Undo brings them back), so publishing never
+ * finds a translation of nothing. A text emptied but still there keeps its translation.
+ */
+function withoutOrphanTranslations(draft: FormDraft): FormDraft {
+  const raw = draft as Record<string, unknown>;
+  const maps = (['translations', 'translatedFrom'] as const).filter((field) => typeof raw[field] === 'object' && raw[field] !== null);
+  if (maps.length === 0) return draft;
+  const pages = new Set(draft.pages.map((page) => page.id));
+  const elements = new Map<string, Record<string, unknown>>();
+  for (const page of draft.pages) for (const element of page.elements) elements.set(element.id, element);
+  const itemAlive = (element: Record<string, unknown>, rest: string): boolean => {
+    const dot = rest.indexOf('.');
+    if (dot === -1) return true;
+    const list = element[rest.slice(0, dot)];
+    const item = rest.slice(dot + 1);
+    return Array.isArray(list) && list.some((entry) => typeof entry === 'object' && entry !== null && (entry as { id?: unknown }).id === item);
+  };
+  const alive = (key: string): boolean => {
+    if (key.startsWith('form.')) return true;
+    if (key.startsWith('pages.')) return [...pages].some((id) => key.startsWith(`pages.${id}.`));
+    if (!key.startsWith('elements.')) return false;
+    // Ids are plain (`[a-z0-9_]`) once publishable; one being typed may hold a dot.
+    const plain = key.split('.')[1] ?? '';
+    const direct = elements.get(plain);
+    if (direct) return itemAlive(direct, key.slice(`elements.${plain}.`.length));
+    for (const [id, element] of elements) if (key.startsWith(`elements.${id}.`)) return itemAlive(element, key.slice(`elements.${id}.`.length));
+    return false;
+  };
+  let changed = false;
+  const out: Record<string, unknown> = { ...raw };
+  for (const field of maps) {
+    const map = raw[field] as TextMap;
+    if (Object.keys(map).every(alive)) continue;
+    changed = true;
+    out[field] = Object.fromEntries(Object.entries(map).filter(([key]) => alive(key)));
+  }
+  return changed ? (out as FormDraft) : draft;
+}
+
+/** Translations keyed by an element id moved to its new id. */
+function renameTranslations(draft: FormDraft, from: string, to: string): FormDraft {
+  const raw = draft as Record<string, unknown>;
+  const out: Record<string, unknown> = { ...raw };
+  const prefix = `elements.${from}.`;
+  for (const field of ['translations', 'translatedFrom'] as const) {
+    const map = raw[field];
+    if (typeof map !== 'object' || map === null) continue;
+    out[field] = Object.fromEntries(
+      Object.entries(map as TextMap).map(([key, value]) => [key.startsWith(prefix) ? `elements.${to}.${key.slice(prefix.length)}` : key, value]),
+    );
+  }
+  return out as FormDraft;
+}
+
 /** Records a change: the old draft goes to the history (unless it merges with the last change). */
-function commit(state: BuilderState, draft: FormDraft, label: string, changes: Partial<BuilderState> = {}, key: string | null = null): BuilderState {
+function commit(state: BuilderState, next: FormDraft, label: string, changes: Partial<BuilderState> = {}, key: string | null = null): BuilderState {
+  const draft = next === state.draft ? next : withoutOrphanTranslations(next);
   if (draft === state.draft) return { ...state, ...changes };
   const merge = key !== null && key === state.lastKey && state.past.length > 0;
   const past = merge ? state.past : [...state.past, { draft: state.draft, label, pageId: state.pageId, elementId: state.elementId }].slice(-HISTORY_LIMIT);
@@ -305,7 +370,7 @@ function renameElement(state: BuilderState, id: string, newId: string): BuilderS
   const taken = unavailableIds(state);
   taken.delete(id);
   if (!canHoldElementId(newId, taken)) return state;
-  const draft = renameEverywhere(state.draft, id, newId);
+  const draft = renameTranslations(renameEverywhere(state.draft, id, newId), id, newId);
   // Typing an id is one step, whatever it passes through.
   return commit(
     state,
@@ -437,6 +502,16 @@ export function builderReducer(state: BuilderState, action: BuilderAction): Buil
       if (sameDraft(action.draft, state.draft)) return state;
       const selection = fixSelection(action.draft, state.pageId, state.elementId);
       return commit(state, action.draft, action.label, selection);
+    }
+    case 'set_languages': {
+      const source = action.source ?? sourceLanguageOf(state.draft);
+      const draft = withLanguages<FormDraft>({ ...state.draft, language: source }, action.languages);
+      return sameDraft(draft, state.draft) ? state : commit(state, draft, action.label);
+    }
+    case 'set_translation': {
+      const draft = withTranslation(state.draft, action.text, action.language, action.value);
+      if (sameDraft(draft, state.draft)) return state;
+      return commit(state, draft, m.forms_history_translate(), {}, `translation:${action.language}:${action.text.key}`);
     }
     case 'undo': {
       const entry = state.past[state.past.length - 1];
