@@ -13,6 +13,7 @@
  *   loading state shows only when nothing is loaded yet.
  */
 import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
+import { splitLanguage } from '../shared/languages.ts';
 import { matchRoute, type RoutePattern } from '../shared/routes.ts';
 import { authReady } from '../stores/auth.ts';
 import { ApiError, apiGet } from '../platform/api.ts';
@@ -95,10 +96,11 @@ export function useResource<T>(path: string | null): Resource<T> {
 
 /**
  * The numeric ids of `pathname` when it is an address of `pattern`; null when it is not, or when
- * an id is not a positive integer (at most 15 digits: safe in JS and in bigint).
+ * an id is not a positive integer (at most 15 digits: safe in JS and in bigint). A language's
+ * prefix is not part of the address (`/ar/surveys/5` is `/surveys/5`).
  */
 export function idsFromPath(pathname: string, pattern: RoutePattern): Record<string, number> | null {
-  const match = matchRoute(pathname);
+  const match = matchRoute(splitLanguage(pathname).path);
   if (!match || match.route.pattern !== pattern) return null;
   const ids: Record<string, number> = {};
   for (const [name, raw] of Object.entries(match.params)) {
