@@ -4,7 +4,7 @@
  */
 import type { FormDefinition } from './forms/definition.ts';
 import type { ParticipantEntry } from './mission-entries.ts';
-import type { ActivityCounts, ActivityStatus } from './projects.ts';
+import type { ActivityCounts, ActivityStatus, ItemTranslations } from './projects.ts';
 
 export const REVIEW_MODES = ['manual', 'automatic'] as const;
 
@@ -15,6 +15,8 @@ export interface AdminMission {
   projectId: number;
   title: string;
   instructions: string;
+  /** The title's and instructions' translations (decision 035), `{ title?: { de?: "…" }, instructions?: … }`. */
+  translations: ItemTranslations;
   formId: number;
   formVersion: number;
   latestFormVersion: number | null;

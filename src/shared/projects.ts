@@ -6,7 +6,7 @@
  */
 
 import type { HomeAnnouncement } from './announcements.ts';
-import type { Language } from './languages.ts';
+import { isLanguage, type Language } from './languages.ts';
 
 export const PROJECT_STATUSES = ['draft', 'live', 'closed', 'archived'] as const;
 
@@ -147,3 +147,33 @@ export interface HomeAnswer {
  * texts as written; a participant's call answers them in the participant's language when present.
  */
 export type ItemTranslations = Partial<Record<'title' | 'description' | 'instructions', Partial<Record<Language, string>>>>;
+
+/** The texts of a survey or mission that may hold translations. */
+export type ItemTextField = 'title' | 'description' | 'instructions';
+/** Per kind, its translatable texts in the editor's order. */
+export const ITEM_TEXT_FIELDS = { survey: ['title', 'description'], mission: ['title', 'instructions'] } as const satisfies Record<
+  string,
+  readonly ItemTextField[]
+>;
+
+/**
+ * A survey's or mission's texts (any of `title`, `description`, `instructions`) as a participant
+ * whose account language is `language` reads them: each in that language when it has a translation
+ * (not blank) and a text as written, else as written (decision 035: never blank, never hidden).
+ * `language` is taken as given by the account (anything but a known language code: as written).
+ * The one place the participants' calls localize these texts (home, survey, mission, group, history).
+ */
+export function localizedItemTexts<T extends Partial<Record<ItemTextField, string>>>(
+  texts: T,
+  translations: ItemTranslations | null | undefined,
+  language: unknown,
+): T {
+  if (!translations || !isLanguage(language)) return texts;
+  const out: Partial<Record<ItemTextField, string>> = { ...texts };
+  for (const field of ['title', 'description', 'instructions'] as const) {
+    const source = texts[field];
+    const text = translations[field]?.[language];
+    if (typeof source === 'string' && source.trim() !== '' && typeof text === 'string' && text.trim() !== '') out[field] = text;
+  }
+  return out as T;
+}

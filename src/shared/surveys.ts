@@ -3,7 +3,7 @@
  * participant's responses, admin results and exports. Payload schemas: `schemas/surveys.ts`.
  */
 import type { Answers, FormDefinition } from './forms/definition.ts';
-import type { ActivityCounts, ActivityStatus, UserRef } from './projects.ts';
+import type { ActivityCounts, ActivityStatus, ItemTranslations, UserRef } from './projects.ts';
 
 export const SURVEY_KINDS = ['native', 'external'] as const;
 
@@ -56,6 +56,8 @@ export interface AdminSurvey {
   projectId: number;
   title: string;
   description: string;
+  /** The title's and description's translations (decision 035), `{ title?: { de?: "…" }, description?: … }`. */
+  translations: ItemTranslations;
   kind: SurveyKind;
   formId: number | null;
   formVersion: number | null;

@@ -47,6 +47,7 @@ describeEachBackend('admin missions API', (ctx) => {
     const mission = await createVia(project.id, {
       title: ' Fridge photos ',
       instructions: '# Open your fridge\n\nTake **three** photos.',
+      translations: { title: { de: 'Kühlschrankfotos' }, instructions: { ar: '# افتح ثلاجتك' } },
       formId: form.id,
       points: 30,
       opensAt: '2026-11-02T00:00:00Z',
@@ -60,6 +61,7 @@ describeEachBackend('admin missions API', (ctx) => {
       projectId: project.id,
       title: 'Fridge photos',
       instructions: '# Open your fridge\n\nTake **three** photos.',
+      translations: { title: { de: 'Kühlschrankfotos' }, instructions: { ar: '# افتح ثلاجتك' } },
       formId: form.id,
       formVersion: 2,
       latestFormVersion: 2,
@@ -76,7 +78,15 @@ describeEachBackend('admin missions API', (ctx) => {
     });
     expect(await get(mission.id)).toEqual(mission);
     const simple = await createVia(project.id, { title: 'Simple', formId: form.id, formVersion: 1 });
-    expect(simple).toMatchObject({ formVersion: 1, review: 'manual', entries: { min: 1, max: 1, perDay: null }, status: 'draft', points: 0, instructions: '' });
+    expect(simple).toMatchObject({
+      formVersion: 1,
+      review: 'manual',
+      entries: { min: 1, max: 1, perDay: null },
+      status: 'draft',
+      points: 0,
+      instructions: '',
+      translations: {},
+    });
     const listed = await okJson<{ items: AdminMission[] }>(await call('GET', projectPath(project.id)));
     expect(listed.items.map((m) => m.id)).toEqual([mission.id, simple.id]);
   });
@@ -92,6 +102,12 @@ describeEachBackend('admin missions API', (ctx) => {
     expect((await fieldsOf(await post({ title: 'M', formId: form.id, entries: { min: 3, max: 2 } }))).entries).toEqual(['Must be at least the minimum']);
     expect((await fieldsOf(await post({ title: 'M', formId: form.id, entries: { min: 0, max: 2 } }))).entries).toEqual(['At least 1']);
     expect((await fieldsOf(await post({ title: 'M', formId: form.id, review: 'peer' }))).review).toEqual(['Invalid enum value']);
+    expect((await fieldsOf(await post({ title: 'M', formId: form.id, translations: { description: { de: 'x' } } }))).translations).toEqual([
+      'Unexpected field: description',
+    ]);
+    expect((await fieldsOf(await post({ title: 'M', formId: form.id, translations: { instructions: { de: 'Fotos' } } }))).translations).toEqual([
+      'Add the text in the original language first',
+    ]);
     expect((await fieldsOf(await post({ title: 'M', formId: form.id, points: 1.5 }))).points).toEqual(['Enter a whole number']);
     expect((await fieldsOf(await post({ title: 'M', formId: form.id, opensAt: '2026-11-10T00:00:00Z', closesAt: '2026-11-10T00:00:00Z' }))).closesAt).toEqual([
       'Must be after the opening time',

@@ -70,6 +70,7 @@ describeEachBackend('admin surveys API', (ctx) => {
       projectId: project.id,
       title: 'Onboarding',
       description: '',
+      translations: {},
       kind: 'native',
       formId: form.id,
       formVersion: 2,
@@ -209,6 +210,36 @@ describeEachBackend('admin surveys API', (ctx) => {
     expect((await call('DELETE', `/api/admin/forms/${archived.id}`)).status).toBe(204);
     expect(await fieldsOf(await post({ title: 'S', kind: 'native', formId: archived.id }))).toEqual({
       formId: ['This form is archived: restore it or choose another'],
+    });
+  });
+
+  it('translations of the title and description: kept and answered; refused for an unknown field or language, or a text empty as written', async () => {
+    const project = await createProject(ctx());
+    const external = { kind: 'external', externalUrl: 'https://survey.alchemer.com/s3/1/Habits' };
+    const survey = await createVia(project.id, {
+      title: 'Habits',
+      description: 'About your mornings.',
+      ...external,
+      translations: { title: { de: ' Gewohnheiten ', ar: 'عادات', es: '' }, description: { de: 'Über Ihre Morgen.' } },
+    });
+    // Trimmed; a blank translation is none.
+    expect(survey.translations).toEqual({ title: { de: 'Gewohnheiten', ar: 'عادات' }, description: { de: 'Über Ihre Morgen.' } });
+    expect((await get(survey.id)).translations).toEqual(survey.translations);
+    const edited = await okJson<AdminSurvey>(await patch(survey.id, { translations: { title: { es: 'Hábitos' } } }));
+    expect(edited.translations).toEqual({ title: { es: 'Hábitos' } });
+
+    const post = (translations: unknown, description = '') => call('POST', projectPath(project.id), { title: 'S', description, ...external, translations });
+    expect(await fieldsOf(await post({ instructions: { de: 'x' } }))).toEqual({ translations: ['Unexpected field: instructions'] });
+    expect(await fieldsOf(await post({ title: { fr: 'x' } }))).toEqual({ translations: ['Unknown language "fr": use en, de, es, ar'] });
+    expect(await fieldsOf(await post({ title: { de: 'x'.repeat(201) } }))).toEqual({ translations: ['Too long'] });
+    expect(await fieldsOf(await post({ description: { de: 'Beschreibung' } }))).toEqual({ translations: ['Add the text in the original language first'] });
+    // An edit is checked against the text as stored: clearing a translated text, or translating one the survey does not have.
+    expect(await fieldsOf(await patch(survey.id, { description: '', translations: { description: { de: 'x' } } }))).toEqual({
+      translations: ['Add the text in the original language first'],
+    });
+    const plain = await createVia(project.id, { title: 'Plain', ...external });
+    expect(await fieldsOf(await patch(plain.id, { translations: { description: { de: 'x' } } }))).toEqual({
+      translations: ['Add the text in the original language first'],
     });
   });
 

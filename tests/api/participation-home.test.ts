@@ -298,6 +298,50 @@ describeEachBackend('participation: home', (ctx) => {
     // One statement for surveys, missions with their entry counts and groups with their missions; one for the diaries' days.
     expect(many.queries).toBe(2);
   });
+
+  it('surveys’ and missions’ texts in the participant’s language where translated, else as written (home, survey, mission, group, history)', async () => {
+    const c = ctx();
+    const project = await createProject(c);
+    const survey = await createSurvey(c, project.id, {
+      title: 'Breakfast habits',
+      description: 'Tell us about your mornings.',
+      translations: { title: { de: 'Frühstücksgewohnheiten', ar: 'عادات الفطور' }, description: { de: 'Erzählen Sie uns von Ihren Morgen.' } },
+    });
+    const mission = await createMission(c, project.id, {
+      title: 'Fridge photos',
+      instructions: 'Open your **fridge**.',
+      translations: { title: { de: 'Kühlschrankfotos' }, instructions: { de: 'Öffnen Sie Ihren **Kühlschrank**.' } },
+    });
+    const grouped = await createMission(c, project.id, { title: 'Day 1', translations: { title: { de: 'Tag 1' } } });
+    const group = await createMissionGroup(c, project.id, [grouped.id]);
+    const [german, spanish] = [await member(c, project.id), await member(c, project.id)];
+    const setLanguage = async (who: SignedIn, language: string) =>
+      expect((await c.json('PUT', '/api/account/language', { language }, who.headers)).status).toBe(200);
+    await setLanguage(german, 'de');
+    await setLanguage(spanish, 'es'); // No Spanish translation: as written.
+    const read = async <T>(who: SignedIn, path: string): Promise<T> => {
+      const res = await c.request(path, { headers: who.headers });
+      expect(res.status).toBe(200);
+      return (await res.json()) as T;
+    };
+
+    expect(titles((await home(german)).todo).sort()).toEqual(['Frühstücksgewohnheiten', 'Kühlschrankfotos', group.title].sort());
+    expect(titles((await home(spanish)).todo).sort()).toEqual(['Breakfast habits', 'Fridge photos', group.title].sort());
+    expect(await read(german, `/api/surveys/${survey.id}`)).toMatchObject({
+      title: 'Frühstücksgewohnheiten',
+      description: 'Erzählen Sie uns von Ihren Morgen.',
+    });
+    expect(await read(spanish, `/api/surveys/${survey.id}`)).toMatchObject({ title: 'Breakfast habits', description: 'Tell us about your mornings.' });
+    expect(await read(german, `/api/missions/${mission.id}`)).toMatchObject({ title: 'Kühlschrankfotos', instructions: 'Öffnen Sie Ihren **Kühlschrank**.' });
+    expect(await read(spanish, `/api/missions/${mission.id}`)).toMatchObject({ title: 'Fridge photos', instructions: 'Open your **fridge**.' });
+    expect(await read(german, `/api/mission-groups/${group.id}`)).toMatchObject({ missions: [{ id: grouped.id, title: 'Tag 1' }] });
+    await insertEntry(c, mission, german.id);
+    expect(await read(german, '/api/account/mission-history')).toMatchObject({ items: [{ missionId: mission.id, title: 'Kühlschrankfotos' }] });
+    expect(await read(german, `/api/account/mission-history/${mission.id}`)).toMatchObject({
+      title: 'Kühlschrankfotos',
+      instructions: 'Öffnen Sie Ihren **Kühlschrank**.',
+    });
+  });
 });
 
 /** How many Execute messages ('E') a frontend buffer holds: the statements it runs. */

@@ -33,7 +33,7 @@ import type { Answers, FormDefinition } from '../../src/shared/forms/definition.
 import type { EntryStatus } from '../../src/shared/mission-entries.ts';
 import type { GroupUnlock, GroupUnlockOn } from '../../src/shared/mission-groups.ts';
 import type { ReviewMode } from '../../src/shared/missions.ts';
-import type { ActivityStatus, ProjectStatus } from '../../src/shared/projects.ts';
+import type { ActivityStatus, ItemTranslations, ProjectStatus } from '../../src/shared/projects.ts';
 import type { ExternalOutcome, ResponseStatus } from '../../src/shared/surveys.ts';
 import type { Role } from '../../src/shared/roles.ts';
 import type { TestContext } from './harness.ts';
@@ -291,6 +291,8 @@ export interface SurveyFixture {
   closesAt?: Date | null;
   /** Default `live`. */
   status?: ActivityStatus;
+  /** The title's and description's translations; default none. */
+  translations?: ItemTranslations;
 }
 
 /** A survey in the project (default: native on a new published text form, live, 10 points, no dates). */
@@ -305,6 +307,7 @@ export async function createSurvey(ctx: TestContext, projectId: number, input: S
       projectId,
       title: input.title ?? `Survey ${n}`,
       description: input.description ?? '',
+      translations: input.translations ?? {},
       kind,
       formId: form?.id ?? null,
       formVersion: form ? (input.formVersion ?? form.version) : null,
@@ -402,6 +405,8 @@ export interface MissionFixture {
   entries?: { min: number; max: number; perDay?: number | null };
   /** Default `live`. */
   status?: ActivityStatus;
+  /** The title's and instructions' translations; default none. */
+  translations?: ItemTranslations;
 }
 
 /** A mission in the project (default: a new published text form, live, 20 points, one entry, manual review). */
@@ -414,6 +419,7 @@ export async function createMission(ctx: TestContext, projectId: number, input: 
       projectId,
       title: input.title ?? `Mission ${next()}`,
       instructions: input.instructions ?? '',
+      translations: input.translations ?? {},
       formId: form.id,
       formVersion: input.formVersion ?? form.version,
       points: input.points ?? 20,

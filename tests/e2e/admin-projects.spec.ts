@@ -337,4 +337,84 @@ test.describe('projects, surveys and missions for admins', () => {
       await page.screenshot({ path: `${SHOTS}/admin-${name}-390.png`, fullPage: true });
     }
   });
+
+  test('a survey’s and a mission’s own texts in other languages: added and removed in the editor, saved, read back', async ({ page, baseURL }) => {
+    const origin = baseURL ?? '';
+    const tag = Date.now().toString(36);
+    await signIn(page, origin, await createAccount('admin', 'Ada', 'Admin'));
+    const formId = await publishedForm(page, origin, `Mornings ${tag}`, [{ id: 'why', type: 'short_text', title: 'Why?' }]);
+    const headers = { Origin: origin, 'Content-Type': 'application/json' };
+    const post = async (path: string, data: unknown) => {
+      const res = await page.request.post(path, { headers, data });
+      expect(res.status(), await res.text()).toBe(201);
+      return (await res.json()) as { id: number };
+    };
+    const project = await post('/api/admin/projects', { name: `Languages ${tag}` });
+    const survey = await post(`/api/admin/projects/${project.id}/surveys`, { title: 'Breakfast habits', kind: 'native', formId });
+    const mission = await post(`/api/admin/projects/${project.id}/missions`, { title: 'Fridge photos', instructions: 'Open your **fridge**.', formId });
+    const surveyEdit = `/admin/projects/${project.id}/surveys/${survey.id}/edit`;
+
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(surveyEdit);
+    const section = page.getByRole('group', { name: 'Translations' });
+    await expect(section).toContainText('No translations: every participant sees the texts as written.');
+    await section.getByRole('button', { name: 'Add Deutsch' }).click();
+    const germanTitle = section.getByLabel('Title (Deutsch)');
+    await expect(germanTitle).toBeFocused();
+    await expect(germanTitle).toHaveAttribute('lang', 'de');
+    // No description as written yet: nothing to translate.
+    const germanDescription = section.getByLabel('Description (Deutsch)');
+    await expect(germanDescription).toBeDisabled();
+    await expect(section.getByText('Add the text in the original language first.')).toBeVisible();
+    await germanTitle.fill('Frühstücksgewohnheiten');
+    await page.getByRole('textbox', { name: 'Description (optional)' }).fill('About your mornings.');
+    await germanDescription.fill('Über Ihre Morgen.');
+    await section.getByRole('button', { name: 'Add العربية' }).click();
+    const arabicTitle = section.getByLabel('Title (العربية)');
+    await expect(arabicTitle).toHaveAttribute('dir', 'rtl');
+    await arabicTitle.fill('عادات الفطور');
+    await section.getByRole('button', { name: 'Add Español' }).click();
+    await section.getByRole('button', { name: 'Remove Español' }).click();
+    await expect(section.getByLabel('Title (Español)')).toHaveCount(0);
+    await expect(section.getByRole('button', { name: 'Add Español' })).toBeFocused();
+    await section.screenshot({ path: `${SHOTS}/admin-survey-translations-1280.png` });
+    await page.waitForLoadState('networkidle');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page).toHaveURL(new RegExp(`/surveys/${survey.id}$`));
+    const saved = await page.request.get(`/api/admin/surveys/${survey.id}`);
+    expect(((await saved.json()) as { translations: unknown }).translations).toEqual({
+      title: { de: 'Frühstücksgewohnheiten', ar: 'عادات الفطور' },
+      description: { de: 'Über Ihre Morgen.' },
+    });
+
+    // Read back in the editor, at phone width, in English and in Arabic.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(surveyEdit);
+    await expect(section.getByLabel('Title (Deutsch)')).toHaveValue('Frühstücksgewohnheiten');
+    await expect(section.getByLabel('Description (Deutsch)')).toHaveValue('Über Ihre Morgen.');
+    await expect(section.getByLabel('Description (العربية)')).toHaveValue('');
+    const { overflow, past } = await sideways(page);
+    expect(overflow, `the editor scrolls sideways at 390 px: ${past.join('; ')}`).toBeLessThanOrEqual(0);
+    await section.screenshot({ path: `${SHOTS}/admin-survey-translations-390.png` });
+    const arabic = await page.request.put('/api/account/language', { headers, data: { language: 'ar' } });
+    expect(arabic.status(), await arabic.text()).toBe(200);
+    await page.goto(`/ar${surveyEdit}`);
+    const arabicSection = page.getByRole('group', { name: 'الترجمات' });
+    await expect(arabicSection.getByLabel('العنوان (Deutsch)')).toHaveValue('Frühstücksgewohnheiten');
+    await arabicSection.screenshot({ path: `${SHOTS}/admin-survey-translations-ar-390.png` });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await arabicSection.screenshot({ path: `${SHOTS}/admin-survey-translations-ar-1280.png` });
+    expect((await page.request.put('/api/account/language', { headers, data: { language: 'en' } })).status()).toBe(200);
+
+    // A mission: the instructions translated as Markdown text.
+    await page.goto(`/admin/projects/${project.id}/missions/${mission.id}/edit`);
+    await section.getByRole('button', { name: 'Add Deutsch' }).click();
+    await section.getByLabel('Instructions (Deutsch)').fill('Öffnen Sie Ihren **Kühlschrank**.');
+    await section.screenshot({ path: `${SHOTS}/admin-mission-translations-1280.png` });
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page).toHaveURL(new RegExp(`/missions/${mission.id}$`));
+    const savedMission = await page.request.get(`/api/admin/missions/${mission.id}`);
+    expect(((await savedMission.json()) as { translations: unknown }).translations).toEqual({ instructions: { de: 'Öffnen Sie Ihren **Kühlschrank**.' } });
+  });
 });

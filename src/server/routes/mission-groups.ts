@@ -13,5 +13,5 @@ export const missionGroupRoutes = new Hono<AppEnv>().use('*', signedIn).get('/:i
   const { db, deps } = c.var;
   const visible = await findVisibleGroup(db, user.id, pathId(c, 'id', 'mission group'));
   if (!visible) throw notFound('mission group');
-  return c.json(await participantGroup(db, deps.clock.now(), visible, user.id), 200);
+  return c.json(await participantGroup(db, deps.clock.now(), visible, user.id, user.preferences.language), 200);
 });

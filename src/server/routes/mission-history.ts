@@ -10,11 +10,11 @@ export const missionHistoryRoutes = new Hono<AppEnv>()
   /** The missions the user has entries in. */
   .get('/', async (c) => {
     const user = signedInUser(c.get('user'));
-    return c.json({ items: await missionHistoryList(c.get('db'), user.id) }, 200);
+    return c.json({ items: await missionHistoryList(c.get('db'), user.id, user.preferences.language) }, 200);
   })
 
   /** The user's entries in one mission; 404 when they have none or cannot see it. */
   .get('/:missionId', async (c) => {
     const user = signedInUser(c.get('user'));
-    return c.json(await missionHistory(c.get('db'), user.id, pathId(c, 'missionId', 'mission')), 200);
+    return c.json(await missionHistory(c.get('db'), user.id, pathId(c, 'missionId', 'mission'), user.preferences.language), 200);
   });

@@ -33,7 +33,7 @@ export const missionRoutes = new Hono<AppEnv>()
   .get('/:id', async (c) => {
     const visible = await visibleMission(c);
     const user = signedInUser(c.get('user'));
-    return c.json(await participantMission(c.get('db'), c.get('deps').clock, visible, user.id, user.preferences.timeZone), 200);
+    return c.json(await participantMission(c.get('db'), c.get('deps').clock, visible, user.id, user.preferences.timeZone, user.preferences.language), 200);
   })
 
   .post('/:id/entries', check(visibleMission), jsonBody(entryCreateSchema), async (c) => {

@@ -116,7 +116,8 @@ export const surveyRoutes = new Hono<AppEnv>()
 
   .get('/:id', async (c) => {
     const visible = await visibleSurvey(c);
-    return c.json(await participantSurvey(c.get('db'), c.get('deps').clock, visible, signedInUser(c.get('user')).id), 200);
+    const user = signedInUser(c.get('user'));
+    return c.json(await participantSurvey(c.get('db'), c.get('deps').clock, visible, user.id, user.preferences.language), 200);
   })
 
   .put('/:id/response', check(visibleSurvey), jsonBody(responseSaveSchema), async (c) => {

@@ -29,7 +29,8 @@ import { and, desc, eq, gt, inArray, sql, type SQL, type SQLWrapper } from 'driz
 import { ANNOUNCEMENT_LIMITS, type HomeAnnouncement } from '../../shared/announcements.ts';
 import type { Answers, FormDefinition } from '../../shared/forms/definition.ts';
 import { isAnswerable, resolveVisibility } from '../../shared/forms/logic.ts';
-import type { ActivityStatus, HomeAnswer, HomeDiary, HomeItem, HomeList, ProjectStatus } from '../../shared/projects.ts';
+import { localizedItemTexts } from '../../shared/projects.ts';
+import type { ActivityStatus, HomeAnswer, HomeDiary, HomeItem, HomeList, ItemTranslations, ProjectStatus } from '../../shared/projects.ts';
 import type { GroupUnlock, GroupUnlockOn } from '../../shared/mission-groups.ts';
 import { isElevated, type Role } from '../../shared/roles.ts';
 import type { ExternalOutcome } from '../../shared/surveys.ts';
@@ -104,6 +105,8 @@ const jsonRows = (select: SQLWrapper, order?: SQL) =>
 interface HomeSurveyRow {
   id: number;
   title: string;
+  /** The title's translations (`translations->'title'`, decision 035); null when none. */
+  titleTranslations: ItemTranslations['title'] | null;
   kind: 'native' | 'external';
   points: number;
   estimatedMinutes: number | null;
@@ -126,6 +129,8 @@ interface HomeMissionRow extends Omit<HomeMission, 'opensAt' | 'closesAt'>, Omit
   closesAt: string | null;
   projectName: string;
   lastSubmittedAt: string | null;
+  /** The title's translations (`translations->'title'`, decision 035); null when none. */
+  titleTranslations: ItemTranslations['title'] | null;
 }
 
 /** A visible mission group with its missions in order, as home's statement gives it. */
@@ -167,6 +172,7 @@ function prepareHome(db: Db) {
       named({
         id: surveys.id,
         title: surveys.title,
+        titleTranslations: sql`${surveys.translations}->'title'`,
         kind: surveys.kind,
         points: surveys.points,
         estimatedMinutes: surveys.estimatedMinutes,
@@ -192,6 +198,7 @@ function prepareHome(db: Db) {
     .select(
       named({
         ...HOME_MISSION_COLUMNS,
+        titleTranslations: sql`${missions.translations}->'title'`,
         projectName: projects.name,
         total: sql`count(${entries.id})::int`,
         draft: sql`(count(${entries.id}) filter (where ${status} = 'draft'))::int`,
@@ -264,7 +271,11 @@ async function homeRows(
   return row ?? { surveys: [], missions: [], groups: [], announcements: [] };
 }
 
-function surveyItems(rows: readonly HomeSurveyRow[], now: Date): Ranked[] {
+/** A home row's title in the participant's language (`localizedItemTexts`). */
+const localTitle = (row: { title: string; titleTranslations: ItemTranslations['title'] | null }, language: unknown): string =>
+  localizedItemTexts({ title: row.title }, row.titleTranslations ? { title: row.titleTranslations } : null, language).title;
+
+function surveyItems(rows: readonly HomeSurveyRow[], now: Date, language: unknown): Ranked[] {
   const today = utcDate(now);
   const out: Ranked[] = [];
   for (const row of rows) {
@@ -280,7 +291,7 @@ function surveyItems(rows: readonly HomeSurveyRow[], now: Date): Ranked[] {
       item: {
         kind: 'survey',
         id: row.id,
-        title: row.title,
+        title: localTitle(row, language),
         projectName: row.projectName,
         points: row.points,
         closesAt: iso(dates.closesAt),
@@ -373,12 +384,20 @@ async function missionAndGroupItems(
   groups: readonly HomeGroupRow[],
   now: Date,
   preferredTimeZone: string | null,
+  language: unknown,
 ): Promise<Ranked[]> {
-  const rows = missionRows.map(({ projectName, total, draft, submitted, approved, changesRequested, rejected, lastSubmittedAt, ...mission }) => ({
-    mission: { ...mission, opensAt: toDate(mission.opensAt), closesAt: toDate(mission.closesAt) } satisfies HomeMission,
-    projectName,
-    counts: { total, draft, submitted, approved, changesRequested, rejected, lastSubmittedAt: toDate(lastSubmittedAt) } satisfies EntryCounts,
-  }));
+  const rows = missionRows.map(
+    ({ projectName, total, draft, submitted, approved, changesRequested, rejected, lastSubmittedAt, titleTranslations, ...mission }) => ({
+      mission: {
+        ...mission,
+        title: localTitle({ title: mission.title, titleTranslations }, language),
+        opensAt: toDate(mission.opensAt),
+        closesAt: toDate(mission.closesAt),
+      } satisfies HomeMission,
+      projectName,
+      counts: { total, draft, submitted, approved, changesRequested, rejected, lastSubmittedAt: toDate(lastSubmittedAt) } satisfies EntryCounts,
+    }),
+  );
   const byId = new Map(rows.map((row) => [row.mission.id, row]));
   const countsOf = (id: number) => byId.get(id)?.counts ?? NO_ENTRIES;
 
@@ -466,7 +485,11 @@ const time = (value: string | null | undefined) => (value ? Date.parse(value) : 
  * the partial index `mission_entries_waiting_idx`, run beside the rest); participants pay nothing
  * for it.
  */
-export async function homeFor(db: Db, clock: Clock, user: { id: number; role: Role; preferences?: { timeZone?: string | undefined } }): Promise<HomeAnswer> {
+export async function homeFor(
+  db: Db,
+  clock: Clock,
+  user: { id: number; role: Role; preferences?: { timeZone?: string | undefined; language?: string | undefined } },
+): Promise<HomeAnswer> {
   const now = clock.now();
   const userId = user.id;
   const zone = user.preferences?.timeZone ?? null;
@@ -474,7 +497,9 @@ export async function homeFor(db: Db, clock: Clock, user: { id: number; role: Ro
   const lists = async () => {
     const rows = await homeRows(db, userId, now);
     announced = rows.announcements.map((row) => ({ ...row, createdAt: toDate(row.createdAt)?.toISOString() ?? row.createdAt }));
-    return [...surveyItems(rows.surveys, now), ...(await missionAndGroupItems(db, userId, rows.missions, rows.groups, now, zone))];
+    // Surveys' and missions' titles in the participant's language where translated (decision 035).
+    const language = user.preferences?.language;
+    return [...surveyItems(rows.surveys, now, language), ...(await missionAndGroupItems(db, userId, rows.missions, rows.groups, now, zone, language))];
   };
   const [items, reviewWaiting] = await Promise.all([lists(), isElevated(user.role) ? reviewWaitingCount(db) : null]);
   const staff = reviewWaiting === null ? {} : { staff: { reviewWaiting } };

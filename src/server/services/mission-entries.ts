@@ -10,6 +10,7 @@ import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Answers, FormDefinition } from '../../shared/forms/definition.ts';
 import type { AnswersConflict, AnswersSaved } from '../../shared/answers.ts';
 import type { EntryStatus, ParticipantEntry } from '../../shared/mission-entries.ts';
+import { localizedItemTexts } from '../../shared/projects.ts';
 import type { ParticipantMission } from '../../shared/missions.ts';
 import { REVISION_REQUIRED_MESSAGE } from '../../shared/schemas/answers.ts';
 import type { Db } from '../db/index.ts';
@@ -177,6 +178,7 @@ export async function participantMission(
   visible: Visible<Mission>,
   userId: number,
   preferredTimeZone?: string | null,
+  language?: unknown,
 ): Promise<ParticipantMission> {
   const mission = visible.item;
   const now = clock.now();
@@ -195,8 +197,8 @@ export async function participantMission(
   const blocked = addEntryCheck(mission, availability, lockReason, entries, now, timeZone);
   return {
     id: mission.id,
-    title: mission.title,
-    instructions: mission.instructions,
+    // In the participant's language where translated, else as written (decision 035).
+    ...localizedItemTexts({ title: mission.title, instructions: mission.instructions }, mission.translations, language),
     points: mission.points,
     projectName: visible.projectName,
     opensAt: mission.opensAt?.toISOString() ?? null,

@@ -6,6 +6,7 @@
  */
 import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { FormDefinition } from '../../shared/forms/definition.ts';
+import { localizedItemTexts, type ItemTranslations } from '../../shared/projects.ts';
 import { pointReference } from '../../shared/points.ts';
 import type { HistoryEntry, MissionHistory, MissionHistoryItem } from '../../shared/review.ts';
 import type { Db } from '../db/index.ts';
@@ -21,13 +22,14 @@ const entryActivity = sql`greatest(${missionEntries.createdAt}, ${missionEntries
  * included), with their entries counted by state and the probes waiting for an answer; latest
  * activity first. Two grouped queries.
  */
-export async function missionHistoryList(db: Db, userId: number): Promise<MissionHistoryItem[]> {
+export async function missionHistoryList(db: Db, userId: number, language?: unknown): Promise<MissionHistoryItem[]> {
   const status = missionEntries.status;
   const [rows, waiting] = await Promise.all([
     db
       .select({
         missionId: missions.id,
         title: missions.title,
+        titleTranslations: sql<ItemTranslations['title'] | null>`${missions.translations}->'title'`,
         projectName: projects.name,
         points: missions.points,
         entriesMax: missions.entriesMax,
@@ -55,7 +57,7 @@ export async function missionHistoryList(db: Db, userId: number): Promise<Missio
   return rows
     .map((row) => ({
       missionId: row.missionId,
-      title: row.title,
+      title: localizedItemTexts({ title: row.title }, row.titleTranslations ? { title: row.titleTranslations } : null, language).title,
       projectName: row.projectName,
       points: row.points,
       pointsPerEntry: row.entriesMax > 1,
@@ -77,7 +79,7 @@ export async function missionHistoryList(db: Db, userId: number): Promise<Missio
  * `GET /api/account/mission-history/{missionId}`: the user's entries in the mission, newest
  * first. 404 when the mission is not visible to them or they have no entry in it.
  */
-export async function missionHistory(db: Db, userId: number, missionId: number): Promise<MissionHistory> {
+export async function missionHistory(db: Db, userId: number, missionId: number, language?: unknown): Promise<MissionHistory> {
   const visible = await findVisibleMission(db, userId, missionId);
   if (!visible) throw notFound('mission');
   const mission = visible.item;
@@ -125,8 +127,7 @@ export async function missionHistory(db: Db, userId: number, missionId: number):
   }));
   return {
     missionId: mission.id,
-    title: mission.title,
-    instructions: mission.instructions,
+    ...localizedItemTexts({ title: mission.title, instructions: mission.instructions }, mission.translations, language),
     projectName: visible.projectName,
     points: mission.points,
     pointsPerEntry: mission.entriesMax > 1,

@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import type { FormDefinition } from '../../shared/forms/definition.ts';
 import type { AdminSubmissionDetail, SubmissionMedia } from '../../shared/mission-entries.ts';
 import type { AdminMission } from '../../shared/missions.ts';
-import type { ActivityCounts } from '../../shared/projects.ts';
+import { ITEM_TEXT_FIELDS, type ActivityCounts } from '../../shared/projects.ts';
 import type { missionCreateSchema, missionPatchSchema } from '../../shared/schemas/missions.ts';
 import { isElevated } from '../../shared/roles.ts';
 import type { Db } from '../db/index.ts';
@@ -17,7 +17,7 @@ import { ApiError, foundOr404 } from '../errors.ts';
 import type { Storage } from '../storage/storage.ts';
 import type { Clock } from './clock.ts';
 import { copyMedia } from './media.ts';
-import { authoredColumns, insertedRow, iso } from './projects.ts';
+import { authoredColumns, checkTranslationsWritten, insertedRow, iso } from './projects.ts';
 import { countsAndLatestForms, memberCounts, patchedMoments, resolveFormChoice, resolveFormVersion, toDate } from './surveys.ts';
 
 export type MissionCreate = z.output<typeof missionCreateSchema>;
@@ -85,6 +85,7 @@ export async function missionViews(db: Db, rows: readonly Mission[]): Promise<Ad
     projectId: row.projectId,
     title: row.title,
     instructions: row.instructions,
+    translations: row.translations,
     formId: row.formId,
     formVersion: row.formVersion,
     latestFormVersion: latest.get(row.formId) ?? null,
@@ -117,6 +118,7 @@ export async function existingMission(db: Db, id: number): Promise<Mission> {
 export const missionSummary = (row: Mission) => ({
   title: row.title,
   instructions: row.instructions,
+  translations: row.translations,
   formId: row.formId,
   formVersion: row.formVersion,
   ...missionRules(row),
@@ -180,6 +182,7 @@ export async function createMission(db: Db, clock: Clock, projectId: number, inp
       projectId,
       title: input.title,
       instructions,
+      translations: input.translations,
       formId: form.formId,
       formVersion: form.version,
       points: input.points,
@@ -232,6 +235,8 @@ export async function updateMission(db: Db, clock: Clock, id: number, patch: Mis
   if (patch.productId !== undefined) values.productId = patch.productId;
   if (patch.review !== undefined) values.review = patch.review;
   if (patch.status !== undefined) values.status = patch.status;
+  if (patch.translations !== undefined) values.translations = patch.translations;
+  checkTranslationsWritten(ITEM_TEXT_FIELDS.mission, before, values);
   const [after] = await db.update(missions).set(values).where(eq(missions.id, id)).returning();
   if (!after) throw new ApiError(404, 'not_found', 'No such mission');
   return { before, after };

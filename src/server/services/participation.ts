@@ -11,7 +11,7 @@ import { and, asc, eq, exists, inArray, sql, type Placeholder } from 'drizzle-or
 import { allElements, type Answers, type FormDefinition } from '../../shared/forms/definition.ts';
 import { validateAnswers } from '../../shared/forms/validate.ts';
 import type { GroupMissionState, GroupUnlock, GroupUnlockOn, ParticipantMissionGroup } from '../../shared/mission-groups.ts';
-import type { ActivityStatus, ProjectStatus } from '../../shared/projects.ts';
+import { localizedItemTexts, type ActivityStatus, type ProjectStatus } from '../../shared/projects.ts';
 import { ELEVATED_ROLES } from '../../shared/roles.ts';
 import type { Db } from '../db/index.ts';
 import { preparedFor } from '../db/prepared.ts';
@@ -446,9 +446,19 @@ export function answersError(errors: Record<string, string[]>): ApiError {
  * group's `unlockOn`, out of all). A few queries (the group's missions, the participant's counts,
  * and the other in_order groups its open missions are in).
  */
-export async function participantGroup(db: Db, now: Date, visible: Visible<MissionGroup>, userId: number): Promise<ParticipantMissionGroup> {
+export async function participantGroup(
+  db: Db,
+  now: Date,
+  visible: Visible<MissionGroup>,
+  userId: number,
+  language?: unknown,
+): Promise<ParticipantMissionGroup> {
   const group = visible.item;
-  const rows = await groupMissionRows(db, [group.id]);
+  // The missions' titles in the participant's language where translated (decision 035), lock reasons too.
+  const rows = (await groupMissionRows(db, [group.id])).map((row) => ({
+    ...row,
+    mission: { ...row.mission, ...localizedItemTexts({ title: row.mission.title }, row.mission.translations, language) },
+  }));
   const counts = await entryCountsByMission(
     db,
     userId,

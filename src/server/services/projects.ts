@@ -6,7 +6,8 @@
 import { and, count, eq, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { ListPage } from '../../shared/list.ts';
-import type { AdminProject, AdminProjectListItem } from '../../shared/projects.ts';
+import type { AdminProject, AdminProjectListItem, ItemTextField, ItemTranslations } from '../../shared/projects.ts';
+import { TRANSLATION_WITHOUT_SOURCE, untranslatableField } from '../../shared/schemas/fields.ts';
 import type { projectCreateSchema, projectListQuerySchema, projectPatchSchema } from '../../shared/schemas/projects.ts';
 import type { Db } from '../db/index.ts';
 import { missionGroups, missions, projectMembers, projects, surveys, type Project } from '../db/schema/index.ts';
@@ -34,6 +35,20 @@ export function copyDefined<V extends object, K extends keyof V>(values: V, patc
     const value = patch[key];
     if (value !== undefined) values[key] = value;
   }
+}
+
+/**
+ * A survey's or mission's change that would leave a translation of a text empty as written (the
+ * text cleared, or a translation sent for a text the row does not have): 400 on `translations`,
+ * "Add the text in the original language first" (decision 035). `values` are the update's.
+ */
+export function checkTranslationsWritten(
+  fields: readonly ItemTextField[],
+  before: Partial<Record<ItemTextField, string>> & { translations: ItemTranslations },
+  values: Partial<Record<ItemTextField, string>> & { translations?: ItemTranslations },
+): void {
+  const texts = Object.fromEntries(fields.map((field) => [field, values[field] ?? before[field] ?? '']));
+  if (untranslatableField(fields, texts, values.translations ?? before.translations)) throw fieldError('translations', TRANSLATION_WITHOUT_SOURCE);
 }
 
 /** Who made a new project, survey or mission, and when (made and last changed at once). */

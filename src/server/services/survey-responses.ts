@@ -5,6 +5,7 @@
 import { and, asc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Answers } from '../../shared/forms/definition.ts';
 import type { AnswersConflict, AnswersSaved } from '../../shared/answers.ts';
+import { localizedItemTexts } from '../../shared/projects.ts';
 import type { ExternalOutcome, ParticipantSurvey, SurveyState } from '../../shared/surveys.ts';
 import { utcDate, utcMidnight } from '../../shared/calendar-day.ts';
 import { REVISION_REQUIRED_MESSAGE } from '../../shared/schemas/answers.ts';
@@ -88,9 +89,10 @@ export async function firstOutcome(db: Db, surveyId: number, userId: number): Pr
 /**
  * `GET /api/surveys/{id}` for a visible survey. Native surveys carry `form`: the version the
  * response pinned, else the survey's current one (left out while the survey is upcoming), and
- * `response` once one exists. External surveys carry `outcome`.
+ * `response` once one exists. External surveys carry `outcome`. The title and description are in
+ * the participant's `language` (their account's) where translated, else as written.
  */
-export async function participantSurvey(db: Db, clock: Clock, visible: Visible<Survey>, userId: number): Promise<ParticipantSurvey> {
+export async function participantSurvey(db: Db, clock: Clock, visible: Visible<Survey>, userId: number, language?: unknown): Promise<ParticipantSurvey> {
   const survey = visible.item;
   const availability = availabilityOf(survey, visible.projectStatus, clock.now());
   // The response and the survey's current form side by side: a response pins the current form unless it changed since.
@@ -102,8 +104,7 @@ export async function participantSurvey(db: Db, clock: Clock, visible: Visible<S
   const state = surveyState(availability, response?.status ?? null, outcome);
   const answer: ParticipantSurvey = {
     id: survey.id,
-    title: survey.title,
-    description: survey.description,
+    ...localizedItemTexts({ title: survey.title, description: survey.description }, survey.translations, language),
     kind: survey.kind,
     points: survey.points,
     estimatedMinutes: survey.estimatedMinutes,

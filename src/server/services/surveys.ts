@@ -8,7 +8,7 @@
  */
 import { and, asc, count, countDistinct, eq, inArray, max, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { ActivityCounts } from '../../shared/projects.ts';
+import { ITEM_TEXT_FIELDS, type ActivityCounts } from '../../shared/projects.ts';
 import type { AdminSurvey } from '../../shared/surveys.ts';
 import type { surveyCreateSchema, surveyPatchSchema } from '../../shared/schemas/surveys.ts';
 import type { Db } from '../db/index.ts';
@@ -17,7 +17,7 @@ import { formVersions, forms, projectMembers, surveyExternalRefs, surveyResponse
 import { ApiError, foundOr404 } from '../errors.ts';
 import type { Clock } from './clock.ts';
 import { ensureReturnKey, newReturnKey, replaceWebhookSecret, returnLinks, webhookOf } from './external-surveys.ts';
-import { authoredColumns, copyDefined, fieldError, insertedRow, iso } from './projects.ts';
+import { authoredColumns, checkTranslationsWritten, copyDefined, fieldError, insertedRow, iso } from './projects.ts';
 
 export type SurveyCreate = z.output<typeof surveyCreateSchema>;
 export type SurveyPatch = z.output<typeof surveyPatchSchema>;
@@ -204,6 +204,7 @@ export async function surveyViews(db: Db, publicUrl: string, rows: readonly Surv
     projectId: row.projectId,
     title: row.title,
     description: row.description,
+    translations: row.translations,
     kind: row.kind,
     formId: row.formId,
     formVersion: row.formVersion,
@@ -253,6 +254,7 @@ export async function existingSurvey(db: Db, id: number): Promise<Survey> {
 export const surveySummary = (row: Survey) => ({
   title: row.title,
   description: row.description,
+  translations: row.translations,
   kind: row.kind,
   formId: row.formId,
   formVersion: row.formVersion,
@@ -268,6 +270,7 @@ export async function createSurvey(db: Db, clock: Clock, projectId: number, inpu
       projectId,
       title: input.title,
       description: input.description,
+      translations: input.translations,
       kind: input.kind,
       formId: form?.formId ?? null,
       formVersion: form?.version ?? null,
@@ -333,7 +336,8 @@ export async function updateSurvey(db: Db, clock: Clock, id: number, patch: Surv
   values.kind = kind;
   values.opensAt = opensAt;
   values.closesAt = closesAt;
-  copyDefined(values, patch, ['title', 'description', 'trustReturns', 'points', 'estimatedMinutes', 'status']);
+  copyDefined(values, patch, ['title', 'description', 'translations', 'trustReturns', 'points', 'estimatedMinutes', 'status']);
+  checkTranslationsWritten(ITEM_TEXT_FIELDS.survey, before, values);
   const [after] = await db.update(surveys).set(values).where(eq(surveys.id, id)).returning();
   if (!after) throw new ApiError(404, 'not_found', 'No such survey');
   return { before, after };

@@ -4,7 +4,8 @@
  */
 import { z } from '../zod.ts';
 import { MESSAGES } from '../messages.ts';
-import { PROGRAMME_LIMITS } from '../projects.ts';
+import { isLanguage, LANGUAGES, type Language } from '../languages.ts';
+import { PROGRAMME_LIMITS, type ItemTextField, type ItemTranslations } from '../projects.ts';
 
 const L = PROGRAMME_LIMITS;
 
@@ -45,4 +46,58 @@ export function datesInOrder<T extends { opensAt?: string | null; closesAt?: str
   if (value.opensAt && value.closesAt && Date.parse(value.closesAt) <= Date.parse(value.opensAt)) {
     ctx.addIssue({ code: 'custom', path: ['closesAt'], message: 'Must be after the opening time' });
   }
+}
+
+/** A translation of a survey's or mission's text that is empty as written (decision 035). */
+export const TRANSLATION_WITHOUT_SOURCE = 'Add the text in the original language first';
+
+/**
+ * A survey's or mission's `translations` (decision 035): per translatable field (the keys of
+ * `limits`, each with its own maximum length), a map from language code (`en`, `de`, `es`, `ar`)
+ * to text. Blank translations are none: they are dropped, and so is a field left without any.
+ */
+export function itemTranslationsSchema<F extends ItemTextField>(limits: Readonly<Record<F, number>>) {
+  const languageMap = (max: number) =>
+    z.record(z.string(), optionalText(max), { error: 'Must be an object' }).superRefine((texts, ctx) => {
+      for (const code of Object.keys(texts))
+        if (!isLanguage(code)) ctx.addIssue({ code: 'custom', path: [code], message: `Unknown language ${JSON.stringify(code)}: use ${LANGUAGES.join(', ')}` });
+    });
+  const shape = Object.fromEntries(Object.entries<number>(limits).map(([field, max]) => [field, languageMap(max).optional()])) as Record<
+    F,
+    z.ZodOptional<ReturnType<typeof languageMap>>
+  >;
+  return z.strictObject(shape, { error: 'Must be an object' }).transform((value): ItemTranslations => {
+    const out: ItemTranslations = {};
+    for (const [field, texts] of Object.entries(value) as [ItemTextField, Partial<Record<Language, string>> | undefined][]) {
+      const kept = Object.fromEntries(Object.entries(texts ?? {}).filter(([, text]) => typeof text === 'string' && text !== ''));
+      if (Object.keys(kept).length > 0) out[field] = kept;
+    }
+    return out;
+  });
+}
+
+/**
+ * No translation of a text that is empty as written: reported on `translations` (the field's
+ * message) when a body carries both the text and its translations (an edit that sends only one of
+ * them is checked by the server against the stored other).
+ */
+export function translatedTextsWritten(fields: readonly ItemTextField[]) {
+  return (value: Partial<Record<ItemTextField, string>> & { translations?: ItemTranslations }, ctx: z.RefinementCtx): void => {
+    const problem = untranslatableField(fields, value, value.translations);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['translations', problem], message: TRANSLATION_WITHOUT_SOURCE });
+  };
+}
+
+/** The first of `fields` that has a (non-blank) translation but no text as written; null when none. */
+export function untranslatableField(
+  fields: readonly ItemTextField[],
+  texts: Partial<Record<ItemTextField, string | undefined>>,
+  translations: ItemTranslations | undefined,
+): ItemTextField | null {
+  for (const field of fields) {
+    const translated = Object.values(translations?.[field] ?? {}).some((text) => typeof text === 'string' && text.trim() !== '');
+    const source = texts[field];
+    if (translated && typeof source === 'string' && source.trim() === '') return field;
+  }
+  return null;
 }

@@ -3,7 +3,18 @@ import { z } from '../zod.ts';
 import { MESSAGES } from '../messages.ts';
 import { REVIEW_MODES } from '../missions.ts';
 import { ACTIVITY_STATUSES, PROGRAMME_LIMITS } from '../projects.ts';
-import { datesInOrder, enumOf, everyObject, idSchema, momentSchema, optionalText, pointsSchema, requiredText } from './fields.ts';
+import {
+  datesInOrder,
+  enumOf,
+  everyObject,
+  idSchema,
+  itemTranslationsSchema,
+  momentSchema,
+  optionalText,
+  pointsSchema,
+  requiredText,
+  translatedTextsWritten,
+} from './fields.ts';
 
 const L = PROGRAMME_LIMITS;
 
@@ -39,7 +50,12 @@ const missionFields = {
   review: enumOf(REVIEW_MODES),
   entries: entriesSchema,
   status: enumOf(ACTIVITY_STATUSES),
+  /** The title's and instructions' translations (decision 035): `{ "instructions": { "ar": "…" } }`. */
+  translations: itemTranslationsSchema({ title: L.titleMax, instructions: L.instructionsMax }),
 };
+
+/** No translation of a text empty as written (`translations`' field message). */
+const missionTranslationsWritten = translatedTextsWritten(['title', 'instructions']);
 
 /** `POST /api/admin/projects/{id}/missions`. */
 export const missionCreateSchema = z
@@ -55,10 +71,16 @@ export const missionCreateSchema = z
     review: missionFields.review.default('manual'),
     entries: missionFields.entries.default({ min: 1, max: 1, perDay: null }),
     status: missionFields.status.default('draft'),
+    translations: missionFields.translations.default({}),
   })
-  .superRefine(datesInOrder, everyObject);
+  .superRefine(datesInOrder, everyObject)
+  .superRefine(missionTranslationsWritten, everyObject);
 export type MissionCreateInput = z.input<typeof missionCreateSchema>;
 
 /** `PATCH /api/admin/missions/{id}`. */
-export const missionPatchSchema = z.strictObject(missionFields).partial().superRefine(datesInOrder, everyObject);
+export const missionPatchSchema = z
+  .strictObject(missionFields)
+  .partial()
+  .superRefine(datesInOrder, everyObject)
+  .superRefine(missionTranslationsWritten, everyObject);
 export type MissionPatchInput = z.input<typeof missionPatchSchema>;

@@ -6,7 +6,18 @@ import { MESSAGES } from '../messages.ts';
 import { ACTIVITY_STATUSES, PROGRAMME_LIMITS } from '../projects.ts';
 import { RESPONSE_EXPORT_STATUSES, RESPONSE_STATUSES, SURVEY_KINDS } from '../surveys.ts';
 import { answerLanguageSchema, revisionSchema } from './answers.ts';
-import { datesInOrder, enumOf, everyObject, idSchema, momentSchema, optionalText, pointsSchema, requiredText } from './fields.ts';
+import {
+  datesInOrder,
+  enumOf,
+  everyObject,
+  idSchema,
+  itemTranslationsSchema,
+  momentSchema,
+  optionalText,
+  pointsSchema,
+  requiredText,
+  translatedTextsWritten,
+} from './fields.ts';
 
 const L = PROGRAMME_LIMITS;
 
@@ -28,7 +39,12 @@ const surveyFields = {
   opensAt: momentSchema,
   closesAt: momentSchema,
   status: enumOf(ACTIVITY_STATUSES),
+  /** The title's and description's translations (decision 035): `{ "title": { "de": "…" } }`. */
+  translations: itemTranslationsSchema({ title: L.titleMax, description: L.descriptionMax }),
 };
+
+/** No translation of a text empty as written (`translations`' field message). */
+const surveyTranslationsWritten = translatedTextsWritten(['title', 'description']);
 
 function surveyKindFields(value: { kind?: string; formId?: number | null; externalUrl?: string | null }, ctx: z.RefinementCtx): void {
   if (value.kind === 'native' && !value.formId) ctx.addIssue({ code: 'custom', path: ['formId'], message: 'Choose a form' });
@@ -50,13 +66,19 @@ export const surveyCreateSchema = z
     opensAt: surveyFields.opensAt.default(null),
     closesAt: surveyFields.closesAt.default(null),
     status: surveyFields.status.default('draft'),
+    translations: surveyFields.translations.default({}),
   })
   .superRefine(surveyKindFields, everyObject)
-  .superRefine(datesInOrder, everyObject);
+  .superRefine(datesInOrder, everyObject)
+  .superRefine(surveyTranslationsWritten, everyObject);
 export type SurveyCreateInput = z.input<typeof surveyCreateSchema>;
 
 /** `PATCH /api/admin/surveys/{id}`: any field; PATCH `formVersion` to move to a newer version (answers keep theirs). */
-export const surveyPatchSchema = z.strictObject(surveyFields).partial().superRefine(datesInOrder, everyObject);
+export const surveyPatchSchema = z
+  .strictObject(surveyFields)
+  .partial()
+  .superRefine(datesInOrder, everyObject)
+  .superRefine(surveyTranslationsWritten, everyObject);
 export type SurveyPatchInput = z.input<typeof surveyPatchSchema>;
 
 // Admin lists of responses

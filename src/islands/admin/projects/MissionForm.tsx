@@ -3,14 +3,14 @@
  * instructions (Markdown with a preview and "Insert image"), the published form and its version
  * (as surveys), points, opens/closes in the admin's time zone, review (manual or automatic),
  * entries (min, max, and at most N a day: 1 makes a diary), the product id review exports use
- * (GTIN, EAN or SKU) and status. Validation is the shared
+ * (GTIN, EAN or SKU), status, and the title's and instructions' translations (`TranslationsField.tsx`). Validation is the shared
  * schema's (`missionCreateSchema` / `missionPatchSchema`); the API's field messages land beside
  * the fields. An edit sends only what changed.
  */
 import { useId } from 'react';
 import { Controller } from 'react-hook-form';
 import type { AdminMission, ReviewMode } from '../../../shared/missions.ts';
-import { PROGRAMME_LIMITS } from '../../../shared/projects.ts';
+import { ITEM_TEXT_FIELDS, PROGRAMME_LIMITS } from '../../../shared/projects.ts';
 import { FieldError, FormField } from '../../../components/ui/form-field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
 import type { CardChoice, EditorValues } from './EditorFields.tsx';
@@ -19,10 +19,11 @@ import { EditorShell, editorIsland, useEditorForm, type EditorProps } from './Ed
 import { numberOrNaN } from './logic.ts';
 import { MarkdownEditor } from './MarkdownEditor.tsx';
 import { changedFields } from './payload.ts';
+import { TranslationsField, type TranslationsErrors } from './TranslationsField.tsx';
 import { formatCount, m } from '../../../shared/i18n.ts';
 
 /** The form's values: the API's payload fields. */
-export type MissionValues = EditorValues & Pick<AdminMission, 'instructions' | 'review' | 'entries' | 'productId'>;
+export type MissionValues = EditorValues & Pick<AdminMission, 'instructions' | 'translations' | 'review' | 'entries' | 'productId'>;
 
 const MISSION_FIELDS = [
   'title',
@@ -39,6 +40,7 @@ const MISSION_FIELDS = [
   'entries.max',
   'entries.perDay',
   'status',
+  'translations',
 ] as const;
 
 const reviewChoices = (): readonly CardChoice<ReviewMode>[] => [
@@ -65,6 +67,7 @@ function missionValues(mission: AdminMission | null): MissionValues {
     review: mission?.review ?? 'manual',
     entries: { min: mission?.entries.min ?? 1, max: mission?.entries.max ?? 1, perDay: mission?.entries.perDay ?? null },
     status: mission?.status ?? 'draft',
+    translations: mission?.translations ?? {},
   };
 }
 
@@ -93,6 +96,7 @@ function MissionEditor({ project, item: mission, answered }: EditorProps<AdminMi
   } = form;
   const perDay = watch('entries.perDay');
   const max = watch('entries.max');
+  const [title, instructions] = watch(['title', 'instructions']);
 
   const entriesError = errors.entries?.message ?? errors.entries?.root?.message;
 
@@ -196,6 +200,20 @@ function MissionEditor({ project, item: mission, answered }: EditorProps<AdminMi
         </div>
         {entriesError && <FieldError id={`${id}-entries-error`}>{entriesError}</FieldError>}
       </fieldset>
+
+      <Controller
+        control={control}
+        name="translations"
+        render={({ field }) => (
+          <TranslationsField
+            fields={ITEM_TEXT_FIELDS.mission}
+            sources={{ title, instructions }}
+            value={field.value}
+            onChange={field.onChange}
+            errors={errors.translations as TranslationsErrors | undefined}
+          />
+        )}
+      />
     </EditorShell>
   );
 }

@@ -2,14 +2,14 @@
  * /admin/projects/{projectId}/surveys/new and …/surveys/{surveyId}/edit: one form. Title,
  * description, kind (a published form with its version, or an Alchemer link with "Trust returns"),
  * points, estimated minutes, opens/closes (date and time in the admin's time zone, sent as ISO
- * with the offset) and status. Validation is the shared schema's (`surveyCreateSchema` /
+ * with the offset), status, and the title's and description's translations (`TranslationsField.tsx`). Validation is the shared schema's (`surveyCreateSchema` /
  * `surveyPatchSchema`); the API's 400 field messages land beside the same fields. An edit sends
  * only what changed.
  */
 import { useId } from 'react';
 import { Controller } from 'react-hook-form';
 import type { AdminSurvey, SurveyKind } from '../../../shared/surveys.ts';
-import { PROGRAMME_LIMITS } from '../../../shared/projects.ts';
+import { ITEM_TEXT_FIELDS, PROGRAMME_LIMITS } from '../../../shared/projects.ts';
 import { FieldError, FormField } from '../../../components/ui/form-field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
 import type { CardChoice, EditorValues } from './EditorFields.tsx';
@@ -18,10 +18,11 @@ import { EditorShell, editorIsland, useEditorForm, type EditorProps } from './Ed
 import { numberOrNull } from './logic.ts';
 import { changedFields, normalizeSurvey } from './payload.ts';
 import { DescriptionField } from './ProjectFields.tsx';
+import { TranslationsField, type TranslationsErrors } from './TranslationsField.tsx';
 import { m } from '../../../shared/i18n.ts';
 
 /** The form's values: the API's payload fields. */
-export type SurveyValues = EditorValues & Pick<AdminSurvey, 'description' | 'kind' | 'externalUrl' | 'trustReturns' | 'estimatedMinutes'>;
+export type SurveyValues = EditorValues & Pick<AdminSurvey, 'description' | 'translations' | 'kind' | 'externalUrl' | 'trustReturns' | 'estimatedMinutes'>;
 
 const SURVEY_FIELDS = [
   'title',
@@ -36,6 +37,7 @@ const SURVEY_FIELDS = [
   'opensAt',
   'closesAt',
   'status',
+  'translations',
 ] as const;
 
 const kindChoices = (): readonly CardChoice<SurveyKind>[] => [
@@ -57,6 +59,7 @@ function surveyValues(survey: AdminSurvey | null): SurveyValues {
     opensAt: survey?.opensAt ?? null,
     closesAt: survey?.closesAt ?? null,
     status: survey?.status ?? 'draft',
+    translations: survey?.translations ?? {},
   };
 }
 
@@ -87,6 +90,7 @@ function SurveyEditor({ project, item: survey, answered }: EditorProps<AdminSurv
     formState: { errors },
   } = form;
   const kind = watch('kind');
+  const [title, description] = watch(['title', 'description']);
 
   return (
     <EditorShell
@@ -188,6 +192,20 @@ function SurveyEditor({ project, item: survey, answered }: EditorProps<AdminSurv
       </div>
 
       <ScheduleFields />
+
+      <Controller
+        control={control}
+        name="translations"
+        render={({ field }) => (
+          <TranslationsField
+            fields={ITEM_TEXT_FIELDS.survey}
+            sources={{ title, description }}
+            value={field.value}
+            onChange={field.onChange}
+            errors={errors.translations as TranslationsErrors | undefined}
+          />
+        )}
+      />
     </EditorShell>
   );
 }
