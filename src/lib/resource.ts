@@ -14,6 +14,7 @@
  */
 import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
 import { matchRoute, type RoutePattern } from '../shared/routes.ts';
+import { splitLanguage } from '../shared/languages.ts';
 import { authReady } from '../stores/auth.ts';
 import { ApiError, apiGet } from '../platform/api.ts';
 import { errorMessage } from './form-errors.ts';
@@ -94,11 +95,12 @@ export function useResource<T>(path: string | null): Resource<T> {
 }
 
 /**
- * The numeric ids of `pathname` when it is an address of `pattern`; null when it is not, or when
- * an id is not a positive integer (at most 15 digits: safe in JS and in bigint).
+ * The numeric ids of `pathname` when it is an address of `pattern` (in any language: `/ar/surveys/5`
+ * too); null when it is not, or when an id is not a positive integer (at most 15 digits: safe in
+ * JS and in bigint).
  */
 export function idsFromPath(pathname: string, pattern: RoutePattern): Record<string, number> | null {
-  const match = matchRoute(pathname);
+  const match = matchRoute(splitLanguage(pathname).path);
   if (!match || match.route.pattern !== pattern) return null;
   const ids: Record<string, number> = {};
   for (const [name, raw] of Object.entries(match.params)) {

@@ -183,6 +183,7 @@ describe('route ids', () => {
     expect(idsFromPath('/admin/projects/12/surveys/7', '/admin/projects/:projectId/surveys/:surveyId')).toEqual({ projectId: 12, surveyId: 7 });
     expect(idsFromPath('/admin/projects/3/missions/new', '/admin/projects/:projectId/missions/new')).toEqual({ projectId: 3 });
     expect(idsFromPath('/surveys/5', '/surveys/:id')).toEqual({ id: 5 });
+    expect(idsFromPath('/ar/surveys/5', '/surveys/:id')).toEqual({ id: 5 });
   });
 
   it('is null for another route or an id that is not a positive integer', () => {
