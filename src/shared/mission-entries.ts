@@ -4,6 +4,7 @@
  * payload schemas: `schemas/mission-entries.ts`.
  */
 import type { Answers, FormDefinition } from './forms/definition.ts';
+import type { Language } from './languages.ts';
 import type { UserRef } from './projects.ts';
 
 /** A mission entry: a draft, then submitted, then reviewed: approved, changes requested or rejected (`services/review.ts`). */
@@ -40,6 +41,8 @@ export interface ParticipantEntry {
   formVersion?: number;
   /** That version's form, only when it is not the mission's current one (`form` of the mission). */
   form?: { version: number; definition: FormDefinition };
+  /** The content language the answers were last saved or submitted in (null: none recorded). */
+  language?: Language | null;
 }
 
 /** `GET /api/admin/missions/{id}/submissions`: one entry in the list. */

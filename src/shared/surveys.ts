@@ -3,6 +3,7 @@
  * participant's responses, admin results and exports. Payload schemas: `schemas/surveys.ts`.
  */
 import type { Answers, FormDefinition } from './forms/definition.ts';
+import type { Language } from './languages.ts';
 import type { ActivityCounts, ActivityStatus, ItemTranslations, UserRef } from './projects.ts';
 
 export const SURVEY_KINDS = ['native', 'external'] as const;
@@ -108,7 +109,8 @@ export interface ParticipantSurvey {
   seed: string;
   form?: { version: number; definition: FormDefinition };
   /** `revision`: bumped by every save and submit; a save names the one it is based on. */
-  response?: { answers: Answers; pageId: string | null; status: ResponseStatus; submittedAt: string | null; revision: number };
+  /** `language`: the content language the answers were last saved or submitted in (null: none recorded). */
+  response?: { answers: Answers; pageId: string | null; status: ResponseStatus; submittedAt: string | null; revision: number; language?: Language | null };
 }
 
 /** Which responses the CSV export holds: `submitted` (default), `draft` or `all`. */

@@ -154,12 +154,12 @@ export function ElementField({ element, value, errors, ctx, onChange, onIssue, o
         </Markdown>
       )}
       {hint && (
-        <p id={ids.hint} className="text-sm text-muted-foreground">
+        <p id={ids.hint} className="text-sm text-muted-foreground" {...ctx.ui}>
           {hint}
         </p>
       )}
       {invalid && (
-        <div id={ids.error} className="flex flex-col gap-1">
+        <div id={ids.error} className="flex flex-col gap-1" {...ctx.ui}>
           {errors.map((message, index) => (
             <FieldError key={index} id={`${ids.error}-${index}`}>
               {message}
@@ -209,7 +209,12 @@ export function ElementField({ element, value, errors, ctx, onChange, onIssue, o
       <legend id={ids.label} className="float-start w-full text-base leading-snug font-medium break-words">
         {title}
         {/* Groups other than radio groups cannot carry aria-required: the legend says it. */}
-        {required && !radiogroup && element.type !== 'consent' && <span className="sr-only"> {m.participant_form_required()}</span>}
+        {required && !radiogroup && element.type !== 'consent' && (
+          <span className="sr-only" {...ctx.ui}>
+            {' '}
+            {m.participant_form_required()}
+          </span>
+        )}
       </legend>
       {details}
       {renderControl(props)}

@@ -18,7 +18,8 @@ import { Alert } from '../ui/alert.tsx';
 import { Button } from '../ui/button.tsx';
 import { ElementField } from './ElementField.tsx';
 import { domSafeId, elementIdOfKey, elementName, fieldIds, isEmptyAnswer, own, photosPendingMessage } from './form-utils.ts';
-import { formatCount, m } from '../../shared/i18n.ts';
+import { currentLanguage, formatCount, m } from '../../shared/i18n.ts';
+import { directionOf, type Language } from '../../shared/languages.ts';
 import { translateValidation } from '../../shared/validation-words.ts';
 import { withNodes } from './rich-text.tsx';
 import { Markdown } from './Markdown.tsx';
@@ -37,6 +38,8 @@ export interface SubmitErrors {
 export interface FormRendererHandle {
   /** Shows these answers instead (merged with another device's by the autosave); `onChange` is not called. */
   replaceAnswers(answers: Answers): void;
+  /** The answers on screen now, typed a moment ago included. */
+  answers(): Answers;
 }
 
 export interface FormRendererProps {
@@ -85,6 +88,12 @@ export interface FormRendererProps {
   disabled?: boolean;
   /** Headings level of the page title (default 2). */
   headingLevel?: 2 | 3;
+  /**
+   * The language the definition's texts are in (`localizeDefinition`; the participant's screens):
+   * the form carries its `lang` and `dir`, and the renderer's own words (progress, hints, messages,
+   * buttons: the interface's language) carry the page's when it differs.
+   */
+  contentLanguage?: Language;
 }
 
 type FocusTarget = 'heading' | 'summary' | null;
@@ -194,11 +203,17 @@ export function FormRenderer(props: FormRendererProps) {
         answersRef.current = { ...next };
         setAnswers(answersRef.current);
       },
+      answers: () => answersRef.current,
     }),
     [],
   );
 
-  const ctx: FieldContext = { prefix, seed, today, disabled, headingLevel, photos };
+  // Content in another language than the page's: the form is the content's, the renderer's own words the page's.
+  const pageLanguage = currentLanguage();
+  const contentLanguage = props.contentLanguage;
+  const contentAttrs = contentLanguage ? { lang: contentLanguage, dir: directionOf(contentLanguage) } : {};
+  const ui = contentLanguage && contentLanguage !== pageLanguage ? { lang: pageLanguage, dir: directionOf(pageLanguage) } : {};
+  const ctx: FieldContext = { prefix, seed, today, disabled, headingLevel, photos, ui };
 
   /** What blocks an element now, checked or not: a control's issue or running uploads. */
   const blockerOf = (elementId: string): string | undefined => own(issues, elementId) ?? (photos.pending(elementId) ? photosPendingMessage() : undefined);
@@ -366,9 +381,9 @@ export function FormRenderer(props: FormRendererProps) {
   const hasRequired = elements.some((element) => element.required === true && element.type !== 'statement');
 
   return (
-    <form ref={root} noValidate aria-labelledby={headingId} className="flex flex-col gap-6" onSubmit={onFormSubmit}>
+    <form ref={root} noValidate aria-labelledby={headingId} className="flex flex-col gap-6" onSubmit={onFormSubmit} {...contentAttrs}>
       {pages.length > 1 && (
-        <div className="flex flex-col gap-1.5">
+        <div className="flex flex-col gap-1.5" {...ui}>
           <p id={progressId} className="text-sm font-medium text-muted-foreground tabular-nums">
             {m.participant_form_page_of({ page: formatCount(pageIndex + 1), total: formatCount(pages.length) })}
           </p>
@@ -393,7 +408,7 @@ export function FormRenderer(props: FormRendererProps) {
         )}
         {page.description && <Markdown headingLevel={headingLevel + 1}>{page.description}</Markdown>}
         {hasRequired && !disabled && (
-          <p aria-hidden="true" className="text-sm text-muted-foreground">
+          <p aria-hidden="true" className="text-sm text-muted-foreground" {...ui}>
             {withNodes((marks) => m.participant_form_required_note({ mark: marks.mark }), { mark: <span className="text-destructive">*</span> })}
           </p>
         )}
@@ -401,12 +416,24 @@ export function FormRenderer(props: FormRendererProps) {
 
       {problems.length > 0 && (
         // A new key per attempt: the alert is announced again, and it takes focus.
-        <Alert key={summary?.version} ref={summaryBox} tabIndex={-1} variant="destructive" title={m.participant_form_problems({ count: problems.length })}>
+        <Alert
+          key={summary?.version}
+          ref={summaryBox}
+          tabIndex={-1}
+          variant="destructive"
+          title={m.participant_form_problems({ count: problems.length })}
+          {...ui}
+        >
           <ul className="mt-1 flex flex-col gap-1">
             {problems.map(({ element, message }) => (
               <li key={element.id}>
                 <a href={`#${fieldIds(prefix, element.id).control}`} onClick={(event) => focusElement(event, element.id)}>
-                  {elementName(element, page.elements.indexOf(element))}: {message}
+                  {ui.lang ? (
+                    <span {...contentAttrs}>{elementName(element, page.elements.indexOf(element))}</span>
+                  ) : (
+                    elementName(element, page.elements.indexOf(element))
+                  )}
+                  : {message}
                 </a>
               </li>
             ))}
@@ -414,7 +441,9 @@ export function FormRenderer(props: FormRendererProps) {
         </Alert>
       )}
 
-      <FormAlert message={formError} title={m.participant_form_not_sent()} />
+      <div {...ui} className="contents">
+        <FormAlert message={formError} title={m.participant_form_not_sent()} />
+      </div>
 
       {/* On a phone the Back/Next bar sticks to the bottom: what takes focus or is scrolled to stays above it. */}
       <div className="flex flex-col gap-8 max-sm:[&_*]:scroll-mb-28">
@@ -442,6 +471,7 @@ export function FormRenderer(props: FormRendererProps) {
 
       <div
         data-sticky-actions
+        {...ui}
         className="sticky bottom-0 z-10 flex gap-3 border-t border-border bg-background/95 py-3 pb-[max(0.75rem,env(safe-area-inset-bottom))] backdrop-blur-sm sm:static sm:border-0 sm:bg-transparent sm:pb-0 sm:backdrop-blur-none"
       >
         {pageIndex > 0 && (

@@ -119,7 +119,7 @@ export function SingleChoiceControl(props: ControlProps<ElementOf<'single_choice
     <>
       <div className="grid gap-2">
         {options.map((option) => row(option.id, option.label, () => onChange(option.id)))}
-        {element.allowOther && row(OTHER_VALUE, m.participant_form_other(), () => onChange({ other: otherText.current }))}
+        {element.allowOther && row(OTHER_VALUE, <span {...ctx.ui}>{m.participant_form_other()}</span>, () => onChange({ other: otherText.current }))}
         {selected === OTHER_VALUE && (
           <OtherText
             id={`${ids.control}-other-text`}
@@ -205,7 +205,7 @@ export function MultipleChoiceControl(props: ControlProps<ElementOf<'multiple_ch
           disabled={ctx.disabled}
           onChange={toggleOther}
         >
-          {m.participant_form_other()}
+          <span {...ctx.ui}>{m.participant_form_other()}</span>
         </OptionRow>
       )}
       {other && (

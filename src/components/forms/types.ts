@@ -24,6 +24,8 @@ export interface FieldContext {
   /** Level of the page heading: element headings (statements) are one deeper. */
   headingLevel: 2 | 3;
   photos: PhotoUploads;
+  /** The `lang` and `dir` of the renderer's own words (hints, messages) when the content is in another language; else empty. */
+  ui?: { lang?: string; dir?: 'ltr' | 'rtl' };
 }
 
 /** The DOM ids of one element's parts. */

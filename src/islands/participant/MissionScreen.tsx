@@ -34,6 +34,8 @@ import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { AnswersForm } from './answers-form.tsx';
+import { answeredIn } from './content-language.tsx';
+import type { Language } from '../../shared/languages.ts';
 import { EntryHeading, entryTitleId } from '../../components/EntryHeading.tsx';
 import { clearLocalDraft, localDraftKey, type AnswersPayload } from './autosave.ts';
 import { closedLabel, countsAsDone, dateLabel, ENTRY_STATUS_LABELS, entriesProgressLabel, localDateLabel, opensLabel, pointsLabel } from '../../lib/labels.ts';
@@ -61,6 +63,16 @@ export function isEditable(entry: Pick<ParticipantEntry, 'status'>): boolean {
 /** The form an entry is answered on: its own pinned version when it is not the mission's current one. */
 function definitionOf(mission: ParticipantMission, entry: ParticipantEntry | null): FormDefinition {
   return entry?.form?.definition ?? mission.form.definition;
+}
+
+/** An entry's answers, the questions in the language they were answered in. */
+function EntryAnswers({ mission, entry, className }: { mission: ParticipantMission; entry: ParticipantEntry; className?: string }) {
+  const shown = answeredIn(definitionOf(mission, entry), entry.language);
+  return (
+    <div {...shown.attrs} className={className}>
+      <AnswersView definition={shown.definition} answers={entry.answers} photos={{ thumbnailUrl }} />
+    </div>
+  );
 }
 
 /** Entries oldest first, numbered from 1 (the API lists them newest first). */
@@ -190,14 +202,15 @@ function ClosedNote({ mission, hadDraft }: { mission: ParticipantMission; hadDra
 // One entry: the form at once
 
 function SingleEntry({ mission, owner, reload, reasons }: MissionParts) {
-  const [sent, setSent] = useState<Answers | null>(null);
+  const [sent, setSent] = useState<{ answers: Answers; language: Language } | null>(null);
   const entry = mission.myEntries.find((each) => !isEditable(each)) ?? mission.myEntries[0] ?? null;
   if (entry && !isEditable(entry)) return <SubmittedEntry mission={mission} entry={entry} focus={sent !== null} reasons={reasons} />;
   if (sent) {
     const shown: ParticipantEntry = {
       ...(entry ?? { id: 0, localDate: null, createdAt: '', seed: '', revision: 0 }),
       status: 'submitted',
-      answers: sent,
+      answers: sent.answers,
+      language: sent.language,
       submittedAt: new Date().toISOString(),
     };
     return <SubmittedEntry mission={mission} entry={shown} focus reasons={reasons} />;
@@ -225,7 +238,15 @@ function SingleEntry({ mission, owner, reload, reasons }: MissionParts) {
       <Instructions text={mission.instructions} />
       {entry?.status === 'changes_requested' && <ReviewReason entry={entry} reasons={reasons} />}
       {/* A new key once the entry exists elsewhere (made on another device): the form opens it. */}
-      <EntryForm key={entry?.id ?? 'new'} mission={mission} entry={entry} owner={owner} reload={reload} onSubmitted={setSent} single />
+      <EntryForm
+        key={entry?.id ?? 'new'}
+        mission={mission}
+        entry={entry}
+        owner={owner}
+        reload={reload}
+        onSubmitted={(answers, language) => setSent({ answers, language })}
+        single
+      />
     </>
   );
 }
@@ -273,7 +294,7 @@ function SubmittedEntry({ mission, entry, focus, reasons }: { mission: Participa
           <h2 id="entry-answers" className="text-lg font-semibold">
             {m.participant_your_answers()}
           </h2>
-          <AnswersView definition={definitionOf(mission, entry)} answers={entry.answers} photos={{ thumbnailUrl }} />
+          <EntryAnswers mission={mission} entry={entry} />
         </section>
       </Card>
     </div>
@@ -574,7 +595,7 @@ function EntryRow({
             <span className="group-open:hidden">{m.participant_mission_show_answers()}</span>
             <span className="hidden group-open:inline">{m.participant_mission_hide_answers()}</span>
           </summary>
-          <AnswersView className="pt-2" definition={definitionOf(mission, entry)} answers={entry.answers} photos={{ thumbnailUrl }} />
+          <EntryAnswers mission={mission} entry={entry} className="pt-2" />
         </details>
       )}
     </li>
@@ -633,7 +654,7 @@ function EntryForm({
   entry: ParticipantEntry | null;
   owner: string;
   reload: () => void;
-  onSubmitted: (answers: Answers) => void;
+  onSubmitted: (answers: Answers, language: Language) => void;
   headingLevel?: 2 | 3;
   /** A one-entry mission: answers typed before the entry existed (kept as `new-entry`) belong to it. */
   single?: boolean;
@@ -673,16 +694,22 @@ function EntryForm({
       adoptKey={single && entry !== null && isEditable(entry) ? newKey : null}
       server={{ answers: entry?.answers ?? {} }}
       revision={entry?.revision ?? 0}
+      recordedLanguage={entry?.language}
       payload={(answers) => ({ answers })}
       save={async (payload, { revision, keepalive }) => {
         const id = await ensureEntry();
-        return apiSend<AnswersSaved>('PUT', `/api/missions/${mission.id}/entries/${id}`, { answers: payload.answers, revision }, { keepalive });
+        return apiSend<AnswersSaved>(
+          'PUT',
+          `/api/missions/${mission.id}/entries/${id}`,
+          { answers: payload.answers, revision, language: payload.language },
+          { keepalive },
+        );
       }}
       // The other device made this one-entry mission's entry first: the reload opens it, with these answers.
       quietRejection={() => single && createRefused.current}
-      submit={async (answers, revision) => {
+      submit={async (answers, revision, language) => {
         const id = await ensureEntry();
-        await apiSend('POST', `/api/missions/${mission.id}/entries/${id}/submit`, { answers, revision });
+        await apiSend('POST', `/api/missions/${mission.id}/entries/${id}/submit`, { answers, revision, language });
       }}
       notSent={m.participant_mission_not_submitted()}
       reload={reload}

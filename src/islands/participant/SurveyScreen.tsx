@@ -9,6 +9,7 @@
 import { RoutePage } from '../../components/states/RoutePage.tsx';
 import { lazy, useState } from 'react';
 import type { Answers } from '../../shared/forms/definition.ts';
+import type { Language } from '../../shared/languages.ts';
 import type { AnswersSaved } from '../../shared/answers.ts';
 import type { ParticipantSurvey } from '../../shared/surveys.ts';
 import { deviceDate } from '../../shared/calendar-day.ts';
@@ -76,7 +77,7 @@ const StateFallback = () => <div aria-hidden="true" className="h-40" />;
 
 function NativeSurvey({ survey, owner, reload }: { survey: ParticipantSurvey; owner: string; reload: () => void }) {
   // Answers just submitted: the thank-you shows at once, before the reload brings the server's view.
-  const [sent, setSent] = useState<{ answers: Answers; at: string } | null>(null);
+  const [sent, setSent] = useState<{ answers: Answers; at: string; language: Language } | null>(null);
   // An upcoming survey comes without its form.
   if (survey.state === 'upcoming' || (survey.state === 'closed' && !sent)) return <NotOpen survey={survey} />;
   if (!survey.form) {
@@ -90,7 +91,14 @@ function NativeSurvey({ survey, owner, reload }: { survey: ParticipantSurvey; ow
     return <SubmittedSurvey survey={survey} definition={survey.form.definition} focus={sent !== null} />;
   }
   if (sent) {
-    const response = { answers: sent.answers, pageId: null, status: 'submitted' as const, submittedAt: sent.at, revision: survey.response?.revision ?? 0 };
+    const response = {
+      answers: sent.answers,
+      pageId: null,
+      status: 'submitted' as const,
+      submittedAt: sent.at,
+      revision: survey.response?.revision ?? 0,
+      language: sent.language,
+    };
     return <SubmittedSurvey survey={{ ...survey, state: 'submitted', response }} definition={survey.form.definition} focus />;
   }
   return (
@@ -101,8 +109,8 @@ function NativeSurvey({ survey, owner, reload }: { survey: ParticipantSurvey; ow
         definition={survey.form.definition}
         owner={owner}
         reload={reload}
-        onSubmitted={(answers) => {
-          setSent({ answers, at: new Date().toISOString() });
+        onSubmitted={(answers, language) => {
+          setSent({ answers, at: new Date().toISOString(), language });
           reload();
         }}
       />
@@ -123,7 +131,7 @@ function SurveyForm({
   definition: NonNullable<ParticipantSurvey['form']>['definition'];
   owner: string;
   reload: () => void;
-  onSubmitted: (answers: Answers) => void;
+  onSubmitted: (answers: Answers, language: Language) => void;
 }) {
   const key = localDraftKey(owner, 'survey', survey.id);
   return (
@@ -136,11 +144,19 @@ function SurveyForm({
       pageInAddress
       server={{ answers: survey.response?.answers ?? {}, pageId: survey.response?.pageId ?? null }}
       revision={survey.response?.revision ?? 0}
+      recordedLanguage={survey.response?.language}
       payload={(answers, pageId) => ({ answers, pageId })}
       save={(payload, { revision, keepalive }) =>
-        apiSend<AnswersSaved>('PUT', `/api/surveys/${survey.id}/response`, { answers: payload.answers, pageId: payload.pageId, revision }, { keepalive })
+        apiSend<AnswersSaved>(
+          'PUT',
+          `/api/surveys/${survey.id}/response`,
+          { answers: payload.answers, pageId: payload.pageId, revision, language: payload.language },
+          { keepalive },
+        )
       }
-      submit={(answers, revision) => apiSend('POST', `/api/surveys/${survey.id}/response/submit`, { answers, today: deviceDate(), revision })}
+      submit={(answers, revision, language) =>
+        apiSend('POST', `/api/surveys/${survey.id}/response/submit`, { answers, today: deviceDate(), revision, language })
+      }
       notSent={m.participant_form_not_sent()}
       reload={reload}
       onSubmitted={onSubmitted}

@@ -4,9 +4,11 @@
  * the person goes, merged with another device's changes (with a note when an answer on screen
  * changed), and submitted once what is on its way has landed.
  */
-import { useEffect, useRef, useState } from 'react';
+import { lazy, useEffect, useMemo, useRef, useState, type ComponentType } from 'react';
 import type { Answers, FormDefinition } from '../../shared/forms/definition.ts';
 import type { AnswersSaved } from '../../shared/answers.ts';
+import { SOURCE_LANGUAGE, type Language } from '../../shared/languages.ts';
+import { Later } from '../../components/states/Later.tsx';
 import { ApiError } from '../../platform/api.ts';
 import { local } from '../../platform/storage.ts';
 import { errorMessage } from '../../lib/form-errors.ts';
@@ -14,10 +16,11 @@ import { handleSessionLost } from '../../lib/session.ts';
 import { toast } from '../../stores/toasts.ts';
 import { FormRenderer, type FormRendererHandle, type SubmitErrors } from '../../components/forms/FormRenderer.tsx';
 import { Card } from '../../components/ui/card.tsx';
-import { checkAndSubmitAgain, changedOnPage, clearLocalDraft, mergedNote, readLocalDraft, resumeFrom, type AnswersPayload } from './autosave.ts';
+import { checkAndSubmitAgain, changedOnPage, clearLocalDraft, mergedNote, readLocalDraft, resumeFrom, samePayload, type AnswersPayload } from './autosave.ts';
+import type { LanguageTools } from './content-language.tsx';
 import { m } from '../../shared/i18n.ts';
 import { photoAdapter } from './photos.ts';
-import { SaveLine, useTransientNote } from './parts.tsx';
+import { FormSkeleton, SaveLine, useTransientNote } from './parts.tsx';
 import { submitFailure } from './send.ts';
 import { useAnswersAutosave } from './use-autosave.ts';
 
@@ -36,30 +39,79 @@ export interface AnswersFormProps<T extends AnswersPayload> {
   /** What the server holds when the form opens, and its revision (0 before the first save). */
   server: T;
   revision: number;
-  /** What is saved of the answers on screen and the page they are on. */
+  /** The content language the server recorded the answers in (null or absent: none). */
+  recordedLanguage?: Language | null | undefined;
+  /** What is saved of the answers on screen and the page they are on (the form adds the content language). */
   payload: (answers: Answers, pageId: string | null) => T;
+  /** Sends a payload (its `language` always set) based on `revision`. */
   save: (payload: T, how: { revision: number; keepalive: boolean }) => Promise<AnswersSaved>;
   /** A refused save the screen expects (the reload shows what happened): no toast. */
   quietRejection?: () => boolean;
-  /** Sends the answers, based on `revision`. */
-  submit: (answers: Answers, revision: number) => Promise<unknown>;
+  /** Sends the answers, given in `language`, based on `revision`. */
+  submit: (answers: Answers, revision: number, language: Language) => Promise<unknown>;
   /** The title of the toast when the submit is refused for good. */
   notSent: string;
   reload: () => void;
-  onSubmitted: (answers: Answers) => void;
+  /** The answers were submitted, given in `language`. */
+  onSubmitted: (answers: Answers, language: Language) => void;
 }
 
+/** A form in its source language only: nothing to choose or translate. */
+const ONE_LANGUAGE: LanguageTools = {
+  opening: (definition) => (definition as FormDefinition).language ?? SOURCE_LANGUAGE,
+  offered: (definition) => [(definition as FormDefinition).language ?? SOURCE_LANGUAGE],
+  localize: (definition) => definition,
+  Picker: () => null,
+};
+
+/** Whether a definition offers languages besides its source (`offeredLanguages` has more than one). */
+function multilingual(definition: FormDefinition): boolean {
+  const source = definition.language ?? SOURCE_LANGUAGE;
+  return (definition.languages ?? []).some((language) => language !== source);
+}
+
+// Choosing and translating the questions (./content-language.tsx) loads only for a form offering several languages.
+const MultilingualForm = lazy(() =>
+  import('./content-language.tsx').then((module) => ({
+    default: ((props: AnswersFormProps<AnswersPayload>) => <FormWith {...props} tools={module.languageTools} />) as ComponentType<
+      AnswersFormProps<AnswersPayload>
+    >,
+  })),
+);
+
 export function AnswersForm<T extends AnswersPayload>(props: AnswersFormProps<T>) {
-  const { definition, storageKey, server } = props;
+  if (!multilingual(props.definition)) return <FormWith<T> {...props} tools={ONE_LANGUAGE} />;
+  const Multilingual = MultilingualForm as unknown as ComponentType<AnswersFormProps<T>>;
+  return (
+    <Later fallback={<FormSkeleton fields={2} />}>
+      <Multilingual {...props} />
+    </Later>
+  );
+}
+
+function FormWith<T extends AnswersPayload>(props: AnswersFormProps<T> & { tools: LanguageTools }) {
+  const { definition, storageKey, tools } = props;
+  const openingLanguage = tools.opening;
   // Read once, when the form opens (a state's initial value, which React keeps, unlike a memo's).
   const [start] = useState(() => {
     const own = readLocalDraft<T>(local(), storageKey());
     const adopted = !own && props.adoptKey ? readLocalDraft<T>(local(), props.adoptKey) : null;
     const kept = own ?? adopted;
+    // The server's side holds the language the form opens in: opening it saves nothing.
+    const server: T = { ...props.server, language: openingLanguage(definition, null, props.recordedLanguage) };
     const resumed = resumeFrom(kept, server);
-    if (kept && !resumed.restored) clearLocalDraft(local(), storageKey());
-    return { ...resumed, adoptedFrom: adopted ? props.adoptKey : null };
+    // A switch of language kept on this device (not saved yet) stays, and is sent.
+    const language = openingLanguage(definition, kept?.payload.language, props.recordedLanguage);
+    const payload: T = { ...resumed.payload, language };
+    const restored = !samePayload(payload, server);
+    if (kept && !restored) clearLocalDraft(local(), storageKey());
+    return { ...resumed, payload, restored, server, adoptedFrom: adopted ? props.adoptKey : null };
   });
+  const offered = useMemo(() => tools.offered(definition), [definition, tools]);
+  /** The language the questions are shown in; sent with every save and the submit. */
+  const [language, setLanguage] = useState<Language>(start.payload.language as Language);
+  const languageRef = useRef(language);
+  const shown = useMemo(() => tools.localize(definition, language), [definition, language, tools]);
   const [touched, setTouched] = useState(start.restored);
   const form = useRef<FormRendererHandle>(null);
   /** The page on screen (for the merge note). */
@@ -71,7 +123,7 @@ export function AnswersForm<T extends AnswersPayload>(props: AnswersFormProps<T>
   const { status, error, autosave } = useAnswersAutosave<T>({
     save: props.save,
     storageKey,
-    server,
+    server: start.server,
     revision: props.revision,
     onMerged: (next, mine) => {
       merged.current = true;
@@ -101,33 +153,50 @@ export function AnswersForm<T extends AnswersPayload>(props: AnswersFormProps<T>
     // Answers from the other device arrived meanwhile: the person checks them first.
     if (merged.current) throw new Error(checkAndSubmitAgain());
     try {
-      await props.submit(answers, autosave.revision());
+      await props.submit(answers, autosave.revision(), languageRef.current);
     } catch (failure) {
       // Changed on the other device since: merged like a save, never submitted unseen.
       if (autosave.handleConflict(failure)) throw new Error(checkAndSubmitAgain());
       // Refused answers are saved first: the server holds them at the revision it gives.
       if (failure instanceof ApiError && failure.status === 400 && typeof failure.details.revision === 'number')
-        autosave.acknowledge(props.payload(answers, page.current), failure.details.revision);
+        autosave.acknowledge(payloadOf(answers, page.current), failure.details.revision);
       return submitFailure(failure, props.notSent, props.reload);
     }
     autosave.discard();
     autosave.dispose();
-    props.onSubmitted(answers);
+    props.onSubmitted(answers, languageRef.current);
   };
+
+  /** What is saved: the screen's payload, in the language the questions are shown in. */
+  const payloadOf = (answers: Answers, pageId: string | null): T => ({ ...props.payload(answers, pageId), language: languageRef.current });
 
   const change = (answers: Answers, pageId: string | null) => {
     setTouched(true);
     page.current = pageId;
-    autosave.change(props.payload(answers, pageId));
+    autosave.change(payloadOf(answers, pageId));
+  };
+
+  /** The questions in another language: the same form (answers and page stay), saved at once with the new language. */
+  const switchLanguage = (next: Language) => {
+    if (next === languageRef.current) return;
+    languageRef.current = next;
+    setLanguage(next);
+    const answers = form.current?.answers() ?? start.payload.answers;
+    // Nothing answered or saved yet: no response or entry is made for a language; the first save carries it.
+    if (autosave.revision() === 0 && !autosave.pending() && Object.keys(answers).length === 0) return;
+    change(answers, page.current);
+    void autosave.flush();
   };
 
   return (
     <div className="flex flex-col gap-4">
+      <tools.Picker offered={offered} value={language} onChange={switchLanguage} />
       <SaveLine status={status} error={error} idle={!touched} note={note} />
       <Card className="p-4 sm:p-6">
         <FormRenderer
           ref={form}
-          definition={definition}
+          definition={shown}
+          contentLanguage={language}
           seed={props.seed}
           initialAnswers={start.payload.answers}
           initialPageId={start.payload.pageId ?? null}

@@ -7,6 +7,7 @@
  */
 import type { Answers, AnswerValue, FormDefinition } from '../../shared/forms/definition.ts';
 import type { AnswersConflict } from '../../shared/answers.ts';
+import type { Language } from '../../shared/languages.ts';
 import { ApiError } from '../../platform/api.ts';
 import { clearKept, readKept, sameValue, type Kept, type KeptCodec, type Resolution, type SaveStatus } from '../../lib/autosave.ts';
 import type { StorageLike } from '../../platform/storage.ts';
@@ -42,10 +43,11 @@ export const mergedNote = (): string => m.participant_save_merged_note();
 /** What a submit says when the answers changed on another device meanwhile: nothing was submitted. */
 export const checkAndSubmitAgain = (): string => m.participant_submit_check_again();
 
-/** What is saved: the answers, and for surveys the page reached. */
+/** What is saved: the answers, for surveys the page reached, and the content language the questions are shown in. */
 export interface AnswersPayload {
   answers: Answers;
   pageId?: string | null;
+  language?: Language;
 }
 
 /** The localStorage key of unsent answers: per user, per survey or entry (`new-entry`: a one-entry mission's entry not made yet). */
@@ -106,9 +108,9 @@ export function mergeAnswers(base: Answers, mine: Answers, server: Answers): Ans
   return result;
 }
 
-/** Two payloads with the same answers and page. */
+/** Two payloads with the same answers, page and language. */
 export function samePayload(a: AnswersPayload, b: AnswersPayload): boolean {
-  return (a.pageId ?? null) === (b.pageId ?? null) && sameValue(a.answers, b.answers);
+  return (a.pageId ?? null) === (b.pageId ?? null) && (a.language ?? null) === (b.language ?? null) && sameValue(a.answers, b.answers);
 }
 
 /** The element ids whose answer differs between two sets of answers. */

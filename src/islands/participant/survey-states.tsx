@@ -5,6 +5,9 @@
  */
 import { useState } from 'react';
 import type { ExternalOutcome, ParticipantSurvey } from '../../shared/surveys.ts';
+import type { Answers, FormDefinition } from '../../shared/forms/definition.ts';
+import type { Language } from '../../shared/languages.ts';
+import { answeredIn } from './content-language.tsx';
 import { Outcome } from '../../components/Outcome.tsx';
 import { AnswersView } from '../../components/forms/AnswersView.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
@@ -127,6 +130,16 @@ function lowerFirst(text: string): string {
   return text.charAt(0).toLocaleLowerCase(currentLanguage()) + text.slice(1);
 }
 
+/** The answers, the questions in the language they were answered in. */
+function AnsweredIn({ definition, language, answers }: { definition: FormDefinition; language: Language | null | undefined; answers: Answers }) {
+  const shown = answeredIn(definition, language);
+  return (
+    <div {...shown.attrs}>
+      <AnswersView definition={shown.definition} answers={answers} photos={{ thumbnailUrl }} />
+    </div>
+  );
+}
+
 /** A submitted native survey: the thank-you with the points, then the answers read-only. */
 export function SubmittedSurvey({
   survey,
@@ -157,7 +170,7 @@ export function SubmittedSurvey({
             <h2 id="survey-answers" className="text-lg font-semibold">
               {m.participant_your_answers()}
             </h2>
-            <AnswersView definition={definition} answers={survey.response.answers} photos={{ thumbnailUrl }} />
+            <AnsweredIn definition={definition} language={survey.response.language} answers={survey.response.answers} />
           </section>
         </Card>
       )}

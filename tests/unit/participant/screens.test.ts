@@ -233,7 +233,13 @@ describe('a native survey', () => {
     expect(screen.getByText('Your answers are saved as you go')).toBeTruthy();
     await user.type(screen.getByRole('textbox', { name: /What do you eat/ }), 'Toast');
     await waitFor(
-      () => expect(sent('PUT', '/api/surveys/5/response').at(-1)?.body).toEqual({ answers: { drink: 'Tea', food: 'Toast' }, pageId: 'p2', revision: 2 }),
+      () =>
+        expect(sent('PUT', '/api/surveys/5/response').at(-1)?.body).toEqual({
+          answers: { drink: 'Tea', food: 'Toast' },
+          pageId: 'p2',
+          revision: 2,
+          language: 'en',
+        }),
       { timeout: 3_000 },
     );
     expect(await screen.findByText('Saved')).toBeTruthy();
@@ -270,7 +276,9 @@ describe('a native survey', () => {
     await user.type(await screen.findByRole('textbox', { name: /What do you drink/ }), 'Coffee');
     await user.click(screen.getByRole('button', { name: 'Next' }));
     expect(screen.getByRole('heading', { level: 2, name: 'Your food' })).toBeTruthy();
-    await waitFor(() => expect(sent('PUT', '/api/surveys/5/response').at(-1)?.body).toEqual({ answers: { drink: 'Coffee' }, pageId: 'p2', revision: 0 }));
+    await waitFor(() =>
+      expect(sent('PUT', '/api/surveys/5/response').at(-1)?.body).toEqual({ answers: { drink: 'Coffee' }, pageId: 'p2', revision: 0, language: 'en' }),
+    );
   });
 
   it('offline: says so, keeps the answers on this device, and sends them when the browser is back online', async () => {
@@ -287,7 +295,7 @@ describe('a native survey', () => {
       window.dispatchEvent(new Event('online'));
     });
     expect(await screen.findByText('Saved')).toBeTruthy();
-    expect(sent('PUT', '/api/surveys/5/response').at(-1)?.body).toEqual({ answers: { drink: 'Cocoa' }, pageId: 'p1', revision: 0 });
+    expect(sent('PUT', '/api/surveys/5/response').at(-1)?.body).toEqual({ answers: { drink: 'Cocoa' }, pageId: 'p1', revision: 0, language: 'en' });
     expect(localStorage.getItem('fieldwork-answers-7-survey-5')).toBeNull();
   });
 
@@ -300,9 +308,12 @@ describe('a native survey', () => {
     on('PUT', '/api/surveys/5/response', json(200, { status: 'draft', savedAt: new Date().toISOString(), revision: 1 }));
     open('/surveys/5', SurveyScreen);
     expect(((await screen.findByRole('textbox', { name: /What do you drink/ })) as HTMLInputElement).value).toBe('Juice');
-    await waitFor(() => expect(sent('PUT', '/api/surveys/5/response').at(-1)?.body).toEqual({ answers: { drink: 'Juice' }, pageId: 'p1', revision: 0 }), {
-      timeout: 3_000,
-    });
+    await waitFor(
+      () => expect(sent('PUT', '/api/surveys/5/response').at(-1)?.body).toEqual({ answers: { drink: 'Juice' }, pageId: 'p1', revision: 0, language: 'en' }),
+      {
+        timeout: 3_000,
+      },
+    );
   });
 
   it('shows the server’s messages beside the questions when it refuses the answers', async () => {
@@ -341,6 +352,113 @@ describe('a native survey', () => {
     open('/surveys/5', SurveyScreen);
     expect(await screen.findByRole('heading', { level: 1, name: 'Page Not Found' })).toBeTruthy();
     expect(document.title).toBe('Page Not Found · Fieldwork');
+  });
+});
+
+/** The breakfast survey, its source English, every text translated into Arabic. */
+const bilingual: FormDefinition = {
+  ...twoPages,
+  language: 'en',
+  languages: ['en', 'ar'],
+  translations: {
+    'form.title': { ar: 'الفطور' },
+    'pages.p1.title': { ar: 'صباحك' },
+    'elements.drink.title': { ar: 'ماذا تشرب؟' },
+    'pages.p2.title': { ar: 'طعامك' },
+    'elements.food.title': { ar: 'ماذا تأكل؟' },
+  },
+};
+
+describe('a survey offered in several languages', () => {
+  const picker = () => screen.getByRole('combobox', { name: 'Language of the questions' }) as HTMLSelectElement;
+  const form = () => screen.getByRole('form') as HTMLFormElement;
+
+  it('opens in the interface language when offered; a switch keeps every answer (one not saved yet too) and the page, and is saved', async () => {
+    on('GET', '/api/surveys/5', json(200, survey({ form: { version: 1, definition: bilingual } })));
+    on(
+      'PUT',
+      '/api/surveys/5/response',
+      inTurn(...[1, 2, 3, 4].map((revision) => json(200, { status: 'draft', savedAt: new Date().toISOString(), revision }))),
+    );
+    const { user } = open('/surveys/5', SurveyScreen);
+    await user.type(await screen.findByRole('textbox', { name: /What do you drink/ }), 'Tea');
+    expect(form().getAttribute('lang')).toBe('en');
+    expect(form().getAttribute('dir')).toBe('ltr');
+    expect([...picker().options].map((option) => [option.value, option.textContent, option.lang])).toEqual([
+      ['en', 'English', 'en'],
+      ['ar', 'العربية', 'ar'],
+    ]);
+    // At once, before the autosave's pause: the answer typed is on screen only.
+    expect(sent('PUT', '/api/surveys/5/response')).toHaveLength(0);
+    await user.selectOptions(picker(), 'ar');
+    expect(textbox(/ماذا تشرب/).value).toBe('Tea');
+    expect(screen.getByRole('heading', { level: 2, name: 'صباحك' })).toBeTruthy();
+    expect(form().getAttribute('lang')).toBe('ar');
+    expect(form().getAttribute('dir')).toBe('rtl');
+    // The renderer's own words stay in the interface's language, marked as such.
+    expect(screen.getByRole('button', { name: 'Next' }).closest('[lang]')?.getAttribute('lang')).toBe('en');
+    await waitFor(() =>
+      expect(sent('PUT', '/api/surveys/5/response').at(-1)?.body).toEqual({ answers: { drink: 'Tea' }, pageId: 'p1', revision: 0, language: 'ar' }),
+    );
+    expect(sent('PUT', '/api/surveys/5/response')).toHaveLength(1);
+
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await user.type(screen.getByRole('textbox', { name: /ماذا تأكل/ }), 'Toast');
+    // Back to English on the second page: the page stays, both answers too.
+    await user.selectOptions(picker(), 'en');
+    expect(screen.getByRole('heading', { level: 2, name: 'Your food' })).toBeTruthy();
+    expect(textbox(/What do you eat/).value).toBe('Toast');
+    await waitFor(() =>
+      expect(sent('PUT', '/api/surveys/5/response').at(-1)?.body).toEqual({
+        answers: { drink: 'Tea', food: 'Toast' },
+        pageId: 'p2',
+        revision: 2,
+        language: 'en',
+      }),
+    );
+
+    on('POST', '/api/surveys/5/response/submit', json(200, { status: 'submitted' }));
+    on('GET', '/api/surveys/5', json(200, survey({ form: { version: 1, definition: bilingual }, state: 'submitted' })));
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(await screen.findByRole('heading', { name: 'Thank you — your answers are in' })).toBeTruthy();
+    expect(sent('POST', '/api/surveys/5/response/submit')[0]?.body).toMatchObject({ answers: { drink: 'Tea', food: 'Toast' }, language: 'en' });
+  });
+
+  it('opens in the language the answers were recorded in, saving nothing; a switch before any answer saves nothing either', async () => {
+    on(
+      'GET',
+      '/api/surveys/5',
+      json(
+        200,
+        survey({
+          form: { version: 1, definition: bilingual },
+          state: 'in_progress',
+          response: { answers: { drink: 'Tea' }, pageId: 'p1', status: 'draft', submittedAt: null, revision: 2, language: 'ar' },
+        }),
+      ),
+    );
+    open('/surveys/5', SurveyScreen);
+    expect(((await screen.findByRole('textbox', { name: /ماذا تشرب/ })) as HTMLInputElement).value).toBe('Tea');
+    expect(picker().value).toBe('ar');
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    expect(sent('PUT', '/api/surveys/5/response')).toHaveLength(0);
+    cleanup();
+
+    on('GET', '/api/surveys/5', json(200, survey({ form: { version: 1, definition: bilingual } })));
+    const { user } = open('/surveys/5', SurveyScreen);
+    await user.selectOptions(await screen.findByRole('combobox', { name: 'Language of the questions' }), 'ar');
+    expect(screen.getByRole('textbox', { name: /ماذا تشرب/ })).toBeTruthy();
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    expect(sent('PUT', '/api/surveys/5/response')).toHaveLength(0);
+  });
+
+  it('in the source language when the person’s language is not offered, with no choice for a form in one language', async () => {
+    on('GET', '/api/surveys/5', json(200, survey({ form: { version: 1, definition: { ...bilingual, language: 'ar', languages: ['ar'], translations: {} } } })));
+    open('/surveys/5', SurveyScreen);
+    await screen.findByRole('textbox', { name: /What do you drink/ });
+    expect(form().getAttribute('lang')).toBe('ar');
+    expect(form().getAttribute('dir')).toBe('rtl');
+    expect(screen.queryByRole('combobox', { name: 'Language of the questions' })).toBeNull();
   });
 });
 
@@ -399,8 +517,8 @@ describe('answers changed on another device', () => {
     await user.type(await screen.findByRole('textbox', { name: /What do you eat/ }), 'Toast');
     await waitFor(() => expect(sent('PUT', '/api/surveys/5/response')).toHaveLength(2), { timeout: 3_000 });
     expect(sent('PUT', '/api/surveys/5/response').map((call) => call.body)).toEqual([
-      { answers: { drink: 'Tea', food: 'Toast' }, pageId: 'p1', revision: 2 },
-      { answers: { drink: 'Coffee', food: 'Toast' }, pageId: 'p1', revision: 3 },
+      { answers: { drink: 'Tea', food: 'Toast' }, pageId: 'p1', revision: 2, language: 'en' },
+      { answers: { drink: 'Coffee', food: 'Toast' }, pageId: 'p1', revision: 3, language: 'en' },
     ]);
     // The form shows the merge; the note says why, politely.
     expect(textbox(/What do you drink/).value).toBe('Coffee');
@@ -413,7 +531,12 @@ describe('answers changed on another device', () => {
     await user.type(textbox(/What do you eat/), ' and jam');
     await waitFor(
       () =>
-        expect(sent('PUT', '/api/surveys/5/response').at(-1)?.body).toEqual({ answers: { drink: 'Coffee', food: 'Toast and jam' }, pageId: 'p1', revision: 4 }),
+        expect(sent('PUT', '/api/surveys/5/response').at(-1)?.body).toEqual({
+          answers: { drink: 'Coffee', food: 'Toast and jam' },
+          pageId: 'p1',
+          revision: 4,
+          language: 'en',
+        }),
       { timeout: 3_000 },
     );
   });
@@ -431,7 +554,13 @@ describe('answers changed on another device', () => {
     const { user } = open('/surveys/5', SurveyScreen);
     await user.type(await screen.findByRole('textbox', { name: /What do you drink/ }), 'Tea');
     await waitFor(
-      () => expect(sent('PUT', '/api/surveys/5/response').at(-1)?.body).toEqual({ answers: { drink: 'Tea', food: 'Eggs' }, pageId: 'p1', revision: 1 }),
+      () =>
+        expect(sent('PUT', '/api/surveys/5/response').at(-1)?.body).toEqual({
+          answers: { drink: 'Tea', food: 'Eggs' },
+          pageId: 'p1',
+          revision: 1,
+          language: 'en',
+        }),
       { timeout: 3_000 },
     );
     expect(await screen.findByText('Saved')).toBeTruthy();
@@ -506,7 +635,13 @@ describe('answers changed on another device', () => {
     expect(textbox(/What do you eat/).value).toBe('Eggs');
     expect(await screen.findByText('Updated from your other device')).toBeTruthy();
     await waitFor(
-      () => expect(sent('PUT', '/api/surveys/5/response').at(-1)?.body).toEqual({ answers: { drink: 'Juice', food: 'Eggs' }, pageId: 'p1', revision: 1 }),
+      () =>
+        expect(sent('PUT', '/api/surveys/5/response').at(-1)?.body).toEqual({
+          answers: { drink: 'Juice', food: 'Eggs' },
+          pageId: 'p1',
+          revision: 1,
+          language: 'en',
+        }),
       { timeout: 3_000 },
     );
   });
@@ -543,9 +678,12 @@ describe('answers changed on another device', () => {
     );
     on('PUT', '/api/missions/9/entries/31', json(200, { status: 'draft', savedAt: new Date().toISOString(), revision: 2 }));
     await user.type(await screen.findByRole('textbox', { name: /What is inside/ }), 'Milk');
-    await waitFor(() => expect(sent('PUT', '/api/missions/9/entries/31').at(-1)?.body).toEqual({ answers: { door: 'Open', note: 'Milk' }, revision: 1 }), {
-      timeout: 5_000,
-    });
+    await waitFor(
+      () => expect(sent('PUT', '/api/missions/9/entries/31').at(-1)?.body).toEqual({ answers: { door: 'Open', note: 'Milk' }, revision: 1, language: 'en' }),
+      {
+        timeout: 5_000,
+      },
+    );
     expect(textbox(/What is inside/).value).toBe('Milk');
     expect(textbox(/Is the door open/).value).toBe('Open');
     expect(screen.getByText('Updated from your other device')).toBeTruthy();
@@ -629,7 +767,9 @@ describe('a one-entry mission', () => {
     expect((await within(screen.getByRole('region', { name: 'Instructions' })).findByText('look')).tagName).toBe('STRONG');
     expect(sent('POST', '/api/missions/9/entries')).toHaveLength(0);
     await user.type(screen.getByRole('textbox', { name: /What is inside/ }), 'Milk');
-    await waitFor(() => expect(sent('PUT', '/api/missions/9/entries/31').at(-1)?.body).toEqual({ answers: { note: 'Milk' }, revision: 0 }), { timeout: 3_000 });
+    await waitFor(() => expect(sent('PUT', '/api/missions/9/entries/31').at(-1)?.body).toEqual({ answers: { note: 'Milk' }, revision: 0, language: 'en' }), {
+      timeout: 3_000,
+    });
     const created = sent('POST', '/api/missions/9/entries');
     expect(created).toHaveLength(1);
     expect(created[0]?.body).toEqual({ timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone });
@@ -642,8 +782,30 @@ describe('a one-entry mission', () => {
     );
     await user.click(screen.getByRole('button', { name: 'Submit' }));
     expect(await screen.findByRole('heading', { name: 'Thank you — your mission is in' })).toBeTruthy();
-    expect(sent('POST', '/api/missions/9/entries/31/submit')[0]?.body).toEqual({ answers: { note: 'Milk' }, revision: 1 });
+    expect(sent('POST', '/api/missions/9/entries/31/submit')[0]?.body).toEqual({ answers: { note: 'Milk' }, revision: 1, language: 'en' });
     expect(screen.getByText(/our team reviews it first/)).toBeTruthy();
+  });
+});
+
+describe('a mission offered in several languages', () => {
+  it('opens an entry in the language it was recorded in; saves and submits say the language', async () => {
+    const bilingualNote: FormDefinition = {
+      ...noteForm,
+      languages: ['en', 'ar'],
+      translations: { 'pages.p1.title': { ar: 'ثلاجتك' }, 'elements.note.title': { ar: 'ما الذي بداخلها؟' } },
+    };
+    const draft: ParticipantEntry = { ...entry(31, 'draft', '2026-05-10'), answers: {}, revision: 1, language: 'ar' };
+    on('GET', '/api/missions/9', json(200, mission({ form: { version: 1, definition: bilingualNote }, myEntries: [draft], canAddEntry: false })));
+    on('PUT', '/api/missions/9/entries/31', json(200, { status: 'draft', savedAt: new Date().toISOString(), revision: 2 }));
+    const { user } = open('/missions/9', MissionScreen);
+    await user.type(await screen.findByRole('textbox', { name: /ما الذي بداخلها/ }), 'Milk');
+    expect(screen.getByRole('form').getAttribute('dir')).toBe('rtl');
+    await waitFor(() => expect(sent('PUT', '/api/missions/9/entries/31').at(-1)?.body).toEqual({ answers: { note: 'Milk' }, revision: 1, language: 'ar' }), {
+      timeout: 3_000,
+    });
+    on('POST', '/api/missions/9/entries/31/submit', json(200, { status: 'submitted' }));
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    await waitFor(() => expect(sent('POST', '/api/missions/9/entries/31/submit')[0]?.body).toEqual({ answers: { note: 'Milk' }, revision: 2, language: 'ar' }));
   });
 });
 
