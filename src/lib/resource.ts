@@ -13,6 +13,7 @@
  *   loading state shows only when nothing is loaded yet.
  */
 import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
+import { splitLanguage } from '../shared/languages.ts';
 import { matchRoute, type RoutePattern } from '../shared/routes.ts';
 import { authReady } from '../stores/auth.ts';
 import { ApiError, apiGet } from '../platform/api.ts';
@@ -98,7 +99,8 @@ export function useResource<T>(path: string | null): Resource<T> {
  * an id is not a positive integer (at most 15 digits: safe in JS and in bigint).
  */
 export function idsFromPath(pathname: string, pattern: RoutePattern): Record<string, number> | null {
-  const match = matchRoute(pathname);
+  // A page under a language's prefix (`/ar/admin/…`) names the same ids.
+  const match = matchRoute(splitLanguage(pathname).path);
   if (!match || match.route.pattern !== pattern) return null;
   const ids: Record<string, number> = {};
   for (const [name, raw] of Object.entries(match.params)) {

@@ -3,6 +3,7 @@
  * participant's responses, admin results and exports. Payload schemas: `schemas/surveys.ts`.
  */
 import type { Answers, FormDefinition } from './forms/definition.ts';
+import type { Language } from './languages.ts';
 import type { ActivityCounts, ActivityStatus, UserRef } from './projects.ts';
 
 export const SURVEY_KINDS = ['native', 'external'] as const;
@@ -84,6 +85,8 @@ export interface AdminSurveyResponse {
   status: ResponseStatus;
   formVersion: number;
   answers: Answers;
+  /** The language the answers were last saved or submitted in (decision 035). */
+  language: Language;
   startedAt: string;
   updatedAt: string;
   submittedAt: string | null;
@@ -105,8 +108,12 @@ export interface ParticipantSurvey {
   /** Seeds the renderer's random option order: stable for this participant. */
   seed: string;
   form?: { version: number; definition: FormDefinition };
-  /** `revision`: bumped by every save and submit; a save names the one it is based on. */
-  response?: { answers: Answers; pageId: string | null; status: ResponseStatus; submittedAt: string | null; revision: number };
+  /**
+   * `revision`: bumped by every save and submit; a save names the one it is based on. `language`:
+   * the language the answers were last saved or submitted in (decision 035; the server always
+   * sends it).
+   */
+  response?: { answers: Answers; pageId: string | null; status: ResponseStatus; submittedAt: string | null; revision: number; language?: Language };
 }
 
 /** Which responses the CSV export holds: `submitted` (default), `draft` or `all`. */
