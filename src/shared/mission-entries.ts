@@ -39,10 +39,10 @@ export interface ParticipantEntry {
   revision: number;
   /** The form version the entry was made on (pinned). */
   formVersion?: number;
+  /** The language the answers were last saved or submitted in (decision 035; the server always sends it). */
+  language?: Language;
   /** That version's form, only when it is not the mission's current one (`form` of the mission). */
   form?: { version: number; definition: FormDefinition };
-  /** The content language the answers were last saved or submitted in (null: none recorded). */
-  language?: Language | null;
 }
 
 /** `GET /api/admin/missions/{id}/submissions`: one entry in the list. */
@@ -57,6 +57,8 @@ export interface AdminSubmissionListItem {
   createdAt: string;
   /** How many entries (any status) this participant has in this mission. */
   entriesOfUser: number;
+  /** The language the answers were last saved or submitted in (decision 035). */
+  language: Language;
 }
 
 /** A photo of a submission, as the admin screens show it. */
@@ -79,6 +81,8 @@ export interface AdminSubmissionDetail {
   /** The definition of the entry's own form version. */
   definition: FormDefinition | null;
   answers: Answers;
+  /** The language the answers were last saved or submitted in (decision 035). */
+  language: Language;
   /** The photos named in the entry's photo answers (those that exist), in answer order. */
   media: SubmissionMedia[];
   localDate: string | null;

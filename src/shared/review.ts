@@ -5,6 +5,7 @@
 import type { Answers, FormDefinition } from './forms/definition.ts';
 import type { AdminSubmissionListItem, EntryStatus } from './mission-entries.ts';
 import type { UserRef } from './projects.ts';
+import type { Language } from './languages.ts';
 
 export const REVIEW_DECISIONS = ['approve', 'request_changes', 'reject'] as const;
 export type ReviewDecision = (typeof REVIEW_DECISIONS)[number];
@@ -99,6 +100,8 @@ export interface ReviewSubmission {
   formVersion: number;
   definition: FormDefinition;
   answers: Answers;
+  /** The language the answers were last saved or submitted in (decision 035). */
+  language: Language;
   media: { id: string; url: string; thumbnailUrl: string; width: number; height: number }[];
   localDate: string | null;
   /** The entry's time zone, and the one of the participant's entry before it when it changed (`AdminSubmissionDetail`). */

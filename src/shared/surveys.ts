@@ -87,6 +87,8 @@ export interface AdminSurveyResponse {
   status: ResponseStatus;
   formVersion: number;
   answers: Answers;
+  /** The language the answers were last saved or submitted in (decision 035). */
+  language: Language;
   startedAt: string;
   updatedAt: string;
   submittedAt: string | null;
@@ -108,8 +110,11 @@ export interface ParticipantSurvey {
   /** Seeds the renderer's random option order: stable for this participant. */
   seed: string;
   form?: { version: number; definition: FormDefinition };
-  /** `revision`: bumped by every save and submit; a save names the one it is based on. */
-  /** `language`: the content language the answers were last saved or submitted in (null: none recorded). */
+  /**
+   * `revision`: bumped by every save and submit; a save names the one it is based on. `language`:
+   * the language the answers were last saved or submitted in (decision 035; the server always
+   * sends it).
+   */
   response?: { answers: Answers; pageId: string | null; status: ResponseStatus; submittedAt: string | null; revision: number; language?: Language | null };
 }
 

@@ -185,7 +185,7 @@ describeEachBackend('admin missions API', (ctx) => {
     const at = (day: number, hour = 12) => new Date(Date.UTC(2026, 10, day, hour));
     const e1 = await insertEntry(ctx(), mission, ann.id, { submittedAt: at(3), localDate: '2026-11-03' });
     const e2 = await insertEntry(ctx(), mission, bob.id, { submittedAt: at(5), localDate: '2026-11-05', status: 'approved' });
-    const e3 = await insertEntry(ctx(), mission, ann.id, { submittedAt: at(7, 23), localDate: '2026-11-08', timeZone: 'Asia/Tokyo' });
+    const e3 = await insertEntry(ctx(), mission, ann.id, { submittedAt: at(7, 23), localDate: '2026-11-08', timeZone: 'Asia/Tokyo', language: 'ar' });
     const draft = await insertEntry(ctx(), mission, ann.id, { status: 'draft', createdAt: at(8), localDate: '2026-11-08' });
 
     const list = async (query = '') => okJson<ListPage<AdminSubmissionListItem>>(await call('GET', `${missionPath(mission.id)}/submissions${query}`));
@@ -202,8 +202,9 @@ describeEachBackend('admin missions API', (ctx) => {
       createdAt: e3.createdAt.toISOString(),
       entriesOfUser: 3,
       probesWaiting: 0,
+      language: 'ar',
     });
-    expect(all.items[1]).toMatchObject({ id: e2.id, status: 'approved', entriesOfUser: 1, user: { firstName: 'Bob', lastName: 'Stone' } });
+    expect(all.items[1]).toMatchObject({ id: e2.id, status: 'approved', entriesOfUser: 1, user: { firstName: 'Bob', lastName: 'Stone' }, language: 'en' });
     expect((await list('?status=draft')).items.map((s) => [s.id, s.submittedAt])).toEqual([[draft.id, null]]);
     expect((await list('?status=approved')).items.map((s) => s.id)).toEqual([e2.id]);
     expect((await list('?q=bob%20stone')).items.map((s) => s.id)).toEqual([e2.id]);
@@ -216,6 +217,19 @@ describeEachBackend('admin missions API', (ctx) => {
     expect([page.total, page.items.map((s) => s.id)]).toEqual([3, [e1.id]]);
     expect((await fieldsOf(await call('GET', `${missionPath(mission.id)}/submissions?status=pending`))).status).toEqual(['Invalid enum value']);
     expect((await fieldsOf(await call('GET', `${missionPath(mission.id)}/submissions?from=yesterday`))).from).toBeTruthy();
+    // By the language answered in (decision 035): an entry from before answers had one counts as English; the default view too.
+    expect((await list('?language=ar')).items.map((s) => s.id)).toEqual([e3.id]);
+    expect((await list('?language=en')).items.map((s) => s.id)).toEqual([e2.id, e1.id]);
+    expect((await list('?status=submitted&language=en')).items.map((s) => s.id)).toEqual([e1.id]);
+    expect((await list('?status=draft&language=es')).total).toBe(0);
+    expect((await fieldsOf(await call('GET', `${missionPath(mission.id)}/submissions?language=klingon`))).language).toEqual([
+      'Must be one of the language codes en, de, es, ar',
+    ]);
+    expect((await fieldsOf(await call('GET', `/api/admin/submissions?language=EN`))).language).toBeDefined();
+    const inbox = await okJson<{ items: { id: number; language: string }[] }>(
+      await call('GET', `/api/admin/submissions?status=all&missionId=${mission.id}&language=ar`),
+    );
+    expect(inbox.items.map((item) => [item.id, item.language])).toEqual([[e3.id, 'ar']]);
   });
 
   it('one submission: its answers, its own form version, its photos and the participant’s other entries', async () => {
@@ -284,6 +298,7 @@ describeEachBackend('admin missions API', (ctx) => {
       formVersion: 1,
       definition: form.definition,
       answers: { photos: [p2, p1, 'missing-photo'], caption: 'Lunch' },
+      language: 'en',
       media: [
         { id: p2, url: `/api/media/${p2}`, thumbnailUrl: `/api/media/${p2}/thumbnail`, width: 600, height: 900 },
         { id: p1, url: `/api/media/${p1}`, thumbnailUrl: `/api/media/${p1}/thumbnail`, width: 1200, height: 800 },

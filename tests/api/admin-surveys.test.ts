@@ -375,6 +375,7 @@ describeEachBackend('admin surveys API', (ctx) => {
       status: 'submitted',
       formVersion: 1,
       answers: { name: 'Two' },
+      language: 'en',
       startedAt: expect.any(String),
       updatedAt: expect.any(String),
       submittedAt: at(5).toISOString(),
@@ -396,6 +397,15 @@ describeEachBackend('admin surveys API', (ctx) => {
     expect(await responses(`q=${encodeURIComponent(p3.email)}`)).toEqual([p3.id]);
     expect(await responses('q=abbott')).toEqual([p3.id]);
     expect(Object.keys(await fieldsOf(await call('GET', `${surveyPath(survey.id)}/responses?pageSize=0&sort=answers`))).sort()).toEqual(['pageSize', 'sort']);
+
+    // By the language answered in (decision 035): a response from before answers had one counts as English.
+    await ctx().database.db.update(surveyResponses).set({ language: 'ar' }).where(eq(surveyResponses.userId, p2.id));
+    expect(await responses('language=ar')).toEqual([p2.id]);
+    expect(await responses('language=en&sort=name')).toEqual([p3.id, p0.id, p1.id]);
+    expect(await responses('language=de')).toEqual([]);
+    expect((await fieldsOf(await call('GET', `${surveyPath(survey.id)}/responses?language=fr`))).language).toEqual([
+      'Must be one of the language codes en, de, es, ar',
+    ]);
   });
 
   it('results: per-question counts, averages, matrices, rankings and latest texts over submitted responses (other versions by element id)', async () => {
@@ -595,6 +605,7 @@ describeEachBackend('admin surveys API', (ctx) => {
       'Status',
       'Submitted at',
       'Form version',
+      'Language',
       'Your name [name]',
       'Your story [story]',
       'Favourite colour [colour]',
@@ -618,6 +629,7 @@ describeEachBackend('admin surveys API', (ctx) => {
         'submitted',
         submittedAt.toISOString(),
         '1',
+        'en',
         "'=1+1",
         "'-2+3\nsecond line",
         'Other: Teal, "dark"',
@@ -635,7 +647,7 @@ describeEachBackend('admin surveys API', (ctx) => {
     ]);
 
     const withDrafts = parseCsv(await csvText(await call('GET', `${surveyPath(survey.id)}/responses.csv?status=all`)));
-    expect(withDrafts.slice(1).map((row) => [row[0], row[4], row[5], row[7], row[9]])).toEqual([
+    expect(withDrafts.slice(1).map((row) => [row[0], row[4], row[5], row[8], row[10]])).toEqual([
       [String(first.id), 'submitted', submittedAt.toISOString(), "'=1+1", 'Other: Teal, "dark"'],
       [String(draft.id), 'draft', '', 'Half done', 'Red'],
     ]);
@@ -646,7 +658,7 @@ describeEachBackend('admin surveys API', (ctx) => {
     // An external survey: the header of the fixed columns only.
     const external = await createSurvey(ctx(), project.id, { kind: 'external' });
     expect(parseCsv(await csvText(await call('GET', `${surveyPath(external.id)}/responses.csv`)))).toEqual([
-      ['Response ID', 'Email', 'First name', 'Last name', 'Status', 'Submitted at', 'Form version'],
+      ['Response ID', 'Email', 'First name', 'Last name', 'Status', 'Submitted at', 'Form version', 'Language'],
     ]);
   });
 
@@ -674,10 +686,10 @@ describeEachBackend('admin surveys API', (ctx) => {
     );
     const rows = parseCsv(await csvText(await call('GET', `${surveyPath(survey.id)}/responses.csv`)));
     expect(rows).toHaveLength(total + 1);
-    expect(rows[1]?.[7]).toBe('Answer 0');
-    expect(rows[500]?.[7]).toBe('Answer 499');
-    expect(rows[501]?.[7]).toBe('Answer 500');
-    expect(rows[total]?.[7]).toBe(`Answer ${total - 1}`);
+    expect(rows[1]?.[8]).toBe('Answer 0');
+    expect(rows[500]?.[8]).toBe('Answer 499');
+    expect(rows[501]?.[8]).toBe('Answer 500');
+    expect(rows[total]?.[8]).toBe(`Answer ${total - 1}`);
     expect(new Set(rows.slice(1).map((row) => row[0])).size).toBe(total);
   });
 

@@ -15,7 +15,7 @@ import { describeEachBackend } from './harness.ts';
 import { errorOf, fieldsOf, type SignedIn } from './helpers.ts';
 import { callAs, createMission, createProject, insertEntry, participant, richDefinition, staff, textDefinition } from './programme-fixtures.ts';
 
-const HEADER = ['Participant ID', 'Email', 'Entry ID', 'Diary day', 'Status', 'Submitted at', 'Decided at', 'Reviewer', 'Resubmissions'];
+const HEADER = ['Participant ID', 'Email', 'Entry ID', 'Diary day', 'Status', 'Submitted at', 'Decided at', 'Reviewer', 'Resubmissions', 'Language'];
 /** The columns of `richDefinition`'s questions: a multiple choice one per option and Other, the statement none. */
 const QUESTIONS = [
   'Your name [name]',
@@ -106,6 +106,7 @@ describeEachBackend('answers export', (ctx) => {
       localDate: '2026-10-06',
       submittedAt: at('2026-10-06'),
       answers: { story: 'editing…' },
+      language: 'es',
     });
     await c.database.db
       .insert(entrySubmissions)
@@ -136,6 +137,7 @@ describeEachBackend('answers export', (ctx) => {
         '2026-10-06T09:00:00.000Z',
         moderator.email,
         '1',
+        'en',
         '',
         `'=HYPERLINK("http://evil.example","x")`,
         'Blue',
@@ -162,6 +164,7 @@ describeEachBackend('answers export', (ctx) => {
         '',
         '',
         '0',
+        'es',
         '',
         'Toast',
         'Other: Teal',
@@ -200,13 +203,27 @@ describeEachBackend('answers export', (ctx) => {
     const [first, second] = book.worksheets.map(values);
     const withMission = [...HEADER.slice(0, 3), 'Mission ID', 'Mission', ...HEADER.slice(3)];
     expect(first?.[0]).toEqual([...withMission, ...QUESTIONS]);
-    expect(first?.slice(1).map((row) => [row[2], row[3], row[4], row[12]])).toEqual([
+    expect(first?.slice(1).map((row) => [row[2], row[3], row[4], row[13]])).toEqual([
       [ids.day1, diary.id, 'Breakfast: week 1', `'=HYPERLINK("http://evil.example","x")`],
       [ids.day2, diary.id, 'Breakfast: week 1', 'Toast'],
     ]);
     expect(second).toEqual([
       [...withMission, 'Your name [name]'],
-      [person.id, person.email, ids.tour, other.id, 'Kitchen tour', '2026-11-01', 'submitted', '2026-10-08T08:30:00.000Z', undefined, undefined, 0, "'@home"],
+      [
+        person.id,
+        person.email,
+        ids.tour,
+        other.id,
+        'Kitchen tour',
+        '2026-11-01',
+        'submitted',
+        '2026-10-08T08:30:00.000Z',
+        undefined,
+        undefined,
+        0,
+        'en',
+        "'@home",
+      ],
     ]);
 
     const { rows } = await csv(`/api/admin/projects/${project.id}/entries/export`);

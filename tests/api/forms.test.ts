@@ -3,6 +3,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { auditLog, formVersions } from '../../src/server/db/schema/index.ts';
 import type { FormUse } from '../../src/server/services/form-usage.ts';
 import { emptyDefinition, type FormDefinition } from '../../src/shared/forms/definition.ts';
+import { translationProblems } from '../../src/shared/forms/translations.ts';
 import type { ParticipantSurvey } from '../../src/shared/surveys.ts';
 import type {
   AdminForm,
@@ -392,6 +393,43 @@ describeEachBackend('forms API', (ctx) => {
     const someone = await member(ctx(), project.id);
     const view = await ok<ParticipantSurvey>(await ctx().request(`/api/surveys/${survey.id}`, { headers: someone.headers }));
     expect(view.form).toEqual({ version: 1, definition: old });
+  });
+
+  it('publish checks the translations (decision 035): none into a language not offered, none of a text the source lacks; missing ones only with fallback "source"', async () => {
+    const offered = { ...definitionWith('Visit report', [nameQuestion, colourQuestion]), language: 'en', languages: ['en', 'ar'] };
+    const form = await create({ title: 'Visit report', definition: offered });
+    let revision = 1;
+    /** Saves the draft with these translations and answers its publish's 400 messages on `form`. */
+    const refused = async (translations: Record<string, Record<string, string>>) => {
+      const draft = { ...offered, translations };
+      await saved(form.id, draft, revision++);
+      const problems = await fieldsOf(await publish(form.id));
+      return { problems: problems.form, expected: translationProblems(draft) };
+    };
+    // German is not offered.
+    const german = await refused({ 'elements.name.title': { de: 'Ihr Name' } });
+    expect(german.expected).toEqual(['the text "elements.name.title" is translated into "de", which the form does not offer']);
+    expect(german.problems).toEqual(german.expected);
+    // A translation of a question the source does not have.
+    const orphan = await refused({ 'elements.gone.title': { ar: 'سؤال محذوف' } });
+    expect(orphan.expected).toEqual(['the text "elements.gone.title" has a translation but no text in the source language']);
+    expect(orphan.problems).toEqual(orphan.expected);
+    expect((await get(form.id)).latestVersion).toBeNull();
+
+    // Arabic misses 4 of the 5 texts (the title, the colour question and its two options): 409 until the fallback is named.
+    await saved(form.id, { ...offered, translations: { 'elements.name.title': { ar: 'اسمك' } } }, revision++);
+    const missing = await errorOf(await publish(form.id), 409);
+    expect(missing).toMatchObject({ code: 'missing_translations', missing: { ar: 4 } });
+    expect((await get(form.id)).latestVersion).toBeNull();
+    expect(await published(form.id, { fallback: 'source' })).toEqual({ version: 1, changes: [] });
+    const version = await ok<FormVersion>(await call('GET', `/${form.id}/versions/1`));
+    expect(version.definition).toMatchObject({
+      language: 'en',
+      languages: ['en', 'ar'],
+      translations: { 'elements.name.title': { ar: 'اسمك' } },
+      fallback: 'source',
+    });
+    expect((await fieldsOf(await publish(form.id, { fallback: 'blank' }))).fallback).toEqual(['Must be "source"']);
   });
 
   it('concurrent publishes take different version numbers', async () => {

@@ -6,10 +6,11 @@ import type { FormDefinition } from '../../src/shared/forms/definition.ts';
 import type { AnswersConflict } from '../../src/shared/answers.ts';
 import type { ParticipantMission } from '../../src/shared/missions.ts';
 import type { HomeAnswer } from '../../src/shared/projects.ts';
-import { REVISION_REQUIRED_MESSAGE } from '../../src/shared/schemas/answers.ts';
+import { ANSWER_LANGUAGE_NOT_OFFERED, REVISION_REQUIRED_MESSAGE } from '../../src/shared/schemas/answers.ts';
 import { describeEachBackend, type TestContext } from './harness.ts';
 import { errorOf, fieldsOf, type SignedIn } from './helpers.ts';
 import {
+  bilingualDefinition,
   createMission,
   createProject,
   insertEntry,
@@ -374,6 +375,25 @@ describeEachBackend('participation: missions', (ctx) => {
     expect(await ok(await submitEntry(mission.id, entry.id, user, { answers: { name: 'Both' }, revision: 2 }))).toEqual({ status: 'submitted' });
     expect(await entryRow(entry.id)).toMatchObject({ status: 'submitted', answers: { name: 'Both' }, revision: 4 });
     expect((await view(mission.id, user)).myEntries[0]).toMatchObject({ status: 'submitted', revision: 4 });
+  });
+
+  it('records the language of an entry’s answers: the version’s source when made, the one a save or submit names (400 when not offered)', async () => {
+    const c = ctx();
+    const { mission, user } = await setup(c, { definition: bilingualDefinition() });
+    const entry = await created(mission.id, user);
+    const languageOf = async () => (await view(mission.id, user)).myEntries[0]?.language;
+    const put = (body: Record<string, unknown>) => send('PUT', `/api/missions/${mission.id}/entries/${entry.id}`, body, user);
+    expect(await languageOf()).toBe('en');
+    await ok(await put({ answers: { name: 'Ro' }, language: 'ar' }));
+    expect(await languageOf()).toBe('ar');
+    expect((await fieldsOf(await put({ answers: { name: 'Ro' }, revision: 1, language: 'de' }))).language).toEqual([ANSWER_LANGUAGE_NOT_OFFERED]);
+    expect((await fieldsOf(await submitEntry(mission.id, entry.id, user, { revision: 1, language: 'es' }))).language).toEqual([ANSWER_LANGUAGE_NOT_OFFERED]);
+    expect((await entryRow(entry.id))?.status).toBe('draft');
+    // Left out, it stays; named with the submit, it is recorded.
+    await ok(await put({ answers: { name: 'Robin' }, revision: 1 }));
+    expect(await languageOf()).toBe('ar');
+    await ok(await submitEntry(mission.id, entry.id, user, { revision: 2, language: 'en' }));
+    expect(await entryRow(entry.id)).toMatchObject({ status: 'submitted', language: 'en' });
   });
 
   it('approves at once when the mission’s review is automatic', async () => {

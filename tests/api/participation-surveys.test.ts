@@ -6,11 +6,12 @@ import { createSession } from '../../src/server/services/sessions.ts';
 import type { FormDefinition } from '../../src/shared/forms/definition.ts';
 import type { AnswersConflict } from '../../src/shared/answers.ts';
 import type { ParticipantSurvey } from '../../src/shared/surveys.ts';
-import { REVISION_REQUIRED_MESSAGE } from '../../src/shared/schemas/answers.ts';
+import { ANSWER_LANGUAGE_NOT_OFFERED, REVISION_REQUIRED_MESSAGE } from '../../src/shared/schemas/answers.ts';
 import { describeEachBackend, type TestContext } from './harness.ts';
 import { errorOf, fieldsOf, type SignedIn } from './helpers.ts';
 import {
   addMember,
+  bilingualDefinition,
   createProject,
   createSurvey,
   insertResponse,
@@ -209,7 +210,35 @@ describeEachBackend('participation: native surveys', (ctx) => {
       status: 'draft',
       submittedAt: null,
       revision: 2,
+      language: 'en',
     });
+  });
+
+  it('records the language the answers were given in: one the version offers (400 otherwise); left out, the one recorded stays', async () => {
+    const c = ctx();
+    const { survey, user } = await setup(c, bilingualDefinition());
+    const languageOf = async () => (await view(survey.id, user)).response?.language;
+    const saveIn = (language: unknown, revision: number, answers: unknown = { name: 'Ro' }) =>
+      send('PUT', `/api/surveys/${survey.id}/response`, { answers, pageId: 'page_1', revision, language }, user);
+    // A first save without a language records the version's source language.
+    await ok(await save(survey.id, user, { name: 'Ro' }));
+    expect(await languageOf()).toBe('en');
+    await ok(await saveIn('ar', 1));
+    expect(await languageOf()).toBe('ar');
+    // German is an interface language the version does not offer; French is no language at all.
+    expect((await fieldsOf(await saveIn('de', 2))).language).toEqual([ANSWER_LANGUAGE_NOT_OFFERED]);
+    expect((await fieldsOf(await saveIn('fr', 2))).language).toBeDefined();
+    expect((await fieldsOf(await submit(survey.id, user, { name: 'Robin' }, { language: 'es' }))).language).toEqual([ANSWER_LANGUAGE_NOT_OFFERED]);
+    // Left out: the one recorded stays, through a save and the submit.
+    await ok(await save(survey.id, user, { name: 'Robin' }, 'page_1', 2));
+    await ok(await submit(survey.id, user, { name: 'Robin' }));
+    expect(await languageOf()).toBe('ar');
+    expect((await responseRow(survey.id, user.id))?.status).toBe('submitted');
+
+    // A submit without a draft records the language it names.
+    const other = await member(c, survey.projectId);
+    await ok(await submit(survey.id, other, { name: 'Sam' }, { language: 'ar' }));
+    expect((await responseRow(survey.id, other.id))?.language).toBe('ar');
   });
 
   it('carries a revision: each save bumps it; a stale one is 409 conflict with the current answers and changes nothing', async () => {

@@ -30,6 +30,7 @@ import {
   type SurveyResponse,
 } from '../../src/server/db/schema/index.ts';
 import type { Answers, FormDefinition } from '../../src/shared/forms/definition.ts';
+import type { Language } from '../../src/shared/languages.ts';
 import type { EntryStatus } from '../../src/shared/mission-entries.ts';
 import type { GroupUnlock, GroupUnlockOn } from '../../src/shared/mission-groups.ts';
 import type { ReviewMode } from '../../src/shared/missions.ts';
@@ -50,6 +51,16 @@ const next = () => ++counter;
 /** One page with one required short text question `name` ("Your name"). */
 export function textDefinition(title = 'Fixture form'): FormDefinition {
   return { schema: SCHEMA, title, pages: [{ id: 'page_1', title: '', elements: [{ id: 'name', type: 'short_text', title: 'Your name', required: true }] }] };
+}
+
+/** `textDefinition` in English, offered in Arabic too, every text translated (decision 035). */
+export function bilingualDefinition(title = 'Fixture form'): FormDefinition {
+  return {
+    ...textDefinition(title),
+    language: 'en',
+    languages: ['en', 'ar'],
+    translations: { 'form.title': { ar: 'نموذج' }, 'elements.name.title': { ar: 'اسمك' } },
+  };
 }
 
 /** A photo task: a required photo question `photos` (1 to 3) and an optional `caption`. */
@@ -336,6 +347,8 @@ export interface ResponseFixture {
   /** Default: the clock's now for submitted responses, null for drafts. */
   submittedAt?: Date | null;
   startedAt?: Date;
+  /** The language it was answered in; default null (a row from before answers had one: English). */
+  language?: Language | null;
 }
 
 /** A participant's response to a native survey, written straight into the table. */
@@ -352,6 +365,7 @@ export async function insertResponse(ctx: TestContext, survey: Survey, userId: n
       formVersion,
       answers: input.answers ?? {},
       pageId: input.pageId ?? null,
+      language: input.language ?? null,
       status,
       startedAt: input.startedAt ?? now,
       updatedAt: now,
@@ -449,6 +463,8 @@ export interface EntryFixture {
   /** Default: the clock's now unless a draft. */
   submittedAt?: Date | null;
   createdAt?: Date;
+  /** The language it was answered in; default null (a row from before answers had one: English). */
+  language?: Language | null;
 }
 
 /** A participant's mission entry, written straight into the table. */
@@ -462,6 +478,7 @@ export async function insertEntry(ctx: TestContext, mission: Mission, userId: nu
       userId,
       formVersion: input.formVersion ?? mission.formVersion,
       answers: input.answers ?? {},
+      language: input.language ?? null,
       status,
       localDate: input.localDate ?? now.toISOString().slice(0, 10),
       timeZone: input.timeZone ?? 'UTC',

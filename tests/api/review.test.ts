@@ -457,6 +457,7 @@ describeEachBackend('review API', (ctx) => {
       createdAt: c.clock.now().toISOString(),
       entriesOfUser: 2,
       probesWaiting: 0,
+      language: 'en',
     });
     expect((await queue(moderator, mission.id, '?status=draft')).total).toBe(1);
     expect((await queue(moderator, mission.id, `?q=${encodeURIComponent(ann.email)}`)).items.map((item) => item.id)).toEqual([annEntry]);

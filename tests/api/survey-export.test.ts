@@ -49,6 +49,8 @@ describeEachBackend('survey CSV export', (ctx) => {
       submittedAt: new Date('2026-11-02T08:00:00.123Z'),
       formVersion: 2,
       answers: { name: 'Bea', colour: 'purple', stars: '5', snacks: 'chips', grid: ['x'], unknown: 'kept out' },
+      // Answered in Arabic: the column says so; the answers (ids) are written with the source's labels all the same.
+      language: 'ar',
     });
     const draft = await insertResponse(ctx(), survey, c.id, { status: 'draft', answers: { name: '+tab\there' } });
 
@@ -56,13 +58,13 @@ describeEachBackend('survey CSV export', (ctx) => {
     expect(res.status).toBe(200);
     const bytes = Buffer.from(await res.arrayBuffer());
     const header =
-      'Response ID,Email,First name,Last name,Status,Submitted at,Form version,Your name [name],Your story [story],Favourite colour [colour],Snacks [snacks],' +
+      'Response ID,Email,First name,Last name,Status,Submitted at,Form version,Language,Your name [name],Your story [story],Favourite colour [colour],Snacks [snacks],' +
       'City [city],Stars [stars],Recommend [nps],Age [age],Visit date [visit],Pictures [pics],Consent [agree],Grid [grid],Rank them [rank]';
     const expected = [
       `\uFEFF${header}`,
-      `${first.id},${a.email},Ana,"'@SUM(A1)",submitted,2026-11-01T10:30:00.000Z,1,"'=1+1","'-2+3\nsecond line","Other: Teal, ""dark""",Chips; Other: Crisps,Amsterdam,4,9,-3,2026-10-01,m1; m2,Agreed,"Speed: Good; Price: Bad, Good",1. Beta; 2. Alpha; 3. Gamma`,
-      `${second.id},${b.email},Émile,"Zola, ""J""",submitted,2026-11-02T08:00:00.123Z,2,Bea,,purple,chips,,5,,,,,,"[""x""]",`,
-      `${draft.id},${c.email},Robin,Hale,draft,,1,"'+tab\there",,,,,,,,,,,,`,
+      `${first.id},${a.email},Ana,"'@SUM(A1)",submitted,2026-11-01T10:30:00.000Z,1,en,"'=1+1","'-2+3\nsecond line","Other: Teal, ""dark""",Chips; Other: Crisps,Amsterdam,4,9,-3,2026-10-01,m1; m2,Agreed,"Speed: Good; Price: Bad, Good",1. Beta; 2. Alpha; 3. Gamma`,
+      `${second.id},${b.email},Émile,"Zola, ""J""",submitted,2026-11-02T08:00:00.123Z,2,ar,Bea,,purple,chips,,5,,,,,,"[""x""]",`,
+      `${draft.id},${c.email},Robin,Hale,draft,,1,en,"'+tab\there",,,,,,,,,,,,`,
     ].join('\r\n');
     expect(bytes.toString('utf8')).toBe(expected);
     expect(bytes.equals(Buffer.from(expected, 'utf8'))).toBe(true);

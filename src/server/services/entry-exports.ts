@@ -10,7 +10,9 @@
 import { and, asc, eq, gt, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { EntryExportQuery } from '../../shared/schemas/entry-exports.ts';
 import type { EntryExportFormat } from '../../shared/entry-exports.ts';
+import { answerLanguageOf } from '../../shared/answers.ts';
 import type { Answers, FormElement } from '../../shared/forms/definition.ts';
+import type { Language } from '../../shared/languages.ts';
 import { answerOf, isOtherAnswer } from '../../shared/forms/logic.ts';
 import { SHARED_PHOTO_LINK_DAYS } from '../../shared/review-exports.ts';
 import { addDays, utcMidnight } from '../../shared/calendar-day.ts';
@@ -25,7 +27,19 @@ import { missionDefinitions } from './review-exports.ts';
 import { XLSX_CONTENT_TYPE, xlsxSheetName, xlsxStream, type XlsxSheetSource } from './xlsx-writer.ts';
 
 /** The columns every export starts with (the project's adds `PROJECT_MISSION_HEADER` after `Entry ID`). */
-export const ENTRY_EXPORT_HEADER = ['Participant ID', 'Email', 'Entry ID', 'Diary day', 'Status', 'Submitted at', 'Decided at', 'Reviewer', 'Resubmissions'];
+export const ENTRY_EXPORT_HEADER = [
+  'Participant ID',
+  'Email',
+  'Entry ID',
+  'Diary day',
+  'Status',
+  'Submitted at',
+  'Decided at',
+  'Reviewer',
+  'Resubmissions',
+  // The code of the language the entry was answered in (decision 035); answers are written with the source language's labels.
+  'Language',
+];
 /** The project export's mission columns, after `Entry ID`. */
 export const PROJECT_MISSION_HEADER = ['Mission ID', 'Mission'];
 
@@ -41,6 +55,7 @@ interface EntryRead {
   reviewedAt: Date | null;
   reviewer: string | null;
   submissionCount: number;
+  language: Language | null;
   answers: Answers;
 }
 
@@ -164,6 +179,7 @@ function pageReader(
         reviewedAt: missionEntries.reviewedAt,
         reviewer: reviewerEmail,
         submissionCount: missionEntries.submissionCount,
+        language: missionEntries.language,
         // The entry's current version (what was reviewed; a draft's own answers): entry-versions.ts.
         answers: currentEntryAnswers(missionEntries.id, missionEntries.answers),
       })
@@ -200,6 +216,7 @@ function entryCells(entry: EntryRead, columns: MissionColumns, withMission: bool
     entry.reviewedAt?.toISOString() ?? null,
     reviewer,
     Math.max(0, entry.submissionCount - 1),
+    answerLanguageOf(entry.language),
   ];
 }
 

@@ -1,5 +1,6 @@
-import { asc, count, desc, eq, type AnyColumn, type InferSelectModel, type SQL } from 'drizzle-orm';
+import { asc, count, desc, eq, isNull, or, type AnyColumn, type InferSelectModel, type SQL } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
+import { SOURCE_LANGUAGE, type Language } from '../../shared/languages.ts';
 import type { ListPage, ListQuery, SortDirection } from '../../shared/list.ts';
 import type { Db } from '../db/index.ts';
 import { users } from '../db/schema/index.ts';
@@ -33,6 +34,16 @@ export async function paginate<T>(
 ): Promise<ListPage<T>> {
   const [items, total] = await Promise.all([fetch.rows(query.pageSize, (query.page - 1) * query.pageSize), fetch.count()]);
   return { items, total, page: query.page, pageSize: query.pageSize };
+}
+
+/**
+ * `?language=` of the staff lists of answers (decision 035): responses or entries answered in
+ * `language`. A row recorded before answers had a language (null) counts as English, as
+ * `answerLanguageOf` reads it. No index: a list already narrows to one survey or mission (and a
+ * status) by its own index, and four languages would not narrow much further.
+ */
+export function answeredIn(column: AnyColumn, language: Language): SQL {
+  return (language === SOURCE_LANGUAGE ? or(eq(column, language), isNull(column)) : eq(column, language)) as SQL;
 }
 
 /** The number of a `select({ value: count() })`. */

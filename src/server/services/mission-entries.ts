@@ -8,7 +8,9 @@
  */
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Answers, FormDefinition } from '../../shared/forms/definition.ts';
-import type { AnswersConflict, AnswersSaved } from '../../shared/answers.ts';
+import { answerLanguageOf, type AnswersConflict, type AnswersSaved } from '../../shared/answers.ts';
+import { sourceLanguageOf } from '../../shared/forms/translations.ts';
+import type { Language } from '../../shared/languages.ts';
 import type { EntryStatus, ParticipantEntry } from '../../shared/mission-entries.ts';
 import { localizedItemTexts } from '../../shared/projects.ts';
 import type { ParticipantMission } from '../../shared/missions.ts';
@@ -24,6 +26,7 @@ import { recordContribution } from './members.ts';
 import { notifyUnlockedMissions } from './new-work.ts';
 import { syncEntryPoints } from './points.ts';
 import {
+  answerLanguage,
   answersError,
   availabilityOf,
   checkSubmission,
@@ -160,6 +163,7 @@ function entryView(entry: MissionEntry, forms: Map<number, FormDefinition>, curr
     seed: entrySeed(entry.id),
     revision: entry.revision,
     formVersion: entry.formVersion,
+    language: answerLanguageOf(entry.language),
   };
   const definition = forms.get(entry.formVersion);
   if (entry.formVersion !== currentVersion && definition) view.form = { version: entry.formVersion, definition };
@@ -245,6 +249,10 @@ export async function createEntry(
   const lockReason = availability === 'open' ? await orderLockReason(db, userId, mission.id, now) : null;
   const early = addEntryCheck(mission, availability, lockReason, [], now, 'UTC');
   if (early) return { kind: 'refused', ...early };
+  // A new entry is in its version's source language until a save names another (decision 035).
+  const definition = await formDefinition(db, mission.formId, mission.formVersion);
+  if (!definition) throw new Error(`form ${mission.formId} has no version ${mission.formVersion}`);
+  const language = sourceLanguageOf(definition);
   return db.transaction(async (tx): Promise<CreateEntryResult> => {
     const [user] = await tx.select({ id: users.id, preferences: users.preferences }).from(users).where(eq(users.id, userId)).for('update');
     if (!user) throw notFound('mission');
@@ -271,6 +279,7 @@ export async function createEntry(
         userId,
         formVersion: mission.formVersion,
         answers: {},
+        language,
         status: 'draft',
         localDate: today,
         timeZone,
@@ -323,6 +332,7 @@ async function writeAnswers(
   db: Db,
   entry: Pick<MissionEntry, 'id' | 'userId' | 'missionId'> & { projectId: number },
   answers: Answers,
+  language: { sent: Language | null; first: Language },
   expected: number,
   now: Date,
   orElse: () => ApiError,
@@ -330,7 +340,7 @@ async function writeAnswers(
   const saved = await db.transaction(async (tx) => {
     const [row] = await tx
       .update(missionEntries)
-      .set({ answers, updatedAt: now, revision: sql`${missionEntries.revision} + 1` })
+      .set({ answers, language: keptLanguage(language), updatedAt: now, revision: sql`${missionEntries.revision} + 1` })
       .where(and(eq(missionEntries.id, entry.id), inArray(missionEntries.status, [...EDITABLE_STATUSES]), eq(missionEntries.revision, expected)))
       .returning({ status: missionEntries.status, revision: missionEntries.revision });
     if (row) await linkAnswerMedia(tx, entry.userId, { kind: 'entry', projectId: entry.projectId, missionId: entry.missionId, entryId: entry.id }, answers);
@@ -340,13 +350,26 @@ async function writeAnswers(
   return saved;
 }
 
+/** A save's or submit's language: the one sent, else the one recorded (an entry from before 0016: the version's source). */
+function keptLanguage(language: { sent: Language | null; first: Language }) {
+  return language.sent ?? sql`coalesce(${missionEntries.language}, ${language.first})`;
+}
+
+/** The entry's pinned version's definition (the data model keeps it). */
+async function entryDefinition(db: Db, mission: Mission, entry: MissionEntry): Promise<FormDefinition> {
+  const definition = await formDefinition(db, mission.formId, entry.formVersion);
+  if (!definition) throw new Error(`form ${mission.formId} has no version ${entry.formVersion}`);
+  return definition;
+}
+
 /**
  * Autosave of an entry (`PUT …/entries/{entryId}`): drafts and entries sent back with
  * `changes_requested` only (409 `not_editable` otherwise), while the mission is open. Optimistic
  * like survey saves (`docs/api.md`, "Taking part"): one statement checks the revision sent and
  * bumps it, so of two saves based on one revision one lands and the other is 409 `conflict` with
  * the current answers. The revision may be left out only while the entry was never saved
- * (revision 0; 400 on `revision` otherwise).
+ * (revision 0; 400 on `revision` otherwise). `language` (decision 035): one the entry's version
+ * offers (400 otherwise); left out, the one recorded stays.
  */
 export async function saveEntry(
   db: Db,
@@ -354,7 +377,7 @@ export async function saveEntry(
   visible: Visible<Mission>,
   userId: number,
   entryId: number,
-  input: { answers: Answers; revision?: number | undefined },
+  input: { answers: Answers; revision?: number | undefined; language?: Language | undefined },
 ): Promise<AnswersSaved & { status: EntryStatus }> {
   const entry = await ownEntry(db, visible.item.id, userId, entryId);
   if (!(EDITABLE_STATUSES as readonly EntryStatus[]).includes(entry.status)) throw notEditable();
@@ -363,7 +386,16 @@ export async function saveEntry(
   if (input.revision === undefined && entry.revision > 0) {
     throw new ApiError(400, 'validation_failed', 'Check the highlighted fields', { fields: { revision: [REVISION_REQUIRED_MESSAGE] } });
   }
-  const saved = await writeAnswers(db, { ...entry, projectId: visible.item.projectId }, input.answers, input.revision ?? entry.revision, now, notEditable);
+  const language = answerLanguage(await entryDefinition(db, visible.item, entry), input.language);
+  const saved = await writeAnswers(
+    db,
+    { ...entry, projectId: visible.item.projectId },
+    input.answers,
+    language,
+    input.revision ?? entry.revision,
+    now,
+    notEditable,
+  );
   return { status: saved.status, savedAt: now.toISOString(), revision: saved.revision };
 }
 
@@ -413,7 +445,7 @@ export async function submitEntry(
   visible: Visible<Mission>,
   userId: number,
   entryId: number,
-  input: { answers?: Answers | undefined; revision?: number | undefined },
+  input: { answers?: Answers | undefined; revision?: number | undefined; language?: Language | undefined },
 ): Promise<{ status: 'submitted' | 'approved' }> {
   const mission = visible.item;
   const entry = await ownEntry(db, mission.id, userId, entryId);
@@ -422,14 +454,14 @@ export async function submitEntry(
   const now = clock.now();
   requireOpenMission(visible, now);
   if (input.revision !== undefined && input.revision !== entry.revision) throw entryConflict(entry);
+  const definition = await entryDefinition(db, mission, entry);
+  const language = answerLanguage(definition, input.language);
   let revision = input.revision ?? entry.revision;
   let answers = entry.answers;
   if (input.answers !== undefined) {
-    revision = (await writeAnswers(db, { ...entry, projectId: mission.projectId }, input.answers, revision, now, alreadySubmitted)).revision;
+    revision = (await writeAnswers(db, { ...entry, projectId: mission.projectId }, input.answers, language, revision, now, alreadySubmitted)).revision;
     answers = input.answers;
   }
-  const definition = await formDefinition(db, mission.formId, entry.formVersion);
-  if (!definition) throw new Error(`form ${mission.formId} has no version ${entry.formVersion}`);
   const checked = await checkSubmission(db, userId, definition, answers, localDateIn(now, safeTimeZone(entry.timeZone)));
   if (Object.keys(checked.errors).length > 0) {
     const refused = answersError(checked.errors);
@@ -442,6 +474,7 @@ export async function submitEntry(
       .update(missionEntries)
       .set({
         answers: checked.answers,
+        language: keptLanguage(language),
         status,
         submittedAt: now,
         updatedAt: now,

@@ -7,6 +7,7 @@ import { and, asc, count, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { FormDefinition } from '../../shared/forms/definition.ts';
 import type { AdminSubmissionDetail, SubmissionMedia } from '../../shared/mission-entries.ts';
+import { answerLanguageOf } from '../../shared/answers.ts';
 import type { AdminMission } from '../../shared/missions.ts';
 import { ITEM_TEXT_FIELDS, type ActivityCounts } from '../../shared/projects.ts';
 import type { missionCreateSchema, missionPatchSchema } from '../../shared/schemas/missions.ts';
@@ -320,6 +321,7 @@ export async function submissionDetail(db: Db, id: number): Promise<AdminSubmiss
     formVersion: entry.formVersion,
     definition,
     answers: entry.answers,
+    language: answerLanguageOf(entry.language),
     media: photos,
     localDate: entry.localDate,
     timeZone: entry.timeZone,

@@ -10,6 +10,9 @@
 import { and, asc, eq, exists, inArray, sql, type Placeholder } from 'drizzle-orm';
 import { allElements, type Answers, type FormDefinition } from '../../shared/forms/definition.ts';
 import { validateAnswers } from '../../shared/forms/validate.ts';
+import { offeredLanguages, sourceLanguageOf } from '../../shared/forms/translations.ts';
+import type { Language } from '../../shared/languages.ts';
+import { ANSWER_LANGUAGE_NOT_OFFERED } from '../../shared/schemas/answers.ts';
 import type { GroupMissionState, GroupUnlock, GroupUnlockOn, ParticipantMissionGroup } from '../../shared/mission-groups.ts';
 import { localizedItemTexts, type ActivityStatus, type ProjectStatus } from '../../shared/projects.ts';
 import { ELEVATED_ROLES } from '../../shared/roles.ts';
@@ -430,6 +433,19 @@ export async function checkSubmission(db: Db, userId: number, definition: FormDe
     }
   }
   return { errors, answers: result.answers };
+}
+
+/**
+ * The language a save or submit records (decision 035): the one sent, when the pinned version
+ * offers it (400 `validation_failed` on `language` otherwise); left out, null: the statement
+ * keeps what was recorded, and a first save records the version's source language
+ * (`sourceLanguageOf`, the insert's value).
+ */
+export function answerLanguage(definition: FormDefinition, sent: Language | undefined): { sent: Language | null; first: Language } {
+  if (sent !== undefined && !offeredLanguages(definition).includes(sent)) {
+    throw new ApiError(400, 'validation_failed', 'Check the highlighted fields', { fields: { language: [ANSWER_LANGUAGE_NOT_OFFERED] } });
+  }
+  return { sent: sent ?? null, first: sent ?? sourceLanguageOf(definition) };
 }
 
 /** The 400 of a submit whose answers have problems: `fields` holds the messages per element id. */

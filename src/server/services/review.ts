@@ -10,7 +10,9 @@
  */
 import { and, asc, count, desc, eq, ilike, inArray, isNotNull, ne, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { z } from 'zod';
+import { answerLanguageOf } from '../../shared/answers.ts';
 import type { Answers } from '../../shared/forms/definition.ts';
+import type { Language } from '../../shared/languages.ts';
 import type { EntryStatus } from '../../shared/mission-entries.ts';
 import type { UserRef } from '../../shared/projects.ts';
 import { canonicalJson } from '../../shared/canonical-json.ts';
@@ -63,6 +65,7 @@ import { historyLink, notReviewable, probeViews } from './probes.ts';
 import { notifyUnlockedMissions } from './new-work.ts';
 import { iso } from './projects.ts';
 import { containsPattern } from './search.ts';
+import { answeredIn } from './list.ts';
 
 export type ReviewQueueQuery = z.output<typeof reviewQueueQuerySchema>;
 export type ReasonTemplateInput = z.output<typeof reasonTemplateSchema>;
@@ -117,6 +120,7 @@ export async function reviewQueue(db: Db, missionId: number, query: ReviewQueueQ
   if (query.from) conditions.push(sql`${entryMoment} >= ${utcMidnight(query.from).toISOString()}::timestamptz`);
   if (query.to) conditions.push(sql`${entryMoment} < ${utcMidnight(addDays(query.to, 1)).toISOString()}::timestamptz`);
   if (query.probes === 'waiting') conditions.push(probeWaiting);
+  if (query.language) conditions.push(answeredIn(missionEntries.language, query.language));
   const where = and(...conditions);
   const dir = query.dir ?? (query.sort === 'name' ? 'asc' : 'desc');
   const order = listOrder(
@@ -135,7 +139,15 @@ export async function reviewQueue(db: Db, missionId: number, query: ReviewQueueQ
   // One statement: the page with each row's counts, and the bounded total on every row. The screen's
   // own view (one status, latest first, no filter, numbered pages) is prepared; any other is built.
   const plain =
-    query.status !== undefined && !query.q && !query.from && !query.to && !query.probes && !query.cursor && query.sort === 'submitted' && dir === 'desc';
+    query.status !== undefined &&
+    !query.q &&
+    !query.from &&
+    !query.to &&
+    !query.probes &&
+    !query.language &&
+    !query.cursor &&
+    query.sort === 'submitted' &&
+    dir === 'desc';
   const rows = plain
     ? await plainQueuePage(db).execute({ missionId, status: query.status, limit, offset })
     : await db
@@ -303,6 +315,7 @@ const queueRowColumns = {
   submissionCount: missionEntries.submissionCount,
   localDate: missionEntries.localDate,
   createdAt: missionEntries.createdAt,
+  language: missionEntries.language,
 };
 
 interface QueueRow {
@@ -314,6 +327,7 @@ interface QueueRow {
   submissionCount: number;
   localDate: string;
   createdAt: Date;
+  language: Language | null;
 }
 
 /** The other entries a row's participant has in its mission, and the row's unanswered probes: correlated counts on their indexes. */
@@ -334,6 +348,7 @@ function queueItem(row: QueueRow & { entriesOfUser: number; probesWaiting: numbe
     createdAt: row.createdAt.toISOString(),
     entriesOfUser: Number(row.entriesOfUser),
     probesWaiting: Number(row.probesWaiting),
+    language: answerLanguageOf(row.language),
   };
 }
 
@@ -367,6 +382,7 @@ export async function reviewInbox(db: Db, query: ReviewInboxQuery): Promise<Revi
   if (query.from) conditions.push(sql`${moment} >= ${utcMidnight(query.from).toISOString()}::timestamptz`);
   if (query.to) conditions.push(sql`${moment} < ${utcMidnight(addDays(query.to, 1)).toISOString()}::timestamptz`);
   if (query.probes === 'waiting') conditions.push(probeWaiting);
+  if (query.language) conditions.push(answeredIn(missionEntries.language, query.language));
   const where = and(...conditions);
   const after = query.cursor ? sql`(${moment}, ${missionEntries.id}) > (${query.cursor.at}::timestamptz, ${query.cursor.id})` : undefined;
   const join = { users: Boolean(query.q), missions: query.projectId !== undefined };

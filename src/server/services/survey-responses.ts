@@ -4,7 +4,8 @@
  */
 import { and, asc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Answers } from '../../shared/forms/definition.ts';
-import type { AnswersConflict, AnswersSaved } from '../../shared/answers.ts';
+import { answerLanguageOf, type AnswersConflict, type AnswersSaved } from '../../shared/answers.ts';
+import type { Language } from '../../shared/languages.ts';
 import { localizedItemTexts } from '../../shared/projects.ts';
 import type { ExternalOutcome, ParticipantSurvey, SurveyState } from '../../shared/surveys.ts';
 import { utcDate, utcMidnight } from '../../shared/calendar-day.ts';
@@ -17,7 +18,7 @@ import type { Clock } from './clock.ts';
 import { creditSurvey } from './points.ts';
 import { linkAnswerMedia } from './gallery.ts';
 import { recordContribution } from './members.ts';
-import { answersError, availabilityOf, checkSubmission, formDefinition, type Availability, type Visible } from './participation.ts';
+import { answerLanguage, answersError, availabilityOf, checkSubmission, formDefinition, type Availability, type Visible } from './participation.ts';
 import { surveyResultsChanged } from './survey-results.ts';
 
 /** The seed of the renderer's random option order: stable for one participant of one survey. */
@@ -127,6 +128,7 @@ export async function participantSurvey(db: Db, clock: Clock, visible: Visible<S
       status: response.status,
       submittedAt: response.submittedAt?.toISOString() ?? null,
       revision: response.revision,
+      language: answerLanguageOf(response.language),
     };
   }
   return answer;
@@ -156,13 +158,16 @@ function nativeForm(survey: Survey): { formId: number; formVersion: number } {
  * and changes nothing. Without a revision (allowed only while no response exists: 400 on
  * `revision` otherwise) a first save meeting a row made meanwhile is a 409 `conflict` too, never
  * an overwrite; revision 0 says "no response yet" and conflicts with any row.
+ *
+ * `language` (decision 035): one the pinned version offers (400 otherwise), recorded with the
+ * answers; left out, the one recorded stays (a first save records the version's source language).
  */
 export async function saveResponse(
   db: Db,
   clock: Clock,
   visible: Visible<Survey>,
   userId: number,
-  input: { answers: Answers; pageId: string | null; revision?: number | undefined },
+  input: { answers: Answers; pageId: string | null; revision?: number | undefined; language?: Language | undefined },
 ): Promise<AnswersSaved & { status: 'draft' }> {
   const survey = visible.item;
   const form = nativeForm(survey);
@@ -170,6 +175,11 @@ export async function saveResponse(
   if (existing?.status === 'submitted') throw SURVEY_ERRORS.alreadySubmitted();
   requireOpen(availabilityOf(survey, visible.projectStatus, clock.now()));
   if (existing && input.revision === undefined) throw SURVEY_ERRORS.revisionRequired();
+  // The language is checked against the version the response is (or will be) pinned to.
+  const version = existing?.formVersion ?? form.formVersion;
+  const definition = await formDefinition(db, form.formId, version);
+  if (!definition) throw new Error(`form ${form.formId} has no version ${version}`);
+  const language = answerLanguage(definition, input.language);
   const now = clock.now();
   const values = {
     surveyId: survey.id,
@@ -177,6 +187,7 @@ export async function saveResponse(
     formVersion: form.formVersion,
     answers: input.answers,
     pageId: input.pageId,
+    language: language.first,
     revision: 1,
     status: 'draft' as const,
     startedAt: now,
@@ -193,7 +204,13 @@ export async function saveResponse(
         : await insert
             .onConflictDoUpdate({
               target: [surveyResponses.surveyId, surveyResponses.userId],
-              set: { answers: input.answers, pageId: input.pageId, updatedAt: now, revision: sql`${surveyResponses.revision} + 1` },
+              set: {
+                answers: input.answers,
+                pageId: input.pageId,
+                language: keptLanguage(language),
+                updatedAt: now,
+                revision: sql`${surveyResponses.revision} + 1`,
+              },
               setWhere: and(eq(surveyResponses.status, 'draft'), eq(surveyResponses.revision, input.revision)),
             })
             .returning({ id: surveyResponses.id, revision: surveyResponses.revision });
@@ -203,6 +220,11 @@ export async function saveResponse(
   // Nothing written: a submit won in between, or the revision is stale.
   if (!saved) throw await refusal(db, survey.id, userId);
   return { status: 'draft', savedAt: now.toISOString(), revision: saved.revision };
+}
+
+/** A save's or submit's language on an existing response: the one sent, else the one recorded (a row from before 0016: the version's source). */
+function keptLanguage(language: { sent: Language | null; first: Language }) {
+  return language.sent ?? sql`coalesce(${surveyResponses.language}, ${language.first})`;
 }
 
 /** The server's UTC date, or the participant's `today` when it is within one day of it (a device a day ahead or behind). */
@@ -222,13 +244,14 @@ export function submitToday(now: Date, sent: string | undefined): string {
  * and a submit based on a stale revision is 409 `conflict` with the current answers. The
  * revision is optional here: a submit sends the whole answers the participant saw. The survey's
  * points are credited, available at once, in the same transaction (`creditSurvey`).
+ * `language`: as for saves (`saveResponse`).
  */
 export async function submitResponse(
   db: Db,
   clock: Clock,
   visible: Visible<Survey>,
   userId: number,
-  input: { answers: Answers; today?: string | undefined; revision?: number | undefined },
+  input: { answers: Answers; today?: string | undefined; revision?: number | undefined; language?: Language | undefined },
 ): Promise<{ status: 'submitted' }> {
   const survey = visible.item;
   const form = nativeForm(survey);
@@ -242,6 +265,7 @@ export async function submitResponse(
     const version = existing?.formVersion ?? form.formVersion;
     const definition = await formDefinition(db, form.formId, version);
     if (!definition) throw new Error(`form ${form.formId} has no version ${version}`);
+    const language = answerLanguage(definition, input.language);
     const checked = await checkSubmission(db, userId, definition, input.answers, submitToday(now, input.today));
     if (Object.keys(checked.errors).length > 0) throw answersError(checked.errors);
     const submitted = await db.transaction(async (tx) => {
@@ -252,6 +276,7 @@ export async function submitResponse(
           userId,
           formVersion: version,
           answers: checked.answers,
+          language: language.first,
           revision: 1,
           status: 'submitted',
           startedAt: now,
@@ -260,7 +285,14 @@ export async function submitResponse(
         })
         .onConflictDoUpdate({
           target: [surveyResponses.surveyId, surveyResponses.userId],
-          set: { answers: checked.answers, status: 'submitted', updatedAt: now, submittedAt: now, revision: sql`${surveyResponses.revision} + 1` },
+          set: {
+            answers: checked.answers,
+            language: keptLanguage(language),
+            status: 'submitted',
+            updatedAt: now,
+            submittedAt: now,
+            revision: sql`${surveyResponses.revision} + 1`,
+          },
           setWhere: and(
             eq(surveyResponses.status, 'draft'),
             eq(surveyResponses.formVersion, version),

@@ -11,6 +11,8 @@ import type { z } from 'zod';
 import { SCALE_DEFAULT_STEP } from '../../shared/forms/constants.ts';
 import type { Answers, FormDefinition, FormElement, FormOption } from '../../shared/forms/definition.ts';
 import { answerOf } from '../../shared/forms/logic.ts';
+import { answerLanguageOf } from '../../shared/answers.ts';
+import type { Language } from '../../shared/languages.ts';
 import type { ListPage } from '../../shared/list.ts';
 import type { responseListQuerySchema } from '../../shared/schemas/surveys.ts';
 import {
@@ -24,7 +26,7 @@ import {
 import { parsedJson, queryRows, type Db } from '../db/index.ts';
 import { formVersions, surveyExternalRefs, surveyResponses, users, type Survey } from '../db/schema/index.ts';
 import { answerCell, answerableElements, elementHeader, keysetCsvStream } from './csv.ts';
-import { countOf, listOrder, paginate } from './list.ts';
+import { answeredIn, countOf, listOrder, paginate } from './list.ts';
 import type { Clock } from './clock.ts';
 import { iso } from './projects.ts';
 import { containsPattern } from './search.ts';
@@ -43,12 +45,16 @@ export async function currentDefinition(db: Db, survey: Survey): Promise<FormDef
 export type ResponseListQuery = z.output<typeof responseListQuerySchema>;
 
 /**
- * A page of the survey's responses (the list contract), or of one status: `q` searches the
+ * A page of the survey's responses (the list contract), or of one status or `language`: `q` searches the
  * participant's email and names; sorted by `latest` (default: submitted ones first, latest first,
  * then drafts, latest change first), `started` (newest first) or `name` (last, then first; A to Z).
  */
 export async function listResponses(db: Db, surveyId: number, query: ResponseListQuery): Promise<ListPage<AdminSurveyResponse>> {
-  const conditions: (SQL | undefined)[] = [eq(surveyResponses.surveyId, surveyId), query.status ? eq(surveyResponses.status, query.status) : undefined];
+  const conditions: (SQL | undefined)[] = [
+    eq(surveyResponses.surveyId, surveyId),
+    query.status ? eq(surveyResponses.status, query.status) : undefined,
+    query.language ? answeredIn(surveyResponses.language, query.language) : undefined,
+  ];
   if (query.q) {
     const pattern = containsPattern(query.q);
     conditions.push(or(ilike(users.email, pattern), ilike(sql`${users.firstName} || ' ' || ${users.lastName}`, pattern)));
@@ -72,6 +78,7 @@ export async function listResponses(db: Db, surveyId: number, query: ResponseLis
           status: surveyResponses.status,
           formVersion: surveyResponses.formVersion,
           answers: surveyResponses.answers,
+          language: surveyResponses.language,
           startedAt: surveyResponses.startedAt,
           updatedAt: surveyResponses.updatedAt,
           submittedAt: surveyResponses.submittedAt,
@@ -84,6 +91,7 @@ export async function listResponses(db: Db, surveyId: number, query: ResponseLis
         .offset(offset);
       return rows.map((row) => ({
         ...row,
+        language: answerLanguageOf(row.language),
         startedAt: row.startedAt.toISOString(),
         updatedAt: row.updatedAt.toISOString(),
         submittedAt: iso(row.submittedAt),
@@ -97,12 +105,14 @@ export async function listResponses(db: Db, surveyId: number, query: ResponseLis
 // CSV
 
 /** The fixed columns of the export, before one column per question. */
-export const CSV_BASE_HEADER = ['Response ID', 'Email', 'First name', 'Last name', 'Status', 'Submitted at', 'Form version'] as const;
+export const CSV_BASE_HEADER = ['Response ID', 'Email', 'First name', 'Last name', 'Status', 'Submitted at', 'Form version', 'Language'] as const;
 
 /**
  * The CSV export as a stream of UTF-8 text (a byte order mark first, so spreadsheets read the
  * accents): the header row, then one row per response of `status` (default submitted), in the
- * order they were made; read `CSV_PAGE_SIZE` rows at a time by id, never all at once.
+ * order they were made; read `CSV_PAGE_SIZE` rows at a time by id, never all at once. `language`:
+ * the code the response was answered in; answers are ids, written with the labels of the
+ * version's source language whatever the language (decision 035).
  */
 export function responsesCsv(db: Db, survey: Survey, definition: FormDefinition | null, status: ResponseExportStatus): ReadableStream<Uint8Array> {
   const elements = definition ? answerableElements(definition) : [];
@@ -117,7 +127,7 @@ export function responsesCsv(db: Db, survey: Survey, definition: FormDefinition 
         .where(and(eq(surveyResponses.surveyId, survey.id), gt(surveyResponses.id, afterId), status === 'all' ? undefined : eq(surveyResponses.status, status)))
         .orderBy(asc(surveyResponses.id))
         .limit(limit),
-    ({ id, row: [email, firstName, lastName, rowStatus, submittedAt, formVersion, answers] }) => [
+    ({ id, row: [email, firstName, lastName, rowStatus, submittedAt, formVersion, language, answers] }) => [
       id,
       email,
       firstName,
@@ -125,6 +135,7 @@ export function responsesCsv(db: Db, survey: Survey, definition: FormDefinition 
       rowStatus,
       submittedAt,
       formVersion,
+      answerLanguageOf(language),
       ...elements.map((element) => answerCell(element, answerOf(answers, element.id))),
     ],
   );
@@ -139,8 +150,8 @@ export function responsesCsv(db: Db, survey: Survey, definition: FormDefinition 
 const csvRowColumn = sql`json_build_array(
   ${users.email}, ${users.firstName}, ${users.lastName}, ${surveyResponses.status},
   to_char(${surveyResponses.submittedAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-  ${surveyResponses.formVersion}, ${surveyResponses.answers})`.mapWith((value: unknown) =>
-  parsedJson<[string, string, string, string, string | null, number, Answers]>(value),
+  ${surveyResponses.formVersion}, ${surveyResponses.language}, ${surveyResponses.answers})`.mapWith((value: unknown) =>
+  parsedJson<[string, string, string, string, string | null, number, Language | null, Answers]>(value),
 );
 
 // ---------------------------------------------------------------------------------------------

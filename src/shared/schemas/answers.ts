@@ -25,3 +25,6 @@ export const revisionSchema = z
 export const answerLanguageSchema = z.enum(LANGUAGES, { error: MESSAGES.invalidEnumValue });
 /** The 400 on `language` when the form version does not offer it. */
 export const ANSWER_LANGUAGE_NOT_OFFERED = 'This form is not offered in that language';
+
+/** `?language=` of the staff lists of answers (responses, the review queue and inbox): a language code. */
+export const answerLanguageFilterSchema = z.enum(LANGUAGES, { error: `Must be one of the language codes ${LANGUAGES.join(', ')}` });

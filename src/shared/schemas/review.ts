@@ -1,5 +1,6 @@
 /** Reviewing mission entries, probes, notes and reason templates: payload schemas (browser and server). */
 import { z } from '../zod.ts';
+import { answerLanguageFilterSchema } from './answers.ts';
 import { filterDaySchema } from './fields.ts';
 import { LIST_SEARCH_MAX, listQuerySchema } from '../list.ts';
 import { MESSAGES } from '../messages.ts';
@@ -89,6 +90,8 @@ export const reviewQueueQuerySchema = listQuerySchema(REVIEW_QUEUE_SORTS)
     to: filterDaySchema.optional(),
     /** `waiting`: only entries with a probe waiting for the participant's answer. */
     probes: z.enum(PROBE_FILTERS).optional(),
+    /** Only entries answered in this language (decision 035). */
+    language: answerLanguageFilterSchema.optional(),
     /** The `nextCursor` of the page before (keyset paging on the sort; `page` then only names the page). */
     cursor: cursorParam(decodeQueueCursor),
   })
@@ -116,6 +119,8 @@ export const reviewInboxQuerySchema = z.object({
   to: filterDaySchema.optional(),
   /** `waiting`: only entries with a probe waiting for the participant's answer. */
   probes: z.enum(PROBE_FILTERS).optional(),
+  /** Only entries answered in this language (decision 035). */
+  language: answerLanguageFilterSchema.optional(),
   cursor: cursorParam(decodeInboxCursor),
   limit: z.coerce
     .number({ error: 'Must be a number' })

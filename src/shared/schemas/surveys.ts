@@ -5,7 +5,7 @@ import { answersSchema } from '../forms/definition.ts';
 import { MESSAGES } from '../messages.ts';
 import { ACTIVITY_STATUSES, PROGRAMME_LIMITS } from '../projects.ts';
 import { RESPONSE_EXPORT_STATUSES, RESPONSE_STATUSES, SURVEY_KINDS } from '../surveys.ts';
-import { answerLanguageSchema, revisionSchema } from './answers.ts';
+import { answerLanguageFilterSchema, answerLanguageSchema, revisionSchema } from './answers.ts';
 import {
   datesInOrder,
   enumOf,
@@ -84,12 +84,14 @@ export type SurveyPatchInput = z.input<typeof surveyPatchSchema>;
 // Admin lists of responses
 
 /**
- * `GET /api/admin/surveys/{id}/responses?status=&q=&page=&pageSize=&sort=&dir=` (the list contract,
+ * `GET /api/admin/surveys/{id}/responses?status=&language=&q=&page=&pageSize=&sort=&dir=` (the list contract,
  * `../list.ts`): `latest` puts submitted responses first, then drafts, each latest first.
  */
 export const RESPONSE_LIST_SORTS = ['latest', 'started', 'name'] as const;
 export const responseListQuerySchema = listQuerySchema(RESPONSE_LIST_SORTS).extend({
   status: enumOf(RESPONSE_STATUSES).optional(),
+  /** Only responses answered in this language (decision 035). */
+  language: answerLanguageFilterSchema.optional(),
 });
 
 /** `GET /api/admin/surveys/{id}/responses.csv?status=`: submitted responses (default), drafts, or all. */

@@ -41,8 +41,14 @@ describe('queue filters', () => {
   });
 
   it('round-trips through the address bar, keeping other parameters, defaults left out', () => {
-    const state = { filters: { status: 'rejected' as const, q: 'ada', from: '2026-01-02', to: '', probesWaiting: true }, page: 2, submission: 42 };
+    const state = {
+      filters: { status: 'rejected' as const, q: 'ada', from: '2026-01-02', to: '', probesWaiting: true, language: 'ar' as const },
+      page: 2,
+      submission: 42,
+    };
     const search = writeLocation(state, '?tab=x&page=9');
+    expect(new URLSearchParams(search).get('language')).toBe('ar');
+    expect(queueQuery(state.filters, 1, 10).language).toBe('ar');
     expect(new URLSearchParams(search).get('tab')).toBe('x');
     expect(readLocation(search)).toEqual(state);
     expect(writeLocation({ filters: { ...DEFAULT_FILTERS }, page: 1, submission: null })).toBe('');
@@ -50,7 +56,11 @@ describe('queue filters', () => {
   });
 
   it('reads malformed values as their defaults', () => {
-    expect(readLocation('?status=bogus&from=yesterday&page=0&submission=-3&probes=yes')).toEqual({ filters: DEFAULT_FILTERS, page: 1, submission: null });
+    expect(readLocation('?status=bogus&from=yesterday&page=0&submission=-3&probes=yes&language=fr')).toEqual({
+      filters: DEFAULT_FILTERS,
+      page: 1,
+      submission: null,
+    });
     expect(readLocation('?status=all').filters.status).toBe('all');
   });
 });

@@ -47,6 +47,7 @@ describe('the review queue', () => {
       createdAt: '2026-11-20T09:00:00.000Z',
       entriesOfUser: 1,
       probesWaiting: 0,
+      language: 'de' as const,
     };
     const props = (totalEstimated: boolean) => ({
       load: { status: 'ready' as const, data: { items: [item], total: 200_000, page: 1, pageSize: 20, totalEstimated } },
@@ -64,6 +65,10 @@ describe('the review queue', () => {
     });
     render(createElement(ReviewQueue, props(true)));
     expect(screen.getByText('Showing 1–1 of about 200000')).toBeTruthy();
+    // Each row names the language its answers were given in, in that language's own words.
+    const badge = screen.getByText('Deutsch');
+    expect(badge.getAttribute('lang')).toBe('de');
+    expect(screen.getByRole('button', { name: /Ada Lovelace.*Answered in Deutsch/ })).toBeTruthy();
     cleanup();
     render(createElement(ReviewQueue, props(false)));
     expect(screen.getByText('Showing 1–1 of 200000')).toBeTruthy();

@@ -182,6 +182,7 @@ describe('route ids', () => {
   it('reads the ids of the pattern the address matches', () => {
     expect(idsFromPath('/admin/projects/12/surveys/7', '/admin/projects/:projectId/surveys/:surveyId')).toEqual({ projectId: 12, surveyId: 7 });
     expect(idsFromPath('/admin/projects/3/missions/new', '/admin/projects/:projectId/missions/new')).toEqual({ projectId: 3 });
+    expect(idsFromPath('/ar/admin/projects/12/surveys/7', '/admin/projects/:projectId/surveys/:surveyId')).toEqual({ projectId: 12, surveyId: 7 });
     expect(idsFromPath('/surveys/5', '/surveys/:id')).toEqual({ id: 5 });
     // Under a language's prefix, the same page in that language.
     expect(idsFromPath('/ar/admin/forms/12', '/admin/forms/:id')).toEqual({ id: 12 });

@@ -20,6 +20,7 @@ import { TagsInput } from '../../../components/ui/tags-input.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { EntryStatusBadge } from '../projects/kit.tsx';
+import { staffContent } from '../content-language.tsx';
 
 /** Where a gallery photo's answer is reviewed (mission entries) or read (survey responses). */
 export function sourceHref(item: GalleryItem): string {
@@ -40,6 +41,8 @@ function EntryAnswers({ entryId }: { entryId: number }) {
   if (load.status === 'loading') return <LoadingNote label={m.gallery_answers_loading()} />;
   if (load.status !== 'ready') return <p className="text-sm text-muted-foreground">{m.gallery_answers_failed({ message: load.message })}</p>;
   const latest = load.data.history.at(-1);
+  // The questions in the staff member's language when the version offers it (decision 035).
+  const content = staffContent(load.data.definition);
   return (
     <>
       <p className="text-xs text-muted-foreground">
@@ -47,7 +50,9 @@ function EntryAnswers({ entryId }: { entryId: number }) {
           ? m.gallery_answers_version({ version: formatCount(latest.version), date: formatDateTime(latest.submittedAt) })
           : m.gallery_answers_not_submitted()}
       </p>
-      <AnswersView definition={load.data.definition} answers={latest?.answers ?? load.data.answers} photos={{ thumbnailUrl }} />
+      <div {...content.attributes}>
+        <AnswersView definition={content.definition} answers={latest?.answers ?? load.data.answers} photos={{ thumbnailUrl }} />
+      </div>
     </>
   );
 }

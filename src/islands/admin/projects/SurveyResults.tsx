@@ -3,16 +3,20 @@
  * bar chart of the counts per option with their percentages (recharts; the same numbers are in a
  * table for screen readers, the chart itself is hidden from them), the average, lowest and
  * highest for ratings, scales and numbers, a table for matrices, and the latest text answers.
- * Loaded on its own (recharts is large) when the Results tab shows.
+ * Loaded on its own (recharts is large) when the Results tab shows. Questions and options read in
+ * the staff member's language when the version offers it (`staffContent`; decision 035).
  */
-import { useId } from 'react';
+import { useId, useMemo } from 'react';
 import { Bar, BarChart, LabelList, XAxis, YAxis } from 'recharts';
 import { ResultsSkeleton } from './kit.tsx';
 import { formatAverage, percentOf } from './logic.ts';
 import { currentLanguage, formatCount, m } from '../../../shared/i18n.ts';
 import { directionOf } from '../../../shared/languages.ts';
 import type { ResultElement, SurveyResults as Results } from './types.ts';
+import type { FormVersion } from '../../../shared/schemas/forms.ts';
+import { OTHER_OPTION_ID } from '../../../shared/surveys.ts';
 import { useResource } from '../../../lib/resource.ts';
+import { localizedResults, staffContent, type ContentAttributes } from '../content-language.tsx';
 import { Failed } from '../../../components/states/Failed.tsx';
 import { knownTypeLabel } from '../forms/catalog.ts';
 
@@ -26,11 +30,23 @@ const percentText = (count: number, whole: number): string => m.projects_percent
 const TICK_MAX = 26;
 const shorten = (text: string) => (text.length > TICK_MAX ? `${text.slice(0, TICK_MAX - 1)}…` : text);
 
-export default function SurveyResults({ surveyId }: { surveyId: number }) {
+/** An option's label as the results show it: "Other" in the page's language, else the (localized) label. */
+const optionLabel = (option: { id: string; label: string }): string => (option.id === OTHER_OPTION_ID ? m.projects_results_other() : option.label);
+
+export default function SurveyResults({ surveyId, formId, formVersion }: { surveyId: number; formId?: number | null; formVersion?: number | null }) {
   const { load, reload } = useResource<Results>(`/api/admin/surveys/${surveyId}/results`);
+  // The version the results are counted on: its texts in the staff member's language when it offers it.
+  const version = useResource<FormVersion>(formId != null && formVersion != null ? `/api/admin/forms/${formId}/versions/${formVersion}` : null);
+  const definition = version.load.status === 'ready' ? version.load.data.definition : null;
+  const content = useMemo(() => (definition ? staffContent(definition) : null), [definition]);
+  const elements = useMemo(
+    () => (load.status === 'ready' ? (content ? localizedResults(load.data.elements, content.definition) : load.data.elements) : []),
+    [load, content],
+  );
   if (load.status === 'loading') return <ResultsSkeleton />;
   if (load.status !== 'ready') return <Failed title={m.projects_results_failed()} message={load.message} onRetry={reload} />;
-  const { submitted, elements } = load.data;
+  const { submitted } = load.data;
+  const attributes = content?.attributes ?? {};
   if (submitted === 0) {
     return <p className="rounded-lg border border-dashed border-border px-4 py-8 text-center text-sm text-muted-foreground">{m.projects_results_none()}</p>;
   }
@@ -40,7 +56,7 @@ export default function SurveyResults({ surveyId }: { surveyId: number }) {
       <ol className="flex flex-col gap-4">
         {elements.map((element, index) => (
           <li key={element.id}>
-            <ElementResult element={element} index={index} submitted={submitted} />
+            <ElementResult element={element} index={index} submitted={submitted} attributes={attributes} />
           </li>
         ))}
       </ol>
@@ -48,7 +64,18 @@ export default function SurveyResults({ surveyId }: { surveyId: number }) {
   );
 }
 
-function ElementResult({ element, index, submitted }: { element: ResultElement; index: number; submitted: number }) {
+function ElementResult({
+  element,
+  index,
+  submitted,
+  attributes,
+}: {
+  element: ResultElement;
+  index: number;
+  submitted: number;
+  /** `lang` and `dir` of the version's texts when they are not in the page's language. */
+  attributes: ContentAttributes;
+}) {
   const headingId = useId();
   const hasAverage = element.average !== undefined && element.average !== null;
   return (
@@ -56,7 +83,7 @@ function ElementResult({ element, index, submitted }: { element: ResultElement; 
       <div className="flex flex-col gap-0.5">
         <h3 id={headingId} className="font-semibold break-words">
           <span className="text-muted-foreground">{formatCount(index + 1)}. </span>
-          {element.title || m.projects_results_untitled()}
+          {element.title ? <span {...attributes}>{element.title}</span> : m.projects_results_untitled()}
         </h3>
         <p className="text-xs text-muted-foreground">
           {resultTypeLabel(element.type)} ·{' '}
@@ -74,14 +101,15 @@ function ElementResult({ element, index, submitted }: { element: ResultElement; 
           {element.max !== undefined && <Stat term={m.projects_results_highest()} value={formatAverage(element.max)} />}
         </dl>
       )}
-      {element.options && element.options.length > 0 && <OptionsChart element={element} options={element.options} />}
-      {element.rows && element.rows.length > 0 && <MatrixTable element={element} rows={element.rows} />}
+      {element.options && element.options.length > 0 && <OptionsChart element={element} options={element.options} attributes={attributes} />}
+      {element.rows && element.rows.length > 0 && <MatrixTable element={element} rows={element.rows} attributes={attributes} />}
       {element.samples && element.samples.length > 0 && (
         <div className="flex flex-col gap-2">
           <h4 className="text-sm font-medium">{m.projects_results_latest()}</h4>
           <ul className="flex flex-col gap-1.5">
             {element.samples.map((sample, sampleIndex) => (
-              <li key={sampleIndex} className="rounded-md bg-muted px-3 py-2 text-sm break-words whitespace-pre-line">
+              // A participant's own words, in whatever language they wrote: the browser finds its direction.
+              <li key={sampleIndex} dir="auto" className="rounded-md bg-muted px-3 py-2 text-start text-sm break-words whitespace-pre-line">
                 {sample}
               </li>
             ))}
@@ -103,11 +131,20 @@ function Stat({ term, value, strong = false }: { term: string; value: string; st
 }
 
 /** Counts per option: a horizontal bar chart for the eye, a table with the same numbers for everyone else. */
-function OptionsChart({ element, options }: { element: ResultElement; options: NonNullable<ResultElement['options']> }) {
+function OptionsChart({
+  element,
+  options,
+  attributes,
+}: {
+  element: ResultElement;
+  options: NonNullable<ResultElement['options']>;
+  attributes: ContentAttributes;
+}) {
   const data = options.map((option) => {
     const percent = percentText(option.count, element.answered);
     const count = formatCount(option.count);
-    return { id: option.id, label: option.label, short: shorten(option.label), count: option.count, percent, display: `${count} (${percent})` };
+    const label = optionLabel(option);
+    return { id: option.id, label, short: shorten(label), count: option.count, percent, display: `${count} (${percent})` };
   });
   const height = Math.max(80, data.length * 36 + 16);
   // Room for the longest (shortened) label, about 7 px a character at 12 px.
@@ -158,7 +195,9 @@ function OptionsChart({ element, options }: { element: ResultElement; options: N
           <tbody>
             {data.map((row) => (
               <tr key={row.id}>
-                <th scope="row">{row.label}</th>
+                <th scope="row" {...(row.id === OTHER_OPTION_ID ? {} : attributes)}>
+                  {row.label}
+                </th>
                 <td>{formatCount(row.count)}</td>
                 <td>{row.percent}</td>
               </tr>
@@ -171,7 +210,7 @@ function OptionsChart({ element, options }: { element: ResultElement; options: N
 }
 
 /** A matrix: rows × columns with the count in each cell (visible: a table reads well here). */
-function MatrixTable({ element, rows }: { element: ResultElement; rows: NonNullable<ResultElement['rows']> }) {
+function MatrixTable({ element, rows, attributes }: { element: ResultElement; rows: NonNullable<ResultElement['rows']>; attributes: ContentAttributes }) {
   const columns = rows[0]?.columns ?? [];
   return (
     <div
@@ -187,7 +226,12 @@ function MatrixTable({ element, rows }: { element: ResultElement; rows: NonNulla
           <tr>
             <td className="border-b border-border px-2 py-1.5" />
             {columns.map((column) => (
-              <th key={column.id} scope="col" className="border-b border-border px-2 py-1.5 text-center text-xs font-semibold text-muted-foreground">
+              <th
+                key={column.id}
+                scope="col"
+                {...attributes}
+                className="border-b border-border px-2 py-1.5 text-center text-xs font-semibold text-muted-foreground"
+              >
                 {column.label}
               </th>
             ))}
@@ -198,7 +242,7 @@ function MatrixTable({ element, rows }: { element: ResultElement; rows: NonNulla
             const total = row.columns.reduce((sum, column) => sum + column.count, 0);
             return (
               <tr key={row.id}>
-                <th scope="row" className="border-b border-border px-2 py-1.5 text-start font-medium">
+                <th scope="row" {...attributes} className="border-b border-border px-2 py-1.5 text-start font-medium">
                   {row.label}
                 </th>
                 {row.columns.map((column) => (

@@ -46,6 +46,8 @@ import { AlchemerSetup } from './AlchemerSetup.tsx';
 import type { ResponseList } from './types.ts';
 import { formatCount, m } from '../../../shared/i18n.ts';
 import { withNodes } from '../../../components/forms/rich-text.tsx';
+import { isLanguage } from '../../../shared/languages.ts';
+import { AnswerLanguageBadge, languageFilterOptions, staffContent } from '../content-language.tsx';
 
 const SurveyResults = lazy(() => import('./SurveyResults.tsx'));
 
@@ -164,7 +166,7 @@ function NativeTabs({ survey }: { survey: AdminSurvey }) {
         </TabsList>
         <TabsContent value="results">
           <Suspense fallback={<ResultsSkeleton />}>
-            <SurveyResults surveyId={survey.id} />
+            <SurveyResults surveyId={survey.id} formId={survey.formId} formVersion={survey.formVersion} />
           </Suspense>
         </TabsContent>
         <TabsContent value="responses">
@@ -226,6 +228,7 @@ const responseColumns = () =>
   [
     m.projects_responses_participant(),
     m.projects_responses_status(),
+    m.projects_results_language(),
     m.projects_form_version(),
     m.projects_responses_started(),
     m.projects_responses_submitted(),
@@ -234,17 +237,19 @@ const responseColumns = () =>
 
 function ResponsesTable({ survey }: { survey: AdminSurvey }) {
   const [status, setStatus] = useState<StatusFilter>('all');
+  const [language, setLanguage] = useState<string>('all');
   const [page, setPage] = useState(1);
   const [open, setOpen] = useState<AdminSurveyResponse | null>(null);
   const params: Record<string, string> = { page: String(page), pageSize: String(PER_PAGE) };
   if (status !== 'all') params.status = status;
+  if (isLanguage(language)) params.language = language;
   const { load, reload } = useResource<ResponseList>(withQuery(`/api/admin/surveys/${survey.id}/responses`, params));
   // The CSV holds what the table shows (the export's default is submitted responses only).
   const csvHref = withQuery(`/api/admin/surveys/${survey.id}/responses.csv`, { status });
 
   return (
     <div className="flex flex-col gap-4">
-      <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
         <FilterSelect
           label={m.projects_responses_show()}
           value={status}
@@ -255,7 +260,17 @@ function ResponsesTable({ survey }: { survey: AdminSurvey }) {
           }}
           className="sm:w-52"
         />
-        <a href={csvHref} download onClick={(event) => downloadAfterSignInProof(event)} className={buttonVariants({ variant: 'outline' })}>
+        <FilterSelect
+          label={m.projects_results_language()}
+          value={language}
+          options={languageFilterOptions(m.projects_results_language_all())}
+          onChange={(value) => {
+            setLanguage(value);
+            setPage(1);
+          }}
+          className="sm:w-44"
+        />
+        <a href={csvHref} download onClick={(event) => downloadAfterSignInProof(event)} className={`${buttonVariants({ variant: 'outline' })} sm:ms-auto`}>
           {m.projects_responses_download_csv()}
         </a>
       </div>
@@ -294,6 +309,9 @@ function ResponsesTable({ survey }: { survey: AdminSurvey }) {
                       <Badge variant={response.status === 'submitted' ? 'default' : 'secondary'}>
                         {response.status === 'submitted' ? m.projects_responses_submitted() : m.projects_responses_in_progress()}
                       </Badge>
+                    </td>
+                    <td className={td}>
+                      <AnswerLanguageBadge language={response.language} label={m.projects_results_answered_in()} />
                     </td>
                     <td className={`${td} tabular-nums`}>{formatCount(response.formVersion)}</td>
                     <td className={td}>
@@ -348,6 +366,11 @@ function ResponseAnswers({ formId, version, answers }: { formId: number | null; 
   const { load, reload } = useVersion(formId, version);
   if (load.status === 'loading') return <Bone className="h-48 w-full" />;
   if (load.status !== 'ready') return <Failed title={m.projects_form_failed()} message={load.message} onRetry={reload} />;
-  const definition: FormDefinition = load.data.definition;
-  return <AnswersView definition={definition} answers={answers} photos={{ thumbnailUrl: (id) => `/api/media/${id}/thumbnail` }} />;
+  // The questions in the staff member's language when the version offers it (decision 035).
+  const content = staffContent<FormDefinition>(load.data.definition);
+  return (
+    <div {...content.attributes}>
+      <AnswersView definition={content.definition} answers={answers} photos={{ thumbnailUrl: (id) => `/api/media/${id}/thumbnail` }} />
+    </div>
+  );
 }

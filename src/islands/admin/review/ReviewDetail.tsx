@@ -5,7 +5,7 @@
  * Decisions go through `onDecided` (the workspace confirms and moves on); the keyboard reaches the
  * panel's actions through `actionsRef` (null until the entry is loaded).
  */
-import { useCallback, useId, useImperativeHandle, useRef, useState, type ReactNode, type Ref } from 'react';
+import { useCallback, useId, useImperativeHandle, useMemo, useRef, useState, type ReactNode, type Ref } from 'react';
 import type { AdminMission } from '../../../shared/missions.ts';
 import type { ProbeView, ReviewDecision, ReviewNoteView, ReviewSubmission } from '../../../shared/review.ts';
 import { ApiError, apiGet, apiSend } from '../../../platform/api.ts';
@@ -24,6 +24,7 @@ import { Bone } from '../../../components/ui/skeleton.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs.tsx';
 import { ArrowLeftIcon } from '../../../components/icons.tsx';
 import { Detail, EntryStatusBadge, formatDay, Moment } from '../projects/kit.tsx';
+import { AnswerLanguageBadge, staffContent } from '../content-language.tsx';
 import { OtherEntries, EntryVersionAnswers, usePhotoLightbox } from './EntryVersionView.tsx';
 import { DecisionPanel, type ReasonKind } from './DecisionPanel.tsx';
 import { NotesPanel, ProbesPanel } from './NotesAndProbes.tsx';
@@ -158,6 +159,8 @@ function Loaded({
   const versions = submission.history;
   const compare = versions.length >= 2;
   const today = submission.localDate ?? undefined;
+  // The questions in the reviewer's language when the version offers it, else its source language.
+  const content = useMemo(() => staffContent(submission.definition), [submission.definition]);
   const headingId = useId();
   const notesId = useId();
 
@@ -232,7 +235,9 @@ function Loaded({
   const waiting = submission.probes.filter((probe) => probe.answer === null).length;
   const latest = versions[versions.length - 1];
   const answersView = (
-    <EntryVersionAnswers definition={submission.definition} answers={submission.answers} photos={photos} today={today} onOpenPhotos={openPhotos} />
+    <div {...content.attributes}>
+      <EntryVersionAnswers definition={content.definition} answers={submission.answers} photos={photos} today={today} onOpenPhotos={openPhotos} />
+    </div>
   );
 
   return (
@@ -247,6 +252,7 @@ function Loaded({
               </h3>
               <EntryStatusBadge status={submission.status} />
               {submission.resubmission && <Badge variant="outline">{m.review_resubmission()}</Badge>}
+              <AnswerLanguageBadge language={submission.language} label={m.review_answered_in()} />
             </div>
             <p className="text-sm break-all text-muted-foreground">{submission.user.email}</p>
           </div>
@@ -310,7 +316,9 @@ function Loaded({
               <TabsTrigger value="answers">{m.review_detail_all_answers()}</TabsTrigger>
             </TabsList>
             <TabsContent value="compare">
-              <VersionComparison definition={submission.definition} versions={versions} today={today} onOpenPhotos={openPhotos} />
+              <div {...content.attributes}>
+                <VersionComparison definition={content.definition} versions={versions} today={today} onOpenPhotos={openPhotos} />
+              </div>
             </TabsContent>
             <TabsContent value="answers">{answersView}</TabsContent>
           </Tabs>

@@ -10,6 +10,7 @@ import { ENTRY_STATUSES, type EntryStatus } from '../../../shared/mission-entrie
 import type { ListPage } from '../../../shared/list.ts';
 import type { ReviewQueueItem } from '../../../shared/review.ts';
 import { m } from '../../../shared/i18n.ts';
+import { isLanguage } from '../../../shared/languages.ts';
 import type { Load } from '../../../lib/resource.ts';
 import { withNodes } from '../../../components/forms/rich-text.tsx';
 import { fullNameOf } from '../../../lib/user.ts';
@@ -26,6 +27,7 @@ import { Pagination } from '../../../components/ui/pagination.tsx';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select.tsx';
 import { Bone } from '../../../components/ui/skeleton.tsx';
 import { BulkApproveBar } from '../admin-kit.tsx';
+import { AnswerLanguageBadge, languageFilterOptions } from '../content-language.tsx';
 import { EntryStatusBadge, formatDay, Moment } from '../projects/kit.tsx';
 import { ENTRY_STATUS_LABELS } from '../projects/logic.ts';
 import { DEFAULT_FILTERS, isFiltered, selectAllState, toggleAll, type QueueFilters } from './logic.ts';
@@ -47,7 +49,7 @@ export function QueueFilterBar({ filters, onApply }: { filters: QueueFilters; on
 
   return (
     <form role="search" aria-label={m.review_queue_filter_label()} onSubmit={apply} className="flex flex-col gap-3">
-      <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-[16.5rem_minmax(0,1fr)_10rem_10rem]">
+      <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-[16.5rem_minmax(0,1fr)_10rem_10rem_10rem]">
         <div className="flex flex-col gap-2">
           <Label htmlFor={`${id}-status`}>{m.review_queue_status()}</Label>
           <Select value={draft.status} onValueChange={(value) => (value === 'all' || isEntryStatus(value)) && setDraft({ ...draft, status: value })}>
@@ -93,6 +95,27 @@ export function QueueFilterBar({ filters, onApply }: { filters: QueueFilters; on
             min={draft.from || undefined}
             onChange={(event) => setDraft({ ...draft, to: event.target.value })}
           />
+        </div>
+        <div className="flex flex-col gap-2">
+          <Label htmlFor={`${id}-language`}>{m.review_queue_language()}</Label>
+          <Select
+            value={draft.language ?? 'all'}
+            onValueChange={(value) => {
+              const { language: _language, ...rest } = draft;
+              setDraft(isLanguage(value) ? { ...rest, language: value } : rest);
+            }}
+          >
+            <SelectTrigger id={`${id}-language`}>
+              <SelectValue />
+            </SelectTrigger>
+            <SelectContent>
+              {languageFilterOptions(m.review_queue_language_all()).map((option) => (
+                <SelectItem key={option.value} value={option.value} lang={option.value === 'all' ? undefined : option.value}>
+                  {option.label}
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
         </div>
       </div>
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -229,6 +252,7 @@ export function ReviewQueue<T extends ReviewQueueItem = ReviewQueueItem>({
                       <span className="font-medium break-words">{who}</span>
                       <EntryStatusBadge status={item.status} />
                       {item.resubmission && <Badge variant="outline">{m.review_resubmission()}</Badge>}
+                      <AnswerLanguageBadge language={item.language} label={m.review_answered_in()} />
                     </span>
                     <span className="truncate text-xs text-muted-foreground">{item.user.email}</span>
                     <span className="flex flex-wrap gap-x-3 gap-y-0.5 text-xs text-muted-foreground">

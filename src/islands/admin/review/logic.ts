@@ -7,6 +7,7 @@ import type { Answers, AnswerValue, FormDefinition, FormElement } from '../../..
 import { isAnswerable, resolveVisibility } from '../../../shared/forms/logic.ts';
 import { ENTRY_STATUSES, type EntryStatus } from '../../../shared/mission-entries.ts';
 import { m } from '../../../shared/i18n.ts';
+import { isLanguage, type Language } from '../../../shared/languages.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Filters
@@ -21,6 +22,8 @@ export interface QueueFilters {
   to: string;
   /** Only entries with a probe waiting for the participant's answer. */
   probesWaiting: boolean;
+  /** Only entries answered in this language (decision 035); absent: every language. */
+  language?: Language;
 }
 
 /** The queue as it opens: what waits for review. */
@@ -31,12 +34,26 @@ const isEntryStatus = (value: string): value is EntryStatus => (ENTRY_STATUSES a
 
 /** True when the filters differ from the default ones. */
 export function isFiltered(filters: QueueFilters): boolean {
-  return filters.status !== DEFAULT_FILTERS.status || filters.q !== '' || filters.from !== '' || filters.to !== '' || filters.probesWaiting;
+  return (
+    filters.status !== DEFAULT_FILTERS.status ||
+    filters.q !== '' ||
+    filters.from !== '' ||
+    filters.to !== '' ||
+    filters.probesWaiting ||
+    Boolean(filters.language)
+  );
 }
 
 /** How many filters differ from the default ones (the phone's "Filters (2)" button). */
 export function filterCount(filters: QueueFilters): number {
-  return [filters.status !== DEFAULT_FILTERS.status, filters.q !== '', filters.from !== '', filters.to !== '', filters.probesWaiting].filter(Boolean).length;
+  return [
+    filters.status !== DEFAULT_FILTERS.status,
+    filters.q !== '',
+    filters.from !== '',
+    filters.to !== '',
+    filters.probesWaiting,
+    Boolean(filters.language),
+  ].filter(Boolean).length;
 }
 
 /** The query of `GET /api/admin/missions/{id}/submissions` for these filters and page. */
@@ -48,6 +65,7 @@ export function queueQuery(filters: QueueFilters, page: number, pageSize: number
   if (DAY.test(filters.from)) query.from = filters.from;
   if (DAY.test(filters.to)) query.to = filters.to;
   if (filters.probesWaiting) query.probes = 'waiting';
+  if (filters.language) query.language = filters.language;
   return query;
 }
 
@@ -62,7 +80,7 @@ const positive = (raw: string | null): number | null => (raw && /^[1-9]\d{0,14}$
 
 /**
  * The screen's state from `location.search`: `status` (an entry status or `all`; absent: waiting
- * for review), `q`, `from`, `to`, `probes=waiting`, `page`, `submission`. Anything malformed is
+ * for review), `q`, `from`, `to`, `probes=waiting`, `language`, `page`, `submission`. Anything malformed is
  * left at its default.
  */
 export function readLocation(search: string): QueueLocation {
@@ -70,8 +88,10 @@ export function readLocation(search: string): QueueLocation {
   const status = params.get('status');
   const from = params.get('from') ?? '';
   const to = params.get('to') ?? '';
+  const language = params.get('language');
   return {
     filters: {
+      ...(isLanguage(language) ? { language } : {}),
       status: status === 'all' || (status !== null && isEntryStatus(status)) ? status : DEFAULT_FILTERS.status,
       q: (params.get('q') ?? '').trim().slice(0, 200),
       from: DAY.test(from) ? from : '',
@@ -89,13 +109,14 @@ export function readLocation(search: string): QueueLocation {
  */
 export function writeLocation(state: QueueLocation, other = ''): string {
   const params = new URLSearchParams(other);
-  for (const name of ['status', 'q', 'from', 'to', 'probes', 'page', 'submission']) params.delete(name);
+  for (const name of ['status', 'q', 'from', 'to', 'probes', 'language', 'page', 'submission']) params.delete(name);
   const { filters } = state;
   if (filters.status !== DEFAULT_FILTERS.status) params.set('status', filters.status);
   if (filters.q.trim()) params.set('q', filters.q.trim());
   if (DAY.test(filters.from)) params.set('from', filters.from);
   if (DAY.test(filters.to)) params.set('to', filters.to);
   if (filters.probesWaiting) params.set('probes', 'waiting');
+  if (filters.language) params.set('language', filters.language);
   if (state.page > 1) params.set('page', String(state.page));
   if (state.submission !== null) params.set('submission', String(state.submission));
   const search = params.toString();
