@@ -8,18 +8,13 @@
  *
  * Never a process-wide zod locale: the server answers every caller in English.
  */
-import { ANNOUNCEMENT_MESSAGES } from './announcements.ts';
 import { FORM_MESSAGES } from './forms/validate.ts';
-import { GALLERY_LIMITS, GALLERY_MESSAGES } from './gallery.ts';
 import { currentLanguage, m } from './i18n.ts';
 import type { Language } from './languages.ts';
 import { experimentalStaticLocale } from '../paraglide/runtime.js';
 import { CONTACT_MESSAGE_MAX_LENGTH, CONTACT_MESSAGE_MIN_LENGTH } from './limits.ts';
 import { MEDIA_LIMITS, MEDIA_MESSAGES } from './media.ts';
 import { MESSAGES } from './messages.ts';
-import { REDEMPTION_REFUSALS, REWARD_PROVIDER_FAILED, REWARD_UNAVAILABLE } from './rewards.ts';
-import { PASSKEYS_MAX, TOO_MANY_PASSKEYS, TOTP } from './second-factors.ts';
-import { INVITATION_USED_MESSAGE } from './tokens.ts';
 
 type Options = { locale?: Language };
 
@@ -43,10 +38,13 @@ function numberOf(text: string | undefined): number {
  * Exact English texts → their message. Kept as the message functions themselves (called when a
  * text is shown, in that moment's language), never as texts.
  *
- * The schemas' own constants live in zod modules the browser loads lazily; these are their texts,
- * and tests/unit/i18n/validation-words.test.ts holds each one to its constant.
+ * The schemas' own constants live in zod modules the browser loads lazily, and the gallery's,
+ * announcements', rewards', passkeys' and invitations' in modules few screens load (imported here,
+ * they went into every page that shows a form error, the survey screen's budget): these are their
+ * texts, and tests/unit/i18n/validation-words.test.ts holds each one to its constant.
  */
-const exactTexts = once(
+// `@__PURE__`: a build that never reads the table (English, below) drops the call and every text it names.
+const exactTexts = /* @__PURE__ */ once(
   (): ReadonlyMap<string, (options: Options) => string> =>
     new Map<string, (options: Options) => string>([
       // docs/product.md §5, §8 (src/shared/messages.ts)
@@ -71,7 +69,7 @@ const exactTexts = once(
       ['Give your password (and code), or use a passkey', (o) => m.validation_sign_in_one_password({}, o)],
       ['A code goes with the password', (o) => m.validation_sign_in_code_with_password({}, o)],
       ['Must be true or false', (o) => m.validation_true_or_false({}, o)],
-      [`Enter the ${TOTP.digits}-digit code from your authenticator app`, (o) => m.validation_totp_code({ digits: plainNumber(TOTP.digits, o.locale) }, o)],
+      ['Enter the 6-digit code from your authenticator app', (o) => m.validation_totp_code({ digits: plainNumber(6, o.locale) }, o)],
       ['Enter one of your recovery codes', (o) => m.validation_recovery_code({}, o)],
       // Passwords and the account (src/server/services/common-passwords.ts, account.ts; routes/account.ts)
       ['This password is too common: choose another', (o) => m.validation_common_password({}, o)],
@@ -140,17 +138,20 @@ const exactTexts = once(
       ['We could not reach Fieldwork. Check your connection and try again.', (o) => m.validation_network_error({}, o)],
       ['Something went wrong on our side. Please try again in a moment.', (o) => m.validation_server_error({}, o)],
       // Rewards (src/shared/rewards.ts): a redemption's refusals, a provider's failure, why a reward cannot be chosen
-      [REDEMPTION_REFUSALS.insufficient_points, (o) => m.common_refusal_insufficient_points({}, o)],
-      [REDEMPTION_REFUSALS.below_minimum, (o) => m.common_refusal_below_minimum({}, o)],
-      [REDEMPTION_REFUSALS.open_request_exists, (o) => m.common_refusal_open_request_exists({}, o)],
-      [REDEMPTION_REFUSALS.not_available_here, (o) => m.common_refusal_not_available_here({}, o)],
-      [REDEMPTION_REFUSALS.tax_form_required, (o) => m.common_refusal_tax_form_required({}, o)],
-      [REDEMPTION_REFUSALS.out_of_stock, (o) => m.common_refusal_out_of_stock({}, o)],
-      [REWARD_PROVIDER_FAILED, (o) => m.common_reward_provider_failed({}, o)],
-      [REWARD_UNAVAILABLE.country, (o) => m.common_reward_unavailable_country({}, o)],
-      [REWARD_UNAVAILABLE.noCountry, (o) => m.common_reward_unavailable_no_country({}, o)],
-      [REWARD_UNAVAILABLE.outOfStock, (o) => m.common_reward_unavailable_out_of_stock({}, o)],
-      [REWARD_UNAVAILABLE.noRate, (o) => m.common_reward_unavailable_no_rate({}, o)],
+      ['You do not have enough points for this reward', (o) => m.common_refusal_insufficient_points({}, o)],
+      ['This is below the smallest redemption', (o) => m.common_refusal_below_minimum({}, o)],
+      ['You already have a reward request open: wait until it is sent, or cancel it', (o) => m.common_refusal_open_request_exists({}, o)],
+      ['This reward is not offered in your country', (o) => m.common_refusal_not_available_here({}, o)],
+      ['We need a tax form from you before we can send more rewards this year: contact us', (o) => m.common_refusal_tax_form_required({}, o)],
+      ['This reward is out of stock', (o) => m.common_refusal_out_of_stock({}, o)],
+      [
+        'The gift-card provider could not send this reward. Your points are back: choose another reward, or contact us.',
+        (o) => m.common_reward_provider_failed({}, o),
+      ],
+      ['Not offered in your country', (o) => m.common_reward_unavailable_country({}, o)],
+      ['Add your postal address to see the rewards offered in your country', (o) => m.common_reward_unavailable_no_country({}, o)],
+      ['Out of stock', (o) => m.common_reward_unavailable_out_of_stock({}, o)],
+      ['Not available yet', (o) => m.common_reward_unavailable_no_rate({}, o)],
       // Photos (src/shared/media.ts, gallery.ts)
       [MEDIA_MESSAGES.fileRequired, (o) => m.common_media_file_required({}, o)],
       [MEDIA_MESSAGES.empty, (o) => m.common_media_empty({}, o)],
@@ -166,17 +167,17 @@ const exactTexts = once(
       [MEDIA_MESSAGES.stalled, (o) => m.common_media_stalled({}, o)],
       [MEDIA_MESSAGES.inUse, (o) => m.common_media_in_use({}, o)],
       [MEDIA_MESSAGES.notFound, (o) => m.common_media_not_found({}, o)],
-      [GALLERY_MESSAGES.badCursor, (o) => m.common_gallery_bad_cursor({}, o)],
-      [GALLERY_MESSAGES.conflict, (o) => m.common_gallery_conflict({}, o)],
-      [GALLERY_MESSAGES.tooManyTags, (o) => m.common_gallery_too_many_tags({ count: GALLERY_LIMITS.tagsMax }, o)],
-      [GALLERY_MESSAGES.tagTooLong, (o) => m.common_gallery_tag_too_long({ count: GALLERY_LIMITS.tagLength }, o)],
-      [GALLERY_MESSAGES.zipTooMany, (o) => m.common_gallery_zip_too_many({ count: GALLERY_LIMITS.zipMax }, o)],
-      [GALLERY_MESSAGES.zipUnknown, (o) => m.common_gallery_zip_unknown({}, o)],
+      ['This cursor is not one the gallery gave: start again from the first page', (o) => m.common_gallery_bad_cursor({}, o)],
+      ['The tags of this photo were changed by someone else since you opened it', (o) => m.common_gallery_conflict({}, o)],
+      ['At most 20 tags', (o) => m.common_gallery_too_many_tags({ count: 20 }, o)],
+      ['A tag is at most 40 characters', (o) => m.common_gallery_tag_too_long({ count: 40 }, o)],
+      ['At most 200 photos at a time', (o) => m.common_gallery_zip_too_many({ count: 200 }, o)],
+      ['Some of these photos do not exist (any more)', (o) => m.common_gallery_zip_unknown({}, o)],
       // Announcements, invitations, passkeys (src/shared/announcements.ts, tokens.ts, second-factors.ts)
-      [ANNOUNCEMENT_MESSAGES.noPictures, (o) => m.common_announcement_no_pictures({}, o)],
-      [ANNOUNCEMENT_MESSAGES.notLive, (o) => m.common_announcement_not_live({}, o)],
-      [INVITATION_USED_MESSAGE, (o) => m.common_invitation_used({}, o)],
-      [TOO_MANY_PASSKEYS, (o) => m.common_too_many_passkeys({ count: PASSKEYS_MAX }, o)],
+      ['Announcements cannot show pictures: link to them instead', (o) => m.common_announcement_no_pictures({}, o)],
+      ['Announcements go to the members of a live project: make the project live first', (o) => m.common_announcement_not_live({}, o)],
+      ['This invitation was already used — sign in', (o) => m.common_invitation_used({}, o)],
+      ['You have 20 passkeys, the most one account can have: remove one you no longer use first', (o) => m.common_too_many_passkeys({ count: 20 }, o)],
       // Answers of a form (src/shared/forms/validate.ts, FORM_MESSAGES; the numbered ones are PATTERNS)
       [FORM_MESSAGES.invalidUrl, (o) => m.common_form_invalid_url({}, o)],
       [FORM_MESSAGES.invalidPhone, (o) => m.common_form_invalid_phone({}, o)],
@@ -207,7 +208,7 @@ const NUMBER = '(-?\\d+(?:\\.\\d+)?)';
 const COUNT = '(\\d{1,3}(?:,\\d{3})*|\\d+)';
 
 /** Texts with a number in them: a pattern and the message it becomes. */
-const patterns = once((): readonly { pattern: RegExp; message: (match: RegExpExecArray, options: Options) => string }[] => [
+const patterns = /* @__PURE__ */ once((): readonly { pattern: RegExp; message: (match: RegExpExecArray, options: Options) => string }[] => [
   // src/shared/messages.ts, atMostCharacters
   {
     pattern: /^At most (\d+) characters$/,
