@@ -5,8 +5,7 @@
  * changed afterwards marks its translation outdated until it is saved again. Arabic is written
  * right to left in the editor and shown in the preview. Screenshots at 1280 and 390.
  *
- * Not here: a Spanish participant seeing the form in Spanish (the participant's screens localize
- * in another change).
+ * A participant whose account speaks Spanish then sees the published version in Spanish.
  */
 import type { Page } from '@playwright/test';
 import { createAccount, signIn } from './accounts.ts';
@@ -59,7 +58,11 @@ async function formWithTwoQuestions(page: Page, baseURL: string): Promise<number
 test.describe('translating a form', () => {
   test.describe.configure({ timeout: 180_000 });
 
-  test('a staff member adds Spanish, translates every text side by side, publishes, and the version holds the translations', async ({ page, baseURL }) => {
+  test('a staff member adds Spanish, translates every text side by side, publishes, the version holds the translations, and a Spanish participant sees them', async ({
+    page,
+    baseURL,
+    browser,
+  }) => {
     const base = baseURL ?? '';
     await signIn(page, base, await createAccount('admin', 'Tina', 'Translator'));
     await page.setViewportSize(DESKTOP);
@@ -115,6 +118,31 @@ test.describe('translating a form', () => {
       },
     });
     expect(version.definition.fallback).toBeUndefined();
+
+    // A participant whose account speaks Spanish sees the published version in Spanish.
+    const member = await createAccount('participant', 'Lucía', 'Moreno');
+    const tag = Date.now().toString(36);
+    const project = await api<{ id: number }>('POST', '/api/admin/projects', { name: `Commute ${tag}`, status: 'draft' });
+    await api('POST', `/api/admin/projects/${project.id}/members`, { emails: [member.email] });
+    const survey = await api<{ id: number }>('POST', `/api/admin/projects/${project.id}/surveys`, {
+      title: `Commute ${tag}`,
+      kind: 'native',
+      formId,
+      points: 5,
+      closesAt: new Date(Date.now() + 3 * 86_400_000).toISOString(),
+      status: 'live',
+    });
+    await api('PATCH', `/api/admin/projects/${project.id}`, { status: 'live' });
+    const participant = await browser.newContext({ baseURL: base });
+    const spanish = await participant.newPage();
+    await saveCookieChoice(spanish);
+    await signIn(spanish, base, member);
+    await jsonApi(participant.request, base)('PUT', '/api/account/language', { language: 'es' });
+    await spanish.goto(`/es/surveys/${survey.id}`);
+    await expect(spanish.locator('html')).toHaveAttribute('lang', 'es');
+    await expect(spanish.getByText('¿Dónde vives?')).toBeVisible();
+    await expect(spanish.getByRole('radio', { name: 'En autobús' })).toBeVisible();
+    await participant.close();
 
     // A source text changes: its translation is outdated until it is saved again.
     await page.getByRole('article', { name: 'Where do you live?', exact: true }).getByRole('button', { name: 'Edit' }).click();
