@@ -1,5 +1,5 @@
 /**
- * Content in several languages (docs/product.md §2.x "Content translations"; decision 035): the
+ * Content in several languages (issue 31 §2; decision 035): the
  * zod-free half, used by the builder's language bar, the participant's renderer, the staff screens
  * and the server's publish checks.
  *
