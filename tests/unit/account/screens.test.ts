@@ -658,7 +658,7 @@ describe('the mission page after changes were asked', () => {
     await user.type(note, 'Milk and butter');
     await user.click(screen.getByRole('button', { name: 'Submit' }));
     await waitFor(() => expect(sent('POST', '/api/missions/4/entries/12/submit')).toHaveLength(1));
-    expect(sent('POST', '/api/missions/4/entries/12/submit')[0]?.body).toEqual({ answers: { shelf: ['m1'], note: 'Milk and butter' } });
+    expect(sent('POST', '/api/missions/4/entries/12/submit')[0]?.body).toEqual({ answers: { shelf: ['m1'], note: 'Milk and butter' }, language: 'en' });
     // Back on the list, the address no longer opens the entry.
     await waitFor(() => expect(location.search).toBe(''));
   });

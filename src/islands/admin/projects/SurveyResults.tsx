@@ -153,8 +153,11 @@ function OptionsChart({
   const rtl = directionOf(currentLanguage()) === 'rtl';
   return (
     <div className="flex flex-col gap-2">
+      {/* dir="ltr": recharts places its texts by `text-anchor`, which a right-to-left page turns around
+          (Arabic labels drawn over the bars); the chart is mirrored by its own props above. */}
       <div
         aria-hidden="true"
+        dir="ltr"
         className="w-full text-foreground [&_.recharts-bar-rectangle_path]:fill-primary [&_.recharts-cartesian-axis-tick-value]:fill-foreground [&_.recharts-label]:fill-muted-foreground"
       >
         <BarChart
