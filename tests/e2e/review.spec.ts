@@ -410,7 +410,7 @@ test.describe('reviewing mission entries', () => {
       const download = await downloading;
       expect(download.suggestedFilename()).toMatch(new RegExp(`^mission-${setup.missionId}-answers-\\d{4}-\\d{2}-\\d{2}\\.csv$`));
       const answers = fs.readFileSync(await download.path(), 'utf8').split('\r\n');
-      expect(answers[0]).toMatch(/,Resubmissions,A photo of your fridge \[shelf\],What is on the top shelf\? \[note\],Is it tidy\? \[clean\]$/);
+      expect(answers[0]).toMatch(/,Resubmissions,Language,A photo of your fridge \[shelf\],What is on the top shelf\? \[note\],Is it tidy\? \[clean\]$/);
       expect(answers.slice(1).map((row) => row.replace(/^.*\/shared\?[^,]*,/, ''))).toEqual(['Shelf 1,No', 'Shelf 2,No', 'Shelf 4,No']);
       await expect(exporting).toBeHidden();
 
