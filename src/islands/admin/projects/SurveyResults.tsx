@@ -10,8 +10,7 @@ import { useId, useMemo } from 'react';
 import { Bar, BarChart, LabelList, XAxis, YAxis } from 'recharts';
 import { ResultsSkeleton } from './kit.tsx';
 import { formatAverage, percentOf } from './logic.ts';
-import { currentLanguage, formatCount, m } from '../../../shared/i18n.ts';
-import { directionOf } from '../../../shared/languages.ts';
+import { formatCount, m } from '../../../shared/i18n.ts';
 import type { ResultElement, SurveyResults as Results } from './types.ts';
 import type { FormVersion } from '../../../shared/schemas/forms.ts';
 import { OTHER_OPTION_ID } from '../../../shared/surveys.ts';
@@ -149,12 +148,11 @@ function OptionsChart({
   const height = Math.max(80, data.length * 36 + 16);
   // Room for the longest (shortened) label, about 7 px a character at 12 px.
   const axisWidth = Math.min(170, Math.max(28, ...data.map((row) => row.short.length * 7 + 12)));
-  // Right to left: the labels on the right, the bars growing leftwards, the counts at their ends.
-  const rtl = directionOf(currentLanguage()) === 'rtl';
   return (
     <div className="flex flex-col gap-2">
-      {/* dir="ltr": recharts places its texts by `text-anchor`, which a right-to-left page turns around
-          (Arabic labels drawn over the bars); the chart is mirrored by its own props above. */}
+      {/* The chart is drawn left to right in every language (dir="ltr"): recharts places its texts by
+          `text-anchor`, which a right-to-left page turns around, and its reversed axis put the counts
+          over the labels (Arabic). The table below reads in the page's direction. */}
       <div
         aria-hidden="true"
         dir="ltr"
@@ -166,21 +164,12 @@ function OptionsChart({
           responsive
           accessibilityLayer={false}
           style={{ width: '100%', height }}
-          margin={{ top: 4, right: rtl ? 4 : 72, bottom: 4, left: rtl ? 72 : 4 }}
+          margin={{ top: 4, right: 72, bottom: 4, left: 4 }}
         >
-          <XAxis type="number" hide allowDecimals={false} domain={[0, 'dataMax']} reversed={rtl} />
-          <YAxis
-            type="category"
-            dataKey="short"
-            width={axisWidth}
-            orientation={rtl ? 'right' : 'left'}
-            tickLine={false}
-            axisLine={false}
-            tick={{ fontSize: 12 }}
-            interval={0}
-          />
-          <Bar dataKey="count" radius={rtl ? [4, 0, 0, 4] : [0, 4, 4, 0]} barSize={20} isAnimationActive={false} minPointSize={2}>
-            <LabelList dataKey="display" position={rtl ? 'left' : 'right'} style={{ fontSize: 12 }} />
+          <XAxis type="number" hide allowDecimals={false} domain={[0, 'dataMax']} />
+          <YAxis type="category" dataKey="short" width={axisWidth} tickLine={false} axisLine={false} tick={{ fontSize: 12 }} interval={0} />
+          <Bar dataKey="count" radius={[0, 4, 4, 0]} barSize={20} isAnimationActive={false} minPointSize={2}>
+            <LabelList dataKey="display" position="right" style={{ fontSize: 12 }} />
           </Bar>
         </BarChart>
       </div>
