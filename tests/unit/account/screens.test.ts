@@ -349,7 +349,7 @@ describe('a mission’s history', () => {
     );
     const { user } = open('/account/mission-history/4', MissionHistoryScreen);
     expect(await screen.findByRole('heading', { level: 1, name: 'Fridge photo' })).toBeTruthy();
-    expect(document.title).toBe('Fridge photo · Mission history · Fieldwork');
+    await waitFor(() => expect(document.title).toBe('Fridge photo · Mission history · Fieldwork'));
 
     const third = screen.getByRole('article', { name: 'Entry 3' });
     expect(within(third).getByText('Changes requested')).toBeTruthy();
