@@ -12,6 +12,7 @@
  * reads back as it was written (`'=x` → `=x`). The separator may be `,` `;` or a tab (Excel saves
  * with the reader's list separator). Pure functions: no DOM, no messages (the editor words them).
  */
+import { fileNameSlug } from '../file-name.ts';
 import Papa from 'papaparse';
 import type { Language } from '../languages.ts';
 import { csvText } from '../export-text.ts';
@@ -34,14 +35,7 @@ export function translationCsv(definition: unknown, language: Language): string 
 
 /** The file name of a form's translation CSV: `{slug}-{language}.csv`. */
 export function translationCsvFileName(title: string, language: Language): string {
-  const slug = title
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 80);
-  return `${slug || 'form'}-${language}.csv`;
+  return `${fileNameSlug(title, 'form')}-${language}.csv`;
 }
 
 /** One row of a translation CSV; `line` counts the header as 1. */

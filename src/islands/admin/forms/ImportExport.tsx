@@ -7,6 +7,7 @@
  */
 import { useRef, useState } from 'react';
 import type { FormDraft } from '../../../shared/forms/definition.ts';
+import { fileNameSlug } from '../../../shared/file-name.ts';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog.tsx';
@@ -16,14 +17,7 @@ import type { ImportResult } from './import-check.ts';
 
 /** A file name from a title: "Pet survey 2026!" → "pet-survey-2026.json". */
 export function exportFileName(title: string): string {
-  const slug = title
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 80);
-  return `${slug || 'form'}.json`;
+  return `${fileNameSlug(title, 'form')}.json`;
 }
 
 /** Downloads the draft as pretty-printed JSON. */
