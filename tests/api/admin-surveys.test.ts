@@ -406,6 +406,14 @@ describeEachBackend('admin surveys API', (ctx) => {
     expect((await fieldsOf(await call('GET', `${surveyPath(survey.id)}/responses?language=fr`))).language).toEqual([
       'Must be one of the language codes en, de, es, ar',
     ]);
+    // The results of one language: p2's in Arabic, p0's and p3's in English (p1's is a draft); each language cached on its own.
+    const submittedIn = async (query: string) => (await okJson<SurveyResults>(await call('GET', `${surveyPath(survey.id)}/results${query}`))).submitted;
+    expect([await submittedIn(''), await submittedIn('?language=ar'), await submittedIn('?language=en'), await submittedIn('?language=de')]).toEqual([
+      3, 1, 2, 0,
+    ]);
+    expect((await fieldsOf(await call('GET', `${surveyPath(survey.id)}/results?language=fr`))).language).toEqual([
+      'Must be one of the language codes en, de, es, ar',
+    ]);
   });
 
   it('results: per-question counts, averages, matrices, rankings and latest texts over submitted responses (other versions by element id)', async () => {
@@ -654,6 +662,15 @@ describeEachBackend('admin surveys API', (ctx) => {
     const draftsOnly = parseCsv(await csvText(await call('GET', `${surveyPath(survey.id)}/responses.csv?status=draft`)));
     expect(draftsOnly.slice(1).map((row) => row[0])).toEqual([String(draft.id)]);
     expect((await fieldsOf(await call('GET', `${surveyPath(survey.id)}/responses.csv?status=some`))).status).toEqual(['Invalid enum value']);
+    // Of one language (decision 035): the draft answered in Spanish; a response from before answers had a language counts as English.
+    await ctx().database.db.update(surveyResponses).set({ language: 'es' }).where(eq(surveyResponses.id, draft.id));
+    const ids = async (query: string) =>
+      parseCsv(await csvText(await call('GET', `${surveyPath(survey.id)}/responses.csv?${query}`)))
+        .slice(1)
+        .map((row) => row[0]);
+    expect(await ids('status=all&language=es')).toEqual([String(draft.id)]);
+    expect(await ids('status=all&language=en')).toEqual([String(first.id)]);
+    expect(await ids('language=es')).toEqual([]);
 
     // An external survey: the header of the fixed columns only.
     const external = await createSurvey(ctx(), project.id, { kind: 'external' });

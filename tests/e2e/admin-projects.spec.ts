@@ -281,6 +281,13 @@ test.describe('projects, surveys and missions for admins', () => {
     expect(await seriousViolations(page)).toEqual([]);
     await page.keyboard.press('Escape');
     await page.getByRole('tab', { name: 'Results' }).click();
+    // The results of one language: the member answered in English, so German has none.
+    await page.getByRole('combobox', { name: 'Language' }).click();
+    await page.getByRole('option', { name: 'Deutsch' }).click();
+    await expect(page.getByText('No submitted responses in this language.')).toBeVisible();
+    await page.getByRole('combobox', { name: 'Language' }).click();
+    await page.getByRole('option', { name: 'English' }).click();
+    await expect(question.getByRole('table')).toContainText('Yes1100%');
     await page.screenshot({ path: `${SHOTS}/admin-survey-results-1280.png`, fullPage: true });
 
     await page.goto(missionUrl);

@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono';
 import type { SurveyWebhookSecret } from '../../shared/surveys.ts';
-import { responseExportQuerySchema, responseListQuerySchema, surveyPatchSchema } from '../../shared/schemas/surveys.ts';
+import { responseExportQuerySchema, responseListQuerySchema, surveyPatchSchema, surveyResultsQuerySchema } from '../../shared/schemas/surveys.ts';
 import type { AppEnv } from '../context.ts';
 import { check, clientIp, jsonBody, pathId, perRequest, query, recentAuth, signedInUser, staffOnly } from '../http.ts';
 import { withAudit } from '../services/audit.ts';
@@ -73,15 +73,16 @@ export const adminSurveyRoutes = new Hono<AppEnv>()
   // Personal data (e-mails and names): a recent sign-in proof, as every export of it (issue 29 §4).
   .get('/:id/responses.csv', recentAuth, check(surveyOf), query(responseExportQuerySchema), async (c) => {
     const survey = await surveyOf(c);
-    const { status } = c.req.valid('query');
+    const { status, language } = c.req.valid('query');
     const definition = await currentDefinition(c.get('db'), survey);
-    return c.body(responsesCsv(c.get('db'), survey, definition, status), 200, {
+    return c.body(responsesCsv(c.get('db'), survey, definition, status, language), 200, {
       'Content-Type': 'text/csv; charset=utf-8',
       'Content-Disposition': `attachment; filename="survey-${survey.id}-responses.csv"`,
     });
   })
 
-  .get('/:id/results', async (c) => {
+  .get('/:id/results', query(surveyResultsQuerySchema), async (c) => {
     const survey = await surveyOf(c);
-    return c.json(await cachedSurveyResults(c.get('db'), c.get('deps').clock, survey, () => currentDefinition(c.get('db'), survey)), 200);
+    const { language } = c.req.valid('query');
+    return c.json(await cachedSurveyResults(c.get('db'), c.get('deps').clock, survey, () => currentDefinition(c.get('db'), survey), language), 200);
   });

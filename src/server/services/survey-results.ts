@@ -12,7 +12,7 @@ import { SCALE_DEFAULT_STEP } from '../../shared/forms/constants.ts';
 import type { Answers, FormDefinition, FormElement, FormOption } from '../../shared/forms/definition.ts';
 import { answerOf } from '../../shared/forms/logic.ts';
 import { answerLanguageOf } from '../../shared/answers.ts';
-import type { Language } from '../../shared/languages.ts';
+import { LANGUAGES, SOURCE_LANGUAGE, type Language } from '../../shared/languages.ts';
 import type { ListPage } from '../../shared/list.ts';
 import type { responseListQuerySchema } from '../../shared/schemas/surveys.ts';
 import {
@@ -110,11 +110,17 @@ export const CSV_BASE_HEADER = ['Response ID', 'Email', 'First name', 'Last name
 /**
  * The CSV export as a stream of UTF-8 text (a byte order mark first, so spreadsheets read the
  * accents): the header row, then one row per response of `status` (default submitted), in the
- * order they were made; read `CSV_PAGE_SIZE` rows at a time by id, never all at once. `language`:
+ * order they were made (of one language when `language` is given); read `CSV_PAGE_SIZE` rows at a time by id, never all at once. `Language`:
  * the code the response was answered in; answers are ids, written with the labels of the
  * version's source language whatever the language (decision 035).
  */
-export function responsesCsv(db: Db, survey: Survey, definition: FormDefinition | null, status: ResponseExportStatus): ReadableStream<Uint8Array> {
+export function responsesCsv(
+  db: Db,
+  survey: Survey,
+  definition: FormDefinition | null,
+  status: ResponseExportStatus,
+  language?: Language,
+): ReadableStream<Uint8Array> {
   const elements = definition ? answerableElements(definition) : [];
   const header = [...CSV_BASE_HEADER, ...elements.map(elementHeader)];
   return keysetCsvStream(
@@ -124,7 +130,14 @@ export function responsesCsv(db: Db, survey: Survey, definition: FormDefinition 
         .select({ id: surveyResponses.id, row: csvRowColumn })
         .from(surveyResponses)
         .innerJoin(users, eq(users.id, surveyResponses.userId))
-        .where(and(eq(surveyResponses.surveyId, survey.id), gt(surveyResponses.id, afterId), status === 'all' ? undefined : eq(surveyResponses.status, status)))
+        .where(
+          and(
+            eq(surveyResponses.surveyId, survey.id),
+            gt(surveyResponses.id, afterId),
+            status === 'all' ? undefined : eq(surveyResponses.status, status),
+            language ? answeredIn(surveyResponses.language, language) : undefined,
+          ),
+        )
         .orderBy(asc(surveyResponses.id))
         .limit(limit),
     ({ id, row: [email, firstName, lastName, rowStatus, submittedAt, formVersion, language, answers] }) => [
@@ -227,6 +240,13 @@ function labelOf(options: readonly FormOption[], id: string): string {
   return options.find((option) => option.id === id)?.label ?? id;
 }
 
+/**
+ * `and …` keeping the responses answered in `language` (nothing when all): a response recorded
+ * before answers had a language (null) counts as the source language, as `answeredIn` reads it.
+ */
+const inLanguage = (language: Language | undefined): SQL =>
+  language === undefined ? sql`` : language === SOURCE_LANGUAGE ? sql`and (r.language = ${language} or r.language is null)` : sql`and r.language = ${language}`;
+
 const inList = (keys: readonly string[]) => (keys.length === 0 ? sql`false` : sql`e.key in (${keyList(keys)})`);
 
 /** The survey's per-question rows: `answered` and numbers' stats merged, choice and matrix counts to be summed, the latest texts in order. */
@@ -266,7 +286,7 @@ interface TextPart {
  * (docs/decisions/022-survey-results-cache.md), and PostgreSQL never JIT-compiles them (off for
  * them anyway: on 100,000 responses at once compiling took longer than running).
  */
-async function resultRows(db: Db, surveyId: number, elements: readonly FormElement[]): Promise<ResultRows> {
+async function resultRows(db: Db, surveyId: number, elements: readonly FormElement[], language: Language | undefined): Promise<ResultRows> {
   const keysOf = (types: Set<string>) => elements.filter((element) => types.has(element.type)).map((element) => element.id);
   const allKeys = elements.map((element) => element.id);
   const choiceKeys = keysOf(CHOICE_TYPES);
@@ -287,7 +307,7 @@ async function resultRows(db: Db, surveyId: number, elements: readonly FormEleme
       sql`select id from ${surveyResponses} where survey_id = ${surveyId} and id > ${after} order by id offset ${RESULTS_CHUNK - 1} limit 1`,
     );
     const upTo = bound ? Number(bound.id) : null;
-    const range = sql`r.survey_id = ${surveyId} and r.id > ${after} ${upTo === null ? sql`` : sql`and r.id <= ${upTo}`}`;
+    const range = sql`r.survey_id = ${surveyId} and r.id > ${after} ${upTo === null ? sql`` : sql`and r.id <= ${upTo}`} ${inLanguage(language)}`;
     await db.transaction(
       async (tx) => {
         await tx.execute(sql`set local jit = off`);
@@ -408,7 +428,12 @@ async function resultRows(db: Db, surveyId: number, elements: readonly FormEleme
  * External surveys: the participants who returned `complete`, and no questions. Computed now:
  * the call answers `cachedSurveyResults`.
  */
-export async function surveyResults(db: Db, survey: Survey, definition: FormDefinition | null): Promise<Omit<SurveyResults, 'computedAt'>> {
+export async function surveyResults(
+  db: Db,
+  survey: Survey,
+  definition: FormDefinition | null,
+  language?: Language,
+): Promise<Omit<SurveyResults, 'computedAt'>> {
   if (survey.kind === 'external') {
     const [row] = await db
       .select({ n: sql<number>`count(distinct ${surveyExternalRefs.userId})::int`.mapWith(Number) })
@@ -417,7 +442,7 @@ export async function surveyResults(db: Db, survey: Survey, definition: FormDefi
     return { submitted: row?.n ?? 0, elements: [] };
   }
   const elements = definition ? answerableElements(definition) : [];
-  const { submitted, answered, choices, matrices, texts } = await resultRows(db, survey.id, elements);
+  const { submitted, answered, choices, matrices, texts } = await resultRows(db, survey.id, elements, language);
   const numbers = answered;
 
   const answeredBy = new Map(answered.map((row) => [row.key, Number(row.n)]));
@@ -509,10 +534,14 @@ interface CacheEntry {
   pending: Promise<Computed> | null;
 }
 
-/** Per database handle (and so per process, and per test backend). */
-const caches = new WeakMap<Db, Map<number, CacheEntry>>();
+/** A cache entry's key: the survey, and the language its results are of (`all`: every response). */
+type CacheKey = `${number}:${Language | 'all'}`;
+const cacheKey = (surveyId: number, language: Language | undefined): CacheKey => `${surveyId}:${language ?? 'all'}`;
 
-function cacheOf(db: Db): Map<number, CacheEntry> {
+/** Per database handle (and so per process, and per test backend). */
+const caches = new WeakMap<Db, Map<CacheKey, CacheEntry>>();
+
+function cacheOf(db: Db): Map<CacheKey, CacheEntry> {
   let cache = caches.get(db);
   if (!cache) {
     cache = new Map();
@@ -523,8 +552,11 @@ function cacheOf(db: Db): Map<number, CacheEntry> {
 
 /** Tells the cache that the survey's submitted responses changed (a submit in this process): the next call recomputes. */
 export function surveyResultsChanged(db: Db, surveyId: number): void {
-  const entry = caches.get(db)?.get(surveyId);
-  if (entry) entry.changed = true;
+  const cache = caches.get(db);
+  for (const language of [undefined, ...LANGUAGES]) {
+    const entry = cache?.get(cacheKey(surveyId, language));
+    if (entry) entry.changed = true;
+  }
 }
 
 function recompute(
@@ -532,15 +564,16 @@ function recompute(
   clock: Clock,
   survey: Survey,
   definition: () => Promise<FormDefinition | null>,
+  language: Language | undefined,
   entry: CacheEntry,
-  cache: Map<number, CacheEntry>,
+  cache: Map<CacheKey, CacheEntry>,
 ): Promise<Computed> {
   if (entry.pending) return entry.pending;
   const at = performance.now();
   const computedAt = clock.now().toISOString();
   entry.changed = false;
   const pending = definition()
-    .then((loaded) => surveyResults(db, survey, loaded))
+    .then((loaded) => surveyResults(db, survey, loaded, language))
     .then((results) => {
       const computed: Computed = { results: { ...results, computedAt }, at, tookMs: performance.now() - at };
       entry.computed = computed;
@@ -574,13 +607,16 @@ export async function cachedSurveyResults(
   survey: Survey,
   /** Read only when the results are computed. */
   definition: () => Promise<FormDefinition | null>,
+  /** The results of the responses answered in this language only (decision 035); each language is cached on its own. */
+  language?: Language,
 ): Promise<SurveyResults> {
   const cache = cacheOf(db);
+  const key = cacheKey(survey.id, language);
   const version = `${survey.kind}:${survey.formId ?? ''}:${survey.formVersion ?? ''}`;
-  let entry = cache.get(survey.id);
+  let entry = cache.get(key);
   if (!entry || entry.version !== version) {
     entry = { version, computed: null, changed: false, pending: null };
-    cache.set(survey.id, entry);
+    cache.set(key, entry);
   }
   const computed = entry.computed;
   const age = computed ? performance.now() - computed.at : Number.POSITIVE_INFINITY;
@@ -588,7 +624,7 @@ export async function cachedSurveyResults(
   const freshFor = slow ? Math.min(RESULTS_SLOW_FRESH_MAX_MS, Math.max(RESULTS_FRESH_MS, RESULTS_SLOW_FACTOR * computed.tookMs)) : RESULTS_FRESH_MS;
   // A submit in this process makes a fast survey's next call recompute; a slow one waits for its time.
   if (computed && age < freshFor && !(entry.changed && !slow)) return computed.results;
-  const next = recompute(db, clock, survey, definition, entry, cache);
+  const next = recompute(db, clock, survey, definition, language, entry, cache);
   if (computed && slow && age < RESULTS_MAX_AGE_MS) {
     // Served the previous results; a failed recomputation is retried by a later call.
     next.catch(() => {});

@@ -94,9 +94,16 @@ export const responseListQuerySchema = listQuerySchema(RESPONSE_LIST_SORTS).exte
   language: answerLanguageFilterSchema.optional(),
 });
 
-/** `GET /api/admin/surveys/{id}/responses.csv?status=`: submitted responses (default), drafts, or all. */
+/** `GET /api/admin/surveys/{id}/responses.csv?status=&language=`: submitted responses (default), drafts, or all; of one language or all. */
 export const responseExportQuerySchema = z.object({
   status: enumOf(RESPONSE_EXPORT_STATUSES).default('submitted'),
+  /** Only responses answered in this language (decision 035). */
+  language: answerLanguageFilterSchema.optional(),
+});
+
+/** `GET /api/admin/surveys/{id}/results?language=`: the results of the responses answered in one language, or of all. */
+export const surveyResultsQuerySchema = z.object({
+  language: answerLanguageFilterSchema.optional(),
 });
 
 // Taking part

@@ -6,7 +6,7 @@
  * Loaded on its own (recharts is large) when the Results tab shows. Questions and options read in
  * the staff member's language when the version offers it (`staffContent`; decision 035).
  */
-import { useId, useMemo } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { Bar, BarChart, LabelList, XAxis, YAxis } from 'recharts';
 import { ResultsSkeleton } from './kit.tsx';
 import { formatAverage, percentOf } from './logic.ts';
@@ -15,7 +15,10 @@ import type { ResultElement, SurveyResults as Results } from './types.ts';
 import type { FormVersion } from '../../../shared/schemas/forms.ts';
 import { OTHER_OPTION_ID } from '../../../shared/surveys.ts';
 import { useResource } from '../../../lib/resource.ts';
-import { localizedResults, staffContent, type ContentAttributes } from '../content-language.tsx';
+import { languageFilterOptions, localizedResults, staffContent, type ContentAttributes } from '../content-language.tsx';
+import { FilterSelect } from '../admin-kit.tsx';
+import { withQuery } from '../../../platform/api.ts';
+import { isLanguage } from '../../../shared/languages.ts';
 import { Failed } from '../../../components/states/Failed.tsx';
 import { knownTypeLabel } from '../forms/catalog.ts';
 
@@ -33,7 +36,9 @@ const shorten = (text: string) => (text.length > TICK_MAX ? `${text.slice(0, TIC
 const optionLabel = (option: { id: string; label: string }): string => (option.id === OTHER_OPTION_ID ? m.projects_results_other() : option.label);
 
 export default function SurveyResults({ surveyId, formId, formVersion }: { surveyId: number; formId?: number | null; formVersion?: number | null }) {
-  const { load, reload } = useResource<Results>(`/api/admin/surveys/${surveyId}/results`);
+  // The results of every response, or of those answered in one language (decision 035).
+  const [language, setLanguage] = useState<string>('all');
+  const { load, reload } = useResource<Results>(withQuery(`/api/admin/surveys/${surveyId}/results`, isLanguage(language) ? { language } : {}));
   // The version the results are counted on: its texts in the staff member's language when it offers it.
   const version = useResource<FormVersion>(formId != null && formVersion != null ? `/api/admin/forms/${formId}/versions/${formVersion}` : null);
   const definition = version.load.status === 'ready' ? version.load.data.definition : null;
@@ -42,23 +47,41 @@ export default function SurveyResults({ surveyId, formId, formVersion }: { surve
     () => (load.status === 'ready' ? (content ? localizedResults(load.data.elements, content.definition) : load.data.elements) : []),
     [load, content],
   );
-  if (load.status === 'loading') return <ResultsSkeleton />;
-  if (load.status !== 'ready') return <Failed title={m.projects_results_failed()} message={load.message} onRetry={reload} />;
-  const { submitted } = load.data;
-  const attributes = content?.attributes ?? {};
-  if (submitted === 0) {
+  // Only a survey with no submitted response at all says so without the filter.
+  if (load.status === 'ready' && load.data.submitted === 0 && language === 'all') {
     return <p className="rounded-lg border border-dashed border-border px-4 py-8 text-center text-sm text-muted-foreground">{m.projects_results_none()}</p>;
   }
+  const attributes = content?.attributes ?? {};
   return (
     <div className="flex flex-col gap-4">
-      <p className="text-sm text-muted-foreground">{m.projects_results_from({ count: submitted })}</p>
-      <ol className="flex flex-col gap-4">
-        {elements.map((element, index) => (
-          <li key={element.id}>
-            <ElementResult element={element} index={index} submitted={submitted} attributes={attributes} />
-          </li>
-        ))}
-      </ol>
+      {/* The filter stays while another language's results load: the keyboard's focus stays on it. */}
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
+        {load.status === 'ready' && <p className="text-sm text-muted-foreground">{m.projects_results_from({ count: load.data.submitted })}</p>}
+        <FilterSelect
+          label={m.projects_results_language()}
+          value={language}
+          options={languageFilterOptions(m.projects_results_language_all())}
+          onChange={setLanguage}
+          className="sm:ms-auto sm:w-44"
+        />
+      </div>
+      {load.status === 'loading' ? (
+        <ResultsSkeleton />
+      ) : load.status !== 'ready' ? (
+        <Failed title={m.projects_results_failed()} message={load.message} onRetry={reload} />
+      ) : load.data.submitted === 0 ? (
+        <p className="rounded-lg border border-dashed border-border px-4 py-8 text-center text-sm text-muted-foreground">
+          {m.projects_results_none_language()}
+        </p>
+      ) : (
+        <ol className="flex flex-col gap-4">
+          {elements.map((element, index) => (
+            <li key={element.id}>
+              <ElementResult element={element} index={index} submitted={load.data.submitted} attributes={attributes} />
+            </li>
+          ))}
+        </ol>
+      )}
     </div>
   );
 }

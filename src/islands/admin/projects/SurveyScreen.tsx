@@ -245,7 +245,7 @@ function ResponsesTable({ survey }: { survey: AdminSurvey }) {
   if (isLanguage(language)) params.language = language;
   const { load, reload } = useResource<ResponseList>(withQuery(`/api/admin/surveys/${survey.id}/responses`, params));
   // The CSV holds what the table shows (the export's default is submitted responses only).
-  const csvHref = withQuery(`/api/admin/surveys/${survey.id}/responses.csv`, { status });
+  const csvHref = withQuery(`/api/admin/surveys/${survey.id}/responses.csv`, isLanguage(language) ? { status, language } : { status });
 
   return (
     <div className="flex flex-col gap-4">
