@@ -123,6 +123,8 @@ const envSchema = z.object({
     .transform(Number)
     .pipe(z.number().min(5, 'must be a number of minutes (5 to 43200)').max(43200, 'must be a number of minutes (5 to 43200)'))
     .default(60),
+  /** `1`: outgoing webhooks may go to loopback addresses and over http:// (development and tests; never in production). */
+  WEBHOOKS_ALLOW_LOOPBACK: z.enum(['0', '1', 'true', 'false'], 'must be 0 or 1').optional(),
   /**
    * Tests only (not an operator setting, so not in README.md): how many milliseconds an upload's
    * body may send nothing before it is cut off with 408, instead of `MEDIA_LIMITS.stallSeconds`.
@@ -202,6 +204,11 @@ export interface Config {
   rewardsStaleMs: number;
   /** An upload's body sending nothing for this long is cut off with 408 (`MEDIA_LIMITS.stallSeconds`; tests shorten it). */
   uploadStallMs: number;
+  /**
+   * Outgoing webhooks may reach loopback addresses (127.0.0.0/8, ::1) and use http:// (WEBHOOKS_ALLOW_LOOPBACK=1,
+   * default off): development and tests. Every other private or reserved range stays refused (`services/outgoing-http.ts`).
+   */
+  webhooksAllowLoopback: boolean;
 }
 
 export interface S3Config {
@@ -304,5 +311,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : null,
     rewardsStaleMs: e.FIELDWORK_TEST_REWARDS_STALE_MS ?? REWARDS_STALE_MS,
     uploadStallMs: e.FIELDWORK_TEST_UPLOAD_STALL_MS ?? MEDIA_LIMITS.stallSeconds * 1000,
+    webhooksAllowLoopback: truthy(e.WEBHOOKS_ALLOW_LOOPBACK),
   };
 }

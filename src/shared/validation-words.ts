@@ -113,6 +113,13 @@ const exactTexts = /* @__PURE__ */ once(
       ['Must be after the opening time', (o) => m.validation_after_opening_time({}, o)],
       ['Choose a form', (o) => m.validation_choose_form({}, o)],
       ['Enter the survey’s https:// link', (o) => m.validation_survey_link({}, o)],
+      // An outgoing webhook's address (src/shared/webhook-url.ts, WEBHOOK_URL_MESSAGES)
+      ['Enter a full web address, starting with https://', (o) => m.validation_webhook_url_invalid({}, o)],
+      ['Use an https:// address', (o) => m.validation_webhook_url_https({}, o)],
+      ['Leave the user name and password out of the address', (o) => m.validation_webhook_url_credentials({}, o)],
+      ['Use an address of at most 2000 characters', (o) => m.validation_webhook_url_too_long({ count: plainNumber(2000, o.locale) }, o)],
+      ['This address is not reachable from the internet', (o) => m.validation_webhook_url_not_public({}, o)],
+      ['The host name of this address could not be found', (o) => m.validation_webhook_url_not_found({}, o)],
       ['Enter the campaign id for Bazaarvoice', (o) => m.validation_bazaarvoice_campaign({}, o)],
       ['Choose at least one mission', (o) => m.validation_choose_mission({}, o)],
       ['Choose at least one request', (o) => m.validation_choose_request({}, o)],

@@ -16,6 +16,7 @@ import { ANNOUNCEMENT_MESSAGES } from '../../../src/shared/announcements.ts';
 import { INVITATION_USED_MESSAGE } from '../../../src/shared/tokens.ts';
 import { TOO_MANY_PASSKEYS } from '../../../src/shared/second-factors.ts';
 import { FORM_MESSAGES } from '../../../src/shared/forms/validate.ts';
+import { WEBHOOK_URL_MESSAGES } from '../../../src/shared/webhook-url.ts';
 
 /** Every English validation message of the sources, from their own constants. */
 const SOURCE_MESSAGES: string[] = [
@@ -41,6 +42,7 @@ const SOURCE_MESSAGES: string[] = [
   ...Object.values(ANNOUNCEMENT_MESSAGES),
   INVITATION_USED_MESSAGE,
   TOO_MANY_PASSKEYS,
+  ...Object.values(WEBHOOK_URL_MESSAGES),
   ...Object.values(FORM_MESSAGES).filter((message) => typeof message === 'string'),
   FORM_MESSAGES.exclusive('None of these'),
   FORM_MESSAGES.chooseAtLeast(2),
