@@ -4,7 +4,9 @@
  * nothing goes through innerHTML, links open in a new tab and only http(s) and mailto links are
  * kept (any other link shows as its text). Images show only when they are photos uploaded to
  * Fieldwork (`/api/media/{id}`, e.g. pictures in mission instructions); any other image shows as
- * its alt text, so Markdown never makes the browser fetch from elsewhere.
+ * its alt text, so Markdown never makes the browser fetch from elsewhere. Its direction is the
+ * text's own (`dir="auto"`): an English instruction on an Arabic page reads left to right with its
+ * full stop at its end, as an Arabic one on an English page reads right to left.
  *
  * Most texts are plain sentences: those are rendered here, and the Markdown parser
  * (markdown-to-jsx, about 7 KB gzip) loads only for a text that has Markdown in it
@@ -33,7 +35,7 @@ function PlainText({ children, className, id, inline = false }: MarkdownProps): 
     .filter((block) => block !== '');
   if (inline) {
     return (
-      <span id={id} className={cn('[&_a]:font-medium [&_a]:text-primary [&_a]:underline [&_a]:underline-offset-4', className)}>
+      <span id={id} dir="auto" className={cn('[&_a]:font-medium [&_a]:text-primary [&_a]:underline [&_a]:underline-offset-4', className)}>
         {paragraphs.map((text, index) => (
           <span key={index} className="block [&+&]:mt-2">
             {text}
@@ -43,7 +45,7 @@ function PlainText({ children, className, id, inline = false }: MarkdownProps): 
     );
   }
   return (
-    <div id={id} className={cn(markdownClasses, className)}>
+    <div id={id} dir="auto" className={cn(markdownClasses, className)}>
       {paragraphs.map((text, index) => (
         <p key={index}>{text}</p>
       ))}

@@ -46,13 +46,13 @@ export default function MarkdownFull({ children, className, id, headingLevel, in
   }, [children, headingLevel, inline]);
   if (inline) {
     return (
-      <span id={id} data-markdown="parsed" className={cn('[&_a]:font-medium [&_a]:text-primary [&_a]:underline [&_a]:underline-offset-4', className)}>
+      <span id={id} dir="auto" data-markdown="parsed" className={cn('[&_a]:font-medium [&_a]:text-primary [&_a]:underline [&_a]:underline-offset-4', className)}>
         {content}
       </span>
     );
   }
   return (
-    <div id={id} data-markdown="parsed" className={cn(markdownClasses, className)}>
+    <div id={id} dir="auto" data-markdown="parsed" className={cn(markdownClasses, className)}>
       {content}
     </div>
   );
