@@ -88,15 +88,50 @@ interface ResourceItem {
 /** Tries that a run may take: Chromium's trace now and then misses the navigation start (NO_NAVSTART). */
 const ATTEMPTS = 3;
 
+/** One call of the browser's DevTools protocol (its browser target, over its WebSocket). */
+async function browserCommand(port: number, method: string, params: Record<string, unknown>): Promise<void> {
+  const { webSocketDebuggerUrl } = (await (await fetch(`http://127.0.0.1:${port}/json/version`)).json()) as { webSocketDebuggerUrl: string };
+  const socket = new WebSocket(webSocketDebuggerUrl);
+  await new Promise<void>((resolve, reject) => {
+    socket.addEventListener('open', () => socket.send(JSON.stringify({ id: 1, method, params })));
+    socket.addEventListener('message', (event) => {
+      const answer = JSON.parse(String(event.data)) as { id?: number; error?: { message: string } };
+      if (answer.id !== 1) return;
+      socket.close();
+      if (answer.error) reject(new Error(`${method}: ${answer.error.message}`));
+      else resolve();
+    });
+    socket.addEventListener('error', () => reject(new Error(`${method}: the DevTools socket failed`)));
+  });
+}
+
+/**
+ * A signed-in page's session goes into the browser's cookie jar before the run: Chromium 156 no
+ * longer sends a `Cookie` given as an extra header with the page's own `fetch` calls, so the
+ * guard found no session and the audit measured the sign-in page. Lighthouse's storage reset
+ * keeps cookies (its `clearStorageTypes` are caches, storage and service workers), so every run
+ * still starts cold.
+ */
+async function setSessionCookie(url: string, port: number, cookie: string): Promise<void> {
+  const { origin } = new URL(url);
+  const cookies = cookie.split(';').map((pair) => {
+    const [name = '', ...value] = pair.trim().split('=');
+    return { name, value: value.join('='), url: origin };
+  });
+  await browserCommand(port, 'Storage.setCookies', { cookies });
+}
+
 async function auditOnce(url: string, port: number, headers: Record<string, string> | undefined) {
   let failure = '';
+  const { Cookie: cookie, ...otherHeaders } = headers ?? {};
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    if (cookie) await setSessionCookie(url, port, cookie);
     const result = await lighthouse(url, {
       port,
       output: 'json',
       logLevel: 'error',
       onlyCategories: ['performance'],
-      ...(headers ? { extraHeaders: headers } : {}),
+      ...(Object.keys(otherHeaders).length > 0 ? { extraHeaders: otherHeaders } : {}),
     });
     const lhr = result?.lhr;
     if (!lhr) throw new Error(`Lighthouse returned nothing for ${url}`);
