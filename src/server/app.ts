@@ -5,6 +5,7 @@ import { JSON_BODY_LIMIT_BYTES } from '../shared/limits.ts';
 import { redactSecrets } from '../shared/redact.ts';
 import type { AppDeps, AppEnv } from './context.ts';
 import { ApiError, databaseUnavailable, errorBody, invalidText, isDatabaseUnavailable, isInvalidText } from './errors.ts';
+import { authenticateApiToken, bearerRefusal, isTokenApiPath } from './middleware/api-token.ts';
 import { crossOriginRefusal } from './middleware/csrf.ts';
 import { startRequestLog } from './middleware/request-log.ts';
 import { applySecurityHeaders } from './middleware/security-headers.ts';
@@ -24,6 +25,8 @@ import { adminRewardRoutes } from './routes/admin-rewards.ts';
 import { adminSurveyRoutes } from './routes/admin-surveys.ts';
 import { adminUserRoutes } from './routes/admin-users.ts';
 import { adminAuditRoutes } from './routes/admin-audit.ts';
+import { adminApiTokenRoutes } from './routes/admin-api-tokens.ts';
+import { apiV1Routes, openApiRoutes } from './routes/api-v1.ts';
 import { alchemerExportAppendRoutes } from './routes/alchemer-export-append.ts';
 import { authRoutes } from './routes/auth.ts';
 import { clientReportRoutes } from './routes/client-reports.ts';
@@ -117,6 +120,10 @@ function apiRoutes() {
       .route('/rewards', rewardRoutes)
       // The gift-card provider's webhook (no session: its signature; services/reward-provider-fulfilment.ts).
       .route('/webhooks', rewardWebhookRoutes)
+      // Integrations (issue 32): API tokens (admins, session only), the token API and its OpenAPI description.
+      .route('/', adminApiTokenRoutes)
+      .route('/v1', apiV1Routes)
+      .route('/', openApiRoutes)
   );
 }
 
@@ -149,7 +156,14 @@ export function createApp(deps: AppDeps, pages?: Hono<AppEnv>) {
     onError: (c) => c.json(errorBody('payload_too_large', 'The request body is too large'), 413),
   });
   const api = async (c: Context<AppEnv>, next: Next): Promise<void> => {
-    const refused = crossOriginRefusal(c);
+    // The token API (`/api/v1/`): its bearer token is its one credential (no session, no Origin
+    // check: it is not a cookie); a token anywhere else is refused (middleware/api-token.ts).
+    if (isTokenApiPath(c.req.path)) {
+      await authenticateApiToken(c);
+      await next();
+      return;
+    }
+    const refused = bearerRefusal(c) ?? crossOriginRefusal(c);
     // Set, not returned: inside the body limit a returned answer would be dropped.
     if (refused) {
       c.res = refused;

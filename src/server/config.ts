@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { API_TOKEN_LIMITS } from '../shared/api-tokens.ts';
 import { MEDIA_LIMITS } from '../shared/media.ts';
 
 /** A 32-byte key written as 64 hex digits or as base64 (padded or not, standard or URL-safe); null otherwise. */
@@ -209,6 +210,8 @@ export interface Config {
    * default off): development and tests. Every other private or reserved range stays refused (`services/outgoing-http.ts`).
    */
   webhooksAllowLoopback: boolean;
+  /** Requests an API token may make a minute (`RATE_LIMITS.apiTokenRequests`, 600; the token suite lowers it on its context's config). */
+  apiTokenRateLimit: number;
 }
 
 export interface S3Config {
@@ -312,5 +315,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rewardsStaleMs: e.FIELDWORK_TEST_REWARDS_STALE_MS ?? REWARDS_STALE_MS,
     uploadStallMs: e.FIELDWORK_TEST_UPLOAD_STALL_MS ?? MEDIA_LIMITS.stallSeconds * 1000,
     webhooksAllowLoopback: truthy(e.WEBHOOKS_ALLOW_LOOPBACK),
+    apiTokenRateLimit: API_TOKEN_LIMITS.requestsPerMinute,
   };
 }

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ApiTokenScope } from '../shared/api-tokens.ts';
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/index.ts';
 import type { SessionUser } from './db/schema/index.ts';
@@ -32,6 +33,16 @@ export interface AppVariables {
   sessionId: string | null;
   /** The session's sign-in or last re-authentication (`recentAuth`), or null without a session. */
   authenticatedAt: Date | null;
+  /** The API token of a `/api/v1/` call (`middleware/api-token.ts`); unset on every other call (those never take one). */
+  apiToken?: ApiTokenPrincipal;
+}
+
+/** What a `/api/v1/` call knows of the token that authenticated it. */
+export interface ApiTokenPrincipal {
+  id: number;
+  scopes: readonly ApiTokenScope[];
+  /** The one project it reaches, or null: every project. */
+  projectId: number | null;
 }
 
 /**

@@ -206,6 +206,16 @@ function holdsNul(value: unknown): boolean {
   return false;
 }
 
+/**
+ * Reads the JSON body as `jsonBody` does (415 for another type, 400 `invalid_json`, NUL refused),
+ * for a validator that comes after it and reads the parsed body (the token API's routes, whose
+ * validators `@hono/zod-openapi` adds from the route's description).
+ */
+export const jsonRequestBody = createMiddleware<AppEnv>(async (c, next) => {
+  await readJsonBody(c);
+  await next();
+});
+
 /** Validates the JSON body with a shared schema (`c.req.valid('json')` in the handler); 400 with field errors otherwise. */
 export function jsonBody<T extends z.ZodType>(schema: T) {
   const validate = zValidator('json', schema, failAs400);

@@ -95,7 +95,8 @@ const UNAUTHENTICATED = JSON.stringify(errorBody('unauthenticated', 'Sign in to 
  * `GET /api/auth` (routes/auth.ts: the `signedIn` guard, then the public user) on the lean path:
  * the signed-in user, or 401; `Cache-Control: no-store`, and the renewed session's cookie when
  * this request renewed it (`requestSession`, the one session lookup of pages and API calls). A
- * request with a body, a query or anything but a plain `Host` goes to the application.
+ * request with a body, a query, an `Authorization` header or anything but a plain `Host` goes to
+ * the application.
  */
 export function authListener(deps: AppDeps, fallback: RequestListener): RequestListener {
   const { logger, config, clock } = deps;
@@ -108,7 +109,9 @@ export function authListener(deps: AppDeps, fallback: RequestListener): RequestL
       !host ||
       !PLAIN_HOST.test(host) ||
       incoming.headers['content-length'] !== undefined ||
-      incoming.headers['transfer-encoding'] !== undefined
+      incoming.headers['transfer-encoding'] !== undefined ||
+      // A bearer token is refused on session calls (middleware/api-token.ts): the application says so.
+      incoming.headers.authorization !== undefined
     ) {
       return fallback(incoming, outgoing);
     }

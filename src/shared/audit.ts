@@ -14,7 +14,9 @@ export interface AuditListItem {
   actorId: number | null;
   /** The actor's account as it is now (null: none, or it is gone). */
   actor: { id: number; email: string; firstName: string; lastName: string } | null;
-  /** `api`, `cli` or `system`. */
+  /** The API token that acted (`via` `token`: a write through `/api/v1/`, issue 32), else null. */
+  apiTokenId: number | null;
+  /** `api`, `cli`, `token` or `system`. */
   via: string;
   action: string;
   targetType: string | null;

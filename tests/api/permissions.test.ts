@@ -517,6 +517,23 @@ const ROWS: Row[] = [
   // Notifications (the notifications work adds these calls)
   { call: 'GET /api/account/notifications', request: () => get('/api/account/notifications'), expect: signedIn(200) },
   { call: 'POST /api/account/notifications/read', request: () => send('POST', '/api/account/notifications/read'), expect: signedIn(200) },
+
+  // API tokens (issue 32): admins make them with a session; the token API takes a token alone (a
+  // session is 401 for every role: tests/api/api-tokens.test.ts has the scopes); the description is public.
+  { call: 'GET /api/admin/tokens', request: () => get('/api/admin/tokens'), expect: adminOnly(200) },
+  { call: 'POST /api/admin/tokens', request: () => send('POST', '/api/admin/tokens'), expect: adminOnly(400) },
+  { call: 'DELETE /api/admin/tokens/{id}', request: () => send('DELETE', '/api/admin/tokens/999999999'), expect: adminOnly(404) },
+  { call: 'GET /api/openapi.json', request: () => get('/api/openapi.json'), expect: all(200) },
+  { call: 'GET /api/v1/projects', request: () => get('/api/v1/projects'), expect: all(401) },
+  { call: 'GET /api/v1/projects/{id}/participants', request: (w) => get(`/api/v1/projects/${w.project.id}/participants`), expect: all(401) },
+  { call: 'GET /api/v1/surveys/{id}/responses', request: (w) => get(`/api/v1/surveys/${w.survey.id}/responses`), expect: all(401) },
+  { call: 'GET /api/v1/missions/{id}/entries', request: (w) => get(`/api/v1/missions/${w.mission.id}/entries`), expect: all(401) },
+  { call: 'GET /api/v1/participants/{id}/points', request: (w) => get(`/api/v1/participants/${w.users.participant.id}/points`), expect: all(401) },
+  {
+    call: 'POST /api/v1/participants/{id}/points',
+    request: (w) => send('POST', `/api/v1/participants/${w.users.participant.id}/points`, { points: 1, reason: 'x', reference: 'matrix' }),
+    expect: all(401),
+  },
 ];
 
 // ---------------------------------------------------------------------------------------------

@@ -99,6 +99,7 @@ describeEachBackend(
         ['POST', '/api/admin/redemptions/approve'],
         ['GET', '/api/account/sign-in-proof'],
         ['GET', '/api/admin/audit/export'],
+        ['POST', '/api/admin/tokens'],
         ['POST', '/api/account/email'],
         ['POST', '/api/account/password'],
         ['POST', '/api/account/totp'],

@@ -43,6 +43,7 @@ function auditView(row: AuditEntry, actor: ListUser | null): AuditListItem {
     createdAt: row.createdAt.toISOString(),
     actorId: row.actorId,
     actor,
+    apiTokenId: row.apiTokenId,
     via: row.via,
     action: row.action,
     targetType: row.targetType,

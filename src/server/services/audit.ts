@@ -4,7 +4,9 @@ import { auditLog } from '../db/schema/index.ts';
 
 export interface AuditInput {
   actorId?: number | null;
-  via: 'cli' | 'api' | 'system';
+  /** The API token that made the change (a write through `/api/v1/`, with `via: 'token'` and no `actorId`). */
+  apiTokenId?: number | null;
+  via: 'cli' | 'api' | 'token' | 'system';
   action: string;
   targetType?: string;
   targetId?: string | number;
@@ -32,6 +34,7 @@ export async function auditMany(db: Db, inputs: readonly AuditInput[]): Promise<
 function auditRow(input: AuditInput): typeof auditLog.$inferInsert {
   return {
     actorId: input.actorId ?? null,
+    apiTokenId: input.apiTokenId ?? null,
     via: input.via,
     action: input.action,
     targetType: input.targetType ?? null,

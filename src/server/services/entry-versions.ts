@@ -6,9 +6,10 @@
  * kept). A participant's changes to a submitted entry are not part of it until they are
  * submitted; a photo they replaced is in no current version.
  */
-import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Answers } from '../../shared/forms/definition.ts';
-import { entrySubmissions } from '../db/schema/index.ts';
+import { parsedJson, type Db } from '../db/index.ts';
+import { entrySubmissions, missionEntries } from '../db/schema/index.ts';
 
 /** The current version's answers of the entry whose id and own answers are given (columns of the outer query). */
 export function currentEntryAnswers(entryId: SQLWrapper, entryAnswers: SQLWrapper): SQL<Answers> {
@@ -21,4 +22,23 @@ export function currentEntryAnswers(entryId: SQLWrapper, entryAnswers: SQLWrappe
  */
 export function answersHoldMedia(answers: SQLWrapper, mediaId: SQLWrapper): SQL<boolean> {
   return sql<boolean>`(strpos((${answers})::text, '"' || ${mediaId} || '"') > 0)`;
+}
+
+/** The current version's form version of the entry whose id and own form version are given (as `currentEntryAnswers`). */
+export function currentEntryFormVersion(entryId: SQLWrapper, entryFormVersion: SQLWrapper): SQL<number> {
+  return sql<number>`coalesce((select ${entrySubmissions.formVersion} from ${entrySubmissions} where ${entrySubmissions.entryId} = ${entryId} order by ${entrySubmissions.version} desc limit 1), ${entryFormVersion})`;
+}
+
+/** The current version (answers and the form version they answer) of each of these entries, by id. */
+export async function currentVersionsOf(db: Db, entryIds: readonly number[]): Promise<Map<number, { formVersion: number; answers: Answers }>> {
+  if (entryIds.length === 0) return new Map();
+  const rows = await db
+    .select({
+      id: missionEntries.id,
+      formVersion: currentEntryFormVersion(missionEntries.id, missionEntries.formVersion),
+      answers: currentEntryAnswers(missionEntries.id, missionEntries.answers),
+    })
+    .from(missionEntries)
+    .where(inArray(missionEntries.id, [...entryIds]));
+  return new Map(rows.map((row) => [row.id, { formVersion: Number(row.formVersion), answers: parsedJson<Answers>(row.answers) }]));
 }

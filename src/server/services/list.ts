@@ -1,7 +1,8 @@
-import { asc, count, desc, eq, isNull, or, type AnyColumn, type InferSelectModel, type SQL } from 'drizzle-orm';
+import { asc, count, desc, eq, isNull, or, sql, type AnyColumn, type InferSelectModel, type SQL } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { SOURCE_LANGUAGE, type Language } from '../../shared/languages.ts';
 import type { ListPage, ListQuery, SortDirection } from '../../shared/list.ts';
+import { encodeInboxCursor, type ReviewInboxCursor } from '../../shared/review.ts';
 import type { Db } from '../db/index.ts';
 import { users } from '../db/schema/index.ts';
 
@@ -96,4 +97,32 @@ export function pageWithUser<T extends PgTable, V>(
           .where(where),
       ),
   });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Keyset lists: oldest first on (moment, id), paged by an opaque cursor
+
+/** Where a keyset page ends: its last row's moment (UTC, microseconds) and id (`ReviewInboxCursor`, one format for every such list). */
+export type MomentCursor = ReviewInboxCursor;
+
+/** A row's moment as a cursor holds it: UTC with microseconds, as the database keeps it (a JavaScript date would drop them). */
+export const cursorMoment = (moment: AnyColumn | SQL): SQL<string> => sql<string>`to_char(${moment} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+/** The rows after a cursor's row, oldest first on (moment, id). */
+export const afterCursor = (moment: AnyColumn | SQL, id: AnyColumn, cursor: MomentCursor): SQL =>
+  sql`(${moment}, ${id}) > (${cursor.at}::timestamptz, ${cursor.id})`;
+
+/**
+ * One keyset page from `limit + 1` rows read oldest first: the first `limit`, and the cursor of the
+ * page after them (null when nothing follows).
+ */
+export function keysetPage<R extends { at: string }, T>(
+  rows: readonly R[],
+  limit: number,
+  idOf: (row: R) => number,
+  view: (row: R) => T,
+): { items: T[]; nextCursor: string | null } {
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return { items: page.map(view), nextCursor: rows.length > limit && last ? encodeInboxCursor({ at: last.at, id: idOf(last) }) : null };
 }

@@ -15,7 +15,7 @@ import type { JobSender } from '../jobs/queue.ts';
 import type { Clock } from './clock.ts';
 import { ApiError } from '../errors.ts';
 import { countInvitationMails, inviteLater } from './invitations.ts';
-import { countOf, listOrder, paginate } from './list.ts';
+import { afterCursor, countOf, cursorMoment, keysetPage, listOrder, paginate, type MomentCursor } from './list.ts';
 import { containsPattern } from './search.ts';
 
 /** Addresses looked up in one query (well under PostgreSQL's parameter limit). */
@@ -70,6 +70,59 @@ export async function listMembers(db: Db, projectId: number, query: MemberListQu
     },
     count: () => countOf(db.select({ value: count() }).from(projectMembers).innerJoin(users, eq(users.id, projectMembers.userId)).where(where)),
   });
+}
+
+/** Whether the user is a member of the project. */
+export async function isProjectMember(db: Db, projectId: number, userId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ userId: projectMembers.userId })
+    .from(projectMembers)
+    .where(and(eq(projectMembers.projectId, projectId), eq(projectMembers.userId, userId)))
+    .limit(1);
+  return row !== undefined;
+}
+
+/** A member as the token API lists them (`GET /api/v1/projects/{id}/participants`): names, address and country. */
+export interface MemberContact {
+  id: number;
+  firstName: string;
+  lastName: string;
+  email: string;
+  /** The country of their postal address (ISO 3166-1 alpha-2), null when they gave none. */
+  country: string | null;
+  addedAt: string;
+}
+
+/**
+ * A keyset page of a project's members, oldest member first on (added, user id) — so members added
+ * later always come after a cursor an integration kept — read along `project_members_added_idx`.
+ */
+export async function membersAfter(
+  db: Db,
+  projectId: number,
+  page: { cursor?: MomentCursor | undefined; limit: number },
+): Promise<{ items: MemberContact[]; nextCursor: string | null }> {
+  const rows = await db
+    .select({
+      id: users.id,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      email: users.email,
+      country: sql<string | null>`${users.address}->>'country'`,
+      addedAt: projectMembers.addedAt,
+      at: cursorMoment(projectMembers.addedAt),
+    })
+    .from(projectMembers)
+    .innerJoin(users, eq(users.id, projectMembers.userId))
+    .where(and(eq(projectMembers.projectId, projectId), page.cursor ? afterCursor(projectMembers.addedAt, projectMembers.userId, page.cursor) : undefined))
+    .orderBy(asc(projectMembers.addedAt), asc(projectMembers.userId))
+    .limit(page.limit + 1);
+  return keysetPage(
+    rows,
+    page.limit,
+    (row) => row.id,
+    ({ at: _at, addedAt, country, ...row }) => ({ ...row, country: country || null, addedAt: addedAt.toISOString() }),
+  );
 }
 
 /**

@@ -266,7 +266,8 @@ export interface AdjustmentInput {
   points: number;
   reason: string;
   reference?: string | undefined;
-  actorId: number;
+  /** The admin who makes it (the ledger's `createdBy`); null for an API token's credit (issue 32: its audit row names the token). */
+  actorId: number | null;
   /** An admin's explicit choice to take points below zero `available` (else 409 `insufficient_points`). */
   allowNegative?: boolean | undefined;
 }
@@ -326,17 +327,19 @@ export async function notifyPointsChanges(tx: Db, now: Date, changes: readonly P
 }
 
 /**
- * `POST /api/admin/users/{id}/points`: the adjustment, its audit row (`points.adjust`, new
+ * `POST /api/admin/users/{id}/points` and `POST /api/v1/participants/{id}/points` (`actor.apiTokenId`:
+ * audited `via: 'token'` with the token as the actor): the adjustment, its audit row (`points.adjust`, new
  * entries only: entry id, points, reason, reference) and the participant's `points` notification,
  * in one transaction.
  */
-export function adjustPointsAudited(db: Db, clock: Clock, input: AdjustmentInput, actor: { ip: string }): Promise<CreditResult> {
+export function adjustPointsAudited(db: Db, clock: Clock, input: AdjustmentInput, actor: { ip: string; apiTokenId?: number }): Promise<CreditResult> {
   return db.transaction(async (tx) => {
     const done = await adjustPoints(tx, clock, input);
     if (done.created) {
       await audit(tx, {
         actorId: input.actorId,
-        via: 'api',
+        // An API token's credit (`POST /api/v1/participants/{id}/points`): the token is the actor.
+        ...(actor.apiTokenId === undefined ? { via: 'api' as const } : { via: 'token' as const, apiTokenId: actor.apiTokenId }),
         action: 'points.adjust',
         targetType: 'user',
         targetId: input.userId,

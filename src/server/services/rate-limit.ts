@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { ANNOUNCEMENT_LIMITS } from '../../shared/announcements.ts';
+import { API_TOKEN_LIMITS } from '../../shared/api-tokens.ts';
 import { INVITATION_MAIL_LIMIT } from '../../shared/invitations.ts';
 import { MEDIA_LIMITS } from '../../shared/media.ts';
 import type { Db } from '../db/index.ts';
@@ -121,4 +122,6 @@ export const RATE_LIMITS = {
   announcementsPerUser: { limit: ANNOUNCEMENT_LIMITS.perUserPerDay, windowMs: 24 * HOUR },
   /** Reward requests (POST /api/redemptions) per participant: far above a person choosing rewards, it bounds a script's retries. */
   redemptionsPerUser: { limit: 30, windowMs: MINUTE },
+  /** Calls of the token API (`/api/v1/`) per API token (issue 32; the limit applied is `config.apiTokenRateLimit`, which the token suite lowers). */
+  apiTokenRequests: { limit: API_TOKEN_LIMITS.requestsPerMinute, windowMs: MINUTE },
 } as const satisfies Record<string, RateLimitRule>;

@@ -26,7 +26,7 @@ import {
 import { parsedJson, queryRows, type Db } from '../db/index.ts';
 import { formVersions, surveyExternalRefs, surveyResponses, users, type Survey } from '../db/schema/index.ts';
 import { answerCell, answerableElements, elementHeader, keysetCsvStream } from './csv.ts';
-import { answeredIn, countOf, listOrder, paginate } from './list.ts';
+import { afterCursor, answeredIn, countOf, cursorMoment, keysetPage, listOrder, paginate, type MomentCursor } from './list.ts';
 import type { Clock } from './clock.ts';
 import { iso } from './projects.ts';
 import { containsPattern } from './search.ts';
@@ -99,6 +99,67 @@ export async function listResponses(db: Db, surveyId: number, query: ResponseLis
     },
     count: () => countOf(db.select({ value: count() }).from(surveyResponses).innerJoin(users, eq(users.id, surveyResponses.userId)).where(where)),
   });
+}
+
+/** A submitted response as the token API lists it (`GET /api/v1/surveys/{id}/responses`): answers keyed by element id. */
+export interface SubmittedResponse {
+  id: number;
+  surveyId: number;
+  userId: number;
+  status: 'submitted';
+  formVersion: number;
+  language: Language;
+  answers: Answers;
+  submittedAt: string;
+}
+
+/**
+ * A keyset page of the survey's submitted responses, oldest submission first on (submitted, id) —
+ * a response is submitted once and never changes afterwards, so what an integration read stays
+ * read and newer ones always come after its cursor — along `survey_responses_survey_status_idx`.
+ * Drafts are not listed: they still change.
+ */
+export async function submittedResponsesAfter(
+  db: Db,
+  surveyId: number,
+  page: { cursor?: MomentCursor | undefined; limit: number },
+): Promise<{ items: SubmittedResponse[]; nextCursor: string | null }> {
+  const rows = await db
+    .select({
+      id: surveyResponses.id,
+      userId: surveyResponses.userId,
+      formVersion: surveyResponses.formVersion,
+      answers: surveyResponses.answers,
+      language: surveyResponses.language,
+      submittedAt: surveyResponses.submittedAt,
+      at: cursorMoment(surveyResponses.submittedAt),
+    })
+    .from(surveyResponses)
+    .where(
+      and(
+        eq(surveyResponses.surveyId, surveyId),
+        eq(surveyResponses.status, 'submitted'),
+        page.cursor ? afterCursor(surveyResponses.submittedAt, surveyResponses.id, page.cursor) : undefined,
+      ),
+    )
+    .orderBy(asc(surveyResponses.submittedAt), asc(surveyResponses.id))
+    .limit(page.limit + 1);
+  return keysetPage(
+    rows,
+    page.limit,
+    (row) => row.id,
+    (row) => ({
+      id: row.id,
+      surveyId,
+      userId: row.userId,
+      status: 'submitted' as const,
+      formVersion: row.formVersion,
+      language: answerLanguageOf(row.language),
+      answers: row.answers,
+      // A submitted response always has its time (submitting sets it).
+      submittedAt: (row.submittedAt ?? new Date(row.at)).toISOString(),
+    }),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
 import { index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { apiTokens } from './api-tokens.ts';
 import { users } from './users.ts';
 
 /** Who did what to which object, when, with the state before and after. Append-only. */
@@ -8,7 +9,9 @@ export const auditLog = pgTable(
     id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
     /** The acting user; null for the operator CLI and the system. */
     actorId: integer('actor_id').references(() => users.id, { onDelete: 'set null' }),
-    /** `cli`, `api` or `system`. */
+    /** The acting API token (issue 32: a write through `/api/v1/`, `via` `token`); null otherwise. */
+    apiTokenId: integer('api_token_id').references(() => apiTokens.id, { onDelete: 'set null' }),
+    /** `cli`, `api`, `token` or `system`. */
     via: text('via').notNull(),
     action: text('action').notNull(),
     targetType: text('target_type'),

@@ -51,6 +51,8 @@ export const projectMembers = pgTable(
   (t) => [
     primaryKey({ name: 'project_members_pkey', columns: [t.projectId, t.userId] }),
     index('project_members_user_idx').on(t.userId),
+    // The token API's participants of a project, oldest member first, by keyset (`GET /api/v1/projects/{id}/participants`).
+    index('project_members_added_idx').on(t.projectId, t.addedAt, t.userId),
     index('project_members_contributed_idx')
       .on(t.projectId)
       .where(sql`${t.firstContributionAt} is not null`),
