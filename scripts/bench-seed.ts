@@ -26,6 +26,7 @@ import {
   surveys,
   users,
 } from '../src/server/db/schema/index.ts';
+import { createApiToken } from '../src/server/services/api-tokens.ts';
 import { systemClock } from '../src/server/services/clock.ts';
 import { createSession } from '../src/server/services/sessions.ts';
 import { createActiveUser } from '../src/server/services/users.ts';
@@ -245,6 +246,8 @@ export async function seedLarge(db: Db, adminId: number, formId: number, sizes: 
 export interface Seeded extends BenchProgramme, BenchLarge {
   participantToken: string;
   adminToken: string;
+  /** An API token of the admin's with every read scope (issue 32): the token API's cases. */
+  apiToken: string;
 }
 
 /** Opens the database, makes the bench's participant and admin with a session each, and seeds the programme. */
@@ -271,13 +274,19 @@ export async function seedBench(
     const { token } = await createSession(database.db, systemClock, user.id, { userAgent: 'fieldwork-bench' });
     const { token: adminToken } = await createSession(database.db, systemClock, admin.id, { userAgent: 'fieldwork-bench' });
     const programme = await seedProgramme(database.db, user.id, admin.id);
+    const { token: apiToken } = await createApiToken(
+      database.db,
+      systemClock,
+      { name: 'bench', scopes: ['responses:read', 'entries:read', 'participants:read', 'points:read'], expiresInDays: 30 },
+      { id: admin.id, ip: '127.0.0.1' },
+    );
     const started = performance.now();
     const large = await seedLarge(database.db, admin.id, programme.formId, options.large);
     console.log(
       `seeded the large project (${options.large.participants.toLocaleString('en-US')} participants and responses, ` +
         `${options.large.entries.toLocaleString('en-US')} entries) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
     );
-    return { participantToken: token, adminToken, ...programme, ...large };
+    return { participantToken: token, adminToken, apiToken, ...programme, ...large };
   } finally {
     await database.close();
   }

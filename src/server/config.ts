@@ -126,6 +126,13 @@ const envSchema = z.object({
     .default(60),
   /** `1`: outgoing webhooks may go to loopback addresses and over http:// (development and tests; never in production). */
   WEBHOOKS_ALLOW_LOOPBACK: z.enum(['0', '1', 'true', 'false'], 'must be 0 or 1').optional(),
+  /** Requests an API token may make a minute (600): an agency whose integration reads more raises it. */
+  API_TOKEN_RATE_LIMIT: z
+    .string()
+    .regex(/^\d{1,7}$/, 'must be a number of requests a minute (1 to 1000000)')
+    .transform(Number)
+    .pipe(z.number().min(1, 'must be a number of requests a minute (1 to 1000000)').max(1_000_000, 'must be a number of requests a minute (1 to 1000000)'))
+    .default(API_TOKEN_LIMITS.requestsPerMinute),
   /**
    * Tests only (not an operator setting, so not in README.md): how many milliseconds an upload's
    * body may send nothing before it is cut off with 408, instead of `MEDIA_LIMITS.stallSeconds`.
@@ -210,7 +217,7 @@ export interface Config {
    * default off): development and tests. Every other private or reserved range stays refused (`services/outgoing-http.ts`).
    */
   webhooksAllowLoopback: boolean;
-  /** Requests an API token may make a minute (`RATE_LIMITS.apiTokenRequests`, 600; the token suite lowers it on its context's config). */
+  /** Requests an API token may make a minute (API_TOKEN_RATE_LIMIT, default 600; the token suite lowers it on its context's config). */
   apiTokenRateLimit: number;
 }
 
@@ -315,6 +322,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rewardsStaleMs: e.FIELDWORK_TEST_REWARDS_STALE_MS ?? REWARDS_STALE_MS,
     uploadStallMs: e.FIELDWORK_TEST_UPLOAD_STALL_MS ?? MEDIA_LIMITS.stallSeconds * 1000,
     webhooksAllowLoopback: truthy(e.WEBHOOKS_ALLOW_LOOPBACK),
-    apiTokenRateLimit: API_TOKEN_LIMITS.requestsPerMinute,
+    apiTokenRateLimit: e.API_TOKEN_RATE_LIMIT,
   };
 }
