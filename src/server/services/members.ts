@@ -94,8 +94,9 @@ export interface MemberContact {
 }
 
 /**
- * A keyset page of a project's members, oldest member first on (added, user id) — so members added
- * later always come after a cursor an integration kept — read along `project_members_added_idx`.
+ * A keyset page of a project's participants (its moderators and admins are members too, not
+ * participants: left out), oldest member first on (added, user id) — so members added later
+ * always come after a cursor an integration kept — read along `project_members_added_idx`.
  */
 export async function membersAfter(
   db: Db,
@@ -114,7 +115,13 @@ export async function membersAfter(
     })
     .from(projectMembers)
     .innerJoin(users, eq(users.id, projectMembers.userId))
-    .where(and(eq(projectMembers.projectId, projectId), page.cursor ? afterCursor(projectMembers.addedAt, projectMembers.userId, page.cursor) : undefined))
+    .where(
+      and(
+        eq(projectMembers.projectId, projectId),
+        eq(users.role, 'participant'),
+        page.cursor ? afterCursor(projectMembers.addedAt, projectMembers.userId, page.cursor) : undefined,
+      ),
+    )
     .orderBy(asc(projectMembers.addedAt), asc(projectMembers.userId))
     .limit(page.limit + 1);
   return keysetPage(

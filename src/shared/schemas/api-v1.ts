@@ -196,7 +196,7 @@ export const v1ParticipantSchema = z
 
 export const v1ParticipantPageSchema = z
   .object({ items: z.array(v1ParticipantSchema), nextCursor })
-  .meta({ id: 'ParticipantPage', description: "A keyset page of a project's members, oldest member first" });
+  .meta({ id: 'ParticipantPage', description: "A keyset page of a project's participants (not its staff), oldest member first" });
 
 const answers = answersSchema.meta({
   description: 'Answers keyed by form element id; a choice is its option id (`{ other }` for an "Other" text); see the form version for what each element asks',
