@@ -94,6 +94,8 @@ const envSchema = z.object({
   SECOND_FACTOR_KEY: aesKeySetting(),
   /** The AES-256-GCM key of delivered rewards' codes and links (issue 30): as SECOND_FACTOR_KEY; unset: one made once and kept in the database. */
   REWARD_DELIVERY_KEY: aesKeySetting(),
+  /** The AES-256-GCM key of outgoing webhooks' signing secrets (issue 32): as SECOND_FACTOR_KEY; unset: one made once and kept in the database. */
+  WEBHOOK_SECRET_KEY: aesKeySetting(),
   /** The gift-card provider that fulfils `provider` rewards (issue 30 §4): `none` (the default: such rewards cannot be approved) or `tremendous`. */
   REWARDS_PROVIDER: z.enum(['none', 'tremendous'], 'must be none or tremendous').default('none'),
   /** Tremendous: the API key (sandbox or production), sent as a Bearer token; required with REWARDS_PROVIDER=tremendous. */
@@ -123,6 +125,8 @@ const envSchema = z.object({
     .transform(Number)
     .pipe(z.number().min(5, 'must be a number of minutes (5 to 43200)').max(43200, 'must be a number of minutes (5 to 43200)'))
     .default(60),
+  /** `1`: outgoing webhooks may go to loopback addresses and over http:// (development and tests; never in production). */
+  WEBHOOKS_ALLOW_LOOPBACK: z.enum(['0', '1', 'true', 'false'], 'must be 0 or 1').optional(),
   /**
    * Tests only (not an operator setting, so not in README.md): how many milliseconds an upload's
    * body may send nothing before it is cut off with 408, instead of `MEDIA_LIMITS.stallSeconds`.
@@ -181,6 +185,8 @@ export interface Config {
   secondFactorKey: Buffer | undefined;
   /** The AES-256-GCM key of delivered rewards' codes and links (REWARD_DELIVERY_KEY); undefined: the one kept in the database (`services/secret-box.ts`). */
   rewardDeliveryKey: Buffer | undefined;
+  /** The AES-256-GCM key of outgoing webhooks' signing secrets (WEBHOOK_SECRET_KEY); undefined: the one kept in the database (`services/secret-box.ts`). */
+  webhookSecretKey: Buffer | undefined;
   /** Staff (moderators, admins) must have a second factor to use the admin area (REQUIRE_STAFF_SECOND_FACTOR, default on). */
   requireStaffSecondFactor: boolean;
   /** Staff sessions end this many hours after sign-in (STAFF_SESSION_HOURS, 12; services/sessions.ts). */
@@ -202,6 +208,11 @@ export interface Config {
   rewardsStaleMs: number;
   /** An upload's body sending nothing for this long is cut off with 408 (`MEDIA_LIMITS.stallSeconds`; tests shorten it). */
   uploadStallMs: number;
+  /**
+   * Outgoing webhooks may reach loopback addresses (127.0.0.0/8, ::1) and use http:// (WEBHOOKS_ALLOW_LOOPBACK=1,
+   * default off): development and tests. Every other private or reserved range stays refused (`services/outgoing-http.ts`).
+   */
+  webhooksAllowLoopback: boolean;
 }
 
 export interface S3Config {
@@ -272,6 +283,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mediaLinkSecret: e.MEDIA_LINK_SECRET,
     secondFactorKey: e.SECOND_FACTOR_KEY,
     rewardDeliveryKey: e.REWARD_DELIVERY_KEY,
+    webhookSecretKey: e.WEBHOOK_SECRET_KEY,
     requireStaffSecondFactor: e.REQUIRE_STAFF_SECOND_FACTOR === undefined || truthy(e.REQUIRE_STAFF_SECOND_FACTOR),
     staffSessionHours: e.STAFF_SESSION_HOURS,
     staffSessionIdleMinutes: e.STAFF_SESSION_IDLE_MINUTES,
@@ -304,5 +316,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : null,
     rewardsStaleMs: e.FIELDWORK_TEST_REWARDS_STALE_MS ?? REWARDS_STALE_MS,
     uploadStallMs: e.FIELDWORK_TEST_UPLOAD_STALL_MS ?? MEDIA_LIMITS.stallSeconds * 1000,
+    webhooksAllowLoopback: truthy(e.WEBHOOKS_ALLOW_LOOPBACK),
   };
 }

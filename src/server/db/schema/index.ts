@@ -20,3 +20,4 @@ export * from './announcements.ts';
 export * from './tools.ts';
 export * from './second-factors.ts';
 export * from './rewards.ts';
+export * from './webhooks.ts';
