@@ -55,6 +55,8 @@ import { rewardWebhookRoutes } from './routes/reward-webhooks.ts';
 import { surveyWebhookRoutes } from './routes/survey-webhook.ts';
 import { surveyRoutes } from './routes/surveys.ts';
 import { tokenRoutes } from './routes/tokens.ts';
+import { adminWebhookRoutes } from './routes/admin-webhooks.ts';
+import { withWebhookQueue } from './services/webhooks.ts';
 
 /**
  * The API routes: one file per feature in `routes/`. Most are mounted at their prefix; the
@@ -124,6 +126,7 @@ function apiRoutes() {
       .route('/', adminApiTokenRoutes)
       .route('/v1', apiV1Routes)
       .route('/', openApiRoutes)
+      .route('/admin/webhooks', adminWebhookRoutes)
   );
 }
 
@@ -145,7 +148,8 @@ export function createApp(deps: AppDeps, pages?: Hono<AppEnv>) {
     c.set('db', deps.database.db);
     const logged = startRequestLog(c);
     const secured = applySecurityHeaders(c);
-    await next();
+    // The queue the webhook events of this request's changes are sent through (services/webhooks.ts).
+    await withWebhookQueue(deps.jobs, next);
     secured?.();
     logged();
   });

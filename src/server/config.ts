@@ -95,6 +95,8 @@ const envSchema = z.object({
   SECOND_FACTOR_KEY: aesKeySetting(),
   /** The AES-256-GCM key of delivered rewards' codes and links (issue 30): as SECOND_FACTOR_KEY; unset: one made once and kept in the database. */
   REWARD_DELIVERY_KEY: aesKeySetting(),
+  /** The AES-256-GCM key of outgoing webhooks' signing secrets (issue 32): as SECOND_FACTOR_KEY; unset: one made once and kept in the database. */
+  WEBHOOK_SECRET_KEY: aesKeySetting(),
   /** The gift-card provider that fulfils `provider` rewards (issue 30 §4): `none` (the default: such rewards cannot be approved) or `tremendous`. */
   REWARDS_PROVIDER: z.enum(['none', 'tremendous'], 'must be none or tremendous').default('none'),
   /** Tremendous: the API key (sandbox or production), sent as a Bearer token; required with REWARDS_PROVIDER=tremendous. */
@@ -191,6 +193,8 @@ export interface Config {
   secondFactorKey: Buffer | undefined;
   /** The AES-256-GCM key of delivered rewards' codes and links (REWARD_DELIVERY_KEY); undefined: the one kept in the database (`services/secret-box.ts`). */
   rewardDeliveryKey: Buffer | undefined;
+  /** The AES-256-GCM key of outgoing webhooks' signing secrets (WEBHOOK_SECRET_KEY); undefined: the one kept in the database (`services/secret-box.ts`). */
+  webhookSecretKey: Buffer | undefined;
   /** Staff (moderators, admins) must have a second factor to use the admin area (REQUIRE_STAFF_SECOND_FACTOR, default on). */
   requireStaffSecondFactor: boolean;
   /** Staff sessions end this many hours after sign-in (STAFF_SESSION_HOURS, 12; services/sessions.ts). */
@@ -289,6 +293,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mediaLinkSecret: e.MEDIA_LINK_SECRET,
     secondFactorKey: e.SECOND_FACTOR_KEY,
     rewardDeliveryKey: e.REWARD_DELIVERY_KEY,
+    webhookSecretKey: e.WEBHOOK_SECRET_KEY,
     requireStaffSecondFactor: e.REQUIRE_STAFF_SECOND_FACTOR === undefined || truthy(e.REQUIRE_STAFF_SECOND_FACTOR),
     staffSessionHours: e.STAFF_SESSION_HOURS,
     staffSessionIdleMinutes: e.STAFF_SESSION_IDLE_MINUTES,

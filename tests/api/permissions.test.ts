@@ -514,6 +514,20 @@ const ROWS: Row[] = [
   { call: 'POST /api/webhooks/rewards/{provider}', request: () => send('POST', '/api/webhooks/rewards/tremendous'), expect: all(404) },
   { call: 'PUT /api/admin/users/{id}/tax-form', request: (w) => send('PUT', `/api/admin/users/${w.users.participant.id}/tax-form`), expect: adminOnly(400) },
 
+  // Outgoing webhooks (issue 32 §1): admins only.
+  { call: 'GET /api/admin/webhooks', request: () => get('/api/admin/webhooks'), expect: adminOnly(200) },
+  { call: 'POST /api/admin/webhooks', request: () => send('POST', '/api/admin/webhooks'), expect: adminOnly(400) },
+  { call: 'PATCH /api/admin/webhooks/{id}', request: () => send('PATCH', '/api/admin/webhooks/999999999'), expect: adminOnly(404) },
+  { call: 'DELETE /api/admin/webhooks/{id}', request: () => send('DELETE', '/api/admin/webhooks/999999999'), expect: adminOnly(404) },
+  { call: 'POST /api/admin/webhooks/{id}/rotate-secret', request: () => send('POST', '/api/admin/webhooks/999999999/rotate-secret'), expect: adminOnly(404) },
+  { call: 'POST /api/admin/webhooks/{id}/test', request: () => send('POST', '/api/admin/webhooks/999999999/test'), expect: adminOnly(404) },
+  { call: 'GET /api/admin/webhooks/{id}/deliveries', request: () => get('/api/admin/webhooks/999999999/deliveries'), expect: adminOnly(404) },
+  {
+    call: 'POST /api/admin/webhooks/deliveries/{id}/resend',
+    request: () => send('POST', '/api/admin/webhooks/deliveries/999999999/resend'),
+    expect: adminOnly(404),
+  },
+
   // Notifications (the notifications work adds these calls)
   { call: 'GET /api/account/notifications', request: () => get('/api/account/notifications'), expect: signedIn(200) },
   { call: 'POST /api/account/notifications/read', request: () => send('POST', '/api/account/notifications/read'), expect: signedIn(200) },

@@ -11,11 +11,12 @@ import { mailApprovalDigests, mailBatchedNotifications, mailNotification, mailPe
 import { newSignInMail } from '../services/new-sign-in.ts';
 import { mailReviewDigests } from '../services/review-digest.ts';
 import { fulfilRedemption, pollProviderOrders } from '../services/reward-provider-fulfilment.ts';
+import { deliverWebhook, fanOutWebhookEvent, sweepWebhookEvents, withWebhookQueue } from '../services/webhooks.ts';
 import { createStorage, type Storage } from '../storage/index.ts';
 import { accountNoticeMail, dataDeletionRequestMail, emailChangeMail, forgotPasswordMail, invitationSendMail, registerMail } from './account-mail.ts';
 import type { JobSender } from './queue.ts';
 import { sendMissionReminders } from './reminders.ts';
-import type { JobHandlers } from './types.ts';
+import type { JobAttempt, JobHandlers } from './types.ts';
 
 /** What the handlers use: the real mailer (the only place mail leaves), the database, time, and the queue for follow-up jobs. */
 export interface JobDeps {
@@ -29,8 +30,19 @@ export interface JobDeps {
   storage?: Storage;
 }
 
-/** One handler per job name. */
+/**
+ * One handler per job name. Each runs with `deps.jobs` as the queue of its work
+ * (`withWebhookQueue`), so the webhook events a job's changes record are queued with them.
+ */
 export function createJobHandlers(deps: JobDeps): JobHandlers {
+  const handlers = jobHandlers(deps);
+  const scoped = Object.fromEntries(
+    Object.entries(handlers).map(([name, handler]) => [name, (data: never, job: JobAttempt) => withWebhookQueue(deps.jobs, () => handler(data, job))]),
+  );
+  return scoped as unknown as JobHandlers;
+}
+
+function jobHandlers(deps: JobDeps): JobHandlers {
   const storage = deps.storage ?? createStorage(deps.config);
   return {
     'mail.send': async ({ message }) => {
@@ -80,6 +92,17 @@ export function createJobHandlers(deps: JobDeps): JobHandlers {
     'media.housekeeping': async () => {
       const done = await housekeepMedia({ db: deps.db, clock: deps.clock, storage, logger: deps.logger });
       deps.logger.info(done, 'media housekeeping done');
+    },
+    'webhooks.fan-out': async ({ eventId }) => {
+      await fanOutWebhookEvent(deps, eventId);
+    },
+    'webhooks.sweep': async () => {
+      const made = await sweepWebhookEvents(deps);
+      if (made > 0) deps.logger.info({ made }, 'webhook deliveries made by the sweep');
+    },
+    'webhooks.deliver': async (data) => {
+      const status = await deliverWebhook(deps, data);
+      if (status === 'failed') deps.logger.info(data, 'webhook delivery failed');
     },
   };
 }

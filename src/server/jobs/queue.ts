@@ -23,6 +23,8 @@ interface QueueSpec {
   /** Jobs a worker takes at once (settled one by one). */
   batchSize: number;
   cron?: string;
+  /** Workers of this queue in each process (default 1): jobs that wait on the network run side by side. */
+  localConcurrency?: number;
 }
 
 /** Retries for work a person waits for (mails): 11 tries over about 4 to 5 hours before giving up. */
@@ -43,6 +45,21 @@ const FAN_OUT = { ...PATIENT, expireInSeconds: 900, deleteAfterSeconds: 86_400, 
  */
 const ORDER = { ...PATIENT, expireInSeconds: 120, deleteAfterSeconds: 7 * 86_400, notify: true } as const;
 
+/**
+ * Webhook deliveries (issue 32 §1): the job schedules its own retries (a new job per attempt, on
+ * the Standard Webhooks schedule), so pg-boss retries only a run that crashed or was cut off; one
+ * run (a 10 s POST at most) counts as dead after a minute. Kept a week.
+ */
+const WEBHOOK = {
+  retryLimit: 5,
+  retryDelay: 30,
+  retryBackoff: true,
+  retryDelayMax: 600,
+  expireInSeconds: 60,
+  deleteAfterSeconds: 7 * 86_400,
+  notify: true,
+} as const;
+
 export const QUEUES: Readonly<Record<JobName, QueueSpec>> = {
   'mail.send': { options: MAIL, batchSize: 10 },
   'auth.register': { options: MAIL, batchSize: 10 },
@@ -62,6 +79,9 @@ export const QUEUES: Readonly<Record<JobName, QueueSpec>> = {
   'media.housekeeping': { options: PERIODIC, batchSize: 1, cron: '40 3 * * *' },
   'rewards.order': { options: ORDER, batchSize: 1 },
   'rewards.poll': { options: PERIODIC, batchSize: 1, cron: '*/10 * * * *' },
+  'webhooks.fan-out': { options: WEBHOOK, batchSize: 1 },
+  'webhooks.sweep': { options: { ...PERIODIC, notify: true }, batchSize: 1, cron: '* * * * *' },
+  'webhooks.deliver': { options: WEBHOOK, batchSize: 1, localConcurrency: 4 },
 };
 
 /** How a process uses the queue. */
@@ -224,11 +244,12 @@ export class JobQueue implements JobSender {
     this.working = true;
     const pollingIntervalSeconds = this.options.pollingIntervalSeconds ?? 5;
     for (const name of JOB_NAMES) {
-      const { batchSize } = QUEUES[name];
+      const { batchSize, localConcurrency } = QUEUES[name];
       await boss.work(
         name,
         {
           batchSize,
+          ...(localConcurrency ? { localConcurrency } : {}),
           includeMetadata: true,
           perJobResults: true,
           burstWhenBatchFull: batchSize > 1,

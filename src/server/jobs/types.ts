@@ -88,6 +88,18 @@ export interface JobDataMap {
   'rewards.poll': Record<string, never>;
   /** Every day: uploads never attached to anything for 7 days are deleted (rows and files); expired upload reservations too. */
   'media.housekeeping': Record<string, never>;
+  /**
+   * Outgoing webhooks (services/webhooks.ts): an event of the outbox, queued in the transaction
+   * that recorded it: one delivery (attempt 1) per enabled endpoint that asks for it.
+   */
+  'webhooks.fan-out': { eventId: string };
+  /** Every minute (and queued by bulk changes): fans out every event whose fan-out has not run. */
+  'webhooks.sweep': Record<string, never>;
+  /**
+   * One attempt of an event to an endpoint; a failure queues the next attempt itself (the Standard
+   * Webhooks schedule, `startAfter`). pg-boss's own retries are for crashes only.
+   */
+  'webhooks.deliver': { endpointId: number; eventId: string; attempt: number };
 }
 
 export type JobName = keyof JobDataMap;
@@ -104,6 +116,9 @@ export const JOB_NAMES = [
   'media.housekeeping',
   'rewards.order',
   'rewards.poll',
+  'webhooks.fan-out',
+  'webhooks.sweep',
+  'webhooks.deliver',
   'auth.register',
   'auth.forgot-password',
   'auth.new-sign-in',

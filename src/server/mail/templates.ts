@@ -349,6 +349,23 @@ export function newSignInNotice(
   ]);
 }
 
+/**
+ * To every admin (issue 32 §1; services/webhooks.ts): an outgoing webhook's endpoint whose
+ * deliveries had all failed for 5 days was turned off. Names the address and since when, and
+ * where to turn it on again.
+ */
+export function webhookDisabledNotice(
+  input: Addressed & { firstName: string; endpointUrl: string; failingSince: Date; timeZone: string; manageUrl: string },
+): MailMessage {
+  const { language } = input;
+  const o = localeOf(language);
+  return noticeMail(input.to, language, m.mail_webhook_disabled_subject({}, o), greetingOf(input.firstName, language), [
+    m.mail_webhook_disabled_body({ url: oneLine(input.endpointUrl, 300), since: formatDateTimeWithZone(input.failingSince, input.timeZone, language) }, o),
+    m.mail_webhook_disabled_fix({ link: input.manageUrl }, o),
+    m.mail_webhook_disabled_why({}, o),
+  ]);
+}
+
 /** A message from the /contact form, to SUPPORT_EMAIL; replying answers the sender. */
 export function contactMail(input: {
   to: string;

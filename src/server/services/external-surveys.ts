@@ -33,6 +33,7 @@ import { recordContribution } from './members.ts';
 import { availabilityOf, type Visible } from './participation.ts';
 import { creditExternalSurvey, findCredit, setCreditState } from './points.ts';
 import { firstOutcome } from './survey-responses.ts';
+import { recordWebhookEvent } from './webhooks.ts';
 
 /** Bytes of a reference: 256 bits (HMAC-SHA256; at least 128 are required). */
 export const PID_BYTES = 32;
@@ -322,6 +323,12 @@ export async function recordOutcome(db: Db, clock: Clock, refId: number, outcome
       await tx.update(surveyExternalRefs).set({ outcome, returnedAt: now }).where(eq(surveyExternalRefs.id, ref.id));
       await recordContribution(tx, survey.projectId, ref.userId, now);
       if (outcome === 'complete' && counted) await creditExternalSurvey(tx, clock, survey, ref.userId);
+      await recordWebhookEvent(
+        tx,
+        'external_survey.returned',
+        { projectId: survey.projectId, surveyId: survey.id, userId: ref.userId, outcome, confirmed: false },
+        survey.projectId,
+      );
       return { surveyId: survey.id, recorded: true, outcome, confirmed: false, counted };
     }
 
@@ -339,6 +346,12 @@ export async function recordOutcome(db: Db, clock: Clock, refId: number, outcome
     } else if (existing && existing.state !== 'voided') {
       await setCreditState(tx, clock, key, 'voided');
     }
+    await recordWebhookEvent(
+      tx,
+      'external_survey.returned',
+      { projectId: survey.projectId, surveyId: survey.id, userId: ref.userId, outcome, confirmed: true },
+      survey.projectId,
+    );
     return { surveyId: survey.id, recorded: true, outcome, confirmed: true, counted };
   });
 }

@@ -16,6 +16,7 @@ import type { Clock } from './clock.ts';
 import { hitRateLimit, RATE_LIMITS } from './rate-limit.ts';
 import { issueLinkToken, linkUrl } from './tokens.ts';
 import { findOrCreateInvitedUser, usersByEmails } from './users.ts';
+import { recordWebhookEvent } from './webhooks.ts';
 
 /** Why an existing account cannot be invited (again): active, disabled, or staff a moderator may not invite. */
 export type Refusal = 'active' | 'disabled' | 'staff';
@@ -190,7 +191,12 @@ export async function inviteInTransaction(tx: Db, jobs: JobSender, input: Queued
     if (named) user = named;
   }
   if (input.projectId) {
-    await tx.insert(projectMembers).values({ projectId: input.projectId, userId: user.id, addedBy: input.invitedBy }).onConflictDoNothing();
+    const [joined] = await tx
+      .insert(projectMembers)
+      .values({ projectId: input.projectId, userId: user.id, addedBy: input.invitedBy })
+      .onConflictDoNothing()
+      .returning({ userId: projectMembers.userId });
+    if (joined) await recordWebhookEvent(tx, 'participant.joined', { projectId: input.projectId, userId: user.id }, input.projectId);
   }
   await auditInvitation(tx, input, user, found.created);
   // The mail names who invites and the project (`invitationMailFor`).

@@ -17,6 +17,7 @@ import { ApiError } from '../errors.ts';
 import { countInvitationMails, inviteLater } from './invitations.ts';
 import { afterCursor, countOf, cursorMoment, keysetPage, listOrder, paginate, type MomentCursor } from './list.ts';
 import { containsPattern } from './search.ts';
+import { recordWebhookEvents } from './webhooks.ts';
 
 /** Addresses looked up in one query (well under PostgreSQL's parameter limit). */
 const LOOKUP_CHUNK = 1000;
@@ -217,6 +218,10 @@ export async function addMembers(
       .values(chunk.map((email) => ({ projectId: input.projectId, userId: found.get(email) ?? 0, addedBy: input.actorId, addedAt: now })))
       .onConflictDoNothing()
       .returning({ userId: projectMembers.userId });
+    await recordWebhookEvents(
+      db,
+      rows.map(({ userId }) => ({ type: 'participant.joined', data: { projectId: input.projectId, userId }, projectId: input.projectId })),
+    );
     for (const row of rows) inserted.add(row.userId);
   }
   const added: string[] = [];

@@ -37,6 +37,7 @@ import {
   type Availability,
   type Visible,
 } from './participation.ts';
+import { recordWebhookEvent } from './webhooks.ts';
 
 /** The renderer's seed for an entry's random option order. */
 export function entrySeed(entryId: number): string {
@@ -498,6 +499,9 @@ export async function submitEntry(
     if (!version) throw new Error('insert returned no version');
     if (automatic)
       await tx.insert(entryDecisions).values({ entryId: entry.id, submissionId: version.id, decision: 'approved', decidedBy: null, decidedAt: now });
+    const about = { projectId: mission.projectId, missionId: mission.id, entryId: entry.id, userId };
+    await recordWebhookEvent(tx, 'mission_entry.submitted', about, mission.projectId);
+    if (automatic) await recordWebhookEvent(tx, 'mission_entry.decided', { ...about, decision: 'approved' }, mission.projectId);
     await syncEntryPoints(tx, clock, entry, mission, status);
     // A mission an `in_order` group opens now for the participant: they hear of it (issue 28 §15).
     await notifyUnlockedMissions(tx, clock, [{ userId, missionId: mission.id }]);

@@ -44,6 +44,7 @@ import { csvRows, keysetCsvStream, type CsvCell } from './csv.ts';
 import { paginate } from './list.ts';
 import { availableSql, belowZero, notifyPointsChanges, personName, type PointsChange } from './points.ts';
 import type { OpenedTable } from './points-bulk-file.ts';
+import { ledgerEntryColumns, recordPointsEvents, type LedgerEntry } from './webhooks.ts';
 
 /** Where the work is: `done` of `total` (bytes while reading, rows afterwards). */
 export type BulkProgress = (phase: 'reading' | 'checking' | 'saving' | 'applying', done: number, total: number) => void;
@@ -565,19 +566,18 @@ export async function applyBatch(db: Db, clock: Clock, input: ApplyInput, progre
         update points_batch_rows t set result = 'already_applied', ledger_id = c.id
         from (select r.line, ${creditedEntry('r')} as id from points_batch_rows r where ${chunk}) c
         where t.batch_id = ${batch.id} and t.line = c.line and c.id is not null`);
-      const [inserted] = await queryRows<{ rows: number }>(
+      const credited = await queryRows<LedgerEntry>(
         tx,
-        sql`with ins as (
-              insert into points_ledger (user_id, points, state, reason, source, reference, created_by, created_at, state_changed_at)
-              select r.user_id, r.points, 'available', r.reason, 'bulk', r.ledger_reference, ${input.actorId}, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
-              from points_batch_rows r
-              where ${chunk} and r.result is null
-              order by r.line
-              on conflict (user_id, source, reference) do nothing
-              returning 1
-            )
-            select count(*)::int as rows from ins`,
+        sql`insert into points_ledger (user_id, points, state, reason, source, reference, created_by, created_at, state_changed_at)
+            select r.user_id, r.points, 'available', r.reason, 'bulk', r.ledger_reference, ${input.actorId}, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
+            from points_batch_rows r
+            where ${chunk} and r.result is null
+            order by r.line
+            on conflict (user_id, source, reference) do nothing
+            returning ${ledgerEntryColumns()}`,
       );
+      await recordPointsEvents(tx, credited, 'created');
+      const inserted = { rows: credited.length };
       const [marked] = await queryRows<{ rows: number }>(
         tx,
         sql`with marked as (

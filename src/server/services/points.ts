@@ -22,6 +22,7 @@ import { ApiError } from '../errors.ts';
 import { audit } from './audit.ts';
 import type { Clock } from './clock.ts';
 import { shortDay } from './participation.ts';
+import { recordPointsEvents } from './webhooks.ts';
 
 /** What a credit is: who, how much, why (shown to the participant), under which (source, reference). */
 export interface CreditInput {
@@ -73,7 +74,10 @@ export async function credit(db: Db, clock: Clock, input: CreditInput): Promise<
     })
     .onConflictDoNothing({ target: [pointsLedger.userId, pointsLedger.source, pointsLedger.reference] })
     .returning();
-  if (inserted) return { entry: inserted, created: true };
+  if (inserted) {
+    await recordPointsEvents(db, [inserted], 'created');
+    return { entry: inserted, created: true };
+  }
   const existing = await findCredit(db, input.userId, input.source, input.reference);
   if (!existing) throw new Error(`points ledger: no row for ${input.source} ${input.reference} after a conflict`);
   return { entry: existing, created: false };
@@ -93,6 +97,7 @@ export async function setCreditState(
       and(eq(pointsLedger.userId, key.userId), eq(pointsLedger.source, key.source), eq(pointsLedger.reference, key.reference), ne(pointsLedger.state, state)),
     )
     .returning();
+  if (moved?.state === 'available') await recordPointsEvents(db, [moved], 'available');
   return moved ?? (await findCredit(db, key.userId, key.source, key.reference));
 }
 

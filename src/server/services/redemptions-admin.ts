@@ -27,6 +27,7 @@ import { REWARDS_PAGE, redemptionView, releaseHold, type RedemptionDeps } from '
 import { rewardDeliveryKey, sealDelivery } from './secret-box.ts';
 import { userSearchMatches } from './users.ts';
 import { pointReference } from '../../shared/points.ts';
+import { recordRedemptionEvent } from './webhooks.ts';
 
 export type { AdminRedemption };
 
@@ -134,6 +135,7 @@ async function approveLocked(tx: Db, deps: RedemptionDeps, row: RedemptionRow, r
     .where(eq(redemptions.id, row.id))
     .returning();
   if (!approved) throw new Error('redemption vanished while approved');
+  await recordRedemptionEvent(tx, approved);
   await audit(tx, {
     actorId: actor.id,
     via: 'api',
@@ -203,6 +205,7 @@ export async function rejectRedemption(
       .where(eq(redemptions.id, id))
       .returning();
     if (!rejected) throw new Error('redemption vanished while rejected');
+    await recordRedemptionEvent(tx, rejected);
     await releaseHold(tx, deps.clock, rejected);
     await audit(tx, {
       actorId: actor.id,
@@ -263,6 +266,7 @@ export async function deliverRedemption(
       .where(eq(redemptions.id, id))
       .returning();
     if (!delivered) throw new Error('redemption vanished while delivered');
+    await recordRedemptionEvent(tx, delivered);
     await setCreditState(tx, deps.clock, { userId: row.userId, source: 'redemption', reference: pointReference.redemption(id) }, 'available');
     await audit(tx, {
       actorId: actor.id,
@@ -357,6 +361,7 @@ export async function bulkApproveRedemptions(
         })),
         deps.jobs,
       );
+      for (const { row } of chosen) await recordRedemptionEvent(tx, { ...row, status: 'approved' });
       for (const { row, reward } of chosen) if (reward.fulfilment === 'provider') await deps.jobs.send('rewards.order', { redemptionId: row.id }, { tx });
     }
     return { approved: chosen.map(({ row }) => row.id), skipped };

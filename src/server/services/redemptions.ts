@@ -38,6 +38,7 @@ import { balanceColumns, credit, lockPointsOf, setCreditState } from './points.t
 import { savedSettingsColumn, settingsOf } from './rewards.ts';
 import { containsPattern } from './search.ts';
 import { openDelivery, rewardDeliveryKey } from './secret-box.ts';
+import { recordRedemptionEvent } from './webhooks.ts';
 
 /** Where a participant follows their rewards (the notifications link there). */
 export const REWARDS_PAGE = '/account/rewards';
@@ -254,6 +255,7 @@ export async function createRedemption(db: Db, deps: RedemptionDeps, input: Crea
       })
       .returning();
     if (!row) throw new Error('redemption insert returned no row');
+    await recordRedemptionEvent(tx, row);
     const value = fromMinorUnits(valueMinor);
     await credit(tx, deps.clock, {
       userId: input.userId,
@@ -307,6 +309,7 @@ export async function cancelRedemption(db: Db, deps: RedemptionDeps, userId: num
     const now = deps.clock.now();
     const [cancelled] = await tx.update(redemptions).set({ status: 'cancelled', cancelledAt: now, updatedAt: now }).where(eq(redemptions.id, id)).returning();
     if (!cancelled) throw new Error('redemption vanished while cancelled');
+    await recordRedemptionEvent(tx, cancelled);
     await releaseHold(tx, deps.clock, cancelled);
     const [reward] = await tx.select({ title: rewards.title }).from(rewards).where(eq(rewards.id, cancelled.rewardId));
     await notify(

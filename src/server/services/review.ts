@@ -66,6 +66,7 @@ import { notifyUnlockedMissions } from './new-work.ts';
 import { iso } from './projects.ts';
 import { containsPattern } from './search.ts';
 import { answeredIn } from './list.ts';
+import { ledgerEntryColumns, recordPointsEvents, recordWebhookEvent, recordWebhookEvents, type LedgerEntry } from './webhooks.ts';
 
 export type ReviewQueueQuery = z.output<typeof reviewQueueQuerySchema>;
 export type ReasonTemplateInput = z.output<typeof reasonTemplateSchema>;
@@ -594,7 +595,7 @@ export async function applyDecision(
   tx: Db,
   clock: Clock,
   entry: MissionEntry,
-  mission: Pick<Mission, 'id' | 'title' | 'points'>,
+  mission: Pick<Mission, 'id' | 'projectId' | 'title' | 'points'>,
   input: { decision: ReviewDecision; reason?: string | undefined; expectedStatus?: EntryStatus | undefined; actorId: number; jobs?: JobSender | undefined },
 ): Promise<DecisionOutcome> {
   if (entry.status === 'draft') throw notReviewable();
@@ -626,6 +627,12 @@ export async function applyDecision(
     })
     .where(eq(missionEntries.id, entry.id));
   await syncEntryPoints(tx, clock, entry, mission, status);
+  await recordWebhookEvent(
+    tx,
+    'mission_entry.decided',
+    { projectId: mission.projectId, missionId: mission.id, entryId: entry.id, userId: entry.userId, decision: status },
+    mission.projectId,
+  );
   // The mail of a request for changes or a rejection is queued in this transaction (`input.jobs`); approvals wait for the daily digest.
   await notify(tx, { userId: entry.userId, ...decisionNotice(status, mission.title, reason, mission.points), link: historyLink(mission.id) }, input.jobs);
   // An approval may open the next mission of an `in_order` group (issue 28 §15).
@@ -662,7 +669,7 @@ export async function reviewEntry(
     const [entry] = await tx.select().from(missionEntries).where(eq(missionEntries.id, entryId)).for('update');
     if (!entry) throw noSuchSubmission();
     const [mission] = await tx
-      .select({ id: missions.id, title: missions.title, points: missions.points })
+      .select({ id: missions.id, projectId: missions.projectId, title: missions.title, points: missions.points })
       .from(missions)
       .where(eq(missions.id, entry.missionId));
     if (!mission) throw noSuchSubmission();
@@ -709,6 +716,7 @@ export async function bulkApprove(db: Db, clock: Clock, ids: readonly number[], 
         userId: missionEntries.userId,
         localDate: missionEntries.localDate,
         missionId: missions.id,
+        projectId: missions.projectId,
         title: missions.title,
         points: missions.points,
       })
@@ -744,21 +752,39 @@ export async function bulkApprove(db: Db, clock: Clock, ids: readonly number[], 
         set status = 'approved', review_reason = null, reviewed_by = ${reviewer.actorId}::int, reviewed_at = ${at},
           answers = latest.answers, form_version = latest.form_version
         from latest where e.id = latest.entry_id`);
+      await recordWebhookEvents(
+        tx,
+        rows.map((row) => ({
+          type: 'mission_entry.decided',
+          data: { projectId: row.projectId, missionId: row.missionId, entryId: row.id, userId: row.userId, decision: 'approved' },
+          projectId: row.projectId,
+        })),
+      );
       // The points (`syncEntryPoints` for `approved`): credited once, then every credit of these entries available.
       const credited = rows.filter((row) => row.points > 0);
       if (credited.length > 0) {
-        await tx.execute(sql`
+        const inserted = await queryRows<LedgerEntry>(
+          tx,
+          sql`
           insert into ${pointsLedger} (user_id, points, state, reason, source, reference, created_by, created_at, state_changed_at)
           select c.user_id, c.points, 'available', c.reason, 'mission', c.reference, null, ${at}, ${at}
           from unnest(${sql.param(credited.map((row) => row.userId))}::int[], ${sql.param(credited.map((row) => row.points))}::int[],
             ${sql.param(credited.map((row) => missionEntryReason(row.title, row.localDate)))}::text[],
             ${sql.param(credited.map((row) => pointReference.missionEntry(row.id)))}::text[]) as c(user_id, points, reason, reference)
-          on conflict (user_id, source, reference) do nothing`);
+          on conflict (user_id, source, reference) do nothing
+          returning ${ledgerEntryColumns()}`,
+        );
+        await recordPointsEvents(tx, inserted, 'created');
       }
-      await tx.execute(sql`
+      const moved = await queryRows<LedgerEntry>(
+        tx,
+        sql`
         update ${pointsLedger} p set state = 'available', state_changed_at = ${at}
         from unnest(${sql.param(rows.map((row) => row.userId))}::int[], ${sql.param(rows.map((row) => pointReference.missionEntry(row.id)))}::text[]) as k(user_id, reference)
-        where p.user_id = k.user_id and p.source = 'mission' and p.reference = k.reference and p.state <> 'available'`);
+        where p.user_id = k.user_id and p.source = 'mission' and p.reference = k.reference and p.state <> 'available'
+        returning ${ledgerEntryColumns('p')}`,
+      );
+      await recordPointsEvents(tx, moved, 'available');
       await notifyMany(
         tx,
         rows.map((row) => ({ userId: row.userId, ...decisionNotice('approved', row.title, null, row.points), link: historyLink(row.missionId) })),

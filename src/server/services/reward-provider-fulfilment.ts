@@ -36,6 +36,7 @@ import { providerExternalId, ProviderRefusal, type ProviderOrder, type ProviderW
 import { TremendousProvider } from './reward-provider-tremendous.ts';
 import { REWARDS_PAGE, releaseHold } from './redemptions.ts';
 import { rewardDeliveryKey, sealDelivery } from './secret-box.ts';
+import { recordRedemptionEvent } from './webhooks.ts';
 
 export interface FulfilmentDeps {
   db: Db;
@@ -85,6 +86,7 @@ async function take(deps: FulfilmentDeps, id: number) {
       .update(redemptions)
       .set({ status: 'ordering', ...(row.status === 'approved' ? { orderingAt: now } : {}), updatedAt: now })
       .where(eq(redemptions.id, id));
+    if (row.status === 'approved') await recordRedemptionEvent(tx, { ...row, status: 'ordering' });
     return {
       providerOrderId: row.providerOrderId,
       request: {
@@ -125,6 +127,7 @@ async function record(deps: FulfilmentDeps, id: number, order: ProviderOrder): P
       .update(redemptions)
       .set({ status: 'delivered', providerOrderId: order.orderId, deliverySealed: sealDelivery(key, id, order.delivery), deliveredAt: now, updatedAt: now })
       .where(eq(redemptions.id, id));
+    await recordRedemptionEvent(tx, { ...row, status: 'delivered' });
     await setCreditState(tx, deps.clock, { userId: row.userId, source: 'redemption', reference: pointReference.redemption(id) }, 'available');
     await audit(tx, {
       via: 'system',
@@ -154,6 +157,7 @@ async function failLocked(
     .update(redemptions)
     .set({ status: 'failed', reason: REWARD_PROVIDER_FAILED, failedAt: now, updatedAt: now, ...(orderId ? { providerOrderId: orderId } : {}) })
     .where(eq(redemptions.id, row.id));
+  await recordRedemptionEvent(tx, { ...row, status: 'failed' });
   await releaseHold(tx, deps.clock, row);
   await audit(tx, {
     via: 'system',

@@ -18,6 +18,10 @@
  * their own — `REWARD_DELIVERY_KEY`, else `server_secrets` row `reward_delivery` — for the context
  * `redemption:<id>`, so a code copied to another redemption does not open. Losing that key loses
  * the codes already delivered (participants then ask for them again; staff never see them).
+ *
+ * Outgoing webhooks' signing secrets (issue 32) likewise: `WEBHOOK_SECRET_KEY`, else `server_secrets`
+ * row `webhook_secret`, for the context `webhook:<endpoint id>` (`sealWebhookSecret`). Losing that
+ * key makes every endpoint's secret unreadable: its deliveries fail until an admin rotates it.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
@@ -56,6 +60,11 @@ export function secondFactorKey(db: Db, config: Pick<Config, 'secondFactorKey'>)
 /** The key of delivered rewards' codes and links (see the module's comment). */
 export function rewardDeliveryKey(db: Db, config: Pick<Config, 'rewardDeliveryKey'>): Promise<Buffer> {
   return keptKey(db, 'reward_delivery', config.rewardDeliveryKey);
+}
+
+/** The key of outgoing webhooks' signing secrets (see the module's comment). */
+export function webhookSecretKey(db: Db, config: Pick<Config, 'webhookSecretKey'>): Promise<Buffer> {
+  return keptKey(db, 'webhook_secret', config.webhookSecretKey);
 }
 
 function checkKey(key: Buffer): void {
@@ -100,4 +109,14 @@ export function openDelivery(key: Buffer, redemptionId: number, sealed: string):
     ...(typeof value.code === 'string' ? { code: value.code } : {}),
     ...(typeof value.link === 'string' ? { link: value.link } : {}),
   };
+}
+
+/** An endpoint's signing secret (`whsec_…`), sealed for that endpoint alone. */
+export function sealWebhookSecret(key: Buffer, endpointId: number, secret: string): string {
+  return seal(key, secret, `webhook:${endpointId}`);
+}
+
+/** What `sealWebhookSecret` sealed for this endpoint; throws when it was sealed for another or changed. */
+export function openWebhookSecret(key: Buffer, endpointId: number, sealed: string): string {
+  return open(key, sealed, `webhook:${endpointId}`);
 }

@@ -20,6 +20,7 @@ import { linkAnswerMedia } from './gallery.ts';
 import { recordContribution } from './members.ts';
 import { answerLanguage, answersError, availabilityOf, checkSubmission, formDefinition, type Availability, type Visible } from './participation.ts';
 import { surveyResultsChanged } from './survey-results.ts';
+import { recordWebhookEvent } from './webhooks.ts';
 
 /** The seed of the renderer's random option order: stable for one participant of one survey. */
 export function surveySeed(surveyId: number, userId: number): string {
@@ -304,6 +305,12 @@ export async function submitResponse(
       await linkAnswerMedia(tx, userId, { kind: 'response', projectId: survey.projectId, responseId: row.id }, checked.answers);
       await recordContribution(tx, survey.projectId, userId, now);
       await creditSurvey(tx, clock, survey, userId);
+      await recordWebhookEvent(
+        tx,
+        'survey_response.submitted',
+        { projectId: survey.projectId, surveyId: survey.id, responseId: row.id, userId },
+        survey.projectId,
+      );
       return true;
     });
     if (submitted) {

@@ -21,3 +21,4 @@ export * from './tools.ts';
 export * from './second-factors.ts';
 export * from './rewards.ts';
 export * from './api-tokens.ts';
+export * from './webhooks.ts';
