@@ -29,6 +29,20 @@ export const WEBHOOK_EVENT_TYPES = [
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
+/** What each event means, as the API reference (`GET /api/openapi.json`, `webhooks`) says it. */
+export const WEBHOOK_EVENT_DESCRIPTIONS: Readonly<Record<WebhookEventType, string>> = {
+  'participant.joined': 'Someone became a member of a project: added by staff, or invited into it.',
+  'survey_response.submitted': "A participant submitted a native survey's response (read it with `GET /api/v1/surveys/{id}/responses`).",
+  'mission_entry.submitted':
+    "A participant submitted a mission entry, or a new version of it; an automatic review's decision follows as `mission_entry.decided`.",
+  'mission_entry.decided': 'Staff, or the automatic review, approved a mission entry, asked for changes or rejected it (`decision`).',
+  'points.credited':
+    "A new entry in a participant's points ledger (a survey, a mission entry, an external survey, an adjustment, a bulk update); `points` is signed.",
+  'points.available': 'A ledger entry can be spent: credited so at once, or confirmed later (an approved entry, a confirmed external survey).',
+  'redemption.updated': 'A participant asked to redeem points for a reward, or the request changed status.',
+  'external_survey.returned': "An external survey's outcome was recorded: the participant's return, or the survey tool's confirmation (`confirmed`).",
+};
+
 /** The event `POST /api/admin/webhooks/{id}/test` sends: to that endpoint only, never subscribed to. */
 export const WEBHOOK_TEST_EVENT = 'webhook.test';
 /** Every type an event row may have: the subscribable ones and the test event. */

@@ -31,6 +31,7 @@ import {
   v1SurveyResponsePageSchema,
   type V1PointsCreditResult,
 } from '../../shared/schemas/api-v1.ts';
+import { WEBHOOK_EVENT_DESCRIPTIONS, WEBHOOK_EVENT_TYPES, webhookMessageSchema } from '../../shared/webhooks.ts';
 import type { AppEnv } from '../context.ts';
 import type { Config } from '../config.ts';
 import { ApiError, notFound } from '../errors.ts';
@@ -385,11 +386,12 @@ export function registerWebhookPayloads(registry: Registry, payloads: readonly W
   }
 }
 
-/**
- * The webhooks' payload schemas to describe (the webhooks' module, `src/shared/webhooks.ts`, is
- * wired in here when it lands: `[{ type, schema }, …]`). Empty: the document has no `webhooks`.
- */
-export const WEBHOOK_PAYLOADS: readonly WebhookPayloadDoc[] = [];
+/** The webhooks' bodies to describe: every event an endpoint may subscribe to, `{ type, timestamp, data }` (`src/shared/webhooks.ts`). */
+export const WEBHOOK_PAYLOADS: readonly WebhookPayloadDoc[] = WEBHOOK_EVENT_TYPES.map((type) => ({
+  type,
+  schema: webhookMessageSchema(type),
+  description: WEBHOOK_EVENT_DESCRIPTIONS[type],
+}));
 
 let described = false;
 /** The security scheme and the webhooks, registered once (the registry is the module's). */
