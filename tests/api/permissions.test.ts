@@ -548,6 +548,18 @@ const ROWS: Row[] = [
     request: (w) => send('POST', `/api/v1/participants/${w.users.participant.id}/points`, { points: 1, reason: 'x', reference: 'matrix' }),
     expect: all(401),
   },
+  { call: 'GET /api/v1/webhooks', request: () => get('/api/v1/webhooks'), expect: all(401) },
+  {
+    call: 'POST /api/v1/webhooks',
+    request: () => send('POST', '/api/v1/webhooks', { url: 'https://example.org/hook', events: ['points.credited'] }),
+    expect: all(401),
+  },
+  { call: 'PATCH /api/v1/webhooks/{id}', request: () => send('PATCH', '/api/v1/webhooks/1', { description: 'x' }), expect: all(401) },
+  { call: 'DELETE /api/v1/webhooks/{id}', request: () => send('DELETE', '/api/v1/webhooks/1'), expect: all(401) },
+  { call: 'POST /api/v1/webhooks/{id}/rotate-secret', request: () => send('POST', '/api/v1/webhooks/1/rotate-secret'), expect: all(401) },
+  { call: 'POST /api/v1/webhooks/{id}/test', request: () => send('POST', '/api/v1/webhooks/1/test'), expect: all(401) },
+  { call: 'GET /api/v1/webhooks/{id}/deliveries', request: () => get('/api/v1/webhooks/1/deliveries'), expect: all(401) },
+  { call: 'POST /api/v1/webhooks/deliveries/{id}/resend', request: () => send('POST', '/api/v1/webhooks/deliveries/1/resend'), expect: all(401) },
 ];
 
 // ---------------------------------------------------------------------------------------------

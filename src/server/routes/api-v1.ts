@@ -5,7 +5,8 @@
  * describes. The token was checked before any of these runs (middleware/api-token.ts, from app.ts);
  * each call checks its scope (403 `insufficient_scope`) and the token's project limit (another
  * project's objects are 404, as unknown ones). The reads are the services' own (projects, members,
- * survey results, the review inbox, the points ledger); the one write is the admin adjustment's.
+ * survey results, the review inbox, the points ledger); the writes are the admin calls' own (the
+ * points adjustment; the webhook endpoints' calls, `webhooks:manage`, in their own section).
  *
  * Versioning: a change here only adds (a field, an optional parameter, a call); anything that
  * would break a caller is a `/api/v2/`.
@@ -29,23 +30,50 @@ import {
   v1ProjectListSchema,
   v1ProjectsQuerySchema,
   v1SurveyResponsePageSchema,
+  v1WebhookCreatedSchema,
+  v1WebhookCreateSchema,
+  v1WebhookDeliveriesQuerySchema,
+  v1WebhookDeliveryListSchema,
+  v1WebhookEndpointListSchema,
+  v1WebhookEndpointSchema,
+  v1WebhookPatchSchema,
+  v1WebhookResentSchema,
+  v1WebhookSecretSchema,
+  v1WebhooksQuerySchema,
+  v1WebhookTestSentSchema,
   type V1PointsCreditResult,
 } from '../../shared/schemas/api-v1.ts';
-import { WEBHOOK_EVENT_DESCRIPTIONS, WEBHOOK_EVENT_TYPES, webhookMessageSchema } from '../../shared/webhooks.ts';
+import { WEBHOOK_EVENT_DESCRIPTIONS, WEBHOOK_EVENT_TYPES, WEBHOOK_LIMITS, webhookMessageSchema } from '../../shared/webhooks.ts';
 import type { AppEnv } from '../context.ts';
 import type { Config } from '../config.ts';
 import { ApiError, notFound } from '../errors.ts';
-import { check, clientIp, jsonRequestBody, perRequest, validationError } from '../http.ts';
+import { check, clientIp, enforceRateLimits, jsonRequestBody, perRequest, validationError } from '../http.ts';
 import { apiTokenOf, requireScope } from '../middleware/api-token.ts';
+import { withAudit, type AuditInput } from '../services/audit.ts';
 import { currentVersionsOf } from '../services/entry-versions.ts';
 import { isProjectMember, membersAfter } from '../services/members.ts';
 import { existingMission } from '../services/missions.ts';
 import { adjustPointsAudited, pointsSummary } from '../services/points.ts';
-import { existingProject, listProjects } from '../services/projects.ts';
+import { auditChanges, existingProject, listProjects } from '../services/projects.ts';
 import { reviewInbox } from '../services/review.ts';
 import { submittedResponsesAfter } from '../services/survey-results.ts';
 import { findSurvey } from '../services/surveys.ts';
 import { findUserById } from '../services/users.ts';
+import {
+  createWebhook,
+  deleteWebhook,
+  existingDelivery,
+  existingWebhook,
+  listDeliveries,
+  listWebhooks,
+  refuseUnusableWebhookUrl,
+  resendDelivery,
+  rotateWebhookSecret,
+  sendTestEvent,
+  updateWebhook,
+  webhookSummary,
+  webhookView,
+} from '../services/webhooks.ts';
 
 /** The security scheme's name in the description. */
 const SECURITY = 'apiToken';
@@ -210,6 +238,328 @@ const creditPointsRoute = createRoute({
   },
 });
 
+// ---------------------------------------------------------------------------------------------
+// Webhook endpoints (`webhooks:manage`): an integration keeps its own endpoints, as Stripe's
+// `/v1/webhook_endpoints`. The admin calls' services do the work (docs/api.md "Webhooks"; this
+// section only decides what the token reaches and audits it as the token): a token with a project
+// limit sees and touches only the endpoints filtered to its project (not those for every project,
+// which would carry other projects' events), and makes endpoints for its project alone.
+
+const WEBHOOKS = 'webhooks:manage' as const;
+
+/** The webhook calls' validation: a path id that is not one is 404, as an unknown one; anything else the one 400. */
+function webhookHook(result: { target: string; success: boolean; error?: { issues: readonly z.core.$ZodIssue[] } }, c: Context<AppEnv>): void {
+  if (result.success || !result.error) return;
+  if (result.target === 'param') throw notFound(c.req.path.includes('/webhooks/deliveries/') ? 'delivery' : 'webhook');
+  throw validationError(result.error);
+}
+
+/** 404 unless the token may reach the endpoint: with a project limit, one filtered to that project. */
+function endpointWithinLimit(c: Context<AppEnv>, endpoint: { projectId: number | null }, what: string): void {
+  const { projectId: limit } = apiTokenOf(c);
+  if (limit !== null && endpoint.projectId !== limit) throw notFound(what);
+}
+
+/** The endpoint of the path, checked to exist and to be within the token's reach (404 otherwise), before any body is read. */
+const endpointOf = perRequest(async (c) => {
+  const id = v1IdParam.safeParse(c.req.param('id') ?? '');
+  if (!id.success) throw notFound('webhook');
+  const row = await existingWebhook(c.var.db, id.data);
+  endpointWithinLimit(c, row, 'webhook');
+  return row;
+});
+
+/** The delivery of the path, its endpoint within the token's reach (404 `No such delivery` otherwise). */
+const deliveryOf = perRequest(async (c) => {
+  const id = v1IdParam.safeParse(c.req.param('id') ?? '');
+  if (!id.success) throw notFound('delivery');
+  const { db } = c.var;
+  const row = await existingDelivery(db, id.data);
+  endpointWithinLimit(c, await existingWebhook(db, row.endpointId), 'delivery');
+  return row;
+});
+
+/**
+ * The project a body's `projectId` may name: any existing one (or null: every project) for a token
+ * without a limit; its own for one with a limit (null is 400: it would reach every project). An
+ * unknown project, or one outside the limit, is 404 `No such project`, as everywhere in this API.
+ */
+async function reachableProject(c: Context<AppEnv>, given: number | null): Promise<number | null> {
+  const { projectId: limit } = apiTokenOf(c);
+  if (given === null) {
+    if (limit === null) return null;
+    throw new ApiError(400, 'validation_failed', 'Check the highlighted fields', {
+      fields: { projectId: [`This API token is limited to project ${limit}: leave projectId out, or give ${limit}`] },
+    });
+  }
+  withinLimit(c, given, 'project');
+  await existingProject(c.var.db, given);
+  return given;
+}
+
+/** Who an audit row of these calls names: the token, no person. */
+const byToken = (c: Context<AppEnv>): Pick<AuditInput, 'actorId' | 'via' | 'apiTokenId' | 'ip'> => ({
+  actorId: null,
+  via: 'token',
+  apiTokenId: apiTokenOf(c).id,
+  ip: clientIp(c),
+});
+
+/** Test events and resends: this many a minute per token (the admin calls' limit, per admin). */
+const limitSends = (c: Context<AppEnv>) => enforceRateLimits(c, [[`webhooks:send:token:${apiTokenOf(c).id}`, WEBHOOK_LIMITS.sendsPerMinute]]);
+
+/** The refusals of the webhook calls: the token API's, and the 404 of the object named. */
+const webhookErrors = (notFoundOf: string, badRequest?: string) => errors(WEBHOOKS, { notFoundOf, ...(badRequest ? { badRequest } : {}) });
+const sendsLimited = {
+  ...json(
+    v1ErrorSchema,
+    `\`rate_limited\`: more than the token's requests a minute, or more than ${WEBHOOK_LIMITS.sendsPerMinute.limit} test events and resends a minute; wait \`Retry-After\` seconds.`,
+  ),
+  headers: { 'Retry-After': { description: 'Seconds to wait before sending again', schema: { type: 'integer' as const } } },
+};
+const webhookDisabled = json(v1ErrorSchema, '`webhook_disabled`: the endpoint is disabled; nothing is sent to it (enable it first).');
+const bodyOfJson = json(v1ErrorSchema, '`unsupported_media_type`: send `Content-Type: application/json`.');
+const endpointBadRequest =
+  '`validation_failed` (`fields` says which: `url` for an address that may not be used — not https, credentials in it, or a host that is or resolves to a private, loopback, link-local or reserved address —; `projectId` null for a token with a project limit), `invalid_json`.';
+
+const listWebhooksRoute = createRoute({
+  method: 'get',
+  path: '/webhooks',
+  tags: ['Webhook endpoints'],
+  operationId: 'listWebhookEndpoints',
+  summary: 'The webhook endpoints',
+  description:
+    'Every endpoint, oldest first, with its last delivery (never its secret); a token with a project limit sees only the endpoints filtered to its project. `projectId`: only those filtered to that project.',
+  ...needs(WEBHOOKS),
+  request: { query: v1WebhooksQuerySchema },
+  responses: { 200: json(v1WebhookEndpointListSchema, 'The endpoints'), ...webhookErrors('project (`projectId`)') },
+});
+
+const createWebhookRoute = createRoute({
+  method: 'post',
+  path: '/webhooks',
+  tags: ['Webhook endpoints'],
+  operationId: 'createWebhookEndpoint',
+  summary: 'Add a webhook endpoint',
+  description: `An endpoint that is sent the events it asks for, signed with its own secret — answered here only, never again (rotate it to get a new one). The address is checked as it is saved and again at every delivery. A token with a project limit makes endpoints for its project only (\`projectId\` left out: that project). At most ${WEBHOOK_LIMITS.endpointsMax} endpoints exist (409 \`too_many_webhooks\`). Audited with the token as the actor.`,
+  ...needs(WEBHOOKS),
+  middleware: [requireScope(WEBHOOKS), jsonRequestBody],
+  request: { body: { required: true, content: { 'application/json': { schema: v1WebhookCreateSchema } } } },
+  responses: {
+    201: json(v1WebhookCreatedSchema, 'Made: the endpoint and its secret (this once)'),
+    ...webhookErrors("project (`projectId`: unknown, or not the token's project)", endpointBadRequest),
+    409: json(v1ErrorSchema, `\`too_many_webhooks\`: ${WEBHOOK_LIMITS.endpointsMax} endpoints exist already; delete one first.`),
+    415: bodyOfJson,
+  },
+});
+
+const updateWebhookRoute = createRoute({
+  method: 'patch',
+  path: '/webhooks/{id}',
+  tags: ['Webhook endpoints'],
+  operationId: 'updateWebhookEndpoint',
+  summary: 'Change a webhook endpoint',
+  description:
+    'Any of its address (checked as on creation; the next attempts go there), events, description, project and `enabled`. Audited with the token as the actor.',
+  ...needs(WEBHOOKS),
+  middleware: [requireScope(WEBHOOKS), check(endpointOf), jsonRequestBody],
+  request: { params: idParams('webhook endpoint'), body: { required: true, content: { 'application/json': { schema: v1WebhookPatchSchema } } } },
+  responses: {
+    200: json(v1WebhookEndpointSchema, 'The endpoint as it is now'),
+    ...webhookErrors('webhook endpoint (or, `projectId`, project)', endpointBadRequest),
+    415: bodyOfJson,
+  },
+});
+
+const deleteWebhookRoute = createRoute({
+  method: 'delete',
+  path: '/webhooks/{id}',
+  tags: ['Webhook endpoints'],
+  operationId: 'deleteWebhookEndpoint',
+  summary: 'Delete a webhook endpoint',
+  description: 'The endpoint and its deliveries; attempts still queued send nothing. Audited with the token as the actor.',
+  ...needs(WEBHOOKS),
+  middleware: [requireScope(WEBHOOKS), check(endpointOf)],
+  request: { params: idParams('webhook endpoint') },
+  responses: { 204: { description: 'Deleted' }, ...webhookErrors('webhook endpoint') },
+});
+
+const rotateWebhookSecretRoute = createRoute({
+  method: 'post',
+  path: '/webhooks/{id}/rotate-secret',
+  tags: ['Webhook endpoints'],
+  operationId: 'rotateWebhookEndpointSecret',
+  summary: "Rotate a webhook endpoint's secret",
+  description:
+    'A new secret, answered this once. For 24 hours the one before signs beside it (two `v1,` signatures), so the receiver can switch without losing a delivery; a secret rotated out earlier stops at once. Audited with the token as the actor.',
+  ...needs(WEBHOOKS),
+  middleware: [requireScope(WEBHOOKS), check(endpointOf)],
+  request: { params: idParams('webhook endpoint') },
+  responses: { 200: json(v1WebhookSecretSchema, 'The new secret (this once)'), ...webhookErrors('webhook endpoint') },
+});
+
+const testWebhookRoute = createRoute({
+  method: 'post',
+  path: '/webhooks/{id}/test',
+  tags: ['Webhook endpoints'],
+  operationId: 'testWebhookEndpoint',
+  summary: 'Send a test event',
+  description: `A \`webhook.test\` event (\`data: { endpointId }\`) to this endpoint alone, once (no retries); its delivery shows in the deliveries. At most ${WEBHOOK_LIMITS.sendsPerMinute.limit} test events and resends a minute per token. Audited with the token as the actor.`,
+  ...needs(WEBHOOKS),
+  middleware: [requireScope(WEBHOOKS), check(endpointOf)],
+  request: { params: idParams('webhook endpoint') },
+  responses: {
+    202: json(v1WebhookTestSentSchema, 'Queued'),
+    ...webhookErrors('webhook endpoint'),
+    409: webhookDisabled,
+    429: sendsLimited,
+  },
+});
+
+const listDeliveriesRoute = createRoute({
+  method: 'get',
+  path: '/webhooks/{id}/deliveries',
+  tags: ['Webhook endpoints'],
+  operationId: 'listWebhookDeliveries',
+  summary: "A webhook endpoint's deliveries",
+  description:
+    "Every attempt to send an event to it (the answer's status, latency and first characters, or why it failed), newest first, as the list contract pages them (`page`, `pageSize`; `total`).",
+  ...needs(WEBHOOKS),
+  middleware: [requireScope(WEBHOOKS), check(endpointOf)],
+  request: { params: idParams('webhook endpoint'), query: v1WebhookDeliveriesQuerySchema },
+  responses: { 200: json(v1WebhookDeliveryListSchema, 'A page of deliveries'), ...webhookErrors('webhook endpoint') },
+});
+
+const resendDeliveryRoute = createRoute({
+  method: 'post',
+  path: '/webhooks/deliveries/{id}/resend',
+  tags: ['Webhook endpoints'],
+  operationId: 'resendWebhookDelivery',
+  summary: 'Send a delivery again',
+  description: `A new attempt of that delivery's event to its endpoint, at once, with the same \`webhook-id\` (no retries after it). At most ${WEBHOOK_LIMITS.sendsPerMinute.limit} test events and resends a minute per token. Audited with the token as the actor.`,
+  ...needs(WEBHOOKS),
+  middleware: [requireScope(WEBHOOKS), check(deliveryOf)],
+  request: { params: idParams('delivery') },
+  responses: {
+    202: json(v1WebhookResentSchema, 'Queued'),
+    ...webhookErrors('delivery'),
+    409: webhookDisabled,
+    429: sendsLimited,
+  },
+});
+
+/** The webhook calls, mounted into `apiV1Routes` (their descriptions with them). */
+const apiV1WebhookRoutes = new OpenAPIHono<AppEnv>({ defaultHook: webhookHook })
+  .openapi(listWebhooksRoute, async (c) => {
+    const { projectId } = c.req.valid('query');
+    if (projectId !== undefined) {
+      withinLimit(c, projectId, 'project');
+      await existingProject(c.var.db, projectId);
+    }
+    const only = apiTokenOf(c).projectId ?? projectId;
+    const { items } = await listWebhooks(c.var.db);
+    return c.json({ items: only === undefined ? items : items.filter((item) => item.projectId === only) }, 200);
+  })
+
+  .openapi(createWebhookRoute, async (c) => {
+    const body = c.req.valid('json');
+    const projectId = await reachableProject(c, body.projectId === undefined ? apiTokenOf(c).projectId : body.projectId);
+    const { db, deps } = c.var;
+    await refuseUnusableWebhookUrl(deps.config, body.url);
+    const { created } = await withAudit(
+      db,
+      (tx) => createWebhook(tx, deps, { ...body, projectId }, null),
+      ({ row }) => ({ ...byToken(c), action: 'webhook.create', targetType: 'webhook', targetId: row.id, after: webhookSummary(row) }),
+    );
+    return c.json(created, 201);
+  })
+
+  .openapi(updateWebhookRoute, async (c) => {
+    const { id } = await endpointOf(c);
+    const patch = c.req.valid('json');
+    if (patch.projectId !== undefined) await reachableProject(c, patch.projectId);
+    const { db, deps } = c.var;
+    if (patch.url !== undefined) await refuseUnusableWebhookUrl(deps.config, patch.url);
+    const summary = (row: Parameters<typeof webhookSummary>[0] & { disabledReason: unknown }) => ({
+      ...webhookSummary(row),
+      disabledReason: row.disabledReason,
+    });
+    const { after } = await withAudit(
+      db,
+      (tx) => updateWebhook(tx, deps.clock, id, patch),
+      (changed) => ({
+        ...byToken(c),
+        action: 'webhook.update',
+        targetType: 'webhook',
+        targetId: id,
+        ...auditChanges(summary(changed.before), summary(changed.after)),
+      }),
+    );
+    return c.json(await webhookView(db, after), 200);
+  })
+
+  .openapi(deleteWebhookRoute, async (c) => {
+    const { id } = await endpointOf(c);
+    await withAudit(
+      c.var.db,
+      (tx) => deleteWebhook(tx, id),
+      (row) => ({ ...byToken(c), action: 'webhook.delete', targetType: 'webhook', targetId: id, before: webhookSummary(row) }),
+    );
+    return c.body(null, 204);
+  })
+
+  .openapi(rotateWebhookSecretRoute, async (c) => {
+    const { id } = await endpointOf(c);
+    const { db, deps } = c.var;
+    const { secret } = await withAudit(
+      db,
+      (tx) => rotateWebhookSecret(tx, deps, id),
+      ({ row }) => ({
+        ...byToken(c),
+        action: 'webhook.rotate_secret',
+        targetType: 'webhook',
+        targetId: id,
+        after: { previousSecretUntil: row.previousSecretUntil?.toISOString() ?? null },
+      }),
+    );
+    return c.json({ secret }, 200);
+  })
+
+  .openapi(testWebhookRoute, async (c) => {
+    const { id } = await endpointOf(c);
+    await limitSends(c);
+    const { db, deps } = c.var;
+    const sent = await withAudit(
+      db,
+      (tx) => sendTestEvent(tx, deps, id),
+      (made) => ({ ...byToken(c), action: 'webhook.test', targetType: 'webhook', targetId: id, after: made }),
+    );
+    return c.json(sent, 202);
+  })
+
+  .openapi(listDeliveriesRoute, async (c) => {
+    const { id } = await endpointOf(c);
+    return c.json(await listDeliveries(c.var.db, id, c.req.valid('query')), 200);
+  })
+
+  .openapi(resendDeliveryRoute, async (c) => {
+    const { id } = await deliveryOf(c);
+    await limitSends(c);
+    const { db, deps } = c.var;
+    const made = await withAudit(
+      db,
+      (tx) => resendDelivery(tx, deps, id),
+      (row) => ({
+        ...byToken(c),
+        action: 'webhook.resend',
+        targetType: 'webhook',
+        targetId: row.endpointId,
+        after: { deliveryId: id, eventId: row.eventId, attempt: row.attempt },
+      }),
+    );
+    return c.json({ deliveryId: made.id, eventId: made.eventId, attempt: made.attempt }, 202);
+  });
+
 /** The prefix a token's reference is kept under in the ledger: an admin's reference and a token's never meet. */
 const REFERENCE_PREFIX = 'api:';
 
@@ -342,7 +692,9 @@ export const apiV1Routes = new OpenAPIHono<AppEnv>({ defaultHook: v1Hook })
       createdAt: entry.createdAt.toISOString(),
     };
     return done.created ? c.json(result, 201) : c.json(result, 200);
-  });
+  })
+
+  .route('/', apiV1WebhookRoutes);
 
 // ---------------------------------------------------------------------------------------------
 // The description: GET /api/openapi.json
@@ -420,7 +772,7 @@ export function openApiDocument(config: Pick<Config, 'publicUrl'>): unknown {
       title: 'Fieldwork API',
       version: '1',
       description: [
-        "The calls an integration makes with an API token (`Authorization: Bearer fw_…`): a project's participants, survey responses, mission entries and points.",
+        "The calls an integration makes with an API token (`Authorization: Bearer fw_…`): a project's participants, survey responses, mission entries and points, and its own webhook endpoints.",
         '',
         `Each token has scopes (${API_TOKEN_SCOPES.map((scope) => `\`${scope}\``).join(', ')}) and may be limited to one project: another project's objects are 404, as unknown ones. A token makes at most 600 requests a minute (429 with \`Retry-After\`). It works on these calls only, never with a session cookie besides (400).`,
         '',
@@ -437,6 +789,7 @@ export function openApiDocument(config: Pick<Config, 'publicUrl'>): unknown {
       { name: 'Surveys' },
       { name: 'Missions' },
       { name: 'Points' },
+      { name: 'Webhook endpoints', description: 'Where we send the events below: an integration keeps its own (`webhooks:manage`)' },
       ...(WEBHOOK_PAYLOADS.length > 0 ? [{ name: 'Webhooks', description: 'What we send to a webhook endpoint (signed per Standard Webhooks)' }] : []),
     ],
   });

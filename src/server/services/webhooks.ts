@@ -61,7 +61,7 @@ import { mailLanguageOf, webhookDisabledNotice } from '../mail/templates.ts';
 import { audit } from './audit.ts';
 import type { Clock } from './clock.ts';
 import { countOf, pageOf, paginate } from './list.ts';
-import { postSafely, type Resolver } from './outgoing-http.ts';
+import { checkWebhookUrl, postSafely, type Resolver } from './outgoing-http.ts';
 import { containsPattern } from './search.ts';
 import { openWebhookSecret, sealWebhookSecret, webhookSecretKey } from './secret-box.ts';
 import { newWebhookSecret, webhookHeaders, webhookMessageId } from './webhook-signature.ts';
@@ -550,14 +550,26 @@ async function checkProject(tx: Db, projectId: number | null | undefined): Promi
 }
 
 /**
+ * 400 `validation_failed` on `url` when the address may not be used (`checkWebhookUrl`: not https —
+ * http and loopback only with WEBHOOKS_ALLOW_LOOPBACK=1 —, credentials in it, or a host that is or
+ * resolves to a private, loopback, link-local or reserved address): the token API's check, the
+ * admin calls' rule and messages.
+ */
+export async function refuseUnusableWebhookUrl(config: Pick<Config, 'webhooksAllowLoopback'>, url: string): Promise<void> {
+  const problem = await checkWebhookUrl(url, { allowLoopback: config.webhooksAllowLoopback });
+  if (problem) throw new ApiError(400, 'validation_failed', 'Check the highlighted fields', { fields: { url: [problem] } });
+}
+
+/**
  * `POST /api/admin/webhooks` (the address already checked): the endpoint with a new secret, sealed
  * for it; the secret is answered this once. 409 `too_many_webhooks` past `WEBHOOK_LIMITS.endpointsMax`.
+ * `actorId` the admin who made it; null for an API token's (`POST /api/v1/webhooks`: the audit row names the token).
  */
 export async function createWebhook(
   tx: Db,
   deps: Pick<WebhookDeps, 'clock' | 'config'>,
   input: WebhookCreateInput,
-  actorId: number,
+  actorId: number | null,
 ): Promise<{ row: WebhookEndpointRow; created: WebhookCreated }> {
   await checkProject(tx, input.projectId);
   // One creation at a time, so the limit holds (the table is tiny).

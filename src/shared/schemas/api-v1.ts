@@ -16,6 +16,16 @@ import { ENTRY_STATUSES } from '../mission-entries.ts';
 import { POINT_SOURCES, POINT_STATES, POINTS_LIMITS } from '../points.ts';
 import { PROJECT_STATUSES } from '../projects.ts';
 import { decodeInboxCursor } from '../review.ts';
+import {
+  WEBHOOK_DELIVERY_STATUSES,
+  WEBHOOK_DISABLED_REASONS,
+  WEBHOOK_EVENT_TYPES,
+  WEBHOOK_LIMITS,
+  WEBHOOK_TEST_EVENT,
+  webhookCreateSchema,
+  webhookDeliveriesQuerySchema,
+  webhookPatchSchema,
+} from '../webhooks.ts';
 import { z } from '../zod.ts';
 import { pointsAdjustSchema } from './points.ts';
 
@@ -305,3 +315,206 @@ export const v1PointsCreditResultSchema = z
   .meta({ id: 'PointsCredit' });
 
 export type V1PointsCreditResult = z.output<typeof v1PointsCreditResultSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Webhook endpoints (`webhooks:manage`): the admin calls' bodies and answers (`src/shared/webhooks.ts`),
+// described. A token with a project limit gives its own project or none (then its own).
+
+const webhookEvents = z.array(z.enum(WEBHOOK_EVENT_TYPES)).meta({
+  description: `The events it is sent: one or more of ${WEBHOOK_EVENT_TYPES.map((type) => `\`${type}\``).join(', ')}`,
+  example: ['survey_response.submitted'],
+});
+const webhookUrlDoc = {
+  description:
+    'Where deliveries go: https, no credentials, a host that is and resolves to public addresses only (checked now and at every delivery); at most 2,000 characters',
+  example: 'https://crm.example.org/hooks/fieldwork',
+};
+const webhookDescriptionDoc = { description: `A note of what it is for (at most ${WEBHOOK_LIMITS.descriptionMax} characters)`, example: 'CRM sync' };
+const webhookProjectDoc =
+  "Only this project's events (null: every project's, and those of no project). A token with a project limit: that project (left out: that project; null or another is refused)";
+const messageType = z.enum([...WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT]).meta({ description: 'The event type (`webhook.test`: a test event)' });
+const eventId = z.string().meta({ description: "The event's id: the `webhook-id` header of every attempt to send it", example: 'msg_2b7Vq9xY4kHn3' });
+const whsecSecret = z.string().meta({
+  description: "The endpoint's signing secret, `whsec_` + base64 of 32 bytes: shown in this answer only (keep it: it is never answered again)",
+  example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+});
+
+/** `POST /api/v1/webhooks`: the admin call's body (`webhookCreateSchema`); `projectId` left out means the token's project, or none. */
+export const v1WebhookCreateSchema = webhookCreateSchema
+  .extend({
+    url: webhookCreateSchema.shape.url.meta(webhookUrlDoc),
+    events: webhookCreateSchema.shape.events.meta({ description: 'The events it is sent (one or more, each once)', example: ['survey_response.submitted'] }),
+    description: webhookCreateSchema.shape.description.meta(webhookDescriptionDoc),
+    projectId: webhookCreateSchema.shape.projectId.unwrap().optional().meta({ description: webhookProjectDoc, example: 7 }),
+  })
+  .meta({
+    id: 'WebhookEndpointCreateRequest',
+    example: {
+      url: 'https://crm.example.org/hooks/fieldwork',
+      events: ['survey_response.submitted', 'points.credited'],
+      description: 'CRM sync',
+      projectId: 7,
+    },
+  });
+
+/** `PATCH /api/v1/webhooks/{id}`: the admin call's body (`webhookPatchSchema`). */
+export const v1WebhookPatchSchema = webhookPatchSchema
+  .extend({
+    url: webhookPatchSchema.shape.url.meta(webhookUrlDoc),
+    description: webhookPatchSchema.shape.description.meta(webhookDescriptionDoc),
+    projectId: webhookPatchSchema.shape.projectId.meta({ description: webhookProjectDoc, example: 7 }),
+    enabled: webhookPatchSchema.shape.enabled.meta({
+      description: '`false` stops deliveries (`disabledReason: admin`); `true` starts them again and clears `disabledReason` and `failingSince`',
+    }),
+  })
+  .meta({ id: 'WebhookEndpointPatchRequest', description: 'Any of the fields: the others stay as they are', example: { enabled: false } });
+
+/** `GET /api/v1/webhooks`: optionally one project's endpoints. */
+export const v1WebhooksQuerySchema = z.object({
+  projectId: v1IdParam.optional().meta({
+    description: 'Only the endpoints filtered to this project (not those for every project); a token with a project limit sees only its own anyway',
+    example: 7,
+  }),
+});
+
+const deliveriesQuery = webhookDeliveriesQuerySchema.shape;
+/** `GET /api/v1/webhooks/{id}/deliveries`: the admin call's list contract (`webhookDeliveriesQuerySchema`), described. */
+export const v1WebhookDeliveriesQuerySchema = webhookDeliveriesQuerySchema.extend({
+  q: deliveriesQuery.q.meta({ description: 'An event id or type (contains)', example: 'survey_response' }),
+  page: deliveriesQuery.page.meta({ description: 'The page, from 1', example: 1 }),
+  pageSize: deliveriesQuery.pageSize.meta({ description: 'Rows a page: 1 to 100 (10)', example: 10 }),
+  sort: deliveriesQuery.sort.meta({ description: '`created`: newest first' }),
+  dir: deliveriesQuery.dir.meta({ description: '`asc`: oldest first' }),
+  status: deliveriesQuery.status.meta({ description: 'Only deliveries of this status' }),
+});
+
+export const v1WebhookDeliverySummarySchema = z
+  .object({
+    id: idOf('delivery'),
+    eventId,
+    type: messageType,
+    status: z.enum(WEBHOOK_DELIVERY_STATUSES),
+    responseStatus: z.number().int().nullable().meta({ description: "The receiver's HTTP status, or null (no answer yet, or none)" }),
+    createdAt: isoMoment('When it was made'),
+  })
+  .meta({ id: 'WebhookDeliverySummary', description: 'The last delivery to an endpoint' });
+
+export const v1WebhookEndpointSchema = z
+  .object({
+    id: idOf('webhook endpoint'),
+    url: z.string().meta({ example: webhookUrlDoc.example }),
+    description: z.string(),
+    events: webhookEvents,
+    projectId: idOf('project').nullable().meta({ description: "Only this project's events; null: every project's" }),
+    enabled: z.boolean(),
+    disabledReason: z
+      .enum(WEBHOOK_DISABLED_REASONS)
+      .nullable()
+      .meta({ description: '`failing` (every delivery failed for 5 days; admins were mailed) or `admin` (turned off); null while enabled' }),
+    failingSince: isoMoment('Since when every delivery has failed (cleared by a success)').nullable(),
+    previousSecretUntil: isoMoment('Until when the secret rotated out still signs beside the new one').nullable(),
+    createdBy: z.number().int().nullable().meta({ description: 'The admin who made it; null when an API token made it (or the admin is gone)' }),
+    createdAt: isoMoment('When it was made'),
+    updatedAt: isoMoment('When it last changed'),
+    lastDelivery: v1WebhookDeliverySummarySchema.nullable(),
+  })
+  .meta({
+    id: 'WebhookEndpoint',
+    description: 'An endpoint (never its secret)',
+    example: {
+      id: 3,
+      url: 'https://crm.example.org/hooks/fieldwork',
+      description: 'CRM sync',
+      events: ['survey_response.submitted'],
+      projectId: 7,
+      enabled: true,
+      disabledReason: null,
+      failingSince: null,
+      previousSecretUntil: null,
+      createdBy: null,
+      createdAt: '2026-11-02T09:30:00.000Z',
+      updatedAt: '2026-11-02T09:30:00.000Z',
+      lastDelivery: null,
+    },
+  });
+
+export const v1WebhookEndpointListSchema = z
+  .object({ items: z.array(v1WebhookEndpointSchema) })
+  .meta({ id: 'WebhookEndpointList', description: `Every endpoint the token may see, oldest first (at most ${WEBHOOK_LIMITS.endpointsMax} exist)` });
+
+export const v1WebhookCreatedSchema = z
+  .object({
+    id: idOf('webhook endpoint'),
+    url: z.string(),
+    events: webhookEvents,
+    description: z.string(),
+    projectId: idOf('project').nullable(),
+    enabled: z.boolean(),
+    secret: whsecSecret,
+    createdAt: isoMoment('When it was made'),
+  })
+  .meta({ id: 'WebhookEndpointCreated', description: 'The endpoint, and its secret (this once)' });
+
+export const v1WebhookSecretSchema = z
+  .object({ secret: whsecSecret })
+  .meta({ id: 'WebhookSecret', description: 'The new secret; the one before still signs beside it for 24 hours' });
+
+export const v1WebhookTestSentSchema = z
+  .object({ eventId, deliveryId: idOf('delivery') })
+  .meta({ id: 'WebhookTestSent', description: 'The test event, queued for this endpoint alone' });
+
+export const v1WebhookResentSchema = z
+  .object({
+    deliveryId: idOf('delivery'),
+    eventId,
+    attempt: z.number().int().meta({ description: 'The new attempt of the event to the endpoint', example: 2 }),
+  })
+  .meta({ id: 'WebhookResent', description: 'The new attempt, queued' });
+
+export const v1WebhookDeliverySchema = z
+  .object({
+    id: idOf('delivery'),
+    eventId,
+    type: messageType,
+    attempt: z.number().int().meta({ description: 'From 1, per event and endpoint', example: 1 }),
+    manual: z.boolean().meta({ description: 'A resend or a test event (one attempt, no retries)' }),
+    status: z.enum(WEBHOOK_DELIVERY_STATUSES).meta({ description: '`pending` (queued, perhaps waiting for its time), `succeeded` (a 2xx answer) or `failed`' }),
+    responseStatus: z.number().int().nullable().meta({ description: "The receiver's HTTP status, or null" }),
+    latencyMs: z.number().int().nullable().meta({ description: 'How long the receiver took, or null' }),
+    responseExcerpt: z
+      .string()
+      .nullable()
+      .meta({ description: `The answer's first ${WEBHOOK_LIMITS.excerptListChars} characters, or null` }),
+    error: z.string().nullable().meta({ description: 'Why it failed (`answered 503`, `timed out`, `redirect not followed`, …), or null', example: null }),
+    scheduledAt: isoMoment('When it is, or was, due'),
+    createdAt: isoMoment('When it was made'),
+    finishedAt: isoMoment('When it ended, or null').nullable(),
+  })
+  .meta({
+    id: 'WebhookDelivery',
+    description: 'One attempt to send an event to an endpoint',
+    example: {
+      id: 88,
+      eventId: 'msg_2b7Vq9xY4kHn3',
+      type: 'survey_response.submitted',
+      attempt: 1,
+      manual: false,
+      status: 'succeeded',
+      responseStatus: 200,
+      latencyMs: 84,
+      responseExcerpt: 'ok',
+      error: null,
+      scheduledAt: '2026-11-02T09:30:00.000Z',
+      createdAt: '2026-11-02T09:30:00.000Z',
+      finishedAt: '2026-11-02T09:30:00.084Z',
+    },
+  });
+
+export const v1WebhookDeliveryListSchema = z
+  .object({
+    items: z.array(v1WebhookDeliverySchema),
+    total: z.number().int().meta({ example: 1 }),
+    page: z.number().int().meta({ example: 1 }),
+    pageSize: z.number().int().meta({ example: 10 }),
+  })
+  .meta({ id: 'WebhookDeliveryList', description: "A page of the list contract of an endpoint's deliveries, newest first" });
