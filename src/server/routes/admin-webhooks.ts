@@ -1,15 +1,14 @@
 import { Hono, type Context } from 'hono';
 import { WEBHOOK_LIMITS, webhookCreateSchema, webhookDeliveriesQuerySchema, webhookPatchSchema } from '../../shared/webhooks.ts';
 import type { AppEnv } from '../context.ts';
-import { ApiError } from '../errors.ts';
 import { adminOnly, check, clientIp, enforceRateLimits, jsonBody, pathId, perRequest, query, recentAuth, signedInUser } from '../http.ts';
 import { withAudit } from '../services/audit.ts';
-import { checkWebhookUrl } from '../services/outgoing-http.ts';
 import { updateWithAudit } from '../services/projects.ts';
 import {
   createWebhook,
   deleteWebhook,
   existingDelivery,
+  refuseUnusableWebhookUrl,
   existingWebhook,
   listDeliveries,
   listWebhooks,
@@ -27,16 +26,6 @@ const webhookOf = perRequest((c) => existingWebhook(c.get('db'), pathId(c, 'id',
 /** The delivery of the path, checked (404) before any body is read. */
 const deliveryOf = perRequest((c) => existingDelivery(c.get('db'), pathId(c, 'id', 'delivery')));
 
-/**
- * 400 `validation_failed` on `url` when the address may not be used: not https (http and loopback
- * only with WEBHOOKS_ALLOW_LOOPBACK=1), credentials in it, or a host that is or resolves to a
- * private, loopback, link-local or reserved address (services/outgoing-http.ts).
- */
-async function checkUrl(c: Context<AppEnv>, url: string): Promise<void> {
-  const problem = await checkWebhookUrl(url, { allowLoopback: c.get('deps').config.webhooksAllowLoopback });
-  if (problem) throw new ApiError(400, 'validation_failed', 'Check the highlighted fields', { fields: { url: [problem] } });
-}
-
 /** Test events and resends: this many a minute per admin. */
 async function limitSends(c: Context<AppEnv>, userId: number): Promise<void> {
   await enforceRateLimits(c, [[`webhooks:send:user:${userId}`, WEBHOOK_LIMITS.sendsPerMinute]]);
@@ -53,7 +42,7 @@ export const adminWebhookRoutes = new Hono<AppEnv>()
   .post('/', adminOnly, recentAuth, jsonBody(webhookCreateSchema), async (c) => {
     const user = signedInUser(c.get('user'));
     const input = c.req.valid('json');
-    await checkUrl(c, input.url);
+    await refuseUnusableWebhookUrl(c.get('deps').config, input.url);
     const { db, deps } = c.var;
     const { created } = await withAudit(
       db,
@@ -96,7 +85,7 @@ export const adminWebhookRoutes = new Hono<AppEnv>()
     const user = signedInUser(c.get('user'));
     const { id } = await webhookOf(c);
     const patch = c.req.valid('json');
-    if (patch.url !== undefined) await checkUrl(c, patch.url);
+    if (patch.url !== undefined) await refuseUnusableWebhookUrl(c.get('deps').config, patch.url);
     const { db, deps } = c.var;
     const after = await updateWithAudit(
       db,
