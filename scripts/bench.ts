@@ -16,7 +16,9 @@
  * SMTP sink (scripts/bench-mail.ts), and whole sign-ins through the HTTP API, 20 each from a fresh
  * browser — a password alone, a password and an authenticator code, a password and a recovery
  * code, a passkey alone — with p50/p95/max and the second step's added cost (scripts/bench-sign-in.ts;
- * its accounts are made with the seed, before the server starts).
+ * its accounts are made with the seed, before the server starts). Then the rewards bench
+ * (scripts/bench-rewards.ts), and the delay from a survey submit to its webhook at a local
+ * receiver, one at a time and five at once (scripts/bench-webhooks.ts; goal p95 ≤ 1 s on PostgreSQL).
  *
  * Environment: BENCH_DURATION (seconds per case, default 5), BENCH_WRITE=1 (rewrite the table of
  * docs/benchmarks.md between its markers), BENCH_LIGHTHOUSE=0 (skip Lighthouse), CHROMIUM_PATH
@@ -36,6 +38,7 @@ import { BENCH_LARGE, BULK_APPROVE_CASE, benchBulkApprove, seedBench as seed, ty
 import { seedSignInBench, signInBenchLines, signInBenchTable, type SignInBenchCase } from './bench-sign-in.ts';
 import { BULK_GOAL_MS, REDEMPTION_GOAL_P99_MS, rewardsBenchLines, rewardsBenchTable, seedRewardsBench, type RewardsBenchResult } from './bench-rewards.ts';
 import { cannon, freePort, percentile, spawnServer, stopServer, waitForHealth, writeBenchmarksSection, type ServerChild } from './bench-server.ts';
+import { WEBHOOKS_BENCH_ENV, seedWebhooksBench, webhooksBenchLines, webhooksBenchTable, webhooksGoalMissed, type WebhooksBenchRun } from './bench-webhooks.ts';
 import { checkPageJsBudgets, type BudgetRow } from './page-js.ts';
 import { buildIfStale } from './start.ts';
 import { NGINX, startNginx } from '../tests/support/nginx.ts';
@@ -452,6 +455,7 @@ async function benchBackend(
   mails: { backend: string; cases: MailBenchCase[] }[],
   signIns: { backend: string; cases: SignInBenchCase[] }[],
   rewardRuns: { backend: string; run: RewardsBenchResult }[],
+  webhookRuns: { backend: string; run: WebhooksBenchRun }[],
 ): Promise<void> {
   const resources: Held = { dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'fw-bench-')) };
   held = resources;
@@ -465,6 +469,8 @@ async function benchBackend(
     const signIn = await seedSignInBench(target);
     // The rewards bench's participants, voucher and waiting requests (scripts/bench-rewards.ts).
     const rewardsBench = await seedRewardsBench(target);
+    // The webhooks bench's survey, its participants and admin (scripts/bench-webhooks.ts).
+    const webhooksBench = await seedWebhooksBench(target);
 
     const port = await freePort();
     // Mail goes to an SMTP sink of the bench's own, which times each mail's arrival (scripts/bench-mail.ts).
@@ -478,6 +484,8 @@ async function benchBackend(
       LOG_LEVEL: 'warn',
       API_TOKEN_RATE_LIMIT: '1000000',
       ...mail.env,
+      // Webhooks go to the bench's receiver on 127.0.0.1 (scripts/bench-webhooks.ts).
+      ...WEBHOOKS_BENCH_ENV,
     };
     if (fresh) env.DATABASE_URL = fresh.url;
     const startedAt = performance.now();
@@ -599,6 +607,17 @@ async function benchBackend(
     } catch (error) {
       failures.push(`${backend} / rewards: ${error instanceof Error ? error.message : String(error)}`);
     }
+    // From a survey submit to its webhook at a local receiver, one at a time and five at once (scripts/bench-webhooks.ts).
+    try {
+      const run = await webhooksBench.measure(server.url);
+      webhookRuns.push({ backend, run });
+      for (const line of webhooksBenchLines(backend, run)) console.log(line);
+      for (const failure of run.failures) failures.push(`${backend} / webhooks: ${failure}`);
+      for (const c of run.cases)
+        if (webhooksGoalMissed(backend, c)) failures.push(`${backend} / webhooks ${c.name}: p95 ${Math.round(c.p95Ms)} ms, above the goal`);
+    } catch (error) {
+      failures.push(`${backend} / webhooks: ${error instanceof Error ? error.message : String(error)}`);
+    }
     const rss = peakRss(server.child.pid);
     for (const result of results) rows.push({ ...result, peakRssBytes: rss });
 
@@ -707,12 +726,24 @@ async function main(): Promise<void> {
   const mails: { backend: string; cases: MailBenchCase[] }[] = [];
   const signIns: { backend: string; cases: SignInBenchCase[] }[] = [];
   const rewardRuns: { backend: string; run: RewardsBenchResult }[] = [];
+  const webhookRuns: { backend: string; run: WebhooksBenchRun }[] = [];
   const withLighthouse = process.env.BENCH_LIGHTHOUSE !== '0';
   const firstStart = await benchFirstStart(failures);
   for (const backend of backends) {
     try {
       // Page loads do not depend on the backend: Lighthouse runs once, on the default install's.
-      await benchBackend(backend, seconds, rows, failures, withLighthouse && backend === 'PGlite' ? lighthouse : null, peers, mails, signIns, rewardRuns);
+      await benchBackend(
+        backend,
+        seconds,
+        rows,
+        failures,
+        withLighthouse && backend === 'PGlite' ? lighthouse : null,
+        peers,
+        mails,
+        signIns,
+        rewardRuns,
+        webhookRuns,
+      );
     } catch (error) {
       failures.push(error instanceof Error ? error.message : String(error));
     }
@@ -732,6 +763,7 @@ async function main(): Promise<void> {
   if (mails.length > 0) console.log(`${mailBenchTable(mails)}\n`);
   if (signIns.length > 0) console.log(`${signInBenchTable(signIns)}\n`);
   if (rewardRuns.length > 0) console.log(`${rewardsBenchTable(rewardRuns)}\n`);
+  if (webhookRuns.length > 0) console.log(`${webhooksBenchTable(webhookRuns)}\n`);
   if (process.env.BENCH_WRITE === '1') {
     if (failures.length > 0) console.log('Not updating docs/benchmarks.md: the run had failures.');
     else {
@@ -739,6 +771,7 @@ async function main(): Promise<void> {
       if (mails.length > 0) writeBenchmarksSection('bench-mail', mailBenchTable(mails));
       if (signIns.length > 0) writeBenchmarksSection('bench-sign-in', signInBenchTable(signIns));
       if (rewardRuns.length > 0) writeBenchmarksSection('bench-rewards', rewardsBenchTable(rewardRuns));
+      if (webhookRuns.length > 0) writeBenchmarksSection('bench-webhooks', webhooksBenchTable(webhookRuns));
     }
   }
   // Written down even when pages are over: the table says which; the run still fails.

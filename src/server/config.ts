@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { API_TOKEN_LIMITS } from '../shared/api-tokens.ts';
 import { MEDIA_LIMITS } from '../shared/media.ts';
+import { WEBHOOK_LIMITS, WEBHOOK_RETRY_SCHEDULE_SECONDS } from '../shared/webhooks.ts';
 
 /** A 32-byte key written as 64 hex digits or as base64 (padded or not, standard or URL-safe); null otherwise. */
 function aesKeyBytes(value: string): Buffer | null {
@@ -156,6 +157,28 @@ const envSchema = z.object({
     .regex(/^\d{1,9}$/, 'must be a number of milliseconds')
     .transform(Number)
     .optional(),
+  /**
+   * Tests only (not an operator setting, so not in README.md): how many milliseconds a webhook
+   * delivery may take before it is cut off as "timed out", instead of `WEBHOOK_LIMITS.timeoutMs`
+   * (10 s). The process test of a receiver that hangs shortens it so as not to wait 10 real seconds.
+   */
+  FIELDWORK_TEST_WEBHOOK_TIMEOUT_MS: z
+    .string()
+    .regex(/^\d{1,6}$/, 'must be a number of milliseconds')
+    .transform(Number)
+    .pipe(z.number().min(1, 'must be a number of milliseconds'))
+    .optional(),
+  /**
+   * Tests only (not an operator setting, so not in README.md): the webhook retry schedule, seconds
+   * separated by commas, in place of `WEBHOOK_RETRY_SCHEDULE_SECONDS` (0, 5 s, 5 min, 30 min…): the
+   * n-th the wait after n failed attempts (the first, attempt 1's, is always at once), so `0,1,1`
+   * makes three attempts a second apart. The process tests cannot wait 5 real minutes.
+   */
+  FIELDWORK_TEST_WEBHOOK_RETRY_SECONDS: z
+    .string()
+    .regex(/^\d{1,6}(,\d{1,6}){0,15}$/, 'must be seconds separated by commas')
+    .transform((value) => value.split(',').map(Number))
+    .optional(),
 });
 
 /** The names of every setting above (the bench starts its servers with none of them inherited). */
@@ -221,6 +244,10 @@ export interface Config {
    * default off): development and tests. Every other private or reserved range stays refused (`services/outgoing-http.ts`).
    */
   webhooksAllowLoopback: boolean;
+  /** A webhook delivery is cut off as "timed out" after this long (ms; `WEBHOOK_LIMITS.timeoutMs`, 10 s; tests shorten it). */
+  webhookTimeoutMs: number;
+  /** The webhook retry schedule (seconds; `WEBHOOK_RETRY_SCHEDULE_SECONDS`, the Standard Webhooks one; tests shorten it). */
+  webhookRetrySeconds: readonly number[];
   /** Requests an API token may make a minute (API_TOKEN_RATE_LIMIT, default 600; the token suite lowers it on its context's config). */
   apiTokenRateLimit: number;
 }
@@ -327,6 +354,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rewardsStaleMs: e.FIELDWORK_TEST_REWARDS_STALE_MS ?? REWARDS_STALE_MS,
     uploadStallMs: e.FIELDWORK_TEST_UPLOAD_STALL_MS ?? MEDIA_LIMITS.stallSeconds * 1000,
     webhooksAllowLoopback: truthy(e.WEBHOOKS_ALLOW_LOOPBACK),
+    webhookTimeoutMs: e.FIELDWORK_TEST_WEBHOOK_TIMEOUT_MS ?? WEBHOOK_LIMITS.timeoutMs,
+    webhookRetrySeconds: e.FIELDWORK_TEST_WEBHOOK_RETRY_SECONDS ?? WEBHOOK_RETRY_SCHEDULE_SECONDS,
     apiTokenRateLimit: e.API_TOKEN_RATE_LIMIT,
   };
 }

@@ -235,6 +235,14 @@ export class JobQueue implements JobSender {
   /**
    * `worker` mode: starts one worker per queue in this process (after `start()`, once what the
    * handlers read is ready: the server starts them when it listens and knows its public URL).
+   *
+   * A worker sleeps a polling interval after a fetch unless a NOTIFY woke it meanwhile, and
+   * notifications coalesce (the jobs one transaction sends are one NOTIFY; several arriving
+   * before a fetch wake it once). Queues taking batches keep fetching while batches come back full
+   * (`burstWhenBatchFull`); pg-boss ignores that at a batch of one, so there each worker is
+   * registered on its own and, having run a job, wakes itself (`notifyWorker`) to fetch again at
+   * once: it sleeps only after a fetch that found nothing. Without it, five surveys submitted
+   * together had their webhooks fanned out one every 5 s (docs/benchmarks.md, "Webhooks").
    */
   async startWorkers(): Promise<void> {
     const boss = this.started();
@@ -244,20 +252,26 @@ export class JobQueue implements JobSender {
     this.working = true;
     const pollingIntervalSeconds = this.options.pollingIntervalSeconds ?? 5;
     for (const name of JOB_NAMES) {
-      const { batchSize, localConcurrency } = QUEUES[name];
-      await boss.work(
-        name,
-        {
-          batchSize,
-          ...(localConcurrency ? { localConcurrency } : {}),
-          includeMetadata: true,
-          perJobResults: true,
-          burstWhenBatchFull: batchSize > 1,
-          pollingIntervalSeconds,
-          notifyPollingIntervalSeconds: pollingIntervalSeconds,
-        },
-        (jobs: JobWithMetadata<object>[]) => this.runBatch(name, jobs),
-      );
+      const { batchSize, localConcurrency = 1 } = QUEUES[name];
+      const options = {
+        batchSize,
+        includeMetadata: true,
+        perJobResults: true,
+        pollingIntervalSeconds,
+        notifyPollingIntervalSeconds: pollingIntervalSeconds,
+      } as const;
+      if (batchSize > 1) {
+        await boss.work(name, { ...options, localConcurrency, burstWhenBatchFull: true }, (jobs: JobWithMetadata<object>[]) => this.runBatch(name, jobs));
+        continue;
+      }
+      for (let worker = 0; worker < localConcurrency; worker++) {
+        let workerId: string | null = null;
+        workerId = await boss.work(name, options, async (jobs: JobWithMetadata<object>[]) => {
+          const results = await this.runBatch(name, jobs);
+          if (workerId && !this.stopping) boss.notifyWorker(workerId);
+          return results;
+        });
+      }
     }
   }
 

@@ -70,7 +70,7 @@ import { newWebhookSecret, webhookHeaders, webhookMessageId } from './webhook-si
 export interface WebhookDeps {
   db: Db;
   clock: Clock;
-  config: Pick<Config, 'webhookSecretKey' | 'webhooksAllowLoopback' | 'publicUrl'>;
+  config: Pick<Config, 'webhookSecretKey' | 'webhooksAllowLoopback' | 'publicUrl' | 'webhookTimeoutMs' | 'webhookRetrySeconds'>;
   jobs: JobSender;
   logger?: Logger;
   /** How host names are resolved at delivery (default: the system's). */
@@ -309,9 +309,16 @@ export async function sweepWebhookEvents(deps: Pick<WebhookDeps, 'db' | 'clock' 
 // ---------------------------------------------------------------------------------------------
 // Delivery
 
-/** The wait before attempt `attempt + 1` (ms, jittered by up to ±WEBHOOK_LIMITS.jitter); null after the last. */
-export function retryDelayMs(automaticAttempts: number, random: () => number = Math.random): number | null {
-  const seconds = WEBHOOK_RETRY_SCHEDULE_SECONDS[automaticAttempts];
+/**
+ * The wait after `automaticAttempts` failed attempts (ms, jittered by up to ±WEBHOOK_LIMITS.jitter);
+ * null after the last. `schedule`: the Standard Webhooks one (the process tests shorten it).
+ */
+export function retryDelayMs(
+  automaticAttempts: number,
+  random: () => number = Math.random,
+  schedule: readonly number[] = WEBHOOK_RETRY_SCHEDULE_SECONDS,
+): number | null {
+  const seconds = schedule[automaticAttempts];
   if (seconds === undefined) return null;
   return Math.round(seconds * 1000 * (1 + (random() * 2 - 1) * WEBHOOK_LIMITS.jitter));
 }
@@ -371,7 +378,7 @@ export async function deliverWebhook(deps: WebhookDeps, job: { endpointId: numbe
     url: endpoint.url,
     headers,
     body,
-    timeoutMs: WEBHOOK_LIMITS.timeoutMs,
+    timeoutMs: deps.config.webhookTimeoutMs,
     maxResponseBytes: WEBHOOK_LIMITS.responseKeptBytes,
     allowLoopback: deps.config.webhooksAllowLoopback,
     ...(deps.resolve ? { resolve: deps.resolve } : {}),
@@ -423,7 +430,7 @@ async function queueNextAttempt(tx: Db, deps: WebhookDeps, delivery: WebhookDeli
     .select({ automatic: sql<number>`count(*) filter (where not ${webhookDeliveries.manual})`.mapWith(Number), last: max(webhookDeliveries.attempt) })
     .from(webhookDeliveries)
     .where(same);
-  const wait = retryDelayMs(made?.automatic ?? 0);
+  const wait = retryDelayMs(made?.automatic ?? 0, Math.random, deps.config.webhookRetrySeconds);
   if (wait === null) return;
   const attempt = (made?.last ?? delivery.attempt) + 1;
   await tx.insert(webhookDeliveries).values({
