@@ -306,9 +306,9 @@ export const v1PointsCreditResultSchema = z
     id: idOf('ledger entry'),
     userId: idOf('participant'),
     points: z.number().int().meta({ example: 250 }),
-    state: z.enum(POINT_STATES).meta({ description: 'Always `available`: a credit counts at once' }),
+    state: z.enum(POINT_STATES).meta({ description: 'Always `available`: a credit counts at once', example: 'available' }),
     reason: z.string().meta({ example: 'Adjustment: Interview completed' }),
-    source: z.enum(POINT_SOURCES).meta({ description: 'Always `adjustment`' }),
+    source: z.enum(POINT_SOURCES).meta({ description: 'Always `adjustment`', example: 'adjustment' }),
     reference: z.string().meta({ description: 'Your reference, as sent', example: 'crm-order-1042' }),
     createdAt: isoMoment('When it was credited (the first time)'),
   })
