@@ -105,6 +105,8 @@ export default defineConfig({
       DATABASE_URL: '',
       // Staff sign in with a password alone here: the second-factor requirement is off (tests/api/staff-second-factor.test.ts checks it on).
       REQUIRE_STAFF_SECOND_FACTOR: '0',
+      // Outgoing webhooks may reach a receiver the test starts on 127.0.0.1 (integrations.spec.ts); every other private range stays refused.
+      WEBHOOKS_ALLOW_LOOPBACK: '1',
       REWARDS_PROVIDER: 'tremendous',
       TREMENDOUS_BASE_URL: provider.url,
       TREMENDOUS_API_KEY: provider.apiKey,

@@ -83,6 +83,10 @@ export const ROUTES = [
   { pattern: '/admin/tools/client-errors', access: 'admin', layout: 'admin', title: 'Client errors' },
   // Not in docs/product.md's table either (its "Our addition", issue 29 §7): the audit log, for admins (the API refuses moderators).
   { pattern: '/admin/audit', access: 'admin', layout: 'admin', title: 'Audit log' },
+  // Issue 32 (docs/product.md's "Our addition"): outgoing webhooks, API tokens and the API reference, for admins (the API refuses moderators).
+  { pattern: '/admin/integrations', access: 'admin', layout: 'admin', title: 'Integrations' },
+  { pattern: '/admin/integrations/tokens', access: 'admin', layout: 'admin', title: 'API tokens' },
+  { pattern: '/admin/integrations/docs', access: 'admin', layout: 'admin', title: 'API reference' },
   // Rewards (issue 30 §2, §4): the catalogue and settings, and the fulfilment queue.
   { pattern: '/admin/rewards', access: 'admin', layout: 'admin', title: 'Rewards' },
   { pattern: '/admin/rewards/redemptions', access: 'admin', layout: 'admin', title: 'Reward requests' },
