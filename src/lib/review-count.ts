@@ -7,6 +7,7 @@
  * nothing; the last count is shown at once on the next page while it is asked again.
  */
 import { apiGet } from '../platform/api.ts';
+import { m } from '../shared/i18n.ts';
 
 export const REVIEW_COUNT_PATH = '/api/admin/submissions?status=submitted&limit=1';
 
@@ -17,11 +18,12 @@ export function reviewBadgeText(waiting: number): string {
 }
 
 /**
- * The link's accessible name: it starts with its visible words, the badge's text included ("99+"
- * beyond 99, as shown: axe's label-content-name-mismatch, voice control saying what it sees).
+ * The link's accessible name in the page's language: it starts with its visible words (`label`, the
+ * section's name), the badge's text right after ("99+" beyond 99, as shown: axe's
+ * label-content-name-mismatch, voice control saying what it sees).
  */
-export function reviewLinkLabel(waiting: number): string {
-  return waiting <= 0 ? 'Review, none waiting' : `Review, ${reviewBadgeText(waiting)} waiting`;
+export function reviewLinkLabel(label: string, waiting: number): string {
+  return waiting <= 0 ? m.shell_review_link_none({ label }) : m.shell_review_link_waiting({ label, count: reviewBadgeText(waiting) });
 }
 
 let last: number | null = null;
@@ -32,7 +34,7 @@ function show(waiting: number): void {
   if (!link || !badge) return;
   badge.textContent = reviewBadgeText(waiting);
   badge.hidden = waiting <= 0;
-  link.setAttribute('aria-label', reviewLinkLabel(waiting));
+  link.setAttribute('aria-label', reviewLinkLabel(link.dataset.reviewLink ?? '', waiting));
 }
 
 /** Asks for the count and shows it (on admin pages only; a failure leaves the link as it was). */

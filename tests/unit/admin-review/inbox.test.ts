@@ -114,9 +114,9 @@ describe('the sidebar count', () => {
     expect(reviewBadgeText(0)).toBe('');
     expect(reviewBadgeText(12)).toBe('12');
     expect(reviewBadgeText(250)).toBe('99+');
-    expect(reviewLinkLabel(12)).toBe('Review, 12 waiting');
-    expect(reviewLinkLabel(0)).toBe('Review, none waiting');
+    expect(reviewLinkLabel('Review', 12)).toBe('Review, 12 waiting');
+    expect(reviewLinkLabel('Review', 0)).toBe('Review, none waiting');
     // The name holds what the badge shows (voice control): "99+" beyond 99.
-    expect(reviewLinkLabel(250)).toBe('Review, 99+ waiting');
+    expect(reviewLinkLabel('Review', 250)).toBe('Review, 99+ waiting');
   });
 });
