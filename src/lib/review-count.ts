@@ -20,7 +20,9 @@ export function reviewBadgeText(waiting: number): string {
 /**
  * The link's accessible name in the page's language: it starts with its visible words (`label`, the
  * section's name), the badge's text right after ("99+" beyond 99, as shown: axe's
- * label-content-name-mismatch, voice control saying what it sees).
+ * label-content-name-mismatch, voice control saying what it sees). Only ASCII punctuation may
+ * stand between them: axe drops it when it compares, not the Arabic comma (so Arabic says
+ * "المراجعة (3 بانتظار المراجعة)").
  */
 export function reviewLinkLabel(label: string, waiting: number): string {
   return waiting <= 0 ? m.shell_review_link_none({ label }) : m.shell_review_link_waiting({ label, count: reviewBadgeText(waiting) });
