@@ -46,7 +46,12 @@ export default function MarkdownFull({ children, className, id, headingLevel, in
   }, [children, headingLevel, inline]);
   if (inline) {
     return (
-      <span id={id} dir="auto" data-markdown="parsed" className={cn('[&_a]:font-medium [&_a]:text-primary [&_a]:underline [&_a]:underline-offset-4', className)}>
+      <span
+        id={id}
+        dir="auto"
+        data-markdown="parsed"
+        className={cn('[&_a]:font-medium [&_a]:text-primary [&_a]:underline [&_a]:underline-offset-4', className)}
+      >
         {content}
       </span>
     );

@@ -23,6 +23,14 @@ describe('the API reference', () => {
       'GET /missions/{id}/entries entries:read',
       'GET /participants/{id}/points points:read',
       'POST /participants/{id}/points points:write',
+      'GET /webhooks webhooks:manage',
+      'POST /webhooks webhooks:manage',
+      'PATCH /webhooks/{id} webhooks:manage',
+      'DELETE /webhooks/{id} webhooks:manage',
+      'POST /webhooks/{id}/rotate-secret webhooks:manage',
+      'POST /webhooks/{id}/test webhooks:manage',
+      'GET /webhooks/{id}/deliveries webhooks:manage',
+      'POST /webhooks/deliveries/{id}/resend webhooks:manage',
     ]);
     expect(new Set(operations.map((entry) => entry.id)).size).toBe(operations.length);
     expect(basePath(document)).toBe('/api/v1');
