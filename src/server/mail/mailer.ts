@@ -73,7 +73,9 @@ export function createMailer(options: { smtpUrl?: string | undefined; from: stri
       await fs.mkdir(outboxDir, { recursive: true, mode: 0o700 });
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       const file = path.join(outboxDir, `${stamp}-${process.pid}-${(sequence++).toString().padStart(4, '0')}.eml`);
-      await fs.writeFile(file, info.message as Buffer, { mode: 0o600 });
+      // Written whole under another name, then renamed: a reader of the folder never sees half a mail.
+      await fs.writeFile(`${file}.part`, info.message as Buffer, { mode: 0o600 });
+      await fs.rename(`${file}.part`, file);
       logger.info({ to: message.to, subject: message.subject, file }, 'mail written to outbox');
       for (const link of linksIn(message.text)) {
         const url = message.recipientOwnsLinks === true ? link : redactSecrets(link);
