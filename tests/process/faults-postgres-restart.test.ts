@@ -120,7 +120,12 @@ describe.skipIf(unavailable !== null)(`PostgreSQL restarted under load${unavaila
     expect(res.status).toBe(202);
     const outbox = path.join(dataDir, 'outbox');
     const deadline = Date.now() + 30_000;
-    const mailed = () => fs.existsSync(outbox) && fs.readdirSync(outbox).some((name) => fs.readFileSync(path.join(outbox, name), 'utf8').includes(email));
+    const mailed = () =>
+      fs.existsSync(outbox) &&
+      fs
+        .readdirSync(outbox)
+        .filter((name) => name.endsWith('.eml'))
+        .some((name) => fs.readFileSync(path.join(outbox, name), 'utf8').includes(email));
     while (!mailed()) {
       if (Date.now() > deadline) throw new Error(`no mail to ${email} in the outbox within 30 s:\n${server.output().slice(-3000)}`);
       await sleep(200);
