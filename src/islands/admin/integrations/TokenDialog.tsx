@@ -7,22 +7,24 @@
 import { useId } from 'react';
 import { Controller } from 'react-hook-form';
 import { API_TOKEN_LIMITS, API_TOKEN_SCOPES, type CreatedApiToken } from '../../../shared/api-tokens.ts';
-import { ApiError, apiSend } from '../../../platform/api.ts';
+import { apiSend } from '../../../platform/api.ts';
 import { CheckboxField } from '../../../components/ui/checkbox.tsx';
 import { FieldError, FormField } from '../../../components/ui/form-field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
 import { FilterSelect } from '../admin-kit.tsx';
 import { FormDialog, useDialogForm } from '../form-dialog.tsx';
 import { formatCount, m } from '../../../shared/i18n.ts';
-import { Code, problemText } from './kit.tsx';
-import { ALL_PROJECTS, fieldText, SCOPE_TEXT, TOKEN_FORM_DEFAULTS, TOKEN_FORM_FIELDS, tokenBody, type ProjectOption, type TokenFormValues } from './logic.ts';
-
-/** The API names the project `projectId`; the form, `project`. */
-function onFormFields(error: unknown): unknown {
-  if (!(error instanceof ApiError) || !error.fields.projectId) return error;
-  const { projectId, ...rest } = error.fields;
-  return new ApiError(error.status, error.code, error.message, { ...rest, project: projectId }, error.retryAfter, error.body, error.details);
-}
+import { Code, isFieldlessRefusal, onFormFields, problemText } from './kit.tsx';
+import {
+  fieldText,
+  projectSelectOptions,
+  SCOPE_TEXT,
+  TOKEN_FORM_DEFAULTS,
+  TOKEN_FORM_FIELDS,
+  tokenBody,
+  type ProjectOption,
+  type TokenFormValues,
+} from './logic.ts';
 
 export function TokenDialog({
   open,
@@ -47,7 +49,7 @@ export function TokenDialog({
           onCreated(await apiSend<CreatedApiToken>('POST', '/api/admin/tokens', tokenBody(values)));
           onOpenChange(false);
         } catch (error) {
-          if (error instanceof ApiError && Object.keys(error.fields).length === 0 && error.status !== 401) {
+          if (isFieldlessRefusal(error)) {
             api.setAlert(problemText(error));
             return;
           }
@@ -61,10 +63,7 @@ export function TokenDialog({
     control,
     formState: { errors },
   } = form;
-  const projectOptions = [
-    { value: ALL_PROJECTS, label: m.integrations_all_projects() },
-    ...projects.map((project) => ({ value: String(project.id), label: project.name })),
-  ];
+  const projectOptions = projectSelectOptions(projects);
   const scopesError = fieldText(errors.scopes?.message ?? errors.scopes?.root?.message);
 
   return (

@@ -8,16 +8,16 @@
 import { useId } from 'react';
 import { Controller } from 'react-hook-form';
 import type { WebhookCreated, WebhookEndpoint } from '../../../shared/webhooks.ts';
-import { ApiError, apiSend } from '../../../platform/api.ts';
+import { apiSend } from '../../../platform/api.ts';
 import { CheckboxField } from '../../../components/ui/checkbox.tsx';
 import { FieldError, FormField } from '../../../components/ui/form-field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
 import { FilterSelect } from '../admin-kit.tsx';
 import { FormDialog, useDialogForm } from '../form-dialog.tsx';
 import { m } from '../../../shared/i18n.ts';
-import { Code, problemText } from './kit.tsx';
+import { Code, isFieldlessRefusal, onFormFields, problemText } from './kit.tsx';
 import {
-  ALL_PROJECTS,
+  projectSelectOptions,
   EVENT_TEXT,
   EVENT_TYPES,
   fieldText,
@@ -28,13 +28,6 @@ import {
   type ProjectOption,
   type WebhookFormValues,
 } from './logic.ts';
-
-/** The API names the project `projectId`; the form, `project`. */
-function onFormFields(error: unknown): unknown {
-  if (!(error instanceof ApiError) || !error.fields.projectId) return error;
-  const { projectId, ...rest } = error.fields;
-  return new ApiError(error.status, error.code, error.message, { ...rest, project: projectId }, error.retryAfter, error.body, error.details);
-}
 
 export function WebhookDialog({
   open,
@@ -71,7 +64,7 @@ export function WebhookDialog({
           onOpenChange(false);
         } catch (error) {
           // Refusals no field shows, in our words; the rest as every form shows them.
-          if (error instanceof ApiError && Object.keys(error.fields).length === 0 && error.status !== 401) {
+          if (isFieldlessRefusal(error)) {
             api.setAlert(problemText(error));
             return;
           }
@@ -85,10 +78,7 @@ export function WebhookDialog({
     control,
     formState: { errors },
   } = form;
-  const projectOptions = [
-    { value: ALL_PROJECTS, label: m.integrations_all_projects() },
-    ...projects.map((project) => ({ value: String(project.id), label: project.name })),
-  ];
+  const projectOptions = projectSelectOptions(projects);
   const eventsError = fieldText(errors.events?.message ?? errors.events?.root?.message);
 
   return (

@@ -79,6 +79,18 @@ export function problemText(error: unknown): string {
   return errorMessage(error);
 }
 
+/** A refusal for a dialog's fields: the API names the project `projectId`; the dialogs' forms, `project`. */
+export function onFormFields(error: unknown): unknown {
+  if (!(error instanceof ApiError) || !error.fields.projectId) return error;
+  const { projectId, ...rest } = error.fields;
+  return new ApiError(error.status, error.code, error.message, { ...rest, project: projectId }, error.retryAfter, error.body, error.details);
+}
+
+/** A refusal no field of a dialog shows (and no lost session): the dialog says it in its alert, in `problemText`'s words. */
+export function isFieldlessRefusal(error: unknown): error is ApiError {
+  return error instanceof ApiError && Object.keys(error.fields).length === 0 && error.status !== 401;
+}
+
 /** Runs an action; a failure (but a lost session, which goes to sign-in) is a toast titled `failedTitle`. */
 export async function attempt(failedTitle: string, action: () => Promise<void>): Promise<void> {
   try {

@@ -91,6 +91,11 @@ export interface ProjectOption {
 }
 
 /** A project's name for a list, or "Project 12" for one the list of projects does not hold (archived). */
+/** The project select of a dialog: every project, then each one by name. */
+export function projectSelectOptions(projects: readonly ProjectOption[]): { value: string; label: string }[] {
+  return [{ value: ALL_PROJECTS, label: m.integrations_all_projects() }, ...projects.map((project) => ({ value: String(project.id), label: project.name }))];
+}
+
 export function projectName(projects: readonly ProjectOption[], projectId: number | null): string {
   if (projectId === null) return m.integrations_all_projects();
   return projects.find((project) => project.id === projectId)?.name ?? m.integrations_project_number({ id: String(projectId) });
