@@ -51,3 +51,90 @@ export interface MediaUploaded {
 
 /** Where a stored photo's thumbnail is. */
 export const thumbnailUrl = (id: string): string => `/api/media/${encodeURIComponent(id)}/thumbnail`;
+
+// ---------------------------------------------------------------------------------------------
+// Field capture: resumable uploads (tus) and videos — `docs/decisions/038-field-capture.md`
+
+/** What an upload turned out to be (from its content, never its name). */
+export const MEDIA_KINDS = ['photo', 'video'] as const;
+export type MediaKind = (typeof MEDIA_KINDS)[number];
+
+/** Where an upload stands: `uploading` → `processing` → `ready` | `failed`. */
+export const MEDIA_STATUSES = ['uploading', 'processing', 'ready', 'failed'] as const;
+export type MediaStatus = (typeof MEDIA_STATUSES)[number];
+
+/** The tus resumable-upload endpoint (creation, creation-with-upload, termination, expiration). */
+export const UPLOADS_PATH = '/api/uploads';
+
+export const UPLOAD_LIMITS = {
+  /** The browser sends a resumable upload in chunks of this size (one PATCH each). */
+  chunkBytes: 8 * 1024 * 1024,
+  /** An upload not finished after this many hours is removed (tus expiration; an S3 lifecycle rule too). */
+  expiryHours: 24,
+} as const;
+
+/** Video answers (the `video` form element). */
+export const VIDEO_LIMITS = {
+  /** Largest video file accepted (bytes). */
+  maxBytes: 1024 * 1024 * 1024,
+  /** A question's default and largest maximum length (seconds). */
+  defaultMaxSeconds: 180,
+  maxSecondsCeiling: 600,
+  /** A question's default and largest number of videos. */
+  defaultMaxFiles: 1,
+  maxFiles: 3,
+  /** The processed video is at most this tall (or wide, when portrait): 1080p. */
+  outputSide: 1920,
+  outputShortSide: 1080,
+  /** Processing one video stops after this long (seconds) and fails. */
+  processingSeconds: 15 * 60,
+  /** A little leeway over a question's maximum length (containers round). */
+  lengthLeewaySeconds: 1,
+} as const;
+
+/** What `/api/uploads` accepts for a video answer, for a file input's `accept`. */
+export const VIDEO_ACCEPT = 'video/*';
+
+/** Video messages (the server's, word for word). */
+export const VIDEO_MESSAGES = {
+  tooLarge: 'This video is larger than 1 GB',
+  notAVideo: 'Upload a video (MP4, MOV or WebM)',
+  unreadable: 'This video could not be read: it may be damaged. Choose another one',
+  tooLong: (seconds: number) => `This video is longer than ${formatSeconds(seconds)}`,
+  processingFailed: 'This video could not be processed. Choose another one, or record it again',
+  processingTimedOut: 'This video took too long to process. Record a shorter one and try again',
+  notReady: 'This video is still being processed',
+} as const;
+
+/** Upload messages of the resumable endpoint. */
+export const UPLOAD_MESSAGES = {
+  notFound: 'No such upload',
+  expired: 'This upload has expired: send the file again',
+  metadata: 'Say the file\'s name and type in Upload-Metadata ("filename", "filetype")',
+  tooLarge: 'This file is too large',
+  failedHere: 'The upload could not be finished. Try again',
+} as const;
+
+/** `GET /api/uploads/{uploadId}`: where an upload stands (the upload id is the media id). */
+export interface UploadState {
+  mediaId: string;
+  kind: MediaKind;
+  status: MediaStatus;
+  /** Why it failed, for the person; null unless `failed`. */
+  reason: string | null;
+}
+
+/** "3 minutes", "1 minute 30 seconds", "45 seconds". */
+export function formatSeconds(seconds: number): string {
+  const minutes = Math.floor(seconds / 60);
+  const rest = Math.round(seconds % 60);
+  const parts: string[] = [];
+  if (minutes > 0) parts.push(`${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`);
+  if (rest > 0 || minutes === 0) parts.push(`${rest} ${rest === 1 ? 'second' : 'seconds'}`);
+  return parts.join(' ');
+}
+
+/** Where a stored video is played from (byte ranges; a signed link on S3). */
+export const videoUrl = (id: string): string => `/api/media/${encodeURIComponent(id)}/video`;
+/** A video's poster frame (WebP). */
+export const posterUrl = (id: string): string => `/api/media/${encodeURIComponent(id)}/poster`;

@@ -2,7 +2,6 @@ import { Readable } from 'node:stream';
 import { Hono, type Context } from 'hono';
 import { MEDIA_LIMITS, MEDIA_MESSAGES } from '../../shared/media.ts';
 import type { AppEnv } from '../context.ts';
-import type { Media } from '../db/schema/index.ts';
 import { ApiError } from '../errors.ts';
 import { enforceRateLimits, missingStaffSecondFactor, signedIn, signedInUser } from '../http.ts';
 import { seesMediaInInstructions } from '../services/participation.ts';
@@ -15,6 +14,7 @@ import {
   findMedia,
   mediaUploadRateKey,
   mediaView,
+  type ReadyMedia,
   MediaRejected,
   processImage,
   releaseUpload,
@@ -140,7 +140,7 @@ function asApiError(error: unknown): unknown {
 }
 
 /** The photo of the path's id if the caller may see it; 404 for everyone else (never 403). */
-async function visibleMedia(c: Context<AppEnv>): Promise<Media> {
+async function visibleMedia(c: Context<AppEnv>): Promise<ReadyMedia> {
   const row = await findMedia(c.get('db'), c.req.param('id') ?? '');
   const user = c.get('user');
   // Staff see everyone's photos once they have the second factor the staff area requires (issue 29 §3).
@@ -278,7 +278,7 @@ export const mediaRoutes = new Hono<AppEnv>()
       const reservation = await reserveUpload(db, deps.clock, user.id, declared ?? BODY_LIMIT);
       let stored = false;
       const started = performance.now();
-      let row: Media;
+      let row: ReadyMedia;
       try {
         row = await withUploadPlace(async () => {
           const file = await uploadedFile(c, deps.config.uploadStallMs);

@@ -170,10 +170,10 @@ function itemView(row: ItemRow): GalleryItem {
     projectId: row.projectId ?? 0,
     userId: row.ownerId,
     createdAt: row.createdAt.toISOString(),
-    width: row.width,
-    height: row.height,
-    thumbnailWidth: row.thumbnailWidth,
-    thumbnailHeight: row.thumbnailHeight,
+    width: row.width ?? 0, // ready rows only (the queries' `status` condition)
+    height: row.height ?? 0, // ready rows only (the queries' `status` condition)
+    thumbnailWidth: row.thumbnailWidth ?? 0, // ready rows only (the queries' `status` condition)
+    thumbnailHeight: row.thumbnailHeight ?? 0, // ready rows only (the queries' `status` condition)
     userName: name,
     projectName: row.projectName ?? '',
     sourceTitle: row.missionTitle ?? row.surveyTitle ?? '',
@@ -195,7 +195,7 @@ function itemView(row: ItemRow): GalleryItem {
  * replaced, and the other filters narrow that scan).
  */
 export function galleryPageQuery(db: Db, query: GalleryQuery) {
-  const conditions: (SQL | undefined)[] = [isNotNull(media.projectId)];
+  const conditions: (SQL | undefined)[] = [isNotNull(media.projectId), eq(media.status, 'ready')];
   if (query.cursor) {
     const cursor = decodeGalleryCursor(query.cursor);
     if (!cursor) throw new ApiError(400, 'validation_failed', 'Check the highlighted fields', { fields: { cursor: [GALLERY_MESSAGES.badCursor] } });
@@ -234,7 +234,7 @@ export async function galleryPage(db: Db, query: GalleryQuery): Promise<GalleryP
 export async function galleryItem(db: Db, id: string): Promise<GalleryItem | null> {
   if (!isMediaId(id)) return null;
   const [row] = await itemsQuery(db)
-    .where(and(eq(media.id, id), isNotNull(media.projectId)))
+    .where(and(eq(media.id, id), isNotNull(media.projectId), eq(media.status, 'ready')))
     .limit(1);
   return row ? itemView(row) : null;
 }
@@ -305,12 +305,12 @@ export interface GalleryZipPlan {
  */
 export async function planGalleryZip(db: Db, ids: readonly string[], actor: { id: number; ip: string | null }): Promise<GalleryZipPlan> {
   const valid = ids.filter(isMediaId);
-  const rows = valid.length === 0 ? [] : await itemsQuery(db).where(and(inArray(media.id, valid), isNotNull(media.projectId)));
+  const rows = valid.length === 0 ? [] : await itemsQuery(db).where(and(inArray(media.id, valid), isNotNull(media.projectId), eq(media.status, 'ready')));
   if (rows.length !== ids.length) throw new ApiError(404, 'not_found', GALLERY_MESSAGES.zipUnknown);
   const byId = new Map(rows.map((row) => [row.id, row]));
   const files = ids.flatMap((id) => {
     const row = byId.get(id);
-    if (!row) return [];
+    if (!row || row.displayKey === null) return [];
     const extension = row.displayKey.slice(row.displayKey.lastIndexOf('.') + 1);
     const name = galleryZipName(itemView(row), extension);
     return [{ id: row.id, name: row.versionState === 'current' ? name : `${row.versionState}/${name}`, key: row.displayKey, date: row.createdAt }];

@@ -84,7 +84,8 @@ export async function housekeepMedia(deps: HousekeepingDeps): Promise<Housekeepi
       .where(and(inArray(media.id, ids), isNull(media.attachedAt), lt(media.createdAt, cutoff), not(heldByAnything())))
       .returning({ id: media.id, displayKey: media.displayKey, thumbnailKey: media.thumbnailKey });
     for (const row of removed) {
-      const outcomes = await Promise.allSettled([storage.delete(row.displayKey), storage.delete(row.thumbnailKey)]);
+      const keys = [row.displayKey, row.thumbnailKey].filter((key) => key !== null);
+      const outcomes = await Promise.allSettled(keys.map((key) => storage.delete(key)));
       for (const outcome of outcomes) {
         if (outcome.status === 'rejected') logger.warn({ err: outcome.reason, mediaId: row.id }, 'media housekeeping: a file could not be deleted');
       }

@@ -88,7 +88,7 @@ export async function migrateMedia(db: Db, from: LocalStorage, to: S3Storage, io
       .limit(pageSize);
     if (page.length === 0) break;
     after = page[page.length - 1]?.id ?? after;
-    const keys = page.flatMap((row) => [row.displayKey, row.thumbnailKey]);
+    const keys = page.flatMap((row) => [row.displayKey, row.thumbnailKey]).filter((key) => key !== null);
     await inParallel(keys, PARALLEL_COPIES, async (key) => {
       const outcome = await copyOne(from, to, key);
       if (outcome === 'copied') result.copied++;

@@ -283,7 +283,7 @@ export function mediaKeys(id: string, processed: Pick<ProcessedImage, 'display' 
 }
 
 /** The answer of `POST /api/media` for a stored photo. */
-export function mediaView(row: Media): MediaUploaded {
+export function mediaView(row: ReadyMedia): MediaUploaded {
   return { id: row.id, url: `/api/media/${row.id}`, thumbnailUrl: `/api/media/${row.id}/thumbnail`, width: row.width, height: row.height, bytes: row.bytes };
 }
 
@@ -299,7 +299,7 @@ export async function createMedia(
   clock: Clock,
   storage: Storage,
   input: { ownerId: number; uploadedBytes: number; processed: ProcessedImage; reservationId?: number },
-): Promise<Media> {
+): Promise<ReadyMedia> {
   const id = newMediaId();
   const { display, thumbnail } = input.processed;
   const keys = mediaKeys(id, input.processed);
@@ -324,7 +324,7 @@ export async function createMedia(
           createdAt: clock.now(),
         })
         .returning();
-      if (!row) throw new Error('media insert returned no row');
+      if (!row || !isReadyMedia(row)) throw new Error('media insert returned no ready row');
       if (input.reservationId !== undefined) await tx.delete(mediaUploadReservations).where(eq(mediaUploadReservations.id, input.reservationId));
       return row;
     });
@@ -334,10 +334,39 @@ export async function createMedia(
   }
 }
 
-export async function findMedia(db: Db, id: string): Promise<Media | null> {
+/** A stored photo or video whose files are in storage (`status` `ready`): its sizes and keys are known. */
+export type ReadyMedia = Media & {
+  status: 'ready';
+  contentType: string;
+  width: number;
+  height: number;
+  bytes: number;
+  displayKey: string;
+  thumbnailKey: string;
+  thumbnailWidth: number;
+  thumbnailHeight: number;
+};
+
+/** Whether a media row is ready (its files stored, its sizes known). */
+export function isReadyMedia(row: Media): row is ReadyMedia {
+  return (
+    row.status === 'ready' &&
+    row.contentType !== null &&
+    row.width !== null &&
+    row.height !== null &&
+    row.bytes !== null &&
+    row.displayKey !== null &&
+    row.thumbnailKey !== null &&
+    row.thumbnailWidth !== null &&
+    row.thumbnailHeight !== null
+  );
+}
+
+/** A ready photo or video by id; null when there is none, or it is still uploading, processing or failed. */
+export async function findMedia(db: Db, id: string): Promise<ReadyMedia | null> {
   if (!isMediaId(id)) return null;
   const [row] = await db.select().from(media).where(eq(media.id, id)).limit(1);
-  return row ?? null;
+  return row && isReadyMedia(row) ? row : null;
 }
 
 /** Who may see a photo: its owner, moderators and admins (`staffPowers`: false for staff still without the second factor the staff area requires). Everyone else is told it does not exist. */
@@ -351,7 +380,7 @@ export function canSeeMedia(user: Pick<User, 'id' | 'role'> | null, row: Pick<Me
  * not an upload: `uploaded_bytes` is 0, so it costs its owner nothing of the daily budget. Null
  * when the original's display image is missing from storage.
  */
-export async function copyMedia(db: Db, clock: Clock, storage: Storage, original: Media, ownerId: number): Promise<Media | null> {
+export async function copyMedia(db: Db, clock: Clock, storage: Storage, original: ReadyMedia, ownerId: number): Promise<Media | null> {
   const id = newMediaId();
   const rekey = (key: string) => `${id}/${key.slice(key.indexOf('/') + 1)}`;
   const keys = { display: rekey(original.displayKey), thumbnail: rekey(original.thumbnailKey) };
@@ -501,6 +530,6 @@ export async function deleteMedia(db: Db, storage: Storage, input: { id: string;
       .limit(1);
     return existing ? 'in_use' : 'not_found';
   }
-  await Promise.all([storage.delete(row.displayKey), storage.delete(row.thumbnailKey)]);
+  await Promise.all([row.displayKey, row.thumbnailKey].filter((key) => key !== null).map((key) => storage.delete(key)));
   return 'deleted';
 }

@@ -17,7 +17,7 @@ import { formVersions, media, missionEntries, missions, projectMembers, users, t
 import { ApiError, foundOr404 } from '../errors.ts';
 import type { Storage } from '../storage/storage.ts';
 import type { Clock } from './clock.ts';
-import { copyMedia } from './media.ts';
+import { copyMedia, isReadyMedia } from './media.ts';
 import { authoredColumns, checkTranslationsWritten, insertedRow, iso } from './projects.ts';
 import { countsAndLatestForms, memberCounts, patchedMoments, resolveFormChoice, resolveFormVersion, toDate } from './surveys.ts';
 
@@ -149,6 +149,8 @@ export async function ownInstructionPhotos(db: Db, clock: Clock, storage: Storag
       staffOwned.push(photo.id);
       continue;
     }
+    // A participant's upload not yet stored (uploading, processing, failed) cannot be copied: its link stays as written.
+    if (!isReadyMedia(photo)) continue;
     const copy = await copyMedia(db, clock, storage, photo, actorId);
     if (copy) copies.set(photo.id, copy.id);
   }
@@ -308,7 +310,8 @@ export async function submissionDetail(db: Db, id: number): Promise<AdminSubmiss
   const byId = new Map(found.map((item) => [item.id, item]));
   const photos: SubmissionMedia[] = ids.flatMap((mediaId) => {
     const item = byId.get(mediaId);
-    if (!item) return [];
+    // Not stored yet (uploading or processing) or failed: nothing to show.
+    if (!item || item.width === null || item.height === null) return [];
     const path = `/api/media/${encodeURIComponent(mediaId)}`;
     return [{ id: mediaId, url: path, thumbnailUrl: `${path}/thumbnail`, width: item.width, height: item.height }];
   });

@@ -4,9 +4,10 @@ import { missionEntries, missions } from './missions.ts';
 import { projects } from './projects.ts';
 import { surveyResponses } from './surveys.ts';
 import { users } from './users.ts';
+import { MEDIA_KINDS, MEDIA_STATUSES } from '../../../shared/media.ts';
 
 /**
- * Uploaded photos: checked by content, re-encoded (EXIF and GPS stripped, orientation applied)
+ * Uploaded photos and videos. Photos: checked by content, re-encoded (EXIF and GPS stripped, orientation applied)
  * into a display size and a thumbnail, stored through the storage interface under server-made
  * keys. The id is random (unguessable) and is what answers hold. Served only to the owner and to
  * moderators and admins.
@@ -18,19 +19,35 @@ export const media = pgTable(
     ownerId: integer('owner_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    /** The stored display image's type (`image/jpeg` or `image/webp`). */
-    contentType: text('content_type').notNull(),
-    /** After orientation. */
-    width: integer('width').notNull(),
-    height: integer('height').notNull(),
-    /** Bytes of the stored display image. */
-    bytes: integer('bytes').notNull(),
-    /** Bytes of the upload as received (counts against the per-user daily limit). */
+    /** `photo` or `video` (`MEDIA_KINDS`): what the upload turned out to be, from its content. */
+    kind: text('kind', { enum: MEDIA_KINDS }).notNull().default('photo'),
+    /**
+     * `uploading` (a resumable upload under way: the bytes are in the upload store, not yet in
+     * storage) → `processing` (all bytes arrived; the `media.process` job runs) → `ready` | `failed`
+     * (`failureReason` says why). Multipart photos are `ready` at once.
+     */
+    status: text('status', { enum: MEDIA_STATUSES }).notNull().default('ready'),
+    /** Why processing failed, for the participant (`MEDIA_MESSAGES` / `VIDEO_MESSAGES`). */
+    failureReason: text('failure_reason'),
+    /** An upload still `uploading` after this is removed (tus expiration, 24 hours). */
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    /** Videos: the processed video's length (ms). */
+    durationMs: integer('duration_ms'),
+    /** The stored display file's type (`image/jpeg`, `image/webp`, `video/mp4`); null until `ready`. */
+    contentType: text('content_type'),
+    /** After orientation; null until `ready`. */
+    width: integer('width'),
+    height: integer('height'),
+    /** Bytes of the stored display file; null until `ready`. */
+    bytes: integer('bytes'),
+    /** Bytes of the upload as received or declared (`Upload-Length`): counts against the per-user daily limit. */
     uploadedBytes: integer('uploaded_bytes').notNull(),
-    displayKey: text('display_key').notNull(),
-    thumbnailKey: text('thumbnail_key').notNull(),
-    thumbnailWidth: integer('thumbnail_width').notNull(),
-    thumbnailHeight: integer('thumbnail_height').notNull(),
+    /** The display image, or a video's MP4; null until `ready`. */
+    displayKey: text('display_key'),
+    /** The thumbnail, or a video's poster frame (WebP); null until `ready`. */
+    thumbnailKey: text('thumbnail_key'),
+    thumbnailWidth: integer('thumbnail_width'),
+    thumbnailHeight: integer('thumbnail_height'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     /** When an answer (draft or submitted) or a mission's instructions first held it; never-attached uploads are removed after 7 days. */
     attachedAt: timestamp('attached_at', { withTimezone: true }),
@@ -64,6 +81,9 @@ export const media = pgTable(
     index('media_entry_idx').on(t.entryId),
     index('media_response_idx').on(t.responseId),
     index('media_tags_idx').using('gin', t.tags),
+    index('media_uploading_idx')
+      .on(t.expiresAt)
+      .where(sql`${t.status} = 'uploading'`),
     index('media_unattached_idx')
       .on(t.createdAt)
       .where(sql`${t.attachedAt} is null`),
