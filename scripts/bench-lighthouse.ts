@@ -125,6 +125,9 @@ async function auditOnce(url: string, port: number, headers: Record<string, stri
   let failure = '';
   const { Cookie: cookie, ...otherHeaders } = headers ?? {};
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    // Each run starts from an empty cookie jar: a guest page audited after a signed-in one would
+    // otherwise carry its session and be sent home (`/de/login` ended at `/`).
+    await browserCommand(port, 'Storage.clearCookies', {});
     if (cookie) await setSessionCookie(url, port, cookie);
     const result = await lighthouse(url, {
       port,

@@ -444,12 +444,16 @@ function peersTable(rows: readonly CaseResult[], peers: readonly PeerRow[]): str
   return lines.join('\n');
 }
 
-/** Runs every case against one backend; pushes its rows, and failures as messages. */
+/**
+ * Runs every case against one backend; pushes its rows, failures (the run broke: the docs are not
+ * rewritten) and goal misses (measured and written down, but the run still fails) as messages.
+ */
 async function benchBackend(
   backend: BackendName,
   seconds: number,
   rows: CaseResult[],
   failures: string[],
+  goalMisses: string[],
   lighthouse: LighthouseRow[] | null,
   peers: PeerRow[] | null,
   mails: { backend: string; cases: MailBenchCase[] }[],
@@ -582,7 +586,7 @@ async function benchBackend(
       const cases = await mail.measure(server.url, seeded);
       mails.push({ backend, cases });
       for (const line of mailBenchLines(backend, cases)) console.log(line);
-      for (const c of cases) if (c.p95Ms > MAIL_GOAL_P95_MS) failures.push(`${backend} / mail ${c.name}: p95 ${Math.round(c.p95Ms)} ms, above the goal`);
+      for (const c of cases) if (c.p95Ms > MAIL_GOAL_P95_MS) goalMisses.push(`${backend} / mail ${c.name}: p95 ${Math.round(c.p95Ms)} ms, above the goal`);
     } catch (error) {
       failures.push(`${backend} / mail: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -602,8 +606,8 @@ async function benchBackend(
       for (const line of rewardsBenchLines(backend, run)) console.log(line);
       for (const failure of run.failures) failures.push(`${backend} / rewards: ${failure}`);
       if (backend === 'PostgreSQL' && run.request.p99Ms > REDEMPTION_GOAL_P99_MS)
-        failures.push(`${backend} / rewards: redemption p99 ${run.request.p99Ms.toFixed(1)} ms, above the goal`);
-      if (run.bulk.maxMs > BULK_GOAL_MS) failures.push(`${backend} / rewards: bulk approve of 500 took ${Math.round(run.bulk.maxMs)} ms, above the goal`);
+        goalMisses.push(`${backend} / rewards: redemption p99 ${run.request.p99Ms.toFixed(1)} ms, above the goal`);
+      if (run.bulk.maxMs > BULK_GOAL_MS) goalMisses.push(`${backend} / rewards: bulk approve of 500 took ${Math.round(run.bulk.maxMs)} ms, above the goal`);
     } catch (error) {
       failures.push(`${backend} / rewards: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -614,7 +618,7 @@ async function benchBackend(
       for (const line of webhooksBenchLines(backend, run)) console.log(line);
       for (const failure of run.failures) failures.push(`${backend} / webhooks: ${failure}`);
       for (const c of run.cases)
-        if (webhooksGoalMissed(backend, c)) failures.push(`${backend} / webhooks ${c.name}: p95 ${Math.round(c.p95Ms)} ms, above the goal`);
+        if (webhooksGoalMissed(backend, c)) goalMisses.push(`${backend} / webhooks ${c.name}: p95 ${Math.round(c.p95Ms)} ms, above the goal`);
     } catch (error) {
       failures.push(`${backend} / webhooks: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -712,6 +716,7 @@ async function main(): Promise<void> {
 
   const rows: CaseResult[] = [];
   const failures: string[] = [];
+  const goalMisses: string[] = [];
   const skipped: string[] = [];
   const backends: BackendName[] = ['PGlite'];
   if (await postgresReachable()) backends.push('PostgreSQL');
@@ -737,6 +742,7 @@ async function main(): Promise<void> {
         seconds,
         rows,
         failures,
+        goalMisses,
         withLighthouse && backend === 'PGlite' ? lighthouse : null,
         peers,
         mails,
@@ -774,12 +780,12 @@ async function main(): Promise<void> {
       if (webhookRuns.length > 0) writeBenchmarksSection('bench-webhooks', webhooksBenchTable(webhookRuns));
     }
   }
-  // Written down even when pages are over: the table says which; the run still fails.
+  // Written down even when pages are over or goals missed: the tables say which; the run still fails.
   const overBudget = budgets.over.map(
     (row) => `${row.pattern}: ${(row.bytes / 1000).toFixed(1)} KB of JavaScript, budget ${(row.budget / 1000).toFixed(0)} KB`,
   );
-  if (failures.length + overBudget.length > 0) {
-    console.error(`Benchmark failed:\n- ${[...failures, ...overBudget].join('\n- ')}`);
+  if (failures.length + goalMisses.length + overBudget.length > 0) {
+    console.error(`Benchmark failed:\n- ${[...failures, ...goalMisses, ...overBudget].join('\n- ')}`);
     process.exitCode = 1;
   }
 }
