@@ -126,6 +126,8 @@ export const WEBHOOK_LIMITS = {
   previousSecretMs: 24 * 3600 * 1000,
   /** Test events and resends an admin may ask for (a rate limit). */
   sendsPerMinute: { limit: 30, windowMs: 60_000 },
+  /** Events (and their deliveries) are kept this many days, then removed by the daily `webhooks.prune`; never one with a delivery still pending. */
+  retentionDays: 30,
 } as const;
 
 /** A delivery's state: `pending` (queued, perhaps waiting for its time), then `succeeded` (a 2xx answer) or `failed`. */

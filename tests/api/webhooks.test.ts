@@ -512,6 +512,40 @@ describeEachBackend(
       ]);
       expect(await deliveries(hook.id, 'status=failed')).toEqual([]);
     });
+
+    it('prunes events older than 30 days with their deliveries, but never one with a delivery still pending', async () => {
+      const c = ctx();
+      const project = await createProject(c);
+      const done = await createEndpoint({ events: ['participant.joined'], projectId: project.id });
+      const failing = await createEndpoint({ events: ['participant.joined'], projectId: project.id });
+      answers.set(failing.path, 500);
+      const old = await happen(project.id);
+      expect((await deliveries(done.id)).map((d) => d.status)).toEqual(['succeeded']);
+      // The failing endpoint's second attempt waits (pending): the event must stay for it.
+      expect((await deliveries(failing.id)).map((d) => d.status)).toEqual(['failed', 'pending']);
+      answers.delete(failing.path);
+      const recent = await happen(project.id);
+      // The first event was recorded a day more than the retention ago (by the app's clock, which the prune reads).
+      const longAgo = new Date(c.clock.now().getTime() - (WEBHOOK_LIMITS.retentionDays + 1) * 24 * 3600 * 1000);
+      await c.database.db
+        .update(webhookEvents)
+        .set({ createdAt: longAgo })
+        .where(eq(webhookEvents.id, old ?? ''));
+      const events = async () =>
+        (await queryRows<{ id: string }>(c.database.db, sql`select id from ${webhookEvents} where id in (${old}, ${recent})`)).map((row) => row.id).sort();
+
+      await c.jobs.send('webhooks.prune', {});
+      await c.jobs.drain();
+      expect(await events()).toEqual([old, recent].sort());
+
+      // Its last attempt done, the old event goes at the next prune, its deliveries with it.
+      await runDue(failing.id);
+      expect((await deliveries(failing.id)).filter((d) => d.eventId === old).map((d) => d.status)).toEqual(['failed', 'succeeded']);
+      await c.jobs.send('webhooks.prune', {});
+      await c.jobs.drain();
+      expect(await events()).toEqual([recent]);
+      expect((await deliveries(done.id)).map((d) => d.eventId)).toEqual([recent]);
+    });
   },
   { env: { WEBHOOKS_ALLOW_LOOPBACK: '1' } },
 );

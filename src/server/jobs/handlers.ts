@@ -11,7 +11,7 @@ import { mailApprovalDigests, mailBatchedNotifications, mailNotification, mailPe
 import { newSignInMail } from '../services/new-sign-in.ts';
 import { mailReviewDigests } from '../services/review-digest.ts';
 import { fulfilRedemption, pollProviderOrders } from '../services/reward-provider-fulfilment.ts';
-import { deliverWebhook, fanOutWebhookEvent, sweepWebhookEvents, withWebhookQueue } from '../services/webhooks.ts';
+import { deliverWebhook, fanOutWebhookEvent, pruneWebhookEvents, sweepWebhookEvents, withWebhookQueue } from '../services/webhooks.ts';
 import { createStorage, type Storage } from '../storage/index.ts';
 import { accountNoticeMail, dataDeletionRequestMail, emailChangeMail, forgotPasswordMail, invitationSendMail, registerMail } from './account-mail.ts';
 import type { JobSender } from './queue.ts';
@@ -103,6 +103,10 @@ function jobHandlers(deps: JobDeps): JobHandlers {
     'webhooks.deliver': async (data) => {
       const status = await deliverWebhook(deps, data);
       if (status === 'failed') deps.logger.info(data, 'webhook delivery failed');
+    },
+    'webhooks.prune': async () => {
+      const removed = await pruneWebhookEvents(deps);
+      if (removed > 0) deps.logger.info({ removed }, 'old webhook events removed');
     },
   };
 }

@@ -82,6 +82,7 @@ export const QUEUES: Readonly<Record<JobName, QueueSpec>> = {
   'webhooks.fan-out': { options: WEBHOOK, batchSize: 1 },
   'webhooks.sweep': { options: { ...PERIODIC, notify: true }, batchSize: 1, cron: '* * * * *' },
   'webhooks.deliver': { options: WEBHOOK, batchSize: 1, localConcurrency: 4 },
+  'webhooks.prune': { options: PERIODIC, batchSize: 1, cron: '50 3 * * *' },
 };
 
 /** How a process uses the queue. */

@@ -100,6 +100,8 @@ export interface JobDataMap {
    * Webhooks schedule, `startAfter`). pg-boss's own retries are for crashes only.
    */
   'webhooks.deliver': { endpointId: number; eventId: string; attempt: number };
+  /** Daily: events older than `WEBHOOK_LIMITS.retentionDays` and their deliveries removed (none with a delivery still pending). */
+  'webhooks.prune': Record<string, never>;
 }
 
 export type JobName = keyof JobDataMap;
@@ -119,6 +121,7 @@ export const JOB_NAMES = [
   'webhooks.fan-out',
   'webhooks.sweep',
   'webhooks.deliver',
+  'webhooks.prune',
   'auth.register',
   'auth.forgot-password',
   'auth.new-sign-in',

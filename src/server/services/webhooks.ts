@@ -350,6 +350,34 @@ interface Outcome {
   error: string | null;
 }
 
+/** Old events a `webhooks.prune` transaction removes at most (their deliveries go with them). */
+const PRUNE_BATCH = 1_000;
+
+/**
+ * `webhooks.prune` (daily): events older than `WEBHOOK_LIMITS.retentionDays` are removed with
+ * their deliveries (the foreign key cascades), a batch per transaction so no lock is held long;
+ * an event with a delivery still pending (a retry, or a resend an admin asked for) stays until
+ * it is done. How many events were removed.
+ */
+export async function pruneWebhookEvents(deps: Pick<WebhookDeps, 'db' | 'clock'>): Promise<number> {
+  const cutoff = new Date(deps.clock.now().getTime() - WEBHOOK_LIMITS.retentionDays * 24 * 3600 * 1000);
+  let removed = 0;
+  for (;;) {
+    const rows = await queryRows<{ id: string }>(
+      deps.db,
+      sql`delete from ${webhookEvents} where id in (
+        select e.id from ${webhookEvents} e
+        where e.created_at < ${cutoff.toISOString()}::timestamptz
+          and not exists (select 1 from ${webhookDeliveries} d where d.event_id = e.id and d.status = 'pending')
+        order by e.created_at, e.id
+        limit ${PRUNE_BATCH}
+      ) returning id`,
+    );
+    removed += rows.length;
+    if (rows.length < PRUNE_BATCH) return removed;
+  }
+}
+
 /**
  * `webhooks.deliver`: one attempt of an event to an endpoint, once (a delivery already finished is
  * left alone; one of a disabled endpoint fails unsent). Its status after, or null when there is
