@@ -170,10 +170,11 @@ function itemView(row: ItemRow): GalleryItem {
     projectId: row.projectId ?? 0,
     userId: row.ownerId,
     createdAt: row.createdAt.toISOString(),
-    width: row.width ?? 0, // ready rows only (the queries' `status` condition)
-    height: row.height ?? 0, // ready rows only (the queries' `status` condition)
-    thumbnailWidth: row.thumbnailWidth ?? 0, // ready rows only (the queries' `status` condition)
-    thumbnailHeight: row.thumbnailHeight ?? 0, // ready rows only (the queries' `status` condition)
+    // The gallery's queries read ready rows only (their `status` condition): the sizes are set.
+    width: row.width ?? 0,
+    height: row.height ?? 0,
+    thumbnailWidth: row.thumbnailWidth ?? 0,
+    thumbnailHeight: row.thumbnailHeight ?? 0,
     userName: name,
     projectName: row.projectName ?? '',
     sourceTitle: row.missionTitle ?? row.surveyTitle ?? '',
