@@ -150,6 +150,7 @@ const RANGES: Partial<Record<FormElement['type'], { keys: [string, string]; what
   number: [{ keys: ['min', 'max'], what: 'the limits of', breaking: false }],
   date: [{ keys: ['minDate', 'maxDate'], what: 'the date limits of', breaking: false }],
   photo: [{ keys: ['minFiles', 'maxFiles'], what: 'the number of photos of', breaking: false }],
+  video: [{ keys: ['minFiles', 'maxFiles'], what: 'the number of videos of', breaking: false }],
 };
 
 function settingOf(element: FormElement, key: string): unknown {

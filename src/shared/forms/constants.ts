@@ -5,6 +5,8 @@
  * small (logic.ts, validate.ts, order.ts) imports them from here.
  */
 
+import { VIDEO_LIMITS } from '../media.ts';
+
 export const FORM_SCHEMA_ID = 'fieldwork.form/1';
 
 /** Element and page ids: a lower-case letter, then lower-case letters, digits or `_` (64 at most). */
@@ -23,6 +25,7 @@ export const ELEMENT_TYPES = [
   'number',
   'date',
   'photo',
+  'video',
   'consent',
   'matrix',
   'ranking',
@@ -42,7 +45,7 @@ const COMPARISON_OPS = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'in', 'answered',
 /**
  * The ops a condition may use on an element of each type (publish checks them; the builder can
  * offer just these). Text and single choices: equality and `in`; multiple choices: `includes_*`;
- * numbers, ratings, scales and dates: comparisons too; consent: `eq true`; the rest (photo,
+ * numbers, ratings, scales and dates: comparisons too; consent: `eq true`; the rest (photo, video,
  * matrix, ranking): answered or not. A statement takes no answer, so no condition can refer to it.
  */
 export const CONDITION_OPS_BY_TYPE: Readonly<Record<ElementType, readonly ConditionOp[]>> = {
@@ -57,6 +60,7 @@ export const CONDITION_OPS_BY_TYPE: Readonly<Record<ElementType, readonly Condit
   date: COMPARISON_OPS,
   consent: ['eq', 'neq', 'answered', 'not_answered'],
   photo: ['answered', 'not_answered'],
+  video: ['answered', 'not_answered'],
   matrix: ['answered', 'not_answered'],
   ranking: ['answered', 'not_answered'],
   statement: [],
@@ -80,6 +84,9 @@ export const FORM_LIMITS = {
   ratingMin: 3,
   ratingMax: 10,
   photoMaxFiles: 10,
+  /** A video question: at most this many videos, each at most this long (seconds; default 3 minutes). */
+  videoMaxFiles: VIDEO_LIMITS.maxFiles,
+  videoMaxSeconds: VIDEO_LIMITS.maxSecondsCeiling,
   maxPages: 100,
   maxElements: 500,
   maxOptions: 200,

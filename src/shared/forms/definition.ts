@@ -165,6 +165,16 @@ export const photoSchema = z.strictObject({
   capture: z.enum(PHOTO_CAPTURE).optional(),
 });
 
+/** A video answer: from the camera, the library or recorded in the page; each at most `maxSeconds` long. */
+export const videoSchema = z.strictObject({
+  ...base,
+  type: z.literal('video'),
+  minFiles: count().max(FORM_LIMITS.videoMaxFiles).optional(),
+  maxFiles: z.number().int().min(1).max(FORM_LIMITS.videoMaxFiles),
+  maxSeconds: z.number().int().min(1).max(FORM_LIMITS.videoMaxSeconds),
+  capture: z.enum(PHOTO_CAPTURE).optional(),
+});
+
 export const consentSchema = z.strictObject({
   ...base,
   type: z.literal('consent'),
@@ -204,6 +214,7 @@ export const formElementSchema = z.discriminatedUnion('type', [
   numberSchema,
   dateSchema,
   photoSchema,
+  videoSchema,
   consentSchema,
   matrixSchema,
   rankingSchema,

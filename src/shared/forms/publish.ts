@@ -337,6 +337,7 @@ function checkSettings(item: DraftItem, problems: Problems): void {
       break;
     }
     case 'photo':
+    case 'video':
       order('minFiles', 'maxFiles', num(raw, 'minFiles'), num(raw, 'maxFiles'));
       break;
     default:

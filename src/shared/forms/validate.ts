@@ -42,6 +42,10 @@ export const FORM_MESSAGES = {
   photoOnce: 'Add each photo once',
   photosAtLeast: (count: number) => `Add at least ${count} ${count === 1 ? 'photo' : 'photos'}`,
   photosAtMost: (count: number) => `Add at most ${count} ${count === 1 ? 'photo' : 'photos'}`,
+  videos: 'Add videos by uploading or recording them',
+  videoOnce: 'Add each video once',
+  videosAtLeast: (count: number) => `Add at least ${count} ${count === 1 ? 'video' : 'videos'}`,
+  videosAtMost: (count: number) => `Add at most ${count} ${count === 1 ? 'video' : 'videos'}`,
   consent: 'Tick the box to agree',
   matrix: 'Choose a column for each row you answer',
   unknownRow: 'Answer only the rows shown',
@@ -238,6 +242,18 @@ function checkPhotos(element: ElementOf<'photo'>, value: AnswerValue): Checked {
   return { errors, value };
 }
 
+function checkVideos(element: ElementOf<'video'>, value: AnswerValue): Checked {
+  if (!Array.isArray(value) || !(value as unknown[]).every((item) => typeof item === 'string' && item.trim() !== '' && item.length <= MEDIA_ID_MAX)) {
+    return { errors: [FORM_MESSAGES.videos], value };
+  }
+  const errors: string[] = [];
+  const ids = value as string[];
+  if (new Set(ids).size !== ids.length) errors.push(FORM_MESSAGES.videoOnce);
+  if (element.minFiles !== undefined && ids.length < element.minFiles) errors.push(FORM_MESSAGES.videosAtLeast(element.minFiles));
+  if (ids.length > element.maxFiles) errors.push(FORM_MESSAGES.videosAtMost(element.maxFiles));
+  return { errors, value };
+}
+
 function checkMatrix(element: ElementOf<'matrix'>, value: AnswerValue): Checked {
   if (!isPlainObject(value)) return { errors: [FORM_MESSAGES.matrix], value };
   const rows = new Set(element.rows.map((row) => row.id));
@@ -296,6 +312,8 @@ export function checkElement(element: FormElement, value: AnswerValue | undefine
       return checkDate(element, value, options.today ?? utcDate());
     case 'photo':
       return checkPhotos(element, value);
+    case 'video':
+      return checkVideos(element, value);
     case 'consent':
       return { errors: value === true ? [] : [FORM_MESSAGES.consent], value };
     case 'matrix':
