@@ -38,6 +38,8 @@ import { formRoutes } from './routes/forms.ts';
 import { healthRoutes } from './routes/health.ts';
 import { homeRoutes } from './routes/home.ts';
 import { mediaRoutes } from './routes/media.ts';
+import { uploadRoutes } from './routes/uploads.ts';
+import { UPLOADS_PATH } from '../shared/media.ts';
 import { missionGroupRoutes } from './routes/mission-groups.ts';
 import { missionHistoryRoutes } from './routes/mission-history.ts';
 import { missionRoutes } from './routes/missions.ts';
@@ -72,6 +74,9 @@ const OWN_BODY_LIMIT = new Set([
   '/api/admin/tools/alchemer-export-append',
   '/api/admin/tools/alchemer-export-append/preview',
 ]);
+
+/** The resumable uploads (routes/uploads.ts): their PATCH and POST bodies are streamed to the upload store, each within its declared length. */
+const isUploadsPath = (path: string) => path === UPLOADS_PATH || path.startsWith(`${UPLOADS_PATH}/`);
 
 function apiRoutes() {
   return (
@@ -116,6 +121,8 @@ function apiRoutes() {
       .route('/mission-groups', missionGroupRoutes)
       .route('/redemptions', redemptionRoutes)
       .route('/media', mediaRoutes)
+      // Resumable uploads (issue 33 §3): tus, streamed to the upload store.
+      .route('/uploads', uploadRoutes)
       // Rewards (issue 30): the catalogue and settings (admin-rewards.ts names whole paths), the participant's catalogue.
       .route('/', adminRewardRoutes)
       .route('/', adminRedemptionRoutes)
@@ -179,7 +186,7 @@ export function createApp(deps: AppDeps, pages?: Hono<AppEnv>) {
   // Uploads carry their own, larger limits (routes/media.ts and the admin tools' routes); every other call this one.
   // GET and HEAD carry no body; looking for one would build the whole Fetch request (a measurable share of a read).
   app.use('/api/*', (c, next) =>
-    c.req.method === 'GET' || c.req.method === 'HEAD' || (c.req.method === 'POST' && OWN_BODY_LIMIT.has(c.req.path))
+    c.req.method === 'GET' || c.req.method === 'HEAD' || (c.req.method === 'POST' && OWN_BODY_LIMIT.has(c.req.path)) || isUploadsPath(c.req.path)
       ? api(c, next)
       : jsonBodyLimit(c, () => api(c, next)),
   );

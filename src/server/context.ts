@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { DataStore } from '@tus/server';
 import type { ApiTokenScope } from '../shared/api-tokens.ts';
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/index.ts';
@@ -20,6 +21,8 @@ export interface AppDeps {
   jobs: JobQueue;
   /** Uploaded files (`DATA_DIR/uploads` by default; see `storage/index.ts`). */
   storage: Storage;
+  /** The resumable uploads' store (routes/uploads.ts); default the one the configuration names (services/uploads.ts). */
+  uploadStore?: DataStore;
 }
 
 /** Hono context variables set by the middleware. */

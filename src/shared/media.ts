@@ -113,6 +113,11 @@ export const UPLOAD_MESSAGES = {
   metadata: 'Say the file\'s name and type in Upload-Metadata ("filename", "filetype")',
   tooLarge: 'This file is too large',
   failedHere: 'The upload could not be finished. Try again',
+  finished: 'This upload has already been received',
+  length: 'Say the file\'s size in bytes in Upload-Length',
+  invalidRequest: 'This upload request is not valid: start the upload again',
+  offsetMismatch: 'The upload is not where this request says: ask where it stands (HEAD) and go on from there',
+  tusResumable: 'Send the header Tus-Resumable: 1.0.0',
 } as const;
 
 /** `GET /api/uploads/{uploadId}`: where an upload stands (the upload id is the media id). */

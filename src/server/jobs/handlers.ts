@@ -4,7 +4,9 @@ import type { Db } from '../db/index.ts';
 import type { Logger } from '../logger.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { Clock } from '../services/clock.ts';
+import type { DataStore } from '@tus/server';
 import { housekeepMedia } from '../services/media-housekeeping.ts';
+import { createUploadStore, expireUploads, processUpload, uploadIdPrefix, type UploadJobDeps } from '../services/uploads.ts';
 import { sendAnnouncement } from '../services/announcements.ts';
 import { fanOutNewWork } from '../services/new-work.ts';
 import { mailApprovalDigests, mailBatchedNotifications, mailNotification, mailPendingNotifications } from '../services/notifications.ts';
@@ -16,7 +18,7 @@ import { createStorage, type Storage } from '../storage/index.ts';
 import { accountNoticeMail, dataDeletionRequestMail, emailChangeMail, forgotPasswordMail, invitationSendMail, registerMail } from './account-mail.ts';
 import type { JobSender } from './queue.ts';
 import { sendMissionReminders } from './reminders.ts';
-import type { JobAttempt, JobHandlers } from './types.ts';
+import type { JobAttempt, JobHandlers, ProcessVideo } from './types.ts';
 
 /** What the handlers use: the real mailer (the only place mail leaves), the database, time, and the queue for follow-up jobs. */
 export interface JobDeps {
@@ -28,6 +30,10 @@ export interface JobDeps {
   jobs: JobSender;
   /** Uploaded files (media housekeeping); default the storage the configuration names, as the app's. */
   storage?: Storage;
+  /** The resumable uploads' store (`media.process`, `uploads.expire`); default the one the configuration names. */
+  uploadStore?: DataStore;
+  /** The video pipeline (`media.process` of a video); none: videos fail with `VIDEO_MESSAGES.processingFailed`. */
+  processVideo?: ProcessVideo;
 }
 
 /**
@@ -44,6 +50,11 @@ export function createJobHandlers(deps: JobDeps): JobHandlers {
 
 function jobHandlers(deps: JobDeps): JobHandlers {
   const storage = deps.storage ?? createStorage(deps.config);
+  let uploadStore = deps.uploadStore;
+  const uploads = (): UploadJobDeps => {
+    uploadStore ??= createUploadStore(deps.config);
+    return { db: deps.db, clock: deps.clock, storage, logger: deps.logger, uploadStore, uploadIdPrefix: uploadIdPrefix(deps.config), processVideo: deps.processVideo };
+  };
   return {
     'mail.send': async ({ message }) => {
       await deps.mailer.send(message);
@@ -92,6 +103,14 @@ function jobHandlers(deps: JobDeps): JobHandlers {
     'media.housekeeping': async () => {
       const done = await housekeepMedia({ db: deps.db, clock: deps.clock, storage, logger: deps.logger });
       deps.logger.info(done, 'media housekeeping done');
+    },
+    'media.process': async ({ mediaId }, job) => {
+      const outcome = await processUpload(uploads(), mediaId, job.lastAttempt);
+      deps.logger.info({ mediaId, outcome }, 'upload processed');
+    },
+    'uploads.expire': async () => {
+      const removed = await expireUploads(uploads());
+      if (removed > 0) deps.logger.info({ removed }, 'expired uploads removed');
     },
     'webhooks.fan-out': async ({ eventId }) => {
       await fanOutWebhookEvent(deps, eventId);

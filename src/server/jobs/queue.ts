@@ -7,6 +7,7 @@
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { PgBoss, fromDrizzle, fromPglite, type ConstructorOptions, type JobResult, type JobWithMetadata, type Queue } from 'pg-boss';
+import { VIDEO_LIMITS } from '../../shared/media.ts';
 import type { Database, Db } from '../db/index.ts';
 import type { Logger } from '../logger.ts';
 import type { MailMessage, Mailer } from '../mail/mailer.ts';
@@ -60,6 +61,20 @@ const WEBHOOK = {
   notify: true,
 } as const;
 
+/**
+ * Processing a resumable upload (issue 33 §3): a few retries (a storage or database hiccup); a
+ * run may take a video's whole processing time before it counts as dead.
+ */
+const PROCESS = {
+  retryLimit: 3,
+  retryDelay: 30,
+  retryBackoff: true,
+  retryDelayMax: 600,
+  expireInSeconds: VIDEO_LIMITS.processingSeconds + 300,
+  deleteAfterSeconds: 7 * 86_400,
+  notify: true,
+} as const;
+
 export const QUEUES: Readonly<Record<JobName, QueueSpec>> = {
   'mail.send': { options: MAIL, batchSize: 10 },
   'auth.register': { options: MAIL, batchSize: 10 },
@@ -77,6 +92,8 @@ export const QUEUES: Readonly<Record<JobName, QueueSpec>> = {
   'digest.review': { options: PERIODIC, batchSize: 1, cron: '0 7 * * *' },
   'reminders.scan': { options: PERIODIC, batchSize: 1, cron: '5 * * * *' },
   'media.housekeeping': { options: PERIODIC, batchSize: 1, cron: '40 3 * * *' },
+  'media.process': { options: PROCESS, batchSize: 1 },
+  'uploads.expire': { options: PERIODIC, batchSize: 1, cron: '25 * * * *' },
   'rewards.order': { options: ORDER, batchSize: 1 },
   'rewards.poll': { options: PERIODIC, batchSize: 1, cron: '*/10 * * * *' },
   'webhooks.fan-out': { options: WEBHOOK, batchSize: 1 },

@@ -89,6 +89,14 @@ export interface JobDataMap {
   /** Every day: uploads never attached to anything for 7 days are deleted (rows and files); expired upload reservations too. */
   'media.housekeeping': Record<string, never>;
   /**
+   * A resumable upload's last byte arrived (services/uploads.ts, `processUpload`): its bytes become
+   * stored media (photos re-encoded here, videos by the injected `ProcessVideo`), the row `ready` or
+   * `failed`. Queued with the row's move to `processing`; a retry leaves a ready row alone.
+   */
+  'media.process': { mediaId: string };
+  /** Every hour: resumable uploads still `uploading` past their expiry (24 hours) removed, rows and bytes. */
+  'uploads.expire': Record<string, never>;
+  /**
    * Outgoing webhooks (services/webhooks.ts): an event of the outbox, queued in the transaction
    * that recorded it: one delivery (attempt 1) per enabled endpoint that asks for it.
    */
@@ -116,6 +124,8 @@ export const JOB_NAMES = [
   'digest.review',
   'reminders.scan',
   'media.housekeeping',
+  'media.process',
+  'uploads.expire',
   'rewards.order',
   'rewards.poll',
   'webhooks.fan-out',
@@ -146,3 +156,10 @@ export type JobHandler<N extends JobName> = (data: JobDataMap[N], job: JobAttemp
 
 /** One handler per job name. */
 export type JobHandlers = { [N in JobName]: JobHandler<N> };
+
+/**
+ * Processes a received video (the video pipeline, services/video.ts): sets its media row `ready`
+ * itself, or throws `MediaProcessingFailed(reason)` (services/uploads.ts) for a clean failure the
+ * participant is told; anything else thrown is retried. `sourcePath` is a local file, read only.
+ */
+export type ProcessVideo = (input: { mediaId: string; sourcePath: string }) => Promise<void>;

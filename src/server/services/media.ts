@@ -288,6 +288,25 @@ export function mediaView(row: ReadyMedia): MediaUploaded {
 }
 
 /**
+ * Puts a processed photo's display image and thumbnail in storage under `keys` (`mediaKeys`): the
+ * one way both uploads store photos (the multipart call's `createMedia`, the resumable uploads'
+ * `media.process` job). A failure removes what was put, then throws.
+ */
+export async function storeProcessedImage(
+  storage: Storage,
+  keys: { display: string; thumbnail: string },
+  processed: Pick<ProcessedImage, 'display' | 'thumbnail'>,
+): Promise<void> {
+  try {
+    await storage.put(keys.display, processed.display.body, processed.display.contentType);
+    await storage.put(keys.thumbnail, processed.thumbnail.body, processed.thumbnail.contentType);
+  } catch (error) {
+    await Promise.allSettled([storage.delete(keys.display), storage.delete(keys.thumbnail)]);
+    throw error;
+  }
+}
+
+/**
  * Stores a processed upload (display, thumbnail, then the row; files are removed again when the
  * row cannot be written) and returns its row. `createdAt` is the clock's, so the daily budget
  * follows the same time as the rate limits. The upload's reservation (`reserveUpload`), when
@@ -304,8 +323,7 @@ export async function createMedia(
   const { display, thumbnail } = input.processed;
   const keys = mediaKeys(id, input.processed);
   try {
-    await storage.put(keys.display, display.body, display.contentType);
-    await storage.put(keys.thumbnail, thumbnail.body, thumbnail.contentType);
+    await storeProcessedImage(storage, keys, input.processed);
     return await db.transaction(async (tx) => {
       const [row] = await tx
         .insert(media)
