@@ -16,7 +16,7 @@ import { ALCHEMER_APPEND_LIMITS } from '../shared/alchemer-export-append.ts';
 import { REPORT_LIMITS } from '../shared/client-reports.ts';
 import { LANGUAGES, SOURCE_LANGUAGE, type Language } from '../shared/languages.ts';
 import { JSON_BODY_LIMIT_BYTES } from '../shared/limits.ts';
-import { MEDIA_LIMITS } from '../shared/media.ts';
+import { MEDIA_LIMITS, UPLOAD_LIMITS, UPLOADS_PATH, VIDEO_LIMITS } from '../shared/media.ts';
 import { POINTS_BULK_LIMITS } from '../shared/points-bulk-update.ts';
 import { PARAM_PATTERNS, type ParamKind } from '../shared/routes.ts';
 import { INVITE_CSV_MAX_BYTES } from '../shared/users.ts';
@@ -47,6 +47,9 @@ const API_BODY_LIMITS = [
  * take, or refuse with its own JSON 413, reaches it; nginx answers its own 413 only past that.
  */
 export const NGINX_MAX_BODY = `${Math.ceil(Math.max(...API_BODY_LIMITS) / MiB) + 2}m`;
+
+/** `client_max_body_size` of the resumable uploads: a whole video in one PATCH (tus clients send chunks). */
+export const NGINX_UPLOAD_MAX_BODY = `${Math.ceil(VIDEO_LIMITS.maxBytes / MiB) + 1}m`;
 
 export interface NginxOptions {
   /** The built site (absolute path), with `_routes.json` in it. */
@@ -221,6 +224,27 @@ export function nginxConfig(options: NginxOptions): string {
     // Another process is tried when one cannot be reached (refused, restarting), and for what nginx
     // counts as idempotent (GET, HEAD, OPTIONS, PUT, DELETE) also after an error, a timeout, a 502
     // or a 503; never a POST or PATCH that reached a process (no non_idempotent; docs/deploy.md).
+    '        proxy_next_upstream error timeout http_502 http_503;',
+    '        proxy_next_upstream_tries 2;',
+    '        proxy_intercept_errors off;',
+    '    }',
+    '',
+    '    # Resumable uploads (tus, issue 33 §3): each PATCH streamed to the API as it arrives (never',
+    '    # buffered to disk here first), a body as large as the largest video (clients send chunks of',
+    `    # ${UPLOAD_LIMITS.chunkBytes / MiB} MiB), and the time a slow connection needs for one.`,
+    `    location ${UPLOADS_PATH} {`,
+    `        proxy_pass http://${upstream};`,
+    '        proxy_http_version 1.1;',
+    '        proxy_set_header Connection "";',
+    '        proxy_set_header Host $http_host;',
+    '        proxy_set_header X-Forwarded-For $remote_addr;',
+    '        proxy_set_header X-Forwarded-Proto $scheme;',
+    '        proxy_request_buffering off;',
+    '        proxy_buffering off;',
+    `        client_max_body_size ${NGINX_UPLOAD_MAX_BODY};`,
+    '        client_body_timeout 120s;',
+    '        proxy_read_timeout 3600s;',
+    '        proxy_send_timeout 3600s;',
     '        proxy_next_upstream error timeout http_502 http_503;',
     '        proxy_next_upstream_tries 2;',
     '        proxy_intercept_errors off;',

@@ -17,7 +17,7 @@ import { runCli } from '../../src/server/cli.ts';
 import { NGINX_MAX_BODY, NginxConfigError, nginxConfig, parseApiList, type NginxOptions } from '../../src/server/deploy-nginx.ts';
 import { HSTS } from '../../src/server/middleware/security-headers.ts';
 import { ALCHEMER_APPEND_LIMITS } from '../../src/shared/alchemer-export-append.ts';
-import { MEDIA_LIMITS } from '../../src/shared/media.ts';
+import { MEDIA_LIMITS, UPLOAD_LIMITS, VIDEO_LIMITS } from '../../src/shared/media.ts';
 import { POINTS_BULK_LIMITS } from '../../src/shared/points-bulk-update.ts';
 import { NGINX, nginxMainConfig, startNginx } from '../support/nginx.ts';
 import { freePort } from '../support/processes.ts';
@@ -157,6 +157,16 @@ describe('nginxConfig', () => {
     expect(retry).not.toContain('non_idempotent');
     expect(api).toContain('proxy_request_buffering off;');
     expect(api).toContain('proxy_next_upstream_tries 2;');
+  });
+
+  it('streams resumable uploads to the API unbuffered, a chunk (and a whole video) within the body limit, with long timeouts', () => {
+    const uploads = locationBlock(nginxConfig(options()), 'location /api/uploads');
+    expect(uploads).toContain('proxy_request_buffering off;');
+    const size = Number(/client_max_body_size (\d+)m;/.exec(uploads)?.[1]) * 1024 * 1024;
+    expect(size).toBeGreaterThanOrEqual(UPLOAD_LIMITS.chunkBytes);
+    expect(size).toBeGreaterThanOrEqual(VIDEO_LIMITS.maxBytes);
+    expect(uploads).toContain('proxy_read_timeout 3600s;');
+    expect(uploads).not.toContain('non_idempotent');
   });
 
   it('sends Strict-Transport-Security on every page and file when the site is public over HTTPS, with the API’s value', () => {
