@@ -37,7 +37,15 @@ function rssBytes(pid: number): number {
 async function largestPhoto(): Promise<Buffer> {
   let side = 4200;
   for (;;) {
-    const made = await sharp({ create: { width: side, height: Math.round(side * 0.75), channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 60 } } })
+    const made = await sharp({
+      create: {
+        width: side,
+        height: Math.round(side * 0.75),
+        channels: 3,
+        background: { r: 128, g: 128, b: 128 },
+        noise: { type: 'gaussian', mean: 128, sigma: 60 },
+      },
+    })
       .jpeg({ quality: 100 })
       .toBuffer();
     if (made.byteLength <= MEDIA_LIMITS.maxBytes) return made;
@@ -60,7 +68,19 @@ async function main(): Promise<void> {
   try {
     await waitForHealth(server);
     const created = await runCliAsync(
-      ['user:create', '--email', 'bench-uploads@example.org', '--password', PASSWORD, '--role', 'participant', '--first-name', 'Bench', '--last-name', 'Uploads'],
+      [
+        'user:create',
+        '--email',
+        'bench-uploads@example.org',
+        '--password',
+        PASSWORD,
+        '--role',
+        'participant',
+        '--first-name',
+        'Bench',
+        '--last-name',
+        'Uploads',
+      ],
       { DATA_DIR: dataDir, PORT: String(port) },
     );
     if (created.code !== 0) throw new Error(created.stderr);
@@ -108,7 +128,7 @@ async function main(): Promise<void> {
       const res = await fetch(`${server.url}${location}`, {
         method: 'PATCH',
         headers: { ...tusHeaders, 'Upload-Offset': String(offset), 'Content-Type': 'application/offset+octet-stream' },
-        body: video.subarray(offset, offset + UPLOAD_LIMITS.chunkBytes),
+        body: new Uint8Array(video.subarray(offset, offset + UPLOAD_LIMITS.chunkBytes)),
       });
       if (res.status !== 204) throw new Error(`tus PATCH at ${offset}: ${res.status} ${await res.text()}`);
     }

@@ -114,7 +114,7 @@ export const UPLOAD_MESSAGES = {
   tooLarge: 'This file is too large',
   failedHere: 'The upload could not be finished. Try again',
   finished: 'This upload has already been received',
-  length: 'Say the file\'s size in bytes in Upload-Length',
+  length: "Say the file's size in bytes in Upload-Length",
   invalidRequest: 'This upload request is not valid: start the upload again',
   offsetMismatch: 'The upload is not where this request says: ask where it stands (HEAD) and go on from there',
   tusResumable: 'Send the header Tus-Resumable: 1.0.0',

@@ -17,7 +17,7 @@ const metadata = (filename: string, filetype: string) => `filename ${b64(filenam
 
 /** A JPEG big enough to be cut in two. */
 const photo = () =>
-  sharp({ create: { width: 800, height: 600, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 30 } } })
+  sharp({ create: { width: 800, height: 600, channels: 3, background: { r: 128, g: 128, b: 128 }, noise: { type: 'gaussian', mean: 128, sigma: 30 } } })
     .jpeg({ quality: 90 })
     .toBuffer();
 
@@ -31,11 +31,11 @@ const mp4Like = (size: number) => {
 
 type Init = { method: string; headers?: Record<string, string>; body?: Uint8Array };
 
-function tus(ctx: TestContext, who: SignedIn | null, url: string, init: Init): Promise<Response> {
+async function tus(ctx: TestContext, who: SignedIn | null, url: string, init: Init): Promise<Response> {
   return ctx.app.request(url, {
     method: init.method,
     headers: { Origin: ORIGIN, ...TUS, ...(who?.headers ?? {}), ...(init.headers ?? {}) },
-    ...(init.body ? { body: init.body } : {}),
+    ...(init.body ? { body: new Uint8Array(init.body) } : {}),
   });
 }
 
@@ -175,7 +175,10 @@ describeEachBackend('resumable uploads (tus)', (ctx) => {
     expect((await errorOf(await patch(ctx(), other, url, 0, jpeg.subarray(0, 100)), 404)).message).toBe(UPLOAD_MESSAGES.notFound);
     // The owner's upload is untouched.
     expect((await head(ctx(), owner, url)).headers.get('upload-offset')).toBe('0');
-    expect((await tus(ctx(), null, '/api/uploads', { method: 'POST', headers: { 'Upload-Length': '10', 'Upload-Metadata': metadata('a.jpg', 'image/jpeg') } })).status).toBe(401);
+    expect(
+      (await tus(ctx(), null, '/api/uploads', { method: 'POST', headers: { 'Upload-Length': '10', 'Upload-Metadata': metadata('a.jpg', 'image/jpeg') } }))
+        .status,
+    ).toBe(401);
     expect((await head(ctx(), other, '/api/uploads/not-an-id')).status).toBe(404);
   });
 
@@ -217,7 +220,11 @@ describeEachBackend('resumable uploads (tus)', (ctx) => {
     const video = (await create(ctx(), owner, 5000, 'video/mp4')).headers.get('location') ?? '';
     expect((await errorOf(await patch(ctx(), owner, video, 0, Buffer.alloc(5000, 0x41)), 415)).message).toBe(VIDEO_MESSAGES.notAVideo);
     // With the creation.
-    const withBody = await create(ctx(), owner, 5000, 'image/jpeg', { method: 'POST', headers: { 'Content-Type': 'application/offset+octet-stream' }, body: Buffer.alloc(5000, 0x41) });
+    const withBody = await create(ctx(), owner, 5000, 'image/jpeg', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/offset+octet-stream' },
+      body: Buffer.alloc(5000, 0x41),
+    });
     expect((await errorOf(withBody, 415)).message).toBe(MEDIA_MESSAGES.notAnImage);
     // A photo declared a video: its kind follows the content, and so does its limit.
     const photoAsVideo = (await create(ctx(), owner, jpeg.byteLength, 'video/mp4')).headers.get('location') ?? '';
@@ -296,7 +303,9 @@ describeEachBackend('resumable uploads (tus)', (ctx) => {
     expect((await patch(ctx(), busy, url, 0, jpeg)).status).toBe(204);
 
     const spender = await signedInUser(ctx(), 'participant');
-    await ctx().database.db.insert(media).values({ id: 'x'.repeat(22), ownerId: spender.id, status: 'failed', uploadedBytes: MEDIA_LIMITS.bytesPerDay - 10, createdAt: ctx().clock.now() });
+    await ctx()
+      .database.db.insert(media)
+      .values({ id: 'x'.repeat(22), ownerId: spender.id, status: 'failed', uploadedBytes: MEDIA_LIMITS.bytesPerDay - 10, createdAt: ctx().clock.now() });
     const overBudget = await create(ctx(), spender, 100);
     expect((await errorOf(overBudget, 429)).message).toBe(MEDIA_MESSAGES.dailyBytes);
   });

@@ -27,7 +27,9 @@ describe('resumable uploads survive a killed server', () => {
   const headers = (extra: Record<string, string> = {}) => ({ Origin: server?.url ?? '', Cookie: cookie, 'Tus-Resumable': '1.0.0', ...extra });
 
   beforeAll(async () => {
-    photo = await sharp({ create: { width: 1400, height: 1000, channels: 3, noise: { type: 'gaussian', mean: 120, sigma: 40 } } })
+    photo = await sharp({
+      create: { width: 1400, height: 1000, channels: 3, background: { r: 120, g: 120, b: 120 }, noise: { type: 'gaussian', mean: 120, sigma: 40 } },
+    })
       .jpeg({ quality: 95 })
       .toBuffer();
     env = { DATA_DIR: dataDir, PORT: String(await freePort()) };
@@ -66,7 +68,7 @@ describe('resumable uploads survive a killed server', () => {
     const first = await fetch(`${server.url}${location}`, {
       method: 'PATCH',
       headers: headers({ 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }),
-      body: photo.subarray(0, chunk),
+      body: new Uint8Array(photo.subarray(0, chunk)),
     });
     expect(first.status).toBe(204);
     expect(first.headers.get('upload-offset')).toBe(String(chunk));
@@ -105,7 +107,7 @@ describe('resumable uploads survive a killed server', () => {
     const rest = await fetch(`${server.url}${location}`, {
       method: 'PATCH',
       headers: headers({ 'Upload-Offset': String(offset), 'Content-Type': 'application/offset+octet-stream' }),
-      body: photo.subarray(offset),
+      body: new Uint8Array(photo.subarray(offset)),
     });
     expect(rest.status, await rest.clone().text()).toBe(204);
     expect(rest.headers.get('upload-offset')).toBe(String(photo.byteLength));

@@ -53,7 +53,15 @@ function jobHandlers(deps: JobDeps): JobHandlers {
   let uploadStore = deps.uploadStore;
   const uploads = (): UploadJobDeps => {
     uploadStore ??= createUploadStore(deps.config);
-    return { db: deps.db, clock: deps.clock, storage, logger: deps.logger, uploadStore, uploadIdPrefix: uploadIdPrefix(deps.config), processVideo: deps.processVideo };
+    return {
+      db: deps.db,
+      clock: deps.clock,
+      storage,
+      logger: deps.logger,
+      uploadStore,
+      uploadIdPrefix: uploadIdPrefix(deps.config),
+      processVideo: deps.processVideo,
+    };
   };
   return {
     'mail.send': async ({ message }) => {

@@ -22,7 +22,10 @@ const FORM_POSTS = [/^\/api\/admin\/media\/zip\/?$/];
 /** A tus request of the resumable uploads (`/api/uploads`, `/api/uploads/{id}`) with its protocol header. */
 function isUploadRequest(c: Context<AppEnv>): boolean {
   const path = c.req.path;
-  return (path === UPLOADS_PATH || (path.startsWith(`${UPLOADS_PATH}/`) && !path.slice(UPLOADS_PATH.length + 1).includes('/'))) && c.req.header('tus-resumable') !== undefined;
+  return (
+    (path === UPLOADS_PATH || (path.startsWith(`${UPLOADS_PATH}/`) && !path.slice(UPLOADS_PATH.length + 1).includes('/'))) &&
+    c.req.header('tus-resumable') !== undefined
+  );
 }
 
 /**

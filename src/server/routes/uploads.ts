@@ -160,12 +160,7 @@ async function peek(request: Request, want: number): Promise<{ head: Uint8Array;
  * upload): what it is by content, and the kind's size limit. The row's kind follows the content.
  * Null when it may go on; else the refusal (the upload failed, its bytes removed).
  */
-async function checkContent(
-  c: Context<AppEnv>,
-  row: Pick<Media, 'id' | 'kind'>,
-  uploadLength: number,
-  head: Uint8Array,
-): Promise<MediaRejected | null> {
+async function checkContent(c: Context<AppEnv>, row: Pick<Media, 'id' | 'kind'>, uploadLength: number, head: Uint8Array): Promise<MediaRejected | null> {
   // Too few bytes to tell (a tiny first chunk): the processing job checks the whole file.
   if (head.byteLength < Math.min(16, uploadLength)) return null;
   const kind = sniffUpload(head);
@@ -241,18 +236,23 @@ async function ofUpload(c: Context<AppEnv>): Promise<Response> {
   const id = c.req.param('uploadId') ?? '';
   const row = isMediaId(id) ? await findOwnUpload(db, id, userId) : null;
   const method = c.req.method;
-  if (!row) return method === 'HEAD' ? new Response(null, { status: 404, headers: { 'Tus-Resumable': TUS_RESUMABLE, 'Cache-Control': 'no-store' } }) : notFound();
+  if (!row)
+    return method === 'HEAD' ? new Response(null, { status: 404, headers: { 'Tus-Resumable': TUS_RESUMABLE, 'Cache-Control': 'no-store' } }) : notFound();
   if (method === 'GET') return c.json(uploadState(row), 200, { 'Cache-Control': 'no-store' });
   if (c.req.header('tus-resumable') !== TUS_RESUMABLE) return refusal(412, 'tus_version', UPLOAD_MESSAGES.tusResumable, { 'Tus-Version': TUS_RESUMABLE });
   const now = deps.clock.now();
   const { server, store, prefix } = tusFor(deps);
 
   if (method === 'HEAD') {
-    if (isExpired(row, now) || row.status === 'failed') return new Response(null, { status: 410, headers: { 'Tus-Resumable': TUS_RESUMABLE, 'Cache-Control': 'no-store' } });
+    if (isExpired(row, now) || row.status === 'failed')
+      return new Response(null, { status: 410, headers: { 'Tus-Resumable': TUS_RESUMABLE, 'Cache-Control': 'no-store' } });
     if (row.status !== 'uploading') {
       // Every byte arrived (the bytes may be gone from the store already): the client is done.
       const size = String(row.uploadedBytes);
-      return new Response(null, { status: 200, headers: { 'Tus-Resumable': TUS_RESUMABLE, 'Cache-Control': 'no-store', 'Upload-Offset': size, 'Upload-Length': size } });
+      return new Response(null, {
+        status: 200,
+        headers: { 'Tus-Resumable': TUS_RESUMABLE, 'Cache-Control': 'no-store', 'Upload-Offset': size, 'Upload-Length': size },
+      });
     }
     return asOurs(c, await server.handleWeb(c.req.raw));
   }

@@ -15,7 +15,16 @@ import { FileStore } from '@tus/file-store';
 import { S3Store } from '@tus/s3-store';
 import type { DataStore } from '@tus/server';
 import { and, asc, eq, inArray, lte } from 'drizzle-orm';
-import { MEDIA_LIMITS, MEDIA_MESSAGES, UPLOAD_LIMITS, UPLOAD_MESSAGES, VIDEO_LIMITS, VIDEO_MESSAGES, type MediaKind, type UploadState } from '../../shared/media.ts';
+import {
+  MEDIA_LIMITS,
+  MEDIA_MESSAGES,
+  UPLOAD_LIMITS,
+  UPLOAD_MESSAGES,
+  VIDEO_LIMITS,
+  VIDEO_MESSAGES,
+  type MediaKind,
+  type UploadState,
+} from '../../shared/media.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/index.ts';
 import type { ProcessVideo } from '../jobs/types.ts';
@@ -157,7 +166,9 @@ export function sizeLimitOf(kind: MediaKind): { maxBytes: number; refusal: () =>
 
 /** The refusal of content that is not what a kind needs. */
 export function wrongContent(kind: MediaKind | null): MediaRejected {
-  return kind === 'video' ? new MediaRejected(415, 'unsupported_type', VIDEO_MESSAGES.notAVideo) : new MediaRejected(415, 'unsupported_type', MEDIA_MESSAGES.notAnImage);
+  return kind === 'video'
+    ? new MediaRejected(415, 'unsupported_type', VIDEO_MESSAGES.notAVideo)
+    : new MediaRejected(415, 'unsupported_type', MEDIA_MESSAGES.notAnImage);
 }
 
 /**
