@@ -46,6 +46,8 @@ interface Req {
   form?: FormData;
   /** Replaces the role's session cookie (e.g. a session made to be ended). */
   cookie?: string;
+  /** More request headers (the tus protocol's). */
+  headers?: Record<string, string>;
 }
 
 /** The objects every row may use, made once per backend. */
@@ -107,6 +109,17 @@ async function upload(c: TestContext, who: SignedIn): Promise<string> {
   if (res.status !== 201) throw new Error(`upload failed: ${res.status} ${text}`);
   return (JSON.parse(text) as { id: string }).id;
 }
+
+/** Starts a resumable upload as `who`; its URL (`/api/uploads/{uploadId}`). */
+async function startUpload(c: TestContext, who: SignedIn): Promise<string> {
+  const res = await c.request('/api/uploads', {
+    method: 'POST',
+    headers: { Origin: ORIGIN, ...who.headers, ...TUS, 'Upload-Length': '100', 'Upload-Metadata': `filename ${btoa('a.png')},filetype ${btoa('image/png')}` },
+  });
+  if (res.status !== 201) throw new Error(`upload not started: ${res.status} ${await res.text()}`);
+  return res.headers.get('location') ?? '';
+}
+const TUS = { 'Tus-Resumable': '1.0.0' };
 
 const P = (w: World) => `/api/admin/projects/${w.project.id}`;
 const entryPath = (w: World, entryId: number) => `/api/missions/${w.mission.id}/entries/${entryId}`;
@@ -334,6 +347,20 @@ const ROWS: Row[] = [
     request: async (w, role) => send('DELETE', `/api/media/${role === 'participant' ? await upload(w.c, w.users.participant) : w.photoId}`),
     expect: [401, 204, 404, 404],
   },
+  // Resumable uploads (tus): the participant's own upload; staff try the participant's.
+  { call: 'POST /api/uploads', request: () => ({ method: 'POST', path: '/api/uploads', headers: { ...TUS, 'Upload-Length': '100' } }), expect: signedIn(400) },
+  {
+    call: 'PATCH /api/uploads/{uploadId}',
+    // Not the tus content type: 400 proves the owner was let in.
+    request: async (w) => ({ method: 'PATCH', path: await startUpload(w.c, w.users.participant), headers: { ...TUS, 'Upload-Offset': '0' } }),
+    expect: [401, 400, 404, 404],
+  },
+  {
+    call: 'DELETE /api/uploads/{uploadId}',
+    request: async (w) => ({ method: 'DELETE', path: await startUpload(w.c, w.users.participant), headers: TUS }),
+    expect: [401, 204, 404, 404],
+  },
+  { call: 'GET /api/uploads/{uploadId}', request: async (w) => get(await startUpload(w.c, w.users.participant)), expect: [401, 200, 404, 404] },
   { call: 'GET /api/admin/gallery', request: () => get('/api/admin/gallery?limit=5'), expect: staffOnly(200) },
   // Alchemer export append: a form without a file is 400 `file_required` for an admin.
   {
@@ -696,7 +723,7 @@ describeEachBackend('permissions matrix', (ctx) => {
     if (cookie) headers.Cookie = cookie;
     if (req.method === 'GET') return w.c.request(req.path, { headers });
     if (req.form) return w.c.request(req.path, { method: req.method, headers: { ...headers, Origin: ORIGIN }, body: req.form });
-    return w.c.json(req.method, req.path, req.body, headers);
+    return w.c.json(req.method, req.path, req.body, { ...headers, ...req.headers });
   }
 
   for (const row of ROWS) {
