@@ -130,7 +130,8 @@ describeEachStore('video playback', (ctx) => {
   it('is 404 for another participant, a guest, an unknown id, a photo and a video not ready yet', async () => {
     const other = await signedInUser(ctx());
     for (const who of [other, null]) {
-      for (const url of [videoUrl(id), posterUrl(id)]) expect(await errorOf(await get(url, who, { Range: 'bytes=0-9' }), 404)).toEqual({ code: 'not_found', message: VIDEO_MESSAGES.notFound });
+      for (const url of [videoUrl(id), posterUrl(id)])
+        expect(await errorOf(await get(url, who, { Range: 'bytes=0-9' }), 404)).toEqual({ code: 'not_found', message: VIDEO_MESSAGES.notFound });
     }
     expect((await get(videoUrl(newMediaId()), owner)).status).toBe(404);
     expect((await get(videoUrl('not-an-id'), owner)).status).toBe(404);
@@ -138,19 +139,21 @@ describeEachStore('video playback', (ctx) => {
     await ctx().database.db.insert(media).values({ id: processing, ownerId: owner.id, kind: 'video', status: 'processing', uploadedBytes: 10 });
     expect((await get(videoUrl(processing), owner)).status).toBe(404);
     const photo = newMediaId();
-    await ctx().database.db.insert(media).values({
-      id: photo,
-      ownerId: owner.id,
-      contentType: 'image/webp',
-      width: 32,
-      height: 18,
-      bytes: 10,
-      uploadedBytes: 10,
-      displayKey: `${photo}/thumb.webp`,
-      thumbnailKey: `${photo}/thumb.webp`,
-      thumbnailWidth: 32,
-      thumbnailHeight: 18,
-    });
+    await ctx()
+      .database.db.insert(media)
+      .values({
+        id: photo,
+        ownerId: owner.id,
+        contentType: 'image/webp',
+        width: 32,
+        height: 18,
+        bytes: 10,
+        uploadedBytes: 10,
+        displayKey: `${photo}/thumb.webp`,
+        thumbnailKey: `${photo}/thumb.webp`,
+        thumbnailWidth: 32,
+        thumbnailHeight: 18,
+      });
     expect((await get(videoUrl(photo), owner)).status).toBe(404);
   });
 });

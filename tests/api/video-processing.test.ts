@@ -77,7 +77,21 @@ beforeAll(() => {
   // 4K (3840×2160), 1 s at 5 frames a second.
   ffmpeg([...testsrc('3840x2160', 5), '-t', '1', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', clip('4k.mp4')]);
   // A browser's recording: VP9 + Opus in WebM.
-  ffmpeg([...testsrc('320x240', 10), ...sine, '-t', '1', '-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', '-c:a', 'libopus', clip('recorded.webm')]);
+  ffmpeg([
+    ...testsrc('320x240', 10),
+    ...sine,
+    '-t',
+    '1',
+    '-c:v',
+    'libvpx-vp9',
+    '-deadline',
+    'realtime',
+    '-cpu-used',
+    '8',
+    '-c:a',
+    'libopus',
+    clip('recorded.webm'),
+  ]);
   // 4 s, for a question that allows 2.
   ffmpeg([...testsrc('160x120', 10), '-t', '4', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', clip('long.mp4')]);
   // An MP4's `ftyp` box, then random bytes.

@@ -233,10 +233,7 @@ function rotationOf(stream: Record<string, unknown>): number {
  * tag. `container` forces the demuxer (see `sniffVideo`). Unreadable → `MediaProcessingFailed`
  * (`VIDEO_MESSAGES.unreadable`).
  */
-export async function probeVideo(
-  file: string,
-  options: { container?: VideoContainer; deadline?: number; signal?: AbortSignal } = {},
-): Promise<ProbedVideo> {
+export async function probeVideo(file: string, options: { container?: VideoContainer; deadline?: number; signal?: AbortSignal } = {}): Promise<ProbedVideo> {
   const deadline = options.deadline ?? Date.now() + VIDEO_LIMITS.processingSeconds * 1000;
   const args = [
     '-v',
@@ -259,18 +256,16 @@ export async function probeVideo(
     throw new MediaProcessingFailed(VIDEO_MESSAGES.unreadable, { detail: 'ffprobe answered no JSON', cause: error });
   }
   const format = parsed.format ?? {};
-  const streams = (parsed.streams ?? []).map(
-    (stream): ProbedStream => ({
-      index: asNumber(stream.index) ?? 0,
-      codecType: String(stream.codec_type ?? ''),
-      codecName: String(stream.codec_name ?? ''),
-      pixFmt: typeof stream.pix_fmt === 'string' ? stream.pix_fmt : null,
-      width: asNumber(stream.width),
-      height: asNumber(stream.height),
-      rotation: rotationOf(stream),
-      tags: asTags(stream.tags),
-    }),
-  );
+  const streams = (parsed.streams ?? []).map((stream): ProbedStream => ({
+    index: asNumber(stream.index) ?? 0,
+    codecType: String(stream.codec_type ?? ''),
+    codecName: String(stream.codec_name ?? ''),
+    pixFmt: typeof stream.pix_fmt === 'string' ? stream.pix_fmt : null,
+    width: asNumber(stream.width),
+    height: asNumber(stream.height),
+    rotation: rotationOf(stream),
+    tags: asTags(stream.tags),
+  }));
   const formatDuration = asNumber(format.duration);
   const streamDuration = (parsed.streams ?? []).map((stream) => asNumber(stream.duration)).find((value) => value !== null) ?? null;
   return { formatName: String(format.format_name ?? ''), durationSeconds: formatDuration ?? streamDuration, streams, tags: asTags(format.tags) };
@@ -449,7 +444,8 @@ async function processWithin(options: ProcessVideoOptions, deadline: number): Pr
   // The proof: what was written is read back; a location tag left anywhere fails the video.
   const output = await probeVideo(videoPath, { container: 'mov', deadline, ...(signal ? { signal } : {}) });
   const leftover = locationTags(output);
-  if (leftover.length > 0) throw new MediaProcessingFailed(VIDEO_MESSAGES.processingFailed, { detail: `location left after processing: ${leftover.join(', ')}` });
+  if (leftover.length > 0)
+    throw new MediaProcessingFailed(VIDEO_MESSAGES.processingFailed, { detail: `location left after processing: ${leftover.join(', ')}` });
   const outVideo = output.streams.find((stream) => stream.codecType === 'video');
   const outAudio = output.streams.filter((stream) => stream.codecType === 'audio');
   if (
@@ -460,7 +456,9 @@ async function processWithin(options: ProcessVideoOptions, deadline: number): Pr
     output.streams.length !== 1 + outAudio.length ||
     outAudio.some((stream) => stream.codecName !== 'aac')
   ) {
-    throw new MediaProcessingFailed(VIDEO_MESSAGES.processingFailed, { detail: `unexpected output: ${JSON.stringify(output.streams.map((s) => s.codecName))}` });
+    throw new MediaProcessingFailed(VIDEO_MESSAGES.processingFailed, {
+      detail: `unexpected output: ${JSON.stringify(output.streams.map((s) => s.codecName))}`,
+    });
   }
   const outTurned = quarterTurn(outVideo.rotation);
   const width = outTurned ? outVideo.height : outVideo.width;
@@ -469,7 +467,8 @@ async function processWithin(options: ProcessVideoOptions, deadline: number): Pr
     throw new MediaProcessingFailed(VIDEO_MESSAGES.processingFailed, { detail: `output is ${width}×${height}` });
   }
   const durationSeconds = output.durationSeconds ?? 0;
-  if (durationSeconds > allowedSeconds) throw new MediaProcessingFailed(VIDEO_MESSAGES.tooLong(maxSeconds), { detail: `${durationSeconds} s after processing` });
+  if (durationSeconds > allowedSeconds)
+    throw new MediaProcessingFailed(VIDEO_MESSAGES.tooLong(maxSeconds), { detail: `${durationSeconds} s after processing` });
 
   const poster = await makePoster(videoPath, workDir, durationSeconds, deadline, signal);
   const { size } = await fs.stat(videoPath);
