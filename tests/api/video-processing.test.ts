@@ -74,6 +74,8 @@ beforeAll(() => {
     `location=${LOCATION}`,
     clip('located.mp4'),
   ]);
+  // A phone held upright: the same picture stored landscape with a quarter turn to apply (a display matrix).
+  ffmpeg(['-i', clip('located.mp4'), '-c', 'copy', '-metadata:s:v:0', 'rotate=90', clip('portrait.mp4')]);
   // 4K (3840×2160), 1 s at 5 frames a second.
   ffmpeg([...testsrc('3840x2160', 5), '-t', '1', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', clip('4k.mp4')]);
   // A browser's recording: VP9 + Opus in WebM.
@@ -140,6 +142,12 @@ describe('processVideo', () => {
     expect(output.streams).toHaveLength(1);
     expect(output.streams[0]).toMatchObject({ codecName: 'h264', pixFmt: 'yuv420p', width: 1920, height: 1080 });
     expect(Math.max(processed.posterWidth, processed.posterHeight)).toBeLessThanOrEqual(VIDEO_LIMITS.outputSide);
+  });
+
+  it('gives a portrait video its size as shown, copied with its turn, and a portrait poster', async () => {
+    const processed = await processVideo({ sourcePath: clip('portrait.mp4'), workDir: workDir() });
+    expect(processed).toMatchObject({ width: 240, height: 320, posterWidth: 240, posterHeight: 320, videoCopied: true });
+    expect((await probeVideo(processed.videoPath)).streams[0]?.rotation).toBe(90);
   });
 
   it('encodes a WebM recording (VP9 + Opus) to H.264 + AAC in MP4', async () => {
