@@ -4,6 +4,9 @@
  * (302) with S3_DELIVERY=redirect. The rows and files are put in place directly (processing is
  * tested in video-processing.test.ts).
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { media } from '../../src/server/db/schema/index.ts';
@@ -22,7 +25,11 @@ const videoBytes = Uint8Array.from({ length: SIZE }, (_, index) => index % 251);
 async function storedVideo(ctx: TestContext, ownerId: number): Promise<string> {
   const id = newMediaId();
   const keys = videoKeys(id);
-  await ctx.storage.put(keys.video, videoBytes, 'video/mp4');
+  // Written the way processing stores it: streamed from a file (`putFile`).
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'fw-video-play-')), 'video.mp4');
+  fs.writeFileSync(file, videoBytes);
+  await ctx.storage.putFile(keys.video, file, 'video/mp4');
+  fs.rmSync(path.dirname(file), { recursive: true, force: true });
   const poster = await sharp({ create: { width: 32, height: 18, channels: 3, background: { r: 10, g: 90, b: 200 } } })
     .webp()
     .toBuffer();
