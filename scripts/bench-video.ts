@@ -41,19 +41,25 @@ const CLIPS: readonly Clip[] = [
     name: 'H.264 + AAC (copied)',
     file: 'h264.mp4',
     describe: '1920×1080 30 fps H.264 (yuv420p) + AAC, MP4',
-    args: ['-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '20', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-f', 'mp4'],
+    // A phone's bit rate (about 16 Mb/s at 1080p30), not what the grain would take: a clip of about 120 MB.
+    args: ['-c:v', 'libx264', '-preset', 'ultrafast', '-b:v', '16M', '-maxrate', '16M', '-bufsize', '32M', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-f', 'mp4'],
   },
   {
     name: 'HEVC + AAC (encoded again)',
     file: 'hevc.mov',
+    // An iPhone's bit rate for HEVC 1080p30 (about 10 Mb/s).
     describe: '1920×1080 30 fps HEVC + AAC, MOV',
     args: [
       '-c:v',
       'libx265',
       '-preset',
       'ultrafast',
-      '-crf',
-      '24',
+      '-b:v',
+      '10M',
+      '-maxrate',
+      '10M',
+      '-bufsize',
+      '20M',
       '-pix_fmt',
       'yuv420p',
       '-x265-params',
