@@ -34,7 +34,7 @@ export class MediaProcessingFailed extends Error {
   }
 }
 
-/** The x264 preset: `veryfast` keeps a 1-minute 1080p clip to about its own length on one small core (docs/benchmarks.md). */
+/** The x264 preset: `veryfast`, x264's usual trade of speed for size on a small server (figures: docs/benchmarks.md, "Video processing"). */
 export const VIDEO_PRESET = 'veryfast';
 /** x264's constant quality (lower is better; 23 is its default). */
 export const VIDEO_CRF = 23;
