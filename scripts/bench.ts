@@ -19,9 +19,11 @@
  * its accounts are made with the seed, before the server starts). Then the rewards bench
  * (scripts/bench-rewards.ts), and the delay from a survey submit to its webhook at a local
  * receiver, one at a time and five at once (scripts/bench-webhooks.ts; goal p95 ≤ 1 s on PostgreSQL).
+ * Last, video processing: a generated 1-minute 1080p clip copied (H.264) and encoded again (HEVC)
+ * (scripts/bench-video.ts; needs ffmpeg; BENCH_VIDEO=0 skips it).
  *
  * Environment: BENCH_DURATION (seconds per case, default 5), BENCH_WRITE=1 (rewrite the table of
- * docs/benchmarks.md between its markers), BENCH_LIGHTHOUSE=0 (skip Lighthouse), CHROMIUM_PATH
+ * docs/benchmarks.md between its markers), BENCH_LIGHTHOUSE=0 (skip Lighthouse), BENCH_VIDEO=0 (skip video processing), CHROMIUM_PATH
  * (default /usr/bin/chromium). Exits non-zero when a case saw errors or unexpected
  * statuses, or when a server did not start or stop cleanly.
  */
@@ -38,6 +40,7 @@ import { BENCH_LARGE, BULK_APPROVE_CASE, benchBulkApprove, seedBench as seed, ty
 import { seedSignInBench, signInBenchLines, signInBenchTable, type SignInBenchCase } from './bench-sign-in.ts';
 import { BULK_GOAL_MS, REDEMPTION_GOAL_P99_MS, rewardsBenchLines, rewardsBenchTable, seedRewardsBench, type RewardsBenchResult } from './bench-rewards.ts';
 import { cannon, freePort, percentile, spawnServer, stopServer, waitForHealth, writeBenchmarksSection, type ServerChild } from './bench-server.ts';
+import { benchVideo, videoBenchTable, type VideoBenchRow } from './bench-video.ts';
 import { WEBHOOKS_BENCH_ENV, seedWebhooksBench, webhooksBenchLines, webhooksBenchTable, webhooksGoalMissed, type WebhooksBenchRun } from './bench-webhooks.ts';
 import { checkPageJsBudgets, type BudgetRow } from './page-js.ts';
 import { buildIfStale } from './start.ts';
@@ -755,6 +758,16 @@ async function main(): Promise<void> {
     }
   }
 
+  // Video processing (no server: the service itself, as the media.process job runs it).
+  let videoRows: VideoBenchRow[] = [];
+  if (process.env.BENCH_VIDEO !== '0') {
+    try {
+      videoRows = await benchVideo();
+    } catch (error) {
+      failures.push(`video processing: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
   // The JavaScript each page loads at start against its budget (scripts/page-js.ts): over budget fails the run.
   const budgets = checkPageJsBudgets(path.join(root, 'dist'));
   for (const row of budgets.over) {
@@ -770,6 +783,7 @@ async function main(): Promise<void> {
   if (signIns.length > 0) console.log(`${signInBenchTable(signIns)}\n`);
   if (rewardRuns.length > 0) console.log(`${rewardsBenchTable(rewardRuns)}\n`);
   if (webhookRuns.length > 0) console.log(`${webhooksBenchTable(webhookRuns)}\n`);
+  if (videoRows.length > 0) console.log(`${videoBenchTable(videoRows)}\n`);
   if (process.env.BENCH_WRITE === '1') {
     if (failures.length > 0) console.log('Not updating docs/benchmarks.md: the run had failures.');
     else {
@@ -778,6 +792,7 @@ async function main(): Promise<void> {
       if (signIns.length > 0) writeBenchmarksSection('bench-sign-in', signInBenchTable(signIns));
       if (rewardRuns.length > 0) writeBenchmarksSection('bench-rewards', rewardsBenchTable(rewardRuns));
       if (webhookRuns.length > 0) writeBenchmarksSection('bench-webhooks', webhooksBenchTable(webhookRuns));
+      if (videoRows.length > 0) writeBenchmarksSection('bench-video', videoBenchTable(videoRows));
     }
   }
   // Written down even when pages are over or goals missed: the tables say which; the run still fails.

@@ -19,6 +19,8 @@ export interface PageCspOptions {
   analyticsId?: string | undefined;
   /** Where photos may also load from: the photo store's origin when the API redirects to signed links (docs/deploy.md). */
   imgSrc?: readonly string[] | undefined;
+  /** Where videos may also play from: the media store's origin when the API redirects to signed links. */
+  mediaSrc?: readonly string[] | undefined;
 }
 
 export function pageCsp(scriptHashes: readonly string[], extraConnect: readonly string[] = [], options: PageCspOptions = {}): string {
@@ -29,6 +31,8 @@ export function pageCsp(scriptHashes: readonly string[], extraConnect: readonly 
     `script-src ${scripts}`,
     "style-src 'self' 'unsafe-inline'",
     ["img-src 'self' data: blob:", ...(options.imgSrc ?? []), ...analytics.img].join(' '),
+    // Videos: the API's (same origin), a recording not sent yet (blob:), the store's signed links.
+    ["media-src 'self' blob:", ...(options.mediaSrc ?? [])].join(' '),
     "font-src 'self'",
     ["connect-src 'self'", ...extraConnect, ...analytics.connect].join(' '),
     "object-src 'none'",

@@ -104,6 +104,8 @@ export const VIDEO_MESSAGES = {
   processingFailed: 'This video could not be processed. Choose another one, or record it again',
   processingTimedOut: 'This video took too long to process. Record a shorter one and try again',
   notReady: 'This video is still being processed',
+  notFound: 'No such video',
+  rangeNotSatisfiable: 'This part of the video does not exist: ask for bytes within its length',
 } as const;
 
 /** Upload messages of the resumable endpoint. */

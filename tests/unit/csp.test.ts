@@ -40,4 +40,13 @@ describe('pageCsp', () => {
     expect(directives(pageCsp([], ['https://api.example.org'])).get('connect-src')).toEqual(["'self'", 'https://api.example.org']);
     expect(directives(pageCsp([])).get('connect-src')).toEqual(["'self'"]);
   });
+
+  it('plays videos from its own origin and recordings (blob:), and from the media store when given', () => {
+    expect(directives(pageCsp([])).get('media-src')).toEqual(["'self'", 'blob:']);
+    expect(directives(pageCsp([], [], { mediaSrc: ['https://bucket.s3.eu-west-1.amazonaws.com'] })).get('media-src')).toEqual([
+      "'self'",
+      'blob:',
+      'https://bucket.s3.eu-west-1.amazonaws.com',
+    ]);
+  });
 });

@@ -490,6 +490,7 @@ describe('deploy:nginx through the CLI', () => {
     const s3 = await run(['--api', '127.0.0.1:4001', '--listen', '8080'], { DIST_DIR: dist, MEDIA_STORE: 's3', S3_BUCKET: 'bucket', S3_REGION: 'eu-west-1' });
     expect(s3.code).toBe(0);
     expect(s3.out).toContain(`img-src 'self' data: blob: ${BUCKET_ORIGIN};`);
+    expect(s3.out).toContain(`media-src 'self' blob: ${BUCKET_ORIGIN};`);
 
     // PUBLIC_URL on https: nginx's pages carry the API's HSTS.
     const https = await run(['--api', '127.0.0.1:4001', '--listen', '8080', '--root', dist], { PUBLIC_URL: 'https://fieldwork.example.org' });

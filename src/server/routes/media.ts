@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { Hono, type Context } from 'hono';
-import { MEDIA_LIMITS, MEDIA_MESSAGES } from '../../shared/media.ts';
+import { MEDIA_LIMITS, MEDIA_MESSAGES, VIDEO_MESSAGES } from '../../shared/media.ts';
 import type { AppEnv } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { enforceRateLimits, missingStaffSecondFactor, signedIn, signedInUser } from '../http.ts';
@@ -21,7 +21,7 @@ import {
   reserveUpload,
   withUploadPlace,
 } from '../services/media.ts';
-import { StorageUnavailableError } from '../storage/index.ts';
+import { StorageUnavailableError, type ByteRange } from '../storage/index.ts';
 import { StorageFullError } from '../storage/local.ts';
 
 /**
@@ -213,6 +213,29 @@ export async function streamObject(c: Context<AppEnv>, key: string, headers: Rec
 }
 
 /**
+ * From S3 with S3_DELIVERY=redirect: a 302 to a signed link to the object (signed at the start of
+ * the hour, cached privately while it works); null when the store has no links (the API streams).
+ */
+async function signedRedirect(c: Context<AppEnv>, key: string, options: { contentDisposition: string; cacheControl: string }): Promise<Response | null> {
+  // Signed against the store's clock, so the wall clock (never the app's test clock).
+  const now = Date.now();
+  const windowStart = Math.floor(now / (SIGNED_LINK_WINDOW_SECONDS * 1000)) * SIGNED_LINK_WINDOW_SECONDS * 1000;
+  const link = await fromStorage(c, { key }, () =>
+    c.get('deps').storage.signedUrl(key, { signedAt: new Date(windowStart), expiresInSeconds: SIGNED_LINK_SECONDS, ...options }),
+  );
+  if (link === null) return null;
+  // No ETag on the redirect: a browser revalidating it would get 304 and follow the old,
+  // expired link. It is cached (privately) only while its link still works.
+  const maxAge = Math.max(0, Math.floor((windowStart + SIGNED_LINK_SECONDS * 1000 - now) / 1000) - SIGNED_LINK_MARGIN_SECONDS);
+  return c.body(null, 302, {
+    Location: link,
+    'Cache-Control': `private, max-age=${maxAge}`,
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+  });
+}
+
+/**
  * Serves the display image or the thumbnail with its stored type, an ETag and the image headers;
  * from S3 with S3_DELIVERY=redirect, a 302 to a signed link instead (docs/api.md "Media").
  */
@@ -231,32 +254,119 @@ async function serveImage(c: Context<AppEnv>, which: 'display' | 'thumbnail') {
   };
   if (matchesEtag(c.req.header('if-none-match'), etag)) return c.body(null, 304, headers);
   const about = { mediaId: row.id, key };
-  // Signed against the store's clock, so the wall clock (never the app's test clock).
-  const now = Date.now();
-  const windowStart = Math.floor(now / (SIGNED_LINK_WINDOW_SECONDS * 1000)) * SIGNED_LINK_WINDOW_SECONDS * 1000;
-  const link = await fromStorage(c, about, () =>
-    c.get('deps').storage.signedUrl(key, {
-      signedAt: new Date(windowStart),
-      expiresInSeconds: SIGNED_LINK_SECONDS,
-      contentDisposition: disposition,
-      cacheControl: IMAGE_CACHE_CONTROL,
-    }),
-  );
-  if (link !== null) {
-    // No ETag on the redirect: a browser revalidating it would get 304 and follow the old,
-    // expired link. It is cached (privately) only while its link still works.
-    const maxAge = Math.max(0, Math.floor((windowStart + SIGNED_LINK_SECONDS * 1000 - now) / 1000) - SIGNED_LINK_MARGIN_SECONDS);
-    return c.body(null, 302, {
-      Location: link,
-      'Cache-Control': `private, max-age=${maxAge}`,
-      'X-Content-Type-Options': 'nosniff',
-      'Referrer-Policy': 'no-referrer',
-    });
-  }
+  const redirect = await signedRedirect(c, key, { contentDisposition: disposition, cacheControl: IMAGE_CACHE_CONTROL });
+  if (redirect) return redirect;
   const response = await fromStorage(c, about, () => streamObject(c, key, headers));
   if (!response) {
     c.get('logger').warn(about, 'media file missing from storage');
     throw new ApiError(404, 'not_found', MEDIA_MESSAGES.notFound);
+  }
+  return response;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Videos: played with byte ranges (Safari asks for them before it plays anything)
+
+/**
+ * The byte range a `Range` header asks of an object of `size` bytes (RFC 9110 §14): `bytes=a-b`,
+ * `bytes=a-` or `bytes=-n` (the last n). `null` when the header is absent, not a single bytes
+ * range or malformed (the whole object is sent then, as RFC 9110 lets a server do);
+ * `'unsatisfiable'` when it starts past the end (416).
+ */
+export function parseRange(header: string | undefined, size: number): ByteRange | 'unsatisfiable' | null {
+  if (!header) return null;
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match) return null;
+  const [, first = '', last = ''] = match;
+  if (first === '' && last === '') return null;
+  if (first === '') {
+    const suffix = Number(last);
+    if (suffix === 0 || size === 0) return 'unsatisfiable';
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(first);
+  const end = last === '' ? Number.MAX_SAFE_INTEGER : Number(last);
+  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || end < start) return null;
+  if (start >= size) return 'unsatisfiable';
+  return { start, end: Math.min(end, size - 1) };
+}
+
+/** A ready video of the path's id if the caller is its owner or staff (`canSeeMedia`); 404 for everyone else and for photos. */
+async function visibleVideo(c: Context<AppEnv>): Promise<ReadyMedia> {
+  const row = await findMedia(c.get('db'), c.req.param('id') ?? '');
+  const user = c.get('user');
+  if (row && row.kind === 'video' && canSeeMedia(user, row, !(user && missingStaffSecondFactor(c, user)))) return row;
+  throw new ApiError(404, 'not_found', VIDEO_MESSAGES.notFound);
+}
+
+/**
+ * `GET`/`HEAD /api/media/{id}/video`: the MP4 with `Accept-Ranges: bytes`; a `Range` → 206 with
+ * `Content-Range`, one past the end → 416; `If-Range` other than the ETag → the whole file; S3
+ * with S3_DELIVERY=redirect → 302 to a signed link (S3 answers ranges itself).
+ */
+async function serveVideo(c: Context<AppEnv>) {
+  const row = await visibleVideo(c);
+  const key = row.displayKey;
+  const etag = `"${row.id}-video"`;
+  const disposition = `inline; filename="${row.id}.mp4"`;
+  const headers: Record<string, string> = {
+    ETag: etag,
+    'Accept-Ranges': 'bytes',
+    'Cache-Control': IMAGE_CACHE_CONTROL,
+    'Content-Disposition': disposition,
+    'Content-Security-Policy': IMAGE_CSP,
+    'X-Content-Type-Options': 'nosniff',
+  };
+  if (matchesEtag(c.req.header('if-none-match'), etag)) return c.body(null, 304, headers);
+  const about = { mediaId: row.id, key };
+  const redirect = await signedRedirect(c, key, { contentDisposition: disposition, cacheControl: IMAGE_CACHE_CONTROL });
+  if (redirect) return redirect;
+
+  const storage = c.get('deps').storage;
+  const found = await fromStorage(c, about, () => storage.stat(key));
+  if (!found) {
+    c.get('logger').warn(about, 'video file missing from storage');
+    throw new ApiError(404, 'not_found', VIDEO_MESSAGES.notFound);
+  }
+  // A Range counts only while the file is the one the browser has (If-Range: our strong ETag; a date never matches).
+  const ifRange = c.req.header('if-range');
+  const range = ifRange === undefined || ifRange.trim() === etag ? parseRange(c.req.header('range'), found.bytes) : null;
+  if (range === 'unsatisfiable') {
+    throw new ApiError(416, 'range_not_satisfiable', VIDEO_MESSAGES.rangeNotSatisfiable, {
+      headers: { 'Content-Range': `bytes */${found.bytes}`, 'Accept-Ranges': 'bytes' },
+    });
+  }
+  const length = range ? range.end - range.start + 1 : found.bytes;
+  const status = range ? 206 : 200;
+  const answer: Record<string, string> = { ...headers, 'Content-Type': found.contentType, 'Content-Length': String(length) };
+  if (range) answer['Content-Range'] = `bytes ${range.start}-${range.end}/${found.bytes}`;
+  if (c.req.method === 'HEAD') return c.body(null, status, answer);
+  const opened = await fromStorage(c, about, () => storage.open(key, range ?? undefined));
+  if (!opened) throw new ApiError(404, 'not_found', VIDEO_MESSAGES.notFound);
+  return c.body(Readable.toWeb(opened.body) as ReadableStream<Uint8Array>, status, answer);
+}
+
+/** `GET /api/media/{id}/poster`: a video's poster frame (WebP), to the same people as the video. */
+async function servePoster(c: Context<AppEnv>) {
+  const row = await visibleVideo(c);
+  const key = row.thumbnailKey;
+  const etag = `"${row.id}-poster"`;
+  const disposition = `inline; filename="${row.id}-poster.webp"`;
+  const headers: Record<string, string> = {
+    ETag: etag,
+    'Cache-Control': IMAGE_CACHE_CONTROL,
+    'Content-Disposition': disposition,
+    'Content-Security-Policy': IMAGE_CSP,
+    'X-Content-Type-Options': 'nosniff',
+  };
+  if (matchesEtag(c.req.header('if-none-match'), etag)) return c.body(null, 304, headers);
+  const redirect = await signedRedirect(c, key, { contentDisposition: disposition, cacheControl: IMAGE_CACHE_CONTROL });
+  if (redirect) return redirect;
+  const about = { mediaId: row.id, key };
+  const response = await fromStorage(c, about, () => streamObject(c, key, headers));
+  if (!response) {
+    c.get('logger').warn(about, 'poster file missing from storage');
+    throw new ApiError(404, 'not_found', VIDEO_MESSAGES.notFound);
   }
   return response;
 }
@@ -323,6 +433,10 @@ export const mediaRoutes = new Hono<AppEnv>()
   .get('/:id', (c) => serveImage(c, 'display'))
 
   .get('/:id/thumbnail', (c) => serveImage(c, 'thumbnail'))
+
+  .get('/:id/video', (c) => serveVideo(c))
+
+  .get('/:id/poster', (c) => servePoster(c))
 
   .delete('/:id', signedIn, async (c) => {
     const user = signedInUser(c.get('user'));

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import {
+  type ByteRange,
   contentTypeOfKey,
   InvalidStorageKeyError,
   isValidStorageKey,
@@ -49,6 +50,37 @@ export class LocalStorage implements Storage {
   }
 
   async put(key: string, body: Uint8Array, contentType: string): Promise<void> {
+    await this.write(key, contentType, async (temporary) => {
+      const handle = await fs.open(temporary, 'wx', 0o600);
+      try {
+        await handle.writeFile(body);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+    });
+  }
+
+  /** Copies the file in (the kernel's copy, never through memory), flushed, then renamed over the key's file. */
+  async putFile(key: string, source: string, contentType: string): Promise<void> {
+    await this.write(key, contentType, async (temporary) => {
+      await fs.copyFile(source, temporary, fs.constants.COPYFILE_EXCL);
+      await fs.chmod(temporary, 0o600);
+      const handle = await fs.open(temporary, 'r+');
+      try {
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+    });
+  }
+
+  /**
+   * Writes a key's file through `fill` (which makes the temporary file), after checking the key
+   * names the content type: the folder made, the temporary file renamed over the target, or
+   * removed on any failure (ENOSPC/EDQUOT → `StorageFullError`).
+   */
+  private async write(key: string, contentType: string, fill: (temporary: string) => Promise<void>): Promise<void> {
     const file = this.fileOf(key);
     const expected = contentTypeOfKey(key);
     if (expected === null || expected !== contentType) {
@@ -63,13 +95,7 @@ export class LocalStorage implements Storage {
     // A dot-name is never a valid key, so a leftover temporary file can never be read as an object.
     const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
     try {
-      const handle = await fs.open(temporary, 'wx', 0o600);
-      try {
-        await handle.writeFile(body);
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
+      await fill(temporary);
       await fs.rename(temporary, file);
     } catch (error) {
       await fs.rm(temporary, { force: true });
@@ -91,7 +117,7 @@ export class LocalStorage implements Storage {
     }
   }
 
-  async open(key: string): Promise<OpenedObject | null> {
+  async open(key: string, range?: ByteRange): Promise<OpenedObject | null> {
     const file = this.fileOf(key);
     const contentType = contentTypeOfKey(key);
     if (contentType === null) return null;
@@ -110,7 +136,8 @@ export class LocalStorage implements Storage {
       }
       // The stream closes the handle when it ends or is destroyed; a rename over the file meanwhile
       // does not change what this handle reads.
-      return { body: handle.createReadStream({ autoClose: true }), contentType, bytes: info.size };
+      const body = range ? handle.createReadStream({ autoClose: true, start: range.start, end: range.end }) : handle.createReadStream({ autoClose: true });
+      return { body, contentType, bytes: info.size };
     } catch (error) {
       await handle.close();
       throw error;

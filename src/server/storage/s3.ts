@@ -1,3 +1,5 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import {
   CopyObjectCommand,
@@ -12,6 +14,7 @@ import {
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3Config } from '../config.ts';
 import {
+  type ByteRange,
   contentTypeOfKey,
   InvalidStorageKeyError,
   isValidStorageKey,
@@ -141,6 +144,15 @@ export class S3Storage implements Storage {
     }
   }
 
+  /**
+   * Writes an object from a file on disk (a processed video): one PutObject of the file's length,
+   * streamed as it is read. S3 takes up to 5 GB in one PutObject; videos are at most 1 GB.
+   */
+  async putFile(key: string, file: string, contentType: string): Promise<void> {
+    const { size } = await stat(file);
+    await this.putStream(key, createReadStream(file), size, contentType);
+  }
+
   /** One PutObject, after checking the key names the content type (as LocalStorage does). */
   private async putObject(key: string, body: Uint8Array | Readable, bytes: number, contentType: string): Promise<void> {
     const objectKey = this.objectKey(key);
@@ -164,12 +176,14 @@ export class S3Storage implements Storage {
     }
   }
 
-  /** The GetObject answer, or null for a missing object. */
-  private async getObject(key: string): Promise<GetObjectCommandOutput | null> {
+  /** The GetObject answer (of `range` only, when given), or null for a missing object. */
+  private async getObject(key: string, range?: ByteRange): Promise<GetObjectCommandOutput | null> {
     const objectKey = this.objectKey(key);
     if (contentTypeOfKey(key) === null) return null;
     try {
-      return await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: objectKey }));
+      return await this.client.send(
+        new GetObjectCommand({ Bucket: this.bucket, Key: objectKey, ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) }),
+      );
     } catch (error) {
       if (isMissing(error)) return null;
       throw this.unavailable('read', key, error);
@@ -187,15 +201,16 @@ export class S3Storage implements Storage {
     }
   }
 
-  async open(key: string): Promise<OpenedObject | null> {
-    const object = await this.getObject(key);
+  async open(key: string, range?: ByteRange): Promise<OpenedObject | null> {
+    const object = await this.getObject(key, range);
     if (!object?.Body) return null;
     const body =
       object.Body instanceof Readable
         ? object.Body
         : Readable.fromWeb(object.Body.transformToWebStream() as import('node:stream/web').ReadableStream<Uint8Array>);
-    const bytes = object.ContentLength;
-    if (bytes === undefined) {
+    // A ranged answer's length is the range's; the whole object's is in Content-Range (`bytes 0-99/1234`).
+    const bytes = range ? Number(/\/(\d+)$/.exec(object.ContentRange ?? '')?.[1] ?? Number.NaN) : object.ContentLength;
+    if (bytes === undefined || Number.isNaN(bytes)) {
       body.destroy();
       throw this.unavailable('read', key, new Error('no Content-Length'));
     }

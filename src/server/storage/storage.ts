@@ -21,6 +21,12 @@ export interface OpenedObject {
   bytes: number;
 }
 
+/** Bytes `start` to `end` of an object, both included (an HTTP byte range, already checked against its length). */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
 /** What `signedUrl` signs. */
 export interface SignedUrlOptions {
   /** The moment the link is signed at (a rounded time gives the same link for a while). */
@@ -45,8 +51,17 @@ export interface Storage {
    * there is no object at `from` (nothing is written then).
    */
   copy(from: string, to: string): Promise<boolean>;
-  /** The object as a stream with its type and length, or null when there is none. */
-  open(key: string): Promise<OpenedObject | null>;
+  /**
+   * The object as a stream with its type and length, or null when there is none. With `range`,
+   * the stream holds only those bytes (`bytes` is still the whole object's length): videos are
+   * played with HTTP byte ranges.
+   */
+  open(key: string, range?: ByteRange): Promise<OpenedObject | null>;
+  /**
+   * Writes an object from a file on disk, streamed (a processed video can be hundreds of MB: it
+   * is never whole in memory). Readers see the old object or the new one, never a part.
+   */
+  putFile(key: string, file: string, contentType: string): Promise<void>;
   /** The object's length and type without reading it, or null when there is none. */
   stat(key: string): Promise<{ bytes: number; contentType: string } | null>;
   /**
@@ -95,6 +110,7 @@ export const CONTENT_TYPES_BY_EXTENSION: Readonly<Record<string, string>> = {
   png: 'image/png',
   webp: 'image/webp',
   avif: 'image/avif',
+  mp4: 'video/mp4',
 };
 
 /** The content type a key's extension names, or null. */
