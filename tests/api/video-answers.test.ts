@@ -65,16 +65,12 @@ describeEachBackend('video answers', (ctx) => {
   const as = (who: SignedIn) => callAs(ctx(), who);
 
   /** A media row of `owner`, as the upload and processing would leave it; its id. A ready one has a stored display file. */
-  async function mediaRow(
-    owner: SignedIn,
-    kind: MediaKind,
-    status: MediaStatus,
-    more: { durationMs?: number; failureReason?: string } = {},
-  ): Promise<string> {
+  async function mediaRow(owner: SignedIn, kind: MediaKind, status: MediaStatus, more: { durationMs?: number; failureReason?: string } = {}): Promise<string> {
     const id = randomBytes(16).toString('base64url');
     const ready = status === 'ready';
     const displayKey = ready ? `${id}/display.${kind === 'video' ? 'mp4' : 'jpg'}` : null;
-    if (displayKey && (kind === 'photo' || storesVideos)) await ctx().storage.put(displayKey, new TextEncoder().encode(`bytes of ${id}`), kind === 'video' ? 'video/mp4' : 'image/jpeg');
+    if (displayKey && (kind === 'photo' || storesVideos))
+      await ctx().storage.put(displayKey, new TextEncoder().encode(`bytes of ${id}`), kind === 'video' ? 'video/mp4' : 'image/jpeg');
     await ctx()
       .database.db.insert(media)
       .values({
@@ -127,7 +123,10 @@ describeEachBackend('video answers', (ctx) => {
     const other = await draft(alice, { clip: [uploading] });
     expect((await fieldErrors(await submit(alice, other, { clip: [uploading] }))).clip).toEqual([VIDEO_MESSAGES.notReady]);
 
-    await ctx().database.db.update(media).set({ status: 'ready', durationMs: 42_000, width: 1920, height: 1080, displayKey: `${clip}/display.mp4` }).where(eq(media.id, clip));
+    await ctx()
+      .database.db.update(media)
+      .set({ status: 'ready', durationMs: 42_000, width: 1920, height: 1080, displayKey: `${clip}/display.mp4` })
+      .where(eq(media.id, clip));
     // (The refused submit kept its answers as the draft: revision 2.)
     const res = await submit(alice, path, { clip: [clip] }, 2);
     expect(res.status, await res.clone().text()).toBe(200);
@@ -168,7 +167,7 @@ describeEachBackend('video answers', (ctx) => {
   });
 
   it('the review detail lists videos with their state, length and URLs; the gallery filters by kind', async () => {
-    const { alice, moderator, projectId, missionId } = await w();
+    const { alice, moderator, projectId } = await w();
     const clip = await mediaRow(alice, 'video', 'ready', { durationMs: 75_500 - 20_000 });
     const photo = await mediaRow(alice, 'photo', 'ready');
     const path = await draft(alice, { clip: [clip], pics: [photo] });
@@ -193,7 +192,12 @@ describeEachBackend('video answers', (ctx) => {
     const videos = (await (await as(moderator)('GET', `/api/admin/gallery?kind=video&projectId=${projectId}`)).json()) as GalleryPage;
     expect(videos.items.length).toBeGreaterThan(0);
     expect(videos.items.every((item) => item.kind === 'video')).toBe(true);
-    expect(videos.items.find((item) => item.id === clip)).toMatchObject({ kind: 'video', durationMs: 55_500, thumbnailUrl: posterUrl(clip), url: videoUrl(clip) });
+    expect(videos.items.find((item) => item.id === clip)).toMatchObject({
+      kind: 'video',
+      durationMs: 55_500,
+      thumbnailUrl: posterUrl(clip),
+      url: videoUrl(clip),
+    });
     const photos = (await (await as(moderator)('GET', `/api/admin/gallery?kind=photo&projectId=${projectId}`)).json()) as GalleryPage;
     expect(photos.items.map((item) => item.id)).toContain(photo);
     expect(photos.items.every((item) => item.kind === 'photo' && item.durationMs === null)).toBe(true);
@@ -226,7 +230,15 @@ describeEachBackend('video answers', (ctx) => {
     await ctx().database.db.update(media).set({ status: 'failed', failureReason: VIDEO_MESSAGES.processingFailed }).where(eq(media.id, ready));
     const detail = (await (await as(moderator)('GET', `/api/admin/submissions/${path.split('/').pop()}`)).json()) as AdminSubmissionDetail;
     expect(detail.media).toEqual([
-      expect.objectContaining({ id: ready, kind: 'video', status: 'failed', failureReason: VIDEO_MESSAGES.processingFailed, videoUrl: null, posterUrl: null, durationMs: null }),
+      expect.objectContaining({
+        id: ready,
+        kind: 'video',
+        status: 'failed',
+        failureReason: VIDEO_MESSAGES.processingFailed,
+        videoUrl: null,
+        posterUrl: null,
+        durationMs: null,
+      }),
     ]);
   });
 
@@ -237,7 +249,10 @@ describeEachBackend('video answers', (ctx) => {
     expect(saved.status, await saved.clone().text()).toBe(200);
     const early = await as(bob)('POST', `/api/surveys/${surveyId}/response/submit`, { answers: { clip: [clip] } });
     expect((await fieldErrors(early)).clip).toEqual([VIDEO_MESSAGES.notReady]);
-    await ctx().database.db.update(media).set({ status: 'ready', durationMs: 10_000, width: 640, height: 360, displayKey: `${clip}/display.mp4` }).where(eq(media.id, clip));
+    await ctx()
+      .database.db.update(media)
+      .set({ status: 'ready', durationMs: 10_000, width: 640, height: 360, displayKey: `${clip}/display.mp4` })
+      .where(eq(media.id, clip));
     const done = await as(bob)('POST', `/api/surveys/${surveyId}/response/submit`, { answers: { clip: [clip] } });
     expect(done.status, await done.clone().text()).toBe(200);
 

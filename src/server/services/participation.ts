@@ -417,10 +417,7 @@ interface AnsweredMedia {
  * `VIDEO_MESSAGES.notReady`; `failed`: its reason) and at most the question's `maxSeconds` long
  * (plus `VIDEO_LIMITS.lengthLeewaySeconds`). Pure: the rows are read once for the whole submit.
  */
-export function answeredMediaProblem(
-  element: { type: 'photo' } | { type: 'video'; maxSeconds: number },
-  row: AnsweredMedia | undefined,
-): string | null {
+export function answeredMediaProblem(element: { type: 'photo' } | { type: 'video'; maxSeconds: number }, row: AnsweredMedia | undefined): string | null {
   if (element.type === 'photo') {
     if (!row) return PHOTO_NOT_FOUND_MESSAGE;
     return row.kind === 'video' ? PHOTO_NOT_VIDEO_MESSAGE : null;

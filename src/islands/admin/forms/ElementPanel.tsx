@@ -491,7 +491,12 @@ function TypeSettings({
           max={FORM_LIMITS.videoMaxSeconds}
           onChange={(value) => update({ maxSeconds: value }, 'maxSeconds')}
         />
-        {number('minFiles', m.forms_setting_min_files(), { description: m.forms_setting_video_min_files_help(), min: 0, max: FORM_LIMITS.videoMaxFiles, step: 1 })}
+        {number('minFiles', m.forms_setting_min_files(), {
+          description: m.forms_setting_video_min_files_help(),
+          min: 0,
+          max: FORM_LIMITS.videoMaxFiles,
+          step: 1,
+        })}
         {number('maxFiles', m.forms_setting_max_files(), {
           description: m.forms_setting_max_files_help({ max: formatCount(FORM_LIMITS.videoMaxFiles) }),
           min: 1,
