@@ -65,6 +65,7 @@ function pointText(value: AnswerValue): string {
 
 const Muted = ({ children }: { children: ReactNode }) => <span className="text-muted-foreground">{children}</span>;
 
+/* eslint-disable jsx-a11y/media-has-caption -- a participant's recording comes with no caption track to offer */
 function Videos({ ids, videos }: { ids: string[]; videos: AnswersViewProps['videos'] }) {
   return (
     <ul className="flex flex-col gap-3">
@@ -101,6 +102,7 @@ function Videos({ ids, videos }: { ids: string[]; videos: AnswersViewProps['vide
     </ul>
   );
 }
+/* eslint-enable jsx-a11y/media-has-caption */
 
 function Photos({ ids, photos, onOpenPhoto }: { ids: string[]; photos: AnswersViewProps['photos']; onOpenPhoto: AnswersViewProps['onOpenPhoto'] }) {
   if (!photos) return <>{m.participant_form_photos_count({ count: ids.length })}</>;
