@@ -253,3 +253,9 @@ export const QuestionIcon = (props: IconProps) => (
     <path d="M9.5 9a2.5 2.5 0 1 1 3.5 2.3c-.6.3-1 .9-1 1.6v.6M12 17h.01" />
   </Icon>
 );
+
+export const PlayIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M7 4v16l13-8z" />
+  </Icon>
+);

@@ -4,6 +4,7 @@
  * the cursor and the answer types. Payload schemas: `schemas/gallery.ts`.
  */
 import type { EntryStatus } from './mission-entries.ts';
+import type { MediaKind } from './media.ts';
 
 /** `GET /api/admin/gallery?limit=`: 40 photos a page unless asked, 1 to 100. */
 export const GALLERY_PAGE = { default: 40, max: 100 } as const;
@@ -132,12 +133,17 @@ export const GALLERY_VERSION_LABELS: Record<Exclude<GalleryVersionState, 'curren
   },
 };
 
-/** A photo in the gallery (`GET /api/admin/gallery`). */
+/** A photo or video in the gallery (`GET /api/admin/gallery`). */
 export interface GalleryItem {
   id: string;
-  /** The display image (`/api/media/{id}`). */
+  /** `photo` or `video` (`?kind=` filters by it). */
+  kind: MediaKind;
+  /** The display image (`/api/media/{id}`), or the video (`/api/media/{id}/video`, byte ranges). */
   url: string;
+  /** The photo's thumbnail, or the video's poster frame (`/api/media/{id}/poster`). */
   thumbnailUrl: string;
+  /** A video's length (ms); null for photos. */
+  durationMs: number | null;
   tags: string[];
   starred: boolean;
   /** The mission entry whose answers hold it; null for a survey response's photo. */
@@ -171,6 +177,15 @@ export interface GalleryPage {
   nextCursor: string | null;
 }
 
+/** A video's duration badge: `m:ss` (`h:mm:ss` from an hour), rounded to the second. */
+export function formatClock(durationMs: number): string {
+  const total = Math.max(0, Math.round(durationMs / 1000));
+  const hours = Math.floor(total / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  const seconds = String(total % 60).padStart(2, '0');
+  return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${seconds}` : `${minutes}:${seconds}`;
+}
+
 /**
  * The file name of a photo in the gallery's ZIP (and of its download): `{projectId}-{missionId}-{entryId}-{id}.jpg`
  * (survey photos: `{projectId}-survey{surveyId}-{responseId}-{id}`). In the ZIP, a photo not in its
@@ -182,7 +197,7 @@ export function galleryZipName(item: Pick<GalleryItem, 'id' | 'projectId' | 'mis
 }
 
 /** The gallery's filters as the address bar and the API query hold them (strings; empty = not set). */
-export const GALLERY_FILTERS = ['projectId', 'missionId', 'userId', 'participant', 'state', 'replaced', 'tag', 'starred', 'from', 'to'] as const;
+export const GALLERY_FILTERS = ['projectId', 'missionId', 'userId', 'participant', 'state', 'replaced', 'tag', 'starred', 'kind', 'from', 'to'] as const;
 export type GalleryFilter = (typeof GALLERY_FILTERS)[number];
 export type GalleryFilters = Partial<Record<GalleryFilter, string>>;
 

@@ -47,3 +47,20 @@ export function formatCount(value: number): string {
   }
   return format.format(value);
 }
+
+/**
+ * A length of time in words, in the current language ("3 minutes", "1 minute 30 seconds",
+ * "3 Minuten"): minutes and seconds through `Intl.NumberFormat`'s units, which know each
+ * language's plurals. Rounded to the second.
+ */
+export function formatDuration(totalSeconds: number): string {
+  const language = currentLanguage();
+  const rounded = Math.max(0, Math.round(totalSeconds));
+  const minutes = Math.floor(rounded / 60);
+  const seconds = rounded % 60;
+  const unit = (value: number, name: 'minute' | 'second') => new Intl.NumberFormat(language, { style: 'unit', unit: name, unitDisplay: 'long' }).format(value);
+  const parts: string[] = [];
+  if (minutes > 0) parts.push(unit(minutes, 'minute'));
+  if (seconds > 0 || minutes === 0) parts.push(unit(seconds, 'second'));
+  return parts.join(' ');
+}

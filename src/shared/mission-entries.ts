@@ -5,6 +5,7 @@
  */
 import type { Answers, FormDefinition } from './forms/definition.ts';
 import type { Language } from './languages.ts';
+import type { MediaKind, MediaStatus } from './media.ts';
 import type { UserRef } from './projects.ts';
 
 /** A mission entry: a draft, then submitted, then reviewed: approved, changes requested or rejected (`services/review.ts`). */
@@ -61,11 +62,25 @@ export interface AdminSubmissionListItem {
   language: Language;
 }
 
-/** A photo of a submission, as the admin screens show it. */
+/**
+ * A photo or video of a submission, as the admin screens show it. Photos are listed once stored;
+ * videos always, with where they stand (`status`: a `processing` one has no size, video or poster yet).
+ */
 export interface SubmissionMedia {
   id: string;
+  kind: MediaKind;
+  status: MediaStatus;
+  /** Why a `failed` video failed (for people); else null. */
+  failureReason: string | null;
+  /** A ready video's length (ms); null for photos and videos not ready. */
+  durationMs: number | null;
   url: string;
+  /** A photo's thumbnail, or a video's poster frame. */
   thumbnailUrl: string;
+  /** Where a ready video plays from (`GET /api/media/{id}/video`, byte ranges) and its poster (WebP); null for photos and videos not ready. */
+  videoUrl: string | null;
+  posterUrl: string | null;
+  /** 0 until stored. */
   width: number;
   height: number;
 }
@@ -83,7 +98,7 @@ export interface AdminSubmissionDetail {
   answers: Answers;
   /** The language the answers were last saved or submitted in (decision 035). */
   language: Language;
-  /** The photos named in the entry's photo answers (those that exist), in answer order. */
+  /** The photos named in the entry's photo answers (those stored) and the videos of its video answers (any status), in answer order. */
   media: SubmissionMedia[];
   localDate: string | null;
   /** The time zone the entry's day (`localDate`) was taken in (IANA name). */

@@ -3,7 +3,7 @@
  * mission entry; its id is the entry's id. Payload schemas: `schemas/review.ts`.
  */
 import type { Answers, FormDefinition } from './forms/definition.ts';
-import type { AdminSubmissionListItem, EntryStatus } from './mission-entries.ts';
+import type { AdminSubmissionListItem, EntryStatus, SubmissionMedia } from './mission-entries.ts';
 import type { UserRef } from './projects.ts';
 import type { Language } from './languages.ts';
 
@@ -102,7 +102,7 @@ export interface ReviewSubmission {
   answers: Answers;
   /** The language the answers were last saved or submitted in (decision 035). */
   language: Language;
-  media: { id: string; url: string; thumbnailUrl: string; width: number; height: number }[];
+  media: SubmissionMedia[];
   localDate: string | null;
   /** The entry's time zone, and the one of the participant's entry before it when it changed (`AdminSubmissionDetail`). */
   timeZone: string;

@@ -198,6 +198,8 @@ const exactTexts = /* @__PURE__ */ once(
       [FORM_MESSAGES.date, (o) => m.common_form_date({}, o)],
       [FORM_MESSAGES.photos, (o) => m.common_form_photos({}, o)],
       [FORM_MESSAGES.photoOnce, (o) => m.common_form_photo_once({}, o)],
+      [FORM_MESSAGES.videos, (o) => m.common_form_videos({}, o)],
+      [FORM_MESSAGES.videoOnce, (o) => m.common_form_video_once({}, o)],
       [FORM_MESSAGES.consent, (o) => m.common_form_consent({}, o)],
       [FORM_MESSAGES.matrix, (o) => m.common_form_matrix({}, o)],
       [FORM_MESSAGES.unknownRow, (o) => m.common_form_unknown_row({}, o)],
@@ -264,6 +266,8 @@ const patterns = /* @__PURE__ */ once((): readonly { pattern: RegExp; message: (
   },
   { pattern: /^Add at least (\d+) photos?$/, message: (match, o) => m.common_form_photos_at_least({ count: Number(match[1]) }, o) },
   { pattern: /^Add at most (\d+) photos?$/, message: (match, o) => m.common_form_photos_at_most({ count: Number(match[1]) }, o) },
+  { pattern: /^Add at least (\d+) videos?$/, message: (match, o) => m.common_form_videos_at_least({ count: Number(match[1]) }, o) },
+  { pattern: /^Add at most (\d+) videos?$/, message: (match, o) => m.common_form_videos_at_most({ count: Number(match[1]) }, o) },
 ]);
 
 /**

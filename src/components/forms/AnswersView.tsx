@@ -1,7 +1,7 @@
 /**
  * A response, read-only: each question the person saw, in order, with its answer in words
  * (option labels, "Other: …", rankings as ordered lists, matrices as small tables, dates
- * written out, photos as thumbnails). Questions left empty say "Not answered"; statements and
+ * written out, photos as thumbnails, videos as players with their poster). Questions left empty say "Not answered"; statements and
  * questions hidden by conditions are left out. Used by moderators (review) and participants
  * (their history).
  */
@@ -11,10 +11,19 @@ import { isAnswered, isOtherAnswer, isPlainObject, resolveVisibility } from '../
 import { deviceDate } from '../../shared/calendar-day.ts';
 import { cn } from '../../lib/utils.ts';
 import { formatNumber, own } from './form-utils.ts';
-import { formatCount, m } from '../../shared/i18n.ts';
+import { formatCount, formatDuration, m } from '../../shared/i18n.ts';
+import { posterUrl, videoUrl, type MediaStatus } from '../../shared/media.ts';
 import { withNodes } from './rich-text.tsx';
 import type { PhotoAdapter } from './types.ts';
 import { formatCalendarDay } from '../../shared/dates.ts';
+
+/** What the view needs to know of a video answer (a `SubmissionMedia` fits). */
+export interface VideoState {
+  id: string;
+  status: MediaStatus;
+  failureReason: string | null;
+  durationMs: number | null;
+}
 
 export interface AnswersViewProps {
   definition: FormDefinition;
@@ -23,6 +32,12 @@ export interface AnswersViewProps {
   photos?: Pick<PhotoAdapter, 'thumbnailUrl'>;
   /** Makes each thumbnail a button that opens the photo (e.g. in a lightbox). */
   onOpenPhoto?(mediaId: string): void;
+  /**
+   * Where each video answer stands (the submission's `media`): a ready one plays with its length
+   * shown, one still processing or failed says so. Without it (or for an id it does not know),
+   * a video is offered as a player of its URLs.
+   */
+  videos?: readonly VideoState[];
   /** The day "today" stands for in conditions (default: the browser's local date). */
   today?: string;
   className?: string;
@@ -49,6 +64,45 @@ function pointText(value: AnswerValue): string {
 }
 
 const Muted = ({ children }: { children: ReactNode }) => <span className="text-muted-foreground">{children}</span>;
+
+/* eslint-disable jsx-a11y/media-has-caption -- a participant's recording comes with no caption track to offer */
+function Videos({ ids, videos }: { ids: string[]; videos: AnswersViewProps['videos'] }) {
+  return (
+    <ul className="flex flex-col gap-3">
+      {ids.map((id, index) => {
+        const state = videos?.find((video) => video.id === id);
+        const label = m.participant_form_video_label({ number: formatCount(index + 1), total: formatCount(ids.length) });
+        if (state && state.status === 'failed')
+          return (
+            <li key={id}>
+              {label}: {m.participant_form_video_failed({ reason: state.failureReason ?? '' })}
+            </li>
+          );
+        if (state && state.status !== 'ready')
+          return (
+            <li key={id}>
+              {label}: {m.participant_form_video_processing()}
+            </li>
+          );
+        return (
+          <li key={id} className="flex flex-col gap-1">
+            <video
+              controls
+              preload="none"
+              poster={posterUrl(id)}
+              aria-label={label}
+              className="aspect-video w-full max-w-md rounded-md border border-border bg-black"
+            >
+              <source src={videoUrl(id)} type="video/mp4" />
+            </video>
+            {state?.durationMs != null && <Muted>{m.participant_form_video_length({ length: formatDuration(state.durationMs / 1000) })}</Muted>}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+/* eslint-enable jsx-a11y/media-has-caption */
 
 function Photos({ ids, photos, onOpenPhoto }: { ids: string[]; photos: AnswersViewProps['photos']; onOpenPhoto: AnswersViewProps['onOpenPhoto'] }) {
   if (!photos) return <>{m.participant_form_photos_count({ count: ids.length })}</>;
@@ -90,7 +144,8 @@ function AnswerText({
   value,
   photos,
   onOpenPhoto,
-}: { element: FormElement; value: AnswerValue } & Pick<AnswersViewProps, 'photos' | 'onOpenPhoto'>): ReactNode {
+  videos,
+}: { element: FormElement; value: AnswerValue } & Pick<AnswersViewProps, 'photos' | 'onOpenPhoto' | 'videos'>): ReactNode {
   switch (element.type) {
     case 'short_text':
     case 'long_text':
@@ -131,6 +186,8 @@ function AnswerText({
       ) : (
         String(value)
       );
+    case 'video':
+      return Array.isArray(value) ? <Videos ids={value.filter((id): id is string => typeof id === 'string')} videos={videos} /> : String(value);
     case 'ranking':
       return Array.isArray(value) ? (
         <ol className="list-decimal ps-5">
@@ -173,7 +230,7 @@ function AnswerText({
 }
 
 /** A read-only description list of a response's answers. */
-export function AnswersView({ definition, answers, photos, onOpenPhoto, today, className }: AnswersViewProps) {
+export function AnswersView({ definition, answers, photos, onOpenPhoto, videos, today, className }: AnswersViewProps) {
   const { pages, elementIds } = resolveVisibility(definition, answers, { today: today ?? deviceDate() });
   const shown = pages.flatMap((page) => page.elements).filter((element) => element.type !== 'statement' && elementIds.has(element.id));
   return (
@@ -185,7 +242,7 @@ export function AnswersView({ definition, answers, photos, onOpenPhoto, today, c
             <dt className="text-sm font-medium text-muted-foreground break-words">{element.title}</dt>
             <dd className="text-sm break-words">
               {value !== undefined && isAnswered(value) ? (
-                <AnswerText element={element} value={value} photos={photos} onOpenPhoto={onOpenPhoto} />
+                <AnswerText element={element} value={value} photos={photos} onOpenPhoto={onOpenPhoto} videos={videos} />
               ) : (
                 <Muted>{m.participant_form_not_answered()}</Muted>
               )}

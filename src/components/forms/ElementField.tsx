@@ -8,7 +8,7 @@ import type { AnswerValue, FormElement } from '../../shared/forms/definition.ts'
 import { SCALE_DEFAULT_STEP } from '../../shared/forms/constants.ts';
 import { describedBy, FieldError } from '../ui/form-field.tsx';
 import { ConsentControl, MultipleChoiceControl, RangeScaleControl, RatingControl, ScaleControl, SingleChoiceControl } from './choice-controls.tsx';
-import { choiceHint, fieldIds, photoHint, SCALE_MAX_RADIOS, scalePoints } from './form-utils.ts';
+import { choiceHint, fieldIds, photoHint, SCALE_MAX_RADIOS, scalePoints, videoHint } from './form-utils.ts';
 import { Markdown } from './Markdown.tsx';
 import { PhotoControl } from './PhotoControl.tsx';
 import { MatrixControl, RankingControl } from './structured-controls.tsx';
@@ -28,6 +28,7 @@ export function layoutOf(element: FormElement): 'control' | 'group' | 'radiogrou
     case 'matrix':
     case 'ranking':
     case 'photo':
+    case 'video':
     case 'consent':
       return 'group';
     default:
@@ -35,13 +36,15 @@ export function layoutOf(element: FormElement): 'control' | 'group' | 'radiogrou
   }
 }
 
-/** The hint under the question: how many to choose, how many photos, how to rank. */
+/** The hint under the question: how many to choose, how many photos or videos (and how long), how to rank. */
 export function hintOf(element: FormElement): string | null {
   switch (element.type) {
     case 'multiple_choice':
       return choiceHint(element.minSelected, element.maxSelected);
     case 'photo':
       return photoHint(element.minFiles, element.maxFiles);
+    case 'video':
+      return videoHint(element.minFiles, element.maxFiles, element.maxSeconds);
     case 'ranking':
       return m.participant_form_hint_ranking();
     case 'matrix': {

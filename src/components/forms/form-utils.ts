@@ -5,7 +5,7 @@
  */
 import type { AnswerValue, FormElement } from '../../shared/forms/definition.ts';
 import { isOtherAnswer } from '../../shared/forms/logic.ts';
-import { currentLanguage, formatCount, m } from '../../shared/i18n.ts';
+import { currentLanguage, formatCount, formatDuration, m } from '../../shared/i18n.ts';
 
 /** The radio/checkbox value of the "Other" choice (never a valid option id). */
 export const OTHER_VALUE = ':other';
@@ -62,6 +62,17 @@ export function photoHint(min: number | undefined, max: number): string {
       ? m.participant_form_photo_hint_exactly({ count: max })
       : m.participant_form_photo_hint_range({ min: formatCount(low), max: formatCount(max) });
   return m.participant_form_photo_hint_up_to({ count: max });
+}
+
+/** The hint of a video question: how many videos, each at most how long ("Up to 1 video, at most 3 minutes long"). */
+export function videoHint(min: number | undefined, max: number, maxSeconds: number): string {
+  const length = formatDuration(maxSeconds);
+  const low = min !== undefined && min > 0 ? min : undefined;
+  if (low !== undefined)
+    return low === max
+      ? m.participant_form_video_hint_exactly({ count: max, length })
+      : m.participant_form_video_hint_range({ min: formatCount(low), max: formatCount(max), length });
+  return m.participant_form_video_hint_up_to({ count: max, length });
 }
 
 function decimalsOf(n: number): number {

@@ -275,7 +275,14 @@ export function Lightbox({
         onPointerCancel={onPointerEnd}
         onDoubleClick={() => zoomWith((zoom) => (canPan(zoom) ? DEFAULT_ZOOM : 2))}
       >
-        {item && !failed && (
+        {item?.video && (
+          // A video plays with its own controls (no zoom or pan); the pointer handlers leave its controls alone at the default zoom.
+          // eslint-disable-next-line jsx-a11y/media-has-caption -- a participant's recording comes with no caption track to offer
+          <video key={item.src} controls preload="metadata" poster={item.video.poster} aria-label={item.alt} className="max-h-full max-w-full">
+            <source src={item.src} type="video/mp4" />
+          </video>
+        )}
+        {item && !item.video && !failed && (
           <img
             key={item.src}
             ref={imageRef}

@@ -11,6 +11,8 @@ export interface LightboxItem {
   src: string;
   title?: string;
   alt: string;
+  /** A video (`src` is an MP4): played with its controls and this poster instead of shown as an image. */
+  video?: { poster: string };
 }
 
 /** Clamps an index into [0, length - 1] (0 for an empty list). */

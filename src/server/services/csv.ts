@@ -73,7 +73,7 @@ const fallback = (value: AnswerValue): CsvCell => (typeof value === 'string' || 
 
 /**
  * One answer as a CSV cell: texts as given, choices by label (`Other: text`, several joined with
- * `; `), numbers as numbers, consent `Agreed`, photos as media ids, matrices `row: column; …`,
+ * `; `), numbers as numbers, consent `Agreed`, photos and videos as media ids, matrices `row: column; …`,
  * rankings `1. a; 2. b`. An answer that does not fit the element (another form version) is
  * written as JSON. Empty when not answered.
  */
@@ -98,6 +98,7 @@ export function answerCell(element: FormElement, value: AnswerValue | undefined)
     case 'consent':
       return value === true ? 'Agreed' : fallback(value);
     case 'photo':
+    case 'video':
       return Array.isArray(value) ? value.map((item) => (typeof item === 'string' ? item : JSON.stringify(item))).join('; ') : fallback(value);
     case 'matrix': {
       if (!isPlainObject(value)) return fallback(value);

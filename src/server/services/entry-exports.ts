@@ -75,7 +75,7 @@ interface MissionColumns {
   photoIds: string[];
 }
 
-/** The columns of one question: a multiple choice one per option (`Yes`/`No`, blank when not answered) and `Other` when allowed; photos as links. */
+/** The columns of one question: a multiple choice one per option (`Yes`/`No`, blank when not answered) and `Other` when allowed; photos and videos as links. */
 function questionColumns(element: FormElement, photoSeparator: string): QuestionColumn[] {
   const header = elementHeader(element);
   const value = (answers: Answers) => answerOf(answers, element.id);
@@ -101,7 +101,7 @@ function questionColumns(element: FormElement, photoSeparator: string): Question
       });
     return columns;
   }
-  if (element.type === 'photo')
+  if (element.type === 'photo' || element.type === 'video')
     return [
       {
         header,
@@ -127,7 +127,7 @@ async function missionColumns(db: Db, rows: readonly Mission[], format: EntryExp
     return {
       mission,
       questions: elements.flatMap((element) => questionColumns(element, separator)),
-      photoIds: elements.filter((element) => element.type === 'photo').map((element) => element.id),
+      photoIds: elements.filter((element) => element.type === 'photo' || element.type === 'video').map((element) => element.id),
     };
   });
 }

@@ -29,7 +29,7 @@ import {
   type GalleryPage,
   type GalleryVersionState,
 } from '../../shared/gallery.ts';
-import { thumbnailUrl } from '../../shared/media.ts';
+import { posterUrl, thumbnailUrl, videoUrl } from '../../shared/media.ts';
 import type { EntryStatus } from '../../shared/mission-entries.ts';
 import type { GalleryQuery } from '../../shared/schemas/gallery.ts';
 import type { Db } from '../db/index.ts';
@@ -114,6 +114,8 @@ const cursorAt = sql<string>`to_char(${media.createdAt} at time zone 'UTC', 'YYY
 
 const itemColumns = {
   id: media.id,
+  kind: media.kind,
+  durationMs: media.durationMs,
   createdAt: media.createdAt,
   cursorAt,
   width: media.width,
@@ -157,10 +159,13 @@ type ItemRow = Awaited<ReturnType<ReturnType<typeof itemsQuery>['execute']>>[num
 function itemView(row: ItemRow): GalleryItem {
   const name = `${row.firstName} ${row.lastName}`.trim() || row.email;
   const path = `/api/media/${encodeURIComponent(row.id)}`;
+  const video = row.kind === 'video';
   return {
     id: row.id,
-    url: path,
-    thumbnailUrl: thumbnailUrl(row.id),
+    kind: row.kind,
+    url: video ? videoUrl(row.id) : path,
+    thumbnailUrl: video ? posterUrl(row.id) : thumbnailUrl(row.id),
+    durationMs: video ? row.durationMs : null,
     tags: row.tags,
     starred: row.starred,
     entryId: row.entryId,
@@ -188,7 +193,7 @@ function itemView(row: ItemRow): GalleryItem {
  * only says there is more): newest first, keyset on (created_at, id)
  * after `cursor`, so a page costs the same at any depth and photos with the same time are neither
  * repeated nor skipped. Each filter is a column of `media` with its index (project, mission,
- * owner, starred, tags' GIN), except `state`, the entry's status (survey photos have none, so
+ * owner, starred, tags' GIN; `kind=video` the partial `media_gallery_video_idx`), except `state`, the entry's status (survey photos have none, so
  * `state` keeps entry photos only), `participant` (part of the uploader's name or email: the
  * users search's trigram index finds the people, then their photos) and the version rule: the
  * photos of each answer's current version, or with `replaced` the others (checked on the rows
@@ -212,6 +217,7 @@ export function galleryPageQuery(db: Db, query: GalleryQuery) {
   if (query.tag !== undefined) conditions.push(sql`${media.tags} @> array[${query.tag}]::text[]`);
   if (query.starred === 'true') conditions.push(eq(media.starred, true));
   if (query.starred === 'false') conditions.push(eq(media.starred, false));
+  if (query.kind !== undefined) conditions.push(eq(media.kind, query.kind));
   if (query.from) conditions.push(sql`${media.createdAt} >= ${utcMidnight(query.from).toISOString()}::timestamptz`);
   if (query.to) conditions.push(sql`${media.createdAt} < ${utcMidnight(addDays(query.to, 1)).toISOString()}::timestamptz`);
   return itemsQuery(db)
@@ -312,7 +318,8 @@ export async function planGalleryZip(db: Db, ids: readonly string[], actor: { id
   const files = ids.flatMap((id) => {
     const row = byId.get(id);
     if (!row || row.displayKey === null) return [];
-    const extension = row.displayKey.slice(row.displayKey.lastIndexOf('.') + 1);
+    // A video's display file is its processed MP4 (streamed like a photo: never held whole).
+    const extension = row.kind === 'video' ? 'mp4' : row.displayKey.slice(row.displayKey.lastIndexOf('.') + 1);
     const name = galleryZipName(itemView(row), extension);
     return [{ id: row.id, name: row.versionState === 'current' ? name : `${row.versionState}/${name}`, key: row.displayKey, date: row.createdAt }];
   });

@@ -9,6 +9,7 @@ import type { FormDefinition } from '../../shared/forms/definition.ts';
 import type { AdminSubmissionDetail, SubmissionMedia } from '../../shared/mission-entries.ts';
 import { answerLanguageOf } from '../../shared/answers.ts';
 import type { AdminMission } from '../../shared/missions.ts';
+import { posterUrl, videoUrl, VIDEO_MESSAGES } from '../../shared/media.ts';
 import { ITEM_TEXT_FIELDS, type ActivityCounts } from '../../shared/projects.ts';
 import type { missionCreateSchema, missionPatchSchema } from '../../shared/schemas/missions.ts';
 import { isElevated } from '../../shared/roles.ts';
@@ -250,12 +251,14 @@ export async function updateMission(db: Db, clock: Clock, id: number, patch: Mis
 
 const userRefColumns = { id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email };
 
-/** The media ids of the photo answers, in the order of the form's elements, each once. */
+/** The media ids of the photo and video answers, in the order of the form's elements, each once. */
 export function photoIds(definition: FormDefinition | null, answers: Record<string, unknown>): string[] {
   const ids: string[] = [];
   const seen = new Set<string>();
-  const photoElements = definition ? definition.pages.flatMap((page) => page.elements).filter((element) => element.type === 'photo') : [];
-  for (const element of photoElements) {
+  const mediaElements = definition
+    ? definition.pages.flatMap((page) => page.elements).filter((element) => element.type === 'photo' || element.type === 'video')
+    : [];
+  for (const element of mediaElements) {
     const value = Object.hasOwn(answers, element.id) ? answers[element.id] : undefined;
     if (!Array.isArray(value)) continue;
     for (const id of value) {
@@ -266,6 +269,48 @@ export function photoIds(definition: FormDefinition | null, answers: Record<stri
     }
   }
   return ids;
+}
+
+/** The photos and videos of a submission's answers (`SubmissionMedia`), in answer order: photos once stored, videos whatever their status. */
+export async function submissionMedia(db: Db, ids: readonly string[]): Promise<SubmissionMedia[]> {
+  if (ids.length === 0) return [];
+  const found = await db
+    .select({
+      id: media.id,
+      kind: media.kind,
+      status: media.status,
+      failureReason: media.failureReason,
+      durationMs: media.durationMs,
+      width: media.width,
+      height: media.height,
+    })
+    .from(media)
+    .where(inArray(media.id, [...ids]));
+  const byId = new Map(found.map((item) => [item.id, item]));
+  return ids.flatMap((mediaId): SubmissionMedia[] => {
+    const item = byId.get(mediaId);
+    if (!item) return [];
+    const ready = item.status === 'ready' && item.width !== null && item.height !== null;
+    // A photo not stored yet (uploading or processing) or failed: nothing to show. A video: its state.
+    if (item.kind === 'photo' && !ready) return [];
+    const path = `/api/media/${encodeURIComponent(mediaId)}`;
+    const video = item.kind === 'video';
+    return [
+      {
+        id: mediaId,
+        kind: item.kind,
+        status: item.status,
+        failureReason: item.status === 'failed' ? (item.failureReason ?? VIDEO_MESSAGES.processingFailed) : null,
+        durationMs: video && ready ? item.durationMs : null,
+        url: video ? videoUrl(mediaId) : path,
+        thumbnailUrl: video ? posterUrl(mediaId) : `${path}/thumbnail`,
+        videoUrl: video && ready ? videoUrl(mediaId) : null,
+        posterUrl: video && ready ? posterUrl(mediaId) : null,
+        width: item.width ?? 0,
+        height: item.height ?? 0,
+      },
+    ];
+  });
 }
 
 /** One entry with its form version's definition, its photos, its time zone (and the earlier one when it changed) and the participant's other entries; 404 when unknown. */
@@ -305,16 +350,7 @@ export async function submissionDetail(db: Db, id: number): Promise<AdminSubmiss
       (other) => other.createdAt.getTime() < entry.createdAt.getTime() || (other.createdAt.getTime() === entry.createdAt.getTime() && other.id < entry.id),
     )
     .at(-1);
-  const ids = photoIds(definition, entry.answers);
-  const found = ids.length === 0 ? [] : await db.select({ id: media.id, width: media.width, height: media.height }).from(media).where(inArray(media.id, ids));
-  const byId = new Map(found.map((item) => [item.id, item]));
-  const photos: SubmissionMedia[] = ids.flatMap((mediaId) => {
-    const item = byId.get(mediaId);
-    // Not stored yet (uploading or processing) or failed: nothing to show.
-    if (!item || item.width === null || item.height === null) return [];
-    const path = `/api/media/${encodeURIComponent(mediaId)}`;
-    return [{ id: mediaId, url: path, thumbnailUrl: `${path}/thumbnail`, width: item.width, height: item.height }];
-  });
+  const photos = await submissionMedia(db, photoIds(definition, entry.answers));
   return {
     id: entry.id,
     missionId: entry.missionId,

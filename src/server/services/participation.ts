@@ -33,6 +33,7 @@ import {
   type Survey,
 } from '../db/schema/index.ts';
 import { ApiError, notFound } from '../errors.ts';
+import { VIDEO_LIMITS, VIDEO_MESSAGES, type MediaKind, type MediaStatus } from '../../shared/media.ts';
 import { formatShortDay } from '../../shared/dates.ts';
 
 /** Project statuses whose activities members see (`closed`: read-only). */
@@ -45,6 +46,12 @@ export type Availability = 'upcoming' | 'open' | 'closed';
 
 /** The message of a photo answer naming a media id the participant does not own (or that does not exist). */
 export const PHOTO_NOT_FOUND_MESSAGE = 'This photo could not be found; upload it again';
+/** The message of a video answer naming a media id the participant does not own (or that does not exist). */
+export const VIDEO_NOT_FOUND_MESSAGE = 'This video could not be found; upload it again';
+/** A video in a photo question. */
+export const PHOTO_NOT_VIDEO_MESSAGE = 'This question takes photos, not videos';
+/** A photo in a video question. */
+export const VIDEO_NOT_PHOTO_MESSAGE = 'This question takes videos, not photos';
 
 /** The 404 every participant call answers for what the user may not see (`errors.ts`). */
 export { notFound };
@@ -388,47 +395,79 @@ export function groupMissionInput(
 // ---------------------------------------------------------------------------------------------
 // Submitting answers
 
-/** The answers of a submission, checked: the validator's messages per element id, plus photo ownership. */
+/** The answers of a submission, checked: the validator's messages per element id, plus photo and video ownership and state. */
 export interface CheckedSubmission {
   errors: Record<string, string[]>;
   /** The cleaned answers (hidden and unknown elements dropped, text trimmed): what is stored. */
   answers: Answers;
 }
 
+/** What `checkSubmission` reads of each media row an answer names. */
+interface AnsweredMedia {
+  kind: MediaKind;
+  status: MediaStatus;
+  failureReason: string | null;
+  durationMs: number | null;
+}
+
 /**
- * Checks answers for a submit: `validateAnswers(definition, answers, { today })`, then every
- * photo answer must name media this user owns (else `PHOTO_NOT_FOUND_MESSAGE` on that element).
- * One query for all photos.
+ * Why one media id cannot be submitted in a photo or video answer, or null when it can: it must
+ * be this user's own media (else "could not be found", like any other person's: never a hint that
+ * it exists), of the question's kind; a video must be `ready` (`processing`/`uploading`:
+ * `VIDEO_MESSAGES.notReady`; `failed`: its reason) and at most the question's `maxSeconds` long
+ * (plus `VIDEO_LIMITS.lengthLeewaySeconds`). Pure: the rows are read once for the whole submit.
+ */
+export function answeredMediaProblem(element: { type: 'photo' } | { type: 'video'; maxSeconds: number }, row: AnsweredMedia | undefined): string | null {
+  if (element.type === 'photo') {
+    if (!row) return PHOTO_NOT_FOUND_MESSAGE;
+    return row.kind === 'video' ? PHOTO_NOT_VIDEO_MESSAGE : null;
+  }
+  if (!row) return VIDEO_NOT_FOUND_MESSAGE;
+  if (row.kind !== 'video') return VIDEO_NOT_PHOTO_MESSAGE;
+  if (row.status === 'failed') return row.failureReason ?? VIDEO_MESSAGES.processingFailed;
+  if (row.status !== 'ready') return VIDEO_MESSAGES.notReady;
+  if (row.durationMs !== null && row.durationMs > (element.maxSeconds + VIDEO_LIMITS.lengthLeewaySeconds) * 1000) {
+    return VIDEO_MESSAGES.tooLong(element.maxSeconds);
+  }
+  return null;
+}
+
+/**
+ * Checks answers for a submit: `validateAnswers(definition, answers, { today })`, then every id
+ * of a photo or video answer must pass `answeredMediaProblem` (its message goes on that element).
+ * One query for all media. (A draft save checks none of this: the outbox saves a video's id as
+ * soon as its upload is created, long before it is ready.)
  */
 export async function checkSubmission(db: Db, userId: number, definition: FormDefinition, answers: Answers, today: string): Promise<CheckedSubmission> {
   const result = validateAnswers(definition, answers, { today });
   const errors: Record<string, string[]> = { ...result.errors };
-  const photoElements = allElements(definition.pages)
-    .map(({ element }) => element)
-    .filter((element) => element.type === 'photo' && Object.hasOwn(result.answers, element.id));
-  const wanted = new Map<string, string[]>();
-  for (const element of photoElements) {
+  const wanted: { element: Parameters<typeof answeredMediaProblem>[0]; id: string; ids: string[] }[] = [];
+  for (const { element } of allElements(definition.pages)) {
+    if ((element.type !== 'photo' && element.type !== 'video') || !Object.hasOwn(result.answers, element.id)) continue;
     const value = result.answers[element.id];
-    if (Array.isArray(value))
-      wanted.set(
-        element.id,
-        value.filter((id): id is string => typeof id === 'string'),
-      );
+    if (!Array.isArray(value)) continue;
+    wanted.push({
+      element: element.type === 'video' ? { type: 'video', maxSeconds: element.maxSeconds } : { type: 'photo' },
+      id: element.id,
+      ids: value.filter((id): id is string => typeof id === 'string'),
+    });
   }
-  const allIds = [...new Set([...wanted.values()].flat())];
+  const allIds = [...new Set(wanted.flatMap((each) => each.ids))];
   if (allIds.length > 0) {
-    const owned = new Set(
+    const rows = new Map(
       (
         await db
-          .select({ id: media.id })
+          .select({ id: media.id, kind: media.kind, status: media.status, failureReason: media.failureReason, durationMs: media.durationMs })
           .from(media)
           .where(and(inArray(media.id, allIds), eq(media.ownerId, userId)))
-      ).map((row) => row.id),
+      ).map((row) => [row.id, row]),
     );
-    for (const [elementId, ids] of wanted) {
-      if (ids.some((id) => !owned.has(id))) {
-        const list = errors[elementId] ?? [];
-        if (!list.includes(PHOTO_NOT_FOUND_MESSAGE)) errors[elementId] = [...list, PHOTO_NOT_FOUND_MESSAGE];
+    for (const { element, id, ids } of wanted) {
+      for (const mediaId of ids) {
+        const problem = answeredMediaProblem(element, rows.get(mediaId));
+        if (problem === null) continue;
+        const list = errors[id] ?? [];
+        if (!list.includes(problem)) errors[id] = [...list, problem];
       }
     }
   }

@@ -3,6 +3,7 @@ import { z } from '../zod.ts';
 import { filterDaySchema } from './fields.ts';
 import { MESSAGES } from '../messages.ts';
 import { ENTRY_STATUSES } from '../mission-entries.ts';
+import { MEDIA_KINDS } from '../media.ts';
 import { decodeGalleryCursor, GALLERY_LIMITS, GALLERY_MESSAGES, GALLERY_PAGE, normalizeTag, normalizeTags } from '../gallery.ts';
 
 const id = z.coerce.number({ error: 'Must be a number' }).int('Must be a whole number').min(1, 'Must be a positive number').max(2_147_483_647, 'Too large');
@@ -24,7 +25,8 @@ const tagList = z
   .pipe(z.array(z.string().max(GALLERY_LIMITS.tagLength, GALLERY_MESSAGES.tagTooLong)).max(GALLERY_LIMITS.tagsMax, GALLERY_MESSAGES.tooManyTags));
 
 /**
- * `GET /api/admin/gallery?cursor&limit&projectId&missionId&userId&participant&state&replaced&tag&starred&from&to`:
+ * `GET /api/admin/gallery?cursor&limit&projectId&missionId&userId&participant&state&replaced&tag&starred&kind&from&to`:
+ * `kind` `photo` or `video` keeps that kind only;
  * `participant`: part of the uploader's name or email (any case); `replaced` `true`: the photos
  * not in their answer's current version instead of those in it; `from`/`to` are UTC days, both
  * included; `starred` `true` keeps starred photos, `false` the others.
@@ -53,6 +55,7 @@ export const galleryQuerySchema = z.object({
   replaced: z.enum(['true', 'false'], { error: MESSAGES.invalidEnumValue }).optional(),
   tag: tag.optional(),
   starred: z.enum(['true', 'false'], { error: MESSAGES.invalidEnumValue }).optional(),
+  kind: z.enum(MEDIA_KINDS, { error: MESSAGES.invalidEnumValue }).optional(),
   from: filterDaySchema.optional(),
   to: filterDaySchema.optional(),
 });

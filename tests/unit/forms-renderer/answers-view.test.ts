@@ -114,4 +114,28 @@ describe('AnswersView', () => {
     await userEvent.setup().click(screen.getByRole('button', { name: 'Photo 2 of 2' }));
     expect(onOpenPhoto).toHaveBeenCalledWith('m2');
   });
+
+  it('plays ready videos with their poster and length; says when one is processing or failed', () => {
+    const clips = form(page('p1', 'One', [{ id: 'clip', type: 'video', title: 'Clip', maxFiles: 3, maxSeconds: 180 }]));
+    const { container } = render(
+      createElement(AnswersView, {
+        definition: clips,
+        answers: { clip: ['v1', 'v2', 'v3'] },
+        videos: [
+          { id: 'v1', status: 'ready', failureReason: null, durationMs: 95_000 },
+          { id: 'v2', status: 'processing', failureReason: null, durationMs: null },
+          { id: 'v3', status: 'failed', failureReason: 'Too dark', durationMs: null },
+        ],
+      }),
+    );
+    const players = container.querySelectorAll('video');
+    expect(players).toHaveLength(1);
+    expect(players[0]?.getAttribute('aria-label')).toBe('Video 1 of 3');
+    expect(players[0]?.getAttribute('poster')).toBe('/api/media/v1/poster');
+    expect(players[0]?.getAttribute('preload')).toBe('none');
+    expect(players[0]?.querySelector('source')?.getAttribute('src')).toBe('/api/media/v1/video');
+    expect(screen.getByText('Length: 1 minute 35 seconds')).toBeTruthy();
+    expect(screen.getByText('Video 2 of 3: This video is still being processed.')).toBeTruthy();
+    expect(screen.getByText('Video 3 of 3: This video could not be processed: Too dark')).toBeTruthy();
+  });
 });

@@ -47,6 +47,8 @@ const SOURCE_MESSAGES: string[] = [
   FORM_MESSAGES.exclusive('None of these'),
   FORM_MESSAGES.chooseAtLeast(2),
   FORM_MESSAGES.chooseAtMost(3),
+  FORM_MESSAGES.videosAtLeast(2),
+  FORM_MESSAGES.videosAtMost(3),
   FORM_MESSAGES.numberFromTo(-5, 10),
   FORM_MESSAGES.numberAtLeast(0.5),
   FORM_MESSAGES.numberAtMost(1000),

@@ -21,9 +21,9 @@ import { findElement, isLocked, unavailableIds, type BuilderAction, type Builder
 import { TYPE_LABELS, canHoldElementId, elementIdProblem, pageName, typeLabel, type Item } from './catalog.ts';
 import { ConditionEditor } from './ConditionEditor.tsx';
 import type { ConditionTarget } from './conditions.ts';
-import { CheckSetting, LongTextSetting, NumberSetting, SelectSetting, TextSetting, type Choice } from './fields.tsx';
+import { CheckSetting, DurationSetting, LongTextSetting, NumberSetting, SelectSetting, TextSetting, type Choice } from './fields.tsx';
 import { OptionsEditor } from './OptionsEditor.tsx';
-import { formatCount, m } from '../../../shared/i18n.ts';
+import { formatCount, formatDuration, m } from '../../../shared/i18n.ts';
 
 export interface ElementPanelProps {
   state: BuilderState;
@@ -474,6 +474,38 @@ function TypeSettings({
         {select(
           'capture',
           m.forms_setting_capture(),
+          m.forms_setting_capture_both(),
+          PHOTO_CAPTURE.filter((capture) => capture !== 'both').map((capture) => ({
+            value: capture,
+            label: capture === 'camera' ? m.forms_setting_capture_camera() : m.forms_setting_capture_library(),
+          })),
+        )}
+      </>
+    ),
+    video: () => (
+      <>
+        <DurationSetting
+          label={m.forms_setting_video_max_length()}
+          description={m.forms_setting_video_max_length_help({ max: formatDuration(FORM_LIMITS.videoMaxSeconds) })}
+          value={num(raw, 'maxSeconds')}
+          max={FORM_LIMITS.videoMaxSeconds}
+          onChange={(value) => update({ maxSeconds: value }, 'maxSeconds')}
+        />
+        {number('minFiles', m.forms_setting_min_files(), {
+          description: m.forms_setting_video_min_files_help(),
+          min: 0,
+          max: FORM_LIMITS.videoMaxFiles,
+          step: 1,
+        })}
+        {number('maxFiles', m.forms_setting_max_files(), {
+          description: m.forms_setting_max_files_help({ max: formatCount(FORM_LIMITS.videoMaxFiles) }),
+          min: 1,
+          max: FORM_LIMITS.videoMaxFiles,
+          step: 1,
+        })}
+        {select(
+          'capture',
+          m.forms_setting_video_capture(),
           m.forms_setting_capture_both(),
           PHOTO_CAPTURE.filter((capture) => capture !== 'both').map((capture) => ({
             value: capture,

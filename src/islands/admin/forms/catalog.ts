@@ -6,6 +6,7 @@
 import { ELEMENT_ID_PATTERN, FORM_LIMITS, type ElementType } from '../../../shared/forms/constants.ts';
 import type { DraftElement } from '../../../shared/forms/definition.ts';
 import { formatCount, m } from '../../../shared/i18n.ts';
+import { VIDEO_LIMITS } from '../../../shared/media.ts';
 
 /** A type's name as the palette and the cards say it ("Add Short text"): its message, called at render. */
 export const TYPE_LABELS: Readonly<Record<ElementType, () => string>> = {
@@ -19,6 +20,7 @@ export const TYPE_LABELS: Readonly<Record<ElementType, () => string>> = {
   number: m.forms_type_number,
   date: m.forms_type_date,
   photo: m.forms_type_photo,
+  video: m.forms_type_video,
   consent: m.forms_type_consent,
   matrix: m.forms_type_matrix,
   ranking: m.forms_type_ranking,
@@ -37,6 +39,7 @@ export const TYPE_HINTS: Readonly<Record<ElementType, () => string>> = {
   number: m.forms_type_number_hint,
   date: m.forms_type_date_hint,
   photo: m.forms_type_photo_hint,
+  video: m.forms_type_video_hint,
   consent: m.forms_type_consent_hint,
   matrix: m.forms_type_matrix_hint,
   ranking: m.forms_type_ranking_hint,
@@ -86,6 +89,8 @@ export function defaultSettings(type: ElementType): Record<string, unknown> {
       return { min: 1, max: 10 };
     case 'photo':
       return { maxFiles: 3 };
+    case 'video':
+      return { maxFiles: VIDEO_LIMITS.defaultMaxFiles, maxSeconds: VIDEO_LIMITS.defaultMaxSeconds };
     case 'consent':
       return { statement: m.forms_default_consent_statement() };
     case 'matrix':

@@ -99,6 +99,62 @@ export function NumberSetting({
   );
 }
 
+/**
+ * A length of time as minutes and seconds (two number inputs under one legend), held as whole
+ * seconds: empty both is "not set" (undefined). Used for a video question's longest video.
+ */
+export function DurationSetting({
+  label,
+  description,
+  error,
+  disabled,
+  value,
+  onChange,
+  max,
+}: Common & { value: number | undefined; onChange: (seconds: number | undefined) => void; max?: number }) {
+  const id = useId();
+  const minutes = value === undefined ? undefined : Math.floor(value / 60);
+  const seconds = value === undefined ? undefined : value % 60;
+  const set = (nextMinutes: number | undefined, nextSeconds: number | undefined) => {
+    if (nextMinutes === undefined && nextSeconds === undefined) return onChange(undefined);
+    onChange(Math.max(0, Math.round((nextMinutes ?? 0) * 60 + (nextSeconds ?? 0))));
+  };
+  const descriptionId = description ? `${id}-description` : undefined;
+  return (
+    <fieldset className="flex flex-col gap-2" aria-describedby={descriptionId}>
+      <legend className="mb-1 text-sm font-medium">{label}</legend>
+      {description && (
+        <p id={descriptionId} className="text-sm text-muted-foreground">
+          {description}
+        </p>
+      )}
+      <div className="flex gap-3">
+        <NumberSetting
+          className="w-28"
+          label={m.forms_setting_minutes()}
+          disabled={disabled}
+          value={minutes}
+          min={0}
+          max={max === undefined ? undefined : Math.floor(max / 60)}
+          step={1}
+          onChange={(next) => set(next, seconds)}
+        />
+        <NumberSetting
+          className="w-28"
+          label={m.forms_setting_seconds()}
+          disabled={disabled}
+          value={seconds}
+          min={0}
+          max={59}
+          step={1}
+          onChange={(next) => set(minutes, next)}
+        />
+      </div>
+      {error && <p className="text-sm text-destructive">{error}</p>}
+    </fieldset>
+  );
+}
+
 export function CheckSetting({ onChange, ...field }: Omit<Common, 'error'> & { checked: boolean; onChange: (checked: boolean) => void }) {
   const id = useId();
   return <CheckboxField id={id} {...field} onCheckedChange={(next) => onChange(next === true)} />;

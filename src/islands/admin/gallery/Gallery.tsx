@@ -15,6 +15,7 @@ import {
   galleryQuery,
   GALLERY_LIMITS,
   GALLERY_PAGE,
+  formatClock,
   GALLERY_VERSION_LABELS,
   mergeTags,
   normalizeTags,
@@ -23,7 +24,7 @@ import {
   type GalleryPage,
 } from '../../../shared/gallery.ts';
 import { ApiError, apiGet, apiSend } from '../../../lib/api.ts';
-import { m } from '../../../shared/i18n.ts';
+import { formatDuration, m } from '../../../shared/i18n.ts';
 import { withNodes } from '../../../components/forms/rich-text.tsx';
 import { errorMessage } from '../../../lib/form-errors.ts';
 import { formatDate } from '../../../lib/format.ts';
@@ -31,7 +32,7 @@ import { handleSessionLost } from '../../../lib/session.ts';
 import { toast } from '../../../stores/toasts.ts';
 import { Failed } from '../../../components/states/Failed.tsx';
 import { Loading } from '../../../components/states/Loading.tsx';
-import { StarIcon } from '../../../components/icons.tsx';
+import { PlayIcon, StarIcon } from '../../../components/icons.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Lightbox, type LightboxItem } from '../../../components/ui/lightbox.tsx';
 import { cn } from '../../../lib/utils.ts';
@@ -198,6 +199,7 @@ export default function Gallery() {
 
   const lightboxItems: LightboxItem[] = items.map((item) => ({
     src: item.url,
+    ...(item.kind === 'video' ? { video: { poster: item.thumbnailUrl } } : {}),
     alt: altOf(item),
     title: [item.userName, item.sourceTitle, item.versionState === 'current' ? '' : GALLERY_VERSION_LABELS[item.versionState].badge]
       .filter(Boolean)
@@ -276,6 +278,15 @@ export default function Gallery() {
                   >
                     <StarIcon className={cn('size-5', item.starred && 'fill-current')} />
                   </button>
+                  {item.kind === 'video' && item.durationMs !== null && (
+                    <span
+                      aria-label={m.gallery_video_duration({ length: formatDuration(item.durationMs / 1000) })}
+                      className="pointer-events-none absolute end-2 bottom-2 inline-flex items-center gap-1 rounded-sm bg-black/75 px-1.5 py-0.5 text-xs font-semibold text-white tabular-nums"
+                    >
+                      <PlayIcon aria-hidden="true" className="size-3 fill-current" />
+                      {formatClock(item.durationMs)}
+                    </span>
+                  )}
                   {item.versionState !== 'current' && (
                     <span className="pointer-events-none absolute start-2 bottom-2 rounded-sm bg-black/75 px-1.5 py-0.5 text-xs font-semibold text-white">
                       {GALLERY_VERSION_LABELS[item.versionState].badge}

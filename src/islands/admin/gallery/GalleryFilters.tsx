@@ -31,6 +31,12 @@ const starredOptions = () => [
   { value: 'true', label: m.gallery_filter_starred_only() },
   { value: 'false', label: m.gallery_filter_not_starred() },
 ];
+/** Photos and videos, or one kind (`kind`). */
+const kindOptions = () => [
+  { value: ALL, label: m.gallery_filter_all_kinds() },
+  { value: 'photo', label: m.gallery_filter_kind_photo() },
+  { value: 'video', label: m.gallery_filter_kind_video() },
+];
 /** The photos of each entry's current version, or the ones replaced (`replaced=true`). */
 const versionOptions = () => [
   { value: ALL, label: m.gallery_filter_current_version() },
@@ -140,6 +146,7 @@ export function GalleryFiltersBar({ filters, onChange }: { filters: GalleryFilte
             options={stateOptions()}
             onChange={(value) => set({ state: value })}
           />
+          <FilterSelect label={m.gallery_filter_kind()} value={filters.kind ?? ALL} options={kindOptions()} onChange={(value) => set({ kind: value })} />
           <FilterSelect
             label={m.gallery_filter_photos()}
             value={filters.replaced ?? ALL}

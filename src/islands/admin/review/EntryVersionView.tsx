@@ -9,7 +9,7 @@ import { useCallback, useState, type ReactNode } from 'react';
 import type { Answers, FormDefinition } from '../../../shared/forms/definition.ts';
 import type { ReviewSubmission } from '../../../shared/review.ts';
 import { formatCount, m } from '../../../shared/i18n.ts';
-import { AnswersView } from '../../../components/forms/AnswersView.tsx';
+import { AnswersView, type VideoState } from '../../../components/forms/AnswersView.tsx';
 import { withNodes } from '../../../components/forms/rich-text.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Lightbox, type LightboxItem } from '../../../components/ui/lightbox.tsx';
@@ -60,6 +60,7 @@ export function EntryVersionAnswers({
   definition,
   answers,
   photos,
+  videos,
   today,
   onOpenPhotos,
   className,
@@ -67,6 +68,8 @@ export function EntryVersionAnswers({
   definition: FormDefinition;
   answers: Answers;
   photos: readonly string[];
+  /** The videos' states (the submission's `media` of kind `video`): processing or failed ones say so. */
+  videos?: readonly VideoState[];
   today?: string | undefined;
   onOpenPhotos: OpenPhotos;
   className?: string;
@@ -78,6 +81,7 @@ export function EntryVersionAnswers({
       answers={answers}
       today={today}
       photos={{ thumbnailUrl }}
+      videos={videos}
       onOpenPhoto={(mediaId) => onOpenPhotos(photos.includes(mediaId) ? photos : [mediaId], mediaId)}
     />
   );

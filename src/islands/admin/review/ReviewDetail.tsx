@@ -155,7 +155,9 @@ function Loaded({
   const [busy, setBusy] = useState<ReviewDecision | null>(null);
   const busyRef = useRef(false);
   const { open: openPhotos, lightbox } = usePhotoLightbox(who);
-  const photos = submission.media.map((media) => media.id);
+  // The lightbox shows photos; videos play where they are (with their state: `EntryVersionAnswers`).
+  const photos = submission.media.filter((media) => media.kind === 'photo').map((media) => media.id);
+  const videos = submission.media.filter((media) => media.kind === 'video');
   const versions = submission.history;
   const compare = versions.length >= 2;
   const today = submission.localDate ?? undefined;
@@ -236,7 +238,14 @@ function Loaded({
   const latest = versions[versions.length - 1];
   const answersView = (
     <div {...content.attributes}>
-      <EntryVersionAnswers definition={content.definition} answers={submission.answers} photos={photos} today={today} onOpenPhotos={openPhotos} />
+      <EntryVersionAnswers
+        definition={content.definition}
+        answers={submission.answers}
+        photos={photos}
+        videos={videos}
+        today={today}
+        onOpenPhotos={openPhotos}
+      />
     </div>
   );
 

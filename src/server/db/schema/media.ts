@@ -73,6 +73,10 @@ export const media = pgTable(
     index('media_gallery_idx')
       .on(t.createdAt, t.id)
       .where(sql`${t.projectId} is not null`),
+    // The gallery's `kind=video` filter (videos are few among the photos: their own small index, newest first like the gallery's).
+    index('media_gallery_video_idx')
+      .on(t.createdAt, t.id)
+      .where(sql`${t.projectId} is not null and ${t.kind} = 'video'`),
     index('media_gallery_project_idx').on(t.projectId, t.createdAt, t.id),
     index('media_gallery_mission_idx').on(t.missionId, t.createdAt, t.id),
     index('media_gallery_starred_idx')

@@ -1,0 +1,1 @@
+CREATE INDEX "media_gallery_video_idx" ON "media" USING btree ("created_at","id") WHERE "media"."project_id" is not null and "media"."kind" = 'video';
