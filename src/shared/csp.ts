@@ -30,6 +30,8 @@ export function pageCsp(scriptHashes: readonly string[], extraConnect: readonly 
     "style-src 'self' 'unsafe-inline'",
     ["img-src 'self' data: blob:", ...(options.imgSrc ?? []), ...analytics.img].join(' '),
     "font-src 'self'",
+    // The participants' service worker (/sw.js, issue 33 §2); no other worker.
+    "worker-src 'self'",
     ["connect-src 'self'", ...extraConnect, ...analytics.connect].join(' '),
     "object-src 'none'",
     "base-uri 'none'",
