@@ -8,7 +8,7 @@ import importX from 'eslint-plugin-import-x';
 import globals from 'globals';
 
 /** Browser code: everything the pages load. */
-const BROWSER = ['./src/app', './src/islands', './src/lib', './src/stores', './src/platform', './src/components', './src/pages', './src/layouts'];
+const BROWSER = ['./src/app', './src/islands', './src/lib', './src/stores', './src/platform', './src/components', './src/pages', './src/layouts', './src/sw'];
 /** Island features: one does not reach into another's files (shared pieces go to components/, lib/ or shared/). */
 const ISLAND_FEATURES = ['account', 'admin', 'auth', 'notifications', 'participant', 'public', 'shell'];
 

@@ -160,27 +160,49 @@ async function forgetEveryone(): Promise<void> {
   await Promise.all((await apiCaches()).map((name) => caches.delete(name)));
 }
 
-/** Keeps an API answer as the signed-in participant's copy (the one whose `GET /api/auth` came last). */
+/** After `GET /api/auth`: its answer names whose copies are kept (another person's are removed; 401: everyone's). */
+async function rememberSignedIn(request: Request, response: Response, epoch: number): Promise<void> {
+  const user = signedInUserOf(
+    response.status,
+    await response
+      .clone()
+      .json()
+      .catch(() => null),
+  );
+  if (user === undefined || epoch !== authEpoch) return;
+  await Promise.all(otherUsersCaches(await caches.keys(), user).map((name) => caches.delete(name)));
+  if (user === null || epoch !== authEpoch) return;
+  await (await caches.open(apiCacheName(user))).put(request, response);
+}
+
+let learning: Promise<void> | null = null;
+
+/** Asks `GET /api/auth` whose session this is, when no copy names anyone yet (once at a time). */
+function learnWhoIsSignedIn(epoch: number): Promise<void> {
+  learning ??= (async () => {
+    try {
+      const request = new Request(new URL('/api/auth', scope.location.origin), { credentials: 'same-origin', headers: { Accept: 'application/json' } });
+      await rememberSignedIn(request, await fetch(request), epoch);
+    } catch {
+      // Offline or refused: the next answer tries again.
+    } finally {
+      learning = null;
+    }
+  })();
+  return learning;
+}
+
+/** Keeps an API answer as the signed-in participant's copy: the person `GET /api/auth` names, never anyone else. */
 async function remember(request: Request, response: Response, epoch: number): Promise<void> {
   if (epoch !== authEpoch) return;
+  if (new URL(request.url).pathname === '/api/auth') return rememberSignedIn(request, response, epoch);
   if (response.status === 401) return forgetEveryone();
-  if (new URL(request.url).pathname === '/api/auth') {
-    const user = signedInUserOf(
-      response.status,
-      await response
-        .clone()
-        .json()
-        .catch(() => null),
-    );
-    if (user === undefined || epoch !== authEpoch) return;
-    await Promise.all(otherUsersCaches(await caches.keys(), user).map((name) => caches.delete(name)));
-    if (user === null) return;
-    await (await caches.open(apiCacheName(user))).put(request, response);
-    return;
-  }
   if (response.status !== 200) return;
-  // Whose answer it is, we know only from GET /api/auth: without exactly one owner, nothing is kept.
-  const owners = await apiCaches();
+  let owners = await apiCaches();
+  if (owners.length === 0) {
+    await learnWhoIsSignedIn(epoch);
+    owners = await apiCaches();
+  }
   if (owners.length !== 1 || epoch !== authEpoch) return;
   await (await caches.open(owners[0] as string)).put(request, response);
 }
