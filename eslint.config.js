@@ -27,6 +27,11 @@ const zones = [
     from: ['./src/stores', './src/lib', './src/components', './src/islands', './src/app'],
     message: 'The platform layer is the bottom: it imports none of the app.',
   },
+  {
+    target: './src/sw',
+    from: BROWSER.filter((layer) => layer !== './src/sw'),
+    message: 'The service worker runs apart from the pages: it imports src/shared alone.',
+  },
   { target: './src/stores', from: ['./src/lib', './src/components', './src/islands', './src/app'], message: 'Stores sit on the platform layer only.' },
   { target: './src/lib', from: ['./src/components', './src/islands', './src/app'], message: 'lib is below components, islands and the app shell.' },
   { target: './src/components', from: ['./src/islands', './src/app'], message: 'Components are below islands: move the shared piece down.' },

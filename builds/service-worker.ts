@@ -16,7 +16,7 @@ import type { RouteTable } from '../src/shared/build-manifest.ts';
 import { LANGUAGES, localizedPath, type Language } from '../src/shared/languages.ts';
 import { ROUTES, shellPath } from '../src/shared/routes.ts';
 import { SERVICE_WORKER_PATH } from '../src/shared/offline.ts';
-import { isParticipantRoute, precachePageUrl, type OfflineTexts } from '../src/shared/service-worker.ts';
+import { isParticipantRoute, OFFLINE_MESSAGE_KEYS, precachePageUrl, type OfflineTexts } from '../src/shared/service-worker.ts';
 import type { WorkerConfig } from '../src/sw/worker.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -74,7 +74,7 @@ async function offlineTexts(): Promise<Record<Language, OfflineTexts>> {
       if (typeof value !== 'string' || value === '') throw new Error(`messages/shell/${language}.json has no ${key}`);
       return value;
     };
-    texts[language] = { title: word('shell_offline_title'), text: word('shell_offline_text'), retry: word('shell_common_try_again') };
+    texts[language] = { title: word(OFFLINE_MESSAGE_KEYS.title), text: word(OFFLINE_MESSAGE_KEYS.text), retry: word(OFFLINE_MESSAGE_KEYS.retry) };
   }
   return texts;
 }

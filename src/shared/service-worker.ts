@@ -167,7 +167,10 @@ export function mayActivate(heldLocks: readonly (string | undefined)[]): boolean
   return !heldLocks.some((name) => name === SENDING_LOCK || name === RECORDING_LOCK);
 }
 
-/** The offline page's words in one language (messages/shell/{language}.json, `shell_offline_*`). */
+/** Where the offline page's words are: keys of messages/shell/{language}.json, read by the build (builds/service-worker.ts). */
+export const OFFLINE_MESSAGE_KEYS = { title: 'shell_offline_title', text: 'shell_offline_text', retry: 'shell_common_try_again' } as const;
+
+/** The offline page's words in one language (OFFLINE_MESSAGE_KEYS). */
 export interface OfflineTexts {
   title: string;
   text: string;
