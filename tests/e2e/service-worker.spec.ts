@@ -100,11 +100,13 @@ test('a member’s home and mission open offline once opened online; a staff pag
   await context.setOffline(false);
 });
 
-test('the worker’s script is served with no-cache, for every language', async ({ request }) => {
+test('the worker’s script is served with no-cache and a CSP that lets it fetch, for every language', async ({ request }) => {
   for (const language of ['en', 'de']) {
     const response = await request.get(`/sw.js?lang=${language}`);
     expect(response.status()).toBe(200);
     expect(response.headers()['cache-control']).toBe('no-cache');
     expect(response.headers()['content-type']).toMatch(/javascript/);
+    // Its own CSP lets it fetch from this origin (the API's `default-src 'none'` would stop every fetch).
+    expect(response.headers()['content-security-policy']).toContain("default-src 'self'");
   }
 });
