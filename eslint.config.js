@@ -8,7 +8,7 @@ import importX from 'eslint-plugin-import-x';
 import globals from 'globals';
 
 /** Browser code: everything the pages load. */
-const BROWSER = ['./src/app', './src/islands', './src/lib', './src/stores', './src/platform', './src/components', './src/pages', './src/layouts'];
+const BROWSER = ['./src/app', './src/islands', './src/lib', './src/stores', './src/platform', './src/components', './src/pages', './src/layouts', './src/sw'];
 /** Island features: one does not reach into another's files (shared pieces go to components/, lib/ or shared/). */
 const ISLAND_FEATURES = ['account', 'admin', 'auth', 'notifications', 'participant', 'public', 'shell'];
 
@@ -26,6 +26,11 @@ const zones = [
     target: './src/platform',
     from: ['./src/stores', './src/lib', './src/components', './src/islands', './src/app'],
     message: 'The platform layer is the bottom: it imports none of the app.',
+  },
+  {
+    target: './src/sw',
+    from: BROWSER.filter((layer) => layer !== './src/sw'),
+    message: 'The service worker runs apart from the pages: it imports src/shared alone.',
   },
   { target: './src/stores', from: ['./src/lib', './src/components', './src/islands', './src/app'], message: 'Stores sit on the platform layer only.' },
   { target: './src/lib', from: ['./src/components', './src/islands', './src/app'], message: 'lib is below components, islands and the app shell.' },

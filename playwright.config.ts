@@ -70,6 +70,9 @@ export default defineConfig({
     // accessibility tree (error-context.md); locally a failed test keeps its trace.
     trace: process.env.CI ? 'off' : 'retain-on-failure',
     screenshot: 'only-on-failure',
+    // The participants' service worker would answer requests page.route() means to intercept: off,
+    // but in service-worker.spec.ts, which turns it on for itself (test.use).
+    serviceWorkers: 'block',
     launchOptions: {
       executablePath: CHROMIUM,
       // Browsers cannot be downloaded here: Debian's chromium, with the network chatter off.

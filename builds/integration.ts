@@ -9,7 +9,15 @@ import { ROUTES, shellPath } from '../src/shared/routes.ts';
 import { LANGUAGES, localizedPath, SOURCE_LANGUAGE, type Language } from '../src/shared/languages.ts';
 import type { BuildMeta, LatestBuild, PagePayload, RouteRule, RouteTable, RouteTableEntry } from '../src/shared/build-manifest.ts';
 import { pageCsp } from '../src/shared/csp.ts';
-import { CACHE_NEVER, CACHE_REVALIDATE, IMMUTABLE_FOLDERS, LATEST_BUILD_FILE, STATIC_SECURITY_HEADERS, cacheControlFor } from '../src/shared/static-headers.ts';
+import {
+  CACHE_NEVER,
+  CACHE_REVALIDATE,
+  IMMUTABLE_FOLDERS,
+  LATEST_BUILD_FILE,
+  SERVICE_WORKER_FILE,
+  STATIC_SECURITY_HEADERS,
+  cacheControlFor,
+} from '../src/shared/static-headers.ts';
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
@@ -157,6 +165,8 @@ export async function writeManifests(distDir: string, options: ManifestOptions, 
   const cacheRules = [
     ...IMMUTABLE_FOLDERS.map((folder) => [`/${folder}*`, cacheControlFor(folder)] as const),
     [`/${LATEST_BUILD_FILE}`, CACHE_NEVER] as const,
+    // The service worker (written by builds/service-worker.ts after this): revalidated at every update check.
+    [`/${SERVICE_WORKER_FILE}`, CACHE_REVALIDATE] as const,
     ...routes.flatMap((r) => {
       const at = r.pattern === '/' ? '' : r.pattern;
       return [[at || '/', CACHE_REVALIDATE] as const, [`${at}/_payload.json`, CACHE_REVALIDATE] as const];

@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeManifests } from '../builds/integration.ts';
+import { writeServiceWorker } from '../builds/service-worker.ts';
 import { ROUTE_RULES } from '../builds/route-rules.ts';
 import { LANGUAGES, SOURCE_LANGUAGE } from '../src/shared/languages.ts';
 
@@ -54,6 +55,8 @@ export async function buildSite(distDir: string, options: { silent?: boolean } =
     fs.rmSync(parts, { recursive: true, force: true });
   }
   await writeManifests(distDir, { routeRules: ROUTE_RULES }, (message) => console.log(message));
+  // The participants' service worker, over the whole (its precache lists read the route table).
+  await writeServiceWorker(distDir, (message) => console.log(message));
   console.log(`Built ${LANGUAGES.length} languages in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 }
 

@@ -1,7 +1,7 @@
 /**
  * The application shell, booted once per full page load by BaseLayout's module script: consent
  * and analytics, colour mode, client error reports, islands' unmounts held until they have
- * hydrated, the build watcher, the feature-flag banner and the route guard. A failure while booting shows the error page and is logged (docs/product.md §8).
+ * hydrated, the build watcher, the feature-flag banner, the route guard and the service worker's registration. A failure while booting shows the error page and is logged (docs/product.md §8).
  */
 import type { TransitionBeforeSwapEvent } from 'astro:transitions/client';
 import { loadAccount } from '../stores/account.ts';
@@ -155,9 +155,28 @@ function bootBuildWatcher(): void {
   void startBuildWatcher();
 }
 
+/** The service worker (participants' pages offline, issue 33 §2): its registration loads when the browser is idle. */
+function bootServiceWorker(): void {
+  if (!('serviceWorker' in navigator)) return;
+  const load = (): void => void import('./service-worker.ts').then((module) => module.registerServiceWorker()).catch(() => undefined);
+  if ('requestIdleCallback' in window) requestIdleCallback(load, { timeout: 5_000 });
+  else setTimeout(load, 1_000);
+}
+
 export function bootShell(): boolean {
   return bootSteps(
-    [bootReports, guardIslandUnmounts, installReauth, bootColorMode, bootConsentAndAnalytics, bootSignedInWake, bootBuildWatcher, startGuard, bootBanner],
+    [
+      bootReports,
+      guardIslandUnmounts,
+      installReauth,
+      bootColorMode,
+      bootConsentAndAnalytics,
+      bootSignedInWake,
+      bootBuildWatcher,
+      startGuard,
+      bootBanner,
+      bootServiceWorker,
+    ],
     showStartupError,
   );
 }

@@ -27,6 +27,7 @@ import {
   CACHE_REVALIDATE,
   IMMUTABLE_FOLDERS,
   LATEST_BUILD_FILE,
+  SERVICE_WORKER_FILE,
   STATIC_SECURITY_HEADERS,
 } from '../shared/static-headers.ts';
 import { HSTS } from './middleware/security-headers.ts';
@@ -259,6 +260,11 @@ export function nginxConfig(options: NginxOptions): string {
     ...IMMUTABLE_FOLDERS.flatMap((folder) => [`    location /${folder} {`, ...headers(CACHE_IMMUTABLE), '        try_files $uri =404;', '    }']),
     `    location = /${LATEST_BUILD_FILE} {`,
     ...headers(CACHE_NEVER),
+    '        try_files $uri =404;',
+    '    }',
+    '    # The service worker: asked again at every update check (a new build brings a new one).',
+    `    location = /${SERVICE_WORKER_FILE} {`,
+    ...headers(CACHE_REVALIDATE),
     '        try_files $uri =404;',
     '    }',
     '',

@@ -4,7 +4,7 @@ import type { RequestListener } from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { Hono } from 'hono';
-import { pageCsp } from '../shared/csp.ts';
+import { pageCsp, SERVICE_WORKER_CSP } from '../shared/csp.ts';
 import type { BuildMeta, RouteTable, RouteTableEntry } from '../shared/build-manifest.ts';
 import { findRouteRule, ruleRedirect } from '../shared/build-route-rules.ts';
 import {
@@ -20,7 +20,7 @@ import {
 import { decideNavigation, type AuthState } from '../shared/route-rules.ts';
 import { isElevated } from '../shared/roles.ts';
 import { matchRoute, paramsAreValid } from '../shared/routes.ts';
-import { cacheControlFor } from '../shared/static-headers.ts';
+import { cacheControlFor, SERVICE_WORKER_FILE } from '../shared/static-headers.ts';
 import { leanRequest, PLAIN_HOST, writeLeanAnswer, writeLeanFailure } from './lean.ts';
 import { requestSession, sessionTokenOf } from './middleware/session.ts';
 import { maintenanceOn } from './services/public-flags.ts';
@@ -38,6 +38,8 @@ interface StaticFile {
   type: string;
   etag: string;
   cacheControl: string;
+  /** A CSP of its own (the service worker's: it must fetch from this origin); HTML gets the page CSP, other files none here. */
+  csp?: string;
 }
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -119,6 +121,7 @@ function readDist(distDir: string, logger: Logger): Map<string, StaticFile> {
         type: CONTENT_TYPES[path.extname(rel).toLowerCase()] ?? 'application/octet-stream',
         etag: `"${createHash('sha1').update(body).digest('base64url')}"`,
         cacheControl: cacheControlFor(rel),
+        ...(rel === SERVICE_WORKER_FILE ? { csp: SERVICE_WORKER_CSP } : {}),
       });
     }
   };
@@ -217,7 +220,7 @@ export function createStaticSite(distDir: string, logger: Logger, options: { ext
     const key = status === 304 ? '304' : `${status}${encoding}`;
     let headers = byKind.get(key);
     if (!headers) {
-      const csp = file.type.startsWith('text/html') ? cspFor(config) : '';
+      const csp = file.type.startsWith('text/html') ? cspFor(config) : (file.csp ?? '');
       headers = {
         'Content-Type': file.type,
         'Cache-Control': status === 404 ? 'no-cache' : file.cacheControl,

@@ -34,6 +34,8 @@ export function pageCsp(scriptHashes: readonly string[], extraConnect: readonly 
     // Videos: the API's (same origin), a recording not sent yet (blob:), the store's signed links.
     ["media-src 'self' blob:", ...(options.mediaSrc ?? [])].join(' '),
     "font-src 'self'",
+    // The participants' service worker (/sw.js, issue 33 §2); no other worker.
+    "worker-src 'self'",
     ["connect-src 'self'", ...extraConnect, ...analytics.connect].join(' '),
     "object-src 'none'",
     "base-uri 'none'",
@@ -41,3 +43,11 @@ export function pageCsp(scriptHashes: readonly string[], extraConnect: readonly 
     "form-action 'self'",
   ].join('; ');
 }
+
+/**
+ * The service worker's own CSP (`/sw.js`, issue 33 §2): it fetches pages, files and the API of its
+ * own origin, and nothing else. Sent by the Node server (src/server/static.ts), whose other files
+ * carry the API's `default-src 'none'`, which would stop every fetch the worker makes; static hosts
+ * send the page CSP on it, which allows the same.
+ */
+export const SERVICE_WORKER_CSP = "default-src 'self'; frame-ancestors 'none'; base-uri 'none'";

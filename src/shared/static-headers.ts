@@ -28,11 +28,14 @@ export const CACHE_HOUR = 'public, max-age=3600';
 export const IMMUTABLE_FOLDERS = ['_astro/', 'builds/meta/'] as const;
 /** The file the build watcher polls (relative to dist/). */
 export const LATEST_BUILD_FILE = 'builds/latest.json';
+/** The service worker's script (relative to dist/; SERVICE_WORKER_PATH of src/shared/offline.ts): asked again at every check, so a new build's worker is seen. */
+export const SERVICE_WORKER_FILE = 'sw.js';
 
 /** The Cache-Control of a file of dist/ (a path relative to dist/, without a leading slash). */
 export function cacheControlFor(file: string): string {
   if (IMMUTABLE_FOLDERS.some((folder) => file.startsWith(folder))) return CACHE_IMMUTABLE;
   if (file === LATEST_BUILD_FILE) return CACHE_NEVER;
+  if (file === SERVICE_WORKER_FILE) return CACHE_REVALIDATE;
   if (file.endsWith('.html') || file.endsWith('_payload.json')) return CACHE_REVALIDATE;
   return CACHE_HOUR;
 }

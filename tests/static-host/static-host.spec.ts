@@ -44,6 +44,10 @@ test('the static host sends the security and caching headers the Node server sen
   // The build pointer is never kept; the route payloads are revalidated.
   expect((await request.get('/builds/latest.json')).headers()['cache-control']).toBe('no-store');
   expect((await request.get('/login/_payload.json')).headers()['cache-control']).toBe('no-cache');
+  // The participants' service worker: asked again at every update check (decision 038, "Missions offline").
+  const worker = await request.get('/sw.js?lang=de');
+  expect(worker.status()).toBe(200);
+  expect(worker.headers()['cache-control']).toBe('no-cache');
 
   // A link holding a token sends no referrer; files meant for servers are not served.
   const onboarding = await request.get('/onboarding/abcdefghijklmnopqrstuvwx');

@@ -93,6 +93,10 @@ describe('cacheControlFor', () => {
     expect(cacheControlFor('builds/latest.json')).toBe('no-store');
   });
 
+  it('the service worker (sw.js) is revalidated at every update check', () => {
+    expect(cacheControlFor('sw.js')).toBe('no-cache');
+  });
+
   it.each(['index.html', '404.html', 'surveys/_/index.html', '_payload.json', 'surveys/_/_payload.json'])('%s is always revalidated', (file) => {
     expect(cacheControlFor(file)).toBe('no-cache');
   });

@@ -21,6 +21,8 @@ describe('pageCsp', () => {
     expect(csp.get('object-src')).toEqual(["'none'"]);
     expect(csp.get('base-uri')).toEqual(["'none'"]);
     expect(csp.get('form-action')).toEqual(["'self'"]);
+    // The participants' service worker (/sw.js) and no other.
+    expect(csp.get('worker-src')).toEqual(["'self'"]);
   });
 
   it('allows each inline script hash, quoted, and no unsafe inline scripts', () => {

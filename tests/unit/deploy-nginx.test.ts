@@ -245,6 +245,9 @@ describe('nginxConfig', () => {
     const latest = locationBlock(config, 'location = /builds/latest.json {');
     expect(latest).toContain('add_header Cache-Control "no-store" always;');
     expect(latest).toContain('try_files $uri =404;');
+    const worker = locationBlock(config, 'location = /sw.js {');
+    expect(worker).toContain('add_header Cache-Control "no-cache" always;');
+    expect(worker).toContain('try_files $uri =404;');
     const pages = locationBlock(config, 'location / {');
     expect(pages).toContain('add_header Cache-Control $fieldwork_cache_127_0_0_1_8080 always;');
     expect(pages).toContain('try_files $uri $uri/index.html =404;');
