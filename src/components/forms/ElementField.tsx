@@ -11,6 +11,7 @@ import { ConsentControl, MultipleChoiceControl, RangeScaleControl, RatingControl
 import { choiceHint, fieldIds, photoHint, SCALE_MAX_RADIOS, scalePoints } from './form-utils.ts';
 import { Markdown } from './Markdown.tsx';
 import { PhotoControl } from './PhotoControl.tsx';
+import { VideoControl } from './VideoControl.tsx';
 import { MatrixControl, RankingControl } from './structured-controls.tsx';
 import { DateControl, DropdownControl, LongTextControl, NumberControl, ShortTextControl } from './text-controls.tsx';
 import type { ControlProps, FieldContext } from './types.ts';
@@ -28,6 +29,7 @@ export function layoutOf(element: FormElement): 'control' | 'group' | 'radiogrou
     case 'matrix':
     case 'ranking':
     case 'photo':
+    case 'video':
     case 'consent':
       return 'group';
     default:
@@ -86,6 +88,8 @@ function renderControl(props: ControlProps): ReactNode {
       return <RankingControl {...props} element={element} />;
     case 'photo':
       return <PhotoControl {...props} element={element} />;
+    case 'video':
+      return <VideoControl {...props} element={element} />;
     default:
       return null;
   }
