@@ -7,7 +7,6 @@ import type { MediaRow, MediaStore } from '../../../components/forms/types.ts';
 import { thumbnailUrl } from '../../../shared/media.ts';
 import { m } from '../../../shared/i18n.ts';
 import { loadOutbox } from './load.ts';
-import { NotSaved } from './store.ts';
 import { careForStorage } from './storage-care.ts';
 import { localToken, type OutboxFile } from './types.ts';
 
@@ -109,8 +108,8 @@ export function createMediaStore(formKey: string): MediaStore {
       for (const [index, { file, durationMs }] of files.entries()) {
         try {
           await runtime.outbox.saveFile({ file, name: file.name, questionId: elementId, formKey, kind, durationMs });
-        } catch (error) {
-          failure = error instanceof NotSaved ? m.outbox_not_saved() : m.outbox_not_saved();
+        } catch {
+          failure = m.outbox_not_saved();
         } finally {
           const placeholder = placeholders[index];
           saving = saving.filter((row) => row !== placeholder);
