@@ -53,7 +53,10 @@ export function readDurationMs(file: Blob): Promise<number | null> {
   return new Promise((resolve) => {
     const video = document.createElement('video');
     const url = URL.createObjectURL(file);
+    let settled = false;
     const done = (ms: number | null) => {
+      if (settled) return;
+      settled = true;
       URL.revokeObjectURL(url);
       video.removeAttribute('src');
       resolve(ms);
@@ -73,9 +76,14 @@ export function readDurationMs(file: Blob): Promise<number | null> {
       done(Number.isFinite(video.duration) ? Math.round(video.duration * 1000) : null);
     };
     video.onerror = () => done(null);
+    // A browser that never says (no decoder for the container): the server checks the length instead.
+    setTimeout(() => done(null), 10_000);
     video.src = url;
   });
 }
+
+/** How lengths are read (tests replace it: jsdom plays no media). */
+export const videoProbe = { durationMs: readDurationMs };
 
 /** Within the limit (with the containers' rounding leeway). */
 export const withinLimit = (durationMs: number, maxSeconds: number): boolean => durationMs <= (maxSeconds + VIDEO_LIMITS.lengthLeewaySeconds) * 1000;
@@ -186,7 +194,7 @@ export function VideoControl(props: ControlProps<ElementOf<'video'>>) {
   /** Reads each video's length first: one too long (or unreadable) is refused, and nothing of it is kept. */
   const pick = async (files: File[]) => {
     setProblem(null);
-    const durations = await Promise.all(files.map((file) => (file.type.startsWith('video/') || file.type === '' ? readDurationMs(file) : Promise.resolve(null))));
+    const durations = await Promise.all(files.map((file) => (file.type.startsWith('video/') || file.type === '' ? videoProbe.durationMs(file) : Promise.resolve(null))));
     const accepted: File[] = [];
     const lengths: (number | null)[] = [];
     for (const [index, file] of files.entries()) {
