@@ -68,7 +68,7 @@ describe('photos through the outbox', () => {
     const { user, answers, onSubmit } = renderWith(shelf, store);
     await user.upload(screen.getByLabelText('Choose from library'), photo('front.jpg'));
     expect(added).toEqual([{ elementId: 'shelf', kind: 'photo', files: [{ file: expect.any(File), durationMs: null }] }]);
-    const row = screen.getByText('front.jpg').closest('li') as HTMLElement;
+    const row = screen.getByText('front.jpg', { selector: 'p' }).closest('li') as HTMLElement;
     expect(within(row).getByText('Saved on this phone')).toBeTruthy();
     expect(screen.getByRole('status').textContent).toBe('front.jpg: Saved on this phone');
 
@@ -92,7 +92,7 @@ describe('photos through the outbox', () => {
     const { user, answers } = renderWith(shelf, store, { shelf: ['stored-1'] });
     await user.upload(screen.getByLabelText('Choose from library'), photo('side.jpg'));
     await change('row-1', { state: 'failed', mediaId: 'm-2', reason: 'The server refused this file.', retry: true });
-    const row = screen.getByText('side.jpg').closest('li') as HTMLElement;
+    const row = screen.getByText('side.jpg', { selector: 'p' }).closest('li') as HTMLElement;
     expect(within(row).getByText('The server refused this file.')).toBeTruthy();
     await user.click(within(row).getByRole('button', { name: 'Try again side.jpg' }));
     expect(retried).toEqual(['row-1']);
@@ -128,7 +128,7 @@ describe('videos', () => {
     videoProbe.durationMs = async () => 42_000;
     await user.upload(library, video('aisle.mp4'));
     await vi.waitFor(() => expect(added).toEqual([{ elementId: 'clip', kind: 'video', files: [{ file: expect.any(File), durationMs: 42_000 }] }]));
-    expect(await screen.findByText('aisle.mp4')).toBeTruthy();
+    expect(await screen.findByText('aisle.mp4', { selector: 'p' })).toBeTruthy();
     expect(screen.getByText('1 of 1 videos')).toBeTruthy();
   });
 
