@@ -167,8 +167,8 @@ function FormWith<T extends AnswersPayload>(props: AnswersFormProps<T> & { tools
   const queue = async (answers: Answers, why: 'offline' | 'files') => {
     const language = languageRef.current;
     autosave.dispose();
-    setQueuedNote(why === 'offline' ? m.outbox_submit_queued() : m.outbox_submit_waiting_files());
-    await queueSubmit({
+    setQueuedNote(m.outbox_submit_queued());
+    const { online } = await queueSubmit({
       formKey: props.formKey,
       target: props.queued(language),
       answers,
@@ -178,6 +178,8 @@ function FormWith<T extends AnswersPayload>(props: AnswersFormProps<T> & { tools
       onSent: () => props.onSubmitted(answers, language),
       onFailed: (reason) => setQueuedNote(reason),
     });
+    // Reachable after all, only the files are not sent yet: said as it is.
+    if (why === 'files' && online) setQueuedNote((note) => (note === m.outbox_submit_queued() ? m.outbox_submit_waiting_files() : note));
   };
 
   const onSubmit = async (answers: Answers): Promise<void | SubmitErrors> => {
@@ -203,6 +205,7 @@ function FormWith<T extends AnswersPayload>(props: AnswersFormProps<T> & { tools
     }
     autosave.discard();
     autosave.dispose();
+    media.submitted();
     props.onSubmitted(answers, languageRef.current);
   };
 

@@ -114,7 +114,7 @@ describe('videos', () => {
   it('offers the camera app, the library and (where it can) recording here; a video too long is refused and nothing is queued', async () => {
     const { store, added } = fakeStore();
     const { user } = renderWith(clip, store);
-    const camera = screen.getByLabelText('Record with the camera') as HTMLInputElement;
+    const camera = (await screen.findByLabelText('Record with the camera')) as HTMLInputElement;
     expect(camera.getAttribute('accept')).toBe('video/*');
     expect(camera.getAttribute('capture')).toBe('environment');
     const library = screen.getByLabelText('Choose from the library') as HTMLInputElement;

@@ -7,12 +7,16 @@ import type { MediaRow, MediaStore } from '../../../components/forms/types.ts';
 import { thumbnailUrl } from '../../../shared/media.ts';
 import { m } from '../../../shared/i18n.ts';
 import { loadOutbox } from './load.ts';
-import { careForStorage } from './storage-care.ts';
 import { localToken, type OutboxFile } from './types.ts';
 
 const canPreview = (): boolean => typeof URL !== 'undefined' && typeof URL.createObjectURL === 'function';
 
-export function createMediaStore(formKey: string): MediaStore {
+export interface FormMediaStore extends MediaStore {
+  /** The answers were submitted (straight, not queued): the form's files are done with, on this device too. */
+  submitted(): void;
+}
+
+export function createMediaStore(formKey: string): FormMediaStore {
   let rows: Record<string, MediaRow[]> = {};
   /** Rows being copied in (not in IndexedDB yet). */
   let saving: MediaRow[] = [];
@@ -103,7 +107,10 @@ export function createMediaStore(formKey: string): MediaStore {
       rows = { ...rows, [elementId]: [...(rows[elementId] ?? []), ...placeholders] };
       for (const listener of [...listeners]) listener();
       const runtime = await loadOutbox();
-      notes = await careForStorage();
+      notes = await import('./storage-care.ts').then(
+        (module) => module.careForStorage(),
+        () => [],
+      );
       let failure: string | null = null;
       for (const [index, { file, durationMs }] of files.entries()) {
         try {
@@ -137,6 +144,15 @@ export function createMediaStore(formKey: string): MediaStore {
       void loadOutbox().then(async (runtime) => {
         await runtime.outbox.removeFile(id);
         removed.delete(id);
+      });
+    },
+    submitted() {
+      // A form whose photo or video fields never showed never opened the outbox.
+      if (Object.keys(rows).length === 0) return;
+      for (const url of previews.values()) URL.revokeObjectURL(url);
+      previews.clear();
+      void loadOutbox().then(async (runtime) => {
+        for (const file of await runtime.outbox.files(formKey)) if (file.state === 'ready') await runtime.outbox.removeFile(file.id);
       });
     },
     token: localToken,

@@ -26,7 +26,7 @@ export async function queueSubmit(input: {
   draftKey: string | null;
   onSent(): void;
   onFailed(reason: string): void;
-}): Promise<void> {
+}): Promise<{ online: boolean }> {
   const runtime = await loadOutbox();
   const { target } = input;
   const row = await runtime.outbox.queueSubmit({
@@ -51,5 +51,7 @@ export async function queueSubmit(input: {
       }
     });
   });
+  const online = await runtime.reachable();
   runtime.kick();
+  return { online };
 }

@@ -60,6 +60,8 @@ async function withLock<T>(task: () => Promise<T>): Promise<T | null> {
 
 export interface OutboxRuntime {
   outbox: Outbox;
+  /** Whether the API answers now. */
+  reachable(): Promise<boolean>;
   sender: Sender;
   /** Sends now (after a capture, "Try again", a queued submit). */
   kick(): void;
@@ -98,7 +100,7 @@ export function outboxRuntime(): OutboxRuntime {
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'visible') kick();
   });
-  runtime = { outbox, sender, kick };
+  runtime = { outbox, sender, kick, reachable };
   kick();
   return runtime;
 }
