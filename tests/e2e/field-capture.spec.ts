@@ -72,7 +72,12 @@ async function submittedEntry(call: ReturnType<typeof adminApi>, missionId: numb
 test.describe('field capture', () => {
   test.describe.configure({ timeout: 240_000 });
 
-  test('photos and a submit made offline wait on the phone, survive a reload and are sent when the connection is back', async ({ page, context, baseURL, playwright }) => {
+  test('photos and a submit made offline wait on the phone, survive a reload and are sent when the connection is back', async ({
+    page,
+    context,
+    baseURL,
+    playwright,
+  }) => {
     const origin = baseURL ?? '';
     const admin = await createAccount('admin', 'Ada', 'Admin');
     const member = await createAccount('participant', 'Fern', 'Field');
@@ -96,7 +101,8 @@ test.describe('field capture', () => {
       { name: 'left.jpg', mimeType: 'image/jpeg', buffer: await jpeg(40) },
       { name: 'right.jpg', mimeType: 'image/jpeg', buffer: await jpeg(200) },
     ]);
-    for (const name of ['left.jpg', 'right.jpg']) await expect(photos.locator('li', { hasText: name })).toContainText(/Saved on this phone|Waiting for a connection/);
+    for (const name of ['left.jpg', 'right.jpg'])
+      await expect(photos.locator('li', { hasText: name })).toContainText(/Saved on this phone|Waiting for a connection/);
     await page.getByRole('textbox', { name: /What stood out/ }).fill('Empty top shelf');
     await page.getByRole('button', { name: 'Submit' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Will be sent when you are back online' })).toBeVisible();

@@ -230,7 +230,9 @@ export function FormRenderer(props: FormRendererProps) {
     if (server && server.length > 0) return server.map((message) => translateValidation(message));
     if (!attempted.has(onPageId) && !left.has(element.id)) return [];
     const blocker = blockerOf(element.id);
-    return blocker ? [blocker] : validateElement(element, answerOf(photos.complete(answers), element.id), { today }).map((message) => translateValidation(message));
+    return blocker
+      ? [blocker]
+      : validateElement(element, answerOf(photos.complete(answers), element.id), { today }).map((message) => translateValidation(message));
   };
 
   const visibleElements = (of: FormPage) => of.elements.filter((element) => visibility.elementIds.has(element.id));

@@ -89,7 +89,15 @@ export const videoProbe = { durationMs: readDurationMs };
 export const withinLimit = (durationMs: number, maxSeconds: number): boolean => durationMs <= (maxSeconds + VIDEO_LIMITS.lengthLeewaySeconds) * 1000;
 
 /** The in-page recorder: a live preview, the mm:ss timer, Stop; stops by itself at `maxSeconds`. */
-function Recorder({ maxSeconds, onDone, onCancel }: { maxSeconds: number; onDone(file: File, durationMs: number): void; onCancel(message: string | null): void }) {
+function Recorder({
+  maxSeconds,
+  onDone,
+  onCancel,
+}: {
+  maxSeconds: number;
+  onDone(file: File, durationMs: number): void;
+  onCancel(message: string | null): void;
+}) {
   const preview = useRef<HTMLVideoElement>(null);
   const recorder = useRef<MediaRecorder | null>(null);
   const [elapsed, setElapsed] = useState(0);
@@ -194,7 +202,9 @@ export function VideoControl(props: ControlProps<ElementOf<'video'>>) {
   /** Reads each video's length first: one too long (or unreadable) is refused, and nothing of it is kept. */
   const pick = async (files: File[]) => {
     setProblem(null);
-    const durations = await Promise.all(files.map((file) => (file.type.startsWith('video/') || file.type === '' ? videoProbe.durationMs(file) : Promise.resolve(null))));
+    const durations = await Promise.all(
+      files.map((file) => (file.type.startsWith('video/') || file.type === '' ? videoProbe.durationMs(file) : Promise.resolve(null))),
+    );
     const accepted: File[] = [];
     const lengths: (number | null)[] = [];
     for (const [index, file] of files.entries()) {
@@ -275,7 +285,9 @@ export function VideoControl(props: ControlProps<ElementOf<'video'>>) {
           )}
         </div>
       )}
-      {kept > 0 && <p className="text-xs text-muted-foreground tabular-nums">{m.outbox_video_count({ kept: formatCount(kept), max: formatCount(element.maxFiles) })}</p>}
+      {kept > 0 && (
+        <p className="text-xs text-muted-foreground tabular-nums">{m.outbox_video_count({ kept: formatCount(kept), max: formatCount(element.maxFiles) })}</p>
+      )}
       {notice && (
         <p role="alert" className="text-sm font-medium text-destructive">
           {notice}

@@ -82,33 +82,29 @@ export function useStoreUploads(
     const rowIds = new Set(list.map((row) => row.mediaId).filter(Boolean));
     const stored = idsOf(answerOf(elementId))
       .filter((id) => !rowIds.has(id))
-      .map(
-        (id): PhotoItem => ({
-          key: `stored-${id}`,
-          name: '',
-          status: 'done',
-          progress: 1,
-          mediaId: id,
-          src: store ? store.thumbnailUrl(id) : null,
-          error: null,
-          file: null,
-        }),
-      );
+      .map((id): PhotoItem => ({
+        key: `stored-${id}`,
+        name: '',
+        status: 'done',
+        progress: 1,
+        mediaId: id,
+        src: store ? store.thumbnailUrl(id) : null,
+        error: null,
+        file: null,
+      }));
     return [
       ...stored,
-      ...list.map(
-        (row): PhotoItem => ({
-          key: row.id,
-          name: row.name,
-          status: row.state,
-          progress: row.progress,
-          mediaId: row.mediaId,
-          src: row.src ?? (row.kind === 'photo' && row.mediaId && row.state === 'ready' ? (store?.thumbnailUrl(row.mediaId) ?? null) : null),
-          error: row.state === 'failed' || row.state === 'saved' ? row.reason : null,
-          retry: row.retry,
-          file: null,
-        }),
-      ),
+      ...list.map((row): PhotoItem => ({
+        key: row.id,
+        name: row.name,
+        status: row.state,
+        progress: row.progress,
+        mediaId: row.mediaId,
+        src: row.src ?? (row.kind === 'photo' && row.mediaId && row.state === 'ready' ? (store?.thumbnailUrl(row.mediaId) ?? null) : null),
+        error: row.state === 'failed' || row.state === 'saved' ? row.reason : null,
+        retry: row.retry,
+        file: null,
+      })),
     ];
   };
 
@@ -156,7 +152,10 @@ export function useStoreUploads(
       }
       if (row) store?.remove(row.id);
       say(elementId, null);
-      setAnnouncements((all) => ({ ...all, [elementId]: row?.name ? m.participant_form_photo_removed_named({ name: row.name }) : m.participant_form_photo_removed() }));
+      setAnnouncements((all) => ({
+        ...all,
+        [elementId]: row?.name ? m.participant_form_photo_removed_named({ name: row.name }) : m.participant_form_photo_removed(),
+      }));
     },
     complete(answers: Answers): Answers {
       if (!store) return answers;

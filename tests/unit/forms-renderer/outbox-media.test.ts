@@ -24,9 +24,18 @@ function fakeStore() {
     },
     async add(elementId, kind, files) {
       added.push({ elementId, kind, files });
-      const fresh = files.map(
-        ({ file }): MediaRow => ({ id: `row-${++n}`, elementId, kind, name: file.name, state: 'saved', progress: 0, mediaId: null, reason: null, retry: false, src: null }),
-      );
+      const fresh = files.map(({ file }): MediaRow => ({
+        id: `row-${++n}`,
+        elementId,
+        kind,
+        name: file.name,
+        state: 'saved',
+        progress: 0,
+        mediaId: null,
+        reason: null,
+        retry: false,
+        src: null,
+      }));
       rows = { ...rows, [elementId]: [...(rows[elementId] ?? []), ...fresh] };
       listeners.forEach((listener) => listener());
     },
@@ -105,7 +114,18 @@ describe('photos through the outbox', () => {
   });
 
   it('keeps stored ids first and drops failed rows from the answer', () => {
-    const row = (mediaId: string, state: MediaRow['state']): MediaRow => ({ id: mediaId, elementId: 'e', kind: 'photo', name: '', state, progress: 0, mediaId, reason: null, retry: false, src: null });
+    const row = (mediaId: string, state: MediaRow['state']): MediaRow => ({
+      id: mediaId,
+      elementId: 'e',
+      kind: 'photo',
+      name: '',
+      state,
+      progress: 0,
+      mediaId,
+      reason: null,
+      retry: false,
+      src: null,
+    });
     expect(answerIds(['a'], [row('b', 'uploading'), row('c', 'failed')])).toEqual(['a', 'b']);
   });
 });

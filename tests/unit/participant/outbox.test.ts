@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { createOutbox, openOutboxDb, type Outbox } from '../../../src/islands/participant/outbox/store.ts';
-import { backoffMs, createSender, isFinal, MAX_ATTEMPTS, mediaIdOf, resolveAnswers, type SenderDeps, type UploadHandlers } from '../../../src/islands/participant/outbox/sender.ts';
+import {
+  backoffMs,
+  createSender,
+  isFinal,
+  MAX_ATTEMPTS,
+  mediaIdOf,
+  resolveAnswers,
+  type SenderDeps,
+  type UploadHandlers,
+} from '../../../src/islands/participant/outbox/sender.ts';
 import { readSummary, somethingWaits } from '../../../src/islands/participant/outbox/summary.ts';
 import { isAppleMobile, spaceIsShort } from '../../../src/islands/participant/outbox/storage-care.ts';
 import { localToken, type OutboxFile } from '../../../src/islands/participant/outbox/types.ts';
@@ -104,10 +113,15 @@ describe('the sender', () => {
   it('uploads a file, keeps its upload URL and media id, then polls until ready', async () => {
     const { outbox, clock } = setup();
     const row = await outbox.saveFile({ file: photo(), name: 'a.jpg', questionId: 'q', formKey: 'f', kind: 'photo' });
-    const fake = fakeDeps(outbox, clock, [{ created: 'https://x/api/uploads/m-1', progress: [[5, 10]] }], [
-      { mediaId: 'm-1', kind: 'photo', status: 'processing', reason: null },
-      { mediaId: 'm-1', kind: 'photo', status: 'ready', reason: null },
-    ]);
+    const fake = fakeDeps(
+      outbox,
+      clock,
+      [{ created: 'https://x/api/uploads/m-1', progress: [[5, 10]] }],
+      [
+        { mediaId: 'm-1', kind: 'photo', status: 'processing', reason: null },
+        { mediaId: 'm-1', kind: 'photo', status: 'ready', reason: null },
+      ],
+    );
     const sender = createSender(fake.deps);
     expect(await sender.run()).toBe('idle');
     expect(await outbox.file(row.id)).toMatchObject({ state: 'ready', mediaId: 'm-1', uploadUrl: 'https://x/api/uploads/m-1', progress: 1 });
@@ -125,9 +139,12 @@ describe('the sender', () => {
   it('resumes at the kept upload URL after a cut, with a growing wait', async () => {
     const { outbox, clock } = setup();
     const row = await outbox.saveFile({ file: photo(), name: 'a.jpg', questionId: 'q', formKey: 'f', kind: 'photo' });
-    const fake = fakeDeps(outbox, clock, [{ created: '/api/uploads/m-2', progress: [[4, 10]], fail: 0 }, { progress: [[10, 10]] }], [
-      { mediaId: 'm-2', kind: 'photo', status: 'ready', reason: null },
-    ]);
+    const fake = fakeDeps(
+      outbox,
+      clock,
+      [{ created: '/api/uploads/m-2', progress: [[4, 10]], fail: 0 }, { progress: [[10, 10]] }],
+      [{ mediaId: 'm-2', kind: 'photo', status: 'ready', reason: null }],
+    );
     const sender = createSender(fake.deps);
     expect(await sender.run()).toBe('offline');
     expect(await outbox.file(row.id)).toMatchObject({ state: 'saved', reason: 'interrupted', attempts: 1, uploadUrl: '/api/uploads/m-2', mediaId: 'm-2' });
@@ -163,7 +180,12 @@ describe('the sender', () => {
   it('a processing failure is failed with the server reason', async () => {
     const { outbox, clock } = setup();
     const row = await outbox.saveFile({ file: photo(), name: 'v.mp4', questionId: 'q', formKey: 'f', kind: 'video' });
-    const fake = fakeDeps(outbox, clock, [{ created: '/api/uploads/m-3' }], [{ mediaId: 'm-3', kind: 'video', status: 'failed', reason: 'could not be processed' }]);
+    const fake = fakeDeps(
+      outbox,
+      clock,
+      [{ created: '/api/uploads/m-3' }],
+      [{ mediaId: 'm-3', kind: 'video', status: 'failed', reason: 'could not be processed' }],
+    );
     await createSender(fake.deps).run();
     expect(await outbox.file(row.id)).toMatchObject({ state: 'failed', final: true, reason: 'could not be processed' });
   });

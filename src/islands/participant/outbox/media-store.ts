@@ -89,20 +89,18 @@ export function createMediaStore(formKey: string): FormMediaStore {
       };
     },
     async add(elementId, kind, files) {
-      const placeholders = files.map(
-        ({ file }): MediaRow => ({
-          id: `saving-${++counter}`,
-          elementId,
-          kind,
-          name: file.name,
-          state: 'saving',
-          progress: 0,
-          mediaId: null,
-          reason: null,
-          retry: false,
-          src: null,
-        }),
-      );
+      const placeholders = files.map(({ file }): MediaRow => ({
+        id: `saving-${++counter}`,
+        elementId,
+        kind,
+        name: file.name,
+        state: 'saving',
+        progress: 0,
+        mediaId: null,
+        reason: null,
+        retry: false,
+        src: null,
+      }));
       saving = [...saving, ...placeholders];
       rows = { ...rows, [elementId]: [...(rows[elementId] ?? []), ...placeholders] };
       for (const listener of [...listeners]) listener();

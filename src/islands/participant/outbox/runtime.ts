@@ -19,7 +19,8 @@ export const SEND_EVERY_MS = 30_000;
 
 export const senderMessages: SenderMessages = {
   interrupted: () => m.outbox_reason_interrupted(),
-  refused: (status, message) => message ?? (status === 413 ? m.outbox_reason_too_large() : status === 415 ? m.outbox_reason_not_accepted() : m.outbox_reason_refused()),
+  refused: (status, message) =>
+    message ?? (status === 413 ? m.outbox_reason_too_large() : status === 415 ? m.outbox_reason_not_accepted() : m.outbox_reason_refused()),
   submitFileFailed: () => m.outbox_reason_submit_file_failed(),
   conflict: () => m.participant_submit_check_again(),
   signedOut: () => m.outbox_reason_signed_out(),
@@ -43,7 +44,11 @@ async function reachable(): Promise<boolean> {
 async function uploadState(mediaId: string): Promise<UploadState> {
   let response: Response;
   try {
-    response = await fetch(`${UPLOADS_PATH}/${encodeURIComponent(mediaId)}`, { cache: 'no-store', credentials: 'same-origin', headers: { Accept: 'application/json' } });
+    response = await fetch(`${UPLOADS_PATH}/${encodeURIComponent(mediaId)}`, {
+      cache: 'no-store',
+      credentials: 'same-origin',
+      headers: { Accept: 'application/json' },
+    });
   } catch {
     throw { status: 0 } satisfies CallFailure;
   }

@@ -222,7 +222,11 @@ export function createSender(deps: SenderDeps): Sender {
       const attempts = row.attempts + 1;
       if (failure.status === 409) {
         // Changed elsewhere or closed: never sent over it. The answers stay kept on the device; the form merges them when opened.
-        await outbox.updateSubmit(row.id, { state: 'failed', reason: failure.code === 'conflict' ? messages.conflict() : (failure.message ?? messages.conflict()), attempts });
+        await outbox.updateSubmit(row.id, {
+          state: 'failed',
+          reason: failure.code === 'conflict' ? messages.conflict() : (failure.message ?? messages.conflict()),
+          attempts,
+        });
         return;
       }
       if (isFinal(failure.status)) {
@@ -257,7 +261,12 @@ export function createSender(deps: SenderDeps): Sender {
     }
     for (const row of await outbox.files()) if (row.state === 'uploaded' && due(row)) await pollFile(row);
     const files = await outbox.files();
-    for (const row of await outbox.submits()) if (row.state === 'waiting' && due(row)) await sendSubmit(row, files.filter((file) => file.formKey === row.formKey));
+    for (const row of await outbox.submits())
+      if (row.state === 'waiting' && due(row))
+        await sendSubmit(
+          row,
+          files.filter((file) => file.formKey === row.formKey),
+        );
     const [left, submits] = await Promise.all([outbox.files(), outbox.submits()]);
     const waiting = left.some((row) => row.state !== 'ready' && row.state !== 'failed') || submits.some((row) => row.state === 'waiting');
     return waiting ? 'waiting' : 'idle';
@@ -277,7 +286,8 @@ export function createSender(deps: SenderDeps): Sender {
     async retry(id) {
       const file = await outbox.file(id);
       if (file) {
-        if (file.state === 'failed' && !file.final) await outbox.updateFile(id, { state: file.mediaId && file.uploadUrl ? 'saved' : 'saved', reason: null, attempts: 0, notBefore: 0 });
+        if (file.state === 'failed' && !file.final)
+          await outbox.updateFile(id, { state: file.mediaId && file.uploadUrl ? 'saved' : 'saved', reason: null, attempts: 0, notBefore: 0 });
         return;
       }
       const submit = (await outbox.submits()).find((row) => row.id === id);

@@ -31,32 +31,28 @@ export function summaryOf(files: readonly OutboxFile[], submits: readonly Outbox
   const items: SummaryItem[] = [
     ...files
       .filter((file) => file.state !== 'ready')
-      .map(
-        (file): SummaryItem & { at: number } => ({
-          id: file.id,
-          what: file.kind,
-          name: file.name,
-          state: file.state,
-          progress: file.progress,
-          reason: file.reason,
-          retry: file.state === 'failed' && !file.final,
-          at: file.createdAt,
-        }),
-      ),
+      .map((file): SummaryItem & { at: number } => ({
+        id: file.id,
+        what: file.kind,
+        name: file.name,
+        state: file.state,
+        progress: file.progress,
+        reason: file.reason,
+        retry: file.state === 'failed' && !file.final,
+        at: file.createdAt,
+      })),
     ...submits
       .filter((submit) => submit.state !== 'sent')
-      .map(
-        (submit): SummaryItem & { at: number } => ({
-          id: submit.id,
-          what: 'submit',
-          name: submit.title,
-          state: submit.state,
-          progress: 0,
-          reason: submit.reason,
-          retry: submit.state === 'failed',
-          at: submit.createdAt,
-        }),
-      ),
+      .map((submit): SummaryItem & { at: number } => ({
+        id: submit.id,
+        what: 'submit',
+        name: submit.title,
+        state: submit.state,
+        progress: 0,
+        reason: submit.reason,
+        retry: submit.state === 'failed',
+        at: submit.createdAt,
+      })),
   ]
     .sort((a, b) => a.at - b.at)
     .map(({ at: _, ...item }) => item);
