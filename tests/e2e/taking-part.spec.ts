@@ -240,14 +240,14 @@ test.describe('taking part', () => {
     await page.goto(`/missions/${setup.missionId}`);
     await expect(page.getByRole('heading', { level: 1, name: setup.missionTitle })).toBeVisible();
     await expect(page.getByRole('region', { name: 'Instructions' })).toContainText('one clear photo');
-    // A text file named .jpg: refused with the server's reason and only Remove (Retry could never work), no broken picture.
+    // A text file named .jpg: kept on the phone, sent, then refused with the server's reason and only Remove (Try again could never work), no broken picture.
     // (Playwright's trace snapshots fetch a local image that does not decode, which the CSP blocks: the page itself never does.)
     allowConsoleError(/Connecting to 'blob:|connect-src blocked blob/);
     await page
       .getByLabel('Choose from library')
       .setInputFiles({ name: 'notes.jpg', mimeType: 'image/jpeg', buffer: Buffer.from('a shopping list, not a photo') });
     const refused = page.locator('li[data-photo]', { hasText: 'notes.jpg' });
-    await expect(refused).toContainText('Refused: Upload a JPEG, PNG, WebP or HEIC photo');
+    await expect(refused).toContainText('Upload a JPEG, PNG, WebP or HEIC photo', { timeout: 30_000 });
     await expect(refused.getByRole('button')).toHaveText(['Remove notes.jpg']);
     await expect(refused.locator('img')).toHaveCount(0);
     await refused.scrollIntoViewIfNeeded();
@@ -260,7 +260,7 @@ test.describe('taking part', () => {
       .jpeg({ quality: 80 })
       .toBuffer();
     await page.getByLabel('Choose from library').setInputFiles({ name: 'fridge.jpg', mimeType: 'image/jpeg', buffer: jpeg });
-    await expect(page.getByText('Uploaded', { exact: true })).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByText('Uploaded and ready', { exact: true })).toBeVisible({ timeout: 30_000 });
     await expect(saved(page)).toBeVisible({ timeout: 10_000 });
     await page.getByRole('group', { name: /A photo of your fridge/ }).scrollIntoViewIfNeeded();
     await shot(page, 'mission-photo', PHONE, { fullPage: false });

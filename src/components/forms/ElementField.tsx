@@ -3,7 +3,7 @@
  * required mark, description, hint and errors, wired to the control with aria-describedby, and
  * the control of its type.
  */
-import { createElement, type FocusEvent, type ReactNode } from 'react';
+import { createElement, lazy, Suspense, type FocusEvent, type ReactNode } from 'react';
 import type { AnswerValue, FormElement } from '../../shared/forms/definition.ts';
 import { SCALE_DEFAULT_STEP } from '../../shared/forms/constants.ts';
 import { describedBy, FieldError } from '../ui/form-field.tsx';
@@ -11,6 +11,9 @@ import { ConsentControl, MultipleChoiceControl, RangeScaleControl, RatingControl
 import { choiceHint, fieldIds, photoHint, SCALE_MAX_RADIOS, scalePoints, videoHint } from './form-utils.ts';
 import { Markdown } from './Markdown.tsx';
 import { PhotoControl } from './PhotoControl.tsx';
+
+// Only forms with a video question load the video control (the recorder, the length check).
+const VideoControl = lazy(() => import('./VideoControl.tsx').then((module) => ({ default: module.VideoControl })));
 import { MatrixControl, RankingControl } from './structured-controls.tsx';
 import { DateControl, DropdownControl, LongTextControl, NumberControl, ShortTextControl } from './text-controls.tsx';
 import type { ControlProps, FieldContext } from './types.ts';
@@ -89,6 +92,12 @@ function renderControl(props: ControlProps): ReactNode {
       return <RankingControl {...props} element={element} />;
     case 'photo':
       return <PhotoControl {...props} element={element} />;
+    case 'video':
+      return (
+        <Suspense fallback={null}>
+          <VideoControl {...props} element={element} />
+        </Suspense>
+      );
     default:
       return null;
   }

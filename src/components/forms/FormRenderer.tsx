@@ -25,7 +25,8 @@ import { withNodes } from './rich-text.tsx';
 import { Markdown } from './Markdown.tsx';
 import { addressPage, listenToPages, pageBelow, pushPage, replacePage } from './page-address.ts';
 import { usePhotoUploads } from './photo-uploads.ts';
-import type { FieldContext, PhotoAdapter } from './types.ts';
+import { useStoreUploads } from './store-uploads.ts';
+import type { FieldContext, MediaStore, PhotoAdapter } from './types.ts';
 
 export type { PhotoAdapter } from './types.ts';
 
@@ -80,6 +81,8 @@ export interface FormRendererProps {
   pageInAddress?: boolean;
   /** Uploads photos; without it (the builder's preview) photos stay local with `preview-N` ids. */
   photos?: PhotoAdapter;
+  /** Photos and videos kept on the device first, then sent (the participant's outbox); wins over `photos`. */
+  media?: MediaStore;
   /** The respondent's day, `YYYY-MM-DD` (default: the browser's local date). */
   today?: string;
   /** Prefix of DOM ids, for two renderers on one page (default: from React's useId). */
@@ -193,7 +196,10 @@ export function FormRenderer(props: FormRendererProps) {
     latest.current.props.onChange?.(next, latest.current.pageId);
   };
 
-  const photos = usePhotoUploads(props.photos, (elementId) => answerOf(answersRef.current, elementId), setAnswer);
+  const preview = usePhotoUploads(props.media ? undefined : props.photos, (elementId) => answerOf(answersRef.current, elementId), setAnswer);
+  const outboxed = useStoreUploads(props.media, (elementId) => answerOf(answersRef.current, elementId), setAnswer);
+  // Fixed for the renderer's life (a screen passes the same store or none).
+  const photos = props.media ? outboxed : preview;
 
   // At once (not after a render), so a keystroke right after builds on the replaced answers.
   useImperativeHandle(
@@ -224,7 +230,9 @@ export function FormRenderer(props: FormRendererProps) {
     if (server && server.length > 0) return server.map((message) => translateValidation(message));
     if (!attempted.has(onPageId) && !left.has(element.id)) return [];
     const blocker = blockerOf(element.id);
-    return blocker ? [blocker] : validateElement(element, answerOf(answers, element.id), { today }).map((message) => translateValidation(message));
+    return blocker
+      ? [blocker]
+      : validateElement(element, answerOf(photos.complete(answers), element.id), { today }).map((message) => translateValidation(message));
   };
 
   const visibleElements = (of: FormPage) => of.elements.filter((element) => visibility.elementIds.has(element.id));
@@ -270,7 +278,7 @@ export function FormRenderer(props: FormRendererProps) {
 
   /** Elements of visible pages (all, or one page) that block Next or Submit, in document order. */
   const problemsOf = (onlyPageId?: string): string[] => {
-    const result = validateAnswers(definition, answersRef.current, onlyPageId === undefined ? { today } : { pageId: onlyPageId, today });
+    const result = validateAnswers(definition, photos.complete(answersRef.current), onlyPageId === undefined ? { today } : { pageId: onlyPageId, today });
     const ids: string[] = [];
     for (const each of pages) {
       if (onlyPageId !== undefined && each.id !== onlyPageId) continue;
@@ -327,7 +335,8 @@ export function FormRenderer(props: FormRendererProps) {
       if (first) showProblems(first.id);
       return;
     }
-    const { answers: cleaned } = validateAnswers(definition, answersRef.current, { today });
+    // Files kept on the device without a media id yet stand in as `local-…` (the submit is then queued).
+    const { answers: cleaned } = validateAnswers(definition, photos.complete(answersRef.current), { today });
     setSubmitting(true);
     try {
       const outcome = await latest.current.props.onSubmit(cleaned);

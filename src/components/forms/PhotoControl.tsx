@@ -4,7 +4,7 @@
  * error when it failed and may succeed again, "Refused" with the server's reason when the file
  * itself was refused (no Retry), and "Remove". The uploads themselves live in `photo-uploads.ts`.
  */
-import { useEffect, useRef, useState, type ChangeEvent, type ComponentProps } from 'react';
+import { useEffect, useRef, useState, type ChangeEvent, type ComponentProps, type JSX, type ReactNode } from 'react';
 import type { ElementOf } from '../../shared/forms/definition.ts';
 import { cn } from '../../lib/utils.ts';
 import { Button, buttonVariants } from '../ui/button.tsx';
@@ -12,8 +12,9 @@ import type { PhotoItem } from './types.ts';
 import type { ControlProps } from './types.ts';
 import { formatCount, m } from '../../shared/i18n.ts';
 import { withNodes } from './rich-text.tsx';
+import { stateText } from './store-uploads.ts';
 
-type IconProps = Omit<ComponentProps<'svg'>, 'children'>;
+export type IconProps = Omit<ComponentProps<'svg'>, 'children'>;
 
 const iconProps = {
   viewBox: '0 0 24 24',
@@ -26,7 +27,7 @@ const iconProps = {
   focusable: false,
 } as const;
 
-function CameraIcon(props: IconProps) {
+export function CameraIcon(props: IconProps) {
   return (
     <svg {...iconProps} {...props}>
       <path d="M14.5 4h-5L7 7H4a2 2 0 0 0-2 2v9a2 2 0 0 0 2 2h16a2 2 0 0 0 2-2V9a2 2 0 0 0-2-2h-3z" />
@@ -35,7 +36,7 @@ function CameraIcon(props: IconProps) {
   );
 }
 
-function ImageIcon(props: IconProps) {
+export function ImageIcon(props: IconProps) {
   return (
     <svg {...iconProps} {...props}>
       <rect width="18" height="18" x="3" y="3" rx="2" />
@@ -45,14 +46,28 @@ function ImageIcon(props: IconProps) {
   );
 }
 
+/** What the outbox says of the device's storage after a capture (space short, the iPhone 7-day rule). */
+export function StorageNotes({ notes }: { notes: string[] }) {
+  if (notes.length === 0) return null;
+  return (
+    <div className="flex flex-col gap-1 text-sm text-muted-foreground">
+      {notes.map((note) => (
+        <p key={note}>{note}</p>
+      ))}
+    </div>
+  );
+}
+
 /** A file input dressed as a button: the input itself takes focus and opens the picker. */
-function PickButton({
+export function PickButton({
   id,
   label,
   camera,
   disabled,
   describedBy,
   onPick,
+  accept = 'image/*',
+  icon,
 }: {
   id: string;
   label: string;
@@ -60,6 +75,9 @@ function PickButton({
   disabled: boolean;
   describedBy: string | undefined;
   onPick(files: File[]): void;
+  /** `image/*` unless said. */
+  accept?: string;
+  icon?: ReactNode;
 }) {
   const change = (event: ChangeEvent<HTMLInputElement>) => {
     const files = Array.from(event.target.files ?? []);
@@ -78,7 +96,7 @@ function PickButton({
       <input
         id={id}
         type="file"
-        accept="image/*"
+        accept={accept}
         capture={camera ? 'environment' : undefined}
         multiple={!camera}
         disabled={disabled}
@@ -86,7 +104,7 @@ function PickButton({
         className="sr-only"
         onChange={change}
       />
-      {camera ? <CameraIcon /> : <ImageIcon />}
+      {icon ?? (camera ? <CameraIcon /> : <ImageIcon />)}
       {label}
     </label>
   );
@@ -112,8 +130,28 @@ function usePicture(src: string | null): string | null {
   return local && loaded !== src ? null : src;
 }
 
-function PhotoRow({ item, index, disabled, onRetry, onRemove }: { item: PhotoItem; index: number; disabled: boolean; onRetry(): void; onRemove(): void }) {
-  const name = item.name || m.participant_form_photo_name({ number: formatCount(index + 1) });
+/** Whether an item's state comes from the outbox (a line under its name says where it stands). */
+const OUTBOX_STATES = new Set<PhotoItem['status']>(['saving', 'saved', 'uploaded', 'ready']);
+
+export function PhotoRow({
+  item,
+  index,
+  disabled,
+  onRetry,
+  onRemove,
+  nameOf = (number) => m.participant_form_photo_name({ number }),
+  Icon = ImageIcon,
+}: {
+  item: PhotoItem;
+  index: number;
+  disabled: boolean;
+  onRetry(): void;
+  onRemove(): void;
+  nameOf?: (number: string) => string;
+  Icon?: (props: IconProps) => JSX.Element;
+}) {
+  const name = item.name || nameOf(formatCount(index + 1));
+  const outbox = item.retry !== undefined;
   const percent = Math.round(item.progress * 100);
   const picture = usePicture(item.src);
   // A stored thumbnail that does not load shows the placeholder, not a broken image.
@@ -122,12 +160,17 @@ function PhotoRow({ item, index, disabled, onRetry, onRemove }: { item: PhotoIte
   return (
     <li className="flex flex-wrap items-center gap-3 rounded-md border border-border bg-card p-2 text-sm" data-photo={item.key}>
       <div className="flex size-16 shrink-0 items-center justify-center overflow-hidden rounded bg-muted text-muted-foreground">
-        {src ? <img src={src} alt="" className="size-full object-cover" onError={() => setBroken(src)} /> : <ImageIcon className="size-6" />}
+        {src ? <img src={src} alt="" className="size-full object-cover" onError={() => setBroken(src)} /> : <Icon className="size-6" />}
       </div>
       <div className="flex min-w-0 flex-1 basis-32 flex-col gap-1">
         <p dir="auto" className="truncate font-medium">
           {name}
         </p>
+        {(OUTBOX_STATES.has(item.status) || (outbox && item.status === 'uploading')) && (
+          <p className={cn('text-muted-foreground', item.status === 'saved' && item.error && 'text-foreground')} data-state={item.status}>
+            {stateText({ state: item.status as 'saved', progress: item.progress, reason: item.error })}
+          </p>
+        )}
         {item.status === 'uploading' && (
           <div
             role="progressbar"
@@ -145,7 +188,7 @@ function PhotoRow({ item, index, disabled, onRetry, onRemove }: { item: PhotoIte
             {item.mediaId?.startsWith('preview-') ? m.participant_form_photo_added_preview() : m.participant_form_photo_uploaded()}
           </p>
         )}
-        {item.status === 'failed' && <p className="font-medium text-destructive">{item.error}</p>}
+        {item.status === 'failed' && <p className="font-medium text-destructive">{item.error ?? m.outbox_state_failed()}</p>}
         {item.status === 'refused' && (
           <p className="font-medium text-destructive">
             {withNodes((marks) => m.participant_form_photo_refused({ reason: marks.reason }), { reason: <span className="font-normal">{item.error}</span> })}
@@ -153,9 +196,9 @@ function PhotoRow({ item, index, disabled, onRetry, onRemove }: { item: PhotoIte
         )}
       </div>
       <div className="flex gap-1">
-        {item.status === 'failed' && (
+        {item.status === 'failed' && item.retry !== false && (
           <Button variant="outline" className="h-11" disabled={disabled} onClick={onRetry}>
-            {m.participant_form_photo_retry()}
+            {outbox ? m.outbox_try_again() : m.participant_form_photo_retry()}
             <span className="sr-only"> {name}</span>
           </Button>
         )}
@@ -238,6 +281,7 @@ export function PhotoControl(props: ControlProps<ElementOf<'photo'>>) {
           {notice}
         </p>
       )}
+      <StorageNotes notes={uploads.notes()} />
       <p role="status" className="sr-only">
         {uploads.announcement(element.id)}
       </p>

@@ -163,7 +163,8 @@ export function usePhotoUploads(
       const max = element.maxFiles;
       const taken = items(element.id).filter((item) => item.status !== 'failed' && item.status !== 'refused').length;
       const room = Math.max(0, max - taken);
-      const images = files.filter((file) => file.type === '' || file.type.startsWith('image/'));
+      const prefix = element.type === 'video' ? 'video/' : 'image/';
+      const images = files.filter((file) => file.type === '' || file.type.startsWith(prefix));
       const accepted = images.slice(0, room);
       let notice: string | null = null;
       if (images.length > room) {
@@ -208,6 +209,9 @@ export function usePhotoUploads(
       say(elementId, 'announcements', m.participant_form_photo_uploading({ name: item.name }));
       start(elementId, { ...item, status: 'uploading' });
     },
+
+    complete: (answers) => answers,
+    notes: () => [],
 
     remove(elementId, key) {
       const item = items(elementId).find((entry) => entry.key === key);

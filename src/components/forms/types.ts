@@ -1,7 +1,7 @@
 /**
  * Types shared by the form renderer's parts and its callers.
  */
-import type { AnswerValue, ElementOf, FormElement } from '../../shared/forms/definition.ts';
+import type { Answers, AnswerValue, ElementOf, FormElement } from '../../shared/forms/definition.ts';
 import type { fieldIds } from './form-utils.ts';
 
 /** Where photos go: the survey and mission screens upload to the API; the builder's preview has none. */
@@ -52,8 +52,14 @@ export interface PhotoItem {
   key: string;
   /** The file name ('' for photos stored before this visit). */
   name: string;
-  /** `failed`: Retry may succeed (network, server); `refused`: the file itself was refused (reason in `error`), Remove only. */
-  status: 'uploading' | 'done' | 'failed' | 'refused';
+  /**
+   * `failed`: Retry may succeed (network, server); `refused`: the file itself was refused (reason in `error`), Remove only.
+   * Through the participant's outbox (`MediaStore`): `saving` (being copied into the device) → `saved` → `uploading` →
+   * `uploaded` (being processed) → `ready` | `failed` (`retry` says whether "Try again" can help).
+   */
+  status: 'saving' | 'saved' | 'uploading' | 'uploaded' | 'ready' | 'done' | 'failed' | 'refused';
+  /** A failed item that "Try again" can help (outbox items). */
+  retry?: boolean;
   /** 0 to 1 while uploading. */
   progress: number;
   /** The stored media id once uploaded. */
@@ -72,9 +78,47 @@ export interface PhotoUploads {
   notice(elementId: string): string | null;
   /** The last upload event, for a polite live region. */
   announcement(elementId: string): string;
-  add(element: ElementOf<'photo'>, files: File[]): void;
+  /** Adds picked or recorded files (`durationsMs`: each video's length, read in the browser). */
+  add(element: ElementOf<'photo' | 'video'>, files: File[], durationsMs?: (number | null)[]): void;
   retry(elementId: string, key: string): void;
   remove(elementId: string, key: string): void;
-  /** True while a file of the element is uploading. */
+  /** True while a file of the element is uploading (or being copied into the device). */
   pending(elementId: string): boolean;
+  /** The answers with a stand-in for each file kept on the device whose media id is not known yet (to check and queue a submit). */
+  complete(answers: Answers): Answers;
+  /** Notes about the device's storage (space short, the iPhone 7-day rule), after the first capture. */
+  notes(): string[];
+}
+
+/** One file of the participant's outbox, as the controls show it (`MediaStore`). */
+export interface MediaRow {
+  id: string;
+  elementId: string;
+  kind: 'photo' | 'video';
+  name: string;
+  state: 'saving' | 'saved' | 'uploading' | 'uploaded' | 'ready' | 'failed';
+  progress: number;
+  mediaId: string | null;
+  reason: string | null;
+  retry: boolean;
+  /** A local preview (`blob:`) of a photo. */
+  src: string | null;
+}
+
+/**
+ * Files kept on the device first, then sent (the participant screens' local outbox): the renderer
+ * shows its rows and keeps the answers' media ids in step with them.
+ */
+export interface MediaStore {
+  /** The rows of this form, per element, oldest first (the same object until something changes). */
+  rows(): Readonly<Record<string, readonly MediaRow[]>>;
+  subscribe(listener: () => void): () => void;
+  /** Copies files into the device, then queues them; rejects with an Error whose message is shown. */
+  add(elementId: string, kind: 'photo' | 'video', files: { file: File; durationMs: number | null }[]): Promise<void>;
+  retry(id: string): void;
+  remove(id: string): void;
+  /** The stand-in of a row in answers until its media id is known. */
+  token(id: string): string;
+  thumbnailUrl(mediaId: string): string;
+  notes(): string[];
 }

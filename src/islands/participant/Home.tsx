@@ -3,7 +3,7 @@
  * surveys, missions and mission groups as cards (project, title, points, estimated time, closing
  * date, progress), each linking to its screen; an empty state that says what to expect; the
  * points balance beside the heading; for moderators and admins, a card saying how many entries wait
- * for review, with the way to the admin area. Data: `GET /api/home` (and `GET /api/account/points`).
+ * for review, with the way to the admin area; what waits in this phone's outbox (`WaitingToSend.tsx`). Data: `GET /api/home` (and `GET /api/account/points`).
  */
 import type { HomeAnswer, HomeDiary, HomeItem, HomeList } from '../../shared/projects.ts';
 import { useResource } from '../../lib/resource.ts';
@@ -18,6 +18,7 @@ import { closesLabel, closesSoon, entriesProgressLabel, minutesLabel, opensLabel
 import { Bone, CalendarIcon, ClockIcon, MetaItem, ProgressBar, StarIcon } from './parts.tsx';
 import PointsPill from '../../components/PointsPill.tsx';
 import { HomeAnnouncements } from './HomeAnnouncements.tsx';
+import { WaitingToSend } from './WaitingToSend.tsx';
 import { formatCount, m } from '../../shared/i18n.ts';
 
 /** What a card says of its kind (called when shown: in the page's language). */
@@ -69,7 +70,12 @@ export default function Home() {
     );
   }
   if (load.status !== 'ready')
-    return <Failed heading={m.participant_home_title()} title={m.participant_home_load_failed()} message={load.message} onRetry={reload} />;
+    return (
+      <>
+        <WaitingToSend />
+        <Failed heading={m.participant_home_title()} title={m.participant_home_load_failed()} message={load.message} onRetry={reload} />
+      </>
+    );
   const { todo, submitted, done, staff, announcements } = load.data;
   const nothingYet = todo.length === 0 && submitted.length === 0 && done.length === 0;
 
@@ -78,6 +84,7 @@ export default function Home() {
       <Heading />
       {staff && <StaffCard reviewWaiting={staff.reviewWaiting} />}
       <HomeAnnouncements items={announcements} />
+      <WaitingToSend />
       {nothingYet ? (
         <EmptyState />
       ) : (

@@ -666,6 +666,8 @@ function EntryForm({
   const newKey = localDraftKey(owner, 'new-entry', mission.id);
   // The seed is fixed for this visit (an entry created now gets its own from the next visit on).
   const [seed] = useState(() => entry?.seed ?? `entry-new-${mission.id}`);
+  // The entry's files in the outbox (an entry made during this visit keeps the key it opened with).
+  const [formKey] = useState(() => `mission-${mission.id}-entry-${entry?.id ?? 'new'}`);
 
   const ensureEntry = (): Promise<number> => {
     if (entryId.current !== null) return Promise.resolve(entryId.current);
@@ -711,6 +713,18 @@ function EntryForm({
         const id = await ensureEntry();
         await apiSend('POST', `/api/missions/${mission.id}/entries/${id}/submit`, { answers, revision, language });
       }}
+      formKey={formKey}
+      queued={(language) =>
+        entryId.current !== null
+          ? { title: mission.title, path: `/api/missions/${mission.id}/entries/${entryId.current}/submit`, extra: { language } }
+          : {
+              title: mission.title,
+              createPath: `/api/missions/${mission.id}/entries`,
+              createBody: timeZone() ? { timeZone: timeZone() } : {},
+              path: `/api/missions/${mission.id}/entries/{id}/submit`,
+              extra: { language },
+            }
+      }
       notSent={m.participant_mission_not_submitted()}
       reload={reload}
       onSubmitted={onSubmitted}

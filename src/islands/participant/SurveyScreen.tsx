@@ -159,6 +159,8 @@ function SurveyForm({
       }
       notSent={m.participant_form_not_sent()}
       reload={reload}
+      formKey={`survey-${survey.id}`}
+      queued={(language) => ({ title: survey.title, path: `/api/surveys/${survey.id}/response/submit`, extra: { today: deviceDate(), language } })}
       onSubmitted={onSubmitted}
     />
   );

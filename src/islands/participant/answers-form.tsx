@@ -19,10 +19,14 @@ import { Card } from '../../components/ui/card.tsx';
 import { checkAndSubmitAgain, changedOnPage, clearLocalDraft, mergedNote, readLocalDraft, resumeFrom, samePayload, type AnswersPayload } from './autosave.ts';
 import type { LanguageTools } from './content-language.tsx';
 import { m } from '../../shared/i18n.ts';
-import { photoAdapter } from './photos.ts';
+import { Alert } from '../../components/ui/alert.tsx';
+import { createMediaStore } from './outbox/media-store.ts';
+import { resumeSending } from './outbox/load.ts';
+import { queueSubmit, type QueuedTarget } from './outbox/queue.ts';
 import { FormSkeleton, SaveLine, useTransientNote } from './parts.tsx';
 import { submitFailure } from './send.ts';
 import { useAnswersAutosave } from './use-autosave.ts';
+import { isLocalToken } from './outbox/types.ts';
 
 export interface AnswersFormProps<T extends AnswersPayload> {
   definition: FormDefinition;
@@ -49,11 +53,20 @@ export interface AnswersFormProps<T extends AnswersPayload> {
   quietRejection?: () => boolean;
   /** Sends the answers, given in `language`, based on `revision`. */
   submit: (answers: Answers, revision: number, language: Language) => Promise<unknown>;
+  /** Which form this is in the outbox (its files and a queued submit): stable for the form's life. */
+  formKey: string;
+  /** Where a submit that cannot be sent now goes later (the sender sends it with the same revision). */
+  queued: (language: Language) => QueuedTarget;
   /** The title of the toast when the submit is refused for good. */
   notSent: string;
   reload: () => void;
   /** The answers were submitted, given in `language`. */
   onSubmitted: (answers: Answers, language: Language) => void;
+}
+
+/** Whether answers hold a file kept on the device whose media id is not known yet. */
+function waitsForFiles(answers: Answers): boolean {
+  return Object.values(answers).some((value) => Array.isArray(value) && value.some((item) => isLocalToken(item)));
 }
 
 /** A form in its source language only: nothing to choose or translate. */
@@ -119,6 +132,11 @@ function FormWith<T extends AnswersPayload>(props: AnswersFormProps<T> & { tools
   /** Set when a merge changed the answers: a submit under way stops and asks to check them. */
   const merged = useRef(false);
   const [note, showNote] = useTransientNote();
+  // Photos and videos are kept on the device first (the outbox), then sent.
+  const [media] = useState(() => createMediaStore(props.formKey));
+  /** A submit waiting in the outbox: what the screen says, until the sender has sent it. */
+  const [queuedNote, setQueuedNote] = useState<string | null>(null);
+  useEffect(() => resumeSending(), []);
 
   const { status, error, autosave } = useAnswersAutosave<T>({
     save: props.save,
@@ -145,6 +163,25 @@ function FormWith<T extends AnswersPayload>(props: AnswersFormProps<T> & { tools
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once, for the answers found when the form opened: re-running would send them again
   }, [autosave, start]);
 
+  /** Puts the submit in the outbox (with the revision the answers are based on); the sender sends it when it can. */
+  const queue = async (answers: Answers, why: 'offline' | 'files') => {
+    const language = languageRef.current;
+    autosave.dispose();
+    setQueuedNote(m.outbox_submit_queued());
+    const { online } = await queueSubmit({
+      formKey: props.formKey,
+      target: props.queued(language),
+      answers,
+      revision: autosave.revision(),
+      language,
+      draftKey: storageKey(),
+      onSent: () => props.onSubmitted(answers, language),
+      onFailed: (reason) => setQueuedNote(reason),
+    });
+    // Reachable after all, only the files are not sent yet: said as it is.
+    if (why === 'files' && online) setQueuedNote((note) => (note === m.outbox_submit_queued() ? m.outbox_submit_waiting_files() : note));
+  };
+
   const onSubmit = async (answers: Answers): Promise<void | SubmitErrors> => {
     // What is on its way lands first (a late autosave would find the answers submitted).
     merged.current = false;
@@ -152,9 +189,13 @@ function FormWith<T extends AnswersPayload>(props: AnswersFormProps<T> & { tools
     if (autosave.status() === 'error') return;
     // Answers from the other device arrived meanwhile: the person checks them first.
     if (merged.current) throw new Error(checkAndSubmitAgain());
+    // Files kept on this phone not sent and processed yet: the submit waits for them in the outbox.
+    if (waitsForFiles(answers)) return queue(answers, 'files');
     try {
       await props.submit(answers, autosave.revision(), languageRef.current);
     } catch (failure) {
+      // The server cannot be reached: the submit waits in the outbox.
+      if (failure instanceof ApiError && failure.status === 0) return queue(answers, 'offline');
       // Changed on the other device since: merged like a save, never submitted unseen.
       if (autosave.handleConflict(failure)) throw new Error(checkAndSubmitAgain());
       // Refused answers are saved first: the server holds them at the revision it gives.
@@ -164,6 +205,7 @@ function FormWith<T extends AnswersPayload>(props: AnswersFormProps<T> & { tools
     }
     autosave.discard();
     autosave.dispose();
+    media.submitted();
     props.onSubmitted(answers, languageRef.current);
   };
 
@@ -192,7 +234,12 @@ function FormWith<T extends AnswersPayload>(props: AnswersFormProps<T> & { tools
     <div className="flex flex-col gap-4">
       <tools.Picker offered={offered} value={language} onChange={switchLanguage} />
       <SaveLine status={status} error={error} idle={!touched} note={note} />
-      <Card className="p-4 sm:p-6">
+      {queuedNote !== null && (
+        <Alert variant="info" title={m.outbox_submit_title()} role="status">
+          {queuedNote}
+        </Alert>
+      )}
+      <Card className="p-4 sm:p-6" hidden={queuedNote !== null}>
         <FormRenderer
           ref={form}
           definition={shown}
@@ -200,7 +247,7 @@ function FormWith<T extends AnswersPayload>(props: AnswersFormProps<T> & { tools
           seed={props.seed}
           initialAnswers={start.payload.answers}
           initialPageId={start.payload.pageId ?? null}
-          photos={photoAdapter}
+          media={media}
           headingLevel={props.headingLevel ?? 2}
           onChange={change}
           onPageChange={(pageId, answers) => {
