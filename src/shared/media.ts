@@ -87,7 +87,7 @@ export const VIDEO_LIMITS = {
   outputSide: 1920,
   outputShortSide: 1080,
   /** Processing one video stops after this long (seconds) and fails. */
-  processingSeconds: 15 * 60,
+  processingSeconds: 30 * 60,
   /** A little leeway over a question's maximum length (containers round). */
   lengthLeewaySeconds: 1,
 } as const;

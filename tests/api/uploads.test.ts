@@ -1,4 +1,6 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { eq } from 'drizzle-orm';
@@ -7,6 +9,7 @@ import { media } from '../../src/server/db/schema/index.ts';
 import { MediaProcessingFailed, parseUploadMetadata, sniffUpload, sniffVideo, tusDir } from '../../src/server/services/uploads.ts';
 import { MEDIA_LIMITS, MEDIA_MESSAGES, UPLOAD_LIMITS, UPLOAD_MESSAGES, VIDEO_LIMITS, VIDEO_MESSAGES, type UploadState } from '../../src/shared/media.ts';
 import { createJobHandlers } from '../../src/server/jobs/handlers.ts';
+import type { ProcessVideo } from '../../src/server/jobs/types.ts';
 import { createLogger } from '../../src/server/logger.ts';
 import { describeEachBackend, ORIGIN, type TestContext } from './harness.ts';
 import { errorOf, signedInUser, type SignedIn } from './helpers.ts';
@@ -235,40 +238,73 @@ describeEachBackend('resumable uploads (tus)', (ctx) => {
     expect((await errorOf(await patch(ctx(), owner, bigPhoto, 0, jpeg.subarray(0, 4096)), 413)).message).toBe(MEDIA_MESSAGES.tooLarge);
   });
 
-  it('fails a video cleanly when no video processor is there, and hands one the file when it is', async () => {
-    const body = mp4Like(3000);
+  it('makes a real clip a ready, playable video through ffmpeg; a damaged one fails with its reason; no processor: failed', async () => {
+    // The default processor is ffmpeg's (services/video.ts): a generated 1-second clip with a location tag.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-tus-clip-'));
+    const clip = path.join(dir, 'clip.mp4');
+    const made = spawnSync('ffmpeg', [
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=duration=1:size=320x240:rate=15',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:v',
+      'libx264',
+      '-metadata',
+      'location=+48.8584+002.2945/',
+      clip,
+    ]);
+    expect(made.status).toBe(0);
+    const body = fs.readFileSync(clip);
+    fs.rmSync(dir, { recursive: true, force: true });
     const url = (await create(ctx(), owner, body.byteLength, 'video/mp4')).headers.get('location') ?? '';
     const id = url.split('/').pop() ?? '';
-    expect((await patch(ctx(), owner, url, 0, body)).status).toBe(204);
-    expect((await state(ctx(), owner, url)).kind).toBe('video');
+    expect((await patch(ctx(), owner, url, 0, body.subarray(0, 1000))).status).toBe(204);
+    expect((await patch(ctx(), owner, url, 1000, body.subarray(1000))).status).toBe(204);
+    expect((await state(ctx(), owner, url)).status).toBe('processing');
     await ctx().jobs.drain();
-    expect(await state(ctx(), owner, url)).toEqual({ mediaId: id, kind: 'video', status: 'failed', reason: VIDEO_MESSAGES.processingFailed });
+    expect(await state(ctx(), owner, url)).toEqual({ mediaId: id, kind: 'video', status: 'ready', reason: null });
+    const played = await ctx().app.request(`/api/media/${id}/video`, { headers: { ...owner.headers, Range: 'bytes=0-99' } });
+    expect(played.status).toBe(206);
+    expect(played.headers.get('content-type')).toBe('video/mp4');
+    expect((await played.arrayBuffer()).byteLength).toBe(100);
+    const [row] = await ctx().database.db.select().from(media).where(eq(media.id, id));
+    expect(row?.durationMs).toBeGreaterThan(900);
 
-    // With a processor: it gets the received file; its clean failure is the row's reason.
+    // A file that starts like an MP4 but is not one: ffprobe cannot read it.
+    const damaged = mp4Like(3000);
+    const bad = (await create(ctx(), owner, damaged.byteLength, 'video/mp4')).headers.get('location') ?? '';
+    expect((await patch(ctx(), owner, bad, 0, damaged)).status).toBe(204);
+    await ctx().jobs.drain();
+    expect(await state(ctx(), owner, bad)).toMatchObject({ kind: 'video', status: 'failed', reason: VIDEO_MESSAGES.unreadable });
+
+    // Without a processor (`processVideo: null`), and with another one: it gets the received file.
     const seen: { mediaId: string; bytes: number }[] = [];
     const { database, mailer, clock, config, jobs, storage } = ctx();
     const db = database.db;
-    jobs.setHandlers(
-      createJobHandlers({
-        db,
-        mailer,
-        clock,
-        config,
-        logger: createLogger('silent'),
-        jobs,
-        storage,
-        processVideo: async ({ mediaId, sourcePath }) => {
+    const handlers = (processVideo: ProcessVideo | null) =>
+      createJobHandlers({ db, mailer, clock, config, logger: createLogger('silent'), jobs, storage, processVideo });
+    try {
+      jobs.setHandlers(handlers(null));
+      const none = (await create(ctx(), owner, damaged.byteLength, 'video/mp4')).headers.get('location') ?? '';
+      expect((await patch(ctx(), owner, none, 0, damaged)).status).toBe(204);
+      await ctx().jobs.drain();
+      expect((await state(ctx(), owner, none)).reason).toBe(VIDEO_MESSAGES.processingFailed);
+      jobs.setHandlers(
+        handlers(async ({ mediaId, sourcePath }) => {
           seen.push({ mediaId, bytes: fs.statSync(sourcePath).size });
           throw new MediaProcessingFailed(VIDEO_MESSAGES.tooLong(180));
-        },
-      }),
-    );
-    try {
-      const second = (await create(ctx(), owner, body.byteLength, 'video/mp4')).headers.get('location') ?? '';
+        }),
+      );
+      const second = (await create(ctx(), owner, damaged.byteLength, 'video/mp4')).headers.get('location') ?? '';
       const secondId = second.split('/').pop() ?? '';
-      expect((await patch(ctx(), owner, second, 0, body)).status).toBe(204);
+      expect((await patch(ctx(), owner, second, 0, damaged)).status).toBe(204);
       await ctx().jobs.drain();
-      expect(seen).toEqual([{ mediaId: secondId, bytes: body.byteLength }]);
+      expect(seen).toEqual([{ mediaId: secondId, bytes: damaged.byteLength }]);
       expect((await state(ctx(), owner, second)).reason).toBe(VIDEO_MESSAGES.tooLong(180));
     } finally {
       jobs.setHandlers(createJobHandlers({ db, mailer, clock, config, logger: createLogger('silent'), jobs, storage }));

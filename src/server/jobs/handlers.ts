@@ -18,6 +18,7 @@ import { createStorage, type Storage } from '../storage/index.ts';
 import { accountNoticeMail, dataDeletionRequestMail, emailChangeMail, forgotPasswordMail, invitationSendMail, registerMail } from './account-mail.ts';
 import type { JobSender } from './queue.ts';
 import { sendMissionReminders } from './reminders.ts';
+import { videoProcessor } from '../services/video.ts';
 import type { JobAttempt, JobHandlers, ProcessVideo } from './types.ts';
 
 /** What the handlers use: the real mailer (the only place mail leaves), the database, time, and the queue for follow-up jobs. */
@@ -32,8 +33,8 @@ export interface JobDeps {
   storage?: Storage;
   /** The resumable uploads' store (`media.process`, `uploads.expire`); default the one the configuration names. */
   uploadStore?: DataStore;
-  /** The video pipeline (`media.process` of a video); none: videos fail with `VIDEO_MESSAGES.processingFailed`. */
-  processVideo?: ProcessVideo;
+  /** The video pipeline (`media.process` of a video); default ffmpeg's (`videoProcessor`); `null`: none, videos fail with `VIDEO_MESSAGES.processingFailed`. */
+  processVideo?: ProcessVideo | null;
 }
 
 /**
@@ -60,7 +61,7 @@ function jobHandlers(deps: JobDeps): JobHandlers {
       logger: deps.logger,
       uploadStore,
       uploadIdPrefix: uploadIdPrefix(deps.config),
-      processVideo: deps.processVideo,
+      processVideo: deps.processVideo === undefined ? videoProcessor({ db: deps.db, storage, logger: deps.logger }) : (deps.processVideo ?? undefined),
     };
   };
   return {

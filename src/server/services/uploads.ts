@@ -6,6 +6,7 @@
  * the `media.process` job that turns the received bytes into stored media, and the hourly
  * `uploads.expire` job that removes uploads never finished.
  */
+import { MediaProcessingFailed } from './video.ts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -42,18 +43,8 @@ export const UPLOAD_EXPIRY_MS = UPLOAD_LIMITS.expiryHours * HOUR_MS;
 /** Bytes looked at to tell what a file is (a `ftyp` box with its brands fits). */
 export const SNIFF_BYTES = 4096;
 
-/**
- * A clean processing failure: the upload cannot become media (not a video, too long, damaged);
- * `reason` is the sentence the participant is shown. Anything else thrown is retried.
- */
-export class MediaProcessingFailed extends Error {
-  readonly reason: string;
-  constructor(reason: string) {
-    super(reason);
-    this.name = 'MediaProcessingFailed';
-    this.reason = reason;
-  }
-}
+/** A clean processing failure (`reason`: the participant's sentence); one class for photos and videos, declared with the video pipeline. */
+export { MediaProcessingFailed } from './video.ts';
 
 // ---------------------------------------------------------------------------------------------
 // The upload store
