@@ -15,3 +15,9 @@ export const RECORDING_LOCK = 'fieldwork-recording';
 
 /** The service worker's script (served with no-cache; scope `/`). */
 export const SERVICE_WORKER_PATH = '/sw.js';
+
+/**
+ * Sent by the outbox's check that the API can be reached (`GET /api/auth`): the service worker
+ * never answers such a request from a kept copy, so offline it fails as it should.
+ */
+export const REACHABILITY_HEADER = 'X-Fieldwork-Reachability';

@@ -12,6 +12,7 @@
  *   (the outbox queues them), staff pages and calls never touched.
  */
 import type { Language } from '../shared/languages.ts';
+import { REACHABILITY_HEADER } from '../shared/offline.ts';
 import {
   API_CACHE_PREFIX,
   apiCacheName,
@@ -214,6 +215,8 @@ async function participantApi(event: FetchEvent): Promise<Response> {
     if (response.type === 'basic') event.waitUntil(remember(event.request, response.clone(), epoch).catch(() => undefined));
     return response;
   } catch (error) {
+    // The outbox asking whether the API can be reached: a kept copy would say yes.
+    if (event.request.headers.has(REACHABILITY_HEADER)) throw error;
     const owners = await apiCaches();
     const kept = owners.length === 1 ? await (await caches.open(owners[0] as string)).match(event.request, { ignoreVary: true }) : undefined;
     if (kept) return kept;

@@ -6,11 +6,8 @@
  * An upload cut half-way resumes from the server's offset (the PATCH `Upload-Offset` after the cut
  * is the chunk's end, not 0). A video answer from a generated file plays in review.
  *
- * WRITTEN AGAINST THE PROTOCOL, NOT RUN YET: the server side of `/api/uploads` (tus) came in
- * another branch. Without the service worker (another branch) a page cannot load offline: the
- * reload below is online with every `/api/` call blocked (page.route), where home's "Waiting to
- * be sent" comes from localStorage. Once the service worker is merged, `context.setOffline(true)`
- * can stay on for the reload.
+ * The offline test lets the participants' service worker run (home and the mission opened online
+ * first, then the connection goes, `context.setOffline`); the other blocks workers like every spec.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -69,15 +66,20 @@ async function submittedEntry(call: ReturnType<typeof adminApi>, missionId: numb
   return call<{ answers: Record<string, unknown> }>('GET', `/api/admin/submissions/${list.items[0]?.id}`);
 }
 
-test.describe('field capture', () => {
-  test.describe.configure({ timeout: 240_000 });
+test.describe('field capture offline', () => {
+  // The participants' service worker opens pages offline (every other spec blocks workers).
+  test.use({ serviceWorkers: 'allow' });
 
   test('photos and a submit made offline wait on the phone, survive a reload and are sent when the connection is back', async ({
     page,
     context,
     baseURL,
     playwright,
+    allowConsoleError,
   }) => {
+    test.setTimeout(240_000);
+    // Offline, the browser reports each request it could not make.
+    allowConsoleError(/ERR_INTERNET_DISCONNECTED|ERR_FAILED/);
     const origin = baseURL ?? '';
     const admin = await createAccount('admin', 'Ada', 'Admin');
     const member = await createAccount('participant', 'Fern', 'Field');
@@ -90,6 +92,10 @@ test.describe('field capture', () => {
 
     await page.setViewportSize(PHONE);
     await signIn(page, origin, member);
+    // Online: home registers the service worker; home and the mission are opened under it.
+    await page.goto('/');
+    await expect(page.getByRole('article', { name: title })).toBeVisible();
+    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller?.scriptURL ?? null), { timeout: 60_000 }).toMatch(/\/sw\.js\?lang=en$/);
     await page.goto(`/missions/${missionId}`);
     await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
     const photos = page.getByRole('group', { name: /Photos of the shelf/ });
@@ -107,26 +113,36 @@ test.describe('field capture', () => {
     await page.getByRole('button', { name: 'Submit' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Will be sent when you are back online' })).toBeVisible();
 
-    // A reload while the API cannot be reached (see the module comment): home lists what waits.
-    await context.setOffline(false);
-    await page.route('**/api/**', (route) => route.abort('internetdisconnected'));
+    // Still offline, home is opened again (from the service worker): it lists what waits.
     await page.goto('/');
     const waiting = page.getByRole('region', { name: 'Waiting to be sent' });
     await expect(waiting).toContainText('left.jpg');
     await expect(waiting).toContainText('right.jpg');
     await expect(waiting).toContainText(`Answers: ${title}`);
-
-    // Back: the page load starts the sender; the files go, then the submit with them.
-    await page.unroute('**/api/**');
+    // A reload while still offline: everything is still there.
     await page.reload();
+    await expect(page.getByRole('region', { name: 'Waiting to be sent' })).toContainText('right.jpg');
+
+    // Back online: the connection's return starts the sender; the files go, then the submit with them.
+    await context.setOffline(false);
     await expect(page.getByRole('region', { name: 'Waiting to be sent' })).toHaveCount(0, { timeout: 90_000 });
     const entry = await submittedEntry(call, missionId);
     expect(entry.answers.note).toBe('Empty top shelf');
     expect(entry.answers.shelf).toHaveLength(2);
     await adminRequest.dispose();
   });
+});
 
-  test('an upload cut half-way resumes from the server offset, and a video answer plays in review', async ({ page, baseURL, playwright }) => {
+test.describe('field capture', () => {
+  test.describe.configure({ timeout: 240_000 });
+
+  test('an upload cut half-way resumes from the server offset, and a video answer plays in review', async ({
+    page,
+    baseURL,
+    playwright,
+    allowConsoleError,
+  }) => {
+    allowConsoleError(/ERR_CONNECTION_RESET/);
     const origin = baseURL ?? '';
     const admin = await createAccount('admin', 'Ada', 'Admin');
     const member = await createAccount('participant', 'Rey', 'Resume');
@@ -195,10 +211,16 @@ test.describe('field capture', () => {
     if (staff) {
       const review = await staff.newPage();
       await signIn(review, origin, admin);
-      await review.goto(`/admin/review?entry=${list.items[0]?.id}`);
+      await review.goto(`/admin/review?submission=${list.items[0]?.id}`);
       const player = review.locator('video').first();
       await expect(player).toBeVisible({ timeout: 30_000 });
-      await expect.poll(() => player.evaluate((video: HTMLVideoElement) => video.readyState), { timeout: 30_000 }).toBeGreaterThan(0);
+      // It plays: its poster is there, and once started (muted, as a browser allows without a gesture) time moves on.
+      await expect(player).toHaveAttribute('poster', `/api/media/${videoId}/poster`);
+      await player.evaluate((video: HTMLVideoElement) => {
+        video.muted = true;
+        return video.play();
+      });
+      await expect.poll(() => player.evaluate((video: HTMLVideoElement) => video.currentTime), { timeout: 30_000 }).toBeGreaterThan(0);
       await staff.close();
     }
     fs.rmSync(dir, { recursive: true, force: true });

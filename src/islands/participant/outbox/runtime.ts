@@ -6,7 +6,7 @@
  */
 import { apiSend, ApiError } from '../../../platform/api.ts';
 import { local } from '../../../platform/storage.ts';
-import { SENDING_LOCK } from '../../../shared/offline.ts';
+import { REACHABILITY_HEADER, SENDING_LOCK } from '../../../shared/offline.ts';
 import { UPLOADS_PATH, type UploadState } from '../../../shared/media.ts';
 import { m } from '../../../shared/i18n.ts';
 import { clearLocalDraft } from '../autosave.ts';
@@ -34,7 +34,13 @@ function failureOf(error: unknown): CallFailure {
 /** Asks the API (a cheap GET), not `navigator.onLine` (which says nothing of a captive portal or a dead link). */
 async function reachable(): Promise<boolean> {
   try {
-    const response = await fetch('/api/auth', { method: 'GET', cache: 'no-store', credentials: 'same-origin', headers: { Accept: 'application/json' } });
+    // The header keeps the service worker from answering with a kept copy.
+    const response = await fetch('/api/auth', {
+      method: 'GET',
+      cache: 'no-store',
+      credentials: 'same-origin',
+      headers: { Accept: 'application/json', [REACHABILITY_HEADER]: '1' },
+    });
     return response.status < 500;
   } catch {
     return false;
