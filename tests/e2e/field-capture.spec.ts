@@ -17,6 +17,7 @@ import type { APIRequestContext } from '@playwright/test';
 import sharp from 'sharp';
 import { createAccount, signIn, signInThroughApi, type Account } from './accounts.ts';
 import { expect, test } from './fixtures.ts';
+import { screenshotsAtBothSizes, seriousViolations } from './page-helpers.ts';
 
 const PHONE = { width: 390, height: 844 };
 const CHUNK = 8 * 1024 * 1024;
@@ -96,6 +97,9 @@ test.describe('field capture offline', () => {
     await page.goto('/');
     await expect(page.getByRole('article', { name: title })).toBeVisible();
     await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller?.scriptURL ?? null), { timeout: 60_000 }).toMatch(/\/sw\.js\?lang=en$/);
+    // Home once more under the worker, so its answers are kept for offline too.
+    await page.reload();
+    await expect(page.getByRole('article', { name: title })).toBeVisible();
     await page.goto(`/missions/${missionId}`);
     await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
     const photos = page.getByRole('group', { name: /Photos of the shelf/ });
@@ -110,8 +114,13 @@ test.describe('field capture offline', () => {
     for (const name of ['left.jpg', 'right.jpg'])
       await expect(photos.locator('li', { hasText: name })).toContainText(/Saved on this phone|Waiting for a connection/);
     await page.getByRole('textbox', { name: /What stood out/ }).fill('Empty top shelf');
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshotsAtBothSizes(page, 'field-capture-photos-offline');
+    await page.setViewportSize(PHONE);
     await page.getByRole('button', { name: 'Submit' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Will be sent when you are back online' })).toBeVisible();
+    await screenshotsAtBothSizes(page, 'field-capture-submit-queued');
+    await page.setViewportSize(PHONE);
 
     // Still offline, home is opened again (from the service worker): it lists what waits.
     await page.goto('/');
@@ -119,6 +128,9 @@ test.describe('field capture offline', () => {
     await expect(waiting).toContainText('left.jpg');
     await expect(waiting).toContainText('right.jpg');
     await expect(waiting).toContainText(`Answers: ${title}`);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshotsAtBothSizes(page, 'field-capture-home-waiting');
+    await page.setViewportSize(PHONE);
     // A reload while still offline: everything is still there.
     await page.reload();
     await expect(page.getByRole('region', { name: 'Waiting to be sent' })).toContainText('right.jpg');
@@ -197,6 +209,13 @@ test.describe('field capture', () => {
     const videos = page.getByRole('group', { name: /Walk down the aisle/ });
     await videos.getByLabel('Choose from the library').setInputFiles(file);
     await expect(videos.locator('li', { hasText: 'aisle.mp4' })).toContainText('Uploaded and ready', { timeout: 120_000 });
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshotsAtBothSizes(page, 'field-capture-video-ready');
+    // A reload keeps the draft: the photo and the video are still its answers.
+    await page.setViewportSize(PHONE);
+    await page.reload();
+    await expect(page.getByRole('group', { name: /Walk down the aisle/ }).locator('li')).toHaveCount(1);
+    await expect(page.getByRole('group', { name: /A big photo/ }).locator('li')).toHaveCount(1);
     await page.getByRole('button', { name: 'Submit' }).click();
     await expect(page.getByRole('heading', { name: 'Thank you — your mission is in' })).toBeVisible({ timeout: 30_000 });
 
@@ -221,6 +240,8 @@ test.describe('field capture', () => {
         return video.play();
       });
       await expect.poll(() => player.evaluate((video: HTMLVideoElement) => video.currentTime), { timeout: 30_000 }).toBeGreaterThan(0);
+      expect(await seriousViolations(review)).toEqual([]);
+      await screenshotsAtBothSizes(review, 'field-capture-review-video');
       await staff.close();
     }
     fs.rmSync(dir, { recursive: true, force: true });
