@@ -41,6 +41,8 @@ async function reachable(): Promise<boolean> {
       credentials: 'same-origin',
       headers: { Accept: 'application/json', [REACHABILITY_HEADER]: '1' },
     });
+    // Read to the end: a body left unread keeps the request open (the page never settles).
+    await response.arrayBuffer().catch(() => undefined);
     return response.status < 500;
   } catch {
     return false;
@@ -58,7 +60,10 @@ async function uploadState(mediaId: string): Promise<UploadState> {
   } catch {
     throw { status: 0 } satisfies CallFailure;
   }
-  if (!response.ok) throw { status: response.status } satisfies CallFailure;
+  if (!response.ok) {
+    await response.arrayBuffer().catch(() => undefined);
+    throw { status: response.status } satisfies CallFailure;
+  }
   return (await response.json()) as UploadState;
 }
 
