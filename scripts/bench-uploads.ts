@@ -7,7 +7,8 @@
  * pipeline in the server: its row fails after the last byte, which is not timed).
  *
  * `npm run bench:uploads` (one server on embedded PGlite in a temporary data folder, loopback);
- * writes the "uploads" section of docs/benchmarks.md.
+ * writes the "uploads" section of docs/benchmarks.md. `npm run bench` runs it too (`benchUploads`,
+ * `uploadsBenchTable`; BENCH_UPLOADS=0 skips it) and writes the section with BENCH_WRITE=1.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -16,7 +17,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { MEDIA_LIMITS, UPLOAD_LIMITS } from '../src/shared/media.ts';
 import { runCliAsync } from '../tests/support/processes.ts';
-import { freePort, spawnServer, stopServer, waitForHealth, writeBenchmarksSection } from './bench-server.ts';
+import { freePort, runIfMain, spawnServer, stopServer, waitForHealth, writeBenchmarksSection } from './bench-server.ts';
 
 const MB = 1_000_000;
 const MiB = 1024 * 1024;
@@ -60,7 +61,20 @@ function videoLike(bytes: number): Buffer {
   return body;
 }
 
-async function main(): Promise<void> {
+/** What one run measured. */
+export interface UploadsBenchResult {
+  photoBytes: number;
+  /** Median of three multipart uploads (upload and re-encoding). */
+  multipartMs: number;
+  videoBytes: number;
+  tusMs: number;
+  /** The server's resident memory before the tus upload and at its peak during it. */
+  rssBefore: number;
+  rssPeak: number;
+}
+
+/** Starts a server of its own, measures both uploads, stops it. */
+export async function benchUploads(): Promise<UploadsBenchResult> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-bench-uploads-'));
   const port = await freePort();
   const env = { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
@@ -136,23 +150,31 @@ async function main(): Promise<void> {
     clearInterval(sampler);
     peak = Math.max(peak, rssBytes(pid));
 
-    const mbps = (bytes: number, ms: number) => (bytes / MB / (ms / 1000)).toFixed(1);
-    const lines = [
-      `Measured ${new Date().toISOString().slice(0, 10)} by \`npm run bench:uploads\` (one server, embedded PGlite, loopback, ${os.cpus().length} cores; other work on the machine: lower bounds).`,
-      '',
-      '| Upload | Bytes | Time | Throughput |',
-      '| --- | ---: | ---: | ---: |',
-      `| \`POST /api/media\` multipart, the largest photo it takes (median of 3; includes re-encoding) | ${(photo.byteLength / MB).toFixed(1)} MB | ${(multipartMs / 1000).toFixed(2)} s | ${mbps(photo.byteLength, multipartMs)} MB/s |`,
-      `| \`/api/uploads\` tus, a video-like file in ${UPLOAD_LIMITS.chunkBytes / MiB} MiB PATCHes (processing not timed) | ${(video.byteLength / MB).toFixed(0)} MB | ${(tusMs / 1000).toFixed(2)} s | ${mbps(video.byteLength, tusMs)} MB/s |`,
-      '',
-      `Server memory during the tus upload: ${(rssBefore / MiB).toFixed(0)} MiB resident before, ${(peak / MiB).toFixed(0)} MiB at its peak (+${((peak - rssBefore) / MiB).toFixed(0)} MiB for a 200 MB upload: the bytes are streamed to the upload store, never held).`,
-    ];
-    console.log(lines.join('\n'));
-    writeBenchmarksSection('uploads', lines.join('\n'));
+    return { photoBytes: photo.byteLength, multipartMs, videoBytes: video.byteLength, tusMs, rssBefore, rssPeak: peak };
   } finally {
     await stopServer(server).catch(() => {});
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
-await main();
+/** The "uploads" section of docs/benchmarks.md. */
+export function uploadsBenchTable(result: UploadsBenchResult): string {
+  const { photoBytes, multipartMs, videoBytes, tusMs, rssBefore, rssPeak } = result;
+  const mbps = (bytes: number, ms: number) => (bytes / MB / (ms / 1000)).toFixed(1);
+  return [
+    `Measured ${new Date().toISOString().slice(0, 10)} by \`npm run bench:uploads\` (one server, embedded PGlite, loopback, ${os.cpus().length} cores; other work on the machine: lower bounds).`,
+    '',
+    '| Upload | Bytes | Time | Throughput |',
+    '| --- | ---: | ---: | ---: |',
+    `| \`POST /api/media\` multipart, the largest photo it takes (median of 3; includes re-encoding) | ${(photoBytes / MB).toFixed(1)} MB | ${(multipartMs / 1000).toFixed(2)} s | ${mbps(photoBytes, multipartMs)} MB/s |`,
+    `| \`/api/uploads\` tus, a video-like file in ${UPLOAD_LIMITS.chunkBytes / MiB} MiB PATCHes (processing not timed) | ${(videoBytes / MB).toFixed(0)} MB | ${(tusMs / 1000).toFixed(2)} s | ${mbps(videoBytes, tusMs)} MB/s |`,
+    '',
+    `Server memory during the tus upload: ${(rssBefore / MiB).toFixed(0)} MiB resident before, ${(rssPeak / MiB).toFixed(0)} MiB at its peak (+${((rssPeak - rssBefore) / MiB).toFixed(0)} MiB for a 200 MB upload: the bytes are streamed to the upload store, never held).`,
+  ].join('\n');
+}
+
+runIfMain(import.meta.url, async () => {
+  const table = uploadsBenchTable(await benchUploads());
+  console.log(table);
+  writeBenchmarksSection('uploads', table);
+});

@@ -20,10 +20,13 @@
  * (scripts/bench-rewards.ts), and the delay from a survey submit to its webhook at a local
  * receiver, one at a time and five at once (scripts/bench-webhooks.ts; goal p95 ≤ 1 s on PostgreSQL).
  * Last, video processing: a generated 1-minute 1080p clip copied (H.264) and encoded again (HEVC)
- * (scripts/bench-video.ts; needs ffmpeg; BENCH_VIDEO=0 skips it).
+ * (scripts/bench-video.ts; needs ffmpeg; BENCH_VIDEO=0 skips it), then uploads: a 200 MB file through
+ * the resumable endpoint (tus) against the multipart photo call, with the server's memory
+ * (scripts/bench-uploads.ts; BENCH_UPLOADS=0 skips it).
  *
  * Environment: BENCH_DURATION (seconds per case, default 5), BENCH_WRITE=1 (rewrite the table of
- * docs/benchmarks.md between its markers), BENCH_LIGHTHOUSE=0 (skip Lighthouse), BENCH_VIDEO=0 (skip video processing), CHROMIUM_PATH
+ * docs/benchmarks.md between its markers), BENCH_LIGHTHOUSE=0 (skip Lighthouse), BENCH_VIDEO=0 (skip video processing),
+ * BENCH_UPLOADS=0 (skip the uploads bench), CHROMIUM_PATH
  * (default /usr/bin/chromium). Exits non-zero when a case saw errors or unexpected
  * statuses, or when a server did not start or stop cleanly.
  */
@@ -41,6 +44,7 @@ import { seedSignInBench, signInBenchLines, signInBenchTable, type SignInBenchCa
 import { BULK_GOAL_MS, REDEMPTION_GOAL_P99_MS, rewardsBenchLines, rewardsBenchTable, seedRewardsBench, type RewardsBenchResult } from './bench-rewards.ts';
 import { cannon, freePort, percentile, spawnServer, stopServer, waitForHealth, writeBenchmarksSection, type ServerChild } from './bench-server.ts';
 import { benchVideo, videoBenchTable, type VideoBenchRow } from './bench-video.ts';
+import { benchUploads, uploadsBenchTable, type UploadsBenchResult } from './bench-uploads.ts';
 import { WEBHOOKS_BENCH_ENV, seedWebhooksBench, webhooksBenchLines, webhooksBenchTable, webhooksGoalMissed, type WebhooksBenchRun } from './bench-webhooks.ts';
 import { checkPageJsBudgets, type BudgetRow } from './page-js.ts';
 import { buildIfStale } from './start.ts';
@@ -768,6 +772,16 @@ async function main(): Promise<void> {
     }
   }
 
+  // Uploads: tus against multipart, on a server of its own (scripts/bench-uploads.ts).
+  let uploads: UploadsBenchResult | null = null;
+  if (process.env.BENCH_UPLOADS !== '0') {
+    try {
+      uploads = await benchUploads();
+    } catch (error) {
+      failures.push(`uploads: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
   // The JavaScript each page loads at start against its budget (scripts/page-js.ts): over budget fails the run.
   const budgets = checkPageJsBudgets(path.join(root, 'dist'));
   for (const row of budgets.over) {
@@ -784,6 +798,7 @@ async function main(): Promise<void> {
   if (rewardRuns.length > 0) console.log(`${rewardsBenchTable(rewardRuns)}\n`);
   if (webhookRuns.length > 0) console.log(`${webhooksBenchTable(webhookRuns)}\n`);
   if (videoRows.length > 0) console.log(`${videoBenchTable(videoRows)}\n`);
+  if (uploads) console.log(`${uploadsBenchTable(uploads)}\n`);
   if (process.env.BENCH_WRITE === '1') {
     if (failures.length > 0) console.log('Not updating docs/benchmarks.md: the run had failures.');
     else {
@@ -793,6 +808,7 @@ async function main(): Promise<void> {
       if (rewardRuns.length > 0) writeBenchmarksSection('bench-rewards', rewardsBenchTable(rewardRuns));
       if (webhookRuns.length > 0) writeBenchmarksSection('bench-webhooks', webhooksBenchTable(webhookRuns));
       if (videoRows.length > 0) writeBenchmarksSection('bench-video', videoBenchTable(videoRows));
+      if (uploads) writeBenchmarksSection('uploads', uploadsBenchTable(uploads));
     }
   }
   // Written down even when pages are over or goals missed: the tables say which; the run still fails.

@@ -122,6 +122,15 @@ export const UPLOAD_MESSAGES = {
   tusResumable: 'Send the header Tus-Resumable: 1.0.0',
 } as const;
 
+/** The message of a photo answer naming a media id the participant does not own (or that does not exist). */
+export const PHOTO_NOT_FOUND_MESSAGE = 'This photo could not be found; upload it again';
+/** The message of a video answer naming a media id the participant does not own (or that does not exist). */
+export const VIDEO_NOT_FOUND_MESSAGE = 'This video could not be found; upload it again';
+/** A video in a photo question. */
+export const PHOTO_NOT_VIDEO_MESSAGE = 'This question takes photos, not videos';
+/** A photo in a video question. */
+export const VIDEO_NOT_PHOTO_MESSAGE = 'This question takes videos, not photos';
+
 /** `GET /api/uploads/{uploadId}`: where an upload stands (the upload id is the media id). */
 export interface UploadState {
   mediaId: string;

@@ -13,7 +13,16 @@ import { currentLanguage, m } from './i18n.ts';
 import type { Language } from './languages.ts';
 import { experimentalStaticLocale } from '../paraglide/runtime.js';
 import { CONTACT_MESSAGE_MAX_LENGTH, CONTACT_MESSAGE_MIN_LENGTH } from './limits.ts';
-import { MEDIA_LIMITS, MEDIA_MESSAGES } from './media.ts';
+import {
+  MEDIA_LIMITS,
+  MEDIA_MESSAGES,
+  PHOTO_NOT_FOUND_MESSAGE,
+  PHOTO_NOT_VIDEO_MESSAGE,
+  UPLOAD_MESSAGES,
+  VIDEO_MESSAGES,
+  VIDEO_NOT_FOUND_MESSAGE,
+  VIDEO_NOT_PHOTO_MESSAGE,
+} from './media.ts';
 import { MESSAGES } from './messages.ts';
 
 type Options = { locale?: Language };
@@ -174,6 +183,30 @@ const exactTexts = /* @__PURE__ */ once(
       [MEDIA_MESSAGES.stalled, (o) => m.common_media_stalled({}, o)],
       [MEDIA_MESSAGES.inUse, (o) => m.common_media_in_use({}, o)],
       [MEDIA_MESSAGES.notFound, (o) => m.common_media_not_found({}, o)],
+      // Field capture (src/shared/media.ts): the resumable uploads' and the videos' refusals, a failed upload's reason in the outbox
+      [UPLOAD_MESSAGES.notFound, (o) => m.common_upload_not_found({}, o)],
+      [UPLOAD_MESSAGES.expired, (o) => m.common_upload_expired({}, o)],
+      [UPLOAD_MESSAGES.metadata, (o) => m.common_upload_metadata({}, o)],
+      [UPLOAD_MESSAGES.tooLarge, (o) => m.common_upload_too_large({}, o)],
+      [UPLOAD_MESSAGES.failedHere, (o) => m.common_upload_failed_here({}, o)],
+      [UPLOAD_MESSAGES.finished, (o) => m.common_upload_finished({}, o)],
+      [UPLOAD_MESSAGES.length, (o) => m.common_upload_length({}, o)],
+      [UPLOAD_MESSAGES.invalidRequest, (o) => m.common_upload_invalid_request({}, o)],
+      [UPLOAD_MESSAGES.offsetMismatch, (o) => m.common_upload_offset_mismatch({}, o)],
+      [UPLOAD_MESSAGES.tusResumable, (o) => m.common_upload_tus_resumable({}, o)],
+      [VIDEO_MESSAGES.tooLarge, (o) => m.common_video_too_large({}, o)],
+      [VIDEO_MESSAGES.notAVideo, (o) => m.common_video_not_a_video({}, o)],
+      [VIDEO_MESSAGES.unreadable, (o) => m.common_video_unreadable({}, o)],
+      [VIDEO_MESSAGES.processingFailed, (o) => m.common_video_processing_failed({}, o)],
+      [VIDEO_MESSAGES.processingTimedOut, (o) => m.common_video_processing_timed_out({}, o)],
+      [VIDEO_MESSAGES.notReady, (o) => m.common_video_not_ready({}, o)],
+      [VIDEO_MESSAGES.notFound, (o) => m.common_video_not_found({}, o)],
+      [VIDEO_MESSAGES.rangeNotSatisfiable, (o) => m.common_video_range_not_satisfiable({}, o)],
+      // A photo or video answer the server refuses (src/server/services/participation.ts)
+      [PHOTO_NOT_FOUND_MESSAGE, (o) => m.common_form_photo_not_found({}, o)],
+      [VIDEO_NOT_FOUND_MESSAGE, (o) => m.common_form_video_not_found({}, o)],
+      [PHOTO_NOT_VIDEO_MESSAGE, (o) => m.common_form_photo_not_video({}, o)],
+      [VIDEO_NOT_PHOTO_MESSAGE, (o) => m.common_form_video_not_photo({}, o)],
       ['This cursor is not one the gallery gave: start again from the first page', (o) => m.common_gallery_bad_cursor({}, o)],
       ['The tags of this photo were changed by someone else since you opened it', (o) => m.common_gallery_conflict({}, o)],
       ['At most 20 tags', (o) => m.common_gallery_too_many_tags({ count: 20 }, o)],
@@ -210,6 +243,13 @@ const exactTexts = /* @__PURE__ */ once(
       [FORM_MESSAGES.rankEvery, (o) => m.common_form_rank_every({}, o)],
     ]),
 );
+
+/** A length as formatSeconds words it, in the language: minutes, seconds, or both. */
+function durationText(minutesText: string | undefined, secondsText: string | undefined, o: Options): string {
+  const minutes = minutesText === undefined ? null : m.common_duration_minutes({ count: Number(minutesText) }, o);
+  const seconds = secondsText === undefined ? null : m.common_duration_seconds({ count: Number(secondsText) }, o);
+  return minutes && seconds ? m.common_duration_minutes_seconds({ minutes, seconds }, o) : (minutes ?? seconds ?? '');
+}
 
 /** A number of a text: digits, an optional minus and decimals. */
 const NUMBER = '(-?\\d+(?:\\.\\d+)?)';
@@ -266,6 +306,11 @@ const patterns = /* @__PURE__ */ once((): readonly { pattern: RegExp; message: (
   },
   { pattern: /^Add at least (\d+) photos?$/, message: (match, o) => m.common_form_photos_at_least({ count: Number(match[1]) }, o) },
   { pattern: /^Add at most (\d+) photos?$/, message: (match, o) => m.common_form_photos_at_most({ count: Number(match[1]) }, o) },
+  // src/shared/media.ts, VIDEO_MESSAGES.tooLong (formatSeconds: "3 minutes", "1 minute 30 seconds", "45 seconds")
+  {
+    pattern: /^This video is longer than (?:(\d+) minutes?)? ?(?:(\d+) seconds?)?$/,
+    message: (match, o) => m.common_video_too_long({ length: durationText(match[1], match[2], o) }, o),
+  },
   { pattern: /^Add at least (\d+) videos?$/, message: (match, o) => m.common_form_videos_at_least({ count: Number(match[1]) }, o) },
   { pattern: /^Add at most (\d+) videos?$/, message: (match, o) => m.common_form_videos_at_most({ count: Number(match[1]) }, o) },
 ]);

@@ -11,6 +11,7 @@ import type { Answers, AnswerValue } from '../../shared/forms/definition.ts';
 import { own } from './form-utils.ts';
 import type { MediaRow, MediaStore, PhotoItem, PhotoUploads } from './types.ts';
 import { m } from '../../shared/i18n.ts';
+import { translateValidation } from '../../shared/validation-words.ts';
 
 const NONE: Readonly<Record<string, readonly MediaRow[]>> = {};
 const noStore = { subscribe: () => () => undefined, rows: () => NONE };
@@ -21,13 +22,16 @@ function sameList(a: readonly unknown[], b: readonly unknown[]): boolean {
 
 const idsOf = (value: AnswerValue | undefined): string[] => (Array.isArray(value) ? value.filter((id): id is string => typeof id === 'string') : []);
 
+/** Why a row failed (or waits), in the page's language: the server's reasons are English (validation-words.ts). */
+export const reasonText = (reason: string | null): string | null => (reason === null ? null : translateValidation(reason));
+
 /** What a row's state says (for its line and the live region). */
 export function stateText(row: Pick<MediaRow, 'state' | 'progress' | 'reason'>): string {
   switch (row.state) {
     case 'saving':
       return m.outbox_state_saving();
     case 'saved':
-      return row.reason ?? m.outbox_state_saved();
+      return reasonText(row.reason) ?? m.outbox_state_saved();
     case 'uploading':
       return m.outbox_state_uploading({ percent: String(Math.round(row.progress * 100)) });
     case 'uploaded':
@@ -35,7 +39,7 @@ export function stateText(row: Pick<MediaRow, 'state' | 'progress' | 'reason'>):
     case 'ready':
       return m.outbox_state_ready();
     case 'failed':
-      return row.reason ?? m.outbox_state_failed();
+      return reasonText(row.reason) ?? m.outbox_state_failed();
   }
 }
 
@@ -101,7 +105,7 @@ export function useStoreUploads(
         progress: row.progress,
         mediaId: row.mediaId,
         src: row.src ?? (row.kind === 'photo' && row.mediaId && row.state === 'ready' ? (store?.thumbnailUrl(row.mediaId) ?? null) : null),
-        error: row.state === 'failed' || row.state === 'saved' ? row.reason : null,
+        error: row.state === 'failed' || row.state === 'saved' ? reasonText(row.reason) : null,
         retry: row.retry,
         file: null,
       })),

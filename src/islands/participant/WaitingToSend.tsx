@@ -8,7 +8,7 @@ import { OUTBOX_SUMMARY_KEY } from '../../shared/offline.ts';
 import { local } from '../../platform/storage.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
-import { stateText } from '../../components/forms/store-uploads.ts';
+import { reasonText, stateText } from '../../components/forms/store-uploads.ts';
 import { m } from '../../shared/i18n.ts';
 import { readSummary } from './outbox/summary.ts';
 import { loadOutbox, resumeSending } from './outbox/load.ts';
@@ -16,7 +16,7 @@ import type { OutboxSummary, SummaryItem } from './outbox/types.ts';
 
 function lineOf(item: SummaryItem): string {
   if (item.what !== 'submit') return stateText({ state: item.state as 'saved', progress: item.progress, reason: item.reason });
-  if (item.state === 'failed') return item.reason ?? m.outbox_state_failed();
+  if (item.state === 'failed') return reasonText(item.reason) ?? m.outbox_state_failed();
   return item.state === 'sending' ? m.outbox_state_sending() : m.outbox_state_waiting();
 }
 

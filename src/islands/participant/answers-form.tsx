@@ -19,6 +19,7 @@ import { Card } from '../../components/ui/card.tsx';
 import { checkAndSubmitAgain, changedOnPage, clearLocalDraft, mergedNote, readLocalDraft, resumeFrom, samePayload, type AnswersPayload } from './autosave.ts';
 import type { LanguageTools } from './content-language.tsx';
 import { m } from '../../shared/i18n.ts';
+import { translateValidation } from '../../shared/validation-words.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { createMediaStore } from './outbox/media-store.ts';
 import { resumeSending } from './outbox/load.ts';
@@ -176,7 +177,7 @@ function FormWith<T extends AnswersPayload>(props: AnswersFormProps<T> & { tools
       language,
       draftKey: storageKey(),
       onSent: () => props.onSubmitted(answers, language),
-      onFailed: (reason) => setQueuedNote(reason),
+      onFailed: (reason) => setQueuedNote(translateValidation(reason)),
     });
     // Reachable after all, only the files are not sent yet: said as it is.
     if (why === 'files' && online) setQueuedNote((note) => (note === m.outbox_submit_queued() ? m.outbox_submit_waiting_files() : note));

@@ -33,7 +33,16 @@ import {
   type Survey,
 } from '../db/schema/index.ts';
 import { ApiError, notFound } from '../errors.ts';
-import { VIDEO_LIMITS, VIDEO_MESSAGES, type MediaKind, type MediaStatus } from '../../shared/media.ts';
+import {
+  PHOTO_NOT_FOUND_MESSAGE,
+  PHOTO_NOT_VIDEO_MESSAGE,
+  VIDEO_LIMITS,
+  VIDEO_MESSAGES,
+  VIDEO_NOT_FOUND_MESSAGE,
+  VIDEO_NOT_PHOTO_MESSAGE,
+  type MediaKind,
+  type MediaStatus,
+} from '../../shared/media.ts';
 import { formatShortDay } from '../../shared/dates.ts';
 
 /** Project statuses whose activities members see (`closed`: read-only). */
@@ -44,14 +53,8 @@ export const VISIBLE_ACTIVITY_STATUSES = ['live', 'closed'] as const satisfies r
 /** When an activity can be taken part in: before its opening, between its dates, or after. */
 export type Availability = 'upcoming' | 'open' | 'closed';
 
-/** The message of a photo answer naming a media id the participant does not own (or that does not exist). */
-export const PHOTO_NOT_FOUND_MESSAGE = 'This photo could not be found; upload it again';
-/** The message of a video answer naming a media id the participant does not own (or that does not exist). */
-export const VIDEO_NOT_FOUND_MESSAGE = 'This video could not be found; upload it again';
-/** A video in a photo question. */
-export const PHOTO_NOT_VIDEO_MESSAGE = 'This question takes photos, not videos';
-/** A photo in a video question. */
-export const VIDEO_NOT_PHOTO_MESSAGE = 'This question takes videos, not photos';
+// The messages of a photo or video answer the server refuses live in src/shared/media.ts (the browser translates them).
+export { PHOTO_NOT_FOUND_MESSAGE, PHOTO_NOT_VIDEO_MESSAGE, VIDEO_NOT_FOUND_MESSAGE, VIDEO_NOT_PHOTO_MESSAGE };
 
 /** The 404 every participant call answers for what the user may not see (`errors.ts`). */
 export { notFound };

@@ -10,7 +10,15 @@ import { COMMON_PASSWORD_MESSAGE } from '../../../src/server/services/common-pas
 import { knownValidationTexts, translateValidation } from '../../../src/shared/validation-words.ts';
 import { morePointsNeeded, REDEMPTION_REFUSALS, REWARD_PROVIDER_FAILED, REWARD_UNAVAILABLE } from '../../../src/shared/rewards.ts';
 import { pointsText } from '../../../src/shared/points.ts';
-import { MEDIA_MESSAGES } from '../../../src/shared/media.ts';
+import {
+  MEDIA_MESSAGES,
+  PHOTO_NOT_FOUND_MESSAGE,
+  PHOTO_NOT_VIDEO_MESSAGE,
+  UPLOAD_MESSAGES,
+  VIDEO_MESSAGES,
+  VIDEO_NOT_FOUND_MESSAGE,
+  VIDEO_NOT_PHOTO_MESSAGE,
+} from '../../../src/shared/media.ts';
 import { GALLERY_MESSAGES } from '../../../src/shared/gallery.ts';
 import { ANNOUNCEMENT_MESSAGES } from '../../../src/shared/announcements.ts';
 import { INVITATION_USED_MESSAGE } from '../../../src/shared/tokens.ts';
@@ -38,6 +46,16 @@ const SOURCE_MESSAGES: string[] = [
   pointsText(1),
   pointsText(1250),
   ...Object.values(MEDIA_MESSAGES),
+  ...Object.values(UPLOAD_MESSAGES),
+  ...Object.values(VIDEO_MESSAGES).filter((message) => typeof message === 'string'),
+  VIDEO_MESSAGES.tooLong(45),
+  VIDEO_MESSAGES.tooLong(60),
+  VIDEO_MESSAGES.tooLong(90),
+  VIDEO_MESSAGES.tooLong(600),
+  PHOTO_NOT_FOUND_MESSAGE,
+  VIDEO_NOT_FOUND_MESSAGE,
+  PHOTO_NOT_VIDEO_MESSAGE,
+  VIDEO_NOT_PHOTO_MESSAGE,
   ...Object.values(GALLERY_MESSAGES),
   ...Object.values(ANNOUNCEMENT_MESSAGES),
   INVITATION_USED_MESSAGE,
@@ -84,6 +102,12 @@ describe('translateValidation (issue 31: the English validation messages are the
     expect(translateValidation(MESSAGES.passwordsDoNotMatch, 'de')).toBe('Die Passwörter stimmen nicht überein');
     expect(translateValidation(atMostCharacters(100), 'de')).toBe('Höchstens 100 Zeichen');
     expect(translateValidation(CONTACT_MESSAGES.messageTooLong, 'ar')).toBe(`يجب ألا يتجاوز النص ${(5000).toLocaleString('ar', { useGrouping: false })} حرف`);
+  });
+
+  it('words a video’s length limit in the language', () => {
+    expect(translateValidation(VIDEO_MESSAGES.tooLong(90), 'de')).toBe('Dieses Video ist länger als 1 Minute 30 Sekunden');
+    expect(translateValidation(VIDEO_MESSAGES.tooLong(180), 'es')).toBe('Este vídeo dura más de 3 minutos');
+    expect(translateValidation(VIDEO_MESSAGES.tooLong(45), 'ar')).toBe(`هذا الفيديو أطول من ${(45).toLocaleString('ar')} ثانية`);
   });
 
   it('leaves any other text as it is', () => {
