@@ -17,7 +17,9 @@ import sharp from 'sharp';
 import { contactMessages, dataDeletionRequests, media, probes, reasonTemplates, totpFactors } from '../../src/server/db/schema/index.ts';
 import { createApp } from '../../src/server/app.ts';
 import type { AppDeps } from '../../src/server/context.ts';
+import { newMediaId } from '../../src/server/services/media.ts';
 import { createSession } from '../../src/server/services/sessions.ts';
+import { videoKeys } from '../../src/server/services/video.ts';
 import { describeEachBackend, ORIGIN, type TestContext } from './harness.ts';
 import { freshIp, type SignedIn } from './helpers.ts';
 import {
@@ -66,6 +68,8 @@ interface World {
   probeId: number;
   /** The participant's photo. */
   photoId: string;
+  /** A ready video of the participant's (its MP4 and poster stored). */
+  videoId: string;
   contactMessageId: number;
   deletionRequestId: number;
 }
@@ -341,6 +345,8 @@ const ROWS: Row[] = [
   },
   { call: 'GET /api/media/{id}', request: (w) => get(`/api/media/${w.photoId}`), expect: [404, 200, 200, 200] },
   { call: 'GET /api/media/{id}/thumbnail', request: (w) => get(`/api/media/${w.photoId}/thumbnail`), expect: [404, 200, 200, 200] },
+  { call: 'GET /api/media/{id}/video', request: (w) => get(`/api/media/${w.videoId}/video`), expect: [404, 200, 200, 200] },
+  { call: 'GET /api/media/{id}/poster', request: (w) => get(`/api/media/${w.videoId}/poster`), expect: [404, 200, 200, 200] },
   {
     call: 'DELETE /api/media/{id}',
     // The participant deletes a photo of their own; staff try the participant's.
@@ -700,6 +706,32 @@ describeEachBackend('permissions matrix', (ctx) => {
     const [deletion] = await db.insert(dataDeletionRequests).values({ email: 'gone@example.org', status: 'pending' }).returning();
     if (!probe || !message || !deletion) throw new Error('fixtures missing');
     const photoId = await upload(c, users.participant);
+    const videoId = newMediaId();
+    const keys = videoKeys(videoId);
+    await c.storage.put(keys.video, new Uint8Array(100), 'video/mp4');
+    await c.storage.put(
+      keys.poster,
+      await sharp({ create: { width: 16, height: 9, channels: 3, background: '#000' } })
+        .webp()
+        .toBuffer(),
+      'image/webp',
+    );
+    await db.insert(media).values({
+      id: videoId,
+      ownerId: users.participant.id,
+      kind: 'video',
+      status: 'ready',
+      contentType: 'video/mp4',
+      width: 16,
+      height: 9,
+      bytes: 100,
+      uploadedBytes: 100,
+      durationMs: 1000,
+      displayKey: keys.video,
+      thumbnailKey: keys.poster,
+      thumbnailWidth: 16,
+      thumbnailHeight: 9,
+    });
     return {
       c,
       users,
@@ -712,6 +744,7 @@ describeEachBackend('permissions matrix', (ctx) => {
       draft,
       probeId: probe.id,
       photoId,
+      videoId,
       contactMessageId: message.id,
       deletionRequestId: deletion.id,
     };
