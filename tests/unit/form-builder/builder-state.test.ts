@@ -55,13 +55,14 @@ describe('adding elements', () => {
   it('starts every type with settings that pass the publish checks', () => {
     let state = initBuilderState(emptyDraft());
     for (const type of ELEMENT_TYPES) state = builderReducer(state, { type: 'add_element', elementType: type });
-    expect(state.draft.pages[0]?.elements).toHaveLength(14);
+    expect(state.draft.pages[0]?.elements).toHaveLength(ELEMENT_TYPES.length);
     expect(checkForPublish(state.draft).problems).toEqual({});
     const byType = (type: string) => state.draft.pages[0]?.elements.find((element) => element.type === type) as Record<string, unknown>;
     expect(byType('single_choice').options).toHaveLength(2);
     expect(byType('rating').max).toBe(5);
     expect([byType('scale').min, byType('scale').max]).toEqual([1, 10]);
     expect(byType('photo').maxFiles).toBe(3);
+    expect(byType('video')).toMatchObject({ maxFiles: 1, maxSeconds: 180 });
   });
 });
 
