@@ -6,7 +6,9 @@
 import type { MediaRow, MediaStore } from '../../../components/forms/types.ts';
 import { thumbnailUrl } from '../../../shared/media.ts';
 import { m } from '../../../shared/i18n.ts';
+import { local } from '../../../platform/storage.ts';
 import { loadOutbox } from './load.ts';
+import { readSummary } from './summary.ts';
 import { localToken, type OutboxFile } from './types.ts';
 
 const canPreview = (): boolean => typeof URL !== 'undefined' && typeof URL.createObjectURL === 'function';
@@ -62,6 +64,8 @@ export function createMediaStore(formKey: string): FormMediaStore {
 
   const start = () => {
     if (unsubscribe) return;
+    // Nothing in the outbox at all: its runtime (Dexie, tus-js-client) loads with the first capture.
+    if (readSummary(local()).items.length === 0) return;
     let stopped = false;
     unsubscribe = () => {
       stopped = true;
@@ -105,6 +109,7 @@ export function createMediaStore(formKey: string): FormMediaStore {
       rows = { ...rows, [elementId]: [...(rows[elementId] ?? []), ...placeholders] };
       for (const listener of [...listeners]) listener();
       const runtime = await loadOutbox();
+      start();
       notes = await import('./storage-care.ts').then(
         (module) => module.careForStorage(),
         () => [],
