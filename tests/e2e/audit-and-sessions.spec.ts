@@ -46,6 +46,11 @@ test('an admin filters the audit log, opens a row to its before and after, and e
   await page.getByRole('combobox', { name: 'Action' }).click();
   await page.getByRole('option', { name: 'user.create' }).click();
   await expect(page).toHaveURL(/action=user\.create/);
+  // Other tests make accounts meanwhile: this participant's row, by its target id.
+  const found = await page.request.get(`/api/admin/users?q=${encodeURIComponent(participant.email)}`);
+  const [{ id }] = ((await found.json()) as { items: { id: number }[] }).items as [{ id: number }];
+  await page.getByRole('textbox', { name: 'Target ID' }).fill(String(id));
+  await expect(page).toHaveURL(new RegExp(`targetId=${id}`));
   const table = page.getByRole('table');
   await expect(table.getByRole('cell', { name: 'user.create' }).first()).toBeVisible();
   await table
@@ -55,7 +60,7 @@ test('an admin filters the audit log, opens a row to its before and after, and e
   await expect(table.getByText('After', { exact: true })).toBeVisible();
   await expect(table.getByText(participant.email).first()).toBeVisible();
   const csv = await page.getByRole('link', { name: 'Export CSV' }).getAttribute('href');
-  expect(csv).toBe('/api/admin/audit/export?action=user.create');
+  expect(csv).toBe(`/api/admin/audit/export?action=user.create&targetId=${id}`);
   const exported = await page.request.get(csv ?? '');
   expect(exported.headers()['content-type']).toBe('text/csv; charset=utf-8');
   expect(await exported.text()).toContain(participant.email);

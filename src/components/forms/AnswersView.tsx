@@ -14,7 +14,7 @@ import { formatNumber, own } from './form-utils.ts';
 import { formatCount, formatDuration, m } from '../../shared/i18n.ts';
 import { posterUrl, videoUrl, type MediaStatus } from '../../shared/media.ts';
 import { withNodes } from './rich-text.tsx';
-import type { PhotoAdapter } from './types.ts';
+import type { Thumbnails } from './types.ts';
 import { formatCalendarDay } from '../../shared/dates.ts';
 
 /** What the view needs to know of a video answer (a `SubmissionMedia` fits). */
@@ -29,7 +29,7 @@ export interface AnswersViewProps {
   definition: FormDefinition;
   answers: Answers;
   /** Where thumbnails of the photo answers are; without it photos are counted only. */
-  photos?: Pick<PhotoAdapter, 'thumbnailUrl'>;
+  photos?: Thumbnails;
   /** Makes each thumbnail a button that opens the photo (e.g. in a lightbox). */
   onOpenPhoto?(mediaId: string): void;
   /**

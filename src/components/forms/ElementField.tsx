@@ -10,10 +10,18 @@ import { describedBy, FieldError } from '../ui/form-field.tsx';
 import { ConsentControl, MultipleChoiceControl, RangeScaleControl, RatingControl, ScaleControl, SingleChoiceControl } from './choice-controls.tsx';
 import { choiceHint, fieldIds, photoHint, SCALE_MAX_RADIOS, scalePoints, videoHint } from './form-utils.ts';
 import { Markdown } from './Markdown.tsx';
-import { PhotoControl } from './PhotoControl.tsx';
 
-// Only forms with a video question load the video control (the recorder, the length check).
-const VideoControl = lazy(() => import('./VideoControl.tsx').then((module) => ({ default: module.VideoControl })));
+// Only forms with a photo or video question load their controls (the pickers, the rows, the recorder, the length check).
+type MediaControls = typeof import('./media-controls.ts');
+let mediaControls: MediaControls | null = null;
+/** Loads the photo and video controls; a screen that awaits it first shows them without a gap (no layout shift). */
+export const loadMediaControls = (): Promise<MediaControls> =>
+  import('./media-controls.ts').then((module) => {
+    mediaControls = module;
+    return module;
+  });
+const LazyPhotoControl = lazy(() => loadMediaControls().then((module) => ({ default: module.PhotoControl })));
+const LazyVideoControl = lazy(() => loadMediaControls().then((module) => ({ default: module.VideoControl })));
 import { MatrixControl, RankingControl } from './structured-controls.tsx';
 import { DateControl, DropdownControl, LongTextControl, NumberControl, ShortTextControl } from './text-controls.tsx';
 import type { ControlProps, FieldContext } from './types.ts';
@@ -90,14 +98,22 @@ function renderControl(props: ControlProps): ReactNode {
       return <MatrixControl {...props} element={element} />;
     case 'ranking':
       return <RankingControl {...props} element={element} />;
-    case 'photo':
-      return <PhotoControl {...props} element={element} />;
-    case 'video':
+    case 'photo': {
+      const PhotoControl = mediaControls?.PhotoControl ?? LazyPhotoControl;
+      return (
+        <Suspense fallback={null}>
+          <PhotoControl {...props} element={element} />
+        </Suspense>
+      );
+    }
+    case 'video': {
+      const VideoControl = mediaControls?.VideoControl ?? LazyVideoControl;
       return (
         <Suspense fallback={null}>
           <VideoControl {...props} element={element} />
         </Suspense>
       );
+    }
     default:
       return null;
   }

@@ -24,11 +24,31 @@ import { translateValidation } from '../../shared/validation-words.ts';
 import { withNodes } from './rich-text.tsx';
 import { Markdown } from './Markdown.tsx';
 import { addressPage, listenToPages, pageBelow, pushPage, replacePage } from './page-address.ts';
-import { usePhotoUploads } from './photo-uploads.ts';
-import { useStoreUploads } from './store-uploads.ts';
-import type { FieldContext, MediaStore, PhotoAdapter } from './types.ts';
+import type { FieldContext, FormMedia, MediaStore, PhotoUploads } from './types.ts';
 
-export type { PhotoAdapter } from './types.ts';
+/** The photo and video fields of a form that has none: nothing to show, wait for or add. */
+const NO_UPLOADS: PhotoUploads = {
+  items: () => [],
+  notice: () => null,
+  announcement: () => '',
+  add: () => undefined,
+  retry: () => undefined,
+  remove: () => undefined,
+  pending: () => false,
+  complete: (answers) => answers,
+  notes: () => [],
+};
+const NO_STORE: MediaStore = {
+  rows: () => ({}),
+  subscribe: () => () => undefined,
+  add: async () => undefined,
+  retry: () => undefined,
+  remove: () => undefined,
+  token: (id) => id,
+  thumbnailUrl: () => '',
+  notes: () => [],
+};
+const NO_MEDIA: FormMedia = { store: NO_STORE, useUploads: () => NO_UPLOADS };
 
 /** What `onSubmit` may resolve with: the server's messages per element id (the server is the judge). */
 export interface SubmitErrors {
@@ -79,10 +99,12 @@ export interface FormRendererProps {
    * `initialPageId` when it is visible).
    */
   pageInAddress?: boolean;
-  /** Uploads photos; without it (the builder's preview) photos stay local with `preview-N` ids. */
-  photos?: PhotoAdapter;
-  /** Photos and videos kept on the device first, then sent (the participant's outbox); wins over `photos`. */
-  media?: MediaStore;
+  /**
+   * Where photos and videos go, for a form asking for them: the participant's outbox (kept on the
+   * device first, then sent) or a staff preview's page (`usePreviewMedia`, `preview-N` ids). The
+   * same for the renderer's life.
+   */
+  media?: FormMedia;
   /** The respondent's day, `YYYY-MM-DD` (default: the browser's local date). */
   today?: string;
   /** Prefix of DOM ids, for two renderers on one page (default: from React's useId). */
@@ -196,10 +218,9 @@ export function FormRenderer(props: FormRendererProps) {
     latest.current.props.onChange?.(next, latest.current.pageId);
   };
 
-  const preview = usePhotoUploads(props.media ? undefined : props.photos, (elementId) => answerOf(answersRef.current, elementId), setAnswer);
-  const outboxed = useStoreUploads(props.media, (elementId) => answerOf(answersRef.current, elementId), setAnswer);
-  // Fixed for the renderer's life (a screen passes the same store or none).
-  const photos = props.media ? outboxed : preview;
+  // The form's media parts are given from the start or never (a hook's identity never changes).
+  const { store, useUploads } = props.media ?? NO_MEDIA;
+  const photos = useUploads(store, (elementId) => answerOf(answersRef.current, elementId), setAnswer);
 
   // At once (not after a render), so a keystroke right after builds on the replaced answers.
   useImperativeHandle(

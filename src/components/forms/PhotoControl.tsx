@@ -1,8 +1,9 @@
 /**
  * The photo element: "Take a photo" (the camera on phones) and/or "Choose from library"
- * (several at once), each file with its thumbnail, an upload progress bar, "Retry" with the
- * error when it failed and may succeed again, "Refused" with the server's reason when the file
- * itself was refused (no Retry), and "Remove". The uploads themselves live in `photo-uploads.ts`.
+ * (several at once), each file with its thumbnail, where it stands (saved on this phone, an
+ * upload progress bar, uploaded, ready), the reason when it failed with "Try again" when that can
+ * help, and "Remove". The files themselves go through the renderer's `MediaStore`
+ * (`store-uploads.ts`). Loaded with the first photo field shown (`ElementField.tsx`).
  */
 import { useEffect, useRef, useState, type ChangeEvent, type ComponentProps, type JSX, type ReactNode } from 'react';
 import type { ElementOf } from '../../shared/forms/definition.ts';
@@ -11,7 +12,6 @@ import { Button, buttonVariants } from '../ui/button.tsx';
 import type { PhotoItem } from './types.ts';
 import type { ControlProps } from './types.ts';
 import { formatCount, m } from '../../shared/i18n.ts';
-import { withNodes } from './rich-text.tsx';
 import { stateText } from './store-uploads.ts';
 
 export type IconProps = Omit<ComponentProps<'svg'>, 'children'>;
@@ -130,9 +130,6 @@ function usePicture(src: string | null): string | null {
   return local && loaded !== src ? null : src;
 }
 
-/** Whether an item's state comes from the outbox (a line under its name says where it stands). */
-const OUTBOX_STATES = new Set<PhotoItem['status']>(['saving', 'saved', 'uploaded', 'ready']);
-
 export function PhotoRow({
   item,
   index,
@@ -151,7 +148,6 @@ export function PhotoRow({
   Icon?: (props: IconProps) => JSX.Element;
 }) {
   const name = item.name || nameOf(formatCount(index + 1));
-  const outbox = item.retry !== undefined;
   const percent = Math.round(item.progress * 100);
   const picture = usePicture(item.src);
   // A stored thumbnail that does not load shows the placeholder, not a broken image.
@@ -166,7 +162,7 @@ export function PhotoRow({
         <p dir="auto" className="truncate font-medium">
           {name}
         </p>
-        {(OUTBOX_STATES.has(item.status) || (outbox && item.status === 'uploading')) && (
+        {item.status !== 'done' && item.status !== 'failed' && (
           <p className={cn('text-muted-foreground', item.status === 'saved' && item.error && 'text-foreground')} data-state={item.status}>
             {stateText({ state: item.status as 'saved', progress: item.progress, reason: item.error })}
           </p>
@@ -189,16 +185,11 @@ export function PhotoRow({
           </p>
         )}
         {item.status === 'failed' && <p className="font-medium text-destructive">{item.error ?? m.outbox_state_failed()}</p>}
-        {item.status === 'refused' && (
-          <p className="font-medium text-destructive">
-            {withNodes((marks) => m.participant_form_photo_refused({ reason: marks.reason }), { reason: <span className="font-normal">{item.error}</span> })}
-          </p>
-        )}
       </div>
       <div className="flex gap-1">
-        {item.status === 'failed' && item.retry !== false && (
+        {item.status === 'failed' && item.retry && (
           <Button variant="outline" className="h-11" disabled={disabled} onClick={onRetry}>
-            {outbox ? m.outbox_try_again() : m.participant_form_photo_retry()}
+            {m.outbox_try_again()}
             <span className="sr-only"> {name}</span>
           </Button>
         )}
@@ -216,7 +207,7 @@ export function PhotoControl(props: ControlProps<ElementOf<'photo'>>) {
   const uploads = ctx.photos;
   const items = uploads.items(element.id);
   const capture = element.capture ?? 'both';
-  const kept = items.filter((item) => item.status !== 'failed' && item.status !== 'refused').length;
+  const kept = items.filter((item) => item.status !== 'failed').length;
   const notice = uploads.notice(element.id);
   const root = useRef<HTMLDivElement>(null);
   // After "Remove" the button is gone: focus the next photo's Remove, else the first picker.

@@ -191,7 +191,7 @@ export function VideoControl(props: ControlProps<ElementOf<'video'>>) {
   const uploads = ctx.photos;
   const items = uploads.items(element.id);
   const capture = element.capture ?? 'both';
-  const kept = items.filter((item) => item.status !== 'failed' && item.status !== 'refused').length;
+  const kept = items.filter((item) => item.status !== 'failed').length;
   const [recording, setRecording] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const [recordable, setRecordable] = useState(false);

@@ -3,7 +3,7 @@
  * `definition.ts` is imported for its types only (its schemas would pull zod into the bundle);
  * values come from the zod-free `constants.ts` and `logic.ts`.
  */
-import type { AnswerValue, FormElement } from '../../shared/forms/definition.ts';
+import type { AnswerValue, FormDefinition, FormElement } from '../../shared/forms/definition.ts';
 import { isOtherAnswer } from '../../shared/forms/logic.ts';
 import { currentLanguage, formatCount, formatDuration, m } from '../../shared/i18n.ts';
 
@@ -147,4 +147,9 @@ export function isEmptyAnswer(value: AnswerValue | undefined): boolean {
 /** React's useId made safe for ids used in `#fragment` links (it holds `:` or `«`). */
 export function domSafeId(id: string): string {
   return id.replace(/[^a-zA-Z0-9_-]/g, '') || 'form';
+}
+
+/** Whether a form asks for photos or videos (its screen loads their parts before showing it). */
+export function asksForMedia(definition: FormDefinition): boolean {
+  return definition.pages.some((page) => page.elements.some((element) => element.type === 'photo' || element.type === 'video'));
 }

@@ -1,6 +1,6 @@
 /**
- * The photo and video fields of a renderer whose files go through a `MediaStore` (the
- * participant's local outbox): each file's row shows its state (saved on this phone → uploading
+ * The photo and video fields of a renderer, whose files go through its `MediaStore` (the
+ * participant's local outbox, or a staff preview's page): each file's row shows its state (saved on this phone → uploading
  * n% → uploaded → ready | failed), and the element's answer holds the media ids known so far —
  * photos stored before this visit (in the answer, not in the store) first, then the store's rows
  * that have one. A row still without a media id is in no answer: `complete` adds its stand-in
@@ -12,9 +12,6 @@ import { own } from './form-utils.ts';
 import type { MediaRow, MediaStore, PhotoItem, PhotoUploads } from './types.ts';
 import { m } from '../../shared/i18n.ts';
 import { translateValidation } from '../../shared/validation-words.ts';
-
-const NONE: Readonly<Record<string, readonly MediaRow[]>> = {};
-const noStore = { subscribe: () => () => undefined, rows: () => NONE };
 
 function sameList(a: readonly unknown[], b: readonly unknown[]): boolean {
   return a.length === b.length && a.every((item, i) => item === b[i]);
@@ -52,12 +49,11 @@ export function answerIds(current: readonly string[], rows: readonly MediaRow[])
 }
 
 export function useStoreUploads(
-  store: MediaStore | undefined,
+  store: MediaStore,
   answerOf: (elementId: string) => AnswerValue | undefined,
   setAnswer: (elementId: string, value: AnswerValue | undefined) => void,
 ): PhotoUploads {
-  const source = store ?? noStore;
-  const rows = useSyncExternalStore(source.subscribe, source.rows, source.rows);
+  const rows = useSyncExternalStore(store.subscribe, store.rows, store.rows);
   const [notices, setNotices] = useState<Record<string, string | null>>({});
   const [announcements, setAnnouncements] = useState<Record<string, string>>({});
   const latest = useRef({ answerOf, setAnswer });
@@ -66,7 +62,6 @@ export function useStoreUploads(
 
   // The answers follow the rows: a media id known (the upload exists) joins the answer.
   useEffect(() => {
-    if (!store) return;
     for (const [elementId, list] of Object.entries(rows)) {
       const current = idsOf(latest.current.answerOf(elementId));
       const next = answerIds(current, list);
@@ -76,7 +71,8 @@ export function useStoreUploads(
         const said = `${row.state}:${row.reason ?? ''}`;
         if (lastStates.current.get(row.id) === said) continue;
         lastStates.current.set(row.id, said);
-        if (row.state !== 'uploading') setAnnouncements((all) => ({ ...all, [elementId]: m.outbox_named_state({ name: row.name, state: stateText(row) }) }));
+        const state = store.preview ? m.participant_form_photo_added_preview() : stateText(row);
+        if (row.state !== 'uploading') setAnnouncements((all) => ({ ...all, [elementId]: m.outbox_named_state({ name: row.name, state }) }));
       }
     }
   }, [rows, store]);
@@ -92,22 +88,21 @@ export function useStoreUploads(
         status: 'done',
         progress: 1,
         mediaId: id,
-        src: store ? store.thumbnailUrl(id) : null,
+        src: store.thumbnailUrl(id) || null,
         error: null,
-        file: null,
+        retry: false,
       }));
     return [
       ...stored,
       ...list.map((row): PhotoItem => ({
         key: row.id,
         name: row.name,
-        status: row.state,
+        status: store.preview ? 'done' : row.state,
         progress: row.progress,
         mediaId: row.mediaId,
-        src: row.src ?? (row.kind === 'photo' && row.mediaId && row.state === 'ready' ? (store?.thumbnailUrl(row.mediaId) ?? null) : null),
+        src: row.src ?? (row.kind === 'photo' && row.mediaId && row.state === 'ready' ? store.thumbnailUrl(row.mediaId) : null),
         error: row.state === 'failed' || row.state === 'saved' ? reasonText(row.reason) : null,
         retry: row.retry,
-        file: null,
       })),
     ];
   };
@@ -120,10 +115,9 @@ export function useStoreUploads(
     announcement: (elementId) => own(announcements, elementId) ?? '',
     pending: (elementId) => (own(rows, elementId) ?? []).some((row) => row.state === 'saving'),
     add(element, files, durationsMs) {
-      if (!store) return;
       const kind = element.type === 'video' ? 'video' : 'photo';
       const max = element.maxFiles;
-      const taken = items(element.id).filter((item) => item.status !== 'failed' && item.status !== 'refused').length;
+      const taken = items(element.id).filter((item) => item.status !== 'failed').length;
       const room = Math.max(0, max - taken);
       const wanted = files
         .map((file, index) => ({ file, durationMs: durationsMs?.[index] ?? null }))
@@ -144,7 +138,7 @@ export function useStoreUploads(
       store.add(element.id, kind, accepted).catch((error: unknown) => say(element.id, error instanceof Error ? error.message : m.outbox_not_saved()));
     },
     retry(_elementId, key) {
-      store?.retry(key);
+      store.retry(key);
     },
     remove(elementId, key) {
       const row = (own(rows, elementId) ?? []).find((each) => each.id === key);
@@ -154,7 +148,7 @@ export function useStoreUploads(
         const next = current.filter((id) => id !== mediaId);
         latest.current.setAnswer(elementId, next.length > 0 ? next : undefined);
       }
-      if (row) store?.remove(row.id);
+      if (row) store.remove(row.id);
       say(elementId, null);
       setAnnouncements((all) => ({
         ...all,
@@ -162,7 +156,6 @@ export function useStoreUploads(
       }));
     },
     complete(answers: Answers): Answers {
-      if (!store) return answers;
       const result: Answers = { ...answers };
       for (const [elementId, list] of Object.entries(rows)) {
         const local = list.filter((row) => !row.mediaId && row.state !== 'failed' && row.state !== 'saving').map((row) => store.token(row.id));
@@ -171,6 +164,6 @@ export function useStoreUploads(
       }
       return result;
     },
-    notes: () => store?.notes() ?? [],
+    notes: () => store.notes(),
   };
 }

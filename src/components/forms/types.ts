@@ -3,12 +3,10 @@
  */
 import type { Answers, AnswerValue, ElementOf, FormElement } from '../../shared/forms/definition.ts';
 import type { fieldIds } from './form-utils.ts';
+import type { useStoreUploads } from './store-uploads.ts';
 
-/** Where photos go: the survey and mission screens upload to the API; the builder's preview has none. */
-export interface PhotoAdapter {
-  /** Uploads one file; resolves with the stored media. Reject with an Error whose message is shown: an `UploadRefused` (`photo-uploads.ts`) when retrying cannot help. */
-  upload(file: File, options: { onProgress(fraction: number): void; signal: AbortSignal }): Promise<{ id: string; thumbnailUrl: string }>;
-  /** Where the thumbnail of an already stored media id is (answers hold ids only). */
+/** Where the thumbnail of a stored photo is (answers hold media ids only). */
+export interface Thumbnails {
   thumbnailUrl(id: string): string;
 }
 
@@ -47,28 +45,27 @@ export interface ControlProps<E extends FormElement = FormElement> {
   onIssue(message: string | null): void;
 }
 
-/** One file of a photo element. */
+/** One file of a photo or video element. */
 export interface PhotoItem {
   key: string;
   /** The file name ('' for photos stored before this visit). */
   name: string;
   /**
-   * `failed`: Retry may succeed (network, server); `refused`: the file itself was refused (reason in `error`), Remove only.
-   * Through the participant's outbox (`MediaStore`): `saving` (being copied into the device) → `saved` → `uploading` →
+   * A store's row (`MediaStore`): `saving` (being copied into the device) → `saved` → `uploading` →
    * `uploaded` (being processed) → `ready` | `failed` (`retry` says whether "Try again" can help).
+   * `done`: stored before this visit (in the answer, not in the store), or added to a staff preview.
    */
-  status: 'saving' | 'saved' | 'uploading' | 'uploaded' | 'ready' | 'done' | 'failed' | 'refused';
-  /** A failed item that "Try again" can help (outbox items). */
-  retry?: boolean;
+  status: 'saving' | 'saved' | 'uploading' | 'uploaded' | 'ready' | 'done' | 'failed';
+  /** A failed item that "Try again" can help. */
+  retry: boolean;
   /** 0 to 1 while uploading. */
   progress: number;
   /** The stored media id once uploaded. */
   mediaId: string | null;
   /** What the thumbnail shows: the stored thumbnail, or a local preview. */
   src: string | null;
-  /** Why the upload failed. */
+  /** Why the upload failed (or waits). */
   error: string | null;
-  file: File | null;
 }
 
 /** What the photo fields read and do. */
@@ -106,10 +103,13 @@ export interface MediaRow {
 }
 
 /**
- * Files kept on the device first, then sent (the participant screens' local outbox): the renderer
- * shows its rows and keeps the answers' media ids in step with them.
+ * Where a renderer's photos and videos go: the participant screens' local outbox (kept on the
+ * device first, then sent) or a staff preview's page (`preview-store.ts`). The renderer shows its
+ * rows and keeps the answers' media ids in step with them.
  */
 export interface MediaStore {
+  /** A staff preview's store: nothing is sent, its rows show as added to the preview. */
+  preview?: boolean;
   /** The rows of this form, per element, oldest first (the same object until something changes). */
   rows(): Readonly<Record<string, readonly MediaRow[]>>;
   subscribe(listener: () => void): () => void;
@@ -121,4 +121,15 @@ export interface MediaStore {
   token(id: string): string;
   thumbnailUrl(mediaId: string): string;
   notes(): string[];
+}
+
+/**
+ * A renderer's photo and video fields: the store their files go through and the hook that follows
+ * it (`useStoreUploads`). A screen hands them over with the parts a form asking for photos or
+ * videos loads (the participant's `answers-form.tsx`, `preview-store.ts`'s `usePreviewMedia`);
+ * a form without such fields needs none.
+ */
+export interface FormMedia<S extends MediaStore = MediaStore> {
+  store: S;
+  useUploads: typeof useStoreUploads;
 }

@@ -15,13 +15,15 @@ import { errorMessage } from '../../lib/form-errors.ts';
 import { handleSessionLost } from '../../lib/session.ts';
 import { toast } from '../../stores/toasts.ts';
 import { FormRenderer, type FormRendererHandle, type SubmitErrors } from '../../components/forms/FormRenderer.tsx';
+import { asksForMedia } from '../../components/forms/form-utils.ts';
+import type { FormMedia } from '../../components/forms/types.ts';
 import { Card } from '../../components/ui/card.tsx';
 import { checkAndSubmitAgain, changedOnPage, clearLocalDraft, mergedNote, readLocalDraft, resumeFrom, samePayload, type AnswersPayload } from './autosave.ts';
 import type { LanguageTools } from './content-language.tsx';
 import { m } from '../../shared/i18n.ts';
 import { translateValidation } from '../../shared/validation-words.ts';
 import { Alert } from '../../components/ui/alert.tsx';
-import { createMediaStore } from './outbox/media-store.ts';
+import type { FormMediaStore } from './outbox/media-store.ts';
 import { resumeSending } from './outbox/load.ts';
 import { queueSubmit, type QueuedTarget } from './outbox/queue.ts';
 import { FormSkeleton, SaveLine, useTransientNote } from './parts.tsx';
@@ -84,27 +86,50 @@ function multilingual(definition: FormDefinition): boolean {
   return (definition.languages ?? []).some((language) => language !== source);
 }
 
-// Choosing and translating the questions (./content-language.tsx) loads only for a form offering several languages.
-const MultilingualForm = lazy(() =>
-  import('./content-language.tsx').then((module) => ({
-    default: ((props: AnswersFormProps<AnswersPayload>) => <FormWith {...props} tools={module.languageTools} />) as ComponentType<
-      AnswersFormProps<AnswersPayload>
-    >,
-  })),
-);
+/** What a form needs beyond the renderer. */
+interface FormParts {
+  tools: LanguageTools;
+  /** Its photo and video fields' parts (the outbox's store), for a form asking for them. */
+  media: FormMedia<FormMediaStore> | null;
+}
+
+/**
+ * Loads what a form needs before it shows, at once: choosing and translating the questions
+ * (`./content-language.tsx`) for a form offering several languages, and for a form asking for
+ * photos or videos their controls and the outbox's store (`./outbox/media-store.ts`). A form
+ * needing neither (most surveys) loads nothing more.
+ */
+async function loadParts(definition: FormDefinition, formKey: string): Promise<FormParts> {
+  const [tools, media] = await Promise.all([
+    multilingual(definition) ? import('./content-language.tsx').then((module) => module.languageTools) : ONE_LANGUAGE,
+    asksForMedia(definition) ? import('./outbox/media-store.ts').then((module) => module.loadFormMedia(formKey)) : null,
+  ]);
+  return { tools, media };
+}
 
 export function AnswersForm<T extends AnswersPayload>(props: AnswersFormProps<T>) {
-  if (!multilingual(props.definition)) return <FormWith<T> {...props} tools={ONE_LANGUAGE} />;
-  const Multilingual = MultilingualForm as unknown as ComponentType<AnswersFormProps<T>>;
+  const { definition, formKey } = props;
+  // Made once for the form's life (its definition's languages and element types do not change on screen).
+  const [Loaded] = useState(() =>
+    multilingual(definition) || asksForMedia(definition)
+      ? lazy(() =>
+          loadParts(definition, formKey).then((parts) => ({
+            default: ((loaded: AnswersFormProps<T>) => <FormWith<T> {...loaded} parts={parts} />) as ComponentType<AnswersFormProps<T>>,
+          })),
+        )
+      : null,
+  );
+  if (!Loaded) return <FormWith<T> {...props} parts={{ tools: ONE_LANGUAGE, media: null }} />;
   return (
     <Later fallback={<FormSkeleton fields={2} />}>
-      <Multilingual {...props} />
+      <Loaded {...props} />
     </Later>
   );
 }
 
-function FormWith<T extends AnswersPayload>(props: AnswersFormProps<T> & { tools: LanguageTools }) {
-  const { definition, storageKey, tools } = props;
+function FormWith<T extends AnswersPayload>(props: AnswersFormProps<T> & { parts: FormParts }) {
+  const { definition, storageKey } = props;
+  const { tools, media } = props.parts;
   const openingLanguage = tools.opening;
   // Read once, when the form opens (a state's initial value, which React keeps, unlike a memo's).
   const [start] = useState(() => {
@@ -133,8 +158,6 @@ function FormWith<T extends AnswersPayload>(props: AnswersFormProps<T> & { tools
   /** Set when a merge changed the answers: a submit under way stops and asks to check them. */
   const merged = useRef(false);
   const [note, showNote] = useTransientNote();
-  // Photos and videos are kept on the device first (the outbox), then sent.
-  const [media] = useState(() => createMediaStore(props.formKey));
   /** A submit waiting in the outbox: what the screen says, until the sender has sent it. */
   const [queuedNote, setQueuedNote] = useState<string | null>(null);
   useEffect(() => resumeSending(), []);
@@ -206,7 +229,8 @@ function FormWith<T extends AnswersPayload>(props: AnswersFormProps<T> & { tools
     }
     autosave.discard();
     autosave.dispose();
-    media.submitted();
+    // Photos and videos were kept on the device first (the outbox): done with.
+    media?.store.submitted();
     props.onSubmitted(answers, languageRef.current);
   };
 
@@ -248,7 +272,7 @@ function FormWith<T extends AnswersPayload>(props: AnswersFormProps<T> & { tools
           seed={props.seed}
           initialAnswers={start.payload.answers}
           initialPageId={start.payload.pageId ?? null}
-          media={media}
+          {...(media ? { media } : {})}
           headingLevel={props.headingLevel ?? 2}
           onChange={change}
           onPageChange={(pageId, answers) => {

@@ -652,7 +652,7 @@ describe('the mission page after changes were asked', () => {
 
     expect(await screen.findByRole('heading', { level: 2, name: /^Entry 2/ })).toBeTruthy();
     expect(await screen.findByText('The photo is blurry.')).toBeTruthy();
-    const note = screen.getByRole('textbox', { name: /What is on the top shelf/ }) as HTMLInputElement;
+    const note = (await screen.findByRole('textbox', { name: /What is on the top shelf/ })) as HTMLInputElement;
     expect(note.value).toBe('Milk');
     await user.clear(note);
     await user.type(note, 'Milk and butter');

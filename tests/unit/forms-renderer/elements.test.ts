@@ -98,7 +98,8 @@ describe('every element type renders with its label and role', () => {
     const day = input(screen.getByLabelText('Visit day'));
     expect([day.type, day.min, day.max]).toEqual(['date', '2026-01-01', '2026-05-10']);
     const photos = screen.getByRole('group', { name: 'Shelf photos' });
-    expect(within(photos).getByLabelText('Take a photo').getAttribute('capture')).toBe('environment');
+    // The photo control loads with the first photo field shown.
+    expect((await within(photos).findByLabelText('Take a photo')).getAttribute('capture')).toBe('environment');
     expect(input(within(photos).getByLabelText('Choose from library')).multiple).toBe(true);
     expect(within(photos).getByText('Add up to 3 photos')).toBeTruthy();
     // Texts with Markdown are rendered once the parser (loaded on demand) is there.

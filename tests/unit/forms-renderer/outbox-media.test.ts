@@ -5,7 +5,7 @@ import type { Answers, FormElement } from '../../../src/shared/forms/definition.
 import type { MediaRow, MediaStore } from '../../../src/components/forms/types.ts';
 import { videoProbe, clock, recordingType, withinLimit } from '../../../src/components/forms/VideoControl.tsx';
 import { answerIds } from '../../../src/components/forms/store-uploads.ts';
-import { form, page, renderForm } from './setup.ts';
+import { form, mediaOf, page, renderForm } from './setup.ts';
 
 /** A MediaStore the test drives: rows change when the test says. */
 function fakeStore() {
@@ -63,7 +63,7 @@ const video = (name: string) => new File(['mp4 bytes'], name, { type: 'video/mp4
 
 function renderWith(element: FormElement, store: MediaStore, initialAnswers?: Answers) {
   const onChange = vi.fn<(answers: Answers, pageId: string) => void>();
-  const view = renderForm(form(page('p1', 'Capture', [element])), { onChange, media: store, ...(initialAnswers ? { initialAnswers } : {}) });
+  const view = renderForm(form(page('p1', 'Capture', [element])), { onChange, media: mediaOf(store), ...(initialAnswers ? { initialAnswers } : {}) });
   return { ...view, answers: (): Answers => onChange.mock.lastCall?.[0] ?? {} };
 }
 
@@ -75,7 +75,7 @@ describe('photos through the outbox', () => {
   it('says where each photo stands, answers with the media id once known, and submits local stand-ins before that', async () => {
     const { store, added, change } = fakeStore();
     const { user, answers, onSubmit } = renderWith(shelf, store);
-    await user.upload(screen.getByLabelText('Choose from library'), photo('front.jpg'));
+    await user.upload(await screen.findByLabelText('Choose from library'), photo('front.jpg'));
     expect(added).toEqual([{ elementId: 'shelf', kind: 'photo', files: [{ file: expect.any(File), durationMs: null }] }]);
     const row = screen.getByText('front.jpg', { selector: 'p' }).closest('li') as HTMLElement;
     expect(within(row).getByText('Saved on this phone')).toBeTruthy();
@@ -99,7 +99,7 @@ describe('photos through the outbox', () => {
   it('a failed photo shows why and Try again when it can help; Remove takes it out of the answer', async () => {
     const { store, retried, removed, change } = fakeStore();
     const { user, answers } = renderWith(shelf, store, { shelf: ['stored-1'] });
-    await user.upload(screen.getByLabelText('Choose from library'), photo('side.jpg'));
+    await user.upload(await screen.findByLabelText('Choose from library'), photo('side.jpg'));
     await change('row-1', { state: 'failed', mediaId: 'm-2', reason: 'The server refused this file.', retry: true });
     const row = screen.getByText('side.jpg', { selector: 'p' }).closest('li') as HTMLElement;
     expect(within(row).getByText('The server refused this file.')).toBeTruthy();

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { createOutbox, openOutboxDb, type Outbox } from '../../../src/islands/participant/outbox/store.ts';
 import {
@@ -15,6 +15,9 @@ import { readSummary, somethingWaits } from '../../../src/islands/participant/ou
 import { isAppleMobile, spaceIsShort } from '../../../src/islands/participant/outbox/storage-care.ts';
 import { localToken, type OutboxFile } from '../../../src/islands/participant/outbox/types.ts';
 import { OUTBOX_SUMMARY_KEY } from '../../../src/shared/offline.ts';
+import { createMediaStore } from '../../../src/islands/participant/outbox/media-store.ts';
+import { queueSubmit } from '../../../src/islands/participant/outbox/queue.ts';
+import type { OutboxRuntime } from '../../../src/islands/participant/outbox/runtime.ts';
 import type { UploadState } from '../../../src/shared/media.ts';
 
 function memoryStorage() {
@@ -26,6 +29,18 @@ function memoryStorage() {
     map,
   };
 }
+
+/** The runtime the form's media store loads (the real one needs a browser): the test's outbox. */
+const lazy = vi.hoisted(() => ({ runtime: null as unknown, failures: 0 }));
+vi.mock('../../../src/islands/participant/outbox/load.ts', () => ({
+  loadOutbox: async () => {
+    if (lazy.failures > 0) {
+      lazy.failures--;
+      throw new TypeError('Failed to fetch dynamically imported module');
+    }
+    return lazy.runtime;
+  },
+}));
 
 function setup() {
   const storage = memoryStorage();
@@ -228,6 +243,57 @@ describe('the sender', () => {
     const { outbox, clock } = setup();
     const fake = fakeDeps(outbox, clock, []);
     expect(await createSender({ ...fake.deps, withLock: async () => null }).run()).toBe('busy');
+  });
+});
+
+describe('the form’s media store', () => {
+  it('on a page that opened with an empty outbox, follows a file from its capture to ready', async () => {
+    const { outbox } = setup();
+    const kicks: number[] = [];
+    lazy.runtime = { outbox, kick: () => kicks.push(1), sender: {}, reachable: async () => true } as unknown as OutboxRuntime;
+    const store = createMediaStore('survey-1');
+    let heard = 0;
+    store.subscribe(() => heard++);
+    await store.add('q1', 'photo', [{ file: photo(), durationMs: null }]);
+    const [row] = store.rows().q1 ?? [];
+    expect(row).toMatchObject({ name: 'shop.jpg', state: 'saved' });
+    expect(kicks).toHaveLength(1);
+    // The sender moves the file on: the screen hears of it.
+    const before = heard;
+    await outbox.updateFile(row!.id, { state: 'ready', mediaId: 'm-1' });
+    await vi.waitFor(() => expect(store.rows().q1?.[0]).toMatchObject({ state: 'ready', mediaId: 'm-1' }));
+    expect(heard).toBeGreaterThan(before);
+  });
+});
+
+describe('a queued submit', () => {
+  it('whose outbox code cannot come offline waits for the connection, then is kept and sent', async () => {
+    const { outbox } = setup();
+    const kicks: number[] = [];
+    lazy.runtime = { outbox, kick: () => kicks.push(1), sender: {}, reachable: async () => true } as unknown as OutboxRuntime;
+    lazy.failures = 1;
+    const win = new EventTarget();
+    vi.stubGlobal('window', win);
+    try {
+      const queued = queueSubmit({
+        formKey: 'entry-1',
+        target: { title: 'Diary', path: '/api/missions/1/entries/2/submit' },
+        answers: { cooked: 'Soup' },
+        revision: 3,
+        language: 'en',
+        draftKey: 'draft-1',
+        onSent: () => undefined,
+        onFailed: () => undefined,
+      });
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(await outbox.submits('entry-1')).toEqual([]);
+      win.dispatchEvent(new Event('online'));
+      expect(await queued).toEqual({ online: true });
+      expect(await outbox.submits('entry-1')).toEqual([expect.objectContaining({ path: '/api/missions/1/entries/2/submit', body: expect.objectContaining({ revision: 3 }) })]);
+      expect(kicks).toHaveLength(1);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });
 

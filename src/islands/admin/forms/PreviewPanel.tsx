@@ -9,6 +9,7 @@
 import { useDeferredValue, useMemo, useState } from 'react';
 import type { Answers, FormDraft } from '../../../shared/forms/definition.ts';
 import { FormRenderer } from '../../../components/forms/FormRenderer.tsx';
+import { usePreviewMedia } from '../../../components/forms/preview-store.ts';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../../components/ui/dialog.tsx';
@@ -31,6 +32,7 @@ export function PreviewPanel({ draft, headingId }: { draft: FormDraft; headingId
   const [answers, setAnswers] = useState<Answers>({});
   const [pageId, setPageId] = useState<string | null>(null);
   const [sent, setSent] = useState<Answers | null>(null);
+  const media = usePreviewMedia();
 
   const restart = () => {
     setRun((n) => n + 1);
@@ -59,6 +61,7 @@ export function PreviewPanel({ draft, headingId }: { draft: FormDraft; headingId
           key={`${run}-${where}`}
           definition={definition}
           seed="preview"
+          media={media}
           idPrefix={`preview-${where}`}
           headingLevel={3}
           initialAnswers={answers}

@@ -20,6 +20,7 @@ import { fullNameOf } from '../../../lib/user.ts';
 import { toast } from '../../../stores/toasts.ts';
 import { AnswersView } from '../../../components/forms/AnswersView.tsx';
 import { FormRenderer } from '../../../components/forms/FormRenderer.tsx';
+import { usePreviewMedia } from '../../../components/forms/preview-store.ts';
 import { Failed } from '../../../components/states/Failed.tsx';
 import { Loading } from '../../../components/states/Loading.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
@@ -189,6 +190,7 @@ function useVersion(formId: number | null, version: number | null) {
 function Preview({ survey }: { survey: AdminSurvey }) {
   const { load, reload } = useVersion(survey.formId, survey.formVersion);
   const [run, setRun] = useState(0);
+  const media = usePreviewMedia();
   if (survey.formId === null || survey.formVersion === null) return <p className="text-sm text-muted-foreground">{m.projects_survey_no_form()}</p>;
   if (load.status === 'loading') return <Bone className="h-96 w-full" />;
   if (load.status !== 'ready') return <Failed title={m.projects_form_failed()} message={load.message} onRetry={reload} />;
@@ -205,6 +207,7 @@ function Preview({ survey }: { survey: AdminSurvey }) {
           key={run}
           definition={load.data.definition}
           seed={`preview-${survey.id}`}
+          media={media}
           idPrefix="survey-preview"
           headingLevel={3}
           submitLabel={m.projects_survey_preview_submit()}

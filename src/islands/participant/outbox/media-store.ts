@@ -1,9 +1,12 @@
 /**
  * The participant screens' `MediaStore` (the renderer's photos and videos) over the outbox: it
  * loads the outbox (Dexie, tus) when a photo or video field first shows, lists the form's rows,
- * copies picked files in (then the sender sends them) and removes them.
+ * copies picked files in (then the sender sends them) and removes them. Loaded, with the photo and
+ * video controls, only for a form asking for photos or videos (`answers-form.tsx`).
  */
-import type { MediaRow, MediaStore } from '../../../components/forms/types.ts';
+import type { FormMedia, MediaRow, MediaStore } from '../../../components/forms/types.ts';
+import { loadMediaControls } from '../../../components/forms/ElementField.tsx';
+import { useStoreUploads } from '../../../components/forms/store-uploads.ts';
 import { thumbnailUrl } from '../../../shared/media.ts';
 import { m } from '../../../shared/i18n.ts';
 import { local } from '../../../platform/storage.ts';
@@ -62,10 +65,11 @@ export function createMediaStore(formKey: string): FormMediaStore {
     publish(await runtime.outbox.files(formKey));
   };
 
-  const start = () => {
-    if (unsubscribe) return;
+  /** Follows the outbox; `always` after a capture (the summary may still say nothing waits). */
+  const start = (always = false) => {
+    if (unsubscribe || listeners.size === 0) return;
     // Nothing in the outbox at all: its runtime (Dexie, tus-js-client) loads with the first capture.
-    if (readSummary(local()).items.length === 0) return;
+    if (!always && readSummary(local()).items.length === 0) return;
     let stopped = false;
     unsubscribe = () => {
       stopped = true;
@@ -108,8 +112,17 @@ export function createMediaStore(formKey: string): FormMediaStore {
       saving = [...saving, ...placeholders];
       rows = { ...rows, [elementId]: [...(rows[elementId] ?? []), ...placeholders] };
       for (const listener of [...listeners]) listener();
-      const runtime = await loadOutbox();
-      start();
+      let runtime;
+      try {
+        runtime = await loadOutbox();
+      } catch {
+        // Its code could not come (offline before this page ever loaded it, no service worker): nothing was kept.
+        saving = saving.filter((row) => !placeholders.includes(row));
+        rows = { ...rows, [elementId]: (rows[elementId] ?? []).filter((row) => !placeholders.includes(row)) };
+        for (const listener of [...listeners]) listener();
+        throw new Error(m.outbox_not_saved());
+      }
+      start(true);
       notes = await import('./storage-care.ts').then(
         (module) => module.careForStorage(),
         () => [],
@@ -162,4 +175,10 @@ export function createMediaStore(formKey: string): FormMediaStore {
     thumbnailUrl,
     notes: () => notes,
   };
+}
+
+/** A form's photo and video parts on the participant's screens: the controls loaded, the outbox's store. */
+export async function loadFormMedia(formKey: string): Promise<FormMedia<FormMediaStore>> {
+  await loadMediaControls();
+  return { store: createMediaStore(formKey), useUploads: useStoreUploads };
 }

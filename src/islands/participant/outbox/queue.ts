@@ -6,6 +6,22 @@
 import type { Answers } from '../../../shared/forms/definition.ts';
 import type { Language } from '../../../shared/languages.ts';
 import { loadOutbox } from './load.ts';
+import type { OutboxRuntime } from './runtime.ts';
+
+/**
+ * The outbox, now or, when its code cannot come (the connection went before this page ever loaded
+ * it and no service worker keeps it), as soon as the connection is back: the submit waits on
+ * screen meanwhile, its answers in the draft kept on this device.
+ */
+async function outboxWhenLoaded(): Promise<OutboxRuntime> {
+  for (;;) {
+    try {
+      return await loadOutbox();
+    } catch {
+      await new Promise<void>((resolve) => window.addEventListener('online', () => resolve(), { once: true }));
+    }
+  }
+}
 
 /** Where a queued submit goes: `path` (with `{id}` of the entry `createPath` makes, when the entry did not exist yet). */
 export interface QueuedTarget {
@@ -27,7 +43,7 @@ export async function queueSubmit(input: {
   onSent(): void;
   onFailed(reason: string): void;
 }): Promise<{ online: boolean }> {
-  const runtime = await loadOutbox();
+  const runtime = await outboxWhenLoaded();
   const { target } = input;
   const row = await runtime.outbox.queueSubmit({
     formKey: input.formKey,
