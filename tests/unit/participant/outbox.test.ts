@@ -289,7 +289,9 @@ describe('a queued submit', () => {
       expect(await outbox.submits('entry-1')).toEqual([]);
       win.dispatchEvent(new Event('online'));
       expect(await queued).toEqual({ online: true });
-      expect(await outbox.submits('entry-1')).toEqual([expect.objectContaining({ path: '/api/missions/1/entries/2/submit', body: expect.objectContaining({ revision: 3 }) })]);
+      expect(await outbox.submits('entry-1')).toEqual([
+        expect.objectContaining({ path: '/api/missions/1/entries/2/submit', body: expect.objectContaining({ revision: 3 }) }),
+      ]);
       expect(kicks).toHaveLength(1);
     } finally {
       vi.unstubAllGlobals();
