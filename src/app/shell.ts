@@ -18,6 +18,8 @@ import { guardIslandUnmounts } from './island-unmount.ts';
 import { bootSteps } from './boot.ts';
 import { captureGlobalErrors, reportAction, reportError } from '../lib/report-queue.ts';
 import { markSent, SIGNED_IN_EVENT, wake } from '../platform/events.ts';
+import { local, readItem } from '../platform/storage.ts';
+import { OUTBOX_SUMMARY_KEY } from '../shared/offline.ts';
 
 export const BANNER_REFRESH_MS = 60_000;
 
@@ -155,12 +157,22 @@ function bootBuildWatcher(): void {
   void startBuildWatcher();
 }
 
+/** When the browser is idle: `load`, or at once without requestIdleCallback (after a second). */
+function whenIdle(load: () => void): void {
+  if ('requestIdleCallback' in window) requestIdleCallback(load, { timeout: 5_000 });
+  else setTimeout(load, 1_000);
+}
+
+/** Something waits in the participant's outbox (its summary is in localStorage): the sender starts, on any page, when the browser is idle. */
+function bootOutbox(): void {
+  if (readItem(local(), OUTBOX_SUMMARY_KEY) === null) return;
+  whenIdle(() => void import('../islands/participant/outbox/resume.ts').then((module) => module.resumeSending()).catch(() => undefined));
+}
+
 /** The service worker (participants' pages offline, issue 33 §2): its registration loads when the browser is idle. */
 function bootServiceWorker(): void {
   if (!('serviceWorker' in navigator)) return;
-  const load = (): void => void import('./service-worker.ts').then((module) => module.registerServiceWorker()).catch(() => undefined);
-  if ('requestIdleCallback' in window) requestIdleCallback(load, { timeout: 5_000 });
-  else setTimeout(load, 1_000);
+  whenIdle(() => void import('./service-worker.ts').then((module) => module.registerServiceWorker()).catch(() => undefined));
 }
 
 export function bootShell(): boolean {
@@ -176,6 +188,7 @@ export function bootShell(): boolean {
       startGuard,
       bootBanner,
       bootServiceWorker,
+      bootOutbox,
     ],
     showStartupError,
   );

@@ -1,4 +1,5 @@
 /** Uploaded photos (`POST /api/media`; zod-free: the browser checks early with the same limits and messages). */
+import { FORM_LIMITS } from './forms/constants.ts';
 
 /** Uploads (`POST /api/media`). */
 export const MEDIA_LIMITS = {
@@ -79,10 +80,10 @@ export const VIDEO_LIMITS = {
   maxBytes: 1024 * 1024 * 1024,
   /** A question's default and largest maximum length (seconds). */
   defaultMaxSeconds: 180,
-  maxSecondsCeiling: 600,
+  maxSecondsCeiling: FORM_LIMITS.videoMaxSeconds,
   /** A question's default and largest number of videos. */
   defaultMaxFiles: 1,
-  maxFiles: 3,
+  maxFiles: FORM_LIMITS.videoMaxFiles,
   /** The processed video is at most this tall (or wide, when portrait): 1080p. */
   outputSide: 1920,
   outputShortSide: 1080,

@@ -3,29 +3,70 @@
  * required mark, description, hint and errors, wired to the control with aria-describedby, and
  * the control of its type.
  */
-import { createElement, lazy, Suspense, type FocusEvent, type ReactNode } from 'react';
-import type { AnswerValue, FormElement } from '../../shared/forms/definition.ts';
+import { createElement, lazy, Suspense, type ComponentType, type FocusEvent, type ReactNode } from 'react';
+import type { AnswerValue, FormDefinition, FormElement } from '../../shared/forms/definition.ts';
 import { SCALE_DEFAULT_STEP } from '../../shared/forms/constants.ts';
 import { describedBy, FieldError } from '../ui/form-field.tsx';
 import { ConsentControl, MultipleChoiceControl, RangeScaleControl, RatingControl, ScaleControl, SingleChoiceControl } from './choice-controls.tsx';
 import { choiceHint, fieldIds, photoHint, SCALE_MAX_RADIOS, scalePoints, videoHint } from './form-utils.ts';
 import { Markdown } from './Markdown.tsx';
 
-// Only forms with a photo or video question load their controls (the pickers, the rows, the recorder, the length check).
-type MediaControls = typeof import('./media-controls.ts');
-let mediaControls: MediaControls | null = null;
-/** Loads the photo and video controls; a screen that awaits it first shows them without a gap (no layout shift). */
-export const loadMediaControls = (): Promise<MediaControls> =>
-  import('./media-controls.ts').then((module) => {
-    mediaControls = module;
-    return module;
-  });
-const LazyPhotoControl = lazy(() => loadMediaControls().then((module) => ({ default: module.PhotoControl })));
-const LazyVideoControl = lazy(() => loadMediaControls().then((module) => ({ default: module.VideoControl })));
-import { MatrixControl, RankingControl } from './structured-controls.tsx';
 import { DateControl, DropdownControl, LongTextControl, NumberControl, ShortTextControl } from './text-controls.tsx';
 import type { ControlProps, FieldContext } from './types.ts';
 import { m } from '../../shared/i18n.ts';
+
+/**
+ * Controls few forms use, each group in a chunk of its own, loaded with the first form asking for
+ * one: photos and videos (the pickers, the rows, the recorder) and the matrix and ranking.
+ */
+interface ControlGroups {
+  media: typeof import('./media-controls.ts');
+  structured: typeof import('./structured-controls.tsx');
+}
+const importers: { [G in keyof ControlGroups]: () => Promise<ControlGroups[G]> } = {
+  media: () => import('./media-controls.ts'),
+  structured: () => import('./structured-controls.tsx'),
+};
+const loadedGroups: Partial<ControlGroups> = {};
+
+function loadGroup<G extends keyof ControlGroups>(group: G): Promise<ControlGroups[G]> {
+  return importers[group]().then((module) => (loadedGroups[group] = module));
+}
+
+function groupOf(type: FormElement['type']): keyof ControlGroups | null {
+  if (type === 'photo' || type === 'video') return 'media';
+  if (type === 'matrix' || type === 'ranking') return 'structured';
+  return null;
+}
+
+/** The control groups a form needs that are not loaded yet. */
+export function controlsToLoad(definition: FormDefinition): (keyof ControlGroups)[] {
+  const groups = new Set(definition.pages.flatMap((page) => page.elements.map((element) => groupOf(element.type))));
+  return [...groups].filter((group): group is keyof ControlGroups => group !== null && loadedGroups[group] === undefined);
+}
+
+/** Loads the controls a form needs; a screen that awaits it before showing the form shows them at once (no gap, no layout shift). */
+export async function loadControls(definition: FormDefinition): Promise<void> {
+  await Promise.all(controlsToLoad(definition).map((group) => loadGroup(group)));
+}
+
+/** A control of a group: the loaded one, or one that suspends until its group has loaded (a screen that did not wait). */
+function lazyControl<G extends keyof ControlGroups, K extends keyof ControlGroups[G]>(group: G, name: K) {
+  const Lazy = lazy(() => loadGroup(group).then((module) => ({ default: module[name] as ComponentType<ControlProps> })));
+  return (props: ControlProps) => {
+    const Control = ((loadedGroups[group] as ControlGroups[G] | undefined)?.[name] as ComponentType<ControlProps> | undefined) ?? Lazy;
+    return (
+      <Suspense fallback={null}>
+        <Control {...props} />
+      </Suspense>
+    );
+  };
+}
+
+const PhotoControl = lazyControl('media', 'PhotoControl');
+const VideoControl = lazyControl('media', 'VideoControl');
+const MatrixControl = lazyControl('structured', 'MatrixControl');
+const RankingControl = lazyControl('structured', 'RankingControl');
 
 /** How an element is labelled: one control with a <label>, or a fieldset (a radio group when its answer is one radio). */
 export function layoutOf(element: FormElement): 'control' | 'group' | 'radiogroup' {
@@ -98,22 +139,10 @@ function renderControl(props: ControlProps): ReactNode {
       return <MatrixControl {...props} element={element} />;
     case 'ranking':
       return <RankingControl {...props} element={element} />;
-    case 'photo': {
-      const PhotoControl = mediaControls?.PhotoControl ?? LazyPhotoControl;
-      return (
-        <Suspense fallback={null}>
-          <PhotoControl {...props} element={element} />
-        </Suspense>
-      );
-    }
-    case 'video': {
-      const VideoControl = mediaControls?.VideoControl ?? LazyVideoControl;
-      return (
-        <Suspense fallback={null}>
-          <VideoControl {...props} element={element} />
-        </Suspense>
-      );
-    }
+    case 'photo':
+      return <PhotoControl {...props} element={element} />;
+    case 'video':
+      return <VideoControl {...props} element={element} />;
     default:
       return null;
   }

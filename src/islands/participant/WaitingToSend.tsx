@@ -1,7 +1,7 @@
 /**
  * Home's "Waiting to be sent": what the outbox holds that is not sent yet (photos, videos,
  * submits), from its summary in localStorage (no IndexedDB opened to show it), with each item's
- * state, why it failed, and "Try again". Showing it starts the sender when something waits.
+ * state, why it failed, and "Try again" (the shell has started the sender when something waits).
  */
 import { useEffect, useState } from 'react';
 import { OUTBOX_SUMMARY_KEY } from '../../shared/offline.ts';
@@ -11,7 +11,7 @@ import { Card } from '../../components/ui/card.tsx';
 import { reasonText, stateText } from '../../components/forms/store-uploads.ts';
 import { m } from '../../shared/i18n.ts';
 import { readSummary } from './outbox/summary.ts';
-import { loadOutbox, resumeSending } from './outbox/load.ts';
+import { loadOutbox } from './outbox/load.ts';
 import type { OutboxSummary, SummaryItem } from './outbox/types.ts';
 
 function lineOf(item: SummaryItem): string {
@@ -25,7 +25,6 @@ export function WaitingToSend() {
   useEffect(() => {
     const read = () => setSummary(readSummary(local()));
     read();
-    resumeSending();
     const onStorage = (event: StorageEvent) => {
       if (event.key === OUTBOX_SUMMARY_KEY || event.key === null) read();
     };

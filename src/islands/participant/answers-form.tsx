@@ -16,6 +16,7 @@ import { handleSessionLost } from '../../lib/session.ts';
 import { toast } from '../../stores/toasts.ts';
 import { FormRenderer, type FormRendererHandle, type SubmitErrors } from '../../components/forms/FormRenderer.tsx';
 import { asksForMedia } from '../../components/forms/form-utils.ts';
+import { controlsToLoad, loadControls } from '../../components/forms/ElementField.tsx';
 import type { FormMedia } from '../../components/forms/types.ts';
 import { Card } from '../../components/ui/card.tsx';
 import { checkAndSubmitAgain, changedOnPage, clearLocalDraft, mergedNote, readLocalDraft, resumeFrom, samePayload, type AnswersPayload } from './autosave.ts';
@@ -24,7 +25,6 @@ import { m } from '../../shared/i18n.ts';
 import { translateValidation } from '../../shared/validation-words.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import type { FormMediaStore } from './outbox/media-store.ts';
-import { resumeSending } from './outbox/load.ts';
 import { queueSubmit, type QueuedTarget } from './outbox/queue.ts';
 import { FormSkeleton, SaveLine, useTransientNote } from './parts.tsx';
 import { submitFailure } from './send.ts';
@@ -95,14 +95,16 @@ interface FormParts {
 
 /**
  * Loads what a form needs before it shows, at once: choosing and translating the questions
- * (`./content-language.tsx`) for a form offering several languages, and for a form asking for
- * photos or videos their controls and the outbox's store (`./outbox/media-store.ts`). A form
- * needing neither (most surveys) loads nothing more.
+ * (`./content-language.tsx`) for a form offering several languages, the controls few forms use
+ * (photos and videos, matrix and ranking: `loadControls`), and for a form asking for photos or
+ * videos the outbox's store (`./outbox/media-store.ts`). A form needing none (most surveys) loads
+ * nothing more and shows at once.
  */
 async function loadParts(definition: FormDefinition, formKey: string): Promise<FormParts> {
   const [tools, media] = await Promise.all([
     multilingual(definition) ? import('./content-language.tsx').then((module) => module.languageTools) : ONE_LANGUAGE,
-    asksForMedia(definition) ? import('./outbox/media-store.ts').then((module) => module.loadFormMedia(formKey)) : null,
+    asksForMedia(definition) ? import('./outbox/media-store.ts').then((module) => module.formMedia(formKey)) : null,
+    loadControls(definition),
   ]);
   return { tools, media };
 }
@@ -111,7 +113,7 @@ export function AnswersForm<T extends AnswersPayload>(props: AnswersFormProps<T>
   const { definition, formKey } = props;
   // Made once for the form's life (its definition's languages and element types do not change on screen).
   const [Loaded] = useState(() =>
-    multilingual(definition) || asksForMedia(definition)
+    multilingual(definition) || asksForMedia(definition) || controlsToLoad(definition).length > 0
       ? lazy(() =>
           loadParts(definition, formKey).then((parts) => ({
             default: ((loaded: AnswersFormProps<T>) => <FormWith<T> {...loaded} parts={parts} />) as ComponentType<AnswersFormProps<T>>,
@@ -160,7 +162,6 @@ function FormWith<T extends AnswersPayload>(props: AnswersFormProps<T> & { parts
   const [note, showNote] = useTransientNote();
   /** A submit waiting in the outbox: what the screen says, until the sender has sent it. */
   const [queuedNote, setQueuedNote] = useState<string | null>(null);
-  useEffect(() => resumeSending(), []);
 
   const { status, error, autosave } = useAnswersAutosave<T>({
     save: props.save,

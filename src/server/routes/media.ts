@@ -243,8 +243,13 @@ async function serveImage(c: Context<AppEnv>, which: 'display' | 'thumbnail') {
   const row = await visibleMedia(c);
   const key = which === 'display' ? row.displayKey : row.thumbnailKey;
   const extension = key.slice(key.lastIndexOf('.') + 1);
-  const etag = `"${row.id}-${which}"`;
-  const disposition = `inline; filename="${row.id}${which === 'display' ? '' : '-thumbnail'}.${extension}"`;
+  return serveStoredImage(c, { mediaId: row.id, key }, `${row.id}${which === 'display' ? '' : '-thumbnail'}.${extension}`, which, MEDIA_MESSAGES.notFound);
+}
+
+/** One stored image (a photo's display or thumbnail, a video's poster): ETag `"{id}-{which}"`, 304, a signed-link redirect or the bytes. */
+async function serveStoredImage(c: Context<AppEnv>, about: { mediaId: string; key: string }, filename: string, which: string, notFound: string) {
+  const etag = `"${about.mediaId}-${which}"`;
+  const disposition = `inline; filename="${filename}"`;
   const headers: Record<string, string> = {
     ETag: etag,
     'Cache-Control': IMAGE_CACHE_CONTROL,
@@ -253,13 +258,12 @@ async function serveImage(c: Context<AppEnv>, which: 'display' | 'thumbnail') {
     'X-Content-Type-Options': 'nosniff',
   };
   if (matchesEtag(c.req.header('if-none-match'), etag)) return c.body(null, 304, headers);
-  const about = { mediaId: row.id, key };
-  const redirect = await signedRedirect(c, key, { contentDisposition: disposition, cacheControl: IMAGE_CACHE_CONTROL });
+  const redirect = await signedRedirect(c, about.key, { contentDisposition: disposition, cacheControl: IMAGE_CACHE_CONTROL });
   if (redirect) return redirect;
-  const response = await fromStorage(c, about, () => streamObject(c, key, headers));
+  const response = await fromStorage(c, about, () => streamObject(c, about.key, headers));
   if (!response) {
-    c.get('logger').warn(about, 'media file missing from storage');
-    throw new ApiError(404, 'not_found', MEDIA_MESSAGES.notFound);
+    c.get('logger').warn(about, which === 'poster' ? 'poster file missing from storage' : 'media file missing from storage');
+    throw new ApiError(404, 'not_found', notFound);
   }
   return response;
 }
@@ -349,26 +353,7 @@ async function serveVideo(c: Context<AppEnv>) {
 /** `GET /api/media/{id}/poster`: a video's poster frame (WebP), to the same people as the video. */
 async function servePoster(c: Context<AppEnv>) {
   const row = await visibleVideo(c);
-  const key = row.thumbnailKey;
-  const etag = `"${row.id}-poster"`;
-  const disposition = `inline; filename="${row.id}-poster.webp"`;
-  const headers: Record<string, string> = {
-    ETag: etag,
-    'Cache-Control': IMAGE_CACHE_CONTROL,
-    'Content-Disposition': disposition,
-    'Content-Security-Policy': IMAGE_CSP,
-    'X-Content-Type-Options': 'nosniff',
-  };
-  if (matchesEtag(c.req.header('if-none-match'), etag)) return c.body(null, 304, headers);
-  const redirect = await signedRedirect(c, key, { contentDisposition: disposition, cacheControl: IMAGE_CACHE_CONTROL });
-  if (redirect) return redirect;
-  const about = { mediaId: row.id, key };
-  const response = await fromStorage(c, about, () => streamObject(c, key, headers));
-  if (!response) {
-    c.get('logger').warn(about, 'poster file missing from storage');
-    throw new ApiError(404, 'not_found', VIDEO_MESSAGES.notFound);
-  }
-  return response;
+  return serveStoredImage(c, { mediaId: row.id, key: row.thumbnailKey }, `${row.id}-poster.webp`, 'poster', VIDEO_MESSAGES.notFound);
 }
 
 /**

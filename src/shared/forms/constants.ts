@@ -5,8 +5,6 @@
  * small (logic.ts, validate.ts, order.ts) imports them from here.
  */
 
-import { VIDEO_LIMITS } from '../media.ts';
-
 export const FORM_SCHEMA_ID = 'fieldwork.form/1';
 
 /** Element and page ids: a lower-case letter, then lower-case letters, digits or `_` (64 at most). */
@@ -85,8 +83,8 @@ export const FORM_LIMITS = {
   ratingMax: 10,
   photoMaxFiles: 10,
   /** A video question: at most this many videos, each at most this long (seconds; default 3 minutes). */
-  videoMaxFiles: VIDEO_LIMITS.maxFiles,
-  videoMaxSeconds: VIDEO_LIMITS.maxSecondsCeiling,
+  videoMaxFiles: 3,
+  videoMaxSeconds: 600,
   maxPages: 100,
   maxElements: 500,
   maxOptions: 200,

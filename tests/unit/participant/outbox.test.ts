@@ -239,6 +239,35 @@ describe('the sender', () => {
     expect(fake.cleared).toEqual([]);
   });
 
+  it('a trigger during a pass (a capture saved after the pass looked) brings one more pass', async () => {
+    const { outbox, clock } = setup();
+    let second: Promise<unknown> | null = null;
+    let sender: ReturnType<typeof createSender> | null = null;
+    // The first pass lists no file; the capture is saved and the sender triggered right after it looked.
+    const watched: Outbox = {
+      ...outbox,
+      async files(formKey) {
+        const list = await outbox.files(formKey);
+        if (!second) {
+          await outbox.saveFile({ file: photo(), name: 'shop.jpg', questionId: 'q1', formKey: 'f', kind: 'photo' });
+          second = sender!.run();
+        }
+        return list;
+      },
+    };
+    const fake = fakeDeps(
+      watched,
+      clock,
+      [{ created: '/api/uploads/m-1', progress: [[10, 10]] }],
+      [{ mediaId: 'm-1', kind: 'photo', status: 'ready', reason: null }],
+    );
+    sender = createSender(fake.deps);
+    expect(await sender.run()).toBe('idle');
+    expect(await second).toBe('idle');
+    expect(fake.uploads).toHaveLength(1);
+    expect(await outbox.files()).toEqual([expect.objectContaining({ state: 'ready', mediaId: 'm-1' })]);
+  });
+
   it('runs only while it holds the lock', async () => {
     const { outbox, clock } = setup();
     const fake = fakeDeps(outbox, clock, []);

@@ -1,9 +1,8 @@
 /**
- * The outbox, loaded on first use (a capture, a queued submit) or at page load when the summary
- * says something waits: Dexie and tus-js-client stay out of the pages' first-load JavaScript.
+ * The outbox, loaded on first use (a capture, a queued submit) or, by the shell, at page load when
+ * the summary says something waits (`resume.ts`): Dexie and tus-js-client stay out of the pages'
+ * first-load JavaScript.
  */
-import { local } from '../../../platform/storage.ts';
-import { somethingWaits } from './summary.ts';
 import type { OutboxRuntime } from './runtime.ts';
 
 let loading: Promise<OutboxRuntime> | null = null;
@@ -17,10 +16,4 @@ export function loadOutbox(): Promise<OutboxRuntime> {
     },
   );
   return loading;
-}
-
-/** On a page load: starts the sender when something waits to be sent. */
-export function resumeSending(): void {
-  if (typeof window === 'undefined' || !somethingWaits(local())) return;
-  void loadOutbox().catch(() => undefined);
 }

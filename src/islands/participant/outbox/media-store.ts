@@ -1,11 +1,10 @@
 /**
  * The participant screens' `MediaStore` (the renderer's photos and videos) over the outbox: it
  * loads the outbox (Dexie, tus) when a photo or video field first shows, lists the form's rows,
- * copies picked files in (then the sender sends them) and removes them. Loaded, with the photo and
- * video controls, only for a form asking for photos or videos (`answers-form.tsx`).
+ * copies picked files in (then the sender sends them) and removes them. Loaded only for a form
+ * asking for photos or videos (`answers-form.tsx`).
  */
 import type { FormMedia, MediaRow, MediaStore } from '../../../components/forms/types.ts';
-import { loadMediaControls } from '../../../components/forms/ElementField.tsx';
 import { useStoreUploads } from '../../../components/forms/store-uploads.ts';
 import { thumbnailUrl } from '../../../shared/media.ts';
 import { m } from '../../../shared/i18n.ts';
@@ -177,8 +176,7 @@ export function createMediaStore(formKey: string): FormMediaStore {
   };
 }
 
-/** A form's photo and video parts on the participant's screens: the controls loaded, the outbox's store. */
-export async function loadFormMedia(formKey: string): Promise<FormMedia<FormMediaStore>> {
-  await loadMediaControls();
+/** A form's photo and video parts on the participant's screens: the outbox's store and the hook that follows it. */
+export function formMedia(formKey: string): FormMedia<FormMediaStore> {
   return { store: createMediaStore(formKey), useUploads: useStoreUploads };
 }

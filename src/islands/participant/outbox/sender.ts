@@ -272,22 +272,32 @@ export function createSender(deps: SenderDeps): Sender {
     return waiting ? 'waiting' : 'idle';
   };
 
+  /** A trigger came during a pass (a capture saved after the pass had looked): one more pass follows. */
+  let again = false;
+
   return {
     run() {
-      // One pass at a time in this page; a trigger during a pass shares it.
-      running ??= deps
-        .withLock(pass)
-        .then((result) => result ?? 'busy')
-        .finally(() => {
-          running = null;
-        });
+      // One pass at a time in this page; a trigger during a pass shares it, and another pass follows it.
+      if (running) {
+        again = true;
+        return running;
+      }
+      running = (async () => {
+        let result: 'offline' | 'busy' | 'idle' | 'waiting';
+        do {
+          again = false;
+          result = (await deps.withLock(pass)) ?? 'busy';
+        } while (again && result !== 'offline' && result !== 'busy');
+        return result;
+      })().finally(() => {
+        running = null;
+      });
       return running;
     },
     async retry(id) {
       const file = await outbox.file(id);
       if (file) {
-        if (file.state === 'failed' && !file.final)
-          await outbox.updateFile(id, { state: file.mediaId && file.uploadUrl ? 'saved' : 'saved', reason: null, attempts: 0, notBefore: 0 });
+        if (file.state === 'failed' && !file.final) await outbox.updateFile(id, { state: 'saved', reason: null, attempts: 0, notBefore: 0 });
         return;
       }
       const submit = (await outbox.submits()).find((row) => row.id === id);
