@@ -1,5 +1,4 @@
 /** Uploaded photos (`POST /api/media`; zod-free: the browser checks early with the same limits and messages). */
-import { FORM_LIMITS } from './forms/constants.ts';
 
 /** Uploads (`POST /api/media`). */
 export const MEDIA_LIMITS = {
@@ -78,12 +77,10 @@ export const UPLOAD_LIMITS = {
 export const VIDEO_LIMITS = {
   /** Largest video file accepted (bytes). */
   maxBytes: 1024 * 1024 * 1024,
-  /** A question's default and largest maximum length (seconds). */
+  /** A question's default maximum length (seconds; the largest: `FORM_LIMITS.videoMaxSeconds`). */
   defaultMaxSeconds: 180,
-  maxSecondsCeiling: FORM_LIMITS.videoMaxSeconds,
-  /** A question's default and largest number of videos. */
+  /** A question's default number of videos (the most: `FORM_LIMITS.videoMaxFiles`). */
   defaultMaxFiles: 1,
-  maxFiles: FORM_LIMITS.videoMaxFiles,
   /** The processed video is at most this tall (or wide, when portrait): 1080p. */
   outputSide: 1920,
   outputShortSide: 1080,

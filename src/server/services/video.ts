@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
+import { FORM_LIMITS } from '../../shared/forms/constants.ts';
 import { VIDEO_LIMITS, VIDEO_MESSAGES } from '../../shared/media.ts';
 import type { Db } from '../db/index.ts';
 import { media } from '../db/schema/index.ts';
@@ -349,7 +350,7 @@ async function processNow(options: ProcessVideoOptions): Promise<ProcessedVideo>
 
 async function processWithin(options: ProcessVideoOptions, deadline: number): Promise<ProcessedVideo> {
   const { sourcePath, workDir, signal } = options;
-  const maxSeconds = options.maxSeconds ?? VIDEO_LIMITS.maxSecondsCeiling;
+  const maxSeconds = options.maxSeconds ?? FORM_LIMITS.videoMaxSeconds;
   const allowedSeconds = maxSeconds + VIDEO_LIMITS.lengthLeewaySeconds;
 
   let head: Uint8Array;
@@ -578,7 +579,7 @@ export interface VideoJobInput {
   mediaId: string;
   /** The complete upload on local disk (the caller keeps and removes it). */
   sourcePath: string;
-  /** The question's maximum length (s); `VIDEO_LIMITS.maxSecondsCeiling` when not given. */
+  /** The question's maximum length (s); `FORM_LIMITS.videoMaxSeconds` when not given. */
   maxSeconds?: number;
   signal?: AbortSignal;
 }

@@ -82,7 +82,7 @@ export const FORM_LIMITS = {
   ratingMin: 3,
   ratingMax: 10,
   photoMaxFiles: 10,
-  /** A video question: at most this many videos, each at most this long (seconds; default 3 minutes). */
+  /** A video question: at most this many videos, each at most this long (seconds; its defaults: `VIDEO_LIMITS` in media.ts). */
   videoMaxFiles: 3,
   videoMaxSeconds: 600,
   maxPages: 100,
