@@ -1,7 +1,8 @@
 /**
  * The photo and video fields of a renderer, whose files go through its `MediaStore` (the
- * participant's local outbox, or a staff preview's page): each file's row shows its state (saved on this phone → uploading
- * n% → uploaded → ready | failed), and the element's answer holds the media ids known so far —
+ * participant's local outbox, or a staff preview's page): each file's row shows its state (saved
+ * on this phone → uploading n% → uploaded → ready | failed; in a preview, added), and the
+ * element's answer holds the media ids known so far —
  * photos stored before this visit (in the answer, not in the store) first, then the store's rows
  * that have one. A row still without a media id is in no answer: `complete` adds its stand-in
  * for the checks and a queued submit.
