@@ -163,10 +163,19 @@ function whenIdle(load: () => void): void {
   else setTimeout(load, 1_000);
 }
 
-/** Something waits in the participant's outbox (its summary is in localStorage): the sender starts, on any page, when the browser is idle. */
+/**
+ * Something waits in the participant's outbox (its summary is in localStorage): once a participant
+ * is signed in, the sender starts, on any page, when the browser is idle (signed out, it would only
+ * meet 401s and spend its tries).
+ */
 function bootOutbox(): void {
   if (readItem(local(), OUTBOX_SUMMARY_KEY) === null) return;
-  whenIdle(() => void import('../islands/participant/outbox/resume.ts').then((module) => module.resumeSending()).catch(() => undefined));
+  let started = false;
+  $auth.subscribe((state) => {
+    if (started || state.status !== 'authenticated' || state.user.role !== 'participant') return;
+    started = true;
+    whenIdle(() => void import('../islands/participant/outbox/resume.ts').then((module) => module.resumeSending()).catch(() => undefined));
+  });
 }
 
 /** The service worker (participants' pages offline, issue 33 §2): its registration loads when the browser is idle. */
