@@ -3,7 +3,6 @@
  */
 import type { Answers, AnswerValue, ElementOf, FormElement } from '../../shared/forms/definition.ts';
 import type { fieldIds } from './form-utils.ts';
-import type { useStoreUploads } from './store-uploads.ts';
 
 /** Where the thumbnail of a stored photo is (answers hold media ids only). */
 export interface Thumbnails {
@@ -131,5 +130,12 @@ export interface MediaStore {
  */
 export interface FormMedia<S extends MediaStore = MediaStore> {
   store: S;
-  useUploads: typeof useStoreUploads;
+  useUploads: UploadsHook;
 }
+
+/** The hook that keeps a renderer's photo and video fields and answers in step with a store (`useStoreUploads`). */
+export type UploadsHook = (
+  store: MediaStore,
+  answerOf: (elementId: string) => AnswerValue | undefined,
+  setAnswer: (elementId: string, value: AnswerValue | undefined) => void,
+) => PhotoUploads;
