@@ -10,7 +10,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { reasonText, stateText } from '../../components/forms/store-uploads.ts';
 import { m } from '../../shared/i18n.ts';
-import { readSummary } from './outbox/summary.ts';
+import { outboxOwner, readSummary } from './outbox/summary.ts';
 import { loadOutbox } from './outbox/load.ts';
 import type { OutboxSummary, SummaryItem } from './outbox/types.ts';
 
@@ -23,7 +23,7 @@ function lineOf(item: SummaryItem): string {
 export function WaitingToSend() {
   const [summary, setSummary] = useState<OutboxSummary>({ items: [], updatedAt: 0 });
   useEffect(() => {
-    const read = () => setSummary(readSummary(local()));
+    const read = () => setSummary(readSummary(local(), outboxOwner()));
     read();
     const onStorage = (event: StorageEvent) => {
       if (event.key === OUTBOX_SUMMARY_KEY || event.key === null) read();

@@ -45,8 +45,15 @@ vi.mock('../../../src/islands/participant/outbox/load.ts', () => ({
 function setup() {
   const storage = memoryStorage();
   let now = 1_000_000;
-  const outbox = createOutbox(openOutboxDb({ indexedDB: new IDBFactory(), IDBKeyRange }), storage, () => now);
-  return { outbox, storage, clock: { get: () => now, add: (ms: number) => (now += ms) } };
+  /** Who is signed in on this "phone" (participant 7 unless a test signs someone else in). */
+  let owner: string | null = '7';
+  const outbox = createOutbox(
+    openOutboxDb({ indexedDB: new IDBFactory(), IDBKeyRange }),
+    storage,
+    () => owner,
+    () => now,
+  );
+  return { outbox, storage, clock: { get: () => now, add: (ms: number) => (now += ms) }, signIn: (who: string | null) => (owner = who) };
 }
 
 const photo = (bytes = 10, name = 'shop.jpg') => new File([new Uint8Array(bytes).fill(7)], name, { type: 'image/jpeg' });
@@ -107,8 +114,10 @@ describe('the outbox store', () => {
     expect(row.state).toBe('saved');
     expect(row.bytes).toBe(12);
     expect((await outbox.file(row.id))?.blob.size).toBe(12);
-    expect(readSummary(storage).items).toEqual([expect.objectContaining({ id: row.id, what: 'photo', name: 'shop.jpg', state: 'saved', retry: false })]);
-    expect(somethingWaits(storage)).toBe(true);
+    expect(readSummary(storage, '7').items).toEqual([
+      expect.objectContaining({ id: row.id, owner: '7', what: 'photo', name: 'shop.jpg', state: 'saved', retry: false }),
+    ]);
+    expect(somethingWaits(storage, '7')).toBe(true);
     await outbox.removeFile(row.id);
     expect(storage.map.has(OUTBOX_SUMMARY_KEY)).toBe(false);
   });
@@ -140,6 +149,32 @@ describe('the sender', () => {
     const sender = createSender(fake.deps);
     expect(await sender.run()).toBe('idle');
     expect(await outbox.file(row.id)).toMatchObject({ state: 'ready', mediaId: 'm-1', uploadUrl: 'https://x/api/uploads/m-1', progress: 1 });
+  });
+
+  it('on a shared phone, sends and shows only the signed-in participant’s rows; the others wait for their owner', async () => {
+    const { outbox, clock, storage, signIn } = setup();
+    const left = await outbox.saveFile({ file: photo(), name: 'pia.jpg', questionId: 'q', formKey: 'f', kind: 'photo' });
+    await outbox.queueSubmit({ formKey: 'f', title: 'S', createPath: null, createBody: null, path: '/s', body: { answers: {}, revision: 1 }, draftKey: null });
+    signIn(null);
+    await expect(outbox.saveFile({ file: photo(), name: 'x.jpg', questionId: 'q', formKey: 'f', kind: 'photo' })).rejects.toThrow('nobody is signed in');
+    signIn('8');
+    const fake = fakeDeps(outbox, clock, [{ created: 'https://x/api/uploads/m-8' }], [{ mediaId: 'm-8', kind: 'photo', status: 'ready', reason: null }]);
+    const sender = createSender(fake.deps);
+    expect(await sender.run()).toBe('idle');
+    expect(fake.uploads).toHaveLength(0);
+    expect(fake.calls).toHaveLength(0);
+    expect(await outbox.files('f')).toEqual([]);
+    expect(await outbox.file(left.id)).toBeUndefined();
+    await outbox.removeFile(left.id);
+    expect(readSummary(storage, '8').items).toEqual([]);
+    expect(somethingWaits(storage, '8')).toBe(false);
+    // Participant 8's own photo goes; participant 7's waits, untouched.
+    await outbox.saveFile({ file: photo(), name: 'sam.jpg', questionId: 'q', formKey: 'f', kind: 'photo' });
+    expect(await sender.run()).toBe('idle');
+    expect(fake.uploads.map((upload) => upload.row.name)).toEqual(['sam.jpg']);
+    signIn('7');
+    expect(readSummary(storage, '7').items.map((item) => item.what)).toEqual(['photo', 'submit']);
+    expect(await outbox.file(left.id)).toMatchObject({ state: 'saved', name: 'pia.jpg' });
   });
 
   it('asks the API first: unreachable, nothing is sent', async () => {
@@ -178,7 +213,7 @@ describe('the sender', () => {
     const fake = fakeDeps(outbox, clock, [{ fail: 415 }]);
     await createSender(fake.deps).run();
     expect(await outbox.file(refused.id)).toMatchObject({ state: 'failed', final: true, reason: 'refused 415' });
-    expect(readSummary(storage).items[0]?.retry).toBe(false);
+    expect(readSummary(storage, '7').items[0]?.retry).toBe(false);
     expect(isFinal(413)).toBe(true);
     expect(isFinal(503)).toBe(false);
 

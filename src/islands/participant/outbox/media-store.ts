@@ -10,7 +10,7 @@ import { thumbnailUrl } from '../../../shared/media.ts';
 import { m } from '../../../shared/i18n.ts';
 import { local } from '../../../platform/storage.ts';
 import { loadOutbox } from './load.ts';
-import { readSummary } from './summary.ts';
+import { outboxOwner, readSummary } from './summary.ts';
 import { localToken, type OutboxFile } from './types.ts';
 
 const canPreview = (): boolean => typeof URL !== 'undefined' && typeof URL.createObjectURL === 'function';
@@ -68,7 +68,7 @@ export function createMediaStore(formKey: string): FormMediaStore {
   const start = (always = false) => {
     if (unsubscribe || listeners.size === 0) return;
     // Nothing in the outbox at all: its runtime (Dexie, tus-js-client) loads with the first capture.
-    if (!always && readSummary(local()).items.length === 0) return;
+    if (!always && readSummary(local(), outboxOwner()).items.length === 0) return;
     let stopped = false;
     unsubscribe = () => {
       stopped = true;

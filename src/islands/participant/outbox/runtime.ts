@@ -12,6 +12,7 @@ import { m } from '../../../shared/i18n.ts';
 import { clearLocalDraft } from '../autosave.ts';
 import { createSender, type CallFailure, type Sender, type SenderMessages } from './sender.ts';
 import { createOutbox, openOutboxDb, type Outbox } from './store.ts';
+import { outboxOwner } from './summary.ts';
 import { tusUpload } from './tus.ts';
 
 /** How often the sender looks again while something waits. */
@@ -87,7 +88,7 @@ let runtime: OutboxRuntime | null = null;
 
 export function outboxRuntime(): OutboxRuntime {
   if (runtime) return runtime;
-  const outbox = createOutbox(openOutboxDb(), local());
+  const outbox = createOutbox(openOutboxDb(), local(), outboxOwner);
   const sender = createSender({
     outbox,
     reachable,

@@ -3,6 +3,10 @@
  * copied in at once) and `submits` (submits waiting to be sent). Every change writes the summary
  * mirror (./summary.ts) and tells the listeners of this page; other tabs learn of it from the
  * `storage` event of the summary.
+ *
+ * Each row is its account's (`owner`, the signed-in participant's id): on a shared phone, what one
+ * person left unsent is neither shown to nor sent under the next person's session, and waits for
+ * its owner to sign in again. Every read and write goes through the owner of the moment.
  */
 import { Dexie, type EntityTable } from 'dexie';
 import { OUTBOX_DB_NAME } from '../../../shared/offline.ts';
@@ -25,7 +29,7 @@ export function openOutboxDb(options: { indexedDB?: IDBFactory; IDBKeyRange?: ty
   return db;
 }
 
-/** The file could not be kept on the device (IndexedDB full or blocked, or the copy read back differs). */
+/** The file could not be kept on the device (IndexedDB full or blocked, the copy read back differs, or nobody is signed in). */
 export class NotSaved extends Error {
   override name = 'NotSaved';
 }
@@ -37,13 +41,16 @@ const randomId = (): string =>
 
 export interface Outbox {
   db: OutboxDb;
+  /** The signed-in participant's id (rows are theirs), or null: then the outbox shows and takes nothing. */
+  owner(): string | null;
   /** Copies a file into IndexedDB and reads it back (its size must match) before resolving with its row. */
   saveFile(input: { file: Blob; name: string; questionId: string; formKey: string; kind: 'photo' | 'video'; durationMs?: number | null }): Promise<OutboxFile>;
+  /** Changes, removes or reads a row of the owner's (another person's row is left alone, or undefined). */
   updateFile(id: string, changes: Partial<OutboxFile>): Promise<void>;
   removeFile(id: string): Promise<OutboxFile | undefined>;
   file(id: string): Promise<OutboxFile | undefined>;
   files(formKey?: string): Promise<OutboxFile[]>;
-  queueSubmit(input: Omit<OutboxSubmit, 'id' | 'state' | 'reason' | 'attempts' | 'notBefore' | 'createdAt'>): Promise<OutboxSubmit>;
+  queueSubmit(input: Omit<OutboxSubmit, 'id' | 'owner' | 'state' | 'reason' | 'attempts' | 'notBefore' | 'createdAt'>): Promise<OutboxSubmit>;
   updateSubmit(id: string, changes: Partial<OutboxSubmit>): Promise<void>;
   removeSubmit(id: string): Promise<void>;
   submits(formKey?: string): Promise<OutboxSubmit[]>;
@@ -53,19 +60,37 @@ export interface Outbox {
   changed(): Promise<void>;
 }
 
-export function createOutbox(db: OutboxDb, storage: StorageLike | null, now: () => number = Date.now): Outbox {
+export function createOutbox(db: OutboxDb, storage: StorageLike | null, owner: () => string | null, now: () => number = Date.now): Outbox {
   const listeners = new Set<() => void>();
   const changed = async () => {
+    // Everyone's rows: the summary says whose each line is (another person's waits for them).
     const [files, submits] = await Promise.all([db.files.toArray(), db.submits.toArray()]);
     writeSummary(storage, summaryOf(files, submits, now()));
     for (const listener of [...listeners]) listener();
   };
-  const byAge = <T extends { createdAt: number }>(rows: T[]) => rows.sort((a, b) => a.createdAt - b.createdAt);
+  /** The owner's rows (of one form when `formKey` is given), oldest first. */
+  const mine = async <T extends { id: string; owner?: string; formKey: string; createdAt: number }>(
+    table: EntityTable<T, 'id'>,
+    formKey?: string,
+  ): Promise<T[]> => {
+    const who = owner();
+    if (who === null) return [];
+    const rows = formKey === undefined ? await table.toArray() : await table.where('formKey').equals(formKey).toArray();
+    return rows.filter((row) => row.owner === who).sort((a, b) => a.createdAt - b.createdAt);
+  };
+  const isMine = (row: { owner?: string } | undefined): boolean => row !== undefined && owner() !== null && row.owner === owner();
+  const signedIn = (): string => {
+    const who = owner();
+    if (who === null) throw new NotSaved('nobody is signed in');
+    return who;
+  };
   return {
     db,
+    owner,
     async saveFile({ file, name, questionId, formKey, kind, durationMs = null }) {
       const row: OutboxFile = {
         id: randomId(),
+        owner: signedIn(),
         questionId,
         formKey,
         kind,
@@ -99,34 +124,46 @@ export function createOutbox(db: OutboxDb, storage: StorageLike | null, now: () 
       return back;
     },
     async updateFile(id, changes) {
+      if (!isMine(await db.files.get(id))) return;
       await db.files.update(id, changes);
       await changed();
     },
     async removeFile(id) {
       const row = await db.files.get(id);
+      if (!isMine(row)) return undefined;
       await db.files.delete(id);
       await changed();
       return row;
     },
-    file: (id) => db.files.get(id),
-    files: async (formKey) => byAge(formKey === undefined ? await db.files.toArray() : await db.files.where('formKey').equals(formKey).toArray()),
+    file: async (id) => {
+      const row = await db.files.get(id);
+      return isMine(row) ? row : undefined;
+    },
+    files: (formKey) => mine(db.files, formKey),
     async queueSubmit(input) {
-      // One waiting submit per form: a new one replaces the last.
-      await db.submits.where('formKey').equals(input.formKey).delete();
-      const row: OutboxSubmit = { ...input, id: randomId(), state: 'waiting', reason: null, attempts: 0, notBefore: 0, createdAt: now() };
+      const who = signedIn();
+      // One waiting submit per form and person: a new one replaces the last.
+      await db.submits
+        .where('formKey')
+        .equals(input.formKey)
+        .filter((row) => row.owner === who)
+        .delete();
+      const row: OutboxSubmit = { ...input, id: randomId(), owner: who, state: 'waiting', reason: null, attempts: 0, notBefore: 0, createdAt: now() };
       await db.submits.add(row);
       await changed();
       return row;
     },
     async updateSubmit(id, changes) {
+      if (!isMine(await db.submits.get(id))) return;
       await db.submits.update(id, changes);
       await changed();
     },
     async removeSubmit(id) {
+      if (!isMine(await db.submits.get(id))) return;
       await db.submits.delete(id);
       await changed();
     },
-    submits: async (formKey) => byAge(formKey === undefined ? await db.submits.toArray() : await db.submits.where('formKey').equals(formKey).toArray()),
+    submits: (formKey) => mine(db.submits, formKey),
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

@@ -4,35 +4,51 @@
  */
 import { OUTBOX_SUMMARY_KEY } from '../../../shared/offline.ts';
 import type { StorageLike } from '../../../platform/storage.ts';
+import { currentUser } from '../../../stores/auth.ts';
 import type { OutboxFile, OutboxSubmit, OutboxSummary, SummaryItem } from './types.ts';
+
+/** Whose rows the outbox shows and sends now: the signed-in participant's id, or null (nobody, or staff). */
+export function outboxOwner(): string | null {
+  const user = currentUser();
+  return user && user.role === 'participant' ? String(user.id) : null;
+}
 
 const EMPTY: OutboxSummary = { items: [], updatedAt: 0 };
 
 function isItem(value: unknown): value is SummaryItem {
   if (typeof value !== 'object' || value === null) return false;
   const item = value as Record<string, unknown>;
-  return typeof item.id === 'string' && typeof item.name === 'string' && typeof item.state === 'string' && typeof item.what === 'string';
+  return (
+    typeof item.id === 'string' &&
+    typeof item.owner === 'string' &&
+    typeof item.name === 'string' &&
+    typeof item.state === 'string' &&
+    typeof item.what === 'string'
+  );
 }
 
-export function readSummary(storage: StorageLike | null): OutboxSummary {
+/** The lines of `owner` (the signed-in participant; null: none). */
+export function readSummary(storage: StorageLike | null, owner: string | null): OutboxSummary {
+  if (owner === null) return EMPTY;
   try {
     const text = storage?.getItem(OUTBOX_SUMMARY_KEY);
     if (!text) return EMPTY;
     const data = JSON.parse(text) as { items?: unknown; updatedAt?: unknown };
-    const items = Array.isArray(data.items) ? data.items.filter(isItem) : [];
+    const items = Array.isArray(data.items) ? data.items.filter(isItem).filter((item) => item.owner === owner) : [];
     return { items, updatedAt: typeof data.updatedAt === 'number' ? data.updatedAt : 0 };
   } catch {
     return EMPTY;
   }
 }
 
-/** The lines of a summary: files not yet ready and submits not yet sent, oldest first. */
+/** The lines of a summary: files not yet ready and submits not yet sent, oldest first, whoever's they are. */
 export function summaryOf(files: readonly OutboxFile[], submits: readonly OutboxSubmit[], now = Date.now()): OutboxSummary {
   const items: SummaryItem[] = [
     ...files
       .filter((file) => file.state !== 'ready')
       .map((file): SummaryItem & { at: number } => ({
         id: file.id,
+        owner: file.owner,
         what: file.kind,
         name: file.name,
         state: file.state,
@@ -45,6 +61,7 @@ export function summaryOf(files: readonly OutboxFile[], submits: readonly Outbox
       .filter((submit) => submit.state !== 'sent')
       .map((submit): SummaryItem & { at: number } => ({
         id: submit.id,
+        owner: submit.owner,
         what: 'submit',
         name: submit.title,
         state: submit.state,
@@ -68,5 +85,6 @@ export function writeSummary(storage: StorageLike | null, summary: OutboxSummary
   }
 }
 
-/** Whether anything waits to be sent (the page then loads the sender at once). */
-export const somethingWaits = (storage: StorageLike | null): boolean => readSummary(storage).items.some((item) => item.state !== 'failed');
+/** Whether anything of `owner`'s waits to be sent (the page then loads the sender at once). */
+export const somethingWaits = (storage: StorageLike | null, owner: string | null): boolean =>
+  readSummary(storage, owner).items.some((item) => item.state !== 'failed');

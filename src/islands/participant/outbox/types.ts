@@ -16,6 +16,8 @@ export type FileState = (typeof FILE_STATES)[number];
 export interface OutboxFile {
   /** The row's own id (random), also the `local-…` stand-in of the answer until the media id is known. */
   id: string;
+  /** Whose it is: the participant's id (only they see it and only their session sends it). */
+  owner: string;
   /** The question (form element id) and the form (`formKey`) it answers. */
   questionId: string;
   formKey: string;
@@ -45,6 +47,8 @@ export interface OutboxFile {
 /** A submit that could not reach the server (or waits for its files): sent by the sender with the same revision. */
 export interface OutboxSubmit {
   id: string;
+  /** Whose it is (as `OutboxFile.owner`). */
+  owner: string;
   formKey: string;
   /** What home shows ("Kitchen mission"). */
   title: string;
@@ -72,6 +76,8 @@ export const isLocalToken = (value: unknown): value is string => typeof value ==
 /** What home lists of the outbox: one line per file or submit still waiting, failed or being sent. */
 export interface SummaryItem {
   id: string;
+  /** Whose it is (as `OutboxFile.owner`): home lists only the signed-in participant's. */
+  owner: string;
   what: 'photo' | 'video' | 'submit';
   name: string;
   state: FileState | OutboxSubmit['state'];
