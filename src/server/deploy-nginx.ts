@@ -122,6 +122,36 @@ function ruleLocations(matcher: BuildMeta['matcher'] | undefined): string[] {
   ];
 }
 
+/**
+ * A location proxied to the API processes: bodies streamed both ways (never buffered to disk here
+ * first), up to `maxBody`, `timeout` for each read and write of the answer (`bodyTimeout` between
+ * two reads of the client's body where nginx's 60 s default is too short).
+ */
+function proxyLocation(at: string, upstream: string, { maxBody, bodyTimeout, timeout }: { maxBody: string; bodyTimeout?: string; timeout: string }): string[] {
+  return [
+    `    location ${at} {`,
+    `        proxy_pass http://${upstream};`,
+    '        proxy_http_version 1.1;',
+    '        proxy_set_header Connection "";',
+    '        proxy_set_header Host $http_host;',
+    '        proxy_set_header X-Forwarded-For $remote_addr;',
+    '        proxy_set_header X-Forwarded-Proto $scheme;',
+    '        proxy_request_buffering off;',
+    '        proxy_buffering off;',
+    `        client_max_body_size ${maxBody};`,
+    ...(bodyTimeout ? [`        client_body_timeout ${bodyTimeout};`] : []),
+    `        proxy_read_timeout ${timeout};`,
+    `        proxy_send_timeout ${timeout};`,
+    // Another process is tried when one cannot be reached (refused, restarting), and for what nginx
+    // counts as idempotent (GET, HEAD, OPTIONS, PUT, DELETE) also after an error, a timeout, a 502
+    // or a 503; never a POST or PATCH that reached a process (no non_idempotent; docs/deploy.md).
+    '        proxy_next_upstream error timeout http_502 http_503;',
+    '        proxy_next_upstream_tries 2;',
+    '        proxy_intercept_errors off;',
+    '    }',
+  ];
+}
+
 /** Reads the build and writes the configuration (text to `include` in `http {}`). */
 export function nginxConfig(options: NginxOptions): string {
   const root = path.resolve(options.root);
@@ -210,46 +240,12 @@ export function nginxConfig(options: NginxOptions): string {
     '    # replaced with the address nginx sees, which TRUST_PROXY=1 takes (the last entry). Behind a',
     '    # load balancer or CDN, let nginx learn the client from it first (set_real_ip_from /',
     '    # real_ip_header; docs/deploy.md), or append and count it in TRUST_PROXY.',
-    '    location /api/ {',
-    `        proxy_pass http://${upstream};`,
-    '        proxy_http_version 1.1;',
-    '        proxy_set_header Connection "";',
-    '        proxy_set_header Host $http_host;',
-    '        proxy_set_header X-Forwarded-For $remote_addr;',
-    '        proxy_set_header X-Forwarded-Proto $scheme;',
-    '        proxy_request_buffering off;',
-    '        proxy_buffering off;',
-    `        client_max_body_size ${NGINX_MAX_BODY};`,
-    '        proxy_read_timeout 300s;',
-    '        proxy_send_timeout 300s;',
-    // Another process is tried when one cannot be reached (refused, restarting), and for what nginx
-    // counts as idempotent (GET, HEAD, OPTIONS, PUT, DELETE) also after an error, a timeout, a 502
-    // or a 503; never a POST or PATCH that reached a process (no non_idempotent; docs/deploy.md).
-    '        proxy_next_upstream error timeout http_502 http_503;',
-    '        proxy_next_upstream_tries 2;',
-    '        proxy_intercept_errors off;',
-    '    }',
+    ...proxyLocation('/api/', upstream, { maxBody: NGINX_MAX_BODY, timeout: '300s' }),
     '',
     '    # Resumable uploads (tus, issue 33 §3): each PATCH streamed to the API as it arrives (never',
     '    # buffered to disk here first), a body as large as the largest video (clients send chunks of',
     `    # ${UPLOAD_LIMITS.chunkBytes / MiB} MiB), and the time a slow connection needs for one.`,
-    `    location ${UPLOADS_PATH} {`,
-    `        proxy_pass http://${upstream};`,
-    '        proxy_http_version 1.1;',
-    '        proxy_set_header Connection "";',
-    '        proxy_set_header Host $http_host;',
-    '        proxy_set_header X-Forwarded-For $remote_addr;',
-    '        proxy_set_header X-Forwarded-Proto $scheme;',
-    '        proxy_request_buffering off;',
-    '        proxy_buffering off;',
-    `        client_max_body_size ${NGINX_UPLOAD_MAX_BODY};`,
-    '        client_body_timeout 120s;',
-    '        proxy_read_timeout 3600s;',
-    '        proxy_send_timeout 3600s;',
-    '        proxy_next_upstream error timeout http_502 http_503;',
-    '        proxy_next_upstream_tries 2;',
-    '        proxy_intercept_errors off;',
-    '    }',
+    ...proxyLocation(UPLOADS_PATH, upstream, { maxBody: NGINX_UPLOAD_MAX_BODY, bodyTimeout: '120s', timeout: '3600s' }),
     '',
     '    # Files only servers read, dot files (but /.well-known/: ACME challenges, security.txt) and the',
     '    # compressed copies (served through gzip_static).',

@@ -3,36 +3,17 @@
  * library" and "Record here" (in the page: MediaRecorder, MP4 where the browser records it, else
  * WebM, with a visible timer that stops at the question's limit, holding the recording lock so a
  * new service worker waits). Each video's length is read in the browser before it is kept: one
- * longer than the limit is refused at once and nothing is queued. The rows are the photos' rows.
+ * longer than the limit is refused at once and nothing is queued. The rows, pickers and messages
+ * are the media control's (`MediaControl.tsx`).
  */
-import { useEffect, useRef, useState, type ComponentProps } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ElementOf } from '../../shared/forms/definition.ts';
 import { RECORDING_LOCK } from '../../shared/offline.ts';
 import { VIDEO_ACCEPT, VIDEO_LIMITS } from '../../shared/media.ts';
 import { Button } from '../ui/button.tsx';
-import { PhotoRow, PickButton, StorageNotes, type IconProps } from './PhotoControl.tsx';
+import { keptCount, MediaControl, MediaPickers, VideoIcon } from './MediaControl.tsx';
 import type { ControlProps } from './types.ts';
 import { formatCount, m } from '../../shared/i18n.ts';
-
-const iconProps = {
-  viewBox: '0 0 24 24',
-  fill: 'none',
-  stroke: 'currentColor',
-  strokeWidth: 2,
-  strokeLinecap: 'round',
-  strokeLinejoin: 'round',
-  'aria-hidden': true,
-  focusable: false,
-} as const;
-
-function VideoIcon(props: IconProps & Omit<ComponentProps<'svg'>, 'children'>) {
-  return (
-    <svg {...iconProps} {...props}>
-      <path d="m16 13 5.2 3.5a.5.5 0 0 0 .8-.4V7.9a.5.5 0 0 0-.8-.4L16 11" />
-      <rect x="2" y="6" width="14" height="12" rx="2" />
-    </svg>
-  );
-}
 
 /** `m:ss`. */
 export function clock(seconds: number): string {
@@ -189,15 +170,12 @@ const canRecordHere = (): boolean =>
 export function VideoControl(props: ControlProps<ElementOf<'video'>>) {
   const { element, ids, ctx, describedBy } = props;
   const uploads = ctx.photos;
-  const items = uploads.items(element.id);
   const capture = element.capture ?? 'both';
-  const kept = items.filter((item) => item.status !== 'failed').length;
   const [recording, setRecording] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const [recordable, setRecordable] = useState(false);
   useEffect(() => setRecordable(canRecordHere()), []);
-  const notice = problem ?? uploads.notice(element.id);
-  const full = kept >= element.maxFiles;
+  const full = keptCount(uploads.items(element.id)) >= element.maxFiles;
 
   /** Reads each video's length first: one too long (or unreadable) is refused, and nothing of it is kept. */
   const pick = async (files: File[]) => {
@@ -224,23 +202,14 @@ export function VideoControl(props: ControlProps<ElementOf<'video'>>) {
   };
 
   return (
-    <div className="flex flex-col gap-3">
-      {items.length > 0 && (
-        <ul className="flex flex-col gap-2">
-          {items.map((item, index) => (
-            <PhotoRow
-              key={item.key}
-              item={item}
-              index={index}
-              disabled={ctx.disabled}
-              nameOf={(number) => m.outbox_video_name({ number })}
-              Icon={VideoIcon}
-              onRetry={() => uploads.retry(element.id, item.key)}
-              onRemove={() => uploads.remove(element.id, item.key)}
-            />
-          ))}
-        </ul>
-      )}
+    <MediaControl
+      element={element}
+      ctx={ctx}
+      nameOf={(number) => m.outbox_video_name({ number })}
+      Icon={VideoIcon}
+      countText={(kept) => m.outbox_video_count({ kept, max: formatCount(element.maxFiles) })}
+      problem={problem}
+    >
       {recording ? (
         <Recorder
           maxSeconds={element.maxSeconds}
@@ -254,49 +223,24 @@ export function VideoControl(props: ControlProps<ElementOf<'video'>>) {
           }}
         />
       ) : (
-        <div className="flex flex-wrap gap-2">
-          {capture !== 'library' && (
-            <PickButton
-              id={`${ids.control}-camera`}
-              label={m.outbox_video_record_camera()}
-              camera
-              accept={VIDEO_ACCEPT}
-              icon={<VideoIcon />}
-              disabled={ctx.disabled || full}
-              describedBy={describedBy}
-              onPick={(files) => void pick(files)}
-            />
-          )}
-          {capture !== 'camera' && (
-            <PickButton
-              id={`${ids.control}-library`}
-              label={m.outbox_video_choose()}
-              camera={false}
-              accept={VIDEO_ACCEPT}
-              disabled={ctx.disabled || full}
-              describedBy={describedBy}
-              onPick={(files) => void pick(files)}
-            />
-          )}
+        <MediaPickers
+          ids={ids}
+          capture={capture}
+          cameraLabel={m.outbox_video_record_camera()}
+          libraryLabel={m.outbox_video_choose()}
+          cameraIcon={<VideoIcon />}
+          accept={VIDEO_ACCEPT}
+          disabled={ctx.disabled || full}
+          describedBy={describedBy}
+          onPick={(files) => void pick(files)}
+        >
           {capture !== 'library' && recordable && (
             <Button type="button" variant="outline" className="h-11" disabled={ctx.disabled || full} onClick={() => setRecording(true)}>
               {m.outbox_video_record_here()}
             </Button>
           )}
-        </div>
+        </MediaPickers>
       )}
-      {kept > 0 && (
-        <p className="text-xs text-muted-foreground tabular-nums">{m.outbox_video_count({ kept: formatCount(kept), max: formatCount(element.maxFiles) })}</p>
-      )}
-      {notice && (
-        <p role="alert" className="text-sm font-medium text-destructive">
-          {notice}
-        </p>
-      )}
-      <StorageNotes notes={uploads.notes()} />
-      <p role="status" className="sr-only">
-        {uploads.announcement(element.id)}
-      </p>
-    </div>
+    </MediaControl>
   );
 }
