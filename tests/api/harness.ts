@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, inject } from 'vitest';
 import { createApp } from '../../src/server/app.ts';
@@ -14,6 +15,7 @@ import { JobQueue } from '../../src/server/jobs/queue.ts';
 import { createLogger } from '../../src/server/logger.ts';
 import { createMailer, type Mailer } from '../../src/server/mail/mailer.ts';
 import type { Clock } from '../../src/server/services/clock.ts';
+import { createUploadStore } from '../../src/server/services/uploads.ts';
 import { createStorage, S3Storage, type Storage } from '../../src/server/storage/index.ts';
 import { createFreshDatabase, postgresReachable, type FreshDatabase } from '../support/postgres.ts';
 import { startS3, type TestS3 } from '../support/s3.ts';
@@ -159,6 +161,8 @@ export async function createTestContext(backend: Backend, options: TestContextOp
     ...options.env,
   });
   const storage = createStorage(config, s3 ? { credentials: s3.credentials } : {});
+  // The resumable uploads' store on the same bucket and key (the server's finds the key in AWS_*).
+  const uploadStore = s3 ? createUploadStore(config, { credentials: s3.credentials }) : undefined;
   const logs: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -176,9 +180,9 @@ export async function createTestContext(backend: Backend, options: TestContextOp
     mode: 'manual',
     ...(options.retryDelaySeconds === undefined ? {} : { retryDelaySeconds: options.retryDelaySeconds }),
   });
-  jobs.setHandlers(createJobHandlers({ db: database.db, mailer, clock, config, logger, jobs, storage }));
+  jobs.setHandlers(createJobHandlers({ db: database.db, mailer, clock, config, logger, jobs, storage, ...(uploadStore ? { uploadStore } : {}) }));
   await jobs.start();
-  const app = createApp({ database, mailer, config, logger, clock, jobs, storage }, options.pages);
+  const app = createApp({ database, mailer, config, logger, clock, jobs, storage, ...(uploadStore ? { uploadStore } : {}) }, options.pages);
 
   const request = async (pathname: string, init: RequestInit = {}) => app.request(pathname, init);
   const json = async (method: string, pathname: string, body?: unknown, headers: Record<string, string> = {}) =>
@@ -196,6 +200,7 @@ export async function createTestContext(backend: Backend, options: TestContextOp
     await database.close();
     await fresh?.drop();
     if (storage instanceof S3Storage) storage.client.destroy();
+    if (uploadStore) (uploadStore as unknown as { client: S3Client }).client.destroy();
     if (s3 && !options.s3) await s3.stop();
     if (!options.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   };

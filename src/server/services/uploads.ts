@@ -64,12 +64,37 @@ export function uploadIdPrefix(config: Pick<Config, 'mediaStore' | 's3'>): strin
   return config.mediaStore === 's3' && config.s3 ? `${config.s3.prefix}tus/` : '';
 }
 
+/**
+ * tus' S3 store, removing all of an upload. Its own `remove` aborts the multipart upload and stops
+ * there when S3 answers that it does not exist, which S3 does once the upload was completed: a
+ * processed upload's object (`{id}`, the original file) and `{id}.info` stayed in the bucket. It
+ * never deleted `{id}.part` either. Here the three objects always go; a 404 is still thrown (no
+ * upload in progress), as before.
+ */
+class UploadS3Store extends S3Store {
+  override async remove(id: string): Promise<void> {
+    let missing: unknown = null;
+    try {
+      await super.remove(id);
+    } catch (error) {
+      if ((error as { status_code?: number }).status_code !== 404) throw error;
+      missing = error;
+    }
+    await this.client.deleteObjects({
+      Bucket: this.bucket,
+      Delete: { Objects: [{ Key: id }, { Key: this.infoKey(id) }, { Key: this.partKey(id, true) }], Quiet: true },
+    });
+    await this.clearCache(id);
+    if (missing) throw missing;
+  }
+}
+
 /** The tus store the configuration asks for (`MEDIA_STORE`), with the expiration extension on. */
 export function createUploadStore(config: Pick<Config, 'dataDir' | 'mediaStore' | 's3'>, options: { credentials?: unknown } = {}): DataStore {
   let store: DataStore;
   if (config.mediaStore === 's3' && config.s3) {
     const s3 = config.s3;
-    store = new S3Store({
+    store = new UploadS3Store({
       partSize: UPLOAD_LIMITS.chunkBytes,
       expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS,
       // Stand-ins for S3 (MinIO, R2, the tests' s3rver) do not all keep object tags: the expiry job
@@ -81,6 +106,12 @@ export function createUploadStore(config: Pick<Config, 'dataDir' | 'mediaStore' 
         ...(s3.endpoint ? { endpoint: s3.endpoint } : {}),
         forcePathStyle: s3.forcePathStyle,
         ...(options.credentials ? { credentials: options.credentials as never } : {}),
+        // As S3Storage's: with the SDK's default (a CRC on every upload, sent `aws-chunked` with a
+        // trailer) a store that does not decode that framing keeps it in the bytes.
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+        responseChecksumValidation: 'WHEN_REQUIRED',
+        // As S3Storage's: a store that stops answering fails the PATCH (the client resumes) instead of holding it.
+        requestHandler: { connectionTimeout: 5_000, requestTimeout: 30_000 },
       },
     });
   } else {
