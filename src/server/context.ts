@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { DataStore } from '@tus/server';
+import type { DataStore, Locker } from '@tus/server';
 import type { ApiTokenScope } from '../shared/api-tokens.ts';
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/index.ts';
@@ -23,6 +23,8 @@ export interface AppDeps {
   storage: Storage;
   /** The resumable uploads' store (routes/uploads.ts); default the one the configuration names (services/uploads.ts). */
   uploadStore?: DataStore;
+  /** The resumable uploads' lock across processes (services/upload-locker.ts; the server makes it); default tus' MemoryLocker (one process). */
+  uploadLocker?: Locker;
 }
 
 /** Hono context variables set by the middleware. */

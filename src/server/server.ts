@@ -22,6 +22,7 @@ import { createMailer } from './mail/mailer.ts';
 import { createJobHandlers } from './jobs/handlers.ts';
 import { JobQueue } from './jobs/queue.ts';
 import { systemClock } from './services/clock.ts';
+import { createUploadLocker } from './services/upload-locker.ts';
 import { setFlag } from './services/flags.ts';
 import { pruneRateLimits } from './services/rate-limit.ts';
 import { deleteExpiredSessions } from './services/sessions.ts';
@@ -160,9 +161,12 @@ export async function startServer(config: Config, logger: Logger = createLogger(
   }
   const db = database;
   const queue = jobs;
-  /** Stops what has started (jobs, the socket server, mail, the database, the lock) after a failed start, and rethrows. */
+  // The resumable uploads' locks: on PostgreSQL a connection of its own, opened with the first lock (services/upload-locker.ts).
+  const uploadLocker = createUploadLocker(db, config.databaseUrl, logger);
+  /** Stops what has started (jobs, the upload locks, the socket server, mail, the database, the lock) after a failed start, and rethrows. */
   const abandonStart = async (error: unknown): Promise<never> => {
     await queue.stop().catch(() => {});
+    await uploadLocker.close().catch(() => {});
     await socketServer?.stop().catch(() => {});
     mailer.close();
     await db.close().catch(() => {});
@@ -174,7 +178,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
   const site = config.serveStatic ? createStaticSite(config.distDir, logger) : null;
   if (!site) logger.info('SERVE_STATIC=0: serving the API only; pages come from a static host');
   const storage = createStorage(config);
-  const deps = { database: db, mailer, config, logger, clock: systemClock, jobs: queue, storage };
+  const deps = { database: db, mailer, config, logger, clock: systemClock, jobs: queue, storage, uploadLocker };
   const app = createApp(deps, site?.pages);
 
   // Refused requests' unread bodies are drained by drain.ts (docs/decisions/021-draining-refused-bodies.md), not the adapter.
@@ -238,6 +242,8 @@ export async function startServer(config: Config, logger: Logger = createLogger(
       }, SHUTDOWN_GRACE_MS);
       await closed;
       clearTimeout(forced);
+      // No request runs now: the upload locks' connection ends (services/upload-locker.ts).
+      await uploadLocker.close().catch((error: unknown) => logger.warn({ err: error }, 'upload locker close failed'));
       // Running jobs get what is left of the grace period (at least a second); those still running
       // then are released for a retry after the restart or by another process.
       await queue.stop({ timeoutMs: Math.max(1000, deadline - Date.now()) });

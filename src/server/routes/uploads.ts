@@ -9,7 +9,7 @@
  * to the upload store, never held (app.ts leaves this path out of the JSON body limit).
  * `docs/decisions/038-field-capture.md`, "Resumable uploads"; `docs/api.md`, "Resumable uploads".
  */
-import { Server, type DataStore, type Upload } from '@tus/server';
+import { MemoryLocker, Server, type DataStore, type Upload } from '@tus/server';
 import { Hono, type Context } from 'hono';
 import { MEDIA_MESSAGES, UPLOAD_MESSAGES, UPLOADS_PATH } from '../../shared/media.ts';
 import type { AppDeps, AppEnv } from '../context.ts';
@@ -51,6 +51,8 @@ function tusFor(deps: AppDeps) {
   const server = new Server({
     path: UPLOADS_PATH,
     datastore: store,
+    // One request at a time on an upload, in every process; a new one asks the holder to let go (services/upload-locker.ts).
+    locker: deps.uploadLocker ?? new MemoryLocker(),
     // The id was chosen (and its row written) before tus sees the creation: `creationIds`.
     namingFunction: (req) => {
       const id = creationIds.get(req as unknown as Request);
