@@ -3,8 +3,9 @@
  * through the resumable endpoint (`/api/uploads`, tus, 8 MiB PATCHes one after the other), against
  * the multipart call (`POST /api/media`) with the largest photo it takes (≤ 20 MB: the call only
  * takes photos, re-encoded before it answers). Reports MB/s of each and the server's peak resident
- * memory (VmRSS, sampled every 20 ms) during the tus upload. The video is not processed (no video
- * pipeline in the server: its row fails after the last byte, which is not timed).
+ * memory (VmRSS, sampled every 20 ms) during the tus upload. The file is not a real video: its
+ * processing (`media.process`, not timed) fails after the last byte; `scripts/bench-video.ts`
+ * times the processing of real clips.
  *
  * `npm run bench:uploads` (one server on embedded PGlite in a temporary data folder, loopback);
  * writes the "uploads" section of docs/benchmarks.md. `npm run bench` runs it too (`benchUploads`,
