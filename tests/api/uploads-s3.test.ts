@@ -5,10 +5,6 @@
  * app's back. One database (PGlite): the store is what is tested. `tests/api/uploads.test.ts`
  * covers the protocol and our checks on local disk.
  */
-import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { ListMultipartUploadsCommand, ListPartsCommand } from '@aws-sdk/client-s3';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
@@ -16,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { media } from '../../src/server/db/schema/index.ts';
 import { UPLOAD_LIMITS, type UploadState } from '../../src/shared/media.ts';
 import { S3_MIN_PART_BYTES } from '../support/s3.ts';
+import { testClip } from '../support/clips.ts';
 import { createTestContext, ORIGIN, type TestContext } from './harness.ts';
 import { signedInUser, type SignedIn } from './helpers.ts';
 
@@ -126,25 +123,7 @@ describe('resumable uploads in S3 (tus S3 store)', () => {
   });
 
   it('makes a small clip (ffmpeg) a ready video from two PATCHes', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-tus-s3-clip-'));
-    const clip = path.join(dir, 'clip.mp4');
-    const made = spawnSync('ffmpeg', [
-      '-v',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc=duration=1:size=160x120:rate=10',
-      '-pix_fmt',
-      'yuv420p',
-      '-c:v',
-      'libx264',
-      clip,
-    ]);
-    expect(made.status, made.stderr?.toString()).toBe(0);
-    const body = fs.readFileSync(clip);
-    fs.rmSync(dir, { recursive: true, force: true });
+    const body = testClip({ size: '160x120', rate: 10 });
     const { url, id } = await create(body.byteLength, 'clip.mp4', 'video/mp4');
     expect(await patch(url, 0, body.subarray(0, 1001))).toBe(1001);
     expect(await offsetOf(url)).toBe(1001);

@@ -1,6 +1,4 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { eq } from 'drizzle-orm';
@@ -11,6 +9,7 @@ import { MEDIA_LIMITS, MEDIA_MESSAGES, UPLOAD_LIMITS, UPLOAD_MESSAGES, VIDEO_LIM
 import { createJobHandlers } from '../../src/server/jobs/handlers.ts';
 import type { ProcessVideo } from '../../src/server/jobs/types.ts';
 import { createLogger } from '../../src/server/logger.ts';
+import { testClip } from '../support/clips.ts';
 import { describeEachBackend, ORIGIN, type TestContext } from './harness.ts';
 import { errorOf, signedInUser, type SignedIn } from './helpers.ts';
 
@@ -240,27 +239,7 @@ describeEachBackend('resumable uploads (tus)', (ctx) => {
 
   it('makes a real clip a ready, playable video through ffmpeg; a damaged one fails with its reason; no processor: failed', async () => {
     // The default processor is ffmpeg's (services/video.ts): a generated 1-second clip with a location tag.
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-tus-clip-'));
-    const clip = path.join(dir, 'clip.mp4');
-    const made = spawnSync('ffmpeg', [
-      '-v',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc=duration=1:size=320x240:rate=15',
-      '-pix_fmt',
-      'yuv420p',
-      '-c:v',
-      'libx264',
-      '-metadata',
-      'location=+48.8584+002.2945/',
-      clip,
-    ]);
-    expect(made.status).toBe(0);
-    const body = fs.readFileSync(clip);
-    fs.rmSync(dir, { recursive: true, force: true });
+    const body = testClip({ extra: ['-metadata', 'location=+48.8584+002.2945/'] });
     const url = (await create(ctx(), owner, body.byteLength, 'video/mp4')).headers.get('location') ?? '';
     const id = url.split('/').pop() ?? '';
     expect((await patch(ctx(), owner, url, 0, body.subarray(0, 1000))).status).toBe(204);
