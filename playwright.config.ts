@@ -75,8 +75,19 @@ export default defineConfig({
     serviceWorkers: 'block',
     launchOptions: {
       executablePath: CHROMIUM,
-      // Browsers cannot be downloaded here: Debian's chromium, with the network chatter off.
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      // Browsers cannot be downloaded here: Debian's chromium, with the network chatter off, and a
+      // fake camera and microphone (a test pattern and a tone) a page may use without a prompt
+      // (the video question's "Record here", field-capture.spec.ts).
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--use-fake-device-for-media-stream',
+        '--use-fake-ui-for-media-stream',
+      ],
     },
   },
   projects: [

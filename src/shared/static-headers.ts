@@ -12,7 +12,8 @@ export const STATIC_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'Referrer-Policy': 'strict-origin-when-cross-origin',
   'Cross-Origin-Opener-Policy': 'same-origin',
   'Cross-Origin-Resource-Policy': 'same-origin',
-  'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), interest-cohort=()',
+  // The camera and microphone for this site only: a video question's "Record here" (getUserMedia).
+  'Permissions-Policy': 'camera=(self), microphone=(self), geolocation=(), interest-cohort=()',
 };
 
 /** Hashed file names never change: a year, never revalidated. */

@@ -9,51 +9,14 @@
  * The offline test lets the participants' service worker run (home and the mission opened online
  * first, then the connection goes, `context.setOffline`); the other blocks workers like every spec.
  */
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { APIRequestContext } from '@playwright/test';
 import sharp from 'sharp';
-import { createAccount, signIn, signInThroughApi, type Account } from './accounts.ts';
+import { testClip } from '../support/clips.ts';
+import { createAccount, signIn, signInThroughApi, signInWithForm, signOutWithMenu } from './accounts.ts';
 import { expect, test } from './fixtures.ts';
-import { screenshotsAtBothSizes, seriousViolations } from './page-helpers.ts';
+import { jsonApi, liveMission, saveCookieChoice, screenshotsAtBothSizes, seriousViolations, SHOTS } from './page-helpers.ts';
 
 const PHONE = { width: 390, height: 844 };
 const CHUNK = 8 * 1024 * 1024;
-
-function adminApi(request: APIRequestContext, baseURL: string) {
-  return async <T>(method: 'GET' | 'POST' | 'PATCH', url: string, data?: unknown): Promise<T> => {
-    const res = await request.fetch(url, { method, headers: { Origin: baseURL, 'Content-Type': 'application/json' }, ...(data === undefined ? {} : { data }) });
-    if (res.status() >= 300) throw new Error(`${method} ${url}: ${res.status()} ${await res.text()}`);
-    return (await res.json()) as T;
-  };
-}
-
-/** A live project with one live mission of `elements`. */
-async function missionWith(request: APIRequestContext, baseURL: string, member: Account, elements: unknown[]) {
-  const call = adminApi(request, baseURL);
-  const tag = Date.now().toString(36);
-  const project = await call<{ id: number }>('POST', '/api/admin/projects', { name: `Field ${tag}`, client: 'Acme Foods', status: 'draft' });
-  await call('POST', `/api/admin/projects/${project.id}/members`, { emails: [member.email] });
-  const form = await call<{ id: number }>('POST', '/api/admin/forms', {
-    title: `Capture ${tag}`,
-    definition: { schema: 'fieldwork.form/1', title: `Capture ${tag}`, pages: [{ id: 'p1', title: 'In the shop', elements }] },
-  });
-  await call('POST', `/api/admin/forms/${form.id}/publish`, {});
-  const title = `Shop visit ${tag}`;
-  const mission = await call<{ id: number }>('POST', `/api/admin/projects/${project.id}/missions`, {
-    title,
-    instructions: 'Take photos of the shelf.',
-    formId: form.id,
-    points: 10,
-    closesAt: new Date(Date.now() + 3 * 86_400_000).toISOString(),
-    review: 'manual',
-    status: 'live',
-  });
-  await call('PATCH', `/api/admin/projects/${project.id}`, { status: 'live' });
-  return { missionId: mission.id, title, call };
-}
 
 const jpeg = (r: number) =>
   sharp({ create: { width: 320, height: 240, channels: 3, background: { r, g: 140, b: 200 } } })
@@ -61,7 +24,7 @@ const jpeg = (r: number) =>
     .toBuffer();
 
 /** The moderator's view of the member's one submitted entry. */
-async function submittedEntry(call: ReturnType<typeof adminApi>, missionId: number) {
+async function submittedEntry(call: ReturnType<typeof jsonApi>, missionId: number) {
   const list = await call<{ items: { id: number }[] }>('GET', `/api/admin/missions/${missionId}/submissions?status=submitted`);
   expect(list.items).toHaveLength(1);
   return call<{ answers: Record<string, unknown> }>('GET', `/api/admin/submissions/${list.items[0]?.id}`);
@@ -86,7 +49,7 @@ test.describe('field capture offline', () => {
     const member = await createAccount('participant', 'Fern', 'Field');
     const adminRequest = await playwright.request.newContext({ baseURL: origin });
     await signInThroughApi(adminRequest, origin, admin);
-    const { missionId, title, call } = await missionWith(adminRequest, origin, member, [
+    const { missionId, title, call } = await liveMission(adminRequest, origin, member, [
       { id: 'shelf', type: 'photo', title: 'Photos of the shelf', required: true, minFiles: 2, maxFiles: 3 },
       { id: 'note', type: 'short_text', title: 'What stood out?', required: true },
     ]);
@@ -160,7 +123,7 @@ test.describe('field capture', () => {
     const member = await createAccount('participant', 'Rey', 'Resume');
     const adminRequest = await playwright.request.newContext({ baseURL: origin });
     await signInThroughApi(adminRequest, origin, admin);
-    const { missionId, call } = await missionWith(adminRequest, origin, member, [
+    const { missionId, call } = await liveMission(adminRequest, origin, member, [
       { id: 'shelf', type: 'photo', title: 'A big photo', required: true, maxFiles: 1 },
       { id: 'clip', type: 'video', title: 'Walk down the aisle', required: true, maxFiles: 1, maxSeconds: 10, capture: 'library' },
     ]);
@@ -203,11 +166,9 @@ test.describe('field capture', () => {
     expect(offsets.filter((offset) => offset === 0)).toHaveLength(1);
 
     // A 3-second video, generated.
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fieldwork-video-'));
-    const file = path.join(dir, 'aisle.mp4');
-    execFileSync('ffmpeg', ['-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=duration=3:size=320x240:rate=15', '-pix_fmt', 'yuv420p', '-y', file]);
+    const clip = testClip({ seconds: 3 });
     const videos = page.getByRole('group', { name: /Walk down the aisle/ });
-    await videos.getByLabel('Choose from the library').setInputFiles(file);
+    await videos.getByLabel('Choose from the library').setInputFiles({ name: 'aisle.mp4', mimeType: 'video/mp4', buffer: clip });
     await expect(videos.locator('li', { hasText: 'aisle.mp4' })).toContainText('Uploaded and ready', { timeout: 120_000 });
     expect(await seriousViolations(page)).toEqual([]);
     await screenshotsAtBothSizes(page, 'field-capture-video-ready');
@@ -244,7 +205,145 @@ test.describe('field capture', () => {
       await screenshotsAtBothSizes(review, 'field-capture-review-video');
       await staff.close();
     }
-    fs.rmSync(dir, { recursive: true, force: true });
+    await adminRequest.dispose();
+  });
+});
+
+test.describe('recording in the page', () => {
+  // Chromium runs with a fake camera and microphone (playwright.config.ts).
+  test.use({ permissions: ['camera', 'microphone'] });
+
+  test('a video recorded in the page stops at its limit, uploads, and is sent with the answers', async ({ page, baseURL, playwright }) => {
+    test.setTimeout(180_000);
+    const origin = baseURL ?? '';
+    const admin = await createAccount('admin', 'Ada', 'Admin');
+    const member = await createAccount('participant', 'Cam', 'Corder');
+    const adminRequest = await playwright.request.newContext({ baseURL: origin });
+    await signInThroughApi(adminRequest, origin, admin);
+    const { missionId, call } = await liveMission(adminRequest, origin, member, [
+      { id: 'fridge', type: 'video', title: 'Show us your fridge', required: true, maxFiles: 1, maxSeconds: 3, capture: 'both' },
+    ]);
+
+    await saveCookieChoice(page);
+    await page.setViewportSize(PHONE);
+    await signIn(page, origin, member);
+    await page.goto(`/missions/${missionId}`);
+    const videos = page.getByRole('group', { name: /Show us your fridge/ });
+    await videos.getByRole('button', { name: 'Record here' }).click();
+    // The timer runs against the question's limit; Stop takes the focus.
+    await expect(videos.getByText(/^Recording: 0:0[0-3] of 0:03$/)).toBeVisible();
+    await expect(videos.getByRole('button', { name: 'Stop recording' })).toBeFocused();
+    await page.screenshot({ path: `${SHOTS}/field-capture-recording-${PHONE.width}.png` });
+    // At the limit it stops by itself, and the recording goes the way of any video.
+    await expect(videos.getByRole('button', { name: 'Stop recording' })).toHaveCount(0, { timeout: 15_000 });
+    const row = videos.locator('li', { hasText: /recording-/ });
+    await expect(row).toContainText('Uploaded and ready', { timeout: 120_000 });
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await expect(page.getByRole('heading', { name: 'Thank you — your mission is in' })).toBeVisible({ timeout: 30_000 });
+
+    const entry = await submittedEntry(call, missionId);
+    const [videoId] = entry.answers.fridge as string[];
+    const played = await adminRequest.get(`/api/media/${videoId}/video`, { headers: { Range: 'bytes=0-1023' } });
+    expect(played.status()).toBe(206);
+    expect(played.headers()['content-type']).toBe('video/mp4');
+    await adminRequest.dispose();
+  });
+});
+
+test.describe('field capture, more', () => {
+  test.describe.configure({ timeout: 180_000 });
+
+  test('on a shared phone, what one participant left unsent is neither shown to nor sent by the next; it goes once its owner is back', async ({
+    page,
+    baseURL,
+    playwright,
+    allowConsoleError,
+  }) => {
+    allowConsoleError(/ERR_FAILED|ERR_CONNECTION_RESET/);
+    const origin = baseURL ?? '';
+    const admin = await createAccount('admin', 'Ada', 'Admin');
+    const first = await createAccount('participant', 'Pia', 'First');
+    const next = await createAccount('participant', 'Sam', 'Next');
+    const adminRequest = await playwright.request.newContext({ baseURL: origin });
+    await signInThroughApi(adminRequest, origin, admin);
+    const { missionId, title } = await liveMission(
+      adminRequest,
+      origin,
+      [first, next],
+      [{ id: 'shelf', type: 'photo', title: 'Photo of the shelf', required: true, maxFiles: 2 }],
+    );
+
+    // Uploads cannot get through while the first participant is here (a dead link for uploads only).
+    const created: string[] = [];
+    await page.route('**/api/uploads', async (route) => {
+      created.push(route.request().method());
+      return route.abort('connectionreset');
+    });
+    await page.setViewportSize(PHONE);
+
+    await signInWithForm(page, first);
+    await page.goto(`/missions/${missionId}`);
+    const photos = page.getByRole('group', { name: /Photo of the shelf/ });
+    await page.getByLabel('Choose from library').setInputFiles({ name: 'pia-shelf.jpg', mimeType: 'image/jpeg', buffer: await jpeg(90) });
+    await expect(photos.locator('li', { hasText: 'pia-shelf.jpg' })).toContainText(/Saved on this phone|Waiting for a connection/);
+    await expect.poll(() => created.length).toBeGreaterThan(0);
+    await page.goto('/');
+    await expect(page.getByRole('region', { name: 'Waiting to be sent' })).toContainText('pia-shelf.jpg');
+    await signOutWithMenu(page, first);
+
+    // The next person on this phone: nothing of Pia's on home or in the mission, and nothing sent for her.
+    await page.unroute('**/api/uploads');
+    const sentMeanwhile: string[] = [];
+    await page.route('**/api/uploads**', (route) => {
+      sentMeanwhile.push(`${route.request().method()} ${new URL(route.request().url()).pathname}`);
+      return route.continue();
+    });
+    await signInWithForm(page, next);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Waiting to be sent' })).toHaveCount(0);
+    await page.goto(`/missions/${missionId}`);
+    await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+    await expect(page.getByRole('group', { name: /Photo of the shelf/ }).locator('li')).toHaveCount(0);
+    expect(sentMeanwhile).toEqual([]);
+    await page.goto('/');
+    await signOutWithMenu(page, next);
+
+    // Pia is back: home lists her photo until it has gone, under her account.
+    await signInWithForm(page, first);
+    await expect.poll(() => sentMeanwhile, { timeout: 90_000 }).toContain('POST /api/uploads');
+    await expect(page.getByRole('region', { name: 'Waiting to be sent' })).toHaveCount(0, { timeout: 90_000 });
+    await adminRequest.dispose();
+  });
+
+  test('the capture screens in German, Spanish and Arabic', async ({ page, baseURL, playwright }) => {
+    const origin = baseURL ?? '';
+    const admin = await createAccount('admin', 'Ada', 'Admin');
+    const member = await createAccount('participant', 'Lin', 'Languages');
+    const adminRequest = await playwright.request.newContext({ baseURL: origin });
+    await signInThroughApi(adminRequest, origin, admin);
+    const { missionId } = await liveMission(adminRequest, origin, member, [
+      { id: 'shelf', type: 'photo', title: 'Photos of the shelf', required: true, maxFiles: 3 },
+      { id: 'clip', type: 'video', title: 'Walk down the aisle', required: false, maxFiles: 1, maxSeconds: 60, capture: 'both' },
+    ]);
+    await saveCookieChoice(page);
+    await signIn(page, origin, member);
+    for (const [language, uploaded] of [
+      ['de', 'Hochgeladen und bereit'],
+      ['es', 'Subido y listo'],
+      ['ar', 'تم الرفع وهو جاهز'],
+    ] as const) {
+      await page.setViewportSize(PHONE);
+      await jsonApi(page.context().request, origin)('PUT', '/api/account/language', { language });
+      await page.goto(`/${language}/missions/${missionId}`);
+      await expect(page.locator('html')).toHaveAttribute('lang', language);
+      await page
+        .locator('input[type="file"][accept^="image"]')
+        .first()
+        .setInputFiles({ name: `regal-${language}.jpg`, mimeType: 'image/jpeg', buffer: await jpeg(60) });
+      await expect(page.locator('li', { hasText: `regal-${language}.jpg` })).toContainText(uploaded, { timeout: 60_000 });
+      expect(await seriousViolations(page)).toEqual([]);
+      await screenshotsAtBothSizes(page, `field-capture-${language}`);
+    }
     await adminRequest.dispose();
   });
 });
