@@ -178,10 +178,16 @@ function bootOutbox(): void {
   });
 }
 
-/** The service worker (participants' pages offline, issue 33 §2): its registration loads when the browser is idle. */
+/**
+ * The service worker (participants' pages offline, issue 33 §2): its registration loads when the
+ * browser is idle, on the first participant's page, whether loaded or reached by a client-side
+ * navigation (signing in on /login leads home without a page load).
+ */
 function bootServiceWorker(): void {
   if (!('serviceWorker' in navigator)) return;
-  whenIdle(() => void import('./service-worker.ts').then((module) => module.registerServiceWorker()).catch(() => undefined));
+  const register = (): void => whenIdle(() => void import('./service-worker.ts').then((module) => module.registerServiceWorker()).catch(() => undefined));
+  register();
+  document.addEventListener('astro:page-load', register);
 }
 
 export function bootShell(): boolean {

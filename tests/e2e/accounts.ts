@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import type { APIRequestContext, Browser, Cookie, Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Browser, type Cookie, type Page } from '@playwright/test';
 import { runCli } from '../../src/server/cli.ts';
 import type { Role } from '../../src/shared/roles.ts';
 
@@ -70,6 +70,22 @@ export async function signInThroughApi(request: APIRequestContext, baseURL: stri
 /** Signs the page's browser context in. */
 export async function signIn(page: Page, baseURL: string, account: Account): Promise<void> {
   await signInThroughApi(page.context().request, baseURL, account);
+}
+
+/** Signs in through the sign-in page, as a person on this device would (ends on home). */
+export async function signInWithForm(page: Page, account: Account): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(account.email);
+  await page.getByLabel('Password', { exact: true }).fill(account.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page).toHaveURL(/\/$/);
+}
+
+/** Signs out through the account menu in the header (ends on the sign-in page). */
+export async function signOutWithMenu(page: Page, account: Account): Promise<void> {
+  await page.getByRole('button', { name: `${account.firstName} ${account.lastName}` }).click();
+  await page.getByRole('menuitem', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(/\/login$/);
 }
 
 /** A signed-in session's cookies, made once and reused (the per-email limit is 10 a minute). */

@@ -22,6 +22,46 @@ export function jsonApi(request: APIRequestContext, baseURL: string) {
   };
 }
 
+/**
+ * A live project of `members` with one live mission (manual review, 10 points, closing in 3 days)
+ * of a published one-page form of `elements`, made through the API by the staff signed in on
+ * `request`. Names carry a tag, so parallel tests never meet.
+ */
+export async function liveMission(
+  request: APIRequestContext,
+  baseURL: string,
+  members: { email: string } | { email: string }[],
+  elements: unknown[],
+  names: { project?: string; mission?: string; page?: string; instructions?: string } = {},
+) {
+  const call = jsonApi(request, baseURL);
+  const tag = `${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;
+  const project = await call<{ id: number }>('POST', '/api/admin/projects', {
+    name: `${names.project ?? 'Field'} ${tag}`,
+    client: 'Acme Foods',
+    status: 'draft',
+  });
+  await call('POST', `/api/admin/projects/${project.id}/members`, { emails: [members].flat().map((member) => member.email) });
+  const formTitle = `Capture ${tag}`;
+  const form = await call<{ id: number }>('POST', '/api/admin/forms', {
+    title: formTitle,
+    definition: { schema: 'fieldwork.form/1', title: formTitle, pages: [{ id: 'p1', title: names.page ?? 'In the shop', elements }] },
+  });
+  await call('POST', `/api/admin/forms/${form.id}/publish`, {});
+  const title = `${names.mission ?? 'Shop visit'} ${tag}`;
+  const mission = await call<{ id: number }>('POST', `/api/admin/projects/${project.id}/missions`, {
+    title,
+    instructions: names.instructions ?? 'Take photos of the shelf.',
+    formId: form.id,
+    points: 10,
+    closesAt: new Date(Date.now() + 3 * 86_400_000).toISOString(),
+    review: 'manual',
+    status: 'live',
+  });
+  await call('PATCH', `/api/admin/projects/${project.id}`, { status: 'live' });
+  return { projectId: project.id, missionId: mission.id, title, call };
+}
+
 /** A saved cookie choice (necessary only) before any page loads: the banner stays out of the way (it is tested in shell.spec.ts). */
 export async function saveCookieChoice(page: Page): Promise<void> {
   await page.addInitScript(() =>
