@@ -21,6 +21,8 @@ import { runCliAsync } from '../tests/support/processes.ts';
 import { freePort, runIfMain, spawnServer, stopServer, waitForHealth, writeBenchmarksSection } from './bench-server.ts';
 
 const MB = 1_000_000;
+/** How busy the machine was before the bench began (1-minute load average). */
+const LOAD_AT_START = os.loadavg()[0] ?? 0;
 const MiB = 1024 * 1024;
 const VIDEO_BYTES = 200 * MB;
 const PASSWORD = 'Bench-upl0ads!';
@@ -163,7 +165,7 @@ export function uploadsBenchTable(result: UploadsBenchResult): string {
   const { photoBytes, multipartMs, videoBytes, tusMs, rssBefore, rssPeak } = result;
   const mbps = (bytes: number, ms: number) => (bytes / MB / (ms / 1000)).toFixed(1);
   return [
-    `Measured ${new Date().toISOString().slice(0, 10)} by \`npm run bench:uploads\` (one server, embedded PGlite, loopback, ${os.cpus().length} cores; other work on the machine: lower bounds).`,
+    `Measured ${new Date().toISOString().slice(0, 10)} by \`npm run bench:uploads\` (one server, embedded PGlite, loopback, ${os.cpus().length} cores, load average ${LOAD_AT_START.toFixed(1)} at the start: with other work on the machine the figures are lower bounds).`,
     '',
     '| Upload | Bytes | Time | Throughput |',
     '| --- | ---: | ---: | ---: |',
