@@ -161,8 +161,6 @@ export async function createTestContext(backend: Backend, options: TestContextOp
     ...options.env,
   });
   const storage = createStorage(config, s3 ? { credentials: s3.credentials } : {});
-  // The resumable uploads' store on the same bucket and key (the server's finds the key in AWS_*).
-  const uploadStore = s3 ? createUploadStore(config, { credentials: s3.credentials }) : undefined;
   const logs: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -173,6 +171,8 @@ export async function createTestContext(backend: Backend, options: TestContextOp
   const logger = createLogger('info', sink);
   const mailer = options.mailer?.(dataDir) ?? createMailer({ from: config.mailFrom, dataDir, logger });
   const clock = new TestClock();
+  // The resumable uploads' store on the same bucket and key (the server's finds the key in AWS_*), its expiry on the test's clock.
+  const uploadStore = s3 ? createUploadStore(config, { credentials: s3.credentials, now: () => clock.now().getTime() }) : undefined;
   const jobs = new JobQueue({
     database,
     connection,

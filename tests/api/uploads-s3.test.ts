@@ -5,11 +5,12 @@
  * app's back. One database (PGlite): the store is what is tested. `tests/api/uploads.test.ts`
  * covers the protocol and our checks on local disk.
  */
-import { ListMultipartUploadsCommand, ListPartsCommand } from '@aws-sdk/client-s3';
+import { AbortMultipartUploadCommand, CreateMultipartUploadCommand, ListMultipartUploadsCommand, ListPartsCommand, type S3Client } from '@aws-sdk/client-s3';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { media } from '../../src/server/db/schema/index.ts';
+import { createUploadStore } from '../../src/server/services/uploads.ts';
 import { UPLOAD_LIMITS, type UploadState } from '../../src/shared/media.ts';
 import { S3_MIN_PART_BYTES } from '../support/s3.ts';
 import { testClip } from '../support/clips.ts';
@@ -151,6 +152,29 @@ describe('resumable uploads in S3 (tus S3 store)', () => {
     expect(await tusKeys(id)).toEqual([]);
     expect(await openUploads(id)).toEqual([]);
     expect(await ctx.database.db.select().from(media).where(eq(media.id, id))).toEqual([]);
+  });
+
+  it("sweeps only its own expired multipart uploads (tus/ under S3_PREFIX): other applications' in the bucket are left alone", async () => {
+    const s3 = ctx.s3;
+    if (!s3) throw new Error('no S3');
+    const foreign = ['other-app/big.bin', `${s3.prefix}exports/big.bin`];
+    for (const Key of foreign) await s3.client.send(new CreateMultipartUploadCommand({ Bucket: s3.bucket, Key }));
+    const { id } = await create(10_000, 'old.jpg', 'image/jpeg');
+    expect(await openUploads(id)).toHaveLength(1);
+    // The sweep a day and an hour later.
+    const later = Date.now() + (UPLOAD_LIMITS.expiryHours + 1) * 60 * 60 * 1000;
+    const store = createUploadStore(ctx.config, { credentials: s3.credentials, now: () => later });
+    try {
+      expect(await store.deleteExpired()).toBe(1);
+    } finally {
+      (store as unknown as { client: S3Client }).client.destroy();
+    }
+    expect(await openUploads(id)).toEqual([]);
+    expect(await tusKeys(id)).toEqual([]);
+    const left = await s3.client.send(new ListMultipartUploadsCommand({ Bucket: s3.bucket }));
+    expect((left.Uploads ?? []).map((upload) => upload.Key).sort()).toEqual([...foreign].sort());
+    for (const upload of left.Uploads ?? [])
+      await s3.client.send(new AbortMultipartUploadCommand({ Bucket: s3.bucket, Key: upload.Key, UploadId: upload.UploadId }));
   });
 
   // Last: it moves the clock a day on.

@@ -53,7 +53,7 @@ function jobHandlers(deps: JobDeps): JobHandlers {
   const storage = deps.storage ?? createStorage(deps.config);
   let uploadStore = deps.uploadStore;
   const uploads = (): UploadJobDeps => {
-    uploadStore ??= createUploadStore(deps.config);
+    uploadStore ??= createUploadStore(deps.config, { now: () => deps.clock.now().getTime() });
     return {
       db: deps.db,
       clock: deps.clock,

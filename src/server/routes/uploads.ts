@@ -46,7 +46,7 @@ const servers = new WeakMap<AppDeps, { server: Server; store: DataStore; prefix:
 function tusFor(deps: AppDeps) {
   let made = servers.get(deps);
   if (made) return made;
-  const store = deps.uploadStore ?? createUploadStore(deps.config);
+  const store = deps.uploadStore ?? createUploadStore(deps.config, { now: () => deps.clock.now().getTime() });
   const prefix = uploadIdPrefix(deps.config);
   const server = new Server({
     path: UPLOADS_PATH,

@@ -65,13 +65,58 @@ export function uploadIdPrefix(config: Pick<Config, 'mediaStore' | 's3'>): strin
 }
 
 /**
- * tus' S3 store, removing all of an upload. Its own `remove` aborts the multipart upload and stops
- * there when S3 answers that it does not exist, which S3 does once the upload was completed: a
- * processed upload's object (`{id}`, the original file) and `{id}.info` stayed in the bucket. It
- * never deleted `{id}.part` either. Here the three objects always go; a 404 is still thrown (no
- * upload in progress), as before.
+ * tus' S3 store, removing all of an upload, and only ours.
+ * - `remove`: tus' own aborts the multipart upload and stops there when S3 answers that it does not
+ *   exist, which S3 does once the upload was completed: a processed upload's object (`{id}`, the
+ *   original file) and `{id}.info` stayed in the bucket. It never deleted `{id}.part` either. Here
+ *   the three objects always go; a 404 is still thrown (no upload in progress), as before.
+ * - `deleteExpired`: tus' own lists every multipart upload of the bucket and aborts those older
+ *   than the expiry, with their `.info` and `.part`: in a bucket shared with other applications
+ *   (what `S3_PREFIX` is for) it would have aborted theirs. Here only uploads under `keyPrefix`
+ *   (`{S3_PREFIX}tus/`) are looked at.
  */
 class UploadS3Store extends S3Store {
+  readonly keyPrefix: string;
+  /** The time the expiry is measured at (ms since epoch; the tests move it on). */
+  readonly now: () => number;
+
+  constructor(options: ConstructorParameters<typeof S3Store>[0], keyPrefix: string, now: () => number) {
+    super(options);
+    this.keyPrefix = keyPrefix;
+    this.now = now;
+  }
+
+  override async deleteExpired(): Promise<number> {
+    if (this.getExpiration() === 0) return 0;
+    let deleted = 0;
+    let keyMarker: string | undefined;
+    let uploadIdMarker: string | undefined;
+    for (;;) {
+      const page = await this.client.listMultipartUploads({
+        Bucket: this.bucket,
+        Prefix: this.keyPrefix,
+        KeyMarker: keyMarker,
+        UploadIdMarker: uploadIdMarker,
+      });
+      const expired = (page.Uploads ?? []).filter(
+        (upload) => upload.Key?.startsWith(this.keyPrefix) && upload.Initiated && this.now() > this.getExpirationDate(upload.Initiated.toISOString()).getTime(),
+      );
+      for (const upload of expired) {
+        const key = upload.Key as string;
+        await this.client.abortMultipartUpload({ Bucket: this.bucket, Key: key, UploadId: upload.UploadId });
+        await this.client.deleteObjects({
+          Bucket: this.bucket,
+          Delete: { Objects: [{ Key: this.infoKey(key) }, { Key: this.partKey(key, true) }], Quiet: true },
+        });
+        await this.clearCache(key);
+        deleted += 1;
+      }
+      if (!page.IsTruncated) return deleted;
+      keyMarker = page.NextKeyMarker;
+      uploadIdMarker = page.NextUploadIdMarker;
+    }
+  }
+
   override async remove(id: string): Promise<void> {
     let missing: unknown = null;
     try {
@@ -90,30 +135,37 @@ class UploadS3Store extends S3Store {
 }
 
 /** The tus store the configuration asks for (`MEDIA_STORE`), with the expiration extension on. */
-export function createUploadStore(config: Pick<Config, 'dataDir' | 'mediaStore' | 's3'>, options: { credentials?: unknown } = {}): DataStore {
+export function createUploadStore(
+  config: Pick<Config, 'dataDir' | 'mediaStore' | 's3'>,
+  options: { credentials?: unknown; now?: () => number } = {},
+): DataStore {
   let store: DataStore;
   if (config.mediaStore === 's3' && config.s3) {
     const s3 = config.s3;
-    store = new UploadS3Store({
-      partSize: UPLOAD_LIMITS.chunkBytes,
-      expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS,
-      // Stand-ins for S3 (MinIO, R2, the tests' s3rver) do not all keep object tags: the expiry job
-      // and the bucket's lifecycle rule remove leftovers instead.
-      useTags: false,
-      s3ClientConfig: {
-        bucket: s3.bucket,
-        region: s3.region,
-        ...(s3.endpoint ? { endpoint: s3.endpoint } : {}),
-        forcePathStyle: s3.forcePathStyle,
-        ...(options.credentials ? { credentials: options.credentials as never } : {}),
-        // As S3Storage's: with the SDK's default (a CRC on every upload, sent `aws-chunked` with a
-        // trailer) a store that does not decode that framing keeps it in the bytes.
-        requestChecksumCalculation: 'WHEN_REQUIRED',
-        responseChecksumValidation: 'WHEN_REQUIRED',
-        // As S3Storage's: a store that stops answering fails the PATCH (the client resumes) instead of holding it.
-        requestHandler: { connectionTimeout: 5_000, requestTimeout: 30_000 },
+    store = new UploadS3Store(
+      {
+        partSize: UPLOAD_LIMITS.chunkBytes,
+        expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS,
+        // Stand-ins for S3 (MinIO, R2, the tests' s3rver) do not all keep object tags: the expiry job
+        // and the bucket's lifecycle rule remove leftovers instead.
+        useTags: false,
+        s3ClientConfig: {
+          bucket: s3.bucket,
+          region: s3.region,
+          ...(s3.endpoint ? { endpoint: s3.endpoint } : {}),
+          forcePathStyle: s3.forcePathStyle,
+          ...(options.credentials ? { credentials: options.credentials as never } : {}),
+          // As S3Storage's: with the SDK's default (a CRC on every upload, sent `aws-chunked` with a
+          // trailer) a store that does not decode that framing keeps it in the bytes.
+          requestChecksumCalculation: 'WHEN_REQUIRED',
+          responseChecksumValidation: 'WHEN_REQUIRED',
+          // As S3Storage's: a store that stops answering fails the PATCH (the client resumes) instead of holding it.
+          requestHandler: { connectionTimeout: 5_000, requestTimeout: 30_000 },
+        },
       },
-    });
+      uploadIdPrefix(config),
+      options.now ?? Date.now,
+    );
   } else {
     store = new FileStore({ directory: tusDir(config.dataDir), expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS });
   }
