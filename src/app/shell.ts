@@ -164,16 +164,17 @@ function whenIdle(load: () => void): void {
 }
 
 /**
- * Something waits in the participant's outbox (its summary is in localStorage): once a participant
- * is signed in, the sender starts, on any page, when the browser is idle (signed out, it would only
+ * Something waits in the outbox of this browser (its summary is in localStorage): each time a
+ * participant is signed in (at load, or after signing out and in again without a page load), the
+ * sender starts for their rows, on any page, when the browser is idle (signed out, it would only
  * meet 401s and spend its tries).
  */
 function bootOutbox(): void {
   if (readItem(local(), OUTBOX_SUMMARY_KEY) === null) return;
-  let started = false;
+  let startedFor: string | number | null = null;
   $auth.subscribe((state) => {
-    if (started || state.status !== 'authenticated' || state.user.role !== 'participant') return;
-    started = true;
+    if (state.status !== 'authenticated' || state.user.role !== 'participant' || state.user.id === startedFor) return;
+    startedFor = state.user.id;
     whenIdle(() => void import('../islands/participant/outbox/resume.ts').then((module) => module.resumeSending()).catch(() => undefined));
   });
 }

@@ -303,6 +303,32 @@ describe('the sender', () => {
     expect(await outbox.files()).toEqual([expect.objectContaining({ state: 'ready', mediaId: 'm-1' })]);
   });
 
+  it('the connection back during a pass that found it gone brings one more pass (the trigger is not lost)', async () => {
+    const { outbox, clock } = setup();
+    await outbox.saveFile({ file: photo(), name: 'shop.jpg', questionId: 'q1', formKey: 'f', kind: 'photo' });
+    const fake = fakeDeps(
+      outbox,
+      clock,
+      [{ created: '/api/uploads/m-2', progress: [[10, 10]] }],
+      [{ mediaId: 'm-2', kind: 'photo', status: 'ready', reason: null }],
+    );
+    const sender = createSender(fake.deps);
+    let asked = 0;
+    let triggered: Promise<unknown> | null = null;
+    fake.deps.reachable = async () => {
+      asked += 1;
+      if (asked > 1) return true;
+      // The API did not answer; meanwhile the connection came back (the `online` event's run, a task of its own).
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      fake.setOnline(true);
+      triggered = sender.run();
+      return false;
+    };
+    expect(await sender.run()).toBe('idle');
+    expect(await triggered).toBe('idle');
+    expect(fake.uploads).toHaveLength(1);
+  });
+
   it('runs only while it holds the lock', async () => {
     const { outbox, clock } = setup();
     const fake = fakeDeps(outbox, clock, []);

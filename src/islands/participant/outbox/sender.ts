@@ -272,7 +272,10 @@ export function createSender(deps: SenderDeps): Sender {
     return waiting ? 'waiting' : 'idle';
   };
 
-  /** A trigger came during a pass (a capture saved after the pass had looked): one more pass follows. */
+  /**
+   * A trigger came during a pass (a capture saved after the pass had looked, the connection back
+   * after the pass found it gone): one more pass follows. Not after `busy`: another tab sends.
+   */
   let again = false;
 
   return {
@@ -287,7 +290,7 @@ export function createSender(deps: SenderDeps): Sender {
         do {
           again = false;
           result = (await deps.withLock(pass)) ?? 'busy';
-        } while (again && result !== 'offline' && result !== 'busy');
+        } while (again && result !== 'busy');
         return result;
       })().finally(() => {
         running = null;
