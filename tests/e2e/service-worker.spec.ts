@@ -128,11 +128,14 @@ test('after a real sign-out, the next person on the phone meets none of the prev
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   allowConsoleError(/ERR_INTERNET_DISCONNECTED|ERR_FAILED|Failed to fetch|FetchEvent|status of 503|network/i);
   await context.setOffline(true);
+  // Each page once its calls have been answered (by a kept copy) or have failed.
   await page.reload();
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await page.waitForLoadState('networkidle');
   await expect(page.getByText(missionTitle)).toHaveCount(0);
   await page.goto(`/missions/${missionId}`);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await page.waitForLoadState('networkidle');
   await expect(page.getByText(missionTitle)).toHaveCount(0);
   await expect(page.getByText('What is on the top shelf?')).toHaveCount(0);
   await context.setOffline(false);
