@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { expect, type APIRequestContext, type Browser, type Cookie, type Page } from '@playwright/test';
+import { expect, type APIRequest, type APIRequestContext, type Browser, type Cookie, type Page } from '@playwright/test';
 import { runCli } from '../../src/server/cli.ts';
 import type { Role } from '../../src/shared/roles.ts';
 
@@ -70,6 +70,14 @@ export async function signInThroughApi(request: APIRequestContext, baseURL: stri
 /** Signs the page's browser context in. */
 export async function signIn(page: Page, baseURL: string, account: Account): Promise<void> {
   await signInThroughApi(page.context().request, baseURL, account);
+}
+
+/** A new admin and an API request context signed in as them (the caller disposes of it). */
+export async function signedInAdmin(request: APIRequest, baseURL: string): Promise<{ admin: Account; adminRequest: APIRequestContext }> {
+  const admin = await createAccount('admin', 'Ada', 'Admin');
+  const adminRequest = await request.newContext({ baseURL });
+  await signInThroughApi(adminRequest, baseURL, admin);
+  return { admin, adminRequest };
 }
 
 /**

@@ -11,7 +11,7 @@
  */
 import sharp from 'sharp';
 import { testClip } from '../support/clips.ts';
-import { createAccount, signIn, signInThroughApi, signInWithForm, signOutWithMenu } from './accounts.ts';
+import { createAccount, signedInAdmin, signIn, signInWithForm, signOutWithMenu } from './accounts.ts';
 import { expect, test } from './fixtures.ts';
 import { jsonApi, liveMission, saveCookieChoice, screenshotsAtBothSizes, seriousViolations, SHOTS } from './page-helpers.ts';
 
@@ -45,10 +45,8 @@ test.describe('field capture offline', () => {
     // Offline, the browser reports each request it could not make.
     allowConsoleError(/ERR_INTERNET_DISCONNECTED|ERR_FAILED/);
     const origin = baseURL ?? '';
-    const admin = await createAccount('admin', 'Ada', 'Admin');
     const member = await createAccount('participant', 'Fern', 'Field');
-    const adminRequest = await playwright.request.newContext({ baseURL: origin });
-    await signInThroughApi(adminRequest, origin, admin);
+    const { adminRequest } = await signedInAdmin(playwright.request, origin);
     const { missionId, title, call } = await liveMission(adminRequest, origin, member, [
       { id: 'shelf', type: 'photo', title: 'Photos of the shelf', required: true, minFiles: 2, maxFiles: 3 },
       { id: 'note', type: 'short_text', title: 'What stood out?', required: true },
@@ -119,10 +117,8 @@ test.describe('field capture', () => {
   }) => {
     allowConsoleError(/ERR_CONNECTION_RESET/);
     const origin = baseURL ?? '';
-    const admin = await createAccount('admin', 'Ada', 'Admin');
     const member = await createAccount('participant', 'Rey', 'Resume');
-    const adminRequest = await playwright.request.newContext({ baseURL: origin });
-    await signInThroughApi(adminRequest, origin, admin);
+    const { admin, adminRequest } = await signedInAdmin(playwright.request, origin);
     const { missionId, call } = await liveMission(adminRequest, origin, member, [
       { id: 'shelf', type: 'photo', title: 'A big photo', required: true, maxFiles: 1 },
       { id: 'clip', type: 'video', title: 'Walk down the aisle', required: true, maxFiles: 1, maxSeconds: 10, capture: 'library' },
@@ -216,10 +212,8 @@ test.describe('recording in the page', () => {
   test('a video recorded in the page stops at its limit, uploads, and is sent with the answers', async ({ page, baseURL, playwright }) => {
     test.setTimeout(180_000);
     const origin = baseURL ?? '';
-    const admin = await createAccount('admin', 'Ada', 'Admin');
     const member = await createAccount('participant', 'Cam', 'Corder');
-    const adminRequest = await playwright.request.newContext({ baseURL: origin });
-    await signInThroughApi(adminRequest, origin, admin);
+    const { adminRequest } = await signedInAdmin(playwright.request, origin);
     const { missionId, call } = await liveMission(adminRequest, origin, member, [
       { id: 'fridge', type: 'video', title: 'Show us your fridge', required: true, maxFiles: 1, maxSeconds: 3, capture: 'both' },
     ]);
@@ -261,11 +255,9 @@ test.describe('field capture, more', () => {
   }) => {
     allowConsoleError(/ERR_FAILED|ERR_CONNECTION_RESET/);
     const origin = baseURL ?? '';
-    const admin = await createAccount('admin', 'Ada', 'Admin');
     const first = await createAccount('participant', 'Pia', 'First');
     const next = await createAccount('participant', 'Sam', 'Next');
-    const adminRequest = await playwright.request.newContext({ baseURL: origin });
-    await signInThroughApi(adminRequest, origin, admin);
+    const { adminRequest } = await signedInAdmin(playwright.request, origin);
     const { missionId, title } = await liveMission(
       adminRequest,
       origin,
@@ -317,10 +309,8 @@ test.describe('field capture, more', () => {
 
   test('the capture screens in German, Spanish and Arabic', async ({ page, baseURL, playwright }) => {
     const origin = baseURL ?? '';
-    const admin = await createAccount('admin', 'Ada', 'Admin');
     const member = await createAccount('participant', 'Lin', 'Languages');
-    const adminRequest = await playwright.request.newContext({ baseURL: origin });
-    await signInThroughApi(adminRequest, origin, admin);
+    const { adminRequest } = await signedInAdmin(playwright.request, origin);
     const { missionId } = await liveMission(adminRequest, origin, member, [
       { id: 'shelf', type: 'photo', title: 'Photos of the shelf', required: true, maxFiles: 3 },
       { id: 'clip', type: 'video', title: 'Walk down the aisle', required: false, maxFiles: 1, maxSeconds: 60, capture: 'both' },

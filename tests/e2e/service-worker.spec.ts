@@ -7,7 +7,7 @@
  * service workers blocked (playwright.config.ts); this one allows them.
  */
 import type { APIRequestContext, Page } from '@playwright/test';
-import { createAccount, signIn, signInThroughApi, signInWithForm, signOutWithMenu, type Account } from './accounts.ts';
+import { createAccount, signedInAdmin, signIn, signInWithForm, signOutWithMenu, type Account } from './accounts.ts';
 import { expect, test } from './fixtures.ts';
 import { liveMission } from './page-helpers.ts';
 
@@ -50,10 +50,8 @@ test('a member’s home and mission open offline once opened online; a staff pag
 }) => {
   test.setTimeout(180_000);
   const origin = baseURL ?? '';
-  const admin = await createAccount('admin', 'Ada', 'Admin');
   const member = await createAccount('participant', 'Pat', 'Member');
-  const adminRequest = await playwright.request.newContext({ baseURL: origin });
-  await signInThroughApi(adminRequest, origin, admin);
+  const { adminRequest } = await signedInAdmin(playwright.request, origin);
   const { missionId, missionTitle } = await setUp(adminRequest, origin, member);
   await adminRequest.dispose();
 
@@ -105,11 +103,9 @@ test('after a real sign-out, the next person on the phone meets none of the prev
 }) => {
   test.setTimeout(180_000);
   const origin = baseURL ?? '';
-  const admin = await createAccount('admin', 'Ada', 'Admin');
   const member = await createAccount('participant', 'Pia', 'Previous');
   const next = await createAccount('participant', 'Noa', 'Next');
-  const adminRequest = await playwright.request.newContext({ baseURL: origin });
-  await signInThroughApi(adminRequest, origin, admin);
+  const { adminRequest } = await signedInAdmin(playwright.request, origin);
   const { missionId, missionTitle } = await setUp(adminRequest, origin, member);
   await adminRequest.dispose();
 
