@@ -9,7 +9,7 @@ import { outboxOwner, somethingWaits } from './summary.ts';
 
 export function resumeSending(): void {
   if (typeof window === 'undefined' || !somethingWaits(local(), outboxOwner())) return;
-  // A runtime already loaded (the previous person's session on this page) is kicked: it sends the rows of whoever is signed in now.
+  // Also a runtime already loaded (the previous person's session on this page): it sends the rows of whoever is signed in now.
   void loadOutbox()
     .then((runtime) => runtime.kick())
     .catch(() => undefined);

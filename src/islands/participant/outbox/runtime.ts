@@ -1,8 +1,9 @@
 /**
  * The outbox of this browser: the IndexedDB store, the sender with the browser's tus, fetch and
- * Web Lock, and what starts it — this module loading (the page load, when something waits), the
- * connection coming back (`online`), the page becoming visible, and a timer. Loaded lazily
- * (`./load.ts`): pages that never capture or send never load Dexie or tus-js-client.
+ * Web Lock, and what starts it — `kick` (a capture, a queued submit, "Try again", a participant
+ * signed in while something of theirs waits: `resume.ts`), the connection coming back (`online`),
+ * the page becoming visible, and a timer. Loaded lazily (`./load.ts`): pages that never capture
+ * or send never load Dexie or tus-js-client.
  */
 import { apiSend, ApiError } from '../../../platform/api.ts';
 import { local } from '../../../platform/storage.ts';
@@ -118,6 +119,5 @@ export function outboxRuntime(): OutboxRuntime {
     if (document.visibilityState === 'visible') kick();
   });
   runtime = { outbox, sender, kick, reachable };
-  kick();
   return runtime;
 }

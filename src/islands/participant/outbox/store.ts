@@ -79,6 +79,14 @@ export function createOutbox(db: OutboxDb, storage: StorageLike | null, owner: (
     return rows.filter((row) => row.owner === who).sort((a, b) => a.createdAt - b.createdAt);
   };
   const isMine = (row: { owner?: string } | undefined): boolean => row !== undefined && owner() !== null && row.owner === owner();
+  /** The row `id` if it is the owner's, as a collection to change or delete in one step. */
+  const ownRow = <T extends { id: string; owner?: string }>(table: EntityTable<T, 'id'>, id: string) => {
+    const who = owner();
+    return table
+      .where('id')
+      .equals(id)
+      .filter((row) => who !== null && row.owner === who);
+  };
   const signedIn = (): string => {
     const who = owner();
     if (who === null) throw new NotSaved('nobody is signed in');
@@ -124,9 +132,7 @@ export function createOutbox(db: OutboxDb, storage: StorageLike | null, owner: (
       return back;
     },
     async updateFile(id, changes) {
-      if (!isMine(await db.files.get(id))) return;
-      await db.files.update(id, changes);
-      await changed();
+      if ((await ownRow(db.files, id).modify(changes)) > 0) await changed();
     },
     async removeFile(id) {
       const row = await db.files.get(id);
@@ -154,14 +160,10 @@ export function createOutbox(db: OutboxDb, storage: StorageLike | null, owner: (
       return row;
     },
     async updateSubmit(id, changes) {
-      if (!isMine(await db.submits.get(id))) return;
-      await db.submits.update(id, changes);
-      await changed();
+      if ((await ownRow(db.submits, id).modify(changes)) > 0) await changed();
     },
     async removeSubmit(id) {
-      if (!isMine(await db.submits.get(id))) return;
-      await db.submits.delete(id);
-      await changed();
+      if ((await ownRow(db.submits, id).delete()) > 0) await changed();
     },
     submits: (formKey) => mine(db.submits, formKey),
     subscribe(listener) {
