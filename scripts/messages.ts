@@ -202,6 +202,45 @@ export const overwriteGetLocale = (fn) => {
 `;
 
 /**
+ * The formatters the compiled messages call (`registry.plural`, `registry.number`, …), in place of
+ * Paraglide's generated registry.js, which builds a new `Intl` object on every call: a message with
+ * a count built an `Intl.PluralRules` and an `Intl.NumberFormat` each time it was shown (a list of
+ * fifty rows, a hundred). These keep one per locale and options (the options are the messages'
+ * literals: a handful in all). Paraglide's registry.d.ts stays (the same signatures).
+ */
+const CACHED_REGISTRY = `/* eslint-disable */
+// Written by scripts/messages.ts in place of Paraglide's registry (decision 034).
+const made = new Map();
+
+function kept(kind, locale, options, make) {
+	const key = kind + ' ' + locale + ' ' + JSON.stringify(options ?? {});
+	let value = made.get(key);
+	if (!value) {
+		value = make();
+		made.set(key, value);
+	}
+	return value;
+}
+
+export function plural(locale, input, options) {
+	return kept('plural', locale, options, () => new Intl.PluralRules(locale, options)).select(Number(input));
+}
+
+export function number(locale, input, options) {
+	return kept('number', locale, options, () => new Intl.NumberFormat(locale, options)).format(Number(input));
+}
+
+export function datetime(locale, input, options) {
+	return kept('datetime', locale, options, () => new Intl.DateTimeFormat(locale, options)).format(new Date(input));
+}
+
+export function relativetime(locale, input, options) {
+	const { unit, ...intlOptions } = options;
+	return kept('relativetime', locale, intlOptions, () => new Intl.RelativeTimeFormat(locale, intlOptions)).format(Number(input), unit);
+}
+`;
+
+/**
  * Compiles the messages into src/paraglide/ (typed message functions, one module each). With
  * `only`, every message is compiled for that language alone (Paraglide's `experimentalStaticLocale`):
  * a build of one language's pages (scripts/build.ts) then ships its texts and no other's.
@@ -222,6 +261,7 @@ export async function compileMessages(only?: Language): Promise<void> {
     ...(only ? { experimentalStaticLocale: only } : {}),
   });
   fs.writeFileSync(path.join(OUT_DIR, 'runtime.js'), LEAN_RUNTIME.replace('__STATIC__', only ? JSON.stringify(only) : 'undefined'));
+  fs.writeFileSync(path.join(OUT_DIR, 'registry.js'), CACHED_REGISTRY);
   // Paraglide's middleware for its own detection: unused, and it needs the runtime replaced above.
   for (const file of ['server.js', 'server.d.ts']) fs.rmSync(path.join(OUT_DIR, file), { force: true });
   // The tests' copy: every message in one module (vitest.config.ts aliases messages.js to it).

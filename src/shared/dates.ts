@@ -8,7 +8,7 @@
  * whatever the zone. Zod-free, React-free: browser and server alike.
  */
 import { currentLanguage } from './i18n.ts';
-import type { Language } from './languages.ts';
+import { INTL_LOCALES, type Language } from './languages.ts';
 
 type Style = 'date' | 'dateTime' | 'day' | 'weekdayDay' | 'time' | 'dateTimeZone';
 
@@ -27,14 +27,11 @@ const OPTIONS: Readonly<Record<Style, Intl.DateTimeFormatOptions>> = {
  */
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
-/** The Intl locale of a language: English is written US style (month first), as it always was. */
-const LOCALES: Readonly<Record<Language, string>> = { en: 'en-US', de: 'de', es: 'es', ar: 'ar' };
-
 function formatter(style: Style, timeZone: string | undefined, language: Language): Intl.DateTimeFormat {
   const key = `${language} ${style} ${timeZone ?? ''}`;
   let made = formatters.get(key);
   if (!made) {
-    made = new Intl.DateTimeFormat(LOCALES[language], timeZone ? { ...OPTIONS[style], timeZone } : OPTIONS[style]);
+    made = new Intl.DateTimeFormat(INTL_LOCALES[language], timeZone ? { ...OPTIONS[style], timeZone } : OPTIONS[style]);
     formatters.set(key, made);
   }
   return made;

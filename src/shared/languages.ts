@@ -15,6 +15,12 @@ export const SOURCE_LANGUAGE: Language = 'en';
 /** Each language in its own words (the switcher shows these; never translated). */
 export const LANGUAGE_NAMES: Readonly<Record<Language, string>> = { en: 'English', de: 'Deutsch', es: 'Español', ar: 'العربية' };
 
+/**
+ * Each language's `Intl` locale: English is written US style (month first), as it always was
+ * (src/shared/dates.ts); the others are their own language's.
+ */
+export const INTL_LOCALES: Readonly<Record<Language, string>> = { en: 'en-US', de: 'de', es: 'es', ar: 'ar' };
+
 /** Languages written right to left. */
 const RIGHT_TO_LEFT: ReadonlySet<Language> = new Set(['ar']);
 

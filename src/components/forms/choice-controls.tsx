@@ -12,7 +12,7 @@ import { displayOptions } from '../../shared/forms/order.ts';
 import { cn } from '../../lib/utils.ts';
 import { Markdown } from './Markdown.tsx';
 import { formatNumber, OTHER_VALUE, scalePoints } from './form-utils.ts';
-import { fieldControlClasses } from './text-controls.tsx';
+import { fieldControlClasses } from '../ui/input.tsx';
 import type { ControlProps } from './types.ts';
 import { formatCount, m } from '../../shared/i18n.ts';
 

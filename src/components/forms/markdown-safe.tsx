@@ -4,7 +4,6 @@
  * Markdown may show (see Markdown.tsx).
  */
 import type { ReactNode } from 'react';
-import { cn } from '../../lib/utils.ts';
 import { m } from '../../shared/i18n.ts';
 
 /** The URLs a link may have: absolute http(s) and mailto. */
@@ -52,14 +51,15 @@ export function SafeImage({ src, alt, title }: { src?: string; alt?: string; tit
 }
 
 /** Block-level markdown styled without a typography plugin (paragraphs, lists, links, code). */
-export const markdownClasses = cn(
+// A plain string (no conflicting utilities to merge): see `controlLook` in ui/input.tsx.
+export const markdownClasses = [
   'text-sm leading-6 break-words [&>*+*]:mt-3',
   '[&_ul]:list-disc [&_ol]:list-decimal [&_ul]:ps-5 [&_ol]:ps-5 [&_li]:my-1',
   '[&_a]:font-medium [&_a]:text-primary [&_a]:underline [&_a]:underline-offset-4 [&_a:hover]:no-underline',
   '[&_strong]:font-semibold [&_code]:rounded [&_code]:bg-muted [&_code]:px-1 [&_code]:py-0.5 [&_code]:text-[0.9em]',
   '[&_pre]:overflow-x-auto [&_pre]:rounded-md [&_pre]:bg-muted [&_pre]:p-3 [&_blockquote]:border-s-4 [&_blockquote]:border-border [&_blockquote]:ps-3',
   '[&_table]:w-full [&_th]:border [&_td]:border [&_th]:px-2 [&_td]:px-2 [&_th]:text-start',
-);
+].join(' ');
 
 export interface MarkdownProps {
   /** The Markdown source. */

@@ -9,14 +9,11 @@ import { FORM_LIMITS } from '../../shared/forms/constants.ts';
 import { displayOptions } from '../../shared/forms/order.ts';
 import { cn } from '../../lib/utils.ts';
 import { ChevronDownIcon } from '../icons.tsx';
-import { controlClasses } from '../ui/input.tsx';
+import { controlClasses, fieldControlClasses } from '../ui/input.tsx';
 import { describedBy } from '../ui/form-field.tsx';
 import { formatNumber, notANumberMessage, parseNumberText, resolveDateBound } from './form-utils.ts';
 import type { ControlProps } from './types.ts';
 import { formatCount, m } from '../../shared/i18n.ts';
-
-/** Text-like controls: 44 px high for fingers. */
-export const fieldControlClasses = cn(controlClasses, 'h-11');
 
 function aria(props: ControlProps) {
   return {

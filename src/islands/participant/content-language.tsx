@@ -8,7 +8,7 @@
  */
 import { useId, type ComponentType } from 'react';
 import { ChevronDownIcon } from '../../components/icons.tsx';
-import { fieldControlClasses } from '../../components/forms/text-controls.tsx';
+import { fieldControlClasses } from '../../components/ui/input.tsx';
 import { cn } from '../../lib/utils.ts';
 import { contentLanguageFor, localizeDefinition, offeredLanguages } from '../../shared/forms/translations.ts';
 import { currentLanguage, m } from '../../shared/i18n.ts';
