@@ -21,7 +21,7 @@ describe('a message with a count', () => {
     });
     const texts = [1, 1250, 2, 7].map((count) => m.forms_count_questions({ count }, { locale: 'es' }));
     expect(texts).toEqual(['1 pregunta', '1250 preguntas', '2 preguntas', '7 preguntas']);
-    // One of each at most (none when an earlier test of this file's worker built them already).
+    // One of each at most: none when an earlier test in this process built the same ones already.
     expect(made.number).toBeLessThanOrEqual(1);
     expect(made.plural).toBeLessThanOrEqual(1);
     expect(m.forms_count_questions({ count: 1250 }, { locale: 'de' })).toBe('1.250 Fragen');
