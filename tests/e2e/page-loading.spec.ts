@@ -1,10 +1,12 @@
 /**
  * How pages load: a page the server has decided shows before the JavaScript and the
  * current-user call; a new participant's empty home shows before the JavaScript too; every
- * request a page starts ends; the account pages call GET /api/account once and do not move as
- * they load.
+ * request a page starts ends; the sign-in card does not move while its page arrives in parts; the
+ * account pages call GET /api/account once and do not move as they load.
  * (Lighthouse's figures — LCP, performance — are in `npm run bench`, not here.)
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Page, Request } from '@playwright/test';
 import { EARLY_MAX_AGE_MS } from '../../src/platform/early.ts';
 import { createAccount, signIn, type Account } from './accounts.ts';
@@ -62,6 +64,62 @@ test('a guest page shows at once; a signed-in visitor is still sent away from it
   await signIn(page, baseURL ?? '', account);
   await page.goto('/login');
   await expect(page).toHaveURL(/\/$/);
+});
+
+/**
+ * A proxy to the app that sends one page's HTML in two parts, a second apart (the first ending
+ * after `splitAfter`), and everything else as it comes: the browser paints the first part alone,
+ * as a slow phone paints a page still arriving.
+ */
+async function startSplittingProxy(target: string, pathname: string, splitAfter: string): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = http.createServer((request, response) => {
+    const url = new URL(request.url ?? '/', target);
+    const upstream = http.request(url, { method: request.method, headers: { ...request.headers, host: url.host, 'accept-encoding': 'identity' } }, (answer) => {
+      if (url.pathname !== pathname) {
+        response.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(response);
+        return;
+      }
+      const chunks: Buffer[] = [];
+      answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+      answer.on('end', () => {
+        const html = Buffer.concat(chunks).toString('utf8');
+        const cut = html.indexOf(splitAfter) + splitAfter.length;
+        const { 'content-length': _length, ...headers } = answer.headers;
+        response.writeHead(answer.statusCode ?? 502, headers);
+        response.write(html.slice(0, cut));
+        setTimeout(() => response.end(html.slice(cut)), 1000);
+      });
+    });
+    request.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const close = (): Promise<void> =>
+    new Promise((resolve) => {
+      server.close(() => resolve());
+      // The page's open requests (the build watcher's, a keep-alive connection) would hold it open.
+      server.closeAllConnections();
+    });
+  return { url: `http://127.0.0.1:${port}`, close };
+}
+
+test('the sign-in card keeps still while its page arrives in parts', async ({ page, baseURL }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await watchLayoutShifts(page);
+  // The first part ends with the card's heading; the form below it comes a second later. A card
+  // centred on the screen moved up by half of what came (CLS 0.12–0.17 in Lighthouse on /login).
+  const proxy = await startSplittingProxy(baseURL ?? '', '/login', '</h1>');
+  try {
+    await page.goto(`${proxy.url}/login`, { waitUntil: 'commit' });
+    await expect(page.getByRole('heading', { level: 1, name: 'Sign in' })).toBeVisible();
+    await expect(page.getByLabel('Email')).toBeHidden();
+    await expect(page.getByLabel('Email')).toBeVisible();
+    await page.waitForLoadState('load');
+    expect(await layoutShift(page)).toBeLessThanOrEqual(0.02);
+  } finally {
+    await proxy.close();
+  }
 });
 
 /** The requests of the page that have not ended (answered and read, failed or cancelled). */
