@@ -78,6 +78,8 @@ export interface StandInProps {
   onBlur: () => void;
   onPointerDown: (event: ReactPointerEvent) => void;
   onKeyDown: (event: ReactKeyboardEvent) => void;
+  /** A click without a pointer press first: one made before the island hydrated, replayed (`client:idle-once`). */
+  onClick: () => void;
 }
 
 export interface LazyTrigger<T> {
@@ -89,7 +91,7 @@ export interface LazyTrigger<T> {
 
 /**
  * A trigger button that loads its menu on first intent: pointer over or focus loads it, a press
- * (primary button, Enter, Space, ArrowDown) loads it and opens it once loaded. A failed load is
+ * (primary button, Enter, Space, ArrowDown, a click) loads it and opens it once loaded. A failed load is
  * tried again at the next intent.
  */
 export function useLazyTrigger<T>(module: LazyModule<T>): LazyTrigger<T> {
@@ -130,6 +132,7 @@ export function useLazyTrigger<T>(module: LazyModule<T>): LazyTrigger<T> {
         event.preventDefault();
         openWhenLoaded();
       },
+      onClick: openWhenLoaded,
     },
   };
 }

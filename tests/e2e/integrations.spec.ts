@@ -2,9 +2,9 @@
  * Issue 32 on screen: an admin adds a webhook endpoint (a refused address is told on its field; the
  * signing secret is shown once), sends a test event and sees its delivery succeed — the local
  * receiver got it, signed as Standard Webhooks says; makes an API token (shown once), calls the
- * token API with it, revokes it (401 after); reads the API reference. Each page axe-clean;
- * screenshots at 1280×800 and 390×844 into /tmp/shots/integrations-*.png, and the webhooks page in
- * Arabic. The e2e server runs with WEBHOOKS_ALLOW_LOOPBACK=1 (playwright.config.ts), so the
+ * token API with it, revokes it (401 after); reads the API reference. Each page axe-clean (the
+ * reference in routes.spec); screenshots at 1280×800 and 390×844 into
+ * /tmp/shots/integrations-*.png, and the webhooks page in Arabic. The e2e server runs with WEBHOOKS_ALLOW_LOOPBACK=1 (playwright.config.ts), so the
  * receiver may listen on 127.0.0.1.
  */
 import http from 'node:http';
@@ -53,7 +53,8 @@ test('an admin adds a webhook endpoint and sees its test delivery, makes, uses a
   baseURL,
   playwright,
 }) => {
-  test.setTimeout(120_000);
+  // Five screens, checked with axe and photographed at two sizes: a loaded CI machine took over two minutes.
+  test.setTimeout(180_000);
   const receiver = await startReceiver();
   const admin = await createAccount('admin', 'Ines', 'Integrator');
   await saveCookieChoice(page);
@@ -145,7 +146,7 @@ test('an admin adds a webhook endpoint and sees its test delivery, makes, uses a
   await expect(responses.getByText('responses:read').first()).toBeVisible({ timeout: 30_000 });
   await expect(responses.getByRole('table', { name: /Answer 200/ }).getByText('items[].answers')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'survey_response.submitted' })).toBeVisible();
-  expect(await seriousViolations(page, { bestPractice: true })).toEqual([]);
+  // Axe-checked as it shows, best practices included, in routes.spec (over 20 s on this long page: once is enough).
   await shots(page, 'docs', false);
   for (const [anchor, name] of [
     ['creditParticipantPoints', 'operation'],

@@ -18,6 +18,8 @@ import { expect, test } from './fixtures.ts';
 import { DESKTOP, jsonApi, PHONE, saveCookieChoice, screenshotsAtBothSizes, seriousViolations } from './page-helpers.ts';
 
 test('a participant redeems points on a phone; an admin approves and delivers by hand; the code is theirs alone', async ({ page, browser, baseURL }) => {
+  // A long journey (two people, seven screens, each checked with axe and photographed at two sizes): a loaded CI machine took over a minute.
+  test.setTimeout(150_000);
   const origin = baseURL ?? '';
   const tag = Date.now().toString(36);
   const code = `BOOK-${tag.toUpperCase()}-7Q2X`;

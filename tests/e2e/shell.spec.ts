@@ -415,9 +415,17 @@ test('toasts answer F8 and Escape', async ({ page }) => {
 });
 
 test('the colour mode is switched in the header and kept', async ({ page }) => {
+  // The switch's code comes late, as on a busy phone: the press made before it hydrated opens the menu once it has.
+  let releaseSwitch = (): void => {};
+  const switchHeld = new Promise<void>((resolve) => (releaseSwitch = resolve));
+  await page.route(/\/_astro\/ColorModeSwitch\.[^/]*\.js$/, async (route) => {
+    await switchHeld;
+    await route.continue();
+  });
   await page.goto('/terms');
   await banner(page).getByRole('button', { name: 'Deny' }).click();
   await page.getByRole('button', { name: 'Colour mode' }).click();
+  releaseSwitch();
   await page.getByRole('menuitemradio', { name: 'Dark' }).click();
   await expect(page.locator('html')).toHaveClass(/\bdark\b/);
   await page.reload();

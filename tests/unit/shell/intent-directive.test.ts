@@ -3,9 +3,11 @@
  * `client:intent` (src/app/directives/intent.ts): a prerendered guest form hydrates when the
  * visitor reaches for it, not with the page; at once for a signed-in visitor or a mailed link when
  * asked; a press made before it was ready is replayed once the island's submit guard is gone
- * (React has committed).
+ * (React has committed). `client:idle-once` (the header's controls) hydrates at the first idle
+ * moment, or at once when reached for, and replays a press made before.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import idleOnce from '../../../src/app/directives/idle-once.ts';
 import intent from '../../../src/app/directives/intent.ts';
 import { SIGNED_IN_EVENT, wake } from '../../../src/platform/events.ts';
 
@@ -136,5 +138,46 @@ describe('client:intent', () => {
     await intent(link.load, { name: 'intent', value: 'signed-in ?token' }, link.element);
     await flush();
     expect(link.load).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('client:idle-once', () => {
+  /** A header control as prerendered: a stand-in button; its press counts only once React is in place. */
+  function control() {
+    const element = document.body.appendChild(document.createElement('astro-island'));
+    element.innerHTML = '<button type="button">Colour mode</button>';
+    const button = element.querySelector('button')!;
+    let ready = false;
+    const presses = vi.fn();
+    button.addEventListener('click', (event) => {
+      if (ready && !event.defaultPrevented) presses();
+    });
+    const hydrator = vi.fn(async () => {
+      ready = true;
+    });
+    return { element, button, presses, hydrator, load: vi.fn(async () => hydrator) };
+  }
+
+  it('hydrates once the browser is idle, without a press', async () => {
+    const { element, load, hydrator } = control();
+    await idleOnce(load, { name: 'idle-once', value: '' }, element);
+    expect(load).not.toHaveBeenCalled();
+    await flush(250);
+    expect(hydrator).toHaveBeenCalledTimes(1);
+  });
+
+  it('hydrates at once on a press made before the idle moment, and the press opens what it pressed', async () => {
+    const { element, load, button, presses } = control();
+    await idleOnce(load, { name: 'idle-once', value: '' }, element);
+    button.click();
+    await flush();
+    expect(load).toHaveBeenCalledTimes(1);
+    await flush(20);
+    expect(presses).toHaveBeenCalledTimes(1);
+    // Moved into the next page (transition:persist), its directive runs again: React answers its presses, nothing is replayed.
+    await idleOnce(load, { name: 'idle-once', value: '' }, element);
+    button.click();
+    await flush(20);
+    expect(presses).toHaveBeenCalledTimes(2);
   });
 });

@@ -42,7 +42,7 @@ describe('useLazyTrigger', () => {
     expect(importer).toHaveBeenCalledTimes(1);
   });
 
-  it('a press (primary button or Enter) opens the menu once loaded', async () => {
+  it('a press (primary button, Enter or a click) opens the menu once loaded', async () => {
     const Trigger = harness(async () => ({ default: Menu }));
     render(createElement(Trigger));
     fireEvent.keyDown(screen.getByRole('button', { name: 'Menu' }), { key: 'Enter' });
@@ -51,6 +51,12 @@ describe('useLazyTrigger', () => {
 
     render(createElement(harness(async () => ({ default: Menu }))));
     fireEvent.pointerDown(screen.getByRole('button', { name: 'Menu' }), { button: 0 });
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Menu' }).dataset.menu).toBe('open'));
+    cleanup();
+
+    // A click with no pointer press before it: one made before the island hydrated, replayed by `client:idle-once`.
+    render(createElement(harness(async () => ({ default: Menu }))));
+    fireEvent.click(screen.getByRole('button', { name: 'Menu' }));
     await waitFor(() => expect(screen.getByRole('button', { name: 'Menu' }).dataset.menu).toBe('open'));
   });
 
