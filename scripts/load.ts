@@ -460,8 +460,8 @@ export interface LoadResult {
   answeredAt: number[];
   /** Each request's start (s from the start) and latency (ms), for the timeline. */
   timeline: [at: number, ms: number][];
-  /** Each failed request's second (from the start), kind and status (0: no answer). */
-  failures: { at: number; kind: Kind; status: number; code?: string; retryAfter?: string | null }[];
+  /** Each failed request's second (from the start) it was sent and it ended, kind and status (0: no answer). */
+  failures: { at: number; endedAt: number; kind: Kind; status: number; code?: string; retryAfter?: string | null }[];
 }
 
 export interface RunningLoad {
@@ -529,14 +529,21 @@ export function startLoad(url: string, world: LoadWorld, photos: readonly Buffer
         } catch {
           code = undefined;
         }
-        result.failures.push({ at: (t0 - started) / 1000, kind: step.kind, status: response.status, code, retryAfter: response.headers.get('retry-after') });
+        result.failures.push({
+          at: (t0 - started) / 1000,
+          endedAt: (performance.now() - started) / 1000,
+          kind: step.kind,
+          status: response.status,
+          code,
+          retryAfter: response.headers.get('retry-after'),
+        });
         user.reset();
       }
     } catch {
       stats.latencies.push(performance.now() - t0);
       result.timeline.push([(t0 - started) / 1000, performance.now() - t0]);
       stats.errors++;
-      result.failures.push({ at: (t0 - started) / 1000, kind: step.kind, status: 0 });
+      result.failures.push({ at: (t0 - started) / 1000, endedAt: (performance.now() - started) / 1000, kind: step.kind, status: 0 });
       user.reset();
     } finally {
       user.busy = false;
