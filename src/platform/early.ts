@@ -29,22 +29,48 @@ interface EarlyEntry {
 export const EARLY_SHELL_PATHS: readonly string[] = ['/api/auth', '/api/feature-flags?feature=maintenance'];
 
 /**
+ * The page's paths as a script expression. A path may name its route's parameters (`:id` in
+ * `/api/surveys/:id` for `/surveys/:id`): a dynamic route's page is one shell for every id, so the
+ * script reads them from the address (with or without its language prefix; numbers only). An
+ * address that does not match — a malformed id, the not-found page — asks for nothing.
+ */
+function pagePathsExpression(pagePaths: readonly string[], pattern: string | undefined): string {
+  if (!pagePaths.some((path) => path.includes(':'))) return JSON.stringify(pagePaths);
+  const names = [...(pattern ?? '').matchAll(/:(\w+)/g)].map((match) => match[1]);
+  const source = (pattern ?? '').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&').replace(/:\w+/g, '([0-9]+)');
+  const items = pagePaths.map((path) =>
+    path
+      .split(/(:\w+)/)
+      .filter(Boolean)
+      .map((part) => {
+        if (!part.startsWith(':')) return JSON.stringify(part);
+        const index = names.indexOf(part.slice(1));
+        if (index < 0) throw new Error(`Early path ${path}: ${part} is not a parameter of ${pattern ?? 'the route'}`);
+        return `m[${index + 1}]`;
+      })
+      .join('+'),
+  );
+  return `(function(){var m=location.pathname.match(/^(?:\\/[a-z]{2})?${source}\\/?$/);return m?[${items.join(',')}]:[]})()`;
+}
+
+/**
  * The inline script that starts, on a full page load, `pagePaths`, the shell's paths and
  * `builds/latest.json` and its meta (after a client-side navigation: `pagePaths` only). Same requests as
  * `api()`'s GETs: JSON, cookies, no cache. An answer still there when its freshness ends is read
  * and dropped. Its text goes through the build's CSP hashes like every inline script of BaseLayout.
+ * `pattern` is the page's route, whose parameters `pagePaths` may name (`pagePathsExpression`).
  */
-export function earlyDataInlineScript(pagePaths: readonly string[]): string {
+export function earlyDataInlineScript(pagePaths: readonly string[], pattern?: string): string {
   return (
-    `(function(){var e=window.${GLOBAL}=window.${GLOBAL}||{};` +
+    `(function(){var e=window.${GLOBAL}=window.${GLOBAL}||{},P=${pagePathsExpression(pagePaths, pattern)};` +
     `function d(x){x.r.then(function(r){if(r&&!r.bodyUsed)return r.arrayBuffer()}).catch(function(){})}` +
     `function s(p,r){if(e[p])d(e[p]);var x=e[p]={t:performance.now(),r:r.catch(function(){return null})};` +
     `setTimeout(function(){if(e[p]===x){delete e[p];d(x)}},${EARLY_MAX_AGE_MS})}` +
     `function g(p){s(p,fetch(p,{headers:{Accept:'application/json'},credentials:'include',cache:'no-store'}))}` +
     // The document is still loading on a full page load; a client-side navigation runs this after the swap.
-    `if(document.readyState!=='loading'){${JSON.stringify(pagePaths)}.forEach(g);return}` +
+    `if(document.readyState!=='loading'){P.forEach(g);return}` +
     // The page's own first: what it shows (the home's lists) is answered before the shell's calls.
-    `${JSON.stringify([...pagePaths, ...EARLY_SHELL_PATHS])}.forEach(g);` +
+    `P.concat(${JSON.stringify(EARLY_SHELL_PATHS)}).forEach(g);` +
     // The running build and its meta (src/app/build-watcher.ts), which the route guard waits for.
     `var l=fetch('${EARLY_BUILD_LATEST}?'+Date.now(),{cache:'no-store'});s('${EARLY_BUILD_LATEST}',l);` +
     `l.then(function(r){return r.ok?r.clone().json():null}).then(function(b){if(b&&typeof b.id==='string')s('/builds/meta/'+encodeURIComponent(b.id)+'.json',fetch('/builds/meta/'+encodeURIComponent(b.id)+'.json'))}).catch(function(){})})()`

@@ -1,16 +1,18 @@
 /**
  * How pages load: a page the server has decided shows before the JavaScript and the
  * current-user call; a new participant's empty home shows before the JavaScript too; every
- * request a page starts ends; the sign-in card does not move while its page arrives in parts; the
- * account pages call GET /api/account once and do not move as they load.
+ * request a page starts ends; a mission asks for itself from the <head>; the sign-in card does not
+ * move while its page arrives in parts; the account pages call GET /api/account once and do not
+ * move as they load.
  * (Lighthouse's figures — LCP, performance — are in `npm run bench`, not here.)
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page, Request } from '@playwright/test';
 import { EARLY_MAX_AGE_MS } from '../../src/platform/early.ts';
-import { createAccount, signIn, type Account } from './accounts.ts';
+import { createAccount, signedInAdmin, signIn, type Account } from './accounts.ts';
 import { expect, test } from './fixtures.ts';
+import { liveMission } from './page-helpers.ts';
 
 const ACCOUNT_PAGES = ['/account', '/account/edit', '/account/edit/profile', '/account/edit/address', '/account/edit/preferences'] as const;
 
@@ -67,11 +69,17 @@ test('a guest page shows at once; a signed-in visitor is still sent away from it
 });
 
 /**
- * A proxy to the app that sends one page's HTML in two parts, a second apart (the first ending
- * after `splitAfter`), and everything else as it comes: the browser paints the first part alone,
- * as a slow phone paints a page still arriving.
+ * A proxy to the app that sends one page's HTML in two parts (the first ending after
+ * `splitAfter`; the rest when the test calls `release`), and everything else as it comes: the
+ * browser paints the first part alone, as a slow phone paints a page still arriving.
  */
-async function startSplittingProxy(target: string, pathname: string, splitAfter: string): Promise<{ url: string; close: () => Promise<void> }> {
+async function startSplittingProxy(
+  target: string,
+  pathname: string,
+  splitAfter: string,
+): Promise<{ url: string; release: () => void; close: () => Promise<void> }> {
+  let release = (): void => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
   const server = http.createServer((request, response) => {
     const url = new URL(request.url ?? '/', target);
     const upstream = http.request(url, { method: request.method, headers: { ...request.headers, host: url.host, 'accept-encoding': 'identity' } }, (answer) => {
@@ -90,7 +98,7 @@ async function startSplittingProxy(target: string, pathname: string, splitAfter:
         const { 'content-length': _length, ...headers } = answer.headers;
         response.writeHead(answer.statusCode ?? 502, headers);
         response.write(html.slice(0, cut));
-        setTimeout(() => response.end(html.slice(cut)), 1000);
+        void released.then(() => response.end(html.slice(cut)));
       });
     });
     // The page closed, or the app refused: the browser's request ends too, nothing is thrown here.
@@ -101,23 +109,28 @@ async function startSplittingProxy(target: string, pathname: string, splitAfter:
   const { port } = server.address() as AddressInfo;
   const close = (): Promise<void> =>
     new Promise((resolve) => {
+      release();
       server.close(() => resolve());
       // The page's open requests (the build watcher's, a keep-alive connection) would hold it open.
       server.closeAllConnections();
     });
-  return { url: `http://127.0.0.1:${port}`, close };
+  return { url: `http://127.0.0.1:${port}`, release, close };
 }
 
 test('the sign-in card keeps still while its page arrives in parts', async ({ page, baseURL }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await watchLayoutShifts(page);
-  // The first part ends with the card's heading; the form below it comes a second later. A card
-  // centred on the screen moved up by half of what came (CLS 0.12–0.17 in Lighthouse on /login).
+  // The first part ends with the card's heading; the form below it comes once the heading is
+  // painted. A card centred on the screen moved up by half of what came (CLS 0.12–0.17 in
+  // Lighthouse on /login).
   const proxy = await startSplittingProxy(baseURL ?? '', '/login', '</h1>');
   try {
     await page.goto(`${proxy.url}/login`, { waitUntil: 'commit' });
     await expect(page.getByRole('heading', { level: 1, name: 'Sign in' })).toBeVisible();
     await expect(page.getByLabel('Email')).toBeHidden();
+    // Two frames, so the first part's layout is what the shifts are measured from.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    proxy.release();
     await expect(page.getByLabel('Email')).toBeVisible();
     await page.waitForLoadState('load');
     expect(await layoutShift(page)).toBeLessThanOrEqual(0.02);
@@ -168,6 +181,32 @@ test('every early answer of the <head> is read: pages whose JavaScript comes lat
   // A malformed id: the not-found page, where the guard needs no maintenance flag.
   await page.goto('/surveys/not-an-id', { waitUntil: 'networkidle' });
   await expect(page.getByRole('heading', { level: 1, name: 'Page Not Found' })).toBeVisible();
+});
+
+test('a mission asks for itself from the <head>, before its JavaScript has come, and once', async ({ page, baseURL, playwright }) => {
+  const origin = baseURL ?? '';
+  const { adminRequest } = await signedInAdmin(playwright.request, origin);
+  // A member of their own: the file's participant stays new (no project) for the empty home below.
+  const member = await createAccount('participant', 'Mara', 'Field');
+  const { missionId, title } = await liveMission(adminRequest, origin, member, [{ id: 'note', type: 'short_text', title: 'What stood out?' }]);
+  await adminRequest.dispose();
+  await signIn(page, origin, member);
+  const asked: string[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === `/api/missions/${missionId}`) asked.push(request.url());
+  });
+  let release = (): void => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/_astro\/BaseLayout\.astro_astro_type_script[^/]*\.js$/, async (route) => {
+    await held;
+    await route.fallback();
+  });
+  await page.goto(`/missions/${missionId}`, { waitUntil: 'commit' });
+  await expect.poll(() => asked.length).toBe(1);
+  release();
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  expect(asked).toHaveLength(1);
 });
 
 test('a client-side navigation asks only for what the new page reads: every request ends', async ({ page, baseURL }) => {

@@ -30,7 +30,7 @@ describe('early data (docs/architecture.md, "Early data")', () => {
     clock.mockRestore();
   });
 
-  const runScript = (paths: string[]) => new Function(earlyDataInlineScript(paths))() as void;
+  const runScript = (paths: string[], pattern?: string) => new Function(earlyDataInlineScript(paths, pattern))() as void;
 
   it('the head script asks at once; the client takes that answer once, then asks the API itself', async () => {
     runScript(['/api/home']);
@@ -66,5 +66,29 @@ describe('early data (docs/architecture.md, "Early data")', () => {
     runScript([]);
     await vi.waitFor(() => expect(fetch.mock.calls.map(([url]) => String(url))).toContain('/builds/meta/b1.json'));
     expect(takeEarlyResponse('/builds/meta/b1.json')).not.toBeNull();
+  });
+
+  it('a dynamic route’s paths take their ids from the address, with or without its language; another address asks for nothing', async () => {
+    const asked = () => fetch.mock.calls.map(([url]) => String(url)).filter((url) => url.startsWith('/api/surveys'));
+    for (const [pathname, expected] of [
+      ['/ar/surveys/12', ['/api/surveys/12']],
+      ['/surveys/7/', ['/api/surveys/7']],
+      ['/surveys/not-an-id', []],
+      ['/missions/7', []],
+    ] as const) {
+      fetch.mockClear();
+      delete (globalThis as Record<string, unknown>).__fieldworkEarly;
+      vi.stubGlobal('location', { pathname });
+      runScript(['/api/surveys/:id'], '/surveys/:id');
+      expect(asked(), pathname).toEqual(expected);
+    }
+    // The screen's own call takes the early answer: one request in all.
+    fetch.mockClear();
+    vi.stubGlobal('location', { pathname: '/surveys/7' });
+    runScript(['/api/surveys/:id'], '/surveys/:id');
+    expect(asked()).toEqual(['/api/surveys/7']);
+    expect(await apiGet<{ url: string }>('/api/surveys/7')).toMatchObject({ url: '/api/surveys/7' });
+    expect(asked()).toEqual(['/api/surveys/7']);
+    expect(() => earlyDataInlineScript(['/api/surveys/:surveyId'], '/surveys/:id')).toThrow(/:surveyId is not a parameter/);
   });
 });
