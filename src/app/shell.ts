@@ -181,12 +181,17 @@ function bootOutbox(): void {
 
 /**
  * The service worker (participants' pages offline, issue 33 §2): its registration loads when the
- * browser is idle, on the first participant's page, whether loaded or reached by a client-side
- * navigation (signing in on /login leads home without a page load).
+ * browser is idle after the page has loaded (its install fetches the precache, which should not
+ * compete with the page's own start), on the first participant's page, whether loaded or reached
+ * by a client-side navigation (signing in on /login leads home without a page load).
  */
 function bootServiceWorker(): void {
   if (!('serviceWorker' in navigator)) return;
-  const register = (): void => whenIdle(() => void import('./service-worker.ts').then((module) => module.registerServiceWorker()).catch(() => undefined));
+  const load = (): void => void import('./service-worker.ts').then((module) => module.registerServiceWorker()).catch(() => undefined);
+  const register = (): void => {
+    if (document.readyState === 'complete') whenIdle(load);
+    else window.addEventListener('load', () => whenIdle(load), { once: true });
+  };
   register();
   document.addEventListener('astro:page-load', register);
 }

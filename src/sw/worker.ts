@@ -11,6 +11,7 @@
  * - Fetch: src/shared/service-worker.ts `decideRequest` says what; non-GET calls are never kept
  *   (the outbox queues them), staff pages and calls never touched.
  */
+import { inParallel } from '../shared/in-parallel.ts';
 import type { Language } from '../shared/languages.ts';
 import { REACHABILITY_HEADER } from '../shared/offline.ts';
 import {
@@ -69,29 +70,31 @@ const manifest = config.precache[language];
  */
 let authEpoch = 0;
 
+/**
+ * Files fetched at a time while installing: a phone's first visit (and its server) should not meet
+ * a burst of some 150 requests while the page that registered the worker is still starting.
+ */
+const PRECACHE_PARALLEL = 4;
+
 async function precache(): Promise<void> {
   const cache = await caches.open(PRECACHE);
   // Hashed files never change: one kept by the previous build's precache is copied, not fetched again.
-  await Promise.all(
-    manifest.assets.map(async (url) => {
-      const kept = await caches.match(url);
-      if (kept) return cache.put(url, kept);
-      const response = await fetch(url, { credentials: 'same-origin' });
-      if (!response.ok) throw new Error(`${url}: ${response.status}`);
-      return cache.put(url, response);
-    }),
-  );
+  await inParallel(manifest.assets, PRECACHE_PARALLEL, async (url) => {
+    const kept = await caches.match(url);
+    if (kept) return cache.put(url, kept);
+    const response = await fetch(url, { credentials: 'same-origin' });
+    if (!response.ok) throw new Error(`${url}: ${response.status}`);
+    return cache.put(url, response);
+  });
   // Pages: as the signed-in participant gets them; one that fails (signed out, offline) is kept at its first visit.
-  await Promise.all(
-    manifest.pages.map(async ({ url, key }) => {
-      try {
-        const response = await fetch(url, { credentials: 'same-origin', cache: 'no-cache' });
-        if (response.ok && !response.redirected) await cache.put(key, response);
-      } catch {
-        // Kept when visited.
-      }
-    }),
-  );
+  await inParallel(manifest.pages, PRECACHE_PARALLEL, async ({ url, key }) => {
+    try {
+      const response = await fetch(url, { credentials: 'same-origin', cache: 'no-cache' });
+      if (response.ok && !response.redirected) await cache.put(key, response);
+    } catch {
+      // Kept when visited.
+    }
+  });
 }
 
 scope.addEventListener('install', (event) => event.waitUntil(precache()));

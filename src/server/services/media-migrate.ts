@@ -14,6 +14,7 @@ import type { Db } from '../db/index.ts';
 import { media } from '../db/schema/index.ts';
 import { LocalStorage } from '../storage/local.ts';
 import { S3Storage, s3CredentialsFromEnv } from '../storage/s3.ts';
+import { inParallel } from '../../shared/in-parallel.ts';
 
 /** Media rows read per page (the table is never read whole). */
 export const MIGRATE_PAGE_SIZE = 200;
@@ -61,18 +62,6 @@ async function copyOne(from: LocalStorage, to: S3Storage, key: string): Promise<
   if (!opened) return 'missing';
   await to.putStream(key, opened.body, opened.bytes, opened.contentType);
   return 'copied';
-}
-
-/** Runs `work` over `items`, `limit` at a time. */
-async function inParallel<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const item = items[next++] as T;
-      await work(item);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
 /** Copies every photo of the table from `from` to `to`, page by page in id order, reporting each page. */
