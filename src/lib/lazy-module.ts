@@ -91,8 +91,8 @@ export interface LazyTrigger<T> {
 
 /**
  * A trigger button that loads its menu on first intent: pointer over or focus loads it, a press
- * (primary button, Enter, Space, ArrowDown, a click) loads it and opens it once loaded. A failed load is
- * tried again at the next intent.
+ * (primary button, Enter, Space, ArrowDown, a click) loads it and opens it once loaded. A failed
+ * load is tried again at the next intent.
  */
 export function useLazyTrigger<T>(module: LazyModule<T>): LazyTrigger<T> {
   const loaded = useLazyModule(module);

@@ -4,8 +4,8 @@
  * receiver got it, signed as Standard Webhooks says; makes an API token (shown once), calls the
  * token API with it, revokes it (401 after); reads the API reference. Each page axe-clean (the
  * reference in routes.spec); screenshots at 1280×800 and 390×844 into
- * /tmp/shots/integrations-*.png, and the webhooks page in Arabic. The e2e server runs with WEBHOOKS_ALLOW_LOOPBACK=1 (playwright.config.ts), so the
- * receiver may listen on 127.0.0.1.
+ * /tmp/shots/integrations-*.png, and the webhooks page in Arabic. The e2e server runs with
+ * WEBHOOKS_ALLOW_LOOPBACK=1 (playwright.config.ts), so the receiver may listen on 127.0.0.1.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
