@@ -15,6 +15,7 @@ import { startBuildWatcher } from './build-watcher.ts';
 import { fetchFlag, throttled } from './feature-flags.ts';
 import { startGuard } from './guard.ts';
 import { guardIslandUnmounts } from './island-unmount.ts';
+import { whenIdle, whenSettled } from './idle.ts';
 import { bootSteps } from './boot.ts';
 import { captureGlobalErrors, reportAction, reportError } from '../lib/report-queue.ts';
 import { markSent, SIGNED_IN_EVENT, wake } from '../platform/events.ts';
@@ -157,12 +158,6 @@ function bootBuildWatcher(): void {
   void startBuildWatcher();
 }
 
-/** When the browser is idle: `load`, or at once without requestIdleCallback (after a second). */
-function whenIdle(load: () => void): void {
-  if ('requestIdleCallback' in window) requestIdleCallback(load, { timeout: 5_000 });
-  else setTimeout(load, 1_000);
-}
-
 /**
  * Something waits in the outbox of this browser (its summary is in localStorage): each time a
  * participant is signed in (at load, or after signing out and in again without a page load), the
@@ -180,18 +175,15 @@ function bootOutbox(): void {
 }
 
 /**
- * The service worker (participants' pages offline, issue 33 §2): its registration loads when the
- * browser is idle after the page has loaded (its install fetches the precache, which should not
- * compete with the page's own start), on the first participant's page, whether loaded or reached
- * by a client-side navigation (signing in on /login leads home without a page load).
+ * The service worker (participants' pages offline, issue 33 §2): its registration loads once the
+ * page has settled (`whenSettled`: a while after its `load` event, at an idle moment; its install
+ * fetches the precache, which should not compete with the page's own start), on the first
+ * participant's page, whether loaded or reached by a client-side navigation (signing in on /login
+ * leads home without a page load).
  */
 function bootServiceWorker(): void {
   if (!('serviceWorker' in navigator)) return;
-  const load = (): void => void import('./service-worker.ts').then((module) => module.registerServiceWorker()).catch(() => undefined);
-  const register = (): void => {
-    if (document.readyState === 'complete') whenIdle(load);
-    else window.addEventListener('load', () => whenIdle(load), { once: true });
-  };
+  const register = (): void => whenSettled(() => void import('./service-worker.ts').then((module) => module.registerServiceWorker()).catch(() => undefined));
   register();
   document.addEventListener('astro:page-load', register);
 }

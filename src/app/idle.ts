@@ -1,0 +1,35 @@
+/**
+ * When the shell's background work runs (src/app/shell.ts): not while the page is starting.
+ *
+ * - `whenIdle`: at the browser's next idle moment (at most `IDLE_TIMEOUT_MS` later), or after a
+ *   second where `requestIdleCallback` is missing.
+ * - `whenSettled`: once the page has loaded and then had `SETTLE_MS` to render what it loads after
+ *   its `load` event (the survey's and mission's screens draw after their data arrives), at an idle
+ *   moment after that. The service worker's registration waits for it: its install fetches the
+ *   language's precache (some 150 files), and that burst in the browser, its network service and
+ *   the server, started at the first idle moment after `load`, competed with the screen's own
+ *   rendering on a 2-core machine (docs/benchmarks.md, "The service worker waits for the page").
+ */
+
+/** The longest an idle callback waits for an idle moment. */
+export const IDLE_TIMEOUT_MS = 5_000;
+
+/** How long after the `load` event the page is given before background work starts. */
+export const SETTLE_MS = 3_000;
+
+/** What these helpers use of `window` (a fake in unit tests). */
+export type IdleWindow = Pick<Window, 'addEventListener' | 'setTimeout'> & {
+  readonly document: Pick<Document, 'readyState'>;
+  requestIdleCallback?: Window['requestIdleCallback'];
+};
+
+export function whenIdle(run: () => void, win: IdleWindow = window): void {
+  if (typeof win.requestIdleCallback === 'function') win.requestIdleCallback(() => run(), { timeout: IDLE_TIMEOUT_MS });
+  else win.setTimeout(run, 1_000);
+}
+
+export function whenSettled(run: () => void, win: IdleWindow = window): void {
+  const afterLoad = (): void => void win.setTimeout(() => whenIdle(run, win), SETTLE_MS);
+  if (win.document.readyState === 'complete') afterLoad();
+  else win.addEventListener('load', afterLoad, { once: true });
+}
