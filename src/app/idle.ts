@@ -9,6 +9,7 @@
  *   language's precache (some 150 files), and that burst in the browser, its network service and
  *   the server, started at the first idle moment after `load`, competed with the screen's own
  *   rendering on a 2-core machine (docs/benchmarks.md, "The service worker waits for the page").
+ * - `whenOnline`: now, or at the `online` event when the browser is offline.
  */
 
 /** The longest an idle callback waits for an idle moment. */
@@ -20,6 +21,7 @@ export const SETTLE_MS = 3_000;
 /** What these helpers use of `window` (a fake in unit tests). */
 export type IdleWindow = Pick<Window, 'addEventListener' | 'setTimeout'> & {
   readonly document: Pick<Document, 'readyState'>;
+  readonly navigator: Pick<Navigator, 'onLine'>;
   requestIdleCallback?: Window['requestIdleCallback'];
 };
 
@@ -32,4 +34,14 @@ export function whenSettled(run: () => void, win: IdleWindow = window): void {
   const afterLoad = (): void => void win.setTimeout(() => whenIdle(run, win), SETTLE_MS);
   if (win.document.readyState === 'complete') afterLoad();
   else win.addEventListener('load', afterLoad, { once: true });
+}
+
+/**
+ * Now, or once the browser is back online when it knows it is offline: what loads code or files in
+ * the background (the service worker's registration) does not fail, and is not lost, because the
+ * page went offline before its time came.
+ */
+export function whenOnline(run: () => void, win: IdleWindow = window): void {
+  if (win.navigator.onLine === false) win.addEventListener('online', () => run(), { once: true });
+  else run();
 }

@@ -15,7 +15,7 @@ import { startBuildWatcher } from './build-watcher.ts';
 import { fetchFlag, throttled } from './feature-flags.ts';
 import { startGuard } from './guard.ts';
 import { guardIslandUnmounts } from './island-unmount.ts';
-import { whenIdle, whenSettled } from './idle.ts';
+import { whenIdle, whenOnline, whenSettled } from './idle.ts';
 import { bootSteps } from './boot.ts';
 import { captureGlobalErrors, reportAction, reportError } from '../lib/report-queue.ts';
 import { markSent, SIGNED_IN_EVENT, wake } from '../platform/events.ts';
@@ -183,7 +183,9 @@ function bootOutbox(): void {
  */
 function bootServiceWorker(): void {
   if (!('serviceWorker' in navigator)) return;
-  const register = (): void => whenSettled(() => void import('./service-worker.ts').then((module) => module.registerServiceWorker()).catch(() => undefined));
+  const load = (): void => void import('./service-worker.ts').then((module) => module.registerServiceWorker()).catch(() => undefined);
+  // Offline when its time comes (the page was left open without signal): at the `online` event.
+  const register = (): void => whenSettled(() => whenOnline(load));
   register();
   document.addEventListener('astro:page-load', register);
 }

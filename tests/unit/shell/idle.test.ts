@@ -1,14 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { IDLE_TIMEOUT_MS, SETTLE_MS, whenIdle, whenSettled, type IdleWindow } from '../../../src/app/idle.ts';
+import { IDLE_TIMEOUT_MS, SETTLE_MS, whenIdle, whenOnline, whenSettled, type IdleWindow } from '../../../src/app/idle.ts';
 
 /** A window whose `load` event and idle moments the test decides. */
-function fakeWindow(readyState: DocumentReadyState, withIdle = true) {
+function fakeWindow(readyState: DocumentReadyState, withIdle = true, onLine = true) {
   const loads: (() => void)[] = [];
+  const onlines: (() => void)[] = [];
   const idles: { run: () => void; timeout: number | undefined }[] = [];
   const win: IdleWindow = {
     document: { readyState },
+    navigator: { onLine },
     addEventListener: ((type: string, listener: () => void) => {
       if (type === 'load') loads.push(listener);
+      if (type === 'online') onlines.push(listener);
     }) as IdleWindow['addEventListener'],
     setTimeout: ((run: () => void, ms: number) => setTimeout(run, ms) as unknown as number) as IdleWindow['setTimeout'],
     ...(withIdle
@@ -20,7 +23,12 @@ function fakeWindow(readyState: DocumentReadyState, withIdle = true) {
         }
       : {}),
   };
-  return { win, fireLoad: () => loads.splice(0).forEach((listener) => listener()), idles };
+  return {
+    win,
+    fireLoad: () => loads.splice(0).forEach((listener) => listener()),
+    fireOnline: () => onlines.splice(0).forEach((listener) => listener()),
+    idles,
+  };
 }
 
 beforeEach(() => {
@@ -67,5 +75,17 @@ describe('the shell’s background work (src/app/idle.ts)', () => {
     expect(run).not.toHaveBeenCalled();
     vi.advanceTimersByTime(1);
     expect(run).toHaveBeenCalledTimes(1);
+  });
+
+  it('waits for the online event when the browser is offline, and runs at once when it is not', () => {
+    const offline = fakeWindow('complete', true, false);
+    const run = vi.fn();
+    whenOnline(run, offline.win);
+    expect(run).not.toHaveBeenCalled();
+    offline.fireOnline();
+    expect(run).toHaveBeenCalledTimes(1);
+
+    whenOnline(run, fakeWindow('complete').win);
+    expect(run).toHaveBeenCalledTimes(2);
   });
 });
