@@ -1,7 +1,10 @@
 /**
- * The application shell, booted once per full page load by BaseLayout's module script: consent
- * and analytics, colour mode, client error reports, islands' unmounts held until they have
- * hydrated, the build watcher, the feature-flag banner, the route guard and the service worker's registration. A failure while booting shows the error page and is logged (docs/product.md §8).
+ * The application shell, booted once per full page load by BaseLayout's module script: client
+ * error reports, islands' unmounts held until they have hydrated, the re-authentication prompt and
+ * the route guard at once (BOOT_NOW); then, each in a task of its own (BOOT_LATER), colour mode,
+ * the signed-in wake, consent and analytics, the build watcher, the feature-flag banner, the
+ * service worker's registration and the outbox. A failure while booting shows the error page and
+ * is logged (docs/product.md §8).
  */
 import type { TransitionBeforeSwapEvent } from 'astro:transitions/client';
 import { loadAccount } from '../stores/account.ts';
@@ -66,12 +69,16 @@ function bootConsentAndAnalytics(): void {
       reportAction({ name: 'page_load', data: null });
     }
   });
-  let first = true;
+  // A page_view for each page a client-side navigation shows (the first page's is sent by
+  // setEnabled). Told by the swap before it, not by counting page loads: this step may run after
+  // the first page's own `astro:page-load` (bootShell runs it apart, after a pause).
+  let swapped = false;
+  document.addEventListener('astro:after-swap', () => {
+    swapped = true;
+  });
   document.addEventListener('astro:page-load', () => {
-    if (first) {
-      first = false;
-      return;
-    }
+    if (!swapped) return;
+    swapped = false;
     analytics.pageView();
   });
   // "Cookie settings" links (footers): open the banner instead of following the link.
@@ -190,21 +197,22 @@ function bootServiceWorker(): void {
   document.addEventListener('astro:page-load', register);
 }
 
-export function bootShell(): boolean {
-  return bootSteps(
-    [
-      bootReports,
-      guardIslandUnmounts,
-      installReauth,
-      bootColorMode,
-      bootConsentAndAnalytics,
-      bootSignedInWake,
-      bootBuildWatcher,
-      startGuard,
-      bootBanner,
-      bootServiceWorker,
-      bootOutbox,
-    ],
-    showStartupError,
-  );
+/**
+ * What must be in place before the page goes on, run in the task that loads the shell: error
+ * reports, islands' unmounts held until they have hydrated, the re-authentication prompt and the
+ * route guard (it decides what the page shows).
+ */
+const BOOT_NOW = [bootReports, guardIslandUnmounts, installReauth, startGuard] as const;
+
+/**
+ * The rest, each in a task of its own after a pause (bootSteps' `apartFrom`): run together they
+ * made the shell's first task one of the page's longest (docs/benchmarks.md, "The shell boots in
+ * steps"). None changes what the page first shows, and each reads the state it needs when it runs
+ * (the stores' subscribers are called at once with the current value), so starting a few tasks
+ * later loses nothing.
+ */
+const BOOT_LATER = [bootColorMode, bootSignedInWake, bootConsentAndAnalytics, bootBuildWatcher, bootBanner, bootServiceWorker, bootOutbox] as const;
+
+export function bootShell(): Promise<boolean> {
+  return bootSteps([...BOOT_NOW, ...BOOT_LATER], showStartupError, { apartFrom: BOOT_NOW.length });
 }

@@ -67,10 +67,10 @@ describe('banner flag (docs/product.md §4)', () => {
 });
 
 describe('shell boot (docs/product.md §8)', () => {
-  it('sends the first startup error to the error handler and still runs the other steps', () => {
+  it('sends the first startup error to the error handler and still runs the other steps', async () => {
     const onError = vi.fn();
     const ran: string[] = [];
-    const ok = bootSteps(
+    const ok = await bootSteps(
       [
         () => ran.push('a'),
         () => {
@@ -83,6 +83,22 @@ describe('shell boot (docs/product.md §8)', () => {
     expect(ok).toBe(false);
     expect(ran).toEqual(['a', 'c']);
     expect(onError).toHaveBeenCalledWith(expect.objectContaining({ message: 'boot failed' }));
-    expect(bootSteps([() => {}], onError)).toBe(true);
+    expect(await bootSteps([() => {}], onError)).toBe(true);
+  });
+
+  it('runs the steps before apartFrom at once and each later one after a pause of its own', async () => {
+    const ran: string[] = [];
+    const pauses: (() => void)[] = [];
+    const pause = () => new Promise<void>((resolve) => pauses.push(resolve));
+    const done = bootSteps([() => ran.push('guard'), () => ran.push('banner'), () => ran.push('outbox')], vi.fn(), { apartFrom: 1, pause });
+    // The first step ran in the calling task; the second waits for its pause.
+    expect(ran).toEqual(['guard']);
+    expect(pauses).toHaveLength(1);
+    pauses[0]?.();
+    await vi.waitFor(() => expect(pauses).toHaveLength(2));
+    expect(ran).toEqual(['guard', 'banner']);
+    pauses[1]?.();
+    expect(await done).toBe(true);
+    expect(ran).toEqual(['guard', 'banner', 'outbox']);
   });
 });
