@@ -440,7 +440,8 @@ describe('a survey offered in several languages', () => {
     open('/surveys/5', SurveyScreen);
     expect(((await screen.findByRole('textbox', { name: /ماذا تشرب/ })) as HTMLInputElement).value).toBe('Tea');
     expect(picker().value).toBe('ar');
-    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    // Longer than the autosave's wait; inside act, as React's work in that time may finish late on a loaded machine.
+    await act(() => new Promise((resolve) => setTimeout(resolve, 1_200)));
     expect(sent('PUT', '/api/surveys/5/response')).toHaveLength(0);
     cleanup();
 
@@ -448,7 +449,7 @@ describe('a survey offered in several languages', () => {
     const { user } = open('/surveys/5', SurveyScreen);
     await user.selectOptions(await screen.findByRole('combobox', { name: 'Language of the questions' }), 'ar');
     expect(screen.getByRole('textbox', { name: /ماذا تشرب/ })).toBeTruthy();
-    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    await act(() => new Promise((resolve) => setTimeout(resolve, 1_200)));
     expect(sent('PUT', '/api/surveys/5/response')).toHaveLength(0);
   });
 
