@@ -1,19 +1,11 @@
 /** Boot steps of the shell (src/app/shell.ts), kept apart so they can be tested without a browser. */
-
-/** Hands the main thread back to the browser (it may paint or answer input) before the next step. */
-export type Pause = () => Promise<void>;
-
-/** `scheduler.yield()` where the browser has it (the rest of the boot keeps its place ahead of other tasks), else a new task. */
-export const yieldToMain: Pause = () => {
-  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
-  if (typeof scheduler?.yield === 'function') return scheduler.yield();
-  return new Promise((resolve) => setTimeout(resolve, 0));
-};
+import { yieldToMain } from './idle.ts';
 
 export interface BootOptions {
   /** The steps from this index on each run after a pause: in tasks of their own, not the page's long first one. */
   apartFrom?: number;
-  pause?: Pause;
+  /** What hands the main thread back between two later steps (a fake in unit tests). */
+  pause?: () => Promise<void>;
 }
 
 /**

@@ -10,6 +10,8 @@
  *   the server, started at the first idle moment after `load`, competed with the screen's own
  *   rendering on a 2-core machine (docs/benchmarks.md, "The service worker waits for the page").
  * - `whenOnline`: now, or at the `online` event when the browser is offline.
+ * - `yieldToMain`: after the browser has had the main thread back (it may paint or answer input);
+ *   the shell's boot steps are spread over tasks with it (src/app/boot.ts).
  */
 
 /** The longest an idle callback waits for an idle moment. */
@@ -44,4 +46,19 @@ export function whenSettled(run: () => void, win: IdleWindow = window): void {
 export function whenOnline(run: () => void, win: IdleWindow = window): void {
   if (win.navigator.onLine === false) win.addEventListener('online', () => run(), { once: true });
   else run();
+}
+
+/** What `yieldToMain` reads of the global scope (a fake in unit tests). */
+export interface YieldScope {
+  scheduler?: { yield?: () => Promise<void> };
+}
+
+/**
+ * Resolves in a later task: through `scheduler.yield()` where the browser has it (what follows
+ * keeps its place ahead of other tasks), else through a zero-delay timer.
+ */
+export function yieldToMain(scope: YieldScope = globalThis as YieldScope): Promise<void> {
+  const { scheduler } = scope;
+  if (typeof scheduler?.yield === 'function') return scheduler.yield();
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }

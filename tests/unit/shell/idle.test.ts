@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { IDLE_TIMEOUT_MS, SETTLE_MS, whenIdle, whenOnline, whenSettled, type IdleWindow } from '../../../src/app/idle.ts';
+import { IDLE_TIMEOUT_MS, SETTLE_MS, whenIdle, whenOnline, whenSettled, yieldToMain, type IdleWindow } from '../../../src/app/idle.ts';
 
 /** A window whose `load` event and idle moments the test decides. */
 function fakeWindow(readyState: DocumentReadyState, withIdle = true, onLine = true) {
@@ -87,5 +87,23 @@ describe('the shell’s background work (src/app/idle.ts)', () => {
 
     whenOnline(run, fakeWindow('complete').win);
     expect(run).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('yieldToMain', () => {
+  it("uses the browser's scheduler.yield() where it has one, else resolves after a zero-delay timer", async () => {
+    const yielded = vi.fn(() => Promise.resolve());
+    await yieldToMain({ scheduler: { yield: yielded } });
+    expect(yielded).toHaveBeenCalledTimes(1);
+
+    let resolved = false;
+    const later = yieldToMain({}).then(() => {
+      resolved = true;
+    });
+    await Promise.resolve();
+    expect(resolved).toBe(false);
+    await vi.advanceTimersByTimeAsync(0);
+    await later;
+    expect(resolved).toBe(true);
   });
 });
