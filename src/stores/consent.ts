@@ -118,8 +118,13 @@ export const CONSENT_INLINE_SCRIPT = `try{var c=JSON.parse(localStorage.getItem(
  * island element, which survives client-side navigations (transition:persist) and re-renders.
  * Then it gives <body> room for the banner at first paint, so nothing moves when the island later
  * keeps the room up to date (CookieBanner's effect). A visitor who chose has a hidden banner: no room.
+ *
+ * The banner is measured by a ResizeObserver, once: its callback runs after the browser's own
+ * layout and before that frame is painted, so the room is there at first paint without the script
+ * forcing a layout of the half-parsed page (reading `offsetHeight` here cost a phone 30–140 ms,
+ * Lighthouse's "Unattributable" long task). A browser without ResizeObserver measures at once.
  */
-export const BANNER_ROOM_INLINE_SCRIPT = `(function(){var b=document.querySelector('[data-cookie-banner]');if(b&&b.parentElement)b.parentElement.setAttribute('data-banner-parsed','');if(b&&b.offsetHeight)document.body.style.paddingBottom=(b.offsetHeight+${BANNER_ROOM_EXTRA_PX})+'px'})()`;
+export const BANNER_ROOM_INLINE_SCRIPT = `(function(){var b=document.querySelector('[data-cookie-banner]');if(!b)return;if(b.parentElement)b.parentElement.setAttribute('data-banner-parsed','');function r(){if(b.offsetHeight)document.body.style.paddingBottom=(b.offsetHeight+${BANNER_ROOM_EXTRA_PX})+'px'}if(typeof ResizeObserver!=='function')return r();var o=new ResizeObserver(function(){o.disconnect();if(!b.hasAttribute('data-hydrated'))r()});o.observe(b)})()`;
 
 /** Sent on `document` when a choice was saved before the banner's island had loaded. */
 export const EARLY_CONSENT_EVENT = 'fieldwork:consent-saved';

@@ -309,6 +309,18 @@ test.describe('first use', () => {
     await page.setViewportSize(PHONE);
     await page.goto('/terms');
     const banner = page.locator('[data-cookie-banner]');
+    // Before its island loads, the page keeps room for it (BANNER_ROOM_INLINE_SCRIPT): scrolled to
+    // the end, the footer's last link shows above the banner, not behind it.
+    await expect(banner).toBeVisible();
+    await expect(banner).not.toHaveAttribute('data-hydrated', '');
+    const lastFooterLink = page.getByRole('contentinfo').getByRole('link').last();
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await expect
+      .poll(async () => {
+        const [link, shown] = await Promise.all([lastFooterLink.boundingBox(), banner.boundingBox()]);
+        return link && shown ? shown.y - (link.y + link.height) : Number.NaN;
+      }, 'the room between the footer and the banner')
+      .toBeGreaterThanOrEqual(0);
     // Its island loads when the visitor reaches for it.
     await banner.hover();
     await expect(banner).toHaveAttribute('data-hydrated', '');
