@@ -9,6 +9,7 @@ import { ROUTES, shellPath } from '../src/shared/routes.ts';
 import { LANGUAGES, localizedPath, SOURCE_LANGUAGE, type Language } from '../src/shared/languages.ts';
 import type { BuildMeta, LatestBuild, PagePayload, RouteRule, RouteTable, RouteTableEntry } from '../src/shared/build-manifest.ts';
 import { pageCsp } from '../src/shared/csp.ts';
+import { markCompileHints } from './compile-hints.ts';
 import {
   CACHE_NEVER,
   CACHE_REVALIDATE,
@@ -69,7 +70,8 @@ function matcherFor(rules: Record<string, RouteRule>): BuildMeta['matcher'] {
 }
 
 /**
- * After `astro build`: writes the build manifests (builds/latest.json, builds/meta/{id}.json),
+ * After `astro build`: puts V8's compile hint at the top of every script (builds/compile-hints.ts),
+ * writes the build manifests (builds/latest.json, builds/meta/{id}.json),
  * a `_payload.json` beside each page, the route table for the Node server (`_routes.json`),
  * `_redirects` and `_headers` for static hosts, and brotli/gzip copies of text files.
  */
@@ -90,8 +92,10 @@ export interface ManifestOptions {
   routeRules?: Record<string, RouteRule>;
 }
 
-/** The manifests, payloads, route table, static-host files and compressed copies of a built dist/ (every language in it). */
+/** The scripts' compile hints, then the manifests, payloads, route table, static-host files and compressed copies of a built dist/ (every language in it). */
 export async function writeManifests(distDir: string, options: ManifestOptions, log: (message: string) => void): Promise<void> {
+  // First: the digest, the compressed copies and the service worker's precache read the scripts as served.
+  const hinted = await markCompileHints(distDir);
   const files = (await walk(distDir)).filter((f) => !/\.(br|gz)$/.test(f));
   const htmlFiles = files.filter((f) => f.endsWith('.html'));
 
@@ -197,5 +201,5 @@ export async function writeManifests(distDir: string, options: ManifestOptions, 
         if (gz.length < content.length) await fs.writeFile(`${full}.gz`, gz);
       }),
   );
-  log(`build ${id}: ${routes.length} routes, ${scriptHashes.size} inline script hashes, manifests written`);
+  log(`build ${id}: ${routes.length} routes, ${scriptHashes.size} inline script hashes, ${hinted} scripts given the compile hint, manifests written`);
 }

@@ -1,5 +1,9 @@
 import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { COMPILE_HINT, markCompileHints, withCompileHint } from '../../builds/compile-hints.ts';
 import { inlineScriptHashes, routeFile } from '../../builds/integration.ts';
 import { cacheControlFor } from '../../src/shared/static-headers.ts';
 import { ROUTES } from '../../src/shared/routes.ts';
@@ -103,5 +107,41 @@ describe('cacheControlFor', () => {
 
   it.each(['favicon.svg', 'robots.txt', 'images/logo.png', 'builds/other.json', 'manifest.webmanifest'])('%s is cached for an hour', (file) => {
     expect(cacheControlFor(file)).toBe('public, max-age=3600');
+  });
+});
+
+describe('compile hints', () => {
+  it('puts the magic comment on the first line, once', () => {
+    const code = 'const a=()=>1;export{a};';
+    const marked = withCompileHint(code);
+    expect(marked.split('\n')[0]).toBe('//# allFunctionsCalledOnLoad');
+    expect(marked.slice(marked.indexOf('\n') + 1)).toBe(code);
+    expect(withCompileHint(marked)).toBe(marked);
+  });
+
+  it('marks every script of dist/_astro and nothing else, and a second run changes nothing', async () => {
+    const dist = await fs.mkdtemp(path.join(os.tmpdir(), 'fw-hints-'));
+    try {
+      await fs.mkdir(path.join(dist, '_astro'));
+      await fs.writeFile(path.join(dist, '_astro', 'shell.abc.js'), 'export const x=1;');
+      await fs.writeFile(path.join(dist, '_astro', 'TopBar.abc.css'), '.a{color:red}');
+      await fs.writeFile(path.join(dist, 'sw.js'), 'self.x=1;');
+      expect(await markCompileHints(dist)).toBe(1);
+      expect(await fs.readFile(path.join(dist, '_astro', 'shell.abc.js'), 'utf8')).toBe(`${COMPILE_HINT}\nexport const x=1;`);
+      expect(await fs.readFile(path.join(dist, '_astro', 'TopBar.abc.css'), 'utf8')).toBe('.a{color:red}');
+      expect(await fs.readFile(path.join(dist, 'sw.js'), 'utf8')).toBe('self.x=1;');
+      expect(await markCompileHints(dist)).toBe(0);
+    } finally {
+      await fs.rm(dist, { recursive: true, force: true });
+    }
+  });
+
+  it('finds nothing to mark in a dist/ without scripts', async () => {
+    const dist = await fs.mkdtemp(path.join(os.tmpdir(), 'fw-hints-'));
+    try {
+      expect(await markCompileHints(dist)).toBe(0);
+    } finally {
+      await fs.rm(dist, { recursive: true, force: true });
+    }
   });
 });
