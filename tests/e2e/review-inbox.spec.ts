@@ -14,7 +14,7 @@
  * A second test pages: 22 entries show 20 at a time; j past the 20th loads the rest and opens the
  * 21st, and "Load more" does the same from a fresh load.
  */
-import { request as playwrightRequest, type Page } from '@playwright/test';
+import { request as playwrightRequest, type Page, type Request } from '@playwright/test';
 import { createAccount, signIn, signInThroughApi, type Account } from './accounts.ts';
 import { expect, test } from './fixtures.ts';
 import { DESKTOP, jsonApi, PHONE, saveCookieChoice, seriousViolations, SHOTS } from './page-helpers.ts';
@@ -180,9 +180,18 @@ test.describe('the review inbox', () => {
     expect(stillWaiting.status).toBe('submitted');
     expect(await seriousViolations(page)).toEqual([]);
 
-    // A reload keeps the filter (the address holds it).
+    // A reload keeps the filter (the address holds it) and the open entry, loaded once: its row
+    // coming after it must not mount it again (a video playing in it stopped, field-capture.spec.ts).
+    const entryLoads: string[] = [];
+    const countEntry = (request: Request) => {
+      if (new URL(request.url()).pathname === `/api/admin/submissions/${henryEntry}`) entryLoads.push(request.method());
+    };
+    page.on('request', countEntry);
     await page.reload();
     await expect(rows).toHaveCount(1);
+    await expect(detail.getByRole('heading', { name: `Henry Later ${tag}`, exact: true })).toBeVisible();
+    page.off('request', countEntry);
+    expect(entryLoads).toEqual(['GET']);
     await expect(page.getByRole('combobox', { name: 'Project' })).toContainText(`Allotment kitchens ${tag}`);
 
     // Projects: its list page, and the current section on a project's page.

@@ -229,7 +229,9 @@ function Inbox({ initial }: { initial: InboxLocation }) {
         }
         detail={(openId) => (
           <InboxDetail
-            key={`${openItem?.project.id ?? 'unknown'}-${openId}-${session.detailVersion}`}
+            // Not keyed by the project: an entry opened from the address is shown before the list
+            // has its row, and its row coming must not mount it again (a video playing, a reason typed).
+            key={`${openId}-${session.detailVersion}`}
             projectId={openItem?.project.id ?? filters.projectId}
             submissionId={openId}
             mission={openItem ? openItem.mission : null}
@@ -242,7 +244,7 @@ function Inbox({ initial }: { initial: InboxLocation }) {
   );
 }
 
-/** The open entry with its project's reason templates (keyed by project, so another project's never show). */
+/** The open entry with its project's reason templates (an entry belongs to one project: its row, once the list has it, names it). */
 function InboxDetail({
   projectId,
   projectName,
