@@ -40,6 +40,8 @@ test('the static host sends the security and caching headers the Node server sen
   expect(script.status()).toBe(200);
   expect(script.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
   expect(script.headers()['content-type']).toMatch(/javascript/);
+  // Served as built: V8's compile hint on its first line (builds/compile-hints.ts, decision 040).
+  expect((await script.text()).split('\n')[0]).toBe('//# allFunctionsCalledOnLoad');
 
   // The build pointer is never kept; the route payloads are revalidated.
   expect((await request.get('/builds/latest.json')).headers()['cache-control']).toBe('no-store');
