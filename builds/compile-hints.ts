@@ -14,7 +14,7 @@ import path from 'node:path';
 export const COMPILE_HINT = '//# allFunctionsCalledOnLoad';
 
 /** The built scripts' folder, relative to dist/. */
-export const SCRIPTS_FOLDER = '_astro';
+const SCRIPTS_FOLDER = '_astro';
 
 /** The code with the hint on its first line (once). */
 export function withCompileHint(code: string): string {
