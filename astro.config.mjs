@@ -28,7 +28,8 @@ export default defineConfig({
       // Every page loads React and the shell's small modules (platform, stores, route rules): one
       // chunk each instead of ~20 tiny ones saves ~3.5 KB gzip on every page's first visit
       // (`npm run page-js`; the survey screen's budget is 150 KB). Add only modules every page loads
-      // (`platform/upload.ts` is the admin tools' alone: it stays with them).
+      // (`platform/upload.ts` is the admin tools' alone: it stays with them; `shared/offline.ts`,
+      // the names the page, the outbox and the service worker share, is loaded by every page).
       rolldownOptions: {
         output: {
           codeSplitting: {
@@ -36,7 +37,7 @@ export default defineConfig({
               { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]|rolldown[\\/]runtime/ },
               {
                 name: 'shell',
-                test: /src[\\/]platform[\\/](?!upload\.ts)|src[\\/]stores[\\/]|src[\\/]shared[\\/](route-rules|routes|roles|ui-constants|languages|i18n)\.ts|src[\\/]paraglide[\\/](runtime|registry)\.js|src[\\/]lib[\\/](navigation|navigation-target|user|session)\.ts|node_modules[\\/]nanostores[\\/]|node_modules[\\/]astro[\\/]dist[\\/]transitions[\\/]|vite[\\/]preload-helper/,
+                test: /src[\\/]platform[\\/](?!upload\.ts)|src[\\/]stores[\\/]|src[\\/]shared[\\/](route-rules|routes|roles|ui-constants|languages|i18n)\.ts|src[\\/]paraglide[\\/](runtime|registry)\.js|src[\\/]lib[\\/](navigation|navigation-target|user|session)\.ts|src[\\/]shared[\\/]offline\.ts|node_modules[\\/]nanostores[\\/]|node_modules[\\/]astro[\\/]dist[\\/]transitions[\\/]|vite[\\/]preload-helper/,
               },
               // What the header's islands use on every page that has them: the React hooks of src/lib
               // (stores, auth, lazy menus; React-free pages such as /login must not load them with the
@@ -52,9 +53,12 @@ export default defineConfig({
               // The UI kit's parts nearly every other island draws (buttons, fields, alerts) with
               // tailwind-merge and Radix's small shared internals: one chunk instead of ~15 of under
               // 1 KB, each of which costs a request and its ~0.7 KB of headers (issue 19, "page weight").
+              // With them, what exactly the pages that load this chunk load beside it (the form's
+              // words of form-errors.ts, the forms' constants and logic, the states' Loading and
+              // Failed): seven files fewer on the survey screen, no page larger (issue 31, 2026-12-01).
               {
                 name: 'ui',
-                test: /src[\\/]components[\\/](ui[\\/](alert|badge|button|card|form-field|input|label|password-input|skeleton)\.tsx|FormAlert\.tsx)|src[\\/]lib[\\/]utils\.ts|node_modules[\\/]tailwind-merge[\\/]|node_modules[\\/]@radix-ui[\\/](primitive|react-(slot|compose-refs|primitive|context|use-layout-effect|use-controllable-state|use-callback-ref|id|label|use-effect-event|use-is-hydrated))[\\/]/,
+                test: /src[\\/]components[\\/](ui[\\/](alert|badge|button|card|form-field|input|label|password-input|skeleton)\.tsx|FormAlert\.tsx|states[\\/](Loading|Failed)\.tsx)|src[\\/]lib[\\/](utils|form-errors)\.ts|src[\\/]shared[\\/](messages|calendar-day|forms[\\/](constants|logic))\.ts|node_modules[\\/]tailwind-merge[\\/]|node_modules[\\/]@radix-ui[\\/](primitive|react-(slot|compose-refs|primitive|context|use-layout-effect|use-controllable-state|use-callback-ref|id|label|use-effect-event|use-is-hydrated))[\\/]/,
               },
             ],
           },
