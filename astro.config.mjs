@@ -53,12 +53,20 @@ export default defineConfig({
               // The UI kit's parts nearly every other island draws (buttons, fields, alerts) with
               // tailwind-merge and Radix's small shared internals: one chunk instead of ~15 of under
               // 1 KB, each of which costs a request and its ~0.7 KB of headers (issue 19, "page weight").
-              // With them, what exactly the pages that load this chunk load beside it (the form's
-              // words of form-errors.ts, the forms' constants and logic, the states' Loading and
-              // Failed): seven files fewer on the survey screen, no page larger (issue 31, 2026-12-01).
+              // With them the states' Loading and Failed, which exactly the pages that load this chunk
+              // load beside it (issue 31, 2026-12-01).
               {
                 name: 'ui',
-                test: /src[\\/]components[\\/](ui[\\/](alert|badge|button|card|form-field|input|label|password-input|skeleton)\.tsx|FormAlert\.tsx|states[\\/](Loading|Failed)\.tsx)|src[\\/]lib[\\/](utils|form-errors)\.ts|src[\\/]shared[\\/](messages|calendar-day|forms[\\/](constants|logic))\.ts|node_modules[\\/]tailwind-merge[\\/]|node_modules[\\/]@radix-ui[\\/](primitive|react-(slot|compose-refs|primitive|context|use-layout-effect|use-controllable-state|use-callback-ref|id|label|use-effect-event|use-is-hydrated))[\\/]/,
+                test: /src[\\/]components[\\/](ui[\\/](alert|badge|button|card|form-field|input|label|password-input|skeleton)\.tsx|FormAlert\.tsx|states[\\/](Loading|Failed)\.tsx)|src[\\/]lib[\\/]utils\.ts|node_modules[\\/]tailwind-merge[\\/]|node_modules[\\/]@radix-ui[\\/](primitive|react-(slot|compose-refs|primitive|context|use-layout-effect|use-controllable-state|use-callback-ref|id|label|use-effect-event|use-is-hydrated))[\\/]/,
+              },
+              // What the same pages load with no React in it (the form's words of form-errors.ts with
+              // the validation words, the forms' constants and logic, the calendar day): one chunk
+              // instead of five. It must stay React-free: the reset and onboarding links are checked
+              // before React loads (lib/token-check.ts imports form-errors.ts), so nothing here may
+              // go into a chunk that imports React (identity.spec.ts holds React back and checks it).
+              {
+                name: 'forms-core',
+                test: /src[\\/]lib[\\/]form-errors\.ts|src[\\/]shared[\\/](messages|validation-words|calendar-day|forms[\\/](constants|logic))\.ts/,
               },
             ],
           },
