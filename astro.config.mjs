@@ -60,8 +60,8 @@ export default defineConfig({
                 test: /src[\\/]components[\\/](ui[\\/](alert|badge|button|card|form-field|input|label|password-input|skeleton)\.tsx|FormAlert\.tsx|states[\\/](Loading|Failed)\.tsx)|src[\\/]lib[\\/]utils\.ts|node_modules[\\/]tailwind-merge[\\/]|node_modules[\\/]@radix-ui[\\/](primitive|react-(slot|compose-refs|primitive|context|use-layout-effect|use-controllable-state|use-callback-ref|id|label|use-effect-event|use-is-hydrated))[\\/]/,
               },
               // What the same pages load with no React in it (the form's words of form-errors.ts with
-              // the validation words, the forms' constants and logic, the calendar day): one chunk
-              // instead of five. It must stay React-free: the reset and onboarding links are checked
+              // the validation words, shared/messages.ts, the forms' constants and logic, the calendar
+              // day): one chunk instead of four. It must stay React-free: the reset and onboarding links are checked
               // before React loads (lib/token-check.ts imports form-errors.ts), so nothing here may
               // go into a chunk that imports React (identity.spec.ts holds React back and checks it).
               {
