@@ -551,8 +551,9 @@ async function benchBackend(
         for (const row of [...(await lighthousePages(server.url, pages, chromium)), ...(await inArabic())]) {
           lighthouse.push(row);
           console.log(
-            `  Lighthouse ${row.path}: performance ${row.performance}, LCP ${Math.round(row.lcpMs)} ms, CLS ${row.cls.toFixed(3)}, JS ${(row.jsBytes / 1024).toFixed(1)} KiB ` +
-              `(runs: ${row.runs.map((r) => `${r.performance}/${Math.round(r.lcpMs)} ms/${r.cls.toFixed(3)}`).join(', ')})`,
+            `  Lighthouse ${row.path}: performance ${row.performance}, LCP ${Math.round(row.lcpMs)} ms, TBT ${Math.round(row.tbtMs)} ms, CLS ${row.cls.toFixed(3)}, ` +
+              `JS ${(row.jsBytes / 1024).toFixed(1)} KiB, host benchmark index ${Math.round(row.benchmarkIndex)} ` +
+              `(runs, score/LCP/TBT/CLS/index: ${row.runs.map((r) => `${r.performance}/${Math.round(r.lcpMs)} ms/${Math.round(r.tbtMs)} ms/${r.cls.toFixed(3)}/${Math.round(r.benchmarkIndex)}`).join(', ')})`,
           );
         }
       } catch (error) {
