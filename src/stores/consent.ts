@@ -118,6 +118,8 @@ export const CONSENT_INLINE_SCRIPT = `try{var c=JSON.parse(localStorage.getItem(
  * island element, which survives client-side navigations (transition:persist) and re-renders.
  * Then it gives <body> room for the banner at first paint, so nothing moves when the island later
  * keeps the room up to date (CookieBanner's effect). A visitor who chose has a hidden banner: no room.
+ * The room is added below the screen's height (global.css, <body>'s box-sizing), so a footer painted
+ * before the room came does not move either.
  *
  * The banner is measured by a ResizeObserver, once: its callback runs after the browser's own
  * layout and before that frame is painted, so the room is there at first paint without the script
