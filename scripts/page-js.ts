@@ -72,6 +72,26 @@ export function pageJs(distDir: string, page: string, options: { firstVisit?: bo
   return pageJsOf(distDir, page, fs.readFileSync(path.join(distDir, page), 'utf8'), options.islands ?? ['load', 'idle-once']);
 }
 
+/**
+ * What the scripts at `roots` (`/_astro/…` URLs) load: every file they import statically, followed
+ * to the end, with its brotli bytes, and the chunks they import on demand (`lazy`, not followed).
+ */
+export function scriptClosure(distDir: string, roots: Iterable<string>): { files: Map<string, number>; lazy: Set<string> } {
+  const files = new Map<string, number>();
+  const lazy = new Set<string>();
+  const visit = (url: string): void => {
+    if (files.has(url)) return;
+    const file = path.join(distDir, url);
+    if (!fs.existsSync(file)) return;
+    files.set(url, brotliBytes(file));
+    const text = fs.readFileSync(file, 'utf8');
+    for (const m of text.matchAll(STATIC_IMPORT)) visit(path.posix.join(path.posix.dirname(url), m[1] ?? ''));
+    for (const m of text.matchAll(DYNAMIC_IMPORT)) lazy.add(path.posix.join(path.posix.dirname(url), m[1] ?? ''));
+  };
+  for (const root of roots) visit(root);
+  return { files, lazy };
+}
+
 function pageJsOf(distDir: string, page: string, html: string, eager: readonly string[]): PageJs {
   const roots = new Set<string>([...html.matchAll(/<script[^>]*\ssrc="(\/_astro\/[^"]+\.js)"/g)].map((m) => m[1] ?? ''));
   for (const island of html.matchAll(/<astro-island\b[^>]*>/g)) {
@@ -83,18 +103,7 @@ function pageJsOf(distDir: string, page: string, html: string, eager: readonly s
       if (url) roots.add(url);
     }
   }
-  const seen = new Map<string, number>();
-  const lazy = new Set<string>();
-  const visit = (url: string): void => {
-    if (seen.has(url)) return;
-    const file = path.join(distDir, url);
-    if (!fs.existsSync(file)) return;
-    seen.set(url, brotliBytes(file));
-    const text = fs.readFileSync(file, 'utf8');
-    for (const m of text.matchAll(STATIC_IMPORT)) visit(path.posix.join(path.posix.dirname(url), m[1] ?? ''));
-    for (const m of text.matchAll(DYNAMIC_IMPORT)) lazy.add(path.posix.join(path.posix.dirname(url), m[1] ?? ''));
-  };
-  for (const root of roots) visit(root);
+  const { files: seen, lazy } = scriptClosure(distDir, roots);
   const files = [...seen].map(([url, bytes]) => ({ url, bytes })).sort((a, b) => b.bytes - a.bytes);
   return { page, files, bytes: files.reduce((sum, f) => sum + f.bytes, 0), lazy: [...lazy].filter((url) => !seen.has(url)) };
 }

@@ -7,24 +7,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { checkPageJsBudgets } from '../../scripts/page-js.ts';
+import { checkPageJsBudgets, scriptClosure } from '../../scripts/page-js.ts';
 import { expect, test } from './fixtures.ts';
 
 const dist = path.resolve(process.env.DIST_DIR ?? 'dist');
 const assets = path.join(dist, '_astro');
-
-/** A chunk's static imports, followed to the end (the chunks import each other as `./name.hash.js`). */
-function staticClosure(file: string): Set<string> {
-  const seen = new Set<string>();
-  const visit = (name: string): void => {
-    if (seen.has(name)) return;
-    seen.add(name);
-    const code = fs.readFileSync(path.join(assets, name), 'utf8');
-    for (const match of code.matchAll(/(?:from\s*|import\s*)["']\.\/([^"']+\.js)["']/g)) visit(match[1] ?? '');
-  };
-  visit(file);
-  return seen;
-}
 
 test('every page of every language is within its JavaScript budget', () => {
   const { rows, over } = checkPageJsBudgets(dist);
@@ -40,7 +27,9 @@ test('the link check of the reset and onboarding pages imports no React, in ever
   expect(react, "React's own chunk (astro.config.mjs names it)").not.toEqual([]);
   expect(checks, 'the link check’s chunk (lib/token-check.ts)').not.toEqual([]);
   for (const check of checks) {
-    const needsReact = [...staticClosure(check)].filter((name) => react.includes(name));
+    // Every file it imports statically, at any depth (`npm run page-js` follows them the same way).
+    const { files: loaded } = scriptClosure(dist, [`/_astro/${check}`]);
+    const needsReact = react.filter((name) => loaded.has(`/_astro/${name}`));
     expect(needsReact, `${check} imports`).toEqual([]);
   }
 });
